@@ -1,0 +1,9 @@
+/* lode-config.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "lode-config"
+
+#include "config.h"

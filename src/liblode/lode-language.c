@@ -1,0 +1,288 @@
+/* lode-language.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "lode-language"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "lode-error.h"
+#include "lode-language.h"
+#include "lode-resources.h"
+
+/* The grammars compiled into liblode (see src/liblode/meson.build). */
+const TSLanguage *tree_sitter_bash (void);
+const TSLanguage *tree_sitter_c (void);
+const TSLanguage *tree_sitter_c_sharp (void);
+const TSLanguage *tree_sitter_cpp (void);
+const TSLanguage *tree_sitter_go (void);
+const TSLanguage *tree_sitter_java (void);
+const TSLanguage *tree_sitter_javascript (void);
+const TSLanguage *tree_sitter_kotlin (void);
+const TSLanguage *tree_sitter_lua (void);
+const TSLanguage *tree_sitter_php (void);
+const TSLanguage *tree_sitter_python (void);
+const TSLanguage *tree_sitter_ruby (void);
+const TSLanguage *tree_sitter_rust (void);
+const TSLanguage *tree_sitter_scala (void);
+const TSLanguage *tree_sitter_swift (void);
+const TSLanguage *tree_sitter_tsx (void);
+const TSLanguage *tree_sitter_typescript (void);
+
+static const LodeLanguage languages[] = {
+  { "bash",       "Bash",       tree_sitter_bash },
+  { "c",          "C",          tree_sitter_c },
+  { "cpp",        "C++",        tree_sitter_cpp },
+  { "csharp",     "C#",         tree_sitter_c_sharp },
+  { "go",         "Go",         tree_sitter_go },
+  { "java",       "Java",       tree_sitter_java },
+  { "javascript", "JavaScript", tree_sitter_javascript },
+  { "kotlin",     "Kotlin",     tree_sitter_kotlin },
+  { "lua",        "Lua",        tree_sitter_lua },
+  { "php",        "PHP",        tree_sitter_php },
+  { "python",     "Python",     tree_sitter_python },
+  { "ruby",       "Ruby",       tree_sitter_ruby },
+  { "rust",       "Rust",       tree_sitter_rust },
+  { "scala",      "Scala",      tree_sitter_scala },
+  { "swift",      "Swift",      tree_sitter_swift },
+  { "tsx",        "TSX",        tree_sitter_tsx },
+  { "typescript", "TypeScript", tree_sitter_typescript },
+  /* Chunked by structure (headings, sections, top-level keys) or by lines. */
+  { "css",        "CSS",        NULL },
+  { "html",       "HTML",       NULL },
+  { "json",       "JSON",       NULL },
+  { "markdown",   "Markdown",   NULL },
+  { "toml",       "TOML",       NULL },
+  { "yaml",       "YAML",       NULL },
+  { "text",       "Text",       NULL },
+};
+
+static const struct {
+  const char *suffix;
+  const char *id;
+} suffixes[] = {
+  { ".sh", "bash" }, { ".bash", "bash" }, { ".zsh", "bash" }, { ".ksh", "bash" },
+  { ".c", "c" }, { ".h", "c" },
+  { ".cc", "cpp" }, { ".cpp", "cpp" }, { ".cxx", "cpp" }, { ".c++", "cpp" }, { ".hh", "cpp" },
+  { ".hpp", "cpp" }, { ".hxx", "cpp" }, { ".h++", "cpp" }, { ".ipp", "cpp" }, { ".tpp", "cpp" },
+  { ".inl", "cpp" }, { ".cu", "cpp" },
+  { ".cs", "csharp" },
+  { ".go", "go" },
+  { ".java", "java" },
+  { ".js", "javascript" }, { ".mjs", "javascript" }, { ".cjs", "javascript" },
+  { ".jsx", "javascript" },
+  { ".kt", "kotlin" }, { ".kts", "kotlin" },
+  { ".lua", "lua" },
+  { ".php", "php" }, { ".phtml", "php" },
+  { ".py", "python" }, { ".pyi", "python" }, { ".pyw", "python" },
+  { ".rb", "ruby" }, { ".rake", "ruby" }, { ".gemspec", "ruby" },
+  { ".rs", "rust" },
+  { ".scala", "scala" }, { ".sc", "scala" }, { ".sbt", "scala" },
+  { ".swift", "swift" },
+  { ".tsx", "tsx" },
+  { ".ts", "typescript" }, { ".mts", "typescript" }, { ".cts", "typescript" },
+  { ".css", "css" }, { ".scss", "css" }, { ".less", "css" },
+  { ".html", "html" }, { ".htm", "html" }, { ".xhtml", "html" }, { ".vue", "html" },
+  { ".svelte", "html" },
+  { ".json", "json" }, { ".jsonc", "json" }, { ".json5", "json" },
+  { ".md", "markdown" }, { ".markdown", "markdown" }, { ".mdx", "markdown" },
+  { ".toml", "toml" },
+  { ".yaml", "yaml" }, { ".yml", "yaml" },
+};
+
+static const struct {
+  const char *basename;
+  const char *id;
+} basenames[] = {
+  { "Gemfile", "ruby" }, { "Rakefile", "ruby" }, { "Podfile", "ruby" }, { "Vagrantfile", "ruby" },
+  { ".bashrc", "bash" }, { ".bash_profile", "bash" }, { ".profile", "bash" }, { ".zshrc", "bash" },
+  { "PKGBUILD", "bash" }, { "Cargo.lock", "toml" }, { "Pipfile", "toml" },
+};
+
+/* Extra suffixes from the `extra-extensions` setting; filled before indexing starts. */
+static GHashTable *extra_suffixes;
+G_LOCK_DEFINE_STATIC (extra_suffixes);
+
+const LodeLanguage *
+lode_language_lookup (const char *id)
+{
+  g_return_val_if_fail (id != NULL, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (languages); i++)
+    if (strcmp (languages[i].id, id) == 0)
+      return &languages[i];
+
+  return NULL;
+}
+
+const LodeLanguage **
+lode_language_get_all (guint *n_languages)
+{
+  static const LodeLanguage *all[G_N_ELEMENTS (languages) + 1];
+
+  if (all[0] == NULL)
+    for (guint i = 0; i < G_N_ELEMENTS (languages); i++)
+      all[i] = &languages[i];
+
+  if (n_languages != NULL)
+    *n_languages = G_N_ELEMENTS (languages);
+
+  return all;
+}
+
+static gboolean
+has_suffix_ascii_nocase (const char *str,
+                         gsize       len,
+                         const char *suffix)
+{
+  gsize suffix_len = strlen (suffix);
+
+  return len >= suffix_len && g_ascii_strcasecmp (str + len - suffix_len, suffix) == 0;
+}
+
+/**
+ * lode_language_for_path:
+ * @path: a file path (only its base name is looked at)
+ *
+ * Returns: (transfer none): the language of @path; the plain "text" language when its name
+ *   says nothing more.
+ */
+const LodeLanguage *
+lode_language_for_path (const char *path)
+{
+  const char *base;
+  const char *dot;
+  gsize len;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  base = strrchr (path, '/');
+  base = base != NULL ? base + 1 : path;
+  len = strlen (base);
+
+  for (guint i = 0; i < G_N_ELEMENTS (basenames); i++)
+    if (strcmp (base, basenames[i].basename) == 0)
+      return lode_language_lookup (basenames[i].id);
+
+  dot = strrchr (base, '.');
+  if (dot != NULL && extra_suffixes != NULL)
+    {
+      const char *id;
+
+      G_LOCK (extra_suffixes);
+      id = g_hash_table_lookup (extra_suffixes, dot);
+      G_UNLOCK (extra_suffixes);
+      if (id != NULL)
+        return lode_language_lookup (id);
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    if (has_suffix_ascii_nocase (base, len, suffixes[i].suffix))
+      return lode_language_lookup (suffixes[i].id);
+
+  return lode_language_lookup ("text");
+}
+
+/**
+ * lode_language_add_extension:
+ * @extension: a file name suffix such as ".tpl" (a leading dot is added when missing)
+ * @language_id: the language to chunk such files as
+ * @error: return location for a #GError
+ *
+ * Maps an extra file name suffix to a language, for the whole process.
+ *
+ * Returns: %TRUE on success; %FALSE if @language_id is unknown
+ */
+gboolean
+lode_language_add_extension (const char  *extension,
+                             const char  *language_id,
+                             GError     **error)
+{
+  const LodeLanguage *language;
+
+  g_return_val_if_fail (extension != NULL, FALSE);
+  g_return_val_if_fail (language_id != NULL, FALSE);
+
+  language = lode_language_lookup (language_id);
+  if (language == NULL)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                   "Unknown language “%s” for extension “%s”", language_id, extension);
+      return FALSE;
+    }
+
+  G_LOCK (extra_suffixes);
+  if (extra_suffixes == NULL)
+    extra_suffixes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_hash_table_replace (extra_suffixes,
+                        extension[0] == '.' ? g_strdup (extension)
+                                            : g_strconcat (".", extension, NULL),
+                        (gpointer) language->id);
+  G_UNLOCK (extra_suffixes);
+
+  return TRUE;
+}
+
+/**
+ * lode_language_get_chunk_query:
+ * @language: a #LodeLanguage with a grammar
+ * @error: return location for a #GError
+ *
+ * Compiles `queries/<id>/chunks.scm` from the resources once per process. A #TSQuery is
+ * immutable, so the result may be used from any thread with a cursor of its own.
+ *
+ * Returns: (transfer none) (nullable): the query, or %NULL if it does not compile
+ */
+TSQuery *
+lode_language_get_chunk_query (const LodeLanguage  *language,
+                               GError             **error)
+{
+  static GHashTable *queries;
+  G_LOCK_DEFINE_STATIC (queries);
+  g_autofree char *resource_path = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  TSQuery *query;
+  TSQueryError query_error = TSQueryErrorNone;
+  uint32_t error_offset = 0;
+  gsize len;
+  const char *source;
+
+  g_return_val_if_fail (language != NULL, NULL);
+  g_return_val_if_fail (language->ts_language != NULL, NULL);
+
+  G_LOCK (queries);
+
+  if (queries == NULL)
+    queries = g_hash_table_new (g_str_hash, g_str_equal);
+
+  query = g_hash_table_lookup (queries, language->id);
+  if (query != NULL)
+    goto out;
+
+  resource_path = g_strdup_printf ("/io/github/lode/Lode/queries/%s/chunks.scm", language->id);
+  bytes = g_resource_lookup_data (lode_get_resource (), resource_path,
+                                  G_RESOURCE_LOOKUP_FLAGS_NONE, error);
+  if (bytes == NULL)
+    goto out;
+
+  source = g_bytes_get_data (bytes, &len);
+  query = ts_query_new (language->ts_language (), source, len, &error_offset, &query_error);
+  if (query == NULL)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_FAILED,
+                   "Chunk query for %s does not compile (error %d at byte %u)",
+                   language->name, (int) query_error, error_offset);
+      goto out;
+    }
+
+  /* Cached for the life of the process, like the grammars themselves. */
+  g_hash_table_insert (queries, (gpointer) language->id, query);
+
+out:
+  G_UNLOCK (queries);
+  return query;
+}

@@ -1,0 +1,9 @@
+/* lode-scanner.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "lode-scanner"
+
+#include "config.h"

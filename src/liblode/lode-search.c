@@ -1,0 +1,9 @@
+/* lode-search.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "lode-search"
+
+#include "config.h"
