@@ -187,6 +187,218 @@ lode_language_for_path (const char *path)
   return lode_language_lookup ("text");
 }
 
+/* Length of the identifier at @p (ASCII letters, digits, '_'), bounded by @end. */
+static gsize
+identifier_len (const char *p,
+                const char *end)
+{
+  const char *q = p;
+
+  if (q < end && (g_ascii_isalpha (*q) || *q == '_'))
+    while (q < end && (g_ascii_isalnum (*q) || *q == '_'))
+      q++;
+
+  return q - p;
+}
+
+static gboolean
+has_word_prefix (const char *p,
+                 const char *end,
+                 const char *word)
+{
+  gsize n = strlen (word);
+
+  return (gsize) (end - p) >= n && memcmp (p, word, n) == 0;
+}
+
+/* One line of a header, leading blanks already skipped: does it use a construct that C
+ * does not have? Only line-initial forms are looked at, so that prose in comments
+ * ("this class of …") does not count. */
+static gboolean
+line_is_cplusplus (const char *p,
+                   const char *end)
+{
+  gsize n;
+
+  if (has_word_prefix (p, end, "template<") || has_word_prefix (p, end, "template <"))
+    return TRUE;
+  if (has_word_prefix (p, end, "public:") || has_word_prefix (p, end, "private:") ||
+      has_word_prefix (p, end, "protected:"))
+    return TRUE;
+
+  if (has_word_prefix (p, end, "namespace "))
+    {
+      p += strlen ("namespace ");
+      while (p < end && *p == ' ')
+        p++;
+      return p < end && (*p == '{' || identifier_len (p, end) > 0);
+    }
+
+  if (has_word_prefix (p, end, "class "))
+    {
+      p += strlen ("class ");
+      while (p < end && *p == ' ')
+        p++;
+      n = identifier_len (p, end);
+      if (n == 0)
+        return FALSE;
+      p += n;
+      while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+        p++;
+      /* `class X {`, `class X : public Y`, `class X final`, `class X;` or the brace on the
+       * next line. */
+      return p == end || *p == '{' || *p == ':' || *p == ';' || has_word_prefix (p, end, "final");
+    }
+
+  return FALSE;
+}
+
+static gboolean
+header_is_cplusplus (const char *text,
+                     gsize       len)
+{
+  const char *end = text + MIN (len, 16 * 1024);
+  const char *p = text;
+
+  while (p < end)
+    {
+      const char *eol = memchr (p, '\n', end - p);
+
+      if (eol == NULL)
+        eol = end;
+      while (p < eol && (*p == ' ' || *p == '\t'))
+        p++;
+      if (line_is_cplusplus (p, eol))
+        return TRUE;
+      p = eol + 1;
+    }
+
+  return FALSE;
+}
+
+static const LodeLanguage *
+language_for_shebang (const char *text,
+                      gsize       len)
+{
+  static const struct {
+    const char *prefix;
+    const char *id;
+  } interpreters[] = {
+    { "bash", "bash" }, { "sh", "bash" }, { "dash", "bash" }, { "zsh", "bash" },
+    { "ksh", "bash" }, { "ash", "bash" }, { "mksh", "bash" },
+    { "python", "python" }, { "pypy", "python" },
+    { "ruby", "ruby" }, { "jruby", "ruby" },
+    { "lua", "lua" }, { "luajit", "lua" },
+    { "node", "javascript" }, { "nodejs", "javascript" }, { "deno", "javascript" },
+    { "bun", "javascript" },
+    { "php", "php" },
+  };
+  const char *end;
+  const char *eol;
+  const char *p;
+  const char *word;
+  gsize word_len = 0;
+
+  if (len < 2 || text[0] != '#' || text[1] != '!')
+    return NULL;
+
+  end = text + MIN (len, 256);
+  eol = memchr (text, '\n', end - text);
+  if (eol == NULL)
+    eol = end;
+
+  /* The interpreter is the base name of the first word, or for `/usr/bin/env [-S] NAME` the
+   * first word that is not an option or an assignment. */
+  p = text + 2;
+  for (;;)
+    {
+      const char *slash;
+
+      while (p < eol && (*p == ' ' || *p == '\t'))
+        p++;
+      word = p;
+      while (p < eol && *p != ' ' && *p != '\t' && *p != '\r')
+        p++;
+      word_len = p - word;
+      if (word_len == 0)
+        return NULL;
+
+      slash = g_strrstr_len (word, word_len, "/");
+      if (slash != NULL)
+        {
+          word_len -= slash + 1 - word;
+          word = slash + 1;
+        }
+
+      if (!(word_len == 3 && memcmp (word, "env", 3) == 0) && word[0] != '-' &&
+          memchr (word, '=', word_len) == NULL)
+        break;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (interpreters); i++)
+    {
+      gsize n = strlen (interpreters[i].prefix);
+      gsize rest;
+
+      if (word_len < n || memcmp (word, interpreters[i].prefix, n) != 0)
+        continue;
+
+      /* Allow version suffixes (python3, python3.11, lua5.4) but not other names that
+       * merely start alike (shellcheck, node-gyp). */
+      for (rest = n; rest < word_len; rest++)
+        if (!g_ascii_isdigit (word[rest]) && word[rest] != '.')
+          break;
+      if (rest == word_len)
+        return lode_language_lookup (interpreters[i].id);
+    }
+
+  return NULL;
+}
+
+/**
+ * lode_language_for_content:
+ * @by_path: (nullable): the language lode_language_for_path() gave for @path
+ * @path: the file path
+ * @text: the start of the file's content (need not be nul-terminated)
+ * @len: number of bytes at @text
+ *
+ * Refines the language guessed from a file name by looking at the content: a `.h` header
+ * using C++ constructs in its first 16 KiB is C++, and a file without a telling name that
+ * starts with a `#!` line is chunked in its interpreter's language.
+ *
+ * Returns: (transfer none): the language to chunk @text as
+ */
+const LodeLanguage *
+lode_language_for_content (const LodeLanguage *by_path,
+                           const char         *path,
+                           const char         *text,
+                           gsize               len)
+{
+  const char *dot;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (text != NULL || len == 0, NULL);
+
+  if (by_path == NULL)
+    by_path = lode_language_for_path (path);
+
+  if (strcmp (by_path->id, "c") == 0)
+    {
+      dot = strrchr (path, '.');
+      if (dot != NULL && strcmp (dot, ".h") == 0 && header_is_cplusplus (text, len))
+        return lode_language_lookup ("cpp");
+    }
+  else if (strcmp (by_path->id, "text") == 0)
+    {
+      const LodeLanguage *language = language_for_shebang (text, len);
+
+      if (language != NULL)
+        return language;
+    }
+
+  return by_path;
+}
+
 /**
  * lode_language_add_extension:
  * @extension: a file name suffix such as ".tpl" (a leading dot is added when missing)

@@ -31,6 +31,10 @@ struct _LodeLanguage
 
 const LodeLanguage  *lode_language_lookup          (const char          *id);
 const LodeLanguage  *lode_language_for_path        (const char          *path);
+const LodeLanguage  *lode_language_for_content     (const LodeLanguage  *by_path,
+                                                    const char          *path,
+                                                    const char          *text,
+                                                    gsize                len);
 const LodeLanguage **lode_language_get_all         (guint               *n_languages);
 TSQuery             *lode_language_get_chunk_query (const LodeLanguage  *language,
                                                     GError             **error);
