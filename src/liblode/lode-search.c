@@ -4,6 +4,623 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+/* Query analysis: what kind of query the user typed, and the FTS5 MATCH expression for it.
+ * The search itself runs in lode-store.c, which owns the connection. */
+
 #define G_LOG_DOMAIN "lode-search"
 
 #include "config.h"
+
+#include <string.h>
+
+#include "lode-code-tokenizer.h"
+#include "lode-language.h"
+#include "lode-search-private.h"
+
+/* A natural-language query keeps at most this many distinct words… */
+#define NATURAL_MAX_TERMS   24
+/* …and at most this many phrases in its MATCH expression, word variants included. Each
+ * phrase is one posting-list walk, so this bounds the query's cost. */
+#define NATURAL_MAX_PHRASES 40
+
+void
+lode_search_result_free (LodeSearchResult *result)
+{
+  if (result == NULL)
+    return;
+
+  g_free (result->path);
+  g_free (result->language);
+  g_free (result->kind);
+  g_free (result->symbol);
+  g_free (result->container);
+  g_free (result->snippet);
+  g_free (result);
+}
+
+/* Extensions that make `name.ext` a file name although Lode has no language for them. */
+static const char *const other_extensions[] = {
+  "ac", "am", "asm", "bat", "cfg", "cmake", "conf", "csv", "el", "gradle", "in", "ini", "lock",
+  "m4", "mk", "perl", "pl", "pm", "po", "proto", "ps1", "rst", "s", "sql", "tcl", "txt", "vim",
+  "xml", "adoc", "asciidoc",
+};
+
+static gboolean
+looks_like_file_name (const char *query)
+{
+  const char *dot = strrchr (query, '.');
+  const char *ext;
+
+  if (dot == NULL || dot == query || dot[1] == '\0')
+    return FALSE;
+
+  if (strcmp (lode_language_for_path (query)->id, "text") != 0)
+    return TRUE;
+
+  ext = dot + 1;
+  for (guint i = 0; i < G_N_ELEMENTS (other_extensions); i++)
+    if (g_ascii_strcasecmp (ext, other_extensions[i]) == 0)
+      return TRUE;
+
+  return FALSE;
+}
+
+/* Characters an identifier query may consist of: identifier characters, and the separators
+ * of qualified names (`::`, `.`, `->`, `#`) and of kebab-case. `$` and `@` start names in
+ * PHP, shell, Perl and Ruby. */
+static gboolean
+is_identifier_query_char (gunichar c)
+{
+  if (c < 0x80)
+    return g_ascii_isalnum (c) || strchr ("_:.->#$@", c) != NULL;
+
+  return g_unichar_isalnum (c) || g_unichar_ismark (c);
+}
+
+static char *
+strip_query (const char *query)
+{
+  char *copy = g_utf8_make_valid (query, -1);
+
+  return g_strstrip (copy);
+}
+
+/* Drops a trailing `()` (`lode_store_open()`), as people often paste names with it. */
+static void
+strip_call_parens (char *query)
+{
+  gsize len = strlen (query);
+
+  if (len > 2 && strcmp (query + len - 2, "()") == 0)
+    query[len - 2] = '\0';
+}
+
+static LodeQueryKind
+classify_stripped (const char *query)
+{
+  gboolean has_word = FALSE;
+
+  if (*query == '\0')
+    return LODE_QUERY_NATURAL;
+
+  for (const char *p = query; *p != '\0'; p = g_utf8_next_char (p))
+    if (g_unichar_isspace (g_utf8_get_char (p)))
+      return LODE_QUERY_NATURAL;
+
+  if (strchr (query, '/') != NULL || strchr (query, '\\') != NULL || looks_like_file_name (query))
+    return LODE_QUERY_PATH;
+
+  for (const char *p = query; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (!is_identifier_query_char (c))
+        return LODE_QUERY_NATURAL;
+      if (g_unichar_isalnum (c))
+        has_word = TRUE;
+    }
+
+  return has_word ? LODE_QUERY_IDENTIFIER : LODE_QUERY_NATURAL;
+}
+
+/**
+ * lode_query_classify:
+ * @query: the query as typed
+ *
+ * Classifies @query:
+ *
+ * - %LODE_QUERY_PATH: one word that contains '/' or '\', or that looks like `name.ext` with a
+ *   known extension (`lode-store.c`, `README.md`, `Makefile.am`).
+ * - %LODE_QUERY_IDENTIFIER: one word made of identifier characters and the separators of
+ *   qualified names: `lode_store_open`, `parseHttpRequest`, `Foo::bar`, `obj.method`,
+ *   `self->priv`, `lode-store`, `$var`, optionally followed by `()`. A single plain word
+ *   (`Scanner`, `config`) is an identifier too: ranking its definition first costs nothing
+ *   when there is none, and helps when there is one.
+ * - %LODE_QUERY_NATURAL: anything else, in particular several words.
+ *
+ * Returns: the kind of query
+ */
+LodeQueryKind
+lode_query_classify (const char *query)
+{
+  g_autofree char *stripped = NULL;
+
+  g_return_val_if_fail (query != NULL, LODE_QUERY_NATURAL);
+
+  stripped = strip_query (query);
+  strip_call_parens (stripped);
+
+  return classify_stripped (stripped);
+}
+
+/* English words and code-search noise that say nothing about which code is meant. */
+static const char *const stop_words[] = {
+  "about", "above", "after", "again", "all", "also", "am", "an", "and", "any", "are", "as", "at",
+  "be", "because", "been", "before", "being", "both", "but", "by", "can", "code", "could",
+  "did", "do", "does", "doing", "done", "each", "every", "find", "for", "from", "function",
+  "functions", "had", "has", "have", "having", "here", "how", "if", "implementation",
+  "implemented", "implements", "in", "into", "is", "it", "its", "itself", "just", "me", "method",
+  "methods", "more", "most", "my", "of", "on", "once", "only", "or", "other", "our", "out",
+  "over", "please", "same", "should", "show", "so", "some", "such", "than", "that", "the",
+  "their", "them", "then", "there", "these", "they", "this", "those", "through", "to", "too",
+  "under", "until", "up", "use", "used", "uses", "using", "very", "via", "was", "we", "were",
+  "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "within",
+  "would", "you", "your",
+};
+
+static GHashTable *
+get_stop_words (void)
+{
+  static GHashTable *words;
+
+  if (g_once_init_enter (&words))
+    {
+      GHashTable *table = g_hash_table_new (g_str_hash, g_str_equal);
+
+      for (guint i = 0; i < G_N_ELEMENTS (stop_words); i++)
+        g_hash_table_add (table, (gpointer) stop_words[i]);
+      g_once_init_leave (&words, table);
+    }
+
+  return words;
+}
+
+typedef struct
+{
+  char     *token;
+  gboolean  colocated;
+} Token;
+
+static void
+token_clear (Token *token)
+{
+  g_free (token->token);
+}
+
+static gboolean
+collect_token_cb (const char *token,
+                  gsize       len,
+                  gsize       start,
+                  gsize       end,
+                  gboolean    colocated,
+                  gpointer    user_data)
+{
+  GArray *tokens = user_data;
+  Token t = { g_strndup (token, len), colocated };
+
+  g_array_append_val (tokens, t);
+  return TRUE;
+}
+
+static GArray *
+tokenize (const char        *text,
+          LodeTokenizeFlags  flags)
+{
+  GArray *tokens = g_array_new (FALSE, FALSE, sizeof (Token));
+
+  g_array_set_clear_func (tokens, (GDestroyNotify) token_clear);
+  lode_code_tokenize (text, strlen (text), flags, collect_token_cb, tokens);
+
+  return tokens;
+}
+
+static void
+append_phrase (GString    *match,
+               const char *token)
+{
+  g_string_append_c (match, '"');
+  for (const char *p = token; *p != '\0'; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (match, '"');
+      g_string_append_c (match, *p);
+    }
+  g_string_append_c (match, '"');
+}
+
+static void
+add_term (GPtrArray  *terms,
+          const char *term)
+{
+  if (!g_ptr_array_find_with_equal_func (terms, term, g_str_equal, NULL))
+    g_ptr_array_add (terms, g_strdup (term));
+}
+
+static char **
+terms_to_strv (GPtrArray *terms)
+{
+  g_ptr_array_add (terms, NULL);
+  return (char **) g_ptr_array_free (terms, FALSE);
+}
+
+/* `parseHttpRequest` → ("parsehttprequest" OR ("parse" AND "http" AND "request")): the whole
+ * identifier, or its parts anywhere in a chunk (which also finds `parse_http_request`). A
+ * name that tokenizes into several identifiers (`$a$b`) needs all of them. */
+static void
+plan_identifier (LodeQueryPlan *plan,
+                 char          *query)
+{
+  g_autoptr(GArray) tokens = NULL;
+  g_autoptr(GPtrArray) terms = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GString) match = g_string_new (NULL);
+  g_autoptr(GPtrArray) components = g_ptr_array_new ();
+  guint n_groups = 0;
+  char *p = query;
+
+  /* The last component of a qualified name is the name; the one before it, its container. */
+  g_ptr_array_add (components, p);
+  while (*p != '\0')
+    {
+      guint sep = 0;
+
+      if ((p[0] == ':' && p[1] == ':') || (p[0] == '-' && p[1] == '>'))
+        sep = 2;
+      else if (p[0] == '.' || p[0] == '#')
+        sep = 1;
+
+      if (sep == 0)
+        {
+          p++;
+          continue;
+        }
+
+      *p = '\0';
+      p += sep;
+      g_ptr_array_add (components, p);
+    }
+
+  for (guint i = components->len; i > 0; i--)
+    {
+      const char *component = g_ptr_array_index (components, i - 1);
+
+      if (*component == '\0')
+        continue;
+      if (plan->name == NULL)
+        plan->name = g_strdup (component);
+      else
+        {
+          plan->container = g_strdup (component);
+          break;
+        }
+    }
+  if (plan->name == NULL)
+    plan->name = g_strdup (query);
+
+  tokens = tokenize (plan->name, LODE_TOKENIZE_SPLIT);
+  for (guint i = 0; i < tokens->len;)
+    {
+      Token *whole = &g_array_index (tokens, Token, i);
+      guint n_parts = 0;
+
+      while (i + 1 + n_parts < tokens->len &&
+             g_array_index (tokens, Token, i + 1 + n_parts).colocated)
+        n_parts++;
+
+      if (n_groups++ > 0)
+        g_string_append (match, " AND ");
+      add_term (terms, whole->token);
+
+      if (n_parts < 2)
+        append_phrase (match, whole->token);
+      else
+        {
+          g_string_append_c (match, '(');
+          append_phrase (match, whole->token);
+          g_string_append (match, " OR (");
+          for (guint j = 0; j < n_parts; j++)
+            {
+              const char *part = g_array_index (tokens, Token, i + 1 + j).token;
+
+              if (j > 0)
+                g_string_append (match, " AND ");
+              append_phrase (match, part);
+              add_term (terms, part);
+            }
+          g_string_append (match, "))");
+        }
+
+      i += 1 + n_parts;
+    }
+
+  if (n_groups > 0)
+    plan->match = g_string_free (g_steal_pointer (&match), FALSE);
+  plan->terms = terms_to_strv (g_steal_pointer (&terms));
+}
+
+/* `src/cli/main.c` → {path} : ("src" AND "cli" AND "main"), for paths that do not end with
+ * the query; the store matches the ends of paths itself. */
+static void
+plan_path (LodeQueryPlan *plan,
+           const char    *query)
+{
+  g_autoptr(GArray) tokens = tokenize (query, LODE_TOKENIZE_WHOLE);
+  g_autoptr(GPtrArray) terms = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GString) match = g_string_new ("{path} : (");
+
+  plan->path = g_strdup (query);
+
+  for (guint i = 0; i < tokens->len; i++)
+    {
+      const char *token = g_array_index (tokens, Token, i).token;
+
+      if (g_ptr_array_find_with_equal_func (terms, token, g_str_equal, NULL))
+        continue;
+      if (terms->len > 0)
+        g_string_append (match, " AND ");
+      append_phrase (match, token);
+      add_term (terms, token);
+    }
+  g_string_append_c (match, ')');
+
+  if (terms->len > 0)
+    plan->match = g_string_free (g_steal_pointer (&match), FALSE);
+  plan->terms = terms_to_strv (g_steal_pointer (&terms));
+}
+
+/* Crude English suffix stripping, for queries only: `parsing` also looks for `parse` and
+ * `pars`, `files` for `file`, `verified` for `verify`. The index keeps words as written, so each variant is one more
+ * exact term; variants that do not occur cost a failed b-tree look-up. */
+static void
+add_variants (GPtrArray  *terms,
+              const char *word)
+{
+  gsize len = strlen (word);
+
+  if (len < 5)
+    return;
+  for (const char *p = word; *p != '\0'; p++)
+    if (!g_ascii_islower (*p))
+      return;
+
+  if (g_str_has_suffix (word, "ied"))
+    {
+      g_autofree char *stem = g_strndup (word, len - 3);
+      g_autofree char *with_y = g_strconcat (stem, "y", NULL);
+
+      add_term (terms, with_y);
+    }
+  else if (g_str_has_suffix (word, "ing") || g_str_has_suffix (word, "ed"))
+    {
+      gsize n = len - (g_str_has_suffix (word, "ing") ? 3 : 2);
+      g_autofree char *stem = g_strndup (word, n);
+      g_autofree char *with_e = g_strconcat (stem, "e", NULL);
+
+      add_term (terms, stem);
+      if (stem[n - 1] == stem[n - 2])
+        {
+          /* `mapped` → `map` */
+          stem[n - 1] = '\0';
+          add_term (terms, stem);
+        }
+      else
+        add_term (terms, with_e);
+    }
+  else if (g_str_has_suffix (word, "ies"))
+    {
+      g_autofree char *stem = g_strndup (word, len - 3);
+      g_autofree char *with_y = g_strconcat (stem, "y", NULL);
+
+      add_term (terms, with_y);
+    }
+  else if (g_str_has_suffix (word, "es"))
+    {
+      g_autofree char *stem = g_strndup (word, len - 1);
+
+      add_term (terms, stem);
+      stem[len - 2] = '\0';
+      add_term (terms, stem);
+    }
+  else if (g_str_has_suffix (word, "s") && !g_str_has_suffix (word, "ss"))
+    {
+      g_autofree char *stem = g_strndup (word, len - 1);
+
+      add_term (terms, stem);
+    }
+}
+
+static int
+compare_length_desc (gconstpointer a,
+                     gconstpointer b)
+{
+  gsize la = strlen (*(const char *const *) a);
+  gsize lb = strlen (*(const char *const *) b);
+
+  return la < lb ? 1 : la > lb ? -1 : 0;
+}
+
+/* Several words → "w1" OR "w2" OR …; bm25 ranks chunks that hold more of them, and rarer
+ * ones, higher. */
+static void
+plan_natural (LodeQueryPlan *plan,
+              const char    *query)
+{
+  g_autoptr(GArray) tokens = tokenize (query, LODE_TOKENIZE_SPLIT);
+  g_autoptr(GPtrArray) words = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) all_words = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) terms = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GString) match = g_string_new (NULL);
+  GHashTable *stop = get_stop_words ();
+
+  for (guint i = 0; i < tokens->len; i++)
+    {
+      const char *token = g_array_index (tokens, Token, i).token;
+
+      add_term (all_words, token);
+      if (!g_hash_table_contains (stop, token))
+        add_term (words, token);
+    }
+
+  /* A query made only of stop words still means something. */
+  if (words->len == 0)
+    {
+      g_ptr_array_unref (words);
+      words = g_steal_pointer (&all_words);
+    }
+
+  /* Longer words are usually rarer, and rarer words say more. */
+  if (words->len > NATURAL_MAX_TERMS)
+    {
+      g_ptr_array_sort (words, compare_length_desc);
+      g_ptr_array_set_size (words, NATURAL_MAX_TERMS);
+    }
+
+  for (guint i = 0; i < words->len; i++)
+    add_term (terms, g_ptr_array_index (words, i));
+  for (guint i = 0; i < words->len && terms->len < NATURAL_MAX_PHRASES; i++)
+    add_variants (terms, g_ptr_array_index (words, i));
+  if (terms->len > NATURAL_MAX_PHRASES)
+    g_ptr_array_set_size (terms, NATURAL_MAX_PHRASES);
+
+  for (guint i = 0; i < terms->len; i++)
+    {
+      if (i > 0)
+        g_string_append (match, " OR ");
+      append_phrase (match, g_ptr_array_index (terms, i));
+    }
+
+  if (terms->len > 0)
+    plan->match = g_string_free (g_steal_pointer (&match), FALSE);
+  plan->terms = terms_to_strv (g_steal_pointer (&terms));
+}
+
+LodeQueryPlan *
+_lode_query_plan_new (const char *query)
+{
+  g_autoptr(LodeQueryPlan) plan = g_new0 (LodeQueryPlan, 1);
+  g_autofree char *stripped = NULL;
+
+  g_assert (query != NULL);
+
+  stripped = strip_query (query);
+  strip_call_parens (stripped);
+  plan->kind = classify_stripped (stripped);
+
+  switch (plan->kind)
+    {
+    case LODE_QUERY_IDENTIFIER:
+      plan_identifier (plan, stripped);
+      break;
+    case LODE_QUERY_PATH:
+      plan_path (plan, stripped);
+      break;
+    case LODE_QUERY_NATURAL:
+    default:
+      plan_natural (plan, stripped);
+      break;
+    }
+
+  return g_steal_pointer (&plan);
+}
+
+void
+_lode_query_plan_free (LodeQueryPlan *plan)
+{
+  if (plan == NULL)
+    return;
+
+  g_free (plan->match);
+  g_strfreev (plan->terms);
+  g_free (plan->name);
+  g_free (plan->container);
+  g_free (plan->path);
+  g_free (plan);
+}
+
+/* Start of the first line of @body that holds one of @terms (compared ignoring ASCII case),
+ * or @body itself. */
+static const char *
+first_matching_line (const char         *body,
+                     const char *const  *terms)
+{
+  g_autofree char *lower = g_ascii_strdown (body, -1);
+  const char *first = NULL;
+
+  for (guint i = 0; terms != NULL && terms[i] != NULL; i++)
+    {
+      const char *hit = strstr (lower, terms[i]);
+
+      if (hit != NULL && (first == NULL || hit < first))
+        first = hit;
+    }
+
+  if (first == NULL)
+    return body;
+
+  while (first > lower && first[-1] != '\n')
+    first--;
+
+  return body + (first - lower);
+}
+
+/* A bounded excerpt of @body: at most LODE_SNIPPET_MAX_LINES lines and
+ * LODE_SNIPPET_MAX_BYTES bytes, starting at the first line that holds a query term, cut at a
+ * line end when one is in reach and always at a character boundary; valid UTF-8. */
+char *
+_lode_search_snippet (const char        *body,
+                      const char *const *terms)
+{
+  const char *start;
+  const char *p;
+  const char *cut;
+  guint n_lines = 0;
+  gsize n;
+  g_autofree char *raw = NULL;
+
+  if (body == NULL)
+    return g_strdup ("");
+
+  start = first_matching_line (body, terms);
+  p = start;
+  while (*p != '\0' && p - start < LODE_SNIPPET_MAX_BYTES)
+    {
+      if (*p == '\n' && ++n_lines == LODE_SNIPPET_MAX_LINES)
+        break;
+      p++;
+    }
+
+  cut = p;
+  if (*p != '\0' && *p != '\n')
+    {
+      /* Over the byte budget in the middle of a line: end at the previous line, unless this
+       * is the first one. */
+      const char *nl = p;
+
+      while (nl > start && *nl != '\n')
+        nl--;
+      if (nl > start)
+        cut = nl;
+      else
+        {
+          while (cut > start && ((guchar) *cut & 0xC0) == 0x80)
+            cut--;
+        }
+    }
+
+  n = cut - start;
+  while (n > 0 && (start[n - 1] == '\n' || start[n - 1] == '\r'))
+    n--;
+
+  raw = g_strndup (start, n);
+
+  return g_utf8_make_valid (raw, -1);
+}

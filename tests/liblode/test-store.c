@@ -6,12 +6,928 @@
 
 #include "config.h"
 
-#include <glib.h>
+#include <string.h>
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <sqlite3.h>
+
+#include "lode-error.h"
+#include "lode-store.h"
+
+typedef struct
+{
+  char      *db_path;
+  LodeStore *store;
+} StoreFixture;
+
+static void
+store_setup (StoreFixture  *fixture,
+             gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  /* The parent directory does not exist yet: opening creates it. */
+  fixture->db_path = g_build_filename (g_get_user_data_dir (), "lode", "projects", "test",
+                                       "index.db", NULL);
+  fixture->store = lode_store_open (fixture->db_path, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (fixture->store);
+}
+
+static void
+store_teardown (StoreFixture  *fixture,
+                gconstpointer  data)
+{
+  g_clear_object (&fixture->store);
+  g_free (fixture->db_path);
+}
+
+static LodeChunk *
+chunk_new (guint       start_line,
+           guint       end_line,
+           const char *kind,
+           const char *symbol,
+           const char *signature,
+           const char *content)
+{
+  LodeChunk *chunk = lode_chunk_new ();
+
+  chunk->start_line = start_line;
+  chunk->end_line = end_line;
+  chunk->kind = kind != NULL ? g_intern_string (kind) : NULL;
+  chunk->symbol = g_strdup (symbol);
+  chunk->signature = g_strdup (signature);
+  chunk->content = g_strdup (content);
+
+  return chunk;
+}
+
+static LodeSymbol *
+symbol_new (const char *name,
+            const char *kind,
+            const char *container,
+            guint       start_line,
+            guint       end_line,
+            const char *signature)
+{
+  LodeSymbol *symbol = lode_symbol_new ();
+
+  symbol->name = g_strdup (name);
+  symbol->kind = g_intern_string (kind);
+  symbol->container = g_strdup (container);
+  symbol->start_line = start_line;
+  symbol->end_line = end_line;
+  symbol->signature = g_strdup (signature);
+
+  return symbol;
+}
+
+static GPtrArray *
+chunks_new (void)
+{
+  return g_ptr_array_new_with_free_func ((GDestroyNotify) lode_chunk_free);
+}
+
+static GPtrArray *
+symbols_new (void)
+{
+  return g_ptr_array_new_with_free_func ((GDestroyNotify) lode_symbol_free);
+}
+
+static void
+put_file (LodeStore  *store,
+          const char *path,
+          const char *language,
+          GPtrArray  *chunks,
+          GPtrArray  *symbols)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA1, path, -1);
+  LodeFileInfo info = { path, language, hash, 0, 1700000000000000, 0 };
+
+  for (guint i = 0; i < chunks->len; i++)
+    {
+      LodeChunk *chunk = g_ptr_array_index (chunks, i);
+
+      info.size += strlen (chunk->content);
+      info.n_lines = MAX (info.n_lines, chunk->end_line);
+    }
+
+  g_assert_true (lode_store_put_file (store, &info, chunks, symbols, &error));
+  g_assert_no_error (error);
+}
+
+/* One chunk holding @content, no symbols. */
+static void
+put_text (LodeStore  *store,
+          const char *path,
+          const char *language,
+          const char *content)
+{
+  g_autoptr(GPtrArray) chunks = chunks_new ();
+  gsize len = strlen (content);
+  guint n_lines = len > 0 && content[len - 1] != '\n';
+
+  for (const char *p = content; *p != '\0'; p++)
+    n_lines += *p == '\n';
+  g_ptr_array_add (chunks, chunk_new (1, n_lines, NULL, NULL, NULL, content));
+  put_file (store, path, language, chunks, NULL);
+}
+
+static GPtrArray *
+search_full (LodeStore               *store,
+             const LodeSearchOptions *options)
+{
+  g_autoptr(GError) error = NULL;
+  GPtrArray *results = lode_store_search (store, options, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (results);
+
+  for (guint i = 0; i < results->len; i++)
+    {
+      LodeSearchResult *r = g_ptr_array_index (results, i);
+
+      g_test_message ("  %u. %s:%u-%u %s %s %.3f", i + 1, r->path, r->start_line, r->end_line,
+                      r->kind != NULL ? r->kind : "-", r->symbol != NULL ? r->symbol : "-",
+                      r->score);
+      /* Best first. */
+      if (i > 0)
+        g_assert_cmpfloat (r->score, <=,
+                           ((LodeSearchResult *) g_ptr_array_index (results, i - 1))->score);
+    }
+
+  return results;
+}
+
+static GPtrArray *
+search (LodeStore  *store,
+        const char *query)
+{
+  LodeSearchOptions options = LODE_SEARCH_OPTIONS_INIT;
+
+  g_test_message ("search: %s", query);
+  options.query = query;
+  return search_full (store, &options);
+}
+
+static LodeSearchResult *
+result (GPtrArray *results,
+        guint      i)
+{
+  g_assert_cmpuint (i, <, results->len);
+  return g_ptr_array_index (results, i);
+}
+
+static gboolean
+has_path (GPtrArray  *results,
+          const char *path)
+{
+  for (guint i = 0; i < results->len; i++)
+    if (g_strcmp0 (result (results, i)->path, path) == 0)
+      return TRUE;
+
+  return FALSE;
+}
+
+static void
+test_create (StoreFixture  *fixture,
+             gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GHashTable) hashes = NULL;
+  g_autofree char *missing = NULL;
+  g_autofree char *value = NULL;
+  LodeStoreStats stats;
+
+  g_assert_true (g_file_test (fixture->db_path, G_FILE_TEST_IS_REGULAR));
+  g_assert_false (lode_store_get_was_reset (fixture->store));
+
+  g_assert_true (lode_store_get_stats (fixture->store, &stats, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (stats.n_files, ==, 0);
+  g_assert_cmpuint (stats.n_chunks, ==, 0);
+  g_assert_cmpuint (stats.n_symbols, ==, 0);
+
+  hashes = lode_store_dup_file_hashes (fixture->store, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_hash_table_size (hashes), ==, 0);
+
+  missing = lode_store_dup_meta (fixture->store, "state");
+  g_assert_null (missing);
+  g_assert_true (lode_store_set_meta (fixture->store, "state", "indexing", &error));
+  g_assert_true (lode_store_set_meta (fixture->store, "state", "ready", &error));
+  g_assert_no_error (error);
+  value = lode_store_dup_meta (fixture->store, "state");
+  g_assert_cmpstr (value, ==, "ready");
+}
+
+static void
+test_reopen (StoreFixture  *fixture,
+             gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+  g_autofree char *root = NULL;
+  LodeStoreStats stats;
+
+  put_text (fixture->store, "src/main.c", "c", "int\nmain (void)\n{\n  return frobnicate ();\n}\n");
+  g_assert_true (lode_store_set_meta (fixture->store, "root", "/home/me/project", &error));
+  g_clear_object (&fixture->store);
+
+  fixture->store = lode_store_open (fixture->db_path, &error);
+  g_assert_no_error (error);
+  g_assert_false (lode_store_get_was_reset (fixture->store));
+
+  root = lode_store_dup_meta (fixture->store, "root");
+  g_assert_cmpstr (root, ==, "/home/me/project");
+  g_assert_true (lode_store_get_stats (fixture->store, &stats, &error));
+  g_assert_cmpuint (stats.n_files, ==, 1);
+  g_assert_cmpuint (stats.n_chunks, ==, 1);
+
+  results = search (fixture->store, "frobnicate");
+  g_assert_cmpuint (results->len, ==, 1);
+  g_assert_cmpstr (result (results, 0)->path, ==, "src/main.c");
+}
+
+static void
+exec_sql (const char *path,
+          const char *sql)
+{
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+}
+
+static void
+assert_reset_and_usable (StoreFixture *fixture)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+  LodeStoreStats stats;
+
+  g_clear_object (&fixture->store);
+  fixture->store = lode_store_open (fixture->db_path, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (fixture->store);
+  g_assert_true (lode_store_get_was_reset (fixture->store));
+
+  g_assert_true (lode_store_get_stats (fixture->store, &stats, &error));
+  g_assert_cmpuint (stats.n_files, ==, 0);
+
+  put_text (fixture->store, "a.py", "python", "def quux():\n    pass\n");
+  results = search (fixture->store, "quux");
+  g_assert_cmpuint (results->len, ==, 1);
+
+  /* The new index is a good one: the next open keeps it. */
+  g_clear_object (&fixture->store);
+  fixture->store = lode_store_open (fixture->db_path, &error);
+  g_assert_no_error (error);
+  g_assert_false (lode_store_get_was_reset (fixture->store));
+}
+
+static void
+test_other_version (StoreFixture  *fixture,
+                    gconstpointer  data)
+{
+  g_autofree char *sql = g_strdup_printf ("PRAGMA user_version = %d",
+                                          LODE_STORE_SCHEMA_VERSION + 1);
+
+  put_text (fixture->store, "old.c", "c", "int old;\n");
+  g_clear_object (&fixture->store);
+  exec_sql (fixture->db_path, sql);
+
+  assert_reset_and_usable (fixture);
+}
+
+static void
+test_foreign_database (StoreFixture  *fixture,
+                       gconstpointer  data)
+{
+  g_clear_object (&fixture->store);
+  g_assert_cmpint (g_unlink (fixture->db_path), ==, 0);
+  exec_sql (fixture->db_path, "CREATE TABLE contacts (name TEXT); INSERT INTO contacts VALUES ('x')");
+
+  assert_reset_and_usable (fixture);
+}
+
+static void
+test_garbage_file (StoreFixture  *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) garbage = g_string_new (NULL);
+  g_autofree char *wal = g_strconcat (fixture->db_path, "-wal", NULL);
+  g_autofree char *shm = g_strconcat (fixture->db_path, "-shm", NULL);
+
+  g_clear_object (&fixture->store);
+  g_unlink (wal);
+  g_unlink (shm);
+  for (guint i = 0; i < 2000; i++)
+    g_string_append (garbage, "this is not a database\n");
+  g_assert_true (g_file_set_contents (fixture->db_path, garbage->str, garbage->len, &error));
+  g_assert_no_error (error);
+
+  assert_reset_and_usable (fixture);
+}
+
+static void
+assert_stats (LodeStore *store,
+              guint      n_files,
+              guint      n_chunks,
+              guint      n_symbols)
+{
+  g_autoptr(GError) error = NULL;
+  LodeStoreStats stats;
+
+  g_assert_true (lode_store_get_stats (store, &stats, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (stats.n_files, ==, n_files);
+  g_assert_cmpuint (stats.n_chunks, ==, n_chunks);
+  g_assert_cmpuint (stats.n_symbols, ==, n_symbols);
+}
+
+static void
+test_put_replace_remove (StoreFixture  *fixture,
+                         gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) chunks = chunks_new ();
+  g_autoptr(GPtrArray) symbols = symbols_new ();
+  g_autoptr(GPtrArray) stored = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+  g_autoptr(GHashTable) hashes = NULL;
+  g_autoptr(GHashTable) languages = NULL;
+  LodeStoreStats stats;
+
+  g_ptr_array_add (chunks, chunk_new (5, 9, "function", "load_widget",
+                                      "static Widget *load_widget (const char *name)",
+                                      "static Widget *\nload_widget (const char *name)\n{\n"
+                                      "  return widget_cache_lookup (name);\n}"));
+  g_ptr_array_add (chunks, chunk_new (1, 4, NULL, NULL, NULL,
+                                      "#include \"widget.h\"\n\n/* Widgets. */\n"));
+  g_ptr_array_add (symbols, symbol_new ("load_widget", "function", NULL, 6, 9, NULL));
+  put_file (fixture->store, "src/widget.c", "c", chunks, symbols);
+  put_text (fixture->store, "README.md", "markdown", "# Widgets\n\nLoad them.\n");
+
+  assert_stats (fixture->store, 2, 3, 1);
+  g_assert_true (lode_store_get_stats (fixture->store, &stats, &error));
+  g_assert_cmpuint (stats.n_lines, ==, 9 + 3);
+
+  hashes = lode_store_dup_file_hashes (fixture->store, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_hash_table_size (hashes), ==, 2);
+  g_assert_true (g_hash_table_contains (hashes, "src/widget.c"));
+
+  languages = lode_store_dup_language_counts (fixture->store, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (languages, "c")), ==, 1);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (languages, "markdown")), ==, 1);
+
+  /* Chunks come back ordered by line, with their content. */
+  stored = lode_store_dup_chunks_for_file (fixture->store, "src/widget.c", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (stored->len, ==, 2);
+  g_assert_cmpuint (((LodeChunk *) stored->pdata[0])->start_line, ==, 1);
+  g_assert_cmpuint (((LodeChunk *) stored->pdata[1])->start_line, ==, 5);
+  g_assert_cmpstr (((LodeChunk *) stored->pdata[1])->symbol, ==, "load_widget");
+  g_assert_cmpstr (((LodeChunk *) stored->pdata[1])->kind, ==, "function");
+  g_assert_true (g_str_has_suffix (((LodeChunk *) stored->pdata[1])->content, "(name);\n}"));
+  g_clear_pointer (&stored, g_ptr_array_unref);
+
+  results = search (fixture->store, "widget_cache_lookup");
+  g_assert_cmpuint (results->len, ==, 1);
+  g_assert_cmpuint (result (results, 0)->start_line, ==, 5);
+  g_assert_cmpuint (result (results, 0)->end_line, ==, 9);
+  g_assert_cmpstr (result (results, 0)->language, ==, "c");
+  g_assert_cmpstr (result (results, 0)->symbol, ==, "load_widget");
+  g_clear_pointer (&results, g_ptr_array_unref);
+
+  /* Replacing the file drops every old row. */
+  g_ptr_array_set_size (chunks, 0);
+  g_ptr_array_set_size (symbols, 0);
+  g_ptr_array_add (chunks, chunk_new (1, 3, "function", "unload_gadget", NULL,
+                                      "void\nunload_gadget (void)\n{ gadget_free (); }"));
+  g_ptr_array_add (symbols, symbol_new ("unload_gadget", "function", NULL, 1, 3, NULL));
+  g_ptr_array_add (symbols, symbol_new ("gadget_helper", "function", NULL, 3, 3, NULL));
+  put_file (fixture->store, "src/widget.c", "c", chunks, symbols);
+
+  assert_stats (fixture->store, 2, 2, 2);
+  results = search (fixture->store, "widget_cache_lookup");
+  g_assert_cmpuint (results->len, ==, 0);
+  g_clear_pointer (&results, g_ptr_array_unref);
+  results = search (fixture->store, "gadget_free");
+  g_assert_cmpuint (results->len, ==, 1);
+  g_assert_cmpstr (result (results, 0)->path, ==, "src/widget.c");
+  g_clear_pointer (&results, g_ptr_array_unref);
+
+  /* Removing it too. */
+  g_assert_true (lode_store_remove_file (fixture->store, "src/widget.c", &error));
+  g_assert_no_error (error);
+  g_assert_true (lode_store_remove_file (fixture->store, "not/indexed.c", &error));
+  g_assert_no_error (error);
+  assert_stats (fixture->store, 1, 1, 0);
+  results = search (fixture->store, "gadget_free");
+  g_assert_cmpuint (results->len, ==, 0);
+  g_clear_pointer (&results, g_ptr_array_unref);
+  results = search (fixture->store, "unload_gadget");
+  g_assert_cmpuint (results->len, ==, 0);
+
+  stored = lode_store_dup_chunks_for_file (fixture->store, "src/widget.c", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (stored->len, ==, 0);
+}
+
+static void
+test_batches (StoreFixture  *fixture,
+              gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+
+  /* A rolled-back batch leaves nothing behind. */
+  g_assert_true (lode_store_begin (fixture->store, &error));
+  put_text (fixture->store, "a.c", "c", "int alpha_value;\n");
+  put_text (fixture->store, "b.c", "c", "int beta_value;\n");
+  lode_store_rollback (fixture->store);
+
+  assert_stats (fixture->store, 0, 0, 0);
+  results = search (fixture->store, "alpha_value");
+  g_assert_cmpuint (results->len, ==, 0);
+  g_clear_pointer (&results, g_ptr_array_unref);
+
+  /* A committed one is there, and visible to another connection. */
+  g_assert_true (lode_store_begin (fixture->store, &error));
+  put_text (fixture->store, "a.c", "c", "int alpha_value;\n");
+  put_text (fixture->store, "b.c", "c", "int beta_value;\n");
+  g_assert_true (lode_store_commit (fixture->store, &error));
+  g_assert_no_error (error);
+
+  {
+    g_autoptr(LodeStore) reader = lode_store_open (fixture->db_path, &error);
+
+    g_assert_no_error (error);
+    assert_stats (reader, 2, 2, 0);
+    results = search (reader, "beta_value");
+    g_assert_cmpuint (results->len, ==, 1);
+  }
+}
+
+/* A C function in three places: its definition, its prototype, and calls. */
+static void
+put_parse_config_corpus (LodeStore *store)
+{
+  g_autoptr(GPtrArray) chunks = chunks_new ();
+  g_autoptr(GPtrArray) symbols = symbols_new ();
+
+  g_ptr_array_add (chunks, chunk_new (10, 40, "function", "parse_config",
+                                      "gboolean parse_config (const char *path, GError **error)",
+                                      "gboolean\nparse_config (const char *path,\n"
+                                      "              GError    **error)\n{\n"
+                                      "  g_autoptr(GKeyFile) file = g_key_file_new ();\n\n"
+                                      "  return g_key_file_load_from_file (file, path, 0, error);\n"
+                                      "}"));
+  g_ptr_array_add (symbols, symbol_new ("parse_config", "function", NULL, 10, 40,
+                                        "gboolean parse_config (const char *path, GError **error)"));
+  put_file (store, "src/config.c", "c", chunks, symbols);
+  g_ptr_array_set_size (chunks, 0);
+  g_ptr_array_set_size (symbols, 0);
+
+  g_ptr_array_add (chunks, chunk_new (1, 8, NULL, NULL, NULL,
+                                      "#pragma once\n\n"
+                                      "gboolean parse_config (const char  *path,\n"
+                                      "                       GError     **error);\n"));
+  g_ptr_array_add (symbols, symbol_new ("parse_config", "function", NULL, 3, 4,
+                                        "gboolean parse_config (const char  *path,\n"
+                                        "                       GError     **error);"));
+  put_file (store, "src/config.h", "c", chunks, symbols);
+  g_ptr_array_set_size (chunks, 0);
+  g_ptr_array_set_size (symbols, 0);
+
+  /* Many uses, in a chunk whose own name mentions the function too: the best bm25 match. */
+  g_ptr_array_add (chunks, chunk_new (1, 20, "function", "parse_config_or_die",
+                                      "void parse_config_or_die (void)",
+                                      "void\nparse_config_or_die (void)\n{\n"
+                                      "  if (!parse_config (\"a\", NULL)) abort ();\n"
+                                      "  if (!parse_config (\"b\", NULL)) abort ();\n"
+                                      "  if (!parse_config (\"c\", NULL)) abort ();\n"
+                                      "  /* parse_config parse_config parse_config */\n}"));
+  g_ptr_array_add (symbols, symbol_new ("parse_config_or_die", "function", NULL, 1, 20, NULL));
+  put_file (store, "src/main.c", "c", chunks, symbols);
+  g_ptr_array_set_size (chunks, 0);
+  g_ptr_array_set_size (symbols, 0);
+
+  g_ptr_array_add (chunks, chunk_new (1, 12, "class", "ConfigParser", "class ConfigParser:",
+                                      "class ConfigParser:\n    def parse(self, text):\n"
+                                      "        return parse_config(text)\n"));
+  g_ptr_array_add (symbols, symbol_new ("ConfigParser", "class", NULL, 1, 12, NULL));
+  g_ptr_array_add (symbols, symbol_new ("parse", "method", "ConfigParser", 2, 3, NULL));
+  put_file (store, "tools/config_parser.py", "python", chunks, symbols);
+  g_ptr_array_set_size (chunks, 0);
+  g_ptr_array_set_size (symbols, 0);
+
+  g_ptr_array_add (chunks, chunk_new (1, 5, "class", "HtmlParser", "class HtmlParser:",
+                                      "class HtmlParser:\n    def parse(self, text):\n"
+                                      "        return text\n"));
+  g_ptr_array_add (symbols, symbol_new ("HtmlParser", "class", NULL, 1, 5, NULL));
+  g_ptr_array_add (symbols, symbol_new ("parse", "method", "HtmlParser", 2, 3, NULL));
+  put_file (store, "tools/html_parser.py", "python", chunks, symbols);
+}
+
+static void
+test_identifier_definition_first (StoreFixture  *fixture,
+                                  gconstpointer  data)
+{
+  const char *queries[] = { "parse_config", "PARSE_CONFIG", "parse_config()" };
+
+  put_parse_config_corpus (fixture->store);
+
+  for (guint i = 0; i < G_N_ELEMENTS (queries); i++)
+    {
+      g_autoptr(GPtrArray) results = search (fixture->store, queries[i]);
+
+      g_assert_cmpuint (results->len, >=, 3);
+      g_assert_cmpstr (result (results, 0)->path, ==, "src/config.c");
+      g_assert_cmpuint (result (results, 0)->start_line, ==, 10);
+      g_assert_cmpstr (result (results, 0)->kind, ==, "function");
+      g_assert_cmpstr (result (results, 0)->symbol, ==, "parse_config");
+      /* The prototype before the uses. */
+      g_assert_cmpstr (result (results, 1)->path, ==, "src/config.h");
+      g_assert_cmpstr (result (results, 2)->path, ==, "src/main.c");
+    }
+}
+
+static void
+test_identifier_container (StoreFixture  *fixture,
+                           gconstpointer  data)
+{
+  g_autoptr(GPtrArray) results = NULL;
+
+  put_parse_config_corpus (fixture->store);
+
+  results = search (fixture->store, "HtmlParser::parse");
+  g_assert_cmpuint (results->len, >=, 2);
+  g_assert_cmpstr (result (results, 0)->path, ==, "tools/html_parser.py");
+  g_clear_pointer (&results, g_ptr_array_unref);
+
+  results = search (fixture->store, "ConfigParser.parse");
+  g_assert_cmpuint (results->len, >=, 2);
+  g_assert_cmpstr (result (results, 0)->path, ==, "tools/config_parser.py");
+}
+
+static void
+test_path_query (StoreFixture  *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(GPtrArray) results = NULL;
+  g_autoptr(GPtrArray) chunks = chunks_new ();
+
+  put_text (fixture->store, "src/liblode/lode-store.c", "c", "/* the store */\nint x;\n");
+  put_text (fixture->store, "src/liblode/lode-store.h", "c", "#pragma once\n");
+  put_text (fixture->store, "tests/liblode/test-store.c", "c", "int main (void);\n");
+  put_text (fixture->store, "src/cli/main.c", "c", "int main (void) { return 0; }\n");
+  put_text (fixture->store, "docs/store.c.md", "markdown", "lode-store.c explained\n");
+  g_ptr_array_add (chunks, chunk_new (1, 2, NULL, NULL, NULL, "first\nlines\n"));
+  g_ptr_array_add (chunks, chunk_new (3, 4, NULL, NULL, NULL, "more\nlines\n"));
+  put_file (fixture->store, "src/store.c", "c", chunks, NULL);
+
+  results = search (fixture->store, "lode-store.c");
+  g_assert_cmpuint (results->len, >=, 1);
+  g_assert_cmpstr (result (results, 0)->path, ==, "src/liblode/lode-store.c");
+  g_assert_cmpuint (result (results, 0)->start_line, ==, 1);
+  g_assert_cmpstr (result (results, 0)->snippet, ==, "/* the store */\nint x;");
+  g_clear_pointer (&results, g_ptr_array_unref);
+
+  /* A whole trailing component beats a mere suffix, which beats a substring, which beats
+   * paths that only share words; one result per file, its first chunk. */
+  results = search (fixture->store, "store.c");
+  g_assert_cmpuint (results->len, ==, 5);
+  g_assert_cmpstr (result (results, 0)->path, ==, "src/store.c");
+  g_assert_cmpuint (result (results, 0)->start_line, ==, 1);
+  g_assert_true (has_path (results, "src/liblode/lode-store.c"));
+  g_assert_true (has_path (results, "tests/liblode/test-store.c"));
+  g_assert_cmpstr (result (results, 3)->path, ==, "docs/store.c.md");
+  g_assert_cmpstr (result (results, 4)->path, ==, "src/liblode/lode-store.h");
+  g_clear_pointer (&results, g_ptr_array_unref);
+
+  results = search (fixture->store, "src/cli/main.c");
+  g_assert_cmpuint (results->len, >=, 1);
+  g_assert_cmpstr (result (results, 0)->path, ==, "src/cli/main.c");
+  g_clear_pointer (&results, g_ptr_array_unref);
+
+  results = search (fixture->store, "./liblode/");
+  g_assert_cmpuint (results->len, ==, 3);
+  g_assert_false (has_path (results, "src/cli/main.c"));
+}
+
+static void
+test_natural_query (StoreFixture  *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(GPtrArray) results = NULL;
+  g_autoptr(GPtrArray) chunks = chunks_new ();
+  LodeChunk *chunk;
+
+  chunk = chunk_new (1, 20, "function", "scanner_skip_binary", NULL,
+                     "static gboolean\nscanner_skip_binary (LodeScanner *self, GFile *file)\n{\n"
+                     "  return has_nul_byte (file);\n}\n");
+  chunk->doc = g_strdup ("Binary files are skipped when a NUL byte shows up in the head.");
+  g_ptr_array_add (chunks, chunk);
+  put_file (fixture->store, "src/scanner.c", "c", chunks, NULL);
+  put_text (fixture->store, "src/ignore.c", "c",
+            "/* Parses the ignore rules of a .gitignore file. */\nvoid parse_ignore_rules (void);\n");
+  put_text (fixture->store, "NOTES.txt", "text",
+            "How does the thing do what it does? Where is it, and why? What does it do to them?\n");
+
+  results = search (fixture->store, "how does the scanner skip binary files");
+  g_assert_cmpuint (results->len, >=, 1);
+  g_assert_cmpstr (result (results, 0)->path, ==, "src/scanner.c");
+  /* Stop words alone match nothing. */
+  g_assert_false (has_path (results, "NOTES.txt"));
+  g_clear_pointer (&results, g_ptr_array_unref);
+
+  /* Word forms: "parsed" finds "parses" and "parse". */
+  results = search (fixture->store, "where are ignore rules parsed");
+  g_assert_cmpuint (results->len, >=, 1);
+  g_assert_cmpstr (result (results, 0)->path, ==, "src/ignore.c");
+  g_assert_false (has_path (results, "NOTES.txt"));
+  g_clear_pointer (&results, g_ptr_array_unref);
+
+  /* A query of stop words only still searches. */
+  results = search (fixture->store, "what does it do");
+  g_assert_cmpuint (results->len, ==, 1);
+  g_assert_cmpstr (result (results, 0)->path, ==, "NOTES.txt");
+}
+
+static void
+test_filters (StoreFixture  *fixture,
+              gconstpointer  data)
+{
+  LodeSearchOptions options = LODE_SEARCH_OPTIONS_INIT;
+  g_autoptr(GPtrArray) results = NULL;
+  g_autoptr(GPtrArray) chunks = chunks_new ();
+
+  put_text (fixture->store, "src/a.c", "c", "void teapot_brew (void);\n");
+  put_text (fixture->store, "src/b.py", "python", "def teapot_brew(): pass\n");
+  put_text (fixture->store, "tests/c.py", "python", "teapot_brew()\n");
+  for (guint i = 0; i < 5; i++)
+    {
+      g_autofree char *text = g_strdup_printf ("teapot_brew (%u);\n", i);
+
+      g_ptr_array_add (chunks, chunk_new (i + 1, i + 1, NULL, NULL, NULL, text));
+    }
+  put_file (fixture->store, "src/many.c", "c", chunks, NULL);
+
+  options.query = "teapot_brew";
+  options.language = "python";
+  results = search_full (fixture->store, &options);
+  g_assert_cmpuint (results->len, ==, 2);
+  for (guint i = 0; i < results->len; i++)
+    g_assert_cmpstr (result (results, i)->language, ==, "python");
+  g_clear_pointer (&results, g_ptr_array_unref);
+
+  options.path_glob = "src/**";
+  results = search_full (fixture->store, &options);
+  g_assert_cmpuint (results->len, ==, 1);
+  g_assert_cmpstr (result (results, 0)->path, ==, "src/b.py");
+  g_clear_pointer (&results, g_ptr_array_unref);
+
+  options.language = NULL;
+  options.path_glob = "*.c";
+  results = search_full (fixture->store, &options);
+  g_assert_cmpuint (results->len, ==, 6);
+  for (guint i = 0; i < results->len; i++)
+    g_assert_true (g_str_has_suffix (result (results, i)->path, ".c"));
+  g_clear_pointer (&results, g_ptr_array_unref);
+
+  options.path_glob = "tests/";
+  results = search_full (fixture->store, &options);
+  g_assert_cmpuint (results->len, ==, 1);
+  g_assert_cmpstr (result (results, 0)->path, ==, "tests/c.py");
+  g_clear_pointer (&results, g_ptr_array_unref);
+
+  options.language = "rust";
+  options.path_glob = NULL;
+  results = search_full (fixture->store, &options);
+  g_assert_cmpuint (results->len, ==, 0);
+  g_clear_pointer (&results, g_ptr_array_unref);
+
+  /* Path queries take the filters too. */
+  options.query = "src/";
+  options.language = "c";
+  results = search_full (fixture->store, &options);
+  g_assert_cmpuint (results->len, ==, 2);
+  g_clear_pointer (&results, g_ptr_array_unref);
+
+  options.query = "teapot_brew";
+  options.language = NULL;
+  options.one_per_file = TRUE;
+  results = search_full (fixture->store, &options);
+  g_assert_cmpuint (results->len, ==, 4);
+  for (guint i = 0; i < results->len; i++)
+    for (guint j = 0; j < i; j++)
+      g_assert_cmpstr (result (results, i)->path, !=, result (results, j)->path);
+  g_clear_pointer (&results, g_ptr_array_unref);
+
+  options.one_per_file = FALSE;
+  options.min_score = 1e9;
+  results = search_full (fixture->store, &options);
+  g_assert_cmpuint (results->len, ==, 0);
+  g_clear_pointer (&results, g_ptr_array_unref);
+
+  options.min_score = 0.0;
+  options.limit = 0;
+  results = search_full (fixture->store, &options);
+  g_assert_cmpuint (results->len, ==, 1);
+  g_clear_pointer (&results, g_ptr_array_unref);
+
+  options.limit = 3;
+  results = search_full (fixture->store, &options);
+  g_assert_cmpuint (results->len, ==, 3);
+}
+
+static void
+test_limit_clamp (StoreFixture  *fixture,
+                  gconstpointer  data)
+{
+  LodeSearchOptions options = LODE_SEARCH_OPTIONS_INIT;
+  g_autoptr(GPtrArray) results = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (lode_store_begin (fixture->store, &error));
+  for (guint i = 0; i < 130; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("gen/file%03u.c", i);
+
+      put_text (fixture->store, path, "c", "int zorglub;\n");
+    }
+  g_assert_true (lode_store_commit (fixture->store, &error));
+
+  options.query = "zorglub";
+  options.limit = 1000;
+  results = search_full (fixture->store, &options);
+  g_assert_cmpuint (results->len, ==, LODE_SEARCH_MAX_LIMIT);
+  g_clear_pointer (&results, g_ptr_array_unref);
+
+  options.one_per_file = TRUE;
+  results = search_full (fixture->store, &options);
+  g_assert_cmpuint (results->len, ==, LODE_SEARCH_MAX_LIMIT);
+}
+
+static void
+test_hostile_queries (StoreFixture  *fixture,
+                      gconstpointer  data)
+{
+  const char *queries[] = {
+    "\"", "\"\"", "\"foo", "foo\"bar", "(", ")", "(foo", "foo AND", "AND", "OR OR OR", "NOT",
+    "foo NOT bar", "NEAR(foo bar)", "NEAR(foo bar, 2)", "*", "foo*", "^foo", "foo:bar",
+    "symbol:foo", "{symbol body}: foo", "body : \"x\"", "a OR", "-", "--", "'", "\\", "%", "_",
+    "::", "->", ".", "()", "#", "$", "@", "+", "\xff\xfe\xfd", "caf\xc3", "日本語", "   ",
+    "foo\tbar\nbaz", "\"\" OR \"\"", "fo\"o AND (bar OR \"baz", "x", "1", "a b c d e f",
+    "/", "//", "./", "*.c", "src/*.c", "[abc]", "foo.c)", "NEAR", "\"NEAR\"",
+  };
+  g_autoptr(GString) long_query = g_string_new (NULL);
+
+  put_text (fixture->store, "src/foo.c", "c", "int foo (int bar) { return bar * baz; }\n");
+  put_text (fixture->store, "notes.md", "markdown", "near and far, or not, and so on\n");
+
+  for (guint i = 0; i < G_N_ELEMENTS (queries); i++)
+    {
+      g_autoptr(GPtrArray) results = search (fixture->store, queries[i]);
+
+      for (guint j = 0; j < results->len; j++)
+        g_assert_true (g_utf8_validate (result (results, j)->snippet, -1, NULL));
+    }
+
+  for (guint i = 0; i < 2000; i++)
+    g_string_append_printf (long_query, "w%u \"( ", i);
+  {
+    g_autoptr(GPtrArray) results = search (fixture->store, long_query->str);
+
+    g_assert_nonnull (results);
+  }
+}
+
+static void
+test_snippet (StoreFixture  *fixture,
+              gconstpointer  data)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GPtrArray) results = NULL;
+  const char *snippet;
+  guint n_lines = 1;
+
+  for (guint i = 1; i <= 40; i++)
+    g_string_append_printf (text, "line %u filler filler filler filler filler filler\n", i);
+  g_string_append (text, "here comes the needle_word in line 41\n");
+  for (guint i = 42; i <= 80; i++)
+    g_string_append_printf (text, "line %u %s\n", i, "ééééééééééééééééééééééééééééééé");
+  put_text (fixture->store, "big.txt", "text", text->str);
+
+  results = search (fixture->store, "needle_word");
+  g_assert_cmpuint (results->len, ==, 1);
+  snippet = result (results, 0)->snippet;
+  g_assert_true (g_str_has_prefix (snippet, "here comes the needle_word"));
+  g_assert_cmpuint (strlen (snippet), <=, 600);
+  g_assert_true (g_utf8_validate (snippet, -1, NULL));
+  for (const char *p = snippet; *p != '\0'; p++)
+    n_lines += *p == '\n';
+  g_assert_cmpuint (n_lines, <=, 10);
+  /* The chunk's lines, not the snippet's. */
+  g_assert_cmpuint (result (results, 0)->start_line, ==, 1);
+}
+
+static void
+test_cancel (StoreFixture  *fixture,
+             gconstpointer  data)
+{
+  LodeSearchOptions options = LODE_SEARCH_OPTIONS_INIT;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+
+  put_text (fixture->store, "a.c", "c", "int cancel_me;\n");
+  g_cancellable_cancel (cancellable);
+
+  options.query = "cancel_me";
+  results = lode_store_search (fixture->store, &options, cancellable, &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_null (results);
+  g_clear_error (&error);
+
+  /* The store works on afterwards. */
+  results = lode_store_search (fixture->store, &options, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (results->len, ==, 1);
+}
+
+static void
+test_classify (void)
+{
+  static const struct
+  {
+    const char    *query;
+    LodeQueryKind  kind;
+  } cases[] = {
+    { "lode_store_open", LODE_QUERY_IDENTIFIER },
+    { "parseHttpRequest", LODE_QUERY_IDENTIFIER },
+    { "Foo::bar", LODE_QUERY_IDENTIFIER },
+    { "obj.method", LODE_QUERY_IDENTIFIER },
+    { "self->priv", LODE_QUERY_IDENTIFIER },
+    { "lode-store", LODE_QUERY_IDENTIFIER },
+    { "Scanner", LODE_QUERY_IDENTIFIER },
+    { "  lode_store_open()  ", LODE_QUERY_IDENTIFIER },
+    { "$count", LODE_QUERY_IDENTIFIER },
+    { "src/cli/main.c", LODE_QUERY_PATH },
+    { "lode-store.c", LODE_QUERY_PATH },
+    { "README.md", LODE_QUERY_PATH },
+    { "Makefile.am", LODE_QUERY_PATH },
+    { "src/", LODE_QUERY_PATH },
+    { "where are ignore rules parsed", LODE_QUERY_NATURAL },
+    { "parse config", LODE_QUERY_NATURAL },
+    { "foo(bar)", LODE_QUERY_NATURAL },
+    { "", LODE_QUERY_NATURAL },
+    { "!!!", LODE_QUERY_NATURAL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_test_message ("%s", cases[i].query);
+      g_assert_cmpint (lode_query_classify (cases[i].query), ==, cases[i].kind);
+    }
+}
 
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+#define ADD(name, func) \
+  g_test_add ("/lode/store/" name, StoreFixture, NULL, store_setup, func, store_teardown)
+
+  ADD ("create", test_create);
+  ADD ("reopen", test_reopen);
+  ADD ("other-version", test_other_version);
+  ADD ("foreign-database", test_foreign_database);
+  ADD ("garbage-file", test_garbage_file);
+  ADD ("put-replace-remove", test_put_replace_remove);
+  ADD ("batches", test_batches);
+  ADD ("identifier-definition-first", test_identifier_definition_first);
+  ADD ("identifier-container", test_identifier_container);
+  ADD ("path-query", test_path_query);
+  ADD ("natural-query", test_natural_query);
+  ADD ("filters", test_filters);
+  ADD ("limit-clamp", test_limit_clamp);
+  ADD ("hostile-queries", test_hostile_queries);
+  ADD ("snippet", test_snippet);
+  ADD ("cancel", test_cancel);
+  g_test_add_func ("/lode/store/classify", test_classify);
+
+#undef ADD
+
   return g_test_run ();
 }

@@ -1,0 +1,36 @@
+/* lode-search-private.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "lode-search.h"
+
+G_BEGIN_DECLS
+
+/* Bounds of LodeSearchResult.snippet. */
+#define LODE_SNIPPET_MAX_LINES 10
+#define LODE_SNIPPET_MAX_BYTES 600
+
+/* What a query turns into. Every string in @match comes out of the tokenizer and is quoted,
+ * so no user text ever reaches the FTS5 query parser. */
+typedef struct
+{
+  LodeQueryKind   kind;
+  char           *match;       /* (nullable): FTS5 MATCH expression; NULL if no term is left */
+  char          **terms;       /* lower-cased terms, for snippets */
+  char           *name;        /* IDENTIFIER: the name to look up in the symbols table */
+  char           *container;   /* IDENTIFIER: (nullable) `Foo` of `Foo::bar`, `foo.bar` */
+  char           *path;        /* PATH: the query as typed, trimmed */
+} LodeQueryPlan;
+
+LodeQueryPlan *_lode_query_plan_new   (const char    *query);
+void           _lode_query_plan_free  (LodeQueryPlan *plan);
+char          *_lode_search_snippet   (const char    *body,
+                                       const char    *const *terms);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeQueryPlan, _lode_query_plan_free)
+
+G_END_DECLS
