@@ -7,3 +7,203 @@
 #define G_LOG_DOMAIN "lode-config"
 
 #include "config.h"
+
+#include <gio/gio.h>
+#include <stdlib.h>
+
+#include "lode-chunker.h"
+#include "lode-config.h"
+#include "lode-error.h"
+#include "lode-language.h"
+
+#define DEFAULT_MAX_FILE_SIZE (2 * 1024 * 1024)
+
+LodeConfig *
+lode_config_new_default (void)
+{
+  LodeConfig *config = g_new0 (LodeConfig, 1);
+
+  config->max_file_size = DEFAULT_MAX_FILE_SIZE;
+  config->chunk_max_tokens = LODE_CHUNKER_DEFAULT_MAX_TOKENS;
+  config->index_threads = 0;
+  config->extra_extensions = g_new0 (char *, 1);
+  config->data_dir = g_build_filename (g_get_user_data_dir (), "lode", NULL);
+
+  return config;
+}
+
+LodeConfig *
+lode_config_copy (const LodeConfig *config)
+{
+  LodeConfig *copy;
+
+  g_return_val_if_fail (config != NULL, NULL);
+
+  copy = g_memdup2 (config, sizeof *config);
+  copy->extra_extensions = g_strdupv (config->extra_extensions);
+  copy->data_dir = g_strdup (config->data_dir);
+
+  return copy;
+}
+
+void
+lode_config_free (LodeConfig *config)
+{
+  if (config == NULL)
+    return;
+
+  g_strfreev (config->extra_extensions);
+  g_free (config->data_dir);
+  g_free (config);
+}
+
+guint
+lode_config_get_threads (const LodeConfig *config)
+{
+  g_return_val_if_fail (config != NULL, 1);
+
+  if (config->index_threads > 0)
+    return config->index_threads;
+
+  return MAX (1, g_get_num_processors ());
+}
+
+static void
+load_settings (LodeConfig *config)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(GSettings) settings = NULL;
+
+  /* An uninstalled build or a bare container has no compiled schema; the defaults stand. */
+  if (source == NULL)
+    return;
+  schema = g_settings_schema_source_lookup (source, LODE_SCHEMA_ID, TRUE);
+  if (schema == NULL)
+    return;
+
+  settings = g_settings_new_full (schema, NULL, NULL);
+  config->max_file_size = g_settings_get_uint64 (settings, "max-file-size");
+  config->chunk_max_tokens = g_settings_get_uint (settings, "chunk-max-tokens");
+  config->index_threads = g_settings_get_uint (settings, "index-threads");
+  g_strfreev (config->extra_extensions);
+  config->extra_extensions = g_settings_get_strv (settings, "extra-extensions");
+}
+
+static gboolean
+env_uint (const char  *name,
+          guint64      min,
+          guint64      max,
+          guint64     *value,
+          GError     **error)
+{
+  const char *str = g_getenv (name);
+  guint64 parsed;
+  char *end = NULL;
+
+  if (str == NULL || *str == '\0')
+    return TRUE;
+
+  parsed = g_ascii_strtoull (str, &end, 10);
+  switch (*end)
+    {
+    case 'k': case 'K': parsed *= 1024; end++; break;
+    case 'm': case 'M': parsed *= 1024 * 1024; end++; break;
+    case 'g': case 'G': parsed *= 1024 * 1024 * 1024; end++; break;
+    default: break;
+    }
+
+  if (end == str || *end != '\0' || parsed < min || parsed > max)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                   "%s=“%s” is not a number between %" G_GUINT64_FORMAT " and %"
+                   G_GUINT64_FORMAT, name, str, min, max);
+      return FALSE;
+    }
+
+  *value = parsed;
+  return TRUE;
+}
+
+static gboolean
+apply_extensions (char   **entries,
+                  GError **error)
+{
+  for (guint i = 0; entries[i] != NULL; i++)
+    {
+      g_auto(GStrv) parts = NULL;
+
+      if (*entries[i] == '\0')
+        continue;
+
+      parts = g_strsplit (entries[i], "=", 2);
+      if (parts[0] == NULL || parts[1] == NULL || *g_strstrip (parts[0]) == '\0')
+        {
+          g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                       "Extra extension “%s” is not of the form .ext=language", entries[i]);
+          return FALSE;
+        }
+      if (!lode_language_add_extension (parts[0], g_strstrip (parts[1]), error))
+        {
+          g_prefix_error (error, "Extra extension “%s”: ", entries[i]);
+          return FALSE;
+        }
+    }
+
+  return TRUE;
+}
+
+/**
+ * lode_config_load:
+ * @error: return location for a #GError
+ *
+ * Reads the GSettings schema (when installed), then the `LODE_MAX_FILE_SIZE`,
+ * `LODE_CHUNK_MAX_TOKENS`, `LODE_INDEX_THREADS`, `LODE_EXTRA_EXTENSIONS` (comma-separated
+ * ".ext=language") and `LODE_DATA_DIR` environment variables, and registers the extra
+ * extensions with #LodeLanguage.
+ *
+ * Returns: (transfer full) (nullable): the configuration, or %NULL if a value is malformed
+ */
+LodeConfig *
+lode_config_load (GError **error)
+{
+  g_autoptr(LodeConfig) config = lode_config_new_default ();
+  guint64 value;
+  const char *str;
+
+  load_settings (config);
+
+  value = config->max_file_size;
+  if (!env_uint ("LODE_MAX_FILE_SIZE", 1, G_MAXUINT32, &value, error))
+    return NULL;
+  config->max_file_size = value;
+
+  value = config->chunk_max_tokens;
+  if (!env_uint ("LODE_CHUNK_MAX_TOKENS", 64, 8192, &value, error))
+    return NULL;
+  config->chunk_max_tokens = value;
+
+  value = config->index_threads;
+  if (!env_uint ("LODE_INDEX_THREADS", 0, 64, &value, error))
+    return NULL;
+  config->index_threads = value;
+
+  str = g_getenv ("LODE_EXTRA_EXTENSIONS");
+  if (str != NULL && *str != '\0')
+    {
+      g_strfreev (config->extra_extensions);
+      config->extra_extensions = g_strsplit (str, ",", -1);
+    }
+
+  str = g_getenv ("LODE_DATA_DIR");
+  if (str != NULL && *str != '\0')
+    {
+      g_free (config->data_dir);
+      config->data_dir = g_strdup (str);
+    }
+
+  if (!apply_extensions (config->extra_extensions, error))
+    return NULL;
+
+  return g_steal_pointer (&config);
+}

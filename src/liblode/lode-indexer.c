@@ -7,3 +7,567 @@
 #define G_LOG_DOMAIN "lode-indexer"
 
 #include "config.h"
+
+#include <string.h>
+
+#include "lode-chunker.h"
+#include "lode-error.h"
+#include "lode-indexer.h"
+#include "lode-scanner.h"
+#include "lode-store.h"
+
+/*
+ * One indexing run, synchronous, on whatever thread calls lode_indexer_run() (never the main
+ * thread: LodeProject runs it in a GTask thread).
+ *
+ * The calling thread is the only writer of the store. N chunking threads take files from the
+ * scanned list, read and hash them, and chunk the ones whose content hash differs from the
+ * stored one; their results come back through a queue and the writer stores them in batches,
+ * one transaction per batch. A file's hash is written in the same transaction as its chunks,
+ * so after a crash (SIGKILL included) the index holds every file either completely or not at
+ * all, and the next run redoes exactly the files that are missing or stale.
+ *
+ * Results waiting for the writer are bounded (MAX_IN_FLIGHT) so that memory stays flat when
+ * chunking is faster than writing.
+ */
+
+#define MAX_IN_FLIGHT      64
+#define BATCH_MAX_FILES    512
+#define BATCH_MAX_BYTES    (16 * 1024 * 1024)
+
+typedef enum
+{
+  RESULT_UNCHANGED,
+  RESULT_CHUNKED,
+  RESULT_SKIPPED,
+  RESULT_WORKER_DONE,
+} ResultKind;
+
+typedef struct
+{
+  ResultKind          kind;
+  const LodeScanFile *file;
+  char               *hash;
+  const char         *language;
+  GPtrArray          *chunks;
+  GPtrArray          *symbols;
+  guint               n_lines;
+  gsize               n_bytes;
+  LodeSkippedFile    *skipped;
+} FileResult;
+
+typedef struct
+{
+  const char       *root;
+  GPtrArray        *files;
+  GHashTable       *old_hashes;
+  guint             max_tokens;
+  GCancellable     *cancellable;
+  GAsyncQueue      *results;
+  GMutex            lock;
+  GCond             cond;
+  guint             in_flight;
+  gint              next;
+} Shared;
+
+static void
+file_result_free (FileResult *result)
+{
+  g_free (result->hash);
+  g_clear_pointer (&result->chunks, g_ptr_array_unref);
+  g_clear_pointer (&result->symbols, g_ptr_array_unref);
+  g_clear_pointer (&result->skipped, lode_skipped_file_free);
+  g_free (result);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FileResult, file_result_free)
+
+void
+lode_index_report_free (LodeIndexReport *report)
+{
+  if (report == NULL)
+    return;
+
+  g_clear_pointer (&report->skipped, g_ptr_array_unref);
+  g_free (report);
+}
+
+const char *
+lode_index_phase_to_string (LodeIndexPhase phase)
+{
+  switch (phase)
+    {
+    case LODE_INDEX_PHASE_SCANNING:
+      return "scanning";
+    case LODE_INDEX_PHASE_INDEXING:
+      return "indexing";
+    case LODE_INDEX_PHASE_FINISHING:
+      return "finishing";
+    default:
+      g_return_val_if_reached ("unknown");
+    }
+}
+
+/* git's blob id, so that hashes match `git ls-tree` and can be reused across tools. */
+static char *
+blob_id (const char *data,
+         gsize       len)
+{
+  g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA1);
+  char header[32];
+  int header_len;
+
+  header_len = g_snprintf (header, sizeof header, "blob %" G_GSIZE_FORMAT, len);
+  g_checksum_update (checksum, (const guchar *) header, header_len + 1);
+  g_checksum_update (checksum, (const guchar *) data, len);
+
+  return g_strdup (g_checksum_get_string (checksum));
+}
+
+static guint
+count_lines (const char *text,
+             gsize       len)
+{
+  const char *p = text;
+  const char *end = text + len;
+  guint n = 0;
+
+  if (len == 0)
+    return 0;
+
+  while ((p = memchr (p, '\n', end - p)) != NULL)
+    {
+      n++;
+      p++;
+    }
+
+  return text[len - 1] == '\n' ? n : n + 1;
+}
+
+static LodeSkippedFile *
+skipped_new (const char     *path,
+             LodeSkipReason  reason,
+             const char     *detail)
+{
+  LodeSkippedFile *skipped = g_new0 (LodeSkippedFile, 1);
+
+  skipped->path = g_strdup (path);
+  skipped->reason = reason;
+  skipped->detail = g_strdup (detail);
+
+  return skipped;
+}
+
+/* Runs on a chunking thread. */
+static FileResult *
+process_file (Shared             *shared,
+              LodeChunker        *chunker,
+              const LodeScanFile *file)
+{
+  g_autoptr(FileResult) result = g_new0 (FileResult, 1);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *filename = g_build_filename (shared->root, file->path, NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *repaired = NULL;
+  const LodeLanguage *language;
+  const char *old_hash;
+  const char *text;
+  gsize len = 0;
+
+  result->file = file;
+
+  if (!g_file_get_contents (filename, &contents, &len, &error))
+    {
+      result->kind = RESULT_SKIPPED;
+      result->skipped = skipped_new (file->path, LODE_SKIP_UNREADABLE, error->message);
+      return g_steal_pointer (&result);
+    }
+
+  switch (lode_content_check (contents, len, &repaired))
+    {
+    case LODE_CONTENT_BINARY:
+      result->kind = RESULT_SKIPPED;
+      result->skipped = skipped_new (file->path, LODE_SKIP_BINARY, NULL);
+      return g_steal_pointer (&result);
+
+    case LODE_CONTENT_REPAIRED:
+      g_debug ("%s: invalid UTF-8 replaced by U+FFFD", file->path);
+      text = repaired;
+      break;
+
+    case LODE_CONTENT_TEXT:
+    default:
+      text = contents;
+      break;
+    }
+
+  result->hash = blob_id (contents, len);
+  old_hash = shared->old_hashes != NULL ? g_hash_table_lookup (shared->old_hashes, file->path)
+                                        : NULL;
+  if (g_strcmp0 (old_hash, result->hash) == 0)
+    {
+      result->kind = RESULT_UNCHANGED;
+      return g_steal_pointer (&result);
+    }
+
+  len = strlen (text);
+  language = lode_language_for_content (file->language, file->path, text, len);
+  if (!lode_chunker_chunk (chunker, language, text, len,
+                           &result->chunks, &result->symbols, &error))
+    {
+      result->kind = RESULT_SKIPPED;
+      result->skipped = skipped_new (file->path, LODE_SKIP_UNREADABLE, error->message);
+      return g_steal_pointer (&result);
+    }
+
+  result->kind = RESULT_CHUNKED;
+  result->language = language->id;
+  result->n_bytes = len;
+  result->n_lines = count_lines (text, len);
+
+  return g_steal_pointer (&result);
+}
+
+/* Runs on a chunking thread. */
+static gpointer
+chunk_thread_func (gpointer data)
+{
+  Shared *shared = data;
+  g_autoptr(LodeChunker) chunker = lode_chunker_new (shared->max_tokens);
+  FileResult *done;
+
+  for (;;)
+    {
+      guint i = g_atomic_int_add (&shared->next, 1);
+      FileResult *result;
+
+      if (i >= shared->files->len || g_cancellable_is_cancelled (shared->cancellable))
+        break;
+
+      g_mutex_lock (&shared->lock);
+      while (shared->in_flight >= MAX_IN_FLIGHT)
+        g_cond_wait (&shared->cond, &shared->lock);
+      shared->in_flight++;
+      g_mutex_unlock (&shared->lock);
+
+      result = process_file (shared, chunker, g_ptr_array_index (shared->files, i));
+      g_async_queue_push (shared->results, result);
+    }
+
+  done = g_new0 (FileResult, 1);
+  done->kind = RESULT_WORKER_DONE;
+  g_async_queue_push (shared->results, done);
+
+  return NULL;
+}
+
+static void
+cancel_cb (GCancellable *cancellable,
+           gpointer      user_data)
+{
+  g_cancellable_cancel (G_CANCELLABLE (user_data));
+}
+
+static void
+report_progress (LodeIndexProgressFunc  progress,
+                 gpointer               progress_data,
+                 LodeIndexPhase         phase,
+                 guint                  done,
+                 guint                  total)
+{
+  LodeIndexProgress p = { phase, done, total };
+
+  if (progress != NULL)
+    progress (&p, progress_data);
+}
+
+static gboolean
+remove_stale (LodeStore   *store,
+              GHashTable  *old_hashes,
+              GPtrArray   *files,
+              guint       *n_removed,
+              GError     **error)
+{
+  g_autoptr(GHashTable) present = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTableIter iter;
+  const char *path;
+
+  for (guint i = 0; i < files->len; i++)
+    g_hash_table_add (present, ((LodeScanFile *) g_ptr_array_index (files, i))->path);
+
+  if (!lode_store_begin (store, error))
+    return FALSE;
+
+  g_hash_table_iter_init (&iter, old_hashes);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &path, NULL))
+    {
+      if (g_hash_table_contains (present, path))
+        continue;
+      if (!lode_store_remove_file (store, path, error))
+        {
+          lode_store_rollback (store);
+          return FALSE;
+        }
+      (*n_removed)++;
+    }
+
+  return lode_store_commit (store, error);
+}
+
+/* Runs on the writer (calling) thread. */
+static gboolean
+store_result (LodeStore       *store,
+              Shared          *shared,
+              FileResult      *result,
+              LodeIndexReport *report,
+              GError         **error)
+{
+  LodeFileInfo info;
+  gboolean existed;
+
+  switch (result->kind)
+    {
+    case RESULT_UNCHANGED:
+      report->n_unchanged++;
+      report->n_files++;
+      return TRUE;
+
+    case RESULT_SKIPPED:
+      /* A file that became binary or unreadable leaves the index. */
+      if (g_hash_table_contains (shared->old_hashes, result->file->path) &&
+          !lode_store_remove_file (store, result->file->path, error))
+        return FALSE;
+      g_ptr_array_add (report->skipped, g_steal_pointer (&result->skipped));
+      return TRUE;
+
+    case RESULT_CHUNKED:
+      existed = g_hash_table_contains (shared->old_hashes, result->file->path);
+      info.path = result->file->path;
+      info.language = result->language;
+      info.hash = result->hash;
+      info.size = result->file->size;
+      info.mtime_usec = result->file->mtime_usec;
+      info.n_lines = result->n_lines;
+      if (!lode_store_put_file (store, &info, result->chunks, result->symbols, error))
+        return FALSE;
+      if (existed)
+        report->n_updated++;
+      else
+        report->n_added++;
+      report->n_files++;
+      report->n_chunks += result->chunks->len;
+      report->n_bytes += result->n_bytes;
+      report->n_lines += result->n_lines;
+      return TRUE;
+
+    case RESULT_WORKER_DONE:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static gboolean
+index_files (LodeStore              *store,
+             Shared                 *shared,
+             guint                   n_threads,
+             LodeIndexReport        *report,
+             LodeIndexProgressFunc   progress,
+             gpointer                progress_data,
+             GError                **error)
+{
+  g_autoptr(GPtrArray) threads = g_ptr_array_new ();
+  g_autoptr(GError) local_error = NULL;
+  guint n_done_workers = 0;
+  guint n_done_files = 0;
+  guint batch_files = 0;
+  gsize batch_bytes = 0;
+  gboolean in_transaction = FALSE;
+
+  for (guint i = 0; i < n_threads; i++)
+    g_ptr_array_add (threads, g_thread_new ("lode-chunker", chunk_thread_func, shared));
+
+  /* Drain every result even after a failure, so that the threads can finish. */
+  while (n_done_workers < n_threads)
+    {
+      g_autoptr(FileResult) result = g_async_queue_pop (shared->results);
+
+      if (result->kind == RESULT_WORKER_DONE)
+        {
+          n_done_workers++;
+          continue;
+        }
+
+      g_mutex_lock (&shared->lock);
+      shared->in_flight--;
+      g_cond_signal (&shared->cond);
+      g_mutex_unlock (&shared->lock);
+
+      if (local_error != NULL)
+        continue;
+
+      if (!in_transaction && result->kind != RESULT_UNCHANGED)
+        {
+          if (!lode_store_begin (store, &local_error))
+            {
+              g_cancellable_cancel (shared->cancellable);
+              continue;
+            }
+          in_transaction = TRUE;
+        }
+
+      if (!store_result (store, shared, result, report, &local_error))
+        {
+          g_cancellable_cancel (shared->cancellable);
+          continue;
+        }
+
+      batch_files++;
+      batch_bytes += result->n_bytes;
+      if (in_transaction && (batch_files >= BATCH_MAX_FILES || batch_bytes >= BATCH_MAX_BYTES))
+        {
+          in_transaction = FALSE;
+          batch_files = 0;
+          batch_bytes = 0;
+          if (!lode_store_commit (store, &local_error))
+            g_cancellable_cancel (shared->cancellable);
+        }
+
+      report_progress (progress, progress_data, LODE_INDEX_PHASE_INDEXING,
+                       ++n_done_files, shared->files->len);
+    }
+
+  for (guint i = 0; i < threads->len; i++)
+    g_thread_join (g_ptr_array_index (threads, i));
+
+  /* What was chunked before a cancellation is kept: the next run goes on from there. */
+  if (in_transaction)
+    {
+      if (local_error == NULL)
+        lode_store_commit (store, &local_error);
+      else
+        lode_store_rollback (store);
+    }
+
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/**
+ * lode_indexer_run:
+ * @root: canonical absolute path of the tree
+ * @db_path: the index database
+ * @config: settings (size cap, chunk size, threads)
+ * @cancellable: (nullable): a #GCancellable
+ * @progress: (nullable) (scope call): progress callback, called on this thread
+ * @progress_data: data for @progress
+ * @error: return location for a #GError
+ *
+ * Brings the index at @db_path up to date with @root: new and changed files are chunked,
+ * deleted ones removed, unchanged ones (same content hash) left alone. Blocks; call it from
+ * a worker thread. A cancelled run keeps what it stored and fails with %G_IO_ERROR_CANCELLED.
+ *
+ * Returns: (transfer full) (nullable): what the run did, or %NULL on error
+ */
+LodeIndexReport *
+lode_indexer_run (const char             *root,
+                  const char             *db_path,
+                  const LodeConfig       *config,
+                  GCancellable           *cancellable,
+                  LodeIndexProgressFunc   progress,
+                  gpointer                progress_data,
+                  GError                **error)
+{
+  g_autoptr(LodeIndexReport) report = g_new0 (LodeIndexReport, 1);
+  g_autoptr(LodeStore) store = NULL;
+  g_autoptr(LodeScanner) scanner = NULL;
+  g_autoptr(GPtrArray) files = NULL;
+  g_autoptr(GPtrArray) skipped = NULL;
+  g_autoptr(GHashTable) old_hashes = NULL;
+  g_autoptr(GCancellable) run_cancellable = g_cancellable_new ();
+  g_autofree char *state = NULL;
+  g_autofree char *now = NULL;
+  g_autoptr(GDateTime) date = NULL;
+  gint64 started = g_get_monotonic_time ();
+  gulong cancelled_id = 0;
+  Shared shared = { 0 };
+  gboolean ok;
+
+  g_return_val_if_fail (root != NULL, NULL);
+  g_return_val_if_fail (db_path != NULL, NULL);
+  g_return_val_if_fail (config != NULL, NULL);
+  g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), NULL);
+
+  report->skipped = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_skipped_file_free);
+
+  report_progress (progress, progress_data, LODE_INDEX_PHASE_SCANNING, 0, 0);
+
+  scanner = lode_scanner_new (root);
+  lode_scanner_set_max_file_size (scanner, config->max_file_size);
+  if (!lode_scanner_scan (scanner, cancellable, &files, &skipped, error))
+    return NULL;
+  g_ptr_array_extend_and_steal (report->skipped, g_steal_pointer (&skipped));
+
+  store = lode_store_open (db_path, error);
+  if (store == NULL)
+    return NULL;
+  report->reset = lode_store_get_was_reset (store);
+
+  state = lode_store_dup_meta (store, "state");
+  report->resumed = g_strcmp0 (state, "indexing") == 0;
+  if (!lode_store_set_meta (store, "root", root, error) ||
+      !lode_store_set_meta (store, "state", "indexing", error))
+    return NULL;
+
+  old_hashes = lode_store_dup_file_hashes (store, error);
+  if (old_hashes == NULL)
+    return NULL;
+
+  if (!remove_stale (store, old_hashes, files, &report->n_removed, error))
+    return NULL;
+
+  /* Workers and writer share run_cancellable, so that a store failure also stops chunking. */
+  if (cancellable != NULL)
+    cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (cancel_cb),
+                                          run_cancellable, NULL);
+
+  shared.root = root;
+  shared.files = files;
+  shared.old_hashes = old_hashes;
+  shared.max_tokens = config->chunk_max_tokens;
+  shared.cancellable = run_cancellable;
+  shared.results = g_async_queue_new ();
+  g_mutex_init (&shared.lock);
+  g_cond_init (&shared.cond);
+
+  ok = index_files (store, &shared, MIN (lode_config_get_threads (config), MAX (files->len, 1)),
+                    report, progress, progress_data, error);
+
+  g_cancellable_disconnect (cancellable, cancelled_id);
+  g_async_queue_unref (shared.results);
+  g_mutex_clear (&shared.lock);
+  g_cond_clear (&shared.cond);
+
+  if (!ok)
+    return NULL;
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+
+  report_progress (progress, progress_data, LODE_INDEX_PHASE_FINISHING,
+                   files->len, files->len);
+
+  date = g_date_time_new_now_utc ();
+  now = g_date_time_format_iso8601 (date);
+  if (!lode_store_set_meta (store, "indexed_at", now, error) ||
+      !lode_store_set_meta (store, "state", "ready", error))
+    return NULL;
+
+  report->elapsed = (g_get_monotonic_time () - started) / (double) G_USEC_PER_SEC;
+
+  return g_steal_pointer (&report);
+}

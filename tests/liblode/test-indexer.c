@@ -6,12 +6,706 @@
 
 #include "config.h"
 
-#include <glib.h>
+#include <errno.h>
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sqlite3.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lode.h"
+#include "lode-scanner.h"
+
+/* This very program, re-executed as the child of the kill test. */
+static const char *self_path;
+
+typedef struct
+{
+  char        *root;
+  char        *data_dir;
+  LodeConfig  *config;
+  LodeEngine  *engine;
+} Fixture;
+
+static void
+write_file (const char *root,
+            const char *relative,
+            const char *contents,
+            gssize      len)
+{
+  g_autofree char *path = g_build_filename (root, relative, NULL);
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_file_set_contents (path, contents, len, &error);
+  g_assert_no_error (error);
+}
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmp = g_dir_make_tmp ("lode-indexer-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  fixture->root = g_build_filename (tmp, "tree", NULL);
+  fixture->data_dir = g_build_filename (tmp, "data", NULL);
+  g_assert_cmpint (g_mkdir (fixture->root, 0755), ==, 0);
+  fixture->config = lode_config_new_default ();
+  g_free (fixture->config->data_dir);
+  fixture->config->data_dir = g_strdup (fixture->data_dir);
+  fixture->engine = lode_engine_new (fixture->config);
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_clear_object (&fixture->engine);
+  g_clear_pointer (&fixture->config, lode_config_free);
+  g_free (fixture->root);
+  g_free (fixture->data_dir);
+}
+
+static LodeIndexReport *
+index_tree (Fixture *fixture)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeProject) project = NULL;
+  LodeIndexReport *report;
+
+  project = lode_engine_open_project (fixture->engine, fixture->root, FALSE, &error);
+  g_assert_no_error (error);
+  report = lode_project_index (project, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (report);
+
+  return report;
+}
+
+static GPtrArray *
+search (Fixture    *fixture,
+        const char *query)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeProject) project = NULL;
+  LodeSearchOptions options = LODE_SEARCH_OPTIONS_INIT;
+  GPtrArray *results;
+
+  project = lode_engine_open_project (fixture->engine, fixture->root, TRUE, &error);
+  g_assert_no_error (error);
+  options.query = query;
+  options.limit = 50;
+  results = lode_project_search (project, &options, NULL, &error);
+  g_assert_no_error (error);
+
+  return results;
+}
+
+static gboolean
+results_have_path (GPtrArray  *results,
+                   const char *path)
+{
+  for (guint i = 0; i < results->len; i++)
+    if (g_strcmp0 (((LodeSearchResult *) g_ptr_array_index (results, i))->path, path) == 0)
+      return TRUE;
+
+  return FALSE;
+}
+
+static LodeStore *
+open_store (Fixture *fixture)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeProject) project = NULL;
+  LodeStore *store;
+
+  project = lode_engine_open_project (fixture->engine, fixture->root, TRUE, &error);
+  g_assert_no_error (error);
+  store = lode_store_open (lode_project_get_db_path (project), &error);
+  g_assert_no_error (error);
+
+  return store;
+}
+
+static void
+test_incremental (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(LodeIndexReport) report = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+  g_autofree char *old_path = NULL;
+  g_autofree char *new_path = NULL;
+  g_autofree char *new_dir = NULL;
+
+  write_file (fixture->root, "src/alpha.c",
+              "int\nalpha_compute (int x)\n{\n  return x * 2; /* zebracorn */\n}\n", -1);
+  write_file (fixture->root, "src/beta.py",
+              "def beta_helper(value):\n    return value + 1  # quokkafish\n", -1);
+  write_file (fixture->root, "README.md", "# Notes\n\nSome narwhalberry notes.\n", -1);
+
+  report = index_tree (fixture);
+  g_assert_cmpuint (report->n_files, ==, 3);
+  g_assert_cmpuint (report->n_added, ==, 3);
+  g_assert_cmpuint (report->n_updated, ==, 0);
+  g_assert_cmpuint (report->n_removed, ==, 0);
+  g_assert_cmpuint (report->n_chunks, >=, 3);
+  g_clear_pointer (&report, lode_index_report_free);
+
+  /* Nothing changed: nothing is re-chunked. */
+  report = index_tree (fixture);
+  g_assert_cmpuint (report->n_unchanged, ==, 3);
+  g_assert_cmpuint (report->n_added + report->n_updated + report->n_removed, ==, 0);
+  g_assert_cmpuint (report->n_chunks, ==, 0);
+  g_clear_pointer (&report, lode_index_report_free);
+
+  /* Modify: the new text is found, the old one is gone. */
+  write_file (fixture->root, "src/alpha.c",
+              "int\nalpha_compute (int x)\n{\n  return x * 3; /* lemurtide */\n}\n", -1);
+  report = index_tree (fixture);
+  g_assert_cmpuint (report->n_updated, ==, 1);
+  g_assert_cmpuint (report->n_unchanged, ==, 2);
+  g_clear_pointer (&report, lode_index_report_free);
+  results = search (fixture, "lemurtide");
+  g_assert_true (results_have_path (results, "src/alpha.c"));
+  g_clear_pointer (&results, g_ptr_array_unref);
+  results = search (fixture, "zebracorn");
+  g_assert_cmpuint (results->len, ==, 0);
+  g_clear_pointer (&results, g_ptr_array_unref);
+
+  /* Delete. */
+  new_path = g_build_filename (fixture->root, "README.md", NULL);
+  g_assert_cmpint (g_unlink (new_path), ==, 0);
+  report = index_tree (fixture);
+  g_assert_cmpuint (report->n_removed, ==, 1);
+  g_assert_cmpuint (report->n_files, ==, 2);
+  g_clear_pointer (&report, lode_index_report_free);
+  results = search (fixture, "narwhalberry");
+  g_assert_cmpuint (results->len, ==, 0);
+  g_clear_pointer (&results, g_ptr_array_unref);
+  g_clear_pointer (&new_path, g_free);
+
+  /* Rename: found under the new path only. */
+  old_path = g_build_filename (fixture->root, "src", "beta.py", NULL);
+  new_path = g_build_filename (fixture->root, "lib", "gamma.py", NULL);
+  new_dir = g_path_get_dirname (new_path);
+  g_assert_cmpint (g_mkdir_with_parents (new_dir, 0755), ==, 0);
+  g_assert_cmpint (g_rename (old_path, new_path), ==, 0);
+  report = index_tree (fixture);
+  g_assert_cmpuint (report->n_removed, ==, 1);
+  g_assert_cmpuint (report->n_added, ==, 1);
+  g_assert_cmpuint (report->n_files, ==, 2);
+  g_clear_pointer (&report, lode_index_report_free);
+  results = search (fixture, "quokkafish");
+  g_assert_true (results_have_path (results, "lib/gamma.py"));
+  g_assert_false (results_have_path (results, "src/beta.py"));
+}
+
+/* Every line of every indexed file is inside a chunk, and chunks hold the file's exact text. */
+static void
+assert_full_coverage (Fixture *fixture)
+{
+  g_autoptr(LodeStore) store = open_store (fixture);
+  g_autoptr(GHashTable) hashes = NULL;
+  g_autoptr(GError) error = NULL;
+  GHashTableIter iter;
+  const char *path;
+  guint n_checked = 0;
+
+  hashes = lode_store_dup_file_hashes (store, &error);
+  g_assert_no_error (error);
+
+  g_hash_table_iter_init (&iter, hashes);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &path, NULL))
+    {
+      g_autofree char *filename = g_build_filename (fixture->root, path, NULL);
+      g_autofree char *contents = NULL;
+      g_autofree char *repaired = NULL;
+      g_autoptr(GPtrArray) chunks = NULL;
+      g_auto(GStrv) lines = NULL;
+      g_autofree gboolean *covered = NULL;
+      guint n_lines;
+
+      g_file_get_contents (filename, &contents, NULL, &error);
+      g_assert_no_error (error);
+      if (lode_content_check (contents, strlen (contents), &repaired) == LODE_CONTENT_REPAIRED)
+        {
+          g_free (contents);
+          contents = g_steal_pointer (&repaired);
+        }
+      lines = g_strsplit (contents, "\n", -1);
+      n_lines = g_strv_length (lines);
+      if (n_lines > 0 && *lines[n_lines - 1] == '\0')
+        n_lines--;
+      covered = g_new0 (gboolean, n_lines + 1);
+
+      chunks = lode_store_dup_chunks_for_file (store, path, &error);
+      g_assert_no_error (error);
+      if (n_lines > 0)
+        g_assert_cmpuint (chunks->len, >, 0);
+
+      for (guint i = 0; i < chunks->len; i++)
+        {
+          const LodeChunk *chunk = g_ptr_array_index (chunks, i);
+
+          g_assert_cmpuint (chunk->start_line, >=, 1);
+          g_assert_cmpuint (chunk->start_line, <=, chunk->end_line);
+          g_assert_cmpuint (chunk->end_line, <=, n_lines);
+          for (guint l = chunk->start_line; l <= chunk->end_line; l++)
+            {
+              covered[l] = TRUE;
+              /* A chunk of a minified line holds a piece of it; otherwise whole lines. */
+              if (chunk->start_line != chunk->end_line)
+                g_assert_nonnull (strstr (chunk->content, lines[l - 1]));
+            }
+        }
+
+      for (guint l = 1; l <= n_lines; l++)
+        if (!covered[l])
+          g_error ("%s: line %u is in no chunk", path, l);
+      n_checked++;
+    }
+
+  g_assert_cmpuint (n_checked, >, 0);
+}
+
+static void
+copy_tree (const char *from,
+           const char *to,
+           const char *subdir)
+{
+  g_autofree char *src = g_build_filename (from, subdir, NULL);
+  g_autoptr(GDir) dir = g_dir_open (src, 0, NULL);
+  const char *name;
+
+  if (dir == NULL)
+    return;
+
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *rel = g_build_filename (subdir, name, NULL);
+      g_autofree char *path = g_build_filename (from, rel, NULL);
+      g_autofree char *contents = NULL;
+      gsize len;
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        copy_tree (from, to, rel);
+      else if (g_file_get_contents (path, &contents, &len, NULL))
+        write_file (to, rel, contents, len);
+    }
+}
+
+static void
+test_coverage (Fixture       *fixture,
+               gconstpointer  data)
+{
+  const char *source_root = g_getenv ("LODE_SOURCE_ROOT");
+  g_autoptr(LodeIndexReport) report = NULL;
+  GString *minified = g_string_new (NULL);
+
+  /* Our own sources and test fixtures: many languages, real code. */
+  g_assert_nonnull (source_root);
+  copy_tree (source_root, fixture->root, "src");
+  copy_tree (source_root, fixture->root, "tests");
+  copy_tree (source_root, fixture->root, "data");
+
+  for (guint i = 0; i < 20000; i++)
+    g_string_append_printf (minified, "function f%u(a){return a+%u};", i, i);
+  write_file (fixture->root, "dist-like/app.js", minified->str, minified->len);
+  g_string_free (minified, TRUE);
+
+  report = index_tree (fixture);
+  g_assert_cmpuint (report->n_files, >, 20);
+  assert_full_coverage (fixture);
+}
+
+static void
+test_bad_input (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(LodeIndexReport) report = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeProject) missing = NULL;
+  g_autofree char *huge = g_malloc (10 * 1024 * 1024);
+  g_autofree char *fifo = g_build_filename (fixture->root, "pipe", NULL);
+  g_autofree char *loop = g_build_filename (fixture->root, "sub", "loop", NULL);
+  g_autofree char *secret = g_build_filename (fixture->root, "secret.txt", NULL);
+  g_autofree char *nowhere = g_build_filename (fixture->root, "no", "such", "dir", NULL);
+  static const char png[] = "\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10";
+  static const char latin1[] = "caf\xe9 ocelotmint\nna\xefve\n";
+  gboolean saw_binary = FALSE, saw_large = FALSE, saw_fifo = FALSE;
+
+  write_file (fixture->root, "ok.c", "int\nmain (void)\n{\n  return 0;\n}\n", -1);
+  write_file (fixture->root, "image.png", png, sizeof png);
+  write_file (fixture->root, "latin1.txt", latin1, sizeof latin1 - 1);
+  memset (huge, 'x', 10 * 1024 * 1024);
+  write_file (fixture->root, "huge.min.txt", huge, 10 * 1024 * 1024);
+  write_file (fixture->root, "sub/file.py", "print('hi')\n", -1);
+  write_file (fixture->root, "secret.txt", "hidden\n", -1);
+  g_assert_cmpint (symlink ("..", loop), ==, 0);
+  g_assert_cmpint (mkfifo (fifo, 0644), ==, 0);
+  g_assert_cmpint (g_chmod (secret, 0), ==, 0);
+
+  report = index_tree (fixture);
+
+  for (guint i = 0; i < report->skipped->len; i++)
+    {
+      const LodeSkippedFile *skipped = g_ptr_array_index (report->skipped, i);
+
+      g_assert_nonnull (lode_skip_reason_to_string (skipped->reason));
+      if (g_str_equal (skipped->path, "image.png"))
+        saw_binary = skipped->reason == LODE_SKIP_BINARY;
+      else if (g_str_equal (skipped->path, "huge.min.txt"))
+        saw_large = skipped->reason == LODE_SKIP_TOO_LARGE;
+      else if (g_str_equal (skipped->path, "pipe"))
+        saw_fifo = skipped->reason == LODE_SKIP_NOT_REGULAR;
+      else if (g_str_equal (skipped->path, "secret.txt"))
+        g_assert_cmpint (skipped->reason, ==, LODE_SKIP_UNREADABLE);
+    }
+  g_assert_true (saw_binary);
+  g_assert_true (saw_large);
+  g_assert_true (saw_fifo);
+
+  /* ok.c, latin1.txt, sub/file.py — and secret.txt when running as root, which reads it.
+   * The symlink loop is walked once. */
+  g_assert_cmpuint (report->n_files, ==, geteuid () == 0 ? 4 : 3);
+
+  /* Invalid UTF-8 is repaired, not dropped. */
+  results = search (fixture, "ocelotmint");
+  g_assert_true (results_have_path (results, "latin1.txt"));
+
+  /* A path that does not exist, or is a file, is a clear error. */
+  missing = lode_engine_open_project (fixture->engine, nowhere, FALSE, &error);
+  g_assert_null (missing);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  missing = lode_engine_open_project (fixture->engine, secret, FALSE, &error);
+  g_assert_null (missing);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+  g_chmod (secret, 0644);
+}
+
+static void
+test_empty (Fixture       *fixture,
+            gconstpointer  data)
+{
+  g_autoptr(LodeIndexReport) report = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+  g_autofree char *git_dir = g_build_filename (fixture->root, ".git", "objects", NULL);
+
+  /* An empty repository: only VCS internals, which are ignored. */
+  g_assert_cmpint (g_mkdir_with_parents (git_dir, 0755), ==, 0);
+  write_file (fixture->root, ".git/HEAD", "ref: refs/heads/main\n", -1);
+
+  report = index_tree (fixture);
+  g_assert_cmpuint (report->n_files, ==, 0);
+  g_assert_cmpuint (report->n_chunks, ==, 0);
+  results = search (fixture, "main");
+  g_assert_cmpuint (results->len, ==, 0);
+}
+
+static void
+test_schema_reset (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(LodeIndexReport) report = NULL;
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+  sqlite3 *db = NULL;
+
+  write_file (fixture->root, "a.py", "def wombat_total():\n    return 1\n", -1);
+  report = index_tree (fixture);
+  g_clear_pointer (&report, lode_index_report_free);
+
+  /* An index written by another version of Lode. */
+  project = lode_engine_open_project (fixture->engine, fixture->root, TRUE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (sqlite3_open (lode_project_get_db_path (project), &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "PRAGMA user_version = 9999", NULL, NULL, NULL), ==,
+                   SQLITE_OK);
+  sqlite3_close (db);
+
+  report = index_tree (fixture);
+  g_assert_true (report->reset);
+  g_assert_cmpuint (report->n_added, ==, 1);
+  results = search (fixture, "wombat_total");
+  g_assert_true (results_have_path (results, "a.py"));
+}
+
+#define KILL_TREE_FILES 3000
+
+static void
+make_many_files (const char *root)
+{
+  for (guint i = 0; i < KILL_TREE_FILES; i++)
+    {
+      g_autofree char *rel = g_strdup_printf ("pkg%02u/module_%04u.py", i % 40, i);
+      GString *text = g_string_new (NULL);
+
+      for (guint f = 0; f < 6; f++)
+        g_string_append_printf (text,
+                                "def handler_%u_%u(request, retries=3):\n"
+                                "    \"\"\"Handle request %u of module %u.\"\"\"\n"
+                                "    total = 0\n"
+                                "    for attempt in range(retries):\n"
+                                "        total += attempt * %u\n"
+                                "    return total\n\n", i, f, f, i, f);
+      write_file (root, rel, text->str, text->len);
+      g_string_free (text, TRUE);
+    }
+}
+
+#define KILL_AT 1200
+
+static void
+child_progress_cb (const LodeIndexProgress *progress,
+                   gpointer                 user_data)
+{
+  /* A real SIGKILL in the middle of a batch (batches are 512 files): no handler runs, no
+   * transaction is closed. Killing from inside makes the moment deterministic. */
+  if (progress->phase == LODE_INDEX_PHASE_INDEXING && progress->done == KILL_AT)
+    kill (getpid (), SIGKILL);
+}
+
+/* The child of the kill test: index the tree named by the environment until it kills itself. */
+static int
+run_child (const char *root,
+           const char *data_dir)
+{
+  g_autoptr(LodeConfig) config = lode_config_new_default ();
+  g_autoptr(LodeEngine) engine = NULL;
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(LodeIndexReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_free (config->data_dir);
+  config->data_dir = g_strdup (data_dir);
+  config->index_threads = 1;
+  engine = lode_engine_new (config);
+  project = lode_engine_open_project (engine, root, FALSE, &error);
+  if (project != NULL)
+    report = lode_project_index (project, NULL, child_progress_cb, NULL, &error);
+  if (report == NULL)
+    {
+      g_printerr ("%s\n", error->message);
+      return 1;
+    }
+
+  return 0;
+}
+
+static guint
+count_chunks (LodeStore *store)
+{
+  LodeStoreStats stats;
+  g_autoptr(GError) error = NULL;
+
+  lode_store_get_stats (store, &stats, &error);
+  g_assert_no_error (error);
+  return stats.n_chunks;
+}
+
+static void
+test_kill_resume (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) child = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(LodeProjectStatus) status = NULL;
+  g_autoptr(LodeIndexReport) report = NULL;
+  g_autoptr(LodeStore) store = NULL;
+  g_autoptr(LodeConfig) fresh_config = NULL;
+  g_autoptr(LodeEngine) fresh_engine = NULL;
+  g_autoptr(LodeProject) fresh_project = NULL;
+  g_autoptr(LodeIndexReport) fresh_report = NULL;
+  g_autoptr(LodeStore) fresh_store = NULL;
+  g_autofree char *fresh_dir = g_build_filename (fixture->data_dir, "..", "fresh", NULL);
+
+  make_many_files (fixture->root);
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  g_subprocess_launcher_setenv (launcher, "LODE_TEST_CHILD_ROOT", fixture->root, TRUE);
+  g_subprocess_launcher_setenv (launcher, "LODE_TEST_CHILD_DATA", fixture->data_dir, TRUE);
+  child = g_subprocess_launcher_spawn (launcher, &error, self_path, NULL);
+  g_assert_no_error (error);
+  g_subprocess_wait (child, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_signaled (child));
+  g_assert_cmpint (g_subprocess_get_term_sig (child), ==, SIGKILL);
+
+  project = lode_engine_open_project (fixture->engine, fixture->root, TRUE, &error);
+  g_assert_no_error (error);
+  status = lode_project_dup_status (project, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (status->state, ==, LODE_INDEX_STATE_INCOMPLETE);
+  g_assert_cmpuint (status->stats.n_files, >, 0);
+  g_assert_cmpuint (status->stats.n_files, <, KILL_TREE_FILES);
+
+  /* The next run resumes: committed files are not redone, the rest is added. */
+  report = lode_project_index (project, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (report->resumed);
+  g_assert_cmpuint (report->n_unchanged, ==, status->stats.n_files);
+  g_assert_cmpuint (report->n_added, ==, KILL_TREE_FILES - status->stats.n_files);
+  g_assert_cmpuint (report->n_files, ==, KILL_TREE_FILES);
+
+  /* Same chunks as an index built in one go: nothing duplicated, nothing missing. */
+  fresh_config = lode_config_copy (fixture->config);
+  g_free (fresh_config->data_dir);
+  fresh_config->data_dir = g_steal_pointer (&fresh_dir);
+  fresh_engine = lode_engine_new (fresh_config);
+  fresh_project = lode_engine_open_project (fresh_engine, fixture->root, FALSE, &error);
+  g_assert_no_error (error);
+  fresh_report = lode_project_index (fresh_project, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  store = open_store (fixture);
+  fresh_store = lode_store_open (lode_project_get_db_path (fresh_project), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_chunks (store), ==, count_chunks (fresh_store));
+  g_assert_cmpuint (count_chunks (store), ==, fresh_report->n_chunks);
+  assert_full_coverage (fixture);
+}
+
+typedef struct
+{
+  GCancellable *cancellable;
+  guint         cancel_at;
+} CancelData;
+
+static void
+cancel_progress_cb (const LodeIndexProgress *progress,
+                    gpointer                 user_data)
+{
+  CancelData *data = user_data;
+
+  if (progress->phase == LODE_INDEX_PHASE_INDEXING && progress->done >= data->cancel_at)
+    g_cancellable_cancel (data->cancellable);
+}
+
+static void
+test_cancel (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(LodeIndexReport) report = NULL;
+  CancelData cancel = { cancellable, 700 };
+
+  make_many_files (fixture->root);
+  project = lode_engine_open_project (fixture->engine, fixture->root, FALSE, &error);
+  g_assert_no_error (error);
+  report = lode_project_index (project, cancellable, cancel_progress_cb, &cancel, &error);
+  g_assert_null (report);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+
+  report = lode_project_index (project, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (report->resumed);
+  g_assert_cmpuint (report->n_files, ==, KILL_TREE_FILES);
+  g_assert_cmpuint (report->n_unchanged, >=, 700);
+}
+
+typedef struct
+{
+  GMainLoop       *loop;
+  LodeIndexReport *report;
+  guint            n_progress;
+  gboolean         progress_on_main;
+} AsyncData;
+
+static void
+async_progress_cb (const LodeIndexProgress *progress,
+                   gpointer                 user_data)
+{
+  AsyncData *data = user_data;
+
+  data->n_progress++;
+  data->progress_on_main &= g_main_context_is_owner (g_main_context_default ());
+}
+
+static void
+async_done_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  AsyncData *data = user_data;
+  g_autoptr(GError) error = NULL;
+
+  data->report = lode_project_index_finish (LODE_PROJECT (object), result, &error);
+  g_assert_no_error (error);
+  g_main_loop_quit (data->loop);
+}
+
+static gboolean
+watchdog_cb (gpointer user_data)
+{
+  g_error ("Indexing did not finish in time");
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_async (Fixture       *fixture,
+            gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  AsyncData async = { loop, NULL, 0, TRUE };
+  guint watchdog;
+
+  make_many_files (fixture->root);
+  project = lode_engine_open_project (fixture->engine, fixture->root, FALSE, &error);
+  g_assert_no_error (error);
+
+  watchdog = g_timeout_add_seconds (60, watchdog_cb, NULL);
+  lode_project_index_async (project, NULL, async_progress_cb, &async, NULL, async_done_cb,
+                            &async);
+  g_main_loop_run (loop);
+  g_source_remove (watchdog);
+
+  g_assert_nonnull (async.report);
+  g_assert_cmpuint (async.report->n_files, ==, KILL_TREE_FILES);
+  /* Progress reached the main context, coalesced rather than once per file. */
+  g_assert_cmpuint (async.n_progress, >, 0);
+  g_assert_true (async.progress_on_main);
+  lode_index_report_free (async.report);
+}
 
 int
 main (int   argc,
       char *argv[])
 {
+  const char *child_root = g_getenv ("LODE_TEST_CHILD_ROOT");
+
+  self_path = argv[0];
+  if (child_root != NULL)
+    return run_child (child_root, g_getenv ("LODE_TEST_CHILD_DATA"));
+
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+#define ADD(path, func) \
+  g_test_add ("/lode/indexer/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  ADD ("incremental", test_incremental);
+  ADD ("coverage", test_coverage);
+  ADD ("bad-input", test_bad_input);
+  ADD ("empty", test_empty);
+  ADD ("schema-reset", test_schema_reset);
+  ADD ("kill-resume", test_kill_resume);
+  ADD ("cancel", test_cancel);
+  ADD ("async", test_async);
+#undef ADD
+
   return g_test_run ();
 }

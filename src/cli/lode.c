@@ -1,0 +1,764 @@
+/* lode.c — the `lode` command-line tool
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "lode-cli"
+
+#include "config.h"
+
+#include <glib-unix.h>
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lode.h"
+#include "lode-scanner.h"
+
+typedef struct
+{
+  const char *name;
+  const char *summary;
+  int       (*run) (LodeEngine *engine, int argc, char **argv);
+} Command;
+
+static gboolean opt_json;
+
+static void
+print_error (const GError *error)
+{
+  g_printerr ("lode: %s\n", error->message);
+}
+
+static int
+usage_error (GOptionContext *context,
+             const char     *message)
+{
+  g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
+
+  g_printerr ("lode: %s\n\n%s", message, help);
+  return 2;
+}
+
+static gboolean
+parse_options (GOptionContext  *context,
+               int             *argc,
+               char          ***argv)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!g_option_context_parse (context, argc, argv, &error))
+    {
+      usage_error (context, error->message);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static void
+print_json (JsonBuilder *builder)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = json_builder_get_root (builder);
+  g_autofree char *text = NULL;
+
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  text = json_generator_to_data (generator, NULL);
+  g_print ("%s\n", text);
+}
+
+/* Progress: a bar that redraws itself on a terminal, a line per phase otherwise. */
+typedef struct
+{
+  gboolean        tty;
+  LodeIndexPhase  last_phase;
+  gint64          last_draw;
+  gboolean        drawn;
+} ProgressView;
+
+static void
+progress_cb (const LodeIndexProgress *progress,
+             gpointer                 user_data)
+{
+  ProgressView *view = user_data;
+  const char *phase = lode_index_phase_to_string (progress->phase);
+  gint64 now = g_get_monotonic_time ();
+
+  if (opt_json)
+    return;
+
+  if (!view->tty)
+    {
+      if (!view->drawn || progress->phase != view->last_phase)
+        g_printerr (_("%s…\n"), phase);
+      view->drawn = TRUE;
+      view->last_phase = progress->phase;
+      return;
+    }
+
+  if (view->drawn && progress->phase == view->last_phase && now - view->last_draw < 50000 &&
+      progress->done != progress->total)
+    return;
+
+  view->drawn = TRUE;
+  view->last_phase = progress->phase;
+  view->last_draw = now;
+
+  if (progress->total > 0)
+    {
+      const int width = 30;
+      int filled = (int) ((guint64) width * progress->done / progress->total);
+      char bar[31];
+
+      memset (bar, '#', filled);
+      memset (bar + filled, '-', width - filled);
+      bar[width] = '\0';
+      g_printerr ("\r\033[K%-9s [%s] %u/%u", phase, bar, progress->done, progress->total);
+    }
+  else
+    g_printerr ("\r\033[K%s…", phase);
+}
+
+typedef struct
+{
+  GMainLoop       *loop;
+  LodeIndexReport *report;
+  GError          *error;
+} IndexRun;
+
+static void
+index_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  IndexRun *run = user_data;
+
+  run->report = lode_project_index_finish (LODE_PROJECT (object), result, &run->error);
+  g_main_loop_quit (run->loop);
+}
+
+static gboolean
+interrupt_cb (gpointer user_data)
+{
+  g_cancellable_cancel (G_CANCELLABLE (user_data));
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+report_to_json (JsonBuilder           *builder,
+                LodeProject           *project,
+                const LodeIndexReport *report)
+{
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "project");
+  json_builder_add_string_value (builder, lode_project_get_root (project));
+  json_builder_set_member_name (builder, "id");
+  json_builder_add_string_value (builder, lode_project_get_id (project));
+  json_builder_set_member_name (builder, "files");
+  json_builder_add_int_value (builder, report->n_files);
+  json_builder_set_member_name (builder, "added");
+  json_builder_add_int_value (builder, report->n_added);
+  json_builder_set_member_name (builder, "updated");
+  json_builder_add_int_value (builder, report->n_updated);
+  json_builder_set_member_name (builder, "removed");
+  json_builder_add_int_value (builder, report->n_removed);
+  json_builder_set_member_name (builder, "unchanged");
+  json_builder_add_int_value (builder, report->n_unchanged);
+  json_builder_set_member_name (builder, "chunks");
+  json_builder_add_int_value (builder, report->n_chunks);
+  json_builder_set_member_name (builder, "lines");
+  json_builder_add_int_value (builder, report->n_lines);
+  json_builder_set_member_name (builder, "bytes");
+  json_builder_add_int_value (builder, report->n_bytes);
+  json_builder_set_member_name (builder, "resumed");
+  json_builder_add_boolean_value (builder, report->resumed);
+  json_builder_set_member_name (builder, "seconds");
+  json_builder_add_double_value (builder, report->elapsed);
+  json_builder_set_member_name (builder, "skipped");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < report->skipped->len; i++)
+    {
+      const LodeSkippedFile *skipped = g_ptr_array_index (report->skipped, i);
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "path");
+      json_builder_add_string_value (builder, skipped->path);
+      json_builder_set_member_name (builder, "reason");
+      json_builder_add_string_value (builder, lode_skip_reason_to_string (skipped->reason));
+      if (skipped->detail != NULL)
+        {
+          json_builder_set_member_name (builder, "detail");
+          json_builder_add_string_value (builder, skipped->detail);
+        }
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+}
+
+static void
+print_report (LodeProject           *project,
+              const LodeIndexReport *report,
+              gboolean               verbose)
+{
+  g_print (_("Indexed %s: %u files (%u new, %u changed, %u removed, %u unchanged), "
+             "%u chunks, %" G_GUINT64_FORMAT " lines in %.1f s\n"),
+           lode_project_get_root (project), report->n_files, report->n_added,
+           report->n_updated, report->n_removed, report->n_unchanged, report->n_chunks,
+           report->n_lines, report->elapsed);
+
+  if (report->resumed)
+    g_print (_("Resumed an interrupted run.\n"));
+
+  if (report->skipped->len == 0)
+    return;
+
+  g_print (g_dngettext (GETTEXT_PACKAGE, "%u file skipped", "%u files skipped",
+                        report->skipped->len), report->skipped->len);
+  g_print (verbose ? ":\n" : _(" (--verbose lists them)\n"));
+  for (guint i = 0; verbose && i < report->skipped->len; i++)
+    {
+      const LodeSkippedFile *skipped = g_ptr_array_index (report->skipped, i);
+
+      g_print ("  %s: %s%s%s\n", skipped->path, lode_skip_reason_to_string (skipped->reason),
+               skipped->detail != NULL ? " — " : "",
+               skipped->detail != NULL ? skipped->detail : "");
+    }
+}
+
+static int
+run_index (LodeEngine *engine,
+           const char *path,
+           gboolean    must_be_indexed,
+           gboolean    force,
+           gboolean    verbose)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  ProgressView view = { isatty (STDERR_FILENO), 0, 0, FALSE };
+  IndexRun run = { loop, NULL, NULL };
+  guint sigint_id;
+  guint sigterm_id;
+
+  project = lode_engine_open_project (engine, path, must_be_indexed, &error);
+  if (project == NULL)
+    {
+      print_error (error);
+      return 1;
+    }
+
+  if (force && lode_project_is_indexed (project) &&
+      !lode_engine_remove_project (engine, lode_project_get_root (project), &error))
+    {
+      print_error (error);
+      return 1;
+    }
+
+  sigint_id = g_unix_signal_add (SIGINT, interrupt_cb, cancellable);
+  sigterm_id = g_unix_signal_add (SIGTERM, interrupt_cb, cancellable);
+  lode_project_index_async (project, cancellable, progress_cb, &view, NULL, index_cb, &run);
+  g_main_loop_run (loop);
+  g_source_remove (sigint_id);
+  g_source_remove (sigterm_id);
+
+  if (view.tty && view.drawn && !opt_json)
+    g_printerr ("\r\033[K");
+
+  if (run.report == NULL)
+    {
+      if (g_error_matches (run.error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_printerr (_("lode: interrupted; what was indexed is kept, run the command again "
+                      "to resume\n"));
+      else
+        print_error (run.error);
+      g_clear_error (&run.error);
+      return 1;
+    }
+
+  if (opt_json)
+    {
+      g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+      report_to_json (builder, project, run.report);
+      print_json (builder);
+    }
+  else
+    print_report (project, run.report, verbose);
+
+  lode_index_report_free (run.report);
+  return 0;
+}
+
+static int
+cmd_index_or_update (LodeEngine  *engine,
+                     int          argc,
+                     char       **argv,
+                     gboolean     update)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  gboolean force = FALSE;
+  gboolean verbose = FALSE;
+  GOptionEntry index_entries[] = {
+    { "force", 'f', 0, G_OPTION_ARG_NONE, &force, N_("Rebuild the index from scratch"), NULL },
+    { "verbose", 'v', 0, G_OPTION_ARG_NONE, &verbose, N_("List skipped files"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &opt_json, N_("Print the report as JSON"), NULL },
+    { NULL }
+  };
+
+  context = g_option_context_new (_("[PATH]"));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context,
+                                update ? _("Update the index of PATH (default: the current "
+                                           "directory): re-chunk new and changed files, "
+                                           "drop deleted ones.")
+                                       : _("Index PATH (default: the current directory). "
+                                           "Files whose content is unchanged are skipped."));
+  g_option_context_add_main_entries (context, update ? index_entries + 1 : index_entries,
+                                     GETTEXT_PACKAGE);
+  if (!parse_options (context, &argc, &argv))
+    return 2;
+  if (argc > 2)
+    return usage_error (context, _("Too many arguments"));
+
+  return run_index (engine, argc == 2 ? argv[1] : ".", update, force, verbose);
+}
+
+static int
+cmd_index (LodeEngine  *engine,
+           int          argc,
+           char       **argv)
+{
+  return cmd_index_or_update (engine, argc, argv, FALSE);
+}
+
+static int
+cmd_update (LodeEngine  *engine,
+            int          argc,
+            char       **argv)
+{
+  return cmd_index_or_update (engine, argc, argv, TRUE);
+}
+
+static void
+add_nullable_string (JsonBuilder *builder,
+                     const char  *name,
+                     const char  *value)
+{
+  json_builder_set_member_name (builder, name);
+  if (value != NULL)
+    json_builder_add_string_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}
+
+static int
+cmd_search (LodeEngine  *engine,
+            int          argc,
+            char       **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *language = NULL;
+  g_autofree char *glob = NULL;
+  g_autofree char *query = NULL;
+  LodeSearchOptions options = LODE_SEARCH_OPTIONS_INIT;
+  int limit = LODE_SEARCH_DEFAULT_LIMIT;
+  double min_score = 0.0;
+  gboolean per_file = FALSE;
+  GOptionEntry entries[] = {
+    { "project", 'p', 0, G_OPTION_ARG_FILENAME, &path,
+      N_("The indexed tree to search (default: the current directory)"), N_("PATH") },
+    { "limit", 'n', 0, G_OPTION_ARG_INT, &limit, N_("Number of results, 1–100 (default 10)"),
+      N_("N") },
+    { "lang", 0, 0, G_OPTION_ARG_STRING, &language, N_("Only this language (e.g. c, python)"),
+      N_("LANG") },
+    { "path", 0, 0, G_OPTION_ARG_STRING, &glob, N_("Only paths matching GLOB (e.g. src/**/*.c)"),
+      N_("GLOB") },
+    { "min-score", 0, 0, G_OPTION_ARG_DOUBLE, &min_score, N_("Drop results scoring below S"),
+      N_("S") },
+    { "per-file", 0, 0, G_OPTION_ARG_NONE, &per_file, N_("At most one result per file"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &opt_json, N_("Print results as JSON"), NULL },
+    { NULL }
+  };
+
+  context = g_option_context_new (_("QUERY…"));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context,
+                                _("Search an indexed tree. QUERY may be an identifier "
+                                  "(lode_store_open), a path (src/cli/lode.c) or words "
+                                  "(where are ignore rules parsed)."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!parse_options (context, &argc, &argv))
+    return 2;
+  if (argc < 2)
+    return usage_error (context, _("Missing QUERY"));
+  if (limit < 1 || limit > LODE_SEARCH_MAX_LIMIT)
+    return usage_error (context, _("--limit must be between 1 and 100"));
+
+  query = g_strjoinv (" ", argv + 1);
+  project = lode_engine_open_project (engine, path != NULL ? path : ".", TRUE, &error);
+  if (project == NULL)
+    {
+      print_error (error);
+      return 1;
+    }
+
+  options.query = query;
+  options.limit = limit;
+  options.language = language;
+  options.path_glob = glob;
+  options.min_score = min_score;
+  options.one_per_file = per_file;
+  results = lode_project_search (project, &options, NULL, &error);
+  if (results == NULL)
+    {
+      print_error (error);
+      return 1;
+    }
+
+  if (opt_json)
+    {
+      g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "query");
+      json_builder_add_string_value (builder, query);
+      json_builder_set_member_name (builder, "project");
+      json_builder_add_string_value (builder, lode_project_get_root (project));
+      json_builder_set_member_name (builder, "results");
+      json_builder_begin_array (builder);
+      for (guint i = 0; i < results->len; i++)
+        {
+          const LodeSearchResult *r = g_ptr_array_index (results, i);
+
+          json_builder_begin_object (builder);
+          json_builder_set_member_name (builder, "path");
+          json_builder_add_string_value (builder, r->path);
+          json_builder_set_member_name (builder, "start_line");
+          json_builder_add_int_value (builder, r->start_line);
+          json_builder_set_member_name (builder, "end_line");
+          json_builder_add_int_value (builder, r->end_line);
+          add_nullable_string (builder, "language", r->language);
+          add_nullable_string (builder, "kind", r->kind);
+          add_nullable_string (builder, "symbol", r->symbol);
+          add_nullable_string (builder, "container", r->container);
+          json_builder_set_member_name (builder, "score");
+          json_builder_add_double_value (builder, r->score);
+          add_nullable_string (builder, "snippet", r->snippet);
+          json_builder_end_object (builder);
+        }
+      json_builder_end_array (builder);
+      json_builder_end_object (builder);
+      print_json (builder);
+      return 0;
+    }
+
+  if (results->len == 0)
+    g_print (_("No results for “%s”.\n"), query);
+
+  for (guint i = 0; i < results->len; i++)
+    {
+      const LodeSearchResult *r = g_ptr_array_index (results, i);
+      g_auto(GStrv) lines = g_strsplit (r->snippet != NULL ? r->snippet : "", "\n", -1);
+
+      g_print ("%s:%u-%u", r->path, r->start_line, r->end_line);
+      if (r->symbol != NULL)
+        g_print ("  %s%s%s%s%s", r->kind != NULL ? r->kind : "", r->kind != NULL ? " " : "",
+                 r->container != NULL ? r->container : "", r->container != NULL ? "::" : "",
+                 r->symbol);
+      g_print ("  (%.2f)\n", r->score);
+      for (guint j = 0; lines[j] != NULL && j < 4; j++)
+        g_print ("    %s\n", lines[j]);
+    }
+
+  return 0;
+}
+
+static void
+add_language_counts (JsonBuilder *builder,
+                     GHashTable  *languages)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
+  json_builder_begin_object (builder);
+  g_hash_table_iter_init (&iter, languages);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      json_builder_set_member_name (builder, key);
+      json_builder_add_int_value (builder, GPOINTER_TO_UINT (value));
+    }
+  json_builder_end_object (builder);
+}
+
+static int
+cmd_status (LodeEngine  *engine,
+            int          argc,
+            char       **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeProject) project = NULL;
+  LodeProjectStatus *status;
+  GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &opt_json, N_("Print the status as JSON"), NULL },
+    { NULL }
+  };
+
+  context = g_option_context_new (_("[PATH]"));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context, _("Show the index state of PATH (default: the "
+                                           "current directory)."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!parse_options (context, &argc, &argv))
+    return 2;
+  if (argc > 2)
+    return usage_error (context, _("Too many arguments"));
+
+  project = lode_engine_open_project (engine, argc == 2 ? argv[1] : ".", FALSE, &error);
+  if (project == NULL || (status = lode_project_dup_status (project, &error)) == NULL)
+    {
+      print_error (error);
+      return 1;
+    }
+
+  if (opt_json)
+    {
+      g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "project");
+      json_builder_add_string_value (builder, lode_project_get_root (project));
+      json_builder_set_member_name (builder, "id");
+      json_builder_add_string_value (builder, lode_project_get_id (project));
+      json_builder_set_member_name (builder, "state");
+      json_builder_add_string_value (builder, lode_index_state_to_string (status->state));
+      add_nullable_string (builder, "indexed_at", status->indexed_at);
+      json_builder_set_member_name (builder, "files");
+      json_builder_add_int_value (builder, status->stats.n_files);
+      json_builder_set_member_name (builder, "chunks");
+      json_builder_add_int_value (builder, status->stats.n_chunks);
+      json_builder_set_member_name (builder, "symbols");
+      json_builder_add_int_value (builder, status->stats.n_symbols);
+      json_builder_set_member_name (builder, "lines");
+      json_builder_add_int_value (builder, status->stats.n_lines);
+      json_builder_set_member_name (builder, "bytes");
+      json_builder_add_int_value (builder, status->stats.n_bytes);
+      json_builder_set_member_name (builder, "index_bytes");
+      json_builder_add_int_value (builder, status->db_size);
+      json_builder_set_member_name (builder, "languages");
+      add_language_counts (builder, status->languages);
+      json_builder_end_object (builder);
+      print_json (builder);
+    }
+  else
+    {
+      g_autofree char *index_size = g_format_size (status->db_size);
+
+      g_print (_("Project:  %s\n"), lode_project_get_root (project));
+      g_print (_("Id:       %s\n"), lode_project_get_id (project));
+      g_print (_("State:    %s\n"), lode_index_state_to_string (status->state));
+      if (status->state != LODE_INDEX_STATE_NONE)
+        {
+          g_print (_("Files:    %u (%" G_GUINT64_FORMAT " lines)\n"), status->stats.n_files,
+                   status->stats.n_lines);
+          g_print (_("Chunks:   %u\n"), status->stats.n_chunks);
+          g_print (_("Symbols:  %u\n"), status->stats.n_symbols);
+          g_print (_("Index:    %s\n"), index_size);
+        }
+      if (status->indexed_at != NULL)
+        g_print (_("Indexed:  %s\n"), status->indexed_at);
+      if (status->state == LODE_INDEX_STATE_INCOMPLETE)
+        g_print (_("The last run was interrupted; “lode index” resumes it.\n"));
+    }
+
+  lode_project_status_free (status);
+  return 0;
+}
+
+static int
+cmd_projects (LodeEngine  *engine,
+              int          argc,
+              char       **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) projects = NULL;
+  GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &opt_json, N_("Print the list as JSON"), NULL },
+    { NULL }
+  };
+
+  context = g_option_context_new (NULL);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context, _("List the indexed trees."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!parse_options (context, &argc, &argv))
+    return 2;
+  if (argc > 1)
+    return usage_error (context, _("Too many arguments"));
+
+  projects = lode_engine_list_projects (engine, &error);
+  if (projects == NULL)
+    {
+      print_error (error);
+      return 1;
+    }
+
+  if (opt_json)
+    {
+      g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "projects");
+      json_builder_begin_array (builder);
+      for (guint i = 0; i < projects->len; i++)
+        {
+          const LodeProjectInfo *info = g_ptr_array_index (projects, i);
+
+          json_builder_begin_object (builder);
+          json_builder_set_member_name (builder, "id");
+          json_builder_add_string_value (builder, info->id);
+          json_builder_set_member_name (builder, "path");
+          json_builder_add_string_value (builder, info->root);
+          json_builder_set_member_name (builder, "exists");
+          json_builder_add_boolean_value (builder,
+                                          g_file_test (info->root, G_FILE_TEST_IS_DIR));
+          json_builder_end_object (builder);
+        }
+      json_builder_end_array (builder);
+      json_builder_end_object (builder);
+      print_json (builder);
+      return 0;
+    }
+
+  if (projects->len == 0)
+    g_print (_("No indexed projects. Index one with “lode index PATH”.\n"));
+  for (guint i = 0; i < projects->len; i++)
+    {
+      const LodeProjectInfo *info = g_ptr_array_index (projects, i);
+
+      g_print ("%s  %s%s\n", info->id, info->root,
+               g_file_test (info->root, G_FILE_TEST_IS_DIR) ? "" : _("  (missing)"));
+    }
+
+  return 0;
+}
+
+static int
+cmd_remove (LodeEngine  *engine,
+            int          argc,
+            char       **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+
+  context = g_option_context_new (_("PATH"));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context, _("Delete the index of PATH. The files of PATH are "
+                                           "not touched."));
+  if (!parse_options (context, &argc, &argv))
+    return 2;
+  if (argc != 2)
+    return usage_error (context, _("Expected exactly one PATH"));
+
+  if (!lode_engine_remove_project (engine, argv[1], &error))
+    {
+      print_error (error);
+      return 1;
+    }
+
+  g_print (_("Removed the index of %s.\n"), argv[1]);
+  return 0;
+}
+
+static const Command commands[] = {
+  { "index",    N_("Index a source tree"),                   cmd_index },
+  { "update",   N_("Update the index of a tree"),            cmd_update },
+  { "search",   N_("Search an indexed tree"),                cmd_search },
+  { "status",   N_("Show the index state of a tree"),        cmd_status },
+  { "projects", N_("List indexed trees"),                    cmd_projects },
+  { "remove",   N_("Delete the index of a tree"),            cmd_remove },
+};
+
+static void
+print_usage (FILE *stream)
+{
+  fprintf (stream, "%s\n\n%s\n", _("Usage: lode COMMAND [OPTION…]"), _("Commands:"));
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (stream, "  %-10s %s\n", commands[i].name, _(commands[i].summary));
+  fprintf (stream, "\n%s\n", _("Run “lode COMMAND --help” for the options of a command."));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeConfig) config = NULL;
+  g_autoptr(LodeEngine) engine = NULL;
+  const char *name;
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  /* Logs never mix with --json output on stdout. */
+  g_log_writer_default_set_use_stderr (TRUE);
+
+  if (argc < 2)
+    {
+      print_usage (stderr);
+      return 2;
+    }
+
+  name = argv[1];
+  if (strcmp (name, "--help") == 0 || strcmp (name, "-h") == 0 || strcmp (name, "help") == 0)
+    {
+      print_usage (stdout);
+      return 0;
+    }
+  if (strcmp (name, "--version") == 0)
+    {
+      g_print ("lode %s\n", PACKAGE_VERSION);
+      return 0;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      g_autofree char *prgname = NULL;
+
+      if (strcmp (commands[i].name, name) != 0)
+        continue;
+
+      prgname = g_strdup_printf ("lode %s", name);
+      g_set_prgname (prgname);
+
+      config = lode_config_load (&error);
+      if (config == NULL)
+        {
+          print_error (error);
+          return 1;
+        }
+      engine = lode_engine_new (config);
+
+      /* The command sees its own name as argv[0]. */
+      return commands[i].run (engine, argc - 1, argv + 1);
+    }
+
+  g_printerr (_("lode: unknown command “%s”\n\n"), name);
+  print_usage (stderr);
+  return 2;
+}

@@ -1,0 +1,42 @@
+/* lode-config.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/**
+ * LodeConfig:
+ * @max_file_size: files larger than this (bytes) are skipped
+ * @chunk_max_tokens: largest chunk, in estimated model tokens
+ * @index_threads: chunking threads; 0 means one per processor
+ * @extra_extensions: "suffix=language" entries, e.g. ".tpl=html"
+ * @data_dir: where indexes live (`$XDG_DATA_HOME/lode` unless overridden)
+ *
+ * Settings come from the `io.github.lode.Lode` GSettings schema when it is installed, and
+ * `LODE_*` environment variables override them: MCP hosts and CI set the environment, not
+ * dconf.
+ */
+typedef struct
+{
+  guint64   max_file_size;
+  guint     chunk_max_tokens;
+  guint     index_threads;
+  char    **extra_extensions;
+  char     *data_dir;
+} LodeConfig;
+
+LodeConfig *lode_config_new_default (void);
+LodeConfig *lode_config_load        (GError     **error);
+LodeConfig *lode_config_copy        (const LodeConfig *config);
+void        lode_config_free        (LodeConfig  *config);
+guint       lode_config_get_threads (const LodeConfig *config);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeConfig, lode_config_free)
+
+G_END_DECLS

@@ -1,0 +1,77 @@
+/* lode-indexer.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "lode-config.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  LODE_INDEX_PHASE_SCANNING,
+  LODE_INDEX_PHASE_INDEXING,
+  LODE_INDEX_PHASE_FINISHING,
+} LodeIndexPhase;
+
+typedef struct
+{
+  LodeIndexPhase phase;
+  guint          done;
+  guint          total;
+} LodeIndexProgress;
+
+/* Called on the thread that runs the indexer. */
+typedef void (*LodeIndexProgressFunc) (const LodeIndexProgress *progress,
+                                       gpointer                 user_data);
+
+/**
+ * LodeIndexReport:
+ * @n_files: text files in the tree that are indexed now
+ * @n_added: files indexed for the first time
+ * @n_updated: files whose content changed and were re-chunked
+ * @n_removed: files gone from the tree and from the index
+ * @n_unchanged: files left untouched because their content hash is unchanged
+ * @n_chunks: chunks written by this run
+ * @n_bytes: bytes read and chunked by this run
+ * @n_lines: lines chunked by this run
+ * @skipped: (element-type LodeSkippedFile): files not indexed, each with its reason
+ * @resumed: an earlier run was interrupted and this one completed it
+ * @reset: the index had another schema version and was rebuilt
+ * @elapsed: seconds
+ */
+typedef struct
+{
+  guint      n_files;
+  guint      n_added;
+  guint      n_updated;
+  guint      n_removed;
+  guint      n_unchanged;
+  guint      n_chunks;
+  guint64    n_bytes;
+  guint64    n_lines;
+  GPtrArray *skipped;
+  gboolean   resumed;
+  gboolean   reset;
+  double     elapsed;
+} LodeIndexReport;
+
+void             lode_index_report_free (LodeIndexReport        *report);
+const char      *lode_index_phase_to_string (LodeIndexPhase      phase);
+
+LodeIndexReport *lode_indexer_run       (const char             *root,
+                                         const char             *db_path,
+                                         const LodeConfig       *config,
+                                         GCancellable           *cancellable,
+                                         LodeIndexProgressFunc   progress,
+                                         gpointer                progress_data,
+                                         GError                **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeIndexReport, lode_index_report_free)
+
+G_END_DECLS

@@ -1,0 +1,79 @@
+/* lode-project.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "lode-config.h"
+#include "lode-indexer.h"
+#include "lode-search.h"
+#include "lode-store.h"
+
+G_BEGIN_DECLS
+
+/**
+ * LodeIndexState:
+ * @LODE_INDEX_STATE_NONE: never indexed
+ * @LODE_INDEX_STATE_INCOMPLETE: an indexing run was interrupted; the next run resumes it
+ * @LODE_INDEX_STATE_READY: the last run completed
+ */
+typedef enum
+{
+  LODE_INDEX_STATE_NONE,
+  LODE_INDEX_STATE_INCOMPLETE,
+  LODE_INDEX_STATE_READY,
+} LodeIndexState;
+
+typedef struct
+{
+  LodeIndexState  state;
+  LodeStoreStats  stats;
+  GHashTable     *languages;     /* language id → GUINT_TO_POINTER (files) */
+  char           *indexed_at;    /* (nullable) ISO 8601 time of the last completed run */
+  guint64         db_size;       /* bytes on disk, WAL included */
+} LodeProjectStatus;
+
+void        lode_project_status_free       (LodeProjectStatus *status);
+const char *lode_index_state_to_string     (LodeIndexState     state);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeProjectStatus, lode_project_status_free)
+
+#define LODE_TYPE_PROJECT (lode_project_get_type ())
+G_DECLARE_FINAL_TYPE (LodeProject, lode_project, LODE, PROJECT, GObject)
+
+char              *lode_project_id_for_path  (const char            *canonical_path);
+LodeProject       *lode_project_new          (const char            *root,
+                                              const LodeConfig      *config);
+const char        *lode_project_get_id       (LodeProject           *self);
+const char        *lode_project_get_root     (LodeProject           *self);
+const char        *lode_project_get_db_path  (LodeProject           *self);
+gboolean           lode_project_is_indexed   (LodeProject           *self);
+
+void               lode_project_index_async  (LodeProject           *self,
+                                              GCancellable          *cancellable,
+                                              LodeIndexProgressFunc  progress,
+                                              gpointer               progress_data,
+                                              GDestroyNotify         progress_data_destroy,
+                                              GAsyncReadyCallback    callback,
+                                              gpointer               user_data);
+LodeIndexReport   *lode_project_index_finish (LodeProject           *self,
+                                              GAsyncResult          *result,
+                                              GError               **error);
+LodeIndexReport   *lode_project_index        (LodeProject           *self,
+                                              GCancellable          *cancellable,
+                                              LodeIndexProgressFunc  progress,
+                                              gpointer               progress_data,
+                                              GError               **error);
+
+GPtrArray         *lode_project_search       (LodeProject           *self,
+                                              const LodeSearchOptions *options,
+                                              GCancellable          *cancellable,
+                                              GError               **error);
+LodeProjectStatus *lode_project_dup_status   (LodeProject           *self,
+                                              GError               **error);
+
+G_END_DECLS

@@ -1,0 +1,246 @@
+/* test-cli.c — drives the built `lode` binary as a user would
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct
+{
+  int   status;
+  char *out;
+  char *err;
+} Run;
+
+static char *data_dir;
+static char *tree;
+
+static void
+run_clear (Run *run)
+{
+  g_free (run->out);
+  g_free (run->err);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+static void
+lode (Run        *run,
+      const char *first,
+      ...)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  va_list args;
+
+  g_ptr_array_add (argv, (char *) g_getenv ("LODE_CLI"));
+  va_start (args, first);
+  for (const char *arg = first; arg != NULL; arg = va_arg (args, const char *))
+    g_ptr_array_add (argv, (char *) arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_setenv (launcher, "LODE_DATA_DIR", data_dir, TRUE);
+  g_subprocess_launcher_set_cwd (launcher, tree);
+  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (process, NULL, NULL, &run->out, &run->err, &error);
+  g_assert_no_error (error);
+  run->status = g_subprocess_get_exit_status (process);
+}
+
+static JsonNode *
+parse_json (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_parser_load_from_data (parser, text, -1, &error);
+  g_assert_no_error (error);
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+static void
+write_file (const char *relative,
+            const char *contents)
+{
+  g_autofree char *path = g_build_filename (tree, relative, NULL);
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_file_set_contents (path, contents, -1, &error);
+  g_assert_no_error (error);
+}
+
+static void
+test_help (void)
+{
+  static const char *commands[] = { "index", "update", "search", "status", "projects",
+                                    "remove" };
+
+  {
+    g_auto(Run) run = { 0 };
+
+    lode (&run, "--help", NULL);
+    g_assert_cmpint (run.status, ==, 0);
+    for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+      g_assert_nonnull (strstr (run.out, commands[i]));
+  }
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      g_auto(Run) run = { 0 };
+
+      lode (&run, commands[i], "--help", NULL);
+      g_assert_cmpint (run.status, ==, 0);
+      g_assert_nonnull (strstr (run.out, "Usage:"));
+    }
+}
+
+static void
+test_errors (void)
+{
+  g_auto(Run) unknown = { 0 };
+  g_auto(Run) not_indexed = { 0 };
+  g_auto(Run) bad_limit = { 0 };
+  g_auto(Run) missing = { 0 };
+
+  lode (&unknown, "frobnicate", NULL);
+  g_assert_cmpint (unknown.status, ==, 2);
+  g_assert_nonnull (strstr (unknown.err, "frobnicate"));
+
+  /* Errors go to stderr; stdout stays empty (it may be parsed as JSON). */
+  lode (&not_indexed, "search", "--json", "anything", NULL);
+  g_assert_cmpint (not_indexed.status, ==, 1);
+  g_assert_cmpstr (not_indexed.out, ==, "");
+  g_assert_nonnull (strstr (not_indexed.err, "not indexed"));
+
+  lode (&bad_limit, "search", "-n", "1000", "x", NULL);
+  g_assert_cmpint (bad_limit.status, ==, 2);
+
+  lode (&missing, "index", "/nonexistent/lode/path", NULL);
+  g_assert_cmpint (missing.status, ==, 1);
+  g_assert_nonnull (strstr (missing.err, "/nonexistent/lode/path"));
+}
+
+static void
+test_index_search_status (void)
+{
+  g_auto(Run) index = { 0 };
+  g_auto(Run) search = { 0 };
+  g_auto(Run) status = { 0 };
+  g_auto(Run) projects = { 0 };
+  g_auto(Run) update = { 0 };
+  g_auto(Run) remove = { 0 };
+  g_auto(Run) after = { 0 };
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *object;
+  JsonArray *results;
+  JsonObject *first;
+
+  write_file ("src/ring.c",
+              "/* A fixed-size ring buffer. */\n"
+              "int\n"
+              "ring_buffer_push (struct ring *r, int value)\n"
+              "{\n"
+              "  r->data[r->head++ % r->size] = value;\n"
+              "  return 0;\n"
+              "}\n");
+  write_file ("tools/report.py",
+              "def render_report(rows):\n"
+              "    \"\"\"Render rows as a table.\"\"\"\n"
+              "    return '\\n'.join(str(r) for r in rows)\n");
+
+  lode (&index, "index", "--json", NULL);
+  g_assert_cmpint (index.status, ==, 0);
+  root = parse_json (index.out);
+  object = json_node_get_object (root);
+  g_assert_cmpint (json_object_get_int_member (object, "files"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (object, "added"), ==, 2);
+  g_clear_pointer (&root, json_node_unref);
+
+  lode (&search, "search", "--json", "ring_buffer_push", NULL);
+  g_assert_cmpint (search.status, ==, 0);
+  root = parse_json (search.out);
+  results = json_object_get_array_member (json_node_get_object (root), "results");
+  g_assert_cmpuint (json_array_get_length (results), >=, 1);
+  first = json_array_get_object_element (results, 0);
+  g_assert_cmpstr (json_object_get_string_member (first, "path"), ==, "src/ring.c");
+  g_assert_cmpstr (json_object_get_string_member (first, "symbol"), ==, "ring_buffer_push");
+  g_assert_cmpstr (json_object_get_string_member (first, "language"), ==, "c");
+  g_assert_cmpint (json_object_get_int_member (first, "start_line"), <=, 3);
+  g_assert_cmpint (json_object_get_int_member (first, "end_line"), >=, 7);
+  for (guint i = 0; i < json_array_get_length (results); i++)
+    {
+      JsonObject *r = json_array_get_object_element (results, i);
+      static const char *members[] = { "path", "start_line", "end_line", "language", "kind",
+                                       "symbol", "container", "score", "snippet" };
+
+      for (guint m = 0; m < G_N_ELEMENTS (members); m++)
+        g_assert_true (json_object_has_member (r, members[m]));
+    }
+  g_clear_pointer (&root, json_node_unref);
+
+  lode (&status, "status", "--json", NULL);
+  g_assert_cmpint (status.status, ==, 0);
+  root = parse_json (status.out);
+  object = json_node_get_object (root);
+  g_assert_cmpstr (json_object_get_string_member (object, "state"), ==, "ready");
+  g_assert_cmpint (json_object_get_int_member (object, "files"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (object, "symbols"), >=, 2);
+  g_clear_pointer (&root, json_node_unref);
+
+  lode (&projects, "projects", "--json", NULL);
+  g_assert_cmpint (projects.status, ==, 0);
+  g_assert_nonnull (strstr (projects.out, tree));
+
+  write_file ("tools/report.py", "def render_summary(rows):\n    return len(rows)\n");
+  lode (&update, "update", NULL);
+  g_assert_cmpint (update.status, ==, 0);
+  g_assert_nonnull (strstr (update.out, "1 changed"));
+
+  lode (&remove, "remove", tree, NULL);
+  g_assert_cmpint (remove.status, ==, 0);
+  lode (&after, "search", "ring_buffer_push", NULL);
+  g_assert_cmpint (after.status, ==, 1);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *canonical = NULL;
+  int ret;
+
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  base = g_dir_make_tmp ("lode-cli-XXXXXX", &error);
+  g_assert_no_error (error);
+  /* The CLI reports canonical paths; resolve /tmp links here too. */
+  canonical = realpath (base, NULL);
+  data_dir = g_build_filename (canonical, "data", NULL);
+  tree = g_build_filename (canonical, "tree", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (tree, 0755), ==, 0);
+
+  g_test_add_func ("/lode/cli/help", test_help);
+  g_test_add_func ("/lode/cli/errors", test_errors);
+  g_test_add_func ("/lode/cli/index-search-status", test_index_search_status);
+
+  ret = g_test_run ();
+  g_free (data_dir);
+  g_free (tree);
+  return ret;
+}
