@@ -1,0 +1,42 @@
+#!/bin/sh
+# install-deps.sh — install what building and testing Lode needs on Debian 12, then fetch the
+# pinned tree-sitter grammars. Used by the README's first command and by .ci/run.
+#
+# SPDX-FileCopyrightText: 2026 The Lode authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+
+packages="
+  gcc
+  gettext
+  git
+  libglib2.0-bin
+  libglib2.0-dev
+  libjson-glib-dev
+  libsoup-3.0-dev
+  libsqlite3-dev
+  libtree-sitter-dev
+  meson
+  ninja-build
+  pkg-config
+"
+
+as_root=
+if [ "$(id -u)" != 0 ]; then
+  as_root=sudo
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+$as_root apt-get update -q
+# shellcheck disable=SC2086
+$as_root apt-get install -y -q --no-install-recommends $packages
+
+# npm fetches the grammars. Debian's npm is only needed where no Node.js is installed yet
+# (its nodejs package conflicts with other Node.js builds, so never replace one).
+if ! command -v npm >/dev/null 2>&1; then
+  $as_root apt-get install -y -q nodejs npm
+fi
+
+"$here/fetch-grammars.sh" >/dev/null
