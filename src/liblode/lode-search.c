@@ -18,10 +18,10 @@
 #include "lode-search-private.h"
 
 /* A natural-language query keeps at most this many distinct words… */
-#define NATURAL_MAX_TERMS   24
+#define NATURAL_MAX_TERMS   256
 /* …and at most this many phrases in its MATCH expression, word variants included. Each
  * phrase is one posting-list walk, so this bounds the query's cost. */
-#define NATURAL_MAX_PHRASES 40
+#define NATURAL_MAX_PHRASES 384
 
 void
 lode_search_result_free (LodeSearchResult *result)

@@ -46,6 +46,13 @@
 /* Symbol rows looked at for an identifier query. */
 #define SEARCH_MAX_SYMBOLS      64
 
+/* Natural-language queries weigh a file's other matching chunks too (see add_file_evidence):
+ * the pool they come from, and how fast the weight of each further chunk decays. */
+#define NATURAL_MIN_CANDIDATES  600
+#define FILE_EVIDENCE_DECAY     0.8
+/* …and rank code above tests and prose (see secondary_factor). */
+#define SECONDARY_FACTOR        0.5
+
 static const char schema_sql[] =
   "CREATE TABLE IF NOT EXISTS meta ("
   "  key TEXT PRIMARY KEY,"
@@ -1710,6 +1717,92 @@ make_results (LodeStore                *self,
   return g_steal_pointer (&results);
 }
 
+/* Tests, documentation and plain text answer a question in words less often than the code
+ * they describe: their relevance counts SECONDARY_FACTOR times. Identifier and path queries
+ * are not affected (a test *is* the answer when it is named). */
+static double
+secondary_factor (const Candidate *c)
+{
+  const char *path = c->path != NULL ? c->path : "";
+  const char *base = strrchr (path, '/');
+  double factor = 1.0;
+
+  base = base != NULL ? base + 1 : path;
+  if (g_strcmp0 (c->language, "markdown") == 0 || g_strcmp0 (c->language, "text") == 0)
+    factor *= SECONDARY_FACTOR;
+  if (g_str_has_prefix (path, "test/") || g_str_has_prefix (path, "tests/") ||
+      strstr (path, "/test/") != NULL || strstr (path, "/tests/") != NULL ||
+      strstr (path, "/__tests__/") != NULL || strstr (path, "/testdata/") != NULL ||
+      g_str_has_prefix (base, "test_") || strstr (base, "_test.") != NULL ||
+      strstr (base, ".test.") != NULL || strstr (base, ".spec.") != NULL ||
+      strstr (base, "Test.") != NULL || strstr (base, "Tests.") != NULL)
+    factor *= SECONDARY_FACTOR;
+
+  return factor;
+}
+
+/* A question in words (an issue, a bug report) is usually answered by a file that matches it
+ * in several places, not by the one chunk that repeats a single word most: each chunk gets
+ * the relevance of the other chunks of its file in the pool, the best first, each next one
+ * weighing FILE_EVIDENCE_DECAY times the one before. @candidates must be in relevance order. */
+static void
+add_file_evidence (GArray *candidates)
+{
+  g_autoptr(GHashTable) evidence = g_hash_table_new_full (g_int64_hash, g_int64_equal,
+                                                          NULL, g_free);
+
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      Candidate *c = &g_array_index (candidates, Candidate, i);
+
+      c->relevance *= secondary_factor (c);
+      c->score = c->relevance;
+    }
+  g_array_sort (candidates, compare_candidates);
+
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      Candidate *c = &g_array_index (candidates, Candidate, i);
+      double *acc = g_hash_table_lookup (evidence, &c->file_id);
+
+      /* acc[0]: the sum so far, acc[1]: the weight of the next chunk. */
+      if (acc == NULL)
+        {
+          acc = g_new0 (double, 2);
+          acc[1] = 1.0;
+          g_hash_table_insert (evidence, &c->file_id, acc);
+        }
+      acc[0] += acc[1] * c->relevance;
+      acc[1] *= FILE_EVIDENCE_DECAY;
+    }
+
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      Candidate *c = &g_array_index (candidates, Candidate, i);
+      double *acc = g_hash_table_lookup (evidence, &c->file_id);
+
+      c->score += MAX (0.0, acc[0] - c->relevance);
+    }
+}
+
+/* Once a file's evidence is in every one of its chunks, they would come in a block; the
+ * second chunk of a file keeps half its score, the third a quarter, … so that the first
+ * results show several files. @candidates must be sorted by score. */
+static void
+spread_files (GArray *candidates)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_int64_hash, g_int64_equal);
+
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      Candidate *c = &g_array_index (candidates, Candidate, i);
+      guint n = GPOINTER_TO_UINT (g_hash_table_lookup (seen, &c->file_id));
+
+      g_hash_table_insert (seen, &c->file_id, GUINT_TO_POINTER (n + 1));
+      c->score = ldexp (c->score, -(int) MIN (n, 60));
+    }
+}
+
 /* Identifier and natural-language queries: bm25 over the FTS table, plus, for identifiers,
  * the chunks the symbols table names. */
 static GPtrArray *
@@ -1730,6 +1823,8 @@ search_chunks (LodeStore                *self,
   n_fetch = limit + SEARCH_EXTRA_CANDIDATES;
   if (options->one_per_file)
     n_fetch = limit * 5 + SEARCH_EXTRA_CANDIDATES;
+  if (plan->kind == LODE_QUERY_NATURAL)
+    n_fetch = MAX (n_fetch, NATURAL_MIN_CANDIDATES);
   n_fetch = MIN (n_fetch, SEARCH_MAX_CANDIDATES);
 
   if (plan->match != NULL &&
@@ -1773,6 +1868,12 @@ search_chunks (LodeStore                *self,
       Candidate *c = &g_array_index (candidates, Candidate, i);
 
       c->score = c->relevance + c->tier * (1.0 + max_relevance);
+    }
+  if (plan->kind == LODE_QUERY_NATURAL)
+    {
+      add_file_evidence (candidates);
+      g_array_sort (candidates, compare_candidates);
+      spread_files (candidates);
     }
   g_array_sort (candidates, compare_candidates);
 
