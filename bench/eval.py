@@ -138,7 +138,9 @@ def main():
         else:
             log(f'\r{i}/{len(queries)}', end='') if sys.stderr.isatty() else None
 
-    baseline = BASELINE[args.field] if not args.repo else None
+    # The baseline figures are those of the whole development set.
+    dev_set = os.path.basename(args.queries) == 'queries.jsonl'
+    baseline = BASELINE[args.field] if dev_set and not args.repo else None
     text, figures = table(rows, f'Lode lexical, field `{args.field}`, {len(rows)} queries', baseline)
     print(text)
     clean = [r for r in rows if not r['leaky']]
