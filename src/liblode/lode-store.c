@@ -500,40 +500,21 @@ is_bad_database (int rc)
     }
 }
 
+/* Runs @sql, which yields one integer, on a connection that has no prepared statements yet. */
 static int
-read_user_version (sqlite3 *db,
-                   int     *version)
+query_int (sqlite3    *db,
+           const char *sql,
+           int        *value)
 {
   sqlite3_stmt *s = NULL;
-  int rc = sqlite3_prepare_v2 (db, "PRAGMA user_version", -1, &s, NULL);
+  int rc = sqlite3_prepare_v2 (db, sql, -1, &s, NULL);
 
   if (rc == SQLITE_OK)
     {
       rc = sqlite3_step (s);
       if (rc == SQLITE_ROW)
         {
-          *version = sqlite3_column_int (s, 0);
-          rc = SQLITE_OK;
-        }
-    }
-  sqlite3_finalize (s);
-
-  return rc;
-}
-
-static int
-count_tables (sqlite3 *db,
-              int     *n_tables)
-{
-  sqlite3_stmt *s = NULL;
-  int rc = sqlite3_prepare_v2 (db, "SELECT count(*) FROM sqlite_master", -1, &s, NULL);
-
-  if (rc == SQLITE_OK)
-    {
-      rc = sqlite3_step (s);
-      if (rc == SQLITE_ROW)
-        {
-          *n_tables = sqlite3_column_int (s, 0);
+          *value = sqlite3_column_int (s, 0);
           rc = SQLITE_OK;
         }
     }
@@ -559,8 +540,8 @@ create_schema (sqlite3  *db,
   if (rc != SQLITE_OK)
     return rc;
 
-  if ((rc = read_user_version (db, &version)) == SQLITE_OK &&
-      (rc = count_tables (db, &n_tables)) == SQLITE_OK)
+  if ((rc = query_int (db, "PRAGMA user_version", &version)) == SQLITE_OK &&
+      (rc = query_int (db, "SELECT count(*) FROM sqlite_master", &n_tables)) == SQLITE_OK)
     {
       if (version == 0 && n_tables > 0)
         *foreign = TRUE;
@@ -615,11 +596,11 @@ lode_store_try_open (LodeStore  *self,
 
   rc = sqlite3_exec (self->db, pragmas, NULL, NULL, NULL);
   if (rc == SQLITE_OK)
-    rc = read_user_version (self->db, &version);
+    rc = query_int (self->db, "PRAGMA user_version", &version);
   if (rc == SQLITE_OK && version == 0)
     rc = create_schema (self->db, &foreign);
   if (rc == SQLITE_OK && version == 0 && !foreign)
-    rc = read_user_version (self->db, &version);
+    rc = query_int (self->db, "PRAGMA user_version", &version);
 
   if (rc != SQLITE_OK)
     {
