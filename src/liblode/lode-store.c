@@ -777,36 +777,6 @@ lode_store_rollback (LodeStore *self)
   self->in_transaction = FALSE;
 }
 
-/**
- * lode_store_optimize:
- * @self: a #LodeStore
- * @error: return location for a #GError
- *
- * Merges the FTS index into one segment and refreshes the planner statistics. Call it
- * outside a transaction after a large batch of writes (a full index); searches get faster.
- *
- * Returns: %TRUE on success
- */
-gboolean
-lode_store_optimize (LodeStore  *self,
-                     GError    **error)
-{
-  int rc;
-
-  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
-  g_return_val_if_fail (!self->in_transaction, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  rc = sqlite3_exec (self->db,
-                     "INSERT INTO chunks_fts (chunks_fts) VALUES ('optimize');"
-                     "PRAGMA optimize;",
-                     NULL, NULL, NULL);
-  if (rc != SQLITE_OK)
-    return set_db_error (self, rc, error, "Cannot optimize the index");
-
-  return TRUE;
-}
-
 static gboolean
 lookup_file_id (LodeStore  *self,
                 const char *path,

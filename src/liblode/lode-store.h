@@ -49,8 +49,6 @@ gboolean    lode_store_begin              (LodeStore             *self,
 gboolean    lode_store_commit             (LodeStore             *self,
                                            GError               **error);
 void        lode_store_rollback           (LodeStore             *self);
-gboolean    lode_store_optimize           (LodeStore             *self,
-                                           GError               **error);
 gboolean    lode_store_put_file           (LodeStore             *self,
                                            const LodeFileInfo    *file,
                                            GPtrArray             *chunks,
