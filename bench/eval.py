@@ -5,13 +5,17 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Index each query's base tree with `lode`, search with the issue text, score at file level.
 
-Scoring follows shared/eval/README.md: results (chunks) are mapped to files and de-duplicated
-keeping order; Recall@k is the fraction of queries with a gold file among the first k files;
-MRR uses the rank of the first gold file (0 when none is returned); MRR@10 counts only ranks
-up to 10. Per repository and ALL (micro-averaged), with and without the queries whose text
-names a gold file. Trees and indexes are cached, so a second run only searches.
+Scoring follows shared/eval/README.md ("Scoring definition"): the returned chunks are mapped to
+their files and de-duplicated keeping the first occurrence; Recall@k is the fraction of queries
+with a gold file among the first k files; MRR uses the rank of the first gold file over the whole
+returned list (0 when none is returned); MRR@10 counts only ranks up to 10. Per repository and
+ALL (micro-averaged), with and without the queries whose text names a gold file. A query whose
+tree, index or search fails is reported and scored as a miss.
 
-  bench/eval.py --lode _build/src/cli/lode [--field query_title] [--json out.json]
+Trees are written once by the set's materialise.py; each distinct tree is indexed once per run
+with `lode index` (incremental, so an index left by an earlier run is only checked for changes).
+
+  bench/eval.py --lode _build/src/cli/lode [--field query_title] [--no-leaky] [--json out.json]
 """
 import argparse
 import collections
@@ -24,36 +28,66 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-BASELINE = {  # shared/eval/README.md, bm25_baseline.py, ALL rows
-    'query': (0.28, 0.72, 0.83, 0.475, 0.466),
-    'query_title': (0.32, 0.68, 0.80, 0.483, 0.473),
+METRICS = ('r1', 'r5', 'r10', 'mrr', 'mrr10')
+# ALL rows of bm25_baseline.py on queries.jsonl, from shared/eval/README.md, keyed by
+# (field, without the queries that name a gold file).
+BASELINE = {
+    ('query', False): (139, 0.28, 0.72, 0.83, 0.475, 0.466),
+    ('query_title', False): (139, 0.32, 0.68, 0.80, 0.483, 0.473),
+    ('query', True): (111, 0.29, 0.68, 0.81, 0.470, 0.462),
+    ('query_title', True): (111, 0.32, 0.68, 0.79, 0.481, 0.471),
 }
 
 
-def log(*args):
-    print(*args, file=sys.stderr, flush=True)
+def log(*args, **kwargs):
+    print(*args, file=sys.stderr, flush=True, **kwargs)
 
 
 def materialise(args, repo, commit):
-    name = f"{repo.replace('/', '+')}@{commit[:12]}"
-    tree = os.path.join(args.trees, name)
+    """Return the tree of repo@commit, writing it first if needed; raise RuntimeError on failure."""
+    tree = os.path.join(args.trees, f"{repo.replace('/', '+')}@{commit[:12]}")
+    # materialise.py writes this file last, so its presence means the tree is complete.
     if not os.path.exists(os.path.join(tree, '.materialise-skipped.txt')):
-        subprocess.run([sys.executable, os.path.join(args.eval_dir, 'materialise.py'),
-                        '--mirror-root', args.mirror_root, '--out', args.trees,
-                        '--rev', f'{repo}@{commit}'], check=True, stdout=subprocess.DEVNULL)
+        p = subprocess.run([sys.executable, os.path.join(args.eval_dir, 'materialise.py'),
+                            '--mirror-root', args.mirror_root, '--out', args.trees,
+                            '--rev', f'{repo}@{commit}'],
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            raise RuntimeError(f'materialise.py failed: {(p.stderr or p.stdout).strip()}')
     return tree
 
 
 def lode(args, *argv):
+    """Run the lode CLI with JSON output; return the parsed JSON or raise RuntimeError."""
     env = dict(os.environ, LODE_DATA_DIR=args.data_dir)
-    p = subprocess.run([args.lode, *argv], capture_output=True, text=True, env=env)
+    try:
+        p = subprocess.run([args.lode, *argv], capture_output=True, text=True, env=env,
+                           timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        raise RuntimeError(f'timed out after {args.timeout} s')
+    except OSError as e:
+        raise RuntimeError(str(e))
     if p.returncode != 0:
-        raise RuntimeError(p.stderr.strip())
-    return json.loads(p.stdout)
+        raise RuntimeError(f'exit {p.returncode}: {p.stderr.strip()}')
+    try:
+        return json.loads(p.stdout)
+    except json.JSONDecodeError as e:
+        raise RuntimeError(f'bad JSON on stdout: {e}')
 
 
-def score(files, gold):
+def overlaps(result, ranges):
+    return any(result['start_line'] <= end and start <= result['end_line'] for start, end in ranges)
+
+
+def score(q, results):
+    files = list(dict.fromkeys(r['path'] for r in results))
+    gold = set(q['gold_files'])
     rank = next((i + 1 for i, f in enumerate(files) if f in gold), None)
+    # Optional chunk-level view (README "Scoring definition" 5): the first returned chunk that
+    # lies in a gold file and overlaps one of its gold_lines ranges.
+    gold_lines = q.get('gold_lines', {})
+    chunk_rank = next((i + 1 for i, r in enumerate(results)
+                       if r['path'] in gold_lines and overlaps(r, gold_lines[r['path']])), None)
     return {
         'r1': rank is not None and rank <= 1,
         'r5': rank is not None and rank <= 5,
@@ -61,100 +95,198 @@ def score(files, gold):
         'mrr': 1.0 / rank if rank else 0.0,
         'mrr10': 1.0 / rank if rank and rank <= 10 else 0.0,
         'rank': rank,
-        'short': len(files) < 10,
+        'chunk_rank': chunk_rank,
+        'files_returned': len(files),
+        'top': files[:10],
     }
 
 
+def fmt_row(values):
+    return ' | '.join(f'{v:.2f}' if i < 3 else f'{v:.3f}' for i, v in enumerate(values))
+
+
 def table(rows, title, baseline):
+    """Text table in the layout of shared/eval/README.md and its figures as a dict."""
     by_repo = collections.defaultdict(list)
     for r in rows:
         by_repo[r['repo']].append(r)
-    out = [title, '', '| repo | n | R@1 | R@5 | R@10 | MRR | MRR@10 |', '|---|---|---|---|---|---|---|']
+    out = [title, '', '| repo | n | R@1 | R@5 | R@10 | MRR | MRR@10 |',
+           '|---|---|---|---|---|---|---|']
     figures = {}
 
     def line(name, rs):
         n = len(rs)
-        f = tuple(sum(r[k] for r in rs) / n for k in ('r1', 'r5', 'r10', 'mrr', 'mrr10'))
-        figures[name] = dict(zip(('n', 'r1', 'r5', 'r10', 'mrr', 'mrr10'), (n,) + f))
-        out.append(f'| {name} | {n} | {f[0]:.2f} | {f[1]:.2f} | {f[2]:.2f} | {f[3]:.3f} | {f[4]:.3f} |')
-        return f
+        values = tuple(sum(r[k] for r in rs) / n if n else 0.0 for k in METRICS)
+        figures[name] = dict(n=n, **dict(zip(METRICS, values)))
+        out.append(f'| {name} | {n} | {fmt_row(values)} |')
+        return values
 
     for repo in sorted(by_repo, key=str.lower):
         line(repo, by_repo[repo])
-    f = line('ALL', rows)
+    values = line('ALL', rows)
     if baseline:
-        out.append('| BM25 baseline (ALL) | | ' + ' | '.join(
-            (f'{b:.2f}' if i < 3 else f'{b:.3f}') for i, b in enumerate(baseline)) + ' |')
-        out.append('| delta | | ' + ' | '.join(
-            (f'{a - b:+.2f}' if i < 3 else f'{a - b:+.3f}') for i, (a, b) in enumerate(zip(f, baseline))) + ' |')
+        n, base = baseline[0], baseline[1:]
+        out.append(f'| BM25 baseline, ALL | {n} | {fmt_row(base)} |')
+        out.append('| Lode − BM25 | | ' + ' | '.join(
+            f'{a - b:+.2f}' if i < 3 else f'{a - b:+.3f}'
+            for i, (a, b) in enumerate(zip(values, base))) + ' |')
+        figures['bm25_baseline_all'] = dict(n=n, **dict(zip(METRICS, base)))
     return '\n'.join(out), figures
 
 
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))]
+
+
 def main():
-    tmp = os.environ.get('TMPDIR', tempfile.gettempdir())
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('--lode', default=os.path.join(HERE, '..', '_build', 'src', 'cli', 'lode'))
-    ap.add_argument('--eval-dir', default=os.path.join(HERE, '..', '..', 'shared', 'eval'))
-    ap.add_argument('--queries', default=None, help='JSONL query set (default: EVAL_DIR/queries.jsonl)')
-    ap.add_argument('--mirror-root', default=os.environ.get('MIRROR', '/work/.mirror'))
-    ap.add_argument('--trees', default=os.path.join(tmp, 'lode-eval', 'trees'))
-    ap.add_argument('--data-dir', default=os.path.join(tmp, 'lode-eval', 'data'))
-    ap.add_argument('--field', default='query', choices=('query', 'query_title'))
-    ap.add_argument('--repo', help='only this owner/name')
-    ap.add_argument('--limit', type=int, default=100, help='chunks asked of lode search (≤ 100)')
-    ap.add_argument('--json', help='write all figures here')
+    tmp = os.environ.get('TMPDIR') or tempfile.gettempdir()
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--lode', default=os.path.join(HERE, '..', '_build', 'src', 'cli', 'lode'),
+                    help='the lode CLI (default: _build/src/cli/lode)')
+    ap.add_argument('--eval-dir', default=os.path.join(HERE, '..', '..', 'shared', 'eval'),
+                    help='the shared evaluation set (materialise.py, queries.jsonl)')
+    ap.add_argument('--queries', help='JSONL query set (default: EVAL_DIR/queries.jsonl)')
+    ap.add_argument('--mirror-root', default=os.environ.get('MIRROR', '/work/.mirror'),
+                    help='bare mirrors, MIRROR_ROOT/<owner>+<name>/repo (default: $MIRROR or /work/.mirror)')
+    ap.add_argument('--trees', default=os.path.join(tmp, 'lode-eval', 'trees'),
+                    help='where materialised trees are cached (default: $TMPDIR/lode-eval/trees)')
+    ap.add_argument('--data-dir', default=os.path.join(tmp, 'lode-eval', 'data'),
+                    help='LODE_DATA_DIR for the indexes (default: $TMPDIR/lode-eval/data)')
+    ap.add_argument('--field', default='query', choices=('query', 'query_title'),
+                    help='query text: the full issue (default) or its title')
+    ap.add_argument('--no-leaky', action='store_true',
+                    help='only the queries whose text does not name a gold file '
+                         '(by default both views are printed)')
+    ap.add_argument('--repo', help='only the queries of this owner/name')
+    ap.add_argument('--limit', type=int, default=100, help='chunks asked of lode search, 1–100')
+    ap.add_argument('--timeout', type=float, default=600, help='seconds allowed per lode call')
+    ap.add_argument('--json', help='write all figures and per-query ranks here')
     ap.add_argument('--verbose', action='store_true', help='print each query with its rank')
     args = ap.parse_args()
+    if not 1 <= args.limit <= 100:
+        ap.error('--limit must be between 1 and 100')
     args.queries = args.queries or os.path.join(args.eval_dir, 'queries.jsonl')
+    args.lode = os.path.abspath(args.lode)
 
-    with open(args.queries) as f:
+    with open(args.queries, encoding='utf-8') as f:
         queries = [json.loads(line) for line in f if line.strip()]
     if args.repo:
         queries = [q for q in queries if q['repo'] == args.repo]
+        if not queries:
+            sys.exit(f'no query of {args.repo} in {args.queries}')
 
-    indexed = {}
+    trees = {}        # (repo, commit) -> tree path, or None when it failed
+    index_reports = []
     index_seconds = 0.0
+    failures = []
     rows, latencies = [], []
+    n_trees = len({(q['repo'], q['commit']) for q in queries})
     for i, q in enumerate(queries, 1):
-        tree = materialise(args, q['repo'], q['commit'])
-        if tree not in indexed:
+        key = (q['repo'], q['commit'])
+        if key not in trees:
+            try:
+                tree = materialise(args, *key)
+                t = time.monotonic()
+                report = lode(args, 'index', tree, '--json')
+                index_seconds += time.monotonic() - t
+                index_reports.append(report)
+                trees[key] = tree
+                log(f"[tree {len(trees)}/{n_trees}] {os.path.basename(tree)}: {report.get('files')} files, "
+                    f"{report.get('added', 0) + report.get('updated', 0)} (re)indexed "
+                    f"in {report.get('seconds', 0):.2f} s")
+            except RuntimeError as e:
+                trees[key] = None
+                log(f"[tree] {q['repo']}@{q['commit'][:12]}: {e}")
+
+        error = None
+        results = []
+        search_ms = None
+        if trees[key] is None:
+            error = 'tree could not be materialised or indexed'
+        else:
             t = time.monotonic()
-            lode(args, 'index', tree, '--json')
-            index_seconds += time.monotonic() - t
-            indexed[tree] = True
-        t = time.monotonic()
-        try:
-            results = lode(args, 'search', '-p', tree, '-n', str(args.limit), '--json', '--', q[args.field])['results']
-        except (RuntimeError, json.JSONDecodeError) as e:
-            log(f"{q['id']}: search failed: {e}")
-            results = []
-        latencies.append(time.monotonic() - t)
-        files = list(dict.fromkeys(r['path'] for r in results))
-        row = dict(score(files, set(q['gold_files'])), id=q['id'], repo=q['repo'],
-                   leaky=q.get('query_mentions_gold_filename', False), top=files[:3])
+            try:
+                reply = lode(args, 'search', '-p', trees[key], '-n', str(args.limit), '--json',
+                             '--', q[args.field])
+                results = reply['results']
+                if not all({'path', 'start_line', 'end_line'} <= r.keys() for r in results):
+                    raise RuntimeError('a result lacks path, start_line or end_line')
+            except (RuntimeError, KeyError, TypeError, AttributeError) as e:
+                error = f'search failed: {e}'
+                results = []
+            latencies.append(time.monotonic() - t)
+            search_ms = round(latencies[-1] * 1000, 1)
+        if error:
+            failures.append({'id': q['id'], 'error': error})
+            log(f"{q['id']}: {error} (counted as a miss)")
+
+        row = dict(score(q, results), id=q['id'], repo=q['repo'], gold=q['gold_files'],
+                   leaky=bool(q.get('query_mentions_gold_filename')), error=error,
+                   search_ms=search_ms)
         rows.append(row)
         if args.verbose:
-            log(f"{q['id']}: rank {row['rank']} gold {q['gold_files']} top {row['top']}")
-        else:
-            log(f'\r{i}/{len(queries)}', end='') if sys.stderr.isatty() else None
+            log(f"[{i}/{len(queries)}] {q['id']}: rank {row['rank']} gold {q['gold_files']} "
+                f"top {row['top'][:3]}")
+        elif i % 10 == 0 or i == len(queries):
+            log(f'[{i}/{len(queries)}] queries searched')
 
-    # The baseline figures are those of the whole development set.
-    dev_set = os.path.basename(args.queries) == 'queries.jsonl'
-    baseline = BASELINE[args.field] if dev_set and not args.repo else None
-    text, figures = table(rows, f'Lode lexical, field `{args.field}`, {len(rows)} queries', baseline)
-    print(text)
+    # The baseline rows are those of the whole development set.
+    dev_set = (os.path.abspath(args.queries)
+               == os.path.abspath(os.path.join(args.eval_dir, 'queries.jsonl')))
+    compare = dev_set and not args.repo
     clean = [r for r in rows if not r['leaky']]
-    text_clean, figures_clean = table(clean, f'\nWithout queries naming a gold file ({len(clean)})', None)
-    print(text_clean)
-    print(f'\nqueries returning < 10 distinct files: {sum(r["short"] for r in rows)}')
-    print(f'trees indexed this run: {len(indexed)} in {index_seconds:.1f} s (cached indexes are only updated)')
-    print(f'search wall time per query, including process start: median '
-          f'{statistics.median(latencies) * 1000:.1f} ms, max {max(latencies) * 1000:.1f} ms')
+    set_name = os.path.basename(args.queries)
+    output = {'lode': args.lode, 'queries': args.queries, 'field': args.field,
+              'limit': args.limit, 'mode': 'lexical'}
+    texts = []
+    if not args.no_leaky:
+        text, output['all'] = table(
+            rows, f'Lode lexical, {set_name}, field `{args.field}`, {len(rows)} queries',
+            BASELINE[(args.field, False)] if compare else None)
+        texts.append(text)
+    text, output['no_leaky'] = table(
+        clean, f'Lode lexical, {set_name}, field `{args.field}`, without the queries naming a '
+               f'gold file ({len(clean)})',
+        BASELINE[(args.field, True)] if compare else None)
+    texts.append(text)
+    print('\n\n'.join(texts))
+
+    scored = clean if args.no_leaky else rows
+    short = [r['id'] for r in scored if r['files_returned'] < 10 and not r['error']]
+    chunk10 = sum(1 for r in scored if r['chunk_rank'] and r['chunk_rank'] <= 10) / max(1, len(scored))
+    indexed_files = sum(r.get('files', 0) for r in index_reports)
+    reindexed = sum(r.get('added', 0) + r.get('updated', 0) for r in index_reports)
+    print()
+    print(f'queries answered with fewer than 10 distinct files: {len(short)}'
+          + (f" ({', '.join(short)})" if short else ''))
+    print(f'chunk level: a gold-line chunk among the first 10 chunks for {chunk10:.2f} of the queries')
+    print(f'failed queries (scored as misses): {len(failures)}'
+          + (f" ({', '.join(f['id'] for f in failures)})" if failures else ''))
+    print(f'index: {len(index_reports)} trees, {indexed_files} files, {reindexed} (re)indexed '
+          f'this run, {index_seconds:.1f} s wall (lode index calls; cached indexes are only updated)')
+    if latencies:
+        print(f'search wall time per query, including process start: median '
+              f'{statistics.median(latencies) * 1000:.1f} ms, p95 '
+              f'{percentile(latencies, 95) * 1000:.1f} ms, max {max(latencies) * 1000:.1f} ms')
 
     if args.json:
-        with open(args.json, 'w') as f:
-            json.dump({'field': args.field, 'all': figures, 'no_leaky': figures_clean,
-                       'queries': rows}, f, indent=1)
+        output.update({
+            'short_queries': short,
+            'chunk_hit_at_10': chunk10,
+            'failures': failures,
+            'index': {'trees': len(index_reports), 'files': indexed_files,
+                      'reindexed_files': reindexed, 'wall_seconds': index_seconds},
+            'search_wall_ms_including_process_start': {
+                'median': statistics.median(latencies) * 1000 if latencies else None,
+                'p95': percentile(latencies, 95) * 1000 if latencies else None,
+                'max': max(latencies) * 1000 if latencies else None},
+            'per_query': rows,
+        })
+        with open(args.json, 'w', encoding='utf-8') as f:
+            json.dump(output, f, indent=1)
+            f.write('\n')
 
 
 if __name__ == '__main__':
