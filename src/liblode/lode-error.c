@@ -20,6 +20,7 @@ static const GDBusErrorEntry lode_error_entries[] = {
   { LODE_ERROR_NOT_FOUND,        LODE_DBUS_NAME ".Error.NotFound" },
   { LODE_ERROR_STORE,            LODE_DBUS_NAME ".Error.Store" },
   { LODE_ERROR_CANCELLED,        LODE_DBUS_NAME ".Error.Cancelled" },
+  { LODE_ERROR_EMBEDDER,         LODE_DBUS_NAME ".Error.Embedder" },
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (lode_error_entries) == LODE_N_ERRORS);
 

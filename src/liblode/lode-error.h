@@ -22,6 +22,8 @@ G_BEGIN_DECLS
  * @LODE_ERROR_NOT_FOUND: a path or project does not exist
  * @LODE_ERROR_STORE: the index database failed
  * @LODE_ERROR_CANCELLED: the operation was cancelled
+ * @LODE_ERROR_EMBEDDER: an embedding provider or model failed (unreachable server, HTTP error,
+ *   malformed answer, wrong dimensions, missing or corrupt model files)
  *
  * The public error domain. It crosses process boundaries (D-Bus, MCP), so codes are only
  * ever appended.
@@ -35,9 +37,10 @@ typedef enum
   LODE_ERROR_NOT_FOUND,
   LODE_ERROR_STORE,
   LODE_ERROR_CANCELLED,
+  LODE_ERROR_EMBEDDER,
 } LodeError;
 
-#define LODE_N_ERRORS (LODE_ERROR_CANCELLED + 1)
+#define LODE_N_ERRORS (LODE_ERROR_EMBEDDER + 1)
 
 GQuark lode_error_quark (void);
 

@@ -9,6 +9,7 @@
 #include "lode-chunk.h"
 #include "lode-chunker.h"
 #include "lode-config.h"
+#include "lode-embedder.h"
 #include "lode-engine.h"
 #include "lode-error.h"
 #include "lode-indexer.h"
