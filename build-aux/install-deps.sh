@@ -9,12 +9,15 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 
 packages="
+  dbus-daemon
   gcc
   gettext
   git
+  gnome-keyring
   libglib2.0-bin
   libglib2.0-dev
   libjson-glib-dev
+  libsecret-1-dev
   libsoup-3.0-dev
   libsqlite3-dev
   libtree-sitter-dev

@@ -8,7 +8,10 @@
 
 #include "config.h"
 
-#include "lode-embedder.h"
+#include <math.h>
+
+#include "lode-embedder-private.h"
+#include "lode-error.h"
 
 G_DEFINE_INTERFACE (LodeEmbedder, lode_embedder, G_TYPE_OBJECT)
 
@@ -165,4 +168,166 @@ lode_embedder_embed_sync (LodeEmbedder        *self,
   g_main_context_pop_thread_default (context);
 
   return lode_embedder_embed_finish (self, result, error);
+}
+
+/* Scales @vector to unit length. Returns FALSE for a zero or non-finite vector, which no
+ * model should return. */
+gboolean
+_lode_embedder_normalize (float *vector,
+                          guint  dims)
+{
+  double sum = 0.0;
+  double scale;
+
+  for (guint i = 0; i < dims; i++)
+    sum += (double) vector[i] * vector[i];
+
+  if (!isfinite (sum) || sum <= 0.0)
+    return FALSE;
+
+  scale = 1.0 / sqrt (sum);
+  for (guint i = 0; i < dims; i++)
+    vector[i] = (float) (vector[i] * scale);
+
+  return TRUE;
+}
+
+/* The length of @node when it is an array, else 0. */
+guint
+_lode_embedder_vector_length (JsonNode *node)
+{
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return 0;
+
+  return json_array_get_length (json_node_get_array (node));
+}
+
+/* Reads an array of @dims numbers into @out and normalises it. */
+gboolean
+_lode_embedder_read_vector (JsonNode  *node,
+                            float     *out,
+                            guint      dims,
+                            GError   **error)
+{
+  JsonArray *array;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    {
+      g_set_error_literal (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "an embedding is not an array");
+      return FALSE;
+    }
+
+  array = json_node_get_array (node);
+  if (json_array_get_length (array) != dims)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
+                   "an embedding has %u dimensions, expected %u",
+                   json_array_get_length (array), dims);
+      return FALSE;
+    }
+
+  for (guint i = 0; i < dims; i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+
+      if (!JSON_NODE_HOLDS_VALUE (element) ||
+          (json_node_get_value_type (element) != G_TYPE_DOUBLE &&
+           json_node_get_value_type (element) != G_TYPE_INT64))
+        {
+          g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
+                       "element %u of an embedding is not a number", i);
+          return FALSE;
+        }
+      out[i] = (float) json_node_get_double (element);
+    }
+
+  if (!_lode_embedder_normalize (out, dims))
+    {
+      g_set_error_literal (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
+                           "an embedding is zero or not finite");
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* Parses a JSON object from an answer. */
+JsonNode *
+_lode_embedder_parse_json (GBytes      *body,
+                           const char  *what,
+                           GError     **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(GError) local_error = NULL;
+  gsize size = 0;
+  const char *text = g_bytes_get_data (body, &size);
+  JsonNode *root;
+
+  if (text == NULL || size == 0)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s: empty answer", what);
+      return NULL;
+    }
+
+  if (!json_parser_load_from_data (parser, text, size, &local_error))
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s: malformed JSON in the answer: %s",
+                   what, local_error->message);
+      return NULL;
+    }
+
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s: the answer is not a JSON object",
+                   what);
+      return NULL;
+    }
+
+  return json_node_ref (root);
+}
+
+/* An HTTP error with what the server said: the "error" member of a JSON body (a string, or
+ * an object with a "message", as OpenAI sends it), else the start of the body as text. */
+void
+_lode_embedder_set_http_error (GError      **error,
+                               const char   *what,
+                               SoupMessage  *message,
+                               GBytes       *body)
+{
+  g_autofree char *detail = NULL;
+  gsize size = 0;
+  const char *text = body != NULL ? g_bytes_get_data (body, &size) : NULL;
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+
+  if (text != NULL && size > 0 && json_parser_load_from_data (parser, text, size, NULL))
+    {
+      JsonNode *root = json_parser_get_root (parser);
+      JsonObject *object = root != NULL && JSON_NODE_HOLDS_OBJECT (root) ? json_node_get_object (root) : NULL;
+      JsonNode *member = object != NULL ? json_object_get_member (object, "error") : NULL;
+
+      if (member != NULL && JSON_NODE_HOLDS_VALUE (member) &&
+          json_node_get_value_type (member) == G_TYPE_STRING)
+        detail = g_strdup (json_node_get_string (member));
+      else if (member != NULL && JSON_NODE_HOLDS_OBJECT (member))
+        {
+          const char *msg = json_object_get_string_member_with_default (json_node_get_object (member),
+                                                                         "message", NULL);
+          detail = g_strdup (msg);
+        }
+    }
+
+  if (detail == NULL && text != NULL && size > 0)
+    detail = g_utf8_make_valid (text, MIN (size, 200));
+
+  if (detail != NULL && g_utf8_strlen (detail, -1) > 300)
+    {
+      char *cut = g_utf8_offset_to_pointer (detail, 300);
+
+      *cut = '\0';
+    }
+
+  g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s: HTTP %u %s%s%s", what,
+               soup_message_get_status (message), soup_message_get_reason_phrase (message),
+               detail != NULL ? ": " : "", detail != NULL ? detail : "");
 }

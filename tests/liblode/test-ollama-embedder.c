@@ -1,0 +1,445 @@
+/* test-ollama-embedder.c — the Ollama provider against an in-process server
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "lode.h"
+#include "lode-ollama-embedder.h"
+#include "mock-http-server.h"
+
+typedef enum
+{
+  MODE_OK,
+  MODE_MISSING_THEN_PULL,
+  MODE_PULL_FAILS,
+  MODE_HTTP_ERROR,
+  MODE_MALFORMED,
+  MODE_WRONG_COUNT,
+  MODE_DIMS_CHANGE,
+  MODE_HANG,
+} Mode;
+
+typedef struct
+{
+  Mode        mode;
+  MockServer *server;
+  GPtrArray  *statuses;
+  guint64     last_completed;
+  gboolean    pulled;
+} Fixture;
+
+/* Answers /api/embed with vectors of @dims: vector i is (i+1, 2, 0, …). */
+static void
+reply_embeddings (SoupServerMessage *message,
+                  const char        *body,
+                  guint              dims,
+                  int                count_delta)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GString) out = g_string_new ("{\"model\":\"nomic-embed-text\",\"embeddings\":[");
+  JsonArray *input;
+  int n;
+
+  g_assert_true (json_parser_load_from_data (parser, body, -1, NULL));
+  input = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                        "input");
+  n = (int) json_array_get_length (input) + count_delta;
+  for (int i = 0; i < n; i++)
+    {
+      g_string_append_printf (out, "%s[%d", i > 0 ? "," : "", i + 1);
+      for (guint d = 1; d < dims; d++)
+        g_string_append (out, d == 1 ? ",2" : ",0");
+      g_string_append_c (out, ']');
+    }
+  g_string_append (out, "]}");
+  mock_reply_json (message, SOUP_STATUS_OK, out->str);
+}
+
+static void
+handler (MockServer        *server,
+         SoupServerMessage *message,
+         const char        *path,
+         const char        *body,
+         guint              index,
+         gpointer           user_data)
+{
+  Fixture *f = user_data;
+
+  if (g_str_equal (path, "/api/version"))
+    {
+      mock_reply_json (message, SOUP_STATUS_OK, "{\"version\":\"0.5.7\"}");
+      return;
+    }
+
+  if (g_str_equal (path, "/api/pull"))
+    {
+      const char *ok =
+        "{\"status\":\"pulling manifest\"}\n"
+        "{\"status\":\"downloading sha256:970aa\",\"digest\":\"sha256:970aa\",\"total\":1000,\"completed\":400}\n"
+        "{\"status\":\"downloading sha256:970aa\",\"digest\":\"sha256:970aa\",\"total\":1000,\"completed\":1000}\n"
+        "{\"status\":\"verifying sha256 digest\"}\n"
+        "{\"status\":\"success\"}\n";
+      const char *failing =
+        "{\"status\":\"pulling manifest\"}\n"
+        "{\"error\":\"pull model manifest: file does not exist\"}\n";
+
+      g_assert_nonnull (strstr (body, "\"model\":\"nomic-embed-text\""));
+      if (f->mode == MODE_PULL_FAILS)
+        mock_reply (message, SOUP_STATUS_OK, "application/x-ndjson", failing, strlen (failing));
+      else
+        {
+          f->pulled = TRUE;
+          mock_reply (message, SOUP_STATUS_OK, "application/x-ndjson", ok, strlen (ok));
+        }
+      return;
+    }
+
+  g_assert_cmpstr (path, ==, "/api/embed");
+  g_assert_cmpstr (soup_server_message_get_method (message), ==, "POST");
+
+  switch (f->mode)
+    {
+    case MODE_OK:
+      reply_embeddings (message, body, 4, 0);
+      break;
+    case MODE_MISSING_THEN_PULL:
+    case MODE_PULL_FAILS:
+      if (!f->pulled)
+        mock_reply_json (message, SOUP_STATUS_NOT_FOUND,
+                         "{\"error\":\"model \\\"nomic-embed-text\\\" not found, try pulling it first\"}");
+      else
+        reply_embeddings (message, body, 4, 0);
+      break;
+    case MODE_HTTP_ERROR:
+      mock_reply_json (message, SOUP_STATUS_INTERNAL_SERVER_ERROR,
+                       "{\"error\":\"llama runner process has terminated\"}");
+      break;
+    case MODE_MALFORMED:
+      mock_reply_json (message, SOUP_STATUS_OK, "{\"embeddings\":[[1,2,");
+      break;
+    case MODE_WRONG_COUNT:
+      reply_embeddings (message, body, 4, -1);
+      break;
+    case MODE_DIMS_CHANGE:
+      reply_embeddings (message, body, index == 0 ? 4 : 5, 0);
+      break;
+    case MODE_HANG:
+      mock_server_hang (server, message);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+setup (Fixture       *f,
+       gconstpointer  data)
+{
+  f->mode = GPOINTER_TO_INT (data);
+  f->server = mock_server_new (handler, f);
+  f->statuses = g_ptr_array_new_with_free_func (g_free);
+}
+
+static void
+teardown (Fixture       *f,
+          gconstpointer  data)
+{
+  g_clear_pointer (&f->server, mock_server_free);
+  g_ptr_array_unref (f->statuses);
+}
+
+static void
+embed_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+static LodeEmbeddings *
+embed (LodeOllamaEmbedder  *embedder,
+       const char * const  *texts,
+       LodeEmbedPurpose     purpose,
+       GError             **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  lode_embedder_embed_async (LODE_EMBEDDER (embedder), texts, purpose, NULL, embed_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return lode_embedder_embed_finish (LODE_EMBEDDER (embedder), result, error);
+}
+
+static void
+test_embed (Fixture       *f,
+            gconstpointer  data)
+{
+  g_autoptr(LodeOllamaEmbedder) embedder = lode_ollama_embedder_new (f->server->url, NULL);
+  const char *texts[] = { "int main (void)", "parse the header", NULL };
+  const char *queries[] = { "where is main", NULL };
+  g_autoptr(LodeEmbeddings) docs = NULL;
+  g_autoptr(LodeEmbeddings) query = NULL;
+  g_autoptr(GError) error = NULL;
+  const MockRequest *request;
+
+  g_assert_cmpstr (lode_embedder_get_model (LODE_EMBEDDER (embedder)), ==,
+                   "ollama:nomic-embed-text");
+  g_assert_cmpuint (lode_embedder_get_dims (LODE_EMBEDDER (embedder)), ==, 0);
+
+  docs = embed (embedder, texts, LODE_EMBED_DOCUMENT, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (docs->n_vectors, ==, 2);
+  g_assert_cmpuint (docs->dims, ==, 4);
+  g_assert_cmpuint (lode_embedder_get_dims (LODE_EMBEDDER (embedder)), ==, 4);
+  /* (2, 2, 0, 0) normalised. */
+  g_assert_cmpfloat_with_epsilon (docs->data[4], 1.0 / sqrt (2.0), 1e-6);
+  g_assert_cmpfloat_with_epsilon (docs->data[5], 1.0 / sqrt (2.0), 1e-6);
+  g_assert_cmpfloat_with_epsilon (docs->data[6], 0.0, 1e-6);
+
+  request = mock_server_get_request (f->server, 0);
+  g_assert_nonnull (strstr (request->body, "\"model\":\"nomic-embed-text\""));
+  g_assert_nonnull (strstr (request->body, "\"search_document: int main (void)\""));
+  g_assert_nonnull (strstr (request->body, "\"search_document: parse the header\""));
+  g_assert_nonnull (strstr (request->body, "\"truncate\":false"));
+
+  query = embed (embedder, queries, LODE_EMBED_QUERY, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (query->n_vectors, ==, 1);
+  request = mock_server_get_request (f->server, 1);
+  g_assert_nonnull (strstr (request->body, "\"search_query: where is main\""));
+}
+
+static void
+pull_progress_cb (const char *status,
+                  guint64     completed,
+                  guint64     total,
+                  gpointer    user_data)
+{
+  Fixture *f = user_data;
+
+  g_ptr_array_add (f->statuses, g_strdup (status));
+  if (total > 0)
+    {
+      g_assert_cmpuint (completed, <=, total);
+      f->last_completed = completed;
+    }
+}
+
+static void
+test_pull_when_missing (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(LodeOllamaEmbedder) embedder = lode_ollama_embedder_new (f->server->url, NULL);
+  const char *texts[] = { "hello", NULL };
+  g_autoptr(LodeEmbeddings) embeddings = NULL;
+  g_autoptr(GError) error = NULL;
+
+  lode_ollama_embedder_set_pull_progress (embedder, pull_progress_cb, f, NULL);
+  embeddings = embed (embedder, texts, LODE_EMBED_DOCUMENT, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (embeddings->n_vectors, ==, 1);
+
+  /* embed (404) → pull → embed again. */
+  g_assert_cmpuint (f->server->requests->len, ==, 3);
+  g_assert_cmpstr (mock_server_get_request (f->server, 1)->path, ==, "/api/pull");
+  g_assert_cmpuint (f->statuses->len, ==, 5);
+  g_assert_cmpstr (g_ptr_array_index (f->statuses, 0), ==, "pulling manifest");
+  g_assert_cmpstr (g_ptr_array_index (f->statuses, 4), ==, "success");
+  g_assert_cmpuint (f->last_completed, ==, 1000);
+}
+
+static void
+test_pull_fails (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(LodeOllamaEmbedder) embedder = lode_ollama_embedder_new (f->server->url, NULL);
+  const char *texts[] = { "hello", NULL };
+  g_autoptr(LodeEmbeddings) embeddings = NULL;
+  g_autoptr(GError) error = NULL;
+
+  embeddings = embed (embedder, texts, LODE_EMBED_DOCUMENT, &error);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER);
+  g_assert_null (embeddings);
+  g_assert_nonnull (strstr (error->message, "file does not exist"));
+}
+
+static void
+test_no_auto_pull (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(LodeOllamaEmbedder) embedder = lode_ollama_embedder_new (f->server->url, NULL);
+  const char *texts[] = { "hello", NULL };
+  g_autoptr(LodeEmbeddings) embeddings = NULL;
+  g_autoptr(GError) error = NULL;
+
+  lode_ollama_embedder_set_auto_pull (embedder, FALSE);
+  embeddings = embed (embedder, texts, LODE_EMBED_DOCUMENT, &error);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER);
+  g_assert_nonnull (strstr (error->message, "HTTP 404"));
+  g_assert_nonnull (strstr (error->message, "try pulling it first"));
+  g_assert_cmpuint (f->server->requests->len, ==, 1);
+}
+
+/* Runs one failing embed and returns the error message. */
+static char *
+embed_error (Fixture *f,
+             guint    timeout)
+{
+  g_autoptr(LodeOllamaEmbedder) embedder = lode_ollama_embedder_new (f->server->url, NULL);
+  const char *texts[] = { "one", "two", NULL };
+  g_autoptr(LodeEmbeddings) embeddings = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (timeout > 0)
+    lode_ollama_embedder_set_timeout (embedder, timeout);
+  embeddings = embed (embedder, texts, LODE_EMBED_DOCUMENT, &error);
+  g_assert_null (embeddings);
+  g_assert_nonnull (error);
+  return g_strdup (error->message);
+}
+
+static void
+test_http_error (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autofree char *message = embed_error (f, 0);
+
+  g_assert_nonnull (strstr (message, "HTTP 500"));
+  g_assert_nonnull (strstr (message, "llama runner process has terminated"));
+}
+
+static void
+test_malformed (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autofree char *message = embed_error (f, 0);
+
+  g_assert_nonnull (strstr (message, "malformed JSON"));
+}
+
+static void
+test_wrong_count (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *message = embed_error (f, 0);
+
+  g_assert_nonnull (strstr (message, "1 vectors for 2 inputs"));
+}
+
+static void
+test_dims_change (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(LodeOllamaEmbedder) embedder = lode_ollama_embedder_new (f->server->url, NULL);
+  const char *texts[] = { "one", NULL };
+  g_autoptr(LodeEmbeddings) first = NULL;
+  g_autoptr(LodeEmbeddings) second = NULL;
+  g_autoptr(GError) error = NULL;
+
+  first = embed (embedder, texts, LODE_EMBED_DOCUMENT, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (first->dims, ==, 4);
+
+  second = embed (embedder, texts, LODE_EMBED_DOCUMENT, &error);
+  g_assert_null (second);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER);
+  g_assert_nonnull (strstr (error->message, "5 dimensions, expected 4"));
+}
+
+static void
+test_timeout (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autoptr(LodeOllamaEmbedder) embedder = lode_ollama_embedder_new (f->server->url, NULL);
+  const char *texts[] = { "one", NULL };
+  g_autoptr(LodeEmbeddings) embeddings = NULL;
+  g_autoptr(GError) error = NULL;
+
+  lode_ollama_embedder_set_timeout (embedder, 1);
+  embeddings = embed (embedder, texts, LODE_EMBED_DOCUMENT, &error);
+  g_assert_null (embeddings);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT);
+  g_assert_nonnull (strstr (error->message, f->server->url));
+}
+
+static void
+check_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+static char *
+check (LodeOllamaEmbedder  *embedder,
+       GError             **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  lode_ollama_embedder_check_async (embedder, NULL, check_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return lode_ollama_embedder_check_finish (embedder, result, error);
+}
+
+static void
+test_check (Fixture       *f,
+            gconstpointer  data)
+{
+  g_autoptr(LodeOllamaEmbedder) embedder = lode_ollama_embedder_new (f->server->url, NULL);
+  g_autoptr(LodeOllamaEmbedder) dead = NULL;
+  g_autofree char *version = NULL;
+  g_autofree char *none = NULL;
+  g_autofree char *dead_url = g_strdup (f->server->url);
+  g_autoptr(GError) error = NULL;
+
+  version = check (embedder, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (version, ==, "0.5.7");
+
+  /* Nothing listens on the port once the server is gone. */
+  g_clear_pointer (&f->server, mock_server_free);
+  dead = lode_ollama_embedder_new (dead_url, NULL);
+  none = check (dead, &error);
+  g_assert_null (none);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "not reachable"));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  /* Isolated XDG dirs hide the desktop schemas the GNOME proxy resolver reads. */
+  g_setenv ("GIO_USE_PROXY_RESOLVER", "dummy", TRUE);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+#define ADD(path, mode, func) \
+  g_test_add ("/lode/ollama/" path, Fixture, GINT_TO_POINTER (mode), setup, func, teardown)
+
+  ADD ("embed", MODE_OK, test_embed);
+  ADD ("pull-when-missing", MODE_MISSING_THEN_PULL, test_pull_when_missing);
+  ADD ("pull-fails", MODE_PULL_FAILS, test_pull_fails);
+  ADD ("no-auto-pull", MODE_MISSING_THEN_PULL, test_no_auto_pull);
+  ADD ("http-error", MODE_HTTP_ERROR, test_http_error);
+  ADD ("malformed-json", MODE_MALFORMED, test_malformed);
+  ADD ("wrong-count", MODE_WRONG_COUNT, test_wrong_count);
+  ADD ("wrong-dims", MODE_DIMS_CHANGE, test_dims_change);
+  ADD ("timeout", MODE_HANG, test_timeout);
+  ADD ("check", MODE_OK, test_check);
+
+#undef ADD
+
+  return g_test_run ();
+}
