@@ -1,0 +1,816 @@
+/* lode-openai-embedder.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "lode-openai"
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+#include <libsoup/soup.h>
+
+#include "lode-embedder-private.h"
+#include "lode-error.h"
+#include "lode-openai-embedder.h"
+
+#define DEFAULT_TIMEOUT_SECONDS   120
+#define DEFAULT_MAX_TOKENS        8191
+/* OpenAI's limits per request: 2048 inputs and 300,000 tokens. */
+#define DEFAULT_BATCH_INPUTS      2048
+#define DEFAULT_BATCH_TOKENS      300000
+#define DEFAULT_MAX_RETRIES       5
+#define DEFAULT_RETRY_DELAY_MSEC  1000
+/* A server that asks for a longer pause than this gets an error instead of a wait. */
+#define MAX_RETRY_WAIT_MSEC       (5 * 60 * 1000)
+
+struct _LodeOpenaiEmbedder
+{
+  GObject      parent_instance;
+
+  SoupSession *session;
+  char        *endpoint;
+  char        *model;
+  char        *model_id;
+  char        *api_key;
+  guint        dims;
+  guint        max_tokens;
+  guint        batch_inputs;
+  guint        batch_tokens;
+  guint        max_retries;
+  guint        retry_delay_msec;
+};
+
+static void lode_openai_embedder_iface_init (LodeEmbedderInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (LodeOpenaiEmbedder, lode_openai_embedder, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (LODE_TYPE_EMBEDDER,
+                                                      lode_openai_embedder_iface_init))
+
+static void
+lode_openai_embedder_finalize (GObject *object)
+{
+  LodeOpenaiEmbedder *self = (LodeOpenaiEmbedder *) object;
+
+  g_clear_object (&self->session);
+  g_clear_pointer (&self->endpoint, g_free);
+  g_clear_pointer (&self->model, g_free);
+  g_clear_pointer (&self->model_id, g_free);
+  if (self->api_key != NULL)
+    {
+      memset (self->api_key, 0, strlen (self->api_key));
+      g_clear_pointer (&self->api_key, g_free);
+    }
+
+  G_OBJECT_CLASS (lode_openai_embedder_parent_class)->finalize (object);
+}
+
+static void
+lode_openai_embedder_class_init (LodeOpenaiEmbedderClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = lode_openai_embedder_finalize;
+}
+
+static void
+lode_openai_embedder_init (LodeOpenaiEmbedder *self)
+{
+  g_autofree char *user_agent = g_strdup_printf ("lode/%s", PACKAGE_VERSION);
+
+  self->session = soup_session_new_with_options ("timeout", DEFAULT_TIMEOUT_SECONDS,
+                                                 "user-agent", user_agent,
+                                                 NULL);
+  self->max_tokens = DEFAULT_MAX_TOKENS;
+  self->batch_inputs = DEFAULT_BATCH_INPUTS;
+  self->batch_tokens = DEFAULT_BATCH_TOKENS;
+  self->max_retries = DEFAULT_MAX_RETRIES;
+  self->retry_delay_msec = DEFAULT_RETRY_DELAY_MSEC;
+}
+
+/**
+ * lode_openai_embedder_new:
+ * @base_url: (nullable): the server, default %LODE_OPENAI_DEFAULT_URL; requests go to
+ *   `BASE/v1/embeddings` (or `BASE/embeddings` when @base_url already ends in `/v1`)
+ * @model: (nullable): the model, default %LODE_OPENAI_DEFAULT_MODEL
+ * @api_key: (nullable): the key sent as a bearer token; %NULL sends none (local servers)
+ *
+ * The key is kept in memory only, and never appears in a log line or an error.
+ *
+ * Returns: (transfer full): a new provider
+ */
+LodeOpenaiEmbedder *
+lode_openai_embedder_new (const char *base_url,
+                          const char *model,
+                          const char *api_key)
+{
+  LodeOpenaiEmbedder *self = g_object_new (LODE_TYPE_OPENAI_EMBEDDER, NULL);
+  g_autofree char *base = g_strdup (base_url != NULL && *base_url != '\0' ? base_url
+                                                                           : LODE_OPENAI_DEFAULT_URL);
+  gsize len = strlen (base);
+
+  while (len > 0 && base[len - 1] == '/')
+    base[--len] = '\0';
+  if (g_str_has_suffix (base, "/v1"))
+    self->endpoint = g_strconcat (base, "/embeddings", NULL);
+  else
+    self->endpoint = g_strconcat (base, "/v1/embeddings", NULL);
+
+  self->model = g_strdup (model != NULL && *model != '\0' ? model : LODE_OPENAI_DEFAULT_MODEL);
+  self->model_id = g_strconcat ("openai:", self->model, NULL);
+  if (api_key != NULL && *api_key != '\0')
+    self->api_key = g_strdup (api_key);
+
+  return self;
+}
+
+void
+lode_openai_embedder_set_timeout (LodeOpenaiEmbedder *self,
+                                  guint               seconds)
+{
+  g_return_if_fail (LODE_IS_OPENAI_EMBEDDER (self));
+
+  g_object_set (self->session, "timeout", seconds, NULL);
+}
+
+/**
+ * lode_openai_embedder_set_max_tokens:
+ * @self: a #LodeOpenaiEmbedder
+ * @max_tokens: the model's input limit (8191 for OpenAI's embedding models); longer inputs
+ *   are split, embedded in parts and averaged
+ */
+void
+lode_openai_embedder_set_max_tokens (LodeOpenaiEmbedder *self,
+                                     guint               max_tokens)
+{
+  g_return_if_fail (LODE_IS_OPENAI_EMBEDDER (self));
+  g_return_if_fail (max_tokens >= 2);
+
+  self->max_tokens = max_tokens;
+}
+
+/**
+ * lode_openai_embedder_set_batch_limits:
+ * @self: a #LodeOpenaiEmbedder
+ * @max_inputs: most inputs in one request
+ * @max_tokens: most (estimated) tokens in one request
+ */
+void
+lode_openai_embedder_set_batch_limits (LodeOpenaiEmbedder *self,
+                                       guint               max_inputs,
+                                       guint               max_tokens)
+{
+  g_return_if_fail (LODE_IS_OPENAI_EMBEDDER (self));
+  g_return_if_fail (max_inputs > 0 && max_tokens > 0);
+
+  self->batch_inputs = max_inputs;
+  self->batch_tokens = max_tokens;
+}
+
+/**
+ * lode_openai_embedder_set_retry:
+ * @self: a #LodeOpenaiEmbedder
+ * @max_retries: how often a request that got 429 or 5xx is sent again
+ * @base_delay_msec: the first pause when the server sends no Retry-After; it doubles each time
+ */
+void
+lode_openai_embedder_set_retry (LodeOpenaiEmbedder *self,
+                                guint               max_retries,
+                                guint               base_delay_msec)
+{
+  g_return_if_fail (LODE_IS_OPENAI_EMBEDDER (self));
+
+  self->max_retries = max_retries;
+  self->retry_delay_msec = base_delay_msec;
+}
+
+/**
+ * lode_openai_estimate_tokens:
+ * @text: UTF-8 text
+ * @length: its length in bytes, or -1 when nul-terminated
+ *
+ * An upper estimate of the tokens of @text for BPE tokenizers such as cl100k: half a token
+ * per ASCII byte (real text averages a quarter; hex and base64 come close to half) and one
+ * per other character.
+ *
+ * Returns: the estimate
+ */
+guint
+lode_openai_estimate_tokens (const char *text,
+                             gssize      length)
+{
+  guint64 halves = 0;
+  const char *end;
+
+  g_return_val_if_fail (text != NULL, 0);
+
+  end = text + (length < 0 ? (gssize) strlen (text) : length);
+  for (const char *p = text; p < end; p = g_utf8_next_char (p))
+    halves += (guchar) *p < 0x80 ? 1 : 2;
+
+  return (guint) MIN ((halves + 1) / 2, G_MAXUINT);
+}
+
+/* ---- splitting ------------------------------------------------------------------------- */
+
+typedef struct
+{
+  guint  input;
+  float  weight;
+  char  *text;
+} Piece;
+
+static void
+piece_clear (Piece *piece)
+{
+  g_free (piece->text);
+}
+
+/* Appends @text as pieces of at most @max_tokens (estimated), cut at a line break or a space
+ * in the second half of a piece when there is one, else between two characters. */
+static void
+split_input (GArray     *pieces,
+             guint       input,
+             const char *text,
+             guint       max_tokens)
+{
+  const guint64 limit = (guint64) max_tokens * 2;
+  const char *p = text;
+
+  /* An empty string is refused by the API; a space embeds the same "nothing". */
+  if (*text == '\0')
+    {
+      Piece piece = { input, 1.0f, g_strdup (" ") };
+
+      g_array_append_val (pieces, piece);
+      return;
+    }
+
+  while (*p != '\0')
+    {
+      const char *q = p;
+      const char *newline = NULL;
+      const char *space = NULL;
+      const char *cut;
+      guint64 halves = 0;
+      Piece piece;
+
+      while (*q != '\0')
+        {
+          guint64 cost = (guchar) *q < 0x80 ? 1 : 2;
+
+          if (halves + cost > limit)
+            break;
+          halves += cost;
+          if (halves * 2 > limit && *q == '\n')
+            newline = q + 1;
+          else if (halves * 2 > limit && (*q == ' ' || *q == '\t'))
+            space = q + 1;
+          q = g_utf8_next_char (q);
+        }
+
+      if (*q == '\0')
+        cut = q;
+      else if (newline != NULL)
+        cut = newline;
+      else if (space != NULL)
+        cut = space;
+      else
+        cut = q;
+
+      piece.input = input;
+      piece.text = g_strndup (p, cut - p);
+      piece.weight = (float) MAX (lode_openai_estimate_tokens (piece.text, -1), 1);
+      g_array_append_val (pieces, piece);
+      p = cut;
+    }
+}
+
+/* ---- embedding ------------------------------------------------------------------------- */
+
+typedef struct
+{
+  guint    n_inputs;
+  GArray  *pieces;        /* Piece */
+  guint    next;          /* first piece of the batch in flight */
+  guint    batch_len;
+  guint    attempt;
+  guint    dims;
+  float   *vectors;       /* one per piece, allocated with the first answer */
+  GSource *wait_source;
+  GSource *cancel_source;
+} EmbedData;
+
+static void
+embed_data_free (EmbedData *data)
+{
+  if (data->wait_source != NULL)
+    g_source_destroy (data->wait_source);
+  g_clear_pointer (&data->wait_source, g_source_unref);
+  if (data->cancel_source != NULL)
+    g_source_destroy (data->cancel_source);
+  g_clear_pointer (&data->cancel_source, g_source_unref);
+  g_array_unref (data->pieces);
+  g_free (data->vectors);
+  g_free (data);
+}
+
+/* Replaces the key, and anything that looks like an OpenAI key (servers echo a masked form
+ * of a wrong key), in an error message. */
+static void
+redact_error (LodeOpenaiEmbedder *self,
+              GError             *error)
+{
+  g_autoptr(GString) text = NULL;
+  char *start;
+
+  if (error == NULL)
+    return;
+
+  text = g_string_new (error->message);
+  if (self->api_key != NULL)
+    g_string_replace (text, self->api_key, "[redacted]", 0);
+
+  start = text->str;
+  while ((start = strstr (start, "sk-")) != NULL)
+    {
+      gsize pos = start - text->str;
+      gsize end = pos;
+
+      while (end < text->len && (g_ascii_isalnum (text->str[end]) || text->str[end] == '-' ||
+                                 text->str[end] == '_' || text->str[end] == '*'))
+        end++;
+      g_string_erase (text, pos, end - pos);
+      g_string_insert (text, pos, "[redacted]");
+      start = text->str + pos + strlen ("[redacted]");
+    }
+
+  g_free (error->message);
+  error->message = g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+static void
+return_error (GTask  *task,
+              GError *error)
+{
+  redact_error (g_task_get_source_object (task), error);
+  g_task_return_error (task, error);
+}
+
+static void send_batch (GTask *task);
+
+static gboolean
+retry_wait_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+  EmbedData *data = g_task_get_task_data (task);
+
+  g_clear_pointer (&data->wait_source, g_source_unref);
+  if (data->cancel_source != NULL)
+    g_source_destroy (data->cancel_source);
+  g_clear_pointer (&data->cancel_source, g_source_unref);
+
+  send_batch (g_object_ref (task));
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+retry_cancelled_cb (GCancellable *cancellable,
+                    gpointer      user_data)
+{
+  GTask *task = user_data;
+  EmbedData *data = g_task_get_task_data (task);
+
+  g_source_destroy (data->wait_source);
+  g_clear_pointer (&data->wait_source, g_source_unref);
+  g_clear_pointer (&data->cancel_source, g_source_unref);
+
+  g_task_return_error_if_cancelled (task);
+  return G_SOURCE_REMOVE;
+}
+
+/* The pause a 429/5xx answer asks for, in milliseconds, or -1 when it names none:
+ * retry-after-ms (OpenAI), else Retry-After in seconds or as an HTTP date. */
+static gint64
+retry_after_msec (SoupMessage *message)
+{
+  SoupMessageHeaders *headers = soup_message_get_response_headers (message);
+  const char *ms = soup_message_headers_get_one (headers, "retry-after-ms");
+  const char *value = soup_message_headers_get_one (headers, "Retry-After");
+  g_autoptr(GDateTime) date = NULL;
+  g_autoptr(GDateTime) now = NULL;
+  g_autofree char *ms_text = ms != NULL ? g_strstrip (g_strdup (ms)) : NULL;
+  g_autofree char *text = value != NULL ? g_strstrip (g_strdup (value)) : NULL;
+  guint64 number;
+
+  if (ms_text != NULL &&
+      g_ascii_string_to_unsigned (ms_text, 10, 0, G_MAXINT32, &number, NULL))
+    return (gint64) number;
+
+  if (text == NULL)
+    return -1;
+
+  if (g_ascii_string_to_unsigned (text, 10, 0, G_MAXINT32 / 1000, &number, NULL))
+    return (gint64) number * 1000;
+
+  date = soup_date_time_new_from_http_string (value);
+  if (date == NULL)
+    return -1;
+
+  now = g_date_time_new_now_utc ();
+  /* Rounded up: waiting less than asked would only earn another 429. */
+  return MAX ((g_date_time_difference (date, now) + 999) / 1000, 0);
+}
+
+static gboolean
+retry_later (GTask       *task,
+             SoupMessage *message,
+             GBytes      *body)
+{
+  LodeOpenaiEmbedder *self = g_task_get_source_object (task);
+  EmbedData *data = g_task_get_task_data (task);
+  guint status = soup_message_get_status (message);
+  GCancellable *cancellable = g_task_get_cancellable (task);
+  gint64 wait;
+
+  if (status != 429 /* Too Many Requests */ && !SOUP_STATUS_IS_SERVER_ERROR (status))
+    return FALSE;
+
+  if (data->attempt >= self->max_retries)
+    {
+      GError *error = NULL;
+      g_autofree char *what = g_strdup_printf ("%s (model %s): gave up after %u retries",
+                                               self->endpoint, self->model, data->attempt);
+
+      _lode_embedder_set_http_error (&error, what, message, body);
+      return_error (task, error);
+      return TRUE;
+    }
+
+  wait = retry_after_msec (message);
+  if (wait < 0)
+    wait = (gint64) self->retry_delay_msec << MIN (data->attempt, 16);
+  if (wait > MAX_RETRY_WAIT_MSEC)
+    {
+      GError *error = NULL;
+      g_autofree char *what = g_strdup_printf ("%s (model %s): the server asks to wait %"
+                                               G_GINT64_FORMAT " s", self->endpoint, self->model,
+                                               wait / 1000);
+
+      _lode_embedder_set_http_error (&error, what, message, body);
+      return_error (task, error);
+      return TRUE;
+    }
+
+  data->attempt++;
+  g_debug ("HTTP %u from %s; retry %u in %" G_GINT64_FORMAT " ms", status, self->endpoint,
+           data->attempt, wait);
+
+  data->wait_source = g_timeout_source_new ((guint) wait);
+  g_source_set_callback (data->wait_source, retry_wait_cb, g_object_ref (task), g_object_unref);
+  g_source_attach (data->wait_source, g_task_get_context (task));
+  if (cancellable != NULL)
+    {
+      data->cancel_source = g_cancellable_source_new (cancellable);
+      g_source_set_callback (data->cancel_source, (GSourceFunc) G_CALLBACK (retry_cancelled_cb),
+                             g_object_ref (task), g_object_unref);
+      g_source_attach (data->cancel_source, g_task_get_context (task));
+    }
+
+  return TRUE;
+}
+
+static gboolean
+read_batch (LodeOpenaiEmbedder  *self,
+            EmbedData           *data,
+            GBytes              *body,
+            GError             **error)
+{
+  g_autofree char *what = g_strdup_printf ("%s (model %s)", self->endpoint, self->model);
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree gboolean *seen = NULL;
+  JsonNode *member;
+  JsonArray *items;
+  guint n;
+
+  root = _lode_embedder_parse_json (body, what, error);
+  if (root == NULL)
+    return FALSE;
+
+  member = json_object_get_member (json_node_get_object (root), "data");
+  if (member == NULL || !JSON_NODE_HOLDS_ARRAY (member))
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s: the answer has no \"data\" array",
+                   what);
+      return FALSE;
+    }
+
+  items = json_node_get_array (member);
+  n = json_array_get_length (items);
+  if (n != data->batch_len)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s: %u vectors for %u inputs", what,
+                   n, data->batch_len);
+      return FALSE;
+    }
+
+  if (data->vectors == NULL)
+    {
+      /* The first answer tells the dimensions; every later one must agree. */
+      JsonNode *first = json_array_get_element (items, 0);
+      JsonObject *object = JSON_NODE_HOLDS_OBJECT (first) ? json_node_get_object (first) : NULL;
+      guint dims = self->dims;
+
+      if (dims == 0 && object != NULL)
+        dims = _lode_embedder_vector_length (json_object_get_member (object, "embedding"));
+      if (dims == 0)
+        {
+          g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s: an empty embedding", what);
+          return FALSE;
+        }
+      data->dims = dims;
+      data->vectors = g_new0 (float, (gsize) data->pieces->len * dims);
+    }
+
+  seen = g_new0 (gboolean, n);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *item = json_array_get_element (items, i);
+      JsonObject *object = JSON_NODE_HOLDS_OBJECT (item) ? json_node_get_object (item) : NULL;
+      JsonNode *index_node = object != NULL ? json_object_get_member (object, "index") : NULL;
+      gint64 index;
+
+      if (index_node == NULL || !JSON_NODE_HOLDS_VALUE (index_node) ||
+          json_node_get_value_type (index_node) != G_TYPE_INT64)
+        {
+          g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s: item %u has no index", what, i);
+          return FALSE;
+        }
+
+      index = json_node_get_int (index_node);
+      if (index < 0 || index >= n || seen[index])
+        {
+          g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
+                       "%s: item %u has index %" G_GINT64_FORMAT ", out of range or repeated",
+                       what, i, index);
+          return FALSE;
+        }
+      seen[index] = TRUE;
+
+      if (!_lode_embedder_read_vector (json_object_get_member (object, "embedding"),
+                                       data->vectors + (gsize) (data->next + index) * data->dims,
+                                       data->dims, error))
+        {
+          g_prefix_error (error, "%s: item %u: ", what, i);
+          return FALSE;
+        }
+    }
+
+  self->dims = data->dims;
+  return TRUE;
+}
+
+/* Averages the parts of each input, weighted by their length, and normalises the result. */
+static LodeEmbeddings *
+combine (EmbedData  *data,
+         GError    **error)
+{
+  g_autoptr(LodeEmbeddings) embeddings = lode_embeddings_new (data->n_inputs, data->dims);
+
+  for (guint i = 0; i < data->pieces->len; i++)
+    {
+      const Piece *piece = &g_array_index (data->pieces, Piece, i);
+      float *out = embeddings->data + (gsize) piece->input * data->dims;
+      const float *in = data->vectors + (gsize) i * data->dims;
+
+      for (guint d = 0; d < data->dims; d++)
+        out[d] += piece->weight * in[d];
+    }
+
+  for (guint i = 0; i < data->n_inputs; i++)
+    {
+      if (!_lode_embedder_normalize (embeddings->data + (gsize) i * data->dims, data->dims))
+        {
+          g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
+                       "The parts of input %u cancel out", i);
+          return NULL;
+        }
+    }
+
+  return g_steal_pointer (&embeddings);
+}
+
+static void
+batch_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  LodeOpenaiEmbedder *self = g_task_get_source_object (task);
+  EmbedData *data = g_task_get_task_data (task);
+  SoupMessage *message = soup_session_get_async_result_message (SOUP_SESSION (object), result);
+  g_autoptr(GBytes) body = NULL;
+  LodeEmbeddings *embeddings;
+  GError *error = NULL;
+
+  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  if (body == NULL)
+    {
+      g_prefix_error (&error, "%s: ", self->endpoint);
+      return_error (task, error);
+      return;
+    }
+
+  if (!SOUP_STATUS_IS_SUCCESSFUL (soup_message_get_status (message)))
+    {
+      g_autofree char *what = NULL;
+
+      if (retry_later (task, message, body))
+        return;
+
+      what = g_strdup_printf ("%s (model %s)", self->endpoint, self->model);
+      _lode_embedder_set_http_error (&error, what, message, body);
+      return_error (task, error);
+      return;
+    }
+
+  if (!read_batch (self, data, body, &error))
+    {
+      return_error (task, error);
+      return;
+    }
+
+  data->next += data->batch_len;
+  data->attempt = 0;
+  if (data->next < data->pieces->len)
+    {
+      send_batch (g_steal_pointer (&task));
+      return;
+    }
+
+  embeddings = combine (data, &error);
+  if (embeddings == NULL)
+    return_error (task, error);
+  else
+    g_task_return_pointer (task, embeddings, (GDestroyNotify) lode_embeddings_free);
+}
+
+/* Sends the pieces from data->next on, as many as the batch limits allow. Takes @task. */
+static void
+send_batch (GTask *task)
+{
+  LodeOpenaiEmbedder *self = g_task_get_source_object (task);
+  EmbedData *data = g_task_get_task_data (task);
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(SoupMessage) message = NULL;
+  g_autoptr(GBytes) body = NULL;
+  g_autofree char *authorization = NULL;
+  GCancellable *cancellable = g_task_get_cancellable (task);
+  guint64 tokens = 0;
+  gsize length = 0;
+  char *text;
+
+  if (g_task_return_error_if_cancelled (task))
+    {
+      g_object_unref (task);
+      return;
+    }
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "model");
+  json_builder_add_string_value (builder, self->model);
+  json_builder_set_member_name (builder, "encoding_format");
+  json_builder_add_string_value (builder, "float");
+  json_builder_set_member_name (builder, "input");
+  json_builder_begin_array (builder);
+  data->batch_len = 0;
+  for (guint i = data->next; i < data->pieces->len && data->batch_len < self->batch_inputs; i++)
+    {
+      const Piece *piece = &g_array_index (data->pieces, Piece, i);
+      guint estimate = lode_openai_estimate_tokens (piece->text, -1);
+
+      /* A batch always takes at least one piece; each piece is within the model's limit. */
+      if (data->batch_len > 0 && tokens + estimate > self->batch_tokens)
+        break;
+      tokens += estimate;
+      json_builder_add_string_value (builder, piece->text);
+      data->batch_len++;
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  text = json_generator_to_data (generator, &length);
+  body = g_bytes_new_take (text, length);
+
+  message = soup_message_new (SOUP_METHOD_POST, self->endpoint);
+  if (message == NULL)
+    {
+      g_task_return_new_error (task, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                               "Invalid embeddings URL “%s”", self->endpoint);
+      g_object_unref (task);
+      return;
+    }
+
+  soup_message_set_request_body_from_bytes (message, "application/json", body);
+  if (self->api_key != NULL)
+    {
+      authorization = g_strconcat ("Bearer ", self->api_key, NULL);
+      soup_message_headers_replace (soup_message_get_request_headers (message), "Authorization",
+                                    authorization);
+      memset (authorization, 0, strlen (authorization));
+    }
+
+  g_debug ("Embedding %u inputs (~%" G_GUINT64_FORMAT " tokens) with %s", data->batch_len,
+           tokens, self->model);
+  soup_session_send_and_read_async (self->session, message, G_PRIORITY_DEFAULT, cancellable,
+                                    batch_cb, task);
+}
+
+static void
+lode_openai_embedder_embed_async (LodeEmbedder        *embedder,
+                                  const char * const  *texts,
+                                  LodeEmbedPurpose     purpose,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  LodeOpenaiEmbedder *self = LODE_OPENAI_EMBEDDER (embedder);
+  GTask *task;
+  EmbedData *data;
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, lode_openai_embedder_embed_async);
+
+  data = g_new0 (EmbedData, 1);
+  data->pieces = g_array_new (FALSE, FALSE, sizeof (Piece));
+  g_array_set_clear_func (data->pieces, (GDestroyNotify) piece_clear);
+  data->n_inputs = g_strv_length ((GStrv) texts);
+  g_task_set_task_data (task, data, (GDestroyNotify) embed_data_free);
+
+  for (guint i = 0; i < data->n_inputs; i++)
+    {
+      if (!g_utf8_validate (texts[i], -1, NULL))
+        {
+          g_task_return_new_error (task, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                                   "Input %u is not valid UTF-8", i);
+          g_object_unref (task);
+          return;
+        }
+      /* OpenAI's models take no query or document prefix. */
+      split_input (data->pieces, i, texts[i], self->max_tokens);
+    }
+
+  if (data->n_inputs == 0)
+    {
+      g_task_return_pointer (task, lode_embeddings_new (0, self->dims),
+                             (GDestroyNotify) lode_embeddings_free);
+      g_object_unref (task);
+      return;
+    }
+
+  send_batch (task);
+}
+
+static LodeEmbeddings *
+lode_openai_embedder_embed_finish (LodeEmbedder  *embedder,
+                                   GAsyncResult  *result,
+                                   GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, embedder), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static const char *
+lode_openai_embedder_get_model (LodeEmbedder *embedder)
+{
+  return LODE_OPENAI_EMBEDDER (embedder)->model_id;
+}
+
+static guint
+lode_openai_embedder_get_dims (LodeEmbedder *embedder)
+{
+  return LODE_OPENAI_EMBEDDER (embedder)->dims;
+}
+
+static guint
+lode_openai_embedder_get_max_tokens (LodeEmbedder *embedder)
+{
+  return LODE_OPENAI_EMBEDDER (embedder)->max_tokens;
+}
+
+static void
+lode_openai_embedder_iface_init (LodeEmbedderInterface *iface)
+{
+  iface->get_model = lode_openai_embedder_get_model;
+  iface->get_dims = lode_openai_embedder_get_dims;
+  iface->get_max_tokens = lode_openai_embedder_get_max_tokens;
+  iface->embed_async = lode_openai_embedder_embed_async;
+  iface->embed_finish = lode_openai_embedder_embed_finish;
+}
