@@ -12,6 +12,7 @@
 
 #include "lode.h"
 #include "lode-ollama-embedder.h"
+#include "lode-remote-embedder.h"
 #include "mock-http-server.h"
 
 typedef enum
@@ -417,6 +418,59 @@ test_check (Fixture       *f,
   g_assert_nonnull (strstr (error->message, "not reachable"));
 }
 
+static LodeEmbedder *
+from_spec (const char  *spec,
+           const char  *url,
+           GError     **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  lode_remote_embedder_new_async (spec, url, NULL, check_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return lode_remote_embedder_new_finish (result, error);
+}
+
+static void
+test_from_spec (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(LodeEmbedder) embedder = NULL;
+  g_autoptr(LodeEmbedder) other = NULL;
+  g_autoptr(LodeEmbedder) dead = NULL;
+  g_autoptr(LodeEmbedder) unknown = NULL;
+  g_autofree char *dead_url = g_strdup (f->server->url);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (lode_remote_embedder_spec_is_remote ("ollama"));
+  g_assert_true (lode_remote_embedder_spec_is_remote ("openai:text-embedding-3-small"));
+  g_assert_false (lode_remote_embedder_spec_is_remote ("bge-small-en-v1.5"));
+
+  embedder = from_spec ("ollama", f->server->url, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (lode_embedder_get_model (embedder), ==, "ollama:nomic-embed-text");
+  g_assert_cmpstr (mock_server_get_request (f->server, 0)->path, ==, "/api/version");
+
+  /* The URL may also come from the environment, as OLLAMA_HOST without a scheme. */
+  g_setenv ("OLLAMA_HOST", f->server->url + strlen ("http://"), TRUE);
+  other = from_spec ("ollama:mxbai-embed-large", NULL, &error);
+  g_unsetenv ("OLLAMA_HOST");
+  g_assert_no_error (error);
+  g_assert_cmpstr (lode_embedder_get_model (other), ==, "ollama:mxbai-embed-large");
+  g_assert_cmpuint (f->server->requests->len, ==, 2);
+
+  unknown = from_spec ("llamafile:x", f->server->url, &error);
+  g_assert_null (unknown);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  g_clear_pointer (&f->server, mock_server_free);
+  dead = from_spec ("ollama", dead_url, &error);
+  g_assert_null (dead);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "not reachable"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -438,6 +492,7 @@ main (int   argc,
   ADD ("wrong-dims", MODE_DIMS_CHANGE, test_dims_change);
   ADD ("timeout", MODE_HANG, test_timeout);
   ADD ("check", MODE_OK, test_check);
+  ADD ("from-spec", MODE_OK, test_from_spec);
 
 #undef ADD
 

@@ -12,6 +12,7 @@
 
 #include "lode.h"
 #include "lode-openai-embedder.h"
+#include "lode-remote-embedder.h"
 #include "mock-http-server.h"
 
 #define API_KEY "sk-test-S3CR3T-0123456789abcdef"
@@ -586,6 +587,36 @@ test_timeout (Fixture       *f,
 }
 
 static void
+test_from_spec (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(LodeEmbedder) embedder = NULL;
+  g_autoptr(LodeEmbeddings) embeddings = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *texts[] = { "x", NULL };
+
+  /* The key from the environment; the Secret Service is not asked. */
+  g_setenv ("LODE_OPENAI_API_KEY", API_KEY, TRUE);
+  g_setenv ("LODE_OPENAI_BASE_URL", f->server->url, TRUE);
+  lode_remote_embedder_new_async ("openai:text-embedding-3-large", NULL, NULL, result_cb,
+                                  &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  embedder = lode_remote_embedder_new_finish (result, &error);
+  g_unsetenv ("LODE_OPENAI_API_KEY");
+  g_unsetenv ("LODE_OPENAI_BASE_URL");
+  g_assert_no_error (error);
+  g_assert_cmpstr (lode_embedder_get_model (embedder), ==, "openai:text-embedding-3-large");
+
+  embeddings = embed (LODE_OPENAI_EMBEDDER (embedder), texts, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (mock_server_get_request (f->server, 0)->authorization, ==, "Bearer " API_KEY);
+  g_assert_nonnull (strstr (mock_server_get_request (f->server, 0)->body,
+                            "\"model\":\"text-embedding-3-large\""));
+}
+
+static void
 test_estimate (void)
 {
   g_assert_cmpuint (lode_openai_estimate_tokens ("", -1), ==, 0);
@@ -626,6 +657,7 @@ main (int   argc,
   ADD ("bad-index", MODE_BAD_INDEX, test_bad_index);
   ADD ("key-never-shown", MODE_WRONG_KEY, test_key_never_shown);
   ADD ("timeout", MODE_HANG, test_timeout);
+  ADD ("from-spec", MODE_OK, test_from_spec);
 
 #undef ADD
 
