@@ -884,15 +884,18 @@ cmd_model (LodeEngine  *engine,
            int          argc,
            char       **argv)
 {
+  gboolean help;
+
   if (argc >= 2 && strcmp (argv[1], "pull") == 0)
     return cmd_model_pull (argc - 1, argv + 1);
   if (argc >= 2 && strcmp (argv[1], "list") == 0)
     return cmd_model_list (argc - 1, argv + 1);
 
-  g_printerr ("%s\n  pull [NAME] [--no-verify]  %s\n  list [--json]              %s\n",
-              _("Usage: lode model COMMAND"), _("Download an embedding model"),
-              _("List installed models"));
-  return 2;
+  help = argc >= 2 && (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0);
+  fprintf (help ? stdout : stderr, "%s\n  pull [NAME] [--no-verify]  %s\n  list [--json]              %s\n",
+           _("Usage: lode model COMMAND"), _("Download an embedding model"),
+           _("List installed models"));
+  return help ? 0 : 2;
 }
 
 /* ---- lode secret ----------------------------------------------------------------------- */

@@ -87,7 +87,7 @@ static void
 test_help (void)
 {
   static const char *commands[] = { "index", "update", "search", "status", "projects",
-                                    "remove" };
+                                    "remove", "model", "secret" };
 
   {
     g_auto(Run) run = { 0 };
@@ -216,6 +216,43 @@ test_index_search_status (void)
   g_assert_cmpint (after.status, ==, 1);
 }
 
+static void
+test_model_and_secret (void)
+{
+  g_auto(Run) list = { 0 };
+  g_auto(Run) unknown = { 0 };
+  g_auto(Run) offline = { 0 };
+  g_auto(Run) bad_provider = { 0 };
+  g_auto(Run) bad_action = { 0 };
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *cache = g_build_filename (data_dir, "cache", NULL);
+
+  /* An empty cache: no models, ours or Hugging Face's. */
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  g_setenv ("HF_HOME", cache, TRUE);
+  lode (&list, "model", "list", "--json", NULL);
+  g_assert_cmpint (list.status, ==, 0);
+  root = parse_json (list.out);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (json_node_get_object (root),
+                                                                          "models")), ==, 0);
+
+  lode (&unknown, "model", "pull", "no-such-model", NULL);
+  g_assert_cmpint (unknown.status, ==, 2);
+  g_assert_nonnull (strstr (unknown.err, "bge-small-en-v1.5"));
+
+  /* Nothing listens on port 1: a clear error, exit status 1. */
+  g_setenv ("LODE_HF_ENDPOINT", "http://127.0.0.1:1", TRUE);
+  lode (&offline, "model", "pull", "gte-small", NULL);
+  g_unsetenv ("LODE_HF_ENDPOINT");
+  g_assert_cmpint (offline.status, ==, 1);
+  g_assert_nonnull (strstr (offline.err, "Cannot download http://127.0.0.1:1/thenlper/gte-small/"));
+
+  lode (&bad_provider, "secret", "set", "Open AI", NULL);
+  g_assert_cmpint (bad_provider.status, ==, 2);
+  lode (&bad_action, "secret", "show", "openai", NULL);
+  g_assert_cmpint (bad_action.status, ==, 2);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -225,6 +262,8 @@ main (int   argc,
   g_autofree char *canonical = NULL;
   int ret;
 
+  /* Isolated XDG dirs hide the desktop schemas the GNOME proxy resolver reads. */
+  g_setenv ("GIO_USE_PROXY_RESOLVER", "dummy", TRUE);
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   base = g_dir_make_tmp ("lode-cli-XXXXXX", &error);
@@ -238,6 +277,7 @@ main (int   argc,
   g_test_add_func ("/lode/cli/help", test_help);
   g_test_add_func ("/lode/cli/errors", test_errors);
   g_test_add_func ("/lode/cli/index-search-status", test_index_search_status);
+  g_test_add_func ("/lode/cli/model-and-secret", test_model_and_secret);
 
   ret = g_test_run ();
   g_free (data_dir);
