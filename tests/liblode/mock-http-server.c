@@ -128,21 +128,3 @@ mock_server_get_request (MockServer *server,
   g_assert_cmpuint (index, <, server->requests->len);
   return g_ptr_array_index (server->requests, index);
 }
-
-static gboolean
-watchdog_cb (gpointer user_data)
-{
-  g_error ("Test timed out");
-  return G_SOURCE_REMOVE;
-}
-
-/* Iterates the default main context until *done, failing the test after 20 s. */
-void
-mock_run_until (gboolean *done)
-{
-  guint watchdog = g_timeout_add_seconds (20, watchdog_cb, NULL);
-
-  while (!*done)
-    g_main_context_iteration (NULL, TRUE);
-  g_source_remove (watchdog);
-}

@@ -55,7 +55,6 @@ void        mock_reply_json        (SoupServerMessage *message,
                                     const char        *json);
 const MockRequest *mock_server_get_request (MockServer *server,
                                             guint       index);
-void        mock_run_until         (gboolean          *done);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MockServer, mock_server_free)
 

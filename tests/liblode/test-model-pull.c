@@ -13,6 +13,7 @@
 #include "lode-model-pull.h"
 #include "lode-models.h"
 #include "mock-http-server.h"
+#include "test-helpers.h"
 
 #define BIG_SIZE (300 * 1024 + 17)
 
@@ -179,16 +180,6 @@ progress_cb (const char *file,
     f->last_received = received;
 }
 
-static void
-result_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  *out = g_object_ref (result);
-}
-
 static gboolean
 pull (Fixture             *f,
       LodeModelPullFlags   flags,
@@ -196,10 +187,8 @@ pull (Fixture             *f,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  lode_model_pull_async (&f->info, NULL, flags, progress_cb, f, NULL, result_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  return lode_model_pull_finish (result, error);
+  lode_model_pull_async (&f->info, NULL, flags, progress_cb, f, NULL, test_result_cb, &result);
+  return lode_model_pull_finish (test_wait_result (&result), error);
 }
 
 static void

@@ -14,6 +14,7 @@
 #include "lode-ollama-embedder.h"
 #include "lode-remote-embedder.h"
 #include "mock-http-server.h"
+#include "test-helpers.h"
 
 typedef enum
 {
@@ -156,16 +157,6 @@ teardown (Fixture       *f,
   g_ptr_array_unref (f->statuses);
 }
 
-static void
-embed_cb (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  *out = g_object_ref (result);
-}
-
 static LodeEmbeddings *
 embed (LodeOllamaEmbedder  *embedder,
        const char * const  *texts,
@@ -174,10 +165,9 @@ embed (LodeOllamaEmbedder  *embedder,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  lode_embedder_embed_async (LODE_EMBEDDER (embedder), texts, purpose, NULL, embed_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  return lode_embedder_embed_finish (LODE_EMBEDDER (embedder), result, error);
+  lode_embedder_embed_async (LODE_EMBEDDER (embedder), texts, purpose, NULL, test_result_cb,
+                             &result);
+  return lode_embedder_embed_finish (LODE_EMBEDDER (embedder), test_wait_result (&result), error);
 }
 
 static void
@@ -372,26 +362,14 @@ test_timeout (Fixture       *f,
   g_assert_nonnull (strstr (error->message, f->server->url));
 }
 
-static void
-check_cb (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  *out = g_object_ref (result);
-}
-
 static char *
 check (LodeOllamaEmbedder  *embedder,
        GError             **error)
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  lode_ollama_embedder_check_async (embedder, NULL, check_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  return lode_ollama_embedder_check_finish (embedder, result, error);
+  lode_ollama_embedder_check_async (embedder, NULL, test_result_cb, &result);
+  return lode_ollama_embedder_check_finish (embedder, test_wait_result (&result), error);
 }
 
 static void
@@ -425,10 +403,8 @@ from_spec (const char  *spec,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  lode_remote_embedder_new_async (spec, url, NULL, check_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  return lode_remote_embedder_new_finish (result, error);
+  lode_remote_embedder_new_async (spec, url, NULL, test_result_cb, &result);
+  return lode_remote_embedder_new_finish (test_wait_result (&result), error);
 }
 
 static void

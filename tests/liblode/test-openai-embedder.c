@@ -14,6 +14,7 @@
 #include "lode-openai-embedder.h"
 #include "lode-remote-embedder.h"
 #include "mock-http-server.h"
+#include "test-helpers.h"
 
 #define API_KEY "sk-test-S3CR3T-0123456789abcdef"
 
@@ -38,25 +39,6 @@ typedef struct
   Mode        mode;
   MockServer *server;
 } Fixture;
-
-static GPtrArray *captured_logs;
-
-static GLogWriterOutput
-capture_writer (GLogLevelFlags   log_level,
-                const GLogField *fields,
-                gsize            n_fields,
-                gpointer         user_data)
-{
-  for (gsize i = 0; i < n_fields; i++)
-    if (g_str_equal (fields[i].key, "MESSAGE") && fields[i].value != NULL)
-      g_ptr_array_add (captured_logs,
-                       fields[i].length < 0 ? g_strdup (fields[i].value)
-                                            : g_strndup (fields[i].value, fields[i].length));
-
-  if (log_level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING))
-    return g_log_writer_default (log_level, fields, n_fields, user_data);
-  return G_LOG_WRITER_HANDLED;
-}
 
 static JsonArray *
 request_inputs (JsonParser *parser,
@@ -210,16 +192,6 @@ new_embedder (Fixture *f)
   return embedder;
 }
 
-static void
-result_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  *out = g_object_ref (result);
-}
-
 static LodeEmbeddings *
 embed (LodeOpenaiEmbedder  *embedder,
        const char * const  *texts,
@@ -229,10 +201,8 @@ embed (LodeOpenaiEmbedder  *embedder,
   g_autoptr(GAsyncResult) result = NULL;
 
   lode_embedder_embed_async (LODE_EMBEDDER (embedder), texts, LODE_EMBED_DOCUMENT, cancellable,
-                             result_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  return lode_embedder_embed_finish (LODE_EMBEDDER (embedder), result, error);
+                             test_result_cb, &result);
+  return lode_embedder_embed_finish (LODE_EMBEDDER (embedder), test_wait_result (&result), error);
 }
 
 static void
@@ -558,7 +528,7 @@ test_key_never_shown (Fixture       *f,
 {
   g_autofree char *message = NULL;
 
-  g_ptr_array_set_size (captured_logs, 0);
+  test_logs_clear ();
   message = embed_error_message (f, 10);
   g_assert_nonnull (strstr (message, "HTTP 401"));
   g_assert_nonnull (strstr (message, "Incorrect API key provided"));
@@ -566,9 +536,8 @@ test_key_never_shown (Fixture       *f,
   g_assert_null (strstr (message, "sk-"));
 
   /* Debug logging is on (G_MESSAGES_DEBUG=all): no log line names the key either. */
-  g_assert_cmpuint (captured_logs->len, >, 0);
-  for (guint i = 0; i < captured_logs->len; i++)
-    g_assert_null (strstr (g_ptr_array_index (captured_logs, i), "S3CR3T"));
+  g_assert_cmpuint (test_logs_count (), >, 0);
+  g_assert_false (test_logs_contain ("S3CR3T"));
 }
 
 static void
@@ -599,11 +568,9 @@ test_from_spec (Fixture       *f,
   /* The key from the environment; the Secret Service is not asked. */
   g_setenv ("LODE_OPENAI_API_KEY", API_KEY, TRUE);
   g_setenv ("LODE_OPENAI_BASE_URL", f->server->url, TRUE);
-  lode_remote_embedder_new_async ("openai:text-embedding-3-large", NULL, NULL, result_cb,
+  lode_remote_embedder_new_async ("openai:text-embedding-3-large", NULL, NULL, test_result_cb,
                                   &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  embedder = lode_remote_embedder_new_finish (result, &error);
+  embedder = lode_remote_embedder_new_finish (test_wait_result (&result), &error);
   g_unsetenv ("LODE_OPENAI_API_KEY");
   g_unsetenv ("LODE_OPENAI_BASE_URL");
   g_assert_no_error (error);
@@ -630,9 +597,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  captured_logs = g_ptr_array_new_with_free_func (g_free);
-  g_log_set_writer_func (capture_writer, NULL, NULL);
-  g_setenv ("G_MESSAGES_DEBUG", "all", TRUE);
+  test_capture_logs ();
   /* Isolated XDG dirs hide the desktop schemas the GNOME proxy resolver reads. */
   g_setenv ("GIO_USE_PROXY_RESOLVER", "dummy", TRUE);
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);

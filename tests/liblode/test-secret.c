@@ -10,46 +10,10 @@
 
 #include "lode.h"
 #include "lode-secret.h"
+#include "test-helpers.h"
 
 #define KEY_ONE "sk-first-7c1f0e2a9b"
 #define KEY_TWO "sk-second-41d5aa03e8"
-
-static GPtrArray *captured_logs;
-
-static GLogWriterOutput
-capture_writer (GLogLevelFlags   log_level,
-                const GLogField *fields,
-                gsize            n_fields,
-                gpointer         user_data)
-{
-  for (gsize i = 0; i < n_fields; i++)
-    if (g_str_equal (fields[i].key, "MESSAGE") && fields[i].value != NULL)
-      g_ptr_array_add (captured_logs,
-                       fields[i].length < 0 ? g_strdup (fields[i].value)
-                                            : g_strndup (fields[i].value, fields[i].length));
-
-  if (log_level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING))
-    return g_log_writer_default (log_level, fields, n_fields, user_data);
-  return G_LOG_WRITER_HANDLED;
-}
-
-static void
-result_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  *out = g_object_ref (result);
-}
-
-static GAsyncResult *
-wait_for (GAsyncResult **result)
-{
-  while (*result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  return *result;
-}
 
 static gboolean
 need_keyring (void)
@@ -74,8 +38,8 @@ store (const char *provider,
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  lode_secret_store_async (provider, key, SECRET_COLLECTION_SESSION, NULL, result_cb, &result);
-  g_assert_true (lode_secret_store_finish (wait_for (&result), &error));
+  lode_secret_store_async (provider, key, SECRET_COLLECTION_SESSION, NULL, test_result_cb, &result);
+  g_assert_true (lode_secret_store_finish (test_wait_result (&result), &error));
   g_assert_no_error (error);
 }
 
@@ -87,8 +51,8 @@ lookup (const char *provider)
   char *secret;
   char *copy;
 
-  lode_secret_lookup_async (provider, NULL, result_cb, &result);
-  secret = lode_secret_lookup_finish (wait_for (&result), &error);
+  lode_secret_lookup_async (provider, NULL, test_result_cb, &result);
+  secret = lode_secret_lookup_finish (test_wait_result (&result), &error);
   g_assert_no_error (error);
   copy = g_strdup (secret);
   secret_password_free (secret);
@@ -102,8 +66,8 @@ clear (const char *provider)
   g_autoptr(GError) error = NULL;
   gboolean removed;
 
-  lode_secret_clear_async (provider, NULL, result_cb, &result);
-  removed = lode_secret_clear_finish (wait_for (&result), &error);
+  lode_secret_clear_async (provider, NULL, test_result_cb, &result);
+  removed = lode_secret_clear_finish (test_wait_result (&result), &error);
   g_assert_no_error (error);
   return removed;
 }
@@ -115,8 +79,8 @@ dup_api_key (const char *provider)
   g_autoptr(GError) error = NULL;
   char *key;
 
-  lode_secret_dup_api_key_async (provider, NULL, result_cb, &result);
-  key = lode_secret_dup_api_key_finish (wait_for (&result), &error);
+  lode_secret_dup_api_key_async (provider, NULL, test_result_cb, &result);
+  key = lode_secret_dup_api_key_finish (test_wait_result (&result), &error);
   g_assert_no_error (error);
   return key;
 }
@@ -133,7 +97,7 @@ test_store_lookup_clear (void)
   if (!need_keyring ())
     return;
 
-  g_ptr_array_set_size (captured_logs, 0);
+  test_logs_clear ();
   missing = lookup ("openai");
   g_assert_null (missing);
 
@@ -155,11 +119,8 @@ test_store_lookup_clear (void)
   g_assert_cmpstr (other, ==, KEY_ONE);
   g_assert_true (clear ("qdrant"));
 
-  for (guint i = 0; i < captured_logs->len; i++)
-    {
-      g_assert_null (strstr (g_ptr_array_index (captured_logs, i), KEY_ONE));
-      g_assert_null (strstr (g_ptr_array_index (captured_logs, i), KEY_TWO));
-    }
+  g_assert_false (test_logs_contain (KEY_ONE));
+  g_assert_false (test_logs_contain (KEY_TWO));
 }
 
 static void
@@ -203,8 +164,8 @@ test_invalid_provider (void)
   g_assert_false (lode_secret_provider_is_valid ("open ai"));
   g_assert_true (lode_secret_provider_is_valid ("openai"));
 
-  lode_secret_store_async ("../x", "k", SECRET_COLLECTION_SESSION, NULL, result_cb, &result);
-  g_assert_false (lode_secret_store_finish (wait_for (&result), &error));
+  lode_secret_store_async ("../x", "k", SECRET_COLLECTION_SESSION, NULL, test_result_cb, &result);
+  g_assert_false (lode_secret_store_finish (test_wait_result (&result), &error));
   g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
 }
 
@@ -212,9 +173,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  captured_logs = g_ptr_array_new_with_free_func (g_free);
-  g_log_set_writer_func (capture_writer, NULL, NULL);
-  g_setenv ("G_MESSAGES_DEBUG", "all", TRUE);
+  test_capture_logs ();
   /* No G_TEST_OPTION_ISOLATE_DIRS: the keyring daemon was started with this HOME and
    * XDG_RUNTIME_DIR (temporary ones, made by run-with-keyring.sh). */
   g_test_init (&argc, &argv, NULL);

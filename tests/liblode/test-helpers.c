@@ -1,0 +1,94 @@
+/* test-helpers.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "test-helpers.h"
+
+static GPtrArray *captured_logs;
+
+/* Stores a reference to @result in the GAsyncResult* that @user_data points to. */
+void
+test_result_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+static gboolean
+watchdog_cb (gpointer user_data)
+{
+  g_error ("Test timed out");
+  return G_SOURCE_REMOVE;
+}
+
+/* Iterates the thread-default main context until test_result_cb() has filled *@result,
+ * failing the test after 20 s. */
+GAsyncResult *
+test_wait_result (GAsyncResult **result)
+{
+  GSource *watchdog = g_timeout_source_new_seconds (20);
+
+  g_source_set_callback (watchdog, watchdog_cb, NULL, NULL);
+  g_source_attach (watchdog, g_main_context_get_thread_default ());
+  while (*result == NULL)
+    g_main_context_iteration (g_main_context_get_thread_default (), TRUE);
+  g_source_destroy (watchdog);
+  g_source_unref (watchdog);
+  return *result;
+}
+
+static GLogWriterOutput
+capture_writer (GLogLevelFlags   log_level,
+                const GLogField *fields,
+                gsize            n_fields,
+                gpointer         user_data)
+{
+  for (gsize i = 0; i < n_fields; i++)
+    if (g_str_equal (fields[i].key, "MESSAGE") && fields[i].value != NULL)
+      g_ptr_array_add (captured_logs,
+                       fields[i].length < 0 ? g_strdup (fields[i].value)
+                                            : g_strndup (fields[i].value, fields[i].length));
+
+  if (log_level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING))
+    return g_log_writer_default (log_level, fields, n_fields, user_data);
+  return G_LOG_WRITER_HANDLED;
+}
+
+/* Records every log message, debug ones included. Call first thing in main(). */
+void
+test_capture_logs (void)
+{
+  captured_logs = g_ptr_array_new_with_free_func (g_free);
+  g_setenv ("G_MESSAGES_DEBUG", "all", TRUE);
+  g_log_set_writer_func (capture_writer, NULL, NULL);
+}
+
+void
+test_logs_clear (void)
+{
+  g_ptr_array_set_size (captured_logs, 0);
+}
+
+guint
+test_logs_count (void)
+{
+  return captured_logs->len;
+}
+
+gboolean
+test_logs_contain (const char *needle)
+{
+  for (guint i = 0; i < captured_logs->len; i++)
+    if (strstr (g_ptr_array_index (captured_logs, i), needle) != NULL)
+      return TRUE;
+  return FALSE;
+}

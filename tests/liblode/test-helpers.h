@@ -1,0 +1,22 @@
+/* test-helpers.h — waiting for async results and capturing logs in tests
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+void          test_result_cb     (GObject       *object,
+                                  GAsyncResult  *result,
+                                  gpointer       user_data);
+GAsyncResult *test_wait_result   (GAsyncResult **result);
+void          test_capture_logs  (void);
+void          test_logs_clear    (void);
+guint         test_logs_count    (void);
+gboolean      test_logs_contain  (const char    *needle);
+
+G_END_DECLS
