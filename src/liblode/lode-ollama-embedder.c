@@ -327,6 +327,7 @@ lode_ollama_embedder_check_finish (LodeOllamaEmbedder  *self,
 typedef struct
 {
   GDataInputStream *lines;
+  SoupMessage      *failed;
   gboolean          succeeded;
 } PullData;
 
@@ -334,6 +335,7 @@ static void
 pull_data_free (PullData *data)
 {
   g_clear_object (&data->lines);
+  g_clear_object (&data->failed);
   g_free (data);
 }
 
@@ -429,6 +431,24 @@ pull_read_line_cb (GObject      *object,
 }
 
 static void
+pull_error_body_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  LodeOllamaEmbedder *self = g_task_get_source_object (task);
+  PullData *data = g_task_get_task_data (task);
+  g_autoptr(GBytes) body = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result,
+                                                             NULL);
+  g_autofree char *what = g_strdup_printf ("Pulling %s from Ollama at %s", self->model,
+                                           self->url);
+  GError *error = NULL;
+
+  _lode_embedder_set_http_error (&error, what, data->failed, body);
+  g_task_return_error (task, error);
+}
+
+static void
 pull_send_cb (GObject      *object,
               GAsyncResult *result,
               gpointer      user_data)
@@ -452,13 +472,11 @@ pull_send_cb (GObject      *object,
   data->lines = g_data_input_stream_new (stream);
   if (!SOUP_STATUS_IS_SUCCESSFUL (soup_message_get_status (message)))
     {
-      /* The body of an error is short; read it for the message. */
-      g_autoptr(GBytes) body = g_input_stream_read_bytes (stream, 4096, NULL, NULL);
-      g_autofree char *what = g_strdup_printf ("Pulling %s from Ollama at %s", self->model,
-                                               self->url);
-
-      _lode_embedder_set_http_error (&error, what, message, body);
-      g_task_return_error (task, error);
+      /* The start of the body says what went wrong. */
+      data->failed = g_object_ref (message);
+      cancellable = g_task_get_cancellable (task);
+      g_input_stream_read_bytes_async (stream, 4096, G_PRIORITY_DEFAULT, cancellable,
+                                       pull_error_body_cb, g_steal_pointer (&task));
       return;
     }
 

@@ -21,6 +21,7 @@ typedef enum
   MODE_OK,
   MODE_MISSING_THEN_PULL,
   MODE_PULL_FAILS,
+  MODE_PULL_REJECTED,
   MODE_HTTP_ERROR,
   MODE_MALFORMED,
   MODE_WRONG_COUNT,
@@ -93,7 +94,10 @@ handler (MockServer        *server,
         "{\"error\":\"pull model manifest: file does not exist\"}\n";
 
       g_assert_nonnull (strstr (body, "\"model\":\"nomic-embed-text\""));
-      if (f->mode == MODE_PULL_FAILS)
+      if (f->mode == MODE_PULL_REJECTED)
+        mock_reply_json (message, SOUP_STATUS_INTERNAL_SERVER_ERROR,
+                         "{\"error\":\"no space left on device\"}");
+      else if (f->mode == MODE_PULL_FAILS)
         mock_reply (message, SOUP_STATUS_OK, "application/x-ndjson", failing, strlen (failing));
       else
         {
@@ -113,6 +117,7 @@ handler (MockServer        *server,
       break;
     case MODE_MISSING_THEN_PULL:
     case MODE_PULL_FAILS:
+    case MODE_PULL_REJECTED:
       if (!f->pulled)
         mock_reply_json (message, SOUP_STATUS_NOT_FOUND,
                          "{\"error\":\"model \\\"nomic-embed-text\\\" not found, try pulling it first\"}");
@@ -261,6 +266,22 @@ test_pull_fails (Fixture       *f,
   g_assert_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER);
   g_assert_null (embeddings);
   g_assert_nonnull (strstr (error->message, "file does not exist"));
+}
+
+static void
+test_pull_rejected (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(LodeOllamaEmbedder) embedder = lode_ollama_embedder_new (f->server->url, NULL);
+  const char *texts[] = { "hello", NULL };
+  g_autoptr(LodeEmbeddings) embeddings = NULL;
+  g_autoptr(GError) error = NULL;
+
+  embeddings = embed (embedder, texts, LODE_EMBED_DOCUMENT, &error);
+  g_assert_null (embeddings);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER);
+  g_assert_nonnull (strstr (error->message, "HTTP 500"));
+  g_assert_nonnull (strstr (error->message, "no space left on device"));
 }
 
 static void
@@ -461,6 +482,7 @@ main (int   argc,
   ADD ("embed", MODE_OK, test_embed);
   ADD ("pull-when-missing", MODE_MISSING_THEN_PULL, test_pull_when_missing);
   ADD ("pull-fails", MODE_PULL_FAILS, test_pull_fails);
+  ADD ("pull-rejected", MODE_PULL_REJECTED, test_pull_rejected);
   ADD ("no-auto-pull", MODE_MISSING_THEN_PULL, test_no_auto_pull);
   ADD ("http-error", MODE_HTTP_ERROR, test_http_error);
   ADD ("malformed-json", MODE_MALFORMED, test_malformed);
