@@ -997,6 +997,10 @@ cmd_secret (LodeEngine  *engine,
       if (!ok)
         {
           print_error (error);
+          /* The login keyring needs an unlock prompt, which needs a display. */
+          if (!session)
+            g_printerr (_("lode: without a desktop session, “--session” keeps the key until "
+                          "logout, or set LODE_OPENAI_API_KEY\n"));
           return 1;
         }
       g_print (_("Stored the API key for %s.\n"), provider);
