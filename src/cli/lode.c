@@ -999,8 +999,13 @@ cmd_secret (LodeEngine  *engine,
           print_error (error);
           /* The login keyring needs an unlock prompt, which needs a display. */
           if (!session)
-            g_printerr (_("lode: without a desktop session, “--session” keeps the key until "
-                          "logout, or set LODE_OPENAI_API_KEY\n"));
+            {
+              g_autofree char *upper = g_ascii_strup (provider, -1);
+
+              g_strdelimit (upper, "-", '_');
+              g_printerr (_("lode: without a desktop session, “--session” keeps the key until "
+                            "logout; or set LODE_%s_API_KEY\n"), upper);
+            }
           return 1;
         }
       g_print (_("Stored the API key for %s.\n"), provider);
