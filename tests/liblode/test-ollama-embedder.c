@@ -230,6 +230,47 @@ pull_progress_cb (const char *status,
     }
 }
 
+typedef struct
+{
+  LodeEmbedder   *embedder;
+  LodeEmbeddings *embeddings;
+  GError         *error;
+  gboolean        done;
+} SyncCall;
+
+static gpointer
+sync_thread_func (gpointer data)
+{
+  SyncCall *call = data;
+  const char *texts[] = { "from a worker thread", NULL };
+
+  call->embeddings = lode_embedder_embed_sync (call->embedder, texts, LODE_EMBED_DOCUMENT, NULL,
+                                               &call->error);
+  g_atomic_int_set (&call->done, TRUE);
+  g_main_context_wakeup (NULL);
+  return NULL;
+}
+
+static void
+test_sync_from_thread (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(LodeOllamaEmbedder) embedder = lode_ollama_embedder_new (f->server->url, NULL);
+  SyncCall call = { LODE_EMBEDDER (embedder), NULL, NULL, FALSE };
+  GThread *thread;
+
+  /* The indexer embeds from worker threads with embed_sync; the server answers here. */
+  thread = g_thread_new ("embed", sync_thread_func, &call);
+  while (!g_atomic_int_get (&call.done))
+    g_main_context_iteration (NULL, TRUE);
+  g_thread_join (thread);
+
+  g_assert_no_error (call.error);
+  g_assert_nonnull (call.embeddings);
+  g_assert_cmpuint (call.embeddings->n_vectors, ==, 1);
+  lode_embeddings_free (call.embeddings);
+}
+
 static void
 test_pull_when_missing (Fixture       *f,
                         gconstpointer  data)
@@ -480,6 +521,7 @@ main (int   argc,
   g_test_add ("/lode/ollama/" path, Fixture, GINT_TO_POINTER (mode), setup, func, teardown)
 
   ADD ("embed", MODE_OK, test_embed);
+  ADD ("sync-from-thread", MODE_OK, test_sync_from_thread);
   ADD ("pull-when-missing", MODE_MISSING_THEN_PULL, test_pull_when_missing);
   ADD ("pull-fails", MODE_PULL_FAILS, test_pull_fails);
   ADD ("pull-rejected", MODE_PULL_REJECTED, test_pull_rejected);
