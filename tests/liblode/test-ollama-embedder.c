@@ -509,6 +509,33 @@ test_from_spec (Fixture       *f,
   g_assert_nonnull (strstr (error->message, "not reachable"));
 }
 
+/* Against a real Ollama when LODE_TEST_OLLAMA_URL names one (model: LODE_TEST_OLLAMA_MODEL). */
+static void
+test_real_server (void)
+{
+  const char *url = g_getenv ("LODE_TEST_OLLAMA_URL");
+  const char *texts[] = { "int main (void) { return 0; }", "parse an HTTP request", NULL };
+  g_autoptr(LodeEmbedder) embedder = NULL;
+  g_autoptr(LodeEmbeddings) embeddings = NULL;
+  g_autoptr(GError) error = NULL;
+  double norm = 0.0;
+
+  if (url == NULL || *url == '\0')
+    {
+      g_test_skip ("LODE_TEST_OLLAMA_URL is not set");
+      return;
+    }
+
+  embedder = LODE_EMBEDDER (lode_ollama_embedder_new (url, g_getenv ("LODE_TEST_OLLAMA_MODEL")));
+  embeddings = lode_embedder_embed_sync (embedder, texts, LODE_EMBED_DOCUMENT, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (embeddings->n_vectors, ==, 2);
+  g_assert_cmpuint (embeddings->dims, >, 0);
+  for (guint d = 0; d < embeddings->dims; d++)
+    norm += embeddings->data[d] * embeddings->data[d];
+  g_assert_cmpfloat_with_epsilon (norm, 1.0, 1e-4);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -533,6 +560,7 @@ main (int   argc,
   ADD ("timeout", MODE_HANG, test_timeout);
   ADD ("check", MODE_OK, test_check);
   ADD ("from-spec", MODE_OK, test_from_spec);
+  g_test_add_func ("/lode/ollama/real-server", test_real_server);
 
 #undef ADD
 

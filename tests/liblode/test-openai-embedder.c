@@ -583,6 +583,40 @@ test_from_spec (Fixture       *f,
                             "\"model\":\"text-embedding-3-large\""));
 }
 
+/* Against a real OpenAI-compatible server when LODE_TEST_OPENAI_URL names one (key and model
+ * from LODE_TEST_OPENAI_KEY and LODE_TEST_OPENAI_MODEL). */
+static void
+test_real_server (void)
+{
+  const char *url = g_getenv ("LODE_TEST_OPENAI_URL");
+  g_autoptr(GString) long_text = g_string_new (NULL);
+  const char *texts[3];
+  g_autoptr(LodeEmbedder) embedder = NULL;
+  g_autoptr(LodeEmbeddings) embeddings = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (url == NULL || *url == '\0')
+    {
+      g_test_skip ("LODE_TEST_OPENAI_URL is not set");
+      return;
+    }
+
+  /* Longer than the limit set below: embedded in parts. */
+  for (guint i = 0; i < 200; i++)
+    g_string_append_printf (long_text, "static int helper_%u (int x) { return x * %u; }\n", i, i);
+  texts[0] = "where are requests parsed";
+  texts[1] = long_text->str;
+  texts[2] = NULL;
+
+  embedder = LODE_EMBEDDER (lode_openai_embedder_new (url, g_getenv ("LODE_TEST_OPENAI_MODEL"),
+                                                      g_getenv ("LODE_TEST_OPENAI_KEY")));
+  lode_openai_embedder_set_max_tokens (LODE_OPENAI_EMBEDDER (embedder), 512);
+  embeddings = lode_embedder_embed_sync (embedder, texts, LODE_EMBED_DOCUMENT, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (embeddings->n_vectors, ==, 2);
+  g_assert_cmpuint (embeddings->dims, >, 0);
+}
+
 static void
 test_estimate (void)
 {
@@ -623,6 +657,7 @@ main (int   argc,
   ADD ("key-never-shown", MODE_WRONG_KEY, test_key_never_shown);
   ADD ("timeout", MODE_HANG, test_timeout);
   ADD ("from-spec", MODE_OK, test_from_spec);
+  g_test_add_func ("/lode/openai/real-server", test_real_server);
 
 #undef ADD
 
