@@ -765,6 +765,17 @@ lode_ollama_embedder_embed_async (LodeEmbedder        *embedder,
     data->inputs[i] = g_strconcat (prefix, texts[i], NULL);
   g_task_set_task_data (task, data, (GDestroyNotify) embed_data_free);
 
+  for (guint i = 0; i < data->n_inputs; i++)
+    {
+      if (!g_utf8_validate (texts[i], -1, NULL))
+        {
+          g_task_return_new_error (task, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                                   "Input %u is not valid UTF-8", i);
+          g_object_unref (task);
+          return;
+        }
+    }
+
   if (data->n_inputs == 0)
     {
       g_task_return_pointer (task, lode_embeddings_new (0, self->dims),

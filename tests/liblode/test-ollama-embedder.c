@@ -361,6 +361,21 @@ embed_error (Fixture *f,
 }
 
 static void
+test_invalid_utf8 (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(LodeOllamaEmbedder) embedder = lode_ollama_embedder_new (f->server->url, NULL);
+  const char *texts[] = { "fine", "bad \xff\xfe bytes", NULL };
+  g_autoptr(LodeEmbeddings) embeddings = NULL;
+  g_autoptr(GError) error = NULL;
+
+  embeddings = embed (embedder, texts, LODE_EMBED_DOCUMENT, &error);
+  g_assert_null (embeddings);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpuint (f->server->requests->len, ==, 0);
+}
+
+static void
 test_http_error (Fixture       *f,
                  gconstpointer  data)
 {
@@ -554,6 +569,7 @@ main (int   argc,
   ADD ("pull-rejected", MODE_PULL_REJECTED, test_pull_rejected);
   ADD ("no-auto-pull", MODE_MISSING_THEN_PULL, test_no_auto_pull);
   ADD ("http-error", MODE_HTTP_ERROR, test_http_error);
+  ADD ("invalid-utf8", MODE_OK, test_invalid_utf8);
   ADD ("malformed-json", MODE_MALFORMED, test_malformed);
   ADD ("wrong-count", MODE_WRONG_COUNT, test_wrong_count);
   ADD ("wrong-dims", MODE_DIMS_CHANGE, test_dims_change);

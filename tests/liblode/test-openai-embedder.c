@@ -379,6 +379,21 @@ test_split_long_input (Fixture       *f,
 }
 
 static void
+test_invalid_utf8 (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(LodeOpenaiEmbedder) embedder = new_embedder (f);
+  const char *texts[] = { "bad \xc3\x28 bytes", NULL };
+  g_autoptr(LodeEmbeddings) embeddings = NULL;
+  g_autoptr(GError) error = NULL;
+
+  embeddings = embed (embedder, texts, NULL, &error);
+  g_assert_null (embeddings);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpuint (f->server->requests->len, ==, 0);
+}
+
+static void
 test_http_error (Fixture       *f,
                  gconstpointer  data)
 {
@@ -646,6 +661,7 @@ main (int   argc,
   ADD ("batch-tokens", MODE_OK, test_batch_tokens);
   ADD ("split-long-input", MODE_OK, test_split_long_input);
   ADD ("http-error", MODE_BAD_REQUEST, test_http_error);
+  ADD ("invalid-utf8", MODE_OK, test_invalid_utf8);
   ADD ("retry-after-seconds", MODE_RATE_LIMITED_SECONDS, test_retry_after);
   ADD ("retry-after-date", MODE_RATE_LIMITED_DATE, test_retry_after);
   ADD ("retry-gives-up", MODE_UNAVAILABLE, test_retry_gives_up);
