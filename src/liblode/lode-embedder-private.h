@@ -28,4 +28,14 @@ void      _lode_embedder_set_http_error  (GError       **error,
                                           SoupMessage   *message,
                                           GBytes        *body);
 
+SoupSession *_lode_http_get_session        (void);
+void         _lode_http_send_and_read_async (SoupMessage          *message,
+                                             guint                 timeout_seconds,
+                                             GCancellable         *cancellable,
+                                             GAsyncReadyCallback   callback,
+                                             gpointer              user_data);
+GBytes      *_lode_http_send_and_read_finish (GAsyncResult        *result,
+                                              SoupMessage        **message,
+                                              GError             **error);
+
 G_END_DECLS

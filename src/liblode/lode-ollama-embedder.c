@@ -23,7 +23,6 @@ struct _LodeOllamaEmbedder
 {
   GObject                 parent_instance;
 
-  SoupSession            *session;
   char                   *url;
   char                   *model;
   char                   *model_id;
@@ -31,6 +30,7 @@ struct _LodeOllamaEmbedder
   const char             *document_prefix;
   guint                   dims;
   guint                   max_tokens;
+  guint                   timeout_seconds;
 
   LodeOllamaPullProgress  pull_progress;
   gpointer                pull_progress_data;
@@ -64,7 +64,6 @@ lode_ollama_embedder_finalize (GObject *object)
 
   if (self->pull_progress_destroy != NULL)
     self->pull_progress_destroy (self->pull_progress_data);
-  g_clear_object (&self->session);
   g_clear_pointer (&self->url, g_free);
   g_clear_pointer (&self->model, g_free);
   g_clear_pointer (&self->model_id, g_free);
@@ -81,11 +80,7 @@ lode_ollama_embedder_class_init (LodeOllamaEmbedderClass *klass)
 static void
 lode_ollama_embedder_init (LodeOllamaEmbedder *self)
 {
-  g_autofree char *user_agent = g_strdup_printf ("lode/%s", PACKAGE_VERSION);
-
-  self->session = soup_session_new_with_options ("timeout", DEFAULT_TIMEOUT_SECONDS,
-                                                 "user-agent", user_agent,
-                                                 NULL);
+  self->timeout_seconds = DEFAULT_TIMEOUT_SECONDS;
   self->auto_pull = TRUE;
 }
 
@@ -132,7 +127,8 @@ lode_ollama_embedder_new (const char *url,
 /**
  * lode_ollama_embedder_set_timeout:
  * @self: a #LodeOllamaEmbedder
- * @seconds: how long to wait for the server to answer, 0 for ever
+ * @seconds: how long a request (an embedding batch, a version check) may take, 0 for no
+ *   limit; a pull is only limited by cancellation, since a model download takes minutes
  */
 void
 lode_ollama_embedder_set_timeout (LodeOllamaEmbedder *self,
@@ -140,7 +136,7 @@ lode_ollama_embedder_set_timeout (LodeOllamaEmbedder *self,
 {
   g_return_if_fail (LODE_IS_OLLAMA_EMBEDDER (self));
 
-  g_object_set (self->session, "timeout", seconds, NULL);
+  self->timeout_seconds = seconds;
 }
 
 /**
@@ -225,14 +221,14 @@ check_cb (GObject      *object,
 {
   g_autoptr(GTask) task = user_data;
   LodeOllamaEmbedder *self = g_task_get_source_object (task);
-  SoupMessage *message = soup_session_get_async_result_message (SOUP_SESSION (object), result);
+  SoupMessage *message = NULL;
   g_autoptr(GBytes) body = NULL;
   g_autoptr(JsonNode) root = NULL;
   g_autofree char *what = g_strdup_printf ("Ollama at %s", self->url);
   GError *error = NULL;
   const char *version;
 
-  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  body = _lode_http_send_and_read_finish (result, &message, &error);
   if (body == NULL)
     {
       g_prefix_error (&error, "Ollama is not reachable at %s: ", self->url);
@@ -300,8 +296,8 @@ lode_ollama_embedder_check_async (LodeOllamaEmbedder  *self,
       return;
     }
 
-  soup_session_send_and_read_async (self->session, message, G_PRIORITY_DEFAULT, cancellable,
-                                    check_cb, g_steal_pointer (&task));
+  _lode_http_send_and_read_async (message, self->timeout_seconds, cancellable, check_cb,
+                                  g_steal_pointer (&task));
 }
 
 /**
@@ -530,7 +526,7 @@ lode_ollama_embedder_pull_async (LodeOllamaEmbedder  *self,
       return;
     }
 
-  soup_session_send_async (self->session, message, G_PRIORITY_DEFAULT, cancellable,
+  soup_session_send_async (_lode_http_get_session (), message, G_PRIORITY_DEFAULT, cancellable,
                            pull_send_cb, g_steal_pointer (&task));
 }
 
@@ -667,13 +663,13 @@ embed_cb (GObject      *object,
   g_autoptr(GTask) task = user_data;
   LodeOllamaEmbedder *self = g_task_get_source_object (task);
   EmbedData *data = g_task_get_task_data (task);
-  SoupMessage *message = soup_session_get_async_result_message (SOUP_SESSION (object), result);
+  SoupMessage *message = NULL;
   g_autoptr(GBytes) body = NULL;
   LodeEmbeddings *embeddings;
   GCancellable *cancellable;
   GError *error = NULL;
 
-  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  body = _lode_http_send_and_read_finish (result, &message, &error);
   if (body == NULL)
     {
       g_prefix_error (&error, "Ollama at %s: ", self->url);
@@ -738,8 +734,8 @@ embed_send (GTask *task)
       return;
     }
 
-  soup_session_send_and_read_async (self->session, message, G_PRIORITY_DEFAULT,
-                                    g_task_get_cancellable (task), embed_cb, task);
+  _lode_http_send_and_read_async (message, self->timeout_seconds, g_task_get_cancellable (task),
+                                  embed_cb, task);
 }
 
 static void

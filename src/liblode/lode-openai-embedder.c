@@ -32,7 +32,6 @@ struct _LodeOpenaiEmbedder
 {
   GObject      parent_instance;
 
-  SoupSession *session;
   char        *endpoint;
   char        *model;
   char        *model_id;
@@ -43,6 +42,7 @@ struct _LodeOpenaiEmbedder
   guint        batch_tokens;
   guint        max_retries;
   guint        retry_delay_msec;
+  guint        timeout_seconds;
 };
 
 static void lode_openai_embedder_iface_init (LodeEmbedderInterface *iface);
@@ -56,7 +56,6 @@ lode_openai_embedder_finalize (GObject *object)
 {
   LodeOpenaiEmbedder *self = (LodeOpenaiEmbedder *) object;
 
-  g_clear_object (&self->session);
   g_clear_pointer (&self->endpoint, g_free);
   g_clear_pointer (&self->model, g_free);
   g_clear_pointer (&self->model_id, g_free);
@@ -78,11 +77,7 @@ lode_openai_embedder_class_init (LodeOpenaiEmbedderClass *klass)
 static void
 lode_openai_embedder_init (LodeOpenaiEmbedder *self)
 {
-  g_autofree char *user_agent = g_strdup_printf ("lode/%s", PACKAGE_VERSION);
-
-  self->session = soup_session_new_with_options ("timeout", DEFAULT_TIMEOUT_SECONDS,
-                                                 "user-agent", user_agent,
-                                                 NULL);
+  self->timeout_seconds = DEFAULT_TIMEOUT_SECONDS;
   self->max_tokens = DEFAULT_MAX_TOKENS;
   self->batch_inputs = DEFAULT_BATCH_INPUTS;
   self->batch_tokens = DEFAULT_BATCH_TOKENS;
@@ -126,13 +121,18 @@ lode_openai_embedder_new (const char *base_url,
   return self;
 }
 
+/**
+ * lode_openai_embedder_set_timeout:
+ * @self: a #LodeOpenaiEmbedder
+ * @seconds: how long one request may take, 0 for no limit (waits before a retry not counted)
+ */
 void
 lode_openai_embedder_set_timeout (LodeOpenaiEmbedder *self,
                                   guint               seconds)
 {
   g_return_if_fail (LODE_IS_OPENAI_EMBEDDER (self));
 
-  g_object_set (self->session, "timeout", seconds, NULL);
+  self->timeout_seconds = seconds;
 }
 
 /**
@@ -610,12 +610,12 @@ batch_cb (GObject      *object,
   g_autoptr(GTask) task = user_data;
   LodeOpenaiEmbedder *self = g_task_get_source_object (task);
   EmbedData *data = g_task_get_task_data (task);
-  SoupMessage *message = soup_session_get_async_result_message (SOUP_SESSION (object), result);
+  SoupMessage *message = NULL;
   g_autoptr(GBytes) body = NULL;
   LodeEmbeddings *embeddings;
   GError *error = NULL;
 
-  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  body = _lode_http_send_and_read_finish (result, &message, &error);
   if (body == NULL)
     {
       g_prefix_error (&error, "%s: ", self->endpoint);
@@ -728,8 +728,7 @@ send_batch (GTask *task)
 
   g_debug ("Embedding %u inputs (~%" G_GUINT64_FORMAT " tokens) with %s", data->batch_len,
            tokens, self->model);
-  soup_session_send_and_read_async (self->session, message, G_PRIORITY_DEFAULT, cancellable,
-                                    batch_cb, task);
+  _lode_http_send_and_read_async (message, self->timeout_seconds, cancellable, batch_cb, task);
 }
 
 static void
