@@ -48,7 +48,6 @@ typedef struct
 
 struct _HttpSession
 {
-  LodeMcpHttp    *http;
   char           *id;
   LodeMcpSession *session;
   GList          *exchanges;
@@ -349,7 +348,6 @@ session_new (LodeMcpHttp *self)
 {
   HttpSession *session = g_new0 (HttpSession, 1);
 
-  session->http = self;
   session->id = g_uuid_string_random ();
   session->session = lode_mcp_session_new (self->registry, FALSE, send_cb, session);
   g_hash_table_insert (self->sessions, session->id, session);

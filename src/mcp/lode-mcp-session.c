@@ -996,13 +996,6 @@ lode_mcp_session_close (LodeMcpSession *self)
     cancel_request (request);
 }
 
-gboolean
-lode_mcp_session_is_initialized (LodeMcpSession *self)
-{
-  g_return_val_if_fail (LODE_IS_MCP_SESSION (self), FALSE);
-  return self->initialize_done;
-}
-
 /* Dispatch ----------------------------------------------------------------------------- */
 
 static void
