@@ -23,6 +23,9 @@
  * threads, so the main loop keeps reading (and can cancel).
  */
 
+/* Calls that depend on the default project wait this long at most for the client's roots. */
+#define ROOTS_TIMEOUT_MSEC 2000
+
 #define RESOURCE_PREFIX "lode://project/"
 #define RESOURCE_SUFFIX "/overview"
 #define DEFAULT_PAGE_SIZE 50
@@ -54,6 +57,15 @@ typedef struct
   guint           cancelled : 1;
 } Request;
 
+/* A request held until the client's roots are known. */
+typedef struct
+{
+  char       *method;
+  JsonNode   *id;
+  JsonObject *params;
+  gpointer    tag;
+} Deferred;
+
 struct _LodeMcpSession
 {
   GObject           parent_instance;
@@ -66,6 +78,8 @@ struct _LodeMcpSession
   char             *protocol_version;
   char             *default_project; /* the client's first root */
   char             *roots_request;   /* id of our pending roots/list request */
+  GQueue            deferred;        /* Deferred, while roots_request is pending */
+  guint             roots_timeout;
   guint             next_request;
   guint             page_size;
   int               log_level;
@@ -92,6 +106,15 @@ request_free (Request *request)
 }
 
 static void
+deferred_free (Deferred *deferred)
+{
+  g_free (deferred->method);
+  json_node_unref (deferred->id);
+  g_clear_pointer (&deferred->params, json_object_unref);
+  g_free (deferred);
+}
+
+static void
 lode_mcp_session_finalize (GObject *object)
 {
   LodeMcpSession *self = (LodeMcpSession *)object;
@@ -104,6 +127,7 @@ lode_mcp_session_finalize (GObject *object)
   g_free (self->protocol_version);
   g_free (self->default_project);
   g_free (self->roots_request);
+  g_queue_clear_full (&self->deferred, (GDestroyNotify) deferred_free);
 
   G_OBJECT_CLASS (lode_mcp_session_parent_class)->finalize (object);
 }
@@ -122,6 +146,7 @@ lode_mcp_session_init (LodeMcpSession *self)
   const char *page_size = g_getenv ("LODE_MCP_PAGE_SIZE");
 
   self->requests = g_hash_table_new (g_str_hash, g_str_equal);
+  g_queue_init (&self->deferred);
   self->log_level = DEFAULT_LOG_LEVEL;
   self->page_size = DEFAULT_PAGE_SIZE;
   /* Tests shrink pages to exercise cursors. */
@@ -450,6 +475,38 @@ handle_initialize (LodeMcpSession *self,
   send_result (self, id, tag, result);
 }
 
+static void handle_request (LodeMcpSession *self,
+                            const char     *method,
+                            JsonNode       *id,
+                            JsonObject     *params,
+                            gpointer        tag);
+
+/* The roots are known (or will not come): the held requests run, in order. */
+static void
+roots_settled (LodeMcpSession *self)
+{
+  Deferred *deferred;
+
+  g_clear_pointer (&self->roots_request, g_free);
+  g_clear_handle_id (&self->roots_timeout, g_source_remove);
+  while ((deferred = g_queue_pop_head (&self->deferred)) != NULL)
+    {
+      handle_request (self, deferred->method, deferred->id, deferred->params, deferred->tag);
+      deferred_free (deferred);
+    }
+}
+
+static gboolean
+roots_timeout_cb (gpointer user_data)
+{
+  LodeMcpSession *self = user_data;
+
+  g_debug ("The client did not answer roots/list in time");
+  self->roots_timeout = 0;
+  roots_settled (self);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 request_roots (LodeMcpSession *self)
 {
@@ -457,24 +514,23 @@ request_roots (LodeMcpSession *self)
 
   g_free (self->roots_request);
   self->roots_request = g_strdup_printf ("lode-roots-%u", ++self->next_request);
+  if (self->roots_timeout == 0)
+    self->roots_timeout = g_timeout_add_full (G_PRIORITY_DEFAULT, ROOTS_TIMEOUT_MSEC,
+                                              roots_timeout_cb, g_object_ref (self),
+                                              g_object_unref);
   json_object_set_string_member (message, "id", self->roots_request);
   json_object_set_string_member (message, "method", "roots/list");
   send_message (self, message, NULL, FALSE);
 }
 
 static void
-handle_response (LodeMcpSession *self,
-                 JsonObject     *message)
+read_roots (LodeMcpSession *self,
+            JsonObject     *message)
 {
   JsonArray *roots;
   JsonObject *result;
   const char *uri;
   g_autofree char *path = NULL;
-
-  if (self->roots_request == NULL || g_strcmp0 (get_string (message, "id"),
-                                                self->roots_request) != 0)
-    return;
-  g_clear_pointer (&self->roots_request, g_free);
 
   result = get_object (message, "result");
   if (result == NULL || !json_object_has_member (result, "roots") ||
@@ -500,6 +556,18 @@ handle_response (LodeMcpSession *self,
   g_free (self->default_project);
   self->default_project = g_steal_pointer (&path);
   g_debug ("Default project: %s", self->default_project);
+}
+
+static void
+handle_response (LodeMcpSession *self,
+                 JsonObject     *message)
+{
+  if (self->roots_request == NULL || g_strcmp0 (get_string (message, "id"),
+                                                self->roots_request) != 0)
+    return;
+
+  read_roots (self, message);
+  roots_settled (self);
 }
 
 /* tools/list and tools/call ------------------------------------------------------------ */
@@ -991,6 +1059,8 @@ lode_mcp_session_close (LodeMcpSession *self)
   g_return_if_fail (LODE_IS_MCP_SESSION (self));
 
   self->closed = TRUE;
+  g_clear_handle_id (&self->roots_timeout, g_source_remove);
+  g_queue_clear_full (&self->deferred, (GDestroyNotify) deferred_free);
   g_hash_table_iter_init (&iter, self->requests);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &request))
     cancel_request (request);
@@ -1051,6 +1121,18 @@ handle_request (LodeMcpSession *self,
                 "The session is not initialized: send initialize first", NULL);
   else if (g_str_equal (method, "tools/list"))
     handle_tools_list (self, id, params, tag);
+  else if (self->roots_request != NULL && g_str_equal (method, "tools/call") &&
+           get_string (get_object (params, "arguments"), "projectPath") == NULL)
+    {
+      Deferred *deferred = g_new0 (Deferred, 1);
+
+      /* Its project is the default one, the client's first root, which is on its way. */
+      deferred->method = g_strdup (method);
+      deferred->id = json_node_copy (id);
+      deferred->params = params != NULL ? json_object_ref (params) : NULL;
+      deferred->tag = tag;
+      g_queue_push_tail (&self->deferred, deferred);
+    }
   else if (g_str_equal (method, "tools/call"))
     handle_tools_call (self, key, id, params, tag);
   else if (g_str_equal (method, "resources/list"))

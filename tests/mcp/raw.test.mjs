@@ -343,16 +343,26 @@ describe("stdio protocol", () => {
     });
     server.send({ jsonrpc: "2.0", method: "notifications/initialized" });
     const ask = await server.next((m) => m.method === "roots/list", "roots/list");
+    // A call that needs the default project waits for the roots; others do not.
+    server.send({ jsonrpc: "2.0", id: 2, method: "tools/call",
+                  params: { name: "codebase_status", arguments: {} } });
+    assert.deepEqual((await server.request("p", "ping")).result, {});
+    assert.equal(server.messages.filter((m) => m.id === 2).length, 0);
     server.send({ jsonrpc: "2.0", id: ask.id,
                   result: { roots: [{ uri: `file://${fixture}` }, { uri: `file://${other}` }] } });
-    // Requests are handled in order, so the roots are known when this arrives.
-    let status = await server.request(2, "tools/call", { name: "codebase_status", arguments: {} });
+    let status = await server.response(2);
     assert.equal(status.result.structuredContent.projectPath, fixture);
 
     server.send({ jsonrpc: "2.0", method: "notifications/roots/list_changed" });
     const again = await server.next((m) => m.method === "roots/list", "roots/list again");
     server.send({ jsonrpc: "2.0", id: again.id, result: { roots: [{ uri: `file://${other}` }] } });
     status = await server.request(3, "tools/call", { name: "codebase_status", arguments: {} });
+    assert.equal(status.result.structuredContent.projectPath, other);
+
+    // A client that never answers holds calls up for a moment only; the last root stays.
+    server.send({ jsonrpc: "2.0", method: "notifications/roots/list_changed" });
+    await server.next((m) => m.method === "roots/list", "roots/list, unanswered");
+    status = await server.request(5, "tools/call", { name: "codebase_status", arguments: {} });
     assert.equal(status.result.structuredContent.projectPath, other);
 
     // projectPath overrides the root.
