@@ -4,7 +4,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,8 +27,17 @@ export function requireNodeModules() {
   }
 }
 
+// Temporary directories live until the test process exits.
+const tempDirs = [];
+process.on("exit", () => {
+  for (const dir of tempDirs)
+    rmSync(dir, { recursive: true, force: true });
+});
+
 export function tempDir(prefix = "lode-mcp-test-") {
-  return mkdtempSync(path.join(tmpdir(), prefix));
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
 }
 
 // A tree big enough that indexing it takes a while, so that cancellation happens mid-run.
