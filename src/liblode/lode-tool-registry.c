@@ -1,0 +1,647 @@
+/* lode-tool-registry.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "lode-tool-registry"
+
+#include "config.h"
+
+#include "lode-error.h"
+#include "lode-json-schema.h"
+#include "lode-tool-registry.h"
+#include "lode-tools.h"
+
+/*
+ * Every tool once, for every surface. A call validates its arguments against the tool's
+ * input schema on the caller's thread (invalid arguments are an is_error result, like any
+ * failure an agent can fix), then runs the handler on a GTask worker thread; progress hops
+ * back to the caller's main context.
+ */
+
+typedef struct
+{
+  const LodeTool *tool;
+  JsonNode       *input_schema;
+  JsonNode       *output_schema;
+} Entry;
+
+struct _LodeToolRegistry
+{
+  GObject     parent_instance;
+  LodeEngine *engine;
+  GPtrArray  *entries;   /* Entry, in the order tools were added */
+  GHashTable *by_name;   /* name → Entry */
+};
+
+G_DEFINE_FINAL_TYPE (LodeToolRegistry, lode_tool_registry, G_TYPE_OBJECT)
+
+/* Progress reports go to the caller's main context; after the call finished, none. */
+typedef struct
+{
+  GMainContext         *context;
+  LodeToolProgressFunc  func;
+  gpointer              data;
+  GDestroyNotify        destroy;
+  gint                  closed;   /* atomic */
+} ProgressSink;
+
+struct _LodeToolCall
+{
+  LodeToolRegistry *registry;
+  const LodeTool   *tool;
+  JsonObject       *arguments;
+  char             *default_project;
+  GCancellable     *cancellable;
+  ProgressSink     *sink;
+};
+
+typedef struct
+{
+  ProgressSink *sink;
+  double        done;
+  double        total;
+  char         *message;
+} ProgressReport;
+
+static void
+entry_free (Entry *entry)
+{
+  json_node_unref (entry->input_schema);
+  json_node_unref (entry->output_schema);
+  g_free (entry);
+}
+
+static void
+progress_sink_clear (ProgressSink *sink)
+{
+  if (sink->destroy != NULL)
+    sink->destroy (sink->data);
+  g_main_context_unref (sink->context);
+}
+
+static void
+progress_sink_unref (ProgressSink *sink)
+{
+  g_atomic_rc_box_release_full (sink, (GDestroyNotify) progress_sink_clear);
+}
+
+static void
+progress_report_free (ProgressReport *report)
+{
+  progress_sink_unref (report->sink);
+  g_free (report->message);
+  g_free (report);
+}
+
+static gboolean
+progress_report_deliver_cb (gpointer user_data)
+{
+  ProgressReport *report = user_data;
+
+  if (!g_atomic_int_get (&report->sink->closed))
+    report->sink->func (report->done, report->total, report->message, report->sink->data);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+lode_tool_call_free (LodeToolCall *call)
+{
+  g_clear_object (&call->registry);
+  g_clear_pointer (&call->arguments, json_object_unref);
+  g_clear_object (&call->cancellable);
+  g_clear_pointer (&call->sink, progress_sink_unref);
+  g_free (call->default_project);
+  g_free (call);
+}
+
+void
+lode_tool_result_free (LodeToolResult *result)
+{
+  if (result == NULL)
+    return;
+
+  g_clear_pointer (&result->structured, json_object_unref);
+  g_free (result->text);
+  g_free (result);
+}
+
+static void
+lode_tool_registry_finalize (GObject *object)
+{
+  LodeToolRegistry *self = (LodeToolRegistry *)object;
+
+  g_clear_object (&self->engine);
+  g_clear_pointer (&self->by_name, g_hash_table_unref);
+  g_clear_pointer (&self->entries, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (lode_tool_registry_parent_class)->finalize (object);
+}
+
+static void
+lode_tool_registry_class_init (LodeToolRegistryClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = lode_tool_registry_finalize;
+}
+
+static void
+lode_tool_registry_init (LodeToolRegistry *self)
+{
+  self->entries = g_ptr_array_new_with_free_func ((GDestroyNotify) entry_free);
+  self->by_name = g_hash_table_new (g_str_hash, g_str_equal);
+}
+
+/**
+ * lode_tool_registry_new:
+ * @engine: the engine the tools work on
+ *
+ * Returns: (transfer full): a registry holding every tool Lode has
+ */
+LodeToolRegistry *
+lode_tool_registry_new (LodeEngine *engine)
+{
+  LodeToolRegistry *self;
+
+  g_return_val_if_fail (LODE_IS_ENGINE (engine), NULL);
+
+  self = g_object_new (LODE_TYPE_TOOL_REGISTRY, NULL);
+  self->engine = g_object_ref (engine);
+  lode_tools_add_codebase (self);
+
+  return self;
+}
+
+/**
+ * lode_tool_registry_get_engine:
+ * @self: a #LodeToolRegistry
+ *
+ * Returns: (transfer none): the engine the tools work on
+ */
+LodeEngine *
+lode_tool_registry_get_engine (LodeToolRegistry *self)
+{
+  g_return_val_if_fail (LODE_IS_TOOL_REGISTRY (self), NULL);
+  return self->engine;
+}
+
+static JsonNode *
+parse_schema (const char *name,
+              const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  JsonNode *node = json_from_string (text, &error);
+
+  /* Schemas are constants in our sources: a broken one is a programmer error. */
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    g_error ("Tool %s has an invalid schema: %s", name,
+             error != NULL ? error->message : "not an object");
+
+  return node;
+}
+
+/**
+ * lode_tool_registry_add:
+ * @self: a #LodeToolRegistry
+ * @tool: (transfer none): a tool; it must stay valid as long as @self (a static constant)
+ *
+ * Adds @tool. Its schemas are parsed once here.
+ */
+void
+lode_tool_registry_add (LodeToolRegistry *self,
+                        const LodeTool   *tool)
+{
+  Entry *entry;
+
+  g_return_if_fail (LODE_IS_TOOL_REGISTRY (self));
+  g_return_if_fail (tool != NULL && tool->name != NULL && tool->func != NULL);
+  g_return_if_fail (tool->input_schema != NULL && tool->output_schema != NULL);
+  g_return_if_fail (tool->format != NULL);
+  g_return_if_fail (!g_hash_table_contains (self->by_name, tool->name));
+
+  entry = g_new0 (Entry, 1);
+  entry->tool = tool;
+  entry->input_schema = parse_schema (tool->name, tool->input_schema);
+  entry->output_schema = parse_schema (tool->name, tool->output_schema);
+  g_ptr_array_add (self->entries, entry);
+  g_hash_table_insert (self->by_name, (gpointer) tool->name, entry);
+}
+
+/**
+ * lode_tool_registry_lookup:
+ * @self: a #LodeToolRegistry
+ * @name: a tool name
+ *
+ * Returns: (transfer none) (nullable): the tool called @name
+ */
+const LodeTool *
+lode_tool_registry_lookup (LodeToolRegistry *self,
+                           const char       *name)
+{
+  Entry *entry;
+
+  g_return_val_if_fail (LODE_IS_TOOL_REGISTRY (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  entry = g_hash_table_lookup (self->by_name, name);
+  return entry != NULL ? entry->tool : NULL;
+}
+
+/**
+ * lode_tool_registry_list:
+ * @self: a #LodeToolRegistry
+ *
+ * Returns: (transfer container) (element-type LodeTool): every tool, in a stable order
+ */
+GPtrArray *
+lode_tool_registry_list (LodeToolRegistry *self)
+{
+  GPtrArray *tools;
+
+  g_return_val_if_fail (LODE_IS_TOOL_REGISTRY (self), NULL);
+
+  tools = g_ptr_array_sized_new (self->entries->len);
+  for (guint i = 0; i < self->entries->len; i++)
+    g_ptr_array_add (tools, (gpointer) ((Entry *) g_ptr_array_index (self->entries, i))->tool);
+
+  return tools;
+}
+
+static Entry *
+lookup_entry (LodeToolRegistry *self,
+              const char       *name)
+{
+  g_return_val_if_fail (LODE_IS_TOOL_REGISTRY (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  return g_hash_table_lookup (self->by_name, name);
+}
+
+/**
+ * lode_tool_registry_get_input_schema:
+ * @self: a #LodeToolRegistry
+ * @name: a tool name
+ *
+ * Returns: (transfer none) (nullable): the parsed input schema of the tool called @name
+ */
+JsonNode *
+lode_tool_registry_get_input_schema (LodeToolRegistry *self,
+                                     const char       *name)
+{
+  Entry *entry = lookup_entry (self, name);
+
+  return entry != NULL ? entry->input_schema : NULL;
+}
+
+/**
+ * lode_tool_registry_get_output_schema:
+ * @self: a #LodeToolRegistry
+ * @name: a tool name
+ *
+ * Returns: (transfer none) (nullable): the parsed output schema of the tool called @name
+ */
+JsonNode *
+lode_tool_registry_get_output_schema (LodeToolRegistry *self,
+                                      const char       *name)
+{
+  Entry *entry = lookup_entry (self, name);
+
+  return entry != NULL ? entry->output_schema : NULL;
+}
+
+/**
+ * lode_tool_call_get_registry:
+ * @call: a #LodeToolCall
+ *
+ * Returns: (transfer none): the registry that runs @call
+ */
+LodeToolRegistry *
+lode_tool_call_get_registry (LodeToolCall *call)
+{
+  g_return_val_if_fail (call != NULL, NULL);
+  return call->registry;
+}
+
+LodeEngine *
+lode_tool_call_get_engine (LodeToolCall *call)
+{
+  g_return_val_if_fail (call != NULL, NULL);
+  return call->registry->engine;
+}
+
+/**
+ * lode_tool_call_get_arguments:
+ * @call: a #LodeToolCall
+ *
+ * Returns: (transfer none): the arguments; valid against the tool's input schema
+ */
+JsonObject *
+lode_tool_call_get_arguments (LodeToolCall *call)
+{
+  g_return_val_if_fail (call != NULL, NULL);
+  return call->arguments;
+}
+
+GCancellable *
+lode_tool_call_get_cancellable (LodeToolCall *call)
+{
+  g_return_val_if_fail (call != NULL, NULL);
+  return call->cancellable;
+}
+
+/**
+ * lode_tool_call_dup_project_path:
+ * @call: a #LodeToolCall
+ * @error: return location for a #GError
+ *
+ * The project a call is about: its `projectPath` argument, else the default project of the
+ * surface (for MCP, the client's first root), else the working directory. A relative
+ * `projectPath` is refused: the working directory of a server is not the agent's, so
+ * resolving it would pick a tree nobody meant.
+ *
+ * Returns: (transfer full) (nullable): an absolute path
+ */
+char *
+lode_tool_call_dup_project_path (LodeToolCall  *call,
+                                 GError       **error)
+{
+  const char *path = NULL;
+
+  g_return_val_if_fail (call != NULL, NULL);
+
+  if (json_object_has_member (call->arguments, "projectPath"))
+    path = json_object_get_string_member (call->arguments, "projectPath");
+
+  if (path != NULL)
+    {
+      if (!g_path_is_absolute (path))
+        {
+          g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                       "Argument “projectPath” must be an absolute path (got “%s”)", path);
+          return NULL;
+        }
+      return g_canonicalize_filename (path, NULL);
+    }
+
+  if (call->default_project != NULL)
+    return g_strdup (call->default_project);
+
+  return g_get_current_dir ();
+}
+
+/**
+ * lode_tool_call_report_progress:
+ * @call: a #LodeToolCall
+ * @done: units done
+ * @total: units in all, 0 when unknown
+ * @message: (nullable): what is happening
+ *
+ * Reports progress to the caller, on its main context. Handlers rate-limit their reports:
+ * each one may become a message to a client.
+ */
+void
+lode_tool_call_report_progress (LodeToolCall *call,
+                                double        done,
+                                double        total,
+                                const char   *message)
+{
+  ProgressReport *report;
+
+  g_return_if_fail (call != NULL);
+
+  if (call->sink == NULL)
+    return;
+
+  report = g_new0 (ProgressReport, 1);
+  report->sink = g_atomic_rc_box_acquire (call->sink);
+  report->done = done;
+  report->total = total;
+  report->message = g_strdup (message);
+  g_main_context_invoke_full (call->sink->context, G_PRIORITY_DEFAULT,
+                              progress_report_deliver_cb, report,
+                              (GDestroyNotify) progress_report_free);
+}
+
+static gboolean
+is_cancellation (const GError *error)
+{
+  return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+         g_error_matches (error, LODE_ERROR, LODE_ERROR_CANCELLED);
+}
+
+static LodeToolResult *
+error_result (const char *message)
+{
+  LodeToolResult *result = g_new0 (LodeToolResult, 1);
+
+  result->text = g_strdup (message);
+  result->is_error = TRUE;
+
+  return result;
+}
+
+/* Runs on a worker thread. */
+static void
+lode_tool_registry_call_worker (GTask        *task,
+                                gpointer      source_object,
+                                gpointer      task_data,
+                                GCancellable *cancellable)
+{
+  LodeToolCall *call = task_data;
+  g_autoptr(JsonObject) structured = NULL;
+  g_autoptr(GError) error = NULL;
+  LodeToolResult *result;
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  structured = call->tool->func (call, &error);
+  if (structured == NULL)
+    {
+      if (is_cancellation (error) || g_cancellable_is_cancelled (cancellable))
+        {
+          g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                   "The call of %s was cancelled", call->tool->name);
+          return;
+        }
+      g_task_return_pointer (task, error_result (error->message),
+                             (GDestroyNotify) lode_tool_result_free);
+      return;
+    }
+
+  result = g_new0 (LodeToolResult, 1);
+  result->text = call->tool->format (structured);
+  result->structured = g_steal_pointer (&structured);
+  g_task_return_pointer (task, result, (GDestroyNotify) lode_tool_result_free);
+}
+
+/**
+ * lode_tool_registry_call_async:
+ * @self: a #LodeToolRegistry
+ * @name: the tool
+ * @arguments: (nullable): its arguments; %NULL is the same as `{}`
+ * @default_project: (nullable): the project to use when @arguments name none
+ * @progress: (nullable): called on the thread-default main context of the caller
+ * @progress_data: data for @progress
+ * @progress_data_destroy: (nullable): frees @progress_data once no more progress can come
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when the call ends
+ * @user_data: data for @callback
+ *
+ * Calls a tool. An unknown tool fails with %LODE_ERROR_NOT_FOUND, a cancelled call with
+ * %G_IO_ERROR_CANCELLED; everything else (invalid arguments, a failing handler) is a
+ * #LodeToolResult with @is_error set and a message for the agent.
+ */
+void
+lode_tool_registry_call_async (LodeToolRegistry     *self,
+                               const char           *name,
+                               JsonObject           *arguments,
+                               const char           *default_project,
+                               LodeToolProgressFunc  progress,
+                               gpointer              progress_data,
+                               GDestroyNotify        progress_data_destroy,
+                               GCancellable         *cancellable,
+                               GAsyncReadyCallback   callback,
+                               gpointer              user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(JsonNode) instance = NULL;
+  g_autoptr(GError) error = NULL;
+  LodeToolCall *call;
+  Entry *entry;
+
+  g_return_if_fail (LODE_IS_TOOL_REGISTRY (self));
+  g_return_if_fail (name != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, lode_tool_registry_call_async);
+
+  call = g_new0 (LodeToolCall, 1);
+  call->registry = g_object_ref (self);
+  call->arguments = arguments != NULL ? json_object_ref (arguments) : json_object_new ();
+  call->default_project = g_strdup (default_project);
+  call->cancellable = cancellable != NULL ? g_object_ref (cancellable) : g_cancellable_new ();
+  if (progress != NULL)
+    {
+      call->sink = g_atomic_rc_box_new0 (ProgressSink);
+      call->sink->context = g_main_context_ref_thread_default ();
+      call->sink->func = progress;
+      call->sink->data = progress_data;
+      call->sink->destroy = progress_data_destroy;
+    }
+  else if (progress_data_destroy != NULL)
+    progress_data_destroy (progress_data);
+  g_task_set_task_data (task, call, (GDestroyNotify) lode_tool_call_free);
+
+  entry = g_hash_table_lookup (self->by_name, name);
+  if (entry == NULL)
+    {
+      g_task_return_new_error (task, LODE_ERROR, LODE_ERROR_NOT_FOUND, "Unknown tool “%s”",
+                               name);
+      return;
+    }
+  call->tool = entry->tool;
+
+  instance = json_node_init_object (json_node_alloc (), call->arguments);
+  if (!lode_json_schema_validate (entry->input_schema, instance, NULL, &error))
+    {
+      g_task_return_pointer (task, error_result (error->message),
+                             (GDestroyNotify) lode_tool_result_free);
+      return;
+    }
+
+  g_task_run_in_thread (task, lode_tool_registry_call_worker);
+}
+
+/**
+ * lode_tool_registry_call_finish:
+ * @self: a #LodeToolRegistry
+ * @result: the #GAsyncResult
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the result, or %NULL for an unknown tool or a
+ *   cancelled call
+ */
+LodeToolResult *
+lode_tool_registry_call_finish (LodeToolRegistry  *self,
+                                GAsyncResult      *result,
+                                GError           **error)
+{
+  LodeToolCall *call;
+
+  g_return_val_if_fail (LODE_IS_TOOL_REGISTRY (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  /* Progress still queued on the main context after this point is dropped. */
+  call = g_task_get_task_data (G_TASK (result));
+  if (call->sink != NULL)
+    g_atomic_int_set (&call->sink->closed, TRUE);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+typedef struct
+{
+  GMainContext   *context;
+  LodeToolResult *result;
+  GError         *error;
+  gboolean        done;
+} SyncCall;
+
+static void
+sync_call_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  SyncCall *sync = user_data;
+
+  sync->result = lode_tool_registry_call_finish (LODE_TOOL_REGISTRY (object), result,
+                                                 &sync->error);
+  sync->done = TRUE;
+  g_main_context_wakeup (sync->context);
+}
+
+/**
+ * lode_tool_registry_call:
+ * @self: a #LodeToolRegistry
+ * @name: the tool
+ * @arguments: (nullable): its arguments
+ * @default_project: (nullable): the project to use when @arguments name none
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Calls a tool and waits, iterating a private main context. For the CLI and tests.
+ *
+ * Returns: (transfer full) (nullable): as lode_tool_registry_call_finish()
+ */
+LodeToolResult *
+lode_tool_registry_call (LodeToolRegistry  *self,
+                         const char        *name,
+                         JsonObject        *arguments,
+                         const char        *default_project,
+                         GCancellable      *cancellable,
+                         GError           **error)
+{
+  SyncCall sync = { 0 };
+
+  g_return_val_if_fail (LODE_IS_TOOL_REGISTRY (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  sync.context = g_main_context_new ();
+  g_main_context_push_thread_default (sync.context);
+  lode_tool_registry_call_async (self, name, arguments, default_project, NULL, NULL, NULL,
+                                 cancellable, sync_call_cb, &sync);
+  while (!sync.done)
+    g_main_context_iteration (sync.context, TRUE);
+  g_main_context_pop_thread_default (sync.context);
+  g_main_context_unref (sync.context);
+
+  if (sync.error != NULL)
+    g_propagate_error (error, sync.error);
+
+  return sync.result;
+}

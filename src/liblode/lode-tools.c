@@ -1,0 +1,1348 @@
+/* lode-tools.c — the codebase_* tools
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "lode-tools"
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include "lode-error.h"
+#include "lode-language.h"
+#include "lode-tools.h"
+
+/*
+ * Names and arguments follow SocratiCode's tools (projectPath, query, limit, fileFilter,
+ * languageFilter, minScore, action), so that agent prompts written for it keep working.
+ * Handlers run on worker threads and return the structured result; the format functions
+ * render the same data as markdown.
+ */
+
+#define SEARCH_MAX_LIMIT 50
+
+/* Progress reports reach clients as messages; one per PROGRESS_INTERVAL at most. */
+#define PROGRESS_INTERVAL_USEC (100 * 1000)
+
+#define PROJECT_PATH_PROPERTY \
+  "\"projectPath\": {\"type\": \"string\", \"minLength\": 1, \"description\": " \
+  "\"Absolute path of the project. Defaults to the client's first root, then the server's " \
+  "working directory.\"}"
+
+#define PROJECT_ONLY_INPUT \
+  "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY "}, " \
+  "\"additionalProperties\": false}"
+
+#define NO_INPUT "{\"type\": \"object\", \"properties\": {}, \"additionalProperties\": false}"
+
+#define REPORT_SCHEMA \
+  "{\"type\": \"object\", \"properties\": {" \
+  "\"files\": {\"type\": \"integer\", \"minimum\": 0}, " \
+  "\"added\": {\"type\": \"integer\", \"minimum\": 0}, " \
+  "\"updated\": {\"type\": \"integer\", \"minimum\": 0}, " \
+  "\"removed\": {\"type\": \"integer\", \"minimum\": 0}, " \
+  "\"unchanged\": {\"type\": \"integer\", \"minimum\": 0}, " \
+  "\"chunks\": {\"type\": \"integer\", \"minimum\": 0}, " \
+  "\"skipped\": {\"type\": \"integer\", \"minimum\": 0}, " \
+  "\"resumed\": {\"type\": \"boolean\"}, " \
+  "\"elapsedSeconds\": {\"type\": \"number\", \"minimum\": 0}}, " \
+  "\"required\": [\"files\", \"added\", \"updated\", \"removed\", \"unchanged\", " \
+  "\"chunks\", \"skipped\", \"resumed\", \"elapsedSeconds\"]}"
+
+#define JOB_SCHEMA \
+  "{\"type\": \"object\", \"properties\": {" \
+  "\"state\": {\"type\": \"string\", \"enum\": [\"running\", \"succeeded\", \"failed\", " \
+  "\"cancelled\"]}, " \
+  "\"phase\": {\"type\": \"string\", \"enum\": [\"scanning\", \"indexing\", \"finishing\"]}, " \
+  "\"done\": {\"type\": \"integer\", \"minimum\": 0}, " \
+  "\"total\": {\"type\": \"integer\", \"minimum\": 0}, " \
+  "\"startedAt\": {\"type\": \"string\"}, " \
+  "\"finishedAt\": {\"type\": \"string\"}, " \
+  "\"error\": {\"type\": \"string\"}, " \
+  "\"report\": " REPORT_SCHEMA "}, " \
+  "\"required\": [\"state\", \"phase\", \"done\", \"total\", \"startedAt\"]}"
+
+#define PROJECT_OUTPUT_PROPERTIES \
+  "\"projectPath\": {\"type\": \"string\"}, \"projectId\": {\"type\": \"string\"}"
+
+/* Helpers ------------------------------------------------------------------------------ */
+
+static JsonObject *
+builder_steal_object (JsonBuilder *builder)
+{
+  g_autoptr(JsonNode) root = json_builder_get_root (builder);
+
+  return json_node_dup_object (root);
+}
+
+static char *
+iso8601_from_usec (gint64 usec)
+{
+  g_autoptr(GDateTime) time = g_date_time_new_from_unix_utc (usec / G_USEC_PER_SEC);
+
+  return g_date_time_format_iso8601 (time);
+}
+
+static const char *
+string_member (JsonObject *object,
+               const char *member)
+{
+  return json_object_get_string_member_with_default (object, member, NULL);
+}
+
+/* json_object_get_object_member() is critical about missing members; optional ones use this. */
+static JsonObject *
+object_member (JsonObject *object,
+               const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+static gint64
+int_member (JsonObject *object,
+            const char *member)
+{
+  return json_object_get_int_member_with_default (object, member, 0);
+}
+
+static void
+add_project (JsonBuilder *builder,
+             const char  *root)
+{
+  g_autofree char *id = lode_project_id_for_path (root);
+
+  json_builder_set_member_name (builder, "projectPath");
+  json_builder_add_string_value (builder, root);
+  json_builder_set_member_name (builder, "projectId");
+  json_builder_add_string_value (builder, id);
+}
+
+static void
+add_report (JsonBuilder           *builder,
+            const LodeIndexReport *report)
+{
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "files");
+  json_builder_add_int_value (builder, report->n_files);
+  json_builder_set_member_name (builder, "added");
+  json_builder_add_int_value (builder, report->n_added);
+  json_builder_set_member_name (builder, "updated");
+  json_builder_add_int_value (builder, report->n_updated);
+  json_builder_set_member_name (builder, "removed");
+  json_builder_add_int_value (builder, report->n_removed);
+  json_builder_set_member_name (builder, "unchanged");
+  json_builder_add_int_value (builder, report->n_unchanged);
+  json_builder_set_member_name (builder, "chunks");
+  json_builder_add_int_value (builder, report->n_chunks);
+  json_builder_set_member_name (builder, "skipped");
+  json_builder_add_int_value (builder, report->skipped != NULL ? report->skipped->len : 0);
+  json_builder_set_member_name (builder, "resumed");
+  json_builder_add_boolean_value (builder, report->resumed);
+  json_builder_set_member_name (builder, "elapsedSeconds");
+  json_builder_add_double_value (builder, report->elapsed);
+  json_builder_end_object (builder);
+}
+
+static void
+add_job (JsonBuilder       *builder,
+         const LodeJobInfo *job)
+{
+  g_autofree char *started = iso8601_from_usec (job->started_at);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "state");
+  json_builder_add_string_value (builder, lode_job_state_to_string (job->state));
+  json_builder_set_member_name (builder, "phase");
+  json_builder_add_string_value (builder, lode_index_phase_to_string (job->progress.phase));
+  json_builder_set_member_name (builder, "done");
+  json_builder_add_int_value (builder, job->progress.done);
+  json_builder_set_member_name (builder, "total");
+  json_builder_add_int_value (builder, job->progress.total);
+  json_builder_set_member_name (builder, "startedAt");
+  json_builder_add_string_value (builder, started);
+  if (job->finished_at != 0)
+    {
+      g_autofree char *finished = iso8601_from_usec (job->finished_at);
+
+      json_builder_set_member_name (builder, "finishedAt");
+      json_builder_add_string_value (builder, finished);
+    }
+  if (job->error != NULL)
+    {
+      json_builder_set_member_name (builder, "error");
+      json_builder_add_string_value (builder, job->error);
+    }
+  if (job->report != NULL)
+    {
+      json_builder_set_member_name (builder, "report");
+      add_report (builder, job->report);
+    }
+  json_builder_end_object (builder);
+}
+
+static void
+append_job_markdown (GString    *text,
+                     JsonObject *job)
+{
+  const char *state = string_member (job, "state");
+  JsonObject *report = object_member (job, "report");
+
+  if (g_strcmp0 (state, "running") == 0)
+    {
+      if (int_member (job, "total") > 0)
+        g_string_append_printf (text, "- Indexing: %s, %" G_GINT64_FORMAT " of %"
+                                G_GINT64_FORMAT " files\n", string_member (job, "phase"),
+                                int_member (job, "done"), int_member (job, "total"));
+      else
+        g_string_append_printf (text, "- Indexing: %s\n", string_member (job, "phase"));
+      return;
+    }
+
+  g_string_append_printf (text, "- Last indexing run: %s", state);
+  if (string_member (job, "finishedAt") != NULL)
+    g_string_append_printf (text, " at %s", string_member (job, "finishedAt"));
+  g_string_append_c (text, '\n');
+  if (string_member (job, "error") != NULL)
+    g_string_append_printf (text, "- Error: %s\n", string_member (job, "error"));
+  if (report != NULL)
+    g_string_append_printf (text, "- Changes: %" G_GINT64_FORMAT " added, %" G_GINT64_FORMAT
+                            " updated, %" G_GINT64_FORMAT " removed, %" G_GINT64_FORMAT
+                            " unchanged; %" G_GINT64_FORMAT " chunks written in %.1f s\n",
+                            int_member (report, "added"), int_member (report, "updated"),
+                            int_member (report, "removed"), int_member (report, "unchanged"),
+                            int_member (report, "chunks"),
+                            json_object_get_double_member_with_default (report,
+                                                                        "elapsedSeconds", 0));
+}
+
+/* Relays job progress to the caller as one monotonic figure: files done of files found.
+ * Runs on the handler's thread (lode_engine_wait_index calls it there). */
+typedef struct
+{
+  LodeToolCall   *call;
+  gint64          last_report;
+  LodeIndexPhase  last_phase;
+} ProgressThrottle;
+
+static void
+job_progress_cb (const LodeIndexProgress *progress,
+                 gpointer                 user_data)
+{
+  ProgressThrottle *throttle = user_data;
+  gint64 now = g_get_monotonic_time ();
+  g_autofree char *message = NULL;
+
+  if (progress->phase == throttle->last_phase && progress->done != progress->total &&
+      now - throttle->last_report < PROGRESS_INTERVAL_USEC)
+    return;
+
+  throttle->last_report = now;
+  throttle->last_phase = progress->phase;
+  switch (progress->phase)
+    {
+    case LODE_INDEX_PHASE_SCANNING:
+      lode_tool_call_report_progress (throttle->call, 0, 0, "Scanning files");
+      break;
+    case LODE_INDEX_PHASE_INDEXING:
+      message = g_strdup_printf ("Indexed %u of %u files", progress->done, progress->total);
+      lode_tool_call_report_progress (throttle->call, progress->done, progress->total,
+                                      message);
+      break;
+    case LODE_INDEX_PHASE_FINISHING:
+      lode_tool_call_report_progress (throttle->call, progress->total, progress->total,
+                                      "Finishing");
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* Waits for the job of @root, relaying progress. Cancelling the call stops the job: the
+ * request stood for the run. Returns the job as it ended, or NULL with an error the agent
+ * can act on. */
+static LodeJobInfo *
+wait_for_job (LodeToolCall  *call,
+              const char    *root,
+              const char    *project_id,
+              GError       **error)
+{
+  LodeEngine *engine = lode_tool_call_get_engine (call);
+  GCancellable *cancellable = lode_tool_call_get_cancellable (call);
+  ProgressThrottle throttle = { call, 0, (LodeIndexPhase) -1 };
+  g_autoptr(LodeJobInfo) job = NULL;
+
+  job = lode_engine_wait_index (engine, project_id, cancellable, job_progress_cb, &throttle,
+                                error);
+  if (job == NULL)
+    {
+      if (g_cancellable_is_cancelled (cancellable))
+        lode_engine_stop_index (engine, project_id);
+      return NULL;
+    }
+
+  switch (job->state)
+    {
+    case LODE_JOB_STATE_SUCCEEDED:
+      return g_steal_pointer (&job);
+    case LODE_JOB_STATE_FAILED:
+      g_set_error (error, LODE_ERROR, LODE_ERROR_FAILED, "%s", job->error);
+      return NULL;
+    case LODE_JOB_STATE_CANCELLED:
+      g_set_error (error, LODE_ERROR, LODE_ERROR_FAILED,
+                   "Indexing of %s was stopped before it finished; what was indexed is kept. "
+                   "Call codebase_index to resume.", root);
+      return NULL;
+    case LODE_JOB_STATE_RUNNING:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* codebase_index / codebase_update -------------------------------------------------- */
+
+static JsonObject *
+run_index (LodeToolCall  *call,
+           gboolean       wait,
+           GError       **error)
+{
+  LodeEngine *engine = lode_tool_call_get_engine (call);
+  g_autofree char *path = NULL;
+  g_autoptr(LodeJobInfo) job = NULL;
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  gboolean joined = FALSE;
+
+  path = lode_tool_call_dup_project_path (call, error);
+  if (path == NULL)
+    return NULL;
+
+  job = lode_engine_start_index (engine, path, &joined, error);
+  if (job == NULL)
+    return NULL;
+
+  if (wait)
+    {
+      g_autofree char *id = g_strdup (job->project_id);
+      g_autofree char *root = g_strdup (job->root);
+
+      g_clear_pointer (&job, lode_job_info_free);
+      job = wait_for_job (call, root, id, error);
+      if (job == NULL)
+        return NULL;
+    }
+
+  json_builder_begin_object (builder);
+  add_project (builder, job->root);
+  json_builder_set_member_name (builder, "joined");
+  json_builder_add_boolean_value (builder, joined);
+  json_builder_set_member_name (builder, "job");
+  add_job (builder, job);
+  json_builder_end_object (builder);
+
+  return builder_steal_object (builder);
+}
+
+static JsonObject *
+codebase_index (LodeToolCall  *call,
+                GError       **error)
+{
+  JsonObject *arguments = lode_tool_call_get_arguments (call);
+
+  return run_index (call, json_object_get_boolean_member_with_default (arguments, "wait",
+                                                                       FALSE),
+                    error);
+}
+
+static JsonObject *
+codebase_update (LodeToolCall  *call,
+                 GError       **error)
+{
+  return run_index (call, TRUE, error);
+}
+
+static char *
+format_index (JsonObject *result)
+{
+  JsonObject *job = json_object_get_object_member (result, "job");
+  GString *text = g_string_new (NULL);
+  const char *root = string_member (result, "projectPath");
+
+  if (g_strcmp0 (string_member (job, "state"), "running") != 0)
+    g_string_append_printf (text, "Indexed %s.\n\n", root);
+  else if (json_object_get_boolean_member (result, "joined"))
+    g_string_append_printf (text, "%s is already being indexed; this request joined the "
+                            "running job. Call codebase_status to follow it.\n\n", root);
+  else
+    g_string_append_printf (text, "Indexing started in the background for %s. Call "
+                            "codebase_status to follow it; codebase_search works on what "
+                            "is indexed so far.\n\n", root);
+  append_job_markdown (text, job);
+
+  return g_string_free (text, FALSE);
+}
+
+static const LodeTool codebase_index_tool = {
+  .name = "codebase_index",
+  .title = "Index a codebase",
+  .description =
+    "Index a project for codebase_search: discovers files (respecting .gitignore and "
+    ".lodeignore), chunks them along declarations and stores a full-text index. Returns at "
+    "once and runs in the background; a second call while it runs joins the running job. "
+    "Re-running it only re-indexes changed files. Follow it with codebase_status, or pass "
+    "wait: true to wait for the end (with progress notifications).",
+  .input_schema =
+    "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
+    "\"wait\": {\"type\": \"boolean\", \"default\": false, \"description\": "
+    "\"Wait until indexing ends and report progress while it runs.\"}}, "
+    "\"additionalProperties\": false}",
+  .output_schema =
+    "{\"type\": \"object\", \"properties\": {" PROJECT_OUTPUT_PROPERTIES ", "
+    "\"joined\": {\"type\": \"boolean\"}, \"job\": " JOB_SCHEMA "}, "
+    "\"required\": [\"projectPath\", \"projectId\", \"joined\", \"job\"]}",
+  .flags = LODE_TOOL_IDEMPOTENT,
+  .func = codebase_index,
+  .format = format_index,
+};
+
+static const LodeTool codebase_update_tool = {
+  .name = "codebase_update",
+  .title = "Update a codebase index",
+  .description =
+    "Bring a project's index up to date with its files: only new, changed and deleted files "
+    "are processed. Waits until done, with progress notifications, and reports what "
+    "changed. Creates the index if there is none.",
+  .input_schema = PROJECT_ONLY_INPUT,
+  .output_schema =
+    "{\"type\": \"object\", \"properties\": {" PROJECT_OUTPUT_PROPERTIES ", "
+    "\"joined\": {\"type\": \"boolean\"}, \"job\": " JOB_SCHEMA "}, "
+    "\"required\": [\"projectPath\", \"projectId\", \"joined\", \"job\"]}",
+  .flags = LODE_TOOL_IDEMPOTENT,
+  .func = codebase_update,
+  .format = format_index,
+};
+
+/* codebase_stop ----------------------------------------------------------------------- */
+
+static JsonObject *
+codebase_stop (LodeToolCall  *call,
+               GError       **error)
+{
+  LodeEngine *engine = lode_tool_call_get_engine (call);
+  g_autofree char *path = NULL;
+  g_autofree char *id = NULL;
+  g_autoptr(LodeJobInfo) job = NULL;
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  gboolean stopped;
+
+  path = lode_tool_call_dup_project_path (call, error);
+  if (path == NULL)
+    return NULL;
+  id = lode_project_id_for_path (path);
+
+  stopped = lode_engine_stop_index (engine, id);
+  if (stopped)
+    {
+      /* The indexer ends at its next check, within one file. */
+      job = lode_engine_wait_index (engine, id, lode_tool_call_get_cancellable (call), NULL,
+                                    NULL, error);
+      if (job == NULL)
+        return NULL;
+    }
+
+  json_builder_begin_object (builder);
+  add_project (builder, path);
+  json_builder_set_member_name (builder, "stopped");
+  json_builder_add_boolean_value (builder, stopped);
+  if (job != NULL)
+    {
+      json_builder_set_member_name (builder, "job");
+      add_job (builder, job);
+    }
+  json_builder_end_object (builder);
+
+  return builder_steal_object (builder);
+}
+
+static char *
+format_stop (JsonObject *result)
+{
+  if (!json_object_get_boolean_member (result, "stopped"))
+    return g_strdup_printf ("No indexing operation is currently running for %s.",
+                            string_member (result, "projectPath"));
+
+  return g_strdup_printf ("Stopped indexing %s. What was indexed so far is kept; call "
+                          "codebase_index to resume.", string_member (result, "projectPath"));
+}
+
+static const LodeTool codebase_stop_tool = {
+  .name = "codebase_stop",
+  .title = "Stop indexing",
+  .description =
+    "Stop the indexing job running for a project. Everything indexed so far stays searchable "
+    "and the next codebase_index resumes where it stopped.",
+  .input_schema = PROJECT_ONLY_INPUT,
+  .output_schema =
+    "{\"type\": \"object\", \"properties\": {" PROJECT_OUTPUT_PROPERTIES ", "
+    "\"stopped\": {\"type\": \"boolean\"}, \"job\": " JOB_SCHEMA "}, "
+    "\"required\": [\"projectPath\", \"projectId\", \"stopped\"]}",
+  .flags = LODE_TOOL_IDEMPOTENT,
+  .func = codebase_stop,
+  .format = format_stop,
+};
+
+/* codebase_remove --------------------------------------------------------------------- */
+
+static JsonObject *
+codebase_remove (LodeToolCall  *call,
+                 GError       **error)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  path = lode_tool_call_dup_project_path (call, error);
+  if (path == NULL)
+    return NULL;
+
+  if (!lode_engine_remove_project (lode_tool_call_get_engine (call), path, error))
+    {
+      if (error != NULL && g_error_matches (*error, LODE_ERROR, LODE_ERROR_NOT_FOUND))
+        g_prefix_error (error, "Nothing to remove: ");
+      return NULL;
+    }
+
+  json_builder_begin_object (builder);
+  add_project (builder, path);
+  json_builder_set_member_name (builder, "removed");
+  json_builder_add_boolean_value (builder, TRUE);
+  json_builder_end_object (builder);
+
+  return builder_steal_object (builder);
+}
+
+static char *
+format_remove (JsonObject *result)
+{
+  return g_strdup_printf ("Removed the index of %s. The files themselves are untouched.",
+                          string_member (result, "projectPath"));
+}
+
+static const LodeTool codebase_remove_tool = {
+  .name = "codebase_remove",
+  .title = "Remove a codebase index",
+  .description =
+    "Delete a project's index (stopping any indexing job first). The project's files are "
+    "never touched; codebase_index builds the index again.",
+  .input_schema = PROJECT_ONLY_INPUT,
+  .output_schema =
+    "{\"type\": \"object\", \"properties\": {" PROJECT_OUTPUT_PROPERTIES ", "
+    "\"removed\": {\"type\": \"boolean\"}}, "
+    "\"required\": [\"projectPath\", \"projectId\", \"removed\"]}",
+  .flags = LODE_TOOL_DESTRUCTIVE,
+  .func = codebase_remove,
+  .format = format_remove,
+};
+
+/* codebase_status --------------------------------------------------------------------- */
+
+static int
+compare_language_counts (gconstpointer a,
+                         gconstpointer b,
+                         gpointer      user_data)
+{
+  GHashTable *languages = user_data;
+  guint ca = GPOINTER_TO_UINT (g_hash_table_lookup (languages, *(const char **) a));
+  guint cb = GPOINTER_TO_UINT (g_hash_table_lookup (languages, *(const char **) b));
+
+  if (ca != cb)
+    return ca > cb ? -1 : 1;
+  return g_strcmp0 (*(const char **) a, *(const char **) b);
+}
+
+static JsonObject *
+codebase_status (LodeToolCall  *call,
+                 GError       **error)
+{
+  LodeEngine *engine = lode_tool_call_get_engine (call);
+  g_autofree char *path = NULL;
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(LodeProjectStatus) status = NULL;
+  g_autoptr(LodeJobInfo) job = NULL;
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autofree gpointer *languages = NULL;
+  guint n_languages;
+
+  path = lode_tool_call_dup_project_path (call, error);
+  if (path == NULL)
+    return NULL;
+
+  project = lode_engine_open_project (engine, path, FALSE, error);
+  if (project == NULL)
+    return NULL;
+
+  status = lode_project_dup_status (project, error);
+  if (status == NULL)
+    return NULL;
+  job = lode_engine_dup_job (engine, lode_project_get_id (project));
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "projectPath");
+  json_builder_add_string_value (builder, lode_project_get_root (project));
+  json_builder_set_member_name (builder, "projectId");
+  json_builder_add_string_value (builder, lode_project_get_id (project));
+  json_builder_set_member_name (builder, "indexed");
+  json_builder_add_boolean_value (builder, status->state != LODE_INDEX_STATE_NONE);
+  json_builder_set_member_name (builder, "state");
+  json_builder_add_string_value (builder, lode_index_state_to_string (status->state));
+  json_builder_set_member_name (builder, "indexing");
+  json_builder_add_boolean_value (builder, job != NULL && job->state == LODE_JOB_STATE_RUNNING);
+  json_builder_set_member_name (builder, "files");
+  json_builder_add_int_value (builder, status->stats.n_files);
+  json_builder_set_member_name (builder, "chunks");
+  json_builder_add_int_value (builder, status->stats.n_chunks);
+  json_builder_set_member_name (builder, "symbols");
+  json_builder_add_int_value (builder, status->stats.n_symbols);
+  json_builder_set_member_name (builder, "lines");
+  json_builder_add_int_value (builder, status->stats.n_lines);
+  json_builder_set_member_name (builder, "bytes");
+  json_builder_add_int_value (builder, status->stats.n_bytes);
+  json_builder_set_member_name (builder, "databaseBytes");
+  json_builder_add_int_value (builder, status->db_size);
+  if (status->indexed_at != NULL)
+    {
+      json_builder_set_member_name (builder, "indexedAt");
+      json_builder_add_string_value (builder, status->indexed_at);
+    }
+
+  languages = g_hash_table_get_keys_as_array (status->languages, &n_languages);
+  g_qsort_with_data (languages, n_languages, sizeof (gpointer), compare_language_counts,
+                     status->languages);
+  json_builder_set_member_name (builder, "languages");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < n_languages; i++)
+    {
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "language");
+      json_builder_add_string_value (builder, languages[i]);
+      json_builder_set_member_name (builder, "files");
+      json_builder_add_int_value (builder,
+                                  GPOINTER_TO_UINT (g_hash_table_lookup (status->languages,
+                                                                         languages[i])));
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+
+  if (job != NULL)
+    {
+      json_builder_set_member_name (builder, "job");
+      add_job (builder, job);
+    }
+  json_builder_end_object (builder);
+
+  return builder_steal_object (builder);
+}
+
+static char *
+format_status (JsonObject *result)
+{
+  GString *text = g_string_new (NULL);
+  JsonArray *languages = json_object_get_array_member (result, "languages");
+  JsonObject *job = object_member (result, "job");
+
+  g_string_append_printf (text, "## Index status of %s\n\n",
+                          string_member (result, "projectPath"));
+  if (!json_object_get_boolean_member (result, "indexed"))
+    g_string_append (text, "- State: not indexed. Call codebase_index to build the index.\n");
+  else
+    {
+      g_string_append_printf (text, "- State: %s\n", string_member (result, "state"));
+      g_string_append_printf (text, "- %" G_GINT64_FORMAT " files, %" G_GINT64_FORMAT
+                              " chunks, %" G_GINT64_FORMAT " symbols, %" G_GINT64_FORMAT
+                              " lines\n", int_member (result, "files"),
+                              int_member (result, "chunks"), int_member (result, "symbols"),
+                              int_member (result, "lines"));
+      if (string_member (result, "indexedAt") != NULL)
+        g_string_append_printf (text, "- Last completed: %s\n",
+                                string_member (result, "indexedAt"));
+    }
+
+  if (json_array_get_length (languages) > 0)
+    {
+      g_string_append (text, "- Languages:");
+      for (guint i = 0; i < json_array_get_length (languages) && i < 12; i++)
+        {
+          JsonObject *language = json_array_get_object_element (languages, i);
+
+          g_string_append_printf (text, "%s %s (%" G_GINT64_FORMAT ")", i > 0 ? "," : "",
+                                  string_member (language, "language"),
+                                  int_member (language, "files"));
+        }
+      g_string_append_c (text, '\n');
+    }
+
+  if (job != NULL)
+    append_job_markdown (text, job);
+
+  return g_string_free (text, FALSE);
+}
+
+#define STATUS_OUTPUT_SCHEMA \
+  "{\"type\": \"object\", \"properties\": {" PROJECT_OUTPUT_PROPERTIES ", " \
+  "\"indexed\": {\"type\": \"boolean\"}, " \
+  "\"state\": {\"type\": \"string\", \"enum\": [\"not indexed\", \"incomplete\", \"ready\"]}, " \
+  "\"indexing\": {\"type\": \"boolean\"}, " \
+  "\"files\": {\"type\": \"integer\", \"minimum\": 0}, " \
+  "\"chunks\": {\"type\": \"integer\", \"minimum\": 0}, " \
+  "\"symbols\": {\"type\": \"integer\", \"minimum\": 0}, " \
+  "\"lines\": {\"type\": \"integer\", \"minimum\": 0}, " \
+  "\"bytes\": {\"type\": \"integer\", \"minimum\": 0}, " \
+  "\"databaseBytes\": {\"type\": \"integer\", \"minimum\": 0}, " \
+  "\"indexedAt\": {\"type\": \"string\"}, " \
+  "\"languages\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {" \
+  "\"language\": {\"type\": \"string\"}, \"files\": {\"type\": \"integer\", \"minimum\": 0}}, " \
+  "\"required\": [\"language\", \"files\"]}}, " \
+  "\"job\": " JOB_SCHEMA "}, " \
+  "\"required\": [\"projectPath\", \"projectId\", \"indexed\", \"state\", \"indexing\", " \
+  "\"files\", \"chunks\", \"symbols\", \"lines\", \"bytes\", \"databaseBytes\", " \
+  "\"languages\"]}"
+
+static const LodeTool codebase_status_tool = {
+  .name = "codebase_status",
+  .title = "Index status",
+  .description =
+    "Report a project's index: whether it exists and is complete, file, chunk and symbol "
+    "counts, languages, and the running or last indexing job with its progress or error.",
+  .input_schema = PROJECT_ONLY_INPUT,
+  .output_schema = STATUS_OUTPUT_SCHEMA,
+  .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
+  .func = codebase_status,
+  .format = format_status,
+};
+
+/* codebase_search --------------------------------------------------------------------- */
+
+static JsonObject *
+codebase_search (LodeToolCall  *call,
+                 GError       **error)
+{
+  JsonObject *arguments = lode_tool_call_get_arguments (call);
+  LodeSearchOptions options = LODE_SEARCH_OPTIONS_INIT;
+  g_autofree char *path = NULL;
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  const char *requested;
+
+  path = lode_tool_call_dup_project_path (call, error);
+  if (path == NULL)
+    return NULL;
+
+  options.query = json_object_get_string_member (arguments, "query");
+  options.limit = json_object_get_int_member_with_default (arguments, "limit",
+                                                           LODE_SEARCH_DEFAULT_LIMIT);
+  options.path_glob = string_member (arguments, "fileFilter");
+  options.language = string_member (arguments, "languageFilter");
+  options.min_score = json_object_get_double_member_with_default (arguments, "minScore", 0.0);
+  requested = json_object_get_string_member_with_default (arguments, "mode", "hybrid");
+
+  if (options.language != NULL && lode_language_lookup (options.language) == NULL)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                   "Unknown language “%s” in languageFilter; codebase_status lists the "
+                   "languages of a project (ids such as c, python, typescript)",
+                   options.language);
+      return NULL;
+    }
+
+  project = lode_engine_open_project (lode_tool_call_get_engine (call), path, TRUE, error);
+  if (project == NULL)
+    {
+      if (error != NULL && g_error_matches (*error, LODE_ERROR, LODE_ERROR_NOT_INDEXED))
+        {
+          g_clear_error (error);
+          g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED,
+                       "%s is not indexed yet: call codebase_index first", path);
+        }
+      return NULL;
+    }
+
+  results = lode_project_search (project, &options, lode_tool_call_get_cancellable (call),
+                                 error);
+  if (results == NULL)
+    return NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "query");
+  json_builder_add_string_value (builder, options.query);
+  json_builder_set_member_name (builder, "projectPath");
+  json_builder_add_string_value (builder, lode_project_get_root (project));
+  json_builder_set_member_name (builder, "mode");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "requested");
+  json_builder_add_string_value (builder, requested);
+  json_builder_set_member_name (builder, "used");
+  json_builder_add_string_value (builder, "lexical");
+  if (!g_str_equal (requested, "lexical"))
+    {
+      json_builder_set_member_name (builder, "reason");
+      json_builder_add_string_value (builder,
+                                     "No embedding model is configured in this build of "
+                                     "Lode, so only lexical (BM25) search can run.");
+    }
+  json_builder_end_object (builder);
+  json_builder_set_member_name (builder, "total");
+  json_builder_add_int_value (builder, results->len);
+  json_builder_set_member_name (builder, "results");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < results->len; i++)
+    {
+      LodeSearchResult *r = g_ptr_array_index (results, i);
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "path");
+      json_builder_add_string_value (builder, r->path);
+      json_builder_set_member_name (builder, "startLine");
+      json_builder_add_int_value (builder, r->start_line);
+      json_builder_set_member_name (builder, "endLine");
+      json_builder_add_int_value (builder, r->end_line);
+      json_builder_set_member_name (builder, "language");
+      json_builder_add_string_value (builder, r->language);
+      if (r->kind != NULL)
+        {
+          json_builder_set_member_name (builder, "kind");
+          json_builder_add_string_value (builder, r->kind);
+        }
+      if (r->symbol != NULL)
+        {
+          json_builder_set_member_name (builder, "symbol");
+          json_builder_add_string_value (builder, r->symbol);
+        }
+      if (r->container != NULL)
+        {
+          json_builder_set_member_name (builder, "container");
+          json_builder_add_string_value (builder, r->container);
+        }
+      json_builder_set_member_name (builder, "score");
+      json_builder_add_double_value (builder, r->score);
+      json_builder_set_member_name (builder, "snippet");
+      json_builder_add_string_value (builder, r->snippet);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+
+  return builder_steal_object (builder);
+}
+
+static char *
+format_search (JsonObject *result)
+{
+  JsonArray *results = json_object_get_array_member (result, "results");
+  JsonObject *mode = json_object_get_object_member (result, "mode");
+  GString *text = g_string_new (NULL);
+  guint n = json_array_get_length (results);
+
+  g_string_append_printf (text, "## %u result%s for “%s” (%s search)\n\n", n,
+                          n == 1 ? "" : "s", string_member (result, "query"),
+                          string_member (mode, "used"));
+  if (string_member (mode, "reason") != NULL)
+    g_string_append_printf (text, "> Mode %s was requested: %s\n\n",
+                            string_member (mode, "requested"), string_member (mode, "reason"));
+  if (n == 0)
+    g_string_append (text, "Nothing matched. Try other words, an identifier, or fewer "
+                     "filters.\n");
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonObject *r = json_array_get_object_element (results, i);
+      const char *symbol = string_member (r, "symbol");
+      const char *snippet = string_member (r, "snippet");
+
+      g_string_append_printf (text, "%u. `%s:%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT "`",
+                              i + 1, string_member (r, "path"), int_member (r, "startLine"),
+                              int_member (r, "endLine"));
+      if (symbol != NULL)
+        g_string_append_printf (text, " %s %s", string_member (r, "kind") != NULL
+                                                ? string_member (r, "kind") : "symbol",
+                                symbol);
+      g_string_append_printf (text, " (score %.2f)\n", json_object_get_double_member (r,
+                                                                                   "score"));
+      g_string_append_printf (text, "```%s\n%s%s```\n\n", string_member (r, "language"),
+                              snippet, g_str_has_suffix (snippet, "\n") ? "" : "\n");
+    }
+
+  return g_string_free (text, FALSE);
+}
+
+static const LodeTool codebase_search_tool = {
+  .name = "codebase_search",
+  .title = "Search a codebase",
+  .description =
+    "Search an indexed project. Accepts identifiers (parseHttpRequest, Foo::bar), paths or "
+    "file names, and natural-language questions; returns ranked chunks with path, line "
+    "range, symbol and a snippet. Search before reading files: it points at the right "
+    "places. Filter by path glob (fileFilter: \"src/**/*.c\", \"*.py\", \"tests\") or "
+    "language (languageFilter: \"python\").",
+  .input_schema =
+    "{\"type\": \"object\", \"properties\": {"
+    "\"query\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 2000, "
+    "\"description\": \"What to look for: an identifier, a path, or a question.\"}, "
+    PROJECT_PATH_PROPERTY ", "
+    "\"limit\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 50, \"default\": 10, "
+    "\"description\": \"Number of results (1-50).\"}, "
+    "\"fileFilter\": {\"type\": \"string\", \"description\": \"Only paths matching this glob; "
+    "a pattern without '/' matches any path component.\"}, "
+    "\"languageFilter\": {\"type\": \"string\", \"description\": \"Only this language id "
+    "(c, cpp, python, typescript, …).\"}, "
+    "\"minScore\": {\"type\": \"number\", \"minimum\": 0, \"description\": \"Drop results "
+    "scoring below this.\"}, "
+    "\"mode\": {\"type\": \"string\", \"enum\": [\"hybrid\", \"lexical\", \"semantic\"], "
+    "\"default\": \"hybrid\", \"description\": \"hybrid fuses lexical and semantic results; "
+    "the result says which mode ran.\"}}, "
+    "\"required\": [\"query\"], \"additionalProperties\": false}",
+  .output_schema =
+    "{\"type\": \"object\", \"properties\": {"
+    "\"query\": {\"type\": \"string\"}, \"projectPath\": {\"type\": \"string\"}, "
+    "\"mode\": {\"type\": \"object\", \"properties\": {"
+    "\"requested\": {\"type\": \"string\", \"enum\": [\"hybrid\", \"lexical\", \"semantic\"]}, "
+    "\"used\": {\"type\": \"string\", \"enum\": [\"hybrid\", \"lexical\", \"semantic\"]}, "
+    "\"reason\": {\"type\": \"string\"}}, \"required\": [\"requested\", \"used\"]}, "
+    "\"total\": {\"type\": \"integer\", \"minimum\": 0}, "
+    "\"results\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
+    "\"path\": {\"type\": \"string\"}, "
+    "\"startLine\": {\"type\": \"integer\", \"minimum\": 1}, "
+    "\"endLine\": {\"type\": \"integer\", \"minimum\": 1}, "
+    "\"language\": {\"type\": \"string\"}, \"kind\": {\"type\": \"string\"}, "
+    "\"symbol\": {\"type\": \"string\"}, \"container\": {\"type\": \"string\"}, "
+    "\"score\": {\"type\": \"number\"}, \"snippet\": {\"type\": \"string\"}}, "
+    "\"required\": [\"path\", \"startLine\", \"endLine\", \"language\", \"score\", "
+    "\"snippet\"]}}}, "
+    "\"required\": [\"query\", \"projectPath\", \"mode\", \"total\", \"results\"]}",
+  .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
+  .func = codebase_search,
+  .format = format_search,
+};
+
+/* codebase_watch ---------------------------------------------------------------------- */
+
+static JsonObject *
+codebase_watch (LodeToolCall  *call,
+                GError       **error)
+{
+  const char *action = json_object_get_string_member (lode_tool_call_get_arguments (call),
+                                                      "action");
+
+  g_set_error (error, LODE_ERROR, LODE_ERROR_FAILED,
+               "File watching is not available in this build of Lode, so codebase_watch "
+               "cannot %s. After changing files, call codebase_update to refresh the index.",
+               g_str_equal (action, "start") ? "start a watcher"
+               : g_str_equal (action, "stop") ? "stop a watcher" : "report a watcher's status");
+  return NULL;
+}
+
+static char *
+format_watch (JsonObject *result)
+{
+  return g_strdup_printf ("%s %s.", json_object_get_boolean_member (result, "watching")
+                                    ? "Watching" : "Not watching",
+                          string_member (result, "projectPath"));
+}
+
+static const LodeTool codebase_watch_tool = {
+  .name = "codebase_watch",
+  .title = "Watch a codebase",
+  .description =
+    "Start or stop keeping a project's index up to date as files change, or ask whether it "
+    "is watched. Not available in this build: it returns an error saying so; use "
+    "codebase_update after changes.",
+  .input_schema =
+    "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
+    "\"action\": {\"type\": \"string\", \"enum\": [\"start\", \"stop\", \"status\"], "
+    "\"description\": \"start, stop or status\"}}, "
+    "\"required\": [\"action\"], \"additionalProperties\": false}",
+  .output_schema =
+    "{\"type\": \"object\", \"properties\": {\"projectPath\": {\"type\": \"string\"}, "
+    "\"watching\": {\"type\": \"boolean\"}}, \"required\": [\"projectPath\", \"watching\"]}",
+  .flags = LODE_TOOL_IDEMPOTENT,
+  .func = codebase_watch,
+  .format = format_watch,
+};
+
+/* codebase_list_projects -------------------------------------------------------------- */
+
+static JsonObject *
+codebase_list_projects (LodeToolCall  *call,
+                        GError       **error)
+{
+  LodeEngine *engine = lode_tool_call_get_engine (call);
+  g_autoptr(GPtrArray) infos = NULL;
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  infos = lode_engine_list_projects (engine, error);
+  if (infos == NULL)
+    return NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "total");
+  json_builder_add_int_value (builder, infos->len);
+  json_builder_set_member_name (builder, "projects");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < infos->len; i++)
+    {
+      LodeProjectInfo *info = g_ptr_array_index (infos, i);
+      g_autoptr(LodeJobInfo) job = lode_engine_dup_job (engine, info->id);
+      gboolean exists = g_file_test (info->root, G_FILE_TEST_IS_DIR);
+      g_autoptr(LodeProject) project = NULL;
+      g_autoptr(LodeProjectStatus) status = NULL;
+
+      if (exists)
+        project = lode_engine_open_project (engine, info->root, FALSE, NULL);
+      if (project != NULL)
+        status = lode_project_dup_status (project, NULL);
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "projectPath");
+      json_builder_add_string_value (builder, info->root);
+      json_builder_set_member_name (builder, "projectId");
+      json_builder_add_string_value (builder, info->id);
+      json_builder_set_member_name (builder, "exists");
+      json_builder_add_boolean_value (builder, exists);
+      json_builder_set_member_name (builder, "indexing");
+      json_builder_add_boolean_value (builder,
+                                      job != NULL && job->state == LODE_JOB_STATE_RUNNING);
+      if (status != NULL)
+        {
+          json_builder_set_member_name (builder, "state");
+          json_builder_add_string_value (builder, lode_index_state_to_string (status->state));
+          json_builder_set_member_name (builder, "files");
+          json_builder_add_int_value (builder, status->stats.n_files);
+          json_builder_set_member_name (builder, "chunks");
+          json_builder_add_int_value (builder, status->stats.n_chunks);
+        }
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+
+  return builder_steal_object (builder);
+}
+
+static char *
+format_list_projects (JsonObject *result)
+{
+  JsonArray *projects = json_object_get_array_member (result, "projects");
+  GString *text = g_string_new (NULL);
+
+  if (json_array_get_length (projects) == 0)
+    {
+      g_string_append (text, "No indexed projects found. Call codebase_index to index one.");
+      return g_string_free (text, FALSE);
+    }
+
+  g_string_append_printf (text, "## %u indexed project%s\n\n", json_array_get_length (projects),
+                          json_array_get_length (projects) == 1 ? "" : "s");
+  for (guint i = 0; i < json_array_get_length (projects); i++)
+    {
+      JsonObject *p = json_array_get_object_element (projects, i);
+
+      g_string_append_printf (text, "- %s (id %s)", string_member (p, "projectPath"),
+                              string_member (p, "projectId"));
+      if (!json_object_get_boolean_member (p, "exists"))
+        g_string_append (text, ": the directory no longer exists");
+      else if (string_member (p, "state") != NULL)
+        g_string_append_printf (text, ": %s, %" G_GINT64_FORMAT " files, %" G_GINT64_FORMAT
+                                " chunks", string_member (p, "state"), int_member (p, "files"),
+                                int_member (p, "chunks"));
+      if (json_object_get_boolean_member (p, "indexing"))
+        g_string_append (text, ", indexing now");
+      g_string_append_c (text, '\n');
+    }
+
+  return g_string_free (text, FALSE);
+}
+
+static const LodeTool codebase_list_projects_tool = {
+  .name = "codebase_list_projects",
+  .title = "List indexed projects",
+  .description = "List every project that has an index, with its path, id, state and size.",
+  .input_schema = NO_INPUT,
+  .output_schema =
+    "{\"type\": \"object\", \"properties\": {"
+    "\"total\": {\"type\": \"integer\", \"minimum\": 0}, "
+    "\"projects\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
+    PROJECT_OUTPUT_PROPERTIES ", \"exists\": {\"type\": \"boolean\"}, "
+    "\"indexing\": {\"type\": \"boolean\"}, "
+    "\"state\": {\"type\": \"string\", \"enum\": [\"not indexed\", \"incomplete\", \"ready\"]}, "
+    "\"files\": {\"type\": \"integer\", \"minimum\": 0}, "
+    "\"chunks\": {\"type\": \"integer\", \"minimum\": 0}}, "
+    "\"required\": [\"projectPath\", \"projectId\", \"exists\", \"indexing\"]}}}, "
+    "\"required\": [\"total\", \"projects\"]}",
+  .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
+  .func = codebase_list_projects,
+  .format = format_list_projects,
+};
+
+/* codebase_health --------------------------------------------------------------------- */
+
+/* The data directory is usable if it, or the closest existing parent, is writable. */
+static gboolean
+dir_is_writable (const char *dir)
+{
+  g_autofree char *path = g_strdup (dir);
+
+  while (!g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      char *parent = g_path_get_dirname (path);
+
+      if (g_str_equal (parent, path))
+        {
+          g_free (parent);
+          return FALSE;
+        }
+      g_free (path);
+      path = parent;
+    }
+
+  return g_file_test (path, G_FILE_TEST_IS_DIR) && g_access (path, W_OK) == 0;
+}
+
+/* The index needs FTS5; a SQLite built without it cannot create the table. */
+static gboolean
+has_fts5 (void)
+{
+  sqlite3 *db = NULL;
+  gboolean ok;
+
+  ok = sqlite3_open (":memory:", &db) == SQLITE_OK &&
+       sqlite3_exec (db, "CREATE VIRTUAL TABLE probe USING fts5(x)", NULL, NULL,
+                     NULL) == SQLITE_OK;
+  sqlite3_close (db);
+
+  return ok;
+}
+
+static JsonObject *
+codebase_health (LodeToolCall  *call,
+                 GError       **error)
+{
+  const LodeConfig *config = lode_engine_get_config (lode_tool_call_get_engine (call));
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  const LodeLanguage **languages;
+  guint n_languages;
+  guint n_grammars = 0;
+  gboolean fts5 = has_fts5 ();
+  gboolean writable = dir_is_writable (config->data_dir);
+
+  languages = lode_language_get_all (&n_languages);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "healthy");
+  json_builder_add_boolean_value (builder, writable && fts5);
+  json_builder_set_member_name (builder, "version");
+  json_builder_add_string_value (builder, PACKAGE_VERSION);
+
+  json_builder_set_member_name (builder, "store");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "engine");
+  json_builder_add_string_value (builder, "sqlite");
+  json_builder_set_member_name (builder, "sqliteVersion");
+  json_builder_add_string_value (builder, sqlite3_libversion ());
+  json_builder_set_member_name (builder, "fts5");
+  json_builder_add_boolean_value (builder, fts5);
+  json_builder_set_member_name (builder, "dataDir");
+  json_builder_add_string_value (builder, config->data_dir);
+  json_builder_set_member_name (builder, "writable");
+  json_builder_add_boolean_value (builder, writable);
+  json_builder_end_object (builder);
+
+  json_builder_set_member_name (builder, "grammars");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "languages");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < n_languages; i++)
+    if (languages[i]->ts_language != NULL)
+      {
+        json_builder_add_string_value (builder, languages[i]->id);
+        n_grammars++;
+      }
+  json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "count");
+  json_builder_add_int_value (builder, n_grammars);
+  json_builder_end_object (builder);
+
+  json_builder_set_member_name (builder, "embeddings");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "available");
+  json_builder_add_boolean_value (builder, FALSE);
+  json_builder_set_member_name (builder, "provider");
+  json_builder_add_string_value (builder, "none");
+  json_builder_set_member_name (builder, "model");
+  json_builder_add_string_value (builder, "none");
+  json_builder_set_member_name (builder, "message");
+  json_builder_add_string_value (builder, "This build of Lode has no embedding provider; "
+                                 "search is lexical (BM25) only.");
+  json_builder_end_object (builder);
+
+  /* No remote backend (Qdrant, Ollama, OpenAI) exists in this build: none to reach. */
+  json_builder_set_member_name (builder, "backends");
+  json_builder_begin_array (builder);
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+
+  return builder_steal_object (builder);
+}
+
+static char *
+format_health (JsonObject *result)
+{
+  JsonObject *store = json_object_get_object_member (result, "store");
+  JsonObject *grammars = json_object_get_object_member (result, "grammars");
+  JsonObject *embeddings = json_object_get_object_member (result, "embeddings");
+
+  return g_strdup_printf ("## Lode %s health: %s\n\n"
+                          "- [%s] Store: SQLite %s, FTS5 %s, data in %s (%s)\n"
+                          "- [OK] Grammars: %" G_GINT64_FORMAT " tree-sitter languages\n"
+                          "- [--] Embeddings: %s\n"
+                          "- [--] Remote backends: none configured\n",
+                          string_member (result, "version"),
+                          json_object_get_boolean_member (result, "healthy") ? "OK"
+                                                                            : "problems",
+                          json_object_get_boolean_member (store, "writable") ? "OK" : "FAIL",
+                          string_member (store, "sqliteVersion"),
+                          json_object_get_boolean_member (store, "fts5") ? "available"
+                                                                         : "missing",
+                          string_member (store, "dataDir"),
+                          json_object_get_boolean_member (store, "writable") ? "writable"
+                                                                             : "not writable",
+                          int_member (grammars, "count"),
+                          string_member (embeddings, "message"));
+}
+
+static const LodeTool codebase_health_tool = {
+  .name = "codebase_health",
+  .title = "Health check",
+  .description =
+    "Check that Lode can work: the index store (SQLite with FTS5, writable data directory), "
+    "the compiled-in grammars, the embedding provider and model, and remote backends.",
+  .input_schema = NO_INPUT,
+  .output_schema =
+    "{\"type\": \"object\", \"properties\": {"
+    "\"healthy\": {\"type\": \"boolean\"}, \"version\": {\"type\": \"string\"}, "
+    "\"store\": {\"type\": \"object\", \"properties\": {"
+    "\"engine\": {\"type\": \"string\"}, \"sqliteVersion\": {\"type\": \"string\"}, "
+    "\"fts5\": {\"type\": \"boolean\"}, \"dataDir\": {\"type\": \"string\"}, "
+    "\"writable\": {\"type\": \"boolean\"}}, "
+    "\"required\": [\"engine\", \"sqliteVersion\", \"fts5\", \"dataDir\", \"writable\"]}, "
+    "\"grammars\": {\"type\": \"object\", \"properties\": {"
+    "\"count\": {\"type\": \"integer\", \"minimum\": 0}, "
+    "\"languages\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}}}, "
+    "\"required\": [\"count\", \"languages\"]}, "
+    "\"embeddings\": {\"type\": \"object\", \"properties\": {"
+    "\"available\": {\"type\": \"boolean\"}, \"provider\": {\"type\": \"string\"}, "
+    "\"model\": {\"type\": \"string\"}, \"message\": {\"type\": \"string\"}}, "
+    "\"required\": [\"available\", \"provider\", \"model\"]}, "
+    "\"backends\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
+    "\"name\": {\"type\": \"string\"}, \"url\": {\"type\": \"string\"}, "
+    "\"reachable\": {\"type\": \"boolean\"}}, \"required\": [\"name\", \"reachable\"]}}}, "
+    "\"required\": [\"healthy\", \"version\", \"store\", \"grammars\", \"embeddings\", "
+    "\"backends\"]}",
+  .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
+  .func = codebase_health,
+  .format = format_health,
+};
+
+/* codebase_about ---------------------------------------------------------------------- */
+
+static JsonObject *
+codebase_about (LodeToolCall  *call,
+                GError       **error)
+{
+  g_autoptr(GPtrArray) tools = lode_tool_registry_list (lode_tool_call_get_registry (call));
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "name");
+  json_builder_add_string_value (builder, "Lode");
+  json_builder_set_member_name (builder, "version");
+  json_builder_add_string_value (builder, PACKAGE_VERSION);
+  json_builder_set_member_name (builder, "description");
+  json_builder_add_string_value (builder,
+                                 "Local code intelligence: tree-sitter chunking, a SQLite "
+                                 "full-text index with code-aware tokenization and ranking, "
+                                 "for agents (MCP), programs (D-Bus) and people (CLI).");
+  json_builder_set_member_name (builder, "license");
+  json_builder_add_string_value (builder, "GPL-3.0-or-later");
+  json_builder_set_member_name (builder, "tools");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < tools->len; i++)
+    json_builder_add_string_value (builder, ((const LodeTool *) g_ptr_array_index (tools,
+                                                                                   i))->name);
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+
+  return builder_steal_object (builder);
+}
+
+static char *
+format_about (JsonObject *result)
+{
+  JsonArray *tools = json_object_get_array_member (result, "tools");
+  GString *text = g_string_new (NULL);
+
+  g_string_append_printf (text, "## %s %s\n\n%s\n\nLicence: %s.\n\nTools:",
+                          string_member (result, "name"), string_member (result, "version"),
+                          string_member (result, "description"),
+                          string_member (result, "license"));
+  for (guint i = 0; i < json_array_get_length (tools); i++)
+    g_string_append_printf (text, "%s %s", i > 0 ? "," : "",
+                            json_array_get_string_element (tools, i));
+  g_string_append_c (text, '\n');
+
+  return g_string_free (text, FALSE);
+}
+
+static const LodeTool codebase_about_tool = {
+  .name = "codebase_about",
+  .title = "About Lode",
+  .description = "What Lode is, its version and the tools it offers.",
+  .input_schema = NO_INPUT,
+  .output_schema =
+    "{\"type\": \"object\", \"properties\": {"
+    "\"name\": {\"type\": \"string\"}, \"version\": {\"type\": \"string\"}, "
+    "\"description\": {\"type\": \"string\"}, \"license\": {\"type\": \"string\"}, "
+    "\"tools\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}}}, "
+    "\"required\": [\"name\", \"version\", \"description\", \"license\", \"tools\"]}",
+  .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
+  .func = codebase_about,
+  .format = format_about,
+};
+
+/**
+ * lode_tools_add_codebase:
+ * @registry: a #LodeToolRegistry
+ *
+ * Adds the codebase_* tools: indexing, status, search, projects, health.
+ */
+void
+lode_tools_add_codebase (LodeToolRegistry *registry)
+{
+  static const LodeTool *tools[] = {
+    &codebase_search_tool,
+    &codebase_index_tool,
+    &codebase_update_tool,
+    &codebase_status_tool,
+    &codebase_stop_tool,
+    &codebase_remove_tool,
+    &codebase_watch_tool,
+    &codebase_list_projects_tool,
+    &codebase_health_tool,
+    &codebase_about_tool,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (tools); i++)
+    lode_tool_registry_add (registry, tools[i]);
+}

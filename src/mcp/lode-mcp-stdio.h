@@ -1,0 +1,23 @@
+/* lode-mcp-stdio.h — MCP over stdin and stdout, one JSON message per line
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "lode-tool-registry.h"
+
+G_BEGIN_DECLS
+
+#define LODE_TYPE_MCP_STDIO (lode_mcp_stdio_get_type ())
+G_DECLARE_FINAL_TYPE (LodeMcpStdio, lode_mcp_stdio, LODE, MCP_STDIO, GObject)
+
+LodeMcpStdio *lode_mcp_stdio_new   (LodeToolRegistry *registry,
+                                    GInputStream     *input,
+                                    GOutputStream    *output);
+void          lode_mcp_stdio_start (LodeMcpStdio     *self);
+void          lode_mcp_stdio_stop  (LodeMcpStdio     *self);
+void          lode_mcp_stdio_flush (LodeMcpStdio     *self);
+
+G_END_DECLS

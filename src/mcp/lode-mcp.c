@@ -1,0 +1,162 @@
+/* lode-mcp.c — the MCP server: stdio by default, Streamable HTTP with --http
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "lode-mcp"
+
+#include "config.h"
+
+#include <gio/gunixinputstream.h>
+#include <gio/gunixoutputstream.h>
+#include <glib-unix.h>
+#include <glib/gi18n.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdlib.h>
+
+#include "lode.h"
+#include "lode-mcp-http.h"
+#include "lode-mcp-stdio.h"
+
+#define DEFAULT_HTTP_PORT 7437
+
+static gboolean opt_http;
+static int opt_port = DEFAULT_HTTP_PORT;
+static char *opt_token;
+static gboolean opt_version;
+
+static const GOptionEntry entries[] = {
+  { "http", 0, 0, G_OPTION_ARG_NONE, &opt_http,
+    N_("Serve Streamable HTTP on 127.0.0.1 instead of stdio"), NULL },
+  { "port", 0, 0, G_OPTION_ARG_INT, &opt_port,
+    N_("HTTP port (default 7437; 0 picks a free one)"), N_("PORT") },
+  { "token", 0, 0, G_OPTION_ARG_STRING, &opt_token,
+    N_("Require “Authorization: Bearer TOKEN” over HTTP (or set LODE_MCP_TOKEN)"),
+    N_("TOKEN") },
+  { "version", 0, 0, G_OPTION_ARG_NONE, &opt_version, N_("Print the version and exit"), NULL },
+  { NULL }
+};
+
+static gboolean
+quit_cb (gpointer user_data)
+{
+  g_main_loop_quit (user_data);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+closed_cb (LodeMcpStdio *stdio,
+           GMainLoop    *loop)
+{
+  g_main_loop_quit (loop);
+}
+
+static int
+run_stdio (LodeToolRegistry *registry,
+           GMainLoop        *loop)
+{
+  g_autoptr(GInputStream) input = g_unix_input_stream_new (STDIN_FILENO, FALSE);
+  g_autoptr(GOutputStream) output = g_unix_output_stream_new (STDOUT_FILENO, FALSE);
+  g_autoptr(LodeMcpStdio) stdio = lode_mcp_stdio_new (registry, input, output);
+
+  g_signal_connect (stdio, "closed", G_CALLBACK (closed_cb), loop);
+  lode_mcp_stdio_start (stdio);
+  g_main_loop_run (loop);
+
+  /* The client is gone or we were told to stop: cancel everything, say what is queued. */
+  lode_mcp_stdio_stop (stdio);
+  lode_engine_cancel_jobs (lode_tool_registry_get_engine (registry));
+  lode_mcp_stdio_flush (stdio);
+
+  return EXIT_SUCCESS;
+}
+
+static int
+run_http (LodeToolRegistry *registry,
+          GMainLoop        *loop)
+{
+  g_autoptr(LodeMcpHttp) http = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *token = opt_token != NULL ? opt_token : g_getenv ("LODE_MCP_TOKEN");
+
+  if (opt_port < 0 || opt_port > 65535)
+    {
+      g_printerr ("lode-mcp: %s\n", _("--port must be between 0 and 65535"));
+      return 2;
+    }
+
+  http = lode_mcp_http_new (registry, token);
+  if (!lode_mcp_http_listen (http, opt_port, &error))
+    {
+      g_printerr ("lode-mcp: %s\n", error->message);
+      return EXIT_FAILURE;
+    }
+
+  /* Tests and scripts read the address from here (with --port 0 it is not known before). */
+  g_printerr ("lode-mcp: listening on http://127.0.0.1:%u/mcp\n", lode_mcp_http_get_port (http));
+  g_main_loop_run (loop);
+
+  lode_mcp_http_stop (http);
+  lode_engine_cancel_jobs (lode_tool_registry_get_engine (registry));
+
+  return EXIT_SUCCESS;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeConfig) config = NULL;
+  g_autoptr(LodeEngine) engine = NULL;
+  g_autoptr(LodeToolRegistry) registry = NULL;
+  g_autoptr(GMainLoop) loop = NULL;
+  int status;
+
+  /* stdout carries protocol only: GLib's default writer would print info and debug there. */
+  g_log_writer_default_set_use_stderr (TRUE);
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  /* A client that closes its end must not kill us mid-write; the write fails instead. */
+  signal (SIGPIPE, SIG_IGN);
+
+  context = g_option_context_new (NULL);
+  g_option_context_set_summary (context, _("Lode's MCP server: code search for AI agents."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("lode-mcp: %s\n", error->message);
+      return 2;
+    }
+
+  if (opt_version)
+    {
+      g_printerr ("lode-mcp %s\n", PACKAGE_VERSION);
+      return EXIT_SUCCESS;
+    }
+
+  config = lode_config_load (&error);
+  if (config == NULL)
+    {
+      g_printerr ("lode-mcp: %s\n", error->message);
+      return EXIT_FAILURE;
+    }
+
+  engine = lode_engine_new (config);
+  registry = lode_tool_registry_new (engine);
+  loop = g_main_loop_new (NULL, FALSE);
+  g_unix_signal_add (SIGINT, quit_cb, loop);
+  g_unix_signal_add (SIGTERM, quit_cb, loop);
+
+  status = opt_http ? run_http (registry, loop) : run_stdio (registry, loop);
+  g_free (opt_token);
+
+  return status;
+}

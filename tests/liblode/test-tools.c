@@ -1,0 +1,624 @@
+/* test-tools.c — the tool registry, its schema validation, background jobs and every tool
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#include "lode.h"
+
+typedef struct
+{
+  LodeEngine       *engine;
+  LodeToolRegistry *registry;
+  char             *corpus;
+} ToolsFixture;
+
+static void
+tools_setup (ToolsFixture  *fixture,
+             gconstpointer  data)
+{
+  g_autoptr(LodeConfig) config = lode_config_new_default ();
+  g_autofree char *corpus = g_test_build_filename (G_TEST_DIST, "liblode", "fixtures", "corpus",
+                                                  NULL);
+
+  /* G_TEST_OPTION_ISOLATE_DIRS gives each test a private, self-cleaning cache dir. */
+  g_free (config->data_dir);
+  config->data_dir = g_build_filename (g_get_user_cache_dir (), "lode-test-data", NULL);
+
+  fixture->engine = lode_engine_new (config);
+  fixture->registry = lode_tool_registry_new (fixture->engine);
+  fixture->corpus = g_canonicalize_filename (corpus, NULL);
+}
+
+static void
+tools_teardown (ToolsFixture  *fixture,
+                gconstpointer  data)
+{
+  g_clear_object (&fixture->registry);
+  g_clear_object (&fixture->engine);
+  g_clear_pointer (&fixture->corpus, g_free);
+}
+
+/* A tree big enough that indexing it takes a while: cancellation and joining happen while the
+ * job runs, not after it. */
+static char *
+make_big_tree (void)
+{
+  g_autofree char *root = g_build_filename (g_get_user_cache_dir (), "big-tree", NULL);
+
+  for (guint d = 0; d < 40; d++)
+    {
+      g_autofree char *dir = g_strdup_printf ("%s/module%u", root, d);
+
+      g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+      for (guint f = 0; f < 50; f++)
+        {
+          g_autofree char *path = g_strdup_printf ("%s/unit%u.c", dir, f);
+          g_autoptr(GString) text = g_string_new (NULL);
+          g_autoptr(GError) error = NULL;
+
+          for (guint fn = 0; fn < 20; fn++)
+            g_string_append_printf (text, "int\nmodule%u_unit%u_function%u (int value)\n"
+                                    "{\n  return value * %u + %u;\n}\n\n", d, f, fn, fn, f);
+          g_file_set_contents (path, text->str, text->len, &error);
+          g_assert_no_error (error);
+        }
+    }
+
+  return g_steal_pointer (&root);
+}
+
+static JsonObject *
+arguments_from (const char *json)
+{
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+
+  node = json_from_string (json, &error);
+  g_assert_no_error (error);
+  return json_node_dup_object (node);
+}
+
+static void
+assert_valid_output (ToolsFixture *fixture,
+                     const char   *tool,
+                     JsonObject   *structured)
+{
+  g_autoptr(JsonNode) instance = json_node_init_object (json_node_alloc (), structured);
+  g_autoptr(GError) error = NULL;
+
+  lode_json_schema_validate (lode_tool_registry_get_output_schema (fixture->registry, tool),
+                             instance, "result", &error);
+  g_assert_no_error (error);
+}
+
+/* Calls @tool with @json arguments; checks success and the output schema. */
+static LodeToolResult *
+call_ok (ToolsFixture *fixture,
+         const char   *tool,
+         const char   *json,
+         const char   *project)
+{
+  g_autoptr(JsonObject) arguments = arguments_from (json);
+  g_autoptr(GError) error = NULL;
+  LodeToolResult *result;
+
+  result = lode_tool_registry_call (fixture->registry, tool, arguments, project, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (result);
+  if (result->is_error)
+    g_error ("%s failed: %s", tool, result->text);
+  g_assert_nonnull (result->structured);
+  g_assert_nonnull (result->text);
+  g_assert_cmpstr (result->text, !=, "");
+  assert_valid_output (fixture, tool, result->structured);
+
+  return result;
+}
+
+/* Calls @tool and expects an is_error result whose message contains @needle. */
+static void
+call_fails (ToolsFixture *fixture,
+            const char   *tool,
+            const char   *json,
+            const char   *project,
+            const char   *needle)
+{
+  g_autoptr(JsonObject) arguments = arguments_from (json);
+  g_autoptr(LodeToolResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  result = lode_tool_registry_call (fixture->registry, tool, arguments, project, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (result);
+  g_assert_true (result->is_error);
+  g_assert_null (result->structured);
+  if (strstr (result->text, needle) == NULL)
+    g_error ("%s: expected “%s” in “%s”", tool, needle, result->text);
+}
+
+static gboolean
+schema_error (const char *schema,
+              const char *instance,
+              const char *needle)
+{
+  g_autoptr(JsonNode) s = json_from_string (schema, NULL);
+  g_autoptr(JsonNode) i = json_from_string (instance, NULL);
+  g_autoptr(GError) error = NULL;
+
+  if (lode_json_schema_validate (s, i, NULL, &error))
+    return needle == NULL;
+
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+  if (needle == NULL || strstr (error->message, needle) == NULL)
+    g_error ("expected “%s” in “%s”", needle, error->message);
+  return TRUE;
+}
+
+static void
+test_schema (void)
+{
+  const char *schema =
+    "{\"type\": \"object\", \"properties\": {"
+    "\"query\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 5}, "
+    "\"limit\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 50}, "
+    "\"score\": {\"type\": \"number\", \"minimum\": 0}, "
+    "\"mode\": {\"type\": \"string\", \"enum\": [\"a\", \"b\"]}, "
+    "\"paths\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}}, "
+    "\"inner\": {\"type\": \"object\", \"properties\": {\"flag\": {\"type\": \"boolean\"}}, "
+    "\"required\": [\"flag\"]}}, "
+    "\"required\": [\"query\"], \"additionalProperties\": false}";
+
+  g_assert_true (schema_error (schema, "{\"query\": \"x\"}", NULL));
+  g_assert_true (schema_error (schema, "{\"query\": \"x\", \"limit\": 3.0, \"score\": 2}", NULL));
+  g_assert_true (schema_error (schema, "{\"query\": \"ééééé\"}", NULL));
+  g_assert_true (schema_error (schema, "[]", "must be an object, not an array"));
+  g_assert_true (schema_error (schema, "{}", "Missing required argument “query” (a string)"));
+  g_assert_true (schema_error (schema, "{\"query\": 3}", "“query” must be a string, not an "
+                               "integer"));
+  g_assert_true (schema_error (schema, "{\"query\": \"\"}", "“query” must not be empty"));
+  g_assert_true (schema_error (schema, "{\"query\": \"toolong\"}", "at most 5 characters"));
+  g_assert_true (schema_error (schema, "{\"query\": \"x\", \"limit\": 80}",
+                               "“limit” must be at most 50 (got 80)"));
+  g_assert_true (schema_error (schema, "{\"query\": \"x\", \"limit\": 0}", "at least 1"));
+  g_assert_true (schema_error (schema, "{\"query\": \"x\", \"limit\": 2.5}",
+                               "“limit” must be an integer, not a number"));
+  g_assert_true (schema_error (schema, "{\"query\": \"x\", \"mode\": \"c\"}",
+                               "“mode” must be one of: a, b (got “c”)"));
+  g_assert_true (schema_error (schema, "{\"query\": \"x\", \"paths\": [\"a\", 1]}",
+                               "“paths[1]” must be a string"));
+  g_assert_true (schema_error (schema, "{\"query\": \"x\", \"inner\": {}}",
+                               "Missing required argument “inner.flag” (a boolean)"));
+  g_assert_true (schema_error (schema, "{\"query\": \"x\", \"lmit\": 3}",
+                               "Unknown argument “lmit”; expected one of: query, limit"));
+}
+
+static void
+test_registry (ToolsFixture  *fixture,
+               gconstpointer  data)
+{
+  const char *expected[] = {
+    "codebase_search", "codebase_index", "codebase_update", "codebase_status",
+    "codebase_stop", "codebase_remove", "codebase_watch", "codebase_list_projects",
+    "codebase_health", "codebase_about",
+  };
+  g_autoptr(GPtrArray) tools = lode_tool_registry_list (fixture->registry);
+
+  g_assert_cmpuint (tools->len, ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      const LodeTool *tool = lode_tool_registry_lookup (fixture->registry, expected[i]);
+      JsonNode *input;
+      JsonNode *output;
+
+      g_assert_nonnull (tool);
+      g_assert_true (g_ptr_array_find (tools, tool, NULL));
+      g_assert_nonnull (tool->title);
+      g_assert_nonnull (tool->description);
+      input = lode_tool_registry_get_input_schema (fixture->registry, expected[i]);
+      output = lode_tool_registry_get_output_schema (fixture->registry, expected[i]);
+      g_assert_cmpstr (json_object_get_string_member (json_node_get_object (input), "type"), ==,
+                       "object");
+      g_assert_cmpstr (json_object_get_string_member (json_node_get_object (output), "type"), ==,
+                       "object");
+      /* Read-only tools are idempotent and never destructive. */
+      if (tool->flags & LODE_TOOL_READ_ONLY)
+        g_assert_true ((tool->flags & (LODE_TOOL_IDEMPOTENT | LODE_TOOL_DESTRUCTIVE)) ==
+                       LODE_TOOL_IDEMPOTENT);
+    }
+
+  g_assert_true (lode_tool_registry_lookup (fixture->registry, "codebase_remove")->flags &
+                 LODE_TOOL_DESTRUCTIVE);
+  g_assert_null (lode_tool_registry_lookup (fixture->registry, "nope"));
+}
+
+static void
+test_unknown_tool (ToolsFixture  *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(LodeToolResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  result = lode_tool_registry_call (fixture->registry, "codebase_nope", NULL, NULL, NULL,
+                                    &error);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_NOT_FOUND);
+  g_assert_null (result);
+  g_assert_nonnull (strstr (error->message, "codebase_nope"));
+}
+
+static void
+test_invalid_arguments (ToolsFixture  *fixture,
+                        gconstpointer  data)
+{
+  call_fails (fixture, "codebase_search", "{}", fixture->corpus,
+              "Missing required argument “query”");
+  call_fails (fixture, "codebase_search", "{\"query\": \"x\", \"limit\": 51}", fixture->corpus,
+              "“limit” must be at most 50");
+  call_fails (fixture, "codebase_search", "{\"query\": \"x\", \"mode\": \"fuzzy\"}",
+              fixture->corpus, "hybrid, lexical, semantic");
+  call_fails (fixture, "codebase_status", "{\"projectPath\": \"relative/dir\"}", NULL,
+              "must be an absolute path");
+  call_fails (fixture, "codebase_status", "{\"projectPath\": \"/nonexistent/lode/tree\"}", NULL,
+              "/nonexistent/lode/tree");
+  call_fails (fixture, "codebase_about", "{\"extra\": 1}", NULL, "Unknown argument “extra”");
+  call_fails (fixture, "codebase_search", "{\"query\": \"x\"}", fixture->corpus,
+              "call codebase_index first");
+}
+
+static void
+test_lifecycle (ToolsFixture  *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(LodeToolResult) status = NULL;
+  g_autoptr(LodeToolResult) update = NULL;
+  g_autoptr(LodeToolResult) search = NULL;
+  g_autoptr(LodeToolResult) semantic = NULL;
+  g_autoptr(LodeToolResult) list = NULL;
+  g_autoptr(LodeToolResult) stop = NULL;
+  g_autoptr(LodeToolResult) removed = NULL;
+  g_autoptr(LodeToolResult) after = NULL;
+  g_autofree char *path_args = g_strdup_printf ("{\"projectPath\": \"%s\"}", fixture->corpus);
+  JsonObject *job;
+  JsonArray *results;
+  JsonObject *mode;
+
+  /* The default project stands in for a missing projectPath. */
+  status = call_ok (fixture, "codebase_status", "{}", fixture->corpus);
+  g_assert_false (json_object_get_boolean_member (status->structured, "indexed"));
+  g_assert_nonnull (strstr (status->text, "codebase_index"));
+
+  update = call_ok (fixture, "codebase_update", path_args, NULL);
+  job = json_object_get_object_member (update->structured, "job");
+  g_assert_cmpstr (json_object_get_string_member (job, "state"), ==, "succeeded");
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (job, "report"),
+                                               "files"), >, 10);
+
+  g_clear_pointer (&status, lode_tool_result_free);
+  status = call_ok (fixture, "codebase_status", path_args, NULL);
+  g_assert_true (json_object_get_boolean_member (status->structured, "indexed"));
+  g_assert_cmpstr (json_object_get_string_member (status->structured, "state"), ==, "ready");
+  g_assert_false (json_object_get_boolean_member (status->structured, "indexing"));
+  g_assert_cmpint (json_object_get_int_member (status->structured, "chunks"), >, 10);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (status->structured,
+                                                                         "languages")), >, 3);
+
+  search = call_ok (fixture, "codebase_search",
+                    "{\"query\": \"parse configuration\", \"limit\": 3, \"mode\": \"lexical\"}",
+                    fixture->corpus);
+  results = json_object_get_array_member (search->structured, "results");
+  g_assert_cmpuint (json_array_get_length (results), >, 0);
+  g_assert_cmpuint (json_array_get_length (results), <=, 3);
+  mode = json_object_get_object_member (search->structured, "mode");
+  g_assert_cmpstr (json_object_get_string_member (mode, "used"), ==, "lexical");
+  g_assert_false (json_object_has_member (mode, "reason"));
+  g_assert_nonnull (strstr (search->text,
+                            json_object_get_string_member (json_array_get_object_element (results,
+                                                                                          0),
+                                                           "path")));
+
+  /* Semantic search does not exist yet: the result says which mode ran and why. */
+  semantic = call_ok (fixture, "codebase_search",
+                      "{\"query\": \"parse configuration\", \"mode\": \"semantic\", "
+                      "\"languageFilter\": \"python\", \"fileFilter\": \"*.py\"}",
+                      fixture->corpus);
+  mode = json_object_get_object_member (semantic->structured, "mode");
+  g_assert_cmpstr (json_object_get_string_member (mode, "requested"), ==, "semantic");
+  g_assert_cmpstr (json_object_get_string_member (mode, "used"), ==, "lexical");
+  g_assert_nonnull (json_object_get_string_member (mode, "reason"));
+  results = json_object_get_array_member (semantic->structured, "results");
+  for (guint i = 0; i < json_array_get_length (results); i++)
+    g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (results, i),
+                                                    "language"), ==, "python");
+
+  call_fails (fixture, "codebase_search", "{\"query\": \"x\", \"languageFilter\": \"klingon\"}",
+              fixture->corpus, "Unknown language “klingon”");
+
+  list = call_ok (fixture, "codebase_list_projects", "{}", NULL);
+  g_assert_cmpint (json_object_get_int_member (list->structured, "total"), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (
+                     json_array_get_object_element (
+                       json_object_get_array_member (list->structured, "projects"), 0),
+                     "projectPath"), ==, fixture->corpus);
+
+  stop = call_ok (fixture, "codebase_stop", path_args, NULL);
+  g_assert_false (json_object_get_boolean_member (stop->structured, "stopped"));
+  g_assert_nonnull (strstr (stop->text, "No indexing operation is currently running"));
+
+  call_fails (fixture, "codebase_watch", "{\"action\": \"start\"}", fixture->corpus,
+              "not available");
+  call_fails (fixture, "codebase_watch", "{\"action\": \"status\"}", fixture->corpus,
+              "not available");
+
+  removed = call_ok (fixture, "codebase_remove", path_args, NULL);
+  g_assert_true (json_object_get_boolean_member (removed->structured, "removed"));
+  after = call_ok (fixture, "codebase_status", path_args, NULL);
+  g_assert_false (json_object_get_boolean_member (after->structured, "indexed"));
+  g_assert_false (json_object_has_member (after->structured, "job"));
+  call_fails (fixture, "codebase_remove", path_args, NULL, "Nothing to remove");
+}
+
+static void
+test_health_about (ToolsFixture  *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(LodeToolResult) health = call_ok (fixture, "codebase_health", "{}", NULL);
+  g_autoptr(LodeToolResult) about = call_ok (fixture, "codebase_about", "{}", NULL);
+  JsonObject *store = json_object_get_object_member (health->structured, "store");
+  JsonObject *embeddings = json_object_get_object_member (health->structured, "embeddings");
+  JsonArray *tools = json_object_get_array_member (about->structured, "tools");
+
+  g_assert_true (json_object_get_boolean_member (health->structured, "healthy"));
+  g_assert_true (json_object_get_boolean_member (store, "fts5"));
+  g_assert_true (json_object_get_boolean_member (store, "writable"));
+  g_assert_false (json_object_get_boolean_member (embeddings, "available"));
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (health->structured,
+                                                                              "grammars"),
+                                               "count"), >=, 15);
+  g_assert_cmpuint (json_array_get_length (tools), ==, 10);
+  g_assert_cmpstr (json_object_get_string_member (about->structured, "version"), ==,
+                   PACKAGE_VERSION);
+}
+
+typedef struct
+{
+  GCancellable   *cancellable;
+  LodeToolResult *result;
+  GError         *error;
+  guint           n_progress;
+  double          last_done;
+  gboolean        done;
+} AsyncCall;
+
+static void
+progress_cb (double      done,
+             double      total,
+             const char *message,
+             gpointer    user_data)
+{
+  AsyncCall *call = user_data;
+
+  g_assert_false (call->done);
+  g_assert_nonnull (message);
+  g_assert_cmpfloat (done, >=, call->last_done);
+  if (total > 0)
+    g_assert_cmpfloat (done, <=, total);
+  call->last_done = done;
+  call->n_progress++;
+  if (call->cancellable != NULL)
+    g_cancellable_cancel (call->cancellable);
+}
+
+static void
+call_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  AsyncCall *call = user_data;
+
+  call->result = lode_tool_registry_call_finish (LODE_TOOL_REGISTRY (object), result,
+                                                 &call->error);
+  call->done = TRUE;
+}
+
+static gboolean
+watchdog_cb (gpointer user_data)
+{
+  g_error ("Timed out");
+  return G_SOURCE_REMOVE;
+}
+
+static void
+run_async (ToolsFixture *fixture,
+           const char   *tool,
+           const char   *json,
+           AsyncCall    *call)
+{
+  g_autoptr(JsonObject) arguments = arguments_from (json);
+  guint watchdog = g_timeout_add_seconds (60, watchdog_cb, NULL);
+
+  lode_tool_registry_call_async (fixture->registry, tool, arguments, NULL, progress_cb, call,
+                                 NULL, call->cancellable, call_cb, call);
+  while (!call->done)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (watchdog);
+}
+
+static void
+test_progress (ToolsFixture  *fixture,
+               gconstpointer  data)
+{
+  g_autofree char *tree = make_big_tree ();
+  g_autofree char *json = g_strdup_printf ("{\"projectPath\": \"%s\"}", tree);
+  AsyncCall call = { 0 };
+
+  run_async (fixture, "codebase_update", json, &call);
+  g_assert_no_error (call.error);
+  g_assert_false (call.result->is_error);
+  g_assert_cmpuint (call.n_progress, >, 0);
+  g_assert_cmpint (json_object_get_int_member (
+                     json_object_get_object_member (
+                       json_object_get_object_member (call.result->structured, "job"),
+                       "report"), "files"), ==, 2000);
+  lode_tool_result_free (call.result);
+}
+
+static void
+test_cancel (ToolsFixture  *fixture,
+             gconstpointer  data)
+{
+  g_autofree char *tree = make_big_tree ();
+  g_autofree char *json = g_strdup_printf ("{\"projectPath\": \"%s\"}", tree);
+  g_autofree char *id = lode_project_id_for_path (tree);
+  g_autoptr(LodeJobInfo) job = NULL;
+  g_autoptr(LodeToolResult) status = NULL;
+  AsyncCall call = { 0 };
+
+  /* Cancelling the request that waits for the run stops the run. */
+  call.cancellable = g_cancellable_new ();
+  run_async (fixture, "codebase_update", json, &call);
+  g_assert_error (call.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_null (call.result);
+  g_clear_error (&call.error);
+  g_clear_object (&call.cancellable);
+
+  job = lode_engine_wait_index (fixture->engine, id, NULL, NULL, NULL, NULL);
+  g_assert_nonnull (job);
+  g_assert_cmpint (job->state, ==, LODE_JOB_STATE_CANCELLED);
+
+  status = call_ok (fixture, "codebase_status", json, NULL);
+  g_assert_cmpstr (json_object_get_string_member (
+                     json_object_get_object_member (status->structured, "job"), "state"), ==,
+                   "cancelled");
+}
+
+typedef struct
+{
+  guint  n_progress;
+  guint  n_finished;
+  guint  n_changed;
+  guint  state;
+  char  *project_id;
+} Signals;
+
+static void
+index_progress_cb (LodeEngine *engine,
+                   const char *project_id,
+                   const char *root,
+                   guint       phase,
+                   guint       done,
+                   guint       total,
+                   Signals    *signals)
+{
+  g_assert_cmpstr (project_id, ==, signals->project_id);
+  g_assert_true (total == 0 || done <= total);
+  signals->n_progress++;
+}
+
+static void
+index_finished_cb (LodeEngine *engine,
+                   const char *project_id,
+                   const char *root,
+                   guint       state,
+                   const char *error,
+                   Signals    *signals)
+{
+  g_assert_cmpstr (project_id, ==, signals->project_id);
+  signals->state = state;
+  signals->n_finished++;
+}
+
+static void
+index_changed_cb (LodeEngine *engine,
+                  const char *project_id,
+                  const char *root,
+                  Signals    *signals)
+{
+  g_assert_cmpstr (project_id, ==, signals->project_id);
+  signals->n_changed++;
+}
+
+static void
+test_jobs (ToolsFixture  *fixture,
+           gconstpointer  data)
+{
+  g_autofree char *tree = make_big_tree ();
+  g_autoptr(LodeJobInfo) first = NULL;
+  g_autoptr(LodeJobInfo) second = NULL;
+  g_autoptr(LodeJobInfo) info = NULL;
+  g_autoptr(GError) error = NULL;
+  Signals signals = { 0 };
+  gboolean joined = TRUE;
+  guint watchdog;
+
+  signals.project_id = lode_project_id_for_path (tree);
+  g_signal_connect (fixture->engine, "index-progress", G_CALLBACK (index_progress_cb), &signals);
+  g_signal_connect (fixture->engine, "index-finished", G_CALLBACK (index_finished_cb), &signals);
+  g_signal_connect (fixture->engine, "index-changed", G_CALLBACK (index_changed_cb), &signals);
+
+  g_assert_null (lode_engine_dup_job (fixture->engine, signals.project_id));
+
+  first = lode_engine_start_index (fixture->engine, tree, &joined, &error);
+  g_assert_no_error (error);
+  g_assert_false (joined);
+  g_assert_cmpint (first->state, ==, LODE_JOB_STATE_RUNNING);
+  g_assert_cmpstr (first->project_id, ==, signals.project_id);
+
+  /* A second request joins the running job instead of starting another. */
+  second = lode_engine_start_index (fixture->engine, tree, &joined, &error);
+  g_assert_no_error (error);
+  g_assert_true (joined);
+  g_assert_cmpint (second->started_at, ==, first->started_at);
+
+  watchdog = g_timeout_add_seconds (60, watchdog_cb, NULL);
+  while (signals.n_finished == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (watchdog);
+
+  g_assert_cmpuint (signals.n_progress, >, 0);
+  g_assert_cmpuint (signals.state, ==, LODE_JOB_STATE_SUCCEEDED);
+  g_assert_cmpuint (signals.n_changed, ==, 1);
+
+  info = lode_engine_dup_job (fixture->engine, signals.project_id);
+  g_assert_cmpint (info->state, ==, LODE_JOB_STATE_SUCCEEDED);
+  g_assert_cmpuint (info->report->n_files, ==, 2000);
+  g_assert_cmpint (info->finished_at, >=, info->started_at);
+
+  /* Nothing runs: stopping is a no-op and the finished job is kept for status. */
+  g_assert_false (lode_engine_stop_index (fixture->engine, signals.project_id));
+
+  g_signal_handlers_disconnect_by_data (fixture->engine, &signals);
+  g_free (signals.project_id);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/lode/json-schema/validate", test_schema);
+  g_test_add ("/lode/tools/registry", ToolsFixture, NULL, tools_setup, test_registry,
+              tools_teardown);
+  g_test_add ("/lode/tools/unknown-tool", ToolsFixture, NULL, tools_setup, test_unknown_tool,
+              tools_teardown);
+  g_test_add ("/lode/tools/invalid-arguments", ToolsFixture, NULL, tools_setup,
+              test_invalid_arguments, tools_teardown);
+  g_test_add ("/lode/tools/lifecycle", ToolsFixture, NULL, tools_setup, test_lifecycle,
+              tools_teardown);
+  g_test_add ("/lode/tools/health-about", ToolsFixture, NULL, tools_setup, test_health_about,
+              tools_teardown);
+  g_test_add ("/lode/tools/progress", ToolsFixture, NULL, tools_setup, test_progress,
+              tools_teardown);
+  g_test_add ("/lode/tools/cancel", ToolsFixture, NULL, tools_setup, test_cancel,
+              tools_teardown);
+  g_test_add ("/lode/engine/jobs", ToolsFixture, NULL, tools_setup, test_jobs, tools_teardown);
+
+  return g_test_run ();
+}

@@ -1,0 +1,256 @@
+// client.test.mjs — the official MCP client (TypeScript SDK) against lode-mcp, over stdio and
+// Streamable HTTP: initialize, tools/list, every tool on a fixture repository with its
+// structuredContent checked against its outputSchema, resources, pagination, errors.
+//
+// SPDX-FileCopyrightText: 2026 The Lode authors
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { pathToFileURL } from "node:url";
+
+import { fixture, lodeMcp, requireNodeModules, serverEnv, startHttp, stopChild, tempDir }
+  from "./lib.mjs";
+
+requireNodeModules();
+
+const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+const { StreamableHTTPClientTransport } =
+  await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+const { ListRootsRequestSchema, McpError } = await import("@modelcontextprotocol/sdk/types.js");
+const AjvModule = await import("ajv");
+const Ajv = AjvModule.default.default ?? AjvModule.default;
+
+const TOOLS = [
+  "codebase_about", "codebase_health", "codebase_index", "codebase_list_projects",
+  "codebase_remove", "codebase_search", "codebase_status", "codebase_stop", "codebase_update",
+  "codebase_watch",
+];
+
+const ajv = new Ajv({ strict: false, allErrors: true });
+
+// Client errors (protocol violations the SDK notices) fail the test.
+function newClient(errors, capabilities = {}) {
+  const client = new Client({ name: "lode-test", version: "1.0.0" }, { capabilities });
+  client.onerror = (error) => errors.push(error);
+  return client;
+}
+
+async function listAllTools(client) {
+  const tools = [];
+  let cursor;
+  let pages = 0;
+  do {
+    const page = await client.listTools(cursor !== undefined ? { cursor } : {});
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+    pages++;
+  } while (cursor !== undefined);
+  return { tools, pages };
+}
+
+// Calls a tool, checks the result's shape and validates structuredContent against the
+// outputSchema from tools/list (the SDK does it too; this makes it explicit).
+async function call(client, schemas, name, args, options = {}) {
+  const result = await client.callTool({ name, arguments: args }, undefined, options);
+  assert.ok(Array.isArray(result.content) && result.content.length > 0, `${name}: content`);
+  assert.equal(result.content[0].type, "text");
+  assert.ok(result.content[0].text.length > 0, `${name}: text`);
+  if (!result.isError) {
+    assert.ok(result.structuredContent, `${name}: structuredContent`);
+    const validate = schemas.get(name);
+    assert.ok(validate(result.structuredContent),
+      `${name}: ${JSON.stringify(validate.errors)} in ${JSON.stringify(result.structuredContent)}`);
+  }
+  return result;
+}
+
+async function exercise(client, { projectPath, viaRoots }) {
+  const { tools } = await listAllTools(client);
+  assert.deepEqual(tools.map((t) => t.name).sort(), TOOLS);
+
+  const schemas = new Map();
+  for (const tool of tools) {
+    assert.equal(tool.inputSchema.type, "object", tool.name);
+    assert.equal(tool.outputSchema.type, "object", tool.name);
+    assert.ok(tool.description.length > 20, tool.name);
+    for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint"])
+      assert.equal(typeof tool.annotations[hint], "boolean", `${tool.name}: ${hint}`);
+    schemas.set(tool.name, ajv.compile(tool.outputSchema));
+  }
+  assert.equal(tools.find((t) => t.name === "codebase_remove").annotations.destructiveHint, true);
+  assert.equal(tools.find((t) => t.name === "codebase_search").annotations.readOnlyHint, true);
+
+  // With roots, the client's first root is the default project.
+  const where = viaRoots ? {} : { projectPath };
+
+  const about = await call(client, schemas, "codebase_about", {});
+  assert.deepEqual([...about.structuredContent.tools].sort(), TOOLS);
+
+  const health = await call(client, schemas, "codebase_health", {});
+  assert.equal(health.structuredContent.store.fts5, true);
+  assert.equal(health.structuredContent.embeddings.available, false);
+
+  let status = await call(client, schemas, "codebase_status", where);
+  assert.equal(status.structuredContent.projectPath, projectPath);
+  assert.equal(status.structuredContent.indexed, false);
+
+  const notIndexed = await call(client, schemas, "codebase_search", { ...where, query: "config" });
+  assert.equal(notIndexed.isError, true);
+  assert.match(notIndexed.content[0].text, /codebase_index/);
+
+  const started = await call(client, schemas, "codebase_index", where);
+  assert.equal(started.structuredContent.projectPath, projectPath);
+
+  const progress = [];
+  const update = await call(client, schemas, "codebase_update", where,
+    { onprogress: (p) => progress.push(p.progress) });
+  assert.equal(update.structuredContent.job.state, "succeeded");
+  for (let i = 1; i < progress.length; i++)
+    assert.ok(progress[i] > progress[i - 1], "progress increases");
+
+  status = await call(client, schemas, "codebase_status", where);
+  assert.equal(status.structuredContent.state, "ready");
+  assert.ok(status.structuredContent.files > 10);
+  assert.ok(status.structuredContent.chunks > status.structuredContent.files);
+
+  const search = await call(client, schemas, "codebase_search",
+    { ...where, query: "parse configuration file", limit: 3 });
+  assert.equal(search.isError, false);
+  const results = search.structuredContent.results;
+  assert.ok(results.length > 0 && results.length <= 3);
+  assert.equal(search.structuredContent.mode.requested, "hybrid");
+  assert.equal(search.structuredContent.mode.used, "lexical");
+  assert.ok(search.structuredContent.mode.reason);
+  assert.ok(search.content[0].text.includes(results[0].path));
+
+  const filtered = await call(client, schemas, "codebase_search",
+    { ...where, query: "request", languageFilter: "python", mode: "lexical" });
+  for (const r of filtered.structuredContent.results)
+    assert.equal(r.language, "python");
+
+  const badLimit = await call(client, schemas, "codebase_search", { ...where, query: "x", limit: 99 });
+  assert.equal(badLimit.isError, true);
+  assert.match(badLimit.content[0].text, /limit.*at most 50/);
+
+  const relative = await call(client, schemas, "codebase_status", { projectPath: "relative/path" });
+  assert.equal(relative.isError, true);
+  assert.match(relative.content[0].text, /absolute/);
+
+  const projects = await call(client, schemas, "codebase_list_projects", {});
+  assert.ok(projects.structuredContent.projects.some((p) => p.projectPath === projectPath));
+
+  const stop = await call(client, schemas, "codebase_stop", where);
+  assert.equal(stop.structuredContent.stopped, false);
+
+  for (const action of ["start", "stop", "status"]) {
+    const watch = await call(client, schemas, "codebase_watch", { ...where, action });
+    assert.equal(watch.isError, true, `codebase_watch ${action} must not pretend to work`);
+    assert.match(watch.content[0].text, /not available/);
+  }
+
+  // Resources: the overview of each indexed project.
+  const templates = await client.listResourceTemplates();
+  assert.equal(templates.resourceTemplates[0].uriTemplate, "lode://project/{id}/overview");
+  const resources = await client.listResources();
+  const uri = `lode://project/${status.structuredContent.projectId}/overview`;
+  assert.ok(resources.resources.some((r) => r.uri === uri));
+  const overview = await client.readResource({ uri });
+  const data = JSON.parse(overview.contents[0].text);
+  assert.equal(data.projectPath, projectPath);
+  assert.equal(data.files, status.structuredContent.files);
+  assert.ok(data.languages.length > 0);
+  await assert.rejects(client.readResource({ uri: "lode://project/000000000000/overview" }),
+    (e) => e instanceof McpError && e.code === -32002);
+
+  await assert.rejects(client.callTool({ name: "codebase_nope", arguments: {} }),
+    (e) => e instanceof McpError && e.code === -32602);
+
+  await client.ping();
+  await client.setLoggingLevel("debug");
+
+  const removed = await call(client, schemas, "codebase_remove", where);
+  assert.equal(removed.structuredContent.removed, true);
+  status = await call(client, schemas, "codebase_status", where);
+  assert.equal(status.structuredContent.indexed, false);
+
+  // Every tool has been called, successfully or (watch) with its honest error.
+  return schemas;
+}
+
+describe("stdio", () => {
+  test("the SDK client drives every tool, the first root is the default project", async () => {
+    const errors = [];
+    const client = newClient(errors, { roots: { listChanged: true } });
+    let rootsAsked = 0;
+    client.setRequestHandler(ListRootsRequestSchema, async () => {
+      rootsAsked++;
+      return { roots: [{ uri: pathToFileURL(fixture).href, name: "fixture" }] };
+    });
+    const transport = new StdioClientTransport({
+      command: lodeMcp, args: [], env: serverEnv(tempDir()), stderr: "pipe",
+    });
+    let stderr = "";
+    transport.stderr.on("data", (d) => { stderr += d; });
+
+    await client.connect(transport);
+    assert.equal(client.getServerVersion().name, "lode");
+    assert.ok(client.getServerCapabilities().tools);
+    assert.ok(client.getServerCapabilities().resources);
+    assert.ok(client.getServerCapabilities().logging);
+
+    // The server asks for roots right after initialization; wait for the answer to land.
+    const deadline = Date.now() + 10000;
+    while (rootsAsked === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    assert.equal(rootsAsked, 1);
+    await client.ping();
+
+    await exercise(client, { projectPath: fixture, viaRoots: true });
+    await client.close();
+    assert.deepEqual(errors, [], stderr);
+  });
+
+  test("tools/list pages with a cursor", async () => {
+    const errors = [];
+    const client = newClient(errors);
+    const transport = new StdioClientTransport({
+      command: lodeMcp, args: [], env: serverEnv(tempDir(), { LODE_MCP_PAGE_SIZE: "3" }),
+      stderr: "pipe",
+    });
+    await client.connect(transport);
+    const { tools, pages } = await listAllTools(client);
+    assert.equal(pages, Math.ceil(TOOLS.length / 3));
+    assert.deepEqual(tools.map((t) => t.name).sort(), TOOLS);
+    await assert.rejects(client.listTools({ cursor: "bogus" }),
+      (e) => e instanceof McpError && e.code === -32602);
+    await client.close();
+    assert.deepEqual(errors, []);
+  });
+});
+
+describe("streamable HTTP", () => {
+  let server;
+
+  before(async () => {
+    server = await startHttp([], serverEnv(tempDir()));
+  });
+
+  after(async () => {
+    await stopChild(server.child);
+    assert.equal(server.stdout(), "", "nothing on stdout");
+  });
+
+  test("the SDK client drives every tool over HTTP", async () => {
+    const errors = [];
+    const client = newClient(errors);
+    const transport = new StreamableHTTPClientTransport(new URL(server.url));
+    await client.connect(transport);
+    assert.ok(transport.sessionId, "a session id was issued");
+    await exercise(client, { projectPath: fixture, viaRoots: false });
+    await transport.terminateSession();
+    await client.close();
+    assert.deepEqual(errors, [], server.stderr());
+  });
+});
