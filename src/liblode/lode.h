@@ -11,6 +11,8 @@
 #include "lode-config.h"
 #include "lode-engine.h"
 #include "lode-error.h"
+#include "lode-import-resolver.h"
+#include "lode-imports.h"
 #include "lode-indexer.h"
 #include "lode-language.h"
 #include "lode-project.h"
