@@ -1190,29 +1190,16 @@ load_configs (LodeImportResolver *self)
   g_ptr_array_sort (self->tsconfigs, ts_config_cmp_depth);
 }
 
-/**
- * lode_import_resolver_is_config_file:
- * @path: a project path
- *
- * Whether @path is a configuration file the resolver reads (tsconfig.json, jsconfig.json and
- * the files they extend, package.json, compile_commands.json, go.mod, Cargo.toml,
- * composer.json, pubspec.yaml, Package.swift). When one is added, removed or changed, any
- * import may resolve differently: resolve all of them again.
- *
- * Returns: %TRUE for a configuration file
- */
-gboolean
-lode_import_resolver_is_config_file (const char *path)
+/* A configuration file load_configs() reads. */
+static gboolean
+is_read_config (const char *path)
 {
   static const char * const names[] = {
     "jsconfig.json", "package.json", "compile_commands.json", "go.mod", "Cargo.toml",
     "composer.json", "pubspec.yaml", "Package.swift",
   };
-  const char *base;
+  const char *base = path_basename (path);
 
-  g_return_val_if_fail (path != NULL, FALSE);
-
-  base = path_basename (path);
   if (g_str_has_prefix (base, "tsconfig") && g_str_has_suffix (base, ".json"))
     return TRUE;
 
@@ -1221,6 +1208,36 @@ lode_import_resolver_is_config_file (const char *path)
       return TRUE;
 
   return FALSE;
+}
+
+/**
+ * lode_import_resolver_is_config_file:
+ * @path: a project path
+ *
+ * Whether @path changes how imports of other files resolve, beyond being a target itself:
+ * a configuration file the resolver reads (tsconfig.json, jsconfig.json and the files they
+ * extend, package.json, compile_commands.json, go.mod, Cargo.toml, composer.json,
+ * pubspec.yaml, Package.swift), a Python `__init__.py` (it decides where top-level packages
+ * start) or a Rust crate root (lib.rs, main.rs). When one is added, removed or changed, any
+ * import may resolve differently: resolve all of them again. Such files are rare and rarely
+ * change.
+ *
+ * Returns: %TRUE for such a file
+ */
+gboolean
+lode_import_resolver_is_config_file (const char *path)
+{
+  static const char * const structural[] = { "__init__.py", "lib.rs", "main.rs" };
+  const char *base;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  base = path_basename (path);
+  for (guint i = 0; i < G_N_ELEMENTS (structural); i++)
+    if (strcmp (base, structural[i]) == 0)
+      return TRUE;
+
+  return is_read_config (path);
 }
 
 /* Derived indexes. */
@@ -2879,7 +2896,7 @@ lode_import_resolver_add_file (LodeImportResolver *self,
   unindex_file (self, path);
   index_file (self, path);
   self->derived_valid = FALSE;
-  if (lode_import_resolver_is_config_file (path))
+  if (is_read_config (path))
     load_configs (self);
 }
 
@@ -2900,7 +2917,7 @@ lode_import_resolver_remove_file (LodeImportResolver *self,
   if (!unindex_file (self, path))
     return;
   self->derived_valid = FALSE;
-  if (lode_import_resolver_is_config_file (path))
+  if (is_read_config (path))
     load_configs (self);
 }
 

@@ -176,6 +176,9 @@ _lode_imports_clean_specifier (const char *text,
   else if (end - start >= 2 && (*start == '"' || *start == '\'' || *start == '`') &&
            end[-1] == *start)
     {
+      /* A template string with substitutions names no file in particular. */
+      if (*start == '`' && g_strstr_len (start, end - start, "${") != NULL)
+        return NULL;
       start++;
       end--;
       quoted = TRUE;
@@ -244,8 +247,10 @@ typedef enum
   ROLE_NONE,
   ROLE_IMPORT,
   ROLE_USE_TREE,
+  ROLE_SELECTORS,
   ROLE_WILDCARD,
   ROLE_NAME,
+  ROLE_PREFIX,
 } Role;
 
 typedef struct
@@ -366,6 +371,94 @@ expand_use_tree (Ctx        *ctx,
              LODE_IMPORT_MODULE);
 }
 
+static void
+add_selector (Ctx        *ctx,
+              TSNode      node,
+              GString    *prefix,
+              const char *name,
+              guint       pattern)
+{
+  if (prefix->len == 0 || name == NULL)
+    return;
+
+  add_found (ctx, node, ts_node_start_byte (node) + 1, pattern,
+             g_strconcat (prefix->str, ".", name, NULL), NULL, LODE_IMPORT_MODULE);
+}
+
+/* Scala: `import a.b.C`, `import a.b._`, `import a.b.{C, D => E, _}`, `import a.b, c.d`,
+ * `import a.b.C as D` → a.b.C, a.b.*, a.b.C, a.b.D, a.b.*, a.b, c.d, a.b.C */
+static void
+expand_selectors (Ctx    *ctx,
+                  TSNode  node,
+                  guint   pattern)
+{
+  g_autoptr(GString) prefix = g_string_new (NULL);
+  TSNode last = node;
+
+  for (uint32_t i = 0; i < ts_node_child_count (node); i++)
+    {
+      TSNode child = ts_node_child (node, i);
+      const char *type = ts_node_type (child);
+
+      if (strcmp (type, "identifier") == 0 || strcmp (type, "operator_identifier") == 0)
+        {
+          g_autofree char *text = node_specifier (ctx, child);
+
+          if (text == NULL)
+            continue;
+          if (prefix->len > 0)
+            g_string_append_c (prefix, '.');
+          g_string_append (prefix, text);
+          last = child;
+        }
+      else if (strcmp (type, ",") == 0)
+        {
+          if (prefix->len > 0)
+            add_found (ctx, last, ts_node_start_byte (last) + 1, pattern,
+                       g_strdup (prefix->str), NULL, LODE_IMPORT_MODULE);
+          g_string_truncate (prefix, 0);
+        }
+      else if (strcmp (type, "namespace_wildcard") == 0)
+        {
+          add_selector (ctx, child, prefix, "*", pattern);
+          g_string_truncate (prefix, 0);
+        }
+      else if (strcmp (type, "as_renamed_identifier") == 0)
+        {
+          g_autofree char *name = node_specifier (ctx, ts_node_child_by_field_name (child,
+                                                                                  "name", 4));
+
+          add_selector (ctx, child, prefix, name, pattern);
+          g_string_truncate (prefix, 0);
+        }
+      else if (strcmp (type, "namespace_selectors") == 0)
+        {
+          for (uint32_t j = 0; j < ts_node_named_child_count (child); j++)
+            {
+              TSNode selector = ts_node_named_child (child, j);
+              const char *selector_type = ts_node_type (selector);
+              g_autofree char *name = NULL;
+
+              if (strcmp (selector_type, "namespace_wildcard") == 0 ||
+                  strcmp (selector_type, "wildcard") == 0)
+                name = g_strdup ("*");
+              else if (strcmp (selector_type, "arrow_renamed_identifier") == 0 ||
+                       strcmp (selector_type, "as_renamed_identifier") == 0)
+                name = node_specifier (ctx, ts_node_child_by_field_name (selector, "name", 4));
+              else
+                name = node_specifier (ctx, selector);
+
+              add_selector (ctx, selector, prefix, name, pattern);
+            }
+          g_string_truncate (prefix, 0);
+        }
+    }
+
+  if (prefix->len > 0)
+    add_found (ctx, last, ts_node_start_byte (last) + 1, pattern, g_strdup (prefix->str), NULL,
+               LODE_IMPORT_MODULE);
+}
+
 static gboolean
 capture_text_is (const Ctx          *ctx,
                  const TSQueryMatch *match,
@@ -478,6 +571,13 @@ classify_captures (TSQuery        *query,
       roles[i] = ROLE_NONE;
       if (strcmp (name, "name") == 0)
         roles[i] = ROLE_NAME;
+      else if (strcmp (name, "prefix") == 0)
+        roles[i] = ROLE_PREFIX;
+      else if (strcmp (name, "import.selectors") == 0)
+        {
+          roles[i] = ROLE_SELECTORS;
+          kinds[i] = LODE_IMPORT_MODULE;
+        }
       else if (strcmp (name, "import.use") == 0)
         {
           roles[i] = ROLE_USE_TREE;
@@ -521,6 +621,7 @@ run_query (Ctx      *ctx,
     {
       const TSQueryCapture *spec = NULL;
       const TSQueryCapture *name = NULL;
+      const TSQueryCapture *prefix = NULL;
 
       if (!predicates_hold (ctx, query, &match))
         continue;
@@ -531,6 +632,8 @@ run_query (Ctx      *ctx,
 
           if (role == ROLE_NAME)
             name = &match.captures[i];
+          else if (role == ROLE_PREFIX)
+            prefix = &match.captures[i];
           else if (role != ROLE_NONE)
             spec = &match.captures[i];
         }
@@ -542,6 +645,10 @@ run_query (Ctx      *ctx,
         {
         case ROLE_USE_TREE:
           expand_use_tree (ctx, spec->node, NULL, match.pattern_index, 0);
+          break;
+
+        case ROLE_SELECTORS:
+          expand_selectors (ctx, spec->node, match.pattern_index);
           break;
 
         case ROLE_WILDCARD:
@@ -557,15 +664,26 @@ run_query (Ctx      *ctx,
         case ROLE_IMPORT:
           {
             g_autofree char *name_text = name != NULL ? node_specifier (ctx, name->node) : NULL;
+            g_autofree char *prefix_text = prefix != NULL ? node_specifier (ctx, prefix->node)
+                                                          : NULL;
+            char *specifier = node_specifier (ctx, spec->node);
+
+            if (prefix_text != NULL && specifier != NULL)
+              {
+                char *joined = g_strconcat (prefix_text, "\\", specifier, NULL);
+
+                g_free (specifier);
+                specifier = joined;
+              }
 
             add_found (ctx, spec->node,
                        name != NULL ? ts_node_start_byte (name->node) + 1 : 0,
-                       match.pattern_index, node_specifier (ctx, spec->node), name_text,
-                       kinds[spec->index]);
+                       match.pattern_index, specifier, name_text, kinds[spec->index]);
           }
           break;
 
         case ROLE_NAME:
+        case ROLE_PREFIX:
         case ROLE_NONE:
         default:
           g_assert_not_reached ();

@@ -11,6 +11,7 @@
 #include <glib.h>
 
 #include "lode-chunker.h"
+#include "lode-error.h"
 #include "lode-import-resolver.h"
 #include "lode-imports.h"
 
@@ -263,8 +264,234 @@ test_keys (gconstpointer data)
     }
 }
 
+typedef struct
+{
+  const char     *specifier;
+  const char     *name;
+  LodeImportKind  kind;
+  guint           line;
+} ExpectedImport;
+
+static void
+assert_imports (const char           *language_id,
+                const char           *text,
+                const ExpectedImport *expected,
+                guint                 n_expected)
+{
+  g_autoptr(GPtrArray) imports = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (lode_imports_extract (lode_language_lookup (language_id), text, strlen (text),
+                                       &imports, &error));
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < MIN (imports->len, n_expected); i++)
+    {
+      const LodeImport *import = imports->pdata[i];
+
+      g_assert_cmpstr (import->specifier, ==, expected[i].specifier);
+      g_assert_cmpstr (import->name, ==, expected[i].name);
+      g_assert_cmpstr (lode_import_kind_to_string (import->kind), ==,
+                       lode_import_kind_to_string (expected[i].kind));
+      g_assert_cmpuint (import->line, ==, expected[i].line);
+    }
+  g_assert_cmpuint (imports->len, ==, n_expected);
+}
+
+static void
+test_kinds (void)
+{
+  static const ExpectedImport js[] = {
+    { "react", NULL, LODE_IMPORT_MODULE, 1 },
+    { "./polyfill", NULL, LODE_IMPORT_SIDE_EFFECT, 2 },
+    { "./api", NULL, LODE_IMPORT_REEXPORT, 3 },
+    { "./lazy", NULL, LODE_IMPORT_DYNAMIC, 4 },
+    { "./legacy", NULL, LODE_IMPORT_MODULE, 5 },
+  };
+  static const ExpectedImport python[] = {
+    { "os.path", NULL, LODE_IMPORT_MODULE, 1 },
+    { ".", "models", LODE_IMPORT_MODULE, 2 },
+    { ".", "views", LODE_IMPORT_MODULE, 2 },
+    { "..util", NULL, LODE_IMPORT_MODULE, 3 },
+    { "plugins.x", NULL, LODE_IMPORT_DYNAMIC, 4 },
+  };
+  static const ExpectedImport rust[] = {
+    { "crate::a::b", NULL, LODE_IMPORT_MODULE, 1 },
+    { "crate::a::c", NULL, LODE_IMPORT_MODULE, 1 },
+    { "crate::a::c::d", NULL, LODE_IMPORT_MODULE, 1 },
+    { "crate::a::e::*", NULL, LODE_IMPORT_MODULE, 1 },
+    { "net", NULL, LODE_IMPORT_SOURCE, 2 },
+  };
+  static const ExpectedImport c[] = {
+    { "stdio.h", NULL, LODE_IMPORT_INCLUDE_SYSTEM, 1 },
+    { "util/list.h", NULL, LODE_IMPORT_INCLUDE_LOCAL, 2 },
+  };
+
+  assert_imports ("javascript",
+                  "import React from 'react';\n"
+                  "import './polyfill';\n"
+                  "export * from \"./api\";\n"
+                  "const lazy = import(`./lazy`), dyn = import(`./${name}`);\n"
+                  "const legacy = require('./legacy'), other = notRequire('./no');\n",
+                  js, G_N_ELEMENTS (js));
+  assert_imports ("python",
+                  "import os.path as p\n"
+                  "from . import models, views as v\n"
+                  "from ..util import *\n"
+                  "m = importlib.import_module('plugins.x')\n",
+                  python, G_N_ELEMENTS (python));
+  assert_imports ("rust",
+                  "use crate::a::{b, c::{self, d as e}, e::*};\n"
+                  "mod net;\n"
+                  "mod inline { }\n",
+                  rust, G_N_ELEMENTS (rust));
+  assert_imports ("c",
+                  "#include <stdio.h>\n"
+                  "#include \"util/list.h\"\n"
+                  "#include MACRO_HEADER\n",
+                  c, G_N_ELEMENTS (c));
+}
+
+/* Whatever the bytes, extraction returns (valid UTF-8 specifiers) or refuses with an error. */
+static void
+test_bad_input (void)
+{
+  static const char invalid_utf8[] =
+    "import a from \"./\xff\xfe\";\n#include \"\xc3\x28.h\"\nrequire '\x80'\n"
+    "@import \"\xed\xa0\x80\";\n<script src=\"\xff\"></script>\nimport '\xfe';\n";
+  static const char * const unterminated[] = {
+    "/* @import \"a\"", "@import url(", "@import \"a", "<script", "<script>import a from",
+    "<!--", "<link rel=stylesheet href=\"x", "import 'a", "/* /* nested */", "part ",
+    "<style>@import \"", "use a::{b, c", "from . import",
+  };
+  g_autofree char *binary = g_malloc (64 * 1024);
+  g_autofree char *huge = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (6);
+  guint n_languages;
+  const LodeLanguage **languages = lode_language_get_all (&n_languages);
+
+  for (gsize i = 0; i < 64 * 1024; i++)
+    binary[i] = (char) g_rand_int_range (rand, 0, 256);
+
+  for (guint l = 0; l < n_languages; l++)
+    {
+      const char *inputs[G_N_ELEMENTS (unterminated) + 2];
+      gsize lens[G_N_ELEMENTS (unterminated) + 2];
+
+      if (!lode_imports_supported (languages[l]))
+        continue;
+
+      inputs[0] = invalid_utf8;
+      lens[0] = sizeof invalid_utf8 - 1;
+      inputs[1] = binary;
+      lens[1] = 64 * 1024;
+      for (guint i = 0; i < G_N_ELEMENTS (unterminated); i++)
+        {
+          inputs[i + 2] = unterminated[i];
+          lens[i + 2] = strlen (unterminated[i]);
+        }
+
+      for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
+        {
+          g_autoptr(GPtrArray) imports = NULL;
+          g_autoptr(GError) error = NULL;
+
+          g_assert_true (lode_imports_extract (languages[l], inputs[i], lens[i], &imports,
+                                               &error));
+          g_assert_no_error (error);
+          for (guint j = 0; j < imports->len; j++)
+            {
+              const LodeImport *import = imports->pdata[j];
+
+              g_assert_true (g_utf8_validate (import->specifier, -1, NULL));
+              g_assert_cmpuint (import->line, >=, 1);
+            }
+        }
+    }
+
+  huge = g_malloc0 (LODE_IMPORTS_MAX_BYTES + 1);
+  memset (huge, ' ', LODE_IMPORTS_MAX_BYTES + 1);
+  {
+    g_autoptr(GPtrArray) imports = NULL;
+    g_autoptr(GError) error = NULL;
+
+    g_assert_false (lode_imports_extract (lode_language_lookup ("javascript"), huge,
+                                          LODE_IMPORTS_MAX_BYTES + 1, &imports, &error));
+    g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+    g_assert_null (imports);
+  }
+}
+
+/* Many imports are all found, and a minified file the chunker does not parse still gives
+ * its imports through the chunker. */
+static void
+test_many (void)
+{
+  g_autoptr(LodeChunker) chunker = lode_chunker_new (0);
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GPtrArray) chunks = NULL;
+  g_autoptr(GPtrArray) symbols = NULL;
+  g_autoptr(GPtrArray) imports = NULL;
+  g_autoptr(GError) error = NULL;
+  const guint n = 20000;
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (text, "import m%u from \"./m%u\";", i, i);
+
+  g_assert_true (lode_chunker_chunk (chunker, lode_language_lookup ("javascript"), text->str,
+                                     text->len, &chunks, &symbols, &imports, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (imports->len, ==, n);
+  g_assert_cmpstr (((LodeImport *) imports->pdata[n - 1])->specifier, ==, "./m19999");
+}
+
+/* Adding and removing files changes what imports resolve to, and the key of an import is
+ * among the keys of the files it resolves to. */
+static void
+test_incremental (void)
+{
+  g_autoptr(Project) project = project_load ("javascript");
+  g_autoptr(LodeImportResolver) resolver = project_resolver (project, NULL);
+  g_autoptr(LodeImport) import = lode_import_new ("./math", NULL, LODE_IMPORT_MODULE, 1);
+  g_autoptr(LodeImport) unknown = lode_import_new ("whatever", NULL, LODE_IMPORT_MODULE, 1);
+  g_autofree char *target = NULL;
+  g_autofree char *package = NULL;
+  g_autofree char *key = NULL;
+  g_auto(GStrv) keys = NULL;
+
+  target = lode_import_resolver_resolve (resolver, "src/lib/helper.js", import, &package);
+  g_assert_cmpstr (target, ==, "src/lib/math.js");
+  g_assert_null (package);
+  key = lode_import_resolver_dup_key (resolver, "src/lib/helper.js", import);
+  keys = lode_import_resolver_dup_keys_for_path (resolver, "src/lib/math.js");
+  g_assert_true (g_strv_contains ((const char * const *) keys, key));
+
+  lode_import_resolver_remove_file (resolver, "src/lib/math.js");
+  g_assert_false (lode_import_resolver_has_file (resolver, "src/lib/math.js"));
+  g_clear_pointer (&target, g_free);
+  target = lode_import_resolver_resolve (resolver, "src/lib/helper.js", import, &package);
+  g_assert_null (target);
+  g_assert_cmpstr (package, ==, "./math");
+
+  lode_import_resolver_add_file (resolver, "src/lib/math/index.ts");
+  g_clear_pointer (&package, g_free);
+  target = lode_import_resolver_resolve (resolver, "src/lib/helper.js", import, &package);
+  g_assert_cmpstr (target, ==, "src/lib/math/index.ts");
+  g_assert_null (package);
+  g_strfreev (keys);
+  keys = lode_import_resolver_dup_keys_for_path (resolver, "src/lib/math/index.ts");
+  g_assert_true (g_strv_contains ((const char * const *) keys, key));
+
+  /* A file of a language without resolution rules still gets a package. */
+  g_clear_pointer (&target, g_free);
+  target = lode_import_resolver_resolve (resolver, "README.md", unknown, &package);
+  g_assert_null (target);
+  g_assert_cmpstr (package, ==, "whatever");
+}
+
 static const char * const fixtures[] = {
-  "c", "javascript", "python", "typescript",
+  "bash", "c", "csharp", "css", "dart", "go", "java", "javascript", "kotlin", "lua", "php",
+  "python", "ruby", "rust", "scala", "swift", "typescript", "web",
 };
 
 int
@@ -272,6 +499,11 @@ main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/lode/imports/kinds", test_kinds);
+  g_test_add_func ("/lode/imports/bad-input", test_bad_input);
+  g_test_add_func ("/lode/imports/many", test_many);
+  g_test_add_func ("/lode/imports/incremental", test_incremental);
 
   for (guint i = 0; i < G_N_ELEMENTS (fixtures); i++)
     {

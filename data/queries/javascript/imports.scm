@@ -6,11 +6,12 @@
 
 (export_statement source: (string) @import.re_export)
 
+; Template strings only without substitutions (see lode-imports.c).
 (call_expression
   function: (import)
-  arguments: (arguments . (string) @import.dynamic))
+  arguments: (arguments . [(string) (template_string)] @import.dynamic))
 
 (call_expression
   function: (identifier) @_require
-  arguments: (arguments . (string) @import.module)
+  arguments: (arguments . [(string) (template_string)] @import.module)
   (#eq? @_require "require"))
