@@ -2872,7 +2872,12 @@ lode_import_resolver_dup_keys_for_path (LodeImportResolver *self,
 
   declared = g_hash_table_lookup (self->declared, path);
   for (guint i = 0; declared != NULL && declared[i] != NULL; i++)
-    add_key (keys, key_for_last_component (g_strdelimit (g_strdup (declared[i]), ".", '/')));
+    {
+      const char *dot = strrchr (declared[i], '.');
+      const char *last = dot != NULL ? dot + 1 : declared[i];
+
+      add_key (keys, key_for_component (last, strlen (last)));
+    }
 
   g_ptr_array_add (keys, NULL);
   return (GStrv) g_ptr_array_steal (keys, NULL);

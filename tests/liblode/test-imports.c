@@ -364,13 +364,13 @@ test_bad_input (void)
     "<!--", "<link rel=stylesheet href=\"x", "import 'a", "/* /* nested */", "part ",
     "<style>@import \"", "use a::{b, c", "from . import",
   };
-  g_autofree char *binary = g_malloc (64 * 1024);
+  g_autofree char *binary = g_malloc (8 * 1024);
   g_autofree char *huge = NULL;
   g_autoptr(GRand) rand = g_rand_new_with_seed (6);
   guint n_languages;
   const LodeLanguage **languages = lode_language_get_all (&n_languages);
 
-  for (gsize i = 0; i < 64 * 1024; i++)
+  for (gsize i = 0; i < 8 * 1024; i++)
     binary[i] = (char) g_rand_int_range (rand, 0, 256);
 
   for (guint l = 0; l < n_languages; l++)
@@ -384,7 +384,7 @@ test_bad_input (void)
       inputs[0] = invalid_utf8;
       lens[0] = sizeof invalid_utf8 - 1;
       inputs[1] = binary;
-      lens[1] = 64 * 1024;
+      lens[1] = 8 * 1024;
       for (guint i = 0; i < G_N_ELEMENTS (unterminated); i++)
         {
           inputs[i + 2] = unterminated[i];
