@@ -1768,15 +1768,16 @@ resolve_python (Resolve *r)
 
 /* C and C++. */
 
-/* Among the project files named like @spec's last component, those whose path ends with
- * @spec; the one sharing the longest directory prefix with the including file wins. */
+/* Among the project files named like @suffix's last component, those whose path ends with
+ * @suffix; the one sharing the longest directory prefix with the importing file wins. */
 static gboolean
-c_try_suffix (Resolve *r)
+try_path_suffix (Resolve    *r,
+                 const char *suffix)
 {
-  GPtrArray *named = g_hash_table_lookup (r->self->basenames, path_basename (r->spec));
+  GPtrArray *named = g_hash_table_lookup (r->self->basenames, path_basename (suffix));
   const char *best = NULL;
   gsize best_common = 0;
-  gsize spec_len = strlen (r->spec);
+  gsize suffix_len = strlen (suffix);
 
   for (guint i = 0; named != NULL && i < named->len; i++)
     {
@@ -1784,8 +1785,8 @@ c_try_suffix (Resolve *r)
       gsize len = strlen (path);
       gsize common = 0;
 
-      if (len < spec_len || strcmp (path + len - spec_len, r->spec) != 0 ||
-          (len > spec_len && path[len - spec_len - 1] != '/'))
+      if (len < suffix_len || strcmp (path + len - suffix_len, suffix) != 0 ||
+          (len > suffix_len && path[len - suffix_len - 1] != '/'))
         continue;
 
       while (path[common] != '\0' && path[common] == r->from[common])
@@ -1799,6 +1800,31 @@ c_try_suffix (Resolve *r)
     }
 
   return best != NULL && add_target (r, best);
+}
+
+/* Headers of the C library and POSIX: `#include <string.h>` means the system's even when the
+ * project has a string.h of its own. */
+static gboolean
+is_system_header (const char *spec)
+{
+  static const char * const headers[] = {
+    "assert.h", "complex.h", "ctype.h", "errno.h", "fenv.h", "float.h", "inttypes.h",
+    "iso646.h", "limits.h", "locale.h", "math.h", "setjmp.h", "signal.h", "stdalign.h",
+    "stdarg.h", "stdatomic.h", "stdbool.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h",
+    "stdnoreturn.h", "string.h", "tgmath.h", "threads.h", "time.h", "uchar.h", "wchar.h",
+    "wctype.h", "unistd.h", "fcntl.h", "pthread.h", "dirent.h", "dlfcn.h", "poll.h",
+    "sched.h", "semaphore.h", "strings.h", "syslog.h", "termios.h", "netdb.h", "glob.h",
+    "regex.h", "pwd.h", "grp.h", "libgen.h", "fnmatch.h", "spawn.h", "utime.h", "windows.h",
+    "io.h", "malloc.h", "alloca.h", "memory.h", "process.h", "direct.h", "intrin.h",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (headers); i++)
+    if (strcmp (spec, headers[i]) == 0)
+      return TRUE;
+
+  return strchr (spec, '.') == NULL || g_str_has_prefix (spec, "sys/") ||
+         g_str_has_prefix (spec, "linux/") || g_str_has_prefix (spec, "netinet/") ||
+         g_str_has_prefix (spec, "arpa/");
 }
 
 static void
@@ -1833,12 +1859,13 @@ resolve_c (Resolve *r)
         return;
     }
 
-  /* A system include is looked for among the project's files only with a directory
-   * (<mylib/util.h>): <string.h> is the C library's even if the project has one. */
-  if ((local || strchr (r->spec, '/') != NULL) && c_try_suffix (r))
+  /* Any project header whose path ends with the name: the project's include directories
+   * are not always known. Not for the C library's and POSIX headers (nor C++'s, which have
+   * no extension) in angle brackets. */
+  if ((local || !is_system_header (r->spec)) && try_path_suffix (r, r->spec))
     return;
 
-  if (local)
+  if (g_str_has_prefix (r->spec, "./") || g_str_has_prefix (r->spec, "../"))
     set_package (r, r->spec, strlen (r->spec));
   else
     set_first_components (r, r->spec, '/', 1);
@@ -2008,6 +2035,17 @@ resolve_rust_mod (Resolve *r)
   g_autofree char *file = NULL;
   g_autofree char *mod = NULL;
 
+  /* `#[path = "…"]`: relative to the declaring file's directory. */
+  if (g_str_has_suffix (r->spec, ".rs"))
+    {
+      g_autofree char *path = path_join (r->from_dir, r->spec);
+
+      set_key (r, r->spec);
+      if (!try_file (r, path))
+        set_package (r, r->spec, strlen (r->spec));
+      return;
+    }
+
   if (rust_is_root_file (base) || strcmp (base, "mod.rs") == 0)
     dir = g_strdup (r->from_dir);
   else
@@ -2017,6 +2055,15 @@ resolve_rust_mod (Resolve *r)
   file = g_strconcat (dir, dir[0] != '\0' ? "/" : "", r->spec, ".rs", NULL);
   mod = g_strconcat (dir, dir[0] != '\0' ? "/" : "", r->spec, "/mod.rs", NULL);
   set_key (r, r->spec);
+  if (try_file (r, file) || try_file (r, mod))
+    return;
+
+  /* Examples, benches, tests and src/bin/ files are crate roots of their own: their modules
+   * sit beside them. */
+  g_free (file);
+  g_free (mod);
+  file = g_strconcat (r->from_dir, r->from_dir[0] != '\0' ? "/" : "", r->spec, ".rs", NULL);
+  mod = g_strconcat (r->from_dir, r->from_dir[0] != '\0' ? "/" : "", r->spec, "/mod.rs", NULL);
   if (!try_file (r, file) && !try_file (r, mod))
     set_package (r, r->spec, strlen (r->spec));
 }
@@ -2075,10 +2122,23 @@ resolve_rust (Resolve *r)
   else
     {
       g_autofree char *child = rust_join (module, segments->pdata[0]);
+      g_autofree char *parent = path_dirname (module);
+      g_autofree char *sibling = rust_join (parent, segments->pdata[0]);
 
-      /* 2018 paths start from the current module's children, 2015 paths from the crate
-       * root; another crate of the workspace is the next guess. */
-      if (rust_module_file (r->self, crate_dir, child) == NULL)
+      /* Every file this can name has the first name in its path, wherever it starts. */
+      r->key = key_for_component (segments->pdata[0], strlen (segments->pdata[0]));
+
+      /* 2018 paths start from the current module's children (or, when a `use super::x`
+       * brought it into scope, a sibling), 2015 paths from the crate root; another crate of
+       * the workspace is the next guess. */
+      if (rust_module_file (r->self, crate_dir, child) != NULL)
+        ;
+      else if (module[0] != '\0' && rust_module_file (r->self, crate_dir, sibling) != NULL)
+        {
+          g_free (module);
+          module = g_steal_pointer (&parent);
+        }
+      else
         {
           g_free (module);
           module = g_strdup ("");
@@ -2092,6 +2152,7 @@ resolve_rust (Resolve *r)
                     {
                       g_free (crate_dir);
                       crate_dir = g_strdup (crate->dir);
+                      g_clear_pointer (&r->key, g_free);
                       i = 1;
                       break;
                     }
@@ -2115,14 +2176,15 @@ resolve_rust (Resolve *r)
       full = longer;
     }
 
-  {
-    const char *slash = strchr (full, '/');
+  if (r->key == NULL)
+    {
+      const char *slash = strchr (full, '/');
 
-    if (full[0] == '\0')
-      r->key = g_strdup ("crate");
-    else
-      r->key = key_for_component (full, slash != NULL ? (gsize) (slash - full) : strlen (full));
-  }
+      if (full[0] == '\0')
+        r->key = g_strdup ("crate");
+      else
+        r->key = key_for_component (full, slash != NULL ? (gsize) (slash - full) : strlen (full));
+    }
 
   /* The longest prefix of the path that is a module file: the rest names items in it. */
   for (;;)
@@ -2468,6 +2530,9 @@ resolve_bash (Resolve *r)
       g_autofree char *from_root = path_join ("", rest);
 
       if (try_file (r, beside) || try_file (r, from_root))
+        return;
+      /* "$COMMON/platform.sh": a variable that names some other directory of the project. */
+      if (rest != r->spec && try_path_suffix (r, rest[0] == '/' ? rest + 1 : rest))
         return;
     }
 

@@ -358,14 +358,22 @@ script_language (GArray *attributes)
 static void
 add_attribute_import (GPtrArray       *imports,
                       const Attribute *attribute,
-                      Lines           *lines,
-                      guint            line_offset)
+                      Lines           *lines)
 {
-  if (attribute == NULL || attribute->value == NULL)
+  static const char * const template_marks[] = { "{{", "{%", "<?", "${" };
+
+  if (attribute == NULL || attribute->value == NULL || attribute->value_len == 0)
     return;
 
+  /* Values computed by a template engine or a component framework name no file. */
+  if (attribute->value[0] == '{')
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (template_marks); i++)
+    if (g_strstr_len (attribute->value, attribute->value_len, template_marks[i]) != NULL)
+      return;
+
   add_import (imports, attribute->value, attribute->value_len, LODE_IMPORT_RELATIVE,
-              line_at (lines, attribute->value_offset) + line_offset);
+              line_at (lines, attribute->value_offset));
 }
 
 static void
@@ -411,7 +419,7 @@ scan_html (const char *text,
           const LodeLanguage *language = script_language (attributes);
 
           if (src != NULL)
-            add_attribute_import (imports, src, &lines, 0);
+            add_attribute_import (imports, src, &lines);
           else if (language != NULL && close > p)
             {
               /* The block's first line is the line of its start tag's `>`. */
@@ -437,7 +445,7 @@ scan_html (const char *text,
 
           if (attribute_has_word (rel, "stylesheet") || attribute_has_word (rel, "modulepreload") ||
               attribute_has_word (rel, "preload") || attribute_has_word (rel, "import"))
-            add_attribute_import (imports, find_attribute (attributes, "href"), &lines, 0);
+            add_attribute_import (imports, find_attribute (attributes, "href"), &lines);
         }
     }
 }

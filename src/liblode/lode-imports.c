@@ -17,10 +17,14 @@
 /* Imports come from tree-sitter queries kept as data, `queries/<language>/imports.scm`. Each
  * pattern captures the node that names the import as `@import.<kind>` (the kinds of
  * #LodeImportKind, with `_` for `-`) and, for Python's `from a import b`, the imported name as
- * `@name`. Two captures need code: `@import.use` is a Rust use tree, expanded into one import
- * per leaf, and `@import.wildcard` a Java/Kotlin-style `a.b.*`. Captures starting with `_`
- * only serve predicates (`#eq?`, `#not-eq?`, `#any-of?`, `#match?`). When several patterns
- * capture the same node, the first pattern wins, so specific patterns go first.
+ * `@name`. Some captures need code: `@import.use` is a Rust use tree, expanded into one
+ * import per leaf; `@import.selectors` a Scala import declaration, its path joined with '.'
+ * and its selectors expanded; `@import.wildcard` a Java/Kotlin-style `a.b.*`; `@prefix` the
+ * common part of a PHP group use, joined to the specifier with a backslash; `@at` the node
+ * that stands for the import when patterns are compared (a Rust `#[path]` attribute replaces
+ * the plain `mod` it applies to). Captures starting with `_` only serve predicates (`#eq?`,
+ * `#not-eq?`, `#any-of?`, `#match?`). When several patterns capture the same node, the first
+ * pattern wins, so specific patterns go first.
  *
  * Languages without a grammar in liblode (CSS/SCSS/Less, HTML with Vue and Svelte single-file
  * components, Dart) have small scanners in lode-imports-scan.c. */
@@ -251,6 +255,7 @@ typedef enum
   ROLE_WILDCARD,
   ROLE_NAME,
   ROLE_PREFIX,
+  ROLE_AT,
 } Role;
 
 typedef struct
@@ -573,6 +578,8 @@ classify_captures (TSQuery        *query,
         roles[i] = ROLE_NAME;
       else if (strcmp (name, "prefix") == 0)
         roles[i] = ROLE_PREFIX;
+      else if (strcmp (name, "at") == 0)
+        roles[i] = ROLE_AT;
       else if (strcmp (name, "import.selectors") == 0)
         {
           roles[i] = ROLE_SELECTORS;
@@ -622,6 +629,7 @@ run_query (Ctx      *ctx,
       const TSQueryCapture *spec = NULL;
       const TSQueryCapture *name = NULL;
       const TSQueryCapture *prefix = NULL;
+      const TSQueryCapture *at = NULL;
 
       if (!predicates_hold (ctx, query, &match))
         continue;
@@ -634,6 +642,8 @@ run_query (Ctx      *ctx,
             name = &match.captures[i];
           else if (role == ROLE_PREFIX)
             prefix = &match.captures[i];
+          else if (role == ROLE_AT)
+            at = &match.captures[i];
           else if (role != ROLE_NONE)
             spec = &match.captures[i];
         }
@@ -676,7 +686,7 @@ run_query (Ctx      *ctx,
                 specifier = joined;
               }
 
-            add_found (ctx, spec->node,
+            add_found (ctx, at != NULL ? at->node : spec->node,
                        name != NULL ? ts_node_start_byte (name->node) + 1 : 0,
                        match.pattern_index, specifier, name_text, kinds[spec->index]);
           }
@@ -684,6 +694,7 @@ run_query (Ctx      *ctx,
 
         case ROLE_NAME:
         case ROLE_PREFIX:
+        case ROLE_AT:
         case ROLE_NONE:
         default:
           g_assert_not_reached ();
