@@ -1712,11 +1712,13 @@ link_top_level (Ctx *ctx)
 }
 
 /* The imports of a file, from the chunker's parse when there was one; a file the chunker did
- * not parse (minified, too large to chunk by structure) is parsed again on its own, within the
- * import extractor's limits. Never fails: a file whose imports cannot be read has none. */
+ * not try to parse (minified, too large to chunk by structure, no grammar) is read on its own,
+ * within the import extractor's limits, but one whose parse failed or timed out is not parsed
+ * twice. Never fails: a file whose imports cannot be read has none. */
 static GPtrArray *
 find_imports (const LodeLanguage *language,
               TSTree             *tree,
+              gboolean            parse_failed,
               const char         *text,
               gsize               len)
 {
@@ -1724,7 +1726,7 @@ find_imports (const LodeLanguage *language,
   g_autoptr(GError) error = NULL;
   gboolean found;
 
-  if (!lode_imports_supported (language))
+  if (!lode_imports_supported (language) || parse_failed)
     return g_ptr_array_new_with_free_func ((GDestroyNotify) lode_import_free);
 
   if (tree != NULL)
@@ -1777,6 +1779,7 @@ lode_chunker_chunk (LodeChunker         *self,
   TSTree *tree = NULL;
   Ctx ctx = { 0 };
   gboolean structured = FALSE;
+  gboolean parse_failed = FALSE;
   guint overlap = 0;
 
   g_return_val_if_fail (LODE_IS_CHUNKER (self), FALSE);
@@ -1807,6 +1810,7 @@ lode_chunker_chunk (LodeChunker         *self,
         structured = TRUE;
       else
         {
+          parse_failed = len <= PARSE_MAX_BYTES;
           overlap = LINE_OVERLAP;
           mark_paragraph_cuts (&ctx);
         }
@@ -1848,7 +1852,7 @@ lode_chunker_chunk (LodeChunker         *self,
 
 out:
   if (imports != NULL)
-    import_array = find_imports (language, tree, text, len);
+    import_array = find_imports (language, tree, parse_failed, text, len);
   g_clear_pointer (&tree, ts_tree_delete);
   for (guint i = 0; i < ctx.defs->len; i++)
     def_clear (&g_array_index (ctx.defs, Def, i));
