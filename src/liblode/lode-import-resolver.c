@@ -851,6 +851,7 @@ read_compile_commands (LodeImportResolver *self,
   g_autoptr(JsonNode) root = read_json (self, path);
   g_autofree char *config_dir = path_dirname (path);
   g_autofree char *default_directory = g_build_filename (self->root, config_dir, NULL);
+  g_autofree char *relative_directory = NULL;
   JsonArray *commands;
 
   if (root == NULL || !JSON_NODE_HOLDS_ARRAY (root))
@@ -870,8 +871,15 @@ read_compile_commands (LodeImportResolver *self,
         continue;
       command = json_node_get_object (node);
       directory = object_get_string (command, "directory");
+      g_clear_pointer (&relative_directory, g_free);
       if (directory == NULL)
         directory = default_directory;
+      else if (!g_path_is_absolute (directory))
+        {
+          /* Relative to the file, as a tree checked in elsewhere would have it. */
+          relative_directory = g_canonicalize_filename (directory, default_directory);
+          directory = relative_directory;
+        }
 
       arguments = json_object_get_member (command, "arguments");
       line = object_get_string (command, "command");
