@@ -1711,6 +1711,38 @@ link_top_level (Ctx *ctx)
     }
 }
 
+/* The imports of a file, from the chunker's parse when there was one; a file the chunker did
+ * not try to parse (minified, too large to chunk by structure, no grammar) is read on its own,
+ * within the import extractor's limits, but one whose parse failed or timed out is not parsed
+ * twice. Never fails: a file whose imports cannot be read has none. */
+static GPtrArray *
+find_imports (const LodeLanguage *language,
+              TSTree             *tree,
+              gboolean            parse_failed,
+              const char         *text,
+              gsize               len)
+{
+  g_autoptr(GPtrArray) imports = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean found;
+
+  if (!lode_imports_supported (language) || parse_failed)
+    return g_ptr_array_new_with_free_func ((GDestroyNotify) lode_import_free);
+
+  if (tree != NULL)
+    found = lode_imports_extract_tree (language, tree, text, len, &imports, &error);
+  else
+    found = lode_imports_extract (language, text, len, &imports, &error);
+
+  if (!found)
+    {
+      g_debug ("No imports of a %s file: %s", language->name, error->message);
+      return g_ptr_array_new_with_free_func ((GDestroyNotify) lode_import_free);
+    }
+
+  return g_steal_pointer (&imports);
+}
+
 /**
  * lode_chunker_chunk:
  * @self: a #LodeChunker
@@ -1720,10 +1752,14 @@ link_top_level (Ctx *ctx)
  * @chunks: (out) (transfer container) (element-type LodeChunk): the chunks, in file order,
  *   covering every line of @text
  * @symbols: (out) (transfer container) (element-type LodeSymbol): the definitions found
+ * @imports: (out) (optional) (transfer container) (element-type LodeImport): the imports
+ *   found (see lode_imports_extract()), or %NULL not to look for them; empty for languages
+ *   without import extraction
  * @error: return location for a #GError
  *
- * Cuts one file into searchable chunks and lists its symbols. A parse that fails or takes
- * too long only degrades the result to line windows; the file is never refused.
+ * Cuts one file into searchable chunks and lists its symbols and, if asked, its imports,
+ * from the same parse. A parse that fails or takes too long only degrades the result to line
+ * windows; the file is never refused.
  *
  * Returns: %TRUE
  */
@@ -1734,13 +1770,16 @@ lode_chunker_chunk (LodeChunker         *self,
                     gsize                len,
                     GPtrArray          **chunks,
                     GPtrArray          **symbols,
+                    GPtrArray          **imports,
                     GError             **error)
 {
   g_autoptr(GPtrArray) chunk_array = NULL;
   g_autoptr(GPtrArray) symbol_array = NULL;
+  g_autoptr(GPtrArray) import_array = NULL;
   TSTree *tree = NULL;
   Ctx ctx = { 0 };
   gboolean structured = FALSE;
+  gboolean parse_failed = FALSE;
   guint overlap = 0;
 
   g_return_val_if_fail (LODE_IS_CHUNKER (self), FALSE);
@@ -1771,6 +1810,7 @@ lode_chunker_chunk (LodeChunker         *self,
         structured = TRUE;
       else
         {
+          parse_failed = len <= PARSE_MAX_BYTES;
           overlap = LINE_OVERLAP;
           mark_paragraph_cuts (&ctx);
         }
@@ -1811,6 +1851,8 @@ lode_chunker_chunk (LodeChunker         *self,
     g_ptr_array_add (chunk_array, piece_to_chunk (&ctx, &g_array_index (ctx.out, Piece, i)));
 
 out:
+  if (imports != NULL)
+    import_array = find_imports (language, tree, parse_failed, text, len);
   g_clear_pointer (&tree, ts_tree_delete);
   for (guint i = 0; i < ctx.defs->len; i++)
     def_clear (&g_array_index (ctx.defs, Def, i));
@@ -1824,6 +1866,8 @@ out:
 
   *chunks = g_steal_pointer (&chunk_array);
   *symbols = g_steal_pointer (&symbol_array);
+  if (imports != NULL)
+    *imports = g_steal_pointer (&import_array);
   return TRUE;
 }
 

@@ -9,6 +9,7 @@
 #include <glib-object.h>
 
 #include "lode-chunk.h"
+#include "lode-imports.h"
 #include "lode-language.h"
 
 G_BEGIN_DECLS
@@ -26,6 +27,7 @@ gboolean     lode_chunker_chunk           (LodeChunker         *self,
                                            gsize                len,
                                            GPtrArray          **chunks,
                                            GPtrArray          **symbols,
+                                           GPtrArray          **imports,
                                            GError             **error);
 guint        lode_estimate_tokens         (const char          *text,
                                            gsize                len);

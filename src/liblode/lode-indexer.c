@@ -213,7 +213,7 @@ process_file (Shared             *shared,
   len = strlen (text);
   language = lode_language_for_content (file->language, file->path, text, len);
   if (!lode_chunker_chunk (chunker, language, text, len,
-                           &result->chunks, &result->symbols, &error))
+                           &result->chunks, &result->symbols, NULL, &error))
     {
       result->kind = RESULT_SKIPPED;
       result->skipped = skipped_new (file->path, LODE_SKIP_UNREADABLE, error->message);

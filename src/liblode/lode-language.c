@@ -53,6 +53,7 @@ static const LodeLanguage languages[] = {
   { "typescript", "TypeScript", tree_sitter_typescript },
   /* Chunked by structure (headings, sections, top-level keys) or by lines. */
   { "css",        "CSS",        NULL },
+  { "dart",       "Dart",       NULL },
   { "html",       "HTML",       NULL },
   { "json",       "JSON",       NULL },
   { "markdown",   "Markdown",   NULL },
@@ -71,6 +72,7 @@ static const struct {
   { ".hpp", "cpp" }, { ".hxx", "cpp" }, { ".h++", "cpp" }, { ".ipp", "cpp" }, { ".tpp", "cpp" },
   { ".inl", "cpp" }, { ".cu", "cpp" },
   { ".cs", "csharp" },
+  { ".dart", "dart" },
   { ".go", "go" },
   { ".java", "java" },
   { ".js", "javascript" }, { ".mjs", "javascript" }, { ".cjs", "javascript" },
@@ -439,6 +441,57 @@ lode_language_add_extension (const char  *extension,
   return TRUE;
 }
 
+/* Compiles `queries/<id>/<name>.scm` from the resources once per process. A #TSQuery is
+ * immutable, so the result may be used from any thread with a cursor of its own. */
+static TSQuery *
+get_query (const LodeLanguage  *language,
+           const char          *name,
+           const char          *purpose,
+           GError             **error)
+{
+  static GHashTable *queries;
+  G_LOCK_DEFINE_STATIC (queries);
+  g_autofree char *resource_path = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  TSQuery *query;
+  TSQueryError query_error = TSQueryErrorNone;
+  uint32_t error_offset = 0;
+  gsize len;
+  const char *source;
+
+  G_LOCK (queries);
+
+  if (queries == NULL)
+    queries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  resource_path = g_strdup_printf ("/io/github/lode/Lode/queries/%s/%s.scm", language->id, name);
+  query = g_hash_table_lookup (queries, resource_path);
+  if (query != NULL)
+    goto out;
+
+  bytes = g_resource_lookup_data (lode_get_resource (), resource_path,
+                                  G_RESOURCE_LOOKUP_FLAGS_NONE, error);
+  if (bytes == NULL)
+    goto out;
+
+  source = g_bytes_get_data (bytes, &len);
+  query = ts_query_new (language->ts_language (), source, len, &error_offset, &query_error);
+  if (query == NULL)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_FAILED,
+                   "%s query for %s does not compile (error %d at byte %u)",
+                   purpose, language->name, (int) query_error, error_offset);
+      goto out;
+    }
+
+  /* Cached for the life of the process, like the grammars themselves. */
+  g_hash_table_insert (queries, g_steal_pointer (&resource_path), query);
+
+out:
+  G_UNLOCK (queries);
+  return query;
+}
+
 /**
  * lode_language_get_chunk_query:
  * @language: a #LodeLanguage with a grammar
@@ -453,48 +506,29 @@ TSQuery *
 lode_language_get_chunk_query (const LodeLanguage  *language,
                                GError             **error)
 {
-  static GHashTable *queries;
-  G_LOCK_DEFINE_STATIC (queries);
-  g_autofree char *resource_path = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  TSQuery *query;
-  TSQueryError query_error = TSQueryErrorNone;
-  uint32_t error_offset = 0;
-  gsize len;
-  const char *source;
-
   g_return_val_if_fail (language != NULL, NULL);
   g_return_val_if_fail (language->ts_language != NULL, NULL);
 
-  G_LOCK (queries);
+  return get_query (language, "chunks", "Chunk", error);
+}
 
-  if (queries == NULL)
-    queries = g_hash_table_new (g_str_hash, g_str_equal);
+/**
+ * lode_language_get_import_query:
+ * @language: a #LodeLanguage with a grammar
+ * @error: return location for a #GError
+ *
+ * Compiles `queries/<id>/imports.scm` from the resources once per process, like
+ * lode_language_get_chunk_query().
+ *
+ * Returns: (transfer none) (nullable): the query, or %NULL if the language has none or it
+ *   does not compile
+ */
+TSQuery *
+lode_language_get_import_query (const LodeLanguage  *language,
+                                GError             **error)
+{
+  g_return_val_if_fail (language != NULL, NULL);
+  g_return_val_if_fail (language->ts_language != NULL, NULL);
 
-  query = g_hash_table_lookup (queries, language->id);
-  if (query != NULL)
-    goto out;
-
-  resource_path = g_strdup_printf ("/io/github/lode/Lode/queries/%s/chunks.scm", language->id);
-  bytes = g_resource_lookup_data (lode_get_resource (), resource_path,
-                                  G_RESOURCE_LOOKUP_FLAGS_NONE, error);
-  if (bytes == NULL)
-    goto out;
-
-  source = g_bytes_get_data (bytes, &len);
-  query = ts_query_new (language->ts_language (), source, len, &error_offset, &query_error);
-  if (query == NULL)
-    {
-      g_set_error (error, LODE_ERROR, LODE_ERROR_FAILED,
-                   "Chunk query for %s does not compile (error %d at byte %u)",
-                   language->name, (int) query_error, error_offset);
-      goto out;
-    }
-
-  /* Cached for the life of the process, like the grammars themselves. */
-  g_hash_table_insert (queries, (gpointer) language->id, query);
-
-out:
-  G_UNLOCK (queries);
-  return query;
+  return get_query (language, "imports", "Import", error);
 }

@@ -38,6 +38,8 @@ const LodeLanguage  *lode_language_for_content     (const LodeLanguage  *by_path
 const LodeLanguage **lode_language_get_all         (guint               *n_languages);
 TSQuery             *lode_language_get_chunk_query (const LodeLanguage  *language,
                                                     GError             **error);
+TSQuery             *lode_language_get_import_query (const LodeLanguage *language,
+                                                    GError             **error);
 gboolean             lode_language_add_extension   (const char          *extension,
                                                     const char          *language_id,
                                                     GError             **error);

@@ -12,6 +12,8 @@
 #include "lode-embedder.h"
 #include "lode-engine.h"
 #include "lode-error.h"
+#include "lode-import-resolver.h"
+#include "lode-imports.h"
 #include "lode-indexer.h"
 #include "lode-json-schema.h"
 #include "lode-language.h"

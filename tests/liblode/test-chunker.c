@@ -367,7 +367,7 @@ chunk_text (guint        max_tokens,
   const LodeLanguage *language = lode_language_lookup (language_id);
 
   g_assert_nonnull (language);
-  g_assert_true (lode_chunker_chunk (chunker, language, text, len, chunks, symbols, &error));
+  g_assert_true (lode_chunker_chunk (chunker, language, text, len, chunks, symbols, NULL, &error));
   g_assert_no_error (error);
   g_assert_nonnull (*chunks);
   g_assert_nonnull (*symbols);

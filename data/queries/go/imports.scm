@@ -1,0 +1,3 @@
+; Go imports; conventions in ../javascript/imports.scm.
+
+(import_spec path: (_) @import.module)

@@ -1,0 +1,14 @@
+; Rust imports; conventions in ../javascript/imports.scm. A use tree is expanded into one
+; import per leaf (@import.use); `mod x;` without a body names the file of module x.
+
+(use_declaration argument: (_) @import.use)
+
+; `#[path = "x.rs"] mod m;` names its file. @at makes it the same import as the next pattern's,
+; which it replaces since it comes first.
+((attribute_item
+   (attribute (identifier) @_path value: (string_literal) @import.source))
+ .
+ (mod_item !body name: (identifier) @at)
+ (#eq? @_path "path"))
+(mod_item !body name: (identifier) @import.source)
+(extern_crate_declaration name: (identifier) @import.module)

@@ -1,0 +1,3 @@
+; Swift imports; conventions in ../javascript/imports.scm.
+
+(import_declaration (identifier) @import.module)
