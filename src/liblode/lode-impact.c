@@ -62,7 +62,11 @@ run_git (const char          *root,
   if (!g_subprocess_get_if_exited (process) || g_subprocess_get_exit_status (process) != 0)
     {
       g_autofree char *message = g_strndup (g_bytes_get_data (err, NULL), g_bytes_get_size (err));
+      char *newline = strchr (message, '\n');
 
+      /* git's first line says what is wrong; a usage text may follow. */
+      if (newline != NULL)
+        *newline = '\0';
       g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT, "git %s failed: %s",
                    argv[1], g_strstrip (message));
       return NULL;
@@ -165,6 +169,8 @@ lode_git_dup_changed_files (const char    *root,
   const char *untracked_argv[] = {
     "git", "ls-files", "-z", "--others", "--exclude-standard", NULL
   };
+  const char *check_argv[] = { "git", "rev-parse", "--is-inside-work-tree", NULL };
+  g_autoptr(GBytes) check = NULL;
 
   g_return_val_if_fail (root != NULL, NULL);
   g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), NULL);
@@ -175,6 +181,14 @@ lode_git_dup_changed_files (const char    *root,
     {
       g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
                    "“%s” is not a revision range", rev_range);
+      return NULL;
+    }
+
+  check = run_git (root, check_argv, cancellable, NULL);
+  if (check == NULL)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                   "%s is not inside a git work tree", root);
       return NULL;
     }
 

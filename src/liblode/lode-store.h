@@ -14,6 +14,9 @@
 
 G_BEGIN_DECLS
 
+/* Meta key: "off" when the import graph was removed and indexing leaves it alone. */
+#define LODE_GRAPH_META_KEY "graph"
+
 /* Bumped on every schema change; an index with another version is rebuilt. */
 #define LODE_STORE_SCHEMA_VERSION 2
 
