@@ -62,16 +62,23 @@ parse_options (GOptionContext  *context,
 }
 
 static void
-print_json (JsonBuilder *builder)
+print_json_node (JsonNode *root)
 {
   g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = json_builder_get_root (builder);
   g_autofree char *text = NULL;
 
   json_generator_set_root (generator, root);
   json_generator_set_pretty (generator, TRUE);
   text = json_generator_to_data (generator, NULL);
   g_print ("%s\n", text);
+}
+
+static void
+print_json (JsonBuilder *builder)
+{
+  g_autoptr(JsonNode) root = json_builder_get_root (builder);
+
+  print_json_node (root);
 }
 
 /* Progress: a bar that redraws itself on a terminal, a line per phase otherwise. */
@@ -698,14 +705,9 @@ print_graph_report (JsonObject   *report,
 
   if (opt_json)
     {
-      g_autoptr(JsonGenerator) generator = json_generator_new ();
       g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), report);
-      g_autofree char *text = NULL;
 
-      json_generator_set_root (generator, node);
-      json_generator_set_pretty (generator, TRUE);
-      text = json_generator_to_data (generator, NULL);
-      g_print ("%s\n", text);
+      print_json_node (node);
     }
   else
     {
