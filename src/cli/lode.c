@@ -20,6 +20,7 @@
 #include "lode.h"
 #include "lode-model-pull.h"
 #include "lode-models.h"
+#include "lode-graph-report.h"
 #include "lode-scanner.h"
 #include "lode-secret.h"
 
@@ -65,16 +66,23 @@ parse_options (GOptionContext  *context,
 }
 
 static void
-print_json (JsonBuilder *builder)
+print_json_node (JsonNode *root)
 {
   g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = json_builder_get_root (builder);
   g_autofree char *text = NULL;
 
   json_generator_set_root (generator, root);
   json_generator_set_pretty (generator, TRUE);
   text = json_generator_to_data (generator, NULL);
   g_print ("%s\n", text);
+}
+
+static void
+print_json (JsonBuilder *builder)
+{
+  g_autoptr(JsonNode) root = json_builder_get_root (builder);
+
+  print_json_node (root);
 }
 
 /* Progress: a bar that redraws itself on a terminal, a line per phase otherwise. */
@@ -687,6 +695,209 @@ cmd_remove (LodeEngine  *engine,
   return 0;
 }
 
+/* Prints a graph report as JSON or as the markdown every surface shares. */
+static int
+print_graph_report (JsonObject   *report,
+                    char        *(*format) (JsonObject *report),
+                    const GError *error)
+{
+  if (report == NULL)
+    {
+      print_error (error);
+      return 1;
+    }
+
+  if (opt_json)
+    {
+      g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), report);
+
+      print_json_node (node);
+    }
+  else
+    {
+      g_autofree char *text = format (report);
+
+      g_print ("%s", text);
+    }
+
+  return 0;
+}
+
+/* A FILE argument: a path that exists from here is taken as it is, anything else as
+ * relative to the project root. */
+static char *
+graph_file_argument (const char *file)
+{
+  g_autofree char *cwd = NULL;
+
+  if (g_path_is_absolute (file) || !g_file_test (file, G_FILE_TEST_EXISTS))
+    return g_strdup (file);
+
+  cwd = g_get_current_dir ();
+  return g_build_filename (cwd, file, NULL);
+}
+
+static int
+cmd_graph (LodeEngine  *engine,
+           int          argc,
+           char       **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(JsonObject) report = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *direction = NULL;
+  g_autofree char *file = NULL;
+  const char *action;
+  int depth = 1;
+  int max_nodes = LODE_GRAPH_MERMAID_MAX_NODES;
+  int limit = 20;
+  LodeGraphDirection dir = LODE_GRAPH_INBOUND;
+  GOptionEntry entries[] = {
+    { "project", 'p', 0, G_OPTION_ARG_FILENAME, &path,
+      N_("The indexed tree (default: the current directory)"), N_("PATH") },
+    { "depth", 'd', 0, G_OPTION_ARG_INT, &depth,
+      N_("query, visualize: hops to follow, 1–5 (default 1)"), N_("N") },
+    { "direction", 0, 0, G_OPTION_ARG_STRING, &direction,
+      N_("query: follow dependents (in, default) or imports (out)"), N_("in|out") },
+    { "max-nodes", 0, 0, G_OPTION_ARG_INT, &max_nodes,
+      N_("visualize: boxes at most (default 60)"), N_("N") },
+    { "limit", 'n', 0, G_OPTION_ARG_INT, &limit,
+      N_("stats, circular: entries to list (default 20)"), N_("N") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &opt_json, N_("Print JSON"), NULL },
+    { NULL }
+  };
+
+  context = g_option_context_new (_("build|query FILE|stats|circular|visualize [FILE]|status|"
+                                    "remove"));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context,
+                                _("The import graph of an indexed tree: what a file imports and "
+                                  "what imports it, cycles, statistics, a Mermaid diagram. "
+                                  "Indexing keeps it up to date."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!parse_options (context, &argc, &argv))
+    return 2;
+  if (argc < 2)
+    return usage_error (context, _("Missing the action"));
+  if (depth < 1 || depth > LODE_GRAPH_MAX_DEPTH)
+    return usage_error (context, _("--depth must be between 1 and 5"));
+  if (max_nodes < 1 || max_nodes > LODE_GRAPH_REPORT_MAX_ITEMS ||
+      limit < 1 || limit > LODE_GRAPH_REPORT_MAX_ITEMS)
+    return usage_error (context, _("--max-nodes and --limit must be between 1 and 500"));
+  if (direction != NULL && strcmp (direction, "in") != 0 && strcmp (direction, "out") != 0)
+    return usage_error (context, _("--direction must be “in” or “out”"));
+  if (g_strcmp0 (direction, "out") == 0)
+    dir = LODE_GRAPH_OUTBOUND;
+
+  action = argv[1];
+  if ((strcmp (action, "query") == 0 && argc != 3) ||
+      (strcmp (action, "visualize") == 0 && argc > 3) ||
+      (strcmp (action, "query") != 0 && strcmp (action, "visualize") != 0 && argc != 2))
+    return usage_error (context, _("Wrong number of arguments"));
+  if (argc == 3)
+    file = graph_file_argument (argv[2]);
+
+  project = lode_engine_open_project (engine, path != NULL ? path : ".",
+                                      strcmp (action, "build") != 0 &&
+                                      strcmp (action, "status") != 0, &error);
+  if (project == NULL)
+    {
+      print_error (error);
+      return 1;
+    }
+
+  if (strcmp (action, "build") == 0)
+    {
+      report = lode_graph_report_build (project, NULL, &error);
+      return print_graph_report (report, lode_graph_format_build, error);
+    }
+  if (strcmp (action, "query") == 0)
+    {
+      report = lode_graph_report_query (project, file, dir, depth, &error);
+      return print_graph_report (report, lode_graph_format_query, error);
+    }
+  if (strcmp (action, "stats") == 0)
+    {
+      report = lode_graph_report_stats (project, limit, &error);
+      return print_graph_report (report, lode_graph_format_stats, error);
+    }
+  if (strcmp (action, "circular") == 0)
+    {
+      report = lode_graph_report_circular (project, limit, &error);
+      return print_graph_report (report, lode_graph_format_circular, error);
+    }
+  if (strcmp (action, "visualize") == 0)
+    {
+      report = lode_graph_report_visualize (project, file, depth, max_nodes, &error);
+      return print_graph_report (report, lode_graph_format_visualize, error);
+    }
+  if (strcmp (action, "status") == 0)
+    {
+      report = lode_graph_report_status (project, &error);
+      return print_graph_report (report, lode_graph_format_status, error);
+    }
+  if (strcmp (action, "remove") == 0)
+    {
+      report = lode_graph_report_remove (project, &error);
+      return print_graph_report (report, lode_graph_format_remove, error);
+    }
+
+  return usage_error (context, _("Unknown action"));
+}
+
+static int
+cmd_impact (LodeEngine  *engine,
+            int          argc,
+            char       **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(JsonObject) report = NULL;
+  g_autofree char *path = NULL;
+  int depth = 3;
+  int limit = 50;
+  GOptionEntry entries[] = {
+    { "project", 'p', 0, G_OPTION_ARG_FILENAME, &path,
+      N_("The indexed tree (default: the current directory)"), N_("PATH") },
+    { "depth", 'd', 0, G_OPTION_ARG_INT, &depth, N_("Hops to follow, 1–5 (default 3)"),
+      N_("N") },
+    { "limit", 'n', 0, G_OPTION_ARG_INT, &limit, N_("Affected files to list (default 50)"),
+      N_("N") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &opt_json, N_("Print JSON"), NULL },
+    { NULL }
+  };
+
+  context = g_option_context_new (_("[REV-RANGE]"));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context,
+                                _("The files a change may affect, most likely first: the "
+                                  "uncommitted changes, or those of a git revision range "
+                                  "(main..HEAD, HEAD~3)."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!parse_options (context, &argc, &argv))
+    return 2;
+  if (argc > 2)
+    return usage_error (context, _("Too many arguments"));
+  if (depth < 1 || depth > LODE_GRAPH_MAX_DEPTH)
+    return usage_error (context, _("--depth must be between 1 and 5"));
+  if (limit < 1 || limit > LODE_GRAPH_REPORT_MAX_ITEMS)
+    return usage_error (context, _("--limit must be between 1 and 500"));
+
+  project = lode_engine_open_project (engine, path != NULL ? path : ".", TRUE, &error);
+  if (project == NULL)
+    {
+      print_error (error);
+      return 1;
+    }
+
+  report = lode_graph_report_impact (project, argc == 2 ? argv[1] : NULL, depth, limit, NULL,
+                                     &error);
+  return print_graph_report (report, lode_graph_format_impact, error);
+}
+
 /* ---- lode model ------------------------------------------------------------------------ */
 
 typedef struct
@@ -1041,6 +1252,8 @@ static const Command commands[] = {
   { "remove",   N_("Delete the index of a tree"),            cmd_remove },
   { "model",    N_("Download and list embedding models"),    cmd_model },
   { "secret",   N_("Store or remove an API key"),            cmd_secret },
+  { "graph",    N_("Import graph: dependencies, cycles, diagrams"), cmd_graph },
+  { "impact",   N_("Files a change may affect"),             cmd_impact },
 };
 
 static void

@@ -68,6 +68,7 @@ typedef struct
   GCond             cond;
   guint             in_flight;
   gint              next;
+  gint              n_parsed;
 } Shared;
 
 static void
@@ -212,6 +213,7 @@ process_file (Shared             *shared,
 
   len = strlen (text);
   language = lode_language_for_content (file->language, file->path, text, len);
+  g_atomic_int_inc (&shared->n_parsed);
   if (!lode_chunker_chunk (chunker, language, text, len,
                            &result->chunks, &result->symbols, NULL, &error))
     {
@@ -548,6 +550,7 @@ lode_indexer_run (const char             *root,
                     report, progress, progress_data, error);
 
   g_cancellable_disconnect (cancellable, cancelled_id);
+  report->n_parsed = g_atomic_int_get (&shared.n_parsed);
   g_async_queue_unref (shared.results);
   g_mutex_clear (&shared.lock);
   g_cond_clear (&shared.cond);

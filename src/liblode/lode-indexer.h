@@ -37,6 +37,8 @@ typedef void (*LodeIndexProgressFunc) (const LodeIndexProgress *progress,
  * @n_updated: files whose content changed and were re-chunked
  * @n_removed: files gone from the tree and from the index
  * @n_unchanged: files left untouched because their content hash is unchanged
+ * @n_parsed: files read by the chunker (parsed, where their language has a grammar); files
+ *   whose content hash is unchanged are never parsed
  * @n_chunks: chunks written by this run
  * @n_bytes: bytes read and chunked by this run
  * @n_lines: lines chunked by this run
@@ -52,6 +54,7 @@ typedef struct
   guint      n_updated;
   guint      n_removed;
   guint      n_unchanged;
+  guint      n_parsed;
   guint      n_chunks;
   guint64    n_bytes;
   guint64    n_lines;

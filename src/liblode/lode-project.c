@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <string.h>
 #include <glib/gstdio.h>
 
 #include "lode-error.h"
@@ -506,4 +507,167 @@ lode_project_dup_status (LodeProject  *self,
   status->db_size = file_size (self->db_path) + file_size (wal);
 
   return status;
+}
+
+/* Import graph (issue #6) */
+
+/**
+ * lode_project_load_graph:
+ * @self: a #LodeProject
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the import graph of the index, frozen
+ */
+LodeGraph *
+lode_project_load_graph (LodeProject  *self,
+                         GError      **error)
+{
+  g_autoptr(LodeStore) store = NULL;
+  LodeGraph *graph;
+
+  g_return_val_if_fail (LODE_IS_PROJECT (self), NULL);
+
+  g_mutex_lock (&self->reader_lock);
+  store = dup_reader (self, error);
+  graph = store != NULL ? lode_store_load_graph (store, error) : NULL;
+  g_mutex_unlock (&self->reader_lock);
+
+  return graph;
+}
+
+/**
+ * lode_project_dup_imports:
+ * @self: a #LodeProject
+ * @path: a file, relative to the root
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (element-type LodeStoredImport): the imports of @path, by line
+ */
+GPtrArray *
+lode_project_dup_imports (LodeProject  *self,
+                          const char   *path,
+                          GError      **error)
+{
+  g_autoptr(LodeStore) store = NULL;
+  GPtrArray *imports;
+
+  g_return_val_if_fail (LODE_IS_PROJECT (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  g_mutex_lock (&self->reader_lock);
+  store = dup_reader (self, error);
+  imports = store != NULL ? lode_store_dup_imports (store, path, error) : NULL;
+  g_mutex_unlock (&self->reader_lock);
+
+  return imports;
+}
+
+/**
+ * lode_project_get_graph_counts:
+ * @self: a #LodeProject
+ * @counts: (out caller-allocates): imports and how they resolve
+ * @enabled: (out) (optional): whether indexing maintains the graph
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_project_get_graph_counts (LodeProject      *self,
+                               LodeGraphCounts  *counts,
+                               gboolean         *enabled,
+                               GError          **error)
+{
+  g_autoptr(LodeStore) store = NULL;
+  g_autofree char *state = NULL;
+  gboolean ok;
+
+  g_return_val_if_fail (LODE_IS_PROJECT (self), FALSE);
+  g_return_val_if_fail (counts != NULL, FALSE);
+
+  g_mutex_lock (&self->reader_lock);
+  store = dup_reader (self, error);
+  ok = store != NULL && lode_store_get_graph_counts (store, counts, error);
+  if (ok)
+    state = lode_store_dup_meta (store, LODE_GRAPH_META_KEY);
+  g_mutex_unlock (&self->reader_lock);
+
+  if (ok && enabled != NULL)
+    *enabled = g_strcmp0 (state, "off") != 0;
+
+  return ok;
+}
+
+/**
+ * lode_project_set_graph_enabled:
+ * @self: a #LodeProject
+ * @enabled: whether indexing maintains the import graph
+ * @error: return location for a #GError
+ *
+ * Turning the graph off deletes it; indexing then skips import extraction. Turning it back
+ * on makes the next indexing run parse every file again, since the imports of unchanged files
+ * are gone. Not to be called while the project is being indexed.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_project_set_graph_enabled (LodeProject  *self,
+                                gboolean      enabled,
+                                GError      **error)
+{
+  g_autoptr(LodeStore) store = NULL;
+  g_autofree char *state = NULL;
+  gboolean was_enabled;
+
+  g_return_val_if_fail (LODE_IS_PROJECT (self), FALSE);
+
+  if (!lode_project_is_indexed (self))
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED,
+                   "%s is not indexed yet; run “lode index %s” first", self->root, self->root);
+      return FALSE;
+    }
+
+  /* A connection of its own: the shared one is for reading. */
+  store = lode_store_open (self->db_path, error);
+  if (store == NULL)
+    return FALSE;
+
+  state = lode_store_dup_meta (store, LODE_GRAPH_META_KEY);
+  was_enabled = g_strcmp0 (state, "off") != 0;
+  if (was_enabled == enabled)
+    return TRUE;
+
+  return lode_store_clear_graph (store, enabled, error) &&
+         lode_store_set_meta (store, LODE_GRAPH_META_KEY, enabled ? "on" : "off", error);
+}
+
+/**
+ * lode_project_dup_relative_path:
+ * @self: a #LodeProject
+ * @path: a path as a user gives it: relative to the root (`src/a.c`, `./src/a.c`) or
+ *   absolute inside it
+ *
+ * Returns: (transfer full) (nullable): @path relative to the root, `/`-separated, or %NULL
+ *   when it leads outside the root
+ */
+char *
+lode_project_dup_relative_path (LodeProject *self,
+                                const char  *path)
+{
+  g_autofree char *absolute = NULL;
+  g_autofree char *canonical = NULL;
+  gsize root_len;
+
+  g_return_val_if_fail (LODE_IS_PROJECT (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  absolute = g_path_is_absolute (path) ? g_strdup (path)
+                                       : g_build_filename (self->root, path, NULL);
+  canonical = g_canonicalize_filename (absolute, NULL);
+  root_len = strlen (self->root);
+
+  if (strncmp (canonical, self->root, root_len) != 0 || canonical[root_len] != '/')
+    return NULL;
+
+  return g_strdup (canonical + root_len + 1);
 }

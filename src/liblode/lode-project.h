@@ -76,4 +76,20 @@ GPtrArray         *lode_project_search       (LodeProject           *self,
 LodeProjectStatus *lode_project_dup_status   (LodeProject           *self,
                                               GError               **error);
 
+/* Import graph (issue #6) */
+LodeGraph         *lode_project_load_graph   (LodeProject           *self,
+                                              GError               **error);
+GPtrArray         *lode_project_dup_imports  (LodeProject           *self,
+                                              const char            *path,
+                                              GError               **error);
+gboolean           lode_project_get_graph_counts (LodeProject       *self,
+                                              LodeGraphCounts       *counts,
+                                              gboolean              *enabled,
+                                              GError               **error);
+gboolean           lode_project_set_graph_enabled (LodeProject      *self,
+                                              gboolean               enabled,
+                                              GError               **error);
+char              *lode_project_dup_relative_path (LodeProject      *self,
+                                              const char            *path);
+
 G_END_DECLS

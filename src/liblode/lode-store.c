@@ -96,6 +96,78 @@ static const char schema_sql[] =
   "  tokenize = '" LODE_CODE_TOKENIZER_NAME "'"
   ");";
 
+/* Import graph (issue #6). `imports` holds what a file's own parse found, so it changes only
+ * when the file does; `edges` holds where each import resolves (a project path, or an
+ * external package, or neither while unresolved), so it changes when files come and go.
+ * Targets are paths, not file ids: an import may point at a file stored later in the same
+ * run, and a deleted file's id may be reused. `key` is the resolver's candidate key: adding
+ * or removing a file re-resolves only the imports whose key that file could satisfy. */
+static const char graph_schema_sql[] =
+  "CREATE TABLE IF NOT EXISTS imports ("
+  "  id INTEGER PRIMARY KEY,"
+  "  file_id INTEGER NOT NULL,"
+  "  specifier TEXT NOT NULL,"
+  "  kind TEXT,"
+  "  line INTEGER NOT NULL,"
+  "  key TEXT"
+  ");"
+  "CREATE INDEX IF NOT EXISTS imports_file ON imports (file_id);"
+  "CREATE INDEX IF NOT EXISTS imports_key ON imports (key);"
+  "CREATE TABLE IF NOT EXISTS edges ("
+  "  import_id INTEGER PRIMARY KEY,"
+  "  from_id INTEGER NOT NULL,"
+  "  to_path TEXT,"
+  "  package TEXT"
+  ");"
+  "CREATE INDEX IF NOT EXISTS edges_from ON edges (from_id);"
+  "CREATE INDEX IF NOT EXISTS edges_to ON edges (to_path);";
+
+typedef enum
+{
+  GSTMT_IMPORTS_DELETE_FILE,
+  GSTMT_EDGES_DELETE_FILE,
+  GSTMT_EDGES_UNLINK_PATH,
+  GSTMT_IMPORT_INSERT,
+  GSTMT_EDGE_INSERT,
+  GSTMT_EDGE_UPDATE,
+  GSTMT_IMPORTS_BY_KEY,
+  GSTMT_IMPORTS_BY_TARGET,
+  GSTMT_IMPORTS_OF_FILE,
+  GSTMT_GRAPH_FILES,
+  GSTMT_GRAPH_EDGES,
+  GSTMT_GRAPH_COUNTS,
+  GSTMT_CLEAR_IMPORTS,
+  GSTMT_CLEAR_EDGES,
+  GSTMT_CLEAR_HASHES,
+  N_GRAPH_STMTS
+} GraphStmt;
+
+#define IMPORT_COLUMNS \
+  "i.id, f.path, i.specifier, i.kind, i.line, i.key, e.to_path, e.package " \
+  "FROM imports i JOIN files f ON f.id = i.file_id LEFT JOIN edges e ON e.import_id = i.id "
+
+static const char *const graph_stmt_sql[N_GRAPH_STMTS] = {
+  [GSTMT_IMPORTS_DELETE_FILE] = "DELETE FROM imports WHERE file_id = ?1",
+  [GSTMT_EDGES_DELETE_FILE] = "DELETE FROM edges WHERE from_id = ?1",
+  [GSTMT_EDGES_UNLINK_PATH] = "UPDATE edges SET to_path = NULL WHERE to_path = ?1",
+  [GSTMT_IMPORT_INSERT] =
+    "INSERT INTO imports (file_id, specifier, kind, line, key) VALUES (?1, ?2, ?3, ?4, ?5)",
+  [GSTMT_EDGE_INSERT] =
+    "INSERT INTO edges (import_id, from_id, to_path, package) VALUES (?1, ?2, ?3, ?4)",
+  [GSTMT_EDGE_UPDATE] = "UPDATE edges SET to_path = ?2, package = ?3 WHERE import_id = ?1",
+  [GSTMT_IMPORTS_BY_KEY] = "SELECT " IMPORT_COLUMNS "WHERE i.key = ?1",
+  [GSTMT_IMPORTS_BY_TARGET] = "SELECT " IMPORT_COLUMNS "WHERE e.to_path = ?1",
+  [GSTMT_IMPORTS_OF_FILE] = "SELECT " IMPORT_COLUMNS "WHERE f.path = ?1 ORDER BY i.line, i.id",
+  [GSTMT_GRAPH_FILES] = "SELECT id, path, language FROM files ORDER BY path",
+  [GSTMT_GRAPH_EDGES] = "SELECT from_id, to_path, package FROM edges "
+                        "WHERE to_path IS NOT NULL OR package IS NOT NULL",
+  [GSTMT_GRAPH_COUNTS] =
+    "SELECT (SELECT count(*) FROM imports), count(to_path), count(package) FROM edges",
+  [GSTMT_CLEAR_IMPORTS] = "DELETE FROM imports",
+  [GSTMT_CLEAR_EDGES] = "DELETE FROM edges",
+  [GSTMT_CLEAR_HASHES] = "UPDATE files SET hash = NULL",
+};
+
 typedef enum
 {
   STMT_BEGIN,
@@ -127,6 +199,7 @@ typedef enum
   STMT_BODY,
   STMT_PATH_FILES,
   STMT_FIRST_CHUNK,
+  STMT_FILE_PATH,
   N_STMTS
 } Stmt;
 
@@ -187,6 +260,7 @@ static const char *const stmt_sql[N_STMTS] = {
   [STMT_BODY] = "SELECT body FROM chunks_fts WHERE rowid = ?1",
   [STMT_PATH_FILES] = "SELECT id, path, language FROM files",
   [STMT_FIRST_CHUNK] = "SELECT id FROM chunks WHERE file_id = ?1 ORDER BY start_line LIMIT 1",
+  [STMT_FILE_PATH] = "SELECT path FROM files WHERE id = ?1",
 };
 
 struct _LodeStore
@@ -195,6 +269,7 @@ struct _LodeStore
   sqlite3       *db;
   char          *filename;
   sqlite3_stmt  *stmts[N_STMTS];
+  sqlite3_stmt  *graph_stmts[N_GRAPH_STMTS];
   GString       *sig;            /* scratch buffer for the FTS sig column */
   GCancellable  *cancellable;    /* (nullable): of the search running now */
   guint          was_reset : 1;
@@ -208,6 +283,8 @@ lode_store_close (LodeStore *self)
 {
   for (guint i = 0; i < N_STMTS; i++)
     g_clear_pointer (&self->stmts[i], sqlite3_finalize);
+  for (guint i = 0; i < N_GRAPH_STMTS; i++)
+    g_clear_pointer (&self->graph_stmts[i], sqlite3_finalize);
   g_clear_pointer (&self->db, sqlite3_close_v2);
   self->in_transaction = FALSE;
 }
@@ -546,7 +623,8 @@ create_schema (sqlite3  *db,
       if (version == 0 && n_tables > 0)
         *foreign = TRUE;
       else if (version == 0 &&
-               (rc = sqlite3_exec (db, schema_sql, NULL, NULL, NULL)) == SQLITE_OK)
+               (rc = sqlite3_exec (db, schema_sql, NULL, NULL, NULL)) == SQLITE_OK &&
+               (rc = sqlite3_exec (db, graph_schema_sql, NULL, NULL, NULL)) == SQLITE_OK)
         rc = sqlite3_exec (db, set_version, NULL, NULL, NULL);
     }
 
@@ -621,6 +699,17 @@ lode_store_try_open (LodeStore  *self,
     {
       rc = sqlite3_prepare_v3 (self->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
                                &self->stmts[i], NULL);
+      if (rc != SQLITE_OK)
+        {
+          *bad = is_bad_database (rc);
+          return set_db_error (self, rc, error, "Cannot prepare a statement");
+        }
+    }
+
+  for (guint i = 0; i < N_GRAPH_STMTS; i++)
+    {
+      rc = sqlite3_prepare_v3 (self->db, graph_stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
+                               &self->graph_stmts[i], NULL);
       if (rc != SQLITE_OK)
         {
           *bad = is_bad_database (rc);
@@ -1028,6 +1117,44 @@ write_alone (LodeStore      *self,
   return lode_store_commit (self, error);
 }
 
+static sqlite3_stmt *graph_stmt (LodeStore *self,
+                                 GraphStmt  id);
+
+/* Forgets the imports of file @id and points the edges that led to it nowhere, until they
+ * are resolved again. */
+static gboolean
+delete_file_graph (LodeStore  *self,
+                   gint64      id,
+                   GError    **error)
+{
+  g_autofree char *path = NULL;
+  sqlite3_stmt *s;
+
+  s = stmt (self, STMT_FILE_PATH);
+  sqlite3_bind_int64 (s, 1, id);
+  if (sqlite3_step (s) == SQLITE_ROW)
+    path = dup_column_text (s, 0);
+  sqlite3_reset (s);
+
+  s = graph_stmt (self, GSTMT_IMPORTS_DELETE_FILE);
+  sqlite3_bind_int64 (s, 1, id);
+  if (!run (self, s, error, "Cannot delete the imports of a file"))
+    return FALSE;
+
+  s = graph_stmt (self, GSTMT_EDGES_DELETE_FILE);
+  sqlite3_bind_int64 (s, 1, id);
+  if (!run (self, s, error, "Cannot delete the edges of a file"))
+    return FALSE;
+
+  if (path == NULL)
+    return TRUE;
+
+  s = graph_stmt (self, GSTMT_EDGES_UNLINK_PATH);
+  bind_text (s, 1, path);
+
+  return run (self, s, error, "Cannot unlink the edges to a file");
+}
+
 static gboolean
 remove_file_rows (LodeStore      *self,
                   gconstpointer   data,
@@ -1038,7 +1165,8 @@ remove_file_rows (LodeStore      *self,
   const gint64 *file_id = data;
   sqlite3_stmt *s;
 
-  if (!delete_file_contents (self, *file_id, error))
+  if (!delete_file_contents (self, *file_id, error) ||
+      !delete_file_graph (self, *file_id, error))
     return FALSE;
 
   s = stmt (self, STMT_FILE_DELETE);
@@ -2036,4 +2164,400 @@ lode_store_search (LodeStore                *self,
   self->cancellable = NULL;
 
   return results;
+}
+
+/* Import graph (issue #6) */
+
+void
+lode_stored_import_free (LodeStoredImport *import)
+{
+  if (import == NULL)
+    return;
+
+  g_free (import->path);
+  g_free (import->specifier);
+  g_free (import->kind);
+  g_free (import->key);
+  g_free (import->target);
+  g_free (import->package);
+  g_free (import);
+}
+
+static sqlite3_stmt *
+graph_stmt (LodeStore *self,
+            GraphStmt  id)
+{
+  sqlite3_stmt *s = self->graph_stmts[id];
+
+  sqlite3_reset (s);
+  sqlite3_clear_bindings (s);
+  return s;
+}
+
+static gboolean
+put_import_rows (LodeStore      *self,
+                 gconstpointer   data,
+                 GPtrArray      *imports,
+                 GPtrArray      *unused,
+                 GError        **error)
+{
+  const char *path = data;
+  sqlite3_stmt *s;
+  gint64 file_id = 0;
+
+  if (!lookup_file_id (self, path, &file_id, error))
+    return FALSE;
+  if (file_id == 0)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_FOUND, "%s is not indexed", path);
+      return FALSE;
+    }
+
+  s = graph_stmt (self, GSTMT_IMPORTS_DELETE_FILE);
+  sqlite3_bind_int64 (s, 1, file_id);
+  if (!run (self, s, error, "Cannot delete the imports of a file"))
+    return FALSE;
+  s = graph_stmt (self, GSTMT_EDGES_DELETE_FILE);
+  sqlite3_bind_int64 (s, 1, file_id);
+  if (!run (self, s, error, "Cannot delete the edges of a file"))
+    return FALSE;
+
+  for (guint i = 0; imports != NULL && i < imports->len; i++)
+    {
+      const LodeStoredImport *import = g_ptr_array_index (imports, i);
+      gint64 import_id;
+
+      s = graph_stmt (self, GSTMT_IMPORT_INSERT);
+      sqlite3_bind_int64 (s, 1, file_id);
+      bind_text (s, 2, import->specifier != NULL ? import->specifier : "");
+      bind_text (s, 3, import->kind);
+      sqlite3_bind_int (s, 4, import->line);
+      bind_text (s, 5, import->key);
+      if (!run (self, s, error, "Cannot store an import"))
+        return FALSE;
+      import_id = sqlite3_last_insert_rowid (self->db);
+
+      s = graph_stmt (self, GSTMT_EDGE_INSERT);
+      sqlite3_bind_int64 (s, 1, import_id);
+      sqlite3_bind_int64 (s, 2, file_id);
+      bind_text (s, 3, import->target);
+      bind_text (s, 4, import->package);
+      if (!run (self, s, error, "Cannot store an edge"))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+/**
+ * lode_store_put_imports:
+ * @self: a #LodeStore
+ * @path: an indexed file
+ * @imports: (element-type LodeStoredImport): its imports, resolved
+ * @error: return location for a #GError
+ *
+ * Replaces the imports and edges of @path. Inside a batch, call it after
+ * lode_store_put_file() in the same transaction, so that a file's chunks and imports land
+ * together.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_store_put_imports (LodeStore  *self,
+                        const char *path,
+                        GPtrArray  *imports,
+                        GError    **error)
+{
+  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!self->in_transaction)
+    return write_alone (self, put_import_rows, path, imports, NULL, error);
+
+  return put_import_rows (self, path, imports, NULL, error);
+}
+
+static GPtrArray *
+read_imports (LodeStore     *self,
+              sqlite3_stmt  *s,
+              GError       **error)
+{
+  g_autoptr(GPtrArray) imports = g_ptr_array_new_with_free_func (
+    (GDestroyNotify) lode_stored_import_free);
+  int rc;
+
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      LodeStoredImport *import = g_new0 (LodeStoredImport, 1);
+
+      import->id = sqlite3_column_int64 (s, 0);
+      import->path = dup_column_text (s, 1);
+      import->specifier = dup_column_text (s, 2);
+      import->kind = dup_column_text (s, 3);
+      import->line = sqlite3_column_int (s, 4);
+      import->key = dup_column_text (s, 5);
+      import->target = dup_column_text (s, 6);
+      import->package = dup_column_text (s, 7);
+      g_ptr_array_add (imports, import);
+    }
+  sqlite3_reset (s);
+
+  if (rc != SQLITE_DONE)
+    {
+      set_db_error (self, rc, error, "Cannot read imports");
+      return NULL;
+    }
+
+  return g_steal_pointer (&imports);
+}
+
+/**
+ * lode_store_dup_imports:
+ * @self: a #LodeStore
+ * @path: a file
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (element-type LodeStoredImport): the imports of @path, by line
+ */
+GPtrArray *
+lode_store_dup_imports (LodeStore   *self,
+                        const char  *path,
+                        GError     **error)
+{
+  sqlite3_stmt *s;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  s = graph_stmt (self, GSTMT_IMPORTS_OF_FILE);
+  bind_text (s, 1, path);
+
+  return read_imports (self, s, error);
+}
+
+/**
+ * lode_store_dup_imports_for_key:
+ * @self: a #LodeStore
+ * @key: a candidate key
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (element-type LodeStoredImport): the imports whose resolution a
+ *   file with candidate key @key could change
+ */
+GPtrArray *
+lode_store_dup_imports_for_key (LodeStore   *self,
+                                const char  *key,
+                                GError     **error)
+{
+  sqlite3_stmt *s;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
+  g_return_val_if_fail (key != NULL, NULL);
+
+  s = graph_stmt (self, GSTMT_IMPORTS_BY_KEY);
+  bind_text (s, 1, key);
+
+  return read_imports (self, s, error);
+}
+
+/**
+ * lode_store_dup_imports_to:
+ * @self: a #LodeStore
+ * @target: a project path
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (element-type LodeStoredImport): the imports resolved to @target
+ */
+GPtrArray *
+lode_store_dup_imports_to (LodeStore   *self,
+                           const char  *target,
+                           GError     **error)
+{
+  sqlite3_stmt *s;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
+  g_return_val_if_fail (target != NULL, NULL);
+
+  s = graph_stmt (self, GSTMT_IMPORTS_BY_TARGET);
+  bind_text (s, 1, target);
+
+  return read_imports (self, s, error);
+}
+
+/**
+ * lode_store_set_import_target:
+ * @self: a #LodeStore
+ * @import_id: the import's row id
+ * @target: (nullable): the project file it now resolves to
+ * @package: (nullable): or the external package
+ * @error: return location for a #GError
+ *
+ * Records a new resolution of one import.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_store_set_import_target (LodeStore   *self,
+                              gint64       import_id,
+                              const char  *target,
+                              const char  *package,
+                              GError     **error)
+{
+  sqlite3_stmt *s;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  s = graph_stmt (self, GSTMT_EDGE_UPDATE);
+  sqlite3_bind_int64 (s, 1, import_id);
+  bind_text (s, 2, target);
+  bind_text (s, 3, package);
+
+  return run (self, s, error, "Cannot update an edge");
+}
+
+/**
+ * lode_store_load_graph:
+ * @self: a #LodeStore
+ * @error: return location for a #GError
+ *
+ * Reads the graph: every indexed file, every resolved edge. Edges to paths that are not
+ * indexed (a file that became binary, say) are left out.
+ *
+ * Returns: (transfer full) (nullable): the frozen graph
+ */
+LodeGraph *
+lode_store_load_graph (LodeStore  *self,
+                       GError    **error)
+{
+  g_autoptr(LodeGraph) graph = lode_graph_new ();
+  g_autoptr(GHashTable) by_row = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr(GArray) row_ids = NULL;
+  sqlite3_stmt *s;
+  int rc;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  row_ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  s = graph_stmt (self, GSTMT_GRAPH_FILES);
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      gint64 row = sqlite3_column_int64 (s, 0);
+
+      lode_graph_add_file (graph, (const char *) sqlite3_column_text (s, 1),
+                           (const char *) sqlite3_column_text (s, 2));
+      g_array_append_val (row_ids, row);
+    }
+  sqlite3_reset (s);
+  if (rc != SQLITE_DONE)
+    {
+      set_db_error (self, rc, error, "Cannot read the files of the graph");
+      return NULL;
+    }
+  /* The array no longer grows: pointers into it stay valid as keys. */
+  for (guint i = 0; i < row_ids->len; i++)
+    g_hash_table_insert (by_row, &g_array_index (row_ids, gint64, i), GUINT_TO_POINTER (i + 1));
+
+  s = graph_stmt (self, GSTMT_GRAPH_EDGES);
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      gint64 from_row = sqlite3_column_int64 (s, 0);
+      guint from = GPOINTER_TO_UINT (g_hash_table_lookup (by_row, &from_row));
+      const char *to_path = (const char *) sqlite3_column_text (s, 1);
+      const char *package = (const char *) sqlite3_column_text (s, 2);
+      guint to;
+
+      if (from == 0)
+        continue;
+      if (to_path != NULL && lode_graph_lookup (graph, to_path, &to))
+        lode_graph_add_edge (graph, from - 1, to);
+      else if (to_path == NULL && package != NULL)
+        lode_graph_add_external (graph, from - 1, package);
+    }
+  sqlite3_reset (s);
+  if (rc != SQLITE_DONE)
+    {
+      set_db_error (self, rc, error, "Cannot read the edges of the graph");
+      return NULL;
+    }
+
+  lode_graph_freeze (graph);
+
+  return g_steal_pointer (&graph);
+}
+
+/**
+ * lode_store_get_graph_counts:
+ * @self: a #LodeStore
+ * @counts: (out caller-allocates): where to put the figures
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_store_get_graph_counts (LodeStore        *self,
+                             LodeGraphCounts  *counts,
+                             GError          **error)
+{
+  sqlite3_stmt *s;
+  int rc;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+  g_return_val_if_fail (counts != NULL, FALSE);
+
+  s = graph_stmt (self, GSTMT_GRAPH_COUNTS);
+  rc = sqlite3_step (s);
+  if (rc == SQLITE_ROW)
+    {
+      counts->n_imports = sqlite3_column_int64 (s, 0);
+      counts->n_internal = sqlite3_column_int64 (s, 1);
+      counts->n_external = sqlite3_column_int64 (s, 2);
+    }
+  sqlite3_reset (s);
+
+  if (rc != SQLITE_ROW)
+    return set_db_error (self, rc, error, "Cannot count imports");
+
+  return TRUE;
+}
+
+static gboolean
+clear_graph_rows (LodeStore      *self,
+                  gconstpointer   data,
+                  GPtrArray      *unused1,
+                  GPtrArray      *unused2,
+                  GError        **error)
+{
+  const gboolean *forget_hashes = data;
+
+  if (!run (self, graph_stmt (self, GSTMT_CLEAR_IMPORTS), error, "Cannot delete imports") ||
+      !run (self, graph_stmt (self, GSTMT_CLEAR_EDGES), error, "Cannot delete edges"))
+    return FALSE;
+
+  return !*forget_hashes ||
+         run (self, graph_stmt (self, GSTMT_CLEAR_HASHES), error, "Cannot reset file hashes");
+}
+
+/**
+ * lode_store_clear_graph:
+ * @self: a #LodeStore
+ * @forget_hashes: also forget the content hashes of the files, so that the next indexing
+ *   run parses every file again (and so extracts every file's imports)
+ * @error: return location for a #GError
+ *
+ * Deletes every import and edge, in a transaction of its own.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_store_clear_graph (LodeStore  *self,
+                        gboolean    forget_hashes,
+                        GError    **error)
+{
+  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+  g_return_val_if_fail (!self->in_transaction, FALSE);
+
+  return write_alone (self, clear_graph_rows, &forget_hashes, NULL, NULL, error);
 }

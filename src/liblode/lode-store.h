@@ -9,12 +9,16 @@
 #include <gio/gio.h>
 
 #include "lode-chunk.h"
+#include "lode-graph.h"
 #include "lode-search.h"
 
 G_BEGIN_DECLS
 
+/* Meta key: "off" when the import graph was removed and indexing leaves it alone. */
+#define LODE_GRAPH_META_KEY "graph"
+
 /* Bumped on every schema change; an index with another version is rebuilt. */
-#define LODE_STORE_SCHEMA_VERSION 1
+#define LODE_STORE_SCHEMA_VERSION 2
 
 typedef struct
 {
@@ -34,6 +38,42 @@ typedef struct
   guint64 n_bytes;           /* source bytes indexed */
   guint64 n_lines;
 } LodeStoreStats;
+
+/**
+ * LodeStoredImport:
+ * @id: row id (ignored by lode_store_put_imports())
+ * @path: the importing file
+ * @specifier: the import as written (`./util`, `os.path`, `"foo.h"`)
+ * @kind: (nullable): what kind of import (`import`, `require`, `include`, …)
+ * @line: 1-based line of the import
+ * @key: (nullable): the resolver's candidate key, see lode_store_dup_imports_for_key()
+ * @target: (nullable): the project file it resolves to
+ * @package: (nullable): the external package it resolves to
+ *
+ * An import of the graph (issue #6) with its resolution. Neither @target nor @package: not
+ * resolved.
+ */
+typedef struct
+{
+  gint64  id;
+  char   *path;
+  char   *specifier;
+  char   *kind;
+  guint   line;
+  char   *key;
+  char   *target;
+  char   *package;
+} LodeStoredImport;
+
+void lode_stored_import_free (LodeStoredImport *import);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeStoredImport, lode_stored_import_free)
+
+typedef struct
+{
+  guint n_imports;
+  guint n_internal;          /* imports resolved to a project file */
+  guint n_external;          /* imports resolved to a package */
+} LodeGraphCounts;
 
 #define LODE_TYPE_STORE (lode_store_get_type ())
 G_DECLARE_FINAL_TYPE (LodeStore, lode_store, LODE, STORE, GObject)
@@ -76,6 +116,34 @@ GPtrArray  *lode_store_dup_chunks_for_file (LodeStore            *self,
 GPtrArray  *lode_store_search             (LodeStore             *self,
                                            const LodeSearchOptions *options,
                                            GCancellable          *cancellable,
+                                           GError               **error);
+
+/* Import graph (issue #6) */
+gboolean    lode_store_put_imports        (LodeStore             *self,
+                                           const char            *path,
+                                           GPtrArray             *imports,
+                                           GError               **error);
+GPtrArray  *lode_store_dup_imports        (LodeStore             *self,
+                                           const char            *path,
+                                           GError               **error);
+GPtrArray  *lode_store_dup_imports_for_key (LodeStore            *self,
+                                           const char            *key,
+                                           GError               **error);
+GPtrArray  *lode_store_dup_imports_to     (LodeStore             *self,
+                                           const char            *target,
+                                           GError               **error);
+gboolean    lode_store_set_import_target  (LodeStore             *self,
+                                           gint64                 import_id,
+                                           const char            *target,
+                                           const char            *package,
+                                           GError               **error);
+LodeGraph  *lode_store_load_graph         (LodeStore             *self,
+                                           GError               **error);
+gboolean    lode_store_get_graph_counts   (LodeStore             *self,
+                                           LodeGraphCounts       *counts,
+                                           GError               **error);
+gboolean    lode_store_clear_graph        (LodeStore             *self,
+                                           gboolean               forget_hashes,
                                            GError               **error);
 
 G_END_DECLS

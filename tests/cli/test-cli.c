@@ -87,7 +87,8 @@ static void
 test_help (void)
 {
   static const char *commands[] = { "index", "update", "search", "status", "projects",
-                                    "remove", "model", "secret" };
+                                    "remove", "model", "secret",
+                                    "graph", "impact" };
 
   {
     g_auto(Run) run = { 0 };
@@ -216,6 +217,83 @@ test_index_search_status (void)
   g_assert_cmpint (after.status, ==, 1);
 }
 
+static JsonObject *
+run_json (Run        *run,
+          JsonNode  **root)
+{
+  g_assert_cmpint (run->status, ==, 0);
+  *root = parse_json (run->out);
+  return json_node_get_object (*root);
+}
+
+static void
+test_graph (void)
+{
+  g_auto(Run) index = { 0 };
+  g_auto(Run) stats = { 0 };
+  g_auto(Run) query = { 0 };
+  g_auto(Run) missing = { 0 };
+  g_auto(Run) visualize = { 0 };
+  g_auto(Run) circular = { 0 };
+  g_auto(Run) remove = { 0 };
+  g_auto(Run) status = { 0 };
+  g_auto(Run) impact = { 0 };
+  g_auto(Run) bad_depth = { 0 };
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *object;
+
+  write_file ("graph/main.c", "#include \"util.h\"\nint main (void) { return util (); }\n");
+  write_file ("graph/util.h", "int util (void);\n");
+
+  lode (&index, "index", NULL);
+  g_assert_cmpint (index.status, ==, 0);
+
+  lode (&stats, "graph", "stats", "--json", NULL);
+  object = run_json (&stats, &root);
+  g_assert_cmpint (json_object_get_int_member (object, "files"), ==,
+                   json_object_get_int_member (object, "orphan_count") +
+                   json_array_get_length (json_object_get_array_member (object,
+                                                                        "most_connected")));
+  g_assert_true (json_object_has_member (object, "packages"));
+  g_clear_pointer (&root, json_node_unref);
+
+  lode (&query, "graph", "query", "graph/main.c", "--json", NULL);
+  object = run_json (&query, &root);
+  g_assert_cmpstr (json_object_get_string_member (object, "file"), ==, "graph/main.c");
+  g_assert_cmpstr (json_object_get_string_member (object, "language"), ==, "c");
+  g_clear_pointer (&root, json_node_unref);
+
+  lode (&missing, "graph", "query", "graph/nope.c", NULL);
+  g_assert_cmpint (missing.status, ==, 1);
+  g_assert_nonnull (strstr (missing.err, "graph/nope.c"));
+
+  lode (&visualize, "graph", "visualize", "--json", NULL);
+  object = run_json (&visualize, &root);
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (object, "mermaid"),
+                                   "flowchart LR\n"));
+  g_clear_pointer (&root, json_node_unref);
+
+  lode (&circular, "graph", "circular", NULL);
+  g_assert_cmpint (circular.status, ==, 0);
+  g_assert_nonnull (strstr (circular.out, "No import cycles"));
+
+  lode (&remove, "graph", "remove", NULL);
+  g_assert_cmpint (remove.status, ==, 0);
+  lode (&status, "graph", "status", "--json", NULL);
+  object = run_json (&status, &root);
+  g_assert_false (json_object_get_boolean_member (object, "enabled"));
+  g_assert_cmpint (json_object_get_int_member (object, "imports"), ==, 0);
+  g_clear_pointer (&root, json_node_unref);
+
+  /* The tree is no git work tree. */
+  lode (&impact, "impact", NULL);
+  g_assert_cmpint (impact.status, ==, 1);
+  g_assert_nonnull (strstr (impact.err, "not inside a git work tree"));
+
+  lode (&bad_depth, "graph", "query", "--depth", "9", "graph/main.c", NULL);
+  g_assert_cmpint (bad_depth.status, ==, 2);
+}
+
 static void
 test_model_and_secret (void)
 {
@@ -278,6 +356,7 @@ main (int   argc,
   g_test_add_func ("/lode/cli/errors", test_errors);
   g_test_add_func ("/lode/cli/index-search-status", test_index_search_status);
   g_test_add_func ("/lode/cli/model-and-secret", test_model_and_secret);
+  g_test_add_func ("/lode/cli/graph", test_graph);
 
   ret = g_test_run ();
   g_free (data_dir);

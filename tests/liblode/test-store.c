@@ -902,6 +902,134 @@ test_classify (void)
     }
 }
 
+static LodeStoredImport *
+import_new (const char *specifier,
+            guint       line,
+            const char *key,
+            const char *target,
+            const char *package)
+{
+  LodeStoredImport *import = g_new0 (LodeStoredImport, 1);
+
+  import->specifier = g_strdup (specifier);
+  import->kind = g_strdup ("include");
+  import->line = line;
+  import->key = g_strdup (key);
+  import->target = g_strdup (target);
+  import->package = g_strdup (package);
+
+  return import;
+}
+
+static char *
+graph_edges_to_string (LodeGraph *graph)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < lode_graph_get_n_files (graph); i++)
+    {
+      g_autoptr(GPtrArray) packages = lode_graph_dup_packages (graph, i);
+      const guint *imports;
+      guint n;
+
+      imports = lode_graph_get_imports (graph, i, &n);
+      for (guint j = 0; j < n; j++)
+        g_string_append_printf (out, "%s>%s ", lode_graph_get_path (graph, i),
+                                lode_graph_get_path (graph, imports[j]));
+      for (guint j = 0; j < packages->len; j++)
+        g_string_append_printf (out, "%s>pkg:%s ", lode_graph_get_path (graph, i),
+                                (const char *) g_ptr_array_index (packages, j));
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+static void
+test_graph (StoreFixture  *fixture,
+            gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) imports = NULL;
+  g_autoptr(GPtrArray) by_key = NULL;
+  g_autoptr(GPtrArray) to_util = NULL;
+  g_autoptr(GPtrArray) stored = NULL;
+  g_autoptr(LodeGraph) graph = NULL;
+  g_autoptr(LodeGraph) after = NULL;
+  g_autofree char *edges = NULL;
+  g_autofree char *edges_after = NULL;
+  LodeStoredImport *import;
+  LodeGraphCounts counts;
+
+  put_text (fixture->store, "main.c", "c", "#include \"util.h\"\n");
+  put_text (fixture->store, "util.h", "c", "int util (void);\n");
+  put_text (fixture->store, "util.c", "c", "#include \"util.h\"\n");
+
+  imports = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_import_free);
+  g_ptr_array_add (imports, import_new ("stdio.h", 2, "stdio.h", NULL, "libc"));
+  g_ptr_array_add (imports, import_new ("util.h", 1, "util.h", "util.h", NULL));
+  g_ptr_array_add (imports, import_new ("gone.h", 3, "gone.h", NULL, NULL));
+  g_assert_true (lode_store_put_imports (fixture->store, "main.c", imports, &error));
+  g_assert_no_error (error);
+  g_ptr_array_set_size (imports, 0);
+  g_ptr_array_add (imports, import_new ("util.h", 1, "util.h", "util.h", NULL));
+  g_assert_true (lode_store_put_imports (fixture->store, "util.c", imports, &error));
+  g_assert_no_error (error);
+
+  /* A file that is not indexed cannot have imports. */
+  g_assert_false (lode_store_put_imports (fixture->store, "nowhere.c", imports, &error));
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+
+  graph = lode_store_load_graph (fixture->store, &error);
+  g_assert_no_error (error);
+  edges = graph_edges_to_string (graph);
+  g_assert_cmpstr (edges, ==, "main.c>util.h main.c>pkg:libc util.c>util.h ");
+
+  g_assert_true (lode_store_get_graph_counts (fixture->store, &counts, &error));
+  g_assert_cmpuint (counts.n_imports, ==, 4);
+  g_assert_cmpuint (counts.n_internal, ==, 2);
+  g_assert_cmpuint (counts.n_external, ==, 1);
+
+  stored = lode_store_dup_imports (fixture->store, "main.c", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (stored->len, ==, 3);
+  import = g_ptr_array_index (stored, 0);
+  g_assert_cmpstr (import->specifier, ==, "util.h");
+  g_assert_cmpstr (import->target, ==, "util.h");
+  g_assert_cmpuint (import->line, ==, 1);
+
+  /* Removing util.h leaves its importers' edges unresolved, found by key and re-resolvable. */
+  g_assert_true (lode_store_remove_file (fixture->store, "util.h", &error));
+  g_assert_no_error (error);
+  to_util = lode_store_dup_imports_to (fixture->store, "util.h", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (to_util->len, ==, 0);
+  by_key = lode_store_dup_imports_for_key (fixture->store, "util.h", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (by_key->len, ==, 2);
+  import = g_ptr_array_index (by_key, 0);
+  g_assert_null (import->target);
+  g_assert_true (lode_store_set_import_target (fixture->store, import->id, NULL, "util",
+                                               &error));
+  g_assert_no_error (error);
+
+  after = lode_store_load_graph (fixture->store, &error);
+  g_assert_no_error (error);
+  edges_after = graph_edges_to_string (after);
+  g_assert_cmpstr (edges_after, ==, "main.c>pkg:libc main.c>pkg:util ");
+
+  /* Removing a file takes its own imports along. */
+  g_assert_true (lode_store_remove_file (fixture->store, "main.c", &error));
+  g_assert_true (lode_store_get_graph_counts (fixture->store, &counts, &error));
+  g_assert_cmpuint (counts.n_imports, ==, 1);
+
+  g_assert_true (lode_store_clear_graph (fixture->store, FALSE, &error));
+  g_assert_no_error (error);
+  g_assert_true (lode_store_get_graph_counts (fixture->store, &counts, &error));
+  g_assert_cmpuint (counts.n_imports, ==, 0);
+  g_assert_cmpuint (counts.n_internal, ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -927,6 +1055,7 @@ main (int   argc,
   ADD ("hostile-queries", test_hostile_queries);
   ADD ("snippet", test_snippet);
   ADD ("cancel", test_cancel);
+  ADD ("graph", test_graph);
   g_test_add_func ("/lode/store/classify", test_classify);
 
 #undef ADD

@@ -1,0 +1,856 @@
+/* lode-graph-report.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/* The graph's answers as JSON objects and as markdown, once for every surface: the tool
+ * registry (MCP, D-Bus) returns the objects and the markdown, the CLI prints one or the
+ * other. The JSON members are the tools' output schemas (lode-graph-tools.c). */
+
+#define G_LOG_DOMAIN "lode-graph"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "lode-error.h"
+#include "lode-graph-report.h"
+#include "lode-impact.h"
+
+static JsonObject *
+builder_steal_object (JsonBuilder *builder)
+{
+  g_autoptr(JsonNode) root = json_builder_get_root (builder);
+
+  return json_object_ref (json_node_get_object (root));
+}
+
+static void
+add_string (JsonBuilder *builder,
+            const char  *name,
+            const char  *value)
+{
+  json_builder_set_member_name (builder, name);
+  if (value != NULL)
+    json_builder_add_string_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}
+
+static void
+add_int (JsonBuilder *builder,
+         const char  *name,
+         gint64       value)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_add_int_value (builder, value);
+}
+
+static void
+begin_report (JsonBuilder *builder,
+              LodeProject *project)
+{
+  json_builder_begin_object (builder);
+  add_string (builder, "project", lode_project_get_root (project));
+}
+
+/* The id of @file in @graph, from a path as the user gave it. */
+static gboolean
+lookup_file (LodeProject  *project,
+             LodeGraph    *graph,
+             const char   *file,
+             guint        *id,
+             GError      **error)
+{
+  g_autofree char *relative = lode_project_dup_relative_path (project, file);
+
+  if (relative == NULL)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT, "%s is outside %s", file,
+                   lode_project_get_root (project));
+      return FALSE;
+    }
+  if (!lode_graph_lookup (graph, relative, id))
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_FOUND,
+                   "%s is not an indexed file of %s; give its path relative to the project",
+                   file, lode_project_get_root (project));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static const char *
+direction_to_string (LodeGraphDirection direction)
+{
+  switch (direction)
+    {
+    case LODE_GRAPH_INBOUND:
+      return "inbound";
+    case LODE_GRAPH_OUTBOUND:
+      return "outbound";
+    default:
+      g_return_val_if_reached ("inbound");
+    }
+}
+
+static void
+add_counts (JsonBuilder           *builder,
+            const LodeGraphCounts *counts)
+{
+  add_int (builder, "imports", counts->n_imports);
+  add_int (builder, "internal", counts->n_internal);
+  add_int (builder, "external", counts->n_external);
+  add_int (builder, "unresolved", counts->n_imports - counts->n_internal - counts->n_external);
+}
+
+/**
+ * lode_graph_report_build:
+ * @project: a project
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Brings the graph up to date: indexes the project (incrementally), turning the graph back on
+ * if it was removed. Blocks; call it from a worker thread.
+ *
+ * Returns: (transfer full) (nullable): `{project, files, parsed, imports, internal, external,
+ *   unresolved, seconds}`
+ */
+JsonObject *
+lode_graph_report_build (LodeProject   *project,
+                         GCancellable  *cancellable,
+                         GError       **error)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(LodeIndexReport) report = NULL;
+  LodeGraphCounts counts = { 0 };
+
+  g_return_val_if_fail (LODE_IS_PROJECT (project), NULL);
+
+  if (lode_project_is_indexed (project) &&
+      !lode_project_set_graph_enabled (project, TRUE, error))
+    return NULL;
+
+  report = lode_project_index (project, cancellable, NULL, NULL, error);
+  if (report == NULL || !lode_project_get_graph_counts (project, &counts, NULL, error))
+    return NULL;
+
+  begin_report (builder, project);
+  add_int (builder, "files", report->n_files);
+  add_int (builder, "parsed", report->n_parsed);
+  add_counts (builder, &counts);
+  json_builder_set_member_name (builder, "seconds");
+  json_builder_add_double_value (builder, report->elapsed);
+  json_builder_end_object (builder);
+
+  return builder_steal_object (builder);
+}
+
+/**
+ * lode_graph_report_query:
+ * @project: an indexed project
+ * @file: a file of the project
+ * @direction: which way the N-hop walk goes
+ * @depth: hops, 1 … %LODE_GRAPH_MAX_DEPTH
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): `{project, file, language, imports: [{specifier, line,
+ *   kind, target, package}], dependents: [path], direction, depth, reach: [{path, distance}]}`
+ */
+JsonObject *
+lode_graph_report_query (LodeProject         *project,
+                         const char          *file,
+                         LodeGraphDirection   direction,
+                         guint                depth,
+                         GError             **error)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(LodeGraph) graph = NULL;
+  g_autoptr(GPtrArray) imports = NULL;
+  g_autoptr(GArray) reach = NULL;
+  const guint *dependents;
+  guint n_dependents;
+  guint id;
+
+  g_return_val_if_fail (LODE_IS_PROJECT (project), NULL);
+  g_return_val_if_fail (file != NULL, NULL);
+
+  graph = lode_project_load_graph (project, error);
+  if (graph == NULL || !lookup_file (project, graph, file, &id, error))
+    return NULL;
+  imports = lode_project_dup_imports (project, lode_graph_get_path (graph, id), error);
+  if (imports == NULL)
+    return NULL;
+
+  depth = CLAMP (depth, 1, LODE_GRAPH_MAX_DEPTH);
+  reach = lode_graph_impact (graph, &id, 1, direction, depth);
+
+  begin_report (builder, project);
+  add_string (builder, "file", lode_graph_get_path (graph, id));
+  add_string (builder, "language", lode_graph_get_language (graph, id));
+
+  json_builder_set_member_name (builder, "imports");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < imports->len; i++)
+    {
+      const LodeStoredImport *import = g_ptr_array_index (imports, i);
+
+      json_builder_begin_object (builder);
+      add_string (builder, "specifier", import->specifier);
+      add_int (builder, "line", import->line);
+      add_string (builder, "kind", import->kind);
+      add_string (builder, "target", import->target);
+      add_string (builder, "package", import->package);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+
+  dependents = lode_graph_get_dependents (graph, id, &n_dependents);
+  json_builder_set_member_name (builder, "dependents");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < n_dependents; i++)
+    json_builder_add_string_value (builder, lode_graph_get_path (graph, dependents[i]));
+  json_builder_end_array (builder);
+
+  add_string (builder, "direction", direction_to_string (direction));
+  add_int (builder, "depth", depth);
+  json_builder_set_member_name (builder, "reach");
+  json_builder_begin_array (builder);
+  for (guint i = 1; i < reach->len; i++)
+    {
+      const LodeGraphHit *hit = &g_array_index (reach, LodeGraphHit, i);
+
+      json_builder_begin_object (builder);
+      add_string (builder, "path", lode_graph_get_path (graph, hit->file));
+      add_int (builder, "distance", hit->distance);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+
+  return builder_steal_object (builder);
+}
+
+/**
+ * lode_graph_report_stats:
+ * @project: an indexed project
+ * @top: how many of the most connected files and packages to list
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): `{project, files, edges, external_edges, imports,
+ *   internal, external, unresolved, most_connected: [{path, dependents, imports}],
+ *   orphans: [path], orphan_count, packages: [{name, files}], package_count}`
+ */
+JsonObject *
+lode_graph_report_stats (LodeProject  *project,
+                         guint         top,
+                         GError      **error)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(LodeGraph) graph = NULL;
+  g_autoptr(LodeGraphStats) stats = NULL;
+  LodeGraphCounts counts = { 0 };
+
+  g_return_val_if_fail (LODE_IS_PROJECT (project), NULL);
+
+  graph = lode_project_load_graph (project, error);
+  if (graph == NULL || !lode_project_get_graph_counts (project, &counts, NULL, error))
+    return NULL;
+
+  top = CLAMP (top, 1, LODE_GRAPH_REPORT_MAX_ITEMS);
+  stats = lode_graph_dup_stats (graph, top);
+
+  begin_report (builder, project);
+  add_int (builder, "files", stats->n_files);
+  add_int (builder, "edges", stats->n_edges);
+  add_int (builder, "external_edges", stats->n_external_edges);
+  add_counts (builder, &counts);
+
+  json_builder_set_member_name (builder, "most_connected");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < stats->most_connected->len; i++)
+    {
+      const LodeGraphRank *rank = &g_array_index (stats->most_connected, LodeGraphRank, i);
+
+      json_builder_begin_object (builder);
+      add_string (builder, "path", lode_graph_get_path (graph, rank->file));
+      add_int (builder, "dependents", rank->n_in);
+      add_int (builder, "imports", rank->n_out);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+
+  add_int (builder, "orphan_count", stats->orphans->len);
+  json_builder_set_member_name (builder, "orphans");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < MIN (stats->orphans->len, LODE_GRAPH_REPORT_MAX_ITEMS); i++)
+    json_builder_add_string_value (builder,
+                                   lode_graph_get_path (graph, g_array_index (stats->orphans,
+                                                                              guint, i)));
+  json_builder_end_array (builder);
+
+  add_int (builder, "package_count", stats->packages->len);
+  json_builder_set_member_name (builder, "packages");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < MIN (stats->packages->len, top); i++)
+    {
+      const LodeGraphPackage *package = &g_array_index (stats->packages, LodeGraphPackage, i);
+
+      json_builder_begin_object (builder);
+      add_string (builder, "name", package->package);
+      add_int (builder, "files", package->n_files);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+
+  return builder_steal_object (builder);
+}
+
+static void
+add_paths (JsonBuilder     *builder,
+           const char      *name,
+           const LodeGraph *graph,
+           GArray          *ids)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < ids->len; i++)
+    json_builder_add_string_value (builder,
+                                   lode_graph_get_path (graph, g_array_index (ids, guint, i)));
+  json_builder_end_array (builder);
+}
+
+/**
+ * lode_graph_report_circular:
+ * @project: an indexed project
+ * @limit: how many cycles to list
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): `{project, count, files_in_cycles,
+ *   cycles: [{cycle: [path], members: [path]}]}`, largest first
+ */
+JsonObject *
+lode_graph_report_circular (LodeProject  *project,
+                            guint         limit,
+                            GError      **error)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(LodeGraph) graph = NULL;
+  g_autoptr(GPtrArray) cycles = NULL;
+  guint n_files = 0;
+
+  g_return_val_if_fail (LODE_IS_PROJECT (project), NULL);
+
+  graph = lode_project_load_graph (project, error);
+  if (graph == NULL)
+    return NULL;
+
+  cycles = lode_graph_find_cycles (graph);
+  limit = CLAMP (limit, 1, LODE_GRAPH_REPORT_MAX_ITEMS);
+
+  for (guint i = 0; i < cycles->len; i++)
+    n_files += ((LodeGraphCycle *) g_ptr_array_index (cycles, i))->members->len;
+
+  begin_report (builder, project);
+  add_int (builder, "count", cycles->len);
+  add_int (builder, "files_in_cycles", n_files);
+  json_builder_set_member_name (builder, "cycles");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < MIN (cycles->len, limit); i++)
+    {
+      const LodeGraphCycle *cycle = g_ptr_array_index (cycles, i);
+
+      json_builder_begin_object (builder);
+      add_paths (builder, "cycle", graph, cycle->cycle);
+      add_paths (builder, "members", graph, cycle->members);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+
+  return builder_steal_object (builder);
+}
+
+/**
+ * lode_graph_report_visualize:
+ * @project: an indexed project
+ * @file: (nullable): draw this file's neighbourhood, or %NULL for the whole project
+ * @depth: hops around @file
+ * @max_nodes: boxes at most
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): `{project, file, mermaid}`
+ */
+JsonObject *
+lode_graph_report_visualize (LodeProject  *project,
+                             const char   *file,
+                             guint         depth,
+                             guint         max_nodes,
+                             GError      **error)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(LodeGraph) graph = NULL;
+  g_autofree char *mermaid = NULL;
+  guint id = 0;
+
+  g_return_val_if_fail (LODE_IS_PROJECT (project), NULL);
+
+  graph = lode_project_load_graph (project, error);
+  if (graph == NULL || (file != NULL && !lookup_file (project, graph, file, &id, error)))
+    return NULL;
+
+  mermaid = lode_graph_to_mermaid (graph, file != NULL ? &id : NULL, depth,
+                                   CLAMP (max_nodes, 1, LODE_GRAPH_REPORT_MAX_ITEMS));
+
+  begin_report (builder, project);
+  add_string (builder, "file", file != NULL ? lode_graph_get_path (graph, id) : NULL);
+  add_string (builder, "mermaid", mermaid);
+  json_builder_end_object (builder);
+
+  return builder_steal_object (builder);
+}
+
+/**
+ * lode_graph_report_status:
+ * @project: a project
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): `{project, indexed, enabled, state, indexed_at,
+ *   files, imports, internal, external, unresolved}`
+ */
+JsonObject *
+lode_graph_report_status (LodeProject  *project,
+                          GError      **error)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(LodeProjectStatus) status = NULL;
+  LodeGraphCounts counts = { 0 };
+  gboolean indexed;
+  gboolean enabled = TRUE;
+
+  g_return_val_if_fail (LODE_IS_PROJECT (project), NULL);
+
+  indexed = lode_project_is_indexed (project);
+  status = lode_project_dup_status (project, error);
+  if (status == NULL ||
+      (indexed && !lode_project_get_graph_counts (project, &counts, &enabled, error)))
+    return NULL;
+
+  begin_report (builder, project);
+  json_builder_set_member_name (builder, "indexed");
+  json_builder_add_boolean_value (builder, indexed);
+  json_builder_set_member_name (builder, "enabled");
+  json_builder_add_boolean_value (builder, enabled);
+  add_string (builder, "state", lode_index_state_to_string (status->state));
+  add_string (builder, "indexed_at", status->indexed_at);
+  add_int (builder, "files", status->stats.n_files);
+  add_counts (builder, &counts);
+  json_builder_end_object (builder);
+
+  return builder_steal_object (builder);
+}
+
+/**
+ * lode_graph_report_remove:
+ * @project: an indexed project
+ * @error: return location for a #GError
+ *
+ * Deletes the graph and stops indexing from maintaining it, until the next build.
+ *
+ * Returns: (transfer full) (nullable): `{project, removed}`
+ */
+JsonObject *
+lode_graph_report_remove (LodeProject  *project,
+                          GError      **error)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  g_return_val_if_fail (LODE_IS_PROJECT (project), NULL);
+
+  if (!lode_project_set_graph_enabled (project, FALSE, error))
+    return NULL;
+
+  begin_report (builder, project);
+  json_builder_set_member_name (builder, "removed");
+  json_builder_add_boolean_value (builder, TRUE);
+  json_builder_end_object (builder);
+
+  return builder_steal_object (builder);
+}
+
+static char
+status_letter (const LodeChangedFile *file)
+{
+  return g_ascii_isalpha (file->status) || file->status == '?' ? file->status : 'M';
+}
+
+/**
+ * lode_graph_report_impact:
+ * @project: an indexed project inside a git work tree
+ * @rev_range: (nullable): a revision range, or %NULL for the uncommitted changes
+ * @depth: hops to follow from the changed files
+ * @limit: affected files to list at most
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): `{project, range, depth, changed: [{path, status,
+ *   old_path}], affected: [{path, distance, links, dependents}], affected_count}`; the
+ *   affected files exclude the changed ones
+ */
+JsonObject *
+lode_graph_report_impact (LodeProject   *project,
+                          const char    *rev_range,
+                          guint          depth,
+                          guint          limit,
+                          GCancellable  *cancellable,
+                          GError       **error)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(LodeGraph) graph = NULL;
+  g_autoptr(GPtrArray) changed = NULL;
+  g_autoptr(GArray) ranked = NULL;
+  guint n_affected = 0;
+  guint n_listed = 0;
+
+  g_return_val_if_fail (LODE_IS_PROJECT (project), NULL);
+
+  graph = lode_project_load_graph (project, error);
+  if (graph == NULL)
+    return NULL;
+  changed = lode_git_dup_changed_files (lode_project_get_root (project), rev_range,
+                                        cancellable, error);
+  if (changed == NULL)
+    return NULL;
+
+  depth = CLAMP (depth, 1, LODE_GRAPH_MAX_DEPTH);
+  limit = CLAMP (limit, 1, LODE_GRAPH_REPORT_MAX_ITEMS);
+  ranked = lode_impact_rank (graph, changed, depth);
+
+  begin_report (builder, project);
+  add_string (builder, "range", rev_range);
+  add_int (builder, "depth", depth);
+  json_builder_set_member_name (builder, "changed");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < changed->len; i++)
+    {
+      const LodeChangedFile *file = g_ptr_array_index (changed, i);
+      char status[2] = { status_letter (file), '\0' };
+
+      json_builder_begin_object (builder);
+      add_string (builder, "path", file->path);
+      add_string (builder, "status", status);
+      add_string (builder, "old_path", file->old_path);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+
+  json_builder_set_member_name (builder, "affected");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < ranked->len; i++)
+    {
+      const LodeImpactFile *file = &g_array_index (ranked, LodeImpactFile, i);
+
+      if (file->distance == 0)
+        continue;
+      n_affected++;
+      if (n_listed >= limit)
+        continue;
+      n_listed++;
+      json_builder_begin_object (builder);
+      add_string (builder, "path", file->path);
+      add_int (builder, "distance", file->distance);
+      add_int (builder, "links", file->links);
+      add_int (builder, "dependents", file->n_dependents);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  add_int (builder, "affected_count", n_affected);
+  json_builder_end_object (builder);
+
+  return builder_steal_object (builder);
+}
+
+/* Markdown */
+
+static const char *
+get_string (JsonObject *object,
+            const char *name)
+{
+  return json_object_get_string_member_with_default (object, name, NULL);
+}
+
+static gint64
+get_int (JsonObject *object,
+         const char *name)
+{
+  return json_object_get_int_member_with_default (object, name, 0);
+}
+
+static JsonArray *
+get_array (JsonObject *object,
+           const char *name)
+{
+  return json_object_has_member (object, name) ? json_object_get_array_member (object, name)
+                                               : NULL;
+}
+
+static void
+append_counts (GString    *out,
+               JsonObject *report)
+{
+  g_string_append_printf (out,
+                          "%" G_GINT64_FORMAT " imports: %" G_GINT64_FORMAT " to project files, "
+                          "%" G_GINT64_FORMAT " to external packages, %" G_GINT64_FORMAT
+                          " unresolved.\n",
+                          get_int (report, "imports"), get_int (report, "internal"),
+                          get_int (report, "external"), get_int (report, "unresolved"));
+}
+
+static void
+append_string_list (GString    *out,
+                    JsonArray  *array,
+                    const char *empty)
+{
+  guint n = array != NULL ? json_array_get_length (array) : 0;
+
+  if (n == 0)
+    g_string_append_printf (out, "%s\n", empty);
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (out, "- `%s`\n", json_array_get_string_element (array, i));
+}
+
+char *
+lode_graph_format_build (JsonObject *report)
+{
+  GString *out = g_string_new (NULL);
+
+  g_string_append_printf (out, "Import graph of `%s` is up to date: %" G_GINT64_FORMAT
+                          " files, %" G_GINT64_FORMAT " parsed in %.1f s.\n",
+                          get_string (report, "project"), get_int (report, "files"),
+                          get_int (report, "parsed"),
+                          json_object_get_double_member_with_default (report, "seconds", 0));
+  append_counts (out, report);
+
+  return g_string_free (out, FALSE);
+}
+
+char *
+lode_graph_format_query (JsonObject *report)
+{
+  GString *out = g_string_new (NULL);
+  JsonArray *imports = get_array (report, "imports");
+  JsonArray *reach = get_array (report, "reach");
+  guint n_imports = imports != NULL ? json_array_get_length (imports) : 0;
+  guint n_reach = reach != NULL ? json_array_get_length (reach) : 0;
+
+  g_string_append_printf (out, "## `%s` (%s)\n\n### Imports\n\n", get_string (report, "file"),
+                          get_string (report, "language"));
+  if (n_imports == 0)
+    g_string_append (out, "None.\n");
+  for (guint i = 0; i < n_imports; i++)
+    {
+      JsonObject *import = json_array_get_object_element (imports, i);
+      const char *target = get_string (import, "target");
+      const char *package = get_string (import, "package");
+
+      g_string_append_printf (out, "- line %" G_GINT64_FORMAT ": `%s` → ", get_int (import, "line"),
+                              get_string (import, "specifier"));
+      if (target != NULL)
+        g_string_append_printf (out, "`%s`\n", target);
+      else if (package != NULL)
+        g_string_append_printf (out, "package `%s`\n", package);
+      else
+        g_string_append (out, "unresolved\n");
+    }
+
+  g_string_append (out, "\n### Imported by\n\n");
+  append_string_list (out, get_array (report, "dependents"), "No project file imports it.");
+
+  if (get_int (report, "depth") > 1)
+    {
+      g_string_append_printf (out, "\n### Within %" G_GINT64_FORMAT " hops (%s)\n\n",
+                              get_int (report, "depth"), get_string (report, "direction"));
+      if (n_reach == 0)
+        g_string_append (out, "None.\n");
+      for (guint i = 0; i < n_reach; i++)
+        {
+          JsonObject *hit = json_array_get_object_element (reach, i);
+
+          g_string_append_printf (out, "- `%s` (%" G_GINT64_FORMAT ")\n",
+                                  get_string (hit, "path"), get_int (hit, "distance"));
+        }
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+char *
+lode_graph_format_stats (JsonObject *report)
+{
+  GString *out = g_string_new (NULL);
+  JsonArray *ranks = get_array (report, "most_connected");
+  JsonArray *packages = get_array (report, "packages");
+  guint n_ranks = ranks != NULL ? json_array_get_length (ranks) : 0;
+  guint n_packages = packages != NULL ? json_array_get_length (packages) : 0;
+
+  g_string_append_printf (out, "## Import graph of `%s`\n\n%" G_GINT64_FORMAT " files, %"
+                          G_GINT64_FORMAT " file → file edges, %" G_GINT64_FORMAT
+                          " file → package edges.\n",
+                          get_string (report, "project"), get_int (report, "files"),
+                          get_int (report, "edges"), get_int (report, "external_edges"));
+  append_counts (out, report);
+
+  g_string_append (out, "\n### Most connected\n\n");
+  if (n_ranks == 0)
+    g_string_append (out, "No edges.\n");
+  for (guint i = 0; i < n_ranks; i++)
+    {
+      JsonObject *rank = json_array_get_object_element (ranks, i);
+
+      g_string_append_printf (out, "- `%s`: %" G_GINT64_FORMAT " dependents, %" G_GINT64_FORMAT
+                              " imports\n", get_string (rank, "path"),
+                              get_int (rank, "dependents"), get_int (rank, "imports"));
+    }
+
+  g_string_append_printf (out, "\n### External packages (%" G_GINT64_FORMAT ")\n\n",
+                          get_int (report, "package_count"));
+  if (n_packages == 0)
+    g_string_append (out, "None.\n");
+  for (guint i = 0; i < n_packages; i++)
+    {
+      JsonObject *package = json_array_get_object_element (packages, i);
+
+      g_string_append_printf (out, "- `%s`: %" G_GINT64_FORMAT " files\n",
+                              get_string (package, "name"), get_int (package, "files"));
+    }
+
+  g_string_append_printf (out, "\n### Orphans (%" G_GINT64_FORMAT ")\n\n",
+                          get_int (report, "orphan_count"));
+  append_string_list (out, get_array (report, "orphans"), "None.");
+
+  return g_string_free (out, FALSE);
+}
+
+char *
+lode_graph_format_circular (JsonObject *report)
+{
+  GString *out = g_string_new (NULL);
+  JsonArray *cycles = get_array (report, "cycles");
+  guint n = cycles != NULL ? json_array_get_length (cycles) : 0;
+
+  if (get_int (report, "count") == 0)
+    {
+      g_string_append_printf (out, "No import cycles in `%s`.\n", get_string (report, "project"));
+      return g_string_free (out, FALSE);
+    }
+
+  g_string_append_printf (out, "## %" G_GINT64_FORMAT " import cycles (%" G_GINT64_FORMAT
+                          " files)\n\n", get_int (report, "count"),
+                          get_int (report, "files_in_cycles"));
+  for (guint i = 0; i < n; i++)
+    {
+      JsonObject *cycle = json_array_get_object_element (cycles, i);
+      JsonArray *path = get_array (cycle, "cycle");
+      JsonArray *members = get_array (cycle, "members");
+      guint n_path = json_array_get_length (path);
+      guint n_members = json_array_get_length (members);
+
+      g_string_append_printf (out, "%u. ", i + 1);
+      for (guint j = 0; j < n_path; j++)
+        g_string_append_printf (out, "`%s` → ", json_array_get_string_element (path, j));
+      g_string_append_printf (out, "`%s`", json_array_get_string_element (path, 0));
+      if (n_members > n_path)
+        g_string_append_printf (out, " (one of the cycles among %u files)", n_members);
+      g_string_append_c (out, '\n');
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+char *
+lode_graph_format_visualize (JsonObject *report)
+{
+  return g_strdup_printf ("```mermaid\n%s```\n", get_string (report, "mermaid"));
+}
+
+char *
+lode_graph_format_status (JsonObject *report)
+{
+  GString *out = g_string_new (NULL);
+
+  if (!json_object_get_boolean_member_with_default (report, "indexed", FALSE))
+    {
+      g_string_append_printf (out, "`%s` is not indexed; build its graph first.\n",
+                              get_string (report, "project"));
+      return g_string_free (out, FALSE);
+    }
+
+  g_string_append_printf (out, "Import graph of `%s`: %s, index %s", get_string (report, "project"),
+                          json_object_get_boolean_member_with_default (report, "enabled", TRUE)
+                            ? "maintained" : "removed",
+                          get_string (report, "state"));
+  if (get_string (report, "indexed_at") != NULL)
+    g_string_append_printf (out, " (%s)", get_string (report, "indexed_at"));
+  g_string_append_printf (out, ", %" G_GINT64_FORMAT " files.\n", get_int (report, "files"));
+  append_counts (out, report);
+
+  return g_string_free (out, FALSE);
+}
+
+char *
+lode_graph_format_remove (JsonObject *report)
+{
+  return g_strdup_printf ("Removed the import graph of `%s`; build it again to restore it.\n",
+                          get_string (report, "project"));
+}
+
+char *
+lode_graph_format_impact (JsonObject *report)
+{
+  GString *out = g_string_new (NULL);
+  JsonArray *changed = get_array (report, "changed");
+  JsonArray *affected = get_array (report, "affected");
+  guint n_changed = changed != NULL ? json_array_get_length (changed) : 0;
+  guint n_affected = affected != NULL ? json_array_get_length (affected) : 0;
+  const char *range = get_string (report, "range");
+
+  g_string_append_printf (out, "## Impact of %s%s%s\n\n", range != NULL ? "`" : "",
+                          range != NULL ? range : "the uncommitted changes",
+                          range != NULL ? "`" : "");
+  g_string_append_printf (out, "### Changed (%u)\n\n", n_changed);
+  if (n_changed == 0)
+    g_string_append (out, "Nothing.\n");
+  for (guint i = 0; i < n_changed; i++)
+    {
+      JsonObject *file = json_array_get_object_element (changed, i);
+      const char *old_path = get_string (file, "old_path");
+
+      g_string_append_printf (out, "- %s `%s`", get_string (file, "status"),
+                              get_string (file, "path"));
+      if (old_path != NULL)
+        g_string_append_printf (out, " (from `%s`)", old_path);
+      g_string_append_c (out, '\n');
+    }
+
+  g_string_append_printf (out, "\n### Likely affected (%" G_GINT64_FORMAT ", within %"
+                          G_GINT64_FORMAT " hops)\n\n", get_int (report, "affected_count"),
+                          get_int (report, "depth"));
+  if (n_affected == 0)
+    g_string_append (out, "No other file imports the changed files.\n");
+  for (guint i = 0; i < n_affected; i++)
+    {
+      JsonObject *file = json_array_get_object_element (affected, i);
+
+      g_string_append_printf (out, "%u. `%s`: %" G_GINT64_FORMAT " hop%s, %" G_GINT64_FORMAT
+                              " link%s to the change, %" G_GINT64_FORMAT " dependents\n", i + 1,
+                              get_string (file, "path"), get_int (file, "distance"),
+                              get_int (file, "distance") == 1 ? "" : "s",
+                              get_int (file, "links"), get_int (file, "links") == 1 ? "" : "s",
+                              get_int (file, "dependents"));
+    }
+
+  return g_string_free (out, FALSE);
+}
