@@ -155,6 +155,18 @@ interrupt_cb (gpointer user_data)
 }
 
 static void
+add_nullable_string (JsonBuilder *builder,
+                     const char  *name,
+                     const char  *value)
+{
+  json_builder_set_member_name (builder, name);
+  if (value != NULL)
+    json_builder_add_string_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}
+
+static void
 report_to_json (JsonBuilder           *builder,
                 LodeProject           *project,
                 const LodeIndexReport *report)
@@ -182,6 +194,10 @@ report_to_json (JsonBuilder           *builder,
   json_builder_add_int_value (builder, report->n_bytes);
   json_builder_set_member_name (builder, "resumed");
   json_builder_add_boolean_value (builder, report->resumed);
+  json_builder_set_member_name (builder, "embedded");
+  json_builder_add_int_value (builder, report->n_embedded);
+  add_nullable_string (builder, "embedding_model", report->embedding_model);
+  add_nullable_string (builder, "embedding_notice", report->embedding_notice);
   json_builder_set_member_name (builder, "seconds");
   json_builder_add_double_value (builder, report->elapsed);
   json_builder_set_member_name (builder, "skipped");
@@ -219,6 +235,12 @@ print_report (LodeProject           *project,
 
   if (report->resumed)
     g_print (_("Resumed an interrupted run.\n"));
+  if (report->embedding_model != NULL && report->n_embedded > 0)
+    g_print (g_dngettext (GETTEXT_PACKAGE, "Embedded %u chunk with %s.\n",
+                          "Embedded %u chunks with %s.\n", report->n_embedded),
+             report->n_embedded, report->embedding_model);
+  if (report->embedding_notice != NULL)
+    g_print (_("Note: %s\n"), report->embedding_notice);
 
   if (report->skipped->len == 0)
     return;
@@ -351,18 +373,6 @@ cmd_update (LodeEngine  *engine,
   return cmd_index_or_update (engine, argc, argv, TRUE);
 }
 
-static void
-add_nullable_string (JsonBuilder *builder,
-                     const char  *name,
-                     const char  *value)
-{
-  json_builder_set_member_name (builder, name);
-  if (value != NULL)
-    json_builder_add_string_value (builder, value);
-  else
-    json_builder_add_null_value (builder);
-}
-
 static int
 cmd_search (LodeEngine  *engine,
             int          argc,
@@ -371,11 +381,13 @@ cmd_search (LodeEngine  *engine,
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(LodeProject) project = NULL;
-  g_autoptr(GPtrArray) results = NULL;
+  g_autoptr(LodeSearchResponse) response = NULL;
+  GPtrArray *results;
   g_autofree char *path = NULL;
   g_autofree char *language = NULL;
   g_autofree char *glob = NULL;
   g_autofree char *query = NULL;
+  g_autofree char *mode = NULL;
   LodeSearchOptions options = LODE_SEARCH_OPTIONS_INIT;
   int limit = LODE_SEARCH_DEFAULT_LIMIT;
   double min_score = 0.0;
@@ -392,6 +404,9 @@ cmd_search (LodeEngine  *engine,
     { "min-score", 0, 0, G_OPTION_ARG_DOUBLE, &min_score, N_("Drop results scoring below S"),
       N_("S") },
     { "per-file", 0, 0, G_OPTION_ARG_NONE, &per_file, N_("At most one result per file"), NULL },
+    { "mode", 0, 0, G_OPTION_ARG_STRING, &mode,
+      N_("hybrid (BM25 + vectors, the default), lexical (BM25) or semantic (vectors)"),
+      N_("MODE") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &opt_json, N_("Print results as JSON"), NULL },
     { NULL }
   };
@@ -409,6 +424,8 @@ cmd_search (LodeEngine  *engine,
     return usage_error (context, _("Missing QUERY"));
   if (limit < 1 || limit > LODE_SEARCH_MAX_LIMIT)
     return usage_error (context, _("--limit must be between 1 and 100"));
+  if (mode != NULL && !lode_search_mode_from_string (mode, &options.mode))
+    return usage_error (context, _("--mode must be hybrid, lexical or semantic"));
 
   query = g_strjoinv (" ", argv + 1);
   project = lode_engine_open_project (engine, path != NULL ? path : ".", TRUE, &error);
@@ -424,12 +441,13 @@ cmd_search (LodeEngine  *engine,
   options.path_glob = glob;
   options.min_score = min_score;
   options.one_per_file = per_file;
-  results = lode_project_search (project, &options, NULL, &error);
-  if (results == NULL)
+  response = lode_project_search_full (project, &options, NULL, &error);
+  if (response == NULL)
     {
       print_error (error);
       return 1;
     }
+  results = response->results;
 
   if (opt_json)
     {
@@ -440,6 +458,20 @@ cmd_search (LodeEngine  *engine,
       json_builder_add_string_value (builder, query);
       json_builder_set_member_name (builder, "project");
       json_builder_add_string_value (builder, lode_project_get_root (project));
+      json_builder_set_member_name (builder, "mode");
+      json_builder_add_string_value (builder, lode_search_mode_to_string (response->mode));
+      json_builder_set_member_name (builder, "requested_mode");
+      json_builder_add_string_value (builder,
+                                     lode_search_mode_to_string (response->requested_mode));
+      add_nullable_string (builder, "notice", response->notice);
+      add_nullable_string (builder, "embedding_model", response->model);
+      if (response->model != NULL)
+        {
+          json_builder_set_member_name (builder, "embedded_chunks");
+          json_builder_add_int_value (builder, response->n_embedded);
+          json_builder_set_member_name (builder, "chunks");
+          json_builder_add_int_value (builder, response->n_chunks);
+        }
       json_builder_set_member_name (builder, "results");
       json_builder_begin_array (builder);
       for (guint i = 0; i < results->len; i++)
@@ -468,6 +500,9 @@ cmd_search (LodeEngine  *engine,
       return 0;
     }
 
+  /* On stderr, so that the results alone go to a pipe. */
+  if (response->notice != NULL)
+    g_printerr (_("Note: %s\n"), response->notice);
   if (results->len == 0)
     g_print (_("No results for “%s”.\n"), query);
 
@@ -563,6 +598,14 @@ cmd_status (LodeEngine  *engine,
       json_builder_add_int_value (builder, status->db_size);
       json_builder_set_member_name (builder, "languages");
       add_language_counts (builder, status->languages);
+      add_nullable_string (builder, "embedding_model", status->embedding_model);
+      json_builder_set_member_name (builder, "embedded_chunks");
+      json_builder_add_int_value (builder, status->n_embedded);
+      json_builder_set_member_name (builder, "embeddable_chunks");
+      json_builder_add_int_value (builder, status->n_embeddable);
+      json_builder_set_member_name (builder, "semantic_search");
+      json_builder_add_boolean_value (builder, status->embedding_model != NULL);
+      add_nullable_string (builder, "semantic_notice", status->semantic_notice);
       json_builder_end_object (builder);
       print_json (builder);
     }
@@ -580,9 +623,14 @@ cmd_status (LodeEngine  *engine,
           g_print (_("Chunks:   %u\n"), status->stats.n_chunks);
           g_print (_("Symbols:  %u\n"), status->stats.n_symbols);
           g_print (_("Index:    %s\n"), index_size);
+          if (status->embedding_model != NULL)
+            g_print (_("Vectors:  %u of %u chunks embedded (%s)\n"), status->n_embedded,
+                     status->n_embeddable, status->embedding_model);
         }
       if (status->indexed_at != NULL)
         g_print (_("Indexed:  %s\n"), status->indexed_at);
+      if (status->semantic_notice != NULL)
+        g_print (_("Note:     %s\n"), status->semantic_notice);
       if (status->state == LODE_INDEX_STATE_INCOMPLETE)
         g_print (_("The last run was interrupted; “lode index” resumes it.\n"));
     }

@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 #include <stdlib.h>
 
+#include "lode-embedder-config.h"
 #include "lode-engine.h"
 #include "lode-error.h"
 
@@ -22,8 +23,15 @@
 
 struct _LodeEngine
 {
-  GObject     parent_instance;
-  LodeConfig *config;
+  GObject       parent_instance;
+  LodeConfig   *config;
+
+  /* The embedding provider of every project (issue #4), made from the settings on first
+   * use unless lode_engine_set_embedder() chose one. */
+  GMutex        embedder_lock;
+  LodeEmbedder *embedder;
+  char         *embedder_notice;
+  guint         embedder_ready : 1;
 };
 
 G_DEFINE_FINAL_TYPE (LodeEngine, lode_engine, G_TYPE_OBJECT)
@@ -46,6 +54,9 @@ lode_engine_finalize (GObject *object)
   LodeEngine *self = (LodeEngine *)object;
 
   g_clear_pointer (&self->config, lode_config_free);
+  g_clear_object (&self->embedder);
+  g_free (self->embedder_notice);
+  g_mutex_clear (&self->embedder_lock);
 
   G_OBJECT_CLASS (lode_engine_parent_class)->finalize (object);
 }
@@ -61,6 +72,7 @@ lode_engine_class_init (LodeEngineClass *klass)
 static void
 lode_engine_init (LodeEngine *self)
 {
+  g_mutex_init (&self->embedder_lock);
 }
 
 /**
@@ -87,6 +99,69 @@ lode_engine_get_config (LodeEngine *self)
 {
   g_return_val_if_fail (LODE_IS_ENGINE (self), NULL);
   return self->config;
+}
+
+/**
+ * lode_engine_set_embedder:
+ * @self: a #LodeEngine
+ * @embedder: (nullable): the embedding provider of the projects opened from now on; %NULL
+ *   turns semantic search off
+ *
+ * Overrides the provider the settings name (see lode_embedder_new_for_config()), which is
+ * otherwise made when the first project is opened.
+ */
+void
+lode_engine_set_embedder (LodeEngine   *self,
+                          LodeEmbedder *embedder)
+{
+  g_return_if_fail (LODE_IS_ENGINE (self));
+  g_return_if_fail (embedder == NULL || LODE_IS_EMBEDDER (embedder));
+
+  g_mutex_lock (&self->embedder_lock);
+  g_set_object (&self->embedder, embedder);
+  g_free (self->embedder_notice);
+  self->embedder_notice = embedder == NULL ? g_strdup ("turned off") : NULL;
+  self->embedder_ready = TRUE;
+  g_mutex_unlock (&self->embedder_lock);
+}
+
+/**
+ * lode_engine_dup_embedder:
+ * @self: a #LodeEngine
+ * @unavailable: (out) (optional) (transfer full): without a provider, why there is none
+ *
+ * The embedding provider of the settings, made on the first call (which may block: see
+ * lode_embedder_new_for_config()).
+ *
+ * Returns: (transfer full) (nullable): the provider
+ */
+LodeEmbedder *
+lode_engine_dup_embedder (LodeEngine  *self,
+                          char       **unavailable)
+{
+  LodeEmbedder *embedder;
+
+  g_return_val_if_fail (LODE_IS_ENGINE (self), NULL);
+
+  g_mutex_lock (&self->embedder_lock);
+  if (!self->embedder_ready)
+    {
+      g_autoptr(GError) error = NULL;
+
+      self->embedder = lode_embedder_new_for_config (self->config, &error);
+      if (self->embedder == NULL)
+        {
+          g_debug ("No embedder: %s", error->message);
+          self->embedder_notice = g_strdup (error->message);
+        }
+      self->embedder_ready = TRUE;
+    }
+  embedder = self->embedder != NULL ? g_object_ref (self->embedder) : NULL;
+  if (unavailable != NULL)
+    *unavailable = g_strdup (self->embedder_notice);
+  g_mutex_unlock (&self->embedder_lock);
+
+  return embedder;
 }
 
 /* Absolute, with "." and ".." resolved, without following links: for trees that are gone. */
@@ -140,7 +215,9 @@ lode_engine_open_project (LodeEngine  *self,
                           GError     **error)
 {
   g_autofree char *root = NULL;
+  g_autofree char *unavailable = NULL;
   g_autoptr(LodeProject) project = NULL;
+  g_autoptr(LodeEmbedder) embedder = NULL;
 
   g_return_val_if_fail (LODE_IS_ENGINE (self), NULL);
   g_return_val_if_fail (path != NULL, NULL);
@@ -156,6 +233,9 @@ lode_engine_open_project (LodeEngine  *self,
                    "%s is not indexed yet; run “lode index %s” first", root, path);
       return NULL;
     }
+
+  embedder = lode_engine_dup_embedder (self, &unavailable);
+  lode_project_set_embedder (project, embedder, unavailable);
 
   return g_steal_pointer (&project);
 }

@@ -89,6 +89,8 @@ lode_index_report_free (LodeIndexReport *report)
     return;
 
   g_clear_pointer (&report->skipped, g_ptr_array_unref);
+  g_free (report->embedding_model);
+  g_free (report->embedding_notice);
   g_free (report);
 }
 
@@ -103,6 +105,8 @@ lode_index_phase_to_string (LodeIndexPhase phase)
       return "indexing";
     case LODE_INDEX_PHASE_FINISHING:
       return "finishing";
+    case LODE_INDEX_PHASE_EMBEDDING:
+      return "embedding";
     default:
       g_return_val_if_reached ("unknown");
     }

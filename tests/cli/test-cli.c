@@ -216,6 +216,76 @@ test_index_search_status (void)
   g_assert_cmpint (after.status, ==, 1);
 }
 
+/* Search modes and the notice when no embedding model is there (issue #4): the test
+ * environment has none, so hybrid falls back to BM25 and says so. */
+static void
+test_modes (void)
+{
+  g_auto(Run) index = { 0 };
+  g_auto(Run) hybrid = { 0 };
+  g_auto(Run) text = { 0 };
+  g_auto(Run) lexical = { 0 };
+  g_auto(Run) semantic = { 0 };
+  g_auto(Run) bad = { 0 };
+  g_auto(Run) status = { 0 };
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *object;
+  const char *notice = "semantic search unavailable: no embedding model (run `lode model pull`)";
+
+  write_file ("modes/queue.c",
+              "int\nqueue_pop (struct queue *q)\n{\n  return q->items[--q->n];\n}\n");
+  lode (&index, "index", "--json", "modes", NULL);
+  g_assert_cmpint (index.status, ==, 0);
+  root = parse_json (index.out);
+  object = json_node_get_object (root);
+  g_assert_cmpint (json_object_get_int_member (object, "embedded"), ==, 0);
+  g_assert_cmpstr (json_object_get_string_member (object, "embedding_notice"), ==, notice);
+  g_clear_pointer (&root, json_node_unref);
+
+  lode (&hybrid, "search", "-p", "modes", "--json", "queue_pop", NULL);
+  g_assert_cmpint (hybrid.status, ==, 0);
+  root = parse_json (hybrid.out);
+  object = json_node_get_object (root);
+  g_assert_cmpstr (json_object_get_string_member (object, "requested_mode"), ==, "hybrid");
+  g_assert_cmpstr (json_object_get_string_member (object, "mode"), ==, "lexical");
+  g_assert_cmpstr (json_object_get_string_member (object, "notice"), ==, notice);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (object, "results")),
+                    >=, 1);
+  g_clear_pointer (&root, json_node_unref);
+
+  /* People see the notice on stderr; stdout has the results alone. */
+  lode (&text, "search", "-p", "modes", "queue_pop", NULL);
+  g_assert_cmpint (text.status, ==, 0);
+  g_assert_nonnull (strstr (text.err, notice));
+  g_assert_nonnull (strstr (text.out, "queue.c"));
+  g_assert_null (strstr (text.out, "semantic"));
+
+  lode (&lexical, "search", "-p", "modes", "--mode", "lexical", "--json", "queue_pop", NULL);
+  g_assert_cmpint (lexical.status, ==, 0);
+  root = parse_json (lexical.out);
+  object = json_node_get_object (root);
+  g_assert_cmpstr (json_object_get_string_member (object, "mode"), ==, "lexical");
+  g_assert_true (json_object_get_null_member (object, "notice"));
+  g_clear_pointer (&root, json_node_unref);
+
+  lode (&semantic, "search", "-p", "modes", "--mode", "semantic", "queue_pop", NULL);
+  g_assert_cmpint (semantic.status, ==, 1);
+  g_assert_nonnull (strstr (semantic.err, "lode model pull"));
+
+  lode (&bad, "search", "-p", "modes", "--mode", "fuzzy", "queue_pop", NULL);
+  g_assert_cmpint (bad.status, ==, 2);
+  g_assert_nonnull (strstr (bad.err, "--mode"));
+
+  lode (&status, "status", "--json", "modes", NULL);
+  g_assert_cmpint (status.status, ==, 0);
+  root = parse_json (status.out);
+  object = json_node_get_object (root);
+  g_assert_false (json_object_get_boolean_member (object, "semantic_search"));
+  g_assert_cmpint (json_object_get_int_member (object, "embedded_chunks"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (object, "embeddable_chunks"), >=, 1);
+  g_assert_cmpstr (json_object_get_string_member (object, "semantic_notice"), ==, notice);
+}
+
 static void
 test_model_and_secret (void)
 {
@@ -277,6 +347,7 @@ main (int   argc,
   g_test_add_func ("/lode/cli/help", test_help);
   g_test_add_func ("/lode/cli/errors", test_errors);
   g_test_add_func ("/lode/cli/index-search-status", test_index_search_status);
+  g_test_add_func ("/lode/cli/modes", test_modes);
   g_test_add_func ("/lode/cli/model-and-secret", test_model_and_secret);
 
   ret = g_test_run ();
