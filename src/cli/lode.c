@@ -946,6 +946,139 @@ cmd_model (LodeEngine  *engine,
   return help ? 0 : 2;
 }
 
+/* ---- lode embed ------------------------------------------------------------------------ */
+
+static void
+add_embed_json (JsonBuilder    *builder,
+                LodeEmbedder   *embedder,
+                GPtrArray      *ids,
+                LodeEmbeddings *embeddings)
+{
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "model");
+  json_builder_add_string_value (builder, lode_embedder_get_model (embedder));
+  json_builder_set_member_name (builder, "dims");
+  json_builder_add_int_value (builder, embeddings->dims);
+  json_builder_set_member_name (builder, "pooling");
+  json_builder_add_string_value (builder, lode_pooling_to_string (
+    lode_builtin_embedder_get_pooling (LODE_BUILTIN_EMBEDDER (embedder))));
+  json_builder_set_member_name (builder, "input_ids");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < ids->len; i++)
+    {
+      GArray *seq = g_ptr_array_index (ids, i);
+
+      json_builder_begin_array (builder);
+      for (guint j = 0; j < seq->len; j++)
+        json_builder_add_int_value (builder, g_array_index (seq, gint32, j));
+      json_builder_end_array (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "vectors");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < embeddings->n_vectors; i++)
+    {
+      json_builder_begin_array (builder);
+      for (guint d = 0; d < embeddings->dims; d++)
+        json_builder_add_double_value (builder, embeddings->data[(gsize) i * embeddings->dims + d]);
+      json_builder_end_array (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+}
+
+static int
+cmd_embed (LodeEngine  *engine,
+           int          argc,
+           char       **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeEmbedder) embedder = NULL;
+  g_autoptr(GPtrArray) ids = NULL;
+  g_autoptr(LodeEmbeddings) embeddings = NULL;
+  g_autofree char *model = NULL;
+  g_autofree char *model_dir = NULL;
+  g_autofree char *pooling = NULL;
+  gboolean query = FALSE;
+  GOptionEntry entries[] = {
+    { "model", 'm', 0, G_OPTION_ARG_STRING, &model,
+      N_("A known model (default " LODE_MODEL_DEFAULT ")"), N_("NAME") },
+    { "model-dir", 0, 0, G_OPTION_ARG_FILENAME, &model_dir,
+      N_("A model folder in Hugging Face layout"), N_("DIR") },
+    { "pooling", 0, 0, G_OPTION_ARG_STRING, &pooling,
+      N_("Override the model’s pooling: mean or cls"), N_("POOLING") },
+    { "query", 'q', 0, G_OPTION_ARG_NONE, &query,
+      N_("Embed the texts as search queries (with the model’s query prefix)"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &opt_json, N_("Print ids and vectors as JSON"), NULL },
+    { NULL }
+  };
+
+  context = g_option_context_new (_("TEXT…"));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context, _("Embed texts with the built-in encoder and print "
+                                           "their token ids and vectors. Texts longer than the "
+                                           "model’s limit are cut, as Hugging Face tokenizers "
+                                           "do."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!parse_options (context, &argc, &argv))
+    return 2;
+  if (argc < 2)
+    return usage_error (context, _("No text given"));
+  if (model != NULL && model_dir != NULL)
+    return usage_error (context, _("--model and --model-dir exclude each other"));
+  if (pooling != NULL && strcmp (pooling, "mean") != 0 && strcmp (pooling, "cls") != 0)
+    return usage_error (context, _("--pooling is “mean” or “cls”"));
+
+  embedder = lode_builtin_embedder_new (model_dir != NULL ? model_dir :
+                                        model != NULL ? model : LODE_MODEL_DEFAULT, &error);
+  if (embedder == NULL)
+    {
+      print_error (error);
+      return 1;
+    }
+  if (pooling != NULL)
+    lode_builtin_embedder_set_pooling (LODE_BUILTIN_EMBEDDER (embedder),
+                                       strcmp (pooling, "cls") == 0 ? LODE_POOLING_CLS :
+                                                                      LODE_POOLING_MEAN);
+
+  ids = lode_builtin_embedder_tokenize (LODE_BUILTIN_EMBEDDER (embedder),
+                                        (const char * const *) argv + 1,
+                                        query ? LODE_EMBED_QUERY : LODE_EMBED_DOCUMENT, &error);
+  if (ids != NULL)
+    embeddings = lode_builtin_embedder_embed_ids (LODE_BUILTIN_EMBEDDER (embedder), ids, NULL,
+                                                  &error);
+  if (embeddings == NULL)
+    {
+      print_error (error);
+      return 1;
+    }
+
+  if (opt_json)
+    {
+      g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+      add_embed_json (builder, embedder, ids, embeddings);
+      print_json (builder);
+      return 0;
+    }
+
+  g_print (_("%s, %u dimensions, %s pooling\n"), lode_embedder_get_model (embedder),
+           embeddings->dims, lode_pooling_to_string (
+             lode_builtin_embedder_get_pooling (LODE_BUILTIN_EMBEDDER (embedder))));
+  for (guint i = 0; i < embeddings->n_vectors; i++)
+    {
+      g_autoptr(GString) line = g_string_new (NULL);
+
+      for (guint d = 0; d < embeddings->dims; d++)
+        g_string_append_printf (line, "%s%.6f", d > 0 ? " " : "",
+                                embeddings->data[(gsize) i * embeddings->dims + d]);
+      g_print (_("%u tokens: %s\n"), ((GArray *) g_ptr_array_index (ids, i))->len, line->str);
+    }
+
+  return 0;
+}
+
 /* ---- lode secret ----------------------------------------------------------------------- */
 
 /* Reads the key: from a terminal without echo, else the first line of stdin. */
@@ -1088,6 +1221,7 @@ static const Command commands[] = {
   { "projects", N_("List indexed trees"),                    cmd_projects },
   { "remove",   N_("Delete the index of a tree"),            cmd_remove },
   { "model",    N_("Download and list embedding models"),    cmd_model },
+  { "embed",    N_("Embed texts with the built-in encoder"), cmd_embed },
   { "secret",   N_("Store or remove an API key"),            cmd_secret },
 };
 

@@ -8,6 +8,7 @@
 
 #include "config.h"
 
+#include "lode-builtin-embedder.h"
 #include "lode-embedder-config.h"
 #include "lode-error.h"
 #include "lode-models.h"
@@ -53,23 +54,19 @@ new_builtin (const char  *model,
   if (model == NULL)
     model = LODE_MODEL_DEFAULT;
 
-  /* A model folder given by path, or a model installed in Lode's or Hugging Face's cache. */
-  if (g_path_is_absolute (model) && g_file_test (model, G_FILE_TEST_IS_DIR))
-    dir = g_strdup (model);
-  else
-    dir = lode_models_find_installed (model);
-
-  if (dir == NULL)
+  /* The common case, said the way every surface repeats it. */
+  if (lode_models_lookup (model) != NULL && (dir = lode_models_find_installed (model)) == NULL)
     {
-      g_set_error_literal (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
-                           "no embedding model (run `lode model pull`)");
+      if (g_str_equal (model, LODE_MODEL_DEFAULT))
+        g_set_error_literal (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
+                             "no embedding model (run `lode model pull`)");
+      else
+        g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
+                     "no embedding model (run `lode model pull %s`)", model);
       return NULL;
     }
 
-  /* TODO(#4): the built-in encoder (wip/embed-bert) is wired here once it is merged. */
-  g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
-               "the built-in encoder is not part of this build (model %s in %s)", model, dir);
-  return NULL;
+  return lode_builtin_embedder_new (model, error);
 }
 
 /**

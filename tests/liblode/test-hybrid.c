@@ -16,6 +16,7 @@
 
 #include "lode.h"
 #include "lode-embed-pass.h"
+#include "lode-embedder-config.h"
 
 /* This very program, re-executed as the child of the kill test. */
 static const char *self_path;
@@ -733,6 +734,70 @@ test_sync (Fixture       *fixture,
   g_assert_true (has_path (bills, "billing.txt"));
 }
 
+/* The real path: settings name the built-in encoder over a model folder (the tiny random
+ * BERT fixture); chunks are embedded by it, a query that repeats a chunk finds that chunk,
+ * hybrid fuses both legs, and a later switch to another model embeds everything again. */
+static void
+test_tiny_bert (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeEngine) engine = NULL;
+  g_autoptr(LodeEmbedder) bert = NULL;
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(LodeProject) other = NULL;
+  g_autoptr(LodeIndexReport) report = NULL;
+  g_autoptr(LodeIndexReport) switched = NULL;
+  g_autoptr(LodeSearchResponse) semantic = NULL;
+  g_autoptr(LodeSearchResponse) hybrid = NULL;
+  g_autoptr(TestEmbedder) test = test_embedder_new ("test-a");
+  const char *ring = "int\nring_push (struct ring *r, int value)\n{\n  r->data[r->head++] = value;\n"
+                     "  return 0;\n}\n";
+  const LodeSearchResult *top;
+
+  write_file (fixture->root, "ring.c", ring);
+  write_file (fixture->root, "report.py",
+              "def render(rows):\n    \"\"\"Render the rows as a table.\"\"\"\n"
+              "    return '\\n'.join(str(r) for r in rows)\n");
+  write_file (fixture->root, "notes.md", "# Notes\n\nThe queue drops the oldest entry when full.\n");
+
+  g_free (fixture->config->embedding_model);
+  fixture->config->embedding_model = g_test_build_filename (G_TEST_DIST, "liblode", "fixtures",
+                                                            "tiny-bert-random", NULL);
+  bert = lode_embedder_new_for_config (fixture->config, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (lode_embedder_get_model (bert), ==, "tiny-bert-random");
+
+  engine = lode_engine_new (fixture->config);
+  project = lode_engine_open_project (engine, fixture->root, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (lode_project_get_embedder (project));
+  report = index_project (project);
+  g_assert_cmpstr (report->embedding_model, ==, "tiny-bert-random");
+  g_assert_cmpuint (report->n_embedded, ==, report->n_chunks);
+  assert_status (project, "tiny-bert-random", TRUE);
+
+  semantic = search (project, ring, LODE_SEARCH_MODE_SEMANTIC, 3);
+  g_assert_cmpint (semantic->mode, ==, LODE_SEARCH_MODE_SEMANTIC);
+  g_assert_cmpuint (semantic->results->len, ==, 3);
+  top = g_ptr_array_index (semantic->results, 0);
+  g_assert_cmpstr (top->path, ==, "ring.c");
+  g_assert_cmpfloat_with_epsilon (top->score, 1.0, 1e-3);
+
+  hybrid = search (project, "ring_push", LODE_SEARCH_MODE_HYBRID, 3);
+  g_assert_cmpint (hybrid->mode, ==, LODE_SEARCH_MODE_HYBRID);
+  g_assert_cmpstr (hybrid->model, ==, "tiny-bert-random");
+  g_assert_cmpuint (hybrid->results->len, ==, 3);
+  g_assert_cmpstr (((LodeSearchResult *) g_ptr_array_index (hybrid->results, 0))->path, ==,
+                   "ring.c");
+  g_assert_null (hybrid->notice);
+
+  other = open_project (fixture, test);
+  switched = index_project (other);
+  g_assert_cmpuint (test->n_documents, ==, report->n_chunks);
+  assert_status (other, "test-a", TRUE);
+}
+
 #define KILL_TREE_FILES 400
 
 static void
@@ -845,6 +910,7 @@ main (int   argc,
   ADD ("long-chunk", test_long_chunk);
   ADD ("sync", test_sync);
   ADD ("kill-resume", test_kill_resume);
+  ADD ("tiny-bert", test_tiny_bert);
 #undef ADD
 
   return g_test_run ();
