@@ -256,16 +256,21 @@ embed_after_index (LodeProject            *self,
                    GError                **error)
 {
   g_autoptr(GError) local_error = NULL;
+  g_autoptr(LodeEmbedder) embedder = NULL;
 
-  if (self->embedder == NULL)
-    {
-      report->embedding_notice = g_strdup_printf ("semantic search unavailable: %s",
-                                                  self->embedder_notice);
-      return TRUE;
-    }
+  g_mutex_lock (&self->reader_lock);
+  if (self->embedder != NULL)
+    embedder = g_object_ref (self->embedder);
+  else
+    report->embedding_notice = g_strdup_printf ("semantic search unavailable: %s",
+                                                self->embedder_notice);
+  g_mutex_unlock (&self->reader_lock);
 
-  report->embedding_model = g_strdup (lode_embedder_get_model (self->embedder));
-  if (lode_embed_pass_run (self->db_path, self->embedder, cancellable, progress,
+  if (embedder == NULL)
+    return TRUE;
+
+  report->embedding_model = g_strdup (lode_embedder_get_model (embedder));
+  if (lode_embed_pass_run (self->db_path, embedder, cancellable, progress,
                            progress_data, &report->n_embedded, &local_error))
     return TRUE;
 
@@ -519,7 +524,8 @@ file_size (const char *path)
   return g_stat (path, &st) == 0 ? (guint64) st.st_size : 0;
 }
 
-/* Why semantic search is off or covers only part of the index; NULL when it covers all. */
+/* Why semantic search is off or covers only part of the index; NULL when it covers all.
+ * Called with reader_lock held. */
 static char *
 dup_coverage_notice (LodeProject *self,
                      guint        n_embedded,
@@ -556,8 +562,10 @@ lode_project_dup_status (LodeProject  *self,
   if (!lode_project_is_indexed (self))
     {
       status->languages = g_hash_table_new (g_str_hash, g_str_equal);
+      g_mutex_lock (&self->reader_lock);
       if (self->embedder == NULL)
         status->semantic_notice = dup_coverage_notice (self, 0, 0);
+      g_mutex_unlock (&self->reader_lock);
       return status;
     }
 
@@ -582,10 +590,9 @@ lode_project_dup_status (LodeProject  *self,
     }
   state = lode_store_dup_meta (store, "state");
   status->indexed_at = lode_store_dup_meta (store, "indexed_at");
-  g_mutex_unlock (&self->reader_lock);
-
   status->semantic_notice = dup_coverage_notice (self, status->n_embedded,
                                                  status->n_embeddable);
+  g_mutex_unlock (&self->reader_lock);
 
   status->state = g_strcmp0 (state, "ready") == 0 ? LODE_INDEX_STATE_READY
                                                   : LODE_INDEX_STATE_INCOMPLETE;
@@ -660,17 +667,24 @@ lode_project_embed (LodeProject            *self,
                     guint                  *n_embedded,
                     GError                **error)
 {
+  g_autoptr(LodeEmbedder) embedder = NULL;
+
   g_return_val_if_fail (LODE_IS_PROJECT (self), FALSE);
   g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), FALSE);
 
   if (n_embedded != NULL)
     *n_embedded = 0;
-  if (self->embedder == NULL)
-    {
-      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "semantic search unavailable: %s",
-                   self->embedder_notice);
-      return FALSE;
-    }
+
+  g_mutex_lock (&self->reader_lock);
+  if (self->embedder != NULL)
+    embedder = g_object_ref (self->embedder);
+  else
+    g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "semantic search unavailable: %s",
+                 self->embedder_notice);
+  g_mutex_unlock (&self->reader_lock);
+
+  if (embedder == NULL)
+    return FALSE;
   if (!lode_project_is_indexed (self))
     {
       g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED,
@@ -678,7 +692,7 @@ lode_project_embed (LodeProject            *self,
       return FALSE;
     }
 
-  return lode_embed_pass_run (self->db_path, self->embedder, cancellable, progress,
+  return lode_embed_pass_run (self->db_path, embedder, cancellable, progress,
                               progress_data, n_embedded, error);
 }
 
