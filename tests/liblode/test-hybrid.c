@@ -886,6 +886,50 @@ test_kill_resume (Fixture       *fixture,
   assert_status (project, "test-a", TRUE);
 }
 
+static void
+cancel_progress_cb (const LodeIndexProgress *progress,
+                    gpointer                 user_data)
+{
+  if (progress->phase == LODE_INDEX_PHASE_EMBEDDING && progress->done >= KILL_TREE_FILES / 3)
+    g_cancellable_cancel (user_data);
+}
+
+/* Cancelling the embedding pass fails the run with G_IO_ERROR_CANCELLED, keeps the lexical
+ * index and the batches embedded so far; the next run embeds the rest. */
+static void
+test_cancel (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(TestEmbedder) embedder = test_embedder_new ("test-a");
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(LodeIndexReport) cancelled = NULL;
+  g_autoptr(LodeIndexReport) report = NULL;
+  g_autoptr(LodeProjectStatus) status = NULL;
+  g_autoptr(GError) error = NULL;
+  guint before;
+
+  make_kill_tree (fixture->root);
+  project = open_project (fixture, embedder);
+  cancelled = lode_project_index (project, cancellable, cancel_progress_cb, cancellable, &error);
+  g_assert_null (cancelled);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+
+  status = lode_project_dup_status (project, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (status->state, ==, LODE_INDEX_STATE_READY);
+  g_assert_cmpuint (status->n_embedded, >=, KILL_TREE_FILES / 3);
+  g_assert_cmpuint (status->n_embedded, <, status->n_embeddable);
+  g_assert_cmpuint (embedder->n_documents, <, status->n_embeddable);
+
+  before = embedder->n_documents;
+  report = index_project (project);
+  g_assert_cmpuint (report->n_embedded, ==, status->n_embeddable - status->n_embedded);
+  g_assert_cmpuint (embedder->n_documents - before, ==, status->n_embeddable - status->n_embedded);
+  assert_status (project, "test-a", TRUE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -910,6 +954,7 @@ main (int   argc,
   ADD ("long-chunk", test_long_chunk);
   ADD ("sync", test_sync);
   ADD ("kill-resume", test_kill_resume);
+  ADD ("cancel", test_cancel);
   ADD ("tiny-bert", test_tiny_bert);
 #undef ADD
 
