@@ -15,7 +15,12 @@ tree, index or search fails is reported and scored as a miss.
 Trees are written once by the set's materialise.py; each distinct tree is indexed once per run
 with `lode index` (incremental, so an index left by an earlier run is only checked for changes).
 
-  bench/eval.py --lode _build/src/cli/lode [--field query_title] [--no-leaky] [--json out.json]
+  bench/eval.py --lode _build/src/cli/lode [--mode hybrid|lexical|semantic] [--field query_title]
+                [--no-leaky] [--json out.json]
+
+Hybrid and semantic modes need an embedding model (`lode model pull`, or --embedding-model DIR);
+`lode index` then also embeds. When lode falls back to lexical search (no model), the tables
+say which mode actually ran.
 """
 import argparse
 import collections
@@ -60,6 +65,10 @@ def materialise(args, repo, commit):
 def lode(args, *argv):
     """Run the lode CLI with JSON output; return the parsed JSON or raise RuntimeError."""
     env = dict(os.environ, LODE_DATA_DIR=args.data_dir)
+    if args.embedding_provider:
+        env['LODE_EMBEDDING_PROVIDER'] = args.embedding_provider
+    if args.embedding_model:
+        env['LODE_EMBEDDING_MODEL'] = args.embedding_model
     try:
         p = subprocess.run([args.lode, *argv], capture_output=True, text=True, env=env,
                            timeout=args.timeout)
@@ -154,6 +163,12 @@ def main():
                     help='where materialised trees are cached (default: $TMPDIR/lode-eval/trees)')
     ap.add_argument('--data-dir', default=os.path.join(tmp, 'lode-eval', 'data'),
                     help='LODE_DATA_DIR for the indexes (default: $TMPDIR/lode-eval/data)')
+    ap.add_argument('--mode', default='lexical', choices=('hybrid', 'lexical', 'semantic'),
+                    help='search mode passed to lode search (default: lexical)')
+    ap.add_argument('--embedding-provider', choices=('builtin', 'ollama', 'openai', 'none'),
+                    help='LODE_EMBEDDING_PROVIDER for lode index and lode search')
+    ap.add_argument('--embedding-model',
+                    help='LODE_EMBEDDING_MODEL: a model name or a model folder')
     ap.add_argument('--field', default='query', choices=('query', 'query_title'),
                     help='query text: the full issue (default) or its title')
     ap.add_argument('--no-leaky', action='store_true',
@@ -182,6 +197,8 @@ def main():
     index_seconds = 0.0
     failures = []
     rows, latencies = [], []
+    modes_used = collections.Counter()
+    notices = collections.Counter()
     n_trees = len({(q['repo'], q['commit']) for q in queries})
     for i, q in enumerate(queries, 1):
         key = (q['repo'], q['commit'])
@@ -194,8 +211,8 @@ def main():
                 index_reports.append(report)
                 trees[key] = tree
                 log(f"[tree {len(trees)}/{n_trees}] {os.path.basename(tree)}: {report.get('files')} files, "
-                    f"{report.get('added', 0) + report.get('updated', 0)} (re)indexed "
-                    f"in {report.get('seconds', 0):.2f} s")
+                    f"{report.get('added', 0) + report.get('updated', 0)} (re)indexed, "
+                    f"{report.get('embedded', 0)} chunks embedded in {report.get('seconds', 0):.2f} s")
             except RuntimeError as e:
                 trees[key] = None
                 log(f"[tree] {q['repo']}@{q['commit'][:12]}: {e}")
@@ -209,8 +226,11 @@ def main():
             t = time.monotonic()
             try:
                 reply = lode(args, 'search', '-p', trees[key], '-n', str(args.limit), '--json',
-                             '--', q[args.field])
+                             '--mode', args.mode, '--', q[args.field])
                 results = reply['results']
+                modes_used[reply.get('mode', 'lexical')] += 1
+                if reply.get('notice'):
+                    notices[reply['notice']] += 1
                 if not all({'path', 'start_line', 'end_line'} <= r.keys() for r in results):
                     raise RuntimeError('a result lacks path, start_line or end_line')
             except (RuntimeError, KeyError, TypeError, AttributeError) as e:
@@ -238,16 +258,20 @@ def main():
     compare = dev_set and not args.repo
     clean = [r for r in rows if not r['leaky']]
     set_name = os.path.basename(args.queries)
+    ran = '/'.join(sorted(modes_used)) or args.mode
+    label = args.mode if ran == args.mode else f'{args.mode} requested, {ran} ran'
     output = {'lode': args.lode, 'queries': args.queries, 'field': args.field,
-              'limit': args.limit, 'mode': 'lexical'}
+              'limit': args.limit, 'mode': args.mode, 'modes_used': dict(modes_used),
+              'notices': dict(notices),
+              'embedding_model': args.embedding_model}
     texts = []
     if not args.no_leaky:
         text, output['all'] = table(
-            rows, f'Lode lexical, {set_name}, field `{args.field}`, {len(rows)} queries',
+            rows, f'Lode {label}, {set_name}, field `{args.field}`, {len(rows)} queries',
             BASELINE[(args.field, False)] if compare else None)
         texts.append(text)
     text, output['no_leaky'] = table(
-        clean, f'Lode lexical, {set_name}, field `{args.field}`, without the queries naming a '
+        clean, f'Lode {label}, {set_name}, field `{args.field}`, without the queries naming a '
                f'gold file ({len(clean)})',
         BASELINE[(args.field, True)] if compare else None)
     texts.append(text)
@@ -262,6 +286,8 @@ def main():
     print(f'queries answered with fewer than 10 distinct files: {len(short)}'
           + (f" ({', '.join(short)})" if short else ''))
     print(f'chunk level: a gold-line chunk among the first 10 chunks for {chunk10:.2f} of the queries')
+    for notice, n in notices.most_common():
+        print(f'lode said ({n} queries): {notice}')
     print(f'failed queries (scored as misses): {len(failures)}'
           + (f" ({', '.join(f['id'] for f in failures)})" if failures else ''))
     print(f'index: {len(index_reports)} trees, {indexed_files} files, {reindexed} (re)indexed '

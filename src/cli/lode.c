@@ -163,6 +163,18 @@ interrupt_cb (gpointer user_data)
 }
 
 static void
+add_nullable_string (JsonBuilder *builder,
+                     const char  *name,
+                     const char  *value)
+{
+  json_builder_set_member_name (builder, name);
+  if (value != NULL)
+    json_builder_add_string_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}
+
+static void
 report_to_json (JsonBuilder           *builder,
                 LodeProject           *project,
                 const LodeIndexReport *report)
@@ -190,6 +202,10 @@ report_to_json (JsonBuilder           *builder,
   json_builder_add_int_value (builder, report->n_bytes);
   json_builder_set_member_name (builder, "resumed");
   json_builder_add_boolean_value (builder, report->resumed);
+  json_builder_set_member_name (builder, "embedded");
+  json_builder_add_int_value (builder, report->n_embedded);
+  add_nullable_string (builder, "embedding_model", report->embedding_model);
+  add_nullable_string (builder, "embedding_notice", report->embedding_notice);
   json_builder_set_member_name (builder, "seconds");
   json_builder_add_double_value (builder, report->elapsed);
   json_builder_set_member_name (builder, "skipped");
@@ -227,6 +243,12 @@ print_report (LodeProject           *project,
 
   if (report->resumed)
     g_print (_("Resumed an interrupted run.\n"));
+  if (report->embedding_model != NULL && report->n_embedded > 0)
+    g_print (g_dngettext (GETTEXT_PACKAGE, "Embedded %u chunk with %s.\n",
+                          "Embedded %u chunks with %s.\n", report->n_embedded),
+             report->n_embedded, report->embedding_model);
+  if (report->embedding_notice != NULL)
+    g_print (_("Note: %s\n"), report->embedding_notice);
 
   if (report->skipped->len == 0)
     return;
@@ -359,18 +381,6 @@ cmd_update (LodeEngine  *engine,
   return cmd_index_or_update (engine, argc, argv, TRUE);
 }
 
-static void
-add_nullable_string (JsonBuilder *builder,
-                     const char  *name,
-                     const char  *value)
-{
-  json_builder_set_member_name (builder, name);
-  if (value != NULL)
-    json_builder_add_string_value (builder, value);
-  else
-    json_builder_add_null_value (builder);
-}
-
 static int
 cmd_search (LodeEngine  *engine,
             int          argc,
@@ -379,11 +389,13 @@ cmd_search (LodeEngine  *engine,
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(LodeProject) project = NULL;
-  g_autoptr(GPtrArray) results = NULL;
+  g_autoptr(LodeSearchResponse) response = NULL;
+  GPtrArray *results;
   g_autofree char *path = NULL;
   g_autofree char *language = NULL;
   g_autofree char *glob = NULL;
   g_autofree char *query = NULL;
+  g_autofree char *mode = NULL;
   LodeSearchOptions options = LODE_SEARCH_OPTIONS_INIT;
   int limit = LODE_SEARCH_DEFAULT_LIMIT;
   double min_score = 0.0;
@@ -400,6 +412,9 @@ cmd_search (LodeEngine  *engine,
     { "min-score", 0, 0, G_OPTION_ARG_DOUBLE, &min_score, N_("Drop results scoring below S"),
       N_("S") },
     { "per-file", 0, 0, G_OPTION_ARG_NONE, &per_file, N_("At most one result per file"), NULL },
+    { "mode", 0, 0, G_OPTION_ARG_STRING, &mode,
+      N_("hybrid (BM25 + vectors, the default), lexical (BM25) or semantic (vectors)"),
+      N_("MODE") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &opt_json, N_("Print results as JSON"), NULL },
     { NULL }
   };
@@ -417,6 +432,8 @@ cmd_search (LodeEngine  *engine,
     return usage_error (context, _("Missing QUERY"));
   if (limit < 1 || limit > LODE_SEARCH_MAX_LIMIT)
     return usage_error (context, _("--limit must be between 1 and 100"));
+  if (mode != NULL && !lode_search_mode_from_string (mode, &options.mode))
+    return usage_error (context, _("--mode must be hybrid, lexical or semantic"));
 
   query = g_strjoinv (" ", argv + 1);
   project = lode_engine_open_project (engine, path != NULL ? path : ".", TRUE, &error);
@@ -432,12 +449,13 @@ cmd_search (LodeEngine  *engine,
   options.path_glob = glob;
   options.min_score = min_score;
   options.one_per_file = per_file;
-  results = lode_project_search (project, &options, NULL, &error);
-  if (results == NULL)
+  response = lode_project_search_full (project, &options, NULL, &error);
+  if (response == NULL)
     {
       print_error (error);
       return 1;
     }
+  results = response->results;
 
   if (opt_json)
     {
@@ -448,6 +466,20 @@ cmd_search (LodeEngine  *engine,
       json_builder_add_string_value (builder, query);
       json_builder_set_member_name (builder, "project");
       json_builder_add_string_value (builder, lode_project_get_root (project));
+      json_builder_set_member_name (builder, "mode");
+      json_builder_add_string_value (builder, lode_search_mode_to_string (response->mode));
+      json_builder_set_member_name (builder, "requested_mode");
+      json_builder_add_string_value (builder,
+                                     lode_search_mode_to_string (response->requested_mode));
+      add_nullable_string (builder, "notice", response->notice);
+      add_nullable_string (builder, "embedding_model", response->model);
+      if (response->model != NULL)
+        {
+          json_builder_set_member_name (builder, "embedded_chunks");
+          json_builder_add_int_value (builder, response->n_embedded);
+          json_builder_set_member_name (builder, "chunks");
+          json_builder_add_int_value (builder, response->n_chunks);
+        }
       json_builder_set_member_name (builder, "results");
       json_builder_begin_array (builder);
       for (guint i = 0; i < results->len; i++)
@@ -476,6 +508,9 @@ cmd_search (LodeEngine  *engine,
       return 0;
     }
 
+  /* On stderr, so that the results alone go to a pipe. */
+  if (response->notice != NULL)
+    g_printerr (_("Note: %s\n"), response->notice);
   if (results->len == 0)
     g_print (_("No results for “%s”.\n"), query);
 
@@ -571,6 +606,14 @@ cmd_status (LodeEngine  *engine,
       json_builder_add_int_value (builder, status->db_size);
       json_builder_set_member_name (builder, "languages");
       add_language_counts (builder, status->languages);
+      add_nullable_string (builder, "embedding_model", status->embedding_model);
+      json_builder_set_member_name (builder, "embedded_chunks");
+      json_builder_add_int_value (builder, status->n_embedded);
+      json_builder_set_member_name (builder, "embeddable_chunks");
+      json_builder_add_int_value (builder, status->n_embeddable);
+      json_builder_set_member_name (builder, "semantic_search");
+      json_builder_add_boolean_value (builder, status->embedding_model != NULL);
+      add_nullable_string (builder, "semantic_notice", status->semantic_notice);
       json_builder_end_object (builder);
       print_json (builder);
     }
@@ -588,9 +631,14 @@ cmd_status (LodeEngine  *engine,
           g_print (_("Chunks:   %u\n"), status->stats.n_chunks);
           g_print (_("Symbols:  %u\n"), status->stats.n_symbols);
           g_print (_("Index:    %s\n"), index_size);
+          if (status->embedding_model != NULL)
+            g_print (_("Vectors:  %u of %u chunks embedded (%s)\n"), status->n_embedded,
+                     status->n_embeddable, status->embedding_model);
         }
       if (status->indexed_at != NULL)
         g_print (_("Indexed:  %s\n"), status->indexed_at);
+      if (status->semantic_notice != NULL)
+        g_print (_("Note:     %s\n"), status->semantic_notice);
       if (status->state == LODE_INDEX_STATE_INCOMPLETE)
         g_print (_("The last run was interrupted; “lode index” resumes it.\n"));
     }
@@ -1109,6 +1157,139 @@ cmd_model (LodeEngine  *engine,
   return help ? 0 : 2;
 }
 
+/* ---- lode embed ------------------------------------------------------------------------ */
+
+static void
+add_embed_json (JsonBuilder    *builder,
+                LodeEmbedder   *embedder,
+                GPtrArray      *ids,
+                LodeEmbeddings *embeddings)
+{
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "model");
+  json_builder_add_string_value (builder, lode_embedder_get_model (embedder));
+  json_builder_set_member_name (builder, "dims");
+  json_builder_add_int_value (builder, embeddings->dims);
+  json_builder_set_member_name (builder, "pooling");
+  json_builder_add_string_value (builder, lode_pooling_to_string (
+    lode_builtin_embedder_get_pooling (LODE_BUILTIN_EMBEDDER (embedder))));
+  json_builder_set_member_name (builder, "input_ids");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < ids->len; i++)
+    {
+      GArray *seq = g_ptr_array_index (ids, i);
+
+      json_builder_begin_array (builder);
+      for (guint j = 0; j < seq->len; j++)
+        json_builder_add_int_value (builder, g_array_index (seq, gint32, j));
+      json_builder_end_array (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "vectors");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < embeddings->n_vectors; i++)
+    {
+      json_builder_begin_array (builder);
+      for (guint d = 0; d < embeddings->dims; d++)
+        json_builder_add_double_value (builder, embeddings->data[(gsize) i * embeddings->dims + d]);
+      json_builder_end_array (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+}
+
+static int
+cmd_embed (LodeEngine  *engine,
+           int          argc,
+           char       **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeEmbedder) embedder = NULL;
+  g_autoptr(GPtrArray) ids = NULL;
+  g_autoptr(LodeEmbeddings) embeddings = NULL;
+  g_autofree char *model = NULL;
+  g_autofree char *model_dir = NULL;
+  g_autofree char *pooling = NULL;
+  gboolean query = FALSE;
+  GOptionEntry entries[] = {
+    { "model", 'm', 0, G_OPTION_ARG_STRING, &model,
+      N_("A known model (default " LODE_MODEL_DEFAULT ")"), N_("NAME") },
+    { "model-dir", 0, 0, G_OPTION_ARG_FILENAME, &model_dir,
+      N_("A model folder in Hugging Face layout"), N_("DIR") },
+    { "pooling", 0, 0, G_OPTION_ARG_STRING, &pooling,
+      N_("Override the model’s pooling: mean or cls"), N_("POOLING") },
+    { "query", 'q', 0, G_OPTION_ARG_NONE, &query,
+      N_("Embed the texts as search queries (with the model’s query prefix)"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &opt_json, N_("Print ids and vectors as JSON"), NULL },
+    { NULL }
+  };
+
+  context = g_option_context_new (_("TEXT…"));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context, _("Embed texts with the built-in encoder and print "
+                                           "their token ids and vectors. Texts longer than the "
+                                           "model’s limit are cut, as Hugging Face tokenizers "
+                                           "do."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!parse_options (context, &argc, &argv))
+    return 2;
+  if (argc < 2)
+    return usage_error (context, _("No text given"));
+  if (model != NULL && model_dir != NULL)
+    return usage_error (context, _("--model and --model-dir exclude each other"));
+  if (pooling != NULL && strcmp (pooling, "mean") != 0 && strcmp (pooling, "cls") != 0)
+    return usage_error (context, _("--pooling is “mean” or “cls”"));
+
+  embedder = lode_builtin_embedder_new (model_dir != NULL ? model_dir :
+                                        model != NULL ? model : LODE_MODEL_DEFAULT, &error);
+  if (embedder == NULL)
+    {
+      print_error (error);
+      return 1;
+    }
+  if (pooling != NULL)
+    lode_builtin_embedder_set_pooling (LODE_BUILTIN_EMBEDDER (embedder),
+                                       strcmp (pooling, "cls") == 0 ? LODE_POOLING_CLS :
+                                                                      LODE_POOLING_MEAN);
+
+  ids = lode_builtin_embedder_tokenize (LODE_BUILTIN_EMBEDDER (embedder),
+                                        (const char * const *) argv + 1,
+                                        query ? LODE_EMBED_QUERY : LODE_EMBED_DOCUMENT, &error);
+  if (ids != NULL)
+    embeddings = lode_builtin_embedder_embed_ids (LODE_BUILTIN_EMBEDDER (embedder), ids, NULL,
+                                                  &error);
+  if (embeddings == NULL)
+    {
+      print_error (error);
+      return 1;
+    }
+
+  if (opt_json)
+    {
+      g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+      add_embed_json (builder, embedder, ids, embeddings);
+      print_json (builder);
+      return 0;
+    }
+
+  g_print (_("%s, %u dimensions, %s pooling\n"), lode_embedder_get_model (embedder),
+           embeddings->dims, lode_pooling_to_string (
+             lode_builtin_embedder_get_pooling (LODE_BUILTIN_EMBEDDER (embedder))));
+  for (guint i = 0; i < embeddings->n_vectors; i++)
+    {
+      g_autoptr(GString) line = g_string_new (NULL);
+
+      for (guint d = 0; d < embeddings->dims; d++)
+        g_string_append_printf (line, "%s%.6f", d > 0 ? " " : "",
+                                embeddings->data[(gsize) i * embeddings->dims + d]);
+      g_print (_("%u tokens: %s\n"), ((GArray *) g_ptr_array_index (ids, i))->len, line->str);
+    }
+
+  return 0;
+}
+
 /* ---- lode secret ----------------------------------------------------------------------- */
 
 /* Reads the key: from a terminal without echo, else the first line of stdin. */
@@ -1251,6 +1432,7 @@ static const Command commands[] = {
   { "projects", N_("List indexed trees"),                    cmd_projects },
   { "remove",   N_("Delete the index of a tree"),            cmd_remove },
   { "model",    N_("Download and list embedding models"),    cmd_model },
+  { "embed",    N_("Embed texts with the built-in encoder"), cmd_embed },
   { "secret",   N_("Store or remove an API key"),            cmd_secret },
   { "graph",    N_("Import graph: dependencies, cycles, diagrams"), cmd_graph },
   { "impact",   N_("Files a change may affect"),             cmd_impact },

@@ -28,6 +28,8 @@ lode_config_new_default (void)
   config->index_threads = 0;
   config->extra_extensions = g_new0 (char *, 1);
   config->data_dir = g_build_filename (g_get_user_data_dir (), "lode", NULL);
+  config->embedding_provider = g_strdup ("builtin");
+  config->vector_int8 = TRUE;
 
   return config;
 }
@@ -42,6 +44,8 @@ lode_config_copy (const LodeConfig *config)
   copy = g_memdup2 (config, sizeof *config);
   copy->extra_extensions = g_strdupv (config->extra_extensions);
   copy->data_dir = g_strdup (config->data_dir);
+  copy->embedding_provider = g_strdup (config->embedding_provider);
+  copy->embedding_model = g_strdup (config->embedding_model);
 
   return copy;
 }
@@ -54,6 +58,8 @@ lode_config_free (LodeConfig *config)
 
   g_strfreev (config->extra_extensions);
   g_free (config->data_dir);
+  g_free (config->embedding_provider);
+  g_free (config->embedding_model);
   g_free (config);
 }
 
@@ -88,6 +94,11 @@ load_settings (LodeConfig *config)
   config->index_threads = g_settings_get_uint (settings, "index-threads");
   g_strfreev (config->extra_extensions);
   config->extra_extensions = g_settings_get_strv (settings, "extra-extensions");
+  g_free (config->embedding_provider);
+  config->embedding_provider = g_settings_get_string (settings, "embedding-provider");
+  g_free (config->embedding_model);
+  config->embedding_model = g_settings_get_string (settings, "embedding-model");
+  config->vector_int8 = g_settings_get_boolean (settings, "vector-int8");
 }
 
 static gboolean
@@ -125,6 +136,54 @@ env_uint (const char  *name,
   return TRUE;
 }
 
+/* Embedding settings (issue #4). An empty model means the provider's default. */
+static gboolean
+apply_embedding_env (LodeConfig  *config,
+                     GError     **error)
+{
+  static const char *const providers[] = { "builtin", "ollama", "openai", "none", NULL };
+  const char *str = g_getenv ("LODE_EMBEDDING_PROVIDER");
+
+  if (str != NULL && *str != '\0')
+    {
+      g_free (config->embedding_provider);
+      config->embedding_provider = g_strdup (str);
+    }
+  if (!g_strv_contains (providers, config->embedding_provider))
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                   "Embedding provider “%s” is not one of builtin, ollama, openai, none",
+                   config->embedding_provider);
+      return FALSE;
+    }
+
+  str = g_getenv ("LODE_EMBEDDING_MODEL");
+  if (str != NULL)
+    {
+      g_free (config->embedding_model);
+      config->embedding_model = g_strdup (str);
+    }
+  if (config->embedding_model != NULL && *config->embedding_model == '\0')
+    g_clear_pointer (&config->embedding_model, g_free);
+
+  str = g_getenv ("LODE_VECTOR_INT8");
+  if (str != NULL && *str != '\0')
+    {
+      if (g_str_equal (str, "1") || g_ascii_strcasecmp (str, "true") == 0)
+        config->vector_int8 = TRUE;
+      else if (g_str_equal (str, "0") || g_ascii_strcasecmp (str, "false") == 0)
+        config->vector_int8 = FALSE;
+      else
+        {
+          g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                       "LODE_VECTOR_INT8=“%s” is not 0 or 1", str);
+          return FALSE;
+        }
+    }
+
+  return TRUE;
+}
+
 static gboolean
 apply_extensions (char   **entries,
                   GError **error)
@@ -159,8 +218,9 @@ apply_extensions (char   **entries,
  *
  * Reads the GSettings schema (when installed), then the `LODE_MAX_FILE_SIZE`,
  * `LODE_CHUNK_MAX_TOKENS`, `LODE_INDEX_THREADS`, `LODE_EXTRA_EXTENSIONS` (comma-separated
- * ".ext=language") and `LODE_DATA_DIR` environment variables, and registers the extra
- * extensions with #LodeLanguage.
+ * ".ext=language"), `LODE_DATA_DIR`, `LODE_EMBEDDING_PROVIDER`, `LODE_EMBEDDING_MODEL` and
+ * `LODE_VECTOR_INT8` environment variables, and registers the extra extensions with
+ * #LodeLanguage.
  *
  * Returns: (transfer full) (nullable): the configuration, or %NULL if a value is malformed
  */
@@ -202,7 +262,8 @@ lode_config_load (GError **error)
       config->data_dir = g_strdup (str);
     }
 
-  if (!apply_extensions (config->extra_extensions, error))
+  if (!apply_embedding_env (config, error) ||
+      !apply_extensions (config->extra_extensions, error))
     return NULL;
 
   return g_steal_pointer (&config);

@@ -17,6 +17,10 @@ G_BEGIN_DECLS
  * @index_threads: chunking threads; 0 means one per processor
  * @extra_extensions: "suffix=language" entries, e.g. ".tpl=html"
  * @data_dir: where indexes live (`$XDG_DATA_HOME/lode` unless overridden)
+ * @embedding_provider: "builtin", "ollama", "openai" or "none" (issue #4)
+ * @embedding_model: (nullable): the provider's model; %NULL for its default
+ * @vector_int8: dense search scans int8 copies of the vectors and re-scores the best in
+ *   float32
  *
  * Settings come from the `io.github.lode.Lode` GSettings schema when it is installed, and
  * `LODE_*` environment variables override them: MCP hosts and CI set the environment, not
@@ -29,6 +33,9 @@ typedef struct
   guint     index_threads;
   char    **extra_extensions;
   char     *data_dir;
+  char     *embedding_provider;
+  char     *embedding_model;
+  gboolean  vector_int8;
 } LodeConfig;
 
 LodeConfig *lode_config_new_default (void);

@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 #include <stdlib.h>
 
+#include "lode-embedder-config.h"
 #include "lode-engine.h"
 #include "lode-error.h"
 
@@ -49,6 +50,13 @@ struct _LodeEngine
   GCond         cond;
   GHashTable   *projects;   /* id → LodeProject, so that readers are opened once */
   GHashTable   *jobs;       /* id → Job: the running or last job of each project */
+
+  /* The embedding provider of every project (issue #4), made from the settings on first
+   * use unless lode_engine_set_embedder() chose one. */
+  GMutex        embedder_lock;
+  LodeEmbedder *embedder;
+  char         *embedder_notice;
+  guint         embedder_ready : 1;
 };
 
 G_DEFINE_FINAL_TYPE (LodeEngine, lode_engine, G_TYPE_OBJECT)
@@ -133,11 +141,7 @@ job_dup_info (Job *job)
   info->started_at = job->started_at;
   info->finished_at = job->finished_at;
   if (job->report != NULL)
-    {
-      info->report = g_memdup2 (job->report, sizeof *job->report);
-      if (job->report->skipped != NULL)
-        info->report->skipped = g_ptr_array_ref (job->report->skipped);
-    }
+    info->report = lode_index_report_copy (job->report);
 
   return info;
 }
@@ -199,6 +203,9 @@ lode_engine_finalize (GObject *object)
   g_clear_pointer (&self->jobs, g_hash_table_unref);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->cond);
+  g_clear_object (&self->embedder);
+  g_free (self->embedder_notice);
+  g_mutex_clear (&self->embedder_lock);
 
   G_OBJECT_CLASS (lode_engine_parent_class)->finalize (object);
 }
@@ -260,6 +267,7 @@ lode_engine_init (LodeEngine *self)
   self->context = g_main_context_ref_thread_default ();
   self->projects = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   self->jobs = g_hash_table_new (g_str_hash, g_str_equal);
+  g_mutex_init (&self->embedder_lock);
 }
 
 /**
@@ -286,6 +294,69 @@ lode_engine_get_config (LodeEngine *self)
 {
   g_return_val_if_fail (LODE_IS_ENGINE (self), NULL);
   return self->config;
+}
+
+/**
+ * lode_engine_set_embedder:
+ * @self: a #LodeEngine
+ * @embedder: (nullable): the embedding provider of the projects opened from now on; %NULL
+ *   turns semantic search off
+ *
+ * Overrides the provider the settings name (see lode_embedder_new_for_config()), which is
+ * otherwise made when the first project is opened.
+ */
+void
+lode_engine_set_embedder (LodeEngine   *self,
+                          LodeEmbedder *embedder)
+{
+  g_return_if_fail (LODE_IS_ENGINE (self));
+  g_return_if_fail (embedder == NULL || LODE_IS_EMBEDDER (embedder));
+
+  g_mutex_lock (&self->embedder_lock);
+  g_set_object (&self->embedder, embedder);
+  g_free (self->embedder_notice);
+  self->embedder_notice = embedder == NULL ? g_strdup ("turned off") : NULL;
+  self->embedder_ready = TRUE;
+  g_mutex_unlock (&self->embedder_lock);
+}
+
+/**
+ * lode_engine_dup_embedder:
+ * @self: a #LodeEngine
+ * @unavailable: (out) (optional) (transfer full): without a provider, why there is none
+ *
+ * The embedding provider of the settings, made on the first call (which may block: see
+ * lode_embedder_new_for_config()).
+ *
+ * Returns: (transfer full) (nullable): the provider
+ */
+LodeEmbedder *
+lode_engine_dup_embedder (LodeEngine  *self,
+                          char       **unavailable)
+{
+  LodeEmbedder *embedder;
+
+  g_return_val_if_fail (LODE_IS_ENGINE (self), NULL);
+
+  g_mutex_lock (&self->embedder_lock);
+  if (!self->embedder_ready)
+    {
+      g_autoptr(GError) error = NULL;
+
+      self->embedder = lode_embedder_new_for_config (self->config, &error);
+      if (self->embedder == NULL)
+        {
+          g_debug ("No embedder: %s", error->message);
+          self->embedder_notice = g_strdup (error->message);
+        }
+      self->embedder_ready = TRUE;
+    }
+  embedder = self->embedder != NULL ? g_object_ref (self->embedder) : NULL;
+  if (unavailable != NULL)
+    *unavailable = g_strdup (self->embedder_notice);
+  g_mutex_unlock (&self->embedder_lock);
+
+  return embedder;
 }
 
 /* Absolute, with "." and ".." resolved, without following links: for trees that are gone. */
@@ -359,7 +430,9 @@ lode_engine_open_project (LodeEngine  *self,
                           GError     **error)
 {
   g_autofree char *root = NULL;
+  g_autofree char *unavailable = NULL;
   g_autoptr(LodeProject) project = NULL;
+  g_autoptr(LodeEmbedder) embedder = NULL;
 
   g_return_val_if_fail (LODE_IS_ENGINE (self), NULL);
   g_return_val_if_fail (path != NULL, NULL);
@@ -375,6 +448,9 @@ lode_engine_open_project (LodeEngine  *self,
                    "%s is not indexed yet; run “lode index %s” first", root, path);
       return NULL;
     }
+
+  embedder = lode_engine_dup_embedder (self, &unavailable);
+  lode_project_set_embedder (project, embedder, unavailable);
 
   return g_steal_pointer (&project);
 }

@@ -9,6 +9,7 @@
 #include <gio/gio.h>
 
 #include "lode-config.h"
+#include "lode-embedder.h"
 #include "lode-project.h"
 
 G_BEGIN_DECLS
@@ -83,6 +84,10 @@ GPtrArray         *lode_engine_list_projects  (LodeEngine        *self,
 gboolean           lode_engine_remove_project (LodeEngine        *self,
                                                const char        *path,
                                                GError           **error);
+void               lode_engine_set_embedder   (LodeEngine        *self,
+                                               LodeEmbedder      *embedder);
+LodeEmbedder      *lode_engine_dup_embedder   (LodeEngine        *self,
+                                               char             **unavailable);
 
 LodeJobInfo       *lode_engine_start_index    (LodeEngine            *self,
                                                const char            *path,

@@ -90,7 +90,31 @@ lode_index_report_free (LodeIndexReport *report)
     return;
 
   g_clear_pointer (&report->skipped, g_ptr_array_unref);
+  g_free (report->embedding_model);
+  g_free (report->embedding_notice);
   g_free (report);
+}
+
+/**
+ * lode_index_report_copy:
+ * @report: a #LodeIndexReport
+ *
+ * Returns: (transfer full): a copy of @report, sharing its list of skipped files
+ */
+LodeIndexReport *
+lode_index_report_copy (const LodeIndexReport *report)
+{
+  LodeIndexReport *copy;
+
+  g_return_val_if_fail (report != NULL, NULL);
+
+  copy = g_memdup2 (report, sizeof *report);
+  if (report->skipped != NULL)
+    copy->skipped = g_ptr_array_ref (report->skipped);
+  copy->embedding_model = g_strdup (report->embedding_model);
+  copy->embedding_notice = g_strdup (report->embedding_notice);
+
+  return copy;
 }
 
 const char *
@@ -104,6 +128,8 @@ lode_index_phase_to_string (LodeIndexPhase phase)
       return "indexing";
     case LODE_INDEX_PHASE_FINISHING:
       return "finishing";
+    case LODE_INDEX_PHASE_EMBEDDING:
+      return "embedding";
     default:
       g_return_val_if_reached ("unknown");
     }

@@ -17,6 +17,7 @@ typedef enum
   LODE_INDEX_PHASE_SCANNING,
   LODE_INDEX_PHASE_INDEXING,
   LODE_INDEX_PHASE_FINISHING,
+  LODE_INDEX_PHASE_EMBEDDING,
 } LodeIndexPhase;
 
 typedef struct
@@ -46,6 +47,11 @@ typedef void (*LodeIndexProgressFunc) (const LodeIndexProgress *progress,
  * @resumed: an earlier run was interrupted and this one completed it
  * @reset: the index had another schema version and was rebuilt
  * @elapsed: seconds
+ * @n_embedded: chunks that got a vector in this run (issue #4)
+ * @embedding_model: (nullable): the embedding model, %NULL when semantic search is
+ *   unavailable
+ * @embedding_notice: (nullable): why chunks were not embedded (no model, provider failure),
+ *   for people; the lexical index is complete all the same
  */
 typedef struct
 {
@@ -62,9 +68,13 @@ typedef struct
   gboolean   resumed;
   gboolean   reset;
   double     elapsed;
+  guint      n_embedded;
+  char      *embedding_model;
+  char      *embedding_notice;
 } LodeIndexReport;
 
 void             lode_index_report_free (LodeIndexReport        *report);
+LodeIndexReport *lode_index_report_copy (const LodeIndexReport  *report);
 const char      *lode_index_phase_to_string (LodeIndexPhase      phase);
 
 LodeIndexReport *lode_indexer_run       (const char             *root,

@@ -10,10 +10,13 @@
 
 #include <errno.h>
 #include <string.h>
+
 #include <glib/gstdio.h>
 
+#include "lode-embed-pass.h"
 #include "lode-error.h"
 #include "lode-project.h"
+#include "lode-vector-index.h"
 
 /*
  * A project is one source tree and its index: `<data-dir>/projects/<id>/index.db`, where the
@@ -35,6 +38,16 @@ struct _LodeProject
   /* Searches share one read connection; SQLite connections are not used concurrently. */
   GMutex      reader_lock;
   LodeStore  *reader;
+
+  /* Semantic search (issue #4). The dense leg's matrix is loaded on the first search and
+   * brought up to date (under reader_lock) whenever the index changed since. */
+  LodeEmbedder     *embedder;          /* (nullable) */
+  char             *embedder_notice;   /* why there is no embedder */
+  LodeVectorIndex  *vectors;           /* (nullable): vectors of vectors_model */
+  char             *vectors_model;
+  LodeVectorCursor  vectors_cursor;
+  gint64            vectors_version;   /* data_version of the reader when last synced */
+  guint             n_embeddable;      /* chunks that can have a vector, when last synced */
 };
 
 G_DEFINE_FINAL_TYPE (LodeProject, lode_project, G_TYPE_OBJECT)
@@ -115,6 +128,10 @@ lode_project_finalize (GObject *object)
 
   g_clear_object (&self->reader);
   g_mutex_clear (&self->reader_lock);
+  g_clear_object (&self->embedder);
+  g_free (self->embedder_notice);
+  g_clear_object (&self->vectors);
+  g_free (self->vectors_model);
   g_clear_pointer (&self->config, lode_config_free);
   g_free (self->root);
   g_free (self->id);
@@ -136,6 +153,7 @@ static void
 lode_project_init (LodeProject *self)
 {
   g_mutex_init (&self->reader_lock);
+  self->embedder_notice = g_strdup ("no embedding provider");
 }
 
 /**
@@ -226,6 +244,49 @@ prepare_dir (LodeProject  *self,
   return g_file_set_contents (root_file, self->root, -1, error);
 }
 
+/* The embedding pass after the lexical one. Only a cancellation fails the run: without a
+ * provider, or when it fails, the lexical index is complete and the report says why there
+ * are no (or not all) vectors. */
+static gboolean
+embed_after_index (LodeProject            *self,
+                   LodeIndexReport        *report,
+                   GCancellable           *cancellable,
+                   LodeIndexProgressFunc   progress,
+                   gpointer                progress_data,
+                   GError                **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(LodeEmbedder) embedder = NULL;
+
+  g_mutex_lock (&self->reader_lock);
+  if (self->embedder != NULL)
+    embedder = g_object_ref (self->embedder);
+  else
+    report->embedding_notice = g_strdup_printf ("semantic search unavailable: %s",
+                                                self->embedder_notice);
+  g_mutex_unlock (&self->reader_lock);
+
+  if (embedder == NULL)
+    return TRUE;
+
+  report->embedding_model = g_strdup (lode_embedder_get_model (embedder));
+  if (lode_embed_pass_run (self->db_path, embedder, cancellable, progress,
+                           progress_data, &report->n_embedded, &local_error))
+    return TRUE;
+
+  if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+
+  g_warning ("Embedding %s stopped: %s", self->root, local_error->message);
+  report->embedding_notice = g_strdup_printf ("embedding stopped: %s; lexical search is "
+                                              "complete, the next index run resumes embedding",
+                                              local_error->message);
+  return TRUE;
+}
+
 /**
  * lode_project_index:
  * @self: a #LodeProject
@@ -234,8 +295,10 @@ prepare_dir (LodeProject  *self,
  * @progress_data: data for @progress
  * @error: return location for a #GError
  *
- * Indexes the tree synchronously (new, changed and deleted files only). For the CLI's
- * helpers and tests; everything else uses lode_project_index_async().
+ * Indexes the tree synchronously (new, changed and deleted files only), then embeds the
+ * chunks that have no vector yet when an embedder is set (progress phase
+ * %LODE_INDEX_PHASE_EMBEDDING). For the CLI's helpers and tests; everything else uses
+ * lode_project_index_async().
  *
  * Returns: (transfer full) (nullable): the report, or %NULL on error
  */
@@ -257,7 +320,13 @@ lode_project_index (LodeProject            *self,
   report = lode_indexer_run (self->root, self->db_path, self->config, cancellable,
                              progress, progress_data, error);
   if (report == NULL)
-    g_prefix_error (error, "Cannot index %s: ", self->root);
+    {
+      g_prefix_error (error, "Cannot index %s: ", self->root);
+      return NULL;
+    }
+
+  if (!embed_after_index (self, report, cancellable, progress, progress_data, error))
+    g_clear_pointer (&report, lode_index_report_free);
 
   return report;
 }
@@ -391,12 +460,11 @@ is_blank (const char *text)
 /**
  * lode_project_search:
  * @self: a #LodeProject
- * @options: the query and its filters
+ * @options: the query, its filters and mode
  * @cancellable: (nullable): a #GCancellable
  * @error: return location for a #GError
  *
- * Searches the index; safe to call while the project is being indexed (WAL readers see the
- * last committed batch).
+ * lode_project_search_full() without what the response says about the mode.
  *
  * Returns: (transfer full) (element-type LodeSearchResult): results, best first
  */
@@ -406,25 +474,17 @@ lode_project_search (LodeProject              *self,
                      GCancellable             *cancellable,
                      GError                  **error)
 {
-  g_autoptr(LodeStore) store = NULL;
-  GPtrArray *results;
+  g_autoptr(LodeSearchResponse) response = NULL;
 
   g_return_val_if_fail (LODE_IS_PROJECT (self), NULL);
   g_return_val_if_fail (options != NULL, NULL);
   g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), NULL);
 
-  if (options->query == NULL || is_blank (options->query))
-    {
-      g_set_error_literal (error, LODE_ERROR, LODE_ERROR_INVALID_QUERY, "The query is empty");
-      return NULL;
-    }
+  response = lode_project_search_full (self, options, cancellable, error);
+  if (response == NULL)
+    return NULL;
 
-  g_mutex_lock (&self->reader_lock);
-  store = dup_reader (self, error);
-  results = store != NULL ? lode_store_search (store, options, cancellable, error) : NULL;
-  g_mutex_unlock (&self->reader_lock);
-
-  return results;
+  return g_steal_pointer (&response->results);
 }
 
 void
@@ -435,6 +495,8 @@ lode_project_status_free (LodeProjectStatus *status)
 
   g_clear_pointer (&status->languages, g_hash_table_unref);
   g_free (status->indexed_at);
+  g_free (status->embedding_model);
+  g_free (status->semantic_notice);
   g_free (status);
 }
 
@@ -462,6 +524,22 @@ file_size (const char *path)
   return g_stat (path, &st) == 0 ? (guint64) st.st_size : 0;
 }
 
+/* Why semantic search is off or covers only part of the index; NULL when it covers all.
+ * Called with reader_lock held. */
+static char *
+dup_coverage_notice (LodeProject *self,
+                     guint        n_embedded,
+                     guint        n_embeddable)
+{
+  if (self->embedder == NULL)
+    return g_strdup_printf ("semantic search unavailable: %s", self->embedder_notice);
+  if (n_embedded < n_embeddable)
+    return g_strdup_printf ("semantic search covers %u of %u chunks; `lode index` embeds the "
+                            "rest", n_embedded, n_embeddable);
+
+  return NULL;
+}
+
 /**
  * lode_project_dup_status:
  * @self: a #LodeProject
@@ -484,6 +562,10 @@ lode_project_dup_status (LodeProject  *self,
   if (!lode_project_is_indexed (self))
     {
       status->languages = g_hash_table_new (g_str_hash, g_str_equal);
+      g_mutex_lock (&self->reader_lock);
+      if (self->embedder == NULL)
+        status->semantic_notice = dup_coverage_notice (self, 0, 0);
+      g_mutex_unlock (&self->reader_lock);
       return status;
     }
 
@@ -497,8 +579,19 @@ lode_project_dup_status (LodeProject  *self,
       lode_project_status_free (status);
       return NULL;
     }
+  if (self->embedder != NULL)
+    status->embedding_model = g_strdup (lode_embedder_get_model (self->embedder));
+  if (!lode_store_count_embedded (store, status->embedding_model, &status->n_embedded,
+                                  &status->n_embeddable, error))
+    {
+      g_mutex_unlock (&self->reader_lock);
+      lode_project_status_free (status);
+      return NULL;
+    }
   state = lode_store_dup_meta (store, "state");
   status->indexed_at = lode_store_dup_meta (store, "indexed_at");
+  status->semantic_notice = dup_coverage_notice (self, status->n_embedded,
+                                                 status->n_embeddable);
   g_mutex_unlock (&self->reader_lock);
 
   status->state = g_strcmp0 (state, "ready") == 0 ? LODE_INDEX_STATE_READY
@@ -507,6 +600,317 @@ lode_project_dup_status (LodeProject  *self,
   status->db_size = file_size (self->db_path) + file_size (wal);
 
   return status;
+}
+
+/* Semantic search (issue #4) */
+
+/**
+ * lode_project_set_embedder:
+ * @self: a #LodeProject
+ * @embedder: (nullable): the provider that embeds this project's chunks and queries
+ * @unavailable: (nullable): without @embedder, why there is none (it completes
+ *   "semantic search unavailable: …")
+ *
+ * Sets the embedding provider. Vectors of another model are never mixed with those of
+ * @embedder: the next index run embeds the chunks for @embedder's model, and searches use
+ * only that model's vectors.
+ */
+void
+lode_project_set_embedder (LodeProject  *self,
+                           LodeEmbedder *embedder,
+                           const char   *unavailable)
+{
+  g_return_if_fail (LODE_IS_PROJECT (self));
+  g_return_if_fail (embedder == NULL || LODE_IS_EMBEDDER (embedder));
+
+  g_mutex_lock (&self->reader_lock);
+  g_set_object (&self->embedder, embedder);
+  g_free (self->embedder_notice);
+  self->embedder_notice = g_strdup (unavailable != NULL ? unavailable
+                                                        : "no embedding provider");
+  g_mutex_unlock (&self->reader_lock);
+}
+
+/**
+ * lode_project_get_embedder:
+ * @self: a #LodeProject
+ *
+ * Returns: (transfer none) (nullable): the embedding provider
+ */
+LodeEmbedder *
+lode_project_get_embedder (LodeProject *self)
+{
+  g_return_val_if_fail (LODE_IS_PROJECT (self), NULL);
+
+  return self->embedder;
+}
+
+/**
+ * lode_project_embed:
+ * @self: a #LodeProject
+ * @cancellable: (nullable): a #GCancellable
+ * @progress: (nullable) (scope call): called on this thread
+ * @progress_data: data for @progress
+ * @n_embedded: (out) (optional): chunks that got a vector
+ * @error: return location for a #GError
+ *
+ * Embeds the chunks of the index that have no vector of the embedder's model yet (as the
+ * end of lode_project_index() does). Blocks; call it from a worker thread.
+ *
+ * Returns: %TRUE when every chunk has a vector
+ */
+gboolean
+lode_project_embed (LodeProject            *self,
+                    GCancellable           *cancellable,
+                    LodeIndexProgressFunc   progress,
+                    gpointer                progress_data,
+                    guint                  *n_embedded,
+                    GError                **error)
+{
+  g_autoptr(LodeEmbedder) embedder = NULL;
+
+  g_return_val_if_fail (LODE_IS_PROJECT (self), FALSE);
+  g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), FALSE);
+
+  if (n_embedded != NULL)
+    *n_embedded = 0;
+
+  g_mutex_lock (&self->reader_lock);
+  if (self->embedder != NULL)
+    embedder = g_object_ref (self->embedder);
+  else
+    g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "semantic search unavailable: %s",
+                 self->embedder_notice);
+  g_mutex_unlock (&self->reader_lock);
+
+  if (embedder == NULL)
+    return FALSE;
+  if (!lode_project_is_indexed (self))
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED,
+                   "%s is not indexed yet; run “lode index %s” first", self->root, self->root);
+      return FALSE;
+    }
+
+  return lode_embed_pass_run (self->db_path, embedder, cancellable, progress,
+                              progress_data, n_embedded, error);
+}
+
+static void
+add_vector_cb (gint64       chunk_id,
+               const float *vector,
+               gpointer     user_data)
+{
+  lode_vector_index_add (user_data, chunk_id, vector);
+}
+
+/* Brings the matrix of @model's vectors up to date with the index: drops the chunks that are
+ * gone, adds the vectors stored since the last sync. Called with reader_lock held. */
+static gboolean
+sync_vectors (LodeProject  *self,
+              LodeStore    *store,
+              const char   *model,
+              GError      **error)
+{
+  g_autoptr(GArray) ids = NULL;
+  gint64 version = lode_store_get_data_version (store);
+
+  if (self->vectors_model != NULL && g_str_equal (self->vectors_model, model) &&
+      self->vectors_version == version)
+    return TRUE;
+
+  ids = lode_store_dup_chunk_ids (store, NULL, NULL, error);
+  if (ids == NULL)
+    return FALSE;
+  self->n_embeddable = ids->len;
+
+  if (self->vectors_model == NULL || !g_str_equal (self->vectors_model, model) ||
+      self->vectors == NULL)
+    {
+      guint dims = 0;
+
+      g_clear_object (&self->vectors);
+      g_free (self->vectors_model);
+      self->vectors_model = g_strdup (model);
+      memset (&self->vectors_cursor, 0, sizeof self->vectors_cursor);
+      if (!lode_store_get_vector_dims (store, model, &dims, error))
+        return FALSE;
+      if (dims == 0)
+        {
+          self->vectors_version = version;
+          return TRUE;
+        }
+      self->vectors = lode_vector_index_new (dims);
+      lode_vector_index_set_quantized (self->vectors, self->config->vector_int8);
+    }
+  else
+    lode_vector_index_retain (self->vectors, (const gint64 *) ids->data, ids->len);
+
+  if (!lode_store_load_vectors (store, model, lode_vector_index_get_dims (self->vectors),
+                                &self->vectors_cursor, add_vector_cb, self->vectors, error))
+    {
+      g_clear_object (&self->vectors);
+      g_clear_pointer (&self->vectors_model, g_free);
+      return FALSE;
+    }
+
+  self->vectors_version = version;
+  return TRUE;
+}
+
+/* The dense leg: the query's vector neighbours that pass the filters, or NULL with a notice
+ * (and, when @required, an error) saying why there are none. Called with reader_lock held. */
+static GArray *
+dense_leg (LodeProject              *self,
+           LodeStore                *store,
+           const LodeSearchOptions  *options,
+           LodeEmbedder             *embedder,
+           const LodeEmbeddings     *query,
+           LodeSearchResponse       *response,
+           GError                  **error)
+{
+  g_autoptr(GArray) allowed = NULL;
+  const char *model = lode_embedder_get_model (embedder);
+
+  if (!sync_vectors (self, store, model, error))
+    return NULL;
+
+  response->model = g_strdup (model);
+  response->n_embedded = self->vectors != NULL ? lode_vector_index_get_size (self->vectors) : 0;
+  response->n_chunks = self->n_embeddable;
+  response->notice = dup_coverage_notice (self, response->n_embedded, response->n_chunks);
+
+  if (self->vectors == NULL || response->n_embedded == 0)
+    return g_array_new (FALSE, FALSE, sizeof (LodeVectorHit));
+
+  if (query->dims != lode_vector_index_get_dims (self->vectors))
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
+                   "%s gave the query %u dimensions, its stored vectors have %u", model,
+                   query->dims, lode_vector_index_get_dims (self->vectors));
+      return NULL;
+    }
+
+  if (options->language != NULL || options->path_glob != NULL)
+    {
+      allowed = lode_store_dup_chunk_ids (store, options->language, options->path_glob, error);
+      if (allowed == NULL)
+        return NULL;
+    }
+
+  return lode_vector_index_search (self->vectors, query->data,
+                                   lode_store_dense_candidates (options),
+                                   allowed != NULL ? (const gint64 *) allowed->data : NULL,
+                                   allowed != NULL ? allowed->len : 0);
+}
+
+/**
+ * lode_project_search_full:
+ * @self: a #LodeProject
+ * @options: the query, its filters and mode
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Searches the index; safe to call while the project is being indexed or embedded (WAL
+ * readers see the last committed batch, and the dense leg covers the chunks embedded so far).
+ *
+ * Hybrid mode fuses BM25 and the vector neighbours of the query (see
+ * lode_store_search_hybrid()). Without an embedder, or when the query cannot be embedded,
+ * hybrid runs BM25 alone and the response says so (mode lexical, a notice); semantic mode
+ * fails with %LODE_ERROR_EMBEDDER instead. Embedding the query blocks (a model run or an
+ * HTTP request): call this from a worker thread or a command-line tool.
+ *
+ * Returns: (transfer full): the results and the mode that ran
+ */
+LodeSearchResponse *
+lode_project_search_full (LodeProject              *self,
+                          const LodeSearchOptions  *options,
+                          GCancellable             *cancellable,
+                          GError                  **error)
+{
+  g_autoptr(LodeSearchResponse) response = NULL;
+  g_autoptr(LodeStore) store = NULL;
+  g_autoptr(LodeEmbedder) embedder = NULL;
+  g_autoptr(LodeEmbeddings) query = NULL;
+  g_autoptr(GArray) dense = NULL;
+  g_autoptr(GError) dense_error = NULL;
+  g_autofree char *notice = NULL;
+  LodeSearchOptions effective;
+
+  g_return_val_if_fail (LODE_IS_PROJECT (self), NULL);
+  g_return_val_if_fail (options != NULL, NULL);
+  g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), NULL);
+
+  if (options->query == NULL || is_blank (options->query))
+    {
+      g_set_error_literal (error, LODE_ERROR, LODE_ERROR_INVALID_QUERY, "The query is empty");
+      return NULL;
+    }
+
+  response = g_new0 (LodeSearchResponse, 1);
+  response->requested_mode = options->mode;
+  effective = *options;
+
+  g_mutex_lock (&self->reader_lock);
+  if (self->embedder != NULL)
+    embedder = g_object_ref (self->embedder);
+  else
+    notice = g_strdup_printf ("semantic search unavailable: %s", self->embedder_notice);
+  g_mutex_unlock (&self->reader_lock);
+
+  /* The query is embedded outside the lock: it may take a while. */
+  if (options->mode != LODE_SEARCH_MODE_LEXICAL && embedder != NULL)
+    {
+      const char *texts[] = { options->query, NULL };
+
+      query = lode_embedder_embed_sync (embedder, texts, LODE_EMBED_QUERY, cancellable,
+                                        &dense_error);
+      if (query != NULL && query->n_vectors != 1)
+        {
+          g_set_error (&dense_error, LODE_ERROR, LODE_ERROR_EMBEDDER,
+                       "%s returned %u vectors for one query", lode_embedder_get_model (embedder),
+                       query->n_vectors);
+          g_clear_pointer (&query, lode_embeddings_free);
+        }
+      if (g_error_matches (dense_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_propagate_error (error, g_steal_pointer (&dense_error));
+          return NULL;
+        }
+    }
+
+  g_mutex_lock (&self->reader_lock);
+  store = dup_reader (self, error);
+  if (store != NULL && query != NULL)
+    dense = dense_leg (self, store, options, embedder, query, response, &dense_error);
+
+  if (options->mode != LODE_SEARCH_MODE_LEXICAL && dense == NULL)
+    {
+      if (dense_error != NULL && notice == NULL)
+        notice = g_strdup_printf ("semantic search unavailable: %s", dense_error->message);
+      if (options->mode == LODE_SEARCH_MODE_SEMANTIC && store != NULL)
+        {
+          g_set_error_literal (error, LODE_ERROR, LODE_ERROR_EMBEDDER, notice);
+          g_clear_object (&store);
+        }
+      effective.mode = LODE_SEARCH_MODE_LEXICAL;
+    }
+
+  if (store != NULL)
+    response->results = lode_store_search_hybrid (store, &effective, dense, cancellable, error);
+  g_mutex_unlock (&self->reader_lock);
+
+  if (response->results == NULL)
+    return NULL;
+
+  response->mode = effective.mode;
+  if (notice != NULL && options->mode != LODE_SEARCH_MODE_LEXICAL)
+    {
+      g_free (response->notice);
+      response->notice = g_steal_pointer (&notice);
+    }
+
+  return g_steal_pointer (&response);
 }
 
 /* Import graph (issue #6) */

@@ -9,6 +9,7 @@
 #include <gio/gio.h>
 
 #include "lode-config.h"
+#include "lode-embedder.h"
 #include "lode-indexer.h"
 #include "lode-search.h"
 #include "lode-store.h"
@@ -35,6 +36,11 @@ typedef struct
   GHashTable     *languages;     /* language id → GUINT_TO_POINTER (files) */
   char           *indexed_at;    /* (nullable) ISO 8601 time of the last completed run */
   guint64         db_size;       /* bytes on disk, WAL included */
+  /* Semantic search (issue #4) */
+  char           *embedding_model;   /* (nullable): NULL when no embedder is available */
+  guint           n_embedded;        /* chunks with a vector of embedding_model */
+  guint           n_embeddable;      /* chunks that can have one (all but blank ones) */
+  char           *semantic_notice;   /* (nullable): why semantic search is off or partial */
 } LodeProjectStatus;
 
 void        lode_project_status_free       (LodeProjectStatus *status);
@@ -91,5 +97,19 @@ gboolean           lode_project_set_graph_enabled (LodeProject      *self,
                                               GError               **error);
 char              *lode_project_dup_relative_path (LodeProject      *self,
                                               const char            *path);
+void               lode_project_set_embedder (LodeProject           *self,
+                                              LodeEmbedder          *embedder,
+                                              const char            *unavailable);
+LodeEmbedder      *lode_project_get_embedder (LodeProject           *self);
+LodeSearchResponse *lode_project_search_full (LodeProject           *self,
+                                              const LodeSearchOptions *options,
+                                              GCancellable          *cancellable,
+                                              GError               **error);
+gboolean           lode_project_embed        (LodeProject           *self,
+                                              GCancellable          *cancellable,
+                                              LodeIndexProgressFunc  progress,
+                                              gpointer               progress_data,
+                                              guint                 *n_embedded,
+                                              GError               **error);
 
 G_END_DECLS

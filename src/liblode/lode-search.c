@@ -38,6 +38,61 @@ lode_search_result_free (LodeSearchResult *result)
   g_free (result);
 }
 
+void
+lode_search_response_free (LodeSearchResponse *response)
+{
+  if (response == NULL)
+    return;
+
+  g_clear_pointer (&response->results, g_ptr_array_unref);
+  g_free (response->notice);
+  g_free (response->model);
+  g_free (response);
+}
+
+const char *
+lode_search_mode_to_string (LodeSearchMode mode)
+{
+  switch (mode)
+    {
+    case LODE_SEARCH_MODE_HYBRID:
+      return "hybrid";
+    case LODE_SEARCH_MODE_LEXICAL:
+      return "lexical";
+    case LODE_SEARCH_MODE_SEMANTIC:
+      return "semantic";
+    default:
+      g_return_val_if_reached ("unknown");
+    }
+}
+
+/**
+ * lode_search_mode_from_string:
+ * @name: "hybrid", "lexical" or "semantic"
+ * @mode: (out): the mode
+ *
+ * Returns: whether @name is a mode
+ */
+gboolean
+lode_search_mode_from_string (const char     *name,
+                              LodeSearchMode *mode)
+{
+  static const LodeSearchMode modes[] = {
+    LODE_SEARCH_MODE_HYBRID, LODE_SEARCH_MODE_LEXICAL, LODE_SEARCH_MODE_SEMANTIC,
+  };
+
+  g_return_val_if_fail (mode != NULL, FALSE);
+
+  for (guint i = 0; name != NULL && i < G_N_ELEMENTS (modes); i++)
+    if (g_str_equal (name, lode_search_mode_to_string (modes[i])))
+      {
+        *mode = modes[i];
+        return TRUE;
+      }
+
+  return FALSE;
+}
+
 /* Extensions that make `name.ext` a file name although Lode has no language for them. */
 static const char *const other_extensions[] = {
   "ac", "am", "asm", "bat", "cfg", "cmake", "conf", "csv", "el", "gradle", "in", "ini", "lock",

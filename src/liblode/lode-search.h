@@ -27,6 +27,20 @@ typedef enum
 } LodeQueryKind;
 
 /**
+ * LodeSearchMode:
+ * @LODE_SEARCH_MODE_HYBRID: BM25 and vector neighbours, fused by Reciprocal Rank Fusion (the
+ *   default; BM25 alone when no embedding model is available)
+ * @LODE_SEARCH_MODE_LEXICAL: BM25 only
+ * @LODE_SEARCH_MODE_SEMANTIC: vector neighbours only
+ */
+typedef enum
+{
+  LODE_SEARCH_MODE_HYBRID,
+  LODE_SEARCH_MODE_LEXICAL,
+  LODE_SEARCH_MODE_SEMANTIC,
+} LodeSearchMode;
+
+/**
  * LodeSearchOptions:
  * @query: the query text
  * @limit: number of results, 1 … %LODE_SEARCH_MAX_LIMIT
@@ -34,6 +48,7 @@ typedef enum
  * @path_glob: (nullable): only paths matching this glob (see lode_glob_match_path())
  * @min_score: drop results scoring below this
  * @one_per_file: keep only the best result of each file
+ * @mode: which legs run (issue #4)
  */
 typedef struct
 {
@@ -42,10 +57,12 @@ typedef struct
   const char *language;
   const char *path_glob;
   double      min_score;
-  gboolean    one_per_file;
+  gboolean        one_per_file;
+  LodeSearchMode  mode;
 } LodeSearchOptions;
 
-#define LODE_SEARCH_OPTIONS_INIT { NULL, LODE_SEARCH_DEFAULT_LIMIT, NULL, NULL, 0.0, FALSE }
+#define LODE_SEARCH_OPTIONS_INIT \
+  { NULL, LODE_SEARCH_DEFAULT_LIMIT, NULL, NULL, 0.0, FALSE, LODE_SEARCH_MODE_HYBRID }
 
 typedef struct
 {
@@ -60,9 +77,37 @@ typedef struct
   char   *snippet;     /* bounded excerpt of the chunk */
 } LodeSearchResult;
 
-void          lode_search_result_free (LodeSearchResult *result);
-LodeQueryKind lode_query_classify     (const char       *query);
+/**
+ * LodeSearchResponse:
+ * @results: (element-type LodeSearchResult): results, best first
+ * @requested_mode: the mode asked for
+ * @mode: the mode that ran: %LODE_SEARCH_MODE_LEXICAL when hybrid was asked for and no
+ *   embedding model is available
+ * @notice: (nullable): why semantic search did not run or covers only part of the index, for
+ *   people ("semantic search unavailable: no embedding model (run `lode model pull`)")
+ * @model: (nullable): the embedding model of the dense leg
+ * @n_embedded: chunks that have a vector of @model
+ * @n_chunks: chunks that can have one (all but blank ones)
+ */
+typedef struct
+{
+  GPtrArray      *results;
+  LodeSearchMode  requested_mode;
+  LodeSearchMode  mode;
+  char           *notice;
+  char           *model;
+  guint           n_embedded;
+  guint           n_chunks;
+} LodeSearchResponse;
+
+void          lode_search_result_free   (LodeSearchResult   *result);
+void          lode_search_response_free (LodeSearchResponse *response);
+LodeQueryKind lode_query_classify       (const char         *query);
+const char   *lode_search_mode_to_string   (LodeSearchMode   mode);
+gboolean      lode_search_mode_from_string (const char      *name,
+                                            LodeSearchMode  *mode);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeSearchResult, lode_search_result_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeSearchResponse, lode_search_response_free)
 
 G_END_DECLS

@@ -68,14 +68,15 @@ static const char schema_sql[] =
   "  n_lines INTEGER NOT NULL"
   ");"
   "CREATE TABLE IF NOT EXISTS chunks ("
-  "  id INTEGER PRIMARY KEY,"
+  "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
   "  file_id INTEGER NOT NULL,"
   "  start_line INTEGER NOT NULL,"
   "  end_line INTEGER NOT NULL,"
   "  kind TEXT,"
   "  symbol TEXT,"
   "  container TEXT,"
-  "  signature TEXT"
+  "  signature TEXT,"
+  "  hash TEXT"
   ");"
   "CREATE INDEX IF NOT EXISTS chunks_file ON chunks (file_id, start_line);"
   "CREATE TABLE IF NOT EXISTS symbols ("
@@ -94,6 +95,24 @@ static const char schema_sql[] =
   "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5 ("
   "  symbol, sig, path, body,"
   "  tokenize = '" LODE_CODE_TOKENIZER_NAME "'"
+  ");";
+
+/* Vectors (issue #4). chunks.hash is the SHA-1 of the chunk's text (NULL for a blank chunk,
+ * which is never embedded) and chunk ids are never reused (AUTOINCREMENT), so that an
+ * in-memory matrix keyed by chunk id can be brought up to date incrementally. A vector
+ * belongs to a text and a model, not to a chunk: identical text is embedded once, a chunk
+ * that moves (or a file that is renamed) keeps its vector, and vectors of different models
+ * never mix. `seq` grows with every vector stored, for the same incremental loading.
+ * Vectors are float32 in host byte order (the index is a local cache). */
+static const char vector_schema_sql[] =
+  "CREATE INDEX IF NOT EXISTS chunks_hash ON chunks (hash);"
+  "CREATE TABLE IF NOT EXISTS vectors ("
+  "  seq INTEGER PRIMARY KEY AUTOINCREMENT,"
+  "  model TEXT NOT NULL,"
+  "  hash TEXT NOT NULL,"
+  "  dims INTEGER NOT NULL,"
+  "  vector BLOB NOT NULL,"
+  "  UNIQUE (model, hash)"
   ");";
 
 /* Import graph (issue #6). `imports` holds what a file's own parse found, so it changes only
@@ -170,6 +189,68 @@ static const char *const graph_stmt_sql[N_GRAPH_STMTS] = {
 
 typedef enum
 {
+  VSTMT_READ_BEGIN,
+  VSTMT_READ_END,
+  VSTMT_DATA_VERSION,
+  VSTMT_TODO,
+  VSTMT_COUNT_HASH,
+  VSTMT_INSERT,
+  VSTMT_DIMS,
+  VSTMT_COUNT_EMBEDDED,
+  VSTMT_COUNT_EMBEDDABLE,
+  VSTMT_CURSOR,
+  VSTMT_LOAD,
+  VSTMT_CHUNK_IDS,
+  VSTMT_FILTER_IDS,
+  VSTMT_DELETE_OTHER_MODELS,
+  VSTMT_COUNT_VECTORS,
+  VSTMT_COUNT_ORPHANS,
+  VSTMT_DELETE_ORPHANS,
+  N_VECTOR_STMTS
+} VectorStmt;
+
+static const char *const vector_stmt_sql[N_VECTOR_STMTS] = {
+  [VSTMT_READ_BEGIN] = "BEGIN",
+  [VSTMT_READ_END] = "COMMIT",
+  [VSTMT_DATA_VERSION] = "PRAGMA data_version",
+  [VSTMT_TODO] =
+    "SELECT c.id, c.hash, fts.body FROM chunks c JOIN chunks_fts fts ON fts.rowid = c.id "
+    "WHERE c.id > ?2 AND c.hash IS NOT NULL AND NOT EXISTS "
+    "(SELECT 1 FROM vectors v WHERE v.model = ?1 AND v.hash = c.hash) ORDER BY c.id LIMIT ?3",
+  [VSTMT_COUNT_HASH] = "SELECT count(*) FROM chunks WHERE hash = ?1",
+  [VSTMT_INSERT] =
+    "INSERT OR IGNORE INTO vectors (model, hash, dims, vector) VALUES (?1, ?2, ?3, ?4)",
+  [VSTMT_DIMS] = "SELECT dims FROM vectors WHERE model = ?1 LIMIT 1",
+  [VSTMT_COUNT_EMBEDDED] =
+    "SELECT count(*) FROM chunks c WHERE c.hash IS NOT NULL AND EXISTS "
+    "(SELECT 1 FROM vectors v WHERE v.model = ?1 AND v.hash = c.hash)",
+  [VSTMT_COUNT_EMBEDDABLE] = "SELECT count(*) FROM chunks WHERE hash IS NOT NULL",
+  [VSTMT_CURSOR] =
+    "SELECT (SELECT ifnull (max (id), 0) FROM chunks), "
+    "(SELECT ifnull (max (seq), 0) FROM vectors)",
+  [VSTMT_LOAD] =
+    "SELECT c.id, v.vector FROM chunks c JOIN vectors v ON v.model = ?1 AND v.hash = c.hash "
+    "WHERE c.id > ?2 AND c.id <= ?4 AND v.seq <= ?5 "
+    "UNION ALL "
+    "SELECT c.id, v.vector FROM vectors v JOIN chunks c ON c.hash = v.hash "
+    "WHERE v.model = ?1 AND v.seq > ?3 AND v.seq <= ?5 AND c.id <= ?2",
+  [VSTMT_CHUNK_IDS] = "SELECT id FROM chunks WHERE hash IS NOT NULL ORDER BY id",
+  [VSTMT_FILTER_IDS] =
+    "SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id "
+    "WHERE (?1 IS NULL OR f.language = ?1) AND (?2 IS NULL OR lode_glob (?2, f.path)) "
+    "ORDER BY c.id",
+  [VSTMT_DELETE_OTHER_MODELS] = "DELETE FROM vectors WHERE model != ?1",
+  [VSTMT_COUNT_VECTORS] = "SELECT count(*) FROM vectors WHERE model = ?1",
+  [VSTMT_COUNT_ORPHANS] =
+    "SELECT count(*) FROM vectors v WHERE v.model = ?1 AND NOT EXISTS "
+    "(SELECT 1 FROM chunks c WHERE c.hash = v.hash)",
+  [VSTMT_DELETE_ORPHANS] =
+    "DELETE FROM vectors WHERE seq IN (SELECT v.seq FROM vectors v WHERE v.model = ?1 AND "
+    "NOT EXISTS (SELECT 1 FROM chunks c WHERE c.hash = v.hash) ORDER BY v.seq LIMIT ?2)",
+};
+
+typedef enum
+{
   STMT_BEGIN,
   STMT_COMMIT,
   STMT_ROLLBACK,
@@ -220,8 +301,8 @@ static const char *const stmt_sql[N_STMTS] = {
   [STMT_CHUNKS_DELETE_FILE] = "DELETE FROM chunks WHERE file_id = ?1",
   [STMT_SYMBOLS_DELETE_FILE] = "DELETE FROM symbols WHERE file_id = ?1",
   [STMT_CHUNK_INSERT] =
-    "INSERT INTO chunks (file_id, start_line, end_line, kind, symbol, container, signature) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    "INSERT INTO chunks (file_id, start_line, end_line, kind, symbol, container, signature, "
+    "hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
   [STMT_FTS_INSERT] =
     "INSERT INTO chunks_fts (rowid, symbol, sig, path, body) VALUES (?1, ?2, ?3, ?4, ?5)",
   [STMT_SYMBOL_INSERT] =
@@ -270,6 +351,7 @@ struct _LodeStore
   char          *filename;
   sqlite3_stmt  *stmts[N_STMTS];
   sqlite3_stmt  *graph_stmts[N_GRAPH_STMTS];
+  sqlite3_stmt  *vector_stmts[N_VECTOR_STMTS];
   GString       *sig;            /* scratch buffer for the FTS sig column */
   GCancellable  *cancellable;    /* (nullable): of the search running now */
   guint          was_reset : 1;
@@ -285,6 +367,8 @@ lode_store_close (LodeStore *self)
     g_clear_pointer (&self->stmts[i], sqlite3_finalize);
   for (guint i = 0; i < N_GRAPH_STMTS; i++)
     g_clear_pointer (&self->graph_stmts[i], sqlite3_finalize);
+  for (guint i = 0; i < N_VECTOR_STMTS; i++)
+    g_clear_pointer (&self->vector_stmts[i], sqlite3_finalize);
   g_clear_pointer (&self->db, sqlite3_close_v2);
   self->in_transaction = FALSE;
 }
@@ -624,7 +708,8 @@ create_schema (sqlite3  *db,
         *foreign = TRUE;
       else if (version == 0 &&
                (rc = sqlite3_exec (db, schema_sql, NULL, NULL, NULL)) == SQLITE_OK &&
-               (rc = sqlite3_exec (db, graph_schema_sql, NULL, NULL, NULL)) == SQLITE_OK)
+               (rc = sqlite3_exec (db, graph_schema_sql, NULL, NULL, NULL)) == SQLITE_OK &&
+               (rc = sqlite3_exec (db, vector_schema_sql, NULL, NULL, NULL)) == SQLITE_OK)
         rc = sqlite3_exec (db, set_version, NULL, NULL, NULL);
     }
 
@@ -699,6 +784,17 @@ lode_store_try_open (LodeStore  *self,
     {
       rc = sqlite3_prepare_v3 (self->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
                                &self->stmts[i], NULL);
+      if (rc != SQLITE_OK)
+        {
+          *bad = is_bad_database (rc);
+          return set_db_error (self, rc, error, "Cannot prepare a statement");
+        }
+    }
+
+  for (guint i = 0; i < N_VECTOR_STMTS; i++)
+    {
+      rc = sqlite3_prepare_v3 (self->db, vector_stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
+                               &self->vector_stmts[i], NULL);
       if (rc != SQLITE_OK)
         {
           *bad = is_bad_database (rc);
@@ -981,6 +1077,20 @@ find_symbol_chunk (const ChunkSpan *spans,
   return innermost;
 }
 
+/* The key of a chunk's vector: the SHA-1 of its text, NULL for blank text (not embedded). */
+static char *
+text_hash (const char *text)
+{
+  const char *p;
+
+  for (p = text; p != NULL && *p != '\0' && g_ascii_isspace (*p); p++)
+    ;
+  if (p == NULL || *p == '\0')
+    return NULL;
+
+  return g_compute_checksum_for_string (G_CHECKSUM_SHA1, text, -1);
+}
+
 static gboolean
 put_file_rows (LodeStore      *self,
                gconstpointer   data,
@@ -1024,6 +1134,7 @@ put_file_rows (LodeStore      *self,
   for (guint i = 0; chunks != NULL && i < chunks->len; i++)
     {
       const LodeChunk *chunk = g_ptr_array_index (chunks, i);
+      g_autofree char *chunk_hash = NULL;
       gint64 chunk_id;
 
       s = stmt (self, STMT_CHUNK_INSERT);
@@ -1034,6 +1145,8 @@ put_file_rows (LodeStore      *self,
       bind_text (s, 5, chunk->symbol);
       bind_text (s, 6, chunk->container);
       bind_text (s, 7, chunk->signature);
+      chunk_hash = text_hash (chunk->content);
+      bind_text (s, 8, chunk_hash);
       if (!run (self, s, error, "Cannot store a chunk"))
         return FALSE;
       chunk_id = sqlite3_last_insert_rowid (self->db);
@@ -1335,13 +1448,13 @@ lode_store_set_meta (LodeStore   *self,
   return run (self, s, error, "Cannot store metadata");
 }
 
+/* Steps @s, which yields one count. */
 static gboolean
-query_count (LodeStore  *self,
-             Stmt        id,
-             guint      *count,
-             GError    **error)
+step_count (LodeStore     *self,
+            sqlite3_stmt  *s,
+            guint         *count,
+            GError       **error)
 {
-  sqlite3_stmt *s = stmt (self, id);
   int rc = sqlite3_step (s);
 
   if (rc == SQLITE_ROW)
@@ -1352,6 +1465,15 @@ query_count (LodeStore  *self,
     return set_db_error (self, rc, error, "Cannot count rows");
 
   return TRUE;
+}
+
+static gboolean
+query_count (LodeStore  *self,
+             Stmt        id,
+             guint      *count,
+             GError    **error)
+{
+  return step_count (self, stmt (self, id), count, error);
 }
 
 /**
@@ -1883,13 +2005,13 @@ spread_files (GArray *candidates)
 }
 
 /* Identifier and natural-language queries: bm25 over the FTS table, plus, for identifiers,
- * the chunks the symbols table names. */
-static GPtrArray *
-search_chunks (LodeStore                *self,
-               const LodeSearchOptions  *options,
-               const LodeQueryPlan      *plan,
-               guint                     limit,
-               GError                  **error)
+ * the chunks the symbols table names. Returns the candidates loaded, filtered and sorted. */
+static GArray *
+rank_chunks (LodeStore                *self,
+             const LodeSearchOptions  *options,
+             const LodeQueryPlan      *plan,
+             guint                     limit,
+             GError                  **error)
 {
   g_autoptr(GArray) candidates = g_array_new (FALSE, TRUE, sizeof (Candidate));
   g_autoptr(GHashTable) index = g_hash_table_new (NULL, NULL);
@@ -1955,6 +2077,21 @@ search_chunks (LodeStore                *self,
       spread_files (candidates);
     }
   g_array_sort (candidates, compare_candidates);
+
+  return g_steal_pointer (&candidates);
+}
+
+static GPtrArray *
+search_chunks (LodeStore                *self,
+               const LodeSearchOptions  *options,
+               const LodeQueryPlan      *plan,
+               guint                     limit,
+               GError                  **error)
+{
+  g_autoptr(GArray) candidates = rank_chunks (self, options, plan, limit, error);
+
+  if (candidates == NULL)
+    return NULL;
 
   return make_results (self, options, plan, candidates, limit, error);
 }
@@ -2103,6 +2240,13 @@ search_paths (LodeStore                *self,
   return make_results (self, options, plan, candidates, limit, error);
 }
 
+static GPtrArray *search_with_legs (LodeStore                *self,
+                                    const LodeSearchOptions  *options,
+                                    LodeSearchMode            mode,
+                                    GArray                   *dense,
+                                    GCancellable             *cancellable,
+                                    GError                  **error);
+
 /**
  * lode_store_search:
  * @self: a #LodeStore
@@ -2125,6 +2269,9 @@ search_paths (LodeStore                *self,
  *
  * A query with no searchable word (`!!!`, `x`) gives no results, not an error.
  *
+ * This is the lexical leg alone, whatever @options' mode; lode_store_search_hybrid() adds
+ * the vector neighbours.
+ *
  * Returns: (transfer full) (element-type LodeSearchResult): results, best first; %NULL on
  *   error (%G_IO_ERROR_CANCELLED when cancelled)
  */
@@ -2134,15 +2281,39 @@ lode_store_search (LodeStore                *self,
                    GCancellable             *cancellable,
                    GError                  **error)
 {
-  g_autoptr(LodeQueryPlan) plan = NULL;
-  GPtrArray *results;
-  guint limit;
-
   g_return_val_if_fail (LODE_IS_STORE (self), NULL);
   g_return_val_if_fail (options != NULL, NULL);
   g_return_val_if_fail (options->query != NULL, NULL);
   g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return search_with_legs (self, options, LODE_SEARCH_MODE_LEXICAL, NULL, cancellable, error);
+}
+
+static GPtrArray *search_fused    (LodeStore                *self,
+                                   const LodeSearchOptions  *options,
+                                   const LodeQueryPlan      *plan,
+                                   GArray                   *dense,
+                                   guint                     limit,
+                                   GError                  **error);
+static GPtrArray *search_semantic (LodeStore                *self,
+                                   const LodeSearchOptions  *options,
+                                   const LodeQueryPlan      *plan,
+                                   GArray                   *dense,
+                                   guint                     limit,
+                                   GError                  **error);
+
+static GPtrArray *
+search_with_legs (LodeStore                *self,
+                  const LodeSearchOptions  *options,
+                  LodeSearchMode            mode,
+                  GArray                   *dense,
+                  GCancellable             *cancellable,
+                  GError                  **error)
+{
+  g_autoptr(LodeQueryPlan) plan = NULL;
+  GPtrArray *results;
+  guint limit;
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
@@ -2154,8 +2325,12 @@ lode_store_search (LodeStore                *self,
   if (cancellable != NULL)
     sqlite3_progress_handler (self->db, 1000, progress_cb, self);
 
-  if (plan->kind == LODE_QUERY_PATH)
+  if (mode == LODE_SEARCH_MODE_SEMANTIC)
+    results = search_semantic (self, options, plan, dense, limit, error);
+  else if (plan->kind == LODE_QUERY_PATH)
     results = search_paths (self, options, plan, limit, error);
+  else if (mode == LODE_SEARCH_MODE_HYBRID)
+    results = search_fused (self, options, plan, dense, limit, error);
   else
     results = search_chunks (self, options, plan, limit, error);
 
@@ -2164,6 +2339,673 @@ lode_store_search (LodeStore                *self,
   self->cancellable = NULL;
 
   return results;
+}
+
+/* Vectors and hybrid search (issue #4) */
+
+static sqlite3_stmt *
+vector_stmt (LodeStore  *self,
+             VectorStmt  id)
+{
+  sqlite3_stmt *s = self->vector_stmts[id];
+
+  sqlite3_reset (s);
+  sqlite3_clear_bindings (s);
+  return s;
+}
+
+static gboolean
+vector_count (LodeStore   *self,
+              VectorStmt   id,
+              const char  *model,
+              guint       *count,
+              GError     **error)
+{
+  sqlite3_stmt *s = vector_stmt (self, id);
+
+  if (model != NULL)
+    bind_text (s, 1, model);
+
+  return step_count (self, s, count, error);
+}
+
+void
+lode_store_embed_text_free (LodeStoreEmbedText *text)
+{
+  if (text == NULL)
+    return;
+
+  g_free (text->hash);
+  g_free (text->text);
+  g_free (text);
+}
+
+/**
+ * lode_store_dup_unembedded:
+ * @self: a #LodeStore
+ * @model: the embedding model
+ * @after_chunk: only chunks with a larger id (0 for all): the cursor of a pass
+ * @limit: at most this many chunks
+ * @error: return location for a #GError
+ *
+ * The next chunks, by id, whose text has no vector of @model. Several chunks may share a
+ * text: each is listed, and the caller embeds their text once.
+ *
+ * Returns: (transfer full) (element-type LodeStoreEmbedText): the chunks; empty when all
+ *   are embedded
+ */
+GPtrArray *
+lode_store_dup_unembedded (LodeStore   *self,
+                           const char  *model,
+                           gint64       after_chunk,
+                           guint        limit,
+                           GError     **error)
+{
+  g_autoptr(GPtrArray) texts = NULL;
+  sqlite3_stmt *s;
+  int rc;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
+  g_return_val_if_fail (model != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  texts = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_store_embed_text_free);
+  s = vector_stmt (self, VSTMT_TODO);
+  bind_text (s, 1, model);
+  sqlite3_bind_int64 (s, 2, after_chunk);
+  sqlite3_bind_int (s, 3, (int) MIN (limit, G_MAXINT));
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      LodeStoreEmbedText *text = g_new0 (LodeStoreEmbedText, 1);
+
+      text->chunk_id = sqlite3_column_int64 (s, 0);
+      text->hash = dup_column_text (s, 1);
+      text->text = dup_column_text (s, 2);
+      if (text->text == NULL)
+        text->text = g_strdup ("");
+      g_ptr_array_add (texts, text);
+    }
+  sqlite3_reset (s);
+
+  if (rc != SQLITE_DONE)
+    {
+      set_db_error (self, rc, error, "Cannot read the chunks to embed");
+      return NULL;
+    }
+
+  return g_steal_pointer (&texts);
+}
+
+/**
+ * lode_store_get_vector_dims:
+ * @self: a #LodeStore
+ * @model: an embedding model
+ * @dims: (out): dimensions of the stored vectors of @model, 0 when there are none
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_store_get_vector_dims (LodeStore   *self,
+                            const char  *model,
+                            guint       *dims,
+                            GError     **error)
+{
+  sqlite3_stmt *s;
+  int rc;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+  g_return_val_if_fail (model != NULL, FALSE);
+  g_return_val_if_fail (dims != NULL, FALSE);
+
+  s = vector_stmt (self, VSTMT_DIMS);
+  bind_text (s, 1, model);
+  rc = sqlite3_step (s);
+  *dims = rc == SQLITE_ROW ? (guint) sqlite3_column_int (s, 0) : 0;
+  sqlite3_reset (s);
+
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    return set_db_error (self, rc, error, "Cannot read vectors");
+
+  return TRUE;
+}
+
+/**
+ * lode_store_put_vectors:
+ * @self: a #LodeStore
+ * @model: the embedding model
+ * @dims: dimensions of each vector
+ * @hashes: (array length=n_vectors): the text hash each vector belongs to
+ * @vectors: (array): @n_vectors × @dims floats, row-major, L2-normalised
+ * @n_vectors: number of vectors
+ * @n_chunks: (out) (optional): chunks that have a vector now and had none before
+ * @error: return location for a #GError
+ *
+ * Stores a batch of vectors in one transaction (so that an interrupted embedding pass loses
+ * at most the batch in flight). A vector of a hash that has one already is left alone.
+ * Vectors whose dimensions differ from those stored for @model are refused: a provider that
+ * changed its output under the same model name must not mix spaces.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_store_put_vectors (LodeStore          *self,
+                        const char         *model,
+                        guint               dims,
+                        const char * const *hashes,
+                        const float        *vectors,
+                        guint               n_vectors,
+                        guint              *n_chunks,
+                        GError            **error)
+{
+  guint stored_dims = 0;
+  guint covered = 0;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+  g_return_val_if_fail (model != NULL, FALSE);
+  g_return_val_if_fail (dims > 0, FALSE);
+  g_return_val_if_fail (hashes != NULL || n_vectors == 0, FALSE);
+  g_return_val_if_fail (vectors != NULL || n_vectors == 0, FALSE);
+  g_return_val_if_fail (!self->in_transaction, FALSE);
+
+  if (!lode_store_get_vector_dims (self, model, &stored_dims, error))
+    return FALSE;
+  if (stored_dims != 0 && stored_dims != dims)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
+                   "The model %s gave %u-dimensional vectors; the index holds %u-dimensional "
+                   "ones of the same model", model, dims, stored_dims);
+      return FALSE;
+    }
+
+  if (!lode_store_begin (self, error))
+    return FALSE;
+
+  for (guint i = 0; i < n_vectors; i++)
+    {
+      sqlite3_stmt *s = vector_stmt (self, VSTMT_INSERT);
+      guint count = 0;
+
+      bind_text (s, 1, model);
+      bind_text (s, 2, hashes[i]);
+      sqlite3_bind_int (s, 3, dims);
+      sqlite3_bind_blob (s, 4, vectors + (gsize) i * dims, dims * sizeof (float), SQLITE_STATIC);
+      if (!run (self, s, error, "Cannot store a vector"))
+        {
+          lode_store_rollback (self);
+          return FALSE;
+        }
+      if (sqlite3_changes (self->db) == 0)
+        continue;
+
+      s = vector_stmt (self, VSTMT_COUNT_HASH);
+      bind_text (s, 1, hashes[i]);
+      if (sqlite3_step (s) == SQLITE_ROW)
+        count = sqlite3_column_int64 (s, 0);
+      sqlite3_reset (s);
+      covered += count;
+    }
+
+  if (!lode_store_commit (self, error))
+    return FALSE;
+
+  if (n_chunks != NULL)
+    *n_chunks = covered;
+
+  return TRUE;
+}
+
+/**
+ * lode_store_count_embedded:
+ * @self: a #LodeStore
+ * @model: (nullable): an embedding model; %NULL counts no chunk as embedded
+ * @n_embedded: (out): chunks whose text has a vector of @model
+ * @n_embeddable: (out): chunks that can have one (all but blank ones)
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_store_count_embedded (LodeStore   *self,
+                           const char  *model,
+                           guint       *n_embedded,
+                           guint       *n_embeddable,
+                           GError     **error)
+{
+  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+  g_return_val_if_fail (n_embedded != NULL && n_embeddable != NULL, FALSE);
+
+  *n_embedded = 0;
+  if (model != NULL && !vector_count (self, VSTMT_COUNT_EMBEDDED, model, n_embedded, error))
+    return FALSE;
+
+  return vector_count (self, VSTMT_COUNT_EMBEDDABLE, NULL, n_embeddable, error);
+}
+
+/**
+ * lode_store_prune_vectors:
+ * @self: a #LodeStore
+ * @model: the embedding model in use
+ * @error: return location for a #GError
+ *
+ * Deletes the vectors of every other model, and, when the vectors of @model that no chunk
+ * uses any more outnumber those in use, the oldest of them down to that number. Unused
+ * vectors are kept up to that bound so that text that comes back (a reverted edit, a
+ * branch switch) is not embedded again.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_store_prune_vectors (LodeStore   *self,
+                          const char  *model,
+                          GError     **error)
+{
+  sqlite3_stmt *s;
+  guint n_vectors = 0;
+  guint n_orphans = 0;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+  g_return_val_if_fail (model != NULL, FALSE);
+  g_return_val_if_fail (!self->in_transaction, FALSE);
+
+  if (!vector_count (self, VSTMT_COUNT_VECTORS, model, &n_vectors, error) ||
+      !vector_count (self, VSTMT_COUNT_ORPHANS, model, &n_orphans, error))
+    return FALSE;
+
+  if (!lode_store_begin (self, error))
+    return FALSE;
+
+  s = vector_stmt (self, VSTMT_DELETE_OTHER_MODELS);
+  bind_text (s, 1, model);
+  if (!run (self, s, error, "Cannot delete vectors"))
+    {
+      lode_store_rollback (self);
+      return FALSE;
+    }
+
+  if (n_orphans > n_vectors - n_orphans)
+    {
+      s = vector_stmt (self, VSTMT_DELETE_ORPHANS);
+      bind_text (s, 1, model);
+      sqlite3_bind_int64 (s, 2, n_orphans - (n_vectors - n_orphans));
+      if (!run (self, s, error, "Cannot delete vectors"))
+        {
+          lode_store_rollback (self);
+          return FALSE;
+        }
+    }
+
+  return lode_store_commit (self, error);
+}
+
+/**
+ * lode_store_get_data_version:
+ * @self: a #LodeStore
+ *
+ * Returns: a number that changes whenever another connection commits to the index
+ *   (`PRAGMA data_version`)
+ */
+gint64
+lode_store_get_data_version (LodeStore *self)
+{
+  sqlite3_stmt *s;
+  gint64 version = -1;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), -1);
+
+  s = vector_stmt (self, VSTMT_DATA_VERSION);
+  if (sqlite3_step (s) == SQLITE_ROW)
+    version = sqlite3_column_int64 (s, 0);
+  sqlite3_reset (s);
+
+  return version;
+}
+
+static GArray *
+read_ids (LodeStore     *self,
+          sqlite3_stmt  *s,
+          GError       **error)
+{
+  g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  int rc;
+
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      gint64 id = sqlite3_column_int64 (s, 0);
+
+      g_array_append_val (ids, id);
+    }
+  sqlite3_reset (s);
+
+  if (rc != SQLITE_DONE)
+    {
+      set_db_error (self, rc, error, "Cannot read chunk ids");
+      return NULL;
+    }
+
+  return g_steal_pointer (&ids);
+}
+
+/**
+ * lode_store_dup_chunk_ids:
+ * @self: a #LodeStore
+ * @language: (nullable): only chunks of files in this language
+ * @path_glob: (nullable): only chunks of files whose path matches
+ * @error: return location for a #GError
+ *
+ * With both filters %NULL: the ids of all chunks that can have a vector.
+ *
+ * Returns: (transfer full) (element-type gint64): ids in ascending order
+ */
+GArray *
+lode_store_dup_chunk_ids (LodeStore   *self,
+                          const char  *language,
+                          const char  *path_glob,
+                          GError     **error)
+{
+  sqlite3_stmt *s;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (language == NULL && path_glob == NULL)
+    return read_ids (self, vector_stmt (self, VSTMT_CHUNK_IDS), error);
+
+  s = vector_stmt (self, VSTMT_FILTER_IDS);
+  bind_text (s, 1, language);
+  bind_text (s, 2, path_glob);
+  return read_ids (self, s, error);
+}
+
+static gboolean
+load_vector_rows (LodeStore              *self,
+                  const char             *model,
+                  guint                   dims,
+                  const LodeVectorCursor *from,
+                  const LodeVectorCursor *to,
+                  LodeStoreVectorFunc     func,
+                  gpointer                user_data,
+                  GError                **error)
+{
+  sqlite3_stmt *s = vector_stmt (self, VSTMT_LOAD);
+  int rc;
+
+  bind_text (s, 1, model);
+  sqlite3_bind_int64 (s, 2, from->last_chunk);
+  sqlite3_bind_int64 (s, 3, from->last_seq);
+  sqlite3_bind_int64 (s, 4, to->last_chunk);
+  sqlite3_bind_int64 (s, 5, to->last_seq);
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      const void *blob = sqlite3_column_blob (s, 1);
+      int size = sqlite3_column_bytes (s, 1);
+
+      /* The dims are checked when vectors are stored; a row of another size is damage. */
+      if (blob == NULL || size != (int) (dims * sizeof (float)))
+        continue;
+      func (sqlite3_column_int64 (s, 0), blob, user_data);
+    }
+  sqlite3_reset (s);
+
+  if (rc != SQLITE_DONE)
+    return set_db_error (self, rc, error, "Cannot read vectors");
+
+  return TRUE;
+}
+
+/**
+ * lode_store_load_vectors:
+ * @self: a #LodeStore
+ * @model: the embedding model
+ * @dims: dimensions of its vectors
+ * @cursor: (inout): where the previous load ended; zero-filled for a first load
+ * @func: (scope call): called with each chunk id and its vector (@dims floats, valid during
+ *   the call only)
+ * @user_data: data for @func
+ * @error: return location for a #GError
+ *
+ * Calls @func for every chunk that got a vector of @model since @cursor: new chunks that
+ * have one, and older chunks whose text was embedded since. Reads one snapshot of the index
+ * and moves @cursor to its end. Chunks never get another vector, and chunk ids are never
+ * reused, so a caller that also drops the chunks that are gone (lode_store_dup_chunk_ids())
+ * stays exactly in sync.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_store_load_vectors (LodeStore            *self,
+                         const char           *model,
+                         guint                 dims,
+                         LodeVectorCursor     *cursor,
+                         LodeStoreVectorFunc   func,
+                         gpointer              user_data,
+                         GError              **error)
+{
+  LodeVectorCursor to = { 0 };
+  sqlite3_stmt *s;
+  int rc;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+  g_return_val_if_fail (model != NULL, FALSE);
+  g_return_val_if_fail (cursor != NULL, FALSE);
+  g_return_val_if_fail (func != NULL, FALSE);
+  g_return_val_if_fail (!self->in_transaction, FALSE);
+
+  if (!run (self, vector_stmt (self, VSTMT_READ_BEGIN), error, "Cannot read vectors"))
+    return FALSE;
+
+  s = vector_stmt (self, VSTMT_CURSOR);
+  rc = sqlite3_step (s);
+  if (rc == SQLITE_ROW)
+    {
+      to.last_chunk = sqlite3_column_int64 (s, 0);
+      to.last_seq = sqlite3_column_int64 (s, 1);
+    }
+  sqlite3_reset (s);
+
+  if (rc != SQLITE_ROW)
+    set_db_error (self, rc, error, "Cannot read vectors");
+  if (rc != SQLITE_ROW ||
+      !load_vector_rows (self, model, dims, cursor, &to, func, user_data, error))
+    {
+      run (self, vector_stmt (self, VSTMT_READ_END), NULL, NULL);
+      return FALSE;
+    }
+
+  if (!run (self, vector_stmt (self, VSTMT_READ_END), error, "Cannot read vectors"))
+    return FALSE;
+
+  *cursor = to;
+  return TRUE;
+}
+
+/* Ranks of the two legs fused by Reciprocal Rank Fusion: each leg adds 1 / (RRF_K + rank). */
+#define RRF_K 60
+
+/**
+ * lode_store_dense_candidates:
+ * @options: the search
+ *
+ * Returns: how many vector neighbours a search needs from the dense leg: max(3 × limit, 30),
+ *   more for one result per file
+ */
+guint
+lode_store_dense_candidates (const LodeSearchOptions *options)
+{
+  guint limit;
+
+  g_return_val_if_fail (options != NULL, 0);
+
+  limit = CLAMP (options->limit, 1, LODE_SEARCH_MAX_LIMIT);
+  if (options->one_per_file)
+    return limit * 5 + 30;
+
+  return MAX (3 * limit, 30);
+}
+
+/* The dense leg alone: chunks in cosine order, filtered. */
+static GPtrArray *
+search_semantic (LodeStore                *self,
+                 const LodeSearchOptions  *options,
+                 const LodeQueryPlan      *plan,
+                 GArray                   *dense,
+                 guint                     limit,
+                 GError                  **error)
+{
+  g_autoptr(GArray) candidates = g_array_new (FALSE, TRUE, sizeof (Candidate));
+
+  g_array_set_clear_func (candidates, (GDestroyNotify) candidate_clear);
+
+  for (guint i = 0; dense != NULL && i < dense->len; i++)
+    {
+      const LodeVectorHit *hit = &g_array_index (dense, LodeVectorHit, i);
+      Candidate c = { 0 };
+      gboolean keep;
+
+      c.chunk_id = hit->id;
+      if (!load_candidate (self, options, &c, &keep, error))
+        return NULL;
+      if (!keep)
+        continue;
+      c.relevance = hit->score;
+      c.score = hit->score;
+      g_array_append_val (candidates, c);
+    }
+  g_array_sort (candidates, compare_candidates);
+
+  return make_results (self, options, plan, candidates, limit, error);
+}
+
+/* Hybrid: the first max(3 × limit, 30) chunks of the lexical ranking and of the dense leg,
+ * fused by RRF, then the lexical boosts: definitions of an identifier first (its tiers),
+ * tests and prose at SECONDARY_FACTOR for questions in words, and several files in the
+ * first results. */
+static GPtrArray *
+search_fused (LodeStore                *self,
+              const LodeSearchOptions  *options,
+              const LodeQueryPlan      *plan,
+              GArray                   *dense,
+              guint                     limit,
+              GError                  **error)
+{
+  g_autoptr(GArray) lexical = NULL;
+  g_autoptr(GArray) fused = g_array_new (FALSE, TRUE, sizeof (Candidate));
+  g_autoptr(GHashTable) index = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autofree gint64 *keys = NULL;
+  guint n_leg = lode_store_dense_candidates (options);
+  guint n_lexical;
+  guint rank = 0;
+  double max_relevance = 0.0;
+
+  g_array_set_clear_func (fused, (GDestroyNotify) candidate_clear);
+
+  lexical = rank_chunks (self, options, plan, limit, error);
+  if (lexical == NULL)
+    return NULL;
+
+  /* Keys point into this array: the fused one grows and moves. */
+  n_lexical = MIN (lexical->len, n_leg);
+  keys = g_new (gint64, n_lexical + (dense != NULL ? dense->len : 0) + 1);
+
+  for (guint i = 0; i < n_lexical; i++)
+    {
+      Candidate *l = &g_array_index (lexical, Candidate, i);
+      Candidate c = *l;
+
+      memset (l, 0, sizeof *l);
+      c.relevance = 1.0 / (RRF_K + i + 1);
+      keys[fused->len] = c.chunk_id;
+      g_hash_table_insert (index, &keys[fused->len], GUINT_TO_POINTER (fused->len));
+      g_array_append_val (fused, c);
+    }
+
+  for (guint i = 0; dense != NULL && i < dense->len && rank < n_leg; i++)
+    {
+      const LodeVectorHit *hit = &g_array_index (dense, LodeVectorHit, i);
+      gpointer pos;
+      Candidate c = { 0 };
+      gboolean keep;
+
+      if (g_hash_table_lookup_extended (index, &hit->id, NULL, &pos))
+        {
+          rank++;
+          g_array_index (fused, Candidate, GPOINTER_TO_UINT (pos)).relevance +=
+            1.0 / (RRF_K + rank);
+          continue;
+        }
+
+      c.chunk_id = hit->id;
+      if (!load_candidate (self, options, &c, &keep, error))
+        return NULL;
+      if (!keep)
+        continue;
+      rank++;
+      c.relevance = 1.0 / (RRF_K + rank);
+      keys[fused->len] = c.chunk_id;
+      g_hash_table_insert (index, &keys[fused->len], GUINT_TO_POINTER (fused->len));
+      g_array_append_val (fused, c);
+    }
+
+  for (guint i = 0; i < fused->len; i++)
+    {
+      Candidate *c = &g_array_index (fused, Candidate, i);
+
+      if (plan->kind == LODE_QUERY_NATURAL)
+        c->relevance *= secondary_factor (c);
+      max_relevance = MAX (max_relevance, c->relevance);
+    }
+  for (guint i = 0; i < fused->len; i++)
+    {
+      Candidate *c = &g_array_index (fused, Candidate, i);
+
+      c->score = c->relevance + c->tier * (1.0 + max_relevance);
+    }
+  g_array_sort (fused, compare_candidates);
+  if (plan->kind == LODE_QUERY_NATURAL)
+    {
+      spread_files (fused);
+      g_array_sort (fused, compare_candidates);
+    }
+
+  return make_results (self, options, plan, fused, limit, error);
+}
+
+/**
+ * lode_store_search_hybrid:
+ * @self: a #LodeStore
+ * @options: the query, its filters, the limit and the mode
+ * @dense: (nullable) (element-type LodeVectorHit): the dense leg: vector neighbours of the
+ *   query that pass @options' filters, best first (see lode_store_dense_candidates())
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Searches in @options' mode:
+ * - lexical (or @dense %NULL): as lode_store_search();
+ * - semantic: the chunks of @dense, scored by cosine similarity (−1 … 1);
+ * - hybrid: the first max(3 × limit, 30) chunks of the lexical ranking and of @dense fused
+ *   by Reciprocal Rank Fusion (k = 60: each leg adds 1 / (60 + rank), so a score is at most
+ *   about 0.033), then the lexical boosts: identifier definitions first (a multiple of
+ *   1 + the best fused score, as in lode_store_search()), tests and prose counting half for
+ *   natural-language queries, later chunks of a file already shown halved. Path queries
+ *   run lexically.
+ *
+ * Returns: (transfer full) (element-type LodeSearchResult): results, best first
+ */
+GPtrArray *
+lode_store_search_hybrid (LodeStore                *self,
+                          const LodeSearchOptions  *options,
+                          GArray                   *dense,
+                          GCancellable             *cancellable,
+                          GError                  **error)
+{
+  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
+  g_return_val_if_fail (options != NULL, NULL);
+  g_return_val_if_fail (options->query != NULL, NULL);
+  g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return search_with_legs (self, options, dense != NULL ? options->mode : LODE_SEARCH_MODE_LEXICAL,
+                           dense, cancellable, error);
 }
 
 /* Import graph (issue #6) */

@@ -11,6 +11,7 @@
 #include "lode-chunk.h"
 #include "lode-graph.h"
 #include "lode-search.h"
+#include "lode-vector-index.h"
 
 G_BEGIN_DECLS
 
@@ -18,7 +19,7 @@ G_BEGIN_DECLS
 #define LODE_GRAPH_META_KEY "graph"
 
 /* Bumped on every schema change; an index with another version is rebuilt. */
-#define LODE_STORE_SCHEMA_VERSION 2
+#define LODE_STORE_SCHEMA_VERSION 4
 
 typedef struct
 {
@@ -145,5 +146,84 @@ gboolean    lode_store_get_graph_counts   (LodeStore             *self,
 gboolean    lode_store_clear_graph        (LodeStore             *self,
                                            gboolean               forget_hashes,
                                            GError               **error);
+
+/* Vectors and hybrid search (issue #4) */
+
+/**
+ * LodeStoreEmbedText:
+ * @chunk_id: the chunk
+ * @hash: the hash of its text, which keys its vector
+ * @text: the text to embed
+ */
+typedef struct
+{
+  gint64  chunk_id;
+  char   *hash;
+  char   *text;
+} LodeStoreEmbedText;
+
+/**
+ * LodeVectorCursor:
+ * @last_chunk: the largest chunk id seen by the last load
+ * @last_seq: the largest vector sequence number seen by the last load
+ *
+ * Where lode_store_load_vectors() stopped; zero-filled for a first load.
+ */
+typedef struct
+{
+  gint64 last_chunk;
+  gint64 last_seq;
+} LodeVectorCursor;
+
+typedef void (*LodeStoreVectorFunc) (gint64       chunk_id,
+                                     const float *vector,
+                                     gpointer     user_data);
+
+void        lode_store_embed_text_free    (LodeStoreEmbedText    *text);
+GPtrArray  *lode_store_dup_unembedded     (LodeStore             *self,
+                                           const char            *model,
+                                           gint64                 after_chunk,
+                                           guint                  limit,
+                                           GError               **error);
+gboolean    lode_store_put_vectors        (LodeStore             *self,
+                                           const char            *model,
+                                           guint                  dims,
+                                           const char * const    *hashes,
+                                           const float           *vectors,
+                                           guint                  n_vectors,
+                                           guint                 *n_chunks,
+                                           GError               **error);
+gboolean    lode_store_get_vector_dims    (LodeStore             *self,
+                                           const char            *model,
+                                           guint                 *dims,
+                                           GError               **error);
+gboolean    lode_store_count_embedded     (LodeStore             *self,
+                                           const char            *model,
+                                           guint                 *n_embedded,
+                                           guint                 *n_embeddable,
+                                           GError               **error);
+gboolean    lode_store_prune_vectors      (LodeStore             *self,
+                                           const char            *model,
+                                           GError               **error);
+gint64      lode_store_get_data_version   (LodeStore             *self);
+GArray     *lode_store_dup_chunk_ids      (LodeStore             *self,
+                                           const char            *language,
+                                           const char            *path_glob,
+                                           GError               **error);
+gboolean    lode_store_load_vectors       (LodeStore             *self,
+                                           const char            *model,
+                                           guint                  dims,
+                                           LodeVectorCursor      *cursor,
+                                           LodeStoreVectorFunc    func,
+                                           gpointer               user_data,
+                                           GError               **error);
+guint       lode_store_dense_candidates   (const LodeSearchOptions *options);
+GPtrArray  *lode_store_search_hybrid      (LodeStore             *self,
+                                           const LodeSearchOptions *options,
+                                           GArray                *dense,
+                                           GCancellable          *cancellable,
+                                           GError               **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeStoreEmbedText, lode_store_embed_text_free)
 
 G_END_DECLS

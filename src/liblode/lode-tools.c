@@ -258,6 +258,11 @@ job_progress_cb (const LodeIndexProgress *progress,
       lode_tool_call_report_progress (throttle->call, progress->total, progress->total,
                                       "Finishing");
       break;
+    case LODE_INDEX_PHASE_EMBEDDING:
+      message = g_strdup_printf ("Embedded %u of %u chunks", progress->done, progress->total);
+      lode_tool_call_report_progress (throttle->call, progress->done, progress->total,
+                                      message);
+      break;
     default:
       g_assert_not_reached ();
     }

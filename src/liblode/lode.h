@@ -6,6 +6,7 @@
 
 #pragma once
 
+#include "lode-builtin-embedder.h"
 #include "lode-chunk.h"
 #include "lode-chunker.h"
 #include "lode-config.h"

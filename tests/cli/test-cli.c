@@ -88,7 +88,7 @@ test_help (void)
 {
   static const char *commands[] = { "index", "update", "search", "status", "projects",
                                     "remove", "model", "secret",
-                                    "graph", "impact" };
+                                    "graph", "impact", "embed" };
 
   {
     g_auto(Run) run = { 0 };
@@ -294,6 +294,76 @@ test_graph (void)
   g_assert_cmpint (bad_depth.status, ==, 2);
 }
 
+/* Search modes and the notice when no embedding model is there (issue #4): the test
+ * environment has none, so hybrid falls back to BM25 and says so. */
+static void
+test_modes (void)
+{
+  g_auto(Run) index = { 0 };
+  g_auto(Run) hybrid = { 0 };
+  g_auto(Run) text = { 0 };
+  g_auto(Run) lexical = { 0 };
+  g_auto(Run) semantic = { 0 };
+  g_auto(Run) bad = { 0 };
+  g_auto(Run) status = { 0 };
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *object;
+  const char *notice = "semantic search unavailable: no embedding model (run `lode model pull`)";
+
+  write_file ("modes/queue.c",
+              "int\nqueue_pop (struct queue *q)\n{\n  return q->items[--q->n];\n}\n");
+  lode (&index, "index", "--json", "modes", NULL);
+  g_assert_cmpint (index.status, ==, 0);
+  root = parse_json (index.out);
+  object = json_node_get_object (root);
+  g_assert_cmpint (json_object_get_int_member (object, "embedded"), ==, 0);
+  g_assert_cmpstr (json_object_get_string_member (object, "embedding_notice"), ==, notice);
+  g_clear_pointer (&root, json_node_unref);
+
+  lode (&hybrid, "search", "-p", "modes", "--json", "queue_pop", NULL);
+  g_assert_cmpint (hybrid.status, ==, 0);
+  root = parse_json (hybrid.out);
+  object = json_node_get_object (root);
+  g_assert_cmpstr (json_object_get_string_member (object, "requested_mode"), ==, "hybrid");
+  g_assert_cmpstr (json_object_get_string_member (object, "mode"), ==, "lexical");
+  g_assert_cmpstr (json_object_get_string_member (object, "notice"), ==, notice);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (object, "results")),
+                    >=, 1);
+  g_clear_pointer (&root, json_node_unref);
+
+  /* People see the notice on stderr; stdout has the results alone. */
+  lode (&text, "search", "-p", "modes", "queue_pop", NULL);
+  g_assert_cmpint (text.status, ==, 0);
+  g_assert_nonnull (strstr (text.err, notice));
+  g_assert_nonnull (strstr (text.out, "queue.c"));
+  g_assert_null (strstr (text.out, "semantic"));
+
+  lode (&lexical, "search", "-p", "modes", "--mode", "lexical", "--json", "queue_pop", NULL);
+  g_assert_cmpint (lexical.status, ==, 0);
+  root = parse_json (lexical.out);
+  object = json_node_get_object (root);
+  g_assert_cmpstr (json_object_get_string_member (object, "mode"), ==, "lexical");
+  g_assert_true (json_object_get_null_member (object, "notice"));
+  g_clear_pointer (&root, json_node_unref);
+
+  lode (&semantic, "search", "-p", "modes", "--mode", "semantic", "queue_pop", NULL);
+  g_assert_cmpint (semantic.status, ==, 1);
+  g_assert_nonnull (strstr (semantic.err, "lode model pull"));
+
+  lode (&bad, "search", "-p", "modes", "--mode", "fuzzy", "queue_pop", NULL);
+  g_assert_cmpint (bad.status, ==, 2);
+  g_assert_nonnull (strstr (bad.err, "--mode"));
+
+  lode (&status, "status", "--json", "modes", NULL);
+  g_assert_cmpint (status.status, ==, 0);
+  root = parse_json (status.out);
+  object = json_node_get_object (root);
+  g_assert_false (json_object_get_boolean_member (object, "semantic_search"));
+  g_assert_cmpint (json_object_get_int_member (object, "embedded_chunks"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (object, "embeddable_chunks"), >=, 1);
+  g_assert_cmpstr (json_object_get_string_member (object, "semantic_notice"), ==, notice);
+}
+
 static void
 test_model_and_secret (void)
 {
@@ -331,6 +401,128 @@ test_model_and_secret (void)
   g_assert_cmpint (bad_action.status, ==, 2);
 }
 
+static const char *
+tiny_bert_dir (void)
+{
+  return g_test_get_filename (G_TEST_DIST, "liblode", "fixtures", "tiny-bert-random", NULL);
+}
+
+/* `lode embed --json` against the reference of the tiny random BERT, every case in one
+ * call (2 to 256 tokens). */
+static void
+assert_embed_reference (const char *pooling,
+                        const char *member)
+{
+  g_autofree char *path = g_build_filename (tiny_bert_dir (), "reference.json", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  JsonArray *cases;
+  JsonObject *result;
+  JsonArray *ids;
+  JsonArray *vectors;
+
+  json_parser_load_from_mapped_file (parser, path, &error);
+  g_assert_no_error (error);
+  cases = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                        "cases");
+
+  g_ptr_array_add (argv, (char *) g_getenv ("LODE_CLI"));
+  g_ptr_array_add (argv, "embed");
+  g_ptr_array_add (argv, "--model-dir");
+  g_ptr_array_add (argv, (char *) tiny_bert_dir ());
+  g_ptr_array_add (argv, "--pooling");
+  g_ptr_array_add (argv, (char *) pooling);
+  g_ptr_array_add (argv, "--json");
+  for (guint i = 0; i < json_array_get_length (cases); i++)
+    g_ptr_array_add (argv, (char *) json_object_get_string_member (
+      json_array_get_object_element (cases, i), "text"));
+  g_ptr_array_add (argv, NULL);
+
+  process = g_subprocess_newv ((const char * const *) argv->pdata,
+                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                               &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (process, NULL, NULL, &out, &err, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 0);
+
+  root = parse_json (out);
+  result = json_node_get_object (root);
+  g_assert_cmpstr (json_object_get_string_member (result, "model"), ==, "tiny-bert-random");
+  g_assert_cmpint (json_object_get_int_member (result, "dims"), ==, 32);
+  g_assert_cmpstr (json_object_get_string_member (result, "pooling"), ==, pooling);
+  ids = json_object_get_array_member (result, "input_ids");
+  vectors = json_object_get_array_member (result, "vectors");
+  g_assert_cmpuint (json_array_get_length (ids), ==, json_array_get_length (cases));
+  g_assert_cmpuint (json_array_get_length (vectors), ==, json_array_get_length (cases));
+
+  for (guint i = 0; i < json_array_get_length (cases); i++)
+    {
+      JsonObject *c = json_array_get_object_element (cases, i);
+      JsonArray *expected_ids = json_object_get_array_member (c, "input_ids");
+      JsonArray *expected = json_object_get_array_member (c, member);
+      JsonArray *got_ids = json_array_get_array_element (ids, i);
+      JsonArray *got = json_array_get_array_element (vectors, i);
+
+      g_assert_cmpuint (json_array_get_length (got_ids), ==, json_array_get_length (expected_ids));
+      for (guint j = 0; j < json_array_get_length (expected_ids); j++)
+        g_assert_cmpint (json_array_get_int_element (got_ids, j), ==,
+                         json_array_get_int_element (expected_ids, j));
+      g_assert_cmpuint (json_array_get_length (got), ==, 32);
+      for (guint d = 0; d < 32; d++)
+        g_assert_cmpfloat_with_epsilon (json_array_get_double_element (got, d),
+                                        json_array_get_double_element (expected, d), 1e-4);
+    }
+}
+
+static void
+test_embed (void)
+{
+  g_auto(Run) missing = { 0 };
+  g_auto(Run) text = { 0 };
+  g_auto(Run) no_text = { 0 };
+  g_auto(Run) both = { 0 };
+  g_auto(Run) bad_pooling = { 0 };
+  g_auto(Run) bad_utf8 = { 0 };
+  g_auto(Run) bad_dir = { 0 };
+  g_autofree char *cache = g_build_filename (data_dir, "embed-cache", NULL);
+
+  assert_embed_reference ("mean", "mean_normalized");
+  assert_embed_reference ("cls", "cls_normalized");
+
+  lode (&text, "embed", "--model-dir", tiny_bert_dir (), "hello world", NULL);
+  g_assert_cmpint (text.status, ==, 0);
+  g_assert_nonnull (strstr (text.out, "tiny-bert-random, 32 dimensions, mean pooling"));
+  g_assert_nonnull (strstr (text.out, "4 tokens: "));
+
+  /* No model installed anywhere: say how to get it; stdout stays empty. */
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  g_setenv ("HF_HOME", cache, TRUE);
+  lode (&missing, "embed", "--json", "hello", NULL);
+  g_assert_cmpint (missing.status, ==, 1);
+  g_assert_cmpstr (missing.out, ==, "");
+  g_assert_nonnull (strstr (missing.err, "lode model pull bge-small-en-v1.5"));
+
+  lode (&no_text, "embed", "--model-dir", tiny_bert_dir (), NULL);
+  g_assert_cmpint (no_text.status, ==, 2);
+  lode (&both, "embed", "--model", "gte-small", "--model-dir", tiny_bert_dir (), "x", NULL);
+  g_assert_cmpint (both.status, ==, 2);
+  lode (&bad_pooling, "embed", "--model-dir", tiny_bert_dir (), "--pooling", "max", "x", NULL);
+  g_assert_cmpint (bad_pooling.status, ==, 2);
+  lode (&bad_dir, "embed", "--model-dir", data_dir, "x", NULL);
+  g_assert_cmpint (bad_dir.status, ==, 1);
+  g_assert_nonnull (strstr (bad_dir.err, "lode: "));
+
+  lode (&bad_utf8, "embed", "--model-dir", tiny_bert_dir (), "ok", "bad \xff", NULL);
+  g_assert_cmpint (bad_utf8.status, ==, 1);
+  g_assert_nonnull (strstr (bad_utf8.err, "Text 2"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -355,8 +547,10 @@ main (int   argc,
   g_test_add_func ("/lode/cli/help", test_help);
   g_test_add_func ("/lode/cli/errors", test_errors);
   g_test_add_func ("/lode/cli/index-search-status", test_index_search_status);
+  g_test_add_func ("/lode/cli/modes", test_modes);
   g_test_add_func ("/lode/cli/model-and-secret", test_model_and_secret);
   g_test_add_func ("/lode/cli/graph", test_graph);
+  g_test_add_func ("/lode/cli/embed", test_embed);
 
   ret = g_test_run ();
   g_free (data_dir);

@@ -19,6 +19,9 @@ clear_env (void)
   g_unsetenv ("LODE_INDEX_THREADS");
   g_unsetenv ("LODE_EXTRA_EXTENSIONS");
   g_unsetenv ("LODE_DATA_DIR");
+  g_unsetenv ("LODE_EMBEDDING_PROVIDER");
+  g_unsetenv ("LODE_EMBEDDING_MODEL");
+  g_unsetenv ("LODE_VECTOR_INT8");
 }
 
 static void
@@ -36,6 +39,9 @@ test_defaults (void)
   g_assert_cmpuint (config->index_threads, ==, 0);
   g_assert_cmpuint (lode_config_get_threads (config), >=, 1);
   g_assert_cmpstr (config->data_dir, ==, expected_dir);
+  g_assert_cmpstr (config->embedding_provider, ==, "builtin");
+  g_assert_null (config->embedding_model);
+  g_assert_true (config->vector_int8);
 }
 
 static void
@@ -109,6 +115,8 @@ test_env_invalid (void)
     { "LODE_INDEX_THREADS", "1000" },
     { "LODE_EXTRA_EXTENSIONS", ".foo=klingon" },
     { "LODE_EXTRA_EXTENSIONS", ".foo" },
+    { "LODE_EMBEDDING_PROVIDER", "cohere" },
+    { "LODE_VECTOR_INT8", "maybe" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -127,6 +135,51 @@ test_env_invalid (void)
   clear_env ();
 }
 
+/* Embedding settings (issue #4): GSettings, then the environment; an empty model is the
+ * provider's default. */
+static void
+test_embedding (void)
+{
+  g_autoptr(GSettings) settings = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeConfig) config = NULL;
+  g_autoptr(LodeConfig) copy = NULL;
+
+  clear_env ();
+  settings = g_settings_new ("io.github.lode.Lode");
+  g_settings_set_string (settings, "embedding-provider", "ollama");
+  g_settings_set_string (settings, "embedding-model", "nomic-embed-text");
+  g_settings_set_boolean (settings, "vector-int8", FALSE);
+  config = lode_config_load (&error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (config->embedding_provider, ==, "ollama");
+  g_assert_cmpstr (config->embedding_model, ==, "nomic-embed-text");
+  g_assert_false (config->vector_int8);
+
+  g_setenv ("LODE_EMBEDDING_PROVIDER", "none", TRUE);
+  g_setenv ("LODE_EMBEDDING_MODEL", "", TRUE);
+  g_setenv ("LODE_VECTOR_INT8", "1", TRUE);
+  g_clear_pointer (&config, lode_config_free);
+  config = lode_config_load (&error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (config->embedding_provider, ==, "none");
+  g_assert_null (config->embedding_model);
+  g_assert_true (config->vector_int8);
+
+  g_setenv ("LODE_EMBEDDING_MODEL", "gte-small", TRUE);
+  g_clear_pointer (&config, lode_config_free);
+  config = lode_config_load (&error);
+  g_assert_no_error (error);
+  copy = lode_config_copy (config);
+  g_assert_cmpstr (copy->embedding_provider, ==, "none");
+  g_assert_cmpstr (copy->embedding_model, ==, "gte-small");
+
+  g_settings_reset (settings, "embedding-provider");
+  g_settings_reset (settings, "embedding-model");
+  g_settings_reset (settings, "vector-int8");
+  clear_env ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -137,6 +190,7 @@ main (int   argc,
   g_test_add_func ("/lode/config/gsettings", test_gsettings);
   g_test_add_func ("/lode/config/env", test_env);
   g_test_add_func ("/lode/config/env-invalid", test_env_invalid);
+  g_test_add_func ("/lode/config/embedding", test_embedding);
 
   return g_test_run ();
 }

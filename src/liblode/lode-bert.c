@@ -1,0 +1,976 @@
+/* lode-bert.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "lode-bert"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <cblas.h>
+#include <json-glib/json-glib.h>
+
+#include "lode-bert.h"
+#include "lode-error.h"
+
+/* Upper bounds for config values, far above any BERT-family encoder, so that a corrupt
+ * config cannot make us allocate absurd buffers. */
+#define MAX_HIDDEN        8192
+#define MAX_LAYERS        128
+#define MAX_VOCAB         (4 * 1024 * 1024)
+#define MAX_POSITIONS     65536
+#define MAX_HEADER_BYTES  (100 * 1024 * 1024)
+
+typedef struct
+{
+  float       *wqkv;     /* [3H, H]: query, key and value weights stacked (owned) */
+  float       *bqkv;     /* [3H] (owned) */
+  const float *wo;       /* [H, H] attention output */
+  const float *bo;
+  const float *ln1_g;
+  const float *ln1_b;
+  const float *wi;       /* [I, H] intermediate */
+  const float *bi;
+  const float *wo2;      /* [H, I] output */
+  const float *bo2;
+  const float *ln2_g;
+  const float *ln2_b;
+} BertLayer;
+
+struct _LodeBert
+{
+  GMappedFile *file;
+  GPtrArray   *owned;          /* float buffers converted or copied at load */
+  BertLayer   *layers;
+  const float *word;           /* [V, H] */
+  const float *position;       /* [P, H] */
+  const float *token_type;     /* [T, H]; every input is segment 0 */
+  const float *emb_ln_g;
+  const float *emb_ln_b;
+  guint        vocab_size;
+  guint        hidden;
+  guint        heads;
+  guint        head_dim;
+  guint        intermediate;
+  guint        n_layers;
+  guint        max_positions;
+  guint        type_vocab;
+  float        eps;
+  guint        gelu_tanh : 1;  /* "gelu_new"-style tanh approximation instead of erf */
+};
+
+void
+lode_bert_free (LodeBert *self)
+{
+  if (self == NULL)
+    return;
+
+  g_clear_pointer (&self->owned, g_ptr_array_unref);
+  g_clear_pointer (&self->file, g_mapped_file_unref);
+  g_free (self->layers);
+  g_free (self);
+}
+
+/* ---- config.json ------------------------------------------------------------------------ */
+
+static gboolean
+config_uint (JsonObject  *config,
+             const char  *name,
+             gint64       def,
+             gint64       max,
+             guint       *out,
+             const char  *path,
+             GError     **error)
+{
+  JsonNode *node = json_object_get_member (config, name);
+  gint64 value = def;
+
+  if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
+    {
+      if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64)
+        {
+          g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s: “%s” is not an integer",
+                       path, name);
+          return FALSE;
+        }
+      value = json_node_get_int (node);
+    }
+
+  if (value < 1 || value > max)
+    {
+      if (node == NULL)
+        g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s: “%s” is missing", path, name);
+      else
+        g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
+                     "%s: “%s” is %" G_GINT64_FORMAT ", not in 1…%" G_GINT64_FORMAT,
+                     path, name, value, max);
+      return FALSE;
+    }
+
+  *out = (guint) value;
+  return TRUE;
+}
+
+static const char *
+config_string (JsonObject *config,
+               const char *name,
+               const char *def)
+{
+  JsonNode *node = json_object_get_member (config, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return def;
+
+  return json_node_get_string (node);
+}
+
+static gboolean
+bert_load_config (LodeBert    *self,
+                  const char  *path,
+                  GError     **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  JsonObject *config;
+  JsonNode *root;
+  JsonNode *eps;
+  const char *model_type;
+  const char *position_type;
+  const char *act;
+
+  if (!json_parser_load_from_mapped_file (parser, path, error))
+    {
+      g_prefix_error (error, "%s: ", path);
+      return FALSE;
+    }
+
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s: not a JSON object", path);
+      return FALSE;
+    }
+  config = json_node_get_object (root);
+
+  model_type = config_string (config, "model_type", "bert");
+  if (g_strcmp0 (model_type, "bert") != 0)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
+                   "%s: model type “%s” is not supported (only BERT)", path, model_type);
+      return FALSE;
+    }
+
+  position_type = config_string (config, "position_embedding_type", "absolute");
+  if (g_strcmp0 (position_type, "absolute") != 0)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
+                   "%s: position embeddings “%s” are not supported", path, position_type);
+      return FALSE;
+    }
+
+  act = config_string (config, "hidden_act", "gelu");
+  if (g_strcmp0 (act, "gelu") == 0)
+    self->gelu_tanh = FALSE;
+  else if (g_strcmp0 (act, "gelu_new") == 0 || g_strcmp0 (act, "gelu_pytorch_tanh") == 0)
+    self->gelu_tanh = TRUE;
+  else
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
+                   "%s: activation “%s” is not supported", path, act);
+      return FALSE;
+    }
+
+  if (!config_uint (config, "hidden_size", 0, MAX_HIDDEN, &self->hidden, path, error) ||
+      !config_uint (config, "num_attention_heads", 0, MAX_HIDDEN, &self->heads, path, error) ||
+      !config_uint (config, "intermediate_size", 0, 4 * MAX_HIDDEN, &self->intermediate, path,
+                    error) ||
+      !config_uint (config, "num_hidden_layers", 0, MAX_LAYERS, &self->n_layers, path, error) ||
+      !config_uint (config, "vocab_size", 0, MAX_VOCAB, &self->vocab_size, path, error) ||
+      !config_uint (config, "max_position_embeddings", 512, MAX_POSITIONS, &self->max_positions,
+                    path, error) ||
+      !config_uint (config, "type_vocab_size", 2, 1024, &self->type_vocab, path, error))
+    return FALSE;
+
+  if (self->hidden % self->heads != 0)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
+                   "%s: hidden_size %u is not a multiple of num_attention_heads %u", path,
+                   self->hidden, self->heads);
+      return FALSE;
+    }
+  self->head_dim = self->hidden / self->heads;
+
+  self->eps = 1e-12f;
+  eps = json_object_get_member (config, "layer_norm_eps");
+  if (eps != NULL && JSON_NODE_HOLDS_VALUE (eps) &&
+      (json_node_get_value_type (eps) == G_TYPE_DOUBLE ||
+       json_node_get_value_type (eps) == G_TYPE_INT64))
+    self->eps = (float) json_node_get_double (eps);
+  if (!(self->eps >= 0.0f && self->eps < 1.0f))
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s: layer_norm_eps out of range",
+                   path);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* ---- model.safetensors ------------------------------------------------------------------ */
+
+typedef struct
+{
+  JsonObject   *header;
+  const guint8 *data;       /* the byte buffer after the header */
+  gsize         data_len;
+  const char   *path;
+  const char   *prefix;     /* "" or "bert." */
+} Loader;
+
+static float
+half_to_float (guint16 h)
+{
+  guint32 sign = (guint32) (h & 0x8000) << 16;
+  guint32 exponent = (h >> 10) & 0x1f;
+  guint32 mantissa = h & 0x3ff;
+  guint32 bits;
+  float f;
+
+  if (exponent == 0x1f)
+    bits = sign | 0x7f800000 | (mantissa << 13);
+  else if (exponent != 0)
+    bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
+  else if (mantissa == 0)
+    bits = sign;
+  else
+    {
+      /* Subnormal half: exact as a normal float. */
+      f = ldexpf ((float) mantissa, -24);
+      return sign != 0 ? -f : f;
+    }
+
+  memcpy (&f, &bits, sizeof f);
+  return f;
+}
+
+static float
+bfloat16_to_float (guint16 b)
+{
+  guint32 bits = (guint32) b << 16;
+  float f;
+
+  memcpy (&f, &bits, sizeof f);
+  return f;
+}
+
+static gboolean
+json_uint_value (JsonNode *node,
+                 guint64  *out)
+{
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_INT64 || json_node_get_int (node) < 0)
+    return FALSE;
+
+  *out = (guint64) json_node_get_int (node);
+  return TRUE;
+}
+
+/* The tensor @name, checked against the expected shape (@cols == 0 for a vector). F32 data
+ * is used in place when it is aligned; anything else is converted once into a buffer that
+ * lives as long as the model. */
+static const float *
+bert_tensor (LodeBert    *self,
+             Loader      *loader,
+             const char  *name,
+             guint        rows,
+             guint        cols,
+             GError     **error)
+{
+  g_autofree char *full_name = g_strconcat (loader->prefix, name, NULL);
+  JsonNode *node = json_object_get_member (loader->header, full_name);
+  JsonObject *entry;
+  JsonNode *shape_node;
+  JsonNode *offsets_node;
+  JsonArray *shape;
+  JsonArray *offsets;
+  const char *dtype;
+  guint n_dims = cols == 0 ? 1 : 2;
+  guint64 expected[2] = { rows, cols };
+  guint64 begin;
+  guint64 end;
+  guint64 count = (guint64) rows * MAX (cols, 1);
+  gsize elem_size;
+  const guint8 *bytes;
+  float *converted;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s: tensor “%s” is missing",
+                   loader->path, full_name);
+      return NULL;
+    }
+  entry = json_node_get_object (node);
+
+  dtype = config_string (entry, "dtype", "");
+  if (g_str_equal (dtype, "F32"))
+    elem_size = 4;
+  else if (g_str_equal (dtype, "F16") || g_str_equal (dtype, "BF16"))
+    elem_size = 2;
+  else
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
+                   "%s: tensor “%s” has type “%s”; F32, F16 and BF16 are supported",
+                   loader->path, full_name, dtype);
+      return NULL;
+    }
+
+  shape_node = json_object_get_member (entry, "shape");
+  shape = shape_node != NULL && JSON_NODE_HOLDS_ARRAY (shape_node) ?
+    json_node_get_array (shape_node) : NULL;
+  if (shape == NULL || json_array_get_length (shape) != n_dims)
+    goto bad_shape;
+  for (guint i = 0; i < n_dims; i++)
+    {
+      guint64 dim;
+
+      if (!json_uint_value (json_array_get_element (shape, i), &dim) || dim != expected[i])
+        goto bad_shape;
+    }
+
+  offsets_node = json_object_get_member (entry, "data_offsets");
+  offsets = offsets_node != NULL && JSON_NODE_HOLDS_ARRAY (offsets_node) ?
+    json_node_get_array (offsets_node) : NULL;
+  if (offsets == NULL || json_array_get_length (offsets) != 2 ||
+      !json_uint_value (json_array_get_element (offsets, 0), &begin) ||
+      !json_uint_value (json_array_get_element (offsets, 1), &end) ||
+      begin > end || end > loader->data_len || end - begin != count * elem_size)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
+                   "%s: tensor “%s” has invalid data offsets (file truncated?)",
+                   loader->path, full_name);
+      return NULL;
+    }
+
+  bytes = loader->data + begin;
+  if (elem_size == 4 && ((guintptr) bytes % G_ALIGNOF (float)) == 0)
+    return (const float *) (gconstpointer) bytes;
+
+  converted = g_new (float, count);
+  g_ptr_array_add (self->owned, converted);
+  if (elem_size == 4)
+    memcpy (converted, bytes, count * sizeof (float));
+  else
+    {
+      gboolean bf16 = g_str_equal (dtype, "BF16");
+
+      for (guint64 i = 0; i < count; i++)
+        {
+          guint16 h;
+
+          /* Little-endian on disk, like every safetensors file. */
+          h = (guint16) (bytes[2 * i] | (bytes[2 * i + 1] << 8));
+          converted[i] = bf16 ? bfloat16_to_float (h) : half_to_float (h);
+        }
+    }
+
+  return converted;
+
+bad_shape:
+  if (cols == 0)
+    g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
+                 "%s: tensor “%s” does not have the shape [%u] that config.json implies",
+                 loader->path, full_name, rows);
+  else
+    g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
+                 "%s: tensor “%s” does not have the shape [%u, %u] that config.json implies",
+                 loader->path, full_name, rows, cols);
+  return NULL;
+}
+
+static gboolean
+bert_load_layer (LodeBert   *self,
+                 Loader     *loader,
+                 guint       index,
+                 BertLayer  *layer,
+                 GError    **error)
+{
+  const char *qkv_names[] = { "query", "key", "value" };
+  guint H = self->hidden;
+  guint n_inter = self->intermediate;
+
+#define LAYER_TENSOR(field, suffix, r, c) \
+  G_STMT_START { \
+    g_autofree char *name_ = g_strdup_printf ("encoder.layer.%u.%s", index, suffix); \
+    if ((layer->field = bert_tensor (self, loader, name_, r, c, error)) == NULL) \
+      return FALSE; \
+  } G_STMT_END
+
+  /* One [3H, H] product instead of three [H, H] ones: fewer, larger BLAS calls. */
+  layer->wqkv = g_new (float, (gsize) 3 * H * H);
+  layer->bqkv = g_new (float, (gsize) 3 * H);
+  g_ptr_array_add (self->owned, layer->wqkv);
+  g_ptr_array_add (self->owned, layer->bqkv);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *weight_name = g_strdup_printf ("encoder.layer.%u.attention.self.%s.weight",
+                                                      index, qkv_names[i]);
+      g_autofree char *bias_name = g_strdup_printf ("encoder.layer.%u.attention.self.%s.bias",
+                                                    index, qkv_names[i]);
+      const float *weight = bert_tensor (self, loader, weight_name, H, H, error);
+      const float *bias = weight != NULL ? bert_tensor (self, loader, bias_name, H, 0, error) : NULL;
+
+      if (bias == NULL)
+        return FALSE;
+      memcpy (layer->wqkv + (gsize) i * H * H, weight, (gsize) H * H * sizeof (float));
+      memcpy (layer->bqkv + (gsize) i * H, bias, H * sizeof (float));
+    }
+
+  LAYER_TENSOR (wo, "attention.output.dense.weight", H, H);
+  LAYER_TENSOR (bo, "attention.output.dense.bias", H, 0);
+  LAYER_TENSOR (ln1_g, "attention.output.LayerNorm.weight", H, 0);
+  LAYER_TENSOR (ln1_b, "attention.output.LayerNorm.bias", H, 0);
+  LAYER_TENSOR (wi, "intermediate.dense.weight", n_inter, H);
+  LAYER_TENSOR (bi, "intermediate.dense.bias", n_inter, 0);
+  LAYER_TENSOR (wo2, "output.dense.weight", H, n_inter);
+  LAYER_TENSOR (bo2, "output.dense.bias", H, 0);
+  LAYER_TENSOR (ln2_g, "output.LayerNorm.weight", H, 0);
+  LAYER_TENSOR (ln2_b, "output.LayerNorm.bias", H, 0);
+
+#undef LAYER_TENSOR
+
+  return TRUE;
+}
+
+static gboolean
+bert_load_weights (LodeBert    *self,
+                   const char  *path,
+                   GError     **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(GError) local_error = NULL;
+  const guint8 *contents;
+  gsize length;
+  guint64 header_len = 0;
+  JsonNode *root;
+  Loader loader = { 0 };
+
+  self->file = g_mapped_file_new (path, FALSE, &local_error);
+  if (self->file == NULL)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s", local_error->message);
+      return FALSE;
+    }
+
+  contents = (const guint8 *) g_mapped_file_get_contents (self->file);
+  length = g_mapped_file_get_length (self->file);
+  if (length < 8)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s: not a safetensors file", path);
+      return FALSE;
+    }
+
+  for (guint i = 0; i < 8; i++)
+    header_len |= (guint64) contents[i] << (8 * i);
+  if (header_len < 2 || header_len > MAX_HEADER_BYTES || header_len > length - 8)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
+                   "%s: header length %" G_GUINT64_FORMAT " does not fit the file of %"
+                   G_GSIZE_FORMAT " bytes (truncated or not safetensors)",
+                   path, header_len, length);
+      return FALSE;
+    }
+
+  if (!json_parser_load_from_data (parser, (const char *) contents + 8, header_len, &local_error))
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s: corrupt header: %s", path,
+                   local_error->message);
+      return FALSE;
+    }
+
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s: the header is not an object",
+                   path);
+      return FALSE;
+    }
+
+  loader.header = json_node_get_object (root);
+  loader.data = contents + 8 + header_len;
+  loader.data_len = length - 8 - header_len;
+  loader.path = path;
+  /* BertModel checkpoints name tensors "embeddings.…", BertFor* ones "bert.embeddings.…". */
+  loader.prefix = json_object_has_member (loader.header, "embeddings.word_embeddings.weight") ?
+    "" : "bert.";
+
+  if ((self->word = bert_tensor (self, &loader, "embeddings.word_embeddings.weight",
+                                 self->vocab_size, self->hidden, error)) == NULL ||
+      (self->position = bert_tensor (self, &loader, "embeddings.position_embeddings.weight",
+                                     self->max_positions, self->hidden, error)) == NULL ||
+      (self->token_type = bert_tensor (self, &loader, "embeddings.token_type_embeddings.weight",
+                                       self->type_vocab, self->hidden, error)) == NULL ||
+      (self->emb_ln_g = bert_tensor (self, &loader, "embeddings.LayerNorm.weight",
+                                     self->hidden, 0, error)) == NULL ||
+      (self->emb_ln_b = bert_tensor (self, &loader, "embeddings.LayerNorm.bias",
+                                     self->hidden, 0, error)) == NULL)
+    return FALSE;
+
+  self->layers = g_new0 (BertLayer, self->n_layers);
+  for (guint l = 0; l < self->n_layers; l++)
+    if (!bert_load_layer (self, &loader, l, &self->layers[l], error))
+      return FALSE;
+
+  return TRUE;
+}
+
+/**
+ * lode_bert_new:
+ * @dir: a folder with `config.json` and `model.safetensors`
+ * @error: return location for a #GError
+ *
+ * Loads a BERT encoder. The weights file stays memory-mapped; F16 and BF16 weights are
+ * converted to F32 once.
+ *
+ * Returns: (transfer full) (nullable): the encoder, or %NULL with @error set
+ *   (%LODE_ERROR_EMBEDDER for missing, corrupt or inconsistent files)
+ */
+LodeBert *
+lode_bert_new (const char  *dir,
+               GError     **error)
+{
+  g_autoptr(LodeBert) self = g_new0 (LodeBert, 1);
+  g_autofree char *config_path = NULL;
+  g_autofree char *weights_path = NULL;
+
+  g_return_val_if_fail (dir != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  self->owned = g_ptr_array_new_with_free_func (g_free);
+  config_path = g_build_filename (dir, "config.json", NULL);
+  weights_path = g_build_filename (dir, "model.safetensors", NULL);
+
+  if (!bert_load_config (self, config_path, error) ||
+      !bert_load_weights (self, weights_path, error))
+    return NULL;
+
+  return g_steal_pointer (&self);
+}
+
+guint
+lode_bert_get_dims (LodeBert *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->hidden;
+}
+
+guint
+lode_bert_get_max_positions (LodeBert *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->max_positions;
+}
+
+guint
+lode_bert_get_vocab_size (LodeBert *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->vocab_size;
+}
+
+/* ---- kernels ---------------------------------------------------------------------------- */
+
+/* Y[M, N] = X[M, K] · W[N, K]ᵀ: a Hugging Face linear layer without its bias. */
+static inline void
+linear (const float *x,
+        const float *w,
+        float       *y,
+        guint        m,
+        guint        n,
+        guint        k)
+{
+  cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k,
+               1.0f, x, k, w, k, 0.0f, y, n);
+}
+
+/* x = LayerNorm (x + y + bias) over rows of @n, in place. */
+static void
+add_layer_norm (float       *x,
+                const float *y,
+                const float *bias,
+                const float *gamma,
+                const float *beta,
+                guint        rows,
+                guint        n,
+                float        eps)
+{
+  for (guint r = 0; r < rows; r++)
+    {
+      float *row = x + (gsize) r * n;
+      const float *add = y != NULL ? y + (gsize) r * n : NULL;
+      float sum = 0.0f;
+      float var = 0.0f;
+      float mean;
+      float inv;
+
+      if (add != NULL)
+        for (guint i = 0; i < n; i++)
+          row[i] += add[i] + bias[i];
+
+      for (guint i = 0; i < n; i++)
+        sum += row[i];
+      mean = sum / n;
+      for (guint i = 0; i < n; i++)
+        {
+          float d = row[i] - mean;
+
+          var += d * d;
+        }
+      inv = 1.0f / sqrtf (var / n + eps);
+      for (guint i = 0; i < n; i++)
+        row[i] = (row[i] - mean) * inv * gamma[i] + beta[i];
+    }
+}
+
+/* erf to about 4e-7: a rational approximation (the one Eigen and XLA use) that the compiler
+ * can vectorise, unlike libm's erff. */
+static inline float
+erf_approx (float a)
+{
+  float x = fminf (fmaxf (a, -4.0f), 4.0f);
+  float x2 = x * x;
+  float p;
+  float q;
+
+  p = x2 * -2.72614225801306e-10f + 2.77068142495902e-08f;
+  p = x2 * p + -2.10102402082508e-06f;
+  p = x2 * p + -5.69250639462346e-05f;
+  p = x2 * p + -7.34990630326855e-04f;
+  p = x2 * p + -2.95459980854025e-03f;
+  p = x2 * p + -1.60960333262415e-02f;
+  p = x * p;
+  q = x2 * -1.45660718464996e-05f + -2.13374055278905e-04f;
+  q = x2 * q + -1.68282697438203e-03f;
+  q = x2 * q + -7.37332916720468e-03f;
+  q = x2 * q + -1.42647390514189e-02f;
+  return p / q;
+}
+
+/* x = GELU (x + bias) over rows of @n, in place. */
+static void
+bias_gelu (float       *x,
+           const float *bias,
+           guint        rows,
+           guint        n,
+           gboolean     tanh_approx)
+{
+  for (guint r = 0; r < rows; r++)
+    {
+      float *row = x + (gsize) r * n;
+
+      if (tanh_approx)
+        for (guint i = 0; i < n; i++)
+          {
+            float v = row[i] + bias[i];
+
+            row[i] = 0.5f * v * (1.0f + tanhf (0.7978845608f * (v + 0.044715f * v * v * v)));
+          }
+      else
+        for (guint i = 0; i < n; i++)
+          {
+            float v = row[i] + bias[i];
+
+            row[i] = 0.5f * v * (1.0f + erf_approx (v * (float) M_SQRT1_2));
+          }
+    }
+}
+
+/* e^x for x ≤ 0 to about 2e-7 relative: range reduction by ln 2, a degree-6 polynomial
+ * (Cephes expf), the exponent built in the bits. Vectorisable. */
+static inline float
+exp_approx (float x)
+{
+  const float magic = 12582912.0f;  /* 1.5 × 2^23: adding it rounds to an integer */
+  float n;
+  float r;
+  float r2;
+  float p;
+  gint32 bits;
+  float scale;
+
+  x = fmaxf (x, -87.0f);
+  n = (x * 1.44269504088896341f + magic) - magic;
+  r = x - n * 0.693359375f;
+  r = r - n * -2.12194440e-4f;
+  r2 = r * r;
+  p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = p * r2 + r + 1.0f;
+  bits = ((gint32) n + 127) << 23;
+  memcpy (&scale, &bits, sizeof scale);
+  return p * scale;
+}
+
+/* Softmax of each row of @scores (@rows × @n, rows @stride apart), in place. */
+static void
+softmax_rows (float *scores,
+              guint  rows,
+              guint  n,
+              guint  stride)
+{
+  for (guint r = 0; r < rows; r++)
+    {
+      float *row = scores + (gsize) r * stride;
+      float max = row[0];
+      float sum = 0.0f;
+      float inv;
+
+      for (guint i = 1; i < n; i++)
+        max = fmaxf (max, row[i]);
+      for (guint i = 0; i < n; i++)
+        {
+          row[i] = exp_approx (row[i] - max);
+          sum += row[i];
+        }
+      inv = 1.0f / sum;
+      for (guint i = 0; i < n; i++)
+        row[i] *= inv;
+    }
+}
+
+/* ---- forward pass ----------------------------------------------------------------------- */
+
+/* Buffers of one lode_bert_embed() call. Sequences are packed one after another (no
+ * padding): a token attends only to the tokens of its own sequence, which is what an
+ * attention mask over a padded batch achieves, without computing the padding. */
+typedef struct
+{
+  float *x;       /* [T, H] hidden states */
+  float *qkv;     /* [T, 3H] */
+  float *ctx;     /* [T, H] attention context, then the output of a dense layer */
+  float *inter;   /* [T, I] */
+  float *scores;  /* [Lmax, Lmax] one head of one sequence */
+} Buffers;
+
+static void
+bert_attention (LodeBert      *self,
+                Buffers       *buf,
+                guint          n_sequences,
+                const guint   *lengths)
+{
+  guint H = self->hidden;
+  guint D = self->head_dim;
+  gsize ld = 3 * (gsize) H;
+  float scale = 1.0f / sqrtf ((float) D);
+  gsize offset = 0;
+
+  for (guint s = 0; s < n_sequences; s++)
+    {
+      guint L = lengths[s];
+      const float *q = buf->qkv + offset * ld;
+      const float *k = q + H;
+      const float *v = q + 2 * H;
+      float *ctx = buf->ctx + offset * H;
+
+      for (guint h = 0; h < self->heads; h++)
+        {
+          /* scores[L, L] = Q_h · K_hᵀ / √D, then softmax, then ctx_h = scores · V_h. */
+          cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, L, L, D,
+                       scale, q + h * D, ld, k + h * D, ld, 0.0f, buf->scores, L);
+          softmax_rows (buf->scores, L, L, L);
+          cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, L, D, L,
+                       1.0f, buf->scores, L, v + h * D, ld, 0.0f, ctx + h * D, H);
+        }
+
+      offset += L;
+    }
+}
+
+static void
+bert_layer (LodeBert        *self,
+            const BertLayer *layer,
+            Buffers         *buf,
+            guint            n_sequences,
+            const guint     *lengths,
+            guint            T)
+{
+  guint H = self->hidden;
+  guint n_inter = self->intermediate;
+
+  linear (buf->x, layer->wqkv, buf->qkv, T, 3 * H, H);
+  for (guint t = 0; t < T; t++)
+    {
+      float *row = buf->qkv + (gsize) t * 3 * H;
+
+      for (guint i = 0; i < 3 * H; i++)
+        row[i] += layer->bqkv[i];
+    }
+
+  bert_attention (self, buf, n_sequences, lengths);
+
+  /* Post-LayerNorm: x = LN (x + dense (ctx)), x = LN (x + dense (gelu (dense (x)))). The
+   * dense output reuses the context buffer once the context has been consumed. */
+  linear (buf->ctx, layer->wo, buf->qkv, T, H, H);
+  add_layer_norm (buf->x, buf->qkv, layer->bo, layer->ln1_g, layer->ln1_b, T, H, self->eps);
+
+  linear (buf->x, layer->wi, buf->inter, T, n_inter, H);
+  bias_gelu (buf->inter, layer->bi, T, n_inter, self->gelu_tanh);
+  linear (buf->inter, layer->wo2, buf->ctx, T, H, n_inter);
+  add_layer_norm (buf->x, buf->ctx, layer->bo2, layer->ln2_g, layer->ln2_b, T, H, self->eps);
+}
+
+static void
+l2_normalize (float *v,
+              guint  n)
+{
+  double sum = 0.0;
+
+  for (guint i = 0; i < n; i++)
+    sum += (double) v[i] * v[i];
+  if (sum > 0.0)
+    {
+      float inv = (float) (1.0 / sqrt (sum));
+
+      for (guint i = 0; i < n; i++)
+        v[i] *= inv;
+    }
+}
+
+/**
+ * lode_bert_embed:
+ * @self: a #LodeBert
+ * @n_sequences: number of token sequences
+ * @ids: (array length=n_sequences): the token ids of each sequence, [CLS] and [SEP] included
+ * @lengths: (array length=n_sequences): the length of each sequence, 1 to the model's
+ *   maximum positions
+ * @pooling: mean of the token vectors, or the [CLS] vector
+ * @out: (out caller-allocates): @n_sequences × dims floats, each row L2-normalised
+ * @cancellable: (nullable): checked between layers
+ * @error: return location for a #GError
+ *
+ * Runs the encoder on a batch. Sequences of different lengths may be mixed; each sees only
+ * its own tokens. May be called from several threads at once.
+ *
+ * Returns: %FALSE with @error set for an empty or too long sequence, an id outside the
+ *   vocabulary, or cancellation
+ */
+gboolean
+lode_bert_embed (LodeBert             *self,
+                 guint                 n_sequences,
+                 const gint32 * const *ids,
+                 const guint          *lengths,
+                 LodePooling           pooling,
+                 float                *out,
+                 GCancellable         *cancellable,
+                 GError              **error)
+{
+  Buffers buf = { 0 };
+  guint H;
+  gsize T = 0;
+  guint max_len = 0;
+  gsize offset = 0;
+  gboolean cancelled = FALSE;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (n_sequences == 0 || (ids != NULL && lengths != NULL), FALSE);
+  g_return_val_if_fail (n_sequences == 0 || out != NULL, FALSE);
+  g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  H = self->hidden;
+  for (guint s = 0; s < n_sequences; s++)
+    {
+      if (lengths[s] == 0 || lengths[s] > self->max_positions)
+        {
+          g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                       "sequence %u has %u tokens; the model takes 1 to %u", s, lengths[s],
+                       self->max_positions);
+          return FALSE;
+        }
+      for (guint i = 0; i < lengths[s]; i++)
+        if (ids[s][i] < 0 || (guint) ids[s][i] >= self->vocab_size)
+          {
+            g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                         "token id %d is outside the vocabulary of %u", ids[s][i],
+                         self->vocab_size);
+            return FALSE;
+          }
+      T += lengths[s];
+      max_len = MAX (max_len, lengths[s]);
+    }
+
+  if (n_sequences == 0)
+    return TRUE;
+
+  buf.x = g_new (float, T * H);
+  buf.qkv = g_new (float, T * 3 * H);
+  buf.ctx = g_new (float, T * H);
+  buf.inter = g_new (float, T * self->intermediate);
+  buf.scores = g_new (float, (gsize) max_len * max_len);
+
+  /* Embeddings: word + position + segment 0, then LayerNorm. */
+  for (guint s = 0; s < n_sequences; s++)
+    {
+      for (guint p = 0; p < lengths[s]; p++)
+        {
+          float *row = buf.x + (offset + p) * H;
+          const float *word = self->word + (gsize) ids[s][p] * H;
+          const float *position = self->position + (gsize) p * H;
+
+          for (guint i = 0; i < H; i++)
+            row[i] = word[i] + position[i] + self->token_type[i];
+        }
+      offset += lengths[s];
+    }
+  add_layer_norm (buf.x, NULL, NULL, self->emb_ln_g, self->emb_ln_b, T, H, self->eps);
+
+  for (guint l = 0; l < self->n_layers; l++)
+    {
+      cancelled = g_cancellable_set_error_if_cancelled (cancellable, error);
+      if (cancelled)
+        break;
+      bert_layer (self, &self->layers[l], &buf, n_sequences, lengths, T);
+    }
+
+  if (!cancelled)
+    {
+      offset = 0;
+      for (guint s = 0; s < n_sequences; s++)
+        {
+          float *vector = out + (gsize) s * H;
+          const float *tokens = buf.x + offset * H;
+
+          if (pooling == LODE_POOLING_CLS)
+            memcpy (vector, tokens, H * sizeof (float));
+          else
+            {
+              memset (vector, 0, H * sizeof (float));
+              for (guint p = 0; p < lengths[s]; p++)
+                for (guint i = 0; i < H; i++)
+                  vector[i] += tokens[(gsize) p * H + i];
+              for (guint i = 0; i < H; i++)
+                vector[i] /= lengths[s];
+            }
+          l2_normalize (vector, H);
+          offset += lengths[s];
+        }
+    }
+
+  g_free (buf.x);
+  g_free (buf.qkv);
+  g_free (buf.ctx);
+  g_free (buf.inter);
+  g_free (buf.scores);
+
+  return !cancelled;
+}

@@ -1,0 +1,28 @@
+/* lode-embed-pass.h — embeds the chunks of an index that have no vector yet (issue #4)
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "lode-embedder.h"
+#include "lode-indexer.h"
+
+G_BEGIN_DECLS
+
+guint      lode_embed_estimate_tokens (const char             *text,
+                                       gssize                  length);
+GPtrArray *lode_embed_split           (const char             *text,
+                                       guint                   max_tokens);
+gboolean   lode_embed_pass_run        (const char             *db_path,
+                                       LodeEmbedder           *embedder,
+                                       GCancellable           *cancellable,
+                                       LodeIndexProgressFunc   progress,
+                                       gpointer                progress_data,
+                                       guint                  *n_embedded,
+                                       GError                **error);
+
+G_END_DECLS
