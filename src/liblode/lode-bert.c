@@ -586,46 +586,76 @@ lode_bert_get_vocab_size (LodeBert *self)
 
 /* ---- kernels ---------------------------------------------------------------------------- */
 
-/* Y[M, N] = X[M, K] · W[N, K]ᵀ: a Hugging Face linear layer without its bias. */
+/* Y[M, N] += X[M, K] · W[N, K]ᵀ: a Hugging Face linear layer, accumulated into @y, which
+ * holds the bias or the residual already. Accumulating (β = 1) also spares BLAS the pass
+ * that clears Y for β = 0. */
 static inline void
-linear (const float *x,
-        const float *w,
-        float       *y,
-        guint        m,
-        guint        n,
-        guint        k)
+linear_acc (const float *x,
+            const float *w,
+            float       *y,
+            guint        m,
+            guint        n,
+            guint        k)
 {
   cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k,
-               1.0f, x, k, w, k, 0.0f, y, n);
+               1.0f, x, k, w, k, 1.0f, y, n);
 }
 
-/* x = LayerNorm (x + y + bias) over rows of @n, in place. */
-static void
-add_layer_norm (float       *x,
-                const float *y,
-                const float *bias,
-                const float *gamma,
-                const float *beta,
-                guint        rows,
-                guint        n,
-                float        eps)
+/* The element-wise kernels below run once per layer over whole matrices. They are compiled
+ * for x86-64-v4 (AVX-512), v3 (AVX2 + FMA) and the baseline, and the loader picks the best
+ * for the processor; `omp simd` (with -fopenmp-simd, no OpenMP runtime) lets the compiler
+ * vectorise the reductions without -ffast-math. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__ELF__)
+#define SIMD_CLONES __attribute__ ((target_clones ("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define SIMD_CLONES
+#endif
+
+static inline float
+clampf (float x,
+        float lo,
+        float hi)
+{
+  x = x < lo ? lo : x;
+  return x > hi ? hi : x;
+}
+
+/* x = LayerNorm (x + bias) over rows of @n, in place; @bias may be NULL. */
+SIMD_CLONES static void
+bias_layer_norm (float       * restrict x,
+                 const float * restrict bias,
+                 const float * restrict gamma,
+                 const float * restrict beta,
+                 guint                  rows,
+                 guint                  n,
+                 float                  eps)
 {
   for (guint r = 0; r < rows; r++)
     {
-      float *row = x + (gsize) r * n;
-      const float *add = y != NULL ? y + (gsize) r * n : NULL;
+      float * restrict row = x + (gsize) r * n;
       float sum = 0.0f;
       float var = 0.0f;
       float mean;
       float inv;
 
-      if (add != NULL)
-        for (guint i = 0; i < n; i++)
-          row[i] += add[i] + bias[i];
+      if (bias != NULL)
+        {
+#pragma omp simd reduction (+:sum)
+          for (guint i = 0; i < n; i++)
+            {
+              row[i] += bias[i];
+              sum += row[i];
+            }
+        }
+      else
+        {
+#pragma omp simd reduction (+:sum)
+          for (guint i = 0; i < n; i++)
+            sum += row[i];
+        }
 
-      for (guint i = 0; i < n; i++)
-        sum += row[i];
       mean = sum / n;
+#pragma omp simd reduction (+:var)
       for (guint i = 0; i < n; i++)
         {
           float d = row[i] - mean;
@@ -633,17 +663,30 @@ add_layer_norm (float       *x,
           var += d * d;
         }
       inv = 1.0f / sqrtf (var / n + eps);
+#pragma omp simd
       for (guint i = 0; i < n; i++)
         row[i] = (row[i] - mean) * inv * gamma[i] + beta[i];
     }
 }
 
-/* erf to about 4e-7: a rational approximation (the one Eigen and XLA use) that the compiler
- * can vectorise, unlike libm's erff. */
+/* Every row of @x (@rows × @n) becomes @bias: the start of a linear layer's output, which
+ * the matrix product then accumulates into. */
+static void
+fill_rows (float       *x,
+           const float *bias,
+           guint        rows,
+           guint        n)
+{
+  for (guint r = 0; r < rows; r++)
+    memcpy (x + (gsize) r * n, bias, n * sizeof (float));
+}
+
+/* erf to about 4e-7: a rational approximation (the one Eigen and XLA use) that vectorises,
+ * unlike libm's erff. */
 static inline float
 erf_approx (float a)
 {
-  float x = fminf (fmaxf (a, -4.0f), 4.0f);
+  float x = clampf (a, -4.0f, 4.0f);
   float x2 = x * x;
   float p;
   float q;
@@ -662,67 +705,73 @@ erf_approx (float a)
   return p / q;
 }
 
-/* x = GELU (x + bias) over rows of @n, in place. */
-static void
-bias_gelu (float       *x,
-           const float *bias,
-           guint        rows,
-           guint        n,
-           gboolean     tanh_approx)
-{
-  for (guint r = 0; r < rows; r++)
-    {
-      float *row = x + (gsize) r * n;
-
-      if (tanh_approx)
-        for (guint i = 0; i < n; i++)
-          {
-            float v = row[i] + bias[i];
-
-            row[i] = 0.5f * v * (1.0f + tanhf (0.7978845608f * (v + 0.044715f * v * v * v)));
-          }
-      else
-        for (guint i = 0; i < n; i++)
-          {
-            float v = row[i] + bias[i];
-
-            row[i] = 0.5f * v * (1.0f + erf_approx (v * (float) M_SQRT1_2));
-          }
-    }
-}
-
 /* e^x for x ≤ 0 to about 2e-7 relative: range reduction by ln 2, a degree-6 polynomial
- * (Cephes expf), the exponent built in the bits. Vectorisable. */
+ * (Cephes expf), the power of two built in the exponent bits. Vectorises. */
 static inline float
 exp_approx (float x)
 {
   const float magic = 12582912.0f;  /* 1.5 × 2^23: adding it rounds to an integer */
+  union { gint32 i; float f; } scale;
   float n;
   float r;
-  float r2;
   float p;
-  gint32 bits;
-  float scale;
 
-  x = fmaxf (x, -87.0f);
+  x = x < -87.0f ? -87.0f : x;
   n = (x * 1.44269504088896341f + magic) - magic;
   r = x - n * 0.693359375f;
   r = r - n * -2.12194440e-4f;
-  r2 = r * r;
   p = 1.9875691500e-4f;
   p = p * r + 1.3981999507e-3f;
   p = p * r + 8.3334519073e-3f;
   p = p * r + 4.1665795894e-2f;
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
-  p = p * r2 + r + 1.0f;
-  bits = ((gint32) n + 127) << 23;
-  memcpy (&scale, &bits, sizeof scale);
-  return p * scale;
+  p = p * (r * r) + r + 1.0f;
+  scale.i = ((gint32) n + 127) << 23;
+  return p * scale.f;
+}
+
+/* tanh (x) = 1 − 2 / (e^{2x} + 1), with e^{2x} from exp_approx on the negative side. */
+static inline float
+tanh_approx (float x)
+{
+  float a = clampf (x, -9.0f, 9.0f);
+  float e = exp_approx (-2.0f * (a < 0.0f ? -a : a));
+  float t = (1.0f - e) / (1.0f + e);
+
+  return a < 0.0f ? -t : t;
+}
+
+/* x = GELU (x), in place. */
+SIMD_CLONES static void
+gelu (float    * restrict x,
+      gsize               n,
+      gboolean            tanh_form)
+{
+  if (tanh_form)
+    {
+#pragma omp simd
+      for (gsize i = 0; i < n; i++)
+        {
+          float v = x[i];
+
+          x[i] = 0.5f * v * (1.0f + tanh_approx (0.7978845608f * (v + 0.044715f * v * v * v)));
+        }
+    }
+  else
+    {
+#pragma omp simd
+      for (gsize i = 0; i < n; i++)
+        {
+          float v = x[i];
+
+          x[i] = 0.5f * v * (1.0f + erf_approx (v * (float) M_SQRT1_2));
+        }
+    }
 }
 
 /* Softmax of each row of @scores (@rows × @n, rows @stride apart), in place. */
-static void
+SIMD_CLONES static void
 softmax_rows (float *scores,
               guint  rows,
               guint  n,
@@ -730,19 +779,22 @@ softmax_rows (float *scores,
 {
   for (guint r = 0; r < rows; r++)
     {
-      float *row = scores + (gsize) r * stride;
+      float * restrict row = scores + (gsize) r * stride;
       float max = row[0];
       float sum = 0.0f;
       float inv;
 
-      for (guint i = 1; i < n; i++)
-        max = fmaxf (max, row[i]);
+#pragma omp simd reduction (max:max)
+      for (guint i = 0; i < n; i++)
+        max = row[i] > max ? row[i] : max;
+#pragma omp simd reduction (+:sum)
       for (guint i = 0; i < n; i++)
         {
           row[i] = exp_approx (row[i] - max);
           sum += row[i];
         }
       inv = 1.0f / sum;
+#pragma omp simd
       for (guint i = 0; i < n; i++)
         row[i] *= inv;
     }
@@ -757,7 +809,7 @@ typedef struct
 {
   float *x;       /* [T, H] hidden states */
   float *qkv;     /* [T, 3H] */
-  float *ctx;     /* [T, H] attention context, then the output of a dense layer */
+  float *ctx;     /* [T, H] attention context */
   float *inter;   /* [T, I] */
   float *scores;  /* [Lmax, Lmax] one head of one sequence */
 } Buffers;
@@ -807,26 +859,21 @@ bert_layer (LodeBert        *self,
   guint H = self->hidden;
   guint n_inter = self->intermediate;
 
-  linear (buf->x, layer->wqkv, buf->qkv, T, 3 * H, H);
-  for (guint t = 0; t < T; t++)
-    {
-      float *row = buf->qkv + (gsize) t * 3 * H;
-
-      for (guint i = 0; i < 3 * H; i++)
-        row[i] += layer->bqkv[i];
-    }
+  fill_rows (buf->qkv, layer->bqkv, T, 3 * H);
+  linear_acc (buf->x, layer->wqkv, buf->qkv, T, 3 * H, H);
 
   bert_attention (self, buf, n_sequences, lengths);
 
-  /* Post-LayerNorm: x = LN (x + dense (ctx)), x = LN (x + dense (gelu (dense (x)))). The
-   * dense output reuses the context buffer once the context has been consumed. */
-  linear (buf->ctx, layer->wo, buf->qkv, T, H, H);
-  add_layer_norm (buf->x, buf->qkv, layer->bo, layer->ln1_g, layer->ln1_b, T, H, self->eps);
+  /* Post-LayerNorm: x = LN (x + dense (ctx)), then x = LN (x + dense (gelu (dense (x)))).
+   * The residual x is the accumulator of the output products. */
+  linear_acc (buf->ctx, layer->wo, buf->x, T, H, H);
+  bias_layer_norm (buf->x, layer->bo, layer->ln1_g, layer->ln1_b, T, H, self->eps);
 
-  linear (buf->x, layer->wi, buf->inter, T, n_inter, H);
-  bias_gelu (buf->inter, layer->bi, T, n_inter, self->gelu_tanh);
-  linear (buf->inter, layer->wo2, buf->ctx, T, H, n_inter);
-  add_layer_norm (buf->x, buf->ctx, layer->bo2, layer->ln2_g, layer->ln2_b, T, H, self->eps);
+  fill_rows (buf->inter, layer->bi, T, n_inter);
+  linear_acc (buf->x, layer->wi, buf->inter, T, n_inter, H);
+  gelu (buf->inter, (gsize) T * n_inter, self->gelu_tanh);
+  linear_acc (buf->inter, layer->wo2, buf->x, T, H, n_inter);
+  bias_layer_norm (buf->x, layer->bo2, layer->ln2_g, layer->ln2_b, T, H, self->eps);
 }
 
 static void
@@ -932,7 +979,7 @@ lode_bert_embed (LodeBert             *self,
         }
       offset += lengths[s];
     }
-  add_layer_norm (buf.x, NULL, NULL, self->emb_ln_g, self->emb_ln_b, T, H, self->eps);
+  bias_layer_norm (buf.x, NULL, self->emb_ln_g, self->emb_ln_b, T, H, self->eps);
 
   for (guint l = 0; l < self->n_layers; l++)
     {
