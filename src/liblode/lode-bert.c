@@ -802,78 +802,212 @@ softmax_rows (float *scores,
 
 /* ---- forward pass ----------------------------------------------------------------------- */
 
-/* Buffers of one lode_bert_embed() call. Sequences are packed one after another (no
+/* ---- fork-join ------------------------------------------------------------------------- */
+
+/* The encoder splits each step of a forward pass over the processors itself, with OpenBLAS
+ * kept to one thread per call: a layer needs only two joins (after the QKV products, after
+ * attention), its element-wise work and the attention heads run in parallel too, and idle
+ * OpenBLAS threads do not spin against ours. */
+typedef void (*PartFunc) (gpointer data,
+                          guint    part,
+                          guint    n_parts);
+
+typedef struct
+{
+  GMutex mutex;
+  GCond  cond;
+  guint  pending;
+} Join;
+
+typedef struct
+{
+  PartFunc  func;
+  gpointer  data;
+  guint     part;
+  guint     n_parts;
+  Join     *join;
+} Part;
+
+/* Runs on a helper thread. */
+static void
+part_worker (gpointer item,
+             gpointer pool_data)
+{
+  Part *part = item;
+  Join *join = part->join;
+
+  part->func (part->data, part->part, part->n_parts);
+
+  g_mutex_lock (&join->mutex);
+  if (--join->pending == 0)
+    g_cond_signal (&join->cond);
+  g_mutex_unlock (&join->mutex);
+}
+
+static guint
+n_workers (void)
+{
+  static gsize n;
+
+  if (g_once_init_enter (&n))
+    {
+      /* This process uses OpenBLAS only here, one thread per product. */
+      openblas_set_num_threads (1);
+      g_once_init_leave (&n, CLAMP (g_get_num_processors (), 1, 64));
+    }
+
+  return (guint) n;
+}
+
+/* The helpers of every encoder in the process (n_workers () − 1 threads; the caller does
+ * part 0). Helpers never wait on each other, so concurrent callers cannot deadlock. */
+static GThreadPool *
+helper_pool (void)
+{
+  static GThreadPool *pool;
+
+  if (g_once_init_enter (&pool))
+    g_once_init_leave (&pool, g_thread_pool_new (part_worker, NULL, MAX (n_workers () - 1, 1),
+                                                 TRUE, NULL));
+
+  return pool;
+}
+
+/* Calls @func (@data, i, @n_parts) for every i < @n_parts, part 0 on this thread, and
+ * returns when all have returned. */
+static void
+run_parts (PartFunc func,
+           gpointer data,
+           guint    n_parts)
+{
+  Part parts[64];
+  Join join;
+
+  g_assert (n_parts >= 1 && n_parts <= G_N_ELEMENTS (parts));
+
+  if (n_parts == 1)
+    {
+      func (data, 0, 1);
+      return;
+    }
+
+  g_mutex_init (&join.mutex);
+  g_cond_init (&join.cond);
+  join.pending = n_parts - 1;
+  for (guint i = 1; i < n_parts; i++)
+    {
+      parts[i] = (Part) { func, data, i, n_parts, &join };
+      /* A failed push only means no new thread could start; the part still waits in the
+       * queue for a running helper. */
+      g_thread_pool_push (helper_pool (), &parts[i], NULL);
+    }
+
+  func (data, 0, n_parts);
+
+  g_mutex_lock (&join.mutex);
+  while (join.pending > 0)
+    g_cond_wait (&join.cond, &join.mutex);
+  g_mutex_unlock (&join.mutex);
+  g_mutex_clear (&join.mutex);
+  g_cond_clear (&join.cond);
+}
+
+/* ---- forward pass ----------------------------------------------------------------------- */
+
+/* The state of one lode_bert_embed() call. Sequences are packed one after another (no
  * padding): a token attends only to the tokens of its own sequence, which is what an
  * attention mask over a padded batch achieves, without computing the padding. */
 typedef struct
 {
-  float *x;       /* [T, H] hidden states */
-  float *qkv;     /* [T, 3H] */
-  float *ctx;     /* [T, H] attention context */
-  float *inter;   /* [T, I] */
-  float *scores;  /* [Lmax, Lmax] one head of one sequence */
-} Buffers;
+  LodeBert        *self;
+  const guint     *lengths;
+  const gsize     *offsets;   /* first row of each sequence */
+  guint            n_sequences;
+  guint            T;         /* rows: all tokens of the batch */
+  float           *x;         /* [T, H] hidden states */
+  float           *qkv;       /* [T, 3H] */
+  float           *ctx;       /* [T, H] attention context */
+  float           *inter;     /* [T, I] */
+  float          **scores;    /* per part: [Lmax, Lmax], one head of one sequence */
+  const BertLayer *finish;    /* the layer whose dense half the row step runs, or NULL */
+  const BertLayer *start;     /* the layer whose QKV product the row step runs, or NULL */
+} Pass;
 
+/* Rows r0…r1: the dense half of the previous layer (post-LayerNorm:
+ * x = LN (x + dense (ctx)), then x = LN (x + dense (gelu (dense (x))))), then the QKV product
+ * of the next. Each row depends only on itself, so parts need no join in between. The
+ * residual x is the accumulator of the output products. */
 static void
-bert_attention (LodeBert      *self,
-                Buffers       *buf,
-                guint          n_sequences,
-                const guint   *lengths)
+rows_part (gpointer data,
+           guint    part,
+           guint    n_parts)
 {
+  Pass *pass = data;
+  LodeBert *self = pass->self;
+  guint H = self->hidden;
+  guint n_inter = self->intermediate;
+  guint r0 = (guint) ((guint64) pass->T * part / n_parts);
+  guint r1 = (guint) ((guint64) pass->T * (part + 1) / n_parts);
+  guint m = r1 - r0;
+  float *x = pass->x + (gsize) r0 * H;
+
+  if (m == 0)
+    return;
+
+  if (pass->finish != NULL)
+    {
+      const BertLayer *layer = pass->finish;
+      float *inter = pass->inter + (gsize) r0 * n_inter;
+
+      linear_acc (pass->ctx + (gsize) r0 * H, layer->wo, x, m, H, H);
+      bias_layer_norm (x, layer->bo, layer->ln1_g, layer->ln1_b, m, H, self->eps);
+      fill_rows (inter, layer->bi, m, n_inter);
+      linear_acc (x, layer->wi, inter, m, n_inter, H);
+      gelu (inter, (gsize) m * n_inter, self->gelu_tanh);
+      linear_acc (inter, layer->wo2, x, m, H, n_inter);
+      bias_layer_norm (x, layer->bo2, layer->ln2_g, layer->ln2_b, m, H, self->eps);
+    }
+
+  if (pass->start != NULL)
+    {
+      float *qkv = pass->qkv + (gsize) r0 * 3 * H;
+
+      fill_rows (qkv, pass->start->bqkv, m, 3 * H);
+      linear_acc (x, pass->start->wqkv, qkv, m, 3 * H, H);
+    }
+}
+
+/* Attention of every (sequence, head) pair i with i ≡ part (mod n_parts). */
+static void
+attention_part (gpointer data,
+                guint    part,
+                guint    n_parts)
+{
+  Pass *pass = data;
+  LodeBert *self = pass->self;
   guint H = self->hidden;
   guint D = self->head_dim;
   gsize ld = 3 * (gsize) H;
   float scale = 1.0f / sqrtf ((float) D);
-  gsize offset = 0;
+  float *scores = pass->scores[part];
 
-  for (guint s = 0; s < n_sequences; s++)
+  for (guint i = part; i < pass->n_sequences * self->heads; i += n_parts)
     {
-      guint L = lengths[s];
-      const float *q = buf->qkv + offset * ld;
+      guint s = i / self->heads;
+      guint h = i % self->heads;
+      guint L = pass->lengths[s];
+      const float *q = pass->qkv + pass->offsets[s] * ld + h * D;
       const float *k = q + H;
       const float *v = q + 2 * H;
-      float *ctx = buf->ctx + offset * H;
+      float *ctx = pass->ctx + pass->offsets[s] * H + h * D;
 
-      for (guint h = 0; h < self->heads; h++)
-        {
-          /* scores[L, L] = Q_h · K_hᵀ / √D, then softmax, then ctx_h = scores · V_h. */
-          cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, L, L, D,
-                       scale, q + h * D, ld, k + h * D, ld, 0.0f, buf->scores, L);
-          softmax_rows (buf->scores, L, L, L);
-          cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, L, D, L,
-                       1.0f, buf->scores, L, v + h * D, ld, 0.0f, ctx + h * D, H);
-        }
-
-      offset += L;
+      /* scores[L, L] = Q_h · K_hᵀ / √D, then softmax, then ctx_h = scores · V_h. */
+      cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, L, L, D,
+                   scale, q, ld, k, ld, 0.0f, scores, L);
+      softmax_rows (scores, L, L, L);
+      cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, L, D, L,
+                   1.0f, scores, L, v, ld, 0.0f, ctx, H);
     }
-}
-
-static void
-bert_layer (LodeBert        *self,
-            const BertLayer *layer,
-            Buffers         *buf,
-            guint            n_sequences,
-            const guint     *lengths,
-            guint            T)
-{
-  guint H = self->hidden;
-  guint n_inter = self->intermediate;
-
-  fill_rows (buf->qkv, layer->bqkv, T, 3 * H);
-  linear_acc (buf->x, layer->wqkv, buf->qkv, T, 3 * H, H);
-
-  bert_attention (self, buf, n_sequences, lengths);
-
-  /* Post-LayerNorm: x = LN (x + dense (ctx)), then x = LN (x + dense (gelu (dense (x)))).
-   * The residual x is the accumulator of the output products. */
-  linear_acc (buf->ctx, layer->wo, buf->x, T, H, H);
-  bias_layer_norm (buf->x, layer->bo, layer->ln1_g, layer->ln1_b, T, H, self->eps);
-
-  fill_rows (buf->inter, layer->bi, T, n_inter);
-  linear_acc (buf->x, layer->wi, buf->inter, T, n_inter, H);
-  gelu (buf->inter, (gsize) T * n_inter, self->gelu_tanh);
-  linear_acc (buf->inter, layer->wo2, buf->x, T, H, n_inter);
-  bias_layer_norm (buf->x, layer->bo2, layer->ln2_g, layer->ln2_b, T, H, self->eps);
 }
 
 static void
@@ -921,11 +1055,13 @@ lode_bert_embed (LodeBert             *self,
                  GCancellable         *cancellable,
                  GError              **error)
 {
-  Buffers buf = { 0 };
+  Pass pass = { 0 };
+  g_autofree gsize *offsets = NULL;
   guint H;
   gsize T = 0;
   guint max_len = 0;
-  gsize offset = 0;
+  guint n_row_parts;
+  guint n_head_parts;
   gboolean cancelled = FALSE;
 
   g_return_val_if_fail (self != NULL, FALSE);
@@ -959,43 +1095,62 @@ lode_bert_embed (LodeBert             *self,
   if (n_sequences == 0)
     return TRUE;
 
-  buf.x = g_new (float, T * H);
-  buf.qkv = g_new (float, T * 3 * H);
-  buf.ctx = g_new (float, T * H);
-  buf.inter = g_new (float, T * self->intermediate);
-  buf.scores = g_new (float, (gsize) max_len * max_len);
+  offsets = g_new (gsize, n_sequences);
+  for (guint s = 0; s < n_sequences; s++)
+    offsets[s] = s == 0 ? 0 : offsets[s - 1] + lengths[s - 1];
+
+  /* Row steps in parts of at least 16 rows; attention in parts of whole heads. */
+  n_row_parts = CLAMP (T / 16, 1, n_workers ());
+  n_head_parts = MIN (n_sequences * self->heads, n_workers ());
+
+  pass.self = self;
+  pass.lengths = lengths;
+  pass.offsets = offsets;
+  pass.n_sequences = n_sequences;
+  pass.T = T;
+  pass.x = g_new (float, T * H);
+  pass.qkv = g_new (float, T * 3 * H);
+  pass.ctx = g_new (float, T * H);
+  pass.inter = g_new (float, T * self->intermediate);
+  pass.scores = g_new (float *, n_head_parts);
+  for (guint i = 0; i < n_head_parts; i++)
+    pass.scores[i] = g_new (float, (gsize) max_len * max_len);
 
   /* Embeddings: word + position + segment 0, then LayerNorm. */
   for (guint s = 0; s < n_sequences; s++)
-    {
-      for (guint p = 0; p < lengths[s]; p++)
-        {
-          float *row = buf.x + (offset + p) * H;
-          const float *word = self->word + (gsize) ids[s][p] * H;
-          const float *position = self->position + (gsize) p * H;
+    for (guint p = 0; p < lengths[s]; p++)
+      {
+        float *row = pass.x + (offsets[s] + p) * H;
+        const float *word = self->word + (gsize) ids[s][p] * H;
+        const float *position = self->position + (gsize) p * H;
 
-          for (guint i = 0; i < H; i++)
-            row[i] = word[i] + position[i] + self->token_type[i];
-        }
-      offset += lengths[s];
-    }
-  bias_layer_norm (buf.x, NULL, self->emb_ln_g, self->emb_ln_b, T, H, self->eps);
+        for (guint i = 0; i < H; i++)
+          row[i] = word[i] + position[i] + self->token_type[i];
+      }
+  bias_layer_norm (pass.x, NULL, self->emb_ln_g, self->emb_ln_b, T, H, self->eps);
 
   for (guint l = 0; l < self->n_layers; l++)
     {
       cancelled = g_cancellable_set_error_if_cancelled (cancellable, error);
       if (cancelled)
         break;
-      bert_layer (self, &self->layers[l], &buf, n_sequences, lengths, T);
+
+      pass.finish = l > 0 ? &self->layers[l - 1] : NULL;
+      pass.start = &self->layers[l];
+      run_parts (rows_part, &pass, n_row_parts);
+      run_parts (attention_part, &pass, n_head_parts);
     }
 
   if (!cancelled)
     {
-      offset = 0;
+      pass.finish = &self->layers[self->n_layers - 1];
+      pass.start = NULL;
+      run_parts (rows_part, &pass, n_row_parts);
+
       for (guint s = 0; s < n_sequences; s++)
         {
           float *vector = out + (gsize) s * H;
-          const float *tokens = buf.x + offset * H;
+          const float *tokens = pass.x + offsets[s] * H;
 
           if (pooling == LODE_POOLING_CLS)
             memcpy (vector, tokens, H * sizeof (float));
@@ -1009,15 +1164,16 @@ lode_bert_embed (LodeBert             *self,
                 vector[i] /= lengths[s];
             }
           l2_normalize (vector, H);
-          offset += lengths[s];
         }
     }
 
-  g_free (buf.x);
-  g_free (buf.qkv);
-  g_free (buf.ctx);
-  g_free (buf.inter);
-  g_free (buf.scores);
+  g_free (pass.x);
+  g_free (pass.qkv);
+  g_free (pass.ctx);
+  g_free (pass.inter);
+  for (guint i = 0; i < n_head_parts; i++)
+    g_free (pass.scores[i]);
+  g_free (pass.scores);
 
   return !cancelled;
 }
