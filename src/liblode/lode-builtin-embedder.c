@@ -530,8 +530,8 @@ embed_worker (gpointer task_ptr,
     g_task_return_pointer (task, embeddings, (GDestroyNotify) lode_embeddings_free);
 }
 
-/* One encoder thread for the process: OpenBLAS already spreads each matrix product over
- * the cores, so two batches at once would only compete for them. The pool is never freed;
+/* One encoder thread for the process: lode_bert_embed() already spreads each forward pass
+ * over the cores, so two batches at once would only compete for them. The pool is never freed;
  * a task holds its embedder until it has run. */
 static GThreadPool *
 encoder_pool (void)
