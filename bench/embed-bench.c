@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "lode-bert.h"
+#include "lode-wordpiece.h"
 
 /*
  * Runs the encoder of a model folder on batches of B sequences of S tokens and prints the
@@ -25,6 +26,8 @@
 static int opt_repeat = 5;
 static char *opt_shapes;
 static char *opt_pooling;
+static char *opt_tokenizer;
+static char *opt_text;
 
 static const GOptionEntry entries[] = {
   { "repeat", 'r', 0, G_OPTION_ARG_INT, &opt_repeat,
@@ -33,6 +36,10 @@ static const GOptionEntry entries[] = {
     "Comma-separated BxS shapes (default: 1x32,1x128,8x128,4x256,1x512)", "LIST" },
   { "pooling", 'p', 0, G_OPTION_ARG_STRING, &opt_pooling,
     "mean or cls (default: mean)", "POOLING" },
+  { "tokenizer", 't', 0, G_OPTION_ARG_FILENAME, &opt_tokenizer,
+    "Instead, time the WordPiece tokenizer of the model folder DIR on --text", "DIR" },
+  { "text", 0, 0, G_OPTION_ARG_FILENAME, &opt_text,
+    "The UTF-8 text file for --tokenizer", "FILE" },
   { NULL }
 };
 
@@ -75,6 +82,47 @@ run_shape (LodeBert    *bert,
   return TRUE;
 }
 
+/* Tokenizes the file line by line (as chunks of code would be), --repeat times. */
+static int
+run_tokenizer (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeWordpiece) wordpiece = lode_wordpiece_new_from_dir (opt_tokenizer, &error);
+  g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (gint32));
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+  gsize length = 0;
+  gsize pieces = 0;
+  gint64 start;
+  double seconds;
+
+  if (wordpiece == NULL || !g_file_get_contents (opt_text, &contents, &length, &error))
+    {
+      g_printerr ("embed-bench: %s\n", error->message);
+      return 1;
+    }
+
+  lines = g_strsplit (contents, "\n", -1);
+  start = g_get_monotonic_time ();
+  for (int r = 0; r < opt_repeat; r++)
+    for (guint i = 0; lines[i] != NULL; i++)
+      {
+        g_array_set_size (ids, 0);
+        if (!lode_wordpiece_tokenize (wordpiece, lines[i], 0, ids, NULL, &error))
+          {
+            g_printerr ("embed-bench: line %u: %s\n", i + 1, error->message);
+            return 1;
+          }
+        pieces += ids->len;
+      }
+  seconds = (g_get_monotonic_time () - start) / 1e6;
+
+  g_print ("tokenizer: %.1f MB in %.3f s, %.1f MB/s, %.0f pieces/s\n",
+           length * opt_repeat / 1e6, seconds, length * opt_repeat / 1e6 / seconds,
+           pieces / seconds);
+  return 0;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -91,10 +139,16 @@ main (int   argc,
   g_option_context_set_summary (context, "Time the built-in encoder on a model folder "
                                 "(config.json + model.safetensors).");
   g_option_context_add_main_entries (context, entries, NULL);
-  if (!g_option_context_parse (context, &argc, &argv, &error) || argc != 2 || opt_repeat < 1)
+  if (!g_option_context_parse (context, &argc, &argv, &error) || opt_repeat < 1)
     {
-      g_printerr ("embed-bench: %s\n", error != NULL ? error->message :
-                  "expected one MODEL_DIR and --repeat ≥ 1");
+      g_printerr ("embed-bench: %s\n", error != NULL ? error->message : "--repeat must be ≥ 1");
+      return 2;
+    }
+  if (opt_tokenizer != NULL && opt_text != NULL)
+    return run_tokenizer ();
+  if (argc != 2)
+    {
+      g_printerr ("embed-bench: expected one MODEL_DIR, or --tokenizer DIR --text FILE\n");
       return 2;
     }
   if (g_strcmp0 (opt_pooling, "cls") == 0)
