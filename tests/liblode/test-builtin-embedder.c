@@ -121,11 +121,25 @@ test_folder (void)
 static void
 test_async (void)
 {
-  g_autoptr(LodeEmbedder) embedder = fixture_embedder ();
+  g_autoptr(LodeEmbedder) embedder = NULL;
+  g_autoptr(LodeEmbedder) missing = NULL;
   const char *texts[] = { "first text", "second", NULL };
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(LodeEmbeddings) embeddings = NULL;
   g_autoptr(GError) error = NULL;
+
+  /* Loading in a worker thread. */
+  lode_builtin_embedder_new_async (fixture_dir (), NULL, test_result_cb, &result);
+  embedder = lode_builtin_embedder_new_finish (test_wait_result (&result), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (lode_embedder_get_dims (embedder), ==, 32);
+  g_clear_object (&result);
+  lode_builtin_embedder_new_async ("gte-small", NULL, test_result_cb, &result);
+  missing = lode_builtin_embedder_new_finish (test_wait_result (&result), &error);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER);
+  g_assert_null (missing);
+  g_clear_error (&error);
+  g_clear_object (&result);
 
   /* The callback comes on the caller's main context. */
   lode_embedder_embed_async (embedder, texts, LODE_EMBED_DOCUMENT, NULL, test_result_cb, &result);
