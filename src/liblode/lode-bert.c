@@ -26,7 +26,7 @@
 #define MAX_HEADER_BYTES  (100 * 1024 * 1024)
 
 /* Batches of up to this many tokens split their dense products by columns (see
- * qkv_columns_part()). */
+ * columns_part()). */
 #define COLUMN_SPLIT_ROWS 256
 
 typedef struct
@@ -935,6 +935,16 @@ typedef struct
   float          **scores;    /* per part: [Lmax, Lmax], one head of one sequence */
   const BertLayer *finish;    /* the layer whose dense half the row step runs, or NULL */
   const BertLayer *start;     /* the layer whose QKV product the row step runs, or NULL */
+  struct
+  {
+    const float *x;           /* [T, k] */
+    const float *w;           /* [n, k] */
+    const float *bias;        /* [n], or NULL to accumulate into y as it is */
+    float       *y;           /* [T, n] */
+    guint        n;
+    guint        k;
+    gboolean     gelu;
+  } product;                  /* the product the column step runs */
 } Pass;
 
 /* Rows r0…r1: the dense half of the previous layer (post-LayerNorm:
@@ -1025,67 +1035,48 @@ fill_columns (float       *y,
     memcpy (y + (gsize) r * n + c0, bias + c0, (c1 - c0) * sizeof (float));
 }
 
-/* The column steps, for short batches: with few rows, splitting the rows would make every
- * part pack all of a layer's weights (OpenBLAS repacks them on each call), so each part
- * takes a share of the output columns and packs only those weights. Four joins more per
- * layer than the row steps. */
+/* The column step, for short batches: y (+)= x · wᵀ (+ bias, then GELU) for one part's share
+ * of the output columns. With few rows, splitting the rows would make every part pack all
+ * of a layer's weights (OpenBLAS repacks them on each call); this way each part packs only
+ * its columns' weights. Four joins more per layer than the row steps. */
 static void
-qkv_columns_part (gpointer data,
-                  guint    part,
-                  guint    n_parts)
+columns_part (gpointer data,
+              guint    part,
+              guint    n_parts)
 {
   Pass *pass = data;
-  guint H = pass->self->hidden;
+  guint n = pass->product.n;
   guint c0, c1;
 
-  column_range (3 * H, part, n_parts, &c0, &c1);
-  fill_columns (pass->qkv, pass->start->bqkv, pass->T, 3 * H, c0, c1);
-  linear_acc_columns (pass->x, pass->start->wqkv, pass->qkv, pass->T, 3 * H, H, c0, c1);
+  column_range (n, part, n_parts, &c0, &c1);
+  if (pass->product.bias != NULL)
+    fill_columns (pass->product.y, pass->product.bias, pass->T, n, c0, c1);
+  linear_acc_columns (pass->product.x, pass->product.w, pass->product.y, pass->T, n,
+                      pass->product.k, c0, c1);
+  if (pass->product.gelu)
+    for (guint r = 0; r < pass->T; r++)
+      gelu (pass->product.y + (gsize) r * n + c0, c1 - c0, pass->self->gelu_tanh);
 }
 
 static void
-output_columns_part (gpointer data,
-                     guint    part,
-                     guint    n_parts)
+run_columns (Pass        *pass,
+             const float *x,
+             const float *w,
+             const float *bias,
+             float       *y,
+             guint        n,
+             guint        k,
+             gboolean     with_gelu,
+             guint        n_parts)
 {
-  Pass *pass = data;
-  guint H = pass->self->hidden;
-  guint c0, c1;
-
-  column_range (H, part, n_parts, &c0, &c1);
-  linear_acc_columns (pass->ctx, pass->finish->wo, pass->x, pass->T, H, H, c0, c1);
-}
-
-static void
-intermediate_columns_part (gpointer data,
-                           guint    part,
-                           guint    n_parts)
-{
-  Pass *pass = data;
-  LodeBert *self = pass->self;
-  guint n_inter = self->intermediate;
-  guint c0, c1;
-
-  column_range (n_inter, part, n_parts, &c0, &c1);
-  fill_columns (pass->inter, pass->finish->bi, pass->T, n_inter, c0, c1);
-  linear_acc_columns (pass->x, pass->finish->wi, pass->inter, pass->T, n_inter, self->hidden,
-                      c0, c1);
-  for (guint r = 0; r < pass->T; r++)
-    gelu (pass->inter + (gsize) r * n_inter + c0, c1 - c0, self->gelu_tanh);
-}
-
-static void
-output2_columns_part (gpointer data,
-                      guint    part,
-                      guint    n_parts)
-{
-  Pass *pass = data;
-  guint H = pass->self->hidden;
-  guint c0, c1;
-
-  column_range (H, part, n_parts, &c0, &c1);
-  linear_acc_columns (pass->inter, pass->finish->wo2, pass->x, pass->T, H,
-                      pass->self->intermediate, c0, c1);
+  pass->product.x = x;
+  pass->product.w = w;
+  pass->product.bias = bias;
+  pass->product.y = y;
+  pass->product.n = n;
+  pass->product.k = k;
+  pass->product.gelu = with_gelu;
+  run_parts (columns_part, pass, n_parts);
 }
 
 /* Attention of every (sequence, head) pair i with i ≡ part (mod n_parts). */
@@ -1253,14 +1244,16 @@ lode_bert_embed (LodeBert             *self,
 
       if (by_columns)
         {
-          pass.start = layer;
-          run_parts (qkv_columns_part, &pass, n_parts);
+          guint n_inter = self->intermediate;
+
+          run_columns (&pass, pass.x, layer->wqkv, layer->bqkv, pass.qkv, 3 * H, H, FALSE,
+                       n_parts);
           run_parts (attention_part, &pass, n_head_parts);
-          pass.finish = layer;
-          run_parts (output_columns_part, &pass, n_parts);
+          run_columns (&pass, pass.ctx, layer->wo, NULL, pass.x, H, H, FALSE, n_parts);
           bias_layer_norm (pass.x, layer->bo, layer->ln1_g, layer->ln1_b, T, H, self->eps);
-          run_parts (intermediate_columns_part, &pass, n_parts);
-          run_parts (output2_columns_part, &pass, n_parts);
+          run_columns (&pass, pass.x, layer->wi, layer->bi, pass.inter, n_inter, H, TRUE,
+                       n_parts);
+          run_columns (&pass, pass.inter, layer->wo2, NULL, pass.x, H, n_inter, FALSE, n_parts);
           bias_layer_norm (pass.x, layer->bo2, layer->ln2_g, layer->ln2_b, T, H, self->eps);
         }
       else
