@@ -25,6 +25,10 @@
 #define MAX_POSITIONS     65536
 #define MAX_HEADER_BYTES  (100 * 1024 * 1024)
 
+/* Batches of up to this many tokens split their dense products by columns (see
+ * columns_part()). */
+#define COLUMN_SPLIT_ROWS 256
+
 typedef struct
 {
   float       *wqkv;     /* [3H, H]: query, key and value weights stacked (owned) */
@@ -586,46 +590,76 @@ lode_bert_get_vocab_size (LodeBert *self)
 
 /* ---- kernels ---------------------------------------------------------------------------- */
 
-/* Y[M, N] = X[M, K] · W[N, K]ᵀ: a Hugging Face linear layer without its bias. */
+/* Y[M, N] += X[M, K] · W[N, K]ᵀ: a Hugging Face linear layer, accumulated into @y, which
+ * holds the bias or the residual already. Accumulating (β = 1) also spares BLAS the pass
+ * that clears Y for β = 0. */
 static inline void
-linear (const float *x,
-        const float *w,
-        float       *y,
-        guint        m,
-        guint        n,
-        guint        k)
+linear_acc (const float *x,
+            const float *w,
+            float       *y,
+            guint        m,
+            guint        n,
+            guint        k)
 {
   cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k,
-               1.0f, x, k, w, k, 0.0f, y, n);
+               1.0f, x, k, w, k, 1.0f, y, n);
 }
 
-/* x = LayerNorm (x + y + bias) over rows of @n, in place. */
-static void
-add_layer_norm (float       *x,
-                const float *y,
-                const float *bias,
-                const float *gamma,
-                const float *beta,
-                guint        rows,
-                guint        n,
-                float        eps)
+/* The element-wise kernels below run once per layer over whole matrices. They are compiled
+ * for x86-64-v4 (AVX-512), v3 (AVX2 + FMA) and the baseline, and the loader picks the best
+ * for the processor; `omp simd` (with -fopenmp-simd, no OpenMP runtime) lets the compiler
+ * vectorise the reductions without -ffast-math. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__ELF__)
+#define SIMD_CLONES __attribute__ ((target_clones ("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define SIMD_CLONES
+#endif
+
+static inline float
+clampf (float x,
+        float lo,
+        float hi)
+{
+  x = x < lo ? lo : x;
+  return x > hi ? hi : x;
+}
+
+/* x = LayerNorm (x + bias) over rows of @n, in place; @bias may be NULL. */
+SIMD_CLONES static void
+bias_layer_norm (float       * restrict x,
+                 const float * restrict bias,
+                 const float * restrict gamma,
+                 const float * restrict beta,
+                 guint                  rows,
+                 guint                  n,
+                 float                  eps)
 {
   for (guint r = 0; r < rows; r++)
     {
-      float *row = x + (gsize) r * n;
-      const float *add = y != NULL ? y + (gsize) r * n : NULL;
+      float * restrict row = x + (gsize) r * n;
       float sum = 0.0f;
       float var = 0.0f;
       float mean;
       float inv;
 
-      if (add != NULL)
-        for (guint i = 0; i < n; i++)
-          row[i] += add[i] + bias[i];
+      if (bias != NULL)
+        {
+#pragma omp simd reduction (+:sum)
+          for (guint i = 0; i < n; i++)
+            {
+              row[i] += bias[i];
+              sum += row[i];
+            }
+        }
+      else
+        {
+#pragma omp simd reduction (+:sum)
+          for (guint i = 0; i < n; i++)
+            sum += row[i];
+        }
 
-      for (guint i = 0; i < n; i++)
-        sum += row[i];
       mean = sum / n;
+#pragma omp simd reduction (+:var)
       for (guint i = 0; i < n; i++)
         {
           float d = row[i] - mean;
@@ -633,17 +667,30 @@ add_layer_norm (float       *x,
           var += d * d;
         }
       inv = 1.0f / sqrtf (var / n + eps);
+#pragma omp simd
       for (guint i = 0; i < n; i++)
         row[i] = (row[i] - mean) * inv * gamma[i] + beta[i];
     }
 }
 
-/* erf to about 4e-7: a rational approximation (the one Eigen and XLA use) that the compiler
- * can vectorise, unlike libm's erff. */
+/* Every row of @x (@rows × @n) becomes @bias: the start of a linear layer's output, which
+ * the matrix product then accumulates into. */
+static void
+fill_rows (float       *x,
+           const float *bias,
+           guint        rows,
+           guint        n)
+{
+  for (guint r = 0; r < rows; r++)
+    memcpy (x + (gsize) r * n, bias, n * sizeof (float));
+}
+
+/* erf to about 4e-7: a rational approximation (the one Eigen and XLA use) that vectorises,
+ * unlike libm's erff. */
 static inline float
 erf_approx (float a)
 {
-  float x = fminf (fmaxf (a, -4.0f), 4.0f);
+  float x = clampf (a, -4.0f, 4.0f);
   float x2 = x * x;
   float p;
   float q;
@@ -662,67 +709,73 @@ erf_approx (float a)
   return p / q;
 }
 
-/* x = GELU (x + bias) over rows of @n, in place. */
-static void
-bias_gelu (float       *x,
-           const float *bias,
-           guint        rows,
-           guint        n,
-           gboolean     tanh_approx)
-{
-  for (guint r = 0; r < rows; r++)
-    {
-      float *row = x + (gsize) r * n;
-
-      if (tanh_approx)
-        for (guint i = 0; i < n; i++)
-          {
-            float v = row[i] + bias[i];
-
-            row[i] = 0.5f * v * (1.0f + tanhf (0.7978845608f * (v + 0.044715f * v * v * v)));
-          }
-      else
-        for (guint i = 0; i < n; i++)
-          {
-            float v = row[i] + bias[i];
-
-            row[i] = 0.5f * v * (1.0f + erf_approx (v * (float) M_SQRT1_2));
-          }
-    }
-}
-
 /* e^x for x ≤ 0 to about 2e-7 relative: range reduction by ln 2, a degree-6 polynomial
- * (Cephes expf), the exponent built in the bits. Vectorisable. */
+ * (Cephes expf), the power of two built in the exponent bits. Vectorises. */
 static inline float
 exp_approx (float x)
 {
   const float magic = 12582912.0f;  /* 1.5 × 2^23: adding it rounds to an integer */
+  union { gint32 i; float f; } scale;
   float n;
   float r;
-  float r2;
   float p;
-  gint32 bits;
-  float scale;
 
-  x = fmaxf (x, -87.0f);
+  x = x < -87.0f ? -87.0f : x;
   n = (x * 1.44269504088896341f + magic) - magic;
   r = x - n * 0.693359375f;
   r = r - n * -2.12194440e-4f;
-  r2 = r * r;
   p = 1.9875691500e-4f;
   p = p * r + 1.3981999507e-3f;
   p = p * r + 8.3334519073e-3f;
   p = p * r + 4.1665795894e-2f;
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
-  p = p * r2 + r + 1.0f;
-  bits = ((gint32) n + 127) << 23;
-  memcpy (&scale, &bits, sizeof scale);
-  return p * scale;
+  p = p * (r * r) + r + 1.0f;
+  scale.i = ((gint32) n + 127) << 23;
+  return p * scale.f;
+}
+
+/* tanh (x) = 1 − 2 / (e^{2x} + 1), with e^{2x} from exp_approx on the negative side. */
+static inline float
+tanh_approx (float x)
+{
+  float a = clampf (x, -9.0f, 9.0f);
+  float e = exp_approx (-2.0f * (a < 0.0f ? -a : a));
+  float t = (1.0f - e) / (1.0f + e);
+
+  return a < 0.0f ? -t : t;
+}
+
+/* x = GELU (x), in place. */
+SIMD_CLONES static void
+gelu (float    * restrict x,
+      gsize               n,
+      gboolean            tanh_form)
+{
+  if (tanh_form)
+    {
+#pragma omp simd
+      for (gsize i = 0; i < n; i++)
+        {
+          float v = x[i];
+
+          x[i] = 0.5f * v * (1.0f + tanh_approx (0.7978845608f * (v + 0.044715f * v * v * v)));
+        }
+    }
+  else
+    {
+#pragma omp simd
+      for (gsize i = 0; i < n; i++)
+        {
+          float v = x[i];
+
+          x[i] = 0.5f * v * (1.0f + erf_approx (v * (float) M_SQRT1_2));
+        }
+    }
 }
 
 /* Softmax of each row of @scores (@rows × @n, rows @stride apart), in place. */
-static void
+SIMD_CLONES static void
 softmax_rows (float *scores,
               guint  rows,
               guint  n,
@@ -730,103 +783,331 @@ softmax_rows (float *scores,
 {
   for (guint r = 0; r < rows; r++)
     {
-      float *row = scores + (gsize) r * stride;
+      float * restrict row = scores + (gsize) r * stride;
       float max = row[0];
       float sum = 0.0f;
       float inv;
 
-      for (guint i = 1; i < n; i++)
-        max = fmaxf (max, row[i]);
+#pragma omp simd reduction (max:max)
+      for (guint i = 0; i < n; i++)
+        max = row[i] > max ? row[i] : max;
+#pragma omp simd reduction (+:sum)
       for (guint i = 0; i < n; i++)
         {
           row[i] = exp_approx (row[i] - max);
           sum += row[i];
         }
       inv = 1.0f / sum;
+#pragma omp simd
       for (guint i = 0; i < n; i++)
         row[i] *= inv;
     }
 }
 
+/* ---- fork-join ------------------------------------------------------------------------- */
+
+/* The encoder splits each step of a forward pass over the processors itself, with OpenBLAS
+ * kept to one thread per call: its element-wise work and the attention heads run in
+ * parallel too, and idle OpenBLAS threads do not spin against ours. (Helpers that spin
+ * before sleeping, as onnxruntime's do, measured no faster here.) */
+typedef void (*PartFunc) (gpointer data,
+                          guint    part,
+                          guint    n_parts);
+
+typedef struct
+{
+  GMutex mutex;
+  GCond  cond;
+  guint  pending;
+} Join;
+
+typedef struct
+{
+  PartFunc  func;
+  gpointer  data;
+  guint     part;
+  guint     n_parts;
+  Join     *join;
+} Part;
+
+/* Runs on a helper thread. */
+static void
+part_worker (gpointer item,
+             gpointer pool_data)
+{
+  Part *part = item;
+  Join *join = part->join;
+
+  part->func (part->data, part->part, part->n_parts);
+
+  g_mutex_lock (&join->mutex);
+  if (--join->pending == 0)
+    g_cond_signal (&join->cond);
+  g_mutex_unlock (&join->mutex);
+}
+
+static guint
+n_workers (void)
+{
+  static gsize n;
+
+  if (g_once_init_enter (&n))
+    {
+      /* This process uses OpenBLAS only here, one thread per product. */
+      openblas_set_num_threads (1);
+      g_once_init_leave (&n, CLAMP (g_get_num_processors (), 1, 64));
+    }
+
+  return (guint) n;
+}
+
+/* The helpers of every encoder in the process (n_workers () − 1 threads; the caller does
+ * part 0). Helpers never wait on each other, so concurrent callers cannot deadlock. */
+static GThreadPool *
+helper_pool (void)
+{
+  static GThreadPool *pool;
+
+  if (g_once_init_enter (&pool))
+    g_once_init_leave (&pool, g_thread_pool_new (part_worker, NULL, MAX (n_workers () - 1, 1),
+                                                 TRUE, NULL));
+
+  return pool;
+}
+
+/* Calls @func (@data, i, @n_parts) for every i < @n_parts, part 0 on this thread, and
+ * returns when all have returned. */
+static void
+run_parts (PartFunc func,
+           gpointer data,
+           guint    n_parts)
+{
+  Part parts[64];
+  Join join;
+
+  g_assert (n_parts >= 1 && n_parts <= G_N_ELEMENTS (parts));
+
+  if (n_parts == 1)
+    {
+      func (data, 0, 1);
+      return;
+    }
+
+  g_mutex_init (&join.mutex);
+  g_cond_init (&join.cond);
+  join.pending = n_parts - 1;
+  for (guint i = 1; i < n_parts; i++)
+    {
+      parts[i] = (Part) { func, data, i, n_parts, &join };
+      /* A failed push only means no new thread could start; the part still waits in the
+       * queue for a running helper. */
+      g_thread_pool_push (helper_pool (), &parts[i], NULL);
+    }
+
+  func (data, 0, n_parts);
+
+  g_mutex_lock (&join.mutex);
+  while (join.pending > 0)
+    g_cond_wait (&join.cond, &join.mutex);
+  g_mutex_unlock (&join.mutex);
+  g_mutex_clear (&join.mutex);
+  g_cond_clear (&join.cond);
+}
+
 /* ---- forward pass ----------------------------------------------------------------------- */
 
-/* Buffers of one lode_bert_embed() call. Sequences are packed one after another (no
+/* The state of one lode_bert_embed() call. Sequences are packed one after another (no
  * padding): a token attends only to the tokens of its own sequence, which is what an
  * attention mask over a padded batch achieves, without computing the padding. */
 typedef struct
 {
-  float *x;       /* [T, H] hidden states */
-  float *qkv;     /* [T, 3H] */
-  float *ctx;     /* [T, H] attention context, then the output of a dense layer */
-  float *inter;   /* [T, I] */
-  float *scores;  /* [Lmax, Lmax] one head of one sequence */
-} Buffers;
+  LodeBert        *self;
+  const guint     *lengths;
+  const gsize     *offsets;   /* first row of each sequence */
+  guint            n_sequences;
+  guint            T;         /* rows: all tokens of the batch */
+  float           *x;         /* [T, H] hidden states */
+  float           *qkv;       /* [T, 3H] */
+  float           *ctx;       /* [T, H] attention context */
+  float           *inter;     /* [T, I] */
+  float          **scores;    /* per part: [Lmax, Lmax], one head of one sequence */
+  const BertLayer *finish;    /* the layer whose dense half the row step runs, or NULL */
+  const BertLayer *start;     /* the layer whose QKV product the row step runs, or NULL */
+  struct
+  {
+    const float *x;           /* [T, k] */
+    const float *w;           /* [n, k] */
+    const float *bias;        /* [n], or NULL to accumulate into y as it is */
+    float       *y;           /* [T, n] */
+    guint        n;
+    guint        k;
+    gboolean     gelu;
+  } product;                  /* the product the column step runs */
+} Pass;
+
+/* Rows r0…r1: the dense half of the previous layer (post-LayerNorm:
+ * x = LN (x + dense (ctx)), then x = LN (x + dense (gelu (dense (x))))), then the QKV product
+ * of the next. Each row depends only on itself, so parts need no join in between. The
+ * residual x is the accumulator of the output products. */
+static void
+rows_part (gpointer data,
+           guint    part,
+           guint    n_parts)
+{
+  Pass *pass = data;
+  LodeBert *self = pass->self;
+  guint H = self->hidden;
+  guint n_inter = self->intermediate;
+  guint r0 = (guint) ((guint64) pass->T * part / n_parts);
+  guint r1 = (guint) ((guint64) pass->T * (part + 1) / n_parts);
+  guint m = r1 - r0;
+  float *x = pass->x + (gsize) r0 * H;
+
+  if (m == 0)
+    return;
+
+  if (pass->finish != NULL)
+    {
+      const BertLayer *layer = pass->finish;
+      float *inter = pass->inter + (gsize) r0 * n_inter;
+
+      linear_acc (pass->ctx + (gsize) r0 * H, layer->wo, x, m, H, H);
+      bias_layer_norm (x, layer->bo, layer->ln1_g, layer->ln1_b, m, H, self->eps);
+      fill_rows (inter, layer->bi, m, n_inter);
+      linear_acc (x, layer->wi, inter, m, n_inter, H);
+      gelu (inter, (gsize) m * n_inter, self->gelu_tanh);
+      linear_acc (inter, layer->wo2, x, m, H, n_inter);
+      bias_layer_norm (x, layer->bo2, layer->ln2_g, layer->ln2_b, m, H, self->eps);
+    }
+
+  if (pass->start != NULL)
+    {
+      float *qkv = pass->qkv + (gsize) r0 * 3 * H;
+
+      fill_rows (qkv, pass->start->bqkv, m, 3 * H);
+      linear_acc (x, pass->start->wqkv, qkv, m, 3 * H, H);
+    }
+}
+
+/* Columns c0…c1 of @n for one part: multiples of 16, so that every part starts on a
+ * vector boundary. */
+static void
+column_range (guint  n,
+              guint  part,
+              guint  n_parts,
+              guint *c0,
+              guint *c1)
+{
+  guint blocks = (n + 15) / 16;
+
+  *c0 = MIN (n, blocks * part / n_parts * 16);
+  *c1 = MIN (n, blocks * (part + 1) / n_parts * 16);
+}
+
+/* Y[:, c0…c1] (+)= X · W[c0…c1, :]ᵀ for one part: W's rows c0…c1 are contiguous. */
+static void
+linear_acc_columns (const float *x,
+                    const float *w,
+                    float       *y,
+                    guint        m,
+                    guint        n,
+                    guint        k,
+                    guint        c0,
+                    guint        c1)
+{
+  if (c1 > c0)
+    cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, m, c1 - c0, k,
+                 1.0f, x, k, w + (gsize) c0 * k, k, 1.0f, y + c0, n);
+}
+
+/* Sets columns c0…c1 of every row of @y (@rows × @n) to @bias[c0…c1]. */
+static void
+fill_columns (float       *y,
+              const float *bias,
+              guint        rows,
+              guint        n,
+              guint        c0,
+              guint        c1)
+{
+  for (guint r = 0; r < rows; r++)
+    memcpy (y + (gsize) r * n + c0, bias + c0, (c1 - c0) * sizeof (float));
+}
+
+/* The column step, for short batches: y (+)= x · wᵀ (+ bias, then GELU) for one part's share
+ * of the output columns. With few rows, splitting the rows would make every part pack all
+ * of a layer's weights (OpenBLAS repacks them on each call); this way each part packs only
+ * its columns' weights. Four joins more per layer than the row steps. */
+static void
+columns_part (gpointer data,
+              guint    part,
+              guint    n_parts)
+{
+  Pass *pass = data;
+  guint n = pass->product.n;
+  guint c0, c1;
+
+  column_range (n, part, n_parts, &c0, &c1);
+  if (pass->product.bias != NULL)
+    fill_columns (pass->product.y, pass->product.bias, pass->T, n, c0, c1);
+  linear_acc_columns (pass->product.x, pass->product.w, pass->product.y, pass->T, n,
+                      pass->product.k, c0, c1);
+  if (pass->product.gelu)
+    for (guint r = 0; r < pass->T; r++)
+      gelu (pass->product.y + (gsize) r * n + c0, c1 - c0, pass->self->gelu_tanh);
+}
 
 static void
-bert_attention (LodeBert      *self,
-                Buffers       *buf,
-                guint          n_sequences,
-                const guint   *lengths)
+run_columns (Pass        *pass,
+             const float *x,
+             const float *w,
+             const float *bias,
+             float       *y,
+             guint        n,
+             guint        k,
+             gboolean     with_gelu,
+             guint        n_parts)
 {
+  pass->product.x = x;
+  pass->product.w = w;
+  pass->product.bias = bias;
+  pass->product.y = y;
+  pass->product.n = n;
+  pass->product.k = k;
+  pass->product.gelu = with_gelu;
+  run_parts (columns_part, pass, n_parts);
+}
+
+/* Attention of every (sequence, head) pair i with i ≡ part (mod n_parts). */
+static void
+attention_part (gpointer data,
+                guint    part,
+                guint    n_parts)
+{
+  Pass *pass = data;
+  LodeBert *self = pass->self;
   guint H = self->hidden;
   guint D = self->head_dim;
   gsize ld = 3 * (gsize) H;
   float scale = 1.0f / sqrtf ((float) D);
-  gsize offset = 0;
+  float *scores = pass->scores[part];
 
-  for (guint s = 0; s < n_sequences; s++)
+  for (guint i = part; i < pass->n_sequences * self->heads; i += n_parts)
     {
-      guint L = lengths[s];
-      const float *q = buf->qkv + offset * ld;
+      guint s = i / self->heads;
+      guint h = i % self->heads;
+      guint L = pass->lengths[s];
+      const float *q = pass->qkv + pass->offsets[s] * ld + h * D;
       const float *k = q + H;
       const float *v = q + 2 * H;
-      float *ctx = buf->ctx + offset * H;
+      float *ctx = pass->ctx + pass->offsets[s] * H + h * D;
 
-      for (guint h = 0; h < self->heads; h++)
-        {
-          /* scores[L, L] = Q_h · K_hᵀ / √D, then softmax, then ctx_h = scores · V_h. */
-          cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, L, L, D,
-                       scale, q + h * D, ld, k + h * D, ld, 0.0f, buf->scores, L);
-          softmax_rows (buf->scores, L, L, L);
-          cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, L, D, L,
-                       1.0f, buf->scores, L, v + h * D, ld, 0.0f, ctx + h * D, H);
-        }
-
-      offset += L;
+      /* scores[L, L] = Q_h · K_hᵀ / √D, then softmax, then ctx_h = scores · V_h. */
+      cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, L, L, D,
+                   scale, q, ld, k, ld, 0.0f, scores, L);
+      softmax_rows (scores, L, L, L);
+      cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, L, D, L,
+                   1.0f, scores, L, v, ld, 0.0f, ctx, H);
     }
-}
-
-static void
-bert_layer (LodeBert        *self,
-            const BertLayer *layer,
-            Buffers         *buf,
-            guint            n_sequences,
-            const guint     *lengths,
-            guint            T)
-{
-  guint H = self->hidden;
-  guint n_inter = self->intermediate;
-
-  linear (buf->x, layer->wqkv, buf->qkv, T, 3 * H, H);
-  for (guint t = 0; t < T; t++)
-    {
-      float *row = buf->qkv + (gsize) t * 3 * H;
-
-      for (guint i = 0; i < 3 * H; i++)
-        row[i] += layer->bqkv[i];
-    }
-
-  bert_attention (self, buf, n_sequences, lengths);
-
-  /* Post-LayerNorm: x = LN (x + dense (ctx)), x = LN (x + dense (gelu (dense (x)))). The
-   * dense output reuses the context buffer once the context has been consumed. */
-  linear (buf->ctx, layer->wo, buf->qkv, T, H, H);
-  add_layer_norm (buf->x, buf->qkv, layer->bo, layer->ln1_g, layer->ln1_b, T, H, self->eps);
-
-  linear (buf->x, layer->wi, buf->inter, T, n_inter, H);
-  bias_gelu (buf->inter, layer->bi, T, n_inter, self->gelu_tanh);
-  linear (buf->inter, layer->wo2, buf->ctx, T, H, n_inter);
-  add_layer_norm (buf->x, buf->ctx, layer->bo2, layer->ln2_g, layer->ln2_b, T, H, self->eps);
 }
 
 static void
@@ -874,11 +1155,14 @@ lode_bert_embed (LodeBert             *self,
                  GCancellable         *cancellable,
                  GError              **error)
 {
-  Buffers buf = { 0 };
+  Pass pass = { 0 };
+  g_autofree gsize *offsets = NULL;
   guint H;
   gsize T = 0;
   guint max_len = 0;
-  gsize offset = 0;
+  guint n_parts;
+  guint n_head_parts;
+  gboolean by_columns;
   gboolean cancelled = FALSE;
 
   g_return_val_if_fail (self != NULL, FALSE);
@@ -912,43 +1196,86 @@ lode_bert_embed (LodeBert             *self,
   if (n_sequences == 0)
     return TRUE;
 
-  buf.x = g_new (float, T * H);
-  buf.qkv = g_new (float, T * 3 * H);
-  buf.ctx = g_new (float, T * H);
-  buf.inter = g_new (float, T * self->intermediate);
-  buf.scores = g_new (float, (gsize) max_len * max_len);
+  offsets = g_new (gsize, n_sequences);
+  for (guint s = 0; s < n_sequences; s++)
+    offsets[s] = s == 0 ? 0 : offsets[s - 1] + lengths[s - 1];
+
+  /* Up to COLUMN_SPLIT_ROWS tokens the dense products are split by output columns, above
+   * by rows (in parts of at least 16 rows); attention in parts of whole heads. */
+  by_columns = T <= COLUMN_SPLIT_ROWS && n_workers () > 1;
+  n_parts = by_columns ? n_workers () : CLAMP (T / 16, 1, n_workers ());
+  n_head_parts = MIN (n_sequences * self->heads, n_workers ());
+
+  pass.self = self;
+  pass.lengths = lengths;
+  pass.offsets = offsets;
+  pass.n_sequences = n_sequences;
+  pass.T = T;
+  pass.x = g_new (float, T * H);
+  pass.qkv = g_new (float, T * 3 * H);
+  pass.ctx = g_new (float, T * H);
+  pass.inter = g_new (float, T * self->intermediate);
+  pass.scores = g_new (float *, n_head_parts);
+  for (guint i = 0; i < n_head_parts; i++)
+    pass.scores[i] = g_new (float, (gsize) max_len * max_len);
 
   /* Embeddings: word + position + segment 0, then LayerNorm. */
   for (guint s = 0; s < n_sequences; s++)
-    {
-      for (guint p = 0; p < lengths[s]; p++)
-        {
-          float *row = buf.x + (offset + p) * H;
-          const float *word = self->word + (gsize) ids[s][p] * H;
-          const float *position = self->position + (gsize) p * H;
+    for (guint p = 0; p < lengths[s]; p++)
+      {
+        float *row = pass.x + (offsets[s] + p) * H;
+        const float *word = self->word + (gsize) ids[s][p] * H;
+        const float *position = self->position + (gsize) p * H;
 
-          for (guint i = 0; i < H; i++)
-            row[i] = word[i] + position[i] + self->token_type[i];
-        }
-      offset += lengths[s];
-    }
-  add_layer_norm (buf.x, NULL, NULL, self->emb_ln_g, self->emb_ln_b, T, H, self->eps);
+        for (guint i = 0; i < H; i++)
+          row[i] = word[i] + position[i] + self->token_type[i];
+      }
+  bias_layer_norm (pass.x, NULL, self->emb_ln_g, self->emb_ln_b, T, H, self->eps);
 
   for (guint l = 0; l < self->n_layers; l++)
     {
+      const BertLayer *layer = &self->layers[l];
+
       cancelled = g_cancellable_set_error_if_cancelled (cancellable, error);
       if (cancelled)
         break;
-      bert_layer (self, &self->layers[l], &buf, n_sequences, lengths, T);
+
+      if (by_columns)
+        {
+          guint n_inter = self->intermediate;
+
+          run_columns (&pass, pass.x, layer->wqkv, layer->bqkv, pass.qkv, 3 * H, H, FALSE,
+                       n_parts);
+          run_parts (attention_part, &pass, n_head_parts);
+          run_columns (&pass, pass.ctx, layer->wo, NULL, pass.x, H, H, FALSE, n_parts);
+          bias_layer_norm (pass.x, layer->bo, layer->ln1_g, layer->ln1_b, T, H, self->eps);
+          run_columns (&pass, pass.x, layer->wi, layer->bi, pass.inter, n_inter, H, TRUE,
+                       n_parts);
+          run_columns (&pass, pass.inter, layer->wo2, NULL, pass.x, H, n_inter, FALSE, n_parts);
+          bias_layer_norm (pass.x, layer->bo2, layer->ln2_g, layer->ln2_b, T, H, self->eps);
+        }
+      else
+        {
+          pass.finish = l > 0 ? &self->layers[l - 1] : NULL;
+          pass.start = layer;
+          run_parts (rows_part, &pass, n_parts);
+          run_parts (attention_part, &pass, n_head_parts);
+        }
     }
 
   if (!cancelled)
     {
-      offset = 0;
+      if (!by_columns)
+        {
+          pass.finish = &self->layers[self->n_layers - 1];
+          pass.start = NULL;
+          run_parts (rows_part, &pass, n_parts);
+        }
+
       for (guint s = 0; s < n_sequences; s++)
         {
           float *vector = out + (gsize) s * H;
-          const float *tokens = buf.x + offset * H;
+          const float *tokens = pass.x + offsets[s] * H;
 
           if (pooling == LODE_POOLING_CLS)
             memcpy (vector, tokens, H * sizeof (float));
@@ -962,15 +1289,16 @@ lode_bert_embed (LodeBert             *self,
                 vector[i] /= lengths[s];
             }
           l2_normalize (vector, H);
-          offset += lengths[s];
         }
     }
 
-  g_free (buf.x);
-  g_free (buf.qkv);
-  g_free (buf.ctx);
-  g_free (buf.inter);
-  g_free (buf.scores);
+  g_free (pass.x);
+  g_free (pass.qkv);
+  g_free (pass.ctx);
+  g_free (pass.inter);
+  for (guint i = 0; i < n_head_parts; i++)
+    g_free (pass.scores[i]);
+  g_free (pass.scores);
 
   return !cancelled;
 }

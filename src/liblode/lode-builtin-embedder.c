@@ -249,6 +249,67 @@ lode_builtin_embedder_new (const char  *model_or_dir,
   return LODE_EMBEDDER (g_steal_pointer (&self));
 }
 
+/* Runs in a GTask thread. */
+static void
+new_worker (GTask        *task,
+            gpointer      source_object,
+            gpointer      task_data,
+            GCancellable *cancellable)
+{
+  GError *error = NULL;
+  LodeEmbedder *embedder = lode_builtin_embedder_new (task_data, &error);
+
+  if (embedder == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, embedder, g_object_unref);
+}
+
+/**
+ * lode_builtin_embedder_new_async:
+ * @model_or_dir: a known model name or a model folder, as for lode_builtin_embedder_new()
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called on the caller's thread-default main context
+ * @user_data: data for @callback
+ *
+ * Loads the model in a worker thread (reading the tokenizer and mapping the weights take
+ * tens of milliseconds, more on a cold disk).
+ */
+void
+lode_builtin_embedder_new_async (const char          *model_or_dir,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (model_or_dir != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, lode_builtin_embedder_new_async);
+  g_task_set_task_data (task, g_strdup (model_or_dir), g_free);
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_run_in_thread (task, new_worker);
+}
+
+/**
+ * lode_builtin_embedder_new_finish:
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the embedder, or %NULL with @error set
+ */
+LodeEmbedder *
+lode_builtin_embedder_new_finish (GAsyncResult  *result,
+                                  GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
 /**
  * lode_builtin_embedder_get_dir:
  * @self: a #LodeBuiltinEmbedder
@@ -530,8 +591,8 @@ embed_worker (gpointer task_ptr,
     g_task_return_pointer (task, embeddings, (GDestroyNotify) lode_embeddings_free);
 }
 
-/* One encoder thread for the process: OpenBLAS already spreads each matrix product over
- * the cores, so two batches at once would only compete for them. The pool is never freed;
+/* One encoder thread for the process: lode_bert_embed() already spreads each forward pass
+ * over the cores, so two batches at once would only compete for them. The pool is never freed;
  * a task holds its embedder until it has run. */
 static GThreadPool *
 encoder_pool (void)

@@ -16,6 +16,12 @@ G_DECLARE_FINAL_TYPE (LodeBuiltinEmbedder, lode_builtin_embedder, LODE, BUILTIN_
 
 LodeEmbedder   *lode_builtin_embedder_new         (const char           *model_or_dir,
                                                    GError              **error);
+void            lode_builtin_embedder_new_async   (const char           *model_or_dir,
+                                                   GCancellable         *cancellable,
+                                                   GAsyncReadyCallback   callback,
+                                                   gpointer              user_data);
+LodeEmbedder   *lode_builtin_embedder_new_finish  (GAsyncResult         *result,
+                                                   GError              **error);
 const char     *lode_builtin_embedder_get_dir     (LodeBuiltinEmbedder  *self);
 LodePooling     lode_builtin_embedder_get_pooling (LodeBuiltinEmbedder  *self);
 void            lode_builtin_embedder_set_pooling (LodeBuiltinEmbedder  *self,

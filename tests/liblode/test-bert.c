@@ -15,14 +15,9 @@
 #include "lode-bert.h"
 #include "lode-error.h"
 #include "lode-wordpiece.h"
+#include "test-helpers.h"
 
 #define TOLERANCE 1e-4
-
-static const char *
-fixture_dir (void)
-{
-  return g_test_get_filename (G_TEST_DIST, "liblode", "fixtures", "tiny-bert-random", NULL);
-}
 
 typedef struct
 {
@@ -40,20 +35,16 @@ static void
 fixture_setup (Fixture       *f,
                gconstpointer  data)
 {
-  g_autofree char *path = g_build_filename (fixture_dir (), "reference.json", NULL);
   g_autoptr(GError) error = NULL;
 
   f->parser = json_parser_new ();
-  json_parser_load_from_mapped_file (f->parser, path, &error);
-  g_assert_no_error (error);
-  f->cases = json_object_get_array_member (json_node_get_object (json_parser_get_root (f->parser)),
-                                           "cases");
+  f->cases = test_tiny_bert_cases (f->parser);
   f->n = json_array_get_length (f->cases);
   g_assert_cmpuint (f->n, >=, 8);
 
-  f->bert = lode_bert_new (fixture_dir (), &error);
+  f->bert = lode_bert_new (test_tiny_bert_dir (), &error);
   g_assert_no_error (error);
-  f->wordpiece = lode_wordpiece_new_from_dir (fixture_dir (), &error);
+  f->wordpiece = lode_wordpiece_new_from_dir (test_tiny_bert_dir (), &error);
   g_assert_no_error (error);
 
   f->ids = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
@@ -296,25 +287,10 @@ test_bad_input (Fixture       *f,
 typedef void (*HeaderEdit) (JsonObject *header,
                             GByteArray *data);
 
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr(GDir) handle = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (handle != NULL && (name = g_dir_read_name (handle)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      g_unlink (path);
-    }
-  g_rmdir (dir);
-}
-
 static char *
 make_model_dir (void)
 {
-  g_autofree char *src = g_build_filename (fixture_dir (), "config.json", NULL);
+  g_autofree char *src = g_build_filename (test_tiny_bert_dir (), "config.json", NULL);
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("lode-bert-XXXXXX", &error);
   g_autofree char *dst = g_build_filename (dir, "config.json", NULL);
@@ -335,7 +311,7 @@ write_weights (const char *dir,
                HeaderEdit  edit,
                guint       pad)
 {
-  g_autofree char *src = g_build_filename (fixture_dir (), "model.safetensors", NULL);
+  g_autofree char *src = g_build_filename (test_tiny_bert_dir (), "model.safetensors", NULL);
   g_autofree char *dst = g_build_filename (dir, "model.safetensors", NULL);
   g_autoptr(GError) error = NULL;
   g_autofree char *contents = NULL;
@@ -489,7 +465,7 @@ test_broken_weights (void)
   g_assert_no_error (error);
   assert_load_error (dir, "config.json");
 
-  remove_dir (dir);
+  test_remove_dir (dir);
 }
 
 static void
@@ -519,7 +495,7 @@ test_unaligned (Fixture       *f,
   write_weights (dir, NULL, 1);
   embed_model_dir (f, dir, LODE_POOLING_CLS, vectors);
   assert_reference (f, vectors, LODE_POOLING_CLS);
-  remove_dir (dir);
+  test_remove_dir (dir);
 }
 
 static const char *half_dtype;
@@ -613,7 +589,7 @@ test_half_precision (Fixture       *f,
           g_assert_cmpfloat (dot, >=, min_cosine[t]);
           g_assert_cmpfloat (dot, <, 1.0 + 1e-5);
         }
-      remove_dir (dir);
+      test_remove_dir (dir);
     }
 }
 

@@ -20,29 +20,11 @@
 #define TOLERANCE 1e-4
 #define BGE_PREFIX "Represent this sentence for searching relevant passages: "
 
-static const char *
-fixture_dir (void)
-{
-  return g_test_get_filename (G_TEST_DIST, "liblode", "fixtures", "tiny-bert-random", NULL);
-}
-
-static JsonArray *
-reference_cases (JsonParser *parser)
-{
-  g_autofree char *path = g_build_filename (fixture_dir (), "reference.json", NULL);
-  g_autoptr(GError) error = NULL;
-
-  json_parser_load_from_mapped_file (parser, path, &error);
-  g_assert_no_error (error);
-  return json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
-                                       "cases");
-}
-
 static LodeEmbedder *
 fixture_embedder (void)
 {
   g_autoptr(GError) error = NULL;
-  LodeEmbedder *embedder = lode_builtin_embedder_new (fixture_dir (), &error);
+  LodeEmbedder *embedder = lode_builtin_embedder_new (test_tiny_bert_dir (), &error);
 
   g_assert_no_error (error);
   g_assert_true (LODE_IS_BUILTIN_EMBEDDER (embedder));
@@ -69,7 +51,7 @@ assert_reference_short (LodeEmbedder     *embedder,
                         const char       *member)
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
-  JsonArray *cases = reference_cases (parser);
+  JsonArray *cases = test_tiny_bert_cases (parser);
   g_autoptr(GPtrArray) texts = g_ptr_array_new ();
   g_autoptr(LodeEmbeddings) embeddings = NULL;
   g_autoptr(GError) error = NULL;
@@ -121,11 +103,25 @@ test_folder (void)
 static void
 test_async (void)
 {
-  g_autoptr(LodeEmbedder) embedder = fixture_embedder ();
+  g_autoptr(LodeEmbedder) embedder = NULL;
+  g_autoptr(LodeEmbedder) missing = NULL;
   const char *texts[] = { "first text", "second", NULL };
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(LodeEmbeddings) embeddings = NULL;
   g_autoptr(GError) error = NULL;
+
+  /* Loading in a worker thread. */
+  lode_builtin_embedder_new_async (test_tiny_bert_dir (), NULL, test_result_cb, &result);
+  embedder = lode_builtin_embedder_new_finish (test_wait_result (&result), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (lode_embedder_get_dims (embedder), ==, 32);
+  g_clear_object (&result);
+  lode_builtin_embedder_new_async ("gte-small", NULL, test_result_cb, &result);
+  missing = lode_builtin_embedder_new_finish (test_wait_result (&result), &error);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER);
+  g_assert_null (missing);
+  g_clear_error (&error);
+  g_clear_object (&result);
 
   /* The callback comes on the caller's main context. */
   lode_embedder_embed_async (embedder, texts, LODE_EMBED_DOCUMENT, NULL, test_result_cb, &result);
@@ -199,7 +195,7 @@ test_embed_ids (void)
   g_autoptr(LodeEmbedder) embedder = fixture_embedder ();
   LodeBuiltinEmbedder *builtin = LODE_BUILTIN_EMBEDDER (embedder);
   g_autoptr(JsonParser) parser = json_parser_new ();
-  JsonArray *cases = reference_cases (parser);
+  JsonArray *cases = test_tiny_bert_cases (parser);
   g_autoptr(GPtrArray) texts = g_ptr_array_new ();
   g_autoptr(GPtrArray) ids = NULL;
   g_autoptr(LodeEmbeddings) embeddings = NULL;
@@ -235,7 +231,7 @@ link_fixture_files (const char *dir)
   g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
   for (guint i = 0; i < G_N_ELEMENTS (files); i++)
     {
-      g_autofree char *target = g_build_filename (fixture_dir (), files[i], NULL);
+      g_autofree char *target = g_build_filename (test_tiny_bert_dir (), files[i], NULL);
       g_autofree char *link = g_build_filename (dir, files[i], NULL);
       g_autoptr(GFile) file = g_file_new_for_path (link);
 

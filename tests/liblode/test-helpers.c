@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "test-helpers.h"
 
 static GPtrArray *captured_logs;
@@ -91,4 +93,41 @@ test_logs_contain (const char *needle)
     if (strstr (g_ptr_array_index (captured_logs, i), needle) != NULL)
       return TRUE;
   return FALSE;
+}
+
+/* The random-weight BERT of tests/liblode/fixtures/tiny-bert-random. */
+const char *
+test_tiny_bert_dir (void)
+{
+  return g_test_get_filename (G_TEST_DIST, "liblode", "fixtures", "tiny-bert-random", NULL);
+}
+
+/* The cases of its reference.json (text, input_ids, mean_normalized, cls_normalized), owned
+ * by @parser. */
+JsonArray *
+test_tiny_bert_cases (JsonParser *parser)
+{
+  g_autofree char *path = g_build_filename (test_tiny_bert_dir (), "reference.json", NULL);
+  g_autoptr(GError) error = NULL;
+
+  json_parser_load_from_mapped_file (parser, path, &error);
+  g_assert_no_error (error);
+  return json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                       "cases");
+}
+
+/* Removes a folder of plain files (and symbolic links). */
+void
+test_remove_dir (const char *dir)
+{
+  g_autoptr(GDir) handle = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (handle != NULL && (name = g_dir_read_name (handle)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (dir);
 }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <gio/gio.h>
+#include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
 
@@ -18,5 +19,9 @@ void          test_capture_logs  (void);
 void          test_logs_clear    (void);
 guint         test_logs_count    (void);
 gboolean      test_logs_contain  (const char    *needle);
+
+const char   *test_tiny_bert_dir   (void);
+JsonArray    *test_tiny_bert_cases (JsonParser    *parser);
+void          test_remove_dir      (const char    *dir);
 
 G_END_DECLS

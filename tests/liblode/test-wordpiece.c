@@ -13,24 +13,7 @@
 
 #include "lode-error.h"
 #include "lode-wordpiece.h"
-
-static const char *
-fixture_dir (void)
-{
-  return g_test_get_filename (G_TEST_DIST, "liblode", "fixtures", "tiny-bert-random", NULL);
-}
-
-static JsonArray *
-load_reference_cases (JsonParser *parser)
-{
-  g_autofree char *path = g_build_filename (fixture_dir (), "reference.json", NULL);
-  g_autoptr(GError) error = NULL;
-
-  json_parser_load_from_mapped_file (parser, path, &error);
-  g_assert_no_error (error);
-  return json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
-                                       "cases");
-}
+#include "test-helpers.h"
 
 static void
 assert_ids_equal (GArray    *ids,
@@ -50,7 +33,7 @@ static void
 assert_reference_ids (LodeWordpiece *wordpiece)
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
-  JsonArray *cases = load_reference_cases (parser);
+  JsonArray *cases = test_tiny_bert_cases (parser);
 
   g_assert_cmpuint (json_array_get_length (cases), >=, 8);
   for (guint i = 0; i < json_array_get_length (cases); i++)
@@ -69,7 +52,7 @@ static void
 test_reference_tokenizer_json (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(LodeWordpiece) wordpiece = lode_wordpiece_new_from_dir (fixture_dir (), &error);
+  g_autoptr(LodeWordpiece) wordpiece = lode_wordpiece_new_from_dir (test_tiny_bert_dir (), &error);
 
   g_assert_no_error (error);
   g_assert_cmpuint (lode_wordpiece_get_vocab_size (wordpiece), ==, 30522);
@@ -86,8 +69,8 @@ test_reference_tokenizer_json (void)
 static char *
 make_vocab_txt_dir (void)
 {
-  g_autofree char *json_path = g_build_filename (fixture_dir (), "tokenizer.json", NULL);
-  g_autofree char *config_src = g_build_filename (fixture_dir (), "tokenizer_config.json", NULL);
+  g_autofree char *json_path = g_build_filename (test_tiny_bert_dir (), "tokenizer.json", NULL);
+  g_autofree char *config_src = g_build_filename (test_tiny_bert_dir (), "tokenizer_config.json", NULL);
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) tokens = g_ptr_array_new ();
@@ -130,21 +113,6 @@ make_vocab_txt_dir (void)
 }
 
 static void
-remove_dir (const char *dir)
-{
-  g_autoptr(GDir) handle = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (handle != NULL && (name = g_dir_read_name (handle)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      g_unlink (path);
-    }
-  g_rmdir (dir);
-}
-
-static void
 test_reference_vocab_txt (void)
 {
   g_autofree char *dir = make_vocab_txt_dir ();
@@ -155,7 +123,7 @@ test_reference_vocab_txt (void)
   g_assert_cmpuint (lode_wordpiece_get_vocab_size (wordpiece), ==, 30522);
   g_assert_cmpuint (lode_wordpiece_get_max_tokens (wordpiece), ==, 256);
   assert_reference_ids (wordpiece);
-  remove_dir (dir);
+  test_remove_dir (dir);
 }
 
 /* The real vocabulary of the shared model folder, when the checkout has it next to it (the
@@ -196,7 +164,7 @@ static LodeWordpiece *
 fixture_wordpiece (void)
 {
   g_autoptr(GError) error = NULL;
-  LodeWordpiece *wordpiece = lode_wordpiece_new_from_dir (fixture_dir (), &error);
+  LodeWordpiece *wordpiece = lode_wordpiece_new_from_dir (test_tiny_bert_dir (), &error);
 
   g_assert_no_error (error);
   return wordpiece;
@@ -379,7 +347,7 @@ assert_load_fails (const char *file_name,
   g_assert_null (wordpiece);
   g_assert_nonnull (error);
   g_test_message ("%s: %s", file_name, error->message);
-  remove_dir (dir);
+  test_remove_dir (dir);
 }
 
 static void
