@@ -16,3 +16,4 @@
 #include "lode-project.h"
 #include "lode-search.h"
 #include "lode-store.h"
+#include "lode-watcher.h"
