@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "lode.h"
+#include "lode-dbus-daemon.h"
 #include "lode-scanner.h"
 
 typedef struct
@@ -27,6 +28,97 @@ typedef struct
 } Command;
 
 static gboolean opt_json;
+static gboolean opt_no_daemon;
+
+/* The daemon, when a session bus is there and loded can be activated on it; NULL otherwise
+ * (or with --no-daemon), and the command runs the engine in-process. */
+static LodeDBusDaemon1 *
+connect_daemon (void)
+{
+  g_autoptr(GDBusConnection) bus = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  LodeDBusDaemon1 *proxy;
+
+  if (opt_no_daemon || g_getenv ("LODE_NO_DAEMON") != NULL)
+    return NULL;
+
+  bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+  if (bus == NULL)
+    return NULL;
+
+  /* Registers the error names, so that daemon errors come back as LODE_ERROR. */
+  (void) LODE_ERROR;
+
+  /* Activates loded if it is not running; fails when it is not installed. */
+  reply = g_dbus_connection_call_sync (bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                       "org.freedesktop.DBus", "StartServiceByName",
+                                       g_variant_new ("(su)", LODE_DAEMON_BUS_NAME, 0),
+                                       G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE, -1,
+                                       NULL, &error);
+  if (reply == NULL)
+    {
+      g_debug ("No daemon: %s", error->message);
+      return NULL;
+    }
+
+  proxy = lode_dbus_daemon1_proxy_new_sync (bus,
+                                            G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES |
+                                            G_DBUS_PROXY_FLAGS_DO_NOT_CONNECT_SIGNALS,
+                                            LODE_DAEMON_BUS_NAME, LODE_DAEMON_OBJECT_PATH,
+                                            NULL, &error);
+  if (proxy == NULL)
+    {
+      g_debug ("No daemon: %s", error->message);
+      return NULL;
+    }
+
+  g_dbus_proxy_set_default_timeout (G_DBUS_PROXY (proxy), G_MAXINT);
+  return proxy;
+}
+
+static char *
+absolute_path (const char *path)
+{
+  g_autofree char *cwd = g_get_current_dir ();
+
+  return g_canonicalize_filename (path, cwd);
+}
+
+static char *
+dup_variant_string (GVariant   *dict,
+                    const char *key)
+{
+  const char *value = NULL;
+
+  return g_variant_lookup (dict, key, "&s", &value) ? g_strdup (value) : NULL;
+}
+
+/* Results from the daemon in the engine's own form, so that both paths print the same. */
+static GPtrArray *
+results_from_variant (GVariant *results)
+{
+  GPtrArray *array = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_search_result_free);
+
+  for (gsize i = 0; i < g_variant_n_children (results); i++)
+    {
+      g_autoptr(GVariant) dict = g_variant_get_child_value (results, i);
+      LodeSearchResult *r = g_new0 (LodeSearchResult, 1);
+
+      r->path = dup_variant_string (dict, "path");
+      g_variant_lookup (dict, "start_line", "u", &r->start_line);
+      g_variant_lookup (dict, "end_line", "u", &r->end_line);
+      r->language = dup_variant_string (dict, "language");
+      r->kind = dup_variant_string (dict, "kind");
+      r->symbol = dup_variant_string (dict, "symbol");
+      r->container = dup_variant_string (dict, "container");
+      g_variant_lookup (dict, "score", "d", &r->score);
+      r->snippet = dup_variant_string (dict, "snippet");
+      g_ptr_array_add (array, r);
+    }
+
+  return array;
+}
 
 static void
 print_error (const GError *error)
@@ -368,6 +460,7 @@ cmd_search (LodeEngine  *engine,
   g_autoptr(GError) error = NULL;
   g_autoptr(LodeProject) project = NULL;
   g_autoptr(GPtrArray) results = NULL;
+  g_autoptr(LodeDBusDaemon1) daemon = NULL;
   g_autofree char *path = NULL;
   g_autofree char *language = NULL;
   g_autofree char *glob = NULL;
@@ -414,13 +507,40 @@ cmd_search (LodeEngine  *engine,
       return 1;
     }
 
-  options.query = query;
-  options.limit = limit;
-  options.language = language;
-  options.path_glob = glob;
-  options.min_score = min_score;
-  options.one_per_file = per_file;
-  results = lode_project_search (project, &options, NULL, &error);
+  daemon = connect_daemon ();
+  if (daemon != NULL)
+    {
+      g_autoptr(GVariant) reply = NULL;
+      GVariantDict dict;
+
+      g_variant_dict_init (&dict, NULL);
+      g_variant_dict_insert (&dict, "limit", "u", (guint) limit);
+      if (language != NULL)
+        g_variant_dict_insert (&dict, "language", "s", language);
+      if (glob != NULL)
+        g_variant_dict_insert (&dict, "path", "s", glob);
+      g_variant_dict_insert (&dict, "min_score", "d", min_score);
+      g_variant_dict_insert (&dict, "per_file", "b", per_file);
+      if (!lode_dbus_daemon1_call_search_sync (daemon, lode_project_get_root (project), query,
+                                               g_variant_dict_end (&dict), &reply, NULL,
+                                               &error))
+        {
+          g_dbus_error_strip_remote_error (error);
+          print_error (error);
+          return 1;
+        }
+      results = results_from_variant (reply);
+    }
+  else
+    {
+      options.query = query;
+      options.limit = limit;
+      options.language = language;
+      options.path_glob = glob;
+      options.min_score = min_score;
+      options.one_per_file = per_file;
+      results = lode_project_search (project, &options, NULL, &error);
+    }
   if (results == NULL)
     {
       print_error (error);
@@ -683,6 +803,77 @@ cmd_remove (LodeEngine  *engine,
   return 0;
 }
 
+static int
+cmd_watch (LodeEngine  *engine,
+           int          argc,
+           char       **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeDBusDaemon1) daemon = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  g_autofree char *root = NULL;
+  const char *message = NULL;
+  gboolean stop = FALSE;
+  gboolean status = FALSE;
+  gboolean watched = FALSE;
+  gboolean polling = FALSE;
+  GOptionEntry entries[] = {
+    { "stop", 0, 0, G_OPTION_ARG_NONE, &stop, N_("Stop watching PATH"), NULL },
+    { "status", 0, 0, G_OPTION_ARG_NONE, &status, N_("Show whether PATH is watched"), NULL },
+    { NULL }
+  };
+
+  context = g_option_context_new (_("[PATH]"));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context, _("Keep the index of PATH (default: the current "
+                                           "directory) up to date as files change. The "
+                                           "daemon watches; it remembers watched trees "
+                                           "across restarts."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!parse_options (context, &argc, &argv))
+    return 2;
+  if (argc > 2)
+    return usage_error (context, _("Too many arguments"));
+  if (stop && status)
+    return usage_error (context, _("--stop and --status exclude each other"));
+
+  daemon = connect_daemon ();
+  if (daemon == NULL)
+    {
+      g_printerr (_("lode: watching needs the daemon (loded) on the session bus\n"));
+      return 1;
+    }
+
+  root = absolute_path (argc == 2 ? argv[1] : ".");
+  if (status)
+    {
+      if (lode_dbus_daemon1_call_status_sync (daemon, root, &reply, NULL, &error))
+        g_variant_lookup (reply, "watched", "b", &watched);
+    }
+  else if (lode_dbus_daemon1_call_watch_sync (daemon, root, !stop, &reply, NULL, &error))
+    {
+      g_variant_lookup (reply, "watched", "b", &watched);
+      g_variant_lookup (reply, "polling", "b", &polling);
+    }
+
+  if (reply == NULL)
+    {
+      g_dbus_error_strip_remote_error (error);
+      print_error (error);
+      return 1;
+    }
+
+  g_variant_lookup (reply, "watch_status", "&s", &message);
+  if (watched)
+    g_print (_("Watching %s%s%s\n"), root, message != NULL ? ": " : "",
+             message != NULL ? message : "");
+  else
+    g_print (_("Not watching %s\n"), root);
+
+  return 0;
+}
+
 static const Command commands[] = {
   { "index",    N_("Index a source tree"),                   cmd_index },
   { "update",   N_("Update the index of a tree"),            cmd_update },
@@ -690,6 +881,7 @@ static const Command commands[] = {
   { "status",   N_("Show the index state of a tree"),        cmd_status },
   { "projects", N_("List indexed trees"),                    cmd_projects },
   { "remove",   N_("Delete the index of a tree"),            cmd_remove },
+  { "watch",    N_("Keep the index of a tree up to date"),   cmd_watch },
 };
 
 static void
@@ -698,7 +890,9 @@ print_usage (FILE *stream)
   fprintf (stream, "%s\n\n%s\n", _("Usage: lode COMMAND [OPTION…]"), _("Commands:"));
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     fprintf (stream, "  %-10s %s\n", commands[i].name, _(commands[i].summary));
-  fprintf (stream, "\n%s\n", _("Run “lode COMMAND --help” for the options of a command."));
+  fprintf (stream, "\n%s\n%s\n",
+           _("--no-daemon runs the engine in this process instead of asking loded."),
+           _("Run “lode COMMAND --help” for the options of a command."));
 }
 
 int
@@ -717,6 +911,16 @@ main (int   argc,
 
   /* Logs never mix with --json output on stdout. */
   g_log_writer_default_set_use_stderr (TRUE);
+
+  /* --no-daemon may come anywhere: it forces the in-process engine. */
+  for (int i = 1; i < argc; i++)
+    if (strcmp (argv[i], "--no-daemon") == 0)
+      {
+        opt_no_daemon = TRUE;
+        memmove (argv + i, argv + i + 1, (argc - i) * sizeof *argv);
+        argc--;
+        i--;
+      }
 
   if (argc < 2)
     {

@@ -588,6 +588,69 @@ test_client_vanishes (Fixture       *fixture,
   g_assert_no_error (error);
 }
 
+static char *
+run_cli (const char *const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  g_ptr_array_add (argv, (char *) g_getenv ("LODE_CLI"));
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err,
+                &status, &error);
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("lode failed: %s", err);
+
+  return g_steal_pointer (&out);
+}
+
+static void
+test_cli_same_results (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  static const char *const queries[] = { "parse_request_header", "checksum", "src/util.py",
+                                         "a small tree for tests", NULL };
+  g_autofree char *watch = NULL;
+  g_autofree char *watch_status = NULL;
+
+  if (g_getenv ("LODE_CLI") == NULL)
+    {
+      g_test_skip ("LODE_CLI is not set");
+      return;
+    }
+
+  index_tree (fixture);
+
+  for (guint i = 0; queries[i] != NULL; i++)
+    {
+      const char *with[] = { "search", "--json", "-p", fixture->root, queries[i], NULL };
+      const char *without[] = { "--no-daemon", "search", "--json", "-p", fixture->root,
+                                queries[i], NULL };
+      g_autofree char *through_daemon = run_cli (with);
+      g_autofree char *in_process = run_cli (without);
+
+      g_assert_cmpstr (through_daemon, ==, in_process);
+    }
+
+  /* `lode watch` talks to the daemon of this bus. */
+  {
+    const char *args[] = { "watch", fixture->root, NULL };
+    const char *status_args[] = { "watch", "--status", fixture->root, NULL };
+
+    watch = run_cli (args);
+    watch_status = run_cli (status_args);
+  }
+  g_assert_true (g_str_has_prefix (watch, "Watching "));
+  g_assert_true (g_str_has_prefix (watch_status, "Watching "));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -605,6 +668,7 @@ main (int   argc,
   ADD ("restart-catches-up", test_restart_catches_up);
   ADD ("two-clients-join", test_two_clients_join);
   ADD ("client-vanishes", test_client_vanishes);
+  ADD ("cli-same-results", test_cli_same_results);
 
   return g_test_run ();
 }
