@@ -9,6 +9,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 
 packages="
+  dbus-daemon
   gcc
   gettext
   git
