@@ -62,9 +62,7 @@ connect_daemon (void)
       return NULL;
     }
 
-  proxy = lode_dbus_daemon1_proxy_new_sync (bus,
-                                            G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES |
-                                            G_DBUS_PROXY_FLAGS_DO_NOT_CONNECT_SIGNALS,
+  proxy = lode_dbus_daemon1_proxy_new_sync (bus, G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES,
                                             LODE_DAEMON_BUS_NAME, LODE_DAEMON_OBJECT_PATH,
                                             NULL, &error);
   if (proxy == NULL)
@@ -172,6 +170,7 @@ typedef struct
   LodeIndexPhase  last_phase;
   gint64          last_draw;
   gboolean        drawn;
+  const char     *root;
 } ProgressView;
 
 static void
@@ -240,6 +239,139 @@ interrupt_cb (gpointer user_data)
 {
   g_cancellable_cancel (G_CANCELLABLE (user_data));
   return G_SOURCE_CONTINUE;
+}
+
+static LodeSkipReason
+skip_reason_from_string (const char *text)
+{
+  for (LodeSkipReason r = LODE_SKIP_TOO_LARGE; r <= LODE_SKIP_NOT_REGULAR; r++)
+    if (strcmp (lode_skip_reason_to_string (r), text) == 0)
+      return r;
+
+  return LODE_SKIP_UNREADABLE;
+}
+
+/* The daemon's report in the engine's own form, so that both paths print the same. */
+static LodeIndexReport *
+report_from_variant (GVariant *dict)
+{
+  LodeIndexReport *report = g_new0 (LodeIndexReport, 1);
+  g_autoptr(GVariant) skipped = NULL;
+
+  report->skipped = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_skipped_file_free);
+  g_variant_lookup (dict, "files", "u", &report->n_files);
+  g_variant_lookup (dict, "added", "u", &report->n_added);
+  g_variant_lookup (dict, "updated", "u", &report->n_updated);
+  g_variant_lookup (dict, "removed", "u", &report->n_removed);
+  g_variant_lookup (dict, "unchanged", "u", &report->n_unchanged);
+  g_variant_lookup (dict, "chunks", "u", &report->n_chunks);
+  g_variant_lookup (dict, "lines", "t", &report->n_lines);
+  g_variant_lookup (dict, "bytes", "t", &report->n_bytes);
+  g_variant_lookup (dict, "seconds", "d", &report->elapsed);
+  g_variant_lookup (dict, "resumed", "b", &report->resumed);
+
+  skipped = g_variant_lookup_value (dict, "skipped_files", G_VARIANT_TYPE ("a(sss)"));
+  for (gsize i = 0; skipped != NULL && i < g_variant_n_children (skipped); i++)
+    {
+      LodeSkippedFile *file = g_new0 (LodeSkippedFile, 1);
+      const char *path, *reason, *detail;
+
+      g_variant_get_child (skipped, i, "(&s&s&s)", &path, &reason, &detail);
+      file->path = g_strdup (path);
+      file->reason = skip_reason_from_string (reason);
+      file->detail = *detail != '\0' ? g_strdup (detail) : NULL;
+      g_ptr_array_add (report->skipped, file);
+    }
+
+  return report;
+}
+
+static void
+daemon_progress_cb (LodeDBusDaemon1 *daemon,
+                    const char      *root,
+                    const char      *phase,
+                    guint            done,
+                    guint            total,
+                    gpointer         user_data)
+{
+  ProgressView *view = user_data;
+  LodeIndexProgress progress = { LODE_INDEX_PHASE_SCANNING, done, total };
+
+  if (g_strcmp0 (root, view->root) != 0)
+    return;
+
+  for (LodeIndexPhase p = LODE_INDEX_PHASE_SCANNING; p <= LODE_INDEX_PHASE_FINISHING; p++)
+    if (strcmp (lode_index_phase_to_string (p), phase) == 0)
+      progress.phase = p;
+
+  progress_cb (&progress, view);
+}
+
+typedef struct
+{
+  GMainLoop *loop;
+  GVariant  *report;
+  GError    *error;
+  gboolean   update;
+} DaemonRun;
+
+static void
+daemon_index_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  DaemonRun *run = user_data;
+
+  if (run->update)
+    lode_dbus_daemon1_call_update_finish (LODE_DBUS_DAEMON1 (object), &run->report, result,
+                                          &run->error);
+  else
+    lode_dbus_daemon1_call_index_finish (LODE_DBUS_DAEMON1 (object), &run->report, result,
+                                         &run->error);
+  g_main_loop_quit (run->loop);
+}
+
+/* Runs the index through the daemon, the only writer of its projects. An interrupted client
+ * leaves the bus, and the daemon then cancels the run unless another client waits for it. */
+static LodeIndexReport *
+index_through_daemon (LodeDBusDaemon1  *daemon,
+                      LodeProject      *project,
+                      gboolean          update,
+                      gboolean          force,
+                      ProgressView     *view,
+                      GCancellable     *cancellable,
+                      GError          **error)
+{
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  g_autoptr(GVariant) report = NULL;
+  DaemonRun run = { loop, NULL, NULL, update };
+  gulong handler;
+
+  view->root = lode_project_get_root (project);
+  handler = g_signal_connect (daemon, "progress", G_CALLBACK (daemon_progress_cb), view);
+  if (update)
+    lode_dbus_daemon1_call_update (daemon, view->root, cancellable, daemon_index_cb, &run);
+  else
+    lode_dbus_daemon1_call_index (daemon, view->root, force, cancellable, daemon_index_cb, &run);
+  g_main_loop_run (loop);
+  g_signal_handler_disconnect (daemon, handler);
+
+  if (run.report == NULL)
+    {
+      g_dbus_error_strip_remote_error (run.error);
+      /* Cancelled here or in the daemon: the same message as in-process. */
+      if (g_error_matches (run.error, LODE_ERROR, LODE_ERROR_CANCELLED))
+        {
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, run.error->message);
+          g_clear_error (&run.error);
+        }
+      else
+        g_propagate_error (error, run.error);
+      return NULL;
+    }
+
+  report = run.report;
+  return report_from_variant (report);
 }
 
 static void
@@ -335,7 +467,8 @@ run_index (LodeEngine *engine,
   g_autoptr(LodeProject) project = NULL;
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
-  ProgressView view = { isatty (STDERR_FILENO), 0, 0, FALSE };
+  g_autoptr(LodeDBusDaemon1) daemon = NULL;
+  ProgressView view = { isatty (STDERR_FILENO), 0, 0, FALSE, NULL };
   IndexRun run = { loop, NULL, NULL };
   guint sigint_id;
   guint sigterm_id;
@@ -347,7 +480,8 @@ run_index (LodeEngine *engine,
       return 1;
     }
 
-  if (force && lode_project_is_indexed (project) &&
+  daemon = connect_daemon ();
+  if (daemon == NULL && force && lode_project_is_indexed (project) &&
       !lode_engine_remove_project (engine, lode_project_get_root (project), &error))
     {
       print_error (error);
@@ -356,8 +490,15 @@ run_index (LodeEngine *engine,
 
   sigint_id = g_unix_signal_add (SIGINT, interrupt_cb, cancellable);
   sigterm_id = g_unix_signal_add (SIGTERM, interrupt_cb, cancellable);
-  lode_project_index_async (project, cancellable, progress_cb, &view, NULL, index_cb, &run);
-  g_main_loop_run (loop);
+  if (daemon != NULL)
+    run.report = index_through_daemon (daemon, project, must_be_indexed, force, &view,
+                                       cancellable, &run.error);
+  else
+    {
+      lode_project_index_async (project, cancellable, progress_cb, &view, NULL, index_cb,
+                                &run);
+      g_main_loop_run (loop);
+    }
   g_source_remove (sigint_id);
   g_source_remove (sigterm_id);
 
@@ -622,6 +763,51 @@ add_language_counts (JsonBuilder *builder,
   json_builder_end_object (builder);
 }
 
+static LodeProjectStatus *
+status_through_daemon (LodeDBusDaemon1  *daemon,
+                       LodeProject      *project,
+                       GError          **error)
+{
+  g_autoptr(GVariant) dict = NULL;
+  g_autoptr(GVariant) languages = NULL;
+  LodeProjectStatus *status;
+  const char *state = NULL;
+  const char *language;
+  GVariantIter iter;
+  guint count;
+
+  if (!lode_dbus_daemon1_call_status_sync (daemon, lode_project_get_root (project), &dict, NULL,
+                                           error))
+    {
+      g_dbus_error_strip_remote_error (*error);
+      return NULL;
+    }
+
+  status = g_new0 (LodeProjectStatus, 1);
+  g_variant_lookup (dict, "state", "&s", &state);
+  for (LodeIndexState s = LODE_INDEX_STATE_NONE; s <= LODE_INDEX_STATE_READY; s++)
+    if (g_strcmp0 (lode_index_state_to_string (s), state) == 0)
+      status->state = s;
+  g_variant_lookup (dict, "indexed_at", "s", &status->indexed_at);
+  g_variant_lookup (dict, "files", "u", &status->stats.n_files);
+  g_variant_lookup (dict, "chunks", "u", &status->stats.n_chunks);
+  g_variant_lookup (dict, "symbols", "u", &status->stats.n_symbols);
+  g_variant_lookup (dict, "lines", "t", &status->stats.n_lines);
+  g_variant_lookup (dict, "bytes", "t", &status->stats.n_bytes);
+  g_variant_lookup (dict, "index_bytes", "t", &status->db_size);
+
+  status->languages = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  languages = g_variant_lookup_value (dict, "languages", G_VARIANT_TYPE ("a{su}"));
+  if (languages != NULL)
+    {
+      g_variant_iter_init (&iter, languages);
+      while (g_variant_iter_next (&iter, "{&su}", &language, &count))
+        g_hash_table_insert (status->languages, g_strdup (language), GUINT_TO_POINTER (count));
+    }
+
+  return status;
+}
+
 static int
 cmd_status (LodeEngine  *engine,
             int          argc,
@@ -630,7 +816,7 @@ cmd_status (LodeEngine  *engine,
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(LodeProject) project = NULL;
-  LodeProjectStatus *status;
+  LodeProjectStatus *status = NULL;
   GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &opt_json, N_("Print the status as JSON"), NULL },
     { NULL }
@@ -647,7 +833,14 @@ cmd_status (LodeEngine  *engine,
     return usage_error (context, _("Too many arguments"));
 
   project = lode_engine_open_project (engine, argc == 2 ? argv[1] : ".", FALSE, &error);
-  if (project == NULL || (status = lode_project_dup_status (project, &error)) == NULL)
+  if (project != NULL)
+    {
+      g_autoptr(LodeDBusDaemon1) daemon = connect_daemon ();
+
+      status = daemon != NULL ? status_through_daemon (daemon, project, &error)
+                              : lode_project_dup_status (project, &error);
+    }
+  if (project == NULL || status == NULL)
     {
       print_error (error);
       return 1;
@@ -783,6 +976,7 @@ cmd_remove (LodeEngine  *engine,
 {
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(LodeDBusDaemon1) daemon = NULL;
 
   context = g_option_context_new (_("PATH"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
@@ -793,7 +987,18 @@ cmd_remove (LodeEngine  *engine,
   if (argc != 2)
     return usage_error (context, _("Expected exactly one PATH"));
 
-  if (!lode_engine_remove_project (engine, argv[1], &error))
+  daemon = connect_daemon ();
+  if (daemon != NULL)
+    {
+      g_autofree char *absolute = absolute_path (argv[1]);
+
+      /* The daemon stops watching and indexing the tree before its index goes. */
+      if (!lode_dbus_daemon1_call_remove_project_sync (daemon, absolute, NULL, &error))
+        g_dbus_error_strip_remote_error (error);
+    }
+  else
+    lode_engine_remove_project (engine, argv[1], &error);
+  if (error != NULL)
     {
       print_error (error);
       return 1;

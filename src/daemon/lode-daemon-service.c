@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "lode-daemon-service.h"
+#include "lode-scanner.h"
 
 /*
  * The io.github.lode.Lode.Daemon1 object. Everything here runs on the main thread; indexing
@@ -448,9 +449,20 @@ report_to_variant (ProjectEntry          *entry,
                    gboolean               joined)
 {
   g_auto(GVariantDict) dict = G_VARIANT_DICT_INIT (NULL);
+  g_auto(GVariantBuilder) skipped = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a(sss)"));
+
+  for (guint i = 0; i < report->skipped->len; i++)
+    {
+      const LodeSkippedFile *file = g_ptr_array_index (report->skipped, i);
+
+      g_variant_builder_add (&skipped, "(sss)", file->path,
+                             lode_skip_reason_to_string (file->reason),
+                             file->detail != NULL ? file->detail : "");
+    }
 
   g_variant_dict_insert (&dict, "root", "s", entry->root);
   g_variant_dict_insert (&dict, "id", "s", lode_project_get_id (entry->project));
+  g_variant_dict_insert_value (&dict, "skipped_files", g_variant_builder_end (&skipped));
   g_variant_dict_insert (&dict, "files", "u", report->n_files);
   g_variant_dict_insert (&dict, "added", "u", report->n_added);
   g_variant_dict_insert (&dict, "updated", "u", report->n_updated);

@@ -1,0 +1,148 @@
+/* lode-tool-registry.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#include "lode-engine.h"
+
+G_BEGIN_DECLS
+
+/**
+ * LodeToolFlags:
+ * @LODE_TOOL_READ_ONLY: the tool changes nothing (MCP `readOnlyHint`)
+ * @LODE_TOOL_DESTRUCTIVE: the tool may delete data (MCP `destructiveHint`)
+ * @LODE_TOOL_IDEMPOTENT: calling it twice has the effect of calling it once (`idempotentHint`)
+ * @LODE_TOOL_OPEN_WORLD: the tool reaches outside the machine (`openWorldHint`)
+ */
+typedef enum
+{
+  LODE_TOOL_READ_ONLY   = 1 << 0,
+  LODE_TOOL_DESTRUCTIVE = 1 << 1,
+  LODE_TOOL_IDEMPOTENT  = 1 << 2,
+  LODE_TOOL_OPEN_WORLD  = 1 << 3,
+} LodeToolFlags;
+
+typedef struct _LodeToolCall LodeToolCall;
+
+/**
+ * LodeToolFunc:
+ * @call: the invocation: engine, arguments, default project, progress, cancellable
+ * @error: set when the tool fails; the message is shown to the agent as is, so it says
+ *   what to do next ("No index for /x: call codebase_index first")
+ *
+ * Runs on a worker thread. Returns the structured result, an object valid against the tool's
+ * output schema.
+ */
+typedef JsonObject *(*LodeToolFunc) (LodeToolCall  *call,
+                                     GError       **error);
+
+/**
+ * LodeToolFormatFunc:
+ * @result: what the #LodeToolFunc returned
+ *
+ * Returns: concise markdown for people and agents reading text rather than structure.
+ */
+typedef char *(*LodeToolFormatFunc) (JsonObject *result);
+
+/**
+ * LodeTool:
+ * @name: `codebase_search`, …; compatible with SocratiCode's names
+ * @title: a short human title
+ * @description: what it does and when to use it, for agents
+ * @input_schema: JSON Schema (an object schema, as text) of the arguments
+ * @output_schema: JSON Schema (as text) of the structured result
+ * @flags: behaviour hints
+ * @func: the handler
+ * @format: the markdown rendering of a result
+ *
+ * A tool, defined once for every surface: MCP `tools/list` and `tools/call`, the daemon's
+ * `CallTool`, and the CLI.
+ */
+typedef struct
+{
+  const char         *name;
+  const char         *title;
+  const char         *description;
+  const char         *input_schema;
+  const char         *output_schema;
+  LodeToolFlags       flags;
+  LodeToolFunc        func;
+  LodeToolFormatFunc  format;
+} LodeTool;
+
+/**
+ * LodeToolResult:
+ * @structured: (nullable): the structured result; %NULL when @is_error
+ * @text: markdown for the result, or the error message when @is_error
+ * @is_error: the tool ran and failed, or its arguments did not validate; the message says why
+ */
+typedef struct
+{
+  JsonObject *structured;
+  char       *text;
+  gboolean    is_error;
+} LodeToolResult;
+
+void lode_tool_result_free (LodeToolResult *result);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeToolResult, lode_tool_result_free)
+
+/**
+ * LodeToolProgressFunc:
+ * @done: units done
+ * @total: units in all, 0 when unknown
+ * @message: (nullable): what is happening
+ *
+ * Called on the main context of the caller of lode_tool_registry_call_async().
+ */
+typedef void (*LodeToolProgressFunc) (double      done,
+                                      double      total,
+                                      const char *message,
+                                      gpointer    user_data);
+
+/* For handlers (on their worker thread). */
+LodeEngine   *lode_tool_call_get_engine          (LodeToolCall  *call);
+JsonObject   *lode_tool_call_get_arguments       (LodeToolCall  *call);
+GCancellable *lode_tool_call_get_cancellable     (LodeToolCall  *call);
+char         *lode_tool_call_dup_project_path    (LodeToolCall  *call,
+                                                  GError       **error);
+void          lode_tool_call_report_progress     (LodeToolCall  *call,
+                                                  double         done,
+                                                  double         total,
+                                                  const char    *message);
+
+#define LODE_TYPE_TOOL_REGISTRY (lode_tool_registry_get_type ())
+G_DECLARE_FINAL_TYPE (LodeToolRegistry, lode_tool_registry, LODE, TOOL_REGISTRY, GObject)
+
+LodeToolRegistry  *lode_tool_registry_new         (LodeEngine           *engine);
+void               lode_tool_registry_add         (LodeToolRegistry     *self,
+                                                   const LodeTool       *tool);
+const LodeTool    *lode_tool_registry_lookup      (LodeToolRegistry     *self,
+                                                   const char           *name);
+GPtrArray         *lode_tool_registry_list        (LodeToolRegistry     *self);
+void               lode_tool_registry_call_async  (LodeToolRegistry     *self,
+                                                   const char           *name,
+                                                   JsonObject           *arguments,
+                                                   const char           *default_project,
+                                                   LodeToolProgressFunc  progress,
+                                                   gpointer              progress_data,
+                                                   GDestroyNotify        progress_data_destroy,
+                                                   GCancellable         *cancellable,
+                                                   GAsyncReadyCallback   callback,
+                                                   gpointer              user_data);
+LodeToolResult    *lode_tool_registry_call_finish (LodeToolRegistry     *self,
+                                                   GAsyncResult         *result,
+                                                   GError              **error);
+LodeToolResult    *lode_tool_registry_call        (LodeToolRegistry     *self,
+                                                   const char           *name,
+                                                   JsonObject           *arguments,
+                                                   const char           *default_project,
+                                                   GCancellable         *cancellable,
+                                                   GError              **error);
+
+G_END_DECLS
