@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "lode.h"
+#include "lode-dbus-daemon.h"
 #include "lode-model-pull.h"
 #include "lode-models.h"
 #include "lode-graph-report.h"
@@ -32,6 +33,115 @@ typedef struct
 } Command;
 
 static gboolean opt_json;
+static gboolean opt_no_daemon;
+
+/* The daemon, when a session bus is there and loded can be activated on it; NULL otherwise
+ * (or with --no-daemon), and the command runs the engine in-process. */
+static LodeDBusDaemon1 *
+connect_daemon (void)
+{
+  g_autoptr(GDBusConnection) bus = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  LodeDBusDaemon1 *proxy;
+
+  if (opt_no_daemon || g_getenv ("LODE_NO_DAEMON") != NULL)
+    return NULL;
+
+  bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+  if (bus == NULL)
+    return NULL;
+
+  /* Registers the error names, so that daemon errors come back as LODE_ERROR. */
+  (void) LODE_ERROR;
+
+  /* Activates loded if it is not running; fails when it is not installed. */
+  reply = g_dbus_connection_call_sync (bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                       "org.freedesktop.DBus", "StartServiceByName",
+                                       g_variant_new ("(su)", LODE_DAEMON_BUS_NAME, 0),
+                                       G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE, -1,
+                                       NULL, &error);
+  if (reply == NULL)
+    {
+      g_debug ("No daemon: %s", error->message);
+      return NULL;
+    }
+
+  proxy = lode_dbus_daemon1_proxy_new_sync (bus, G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES,
+                                            LODE_DAEMON_BUS_NAME, LODE_DAEMON_OBJECT_PATH,
+                                            NULL, &error);
+  if (proxy == NULL)
+    {
+      g_debug ("No daemon: %s", error->message);
+      return NULL;
+    }
+
+  g_dbus_proxy_set_default_timeout (G_DBUS_PROXY (proxy), G_MAXINT);
+  return proxy;
+}
+
+static char *
+absolute_path (const char *path)
+{
+  g_autofree char *cwd = g_get_current_dir ();
+
+  return g_canonicalize_filename (path, cwd);
+}
+
+static char *
+dup_variant_string (GVariant   *dict,
+                    const char *key)
+{
+  const char *value = NULL;
+
+  return g_variant_lookup (dict, key, "&s", &value) ? g_strdup (value) : NULL;
+}
+
+/* Results from the daemon in the engine's own form, so that both paths print the same. */
+static GPtrArray *
+results_from_variant (GVariant *results)
+{
+  GPtrArray *array = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_search_result_free);
+
+  for (gsize i = 0; i < g_variant_n_children (results); i++)
+    {
+      g_autoptr(GVariant) dict = g_variant_get_child_value (results, i);
+      LodeSearchResult *r = g_new0 (LodeSearchResult, 1);
+
+      r->path = dup_variant_string (dict, "path");
+      g_variant_lookup (dict, "start_line", "u", &r->start_line);
+      g_variant_lookup (dict, "end_line", "u", &r->end_line);
+      r->language = dup_variant_string (dict, "language");
+      r->kind = dup_variant_string (dict, "kind");
+      r->symbol = dup_variant_string (dict, "symbol");
+      r->container = dup_variant_string (dict, "container");
+      g_variant_lookup (dict, "score", "d", &r->score);
+      r->snippet = dup_variant_string (dict, "snippet");
+      g_ptr_array_add (array, r);
+    }
+
+  return array;
+}
+
+static LodeSearchResponse *
+response_from_variant (GVariant *results,
+                       GVariant *info)
+{
+  LodeSearchResponse *response = g_new0 (LodeSearchResponse, 1);
+  const char *mode;
+
+  response->results = results_from_variant (results);
+  if (g_variant_lookup (info, "requested_mode", "&s", &mode))
+    lode_search_mode_from_string (mode, &response->requested_mode);
+  if (g_variant_lookup (info, "mode", "&s", &mode))
+    lode_search_mode_from_string (mode, &response->mode);
+  response->notice = dup_variant_string (info, "notice");
+  response->model = dup_variant_string (info, "model");
+  g_variant_lookup (info, "embedded_chunks", "u", &response->n_embedded);
+  g_variant_lookup (info, "chunks", "u", &response->n_chunks);
+
+  return response;
+}
 
 static void
 print_error (const GError *error)
@@ -92,6 +202,7 @@ typedef struct
   LodeIndexPhase  last_phase;
   gint64          last_draw;
   gboolean        drawn;
+  const char     *root;
 } ProgressView;
 
 static void
@@ -172,6 +283,142 @@ add_nullable_string (JsonBuilder *builder,
     json_builder_add_string_value (builder, value);
   else
     json_builder_add_null_value (builder);
+}
+
+static LodeSkipReason
+skip_reason_from_string (const char *text)
+{
+  for (LodeSkipReason r = LODE_SKIP_TOO_LARGE; r <= LODE_SKIP_NOT_REGULAR; r++)
+    if (strcmp (lode_skip_reason_to_string (r), text) == 0)
+      return r;
+
+  return LODE_SKIP_UNREADABLE;
+}
+
+/* The daemon's report in the engine's own form, so that both paths print the same. */
+static LodeIndexReport *
+report_from_variant (GVariant *dict)
+{
+  LodeIndexReport *report = g_new0 (LodeIndexReport, 1);
+  g_autoptr(GVariant) skipped = NULL;
+
+  report->skipped = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_skipped_file_free);
+  g_variant_lookup (dict, "files", "u", &report->n_files);
+  g_variant_lookup (dict, "added", "u", &report->n_added);
+  g_variant_lookup (dict, "updated", "u", &report->n_updated);
+  g_variant_lookup (dict, "removed", "u", &report->n_removed);
+  g_variant_lookup (dict, "unchanged", "u", &report->n_unchanged);
+  g_variant_lookup (dict, "chunks", "u", &report->n_chunks);
+  g_variant_lookup (dict, "lines", "t", &report->n_lines);
+  g_variant_lookup (dict, "bytes", "t", &report->n_bytes);
+  g_variant_lookup (dict, "seconds", "d", &report->elapsed);
+  g_variant_lookup (dict, "resumed", "b", &report->resumed);
+  g_variant_lookup (dict, "embedded", "u", &report->n_embedded);
+  report->embedding_model = dup_variant_string (dict, "embedding_model");
+  report->embedding_notice = dup_variant_string (dict, "embedding_notice");
+
+  skipped = g_variant_lookup_value (dict, "skipped_files", G_VARIANT_TYPE ("a(sss)"));
+  for (gsize i = 0; skipped != NULL && i < g_variant_n_children (skipped); i++)
+    {
+      LodeSkippedFile *file = g_new0 (LodeSkippedFile, 1);
+      const char *path, *reason, *detail;
+
+      g_variant_get_child (skipped, i, "(&s&s&s)", &path, &reason, &detail);
+      file->path = g_strdup (path);
+      file->reason = skip_reason_from_string (reason);
+      file->detail = *detail != '\0' ? g_strdup (detail) : NULL;
+      g_ptr_array_add (report->skipped, file);
+    }
+
+  return report;
+}
+
+static void
+daemon_progress_cb (LodeDBusDaemon1 *daemon,
+                    const char      *root,
+                    const char      *phase,
+                    guint            done,
+                    guint            total,
+                    gpointer         user_data)
+{
+  ProgressView *view = user_data;
+  LodeIndexProgress progress = { LODE_INDEX_PHASE_SCANNING, done, total };
+
+  if (g_strcmp0 (root, view->root) != 0)
+    return;
+
+  for (LodeIndexPhase p = LODE_INDEX_PHASE_SCANNING; p <= LODE_INDEX_PHASE_FINISHING; p++)
+    if (strcmp (lode_index_phase_to_string (p), phase) == 0)
+      progress.phase = p;
+
+  progress_cb (&progress, view);
+}
+
+typedef struct
+{
+  GMainLoop *loop;
+  GVariant  *report;
+  GError    *error;
+  gboolean   update;
+} DaemonRun;
+
+static void
+daemon_index_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  DaemonRun *run = user_data;
+
+  if (run->update)
+    lode_dbus_daemon1_call_update_finish (LODE_DBUS_DAEMON1 (object), &run->report, result,
+                                          &run->error);
+  else
+    lode_dbus_daemon1_call_index_finish (LODE_DBUS_DAEMON1 (object), &run->report, result,
+                                         &run->error);
+  g_main_loop_quit (run->loop);
+}
+
+/* Runs the index through the daemon, the only writer of its projects. An interrupted client
+ * leaves the bus, and the daemon then cancels the run unless another client waits for it. */
+static LodeIndexReport *
+index_through_daemon (LodeDBusDaemon1  *daemon,
+                      LodeProject      *project,
+                      gboolean          update,
+                      gboolean          force,
+                      ProgressView     *view,
+                      GCancellable     *cancellable,
+                      GError          **error)
+{
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  g_autoptr(GVariant) report = NULL;
+  DaemonRun run = { loop, NULL, NULL, update };
+  gulong handler;
+
+  view->root = lode_project_get_root (project);
+  handler = g_signal_connect (daemon, "progress", G_CALLBACK (daemon_progress_cb), view);
+  if (update)
+    lode_dbus_daemon1_call_update (daemon, view->root, cancellable, daemon_index_cb, &run);
+  else
+    lode_dbus_daemon1_call_index (daemon, view->root, force, cancellable, daemon_index_cb, &run);
+  g_main_loop_run (loop);
+  g_signal_handler_disconnect (daemon, handler);
+
+  if (run.report == NULL)
+    {
+      g_dbus_error_strip_remote_error (run.error);
+      /* Cancelled here or in the daemon: the same message as in-process. */
+      if (g_error_matches (run.error, LODE_ERROR, LODE_ERROR_CANCELLED))
+        {
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, run.error->message);
+          g_clear_error (&run.error);
+        }
+      else
+        g_propagate_error (error, run.error);
+      return NULL;
+    }
+
+  report = run.report;
+  return report_from_variant (report);
 }
 
 static void
@@ -277,7 +524,8 @@ run_index (LodeEngine *engine,
   g_autoptr(LodeProject) project = NULL;
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
-  ProgressView view = { isatty (STDERR_FILENO), 0, 0, FALSE };
+  g_autoptr(LodeDBusDaemon1) daemon = NULL;
+  ProgressView view = { isatty (STDERR_FILENO), 0, 0, FALSE, NULL };
   IndexRun run = { loop, NULL, NULL };
   guint sigint_id;
   guint sigterm_id;
@@ -289,7 +537,8 @@ run_index (LodeEngine *engine,
       return 1;
     }
 
-  if (force && lode_project_is_indexed (project) &&
+  daemon = connect_daemon ();
+  if (daemon == NULL && force && lode_project_is_indexed (project) &&
       !lode_engine_remove_project (engine, lode_project_get_root (project), &error))
     {
       print_error (error);
@@ -298,8 +547,15 @@ run_index (LodeEngine *engine,
 
   sigint_id = g_unix_signal_add (SIGINT, interrupt_cb, cancellable);
   sigterm_id = g_unix_signal_add (SIGTERM, interrupt_cb, cancellable);
-  lode_project_index_async (project, cancellable, progress_cb, &view, NULL, index_cb, &run);
-  g_main_loop_run (loop);
+  if (daemon != NULL)
+    run.report = index_through_daemon (daemon, project, must_be_indexed, force, &view,
+                                       cancellable, &run.error);
+  else
+    {
+      lode_project_index_async (project, cancellable, progress_cb, &view, NULL, index_cb,
+                                &run);
+      g_main_loop_run (loop);
+    }
   g_source_remove (sigint_id);
   g_source_remove (sigterm_id);
 
@@ -390,6 +646,7 @@ cmd_search (LodeEngine  *engine,
   g_autoptr(GError) error = NULL;
   g_autoptr(LodeProject) project = NULL;
   g_autoptr(LodeSearchResponse) response = NULL;
+  g_autoptr(LodeDBusDaemon1) daemon = NULL;
   GPtrArray *results;
   g_autofree char *path = NULL;
   g_autofree char *language = NULL;
@@ -443,13 +700,42 @@ cmd_search (LodeEngine  *engine,
       return 1;
     }
 
-  options.query = query;
-  options.limit = limit;
-  options.language = language;
-  options.path_glob = glob;
-  options.min_score = min_score;
-  options.one_per_file = per_file;
-  response = lode_project_search_full (project, &options, NULL, &error);
+  daemon = connect_daemon ();
+  if (daemon != NULL)
+    {
+      g_autoptr(GVariant) reply = NULL;
+      g_autoptr(GVariant) info = NULL;
+      GVariantDict dict;
+
+      g_variant_dict_init (&dict, NULL);
+      g_variant_dict_insert (&dict, "limit", "u", (guint) limit);
+      if (language != NULL)
+        g_variant_dict_insert (&dict, "language", "s", language);
+      if (glob != NULL)
+        g_variant_dict_insert (&dict, "path", "s", glob);
+      g_variant_dict_insert (&dict, "min_score", "d", min_score);
+      g_variant_dict_insert (&dict, "per_file", "b", per_file);
+      g_variant_dict_insert (&dict, "mode", "s", lode_search_mode_to_string (options.mode));
+      if (!lode_dbus_daemon1_call_search_sync (daemon, lode_project_get_root (project), query,
+                                               g_variant_dict_end (&dict), &reply, &info, NULL,
+                                               &error))
+        {
+          g_dbus_error_strip_remote_error (error);
+          print_error (error);
+          return 1;
+        }
+      response = response_from_variant (reply, info);
+    }
+  else
+    {
+      options.query = query;
+      options.limit = limit;
+      options.language = language;
+      options.path_glob = glob;
+      options.min_score = min_score;
+      options.one_per_file = per_file;
+      response = lode_project_search_full (project, &options, NULL, &error);
+    }
   if (response == NULL)
     {
       print_error (error);
@@ -549,6 +835,55 @@ add_language_counts (JsonBuilder *builder,
   json_builder_end_object (builder);
 }
 
+static LodeProjectStatus *
+status_through_daemon (LodeDBusDaemon1  *daemon,
+                       LodeProject      *project,
+                       GError          **error)
+{
+  g_autoptr(GVariant) dict = NULL;
+  g_autoptr(GVariant) languages = NULL;
+  LodeProjectStatus *status;
+  const char *state = NULL;
+  const char *language;
+  GVariantIter iter;
+  guint count;
+
+  if (!lode_dbus_daemon1_call_status_sync (daemon, lode_project_get_root (project), &dict, NULL,
+                                           error))
+    {
+      g_dbus_error_strip_remote_error (*error);
+      return NULL;
+    }
+
+  status = g_new0 (LodeProjectStatus, 1);
+  g_variant_lookup (dict, "state", "&s", &state);
+  for (LodeIndexState s = LODE_INDEX_STATE_NONE; s <= LODE_INDEX_STATE_READY; s++)
+    if (g_strcmp0 (lode_index_state_to_string (s), state) == 0)
+      status->state = s;
+  g_variant_lookup (dict, "indexed_at", "s", &status->indexed_at);
+  g_variant_lookup (dict, "files", "u", &status->stats.n_files);
+  g_variant_lookup (dict, "chunks", "u", &status->stats.n_chunks);
+  g_variant_lookup (dict, "symbols", "u", &status->stats.n_symbols);
+  g_variant_lookup (dict, "lines", "t", &status->stats.n_lines);
+  g_variant_lookup (dict, "bytes", "t", &status->stats.n_bytes);
+  g_variant_lookup (dict, "index_bytes", "t", &status->db_size);
+  g_variant_lookup (dict, "embedding_model", "s", &status->embedding_model);
+  g_variant_lookup (dict, "embedded_chunks", "u", &status->n_embedded);
+  g_variant_lookup (dict, "embeddable_chunks", "u", &status->n_embeddable);
+  g_variant_lookup (dict, "semantic_notice", "s", &status->semantic_notice);
+
+  status->languages = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  languages = g_variant_lookup_value (dict, "languages", G_VARIANT_TYPE ("a{su}"));
+  if (languages != NULL)
+    {
+      g_variant_iter_init (&iter, languages);
+      while (g_variant_iter_next (&iter, "{&su}", &language, &count))
+        g_hash_table_insert (status->languages, g_strdup (language), GUINT_TO_POINTER (count));
+    }
+
+  return status;
+}
+
 static int
 cmd_status (LodeEngine  *engine,
             int          argc,
@@ -557,7 +892,7 @@ cmd_status (LodeEngine  *engine,
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(LodeProject) project = NULL;
-  LodeProjectStatus *status;
+  LodeProjectStatus *status = NULL;
   GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &opt_json, N_("Print the status as JSON"), NULL },
     { NULL }
@@ -574,7 +909,14 @@ cmd_status (LodeEngine  *engine,
     return usage_error (context, _("Too many arguments"));
 
   project = lode_engine_open_project (engine, argc == 2 ? argv[1] : ".", FALSE, &error);
-  if (project == NULL || (status = lode_project_dup_status (project, &error)) == NULL)
+  if (project != NULL)
+    {
+      g_autoptr(LodeDBusDaemon1) daemon = connect_daemon ();
+
+      status = daemon != NULL ? status_through_daemon (daemon, project, &error)
+                              : lode_project_dup_status (project, &error);
+    }
+  if (project == NULL || status == NULL)
     {
       print_error (error);
       return 1;
@@ -723,6 +1065,7 @@ cmd_remove (LodeEngine  *engine,
 {
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(LodeDBusDaemon1) daemon = NULL;
 
   context = g_option_context_new (_("PATH"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
@@ -733,7 +1076,18 @@ cmd_remove (LodeEngine  *engine,
   if (argc != 2)
     return usage_error (context, _("Expected exactly one PATH"));
 
-  if (!lode_engine_remove_project (engine, argv[1], &error))
+  daemon = connect_daemon ();
+  if (daemon != NULL)
+    {
+      g_autofree char *absolute = absolute_path (argv[1]);
+
+      /* The daemon stops watching and indexing the tree before its index goes. */
+      if (!lode_dbus_daemon1_call_remove_project_sync (daemon, absolute, NULL, &error))
+        g_dbus_error_strip_remote_error (error);
+    }
+  else
+    lode_engine_remove_project (engine, argv[1], &error);
+  if (error != NULL)
     {
       print_error (error);
       return 1;
@@ -1424,6 +1778,77 @@ cmd_secret (LodeEngine  *engine,
   return usage_error (context, _("Expected “set PROVIDER” or “clear PROVIDER”"));
 }
 
+static int
+cmd_watch (LodeEngine  *engine,
+           int          argc,
+           char       **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeDBusDaemon1) daemon = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  g_autofree char *root = NULL;
+  const char *message = NULL;
+  gboolean stop = FALSE;
+  gboolean status = FALSE;
+  gboolean watched = FALSE;
+  gboolean polling = FALSE;
+  GOptionEntry entries[] = {
+    { "stop", 0, 0, G_OPTION_ARG_NONE, &stop, N_("Stop watching PATH"), NULL },
+    { "status", 0, 0, G_OPTION_ARG_NONE, &status, N_("Show whether PATH is watched"), NULL },
+    { NULL }
+  };
+
+  context = g_option_context_new (_("[PATH]"));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context, _("Keep the index of PATH (default: the current "
+                                           "directory) up to date as files change. The "
+                                           "daemon watches; it remembers watched trees "
+                                           "across restarts."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!parse_options (context, &argc, &argv))
+    return 2;
+  if (argc > 2)
+    return usage_error (context, _("Too many arguments"));
+  if (stop && status)
+    return usage_error (context, _("--stop and --status exclude each other"));
+
+  daemon = connect_daemon ();
+  if (daemon == NULL)
+    {
+      g_printerr (_("lode: watching needs the daemon (loded) on the session bus\n"));
+      return 1;
+    }
+
+  root = absolute_path (argc == 2 ? argv[1] : ".");
+  if (status)
+    {
+      if (lode_dbus_daemon1_call_status_sync (daemon, root, &reply, NULL, &error))
+        g_variant_lookup (reply, "watched", "b", &watched);
+    }
+  else if (lode_dbus_daemon1_call_watch_sync (daemon, root, !stop, &reply, NULL, &error))
+    {
+      g_variant_lookup (reply, "watched", "b", &watched);
+      g_variant_lookup (reply, "polling", "b", &polling);
+    }
+
+  if (reply == NULL)
+    {
+      g_dbus_error_strip_remote_error (error);
+      print_error (error);
+      return 1;
+    }
+
+  g_variant_lookup (reply, "watch_status", "&s", &message);
+  if (watched)
+    g_print (_("Watching %s%s%s\n"), root, message != NULL ? ": " : "",
+             message != NULL ? message : "");
+  else
+    g_print (_("Not watching %s\n"), root);
+
+  return 0;
+}
+
 static const Command commands[] = {
   { "index",    N_("Index a source tree"),                   cmd_index },
   { "update",   N_("Update the index of a tree"),            cmd_update },
@@ -1431,6 +1856,7 @@ static const Command commands[] = {
   { "status",   N_("Show the index state of a tree"),        cmd_status },
   { "projects", N_("List indexed trees"),                    cmd_projects },
   { "remove",   N_("Delete the index of a tree"),            cmd_remove },
+  { "watch",    N_("Keep the index of a tree up to date"),   cmd_watch },
   { "model",    N_("Download and list embedding models"),    cmd_model },
   { "embed",    N_("Embed texts with the built-in encoder"), cmd_embed },
   { "secret",   N_("Store or remove an API key"),            cmd_secret },
@@ -1444,7 +1870,9 @@ print_usage (FILE *stream)
   fprintf (stream, "%s\n\n%s\n", _("Usage: lode COMMAND [OPTION…]"), _("Commands:"));
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     fprintf (stream, "  %-10s %s\n", commands[i].name, _(commands[i].summary));
-  fprintf (stream, "\n%s\n", _("Run “lode COMMAND --help” for the options of a command."));
+  fprintf (stream, "\n%s\n%s\n",
+           _("--no-daemon runs the engine in this process instead of asking loded."),
+           _("Run “lode COMMAND --help” for the options of a command."));
 }
 
 int
@@ -1463,6 +1891,16 @@ main (int   argc,
 
   /* Logs never mix with --json output on stdout. */
   g_log_writer_default_set_use_stderr (TRUE);
+
+  /* --no-daemon may come anywhere: it forces the in-process engine. */
+  for (int i = 1; i < argc; i++)
+    if (strcmp (argv[i], "--no-daemon") == 0)
+      {
+        opt_no_daemon = TRUE;
+        memmove (argv + i, argv + i + 1, (argc - i) * sizeof *argv);
+        argc--;
+        i--;
+      }
 
   if (argc < 2)
     {

@@ -22,3 +22,4 @@
 #include "lode-search.h"
 #include "lode-store.h"
 #include "lode-tool-registry.h"
+#include "lode-watcher.h"

@@ -1,0 +1,724 @@
+/* test-daemon.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include "lode-dbus-daemon.h"
+#include "lode-error.h"
+
+/* Each fixture gets a private bus whose service directory activates the build-tree loded. */
+typedef struct
+{
+  GTestDBus       *bus;
+  LodeDBusDaemon1 *proxy;
+  char            *tmp;
+  char            *root;
+  guint            n_index_changed;
+  guint            n_progress;
+  guint            n_projects_changed;
+} Fixture;
+
+static void
+write_file (const char *root,
+            const char *relative,
+            const char *contents)
+{
+  g_autofree char *path = g_build_filename (root, relative, NULL);
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_file_set_contents (path, contents, -1, &error);
+  g_assert_no_error (error);
+}
+
+static void
+signal_cb (GDBusProxy *proxy,
+           const char *sender,
+           const char *signal_name,
+           GVariant   *parameters,
+           gpointer    user_data)
+{
+  Fixture *fixture = user_data;
+
+  if (strcmp (signal_name, "IndexChanged") == 0)
+    fixture->n_index_changed++;
+  else if (strcmp (signal_name, "Progress") == 0)
+    fixture->n_progress++;
+  else if (strcmp (signal_name, "ProjectsChanged") == 0)
+    fixture->n_projects_changed++;
+}
+
+static LodeDBusDaemon1 *
+new_proxy (void)
+{
+  g_autoptr(GError) error = NULL;
+  LodeDBusDaemon1 *proxy;
+
+  proxy = lode_dbus_daemon1_proxy_new_for_bus_sync (G_BUS_TYPE_SESSION,
+                                                    G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES |
+                                                    G_DBUS_PROXY_FLAGS_DO_NOT_AUTO_START_AT_CONSTRUCTION,
+                                                    LODE_DAEMON_BUS_NAME,
+                                                    LODE_DAEMON_OBJECT_PATH, NULL, &error);
+  g_assert_no_error (error);
+  g_dbus_proxy_set_default_timeout (G_DBUS_PROXY (proxy), 60000);
+  return proxy;
+}
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data_dir = NULL;
+
+  fixture->tmp = g_dir_make_tmp ("lode-daemon-XXXXXX", &error);
+  g_assert_no_error (error);
+  fixture->root = g_build_filename (fixture->tmp, "tree", NULL);
+  write_file (fixture->root, "src/parse.c",
+              "int\nparse_request_header (const char *text)\n{\n  return text[0];\n}\n");
+  write_file (fixture->root, "src/util.py", "def compute_checksum(data):\n    return 0\n");
+  write_file (fixture->root, "README.md", "# Fixture\n\nA small tree for the daemon tests.\n");
+
+  /* The activated daemon inherits the bus's environment: its indexes and state go into this
+   * fixture's directory, never the user's. */
+  data_dir = g_build_filename (fixture->tmp, "data", NULL);
+  g_setenv ("LODE_DATA_DIR", data_dir, TRUE);
+  g_setenv ("LODE_WATCH_DEBOUNCE_MSEC", "200", TRUE);
+
+  fixture->bus = g_test_dbus_new (G_TEST_DBUS_NONE);
+  g_test_dbus_add_service_dir (fixture->bus, LODE_TEST_SERVICES_DIR);
+  g_test_dbus_up (fixture->bus);
+
+  fixture->proxy = new_proxy ();
+  g_signal_connect (fixture->proxy, "g-signal", G_CALLBACK (signal_cb), fixture);
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_clear_object (&fixture->proxy);
+  g_test_dbus_down (fixture->bus);
+  g_clear_object (&fixture->bus);
+  g_free (fixture->root);
+  g_free (fixture->tmp);
+}
+
+static GVariant *
+search (Fixture    *fixture,
+        const char *query,
+        GVariant   *options,
+        GError    **error)
+{
+  GVariant *results = NULL;
+
+  if (options == NULL)
+    options = g_variant_new ("a{sv}", NULL);
+  if (!lode_dbus_daemon1_call_search_sync (fixture->proxy, fixture->root, query, options,
+                                           &results, NULL, NULL, error))
+    return NULL;
+
+  return results;
+}
+
+static gboolean
+results_have_path (GVariant   *results,
+                   const char *path)
+{
+  for (gsize i = 0; i < g_variant_n_children (results); i++)
+    {
+      g_autoptr(GVariant) result = g_variant_get_child_value (results, i);
+      const char *p = NULL;
+
+      if (g_variant_lookup (result, "path", "&s", &p) && strcmp (p, path) == 0)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static void
+index_tree (Fixture *fixture)
+{
+  g_autoptr(GVariant) report = NULL;
+  g_autoptr(GError) error = NULL;
+  guint files = 0;
+
+  lode_dbus_daemon1_call_index_sync (fixture->proxy, fixture->root, FALSE, &report, NULL,
+                                     &error);
+  g_assert_no_error (error);
+  g_assert_true (g_variant_lookup (report, "files", "u", &files));
+  g_assert_cmpuint (files, ==, 3);
+}
+
+static void
+test_activation_and_methods (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) results = NULL;
+  g_autoptr(GVariant) status = NULL;
+  g_autoptr(GVariant) projects = NULL;
+  g_autoptr(GVariant) watch = NULL;
+  g_autofree char *owner = NULL;
+  g_autofree char *root = NULL;
+  g_autofree char *id = NULL;
+  const char *state = NULL;
+  gboolean stopped = TRUE;
+  guint files = 0;
+
+  /* Nobody owns the name until the first call activates the daemon. */
+  owner = g_dbus_proxy_get_name_owner (G_DBUS_PROXY (fixture->proxy));
+  g_assert_null (owner);
+
+  index_tree (fixture);
+  /* Signals come after the reply. */
+  while (fixture->n_index_changed == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (fixture->n_progress, >, 0);
+
+  results = search (fixture, "parse_request_header", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_variant_n_children (results), >=, 1);
+  g_assert_true (results_have_path (results, "src/parse.c"));
+
+  lode_dbus_daemon1_call_status_sync (fixture->proxy, fixture->root, &status, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_variant_lookup (status, "state", "&s", &state));
+  g_assert_cmpstr (state, ==, "ready");
+  g_assert_true (g_variant_lookup (status, "files", "u", &files));
+  g_assert_cmpuint (files, ==, 3);
+
+  lode_dbus_daemon1_call_list_projects_sync (fixture->proxy, &projects, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_variant_n_children (projects), ==, 1);
+
+  lode_dbus_daemon1_call_stop_sync (fixture->proxy, fixture->root, &stopped, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (stopped);
+
+  lode_dbus_daemon1_call_update_sync (fixture->proxy, fixture->root, &status, NULL, &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&status, g_variant_unref);
+
+  lode_dbus_daemon1_call_watch_sync (fixture->proxy, fixture->root, TRUE, &watch, NULL, &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&watch, g_variant_unref);
+  lode_dbus_daemon1_call_watch_sync (fixture->proxy, fixture->root, FALSE, &watch, NULL, &error);
+  g_assert_no_error (error);
+
+  lode_dbus_daemon1_call_add_project_sync (fixture->proxy, fixture->root, &root, &id, NULL,
+                                           &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (strlen (id), ==, 12);
+
+  lode_dbus_daemon1_call_remove_project_sync (fixture->proxy, fixture->root, NULL, &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&results, g_variant_unref);
+  results = search (fixture, "parse_request_header", NULL, &error);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED);
+  while (fixture->n_projects_changed < 2)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+test_bad_input (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) results = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GVariant) report = NULL;
+  g_autoptr(GVariant) projects = NULL;
+  g_autofree char *file = g_build_filename (fixture->root, "README.md", NULL);
+  g_autofree char *missing = g_build_filename (fixture->tmp, "missing", NULL);
+  g_autofree char *huge = g_strnfill (100000, 'x');
+  GVariantBuilder options;
+
+  lode_dbus_daemon1_call_index_sync (fixture->proxy, "relative/path", FALSE, &report, NULL,
+                                     &error);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  lode_dbus_daemon1_call_index_sync (fixture->proxy, missing, FALSE, &report, NULL, &error);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+
+  lode_dbus_daemon1_call_index_sync (fixture->proxy, file, FALSE, &report, NULL, &error);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  lode_dbus_daemon1_call_watch_sync (fixture->proxy, huge, TRUE, &report, NULL, &error);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  /* The error name on the bus is ours. */
+  lode_dbus_daemon1_call_update_sync (fixture->proxy, fixture->root, &report, NULL, &error);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED);
+  g_clear_error (&error);
+
+  index_tree (fixture);
+
+  g_variant_builder_init (&options, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_builder_add (&options, "{sv}", "limit", g_variant_new_uint32 (G_MAXUINT32));
+  results = search (fixture, "parse", g_variant_builder_end (&options), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_variant_n_children (results), <=, 100);
+
+  g_variant_builder_init (&options, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_builder_add (&options, "{sv}", "limit", g_variant_new_string ("ten"));
+  g_assert_null (search (fixture, "parse", g_variant_builder_end (&options), &error));
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  g_variant_builder_init (&options, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_builder_add (&options, "{sv}", "no-such-option", g_variant_new_boolean (TRUE));
+  g_assert_null (search (fixture, "parse", g_variant_builder_end (&options), &error));
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  g_assert_null (search (fixture, huge, NULL, &error));
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_QUERY);
+  g_clear_error (&error);
+
+  g_assert_null (search (fixture, "   ", NULL, &error));
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_QUERY);
+  g_clear_error (&error);
+
+  /* Wrong argument types never reach the daemon's handlers. */
+  reply = g_dbus_proxy_call_sync (G_DBUS_PROXY (fixture->proxy), "Index",
+                                  g_variant_new ("(uu)", 1, 2), G_DBUS_CALL_FLAGS_NONE, -1,
+                                  NULL, &error);
+  g_assert_null (reply);
+  g_assert_error (error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS);
+  g_clear_error (&error);
+
+  /* …and the daemon keeps running. */
+  lode_dbus_daemon1_call_list_projects_sync (fixture->proxy, &projects, NULL, &error);
+  g_assert_no_error (error);
+}
+
+static guint
+daemon_pid (Fixture *fixture)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  GDBusConnection *connection = g_dbus_proxy_get_connection (G_DBUS_PROXY (fixture->proxy));
+  guint pid = 0;
+
+  reply = g_dbus_connection_call_sync (connection, "org.freedesktop.DBus",
+                                       "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                       "GetConnectionUnixProcessID",
+                                       g_variant_new ("(s)", LODE_DAEMON_BUS_NAME),
+                                       G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE, -1,
+                                       NULL, &error);
+  g_assert_no_error (error);
+  g_variant_get (reply, "(u)", &pid);
+  return pid;
+}
+
+/* Polls until @query finds (or, with !@present, no longer finds) @path, for at most 2 s. */
+static gboolean
+wait_for (Fixture    *fixture,
+          const char *query,
+          const char *path,
+          gboolean    present)
+{
+  gint64 deadline = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
+
+  do
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GVariant) results = search (fixture, query, NULL, &error);
+
+      g_assert_no_error (error);
+      if (results_have_path (results, path) == present)
+        return TRUE;
+      g_usleep (20 * 1000);
+    }
+  while (g_get_monotonic_time () < deadline);
+
+  return FALSE;
+}
+
+static void
+git (const char *root,
+     const char *args)
+{
+  g_autofree char *command = g_strdup_printf ("git -C '%s' -c user.name=t -c user.email=t@t "
+                                              "-c init.defaultBranch=main %s", root, args);
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  g_spawn_command_line_sync (command, NULL, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+}
+
+static void
+test_watch (Fixture       *fixture,
+            gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) watch = NULL;
+  g_autofree char *util = g_build_filename (fixture->root, "src/util.py", NULL);
+  g_autofree char *moved_from = g_build_filename (fixture->root, "src/parse.c", NULL);
+  g_autofree char *moved_to = g_build_filename (fixture->root, "src/request.c", NULL);
+  gboolean watched = FALSE;
+
+  if (!g_find_program_in_path ("git"))
+    {
+      g_test_skip ("git is not installed");
+      return;
+    }
+
+  git (fixture->root, "init -q");
+  git (fixture->root, "add -A");
+  git (fixture->root, "commit -q -m initial");
+
+  lode_dbus_daemon1_call_watch_sync (fixture->proxy, fixture->root, TRUE, &watch, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_variant_lookup (watch, "watched", "b", &watched));
+  g_assert_true (watched);
+
+  /* The catch-up update indexes the tree. */
+  g_assert_true (wait_for (fixture, "parse_request_header", "src/parse.c", TRUE));
+
+  write_file (fixture->root, "src/created.c", "int zebra_counter_total;\n");
+  g_assert_true (wait_for (fixture, "zebra_counter_total", "src/created.c", TRUE));
+
+  write_file (fixture->root, "src/util.py", "def compute_digest_quickly(data):\n    return 1\n");
+  g_assert_true (wait_for (fixture, "compute_digest_quickly", "src/util.py", TRUE));
+
+  g_assert_cmpint (g_unlink (util), ==, 0);
+  g_assert_true (wait_for (fixture, "compute_digest_quickly", "src/util.py", FALSE));
+
+  g_assert_cmpint (g_rename (moved_from, moved_to), ==, 0);
+  g_assert_true (wait_for (fixture, "parse_request_header", "src/request.c", TRUE));
+  g_assert_true (wait_for (fixture, "parse_request_header", "src/parse.c", FALSE));
+
+  /* A branch switch: many files at once, one update. */
+  git (fixture->root, "add -A");
+  git (fixture->root, "commit -q -m work");
+  git (fixture->root, "checkout -q -b feature");
+  for (guint i = 0; i < 50; i++)
+    {
+      g_autofree char *rel = g_strdup_printf ("feature/f%u.c", i);
+      g_autofree char *text = g_strdup_printf ("int feature_flag_%u;\n", i);
+
+      write_file (fixture->root, rel, text);
+    }
+  git (fixture->root, "add -A");
+  git (fixture->root, "commit -q -m feature");
+  g_assert_true (wait_for (fixture, "feature_flag_42", "feature/f42.c", TRUE));
+  git (fixture->root, "checkout -q main");
+  g_assert_true (wait_for (fixture, "feature_flag_42", "feature/f42.c", FALSE));
+  g_assert_true (wait_for (fixture, "zebra_counter_total", "src/created.c", TRUE));
+}
+
+static void
+test_restart_catches_up (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) watch = NULL;
+  g_autoptr(GVariant) results = NULL;
+  guint pid;
+
+  lode_dbus_daemon1_call_watch_sync (fixture->proxy, fixture->root, TRUE, &watch, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (wait_for (fixture, "parse_request_header", "src/parse.c", TRUE));
+
+  pid = daemon_pid (fixture);
+  g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
+  while (kill (pid, 0) == 0)
+    g_usleep (10 * 1000);
+
+  /* Changed while nobody watched. */
+  write_file (fixture->root, "src/offline.c", "int written_while_down;\n");
+
+  /* The next call activates a new daemon, which watches the tree again and catches up. */
+  g_assert_true (wait_for (fixture, "written_while_down", "src/offline.c", TRUE));
+  g_assert_cmpuint (daemon_pid (fixture), !=, pid);
+}
+
+static void
+index_done_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  GVariant **report = user_data;
+  g_autoptr(GError) error = NULL;
+
+  lode_dbus_daemon1_call_index_finish (LODE_DBUS_DAEMON1 (object), report, result, &error);
+  g_assert_no_error (error);
+}
+
+static LodeDBusDaemon1 *
+new_private_client (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *address = g_dbus_address_get_for_bus_sync (G_BUS_TYPE_SESSION, NULL, &error);
+  g_autoptr(GDBusConnection) connection = NULL;
+  LodeDBusDaemon1 *proxy;
+
+  g_assert_no_error (error);
+  connection = g_dbus_connection_new_for_address_sync (address,
+                                                       G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
+                                                       G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
+                                                       NULL, NULL, &error);
+  g_assert_no_error (error);
+  proxy = lode_dbus_daemon1_proxy_new_sync (connection, G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES,
+                                            LODE_DAEMON_BUS_NAME, LODE_DAEMON_OBJECT_PATH,
+                                            NULL, &error);
+  g_assert_no_error (error);
+  g_dbus_proxy_set_default_timeout (G_DBUS_PROXY (proxy), 120000);
+  return proxy;
+}
+
+static void
+write_many (Fixture *fixture,
+            guint    n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *rel = g_strdup_printf ("gen/d%u/file%u.c", i % 16, i);
+      g_autofree char *text = g_strdup_printf ("int\ngenerated_function_%u (int x)\n{\n"
+                                               "  return x * %u + generated_function_%u (x);\n"
+                                               "}\n", i, i, i / 2);
+
+      write_file (fixture->root, rel, text);
+    }
+}
+
+static void
+test_two_clients_join (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autoptr(LodeDBusDaemon1) second = new_private_client ();
+  g_autoptr(GVariant) first_report = NULL;
+  g_autoptr(GVariant) second_report = NULL;
+  g_autoptr(GVariant) projects = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean first_joined = FALSE;
+  gboolean second_joined = FALSE;
+  guint first_files = 0;
+  guint second_files = 0;
+
+  write_many (fixture, 3000);
+
+  /* Wake the daemon first, so that both calls arrive while it runs. */
+  lode_dbus_daemon1_call_list_projects_sync (fixture->proxy, &projects, NULL, &error);
+  g_assert_no_error (error);
+
+  fixture->n_progress = 0;
+  lode_dbus_daemon1_call_index (fixture->proxy, fixture->root, FALSE, NULL, index_done_cb,
+                                &first_report);
+  lode_dbus_daemon1_call_index (second, fixture->root, FALSE, NULL, index_done_cb,
+                                &second_report);
+  while (first_report == NULL || second_report == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_assert_true (g_variant_lookup (first_report, "joined", "b", &first_joined));
+  g_assert_true (g_variant_lookup (second_report, "joined", "b", &second_joined));
+  /* Whichever call the daemon saw second joined the first one's run. */
+  g_assert_cmpint (first_joined, !=, second_joined);
+  g_assert_true (g_variant_lookup (first_report, "files", "u", &first_files));
+  g_assert_true (g_variant_lookup (second_report, "files", "u", &second_files));
+  g_assert_cmpuint (first_files, ==, second_files);
+  g_assert_cmpuint (fixture->n_progress, >, 0);
+}
+
+static void
+test_client_vanishes (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(LodeDBusDaemon1) leaver = new_private_client ();
+  g_autoptr(GVariant) projects = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean indexing = TRUE;
+  const char *state = NULL;
+
+  write_many (fixture, 3000);
+  lode_dbus_daemon1_call_list_projects_sync (fixture->proxy, &projects, NULL, &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&projects, g_variant_unref);
+
+  lode_dbus_daemon1_call_index (leaver, fixture->root, FALSE, NULL, NULL, NULL);
+  g_dbus_connection_flush_sync (g_dbus_proxy_get_connection (G_DBUS_PROXY (leaver)), NULL,
+                                &error);
+  g_assert_no_error (error);
+  g_dbus_connection_close_sync (g_dbus_proxy_get_connection (G_DBUS_PROXY (leaver)), NULL,
+                                &error);
+  g_assert_no_error (error);
+
+  /* The run nobody waits for any more ends; the daemon keeps answering. */
+  do
+    {
+      g_autoptr(GVariant) status = NULL;
+
+      lode_dbus_daemon1_call_status_sync (fixture->proxy, fixture->root, &status, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_true (g_variant_lookup (status, "indexing", "b", &indexing));
+      if (indexing)
+        g_usleep (20 * 1000);
+    }
+  while (indexing);
+
+  /* Cancelled, not completed: the index is incomplete (or was never created). */
+  {
+    g_autoptr(GVariant) status = NULL;
+
+    lode_dbus_daemon1_call_status_sync (fixture->proxy, fixture->root, &status, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_true (g_variant_lookup (status, "state", "&s", &state));
+    g_assert_cmpstr (state, !=, "ready");
+  }
+
+  lode_dbus_daemon1_call_list_projects_sync (fixture->proxy, &projects, NULL, &error);
+  g_assert_no_error (error);
+}
+
+static char *
+run_cli (const char *const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  g_ptr_array_add (argv, (char *) g_getenv ("LODE_CLI"));
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err,
+                &status, &error);
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("lode failed: %s", err);
+
+  return g_steal_pointer (&out);
+}
+
+/* @json without the members that legitimately differ between two runs (timings, the size of
+ * the write-ahead log). */
+static char *
+normalize_json (const char *json)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *object;
+
+  json_parser_load_from_data (parser, json, -1, &error);
+  g_assert_no_error (error);
+  object = json_node_get_object (json_parser_get_root (parser));
+  json_object_remove_member (object, "seconds");
+  json_object_remove_member (object, "index_bytes");
+  json_generator_set_root (generator, json_parser_get_root (parser));
+  return json_generator_to_data (generator, NULL);
+}
+
+static void
+compare_cli (const char *const *args)
+{
+  g_autoptr(GPtrArray) without = g_ptr_array_new ();
+  g_autofree char *through_daemon = NULL;
+  g_autofree char *in_process = NULL;
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
+
+  g_ptr_array_add (without, (char *) "--no-daemon");
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (without, (char *) args[i]);
+  g_ptr_array_add (without, NULL);
+
+  through_daemon = run_cli (args);
+  in_process = run_cli ((const char *const *) without->pdata);
+  a = normalize_json (through_daemon);
+  b = normalize_json (in_process);
+  g_assert_cmpstr (a, ==, b);
+}
+
+static void
+test_cli_same_results (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  static const char *const queries[] = { "parse_request_header", "checksum", "src/util.py",
+                                         "a small tree for tests", NULL };
+  g_autofree char *watch = NULL;
+  g_autofree char *watch_status = NULL;
+
+  if (g_getenv ("LODE_CLI") == NULL)
+    {
+      g_test_skip ("LODE_CLI is not set");
+      return;
+    }
+
+  {
+    const char *index_args[] = { "index", "--json", fixture->root, NULL };
+    const char *update_args[] = { "update", "--json", fixture->root, NULL };
+    const char *status_args[] = { "status", "--json", fixture->root, NULL };
+    g_autofree char *first = run_cli (index_args);
+
+    g_assert_nonnull (strstr (first, "\"added\" : 3"));
+    /* The daemon did that run: it announced it to every client. */
+    while (fixture->n_index_changed == 0)
+      g_main_context_iteration (NULL, TRUE);
+    compare_cli (update_args);
+    compare_cli (status_args);
+  }
+
+  for (guint i = 0; queries[i] != NULL; i++)
+    {
+      const char *args[] = { "search", "--json", "-p", fixture->root, queries[i], NULL };
+
+      compare_cli (args);
+    }
+
+  /* `lode watch` talks to the daemon of this bus. */
+  {
+    const char *args[] = { "watch", fixture->root, NULL };
+    const char *status_args[] = { "watch", "--status", fixture->root, NULL };
+
+    watch = run_cli (args);
+    watch_status = run_cli (status_args);
+  }
+  g_assert_true (g_str_has_prefix (watch, "Watching "));
+  g_assert_true (g_str_has_prefix (watch_status, "Watching "));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  /* Registers the D-Bus error names, so that replies map back to LODE_ERROR. */
+  g_assert_cmpuint (LODE_ERROR, !=, 0);
+
+#define ADD(name, func) \
+  g_test_add ("/lode/daemon/" name, Fixture, NULL, fixture_setup, func, fixture_teardown)
+
+  ADD ("activation-and-methods", test_activation_and_methods);
+  ADD ("bad-input", test_bad_input);
+  ADD ("watch", test_watch);
+  ADD ("restart-catches-up", test_restart_catches_up);
+  ADD ("two-clients-join", test_two_clients_join);
+  ADD ("client-vanishes", test_client_vanishes);
+  ADD ("cli-same-results", test_cli_same_results);
+
+  return g_test_run ();
+}

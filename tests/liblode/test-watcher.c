@@ -1,0 +1,329 @@
+/* test-watcher.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "lode.h"
+
+typedef struct
+{
+  char        *root;
+  LodeWatcher *watcher;
+  GPtrArray   *batches;      /* of GPtrArray of LodeChange */
+  guint        n_rescans;
+} Fixture;
+
+static void
+write_file (const char *root,
+            const char *relative,
+            const char *contents)
+{
+  g_autofree char *path = g_build_filename (root, relative, NULL);
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_file_set_contents (path, contents, -1, &error);
+  g_assert_no_error (error);
+}
+
+static void
+changed_cb (LodeWatcher *watcher,
+            GPtrArray   *changes,
+            gpointer     user_data)
+{
+  Fixture *fixture = user_data;
+
+  g_ptr_array_add (fixture->batches, g_ptr_array_ref (changes));
+}
+
+static void
+rescan_cb (LodeWatcher *watcher,
+           gpointer     user_data)
+{
+  Fixture *fixture = user_data;
+
+  fixture->n_rescans++;
+}
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmp = g_dir_make_tmp ("lode-watcher-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  fixture->root = g_build_filename (tmp, "tree", NULL);
+  write_file (fixture->root, "src/main.c", "int main (void) { return 0; }\n");
+  write_file (fixture->root, "src/util/util.c", "int util (void) { return 1; }\n");
+  write_file (fixture->root, ".gitignore", "build/\n*.o\n");
+  write_file (fixture->root, "build/out.c", "int generated;\n");
+  write_file (fixture->root, "node_modules/x/index.js", "module.exports = 1;\n");
+
+  fixture->batches = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  fixture->watcher = lode_watcher_new (fixture->root);
+  lode_watcher_set_debounce_msec (fixture->watcher, 100);
+  g_signal_connect (fixture->watcher, "changed", G_CALLBACK (changed_cb), fixture);
+  g_signal_connect (fixture->watcher, "rescan", G_CALLBACK (rescan_cb), fixture);
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_clear_object (&fixture->watcher);
+  g_clear_pointer (&fixture->batches, g_ptr_array_unref);
+  g_free (fixture->root);
+}
+
+static gboolean
+timeout_cb (gpointer user_data)
+{
+  g_assert_not_reached ();
+  return G_SOURCE_REMOVE;
+}
+
+/* Iterates the main loop until a batch arrives, under a watchdog. */
+static GPtrArray *
+wait_batch (Fixture *fixture)
+{
+  guint watchdog = g_timeout_add_seconds (10, timeout_cb, NULL);
+
+  while (fixture->batches->len == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (watchdog);
+
+  return g_ptr_array_steal_index (fixture->batches, 0);
+}
+
+static const LodeChange *
+find_change (GPtrArray  *changes,
+             const char *path)
+{
+  for (guint i = 0; i < changes->len; i++)
+    {
+      const LodeChange *change = g_ptr_array_index (changes, i);
+
+      if (strcmp (change->path, path) == 0)
+        return change;
+    }
+
+  return NULL;
+}
+
+static void
+test_ignored_dirs_not_watched (Fixture       *fixture,
+                               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  lode_watcher_start (fixture->watcher, &error);
+  g_assert_no_error (error);
+
+  /* root, src, src/util; not build/ (.gitignore) nor node_modules/ (defaults). */
+  g_assert_cmpuint (lode_watcher_get_n_watches (fixture->watcher), ==, 3);
+  g_assert_false (lode_watcher_get_polling (fixture->watcher));
+  g_assert_nonnull (strstr (lode_watcher_get_status (fixture->watcher), "3 directories"));
+}
+
+static void
+test_create_modify_delete (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) batch = NULL;
+  g_autofree char *main_c = g_build_filename (fixture->root, "src/main.c", NULL);
+  const LodeChange *change;
+
+  lode_watcher_start (fixture->watcher, &error);
+  g_assert_no_error (error);
+
+  write_file (fixture->root, "src/new.c", "int fresh;\n");
+  write_file (fixture->root, "src/main.c", "int main (void) { return 2; }\n");
+  write_file (fixture->root, "src/junk.o", "ignored\n");
+  write_file (fixture->root, "build/more.c", "ignored\n");
+  batch = wait_batch (fixture);
+
+  change = find_change (batch, "src/new.c");
+  g_assert_nonnull (change);
+  g_assert_cmpint (change->kind, ==, LODE_CHANGE_CREATED);
+  change = find_change (batch, "src/main.c");
+  g_assert_nonnull (change);
+  /* g_file_set_contents() writes a temporary file and renames it over the old one. */
+  g_assert_cmpint (change->kind, !=, LODE_CHANGE_DELETED);
+  g_assert_null (find_change (batch, "src/junk.o"));
+  g_assert_null (find_change (batch, "build/more.c"));
+  g_clear_pointer (&batch, g_ptr_array_unref);
+
+  g_assert_cmpint (g_unlink (main_c), ==, 0);
+  batch = wait_batch (fixture);
+  g_assert_cmpuint (batch->len, ==, 1);
+  change = g_ptr_array_index (batch, 0);
+  g_assert_cmpstr (change->path, ==, "src/main.c");
+  g_assert_cmpint (change->kind, ==, LODE_CHANGE_DELETED);
+}
+
+static void
+test_created_then_deleted_cancels (Fixture       *fixture,
+                                   gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) batch = NULL;
+  g_autofree char *tmp = g_build_filename (fixture->root, "src/tmp.c", NULL);
+
+  lode_watcher_start (fixture->watcher, &error);
+  g_assert_no_error (error);
+
+  write_file (fixture->root, "src/tmp.c", "int t;\n");
+  g_assert_cmpint (g_unlink (tmp), ==, 0);
+  write_file (fixture->root, "src/kept.c", "int k;\n");
+  batch = wait_batch (fixture);
+
+  g_assert_null (find_change (batch, "src/tmp.c"));
+  g_assert_nonnull (find_change (batch, "src/kept.c"));
+}
+
+static void
+test_rename_is_a_move (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) batch = NULL;
+  g_autofree char *from = g_build_filename (fixture->root, "src/main.c", NULL);
+  g_autofree char *to = g_build_filename (fixture->root, "src/util/entry.c", NULL);
+  g_autofree char *dir_from = g_build_filename (fixture->root, "src/util", NULL);
+  g_autofree char *dir_to = g_build_filename (fixture->root, "lib", NULL);
+  const LodeChange *change;
+
+  lode_watcher_start (fixture->watcher, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpint (g_rename (from, to), ==, 0);
+  batch = wait_batch (fixture);
+  g_assert_cmpuint (batch->len, ==, 1);
+  change = g_ptr_array_index (batch, 0);
+  g_assert_cmpint (change->kind, ==, LODE_CHANGE_RENAMED);
+  g_assert_cmpstr (change->path, ==, "src/util/entry.c");
+  g_assert_cmpstr (change->old_path, ==, "src/main.c");
+  g_clear_pointer (&batch, g_ptr_array_unref);
+
+  /* A directory moved: its monitors follow it, and files inside it are still seen. */
+  g_assert_cmpint (g_rename (dir_from, dir_to), ==, 0);
+  batch = wait_batch (fixture);
+  change = find_change (batch, "lib");
+  g_assert_nonnull (change);
+  g_assert_cmpint (change->kind, ==, LODE_CHANGE_RENAMED);
+  g_assert_cmpstr (change->old_path, ==, "src/util");
+  g_clear_pointer (&batch, g_ptr_array_unref);
+
+  write_file (fixture->root, "lib/added.c", "int added;\n");
+  batch = wait_batch (fixture);
+  g_assert_nonnull (find_change (batch, "lib/added.c"));
+  g_assert_cmpuint (lode_watcher_get_n_watches (fixture->watcher), ==, 3);
+}
+
+static void
+test_flood_is_one_batch (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) batch = NULL;
+
+  lode_watcher_start (fixture->watcher, &error);
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < 2000; i++)
+    {
+      g_autofree char *rel = g_strdup_printf ("src/gen/d%u/f%u.c", i % 20, i);
+
+      write_file (fixture->root, rel, "int x;\n");
+    }
+
+  batch = wait_batch (fixture);
+  /* New directories are reported as created; files written after their monitor existed too.
+   * All of it is one batch. */
+  g_assert_nonnull (find_change (batch, "src/gen"));
+  g_assert_cmpuint (fixture->batches->len, ==, 0);
+  g_assert_cmpuint (lode_watcher_get_n_watches (fixture->watcher), ==, 3 + 1 + 20);
+}
+
+static void
+test_new_dir_is_watched (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) batch = NULL;
+  g_autofree char *dir = g_build_filename (fixture->root, "pkg", NULL);
+
+  lode_watcher_start (fixture->watcher, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
+  batch = wait_batch (fixture);
+  g_assert_nonnull (find_change (batch, "pkg"));
+  g_clear_pointer (&batch, g_ptr_array_unref);
+
+  write_file (fixture->root, "pkg/mod.py", "def f(): pass\n");
+  batch = wait_batch (fixture);
+  g_assert_nonnull (find_change (batch, "pkg/mod.py"));
+}
+
+static void
+test_budget_falls_back_to_rescans (Fixture       *fixture,
+                                   gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  lode_watcher_set_max_watches (fixture->watcher, 2);
+  lode_watcher_set_rescan_interval (fixture->watcher, 1);
+  lode_watcher_start (fixture->watcher, &error);
+  g_assert_no_error (error);
+
+  g_assert_true (lode_watcher_get_polling (fixture->watcher));
+  g_assert_cmpuint (lode_watcher_get_n_watches (fixture->watcher), ==, 0);
+  g_assert_nonnull (strstr (lode_watcher_get_status (fixture->watcher),
+                            "fs.inotify.max_user_watches"));
+
+  while (fixture->n_rescans == 0)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+test_budget_default (void)
+{
+  g_autofree char *text = NULL;
+  guint budget = lode_watcher_get_inotify_budget ();
+
+  g_assert_cmpuint (budget, >, 0);
+  if (g_file_get_contents ("/proc/sys/fs/inotify/max_user_watches", &text, NULL, NULL))
+    g_assert_cmpuint (budget, <, g_ascii_strtoull (text, NULL, 10));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+#define ADD(name, func) \
+  g_test_add ("/lode/watcher/" name, Fixture, NULL, fixture_setup, func, fixture_teardown)
+
+  ADD ("ignored-dirs-not-watched", test_ignored_dirs_not_watched);
+  ADD ("create-modify-delete", test_create_modify_delete);
+  ADD ("created-then-deleted-cancels", test_created_then_deleted_cancels);
+  ADD ("rename-is-a-move", test_rename_is_a_move);
+  ADD ("flood-is-one-batch", test_flood_is_one_batch);
+  ADD ("new-dir-is-watched", test_new_dir_is_watched);
+  ADD ("budget-falls-back-to-rescans", test_budget_falls_back_to_rescans);
+  g_test_add_func ("/lode/watcher/budget-default", test_budget_default);
+
+  return g_test_run ();
+}
