@@ -25,6 +25,7 @@ packages="
   meson
   ninja-build
   pkg-config
+  python3-numpy
 "
 
 as_root=

@@ -404,7 +404,7 @@ test_model_and_secret (void)
 static const char *
 tiny_bert_dir (void)
 {
-  return g_test_get_filename (G_TEST_DIST, "liblode", "fixtures", "tiny-bert-random", NULL);
+  return g_test_get_filename (G_TEST_BUILT, "liblode", "fixtures", "tiny-bert-random", NULL);
 }
 
 /* `lode embed --json` against the reference of the tiny random BERT, every case in one

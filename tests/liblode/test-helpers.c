@@ -95,11 +95,11 @@ test_logs_contain (const char *needle)
   return FALSE;
 }
 
-/* The random-weight BERT of tests/liblode/fixtures/tiny-bert-random. */
+/* The random-weight BERT of tests/liblode/fixtures/tiny-bert-random, as the build assembles it. */
 const char *
 test_tiny_bert_dir (void)
 {
-  return g_test_get_filename (G_TEST_DIST, "liblode", "fixtures", "tiny-bert-random", NULL);
+  return g_test_get_filename (G_TEST_BUILT, "liblode", "fixtures", "tiny-bert-random", NULL);
 }
 
 /* The cases of its reference.json (text, input_ids, mean_normalized, cls_normalized), owned

@@ -765,7 +765,7 @@ test_tiny_bert (Fixture       *fixture,
   write_file (fixture->root, "notes.md", "# Notes\n\nThe queue drops the oldest entry when full.\n");
 
   g_free (fixture->config->embedding_model);
-  fixture->config->embedding_model = g_test_build_filename (G_TEST_DIST, "liblode", "fixtures",
+  fixture->config->embedding_model = g_test_build_filename (G_TEST_BUILT, "liblode", "fixtures",
                                                             "tiny-bert-random", NULL);
   bert = lode_embedder_new_for_config (fixture->config, &error);
   g_assert_no_error (error);
