@@ -157,7 +157,7 @@ lode_graph_report_build (LodeProject   *project,
  * @error: return location for a #GError
  *
  * Returns: (transfer full) (nullable): `{project, file, language, imports: [{specifier, line,
- *   kind, target, package}], dependents: [path], direction, depth, reach: [{path, distance}]}`
+ *   kind, targets: [path], package}], dependents: [path], direction, depth, reach: [{path, distance}]}`
  */
 JsonObject *
 lode_graph_report_query (LodeProject         *project,
@@ -201,7 +201,11 @@ lode_graph_report_query (LodeProject         *project,
       add_string (builder, "specifier", import->specifier);
       add_int (builder, "line", import->line);
       add_string (builder, "kind", import->kind);
-      add_string (builder, "target", import->target);
+      json_builder_set_member_name (builder, "targets");
+      json_builder_begin_array (builder);
+      for (guint j = 0; import->targets != NULL && import->targets[j] != NULL; j++)
+        json_builder_add_string_value (builder, import->targets[j]);
+      json_builder_end_array (builder);
       add_string (builder, "package", import->package);
       json_builder_end_object (builder);
     }
@@ -653,13 +657,19 @@ lode_graph_format_query (JsonObject *report)
   for (guint i = 0; i < n_imports; i++)
     {
       JsonObject *import = json_array_get_object_element (imports, i);
-      const char *target = get_string (import, "target");
+      JsonArray *targets = get_array (import, "targets");
+      guint n_targets = targets != NULL ? json_array_get_length (targets) : 0;
       const char *package = get_string (import, "package");
 
       g_string_append_printf (out, "- line %" G_GINT64_FORMAT ": `%s` → ", get_int (import, "line"),
                               get_string (import, "specifier"));
-      if (target != NULL)
-        g_string_append_printf (out, "`%s`\n", target);
+      for (guint j = 0; j < MIN (n_targets, 3); j++)
+        g_string_append_printf (out, "%s`%s`", j > 0 ? ", " : "",
+                                json_array_get_string_element (targets, j));
+      if (n_targets > 3)
+        g_string_append_printf (out, " and %u more files\n", n_targets - 3);
+      else if (n_targets > 0)
+        g_string_append_c (out, '\n');
       else if (package != NULL)
         g_string_append_printf (out, "package `%s`\n", package);
       else
