@@ -107,34 +107,26 @@ add_counts (JsonBuilder           *builder,
 }
 
 /**
- * lode_graph_report_build:
- * @project: a project
- * @cancellable: (nullable): a #GCancellable
+ * lode_graph_report_indexed:
+ * @project: an indexed project
+ * @report: the report of the indexing run that just brought the graph up to date
  * @error: return location for a #GError
- *
- * Brings the graph up to date: indexes the project (incrementally), turning the graph back on
- * if it was removed. Blocks; call it from a worker thread.
  *
  * Returns: (transfer full) (nullable): `{project, files, parsed, imports, internal, external,
  *   unresolved, seconds}`
  */
 JsonObject *
-lode_graph_report_build (LodeProject   *project,
-                         GCancellable  *cancellable,
-                         GError       **error)
+lode_graph_report_indexed (LodeProject            *project,
+                           const LodeIndexReport  *report,
+                           GError                **error)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(LodeIndexReport) report = NULL;
   LodeGraphCounts counts = { 0 };
 
   g_return_val_if_fail (LODE_IS_PROJECT (project), NULL);
+  g_return_val_if_fail (report != NULL, NULL);
 
-  if (lode_project_is_indexed (project) &&
-      !lode_project_set_graph_enabled (project, TRUE, error))
-    return NULL;
-
-  report = lode_project_index (project, cancellable, NULL, NULL, error);
-  if (report == NULL || !lode_project_get_graph_counts (project, &counts, NULL, error))
+  if (!lode_project_get_graph_counts (project, &counts, NULL, error))
     return NULL;
 
   begin_report (builder, project);
@@ -149,6 +141,37 @@ lode_graph_report_build (LodeProject   *project,
 }
 
 /**
+ * lode_graph_report_build:
+ * @project: a project
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Brings the graph up to date: indexes the project (incrementally), turning the graph back on
+ * if it was removed. Blocks; call it from a worker thread.
+ *
+ * Returns: (transfer full) (nullable): as lode_graph_report_indexed()
+ */
+JsonObject *
+lode_graph_report_build (LodeProject   *project,
+                         GCancellable  *cancellable,
+                         GError       **error)
+{
+  g_autoptr(LodeIndexReport) report = NULL;
+
+  g_return_val_if_fail (LODE_IS_PROJECT (project), NULL);
+
+  if (lode_project_is_indexed (project) &&
+      !lode_project_set_graph_enabled (project, TRUE, error))
+    return NULL;
+
+  report = lode_project_index (project, cancellable, NULL, NULL, error);
+  if (report == NULL)
+    return NULL;
+
+  return lode_graph_report_indexed (project, report, error);
+}
+
+/**
  * lode_graph_report_query:
  * @project: an indexed project
  * @file: a file of the project
@@ -157,7 +180,8 @@ lode_graph_report_build (LodeProject   *project,
  * @error: return location for a #GError
  *
  * Returns: (transfer full) (nullable): `{project, file, language, imports: [{specifier, line,
- *   kind, targets: [path], package}], dependents: [path], direction, depth, reach: [{path, distance}]}`
+ *   kind, targets: [path], package}], dependents: [path], direction, depth,
+ *   reach: [{path, distance}]}`
  */
 JsonObject *
 lode_graph_report_query (LodeProject         *project,
