@@ -154,6 +154,7 @@ typedef enum
   GSTMT_IMPORT_INSERT,
   GSTMT_EDGE_INSERT,
   GSTMT_EDGES_DELETE_IMPORT,
+  GSTMT_IMPORT_FILE,
   GSTMT_IMPORTS_BY_KEY,
   GSTMT_IMPORTS_BY_TARGET,
   GSTMT_IMPORTS_OF_FILE,
@@ -179,9 +180,11 @@ static const char *const graph_stmt_sql[N_GRAPH_STMTS] = {
   [GSTMT_IMPORT_INSERT] =
     "INSERT INTO imports (file_id, specifier, name, kind, line, key) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+  /* VALUES, not INSERT … SELECT: a statement that may write several rows opens a statement
+   * savepoint, and FTS5 flushes its pending terms to a new segment at every savepoint. */
   [GSTMT_EDGE_INSERT] =
-    "INSERT INTO edges (import_id, from_id, to_path, package) "
-    "SELECT ?1, file_id, ?2, ?3 FROM imports WHERE id = ?1",
+    "INSERT INTO edges (import_id, from_id, to_path, package) VALUES (?1, ?2, ?3, ?4)",
+  [GSTMT_IMPORT_FILE] = "SELECT file_id FROM imports WHERE id = ?1",
   [GSTMT_EDGES_DELETE_IMPORT] = "DELETE FROM edges WHERE import_id = ?1",
   [GSTMT_IMPORTS_BY_KEY] = "SELECT " IMPORT_COLUMNS "WHERE i.key = ?1 ORDER BY i.id, e.id",
   [GSTMT_IMPORTS_BY_TARGET] =
@@ -3057,6 +3060,7 @@ graph_stmt (LodeStore *self,
 static gboolean
 insert_edges (LodeStore           *self,
               gint64               import_id,
+              gint64               file_id,
               const char * const  *targets,
               const char          *package,
               GError             **error)
@@ -3068,8 +3072,9 @@ insert_edges (LodeStore           *self,
     {
       s = graph_stmt (self, GSTMT_EDGE_INSERT);
       sqlite3_bind_int64 (s, 1, import_id);
-      bind_text (s, 2, n_targets > 0 ? targets[i] : NULL);
-      bind_text (s, 3, n_targets > 0 ? NULL : package);
+      sqlite3_bind_int64 (s, 2, file_id);
+      bind_text (s, 3, n_targets > 0 ? targets[i] : NULL);
+      bind_text (s, 4, n_targets > 0 ? NULL : package);
       if (!run (self, s, error, "Cannot store an edge"))
         return FALSE;
     }
@@ -3121,7 +3126,7 @@ put_import_rows (LodeStore      *self,
         return FALSE;
       import_id = sqlite3_last_insert_rowid (self->db);
 
-      if (!insert_edges (self, import_id, (const char * const *) import->targets,
+      if (!insert_edges (self, import_id, file_id, (const char * const *) import->targets,
                          import->package, error))
         return FALSE;
     }
@@ -3293,13 +3298,27 @@ set_import_targets_rows (LodeStore           *self,
                          const char          *package,
                          GError             **error)
 {
-  sqlite3_stmt *s = graph_stmt (self, GSTMT_EDGES_DELETE_IMPORT);
+  sqlite3_stmt *s = graph_stmt (self, GSTMT_IMPORT_FILE);
+  gint64 file_id;
+  int rc;
 
+  sqlite3_bind_int64 (s, 1, import_id);
+  rc = sqlite3_step (s);
+  file_id = rc == SQLITE_ROW ? sqlite3_column_int64 (s, 0) : 0;
+  sqlite3_reset (s);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    return set_db_error (self, rc, error, "Cannot read an import");
+
+  s = graph_stmt (self, GSTMT_EDGES_DELETE_IMPORT);
   sqlite3_bind_int64 (s, 1, import_id);
   if (!run (self, s, error, "Cannot delete the edges of an import"))
     return FALSE;
 
-  return insert_edges (self, import_id, targets, package, error);
+  /* An import deleted meanwhile (its file was parsed again) has no edges to set. */
+  if (file_id == 0)
+    return TRUE;
+
+  return insert_edges (self, import_id, file_id, targets, package, error);
 }
 
 /**
