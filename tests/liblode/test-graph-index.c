@@ -273,6 +273,41 @@ test_declared_package (Fixture       *fixture,
   g_assert_cmpstr (again, ==, before);
 }
 
+/* A configuration file changes how any import resolves: all stored imports are resolved
+ * again, none is parsed. */
+static void
+test_config_file (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(LodeIndexReport) first = NULL;
+  g_autoptr(LodeIndexReport) configured = NULL;
+  g_autoptr(LodeIndexReport) unconfigured = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  g_autofree char *again = NULL;
+  g_autofree char *tsconfig = g_build_filename (fixture->root, "tsconfig.json", NULL);
+
+  write_file (fixture, "src/app.ts", "import { util } from \"@lib/util\";\nutil ();\n");
+  write_file (fixture, "lib/util.ts", "export function util () {}\n");
+  first = index_tree (fixture);
+  before = imports_of (fixture, "src/app.ts");
+  g_assert_cmpstr (before, ==, "pkg:@lib/util");
+
+  write_file (fixture, "tsconfig.json",
+              "{\"compilerOptions\": {\"baseUrl\": \".\",\n"
+              "                     \"paths\": {\"@lib/*\": [\"lib/*\"]}}}\n");
+  configured = index_tree (fixture);
+  g_assert_cmpuint (configured->n_parsed, ==, 1);
+  after = imports_of (fixture, "src/app.ts");
+  g_assert_cmpstr (after, ==, "lib/util.ts");
+
+  g_assert_cmpint (g_unlink (tsconfig), ==, 0);
+  unconfigured = index_tree (fixture);
+  g_assert_cmpuint (unconfigured->n_parsed, ==, 0);
+  again = imports_of (fixture, "src/app.ts");
+  g_assert_cmpstr (again, ==, before);
+}
+
 static void
 test_remove_and_build (Fixture       *fixture,
                        gconstpointer  data)
@@ -325,6 +360,8 @@ main (int   argc,
               test_add_remove_file, fixture_teardown);
   g_test_add ("/lode/graph-index/declared-package", Fixture, NULL, fixture_setup,
               test_declared_package, fixture_teardown);
+  g_test_add ("/lode/graph-index/config-file", Fixture, NULL, fixture_setup, test_config_file,
+              fixture_teardown);
   g_test_add ("/lode/graph-index/remove-and-build", Fixture, NULL, fixture_setup,
               test_remove_and_build, fixture_teardown);
 
