@@ -308,6 +308,54 @@ test_config_file (Fixture       *fixture,
   g_assert_cmpstr (again, ==, before);
 }
 
+/* A run stopped after storing a new file but before resolving other files' imports again:
+ * the next run resumes it and resolves every stored import again. */
+static void
+test_resumed_run (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  const char header[] = "#define DEBUG 1\n";
+  g_autoptr(LodeIndexReport) first = NULL;
+  g_autoptr(LodeIndexReport) resumed = NULL;
+  g_autoptr(LodeStore) store = NULL;
+  g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA1);
+  g_autoptr(GPtrArray) chunks = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *blob = g_strdup_printf ("blob %zu", strlen (header));
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  LodeFileInfo info = { 0 };
+
+  write_file (fixture, "main.c", "#include \"lib/config.h\"\n");
+  first = index_tree (fixture);
+  before = imports_of (fixture, "main.c");
+  g_assert_cmpstr (before, ==, "pkg:lib");
+
+  /* What the stopped run left: the header stored with its content hash (a git blob id), the
+   * index still marked as being written. */
+  write_file (fixture, "lib/config.h", header);
+  g_checksum_update (checksum, (const guchar *) blob, strlen (blob) + 1);
+  g_checksum_update (checksum, (const guchar *) header, strlen (header));
+  info.path = "lib/config.h";
+  info.language = "c";
+  info.hash = g_checksum_get_string (checksum);
+  info.size = strlen (header);
+  info.n_lines = 1;
+  store = lode_store_open (lode_project_get_db_path (fixture->project), &error);
+  g_assert_no_error (error);
+  g_assert_true (lode_store_put_file (store, &info, chunks, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (lode_store_set_meta (store, "state", "indexing", &error));
+  g_assert_no_error (error);
+  g_clear_object (&store);
+
+  resumed = index_tree (fixture);
+  g_assert_true (resumed->resumed);
+  g_assert_cmpuint (resumed->n_parsed, ==, 0);
+  after = imports_of (fixture, "main.c");
+  g_assert_cmpstr (after, ==, "lib/config.h");
+}
+
 static void
 test_remove_and_build (Fixture       *fixture,
                        gconstpointer  data)
@@ -361,6 +409,8 @@ main (int   argc,
   g_test_add ("/lode/graph-index/declared-package", Fixture, NULL, fixture_setup,
               test_declared_package, fixture_teardown);
   g_test_add ("/lode/graph-index/config-file", Fixture, NULL, fixture_setup, test_config_file,
+              fixture_teardown);
+  g_test_add ("/lode/graph-index/resumed-run", Fixture, NULL, fixture_setup, test_resumed_run,
               fixture_teardown);
   g_test_add ("/lode/graph-index/remove-and-build", Fixture, NULL, fixture_setup,
               test_remove_and_build, fixture_teardown);
