@@ -107,34 +107,26 @@ add_counts (JsonBuilder           *builder,
 }
 
 /**
- * lode_graph_report_build:
- * @project: a project
- * @cancellable: (nullable): a #GCancellable
+ * lode_graph_report_indexed:
+ * @project: an indexed project
+ * @report: the report of the indexing run that just brought the graph up to date
  * @error: return location for a #GError
- *
- * Brings the graph up to date: indexes the project (incrementally), turning the graph back on
- * if it was removed. Blocks; call it from a worker thread.
  *
  * Returns: (transfer full) (nullable): `{project, files, parsed, imports, internal, external,
  *   unresolved, seconds}`
  */
 JsonObject *
-lode_graph_report_build (LodeProject   *project,
-                         GCancellable  *cancellable,
-                         GError       **error)
+lode_graph_report_indexed (LodeProject            *project,
+                           const LodeIndexReport  *report,
+                           GError                **error)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(LodeIndexReport) report = NULL;
   LodeGraphCounts counts = { 0 };
 
   g_return_val_if_fail (LODE_IS_PROJECT (project), NULL);
+  g_return_val_if_fail (report != NULL, NULL);
 
-  if (lode_project_is_indexed (project) &&
-      !lode_project_set_graph_enabled (project, TRUE, error))
-    return NULL;
-
-  report = lode_project_index (project, cancellable, NULL, NULL, error);
-  if (report == NULL || !lode_project_get_graph_counts (project, &counts, NULL, error))
+  if (!lode_project_get_graph_counts (project, &counts, NULL, error))
     return NULL;
 
   begin_report (builder, project);
@@ -149,6 +141,37 @@ lode_graph_report_build (LodeProject   *project,
 }
 
 /**
+ * lode_graph_report_build:
+ * @project: a project
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Brings the graph up to date: indexes the project (incrementally), turning the graph back on
+ * if it was removed. Blocks; call it from a worker thread.
+ *
+ * Returns: (transfer full) (nullable): as lode_graph_report_indexed()
+ */
+JsonObject *
+lode_graph_report_build (LodeProject   *project,
+                         GCancellable  *cancellable,
+                         GError       **error)
+{
+  g_autoptr(LodeIndexReport) report = NULL;
+
+  g_return_val_if_fail (LODE_IS_PROJECT (project), NULL);
+
+  if (lode_project_is_indexed (project) &&
+      !lode_project_set_graph_enabled (project, TRUE, error))
+    return NULL;
+
+  report = lode_project_index (project, cancellable, NULL, NULL, error);
+  if (report == NULL)
+    return NULL;
+
+  return lode_graph_report_indexed (project, report, error);
+}
+
+/**
  * lode_graph_report_query:
  * @project: an indexed project
  * @file: a file of the project
@@ -157,7 +180,8 @@ lode_graph_report_build (LodeProject   *project,
  * @error: return location for a #GError
  *
  * Returns: (transfer full) (nullable): `{project, file, language, imports: [{specifier, line,
- *   kind, target, package}], dependents: [path], direction, depth, reach: [{path, distance}]}`
+ *   kind, targets: [path], package}], dependents: [path], direction, depth,
+ *   reach: [{path, distance}]}`
  */
 JsonObject *
 lode_graph_report_query (LodeProject         *project,
@@ -201,7 +225,11 @@ lode_graph_report_query (LodeProject         *project,
       add_string (builder, "specifier", import->specifier);
       add_int (builder, "line", import->line);
       add_string (builder, "kind", import->kind);
-      add_string (builder, "target", import->target);
+      json_builder_set_member_name (builder, "targets");
+      json_builder_begin_array (builder);
+      for (guint j = 0; import->targets != NULL && import->targets[j] != NULL; j++)
+        json_builder_add_string_value (builder, import->targets[j]);
+      json_builder_end_array (builder);
       add_string (builder, "package", import->package);
       json_builder_end_object (builder);
     }
@@ -653,13 +681,19 @@ lode_graph_format_query (JsonObject *report)
   for (guint i = 0; i < n_imports; i++)
     {
       JsonObject *import = json_array_get_object_element (imports, i);
-      const char *target = get_string (import, "target");
+      JsonArray *targets = get_array (import, "targets");
+      guint n_targets = targets != NULL ? json_array_get_length (targets) : 0;
       const char *package = get_string (import, "package");
 
       g_string_append_printf (out, "- line %" G_GINT64_FORMAT ": `%s` → ", get_int (import, "line"),
                               get_string (import, "specifier"));
-      if (target != NULL)
-        g_string_append_printf (out, "`%s`\n", target);
+      for (guint j = 0; j < MIN (n_targets, 3); j++)
+        g_string_append_printf (out, "%s`%s`", j > 0 ? ", " : "",
+                                json_array_get_string_element (targets, j));
+      if (n_targets > 3)
+        g_string_append_printf (out, " and %u more files\n", n_targets - 3);
+      else if (n_targets > 0)
+        g_string_append_c (out, '\n');
       else if (package != NULL)
         g_string_append_printf (out, "package `%s`\n", package);
       else

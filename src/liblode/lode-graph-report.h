@@ -17,6 +17,9 @@ G_BEGIN_DECLS
 /* Most files a stats, cycles or impact answer lists; the counts are always complete. */
 #define LODE_GRAPH_REPORT_MAX_ITEMS 500
 
+JsonObject *lode_graph_report_indexed    (LodeProject         *project,
+                                          const LodeIndexReport *report,
+                                          GError             **error);
 JsonObject *lode_graph_report_build      (LodeProject         *project,
                                           GCancellable        *cancellable,
                                           GError             **error);

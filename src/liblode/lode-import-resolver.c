@@ -1248,6 +1248,24 @@ lode_import_resolver_is_config_file (const char *path)
   return is_read_config (path);
 }
 
+/**
+ * lode_import_resolver_reads_declarations:
+ * @path: a project path
+ *
+ * Whether the resolver reads the package or namespace @path declares (Java, Kotlin, Scala,
+ * C#, PHP). When such a file changes, imports of other files that resolved to it, or could
+ * now, may resolve differently: resolve again those pointing at it and those under its keys.
+ *
+ * Returns: %TRUE for such a file
+ */
+gboolean
+lode_import_resolver_reads_declarations (const char *path)
+{
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  return declares_packages (path);
+}
+
 /* Derived indexes. */
 
 static int

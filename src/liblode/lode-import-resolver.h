@@ -37,5 +37,6 @@ char               *lode_import_resolver_dup_key           (LodeImportResolver  
 GStrv               lode_import_resolver_dup_keys_for_path (LodeImportResolver  *self,
                                                             const char          *path);
 gboolean            lode_import_resolver_is_config_file    (const char          *path);
+gboolean            lode_import_resolver_reads_declarations (const char         *path);
 
 G_END_DECLS

@@ -12,6 +12,8 @@
 
 #include "lode-chunker.h"
 #include "lode-error.h"
+#include "lode-import-resolver.h"
+#include "lode-imports.h"
 #include "lode-indexer.h"
 #include "lode-scanner.h"
 #include "lode-store.h"
@@ -29,6 +31,16 @@
  *
  * Results waiting for the writer are bounded (MAX_IN_FLIGHT) so that memory stays flat when
  * chunking is faster than writing.
+ *
+ * The import graph rides along unless `meta.graph` is "off": the chunking threads take a
+ * file's imports from the parse that chunks it, and the writer resolves them (one resolver,
+ * created when first needed, knowing every scanned file) and stores them in the file's
+ * transaction. An unchanged file is never read again, so its imports stay as stored; but a
+ * file that appeared, vanished or changed its declared package may change how imports of
+ * other files resolve. After the last batch, only those imports are resolved again: the ones
+ * whose candidate key such a file has, and the ones that pointed at it. A changed
+ * configuration file (tsconfig, go.mod, …), or a run that resumes an interrupted one (whose
+ * own list of such files was lost), resolves every stored import again; none is parsed.
  */
 
 #define MAX_IN_FLIGHT      64
@@ -51,6 +63,7 @@ typedef struct
   const char         *language;
   GPtrArray          *chunks;
   GPtrArray          *symbols;
+  GPtrArray          *imports;
   guint               n_lines;
   gsize               n_bytes;
   LodeSkippedFile    *skipped;
@@ -69,7 +82,30 @@ typedef struct
   guint             in_flight;
   gint              next;
   gint              n_parsed;
+  gboolean          graph;
 } Shared;
+
+/* The writer's side of the import graph, for one run. */
+typedef struct
+{
+  const char         *root;
+  GPtrArray          *files;       /* LodeScanFile, borrowed */
+  LodeImportResolver *resolver;    /* created when first needed */
+  GHashTable         *parsed;      /* paths whose imports this run stored, borrowed */
+  GHashTable         *touched;     /* paths that came, went or changed their declarations */
+  GPtrArray          *stale;       /* LodeStoredImport that pointed at a vanished or changed
+                                    * file, read before the change */
+  gboolean            everything;  /* resolve every stored import again */
+} GraphRun;
+
+static void
+graph_run_clear (GraphRun *run)
+{
+  g_clear_object (&run->resolver);
+  g_clear_pointer (&run->parsed, g_hash_table_unref);
+  g_clear_pointer (&run->touched, g_hash_table_unref);
+  g_clear_pointer (&run->stale, g_ptr_array_unref);
+}
 
 static void
 file_result_free (FileResult *result)
@@ -77,11 +113,13 @@ file_result_free (FileResult *result)
   g_free (result->hash);
   g_clear_pointer (&result->chunks, g_ptr_array_unref);
   g_clear_pointer (&result->symbols, g_ptr_array_unref);
+  g_clear_pointer (&result->imports, g_ptr_array_unref);
   g_clear_pointer (&result->skipped, lode_skipped_file_free);
   g_free (result);
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FileResult, file_result_free)
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (GraphRun, graph_run_clear)
 
 void
 lode_index_report_free (LodeIndexReport *report)
@@ -240,8 +278,8 @@ process_file (Shared             *shared,
   len = strlen (text);
   language = lode_language_for_content (file->language, file->path, text, len);
   g_atomic_int_inc (&shared->n_parsed);
-  if (!lode_chunker_chunk (chunker, language, text, len,
-                           &result->chunks, &result->symbols, NULL, &error))
+  if (!lode_chunker_chunk (chunker, language, text, len, &result->chunks, &result->symbols,
+                           shared->graph ? &result->imports : NULL, &error))
     {
       result->kind = RESULT_SKIPPED;
       result->skipped = skipped_new (file->path, LODE_SKIP_UNREADABLE, error->message);
@@ -309,10 +347,216 @@ report_progress (LodeIndexProgressFunc  progress,
     progress (&p, progress_data);
 }
 
+/* Graph ------------------------------------------------------------------------------- */
+
+static LodeImportResolver *
+ensure_resolver (GraphRun *graph)
+{
+  if (graph->resolver == NULL)
+    {
+      g_autofree const char **paths = g_new (const char *, graph->files->len + 1);
+
+      for (guint i = 0; i < graph->files->len; i++)
+        paths[i] = ((LodeScanFile *) g_ptr_array_index (graph->files, i))->path;
+      paths[graph->files->len] = NULL;
+      graph->resolver = lode_import_resolver_new (graph->root, paths);
+    }
+
+  return graph->resolver;
+}
+
+/* Where @import of @path leads: every project file but @path itself (a file does not depend
+ * on itself), or the external package. */
+static void
+resolve_import (GraphRun          *graph,
+                const char        *path,
+                const LodeImport  *import,
+                GStrv             *targets,
+                char             **package)
+{
+  g_auto(GStrv) all = NULL;
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  all = lode_import_resolver_resolve_all (ensure_resolver (graph), path, import, package);
+  for (guint i = 0; all[i] != NULL; i++)
+    if (strcmp (all[i], path) != 0)
+      g_strv_builder_add (builder, all[i]);
+  *targets = g_strv_builder_end (builder);
+}
+
+/* Runs on the writer (calling) thread. */
+static gboolean
+store_imports (LodeStore   *store,
+               GraphRun    *graph,
+               const char  *path,
+               GPtrArray   *imports,
+               GError     **error)
+{
+  g_autoptr(GPtrArray) stored = g_ptr_array_new_with_free_func (
+    (GDestroyNotify) lode_stored_import_free);
+
+  for (guint i = 0; imports != NULL && i < imports->len; i++)
+    {
+      const LodeImport *import = g_ptr_array_index (imports, i);
+      LodeStoredImport *row = g_new0 (LodeStoredImport, 1);
+
+      row->specifier = g_strdup (import->specifier);
+      row->name = g_strdup (import->name);
+      row->kind = g_strdup (lode_import_kind_to_string (import->kind));
+      row->line = import->line;
+      row->key = lode_import_resolver_dup_key (ensure_resolver (graph), path, import);
+      resolve_import (graph, path, import, &row->targets, &row->package);
+      g_ptr_array_add (stored, row);
+    }
+
+  g_hash_table_add (graph->parsed, (gpointer) path);
+
+  return lode_store_put_imports (store, path, stored, error);
+}
+
+/* Notes that @path came, went or changed (@changed): the imports of other files it may
+ * resolve differently. For a file that goes or changes, those resolved to it are read now,
+ * before the change unlinks them. */
+static gboolean
+graph_touch (LodeStore   *store,
+             GraphRun    *graph,
+             const char  *path,
+             gboolean     existed,
+             gboolean     changed,
+             GError     **error)
+{
+  g_autoptr(GPtrArray) pointing = NULL;
+
+  if (lode_import_resolver_is_config_file (path))
+    graph->everything = TRUE;
+  if (graph->everything ||
+      (changed && !lode_import_resolver_reads_declarations (path)))
+    return TRUE;
+
+  g_hash_table_add (graph->touched, g_strdup (path));
+  if (!existed)
+    return TRUE;
+
+  pointing = lode_store_dup_imports_to (store, path, error);
+  if (pointing == NULL)
+    return FALSE;
+  g_ptr_array_extend_and_steal (graph->stale, g_steal_pointer (&pointing));
+
+  return TRUE;
+}
+
+static gboolean
+same_resolution (const LodeStoredImport *stored,
+                 const char * const     *targets,
+                 const char             *package)
+{
+  if (stored->targets == NULL || stored->targets[0] == NULL)
+    return targets[0] == NULL && g_strcmp0 (stored->package, package) == 0;
+
+  return g_strv_equal ((const char * const *) stored->targets, targets);
+}
+
+/* Resolves @imports again and stores the resolutions that changed. Imports of files parsed in
+ * this run were resolved knowing every file already. */
+static gboolean
+reresolve_imports (LodeStore   *store,
+                   GraphRun    *graph,
+                   GPtrArray   *imports,
+                   GHashTable  *done,
+                   guint       *n_changed,
+                   GError     **error)
+{
+  for (guint i = 0; i < imports->len; i++)
+    {
+      const LodeStoredImport *stored = g_ptr_array_index (imports, i);
+      g_auto(GStrv) targets = NULL;
+      g_autofree char *package = NULL;
+      LodeImport import = { 0 };
+
+      if (g_hash_table_contains (graph->parsed, stored->path) ||
+          !g_hash_table_add (done, g_memdup2 (&stored->id, sizeof stored->id)) ||
+          !lode_import_kind_from_string (stored->kind, &import.kind))
+        continue;
+
+      import.specifier = stored->specifier;
+      import.name = stored->name;
+      import.line = stored->line;
+      resolve_import (graph, stored->path, &import, &targets, &package);
+      if (same_resolution (stored, (const char * const *) targets, package))
+        continue;
+      if (!lode_store_set_import_targets (store, stored->id, (const char * const *) targets,
+                                          package, error))
+        return FALSE;
+      (*n_changed)++;
+    }
+
+  return TRUE;
+}
+
+/* Runs on the writer (calling) thread, after the last batch. */
+static gboolean
+update_graph (LodeStore  *store,
+              GraphRun   *graph,
+              GError    **error)
+{
+  g_autoptr(GHashTable) done = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                      NULL);
+  GHashTableIter iter;
+  const char *path;
+  guint n_changed = 0;
+
+  if (!graph->everything && g_hash_table_size (graph->touched) == 0 && graph->stale->len == 0)
+    return TRUE;
+
+  if (!lode_store_begin (store, error))
+    return FALSE;
+
+  if (graph->everything)
+    {
+      g_autoptr(GPtrArray) imports = lode_store_dup_imports (store, NULL, error);
+
+      if (imports == NULL || !reresolve_imports (store, graph, imports, done, &n_changed, error))
+        goto failed;
+    }
+  else
+    {
+      if (!reresolve_imports (store, graph, graph->stale, done, &n_changed, error))
+        goto failed;
+
+      g_hash_table_iter_init (&iter, graph->touched);
+      while (g_hash_table_iter_next (&iter, (gpointer *) &path, NULL))
+        {
+          g_auto(GStrv) keys = lode_import_resolver_dup_keys_for_path (ensure_resolver (graph),
+                                                                       path);
+
+          for (guint k = 0; keys[k] != NULL; k++)
+            {
+              g_autoptr(GPtrArray) imports = lode_store_dup_imports_for_key (store, keys[k],
+                                                                             error);
+
+              if (imports == NULL ||
+                  !reresolve_imports (store, graph, imports, done, &n_changed, error))
+                goto failed;
+            }
+        }
+    }
+
+  g_debug ("Graph: %u imports resolved again, %u changed", g_hash_table_size (done), n_changed);
+
+  return lode_store_commit (store, error);
+
+failed:
+  lode_store_rollback (store);
+  return FALSE;
+}
+
+/* Indexing ----------------------------------------------------------------------------- */
+
 static gboolean
 remove_stale (LodeStore   *store,
               GHashTable  *old_hashes,
               GPtrArray   *files,
+              GraphRun    *graph,
               guint       *n_removed,
               GError     **error)
 {
@@ -331,7 +575,8 @@ remove_stale (LodeStore   *store,
     {
       if (g_hash_table_contains (present, path))
         continue;
-      if (!lode_store_remove_file (store, path, error))
+      if ((graph != NULL && !graph_touch (store, graph, path, TRUE, FALSE, error)) ||
+          !lode_store_remove_file (store, path, error))
         {
           lode_store_rollback (store);
           return FALSE;
@@ -346,6 +591,7 @@ remove_stale (LodeStore   *store,
 static gboolean
 store_result (LodeStore       *store,
               Shared          *shared,
+              GraphRun        *graph,
               FileResult      *result,
               LodeIndexReport *report,
               GError         **error)
@@ -363,7 +609,9 @@ store_result (LodeStore       *store,
     case RESULT_SKIPPED:
       /* A file that became binary or unreadable leaves the index. */
       if (g_hash_table_contains (shared->old_hashes, result->file->path) &&
-          !lode_store_remove_file (store, result->file->path, error))
+          ((shared->graph &&
+            !graph_touch (store, graph, result->file->path, TRUE, FALSE, error)) ||
+           !lode_store_remove_file (store, result->file->path, error)))
         return FALSE;
       g_ptr_array_add (report->skipped, g_steal_pointer (&result->skipped));
       return TRUE;
@@ -376,7 +624,13 @@ store_result (LodeStore       *store,
       info.size = result->file->size;
       info.mtime_usec = result->file->mtime_usec;
       info.n_lines = result->n_lines;
+      if (shared->graph &&
+          !graph_touch (store, graph, result->file->path, existed, existed, error))
+        return FALSE;
       if (!lode_store_put_file (store, &info, result->chunks, result->symbols, error))
+        return FALSE;
+      if (shared->graph &&
+          !store_imports (store, graph, result->file->path, result->imports, error))
         return FALSE;
       if (existed)
         report->n_updated++;
@@ -397,6 +651,7 @@ store_result (LodeStore       *store,
 static gboolean
 index_files (LodeStore              *store,
              Shared                 *shared,
+             GraphRun               *graph,
              guint                   n_threads,
              LodeIndexReport        *report,
              LodeIndexProgressFunc   progress,
@@ -443,7 +698,7 @@ index_files (LodeStore              *store,
           in_transaction = TRUE;
         }
 
-      if (!store_result (store, shared, result, report, &local_error))
+      if (!store_result (store, shared, graph, result, report, &local_error))
         {
           g_cancellable_cancel (shared->cancellable);
           continue;
@@ -520,6 +775,8 @@ lode_indexer_run (const char             *root,
   g_autofree char *state = NULL;
   g_autofree char *now = NULL;
   g_autoptr(GDateTime) date = NULL;
+  g_autofree char *graph_state = NULL;
+  g_auto(GraphRun) graph = { 0 };
   gint64 started = g_get_monotonic_time ();
   gulong cancelled_id = 0;
   Shared shared = { 0 };
@@ -555,7 +812,20 @@ lode_indexer_run (const char             *root,
   if (old_hashes == NULL)
     return NULL;
 
-  if (!remove_stale (store, old_hashes, files, &report->n_removed, error))
+  graph_state = lode_store_dup_meta (store, LODE_GRAPH_META_KEY);
+  shared.graph = g_strcmp0 (graph_state, "off") != 0;
+  if (shared.graph)
+    {
+      graph.root = root;
+      graph.files = files;
+      graph.parsed = g_hash_table_new (g_str_hash, g_str_equal);
+      graph.touched = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      graph.stale = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_import_free);
+      graph.everything = report->resumed;
+    }
+
+  if (!remove_stale (store, old_hashes, files, shared.graph ? &graph : NULL,
+                     &report->n_removed, error))
     return NULL;
 
   /* Workers and writer share run_cancellable, so that a store failure also stops chunking. */
@@ -572,7 +842,8 @@ lode_indexer_run (const char             *root,
   g_mutex_init (&shared.lock);
   g_cond_init (&shared.cond);
 
-  ok = index_files (store, &shared, MIN (lode_config_get_threads (config), MAX (files->len, 1)),
+  ok = index_files (store, &shared, &graph,
+                    MIN (lode_config_get_threads (config), MAX (files->len, 1)),
                     report, progress, progress_data, error);
 
   g_cancellable_disconnect (cancellable, cancelled_id);
@@ -589,6 +860,10 @@ lode_indexer_run (const char             *root,
 
   report_progress (progress, progress_data, LODE_INDEX_PHASE_FINISHING,
                    files->len, files->len);
+
+  /* A first run resolved every import knowing every file. */
+  if (shared.graph && g_hash_table_size (old_hashes) > 0 && !update_graph (store, &graph, error))
+    return NULL;
 
   date = g_date_time_new_now_utc ();
   now = g_date_time_format_iso8601 (date);

@@ -116,16 +116,19 @@ static const char vector_schema_sql[] =
   ");";
 
 /* Import graph (issue #6). `imports` holds what a file's own parse found, so it changes only
- * when the file does; `edges` holds where each import resolves (a project path, or an
- * external package, or neither while unresolved), so it changes when files come and go.
+ * when the file does; `edges` holds where each import resolves: one row per project file it
+ * reaches (a Go package or a wildcard reaches several), or one row with the external package,
+ * or one row with neither while unresolved; edges change when files come and go.
  * Targets are paths, not file ids: an import may point at a file stored later in the same
  * run, and a deleted file's id may be reused. `key` is the resolver's candidate key: adding
- * or removing a file re-resolves only the imports whose key that file could satisfy. */
+ * or removing a file re-resolves only the imports whose key that file could satisfy; `name`
+ * is what resolution needs besides the specifier (Python's `from a import b`). */
 static const char graph_schema_sql[] =
   "CREATE TABLE IF NOT EXISTS imports ("
   "  id INTEGER PRIMARY KEY,"
   "  file_id INTEGER NOT NULL,"
   "  specifier TEXT NOT NULL,"
+  "  name TEXT,"
   "  kind TEXT,"
   "  line INTEGER NOT NULL,"
   "  key TEXT"
@@ -133,11 +136,13 @@ static const char graph_schema_sql[] =
   "CREATE INDEX IF NOT EXISTS imports_file ON imports (file_id);"
   "CREATE INDEX IF NOT EXISTS imports_key ON imports (key);"
   "CREATE TABLE IF NOT EXISTS edges ("
-  "  import_id INTEGER PRIMARY KEY,"
+  "  id INTEGER PRIMARY KEY,"
+  "  import_id INTEGER NOT NULL,"
   "  from_id INTEGER NOT NULL,"
   "  to_path TEXT,"
   "  package TEXT"
   ");"
+  "CREATE INDEX IF NOT EXISTS edges_import ON edges (import_id);"
   "CREATE INDEX IF NOT EXISTS edges_from ON edges (from_id);"
   "CREATE INDEX IF NOT EXISTS edges_to ON edges (to_path);";
 
@@ -148,10 +153,12 @@ typedef enum
   GSTMT_EDGES_UNLINK_PATH,
   GSTMT_IMPORT_INSERT,
   GSTMT_EDGE_INSERT,
-  GSTMT_EDGE_UPDATE,
+  GSTMT_EDGES_DELETE_IMPORT,
+  GSTMT_IMPORT_FILE,
   GSTMT_IMPORTS_BY_KEY,
   GSTMT_IMPORTS_BY_TARGET,
   GSTMT_IMPORTS_OF_FILE,
+  GSTMT_IMPORTS_ALL,
   GSTMT_GRAPH_FILES,
   GSTMT_GRAPH_EDGES,
   GSTMT_GRAPH_COUNTS,
@@ -161,8 +168,9 @@ typedef enum
   N_GRAPH_STMTS
 } GraphStmt;
 
+/* One row per edge: the rows of an import are adjacent in every ORDER BY below. */
 #define IMPORT_COLUMNS \
-  "i.id, f.path, i.specifier, i.kind, i.line, i.key, e.to_path, e.package " \
+  "i.id, f.path, i.specifier, i.name, i.kind, i.line, i.key, e.to_path, e.package " \
   "FROM imports i JOIN files f ON f.id = i.file_id LEFT JOIN edges e ON e.import_id = i.id "
 
 static const char *const graph_stmt_sql[N_GRAPH_STMTS] = {
@@ -170,18 +178,29 @@ static const char *const graph_stmt_sql[N_GRAPH_STMTS] = {
   [GSTMT_EDGES_DELETE_FILE] = "DELETE FROM edges WHERE from_id = ?1",
   [GSTMT_EDGES_UNLINK_PATH] = "UPDATE edges SET to_path = NULL WHERE to_path = ?1",
   [GSTMT_IMPORT_INSERT] =
-    "INSERT INTO imports (file_id, specifier, kind, line, key) VALUES (?1, ?2, ?3, ?4, ?5)",
+    "INSERT INTO imports (file_id, specifier, name, kind, line, key) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+  /* VALUES, not INSERT … SELECT: a statement that may write several rows opens a statement
+   * savepoint, and FTS5 flushes its pending terms to a new segment at every savepoint. */
   [GSTMT_EDGE_INSERT] =
     "INSERT INTO edges (import_id, from_id, to_path, package) VALUES (?1, ?2, ?3, ?4)",
-  [GSTMT_EDGE_UPDATE] = "UPDATE edges SET to_path = ?2, package = ?3 WHERE import_id = ?1",
-  [GSTMT_IMPORTS_BY_KEY] = "SELECT " IMPORT_COLUMNS "WHERE i.key = ?1",
-  [GSTMT_IMPORTS_BY_TARGET] = "SELECT " IMPORT_COLUMNS "WHERE e.to_path = ?1",
-  [GSTMT_IMPORTS_OF_FILE] = "SELECT " IMPORT_COLUMNS "WHERE f.path = ?1 ORDER BY i.line, i.id",
+  [GSTMT_IMPORT_FILE] = "SELECT file_id FROM imports WHERE id = ?1",
+  [GSTMT_EDGES_DELETE_IMPORT] = "DELETE FROM edges WHERE import_id = ?1",
+  [GSTMT_IMPORTS_BY_KEY] = "SELECT " IMPORT_COLUMNS "WHERE i.key = ?1 ORDER BY i.id, e.id",
+  [GSTMT_IMPORTS_BY_TARGET] =
+    "SELECT " IMPORT_COLUMNS
+    "WHERE i.id IN (SELECT import_id FROM edges WHERE to_path = ?1) ORDER BY i.id, e.id",
+  [GSTMT_IMPORTS_OF_FILE] =
+    "SELECT " IMPORT_COLUMNS "WHERE f.path = ?1 ORDER BY i.line, i.id, e.id",
+  [GSTMT_IMPORTS_ALL] = "SELECT " IMPORT_COLUMNS "ORDER BY i.id, e.id",
   [GSTMT_GRAPH_FILES] = "SELECT id, path, language FROM files ORDER BY path",
   [GSTMT_GRAPH_EDGES] = "SELECT from_id, to_path, package FROM edges "
                         "WHERE to_path IS NOT NULL OR package IS NOT NULL",
   [GSTMT_GRAPH_COUNTS] =
-    "SELECT (SELECT count(*) FROM imports), count(to_path), count(package) FROM edges",
+    "SELECT (SELECT count(*) FROM imports), "
+    "count(DISTINCT CASE WHEN to_path IS NOT NULL THEN import_id END), "
+    "count(DISTINCT CASE WHEN to_path IS NULL AND package IS NOT NULL THEN import_id END) "
+    "FROM edges",
   [GSTMT_CLEAR_IMPORTS] = "DELETE FROM imports",
   [GSTMT_CLEAR_EDGES] = "DELETE FROM edges",
   [GSTMT_CLEAR_HASHES] = "UPDATE files SET hash = NULL",
@@ -3018,9 +3037,10 @@ lode_stored_import_free (LodeStoredImport *import)
 
   g_free (import->path);
   g_free (import->specifier);
+  g_free (import->name);
   g_free (import->kind);
   g_free (import->key);
-  g_free (import->target);
+  g_strfreev (import->targets);
   g_free (import->package);
   g_free (import);
 }
@@ -3034,6 +3054,32 @@ graph_stmt (LodeStore *self,
   sqlite3_reset (s);
   sqlite3_clear_bindings (s);
   return s;
+}
+
+/* One edge per target, else one with the package (or with neither: unresolved). */
+static gboolean
+insert_edges (LodeStore           *self,
+              gint64               import_id,
+              gint64               file_id,
+              const char * const  *targets,
+              const char          *package,
+              GError             **error)
+{
+  guint n_targets = targets != NULL ? g_strv_length ((GStrv) targets) : 0;
+  sqlite3_stmt *s;
+
+  for (guint i = 0; i < MAX (n_targets, 1); i++)
+    {
+      s = graph_stmt (self, GSTMT_EDGE_INSERT);
+      sqlite3_bind_int64 (s, 1, import_id);
+      sqlite3_bind_int64 (s, 2, file_id);
+      bind_text (s, 3, n_targets > 0 ? targets[i] : NULL);
+      bind_text (s, 4, n_targets > 0 ? NULL : package);
+      if (!run (self, s, error, "Cannot store an edge"))
+        return FALSE;
+    }
+
+  return TRUE;
 }
 
 static gboolean
@@ -3072,19 +3118,16 @@ put_import_rows (LodeStore      *self,
       s = graph_stmt (self, GSTMT_IMPORT_INSERT);
       sqlite3_bind_int64 (s, 1, file_id);
       bind_text (s, 2, import->specifier != NULL ? import->specifier : "");
-      bind_text (s, 3, import->kind);
-      sqlite3_bind_int (s, 4, import->line);
-      bind_text (s, 5, import->key);
+      bind_text (s, 3, import->name);
+      bind_text (s, 4, import->kind);
+      sqlite3_bind_int (s, 5, import->line);
+      bind_text (s, 6, import->key);
       if (!run (self, s, error, "Cannot store an import"))
         return FALSE;
       import_id = sqlite3_last_insert_rowid (self->db);
 
-      s = graph_stmt (self, GSTMT_EDGE_INSERT);
-      sqlite3_bind_int64 (s, 1, import_id);
-      sqlite3_bind_int64 (s, 2, file_id);
-      bind_text (s, 3, import->target);
-      bind_text (s, 4, import->package);
-      if (!run (self, s, error, "Cannot store an edge"))
+      if (!insert_edges (self, import_id, file_id, (const char * const *) import->targets,
+                         import->package, error))
         return FALSE;
     }
 
@@ -3120,6 +3163,7 @@ lode_store_put_imports (LodeStore  *self,
   return put_import_rows (self, path, imports, NULL, error);
 }
 
+/* Folds the rows of one import (one per edge, adjacent) into one LodeStoredImport. */
 static GPtrArray *
 read_imports (LodeStore     *self,
               sqlite3_stmt  *s,
@@ -3127,23 +3171,41 @@ read_imports (LodeStore     *self,
 {
   g_autoptr(GPtrArray) imports = g_ptr_array_new_with_free_func (
     (GDestroyNotify) lode_stored_import_free);
+  g_autoptr(GStrvBuilder) targets = NULL;
+  LodeStoredImport *import = NULL;
   int rc;
 
   while ((rc = sqlite3_step (s)) == SQLITE_ROW)
     {
-      LodeStoredImport *import = g_new0 (LodeStoredImport, 1);
+      gint64 id = sqlite3_column_int64 (s, 0);
+      const char *target = (const char *) sqlite3_column_text (s, 7);
 
-      import->id = sqlite3_column_int64 (s, 0);
-      import->path = dup_column_text (s, 1);
-      import->specifier = dup_column_text (s, 2);
-      import->kind = dup_column_text (s, 3);
-      import->line = sqlite3_column_int (s, 4);
-      import->key = dup_column_text (s, 5);
-      import->target = dup_column_text (s, 6);
-      import->package = dup_column_text (s, 7);
-      g_ptr_array_add (imports, import);
+      if (import == NULL || import->id != id)
+        {
+          if (import != NULL)
+            import->targets = g_strv_builder_end (targets);
+          g_clear_pointer (&targets, g_strv_builder_unref);
+          targets = g_strv_builder_new ();
+
+          import = g_new0 (LodeStoredImport, 1);
+          import->id = id;
+          import->path = dup_column_text (s, 1);
+          import->specifier = dup_column_text (s, 2);
+          import->name = dup_column_text (s, 3);
+          import->kind = dup_column_text (s, 4);
+          import->line = sqlite3_column_int (s, 5);
+          import->key = dup_column_text (s, 6);
+          g_ptr_array_add (imports, import);
+        }
+
+      if (target != NULL)
+        g_strv_builder_add (targets, target);
+      else if (import->package == NULL)
+        import->package = dup_column_text (s, 8);
     }
   sqlite3_reset (s);
+  if (import != NULL)
+    import->targets = g_strv_builder_end (targets);
 
   if (rc != SQLITE_DONE)
     {
@@ -3157,7 +3219,7 @@ read_imports (LodeStore     *self,
 /**
  * lode_store_dup_imports:
  * @self: a #LodeStore
- * @path: a file
+ * @path: (nullable): a file, or %NULL for the imports of every file
  * @error: return location for a #GError
  *
  * Returns: (transfer full) (element-type LodeStoredImport): the imports of @path, by line
@@ -3170,7 +3232,9 @@ lode_store_dup_imports (LodeStore   *self,
   sqlite3_stmt *s;
 
   g_return_val_if_fail (LODE_IS_STORE (self), NULL);
-  g_return_val_if_fail (path != NULL, NULL);
+
+  if (path == NULL)
+    return read_imports (self, graph_stmt (self, GSTMT_IMPORTS_ALL), error);
 
   s = graph_stmt (self, GSTMT_IMPORTS_OF_FILE);
   bind_text (s, 1, path);
@@ -3227,36 +3291,71 @@ lode_store_dup_imports_to (LodeStore   *self,
   return read_imports (self, s, error);
 }
 
+static gboolean
+set_import_targets_rows (LodeStore           *self,
+                         gint64               import_id,
+                         const char * const  *targets,
+                         const char          *package,
+                         GError             **error)
+{
+  sqlite3_stmt *s = graph_stmt (self, GSTMT_IMPORT_FILE);
+  gint64 file_id;
+  int rc;
+
+  sqlite3_bind_int64 (s, 1, import_id);
+  rc = sqlite3_step (s);
+  file_id = rc == SQLITE_ROW ? sqlite3_column_int64 (s, 0) : 0;
+  sqlite3_reset (s);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    return set_db_error (self, rc, error, "Cannot read an import");
+
+  s = graph_stmt (self, GSTMT_EDGES_DELETE_IMPORT);
+  sqlite3_bind_int64 (s, 1, import_id);
+  if (!run (self, s, error, "Cannot delete the edges of an import"))
+    return FALSE;
+
+  /* An import deleted meanwhile (its file was parsed again) has no edges to set. */
+  if (file_id == 0)
+    return TRUE;
+
+  return insert_edges (self, import_id, file_id, targets, package, error);
+}
+
 /**
- * lode_store_set_import_target:
+ * lode_store_set_import_targets:
  * @self: a #LodeStore
  * @import_id: the import's row id
- * @target: (nullable): the project file it now resolves to
- * @package: (nullable): or the external package
+ * @targets: (nullable) (array zero-terminated=1): the project files it now resolves to
+ * @package: (nullable): or, when there are none, the external package
  * @error: return location for a #GError
  *
- * Records a new resolution of one import.
+ * Records a new resolution of one import, replacing its edges; inside the current batch, or
+ * in a transaction of its own outside one.
  *
  * Returns: %TRUE on success
  */
 gboolean
-lode_store_set_import_target (LodeStore   *self,
-                              gint64       import_id,
-                              const char  *target,
-                              const char  *package,
-                              GError     **error)
+lode_store_set_import_targets (LodeStore           *self,
+                               gint64               import_id,
+                               const char * const  *targets,
+                               const char          *package,
+                               GError             **error)
 {
-  sqlite3_stmt *s;
-
   g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  s = graph_stmt (self, GSTMT_EDGE_UPDATE);
-  sqlite3_bind_int64 (s, 1, import_id);
-  bind_text (s, 2, target);
-  bind_text (s, 3, package);
+  if (self->in_transaction)
+    return set_import_targets_rows (self, import_id, targets, package, error);
 
-  return run (self, s, error, "Cannot update an edge");
+  if (!lode_store_begin (self, error))
+    return FALSE;
+  if (!set_import_targets_rows (self, import_id, targets, package, error))
+    {
+      lode_store_rollback (self);
+      return FALSE;
+    }
+
+  return lode_store_commit (self, error);
 }
 
 /**

@@ -19,7 +19,7 @@ G_BEGIN_DECLS
 #define LODE_GRAPH_META_KEY "graph"
 
 /* Bumped on every schema change; an index with another version is rebuilt. */
-#define LODE_STORE_SCHEMA_VERSION 4
+#define LODE_STORE_SCHEMA_VERSION 5
 
 typedef struct
 {
@@ -44,14 +44,16 @@ typedef struct
  * LodeStoredImport:
  * @id: row id (ignored by lode_store_put_imports())
  * @path: the importing file
- * @specifier: the import as written (`./util`, `os.path`, `"foo.h"`)
- * @kind: (nullable): what kind of import (`import`, `require`, `include`, …)
+ * @specifier: the import as written (`./util`, `os.path`, `foo.h`)
+ * @name: (nullable): the name imported from @specifier where it may be a module (#LodeImport)
+ * @kind: (nullable): how it is written, lode_import_kind_to_string()
  * @line: 1-based line of the import
  * @key: (nullable): the resolver's candidate key, see lode_store_dup_imports_for_key()
- * @target: (nullable): the project file it resolves to
- * @package: (nullable): the external package it resolves to
+ * @targets: (nullable) (array zero-terminated=1): the project files it resolves to, best
+ *   first (several for a Go package, a C# namespace, a wildcard); empty or %NULL for none
+ * @package: (nullable): the external package it resolves to when no project file matches
  *
- * An import of the graph (issue #6) with its resolution. Neither @target nor @package: not
+ * An import of the graph (issue #6) with its resolution. Neither a target nor @package: not
  * resolved.
  */
 typedef struct
@@ -59,10 +61,11 @@ typedef struct
   gint64  id;
   char   *path;
   char   *specifier;
+  char   *name;
   char   *kind;
   guint   line;
   char   *key;
-  char   *target;
+  GStrv   targets;
   char   *package;
 } LodeStoredImport;
 
@@ -133,9 +136,9 @@ GPtrArray  *lode_store_dup_imports_for_key (LodeStore            *self,
 GPtrArray  *lode_store_dup_imports_to     (LodeStore             *self,
                                            const char            *target,
                                            GError               **error);
-gboolean    lode_store_set_import_target  (LodeStore             *self,
+gboolean    lode_store_set_import_targets (LodeStore             *self,
                                            gint64                 import_id,
-                                           const char            *target,
+                                           const char * const    *targets,
                                            const char            *package,
                                            GError               **error);
 LodeGraph  *lode_store_load_graph         (LodeStore             *self,

@@ -171,6 +171,7 @@ lode_tool_registry_new (LodeEngine *engine)
   self = g_object_new (LODE_TYPE_TOOL_REGISTRY, NULL);
   self->engine = g_object_ref (engine);
   lode_tools_add_codebase (self);
+  lode_tools_add_graph (self);
 
   return self;
 }

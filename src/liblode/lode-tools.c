@@ -14,6 +14,7 @@
 
 #include "lode-error.h"
 #include "lode-language.h"
+#include "lode-tools-private.h"
 #include "lode-tools.h"
 
 /*
@@ -27,15 +28,6 @@
 
 /* Progress reports reach clients as messages; one per PROGRESS_INTERVAL at most. */
 #define PROGRESS_INTERVAL_USEC (100 * 1000)
-
-#define PROJECT_PATH_PROPERTY \
-  "\"projectPath\": {\"type\": \"string\", \"minLength\": 1, \"description\": " \
-  "\"Absolute path of the project. Defaults to the client's first root, then the server's " \
-  "working directory.\"}"
-
-#define PROJECT_ONLY_INPUT \
-  "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY "}, " \
-  "\"additionalProperties\": false}"
 
 #define NO_INPUT "{\"type\": \"object\", \"properties\": {}, \"additionalProperties\": false}"
 
@@ -271,11 +263,11 @@ job_progress_cb (const LodeIndexProgress *progress,
 /* Waits for the job of @root, relaying progress. Cancelling the call stops the job: the
  * request stood for the run. Returns the job as it ended, or NULL with an error the agent
  * can act on. */
-static LodeJobInfo *
-wait_for_job (LodeToolCall  *call,
-              const char    *root,
-              const char    *project_id,
-              GError       **error)
+LodeJobInfo *
+_lode_tools_wait_for_job (LodeToolCall  *call,
+                          const char    *root,
+                          const char    *project_id,
+                          GError       **error)
 {
   LodeEngine *engine = lode_tool_call_get_engine (call);
   GCancellable *cancellable = lode_tool_call_get_cancellable (call);
@@ -309,6 +301,26 @@ wait_for_job (LodeToolCall  *call,
     }
 }
 
+/* The project at @path, which must be indexed; the error tells the agent what to call. */
+LodeProject *
+_lode_tools_open_indexed (LodeToolCall  *call,
+                          const char    *path,
+                          GError       **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  LodeProject *project;
+
+  project = lode_engine_open_project (lode_tool_call_get_engine (call), path, TRUE,
+                                      &local_error);
+  if (g_error_matches (local_error, LODE_ERROR, LODE_ERROR_NOT_INDEXED))
+    g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED,
+                 "%s is not indexed yet: call codebase_index first", path);
+  else if (local_error != NULL)
+    g_propagate_error (error, g_steal_pointer (&local_error));
+
+  return project;
+}
+
 /* codebase_index / codebase_update -------------------------------------------------- */
 
 static JsonObject *
@@ -336,7 +348,7 @@ run_index (LodeToolCall  *call,
       g_autofree char *root = g_strdup (job->root);
 
       g_clear_pointer (&job, lode_job_info_free);
-      job = wait_for_job (call, root, id, error);
+      job = _lode_tools_wait_for_job (call, root, id, error);
       if (job == NULL)
         return NULL;
     }
@@ -763,17 +775,9 @@ codebase_search (LodeToolCall  *call,
       return NULL;
     }
 
-  project = lode_engine_open_project (lode_tool_call_get_engine (call), path, TRUE, error);
+  project = _lode_tools_open_indexed (call, path, error);
   if (project == NULL)
-    {
-      if (error != NULL && g_error_matches (*error, LODE_ERROR, LODE_ERROR_NOT_INDEXED))
-        {
-          g_clear_error (error);
-          g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED,
-                       "%s is not indexed yet: call codebase_index first", path);
-        }
-      return NULL;
-    }
+    return NULL;
 
   results = lode_project_search (project, &options, lode_tool_call_get_cancellable (call),
                                  error);

@@ -11,5 +11,6 @@
 G_BEGIN_DECLS
 
 void lode_tools_add_codebase (LodeToolRegistry *registry);
+void lode_tools_add_graph    (LodeToolRegistry *registry);
 
 G_END_DECLS

@@ -232,6 +232,7 @@ test_graph (void)
   g_auto(Run) index = { 0 };
   g_auto(Run) stats = { 0 };
   g_auto(Run) query = { 0 };
+  g_auto(Run) dependents = { 0 };
   g_auto(Run) missing = { 0 };
   g_auto(Run) visualize = { 0 };
   g_auto(Run) circular = { 0 };
@@ -241,8 +242,11 @@ test_graph (void)
   g_auto(Run) bad_depth = { 0 };
   g_autoptr(JsonNode) root = NULL;
   JsonObject *object;
+  JsonObject *import;
+  JsonArray *array;
 
-  write_file ("graph/main.c", "#include \"util.h\"\nint main (void) { return util (); }\n");
+  write_file ("graph/main.c",
+              "#include <stdio.h>\n#include \"util.h\"\nint main (void) { return util (); }\n");
   write_file ("graph/util.h", "int util (void);\n");
 
   lode (&index, "index", NULL);
@@ -261,6 +265,27 @@ test_graph (void)
   object = run_json (&query, &root);
   g_assert_cmpstr (json_object_get_string_member (object, "file"), ==, "graph/main.c");
   g_assert_cmpstr (json_object_get_string_member (object, "language"), ==, "c");
+  array = json_object_get_array_member (object, "imports");
+  g_assert_cmpuint (json_array_get_length (array), ==, 2);
+  import = json_array_get_object_element (array, 0);
+  g_assert_cmpstr (json_object_get_string_member (import, "specifier"), ==, "stdio.h");
+  g_assert_cmpstr (json_object_get_string_member (import, "kind"), ==, "include-system");
+  g_assert_cmpstr (json_object_get_string_member (import, "package"), ==, "stdio.h");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (import, "targets")),
+                    ==, 0);
+  import = json_array_get_object_element (array, 1);
+  g_assert_cmpstr (json_object_get_string_member (import, "specifier"), ==, "util.h");
+  g_assert_cmpint (json_object_get_int_member (import, "line"), ==, 2);
+  g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (import,
+                                                                                "targets"), 0),
+                   ==, "graph/util.h");
+  g_clear_pointer (&root, json_node_unref);
+
+  lode (&dependents, "graph", "query", "graph/util.h", "--json", NULL);
+  object = run_json (&dependents, &root);
+  array = json_object_get_array_member (object, "dependents");
+  g_assert_cmpuint (json_array_get_length (array), ==, 1);
+  g_assert_cmpstr (json_array_get_string_element (array, 0), ==, "graph/main.c");
   g_clear_pointer (&root, json_node_unref);
 
   lode (&missing, "graph", "query", "graph/nope.c", NULL);

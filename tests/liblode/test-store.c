@@ -912,10 +912,11 @@ import_new (const char *specifier,
   LodeStoredImport *import = g_new0 (LodeStoredImport, 1);
 
   import->specifier = g_strdup (specifier);
-  import->kind = g_strdup ("include");
+  import->kind = g_strdup ("include-local");
   import->line = line;
   import->key = g_strdup (key);
-  import->target = g_strdup (target);
+  if (target != NULL)
+    import->targets = g_strsplit (target, " ", -1);
   import->package = g_strdup (package);
 
   return import;
@@ -968,6 +969,7 @@ test_graph (StoreFixture  *fixture,
   g_ptr_array_add (imports, import_new ("stdio.h", 2, "stdio.h", NULL, "libc"));
   g_ptr_array_add (imports, import_new ("util.h", 1, "util.h", "util.h", NULL));
   g_ptr_array_add (imports, import_new ("gone.h", 3, "gone.h", NULL, NULL));
+  g_ptr_array_add (imports, import_new ("both.h", 4, "both", "util.h util.c", NULL));
   g_assert_true (lode_store_put_imports (fixture->store, "main.c", imports, &error));
   g_assert_no_error (error);
   g_ptr_array_set_size (imports, 0);
@@ -983,20 +985,26 @@ test_graph (StoreFixture  *fixture,
   graph = lode_store_load_graph (fixture->store, &error);
   g_assert_no_error (error);
   edges = graph_edges_to_string (graph);
-  g_assert_cmpstr (edges, ==, "main.c>util.h main.c>pkg:libc util.c>util.h ");
+  g_assert_cmpstr (edges, ==, "main.c>util.c main.c>util.h main.c>pkg:libc util.c>util.h ");
 
+  /* An import reaching three files counts once. */
   g_assert_true (lode_store_get_graph_counts (fixture->store, &counts, &error));
-  g_assert_cmpuint (counts.n_imports, ==, 4);
-  g_assert_cmpuint (counts.n_internal, ==, 2);
+  g_assert_cmpuint (counts.n_imports, ==, 5);
+  g_assert_cmpuint (counts.n_internal, ==, 3);
   g_assert_cmpuint (counts.n_external, ==, 1);
 
   stored = lode_store_dup_imports (fixture->store, "main.c", &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (stored->len, ==, 3);
+  g_assert_cmpuint (stored->len, ==, 4);
   import = g_ptr_array_index (stored, 0);
   g_assert_cmpstr (import->specifier, ==, "util.h");
-  g_assert_cmpstr (import->target, ==, "util.h");
+  g_assert_cmpstrv (import->targets, ((const char *[]) { "util.h", NULL }));
   g_assert_cmpuint (import->line, ==, 1);
+  import = g_ptr_array_index (stored, 1);
+  g_assert_cmpstr (import->package, ==, "libc");
+  g_assert_cmpstrv (import->targets, ((const char *[]) { NULL }));
+  import = g_ptr_array_index (stored, 3);
+  g_assert_cmpstrv (import->targets, ((const char *[]) { "util.h", "util.c", NULL }));
 
   /* Removing util.h leaves its importers' edges unresolved, found by key and re-resolvable. */
   g_assert_true (lode_store_remove_file (fixture->store, "util.h", &error));
@@ -1004,19 +1012,31 @@ test_graph (StoreFixture  *fixture,
   to_util = lode_store_dup_imports_to (fixture->store, "util.h", &error);
   g_assert_no_error (error);
   g_assert_cmpuint (to_util->len, ==, 0);
+  g_clear_pointer (&to_util, g_ptr_array_unref);
+  to_util = lode_store_dup_imports_to (fixture->store, "util.c", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (to_util->len, ==, 1);
+  import = g_ptr_array_index (to_util, 0);
+  g_assert_cmpstrv (import->targets, ((const char *[]) { "util.c", NULL }));
   by_key = lode_store_dup_imports_for_key (fixture->store, "util.h", &error);
   g_assert_no_error (error);
   g_assert_cmpuint (by_key->len, ==, 2);
   import = g_ptr_array_index (by_key, 0);
-  g_assert_null (import->target);
-  g_assert_true (lode_store_set_import_target (fixture->store, import->id, NULL, "util",
-                                               &error));
+  g_assert_cmpstrv (import->targets, ((const char *[]) { NULL }));
+  g_assert_true (lode_store_set_import_targets (fixture->store, import->id, NULL, "util",
+                                                &error));
+  g_assert_no_error (error);
+  import = g_ptr_array_index (by_key, 1);
+  g_assert_true (lode_store_set_import_targets (fixture->store, import->id,
+                                                (const char *[]) { "main.c", NULL }, NULL,
+                                                &error));
   g_assert_no_error (error);
 
   after = lode_store_load_graph (fixture->store, &error);
   g_assert_no_error (error);
   edges_after = graph_edges_to_string (after);
-  g_assert_cmpstr (edges_after, ==, "main.c>pkg:libc main.c>pkg:util ");
+  g_assert_cmpstr (edges_after, ==,
+                   "main.c>util.c main.c>pkg:libc main.c>pkg:util util.c>main.c ");
 
   /* Removing a file takes its own imports along. */
   g_assert_true (lode_store_remove_file (fixture->store, "main.c", &error));

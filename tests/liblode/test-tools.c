@@ -207,7 +207,9 @@ test_registry (ToolsFixture  *fixture,
   const char *expected[] = {
     "codebase_search", "codebase_index", "codebase_update", "codebase_status",
     "codebase_stop", "codebase_remove", "codebase_watch", "codebase_list_projects",
-    "codebase_health", "codebase_about",
+    "codebase_health", "codebase_about", "codebase_graph_build", "codebase_graph_query",
+    "codebase_graph_stats", "codebase_graph_circular", "codebase_graph_visualize",
+    "codebase_graph_status", "codebase_graph_remove", "codebase_impact",
   };
   g_autoptr(GPtrArray) tools = lode_tool_registry_list (fixture->registry);
 
@@ -235,6 +237,8 @@ test_registry (ToolsFixture  *fixture,
     }
 
   g_assert_true (lode_tool_registry_lookup (fixture->registry, "codebase_remove")->flags &
+                 LODE_TOOL_DESTRUCTIVE);
+  g_assert_true (lode_tool_registry_lookup (fixture->registry, "codebase_graph_remove")->flags &
                  LODE_TOOL_DESTRUCTIVE);
   g_assert_null (lode_tool_registry_lookup (fixture->registry, "nope"));
 }
@@ -381,9 +385,123 @@ test_health_about (ToolsFixture  *fixture,
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (health->structured,
                                                                               "grammars"),
                                                "count"), >=, 15);
-  g_assert_cmpuint (json_array_get_length (tools), ==, 10);
+  g_assert_cmpuint (json_array_get_length (tools), ==, 18);
   g_assert_cmpstr (json_object_get_string_member (about->structured, "version"), ==,
                    PACKAGE_VERSION);
+}
+
+static void
+write_tree_file (const char *root,
+                 const char *relative,
+                 const char *text)
+{
+  g_autofree char *path = g_build_filename (root, relative, NULL);
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_file_set_contents (path, text, -1, &error);
+  g_assert_no_error (error);
+}
+
+static char *
+json_strings (JsonArray *array)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    g_string_append_printf (out, "%s%s", i > 0 ? " " : "",
+                            json_array_get_string_element (array, i));
+
+  return g_string_free (out, FALSE);
+}
+
+/* Every graph tool on a small C tree, each result checked against its output schema. */
+static void
+test_graph_tools (ToolsFixture  *fixture,
+                  gconstpointer  data)
+{
+  g_autofree char *root = g_build_filename (g_get_user_cache_dir (), "graph-tree", NULL);
+  g_autofree char *args = NULL;
+  g_autofree char *query_args = NULL;
+  g_autofree char *outbound_args = NULL;
+  g_autofree char *dependents = NULL;
+  g_autofree char *reach = NULL;
+  g_autofree char *members = NULL;
+  g_autoptr(LodeToolResult) before = NULL;
+  g_autoptr(LodeToolResult) build = NULL;
+  g_autoptr(LodeToolResult) query = NULL;
+  g_autoptr(LodeToolResult) outbound = NULL;
+  g_autoptr(LodeToolResult) stats = NULL;
+  g_autoptr(LodeToolResult) circular = NULL;
+  g_autoptr(LodeToolResult) visualize = NULL;
+  g_autoptr(LodeToolResult) removed = NULL;
+  g_autoptr(LodeToolResult) status = NULL;
+  g_autoptr(LodeToolResult) rebuilt = NULL;
+  JsonArray *cycles;
+  JsonArray *reach_array;
+
+  write_tree_file (root, "src/main.c", "#include <stdio.h>\n#include \"util.h\"\n"
+                   "int main (void) { return util (); }\n");
+  write_tree_file (root, "src/util.h", "int util (void);\n");
+  write_tree_file (root, "src/util.c", "#include \"util.h\"\nint util (void) { return 0; }\n");
+  write_tree_file (root, "src/x.h", "#include \"y.h\"\n");
+  write_tree_file (root, "src/y.h", "#include \"x.h\"\n");
+  args = g_strdup_printf ("{\"projectPath\": \"%s\"}", root);
+  query_args = g_strdup_printf ("{\"projectPath\": \"%s\", \"filePath\": \"src/util.h\"}",
+                                root);
+  outbound_args = g_strdup_printf ("{\"projectPath\": \"%s\", \"filePath\": \"src/main.c\", "
+                                   "\"direction\": \"outbound\", \"depth\": 2}", root);
+
+  before = call_ok (fixture, "codebase_graph_status", args, NULL);
+  g_assert_false (json_object_get_boolean_member (before->structured, "indexed"));
+  call_fails (fixture, "codebase_graph_query", query_args, NULL, "call codebase_index first");
+
+  build = call_ok (fixture, "codebase_graph_build", args, NULL);
+  g_assert_cmpint (json_object_get_int_member (build->structured, "parsed"), ==, 5);
+  g_assert_cmpint (json_object_get_int_member (build->structured, "imports"), ==, 5);
+  g_assert_cmpint (json_object_get_int_member (build->structured, "internal"), ==, 4);
+  g_assert_cmpint (json_object_get_int_member (build->structured, "external"), ==, 1);
+
+  query = call_ok (fixture, "codebase_graph_query", query_args, NULL);
+  dependents = json_strings (json_object_get_array_member (query->structured, "dependents"));
+  g_assert_cmpstr (dependents, ==, "src/main.c src/util.c");
+  g_assert_nonnull (strstr (query->text, "src/main.c"));
+
+  outbound = call_ok (fixture, "codebase_graph_query", outbound_args, NULL);
+  reach_array = json_object_get_array_member (outbound->structured, "reach");
+  g_assert_cmpuint (json_array_get_length (reach_array), ==, 1);
+  reach = g_strdup (json_object_get_string_member (json_array_get_object_element (reach_array, 0),
+                                                   "path"));
+  g_assert_cmpstr (reach, ==, "src/util.h");
+
+  stats = call_ok (fixture, "codebase_graph_stats", args, NULL);
+  g_assert_cmpint (json_object_get_int_member (stats->structured, "files"), ==, 5);
+  g_assert_cmpint (json_object_get_int_member (stats->structured, "edges"), ==, 4);
+
+  circular = call_ok (fixture, "codebase_graph_circular", args, NULL);
+  g_assert_cmpint (json_object_get_int_member (circular->structured, "count"), ==, 1);
+  cycles = json_object_get_array_member (circular->structured, "cycles");
+  members = json_strings (json_object_get_array_member (json_array_get_object_element (cycles, 0),
+                                                        "members"));
+  g_assert_cmpstr (members, ==, "src/x.h src/y.h");
+
+  visualize = call_ok (fixture, "codebase_graph_visualize", args, NULL);
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (visualize->structured,
+                                                                  "mermaid"),
+                                   "flowchart LR\n"));
+
+  call_fails (fixture, "codebase_impact", args, NULL, "not inside a git work tree");
+
+  removed = call_ok (fixture, "codebase_graph_remove", args, NULL);
+  g_assert_true (json_object_get_boolean_member (removed->structured, "removed"));
+  status = call_ok (fixture, "codebase_graph_status", args, NULL);
+  g_assert_false (json_object_get_boolean_member (status->structured, "enabled"));
+  g_assert_cmpint (json_object_get_int_member (status->structured, "imports"), ==, 0);
+
+  rebuilt = call_ok (fixture, "codebase_graph_build", args, NULL);
+  g_assert_cmpint (json_object_get_int_member (rebuilt->structured, "parsed"), ==, 5);
+  g_assert_cmpint (json_object_get_int_member (rebuilt->structured, "internal"), ==, 4);
 }
 
 typedef struct
@@ -613,6 +731,8 @@ main (int   argc,
   g_test_add ("/lode/tools/lifecycle", ToolsFixture, NULL, tools_setup, test_lifecycle,
               tools_teardown);
   g_test_add ("/lode/tools/health-about", ToolsFixture, NULL, tools_setup, test_health_about,
+              tools_teardown);
+  g_test_add ("/lode/tools/graph", ToolsFixture, NULL, tools_setup, test_graph_tools,
               tools_teardown);
   g_test_add ("/lode/tools/progress", ToolsFixture, NULL, tools_setup, test_progress,
               tools_teardown);

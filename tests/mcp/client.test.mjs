@@ -1,11 +1,15 @@
 // client.test.mjs — the official MCP client (TypeScript SDK) against lode-mcp, over stdio and
 // Streamable HTTP: initialize, tools/list, every tool on a fixture repository with its
-// structuredContent checked against its outputSchema, resources, pagination, errors.
+// structuredContent checked against its outputSchema (the graph tools on a small git
+// repository of their own), resources, pagination, errors.
 //
 // SPDX-FileCopyrightText: 2026 The Lode authors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
 
@@ -23,9 +27,11 @@ const AjvModule = await import("ajv");
 const Ajv = AjvModule.default.default ?? AjvModule.default;
 
 const TOOLS = [
-  "codebase_about", "codebase_health", "codebase_index", "codebase_list_projects",
-  "codebase_remove", "codebase_search", "codebase_status", "codebase_stop", "codebase_update",
-  "codebase_watch",
+  "codebase_about", "codebase_graph_build", "codebase_graph_circular", "codebase_graph_query",
+  "codebase_graph_remove", "codebase_graph_stats", "codebase_graph_status",
+  "codebase_graph_visualize", "codebase_health", "codebase_impact", "codebase_index",
+  "codebase_list_projects", "codebase_remove", "codebase_search", "codebase_status",
+  "codebase_stop", "codebase_update", "codebase_watch",
 ];
 
 const ajv = new Ajv({ strict: false, allErrors: true });
@@ -66,6 +72,85 @@ async function call(client, schemas, name, args, options = {}) {
   return result;
 }
 
+// A C project in a git repository: main.c and util.c include util.h, x.h and y.h include
+// each other, and util.h has an uncommitted change.
+function makeGraphRepo() {
+  const root = tempDir("lode-mcp-graph-");
+  const files = {
+    "src/main.c": "#include <stdio.h>\n#include \"util.h\"\nint main (void) { return util (); }\n",
+    "src/util.h": "int util (void);\n",
+    "src/util.c": "#include \"util.h\"\nint util (void) { return 0; }\n",
+    "src/x.h": "#include \"y.h\"\n",
+    "src/y.h": "#include \"x.h\"\n",
+  };
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+    writeFileSync(path.join(root, name), text);
+  }
+  const git = (...args) => execFileSync("git", ["-c", "user.name=Lode", "-c",
+    "user.email=lode@example.org", "-c", "init.defaultBranch=main", ...args],
+  { cwd: root, stdio: "pipe" });
+  git("init", "-q");
+  git("add", ".");
+  git("commit", "-q", "-m", "Initial");
+  appendFileSync(path.join(root, "src/util.h"), "int util2 (void);\n");
+  return root;
+}
+
+async function exerciseGraph(client, schemas) {
+  const projectPath = makeGraphRepo();
+  const where = { projectPath };
+
+  let status = await call(client, schemas, "codebase_graph_status", where);
+  assert.equal(status.structuredContent.indexed, false);
+
+  const build = await call(client, schemas, "codebase_graph_build", where);
+  assert.equal(build.structuredContent.parsed, 5);
+  assert.equal(build.structuredContent.imports, 5);
+  assert.equal(build.structuredContent.internal, 4);
+  assert.equal(build.structuredContent.external, 1);
+
+  const query = await call(client, schemas, "codebase_graph_query",
+    { ...where, filePath: "src/main.c", direction: "outbound", depth: 2 });
+  assert.deepEqual(query.structuredContent.imports.map((i) => [i.specifier, i.targets, i.package]),
+    [["stdio.h", [], "stdio.h"], ["util.h", ["src/util.h"], null]]);
+  assert.deepEqual(query.structuredContent.reach, [{ path: "src/util.h", distance: 1 }]);
+  const dependents = await call(client, schemas, "codebase_graph_query",
+    { ...where, filePath: "src/util.h" });
+  assert.deepEqual(dependents.structuredContent.dependents, ["src/main.c", "src/util.c"]);
+
+  const stats = await call(client, schemas, "codebase_graph_stats", { ...where, limit: 3 });
+  assert.equal(stats.structuredContent.files, 5);
+  assert.equal(stats.structuredContent.edges, 4);
+  assert.deepEqual(stats.structuredContent.packages, [{ name: "stdio.h", files: 1 }]);
+
+  const circular = await call(client, schemas, "codebase_graph_circular", where);
+  assert.equal(circular.structuredContent.count, 1);
+  assert.deepEqual(circular.structuredContent.cycles[0].members, ["src/x.h", "src/y.h"]);
+
+  const visualize = await call(client, schemas, "codebase_graph_visualize",
+    { ...where, filePath: "src/util.h" });
+  assert.match(visualize.structuredContent.mermaid, /^flowchart LR\n/);
+  assert.equal(visualize.structuredContent.file, "src/util.h");
+
+  const impact = await call(client, schemas, "codebase_impact", where);
+  assert.deepEqual(impact.structuredContent.changed.map((c) => [c.path, c.status]),
+    [["src/util.h", "M"]]);
+  assert.deepEqual(impact.structuredContent.affected.map((a) => a.path).sort(),
+    ["src/main.c", "src/util.c"]);
+
+  const noFile = await call(client, schemas, "codebase_graph_query", where);
+  assert.equal(noFile.isError, true);
+  assert.match(noFile.content[0].text, /filePath/);
+
+  const removed = await call(client, schemas, "codebase_graph_remove", where);
+  assert.equal(removed.structuredContent.removed, true);
+  status = await call(client, schemas, "codebase_graph_status", where);
+  assert.equal(status.structuredContent.enabled, false);
+  assert.equal(status.structuredContent.imports, 0);
+  await call(client, schemas, "codebase_remove", where);
+}
+
 async function exercise(client, { projectPath, viaRoots }) {
   const { tools } = await listAllTools(client);
   assert.deepEqual(tools.map((t) => t.name).sort(), TOOLS);
@@ -81,6 +166,9 @@ async function exercise(client, { projectPath, viaRoots }) {
   }
   assert.equal(tools.find((t) => t.name === "codebase_remove").annotations.destructiveHint, true);
   assert.equal(tools.find((t) => t.name === "codebase_search").annotations.readOnlyHint, true);
+  assert.equal(tools.find((t) => t.name === "codebase_graph_remove").annotations.destructiveHint,
+    true);
+  assert.equal(tools.find((t) => t.name === "codebase_graph_query").annotations.readOnlyHint, true);
 
   // With roots, the client's first root is the default project.
   const where = viaRoots ? {} : { projectPath };
@@ -174,6 +262,8 @@ async function exercise(client, { projectPath, viaRoots }) {
   assert.equal(removed.structuredContent.removed, true);
   status = await call(client, schemas, "codebase_status", where);
   assert.equal(status.structuredContent.indexed, false);
+
+  await exerciseGraph(client, schemas);
 
   // Every tool has been called, successfully or (watch) with its honest error.
   return schemas;

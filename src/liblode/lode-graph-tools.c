@@ -1,0 +1,474 @@
+/* lode-graph-tools.c — the import graph's tools
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "lode-tools"
+
+#include "config.h"
+
+#include "lode-error.h"
+#include "lode-graph-report.h"
+#include "lode-tools-private.h"
+#include "lode-tools.h"
+
+/*
+ * codebase_graph_* and codebase_impact, named and shaped like SocratiCode's tools so that
+ * agent prompts written for it keep working. The answers and their markdown are
+ * lode-graph-report.c's, shared with `lode graph` and `lode impact`; this file maps
+ * arguments and keeps the graph's switches away from a running indexing job. Handlers run on
+ * worker threads.
+ */
+
+#define NULLABLE_STRING "{\"type\": [\"string\", \"null\"]}"
+#define STRING_ARRAY "{\"type\": \"array\", \"items\": {\"type\": \"string\"}}"
+#define COUNT "{\"type\": \"integer\", \"minimum\": 0}"
+
+#define FILE_PATH_PROPERTY(what) \
+  "\"filePath\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"" what \
+  ", relative to the project root (or absolute inside it)\"}"
+
+#define DEPTH_PROPERTY(default) \
+  "\"depth\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 5, \"default\": " default \
+  ", \"description\": \"Hops to follow\"}"
+
+#define LIMIT_PROPERTY(default, what) \
+  "\"limit\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 500, \"default\": " default \
+  ", \"description\": \"" what "\"}"
+
+/* The import counts every graph answer shares (lode-graph-report.c, add_counts). */
+#define COUNTS_PROPERTIES \
+  "\"imports\": " COUNT ", \"internal\": " COUNT ", \"external\": " COUNT ", " \
+  "\"unresolved\": " COUNT
+
+#define COUNTS_REQUIRED "\"imports\", \"internal\", \"external\", \"unresolved\""
+
+static guint
+uint_argument (LodeToolCall *call,
+               const char   *name,
+               guint         fallback)
+{
+  JsonObject *arguments = lode_tool_call_get_arguments (call);
+
+  /* The input schema bounded it already. */
+  return (guint) json_object_get_int_member_with_default (arguments, name, fallback);
+}
+
+static const char *
+string_argument (LodeToolCall *call,
+                 const char   *name)
+{
+  return json_object_get_string_member_with_default (lode_tool_call_get_arguments (call), name,
+                                                     NULL);
+}
+
+static LodeProject *
+open_indexed (LodeToolCall  *call,
+              GError       **error)
+{
+  g_autofree char *path = lode_tool_call_dup_project_path (call, error);
+
+  return path != NULL ? _lode_tools_open_indexed (call, path, error) : NULL;
+}
+
+/* Refuses while @project is being indexed: the graph's switch rewrites what the job writes. */
+static gboolean
+check_no_job (LodeToolCall  *call,
+              LodeProject   *project,
+              GError       **error)
+{
+  g_autoptr(LodeJobInfo) job = lode_engine_dup_job (lode_tool_call_get_engine (call),
+                                                    lode_project_get_id (project));
+
+  if (job != NULL && job->state == LODE_JOB_STATE_RUNNING)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_FAILED,
+                   "%s is being indexed; wait for the job (codebase_status) or stop it "
+                   "(codebase_stop), then call this again", lode_project_get_root (project));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* codebase_graph_build ----------------------------------------------------------------- */
+
+static JsonObject *
+graph_build (LodeToolCall  *call,
+             GError       **error)
+{
+  LodeEngine *engine = lode_tool_call_get_engine (call);
+  g_autofree char *path = NULL;
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(LodeJobInfo) job = NULL;
+  const char *id;
+
+  path = lode_tool_call_dup_project_path (call, error);
+  if (path == NULL)
+    return NULL;
+  project = lode_engine_open_project (engine, path, FALSE, error);
+  if (project == NULL)
+    return NULL;
+  id = lode_project_get_id (project);
+
+  /* A run in progress ends first; the graph is switched on between runs only. */
+  job = lode_engine_dup_job (engine, id);
+  if (job != NULL && job->state == LODE_JOB_STATE_RUNNING)
+    {
+      g_clear_pointer (&job, lode_job_info_free);
+      job = _lode_tools_wait_for_job (call, lode_project_get_root (project), id, error);
+      if (job == NULL)
+        return NULL;
+    }
+  g_clear_pointer (&job, lode_job_info_free);
+
+  if (lode_project_is_indexed (project) && !lode_project_set_graph_enabled (project, TRUE, error))
+    return NULL;
+
+  job = lode_engine_start_index (engine, path, NULL, error);
+  if (job == NULL)
+    return NULL;
+  g_clear_pointer (&job, lode_job_info_free);
+  job = _lode_tools_wait_for_job (call, lode_project_get_root (project), id, error);
+  if (job == NULL)
+    return NULL;
+
+  return lode_graph_report_indexed (project, job->report, error);
+}
+
+static const LodeTool graph_build_tool = {
+  .name = "codebase_graph_build",
+  .title = "Build the import graph",
+  .description =
+    "Brings the project's import graph up to date by indexing it (only new and changed files "
+    "are parsed) and waits, with progress. Indexing keeps the graph current by itself: call "
+    "this after codebase_graph_remove, or to index and get the graph's size in one call.",
+  .input_schema = PROJECT_ONLY_INPUT,
+  .output_schema =
+    "{\"type\": \"object\", \"properties\": {"
+    "\"project\": {\"type\": \"string\"}, \"files\": " COUNT ", \"parsed\": " COUNT ", "
+    COUNTS_PROPERTIES ", \"seconds\": {\"type\": \"number\", \"minimum\": 0}}, "
+    "\"required\": [\"project\", \"files\", \"parsed\", " COUNTS_REQUIRED ", \"seconds\"]}",
+  .flags = LODE_TOOL_IDEMPOTENT,
+  .func = graph_build,
+  .format = lode_graph_format_build,
+};
+
+/* codebase_graph_query ----------------------------------------------------------------- */
+
+static JsonObject *
+graph_query (LodeToolCall  *call,
+             GError       **error)
+{
+  g_autoptr(LodeProject) project = open_indexed (call, error);
+  const char *direction = string_argument (call, "direction");
+
+  if (project == NULL)
+    return NULL;
+
+  return lode_graph_report_query (project, string_argument (call, "filePath"),
+                                  g_strcmp0 (direction, "outbound") == 0 ? LODE_GRAPH_OUTBOUND
+                                                                         : LODE_GRAPH_INBOUND,
+                                  uint_argument (call, "depth", 1), error);
+}
+
+static const LodeTool graph_query_tool = {
+  .name = "codebase_graph_query",
+  .title = "Imports and dependents of a file",
+  .description =
+    "What a file imports (each import with its line and the project files or external "
+    "package it resolves to), which files import it, and the files within `depth` hops: "
+    "inbound (what imports it, i.e. what a change to it can break) or outbound (what it "
+    "relies on).",
+  .input_schema =
+    "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
+    FILE_PATH_PROPERTY ("The file") ", " DEPTH_PROPERTY ("1") ", "
+    "\"direction\": {\"type\": \"string\", \"enum\": [\"inbound\", \"outbound\"], "
+    "\"default\": \"inbound\"}}, "
+    "\"required\": [\"filePath\"], \"additionalProperties\": false}",
+  .output_schema =
+    "{\"type\": \"object\", \"properties\": {"
+    "\"project\": {\"type\": \"string\"}, \"file\": {\"type\": \"string\"}, "
+    "\"language\": " NULLABLE_STRING ", "
+    "\"imports\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
+    "\"specifier\": {\"type\": \"string\"}, \"line\": " COUNT ", \"kind\": " NULLABLE_STRING
+    ", \"targets\": " STRING_ARRAY ", \"package\": " NULLABLE_STRING "}, "
+    "\"required\": [\"specifier\", \"line\", \"kind\", \"targets\", \"package\"]}}, "
+    "\"dependents\": " STRING_ARRAY ", "
+    "\"direction\": {\"type\": \"string\", \"enum\": [\"inbound\", \"outbound\"]}, "
+    "\"depth\": " COUNT ", "
+    "\"reach\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
+    "\"path\": {\"type\": \"string\"}, \"distance\": " COUNT "}, "
+    "\"required\": [\"path\", \"distance\"]}}}, "
+    "\"required\": [\"project\", \"file\", \"language\", \"imports\", \"dependents\", "
+    "\"direction\", \"depth\", \"reach\"]}",
+  .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
+  .func = graph_query,
+  .format = lode_graph_format_query,
+};
+
+/* codebase_graph_stats ----------------------------------------------------------------- */
+
+static JsonObject *
+graph_stats (LodeToolCall  *call,
+             GError       **error)
+{
+  g_autoptr(LodeProject) project = open_indexed (call, error);
+
+  if (project == NULL)
+    return NULL;
+
+  return lode_graph_report_stats (project, uint_argument (call, "limit", 20), error);
+}
+
+static const LodeTool graph_stats_tool = {
+  .name = "codebase_graph_stats",
+  .title = "Import graph statistics",
+  .description =
+    "Size of the import graph (files, edges, imports and how they resolve), the most "
+    "connected files, orphans (files no project file imports and that import none) and the "
+    "external packages the project uses, most used first.",
+  .input_schema =
+    "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
+    LIMIT_PROPERTY ("20", "Most connected files and packages to list") "}, "
+    "\"additionalProperties\": false}",
+  .output_schema =
+    "{\"type\": \"object\", \"properties\": {"
+    "\"project\": {\"type\": \"string\"}, \"files\": " COUNT ", \"edges\": " COUNT ", "
+    "\"external_edges\": " COUNT ", " COUNTS_PROPERTIES ", "
+    "\"most_connected\": {\"type\": \"array\", \"items\": {\"type\": \"object\", "
+    "\"properties\": {\"path\": {\"type\": \"string\"}, \"dependents\": " COUNT ", "
+    "\"imports\": " COUNT "}, \"required\": [\"path\", \"dependents\", \"imports\"]}}, "
+    "\"orphan_count\": " COUNT ", \"orphans\": " STRING_ARRAY ", "
+    "\"package_count\": " COUNT ", "
+    "\"packages\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
+    "\"name\": {\"type\": \"string\"}, \"files\": " COUNT "}, "
+    "\"required\": [\"name\", \"files\"]}}}, "
+    "\"required\": [\"project\", \"files\", \"edges\", \"external_edges\", " COUNTS_REQUIRED
+    ", \"most_connected\", \"orphan_count\", \"orphans\", \"package_count\", \"packages\"]}",
+  .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
+  .func = graph_stats,
+  .format = lode_graph_format_stats,
+};
+
+/* codebase_graph_circular -------------------------------------------------------------- */
+
+static JsonObject *
+graph_circular (LodeToolCall  *call,
+                GError       **error)
+{
+  g_autoptr(LodeProject) project = open_indexed (call, error);
+
+  if (project == NULL)
+    return NULL;
+
+  return lode_graph_report_circular (project, uint_argument (call, "limit", 20), error);
+}
+
+static const LodeTool graph_circular_tool = {
+  .name = "codebase_graph_circular",
+  .title = "Import cycles",
+  .description =
+    "The import cycles of the project, largest first: for each group of files that import "
+    "each other (directly or through others), one shortest concrete cycle and every file of "
+    "the group.",
+  .input_schema =
+    "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
+    LIMIT_PROPERTY ("20", "Cycles to list") "}, \"additionalProperties\": false}",
+  .output_schema =
+    "{\"type\": \"object\", \"properties\": {"
+    "\"project\": {\"type\": \"string\"}, \"count\": " COUNT ", \"files_in_cycles\": " COUNT
+    ", \"cycles\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
+    "\"cycle\": " STRING_ARRAY ", \"members\": " STRING_ARRAY "}, "
+    "\"required\": [\"cycle\", \"members\"]}}}, "
+    "\"required\": [\"project\", \"count\", \"files_in_cycles\", \"cycles\"]}",
+  .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
+  .func = graph_circular,
+  .format = lode_graph_format_circular,
+};
+
+/* codebase_graph_visualize ------------------------------------------------------------- */
+
+static JsonObject *
+graph_visualize (LodeToolCall  *call,
+                 GError       **error)
+{
+  g_autoptr(LodeProject) project = open_indexed (call, error);
+
+  if (project == NULL)
+    return NULL;
+
+  return lode_graph_report_visualize (project, string_argument (call, "filePath"),
+                                      uint_argument (call, "depth", 1),
+                                      uint_argument (call, "maxNodes",
+                                                     LODE_GRAPH_MERMAID_MAX_NODES),
+                                      error);
+}
+
+static const LodeTool graph_visualize_tool = {
+  .name = "codebase_graph_visualize",
+  .title = "Mermaid diagram of the import graph",
+  .description =
+    "A Mermaid flowchart of a file's neighbourhood (filePath given) or of the whole project, "
+    "files coloured by language; when there are more files than maxNodes, boxes stand for "
+    "directories, with the number of imports on each arrow.",
+  .input_schema =
+    "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
+    FILE_PATH_PROPERTY ("Draw this file's neighbourhood; omit for the whole project") ", "
+    DEPTH_PROPERTY ("1") ", "
+    "\"maxNodes\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 500, "
+    "\"default\": 60, \"description\": \"Boxes at most\"}}, "
+    "\"additionalProperties\": false}",
+  .output_schema =
+    "{\"type\": \"object\", \"properties\": {"
+    "\"project\": {\"type\": \"string\"}, \"file\": " NULLABLE_STRING ", "
+    "\"mermaid\": {\"type\": \"string\"}}, \"required\": [\"project\", \"file\", \"mermaid\"]}",
+  .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
+  .func = graph_visualize,
+  .format = lode_graph_format_visualize,
+};
+
+/* codebase_graph_status ---------------------------------------------------------------- */
+
+static JsonObject *
+graph_status (LodeToolCall  *call,
+              GError       **error)
+{
+  g_autofree char *path = lode_tool_call_dup_project_path (call, error);
+  g_autoptr(LodeProject) project = NULL;
+
+  if (path == NULL)
+    return NULL;
+  project = lode_engine_open_project (lode_tool_call_get_engine (call), path, FALSE, error);
+  if (project == NULL)
+    return NULL;
+
+  return lode_graph_report_status (project, error);
+}
+
+static const LodeTool graph_status_tool = {
+  .name = "codebase_graph_status",
+  .title = "Import graph status",
+  .description =
+    "Whether the project is indexed and indexing maintains its import graph, the index "
+    "state, and how many imports resolve to project files, to external packages, or not.",
+  .input_schema = PROJECT_ONLY_INPUT,
+  .output_schema =
+    "{\"type\": \"object\", \"properties\": {"
+    "\"project\": {\"type\": \"string\"}, \"indexed\": {\"type\": \"boolean\"}, "
+    "\"enabled\": {\"type\": \"boolean\"}, \"state\": {\"type\": \"string\"}, "
+    "\"indexed_at\": " NULLABLE_STRING ", \"files\": " COUNT ", " COUNTS_PROPERTIES "}, "
+    "\"required\": [\"project\", \"indexed\", \"enabled\", \"state\", \"indexed_at\", "
+    "\"files\", " COUNTS_REQUIRED "]}",
+  .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
+  .func = graph_status,
+  .format = lode_graph_format_status,
+};
+
+/* codebase_graph_remove ---------------------------------------------------------------- */
+
+static JsonObject *
+graph_remove (LodeToolCall  *call,
+              GError       **error)
+{
+  g_autoptr(LodeProject) project = open_indexed (call, error);
+
+  if (project == NULL || !check_no_job (call, project, error))
+    return NULL;
+
+  return lode_graph_report_remove (project, error);
+}
+
+static const LodeTool graph_remove_tool = {
+  .name = "codebase_graph_remove",
+  .title = "Remove the import graph",
+  .description =
+    "Deletes the project's import graph and stops indexing from maintaining it; the search "
+    "index stays. codebase_graph_build brings it back (parsing every file once).",
+  .input_schema = PROJECT_ONLY_INPUT,
+  .output_schema =
+    "{\"type\": \"object\", \"properties\": {"
+    "\"project\": {\"type\": \"string\"}, \"removed\": {\"type\": \"boolean\"}}, "
+    "\"required\": [\"project\", \"removed\"]}",
+  .flags = LODE_TOOL_DESTRUCTIVE | LODE_TOOL_IDEMPOTENT,
+  .func = graph_remove,
+  .format = lode_graph_format_remove,
+};
+
+/* codebase_impact ---------------------------------------------------------------------- */
+
+static JsonObject *
+impact (LodeToolCall  *call,
+        GError       **error)
+{
+  g_autoptr(LodeProject) project = open_indexed (call, error);
+
+  if (project == NULL)
+    return NULL;
+
+  return lode_graph_report_impact (project, string_argument (call, "range"),
+                                   uint_argument (call, "depth", 3),
+                                   uint_argument (call, "limit", 50),
+                                   lode_tool_call_get_cancellable (call), error);
+}
+
+static const LodeTool impact_tool = {
+  .name = "codebase_impact",
+  .title = "Impact of a change",
+  .description =
+    "The files a change may affect, most likely first: nearest to the changed files in the "
+    "import graph, then most links to them, then most depended on. The change is the "
+    "uncommitted work (range omitted) or a git revision range such as main..HEAD or HEAD~3. "
+    "Index first (codebase_update) so that the graph knows the changed files.",
+  .input_schema =
+    "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
+    "\"range\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A git revision "
+    "range; omit for the uncommitted changes\"}, "
+    DEPTH_PROPERTY ("3") ", " LIMIT_PROPERTY ("50", "Affected files to list") "}, "
+    "\"additionalProperties\": false}",
+  .output_schema =
+    "{\"type\": \"object\", \"properties\": {"
+    "\"project\": {\"type\": \"string\"}, \"range\": " NULLABLE_STRING ", "
+    "\"depth\": " COUNT ", "
+    "\"changed\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
+    "\"path\": {\"type\": \"string\"}, \"status\": {\"type\": \"string\"}, "
+    "\"old_path\": " NULLABLE_STRING "}, \"required\": [\"path\", \"status\", \"old_path\"]}}, "
+    "\"affected\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
+    "\"path\": {\"type\": \"string\"}, \"distance\": " COUNT ", \"links\": " COUNT ", "
+    "\"dependents\": " COUNT "}, "
+    "\"required\": [\"path\", \"distance\", \"links\", \"dependents\"]}}, "
+    "\"affected_count\": " COUNT "}, "
+    "\"required\": [\"project\", \"range\", \"depth\", \"changed\", \"affected\", "
+    "\"affected_count\"]}",
+  .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
+  .func = impact,
+  .format = lode_graph_format_impact,
+};
+
+/**
+ * lode_tools_add_graph:
+ * @registry: a #LodeToolRegistry
+ *
+ * Adds the import graph's tools: codebase_graph_build, _query, _stats, _circular,
+ * _visualize, _status, _remove and codebase_impact.
+ */
+void
+lode_tools_add_graph (LodeToolRegistry *registry)
+{
+  static const LodeTool *tools[] = {
+    &graph_build_tool,
+    &graph_query_tool,
+    &graph_stats_tool,
+    &graph_circular_tool,
+    &graph_visualize_tool,
+    &graph_status_tool,
+    &graph_remove_tool,
+    &impact_tool,
+  };
+
+  g_return_if_fail (LODE_IS_TOOL_REGISTRY (registry));
+
+  for (guint i = 0; i < G_N_ELEMENTS (tools); i++)
+    lode_tool_registry_add (registry, tools[i]);
+}
