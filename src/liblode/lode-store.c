@@ -739,6 +739,29 @@ create_schema (sqlite3  *db,
   return rc;
 }
 
+static gboolean
+prepare_statements (LodeStore          *self,
+                    const char *const  *sql,
+                    sqlite3_stmt      **stmts,
+                    guint               n_stmts,
+                    gboolean           *bad,
+                    GError            **error)
+{
+  for (guint i = 0; i < n_stmts; i++)
+    {
+      int rc = sqlite3_prepare_v3 (self->db, sql[i], -1, SQLITE_PREPARE_PERSISTENT, &stmts[i],
+                                   NULL);
+
+      if (rc != SQLITE_OK)
+        {
+          *bad = is_bad_database (rc);
+          return set_db_error (self, rc, error, "Cannot prepare a statement");
+        }
+    }
+
+  return TRUE;
+}
+
 /* Opens and checks the database. Sets *@bad (and returns FALSE) when the file is not a Lode
  * index of this schema version, so that the caller may recreate it. */
 static gboolean
@@ -799,38 +822,11 @@ lode_store_try_open (LodeStore  *self,
       return FALSE;
     }
 
-  for (guint i = 0; i < N_STMTS; i++)
-    {
-      rc = sqlite3_prepare_v3 (self->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
-                               &self->stmts[i], NULL);
-      if (rc != SQLITE_OK)
-        {
-          *bad = is_bad_database (rc);
-          return set_db_error (self, rc, error, "Cannot prepare a statement");
-        }
-    }
-
-  for (guint i = 0; i < N_VECTOR_STMTS; i++)
-    {
-      rc = sqlite3_prepare_v3 (self->db, vector_stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
-                               &self->vector_stmts[i], NULL);
-      if (rc != SQLITE_OK)
-        {
-          *bad = is_bad_database (rc);
-          return set_db_error (self, rc, error, "Cannot prepare a statement");
-        }
-    }
-
-  for (guint i = 0; i < N_GRAPH_STMTS; i++)
-    {
-      rc = sqlite3_prepare_v3 (self->db, graph_stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
-                               &self->graph_stmts[i], NULL);
-      if (rc != SQLITE_OK)
-        {
-          *bad = is_bad_database (rc);
-          return set_db_error (self, rc, error, "Cannot prepare a statement");
-        }
-    }
+  if (!prepare_statements (self, stmt_sql, self->stmts, N_STMTS, bad, error) ||
+      !prepare_statements (self, vector_stmt_sql, self->vector_stmts, N_VECTOR_STMTS, bad,
+                           error) ||
+      !prepare_statements (self, graph_stmt_sql, self->graph_stmts, N_GRAPH_STMTS, bad, error))
+    return FALSE;
 
   return TRUE;
 }
