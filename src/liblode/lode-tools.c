@@ -41,15 +41,19 @@
   "\"chunks\": {\"type\": \"integer\", \"minimum\": 0}, " \
   "\"skipped\": {\"type\": \"integer\", \"minimum\": 0}, " \
   "\"resumed\": {\"type\": \"boolean\"}, " \
-  "\"elapsedSeconds\": {\"type\": \"number\", \"minimum\": 0}}, " \
+  "\"elapsedSeconds\": {\"type\": \"number\", \"minimum\": 0}, " \
+  "\"embedded\": {\"type\": \"integer\", \"minimum\": 0}, " \
+  "\"embeddingModel\": {\"type\": \"string\"}, " \
+  "\"embeddingNotice\": {\"type\": \"string\"}}, " \
   "\"required\": [\"files\", \"added\", \"updated\", \"removed\", \"unchanged\", " \
-  "\"chunks\", \"skipped\", \"resumed\", \"elapsedSeconds\"]}"
+  "\"chunks\", \"skipped\", \"resumed\", \"elapsedSeconds\", \"embedded\"]}"
 
 #define JOB_SCHEMA \
   "{\"type\": \"object\", \"properties\": {" \
   "\"state\": {\"type\": \"string\", \"enum\": [\"running\", \"succeeded\", \"failed\", " \
   "\"cancelled\"]}, " \
-  "\"phase\": {\"type\": \"string\", \"enum\": [\"scanning\", \"indexing\", \"finishing\"]}, " \
+  "\"phase\": {\"type\": \"string\", \"enum\": [\"scanning\", \"indexing\", \"finishing\", " \
+  "\"embedding\"]}, " \
   "\"done\": {\"type\": \"integer\", \"minimum\": 0}, " \
   "\"total\": {\"type\": \"integer\", \"minimum\": 0}, " \
   "\"startedAt\": {\"type\": \"string\"}, " \
@@ -138,6 +142,18 @@ add_report (JsonBuilder           *builder,
   json_builder_add_boolean_value (builder, report->resumed);
   json_builder_set_member_name (builder, "elapsedSeconds");
   json_builder_add_double_value (builder, report->elapsed);
+  json_builder_set_member_name (builder, "embedded");
+  json_builder_add_int_value (builder, report->n_embedded);
+  if (report->embedding_model != NULL)
+    {
+      json_builder_set_member_name (builder, "embeddingModel");
+      json_builder_add_string_value (builder, report->embedding_model);
+    }
+  if (report->embedding_notice != NULL)
+    {
+      json_builder_set_member_name (builder, "embeddingNotice");
+      json_builder_add_string_value (builder, report->embedding_notice);
+    }
   json_builder_end_object (builder);
 }
 
@@ -202,15 +218,23 @@ append_job_markdown (GString    *text,
   g_string_append_c (text, '\n');
   if (string_member (job, "error") != NULL)
     g_string_append_printf (text, "- Error: %s\n", string_member (job, "error"));
-  if (report != NULL)
-    g_string_append_printf (text, "- Changes: %" G_GINT64_FORMAT " added, %" G_GINT64_FORMAT
-                            " updated, %" G_GINT64_FORMAT " removed, %" G_GINT64_FORMAT
-                            " unchanged; %" G_GINT64_FORMAT " chunks written in %.1f s\n",
-                            int_member (report, "added"), int_member (report, "updated"),
-                            int_member (report, "removed"), int_member (report, "unchanged"),
-                            int_member (report, "chunks"),
-                            json_object_get_double_member_with_default (report,
-                                                                        "elapsedSeconds", 0));
+  if (report == NULL)
+    return;
+
+  g_string_append_printf (text, "- Changes: %" G_GINT64_FORMAT " added, %" G_GINT64_FORMAT
+                          " updated, %" G_GINT64_FORMAT " removed, %" G_GINT64_FORMAT
+                          " unchanged; %" G_GINT64_FORMAT " chunks written in %.1f s\n",
+                          int_member (report, "added"), int_member (report, "updated"),
+                          int_member (report, "removed"), int_member (report, "unchanged"),
+                          int_member (report, "chunks"),
+                          json_object_get_double_member_with_default (report,
+                                                                      "elapsedSeconds", 0));
+  if (string_member (report, "embeddingModel") != NULL)
+    g_string_append_printf (text, "- Embedded %" G_GINT64_FORMAT " chunks with %s\n",
+                            int_member (report, "embedded"),
+                            string_member (report, "embeddingModel"));
+  if (string_member (report, "embeddingNotice") != NULL)
+    g_string_append_printf (text, "- Note: %s\n", string_member (report, "embeddingNotice"));
 }
 
 /* Relays job progress to the caller as one monotonic figure: files done of files found.
@@ -634,6 +658,25 @@ codebase_status (LodeToolCall  *call,
       json_builder_set_member_name (builder, "indexedAt");
       json_builder_add_string_value (builder, status->indexed_at);
     }
+  json_builder_set_member_name (builder, "semantic");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "available");
+  json_builder_add_boolean_value (builder, status->semantic_notice == NULL);
+  if (status->embedding_model != NULL)
+    {
+      json_builder_set_member_name (builder, "model");
+      json_builder_add_string_value (builder, status->embedding_model);
+    }
+  json_builder_set_member_name (builder, "embeddedChunks");
+  json_builder_add_int_value (builder, status->n_embedded);
+  json_builder_set_member_name (builder, "embeddableChunks");
+  json_builder_add_int_value (builder, status->n_embeddable);
+  if (status->semantic_notice != NULL)
+    {
+      json_builder_set_member_name (builder, "notice");
+      json_builder_add_string_value (builder, status->semantic_notice);
+    }
+  json_builder_end_object (builder);
 
   languages = g_hash_table_get_keys_as_array (status->languages, &n_languages);
   g_qsort_with_data (languages, n_languages, sizeof (gpointer), compare_language_counts,
@@ -669,6 +712,7 @@ format_status (JsonObject *result)
   GString *text = g_string_new (NULL);
   JsonArray *languages = json_object_get_array_member (result, "languages");
   JsonObject *job = object_member (result, "job");
+  JsonObject *semantic = json_object_get_object_member (result, "semantic");
 
   g_string_append_printf (text, "## Index status of %s\n\n",
                           string_member (result, "projectPath"));
@@ -685,7 +729,15 @@ format_status (JsonObject *result)
       if (string_member (result, "indexedAt") != NULL)
         g_string_append_printf (text, "- Last completed: %s\n",
                                 string_member (result, "indexedAt"));
+      if (string_member (semantic, "model") != NULL)
+        g_string_append_printf (text, "- Semantic search (%s): %" G_GINT64_FORMAT " of %"
+                                G_GINT64_FORMAT " chunks embedded\n",
+                                string_member (semantic, "model"),
+                                int_member (semantic, "embeddedChunks"),
+                                int_member (semantic, "embeddableChunks"));
     }
+  if (string_member (semantic, "notice") != NULL)
+    g_string_append_printf (text, "- Note: %s\n", string_member (semantic, "notice"));
 
   if (json_array_get_length (languages) > 0)
     {
@@ -719,20 +771,27 @@ format_status (JsonObject *result)
   "\"bytes\": {\"type\": \"integer\", \"minimum\": 0}, " \
   "\"databaseBytes\": {\"type\": \"integer\", \"minimum\": 0}, " \
   "\"indexedAt\": {\"type\": \"string\"}, " \
+  "\"semantic\": {\"type\": \"object\", \"properties\": {" \
+  "\"available\": {\"type\": \"boolean\"}, \"model\": {\"type\": \"string\"}, " \
+  "\"embeddedChunks\": {\"type\": \"integer\", \"minimum\": 0}, " \
+  "\"embeddableChunks\": {\"type\": \"integer\", \"minimum\": 0}, " \
+  "\"notice\": {\"type\": \"string\"}}, " \
+  "\"required\": [\"available\", \"embeddedChunks\", \"embeddableChunks\"]}, " \
   "\"languages\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {" \
   "\"language\": {\"type\": \"string\"}, \"files\": {\"type\": \"integer\", \"minimum\": 0}}, " \
   "\"required\": [\"language\", \"files\"]}}, " \
   "\"job\": " JOB_SCHEMA "}, " \
   "\"required\": [\"projectPath\", \"projectId\", \"indexed\", \"state\", \"indexing\", " \
   "\"files\", \"chunks\", \"symbols\", \"lines\", \"bytes\", \"databaseBytes\", " \
-  "\"languages\"]}"
+  "\"semantic\", \"languages\"]}"
 
 static const LodeTool codebase_status_tool = {
   .name = "codebase_status",
   .title = "Index status",
   .description =
     "Report a project's index: whether it exists and is complete, file, chunk and symbol "
-    "counts, languages, and the running or last indexing job with its progress or error.",
+    "counts, languages, how much of it semantic search covers (embedded chunks, or why "
+    "there are none), and the running or last indexing job with its progress or error.",
   .input_schema = PROJECT_ONLY_INPUT,
   .output_schema = STATUS_OUTPUT_SCHEMA,
   .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
@@ -750,9 +809,9 @@ codebase_search (LodeToolCall  *call,
   LodeSearchOptions options = LODE_SEARCH_OPTIONS_INIT;
   g_autofree char *path = NULL;
   g_autoptr(LodeProject) project = NULL;
-  g_autoptr(GPtrArray) results = NULL;
+  g_autoptr(LodeSearchResponse) response = NULL;
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  const char *requested;
+  GPtrArray *results;
 
   path = lode_tool_call_dup_project_path (call, error);
   if (path == NULL)
@@ -764,7 +823,10 @@ codebase_search (LodeToolCall  *call,
   options.path_glob = string_member (arguments, "fileFilter");
   options.language = string_member (arguments, "languageFilter");
   options.min_score = json_object_get_double_member_with_default (arguments, "minScore", 0.0);
-  requested = json_object_get_string_member_with_default (arguments, "mode", "hybrid");
+  /* The input schema admits the three names only. */
+  lode_search_mode_from_string (json_object_get_string_member_with_default (arguments, "mode",
+                                                                            "hybrid"),
+                                &options.mode);
 
   if (options.language != NULL && lode_language_lookup (options.language) == NULL)
     {
@@ -779,10 +841,11 @@ codebase_search (LodeToolCall  *call,
   if (project == NULL)
     return NULL;
 
-  results = lode_project_search (project, &options, lode_tool_call_get_cancellable (call),
-                                 error);
-  if (results == NULL)
+  response = lode_project_search_full (project, &options,
+                                       lode_tool_call_get_cancellable (call), error);
+  if (response == NULL)
     return NULL;
+  results = response->results;
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "query");
@@ -792,15 +855,22 @@ codebase_search (LodeToolCall  *call,
   json_builder_set_member_name (builder, "mode");
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "requested");
-  json_builder_add_string_value (builder, requested);
+  json_builder_add_string_value (builder, lode_search_mode_to_string (response->requested_mode));
   json_builder_set_member_name (builder, "used");
-  json_builder_add_string_value (builder, "lexical");
-  if (!g_str_equal (requested, "lexical"))
+  json_builder_add_string_value (builder, lode_search_mode_to_string (response->mode));
+  if (response->notice != NULL)
     {
       json_builder_set_member_name (builder, "reason");
-      json_builder_add_string_value (builder,
-                                     "No embedding model is configured in this build of "
-                                     "Lode, so only lexical (BM25) search can run.");
+      json_builder_add_string_value (builder, response->notice);
+    }
+  if (response->model != NULL)
+    {
+      json_builder_set_member_name (builder, "model");
+      json_builder_add_string_value (builder, response->model);
+      json_builder_set_member_name (builder, "embeddedChunks");
+      json_builder_add_int_value (builder, response->n_embedded);
+      json_builder_set_member_name (builder, "chunks");
+      json_builder_add_int_value (builder, response->n_chunks);
     }
   json_builder_end_object (builder);
   json_builder_set_member_name (builder, "total");
@@ -859,7 +929,7 @@ format_search (JsonObject *result)
                           n == 1 ? "" : "s", string_member (result, "query"),
                           string_member (mode, "used"));
   if (string_member (mode, "reason") != NULL)
-    g_string_append_printf (text, "> Mode %s was requested: %s\n\n",
+    g_string_append_printf (text, "> %s search was requested; %s\n\n",
                             string_member (mode, "requested"), string_member (mode, "reason"));
   if (n == 0)
     g_string_append (text, "Nothing matched. Try other words, an identifier, or fewer "
@@ -910,8 +980,9 @@ static const LodeTool codebase_search_tool = {
     "\"minScore\": {\"type\": \"number\", \"minimum\": 0, \"description\": \"Drop results "
     "scoring below this.\"}, "
     "\"mode\": {\"type\": \"string\", \"enum\": [\"hybrid\", \"lexical\", \"semantic\"], "
-    "\"default\": \"hybrid\", \"description\": \"hybrid fuses lexical and semantic results; "
-    "the result says which mode ran.\"}}, "
+    "\"default\": \"hybrid\", \"description\": \"hybrid fuses BM25 and vector neighbours; "
+    "lexical is BM25 alone, semantic vectors alone (it fails without an embedding model). "
+    "The result says which mode ran and why.\"}}, "
     "\"required\": [\"query\"], \"additionalProperties\": false}",
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
@@ -919,7 +990,10 @@ static const LodeTool codebase_search_tool = {
     "\"mode\": {\"type\": \"object\", \"properties\": {"
     "\"requested\": {\"type\": \"string\", \"enum\": [\"hybrid\", \"lexical\", \"semantic\"]}, "
     "\"used\": {\"type\": \"string\", \"enum\": [\"hybrid\", \"lexical\", \"semantic\"]}, "
-    "\"reason\": {\"type\": \"string\"}}, \"required\": [\"requested\", \"used\"]}, "
+    "\"reason\": {\"type\": \"string\"}, \"model\": {\"type\": \"string\"}, "
+    "\"embeddedChunks\": {\"type\": \"integer\", \"minimum\": 0}, "
+    "\"chunks\": {\"type\": \"integer\", \"minimum\": 0}}, "
+    "\"required\": [\"requested\", \"used\"]}, "
     "\"total\": {\"type\": \"integer\", \"minimum\": 0}, "
     "\"results\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
     "\"path\": {\"type\": \"string\"}, "
@@ -1138,8 +1212,13 @@ static JsonObject *
 codebase_health (LodeToolCall  *call,
                  GError       **error)
 {
-  const LodeConfig *config = lode_engine_get_config (lode_tool_call_get_engine (call));
+  LodeEngine *engine = lode_tool_call_get_engine (call);
+  const LodeConfig *config = lode_engine_get_config (engine);
   g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autofree char *unavailable = NULL;
+  g_autoptr(LodeEmbedder) embedder = lode_engine_dup_embedder (engine, &unavailable);
+  gboolean remote = g_str_equal (config->embedding_provider, "ollama") ||
+                    g_str_equal (config->embedding_provider, "openai");
   const LodeLanguage **languages;
   guint n_languages;
   guint n_grammars = 0;
@@ -1186,19 +1265,42 @@ codebase_health (LodeToolCall  *call,
   json_builder_set_member_name (builder, "embeddings");
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "available");
-  json_builder_add_boolean_value (builder, FALSE);
+  json_builder_add_boolean_value (builder, embedder != NULL);
   json_builder_set_member_name (builder, "provider");
-  json_builder_add_string_value (builder, "none");
+  json_builder_add_string_value (builder, config->embedding_provider);
   json_builder_set_member_name (builder, "model");
-  json_builder_add_string_value (builder, "none");
+  json_builder_add_string_value (builder,
+                                 embedder != NULL ? lode_embedder_get_model (embedder)
+                                 : config->embedding_model != NULL ? config->embedding_model
+                                 : "default");
+  if (embedder != NULL && lode_embedder_get_dims (embedder) > 0)
+    {
+      json_builder_set_member_name (builder, "dims");
+      json_builder_add_int_value (builder, lode_embedder_get_dims (embedder));
+    }
   json_builder_set_member_name (builder, "message");
-  json_builder_add_string_value (builder, "This build of Lode has no embedding provider; "
-                                 "search is lexical (BM25) only.");
+  json_builder_add_string_value (builder,
+                                 embedder != NULL ? "ready: search is hybrid (BM25 + vectors)"
+                                 : unavailable);
   json_builder_end_object (builder);
 
-  /* No remote backend (Qdrant, Ollama, OpenAI) exists in this build: none to reach. */
+  /* The remote embedding service, probed when the provider was made. */
   json_builder_set_member_name (builder, "backends");
   json_builder_begin_array (builder);
+  if (remote)
+    {
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "name");
+      json_builder_add_string_value (builder, config->embedding_provider);
+      json_builder_set_member_name (builder, "reachable");
+      json_builder_add_boolean_value (builder, embedder != NULL);
+      if (embedder == NULL)
+        {
+          json_builder_set_member_name (builder, "message");
+          json_builder_add_string_value (builder, unavailable);
+        }
+      json_builder_end_object (builder);
+    }
   json_builder_end_array (builder);
   json_builder_end_object (builder);
 
@@ -1215,8 +1317,7 @@ format_health (JsonObject *result)
   return g_strdup_printf ("## Lode %s health: %s\n\n"
                           "- [%s] Store: SQLite %s, FTS5 %s, data in %s (%s)\n"
                           "- [OK] Grammars: %" G_GINT64_FORMAT " tree-sitter languages\n"
-                          "- [--] Embeddings: %s\n"
-                          "- [--] Remote backends: none configured\n",
+                          "- [%s] Embeddings (%s, %s): %s\n",
                           string_member (result, "version"),
                           json_object_get_boolean_member (result, "healthy") ? "OK"
                                                                             : "problems",
@@ -1228,6 +1329,10 @@ format_health (JsonObject *result)
                           json_object_get_boolean_member (store, "writable") ? "writable"
                                                                              : "not writable",
                           int_member (grammars, "count"),
+                          json_object_get_boolean_member (embeddings, "available") ? "OK"
+                                                                                   : "--",
+                          string_member (embeddings, "provider"),
+                          string_member (embeddings, "model"),
                           string_member (embeddings, "message"));
 }
 
@@ -1252,11 +1357,13 @@ static const LodeTool codebase_health_tool = {
     "\"required\": [\"count\", \"languages\"]}, "
     "\"embeddings\": {\"type\": \"object\", \"properties\": {"
     "\"available\": {\"type\": \"boolean\"}, \"provider\": {\"type\": \"string\"}, "
-    "\"model\": {\"type\": \"string\"}, \"message\": {\"type\": \"string\"}}, "
-    "\"required\": [\"available\", \"provider\", \"model\"]}, "
+    "\"model\": {\"type\": \"string\"}, \"dims\": {\"type\": \"integer\", \"minimum\": 1}, "
+    "\"message\": {\"type\": \"string\"}}, "
+    "\"required\": [\"available\", \"provider\", \"model\", \"message\"]}, "
     "\"backends\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
     "\"name\": {\"type\": \"string\"}, \"url\": {\"type\": \"string\"}, "
-    "\"reachable\": {\"type\": \"boolean\"}}, \"required\": [\"name\", \"reachable\"]}}}, "
+    "\"reachable\": {\"type\": \"boolean\"}, \"message\": {\"type\": \"string\"}}, "
+    "\"required\": [\"name\", \"reachable\"]}}}, "
     "\"required\": [\"healthy\", \"version\", \"store\", \"grammars\", \"embeddings\", "
     "\"backends\"]}",
   .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,

@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 
 #include "lode.h"
+#include "test-helpers.h"
 
 typedef struct
 {
@@ -292,6 +293,7 @@ test_lifecycle (ToolsFixture  *fixture,
   JsonObject *job;
   JsonArray *results;
   JsonObject *mode;
+  JsonObject *semantic_status;
 
   /* The default project stands in for a missing projectPath. */
   status = call_ok (fixture, "codebase_status", "{}", fixture->corpus);
@@ -312,6 +314,11 @@ test_lifecycle (ToolsFixture  *fixture,
   g_assert_cmpint (json_object_get_int_member (status->structured, "chunks"), >, 10);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (status->structured,
                                                                          "languages")), >, 3);
+  semantic_status = json_object_get_object_member (status->structured, "semantic");
+  g_assert_false (json_object_get_boolean_member (semantic_status, "available"));
+  g_assert_cmpint (json_object_get_int_member (semantic_status, "embeddedChunks"), ==, 0);
+  g_assert_nonnull (strstr (json_object_get_string_member (semantic_status, "notice"),
+                            "lode model pull"));
 
   search = call_ok (fixture, "codebase_search",
                     "{\"query\": \"parse configuration\", \"limit\": 3, \"mode\": \"lexical\"}",
@@ -327,15 +334,21 @@ test_lifecycle (ToolsFixture  *fixture,
                                                                                           0),
                                                            "path")));
 
-  /* Semantic search does not exist yet: the result says which mode ran and why. */
+  /* No embedding model here: hybrid (the default) runs BM25 alone and says why; semantic
+   * search cannot run at all, and the error says how to get a model. */
   semantic = call_ok (fixture, "codebase_search",
-                      "{\"query\": \"parse configuration\", \"mode\": \"semantic\", "
+                      "{\"query\": \"parse configuration\", "
                       "\"languageFilter\": \"python\", \"fileFilter\": \"*.py\"}",
                       fixture->corpus);
   mode = json_object_get_object_member (semantic->structured, "mode");
-  g_assert_cmpstr (json_object_get_string_member (mode, "requested"), ==, "semantic");
+  g_assert_cmpstr (json_object_get_string_member (mode, "requested"), ==, "hybrid");
   g_assert_cmpstr (json_object_get_string_member (mode, "used"), ==, "lexical");
-  g_assert_nonnull (json_object_get_string_member (mode, "reason"));
+  g_assert_nonnull (strstr (json_object_get_string_member (mode, "reason"),
+                            "semantic search unavailable"));
+  g_assert_nonnull (strstr (semantic->text, "lode model pull"));
+  call_fails (fixture, "codebase_search",
+              "{\"query\": \"parse configuration\", \"mode\": \"semantic\"}",
+              fixture->corpus, "lode model pull");
   results = json_object_get_array_member (semantic->structured, "results");
   for (guint i = 0; i < json_array_get_length (results); i++)
     g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (results, i),
@@ -382,12 +395,77 @@ test_health_about (ToolsFixture  *fixture,
   g_assert_true (json_object_get_boolean_member (store, "fts5"));
   g_assert_true (json_object_get_boolean_member (store, "writable"));
   g_assert_false (json_object_get_boolean_member (embeddings, "available"));
+  g_assert_cmpstr (json_object_get_string_member (embeddings, "provider"), ==, "builtin");
+  g_assert_nonnull (strstr (json_object_get_string_member (embeddings, "message"),
+                            "lode model pull"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (health->structured,
+                                                                         "backends")), ==, 0);
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (health->structured,
                                                                               "grammars"),
                                                "count"), >=, 15);
   g_assert_cmpuint (json_array_get_length (tools), ==, 18);
   g_assert_cmpstr (json_object_get_string_member (about->structured, "version"), ==,
                    PACKAGE_VERSION);
+}
+
+/* With an embedding model (the tiny random BERT) every surface of semantic search works: the
+ * index run embeds, status counts vectors, semantic and hybrid searches run as asked, and
+ * health names the model. */
+static void
+test_semantic_tools (ToolsFixture  *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeEmbedder) bert = lode_builtin_embedder_new (test_tiny_bert_dir (), &error);
+  g_autoptr(LodeToolResult) update = NULL;
+  g_autoptr(LodeToolResult) status = NULL;
+  g_autoptr(LodeToolResult) semantic = NULL;
+  g_autoptr(LodeToolResult) hybrid = NULL;
+  g_autoptr(LodeToolResult) health = NULL;
+  g_autofree char *path_args = g_strdup_printf ("{\"projectPath\": \"%s\"}", fixture->corpus);
+  JsonObject *report, *semantic_status, *mode, *embeddings;
+
+  g_assert_no_error (error);
+  lode_engine_set_embedder (fixture->engine, bert);
+
+  update = call_ok (fixture, "codebase_update", path_args, NULL);
+  report = json_object_get_object_member (json_object_get_object_member (update->structured,
+                                                                         "job"), "report");
+  g_assert_cmpint (json_object_get_int_member (report, "embedded"), >, 10);
+  g_assert_cmpstr (json_object_get_string_member (report, "embeddingModel"), ==,
+                   "tiny-bert-random");
+  g_assert_nonnull (strstr (update->text, "tiny-bert-random"));
+
+  status = call_ok (fixture, "codebase_status", path_args, NULL);
+  semantic_status = json_object_get_object_member (status->structured, "semantic");
+  g_assert_true (json_object_get_boolean_member (semantic_status, "available"));
+  g_assert_cmpstr (json_object_get_string_member (semantic_status, "model"), ==,
+                   "tiny-bert-random");
+  g_assert_cmpint (json_object_get_int_member (semantic_status, "embeddedChunks"), ==,
+                   json_object_get_int_member (semantic_status, "embeddableChunks"));
+  g_assert_false (json_object_has_member (semantic_status, "notice"));
+
+  semantic = call_ok (fixture, "codebase_search",
+                      "{\"query\": \"parse configuration\", \"mode\": \"semantic\"}",
+                      fixture->corpus);
+  mode = json_object_get_object_member (semantic->structured, "mode");
+  g_assert_cmpstr (json_object_get_string_member (mode, "used"), ==, "semantic");
+  g_assert_cmpstr (json_object_get_string_member (mode, "model"), ==, "tiny-bert-random");
+  g_assert_cmpint (json_object_get_int_member (semantic->structured, "total"), >, 0);
+
+  hybrid = call_ok (fixture, "codebase_search", "{\"query\": \"parse configuration\"}",
+                    fixture->corpus);
+  mode = json_object_get_object_member (hybrid->structured, "mode");
+  g_assert_cmpstr (json_object_get_string_member (mode, "used"), ==, "hybrid");
+  g_assert_false (json_object_has_member (mode, "reason"));
+  g_assert_cmpint (json_object_get_int_member (mode, "embeddedChunks"), ==,
+                   json_object_get_int_member (mode, "chunks"));
+
+  health = call_ok (fixture, "codebase_health", "{}", NULL);
+  embeddings = json_object_get_object_member (health->structured, "embeddings");
+  g_assert_true (json_object_get_boolean_member (embeddings, "available"));
+  g_assert_cmpstr (json_object_get_string_member (embeddings, "model"), ==, "tiny-bert-random");
+  g_assert_cmpint (json_object_get_int_member (embeddings, "dims"), ==, 32);
 }
 
 static void
@@ -731,6 +809,8 @@ main (int   argc,
   g_test_add ("/lode/tools/lifecycle", ToolsFixture, NULL, tools_setup, test_lifecycle,
               tools_teardown);
   g_test_add ("/lode/tools/health-about", ToolsFixture, NULL, tools_setup, test_health_about,
+              tools_teardown);
+  g_test_add ("/lode/tools/semantic", ToolsFixture, NULL, tools_setup, test_semantic_tools,
               tools_teardown);
   g_test_add ("/lode/tools/graph", ToolsFixture, NULL, tools_setup, test_graph_tools,
               tools_teardown);
