@@ -39,6 +39,9 @@ typedef struct
   guint              progress_pending : 1;
 } Job;
 
+/* How often an engine without a built-in model looks for one again. */
+#define EMBEDDER_RETRY_USEC (2 * G_USEC_PER_SEC)
+
 struct _LodeEngine
 {
   GObject       parent_instance;
@@ -56,6 +59,7 @@ struct _LodeEngine
   GMutex        embedder_lock;
   LodeEmbedder *embedder;
   char         *embedder_notice;
+  gint64        embedder_retry_at;   /* when to look for a built-in model again; 0: never */
   guint         embedder_ready : 1;
 };
 
@@ -316,6 +320,7 @@ lode_engine_set_embedder (LodeEngine   *self,
   g_set_object (&self->embedder, embedder);
   g_free (self->embedder_notice);
   self->embedder_notice = embedder == NULL ? g_strdup ("turned off") : NULL;
+  self->embedder_retry_at = 0;
   self->embedder_ready = TRUE;
   g_mutex_unlock (&self->embedder_lock);
 }
@@ -326,7 +331,10 @@ lode_engine_set_embedder (LodeEngine   *self,
  * @unavailable: (out) (optional) (transfer full): without a provider, why there is none
  *
  * The embedding provider of the settings, made on the first call (which may block: see
- * lode_embedder_new_for_config()).
+ * lode_embedder_new_for_config()). When the built-in provider has no model, later calls look
+ * again (at most every EMBEDDER_RETRY_USEC), so that a long-lived process such as the daemon
+ * picks up a model that `lode model pull` installed meanwhile. Remote providers are not
+ * probed again: that could block for their whole timeout.
  *
  * Returns: (transfer full) (nullable): the provider
  */
@@ -339,15 +347,21 @@ lode_engine_dup_embedder (LodeEngine  *self,
   g_return_val_if_fail (LODE_IS_ENGINE (self), NULL);
 
   g_mutex_lock (&self->embedder_lock);
-  if (!self->embedder_ready)
+  if (!self->embedder_ready ||
+      (self->embedder_retry_at != 0 && g_get_monotonic_time () >= self->embedder_retry_at))
     {
       g_autoptr(GError) error = NULL;
 
+      g_clear_pointer (&self->embedder_notice, g_free);
+      self->embedder_retry_at = 0;
       self->embedder = lode_embedder_new_for_config (self->config, &error);
       if (self->embedder == NULL)
         {
           g_debug ("No embedder: %s", error->message);
           self->embedder_notice = g_strdup (error->message);
+          if (self->config->embedding_provider == NULL ||
+              g_str_equal (self->config->embedding_provider, "builtin"))
+            self->embedder_retry_at = g_get_monotonic_time () + EMBEDDER_RETRY_USEC;
         }
       self->embedder_ready = TRUE;
     }

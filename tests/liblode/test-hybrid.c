@@ -17,6 +17,7 @@
 #include "lode.h"
 #include "lode-embed-pass.h"
 #include "lode-embedder-config.h"
+#include "test-helpers.h"
 
 /* This very program, re-executed as the child of the kill test. */
 static const char *self_path;
@@ -638,6 +639,51 @@ test_no_model (Fixture       *fixture,
                    "semantic search unavailable: no embedding model (run `lode model pull`)");
 }
 
+/* A long-lived engine (the daemon's) without a model picks one up once it is installed,
+ * without a restart. */
+static void
+test_model_appears (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(LodeEngine) engine = NULL;
+  g_autoptr(LodeEmbedder) embedder = NULL;
+  g_autofree char *unavailable = NULL;
+  g_autofree char *model_dir = g_build_filename (fixture->root, "model", NULL);
+  const char *files[] = { "config.json", "tokenizer.json", "model.safetensors" };
+  gint64 deadline;
+
+  g_free (fixture->config->embedding_model);
+  fixture->config->embedding_model = g_strdup (model_dir);
+  engine = lode_engine_new (fixture->config);
+  embedder = lode_engine_dup_embedder (engine, &unavailable);
+  g_assert_null (embedder);
+  g_assert_nonnull (unavailable);
+
+  g_assert_cmpint (g_mkdir_with_parents (model_dir, 0755), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *from = g_build_filename (test_tiny_bert_dir (), files[i], NULL);
+      g_autofree char *to = g_build_filename (model_dir, files[i], NULL);
+      g_autofree char *contents = NULL;
+      gsize length;
+
+      g_assert_true (g_file_get_contents (from, &contents, &length, NULL));
+      g_assert_true (g_file_set_contents (to, contents, length, NULL));
+    }
+
+  /* The engine looks again every few seconds; a minute is a generous bound. */
+  deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (embedder == NULL && g_get_monotonic_time () < deadline)
+    {
+      g_clear_pointer (&unavailable, g_free);
+      g_usleep (G_USEC_PER_SEC / 10);
+      embedder = lode_engine_dup_embedder (engine, &unavailable);
+    }
+  g_assert_nonnull (embedder);
+  g_assert_cmpstr (lode_embedder_get_model (embedder), ==, "model");
+  g_assert_null (unavailable);
+}
+
 /* Chunks longer than the model's limit are split, never cut: every text the provider sees
  * fits, and the chunk still gets one vector. */
 static void
@@ -954,6 +1000,7 @@ main (int   argc,
   ADD ("switch-model", test_switch_model);
   ADD ("provider-failure", test_provider_failure);
   ADD ("no-model", test_no_model);
+  ADD ("model-appears", test_model_appears);
   ADD ("long-chunk", test_long_chunk);
   ADD ("sync", test_sync);
   ADD ("kill-resume", test_kill_resume);
