@@ -74,6 +74,7 @@ struct _LodeDaemonService
 
   GApplication            *app;
   LodeEngine              *engine;
+  LodeToolRegistry        *registry;
   GHashTable              *projects;   /* canonical root → ProjectEntry */
   GHashTable              *clients;    /* unique bus name → Client */
   char                    *state_file;
@@ -1248,9 +1249,89 @@ handle_watch (LodeDBusDaemon1       *iface,
   return G_DBUS_METHOD_INVOCATION_HANDLED;
 }
 
+/* CallTool: the tool registry, on its worker threads. */
+
+#define MAX_TOOL_ARGUMENTS_BYTES (1024 * 1024)
+
+static void
+call_tool_done_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(GDBusMethodInvocation) invocation = user_data;
+  g_autoptr(LodeToolResult) tool_result = NULL;
+  g_autoptr(JsonObject) object_result = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+
+  tool_result = lode_tool_registry_call_finish (LODE_TOOL_REGISTRY (object), result, &error);
+  if (tool_result == NULL)
+    {
+      return_error (g_steal_pointer (&invocation), error);
+      return;
+    }
+
+  object_result = lode_tool_result_to_json (tool_result);
+  node = json_node_init_object (json_node_alloc (), object_result);
+  json = json_to_string (node, FALSE);
+  g_dbus_method_invocation_return_value (g_steal_pointer (&invocation),
+                                         g_variant_new ("(s)", json));
+}
+
+static gboolean
+handle_call_tool (LodeDBusDaemon1       *iface,
+                  GDBusMethodInvocation *invocation,
+                  const char            *name,
+                  const char            *arguments)
+{
+  LodeDaemonService *self = LODE_DAEMON_SERVICE (iface);
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GCancellable) cancellable = NULL;
+  g_autoptr(GError) error = NULL;
+
+  touch (self);
+  if (strlen (arguments) > MAX_TOOL_ARGUMENTS_BYTES)
+    {
+      g_dbus_method_invocation_return_error (g_steal_pointer (&invocation), LODE_ERROR,
+                                             LODE_ERROR_INVALID_ARGUMENT,
+                                             "Tool arguments are limited to %d bytes",
+                                             MAX_TOOL_ARGUMENTS_BYTES);
+      return G_DBUS_METHOD_INVOCATION_HANDLED;
+    }
+
+  node = json_from_string (*arguments != '\0' ? arguments : "{}", &error);
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_dbus_method_invocation_return_error (g_steal_pointer (&invocation), LODE_ERROR,
+                                             LODE_ERROR_INVALID_ARGUMENT,
+                                             "The arguments of %s are not a JSON object%s%s",
+                                             name, error != NULL ? ": " : "",
+                                             error != NULL ? error->message : "");
+      return G_DBUS_METHOD_INVOCATION_HANDLED;
+    }
+
+  if (lode_tool_registry_lookup (self->registry, name) == NULL)
+    {
+      g_dbus_method_invocation_return_error (g_steal_pointer (&invocation), LODE_ERROR,
+                                             LODE_ERROR_NOT_FOUND,
+                                             "Unknown tool “%s”; codebase_about lists them",
+                                             name);
+      return G_DBUS_METHOD_INVOCATION_HANDLED;
+    }
+
+  cancellable = client_cancellable (self, invocation);
+  lode_tool_registry_call_async (self->registry, name, json_node_get_object (node), NULL,
+                                 NULL, NULL, NULL, cancellable, call_tool_done_cb,
+                                 g_steal_pointer (&invocation));
+
+  return G_DBUS_METHOD_INVOCATION_HANDLED;
+}
+
 static void
 lode_daemon_service_iface_init (LodeDBusDaemon1Iface *iface)
 {
+  iface->handle_call_tool = handle_call_tool;
   iface->handle_add_project = handle_add_project;
   iface->handle_remove_project = handle_remove_project;
   iface->handle_list_projects = handle_list_projects;
@@ -1269,6 +1350,7 @@ lode_daemon_service_finalize (GObject *object)
 
   g_clear_pointer (&self->clients, g_hash_table_unref);
   g_clear_pointer (&self->projects, g_hash_table_unref);
+  g_clear_object (&self->registry);
   g_clear_object (&self->engine);
   g_free (self->state_file);
 
@@ -1312,6 +1394,7 @@ lode_daemon_service_new (GApplication *app,
   self = g_object_new (LODE_TYPE_DAEMON_SERVICE, NULL);
   self->app = app;
   self->engine = g_object_ref (engine);
+  self->registry = lode_tool_registry_new (engine);
   self->state_file = g_build_filename (lode_engine_get_config (engine)->data_dir,
                                        "watched", NULL);
 

@@ -128,6 +128,37 @@ lode_tool_result_free (LodeToolResult *result)
   g_free (result);
 }
 
+/**
+ * lode_tool_result_to_json:
+ * @result: a #LodeToolResult
+ *
+ * The result as an MCP `CallToolResult`: `content` (one text item, the markdown or the
+ * error message), `structuredContent` when the tool succeeded, `isError`. What `lode-mcp`
+ * sends and the daemon's `CallTool` returns.
+ *
+ * Returns: (transfer full): a new object
+ */
+JsonObject *
+lode_tool_result_to_json (const LodeToolResult *result)
+{
+  JsonObject *object = json_object_new ();
+  JsonArray *content = json_array_new ();
+  JsonObject *text = json_object_new ();
+
+  g_return_val_if_fail (result != NULL, object);
+
+  json_object_set_string_member (text, "type", "text");
+  json_object_set_string_member (text, "text", result->text);
+  json_array_add_object_element (content, text);
+  json_object_set_array_member (object, "content", content);
+  if (result->structured != NULL)
+    json_object_set_object_member (object, "structuredContent",
+                                   json_object_ref (result->structured));
+  json_object_set_boolean_member (object, "isError", result->is_error);
+
+  return object;
+}
+
 static void
 lode_tool_registry_finalize (GObject *object)
 {

@@ -89,7 +89,8 @@ typedef struct
   gboolean    is_error;
 } LodeToolResult;
 
-void lode_tool_result_free (LodeToolResult *result);
+void        lode_tool_result_free    (LodeToolResult       *result);
+JsonObject *lode_tool_result_to_json (const LodeToolResult *result);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeToolResult, lode_tool_result_free)
 
 /**

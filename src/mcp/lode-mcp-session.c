@@ -698,8 +698,6 @@ tool_call_cb (GObject      *object,
   g_autoptr(LodeToolResult) tool_result = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) response = NULL;
-  JsonArray *content;
-  JsonObject *text;
 
   tool_result = lode_tool_registry_call_finish (LODE_TOOL_REGISTRY (object), result, &error);
   if (!request_finish (request))
@@ -712,17 +710,7 @@ tool_call_cb (GObject      *object,
       goto out;
     }
 
-  response = json_object_new ();
-  content = json_array_new ();
-  text = json_object_new ();
-  json_object_set_string_member (text, "type", "text");
-  json_object_set_string_member (text, "text", tool_result->text);
-  json_array_add_object_element (content, text);
-  json_object_set_array_member (response, "content", content);
-  if (tool_result->structured != NULL)
-    json_object_set_object_member (response, "structuredContent",
-                                   json_object_ref (tool_result->structured));
-  json_object_set_boolean_member (response, "isError", tool_result->is_error);
+  response = lode_tool_result_to_json (tool_result);
   send_result (self, request->id, request->tag, response);
 
 out:
