@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "lode.h"
-#include "lode-dbus-daemon.h"
+#include "lode-dbus-connect.h"
 #include "lode-model-pull.h"
 #include "lode-models.h"
 #include "lode-graph-report.h"
@@ -35,49 +35,15 @@ typedef struct
 static gboolean opt_json;
 static gboolean opt_no_daemon;
 
-/* The daemon, when a session bus is there and loded can be activated on it; NULL otherwise
- * (or with --no-daemon), and the command runs the engine in-process. */
+/* The daemon, or NULL (see lode_dbus_daemon_connect()): the command then runs the engine
+ * in-process. */
 static LodeDBusDaemon1 *
 connect_daemon (void)
 {
-  g_autoptr(GDBusConnection) bus = NULL;
-  g_autoptr(GVariant) reply = NULL;
-  g_autoptr(GError) error = NULL;
-  LodeDBusDaemon1 *proxy;
-
-  if (opt_no_daemon || g_getenv ("LODE_NO_DAEMON") != NULL)
-    return NULL;
-
-  bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
-  if (bus == NULL)
-    return NULL;
-
   /* Registers the error names, so that daemon errors come back as LODE_ERROR. */
   (void) LODE_ERROR;
 
-  /* Activates loded if it is not running; fails when it is not installed. */
-  reply = g_dbus_connection_call_sync (bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                       "org.freedesktop.DBus", "StartServiceByName",
-                                       g_variant_new ("(su)", LODE_DAEMON_BUS_NAME, 0),
-                                       G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE, -1,
-                                       NULL, &error);
-  if (reply == NULL)
-    {
-      g_debug ("No daemon: %s", error->message);
-      return NULL;
-    }
-
-  proxy = lode_dbus_daemon1_proxy_new_sync (bus, G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES,
-                                            LODE_DAEMON_BUS_NAME, LODE_DAEMON_OBJECT_PATH,
-                                            NULL, &error);
-  if (proxy == NULL)
-    {
-      g_debug ("No daemon: %s", error->message);
-      return NULL;
-    }
-
-  g_dbus_proxy_set_default_timeout (G_DBUS_PROXY (proxy), G_MAXINT);
-  return proxy;
+  return lode_dbus_daemon_connect (opt_no_daemon);
 }
 
 static char *

@@ -58,6 +58,7 @@ struct _LodeMcpHttp
   GObject           parent_instance;
 
   LodeToolRegistry *registry;
+  LodeDBusDaemon1  *daemon;       /* (nullable): runs tools/call when there */
   SoupServer       *server;
   char             *token;
   guint             port;
@@ -125,6 +126,7 @@ lode_mcp_http_dispose (GObject *object)
     soup_server_disconnect (self->server);
   g_clear_object (&self->server);
   g_clear_object (&self->registry);
+  g_clear_object (&self->daemon);
 
   G_OBJECT_CLASS (lode_mcp_http_parent_class)->dispose (object);
 }
@@ -349,7 +351,8 @@ session_new (LodeMcpHttp *self)
   HttpSession *session = g_new0 (HttpSession, 1);
 
   session->id = g_uuid_string_random ();
-  session->session = lode_mcp_session_new (self->registry, FALSE, send_cb, session);
+  session->session = lode_mcp_session_new (self->registry, self->daemon, FALSE, send_cb,
+                                           session);
   g_hash_table_insert (self->sessions, session->id, session);
 
   return session;
@@ -544,6 +547,7 @@ server_cb (SoupServer        *server,
  */
 LodeMcpHttp *
 lode_mcp_http_new (LodeToolRegistry *registry,
+                   LodeDBusDaemon1  *daemon,
                    const char       *token)
 {
   LodeMcpHttp *self;
@@ -552,6 +556,7 @@ lode_mcp_http_new (LodeToolRegistry *registry,
 
   self = g_object_new (LODE_TYPE_MCP_HTTP, NULL);
   self->registry = g_object_ref (registry);
+  self->daemon = daemon != NULL ? g_object_ref (daemon) : NULL;
   self->token = token != NULL && token[0] != '\0' ? g_strdup (token) : NULL;
   self->server = soup_server_new ("server-header", "lode-mcp/" PACKAGE_VERSION, NULL);
   soup_server_add_handler (self->server, NULL, server_cb, self, NULL);

@@ -6,6 +6,7 @@
 
 #pragma once
 
+#include "lode-dbus-daemon.h"
 #include "lode-tool-registry.h"
 
 G_BEGIN_DECLS
@@ -14,6 +15,7 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (LodeMcpHttp, lode_mcp_http, LODE, MCP_HTTP, GObject)
 
 LodeMcpHttp *lode_mcp_http_new      (LodeToolRegistry  *registry,
+                                     LodeDBusDaemon1   *daemon,
                                      const char        *token);
 gboolean     lode_mcp_http_listen   (LodeMcpHttp       *self,
                                      guint              port,

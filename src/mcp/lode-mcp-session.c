@@ -52,6 +52,8 @@ typedef struct
   GCancellable   *cancellable;
   JsonNode       *progress_token;
   char           *uri;
+  char           *name;          /* tools/call: the tool */
+  JsonObject     *arguments;     /* tools/call: its arguments */
   double          last_progress;
   guint           progressed : 1;
   guint           cancelled : 1;
@@ -71,6 +73,7 @@ struct _LodeMcpSession
   GObject           parent_instance;
 
   LodeToolRegistry *registry;
+  LodeDBusDaemon1  *daemon;          /* (nullable): runs tools/call when there */
   LodeMcpSendFunc   send;
   gpointer          send_data;
 
@@ -102,6 +105,8 @@ request_free (Request *request)
   g_clear_pointer (&request->progress_token, json_node_unref);
   g_free (request->key);
   g_free (request->uri);
+  g_free (request->name);
+  g_clear_pointer (&request->arguments, json_object_unref);
   g_free (request);
 }
 
@@ -123,6 +128,7 @@ lode_mcp_session_finalize (GObject *object)
   g_assert (g_hash_table_size (self->requests) == 0);
 
   g_clear_object (&self->registry);
+  g_clear_object (&self->daemon);
   g_clear_pointer (&self->requests, g_hash_table_unref);
   g_free (self->protocol_version);
   g_free (self->default_project);
@@ -325,6 +331,8 @@ index_finished_cb (LodeEngine     *engine,
 /**
  * lode_mcp_session_new:
  * @registry: the tools
+ * @daemon: (nullable): loded, which then runs every tools/call (so that all clients share
+ *   its indexes); the registry still answers tools/list and validates names
  * @server_requests: whether the transport can carry requests from the server to the client
  *   (stdio can; our HTTP transport has no server-initiated stream)
  * @send: (scope notified): called for every message to send, on the main context
@@ -334,6 +342,7 @@ index_finished_cb (LodeEngine     *engine,
  */
 LodeMcpSession *
 lode_mcp_session_new (LodeToolRegistry *registry,
+                      LodeDBusDaemon1  *daemon,
                       gboolean          server_requests,
                       LodeMcpSendFunc   send,
                       gpointer          send_data)
@@ -345,6 +354,7 @@ lode_mcp_session_new (LodeToolRegistry *registry,
 
   self = g_object_new (LODE_TYPE_MCP_SESSION, NULL);
   self->registry = g_object_ref (registry);
+  self->daemon = daemon != NULL ? g_object_ref (daemon) : NULL;
   self->server_requests = !!server_requests;
   self->send = send;
   self->send_data = send_data;
@@ -717,6 +727,92 @@ out:
   request_free (request);
 }
 
+static void
+call_local (Request *request)
+{
+  LodeMcpSession *self = request->session;
+
+  lode_tool_registry_call_async (self->registry, request->name, request->arguments,
+                                 self->default_project, tool_progress_cb, request, NULL,
+                                 request->cancellable, tool_call_cb, request);
+}
+
+static void
+daemon_call_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  Request *request = user_data;
+  LodeMcpSession *self = request->session;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autofree char *json = NULL;
+
+  if (!lode_dbus_daemon1_call_call_tool_finish (LODE_DBUS_DAEMON1 (object), &json, result,
+                                                &error))
+    {
+      g_dbus_error_strip_remote_error (error);
+      /* The daemon went away (or never answered): this process runs the tool itself. */
+      if (error->domain != LODE_ERROR &&
+          !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_debug ("The daemon failed (%s); running %s here", error->message, request->name);
+          g_clear_object (&self->daemon);
+          call_local (request);
+          return;
+        }
+    }
+  else
+    node = json_from_string (json, &error);
+
+  if (!request_finish (request))
+    goto out;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    send_error (self, request->id, request->tag,
+                error != NULL && error->domain == LODE_ERROR ? lode_mcp_error_code_for (error)
+                                                             : LODE_MCP_INTERNAL_ERROR,
+                error != NULL ? error->message : "The daemon's answer is not an object",
+                NULL);
+  else
+    send_result (self, request->id, request->tag, json_node_get_object (node));
+
+out:
+  request_free (request);
+}
+
+/* The daemon runs the tool on its engine. It does not know this client's roots or working
+ * directory, so the project the tool would default to is passed along. Progress is not
+ * relayed; cancelling drops the answer (the daemon cancels what a client leaves behind when
+ * it leaves the bus). */
+static void
+call_daemon (Request *request)
+{
+  LodeMcpSession *self = request->session;
+  g_autoptr(JsonNode) schema = lode_tool_registry_get_input_schema (self->registry,
+                                                                     request->name);
+  g_autoptr(JsonNode) node = NULL;
+  g_autofree char *json = NULL;
+  JsonObject *properties;
+
+  properties = schema != NULL && JSON_NODE_HOLDS_OBJECT (schema)
+               ? json_object_get_object_member (json_node_get_object (schema), "properties")
+               : NULL;
+  if (properties != NULL && json_object_has_member (properties, "projectPath") &&
+      !json_object_has_member (request->arguments, "projectPath"))
+    {
+      g_autofree char *project = self->default_project != NULL
+                                 ? g_strdup (self->default_project) : g_get_current_dir ();
+
+      json_object_set_string_member (request->arguments, "projectPath", project);
+    }
+
+  node = json_node_init_object (json_node_alloc (), request->arguments);
+  json = json_to_string (node, FALSE);
+  lode_dbus_daemon1_call_call_tool (self->daemon, request->name, json, request->cancellable,
+                                    daemon_call_cb, request);
+}
+
 static JsonNode *
 progress_token_of (JsonObject *params)
 {
@@ -767,11 +863,15 @@ handle_tools_call (LodeMcpSession *self,
   request = request_new (self, key, id, tag);
   if (token != NULL)
     request->progress_token = json_node_copy (token);
-  lode_tool_registry_call_async (self->registry, name,
-                                 arguments != NULL && JSON_NODE_HOLDS_OBJECT (arguments)
-                                 ? json_node_get_object (arguments) : NULL,
-                                 self->default_project, tool_progress_cb, request, NULL,
-                                 request->cancellable, tool_call_cb, request);
+  request->name = g_strdup (name);
+  request->arguments = arguments != NULL && JSON_NODE_HOLDS_OBJECT (arguments)
+                       ? json_object_ref (json_node_get_object (arguments))
+                       : json_object_new ();
+
+  if (self->daemon != NULL)
+    call_daemon (request);
+  else
+    call_local (request);
 }
 
 /* resources ---------------------------------------------------------------------------- */

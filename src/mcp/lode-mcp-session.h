@@ -8,6 +8,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "lode-dbus-daemon.h"
 #include "lode-tool-registry.h"
 
 G_BEGIN_DECLS
@@ -32,6 +33,7 @@ typedef void (*LodeMcpSendFunc) (JsonNode *message,
 G_DECLARE_FINAL_TYPE (LodeMcpSession, lode_mcp_session, LODE, MCP_SESSION, GObject)
 
 LodeMcpSession *lode_mcp_session_new                  (LodeToolRegistry *registry,
+                                                       LodeDBusDaemon1  *daemon,
                                                        gboolean          server_requests,
                                                        LodeMcpSendFunc   send,
                                                        gpointer          send_data);

@@ -188,6 +188,7 @@ send_cb (JsonNode *message,
  */
 LodeMcpStdio *
 lode_mcp_stdio_new (LodeToolRegistry *registry,
+                    LodeDBusDaemon1  *daemon,
                     GInputStream     *input,
                     GOutputStream    *output)
 {
@@ -200,7 +201,7 @@ lode_mcp_stdio_new (LodeToolRegistry *registry,
   self = g_object_new (LODE_TYPE_MCP_STDIO, NULL);
   self->input = g_object_ref (input);
   self->output = g_object_ref (output);
-  self->session = lode_mcp_session_new (registry, TRUE, send_cb, self);
+  self->session = lode_mcp_session_new (registry, daemon, TRUE, send_cb, self);
 
   return self;
 }

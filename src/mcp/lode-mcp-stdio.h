@@ -6,6 +6,7 @@
 
 #pragma once
 
+#include "lode-dbus-daemon.h"
 #include "lode-tool-registry.h"
 
 G_BEGIN_DECLS
@@ -14,6 +15,7 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (LodeMcpStdio, lode_mcp_stdio, LODE, MCP_STDIO, GObject)
 
 LodeMcpStdio *lode_mcp_stdio_new   (LodeToolRegistry *registry,
+                                    LodeDBusDaemon1  *daemon,
                                     GInputStream     *input,
                                     GOutputStream    *output);
 void          lode_mcp_stdio_start (LodeMcpStdio     *self);

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "lode.h"
+#include "lode-dbus-connect.h"
 #include "lode-mcp-http.h"
 #include "lode-mcp-stdio.h"
 
@@ -26,8 +27,11 @@ static gboolean opt_http;
 static int opt_port = DEFAULT_HTTP_PORT;
 static char *opt_token;
 static gboolean opt_version;
+static gboolean opt_no_daemon;
 
 static const GOptionEntry entries[] = {
+  { "no-daemon", 0, 0, G_OPTION_ARG_NONE, &opt_no_daemon,
+    N_("Run the tools in this process instead of asking loded (also LODE_NO_DAEMON=1)"), NULL },
   { "http", 0, 0, G_OPTION_ARG_NONE, &opt_http,
     N_("Serve Streamable HTTP on 127.0.0.1 instead of stdio"), NULL },
   { "port", 0, 0, G_OPTION_ARG_INT, &opt_port,
@@ -55,11 +59,13 @@ closed_cb (LodeMcpStdio *stdio,
 
 static int
 run_stdio (LodeToolRegistry *registry,
+           LodeDBusDaemon1  *daemon,
            GMainLoop        *loop)
 {
   g_autoptr(GInputStream) input = g_unix_input_stream_new (STDIN_FILENO, FALSE);
   g_autoptr(GOutputStream) output = g_unix_output_stream_new (STDOUT_FILENO, FALSE);
-  g_autoptr(LodeMcpStdio) stdio = lode_mcp_stdio_new (registry, input, output);
+  g_autoptr(LodeMcpStdio) stdio = lode_mcp_stdio_new (registry, daemon, input,
+                                                                 output);
 
   g_signal_connect (stdio, "closed", G_CALLBACK (closed_cb), loop);
   lode_mcp_stdio_start (stdio);
@@ -75,6 +81,7 @@ run_stdio (LodeToolRegistry *registry,
 
 static int
 run_http (LodeToolRegistry *registry,
+          LodeDBusDaemon1  *daemon,
           GMainLoop        *loop)
 {
   g_autoptr(LodeMcpHttp) http = NULL;
@@ -87,7 +94,7 @@ run_http (LodeToolRegistry *registry,
       return 2;
     }
 
-  http = lode_mcp_http_new (registry, token);
+  http = lode_mcp_http_new (registry, daemon, token);
   if (!lode_mcp_http_listen (http, opt_port, &error))
     {
       g_printerr ("lode-mcp: %s\n", error->message);
@@ -113,6 +120,7 @@ main (int   argc,
   g_autoptr(LodeConfig) config = NULL;
   g_autoptr(LodeEngine) engine = NULL;
   g_autoptr(LodeToolRegistry) registry = NULL;
+  g_autoptr(LodeDBusDaemon1) daemon = NULL;
   g_autoptr(GMainLoop) loop = NULL;
   int status;
 
@@ -151,11 +159,15 @@ main (int   argc,
 
   engine = lode_engine_new (config);
   registry = lode_tool_registry_new (engine);
+  /* Registers the error names first, so that daemon errors come back as LODE_ERROR. */
+  (void) LODE_ERROR;
+  daemon = lode_dbus_daemon_connect (opt_no_daemon);
+  g_debug ("Tools run %s", daemon != NULL ? "in loded" : "in this process");
   loop = g_main_loop_new (NULL, FALSE);
   g_unix_signal_add (SIGINT, quit_cb, loop);
   g_unix_signal_add (SIGTERM, quit_cb, loop);
 
-  status = opt_http ? run_http (registry, loop) : run_stdio (registry, loop);
+  status = opt_http ? run_http (registry, daemon, loop) : run_stdio (registry, daemon, loop);
   g_free (opt_token);
 
   return status;

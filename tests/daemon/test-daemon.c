@@ -766,6 +766,113 @@ compare_cli (const char *const *args)
   g_assert_cmpstr (a, ==, b);
 }
 
+/* One codebase_search through lode-mcp over stdio: the structured result, as JSON text. */
+static char *
+mcp_search (Fixture    *fixture,
+            gboolean    no_daemon,
+            const char *query)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GDataInputStream) out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) call = NULL;
+  g_autofree char *call_text = NULL;
+  g_autofree char *requests = NULL;
+  GOutputStream *in;
+  char *line;
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  /* Through the daemon, lode-mcp's own data directory is empty: only the daemon's index can
+   * answer, which proves where the search ran. */
+  if (!no_daemon)
+    {
+      g_autofree char *empty = g_build_filename (fixture->tmp, "mcp-data", NULL);
+
+      g_subprocess_launcher_setenv (launcher, "LODE_DATA_DIR", empty, TRUE);
+    }
+  process = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("LODE_MCP"),
+                                         no_daemon ? "--no-daemon" : NULL, NULL);
+  g_assert_no_error (error);
+
+  call = json_from_string ("{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"tools/call\", "
+                           "\"params\": {\"name\": \"codebase_search\", \"arguments\": {}}}",
+                           &error);
+  g_assert_no_error (error);
+  {
+    JsonObject *arguments = json_object_get_object_member (
+      json_object_get_object_member (json_node_get_object (call), "params"), "arguments");
+
+    json_object_set_string_member (arguments, "query", query);
+    json_object_set_string_member (arguments, "projectPath", fixture->root);
+    json_object_set_string_member (arguments, "mode", "lexical");
+  }
+  call_text = json_to_string (call, FALSE);
+  requests = g_strdup_printf ("{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"initialize\", "
+                              "\"params\": {\"protocolVersion\": \"2025-11-25\", "
+                              "\"capabilities\": {}, \"clientInfo\": {\"name\": \"test\", "
+                              "\"version\": \"1\"}}}\n"
+                              "{\"jsonrpc\": \"2.0\", \"method\": \"notifications/initialized\"}\n"
+                              "%s\n", call_text);
+
+  in = g_subprocess_get_stdin_pipe (process);
+  g_output_stream_write_all (in, requests, strlen (requests), NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
+  while ((line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error)) != NULL)
+    {
+      g_autoptr(JsonNode) message = json_from_string (line, &error);
+      JsonObject *object;
+
+      g_free (line);
+      g_assert_no_error (error);
+      object = json_node_get_object (message);
+      if (json_object_has_member (object, "id") &&
+          json_object_get_int_member (object, "id") == 2)
+        {
+          JsonObject *result = json_object_get_object_member (object, "result");
+          g_autoptr(JsonNode) structured = NULL;
+
+          g_assert_nonnull (result);
+          g_assert_false (json_object_get_boolean_member (result, "isError"));
+          structured = json_node_init_object (json_node_alloc (),
+                                              json_object_get_object_member (result,
+                                                                             "structuredContent"));
+          g_output_stream_close (in, NULL, NULL);
+          g_subprocess_wait (process, NULL, NULL);
+          return json_to_string (structured, FALSE);
+        }
+    }
+
+  g_error ("lode-mcp ended without answering: %s", error != NULL ? error->message : "EOF");
+}
+
+/* lode-mcp runs its tools in the daemon when there is one, and gives what --no-daemon gives. */
+static void
+test_mcp_same_results (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  static const char *const queries[] = { "parse_request_header", "checksum",
+                                         "a small tree for tests", NULL };
+  guint changed_before;
+
+  index_tree (fixture);
+
+  for (guint i = 0; queries[i] != NULL; i++)
+    {
+      g_autofree char *daemon = NULL;
+      g_autofree char *local = NULL;
+
+      changed_before = fixture->n_index_changed;
+      daemon = mcp_search (fixture, FALSE, queries[i]);
+      local = mcp_search (fixture, TRUE, queries[i]);
+      g_assert_cmpstr (daemon, ==, local);
+      g_assert_cmpuint (fixture->n_index_changed, ==, changed_before);
+    }
+}
+
 static void
 test_cli_same_results (Fixture       *fixture,
                        gconstpointer  data)
@@ -833,6 +940,7 @@ main (int   argc,
   ADD ("two-clients-join", test_two_clients_join);
   ADD ("client-vanishes", test_client_vanishes);
   ADD ("cli-same-results", test_cli_same_results);
+  ADD ("mcp-same-results", test_mcp_same_results);
 
   return g_test_run ();
 }
