@@ -1211,6 +1211,103 @@ watch_status (ProjectEntry *entry)
   return g_variant_dict_end (&dict);
 }
 
+/* Watch and the codebase_watch tool: starts or stops, remembers, tells every client. */
+static gboolean
+set_watching (LodeDaemonService  *self,
+              ProjectEntry       *entry,
+              gboolean            enable,
+              GError            **error)
+{
+  gboolean was_watched = entry->watcher != NULL;
+
+  if (enable && !start_watching (self, entry, error))
+    return FALSE;
+  if (!enable)
+    stop_watching (self, entry);
+
+  if (was_watched != (entry->watcher != NULL))
+    {
+      save_state (self);
+      lode_dbus_daemon1_emit_projects_changed (LODE_DBUS_DAEMON1 (self));
+    }
+
+  return TRUE;
+}
+
+/* codebase_watch in the daemon: the tool runs on a worker thread, watching on the main
+ * context, so the handler hands the work over and waits for it. */
+typedef struct
+{
+  LodeDaemonService *self;
+  char              *root;
+  const char        *action;
+  gboolean           watching;
+  GError            *error;
+  gboolean           done;
+  GMutex             lock;
+  GCond              cond;
+} WatchCall;
+
+static gboolean
+watch_call_in_main (gpointer user_data)
+{
+  WatchCall *call = user_data;
+  ProjectEntry *entry;
+
+  touch (call->self);
+  entry = lookup_entry (call->self, call->root, &call->error);
+  if (entry != NULL && !g_str_equal (call->action, "status"))
+    set_watching (call->self, entry, g_str_equal (call->action, "start"), &call->error);
+  call->watching = entry != NULL && entry->watcher != NULL;
+
+  g_mutex_lock (&call->lock);
+  call->done = TRUE;
+  g_cond_signal (&call->cond);
+  g_mutex_unlock (&call->lock);
+
+  return G_SOURCE_REMOVE;
+}
+
+static JsonObject *
+daemon_codebase_watch (LodeToolCall  *tool_call,
+                       GError       **error)
+{
+  LodeToolRegistry *registry = lode_tool_call_get_registry (tool_call);
+  WatchCall call = { 0, };
+  JsonObject *result;
+
+  call.self = g_object_get_data (G_OBJECT (registry), "lode-service");
+  call.action = json_object_get_string_member (lode_tool_call_get_arguments (tool_call),
+                                               "action");
+  call.root = lode_tool_call_dup_project_path (tool_call, error);
+  if (call.root == NULL)
+    return NULL;
+
+  g_mutex_init (&call.lock);
+  g_cond_init (&call.cond);
+  g_main_context_invoke (NULL, watch_call_in_main, &call);
+  g_mutex_lock (&call.lock);
+  while (!call.done)
+    g_cond_wait (&call.cond, &call.lock);
+  g_mutex_unlock (&call.lock);
+  g_mutex_clear (&call.lock);
+  g_cond_clear (&call.cond);
+
+  if (call.error != NULL)
+    {
+      g_propagate_error (error, call.error);
+      g_free (call.root);
+      return NULL;
+    }
+
+  result = json_object_new ();
+  json_object_set_string_member (result, "projectPath", call.root);
+  json_object_set_boolean_member (result, "watching", call.watching);
+  g_free (call.root);
+
+  return result;
+}
+
 static gboolean
 handle_watch (LodeDBusDaemon1       *iface,
               GDBusMethodInvocation *invocation,
@@ -1220,7 +1317,6 @@ handle_watch (LodeDBusDaemon1       *iface,
   LodeDaemonService *self = LODE_DAEMON_SERVICE (iface);
   g_autoptr(GError) error = NULL;
   ProjectEntry *entry;
-  gboolean was_watched;
 
   touch (self);
   entry = lookup_entry (self, path, &error);
@@ -1230,19 +1326,10 @@ handle_watch (LodeDBusDaemon1       *iface,
       return G_DBUS_METHOD_INVOCATION_HANDLED;
     }
 
-  was_watched = entry->watcher != NULL;
-  if (enable && !start_watching (self, entry, &error))
+  if (!set_watching (self, entry, enable, &error))
     {
       return_error (g_steal_pointer (&invocation), error);
       return G_DBUS_METHOD_INVOCATION_HANDLED;
-    }
-  if (!enable)
-    stop_watching (self, entry);
-
-  if (was_watched != (entry->watcher != NULL))
-    {
-      save_state (self);
-      lode_dbus_daemon1_emit_projects_changed (iface);
     }
 
   lode_dbus_daemon1_complete_watch (iface, g_steal_pointer (&invocation), watch_status (entry));
@@ -1386,6 +1473,8 @@ LodeDaemonService *
 lode_daemon_service_new (GApplication *app,
                          LodeEngine   *engine)
 {
+  /* One daemon per process: its codebase_watch, defined once. */
+  static LodeTool watch_tool;
   LodeDaemonService *self;
 
   g_return_val_if_fail (G_IS_APPLICATION (app), NULL);
@@ -1395,6 +1484,13 @@ lode_daemon_service_new (GApplication *app,
   self->app = app;
   self->engine = g_object_ref (engine);
   self->registry = lode_tool_registry_new (engine);
+  g_object_set_data (G_OBJECT (self->registry), "lode-service", self);
+  watch_tool = *lode_tool_registry_lookup (self->registry, "codebase_watch");
+  watch_tool.description =
+    "Start or stop keeping a project's index up to date as files change (Lode's daemon "
+    "watches it, also across restarts), or ask whether it is watched.";
+  watch_tool.func = daemon_codebase_watch;
+  lode_tool_registry_replace (self->registry, &watch_tool);
   self->state_file = g_build_filename (lode_engine_get_config (engine)->data_dir,
                                        "watched", NULL);
 

@@ -263,6 +263,36 @@ lode_tool_registry_add (LodeToolRegistry *self,
 }
 
 /**
+ * lode_tool_registry_replace:
+ * @self: a #LodeToolRegistry
+ * @tool: (transfer none): a tool of the same name as one added before; it must outlive @self
+ *
+ * Puts @tool in place of the tool of its name, in the same position: a front end that can
+ * do more than liblode alone (the daemon watches trees) gives the tool its own handler.
+ * Call it before the registry runs any tool.
+ */
+void
+lode_tool_registry_replace (LodeToolRegistry *self,
+                            const LodeTool   *tool)
+{
+  Entry *entry;
+
+  g_return_if_fail (LODE_IS_TOOL_REGISTRY (self));
+  g_return_if_fail (tool != NULL && tool->name != NULL && tool->func != NULL);
+
+  entry = g_hash_table_lookup (self->by_name, tool->name);
+  g_return_if_fail (entry != NULL);
+
+  g_hash_table_remove (self->by_name, entry->tool->name);
+  json_node_unref (entry->input_schema);
+  json_node_unref (entry->output_schema);
+  entry->tool = tool;
+  entry->input_schema = parse_schema (tool->name, tool->input_schema);
+  entry->output_schema = parse_schema (tool->name, tool->output_schema);
+  g_hash_table_insert (self->by_name, (gpointer) tool->name, entry);
+}
+
+/**
  * lode_tool_registry_lookup:
  * @self: a #LodeToolRegistry
  * @name: a tool name

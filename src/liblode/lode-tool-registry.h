@@ -130,6 +130,8 @@ JsonNode          *lode_tool_registry_get_output_schema (LodeToolRegistry *self,
                                                          const char       *name);
 void               lode_tool_registry_add         (LodeToolRegistry     *self,
                                                    const LodeTool       *tool);
+void               lode_tool_registry_replace     (LodeToolRegistry     *self,
+                                                   const LodeTool       *tool);
 const LodeTool    *lode_tool_registry_lookup      (LodeToolRegistry     *self,
                                                    const char           *name);
 GPtrArray         *lode_tool_registry_list        (LodeToolRegistry     *self);

@@ -1020,8 +1020,9 @@ codebase_watch (LodeToolCall  *call,
                                                       "action");
 
   g_set_error (error, LODE_ERROR, LODE_ERROR_FAILED,
-               "File watching is not available in this build of Lode, so codebase_watch "
-               "cannot %s. After changing files, call codebase_update to refresh the index.",
+               "Watching needs Lode's daemon (loded), and this lode-mcp runs without it (no "
+               "session bus, or --no-daemon), so codebase_watch cannot %s. After changing "
+               "files, call codebase_update to refresh the index.",
                g_str_equal (action, "start") ? "start a watcher"
                : g_str_equal (action, "stop") ? "stop a watcher" : "report a watcher's status");
   return NULL;
@@ -1040,8 +1041,8 @@ static const LodeTool codebase_watch_tool = {
   .title = "Watch a codebase",
   .description =
     "Start or stop keeping a project's index up to date as files change, or ask whether it "
-    "is watched. Not available in this build: it returns an error saying so; use "
-    "codebase_update after changes.",
+    "is watched. Watching runs in Lode's daemon: without one (no session bus) this returns "
+    "an error saying so; then call codebase_update after changes.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"action\": {\"type\": \"string\", \"enum\": [\"start\", \"stop\", \"status\"], "

@@ -335,6 +335,35 @@ test_call_tool (Fixture       *fixture,
   g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
 
+  /* In the daemon codebase_watch watches. */
+  {
+    g_autofree char *start = g_strdup_printf ("{\"projectPath\": \"%s\", \"action\": \"start\"}",
+                                              fixture->root);
+    g_autofree char *stop = g_strdup_printf ("{\"projectPath\": \"%s\", \"action\": \"stop\"}",
+                                             fixture->root);
+    g_autoptr(JsonNode) start_root = NULL;
+    g_autoptr(JsonNode) stop_root = NULL;
+    g_autoptr(GVariant) daemon_status = NULL;
+    JsonObject *watch;
+    gboolean watched = FALSE;
+
+    watch = call_tool (fixture, "codebase_watch", start, &start_root, &error);
+    g_assert_no_error (error);
+    g_assert_false (json_object_get_boolean_member (watch, "isError"));
+    g_assert_true (json_object_get_boolean_member (
+                     json_object_get_object_member (watch, "structuredContent"), "watching"));
+    lode_dbus_daemon1_call_status_sync (fixture->proxy, fixture->root, &daemon_status, NULL,
+                                        &error);
+    g_assert_no_error (error);
+    g_assert_true (g_variant_lookup (daemon_status, "watched", "b", &watched));
+    g_assert_true (watched);
+
+    watch = call_tool (fixture, "codebase_watch", stop, &stop_root, &error);
+    g_assert_no_error (error);
+    g_assert_false (json_object_get_boolean_member (
+                      json_object_get_object_member (watch, "structuredContent"), "watching"));
+  }
+
   /* Still serving. */
   g_clear_pointer (&status_root, json_node_unref);
   status = call_tool (fixture, "codebase_status", status_arguments, &status_root, &error);

@@ -369,9 +369,9 @@ test_lifecycle (ToolsFixture  *fixture,
   g_assert_nonnull (strstr (stop->text, "No indexing operation is currently running"));
 
   call_fails (fixture, "codebase_watch", "{\"action\": \"start\"}", fixture->corpus,
-              "not available");
+              "needs Lode's daemon");
   call_fails (fixture, "codebase_watch", "{\"action\": \"status\"}", fixture->corpus,
-              "not available");
+              "needs Lode's daemon");
 
   removed = call_ok (fixture, "codebase_remove", path_args, NULL);
   g_assert_true (json_object_get_boolean_member (removed->structured, "removed"));

@@ -235,7 +235,7 @@ async function exercise(client, { projectPath, viaRoots }) {
   for (const action of ["start", "stop", "status"]) {
     const watch = await call(client, schemas, "codebase_watch", { ...where, action });
     assert.equal(watch.isError, true, `codebase_watch ${action} must not pretend to work`);
-    assert.match(watch.content[0].text, /not available/);
+    assert.match(watch.content[0].text, /needs Lode's daemon/);
   }
 
   // Resources: the overview of each indexed project.
