@@ -285,20 +285,24 @@ describe("stdio", () => {
     transport.stderr.on("data", (d) => { stderr += d; });
 
     await client.connect(transport);
-    assert.equal(client.getServerVersion().name, "lode");
-    assert.ok(client.getServerCapabilities().tools);
-    assert.ok(client.getServerCapabilities().resources);
-    assert.ok(client.getServerCapabilities().logging);
+    // A failed assertion must not leave the server running: node would wait for it.
+    try {
+      assert.equal(client.getServerVersion().name, "lode");
+      assert.ok(client.getServerCapabilities().tools);
+      assert.ok(client.getServerCapabilities().resources);
+      assert.ok(client.getServerCapabilities().logging);
 
-    // The server asks for roots right after initialization; wait for the answer to land.
-    const deadline = Date.now() + 10000;
-    while (rootsAsked === 0 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 20));
-    assert.equal(rootsAsked, 1);
-    await client.ping();
+      // The server asks for roots right after initialization; wait for the answer to land.
+      const deadline = Date.now() + 10000;
+      while (rootsAsked === 0 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      assert.equal(rootsAsked, 1);
+      await client.ping();
 
-    await exercise(client, { projectPath: fixture, viaRoots: true });
-    await client.close();
+      await exercise(client, { projectPath: fixture, viaRoots: true });
+    } finally {
+      await client.close();
+    }
     assert.deepEqual(errors, [], stderr);
   });
 
@@ -337,10 +341,13 @@ describe("streamable HTTP", () => {
     const client = newClient(errors);
     const transport = new StreamableHTTPClientTransport(new URL(server.url));
     await client.connect(transport);
-    assert.ok(transport.sessionId, "a session id was issued");
-    await exercise(client, { projectPath: fixture, viaRoots: false });
-    await transport.terminateSession();
-    await client.close();
+    try {
+      assert.ok(transport.sessionId, "a session id was issued");
+      await exercise(client, { projectPath: fixture, viaRoots: false });
+      await transport.terminateSession();
+    } finally {
+      await client.close();
+    }
     assert.deepEqual(errors, [], server.stderr());
   });
 });
