@@ -17,7 +17,6 @@ packages="
   libglib2.0-bin
   libglib2.0-dev
   libjson-glib-dev
-  libopenblas-dev
   libsecret-1-dev
   libsoup-3.0-dev
   libsqlite3-dev

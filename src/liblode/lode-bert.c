@@ -11,11 +11,11 @@
 #include <math.h>
 #include <string.h>
 
-#include <cblas.h>
 #include <json-glib/json-glib.h>
 
 #include "lode-bert.h"
 #include "lode-error.h"
+#include "lode-gemm.h"
 
 /* Upper bounds for config values, far above any BERT-family encoder, so that a corrupt
  * config cannot make us allocate absurd buffers. */
@@ -29,18 +29,20 @@
  * columns_part()). */
 #define COLUMN_SPLIT_ROWS 256
 
+/* The weights of the dense products are packed once at load (see lode-gemm.h), so the
+ * mapped originals are read only then. */
 typedef struct
 {
-  float       *wqkv;     /* [3H, H]: query, key and value weights stacked (owned) */
-  float       *bqkv;     /* [3H] (owned) */
-  const float *wo;       /* [H, H] attention output */
-  const float *bo;
-  const float *ln1_g;
-  const float *ln1_b;
-  const float *wi;       /* [I, H] intermediate */
-  const float *bi;
-  const float *wo2;      /* [H, I] output */
-  const float *bo2;
+  LodePackedMatrix *wqkv;  /* [3H, H]: query, key and value weights stacked */
+  float            *bqkv;  /* [3H] (owned) */
+  LodePackedMatrix *wo;    /* [H, H] attention output */
+  const float      *bo;
+  const float      *ln1_g;
+  const float      *ln1_b;
+  LodePackedMatrix *wi;    /* [I, H] intermediate */
+  const float      *bi;
+  LodePackedMatrix *wo2;   /* [H, I] output */
+  const float      *bo2;
   const float *ln2_g;
   const float *ln2_b;
 } BertLayer;
@@ -73,6 +75,13 @@ lode_bert_free (LodeBert *self)
   if (self == NULL)
     return;
 
+  for (guint l = 0; self->layers != NULL && l < self->n_layers; l++)
+    {
+      lode_packed_matrix_free (self->layers[l].wqkv);
+      lode_packed_matrix_free (self->layers[l].wo);
+      lode_packed_matrix_free (self->layers[l].wi);
+      lode_packed_matrix_free (self->layers[l].wo2);
+    }
   g_clear_pointer (&self->owned, g_ptr_array_unref);
   g_clear_pointer (&self->file, g_mapped_file_unref);
   g_free (self->layers);
@@ -395,6 +404,29 @@ bad_shape:
   return NULL;
 }
 
+/* The weights @name packed for the dense products; a converted copy is dropped. */
+static LodePackedMatrix *
+bert_packed_tensor (LodeBert    *self,
+                    Loader      *loader,
+                    const char  *name,
+                    guint        rows,
+                    guint        cols,
+                    GError     **error)
+{
+  guint n_owned = self->owned->len;
+  const float *weights = bert_tensor (self, loader, name, rows, cols, error);
+  LodePackedMatrix *packed;
+
+  if (weights == NULL)
+    return NULL;
+
+  packed = lode_packed_matrix_new (weights, rows, cols);
+  if (self->owned->len > n_owned)
+    g_ptr_array_remove_index (self->owned, n_owned);
+
+  return packed;
+}
+
 static gboolean
 bert_load_layer (LodeBert   *self,
                  Loader     *loader,
@@ -406,17 +438,24 @@ bert_load_layer (LodeBert   *self,
   guint H = self->hidden;
   guint n_inter = self->intermediate;
 
+  g_autofree float *wqkv = NULL;
+
 #define LAYER_TENSOR(field, suffix, r, c) \
   G_STMT_START { \
     g_autofree char *name_ = g_strdup_printf ("encoder.layer.%u.%s", index, suffix); \
     if ((layer->field = bert_tensor (self, loader, name_, r, c, error)) == NULL) \
       return FALSE; \
   } G_STMT_END
+#define LAYER_PACKED(field, suffix, r, c) \
+  G_STMT_START { \
+    g_autofree char *name_ = g_strdup_printf ("encoder.layer.%u.%s", index, suffix); \
+    if ((layer->field = bert_packed_tensor (self, loader, name_, r, c, error)) == NULL) \
+      return FALSE; \
+  } G_STMT_END
 
-  /* One [3H, H] product instead of three [H, H] ones: fewer, larger BLAS calls. */
-  layer->wqkv = g_new (float, (gsize) 3 * H * H);
+  /* One [3H, H] product instead of three [H, H] ones: fewer, larger products. */
+  wqkv = g_new (float, (gsize) 3 * H * H);
   layer->bqkv = g_new (float, (gsize) 3 * H);
-  g_ptr_array_add (self->owned, layer->wqkv);
   g_ptr_array_add (self->owned, layer->bqkv);
   for (guint i = 0; i < 3; i++)
     {
@@ -429,22 +468,24 @@ bert_load_layer (LodeBert   *self,
 
       if (bias == NULL)
         return FALSE;
-      memcpy (layer->wqkv + (gsize) i * H * H, weight, (gsize) H * H * sizeof (float));
+      memcpy (wqkv + (gsize) i * H * H, weight, (gsize) H * H * sizeof (float));
       memcpy (layer->bqkv + (gsize) i * H, bias, H * sizeof (float));
     }
+  layer->wqkv = lode_packed_matrix_new (wqkv, 3 * H, H);
 
-  LAYER_TENSOR (wo, "attention.output.dense.weight", H, H);
+  LAYER_PACKED (wo, "attention.output.dense.weight", H, H);
   LAYER_TENSOR (bo, "attention.output.dense.bias", H, 0);
   LAYER_TENSOR (ln1_g, "attention.output.LayerNorm.weight", H, 0);
   LAYER_TENSOR (ln1_b, "attention.output.LayerNorm.bias", H, 0);
-  LAYER_TENSOR (wi, "intermediate.dense.weight", n_inter, H);
+  LAYER_PACKED (wi, "intermediate.dense.weight", n_inter, H);
   LAYER_TENSOR (bi, "intermediate.dense.bias", n_inter, 0);
-  LAYER_TENSOR (wo2, "output.dense.weight", H, n_inter);
+  LAYER_PACKED (wo2, "output.dense.weight", H, n_inter);
   LAYER_TENSOR (bo2, "output.dense.bias", H, 0);
   LAYER_TENSOR (ln2_g, "output.LayerNorm.weight", H, 0);
   LAYER_TENSOR (ln2_b, "output.LayerNorm.bias", H, 0);
 
 #undef LAYER_TENSOR
+#undef LAYER_PACKED
 
   return TRUE;
 }
@@ -590,19 +631,19 @@ lode_bert_get_vocab_size (LodeBert *self)
 
 /* ---- kernels ---------------------------------------------------------------------------- */
 
-/* Y[M, N] += X[M, K] · W[N, K]ᵀ: a Hugging Face linear layer, accumulated into @y, which
- * holds the bias or the residual already. Accumulating (β = 1) also spares BLAS the pass
- * that clears Y for β = 0. */
+/* Y[M, N] = bias + X[M, K] · W[N, K]ᵀ, a Hugging Face linear layer; without @bias,
+ * accumulated into @y, which holds the residual. */
 static inline void
-linear_acc (const float *x,
-            const float *w,
-            float       *y,
-            guint        m,
-            guint        n,
-            guint        k)
+linear (const float            *x,
+        const LodePackedMatrix *w,
+        const float            *bias,
+        float                  *y,
+        guint                   m)
 {
-  cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k,
-               1.0f, x, k, w, k, 1.0f, y, n);
+  guint n = lode_packed_matrix_get_n (w);
+
+  lode_gemm_acc (LODE_GEMM_KERNEL_BEST, x, lode_packed_matrix_get_k (w), m, w, 0, n, bias, y,
+                 n);
 }
 
 /* The element-wise kernels below run once per layer over whole matrices. They are compiled
@@ -671,18 +712,6 @@ bias_layer_norm (float       * restrict x,
       for (guint i = 0; i < n; i++)
         row[i] = (row[i] - mean) * inv * gamma[i] + beta[i];
     }
-}
-
-/* Every row of @x (@rows × @n) becomes @bias: the start of a linear layer's output, which
- * the matrix product then accumulates into. */
-static void
-fill_rows (float       *x,
-           const float *bias,
-           guint        rows,
-           guint        n)
-{
-  for (guint r = 0; r < rows; r++)
-    memcpy (x + (gsize) r * n, bias, n * sizeof (float));
 }
 
 /* erf to about 4e-7: a rational approximation (the one Eigen and XLA use) that vectorises,
@@ -779,7 +808,8 @@ SIMD_CLONES static void
 softmax_rows (float *scores,
               guint  rows,
               guint  n,
-              guint  stride)
+              guint  stride,
+              float  scale)
 {
   for (guint r = 0; r < rows; r++)
     {
@@ -794,7 +824,7 @@ softmax_rows (float *scores,
 #pragma omp simd reduction (+:sum)
       for (guint i = 0; i < n; i++)
         {
-          row[i] = exp_approx (row[i] - max);
+          row[i] = exp_approx ((row[i] - max) * scale);
           sum += row[i];
         }
       inv = 1.0f / sum;
@@ -806,10 +836,9 @@ softmax_rows (float *scores,
 
 /* ---- fork-join ------------------------------------------------------------------------- */
 
-/* The encoder splits each step of a forward pass over the processors itself, with OpenBLAS
- * kept to one thread per call: its element-wise work and the attention heads run in
- * parallel too, and idle OpenBLAS threads do not spin against ours. (Helpers that spin
- * before sleeping, as onnxruntime's do, measured no faster here.) */
+/* The encoder splits each step of a forward pass over the processors itself: its products,
+ * its element-wise work and the attention heads. (Helpers that spin before sleeping, as
+ * onnxruntime's do, measured no faster here.) */
 typedef void (*PartFunc) (gpointer data,
                           guint    part,
                           guint    n_parts);
@@ -852,11 +881,7 @@ n_workers (void)
   static gsize n;
 
   if (g_once_init_enter (&n))
-    {
-      /* This process uses OpenBLAS only here, one thread per product. */
-      openblas_set_num_threads (1);
-      g_once_init_leave (&n, CLAMP (g_get_num_processors (), 1, 64));
-    }
+    g_once_init_leave (&n, CLAMP (g_get_num_processors (), 1, 64));
 
   return (guint) n;
 }
@@ -930,19 +955,18 @@ typedef struct
   float           *qkv;       /* [T, 3H] */
   float           *ctx;       /* [T, H] attention context */
   float           *inter;     /* [T, I] */
-  float          **scores;    /* per part: [Lmax, Lmax], one head of one sequence */
+  float          **scores;    /* per part: [Lmax, Lmax padded], one head of one sequence */
+  float          **keys;      /* per part: [D, Lmax padded], its keys transposed */
   const BertLayer *finish;    /* the layer whose dense half the row step runs, or NULL */
   const BertLayer *start;     /* the layer whose QKV product the row step runs, or NULL */
   struct
   {
-    const float *x;           /* [T, k] */
-    const float *w;           /* [n, k] */
-    const float *bias;        /* [n], or NULL to accumulate into y as it is */
-    float       *y;           /* [T, n] */
-    guint        n;
-    guint        k;
-    gboolean     gelu;
-  } product;                  /* the product the column step runs */
+    const float            *x;     /* [T, k] */
+    const LodePackedMatrix *w;     /* [n, k] */
+    const float            *bias;  /* [n], or NULL to accumulate into y as it is */
+    float                  *y;     /* [T, n] */
+    gboolean                gelu;
+  } product;                       /* the product the column step runs */
 } Pass;
 
 /* Rows r0…r1: the dense half of the previous layer (post-LayerNorm:
@@ -971,12 +995,11 @@ rows_part (gpointer data,
       const BertLayer *layer = pass->finish;
       float *inter = pass->inter + (gsize) r0 * n_inter;
 
-      linear_acc (pass->ctx + (gsize) r0 * H, layer->wo, x, m, H, H);
+      linear (pass->ctx + (gsize) r0 * H, layer->wo, NULL, x, m);
       bias_layer_norm (x, layer->bo, layer->ln1_g, layer->ln1_b, m, H, self->eps);
-      fill_rows (inter, layer->bi, m, n_inter);
-      linear_acc (x, layer->wi, inter, m, n_inter, H);
+      linear (x, layer->wi, layer->bi, inter, m);
       gelu (inter, (gsize) m * n_inter, self->gelu_tanh);
-      linear_acc (inter, layer->wo2, x, m, H, n_inter);
+      linear (inter, layer->wo2, NULL, x, m);
       bias_layer_norm (x, layer->bo2, layer->ln2_g, layer->ln2_b, m, H, self->eps);
     }
 
@@ -984,13 +1007,11 @@ rows_part (gpointer data,
     {
       float *qkv = pass->qkv + (gsize) r0 * 3 * H;
 
-      fill_rows (qkv, pass->start->bqkv, m, 3 * H);
-      linear_acc (x, pass->start->wqkv, qkv, m, 3 * H, H);
+      linear (x, pass->start->wqkv, pass->start->bqkv, qkv, m);
     }
 }
 
-/* Columns c0…c1 of @n for one part: multiples of 16, so that every part starts on a
- * vector boundary. */
+/* Columns c0…c1 of @n for one part: whole panels of the packed weights. */
 static void
 column_range (guint  n,
               guint  part,
@@ -998,83 +1019,57 @@ column_range (guint  n,
               guint *c0,
               guint *c1)
 {
-  guint blocks = (n + 15) / 16;
+  guint panels = (n + LODE_GEMM_PANEL - 1) / LODE_GEMM_PANEL;
 
-  *c0 = MIN (n, blocks * part / n_parts * 16);
-  *c1 = MIN (n, blocks * (part + 1) / n_parts * 16);
-}
-
-/* Y[:, c0…c1] (+)= X · W[c0…c1, :]ᵀ for one part: W's rows c0…c1 are contiguous. */
-static void
-linear_acc_columns (const float *x,
-                    const float *w,
-                    float       *y,
-                    guint        m,
-                    guint        n,
-                    guint        k,
-                    guint        c0,
-                    guint        c1)
-{
-  if (c1 > c0)
-    cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, m, c1 - c0, k,
-                 1.0f, x, k, w + (gsize) c0 * k, k, 1.0f, y + c0, n);
-}
-
-/* Sets columns c0…c1 of every row of @y (@rows × @n) to @bias[c0…c1]. */
-static void
-fill_columns (float       *y,
-              const float *bias,
-              guint        rows,
-              guint        n,
-              guint        c0,
-              guint        c1)
-{
-  for (guint r = 0; r < rows; r++)
-    memcpy (y + (gsize) r * n + c0, bias + c0, (c1 - c0) * sizeof (float));
+  *c0 = MIN (n, panels * part / n_parts * LODE_GEMM_PANEL);
+  *c1 = MIN (n, panels * (part + 1) / n_parts * LODE_GEMM_PANEL);
 }
 
 /* The column step, for short batches: y (+)= x · wᵀ (+ bias, then GELU) for one part's share
- * of the output columns. With few rows, splitting the rows would make every part pack all
- * of a layer's weights (OpenBLAS repacks them on each call); this way each part packs only
- * its columns' weights. Four joins more per layer than the row steps. */
+ * of the output columns. With few rows, the weights are the larger operand: this way each
+ * part reads only its columns' weights. Four joins more per layer than the row steps. */
 static void
 columns_part (gpointer data,
               guint    part,
               guint    n_parts)
 {
   Pass *pass = data;
-  guint n = pass->product.n;
+  const LodePackedMatrix *w = pass->product.w;
+  guint n = lode_packed_matrix_get_n (w);
   guint c0, c1;
 
   column_range (n, part, n_parts, &c0, &c1);
-  if (pass->product.bias != NULL)
-    fill_columns (pass->product.y, pass->product.bias, pass->T, n, c0, c1);
-  linear_acc_columns (pass->product.x, pass->product.w, pass->product.y, pass->T, n,
-                      pass->product.k, c0, c1);
+  if (c1 == c0)
+    return;
+  lode_gemm_acc (LODE_GEMM_KERNEL_BEST, pass->product.x, lode_packed_matrix_get_k (w),
+                 pass->T, w, c0, c1, pass->product.bias, pass->product.y, n);
   if (pass->product.gelu)
     for (guint r = 0; r < pass->T; r++)
       gelu (pass->product.y + (gsize) r * n + c0, c1 - c0, pass->self->gelu_tanh);
 }
 
 static void
-run_columns (Pass        *pass,
-             const float *x,
-             const float *w,
-             const float *bias,
-             float       *y,
-             guint        n,
-             guint        k,
-             gboolean     with_gelu,
-             guint        n_parts)
+run_columns (Pass                   *pass,
+             const float            *x,
+             const LodePackedMatrix *w,
+             const float            *bias,
+             float                  *y,
+             gboolean                with_gelu,
+             guint                   n_parts)
 {
   pass->product.x = x;
   pass->product.w = w;
   pass->product.bias = bias;
   pass->product.y = y;
-  pass->product.n = n;
-  pass->product.k = k;
   pass->product.gelu = with_gelu;
   run_parts (columns_part, pass, n_parts);
+}
+
+/* Columns of a row of attention scores for @len tokens: whole panels. */
+static inline guint
+padded_length (guint len)
+{
+  return (len + LODE_GEMM_PANEL - 1) / LODE_GEMM_PANEL * LODE_GEMM_PANEL;
 }
 
 /* Attention of every (sequence, head) pair i with i ≡ part (mod n_parts). */
@@ -1090,23 +1085,33 @@ attention_part (gpointer data,
   gsize ld = 3 * (gsize) H;
   float scale = 1.0f / sqrtf ((float) D);
   float *scores = pass->scores[part];
+  float *keys = pass->keys[part];
 
   for (guint i = part; i < pass->n_sequences * self->heads; i += n_parts)
     {
       guint s = i / self->heads;
       guint h = i % self->heads;
       guint L = pass->lengths[s];
+      guint Lp = padded_length (L);
       const float *q = pass->qkv + pass->offsets[s] * ld + h * D;
       const float *k = q + H;
       const float *v = q + 2 * H;
       float *ctx = pass->ctx + pass->offsets[s] * H + h * D;
 
-      /* scores[L, L] = Q_h · K_hᵀ / √D, then softmax, then ctx_h = scores · V_h. */
-      cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasTrans, L, L, D,
-                   scale, q, ld, k, ld, 0.0f, scores, L);
-      softmax_rows (scores, L, L, L);
-      cblas_sgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, L, D, L,
-                   1.0f, scores, L, v, ld, 0.0f, ctx, H);
+      /* keys[D, Lp] = K_hᵀ, zero after column L; scores[L, Lp] = Q_h · K_hᵀ, then
+       * softmax (Q_h · K_hᵀ / √D) over the first L columns, then ctx_h = scores · V_h. */
+      for (guint d = 0; d < D; d++)
+        {
+          float *row = keys + (gsize) d * Lp;
+
+          for (guint j = 0; j < L; j++)
+            row[j] = k[j * ld + d];
+          for (guint j = L; j < Lp; j++)
+            row[j] = 0.0f;
+        }
+      lode_gemm_nn (LODE_GEMM_KERNEL_BEST, L, Lp, D, q, ld, keys, Lp, scores, Lp);
+      softmax_rows (scores, L, L, Lp, scale);
+      lode_gemm_nn (LODE_GEMM_KERNEL_BEST, L, D, L, scores, Lp, v, ld, ctx, H);
     }
 }
 
@@ -1216,8 +1221,12 @@ lode_bert_embed (LodeBert             *self,
   pass.ctx = g_new (float, T * H);
   pass.inter = g_new (float, T * self->intermediate);
   pass.scores = g_new (float *, n_head_parts);
+  pass.keys = g_new (float *, n_head_parts);
   for (guint i = 0; i < n_head_parts; i++)
-    pass.scores[i] = g_new (float, (gsize) max_len * max_len);
+    {
+      pass.scores[i] = g_new (float, (gsize) max_len * padded_length (max_len));
+      pass.keys[i] = g_new (float, (gsize) self->head_dim * padded_length (max_len));
+    }
 
   /* Embeddings: word + position + segment 0, then LayerNorm. */
   for (guint s = 0; s < n_sequences; s++)
@@ -1242,16 +1251,12 @@ lode_bert_embed (LodeBert             *self,
 
       if (by_columns)
         {
-          guint n_inter = self->intermediate;
-
-          run_columns (&pass, pass.x, layer->wqkv, layer->bqkv, pass.qkv, 3 * H, H, FALSE,
-                       n_parts);
+          run_columns (&pass, pass.x, layer->wqkv, layer->bqkv, pass.qkv, FALSE, n_parts);
           run_parts (attention_part, &pass, n_head_parts);
-          run_columns (&pass, pass.ctx, layer->wo, NULL, pass.x, H, H, FALSE, n_parts);
+          run_columns (&pass, pass.ctx, layer->wo, NULL, pass.x, FALSE, n_parts);
           bias_layer_norm (pass.x, layer->bo, layer->ln1_g, layer->ln1_b, T, H, self->eps);
-          run_columns (&pass, pass.x, layer->wi, layer->bi, pass.inter, n_inter, H, TRUE,
-                       n_parts);
-          run_columns (&pass, pass.inter, layer->wo2, NULL, pass.x, H, n_inter, FALSE, n_parts);
+          run_columns (&pass, pass.x, layer->wi, layer->bi, pass.inter, TRUE, n_parts);
+          run_columns (&pass, pass.inter, layer->wo2, NULL, pass.x, FALSE, n_parts);
           bias_layer_norm (pass.x, layer->bo2, layer->ln2_g, layer->ln2_b, T, H, self->eps);
         }
       else
@@ -1297,8 +1302,12 @@ lode_bert_embed (LodeBert             *self,
   g_free (pass.ctx);
   g_free (pass.inter);
   for (guint i = 0; i < n_head_parts; i++)
-    g_free (pass.scores[i]);
+    {
+      g_free (pass.scores[i]);
+      g_free (pass.keys[i]);
+    }
   g_free (pass.scores);
+  g_free (pass.keys);
 
   return !cancelled;
 }
