@@ -466,14 +466,22 @@ daemon_pid (Fixture *fixture)
   return pid;
 }
 
-/* Polls until @query finds (or, with !@present, no longer finds) @path, for at most 2 s. */
+/* A watched change must be searchable (or gone) within 2 s, debounce included (issue #5).
+ * Indexing a whole tree when watching starts, and activating a daemon, are not bounded by
+ * that: they get more room on a loaded machine. */
+#define CHANGE_SECONDS   2
+#define CATCH_UP_SECONDS 30
+
+/* Polls until @query finds (or, with !@present, no longer finds) @path, for at most
+ * @seconds. */
 static gboolean
 wait_for (Fixture    *fixture,
           const char *query,
           const char *path,
-          gboolean    present)
+          gboolean    present,
+          guint       seconds)
 {
-  gint64 deadline = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
+  gint64 deadline = g_get_monotonic_time () + seconds * G_USEC_PER_SEC;
 
   do
     {
@@ -535,20 +543,24 @@ test_watch (Fixture       *fixture,
   g_assert_true (watched);
 
   /* The catch-up update indexes the tree. */
-  g_assert_true (wait_for (fixture, "parse_request_header", "src/parse.c", TRUE));
+  g_assert_true (wait_for (fixture, "parse_request_header", "src/parse.c", TRUE,
+                           CATCH_UP_SECONDS));
 
   write_file (fixture->root, "src/created.c", "int zebra_counter_total;\n");
-  g_assert_true (wait_for (fixture, "zebra_counter_total", "src/created.c", TRUE));
+  g_assert_true (wait_for (fixture, "zebra_counter_total", "src/created.c", TRUE, CHANGE_SECONDS));
 
   write_file (fixture->root, "src/util.py", "def compute_digest_quickly(data):\n    return 1\n");
-  g_assert_true (wait_for (fixture, "compute_digest_quickly", "src/util.py", TRUE));
+  g_assert_true (wait_for (fixture, "compute_digest_quickly", "src/util.py", TRUE,
+                           CHANGE_SECONDS));
 
   g_assert_cmpint (g_unlink (util), ==, 0);
-  g_assert_true (wait_for (fixture, "compute_digest_quickly", "src/util.py", FALSE));
+  g_assert_true (wait_for (fixture, "compute_digest_quickly", "src/util.py", FALSE,
+                           CHANGE_SECONDS));
 
   g_assert_cmpint (g_rename (moved_from, moved_to), ==, 0);
-  g_assert_true (wait_for (fixture, "parse_request_header", "src/request.c", TRUE));
-  g_assert_true (wait_for (fixture, "parse_request_header", "src/parse.c", FALSE));
+  g_assert_true (wait_for (fixture, "parse_request_header", "src/request.c", TRUE,
+                           CHANGE_SECONDS));
+  g_assert_true (wait_for (fixture, "parse_request_header", "src/parse.c", FALSE, CHANGE_SECONDS));
 
   /* A branch switch: many files at once, one update. */
   git (fixture->root, "add -A");
@@ -563,10 +575,10 @@ test_watch (Fixture       *fixture,
     }
   git (fixture->root, "add -A");
   git (fixture->root, "commit -q -m feature");
-  g_assert_true (wait_for (fixture, "feature_flag_42", "feature/f42.c", TRUE));
+  g_assert_true (wait_for (fixture, "feature_flag_42", "feature/f42.c", TRUE, CHANGE_SECONDS));
   git (fixture->root, "checkout -q main");
-  g_assert_true (wait_for (fixture, "feature_flag_42", "feature/f42.c", FALSE));
-  g_assert_true (wait_for (fixture, "zebra_counter_total", "src/created.c", TRUE));
+  g_assert_true (wait_for (fixture, "feature_flag_42", "feature/f42.c", FALSE, CHANGE_SECONDS));
+  g_assert_true (wait_for (fixture, "zebra_counter_total", "src/created.c", TRUE, CHANGE_SECONDS));
 }
 
 static void
@@ -580,7 +592,8 @@ test_restart_catches_up (Fixture       *fixture,
 
   lode_dbus_daemon1_call_watch_sync (fixture->proxy, fixture->root, TRUE, &watch, NULL, &error);
   g_assert_no_error (error);
-  g_assert_true (wait_for (fixture, "parse_request_header", "src/parse.c", TRUE));
+  g_assert_true (wait_for (fixture, "parse_request_header", "src/parse.c", TRUE,
+                           CATCH_UP_SECONDS));
 
   pid = daemon_pid (fixture);
   g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
@@ -591,7 +604,8 @@ test_restart_catches_up (Fixture       *fixture,
   write_file (fixture->root, "src/offline.c", "int written_while_down;\n");
 
   /* The next call activates a new daemon, which watches the tree again and catches up. */
-  g_assert_true (wait_for (fixture, "written_while_down", "src/offline.c", TRUE));
+  g_assert_true (wait_for (fixture, "written_while_down", "src/offline.c", TRUE,
+                           CATCH_UP_SECONDS));
   g_assert_cmpuint (daemon_pid (fixture), !=, pid);
 }
 
