@@ -789,8 +789,7 @@ static void
 call_daemon (Request *request)
 {
   LodeMcpSession *self = request->session;
-  g_autoptr(JsonNode) schema = lode_tool_registry_get_input_schema (self->registry,
-                                                                     request->name);
+  JsonNode *schema = lode_tool_registry_get_input_schema (self->registry, request->name);
   g_autoptr(JsonNode) node = NULL;
   g_autofree char *json = NULL;
   JsonObject *properties;
