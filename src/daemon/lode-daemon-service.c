@@ -66,6 +66,7 @@ typedef struct
   char         *sender;
   guint         watch_id;
   GCancellable *cancellable;        /* of the client's searches and status reads */
+  GHashTable   *tool_calls;         /* (owned): call_id → (owned) GCancellable */
 } Client;
 
 struct _LodeDaemonService
@@ -120,6 +121,13 @@ project_entry_free (ProjectEntry *entry)
 static void
 client_free (Client *client)
 {
+  GHashTableIter iter;
+  GCancellable *cancellable;
+
+  g_hash_table_iter_init (&iter, client->tool_calls);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &cancellable))
+    g_cancellable_cancel (cancellable);
+  g_hash_table_unref (client->tool_calls);
   g_cancellable_cancel (client->cancellable);
   g_clear_object (&client->cancellable);
   g_clear_handle_id (&client->watch_id, g_bus_unwatch_name);
@@ -281,6 +289,7 @@ ensure_client (LodeDaemonService     *self,
   client = g_new0 (Client, 1);
   client->sender = g_strdup (sender);
   client->cancellable = g_cancellable_new ();
+  client->tool_calls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   g_hash_table_insert (self->clients, client->sender, client);
   client->watch_id =
     g_bus_watch_name_on_connection (g_dbus_method_invocation_get_connection (invocation),
@@ -1336,46 +1345,129 @@ handle_watch (LodeDBusDaemon1       *iface,
   return G_DBUS_METHOD_INVOCATION_HANDLED;
 }
 
-/* CallTool: the tool registry, on its worker threads. */
+/* CallTool: the tool registry, on its worker threads. A call with a call_id has its own
+ * cancellable (CancelTool) and sends its progress to its caller. */
 
 #define MAX_TOOL_ARGUMENTS_BYTES (1024 * 1024)
+#define MAX_CALL_ID_BYTES        256
+
+typedef struct
+{
+  LodeDaemonService     *service;
+  GDBusMethodInvocation *invocation;
+  char                  *call_id;      /* (nullable) */
+} ToolCall;
+
+static void
+tool_call_free (ToolCall *call)
+{
+  g_clear_object (&call->service);
+  g_clear_object (&call->invocation);
+  g_free (call->call_id);
+  g_free (call);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ToolCall, tool_call_free)
+
+/* Where a call's progress goes: its caller alone, which named the call. */
+typedef struct
+{
+  GDBusConnection *connection;
+  char            *sender;
+  char            *object_path;
+  char            *call_id;
+} ProgressTarget;
+
+static ProgressTarget *
+progress_target_new (GDBusMethodInvocation *invocation,
+                     const char            *call_id)
+{
+  ProgressTarget *target = g_new0 (ProgressTarget, 1);
+
+  target->connection = g_object_ref (g_dbus_method_invocation_get_connection (invocation));
+  target->sender = g_strdup (g_dbus_method_invocation_get_sender (invocation));
+  target->object_path = g_strdup (g_dbus_method_invocation_get_object_path (invocation));
+  target->call_id = g_strdup (call_id);
+
+  return target;
+}
+
+static void
+progress_target_free (ProgressTarget *target)
+{
+  g_clear_object (&target->connection);
+  g_free (target->sender);
+  g_free (target->object_path);
+  g_free (target->call_id);
+  g_free (target);
+}
+
+static void
+tool_progress_cb (double      done,
+                  double      total,
+                  const char *message,
+                  gpointer    user_data)
+{
+  ProgressTarget *target = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!g_dbus_connection_emit_signal (target->connection, target->sender, target->object_path,
+                                      LODE_DBUS_NAME ".Daemon1", "ToolProgress",
+                                      g_variant_new ("(sdds)", target->call_id, done, total,
+                                                     message != NULL ? message : ""),
+                                      &error))
+    g_debug ("Cannot send progress to %s: %s", target->sender, error->message);
+}
 
 static void
 call_tool_done_cb (GObject      *object,
                    GAsyncResult *result,
                    gpointer      user_data)
 {
-  g_autoptr(GDBusMethodInvocation) invocation = user_data;
+  g_autoptr(ToolCall) call = user_data;
   g_autoptr(LodeToolResult) tool_result = NULL;
   g_autoptr(JsonObject) object_result = NULL;
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *json = NULL;
 
+  if (call->call_id != NULL)
+    {
+      Client *client = g_hash_table_lookup (call->service->clients,
+                                            g_dbus_method_invocation_get_sender (call->invocation));
+
+      if (client != NULL)
+        g_hash_table_remove (client->tool_calls, call->call_id);
+    }
+
   tool_result = lode_tool_registry_call_finish (LODE_TOOL_REGISTRY (object), result, &error);
   if (tool_result == NULL)
     {
-      return_error (g_steal_pointer (&invocation), error);
+      return_error (g_steal_pointer (&call->invocation), error);
       return;
     }
 
   object_result = lode_tool_result_to_json (tool_result);
   node = json_node_init_object (json_node_alloc (), object_result);
   json = json_to_string (node, FALSE);
-  g_dbus_method_invocation_return_value (g_steal_pointer (&invocation),
+  g_dbus_method_invocation_return_value (g_steal_pointer (&call->invocation),
                                          g_variant_new ("(s)", json));
 }
-
 static gboolean
 handle_call_tool (LodeDBusDaemon1       *iface,
                   GDBusMethodInvocation *invocation,
                   const char            *name,
-                  const char            *arguments)
+                  const char            *arguments,
+                  GVariant              *options)
 {
   LodeDaemonService *self = LODE_DAEMON_SERVICE (iface);
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(GCancellable) cancellable = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(ToolCall) call = NULL;
+  ProgressTarget *target = NULL;
+  const char *call_id = NULL;
+  Client *client;
 
   touch (self);
   if (strlen (arguments) > MAX_TOOL_ARGUMENTS_BYTES)
@@ -1407,11 +1499,54 @@ handle_call_tool (LodeDBusDaemon1       *iface,
       return G_DBUS_METHOD_INVOCATION_HANDLED;
     }
 
-  cancellable = client_cancellable (self, invocation);
-  lode_tool_registry_call_async (self->registry, name, json_node_get_object (node), NULL,
-                                 NULL, NULL, NULL, cancellable, call_tool_done_cb,
-                                 g_steal_pointer (&invocation));
+  client = ensure_client (self, invocation);
+  if (g_variant_lookup (options, "call_id", "&s", &call_id))
+    {
+      if (client == NULL || *call_id == '\0' || strlen (call_id) > MAX_CALL_ID_BYTES ||
+          g_hash_table_contains (client->tool_calls, call_id))
+        {
+          g_dbus_method_invocation_return_error (g_steal_pointer (&invocation), LODE_ERROR,
+                                                 LODE_ERROR_INVALID_ARGUMENT,
+                                                 "call_id must be 1 to %d bytes and unique "
+                                                 "among the caller's running calls",
+                                                 MAX_CALL_ID_BYTES);
+          return G_DBUS_METHOD_INVOCATION_HANDLED;
+        }
+      cancellable = g_cancellable_new ();
+      g_hash_table_insert (client->tool_calls, g_strdup (call_id), g_object_ref (cancellable));
+      target = progress_target_new (invocation, call_id);
+    }
+  else
+    cancellable = client_cancellable (self, invocation);
 
+  call = g_new0 (ToolCall, 1);
+  call->service = g_object_ref (self);
+  call->invocation = g_steal_pointer (&invocation);
+  call->call_id = g_strdup (call_id);
+  lode_tool_registry_call_async (self->registry, name, json_node_get_object (node), NULL,
+                                 target != NULL ? tool_progress_cb : NULL, target,
+                                 target != NULL ? (GDestroyNotify) progress_target_free : NULL,
+                                 cancellable, call_tool_done_cb, g_steal_pointer (&call));
+
+  return G_DBUS_METHOD_INVOCATION_HANDLED;
+}
+
+static gboolean
+handle_cancel_tool (LodeDBusDaemon1       *iface,
+                    GDBusMethodInvocation *invocation,
+                    const char            *call_id)
+{
+  LodeDaemonService *self = LODE_DAEMON_SERVICE (iface);
+  const char *sender = g_dbus_method_invocation_get_sender (invocation);
+  Client *client = sender != NULL ? g_hash_table_lookup (self->clients, sender) : NULL;
+  GCancellable *cancellable;
+
+  touch (self);
+  cancellable = client != NULL ? g_hash_table_lookup (client->tool_calls, call_id) : NULL;
+  if (cancellable != NULL)
+    g_cancellable_cancel (cancellable);
+
+  lode_dbus_daemon1_complete_cancel_tool (iface, g_steal_pointer (&invocation));
   return G_DBUS_METHOD_INVOCATION_HANDLED;
 }
 
@@ -1419,6 +1554,7 @@ static void
 lode_daemon_service_iface_init (LodeDBusDaemon1Iface *iface)
 {
   iface->handle_call_tool = handle_call_tool;
+  iface->handle_cancel_tool = handle_cancel_tool;
   iface->handle_add_project = handle_add_project;
   iface->handle_remove_project = handle_remove_project;
   iface->handle_list_projects = handle_list_projects;
@@ -1462,6 +1598,30 @@ lode_daemon_service_init (LodeDaemonService *self)
   lode_dbus_daemon1_set_version (LODE_DBUS_DAEMON1 (self), 1);
 }
 
+/* Runs of the engine's own jobs (the tools that CallTool runs) are announced like the
+ * daemon's. */
+static void
+engine_index_progress_cb (LodeEngine        *engine,
+                          const char        *project_id,
+                          const char        *root,
+                          guint              phase,
+                          guint              done,
+                          guint              total,
+                          LodeDaemonService *self)
+{
+  lode_dbus_daemon1_emit_progress (LODE_DBUS_DAEMON1 (self), root,
+                                   lode_index_phase_to_string (phase), done, total);
+}
+
+static void
+engine_index_changed_cb (LodeEngine        *engine,
+                         const char        *project_id,
+                         const char        *root,
+                         LodeDaemonService *self)
+{
+  lode_dbus_daemon1_emit_index_changed (LODE_DBUS_DAEMON1 (self), root);
+}
+
 /**
  * lode_daemon_service_new:
  * @app: the daemon's application; held while anything is indexed or watched
@@ -1493,6 +1653,10 @@ lode_daemon_service_new (GApplication *app,
   lode_tool_registry_replace (self->registry, &watch_tool);
   self->state_file = g_build_filename (lode_engine_get_config (engine)->data_dir,
                                        "watched", NULL);
+  g_signal_connect_object (engine, "index-progress", G_CALLBACK (engine_index_progress_cb),
+                           self, 0);
+  g_signal_connect_object (engine, "index-changed", G_CALLBACK (engine_index_changed_cb),
+                           self, 0);
 
   return self;
 }

@@ -54,6 +54,7 @@ typedef struct
   char           *uri;
   char           *name;          /* tools/call: the tool */
   JsonObject     *arguments;     /* tools/call: its arguments */
+  char           *call_id;       /* tools/call in the daemon: its CallTool call_id */
   double          last_progress;
   guint           progressed : 1;
   guint           cancelled : 1;
@@ -78,6 +79,7 @@ struct _LodeMcpSession
   gpointer          send_data;
 
   GHashTable       *requests;        /* id as JSON text → Request, while in flight */
+  GHashTable       *daemon_calls;    /* call_id → Request, while the daemon runs it */
   char             *protocol_version;
   char             *default_project; /* the client's first root */
   char             *roots_request;   /* id of our pending roots/list request */
@@ -107,6 +109,7 @@ request_free (Request *request)
   g_free (request->uri);
   g_free (request->name);
   g_clear_pointer (&request->arguments, json_object_unref);
+  g_free (request->call_id);
   g_free (request);
 }
 
@@ -126,10 +129,12 @@ lode_mcp_session_finalize (GObject *object)
 
   /* In-flight requests hold a reference: none is left here. */
   g_assert (g_hash_table_size (self->requests) == 0);
+  g_assert (g_hash_table_size (self->daemon_calls) == 0);
 
   g_clear_object (&self->registry);
   g_clear_object (&self->daemon);
   g_clear_pointer (&self->requests, g_hash_table_unref);
+  g_clear_pointer (&self->daemon_calls, g_hash_table_unref);
   g_free (self->protocol_version);
   g_free (self->default_project);
   g_free (self->roots_request);
@@ -152,6 +157,7 @@ lode_mcp_session_init (LodeMcpSession *self)
   const char *page_size = g_getenv ("LODE_MCP_PAGE_SIZE");
 
   self->requests = g_hash_table_new (g_str_hash, g_str_equal);
+  self->daemon_calls = g_hash_table_new (g_str_hash, g_str_equal);
   g_queue_init (&self->deferred);
   self->log_level = DEFAULT_LOG_LEVEL;
   self->page_size = DEFAULT_PAGE_SIZE;
@@ -328,6 +334,13 @@ index_finished_cb (LodeEngine     *engine,
     }
 }
 
+static void daemon_tool_progress_cb (LodeDBusDaemon1 *daemon,
+                                     const char      *call_id,
+                                     double           progress,
+                                     double           total,
+                                     const char      *message,
+                                     LodeMcpSession  *self);
+
 /**
  * lode_mcp_session_new:
  * @registry: the tools
@@ -355,6 +368,9 @@ lode_mcp_session_new (LodeToolRegistry *registry,
   self = g_object_new (LODE_TYPE_MCP_SESSION, NULL);
   self->registry = g_object_ref (registry);
   self->daemon = daemon != NULL ? g_object_ref (daemon) : NULL;
+  if (daemon != NULL)
+    g_signal_connect_object (daemon, "tool-progress", G_CALLBACK (daemon_tool_progress_cb),
+                             self, 0);
   self->server_requests = !!server_requests;
   self->send = send;
   self->send_data = send_data;
@@ -748,6 +764,9 @@ daemon_call_cb (GObject      *object,
   g_autoptr(JsonNode) node = NULL;
   g_autofree char *json = NULL;
 
+  g_hash_table_remove (self->daemon_calls, request->call_id);
+  g_clear_pointer (&request->call_id, g_free);
+
   if (!lode_dbus_daemon1_call_call_tool_finish (LODE_DBUS_DAEMON1 (object), &json, result,
                                                 &error))
     {
@@ -781,14 +800,31 @@ out:
   request_free (request);
 }
 
+/* Progress of a call the daemon runs for this session. */
+static void
+daemon_tool_progress_cb (LodeDBusDaemon1 *daemon,
+                         const char      *call_id,
+                         double           progress,
+                         double           total,
+                         const char      *message,
+                         LodeMcpSession  *self)
+{
+  Request *request = g_hash_table_lookup (self->daemon_calls, call_id);
+
+  if (request != NULL)
+    tool_progress_cb (progress, total, *message != '\0' ? message : NULL, request);
+}
+
 /* The daemon runs the tool on its engine. It does not know this client's roots or working
- * directory, so the project the tool would default to is passed along. Progress is not
- * relayed; cancelling drops the answer (the daemon cancels what a client leaves behind when
- * it leaves the bus). */
+ * directory, so the project the tool would default to is passed along. The call has an id,
+ * unique in this process (one bus connection), which routes its progress here and lets
+ * cancel_request() stop it in the daemon. */
 static void
 call_daemon (Request *request)
 {
+  static gint last_call_id;
   LodeMcpSession *self = request->session;
+  GVariantDict options;
   JsonNode *schema = lode_tool_registry_get_input_schema (self->registry, request->name);
   g_autoptr(JsonNode) node = NULL;
   g_autofree char *json = NULL;
@@ -808,7 +844,12 @@ call_daemon (Request *request)
 
   node = json_node_init_object (json_node_alloc (), request->arguments);
   json = json_to_string (node, FALSE);
-  lode_dbus_daemon1_call_call_tool (self->daemon, request->name, json, request->cancellable,
+  request->call_id = g_strdup_printf ("%d", g_atomic_int_add (&last_call_id, 1) + 1);
+  g_hash_table_insert (self->daemon_calls, request->call_id, request);
+  g_variant_dict_init (&options, NULL);
+  g_variant_dict_insert (&options, "call_id", "s", request->call_id);
+  lode_dbus_daemon1_call_call_tool (self->daemon, request->name, json,
+                                    g_variant_dict_end (&options), request->cancellable,
                                     daemon_call_cb, request);
 }
 
@@ -1087,7 +1128,12 @@ handle_set_level (LodeMcpSession *self,
 static void
 cancel_request (Request *request)
 {
+  LodeMcpSession *self = request->session;
+
   request->cancelled = TRUE;
+  /* Sent before the call's own cancellation drops its answer here. */
+  if (request->call_id != NULL && self->daemon != NULL)
+    lode_dbus_daemon1_call_cancel_tool (self->daemon, request->call_id, NULL, NULL, NULL);
   g_cancellable_cancel (request->cancellable);
 }
 

@@ -232,6 +232,12 @@ test_activation_and_methods (Fixture       *fixture,
     g_main_context_iteration (NULL, TRUE);
 }
 
+static GVariant *
+no_options (void)
+{
+  return g_variant_new ("a{sv}", NULL);
+}
+
 static JsonObject *
 call_tool (Fixture    *fixture,
            const char *name,
@@ -241,8 +247,8 @@ call_tool (Fixture    *fixture,
 {
   g_autofree char *result = NULL;
 
-  if (!lode_dbus_daemon1_call_call_tool_sync (fixture->proxy, name, arguments, &result, NULL,
-                                              error))
+  if (!lode_dbus_daemon1_call_call_tool_sync (fixture->proxy, name, arguments, no_options (),
+                                              &result, NULL, error))
     return NULL;
 
   *root = json_from_string (result, error);
@@ -314,24 +320,24 @@ test_call_tool (Fixture       *fixture,
   g_assert_true (json_object_get_boolean_member (failed, "isError"));
   g_assert_false (json_object_has_member (failed, "structuredContent"));
 
-  lode_dbus_daemon1_call_call_tool_sync (fixture->proxy, "codebase_nope", "{}", NULL, NULL,
-                                         &error);
+  lode_dbus_daemon1_call_call_tool_sync (fixture->proxy, "codebase_nope", "{}", no_options (),
+                                         NULL, NULL, &error);
   g_assert_error (error, LODE_ERROR, LODE_ERROR_NOT_FOUND);
   g_clear_error (&error);
 
-  lode_dbus_daemon1_call_call_tool_sync (fixture->proxy, "codebase_search", "{not json", NULL,
-                                         NULL, &error);
+  lode_dbus_daemon1_call_call_tool_sync (fixture->proxy, "codebase_search", "{not json",
+                                         no_options (), NULL, NULL, &error);
   g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
 
-  lode_dbus_daemon1_call_call_tool_sync (fixture->proxy, "codebase_search", "[1, 2]", NULL,
-                                         NULL, &error);
+  lode_dbus_daemon1_call_call_tool_sync (fixture->proxy, "codebase_search", "[1, 2]",
+                                         no_options (), NULL, NULL, &error);
   g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
 
   huge = g_strnfill (2 * 1024 * 1024, ' ');
-  lode_dbus_daemon1_call_call_tool_sync (fixture->proxy, "codebase_search", huge, NULL, NULL,
-                                         &error);
+  lode_dbus_daemon1_call_call_tool_sync (fixture->proxy, "codebase_search", huge,
+                                         no_options (), NULL, NULL, &error);
   g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
 
@@ -746,6 +752,157 @@ test_client_vanishes (Fixture       *fixture,
   g_assert_no_error (error);
 }
 
+/* ToolProgress signals of one CallTool call, as its caller and another client see them. */
+typedef struct
+{
+  GArray   *progress;      /* double, for call_id "u1" */
+  guint     n_other;       /* signals for any other call id */
+  gboolean  cancel_on_first;
+  GVariant *reply;
+  GError   *error;
+  gboolean  done;
+} ToolCallWatch;
+
+static void
+tool_progress_cb (LodeDBusDaemon1 *proxy,
+                  const char      *call_id,
+                  double           progress,
+                  double           total,
+                  const char      *message,
+                  ToolCallWatch   *watch)
+{
+  if (strcmp (call_id, "u1") != 0)
+    {
+      watch->n_other++;
+      return;
+    }
+  g_array_append_val (watch->progress, progress);
+  if (watch->cancel_on_first && watch->progress->len == 1)
+    lode_dbus_daemon1_call_cancel_tool (proxy, call_id, NULL, NULL, NULL);
+}
+
+static void
+count_tool_progress_cb (LodeDBusDaemon1 *proxy,
+                        const char      *call_id,
+                        double           progress,
+                        double           total,
+                        const char      *message,
+                        guint           *count)
+{
+  (*count)++;
+}
+
+static void
+tool_call_done_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  ToolCallWatch *watch = user_data;
+  char *json = NULL;
+
+  if (lode_dbus_daemon1_call_call_tool_finish (LODE_DBUS_DAEMON1 (object), &json, result,
+                                               &watch->error))
+    watch->reply = g_variant_ref_sink (g_variant_new_take_string (json));
+  watch->done = TRUE;
+}
+
+/* Runs codebase_update on 3,000 files as call "u1", optionally cancelling it at its first
+ * progress signal, while a second client listens. */
+static void
+run_update_call (Fixture       *fixture,
+                 ToolCallWatch *watch)
+{
+  g_autoptr(LodeDBusDaemon1) other = new_private_client ();
+  g_autofree char *arguments = g_strdup_printf ("{\"projectPath\": \"%s\"}", fixture->root);
+  GVariantDict options;
+  guint other_signals = 0;
+
+  write_many (fixture, 3000);
+  watch->progress = g_array_new (FALSE, FALSE, sizeof (double));
+  g_signal_connect (fixture->proxy, "tool-progress", G_CALLBACK (tool_progress_cb), watch);
+  g_signal_connect (other, "tool-progress", G_CALLBACK (count_tool_progress_cb),
+                    &other_signals);
+
+  g_variant_dict_init (&options, NULL);
+  g_variant_dict_insert (&options, "call_id", "s", "u1");
+  lode_dbus_daemon1_call_call_tool (fixture->proxy, "codebase_update", arguments,
+                                    g_variant_dict_end (&options), NULL, tool_call_done_cb,
+                                    watch);
+  while (!watch->done)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_signal_handlers_disconnect_by_data (fixture->proxy, watch);
+  /* Progress goes to the caller alone. */
+  g_assert_cmpuint (other_signals, ==, 0);
+  g_assert_cmpuint (watch->n_other, ==, 0);
+}
+
+static void
+test_call_tool_progress (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  ToolCallWatch watch = { 0 };
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) error = NULL;
+  GVariantDict options;
+
+  run_update_call (fixture, &watch);
+  g_assert_no_error (watch.error);
+  root = json_from_string (g_variant_get_string (watch.reply, NULL), &error);
+  g_assert_no_error (error);
+  g_assert_false (json_object_get_boolean_member (json_node_get_object (root), "isError"));
+
+  /* Several reports, never going back. */
+  g_assert_cmpuint (watch.progress->len, >=, 2);
+  for (guint i = 1; i < watch.progress->len; i++)
+    g_assert_cmpfloat (g_array_index (watch.progress, double, i), >=,
+                       g_array_index (watch.progress, double, i - 1));
+  g_array_unref (watch.progress);
+  g_variant_unref (watch.reply);
+
+  g_variant_dict_init (&options, NULL);
+  g_variant_dict_insert (&options, "call_id", "s", "");
+  lode_dbus_daemon1_call_call_tool_sync (fixture->proxy, "codebase_status", "{}",
+                                         g_variant_dict_end (&options), NULL, NULL, &error);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  /* An id that names no running call: nothing to do, no error. */
+  lode_dbus_daemon1_call_cancel_tool_sync (fixture->proxy, "gone", NULL, &error);
+  g_assert_no_error (error);
+}
+
+/* CancelTool stops the call and the indexing run it waits for. */
+static void
+test_cancel_tool (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  ToolCallWatch watch = { .cancel_on_first = TRUE };
+  g_autoptr(GVariant) status = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean indexing = TRUE;
+  const char *state = NULL;
+
+  run_update_call (fixture, &watch);
+  g_assert_error (watch.error, LODE_ERROR, LODE_ERROR_CANCELLED);
+  g_assert_null (watch.reply);
+  g_clear_error (&watch.error);
+  g_array_unref (watch.progress);
+
+  do
+    {
+      g_clear_pointer (&status, g_variant_unref);
+      lode_dbus_daemon1_call_status_sync (fixture->proxy, fixture->root, &status, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_true (g_variant_lookup (status, "indexing", "b", &indexing));
+      if (indexing)
+        g_usleep (20 * 1000);
+    }
+  while (indexing);
+  g_assert_true (g_variant_lookup (status, "state", "&s", &state));
+  g_assert_cmpstr (state, !=, "ready");
+}
+
 static char *
 run_cli (const char *const *args)
 {
@@ -809,11 +966,14 @@ compare_cli (const char *const *args)
   g_assert_cmpstr (a, ==, b);
 }
 
-/* One codebase_search through lode-mcp over stdio: the structured result, as JSON text. */
-static char *
-mcp_search (Fixture    *fixture,
-            gboolean    no_daemon,
-            const char *query)
+/* One tools/call through lode-mcp over stdio (with a progress token when @n_progress is
+ * given: the notifications/progress that come for it are counted there): its result. */
+static JsonNode *
+mcp_call (Fixture    *fixture,
+          gboolean    no_daemon,
+          const char *tool,
+          JsonObject *arguments,
+          guint      *n_progress)
 {
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GSubprocess) process = NULL;
@@ -822,13 +982,14 @@ mcp_search (Fixture    *fixture,
   g_autoptr(JsonNode) call = NULL;
   g_autofree char *call_text = NULL;
   g_autofree char *requests = NULL;
+  JsonObject *params;
   GOutputStream *in;
   char *line;
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
                                         G_SUBPROCESS_FLAGS_STDOUT_PIPE);
   /* Through the daemon, lode-mcp's own data directory is empty: only the daemon's index can
-   * answer, which proves where the search ran. */
+   * answer, which proves where the tool ran. */
   if (!no_daemon)
     {
       g_autofree char *empty = g_build_filename (fixture->tmp, "mcp-data", NULL);
@@ -840,17 +1001,19 @@ mcp_search (Fixture    *fixture,
   g_assert_no_error (error);
 
   call = json_from_string ("{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"tools/call\", "
-                           "\"params\": {\"name\": \"codebase_search\", \"arguments\": {}}}",
-                           &error);
+                           "\"params\": {}}", &error);
   g_assert_no_error (error);
-  {
-    JsonObject *arguments = json_object_get_object_member (
-      json_object_get_object_member (json_node_get_object (call), "params"), "arguments");
+  params = json_object_get_object_member (json_node_get_object (call), "params");
+  json_object_set_string_member (params, "name", tool);
+  json_object_set_object_member (params, "arguments", json_object_ref (arguments));
+  if (n_progress != NULL)
+    {
+      JsonObject *meta = json_object_new ();
 
-    json_object_set_string_member (arguments, "query", query);
-    json_object_set_string_member (arguments, "projectPath", fixture->root);
-    json_object_set_string_member (arguments, "mode", "lexical");
-  }
+      json_object_set_string_member (meta, "progressToken", "p1");
+      json_object_set_object_member (params, "_meta", meta);
+      *n_progress = 0;
+    }
   call_text = json_to_string (call, FALSE);
   requests = g_strdup_printf ("{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"initialize\", "
                               "\"params\": {\"protocolVersion\": \"2025-11-25\", "
@@ -868,28 +1031,74 @@ mcp_search (Fixture    *fixture,
     {
       g_autoptr(JsonNode) message = json_from_string (line, &error);
       JsonObject *object;
+      const char *method;
 
       g_free (line);
       g_assert_no_error (error);
       object = json_node_get_object (message);
+      method = json_object_get_string_member_with_default (object, "method", "");
+      if (n_progress != NULL && strcmp (method, "notifications/progress") == 0)
+        {
+          JsonObject *progress = json_object_get_object_member (object, "params");
+
+          g_assert_cmpstr (json_object_get_string_member (progress, "progressToken"), ==, "p1");
+          (*n_progress)++;
+        }
       if (json_object_has_member (object, "id") &&
           json_object_get_int_member (object, "id") == 2)
         {
           JsonObject *result = json_object_get_object_member (object, "result");
-          g_autoptr(JsonNode) structured = NULL;
 
           g_assert_nonnull (result);
-          g_assert_false (json_object_get_boolean_member (result, "isError"));
-          structured = json_node_init_object (json_node_alloc (),
-                                              json_object_get_object_member (result,
-                                                                             "structuredContent"));
           g_output_stream_close (in, NULL, NULL);
           g_subprocess_wait (process, NULL, NULL);
-          return json_to_string (structured, FALSE);
+          return json_node_init_object (json_node_alloc (), result);
         }
     }
 
   g_error ("lode-mcp ended without answering: %s", error != NULL ? error->message : "EOF");
+}
+
+/* One codebase_search through lode-mcp: the structured result, as JSON text. */
+static char *
+mcp_search (Fixture    *fixture,
+            gboolean    no_daemon,
+            const char *query)
+{
+  g_autoptr(JsonObject) arguments = json_object_new ();
+  g_autoptr(JsonNode) result = NULL;
+  g_autoptr(JsonNode) structured = NULL;
+  JsonObject *object;
+
+  json_object_set_string_member (arguments, "query", query);
+  json_object_set_string_member (arguments, "projectPath", fixture->root);
+  json_object_set_string_member (arguments, "mode", "lexical");
+  result = mcp_call (fixture, no_daemon, "codebase_search", arguments, NULL);
+  object = json_node_get_object (result);
+  g_assert_false (json_object_get_boolean_member (object, "isError"));
+  structured = json_node_init_object (json_node_alloc (),
+                                      json_object_get_object_member (object,
+                                                                     "structuredContent"));
+  return json_to_string (structured, FALSE);
+}
+
+/* Progress of a tool the daemon runs reaches the MCP client that asked for it. */
+static void
+test_mcp_progress (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(JsonObject) arguments = json_object_new ();
+  g_autoptr(JsonNode) result = NULL;
+  guint n_progress = 0;
+
+  write_many (fixture, 3000);
+  json_object_set_string_member (arguments, "projectPath", fixture->root);
+  result = mcp_call (fixture, FALSE, "codebase_update", arguments, &n_progress);
+  g_assert_false (json_object_get_boolean_member (json_node_get_object (result), "isError"));
+  g_assert_cmpuint (n_progress, >=, 2);
+  /* The daemon ran it, and announces the new index. */
+  while (fixture->n_index_changed == 0)
+    g_main_context_iteration (NULL, TRUE);
 }
 
 /* lode-mcp runs its tools in the daemon when there is one, and gives what --no-daemon gives. */
@@ -982,8 +1191,11 @@ main (int   argc,
   ADD ("restart-catches-up", test_restart_catches_up);
   ADD ("two-clients-join", test_two_clients_join);
   ADD ("client-vanishes", test_client_vanishes);
+  ADD ("call-tool-progress", test_call_tool_progress);
+  ADD ("cancel-tool", test_cancel_tool);
   ADD ("cli-same-results", test_cli_same_results);
   ADD ("mcp-same-results", test_mcp_same_results);
+  ADD ("mcp-progress", test_mcp_progress);
 
   return g_test_run ();
 }
