@@ -1351,6 +1351,8 @@ handle_watch (LodeDBusDaemon1       *iface,
 #define MAX_TOOL_ARGUMENTS_BYTES (1024 * 1024)
 #define MAX_CALL_ID_BYTES        256
 
+/* One CallTool call, shared by its progress reports (which go to the caller alone, the only
+ * client that knows the call's id) and its completion. */
 typedef struct
 {
   LodeDaemonService     *service;
@@ -1359,48 +1361,20 @@ typedef struct
 } ToolCall;
 
 static void
-tool_call_free (ToolCall *call)
+tool_call_clear (ToolCall *call)
 {
   g_clear_object (&call->service);
   g_clear_object (&call->invocation);
   g_free (call->call_id);
-  g_free (call);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (ToolCall, tool_call_free)
-
-/* Where a call's progress goes: its caller alone, which named the call. */
-typedef struct
-{
-  GDBusConnection *connection;
-  char            *sender;
-  char            *object_path;
-  char            *call_id;
-} ProgressTarget;
-
-static ProgressTarget *
-progress_target_new (GDBusMethodInvocation *invocation,
-                     const char            *call_id)
-{
-  ProgressTarget *target = g_new0 (ProgressTarget, 1);
-
-  target->connection = g_object_ref (g_dbus_method_invocation_get_connection (invocation));
-  target->sender = g_strdup (g_dbus_method_invocation_get_sender (invocation));
-  target->object_path = g_strdup (g_dbus_method_invocation_get_object_path (invocation));
-  target->call_id = g_strdup (call_id);
-
-  return target;
 }
 
 static void
-progress_target_free (ProgressTarget *target)
+tool_call_unref (ToolCall *call)
 {
-  g_clear_object (&target->connection);
-  g_free (target->sender);
-  g_free (target->object_path);
-  g_free (target->call_id);
-  g_free (target);
+  g_rc_box_release_full (call, (GDestroyNotify) tool_call_clear);
 }
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ToolCall, tool_call_unref)
 
 static void
 tool_progress_cb (double      done,
@@ -1408,15 +1382,18 @@ tool_progress_cb (double      done,
                   const char *message,
                   gpointer    user_data)
 {
-  ProgressTarget *target = user_data;
+  ToolCall *call = user_data;
+  const char *sender = g_dbus_method_invocation_get_sender (call->invocation);
   g_autoptr(GError) error = NULL;
 
-  if (!g_dbus_connection_emit_signal (target->connection, target->sender, target->object_path,
+  if (!g_dbus_connection_emit_signal (g_dbus_method_invocation_get_connection (call->invocation),
+                                      sender,
+                                      g_dbus_method_invocation_get_object_path (call->invocation),
                                       LODE_DBUS_NAME ".Daemon1", "ToolProgress",
-                                      g_variant_new ("(sdds)", target->call_id, done, total,
+                                      g_variant_new ("(sdds)", call->call_id, done, total,
                                                      message != NULL ? message : ""),
                                       &error))
-    g_debug ("Cannot send progress to %s: %s", target->sender, error->message);
+    g_debug ("Cannot send progress to %s: %s", sender, error->message);
 }
 
 static void
@@ -1443,14 +1420,14 @@ call_tool_done_cb (GObject      *object,
   tool_result = lode_tool_registry_call_finish (LODE_TOOL_REGISTRY (object), result, &error);
   if (tool_result == NULL)
     {
-      return_error (g_steal_pointer (&call->invocation), error);
+      return_error (g_object_ref (call->invocation), error);
       return;
     }
 
   object_result = lode_tool_result_to_json (tool_result);
   node = json_node_init_object (json_node_alloc (), object_result);
   json = json_to_string (node, FALSE);
-  g_dbus_method_invocation_return_value (g_steal_pointer (&call->invocation),
+  g_dbus_method_invocation_return_value (g_object_ref (call->invocation),
                                          g_variant_new ("(s)", json));
 }
 static gboolean
@@ -1465,7 +1442,7 @@ handle_call_tool (LodeDBusDaemon1       *iface,
   g_autoptr(GCancellable) cancellable = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(ToolCall) call = NULL;
-  ProgressTarget *target = NULL;
+  ToolCall *progress_call;
   const char *call_id = NULL;
   Client *client;
 
@@ -1514,18 +1491,18 @@ handle_call_tool (LodeDBusDaemon1       *iface,
         }
       cancellable = g_cancellable_new ();
       g_hash_table_insert (client->tool_calls, g_strdup (call_id), g_object_ref (cancellable));
-      target = progress_target_new (invocation, call_id);
     }
   else
     cancellable = client_cancellable (self, invocation);
 
-  call = g_new0 (ToolCall, 1);
+  call = g_rc_box_new0 (ToolCall);
   call->service = g_object_ref (self);
   call->invocation = g_steal_pointer (&invocation);
   call->call_id = g_strdup (call_id);
+  progress_call = call_id != NULL ? g_rc_box_acquire (call) : NULL;
   lode_tool_registry_call_async (self->registry, name, json_node_get_object (node), NULL,
-                                 target != NULL ? tool_progress_cb : NULL, target,
-                                 target != NULL ? (GDestroyNotify) progress_target_free : NULL,
+                                 call_id != NULL ? tool_progress_cb : NULL, progress_call,
+                                 call_id != NULL ? (GDestroyNotify) tool_call_unref : NULL,
                                  cancellable, call_tool_done_cb, g_steal_pointer (&call));
 
   return G_DBUS_METHOD_INVOCATION_HANDLED;
