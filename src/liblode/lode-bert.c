@@ -43,8 +43,8 @@ typedef struct
   const float      *bi;
   LodePackedMatrix *wo2;   /* [H, I] output */
   const float      *bo2;
-  const float *ln2_g;
-  const float *ln2_b;
+  const float      *ln2_g;
+  const float      *ln2_b;
 } BertLayer;
 
 struct _LodeBert
