@@ -14,6 +14,7 @@
 #include <json-glib/json-glib.h>
 
 #include "lode-import-resolver.h"
+#include "lode-import-resolver-private.h"
 #include "lode-language.h"
 
 /* Resolves the imports found by lode-imports.c to files of a project, from the set of project
@@ -384,12 +385,53 @@ read_qualified_name (const char **pp,
   return g_string_free (name, FALSE);
 }
 
+/* Past a string literal opening at @p: C#'s verbatim `@"…"` (where `""` is a quote and a
+ * backslash is only a backslash) and raw `"""…"""`, or a quoted string that ends at its
+ * quote or at the end of the line. Never returns @p itself. */
+static const char *
+skip_string (const char *p,
+             const char *end,
+             gboolean    verbatim)
+{
+  char quote = *p;
+
+  g_assert (p < end);
+  if (quote == '"' && end - p >= 3 && p[1] == '"' && p[2] == '"')
+    {
+      const char *close = g_strstr_len (p + 3, end - p - 3, "\"\"\"");
+
+      return close != NULL ? close + 3 : end;
+    }
+
+  for (p++; p < end; p++)
+    {
+      if (*p == quote)
+        {
+          if (verbatim && p + 1 < end && p[1] == quote)
+            {
+              p++;
+              continue;
+            }
+          return p + 1;
+        }
+      if (!verbatim && *p == '\n')
+        return p + 1;
+      if (!verbatim && *p == '\\' && p + 1 < end)
+        p++;
+    }
+  return end;
+}
+
 /* Scans the head of a file for `package a.b` (Java, Kotlin; Scala's chained clauses are
- * joined) or `namespace A.B` (C#, with nesting; PHP, with '\' turned into '.'). */
-static GStrv
-parse_declarations (const char *path,
-                    const char *text,
-                    gsize       len)
+ * joined) or `namespace A.B` (C#, with nesting; PHP, with '\' turned into '.').
+ *
+ * Every pass of the loop consumes at least one byte (`p = MAX (p, start + 1)`), whatever the
+ * text holds: regular expressions, attributes, operators and broken literals are stepped over,
+ * never stopped at. */
+GStrv
+_lode_import_parse_declarations (const char *path,
+                                 const char *text,
+                                 gsize       len)
 {
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
   g_autoptr(GPtrArray) stack = g_ptr_array_new_with_free_func (g_free);
@@ -402,22 +444,22 @@ parse_declarations (const char *path,
 
   while ((p = skip_blanks (p, end)) < end)
     {
+      const char *start = p;
+
       if (*p == '"' || *p == '\'')
         {
-          char quote = *p++;
-
-          while (p < end && *p != quote && *p != '\n')
-            p += (*p == '\\' && p + 1 < end) ? 2 : 1;
-          p++;
-          continue;
+          p = skip_string (p, end, FALSE);
         }
-      if (*p == '{')
+      else if (*p == '@' && p + 1 < end && p[1] == '"')
+        {
+          p = skip_string (p + 1, end, TRUE);
+        }
+      else if (*p == '{')
         {
           depth++;
           p++;
-          continue;
         }
-      if (*p == '}')
+      else if (*p == '}')
         {
           if (depth > 0)
             depth--;
@@ -427,18 +469,14 @@ parse_declarations (const char *path,
               g_ptr_array_remove_index (stack, stack->len - 1);
             }
           p++;
-          continue;
         }
-
-      if (jvm && word_at (p, end, "package"))
+      else if (jvm && word_at (p, end, "package"))
         {
           g_autofree char *name = NULL;
 
           p += strlen ("package");
           if (word_at (skip_blanks (p, end), end, "object"))
-            {
-              p = skip_blanks (p, end) + strlen ("object");
-            }
+            p = skip_blanks (p, end) + strlen ("object");
           name = read_qualified_name (&p, end);
           if (name != NULL)
             {
@@ -448,45 +486,44 @@ parse_declarations (const char *path,
               g_free (jvm_package);
               jvm_package = joined;
             }
-          continue;
         }
-
-      if (!jvm && word_at (p, end, "namespace"))
+      else if (!jvm && word_at (p, end, "namespace"))
         {
           g_autofree char *name = NULL;
           g_autofree char *full = NULL;
 
           p += strlen ("namespace");
           name = read_qualified_name (&p, end);
-          if (name == NULL)
-            continue;
-          full = stack->len > 0 ? g_strconcat (stack->pdata[stack->len - 1], ".", name, NULL)
-                                : g_strdup (name);
-          g_strv_builder_add (builder, full);
-
-          p = skip_blanks (p, end);
-          if (p < end && *p == '{')
+          if (name != NULL)
             {
-              guint inner = depth + 1;
+              full = stack->len > 0
+                       ? g_strconcat (stack->pdata[stack->len - 1], ".", name, NULL)
+                       : g_strdup (name);
+              g_strv_builder_add (builder, full);
 
-              g_ptr_array_add (stack, g_steal_pointer (&full));
-              g_array_append_val (depths, inner);
+              p = skip_blanks (p, end);
+              if (p < end && *p == '{')
+                {
+                  guint inner = depth + 1;
+
+                  g_ptr_array_add (stack, g_steal_pointer (&full));
+                  g_array_append_val (depths, inner);
+                }
             }
-          continue;
         }
-
-      if (jvm && jvm_package != NULL && (g_ascii_isalpha (*p) || *p == '@'))
+      else if (jvm && jvm_package != NULL && (g_ascii_isalpha (*p) || *p == '@') &&
+               !word_at (p, end, "import"))
         {
           /* The first declaration after the package clauses: no more packages. */
-          if (!word_at (p, end, "import"))
-            break;
+          break;
+        }
+      else
+        {
+          while (p < end && (g_ascii_isalnum (*p) || *p == '_' || *p == '@' || *p == '.'))
+            p++;
         }
 
-      while (p < end && (g_ascii_isalnum (*p) || *p == '_' || *p == '@' || *p == '.'))
-        p++;
-      if (p < end && !g_ascii_isalnum (*p) && *p != '{' && *p != '}' && *p != '"' &&
-          *p != '\'' && *p != '/' && *p != '#')
-        p++;
+      p = MAX (p, start + 1);
     }
 
   if (jvm_package != NULL)
@@ -508,7 +545,7 @@ index_declarations (LodeImportResolver *self,
   if (head == NULL)
     return;
 
-  declared = parse_declarations (path, head, len);
+  declared = _lode_import_parse_declarations (path, head, len);
   if (declared[0] == NULL)
     {
       g_strfreev (declared);

@@ -13,6 +13,7 @@
 #include "lode-chunker.h"
 #include "lode-error.h"
 #include "lode-import-resolver.h"
+#include "lode-import-resolver-private.h"
 #include "lode-imports.h"
 
 /* Every fixture project under fixtures/graph/<name>/ lists the exact edges its files make in
@@ -489,6 +490,83 @@ test_incremental (void)
   g_assert_cmpstr (package, ==, "whatever");
 }
 
+/* The declaration scanner must return on any text. These are the shapes that once made it
+ * loop without advancing: a PHP 8 attribute after `use` lines, and a C# verbatim string whose
+ * backslash before a quote is not an escape, so that `/Date(…)/` was read as code. */
+static const struct {
+  const char *path;
+  const char *text;
+  const char *declared;
+} declaration_cases[] = {
+  { "a/Clear.php",
+    "<?php\n\nnamespace App\\Console;\n\nuse App\\Command;\n\n"
+    "#[AsCommand(name: 'auth:clear')]\nclass Clear extends Command {}\n",
+    "App.Console" },
+  { "b/Dates.cs",
+    "namespace Tests.Dates\n{\n  class T {\n"
+    "    string a = @\"C:\\\"; string b = @\"{\"\"d\"\":\"\"/Date(0)/\"\"}\";\n"
+    "    string c = \"/Date(1)/\"; var r = x / y; \n  }\n  namespace Inner { }\n}\n",
+    "Tests.Dates Tests.Dates.Inner" },
+  { "c/Raw.cs", "namespace R;\nclass A { string s = \"\"\"\n \"quoted\" /x/ \n\"\"\"; }\n", "R" },
+  { "d/Open.cs", "namespace Open { string s = @\"never closed / # [", "Open" },
+  { "e/Tail.php", "<?php namespace Tail; #", "Tail" },
+  { "f/Slash.kt", "package a.b\n/", "a.b" },
+};
+
+static void
+declarations_advance_child (void)
+{
+  GRand *rand = g_rand_new_with_seed (20261125);
+  static const char alphabet[] = "\"'@#[]{}()/\\*\n ;:.aZ_";
+  static const char * const words[] = { "namespace ", "package ", "object ", "import ", "@\"",
+                                        "\"\"\"", "//", "/*", "*/", "#[" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (declaration_cases); i++)
+    {
+      g_auto(GStrv) declared = _lode_import_parse_declarations (declaration_cases[i].path,
+                                                                declaration_cases[i].text,
+                                                                strlen (declaration_cases[i].text));
+      g_autofree char *joined = g_strjoinv (" ", declared);
+
+      g_assert_cmpstr (joined, ==, declaration_cases[i].declared);
+    }
+
+  /* Random texts made of the characters and words the scanner treats specially. */
+  for (guint i = 0; i < 20000; i++)
+    {
+      g_autoptr(GString) text = g_string_new (NULL);
+      guint n = g_rand_int_range (rand, 0, 64);
+      const char *path = (i % 3 == 0) ? "x.cs" : (i % 3 == 1) ? "x.php" : "x.scala";
+      g_auto(GStrv) declared = NULL;
+
+      for (guint j = 0; j < n; j++)
+        {
+          if (g_rand_int_range (rand, 0, 4) == 0)
+            g_string_append (text, words[g_rand_int_range (rand, 0, G_N_ELEMENTS (words))]);
+          else
+            g_string_append_c (text, alphabet[g_rand_int_range (rand, 0, sizeof alphabet - 1)]);
+        }
+      declared = _lode_import_parse_declarations (path, text->str, text->len);
+      g_assert_nonnull (declared);
+    }
+
+  g_rand_free (rand);
+}
+
+static void
+test_declarations_advance (void)
+{
+  if (g_test_subprocess ())
+    {
+      declarations_advance_child ();
+      return;
+    }
+
+  /* A scanner that stops advancing never returns: the timeout turns that into a failure. */
+  g_test_trap_subprocess (NULL, 20 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
 static const char * const fixtures[] = {
   "bash", "c", "csharp", "css", "dart", "go", "java", "javascript", "kotlin", "lua", "php",
   "python", "ruby", "rust", "scala", "swift", "typescript", "web",
@@ -504,6 +582,7 @@ main (int    argc,
   g_test_add_func ("/lode/imports/bad-input", test_bad_input);
   g_test_add_func ("/lode/imports/many", test_many);
   g_test_add_func ("/lode/imports/incremental", test_incremental);
+  g_test_add_func ("/lode/imports/declarations-advance", test_declarations_advance);
 
   for (guint i = 0; i < G_N_ELEMENTS (fixtures); i++)
     {
