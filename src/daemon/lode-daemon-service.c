@@ -1620,7 +1620,7 @@ lode_daemon_service_new (GApplication *app,
   self = g_object_new (LODE_TYPE_DAEMON_SERVICE, NULL);
   self->app = app;
   self->engine = g_object_ref (engine);
-  self->registry = lode_tool_registry_new (engine);
+  self->registry = lode_tools_new_registry (engine);
   g_object_set_data (G_OBJECT (self->registry), "lode-service", self);
   watch_tool = *lode_tool_registry_lookup (self->registry, "codebase_watch");
   watch_tool.description =

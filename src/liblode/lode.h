@@ -22,4 +22,5 @@
 #include "lode-search.h"
 #include "lode-store.h"
 #include "lode-tool-registry.h"
+#include "lode-tools.h"
 #include "lode-watcher.h"

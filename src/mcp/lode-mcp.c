@@ -158,7 +158,7 @@ main (int   argc,
     }
 
   engine = lode_engine_new (config);
-  registry = lode_tool_registry_new (engine);
+  registry = lode_tools_new_registry (engine);
   /* Registers the error names first, so that daemon errors come back as LODE_ERROR. */
   (void) LODE_ERROR;
   daemon = lode_dbus_daemon_connect (opt_no_daemon);

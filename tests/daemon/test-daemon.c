@@ -297,7 +297,7 @@ test_call_tool (Fixture       *fixture,
   config = lode_config_load (&error);
   g_assert_no_error (error);
   engine = lode_engine_new (config);
-  registry = lode_tool_registry_new (engine);
+  registry = lode_tools_new_registry (engine);
   arguments_node = json_from_string (arguments, &error);
   g_assert_no_error (error);
   local = lode_tool_registry_call (registry, "codebase_search",

@@ -34,7 +34,7 @@ tools_setup (ToolsFixture  *fixture,
   config->data_dir = g_build_filename (g_get_user_cache_dir (), "lode-test-data", NULL);
 
   fixture->engine = lode_engine_new (config);
-  fixture->registry = lode_tool_registry_new (fixture->engine);
+  fixture->registry = lode_tools_new_registry (fixture->engine);
   fixture->corpus = g_canonicalize_filename (corpus, NULL);
 }
 

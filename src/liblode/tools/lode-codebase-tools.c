@@ -1,4 +1,4 @@
-/* lode-tools.c — the codebase_* tools
+/* lode-codebase-tools.c — the codebase_* tools
  *
  * SPDX-FileCopyrightText: 2026 The Lode authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -15,7 +15,6 @@
 #include "lode-error.h"
 #include "lode-language.h"
 #include "lode-tools-private.h"
-#include "lode-tools.h"
 
 /*
  * Names and arguments follow SocratiCode's tools (projectPath, query, limit, fileFilter,
@@ -25,9 +24,6 @@
  */
 
 #define SEARCH_MAX_LIMIT 50
-
-/* Progress reports reach clients as messages; one per PROGRESS_INTERVAL at most. */
-#define PROGRESS_INTERVAL_USEC (100 * 1000)
 
 #define NO_INPUT "{\"type\": \"object\", \"properties\": {}, \"additionalProperties\": false}"
 
@@ -237,114 +233,6 @@ append_job_markdown (GString    *text,
     g_string_append_printf (text, "- Note: %s\n", string_member (report, "embeddingNotice"));
 }
 
-/* Relays job progress to the caller as one monotonic figure: files done of files found.
- * Runs on the handler's thread (lode_engine_wait_index calls it there). */
-typedef struct
-{
-  LodeToolCall   *call;
-  gint64          last_report;
-  LodeIndexPhase  last_phase;
-} ProgressThrottle;
-
-static void
-job_progress_cb (const LodeIndexProgress *progress,
-                 gpointer                 user_data)
-{
-  ProgressThrottle *throttle = user_data;
-  gint64 now = g_get_monotonic_time ();
-  g_autofree char *message = NULL;
-
-  if (progress->phase == throttle->last_phase && progress->done != progress->total &&
-      now - throttle->last_report < PROGRESS_INTERVAL_USEC)
-    return;
-
-  throttle->last_report = now;
-  throttle->last_phase = progress->phase;
-  switch (progress->phase)
-    {
-    case LODE_INDEX_PHASE_SCANNING:
-      lode_tool_call_report_progress (throttle->call, 0, 0, "Scanning files");
-      break;
-    case LODE_INDEX_PHASE_INDEXING:
-      message = g_strdup_printf ("Indexed %u of %u files", progress->done, progress->total);
-      lode_tool_call_report_progress (throttle->call, progress->done, progress->total,
-                                      message);
-      break;
-    case LODE_INDEX_PHASE_FINISHING:
-      lode_tool_call_report_progress (throttle->call, progress->total, progress->total,
-                                      "Finishing");
-      break;
-    case LODE_INDEX_PHASE_EMBEDDING:
-      message = g_strdup_printf ("Embedded %u of %u chunks", progress->done, progress->total);
-      lode_tool_call_report_progress (throttle->call, progress->done, progress->total,
-                                      message);
-      break;
-    default:
-      g_assert_not_reached ();
-    }
-}
-
-/* Waits for the job of @root, relaying progress. Cancelling the call stops the job: the
- * request stood for the run. Returns the job as it ended, or NULL with an error the agent
- * can act on. */
-LodeJobInfo *
-_lode_tools_wait_for_job (LodeToolCall  *call,
-                          const char    *root,
-                          const char    *project_id,
-                          GError       **error)
-{
-  LodeEngine *engine = lode_tool_call_get_engine (call);
-  GCancellable *cancellable = lode_tool_call_get_cancellable (call);
-  ProgressThrottle throttle = { call, 0, (LodeIndexPhase) -1 };
-  g_autoptr(LodeJobInfo) job = NULL;
-
-  job = lode_engine_wait_index (engine, project_id, cancellable, job_progress_cb, &throttle,
-                                error);
-  if (job == NULL)
-    {
-      if (g_cancellable_is_cancelled (cancellable))
-        lode_engine_stop_index (engine, project_id);
-      return NULL;
-    }
-
-  switch (job->state)
-    {
-    case LODE_JOB_STATE_SUCCEEDED:
-      return g_steal_pointer (&job);
-    case LODE_JOB_STATE_FAILED:
-      g_set_error (error, LODE_ERROR, LODE_ERROR_FAILED, "%s", job->error);
-      return NULL;
-    case LODE_JOB_STATE_CANCELLED:
-      g_set_error (error, LODE_ERROR, LODE_ERROR_FAILED,
-                   "Indexing of %s was stopped before it finished; what was indexed is kept. "
-                   "Call codebase_index to resume.", root);
-      return NULL;
-    case LODE_JOB_STATE_RUNNING:
-    default:
-      g_assert_not_reached ();
-    }
-}
-
-/* The project at @path, which must be indexed; the error tells the agent what to call. */
-LodeProject *
-_lode_tools_open_indexed (LodeToolCall  *call,
-                          const char    *path,
-                          GError       **error)
-{
-  g_autoptr(GError) local_error = NULL;
-  LodeProject *project;
-
-  project = lode_engine_open_project (lode_tool_call_get_engine (call), path, TRUE,
-                                      &local_error);
-  if (g_error_matches (local_error, LODE_ERROR, LODE_ERROR_NOT_INDEXED))
-    g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED,
-                 "%s is not indexed yet: call codebase_index first", path);
-  else if (local_error != NULL)
-    g_propagate_error (error, g_steal_pointer (&local_error));
-
-  return project;
-}
-
 /* codebase_index / codebase_update -------------------------------------------------- */
 
 static JsonObject *
@@ -372,7 +260,7 @@ run_index (LodeToolCall  *call,
       g_autofree char *root = g_strdup (job->root);
 
       g_clear_pointer (&job, lode_job_info_free);
-      job = _lode_tools_wait_for_job (call, root, id, error);
+      job = lode_tool_call_wait_for_job (call, root, id, error);
       if (job == NULL)
         return NULL;
     }
@@ -837,7 +725,7 @@ codebase_search (LodeToolCall  *call,
       return NULL;
     }
 
-  project = _lode_tools_open_indexed (call, path, error);
+  project = lode_tool_call_open_indexed (call, path, error);
   if (project == NULL)
     return NULL;
 
@@ -1439,13 +1327,13 @@ static const LodeTool codebase_about_tool = {
 };
 
 /**
- * lode_tools_add_codebase:
+ * lode_codebase_tools_register:
  * @registry: a #LodeToolRegistry
  *
  * Adds the codebase_* tools: indexing, status, search, projects, health.
  */
 void
-lode_tools_add_codebase (LodeToolRegistry *registry)
+lode_codebase_tools_register (LodeToolRegistry *registry)
 {
   static const LodeTool *tools[] = {
     &codebase_search_tool,

@@ -25,9 +25,20 @@ gboolean  _lode_imports_collect_text    (const LodeLanguage  *language,
                                          guint                line_offset,
                                          GPtrArray           *imports,
                                          GError             **error);
+/* Called by the scanners for a block of another language inside a file (the `<script>` of
+ * an HTML, Vue or Svelte file), whose first line is line @line_offset + 1 of the file. */
+typedef void (*LodeImportsBlockFunc) (const LodeLanguage *language,
+                                      const char         *text,
+                                      gsize               len,
+                                      guint               line_offset,
+                                      GPtrArray          *imports,
+                                      gpointer            user_data);
+
 void      _lode_imports_scan            (const LodeLanguage  *language,
                                          const char          *text,
                                          gsize                len,
-                                         GPtrArray           *imports);
+                                         GPtrArray           *imports,
+                                         LodeImportsBlockFunc block,
+                                         gpointer             block_data);
 
 G_END_DECLS

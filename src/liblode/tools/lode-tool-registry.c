@@ -11,7 +11,6 @@
 #include "lode-error.h"
 #include "lode-json-schema.h"
 #include "lode-tool-registry.h"
-#include "lode-tools.h"
 
 /*
  * Every tool once, for every surface. A call validates its arguments against the tool's
@@ -190,7 +189,9 @@ lode_tool_registry_init (LodeToolRegistry *self)
  * lode_tool_registry_new:
  * @engine: the engine the tools work on
  *
- * Returns: (transfer full): a registry holding every tool Lode has
+ * An empty registry: tool families add themselves (see lode_tools_new_registry()).
+ *
+ * Returns: (transfer full): a new registry
  */
 LodeToolRegistry *
 lode_tool_registry_new (LodeEngine *engine)
@@ -201,8 +202,6 @@ lode_tool_registry_new (LodeEngine *engine)
 
   self = g_object_new (LODE_TYPE_TOOL_REGISTRY, NULL);
   self->engine = g_object_ref (engine);
-  lode_tools_add_codebase (self);
-  lode_tools_add_graph (self);
 
   return self;
 }
@@ -706,4 +705,135 @@ lode_tool_registry_call (LodeToolRegistry  *self,
     g_propagate_error (error, sync.error);
 
   return sync.result;
+}
+
+/* Helpers for tool families -------------------------------------------------------- */
+
+/* Progress reports reach clients as messages; one per PROGRESS_INTERVAL at most. */
+#define PROGRESS_INTERVAL_USEC (100 * 1000)
+
+/* Relays job progress to the caller as one monotonic figure: files done of files found.
+ * Runs on the handler's thread (lode_engine_wait_index calls it there). */
+typedef struct
+{
+  LodeToolCall   *call;
+  gint64          last_report;
+  LodeIndexPhase  last_phase;
+} ProgressThrottle;
+
+static void
+job_progress_cb (const LodeIndexProgress *progress,
+                 gpointer                 user_data)
+{
+  ProgressThrottle *throttle = user_data;
+  gint64 now = g_get_monotonic_time ();
+  g_autofree char *message = NULL;
+
+  if (progress->phase == throttle->last_phase && progress->done != progress->total &&
+      now - throttle->last_report < PROGRESS_INTERVAL_USEC)
+    return;
+
+  throttle->last_report = now;
+  throttle->last_phase = progress->phase;
+  switch (progress->phase)
+    {
+    case LODE_INDEX_PHASE_SCANNING:
+      lode_tool_call_report_progress (throttle->call, 0, 0, "Scanning files");
+      break;
+    case LODE_INDEX_PHASE_INDEXING:
+      message = g_strdup_printf ("Indexed %u of %u files", progress->done, progress->total);
+      lode_tool_call_report_progress (throttle->call, progress->done, progress->total,
+                                      message);
+      break;
+    case LODE_INDEX_PHASE_FINISHING:
+      lode_tool_call_report_progress (throttle->call, progress->total, progress->total,
+                                      "Finishing");
+      break;
+    case LODE_INDEX_PHASE_EMBEDDING:
+      message = g_strdup_printf ("Embedded %u of %u chunks", progress->done, progress->total);
+      lode_tool_call_report_progress (throttle->call, progress->done, progress->total,
+                                      message);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/**
+ * lode_tool_call_wait_for_job:
+ * @call: the running call
+ * @root: the project's tree, for messages
+ * @project_id: the project
+ * @error: return location for a #GError
+ *
+ * Waits for the job of @project_id, relaying its progress to the caller. Cancelling the call
+ * stops the job: the request stood for the run.
+ *
+ * Returns: (transfer full) (nullable): the job as it ended, or %NULL with an error the agent
+ *   can act on
+ */
+LodeJobInfo *
+lode_tool_call_wait_for_job (LodeToolCall  *call,
+                          const char    *root,
+                          const char    *project_id,
+                          GError       **error)
+{
+  LodeEngine *engine = lode_tool_call_get_engine (call);
+  GCancellable *cancellable = lode_tool_call_get_cancellable (call);
+  ProgressThrottle throttle = { call, 0, (LodeIndexPhase) -1 };
+  g_autoptr(LodeJobInfo) job = NULL;
+
+  job = lode_engine_wait_index (engine, project_id, cancellable, job_progress_cb, &throttle,
+                                error);
+  if (job == NULL)
+    {
+      if (g_cancellable_is_cancelled (cancellable))
+        lode_engine_stop_index (engine, project_id);
+      return NULL;
+    }
+
+  switch (job->state)
+    {
+    case LODE_JOB_STATE_SUCCEEDED:
+      return g_steal_pointer (&job);
+    case LODE_JOB_STATE_FAILED:
+      g_set_error (error, LODE_ERROR, LODE_ERROR_FAILED, "%s", job->error);
+      return NULL;
+    case LODE_JOB_STATE_CANCELLED:
+      g_set_error (error, LODE_ERROR, LODE_ERROR_FAILED,
+                   "Indexing of %s was stopped before it finished; what was indexed is kept. "
+                   "Call codebase_index to resume.", root);
+      return NULL;
+    case LODE_JOB_STATE_RUNNING:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/**
+ * lode_tool_call_open_indexed:
+ * @call: the running call
+ * @path: the project's tree
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the project at @path, which must be indexed; the
+ *   error tells the agent what to call
+ */
+LodeProject *
+lode_tool_call_open_indexed (LodeToolCall  *call,
+                          const char    *path,
+                          GError       **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  LodeProject *project;
+
+  project = lode_engine_open_project (lode_tool_call_get_engine (call), path, TRUE,
+                                      &local_error);
+  if (g_error_matches (local_error, LODE_ERROR, LODE_ERROR_NOT_INDEXED))
+    g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED,
+                 "%s is not indexed yet: call codebase_index first", path);
+  else if (local_error != NULL)
+    g_propagate_error (error, g_steal_pointer (&local_error));
+
+  return project;
 }

@@ -11,7 +11,6 @@
 #include "lode-error.h"
 #include "lode-graph-report.h"
 #include "lode-tools-private.h"
-#include "lode-tools.h"
 
 /*
  * codebase_graph_* and codebase_impact, named and shaped like SocratiCode's tools so that
@@ -69,7 +68,7 @@ open_indexed (LodeToolCall  *call,
 {
   g_autofree char *path = lode_tool_call_dup_project_path (call, error);
 
-  return path != NULL ? _lode_tools_open_indexed (call, path, error) : NULL;
+  return path != NULL ? lode_tool_call_open_indexed (call, path, error) : NULL;
 }
 
 /* Refuses while @project is being indexed: the graph's switch rewrites what the job writes. */
@@ -117,7 +116,7 @@ graph_build (LodeToolCall  *call,
   if (job != NULL && job->state == LODE_JOB_STATE_RUNNING)
     {
       g_clear_pointer (&job, lode_job_info_free);
-      job = _lode_tools_wait_for_job (call, lode_project_get_root (project), id, error);
+      job = lode_tool_call_wait_for_job (call, lode_project_get_root (project), id, error);
       if (job == NULL)
         return NULL;
     }
@@ -130,7 +129,7 @@ graph_build (LodeToolCall  *call,
   if (job == NULL)
     return NULL;
   g_clear_pointer (&job, lode_job_info_free);
-  job = _lode_tools_wait_for_job (call, lode_project_get_root (project), id, error);
+  job = lode_tool_call_wait_for_job (call, lode_project_get_root (project), id, error);
   if (job == NULL)
     return NULL;
 
@@ -447,14 +446,14 @@ static const LodeTool impact_tool = {
 };
 
 /**
- * lode_tools_add_graph:
+ * lode_graph_tools_register:
  * @registry: a #LodeToolRegistry
  *
  * Adds the import graph's tools: codebase_graph_build, _query, _stats, _circular,
  * _visualize, _status, _remove and codebase_impact.
  */
 void
-lode_tools_add_graph (LodeToolRegistry *registry)
+lode_graph_tools_register (LodeToolRegistry *registry)
 {
   static const LodeTool *tools[] = {
     &graph_build_tool,

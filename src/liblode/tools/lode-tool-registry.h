@@ -116,6 +116,13 @@ void          lode_tool_call_report_progress     (LodeToolCall  *call,
                                                   double         done,
                                                   double         total,
                                                   const char    *message);
+LodeProject  *lode_tool_call_open_indexed        (LodeToolCall  *call,
+                                                  const char    *path,
+                                                  GError       **error);
+LodeJobInfo  *lode_tool_call_wait_for_job        (LodeToolCall  *call,
+                                                  const char    *root,
+                                                  const char    *project_id,
+                                                  GError       **error);
 
 #define LODE_TYPE_TOOL_REGISTRY (lode_tool_registry_get_type ())
 G_DECLARE_FINAL_TYPE (LodeToolRegistry, lode_tool_registry, LODE, TOOL_REGISTRY, GObject)

@@ -1,4 +1,4 @@
-/* lode-tools-private.h — what the tool files of liblode share
+/* lode-tools-private.h — what the tool families of liblode share
  *
  * SPDX-FileCopyrightText: 2026 The Lode authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -19,12 +19,8 @@ G_BEGIN_DECLS
   "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY "}, " \
   "\"additionalProperties\": false}"
 
-LodeProject *_lode_tools_open_indexed (LodeToolCall  *call,
-                                       const char    *path,
-                                       GError       **error);
-LodeJobInfo *_lode_tools_wait_for_job (LodeToolCall  *call,
-                                       const char    *root,
-                                       const char    *project_id,
-                                       GError       **error);
+/* Each family adds its tools; lode_tools_new_registry() calls them all. */
+void lode_codebase_tools_register (LodeToolRegistry *registry);
+void lode_graph_tools_register    (LodeToolRegistry *registry);
 
 G_END_DECLS

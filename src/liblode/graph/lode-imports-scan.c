@@ -377,9 +377,11 @@ add_attribute_import (GPtrArray       *imports,
 }
 
 static void
-scan_html (const char *text,
-           gsize       len,
-           GPtrArray  *imports)
+scan_html (const char           *text,
+           gsize                 len,
+           GPtrArray            *imports,
+           LodeImportsBlockFunc  block,
+           gpointer              block_data)
 {
   g_autoptr(GArray) attributes = g_array_new (FALSE, TRUE, sizeof (Attribute));
   const char *end = text + len;
@@ -424,11 +426,8 @@ scan_html (const char *text,
             {
               /* The block's first line is the line of its start tag's `>`. */
               guint first_line = line_at (&lines, p - text);
-              g_autoptr(GError) error = NULL;
 
-              if (!_lode_imports_collect_text (language, p, close - p, first_line - 1, imports,
-                                               &error))
-                g_warning ("Imports of a script block: %s", error->message);
+              block (language, p, close - p, first_line - 1, imports, block_data);
             }
           p = close;
         }
@@ -607,15 +606,17 @@ scan_dart (const char *text,
 }
 
 void
-_lode_imports_scan (const LodeLanguage *language,
-                    const char         *text,
-                    gsize               len,
-                    GPtrArray          *imports)
+_lode_imports_scan (const LodeLanguage     *language,
+                    const char             *text,
+                    gsize                   len,
+                    GPtrArray              *imports,
+                    LodeImportsBlockFunc    block,
+                    gpointer                block_data)
 {
   if (strcmp (language->id, "css") == 0)
     scan_css (text, len, 0, imports);
   else if (strcmp (language->id, "html") == 0)
-    scan_html (text, len, imports);
+    scan_html (text, len, imports, block, block_data);
   else if (strcmp (language->id, "dart") == 0)
     scan_dart (text, len, imports);
   else
