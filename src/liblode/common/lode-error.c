@@ -21,6 +21,8 @@ static const GDBusErrorEntry lode_error_entries[] = {
   { LODE_ERROR_STORE,            LODE_DBUS_NAME ".Error.Store" },
   { LODE_ERROR_CANCELLED,        LODE_DBUS_NAME ".Error.Cancelled" },
   { LODE_ERROR_EMBEDDER,         LODE_DBUS_NAME ".Error.Embedder" },
+  { LODE_ERROR_DAMAGED,          LODE_DBUS_NAME ".Error.Damaged" },
+  { LODE_ERROR_UNSUPPORTED,      LODE_DBUS_NAME ".Error.Unsupported" },
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (lode_error_entries) == LODE_N_ERRORS);
 

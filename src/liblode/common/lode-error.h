@@ -24,6 +24,10 @@ G_BEGIN_DECLS
  * @LODE_ERROR_CANCELLED: the operation was cancelled
  * @LODE_ERROR_EMBEDDER: an embedding provider or model failed (unreachable server, HTTP error,
  *   malformed answer, wrong dimensions, missing or corrupt model files)
+ * @LODE_ERROR_DAMAGED: the index database is damaged (corrupt or truncated); indexing again
+ *   keeps the damaged file aside and rebuilds the index from scratch
+ * @LODE_ERROR_UNSUPPORTED: the daemon cannot serve the request as asked (a configuration it
+ *   cannot take on); the client then does the work itself
  *
  * The public error domain. It crosses process boundaries (D-Bus, MCP), so codes are only
  * ever appended.
@@ -38,9 +42,11 @@ typedef enum
   LODE_ERROR_STORE,
   LODE_ERROR_CANCELLED,
   LODE_ERROR_EMBEDDER,
+  LODE_ERROR_DAMAGED,
+  LODE_ERROR_UNSUPPORTED,
 } LodeError;
 
-#define LODE_N_ERRORS (LODE_ERROR_EMBEDDER + 1)
+#define LODE_N_ERRORS (LODE_ERROR_UNSUPPORTED + 1)
 
 GQuark lode_error_quark (void);
 

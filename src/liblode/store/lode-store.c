@@ -373,8 +373,11 @@ struct _LodeStore
   sqlite3_stmt  *vector_stmts[N_VECTOR_STMTS];
   GString       *sig;            /* scratch buffer for the FTS sig column */
   GCancellable  *cancellable;    /* (nullable): of the search running now */
+  char          *reset_reason;   /* (nullable): why lode_store_open() started a new index */
   guint          was_reset : 1;
   guint          in_transaction : 1;
+  guint          read_only : 1;
+  guint          damaged : 1;
 };
 
 G_DEFINE_FINAL_TYPE (LodeStore, lode_store, G_TYPE_OBJECT)
@@ -398,6 +401,7 @@ lode_store_finalize (GObject *object)
   LodeStore *self = (LodeStore *)object;
 
   lode_store_close (self);
+  g_free (self->reset_reason);
   g_clear_pointer (&self->filename, g_free);
   g_string_free (self->sig, TRUE);
 
@@ -424,17 +428,65 @@ is_cancelled (LodeStore *self)
   return self->cancellable != NULL && g_cancellable_is_cancelled (self->cancellable);
 }
 
+/* SQLite codes that mean the file itself is broken, rather than busy, full or unreadable. */
+static gboolean
+is_damage (int rc)
+{
+  return (rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB;
+}
+
+static char *
+damage_mark_path (const char *filename)
+{
+  return g_strconcat (filename, "-damaged", NULL);
+}
+
+/* Leaves a mark beside the database saying why it is damaged; best effort. */
+static void
+mark_damaged (const char *filename,
+              const char *message)
+{
+  g_autofree char *mark = damage_mark_path (filename);
+  g_autoptr(GError) error = NULL;
+
+  if (!g_file_test (mark, G_FILE_TEST_EXISTS) &&
+      !g_file_set_contents (mark, message, -1, &error))
+    g_warning ("Cannot mark %s as damaged: %s", filename, error->message);
+}
+
+/* Why the index at @filename was marked damaged, or NULL. */
+static char *
+dup_damage (const char *filename)
+{
+  g_autofree char *mark = damage_mark_path (filename);
+  char *message = NULL;
+
+  if (!g_file_get_contents (mark, &message, NULL, NULL))
+    return NULL;
+
+  return g_strstrip (message);
+}
+
 static gboolean
 set_db_error (LodeStore   *self,
               int          rc,
               GError     **error,
               const char  *what)
 {
+  const char *message = self->db != NULL ? sqlite3_errmsg (self->db) : sqlite3_errstr (rc);
+
   if (rc == SQLITE_INTERRUPT && is_cancelled (self))
     g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Search cancelled");
+  else if (is_damage (rc))
+    {
+      /* Whoever opens the index next, reader or writer, learns it from the mark. */
+      self->damaged = TRUE;
+      mark_damaged (self->filename, message);
+      g_set_error (error, LODE_ERROR, LODE_ERROR_DAMAGED, "%s: the index is damaged (%s)",
+                   what, message);
+    }
   else
-    g_set_error (error, LODE_ERROR, LODE_ERROR_STORE, "%s: %s", what,
-                 self->db != NULL ? sqlite3_errmsg (self->db) : sqlite3_errstr (rc));
+    g_set_error (error, LODE_ERROR, LODE_ERROR_STORE, "%s: %s", what, message);
   return FALSE;
 }
 
@@ -769,6 +821,7 @@ lode_store_try_open (LodeStore  *self,
                      gboolean   *bad,
                      GError    **error)
 {
+  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
   static const char pragmas[] =
     "PRAGMA journal_mode = WAL;"
     "PRAGMA synchronous = NORMAL;"
@@ -781,10 +834,15 @@ lode_store_try_open (LodeStore  *self,
 
   *bad = FALSE;
 
-  rc = sqlite3_open_v2 (self->filename, &self->db,
-                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+  /* A reader never creates an index: a missing one is not indexed, not empty. */
+  if (!self->read_only)
+    flags |= SQLITE_OPEN_CREATE;
+  rc = sqlite3_open_v2 (self->filename, &self->db, flags, NULL);
   if (rc != SQLITE_OK)
-    return set_db_error (self, rc, error, "Cannot open the index");
+    {
+      *bad = is_damage (rc);
+      return set_db_error (self, rc, error, "Cannot open the index");
+    }
 
   sqlite3_extended_result_codes (self->db, FALSE);
   sqlite3_busy_timeout (self->db, 10000);
@@ -802,15 +860,23 @@ lode_store_try_open (LodeStore  *self,
   rc = sqlite3_exec (self->db, pragmas, NULL, NULL, NULL);
   if (rc == SQLITE_OK)
     rc = query_int (self->db, "PRAGMA user_version", &version);
-  if (rc == SQLITE_OK && version == 0)
+  if (rc == SQLITE_OK && version == 0 && !self->read_only)
     rc = create_schema (self->db, &foreign);
-  if (rc == SQLITE_OK && version == 0 && !foreign)
+  if (rc == SQLITE_OK && version == 0 && !foreign && !self->read_only)
     rc = query_int (self->db, "PRAGMA user_version", &version);
 
   if (rc != SQLITE_OK)
     {
       *bad = is_bad_database (rc);
       return set_db_error (self, rc, error, "Cannot read the index");
+    }
+
+  /* A writer has created the file but not its tables yet. */
+  if (self->read_only && version == 0 && !foreign)
+    {
+      g_set_error_literal (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED,
+                           "the index is being created");
+      return FALSE;
     }
 
   if (foreign || version != LODE_STORE_SCHEMA_VERSION)
@@ -831,14 +897,49 @@ lode_store_try_open (LodeStore  *self,
   return TRUE;
 }
 
+/* Moves a damaged index and its WAL aside (`index.db.damaged-20261125T041800`), so that what
+ * it holds can still be looked at, and clears its mark. Returns the new name. */
+static char *
+keep_aside (const char  *filename,
+            GError     **error)
+{
+  static const char *const suffixes[] = { "", "-wal" };
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y%m%dT%H%M%S");
+  g_autofree char *aside = g_strdup_printf ("%s.damaged-%s", filename, stamp);
+  g_autofree char *mark = damage_mark_path (filename);
+
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    {
+      g_autofree char *from = g_strconcat (filename, suffixes[i], NULL);
+      g_autofree char *to = g_strconcat (aside, suffixes[i], NULL);
+
+      if (g_rename (from, to) != 0 && errno != ENOENT)
+        {
+          int saved_errno = errno;
+
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                       "Cannot keep the damaged index %s aside: %s", from,
+                       g_strerror (saved_errno));
+          return NULL;
+        }
+    }
+  delete_database_files (filename);
+  g_unlink (mark);
+
+  return g_steal_pointer (&aside);
+}
+
 /**
  * lode_store_open:
  * @filename: the database file; its directory is created if needed
  * @error: return location for a #GError
  *
- * Opens the index at @filename, creating it if needed. A file that is not a Lode index of
- * %LODE_STORE_SCHEMA_VERSION (an older schema, another program's database, garbage, a
- * corrupt file) is deleted and created anew; lode_store_get_was_reset() then returns %TRUE.
+ * Opens the index at @filename for writing, creating it if needed. An index of another
+ * schema version (or another program's database) is deleted and created anew; a damaged one
+ * (corrupt, truncated, or marked damaged by an earlier failure) is kept aside as
+ * `FILENAME.damaged-TIME` and created anew. lode_store_get_was_reset() then returns %TRUE and
+ * lode_store_get_reset_reason() says why.
  *
  * The store may be used from any thread, one thread at a time.
  *
@@ -851,6 +952,7 @@ lode_store_open (const char  *filename,
   g_autoptr(LodeStore) self = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autofree char *dir = NULL;
+  g_autofree char *damage = NULL;
   gboolean bad = FALSE;
 
   g_return_val_if_fail (filename != NULL, NULL);
@@ -869,19 +971,37 @@ lode_store_open (const char  *filename,
   self = g_object_new (LODE_TYPE_STORE, NULL);
   self->filename = g_strdup (filename);
 
-  if (lode_store_try_open (self, &bad, &local_error))
+  damage = dup_damage (filename);
+  if (damage == NULL && lode_store_try_open (self, &bad, &local_error))
     return g_steal_pointer (&self);
 
   lode_store_close (self);
-  if (!bad)
+  if (damage == NULL && !bad)
     {
       g_propagate_error (error, g_steal_pointer (&local_error));
       return NULL;
     }
 
-  g_message ("Rebuilding the index %s: %s", filename, local_error->message);
+  if (damage != NULL ||
+      g_error_matches (local_error, LODE_ERROR, LODE_ERROR_DAMAGED))
+    {
+      g_autofree char *aside = keep_aside (filename, error);
+
+      if (aside == NULL)
+        return NULL;
+      self->reset_reason = g_strdup_printf ("the index was damaged (%s); it was kept as %s "
+                                            "and rebuilt from scratch",
+                                            damage != NULL ? damage : local_error->message,
+                                            aside);
+    }
+  else
+    {
+      delete_database_files (filename);
+      self->reset_reason = g_strdup_printf ("the index was rebuilt from scratch: %s",
+                                            local_error->message);
+    }
+  g_message ("%s: %s", filename, self->reset_reason);
   g_clear_error (&local_error);
-  delete_database_files (filename);
   self->was_reset = TRUE;
 
   if (!lode_store_try_open (self, &bad, error))
@@ -891,6 +1011,125 @@ lode_store_open (const char  *filename,
     }
 
   return g_steal_pointer (&self);
+}
+
+/**
+ * lode_store_open_reader:
+ * @filename: the database file
+ * @error: return location for a #GError
+ *
+ * Opens an existing index for searches and status. Unlike lode_store_open(), it never
+ * creates, deletes or rebuilds anything: a missing index is %LODE_ERROR_NOT_INDEXED, one of
+ * another schema version %LODE_ERROR_STORE, a damaged one %LODE_ERROR_DAMAGED.
+ *
+ * Returns: (transfer full) (nullable): the store, or %NULL on error
+ */
+LodeStore *
+lode_store_open_reader (const char  *filename,
+                        GError     **error)
+{
+  g_autoptr(LodeStore) self = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *damage = NULL;
+  gboolean bad = FALSE;
+
+  g_return_val_if_fail (filename != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  damage = dup_damage (filename);
+  if (damage != NULL)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_DAMAGED, "the index is damaged (%s)", damage);
+      return NULL;
+    }
+
+  if (!g_file_test (filename, G_FILE_TEST_IS_REGULAR))
+    {
+      g_set_error_literal (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED, "there is no index yet");
+      return NULL;
+    }
+
+  self = g_object_new (LODE_TYPE_STORE, NULL);
+  self->filename = g_strdup (filename);
+  self->read_only = TRUE;
+
+  if (!lode_store_try_open (self, &bad, &local_error))
+    {
+      /* An empty file: a writer was killed before it created the schema. */
+      if (bad && !g_error_matches (local_error, LODE_ERROR, LODE_ERROR_DAMAGED))
+        g_set_error (error, LODE_ERROR, LODE_ERROR_STORE,
+                     "the index was made by another version of Lode (%s)",
+                     local_error->message);
+      else
+        g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+
+  return g_steal_pointer (&self);
+}
+
+/**
+ * lode_store_remove_files:
+ * @filename: the database file
+ * @error: return location for a #GError
+ *
+ * Deletes an index (its database, WAL, shared memory and damage mark), to build it anew.
+ * Connections still open keep reading the deleted file until they close.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_store_remove_files (const char  *filename,
+                         GError     **error)
+{
+  static const char *const suffixes[] = { "", "-wal", "-shm", "-journal", "-damaged" };
+
+  g_return_val_if_fail (filename != NULL, FALSE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    {
+      g_autofree char *path = g_strconcat (filename, suffixes[i], NULL);
+
+      if (g_unlink (path) != 0 && errno != ENOENT)
+        {
+          int saved_errno = errno;
+
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                       "Cannot remove %s: %s", path, g_strerror (saved_errno));
+          return FALSE;
+        }
+    }
+
+  return TRUE;
+}
+
+/**
+ * lode_store_is_damaged:
+ * @self: a #LodeStore
+ *
+ * Returns: %TRUE once a query found the database damaged; the connection is of no further use
+ */
+gboolean
+lode_store_is_damaged (LodeStore *self)
+{
+  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+
+  return self->damaged;
+}
+
+/**
+ * lode_store_get_reset_reason:
+ * @self: a #LodeStore
+ *
+ * Returns: (nullable): why lode_store_open() started a new index, for people; %NULL when it
+ *   opened the existing one
+ */
+const char *
+lode_store_get_reset_reason (LodeStore *self)
+{
+  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
+
+  return self->reset_reason;
 }
 
 /**

@@ -84,7 +84,13 @@ G_DECLARE_FINAL_TYPE (LodeStore, lode_store, LODE, STORE, GObject)
 
 LodeStore  *lode_store_open               (const char            *filename,
                                            GError               **error);
+LodeStore  *lode_store_open_reader        (const char            *filename,
+                                           GError               **error);
 gboolean    lode_store_get_was_reset      (LodeStore             *self);
+const char *lode_store_get_reset_reason   (LodeStore             *self);
+gboolean    lode_store_is_damaged         (LodeStore             *self);
+gboolean    lode_store_remove_files       (const char            *filename,
+                                           GError               **error);
 
 GHashTable *lode_store_dup_file_hashes    (LodeStore             *self,
                                            GError               **error);
