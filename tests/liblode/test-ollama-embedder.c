@@ -480,7 +480,7 @@ from_spec (const char  *spec,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  lode_remote_embedder_new_async (spec, url, NULL, test_result_cb, &result);
+  lode_remote_embedder_new_async (spec, url, NULL, NULL, test_result_cb, &result);
   return lode_remote_embedder_new_finish (test_wait_result (&result), error);
 }
 
@@ -493,6 +493,7 @@ test_from_spec (Fixture       *f,
   g_autoptr(LodeEmbedder) dead = NULL;
   g_autoptr(LodeEmbedder) unknown = NULL;
   g_autofree char *dead_url = g_strdup (f->server->url);
+  g_autoptr(LodeConfig) config = NULL;
   g_autoptr(GError) error = NULL;
 
   g_assert_true (lode_remote_embedder_spec_is_remote ("ollama"));
@@ -506,8 +507,10 @@ test_from_spec (Fixture       *f,
 
   /* The URL may also come from the environment, as OLLAMA_HOST without a scheme. */
   g_setenv ("OLLAMA_HOST", f->server->url + strlen ("http://"), TRUE);
-  other = from_spec ("ollama:mxbai-embed-large", NULL, &error);
+  config = lode_config_load (&error);
   g_unsetenv ("OLLAMA_HOST");
+  g_assert_no_error (error);
+  other = from_spec ("ollama:mxbai-embed-large", config->ollama_url, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (lode_embedder_get_model (other), ==, "ollama:mxbai-embed-large");
   g_assert_cmpuint (f->server->requests->len, ==, 2);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lode.h"
+#include "lode-embedder-config.h"
 #include "lode-openai-embedder.h"
 #include "lode-remote-embedder.h"
 #include "mock-http-server.h"
@@ -574,20 +575,25 @@ static void
 test_from_spec (Fixture       *f,
                 gconstpointer  data)
 {
-  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(LodeConfig) config = NULL;
   g_autoptr(LodeEmbedder) embedder = NULL;
   g_autoptr(LodeEmbeddings) embeddings = NULL;
   g_autoptr(GError) error = NULL;
   const char *texts[] = { "x", NULL };
 
-  /* The key from the environment; the Secret Service is not asked. */
+  /* The key and the URL from the environment, as an MCP host sets them; the Secret Service
+   * is not asked. */
   g_setenv ("LODE_OPENAI_API_KEY", API_KEY, TRUE);
   g_setenv ("LODE_OPENAI_BASE_URL", f->server->url, TRUE);
-  lode_remote_embedder_new_async ("openai:text-embedding-3-large", NULL, NULL, test_result_cb,
-                                  &result);
-  embedder = lode_remote_embedder_new_finish (test_wait_result (&result), &error);
+  g_setenv ("LODE_EMBEDDING_PROVIDER", "openai", TRUE);
+  g_setenv ("LODE_EMBEDDING_MODEL", "text-embedding-3-large", TRUE);
+  config = lode_config_load (&error);
+  g_assert_no_error (error);
   g_unsetenv ("LODE_OPENAI_API_KEY");
   g_unsetenv ("LODE_OPENAI_BASE_URL");
+  g_unsetenv ("LODE_EMBEDDING_PROVIDER");
+  g_unsetenv ("LODE_EMBEDDING_MODEL");
+  embedder = lode_embedder_new_for_config (config, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (lode_embedder_get_model (embedder), ==, "openai:text-embedding-3-large");
 

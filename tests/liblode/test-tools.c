@@ -288,6 +288,8 @@ test_lifecycle (ToolsFixture  *fixture,
   g_autoptr(LodeToolResult) list = NULL;
   g_autoptr(LodeToolResult) stop = NULL;
   g_autoptr(LodeToolResult) removed = NULL;
+  g_autoptr(LodeToolResult) watch = NULL;
+  g_autoptr(LodeToolResult) watched = NULL;
   g_autoptr(LodeToolResult) after = NULL;
   g_autofree char *path_args = g_strdup_printf ("{\"projectPath\": \"%s\"}", fixture->corpus);
   JsonObject *job;
@@ -368,16 +370,23 @@ test_lifecycle (ToolsFixture  *fixture,
   g_assert_false (json_object_get_boolean_member (stop->structured, "stopped"));
   g_assert_nonnull (strstr (stop->text, "No indexing operation is currently running"));
 
-  call_fails (fixture, "codebase_watch", "{\"action\": \"start\"}", fixture->corpus,
-              "needs Lode's daemon");
-  call_fails (fixture, "codebase_watch", "{\"action\": \"status\"}", fixture->corpus,
-              "needs Lode's daemon");
+  /* Watching works wherever the engine lives long enough, this process included. */
+  watch = call_ok (fixture, "codebase_watch", "{\"action\": \"start\"}", fixture->corpus);
+  g_assert_true (json_object_get_boolean_member (watch->structured, "watching"));
+  watched = call_ok (fixture, "codebase_list_projects", "{}", NULL);
+  g_assert_true (json_object_get_boolean_member (
+                   json_array_get_object_element (
+                     json_object_get_array_member (watched->structured, "projects"), 0),
+                   "watching"));
 
+  /* Removing the index stops watching it: nothing would bring the index back. */
   removed = call_ok (fixture, "codebase_remove", path_args, NULL);
   g_assert_true (json_object_get_boolean_member (removed->structured, "removed"));
   after = call_ok (fixture, "codebase_status", path_args, NULL);
   g_assert_false (json_object_get_boolean_member (after->structured, "indexed"));
   g_assert_false (json_object_has_member (after->structured, "job"));
+  g_assert_false (json_object_get_boolean_member (
+                    json_object_get_object_member (after->structured, "watch"), "watching"));
   call_fails (fixture, "codebase_remove", path_args, NULL, "Nothing to remove");
 }
 
@@ -760,14 +769,16 @@ test_jobs (ToolsFixture  *fixture,
 
   g_assert_null (lode_engine_dup_job (fixture->engine, signals.project_id));
 
-  first = lode_engine_start_index (fixture->engine, tree, &joined, &error);
+  first = lode_engine_start_index (fixture->engine, tree, LODE_INDEX_REQUEST_UPDATE, TRUE,
+                                   &joined, &error);
   g_assert_no_error (error);
   g_assert_false (joined);
   g_assert_cmpint (first->state, ==, LODE_JOB_STATE_RUNNING);
   g_assert_cmpstr (first->project_id, ==, signals.project_id);
 
   /* A second request joins the running job instead of starting another. */
-  second = lode_engine_start_index (fixture->engine, tree, &joined, &error);
+  second = lode_engine_start_index (fixture->engine, tree, LODE_INDEX_REQUEST_UPDATE, TRUE,
+                                    &joined, &error);
   g_assert_no_error (error);
   g_assert_true (joined);
   g_assert_cmpint (second->started_at, ==, first->started_at);

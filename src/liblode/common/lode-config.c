@@ -10,11 +10,13 @@
 
 #include <gio/gio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lode-chunker.h"
 #include "lode-config.h"
 #include "lode-error.h"
 #include "lode-language.h"
+#include "lode-secret.h"
 
 #define DEFAULT_MAX_FILE_SIZE (2 * 1024 * 1024)
 
@@ -46,6 +48,9 @@ lode_config_copy (const LodeConfig *config)
   copy->data_dir = g_strdup (config->data_dir);
   copy->embedding_provider = g_strdup (config->embedding_provider);
   copy->embedding_model = g_strdup (config->embedding_model);
+  copy->ollama_url = g_strdup (config->ollama_url);
+  copy->openai_url = g_strdup (config->openai_url);
+  copy->openai_api_key = g_strdup (config->openai_api_key);
 
   return copy;
 }
@@ -60,6 +65,11 @@ lode_config_free (LodeConfig *config)
   g_free (config->data_dir);
   g_free (config->embedding_provider);
   g_free (config->embedding_model);
+  g_free (config->ollama_url);
+  g_free (config->openai_url);
+  if (config->openai_api_key != NULL)
+    memset (config->openai_api_key, 0, strlen (config->openai_api_key));
+  g_free (config->openai_api_key);
   g_free (config);
 }
 
@@ -134,6 +144,18 @@ env_uint (const char  *name,
 
   *value = parsed;
   return TRUE;
+}
+
+/* The first of two variables that is set and not empty. */
+static char *
+dup_env (const char *first,
+         const char *second)
+{
+  const char *value = g_getenv (first);
+
+  if (value == NULL || *value == '\0')
+    value = g_getenv (second);
+  return value != NULL && *value != '\0' ? g_strdup (value) : NULL;
 }
 
 /* Embedding settings (issue #4). An empty model means the provider's default. */
@@ -218,9 +240,9 @@ apply_extensions (char   **entries,
  *
  * Reads the GSettings schema (when installed), then the `LODE_MAX_FILE_SIZE`,
  * `LODE_CHUNK_MAX_TOKENS`, `LODE_INDEX_THREADS`, `LODE_EXTRA_EXTENSIONS` (comma-separated
- * ".ext=language"), `LODE_DATA_DIR`, `LODE_EMBEDDING_PROVIDER`, `LODE_EMBEDDING_MODEL` and
- * `LODE_VECTOR_INT8` environment variables, and registers the extra extensions with
- * #LodeLanguage.
+ * ".ext=language"), `LODE_DATA_DIR`, `LODE_EMBEDDING_PROVIDER`, `LODE_EMBEDDING_MODEL`,
+ * `LODE_VECTOR_INT8`, the providers' URLs and the OpenAI key (see #LodeConfig) from the
+ * environment, and registers the extra extensions with #LodeLanguage.
  *
  * Returns: (transfer full) (nullable): the configuration, or %NULL if a value is malformed
  */
@@ -261,6 +283,10 @@ lode_config_load (GError **error)
       g_free (config->data_dir);
       config->data_dir = g_strdup (str);
     }
+
+  config->ollama_url = dup_env ("LODE_OLLAMA_URL", "OLLAMA_HOST");
+  config->openai_url = dup_env ("LODE_OPENAI_BASE_URL", "OPENAI_BASE_URL");
+  config->openai_api_key = lode_secret_dup_env_api_key ("openai");
 
   if (!apply_embedding_env (config, error) ||
       !apply_extensions (config->extra_extensions, error))

@@ -21,6 +21,11 @@ G_BEGIN_DECLS
  * @embedding_model: (nullable): the provider's model; %NULL for its default
  * @vector_int8: dense search scans int8 copies of the vectors and re-scores the best in
  *   float32
+ * @ollama_url: (nullable): the Ollama server (`LODE_OLLAMA_URL`, `OLLAMA_HOST`)
+ * @openai_url: (nullable): the OpenAI-compatible endpoint (`LODE_OPENAI_BASE_URL`,
+ *   `OPENAI_BASE_URL`)
+ * @openai_api_key: (nullable): an OpenAI key from the environment (`LODE_OPENAI_API_KEY`,
+ *   `OPENAI_API_KEY`); without one the keyring is asked. Never logged.
  *
  * Settings come from the `io.github.lode.Lode` GSettings schema when it is installed, and
  * `LODE_*` environment variables override them: MCP hosts and CI set the environment, not
@@ -36,6 +41,9 @@ typedef struct
   char     *embedding_provider;
   char     *embedding_model;
   gboolean  vector_int8;
+  char     *ollama_url;
+  char     *openai_url;
+  char     *openai_api_key;
 } LodeConfig;
 
 LodeConfig *lode_config_new_default (void);

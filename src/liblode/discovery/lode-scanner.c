@@ -989,3 +989,91 @@ lode_content_check (const char  *data,
     *repaired = g_utf8_make_valid (data, len);
   return LODE_CONTENT_REPAIRED;
 }
+
+/**
+ * lode_scanner_scan_paths:
+ * @self: a #LodeScanner
+ * @paths: (array zero-terminated=1): paths relative to the root, '/'-separated, that are not
+ *   ignored (a watcher's change list)
+ * @files: (out) (transfer full) (element-type LodeScanFile): those that are files to index
+ * @skipped: (out) (transfer full) (element-type LodeSkippedFile): those that cannot be
+ *   indexed, with the reason
+ * @gone: (out) (transfer full) (element-type utf8): those that no longer exist
+ *
+ * Classifies a few paths as lode_scanner_scan() would, without walking the tree. Only a walk
+ * can judge a directory (what is below it), a symbolic link (which of a file's names is
+ * indexed) or an ignore file (a change of rules); with such a path this returns %FALSE and
+ * the caller scans the tree.
+ *
+ * Returns: %TRUE when every path was classified
+ */
+gboolean
+lode_scanner_scan_paths (LodeScanner         *self,
+                         const char * const  *paths,
+                         GPtrArray          **files,
+                         GPtrArray          **skipped,
+                         GPtrArray          **gone)
+{
+  g_autoptr(GArray) file_ids = g_array_new (FALSE, FALSE, sizeof (FileId));
+  g_autoptr(GPtrArray) found =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) lode_scan_file_free);
+  g_autoptr(GPtrArray) skips =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) lode_skipped_file_free);
+  g_autoptr(GPtrArray) missing = g_ptr_array_new_with_free_func (g_free);
+  Walk w = { 0 };
+
+  g_return_val_if_fail (LODE_IS_SCANNER (self), FALSE);
+  g_return_val_if_fail (paths != NULL, FALSE);
+  g_return_val_if_fail (files != NULL && skipped != NULL && gone != NULL, FALSE);
+
+  w.root = self->root;
+  w.root_len = strlen (self->root);
+  w.max_file_size = self->max_file_size;
+  w.file_ids = file_ids;
+  w.files = found;
+  w.skipped = skips;
+  w.euid = geteuid ();
+
+  for (guint i = 0; paths[i] != NULL; i++)
+    {
+      g_autofree char *abs = g_build_filename (self->root, paths[i], NULL);
+      const char *base = strrchr (paths[i], '/');
+      struct stat st;
+
+      base = base != NULL ? base + 1 : paths[i];
+      if (strcmp (base, ".gitignore") == 0 || strcmp (base, ".lodeignore") == 0)
+        return FALSE;
+
+      if (!g_utf8_validate (paths[i], -1, NULL))
+        {
+          g_autofree char *shown = g_utf8_make_valid (paths[i], -1);
+
+          add_skipped (&w, shown, LODE_SKIP_UNREADABLE, g_strdup ("file name is not valid UTF-8"));
+          continue;
+        }
+
+      if (lstat (abs, &st) != 0)
+        {
+          if (errno == ENOENT || errno == ENOTDIR)
+            g_ptr_array_add (missing, g_strdup (paths[i]));
+          else
+            add_skipped (&w, paths[i], LODE_SKIP_UNREADABLE, g_strdup (g_strerror (errno)));
+          continue;
+        }
+
+      if (S_ISDIR (st.st_mode) || S_ISLNK (st.st_mode))
+        return FALSE;
+
+      if (S_ISREG (st.st_mode))
+        add_file (&w, paths[i], AT_FDCWD, abs, &st);
+      else
+        add_skipped (&w, paths[i], LODE_SKIP_NOT_REGULAR, g_strdup (describe_type (st.st_mode)));
+    }
+
+  g_ptr_array_sort (found, compare_files);
+  *files = g_steal_pointer (&found);
+  *skipped = g_steal_pointer (&skips);
+  *gone = g_steal_pointer (&missing);
+
+  return TRUE;
+}

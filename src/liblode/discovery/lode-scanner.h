@@ -63,6 +63,11 @@ gboolean     lode_scanner_scan              (LodeScanner   *self,
                                              GPtrArray    **files,
                                              GPtrArray    **skipped,
                                              GError       **error);
+gboolean     lode_scanner_scan_paths        (LodeScanner         *self,
+                                             const char * const  *paths,
+                                             GPtrArray          **files,
+                                             GPtrArray          **skipped,
+                                             GPtrArray          **gone);
 
 /**
  * LodeContentVerdict:

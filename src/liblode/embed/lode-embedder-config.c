@@ -27,17 +27,20 @@ remote_ready_cb (GObject      *object,
 /* Builds an Ollama or OpenAI provider, waiting on a private main context: Ollama's
  * reachability check and the keyring look-up are asynchronous. */
 static LodeEmbedder *
-new_remote (const char  *provider,
-            const char  *model,
-            GError     **error)
+new_remote (const LodeConfig  *config,
+            const char        *provider,
+            GError           **error)
 {
+  const char *model = config->embedding_model;
+  const char *url = g_str_equal (provider, "ollama") ? config->ollama_url : config->openai_url;
   g_autoptr(GMainContext) context = g_main_context_new ();
   g_autoptr(GAsyncResult) result = NULL;
   g_autofree char *spec = model != NULL ? g_strconcat (provider, ":", model, NULL)
                                         : g_strdup (provider);
 
   g_main_context_push_thread_default (context);
-  lode_remote_embedder_new_async (spec, NULL, NULL, remote_ready_cb, &result);
+  lode_remote_embedder_new_async (spec, url, config->openai_api_key, NULL, remote_ready_cb,
+                                  &result);
   while (result == NULL)
     g_main_context_iteration (context, TRUE);
   g_main_context_pop_thread_default (context);
@@ -104,7 +107,7 @@ lode_embedder_new_for_config (const LodeConfig  *config,
     return new_builtin (config->embedding_model, error);
 
   if (g_str_equal (provider, "ollama") || g_str_equal (provider, "openai"))
-    return new_remote (provider, config->embedding_model, error);
+    return new_remote (config, provider, error);
 
   g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
                "unknown embedding provider “%s”", provider);

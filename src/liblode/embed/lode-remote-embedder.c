@@ -47,19 +47,6 @@ lode_remote_embedder_spec_is_remote (const char *spec)
   return parse_spec (spec, &provider, &model);
 }
 
-static char *
-dup_env (const char *first,
-         const char *second)
-{
-  const char *value = g_getenv (first);
-
-  if (value == NULL || *value == '\0')
-    value = second != NULL ? g_getenv (second) : NULL;
-  if (value == NULL || *value == '\0')
-    return NULL;
-  return g_strdup (value);
-}
-
 static void
 ollama_check_cb (GObject      *object,
                  GAsyncResult *result,
@@ -92,6 +79,17 @@ openai_data_free (OpenaiData *data)
   g_free (data->url);
   g_free (data->model);
   g_free (data);
+}
+
+static LodeEmbedder *
+new_openai (OpenaiData *data,
+            char       *key)
+{
+  LodeEmbedder *embedder = LODE_EMBEDDER (lode_openai_embedder_new (data->url, data->model, key));
+
+  if (key != NULL)
+    memset (key, 0, strlen (key));
+  return embedder;
 }
 
 static gboolean
@@ -127,18 +125,16 @@ openai_key_cb (GObject      *object,
   if (error != NULL)
     g_debug ("No key for %s: %s", data->url, error->message);
 
-  g_task_return_pointer (task, lode_openai_embedder_new (data->url, data->model, key),
-                         g_object_unref);
-  if (key != NULL)
-    memset (key, 0, strlen (key));
+  g_task_return_pointer (task, new_openai (data, g_steal_pointer (&key)), g_object_unref);
 }
 
 /**
  * lode_remote_embedder_new_async:
  * @spec: `ollama[:MODEL]` or `openai[:MODEL]`
- * @url: (nullable): the server; by default `$LODE_OLLAMA_URL`, `$OLLAMA_HOST` or
- *   http://localhost:11434 for Ollama, `$LODE_OPENAI_BASE_URL`, `$OPENAI_BASE_URL` or
- *   https://api.openai.com for OpenAI
+ * @url: (nullable): the server; by default http://localhost:11434 for Ollama and
+ *   https://api.openai.com for OpenAI (#LodeConfig reads the environment's choice)
+ * @api_key: (nullable): the OpenAI key; without one it is looked up (environment, then
+ *   Secret Service)
  * @cancellable: (nullable): a #GCancellable
  * @callback: called with the provider
  * @user_data: data for @callback
@@ -149,6 +145,7 @@ openai_key_cb (GObject      *object,
 void
 lode_remote_embedder_new_async (const char          *spec,
                                 const char          *url,
+                                const char          *api_key,
                                 GCancellable        *cancellable,
                                 GAsyncReadyCallback  callback,
                                 gpointer             user_data)
@@ -173,8 +170,7 @@ lode_remote_embedder_new_async (const char          *spec,
 
   if (g_str_equal (provider, "ollama"))
     {
-      g_autofree char *base = url != NULL ? g_strdup (url) : dup_env ("LODE_OLLAMA_URL",
-                                                                       "OLLAMA_HOST");
+      g_autofree char *base = g_strdup (url);
       g_autoptr(LodeOllamaEmbedder) embedder = NULL;
 
       /* OLLAMA_HOST is often "host:port" without a scheme. */
@@ -194,12 +190,14 @@ lode_remote_embedder_new_async (const char          *spec,
     {
       OpenaiData *data = g_new0 (OpenaiData, 1);
 
-      data->url = url != NULL ? g_strdup (url) : dup_env ("LODE_OPENAI_BASE_URL",
-                                                          "OPENAI_BASE_URL");
+      data->url = g_strdup (url);
       data->model = g_steal_pointer (&model);
       g_task_set_task_data (task, data, (GDestroyNotify) openai_data_free);
-      lode_secret_dup_api_key_async ("openai", cancellable, openai_key_cb,
-                                     g_steal_pointer (&task));
+      if (api_key != NULL)
+        g_task_return_pointer (task, new_openai (data, g_strdup (api_key)), g_object_unref);
+      else
+        lode_secret_dup_api_key_async ("openai", cancellable, openai_key_cb,
+                                       g_steal_pointer (&task));
     }
 }
 

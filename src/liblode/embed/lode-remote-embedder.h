@@ -13,6 +13,7 @@ G_BEGIN_DECLS
 gboolean      lode_remote_embedder_spec_is_remote (const char           *spec);
 void          lode_remote_embedder_new_async      (const char           *spec,
                                                    const char           *url,
+                                                   const char           *api_key,
                                                    GCancellable         *cancellable,
                                                    GAsyncReadyCallback   callback,
                                                    gpointer              user_data);

@@ -10,15 +10,31 @@
 
 #include "lode-config.h"
 #include "lode-embedder.h"
+#include "lode-job.h"
 #include "lode-project.h"
+#include "lode-search.h"
 
 G_BEGIN_DECLS
 
+/**
+ * LodeProjectInfo:
+ * @id: the project's id
+ * @root: the indexed tree
+ * @db_path: its index
+ * @exists: the tree is still there
+ * @indexing: a job is running for it
+ * @watched: the engine watches it
+ *
+ * One indexed tree, as lode_engine_list_projects() lists it.
+ */
 typedef struct
 {
-  char *id;
-  char *root;
-  char *db_path;
+  char     *id;
+  char     *root;
+  char     *db_path;
+  gboolean  exists;
+  gboolean  indexing;
+  gboolean  watched;
 } LodeProjectInfo;
 
 void lode_project_info_free (LodeProjectInfo *info);
@@ -26,83 +42,103 @@ void lode_project_info_free (LodeProjectInfo *info);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeProjectInfo, lode_project_info_free)
 
 /**
- * LodeJobState:
- * @LODE_JOB_STATE_RUNNING: the index is being built
- * @LODE_JOB_STATE_SUCCEEDED: the last run completed
- * @LODE_JOB_STATE_FAILED: the last run failed; #LodeJobInfo.error says why
- * @LODE_JOB_STATE_CANCELLED: the last run was stopped; the next run resumes it
+ * LodeIndexRequest:
+ * @LODE_INDEX_REQUEST_UPDATE: index new and changed files (the first run indexes everything)
+ * @LODE_INDEX_REQUEST_MUST_EXIST: like %LODE_INDEX_REQUEST_UPDATE, but fail with
+ *   %LODE_ERROR_NOT_INDEXED when the tree has no index yet
+ * @LODE_INDEX_REQUEST_REBUILD: delete the index and build it from scratch
  */
 typedef enum
 {
-  LODE_JOB_STATE_RUNNING,
-  LODE_JOB_STATE_SUCCEEDED,
-  LODE_JOB_STATE_FAILED,
-  LODE_JOB_STATE_CANCELLED,
-} LodeJobState;
-
-/**
- * LodeJobInfo:
- * @project_id: the project's id
- * @root: the indexed tree
- * @state: where the job is
- * @progress: the last progress the indexer reported
- * @error: (nullable): why the job failed
- * @report: (nullable): the report of a job that succeeded
- * @started_at: wall-clock time (µs since the epoch) the job started
- * @finished_at: when it ended; 0 while it runs
- *
- * A snapshot of the background indexing job of one project.
- */
-typedef struct
-{
-  char              *project_id;
-  char              *root;
-  LodeJobState       state;
-  LodeIndexProgress  progress;
-  char              *error;
-  LodeIndexReport   *report;
-  gint64             started_at;
-  gint64             finished_at;
-} LodeJobInfo;
-
-void        lode_job_info_free       (LodeJobInfo  *info);
-const char *lode_job_state_to_string (LodeJobState  state);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeJobInfo, lode_job_info_free)
+  LODE_INDEX_REQUEST_UPDATE,
+  LODE_INDEX_REQUEST_MUST_EXIST,
+  LODE_INDEX_REQUEST_REBUILD,
+} LodeIndexRequest;
 
 #define LODE_TYPE_ENGINE (lode_engine_get_type ())
 G_DECLARE_FINAL_TYPE (LodeEngine, lode_engine, LODE, ENGINE, GObject)
 
-LodeEngine        *lode_engine_new            (const LodeConfig  *config);
-const LodeConfig  *lode_engine_get_config     (LodeEngine        *self);
-LodeProject       *lode_engine_open_project   (LodeEngine        *self,
-                                               const char        *path,
-                                               gboolean           must_be_indexed,
-                                               GError           **error);
-GPtrArray         *lode_engine_list_projects  (LodeEngine        *self,
-                                               GError           **error);
-gboolean           lode_engine_remove_project (LodeEngine        *self,
-                                               const char        *path,
-                                               GError           **error);
-void               lode_engine_set_embedder   (LodeEngine        *self,
-                                               LodeEmbedder      *embedder);
-LodeEmbedder      *lode_engine_dup_embedder   (LodeEngine        *self,
-                                               char             **unavailable);
+LodeEngine        *lode_engine_new              (const LodeConfig   *config);
+const LodeConfig  *lode_engine_get_config       (LodeEngine         *self);
+LodeProject       *lode_engine_open_project     (LodeEngine         *self,
+                                                 const char         *path,
+                                                 gboolean            must_be_indexed,
+                                                 GError            **error);
+GPtrArray         *lode_engine_list_projects    (LodeEngine         *self,
+                                                 GError            **error);
+gboolean           lode_engine_remove_project   (LodeEngine         *self,
+                                                 const char         *path,
+                                                 GError            **error);
+void               lode_engine_set_embedder     (LodeEngine         *self,
+                                                 LodeEmbedder       *embedder);
+LodeEmbedder      *lode_engine_dup_embedder     (LodeEngine         *self,
+                                                 char              **unavailable);
 
-LodeJobInfo       *lode_engine_start_index    (LodeEngine            *self,
-                                               const char            *path,
-                                               gboolean              *joined,
-                                               GError               **error);
-LodeJobInfo       *lode_engine_wait_index     (LodeEngine            *self,
-                                               const char            *project_id,
-                                               GCancellable          *cancellable,
-                                               LodeIndexProgressFunc  progress,
-                                               gpointer               progress_data,
-                                               GError               **error);
-gboolean           lode_engine_stop_index     (LodeEngine            *self,
-                                               const char            *project_id);
-LodeJobInfo       *lode_engine_dup_job        (LodeEngine            *self,
-                                               const char            *project_id);
-void               lode_engine_cancel_jobs    (LodeEngine            *self);
+/* Jobs: one per project at a time, whoever asks */
+LodeJobInfo       *lode_engine_start_index      (LodeEngine             *self,
+                                                 const char             *path,
+                                                 LodeIndexRequest        request,
+                                                 gboolean                background,
+                                                 gboolean               *joined,
+                                                 GError                **error);
+LodeJobInfo       *lode_engine_wait_index       (LodeEngine             *self,
+                                                 const char             *project_id,
+                                                 GCancellable           *cancellable,
+                                                 LodeIndexProgressFunc   progress,
+                                                 gpointer                progress_data,
+                                                 GError                **error);
+void               lode_engine_index_async      (LodeEngine             *self,
+                                                 const char             *path,
+                                                 LodeIndexRequest        request,
+                                                 GCancellable           *cancellable,
+                                                 GAsyncReadyCallback     callback,
+                                                 gpointer                user_data);
+LodeJobInfo       *lode_engine_index_finish     (LodeEngine             *self,
+                                                 GAsyncResult           *result,
+                                                 gboolean               *joined,
+                                                 GError                **error);
+gboolean           lode_engine_stop_index       (LodeEngine             *self,
+                                                 const char             *project_id);
+LodeJobInfo       *lode_engine_dup_job          (LodeEngine             *self,
+                                                 const char             *project_id);
+void               lode_engine_cancel_jobs      (LodeEngine             *self);
+gboolean           lode_engine_is_busy          (LodeEngine             *self);
+
+/* Watching: only on the thread that runs the engine's main context */
+gboolean           lode_engine_set_watching     (LodeEngine             *self,
+                                                 const char             *path,
+                                                 gboolean                watch,
+                                                 GError                **error);
+void               lode_engine_set_persist_watches (LodeEngine          *self,
+                                                 gboolean                persist);
+void               lode_engine_resume_watching  (LodeEngine             *self);
+void               lode_engine_stop_watching_all (LodeEngine            *self);
+
+/* Reading, from any thread (they block on the database) */
+LodeProjectStatus *lode_engine_dup_status       (LodeEngine             *self,
+                                                 const char             *path,
+                                                 GError                **error);
+void               lode_engine_dup_status_async (LodeEngine             *self,
+                                                 const char             *path,
+                                                 GCancellable           *cancellable,
+                                                 GAsyncReadyCallback     callback,
+                                                 gpointer                user_data);
+LodeProjectStatus *lode_engine_dup_status_finish (LodeEngine            *self,
+                                                 GAsyncResult           *result,
+                                                 GError                **error);
+LodeSearchResponse *lode_engine_search          (LodeEngine             *self,
+                                                 const char             *path,
+                                                 const LodeSearchOptions *options,
+                                                 GCancellable           *cancellable,
+                                                 GError                **error);
+void               lode_engine_search_async     (LodeEngine             *self,
+                                                 const char             *path,
+                                                 const LodeSearchOptions *options,
+                                                 GCancellable           *cancellable,
+                                                 GAsyncReadyCallback     callback,
+                                                 gpointer                user_data);
+LodeSearchResponse *lode_engine_search_finish   (LodeEngine             *self,
+                                                 GAsyncResult           *result,
+                                                 GError                **error);
 
 G_END_DECLS

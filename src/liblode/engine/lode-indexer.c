@@ -17,6 +17,7 @@
 #include "lode-indexer.h"
 #include "lode-scanner.h"
 #include "lode-store.h"
+#include "lode-watcher.h"
 
 /*
  * One indexing run, synchronous, on whatever thread calls lode_indexer_run() (never the main
@@ -128,6 +129,7 @@ lode_index_report_free (LodeIndexReport *report)
     return;
 
   g_clear_pointer (&report->skipped, g_ptr_array_unref);
+  g_free (report->reset_reason);
   g_free (report->embedding_model);
   g_free (report->embedding_notice);
   g_free (report);
@@ -149,6 +151,7 @@ lode_index_report_copy (const LodeIndexReport *report)
   copy = g_memdup2 (report, sizeof *report);
   if (report->skipped != NULL)
     copy->skipped = g_ptr_array_ref (report->skipped);
+  copy->reset_reason = g_strdup (report->reset_reason);
   copy->embedding_model = g_strdup (report->embedding_model);
   copy->embedding_notice = g_strdup (report->embedding_notice);
 
@@ -168,6 +171,8 @@ lode_index_phase_to_string (LodeIndexPhase phase)
       return "finishing";
     case LODE_INDEX_PHASE_EMBEDDING:
       return "embedding";
+    case LODE_INDEX_PHASE_WAITING:
+      return "waiting";
     default:
       g_return_val_if_reached ("unknown");
     }
@@ -740,19 +745,143 @@ index_files (LodeStore              *store,
   return TRUE;
 }
 
+/* What a run reads: the files to (re)read, and every file the tree holds after the run (for
+ * the removal of what is gone and for the import resolver). A full run scans the tree, and
+ * both lists are the same; a run over a watcher's change list stats only the changed paths. */
+typedef struct
+{
+  GPtrArray *work;       /* LodeScanFile: read, hashed, chunked when changed */
+  GPtrArray *present;    /* LodeScanFile: the tree after the run */
+  GPtrArray *skipped;    /* LodeSkippedFile */
+} RunFiles;
+
+static void
+run_files_clear (RunFiles *files)
+{
+  g_clear_pointer (&files->work, g_ptr_array_unref);
+  g_clear_pointer (&files->present, g_ptr_array_unref);
+  g_clear_pointer (&files->skipped, g_ptr_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (RunFiles, run_files_clear)
+
+static LodeScanFile *
+scan_file_for_path (const char *path)
+{
+  LodeScanFile *file = g_new0 (LodeScanFile, 1);
+
+  file->path = g_strdup (path);
+  file->language = lode_language_for_path (path);
+  return file;
+}
+
+/* Whether @path is gone: listed itself, or below a directory that is. */
+static gboolean
+is_gone (GHashTable *gone,
+         const char *path)
+{
+  g_autofree char *dir = g_strdup (path);
+  char *slash;
+
+  if (g_hash_table_contains (gone, path))
+    return TRUE;
+  while ((slash = strrchr (dir, '/')) != NULL)
+    {
+      *slash = '\0';
+      if (g_hash_table_contains (gone, dir))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The files of a run over @changes, from the stored paths and a stat of each changed path.
+ * FALSE when the list cannot be trusted on its own (see lode_scanner_scan_paths()). */
+static gboolean
+files_from_changes (LodeScanner *scanner,
+                    GPtrArray   *changes,
+                    GHashTable  *old_hashes,
+                    RunFiles    *out)
+{
+  g_autoptr(GPtrArray) paths = g_ptr_array_new ();
+  g_autoptr(GPtrArray) files = NULL;
+  g_autoptr(GPtrArray) missing = NULL;
+  g_autoptr(GHashTable) gone = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) changed = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTableIter iter;
+  const char *path;
+
+  for (guint i = 0; i < changes->len; i++)
+    {
+      const LodeChange *change = g_ptr_array_index (changes, i);
+
+      if (change->kind == LODE_CHANGE_RENAMED)
+        g_hash_table_add (gone, change->old_path);
+      if (change->kind == LODE_CHANGE_DELETED)
+        g_hash_table_add (gone, change->path);
+      else
+        g_ptr_array_add (paths, change->path);
+    }
+  g_ptr_array_add (paths, NULL);
+
+  if (!lode_scanner_scan_paths (scanner, (const char * const *) paths->pdata, &files,
+                                &out->skipped, &missing))
+    return FALSE;
+
+  for (guint i = 0; i < missing->len; i++)
+    g_hash_table_add (gone, g_ptr_array_index (missing, i));
+  for (guint i = 0; i < out->skipped->len; i++)
+    g_hash_table_add (gone, ((LodeSkippedFile *) g_ptr_array_index (out->skipped, i))->path);
+  for (guint i = 0; i < files->len; i++)
+    g_hash_table_add (changed, ((LodeScanFile *) g_ptr_array_index (files, i))->path);
+
+  /* A deleted directory is one change: every stored file below it is gone with it. */
+  out->present = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_scan_file_free);
+  g_hash_table_iter_init (&iter, old_hashes);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &path, NULL))
+    if (!g_hash_table_contains (changed, path) && !is_gone (gone, path))
+      g_ptr_array_add (out->present, scan_file_for_path (path));
+  for (guint i = 0; i < files->len; i++)
+    {
+      const LodeScanFile *file = g_ptr_array_index (files, i);
+
+      g_ptr_array_add (out->present, scan_file_for_path (file->path));
+    }
+
+  out->work = g_steal_pointer (&files);
+  return TRUE;
+}
+
+static gboolean
+files_from_scan (LodeScanner   *scanner,
+                 GCancellable  *cancellable,
+                 RunFiles      *out,
+                 GError       **error)
+{
+  if (!lode_scanner_scan (scanner, cancellable, &out->work, &out->skipped, error))
+    return FALSE;
+
+  out->present = g_ptr_array_ref (out->work);
+  return TRUE;
+}
+
 /**
  * lode_indexer_run:
  * @root: canonical absolute path of the tree
  * @db_path: the index database
  * @config: settings (size cap, chunk size, threads)
+ * @changes: (nullable) (element-type LodeChange): what changed since the last run, as a
+ *   #LodeWatcher reports it; %NULL to scan the whole tree
  * @cancellable: (nullable): a #GCancellable
  * @progress: (nullable) (scope call): progress callback, called on this thread
  * @progress_data: data for @progress
  * @error: return location for a #GError
  *
  * Brings the index at @db_path up to date with @root: new and changed files are chunked,
- * deleted ones removed, unchanged ones (same content hash) left alone. Blocks; call it from
- * a worker thread. A cancelled run keeps what it stored and fails with %G_IO_ERROR_CANCELLED.
+ * deleted ones removed, unchanged ones (same content hash) left alone. With @changes only
+ * the changed paths are read; the tree is scanned anyway when the list cannot be trusted on
+ * its own (a directory or symbolic link among them, an ignore file, an interrupted earlier
+ * run). Blocks; call it from a worker thread. A cancelled run keeps what it stored and fails
+ * with %G_IO_ERROR_CANCELLED.
  *
  * Returns: (transfer full) (nullable): what the run did, or %NULL on error
  */
@@ -760,6 +889,7 @@ LodeIndexReport *
 lode_indexer_run (const char             *root,
                   const char             *db_path,
                   const LodeConfig       *config,
+                  GPtrArray              *changes,
                   GCancellable           *cancellable,
                   LodeIndexProgressFunc   progress,
                   gpointer                progress_data,
@@ -768,8 +898,7 @@ lode_indexer_run (const char             *root,
   g_autoptr(LodeIndexReport) report = g_new0 (LodeIndexReport, 1);
   g_autoptr(LodeStore) store = NULL;
   g_autoptr(LodeScanner) scanner = NULL;
-  g_autoptr(GPtrArray) files = NULL;
-  g_autoptr(GPtrArray) skipped = NULL;
+  g_auto(RunFiles) files = { 0 };
   g_autoptr(GHashTable) old_hashes = NULL;
   g_autoptr(GCancellable) run_cancellable = g_cancellable_new ();
   g_autofree char *state = NULL;
@@ -791,25 +920,34 @@ lode_indexer_run (const char             *root,
 
   report_progress (progress, progress_data, LODE_INDEX_PHASE_SCANNING, 0, 0);
 
-  scanner = lode_scanner_new (root);
-  lode_scanner_set_max_file_size (scanner, config->max_file_size);
-  if (!lode_scanner_scan (scanner, cancellable, &files, &skipped, error))
-    return NULL;
-  g_ptr_array_extend_and_steal (report->skipped, g_steal_pointer (&skipped));
-
   store = lode_store_open (db_path, error);
   if (store == NULL)
     return NULL;
   report->reset = lode_store_get_was_reset (store);
+  report->reset_reason = g_strdup (lode_store_get_reset_reason (store));
 
   state = lode_store_dup_meta (store, "state");
   report->resumed = g_strcmp0 (state, "indexing") == 0;
-  if (!lode_store_set_meta (store, "root", root, error) ||
-      !lode_store_set_meta (store, "state", "indexing", error))
-    return NULL;
-
   old_hashes = lode_store_dup_file_hashes (store, error);
   if (old_hashes == NULL)
+    return NULL;
+
+  /* An interrupted run may have left anything half done: only a scan can tell. */
+  scanner = lode_scanner_new (root);
+  lode_scanner_set_max_file_size (scanner, config->max_file_size);
+  if (changes == NULL || report->resumed || report->reset ||
+      !files_from_changes (scanner, changes, old_hashes, &files))
+    {
+      run_files_clear (&files);
+      if (!files_from_scan (scanner, cancellable, &files, error))
+        return NULL;
+    }
+  else
+    report->incremental = TRUE;
+  g_ptr_array_extend_and_steal (report->skipped, g_steal_pointer (&files.skipped));
+
+  if (!lode_store_set_meta (store, "root", root, error) ||
+      !lode_store_set_meta (store, "state", "indexing", error))
     return NULL;
 
   graph_state = lode_store_dup_meta (store, LODE_GRAPH_META_KEY);
@@ -817,14 +955,14 @@ lode_indexer_run (const char             *root,
   if (shared.graph)
     {
       graph.root = root;
-      graph.files = files;
+      graph.files = files.present;
       graph.parsed = g_hash_table_new (g_str_hash, g_str_equal);
       graph.touched = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
       graph.stale = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_import_free);
       graph.everything = report->resumed;
     }
 
-  if (!remove_stale (store, old_hashes, files, shared.graph ? &graph : NULL,
+  if (!remove_stale (store, old_hashes, files.present, shared.graph ? &graph : NULL,
                      &report->n_removed, error))
     return NULL;
 
@@ -834,7 +972,7 @@ lode_indexer_run (const char             *root,
                                           run_cancellable, NULL);
 
   shared.root = root;
-  shared.files = files;
+  shared.files = files.work;
   shared.old_hashes = old_hashes;
   shared.max_tokens = config->chunk_max_tokens;
   shared.cancellable = run_cancellable;
@@ -843,7 +981,7 @@ lode_indexer_run (const char             *root,
   g_cond_init (&shared.cond);
 
   ok = index_files (store, &shared, &graph,
-                    MIN (lode_config_get_threads (config), MAX (files->len, 1)),
+                    MIN (lode_config_get_threads (config), MAX (files.work->len, 1)),
                     report, progress, progress_data, error);
 
   g_cancellable_disconnect (cancellable, cancelled_id);
@@ -858,8 +996,17 @@ lode_indexer_run (const char             *root,
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
 
+  /* Files a change list did not name are as they were. */
+  if (files.present != files.work)
+    {
+      guint untouched = files.present->len - files.work->len;
+
+      report->n_unchanged += untouched;
+      report->n_files += untouched;
+    }
+
   report_progress (progress, progress_data, LODE_INDEX_PHASE_FINISHING,
-                   files->len, files->len);
+                   files.work->len, files.work->len);
 
   /* A first run resolved every import knowing every file. */
   if (shared.graph && g_hash_table_size (old_hashes) > 0 && !update_graph (store, &graph, error))

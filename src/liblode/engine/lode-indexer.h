@@ -18,6 +18,7 @@ typedef enum
   LODE_INDEX_PHASE_INDEXING,
   LODE_INDEX_PHASE_FINISHING,
   LODE_INDEX_PHASE_EMBEDDING,
+  LODE_INDEX_PHASE_WAITING,
 } LodeIndexPhase;
 
 typedef struct
@@ -45,7 +46,9 @@ typedef void (*LodeIndexProgressFunc) (const LodeIndexProgress *progress,
  * @n_lines: lines chunked by this run
  * @skipped: (element-type LodeSkippedFile): files not indexed, each with its reason
  * @resumed: an earlier run was interrupted and this one completed it
- * @reset: the index had another schema version and was rebuilt
+ * @reset: the index was started anew (another schema version, damaged, or a forced rebuild)
+ * @reset_reason: (nullable): why, for people
+ * @incremental: the run read only the paths of a change list instead of scanning the tree
  * @elapsed: seconds
  * @n_embedded: chunks that got a vector in this run (issue #4)
  * @embedding_model: (nullable): the embedding model, %NULL when semantic search is
@@ -67,6 +70,8 @@ typedef struct
   GPtrArray *skipped;
   gboolean   resumed;
   gboolean   reset;
+  char      *reset_reason;
+  gboolean   incremental;
   double     elapsed;
   guint      n_embedded;
   char      *embedding_model;
@@ -80,6 +85,7 @@ const char      *lode_index_phase_to_string (LodeIndexPhase      phase);
 LodeIndexReport *lode_indexer_run       (const char             *root,
                                          const char             *db_path,
                                          const LodeConfig       *config,
+                                         GPtrArray              *changes,
                                          GCancellable           *cancellable,
                                          LodeIndexProgressFunc   progress,
                                          gpointer                progress_data,

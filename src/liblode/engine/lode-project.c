@@ -9,7 +9,10 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 
@@ -35,9 +38,11 @@ struct _LodeProject
   char       *db_path;
   LodeConfig *config;
 
-  /* Searches share one read connection; SQLite connections are not used concurrently. */
+  /* Searches share one read connection; SQLite connections are not used concurrently. It is
+   * opened again when the database file was replaced (a rebuild, here or elsewhere). */
   GMutex      reader_lock;
   LodeStore  *reader;
+  ino_t       reader_inode;
 
   /* Semantic search (issue #4). The dense leg's matrix is loaded on the first search and
    * brought up to date (under reader_lock) whenever the index changed since. */
@@ -51,75 +56,6 @@ struct _LodeProject
 };
 
 G_DEFINE_FINAL_TYPE (LodeProject, lode_project, G_TYPE_OBJECT)
-
-/* Marshals progress from the indexing thread to the caller's main context, coalesced: at most
- * one idle is pending, and it delivers the latest figures. */
-typedef struct
-{
-  GMainContext          *context;
-  LodeIndexProgressFunc  func;
-  gpointer               data;
-  GDestroyNotify         destroy;
-  GMutex                 lock;
-  LodeIndexProgress      latest;
-  guint                  pending : 1;
-  guint                  closed : 1;
-} ProgressRelay;
-
-static void
-progress_relay_clear (ProgressRelay *relay)
-{
-  if (relay->destroy != NULL)
-    relay->destroy (relay->data);
-  g_main_context_unref (relay->context);
-  g_mutex_clear (&relay->lock);
-}
-
-static void
-progress_relay_unref (ProgressRelay *relay)
-{
-  g_atomic_rc_box_release_full (relay, (GDestroyNotify) progress_relay_clear);
-}
-
-static gboolean
-progress_relay_deliver_cb (gpointer user_data)
-{
-  ProgressRelay *relay = user_data;
-  LodeIndexProgress progress;
-  gboolean closed;
-
-  g_mutex_lock (&relay->lock);
-  progress = relay->latest;
-  relay->pending = FALSE;
-  closed = relay->closed;
-  g_mutex_unlock (&relay->lock);
-
-  if (!closed)
-    relay->func (&progress, relay->data);
-
-  return G_SOURCE_REMOVE;
-}
-
-/* Runs on the indexing thread. */
-static void
-progress_relay_post (const LodeIndexProgress *progress,
-                     gpointer                 user_data)
-{
-  ProgressRelay *relay = user_data;
-  gboolean schedule;
-
-  g_mutex_lock (&relay->lock);
-  relay->latest = *progress;
-  schedule = !relay->pending;
-  relay->pending = TRUE;
-  g_mutex_unlock (&relay->lock);
-
-  if (schedule)
-    g_main_context_invoke_full (relay->context, G_PRIORITY_DEFAULT,
-                                progress_relay_deliver_cb,
-                                g_atomic_rc_box_acquire (relay),
-                                (GDestroyNotify) progress_relay_unref);
-}
 
 static void
 lode_project_finalize (GObject *object)
@@ -287,6 +223,83 @@ embed_after_index (LodeProject            *self,
   return TRUE;
 }
 
+/* Another process may be indexing the same tree (a `lode --no-daemon` run, another daemon's
+ * engine): the lock file beside the index admits one writer at a time. The holder's pid is
+ * in the file, so that the one who waits can say for whom. */
+#define LOCK_POLL_USEC (100 * 1000)
+
+static int
+lock_writer (LodeProject            *self,
+             GCancellable           *cancellable,
+             LodeIndexProgressFunc   progress,
+             gpointer                progress_data,
+             GError                **error)
+{
+  g_autofree char *path = g_build_filename (self->dir, "lock", NULL);
+  g_autofree char *pid = NULL;
+  gboolean told = FALSE;
+  int fd;
+
+  fd = g_open (path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   "Cannot open %s: %s", path, g_strerror (saved_errno));
+      return -1;
+    }
+
+  while (flock (fd, LOCK_EX | LOCK_NB) != 0)
+    {
+      int saved_errno = errno;
+
+      if (saved_errno != EWOULDBLOCK && saved_errno != EINTR)
+        {
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                       "Cannot lock %s: %s", path, g_strerror (saved_errno));
+          close (fd);
+          return -1;
+        }
+      if (!told)
+        {
+          LodeIndexProgress waiting = { LODE_INDEX_PHASE_WAITING, 0, 0 };
+          g_autofree char *holder = NULL;
+
+          g_file_get_contents (path, &holder, NULL, NULL);
+          g_message ("%s is being indexed by another process%s%s; waiting for it", self->root,
+                     holder != NULL && *holder != '\0' ? " with pid " : "",
+                     holder != NULL ? g_strstrip (holder) : "");
+          if (progress != NULL)
+            progress (&waiting, progress_data);
+          told = TRUE;
+        }
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        {
+          close (fd);
+          return -1;
+        }
+      g_usleep (LOCK_POLL_USEC);
+    }
+
+  pid = g_strdup_printf ("%d\n", (int) getpid ());
+  if (ftruncate (fd, 0) != 0 || write (fd, pid, strlen (pid)) < 0)
+    g_debug ("Cannot note the writer's pid in %s: %s", path, g_strerror (errno));
+
+  return fd;
+}
+
+static void
+unlock_writer (int fd)
+{
+  if (ftruncate (fd, 0) != 0)
+    g_debug ("Cannot clear the writer's pid: %s", g_strerror (errno));
+  close (fd);
+}
+
+typedef int WriterLock;
+G_DEFINE_AUTO_CLEANUP_FREE_FUNC (WriterLock, unlock_writer, -1)
+
 /**
  * lode_project_index:
  * @self: a #LodeProject
@@ -295,10 +308,8 @@ embed_after_index (LodeProject            *self,
  * @progress_data: data for @progress
  * @error: return location for a #GError
  *
- * Indexes the tree synchronously (new, changed and deleted files only), then embeds the
- * chunks that have no vector yet when an embedder is set (progress phase
- * %LODE_INDEX_PHASE_EMBEDDING). For the CLI's helpers and tests; everything else uses
- * lode_project_index_async().
+ * lode_project_index_with() with no flags and no change list: brings the index up to date
+ * with the whole tree.
  *
  * Returns: (transfer full) (nullable): the report, or %NULL on error
  */
@@ -309,20 +320,70 @@ lode_project_index (LodeProject            *self,
                     gpointer                progress_data,
                     GError                **error)
 {
+  return lode_project_index_with (self, LODE_INDEX_FLAGS_NONE, NULL, cancellable, progress,
+                                  progress_data, error);
+}
+
+/**
+ * lode_project_index_with:
+ * @self: a #LodeProject
+ * @flags: %LODE_INDEX_FORCE to delete the index first and build it from scratch
+ * @changes: (nullable) (element-type LodeChange): what changed since the last run (a
+ *   watcher's batch); %NULL to scan the whole tree
+ * @cancellable: (nullable): a #GCancellable
+ * @progress: (nullable) (scope call): called on this thread as work advances
+ * @progress_data: data for @progress
+ * @error: return location for a #GError
+ *
+ * Indexes the tree synchronously (new, changed and deleted files only, see
+ * lode_indexer_run()), then embeds the chunks that have no vector yet when an embedder is
+ * set (progress phase %LODE_INDEX_PHASE_EMBEDDING). Only one writer works on an index at a
+ * time, in this process or another: a run waits for the one before it (progress phase
+ * %LODE_INDEX_PHASE_WAITING). Blocks; #LodeEngine runs it on a job's thread.
+ *
+ * Returns: (transfer full) (nullable): the report, or %NULL on error
+ */
+LodeIndexReport *
+lode_project_index_with (LodeProject            *self,
+                         LodeIndexFlags          flags,
+                         GPtrArray              *changes,
+                         GCancellable           *cancellable,
+                         LodeIndexProgressFunc   progress,
+                         gpointer                progress_data,
+                         GError                **error)
+{
+  g_auto(WriterLock) lock = -1;
   LodeIndexReport *report;
 
   g_return_val_if_fail (LODE_IS_PROJECT (self), NULL);
   g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), NULL);
 
-  if (!prepare_dir (self, error))
-    return NULL;
+  if (!prepare_dir (self, error) ||
+      (lock = lock_writer (self, cancellable, progress, progress_data, error)) < 0)
+    {
+      g_prefix_error (error, "Cannot index %s: ", self->root);
+      return NULL;
+    }
 
-  report = lode_indexer_run (self->root, self->db_path, self->config, cancellable,
-                             progress, progress_data, error);
+  if ((flags & LODE_INDEX_FORCE) != 0 && !lode_store_remove_files (self->db_path, error))
+    {
+      g_prefix_error (error, "Cannot rebuild the index of %s: ", self->root);
+      return NULL;
+    }
+
+  report = lode_indexer_run (self->root, self->db_path, self->config,
+                             (flags & LODE_INDEX_FORCE) != 0 ? NULL : changes,
+                             cancellable, progress, progress_data, error);
   if (report == NULL)
     {
       g_prefix_error (error, "Cannot index %s: ", self->root);
       return NULL;
+    }
+  if ((flags & LODE_INDEX_FORCE) != 0)
+    {
+      report->reset = TRUE;
+      g_free (report->reset_reason);
+      report->reset_reason = g_strdup ("the index was rebuilt from scratch, as asked");
     }
 
   if (!embed_after_index (self, report, cancellable, progress, progress_data, error))
@@ -331,107 +392,30 @@ lode_project_index (LodeProject            *self,
   return report;
 }
 
+/* A damaged index (found on opening it, or by a query that read a broken page) gets the
+ * project's name and the remedy, for every front end. */
 static void
-lode_project_index_worker (GTask        *task,
-                           gpointer      source_object,
-                           gpointer      task_data,
-                           GCancellable *cancellable)
+explain_damage (LodeProject  *self,
+                GError      **error)
 {
-  LodeProject *self = source_object;
-  ProgressRelay *relay = task_data;
-  LodeIndexReport *report;
-  GError *error = NULL;
+  g_autoptr(GError) damage = NULL;
 
-  report = lode_project_index (self, cancellable,
-                               relay != NULL ? progress_relay_post : NULL, relay, &error);
-  if (report == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, report, (GDestroyNotify) lode_index_report_free);
+  if (error == NULL || !g_error_matches (*error, LODE_ERROR, LODE_ERROR_DAMAGED))
+    return;
+
+  damage = g_steal_pointer (error);
+  g_set_error (error, LODE_ERROR, LODE_ERROR_DAMAGED,
+               "The index of %s cannot be used: %s. Index the project again (codebase_index, "
+               "or `lode index %s`): the damaged file is kept aside and the index is rebuilt "
+               "from scratch.", self->root, damage->message, self->root);
 }
 
-/**
- * lode_project_index_async:
- * @self: a #LodeProject
- * @cancellable: (nullable): a #GCancellable
- * @progress: (nullable): called on the thread-default main context of the caller,
- *   coalesced, while the index is built
- * @progress_data: data for @progress
- * @progress_data_destroy: (nullable): frees @progress_data once no more progress can come
- * @callback: called when indexing ends
- * @user_data: data for @callback
- *
- * Indexes the tree on a worker thread; the main loop never blocks.
- */
-void
-lode_project_index_async (LodeProject           *self,
-                          GCancellable          *cancellable,
-                          LodeIndexProgressFunc  progress,
-                          gpointer               progress_data,
-                          GDestroyNotify         progress_data_destroy,
-                          GAsyncReadyCallback    callback,
-                          gpointer               user_data)
-{
-  g_autoptr(GTask) task = NULL;
-
-  g_return_if_fail (LODE_IS_PROJECT (self));
-  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, lode_project_index_async);
-
-  if (progress != NULL)
-    {
-      ProgressRelay *relay = g_atomic_rc_box_new0 (ProgressRelay);
-
-      relay->context = g_main_context_ref_thread_default ();
-      relay->func = progress;
-      relay->data = progress_data;
-      relay->destroy = progress_data_destroy;
-      g_mutex_init (&relay->lock);
-      g_task_set_task_data (task, relay, (GDestroyNotify) progress_relay_unref);
-    }
-  else if (progress_data_destroy != NULL)
-    progress_data_destroy (progress_data);
-
-  g_task_run_in_thread (task, lode_project_index_worker);
-}
-
-/**
- * lode_project_index_finish:
- * @self: a #LodeProject
- * @result: the #GAsyncResult
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (nullable): the report, or %NULL on error
- */
-LodeIndexReport *
-lode_project_index_finish (LodeProject   *self,
-                           GAsyncResult  *result,
-                           GError       **error)
-{
-  ProgressRelay *relay;
-
-  g_return_val_if_fail (LODE_IS_PROJECT (self), NULL);
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-
-  /* No progress after the result: a late idle is dropped. */
-  relay = g_task_get_task_data (G_TASK (result));
-  if (relay != NULL)
-    {
-      g_mutex_lock (&relay->lock);
-      relay->closed = TRUE;
-      g_mutex_unlock (&relay->lock);
-    }
-
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
+/* Called with reader_lock held. */
 static LodeStore *
 dup_reader (LodeProject  *self,
             GError      **error)
 {
-  LodeStore *store;
+  GStatBuf st;
 
   if (!lode_project_is_indexed (self))
     {
@@ -440,11 +424,23 @@ dup_reader (LodeProject  *self,
       return NULL;
     }
 
-  if (self->reader == NULL)
-    self->reader = lode_store_open (self->db_path, error);
+  if (self->reader != NULL && (lode_store_is_damaged (self->reader) ||
+                               g_stat (self->db_path, &st) != 0 ||
+                               st.st_ino != self->reader_inode))
+    g_clear_object (&self->reader);
 
-  store = self->reader != NULL ? g_object_ref (self->reader) : NULL;
-  return store;
+  if (self->reader == NULL)
+    {
+      self->reader = lode_store_open_reader (self->db_path, error);
+      if (self->reader == NULL)
+        {
+          explain_damage (self, error);
+          return NULL;
+        }
+      self->reader_inode = g_stat (self->db_path, &st) == 0 ? st.st_ino : 0;
+    }
+
+  return g_object_ref (self->reader);
 }
 
 static gboolean
@@ -497,6 +493,11 @@ lode_project_status_free (LodeProjectStatus *status)
   g_free (status->indexed_at);
   g_free (status->embedding_model);
   g_free (status->semantic_notice);
+  g_free (status->damage);
+  g_free (status->root);
+  g_free (status->id);
+  g_clear_pointer (&status->job, lode_job_info_free);
+  g_free (status->watch_status);
   g_free (status);
 }
 
@@ -511,6 +512,8 @@ lode_index_state_to_string (LodeIndexState state)
       return "incomplete";
     case LODE_INDEX_STATE_READY:
       return "ready";
+    case LODE_INDEX_STATE_DAMAGED:
+      return "damaged";
     default:
       g_return_val_if_reached ("unknown");
     }
@@ -552,6 +555,7 @@ lode_project_dup_status (LodeProject  *self,
                          GError      **error)
 {
   g_autoptr(LodeStore) store = NULL;
+  g_autoptr(GError) local_error = NULL;
   g_autofree char *state = NULL;
   g_autofree char *wal = NULL;
   LodeProjectStatus *status;
@@ -559,6 +563,8 @@ lode_project_dup_status (LodeProject  *self,
   g_return_val_if_fail (LODE_IS_PROJECT (self), NULL);
 
   status = g_new0 (LodeProjectStatus, 1);
+  status->root = g_strdup (self->root);
+  status->id = g_strdup (self->id);
   if (!lode_project_is_indexed (self))
     {
       status->languages = g_hash_table_new (g_str_hash, g_str_equal);
@@ -570,13 +576,34 @@ lode_project_dup_status (LodeProject  *self,
     }
 
   g_mutex_lock (&self->reader_lock);
-  store = dup_reader (self, error);
+  store = dup_reader (self, &local_error);
   if (store == NULL ||
-      !lode_store_get_stats (store, &status->stats, error) ||
-      (status->languages = lode_store_dup_language_counts (store, error)) == NULL)
+      !lode_store_get_stats (store, &status->stats, &local_error) ||
+      (status->languages = lode_store_dup_language_counts (store, &local_error)) == NULL)
     {
       g_mutex_unlock (&self->reader_lock);
+      explain_damage (self, &local_error);
+      if (g_error_matches (local_error, LODE_ERROR, LODE_ERROR_NOT_INDEXED))
+        {
+          /* The first run has only just created the file. */
+          status->state = LODE_INDEX_STATE_INCOMPLETE;
+          g_clear_pointer (&status->languages, g_hash_table_unref);
+          status->languages = g_hash_table_new (g_str_hash, g_str_equal);
+          memset (&status->stats, 0, sizeof status->stats);
+          return status;
+        }
+      if (g_error_matches (local_error, LODE_ERROR, LODE_ERROR_DAMAGED))
+        {
+          /* Damage is a state to report, with its remedy, not a failure to read it. */
+          status->state = LODE_INDEX_STATE_DAMAGED;
+          status->damage = g_strdup (local_error->message);
+          g_clear_pointer (&status->languages, g_hash_table_unref);
+          status->languages = g_hash_table_new (g_str_hash, g_str_equal);
+          memset (&status->stats, 0, sizeof status->stats);
+          return status;
+        }
       lode_project_status_free (status);
+      g_propagate_error (error, g_steal_pointer (&local_error));
       return NULL;
     }
   if (self->embedder != NULL)
@@ -901,7 +928,10 @@ lode_project_search_full (LodeProject              *self,
   g_mutex_unlock (&self->reader_lock);
 
   if (response->results == NULL)
-    return NULL;
+    {
+      explain_damage (self, error);
+      return NULL;
+    }
 
   response->mode = effective.mode;
   if (notice != NULL && options->mode != LODE_SEARCH_MODE_LEXICAL)
@@ -1009,7 +1039,8 @@ lode_project_get_graph_counts (LodeProject      *self,
  *
  * Turning the graph off deletes it; indexing then skips import extraction. Turning it back
  * on makes the next indexing run parse every file again, since the imports of unchanged files
- * are gone. Not to be called while the project is being indexed.
+ * are gone. Waits for an indexing run of another process to end; the engine's own jobs end
+ * before its tools call this.
  *
  * Returns: %TRUE on success
  */
@@ -1020,6 +1051,7 @@ lode_project_set_graph_enabled (LodeProject  *self,
 {
   g_autoptr(LodeStore) store = NULL;
   g_autofree char *state = NULL;
+  g_auto(WriterLock) lock = -1;
   gboolean was_enabled;
 
   g_return_val_if_fail (LODE_IS_PROJECT (self), FALSE);
@@ -1031,7 +1063,11 @@ lode_project_set_graph_enabled (LodeProject  *self,
       return FALSE;
     }
 
-  /* A connection of its own: the shared one is for reading. */
+  /* A writer like an indexing run, and one at a time like it; a connection of its own, since
+   * the shared one is for reading. */
+  lock = lock_writer (self, NULL, NULL, NULL, error);
+  if (lock < 0)
+    return FALSE;
   store = lode_store_open (self->db_path, error);
   if (store == NULL)
     return FALSE;

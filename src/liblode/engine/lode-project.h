@@ -11,6 +11,7 @@
 #include "lode-config.h"
 #include "lode-embedder.h"
 #include "lode-indexer.h"
+#include "lode-job.h"
 #include "lode-search.h"
 #include "lode-store.h"
 
@@ -21,14 +22,35 @@ G_BEGIN_DECLS
  * @LODE_INDEX_STATE_NONE: never indexed
  * @LODE_INDEX_STATE_INCOMPLETE: an indexing run was interrupted; the next run resumes it
  * @LODE_INDEX_STATE_READY: the last run completed
+ * @LODE_INDEX_STATE_DAMAGED: the index cannot be read (#LodeProjectStatus.damage says why);
+ *   the next run keeps the damaged file aside and rebuilds it
  */
 typedef enum
 {
   LODE_INDEX_STATE_NONE,
   LODE_INDEX_STATE_INCOMPLETE,
   LODE_INDEX_STATE_READY,
+  LODE_INDEX_STATE_DAMAGED,
 } LodeIndexState;
 
+/**
+ * LodeIndexFlags:
+ * @LODE_INDEX_FLAGS_NONE: index new and changed files
+ * @LODE_INDEX_FORCE: delete the index first and build it from scratch
+ */
+typedef enum
+{
+  LODE_INDEX_FLAGS_NONE = 0,
+  LODE_INDEX_FORCE      = 1 << 0,
+} LodeIndexFlags;
+
+/**
+ * LodeProjectStatus:
+ *
+ * A project's index as it is now. The first fields come from the index
+ * (lode_project_dup_status()); @job down to @watch_status from the engine, which adds its
+ * job and watcher (lode_engine_dup_status()).
+ */
 typedef struct
 {
   LodeIndexState  state;
@@ -41,6 +63,15 @@ typedef struct
   guint           n_embedded;        /* chunks with a vector of embedding_model */
   guint           n_embeddable;      /* chunks that can have one (all but blank ones) */
   char           *semantic_notice;   /* (nullable): why semantic search is off or partial */
+  char           *damage;            /* (nullable): why the index cannot be read */
+  char           *root;
+  char           *id;
+  /* The engine's part */
+  LodeJobInfo    *job;               /* (nullable): the running job, else the last one */
+  gboolean        watched;
+  gboolean        polling;           /* watched by periodic rescans, not live */
+  guint           n_watches;         /* directories watched live */
+  char           *watch_status;      /* (nullable): why the watcher is not live, for people */
 } LodeProjectStatus;
 
 void        lode_project_status_free       (LodeProjectStatus *status);
@@ -59,17 +90,14 @@ const char        *lode_project_get_root     (LodeProject           *self);
 const char        *lode_project_get_db_path  (LodeProject           *self);
 gboolean           lode_project_is_indexed   (LodeProject           *self);
 
-void               lode_project_index_async  (LodeProject           *self,
+LodeIndexReport   *lode_project_index        (LodeProject           *self,
                                               GCancellable          *cancellable,
                                               LodeIndexProgressFunc  progress,
                                               gpointer               progress_data,
-                                              GDestroyNotify         progress_data_destroy,
-                                              GAsyncReadyCallback    callback,
-                                              gpointer               user_data);
-LodeIndexReport   *lode_project_index_finish (LodeProject           *self,
-                                              GAsyncResult          *result,
                                               GError               **error);
-LodeIndexReport   *lode_project_index        (LodeProject           *self,
+LodeIndexReport   *lode_project_index_with   (LodeProject           *self,
+                                              LodeIndexFlags         flags,
+                                              GPtrArray             *changes,
                                               GCancellable          *cancellable,
                                               LodeIndexProgressFunc  progress,
                                               gpointer               progress_data,

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "lode-error.h"
+#include "lode-json-forms.h"
 #include "lode-language.h"
 #include "lode-tools-private.h"
 
@@ -27,39 +28,7 @@
 
 #define NO_INPUT "{\"type\": \"object\", \"properties\": {}, \"additionalProperties\": false}"
 
-#define REPORT_SCHEMA \
-  "{\"type\": \"object\", \"properties\": {" \
-  "\"files\": {\"type\": \"integer\", \"minimum\": 0}, " \
-  "\"added\": {\"type\": \"integer\", \"minimum\": 0}, " \
-  "\"updated\": {\"type\": \"integer\", \"minimum\": 0}, " \
-  "\"removed\": {\"type\": \"integer\", \"minimum\": 0}, " \
-  "\"unchanged\": {\"type\": \"integer\", \"minimum\": 0}, " \
-  "\"chunks\": {\"type\": \"integer\", \"minimum\": 0}, " \
-  "\"skipped\": {\"type\": \"integer\", \"minimum\": 0}, " \
-  "\"resumed\": {\"type\": \"boolean\"}, " \
-  "\"elapsedSeconds\": {\"type\": \"number\", \"minimum\": 0}, " \
-  "\"embedded\": {\"type\": \"integer\", \"minimum\": 0}, " \
-  "\"embeddingModel\": {\"type\": \"string\"}, " \
-  "\"embeddingNotice\": {\"type\": \"string\"}}, " \
-  "\"required\": [\"files\", \"added\", \"updated\", \"removed\", \"unchanged\", " \
-  "\"chunks\", \"skipped\", \"resumed\", \"elapsedSeconds\", \"embedded\"]}"
-
-#define JOB_SCHEMA \
-  "{\"type\": \"object\", \"properties\": {" \
-  "\"state\": {\"type\": \"string\", \"enum\": [\"running\", \"succeeded\", \"failed\", " \
-  "\"cancelled\"]}, " \
-  "\"phase\": {\"type\": \"string\", \"enum\": [\"scanning\", \"indexing\", \"finishing\", " \
-  "\"embedding\"]}, " \
-  "\"done\": {\"type\": \"integer\", \"minimum\": 0}, " \
-  "\"total\": {\"type\": \"integer\", \"minimum\": 0}, " \
-  "\"startedAt\": {\"type\": \"string\"}, " \
-  "\"finishedAt\": {\"type\": \"string\"}, " \
-  "\"error\": {\"type\": \"string\"}, " \
-  "\"report\": " REPORT_SCHEMA "}, " \
-  "\"required\": [\"state\", \"phase\", \"done\", \"total\", \"startedAt\"]}"
-
-#define PROJECT_OUTPUT_PROPERTIES \
-  "\"projectPath\": {\"type\": \"string\"}, \"projectId\": {\"type\": \"string\"}"
+#define PROJECT_OUTPUT_PROPERTIES LODE_PROJECT_PROPERTIES
 
 /* Helpers ------------------------------------------------------------------------------ */
 
@@ -71,29 +40,11 @@ builder_steal_object (JsonBuilder *builder)
   return json_node_dup_object (root);
 }
 
-static char *
-iso8601_from_usec (gint64 usec)
-{
-  g_autoptr(GDateTime) time = g_date_time_new_from_unix_utc (usec / G_USEC_PER_SEC);
-
-  return g_date_time_format_iso8601 (time);
-}
-
 static const char *
 string_member (JsonObject *object,
                const char *member)
 {
   return json_object_get_string_member_with_default (object, member, NULL);
-}
-
-/* json_object_get_object_member() is critical about missing members; optional ones use this. */
-static JsonObject *
-object_member (JsonObject *object,
-               const char *member)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
 }
 
 static gint64
@@ -115,142 +66,48 @@ add_project (JsonBuilder *builder,
   json_builder_add_string_value (builder, id);
 }
 
-static void
-add_report (JsonBuilder           *builder,
-            const LodeIndexReport *report)
-{
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "files");
-  json_builder_add_int_value (builder, report->n_files);
-  json_builder_set_member_name (builder, "added");
-  json_builder_add_int_value (builder, report->n_added);
-  json_builder_set_member_name (builder, "updated");
-  json_builder_add_int_value (builder, report->n_updated);
-  json_builder_set_member_name (builder, "removed");
-  json_builder_add_int_value (builder, report->n_removed);
-  json_builder_set_member_name (builder, "unchanged");
-  json_builder_add_int_value (builder, report->n_unchanged);
-  json_builder_set_member_name (builder, "chunks");
-  json_builder_add_int_value (builder, report->n_chunks);
-  json_builder_set_member_name (builder, "skipped");
-  json_builder_add_int_value (builder, report->skipped != NULL ? report->skipped->len : 0);
-  json_builder_set_member_name (builder, "resumed");
-  json_builder_add_boolean_value (builder, report->resumed);
-  json_builder_set_member_name (builder, "elapsedSeconds");
-  json_builder_add_double_value (builder, report->elapsed);
-  json_builder_set_member_name (builder, "embedded");
-  json_builder_add_int_value (builder, report->n_embedded);
-  if (report->embedding_model != NULL)
-    {
-      json_builder_set_member_name (builder, "embeddingModel");
-      json_builder_add_string_value (builder, report->embedding_model);
-    }
-  if (report->embedding_notice != NULL)
-    {
-      json_builder_set_member_name (builder, "embeddingNotice");
-      json_builder_add_string_value (builder, report->embedding_notice);
-    }
-  json_builder_end_object (builder);
-}
-
-static void
-add_job (JsonBuilder       *builder,
-         const LodeJobInfo *job)
-{
-  g_autofree char *started = iso8601_from_usec (job->started_at);
-
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "state");
-  json_builder_add_string_value (builder, lode_job_state_to_string (job->state));
-  json_builder_set_member_name (builder, "phase");
-  json_builder_add_string_value (builder, lode_index_phase_to_string (job->progress.phase));
-  json_builder_set_member_name (builder, "done");
-  json_builder_add_int_value (builder, job->progress.done);
-  json_builder_set_member_name (builder, "total");
-  json_builder_add_int_value (builder, job->progress.total);
-  json_builder_set_member_name (builder, "startedAt");
-  json_builder_add_string_value (builder, started);
-  if (job->finished_at != 0)
-    {
-      g_autofree char *finished = iso8601_from_usec (job->finished_at);
-
-      json_builder_set_member_name (builder, "finishedAt");
-      json_builder_add_string_value (builder, finished);
-    }
-  if (job->error != NULL)
-    {
-      json_builder_set_member_name (builder, "error");
-      json_builder_add_string_value (builder, job->error);
-    }
-  if (job->report != NULL)
-    {
-      json_builder_set_member_name (builder, "report");
-      add_report (builder, job->report);
-    }
-  json_builder_end_object (builder);
-}
-
-static void
-append_job_markdown (GString    *text,
-                     JsonObject *job)
-{
-  const char *state = string_member (job, "state");
-  JsonObject *report = object_member (job, "report");
-
-  if (g_strcmp0 (state, "running") == 0)
-    {
-      if (int_member (job, "total") > 0)
-        g_string_append_printf (text, "- Indexing: %s, %" G_GINT64_FORMAT " of %"
-                                G_GINT64_FORMAT " files\n", string_member (job, "phase"),
-                                int_member (job, "done"), int_member (job, "total"));
-      else
-        g_string_append_printf (text, "- Indexing: %s\n", string_member (job, "phase"));
-      return;
-    }
-
-  g_string_append_printf (text, "- Last indexing run: %s", state);
-  if (string_member (job, "finishedAt") != NULL)
-    g_string_append_printf (text, " at %s", string_member (job, "finishedAt"));
-  g_string_append_c (text, '\n');
-  if (string_member (job, "error") != NULL)
-    g_string_append_printf (text, "- Error: %s\n", string_member (job, "error"));
-  if (report == NULL)
-    return;
-
-  g_string_append_printf (text, "- Changes: %" G_GINT64_FORMAT " added, %" G_GINT64_FORMAT
-                          " updated, %" G_GINT64_FORMAT " removed, %" G_GINT64_FORMAT
-                          " unchanged; %" G_GINT64_FORMAT " chunks written in %.1f s\n",
-                          int_member (report, "added"), int_member (report, "updated"),
-                          int_member (report, "removed"), int_member (report, "unchanged"),
-                          int_member (report, "chunks"),
-                          json_object_get_double_member_with_default (report,
-                                                                      "elapsedSeconds", 0));
-  if (string_member (report, "embeddingModel") != NULL)
-    g_string_append_printf (text, "- Embedded %" G_GINT64_FORMAT " chunks with %s\n",
-                            int_member (report, "embedded"),
-                            string_member (report, "embeddingModel"));
-  if (string_member (report, "embeddingNotice") != NULL)
-    g_string_append_printf (text, "- Note: %s\n", string_member (report, "embeddingNotice"));
-}
-
 /* codebase_index / codebase_update -------------------------------------------------- */
 
 static JsonObject *
-run_index (LodeToolCall  *call,
-           gboolean       wait,
-           GError       **error)
+job_result (const char        *root,
+            const char        *member,
+            gboolean           value,
+            const LodeJobInfo *job)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  json_builder_begin_object (builder);
+  add_project (builder, root);
+  json_builder_set_member_name (builder, member);
+  json_builder_add_boolean_value (builder, value);
+  if (job != NULL)
+    {
+      json_builder_set_member_name (builder, "job");
+      json_builder_add_value (builder, lode_job_info_to_json (job));
+    }
+  json_builder_end_object (builder);
+
+  return builder_steal_object (builder);
+}
+
+/* Starts or joins the job, and waits for it unless it runs in the background: then nothing
+ * but codebase_stop ends it. */
+static JsonObject *
+run_index (LodeToolCall      *call,
+           LodeIndexRequest   request,
+           gboolean           wait,
+           GError           **error)
 {
   LodeEngine *engine = lode_tool_call_get_engine (call);
   g_autofree char *path = NULL;
   g_autoptr(LodeJobInfo) job = NULL;
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
   gboolean joined = FALSE;
 
   path = lode_tool_call_dup_project_path (call, error);
   if (path == NULL)
     return NULL;
 
-  job = lode_engine_start_index (engine, path, &joined, error);
+  job = lode_engine_start_index (engine, path, request, !wait, &joined, error);
   if (job == NULL)
     return NULL;
 
@@ -265,15 +122,7 @@ run_index (LodeToolCall  *call,
         return NULL;
     }
 
-  json_builder_begin_object (builder);
-  add_project (builder, job->root);
-  json_builder_set_member_name (builder, "joined");
-  json_builder_add_boolean_value (builder, joined);
-  json_builder_set_member_name (builder, "job");
-  add_job (builder, job);
-  json_builder_end_object (builder);
-
-  return builder_steal_object (builder);
+  return job_result (job->root, "joined", joined, job);
 }
 
 static JsonObject *
@@ -281,9 +130,10 @@ codebase_index (LodeToolCall  *call,
                 GError       **error)
 {
   JsonObject *arguments = lode_tool_call_get_arguments (call);
+  gboolean force = json_object_get_boolean_member_with_default (arguments, "force", FALSE);
 
-  return run_index (call, json_object_get_boolean_member_with_default (arguments, "wait",
-                                                                       FALSE),
+  return run_index (call, force ? LODE_INDEX_REQUEST_REBUILD : LODE_INDEX_REQUEST_UPDATE,
+                    json_object_get_boolean_member_with_default (arguments, "wait", FALSE),
                     error);
 }
 
@@ -291,7 +141,7 @@ static JsonObject *
 codebase_update (LodeToolCall  *call,
                  GError       **error)
 {
-  return run_index (call, TRUE, error);
+  return run_index (call, LODE_INDEX_REQUEST_UPDATE, TRUE, error);
 }
 
 static char *
@@ -310,10 +160,15 @@ format_index (JsonObject *result)
     g_string_append_printf (text, "Indexing started in the background for %s. Call "
                             "codebase_status to follow it; codebase_search works on what "
                             "is indexed so far.\n\n", root);
-  append_job_markdown (text, job);
+  lode_job_json_append_markdown (text, job);
 
   return g_string_free (text, FALSE);
 }
+
+#define INDEX_OUTPUT_SCHEMA \
+  "{\"type\": \"object\", \"properties\": {" PROJECT_OUTPUT_PROPERTIES ", " \
+  "\"joined\": {\"type\": \"boolean\"}, \"job\": " LODE_JOB_SCHEMA "}, " \
+  "\"required\": [\"projectPath\", \"projectId\", \"joined\", \"job\"]}"
 
 static const LodeTool codebase_index_tool = {
   .name = "codebase_index",
@@ -322,17 +177,17 @@ static const LodeTool codebase_index_tool = {
     "Index a project for codebase_search: discovers files (respecting .gitignore and "
     ".lodeignore), chunks them along declarations and stores a full-text index. Returns at "
     "once and runs in the background; a second call while it runs joins the running job. "
-    "Re-running it only re-indexes changed files. Follow it with codebase_status, or pass "
-    "wait: true to wait for the end (with progress notifications).",
+    "Re-running it only re-indexes changed files; force: true deletes the index and builds "
+    "it from scratch (also what repairs a damaged index). Follow it with codebase_status, "
+    "or pass wait: true to wait for the end (with progress notifications).",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"wait\": {\"type\": \"boolean\", \"default\": false, \"description\": "
-    "\"Wait until indexing ends and report progress while it runs.\"}}, "
+    "\"Wait until indexing ends and report progress while it runs.\"}, "
+    "\"force\": {\"type\": \"boolean\", \"default\": false, \"description\": "
+    "\"Delete the index first and build it from scratch.\"}}, "
     "\"additionalProperties\": false}",
-  .output_schema =
-    "{\"type\": \"object\", \"properties\": {" PROJECT_OUTPUT_PROPERTIES ", "
-    "\"joined\": {\"type\": \"boolean\"}, \"job\": " JOB_SCHEMA "}, "
-    "\"required\": [\"projectPath\", \"projectId\", \"joined\", \"job\"]}",
+  .output_schema = INDEX_OUTPUT_SCHEMA,
   .flags = LODE_TOOL_IDEMPOTENT,
   .func = codebase_index,
   .format = format_index,
@@ -346,10 +201,7 @@ static const LodeTool codebase_update_tool = {
     "are processed. Waits until done, with progress notifications, and reports what "
     "changed. Creates the index if there is none.",
   .input_schema = PROJECT_ONLY_INPUT,
-  .output_schema =
-    "{\"type\": \"object\", \"properties\": {" PROJECT_OUTPUT_PROPERTIES ", "
-    "\"joined\": {\"type\": \"boolean\"}, \"job\": " JOB_SCHEMA "}, "
-    "\"required\": [\"projectPath\", \"projectId\", \"joined\", \"job\"]}",
+  .output_schema = INDEX_OUTPUT_SCHEMA,
   .flags = LODE_TOOL_IDEMPOTENT,
   .func = codebase_update,
   .format = format_index,
@@ -363,38 +215,29 @@ codebase_stop (LodeToolCall  *call,
 {
   LodeEngine *engine = lode_tool_call_get_engine (call);
   g_autofree char *path = NULL;
-  g_autofree char *id = NULL;
+  g_autoptr(LodeProject) project = NULL;
   g_autoptr(LodeJobInfo) job = NULL;
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
   gboolean stopped;
 
   path = lode_tool_call_dup_project_path (call, error);
   if (path == NULL)
     return NULL;
-  id = lode_project_id_for_path (path);
+  project = lode_engine_open_project (engine, path, FALSE, error);
+  if (project == NULL)
+    return NULL;
 
-  stopped = lode_engine_stop_index (engine, id);
+  /* Whoever started the job: a client, a tool, the watcher. */
+  stopped = lode_engine_stop_index (engine, lode_project_get_id (project));
   if (stopped)
     {
-      /* The indexer ends at its next check, within one file. */
-      job = lode_engine_wait_index (engine, id, lode_tool_call_get_cancellable (call), NULL,
-                                    NULL, error);
+      /* The indexer ends at its next check, within about a second. */
+      job = lode_engine_wait_index (engine, lode_project_get_id (project),
+                                    lode_tool_call_get_cancellable (call), NULL, NULL, error);
       if (job == NULL)
         return NULL;
     }
 
-  json_builder_begin_object (builder);
-  add_project (builder, path);
-  json_builder_set_member_name (builder, "stopped");
-  json_builder_add_boolean_value (builder, stopped);
-  if (job != NULL)
-    {
-      json_builder_set_member_name (builder, "job");
-      add_job (builder, job);
-    }
-  json_builder_end_object (builder);
-
-  return builder_steal_object (builder);
+  return job_result (lode_project_get_root (project), "stopped", stopped, job);
 }
 
 static char *
@@ -417,7 +260,7 @@ static const LodeTool codebase_stop_tool = {
   .input_schema = PROJECT_ONLY_INPUT,
   .output_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_OUTPUT_PROPERTIES ", "
-    "\"stopped\": {\"type\": \"boolean\"}, \"job\": " JOB_SCHEMA "}, "
+    "\"stopped\": {\"type\": \"boolean\"}, \"job\": " LODE_JOB_SCHEMA "}, "
     "\"required\": [\"projectPath\", \"projectId\", \"stopped\"]}",
   .flags = LODE_TOOL_IDEMPOTENT,
   .func = codebase_stop,
@@ -478,210 +321,45 @@ static const LodeTool codebase_remove_tool = {
 
 /* codebase_status --------------------------------------------------------------------- */
 
-static int
-compare_language_counts (gconstpointer a,
-                         gconstpointer b,
-                         gpointer      user_data)
-{
-  GHashTable *languages = user_data;
-  guint ca = GPOINTER_TO_UINT (g_hash_table_lookup (languages, *(const char **) a));
-  guint cb = GPOINTER_TO_UINT (g_hash_table_lookup (languages, *(const char **) b));
-
-  if (ca != cb)
-    return ca > cb ? -1 : 1;
-  return g_strcmp0 (*(const char **) a, *(const char **) b);
-}
-
 static JsonObject *
 codebase_status (LodeToolCall  *call,
                  GError       **error)
 {
-  LodeEngine *engine = lode_tool_call_get_engine (call);
   g_autofree char *path = NULL;
-  g_autoptr(LodeProject) project = NULL;
   g_autoptr(LodeProjectStatus) status = NULL;
-  g_autoptr(LodeJobInfo) job = NULL;
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autofree gpointer *languages = NULL;
-  guint n_languages;
+  g_autoptr(JsonNode) node = NULL;
 
   path = lode_tool_call_dup_project_path (call, error);
   if (path == NULL)
     return NULL;
 
-  project = lode_engine_open_project (engine, path, FALSE, error);
-  if (project == NULL)
-    return NULL;
-
-  status = lode_project_dup_status (project, error);
+  status = lode_engine_dup_status (lode_tool_call_get_engine (call), path, error);
   if (status == NULL)
     return NULL;
-  job = lode_engine_dup_job (engine, lode_project_get_id (project));
 
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "projectPath");
-  json_builder_add_string_value (builder, lode_project_get_root (project));
-  json_builder_set_member_name (builder, "projectId");
-  json_builder_add_string_value (builder, lode_project_get_id (project));
-  json_builder_set_member_name (builder, "indexed");
-  json_builder_add_boolean_value (builder, status->state != LODE_INDEX_STATE_NONE);
-  json_builder_set_member_name (builder, "state");
-  json_builder_add_string_value (builder, lode_index_state_to_string (status->state));
-  json_builder_set_member_name (builder, "indexing");
-  json_builder_add_boolean_value (builder, job != NULL && job->state == LODE_JOB_STATE_RUNNING);
-  json_builder_set_member_name (builder, "files");
-  json_builder_add_int_value (builder, status->stats.n_files);
-  json_builder_set_member_name (builder, "chunks");
-  json_builder_add_int_value (builder, status->stats.n_chunks);
-  json_builder_set_member_name (builder, "symbols");
-  json_builder_add_int_value (builder, status->stats.n_symbols);
-  json_builder_set_member_name (builder, "lines");
-  json_builder_add_int_value (builder, status->stats.n_lines);
-  json_builder_set_member_name (builder, "bytes");
-  json_builder_add_int_value (builder, status->stats.n_bytes);
-  json_builder_set_member_name (builder, "databaseBytes");
-  json_builder_add_int_value (builder, status->db_size);
-  if (status->indexed_at != NULL)
-    {
-      json_builder_set_member_name (builder, "indexedAt");
-      json_builder_add_string_value (builder, status->indexed_at);
-    }
-  json_builder_set_member_name (builder, "semantic");
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "available");
-  json_builder_add_boolean_value (builder, status->semantic_notice == NULL);
-  if (status->embedding_model != NULL)
-    {
-      json_builder_set_member_name (builder, "model");
-      json_builder_add_string_value (builder, status->embedding_model);
-    }
-  json_builder_set_member_name (builder, "embeddedChunks");
-  json_builder_add_int_value (builder, status->n_embedded);
-  json_builder_set_member_name (builder, "embeddableChunks");
-  json_builder_add_int_value (builder, status->n_embeddable);
-  if (status->semantic_notice != NULL)
-    {
-      json_builder_set_member_name (builder, "notice");
-      json_builder_add_string_value (builder, status->semantic_notice);
-    }
-  json_builder_end_object (builder);
-
-  languages = g_hash_table_get_keys_as_array (status->languages, &n_languages);
-  g_qsort_with_data (languages, n_languages, sizeof (gpointer), compare_language_counts,
-                     status->languages);
-  json_builder_set_member_name (builder, "languages");
-  json_builder_begin_array (builder);
-  for (guint i = 0; i < n_languages; i++)
-    {
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "language");
-      json_builder_add_string_value (builder, languages[i]);
-      json_builder_set_member_name (builder, "files");
-      json_builder_add_int_value (builder,
-                                  GPOINTER_TO_UINT (g_hash_table_lookup (status->languages,
-                                                                         languages[i])));
-      json_builder_end_object (builder);
-    }
-  json_builder_end_array (builder);
-
-  if (job != NULL)
-    {
-      json_builder_set_member_name (builder, "job");
-      add_job (builder, job);
-    }
-  json_builder_end_object (builder);
-
-  return builder_steal_object (builder);
+  node = lode_project_status_to_json (status);
+  return json_node_dup_object (node);
 }
 
 static char *
 format_status (JsonObject *result)
 {
   GString *text = g_string_new (NULL);
-  JsonArray *languages = json_object_get_array_member (result, "languages");
-  JsonObject *job = object_member (result, "job");
-  JsonObject *semantic = json_object_get_object_member (result, "semantic");
 
-  g_string_append_printf (text, "## Index status of %s\n\n",
-                          string_member (result, "projectPath"));
-  if (!json_object_get_boolean_member (result, "indexed"))
-    g_string_append (text, "- State: not indexed. Call codebase_index to build the index.\n");
-  else
-    {
-      g_string_append_printf (text, "- State: %s\n", string_member (result, "state"));
-      g_string_append_printf (text, "- %" G_GINT64_FORMAT " files, %" G_GINT64_FORMAT
-                              " chunks, %" G_GINT64_FORMAT " symbols, %" G_GINT64_FORMAT
-                              " lines\n", int_member (result, "files"),
-                              int_member (result, "chunks"), int_member (result, "symbols"),
-                              int_member (result, "lines"));
-      if (string_member (result, "indexedAt") != NULL)
-        g_string_append_printf (text, "- Last completed: %s\n",
-                                string_member (result, "indexedAt"));
-      if (string_member (semantic, "model") != NULL)
-        g_string_append_printf (text, "- Semantic search (%s): %" G_GINT64_FORMAT " of %"
-                                G_GINT64_FORMAT " chunks embedded\n",
-                                string_member (semantic, "model"),
-                                int_member (semantic, "embeddedChunks"),
-                                int_member (semantic, "embeddableChunks"));
-    }
-  if (string_member (semantic, "notice") != NULL)
-    g_string_append_printf (text, "- Note: %s\n", string_member (semantic, "notice"));
-
-  if (json_array_get_length (languages) > 0)
-    {
-      g_string_append (text, "- Languages:");
-      for (guint i = 0; i < json_array_get_length (languages) && i < 12; i++)
-        {
-          JsonObject *language = json_array_get_object_element (languages, i);
-
-          g_string_append_printf (text, "%s %s (%" G_GINT64_FORMAT ")", i > 0 ? "," : "",
-                                  string_member (language, "language"),
-                                  int_member (language, "files"));
-        }
-      g_string_append_c (text, '\n');
-    }
-
-  if (job != NULL)
-    append_job_markdown (text, job);
-
+  lode_status_json_append_markdown (text, result);
   return g_string_free (text, FALSE);
 }
-
-#define STATUS_OUTPUT_SCHEMA \
-  "{\"type\": \"object\", \"properties\": {" PROJECT_OUTPUT_PROPERTIES ", " \
-  "\"indexed\": {\"type\": \"boolean\"}, " \
-  "\"state\": {\"type\": \"string\", \"enum\": [\"not indexed\", \"incomplete\", \"ready\"]}, " \
-  "\"indexing\": {\"type\": \"boolean\"}, " \
-  "\"files\": {\"type\": \"integer\", \"minimum\": 0}, " \
-  "\"chunks\": {\"type\": \"integer\", \"minimum\": 0}, " \
-  "\"symbols\": {\"type\": \"integer\", \"minimum\": 0}, " \
-  "\"lines\": {\"type\": \"integer\", \"minimum\": 0}, " \
-  "\"bytes\": {\"type\": \"integer\", \"minimum\": 0}, " \
-  "\"databaseBytes\": {\"type\": \"integer\", \"minimum\": 0}, " \
-  "\"indexedAt\": {\"type\": \"string\"}, " \
-  "\"semantic\": {\"type\": \"object\", \"properties\": {" \
-  "\"available\": {\"type\": \"boolean\"}, \"model\": {\"type\": \"string\"}, " \
-  "\"embeddedChunks\": {\"type\": \"integer\", \"minimum\": 0}, " \
-  "\"embeddableChunks\": {\"type\": \"integer\", \"minimum\": 0}, " \
-  "\"notice\": {\"type\": \"string\"}}, " \
-  "\"required\": [\"available\", \"embeddedChunks\", \"embeddableChunks\"]}, " \
-  "\"languages\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {" \
-  "\"language\": {\"type\": \"string\"}, \"files\": {\"type\": \"integer\", \"minimum\": 0}}, " \
-  "\"required\": [\"language\", \"files\"]}}, " \
-  "\"job\": " JOB_SCHEMA "}, " \
-  "\"required\": [\"projectPath\", \"projectId\", \"indexed\", \"state\", \"indexing\", " \
-  "\"files\", \"chunks\", \"symbols\", \"lines\", \"bytes\", \"databaseBytes\", " \
-  "\"semantic\", \"languages\"]}"
 
 static const LodeTool codebase_status_tool = {
   .name = "codebase_status",
   .title = "Index status",
   .description =
-    "Report a project's index: whether it exists and is complete, file, chunk and symbol "
-    "counts, languages, how much of it semantic search covers (embedded chunks, or why "
-    "there are none), and the running or last indexing job with its progress or error.",
+    "Report a project's index: whether it exists and is complete (or damaged, and how to "
+    "repair it), file, chunk and symbol counts, languages, how much of it semantic search "
+    "covers (embedded chunks, or why there are none), whether it is watched, and the running "
+    "or last indexing job with its progress or error.",
   .input_schema = PROJECT_ONLY_INPUT,
-  .output_schema = STATUS_OUTPUT_SCHEMA,
+  .output_schema = LODE_STATUS_SCHEMA,
   .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
   .func = codebase_status,
   .format = format_status,
@@ -900,28 +578,62 @@ static const LodeTool codebase_search_tool = {
 
 /* codebase_watch ---------------------------------------------------------------------- */
 
+/* Runs on the main context, where watchers live (LODE_TOOL_MAIN_CONTEXT). */
 static JsonObject *
 codebase_watch (LodeToolCall  *call,
                 GError       **error)
 {
+  LodeEngine *engine = lode_tool_call_get_engine (call);
   const char *action = json_object_get_string_member (lode_tool_call_get_arguments (call),
                                                       "action");
+  g_autofree char *path = NULL;
+  g_autoptr(LodeProjectStatus) status = NULL;
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) node = NULL;
 
-  g_set_error (error, LODE_ERROR, LODE_ERROR_FAILED,
-               "Watching needs Lode's daemon (loded), and this lode-mcp runs without it (no "
-               "session bus, or --no-daemon), so codebase_watch cannot %s. After changing "
-               "files, call codebase_update to refresh the index.",
-               g_str_equal (action, "start") ? "start a watcher"
-               : g_str_equal (action, "stop") ? "stop a watcher" : "report a watcher's status");
-  return NULL;
+  path = lode_tool_call_dup_project_path (call, error);
+  if (path == NULL)
+    return NULL;
+
+  if (!g_str_equal (action, "status") &&
+      !lode_engine_set_watching (engine, path, g_str_equal (action, "start"), error))
+    return NULL;
+
+  status = lode_engine_dup_status (engine, path, error);
+  if (status == NULL)
+    return NULL;
+  node = lode_project_status_to_json (status);
+
+  json_builder_begin_object (builder);
+  add_project (builder, status->root);
+  json_builder_set_member_name (builder, "watching");
+  json_builder_add_boolean_value (builder, status->watched);
+  json_builder_set_member_name (builder, "watch");
+  json_builder_add_value (builder,
+                          json_node_copy (json_object_get_member (json_node_get_object (node),
+                                                                  "watch")));
+  json_builder_end_object (builder);
+
+  return builder_steal_object (builder);
 }
 
 static char *
 format_watch (JsonObject *result)
 {
-  return g_strdup_printf ("%s %s.", json_object_get_boolean_member (result, "watching")
-                                    ? "Watching" : "Not watching",
-                          string_member (result, "projectPath"));
+  JsonObject *watch = json_object_get_object_member (result, "watch");
+
+  if (!json_object_get_boolean_member (result, "watching"))
+    return g_strdup_printf ("Not watching %s. Call codebase_watch with action start to keep "
+                            "its index up to date as files change.",
+                            string_member (result, "projectPath"));
+  if (string_member (watch, "status") != NULL)
+    return g_strdup_printf ("Watching %s: %s.", string_member (result, "projectPath"),
+                            string_member (watch, "status"));
+
+  return g_strdup_printf ("Watching %s (%" G_GINT64_FORMAT " directories): changes are "
+                          "searchable within about a second.",
+                          string_member (result, "projectPath"),
+                          int_member (watch, "directories"));
 }
 
 static const LodeTool codebase_watch_tool = {
@@ -929,17 +641,18 @@ static const LodeTool codebase_watch_tool = {
   .title = "Watch a codebase",
   .description =
     "Start or stop keeping a project's index up to date as files change, or ask whether it "
-    "is watched. Watching runs in Lode's daemon: without one (no session bus) this returns "
-    "an error saying so; then call codebase_update after changes.",
+    "is watched. Only the changed files are read again. Lode's daemon keeps watching across "
+    "restarts; without the daemon, watching lasts as long as this server runs.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"action\": {\"type\": \"string\", \"enum\": [\"start\", \"stop\", \"status\"], "
     "\"description\": \"start, stop or status\"}}, "
     "\"required\": [\"action\"], \"additionalProperties\": false}",
   .output_schema =
-    "{\"type\": \"object\", \"properties\": {\"projectPath\": {\"type\": \"string\"}, "
-    "\"watching\": {\"type\": \"boolean\"}}, \"required\": [\"projectPath\", \"watching\"]}",
-  .flags = LODE_TOOL_IDEMPOTENT,
+    "{\"type\": \"object\", \"properties\": {" PROJECT_OUTPUT_PROPERTIES ", "
+    "\"watching\": {\"type\": \"boolean\"}, \"watch\": " LODE_WATCH_SCHEMA "}, "
+    "\"required\": [\"projectPath\", \"projectId\", \"watching\", \"watch\"]}",
+  .flags = LODE_TOOL_IDEMPOTENT | LODE_TOOL_MAIN_CONTEXT,
   .func = codebase_watch,
   .format = format_watch,
 };
@@ -966,36 +679,11 @@ codebase_list_projects (LodeToolCall  *call,
   for (guint i = 0; i < infos->len; i++)
     {
       LodeProjectInfo *info = g_ptr_array_index (infos, i);
-      g_autoptr(LodeJobInfo) job = lode_engine_dup_job (engine, info->id);
-      gboolean exists = g_file_test (info->root, G_FILE_TEST_IS_DIR);
-      g_autoptr(LodeProject) project = NULL;
       g_autoptr(LodeProjectStatus) status = NULL;
 
-      if (exists)
-        project = lode_engine_open_project (engine, info->root, FALSE, NULL);
-      if (project != NULL)
-        status = lode_project_dup_status (project, NULL);
-
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "projectPath");
-      json_builder_add_string_value (builder, info->root);
-      json_builder_set_member_name (builder, "projectId");
-      json_builder_add_string_value (builder, info->id);
-      json_builder_set_member_name (builder, "exists");
-      json_builder_add_boolean_value (builder, exists);
-      json_builder_set_member_name (builder, "indexing");
-      json_builder_add_boolean_value (builder,
-                                      job != NULL && job->state == LODE_JOB_STATE_RUNNING);
-      if (status != NULL)
-        {
-          json_builder_set_member_name (builder, "state");
-          json_builder_add_string_value (builder, lode_index_state_to_string (status->state));
-          json_builder_set_member_name (builder, "files");
-          json_builder_add_int_value (builder, status->stats.n_files);
-          json_builder_set_member_name (builder, "chunks");
-          json_builder_add_int_value (builder, status->stats.n_chunks);
-        }
-      json_builder_end_object (builder);
+      if (info->exists)
+        status = lode_engine_dup_status (engine, info->root, NULL);
+      json_builder_add_value (builder, lode_project_info_to_json (info, status));
     }
   json_builder_end_array (builder);
   json_builder_end_object (builder);
@@ -1031,6 +719,8 @@ format_list_projects (JsonObject *result)
                                 int_member (p, "chunks"));
       if (json_object_get_boolean_member (p, "indexing"))
         g_string_append (text, ", indexing now");
+      if (json_object_get_boolean_member (p, "watching"))
+        g_string_append (text, ", watched");
       g_string_append_c (text, '\n');
     }
 
@@ -1040,18 +730,13 @@ format_list_projects (JsonObject *result)
 static const LodeTool codebase_list_projects_tool = {
   .name = "codebase_list_projects",
   .title = "List indexed projects",
-  .description = "List every project that has an index, with its path, id, state and size.",
+  .description = "List every project that has an index, with its path, id, state, size, and "
+                 "whether it is being indexed or watched.",
   .input_schema = NO_INPUT,
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
     "\"total\": {\"type\": \"integer\", \"minimum\": 0}, "
-    "\"projects\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
-    PROJECT_OUTPUT_PROPERTIES ", \"exists\": {\"type\": \"boolean\"}, "
-    "\"indexing\": {\"type\": \"boolean\"}, "
-    "\"state\": {\"type\": \"string\", \"enum\": [\"not indexed\", \"incomplete\", \"ready\"]}, "
-    "\"files\": {\"type\": \"integer\", \"minimum\": 0}, "
-    "\"chunks\": {\"type\": \"integer\", \"minimum\": 0}}, "
-    "\"required\": [\"projectPath\", \"projectId\", \"exists\", \"indexing\"]}}}, "
+    "\"projects\": {\"type\": \"array\", \"items\": " LODE_PROJECT_INFO_SCHEMA "}}, "
     "\"required\": [\"total\", \"projects\"]}",
   .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
   .func = codebase_list_projects,

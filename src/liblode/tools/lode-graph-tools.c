@@ -125,7 +125,7 @@ graph_build (LodeToolCall  *call,
   if (lode_project_is_indexed (project) && !lode_project_set_graph_enabled (project, TRUE, error))
     return NULL;
 
-  job = lode_engine_start_index (engine, path, NULL, error);
+  job = lode_engine_start_index (engine, path, LODE_INDEX_REQUEST_UPDATE, FALSE, NULL, error);
   if (job == NULL)
     return NULL;
   g_clear_pointer (&job, lode_job_info_free);

@@ -15,8 +15,9 @@
 /*
  * Every tool once, for every surface. A call validates its arguments against the tool's
  * input schema on the caller's thread (invalid arguments are an is_error result, like any
- * failure an agent can fix), then runs the handler on a GTask worker thread; progress hops
- * back to the caller's main context.
+ * failure an agent can fix), then runs the handler on a GTask worker thread (or, for the few
+ * tools flagged LODE_TOOL_MAIN_CONTEXT, right there); progress hops back to the caller's main
+ * context.
  */
 
 typedef struct
@@ -156,6 +157,50 @@ lode_tool_result_to_json (const LodeToolResult *result)
   json_object_set_boolean_member (object, "isError", result->is_error);
 
   return object;
+}
+
+/**
+ * lode_tool_result_from_json:
+ * @object: an MCP CallToolResult, as lode_tool_result_to_json() writes it
+ * @error: return location for a #GError
+ *
+ * Reads a result back, as it comes from another process (loded's CallTool).
+ *
+ * Returns: (transfer full) (nullable): the result, or %NULL if @object is not one
+ */
+LodeToolResult *
+lode_tool_result_from_json (JsonObject  *object,
+                            GError     **error)
+{
+  g_autoptr(LodeToolResult) result = g_new0 (LodeToolResult, 1);
+  JsonNode *content = json_object_get_member (object, "content");
+  JsonNode *structured = json_object_get_member (object, "structuredContent");
+  JsonNode *is_error = json_object_get_member (object, "isError");
+  JsonArray *items;
+
+  g_return_val_if_fail (object != NULL, NULL);
+
+  if (content == NULL || !JSON_NODE_HOLDS_ARRAY (content) ||
+      (items = json_node_get_array (content), json_array_get_length (items) != 1) ||
+      !JSON_NODE_HOLDS_OBJECT (json_array_get_element (items, 0)) ||
+      json_object_get_string_member_with_default (json_array_get_object_element (items, 0),
+                                                  "text", NULL) == NULL ||
+      (structured != NULL && !JSON_NODE_HOLDS_OBJECT (structured)) ||
+      is_error == NULL || json_node_get_value_type (is_error) != G_TYPE_BOOLEAN)
+    {
+      g_set_error_literal (error, LODE_ERROR, LODE_ERROR_FAILED,
+                           "The answer is not a tool result");
+      return NULL;
+    }
+
+  result->text = g_strdup (json_object_get_string_member (json_array_get_object_element (items,
+                                                                                          0),
+                                                          "text"));
+  result->is_error = json_node_get_boolean (is_error);
+  if (structured != NULL)
+    result->structured = json_object_ref (json_node_get_object (structured));
+
+  return g_steal_pointer (&result);
 }
 
 static void
@@ -504,7 +549,7 @@ error_result (const char *message)
   return result;
 }
 
-/* Runs on a worker thread. */
+/* Runs on a worker thread, or for LODE_TOOL_MAIN_CONTEXT tools on the caller's thread. */
 static void
 lode_tool_registry_call_worker (GTask        *task,
                                 gpointer      source_object,
@@ -615,7 +660,10 @@ lode_tool_registry_call_async (LodeToolRegistry     *self,
       return;
     }
 
-  g_task_run_in_thread (task, lode_tool_registry_call_worker);
+  if ((call->tool->flags & LODE_TOOL_MAIN_CONTEXT) != 0)
+    lode_tool_registry_call_worker (task, self, call, cancellable);
+  else
+    g_task_run_in_thread (task, lode_tool_registry_call_worker);
 }
 
 /**
@@ -753,6 +801,10 @@ job_progress_cb (const LodeIndexProgress *progress,
       message = g_strdup_printf ("Embedded %u of %u chunks", progress->done, progress->total);
       lode_tool_call_report_progress (throttle->call, progress->done, progress->total,
                                       message);
+      break;
+    case LODE_INDEX_PHASE_WAITING:
+      lode_tool_call_report_progress (throttle->call, 0, 0,
+                                      "Waiting for another process that indexes this project");
       break;
     default:
       g_assert_not_reached ();

@@ -19,13 +19,16 @@ G_BEGIN_DECLS
  * @LODE_TOOL_DESTRUCTIVE: the tool may delete data (MCP `destructiveHint`)
  * @LODE_TOOL_IDEMPOTENT: calling it twice has the effect of calling it once (`idempotentHint`)
  * @LODE_TOOL_OPEN_WORLD: the tool reaches outside the machine (`openWorldHint`)
+ * @LODE_TOOL_MAIN_CONTEXT: the handler runs on the caller's main context, not on a worker
+ *   thread: it works with what lives there (watchers); it must be quick
  */
 typedef enum
 {
-  LODE_TOOL_READ_ONLY   = 1 << 0,
-  LODE_TOOL_DESTRUCTIVE = 1 << 1,
-  LODE_TOOL_IDEMPOTENT  = 1 << 2,
-  LODE_TOOL_OPEN_WORLD  = 1 << 3,
+  LODE_TOOL_READ_ONLY    = 1 << 0,
+  LODE_TOOL_DESTRUCTIVE  = 1 << 1,
+  LODE_TOOL_IDEMPOTENT   = 1 << 2,
+  LODE_TOOL_OPEN_WORLD   = 1 << 3,
+  LODE_TOOL_MAIN_CONTEXT = 1 << 4,
 } LodeToolFlags;
 
 typedef struct _LodeToolCall LodeToolCall;
@@ -36,8 +39,8 @@ typedef struct _LodeToolCall LodeToolCall;
  * @error: set when the tool fails; the message is shown to the agent as is, so it says
  *   what to do next ("No index for /x: call codebase_index first")
  *
- * Runs on a worker thread. Returns the structured result, an object valid against the tool's
- * output schema.
+ * Runs on a worker thread (or, with %LODE_TOOL_MAIN_CONTEXT, on the caller's main context).
+ * Returns the structured result, an object valid against the tool's output schema.
  */
 typedef JsonObject *(*LodeToolFunc) (LodeToolCall  *call,
                                      GError       **error);
@@ -91,6 +94,8 @@ typedef struct
 
 void        lode_tool_result_free    (LodeToolResult       *result);
 JsonObject *lode_tool_result_to_json (const LodeToolResult *result);
+LodeToolResult *lode_tool_result_from_json (JsonObject    *object,
+                                            GError       **error);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeToolResult, lode_tool_result_free)
 
 /**
