@@ -57,8 +57,7 @@ struct _LodeMcpHttp
 {
   GObject           parent_instance;
 
-  LodeToolRegistry *registry;
-  LodeDBusDaemon1  *daemon;       /* (nullable): runs tools/call when there */
+  LodeClient       *client;
   SoupServer       *server;
   char             *token;
   guint             port;
@@ -125,8 +124,7 @@ lode_mcp_http_dispose (GObject *object)
   if (self->server != NULL)
     soup_server_disconnect (self->server);
   g_clear_object (&self->server);
-  g_clear_object (&self->registry);
-  g_clear_object (&self->daemon);
+  g_clear_object (&self->client);
 
   G_OBJECT_CLASS (lode_mcp_http_parent_class)->dispose (object);
 }
@@ -351,7 +349,7 @@ session_new (LodeMcpHttp *self)
   HttpSession *session = g_new0 (HttpSession, 1);
 
   session->id = g_uuid_string_random ();
-  session->session = lode_mcp_session_new (self->registry, self->daemon, FALSE, send_cb,
+  session->session = lode_mcp_session_new (self->client, FALSE, send_cb,
                                            session);
   g_hash_table_insert (self->sessions, session->id, session);
 
@@ -540,23 +538,21 @@ server_cb (SoupServer        *server,
 
 /**
  * lode_mcp_http_new:
- * @registry: the tools
+ * @client: runs the tools
  * @token: (nullable): a bearer token every request must carry
  *
  * Returns: (transfer full): a server, not listening yet
  */
 LodeMcpHttp *
-lode_mcp_http_new (LodeToolRegistry *registry,
-                   LodeDBusDaemon1  *daemon,
+lode_mcp_http_new (LodeClient       *client,
                    const char       *token)
 {
   LodeMcpHttp *self;
 
-  g_return_val_if_fail (LODE_IS_TOOL_REGISTRY (registry), NULL);
+  g_return_val_if_fail (LODE_IS_CLIENT (client), NULL);
 
   self = g_object_new (LODE_TYPE_MCP_HTTP, NULL);
-  self->registry = g_object_ref (registry);
-  self->daemon = daemon != NULL ? g_object_ref (daemon) : NULL;
+  self->client = g_object_ref (client);
   self->token = token != NULL && token[0] != '\0' ? g_strdup (token) : NULL;
   self->server = soup_server_new ("server-header", "lode-mcp/" PACKAGE_VERSION, NULL);
   soup_server_add_handler (self->server, NULL, server_cb, self, NULL);

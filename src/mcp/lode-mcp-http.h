@@ -6,16 +6,14 @@
 
 #pragma once
 
-#include "lode-dbus-daemon.h"
-#include "lode-tool-registry.h"
+#include "lode-client.h"
 
 G_BEGIN_DECLS
 
 #define LODE_TYPE_MCP_HTTP (lode_mcp_http_get_type ())
 G_DECLARE_FINAL_TYPE (LodeMcpHttp, lode_mcp_http, LODE, MCP_HTTP, GObject)
 
-LodeMcpHttp *lode_mcp_http_new      (LodeToolRegistry  *registry,
-                                     LodeDBusDaemon1   *daemon,
+LodeMcpHttp *lode_mcp_http_new      (LodeClient        *client,
                                      const char        *token);
 gboolean     lode_mcp_http_listen   (LodeMcpHttp       *self,
                                      guint              port,

@@ -19,8 +19,9 @@
  * The protocol of one client, independent of the transport: the transport hands over each
  * message as text with a tag (its exchange: nothing for stdio, the HTTP request for HTTP)
  * and gets back messages to send, each with the tag of the request it belongs to. Requests
- * run concurrently; tools/call goes to the tool registry, whose handlers run on worker
- * threads, so the main loop keeps reading (and can cancel).
+ * run concurrently; tools/call goes through the client (to loded, or to the registry of this
+ * process, whose handlers run on worker threads), so the main loop keeps reading (and can
+ * cancel).
  */
 
 /* Calls that depend on the default project wait this long at most for the client's roots. */
@@ -54,7 +55,6 @@ typedef struct
   char           *uri;
   char           *name;          /* tools/call: the tool */
   JsonObject     *arguments;     /* tools/call: its arguments */
-  char           *call_id;       /* tools/call in the daemon: its CallTool call_id */
   double          last_progress;
   guint           progressed : 1;
   guint           cancelled : 1;
@@ -73,13 +73,12 @@ struct _LodeMcpSession
 {
   GObject           parent_instance;
 
-  LodeToolRegistry *registry;
-  LodeDBusDaemon1  *daemon;          /* (nullable): runs tools/call when there */
+  LodeClient       *client;
+  LodeToolRegistry *registry;        /* the client's: schemas and names */
   LodeMcpSendFunc   send;
   gpointer          send_data;
 
   GHashTable       *requests;        /* id as JSON text → Request, while in flight */
-  GHashTable       *daemon_calls;    /* call_id → Request, while the daemon runs it */
   char             *protocol_version;
   char             *default_project; /* the client's first root */
   char             *roots_request;   /* id of our pending roots/list request */
@@ -109,7 +108,6 @@ request_free (Request *request)
   g_free (request->uri);
   g_free (request->name);
   g_clear_pointer (&request->arguments, json_object_unref);
-  g_free (request->call_id);
   g_free (request);
 }
 
@@ -129,12 +127,10 @@ lode_mcp_session_finalize (GObject *object)
 
   /* In-flight requests hold a reference: none is left here. */
   g_assert (g_hash_table_size (self->requests) == 0);
-  g_assert (g_hash_table_size (self->daemon_calls) == 0);
 
   g_clear_object (&self->registry);
-  g_clear_object (&self->daemon);
+  g_clear_object (&self->client);
   g_clear_pointer (&self->requests, g_hash_table_unref);
-  g_clear_pointer (&self->daemon_calls, g_hash_table_unref);
   g_free (self->protocol_version);
   g_free (self->default_project);
   g_free (self->roots_request);
@@ -157,7 +153,6 @@ lode_mcp_session_init (LodeMcpSession *self)
   const char *page_size = g_getenv ("LODE_MCP_PAGE_SIZE");
 
   self->requests = g_hash_table_new (g_str_hash, g_str_equal);
-  self->daemon_calls = g_hash_table_new (g_str_hash, g_str_equal);
   g_queue_init (&self->deferred);
   self->log_level = DEFAULT_LOG_LEVEL;
   self->page_size = DEFAULT_PAGE_SIZE;
@@ -334,18 +329,10 @@ index_finished_cb (LodeEngine     *engine,
     }
 }
 
-static void daemon_tool_progress_cb (LodeDBusDaemon1 *daemon,
-                                     const char      *call_id,
-                                     double           progress,
-                                     double           total,
-                                     const char      *message,
-                                     LodeMcpSession  *self);
-
 /**
  * lode_mcp_session_new:
- * @registry: the tools
- * @daemon: (nullable): loded, which then runs every tools/call (so that all clients share
- *   its indexes); the registry still answers tools/list and validates names
+ * @client: runs the tools (in loded, so that all clients share its indexes, or in this
+ *   process); its registry answers tools/list and validates names
  * @server_requests: whether the transport can carry requests from the server to the client
  *   (stdio can; our HTTP transport has no server-initiated stream)
  * @send: (scope notified): called for every message to send, on the main context
@@ -354,27 +341,23 @@ static void daemon_tool_progress_cb (LodeDBusDaemon1 *daemon,
  * Returns: (transfer full): a new session
  */
 LodeMcpSession *
-lode_mcp_session_new (LodeToolRegistry *registry,
-                      LodeDBusDaemon1  *daemon,
-                      gboolean          server_requests,
-                      LodeMcpSendFunc   send,
-                      gpointer          send_data)
+lode_mcp_session_new (LodeClient      *client,
+                      gboolean         server_requests,
+                      LodeMcpSendFunc  send,
+                      gpointer         send_data)
 {
   LodeMcpSession *self;
 
-  g_return_val_if_fail (LODE_IS_TOOL_REGISTRY (registry), NULL);
+  g_return_val_if_fail (LODE_IS_CLIENT (client), NULL);
   g_return_val_if_fail (send != NULL, NULL);
 
   self = g_object_new (LODE_TYPE_MCP_SESSION, NULL);
-  self->registry = g_object_ref (registry);
-  self->daemon = daemon != NULL ? g_object_ref (daemon) : NULL;
-  if (daemon != NULL)
-    g_signal_connect_object (daemon, "tool-progress", G_CALLBACK (daemon_tool_progress_cb),
-                             self, 0);
+  self->client = g_object_ref (client);
+  self->registry = g_object_ref (lode_client_get_registry (client));
   self->server_requests = !!server_requests;
   self->send = send;
   self->send_data = send_data;
-  g_signal_connect_object (lode_tool_registry_get_engine (registry), "index-finished",
+  g_signal_connect_object (lode_client_get_engine (client), "index-finished",
                            G_CALLBACK (index_finished_cb), self, 0);
 
   return self;
@@ -725,7 +708,7 @@ tool_call_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) response = NULL;
 
-  tool_result = lode_tool_registry_call_finish (LODE_TOOL_REGISTRY (object), result, &error);
+  tool_result = lode_client_call_tool_finish (LODE_CLIENT (object), result, &error);
   if (!request_finish (request))
     goto out;
 
@@ -741,116 +724,6 @@ tool_call_cb (GObject      *object,
 
 out:
   request_free (request);
-}
-
-static void
-call_local (Request *request)
-{
-  LodeMcpSession *self = request->session;
-
-  lode_tool_registry_call_async (self->registry, request->name, request->arguments,
-                                 self->default_project, tool_progress_cb, request, NULL,
-                                 request->cancellable, tool_call_cb, request);
-}
-
-static void
-daemon_call_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  Request *request = user_data;
-  LodeMcpSession *self = request->session;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) node = NULL;
-  g_autofree char *json = NULL;
-
-  g_hash_table_remove (self->daemon_calls, request->call_id);
-  g_clear_pointer (&request->call_id, g_free);
-
-  if (!lode_dbus_daemon1_call_call_tool_finish (LODE_DBUS_DAEMON1 (object), &json, result,
-                                                &error))
-    {
-      g_dbus_error_strip_remote_error (error);
-      /* The daemon went away (or never answered): this process runs the tool itself. */
-      if (error->domain != LODE_ERROR &&
-          !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        {
-          g_debug ("The daemon failed (%s); running %s here", error->message, request->name);
-          g_clear_object (&self->daemon);
-          call_local (request);
-          return;
-        }
-    }
-  else
-    node = json_from_string (json, &error);
-
-  if (!request_finish (request))
-    goto out;
-
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    send_error (self, request->id, request->tag,
-                error != NULL && error->domain == LODE_ERROR ? lode_mcp_error_code_for (error)
-                                                             : LODE_MCP_INTERNAL_ERROR,
-                error != NULL ? error->message : "The daemon's answer is not an object",
-                NULL);
-  else
-    send_result (self, request->id, request->tag, json_node_get_object (node));
-
-out:
-  request_free (request);
-}
-
-/* Progress of a call the daemon runs for this session. */
-static void
-daemon_tool_progress_cb (LodeDBusDaemon1 *daemon,
-                         const char      *call_id,
-                         double           progress,
-                         double           total,
-                         const char      *message,
-                         LodeMcpSession  *self)
-{
-  Request *request = g_hash_table_lookup (self->daemon_calls, call_id);
-
-  if (request != NULL)
-    tool_progress_cb (progress, total, *message != '\0' ? message : NULL, request);
-}
-
-/* The daemon runs the tool on its engine. It does not know this client's roots or working
- * directory, so the project the tool would default to is passed along. The call has an id,
- * unique in this process (one bus connection), which routes its progress here and lets
- * cancel_request() stop it in the daemon. */
-static void
-call_daemon (Request *request)
-{
-  static gint last_call_id;
-  LodeMcpSession *self = request->session;
-  GVariantDict options;
-  JsonNode *schema = lode_tool_registry_get_input_schema (self->registry, request->name);
-  g_autoptr(JsonNode) node = NULL;
-  g_autofree char *json = NULL;
-  JsonObject *properties;
-
-  properties = schema != NULL && JSON_NODE_HOLDS_OBJECT (schema)
-               ? json_object_get_object_member (json_node_get_object (schema), "properties")
-               : NULL;
-  if (properties != NULL && json_object_has_member (properties, "projectPath") &&
-      !json_object_has_member (request->arguments, "projectPath"))
-    {
-      g_autofree char *project = self->default_project != NULL
-                                 ? g_strdup (self->default_project) : g_get_current_dir ();
-
-      json_object_set_string_member (request->arguments, "projectPath", project);
-    }
-
-  node = json_node_init_object (json_node_alloc (), request->arguments);
-  json = json_to_string (node, FALSE);
-  request->call_id = g_strdup_printf ("%d", g_atomic_int_add (&last_call_id, 1) + 1);
-  g_hash_table_insert (self->daemon_calls, request->call_id, request);
-  g_variant_dict_init (&options, NULL);
-  g_variant_dict_insert (&options, "call_id", "s", request->call_id);
-  lode_dbus_daemon1_call_call_tool (self->daemon, request->name, json,
-                                    g_variant_dict_end (&options), request->cancellable,
-                                    daemon_call_cb, request);
 }
 
 static JsonNode *
@@ -908,10 +781,9 @@ handle_tools_call (LodeMcpSession *self,
                        ? json_object_ref (json_node_get_object (arguments))
                        : json_object_new ();
 
-  if (self->daemon != NULL)
-    call_daemon (request);
-  else
-    call_local (request);
+  lode_client_call_tool_async (self->client, request->name, request->arguments,
+                               self->default_project, tool_progress_cb, request, NULL,
+                               request->cancellable, tool_call_cb, request);
 }
 
 /* resources ---------------------------------------------------------------------------- */
@@ -940,7 +812,7 @@ handle_resources_list (LodeMcpSession *self,
                        JsonObject     *params,
                        gpointer        tag)
 {
-  LodeEngine *engine = lode_tool_registry_get_engine (self->registry);
+  LodeEngine *engine = lode_client_get_engine (self->client);
   g_autoptr(GPtrArray) infos = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) result = json_object_new ();
@@ -1006,7 +878,7 @@ resource_read_cb (GObject      *object,
   JsonArray *contents;
   JsonObject *content;
 
-  tool_result = lode_tool_registry_call_finish (LODE_TOOL_REGISTRY (object), result, &error);
+  tool_result = lode_client_call_tool_finish (LODE_CLIENT (object), result, &error);
   if (!request_finish (request))
     goto out;
 
@@ -1049,7 +921,7 @@ resource_root (LodeMcpSession *self,
     return NULL;
   id = g_strndup (uri + strlen (RESOURCE_PREFIX), length);
 
-  infos = lode_engine_list_projects (lode_tool_registry_get_engine (self->registry), NULL);
+  infos = lode_engine_list_projects (lode_client_get_engine (self->client), NULL);
   for (guint i = 0; infos != NULL && i < infos->len; i++)
     {
       LodeProjectInfo *info = g_ptr_array_index (infos, i);
@@ -1096,8 +968,8 @@ handle_resources_read (LodeMcpSession *self,
   json_object_set_string_member (arguments, "projectPath", root);
   request = request_new (self, key, id, tag);
   request->uri = g_strdup (uri);
-  lode_tool_registry_call_async (self->registry, "codebase_status", arguments, NULL, NULL,
-                                 NULL, NULL, request->cancellable, resource_read_cb, request);
+  lode_client_call_tool_async (self->client, "codebase_status", arguments, NULL, NULL, NULL,
+                               NULL, request->cancellable, resource_read_cb, request);
 }
 
 /* logging, cancellation ---------------------------------------------------------------- */
@@ -1128,12 +1000,8 @@ handle_set_level (LodeMcpSession *self,
 static void
 cancel_request (Request *request)
 {
-  LodeMcpSession *self = request->session;
-
   request->cancelled = TRUE;
-  /* Sent before the call's own cancellation drops its answer here. */
-  if (request->call_id != NULL && self->daemon != NULL)
-    lode_dbus_daemon1_call_cancel_tool (self->daemon, request->call_id, NULL, NULL, NULL);
+  /* Through the daemon, the client tells it to stop the call too. */
   g_cancellable_cancel (request->cancellable);
 }
 

@@ -8,8 +8,7 @@
 
 #include <json-glib/json-glib.h>
 
-#include "lode-dbus-daemon.h"
-#include "lode-tool-registry.h"
+#include "lode-client.h"
 
 G_BEGIN_DECLS
 
@@ -32,8 +31,7 @@ typedef void (*LodeMcpSendFunc) (JsonNode *message,
 #define LODE_TYPE_MCP_SESSION (lode_mcp_session_get_type ())
 G_DECLARE_FINAL_TYPE (LodeMcpSession, lode_mcp_session, LODE, MCP_SESSION, GObject)
 
-LodeMcpSession *lode_mcp_session_new                  (LodeToolRegistry *registry,
-                                                       LodeDBusDaemon1  *daemon,
+LodeMcpSession *lode_mcp_session_new                  (LodeClient       *client,
                                                        gboolean          server_requests,
                                                        LodeMcpSendFunc   send,
                                                        gpointer          send_data);

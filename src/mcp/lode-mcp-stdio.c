@@ -180,28 +180,27 @@ send_cb (JsonNode *message,
 
 /**
  * lode_mcp_stdio_new:
- * @registry: the tools
+ * @client: runs the tools
  * @input: where messages come from (stdin)
  * @output: where messages go (stdout)
  *
  * Returns: (transfer full): a transport with its session
  */
 LodeMcpStdio *
-lode_mcp_stdio_new (LodeToolRegistry *registry,
-                    LodeDBusDaemon1  *daemon,
+lode_mcp_stdio_new (LodeClient       *client,
                     GInputStream     *input,
                     GOutputStream    *output)
 {
   LodeMcpStdio *self;
 
-  g_return_val_if_fail (LODE_IS_TOOL_REGISTRY (registry), NULL);
+  g_return_val_if_fail (LODE_IS_CLIENT (client), NULL);
   g_return_val_if_fail (G_IS_INPUT_STREAM (input), NULL);
   g_return_val_if_fail (G_IS_OUTPUT_STREAM (output), NULL);
 
   self = g_object_new (LODE_TYPE_MCP_STDIO, NULL);
   self->input = g_object_ref (input);
   self->output = g_object_ref (output);
-  self->session = lode_mcp_session_new (registry, daemon, TRUE, send_cb, self);
+  self->session = lode_mcp_session_new (client, TRUE, send_cb, self);
 
   return self;
 }

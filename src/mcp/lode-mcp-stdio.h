@@ -6,16 +6,14 @@
 
 #pragma once
 
-#include "lode-dbus-daemon.h"
-#include "lode-tool-registry.h"
+#include "lode-client.h"
 
 G_BEGIN_DECLS
 
 #define LODE_TYPE_MCP_STDIO (lode_mcp_stdio_get_type ())
 G_DECLARE_FINAL_TYPE (LodeMcpStdio, lode_mcp_stdio, LODE, MCP_STDIO, GObject)
 
-LodeMcpStdio *lode_mcp_stdio_new   (LodeToolRegistry *registry,
-                                    LodeDBusDaemon1  *daemon,
+LodeMcpStdio *lode_mcp_stdio_new   (LodeClient       *client,
                                     GInputStream     *input,
                                     GOutputStream    *output);
 void          lode_mcp_stdio_start (LodeMcpStdio     *self);

@@ -16,8 +16,7 @@
 #include <signal.h>
 #include <stdlib.h>
 
-#include "lode.h"
-#include "lode-dbus-connect.h"
+#include "lode-client.h"
 #include "lode-mcp-http.h"
 #include "lode-mcp-stdio.h"
 
@@ -58,14 +57,12 @@ closed_cb (LodeMcpStdio *stdio,
 }
 
 static int
-run_stdio (LodeToolRegistry *registry,
-           LodeDBusDaemon1  *daemon,
-           GMainLoop        *loop)
+run_stdio (LodeClient *client,
+           GMainLoop  *loop)
 {
   g_autoptr(GInputStream) input = g_unix_input_stream_new (STDIN_FILENO, FALSE);
   g_autoptr(GOutputStream) output = g_unix_output_stream_new (STDOUT_FILENO, FALSE);
-  g_autoptr(LodeMcpStdio) stdio = lode_mcp_stdio_new (registry, daemon, input,
-                                                                 output);
+  g_autoptr(LodeMcpStdio) stdio = lode_mcp_stdio_new (client, input, output);
 
   g_signal_connect (stdio, "closed", G_CALLBACK (closed_cb), loop);
   lode_mcp_stdio_start (stdio);
@@ -73,16 +70,15 @@ run_stdio (LodeToolRegistry *registry,
 
   /* The client is gone or we were told to stop: cancel everything, say what is queued. */
   lode_mcp_stdio_stop (stdio);
-  lode_engine_cancel_jobs (lode_tool_registry_get_engine (registry));
+  lode_engine_cancel_jobs (lode_client_get_engine (client));
   lode_mcp_stdio_flush (stdio);
 
   return EXIT_SUCCESS;
 }
 
 static int
-run_http (LodeToolRegistry *registry,
-          LodeDBusDaemon1  *daemon,
-          GMainLoop        *loop)
+run_http (LodeClient *client,
+          GMainLoop  *loop)
 {
   g_autoptr(LodeMcpHttp) http = NULL;
   g_autoptr(GError) error = NULL;
@@ -94,7 +90,7 @@ run_http (LodeToolRegistry *registry,
       return 2;
     }
 
-  http = lode_mcp_http_new (registry, daemon, token);
+  http = lode_mcp_http_new (client, token);
   if (!lode_mcp_http_listen (http, opt_port, &error))
     {
       g_printerr ("lode-mcp: %s\n", error->message);
@@ -106,7 +102,7 @@ run_http (LodeToolRegistry *registry,
   g_main_loop_run (loop);
 
   lode_mcp_http_stop (http);
-  lode_engine_cancel_jobs (lode_tool_registry_get_engine (registry));
+  lode_engine_cancel_jobs (lode_client_get_engine (client));
 
   return EXIT_SUCCESS;
 }
@@ -118,9 +114,7 @@ main (int   argc,
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(LodeConfig) config = NULL;
-  g_autoptr(LodeEngine) engine = NULL;
-  g_autoptr(LodeToolRegistry) registry = NULL;
-  g_autoptr(LodeDBusDaemon1) daemon = NULL;
+  g_autoptr(LodeClient) client = NULL;
   g_autoptr(GMainLoop) loop = NULL;
   int status;
 
@@ -157,17 +151,14 @@ main (int   argc,
       return EXIT_FAILURE;
     }
 
-  engine = lode_engine_new (config);
-  registry = lode_tools_new_registry (engine);
-  /* Registers the error names first, so that daemon errors come back as LODE_ERROR. */
-  (void) LODE_ERROR;
-  daemon = lode_dbus_daemon_connect (opt_no_daemon);
-  g_debug ("Tools run %s", daemon != NULL ? "in loded" : "in this process");
+  /* The host's environment is this configuration; the daemon serves the tools with it. */
+  client = lode_client_new (config, opt_no_daemon ? LODE_CLIENT_IN_PROCESS : LODE_CLIENT_AUTO,
+                            NULL);
   loop = g_main_loop_new (NULL, FALSE);
   g_unix_signal_add (SIGINT, quit_cb, loop);
   g_unix_signal_add (SIGTERM, quit_cb, loop);
 
-  status = opt_http ? run_http (registry, daemon, loop) : run_stdio (registry, daemon, loop);
+  status = opt_http ? run_http (client, loop) : run_stdio (client, loop);
   g_free (opt_token);
 
   return status;

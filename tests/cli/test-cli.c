@@ -135,6 +135,16 @@ test_errors (void)
   g_assert_nonnull (strstr (missing.err, "/nonexistent/lode/path"));
 }
 
+/* The report of `lode index --json`: the job's, as codebase_index returns it. */
+static JsonObject *
+report_of (JsonNode *root)
+{
+  JsonObject *job = json_object_get_object_member (json_node_get_object (root), "job");
+
+  g_assert_cmpstr (json_object_get_string_member (job, "state"), ==, "succeeded");
+  return json_object_get_object_member (job, "report");
+}
+
 static void
 test_index_search_status (void)
 {
@@ -166,7 +176,7 @@ test_index_search_status (void)
   lode (&index, "index", "--json", NULL);
   g_assert_cmpint (index.status, ==, 0);
   root = parse_json (index.out);
-  object = json_node_get_object (root);
+  object = report_of (root);
   g_assert_cmpint (json_object_get_int_member (object, "files"), ==, 2);
   g_assert_cmpint (json_object_get_int_member (object, "added"), ==, 2);
   g_clear_pointer (&root, json_node_unref);
@@ -180,13 +190,13 @@ test_index_search_status (void)
   g_assert_cmpstr (json_object_get_string_member (first, "path"), ==, "src/ring.c");
   g_assert_cmpstr (json_object_get_string_member (first, "symbol"), ==, "ring_buffer_push");
   g_assert_cmpstr (json_object_get_string_member (first, "language"), ==, "c");
-  g_assert_cmpint (json_object_get_int_member (first, "start_line"), <=, 3);
-  g_assert_cmpint (json_object_get_int_member (first, "end_line"), >=, 7);
+  g_assert_cmpint (json_object_get_int_member (first, "startLine"), <=, 3);
+  g_assert_cmpint (json_object_get_int_member (first, "endLine"), >=, 7);
   for (guint i = 0; i < json_array_get_length (results); i++)
     {
       JsonObject *r = json_array_get_object_element (results, i);
-      static const char *members[] = { "path", "start_line", "end_line", "language", "kind",
-                                       "symbol", "container", "score", "snippet" };
+      static const char *members[] = { "path", "startLine", "endLine", "language", "score",
+                                       "snippet" };
 
       for (guint m = 0; m < G_N_ELEMENTS (members); m++)
         g_assert_true (json_object_has_member (r, members[m]));
@@ -209,7 +219,7 @@ test_index_search_status (void)
   write_file ("tools/report.py", "def render_summary(rows):\n    return len(rows)\n");
   lode (&update, "update", NULL);
   g_assert_cmpint (update.status, ==, 0);
-  g_assert_nonnull (strstr (update.out, "1 changed"));
+  g_assert_nonnull (strstr (update.out, "1 updated"));
 
   lode (&remove, "remove", tree, NULL);
   g_assert_cmpint (remove.status, ==, 0);
@@ -333,6 +343,7 @@ test_modes (void)
   g_auto(Run) status = { 0 };
   g_autoptr(JsonNode) root = NULL;
   JsonObject *object;
+  JsonObject *mode;
   const char *notice = "semantic search unavailable: no embedding model (run `lode model pull`)";
 
   write_file ("modes/queue.c",
@@ -340,35 +351,36 @@ test_modes (void)
   lode (&index, "index", "--json", "modes", NULL);
   g_assert_cmpint (index.status, ==, 0);
   root = parse_json (index.out);
-  object = json_node_get_object (root);
+  object = report_of (root);
   g_assert_cmpint (json_object_get_int_member (object, "embedded"), ==, 0);
-  g_assert_cmpstr (json_object_get_string_member (object, "embedding_notice"), ==, notice);
+  g_assert_cmpstr (json_object_get_string_member (object, "embeddingNotice"), ==, notice);
   g_clear_pointer (&root, json_node_unref);
 
   lode (&hybrid, "search", "-p", "modes", "--json", "queue_pop", NULL);
   g_assert_cmpint (hybrid.status, ==, 0);
   root = parse_json (hybrid.out);
   object = json_node_get_object (root);
-  g_assert_cmpstr (json_object_get_string_member (object, "requested_mode"), ==, "hybrid");
-  g_assert_cmpstr (json_object_get_string_member (object, "mode"), ==, "lexical");
-  g_assert_cmpstr (json_object_get_string_member (object, "notice"), ==, notice);
+  mode = json_object_get_object_member (object, "mode");
+  g_assert_cmpstr (json_object_get_string_member (mode, "requested"), ==, "hybrid");
+  g_assert_cmpstr (json_object_get_string_member (mode, "used"), ==, "lexical");
+  g_assert_nonnull (strstr (json_object_get_string_member (mode, "reason"), notice));
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (object, "results")),
                     >=, 1);
   g_clear_pointer (&root, json_node_unref);
 
-  /* People see the notice on stderr; stdout has the results alone. */
+  /* People read what agents read: the results and why the search was lexical. */
   lode (&text, "search", "-p", "modes", "queue_pop", NULL);
   g_assert_cmpint (text.status, ==, 0);
-  g_assert_nonnull (strstr (text.err, notice));
+  g_assert_nonnull (strstr (text.out, notice));
   g_assert_nonnull (strstr (text.out, "queue.c"));
-  g_assert_null (strstr (text.out, "semantic"));
 
   lode (&lexical, "search", "-p", "modes", "--mode", "lexical", "--json", "queue_pop", NULL);
   g_assert_cmpint (lexical.status, ==, 0);
   root = parse_json (lexical.out);
   object = json_node_get_object (root);
-  g_assert_cmpstr (json_object_get_string_member (object, "mode"), ==, "lexical");
-  g_assert_true (json_object_get_null_member (object, "notice"));
+  mode = json_object_get_object_member (object, "mode");
+  g_assert_cmpstr (json_object_get_string_member (mode, "used"), ==, "lexical");
+  g_assert_false (json_object_has_member (mode, "reason"));
   g_clear_pointer (&root, json_node_unref);
 
   lode (&semantic, "search", "-p", "modes", "--mode", "semantic", "queue_pop", NULL);
@@ -377,16 +389,16 @@ test_modes (void)
 
   lode (&bad, "search", "-p", "modes", "--mode", "fuzzy", "queue_pop", NULL);
   g_assert_cmpint (bad.status, ==, 2);
-  g_assert_nonnull (strstr (bad.err, "--mode"));
+  g_assert_nonnull (strstr (bad.err, "mode"));
 
   lode (&status, "status", "--json", "modes", NULL);
   g_assert_cmpint (status.status, ==, 0);
   root = parse_json (status.out);
-  object = json_node_get_object (root);
-  g_assert_false (json_object_get_boolean_member (object, "semantic_search"));
-  g_assert_cmpint (json_object_get_int_member (object, "embedded_chunks"), ==, 0);
-  g_assert_cmpint (json_object_get_int_member (object, "embeddable_chunks"), >=, 1);
-  g_assert_cmpstr (json_object_get_string_member (object, "semantic_notice"), ==, notice);
+  object = json_object_get_object_member (json_node_get_object (root), "semantic");
+  g_assert_false (json_object_get_boolean_member (object, "available"));
+  g_assert_cmpint (json_object_get_int_member (object, "embeddedChunks"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (object, "embeddableChunks"), >=, 1);
+  g_assert_cmpstr (json_object_get_string_member (object, "notice"), ==, notice);
 }
 
 static void

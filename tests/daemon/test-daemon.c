@@ -928,19 +928,47 @@ run_cli (const char *const *args)
 
 /* @json without the members that legitimately differ between two runs (timings, the size of
  * the write-ahead log). */
+/* Removes what differs between two runs of the same command: timings, times, history. */
+static void
+strip_times (JsonNode *node)
+{
+  static const char *const members[] = { "elapsedSeconds", "startedAt", "finishedAt",
+                                         "databaseBytes" };
+
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *array = json_node_get_array (node);
+
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        strip_times (json_array_get_element (array, i));
+    }
+  else if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObject *object = json_node_get_object (node);
+      GList *names = json_object_get_members (object);
+
+      for (guint i = 0; i < G_N_ELEMENTS (members); i++)
+        json_object_remove_member (object, members[i]);
+      /* A status tells the last job of the process that answers: only the daemon ran one. */
+      if (json_object_has_member (object, "watch"))
+        json_object_remove_member (object, "job");
+      for (GList *l = names; l != NULL; l = l->next)
+        if (json_object_has_member (object, l->data))
+          strip_times (json_object_get_member (object, l->data));
+      g_list_free (names);
+    }
+}
+
 static char *
 normalize_json (const char *json)
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autoptr(GError) error = NULL;
-  JsonObject *object;
 
   json_parser_load_from_data (parser, json, -1, &error);
   g_assert_no_error (error);
-  object = json_node_get_object (json_parser_get_root (parser));
-  json_object_remove_member (object, "seconds");
-  json_object_remove_member (object, "index_bytes");
+  strip_times (json_parser_get_root (parser));
   json_generator_set_root (generator, json_parser_get_root (parser));
   return json_generator_to_data (generator, NULL);
 }
@@ -966,12 +994,14 @@ compare_cli (const char *const *args)
   g_assert_cmpstr (a, ==, b);
 }
 
-/* One tools/call through lode-mcp over stdio (with a progress token when @n_progress is
- * given: the notifications/progress that come for it are counted there): its result. */
+/* One tools/call through lode-mcp over stdio, with @env (names and values) set for it, and
+ * a progress token when @n_progress is given (the notifications/progress that come for it
+ * are counted there): its result. */
 static JsonNode *
-mcp_call (Fixture    *fixture,
-          gboolean    no_daemon,
-          const char *tool,
+mcp_call (Fixture            *fixture,
+          gboolean            no_daemon,
+          const char * const *env,
+          const char         *tool,
           JsonObject *arguments,
           guint      *n_progress)
 {
@@ -988,14 +1018,8 @@ mcp_call (Fixture    *fixture,
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
                                         G_SUBPROCESS_FLAGS_STDOUT_PIPE);
-  /* Through the daemon, lode-mcp's own data directory is empty: only the daemon's index can
-   * answer, which proves where the tool ran. */
-  if (!no_daemon)
-    {
-      g_autofree char *empty = g_build_filename (fixture->tmp, "mcp-data", NULL);
-
-      g_subprocess_launcher_setenv (launcher, "LODE_DATA_DIR", empty, TRUE);
-    }
+  for (guint i = 0; env != NULL && env[i] != NULL; i += 2)
+    g_subprocess_launcher_setenv (launcher, env[i], env[i + 1], TRUE);
   process = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("LODE_MCP"),
                                          no_daemon ? "--no-daemon" : NULL, NULL);
   g_assert_no_error (error);
@@ -1073,7 +1097,7 @@ mcp_search (Fixture    *fixture,
   json_object_set_string_member (arguments, "query", query);
   json_object_set_string_member (arguments, "projectPath", fixture->root);
   json_object_set_string_member (arguments, "mode", "lexical");
-  result = mcp_call (fixture, no_daemon, "codebase_search", arguments, NULL);
+  result = mcp_call (fixture, no_daemon, NULL, "codebase_search", arguments, NULL);
   object = json_node_get_object (result);
   g_assert_false (json_object_get_boolean_member (object, "isError"));
   structured = json_node_init_object (json_node_alloc (),
@@ -1093,7 +1117,7 @@ test_mcp_progress (Fixture       *fixture,
 
   write_many (fixture, 3000);
   json_object_set_string_member (arguments, "projectPath", fixture->root);
-  result = mcp_call (fixture, FALSE, "codebase_update", arguments, &n_progress);
+  result = mcp_call (fixture, FALSE, NULL, "codebase_update", arguments, &n_progress);
   g_assert_false (json_object_get_boolean_member (json_node_get_object (result), "isError"));
   g_assert_cmpuint (n_progress, >=, 2);
   /* The daemon ran it, and announces the new index. */

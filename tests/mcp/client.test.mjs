@@ -232,10 +232,11 @@ async function exercise(client, { projectPath, viaRoots }) {
   const stop = await call(client, schemas, "codebase_stop", where);
   assert.equal(stop.structuredContent.stopped, false);
 
-  for (const action of ["start", "stop", "status"]) {
+  // Watching lasts as long as this server: it starts, says so, and stops.
+  for (const [action, watching] of [["start", true], ["status", true], ["stop", false]]) {
     const watch = await call(client, schemas, "codebase_watch", { ...where, action });
-    assert.equal(watch.isError, true, `codebase_watch ${action} must not pretend to work`);
-    assert.match(watch.content[0].text, /needs Lode's daemon/);
+    assert.equal(watch.isError, false, watch.content[0].text);
+    assert.equal(watch.structuredContent.watching, watching, `codebase_watch ${action}`);
   }
 
   // Resources: the overview of each indexed project.
@@ -265,7 +266,7 @@ async function exercise(client, { projectPath, viaRoots }) {
 
   await exerciseGraph(client, schemas);
 
-  // Every tool has been called, successfully or (watch) with its honest error.
+  // Every tool has been called.
   return schemas;
 }
 

@@ -46,7 +46,7 @@ test("mcp-inspector --cli lists the tools and calls codebase_search", () => {
   assert.ok(result.structuredContent.results.length <= 3);
 
   // An isError result makes the Inspector exit with 5.
-  const watch = run("--method", "tools/call", "--tool-name", "codebase_watch",
-                    "--tool-arg", "action=start", "--tool-arg", `projectPath=${fixture}`);
-  assert.equal(watch.status, 5, watch.stdout + watch.stderr);
+  const relative = run("--method", "tools/call", "--tool-name", "codebase_status",
+                       "--tool-arg", "projectPath=relative/dir");
+  assert.equal(relative.status, 5, relative.stdout + relative.stderr);
 });
