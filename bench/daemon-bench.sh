@@ -1,11 +1,13 @@
 #!/bin/sh
 # Runs bench/daemon-bench on a private session bus whose service directory activates the
 # build-tree loded, with indexes in a temporary data directory.
-#   BUILDDIR=_build bench/daemon-bench.sh [LARGE_TREE]
+#   BUILDDIR=_build [LODED_BUILDDIR=other-build] bench/daemon-bench.sh [LARGE_TREE]
+# LODED_BUILDDIR measures the loded of another build (a reference) with this bench.
 # LARGE_TREE defaults to git v2.47.0, unpacked from $GIT_MIRROR if missing.
 set -eu
 BUILDDIR=${BUILDDIR:-_build}
 BUILDDIR=$(cd "$BUILDDIR" && pwd)
+LODED_BUILDDIR=$(cd "${LODED_BUILDDIR:-$BUILDDIR}" && pwd)
 GIT_MIRROR=${GIT_MIRROR:-/work/.mirror/git+git/repo}
 LARGE=${1:-${TMPDIR:-/tmp}/git-2.47.0}
 if [ ! -d "$LARGE" ]; then
@@ -19,7 +21,7 @@ mkdir -p "$WORK/services" "$WORK/small/src"
 for i in $(seq 1 200); do
   printf 'int\nfunction_%s (int value)\n{\n  return value + %s;\n}\n' "$i" "$i" > "$WORK/small/src/f$i.c"
 done
-sed -e "s|@bus_name@|io.github.lode.Lode.Daemon|" -e "s|@libexecdir@|$BUILDDIR/src/daemon|" \
+sed -e "s|@bus_name@|io.github.lode.Lode.Daemon|" -e "s|@libexecdir@|$LODED_BUILDDIR/src/daemon|" \
     -e "s|@systemd_service@||" "$(dirname "$0")/../data/io.github.lode.Lode.Daemon.service.in" \
     > "$WORK/services/io.github.lode.Lode.Daemon.service"
 cat > "$WORK/session.conf" <<CONF

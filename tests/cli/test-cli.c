@@ -8,6 +8,7 @@
 
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -560,6 +561,223 @@ test_embed (void)
   g_assert_nonnull (strstr (bad_utf8.err, "Text 2"));
 }
 
+static void
+write_many (const char *dir,
+            guint       n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *rel = g_strdup_printf ("%s/d%u/file%u.c", dir, i % 32, i);
+      g_autofree char *text = g_strdup_printf ("/* Generated file %u. */\n"
+                                               "int\ngenerated_function_%u (int x)\n{\n"
+                                               "  int y = x * %u;\n  y += x / 3;\n"
+                                               "  return y + generated_function_%u (x);\n"
+                                               "}\n", i, i, i, i / 2);
+
+      write_file (rel, text);
+    }
+}
+
+static GSubprocess *
+spawn_lode (GSubprocessFlags  flags,
+            const char       *first,
+            ...)
+{
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (flags);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  GSubprocess *process;
+  va_list args;
+
+  g_ptr_array_add (argv, (char *) g_getenv ("LODE_CLI"));
+  va_start (args, first);
+  for (const char *arg = first; arg != NULL; arg = va_arg (args, const char *))
+    g_ptr_array_add (argv, (char *) arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  g_subprocess_launcher_setenv (launcher, "LODE_DATA_DIR", data_dir, TRUE);
+  g_subprocess_launcher_set_cwd (launcher, tree);
+  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  return process;
+}
+
+/* SIGTERM, SIGINT and SIGHUP end an index run promptly, with the status of the signal, and
+ * leave an index the next run resumes. */
+static void
+test_signals (void)
+{
+  static const int signals[] = { SIGTERM, SIGINT, SIGHUP };
+  g_auto(Run) status = { 0 };
+  g_auto(Run) last = { 0 };
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *report;
+
+  write_many ("signals", 6000);
+  for (guint i = 0; i < G_N_ELEMENTS (signals); i++)
+    {
+      g_autoptr(GSubprocess) process = NULL;
+      g_autoptr(GDataInputStream) err = NULL;
+      g_autoptr(GError) error = NULL;
+      char *line;
+      gint64 sent;
+
+      process = spawn_lode (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                            "--no-daemon", "index", "signals", NULL);
+      err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (process));
+      /* Indexing has begun: chunks are being written. */
+      while ((line = g_data_input_stream_read_line_utf8 (err, NULL, NULL, &error)) != NULL &&
+             strstr (line, "Indexed") == NULL)
+        g_free (line);
+      g_assert_nonnull (line);
+      g_free (line);
+
+      sent = g_get_monotonic_time ();
+      g_subprocess_send_signal (process, signals[i]);
+      g_subprocess_wait (process, NULL, &error);
+      g_assert_no_error (error);
+      /* Within a second on an idle machine; this bound only catches a hang. */
+      g_assert_cmpint (g_get_monotonic_time () - sent, <, 10 * G_USEC_PER_SEC);
+      g_assert_true (g_subprocess_get_if_exited (process));
+      g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 128 + signals[i]);
+    }
+
+  lode (&status, "--no-daemon", "status", "--json", "signals", NULL);
+  g_assert_cmpint (status.status, ==, 0);
+  root = parse_json (status.out);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (root), "state"), ==,
+                   "incomplete");
+  g_clear_pointer (&root, json_node_unref);
+
+  lode (&last, "--no-daemon", "index", "--json", "signals", NULL);
+  g_assert_cmpint (last.status, ==, 0);
+  root = parse_json (last.out);
+  report = report_of (root);
+  g_assert_true (json_object_get_boolean_member (report, "resumed"));
+  g_assert_cmpint (json_object_get_int_member (report, "files"), ==, 6000);
+  g_assert_cmpint (json_object_get_int_member (report, "unchanged"), >, 0);
+}
+
+/* Two processes that index one tree without the daemon: one writes, the other waits for it
+ * and then finds nothing left to do. Neither takes the other's run for an interrupted one. */
+static void
+test_one_writer (void)
+{
+  g_autoptr(GSubprocess) first = NULL;
+  g_autoptr(GSubprocess) second = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out[2] = { NULL, NULL };
+  guint added = 0;
+  guint unchanged = 0;
+
+  write_many ("writers", 3000);
+  first = spawn_lode (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_SILENCE,
+                      "--no-daemon", "index", "--json", "writers", NULL);
+  second = spawn_lode (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_SILENCE,
+                       "--no-daemon", "index", "--json", "writers", NULL);
+  g_subprocess_communicate_utf8 (first, NULL, NULL, &out[0], NULL, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (second, NULL, NULL, &out[1], NULL, &error);
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(JsonNode) root = parse_json (out[i]);
+      JsonObject *report = report_of (root);
+
+      g_assert_false (json_object_get_boolean_member (report, "resumed"));
+      g_assert_cmpint (json_object_get_int_member (report, "files"), ==, 3000);
+      added += json_object_get_int_member (report, "added");
+      unchanged += json_object_get_int_member (report, "unchanged");
+    }
+  g_assert_cmpuint (added, ==, 3000);
+  g_assert_cmpuint (unchanged, ==, 3000);
+}
+
+/* Overwrites everything of the index after its first page. */
+static void
+damage_index (const char *project_dir)
+{
+  g_autofree char *db = g_build_filename (project_dir, "index.db", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize length;
+
+  g_file_get_contents (db, &contents, &length, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (length, >, 8192);
+  memset (contents + 4096, 0x5a, length - 4096);
+  g_file_set_contents (db, contents, length, &error);
+  g_assert_no_error (error);
+}
+
+/* A damaged index: status says so and how to repair it, a search fails saying the same, and
+ * the next index run keeps the damaged file aside and rebuilds. A read never deletes it. */
+static void
+test_damaged_index (void)
+{
+  g_auto(Run) index = { 0 };
+  g_auto(Run) status = { 0 };
+  g_auto(Run) search = { 0 };
+  g_auto(Run) again = { 0 };
+  g_auto(Run) after = { 0 };
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GDir) dir = NULL;
+  g_autofree char *project_dir = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *canonical = NULL;
+  g_autofree char *absolute = g_build_filename (tree, "damaged", NULL);
+  JsonObject *object;
+  const char *name;
+  guint kept = 0;
+
+  write_many ("damaged", 300);
+  lode (&index, "--no-daemon", "index", "damaged", NULL);
+  g_assert_cmpint (index.status, ==, 0);
+  {
+    g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+
+    canonical = realpath (absolute, NULL);
+    g_checksum_update (sum, (const guchar *) canonical, -1);
+    id = g_strndup (g_checksum_get_string (sum), 12);
+  }
+  project_dir = g_build_filename (data_dir, "projects", id, NULL);
+  damage_index (project_dir);
+
+  lode (&status, "--no-daemon", "status", "--json", "damaged", NULL);
+  g_assert_cmpint (status.status, ==, 0);
+  root = parse_json (status.out);
+  object = json_node_get_object (root);
+  g_assert_cmpstr (json_object_get_string_member (object, "state"), ==, "damaged");
+  g_assert_nonnull (strstr (json_object_get_string_member (object, "damage"), canonical));
+  g_assert_nonnull (strstr (json_object_get_string_member (object, "damage"), "lode index"));
+
+  lode (&search, "--no-daemon", "search", "-p", "damaged", "generated_function_7", NULL);
+  g_assert_cmpint (search.status, ==, 1);
+  g_assert_nonnull (strstr (search.err, "damaged"));
+  g_assert_nonnull (strstr (search.err, canonical));
+
+  lode (&again, "--no-daemon", "index", "--json", "damaged", NULL);
+  g_assert_cmpint (again.status, ==, 0);
+  g_clear_pointer (&root, json_node_unref);
+  root = parse_json (again.out);
+  object = report_of (root);
+  g_assert_true (json_object_get_boolean_member (object, "rebuilt"));
+  g_assert_nonnull (strstr (json_object_get_string_member (object, "rebuiltBecause"),
+                            "kept as"));
+  g_assert_cmpint (json_object_get_int_member (object, "added"), ==, 300);
+
+  dir = g_dir_open (project_dir, 0, NULL);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    kept += g_str_has_prefix (name, "index.db.damaged-") && !g_str_has_suffix (name, "-wal");
+  g_assert_cmpuint (kept, ==, 1);
+
+  lode (&after, "--no-daemon", "search", "-p", "damaged", "generated_function_7", NULL);
+  g_assert_cmpint (after.status, ==, 0);
+  g_assert_nonnull (strstr (after.out, "file7.c"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -588,6 +806,9 @@ main (int   argc,
   g_test_add_func ("/lode/cli/model-and-secret", test_model_and_secret);
   g_test_add_func ("/lode/cli/graph", test_graph);
   g_test_add_func ("/lode/cli/embed", test_embed);
+  g_test_add_func ("/lode/cli/signals", test_signals);
+  g_test_add_func ("/lode/cli/one-writer", test_one_writer);
+  g_test_add_func ("/lode/cli/damaged-index", test_damaged_index);
 
   ret = g_test_run ();
   g_free (data_dir);

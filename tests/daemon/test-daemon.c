@@ -95,6 +95,11 @@ fixture_setup (Fixture       *fixture,
   data_dir = g_build_filename (fixture->tmp, "data", NULL);
   g_setenv ("LODE_DATA_DIR", data_dir, TRUE);
   g_setenv ("LODE_WATCH_DEBOUNCE_MSEC", "200", TRUE);
+  /* @data: an embedding model for the daemon, else none. */
+  if (data != NULL)
+    g_setenv ("LODE_EMBEDDING_MODEL", data, TRUE);
+  else
+    g_unsetenv ("LODE_EMBEDDING_MODEL");
 
   fixture->bus = g_test_dbus_new (G_TEST_DBUS_NONE);
   g_test_dbus_add_service_dir (fixture->bus, LODE_TEST_SERVICES_DIR);
@@ -1197,11 +1202,277 @@ test_cli_same_results (Fixture       *fixture,
   g_assert_true (g_str_has_prefix (watch_status, "Watching "));
 }
 
+/* One owner per project (issue #12): each of these once went wrong through the daemon. ---- */
+
+/* Waits until the daemon runs no job for the fixture's tree; returns its status. */
+static GVariant *
+wait_idle (Fixture *fixture)
+{
+  gint64 deadline = g_get_monotonic_time () + CATCH_UP_SECONDS * G_USEC_PER_SEC;
+  gboolean indexing = TRUE;
+  GVariant *status = NULL;
+
+  do
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_clear_pointer (&status, g_variant_unref);
+      lode_dbus_daemon1_call_status_sync (fixture->proxy, fixture->root, &status, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_true (g_variant_lookup (status, "indexing", "b", &indexing));
+      if (indexing)
+        g_usleep (20 * 1000);
+    }
+  while (indexing && g_get_monotonic_time () < deadline);
+
+  g_assert_false (indexing);
+  return status;
+}
+
+static const char *
+lookup_string (GVariant   *dict,
+               const char *key)
+{
+  const char *value = NULL;
+
+  g_variant_lookup (dict, key, "&s", &value);
+  return value;
+}
+
+/* The MCP host's environment is the configuration the daemon serves lode-mcp with: its data
+ * directory and its embedding provider, not the daemon's. */
+static void
+test_host_environment (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autofree char *other = g_build_filename (fixture->tmp, "host-data", NULL);
+  const char *const env[] = { "LODE_DATA_DIR", other, "LODE_EMBEDDING_PROVIDER", "none", NULL };
+  g_autoptr(JsonObject) arguments = json_object_new ();
+  g_autoptr(JsonObject) no_arguments = json_object_new ();
+  g_autoptr(JsonNode) indexed = NULL;
+  g_autoptr(JsonNode) health = NULL;
+  g_autoptr(GVariant) projects = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *db = NULL;
+  JsonObject *embeddings;
+
+  json_object_set_string_member (arguments, "projectPath", fixture->root);
+  json_object_set_boolean_member (arguments, "wait", TRUE);
+  indexed = mcp_call (fixture, FALSE, env, "codebase_index", arguments, NULL);
+  g_assert_false (json_object_get_boolean_member (json_node_get_object (indexed), "isError"));
+
+  /* The daemon ran it (it announces it on the bus), into the host's data directory. */
+  while (fixture->n_index_changed == 0)
+    g_main_context_iteration (NULL, TRUE);
+  id = lode_project_id_for_path (fixture->root);
+  db = g_build_filename (other, "projects", id, "index.db", NULL);
+  g_assert_true (g_file_test (db, G_FILE_TEST_IS_REGULAR));
+  lode_dbus_daemon1_call_list_projects_sync (fixture->proxy, &projects, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_variant_n_children (projects), ==, 0);
+
+  health = mcp_call (fixture, FALSE, env, "codebase_health", no_arguments, NULL);
+  embeddings = json_object_get_object_member (
+                 json_object_get_object_member (json_node_get_object (health),
+                                                "structuredContent"), "embeddings");
+  g_assert_cmpstr (json_object_get_string_member (embeddings, "provider"), ==, "none");
+  g_assert_cmpstr (json_object_get_string_member (
+                     json_object_get_object_member (
+                       json_object_get_object_member (json_node_get_object (health),
+                                                      "structuredContent"), "store"),
+                     "dataDir"), ==, other);
+}
+
+/* Removing a watched project's index through a tool stops watching it, now and after the
+ * daemon restarts: nothing brings the index back. */
+static void
+test_remove_stops_watching (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  g_autofree char *arguments = g_strdup_printf ("{\"projectPath\": \"%s\"}", fixture->root);
+  g_autoptr(GVariant) watch = NULL;
+  g_autoptr(GVariant) status = NULL;
+  g_autoptr(GVariant) projects = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *removed;
+  guint pid;
+
+  lode_dbus_daemon1_call_watch_sync (fixture->proxy, fixture->root, TRUE, &watch, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (wait_for (fixture, "parse_request_header", "src/parse.c", TRUE,
+                           CATCH_UP_SECONDS));
+
+  removed = call_tool (fixture, "codebase_remove", arguments, &root, &error);
+  g_assert_no_error (error);
+  g_assert_false (json_object_get_boolean_member (removed, "isError"));
+
+  /* An edit after the removal is not indexed: no watcher is left. */
+  write_file (fixture->root, "src/after.c", "int written_after_removal;\n");
+  g_usleep (3 * CHANGE_SECONDS * G_USEC_PER_SEC / 2);
+  lode_dbus_daemon1_call_status_sync (fixture->proxy, fixture->root, &status, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (lookup_string (status, "state"), ==, "not indexed");
+  g_assert_false (g_variant_get_boolean (g_variant_lookup_value (status, "watched",
+                                                                 G_VARIANT_TYPE_BOOLEAN)));
+
+  /* Nor after a restart. */
+  pid = daemon_pid (fixture);
+  g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
+  while (kill (pid, 0) == 0)
+    g_usleep (10 * 1000);
+  lode_dbus_daemon1_call_list_projects_sync (fixture->proxy, &projects, NULL, &error);
+  g_assert_no_error (error);
+  g_usleep (CHANGE_SECONDS * G_USEC_PER_SEC);
+  g_clear_pointer (&projects, g_variant_unref);
+  lode_dbus_daemon1_call_list_projects_sync (fixture->proxy, &projects, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_variant_n_children (projects), ==, 0);
+}
+
+/* Index(force) rebuilds through the engine's job, with the engine's embedder. */
+static void
+test_force_keeps_embedder (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  g_autoptr(GVariant) report = NULL;
+  g_autoptr(GVariant) status = NULL;
+  g_autoptr(GError) error = NULL;
+  guint chunks = 0;
+  guint embedded = 0;
+  gboolean rebuilt = FALSE;
+
+  index_tree (fixture);
+  lode_dbus_daemon1_call_index_sync (fixture->proxy, fixture->root, TRUE, &report, NULL,
+                                     &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (lookup_string (report, "embedding_model"));
+  g_assert_true (g_variant_lookup (report, "rebuilt", "b", &rebuilt));
+  g_assert_true (rebuilt);
+  g_assert_true (g_variant_lookup (report, "chunks", "u", &chunks));
+  g_assert_true (g_variant_lookup (report, "embedded", "u", &embedded));
+  g_assert_cmpuint (chunks, >, 0);
+  g_assert_cmpuint (embedded, ==, chunks);
+
+  lode_dbus_daemon1_call_status_sync (fixture->proxy, fixture->root, &status, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_variant_lookup (status, "embedded_chunks", "u", &embedded));
+  g_assert_cmpuint (embedded, ==, chunks);
+}
+
+/* Stop stops a run a tool started; codebase_stop stops a run the watcher started. */
+static void
+test_stop_any_run (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autofree char *arguments = g_strdup_printf ("{\"projectPath\": \"%s\"}", fixture->root);
+  g_autofree char *background = g_strdup_printf ("{\"projectPath\": \"%s\", \"wait\": false}",
+                                                 fixture->root);
+  g_autoptr(GVariant) watch = NULL;
+  g_autoptr(GVariant) status = NULL;
+  g_autoptr(JsonNode) started_root = NULL;
+  g_autoptr(JsonNode) stop_root = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *stop;
+  GVariant *job_state;
+  gboolean stopped = FALSE;
+
+  write_many (fixture, 3000);
+  call_tool (fixture, "codebase_index", background, &started_root, &error);
+  g_assert_no_error (error);
+  lode_dbus_daemon1_call_stop_sync (fixture->proxy, fixture->root, &stopped, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (stopped);
+  status = wait_idle (fixture);
+  g_assert_cmpstr (lookup_string (status, "state"), !=, "ready");
+  g_clear_pointer (&status, g_variant_unref);
+
+  /* Watching starts a catch-up run of the whole tree: the watcher's. */
+  lode_dbus_daemon1_call_watch_sync (fixture->proxy, fixture->root, TRUE, &watch, NULL, &error);
+  g_assert_no_error (error);
+  stop = call_tool (fixture, "codebase_stop", arguments, &stop_root, &error);
+  g_assert_no_error (error);
+  stop = json_object_get_object_member (stop, "structuredContent");
+  g_assert_true (json_object_get_boolean_member (stop, "stopped"));
+  job_state = g_variant_new_string (json_object_get_string_member (
+                                      json_object_get_object_member (stop, "job"), "state"));
+  g_assert_cmpstr (g_variant_get_string (job_state, NULL), ==, "cancelled");
+  g_variant_unref (g_variant_ref_sink (job_state));
+}
+
+/* A tool's run and a client's Index on one project are one job: the second joins. */
+static void
+test_one_job (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autofree char *background = g_strdup_printf ("{\"projectPath\": \"%s\", \"wait\": false}",
+                                                 fixture->root);
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GVariant) report = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *started;
+  gboolean joined = FALSE;
+
+  write_many (fixture, 3000);
+  started = call_tool (fixture, "codebase_index", background, &root, &error);
+  g_assert_no_error (error);
+  started = json_object_get_object_member (started, "structuredContent");
+  g_assert_false (json_object_get_boolean_member (started, "joined"));
+
+  lode_dbus_daemon1_call_index_sync (fixture->proxy, fixture->root, FALSE, &report, NULL,
+                                     &error);
+  g_assert_no_error (error);
+  g_assert_true (g_variant_lookup (report, "joined", "b", &joined));
+  g_assert_true (joined);
+}
+
+/* When loded dies in the middle of a call, the client asks once more and gets the answer. */
+static void
+test_daemon_dies_during_call (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  g_autoptr(GSubprocess) cli = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  guint pid;
+
+  if (g_getenv ("LODE_CLI") == NULL)
+    {
+      g_test_skip ("LODE_CLI is not set");
+      return;
+    }
+
+  write_many (fixture, 3000);
+  fixture->n_progress = 0;
+  cli = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                          &error, g_getenv ("LODE_CLI"), "index", "--json", fixture->root, NULL);
+  g_assert_no_error (error);
+  while (fixture->n_progress == 0)
+    g_main_context_iteration (NULL, TRUE);
+
+  pid = daemon_pid (fixture);
+  g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
+
+  g_subprocess_communicate_utf8 (cli, NULL, NULL, &out, &err, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (cli));
+  g_assert_cmpint (g_subprocess_get_exit_status (cli), ==, 0);
+  g_assert_nonnull (strstr (out, "\"state\" : \"succeeded\""));
+  g_assert_nonnull (strstr (err, "asking it again"));
+  g_assert_cmpuint (daemon_pid (fixture), !=, pid);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  g_autofree char *tiny_bert = NULL;
+
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  tiny_bert = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), "liblode", "fixtures",
+                                "tiny-bert-random", NULL);
   /* Registers the D-Bus error names, so that replies map back to LODE_ERROR. */
   g_assert_cmpuint (LODE_ERROR, !=, 0);
 
@@ -1220,6 +1491,13 @@ main (int   argc,
   ADD ("cli-same-results", test_cli_same_results);
   ADD ("mcp-same-results", test_mcp_same_results);
   ADD ("mcp-progress", test_mcp_progress);
+  ADD ("host-environment", test_host_environment);
+  ADD ("remove-stops-watching", test_remove_stops_watching);
+  ADD ("stop-any-run", test_stop_any_run);
+  ADD ("one-job", test_one_job);
+  ADD ("daemon-dies-during-call", test_daemon_dies_during_call);
+  g_test_add ("/lode/daemon/force-keeps-embedder", Fixture, tiny_bert,
+              fixture_setup, test_force_keeps_embedder, fixture_teardown);
 
   return g_test_run ();
 }

@@ -617,6 +617,118 @@ test_cancel (Fixture       *fixture,
   g_assert_cmpuint (report->n_unchanged, >=, 700);
 }
 
+/* An index run from a change list, as a watcher reports it. */
+static LodeIndexReport *
+index_changes (Fixture     *fixture,
+               const char  *first_kind,
+               ...)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(GPtrArray) changes = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_change_free);
+  LodeIndexReport *report;
+  va_list args;
+
+  va_start (args, first_kind);
+  for (const char *kind = first_kind; kind != NULL; kind = va_arg (args, const char *))
+    {
+      LodeChange *change = g_new0 (LodeChange, 1);
+
+      change->kind = g_str_equal (kind, "created") ? LODE_CHANGE_CREATED
+                     : g_str_equal (kind, "changed") ? LODE_CHANGE_CHANGED
+                     : g_str_equal (kind, "deleted") ? LODE_CHANGE_DELETED
+                     : LODE_CHANGE_RENAMED;
+      change->path = g_strdup (va_arg (args, const char *));
+      if (change->kind == LODE_CHANGE_RENAMED)
+        change->old_path = g_strdup (va_arg (args, const char *));
+      g_ptr_array_add (changes, change);
+    }
+  va_end (args);
+
+  project = lode_engine_open_project (fixture->engine, fixture->root, FALSE, &error);
+  g_assert_no_error (error);
+  report = lode_project_index_with (project, LODE_INDEX_FLAGS_NONE, changes, NULL, NULL, NULL,
+                                    &error);
+  g_assert_no_error (error);
+  return report;
+}
+
+/* A watcher's change list is all a run reads: the changed files, nothing else of the tree.
+ * What it cannot tell on its own (a directory, an ignore file) makes the run scan. */
+static void
+test_change_list (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(LodeIndexReport) first = NULL;
+  g_autoptr(LodeIndexReport) changed = NULL;
+  g_autoptr(LodeIndexReport) moved = NULL;
+  g_autoptr(LodeIndexReport) deleted = NULL;
+  g_autoptr(LodeIndexReport) directory = NULL;
+  g_autoptr(LodeIndexReport) ignore = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+  g_autofree char *from = g_build_filename (fixture->root, "src/b.c", NULL);
+  g_autofree char *to = g_build_filename (fixture->root, "src/moved.c", NULL);
+  g_autofree char *dir = g_build_filename (fixture->root, "lib", NULL);
+
+  for (guint i = 0; i < 40; i++)
+    {
+      g_autofree char *rel = g_strdup_printf ("src/f%u.c", i);
+      g_autofree char *text = g_strdup_printf ("int function_number_%u (void);\n", i);
+
+      write_file (fixture->root, rel, text, -1);
+    }
+  write_file (fixture->root, "src/a.c", "int alpha_value;\n", -1);
+  write_file (fixture->root, "src/b.c", "int beta_value;\n", -1);
+  first = index_tree (fixture);
+  g_assert_cmpuint (first->n_files, ==, 42);
+
+  write_file (fixture->root, "src/a.c", "int alpha_renamed_value;\n", -1);
+  write_file (fixture->root, "src/new.c", "int gamma_value;\n", -1);
+  changed = index_changes (fixture, "changed", "src/a.c", "created", "src/new.c", NULL);
+  g_assert_true (changed->incremental);
+  g_assert_cmpuint (changed->n_parsed, ==, 2);
+  g_assert_cmpuint (changed->n_updated, ==, 1);
+  g_assert_cmpuint (changed->n_added, ==, 1);
+  g_assert_cmpuint (changed->n_unchanged, ==, 41);
+  g_assert_cmpuint (changed->n_files, ==, 43);
+  results = search (fixture, "alpha_renamed_value");
+  g_assert_true (results_have_path (results, "src/a.c"));
+  g_clear_pointer (&results, g_ptr_array_unref);
+
+  g_assert_cmpint (g_rename (from, to), ==, 0);
+  moved = index_changes (fixture, "renamed", "src/moved.c", "src/b.c", NULL);
+  g_assert_true (moved->incremental);
+  g_assert_cmpuint (moved->n_removed, ==, 1);
+  g_assert_cmpuint (moved->n_added, ==, 1);
+  g_assert_cmpuint (moved->n_files, ==, 43);
+  results = search (fixture, "beta_value");
+  g_assert_true (results_have_path (results, "src/moved.c"));
+  g_assert_false (results_have_path (results, "src/b.c"));
+  g_clear_pointer (&results, g_ptr_array_unref);
+
+  g_assert_cmpint (g_unlink (to), ==, 0);
+  deleted = index_changes (fixture, "deleted", "src/moved.c", NULL);
+  g_assert_true (deleted->incremental);
+  g_assert_cmpuint (deleted->n_parsed, ==, 0);
+  g_assert_cmpuint (deleted->n_files, ==, 42);
+
+  /* A new directory: only a walk finds what is in it. */
+  write_file (fixture->root, "lib/inner.c", "int delta_value;\n", -1);
+  directory = index_changes (fixture, "created", "lib", NULL);
+  g_assert_false (directory->incremental);
+  g_assert_cmpuint (directory->n_added, ==, 1);
+  results = search (fixture, "delta_value");
+  g_assert_true (results_have_path (results, "lib/inner.c"));
+  g_clear_pointer (&results, g_ptr_array_unref);
+
+  /* A new ignore rule changes what belongs to the index. */
+  write_file (fixture->root, ".gitignore", "lib/\n", -1);
+  ignore = index_changes (fixture, "created", ".gitignore", NULL);
+  g_assert_false (ignore->incremental);
+  g_assert_cmpuint (ignore->n_removed, ==, 1);
+  g_assert_true (g_file_test (dir, G_FILE_TEST_IS_DIR));
+}
+
 typedef struct
 {
   GMainLoop   *loop;
@@ -710,6 +822,7 @@ main (int   argc,
   ADD ("kill-resume", test_kill_resume);
   ADD ("cancel", test_cancel);
   ADD ("async", test_async);
+  ADD ("change-list", test_change_list);
 #undef ADD
 
   return g_test_run ();

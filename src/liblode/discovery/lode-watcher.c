@@ -32,7 +32,7 @@
  * is not watched live at all but rescanned periodically, and the status says so.
  */
 
-#define DEFAULT_DEBOUNCE_MSEC   500
+#define DEFAULT_DEBOUNCE_MSEC   100
 #define DEFAULT_RESCAN_SECONDS  60
 #define MAX_WAIT_FACTOR         10
 /* The kernel default on older systems, when /proc cannot be read. */

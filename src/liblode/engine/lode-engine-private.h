@@ -1,0 +1,126 @@
+/* lode-engine-private.h — what the engine's files share
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "lode-engine.h"
+#include "lode-watcher.h"
+
+G_BEGIN_DECLS
+
+/* The structures of LodeEngine, which lode-engine.c, lode-engine-jobs.c and
+ * lode-engine-watch.c share. Entry and Job fields are guarded by LodeEngine.lock. */
+
+/* A change list longer than this (a branch switch, a tool rewriting the tree) is not worth
+ * following path by path: the job scans the tree instead. */
+#define MAX_CHANGES 2000
+
+typedef struct _Entry Entry;
+
+typedef struct
+{
+  Entry             *entry;       /* valid while the job is queued or running */
+  LodeProject       *project;
+  LodeJobKind        kind;
+  GPtrArray         *changes;     /* LodeChange, for LODE_JOB_CHANGES */
+  GCancellable      *cancellable;
+  LodeJobState       state;
+  LodeIndexProgress  progress;
+  guint              progress_serial;
+  char              *error;
+  LodeIndexReport   *report;
+  gint64             started_at;
+  gint64             finished_at;
+  guint              n_waiters;   /* callers blocked in lode_engine_wait_index() */
+  guint              n_owners;    /* the watcher, requests that run in the background */
+  GPtrArray          *tasks;      /* GTask of lode_engine_index_async() */
+  guint              progress_pending : 1;
+} Job;
+
+struct _Entry
+{
+  LodeProject *project;
+  Job         *running;
+  Job         *queued;
+  Job         *last;
+  LodeWatcher *watcher;
+  guint        needs_scan : 1;   /* a change list was lost: the next job scans the tree */
+};
+
+struct _LodeEngine
+{
+  GObject       parent_instance;
+  LodeConfig   *config;
+  GMainContext *context;
+  char         *watch_list;      /* (nullable): where watched roots are remembered */
+
+  /* Guards entries and every Entry's and Job's fields; cond is broadcast on any change. */
+  GMutex        lock;
+  GCond         cond;
+  GHashTable   *entries;         /* project id → Entry */
+
+  /* The embedding provider of every project, made from the settings on first use unless
+   * lode_engine_set_embedder() chose one. */
+  GMutex        embedder_lock;
+  LodeEmbedder *embedder;
+  char         *embedder_notice;
+  gint64        embedder_retry_at;   /* when to look for a built-in model again; 0: never */
+  guint         embedder_ready : 1;
+};
+
+enum {
+  INDEX_PROGRESS,
+  INDEX_FINISHED,
+  INDEX_CHANGED,
+  PROJECTS_CHANGED,
+  N_SIGNALS
+};
+
+
+/* A job's end, announced on the engine's context (_lode_engine_job_ended_cb()). */
+typedef struct
+{
+  GWeakRef      engine;
+  char         *project_id;
+  char         *root;
+  LodeJobState  state;
+  char         *error;
+} Ended;
+
+/* lode-engine.c */
+void         _lode_engine_emit_later      (LodeEngine  *self,
+                                           guint        signal,
+                                           const char  *project_id,
+                                           const char  *root);
+gboolean     _lode_engine_job_ended_cb    (gpointer     user_data);
+void         _lode_ended_free             (Ended       *ended);
+char        *_lode_canonical_dir          (const char  *path,
+                                           GError     **error);
+Entry       *_lode_engine_ensure_entry    (LodeEngine  *self,
+                                           const char  *root);
+Entry       *_lode_engine_lock_entry      (LodeEngine  *self,
+                                           const char  *path,
+                                           GError     **error);
+void         _lode_entry_free             (Entry       *entry);
+gboolean     _lode_entry_is_busy          (Entry       *entry);
+
+/* lode-engine-jobs.c */
+Job         *_lode_job_ref                (Job         *job);
+void         _lode_job_unref              (Job         *job);
+void         _lode_job_drop               (Job         *job);
+LodeJobInfo *_lode_job_dup_info           (Job         *job);
+void         _lode_job_fail_tasks         (Job         *job,
+                                           const char  *message);
+Job         *_lode_engine_request_job     (LodeEngine  *self,
+                                           Entry       *entry,
+                                           LodeJobKind  kind,
+                                           GPtrArray   *changes,
+                                           gboolean    *joined);
+
+/* lode-engine-watch.c */
+void         _lode_engine_save_watch_list (LodeEngine  *self);
+
+G_END_DECLS
