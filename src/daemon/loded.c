@@ -13,6 +13,7 @@
 #include <locale.h>
 
 #include "lode-daemon-service.h"
+#include "lode-search-provider.h"
 
 /*
  * A GApplication service (D-Bus activated, or started by its systemd user unit). The service
@@ -31,6 +32,7 @@ struct _LodeDaemonApp
   GApplication       parent_instance;
   LodeEngine        *engine;
   LodeDaemonService *service;
+  LodeSearchProvider *search_provider;
 };
 
 G_DEFINE_FINAL_TYPE (LodeDaemonApp, lode_daemon_app, G_TYPE_APPLICATION)
@@ -55,6 +57,14 @@ lode_daemon_app_dbus_register (GApplication     *app,
       return FALSE;
     }
 
+  self->search_provider = lode_search_provider_new (app, self->engine);
+  if (!g_dbus_interface_skeleton_export (G_DBUS_INTERFACE_SKELETON (self->search_provider),
+                                         connection, LODE_SEARCH_PROVIDER_OBJECT_PATH, error))
+    {
+      g_prefix_error (error, "Cannot export the search provider: ");
+      return FALSE;
+    }
+
   return TRUE;
 }
 
@@ -70,6 +80,8 @@ lode_daemon_app_dbus_unregister (GApplication    *app,
       lode_daemon_service_shutdown (self->service);
       g_dbus_interface_skeleton_unexport (G_DBUS_INTERFACE_SKELETON (self->service));
     }
+  if (self->search_provider != NULL)
+    g_dbus_interface_skeleton_unexport (G_DBUS_INTERFACE_SKELETON (self->search_provider));
 
   G_APPLICATION_CLASS (lode_daemon_app_parent_class)->dbus_unregister (app, connection,
                                                                        object_path);
@@ -98,6 +110,7 @@ lode_daemon_app_finalize (GObject *object)
   LodeDaemonApp *self = (LodeDaemonApp *)object;
 
   g_clear_object (&self->service);
+  g_clear_object (&self->search_provider);
   g_clear_object (&self->engine);
 
   G_OBJECT_CLASS (lode_daemon_app_parent_class)->finalize (object);

@@ -1,0 +1,19 @@
+/* lode-models-page.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <adwaita.h>
+
+G_BEGIN_DECLS
+
+#define LODE_TYPE_MODELS_PAGE (lode_models_page_get_type ())
+G_DECLARE_FINAL_TYPE (LodeModelsPage, lode_models_page, LODE, MODELS_PAGE, AdwBin)
+
+void lode_models_page_set_settings (LodeModelsPage *self,
+                                    GSettings      *settings);
+
+G_END_DECLS

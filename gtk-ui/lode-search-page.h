@@ -1,0 +1,21 @@
+/* lode-search-page.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <adwaita.h>
+
+G_BEGIN_DECLS
+
+#define LODE_TYPE_SEARCH_PAGE (lode_search_page_get_type ())
+G_DECLARE_FINAL_TYPE (LodeSearchPage, lode_search_page, LODE, SEARCH_PAGE, AdwBin)
+
+void lode_search_page_set_projects (LodeSearchPage *self,
+                                    GListModel     *projects);
+void lode_search_page_set_query    (LodeSearchPage *self,
+                                    const char     *query);
+
+G_END_DECLS

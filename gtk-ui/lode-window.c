@@ -1,0 +1,152 @@
+/* lode-window.c — the main window: Projects, Search, Graph and Models pages
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "lode-gtk"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "lode-graph-page.h"
+#include "lode-models-page.h"
+#include "lode-projects-page.h"
+#include "lode-search-page.h"
+#include "lode-window.h"
+
+struct _LodeWindow
+{
+  AdwApplicationWindow  parent_instance;
+  AdwToastOverlay      *toasts;
+  AdwViewStack         *stack;
+  LodeProjectsPage     *projects_page;
+  LodeSearchPage       *search_page;
+  LodeGraphPage        *graph_page;
+  LodeModelsPage       *models_page;
+};
+
+G_DEFINE_FINAL_TYPE (LodeWindow, lode_window, ADW_TYPE_APPLICATION_WINDOW)
+
+static void
+daemon_changed_cb (LodeWindow      *self,
+                   GParamSpec      *pspec,
+                   LodeApplication *application)
+{
+  LodeDBusDaemon1 *daemon = lode_application_get_daemon (application);
+
+  lode_projects_page_set_daemon (self->projects_page, daemon);
+}
+
+LodeWindow *
+lode_window_new (LodeApplication *application)
+{
+  LodeWindow *self;
+  GListModel *projects;
+
+  g_return_val_if_fail (LODE_IS_APPLICATION (application), NULL);
+
+  self = g_object_new (LODE_TYPE_WINDOW, "application", application, NULL);
+
+  projects = lode_projects_page_get_model (self->projects_page);
+  lode_search_page_set_projects (self->search_page, projects);
+  lode_graph_page_set_projects (self->graph_page, projects);
+  lode_models_page_set_settings (self->models_page, lode_application_get_settings (application));
+
+  g_signal_connect_object (application, "notify::daemon", G_CALLBACK (daemon_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  daemon_changed_cb (self, NULL, application);
+
+  return self;
+}
+
+/**
+ * lode_window_search:
+ * @self: a #LodeWindow
+ * @query: what to look for
+ *
+ * Shows the Search page with @query (the Shell search provider's LaunchSearch).
+ */
+void
+lode_window_search (LodeWindow *self,
+                    const char *query)
+{
+  g_return_if_fail (LODE_IS_WINDOW (self));
+  g_return_if_fail (query != NULL);
+
+  adw_view_stack_set_visible_child_name (self->stack, "search");
+  lode_search_page_set_query (self->search_page, query);
+}
+
+/**
+ * lode_window_show_error:
+ * @widget: a widget of a #LodeWindow
+ * @what: what failed, for people ("Cannot add the folder")
+ * @error: why, in the daemon's words
+ *
+ * Shows a toast in @widget's window.
+ */
+void
+lode_window_show_error (GtkWidget    *widget,
+                        const char   *what,
+                        const GError *error)
+{
+  GtkRoot *root = gtk_widget_get_root (widget);
+  g_autoptr(GError) copy = NULL;
+  g_autofree char *title = NULL;
+  AdwToast *toast;
+
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+  g_return_if_fail (what != NULL && error != NULL);
+
+  copy = g_error_copy (error);
+  g_dbus_error_strip_remote_error (copy);
+  /* Translators: the first %s says what failed, the second why. */
+  title = g_markup_printf_escaped (_("%s: %s"), what, copy->message);
+  g_message ("%s", title);
+
+  if (!LODE_IS_WINDOW (root))
+    return;
+
+  toast = adw_toast_new (title);
+  adw_toast_set_timeout (toast, 0);
+  adw_toast_overlay_add_toast (LODE_WINDOW (root)->toasts, toast);
+}
+
+static void
+lode_window_dispose (GObject *object)
+{
+  gtk_widget_dispose_template (GTK_WIDGET (object), LODE_TYPE_WINDOW);
+
+  G_OBJECT_CLASS (lode_window_parent_class)->dispose (object);
+}
+
+static void
+lode_window_class_init (LodeWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = lode_window_dispose;
+
+  g_type_ensure (LODE_TYPE_PROJECTS_PAGE);
+  g_type_ensure (LODE_TYPE_SEARCH_PAGE);
+  g_type_ensure (LODE_TYPE_GRAPH_PAGE);
+  g_type_ensure (LODE_TYPE_MODELS_PAGE);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/lode/Lode/lode-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, LodeWindow, toasts);
+  gtk_widget_class_bind_template_child (widget_class, LodeWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, LodeWindow, projects_page);
+  gtk_widget_class_bind_template_child (widget_class, LodeWindow, search_page);
+  gtk_widget_class_bind_template_child (widget_class, LodeWindow, graph_page);
+  gtk_widget_class_bind_template_child (widget_class, LodeWindow, models_page);
+}
+
+static void
+lode_window_init (LodeWindow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}

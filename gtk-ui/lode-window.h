@@ -1,0 +1,25 @@
+/* lode-window.h
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <adwaita.h>
+
+#include "lode-application.h"
+
+G_BEGIN_DECLS
+
+#define LODE_TYPE_WINDOW (lode_window_get_type ())
+G_DECLARE_FINAL_TYPE (LodeWindow, lode_window, LODE, WINDOW, AdwApplicationWindow)
+
+LodeWindow *lode_window_new        (LodeApplication *application);
+void        lode_window_search     (LodeWindow      *self,
+                                    const char      *query);
+void        lode_window_show_error (GtkWidget       *widget,
+                                    const char      *what,
+                                    const GError    *error);
+
+G_END_DECLS
