@@ -414,13 +414,13 @@ handle_launch_search (LodeShellSearchProvider2 *iface,
 {
   g_autofree char *query = g_strjoinv (" ", (char **) terms);
   g_autofree char *app_path = g_strconcat ("/", LODE_APP_ID, NULL);
+  GDBusConnection *connection = g_dbus_method_invocation_get_connection (invocation);
   GVariantBuilder platform_data;
 
   /* org.freedesktop.Application's object path is the app id with dots as slashes. */
   g_strdelimit (app_path, ".", '/');
   g_variant_builder_init (&platform_data, G_VARIANT_TYPE_VARDICT);
-  g_dbus_connection_call (g_dbus_method_invocation_get_connection (invocation),
-                          LODE_APP_ID, app_path, "org.freedesktop.Application",
+  g_dbus_connection_call (connection, LODE_APP_ID, app_path, "org.freedesktop.Application",
                           "ActivateAction",
                           g_variant_new ("(s@ava{sv})", "search",
                                          g_variant_new_parsed ("[<%s>]", query),

@@ -1,0 +1,324 @@
+/* test-search-provider.c — loded's GNOME Shell search provider on a private bus
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "lode-dbus-daemon.h"
+#include "lode-shell-search-provider.h"
+
+#define SEARCH_PROVIDER_PATH "/io/github/lode/Lode/SearchProvider"
+
+/*
+ * Each fixture: a tree with a known definition, indexed by a build-tree loded activated on a
+ * private bus, and a stand-in for the user's editor — a desktop file named after GNOME Text
+ * Editor, the default for C files, whose program only writes down its arguments — so that
+ * activating a result is captured instead of opening a real editor.
+ */
+typedef struct
+{
+  GTestDBus                *bus;
+  LodeShellSearchProvider2 *provider;
+  char                     *tmp;
+  char                     *root;
+  char                     *launch_log;
+} Fixture;
+
+static void
+write_file (const char *path,
+            const char *contents,
+            int         mode)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_file_set_contents (path, contents, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_chmod (path, mode), ==, 0);
+}
+
+static void
+install_fake_editor (Fixture *fixture)
+{
+  g_autofree char *editor = g_build_filename (fixture->tmp, "bin", "gnome-text-editor", NULL);
+  g_autofree char *desktop = g_build_filename (g_get_user_data_dir (), "applications",
+                                               "fake-editor.desktop", NULL);
+  g_autofree char *mimeapps = g_build_filename (g_get_user_config_dir (), "mimeapps.list",
+                                                NULL);
+  g_autofree char *entry = NULL;
+
+  write_file (editor, "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$LODE_TEST_LAUNCH_LOG.part\"\n"
+                      "mv \"$LODE_TEST_LAUNCH_LOG.part\" \"$LODE_TEST_LAUNCH_LOG\"\n", 0755);
+  entry = g_strdup_printf ("[Desktop Entry]\nType=Application\nName=Fake Editor\n"
+                           "Exec=%s %%U\nMimeType=text/x-csrc;text/plain;\n", editor);
+  write_file (desktop, entry, 0644);
+  write_file (mimeapps, "[Default Applications]\ntext/x-csrc=fake-editor.desktop\n"
+                        "text/plain=fake-editor.desktop\n", 0644);
+}
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeDBusDaemon1) daemon = NULL;
+  g_autoptr(GVariant) report = NULL;
+  g_autofree char *source = NULL;
+  g_autofree char *data_dir = NULL;
+
+  fixture->tmp = g_dir_make_tmp ("lode-search-provider-XXXXXX", &error);
+  g_assert_no_error (error);
+  fixture->root = g_build_filename (fixture->tmp, "tree", NULL);
+  source = g_build_filename (fixture->root, "src", "widget.c", NULL);
+  write_file (source, "#include <stdio.h>\n\nint\nparse_widget_config (const char *text)\n"
+                      "{\n  return text[0];\n}\n", 0644);
+  fixture->launch_log = g_build_filename (fixture->tmp, "launched", NULL);
+  install_fake_editor (fixture);
+
+  /* The activated daemon inherits this environment through the bus. */
+  data_dir = g_build_filename (fixture->tmp, "data", NULL);
+  g_setenv ("LODE_DATA_DIR", data_dir, TRUE);
+  g_setenv ("LODE_TEST_LAUNCH_LOG", fixture->launch_log, TRUE);
+  g_setenv ("LODE_EMBEDDING_PROVIDER", "none", TRUE);
+  /* The daemon sees this test's (isolated) desktop files and default applications, and the
+   * system's MIME database, which tells a C file from others. */
+  g_setenv ("XDG_CONFIG_HOME", g_get_user_config_dir (), TRUE);
+  g_setenv ("XDG_DATA_HOME", g_get_user_data_dir (), TRUE);
+  g_setenv ("XDG_DATA_DIRS", "/usr/local/share:/usr/share", TRUE);
+
+  fixture->bus = g_test_dbus_new (G_TEST_DBUS_NONE);
+  g_test_dbus_add_service_dir (fixture->bus, LODE_TEST_SERVICES_DIR);
+  g_test_dbus_up (fixture->bus);
+
+  daemon = lode_dbus_daemon1_proxy_new_for_bus_sync (G_BUS_TYPE_SESSION,
+                                                     G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES,
+                                                     LODE_DAEMON_BUS_NAME,
+                                                     LODE_DAEMON_OBJECT_PATH, NULL, &error);
+  g_assert_no_error (error);
+  g_dbus_proxy_set_default_timeout (G_DBUS_PROXY (daemon), 60000);
+  lode_dbus_daemon1_call_index_sync (daemon, fixture->root, FALSE, &report, NULL, &error);
+  g_assert_no_error (error);
+
+  fixture->provider =
+    lode_shell_search_provider2_proxy_new_for_bus_sync (G_BUS_TYPE_SESSION,
+                                                        G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES,
+                                                        LODE_DAEMON_BUS_NAME,
+                                                        SEARCH_PROVIDER_PATH, NULL, &error);
+  g_assert_no_error (error);
+  g_dbus_proxy_set_default_timeout (G_DBUS_PROXY (fixture->provider), 60000);
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_clear_object (&fixture->provider);
+  g_test_dbus_down (fixture->bus);
+  g_clear_object (&fixture->bus);
+  g_free (fixture->launch_log);
+  g_free (fixture->root);
+  g_free (fixture->tmp);
+}
+
+static char **
+initial_results (Fixture    *fixture,
+                 const char *term)
+{
+  const char *terms[] = { term, NULL };
+  g_autoptr(GError) error = NULL;
+  char **results = NULL;
+
+  lode_shell_search_provider2_call_get_initial_result_set_sync (fixture->provider, terms,
+                                                                &results, NULL, &error);
+  g_assert_no_error (error);
+  return results;
+}
+
+static void
+test_initial_and_metas (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_auto(GStrv) results = initial_results (fixture, "parse_widget");
+  g_auto(GStrv) none = initial_results (fixture, "nothing_is_called_like_this");
+  g_autoptr(GVariant) metas = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *name = NULL;
+  const char *description = NULL;
+  const char *id = NULL;
+
+  g_assert_cmpuint (g_strv_length (results), ==, 1);
+  g_assert_cmpuint (g_strv_length (none), ==, 0);
+
+  lode_shell_search_provider2_call_get_result_metas_sync (fixture->provider,
+                                                          (const char * const *) results,
+                                                          &metas, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_variant_n_children (metas), ==, 1);
+  {
+    g_autoptr(GVariant) meta = g_variant_get_child_value (metas, 0);
+    g_autoptr(GVariant) icon = NULL;
+    g_autoptr(GIcon) deserialized = NULL;
+
+    g_assert_true (g_variant_lookup (meta, "id", "&s", &id));
+    g_assert_true (g_variant_lookup (meta, "name", "&s", &name));
+    g_assert_true (g_variant_lookup (meta, "description", "&s", &description));
+    g_assert_cmpstr (id, ==, results[0]);
+    g_assert_cmpstr (name, ==, "parse_widget_config");
+    g_assert_nonnull (strstr (description, "function"));
+    g_assert_nonnull (strstr (description, "widget.c:3"));
+    icon = g_variant_lookup_value (meta, "icon", NULL);
+    g_assert_nonnull (icon);
+    deserialized = g_icon_deserialize (icon);
+    g_assert_true (G_IS_ICON (deserialized));
+  }
+}
+
+static void
+test_subsearch (Fixture       *fixture,
+                gconstpointer  data)
+{
+  const char *terms[] = { "parse_widget", "config", NULL };
+  g_auto(GStrv) previous = initial_results (fixture, "parse");
+  g_auto(GStrv) results = NULL;
+  g_autoptr(GError) error = NULL;
+
+  lode_shell_search_provider2_call_get_subsearch_result_set_sync (fixture->provider,
+                                                                  (const char * const *) previous,
+                                                                  terms, &results, NULL,
+                                                                  &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_strv_length (results), ==, 1);
+}
+
+static gboolean
+timeout_cb (gpointer user_data)
+{
+  gboolean *timed_out = user_data;
+
+  *timed_out = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+tick_cb (gpointer user_data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+test_activate (Fixture       *fixture,
+               gconstpointer  data)
+{
+  const char *terms[] = { "parse_widget", NULL };
+  g_auto(GStrv) results = initial_results (fixture, "parse_widget");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *launched = NULL;
+  g_autofree char *expected = NULL;
+  gboolean timed_out = FALSE;
+  guint timeout, tick;
+
+  g_assert_cmpuint (g_strv_length (results), ==, 1);
+  lode_shell_search_provider2_call_activate_result_sync (fixture->provider, results[0], terms,
+                                                         0, NULL, &error);
+  g_assert_no_error (error);
+
+  /* The editor runs detached from the daemon: wait until it has written its arguments. */
+  timeout = g_timeout_add_seconds (20, timeout_cb, &timed_out);
+  tick = g_timeout_add (50, tick_cb, NULL);
+  while (!timed_out && !g_file_test (fixture->launch_log, G_FILE_TEST_EXISTS))
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (tick);
+  if (!timed_out)
+    g_source_remove (timeout);
+  g_assert_false (timed_out);
+
+  g_file_get_contents (fixture->launch_log, &launched, NULL, &error);
+  g_assert_no_error (error);
+  expected = g_strdup_printf ("+3\n%s/src/widget.c\n", fixture->root);
+  g_assert_cmpstr (launched, ==, expected);
+
+  /* An identifier this provider did not make is refused, not opened. */
+  lode_shell_search_provider2_call_activate_result_sync (fixture->provider, "/etc/passwd",
+                                                         terms, 0, NULL, &error);
+  g_assert_nonnull (error);
+}
+
+/* The app stands in for itself: this process owns its name and counts "search" actions. */
+static void
+search_activated (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  char **query = user_data;
+
+  g_free (*query);
+  *query = g_variant_dup_string (parameter, NULL);
+}
+
+static void
+launch_search_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  GAsyncResult **reply = user_data;
+
+  *reply = g_object_ref (result);
+}
+
+static void
+test_launch_search (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  const char *terms[] = { "parse", "widget", NULL };
+  g_autoptr(GApplication) app = g_application_new (LODE_APP_ID, G_APPLICATION_IS_SERVICE);
+  g_autoptr(GSimpleAction) action = g_simple_action_new ("search", G_VARIANT_TYPE_STRING);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GAsyncResult) reply = NULL;
+  g_autofree char *query = NULL;
+  gboolean timed_out = FALSE;
+  guint timeout;
+
+  g_signal_connect (action, "activate", G_CALLBACK (search_activated), &query);
+  g_action_map_add_action (G_ACTION_MAP (app), G_ACTION (action));
+  g_application_register (app, NULL, &error);
+  g_assert_no_error (error);
+
+  /* Asynchronously: the daemon calls back into this process before it answers. */
+  lode_shell_search_provider2_call_launch_search (fixture->provider, terms, 0, NULL,
+                                                  launch_search_cb, &reply);
+
+  timeout = g_timeout_add_seconds (20, timeout_cb, &timed_out);
+  while (!timed_out && (query == NULL || reply == NULL))
+    g_main_context_iteration (NULL, TRUE);
+  if (!timed_out)
+    g_source_remove (timeout);
+  g_assert_false (timed_out);
+
+  lode_shell_search_provider2_call_launch_search_finish (fixture->provider, reply, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (query, ==, "parse widget");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+#define ADD(name, func) \
+  g_test_add ("/lode/search-provider/" name, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  ADD ("initial-and-metas", test_initial_and_metas);
+  ADD ("subsearch", test_subsearch);
+  ADD ("activate", test_activate);
+  ADD ("launch-search", test_launch_search);
+#undef ADD
+
+  return g_test_run ();
+}
