@@ -9,22 +9,31 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 
 packages="
+  adwaita-icon-theme
+  appstream
   dbus-daemon
+  desktop-file-utils
   gcc
   gettext
   git
   gnome-keyring
   libglib2.0-bin
+  libadwaita-1-dev
   libglib2.0-dev
+  libgtk-4-dev
   libjson-glib-dev
   libsecret-1-dev
   libsoup-3.0-dev
   libsqlite3-dev
+  librsvg2-common
   libtree-sitter-dev
   meson
   ninja-build
   pkg-config
   python3-numpy
+  shared-mime-info
+  xauth
+  xvfb
 "
 
 as_root=

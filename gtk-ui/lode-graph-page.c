@@ -17,12 +17,12 @@
 
 struct _LodeGraphPage
 {
-  AdwBin       parent_instance;
+  GtkWidget       parent_instance;
   GtkDropDown *project;
   GtkEntry    *file;
 };
 
-G_DEFINE_FINAL_TYPE (LodeGraphPage, lode_graph_page, ADW_TYPE_BIN)
+G_DEFINE_FINAL_TYPE (LodeGraphPage, lode_graph_page, GTK_TYPE_WIDGET)
 
 /**
  * lode_graph_page_set_projects:
@@ -42,7 +42,12 @@ lode_graph_page_set_projects (LodeGraphPage *self,
 static void
 lode_graph_page_dispose (GObject *object)
 {
+  GtkWidget *child;
+
   gtk_widget_dispose_template (GTK_WIDGET (object), LODE_TYPE_GRAPH_PAGE);
+  /* The template's root is not bound to a field, so it is unparented here. */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (object))) != NULL)
+    gtk_widget_unparent (child);
 
   G_OBJECT_CLASS (lode_graph_page_parent_class)->dispose (object);
 }
@@ -56,6 +61,7 @@ lode_graph_page_class_init (LodeGraphPageClass *klass)
   object_class->dispose = lode_graph_page_dispose;
 
   g_type_ensure (LODE_TYPE_PROJECT_ITEM);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/lode/Lode/lode-graph-page.ui");
   gtk_widget_class_bind_template_child (widget_class, LodeGraphPage, project);

@@ -11,7 +11,7 @@
 G_BEGIN_DECLS
 
 #define LODE_TYPE_GRAPH_PAGE (lode_graph_page_get_type ())
-G_DECLARE_FINAL_TYPE (LodeGraphPage, lode_graph_page, LODE, GRAPH_PAGE, AdwBin)
+G_DECLARE_FINAL_TYPE (LodeGraphPage, lode_graph_page, LODE, GRAPH_PAGE, GtkWidget)
 
 void lode_graph_page_set_projects (LodeGraphPage *self,
                                    GListModel    *projects);

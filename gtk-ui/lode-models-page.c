@@ -14,12 +14,12 @@
 
 struct _LodeModelsPage
 {
-  AdwBin        parent_instance;
+  GtkWidget       parent_instance;
   GSettings    *settings;
   AdwActionRow *provider_row;
 };
 
-G_DEFINE_FINAL_TYPE (LodeModelsPage, lode_models_page, ADW_TYPE_BIN)
+G_DEFINE_FINAL_TYPE (LodeModelsPage, lode_models_page, GTK_TYPE_WIDGET)
 
 static const char *
 provider_title (const char *provider)
@@ -71,8 +71,12 @@ static void
 lode_models_page_dispose (GObject *object)
 {
   LodeModelsPage *self = (LodeModelsPage *)object;
+  GtkWidget *child;
 
   gtk_widget_dispose_template (GTK_WIDGET (object), LODE_TYPE_MODELS_PAGE);
+  /* The template's root is not bound to a field, so it is unparented here. */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (object))) != NULL)
+    gtk_widget_unparent (child);
   g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (lode_models_page_parent_class)->dispose (object);
@@ -86,6 +90,7 @@ lode_models_page_class_init (LodeModelsPageClass *klass)
 
   object_class->dispose = lode_models_page_dispose;
 
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/lode/Lode/lode-models-page.ui");
   gtk_widget_class_bind_template_child (widget_class, LodeModelsPage, provider_row);

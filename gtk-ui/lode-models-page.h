@@ -11,7 +11,7 @@
 G_BEGIN_DECLS
 
 #define LODE_TYPE_MODELS_PAGE (lode_models_page_get_type ())
-G_DECLARE_FINAL_TYPE (LodeModelsPage, lode_models_page, LODE, MODELS_PAGE, AdwBin)
+G_DECLARE_FINAL_TYPE (LodeModelsPage, lode_models_page, LODE, MODELS_PAGE, GtkWidget)
 
 void lode_models_page_set_settings (LodeModelsPage *self,
                                     GSettings      *settings);

@@ -18,7 +18,7 @@
 
 struct _LodeProjectsPage
 {
-  AdwBin           parent_instance;
+  GtkWidget       parent_instance;
   LodeDBusDaemon1 *daemon;
   GListStore      *projects;
   GtkFileChooserNative *chooser;
@@ -26,7 +26,7 @@ struct _LodeProjectsPage
   GtkListBox      *list;
 };
 
-G_DEFINE_FINAL_TYPE (LodeProjectsPage, lode_projects_page, ADW_TYPE_BIN)
+G_DEFINE_FINAL_TYPE (LodeProjectsPage, lode_projects_page, GTK_TYPE_WIDGET)
 
 /* A request in flight: the page (weakly: it may close first) and the tree it is about. */
 typedef struct
@@ -491,6 +491,7 @@ lode_projects_page_class_init (LodeProjectsPageClass *klass)
 
   object_class->dispose = lode_projects_page_dispose;
 
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/lode/Lode/lode-projects-page.ui");
   gtk_widget_class_bind_template_child (widget_class, LodeProjectsPage, stack);

@@ -13,7 +13,7 @@
 G_BEGIN_DECLS
 
 #define LODE_TYPE_PROJECTS_PAGE (lode_projects_page_get_type ())
-G_DECLARE_FINAL_TYPE (LodeProjectsPage, lode_projects_page, LODE, PROJECTS_PAGE, AdwBin)
+G_DECLARE_FINAL_TYPE (LodeProjectsPage, lode_projects_page, LODE, PROJECTS_PAGE, GtkWidget)
 
 void        lode_projects_page_set_daemon (LodeProjectsPage *self,
                                            LodeDBusDaemon1  *daemon);

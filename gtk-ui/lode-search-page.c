@@ -20,7 +20,7 @@
 
 struct _LodeSearchPage
 {
-  AdwBin          parent_instance;
+  GtkWidget       parent_instance;
   GtkDropDown    *project;
   GtkSearchEntry *entry;
   GtkDropDown    *mode;
@@ -29,7 +29,7 @@ struct _LodeSearchPage
   GtkStack       *stack;
 };
 
-G_DEFINE_FINAL_TYPE (LodeSearchPage, lode_search_page, ADW_TYPE_BIN)
+G_DEFINE_FINAL_TYPE (LodeSearchPage, lode_search_page, GTK_TYPE_WIDGET)
 
 /**
  * lode_search_page_set_projects:
@@ -65,7 +65,12 @@ lode_search_page_set_query (LodeSearchPage *self,
 static void
 lode_search_page_dispose (GObject *object)
 {
+  GtkWidget *child;
+
   gtk_widget_dispose_template (GTK_WIDGET (object), LODE_TYPE_SEARCH_PAGE);
+  /* The template's root is not bound to a field, so it is unparented here. */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (object))) != NULL)
+    gtk_widget_unparent (child);
 
   G_OBJECT_CLASS (lode_search_page_parent_class)->dispose (object);
 }
@@ -79,6 +84,7 @@ lode_search_page_class_init (LodeSearchPageClass *klass)
   object_class->dispose = lode_search_page_dispose;
 
   g_type_ensure (LODE_TYPE_PROJECT_ITEM);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/lode/Lode/lode-search-page.ui");
   gtk_widget_class_bind_template_child (widget_class, LodeSearchPage, project);

@@ -11,7 +11,7 @@
 G_BEGIN_DECLS
 
 #define LODE_TYPE_SEARCH_PAGE (lode_search_page_get_type ())
-G_DECLARE_FINAL_TYPE (LodeSearchPage, lode_search_page, LODE, SEARCH_PAGE, AdwBin)
+G_DECLARE_FINAL_TYPE (LodeSearchPage, lode_search_page, LODE, SEARCH_PAGE, GtkWidget)
 
 void lode_search_page_set_projects (LodeSearchPage *self,
                                     GListModel     *projects);

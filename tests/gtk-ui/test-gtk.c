@@ -1,0 +1,600 @@
+/* test-gtk.c — lode-gtk under Xvfb, against a test loded and a real gnome-keyring-daemon
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "lode.h"
+#include "lode-application.h"
+#include "lode-preferences-window.h"
+#include "lode-project-item.h"
+#include "lode-projects-page.h"
+#include "lode-remote-embedder.h"
+#include "lode-secret.h"
+#include "lode-window.h"
+#include "mock-http-server.h"
+
+/*
+ * One private session bus per fixture, with the build-tree loded activatable on it (its data
+ * in the fixture's directory) and a gnome-keyring-daemon serving the Secret Service. The app
+ * is the real LodeApplication, driven by direct widget calls. Each page is rendered to a PNG
+ * in $LODE_SCREENSHOT_DIR (default: the build directory's screenshots/).
+ */
+
+#define API_KEY "sk-lode-test-4f1c9a7e2b6d"
+#define WAIT_SECONDS 60
+
+typedef struct
+{
+  LodeApplication *app;
+  char            *root;
+} Fixture;
+
+/* Every message logged in this process, to check that no secret is among them. */
+static GString *log_text;
+static LodeApplication *app;
+
+/* One bus for the whole run: GDBus keeps the bus connection of a process (libsecret's
+ * service among others) for its lifetime. */
+static GTestDBus   *test_bus;
+static GSubprocess *keyring;
+static char        *tmp;
+
+static GLogWriterOutput
+log_writer (GLogLevelFlags   log_level,
+            const GLogField *fields,
+            gsize            n_fields,
+            gpointer         user_data)
+{
+  GString *log = user_data;
+
+  for (gsize i = 0; i < n_fields; i++)
+    if (g_str_equal (fields[i].key, "MESSAGE") && fields[i].length < 0)
+      g_string_append_printf (log, "%s\n", (const char *) fields[i].value);
+
+  return g_log_writer_default (log_level, fields, n_fields, NULL);
+}
+
+static gboolean
+timeout_cb (gpointer user_data)
+{
+  gboolean *timed_out = user_data;
+
+  *timed_out = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+tick_cb (gpointer user_data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+typedef gboolean (*Condition) (gpointer data);
+
+/* Runs the main loop until @condition holds; fails the test after WAIT_SECONDS. */
+static void
+wait_until (Condition  condition,
+            gpointer   data,
+            const char *what)
+{
+  gboolean timed_out = FALSE;
+  guint timeout = g_timeout_add_seconds (WAIT_SECONDS, timeout_cb, &timed_out);
+  guint tick = g_timeout_add (20, tick_cb, NULL);
+
+  while (!timed_out && !condition (data))
+    g_main_context_iteration (NULL, TRUE);
+
+  g_source_remove (tick);
+  if (timed_out)
+    g_error ("Timed out waiting for %s", what);
+  g_source_remove (timeout);
+}
+
+static void
+write_file (const char *path,
+            const char *contents)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_file_set_contents (path, contents, -1, &error);
+  g_assert_no_error (error);
+}
+
+static gboolean
+name_owned (gpointer data)
+{
+  g_autoptr(GDBusConnection) bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+  g_autoptr(GVariant) reply = NULL;
+  gboolean owned = FALSE;
+
+  reply = g_dbus_connection_call_sync (bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                       "org.freedesktop.DBus", "NameHasOwner",
+                                       g_variant_new ("(s)", (const char *) data),
+                                       G_VARIANT_TYPE ("(b)"), G_DBUS_CALL_FLAGS_NONE, -1,
+                                       NULL, NULL);
+  if (reply != NULL)
+    g_variant_get (reply, "(b)", &owned);
+  return owned;
+}
+
+/* A fresh keyring has no login collection, and creating one needs a prompt: the session
+ * collection becomes the default one, so that the app stores where it always does. */
+static void
+start_keyring (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDBusConnection) bus = NULL;
+  g_autoptr(GVariant) reply = NULL;
+
+  keyring = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error,
+                                       "gnome-keyring-daemon", "--start", "--foreground",
+                                       "--components=secrets", NULL);
+  g_assert_no_error (error);
+  wait_until (name_owned, (gpointer) "org.freedesktop.secrets", "the keyring");
+
+  bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
+  g_assert_no_error (error);
+  reply = g_dbus_connection_call_sync (bus, "org.freedesktop.secrets",
+                                       "/org/freedesktop/secrets",
+                                       "org.freedesktop.Secret.Service", "SetAlias",
+                                       g_variant_new ("(so)", "default",
+                                                      "/org/freedesktop/secrets/collection/session"),
+                                       NULL, G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+  g_assert_no_error (error);
+}
+
+static gboolean
+daemon_ready (gpointer data)
+{
+  return lode_application_get_daemon (data) != NULL;
+}
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *source = NULL;
+
+  fixture->root = g_build_filename (tmp, "widgets", NULL);
+  source = g_build_filename (fixture->root, "src", "widget.c", NULL);
+  write_file (source, "int\nparse_widget_config (const char *text)\n{\n  return text[0];\n}\n");
+  /* The system's icons, as on a desktop. */
+  g_setenv ("XDG_DATA_DIRS", "/usr/local/share:/usr/share", TRUE);
+
+  /* One app per process, like the bus: it is registered on it for good. */
+  if (app == NULL)
+    {
+      app = lode_application_new ();
+      g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+      g_application_register (G_APPLICATION (app), NULL, &error);
+      g_assert_no_error (error);
+    }
+  fixture->app = app;
+  g_application_activate (G_APPLICATION (fixture->app));
+  wait_until (daemon_ready, fixture->app, "the daemon's proxy");
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  GtkWindow *window;
+
+  while ((window = gtk_application_get_active_window (GTK_APPLICATION (fixture->app))) != NULL)
+    gtk_window_destroy (window);
+  g_free (fixture->root);
+}
+
+/* The private bus with the build-tree loded (its data under @tmp) and gnome-keyring. */
+static void
+start_services (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data_dir = NULL;
+  g_autofree char *runtime_dir = NULL;
+  g_auto(GStrv) saved = NULL;
+  static const char *const restored[] = { "DISPLAY", "XDG_CACHE_HOME", "XDG_CONFIG_HOME",
+                                          "XDG_DATA_HOME" };
+
+  tmp = g_dir_make_tmp ("lode-gtk-XXXXXX", &error);
+  g_assert_no_error (error);
+  data_dir = g_build_filename (tmp, "data", NULL);
+  g_setenv ("LODE_DATA_DIR", data_dir, TRUE);
+  g_setenv ("LODE_EMBEDDING_PROVIDER", "none", TRUE);
+  g_setenv ("HOME", tmp, TRUE);
+
+  saved = g_get_environ ();
+  test_bus = g_test_dbus_new (G_TEST_DBUS_NONE);
+  g_test_dbus_add_service_dir (test_bus, LODE_TEST_SERVICES_DIR);
+  g_test_dbus_up (test_bus);
+  /* g_test_dbus_up unsets DISPLAY and points the XDG directories at /dev/null; the app needs
+   * its display, and GTK its caches (without them it cannot load SVG icons). */
+  for (guint i = 0; i < G_N_ELEMENTS (restored); i++)
+    if (g_environ_getenv (saved, restored[i]) != NULL)
+      g_setenv (restored[i], g_environ_getenv (saved, restored[i]), TRUE);
+  runtime_dir = g_build_filename (tmp, "runtime", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (runtime_dir, 0700), ==, 0);
+  g_setenv ("XDG_RUNTIME_DIR", runtime_dir, TRUE);
+  start_keyring ();
+}
+
+static void
+stop_services (void)
+{
+  secret_service_disconnect ();
+  g_subprocess_force_exit (keyring);
+  g_subprocess_wait (keyring, NULL, NULL);
+  g_clear_object (&keyring);
+  /* Stopped, not brought down: down waits for this process's bus connection to go away,
+   * which GTK and libsecret keep until exit. */
+  g_test_dbus_stop (test_bus);
+  g_free (tmp);
+}
+
+static GtkWidget *
+find_widget (GtkWidget *widget,
+             GType      type,
+             guint      skip)
+{
+  guint n = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type) && n++ == skip)
+        return child;
+      found = find_widget (child, type, 0);
+      if (found != NULL && skip == 0)
+        return found;
+    }
+
+  return NULL;
+}
+
+static gboolean
+frames_drawn (gpointer data)
+{
+  guint *frames = data;
+
+  return *frames >= 3;
+}
+
+static gboolean
+count_frame_cb (GtkWidget     *widget,
+                GdkFrameClock *clock,
+                gpointer       user_data)
+{
+  guint *frames = user_data;
+
+  (*frames)++;
+  return G_SOURCE_CONTINUE;
+}
+
+/* Renders @window as the user sees it, after it has drawn a few frames. */
+static void
+screenshot (GtkWidget  *window,
+            const char *name)
+{
+  const char *dir = g_getenv ("LODE_SCREENSHOT_DIR");
+  g_autofree char *default_dir = g_test_build_filename (G_TEST_BUILT, "screenshots", NULL);
+  g_autofree char *file = g_strconcat (name, ".png", NULL);
+  g_autofree char *path = NULL;
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GtkSnapshot *snapshot;
+  guint frames = 0;
+  guint tick;
+  int width, height;
+
+  tick = gtk_widget_add_tick_callback (window, count_frame_cb, &frames, NULL);
+  gtk_widget_queue_draw (window);
+  wait_until (frames_drawn, &frames, "the window to draw");
+  gtk_widget_remove_tick_callback (window, tick);
+
+  width = gtk_widget_get_width (window);
+  height = gtk_widget_get_height (window);
+  g_assert_cmpint (width, >, 0);
+
+  paintable = gtk_widget_paintable_new (window);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+
+  if (dir == NULL)
+    dir = default_dir;
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  path = g_build_filename (dir, file, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("Screenshot: %s", path);
+}
+
+static gboolean
+item_finished (gpointer data)
+{
+  LodeProjectItem *item = data;
+
+  return !lode_project_item_get_indexing (item) &&
+         lode_project_item_get_fraction (item) == 1.0;
+}
+
+static gboolean
+has_items (gpointer data)
+{
+  return g_list_model_get_n_items (data) > 0;
+}
+
+static void
+test_projects (Fixture       *fixture,
+               gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
+  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
+  GListModel *projects = lode_projects_page_get_model (page);
+  g_autoptr(GFile) folder = g_file_new_for_path (fixture->root);
+  g_autoptr(LodeProjectItem) item = NULL;
+  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
+
+  screenshot (window, "empty");
+
+  lode_projects_page_add_folder (page, folder);
+  wait_until (has_items, projects, "the project's row");
+  item = g_list_model_get_item (projects, 0);
+  g_assert_cmpstr (lode_project_item_get_root (item), ==, fixture->root);
+
+  wait_until (item_finished, item, "indexing to finish");
+  g_assert_cmpstr (lode_project_item_get_summary (item), ==, "Up to date");
+  screenshot (window, "projects");
+
+  lode_window_search (LODE_WINDOW (window), "parse_widget_config");
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "search");
+  screenshot (window, "search");
+
+  adw_view_stack_set_visible_child_name (stack, "graph");
+  screenshot (window, "graph");
+  adw_view_stack_set_visible_child_name (stack, "models");
+  screenshot (window, "models");
+}
+
+static GtkWidget *
+preferences_window (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) toplevel = g_list_model_get_item (toplevels, i);
+
+      if (LODE_IS_PREFERENCES_WINDOW (toplevel))
+        return GTK_WIDGET (toplevel);
+    }
+
+  return NULL;
+}
+
+static gboolean
+has_preferences (gpointer data)
+{
+  return preferences_window () != NULL;
+}
+
+static gboolean
+has_label (GtkWidget  *widget,
+           const char *text)
+{
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0)
+    return gtk_widget_get_visible (widget);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (has_label (child, text))
+      return TRUE;
+
+  return FALSE;
+}
+
+static gboolean
+row_shows (gpointer data)
+{
+  return has_label (((gpointer *) data)[0], ((gpointer *) data)[1]);
+}
+
+/* Waits until the key row says whether a key is stored. */
+static void
+wait_for_label (GtkWidget  *row,
+                const char *expected)
+{
+  gpointer data[2] = { row, (gpointer) expected };
+
+  wait_until (row_shows, data, expected);
+}
+
+static void
+lookup_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  char **secret = user_data;
+  g_autoptr(GError) error = NULL;
+
+  *secret = lode_secret_lookup_finish (result, &error);
+  g_assert_no_error (error);
+  if (*secret == NULL)
+    *secret = g_strdup ("");
+}
+
+static gboolean
+is_set (gpointer data)
+{
+  return *(char **) data != NULL;
+}
+
+static char *
+lookup_key (void)
+{
+  char *secret = NULL;
+
+  lode_secret_lookup_async ("openai", NULL, lookup_cb, &secret);
+  wait_until (is_set, &secret, "the keyring's answer");
+  return secret;
+}
+
+static void
+embeddings_handler (MockServer        *server,
+                    SoupServerMessage *message,
+                    const char        *path,
+                    const char        *body,
+                    guint              index,
+                    gpointer           user_data)
+{
+  mock_reply_json (message, SOUP_STATUS_OK,
+                   "{\"object\":\"list\",\"data\":[{\"object\":\"embedding\",\"index\":0,"
+                   "\"embedding\":[0.6,0.8]}],\"model\":\"text-embedding-3-small\"}");
+}
+
+static void
+remote_ready_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+/* The OpenAI provider, built the way the daemon builds it, sends the stored key. */
+static void
+check_provider_sends_key (void)
+{
+  g_autoptr(MockServer) server = mock_server_new (embeddings_handler, NULL);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(LodeEmbedder) embedder = NULL;
+  g_autoptr(LodeEmbeddings) embeddings = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *texts[] = { "parse the widget configuration", NULL };
+
+  lode_remote_embedder_new_async ("openai", server->url, NULL, remote_ready_cb, &result);
+  wait_until (is_set, &result, "the OpenAI provider");
+  embedder = lode_remote_embedder_new_finish (result, &error);
+  g_assert_no_error (error);
+
+  /* Asynchronously: the loopback server answers on this thread's main context. */
+  g_clear_object (&result);
+  lode_embedder_embed_async (embedder, texts, LODE_EMBED_DOCUMENT, NULL, remote_ready_cb,
+                             &result);
+  wait_until (is_set, &result, "the embeddings");
+  embeddings = lode_embedder_embed_finish (embedder, result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (embeddings->n_vectors, ==, 1);
+  g_assert_cmpuint (server->requests->len, ==, 1);
+  g_assert_cmpstr (mock_server_get_request (server, 0)->authorization, ==, "Bearer " API_KEY);
+}
+
+static void
+assert_not_in_settings (GSettings *settings)
+{
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_auto(GStrv) keys = NULL;
+
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  keys = g_settings_schema_list_keys (schema);
+  for (guint i = 0; keys[i] != NULL; i++)
+    {
+      g_autoptr(GVariant) value = g_settings_get_value (settings, keys[i]);
+      g_autofree char *text = g_variant_print (value, FALSE);
+
+      g_assert_null (strstr (text, API_KEY));
+    }
+}
+
+static void
+test_preferences_secret (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  GtkWidget *preferences;
+  GtkWidget *key_row;
+  g_autofree char *before = NULL;
+  g_autofree char *stored = NULL;
+  g_autofree char *cleared = NULL;
+
+  g_setenv ("LODE_OPENAI_API_KEY", "", TRUE);
+  g_unsetenv ("LODE_OPENAI_API_KEY");
+  g_unsetenv ("OPENAI_API_KEY");
+
+  before = lookup_key ();
+  g_assert_cmpstr (before, ==, "");
+
+  g_action_group_activate_action (G_ACTION_GROUP (fixture->app), "preferences", NULL);
+  wait_until (has_preferences, NULL, "the Preferences window");
+  preferences = preferences_window ();
+  key_row = find_widget (preferences, ADW_TYPE_PASSWORD_ENTRY_ROW, 0);
+  g_assert_nonnull (key_row);
+  wait_for_label (key_row, "Not set");
+
+  /* Typed and applied, as a user does with Enter. */
+  gtk_editable_set_text (GTK_EDITABLE (key_row), API_KEY);
+  g_signal_emit_by_name (key_row, "apply");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (key_row)), ==, "");
+  wait_for_label (key_row, "Stored in the keyring");
+  screenshot (preferences, "preferences");
+
+  stored = lookup_key ();
+  g_assert_cmpstr (stored, ==, API_KEY);
+  check_provider_sends_key ();
+
+  /* Never shown back, never in a setting, never logged. */
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (key_row)), ==, "");
+  assert_not_in_settings (lode_application_get_settings (fixture->app));
+  g_assert_null (strstr (log_text->str, API_KEY));
+
+  gtk_widget_activate_action (preferences, "key.clear", "s", "openai");
+  wait_for_label (key_row, "Not set");
+  cleared = lookup_key ();
+  g_assert_cmpstr (cleared, ==, "");
+  gtk_window_destroy (GTK_WINDOW (preferences));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+
+  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
+    {
+      g_test_skip ("No display (run under xvfb-run)");
+      return g_test_run ();
+    }
+
+  log_text = g_string_new (NULL);
+  g_log_set_writer_func (log_writer, log_text, NULL);
+  start_services ();
+
+#define ADD(name, func) \
+  g_test_add ("/lode/gtk/" name, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  ADD ("projects", test_projects);
+  ADD ("preferences-secret", test_preferences_secret);
+#undef ADD
+
+  status = g_test_run ();
+  stop_services ();
+  return status;
+}
