@@ -489,7 +489,7 @@ check_provider_sends_key (void)
   g_autoptr(GError) error = NULL;
   const char *texts[] = { "parse the widget configuration", NULL };
 
-  lode_remote_embedder_new_async ("openai", server->url, NULL, remote_ready_cb, &result);
+  lode_remote_embedder_new_async ("openai", server->url, NULL, NULL, remote_ready_cb, &result);
   wait_until (is_set, &result, "the OpenAI provider");
   embedder = lode_remote_embedder_new_finish (result, &error);
   g_assert_no_error (error);
