@@ -379,7 +379,7 @@ test_own_functions (SearchFixture *fixture,
                     gconstpointer  data)
 {
   g_autoptr(GHashTable) definitions = NULL;
-  g_autofree char *bench_dir = g_build_filename (fixture->root, "bench", NULL);
+  static const char *const other_dirs[] = { "tests", "bench", "gtk-ui" };
   GList *names;
   guint n_checked = 0;
   guint n_failed = 0;
@@ -389,9 +389,13 @@ test_own_functions (SearchFixture *fixture,
   /* Definitions anywhere in the tree count as correct answers (several test programs define
    * main, for instance), but only the functions of src/ are looked up. */
   collect_definitions (fixture->root, "src", definitions);
-  collect_definitions (fixture->root, "tests", definitions);
-  if (g_file_test (bench_dir, G_FILE_TEST_IS_DIR))
-    collect_definitions (fixture->root, "bench", definitions);
+  for (guint i = 0; i < G_N_ELEMENTS (other_dirs); i++)
+    {
+      g_autofree char *dir = g_build_filename (fixture->root, other_dirs[i], NULL);
+
+      if (g_file_test (dir, G_FILE_TEST_IS_DIR))
+        collect_definitions (fixture->root, other_dirs[i], definitions);
+    }
 
   /* Sorted, so that failure messages come in a stable order. */
   names = g_list_sort (g_hash_table_get_keys (definitions), (GCompareFunc) strcmp);
