@@ -266,9 +266,9 @@ test_graph (void)
   lode (&stats, "graph", "stats", "--json", NULL);
   object = run_json (&stats, &root);
   g_assert_cmpint (json_object_get_int_member (object, "files"), ==,
-                   json_object_get_int_member (object, "orphan_count") +
+                   json_object_get_int_member (object, "orphanCount") +
                    json_array_get_length (json_object_get_array_member (object,
-                                                                        "most_connected")));
+                                                                        "mostConnected")));
   g_assert_true (json_object_has_member (object, "packages"));
   g_clear_pointer (&root, json_node_unref);
 

@@ -363,6 +363,7 @@ test_remove_and_build (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
   g_autoptr(LodeIndexReport) first = NULL;
   g_autoptr(LodeIndexReport) off = NULL;
+  g_autoptr(LodeIndexReport) rebuilt = NULL;
   g_autoptr(JsonObject) removed = NULL;
   g_autoptr(JsonObject) status = NULL;
   g_autoptr(JsonObject) built = NULL;
@@ -388,7 +389,10 @@ test_remove_and_build (Fixture       *fixture,
   g_assert_cmpint (json_object_get_int_member (status, "imports"), ==, 0);
 
   /* Building again parses everything once and restores the edges. */
-  built = lode_graph_report_build (fixture->project, NULL, &error);
+  g_assert_true (lode_project_set_graph_enabled (fixture->project, TRUE, &error));
+  g_assert_no_error (error);
+  rebuilt = index_tree (fixture);
+  built = lode_graph_report_indexed (fixture->project, rebuilt, &error);
   g_assert_no_error (error);
   g_assert_cmpint (json_object_get_int_member (built, "parsed"), ==, 2);
   g_assert_cmpint (json_object_get_int_member (built, "internal"), ==, 1);

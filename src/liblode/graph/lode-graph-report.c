@@ -52,7 +52,7 @@ begin_report (JsonBuilder *builder,
               LodeProject *project)
 {
   json_builder_begin_object (builder);
-  add_string (builder, "project", lode_project_get_root (project));
+  add_string (builder, "projectPath", lode_project_get_root (project));
 }
 
 /* The id of @file in @graph, from a path as the user gave it. */
@@ -112,7 +112,7 @@ add_counts (JsonBuilder           *builder,
  * @report: the report of the indexing run that just brought the graph up to date
  * @error: return location for a #GError
  *
- * Returns: (transfer full) (nullable): `{project, files, parsed, imports, internal, external,
+ * Returns: (transfer full) (nullable): `{projectPath, files, parsed, imports, internal, external,
  *   unresolved, seconds}`
  */
 JsonObject *
@@ -141,37 +141,6 @@ lode_graph_report_indexed (LodeProject            *project,
 }
 
 /**
- * lode_graph_report_build:
- * @project: a project
- * @cancellable: (nullable): a #GCancellable
- * @error: return location for a #GError
- *
- * Brings the graph up to date: indexes the project (incrementally), turning the graph back on
- * if it was removed. Blocks; call it from a worker thread.
- *
- * Returns: (transfer full) (nullable): as lode_graph_report_indexed()
- */
-JsonObject *
-lode_graph_report_build (LodeProject   *project,
-                         GCancellable  *cancellable,
-                         GError       **error)
-{
-  g_autoptr(LodeIndexReport) report = NULL;
-
-  g_return_val_if_fail (LODE_IS_PROJECT (project), NULL);
-
-  if (lode_project_is_indexed (project) &&
-      !lode_project_set_graph_enabled (project, TRUE, error))
-    return NULL;
-
-  report = lode_project_index (project, cancellable, NULL, NULL, error);
-  if (report == NULL)
-    return NULL;
-
-  return lode_graph_report_indexed (project, report, error);
-}
-
-/**
  * lode_graph_report_query:
  * @project: an indexed project
  * @file: a file of the project
@@ -179,7 +148,7 @@ lode_graph_report_build (LodeProject   *project,
  * @depth: hops, 1 … %LODE_GRAPH_MAX_DEPTH
  * @error: return location for a #GError
  *
- * Returns: (transfer full) (nullable): `{project, file, language, imports: [{specifier, line,
+ * Returns: (transfer full) (nullable): `{projectPath, file, language, imports: [{specifier, line,
  *   kind, targets: [path], package}], dependents: [path], direction, depth,
  *   reach: [{path, distance}]}`
  */
@@ -267,9 +236,9 @@ lode_graph_report_query (LodeProject         *project,
  * @top: how many of the most connected files and packages to list
  * @error: return location for a #GError
  *
- * Returns: (transfer full) (nullable): `{project, files, edges, external_edges, imports,
- *   internal, external, unresolved, most_connected: [{path, dependents, imports}],
- *   orphans: [path], orphan_count, packages: [{name, files}], package_count}`
+ * Returns: (transfer full) (nullable): `{projectPath, files, edges, externalEdges, imports,
+ *   internal, external, unresolved, mostConnected: [{path, dependents, imports}],
+ *   orphans: [path], orphanCount, packages: [{name, files}], packageCount}`
  */
 JsonObject *
 lode_graph_report_stats (LodeProject  *project,
@@ -293,10 +262,10 @@ lode_graph_report_stats (LodeProject  *project,
   begin_report (builder, project);
   add_int (builder, "files", stats->n_files);
   add_int (builder, "edges", stats->n_edges);
-  add_int (builder, "external_edges", stats->n_external_edges);
+  add_int (builder, "externalEdges", stats->n_external_edges);
   add_counts (builder, &counts);
 
-  json_builder_set_member_name (builder, "most_connected");
+  json_builder_set_member_name (builder, "mostConnected");
   json_builder_begin_array (builder);
   for (guint i = 0; i < stats->most_connected->len; i++)
     {
@@ -310,7 +279,7 @@ lode_graph_report_stats (LodeProject  *project,
     }
   json_builder_end_array (builder);
 
-  add_int (builder, "orphan_count", stats->orphans->len);
+  add_int (builder, "orphanCount", stats->orphans->len);
   json_builder_set_member_name (builder, "orphans");
   json_builder_begin_array (builder);
   for (guint i = 0; i < MIN (stats->orphans->len, LODE_GRAPH_REPORT_MAX_ITEMS); i++)
@@ -319,7 +288,7 @@ lode_graph_report_stats (LodeProject  *project,
                                                                               guint, i)));
   json_builder_end_array (builder);
 
-  add_int (builder, "package_count", stats->packages->len);
+  add_int (builder, "packageCount", stats->packages->len);
   json_builder_set_member_name (builder, "packages");
   json_builder_begin_array (builder);
   for (guint i = 0; i < MIN (stats->packages->len, top); i++)
@@ -357,7 +326,7 @@ add_paths (JsonBuilder     *builder,
  * @limit: how many cycles to list
  * @error: return location for a #GError
  *
- * Returns: (transfer full) (nullable): `{project, count, files_in_cycles,
+ * Returns: (transfer full) (nullable): `{projectPath, count, filesInCycles,
  *   cycles: [{cycle: [path], members: [path]}]}`, largest first
  */
 JsonObject *
@@ -384,7 +353,7 @@ lode_graph_report_circular (LodeProject  *project,
 
   begin_report (builder, project);
   add_int (builder, "count", cycles->len);
-  add_int (builder, "files_in_cycles", n_files);
+  add_int (builder, "filesInCycles", n_files);
   json_builder_set_member_name (builder, "cycles");
   json_builder_begin_array (builder);
   for (guint i = 0; i < MIN (cycles->len, limit); i++)
@@ -410,7 +379,7 @@ lode_graph_report_circular (LodeProject  *project,
  * @max_nodes: boxes at most
  * @error: return location for a #GError
  *
- * Returns: (transfer full) (nullable): `{project, file, mermaid}`
+ * Returns: (transfer full) (nullable): `{projectPath, file, mermaid}`
  */
 JsonObject *
 lode_graph_report_visualize (LodeProject  *project,
@@ -446,7 +415,7 @@ lode_graph_report_visualize (LodeProject  *project,
  * @project: a project
  * @error: return location for a #GError
  *
- * Returns: (transfer full) (nullable): `{project, indexed, enabled, state, indexed_at,
+ * Returns: (transfer full) (nullable): `{projectPath, indexed, enabled, state, indexedAt,
  *   files, imports, internal, external, unresolved}`
  */
 JsonObject *
@@ -473,7 +442,7 @@ lode_graph_report_status (LodeProject  *project,
   json_builder_set_member_name (builder, "enabled");
   json_builder_add_boolean_value (builder, enabled);
   add_string (builder, "state", lode_index_state_to_string (status->state));
-  add_string (builder, "indexed_at", status->indexed_at);
+  add_string (builder, "indexedAt", status->indexed_at);
   add_int (builder, "files", status->stats.n_files);
   add_counts (builder, &counts);
   json_builder_end_object (builder);
@@ -488,7 +457,7 @@ lode_graph_report_status (LodeProject  *project,
  *
  * Deletes the graph and stops indexing from maintaining it, until the next build.
  *
- * Returns: (transfer full) (nullable): `{project, removed}`
+ * Returns: (transfer full) (nullable): `{projectPath, removed}`
  */
 JsonObject *
 lode_graph_report_remove (LodeProject  *project,
@@ -524,8 +493,8 @@ status_letter (const LodeChangedFile *file)
  * @cancellable: (nullable): a #GCancellable
  * @error: return location for a #GError
  *
- * Returns: (transfer full) (nullable): `{project, range, depth, changed: [{path, status,
- *   old_path}], affected: [{path, distance, links, dependents}], affected_count}`; the
+ * Returns: (transfer full) (nullable): `{projectPath, range, depth, changed: [{path, status,
+ *   oldPath}], affected: [{path, distance, links, dependents}], affectedCount}`; the
  *   affected files exclude the changed ones
  */
 JsonObject *
@@ -570,7 +539,7 @@ lode_graph_report_impact (LodeProject   *project,
       json_builder_begin_object (builder);
       add_string (builder, "path", file->path);
       add_string (builder, "status", status);
-      add_string (builder, "old_path", file->old_path);
+      add_string (builder, "oldPath", file->old_path);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
@@ -595,7 +564,7 @@ lode_graph_report_impact (LodeProject   *project,
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
-  add_int (builder, "affected_count", n_affected);
+  add_int (builder, "affectedCount", n_affected);
   json_builder_end_object (builder);
 
   return builder_steal_object (builder);
@@ -657,7 +626,7 @@ lode_graph_format_build (JsonObject *report)
 
   g_string_append_printf (out, "Import graph of `%s` is up to date: %" G_GINT64_FORMAT
                           " files, %" G_GINT64_FORMAT " parsed in %.1f s.\n",
-                          get_string (report, "project"), get_int (report, "files"),
+                          get_string (report, "projectPath"), get_int (report, "files"),
                           get_int (report, "parsed"),
                           json_object_get_double_member_with_default (report, "seconds", 0));
   append_counts (out, report);
@@ -725,7 +694,7 @@ char *
 lode_graph_format_stats (JsonObject *report)
 {
   GString *out = g_string_new (NULL);
-  JsonArray *ranks = get_array (report, "most_connected");
+  JsonArray *ranks = get_array (report, "mostConnected");
   JsonArray *packages = get_array (report, "packages");
   guint n_ranks = ranks != NULL ? json_array_get_length (ranks) : 0;
   guint n_packages = packages != NULL ? json_array_get_length (packages) : 0;
@@ -733,8 +702,8 @@ lode_graph_format_stats (JsonObject *report)
   g_string_append_printf (out, "## Import graph of `%s`\n\n%" G_GINT64_FORMAT " files, %"
                           G_GINT64_FORMAT " file → file edges, %" G_GINT64_FORMAT
                           " file → package edges.\n",
-                          get_string (report, "project"), get_int (report, "files"),
-                          get_int (report, "edges"), get_int (report, "external_edges"));
+                          get_string (report, "projectPath"), get_int (report, "files"),
+                          get_int (report, "edges"), get_int (report, "externalEdges"));
   append_counts (out, report);
 
   g_string_append (out, "\n### Most connected\n\n");
@@ -750,7 +719,7 @@ lode_graph_format_stats (JsonObject *report)
     }
 
   g_string_append_printf (out, "\n### External packages (%" G_GINT64_FORMAT ")\n\n",
-                          get_int (report, "package_count"));
+                          get_int (report, "packageCount"));
   if (n_packages == 0)
     g_string_append (out, "None.\n");
   for (guint i = 0; i < n_packages; i++)
@@ -762,7 +731,7 @@ lode_graph_format_stats (JsonObject *report)
     }
 
   g_string_append_printf (out, "\n### Orphans (%" G_GINT64_FORMAT ")\n\n",
-                          get_int (report, "orphan_count"));
+                          get_int (report, "orphanCount"));
   append_string_list (out, get_array (report, "orphans"), "None.");
 
   return g_string_free (out, FALSE);
@@ -777,13 +746,13 @@ lode_graph_format_circular (JsonObject *report)
 
   if (get_int (report, "count") == 0)
     {
-      g_string_append_printf (out, "No import cycles in `%s`.\n", get_string (report, "project"));
+      g_string_append_printf (out, "No import cycles in `%s`.\n", get_string (report, "projectPath"));
       return g_string_free (out, FALSE);
     }
 
   g_string_append_printf (out, "## %" G_GINT64_FORMAT " import cycles (%" G_GINT64_FORMAT
                           " files)\n\n", get_int (report, "count"),
-                          get_int (report, "files_in_cycles"));
+                          get_int (report, "filesInCycles"));
   for (guint i = 0; i < n; i++)
     {
       JsonObject *cycle = json_array_get_object_element (cycles, i);
@@ -818,16 +787,16 @@ lode_graph_format_status (JsonObject *report)
   if (!json_object_get_boolean_member_with_default (report, "indexed", FALSE))
     {
       g_string_append_printf (out, "`%s` is not indexed; build its graph first.\n",
-                              get_string (report, "project"));
+                              get_string (report, "projectPath"));
       return g_string_free (out, FALSE);
     }
 
-  g_string_append_printf (out, "Import graph of `%s`: %s, index %s", get_string (report, "project"),
+  g_string_append_printf (out, "Import graph of `%s`: %s, index %s", get_string (report, "projectPath"),
                           json_object_get_boolean_member_with_default (report, "enabled", TRUE)
                             ? "maintained" : "removed",
                           get_string (report, "state"));
-  if (get_string (report, "indexed_at") != NULL)
-    g_string_append_printf (out, " (%s)", get_string (report, "indexed_at"));
+  if (get_string (report, "indexedAt") != NULL)
+    g_string_append_printf (out, " (%s)", get_string (report, "indexedAt"));
   g_string_append_printf (out, ", %" G_GINT64_FORMAT " files.\n", get_int (report, "files"));
   append_counts (out, report);
 
@@ -838,7 +807,7 @@ char *
 lode_graph_format_remove (JsonObject *report)
 {
   return g_strdup_printf ("Removed the import graph of `%s`; build it again to restore it.\n",
-                          get_string (report, "project"));
+                          get_string (report, "projectPath"));
 }
 
 char *
@@ -860,7 +829,7 @@ lode_graph_format_impact (JsonObject *report)
   for (guint i = 0; i < n_changed; i++)
     {
       JsonObject *file = json_array_get_object_element (changed, i);
-      const char *old_path = get_string (file, "old_path");
+      const char *old_path = get_string (file, "oldPath");
 
       g_string_append_printf (out, "- %s `%s`", get_string (file, "status"),
                               get_string (file, "path"));
@@ -870,7 +839,7 @@ lode_graph_format_impact (JsonObject *report)
     }
 
   g_string_append_printf (out, "\n### Likely affected (%" G_GINT64_FORMAT ", within %"
-                          G_GINT64_FORMAT " hops)\n\n", get_int (report, "affected_count"),
+                          G_GINT64_FORMAT " hops)\n\n", get_int (report, "affectedCount"),
                           get_int (report, "depth"));
   if (n_affected == 0)
     g_string_append (out, "No other file imports the changed files.\n");

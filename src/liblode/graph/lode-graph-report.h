@@ -20,9 +20,6 @@ G_BEGIN_DECLS
 JsonObject *lode_graph_report_indexed    (LodeProject         *project,
                                           const LodeIndexReport *report,
                                           GError             **error);
-JsonObject *lode_graph_report_build      (LodeProject         *project,
-                                          GCancellable        *cancellable,
-                                          GError             **error);
 JsonObject *lode_graph_report_query      (LodeProject         *project,
                                           const char          *file,
                                           LodeGraphDirection   direction,

@@ -146,9 +146,9 @@ static const LodeTool graph_build_tool = {
   .input_schema = PROJECT_ONLY_INPUT,
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
-    "\"project\": {\"type\": \"string\"}, \"files\": " COUNT ", \"parsed\": " COUNT ", "
+    "\"projectPath\": {\"type\": \"string\"}, \"files\": " COUNT ", \"parsed\": " COUNT ", "
     COUNTS_PROPERTIES ", \"seconds\": {\"type\": \"number\", \"minimum\": 0}}, "
-    "\"required\": [\"project\", \"files\", \"parsed\", " COUNTS_REQUIRED ", \"seconds\"]}",
+    "\"required\": [\"projectPath\", \"files\", \"parsed\", " COUNTS_REQUIRED ", \"seconds\"]}",
   .flags = LODE_TOOL_IDEMPOTENT,
   .func = graph_build,
   .format = lode_graph_format_build,
@@ -188,7 +188,7 @@ static const LodeTool graph_query_tool = {
     "\"required\": [\"filePath\"], \"additionalProperties\": false}",
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
-    "\"project\": {\"type\": \"string\"}, \"file\": {\"type\": \"string\"}, "
+    "\"projectPath\": {\"type\": \"string\"}, \"file\": {\"type\": \"string\"}, "
     "\"language\": " NULLABLE_STRING ", "
     "\"imports\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
     "\"specifier\": {\"type\": \"string\"}, \"line\": " COUNT ", \"kind\": " NULLABLE_STRING
@@ -200,7 +200,7 @@ static const LodeTool graph_query_tool = {
     "\"reach\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
     "\"path\": {\"type\": \"string\"}, \"distance\": " COUNT "}, "
     "\"required\": [\"path\", \"distance\"]}}}, "
-    "\"required\": [\"project\", \"file\", \"language\", \"imports\", \"dependents\", "
+    "\"required\": [\"projectPath\", \"file\", \"language\", \"imports\", \"dependents\", "
     "\"direction\", \"depth\", \"reach\"]}",
   .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
   .func = graph_query,
@@ -234,18 +234,18 @@ static const LodeTool graph_stats_tool = {
     "\"additionalProperties\": false}",
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
-    "\"project\": {\"type\": \"string\"}, \"files\": " COUNT ", \"edges\": " COUNT ", "
-    "\"external_edges\": " COUNT ", " COUNTS_PROPERTIES ", "
-    "\"most_connected\": {\"type\": \"array\", \"items\": {\"type\": \"object\", "
+    "\"projectPath\": {\"type\": \"string\"}, \"files\": " COUNT ", \"edges\": " COUNT ", "
+    "\"externalEdges\": " COUNT ", " COUNTS_PROPERTIES ", "
+    "\"mostConnected\": {\"type\": \"array\", \"items\": {\"type\": \"object\", "
     "\"properties\": {\"path\": {\"type\": \"string\"}, \"dependents\": " COUNT ", "
     "\"imports\": " COUNT "}, \"required\": [\"path\", \"dependents\", \"imports\"]}}, "
-    "\"orphan_count\": " COUNT ", \"orphans\": " STRING_ARRAY ", "
-    "\"package_count\": " COUNT ", "
+    "\"orphanCount\": " COUNT ", \"orphans\": " STRING_ARRAY ", "
+    "\"packageCount\": " COUNT ", "
     "\"packages\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
     "\"name\": {\"type\": \"string\"}, \"files\": " COUNT "}, "
     "\"required\": [\"name\", \"files\"]}}}, "
-    "\"required\": [\"project\", \"files\", \"edges\", \"external_edges\", " COUNTS_REQUIRED
-    ", \"most_connected\", \"orphan_count\", \"orphans\", \"package_count\", \"packages\"]}",
+    "\"required\": [\"projectPath\", \"files\", \"edges\", \"externalEdges\", " COUNTS_REQUIRED
+    ", \"mostConnected\", \"orphanCount\", \"orphans\", \"packageCount\", \"packages\"]}",
   .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
   .func = graph_stats,
   .format = lode_graph_format_stats,
@@ -277,11 +277,11 @@ static const LodeTool graph_circular_tool = {
     LIMIT_PROPERTY ("20", "Cycles to list") "}, \"additionalProperties\": false}",
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
-    "\"project\": {\"type\": \"string\"}, \"count\": " COUNT ", \"files_in_cycles\": " COUNT
+    "\"projectPath\": {\"type\": \"string\"}, \"count\": " COUNT ", \"filesInCycles\": " COUNT
     ", \"cycles\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
     "\"cycle\": " STRING_ARRAY ", \"members\": " STRING_ARRAY "}, "
     "\"required\": [\"cycle\", \"members\"]}}}, "
-    "\"required\": [\"project\", \"count\", \"files_in_cycles\", \"cycles\"]}",
+    "\"required\": [\"projectPath\", \"count\", \"filesInCycles\", \"cycles\"]}",
   .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
   .func = graph_circular,
   .format = lode_graph_format_circular,
@@ -321,8 +321,8 @@ static const LodeTool graph_visualize_tool = {
     "\"additionalProperties\": false}",
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
-    "\"project\": {\"type\": \"string\"}, \"file\": " NULLABLE_STRING ", "
-    "\"mermaid\": {\"type\": \"string\"}}, \"required\": [\"project\", \"file\", \"mermaid\"]}",
+    "\"projectPath\": {\"type\": \"string\"}, \"file\": " NULLABLE_STRING ", "
+    "\"mermaid\": {\"type\": \"string\"}}, \"required\": [\"projectPath\", \"file\", \"mermaid\"]}",
   .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
   .func = graph_visualize,
   .format = lode_graph_format_visualize,
@@ -355,10 +355,10 @@ static const LodeTool graph_status_tool = {
   .input_schema = PROJECT_ONLY_INPUT,
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
-    "\"project\": {\"type\": \"string\"}, \"indexed\": {\"type\": \"boolean\"}, "
+    "\"projectPath\": {\"type\": \"string\"}, \"indexed\": {\"type\": \"boolean\"}, "
     "\"enabled\": {\"type\": \"boolean\"}, \"state\": {\"type\": \"string\"}, "
-    "\"indexed_at\": " NULLABLE_STRING ", \"files\": " COUNT ", " COUNTS_PROPERTIES "}, "
-    "\"required\": [\"project\", \"indexed\", \"enabled\", \"state\", \"indexed_at\", "
+    "\"indexedAt\": " NULLABLE_STRING ", \"files\": " COUNT ", " COUNTS_PROPERTIES "}, "
+    "\"required\": [\"projectPath\", \"indexed\", \"enabled\", \"state\", \"indexedAt\", "
     "\"files\", " COUNTS_REQUIRED "]}",
   .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
   .func = graph_status,
@@ -388,8 +388,8 @@ static const LodeTool graph_remove_tool = {
   .input_schema = PROJECT_ONLY_INPUT,
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
-    "\"project\": {\"type\": \"string\"}, \"removed\": {\"type\": \"boolean\"}}, "
-    "\"required\": [\"project\", \"removed\"]}",
+    "\"projectPath\": {\"type\": \"string\"}, \"removed\": {\"type\": \"boolean\"}}, "
+    "\"required\": [\"projectPath\", \"removed\"]}",
   .flags = LODE_TOOL_DESTRUCTIVE | LODE_TOOL_IDEMPOTENT,
   .func = graph_remove,
   .format = lode_graph_format_remove,
@@ -428,18 +428,18 @@ static const LodeTool impact_tool = {
     "\"additionalProperties\": false}",
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
-    "\"project\": {\"type\": \"string\"}, \"range\": " NULLABLE_STRING ", "
+    "\"projectPath\": {\"type\": \"string\"}, \"range\": " NULLABLE_STRING ", "
     "\"depth\": " COUNT ", "
     "\"changed\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
     "\"path\": {\"type\": \"string\"}, \"status\": {\"type\": \"string\"}, "
-    "\"old_path\": " NULLABLE_STRING "}, \"required\": [\"path\", \"status\", \"old_path\"]}}, "
+    "\"oldPath\": " NULLABLE_STRING "}, \"required\": [\"path\", \"status\", \"oldPath\"]}}, "
     "\"affected\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
     "\"path\": {\"type\": \"string\"}, \"distance\": " COUNT ", \"links\": " COUNT ", "
     "\"dependents\": " COUNT "}, "
     "\"required\": [\"path\", \"distance\", \"links\", \"dependents\"]}}, "
-    "\"affected_count\": " COUNT "}, "
-    "\"required\": [\"project\", \"range\", \"depth\", \"changed\", \"affected\", "
-    "\"affected_count\"]}",
+    "\"affectedCount\": " COUNT "}, "
+    "\"required\": [\"projectPath\", \"range\", \"depth\", \"changed\", \"affected\", "
+    "\"affectedCount\"]}",
   .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
   .func = impact,
   .format = lode_graph_format_impact,
