@@ -4,8 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-/* Query analysis: what kind of query the user typed, and the FTS5 MATCH expression for it.
- * The search itself runs in lode-store.c, which owns the connection. */
+/* Query analysis: what kind of query the user typed, and what the lexical leg looks for.
+ * LodeSearcher (lode-searcher.c) runs the search. */
 
 #define G_LOG_DOMAIN "lode-search"
 
@@ -19,8 +19,8 @@
 
 /* A natural-language query keeps at most this many distinct words… */
 #define NATURAL_MAX_TERMS   256
-/* …and at most this many phrases in its MATCH expression, word variants included. Each
- * phrase is one posting-list walk, so this bounds the query's cost. */
+/* …and at most this many terms in its lexical query, word variants included. Each term is
+ * one posting-list walk, so this bounds the query's cost. */
 #define NATURAL_MAX_PHRASES 384
 
 void
@@ -280,17 +280,25 @@ tokenize (const char        *text,
 }
 
 static void
-append_phrase (GString    *match,
-               const char *token)
+add_group (LodeLexicalQuery  *lexical,
+           const char        *term,
+           char             **parts)
 {
-  g_string_append_c (match, '"');
-  for (const char *p = token; *p != '\0'; p++)
-    {
-      if (*p == '"')
-        g_string_append_c (match, '"');
-      g_string_append_c (match, *p);
-    }
-  g_string_append_c (match, '"');
+  LodeLexicalGroup *group = g_new0 (LodeLexicalGroup, 1);
+
+  group->term = g_strdup (term);
+  group->parts = parts;
+  g_ptr_array_add (lexical->groups, group);
+}
+
+static LodeLexicalQuery *
+finish_lexical (LodeLexicalQuery *lexical)
+{
+  if (lexical->groups->len > 0)
+    return lexical;
+
+  lode_lexical_query_free (lexical);
+  return NULL;
 }
 
 static void
@@ -308,19 +316,20 @@ terms_to_strv (GPtrArray *terms)
   return (char **) g_ptr_array_free (terms, FALSE);
 }
 
-/* `parseHttpRequest` → ("parsehttprequest" OR ("parse" AND "http" AND "request")): the whole
- * identifier, or its parts anywhere in a chunk (which also finds `parse_http_request`). A
- * name that tokenizes into several identifiers (`$a$b`) needs all of them. */
+/* `parseHttpRequest` → "parsehttprequest", or "parse", "http" and "request" anywhere in a
+ * chunk (which also finds `parse_http_request`). A name that tokenizes into several
+ * identifiers (`$a$b`) needs all of them. */
 static void
 plan_identifier (LodeQueryPlan *plan,
                  char          *query)
 {
   g_autoptr(GArray) tokens = NULL;
   g_autoptr(GPtrArray) terms = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GString) match = g_string_new (NULL);
   g_autoptr(GPtrArray) components = g_ptr_array_new ();
-  guint n_groups = 0;
+  LodeLexicalQuery *lexical = _lode_lexical_query_new ();
   char *p = query;
+
+  lexical->require_all = TRUE;
 
   /* The last component of a qualified name is the name; the one before it, its container. */
   g_ptr_array_add (components, p);
@@ -366,53 +375,44 @@ plan_identifier (LodeQueryPlan *plan,
     {
       Token *whole = &g_array_index (tokens, Token, i);
       guint n_parts = 0;
+      char **parts = NULL;
 
       while (i + 1 + n_parts < tokens->len &&
              g_array_index (tokens, Token, i + 1 + n_parts).colocated)
         n_parts++;
 
-      if (n_groups++ > 0)
-        g_string_append (match, " AND ");
       add_term (terms, whole->token);
-
-      if (n_parts < 2)
-        append_phrase (match, whole->token);
-      else
+      if (n_parts >= 2)
         {
-          g_string_append_c (match, '(');
-          append_phrase (match, whole->token);
-          g_string_append (match, " OR (");
+          parts = g_new0 (char *, n_parts + 1);
           for (guint j = 0; j < n_parts; j++)
             {
-              const char *part = g_array_index (tokens, Token, i + 1 + j).token;
-
-              if (j > 0)
-                g_string_append (match, " AND ");
-              append_phrase (match, part);
-              add_term (terms, part);
+              parts[j] = g_strdup (g_array_index (tokens, Token, i + 1 + j).token);
+              add_term (terms, parts[j]);
             }
-          g_string_append (match, "))");
         }
+      add_group (lexical, whole->token, parts);
 
       i += 1 + n_parts;
     }
 
-  if (n_groups > 0)
-    plan->match = g_string_free (g_steal_pointer (&match), FALSE);
+  plan->lexical = finish_lexical (lexical);
   plan->terms = terms_to_strv (g_steal_pointer (&terms));
 }
 
-/* `src/cli/main.c` → {path} : ("src" AND "cli" AND "main"), for paths that do not end with
- * the query; the store matches the ends of paths itself. */
+/* `src/cli/main.c` → "src", "cli" and "main" in the path, for paths that do not end with
+ * the query; the searcher matches the ends of paths itself. */
 static void
 plan_path (LodeQueryPlan *plan,
            const char    *query)
 {
   g_autoptr(GArray) tokens = tokenize (query, LODE_TOKENIZE_WHOLE);
   g_autoptr(GPtrArray) terms = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GString) match = g_string_new ("{path} : (");
+  LodeLexicalQuery *lexical = _lode_lexical_query_new ();
 
   plan->path = g_strdup (query);
+  lexical->require_all = TRUE;
+  lexical->path_only = TRUE;
 
   for (guint i = 0; i < tokens->len; i++)
     {
@@ -420,15 +420,11 @@ plan_path (LodeQueryPlan *plan,
 
       if (g_ptr_array_find_with_equal_func (terms, token, g_str_equal, NULL))
         continue;
-      if (terms->len > 0)
-        g_string_append (match, " AND ");
-      append_phrase (match, token);
+      add_group (lexical, token, NULL);
       add_term (terms, token);
     }
-  g_string_append_c (match, ')');
 
-  if (terms->len > 0)
-    plan->match = g_string_free (g_steal_pointer (&match), FALSE);
+  plan->lexical = finish_lexical (lexical);
   plan->terms = terms_to_strv (g_steal_pointer (&terms));
 }
 
@@ -503,8 +499,8 @@ compare_length_desc (gconstpointer a,
   return la < lb ? 1 : la > lb ? -1 : 0;
 }
 
-/* Several words → "w1" OR "w2" OR …; bm25 ranks chunks that hold more of them, and rarer
- * ones, higher. */
+/* Several words → any of them; BM25 ranks chunks that hold more of them, and rarer ones,
+ * higher. */
 static void
 plan_natural (LodeQueryPlan *plan,
               const char    *query)
@@ -513,7 +509,7 @@ plan_natural (LodeQueryPlan *plan,
   g_autoptr(GPtrArray) words = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) all_words = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) terms = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GString) match = g_string_new (NULL);
+  LodeLexicalQuery *lexical = _lode_lexical_query_new ();
   GHashTable *stop = get_stop_words ();
 
   for (guint i = 0; i < tokens->len; i++)
@@ -547,14 +543,9 @@ plan_natural (LodeQueryPlan *plan,
     g_ptr_array_set_size (terms, NATURAL_MAX_PHRASES);
 
   for (guint i = 0; i < terms->len; i++)
-    {
-      if (i > 0)
-        g_string_append (match, " OR ");
-      append_phrase (match, g_ptr_array_index (terms, i));
-    }
+    add_group (lexical, g_ptr_array_index (terms, i), NULL);
 
-  if (terms->len > 0)
-    plan->match = g_string_free (g_steal_pointer (&match), FALSE);
+  plan->lexical = finish_lexical (lexical);
   plan->terms = terms_to_strv (g_steal_pointer (&terms));
 }
 
@@ -593,7 +584,7 @@ _lode_query_plan_free (LodeQueryPlan *plan)
   if (plan == NULL)
     return;
 
-  g_free (plan->match);
+  lode_lexical_query_free (plan->lexical);
   g_strfreev (plan->terms);
   g_free (plan->name);
   g_free (plan->container);
