@@ -447,6 +447,107 @@ test_hybrid_fuses_legs (Fixture       *fixture,
   g_assert_cmpuint (count_prefix (hybrid, "cars/"), ==, 4);
 }
 
+static LodeSearchResponse *
+search_min_score (LodeProject    *project,
+                  const char     *query,
+                  LodeSearchMode  mode,
+                  double          min_score)
+{
+  g_autoptr(GError) error = NULL;
+  LodeSearchOptions options = LODE_SEARCH_OPTIONS_INIT;
+  LodeSearchResponse *response;
+
+  options.query = query;
+  options.mode = mode;
+  options.limit = 20;
+  options.min_score = min_score;
+  response = lode_project_search_full (project, &options, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (response->mode, ==, mode);
+  return response;
+}
+
+/* Scores lie on one 0–1 scale in every mode, so that minScore means the same in each:
+ * SocratiCode's documented minScore of 0.1 keeps the good results of a query in words, of
+ * an identifier and of a path, lexical, semantic or hybrid, and only drops the weak ones. */
+static void
+test_min_score (Fixture       *fixture,
+                gconstpointer  data)
+{
+  static const char *const queries[] = {
+    "automobile engine wheels", "service_car", "garage/service.py",
+  };
+  static const LodeSearchMode modes[] = {
+    LODE_SEARCH_MODE_LEXICAL, LODE_SEARCH_MODE_SEMANTIC, LODE_SEARCH_MODE_HYBRID,
+  };
+  g_autoptr(TestEmbedder) embedder = test_embedder_new ("test-a");
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(LodeIndexReport) report = NULL;
+
+  write_file (fixture->root, "garage/service.py",
+              "def service_car(car):\n    \"\"\"Check the engine and the wheels of the "
+              "automobile.\"\"\"\n    return car.engine.ok\n");
+  write_file (fixture->root, "garage/paint.py",
+              "def paint(car, colour):\n    \"\"\"Paint the automobile.\"\"\"\n"
+              "    return service_car(car)\n");
+  write_file (fixture->root, "market.py",
+              "def sell(basket):\n    \"\"\"Weigh every banana and mango.\"\"\"\n"
+              "    return len(basket)\n");
+  for (guint i = 0; i < 12; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("notes/note_%02u.txt", i);
+
+      write_file (fixture->root, path, "an orchard of cherry trees, a note about wheels\n");
+    }
+
+  project = open_project (fixture, embedder);
+  report = index_project (project);
+
+  for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+    for (guint q = 0; q < G_N_ELEMENTS (queries); q++)
+      {
+        g_autoptr(LodeSearchResponse) all = NULL;
+        g_autoptr(LodeSearchResponse) kept = NULL;
+        guint n_above = 0;
+
+        /* The test embedder knows words, not paths. */
+        if (modes[m] == LODE_SEARCH_MODE_SEMANTIC && strchr (queries[q], '/') != NULL)
+          continue;
+
+        all = search_min_score (project, queries[q], modes[m], 0.0);
+        kept = search_min_score (project, queries[q], modes[m], 0.1);
+        g_test_message ("%s “%s”: %u results, %u with minScore 0.1",
+                        lode_search_mode_to_string (modes[m]), queries[q], all->results->len,
+                        kept->results->len);
+        g_assert_cmpuint (all->results->len, >, 0);
+
+        for (guint i = 0; i < all->results->len; i++)
+          {
+            LodeSearchResult *r = g_ptr_array_index (all->results, i);
+
+            g_test_message ("  %s:%u %.3f", r->path, r->start_line, r->score);
+            g_assert_cmpfloat (r->score, >=, 0.0);
+            g_assert_cmpfloat (r->score, <=, 1.0);
+            n_above += r->score >= 0.1;
+          }
+
+        /* The best result is a good one in every mode, and minScore keeps exactly the
+         * results at or above it, in the same order. */
+        g_assert_cmpfloat (((LodeSearchResult *) g_ptr_array_index (all->results, 0))->score,
+                           >=, 0.1);
+        g_assert_cmpuint (kept->results->len, ==, n_above);
+        for (guint i = 0; i < kept->results->len; i++)
+          {
+            LodeSearchResult *a = g_ptr_array_index (all->results, i);
+            LodeSearchResult *k = g_ptr_array_index (kept->results, i);
+
+            g_assert_cmpstr (a->path, ==, k->path);
+            g_assert_cmpuint (a->start_line, ==, k->start_line);
+            g_assert_cmpfloat (k->score, >=, 0.1);
+          }
+      }
+}
+
 /* A text is embedded once: not again when unchanged, moved or duplicated; a changed chunk
  * is the only one embedded again. */
 static void
@@ -996,6 +1097,7 @@ main (int   argc,
   g_test_add ("/lode/hybrid/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("semantic-neighbours", test_semantic_neighbours);
   ADD ("fuses-legs", test_hybrid_fuses_legs);
+  ADD ("min-score", test_min_score);
   ADD ("incremental", test_incremental);
   ADD ("switch-model", test_switch_model);
   ADD ("provider-failure", test_provider_failure);
