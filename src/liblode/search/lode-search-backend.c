@@ -8,6 +8,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "lode-glob.h"
 #include "lode-search-private.h"
 
@@ -85,6 +87,37 @@ lode_path_row_free (LodePathRow *row)
 }
 
 /**
+ * lode_search_path_filter_matches:
+ * @filter: a path filter as users write it
+ * @path: a path relative to the project root
+ *
+ * A filter with a glob character (`*`, `?`, `[`) is a glob (lode_glob_match_path(): without
+ * a `/` it matches any path component); a plain string also matches the
+ * paths that contain it (`store/lode-` finds `src/liblode/store/lode-store.c`).
+ *
+ * Returns: whether @path passes @filter
+ */
+gboolean
+lode_search_path_filter_matches (const char *filter,
+                                 const char *path)
+{
+  const char *plain = filter;
+
+  g_return_val_if_fail (filter != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (lode_glob_match_path (filter, path))
+    return TRUE;
+  if (strpbrk (filter, "*?[") != NULL)
+    return FALSE;
+
+  while (g_str_has_prefix (plain, "./"))
+    plain += 2;
+
+  return *plain != '\0' && strstr (path, plain) != NULL;
+}
+
+/**
  * lode_search_filter_accepts:
  * @filter: (nullable): a filter
  * @language: (nullable): a file's language id
@@ -106,7 +139,7 @@ lode_search_filter_accepts (const LodeSearchFilter *filter,
     return FALSE;
 
   return filter->path_glob == NULL ||
-         (path != NULL && lode_glob_match_path (filter->path_glob, path));
+         (path != NULL && lode_search_path_filter_matches (filter->path_glob, path));
 }
 
 gboolean
@@ -162,6 +195,26 @@ lode_search_backend_find_symbols (LodeSearchBackend  *self,
   g_return_val_if_fail (name != NULL, NULL);
 
   return LODE_SEARCH_BACKEND_GET_IFACE (self)->find_symbols (self, name, limit, error);
+}
+
+/**
+ * lode_search_backend_find_chunk_symbols:
+ * @self: a #LodeSearchBackend
+ * @chunk_id: a chunk
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (element-type LodeSymbolRow): the declarations whose first line
+ *   @chunk_id holds, by line: a class and its methods, or the declarations of a chunk that
+ *   merges several
+ */
+GPtrArray *
+lode_search_backend_find_chunk_symbols (LodeSearchBackend  *self,
+                                        gint64              chunk_id,
+                                        GError            **error)
+{
+  g_return_val_if_fail (LODE_IS_SEARCH_BACKEND (self), NULL);
+
+  return LODE_SEARCH_BACKEND_GET_IFACE (self)->find_chunk_symbols (self, chunk_id, error);
 }
 
 /**

@@ -43,7 +43,7 @@ typedef struct
 /**
  * LodeSearchFilter:
  * @language: (nullable): only files of this language id
- * @path_glob: (nullable): only paths this glob matches (lode_glob_match_path())
+ * @path_glob: (nullable): only paths this filter matches (lode_search_path_filter_matches())
  */
 typedef struct
 {
@@ -152,6 +152,7 @@ G_DECLARE_INTERFACE (LodeSearchBackend, lode_search_backend, LODE, SEARCH_BACKEN
  *   would get (what LodeSearcher scales relevance by)
  * @score_lexical: the BM25 relevance of given chunks for @query (0 where they do not match)
  * @find_symbols: declarations named @name, ignoring case
+ * @find_chunk_symbols: the declarations whose first line a chunk holds, by line
  * @fetch_chunks: the rows of given chunks, %NULL for a chunk that is gone
  * @dup_chunk_text: the text of a chunk
  * @find_paths: files whose path contains @needle, ignoring ASCII case, passing @filter
@@ -187,6 +188,9 @@ struct _LodeSearchBackendInterface
                                  const char              *name,
                                  guint                    limit,
                                  GError                 **error);
+  GPtrArray *(*find_chunk_symbols) (LodeSearchBackend    *self,
+                                 gint64                   chunk_id,
+                                 GError                 **error);
   GPtrArray *(*fetch_chunks)    (LodeSearchBackend       *self,
                                  const gint64            *chunk_ids,
                                  guint                    n_chunks,
@@ -219,6 +223,8 @@ void      lode_lexical_query_free   (LodeLexicalQuery *query);
 void      lode_chunk_row_free       (LodeChunkRow     *row);
 void      lode_symbol_row_free      (LodeSymbolRow    *row);
 void      lode_path_row_free        (LodePathRow      *row);
+gboolean  lode_search_path_filter_matches (const char          *filter,
+                                           const char          *path);
 gboolean  lode_search_filter_accepts (const LodeSearchFilter *filter,
                                       const char             *language,
                                       const char             *path);
@@ -240,6 +246,9 @@ gboolean   lode_search_backend_score_lexical   (LodeSearchBackend       *self,
 GPtrArray *lode_search_backend_find_symbols    (LodeSearchBackend       *self,
                                                 const char              *name,
                                                 guint                    limit,
+                                                GError                 **error);
+GPtrArray *lode_search_backend_find_chunk_symbols (LodeSearchBackend    *self,
+                                                gint64                   chunk_id,
                                                 GError                 **error);
 GPtrArray *lode_search_backend_fetch_chunks    (LodeSearchBackend       *self,
                                                 const gint64            *chunk_ids,

@@ -30,7 +30,9 @@ LodeLexicalQuery *_lode_lexical_query_new (void);
 LodeQueryPlan *_lode_query_plan_new   (const char    *query);
 void           _lode_query_plan_free  (LodeQueryPlan *plan);
 char          *_lode_search_snippet   (const char    *body,
-                                       const char    *const *terms);
+                                       const char    *const *terms,
+                                       guint          from_line,
+                                       guint         *first_line);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeQueryPlan, _lode_query_plan_free)
 

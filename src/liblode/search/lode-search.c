@@ -24,6 +24,17 @@
 #define NATURAL_MAX_PHRASES 384
 
 void
+lode_search_symbol_free (LodeSearchSymbol *symbol)
+{
+  if (symbol == NULL)
+    return;
+
+  g_free (symbol->name);
+  g_free (symbol->kind);
+  g_free (symbol);
+}
+
+void
 lode_search_result_free (LodeSearchResult *result)
 {
   if (result == NULL)
@@ -34,7 +45,10 @@ lode_search_result_free (LodeSearchResult *result)
   g_free (result->kind);
   g_free (result->symbol);
   g_free (result->container);
+  g_free (result->signature);
+  g_clear_pointer (&result->symbols, g_ptr_array_unref);
   g_free (result->snippet);
+  g_free (result->content);
   g_free (result);
 }
 
@@ -592,13 +606,14 @@ _lode_query_plan_free (LodeQueryPlan *plan)
   g_free (plan);
 }
 
-/* Start of the first line of @body that holds one of @terms (compared ignoring ASCII case),
- * or @body itself. */
+/* Start of the first line of @body at or after @from that holds one of @terms (compared
+ * ignoring ASCII case), or @from itself. */
 static const char *
 first_matching_line (const char         *body,
+                     const char         *from,
                      const char *const  *terms)
 {
-  g_autofree char *lower = g_ascii_strdown (body, -1);
+  g_autofree char *lower = g_ascii_strdown (from, -1);
   const char *first = NULL;
 
   for (guint i = 0; terms != NULL && terms[i] != NULL; i++)
@@ -610,20 +625,35 @@ first_matching_line (const char         *body,
     }
 
   if (first == NULL)
-    return body;
+    return from;
 
   while (first > lower && first[-1] != '\n')
     first--;
 
-  return body + (first - lower);
+  return from + (first - lower);
+}
+
+/* The start of line @line (0-based) of @text, or its end. */
+static const char *
+line_start (const char *text,
+            guint       line)
+{
+  for (; line > 0 && *text != '\0'; text++)
+    if (*text == '\n')
+      line--;
+
+  return text;
 }
 
 /* A bounded excerpt of @body: at most LODE_SNIPPET_MAX_LINES lines and
- * LODE_SNIPPET_MAX_BYTES bytes, starting at the first line that holds a query term, cut at a
- * line end when one is in reach and always at a character boundary; valid UTF-8. */
+ * LODE_SNIPPET_MAX_BYTES bytes, starting at the first line from line @from_line (0-based)
+ * on that holds a query term, cut at a line end when one is in reach and always at a
+ * character boundary; valid UTF-8. *@first_line is the line it starts at, 0-based. */
 char *
 _lode_search_snippet (const char        *body,
-                      const char *const *terms)
+                      const char *const *terms,
+                      guint              from_line,
+                      guint             *first_line)
 {
   const char *start;
   const char *p;
@@ -632,10 +662,14 @@ _lode_search_snippet (const char        *body,
   gsize n;
   g_autofree char *raw = NULL;
 
+  *first_line = 0;
   if (body == NULL)
     return g_strdup ("");
 
-  start = first_matching_line (body, terms);
+  start = first_matching_line (body, line_start (body, from_line), terms);
+  for (p = body; p < start; p++)
+    *first_line += *p == '\n';
+
   p = start;
   while (*p != '\0' && p - start < LODE_SNIPPET_MAX_BYTES)
     {

@@ -533,6 +533,162 @@ rank_lexical (Search   *search,
   return g_steal_pointer (&candidates);
 }
 
+/* How many of @terms lines @first … @last (0-based) of @lines hold. */
+static guint
+count_terms (char              **lines,
+             guint               n_lines,
+             guint               first,
+             guint               last,
+             const char *const  *terms)
+{
+  guint n = 0;
+
+  for (guint t = 0; terms != NULL && terms[t] != NULL; t++)
+    for (guint l = first; l <= last && l < n_lines; l++)
+      if (strstr (lines[l], terms[t]) != NULL)
+        {
+          n++;
+          break;
+        }
+
+  return n;
+}
+
+/* Which of the declarations a chunk holds the match lies in: for an identifier query the
+ * one of that name; otherwise the one whose lines hold the most query terms, the innermost
+ * among equals (a method rather than its class). NULL when the chunk's own symbol stands. */
+static const LodeSymbolRow *
+attribute (const Search       *search,
+           const LodeChunkRow *row,
+           GPtrArray          *symbols,
+           const char         *body)
+{
+  g_autofree char *lower = NULL;
+  g_auto(GStrv) lines = NULL;
+  const LodeSymbolRow *best = NULL;
+  guint best_hits = 0;
+  guint n_lines;
+
+  if (symbols->len == 0)
+    return NULL;
+
+  if (search->plan->kind == LODE_QUERY_IDENTIFIER)
+    {
+      for (guint i = symbols->len; i > 0; i--)
+        {
+          const LodeSymbolRow *symbol = g_ptr_array_index (symbols, i - 1);
+
+          if (g_ascii_strcasecmp (symbol->name, search->plan->name) == 0)
+            return symbol;
+        }
+    }
+  if (search->plan->kind == LODE_QUERY_PATH || body == NULL)
+    return symbols->len > 1 ? g_ptr_array_index (symbols, 0) : NULL;
+
+  lower = g_ascii_strdown (body, -1);
+  lines = g_strsplit (lower, "\n", -1);
+  n_lines = g_strv_length (lines);
+  for (guint i = 0; i < symbols->len; i++)
+    {
+      const LodeSymbolRow *symbol = g_ptr_array_index (symbols, i);
+      guint first = symbol->start_line > row->start_line ? symbol->start_line - row->start_line
+                                                          : 0;
+      guint hits = count_terms (lines, n_lines, first, symbol->end_line - row->start_line,
+                                (const char *const *) search->plan->terms);
+
+      /* Symbols come by start line, outer before inner: ≥ lets a method win over its class. */
+      if (best == NULL || hits > best_hits ||
+          (hits == best_hits && hits > 0 && symbol->start_line >= best->start_line &&
+           symbol->end_line <= best->end_line))
+        {
+          best = symbol;
+          best_hits = hits;
+        }
+    }
+
+  return best;
+}
+
+static LodeSearchResult *
+make_result (Search     *search,
+             Candidate  *c,
+             GError    **error)
+{
+  const char *const *terms = search->plan->kind == LODE_QUERY_PATH
+                             ? NULL : (const char *const *) search->plan->terms;
+  g_autoptr(LodeSearchResult) result = g_new0 (LodeSearchResult, 1);
+  g_autoptr(GPtrArray) symbols = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *body = NULL;
+  LodeChunkRow *row = c->row;
+  const LodeSymbolRow *symbol;
+  guint from_line = 0;
+  guint snippet_line;
+
+  body = lode_search_backend_dup_chunk_text (search->backend, c->chunk_id, &local_error);
+  if (local_error == NULL)
+    symbols = lode_search_backend_find_chunk_symbols (search->backend, c->chunk_id,
+                                                      &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+
+  result->path = g_steal_pointer (&row->path);
+  result->start_line = row->start_line;
+  result->end_line = row->end_line;
+  result->language = g_steal_pointer (&row->language);
+  result->score = c->score;
+  result->symbol_start_line = row->start_line;
+  result->symbol_end_line = row->end_line;
+
+  symbol = attribute (search, row, symbols, body);
+  if (symbol != NULL)
+    {
+      result->symbol = g_strdup (symbol->name);
+      result->kind = g_strdup (symbol->kind);
+      result->container = g_strdup (symbol->container);
+      result->signature = g_strdup (symbol->signature);
+      result->symbol_start_line = MAX (symbol->start_line, row->start_line);
+      result->symbol_end_line = MIN (symbol->end_line, row->end_line);
+      from_line = result->symbol_start_line - row->start_line;
+    }
+  else
+    {
+      /* A piece of a split declaration names the declaration it belongs to. */
+      result->symbol = g_steal_pointer (&row->symbol);
+      result->kind = g_steal_pointer (&row->kind);
+      result->container = g_steal_pointer (&row->container);
+      result->signature = g_steal_pointer (&row->signature);
+    }
+
+  if (symbols->len > 0)
+    {
+      result->symbols = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_search_symbol_free);
+      for (guint i = 0; i < symbols->len; i++)
+        {
+          const LodeSymbolRow *s = g_ptr_array_index (symbols, i);
+          LodeSearchSymbol *item = g_new0 (LodeSearchSymbol, 1);
+
+          item->name = g_strdup (s->name);
+          item->kind = g_strdup (s->kind);
+          item->start_line = s->start_line;
+          item->end_line = s->end_line;
+          g_ptr_array_add (result->symbols, item);
+        }
+    }
+
+  result->snippet = _lode_search_snippet (body, terms, from_line, &snippet_line);
+  result->snippet_start_line = row->start_line + snippet_line;
+  if (search->options->include_content)
+    result->content = g_steal_pointer (&body);
+  if (result->content == NULL && search->options->include_content)
+    result->content = g_strdup ("");
+
+  return g_steal_pointer (&result);
+}
+
 /* The results, from candidates sorted by ranking score whose `score` is now on the 0–1
  * scale: minimum score, one per file, limit, snippets. */
 static GPtrArray *
@@ -542,40 +698,21 @@ make_results (Search   *search,
 {
   g_autoptr(GPtrArray) results = NULL;
   g_autoptr(GHashTable) files = g_hash_table_new (g_int64_hash, g_int64_equal);
-  const char *const *terms = search->plan->kind == LODE_QUERY_PATH
-                             ? NULL : (const char *const *) search->plan->terms;
 
   results = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_search_result_free);
   for (guint i = 0; i < candidates->len && results->len < search->limit; i++)
     {
       Candidate *c = &g_array_index (candidates, Candidate, i);
-      LodeChunkRow *row = c->row;
       LodeSearchResult *result;
-      g_autofree char *body = NULL;
-      g_autoptr(GError) local_error = NULL;
 
       if (c->score < search->options->min_score)
         break;
-      if (search->options->one_per_file && !g_hash_table_add (files, &row->file_id))
+      if (search->options->one_per_file && !g_hash_table_add (files, &c->row->file_id))
         continue;
 
-      body = lode_search_backend_dup_chunk_text (search->backend, c->chunk_id, &local_error);
-      if (local_error != NULL)
-        {
-          g_propagate_error (error, g_steal_pointer (&local_error));
-          return NULL;
-        }
-
-      result = g_new0 (LodeSearchResult, 1);
-      result->path = g_steal_pointer (&row->path);
-      result->start_line = row->start_line;
-      result->end_line = row->end_line;
-      result->language = g_steal_pointer (&row->language);
-      result->kind = g_steal_pointer (&row->kind);
-      result->symbol = g_steal_pointer (&row->symbol);
-      result->container = g_steal_pointer (&row->container);
-      result->score = c->score;
-      result->snippet = _lode_search_snippet (body, terms);
+      result = make_result (search, c, error);
+      if (result == NULL)
+        return NULL;
       g_ptr_array_add (results, result);
     }
 

@@ -31,7 +31,6 @@
 
 #include "lode-code-tokenizer.h"
 #include "lode-error.h"
-#include "lode-glob.h"
 #include "lode-search-private.h"
 #include "lode-store.h"
 
@@ -282,6 +281,7 @@ typedef enum
   STMT_SEARCH_FILTERED,
   STMT_RANK_ONE,
   STMT_SYMBOL_LOOKUP,
+  STMT_CHUNK_SYMBOLS,
   STMT_CHUNK_META,
   STMT_BODY,
   STMT_FIND_PATHS,
@@ -340,6 +340,9 @@ static const char *const stmt_sql[N_STMTS] = {
   [STMT_SYMBOL_LOOKUP] =
     "SELECT chunk_id, name, kind, container, signature, start_line, end_line FROM symbols "
     "WHERE name = ?1 COLLATE NOCASE AND chunk_id IS NOT NULL LIMIT ?2",
+  [STMT_CHUNK_SYMBOLS] =
+    "SELECT chunk_id, name, kind, container, signature, start_line, end_line FROM symbols "
+    "WHERE chunk_id = ?1 ORDER BY start_line, end_line DESC",
   [STMT_CHUNK_META] =
     "SELECT c.start_line, c.end_line, c.kind, c.symbol, c.container, c.file_id, f.path, "
     "f.language, c.signature FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id = ?1",
@@ -540,7 +543,7 @@ glob_func (sqlite3_context  *ctx,
   const char *path = (const char *) sqlite3_value_text (argv[1]);
 
   sqlite3_result_int (ctx, pattern != NULL && path != NULL &&
-                           lode_glob_match_path (pattern, path));
+                           lode_search_path_filter_matches (pattern, path));
 }
 
 /* The ranking function of chunks_fts: BM25 (k1 = 1.2) with per-column weights given as arguments, and
@@ -1982,18 +1985,13 @@ store_score_lexical (LodeSearchBackend       *backend,
 }
 
 static GPtrArray *
-store_find_symbols (LodeSearchBackend  *backend,
-                    const char         *name,
-                    guint               limit,
-                    GError            **error)
+read_symbol_rows (LodeStore     *self,
+                  sqlite3_stmt  *s,
+                  GError       **error)
 {
-  LodeStore *self = LODE_STORE (backend);
   g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_symbol_row_free);
-  sqlite3_stmt *s = stmt (self, STMT_SYMBOL_LOOKUP);
   int rc;
 
-  bind_text (s, 1, name);
-  sqlite3_bind_int (s, 2, limit);
   while ((rc = sqlite3_step (s)) == SQLITE_ROW)
     {
       LodeSymbolRow *row = g_new0 (LodeSymbolRow, 1);
@@ -2016,6 +2014,32 @@ store_find_symbols (LodeSearchBackend  *backend,
     }
 
   return g_steal_pointer (&rows);
+}
+
+static GPtrArray *
+store_find_symbols (LodeSearchBackend  *backend,
+                    const char         *name,
+                    guint               limit,
+                    GError            **error)
+{
+  LodeStore *self = LODE_STORE (backend);
+  sqlite3_stmt *s = stmt (self, STMT_SYMBOL_LOOKUP);
+
+  bind_text (s, 1, name);
+  sqlite3_bind_int (s, 2, limit);
+  return read_symbol_rows (self, s, error);
+}
+
+static GPtrArray *
+store_find_chunk_symbols (LodeSearchBackend  *backend,
+                          gint64              chunk_id,
+                          GError            **error)
+{
+  LodeStore *self = LODE_STORE (backend);
+  sqlite3_stmt *s = stmt (self, STMT_CHUNK_SYMBOLS);
+
+  sqlite3_bind_int64 (s, 1, chunk_id);
+  return read_symbol_rows (self, s, error);
 }
 
 static GPtrArray *
@@ -2163,6 +2187,7 @@ lode_store_search_backend_init (LodeSearchBackendInterface *iface)
   iface->lexical = store_lexical;
   iface->score_lexical = store_score_lexical;
   iface->find_symbols = store_find_symbols;
+  iface->find_chunk_symbols = store_find_chunk_symbols;
   iface->fetch_chunks = store_fetch_chunks;
   iface->dup_chunk_text = store_dup_chunk_text;
   iface->find_paths = store_find_paths;
