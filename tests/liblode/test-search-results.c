@@ -274,7 +274,7 @@ test_filters (Fixture       *fixture,
 }
 
 /* An agent pastes a whole issue: 16 kB and more are accepted (at most 2000 characters
- * were), and its identifier still finds the code. */
+ * were), and the code it names is found. */
 static void
 test_long_query (Fixture       *fixture,
                  gconstpointer  data)

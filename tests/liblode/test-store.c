@@ -683,6 +683,29 @@ test_natural_query (StoreFixture  *fixture,
   g_assert_cmpstr (result (results, 0)->path, ==, "NOTES.txt");
 }
 
+/* In a question, what stands in backticks (or a code block) is code, and counts more than
+ * the prose around it: two words as rare as each other, and the one in backticks wins,
+ * whichever it is. */
+static void
+test_code_words (StoreFixture  *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(GPtrArray) first = NULL;
+  g_autoptr(GPtrArray) second = NULL;
+
+  put_text (fixture->store, "total.c", "c", "int total;\n");
+  put_text (fixture->store, "balance.c", "c", "int balance;\n");
+  put_text (fixture->store, "other.c", "c", "int other;\n");
+
+  first = search (fixture->store, "the `balance` is wrong in the total");
+  g_assert_cmpuint (first->len, ==, 2);
+  g_assert_cmpstr (result (first, 0)->path, ==, "balance.c");
+
+  second = search (fixture->store, "the balance is wrong in the total:\n```\ntotal\n```");
+  g_assert_cmpuint (second->len, ==, 2);
+  g_assert_cmpstr (result (second, 0)->path, ==, "total.c");
+}
+
 static void
 test_filters (StoreFixture  *fixture,
               gconstpointer  data)
@@ -1089,6 +1112,7 @@ main (int   argc,
   ADD ("identifier-container", test_identifier_container);
   ADD ("path-query", test_path_query);
   ADD ("natural-query", test_natural_query);
+  ADD ("code-words", test_code_words);
   ADD ("filters", test_filters);
   ADD ("limit-clamp", test_limit_clamp);
   ADD ("hostile-queries", test_hostile_queries);

@@ -15,13 +15,15 @@ G_BEGIN_DECLS
  * @term: a token as the code tokenizer writes it (lower case)
  * @parts: (nullable) (array zero-terminated=1): tokens that, all present, also match the
  *   group (`parse`, `http`, `request` for `parsehttprequest`)
+ * @weight: how much a match counts, relative to a plain word (1)
  *
  * One unit of a lexical query: @term, or all of @parts.
  */
 typedef struct
 {
-  char  *term;
-  char **parts;
+  char   *term;
+  char  **parts;
+  double  weight;
 } LodeLexicalGroup;
 
 /**

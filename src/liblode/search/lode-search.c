@@ -22,6 +22,8 @@
 /* …and at most this many terms in its lexical query, word variants included. Each term is
  * one posting-list walk, so this bounds the query's cost. */
 #define NATURAL_MAX_PHRASES 384
+/* How much more a word that is surely code (see find_code_words) counts than prose. */
+#define CODE_WORD_WEIGHT    3.0
 
 void
 lode_search_symbol_free (LodeSearchSymbol *symbol)
@@ -258,6 +260,7 @@ typedef struct
 {
   char     *token;
   gboolean  colocated;
+  gsize     start;
 } Token;
 
 static void
@@ -275,7 +278,7 @@ collect_token_cb (const char *token,
                   gpointer    user_data)
 {
   GArray *tokens = user_data;
-  Token t = { g_strndup (token, len), colocated };
+  Token t = { g_strndup (token, len), colocated, start };
 
   g_array_append_val (tokens, t);
   return TRUE;
@@ -294,15 +297,25 @@ tokenize (const char        *text,
 }
 
 static void
-add_group (LodeLexicalQuery  *lexical,
-           const char        *term,
-           char             **parts)
+add_weighted_group (LodeLexicalQuery  *lexical,
+                    const char        *term,
+                    char             **parts,
+                    double             weight)
 {
   LodeLexicalGroup *group = g_new0 (LodeLexicalGroup, 1);
 
   group->term = g_strdup (term);
   group->parts = parts;
+  group->weight = weight;
   g_ptr_array_add (lexical->groups, group);
+}
+
+static void
+add_group (LodeLexicalQuery  *lexical,
+           const char        *term,
+           char             **parts)
+{
+  add_weighted_group (lexical, term, parts, 1.0);
 }
 
 static LodeLexicalQuery *
@@ -513,8 +526,78 @@ compare_length_desc (gconstpointer a,
   return la < lb ? 1 : la > lb ? -1 : 0;
 }
 
+/* Byte ranges of @text that are code: `spans` and ```fenced blocks```. */
+static GArray *
+find_code_ranges (const char *text)
+{
+  GArray *ranges = g_array_new (FALSE, FALSE, sizeof (gsize) * 2);
+  const char *p = text;
+
+  while ((p = strchr (p, '`')) != NULL)
+    {
+      gboolean fence = g_str_has_prefix (p, "```");
+      const char *open = p + (fence ? 3 : 1);
+      const char *close = fence ? strstr (open, "```") : strpbrk (open, "`\n");
+      gsize range[2];
+
+      if (close == NULL || (!fence && *close != '`'))
+        {
+          p = open;
+          continue;
+        }
+      range[0] = open - text;
+      range[1] = close - text;
+      g_array_append_vals (ranges, range, 1);
+      p = close + (fence ? 3 : 1);
+    }
+
+  return ranges;
+}
+
+static gboolean
+in_ranges (GArray *ranges,
+           gsize   offset)
+{
+  for (guint i = 0; i < ranges->len; i++)
+    {
+      const gsize *range = &g_array_index (ranges, gsize, 2 * i);
+
+      if (offset >= range[0] && offset < range[1])
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* Words that are surely code: compound identifiers (`post_refund`, `parseHttpRequest`, a
+ * path's `lode-store`) and whatever stands in backticks or a fenced block. An issue is
+ * mostly prose; these are its strong signals. */
+static GHashTable *
+find_code_words (const char *text,
+                 GArray     *tokens)
+{
+  GHashTable *code = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GArray) ranges = find_code_ranges (text);
+
+  for (guint i = 0; i < tokens->len; i++)
+    {
+      const Token *t = &g_array_index (tokens, Token, i);
+      guint n_parts = 0;
+
+      if (t->colocated)
+        continue;
+      while (i + 1 + n_parts < tokens->len &&
+             g_array_index (tokens, Token, i + 1 + n_parts).colocated)
+        n_parts++;
+      if (n_parts >= 2 || in_ranges (ranges, t->start))
+        g_hash_table_add (code, g_strdup (t->token));
+    }
+
+  return code;
+}
+
 /* Several words → any of them; BM25 ranks chunks that hold more of them, and rarer ones,
- * higher. */
+ * higher; words that are surely code count CODE_WORD_WEIGHT times. */
 static void
 plan_natural (LodeQueryPlan *plan,
               const char    *query)
@@ -523,6 +606,7 @@ plan_natural (LodeQueryPlan *plan,
   g_autoptr(GPtrArray) words = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) all_words = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) terms = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GHashTable) code = find_code_words (query, tokens);
   LodeLexicalQuery *lexical = _lode_lexical_query_new ();
   GHashTable *stop = get_stop_words ();
 
@@ -557,7 +641,12 @@ plan_natural (LodeQueryPlan *plan,
     g_ptr_array_set_size (terms, NATURAL_MAX_PHRASES);
 
   for (guint i = 0; i < terms->len; i++)
-    add_group (lexical, g_ptr_array_index (terms, i), NULL);
+    {
+      const char *term = g_ptr_array_index (terms, i);
+
+      add_weighted_group (lexical, term, NULL,
+                          g_hash_table_contains (code, term) ? CODE_WORD_WEIGHT : 1.0);
+    }
 
   plan->lexical = finish_lexical (lexical);
   plan->terms = terms_to_strv (g_steal_pointer (&terms));

@@ -37,7 +37,7 @@
 /* Weights of the FTS columns: symbol, sig, path, body. A hit in a declaration's name says
  * far more than one in its body. See rank_func(). Called explicitly rather than configured
  * as the table's `rank`: FTS5 answers ORDER BY rank with a nested query, twice as slow. */
-#define RANK_WEIGHTS "10.0, 4.0, 2.0, 1.0"
+#define RANK_WEIGHTS "10.0, 4.0, 2.0, 1.0, ?9"
 
 static const char schema_sql[] =
   "CREATE TABLE IF NOT EXISTS meta ("
@@ -557,7 +557,7 @@ glob_func (sqlite3_context  *ctx,
 typedef struct
 {
   int     n_phrases;
-  double *idf;
+  double *idf;      /* each phrase's IDF times its weight */
 } RankData;
 
 static int
@@ -578,13 +578,16 @@ rank_data_free (void *data)
   g_free (rank);
 }
 
-/* IDF of each phrase, computed once per query as bm25() does. */
+/* IDF of each phrase, computed once per query as bm25() does, times the phrase's weight:
+ * @weights lists one number per phrase, space-separated (NULL: all 1). */
 static RankData *
 rank_data_new (const Fts5ExtensionApi *api,
-               Fts5Context            *ctx)
+               Fts5Context            *ctx,
+               const char             *weights)
 {
   RankData *rank = g_new0 (RankData, 1);
   sqlite3_int64 n_rows = 0;
+  const char *w = weights;
 
   rank->n_phrases = api->xPhraseCount (ctx);
   rank->idf = g_new0 (double, MAX (rank->n_phrases, 1));
@@ -593,9 +596,20 @@ rank_data_new (const Fts5ExtensionApi *api,
   for (int i = 0; i < rank->n_phrases; i++)
     {
       sqlite3_int64 n_hits = 0;
+      double weight = 1.0;
+
+      if (w != NULL && *w != '\0')
+        {
+          char *end = NULL;
+
+          weight = g_ascii_strtod (w, &end);
+          w = end;
+          if (!(weight > 0.0 && weight < 1000.0))
+            weight = 1.0;
+        }
 
       api->xQueryPhrase (ctx, i, &n_hits, count_row_cb);
-      rank->idf[i] = MAX (1e-6, log ((n_rows - n_hits + 0.5) / (n_hits + 0.5)));
+      rank->idf[i] = weight * MAX (1e-6, log ((n_rows - n_hits + 0.5) / (n_hits + 0.5)));
     }
 
   return rank;
@@ -621,7 +635,8 @@ rank_func (const Fts5ExtensionApi  *api,
     {
       LodeStore *store = api->xUserData (ctx);
 
-      rank = rank_data_new (api, ctx);
+      rank = rank_data_new (api, ctx, n_args > 4 ? (const char *) sqlite3_value_text (args[4])
+                                                 : NULL);
       store->query_weight = 0.0;
       for (int i = 0; i < rank->n_phrases; i++)
         store->query_weight += rank->idf[i];
@@ -655,7 +670,7 @@ rank_func (const Fts5ExtensionApi  *api,
 
   for (int c = 0; c < n_columns; c++)
     {
-      double weight = c < n_args ? sqlite3_value_double (args[c]) : 1.0;
+      double weight = c < n_args && c < 4 ? sqlite3_value_double (args[c]) : 1.0;
 
       for (int p = 0; p < rank->n_phrases; p++)
         {
@@ -1872,12 +1887,26 @@ append_phrase (GString    *match,
   g_string_append_c (match, '"');
 }
 
-/* The FTS5 MATCH expression of @query. Every term is quoted, so no user text ever reaches
- * the FTS5 query parser: a group is "term", or ("term" OR ("part" AND "part" …)). */
+static void
+append_weight (GString *weights,
+               double   weight)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (weights->len > 0)
+    g_string_append_c (weights, ' ');
+  g_string_append (weights, g_ascii_dtostr (buf, sizeof buf, weight));
+}
+
+/* The FTS5 MATCH expression of @query and the weight of each of its phrases, in order, for
+ * lode_rank(). Every term is quoted, so no user text ever reaches the FTS5 query parser: a
+ * group is "term", or ("term" OR ("part" AND "part" …)). */
 static char *
-build_match (const LodeLexicalQuery *query)
+build_match (const LodeLexicalQuery  *query,
+             char                   **weights_out)
 {
   GString *match = g_string_new (query->path_only ? "{path} : (" : NULL);
+  GString *weights = g_string_new (NULL);
 
   for (guint i = 0; i < query->groups->len; i++)
     {
@@ -1885,6 +1914,7 @@ build_match (const LodeLexicalQuery *query)
 
       if (i > 0)
         g_string_append (match, query->require_all ? " AND " : " OR ");
+      append_weight (weights, group->weight);
       if (group->parts == NULL)
         {
           append_phrase (match, group->term);
@@ -1899,12 +1929,14 @@ build_match (const LodeLexicalQuery *query)
           if (j > 0)
             g_string_append (match, " AND ");
           append_phrase (match, group->parts[j]);
+          append_weight (weights, group->weight);
         }
       g_string_append (match, "))");
     }
   if (query->path_only)
     g_string_append_c (match, ')');
 
+  *weights_out = g_string_free (weights, FALSE);
   return g_string_free (match, FALSE);
 }
 
@@ -1920,7 +1952,8 @@ store_lexical (LodeSearchBackend       *backend,
 {
   LodeStore *self = LODE_STORE (backend);
   gboolean filtered = filter != NULL && (filter->language != NULL || filter->path_glob != NULL);
-  g_autofree char *match = build_match (query);
+  g_autofree char *weights = NULL;
+  g_autofree char *match = build_match (query, &weights);
   sqlite3_stmt *s = stmt (self, filtered ? STMT_SEARCH_FILTERED : STMT_SEARCH);
   int rc;
 
@@ -1931,6 +1964,7 @@ store_lexical (LodeSearchBackend       *backend,
 
   bind_text (s, 1, match);
   sqlite3_bind_int (s, 2, limit);
+  bind_text (s, 9, weights);
   if (filtered)
     {
       bind_text (s, 3, filter->language);
@@ -1964,7 +1998,8 @@ store_score_lexical (LodeSearchBackend       *backend,
                      GError                 **error)
 {
   LodeStore *self = LODE_STORE (backend);
-  g_autofree char *match = build_match (query);
+  g_autofree char *weights = NULL;
+  g_autofree char *match = build_match (query, &weights);
 
   for (guint i = 0; i < n_chunks; i++)
     {
@@ -1972,6 +2007,7 @@ store_score_lexical (LodeSearchBackend       *backend,
       int rc;
 
       bind_text (s, 1, match);
+      bind_text (s, 9, weights);
       sqlite3_bind_int64 (s, 2, chunk_ids[i]);
       rc = sqlite3_step (s);
       scores[i] = rc == SQLITE_ROW ? MAX (0.0, -sqlite3_column_double (s, 0)) : 0.0;
