@@ -342,7 +342,8 @@ static const char *const stmt_sql[N_STMTS] = {
     "WHERE name = ?1 COLLATE NOCASE AND chunk_id IS NOT NULL LIMIT ?2",
   [STMT_CHUNK_SYMBOLS] =
     "SELECT chunk_id, name, kind, container, signature, start_line, end_line FROM symbols "
-    "WHERE chunk_id = ?1 ORDER BY start_line, end_line DESC",
+    "WHERE file_id = (SELECT file_id FROM chunks WHERE id = ?1) AND chunk_id = ?1 "
+    "ORDER BY start_line, end_line DESC",
   [STMT_CHUNK_META] =
     "SELECT c.start_line, c.end_line, c.kind, c.symbol, c.container, c.file_id, f.path, "
     "f.language, c.signature FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id = ?1",
