@@ -210,20 +210,6 @@ typedef struct
 } Fixture;
 
 static void
-write_file (const char *root,
-            const char *relative,
-            const char *contents)
-{
-  g_autofree char *path = g_build_filename (root, relative, NULL);
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autoptr(GError) error = NULL;
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-}
-
-static void
 fixture_setup (Fixture       *fixture,
                gconstpointer  data)
 {
@@ -355,12 +341,12 @@ test_semantic_neighbours (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
   LodeSearchOptions options = LODE_SEARCH_OPTIONS_INIT;
 
-  write_file (fixture->root, "garage.py",
+  test_write_file (fixture->root, "garage.py",
               "def service(car):\n    \"\"\"Check the engine and the wheels of the automobile.\"\"\"\n"
               "    return car.engine.ok\n");
-  write_file (fixture->root, "market.py",
+  test_write_file (fixture->root, "market.py",
               "def sell(basket):\n    \"\"\"Weigh every banana and mango.\"\"\"\n    return len(basket)\n");
-  write_file (fixture->root, "net/server.c",
+  test_write_file (fixture->root, "net/server.c",
               "int accept_peer (int fd)\n{\n  /* a socket connection for each packet */\n  return fd;\n}\n");
 
   project = open_project (fixture, embedder);
@@ -422,11 +408,11 @@ test_hybrid_fuses_legs (Fixture       *fixture,
       g_autofree char *path = g_strdup_printf ("cars/model_%02u.txt", i);
       g_autofree char *text = g_strdup_printf ("automobile number %u: engine, wheels, vehicle\n", i);
 
-      write_file (fixture->root, path, text);
+      test_write_file (fixture->root, path, text);
     }
   for (guint i = 0; i < 10; i++)
     g_string_append (fruit, "banana mango apple cherry fruit orchard\n");
-  write_file (fixture->root, "market/delivery.txt", fruit->str);
+  test_write_file (fixture->root, "market/delivery.txt", fruit->str);
 
   project = open_project (fixture, embedder);
   report = index_project (project);
@@ -484,20 +470,20 @@ test_min_score (Fixture       *fixture,
   g_autoptr(LodeProject) project = NULL;
   g_autoptr(LodeIndexReport) report = NULL;
 
-  write_file (fixture->root, "garage/service.py",
+  test_write_file (fixture->root, "garage/service.py",
               "def service_car(car):\n    \"\"\"Check the engine and the wheels of the "
               "automobile.\"\"\"\n    return car.engine.ok\n");
-  write_file (fixture->root, "garage/paint.py",
+  test_write_file (fixture->root, "garage/paint.py",
               "def paint(car, colour):\n    \"\"\"Paint the automobile.\"\"\"\n"
               "    return service_car(car)\n");
-  write_file (fixture->root, "market.py",
+  test_write_file (fixture->root, "market.py",
               "def sell(basket):\n    \"\"\"Weigh every banana and mango.\"\"\"\n"
               "    return len(basket)\n");
   for (guint i = 0; i < 12; i++)
     {
       g_autofree char *path = g_strdup_printf ("notes/note_%02u.txt", i);
 
-      write_file (fixture->root, path, "an orchard of cherry trees, a note about wheels\n");
+      test_write_file (fixture->root, path, "an orchard of cherry trees, a note about wheels\n");
     }
 
   project = open_project (fixture, embedder);
@@ -565,9 +551,9 @@ test_incremental (Fixture       *fixture,
   g_autofree char *new_path = g_build_filename (lib_dir, "b.py", NULL);
   guint n;
 
-  write_file (fixture->root, "a.py", "def pay(invoice):\n    return invoice.total\n\n\n"
+  test_write_file (fixture->root, "a.py", "def pay(invoice):\n    return invoice.total\n\n\n"
                                      "def refund(receipt):\n    return -receipt.total\n");
-  write_file (fixture->root, "b.py", "def route(packet):\n    return packet.dest\n");
+  test_write_file (fixture->root, "b.py", "def route(packet):\n    return packet.dest\n");
   project = open_project (fixture, embedder);
   first = index_project (project);
   g_assert_cmpuint (embedder->n_documents, ==, first->n_chunks);
@@ -579,7 +565,7 @@ test_incremental (Fixture       *fixture,
   g_assert_cmpuint (again->n_embedded, ==, 0);
 
   /* One function changes: one text to embed. */
-  write_file (fixture->root, "a.py", "def pay(invoice):\n    return invoice.total\n\n\n"
+  test_write_file (fixture->root, "a.py", "def pay(invoice):\n    return invoice.total\n\n\n"
                                      "def refund(receipt):\n    return -receipt.total * 2\n");
   changed = index_project (project);
   g_assert_cmpuint (changed->n_updated, ==, 1);
@@ -589,7 +575,7 @@ test_incremental (Fixture       *fixture,
   /* Moved, and copied: nothing to embed, everything covered. */
   g_assert_cmpint (g_mkdir (lib_dir, 0755), ==, 0);
   g_assert_cmpint (g_rename (old_path, new_path), ==, 0);
-  write_file (fixture->root, "copy.py", "def route(packet):\n    return packet.dest\n");
+  test_write_file (fixture->root, "copy.py", "def route(packet):\n    return packet.dest\n");
   moved = index_project (project);
   g_assert_cmpuint (moved->n_added, ==, 2);
   g_assert_cmpuint (embedder->n_documents, ==, n);
@@ -612,8 +598,8 @@ test_switch_model (Fixture       *fixture,
   g_autoptr(LodeSearchResponse) stale = NULL;
   g_autoptr(LodeSearchResponse) after = NULL;
 
-  write_file (fixture->root, "garage.txt", "the automobile engine\n");
-  write_file (fixture->root, "market.txt", "banana and mango\n");
+  test_write_file (fixture->root, "garage.txt", "the automobile engine\n");
+  test_write_file (fixture->root, "market.txt", "banana and mango\n");
   project = open_project (fixture, a);
   report_a = index_project (project);
   g_assert_cmpuint (a->n_documents, ==, 2);
@@ -665,7 +651,7 @@ test_provider_failure (Fixture       *fixture,
       g_autofree char *path = g_strdup_printf ("f%03u.txt", i);
       g_autofree char *text = g_strdup_printf ("ledger entry %u\n", i);
 
-      write_file (fixture->root, path, text);
+      test_write_file (fixture->root, path, text);
     }
 
   failing->fail_after = 1;
@@ -707,7 +693,7 @@ test_no_model (Fixture       *fixture,
   LodeSearchOptions options = LODE_SEARCH_OPTIONS_INIT;
 
   g_assert_cmpstr (fixture->config->embedding_provider, ==, "builtin");
-  write_file (fixture->root, "main.c", "int main (void) { return parse_args (); }\n");
+  test_write_file (fixture->root, "main.c", "int main (void) { return parse_args (); }\n");
   project = lode_engine_open_project (fixture->engine, fixture->root, FALSE, &error);
   g_assert_no_error (error);
   g_assert_null (lode_project_get_embedder (project));
@@ -799,7 +785,7 @@ test_long_chunk (Fixture       *fixture,
 
   for (guint i = 0; i < 60; i++)
     g_string_append_printf (text, "line %u of the orchard report: apple, cherry; mango.\n", i);
-  write_file (fixture->root, "report.txt", text->str);
+  test_write_file (fixture->root, "report.txt", text->str);
 
   embedder->max_tokens = 32;
   project = open_project (fixture, embedder);
@@ -867,15 +853,15 @@ test_sync (Fixture       *fixture,
   g_autoptr(LodeSearchResponse) bills = NULL;
   g_autofree char *garage = g_build_filename (fixture->root, "garage.txt", NULL);
 
-  write_file (fixture->root, "garage.txt", "automobile engine\n");
-  write_file (fixture->root, "market.txt", "banana mango\n");
+  test_write_file (fixture->root, "garage.txt", "automobile engine\n");
+  test_write_file (fixture->root, "market.txt", "banana mango\n");
   project = open_project (fixture, embedder);
   first = index_project (project);
   before = search (project, "truck", LODE_SEARCH_MODE_SEMANTIC, 1);
   g_assert_true (has_path (before, "garage.txt"));
 
   g_assert_cmpint (g_unlink (garage), ==, 0);
-  write_file (fixture->root, "billing.txt", "invoice and refund\n");
+  test_write_file (fixture->root, "billing.txt", "invoice and refund\n");
   second = index_project (project);
   after = search (project, "truck", LODE_SEARCH_MODE_SEMANTIC, 5);
   g_assert_false (has_path (after, "garage.txt"));
@@ -905,11 +891,11 @@ test_tiny_bert (Fixture       *fixture,
                      "  return 0;\n}\n";
   const LodeSearchResult *top;
 
-  write_file (fixture->root, "ring.c", ring);
-  write_file (fixture->root, "report.py",
+  test_write_file (fixture->root, "ring.c", ring);
+  test_write_file (fixture->root, "report.py",
               "def render(rows):\n    \"\"\"Render the rows as a table.\"\"\"\n"
               "    return '\\n'.join(str(r) for r in rows)\n");
-  write_file (fixture->root, "notes.md", "# Notes\n\nThe queue drops the oldest entry when full.\n");
+  test_write_file (fixture->root, "notes.md", "# Notes\n\nThe queue drops the oldest entry when full.\n");
 
   g_free (fixture->config->embedding_model);
   fixture->config->embedding_model = g_test_build_filename (G_TEST_BUILT, "liblode", "fixtures",
@@ -959,7 +945,7 @@ make_kill_tree (const char *root)
       g_autofree char *text = g_strdup_printf ("def handler_%u(payment):\n"
                                                "    return payment.amount * %u\n", i, i);
 
-      write_file (root, path, text);
+      test_write_file (root, path, text);
     }
 }
 

@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 
 #include "lode.h"
+#include "test-helpers.h"
 
 typedef struct
 {
@@ -20,20 +21,6 @@ typedef struct
   char             *root;
 } Fixture;
 
-static void
-write_file (const char *root,
-            const char *relative,
-            const char *contents)
-{
-  g_autofree char *path = g_build_filename (root, relative, NULL);
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autoptr(GError) error = NULL;
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-}
-
 /* A class whose methods share one chunk; small functions merged into one chunk; a long
  * function whose match lies far below its first line. */
 static void
@@ -41,7 +28,7 @@ write_tree (const char *root)
 {
   g_autoptr(GString) long_text = g_string_new ("def long_function(values):\n");
 
-  write_file (root, "billing/ledger.py",
+  test_write_file (root, "billing/ledger.py",
               "class Ledger:\n"
               "    \"\"\"Book keeping.\"\"\"\n"
               "\n"
@@ -55,15 +42,15 @@ write_tree (const char *root)
               "\n"
               "    def close_account(self, owner):\n"
               "        return None\n");
-  write_file (root, "util/small.c",
+  test_write_file (root, "util/small.c",
               "int add_one (int x) { return x + 1; }\n"
               "int add_two (int x) { return x + 2; }\n"
               "int twice_value (int x) { return x * 2; }\n");
   for (guint i = 0; i < 30; i++)
     g_string_append_printf (long_text, "    total_%u = sum(values) + %u\n", i, i);
   g_string_append (long_text, "    return frobnicate_quarterly(total_0)\n");
-  write_file (root, "report/long.py", long_text->str);
-  write_file (root, "Tests/test_ledger.py",
+  test_write_file (root, "report/long.py", long_text->str);
+  test_write_file (root, "Tests/test_ledger.py",
               "def test_refund():\n    assert post_refund_check()\n");
 }
 
