@@ -38,8 +38,11 @@
 /* …and rank code above tests and prose (see secondary_factor). */
 #define SECONDARY_FACTOR        0.5
 
-/* Ranks of the two legs fused by Reciprocal Rank Fusion: each leg adds 1 / (RRF_K + rank). */
+/* Ranks of the two legs fused by Reciprocal Rank Fusion: the lexical leg adds
+ * 1 / (RRF_K + rank), the dense leg its weight times that (see dense_weight). */
 #define RRF_K 60
+/* The spread of cosines over the dense leg's neighbours at which it counts fully. */
+#define DENSE_FULL_SPREAD 0.1
 
 /* The highest tier of an identifier query (see symbol_tier), for the score scale. */
 #define MAX_TIER 7
@@ -1009,10 +1012,30 @@ search_semantic (Search   *search,
   return make_results (search, candidates, error);
 }
 
+/* How much the dense leg counts in the fusion, 0 … 1: the spread between the cosines of its
+ * first and last neighbours, relative to DENSE_FULL_SPREAD. A model that tells chunks apart
+ * (bge-small's neighbours span a few tenths) counts as much as BM25; one whose neighbours all
+ * look alike (a weak or wrong model, a query it cannot read) hardly counts, so that it
+ * cannot drag a strong lexical ranking down. */
+static double
+dense_weight (GArray *dense,
+              guint   n_leg)
+{
+  guint last = MIN (dense->len, n_leg);
+  double spread;
+
+  if (last < 2)
+    return 1.0;
+
+  spread = g_array_index (dense, LodeVectorHit, 0).score -
+           g_array_index (dense, LodeVectorHit, last - 1).score;
+  return CLAMP (spread / DENSE_FULL_SPREAD, 0.0, 1.0);
+}
+
 /* Hybrid: the first max(3 × limit, 30) chunks of the lexical ranking and of the dense leg,
- * fused by RRF, then the lexical boosts: definitions of an identifier first (its tiers),
- * tests and prose at SECONDARY_FACTOR for questions in words, and several files in the
- * first results. On the score scale the fused relevance counts as a fraction of the best
+ * fused by RRF (the dense leg weighted by dense_weight), then the lexical boosts: definitions
+ * of an identifier first (its tiers), tests and prose at SECONDARY_FACTOR for questions in
+ * words, and several files in the first results. On the score scale the fused relevance counts as a fraction of the best
  * possible, first in both legs. */
 static GPtrArray *
 search_fused (Search   *search,
@@ -1027,7 +1050,8 @@ search_fused (Search   *search,
   guint n_leg = dense_candidates (search);
   guint n_lexical;
   guint rank = 0;
-  const double best = 2.0 / (RRF_K + 1);
+  const double weight = dense_weight (dense, n_leg);
+  const double best = (1.0 + weight) / (RRF_K + 1);
 
   lexical = rank_lexical (search, error);
   if (lexical == NULL)
@@ -1071,7 +1095,7 @@ search_fused (Search   *search,
         {
           rank++;
           g_array_index (fused, Candidate, GPOINTER_TO_UINT (pos)).relevance +=
-            1.0 / (RRF_K + rank);
+            weight / (RRF_K + rank);
           continue;
         }
 
@@ -1083,7 +1107,7 @@ search_fused (Search   *search,
           memset (&g_array_index (dense_only, Candidate, j), 0, sizeof c);
           j++;
           rank++;
-          c.relevance = 1.0 / (RRF_K + rank);
+          c.relevance = weight / (RRF_K + rank);
           keys[fused->len] = c.chunk_id;
           g_hash_table_insert (index, &keys[fused->len], GUINT_TO_POINTER (fused->len));
           g_array_append_val (fused, c);
