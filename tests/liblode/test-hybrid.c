@@ -119,7 +119,16 @@ embed_text (TestEmbedder *self,
   for (const char *p = text; *p != '\0'; p++)
     n_marks += g_ascii_ispunct (*p);
 
-  for (guint i = 0; words[i] != NULL; i++)
+  /* "test-flat" is a model that cannot tell texts apart: every vector is nearly the same,
+   * moved a hair by each 'z' of the text. */
+  if (g_str_equal (self->model, "test-flat"))
+    {
+      for (const char *p = lower; *p != '\0'; p++)
+        out[1] += *p == 'z' ? 0.01f : 0.0f;
+      out[0] = 1.0f;
+    }
+
+  for (guint i = 0; words[i] != NULL && out[0] == 0.0f; i++)
     {
       gboolean known = FALSE;
 
@@ -532,6 +541,42 @@ test_min_score (Fixture       *fixture,
             g_assert_cmpfloat (k->score, >=, 0.1);
           }
       }
+}
+
+/* A dense leg that cannot tell chunks apart does not reorder a clear lexical ranking. With
+ * the legs weighed alike, the chunk the flat model happens to put first (it has no 'z')
+ * would pass the chunk that holds both query words. */
+static void
+test_weak_dense_leg (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(TestEmbedder) embedder = test_embedder_new ("test-flat");
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(LodeIndexReport) report = NULL;
+  g_autoptr(LodeSearchResponse) lexical = NULL;
+  g_autoptr(LodeSearchResponse) hybrid = NULL;
+
+  test_write_file (fixture->root, "both.txt", "apple banana pizza zzzz\n");
+  test_write_file (fixture->root, "one.txt", "apple\n");
+  for (guint i = 0; i < N_FILLERS; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("fill/fill_%02u.txt", i);
+
+      test_write_file (fixture->root, path, "a quiz about nothing\n");
+    }
+
+  project = open_project (fixture, embedder);
+  report = index_project (project);
+
+  lexical = search (project, "apple banana", LODE_SEARCH_MODE_LEXICAL, 5);
+  g_assert_cmpstr (((LodeSearchResult *) g_ptr_array_index (lexical->results, 0))->path, ==,
+                   "both.txt");
+  hybrid = search (project, "apple banana", LODE_SEARCH_MODE_HYBRID, 5);
+  g_assert_cmpint (hybrid->mode, ==, LODE_SEARCH_MODE_HYBRID);
+  g_assert_cmpstr (((LodeSearchResult *) g_ptr_array_index (hybrid->results, 0))->path, ==,
+                   "both.txt");
+  g_assert_cmpstr (((LodeSearchResult *) g_ptr_array_index (hybrid->results, 1))->path, ==,
+                   "one.txt");
 }
 
 /* A text is embedded once: not again when unchanged, moved or duplicated; a changed chunk
@@ -1084,6 +1129,7 @@ main (int   argc,
   ADD ("semantic-neighbours", test_semantic_neighbours);
   ADD ("fuses-legs", test_hybrid_fuses_legs);
   ADD ("min-score", test_min_score);
+  ADD ("weak-dense-leg", test_weak_dense_leg);
   ADD ("incremental", test_incremental);
   ADD ("switch-model", test_switch_model);
   ADD ("provider-failure", test_provider_failure);
