@@ -380,6 +380,7 @@ test_own_functions (SearchFixture *fixture,
 {
   g_autoptr(GHashTable) definitions = NULL;
   g_autofree char *bench_dir = g_build_filename (fixture->root, "bench", NULL);
+  g_autofree char *gtk_dir = g_build_filename (fixture->root, "gtk-ui", NULL);
   GList *names;
   guint n_checked = 0;
   guint n_failed = 0;
@@ -392,6 +393,8 @@ test_own_functions (SearchFixture *fixture,
   collect_definitions (fixture->root, "tests", definitions);
   if (g_file_test (bench_dir, G_FILE_TEST_IS_DIR))
     collect_definitions (fixture->root, "bench", definitions);
+  if (g_file_test (gtk_dir, G_FILE_TEST_IS_DIR))
+    collect_definitions (fixture->root, "gtk-ui", definitions);
 
   /* Sorted, so that failure messages come in a stable order. */
   names = g_list_sort (g_hash_table_get_keys (definitions), (GCompareFunc) strcmp);
