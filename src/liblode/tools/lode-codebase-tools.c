@@ -24,8 +24,6 @@
  * render the same data as markdown.
  */
 
-#define SEARCH_MAX_LIMIT 50
-
 #define NO_INPUT "{\"type\": \"object\", \"properties\": {}, \"additionalProperties\": false}"
 
 #define PROJECT_OUTPUT_PROPERTIES LODE_PROJECT_PROPERTIES
@@ -596,8 +594,8 @@ static const LodeTool codebase_search_tool = {
     "\"description\": \"What to look for: an identifier, a path, a question, or a whole "
     "pasted issue text.\"}, "
     PROJECT_PATH_PROPERTY ", "
-    "\"limit\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 50, \"default\": 10, "
-    "\"description\": \"Number of results (1-50).\"}, "
+    "\"limit\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 100, \"default\": 10, "
+    "\"description\": \"Number of results (1-100).\"}, "
     "\"fileFilter\": {\"type\": \"string\", \"description\": \"Only these paths: a glob "
     "(*, ?, [...]; without '/' it matches any path component, src/** a subtree) or a plain "
     "string that the path contains (relative to the project root).\"}, "
