@@ -730,7 +730,7 @@ lode_project_embed (LodeProject            *self,
  * readers see the last committed batch, and the dense leg covers the chunks embedded so far).
  *
  * Hybrid mode fuses BM25 and the vector neighbours of the query (see
- * lode_store_search_hybrid()). Without an embedder, or when the query cannot be embedded,
+ * lode_searcher_search()). Without an embedder, or when the query cannot be embedded,
  * hybrid runs BM25 alone and the response says so (mode lexical, a notice); semantic mode
  * fails with %LODE_ERROR_EMBEDDER instead. Embedding the query blocks (a model run or an
  * HTTP request): call this from a worker thread or a command-line tool.
