@@ -84,6 +84,22 @@ def lode(args, *argv):
         raise RuntimeError(f'bad JSON on stdout: {e}')
 
 
+def normalise(result):
+    """A result with start_line/end_line, whichever JSON form lode printed (codebase_search's
+    startLine/endLine, or the older snake_case)."""
+    if 'startLine' in result:
+        result = dict(result, start_line=result['startLine'], end_line=result['endLine'])
+    return result
+
+
+def mode_of(reply):
+    """The mode that ran and lode's notice: `mode: {used, reason}` or `mode` and `notice`."""
+    mode = reply.get('mode', 'lexical')
+    if isinstance(mode, dict):
+        return mode.get('used', 'lexical'), mode.get('reason')
+    return mode, reply.get('notice')
+
+
 def overlaps(result, ranges):
     return any(result['start_line'] <= end and start <= result['end_line'] for start, end in ranges)
 
@@ -227,10 +243,11 @@ def main():
             try:
                 reply = lode(args, 'search', '-p', trees[key], '-n', str(args.limit), '--json',
                              '--mode', args.mode, '--', q[args.field])
-                results = reply['results']
-                modes_used[reply.get('mode', 'lexical')] += 1
-                if reply.get('notice'):
-                    notices[reply['notice']] += 1
+                results = [normalise(r) for r in reply['results']]
+                mode, notice = mode_of(reply)
+                modes_used[mode] += 1
+                if notice:
+                    notices[notice] += 1
                 if not all({'path', 'start_line', 'end_line'} <= r.keys() for r in results):
                     raise RuntimeError('a result lacks path, start_line or end_line')
             except (RuntimeError, KeyError, TypeError, AttributeError) as e:

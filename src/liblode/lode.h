@@ -22,6 +22,7 @@
 #include "lode-project.h"
 #include "lode-scanner.h"
 #include "lode-search.h"
+#include "lode-searcher.h"
 #include "lode-store.h"
 #include "lode-tool-registry.h"
 #include "lode-tools.h"

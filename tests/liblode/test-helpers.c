@@ -131,3 +131,18 @@ test_remove_dir (const char *dir)
     }
   g_rmdir (dir);
 }
+
+/* Writes @contents to @relative under @root, creating the folders on the way. */
+void
+test_write_file (const char *root,
+                 const char *relative,
+                 const char *contents)
+{
+  g_autofree char *path = g_build_filename (root, relative, NULL);
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_file_set_contents (path, contents, -1, &error);
+  g_assert_no_error (error);
+}

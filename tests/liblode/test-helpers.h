@@ -23,5 +23,8 @@ gboolean      test_logs_contain  (const char    *needle);
 const char   *test_tiny_bert_dir   (void);
 JsonArray    *test_tiny_bert_cases (JsonParser    *parser);
 void          test_remove_dir      (const char    *dir);
+void          test_write_file      (const char    *root,
+                                    const char    *relative,
+                                    const char    *contents);
 
 G_END_DECLS

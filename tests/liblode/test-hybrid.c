@@ -119,7 +119,16 @@ embed_text (TestEmbedder *self,
   for (const char *p = text; *p != '\0'; p++)
     n_marks += g_ascii_ispunct (*p);
 
-  for (guint i = 0; words[i] != NULL; i++)
+  /* "test-flat" is a model that cannot tell texts apart: every vector is nearly the same,
+   * moved a hair by each 'z' of the text. */
+  if (g_str_equal (self->model, "test-flat"))
+    {
+      for (const char *p = lower; *p != '\0'; p++)
+        out[1] += *p == 'z' ? 0.01f : 0.0f;
+      out[0] = 1.0f;
+    }
+
+  for (guint i = 0; words[i] != NULL && out[0] == 0.0f; i++)
     {
       gboolean known = FALSE;
 
@@ -208,20 +217,6 @@ typedef struct
   LodeConfig  *config;
   LodeEngine  *engine;
 } Fixture;
-
-static void
-write_file (const char *root,
-            const char *relative,
-            const char *contents)
-{
-  g_autofree char *path = g_build_filename (root, relative, NULL);
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autoptr(GError) error = NULL;
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-}
 
 static void
 fixture_setup (Fixture       *fixture,
@@ -355,12 +350,12 @@ test_semantic_neighbours (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
   LodeSearchOptions options = LODE_SEARCH_OPTIONS_INIT;
 
-  write_file (fixture->root, "garage.py",
+  test_write_file (fixture->root, "garage.py",
               "def service(car):\n    \"\"\"Check the engine and the wheels of the automobile.\"\"\"\n"
               "    return car.engine.ok\n");
-  write_file (fixture->root, "market.py",
+  test_write_file (fixture->root, "market.py",
               "def sell(basket):\n    \"\"\"Weigh every banana and mango.\"\"\"\n    return len(basket)\n");
-  write_file (fixture->root, "net/server.c",
+  test_write_file (fixture->root, "net/server.c",
               "int accept_peer (int fd)\n{\n  /* a socket connection for each packet */\n  return fd;\n}\n");
 
   project = open_project (fixture, embedder);
@@ -422,11 +417,11 @@ test_hybrid_fuses_legs (Fixture       *fixture,
       g_autofree char *path = g_strdup_printf ("cars/model_%02u.txt", i);
       g_autofree char *text = g_strdup_printf ("automobile number %u: engine, wheels, vehicle\n", i);
 
-      write_file (fixture->root, path, text);
+      test_write_file (fixture->root, path, text);
     }
   for (guint i = 0; i < 10; i++)
     g_string_append (fruit, "banana mango apple cherry fruit orchard\n");
-  write_file (fixture->root, "market/delivery.txt", fruit->str);
+  test_write_file (fixture->root, "market/delivery.txt", fruit->str);
 
   project = open_project (fixture, embedder);
   report = index_project (project);
@@ -447,6 +442,143 @@ test_hybrid_fuses_legs (Fixture       *fixture,
   g_assert_cmpuint (count_prefix (hybrid, "cars/"), ==, 4);
 }
 
+static LodeSearchResponse *
+search_min_score (LodeProject    *project,
+                  const char     *query,
+                  LodeSearchMode  mode,
+                  double          min_score)
+{
+  g_autoptr(GError) error = NULL;
+  LodeSearchOptions options = LODE_SEARCH_OPTIONS_INIT;
+  LodeSearchResponse *response;
+
+  options.query = query;
+  options.mode = mode;
+  options.limit = 20;
+  options.min_score = min_score;
+  response = lode_project_search_full (project, &options, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (response->mode, ==, mode);
+  return response;
+}
+
+/* Scores lie on one 0–1 scale in every mode, so that minScore means the same in each:
+ * SocratiCode's documented minScore of 0.1 keeps the good results of a query in words, of
+ * an identifier and of a path, lexical, semantic or hybrid, and only drops the weak ones. */
+static void
+test_min_score (Fixture       *fixture,
+                gconstpointer  data)
+{
+  static const char *const queries[] = {
+    "automobile engine wheels", "service_car", "garage/service.py",
+  };
+  static const LodeSearchMode modes[] = {
+    LODE_SEARCH_MODE_LEXICAL, LODE_SEARCH_MODE_SEMANTIC, LODE_SEARCH_MODE_HYBRID,
+  };
+  g_autoptr(TestEmbedder) embedder = test_embedder_new ("test-a");
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(LodeIndexReport) report = NULL;
+
+  test_write_file (fixture->root, "garage/service.py",
+              "def service_car(car):\n    \"\"\"Check the engine and the wheels of the "
+              "automobile.\"\"\"\n    return car.engine.ok\n");
+  test_write_file (fixture->root, "garage/paint.py",
+              "def paint(car, colour):\n    \"\"\"Paint the automobile.\"\"\"\n"
+              "    return service_car(car)\n");
+  test_write_file (fixture->root, "market.py",
+              "def sell(basket):\n    \"\"\"Weigh every banana and mango.\"\"\"\n"
+              "    return len(basket)\n");
+  for (guint i = 0; i < 12; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("notes/note_%02u.txt", i);
+
+      test_write_file (fixture->root, path, "an orchard of cherry trees, a note about wheels\n");
+    }
+
+  project = open_project (fixture, embedder);
+  report = index_project (project);
+
+  for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+    for (guint q = 0; q < G_N_ELEMENTS (queries); q++)
+      {
+        g_autoptr(LodeSearchResponse) all = NULL;
+        g_autoptr(LodeSearchResponse) kept = NULL;
+        guint n_above = 0;
+
+        /* The test embedder knows words, not paths. */
+        if (modes[m] == LODE_SEARCH_MODE_SEMANTIC && strchr (queries[q], '/') != NULL)
+          continue;
+
+        all = search_min_score (project, queries[q], modes[m], 0.0);
+        kept = search_min_score (project, queries[q], modes[m], 0.1);
+        g_test_message ("%s “%s”: %u results, %u with minScore 0.1",
+                        lode_search_mode_to_string (modes[m]), queries[q], all->results->len,
+                        kept->results->len);
+        g_assert_cmpuint (all->results->len, >, 0);
+
+        for (guint i = 0; i < all->results->len; i++)
+          {
+            LodeSearchResult *r = g_ptr_array_index (all->results, i);
+
+            g_test_message ("  %s:%u %.3f", r->path, r->start_line, r->score);
+            g_assert_cmpfloat (r->score, >=, 0.0);
+            g_assert_cmpfloat (r->score, <=, 1.0);
+            n_above += r->score >= 0.1;
+          }
+
+        /* The best result is a good one in every mode, and minScore keeps exactly the
+         * results at or above it, in the same order. */
+        g_assert_cmpfloat (((LodeSearchResult *) g_ptr_array_index (all->results, 0))->score,
+                           >=, 0.1);
+        g_assert_cmpuint (kept->results->len, ==, n_above);
+        for (guint i = 0; i < kept->results->len; i++)
+          {
+            LodeSearchResult *a = g_ptr_array_index (all->results, i);
+            LodeSearchResult *k = g_ptr_array_index (kept->results, i);
+
+            g_assert_cmpstr (a->path, ==, k->path);
+            g_assert_cmpuint (a->start_line, ==, k->start_line);
+            g_assert_cmpfloat (k->score, >=, 0.1);
+          }
+      }
+}
+
+/* A dense leg that cannot tell chunks apart does not reorder a clear lexical ranking. With
+ * the legs weighed alike, the chunk the flat model happens to put first (it has no 'z')
+ * would pass the chunk that holds both query words. */
+static void
+test_weak_dense_leg (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(TestEmbedder) embedder = test_embedder_new ("test-flat");
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(LodeIndexReport) report = NULL;
+  g_autoptr(LodeSearchResponse) lexical = NULL;
+  g_autoptr(LodeSearchResponse) hybrid = NULL;
+
+  test_write_file (fixture->root, "both.txt", "apple banana pizza zzzz\n");
+  test_write_file (fixture->root, "one.txt", "apple\n");
+  for (guint i = 0; i < N_FILLERS; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("fill/fill_%02u.txt", i);
+
+      test_write_file (fixture->root, path, "a quiz about nothing\n");
+    }
+
+  project = open_project (fixture, embedder);
+  report = index_project (project);
+
+  lexical = search (project, "apple banana", LODE_SEARCH_MODE_LEXICAL, 5);
+  g_assert_cmpstr (((LodeSearchResult *) g_ptr_array_index (lexical->results, 0))->path, ==,
+                   "both.txt");
+  hybrid = search (project, "apple banana", LODE_SEARCH_MODE_HYBRID, 5);
+  g_assert_cmpint (hybrid->mode, ==, LODE_SEARCH_MODE_HYBRID);
+  g_assert_cmpstr (((LodeSearchResult *) g_ptr_array_index (hybrid->results, 0))->path, ==,
+                   "both.txt");
+  g_assert_cmpstr (((LodeSearchResult *) g_ptr_array_index (hybrid->results, 1))->path, ==,
+                   "one.txt");
+}
+
 /* A text is embedded once: not again when unchanged, moved or duplicated; a changed chunk
  * is the only one embedded again. */
 static void
@@ -464,9 +596,9 @@ test_incremental (Fixture       *fixture,
   g_autofree char *new_path = g_build_filename (lib_dir, "b.py", NULL);
   guint n;
 
-  write_file (fixture->root, "a.py", "def pay(invoice):\n    return invoice.total\n\n\n"
+  test_write_file (fixture->root, "a.py", "def pay(invoice):\n    return invoice.total\n\n\n"
                                      "def refund(receipt):\n    return -receipt.total\n");
-  write_file (fixture->root, "b.py", "def route(packet):\n    return packet.dest\n");
+  test_write_file (fixture->root, "b.py", "def route(packet):\n    return packet.dest\n");
   project = open_project (fixture, embedder);
   first = index_project (project);
   g_assert_cmpuint (embedder->n_documents, ==, first->n_chunks);
@@ -478,7 +610,7 @@ test_incremental (Fixture       *fixture,
   g_assert_cmpuint (again->n_embedded, ==, 0);
 
   /* One function changes: one text to embed. */
-  write_file (fixture->root, "a.py", "def pay(invoice):\n    return invoice.total\n\n\n"
+  test_write_file (fixture->root, "a.py", "def pay(invoice):\n    return invoice.total\n\n\n"
                                      "def refund(receipt):\n    return -receipt.total * 2\n");
   changed = index_project (project);
   g_assert_cmpuint (changed->n_updated, ==, 1);
@@ -488,7 +620,7 @@ test_incremental (Fixture       *fixture,
   /* Moved, and copied: nothing to embed, everything covered. */
   g_assert_cmpint (g_mkdir (lib_dir, 0755), ==, 0);
   g_assert_cmpint (g_rename (old_path, new_path), ==, 0);
-  write_file (fixture->root, "copy.py", "def route(packet):\n    return packet.dest\n");
+  test_write_file (fixture->root, "copy.py", "def route(packet):\n    return packet.dest\n");
   moved = index_project (project);
   g_assert_cmpuint (moved->n_added, ==, 2);
   g_assert_cmpuint (embedder->n_documents, ==, n);
@@ -511,8 +643,8 @@ test_switch_model (Fixture       *fixture,
   g_autoptr(LodeSearchResponse) stale = NULL;
   g_autoptr(LodeSearchResponse) after = NULL;
 
-  write_file (fixture->root, "garage.txt", "the automobile engine\n");
-  write_file (fixture->root, "market.txt", "banana and mango\n");
+  test_write_file (fixture->root, "garage.txt", "the automobile engine\n");
+  test_write_file (fixture->root, "market.txt", "banana and mango\n");
   project = open_project (fixture, a);
   report_a = index_project (project);
   g_assert_cmpuint (a->n_documents, ==, 2);
@@ -564,7 +696,7 @@ test_provider_failure (Fixture       *fixture,
       g_autofree char *path = g_strdup_printf ("f%03u.txt", i);
       g_autofree char *text = g_strdup_printf ("ledger entry %u\n", i);
 
-      write_file (fixture->root, path, text);
+      test_write_file (fixture->root, path, text);
     }
 
   failing->fail_after = 1;
@@ -606,7 +738,7 @@ test_no_model (Fixture       *fixture,
   LodeSearchOptions options = LODE_SEARCH_OPTIONS_INIT;
 
   g_assert_cmpstr (fixture->config->embedding_provider, ==, "builtin");
-  write_file (fixture->root, "main.c", "int main (void) { return parse_args (); }\n");
+  test_write_file (fixture->root, "main.c", "int main (void) { return parse_args (); }\n");
   project = lode_engine_open_project (fixture->engine, fixture->root, FALSE, &error);
   g_assert_no_error (error);
   g_assert_null (lode_project_get_embedder (project));
@@ -698,7 +830,7 @@ test_long_chunk (Fixture       *fixture,
 
   for (guint i = 0; i < 60; i++)
     g_string_append_printf (text, "line %u of the orchard report: apple, cherry; mango.\n", i);
-  write_file (fixture->root, "report.txt", text->str);
+  test_write_file (fixture->root, "report.txt", text->str);
 
   embedder->max_tokens = 32;
   project = open_project (fixture, embedder);
@@ -766,15 +898,15 @@ test_sync (Fixture       *fixture,
   g_autoptr(LodeSearchResponse) bills = NULL;
   g_autofree char *garage = g_build_filename (fixture->root, "garage.txt", NULL);
 
-  write_file (fixture->root, "garage.txt", "automobile engine\n");
-  write_file (fixture->root, "market.txt", "banana mango\n");
+  test_write_file (fixture->root, "garage.txt", "automobile engine\n");
+  test_write_file (fixture->root, "market.txt", "banana mango\n");
   project = open_project (fixture, embedder);
   first = index_project (project);
   before = search (project, "truck", LODE_SEARCH_MODE_SEMANTIC, 1);
   g_assert_true (has_path (before, "garage.txt"));
 
   g_assert_cmpint (g_unlink (garage), ==, 0);
-  write_file (fixture->root, "billing.txt", "invoice and refund\n");
+  test_write_file (fixture->root, "billing.txt", "invoice and refund\n");
   second = index_project (project);
   after = search (project, "truck", LODE_SEARCH_MODE_SEMANTIC, 5);
   g_assert_false (has_path (after, "garage.txt"));
@@ -804,11 +936,11 @@ test_tiny_bert (Fixture       *fixture,
                      "  return 0;\n}\n";
   const LodeSearchResult *top;
 
-  write_file (fixture->root, "ring.c", ring);
-  write_file (fixture->root, "report.py",
+  test_write_file (fixture->root, "ring.c", ring);
+  test_write_file (fixture->root, "report.py",
               "def render(rows):\n    \"\"\"Render the rows as a table.\"\"\"\n"
               "    return '\\n'.join(str(r) for r in rows)\n");
-  write_file (fixture->root, "notes.md", "# Notes\n\nThe queue drops the oldest entry when full.\n");
+  test_write_file (fixture->root, "notes.md", "# Notes\n\nThe queue drops the oldest entry when full.\n");
 
   g_free (fixture->config->embedding_model);
   fixture->config->embedding_model = g_test_build_filename (G_TEST_BUILT, "liblode", "fixtures",
@@ -858,7 +990,7 @@ make_kill_tree (const char *root)
       g_autofree char *text = g_strdup_printf ("def handler_%u(payment):\n"
                                                "    return payment.amount * %u\n", i, i);
 
-      write_file (root, path, text);
+      test_write_file (root, path, text);
     }
 }
 
@@ -996,6 +1128,8 @@ main (int   argc,
   g_test_add ("/lode/hybrid/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("semantic-neighbours", test_semantic_neighbours);
   ADD ("fuses-legs", test_hybrid_fuses_legs);
+  ADD ("min-score", test_min_score);
+  ADD ("weak-dense-leg", test_weak_dense_leg);
   ADD ("incremental", test_incremental);
   ADD ("switch-model", test_switch_model);
   ADD ("provider-failure", test_provider_failure);

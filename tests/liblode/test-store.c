@@ -13,6 +13,7 @@
 #include <sqlite3.h>
 
 #include "lode-error.h"
+#include "lode-searcher.h"
 #include "lode-store.h"
 
 typedef struct
@@ -135,12 +136,30 @@ put_text (LodeStore  *store,
   put_file (store, path, language, chunks, NULL);
 }
 
+/* The lexical leg of a LodeSearcher over @store. */
+static GPtrArray *
+store_search (LodeStore               *store,
+              const LodeSearchOptions *options,
+              GCancellable            *cancellable,
+              GError                 **error)
+{
+  g_autoptr(LodeSearcher) searcher = lode_searcher_new ();
+  g_autoptr(LodeSearchResponse) response = NULL;
+  LodeSearchOptions lexical = *options;
+
+  lexical.mode = LODE_SEARCH_MODE_LEXICAL;
+  response = lode_searcher_search (searcher, LODE_SEARCH_BACKEND (store), &lexical, NULL, NULL,
+                                   cancellable, error);
+
+  return response != NULL ? g_steal_pointer (&response->results) : NULL;
+}
+
 static GPtrArray *
 search_full (LodeStore               *store,
              const LodeSearchOptions *options)
 {
   g_autoptr(GError) error = NULL;
-  GPtrArray *results = lode_store_search (store, options, NULL, &error);
+  GPtrArray *results = store_search (store, options, NULL, &error);
 
   g_assert_no_error (error);
   g_assert_nonnull (results);
@@ -664,6 +683,29 @@ test_natural_query (StoreFixture  *fixture,
   g_assert_cmpstr (result (results, 0)->path, ==, "NOTES.txt");
 }
 
+/* In a question, what stands in backticks (or a code block) is code, and counts more than
+ * the prose around it: two words as rare as each other, and the one in backticks wins,
+ * whichever it is. */
+static void
+test_code_words (StoreFixture  *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(GPtrArray) first = NULL;
+  g_autoptr(GPtrArray) second = NULL;
+
+  put_text (fixture->store, "total.c", "c", "int total;\n");
+  put_text (fixture->store, "balance.c", "c", "int balance;\n");
+  put_text (fixture->store, "other.c", "c", "int other;\n");
+
+  first = search (fixture->store, "the `balance` is wrong in the total");
+  g_assert_cmpuint (first->len, ==, 2);
+  g_assert_cmpstr (result (first, 0)->path, ==, "balance.c");
+
+  second = search (fixture->store, "the balance is wrong in the total:\n```\ntotal\n```");
+  g_assert_cmpuint (second->len, ==, 2);
+  g_assert_cmpstr (result (second, 0)->path, ==, "total.c");
+}
+
 static void
 test_filters (StoreFixture  *fixture,
               gconstpointer  data)
@@ -855,13 +897,13 @@ test_cancel (StoreFixture  *fixture,
   g_cancellable_cancel (cancellable);
 
   options.query = "cancel_me";
-  results = lode_store_search (fixture->store, &options, cancellable, &error);
+  results = store_search (fixture->store, &options, cancellable, &error);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_null (results);
   g_clear_error (&error);
 
   /* The store works on afterwards. */
-  results = lode_store_search (fixture->store, &options, NULL, &error);
+  results = store_search (fixture->store, &options, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (results->len, ==, 1);
 }
@@ -1070,6 +1112,7 @@ main (int   argc,
   ADD ("identifier-container", test_identifier_container);
   ADD ("path-query", test_path_query);
   ADD ("natural-query", test_natural_query);
+  ADD ("code-words", test_code_words);
   ADD ("filters", test_filters);
   ADD ("limit-clamp", test_limit_clamp);
   ADD ("hostile-queries", test_hostile_queries);

@@ -264,8 +264,8 @@ test_invalid_arguments (ToolsFixture  *fixture,
 {
   call_fails (fixture, "codebase_search", "{}", fixture->corpus,
               "Missing required argument “query”");
-  call_fails (fixture, "codebase_search", "{\"query\": \"x\", \"limit\": 51}", fixture->corpus,
-              "“limit” must be at most 50");
+  call_fails (fixture, "codebase_search", "{\"query\": \"x\", \"limit\": 101}", fixture->corpus,
+              "“limit” must be at most 100");
   call_fails (fixture, "codebase_search", "{\"query\": \"x\", \"mode\": \"fuzzy\"}",
               fixture->corpus, "hybrid, lexical, semantic");
   call_fails (fixture, "codebase_status", "{\"projectPath\": \"relative/dir\"}", NULL,

@@ -218,9 +218,9 @@ async function exercise(client, { projectPath, viaRoots }) {
   for (const r of filtered.structuredContent.results)
     assert.equal(r.language, "python");
 
-  const badLimit = await call(client, schemas, "codebase_search", { ...where, query: "x", limit: 99 });
+  const badLimit = await call(client, schemas, "codebase_search", { ...where, query: "x", limit: 101 });
   assert.equal(badLimit.isError, true);
-  assert.match(badLimit.content[0].text, /limit.*at most 50/);
+  assert.match(badLimit.content[0].text, /limit.*at most 100/);
 
   const relative = await call(client, schemas, "codebase_status", { projectPath: "relative/path" });
   assert.equal(relative.isError, true);

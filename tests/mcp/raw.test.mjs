@@ -240,7 +240,7 @@ describe("stdio protocol", () => {
     const big = await server.request(1, "tools/call",
       { name: "codebase_search", arguments: { query, projectPath: fixture } });
     assert.equal(big.result.isError, true);
-    assert.match(big.result.content[0].text, /query.*at most 2000 characters/);
+    assert.match(big.result.content[0].text, /query.*at most 65536 characters/);
 
     server.write("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\",\"pad\":\"" +
                  "y".repeat(17 * 1024 * 1024) + "\"}\n");

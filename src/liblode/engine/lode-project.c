@@ -19,7 +19,7 @@
 #include "lode-embed-pass.h"
 #include "lode-error.h"
 #include "lode-project.h"
-#include "lode-vector-index.h"
+#include "lode-searcher.h"
 
 /*
  * A project is one source tree and its index: `<data-dir>/projects/<id>/index.db`, where the
@@ -38,21 +38,16 @@ struct _LodeProject
   char       *db_path;
   LodeConfig *config;
 
-  /* Searches share one read connection; SQLite connections are not used concurrently. It is
-   * opened again when the database file was replaced (a rebuild, here or elsewhere). */
-  GMutex      reader_lock;
-  LodeStore  *reader;
-  ino_t       reader_inode;
+  /* Searches share one read connection and one searcher (which keeps the dense leg's
+   * vectors in memory); neither is used concurrently. The connection is opened again when
+   * the database file was replaced (a rebuild, here or elsewhere). */
+  GMutex        reader_lock;
+  LodeStore    *reader;
+  ino_t         reader_inode;
+  LodeSearcher *searcher;
 
-  /* Semantic search (issue #4). The dense leg's matrix is loaded on the first search and
-   * brought up to date (under reader_lock) whenever the index changed since. */
-  LodeEmbedder     *embedder;          /* (nullable) */
-  char             *embedder_notice;   /* why there is no embedder */
-  LodeVectorIndex  *vectors;           /* (nullable): vectors of vectors_model */
-  char             *vectors_model;
-  LodeVectorCursor  vectors_cursor;
-  gint64            vectors_version;   /* data_version of the reader when last synced */
-  guint             n_embeddable;      /* chunks that can have a vector, when last synced */
+  LodeEmbedder *embedder;          /* (nullable) */
+  char         *embedder_notice;   /* why there is no embedder */
 };
 
 G_DEFINE_FINAL_TYPE (LodeProject, lode_project, G_TYPE_OBJECT)
@@ -64,10 +59,9 @@ lode_project_finalize (GObject *object)
 
   g_clear_object (&self->reader);
   g_mutex_clear (&self->reader_lock);
+  g_clear_object (&self->searcher);
   g_clear_object (&self->embedder);
   g_free (self->embedder_notice);
-  g_clear_object (&self->vectors);
-  g_free (self->vectors_model);
   g_clear_pointer (&self->config, lode_config_free);
   g_free (self->root);
   g_free (self->id);
@@ -131,6 +125,8 @@ lode_project_new (const char       *root,
   self->config = lode_config_copy (config);
   self->dir = g_build_filename (config->data_dir, "projects", self->id, NULL);
   self->db_path = g_build_filename (self->dir, "index.db", NULL);
+  self->searcher = lode_searcher_new ();
+  lode_searcher_set_quantized (self->searcher, config->vector_int8);
 
   return self;
 }
@@ -723,114 +719,6 @@ lode_project_embed (LodeProject            *self,
                               progress_data, n_embedded, error);
 }
 
-static void
-add_vector_cb (gint64       chunk_id,
-               const float *vector,
-               gpointer     user_data)
-{
-  lode_vector_index_add (user_data, chunk_id, vector);
-}
-
-/* Brings the matrix of @model's vectors up to date with the index: drops the chunks that are
- * gone, adds the vectors stored since the last sync. Called with reader_lock held. */
-static gboolean
-sync_vectors (LodeProject  *self,
-              LodeStore    *store,
-              const char   *model,
-              GError      **error)
-{
-  g_autoptr(GArray) ids = NULL;
-  gint64 version = lode_store_get_data_version (store);
-
-  if (self->vectors_model != NULL && g_str_equal (self->vectors_model, model) &&
-      self->vectors_version == version)
-    return TRUE;
-
-  ids = lode_store_dup_chunk_ids (store, NULL, NULL, error);
-  if (ids == NULL)
-    return FALSE;
-  self->n_embeddable = ids->len;
-
-  if (self->vectors_model == NULL || !g_str_equal (self->vectors_model, model) ||
-      self->vectors == NULL)
-    {
-      guint dims = 0;
-
-      g_clear_object (&self->vectors);
-      g_free (self->vectors_model);
-      self->vectors_model = g_strdup (model);
-      memset (&self->vectors_cursor, 0, sizeof self->vectors_cursor);
-      if (!lode_store_get_vector_dims (store, model, &dims, error))
-        return FALSE;
-      if (dims == 0)
-        {
-          self->vectors_version = version;
-          return TRUE;
-        }
-      self->vectors = lode_vector_index_new (dims);
-      lode_vector_index_set_quantized (self->vectors, self->config->vector_int8);
-    }
-  else
-    lode_vector_index_retain (self->vectors, (const gint64 *) ids->data, ids->len);
-
-  if (!lode_store_load_vectors (store, model, lode_vector_index_get_dims (self->vectors),
-                                &self->vectors_cursor, add_vector_cb, self->vectors, error))
-    {
-      g_clear_object (&self->vectors);
-      g_clear_pointer (&self->vectors_model, g_free);
-      return FALSE;
-    }
-
-  self->vectors_version = version;
-  return TRUE;
-}
-
-/* The dense leg: the query's vector neighbours that pass the filters, or NULL with a notice
- * (and, when @required, an error) saying why there are none. Called with reader_lock held. */
-static GArray *
-dense_leg (LodeProject              *self,
-           LodeStore                *store,
-           const LodeSearchOptions  *options,
-           LodeEmbedder             *embedder,
-           const LodeEmbeddings     *query,
-           LodeSearchResponse       *response,
-           GError                  **error)
-{
-  g_autoptr(GArray) allowed = NULL;
-  const char *model = lode_embedder_get_model (embedder);
-
-  if (!sync_vectors (self, store, model, error))
-    return NULL;
-
-  response->model = g_strdup (model);
-  response->n_embedded = self->vectors != NULL ? lode_vector_index_get_size (self->vectors) : 0;
-  response->n_chunks = self->n_embeddable;
-  response->notice = dup_coverage_notice (self, response->n_embedded, response->n_chunks);
-
-  if (self->vectors == NULL || response->n_embedded == 0)
-    return g_array_new (FALSE, FALSE, sizeof (LodeVectorHit));
-
-  if (query->dims != lode_vector_index_get_dims (self->vectors))
-    {
-      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
-                   "%s gave the query %u dimensions, its stored vectors have %u", model,
-                   query->dims, lode_vector_index_get_dims (self->vectors));
-      return NULL;
-    }
-
-  if (options->language != NULL || options->path_glob != NULL)
-    {
-      allowed = lode_store_dup_chunk_ids (store, options->language, options->path_glob, error);
-      if (allowed == NULL)
-        return NULL;
-    }
-
-  return lode_vector_index_search (self->vectors, query->data,
-                                   lode_store_dense_candidates (options),
-                                   allowed != NULL ? (const gint64 *) allowed->data : NULL,
-                                   allowed != NULL ? allowed->len : 0);
-}
-
 /**
  * lode_project_search_full:
  * @self: a #LodeProject
@@ -842,7 +730,7 @@ dense_leg (LodeProject              *self,
  * readers see the last committed batch, and the dense leg covers the chunks embedded so far).
  *
  * Hybrid mode fuses BM25 and the vector neighbours of the query (see
- * lode_store_search_hybrid()). Without an embedder, or when the query cannot be embedded,
+ * lode_searcher_search()). Without an embedder, or when the query cannot be embedded,
  * hybrid runs BM25 alone and the response says so (mode lexical, a notice); semantic mode
  * fails with %LODE_ERROR_EMBEDDER instead. Embedding the query blocks (a model run or an
  * HTTP request): call this from a worker thread or a command-line tool.
@@ -855,14 +743,13 @@ lode_project_search_full (LodeProject              *self,
                           GCancellable             *cancellable,
                           GError                  **error)
 {
-  g_autoptr(LodeSearchResponse) response = NULL;
   g_autoptr(LodeStore) store = NULL;
   g_autoptr(LodeEmbedder) embedder = NULL;
-  g_autoptr(LodeEmbeddings) query = NULL;
-  g_autoptr(GArray) dense = NULL;
-  g_autoptr(GError) dense_error = NULL;
-  g_autofree char *notice = NULL;
-  LodeSearchOptions effective;
+  g_autoptr(LodeEmbeddings) embedding = NULL;
+  g_autoptr(GError) embed_error = NULL;
+  g_autofree char *unavailable = NULL;
+  LodeQueryVector query = { 0 };
+  LodeSearchResponse *response = NULL;
 
   g_return_val_if_fail (LODE_IS_PROJECT (self), NULL);
   g_return_val_if_fail (options != NULL, NULL);
@@ -874,15 +761,11 @@ lode_project_search_full (LodeProject              *self,
       return NULL;
     }
 
-  response = g_new0 (LodeSearchResponse, 1);
-  response->requested_mode = options->mode;
-  effective = *options;
-
   g_mutex_lock (&self->reader_lock);
   if (self->embedder != NULL)
     embedder = g_object_ref (self->embedder);
   else
-    notice = g_strdup_printf ("semantic search unavailable: %s", self->embedder_notice);
+    unavailable = g_strdup (self->embedder_notice);
   g_mutex_unlock (&self->reader_lock);
 
   /* The query is embedded outside the lock: it may take a while. */
@@ -890,57 +773,42 @@ lode_project_search_full (LodeProject              *self,
     {
       const char *texts[] = { options->query, NULL };
 
-      query = lode_embedder_embed_sync (embedder, texts, LODE_EMBED_QUERY, cancellable,
-                                        &dense_error);
-      if (query != NULL && query->n_vectors != 1)
+      embedding = lode_embedder_embed_sync (embedder, texts, LODE_EMBED_QUERY, cancellable,
+                                            &embed_error);
+      if (embedding != NULL && embedding->n_vectors != 1)
         {
-          g_set_error (&dense_error, LODE_ERROR, LODE_ERROR_EMBEDDER,
+          g_set_error (&embed_error, LODE_ERROR, LODE_ERROR_EMBEDDER,
                        "%s returned %u vectors for one query", lode_embedder_get_model (embedder),
-                       query->n_vectors);
-          g_clear_pointer (&query, lode_embeddings_free);
+                       embedding->n_vectors);
+          g_clear_pointer (&embedding, lode_embeddings_free);
         }
-      if (g_error_matches (dense_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      if (g_error_matches (embed_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
-          g_propagate_error (error, g_steal_pointer (&dense_error));
+          g_propagate_error (error, g_steal_pointer (&embed_error));
           return NULL;
+        }
+      if (embedding == NULL)
+        unavailable = g_strdup (embed_error->message);
+      else
+        {
+          query.model = lode_embedder_get_model (embedder);
+          query.dims = embedding->dims;
+          query.vector = embedding->data;
         }
     }
 
   g_mutex_lock (&self->reader_lock);
   store = dup_reader (self, error);
-  if (store != NULL && query != NULL)
-    dense = dense_leg (self, store, options, embedder, query, response, &dense_error);
-
-  if (options->mode != LODE_SEARCH_MODE_LEXICAL && dense == NULL)
-    {
-      if (dense_error != NULL && notice == NULL)
-        notice = g_strdup_printf ("semantic search unavailable: %s", dense_error->message);
-      if (options->mode == LODE_SEARCH_MODE_SEMANTIC && store != NULL)
-        {
-          g_set_error_literal (error, LODE_ERROR, LODE_ERROR_EMBEDDER, notice);
-          g_clear_object (&store);
-        }
-      effective.mode = LODE_SEARCH_MODE_LEXICAL;
-    }
-
   if (store != NULL)
-    response->results = lode_store_search_hybrid (store, &effective, dense, cancellable, error);
+    response = lode_searcher_search (self->searcher, LODE_SEARCH_BACKEND (store), options,
+                                     embedding != NULL ? &query : NULL, unavailable,
+                                     cancellable, error);
   g_mutex_unlock (&self->reader_lock);
 
-  if (response->results == NULL)
-    {
-      explain_damage (self, error);
-      return NULL;
-    }
+  if (response == NULL)
+    explain_damage (self, error);
 
-  response->mode = effective.mode;
-  if (notice != NULL && options->mode != LODE_SEARCH_MODE_LEXICAL)
-    {
-      g_free (response->notice);
-      response->notice = g_steal_pointer (&notice);
-    }
-
-  return g_steal_pointer (&response);
+  return response;
 }
 
 /* Import graph (issue #6) */

@@ -4,8 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-/* Query analysis: what kind of query the user typed, and the FTS5 MATCH expression for it.
- * The search itself runs in lode-store.c, which owns the connection. */
+/* Query analysis: what kind of query the user typed, and what the lexical leg looks for.
+ * LodeSearcher (lode-searcher.c) runs the search. */
 
 #define G_LOG_DOMAIN "lode-search"
 
@@ -19,9 +19,22 @@
 
 /* A natural-language query keeps at most this many distinct words… */
 #define NATURAL_MAX_TERMS   256
-/* …and at most this many phrases in its MATCH expression, word variants included. Each
- * phrase is one posting-list walk, so this bounds the query's cost. */
+/* …and at most this many terms in its lexical query, word variants included. Each term is
+ * one posting-list walk, so this bounds the query's cost. */
 #define NATURAL_MAX_PHRASES 384
+/* How much more a word that is surely code (see find_code_words) counts than prose. */
+#define CODE_WORD_WEIGHT    3.0
+
+void
+lode_search_symbol_free (LodeSearchSymbol *symbol)
+{
+  if (symbol == NULL)
+    return;
+
+  g_free (symbol->name);
+  g_free (symbol->kind);
+  g_free (symbol);
+}
 
 void
 lode_search_result_free (LodeSearchResult *result)
@@ -34,7 +47,10 @@ lode_search_result_free (LodeSearchResult *result)
   g_free (result->kind);
   g_free (result->symbol);
   g_free (result->container);
+  g_free (result->signature);
+  g_clear_pointer (&result->symbols, g_ptr_array_unref);
   g_free (result->snippet);
+  g_free (result->content);
   g_free (result);
 }
 
@@ -244,6 +260,7 @@ typedef struct
 {
   char     *token;
   gboolean  colocated;
+  gsize     start;
 } Token;
 
 static void
@@ -261,7 +278,7 @@ collect_token_cb (const char *token,
                   gpointer    user_data)
 {
   GArray *tokens = user_data;
-  Token t = { g_strndup (token, len), colocated };
+  Token t = { g_strndup (token, len), colocated, start };
 
   g_array_append_val (tokens, t);
   return TRUE;
@@ -280,17 +297,35 @@ tokenize (const char        *text,
 }
 
 static void
-append_phrase (GString    *match,
-               const char *token)
+add_weighted_group (LodeLexicalQuery  *lexical,
+                    const char        *term,
+                    char             **parts,
+                    double             weight)
 {
-  g_string_append_c (match, '"');
-  for (const char *p = token; *p != '\0'; p++)
-    {
-      if (*p == '"')
-        g_string_append_c (match, '"');
-      g_string_append_c (match, *p);
-    }
-  g_string_append_c (match, '"');
+  LodeLexicalGroup *group = g_new0 (LodeLexicalGroup, 1);
+
+  group->term = g_strdup (term);
+  group->parts = parts;
+  group->weight = weight;
+  g_ptr_array_add (lexical->groups, group);
+}
+
+static void
+add_group (LodeLexicalQuery  *lexical,
+           const char        *term,
+           char             **parts)
+{
+  add_weighted_group (lexical, term, parts, 1.0);
+}
+
+static LodeLexicalQuery *
+finish_lexical (LodeLexicalQuery *lexical)
+{
+  if (lexical->groups->len > 0)
+    return lexical;
+
+  lode_lexical_query_free (lexical);
+  return NULL;
 }
 
 static void
@@ -308,19 +343,20 @@ terms_to_strv (GPtrArray *terms)
   return (char **) g_ptr_array_free (terms, FALSE);
 }
 
-/* `parseHttpRequest` → ("parsehttprequest" OR ("parse" AND "http" AND "request")): the whole
- * identifier, or its parts anywhere in a chunk (which also finds `parse_http_request`). A
- * name that tokenizes into several identifiers (`$a$b`) needs all of them. */
+/* `parseHttpRequest` → "parsehttprequest", or "parse", "http" and "request" anywhere in a
+ * chunk (which also finds `parse_http_request`). A name that tokenizes into several
+ * identifiers (`$a$b`) needs all of them. */
 static void
 plan_identifier (LodeQueryPlan *plan,
                  char          *query)
 {
   g_autoptr(GArray) tokens = NULL;
   g_autoptr(GPtrArray) terms = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GString) match = g_string_new (NULL);
   g_autoptr(GPtrArray) components = g_ptr_array_new ();
-  guint n_groups = 0;
+  LodeLexicalQuery *lexical = _lode_lexical_query_new ();
   char *p = query;
+
+  lexical->require_all = TRUE;
 
   /* The last component of a qualified name is the name; the one before it, its container. */
   g_ptr_array_add (components, p);
@@ -366,53 +402,44 @@ plan_identifier (LodeQueryPlan *plan,
     {
       Token *whole = &g_array_index (tokens, Token, i);
       guint n_parts = 0;
+      char **parts = NULL;
 
       while (i + 1 + n_parts < tokens->len &&
              g_array_index (tokens, Token, i + 1 + n_parts).colocated)
         n_parts++;
 
-      if (n_groups++ > 0)
-        g_string_append (match, " AND ");
       add_term (terms, whole->token);
-
-      if (n_parts < 2)
-        append_phrase (match, whole->token);
-      else
+      if (n_parts >= 2)
         {
-          g_string_append_c (match, '(');
-          append_phrase (match, whole->token);
-          g_string_append (match, " OR (");
+          parts = g_new0 (char *, n_parts + 1);
           for (guint j = 0; j < n_parts; j++)
             {
-              const char *part = g_array_index (tokens, Token, i + 1 + j).token;
-
-              if (j > 0)
-                g_string_append (match, " AND ");
-              append_phrase (match, part);
-              add_term (terms, part);
+              parts[j] = g_strdup (g_array_index (tokens, Token, i + 1 + j).token);
+              add_term (terms, parts[j]);
             }
-          g_string_append (match, "))");
         }
+      add_group (lexical, whole->token, parts);
 
       i += 1 + n_parts;
     }
 
-  if (n_groups > 0)
-    plan->match = g_string_free (g_steal_pointer (&match), FALSE);
+  plan->lexical = finish_lexical (lexical);
   plan->terms = terms_to_strv (g_steal_pointer (&terms));
 }
 
-/* `src/cli/main.c` → {path} : ("src" AND "cli" AND "main"), for paths that do not end with
- * the query; the store matches the ends of paths itself. */
+/* `src/cli/main.c` → "src", "cli" and "main" in the path, for paths that do not end with
+ * the query; the searcher matches the ends of paths itself. */
 static void
 plan_path (LodeQueryPlan *plan,
            const char    *query)
 {
   g_autoptr(GArray) tokens = tokenize (query, LODE_TOKENIZE_WHOLE);
   g_autoptr(GPtrArray) terms = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GString) match = g_string_new ("{path} : (");
+  LodeLexicalQuery *lexical = _lode_lexical_query_new ();
 
   plan->path = g_strdup (query);
+  lexical->require_all = TRUE;
+  lexical->path_only = TRUE;
 
   for (guint i = 0; i < tokens->len; i++)
     {
@@ -420,15 +447,11 @@ plan_path (LodeQueryPlan *plan,
 
       if (g_ptr_array_find_with_equal_func (terms, token, g_str_equal, NULL))
         continue;
-      if (terms->len > 0)
-        g_string_append (match, " AND ");
-      append_phrase (match, token);
+      add_group (lexical, token, NULL);
       add_term (terms, token);
     }
-  g_string_append_c (match, ')');
 
-  if (terms->len > 0)
-    plan->match = g_string_free (g_steal_pointer (&match), FALSE);
+  plan->lexical = finish_lexical (lexical);
   plan->terms = terms_to_strv (g_steal_pointer (&terms));
 }
 
@@ -503,8 +526,78 @@ compare_length_desc (gconstpointer a,
   return la < lb ? 1 : la > lb ? -1 : 0;
 }
 
-/* Several words → "w1" OR "w2" OR …; bm25 ranks chunks that hold more of them, and rarer
- * ones, higher. */
+/* Byte ranges of @text that are code: `spans` and ```fenced blocks```. */
+static GArray *
+find_code_ranges (const char *text)
+{
+  GArray *ranges = g_array_new (FALSE, FALSE, sizeof (gsize) * 2);
+  const char *p = text;
+
+  while ((p = strchr (p, '`')) != NULL)
+    {
+      gboolean fence = g_str_has_prefix (p, "```");
+      const char *open = p + (fence ? 3 : 1);
+      const char *close = fence ? strstr (open, "```") : strpbrk (open, "`\n");
+      gsize range[2];
+
+      if (close == NULL || (!fence && *close != '`'))
+        {
+          p = open;
+          continue;
+        }
+      range[0] = open - text;
+      range[1] = close - text;
+      g_array_append_vals (ranges, range, 1);
+      p = close + (fence ? 3 : 1);
+    }
+
+  return ranges;
+}
+
+static gboolean
+in_ranges (GArray *ranges,
+           gsize   offset)
+{
+  for (guint i = 0; i < ranges->len; i++)
+    {
+      const gsize *range = &g_array_index (ranges, gsize, 2 * i);
+
+      if (offset >= range[0] && offset < range[1])
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* Words that are surely code: compound identifiers (`post_refund`, `parseHttpRequest`, a
+ * path's `lode-store`) and whatever stands in backticks or a fenced block. An issue is
+ * mostly prose; these are its strong signals. */
+static GHashTable *
+find_code_words (const char *text,
+                 GArray     *tokens)
+{
+  GHashTable *code = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GArray) ranges = find_code_ranges (text);
+
+  for (guint i = 0; i < tokens->len; i++)
+    {
+      const Token *t = &g_array_index (tokens, Token, i);
+      guint n_parts = 0;
+
+      if (t->colocated)
+        continue;
+      while (i + 1 + n_parts < tokens->len &&
+             g_array_index (tokens, Token, i + 1 + n_parts).colocated)
+        n_parts++;
+      if (n_parts >= 2 || in_ranges (ranges, t->start))
+        g_hash_table_add (code, g_strdup (t->token));
+    }
+
+  return code;
+}
+
+/* Several words → any of them; BM25 ranks chunks that hold more of them, and rarer ones,
+ * higher; words that are surely code count CODE_WORD_WEIGHT times. */
 static void
 plan_natural (LodeQueryPlan *plan,
               const char    *query)
@@ -513,7 +606,8 @@ plan_natural (LodeQueryPlan *plan,
   g_autoptr(GPtrArray) words = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) all_words = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) terms = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GString) match = g_string_new (NULL);
+  g_autoptr(GHashTable) code = find_code_words (query, tokens);
+  LodeLexicalQuery *lexical = _lode_lexical_query_new ();
   GHashTable *stop = get_stop_words ();
 
   for (guint i = 0; i < tokens->len; i++)
@@ -548,13 +642,13 @@ plan_natural (LodeQueryPlan *plan,
 
   for (guint i = 0; i < terms->len; i++)
     {
-      if (i > 0)
-        g_string_append (match, " OR ");
-      append_phrase (match, g_ptr_array_index (terms, i));
+      const char *term = g_ptr_array_index (terms, i);
+
+      add_weighted_group (lexical, term, NULL,
+                          g_hash_table_contains (code, term) ? CODE_WORD_WEIGHT : 1.0);
     }
 
-  if (terms->len > 0)
-    plan->match = g_string_free (g_steal_pointer (&match), FALSE);
+  plan->lexical = finish_lexical (lexical);
   plan->terms = terms_to_strv (g_steal_pointer (&terms));
 }
 
@@ -593,7 +687,7 @@ _lode_query_plan_free (LodeQueryPlan *plan)
   if (plan == NULL)
     return;
 
-  g_free (plan->match);
+  lode_lexical_query_free (plan->lexical);
   g_strfreev (plan->terms);
   g_free (plan->name);
   g_free (plan->container);
@@ -601,13 +695,14 @@ _lode_query_plan_free (LodeQueryPlan *plan)
   g_free (plan);
 }
 
-/* Start of the first line of @body that holds one of @terms (compared ignoring ASCII case),
- * or @body itself. */
+/* Start of the first line of @body at or after @from that holds one of @terms (compared
+ * ignoring ASCII case), or @from itself. */
 static const char *
 first_matching_line (const char         *body,
+                     const char         *from,
                      const char *const  *terms)
 {
-  g_autofree char *lower = g_ascii_strdown (body, -1);
+  g_autofree char *lower = g_ascii_strdown (from, -1);
   const char *first = NULL;
 
   for (guint i = 0; terms != NULL && terms[i] != NULL; i++)
@@ -619,20 +714,35 @@ first_matching_line (const char         *body,
     }
 
   if (first == NULL)
-    return body;
+    return from;
 
   while (first > lower && first[-1] != '\n')
     first--;
 
-  return body + (first - lower);
+  return from + (first - lower);
+}
+
+/* The start of line @line (0-based) of @text, or its end. */
+static const char *
+line_start (const char *text,
+            guint       line)
+{
+  for (; line > 0 && *text != '\0'; text++)
+    if (*text == '\n')
+      line--;
+
+  return text;
 }
 
 /* A bounded excerpt of @body: at most LODE_SNIPPET_MAX_LINES lines and
- * LODE_SNIPPET_MAX_BYTES bytes, starting at the first line that holds a query term, cut at a
- * line end when one is in reach and always at a character boundary; valid UTF-8. */
+ * LODE_SNIPPET_MAX_BYTES bytes, starting at the first line from line @from_line (0-based)
+ * on that holds a query term, cut at a line end when one is in reach and always at a
+ * character boundary; valid UTF-8. *@first_line is the line it starts at, 0-based. */
 char *
 _lode_search_snippet (const char        *body,
-                      const char *const *terms)
+                      const char *const *terms,
+                      guint              from_line,
+                      guint             *first_line)
 {
   const char *start;
   const char *p;
@@ -641,10 +751,14 @@ _lode_search_snippet (const char        *body,
   gsize n;
   g_autofree char *raw = NULL;
 
+  *first_line = 0;
   if (body == NULL)
     return g_strdup ("");
 
-  start = first_matching_line (body, terms);
+  start = first_matching_line (body, line_start (body, from_line), terms);
+  for (p = body; p < start; p++)
+    *first_line += *p == '\n';
+
   p = start;
   while (*p != '\0' && p - start < LODE_SNIPPET_MAX_BYTES)
     {

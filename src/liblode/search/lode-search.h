@@ -45,36 +45,80 @@ typedef enum
  * @query: the query text
  * @limit: number of results, 1 … %LODE_SEARCH_MAX_LIMIT
  * @language: (nullable): only this language id
- * @path_glob: (nullable): only paths matching this glob (see lode_glob_match_path())
- * @min_score: drop results scoring below this
+ * @path_glob: (nullable): only paths matching this glob, or containing this plain string
+ *   (see lode_search_path_filter_matches())
+ * @min_score: drop results scoring below this (scores lie in 0 … 1)
  * @one_per_file: keep only the best result of each file
  * @mode: which legs run (issue #4)
+ * @include_content: give each result the chunk's whole text as well as its snippet
  */
 typedef struct
 {
-  const char *query;
-  guint       limit;
-  const char *language;
-  const char *path_glob;
-  double      min_score;
+  const char     *query;
+  guint           limit;
+  const char     *language;
+  const char     *path_glob;
+  double          min_score;
   gboolean        one_per_file;
   LodeSearchMode  mode;
+  gboolean        include_content;
 } LodeSearchOptions;
 
 #define LODE_SEARCH_OPTIONS_INIT \
-  { NULL, LODE_SEARCH_DEFAULT_LIMIT, NULL, NULL, 0.0, FALSE, LODE_SEARCH_MODE_HYBRID }
+  { .query = NULL, .limit = LODE_SEARCH_DEFAULT_LIMIT, .mode = LODE_SEARCH_MODE_HYBRID }
 
+/**
+ * LodeSearchSymbol:
+ * @name: a declaration's name
+ * @kind: (nullable): function, method, class, …
+ * @start_line: its first line
+ * @end_line: its last line
+ */
 typedef struct
 {
-  char   *path;
-  guint   start_line;
-  guint   end_line;
-  char   *language;
-  char   *kind;        /* (nullable) */
-  char   *symbol;      /* (nullable) */
-  char   *container;   /* (nullable) */
-  double  score;       /* higher is better */
-  char   *snippet;     /* bounded excerpt of the chunk */
+  char  *name;
+  char  *kind;
+  guint  start_line;
+  guint  end_line;
+} LodeSearchSymbol;
+
+/**
+ * LodeSearchResult:
+ * @path: the file, relative to the project root
+ * @start_line: the chunk's first line, 1-based
+ * @end_line: the chunk's last line, inclusive
+ * @language: the file's language id
+ * @kind: (nullable): the kind of @symbol
+ * @symbol: (nullable): the declaration the match lies in: a method of a class chunk, one
+ *   declaration of a chunk that holds several
+ * @container: (nullable): the class, module or namespace around @symbol
+ * @signature: (nullable): the head of @symbol
+ * @symbol_start_line: the first line of @symbol (@start_line without one)
+ * @symbol_end_line: its last line (@end_line without one)
+ * @symbols: (nullable) (element-type LodeSearchSymbol): every declaration the chunk holds,
+ *   by line
+ * @score: 0 … 1, higher is better (lode_searcher_search())
+ * @snippet: a bounded excerpt of the chunk, from the first line that holds a query term
+ * @snippet_start_line: the line @snippet starts at
+ * @content: (nullable): the chunk's whole text, when asked for
+ */
+typedef struct
+{
+  char       *path;
+  guint       start_line;
+  guint       end_line;
+  char       *language;
+  char       *kind;
+  char       *symbol;
+  char       *container;
+  char       *signature;
+  guint       symbol_start_line;
+  guint       symbol_end_line;
+  GPtrArray  *symbols;
+  double      score;
+  char       *snippet;
+  guint       snippet_start_line;
+  char       *content;
 } LodeSearchResult;
 
 /**
@@ -100,6 +144,7 @@ typedef struct
   guint           n_chunks;
 } LodeSearchResponse;
 
+void          lode_search_symbol_free   (LodeSearchSymbol   *symbol);
 void          lode_search_result_free   (LodeSearchResult   *result);
 void          lode_search_response_free (LodeSearchResponse *response);
 LodeQueryKind lode_query_classify       (const char         *query);

@@ -31,27 +31,13 @@
 
 #include "lode-code-tokenizer.h"
 #include "lode-error.h"
-#include "lode-glob.h"
 #include "lode-search-private.h"
 #include "lode-store.h"
 
 /* Weights of the FTS columns: symbol, sig, path, body. A hit in a declaration's name says
  * far more than one in its body. See rank_func(). Called explicitly rather than configured
  * as the table's `rank`: FTS5 answers ORDER BY rank with a nested query, twice as slow. */
-#define RANK_WEIGHTS "10.0, 4.0, 2.0, 1.0"
-
-/* Candidates fetched from FTS5 beyond the limit, for the symbol boosts and post-filters. */
-#define SEARCH_EXTRA_CANDIDATES 30
-#define SEARCH_MAX_CANDIDATES   600
-/* Symbol rows looked at for an identifier query. */
-#define SEARCH_MAX_SYMBOLS      64
-
-/* Natural-language queries weigh a file's other matching chunks too (see add_file_evidence):
- * the pool they come from, and how fast the weight of each further chunk decays. */
-#define NATURAL_MIN_CANDIDATES  600
-#define FILE_EVIDENCE_DECAY     0.8
-/* …and rank code above tests and prose (see secondary_factor). */
-#define SECONDARY_FACTOR        0.5
+#define RANK_WEIGHTS "10.0, 4.0, 2.0, 1.0, ?9"
 
 static const char schema_sql[] =
   "CREATE TABLE IF NOT EXISTS meta ("
@@ -256,8 +242,8 @@ static const char *const vector_stmt_sql[N_VECTOR_STMTS] = {
   [VSTMT_CHUNK_IDS] = "SELECT id FROM chunks WHERE hash IS NOT NULL ORDER BY id",
   [VSTMT_FILTER_IDS] =
     "SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id "
-    "WHERE (?1 IS NULL OR f.language = ?1) AND (?2 IS NULL OR lode_glob (?2, f.path)) "
-    "ORDER BY c.id",
+    "WHERE (?1 IS NULL OR f.language = ?1 COLLATE NOCASE) "
+    "AND (?2 IS NULL OR lode_glob (?2, f.path)) ORDER BY c.id",
   [VSTMT_DELETE_OTHER_MODELS] = "DELETE FROM vectors WHERE model != ?1",
   [VSTMT_COUNT_VECTORS] = "SELECT count(*) FROM vectors WHERE model = ?1",
   [VSTMT_COUNT_ORPHANS] =
@@ -295,10 +281,10 @@ typedef enum
   STMT_SEARCH_FILTERED,
   STMT_RANK_ONE,
   STMT_SYMBOL_LOOKUP,
+  STMT_CHUNK_SYMBOLS,
   STMT_CHUNK_META,
   STMT_BODY,
-  STMT_PATH_FILES,
-  STMT_FIRST_CHUNK,
+  STMT_FIND_PATHS,
   STMT_FILE_PATH,
   N_STMTS
 } Stmt;
@@ -346,20 +332,28 @@ static const char *const stmt_sql[N_STMTS] = {
     "SELECT fts.rowid, lode_rank (fts.chunks_fts, " RANK_WEIGHTS ") AS r FROM chunks_fts fts "
     "JOIN chunks c ON c.id = fts.rowid JOIN files f ON f.id = c.file_id "
     "WHERE fts.chunks_fts MATCH ?1 "
-    "AND (?3 IS NULL OR f.language = ?3) AND (?4 IS NULL OR lode_glob (?4, f.path)) "
-    "ORDER BY r LIMIT ?2",
+    "AND (?3 IS NULL OR f.language = ?3 COLLATE NOCASE) "
+    "AND (?4 IS NULL OR lode_glob (?4, f.path)) ORDER BY r LIMIT ?2",
   [STMT_RANK_ONE] =
     "SELECT lode_rank (chunks_fts, " RANK_WEIGHTS ") FROM chunks_fts "
     "WHERE chunks_fts MATCH ?1 AND rowid = ?2",
   [STMT_SYMBOL_LOOKUP] =
-    "SELECT chunk_id, name, kind, container, signature FROM symbols "
+    "SELECT chunk_id, name, kind, container, signature, start_line, end_line FROM symbols "
     "WHERE name = ?1 COLLATE NOCASE AND chunk_id IS NOT NULL LIMIT ?2",
+  [STMT_CHUNK_SYMBOLS] =
+    "SELECT chunk_id, name, kind, container, signature, start_line, end_line FROM symbols "
+    "WHERE file_id = (SELECT file_id FROM chunks WHERE id = ?1) AND chunk_id = ?1 "
+    "ORDER BY start_line, end_line DESC",
   [STMT_CHUNK_META] =
     "SELECT c.start_line, c.end_line, c.kind, c.symbol, c.container, c.file_id, f.path, "
-    "f.language FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id = ?1",
+    "f.language, c.signature FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id = ?1",
   [STMT_BODY] = "SELECT body FROM chunks_fts WHERE rowid = ?1",
-  [STMT_PATH_FILES] = "SELECT id, path, language FROM files",
-  [STMT_FIRST_CHUNK] = "SELECT id FROM chunks WHERE file_id = ?1 ORDER BY start_line LIMIT 1",
+  [STMT_FIND_PATHS] =
+    "SELECT f.id, f.path, f.language, "
+    "(SELECT c.id FROM chunks c WHERE c.file_id = f.id ORDER BY c.start_line LIMIT 1) "
+    "FROM files f WHERE instr (lower (f.path), lower (?1)) > 0 "
+    "AND (?2 IS NULL OR f.language = ?2 COLLATE NOCASE) "
+    "AND (?3 IS NULL OR lode_glob (?3, f.path))",
   [STMT_FILE_PATH] = "SELECT path FROM files WHERE id = ?1",
 };
 
@@ -374,13 +368,18 @@ struct _LodeStore
   GString       *sig;            /* scratch buffer for the FTS sig column */
   GCancellable  *cancellable;    /* (nullable): of the search running now */
   char          *reset_reason;   /* (nullable): why lode_store_open() started a new index */
+  double         query_weight;   /* Σ IDF of the phrases of the last ranked query */
   guint          was_reset : 1;
   guint          in_transaction : 1;
   guint          read_only : 1;
   guint          damaged : 1;
 };
 
-G_DEFINE_FINAL_TYPE (LodeStore, lode_store, G_TYPE_OBJECT)
+static void lode_store_search_backend_init (LodeSearchBackendInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (LodeStore, lode_store, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (LODE_TYPE_SEARCH_BACKEND,
+                                                      lode_store_search_backend_init))
 
 static void
 lode_store_close (LodeStore *self)
@@ -545,7 +544,7 @@ glob_func (sqlite3_context  *ctx,
   const char *path = (const char *) sqlite3_value_text (argv[1]);
 
   sqlite3_result_int (ctx, pattern != NULL && path != NULL &&
-                           lode_glob_match_path (pattern, path));
+                           lode_search_path_filter_matches (pattern, path));
 }
 
 /* The ranking function of chunks_fts: BM25 (k1 = 1.2) with per-column weights given as arguments, and
@@ -559,7 +558,7 @@ glob_func (sqlite3_context  *ctx,
 typedef struct
 {
   int     n_phrases;
-  double *idf;
+  double *idf;      /* each phrase's IDF times its weight */
 } RankData;
 
 static int
@@ -580,13 +579,16 @@ rank_data_free (void *data)
   g_free (rank);
 }
 
-/* IDF of each phrase, computed once per query as bm25() does. */
+/* IDF of each phrase, computed once per query as bm25() does, times the phrase's weight:
+ * @weights lists one number per phrase, space-separated (NULL: all 1). */
 static RankData *
 rank_data_new (const Fts5ExtensionApi *api,
-               Fts5Context            *ctx)
+               Fts5Context            *ctx,
+               const char             *weights)
 {
   RankData *rank = g_new0 (RankData, 1);
   sqlite3_int64 n_rows = 0;
+  const char *w = weights;
 
   rank->n_phrases = api->xPhraseCount (ctx);
   rank->idf = g_new0 (double, MAX (rank->n_phrases, 1));
@@ -595,9 +597,20 @@ rank_data_new (const Fts5ExtensionApi *api,
   for (int i = 0; i < rank->n_phrases; i++)
     {
       sqlite3_int64 n_hits = 0;
+      double weight = 1.0;
+
+      if (w != NULL && *w != '\0')
+        {
+          char *end = NULL;
+
+          weight = g_ascii_strtod (w, &end);
+          w = end;
+          if (!(weight > 0.0 && weight < 1000.0))
+            weight = 1.0;
+        }
 
       api->xQueryPhrase (ctx, i, &n_hits, count_row_cb);
-      rank->idf[i] = MAX (1e-6, log ((n_rows - n_hits + 0.5) / (n_hits + 0.5)));
+      rank->idf[i] = weight * MAX (1e-6, log ((n_rows - n_hits + 0.5) / (n_hits + 0.5)));
     }
 
   return rank;
@@ -621,7 +634,13 @@ rank_func (const Fts5ExtensionApi  *api,
 
   if (rank == NULL)
     {
-      rank = rank_data_new (api, ctx);
+      LodeStore *store = api->xUserData (ctx);
+
+      rank = rank_data_new (api, ctx, n_args > 4 ? (const char *) sqlite3_value_text (args[4])
+                                                 : NULL);
+      store->query_weight = 0.0;
+      for (int i = 0; i < rank->n_phrases; i++)
+        store->query_weight += rank->idf[i];
       rc = api->xSetAuxdata (ctx, rank, rank_data_free);
       if (rc != SQLITE_OK)
         {
@@ -652,7 +671,7 @@ rank_func (const Fts5ExtensionApi  *api,
 
   for (int c = 0; c < n_columns; c++)
     {
-      double weight = c < n_args ? sqlite3_value_double (args[c]) : 1.0;
+      double weight = c < n_args && c < 4 ? sqlite3_value_double (args[c]) : 1.0;
 
       for (int p = 0; p < rank->n_phrases; p++)
         {
@@ -668,14 +687,14 @@ rank_func (const Fts5ExtensionApi  *api,
 }
 
 static gboolean
-register_rank_function (sqlite3  *db,
-                        GError  **error)
+register_rank_function (LodeStore  *self,
+                        GError    **error)
 {
   fts5_api *api = NULL;
   sqlite3_stmt *s = NULL;
   int rc;
 
-  rc = sqlite3_prepare_v2 (db, "SELECT fts5(?1)", -1, &s, NULL);
+  rc = sqlite3_prepare_v2 (self->db, "SELECT fts5(?1)", -1, &s, NULL);
   if (rc == SQLITE_OK)
     {
       sqlite3_bind_pointer (s, 1, &api, "fts5_api_ptr", NULL);
@@ -683,7 +702,7 @@ register_rank_function (sqlite3  *db,
       rc = sqlite3_finalize (s);
     }
   if (rc == SQLITE_OK && api != NULL)
-    rc = api->xCreateFunction (api, "lode_rank", NULL, rank_func, NULL);
+    rc = api->xCreateFunction (api, "lode_rank", self, rank_func, NULL);
 
   if (rc != SQLITE_OK || api == NULL)
     {
@@ -848,7 +867,7 @@ lode_store_try_open (LodeStore  *self,
   sqlite3_busy_timeout (self->db, 10000);
 
   if (!lode_code_tokenizer_register (self->db, error) ||
-      !register_rank_function (self->db, error))
+      !register_rank_function (self, error))
     return FALSE;
 
   rc = sqlite3_create_function (self->db, "lode_glob", 2,
@@ -1853,746 +1872,366 @@ lode_store_dup_chunks_for_file (LodeStore   *self,
   return g_steal_pointer (&chunks);
 }
 
-/* Searching. */
-
-typedef struct
-{
-  gint64  chunk_id;
-  double  relevance;   /* -rank, ≥ 0 */
-  double  score;
-  guint   tier;        /* identifier queries: how surely the chunk defines the name */
-  gint64  file_id;
-  guint   start_line;
-  guint   end_line;
-  char   *kind;
-  char   *symbol;
-  char   *container;
-  char   *path;
-  char   *language;
-} Candidate;
+/* Search candidates (LodeSearchBackend): rows and statistics only; LodeSearcher ranks. */
 
 static void
-candidate_clear (Candidate *c)
+append_phrase (GString    *match,
+               const char *token)
 {
-  g_free (c->kind);
-  g_free (c->symbol);
-  g_free (c->container);
-  g_free (c->path);
-  g_free (c->language);
-}
-
-/* Symbol kinds that announce a name rather than define it. */
-static gboolean
-is_declaration_kind (const char *kind,
-                     const char *signature)
-{
-  static const char *const kinds[] = {
-    "declaration", "prototype", "forward", "forward_declaration", "extern", "import",
-  };
-  gsize len;
-
-  if (kind != NULL)
-    for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
-      if (strcmp (kind, kinds[i]) == 0)
-        return TRUE;
-
-  /* A C-family prototype: the signature is all there is. */
-  if (signature == NULL)
-    return FALSE;
-  len = strlen (signature);
-  while (len > 0 && g_ascii_isspace (signature[len - 1]))
-    len--;
-
-  return len > 0 && signature[len - 1] == ';';
-}
-
-static gboolean
-search_fts (LodeStore                *self,
-            const char               *match,
-            const LodeSearchOptions  *options,
-            guint                     n_fetch,
-            GArray                   *candidates,
-            GHashTable               *index,
-            GError                  **error)
-{
-  gboolean filtered = options->language != NULL || options->path_glob != NULL;
-  sqlite3_stmt *s = stmt (self, filtered ? STMT_SEARCH_FILTERED : STMT_SEARCH);
-  int rc;
-
-  bind_text (s, 1, match);
-  sqlite3_bind_int (s, 2, n_fetch);
-  if (filtered)
+  g_string_append_c (match, '"');
+  for (const char *p = token; *p != '\0'; p++)
     {
-      bind_text (s, 3, options->language);
-      bind_text (s, 4, options->path_glob);
+      if (*p == '"')
+        g_string_append_c (match, '"');
+      g_string_append_c (match, *p);
     }
-
-  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
-    {
-      Candidate c = { 0 };
-
-      c.chunk_id = sqlite3_column_int64 (s, 0);
-      c.relevance = MAX (0.0, -sqlite3_column_double (s, 1));
-      g_hash_table_insert (index, GSIZE_TO_POINTER ((gsize) c.chunk_id),
-                           GUINT_TO_POINTER (candidates->len));
-      g_array_append_val (candidates, c);
-    }
-  sqlite3_reset (s);
-
-  if (rc != SQLITE_DONE)
-    return set_db_error (self, rc, error, "Search failed");
-
-  return TRUE;
+  g_string_append_c (match, '"');
 }
 
-/* Relevance of one chunk for @match, for a chunk found through the symbols table. */
-static gboolean
-rank_one (LodeStore   *self,
-          const char  *match,
-          gint64       chunk_id,
-          double      *relevance,
-          GError     **error)
+static void
+append_weight (GString *weights,
+               double   weight)
 {
-  sqlite3_stmt *s = stmt (self, STMT_RANK_ONE);
-  int rc;
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
-  *relevance = 0.0;
-  if (match == NULL)
-    return TRUE;
-
-  bind_text (s, 1, match);
-  sqlite3_bind_int64 (s, 2, chunk_id);
-  rc = sqlite3_step (s);
-  if (rc == SQLITE_ROW)
-    *relevance = MAX (0.0, -sqlite3_column_double (s, 0));
-  sqlite3_reset (s);
-
-  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-    return set_db_error (self, rc, error, "Search failed");
-
-  return TRUE;
+  if (weights->len > 0)
+    g_string_append_c (weights, ' ');
+  g_string_append (weights, g_ascii_dtostr (buf, sizeof buf, weight));
 }
 
-/* Tiers of an identifier query: a definition under the exact name beats one under another
- * case, which beats a prototype or declaration; a matching container adds one. */
-static guint
-symbol_tier (const LodeQueryPlan *plan,
-             const char          *name,
-             const char          *kind,
-             const char          *container,
-             const char          *signature)
+/* The FTS5 MATCH expression of @query and the weight of each of its phrases, in order, for
+ * lode_rank(). Every term is quoted, so no user text ever reaches the FTS5 query parser: a
+ * group is "term", or ("term" OR ("part" AND "part" …)). */
+static char *
+build_match (const LodeLexicalQuery  *query,
+             char                   **weights_out)
 {
-  guint tier;
+  GString *match = g_string_new (query->path_only ? "{path} : (" : NULL);
+  GString *weights = g_string_new (NULL);
 
-  if (is_declaration_kind (kind, signature))
-    tier = 2;
-  else if (strcmp (name, plan->name) == 0)
-    tier = 6;
-  else
-    tier = 4;
-
-  if (plan->container != NULL && container != NULL &&
-      g_ascii_strcasecmp (plan->container, container) == 0)
-    tier++;
-
-  return tier;
-}
-
-static gboolean
-search_symbols (LodeStore            *self,
-                const LodeQueryPlan  *plan,
-                GArray               *candidates,
-                GHashTable           *index,
-                GError              **error)
-{
-  sqlite3_stmt *s = stmt (self, STMT_SYMBOL_LOOKUP);
-  g_autoptr(GArray) found = g_array_new (FALSE, FALSE, sizeof (Candidate));
-  int rc;
-
-  bind_text (s, 1, plan->name);
-  sqlite3_bind_int (s, 2, SEARCH_MAX_SYMBOLS);
-  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+  for (guint i = 0; i < query->groups->len; i++)
     {
-      Candidate c = { 0 };
+      const LodeLexicalGroup *group = g_ptr_array_index (query->groups, i);
 
-      c.chunk_id = sqlite3_column_int64 (s, 0);
-      c.tier = symbol_tier (plan,
-                            (const char *) sqlite3_column_text (s, 1),
-                            (const char *) sqlite3_column_text (s, 2),
-                            (const char *) sqlite3_column_text (s, 3),
-                            (const char *) sqlite3_column_text (s, 4));
-      g_array_append_val (found, c);
-    }
-  sqlite3_reset (s);
-  if (rc != SQLITE_DONE)
-    return set_db_error (self, rc, error, "Symbol look-up failed");
-
-  for (guint i = 0; i < found->len; i++)
-    {
-      Candidate *f = &g_array_index (found, Candidate, i);
-      gpointer pos;
-
-      if (g_hash_table_lookup_extended (index, GSIZE_TO_POINTER ((gsize) f->chunk_id),
-                                        NULL, &pos))
+      if (i > 0)
+        g_string_append (match, query->require_all ? " AND " : " OR ");
+      append_weight (weights, group->weight);
+      if (group->parts == NULL)
         {
-          Candidate *c = &g_array_index (candidates, Candidate, GPOINTER_TO_UINT (pos));
-
-          c->tier = MAX (c->tier, f->tier);
+          append_phrase (match, group->term);
           continue;
         }
 
-      if (!rank_one (self, plan->match, f->chunk_id, &f->relevance, error))
-        return FALSE;
-      g_hash_table_insert (index, GSIZE_TO_POINTER ((gsize) f->chunk_id),
-                           GUINT_TO_POINTER (candidates->len));
-      g_array_append_val (candidates, *f);
+      g_string_append_c (match, '(');
+      append_phrase (match, group->term);
+      g_string_append (match, " OR (");
+      for (guint j = 0; group->parts[j] != NULL; j++)
+        {
+          if (j > 0)
+            g_string_append (match, " AND ");
+          append_phrase (match, group->parts[j]);
+          append_weight (weights, group->weight);
+        }
+      g_string_append (match, "))");
     }
+  if (query->path_only)
+    g_string_append_c (match, ')');
 
-  return TRUE;
+  *weights_out = g_string_free (weights, FALSE);
+  return g_string_free (match, FALSE);
 }
 
-/* Fills in the chunk and file columns of @c; FALSE (without error) if the chunk is gone or
- * does not pass the filters. */
 static gboolean
-load_candidate (LodeStore                *self,
-                const LodeSearchOptions  *options,
-                Candidate                *c,
-                gboolean                 *keep,
-                GError                  **error)
+store_lexical (LodeSearchBackend       *backend,
+               const LodeLexicalQuery  *query,
+               const LodeSearchFilter  *filter,
+               guint                    limit,
+               GCancellable            *cancellable,
+               GArray                  *hits,
+               double                  *weight,
+               GError                 **error)
 {
-  sqlite3_stmt *s = stmt (self, STMT_CHUNK_META);
+  LodeStore *self = LODE_STORE (backend);
+  gboolean filtered = filter != NULL && (filter->language != NULL || filter->path_glob != NULL);
+  g_autofree char *weights = NULL;
+  g_autofree char *match = build_match (query, &weights);
+  sqlite3_stmt *s = stmt (self, filtered ? STMT_SEARCH_FILTERED : STMT_SEARCH);
   int rc;
 
-  *keep = FALSE;
-  sqlite3_bind_int64 (s, 1, c->chunk_id);
-  rc = sqlite3_step (s);
-  if (rc == SQLITE_ROW)
-    {
-      const char *path = (const char *) sqlite3_column_text (s, 6);
-      const char *language = (const char *) sqlite3_column_text (s, 7);
+  self->query_weight = 0.0;
+  self->cancellable = cancellable;
+  if (cancellable != NULL)
+    sqlite3_progress_handler (self->db, 1000, progress_cb, self);
 
-      *keep = (options->language == NULL || g_strcmp0 (language, options->language) == 0) &&
-              (options->path_glob == NULL ||
-               (path != NULL && lode_glob_match_path (options->path_glob, path)));
-      if (*keep)
-        {
-          c->start_line = sqlite3_column_int (s, 0);
-          c->end_line = sqlite3_column_int (s, 1);
-          c->kind = dup_column_text (s, 2);
-          c->symbol = dup_column_text (s, 3);
-          c->container = dup_column_text (s, 4);
-          c->file_id = sqlite3_column_int64 (s, 5);
-          c->path = g_strdup (path);
-          c->language = g_strdup (language);
-        }
+  bind_text (s, 1, match);
+  sqlite3_bind_int (s, 2, limit);
+  bind_text (s, 9, weights);
+  if (filtered)
+    {
+      bind_text (s, 3, filter->language);
+      bind_text (s, 4, filter->path_glob);
+    }
+
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      LodeLexicalHit hit = { sqlite3_column_int64 (s, 0), -sqlite3_column_double (s, 1) };
+
+      g_array_append_val (hits, hit);
     }
   sqlite3_reset (s);
 
-  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-    return set_db_error (self, rc, error, "Cannot read a chunk");
+  if (cancellable != NULL)
+    sqlite3_progress_handler (self->db, 0, NULL, NULL);
+  if (rc != SQLITE_DONE)
+    set_db_error (self, rc, error, "Search failed");
+  self->cancellable = NULL;
+
+  *weight = self->query_weight;
+  return rc == SQLITE_DONE;
+}
+
+static gboolean
+store_score_lexical (LodeSearchBackend       *backend,
+                     const LodeLexicalQuery  *query,
+                     const gint64            *chunk_ids,
+                     guint                    n_chunks,
+                     double                  *scores,
+                     GError                 **error)
+{
+  LodeStore *self = LODE_STORE (backend);
+  g_autofree char *weights = NULL;
+  g_autofree char *match = build_match (query, &weights);
+
+  for (guint i = 0; i < n_chunks; i++)
+    {
+      sqlite3_stmt *s = stmt (self, STMT_RANK_ONE);
+      int rc;
+
+      bind_text (s, 1, match);
+      bind_text (s, 9, weights);
+      sqlite3_bind_int64 (s, 2, chunk_ids[i]);
+      rc = sqlite3_step (s);
+      scores[i] = rc == SQLITE_ROW ? MAX (0.0, -sqlite3_column_double (s, 0)) : 0.0;
+      sqlite3_reset (s);
+
+      if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return set_db_error (self, rc, error, "Search failed");
+    }
 
   return TRUE;
 }
 
-static int
-compare_candidates (gconstpointer a,
-                    gconstpointer b)
+static GPtrArray *
+read_symbol_rows (LodeStore     *self,
+                  sqlite3_stmt  *s,
+                  GError       **error)
 {
-  const Candidate *ca = a;
-  const Candidate *cb = b;
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_symbol_row_free);
+  int rc;
 
-  if (ca->score != cb->score)
-    return ca->score > cb->score ? -1 : 1;
-  if (ca->file_id != cb->file_id)
-    return ca->file_id < cb->file_id ? -1 : 1;
-  return ca->start_line < cb->start_line ? -1 : ca->start_line > cb->start_line ? 1 : 0;
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      LodeSymbolRow *row = g_new0 (LodeSymbolRow, 1);
+
+      row->chunk_id = sqlite3_column_int64 (s, 0);
+      row->name = dup_column_text (s, 1);
+      row->kind = dup_column_text (s, 2);
+      row->container = dup_column_text (s, 3);
+      row->signature = dup_column_text (s, 4);
+      row->start_line = sqlite3_column_int (s, 5);
+      row->end_line = sqlite3_column_int (s, 6);
+      g_ptr_array_add (rows, row);
+    }
+  sqlite3_reset (s);
+
+  if (rc != SQLITE_DONE)
+    {
+      set_db_error (self, rc, error, "Symbol look-up failed");
+      return NULL;
+    }
+
+  return g_steal_pointer (&rows);
 }
 
-static gboolean
-dup_body (LodeStore  *self,
-          gint64      chunk_id,
-          char      **body,
-          GError    **error)
+static GPtrArray *
+store_find_symbols (LodeSearchBackend  *backend,
+                    const char         *name,
+                    guint               limit,
+                    GError            **error)
 {
+  LodeStore *self = LODE_STORE (backend);
+  sqlite3_stmt *s = stmt (self, STMT_SYMBOL_LOOKUP);
+
+  bind_text (s, 1, name);
+  sqlite3_bind_int (s, 2, limit);
+  return read_symbol_rows (self, s, error);
+}
+
+static GPtrArray *
+store_find_chunk_symbols (LodeSearchBackend  *backend,
+                          gint64              chunk_id,
+                          GError            **error)
+{
+  LodeStore *self = LODE_STORE (backend);
+  sqlite3_stmt *s = stmt (self, STMT_CHUNK_SYMBOLS);
+
+  sqlite3_bind_int64 (s, 1, chunk_id);
+  return read_symbol_rows (self, s, error);
+}
+
+static GPtrArray *
+store_fetch_chunks (LodeSearchBackend  *backend,
+                    const gint64       *chunk_ids,
+                    guint               n_chunks,
+                    GError            **error)
+{
+  LodeStore *self = LODE_STORE (backend);
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_full (n_chunks,
+                                                    (GDestroyNotify) lode_chunk_row_free);
+
+  for (guint i = 0; i < n_chunks; i++)
+    {
+      sqlite3_stmt *s = stmt (self, STMT_CHUNK_META);
+      LodeChunkRow *row = NULL;
+      int rc;
+
+      sqlite3_bind_int64 (s, 1, chunk_ids[i]);
+      rc = sqlite3_step (s);
+      if (rc == SQLITE_ROW)
+        {
+          row = g_new0 (LodeChunkRow, 1);
+          row->chunk_id = chunk_ids[i];
+          row->start_line = sqlite3_column_int (s, 0);
+          row->end_line = sqlite3_column_int (s, 1);
+          row->kind = dup_column_text (s, 2);
+          row->symbol = dup_column_text (s, 3);
+          row->container = dup_column_text (s, 4);
+          row->file_id = sqlite3_column_int64 (s, 5);
+          row->path = dup_column_text (s, 6);
+          row->language = dup_column_text (s, 7);
+          row->signature = dup_column_text (s, 8);
+        }
+      sqlite3_reset (s);
+
+      if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        {
+          set_db_error (self, rc, error, "Cannot read a chunk");
+          return NULL;
+        }
+      g_ptr_array_add (rows, row);
+    }
+
+  return g_steal_pointer (&rows);
+}
+
+static char *
+store_dup_chunk_text (LodeSearchBackend  *backend,
+                      gint64              chunk_id,
+                      GError            **error)
+{
+  LodeStore *self = LODE_STORE (backend);
   sqlite3_stmt *s = stmt (self, STMT_BODY);
+  char *body;
   int rc;
 
   sqlite3_bind_int64 (s, 1, chunk_id);
   rc = sqlite3_step (s);
-  *body = rc == SQLITE_ROW ? dup_column_text (s, 0) : NULL;
+  body = rc == SQLITE_ROW ? dup_column_text (s, 0) : NULL;
   sqlite3_reset (s);
 
   if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-    return set_db_error (self, rc, error, "Cannot read a chunk");
+    set_db_error (self, rc, error, "Cannot read a chunk");
 
-  return TRUE;
-}
-
-/* Turns the sorted candidates into results: min_score, one_per_file, limit, snippets. */
-static GPtrArray *
-make_results (LodeStore                *self,
-              const LodeSearchOptions  *options,
-              const LodeQueryPlan      *plan,
-              GArray                   *candidates,
-              guint                     limit,
-              GError                  **error)
-{
-  g_autoptr(GPtrArray) results = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_search_result_free);
-  g_autoptr(GHashTable) files = g_hash_table_new (NULL, NULL);
-
-  for (guint i = 0; i < candidates->len && results->len < limit; i++)
-    {
-      Candidate *c = &g_array_index (candidates, Candidate, i);
-      LodeSearchResult *result;
-      g_autofree char *body = NULL;
-
-      if (c->score < options->min_score)
-        break;
-      if (options->one_per_file &&
-          !g_hash_table_add (files, GSIZE_TO_POINTER ((gsize) c->file_id)))
-        continue;
-
-      if (!dup_body (self, c->chunk_id, &body, error))
-        return NULL;
-
-      result = g_new0 (LodeSearchResult, 1);
-      result->path = g_steal_pointer (&c->path);
-      result->start_line = c->start_line;
-      result->end_line = c->end_line;
-      result->language = g_steal_pointer (&c->language);
-      result->kind = g_steal_pointer (&c->kind);
-      result->symbol = g_steal_pointer (&c->symbol);
-      result->container = g_steal_pointer (&c->container);
-      result->score = c->score;
-      result->snippet = _lode_search_snippet (body, plan->kind == LODE_QUERY_PATH ?
-                                                    NULL : (const char *const *) plan->terms);
-      g_ptr_array_add (results, result);
-    }
-
-  return g_steal_pointer (&results);
-}
-
-/* Tests, documentation and plain text answer a question in words less often than the code
- * they describe: their relevance counts SECONDARY_FACTOR times. Identifier and path queries
- * are not affected (a test *is* the answer when it is named). */
-static double
-secondary_factor (const Candidate *c)
-{
-  const char *path = c->path != NULL ? c->path : "";
-  const char *base = strrchr (path, '/');
-  double factor = 1.0;
-
-  base = base != NULL ? base + 1 : path;
-  if (g_strcmp0 (c->language, "markdown") == 0 || g_strcmp0 (c->language, "text") == 0)
-    factor *= SECONDARY_FACTOR;
-  if (g_str_has_prefix (path, "test/") || g_str_has_prefix (path, "tests/") ||
-      strstr (path, "/test/") != NULL || strstr (path, "/tests/") != NULL ||
-      strstr (path, "/__tests__/") != NULL || strstr (path, "/testdata/") != NULL ||
-      g_str_has_prefix (base, "test_") || strstr (base, "_test.") != NULL ||
-      strstr (base, ".test.") != NULL || strstr (base, ".spec.") != NULL ||
-      strstr (base, "Test.") != NULL || strstr (base, "Tests.") != NULL)
-    factor *= SECONDARY_FACTOR;
-
-  return factor;
-}
-
-/* A question in words (an issue, a bug report) is usually answered by a file that matches it
- * in several places, not by the one chunk that repeats a single word most: each chunk gets
- * the relevance of the other chunks of its file in the pool, the best first, each next one
- * weighing FILE_EVIDENCE_DECAY times the one before. @candidates must be in relevance order. */
-static void
-add_file_evidence (GArray *candidates)
-{
-  g_autoptr(GHashTable) evidence = g_hash_table_new_full (g_int64_hash, g_int64_equal,
-                                                          NULL, g_free);
-
-  for (guint i = 0; i < candidates->len; i++)
-    {
-      Candidate *c = &g_array_index (candidates, Candidate, i);
-
-      c->relevance *= secondary_factor (c);
-      c->score = c->relevance;
-    }
-  g_array_sort (candidates, compare_candidates);
-
-  for (guint i = 0; i < candidates->len; i++)
-    {
-      Candidate *c = &g_array_index (candidates, Candidate, i);
-      double *acc = g_hash_table_lookup (evidence, &c->file_id);
-
-      /* acc[0]: the sum so far, acc[1]: the weight of the next chunk. */
-      if (acc == NULL)
-        {
-          acc = g_new0 (double, 2);
-          acc[1] = 1.0;
-          g_hash_table_insert (evidence, &c->file_id, acc);
-        }
-      acc[0] += acc[1] * c->relevance;
-      acc[1] *= FILE_EVIDENCE_DECAY;
-    }
-
-  for (guint i = 0; i < candidates->len; i++)
-    {
-      Candidate *c = &g_array_index (candidates, Candidate, i);
-      double *acc = g_hash_table_lookup (evidence, &c->file_id);
-
-      c->score += MAX (0.0, acc[0] - c->relevance);
-    }
-}
-
-/* Once a file's evidence is in every one of its chunks, they would come in a block; the
- * second chunk of a file keeps half its score, the third a quarter, … so that the first
- * results show several files. @candidates must be sorted by score. */
-static void
-spread_files (GArray *candidates)
-{
-  g_autoptr(GHashTable) seen = g_hash_table_new (g_int64_hash, g_int64_equal);
-
-  for (guint i = 0; i < candidates->len; i++)
-    {
-      Candidate *c = &g_array_index (candidates, Candidate, i);
-      guint n = GPOINTER_TO_UINT (g_hash_table_lookup (seen, &c->file_id));
-
-      g_hash_table_insert (seen, &c->file_id, GUINT_TO_POINTER (n + 1));
-      c->score = ldexp (c->score, -(int) MIN (n, 60));
-    }
-}
-
-/* Identifier and natural-language queries: bm25 over the FTS table, plus, for identifiers,
- * the chunks the symbols table names. Returns the candidates loaded, filtered and sorted. */
-static GArray *
-rank_chunks (LodeStore                *self,
-             const LodeSearchOptions  *options,
-             const LodeQueryPlan      *plan,
-             guint                     limit,
-             GError                  **error)
-{
-  g_autoptr(GArray) candidates = g_array_new (FALSE, TRUE, sizeof (Candidate));
-  g_autoptr(GHashTable) index = g_hash_table_new (NULL, NULL);
-  double max_relevance = 0.0;
-  guint n_fetch;
-  guint n_kept = 0;
-
-  g_array_set_clear_func (candidates, (GDestroyNotify) candidate_clear);
-
-  n_fetch = limit + SEARCH_EXTRA_CANDIDATES;
-  if (options->one_per_file)
-    n_fetch = limit * 5 + SEARCH_EXTRA_CANDIDATES;
-  if (plan->kind == LODE_QUERY_NATURAL)
-    n_fetch = MAX (n_fetch, NATURAL_MIN_CANDIDATES);
-  n_fetch = MIN (n_fetch, SEARCH_MAX_CANDIDATES);
-
-  if (plan->match != NULL &&
-      !search_fts (self, plan->match, options, n_fetch, candidates, index, error))
-    return NULL;
-
-  if (plan->kind == LODE_QUERY_IDENTIFIER && plan->name != NULL &&
-      !search_symbols (self, plan, candidates, index, error))
-    return NULL;
-
-  /* Load and filter, compacting in place. */
-  for (guint i = 0; i < candidates->len; i++)
-    {
-      Candidate *c = &g_array_index (candidates, Candidate, i);
-      gboolean keep;
-
-      if (is_cancelled (self))
-        {
-          set_db_error (self, SQLITE_INTERRUPT, error, "Search cancelled");
-          return NULL;
-        }
-      if (!load_candidate (self, options, c, &keep, error))
-        return NULL;
-      if (!keep)
-        continue;
-
-      max_relevance = MAX (max_relevance, c->relevance);
-      if (i != n_kept)
-        {
-          g_array_index (candidates, Candidate, n_kept) = *c;
-          memset (c, 0, sizeof *c);
-        }
-      n_kept++;
-    }
-  g_array_set_size (candidates, n_kept);
-
-  /* Each tier lies wholly above the one below: score = relevance + tier × (1 + the best
-   * relevance). Without tiers the score is the plain relevance. */
-  for (guint i = 0; i < candidates->len; i++)
-    {
-      Candidate *c = &g_array_index (candidates, Candidate, i);
-
-      c->score = c->relevance + c->tier * (1.0 + max_relevance);
-    }
-  if (plan->kind == LODE_QUERY_NATURAL)
-    {
-      add_file_evidence (candidates);
-      g_array_sort (candidates, compare_candidates);
-      spread_files (candidates);
-    }
-  g_array_sort (candidates, compare_candidates);
-
-  return g_steal_pointer (&candidates);
+  return body;
 }
 
 static GPtrArray *
-search_chunks (LodeStore                *self,
-               const LodeSearchOptions  *options,
-               const LodeQueryPlan      *plan,
-               guint                     limit,
-               GError                  **error)
+store_find_paths (LodeSearchBackend       *backend,
+                  const char              *needle,
+                  const LodeSearchFilter  *filter,
+                  GError                 **error)
 {
-  g_autoptr(GArray) candidates = rank_chunks (self, options, plan, limit, error);
-
-  if (candidates == NULL)
-    return NULL;
-
-  return make_results (self, options, plan, candidates, limit, error);
-}
-
-/* Position of @needle in @haystack ignoring ASCII case, or NULL. */
-static const char *
-ascii_strcasestr (const char *haystack,
-                  const char *needle)
-{
-  gsize n = strlen (needle);
-
-  for (const char *p = haystack; *p != '\0'; p++)
-    if (g_ascii_strncasecmp (p, needle, n) == 0)
-      return p;
-
-  return NULL;
-}
-
-/* Path queries look at the files table: paths that end with the query (best when it is a
- * whole trailing component: `lode-store.c` → src/liblode/lode-store.c) or contain it; then,
- * if that is not enough, paths that hold all of its words (`cli/main` → src/cli/lode-main.c
- * would not, src/cli/main.c would). Each file is represented by its first chunk. */
-static GPtrArray *
-search_paths (LodeStore                *self,
-              const LodeSearchOptions  *options,
-              const LodeQueryPlan      *plan,
-              guint                     limit,
-              GError                  **error)
-{
-  g_autoptr(GArray) candidates = g_array_new (FALSE, TRUE, sizeof (Candidate));
-  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
-  const char *query = plan->path;
-  gsize query_len = strlen (query);
-  sqlite3_stmt *s;
+  LodeStore *self = LODE_STORE (backend);
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_path_row_free);
+  sqlite3_stmt *s = stmt (self, STMT_FIND_PATHS);
   int rc;
 
-  g_array_set_clear_func (candidates, (GDestroyNotify) candidate_clear);
-
-  /* A leading "./" or "/" says nothing about the relative paths in the index. */
-  while (query[0] == '.' && query[1] == '/')
-    query += 2;
-  while (query[0] == '/')
-    query++;
-  query_len = strlen (query);
-
-  s = stmt (self, STMT_PATH_FILES);
-  while (query_len > 0 && (rc = sqlite3_step (s)) == SQLITE_ROW)
+  bind_text (s, 1, needle);
+  bind_text (s, 2, filter != NULL ? filter->language : NULL);
+  bind_text (s, 3, filter != NULL ? filter->path_glob : NULL);
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
     {
-      const char *path = (const char *) sqlite3_column_text (s, 1);
-      const char *language = (const char *) sqlite3_column_text (s, 2);
-      gsize path_len = path != NULL ? strlen (path) : 0;
-      double score = 0.0;
+      LodePathRow *row = g_new0 (LodePathRow, 1);
 
-      if (path == NULL)
-        continue;
-
-      if (path_len >= query_len &&
-          g_ascii_strcasecmp (path + path_len - query_len, query) == 0)
-        score = (path_len == query_len || path[path_len - query_len - 1] == '/') ? 3.0 : 2.0;
-      else if (ascii_strcasestr (path, query) != NULL)
-        score = 1.0;
-      else
-        continue;
-
-      if ((options->language != NULL && g_strcmp0 (language, options->language) != 0) ||
-          (options->path_glob != NULL && !lode_glob_match_path (options->path_glob, path)))
-        continue;
-
-      {
-        Candidate c = { 0 };
-
-        c.file_id = sqlite3_column_int64 (s, 0);
-        /* Shorter paths first among equals: `main.c` over `t/helper/main.c`. */
-        c.score = score - MIN (path_len, 999) / 1000.0 * 0.5;
-        g_hash_table_add (seen, GSIZE_TO_POINTER ((gsize) c.file_id));
-        g_array_append_val (candidates, c);
-      }
+      row->file_id = sqlite3_column_int64 (s, 0);
+      row->path = dup_column_text (s, 1);
+      row->language = dup_column_text (s, 2);
+      row->first_chunk = sqlite3_column_int64 (s, 3);
+      g_ptr_array_add (rows, row);
     }
-  rc = sqlite3_reset (s);
-  if (rc != SQLITE_OK)
+  sqlite3_reset (s);
+
+  if (rc != SQLITE_DONE)
     {
       set_db_error (self, rc, error, "Cannot read paths");
       return NULL;
     }
 
-  /* Word matches, scored below 1 (relevance / (relevance + 1)). */
-  if (candidates->len < limit && plan->match != NULL)
-    {
-      g_autoptr(GArray) fts = g_array_new (FALSE, TRUE, sizeof (Candidate));
-      g_autoptr(GHashTable) index = g_hash_table_new (NULL, NULL);
-
-      g_array_set_clear_func (fts, (GDestroyNotify) candidate_clear);
-      if (!search_fts (self, plan->match, options, SEARCH_MAX_CANDIDATES, fts, index, error))
-        return NULL;
-
-      for (guint i = 0; i < fts->len; i++)
-        {
-          Candidate *f = &g_array_index (fts, Candidate, i);
-          gboolean keep;
-
-          if (!load_candidate (self, options, f, &keep, error))
-            return NULL;
-          if (!keep || !g_hash_table_add (seen, GSIZE_TO_POINTER ((gsize) f->file_id)))
-            continue;
-
-          {
-            Candidate c = { 0 };
-
-            c.file_id = f->file_id;
-            c.score = f->relevance / (f->relevance + 1.0);
-            g_array_append_val (candidates, c);
-          }
-        }
-    }
-
-  g_array_sort (candidates, compare_candidates);
-  if (candidates->len > limit)
-    g_array_set_size (candidates, limit);
-
-  /* The first chunk of each file stands for it. */
-  for (guint i = 0; i < candidates->len; i++)
-    {
-      Candidate *c = &g_array_index (candidates, Candidate, i);
-      gboolean keep;
-
-      s = stmt (self, STMT_FIRST_CHUNK);
-      sqlite3_bind_int64 (s, 1, c->file_id);
-      rc = sqlite3_step (s);
-      c->chunk_id = rc == SQLITE_ROW ? sqlite3_column_int64 (s, 0) : 0;
-      sqlite3_reset (s);
-      if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        {
-          set_db_error (self, rc, error, "Cannot read chunks");
-          return NULL;
-        }
-
-      if (c->chunk_id != 0 && !load_candidate (self, options, c, &keep, error))
-        return NULL;
-    }
-
-  /* Files without chunks (empty ones) have nothing to show. */
-  for (guint i = candidates->len; i > 0; i--)
-    if (g_array_index (candidates, Candidate, i - 1).path == NULL)
-      g_array_remove_index (candidates, i - 1);
-
-  return make_results (self, options, plan, candidates, limit, error);
+  return g_steal_pointer (&rows);
 }
 
-static GPtrArray *search_with_legs (LodeStore                *self,
-                                    const LodeSearchOptions  *options,
-                                    LodeSearchMode            mode,
-                                    GArray                   *dense,
-                                    GCancellable             *cancellable,
-                                    GError                  **error);
-
-/**
- * lode_store_search:
- * @self: a #LodeStore
- * @options: the query, its filters and the limit (clamped to 1 … %LODE_SEARCH_MAX_LIMIT)
- * @cancellable: (nullable): a #GCancellable; cancelling interrupts the running query
- * @error: return location for a #GError
- *
- * Searches the index. See lode_query_classify() for how the query is read.
- *
- * Scores are higher for better results and only comparable within one query:
- * - natural-language queries: BM25 (k1 = 1.2, b = 0) with the column weights symbol 10,
- *   signature/doc 4, path 2, body 1 (0 … some tens);
- * - identifier queries: the same, plus a multiple of (1 + the best relevance among the
- *   candidates) for chunks that hold a symbol of that name — 6 for a definition under the
- *   exact name, 4 under another case, 2 for a prototype or declaration, one more when the
- *   container of `Foo::bar` matches — so that definitions always come first;
- * - path queries: 3 when the path ends with the query as whole components, 2 when it ends
- *   with it, 1 when it contains it (minus up to 0.5 for long paths), below 1 when it only
- *   holds the query's words.
- *
- * A query with no searchable word (`!!!`, `x`) gives no results, not an error.
- *
- * This is the lexical leg alone, whatever @options' mode; lode_store_search_hybrid() adds
- * the vector neighbours.
- *
- * Returns: (transfer full) (element-type LodeSearchResult): results, best first; %NULL on
- *   error (%G_IO_ERROR_CANCELLED when cancelled)
- */
-GPtrArray *
-lode_store_search (LodeStore                *self,
-                   const LodeSearchOptions  *options,
-                   GCancellable             *cancellable,
-                   GError                  **error)
+static gint64
+store_get_version (LodeSearchBackend *backend)
 {
-  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
-  g_return_val_if_fail (options != NULL, NULL);
-  g_return_val_if_fail (options->query != NULL, NULL);
-  g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  return search_with_legs (self, options, LODE_SEARCH_MODE_LEXICAL, NULL, cancellable, error);
+  return lode_store_get_data_version (LODE_STORE (backend));
 }
 
-static GPtrArray *search_fused    (LodeStore                *self,
-                                   const LodeSearchOptions  *options,
-                                   const LodeQueryPlan      *plan,
-                                   GArray                   *dense,
-                                   guint                     limit,
-                                   GError                  **error);
-static GPtrArray *search_semantic (LodeStore                *self,
-                                   const LodeSearchOptions  *options,
-                                   const LodeQueryPlan      *plan,
-                                   GArray                   *dense,
-                                   guint                     limit,
-                                   GError                  **error);
-
-static GPtrArray *
-search_with_legs (LodeStore                *self,
-                  const LodeSearchOptions  *options,
-                  LodeSearchMode            mode,
-                  GArray                   *dense,
-                  GCancellable             *cancellable,
-                  GError                  **error)
+static GArray *
+store_dup_chunk_ids (LodeSearchBackend       *backend,
+                     const LodeSearchFilter  *filter,
+                     GError                 **error)
 {
-  g_autoptr(LodeQueryPlan) plan = NULL;
-  GPtrArray *results;
-  guint limit;
+  return lode_store_dup_chunk_ids (LODE_STORE (backend),
+                                   filter != NULL ? filter->language : NULL,
+                                   filter != NULL ? filter->path_glob : NULL, error);
+}
 
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
-    return NULL;
+static gboolean
+store_get_vector_dims (LodeSearchBackend  *backend,
+                       const char         *model,
+                       guint              *dims,
+                       GError            **error)
+{
+  return lode_store_get_vector_dims (LODE_STORE (backend), model, dims, error);
+}
 
-  limit = CLAMP (options->limit, 1, LODE_SEARCH_MAX_LIMIT);
-  plan = _lode_query_plan_new (options->query);
+static gboolean
+store_load_vectors (LodeSearchBackend  *backend,
+                    const char         *model,
+                    guint               dims,
+                    LodeVectorCursor   *cursor,
+                    LodeVectorFunc      func,
+                    gpointer            user_data,
+                    GError            **error)
+{
+  return lode_store_load_vectors (LODE_STORE (backend), model, dims, cursor, func, user_data,
+                                  error);
+}
 
-  self->cancellable = cancellable;
-  if (cancellable != NULL)
-    sqlite3_progress_handler (self->db, 1000, progress_cb, self);
-
-  if (mode == LODE_SEARCH_MODE_SEMANTIC)
-    results = search_semantic (self, options, plan, dense, limit, error);
-  else if (plan->kind == LODE_QUERY_PATH)
-    results = search_paths (self, options, plan, limit, error);
-  else if (mode == LODE_SEARCH_MODE_HYBRID)
-    results = search_fused (self, options, plan, dense, limit, error);
-  else
-    results = search_chunks (self, options, plan, limit, error);
-
-  if (cancellable != NULL)
-    sqlite3_progress_handler (self->db, 0, NULL, NULL);
-  self->cancellable = NULL;
-
-  return results;
+static void
+lode_store_search_backend_init (LodeSearchBackendInterface *iface)
+{
+  iface->lexical = store_lexical;
+  iface->score_lexical = store_score_lexical;
+  iface->find_symbols = store_find_symbols;
+  iface->find_chunk_symbols = store_find_chunk_symbols;
+  iface->fetch_chunks = store_fetch_chunks;
+  iface->dup_chunk_text = store_dup_chunk_text;
+  iface->find_paths = store_find_paths;
+  iface->get_version = store_get_version;
+  iface->dup_chunk_ids = store_dup_chunk_ids;
+  iface->get_vector_dims = store_get_vector_dims;
+  iface->load_vectors = store_load_vectors;
 }
 
 /* Vectors and hybrid search (issue #4) */
@@ -2977,7 +2616,7 @@ load_vector_rows (LodeStore              *self,
                   guint                   dims,
                   const LodeVectorCursor *from,
                   const LodeVectorCursor *to,
-                  LodeStoreVectorFunc     func,
+                  LodeVectorFunc     func,
                   gpointer                user_data,
                   GError                **error)
 {
@@ -3031,7 +2670,7 @@ lode_store_load_vectors (LodeStore            *self,
                          const char           *model,
                          guint                 dims,
                          LodeVectorCursor     *cursor,
-                         LodeStoreVectorFunc   func,
+                         LodeVectorFunc   func,
                          gpointer              user_data,
                          GError              **error)
 {
@@ -3071,195 +2710,6 @@ lode_store_load_vectors (LodeStore            *self,
 
   *cursor = to;
   return TRUE;
-}
-
-/* Ranks of the two legs fused by Reciprocal Rank Fusion: each leg adds 1 / (RRF_K + rank). */
-#define RRF_K 60
-
-/**
- * lode_store_dense_candidates:
- * @options: the search
- *
- * Returns: how many vector neighbours a search needs from the dense leg: max(3 × limit, 30),
- *   more for one result per file
- */
-guint
-lode_store_dense_candidates (const LodeSearchOptions *options)
-{
-  guint limit;
-
-  g_return_val_if_fail (options != NULL, 0);
-
-  limit = CLAMP (options->limit, 1, LODE_SEARCH_MAX_LIMIT);
-  if (options->one_per_file)
-    return limit * 5 + 30;
-
-  return MAX (3 * limit, 30);
-}
-
-/* The dense leg alone: chunks in cosine order, filtered. */
-static GPtrArray *
-search_semantic (LodeStore                *self,
-                 const LodeSearchOptions  *options,
-                 const LodeQueryPlan      *plan,
-                 GArray                   *dense,
-                 guint                     limit,
-                 GError                  **error)
-{
-  g_autoptr(GArray) candidates = g_array_new (FALSE, TRUE, sizeof (Candidate));
-
-  g_array_set_clear_func (candidates, (GDestroyNotify) candidate_clear);
-
-  for (guint i = 0; dense != NULL && i < dense->len; i++)
-    {
-      const LodeVectorHit *hit = &g_array_index (dense, LodeVectorHit, i);
-      Candidate c = { 0 };
-      gboolean keep;
-
-      c.chunk_id = hit->id;
-      if (!load_candidate (self, options, &c, &keep, error))
-        return NULL;
-      if (!keep)
-        continue;
-      c.relevance = hit->score;
-      c.score = hit->score;
-      g_array_append_val (candidates, c);
-    }
-  g_array_sort (candidates, compare_candidates);
-
-  return make_results (self, options, plan, candidates, limit, error);
-}
-
-/* Hybrid: the first max(3 × limit, 30) chunks of the lexical ranking and of the dense leg,
- * fused by RRF, then the lexical boosts: definitions of an identifier first (its tiers),
- * tests and prose at SECONDARY_FACTOR for questions in words, and several files in the
- * first results. */
-static GPtrArray *
-search_fused (LodeStore                *self,
-              const LodeSearchOptions  *options,
-              const LodeQueryPlan      *plan,
-              GArray                   *dense,
-              guint                     limit,
-              GError                  **error)
-{
-  g_autoptr(GArray) lexical = NULL;
-  g_autoptr(GArray) fused = g_array_new (FALSE, TRUE, sizeof (Candidate));
-  g_autoptr(GHashTable) index = g_hash_table_new (g_int64_hash, g_int64_equal);
-  g_autofree gint64 *keys = NULL;
-  guint n_leg = lode_store_dense_candidates (options);
-  guint n_lexical;
-  guint rank = 0;
-  double max_relevance = 0.0;
-
-  g_array_set_clear_func (fused, (GDestroyNotify) candidate_clear);
-
-  lexical = rank_chunks (self, options, plan, limit, error);
-  if (lexical == NULL)
-    return NULL;
-
-  /* Keys point into this array: the fused one grows and moves. */
-  n_lexical = MIN (lexical->len, n_leg);
-  keys = g_new (gint64, n_lexical + (dense != NULL ? dense->len : 0) + 1);
-
-  for (guint i = 0; i < n_lexical; i++)
-    {
-      Candidate *l = &g_array_index (lexical, Candidate, i);
-      Candidate c = *l;
-
-      memset (l, 0, sizeof *l);
-      c.relevance = 1.0 / (RRF_K + i + 1);
-      keys[fused->len] = c.chunk_id;
-      g_hash_table_insert (index, &keys[fused->len], GUINT_TO_POINTER (fused->len));
-      g_array_append_val (fused, c);
-    }
-
-  for (guint i = 0; dense != NULL && i < dense->len && rank < n_leg; i++)
-    {
-      const LodeVectorHit *hit = &g_array_index (dense, LodeVectorHit, i);
-      gpointer pos;
-      Candidate c = { 0 };
-      gboolean keep;
-
-      if (g_hash_table_lookup_extended (index, &hit->id, NULL, &pos))
-        {
-          rank++;
-          g_array_index (fused, Candidate, GPOINTER_TO_UINT (pos)).relevance +=
-            1.0 / (RRF_K + rank);
-          continue;
-        }
-
-      c.chunk_id = hit->id;
-      if (!load_candidate (self, options, &c, &keep, error))
-        return NULL;
-      if (!keep)
-        continue;
-      rank++;
-      c.relevance = 1.0 / (RRF_K + rank);
-      keys[fused->len] = c.chunk_id;
-      g_hash_table_insert (index, &keys[fused->len], GUINT_TO_POINTER (fused->len));
-      g_array_append_val (fused, c);
-    }
-
-  for (guint i = 0; i < fused->len; i++)
-    {
-      Candidate *c = &g_array_index (fused, Candidate, i);
-
-      if (plan->kind == LODE_QUERY_NATURAL)
-        c->relevance *= secondary_factor (c);
-      max_relevance = MAX (max_relevance, c->relevance);
-    }
-  for (guint i = 0; i < fused->len; i++)
-    {
-      Candidate *c = &g_array_index (fused, Candidate, i);
-
-      c->score = c->relevance + c->tier * (1.0 + max_relevance);
-    }
-  g_array_sort (fused, compare_candidates);
-  if (plan->kind == LODE_QUERY_NATURAL)
-    {
-      spread_files (fused);
-      g_array_sort (fused, compare_candidates);
-    }
-
-  return make_results (self, options, plan, fused, limit, error);
-}
-
-/**
- * lode_store_search_hybrid:
- * @self: a #LodeStore
- * @options: the query, its filters, the limit and the mode
- * @dense: (nullable) (element-type LodeVectorHit): the dense leg: vector neighbours of the
- *   query that pass @options' filters, best first (see lode_store_dense_candidates())
- * @cancellable: (nullable): a #GCancellable
- * @error: return location for a #GError
- *
- * Searches in @options' mode:
- * - lexical (or @dense %NULL): as lode_store_search();
- * - semantic: the chunks of @dense, scored by cosine similarity (−1 … 1);
- * - hybrid: the first max(3 × limit, 30) chunks of the lexical ranking and of @dense fused
- *   by Reciprocal Rank Fusion (k = 60: each leg adds 1 / (60 + rank), so a score is at most
- *   about 0.033), then the lexical boosts: identifier definitions first (a multiple of
- *   1 + the best fused score, as in lode_store_search()), tests and prose counting half for
- *   natural-language queries, later chunks of a file already shown halved. Path queries
- *   run lexically.
- *
- * Returns: (transfer full) (element-type LodeSearchResult): results, best first
- */
-GPtrArray *
-lode_store_search_hybrid (LodeStore                *self,
-                          const LodeSearchOptions  *options,
-                          GArray                   *dense,
-                          GCancellable             *cancellable,
-                          GError                  **error)
-{
-  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
-  g_return_val_if_fail (options != NULL, NULL);
-  g_return_val_if_fail (options->query != NULL, NULL);
-  g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  return search_with_legs (self, options, dense != NULL ? options->mode : LODE_SEARCH_MODE_LEXICAL,
-                           dense, cancellable, error);
 }
 
 /* Import graph (issue #6) */

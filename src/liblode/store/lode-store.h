@@ -10,6 +10,7 @@
 
 #include "lode-chunk.h"
 #include "lode-graph.h"
+#include "lode-search-backend.h"
 #include "lode-search.h"
 #include "lode-vector-index.h"
 
@@ -123,11 +124,6 @@ GPtrArray  *lode_store_dup_chunks_for_file (LodeStore            *self,
                                            const char            *path,
                                            GError               **error);
 
-GPtrArray  *lode_store_search             (LodeStore             *self,
-                                           const LodeSearchOptions *options,
-                                           GCancellable          *cancellable,
-                                           GError               **error);
-
 /* Import graph (issue #6) */
 gboolean    lode_store_put_imports        (LodeStore             *self,
                                            const char            *path,
@@ -171,23 +167,6 @@ typedef struct
   char   *text;
 } LodeStoreEmbedText;
 
-/**
- * LodeVectorCursor:
- * @last_chunk: the largest chunk id seen by the last load
- * @last_seq: the largest vector sequence number seen by the last load
- *
- * Where lode_store_load_vectors() stopped; zero-filled for a first load.
- */
-typedef struct
-{
-  gint64 last_chunk;
-  gint64 last_seq;
-} LodeVectorCursor;
-
-typedef void (*LodeStoreVectorFunc) (gint64       chunk_id,
-                                     const float *vector,
-                                     gpointer     user_data);
-
 void        lode_store_embed_text_free    (LodeStoreEmbedText    *text);
 GPtrArray  *lode_store_dup_unembedded     (LodeStore             *self,
                                            const char            *model,
@@ -223,14 +202,8 @@ gboolean    lode_store_load_vectors       (LodeStore             *self,
                                            const char            *model,
                                            guint                  dims,
                                            LodeVectorCursor      *cursor,
-                                           LodeStoreVectorFunc    func,
+                                           LodeVectorFunc    func,
                                            gpointer               user_data,
-                                           GError               **error);
-guint       lode_store_dense_candidates   (const LodeSearchOptions *options);
-GPtrArray  *lode_store_search_hybrid      (LodeStore             *self,
-                                           const LodeSearchOptions *options,
-                                           GArray                *dense,
-                                           GCancellable          *cancellable,
                                            GError               **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeStoreEmbedText, lode_store_embed_text_free)

@@ -24,8 +24,6 @@
  * render the same data as markdown.
  */
 
-#define SEARCH_MAX_LIMIT 50
-
 #define NO_INPUT "{\"type\": \"object\", \"properties\": {}, \"additionalProperties\": false}"
 
 #define PROJECT_OUTPUT_PROPERTIES LODE_PROJECT_PROPERTIES
@@ -377,6 +375,7 @@ codebase_search (LodeToolCall  *call,
   g_autoptr(LodeProject) project = NULL;
   g_autoptr(LodeSearchResponse) response = NULL;
   g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autofree char *language = NULL;
   GPtrArray *results;
 
   path = lode_tool_call_dup_project_path (call, error);
@@ -387,8 +386,15 @@ codebase_search (LodeToolCall  *call,
   options.limit = json_object_get_int_member_with_default (arguments, "limit",
                                                            LODE_SEARCH_DEFAULT_LIMIT);
   options.path_glob = string_member (arguments, "fileFilter");
-  options.language = string_member (arguments, "languageFilter");
+  if (string_member (arguments, "languageFilter") != NULL)
+    language = g_ascii_strdown (string_member (arguments, "languageFilter"), -1);
+  options.language = language;
   options.min_score = json_object_get_double_member_with_default (arguments, "minScore", 0.0);
+  options.one_per_file = json_object_get_boolean_member_with_default (arguments, "onePerFile",
+                                                                      FALSE);
+  options.include_content = json_object_get_boolean_member_with_default (arguments,
+                                                                         "includeContent",
+                                                                         FALSE);
   /* The input schema admits the three names only. */
   lode_search_mode_from_string (json_object_get_string_member_with_default (arguments, "mode",
                                                                             "hybrid"),
@@ -399,7 +405,7 @@ codebase_search (LodeToolCall  *call,
       g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
                    "Unknown language “%s” in languageFilter; codebase_status lists the "
                    "languages of a project (ids such as c, python, typescript)",
-                   options.language);
+                   string_member (arguments, "languageFilter"));
       return NULL;
     }
 
@@ -465,16 +471,56 @@ codebase_search (LodeToolCall  *call,
         {
           json_builder_set_member_name (builder, "symbol");
           json_builder_add_string_value (builder, r->symbol);
+          json_builder_set_member_name (builder, "symbolStartLine");
+          json_builder_add_int_value (builder, r->symbol_start_line);
+          json_builder_set_member_name (builder, "symbolEndLine");
+          json_builder_add_int_value (builder, r->symbol_end_line);
         }
       if (r->container != NULL)
         {
           json_builder_set_member_name (builder, "container");
           json_builder_add_string_value (builder, r->container);
         }
+      if (r->signature != NULL)
+        {
+          json_builder_set_member_name (builder, "signature");
+          json_builder_add_string_value (builder, r->signature);
+        }
+      if (r->symbols != NULL)
+        {
+          json_builder_set_member_name (builder, "symbols");
+          json_builder_begin_array (builder);
+          for (guint j = 0; j < r->symbols->len; j++)
+            {
+              const LodeSearchSymbol *symbol = g_ptr_array_index (r->symbols, j);
+
+              json_builder_begin_object (builder);
+              json_builder_set_member_name (builder, "name");
+              json_builder_add_string_value (builder, symbol->name);
+              if (symbol->kind != NULL)
+                {
+                  json_builder_set_member_name (builder, "kind");
+                  json_builder_add_string_value (builder, symbol->kind);
+                }
+              json_builder_set_member_name (builder, "startLine");
+              json_builder_add_int_value (builder, symbol->start_line);
+              json_builder_set_member_name (builder, "endLine");
+              json_builder_add_int_value (builder, symbol->end_line);
+              json_builder_end_object (builder);
+            }
+          json_builder_end_array (builder);
+        }
       json_builder_set_member_name (builder, "score");
       json_builder_add_double_value (builder, r->score);
       json_builder_set_member_name (builder, "snippet");
       json_builder_add_string_value (builder, r->snippet);
+      json_builder_set_member_name (builder, "snippetStartLine");
+      json_builder_add_int_value (builder, r->snippet_start_line);
+      if (r->content != NULL)
+        {
+          json_builder_set_member_name (builder, "content");
+          json_builder_add_string_value (builder, r->content);
+        }
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
@@ -516,6 +562,13 @@ format_search (JsonObject *result)
                                 symbol);
       g_string_append_printf (text, " (score %.2f)\n", json_object_get_double_member (r,
                                                                                    "score"));
+      if (string_member (r, "signature") != NULL)
+        g_string_append_printf (text, "`%s`\n", string_member (r, "signature"));
+      if (string_member (r, "content") != NULL)
+        snippet = string_member (r, "content");
+      else if (int_member (r, "snippetStartLine") != int_member (r, "startLine"))
+        g_string_append_printf (text, "from line %" G_GINT64_FORMAT ":\n",
+                                int_member (r, "snippetStartLine"));
       g_string_append_printf (text, "```%s\n%s%s```\n\n", string_member (r, "language"),
                               snippet, g_str_has_suffix (snippet, "\n") ? "" : "\n");
     }
@@ -529,22 +582,33 @@ static const LodeTool codebase_search_tool = {
   .description =
     "Search an indexed project. Accepts identifiers (parseHttpRequest, Foo::bar), paths or "
     "file names, and natural-language questions; returns ranked chunks with path, line "
-    "range, symbol and a snippet. Search before reading files: it points at the right "
-    "places. Filter by path glob (fileFilter: \"src/**/*.c\", \"*.py\", \"tests\") or "
-    "language (languageFilter: \"python\").",
+    "range, symbol, signature and a snippet. A whole issue or bug report (up to 64 kB) may be "
+    "pasted as the query: its identifiers, paths and error messages are weighed above the "
+    "prose. Search before reading files: it points at the right places. Filter by path "
+    "(fileFilter: a glob such as \"src/**/*.c\", \"*.py\", \"tests\", or a plain part of "
+    "a path such as \"store/lode-\") or language (languageFilter: \"python\"). Scores "
+    "lie in 0-1 in every mode; minScore 0.1 drops weak matches.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {"
-    "\"query\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 2000, "
-    "\"description\": \"What to look for: an identifier, a path, or a question.\"}, "
+    "\"query\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 65536, "
+    "\"description\": \"What to look for: an identifier, a path, a question, or a whole "
+    "pasted issue text.\"}, "
     PROJECT_PATH_PROPERTY ", "
-    "\"limit\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 50, \"default\": 10, "
-    "\"description\": \"Number of results (1-50).\"}, "
-    "\"fileFilter\": {\"type\": \"string\", \"description\": \"Only paths matching this glob; "
-    "a pattern without '/' matches any path component.\"}, "
-    "\"languageFilter\": {\"type\": \"string\", \"description\": \"Only this language id "
-    "(c, cpp, python, typescript, …).\"}, "
-    "\"minScore\": {\"type\": \"number\", \"minimum\": 0, \"description\": \"Drop results "
-    "scoring below this.\"}, "
+    "\"limit\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 100, \"default\": 10, "
+    "\"description\": \"Number of results (1-100).\"}, "
+    "\"fileFilter\": {\"type\": \"string\", \"description\": \"Only these paths: a glob "
+    "(*, ?, [...]; without '/' it matches any path component, src/** a subtree) or a plain "
+    "string that the path contains (relative to the project root).\"}, "
+    "\"languageFilter\": {\"type\": \"string\", \"description\": \"Only this language id, "
+    "any case (c, cpp, python, typescript, …).\"}, "
+    "\"minScore\": {\"type\": \"number\", \"minimum\": 0, \"maximum\": 1, "
+    "\"description\": \"Drop results scoring below this; scores lie in 0-1 in every mode "
+    "(an identifier's definition 0.5-1, a chunk holding every word of a question about 0.5, "
+    "weak matches below 0.1).\"}, "
+    "\"onePerFile\": {\"type\": \"boolean\", \"default\": false, \"description\": "
+    "\"Only the best result of each file.\"}, "
+    "\"includeContent\": {\"type\": \"boolean\", \"default\": false, \"description\": "
+    "\"Return each chunk's whole text (content) besides its snippet.\"}, "
     "\"mode\": {\"type\": \"string\", \"enum\": [\"hybrid\", \"lexical\", \"semantic\"], "
     "\"default\": \"hybrid\", \"description\": \"hybrid fuses BM25 and vector neighbours; "
     "lexical is BM25 alone, semantic vectors alone (it fails without an embedding model). "
@@ -566,10 +630,21 @@ static const LodeTool codebase_search_tool = {
     "\"startLine\": {\"type\": \"integer\", \"minimum\": 1}, "
     "\"endLine\": {\"type\": \"integer\", \"minimum\": 1}, "
     "\"language\": {\"type\": \"string\"}, \"kind\": {\"type\": \"string\"}, "
-    "\"symbol\": {\"type\": \"string\"}, \"container\": {\"type\": \"string\"}, "
-    "\"score\": {\"type\": \"number\"}, \"snippet\": {\"type\": \"string\"}}, "
+    "\"symbol\": {\"type\": \"string\"}, "
+    "\"symbolStartLine\": {\"type\": \"integer\", \"minimum\": 1}, "
+    "\"symbolEndLine\": {\"type\": \"integer\", \"minimum\": 1}, "
+    "\"container\": {\"type\": \"string\"}, \"signature\": {\"type\": \"string\"}, "
+    "\"symbols\": {\"type\": \"array\", \"items\": {\"type\": \"object\", "
+    "\"properties\": {\"name\": {\"type\": \"string\"}, \"kind\": {\"type\": \"string\"}, "
+    "\"startLine\": {\"type\": \"integer\", \"minimum\": 1}, "
+    "\"endLine\": {\"type\": \"integer\", \"minimum\": 1}}, "
+    "\"required\": [\"name\", \"startLine\", \"endLine\"]}}, "
+    "\"score\": {\"type\": \"number\", \"minimum\": 0, \"maximum\": 1}, "
+    "\"snippet\": {\"type\": \"string\"}, "
+    "\"snippetStartLine\": {\"type\": \"integer\", \"minimum\": 1}, "
+    "\"content\": {\"type\": \"string\"}}, "
     "\"required\": [\"path\", \"startLine\", \"endLine\", \"language\", \"score\", "
-    "\"snippet\"]}}}, "
+    "\"snippet\", \"snippetStartLine\"]}}}, "
     "\"required\": [\"query\", \"projectPath\", \"mode\", \"total\", \"results\"]}",
   .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
   .func = codebase_search,

@@ -1,0 +1,1253 @@
+/* lode-searcher.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/* The search policy, in one place: query analysis (lode-search.c), the lexical leg (BM25
+ * candidates from the backend, exact symbol look-ups), the dense leg (an exact scan of the
+ * backend's vectors, kept in memory), fusion, boosts, per-file spreading and the 0–1 score
+ * scale. The backend only returns candidate rows and statistics (lode-search-backend.h), so
+ * that every store shares this ranking.
+ *
+ * Threads: a searcher is used by one thread at a time (its owner holds a lock around it). */
+
+#define G_LOG_DOMAIN "lode-search"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "lode-error.h"
+#include "lode-search-private.h"
+#include "lode-searcher.h"
+#include "lode-vector-index.h"
+
+/* Candidates fetched from the lexical leg beyond the limit, for the symbol boosts and the
+ * filters. */
+#define SEARCH_EXTRA_CANDIDATES 30
+#define SEARCH_MAX_CANDIDATES   600
+/* Symbol rows looked at for an identifier query. */
+#define SEARCH_MAX_SYMBOLS      64
+
+/* Natural-language queries weigh a file's other matching chunks too (see add_file_evidence):
+ * the pool they come from, and how fast the weight of each further chunk decays. */
+#define NATURAL_MIN_CANDIDATES  600
+#define FILE_EVIDENCE_DECAY     0.8
+/* …and rank code above tests and prose (see secondary_factor). */
+#define SECONDARY_FACTOR        0.5
+
+/* Ranks of the two legs fused by Reciprocal Rank Fusion: the lexical leg adds
+ * 1 / (RRF_K + rank), the dense leg its weight times that (see dense_weight). */
+#define RRF_K 60
+/* The spread of cosines over the dense leg's neighbours at which it counts fully. */
+#define DENSE_FULL_SPREAD 0.1
+
+/* The highest tier of an identifier query (see symbol_tier), for the score scale. */
+#define MAX_TIER 7
+
+struct _LodeSearcher
+{
+  GObject           parent_instance;
+
+  /* The dense leg's matrix: loaded on the first search that needs it, then brought up to
+   * date whenever the backend's version changed. */
+  LodeVectorIndex  *vectors;          /* (nullable): vectors of vectors_model */
+  char             *vectors_model;
+  LodeVectorCursor  vectors_cursor;
+  gint64            vectors_version;  /* the backend's version when last synced */
+  guint             n_embeddable;     /* chunks that can have a vector, when last synced */
+  gboolean          quantized;
+};
+
+G_DEFINE_FINAL_TYPE (LodeSearcher, lode_searcher, G_TYPE_OBJECT)
+
+static void
+lode_searcher_finalize (GObject *object)
+{
+  LodeSearcher *self = (LodeSearcher *)object;
+
+  g_clear_object (&self->vectors);
+  g_free (self->vectors_model);
+
+  G_OBJECT_CLASS (lode_searcher_parent_class)->finalize (object);
+}
+
+static void
+lode_searcher_class_init (LodeSearcherClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = lode_searcher_finalize;
+}
+
+static void
+lode_searcher_init (LodeSearcher *self)
+{
+  self->quantized = TRUE;
+}
+
+/**
+ * lode_searcher_new:
+ *
+ * Returns: (transfer full): a searcher; keep one per index, so that the dense leg's vectors
+ *   stay in memory between searches
+ */
+LodeSearcher *
+lode_searcher_new (void)
+{
+  return g_object_new (LODE_TYPE_SEARCHER, NULL);
+}
+
+/**
+ * lode_searcher_set_quantized:
+ * @self: a #LodeSearcher
+ * @quantized: scan int8 copies of the vectors and re-score the best in float32
+ *
+ * Takes effect when the vectors are next loaded.
+ */
+void
+lode_searcher_set_quantized (LodeSearcher *self,
+                             gboolean      quantized)
+{
+  g_return_if_fail (LODE_IS_SEARCHER (self));
+
+  self->quantized = !!quantized;
+}
+
+/* One search ----------------------------------------------------------------------------- */
+
+typedef struct
+{
+  LodeSearchBackend       *backend;
+  const LodeSearchOptions *options;
+  LodeSearchFilter         filter;
+  LodeQueryPlan           *plan;
+  GCancellable            *cancellable;
+  guint                    limit;
+  double                   weight;      /* the lexical leg's query weight */
+} Search;
+
+typedef struct
+{
+  gint64        chunk_id;
+  double        relevance;   /* the leg's (or the fusion's) relevance, ≥ 0 */
+  double        score;       /* the ranking score */
+  guint         tier;        /* identifier queries: how surely the chunk defines the name */
+  LodeChunkRow *row;         /* (nullable) until loaded */
+} Candidate;
+
+static void
+candidate_clear (Candidate *c)
+{
+  g_clear_pointer (&c->row, lode_chunk_row_free);
+}
+
+static GArray *
+candidates_new (void)
+{
+  GArray *candidates = g_array_new (FALSE, TRUE, sizeof (Candidate));
+
+  g_array_set_clear_func (candidates, (GDestroyNotify) candidate_clear);
+  return candidates;
+}
+
+static gboolean
+check_cancelled (Search  *search,
+                 GError **error)
+{
+  if (search->cancellable == NULL || !g_cancellable_is_cancelled (search->cancellable))
+    return TRUE;
+
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Search cancelled");
+  return FALSE;
+}
+
+static int
+compare_candidates (gconstpointer a,
+                    gconstpointer b)
+{
+  const Candidate *ca = a;
+  const Candidate *cb = b;
+
+  if (ca->score != cb->score)
+    return ca->score > cb->score ? -1 : 1;
+  if (ca->row->file_id != cb->row->file_id)
+    return ca->row->file_id < cb->row->file_id ? -1 : 1;
+  return ca->row->start_line < cb->row->start_line ? -1 :
+         ca->row->start_line > cb->row->start_line ? 1 : 0;
+}
+
+/* Fills in the rows of @candidates and drops those that are gone or do not pass the
+ * filters, keeping the order. */
+static gboolean
+load_candidates (Search   *search,
+                 GArray   *candidates,
+                 GError  **error)
+{
+  g_autofree gint64 *ids = g_new (gint64, candidates->len + 1);
+  g_autoptr(GPtrArray) rows = NULL;
+  guint n_kept = 0;
+
+  if (!check_cancelled (search, error))
+    return FALSE;
+
+  for (guint i = 0; i < candidates->len; i++)
+    ids[i] = g_array_index (candidates, Candidate, i).chunk_id;
+  rows = lode_search_backend_fetch_chunks (search->backend, ids, candidates->len, error);
+  if (rows == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      Candidate *c = &g_array_index (candidates, Candidate, i);
+      LodeChunkRow *row = g_ptr_array_index (rows, i);
+
+      if (row == NULL || !lode_search_filter_accepts (&search->filter, row->language, row->path))
+        continue;
+
+      g_clear_pointer (&c->row, lode_chunk_row_free);
+      c->row = g_steal_pointer (&rows->pdata[i]);
+      if (i != n_kept)
+        {
+          g_array_index (candidates, Candidate, n_kept) = *c;
+          memset (c, 0, sizeof *c);
+        }
+      n_kept++;
+    }
+  g_array_set_size (candidates, n_kept);
+
+  return TRUE;
+}
+
+/* The lexical leg: the best @n_fetch chunks by BM25, appended to @candidates. */
+static gboolean
+lexical_leg (Search      *search,
+             guint        n_fetch,
+             GArray      *candidates,
+             GHashTable  *index,
+             GError     **error)
+{
+  g_autoptr(GArray) hits = g_array_new (FALSE, FALSE, sizeof (LodeLexicalHit));
+
+  if (search->plan->lexical == NULL)
+    return TRUE;
+
+  if (!lode_search_backend_lexical (search->backend, search->plan->lexical, &search->filter,
+                                    n_fetch, search->cancellable, hits, &search->weight, error))
+    return FALSE;
+
+  for (guint i = 0; i < hits->len; i++)
+    {
+      const LodeLexicalHit *hit = &g_array_index (hits, LodeLexicalHit, i);
+      Candidate c = { 0 };
+
+      c.chunk_id = hit->chunk_id;
+      c.relevance = MAX (0.0, hit->score);
+      if (index != NULL)
+        g_hash_table_insert (index, GSIZE_TO_POINTER ((gsize) c.chunk_id),
+                             GUINT_TO_POINTER (candidates->len));
+      g_array_append_val (candidates, c);
+    }
+
+  return TRUE;
+}
+
+/* Symbol kinds that announce a name rather than define it. */
+static gboolean
+is_declaration_kind (const char *kind,
+                     const char *signature)
+{
+  static const char *const kinds[] = {
+    "declaration", "prototype", "forward", "forward_declaration", "extern", "import",
+  };
+  gsize len;
+
+  if (kind != NULL)
+    for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+      if (strcmp (kind, kinds[i]) == 0)
+        return TRUE;
+
+  /* A C-family prototype: the signature is all there is. */
+  if (signature == NULL)
+    return FALSE;
+  len = strlen (signature);
+  while (len > 0 && g_ascii_isspace (signature[len - 1]))
+    len--;
+
+  return len > 0 && signature[len - 1] == ';';
+}
+
+/* Tiers of an identifier query: a definition under the exact name beats one under another
+ * case, which beats a prototype or declaration; a matching container adds one. */
+static guint
+symbol_tier (const LodeQueryPlan *plan,
+             const LodeSymbolRow *symbol)
+{
+  guint tier;
+
+  if (is_declaration_kind (symbol->kind, symbol->signature))
+    tier = 2;
+  else if (strcmp (symbol->name, plan->name) == 0)
+    tier = 6;
+  else
+    tier = 4;
+
+  if (plan->container != NULL && symbol->container != NULL &&
+      g_ascii_strcasecmp (plan->container, symbol->container) == 0)
+    tier++;
+
+  return tier;
+}
+
+/* Identifier queries: the chunks the symbols table names get their tier; those the lexical
+ * leg did not find join the candidates with their own relevance. */
+static gboolean
+symbol_leg (Search      *search,
+            GArray      *candidates,
+            GHashTable  *index,
+            GError     **error)
+{
+  g_autoptr(GPtrArray) symbols = NULL;
+  g_autoptr(GArray) found = g_array_new (FALSE, FALSE, sizeof (Candidate));
+  g_autofree gint64 *ids = NULL;
+  g_autofree double *scores = NULL;
+
+  symbols = lode_search_backend_find_symbols (search->backend, search->plan->name,
+                                              SEARCH_MAX_SYMBOLS, error);
+  if (symbols == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < symbols->len; i++)
+    {
+      const LodeSymbolRow *symbol = g_ptr_array_index (symbols, i);
+      guint tier = symbol_tier (search->plan, symbol);
+      gpointer pos;
+
+      if (g_hash_table_lookup_extended (index, GSIZE_TO_POINTER ((gsize) symbol->chunk_id),
+                                        NULL, &pos))
+        {
+          Candidate *c = &g_array_index (candidates, Candidate, GPOINTER_TO_UINT (pos));
+
+          c->tier = MAX (c->tier, tier);
+          continue;
+        }
+
+      {
+        Candidate c = { 0 };
+
+        c.chunk_id = symbol->chunk_id;
+        c.tier = tier;
+        g_hash_table_insert (index, GSIZE_TO_POINTER ((gsize) c.chunk_id),
+                             GUINT_TO_POINTER (candidates->len + found->len));
+        g_array_append_val (found, c);
+      }
+    }
+
+  if (found->len == 0)
+    return TRUE;
+
+  ids = g_new (gint64, found->len);
+  scores = g_new0 (double, found->len);
+  for (guint i = 0; i < found->len; i++)
+    ids[i] = g_array_index (found, Candidate, i).chunk_id;
+  if (search->plan->lexical != NULL &&
+      !lode_search_backend_score_lexical (search->backend, search->plan->lexical, ids,
+                                          found->len, scores, error))
+    return FALSE;
+
+  for (guint i = 0; i < found->len; i++)
+    {
+      Candidate *c = &g_array_index (found, Candidate, i);
+
+      c->relevance = MAX (0.0, scores[i]);
+      g_array_append_val (candidates, *c);
+    }
+
+  return TRUE;
+}
+
+/* Tests, documentation and plain text answer a question in words less often than the code
+ * they describe: their relevance counts SECONDARY_FACTOR times. Identifier and path queries
+ * are not affected (a test *is* the answer when it is named). */
+static double
+secondary_factor (const LodeChunkRow *row)
+{
+  const char *path = row->path != NULL ? row->path : "";
+  const char *base = strrchr (path, '/');
+  double factor = 1.0;
+
+  base = base != NULL ? base + 1 : path;
+  if (g_strcmp0 (row->language, "markdown") == 0 || g_strcmp0 (row->language, "text") == 0)
+    factor *= SECONDARY_FACTOR;
+  if (g_str_has_prefix (path, "test/") || g_str_has_prefix (path, "tests/") ||
+      strstr (path, "/test/") != NULL || strstr (path, "/tests/") != NULL ||
+      strstr (path, "/__tests__/") != NULL || strstr (path, "/testdata/") != NULL ||
+      g_str_has_prefix (base, "test_") || strstr (base, "_test.") != NULL ||
+      strstr (base, ".test.") != NULL || strstr (base, ".spec.") != NULL ||
+      strstr (base, "Test.") != NULL || strstr (base, "Tests.") != NULL)
+    factor *= SECONDARY_FACTOR;
+
+  return factor;
+}
+
+/* A question in words (an issue, a bug report) is usually answered by a file that matches it
+ * in several places, not by the one chunk that repeats a single word most: each chunk gets
+ * the relevance of the other chunks of its file in the pool, the best first, each next one
+ * weighing FILE_EVIDENCE_DECAY times the one before. @candidates must be in relevance order. */
+static void
+add_file_evidence (GArray *candidates)
+{
+  g_autoptr(GHashTable) evidence = g_hash_table_new_full (g_int64_hash, g_int64_equal,
+                                                          NULL, g_free);
+
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      Candidate *c = &g_array_index (candidates, Candidate, i);
+
+      c->relevance *= secondary_factor (c->row);
+      c->score = c->relevance;
+    }
+  g_array_sort (candidates, compare_candidates);
+
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      Candidate *c = &g_array_index (candidates, Candidate, i);
+      double *acc = g_hash_table_lookup (evidence, &c->row->file_id);
+
+      /* acc[0]: the sum so far, acc[1]: the weight of the next chunk. */
+      if (acc == NULL)
+        {
+          acc = g_new0 (double, 2);
+          acc[1] = 1.0;
+          g_hash_table_insert (evidence, &c->row->file_id, acc);
+        }
+      acc[0] += acc[1] * c->relevance;
+      acc[1] *= FILE_EVIDENCE_DECAY;
+    }
+
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      Candidate *c = &g_array_index (candidates, Candidate, i);
+      double *acc = g_hash_table_lookup (evidence, &c->row->file_id);
+
+      c->score += MAX (0.0, acc[0] - c->relevance);
+    }
+}
+
+/* Once a file's evidence is in every one of its chunks, they would come in a block; the
+ * second chunk of a file keeps half its score, the third a quarter, … so that the first
+ * results show several files. @candidates must be sorted by score. */
+static void
+spread_files (GArray *candidates)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_int64_hash, g_int64_equal);
+
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      Candidate *c = &g_array_index (candidates, Candidate, i);
+      guint n = GPOINTER_TO_UINT (g_hash_table_lookup (seen, &c->row->file_id));
+
+      g_hash_table_insert (seen, &c->row->file_id, GUINT_TO_POINTER (n + 1));
+      c->score = ldexp (c->score, -(int) MIN (n, 60));
+    }
+}
+
+/* Each tier lies wholly above the one below: score = relevance + tier × (1 + the best
+ * relevance). Without tiers the score is the plain relevance. */
+static void
+apply_tiers (GArray *candidates)
+{
+  double max_relevance = 0.0;
+
+  for (guint i = 0; i < candidates->len; i++)
+    max_relevance = MAX (max_relevance, g_array_index (candidates, Candidate, i).relevance);
+
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      Candidate *c = &g_array_index (candidates, Candidate, i);
+
+      c->score = c->relevance + c->tier * (1.0 + max_relevance);
+    }
+}
+
+/* The score users see, on one scale for every mode (docs/architecture.md, "Scores"): @x is
+ * the candidate's strength in [0, 1); a definition of an identifier (tier > 0) lies in
+ * [0.5, 1], above every other result, which lies in [0, 0.5). */
+static double
+scale_tier (guint  tier,
+            double x)
+{
+  x = CLAMP (x, 0.0, 1.0);
+  if (tier == 0)
+    return 0.5 * x;
+
+  return 0.5 + 0.5 * (MIN (tier, MAX_TIER) + x) / (MAX_TIER + 1);
+}
+
+/* Lexical relevance on the 0–1 scale: r / (r + W), where W is the query's weight, the
+ * relevance of a chunk that holds each of its terms once in its body. */
+static double
+scale_lexical (const Search *search,
+               double        relevance)
+{
+  double weight = search->weight > 0.0 ? search->weight : 1.0;
+
+  return relevance / (relevance + weight);
+}
+
+/* Identifier and natural-language queries: BM25 from the backend, plus, for identifiers,
+ * the chunks the symbols table names. Returns the candidates loaded, filtered and sorted by
+ * their ranking score. */
+static GArray *
+rank_lexical (Search   *search,
+              GError  **error)
+{
+  g_autoptr(GArray) candidates = candidates_new ();
+  g_autoptr(GHashTable) index = g_hash_table_new (NULL, NULL);
+  const LodeQueryPlan *plan = search->plan;
+  guint n_fetch;
+
+  n_fetch = search->limit + SEARCH_EXTRA_CANDIDATES;
+  if (search->options->one_per_file)
+    n_fetch = search->limit * 5 + SEARCH_EXTRA_CANDIDATES;
+  if (plan->kind == LODE_QUERY_NATURAL)
+    n_fetch = MAX (n_fetch, NATURAL_MIN_CANDIDATES);
+  n_fetch = MIN (n_fetch, SEARCH_MAX_CANDIDATES);
+
+  if (!lexical_leg (search, n_fetch, candidates, index, error))
+    return NULL;
+
+  if (plan->kind == LODE_QUERY_IDENTIFIER && plan->name != NULL &&
+      !symbol_leg (search, candidates, index, error))
+    return NULL;
+
+  if (!load_candidates (search, candidates, error))
+    return NULL;
+
+  apply_tiers (candidates);
+  if (plan->kind == LODE_QUERY_NATURAL)
+    {
+      add_file_evidence (candidates);
+      g_array_sort (candidates, compare_candidates);
+      spread_files (candidates);
+    }
+  g_array_sort (candidates, compare_candidates);
+
+  return g_steal_pointer (&candidates);
+}
+
+/* How many of @terms lines @first … @last (0-based) of @lines hold. */
+static guint
+count_terms (char              **lines,
+             guint               n_lines,
+             guint               first,
+             guint               last,
+             const char *const  *terms)
+{
+  guint n = 0;
+
+  for (guint t = 0; terms != NULL && terms[t] != NULL; t++)
+    for (guint l = first; l <= last && l < n_lines; l++)
+      if (strstr (lines[l], terms[t]) != NULL)
+        {
+          n++;
+          break;
+        }
+
+  return n;
+}
+
+/* Which of the declarations a chunk holds the match lies in: for an identifier query the
+ * one of that name; otherwise the one whose lines hold the most query terms, the innermost
+ * among equals (a method rather than its class). NULL when the chunk's own symbol stands. */
+static const LodeSymbolRow *
+attribute (const Search       *search,
+           const LodeChunkRow *row,
+           GPtrArray          *symbols,
+           const char         *body)
+{
+  g_autofree char *lower = NULL;
+  g_auto(GStrv) lines = NULL;
+  const LodeSymbolRow *best = NULL;
+  guint best_hits = 0;
+  guint n_lines;
+
+  if (symbols->len == 0)
+    return NULL;
+
+  if (search->plan->kind == LODE_QUERY_IDENTIFIER)
+    {
+      for (guint i = symbols->len; i > 0; i--)
+        {
+          const LodeSymbolRow *symbol = g_ptr_array_index (symbols, i - 1);
+
+          if (g_ascii_strcasecmp (symbol->name, search->plan->name) == 0)
+            return symbol;
+        }
+    }
+  if (search->plan->kind == LODE_QUERY_PATH || body == NULL)
+    return symbols->len > 1 ? g_ptr_array_index (symbols, 0) : NULL;
+
+  lower = g_ascii_strdown (body, -1);
+  lines = g_strsplit (lower, "\n", -1);
+  n_lines = g_strv_length (lines);
+  for (guint i = 0; i < symbols->len; i++)
+    {
+      const LodeSymbolRow *symbol = g_ptr_array_index (symbols, i);
+      guint first = symbol->start_line > row->start_line ? symbol->start_line - row->start_line
+                                                          : 0;
+      guint hits = count_terms (lines, n_lines, first, symbol->end_line - row->start_line,
+                                (const char *const *) search->plan->terms);
+
+      /* Symbols come by start line, outer before inner: ≥ lets a method win over its class. */
+      if (best == NULL || hits > best_hits ||
+          (hits == best_hits && hits > 0 && symbol->start_line >= best->start_line &&
+           symbol->end_line <= best->end_line))
+        {
+          best = symbol;
+          best_hits = hits;
+        }
+    }
+
+  return best;
+}
+
+static LodeSearchResult *
+make_result (Search     *search,
+             Candidate  *c,
+             GError    **error)
+{
+  const char *const *terms = search->plan->kind == LODE_QUERY_PATH
+                             ? NULL : (const char *const *) search->plan->terms;
+  g_autoptr(LodeSearchResult) result = g_new0 (LodeSearchResult, 1);
+  g_autoptr(GPtrArray) symbols = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *body = NULL;
+  LodeChunkRow *row = c->row;
+  const LodeSymbolRow *symbol;
+  guint from_line = 0;
+  guint snippet_line;
+
+  body = lode_search_backend_dup_chunk_text (search->backend, c->chunk_id, &local_error);
+  if (local_error == NULL)
+    symbols = lode_search_backend_find_chunk_symbols (search->backend, c->chunk_id,
+                                                      &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+
+  result->path = g_steal_pointer (&row->path);
+  result->start_line = row->start_line;
+  result->end_line = row->end_line;
+  result->language = g_steal_pointer (&row->language);
+  result->score = c->score;
+  result->symbol_start_line = row->start_line;
+  result->symbol_end_line = row->end_line;
+
+  symbol = attribute (search, row, symbols, body);
+  if (symbol != NULL)
+    {
+      result->symbol = g_strdup (symbol->name);
+      result->kind = g_strdup (symbol->kind);
+      result->container = g_strdup (symbol->container);
+      result->signature = g_strdup (symbol->signature);
+      result->symbol_start_line = MAX (symbol->start_line, row->start_line);
+      result->symbol_end_line = MIN (symbol->end_line, row->end_line);
+      from_line = result->symbol_start_line - row->start_line;
+    }
+  else
+    {
+      /* A piece of a split declaration names the declaration it belongs to. */
+      result->symbol = g_steal_pointer (&row->symbol);
+      result->kind = g_steal_pointer (&row->kind);
+      result->container = g_steal_pointer (&row->container);
+      result->signature = g_steal_pointer (&row->signature);
+    }
+
+  if (symbols->len > 0)
+    {
+      result->symbols = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_search_symbol_free);
+      for (guint i = 0; i < symbols->len; i++)
+        {
+          const LodeSymbolRow *s = g_ptr_array_index (symbols, i);
+          LodeSearchSymbol *item = g_new0 (LodeSearchSymbol, 1);
+
+          item->name = g_strdup (s->name);
+          item->kind = g_strdup (s->kind);
+          item->start_line = s->start_line;
+          item->end_line = s->end_line;
+          g_ptr_array_add (result->symbols, item);
+        }
+    }
+
+  result->snippet = _lode_search_snippet (body, terms, from_line, &snippet_line);
+  result->snippet_start_line = row->start_line + snippet_line;
+  if (search->options->include_content)
+    result->content = g_steal_pointer (&body);
+  if (result->content == NULL && search->options->include_content)
+    result->content = g_strdup ("");
+
+  return g_steal_pointer (&result);
+}
+
+/* The results, from candidates sorted by ranking score whose `score` is now on the 0–1
+ * scale: minimum score, one per file, limit, snippets. */
+static GPtrArray *
+make_results (Search   *search,
+              GArray   *candidates,
+              GError  **error)
+{
+  g_autoptr(GPtrArray) results = NULL;
+  g_autoptr(GHashTable) files = g_hash_table_new (g_int64_hash, g_int64_equal);
+
+  results = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_search_result_free);
+  for (guint i = 0; i < candidates->len && results->len < search->limit; i++)
+    {
+      Candidate *c = &g_array_index (candidates, Candidate, i);
+      LodeSearchResult *result;
+
+      if (c->score < search->options->min_score)
+        break;
+      if (search->options->one_per_file && !g_hash_table_add (files, &c->row->file_id))
+        continue;
+
+      result = make_result (search, c, error);
+      if (result == NULL)
+        return NULL;
+      g_ptr_array_add (results, result);
+    }
+
+  return g_steal_pointer (&results);
+}
+
+static GPtrArray *
+search_lexical (Search   *search,
+                GError  **error)
+{
+  g_autoptr(GArray) candidates = rank_lexical (search, error);
+
+  if (candidates == NULL)
+    return NULL;
+
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      Candidate *c = &g_array_index (candidates, Candidate, i);
+      double strength = c->tier > 0 ? scale_lexical (search, c->relevance)
+                                    : scale_lexical (search, c->score);
+
+      c->score = scale_tier (c->tier, strength);
+    }
+
+  return make_results (search, candidates, error);
+}
+
+/* Position of @needle in @haystack ignoring ASCII case, or NULL. */
+static const char *
+ascii_strcasestr (const char *haystack,
+                  const char *needle)
+{
+  gsize n = strlen (needle);
+
+  for (const char *p = haystack; *p != '\0'; p++)
+    if (g_ascii_strncasecmp (p, needle, n) == 0)
+      return p;
+
+  return NULL;
+}
+
+/* Path queries: paths that end with the query (best when it is a whole trailing component:
+ * `lode-store.c` → src/liblode/lode-store.c) or contain it; then, if that is not enough,
+ * files whose paths hold all of its words (`cli/main` → src/cli/lode-main.c would not,
+ * src/cli/main.c would). Each file is represented by its first chunk. Scores: 1 for a whole
+ * trailing component, 2/3 for a trailing part, 1/3 for a part elsewhere, each less up to a
+ * sixth for long paths; below 1/3 for files that only hold the query's words. */
+static GPtrArray *
+search_paths (Search   *search,
+              GError  **error)
+{
+  g_autoptr(GArray) candidates = candidates_new ();
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr(GPtrArray) paths = NULL;
+  const char *query = search->plan->path;
+  gsize query_len;
+
+  /* A leading "./" or "/" says nothing about the relative paths in the index. */
+  while (query[0] == '.' && query[1] == '/')
+    query += 2;
+  while (query[0] == '/')
+    query++;
+  query_len = strlen (query);
+
+  if (query_len > 0)
+    {
+      paths = lode_search_backend_find_paths (search->backend, query, &search->filter, error);
+      if (paths == NULL)
+        return NULL;
+    }
+
+  for (guint i = 0; paths != NULL && i < paths->len; i++)
+    {
+      LodePathRow *p = g_ptr_array_index (paths, i);
+      gsize path_len = strlen (p->path);
+      double score;
+      Candidate c = { 0 };
+
+      if (p->first_chunk == 0)
+        continue;
+      if (path_len >= query_len &&
+          g_ascii_strcasecmp (p->path + path_len - query_len, query) == 0)
+        score = (path_len == query_len || p->path[path_len - query_len - 1] == '/') ? 3.0 : 2.0;
+      else if (ascii_strcasestr (p->path, query) != NULL)
+        score = 1.0;
+      else
+        continue;
+
+      c.chunk_id = p->first_chunk;
+      /* Shorter paths first among equals: `main.c` over `t/helper/main.c`. */
+      c.score = (score - MIN (path_len, 999) / 1000.0 * 0.5) / 3.0;
+      g_array_append_val (candidates, c);
+    }
+
+  if (!load_candidates (search, candidates, error))
+    return NULL;
+  for (guint i = 0; i < candidates->len; i++)
+    g_hash_table_add (seen, &g_array_index (candidates, Candidate, i).row->file_id);
+
+  /* Word matches, scored below 1/3; the first matching chunk of each file stands for it. */
+  if (candidates->len < search->limit && search->plan->lexical != NULL)
+    {
+      g_autoptr(GArray) words = candidates_new ();
+      g_autoptr(GHashTable) firsts = g_hash_table_new (g_int64_hash, g_int64_equal);
+
+      if (!lexical_leg (search, SEARCH_MAX_CANDIDATES, words, NULL, error) ||
+          !load_candidates (search, words, error))
+        return NULL;
+
+      for (guint i = 0; i < words->len; i++)
+        {
+          Candidate *w = &g_array_index (words, Candidate, i);
+          Candidate *first;
+
+          if (g_hash_table_contains (seen, &w->row->file_id))
+            continue;
+          first = g_hash_table_lookup (firsts, &w->row->file_id);
+          if (first == NULL)
+            g_hash_table_insert (firsts, &w->row->file_id, w);
+          else if (w->row->start_line < first->row->start_line)
+            {
+              w->relevance = MAX (w->relevance, first->relevance);
+              g_hash_table_insert (firsts, &w->row->file_id, w);
+            }
+        }
+
+      for (guint i = 0; i < words->len; i++)
+        {
+          Candidate *w = &g_array_index (words, Candidate, i);
+
+          if (g_hash_table_lookup (firsts, &w->row->file_id) != w)
+            continue;
+          w->score = w->relevance / (w->relevance + 1.0) / 3.0;
+          g_array_append_val (candidates, *w);
+          memset (w, 0, sizeof *w);
+        }
+    }
+
+  g_array_sort (candidates, compare_candidates);
+
+  return make_results (search, candidates, error);
+}
+
+/* The dense leg ------------------------------------------------------------------------- */
+
+static void
+add_vector_cb (gint64       chunk_id,
+               const float *vector,
+               gpointer     user_data)
+{
+  lode_vector_index_add (user_data, chunk_id, vector);
+}
+
+/* Brings the matrix of @model's vectors up to date with the backend: drops the chunks that
+ * are gone, adds the vectors stored since the last sync. */
+static gboolean
+sync_vectors (LodeSearcher       *self,
+              LodeSearchBackend  *backend,
+              const char         *model,
+              GError            **error)
+{
+  g_autoptr(GArray) ids = NULL;
+  gint64 version = lode_search_backend_get_version (backend);
+
+  if (self->vectors_model != NULL && g_str_equal (self->vectors_model, model) &&
+      self->vectors_version == version)
+    return TRUE;
+
+  ids = lode_search_backend_dup_chunk_ids (backend, NULL, error);
+  if (ids == NULL)
+    return FALSE;
+  self->n_embeddable = ids->len;
+
+  if (self->vectors_model == NULL || !g_str_equal (self->vectors_model, model) ||
+      self->vectors == NULL)
+    {
+      guint dims = 0;
+
+      g_clear_object (&self->vectors);
+      g_free (self->vectors_model);
+      self->vectors_model = g_strdup (model);
+      memset (&self->vectors_cursor, 0, sizeof self->vectors_cursor);
+      if (!lode_search_backend_get_vector_dims (backend, model, &dims, error))
+        return FALSE;
+      if (dims == 0)
+        {
+          self->vectors_version = version;
+          return TRUE;
+        }
+      self->vectors = lode_vector_index_new (dims);
+      lode_vector_index_set_quantized (self->vectors, self->quantized);
+    }
+  else
+    lode_vector_index_retain (self->vectors, (const gint64 *) ids->data, ids->len);
+
+  if (!lode_search_backend_load_vectors (backend, model,
+                                         lode_vector_index_get_dims (self->vectors),
+                                         &self->vectors_cursor, add_vector_cb, self->vectors,
+                                         error))
+    {
+      g_clear_object (&self->vectors);
+      g_clear_pointer (&self->vectors_model, g_free);
+      return FALSE;
+    }
+
+  self->vectors_version = version;
+  return TRUE;
+}
+
+/* How many vector neighbours a search needs from the dense leg: max(3 × limit, 30), more for
+ * one result per file. */
+static guint
+dense_candidates (const Search *search)
+{
+  if (search->options->one_per_file)
+    return search->limit * 5 + 30;
+
+  return MAX (3 * search->limit, 30);
+}
+
+/* The query's vector neighbours that pass the filters, or NULL with an error saying why
+ * there are none. Fills in what the response says about the dense leg. */
+static GArray *
+dense_leg (LodeSearcher          *self,
+           Search                *search,
+           const LodeQueryVector *query,
+           LodeSearchResponse    *response,
+           GError               **error)
+{
+  g_autoptr(GArray) allowed = NULL;
+
+  if (!sync_vectors (self, search->backend, query->model, error))
+    return NULL;
+
+  response->model = g_strdup (query->model);
+  response->n_embedded = self->vectors != NULL ? lode_vector_index_get_size (self->vectors) : 0;
+  response->n_chunks = self->n_embeddable;
+  if (response->n_embedded < response->n_chunks)
+    response->notice = g_strdup_printf ("semantic search covers %u of %u chunks; `lode index` "
+                                        "embeds the rest", response->n_embedded,
+                                        response->n_chunks);
+
+  if (self->vectors == NULL || response->n_embedded == 0)
+    return g_array_new (FALSE, FALSE, sizeof (LodeVectorHit));
+
+  if (query->dims != lode_vector_index_get_dims (self->vectors))
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
+                   "%s gave the query %u dimensions, its stored vectors have %u", query->model,
+                   query->dims, lode_vector_index_get_dims (self->vectors));
+      return NULL;
+    }
+
+  if (search->filter.language != NULL || search->filter.path_glob != NULL)
+    {
+      allowed = lode_search_backend_dup_chunk_ids (search->backend, &search->filter, error);
+      if (allowed == NULL)
+        return NULL;
+    }
+
+  return lode_vector_index_search (self->vectors, query->vector, dense_candidates (search),
+                                   allowed != NULL ? (const gint64 *) allowed->data : NULL,
+                                   allowed != NULL ? allowed->len : 0);
+}
+
+/* The dense leg alone: chunks in cosine order, scored by the cosine (clamped to 0–1). */
+static GPtrArray *
+search_semantic (Search   *search,
+                 GArray   *dense,
+                 GError  **error)
+{
+  g_autoptr(GArray) candidates = candidates_new ();
+
+  for (guint i = 0; i < dense->len; i++)
+    {
+      const LodeVectorHit *hit = &g_array_index (dense, LodeVectorHit, i);
+      Candidate c = { 0 };
+
+      c.chunk_id = hit->id;
+      c.relevance = hit->score;
+      c.score = hit->score;
+      g_array_append_val (candidates, c);
+    }
+  if (!load_candidates (search, candidates, error))
+    return NULL;
+  g_array_sort (candidates, compare_candidates);
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      Candidate *c = &g_array_index (candidates, Candidate, i);
+
+      c->score = CLAMP (c->score, 0.0, 1.0);
+    }
+
+  return make_results (search, candidates, error);
+}
+
+/* How much the dense leg counts in the fusion, 0 … 1: the spread between the cosines of its
+ * first and last neighbours, relative to DENSE_FULL_SPREAD. A model that tells chunks apart
+ * (bge-small's neighbours span a few tenths) counts as much as BM25; one whose neighbours all
+ * look alike (a weak or wrong model, a query it cannot read) hardly counts, so that it
+ * cannot drag a strong lexical ranking down. */
+static double
+dense_weight (GArray *dense,
+              guint   n_leg)
+{
+  guint last = MIN (dense->len, n_leg);
+  double spread;
+
+  if (last < 2)
+    return 1.0;
+
+  spread = g_array_index (dense, LodeVectorHit, 0).score -
+           g_array_index (dense, LodeVectorHit, last - 1).score;
+  return CLAMP (spread / DENSE_FULL_SPREAD, 0.0, 1.0);
+}
+
+/* Hybrid: the first max(3 × limit, 30) chunks of the lexical ranking and of the dense leg,
+ * fused by RRF (the dense leg weighted by dense_weight), then the lexical boosts: definitions
+ * of an identifier first (its tiers), tests and prose at SECONDARY_FACTOR for questions in
+ * words, and several files in the first results. On the score scale the fused relevance counts as a fraction of the best
+ * possible, first in both legs. */
+static GPtrArray *
+search_fused (Search   *search,
+              GArray   *dense,
+              GError  **error)
+{
+  g_autoptr(GArray) lexical = NULL;
+  g_autoptr(GArray) fused = candidates_new ();
+  g_autoptr(GArray) dense_only = candidates_new ();
+  g_autoptr(GHashTable) index = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autofree gint64 *keys = NULL;
+  guint n_leg = dense_candidates (search);
+  guint n_lexical;
+  guint rank = 0;
+  const double weight = dense_weight (dense, n_leg);
+  const double best = (1.0 + weight) / (RRF_K + 1);
+
+  lexical = rank_lexical (search, error);
+  if (lexical == NULL)
+    return NULL;
+
+  /* Keys point into this array: the fused one grows and moves. */
+  n_lexical = MIN (lexical->len, n_leg);
+  keys = g_new (gint64, n_lexical + dense->len + 1);
+
+  for (guint i = 0; i < n_lexical; i++)
+    {
+      Candidate *l = &g_array_index (lexical, Candidate, i);
+      Candidate c = *l;
+
+      memset (l, 0, sizeof *l);
+      c.relevance = 1.0 / (RRF_K + i + 1);
+      keys[fused->len] = c.chunk_id;
+      g_hash_table_insert (index, &keys[fused->len], GUINT_TO_POINTER (fused->len));
+      g_array_append_val (fused, c);
+    }
+
+  /* The dense hits the lexical leg did not find, loaded and filtered, in cosine order. */
+  for (guint i = 0; i < dense->len; i++)
+    {
+      const LodeVectorHit *hit = &g_array_index (dense, LodeVectorHit, i);
+      Candidate c = { 0 };
+
+      c.chunk_id = hit->id;
+      if (!g_hash_table_contains (index, &hit->id))
+        g_array_append_val (dense_only, c);
+    }
+  if (!load_candidates (search, dense_only, error))
+    return NULL;
+
+  for (guint i = 0, j = 0; i < dense->len && rank < n_leg; i++)
+    {
+      const LodeVectorHit *hit = &g_array_index (dense, LodeVectorHit, i);
+      gpointer pos;
+
+      if (g_hash_table_lookup_extended (index, &hit->id, NULL, &pos))
+        {
+          rank++;
+          g_array_index (fused, Candidate, GPOINTER_TO_UINT (pos)).relevance +=
+            weight / (RRF_K + rank);
+          continue;
+        }
+
+      /* A dense-only hit that was filtered out is not in dense_only. */
+      if (j < dense_only->len && g_array_index (dense_only, Candidate, j).chunk_id == hit->id)
+        {
+          Candidate c = g_array_index (dense_only, Candidate, j);
+
+          memset (&g_array_index (dense_only, Candidate, j), 0, sizeof c);
+          j++;
+          rank++;
+          c.relevance = weight / (RRF_K + rank);
+          keys[fused->len] = c.chunk_id;
+          g_hash_table_insert (index, &keys[fused->len], GUINT_TO_POINTER (fused->len));
+          g_array_append_val (fused, c);
+        }
+    }
+
+  for (guint i = 0; i < fused->len; i++)
+    {
+      Candidate *c = &g_array_index (fused, Candidate, i);
+
+      if (search->plan->kind == LODE_QUERY_NATURAL)
+        c->relevance *= secondary_factor (c->row);
+    }
+  apply_tiers (fused);
+  g_array_sort (fused, compare_candidates);
+  if (search->plan->kind == LODE_QUERY_NATURAL)
+    {
+      spread_files (fused);
+      g_array_sort (fused, compare_candidates);
+    }
+
+  for (guint i = 0; i < fused->len; i++)
+    {
+      Candidate *c = &g_array_index (fused, Candidate, i);
+
+      c->score = scale_tier (c->tier, (c->tier > 0 ? c->relevance : c->score) / best);
+    }
+
+  return make_results (search, fused, error);
+}
+
+/**
+ * lode_searcher_search:
+ * @self: a #LodeSearcher
+ * @backend: the index to search
+ * @options: the query, its filters, the limit (clamped to 1 … %LODE_SEARCH_MAX_LIMIT) and
+ *   the mode
+ * @query: (nullable): the query's embedding, for the dense leg
+ * @unavailable: (nullable): without @query, why there is none ("no embedding model (run
+ *   `lode model pull`)")
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Searches @backend. See lode_query_classify() for how the query is read and
+ * docs/architecture.md ("Search") for the ranking.
+ *
+ * Hybrid mode fuses the lexical leg and the vector neighbours of @query; without @query, or
+ * when the dense leg fails, hybrid runs the lexical leg alone and the response says so (mode
+ * lexical, a notice); semantic mode fails with %LODE_ERROR_EMBEDDER instead. Path queries
+ * run lexically in hybrid mode.
+ *
+ * Every mode scores results from 0 to 1, higher is better:
+ * - identifier queries: a definition of the name 0.5 … 1 (more for the exact case, a
+ *   matching container; less for a prototype), every other chunk below 0.5;
+ * - lexical relevance r counts as r / (r + W), W being the relevance of a chunk that holds
+ *   each query term once in its body: 0.5 is "every word once", more words, repeats and
+ *   hits in names and signatures bring it nearer to 1;
+ * - semantic: the cosine similarity, clamped to 0 … 1;
+ * - hybrid: the fused relevance as a fraction of the best possible, first in both legs;
+ * - path queries: 1 for a whole trailing path component, about 2/3 for a trailing part, 1/3
+ *   for a part elsewhere, less for files that only hold the query's words.
+ *
+ * Returns: (transfer full): the results, best first, and the mode that ran; %NULL on error
+ *   (%G_IO_ERROR_CANCELLED when cancelled)
+ */
+LodeSearchResponse *
+lode_searcher_search (LodeSearcher             *self,
+                      LodeSearchBackend        *backend,
+                      const LodeSearchOptions  *options,
+                      const LodeQueryVector    *query,
+                      const char               *unavailable,
+                      GCancellable             *cancellable,
+                      GError                  **error)
+{
+  g_autoptr(LodeSearchResponse) response = NULL;
+  g_autoptr(LodeQueryPlan) plan = NULL;
+  g_autoptr(GArray) dense = NULL;
+  g_autoptr(GError) dense_error = NULL;
+  g_autofree char *notice = NULL;
+  LodeSearchMode mode = options->mode;
+  Search search = { 0 };
+
+  g_return_val_if_fail (LODE_IS_SEARCHER (self), NULL);
+  g_return_val_if_fail (LODE_IS_SEARCH_BACKEND (backend), NULL);
+  g_return_val_if_fail (options != NULL && options->query != NULL, NULL);
+  g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+
+  plan = _lode_query_plan_new (options->query);
+  search.backend = backend;
+  search.options = options;
+  search.filter.language = options->language;
+  search.filter.path_glob = options->path_glob;
+  search.plan = plan;
+  search.cancellable = cancellable;
+  search.limit = CLAMP (options->limit, 1, LODE_SEARCH_MAX_LIMIT);
+
+  response = g_new0 (LodeSearchResponse, 1);
+  response->requested_mode = options->mode;
+
+  if (mode != LODE_SEARCH_MODE_LEXICAL)
+    {
+      if (query != NULL)
+        dense = dense_leg (self, &search, query, response, &dense_error);
+      if (dense == NULL)
+        {
+          notice = g_strdup_printf ("semantic search unavailable: %s",
+                                    dense_error != NULL ? dense_error->message
+                                    : unavailable != NULL ? unavailable
+                                    : "no embedding provider");
+          if (mode == LODE_SEARCH_MODE_SEMANTIC)
+            {
+              g_set_error_literal (error, LODE_ERROR, LODE_ERROR_EMBEDDER, notice);
+              return NULL;
+            }
+          mode = LODE_SEARCH_MODE_LEXICAL;
+        }
+    }
+
+  if (mode == LODE_SEARCH_MODE_SEMANTIC)
+    response->results = search_semantic (&search, dense, error);
+  else if (plan->kind == LODE_QUERY_PATH)
+    response->results = search_paths (&search, error);
+  else if (mode == LODE_SEARCH_MODE_HYBRID)
+    response->results = search_fused (&search, dense, error);
+  else
+    response->results = search_lexical (&search, error);
+
+  if (response->results == NULL)
+    return NULL;
+
+  response->mode = mode;
+  if (notice != NULL)
+    {
+      g_free (response->notice);
+      response->notice = g_steal_pointer (&notice);
+    }
+
+  return g_steal_pointer (&response);
+}
