@@ -585,7 +585,9 @@ scratch_push (Scratch *scratch,
 }
 
 /* Greedy longest-match-first over the current word. Returns FALSE once the limit is
- * reached. */
+ * reached. The whole word is matched before the limit applies: a word that turns out to be
+ * unknown after some pieces is one [UNK], cut or not, as when the whole text is tokenized
+ * and then truncated. */
 static gboolean
 wordpiece_flush_word (LodeWordpiece *self,
                       Scratch       *scratch)
@@ -642,12 +644,15 @@ wordpiece_flush_word (LodeWordpiece *self,
           goto out;
         }
 
-      if (!scratch_push (scratch, id))
-        {
-          ok = FALSE;
-          goto out;
-        }
+      g_array_append_val (scratch->ids, id);
       start = end;
+    }
+
+  if (scratch->limit != 0 && scratch->ids->len > scratch->limit)
+    {
+      g_array_set_size (scratch->ids, scratch->limit);
+      scratch->full = TRUE;
+      ok = FALSE;
     }
 
 out:
