@@ -73,12 +73,8 @@ lode_cli_parse_options (GOptionContext  *context,
 static void
 print_json_node (JsonNode *root)
 {
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autofree char *text = NULL;
+  g_autofree char *text = lode_json_to_string (root, TRUE);
 
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  text = json_generator_to_data (generator, NULL);
   g_print ("%s\n", text);
 }
 

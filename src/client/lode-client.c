@@ -528,7 +528,7 @@ daemon_call_cb (GObject      *object,
       return;
     }
 
-  node = json_from_string (json, &error);
+  node = lode_json_parse (json, -1, &error);
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     {
       g_task_return_new_error (task, LODE_ERROR, LODE_ERROR_FAILED,
@@ -583,7 +583,7 @@ call_daemon (GTask *task)
                                                 G_CALLBACK (call_cancelled_cb), call, NULL);
 
   node = json_node_init_object (json_node_alloc (), call->arguments);
-  json = json_to_string (node, FALSE);
+  json = lode_json_to_string (node, FALSE);
   g_variant_dict_init (&options, NULL);
   g_variant_dict_insert (&options, "call_id", "s", call->call_id);
   g_variant_dict_insert_value (&options, "config", self->config_variant);

@@ -778,6 +778,42 @@ test_damaged_index (void)
   g_assert_nonnull (strstr (after.out, "file7.c"));
 }
 
+/* Indexed text holding U+001F made `--json` invalid: json-glib escapes control characters
+ * below it but writes U+001F itself raw. */
+static void
+test_json_control_characters (void)
+{
+  g_autofree char *dir = g_build_filename (data_dir, "..", "controls", NULL);
+  g_autofree char *file = g_build_filename (dir, "fields.txt", NULL);
+  g_autoptr(GError) error = NULL;
+  g_auto(Run) index = { 0 };
+  g_auto(Run) search = { 0 };
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *snippet = NULL;
+  JsonArray *results;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_file_set_contents (file, "unitsep field\x1fseparated\x01record\n", -1, &error);
+  g_assert_no_error (error);
+
+  lode (&index, "--no-daemon", "index", "--json", dir, NULL);
+  g_assert_cmpint (index.status, ==, 0);
+  lode (&search, "--no-daemon", "search", "--json", "-p", dir, "unitsep", NULL);
+  g_assert_cmpint (search.status, ==, 0);
+
+  /* Valid JSON has no raw control character; pretty printing adds only newlines. */
+  for (const char *p = search.out; *p != '\0'; p++)
+    if ((guchar) *p < 0x20 && *p != '\n')
+      g_error ("raw control character 0x%02x in --json output: %s", *p, search.out);
+
+  root = parse_json (search.out);
+  results = json_object_get_array_member (json_node_get_object (root), "results");
+  g_assert_cmpuint (json_array_get_length (results), ==, 1);
+  snippet = g_strdup (json_object_get_string_member (json_array_get_object_element (results, 0),
+                                                     "snippet"));
+  g_assert_nonnull (strstr (snippet, "field\x1fseparated\x01record"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -809,6 +845,7 @@ main (int   argc,
   g_test_add_func ("/lode/cli/signals", test_signals);
   g_test_add_func ("/lode/cli/one-writer", test_one_writer);
   g_test_add_func ("/lode/cli/damaged-index", test_damaged_index);
+  g_test_add_func ("/lode/cli/json-control-characters", test_json_control_characters);
 
   ret = g_test_run ();
   g_free (data_dir);

@@ -453,6 +453,19 @@ test_bad_input (Fixture       *fixture,
   g_assert_error (error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS);
   g_clear_error (&error);
 
+  /* CallTool arguments nested 100,000 levels deep (100 KB) crashed the daemon: json-glib
+   * parses recursively. They are refused before parsing. */
+  {
+    g_autofree char *nested = g_strnfill (100000, '[');
+    g_autofree char *result = NULL;
+
+    lode_dbus_daemon1_call_call_tool_sync (fixture->proxy, "codebase_about", nested,
+                                           no_options (), &result, NULL, &error);
+    g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+    g_assert_nonnull (strstr (error->message, "nested deeper"));
+    g_clear_error (&error);
+  }
+
   /* …and the daemon keeps running. */
   lode_dbus_daemon1_call_list_projects_sync (fixture->proxy, &projects, NULL, &error);
   g_assert_no_error (error);

@@ -14,7 +14,9 @@
 #include <json-glib/json-glib.h>
 
 #include "lode-bert.h"
+#include "lode-bert-private.h"
 #include "lode-error.h"
+#include "lode-json.h"
 #include "lode-gemm.h"
 
 /* Upper bounds for config values, far above any BERT-family encoder, so that a corrupt
@@ -142,27 +144,29 @@ config_string (JsonObject *config,
   return json_node_get_string (node);
 }
 
+/* Reads config.json, whose text is @text (@length bytes) and whose name is @path. */
 static gboolean
-bert_load_config (LodeBert    *self,
+bert_read_config (LodeBert    *self,
+                  const char  *text,
+                  gsize        length,
                   const char  *path,
                   GError     **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(JsonNode) root = NULL;
   JsonObject *config;
-  JsonNode *root;
   JsonNode *eps;
   const char *model_type;
   const char *position_type;
   const char *act;
 
-  if (!json_parser_load_from_mapped_file (parser, path, error))
+  root = lode_json_parse (text, length, error);
+  if (root == NULL)
     {
       g_prefix_error (error, "%s: ", path);
       return FALSE;
     }
 
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s: not a JSON object", path);
       return FALSE;
@@ -490,28 +494,20 @@ bert_load_layer (LodeBert   *self,
   return TRUE;
 }
 
+/* Reads model.safetensors, whose bytes are @contents (which must outlive @self) and whose
+ * name is @path: the header, then every tensor the config implies, checked against it. */
 static gboolean
-bert_load_weights (LodeBert    *self,
-                   const char  *path,
-                   GError     **error)
+bert_read_weights (LodeBert      *self,
+                   const guint8  *contents,
+                   gsize          length,
+                   const char    *path,
+                   GError       **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
   g_autoptr(GError) local_error = NULL;
-  const guint8 *contents;
-  gsize length;
+  g_autoptr(JsonNode) root = NULL;
   guint64 header_len = 0;
-  JsonNode *root;
   Loader loader = { 0 };
 
-  self->file = g_mapped_file_new (path, FALSE, &local_error);
-  if (self->file == NULL)
-    {
-      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s", local_error->message);
-      return FALSE;
-    }
-
-  contents = (const guint8 *) g_mapped_file_get_contents (self->file);
-  length = g_mapped_file_get_length (self->file);
   if (length < 8)
     {
       g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s: not a safetensors file", path);
@@ -529,15 +525,15 @@ bert_load_weights (LodeBert    *self,
       return FALSE;
     }
 
-  if (!json_parser_load_from_data (parser, (const char *) contents + 8, header_len, &local_error))
+  root = lode_json_parse ((const char *) contents + 8, header_len, &local_error);
+  if (root == NULL)
     {
       g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s: corrupt header: %s", path,
                    local_error->message);
       return FALSE;
     }
 
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s: the header is not an object",
                    path);
@@ -572,6 +568,38 @@ bert_load_weights (LodeBert    *self,
   return TRUE;
 }
 
+static gboolean
+bert_load_config (LodeBert    *self,
+                  const char  *path,
+                  GError     **error)
+{
+  g_autofree char *text = NULL;
+  gsize length = 0;
+
+  if (!g_file_get_contents (path, &text, &length, error))
+    return FALSE;
+
+  return bert_read_config (self, text, length, path, error);
+}
+
+static gboolean
+bert_load_weights (LodeBert    *self,
+                   const char  *path,
+                   GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  self->file = g_mapped_file_new (path, FALSE, &local_error);
+  if (self->file == NULL)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s", local_error->message);
+      return FALSE;
+    }
+
+  return bert_read_weights (self, (const guint8 *) g_mapped_file_get_contents (self->file),
+                            g_mapped_file_get_length (self->file), path, error);
+}
+
 /**
  * lode_bert_new:
  * @dir: a folder with `config.json` and `model.safetensors`
@@ -600,6 +628,24 @@ lode_bert_new (const char  *dir,
 
   if (!bert_load_config (self, config_path, error) ||
       !bert_load_weights (self, weights_path, error))
+    return NULL;
+
+  return g_steal_pointer (&self);
+}
+
+/* For the safetensors fuzzer (tests/fuzz): a model from a config.json text and the bytes of
+ * a model.safetensors, which must outlive it. */
+LodeBert *
+_lode_bert_new_for_data (const char    *config,
+                         const guint8  *weights,
+                         gsize          weights_len,
+                         GError       **error)
+{
+  g_autoptr(LodeBert) self = g_new0 (LodeBert, 1);
+
+  self->owned = g_ptr_array_new_with_free_func (g_free);
+  if (!bert_read_config (self, config, strlen (config), "config.json", error) ||
+      !bert_read_weights (self, weights, weights_len, "model.safetensors", error))
     return NULL;
 
   return g_steal_pointer (&self);
