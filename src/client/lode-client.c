@@ -641,7 +641,11 @@ lode_client_call_tool_async (LodeClient           *self,
   call->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
   g_task_set_task_data (task, call, (GDestroyNotify) call_free);
 
-  if (self->daemon == NULL || lode_tool_registry_lookup (self->registry, name) == NULL)
+  /* Arguments are checked here, by the registry code the daemon would run, so that bad ones
+   * get the same tool error (from this process's registry) whichever process would have run
+   * the tool. */
+  if (self->daemon == NULL ||
+      !lode_tool_registry_check_arguments (self->registry, name, call->arguments, NULL))
     {
       call_here (g_steal_pointer (&task));
       return;

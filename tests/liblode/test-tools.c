@@ -275,6 +275,28 @@ test_invalid_arguments (ToolsFixture  *fixture,
   call_fails (fixture, "codebase_about", "{\"extra\": 1}", NULL, "Unknown argument “extra”");
   call_fails (fixture, "codebase_search", "{\"query\": \"x\"}", fixture->corpus,
               "call codebase_index first");
+
+  /* Arguments over 1 MiB that no schema keyword bounds (a path has no maxLength): refused
+   * like the daemon refuses them, so that both paths answer the same. */
+  {
+    g_autofree char *path = g_strnfill (LODE_TOOL_ARGUMENTS_MAX_BYTES, 'p');
+    g_autofree char *json = g_strdup_printf ("{\"projectPath\": \"/%s\"}", path);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(JsonObject) arguments = arguments_from (json);
+
+    call_fails (fixture, "codebase_status", json, NULL, "the limit is 1048576");
+    g_assert_false (lode_tool_registry_check_arguments (fixture->registry, "codebase_status",
+                                                        arguments, &error));
+    g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+    g_clear_error (&error);
+    g_assert_false (lode_tool_registry_check_arguments (fixture->registry, "codebase_nope",
+                                                        NULL, &error));
+    g_assert_error (error, LODE_ERROR, LODE_ERROR_NOT_FOUND);
+    g_clear_error (&error);
+    g_assert_true (lode_tool_registry_check_arguments (fixture->registry, "codebase_about",
+                                                       NULL, &error));
+    g_assert_no_error (error);
+  }
 }
 
 static void
