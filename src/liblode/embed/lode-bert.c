@@ -322,6 +322,7 @@ bert_tensor (LodeBert    *self,
   guint64 count = (guint64) rows * MAX (cols, 1);
   gsize elem_size;
   const guint8 *bytes;
+  const float *weights;
   float *converted;
 
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
@@ -374,27 +375,41 @@ bert_tensor (LodeBert    *self,
 
   bytes = loader->data + begin;
   if (elem_size == 4 && ((guintptr) bytes % G_ALIGNOF (float)) == 0)
-    return (const float *) (gconstpointer) bytes;
-
-  converted = g_new (float, count);
-  g_ptr_array_add (self->owned, converted);
-  if (elem_size == 4)
-    memcpy (converted, bytes, count * sizeof (float));
+    weights = (const float *) (gconstpointer) bytes;
   else
     {
-      gboolean bf16 = g_str_equal (dtype, "BF16");
-
-      for (guint64 i = 0; i < count; i++)
+      converted = g_new (float, count);
+      g_ptr_array_add (self->owned, converted);
+      if (elem_size == 4)
+        memcpy (converted, bytes, count * sizeof (float));
+      else
         {
-          guint16 h;
+          gboolean bf16 = g_str_equal (dtype, "BF16");
 
-          /* Little-endian on disk, like every safetensors file. */
-          h = (guint16) (bytes[2 * i] | (bytes[2 * i + 1] << 8));
-          converted[i] = bf16 ? bfloat16_to_float (h) : half_to_float (h);
+          for (guint64 i = 0; i < count; i++)
+            {
+              guint16 h;
+
+              /* Little-endian on disk, like every safetensors file. */
+              h = (guint16) (bytes[2 * i] | (bytes[2 * i + 1] << 8));
+              converted[i] = bf16 ? bfloat16_to_float (h) : half_to_float (h);
+            }
         }
+      weights = converted;
     }
 
-  return converted;
+  /* A NaN or an infinity would only make every vector NaN; the weights are read once here
+   * anyway (packing reads them all). */
+  for (guint64 i = 0; i < count; i++)
+    if (!isfinite (weights[i]))
+      {
+        g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
+                     "%s: tensor “%s” holds a value that is not finite (%g at %" G_GUINT64_FORMAT
+                     "): the file is corrupt", loader->path, full_name, weights[i], i);
+        return NULL;
+      }
+
+  return weights;
 
 bad_shape:
   if (cols == 0)
@@ -795,7 +810,10 @@ exp_approx (float x)
   float r;
   float p;
 
-  x = x < -87.0f ? -87.0f : x;
+  /* Written so that a NaN (from activations that overflowed) becomes -87 too: the
+   * conversion of n to an integer below must get a number in range. */
+  x = x > -87.0f ? x : -87.0f;
+  x = x < 88.0f ? x : 88.0f;
   n = (x * 1.44269504088896341f + magic) - magic;
   r = x - n * 0.693359375f;
   r = r - n * -2.12194440e-4f;
