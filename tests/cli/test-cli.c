@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <signal.h>
+
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 #include <signal.h>
@@ -814,6 +816,96 @@ test_json_control_characters (void)
   g_assert_nonnull (strstr (snippet, "field\x1fseparated\x01record"));
 }
 
+typedef struct
+{
+  GSubprocess *process;
+  GMainLoop   *loop;
+  gboolean     exited;
+  gboolean     timed_out;
+} SignalRun;
+
+static gboolean
+send_sigterm_cb (gpointer user_data)
+{
+  SignalRun *run = user_data;
+
+  g_subprocess_send_signal (run->process, SIGTERM);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+watchdog_cb (gpointer user_data)
+{
+  SignalRun *run = user_data;
+
+  run->timed_out = TRUE;
+  g_main_loop_quit (run->loop);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+exited_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  SignalRun *run = user_data;
+
+  g_subprocess_wait_finish (G_SUBPROCESS (object), result, NULL);
+  run->exited = TRUE;
+  g_main_loop_quit (run->loop);
+}
+
+/* SIGTERM during a parse that takes half a minute (two megabytes of punctuation, with a
+ * time budget that lets it run): `lode index` stops within seconds, not after the parse. */
+static void
+test_sigterm_during_parse (void)
+{
+  g_autofree char *dir = g_build_filename (data_dir, "..", "noise", NULL);
+  g_autofree char *file = g_build_filename (dir, "noise.c", NULL);
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (1);
+  g_autoptr(GString) noise = g_string_sized_new (2000000);
+  g_autoptr(GError) error = NULL;
+  static const char alphabet[] = "{}()[]<>;,=+*/&|!?:\"'#\n abcx0";
+  SignalRun run = { NULL, loop, FALSE, FALSE };
+  guint watchdog;
+
+  for (guint i = 0; i < 2000000; i++)
+    g_string_append_c (noise, alphabet[g_rand_int_range (rand, 0, sizeof alphabet - 1)]);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_file_set_contents (file, noise->str, noise->len, &error);
+  g_assert_no_error (error);
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE |
+                                        G_SUBPROCESS_FLAGS_STDERR_SILENCE);
+  g_subprocess_launcher_setenv (launcher, "LODE_DATA_DIR", data_dir, TRUE);
+  g_subprocess_launcher_setenv (launcher, "LODE_NO_DAEMON", "1", TRUE);
+  g_subprocess_launcher_setenv (launcher, "LODE_EMBEDDING_PROVIDER", "none", TRUE);
+  g_subprocess_launcher_setenv (launcher, "LODE_PARSE_TIME_BUDGET", "600000", TRUE);
+  process = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("LODE_CLI"), "index", dir,
+                                         NULL);
+  g_assert_no_error (error);
+  run.process = process;
+
+  g_subprocess_wait_async (process, NULL, exited_cb, &run);
+  g_timeout_add (1000, send_sigterm_cb, &run);
+  watchdog = g_timeout_add_seconds (15, watchdog_cb, &run);
+  g_main_loop_run (loop);
+
+  if (run.timed_out)
+    {
+      g_subprocess_force_exit (process);
+      g_error ("lode index was still parsing 14 s after SIGTERM");
+    }
+  g_source_remove (watchdog);
+  g_assert_true (run.exited);
+  /* Interrupted: exit status 1, what was indexed is kept. */
+  g_assert_true (g_subprocess_get_if_exited (process));
+  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -846,6 +938,7 @@ main (int   argc,
   g_test_add_func ("/lode/cli/one-writer", test_one_writer);
   g_test_add_func ("/lode/cli/damaged-index", test_damaged_index);
   g_test_add_func ("/lode/cli/json-control-characters", test_json_control_characters);
+  g_test_add_func ("/lode/cli/sigterm-during-parse", test_sigterm_during_parse);
 
   ret = g_test_run ();
   g_free (data_dir);

@@ -1201,8 +1201,8 @@ test_mcp_same_errors (Fixture       *fixture,
         }
       json_object_set_string_member (arguments, cases[i].member, cases[i].value);
 
-      daemon = mcp_call (fixture, FALSE, cases[i].tool, arguments, NULL);
-      local = mcp_call (fixture, TRUE, cases[i].tool, arguments, NULL);
+      daemon = mcp_call (fixture, FALSE, NULL, cases[i].tool, arguments, NULL);
+      local = mcp_call (fixture, TRUE, NULL, cases[i].tool, arguments, NULL);
       daemon_text = json_to_string (daemon, FALSE);
       local_text = json_to_string (local, FALSE);
       g_assert_cmpstr (daemon_text, ==, local_text);

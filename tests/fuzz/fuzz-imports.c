@@ -70,7 +70,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
     return 0;
 
   language = lode_language_for_content (lode_language_for_path (path), path, text, len);
-  if (!lode_imports_extract (language, text, len, &imports, &error))
+  if (!lode_imports_extract (language, text, len, NULL, &imports, &error))
     {
       g_assert_nonnull (error);
       return 0;
