@@ -816,6 +816,35 @@ test_json_control_characters (void)
   g_assert_nonnull (strstr (snippet, "field\x1fseparated\x01record"));
 }
 
+/* `lode index /` (or the home directory) reads nothing without --yes. */
+static void
+test_whole_system (void)
+{
+  g_auto(Run) root = { 0 };
+  g_auto(Run) home = { 0 };
+  g_auto(Run) confirmed = { 0 };
+  g_autofree char *home_dir = g_build_filename (data_dir, "..", "home", NULL);
+  g_autofree char *canonical = NULL;
+  const char *saved_home = g_getenv ("HOME");
+  g_autofree char *saved = g_strdup (saved_home);
+
+  lode (&root, "--no-daemon", "index", "/", NULL);
+  g_assert_cmpint (root.status, ==, 1);
+  g_assert_nonnull (strstr (root.err, "/ is the root of the file system"));
+  g_assert_nonnull (strstr (root.err, "--yes"));
+
+  /* The child's home directory is the one it sees in HOME. */
+  g_assert_cmpint (g_mkdir_with_parents (home_dir, 0755), ==, 0);
+  canonical = realpath (home_dir, NULL);
+  g_setenv ("HOME", canonical, TRUE);
+  lode (&home, "--no-daemon", "index", canonical, NULL);
+  g_assert_cmpint (home.status, ==, 1);
+  g_assert_nonnull (strstr (home.err, "home directory"));
+  lode (&confirmed, "--no-daemon", "index", "--yes", canonical, NULL);
+  g_assert_cmpint (confirmed.status, ==, 0);
+  g_setenv ("HOME", saved, TRUE);
+}
+
 typedef struct
 {
   GSubprocess *process;
@@ -939,6 +968,7 @@ main (int   argc,
   g_test_add_func ("/lode/cli/damaged-index", test_damaged_index);
   g_test_add_func ("/lode/cli/json-control-characters", test_json_control_characters);
   g_test_add_func ("/lode/cli/sigterm-during-parse", test_sigterm_during_parse);
+  g_test_add_func ("/lode/cli/whole-system", test_whole_system);
 
   ret = g_test_run ();
   g_free (data_dir);

@@ -838,6 +838,40 @@ test_time_budget (Fixture       *fixture,
   g_assert_true (results_have_path (results, "big.c"));
 }
 
+/* A whole system is not a project: /, /usr, /proc and the home directory need confirming. */
+static void
+test_whole_system_roots (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autofree char *home = NULL;
+  g_autoptr(GError) error = NULL;
+  static const char *const refused[] = { "/", "/usr", "/etc", "/proc", "/home", "/var" };
+
+  g_assert_cmpint (g_mkdir_with_parents (g_get_home_dir (), 0755), ==, 0);
+  home = realpath (g_get_home_dir (), NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      g_assert_false (lode_engine_check_index_root (refused[i], FALSE, "pass --yes", &error));
+      g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+      g_assert_nonnull (strstr (error->message, "pass --yes"));
+      g_clear_error (&error);
+      g_assert_true (lode_engine_check_index_root (refused[i], TRUE, "pass --yes", &error));
+      g_assert_no_error (error);
+    }
+
+  g_assert_nonnull (home);
+  g_assert_false (lode_engine_check_index_root (home, FALSE, "pass --yes", &error));
+  g_assert_nonnull (strstr (error->message, "home directory"));
+  g_clear_error (&error);
+
+  g_assert_true (lode_engine_check_index_root (fixture->root, FALSE, "pass --yes", &error));
+  g_assert_true (lode_engine_check_index_root ("/usr/src/linux", FALSE, "pass --yes", &error));
+  g_assert_true (lode_engine_check_index_root ("/home/someone/project", FALSE, "pass --yes",
+                                               &error));
+  g_assert_no_error (error);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -854,6 +888,7 @@ main (int   argc,
   g_test_add ("/lode/indexer/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("incremental", test_incremental);
   ADD ("time-budget", test_time_budget);
+  ADD ("whole-system-roots", test_whole_system_roots);
   ADD ("coverage", test_coverage);
   ADD ("bad-input", test_bad_input);
   ADD ("empty", test_empty);

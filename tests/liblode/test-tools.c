@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <glib.h>
@@ -275,6 +276,23 @@ test_invalid_arguments (ToolsFixture  *fixture,
   call_fails (fixture, "codebase_about", "{\"extra\": 1}", NULL, "Unknown argument “extra”");
   call_fails (fixture, "codebase_search", "{\"query\": \"x\"}", fixture->corpus,
               "call codebase_index first");
+
+  /* The home directory (like /) is refused as a project unless confirmed. */
+  {
+    g_autofree char *home = NULL;
+    g_autofree char *json = NULL;
+    g_autoptr(LodeToolResult) result = NULL;
+
+    g_assert_cmpint (g_mkdir_with_parents (g_get_home_dir (), 0755), ==, 0);
+    home = realpath (g_get_home_dir (), NULL);
+    json = g_strdup_printf ("{\"projectPath\": \"%s\", \"wait\": true}", home);
+    call_fails (fixture, "codebase_index", json, NULL, "confirm: true");
+    g_free (json);
+    json = g_strdup_printf ("{\"projectPath\": \"%s\", \"wait\": true, \"confirm\": true}",
+                            home);
+    result = call_ok (fixture, "codebase_index", json, NULL);
+    g_assert_nonnull (result);
+  }
 
   /* Arguments over 1 MiB that no schema keyword bounds (a path has no maxLength): refused
    * like the daemon refuses them, so that both paths answer the same. */
