@@ -19,7 +19,12 @@ build=$1
 seconds=$2
 shift 2
 
-harnesses=${*:-$(cd "$build/tests/fuzz" && ls fuzz-* | grep -v '\.p$' | sed 's/^fuzz-//')}
+harnesses=$*
+if [ -z "$harnesses" ]; then
+  for exe in "$build"/tests/fuzz/fuzz-*; do
+    [ -f "$exe" ] && [ -x "$exe" ] && harnesses="$harnesses ${exe##*/fuzz-}"
+  done
+fi
 corpus=${FUZZ_CORPUS:-}
 if [ -z "$corpus" ]; then
   corpus=$(mktemp -d)
