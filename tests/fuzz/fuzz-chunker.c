@@ -23,7 +23,6 @@ int
 LLVMFuzzerInitialize (int    *argc,
                       char ***argv)
 {
-  fuzz_quiet_logs ();
   chunker = lode_chunker_new (0);
   /* A small budget splits declarations and cuts long lines far more often. */
   small_chunker = lode_chunker_new (16);

@@ -41,14 +41,6 @@ token_cb (const char *token,
 }
 
 int
-LLVMFuzzerInitialize (int    *argc,
-                      char ***argv)
-{
-  fuzz_quiet_logs ();
-  return 0;
-}
-
-int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
 {

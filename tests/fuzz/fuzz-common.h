@@ -57,7 +57,8 @@ fuzz_log_writer (GLogLevelFlags   level,
   abort ();
 }
 
-static inline void
+/* Before libFuzzer's first input, and before LLVMFuzzerInitialize where a harness has one. */
+__attribute__ ((constructor)) static void
 fuzz_quiet_logs (void)
 {
   g_log_set_writer_func (fuzz_log_writer, NULL, NULL);

@@ -13,14 +13,6 @@
 #include "lode-import-resolver-private.h"
 
 int
-LLVMFuzzerInitialize (int    *argc,
-                      char ***argv)
-{
-  fuzz_quiet_logs ();
-  return 0;
-}
-
-int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
 {

@@ -20,14 +20,6 @@
 #define MAX_LINE  1024
 
 int
-LLVMFuzzerInitialize (int    *argc,
-                      char ***argv)
-{
-  fuzz_quiet_logs ();
-  return 0;
-}
-
-int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
 {

@@ -46,7 +46,6 @@ LLVMFuzzerInitialize (int    *argc,
 {
   g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
 
-  fuzz_quiet_logs ();
   list_files (FIXTURES, "", paths);
   g_assert_cmpuint (paths->len, >, 50);
   g_ptr_array_add (paths, NULL);

@@ -41,7 +41,6 @@ LLVMFuzzerInitialize (int    *argc,
   g_autoptr(LodeEngine) engine = NULL;
   g_autoptr(GPtrArray) tools = NULL;
 
-  fuzz_quiet_logs ();
   g_setenv ("LODE_DATA_DIR", data_dir, TRUE);
   g_setenv ("LODE_NO_DAEMON", "1", TRUE);
   config = lode_config_new_default ();

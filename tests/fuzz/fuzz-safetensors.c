@@ -23,14 +23,6 @@ static const char config[] =
   "\"max_position_embeddings\": 8, \"type_vocab_size\": 2, \"hidden_act\": \"gelu\"}";
 
 int
-LLVMFuzzerInitialize (int    *argc,
-                      char ***argv)
-{
-  fuzz_quiet_logs ();
-  return 0;
-}
-
-int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
 {

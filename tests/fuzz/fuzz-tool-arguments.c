@@ -26,7 +26,6 @@ LLVMFuzzerInitialize (int    *argc,
   g_autoptr(LodeConfig) config = lode_config_new_default ();
   g_autoptr(LodeEngine) engine = NULL;
 
-  fuzz_quiet_logs ();
   engine = lode_engine_new (config);
   registry = lode_tools_new_registry (engine);
   tools = lode_tool_registry_list (registry);

@@ -19,7 +19,6 @@ LLVMFuzzerInitialize (int    *argc,
 {
   g_autoptr(GError) error = NULL;
 
-  fuzz_quiet_logs ();
   tokenizer = lode_wordpiece_new_from_dir (LODE_SOURCE_ROOT
                                            "/tests/liblode/fixtures/tiny-bert-random", &error);
   g_assert_no_error (error);
