@@ -13,11 +13,11 @@
 #include "config.h"
 
 #include "fuzz-common.h"
+#include "lode-client.h"
 #include "lode-json.h"
 #include "lode-mcp-stdio.h"
-#include "lode-tools.h"
 
-static LodeToolRegistry *registry;
+static LodeClient *client;
 
 static JsonObject *
 stub_func (LodeToolCall  *call,
@@ -38,14 +38,16 @@ LLVMFuzzerInitialize (int    *argc,
 {
   g_autofree char *data_dir = g_dir_make_tmp ("lode-fuzz-mcp-XXXXXX", NULL);
   g_autoptr(LodeConfig) config = NULL;
-  g_autoptr(LodeEngine) engine = NULL;
   g_autoptr(GPtrArray) tools = NULL;
+  g_autoptr(GError) error = NULL;
+  LodeToolRegistry *registry;
 
   g_setenv ("LODE_DATA_DIR", data_dir, TRUE);
   g_setenv ("LODE_NO_DAEMON", "1", TRUE);
   config = lode_config_new_default ();
-  engine = lode_engine_new (config);
-  registry = lode_tools_new_registry (engine);
+  client = lode_client_new (config, LODE_CLIENT_IN_PROCESS, &error);
+  g_assert_no_error (error);
+  registry = lode_client_get_registry (client);
 
   tools = lode_tool_registry_list (registry);
   for (guint i = 0; i < tools->len; i++)
@@ -100,7 +102,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 
   input = g_memory_input_stream_new_from_data (g_memdup2 (data, size), size, g_free);
   output = g_memory_output_stream_new_resizable ();
-  stdio = lode_mcp_stdio_new (registry, NULL, input, output);
+  stdio = lode_mcp_stdio_new (client, input, output);
   g_signal_connect (stdio, "closed", G_CALLBACK (closed_cb), &closed);
 
   lode_mcp_stdio_start (stdio);
