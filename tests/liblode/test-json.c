@@ -128,6 +128,19 @@ test_numbers (void)
   g_assert_cmpfloat (json_object_get_double_member (object, "d"), ==, 1.5e308);
 }
 
+/* The fuzzer's input: json-glib read "\u\\…" in a key as bytes that are not UTF-8. */
+static void
+test_escapes (void)
+{
+  g_autoptr(JsonNode) ok = parse_ok ("{\"a\":\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\"}");
+
+  g_assert_cmpstr (member_string (ok, "a"), ==, "\"\\/\b\f\n\r\t\xc3\xa9");
+  parse_refused ("{\"\\R\\u\\\\\\\\\\\\udep]\\\\\\ouslimit\": 7}", -1, "invalid escape");
+  parse_refused ("[\"\\u12\"]", -1, "invalid escape");
+  parse_refused ("[\"\\x41\"]", -1, "invalid escape");
+  parse_refused ("[\"tail\\", -1, "invalid escape");
+}
+
 static void
 test_malformed (void)
 {
@@ -212,6 +225,7 @@ main (int   argc,
   g_test_add_func ("/lode/json/nul", test_nul);
   g_test_add_func ("/lode/json/surrogates", test_surrogates);
   g_test_add_func ("/lode/json/numbers", test_numbers);
+  g_test_add_func ("/lode/json/escapes", test_escapes);
   g_test_add_func ("/lode/json/malformed", test_malformed);
   g_test_add_func ("/lode/json/output", test_output);
 

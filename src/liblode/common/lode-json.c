@@ -22,6 +22,8 @@
  *
  * - It parses recursively: 100,000 nested `[` overflow the stack. Nesting is counted first
  *   and refused past LODE_JSON_MAX_DEPTH.
+ * - It decodes some malformed escapes (`\u` without four hex digits) into bytes that are not
+ *   UTF-8: every escape must be one JSON defines.
  * - `\u0000` ends the C string it decodes into, so `"ping\u0000x"` reads as `"ping"` (and a
  *   raw NUL byte cuts the text). Both are refused: a name or a path is never silently cut.
  * - An escaped lone surrogate (`\ud800`) decodes into bytes that are not UTF-8, which then
@@ -84,11 +86,17 @@ scan_string (const char  *data,
           p++;
           continue;
         }
+      if (end - p >= 2 && strchr ("\"\\/bfnrt", p[1]) != NULL && p[1] != '\0')
+        {
+          p += 2;
+          continue;
+        }
       if (end - p < 2 || p[1] != 'u' || !hex4 (p + 2, end, &code))
         {
-          /* A short escape, or a malformed one json-glib will report. */
-          p += MIN (2, end - p);
-          continue;
+          /* json-glib decodes some of these into bytes that are not UTF-8. */
+          g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+                       "invalid escape at byte %" G_GSIZE_FORMAT, (gsize) (p - data));
+          return NULL;
         }
 
       if (code == 0)
