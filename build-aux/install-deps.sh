@@ -11,12 +11,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 packages="
   adwaita-icon-theme
   appstream
+  clang
   dbus-daemon
   desktop-file-utils
   gcc
   gettext
   git
   gnome-keyring
+  libclang-rt-14-dev
   libglib2.0-bin
   libadwaita-1-dev
   libglib2.0-dev

@@ -73,12 +73,8 @@ lode_cli_parse_options (GOptionContext  *context,
 static void
 print_json_node (JsonNode *root)
 {
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autofree char *text = NULL;
+  g_autofree char *text = lode_json_to_string (root, TRUE);
 
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  text = json_generator_to_data (generator, NULL);
   g_print ("%s\n", text);
 }
 
@@ -146,7 +142,10 @@ static const ToolCommand tool_commands[] = {
     N_("Index PATH (default: the current directory). Files whose content is unchanged are "
        "skipped; an interrupted run resumes."),
     ARGS_PATH, "projectPath", "{\"wait\": true}",
-    { { "force", 'f', FLAG_TRUE, "force", N_("Rebuild the index from scratch"), NULL, NULL } } },
+    { { "force", 'f', FLAG_TRUE, "force", N_("Rebuild the index from scratch"), NULL, NULL },
+      { "yes", 'y', FLAG_TRUE, "confirm",
+        N_("Index PATH even if it is /, a system directory or the home directory"), NULL,
+        NULL } } },
   { "update", N_("Update the index of a tree"), "codebase_update", N_("[PATH]"),
     N_("Update the index of PATH (default: the current directory): re-chunk new and changed "
        "files, drop deleted ones."),

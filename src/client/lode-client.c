@@ -528,7 +528,7 @@ daemon_call_cb (GObject      *object,
       return;
     }
 
-  node = json_from_string (json, &error);
+  node = lode_json_parse (json, -1, &error);
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     {
       g_task_return_new_error (task, LODE_ERROR, LODE_ERROR_FAILED,
@@ -583,7 +583,7 @@ call_daemon (GTask *task)
                                                 G_CALLBACK (call_cancelled_cb), call, NULL);
 
   node = json_node_init_object (json_node_alloc (), call->arguments);
-  json = json_to_string (node, FALSE);
+  json = lode_json_to_string (node, FALSE);
   g_variant_dict_init (&options, NULL);
   g_variant_dict_insert (&options, "call_id", "s", call->call_id);
   g_variant_dict_insert_value (&options, "config", self->config_variant);
@@ -641,7 +641,11 @@ lode_client_call_tool_async (LodeClient           *self,
   call->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
   g_task_set_task_data (task, call, (GDestroyNotify) call_free);
 
-  if (self->daemon == NULL || lode_tool_registry_lookup (self->registry, name) == NULL)
+  /* Arguments are checked here, by the registry code the daemon would run, so that bad ones
+   * get the same tool error (from this process's registry) whichever process would have run
+   * the tool. */
+  if (self->daemon == NULL ||
+      !lode_tool_registry_check_arguments (self->registry, name, call->arguments, NULL))
     {
       call_here (g_steal_pointer (&task));
       return;

@@ -760,7 +760,7 @@ handle_call_tool (LodeDBusDaemon1       *iface,
       return G_DBUS_METHOD_INVOCATION_HANDLED;
     }
 
-  node = json_from_string (*arguments != '\0' ? arguments : "{}", &error);
+  node = lode_json_parse (*arguments != '\0' ? arguments : "{}", -1, &error);
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     {
       g_dbus_method_invocation_return_error (g_steal_pointer (&invocation), LODE_ERROR,

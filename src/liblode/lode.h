@@ -16,6 +16,7 @@
 #include "lode-import-resolver.h"
 #include "lode-imports.h"
 #include "lode-indexer.h"
+#include "lode-json.h"
 #include "lode-json-forms.h"
 #include "lode-json-schema.h"
 #include "lode-language.h"

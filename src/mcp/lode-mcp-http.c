@@ -11,6 +11,7 @@
 #include <libsoup/soup.h>
 #include <string.h>
 
+#include "lode-json.h"
 #include "lode-mcp-errors.h"
 #include "lode-mcp-http.h"
 #include "lode-mcp-session.h"
@@ -159,7 +160,7 @@ static void
 append_event (Exchange *exchange,
               JsonNode *message)
 {
-  g_autofree char *json = json_to_string (message, FALSE);
+  g_autofree char *json = lode_json_to_string (message, FALSE);
   char *event = g_strdup_printf ("event: message\ndata: %s\n\n", json);
   SoupMessageBody *body = soup_server_message_get_response_body (exchange->msg);
 
@@ -203,7 +204,7 @@ send_cb (JsonNode *message,
         soup_message_headers_replace (headers, "MCP-Session-Id", exchange->new_session_id);
       if (message != NULL)
         {
-          g_autofree char *json = json_to_string (message, FALSE);
+          g_autofree char *json = lode_json_to_string (message, FALSE);
           gsize length = strlen (json);
 
           soup_server_message_set_status (exchange->msg, SOUP_STATUS_OK, NULL);
@@ -365,10 +366,9 @@ handle_post (LodeMcpHttp       *self,
   const char *session_id = soup_message_headers_get_one (headers, "MCP-Session-Id");
   const char *version = soup_message_headers_get_one (headers, "MCP-Protocol-Version");
   g_autoptr(GBytes) body = NULL;
-  g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GError) error = NULL;
   HttpSession *session = NULL;
-  JsonNode *root;
+  g_autoptr(JsonNode) root = NULL;
   JsonObject *message;
   const char *method;
   gboolean is_request;
@@ -398,16 +398,14 @@ handle_post (LodeMcpHttp       *self,
 
   /* What the transport needs to know before the session sees the message: whether it
    * opens a session, and whether it is a request (which gets a response). */
-  parser = json_parser_new_immutable ();
   if (!g_utf8_validate_len (data, length, NULL) ||
-      !json_parser_load_from_data (parser, data, length, &error))
+      (root = lode_json_parse (data, length, &error)) == NULL)
     {
       respond_rpc_error (msg, LODE_MCP_PARSE_ERROR,
                          error != NULL ? error->message : "Parse error: invalid UTF-8");
       return;
     }
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       respond_rpc_error (msg, LODE_MCP_INVALID_REQUEST,
                          "Invalid Request: one JSON-RPC message (an object) per POST");

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "lode-error.h"
+#include "lode-json.h"
 #include "lode-mcp-errors.h"
 #include "lode-mcp-session.h"
 
@@ -890,7 +891,7 @@ resource_read_cb (GObject      *object,
     }
 
   overview = json_node_init_object (json_node_alloc (), tool_result->structured);
-  text = json_to_string (overview, TRUE);
+  text = lode_json_to_string (overview, TRUE);
   response = json_object_new ();
   contents = json_array_new ();
   content = json_object_new ();
@@ -1167,10 +1168,9 @@ lode_mcp_session_receive (LodeMcpSession *self,
                           gsize           length,
                           gpointer        tag)
 {
-  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *message = NULL;
-  JsonNode *root;
   JsonObject *object;
   JsonNode *id;
   JsonNode *method;
@@ -1186,16 +1186,15 @@ lode_mcp_session_receive (LodeMcpSession *self,
       return;
     }
 
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, text, length, &error))
+  root = lode_json_parse (text, length, &error);
+  if (root == NULL)
     {
       message = g_strdup_printf ("Parse error: %s", error->message);
       send_error (self, NULL, tag, LODE_MCP_PARSE_ERROR, message, NULL);
       return;
     }
 
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       send_error (self, NULL, tag, LODE_MCP_INVALID_REQUEST,
                   root != NULL && JSON_NODE_HOLDS_ARRAY (root)

@@ -10,6 +10,7 @@
 
 #include <string.h>
 
+#include "lode-json.h"
 #include "lode-mcp-errors.h"
 #include "lode-mcp-session.h"
 #include "lode-mcp-stdio.h"
@@ -162,19 +163,17 @@ send_cb (JsonNode *message,
          gpointer  user_data)
 {
   LodeMcpStdio *self = user_data;
-  g_autoptr(JsonGenerator) generator = NULL;
-  GString *line;
+  g_autofree char *json = NULL;
+  gsize length;
 
   if (message == NULL || self->broken)
     return;
 
   /* Compact JSON escapes newlines inside strings, so one message is one line. */
-  generator = json_generator_new ();
-  json_generator_set_root (generator, message);
-  line = g_string_new (NULL);
-  json_generator_to_gstring (generator, line);
-  g_string_append_c (line, '\n');
-  g_queue_push_tail (&self->pending, g_string_free_to_bytes (line));
+  json = lode_json_to_string (message, FALSE);
+  length = strlen (json);
+  g_queue_push_tail (&self->pending, g_bytes_new_take (g_strconcat (json, "\n", NULL),
+                                                       length + 1));
   write_next (self);
 }
 

@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <signal.h>
+
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 #include <signal.h>
@@ -778,6 +780,161 @@ test_damaged_index (void)
   g_assert_nonnull (strstr (after.out, "file7.c"));
 }
 
+/* Indexed text holding U+001F made `--json` invalid: json-glib escapes control characters
+ * below it but writes U+001F itself raw. */
+static void
+test_json_control_characters (void)
+{
+  g_autofree char *dir = g_build_filename (data_dir, "..", "controls", NULL);
+  g_autofree char *file = g_build_filename (dir, "fields.txt", NULL);
+  g_autoptr(GError) error = NULL;
+  g_auto(Run) index = { 0 };
+  g_auto(Run) search = { 0 };
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *snippet = NULL;
+  JsonArray *results;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_file_set_contents (file, "unitsep field\x1fseparated\x01record\n", -1, &error);
+  g_assert_no_error (error);
+
+  lode (&index, "--no-daemon", "index", "--json", dir, NULL);
+  g_assert_cmpint (index.status, ==, 0);
+  lode (&search, "--no-daemon", "search", "--json", "-p", dir, "unitsep", NULL);
+  g_assert_cmpint (search.status, ==, 0);
+
+  /* Valid JSON has no raw control character; pretty printing adds only newlines. */
+  for (const char *p = search.out; *p != '\0'; p++)
+    if ((guchar) *p < 0x20 && *p != '\n')
+      g_error ("raw control character 0x%02x in --json output: %s", *p, search.out);
+
+  root = parse_json (search.out);
+  results = json_object_get_array_member (json_node_get_object (root), "results");
+  g_assert_cmpuint (json_array_get_length (results), ==, 1);
+  snippet = g_strdup (json_object_get_string_member (json_array_get_object_element (results, 0),
+                                                     "snippet"));
+  g_assert_nonnull (strstr (snippet, "field\x1fseparated\x01record"));
+}
+
+/* `lode index /` (or the home directory) reads nothing without --yes. */
+static void
+test_whole_system (void)
+{
+  g_auto(Run) root = { 0 };
+  g_auto(Run) home = { 0 };
+  g_auto(Run) confirmed = { 0 };
+  g_autofree char *home_dir = g_build_filename (data_dir, "..", "home", NULL);
+  g_autofree char *canonical = NULL;
+  const char *saved_home = g_getenv ("HOME");
+  g_autofree char *saved = g_strdup (saved_home);
+
+  lode (&root, "--no-daemon", "index", "/", NULL);
+  g_assert_cmpint (root.status, ==, 1);
+  g_assert_nonnull (strstr (root.err, "/ is the root of the file system"));
+  g_assert_nonnull (strstr (root.err, "--yes"));
+
+  /* The child's home directory is the one it sees in HOME. */
+  g_assert_cmpint (g_mkdir_with_parents (home_dir, 0755), ==, 0);
+  canonical = realpath (home_dir, NULL);
+  g_setenv ("HOME", canonical, TRUE);
+  lode (&home, "--no-daemon", "index", canonical, NULL);
+  g_assert_cmpint (home.status, ==, 1);
+  g_assert_nonnull (strstr (home.err, "home directory"));
+  lode (&confirmed, "--no-daemon", "index", "--yes", canonical, NULL);
+  g_assert_cmpint (confirmed.status, ==, 0);
+  g_setenv ("HOME", saved, TRUE);
+}
+
+typedef struct
+{
+  GSubprocess *process;
+  GMainLoop   *loop;
+  gboolean     exited;
+  gboolean     timed_out;
+} SignalRun;
+
+static gboolean
+send_sigterm_cb (gpointer user_data)
+{
+  SignalRun *run = user_data;
+
+  g_subprocess_send_signal (run->process, SIGTERM);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+watchdog_cb (gpointer user_data)
+{
+  SignalRun *run = user_data;
+
+  run->timed_out = TRUE;
+  g_main_loop_quit (run->loop);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+exited_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  SignalRun *run = user_data;
+
+  g_subprocess_wait_finish (G_SUBPROCESS (object), result, NULL);
+  run->exited = TRUE;
+  g_main_loop_quit (run->loop);
+}
+
+/* SIGTERM during a parse that takes half a minute (two megabytes of punctuation, with a
+ * time budget that lets it run): `lode index` stops within seconds, not after the parse. */
+static void
+test_sigterm_during_parse (void)
+{
+  g_autofree char *dir = g_build_filename (data_dir, "..", "noise", NULL);
+  g_autofree char *file = g_build_filename (dir, "noise.c", NULL);
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (1);
+  g_autoptr(GString) noise = g_string_sized_new (2000000);
+  g_autoptr(GError) error = NULL;
+  static const char alphabet[] = "{}()[]<>;,=+*/&|!?:\"'#\n abcx0";
+  SignalRun run = { NULL, loop, FALSE, FALSE };
+  guint watchdog;
+
+  for (guint i = 0; i < 2000000; i++)
+    g_string_append_c (noise, alphabet[g_rand_int_range (rand, 0, sizeof alphabet - 1)]);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_file_set_contents (file, noise->str, noise->len, &error);
+  g_assert_no_error (error);
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE |
+                                        G_SUBPROCESS_FLAGS_STDERR_SILENCE);
+  g_subprocess_launcher_setenv (launcher, "LODE_DATA_DIR", data_dir, TRUE);
+  g_subprocess_launcher_setenv (launcher, "LODE_NO_DAEMON", "1", TRUE);
+  g_subprocess_launcher_setenv (launcher, "LODE_EMBEDDING_PROVIDER", "none", TRUE);
+  g_subprocess_launcher_setenv (launcher, "LODE_PARSE_TIME_BUDGET", "600000", TRUE);
+  process = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("LODE_CLI"), "index", dir,
+                                         NULL);
+  g_assert_no_error (error);
+  run.process = process;
+
+  g_subprocess_wait_async (process, NULL, exited_cb, &run);
+  g_timeout_add (1000, send_sigterm_cb, &run);
+  watchdog = g_timeout_add_seconds (15, watchdog_cb, &run);
+  g_main_loop_run (loop);
+
+  if (run.timed_out)
+    {
+      g_subprocess_force_exit (process);
+      g_error ("lode index was still parsing 14 s after SIGTERM");
+    }
+  g_source_remove (watchdog);
+  g_assert_true (run.exited);
+  /* Interrupted: the signal's exit status, what was indexed is kept. */
+  g_assert_true (g_subprocess_get_if_exited (process));
+  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 128 + SIGTERM);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -809,6 +966,9 @@ main (int   argc,
   g_test_add_func ("/lode/cli/signals", test_signals);
   g_test_add_func ("/lode/cli/one-writer", test_one_writer);
   g_test_add_func ("/lode/cli/damaged-index", test_damaged_index);
+  g_test_add_func ("/lode/cli/json-control-characters", test_json_control_characters);
+  g_test_add_func ("/lode/cli/sigterm-during-parse", test_sigterm_during_parse);
+  g_test_add_func ("/lode/cli/whole-system", test_whole_system);
 
   ret = g_test_run ();
   g_free (data_dir);

@@ -453,6 +453,19 @@ test_bad_input (Fixture       *fixture,
   g_assert_error (error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS);
   g_clear_error (&error);
 
+  /* CallTool arguments nested 100,000 levels deep (100 KB) crashed the daemon: json-glib
+   * parses recursively. They are refused before parsing. */
+  {
+    g_autofree char *nested = g_strnfill (100000, '[');
+    g_autofree char *result = NULL;
+
+    lode_dbus_daemon1_call_call_tool_sync (fixture->proxy, "codebase_about", nested,
+                                           no_options (), &result, NULL, &error);
+    g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+    g_assert_nonnull (strstr (error->message, "nested deeper"));
+    g_clear_error (&error);
+  }
+
   /* …and the daemon keeps running. */
   lode_dbus_daemon1_call_list_projects_sync (fixture->proxy, &projects, NULL, &error);
   g_assert_no_error (error);
@@ -1154,6 +1167,52 @@ test_mcp_same_results (Fixture       *fixture,
     }
 }
 
+/* Bad tool arguments get the same tool error from lode-mcp whether the daemon or lode-mcp
+ * itself would have run the tool: the registry's validation decides, in lode-mcp, before a
+ * call is handed on (arguments over 1 MiB were a JSON-RPC error through the daemon). */
+static void
+test_mcp_same_errors (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autofree char *long_path = g_strnfill (1100 * 1024, 'p');
+  struct { const char *tool; const char *member; const char *value; const char *says; } cases[] = {
+    { "codebase_status", "projectPath", NULL, "limit is 1048576" },
+    { "codebase_search", "query", "", "query" },
+    { "codebase_search", "mode", "loud", "mode" },
+  };
+
+  cases[0].value = long_path;
+  index_tree (fixture);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(JsonObject) arguments = json_object_new ();
+      g_autoptr(JsonNode) daemon = NULL;
+      g_autoptr(JsonNode) local = NULL;
+      g_autofree char *daemon_text = NULL;
+      g_autofree char *local_text = NULL;
+      JsonObject *result;
+
+      if (g_strcmp0 (cases[i].member, "projectPath") != 0)
+        {
+          json_object_set_string_member (arguments, "projectPath", fixture->root);
+          if (g_strcmp0 (cases[i].member, "query") != 0)
+            json_object_set_string_member (arguments, "query", "parse");
+        }
+      json_object_set_string_member (arguments, cases[i].member, cases[i].value);
+
+      daemon = mcp_call (fixture, FALSE, NULL, cases[i].tool, arguments, NULL);
+      local = mcp_call (fixture, TRUE, NULL, cases[i].tool, arguments, NULL);
+      daemon_text = json_to_string (daemon, FALSE);
+      local_text = json_to_string (local, FALSE);
+      g_assert_cmpstr (daemon_text, ==, local_text);
+
+      result = json_node_get_object (daemon);
+      g_assert_true (json_object_get_boolean_member (result, "isError"));
+      g_assert_nonnull (strstr (daemon_text, cases[i].says));
+    }
+}
+
 static void
 test_cli_same_results (Fixture       *fixture,
                        gconstpointer  data)
@@ -1498,6 +1557,7 @@ main (int   argc,
   ADD ("daemon-dies-during-call", test_daemon_dies_during_call);
   g_test_add ("/lode/daemon/force-keeps-embedder", Fixture, tiny_bert,
               fixture_setup, test_force_keeps_embedder, fixture_teardown);
+  ADD ("mcp-same-errors", test_mcp_same_errors);
 
   return g_test_run ();
 }

@@ -408,6 +408,20 @@ edit_bad_offsets (JsonObject *header,
   json_array_add_string_element (offsets, "12");
 }
 
+/* A NaN in the weights of the first layer: every activation after it is NaN (the fuzzer found
+ * the conversion of one to an integer in the softmax). */
+static void
+edit_nan_weight (JsonObject *header,
+                 GByteArray *data)
+{
+  JsonArray *offsets = json_object_get_array_member (
+    json_object_get_object_member (header, "encoder.layer.0.attention.self.query.weight"),
+    "data_offsets");
+  float nan = NAN;
+
+  memcpy (data->data + json_array_get_int_element (offsets, 0) + 8, &nan, sizeof nan);
+}
+
 static void
 test_broken_weights (void)
 {
@@ -441,6 +455,9 @@ test_broken_weights (void)
   assert_load_error (dir, "truncated");
   write_weights (dir, edit_bad_offsets, 0);
   assert_load_error (dir, "embeddings.LayerNorm.weight");
+  write_weights (dir, edit_nan_weight, 0);
+  assert_load_error (dir, "encoder.layer.0.attention.self.query.weight” holds a value that is "
+                     "not finite");
 
   /* A config that does not match the weights, or makes no sense. */
   write_weights (dir, NULL, 0);

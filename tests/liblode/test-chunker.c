@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include <glib.h>
+#include <gio/gio.h>
 
 #include "lode-chunker.h"
 
@@ -367,7 +367,8 @@ chunk_text (guint        max_tokens,
   const LodeLanguage *language = lode_language_lookup (language_id);
 
   g_assert_nonnull (language);
-  g_assert_true (lode_chunker_chunk (chunker, language, text, len, chunks, symbols, NULL, &error));
+  g_assert_true (lode_chunker_chunk (chunker, language, text, len, chunks, symbols, NULL, NULL,
+                                     &error));
   g_assert_no_error (error);
   g_assert_nonnull (*chunks);
   g_assert_nonnull (*symbols);
@@ -907,6 +908,124 @@ test_estimate_tokens (void)
   g_assert_cmpuint (lode_estimate_tokens ("日本語", strlen ("日本語")), ==, 3);
 }
 
+/* Two megabytes of punctuation: the C grammar's error recovery takes seconds over it. */
+static char *
+make_noise (gsize *len)
+{
+  static const char alphabet[] = "{}()[]<>;,=+*/&|!?:\"'#\n abcx0";
+  g_autoptr(GRand) rand = g_rand_new_with_seed (1);
+  GString *noise = g_string_sized_new (2000000);
+
+  for (guint i = 0; i < 2000000; i++)
+    g_string_append_c (noise, alphabet[g_rand_int_range (rand, 0, sizeof alphabet - 1)]);
+  *len = noise->len;
+  return g_string_free (noise, FALSE);
+}
+
+/* A file over the time budget is chunked by lines (every line still covered), and the
+ * chunker says why; within the budget the same file keeps its structure. */
+static void
+test_time_budget (void)
+{
+  g_autoptr(LodeChunker) chunker = lode_chunker_new (0);
+  g_autoptr(GString) code = g_string_new (NULL);
+  g_autoptr(GPtrArray) chunks = NULL;
+  g_autoptr(GPtrArray) symbols = NULL;
+  g_autoptr(GPtrArray) imports = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *degraded = NULL;
+  const LodeLanguage *c = lode_language_lookup ("c");
+  guint covered = 0;
+
+  g_string_append (code, "#include \"a.h\"\n");
+  for (guint i = 0; i < 5000; i++)
+    g_string_append_printf (code, "static int\nf%u (int x)\n{\n  return x + %u;\n}\n\n", i, i);
+
+  /* A budget no loaded machine can miss. */
+  lode_chunker_set_time_budget (chunker, 600 * 1000);
+  g_assert_true (lode_chunker_chunk (chunker, c, code->str, code->len, &chunks, &symbols,
+                                     &imports, &degraded, &error));
+  g_assert_no_error (error);
+  g_assert_null (degraded);
+  g_assert_cmpuint (symbols->len, ==, 5000);
+  g_assert_cmpuint (imports->len, ==, 1);
+  g_clear_pointer (&chunks, g_ptr_array_unref);
+  g_clear_pointer (&symbols, g_ptr_array_unref);
+  g_clear_pointer (&imports, g_ptr_array_unref);
+
+  /* 170 KB of C take far more than a millisecond to parse. */
+  lode_chunker_set_time_budget (chunker, 1);
+  g_assert_true (lode_chunker_chunk (chunker, c, code->str, code->len, &chunks, &symbols,
+                                     &imports, &degraded, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (degraded, ==, "took longer than 1 ms to parse: indexed by lines");
+  g_assert_cmpuint (symbols->len, ==, 0);
+  g_assert_cmpuint (imports->len, ==, 0);
+  for (guint i = 0; i < chunks->len; i++)
+    {
+      const LodeChunk *chunk = g_ptr_array_index (chunks, i);
+
+      g_assert_cmpuint (chunk->start_line, <=, covered + 1);
+      covered = MAX (covered, chunk->end_line);
+    }
+  g_assert_cmpuint (covered, ==, 5000 * 6 + 1);
+}
+
+typedef struct
+{
+  LodeChunker  *chunker;
+  const char   *text;
+  gsize         len;
+  GError       *error;
+  gboolean      ok;
+} ChunkThread;
+
+static gpointer
+chunk_thread_func (gpointer data)
+{
+  ChunkThread *run = data;
+  g_autoptr(GPtrArray) chunks = NULL;
+  g_autoptr(GPtrArray) symbols = NULL;
+
+  run->ok = lode_chunker_chunk (run->chunker, lode_language_lookup ("c"), run->text, run->len,
+                                &chunks, &symbols, NULL, NULL, &run->error);
+  return NULL;
+}
+
+/* Cancelling stops a parse under way (SIGTERM during `lode index` waited for it to end, and
+ * one parse of such a file takes seconds); the file is not chunked at all. */
+static void
+test_cancel_parse (void)
+{
+  g_autoptr(LodeChunker) chunker = lode_chunker_new (0);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autofree char *noise = NULL;
+  g_autoptr(GPtrArray) chunks = NULL;
+  g_autoptr(GPtrArray) symbols = NULL;
+  g_autoptr(GError) error = NULL;
+  ChunkThread run = { chunker, NULL, 0, NULL, FALSE };
+  GThread *thread;
+
+  noise = make_noise (&run.len);
+  run.text = noise;
+  lode_chunker_set_time_budget (chunker, 600 * 1000);
+  lode_chunker_set_cancellable (chunker, cancellable);
+
+  thread = g_thread_new ("chunk", chunk_thread_func, &run);
+  g_usleep (200 * 1000);
+  g_cancellable_cancel (cancellable);
+  g_thread_join (thread);
+
+  g_assert_false (run.ok);
+  g_assert_error (run.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&run.error);
+
+  /* Once cancelled, every file is refused at once. */
+  g_assert_false (lode_chunker_chunk (chunker, lode_language_lookup ("c"), "int x;\n", 7,
+                                      &chunks, &symbols, NULL, NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -927,6 +1046,8 @@ main (int   argc,
   g_test_add_func ("/lode/chunker/no-trailing-newline", test_no_trailing_newline);
   g_test_add_func ("/lode/chunker/long-line-in-code", test_long_line_in_code);
   g_test_add_func ("/lode/chunker/estimate-tokens", test_estimate_tokens);
+  g_test_add_func ("/lode/chunker/time-budget", test_time_budget);
+  g_test_add_func ("/lode/chunker/cancel-parse", test_cancel_parse);
 
   return g_test_run ();
 }

@@ -470,6 +470,36 @@ test_against_git (void)
   rm_rf (root);
 }
 
+/* Rules of a directory 1,000 levels down apply below it and nowhere else, and a path of
+ * 2,000 components is matched with a lookup only at the depths that have rules (the fuzzer's
+ * seed tests/fuzz/seeds/ignore/deep-path.txt took two minutes before). */
+static void
+test_deep (void)
+{
+  g_autoptr(LodeIgnore) ignore = lode_ignore_new ();
+  g_autoptr(GString) deep = g_string_new ("d");
+  g_autoptr(GString) deeper = NULL;
+
+  for (guint i = 1; i < 1000; i++)
+    g_string_append (deep, "/d");
+  lode_ignore_add_patterns (ignore, "", "*.o\n", -1);
+  lode_ignore_add_patterns (ignore, deep->str, "*.tmp\n!keep.o\n", -1);
+
+  deeper = g_string_new (deep->str);
+  for (guint i = 0; i < 1000; i++)
+    g_string_append (deeper, "/e");
+
+  g_assert_true (lode_ignore_is_ignored (ignore, "d/x.o", FALSE));
+  g_assert_false (lode_ignore_is_ignored (ignore, "d/x.tmp", FALSE));
+  g_string_append (deep, "/x.tmp");
+  g_assert_true (lode_ignore_is_ignored (ignore, deep->str, FALSE));
+  g_string_append (deeper, "/keep.o");
+  g_assert_false (lode_ignore_is_ignored (ignore, deeper->str, FALSE));
+  g_string_truncate (deeper, deeper->len - strlen ("keep.o"));
+  g_string_append (deeper, "other.o");
+  g_assert_true (lode_ignore_is_ignored (ignore, deeper->str, FALSE));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -481,6 +511,7 @@ main (int   argc,
   g_test_add_func ("/lode/ignore/defaults", test_defaults);
   g_test_add_func ("/lode/ignore/add-file", test_add_file);
   g_test_add_func ("/lode/ignore/against-git", test_against_git);
+  g_test_add_func ("/lode/ignore/deep", test_deep);
 
   return g_test_run ();
 }

@@ -100,7 +100,7 @@ project_load (const char *name)
       g_assert_true (g_file_get_contents (full, &text, &len, &error));
       language = lode_language_for_content (NULL, path, text, len);
       g_assert_true (lode_chunker_chunk (chunker, language, text, len, &chunks, &symbols,
-                                         &imports, &error));
+                                         &imports, NULL, &error));
       g_assert_no_error (error);
 
       for (guint j = 0; j < imports->len; j++)
@@ -283,7 +283,7 @@ assert_imports (const char           *language_id,
   g_autoptr(GError) error = NULL;
 
   g_assert_true (lode_imports_extract (lode_language_lookup (language_id), text, strlen (text),
-                                       &imports, &error));
+                                       NULL, &imports, &error));
   g_assert_no_error (error);
 
   for (guint i = 0; i < MIN (imports->len, n_expected); i++)
@@ -397,7 +397,7 @@ test_bad_input (void)
           g_autoptr(GPtrArray) imports = NULL;
           g_autoptr(GError) error = NULL;
 
-          g_assert_true (lode_imports_extract (languages[l], inputs[i], lens[i], &imports,
+          g_assert_true (lode_imports_extract (languages[l], inputs[i], lens[i], NULL, &imports,
                                                &error));
           g_assert_no_error (error);
           for (guint j = 0; j < imports->len; j++)
@@ -417,7 +417,7 @@ test_bad_input (void)
     g_autoptr(GError) error = NULL;
 
     g_assert_false (lode_imports_extract (lode_language_lookup ("javascript"), huge,
-                                          LODE_IMPORTS_MAX_BYTES + 1, &imports, &error));
+                                          LODE_IMPORTS_MAX_BYTES + 1, NULL, &imports, &error));
     g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
     g_assert_null (imports);
   }
@@ -440,7 +440,7 @@ test_many (void)
     g_string_append_printf (text, "import m%u from \"./m%u\";", i, i);
 
   g_assert_true (lode_chunker_chunk (chunker, lode_language_lookup ("javascript"), text->str,
-                                     text->len, &chunks, &symbols, &imports, &error));
+                                     text->len, &chunks, &symbols, &imports, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (imports->len, ==, n);
   g_assert_cmpstr (((LodeImport *) imports->pdata[n - 1])->specifier, ==, "./m19999");

@@ -800,6 +800,78 @@ test_async (Fixture       *fixture,
   lode_job_info_free (async.job);
 }
 
+/* A file over the parse budget is indexed by lines and reported; the run goes on. */
+static void
+test_time_budget (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(GString) code = g_string_new (NULL);
+  g_autoptr(LodeIndexReport) report = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+  const LodeSkippedFile *partly = NULL;
+
+  for (guint i = 0; i < 5000; i++)
+    g_string_append_printf (code, "int\nbudget_fn_%u (void)\n{\n  return %u;\n}\n", i, i);
+  write_file (fixture->root, "big.c", code->str, code->len);
+  write_file (fixture->root, "small.py", "def small_fn():\n    return 1\n", -1);
+
+  /* 170 KB of C take far more than a millisecond to parse. */
+  fixture->config->parse_time_budget = 1;
+  g_clear_object (&fixture->engine);
+  fixture->engine = lode_engine_new (fixture->config);
+  report = index_tree (fixture);
+
+  g_assert_cmpuint (report->n_files, ==, 2);
+  for (guint i = 0; i < report->skipped->len; i++)
+    {
+      const LodeSkippedFile *skipped = g_ptr_array_index (report->skipped, i);
+
+      if (g_str_equal (skipped->path, "big.c"))
+        partly = skipped;
+    }
+  g_assert_nonnull (partly);
+  g_assert_cmpint (partly->reason, ==, LODE_SKIP_OVER_TIME_BUDGET);
+  g_assert_cmpstr (partly->detail, ==, "took longer than 1 ms to parse: indexed by lines");
+
+  /* Its text is searchable all the same. */
+  results = search (fixture, "budget_fn_4999");
+  g_assert_true (results_have_path (results, "big.c"));
+}
+
+/* A whole system is not a project: /, /usr, /proc and the home directory need confirming. */
+static void
+test_whole_system_roots (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autofree char *home = NULL;
+  g_autoptr(GError) error = NULL;
+  static const char *const refused[] = { "/", "/usr", "/etc", "/proc", "/home", "/var" };
+
+  g_assert_cmpint (g_mkdir_with_parents (g_get_home_dir (), 0755), ==, 0);
+  home = realpath (g_get_home_dir (), NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      g_assert_false (lode_engine_check_index_root (refused[i], FALSE, "pass --yes", &error));
+      g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+      g_assert_nonnull (strstr (error->message, "pass --yes"));
+      g_clear_error (&error);
+      g_assert_true (lode_engine_check_index_root (refused[i], TRUE, "pass --yes", &error));
+      g_assert_no_error (error);
+    }
+
+  g_assert_nonnull (home);
+  g_assert_false (lode_engine_check_index_root (home, FALSE, "pass --yes", &error));
+  g_assert_nonnull (strstr (error->message, "home directory"));
+  g_clear_error (&error);
+
+  g_assert_true (lode_engine_check_index_root (fixture->root, FALSE, "pass --yes", &error));
+  g_assert_true (lode_engine_check_index_root ("/usr/src/linux", FALSE, "pass --yes", &error));
+  g_assert_true (lode_engine_check_index_root ("/home/someone/project", FALSE, "pass --yes",
+                                               &error));
+  g_assert_no_error (error);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -815,6 +887,8 @@ main (int   argc,
 #define ADD(path, func) \
   g_test_add ("/lode/indexer/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("incremental", test_incremental);
+  ADD ("time-budget", test_time_budget);
+  ADD ("whole-system-roots", test_whole_system_roots);
   ADD ("coverage", test_coverage);
   ADD ("bad-input", test_bad_input);
   ADD ("empty", test_empty);

@@ -507,6 +507,69 @@ test_cancelled (ScanFixture   *fixture,
   g_assert_null (files);
 }
 
+/* A tree on the kernel's file systems is not walked: /proc/self lists files of size 0 that
+ * pass any size cap, and /proc/self/pagemap then reads without end. */
+static void
+test_special_file_systems (ScanFixture   *fixture,
+                           gconstpointer  user_data)
+{
+  g_autoptr(LodeScanner) scanner = lode_scanner_new ("/proc/self");
+  g_autoptr(GPtrArray) files = NULL;
+  g_autoptr(GPtrArray) skipped = NULL;
+  g_autoptr(GError) error = NULL;
+  const LodeSkippedFile *root;
+
+  g_assert_true (lode_scanner_scan (scanner, NULL, &files, &skipped, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (files->len, ==, 0);
+  g_assert_cmpuint (skipped->len, ==, 1);
+  root = g_ptr_array_index (skipped, 0);
+  g_assert_cmpstr (root->path, ==, ".");
+  g_assert_cmpint (root->reason, ==, LODE_SKIP_SPECIAL_FS);
+  g_assert_cmpstr (root->detail, ==, "procfs");
+}
+
+/* The size cap holds while reading, whatever the file's size said; special files are not
+ * read at all, and opening never blocks. */
+static void
+test_read_file (ScanFixture   *fixture,
+                gconstpointer  user_data)
+{
+  g_autofree char *ok = g_build_filename (fixture->root, "ok.txt", NULL);
+  g_autofree char *fifo = g_build_filename (fixture->root, "pipe", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  LodeSkipReason reason;
+  gsize len = 0;
+
+  write_file (fixture, "ok.txt", "0123456789abcdef\n");
+  g_assert_cmpint (mkfifo (fifo, 0644), ==, 0);
+
+  contents = lode_read_file (ok, 17, &len, &reason, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (contents, ==, "0123456789abcdef\n");
+  g_assert_cmpuint (len, ==, 17);
+  g_clear_pointer (&contents, g_free);
+
+  g_assert_null (lode_read_file (ok, 16, &len, &reason, &error));
+  g_assert_cmpint (reason, ==, LODE_SKIP_TOO_LARGE);
+  g_assert_nonnull (strstr (error->message, "16 bytes"));
+  g_clear_error (&error);
+
+  g_assert_null (lode_read_file (fifo, 1024, &len, &reason, &error));
+  g_assert_cmpint (reason, ==, LODE_SKIP_NOT_REGULAR);
+  g_clear_error (&error);
+
+  /* Its size is 0, and it never ends. */
+  g_assert_null (lode_read_file ("/proc/self/pagemap", 1024, &len, &reason, &error));
+  g_assert_cmpint (reason, ==, LODE_SKIP_SPECIAL_FS);
+  g_assert_cmpstr (error->message, ==, "procfs");
+  g_clear_error (&error);
+
+  g_assert_null (lode_read_file ("/nonexistent/file", 1024, &len, &reason, &error));
+  g_assert_cmpint (reason, ==, LODE_SKIP_UNREADABLE);
+}
+
 static gsize
 count_lines (const char *text,
              gsize       len)
@@ -580,6 +643,7 @@ test_reason_strings (void)
   static const LodeSkipReason reasons[] = {
     LODE_SKIP_TOO_LARGE, LODE_SKIP_BINARY, LODE_SKIP_UNREADABLE,
     LODE_SKIP_SYMLINK_OUTSIDE, LODE_SKIP_SYMLINK_LOOP, LODE_SKIP_NOT_REGULAR,
+    LODE_SKIP_SPECIAL_FS, LODE_SKIP_OVER_TIME_BUDGET,
   };
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
 
@@ -610,6 +674,8 @@ main (int   argc,
   ADD ("empty", test_empty);
   ADD ("bad-root", test_bad_root);
   ADD ("cancelled", test_cancelled);
+  ADD ("special-file-systems", test_special_file_systems);
+  ADD ("read-file", test_read_file);
 #undef ADD
   g_test_add_func ("/lode/scanner/content-check", test_content_check);
   g_test_add_func ("/lode/scanner/reason-strings", test_reason_strings);

@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <glib.h>
@@ -275,6 +276,45 @@ test_invalid_arguments (ToolsFixture  *fixture,
   call_fails (fixture, "codebase_about", "{\"extra\": 1}", NULL, "Unknown argument “extra”");
   call_fails (fixture, "codebase_search", "{\"query\": \"x\"}", fixture->corpus,
               "call codebase_index first");
+
+  /* The home directory (like /) is refused as a project unless confirmed. */
+  {
+    g_autofree char *home = NULL;
+    g_autofree char *json = NULL;
+    g_autoptr(LodeToolResult) result = NULL;
+
+    g_assert_cmpint (g_mkdir_with_parents (g_get_home_dir (), 0755), ==, 0);
+    home = realpath (g_get_home_dir (), NULL);
+    json = g_strdup_printf ("{\"projectPath\": \"%s\", \"wait\": true}", home);
+    call_fails (fixture, "codebase_index", json, NULL, "confirm: true");
+    g_free (json);
+    json = g_strdup_printf ("{\"projectPath\": \"%s\", \"wait\": true, \"confirm\": true}",
+                            home);
+    result = call_ok (fixture, "codebase_index", json, NULL);
+    g_assert_nonnull (result);
+  }
+
+  /* Arguments over 1 MiB that no schema keyword bounds (a path has no maxLength): refused
+   * like the daemon refuses them, so that both paths answer the same. */
+  {
+    g_autofree char *path = g_strnfill (LODE_TOOL_ARGUMENTS_MAX_BYTES, 'p');
+    g_autofree char *json = g_strdup_printf ("{\"projectPath\": \"/%s\"}", path);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(JsonObject) arguments = arguments_from (json);
+
+    call_fails (fixture, "codebase_status", json, NULL, "the limit is 1048576");
+    g_assert_false (lode_tool_registry_check_arguments (fixture->registry, "codebase_status",
+                                                        arguments, &error));
+    g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+    g_clear_error (&error);
+    g_assert_false (lode_tool_registry_check_arguments (fixture->registry, "codebase_nope",
+                                                        NULL, &error));
+    g_assert_error (error, LODE_ERROR, LODE_ERROR_NOT_FOUND);
+    g_clear_error (&error);
+    g_assert_true (lode_tool_registry_check_arguments (fixture->registry, "codebase_about",
+                                                       NULL, &error));
+    g_assert_no_error (error);
+  }
 }
 
 static void

@@ -293,6 +293,25 @@ test_truncation (void)
   g_assert_cmpmem (cut->data, 4 * sizeof (gint32), full->data, 4 * sizeof (gint32));
   g_clear_pointer (&cut, g_array_unref);
 
+  /* A cut inside a word that turns out to be unknown keeps its [UNK], not the pieces
+   * matched before the unknown character: "glob٧" is one [UNK] (found by fuzzing). */
+  g_clear_pointer (&full, g_array_unref);
+  full = lode_wordpiece_encode (wordpiece, "lode glob\u0667 x", 0, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (full->len, ==, 6);  /* [CLS] lo ##de [UNK] x [SEP] */
+  g_assert_cmpint (g_array_index (full, gint32, 3), ==, lode_wordpiece_lookup (wordpiece, "[UNK]"));
+  for (guint limit = 2; limit <= full->len; limit++)
+    {
+      cut = lode_wordpiece_encode (wordpiece, "lode glob\u0667 x", limit, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpmem (cut->data, cut->len * sizeof (gint32), full->data,
+                       MIN (limit, full->len) * sizeof (gint32));
+      g_clear_pointer (&cut, g_array_unref);
+    }
+  g_clear_pointer (&full, g_array_unref);
+  full = lode_wordpiece_encode (wordpiece, text, 0, NULL, &error);
+  g_assert_no_error (error);
+
   /* Exactly at the limit is no truncation; one less drops [SEP]. */
   cut = lode_wordpiece_encode (wordpiece, text, full->len, &truncated, &error);
   g_assert_no_error (error);

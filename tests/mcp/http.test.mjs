@@ -107,6 +107,16 @@ describe("HTTP transport", () => {
     const unknown = await post(server.url, { jsonrpc: "2.0", id: 9, method: "nope/nope" },
       { "MCP-Session-Id": sessionId });
     assert.equal((await unknown.json()).error.code, -32601);
+
+    // 100,000 nested arrays or objects crashed the server (json-glib recurses per level).
+    for (const nested of ["[".repeat(100000), "{\"a\":".repeat(100000)]) {
+      const deep = await post(server.url, nested, { "MCP-Session-Id": sessionId });
+      assert.equal(deep.status, 400);
+      assert.equal((await deep.json()).error.code, -32700);
+    }
+    const ping = await post(server.url, { jsonrpc: "2.0", id: 10, method: "ping" },
+      { "MCP-Session-Id": sessionId });
+    assert.deepEqual((await ping.json()).result, {});
   });
 
   test("a request with a progress token is answered with an SSE stream", async () => {

@@ -218,6 +218,48 @@ describe("stdio protocol", () => {
     assert.deepEqual(await server.close(), { code: 0, signal: null });
   });
 
+  test("hostile JSON: deep nesting, NUL, lone surrogates, huge numbers, control characters",
+    async () => {
+      const server = new Server();
+      await server.initialize();
+
+      // 100,000 nested arrays or objects (100 KB) crashed lode-mcp: refused, serving goes on.
+      server.write("[".repeat(100000) + "\n");
+      assertError(await server.anonymousError(), -32700);
+      server.write("{\"a\":".repeat(100000) + "\n");
+      assertError(await server.anonymousError(), -32700);
+      assert.deepEqual((await server.request(1, "ping")).result, {});
+
+      // "ping\u0000x" was answered as "ping": refused, not truncated.
+      server.write("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\\u0000x\"}\n");
+      assertError(await server.anonymousError(), -32700);
+
+      // Ids beyond 64-bit integers wrapped around (2^64 came back as -1): refused.
+      server.write("{\"jsonrpc\":\"2.0\",\"id\":18446744073709551616,\"method\":\"ping\"}\n");
+      assertError(await server.anonymousError(), -32700);
+      server.write("{\"jsonrpc\":\"2.0\",\"id\":9223372036854775807,\"method\":\"ping\"}\n");
+      await server.next((m) => "result" in m, "the response to the largest id");
+      assert.ok(server.lines.at(-1).includes("\"id\":9223372036854775807"), server.lines.at(-1));
+
+      // A number no double holds is refused as a whole, the same whoever would run the tool.
+      server.write("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":" +
+                   "{\"name\":\"codebase_search\",\"arguments\":{\"query\":\"x\",\"limit\":1e400}}}\n");
+      assertError(await server.anonymousError(), -32700);
+
+      // A lone surrogate came back as invalid UTF-8; it is read as U+FFFD.
+      server.write("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"x\\ud800y\"}\n");
+      const lone = await server.response(4);
+      assertError(lone, -32601);
+      assert.equal(lone.error.message, "Method not found: x\ufffdy");
+
+      // U+001F left raw by json-glib made the reply invalid JSON (the harness parses every
+      // line with JSON.parse, which refuses raw control characters).
+      server.send({ jsonrpc: "2.0", id: 5, method: "a\u001fb\u0001c" });
+      assert.equal((await server.response(5)).error.message, "Method not found: a\u001fb\u0001c");
+
+      assert.deepEqual(await server.close(), { code: 0, signal: null });
+    });
+
   test("two requests in one write, and one request split over writes", async () => {
     const server = new Server();
     await server.initialize();

@@ -59,8 +59,10 @@
 
 #include "lode-chunker.h"
 #include "lode-error.h"
+#include "lode-parse-budget.h"
 
-#define PARSE_TIMEOUT_USEC   (3 * G_USEC_PER_SEC)
+/* Matches of a query between two looks at the clock. */
+#define BUDGET_CHECK_INTERVAL 32
 #define PARSE_MAX_BYTES      (8 * 1024 * 1024)
 #define SIGNATURE_MAX        200
 #define DOC_MAX              1024
@@ -81,11 +83,15 @@ struct _LodeChunker
   TSQueryCursor *cursor;
   GHashTable    *query_infos;    /* LodeLanguage* → QueryInfo* */
   guint          max_tokens;
+  guint          time_budget_msec;
+  GCancellable  *cancellable;
+  gulong         cancelled_id;
+  size_t         cancelled;      /* set from any thread by cancelled_cb; tree-sitter reads it */
 };
 
 G_DEFINE_FINAL_TYPE (LodeChunker, lode_chunker, G_TYPE_OBJECT)
 
-enum { PROP_0, PROP_MAX_TOKENS, N_PROPS };
+enum { PROP_0, PROP_MAX_TOKENS, PROP_TIME_BUDGET_MSEC, N_PROPS };
 static GParamSpec *properties [N_PROPS];
 
 typedef enum
@@ -181,6 +187,8 @@ typedef struct
   GArray      *defs;           /* Def */
   GArray      *comments;       /* Comment */
   GArray      *out;            /* Piece, in file order */
+  const LodeParseBudget *budget;
+  gboolean     spent;          /* the budget ran out during the parse or a query */
 } Ctx;
 
 static const char *
@@ -730,6 +738,7 @@ collect_matches (Ctx       *ctx,
 {
   TSQueryCursor *cursor = ctx->self->cursor;
   TSQueryMatch match;
+  guint n_matches = 0;
 
   ts_query_cursor_exec (cursor, info->query, root);
 
@@ -740,6 +749,12 @@ collect_matches (Ctx       *ctx,
       TSNode doc = { 0 };
       TSNode container = { 0 };
       gboolean has_def = FALSE, has_name = FALSE, has_doc = FALSE, has_container = FALSE;
+
+      if (++n_matches % BUDGET_CHECK_INTERVAL == 0 && lode_parse_budget_spent (ctx->budget))
+        {
+          ctx->spent = TRUE;
+          return;
+        }
 
       for (guint i = 0; i < match.capture_count; i++)
         {
@@ -1626,7 +1641,7 @@ emit_symbols (Ctx       *ctx,
 }
 
 /* Parses @ctx's text with @language and collects its definitions. FALSE when the parse fails
- * or runs out of time, so that the caller falls back to line windows. */
+ * or the budget runs out (ctx->spent), so that the caller falls back to line windows. */
 static gboolean
 collect_definitions (Ctx                 *ctx,
                      const LodeLanguage  *language,
@@ -1648,16 +1663,27 @@ collect_definitions (Ctx                 *ctx,
   if (!ts_parser_set_language (self->parser, language->ts_language ()))
     return FALSE;
 
+  lode_parse_budget_apply (ctx->budget, self->parser, 0);
   tree = ts_parser_parse_string (self->parser, NULL, ctx->text, (uint32_t) ctx->len);
   if (tree == NULL)
     {
       g_debug ("Parse of %zu bytes of %s failed or timed out", ctx->len, language->name);
       ts_parser_reset (self->parser);
+      ctx->spent = lode_parse_budget_spent (ctx->budget);
       return FALSE;
     }
 
   root = ts_tree_root_node (tree);
   collect_matches (ctx, info, root);
+  if (ctx->spent)
+    {
+      for (guint i = 0; i < ctx->defs->len; i++)
+        def_clear (&g_array_index (ctx->defs, Def, i));
+      g_array_set_size (ctx->defs, 0);
+      g_array_set_size (ctx->comments, 0);
+      ts_tree_delete (tree);
+      return FALSE;
+    }
   build_tree (ctx);
 
   if (ctx->n_lines > 0 && range_tokens (ctx, 0, ctx->n_lines - 1) > ctx->max)
@@ -1714,29 +1740,34 @@ link_top_level (Ctx *ctx)
 /* The imports of a file, from the chunker's parse when there was one; a file the chunker did
  * not try to parse (minified, too large to chunk by structure, no grammar) is read on its own,
  * within the import extractor's limits, but one whose parse failed or timed out is not parsed
- * twice. Never fails: a file whose imports cannot be read has none. */
+ * twice. A file whose imports cannot be read has none; *@spent tells whether that is because
+ * the budget ran out. */
 static GPtrArray *
-find_imports (const LodeLanguage *language,
-              TSTree             *tree,
-              gboolean            parse_failed,
-              const char         *text,
-              gsize               len)
+find_imports (const LodeLanguage     *language,
+              TSTree                 *tree,
+              gboolean                parse_failed,
+              const char             *text,
+              gsize                   len,
+              const LodeParseBudget  *budget,
+              gboolean               *spent)
 {
   g_autoptr(GPtrArray) imports = NULL;
   g_autoptr(GError) error = NULL;
   gboolean found;
 
+  *spent = FALSE;
   if (!lode_imports_supported (language) || parse_failed)
     return g_ptr_array_new_with_free_func ((GDestroyNotify) lode_import_free);
 
   if (tree != NULL)
-    found = lode_imports_extract_tree (language, tree, text, len, &imports, &error);
+    found = lode_imports_extract_tree (language, tree, text, len, budget, &imports, &error);
   else
-    found = lode_imports_extract (language, text, len, &imports, &error);
+    found = lode_imports_extract (language, text, len, budget, &imports, &error);
 
   if (!found)
     {
       g_debug ("No imports of a %s file: %s", language->name, error->message);
+      *spent = error->domain == G_IO_ERROR;
       return g_ptr_array_new_with_free_func ((GDestroyNotify) lode_import_free);
     }
 
@@ -1755,13 +1786,19 @@ find_imports (const LodeLanguage *language,
  * @imports: (out) (optional) (transfer container) (element-type LodeImport): the imports
  *   found (see lode_imports_extract()), or %NULL not to look for them; empty for languages
  *   without import extraction
+ * @degraded: (out) (optional) (nullable) (transfer full): set when the file went over its
+ *   time budget, to what that cost it ("took longer than 3000 ms to parse: indexed by
+ *   lines"); %NULL otherwise
  * @error: return location for a #GError
  *
  * Cuts one file into searchable chunks and lists its symbols and, if asked, its imports,
- * from the same parse. A parse that fails or takes too long only degrades the result to line
- * windows; the file is never refused.
+ * from the same parse. Parsing, querying and reading imports share one time budget per file
+ * (see lode_chunker_set_time_budget()): a parse that fails or goes over it only degrades the
+ * result to line windows (or, when only the imports ran over, to no imports); the file is
+ * never refused.
  *
- * Returns: %TRUE
+ * Returns: %TRUE, or %FALSE with %G_IO_ERROR_CANCELLED once the cancellable given with
+ *   lode_chunker_set_cancellable() is cancelled, which also stops a parse under way
  */
 gboolean
 lode_chunker_chunk (LodeChunker         *self,
@@ -1771,6 +1808,7 @@ lode_chunker_chunk (LodeChunker         *self,
                     GPtrArray          **chunks,
                     GPtrArray          **symbols,
                     GPtrArray          **imports,
+                    char               **degraded,
                     GError             **error)
 {
   g_autoptr(GPtrArray) chunk_array = NULL;
@@ -1778,8 +1816,10 @@ lode_chunker_chunk (LodeChunker         *self,
   g_autoptr(GPtrArray) import_array = NULL;
   TSTree *tree = NULL;
   Ctx ctx = { 0 };
+  LodeParseBudget budget = { 0 };
   gboolean structured = FALSE;
   gboolean parse_failed = FALSE;
+  gboolean imports_spent = FALSE;
   guint overlap = 0;
 
   g_return_val_if_fail (LODE_IS_CHUNKER (self), FALSE);
@@ -1788,6 +1828,16 @@ lode_chunker_chunk (LodeChunker         *self,
   g_return_val_if_fail (chunks != NULL, FALSE);
   g_return_val_if_fail (symbols != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (degraded != NULL)
+    *degraded = NULL;
+  budget.deadline = g_get_monotonic_time () + (gint64) self->time_budget_msec * 1000;
+  budget.cancelled = &self->cancelled;
+  if (lode_parse_budget_cancelled (&budget))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Chunking was cancelled");
+      return FALSE;
+    }
 
   chunk_array = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_chunk_free);
   symbol_array = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_symbol_free);
@@ -1799,6 +1849,7 @@ lode_chunker_chunk (LodeChunker         *self,
   ctx.defs = g_array_new (FALSE, FALSE, sizeof (Def));
   ctx.comments = g_array_new (FALSE, FALSE, sizeof (Comment));
   ctx.out = g_array_new (FALSE, FALSE, sizeof (Piece));
+  ctx.budget = &budget;
   scan_lines (&ctx);
 
   if (ctx.n_lines == 0)
@@ -1852,7 +1903,8 @@ lode_chunker_chunk (LodeChunker         *self,
 
 out:
   if (imports != NULL)
-    import_array = find_imports (language, tree, parse_failed, text, len);
+    import_array = find_imports (language, tree, parse_failed, text, len, &budget,
+                                 &imports_spent);
   g_clear_pointer (&tree, ts_tree_delete);
   for (guint i = 0; i < ctx.defs->len; i++)
     def_clear (&g_array_index (ctx.defs, Def, i));
@@ -1863,6 +1915,17 @@ out:
   g_free (ctx.cum_tokens);
   g_free (ctx.cut_depth);
   g_free (ctx.blank);
+
+  /* Cancelled during the parse or a query: nothing of this file is worth keeping. */
+  if (lode_parse_budget_cancelled (&budget))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Chunking was cancelled");
+      return FALSE;
+    }
+
+  if (degraded != NULL && (ctx.spent || imports_spent))
+    *degraded = g_strdup_printf ("took longer than %u ms to parse: %s", self->time_budget_msec,
+                                 ctx.spent ? "indexed by lines" : "its imports were not read");
 
   *chunks = g_steal_pointer (&chunk_array);
   *symbols = g_steal_pointer (&symbol_array);
@@ -1888,10 +1951,68 @@ lode_chunker_new (guint max_tokens)
                        NULL);
 }
 
+/* Runs on the thread that cancels. */
+static void
+cancelled_cb (GCancellable *cancellable,
+              gpointer      user_data)
+{
+  LodeChunker *self = user_data;
+
+  __atomic_store_n (&self->cancelled, 1, __ATOMIC_RELAXED);
+}
+
+/**
+ * lode_chunker_set_cancellable:
+ * @self: a #LodeChunker
+ * @cancellable: (nullable): a #GCancellable
+ *
+ * Once @cancellable is cancelled, lode_chunker_chunk() fails with %G_IO_ERROR_CANCELLED, at
+ * once even in the middle of a parse.
+ */
+void
+lode_chunker_set_cancellable (LodeChunker  *self,
+                              GCancellable *cancellable)
+{
+  g_return_if_fail (LODE_IS_CHUNKER (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  if (self->cancellable != NULL)
+    g_cancellable_disconnect (self->cancellable, self->cancelled_id);
+  self->cancelled_id = 0;
+  self->cancelled = 0;
+  g_set_object (&self->cancellable, cancellable);
+  if (cancellable != NULL)
+    self->cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (cancelled_cb), self,
+                                                NULL);
+}
+
+/**
+ * lode_chunker_set_time_budget:
+ * @self: a #LodeChunker
+ * @msec: the time one file may take to parse, query and read imports from, in milliseconds
+ *
+ * A file that takes longer is chunked by lines instead (see lode_chunker_chunk()). The
+ * default is %LODE_CHUNKER_DEFAULT_TIME_BUDGET_MSEC.
+ */
+void
+lode_chunker_set_time_budget (LodeChunker *self,
+                              guint        msec)
+{
+  g_return_if_fail (LODE_IS_CHUNKER (self));
+
+  msec = MAX (msec, 1);
+  if (self->time_budget_msec == msec)
+    return;
+  self->time_budget_msec = msec;
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_TIME_BUDGET_MSEC]);
+}
+
 static void
 lode_chunker_finalize (GObject *object)
 {
   LodeChunker *self = (LodeChunker *)object;
+
+  lode_chunker_set_cancellable (self, NULL);
 
   g_clear_pointer (&self->cursor, ts_query_cursor_delete);
   g_clear_pointer (&self->parser, ts_parser_delete);
@@ -1914,6 +2035,10 @@ lode_chunker_get_property (GObject    *object,
       g_value_set_uint (value, self->max_tokens);
       break;
 
+    case PROP_TIME_BUDGET_MSEC:
+      g_value_set_uint (value, self->time_budget_msec);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1931,6 +2056,10 @@ lode_chunker_set_property (GObject      *object,
     {
     case PROP_MAX_TOKENS:
       self->max_tokens = g_value_get_uint (value);
+      break;
+
+    case PROP_TIME_BUDGET_MSEC:
+      lode_chunker_set_time_budget (self, g_value_get_uint (value));
       break;
 
     default:
@@ -1954,6 +2083,11 @@ lode_chunker_class_init (LodeChunkerClass *klass)
                        16, G_MAXUINT / 2, LODE_CHUNKER_DEFAULT_MAX_TOKENS,
                        (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
+  properties [PROP_TIME_BUDGET_MSEC] =
+    g_param_spec_uint ("time-budget-msec", NULL, NULL,
+                       1, G_MAXUINT, LODE_CHUNKER_DEFAULT_TIME_BUDGET_MSEC,
+                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -1964,8 +2098,8 @@ lode_chunker_init (LodeChunker *self)
   self->cursor = ts_query_cursor_new ();
   self->query_infos = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) query_info_free);
   self->max_tokens = LODE_CHUNKER_DEFAULT_MAX_TOKENS;
+  self->time_budget_msec = LODE_CHUNKER_DEFAULT_TIME_BUDGET_MSEC;
 
-  ts_parser_set_timeout_micros (self->parser, PARSE_TIMEOUT_USEC);
   /* Bounds the work of a pathological query on a pathological tree. */
   ts_query_cursor_set_match_limit (self->cursor, 1024);
 }

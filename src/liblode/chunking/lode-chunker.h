@@ -6,7 +6,7 @@
 
 #pragma once
 
-#include <glib-object.h>
+#include <gio/gio.h>
 
 #include "lode-chunk.h"
 #include "lode-imports.h"
@@ -15,12 +15,18 @@
 G_BEGIN_DECLS
 
 #define LODE_CHUNKER_DEFAULT_MAX_TOKENS 512
+/* Parsing, querying and reading imports of one file: over this, it is chunked by lines. */
+#define LODE_CHUNKER_DEFAULT_TIME_BUDGET_MSEC 3000
 
 #define LODE_TYPE_CHUNKER (lode_chunker_get_type ())
 G_DECLARE_FINAL_TYPE (LodeChunker, lode_chunker, LODE, CHUNKER, GObject)
 
 LodeChunker *lode_chunker_new             (guint                max_tokens);
 guint        lode_chunker_get_max_tokens  (LodeChunker         *self);
+void         lode_chunker_set_time_budget (LodeChunker         *self,
+                                           guint                msec);
+void         lode_chunker_set_cancellable (LodeChunker         *self,
+                                           GCancellable        *cancellable);
 gboolean     lode_chunker_chunk           (LodeChunker         *self,
                                            const LodeLanguage  *language,
                                            const char          *text,
@@ -28,6 +34,7 @@ gboolean     lode_chunker_chunk           (LodeChunker         *self,
                                            GPtrArray          **chunks,
                                            GPtrArray          **symbols,
                                            GPtrArray          **imports,
+                                           char               **degraded,
                                            GError             **error);
 guint        lode_estimate_tokens         (const char          *text,
                                            gsize                len);

@@ -27,6 +27,7 @@ lode_config_new_default (void)
 
   config->max_file_size = DEFAULT_MAX_FILE_SIZE;
   config->chunk_max_tokens = LODE_CHUNKER_DEFAULT_MAX_TOKENS;
+  config->parse_time_budget = LODE_CHUNKER_DEFAULT_TIME_BUDGET_MSEC;
   config->index_threads = 0;
   config->extra_extensions = g_new0 (char *, 1);
   config->data_dir = g_build_filename (g_get_user_data_dir (), "lode", NULL);
@@ -101,6 +102,7 @@ load_settings (LodeConfig *config)
   settings = g_settings_new_full (schema, NULL, NULL);
   config->max_file_size = g_settings_get_uint64 (settings, "max-file-size");
   config->chunk_max_tokens = g_settings_get_uint (settings, "chunk-max-tokens");
+  config->parse_time_budget = g_settings_get_uint (settings, "parse-time-budget");
   config->index_threads = g_settings_get_uint (settings, "index-threads");
   g_strfreev (config->extra_extensions);
   config->extra_extensions = g_settings_get_strv (settings, "extra-extensions");
@@ -239,7 +241,8 @@ apply_extensions (char   **entries,
  * @error: return location for a #GError
  *
  * Reads the GSettings schema (when installed), then the `LODE_MAX_FILE_SIZE`,
- * `LODE_CHUNK_MAX_TOKENS`, `LODE_INDEX_THREADS`, `LODE_EXTRA_EXTENSIONS` (comma-separated
+ * `LODE_CHUNK_MAX_TOKENS`, `LODE_PARSE_TIME_BUDGET`, `LODE_INDEX_THREADS`,
+ * `LODE_EXTRA_EXTENSIONS` (comma-separated
  * ".ext=language"), `LODE_DATA_DIR`, `LODE_EMBEDDING_PROVIDER`, `LODE_EMBEDDING_MODEL`,
  * `LODE_VECTOR_INT8`, the providers' URLs and the OpenAI key (see #LodeConfig) from the
  * environment, and registers the extra extensions with #LodeLanguage.
@@ -264,6 +267,11 @@ lode_config_load (GError **error)
   if (!env_uint ("LODE_CHUNK_MAX_TOKENS", 64, 8192, &value, error))
     return NULL;
   config->chunk_max_tokens = value;
+
+  value = config->parse_time_budget;
+  if (!env_uint ("LODE_PARSE_TIME_BUDGET", 1, 600000, &value, error))
+    return NULL;
+  config->parse_time_budget = value;
 
   value = config->index_threads;
   if (!env_uint ("LODE_INDEX_THREADS", 0, 64, &value, error))

@@ -35,6 +35,7 @@ typedef struct
 {
   guint64   max_file_size;
   guint     chunk_max_tokens;
+  guint     parse_time_budget;
   guint     index_threads;
   char    **extra_extensions;
   char     *data_dir;

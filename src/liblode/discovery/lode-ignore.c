@@ -47,6 +47,9 @@ struct _LodeIgnore
 {
   gatomicrefcount  ref_count;
   GHashTable      *sets;           /* RuleSet (hashed by base) → itself */
+  GHashTable      *base_lengths;   /* base_len + 1 of every set: the only ancestor lengths
+                                    * worth a lookup, so that a deep path costs no hashing of
+                                    * all its prefixes */
   RuleSet         *defaults;       /* below every ignore file, so that any of them can undo it */
   guint            has_defaults : 1;
 };
@@ -146,6 +149,7 @@ lode_ignore_new (void)
 
   g_atomic_ref_count_init (&self->ref_count);
   self->sets = g_hash_table_new_full (rule_set_hash, rule_set_equal, NULL, rule_set_free);
+  self->base_lengths = g_hash_table_new (NULL, NULL);
   self->defaults = rule_set_new ("", 0);
 
   return self;
@@ -179,6 +183,7 @@ lode_ignore_unref (LodeIgnore *self)
     return;
 
   g_clear_pointer (&self->sets, g_hash_table_unref);
+  g_clear_pointer (&self->base_lengths, g_hash_table_unref);
   g_clear_pointer (&self->defaults, rule_set_free);
   g_free (self);
 }
@@ -316,6 +321,7 @@ ensure_set (LodeIgnore *self,
     {
       set = rule_set_new (base_dir, len);
       g_hash_table_add (self->sets, set);
+      g_hash_table_add (self->base_lengths, GSIZE_TO_POINTER (len + 1));
     }
 
   return set;
@@ -537,7 +543,10 @@ _lode_ignore_match_entry (LodeIgnore *self,
       for (;;)
         {
           RuleSet key = { (char *) path, n, NULL };
-          const RuleSet *set = g_hash_table_lookup (self->sets, &key);
+          const RuleSet *set = NULL;
+
+          if (g_hash_table_contains (self->base_lengths, GSIZE_TO_POINTER (n + 1)))
+            set = g_hash_table_lookup (self->sets, &key);
 
           if (set != NULL &&
               (rule = last_match (set, path, path_len, basename, basename_len, is_dir)))

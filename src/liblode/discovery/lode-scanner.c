@@ -13,7 +13,9 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "lode-error.h"
@@ -188,6 +190,10 @@ lode_skip_reason_to_string (LodeSkipReason reason)
       return "looping or dangling symbolic link";
     case LODE_SKIP_NOT_REGULAR:
       return "not a regular file";
+    case LODE_SKIP_SPECIAL_FS:
+      return "on a special file system";
+    case LODE_SKIP_OVER_TIME_BUDGET:
+      return "over the time budget";
     default:
       return "unknown reason";
     }
@@ -311,6 +317,38 @@ lode_scanner_set_max_file_size (LodeScanner *self,
 
   self->max_file_size = max_file_size;
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_MAX_FILE_SIZE]);
+}
+
+/* The kernel's own file systems: their files are not source, their sizes say nothing (0 or
+ * 4096), and some never end (/proc/self/pagemap) or block on read. tmpfs and devtmpfs share a
+ * magic number, so /dev is not among them; its devices are skipped as not regular. */
+static const char *
+special_fs_name (int fd)
+{
+  struct statfs fs;
+
+  if (fstatfs (fd, &fs) != 0)
+    return NULL;
+
+  switch ((unsigned long) fs.f_type)
+    {
+    case PROC_SUPER_MAGIC: return "procfs";
+    case SYSFS_MAGIC: return "sysfs";
+    case DEVPTS_SUPER_MAGIC: return "devpts";
+    case DEBUGFS_MAGIC: return "debugfs";
+    case TRACEFS_MAGIC: return "tracefs";
+    case SECURITYFS_MAGIC: return "securityfs";
+    case CGROUP_SUPER_MAGIC: return "cgroup";
+    case CGROUP2_SUPER_MAGIC: return "cgroup2";
+    case BPF_FS_MAGIC: return "bpf";
+    case PSTOREFS_MAGIC: return "pstore";
+    case EFIVARFS_MAGIC: return "efivarfs";
+    case HUGETLBFS_MAGIC: return "hugetlbfs";
+    case BINFMTFS_MAGIC: return "binfmt_misc";
+    case SELINUX_MAGIC: return "selinuxfs";
+    case NSFS_MAGIC: return "nsfs";
+    default: return NULL;
+    }
 }
 
 static void
@@ -546,6 +584,7 @@ walk_dir (Walk       *w,
   g_autoptr(GString) abs = g_string_new (pending->abs);
   gboolean has_gitignore = FALSE;
   gboolean has_lodeignore = FALSE;
+  const char *special;
   gsize rel_len;
   gsize abs_len;
   struct dirent *de;
@@ -562,6 +601,14 @@ walk_dir (Walk       *w,
       if (fd >= 0)
         close (fd);
       add_skipped (w, pending->rel, LODE_SKIP_UNREADABLE, g_strdup (g_strerror (saved_errno)));
+      return;
+    }
+
+  if ((special = special_fs_name (fd)) != NULL)
+    {
+      add_skipped (w, *pending->rel != '\0' ? pending->rel : ".", LODE_SKIP_SPECIAL_FS,
+                   g_strdup (special));
+      closedir (dir);
       return;
     }
 
@@ -1076,4 +1123,115 @@ lode_scanner_scan_paths (LodeScanner         *self,
   *gone = g_steal_pointer (&missing);
 
   return TRUE;
+}
+
+/**
+ * lode_read_file:
+ * @path: the file
+ * @max_size: the size cap in bytes
+ * @length: (out): the length of the contents
+ * @reason: (out): why the file cannot be read, when it cannot
+ * @error: return location for a #GError; its message is the detail of @reason
+ *
+ * Reads a file found by a scan, with the size cap enforced while reading: a file can grow
+ * after the scan, and the sizes of special files say nothing (/proc/self/pagemap reports 0
+ * and never ends). A file that is not regular, or lives on one of the kernel's file systems,
+ * is not read at all; opening never blocks (a FIFO put in place meanwhile).
+ *
+ * Returns: (transfer full) (nullable): the contents, nul-terminated, or %NULL with @reason
+ *   and @error set
+ */
+char *
+lode_read_file (const char      *path,
+                guint64          max_size,
+                gsize           *length,
+                LodeSkipReason  *reason,
+                GError         **error)
+{
+  g_autofree char *buf = NULL;
+  g_autofree char *limit = NULL;
+  const char *special;
+  struct stat st;
+  gsize size = 0;
+  gsize done = 0;
+  int fd;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (length != NULL, NULL);
+  g_return_val_if_fail (reason != NULL, NULL);
+
+  fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0)
+    {
+      int saved_errno = errno;
+
+      *reason = LODE_SKIP_UNREADABLE;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno), "%s",
+                   g_strerror (saved_errno));
+      return NULL;
+    }
+
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      *reason = LODE_SKIP_NOT_REGULAR;
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE, "%s",
+                   describe_type (st.st_mode));
+      close (fd);
+      return NULL;
+    }
+
+  if ((special = special_fs_name (fd)) != NULL)
+    {
+      *reason = LODE_SKIP_SPECIAL_FS;
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "%s", special);
+      close (fd);
+      return NULL;
+    }
+
+  /* st_size is a hint: read at most one byte past the cap, whatever it says. */
+  size = (gsize) MIN ((guint64) MAX (st.st_size, 0), max_size) + 1;
+  buf = g_malloc (size + 1);
+  for (;;)
+    {
+      gssize n;
+
+      if (done == size)
+        {
+          if (size > max_size)
+            break;
+          size = MIN (size * 2, max_size + 1);
+          buf = g_realloc (buf, size + 1);
+        }
+
+      n = read (fd, buf + done, size - done);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved_errno = errno;
+
+          *reason = LODE_SKIP_UNREADABLE;
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno), "%s",
+                       g_strerror (saved_errno));
+          close (fd);
+          return NULL;
+        }
+      if (n == 0)
+        break;
+      done += n;
+    }
+  close (fd);
+
+  if (done > max_size)
+    {
+      limit = g_format_size_full (max_size, G_FORMAT_SIZE_IEC_UNITS | G_FORMAT_SIZE_LONG_FORMAT);
+      *reason = LODE_SKIP_TOO_LARGE;
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   "grew past the limit of %s while being read", limit);
+      return NULL;
+    }
+
+  buf[done] = '\0';
+  *length = done;
+  return g_steal_pointer (&buf);
 }

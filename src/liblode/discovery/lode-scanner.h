@@ -20,8 +20,13 @@ G_BEGIN_DECLS
  * @LODE_SKIP_SYMLINK_OUTSIDE: a symbolic link that leads out of the project root
  * @LODE_SKIP_SYMLINK_LOOP: a symbolic link that loops or dangles
  * @LODE_SKIP_NOT_REGULAR: a device, socket or FIFO
+ * @LODE_SKIP_SPECIAL_FS: on a file system of the kernel (procfs, sysfs, devtmpfs, …),
+ *   whose files are not source and may never end
+ * @LODE_SKIP_OVER_TIME_BUDGET: indexed, but its parse went over the time budget: it was
+ *   chunked by lines, or its imports were not read (the detail says which)
  *
- * Why a file that is not ignored still is not indexed. Ignored files are not reported.
+ * Why a file that is not ignored still is not indexed, or not fully. Ignored files are not
+ * reported.
  */
 typedef enum
 {
@@ -31,7 +36,11 @@ typedef enum
   LODE_SKIP_SYMLINK_OUTSIDE,
   LODE_SKIP_SYMLINK_LOOP,
   LODE_SKIP_NOT_REGULAR,
+  LODE_SKIP_SPECIAL_FS,
+  LODE_SKIP_OVER_TIME_BUDGET,
 } LodeSkipReason;
+
+#define LODE_SKIP_LAST LODE_SKIP_OVER_TIME_BUDGET
 
 typedef struct
 {
@@ -85,5 +94,11 @@ typedef enum
 LodeContentVerdict lode_content_check (const char  *data,
                                        gsize        len,
                                        char       **repaired);
+
+char              *lode_read_file     (const char      *path,
+                                       guint64          max_size,
+                                       gsize           *length,
+                                       LodeSkipReason  *reason,
+                                       GError         **error);
 
 G_END_DECLS

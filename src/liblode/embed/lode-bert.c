@@ -14,7 +14,9 @@
 #include <json-glib/json-glib.h>
 
 #include "lode-bert.h"
+#include "lode-bert-private.h"
 #include "lode-error.h"
+#include "lode-json.h"
 #include "lode-gemm.h"
 
 /* Upper bounds for config values, far above any BERT-family encoder, so that a corrupt
@@ -142,27 +144,29 @@ config_string (JsonObject *config,
   return json_node_get_string (node);
 }
 
+/* Reads config.json, whose text is @text (@length bytes) and whose name is @path. */
 static gboolean
-bert_load_config (LodeBert    *self,
+bert_read_config (LodeBert    *self,
+                  const char  *text,
+                  gsize        length,
                   const char  *path,
                   GError     **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(JsonNode) root = NULL;
   JsonObject *config;
-  JsonNode *root;
   JsonNode *eps;
   const char *model_type;
   const char *position_type;
   const char *act;
 
-  if (!json_parser_load_from_mapped_file (parser, path, error))
+  root = lode_json_parse (text, length, error);
+  if (root == NULL)
     {
       g_prefix_error (error, "%s: ", path);
       return FALSE;
     }
 
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s: not a JSON object", path);
       return FALSE;
@@ -318,6 +322,7 @@ bert_tensor (LodeBert    *self,
   guint64 count = (guint64) rows * MAX (cols, 1);
   gsize elem_size;
   const guint8 *bytes;
+  const float *weights;
   float *converted;
 
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
@@ -370,27 +375,41 @@ bert_tensor (LodeBert    *self,
 
   bytes = loader->data + begin;
   if (elem_size == 4 && ((guintptr) bytes % G_ALIGNOF (float)) == 0)
-    return (const float *) (gconstpointer) bytes;
-
-  converted = g_new (float, count);
-  g_ptr_array_add (self->owned, converted);
-  if (elem_size == 4)
-    memcpy (converted, bytes, count * sizeof (float));
+    weights = (const float *) (gconstpointer) bytes;
   else
     {
-      gboolean bf16 = g_str_equal (dtype, "BF16");
-
-      for (guint64 i = 0; i < count; i++)
+      converted = g_new (float, count);
+      g_ptr_array_add (self->owned, converted);
+      if (elem_size == 4)
+        memcpy (converted, bytes, count * sizeof (float));
+      else
         {
-          guint16 h;
+          gboolean bf16 = g_str_equal (dtype, "BF16");
 
-          /* Little-endian on disk, like every safetensors file. */
-          h = (guint16) (bytes[2 * i] | (bytes[2 * i + 1] << 8));
-          converted[i] = bf16 ? bfloat16_to_float (h) : half_to_float (h);
+          for (guint64 i = 0; i < count; i++)
+            {
+              guint16 h;
+
+              /* Little-endian on disk, like every safetensors file. */
+              h = (guint16) (bytes[2 * i] | (bytes[2 * i + 1] << 8));
+              converted[i] = bf16 ? bfloat16_to_float (h) : half_to_float (h);
+            }
         }
+      weights = converted;
     }
 
-  return converted;
+  /* A NaN or an infinity would only make every vector NaN; the weights are read once here
+   * anyway (packing reads them all). */
+  for (guint64 i = 0; i < count; i++)
+    if (!isfinite (weights[i]))
+      {
+        g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
+                     "%s: tensor “%s” holds a value that is not finite (%g at %" G_GUINT64_FORMAT
+                     "): the file is corrupt", loader->path, full_name, weights[i], i);
+        return NULL;
+      }
+
+  return weights;
 
 bad_shape:
   if (cols == 0)
@@ -490,28 +509,20 @@ bert_load_layer (LodeBert   *self,
   return TRUE;
 }
 
+/* Reads model.safetensors, whose bytes are @contents (which must outlive @self) and whose
+ * name is @path: the header, then every tensor the config implies, checked against it. */
 static gboolean
-bert_load_weights (LodeBert    *self,
-                   const char  *path,
-                   GError     **error)
+bert_read_weights (LodeBert      *self,
+                   const guint8  *contents,
+                   gsize          length,
+                   const char    *path,
+                   GError       **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
   g_autoptr(GError) local_error = NULL;
-  const guint8 *contents;
-  gsize length;
+  g_autoptr(JsonNode) root = NULL;
   guint64 header_len = 0;
-  JsonNode *root;
   Loader loader = { 0 };
 
-  self->file = g_mapped_file_new (path, FALSE, &local_error);
-  if (self->file == NULL)
-    {
-      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s", local_error->message);
-      return FALSE;
-    }
-
-  contents = (const guint8 *) g_mapped_file_get_contents (self->file);
-  length = g_mapped_file_get_length (self->file);
   if (length < 8)
     {
       g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s: not a safetensors file", path);
@@ -529,15 +540,15 @@ bert_load_weights (LodeBert    *self,
       return FALSE;
     }
 
-  if (!json_parser_load_from_data (parser, (const char *) contents + 8, header_len, &local_error))
+  root = lode_json_parse ((const char *) contents + 8, header_len, &local_error);
+  if (root == NULL)
     {
       g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s: corrupt header: %s", path,
                    local_error->message);
       return FALSE;
     }
 
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s: the header is not an object",
                    path);
@@ -572,6 +583,38 @@ bert_load_weights (LodeBert    *self,
   return TRUE;
 }
 
+static gboolean
+bert_load_config (LodeBert    *self,
+                  const char  *path,
+                  GError     **error)
+{
+  g_autofree char *text = NULL;
+  gsize length = 0;
+
+  if (!g_file_get_contents (path, &text, &length, error))
+    return FALSE;
+
+  return bert_read_config (self, text, length, path, error);
+}
+
+static gboolean
+bert_load_weights (LodeBert    *self,
+                   const char  *path,
+                   GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  self->file = g_mapped_file_new (path, FALSE, &local_error);
+  if (self->file == NULL)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s", local_error->message);
+      return FALSE;
+    }
+
+  return bert_read_weights (self, (const guint8 *) g_mapped_file_get_contents (self->file),
+                            g_mapped_file_get_length (self->file), path, error);
+}
+
 /**
  * lode_bert_new:
  * @dir: a folder with `config.json` and `model.safetensors`
@@ -600,6 +643,24 @@ lode_bert_new (const char  *dir,
 
   if (!bert_load_config (self, config_path, error) ||
       !bert_load_weights (self, weights_path, error))
+    return NULL;
+
+  return g_steal_pointer (&self);
+}
+
+/* For the safetensors fuzzer (tests/fuzz): a model from a config.json text and the bytes of
+ * a model.safetensors, which must outlive it. */
+LodeBert *
+_lode_bert_new_for_data (const char    *config,
+                         const guint8  *weights,
+                         gsize          weights_len,
+                         GError       **error)
+{
+  g_autoptr(LodeBert) self = g_new0 (LodeBert, 1);
+
+  self->owned = g_ptr_array_new_with_free_func (g_free);
+  if (!bert_read_config (self, config, strlen (config), "config.json", error) ||
+      !bert_read_weights (self, weights, weights_len, "model.safetensors", error))
     return NULL;
 
   return g_steal_pointer (&self);
@@ -749,7 +810,10 @@ exp_approx (float x)
   float r;
   float p;
 
-  x = x < -87.0f ? -87.0f : x;
+  /* Written so that a NaN (from activations that overflowed) becomes -87 too: the
+   * conversion of n to an integer below must get a number in range. */
+  x = x > -87.0f ? x : -87.0f;
+  x = x < 88.0f ? x : 88.0f;
   n = (x * 1.44269504088896341f + magic) - magic;
   r = x - n * 0.693359375f;
   r = r - n * -2.12194440e-4f;

@@ -16,6 +16,7 @@
 #include "lode-bert.h"
 #include "lode-builtin-embedder.h"
 #include "lode-error.h"
+#include "lode-json.h"
 #include "lode-wordpiece.h"
 
 /* Tokens per forward pass: bounds the buffers of one pass (≈ 50 MB for a 384-wide model)
@@ -125,14 +126,9 @@ static LodePooling
 pooling_of_dir (const char *dir)
 {
   g_autofree char *path = g_build_filename (dir, "1_Pooling", "config.json", NULL);
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
-  JsonNode *root;
+  g_autoptr(JsonNode) root = lode_json_parse_file (path, NULL);
   JsonNode *cls;
 
-  if (!json_parser_load_from_mapped_file (parser, path, NULL))
-    return LODE_POOLING_MEAN;
-
-  root = json_parser_get_root (parser);
   cls = root != NULL && JSON_NODE_HOLDS_OBJECT (root) ?
     json_object_get_member (json_node_get_object (root), "pooling_mode_cls_token") : NULL;
   if (cls != NULL && JSON_NODE_HOLDS_VALUE (cls) &&

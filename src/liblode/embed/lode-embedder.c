@@ -12,6 +12,7 @@
 
 #include "lode-embedder-private.h"
 #include "lode-error.h"
+#include "lode-json.h"
 
 G_DEFINE_INTERFACE (LodeEmbedder, lode_embedder, G_TYPE_OBJECT)
 
@@ -257,11 +258,10 @@ _lode_embedder_parse_json (GBytes      *body,
                            const char  *what,
                            GError     **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
   g_autoptr(GError) local_error = NULL;
   gsize size = 0;
   const char *text = g_bytes_get_data (body, &size);
-  JsonNode *root;
+  g_autoptr(JsonNode) root = NULL;
 
   if (text == NULL || size == 0)
     {
@@ -269,22 +269,22 @@ _lode_embedder_parse_json (GBytes      *body,
       return NULL;
     }
 
-  if (!json_parser_load_from_data (parser, text, size, &local_error))
+  root = lode_json_parse (text, size, &local_error);
+  if (root == NULL)
     {
       g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s: malformed JSON in the answer: %s",
                    what, local_error->message);
       return NULL;
     }
 
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s: the answer is not a JSON object",
                    what);
       return NULL;
     }
 
-  return json_node_ref (root);
+  return g_steal_pointer (&root);
 }
 
 /* An HTTP error with what the server said: the "error" member of a JSON body (a string, or
@@ -298,12 +298,11 @@ _lode_embedder_set_http_error (GError      **error,
   g_autofree char *detail = NULL;
   gsize size = 0;
   const char *text = body != NULL ? g_bytes_get_data (body, &size) : NULL;
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(JsonNode) root = text != NULL && size > 0 ? lode_json_parse (text, size, NULL) : NULL;
 
-  if (text != NULL && size > 0 && json_parser_load_from_data (parser, text, size, NULL))
+  if (root != NULL)
     {
-      JsonNode *root = json_parser_get_root (parser);
-      JsonObject *object = root != NULL && JSON_NODE_HOLDS_OBJECT (root) ? json_node_get_object (root) : NULL;
+      JsonObject *object = JSON_NODE_HOLDS_OBJECT (root) ? json_node_get_object (root) : NULL;
       JsonNode *member = object != NULL ? json_object_get_member (object, "error") : NULL;
 
       if (member != NULL && JSON_NODE_HOLDS_VALUE (member) &&

@@ -15,6 +15,7 @@
 
 #include "lode-embedder-private.h"
 #include "lode-error.h"
+#include "lode-json.h"
 #include "lode-ollama-embedder.h"
 
 #define DEFAULT_TIMEOUT_SECONDS 120
@@ -190,14 +191,9 @@ new_json_message (LodeOllamaEmbedder *self,
   if (builder != NULL)
     {
       g_autoptr(JsonNode) root = json_builder_get_root (builder);
-      g_autoptr(JsonGenerator) generator = json_generator_new ();
-      gsize length = 0;
-      char *text;
-      g_autoptr(GBytes) body = NULL;
+      char *text = lode_json_to_string (root, FALSE);
+      g_autoptr(GBytes) body = g_bytes_new_take (text, strlen (text));
 
-      json_generator_set_root (generator, root);
-      text = json_generator_to_data (generator, &length);
-      body = g_bytes_new_take (text, length);
       soup_message_set_request_body_from_bytes (message, "application/json", body);
     }
 

@@ -16,6 +16,7 @@
 
 #include "lode-embedder-private.h"
 #include "lode-error.h"
+#include "lode-json.h"
 #include "lode-openai-embedder.h"
 
 #define DEFAULT_TIMEOUT_SECONDS   120
@@ -664,14 +665,12 @@ send_batch (GTask *task)
   LodeOpenaiEmbedder *self = g_task_get_source_object (task);
   EmbedData *data = g_task_get_task_data (task);
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(SoupMessage) message = NULL;
   g_autoptr(GBytes) body = NULL;
   g_autofree char *authorization = NULL;
   GCancellable *cancellable = g_task_get_cancellable (task);
   guint64 tokens = 0;
-  gsize length = 0;
   char *text;
 
   if (g_task_return_error_if_cancelled (task))
@@ -704,9 +703,8 @@ send_batch (GTask *task)
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  text = json_generator_to_data (generator, &length);
-  body = g_bytes_new_take (text, length);
+  text = lode_json_to_string (root, FALSE);
+  body = g_bytes_new_take (text, strlen (text));
 
   message = soup_message_new (SOUP_METHOD_POST, self->endpoint);
   if (message == NULL)

@@ -13,6 +13,7 @@
 #include <json-glib/json-glib.h>
 
 #include "lode-error.h"
+#include "lode-json.h"
 #include "lode-wordpiece.h"
 
 /* Longer words become one [UNK] (BERT's max_input_chars_per_word). */
@@ -110,27 +111,26 @@ wordpiece_finish (LodeWordpiece  *self,
   return TRUE;
 }
 
+/* The object at the root of @path, which *@root holds. */
 static JsonObject *
-load_json_object (JsonParser  *parser,
+load_json_object (JsonNode   **root,
                   const char  *path,
                   GError     **error)
 {
-  JsonNode *root;
-
-  if (!json_parser_load_from_mapped_file (parser, path, error))
+  *root = lode_json_parse_file (path, error);
+  if (*root == NULL)
     {
       g_prefix_error (error, "%s: ", path);
       return NULL;
     }
 
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (!JSON_NODE_HOLDS_OBJECT (*root))
     {
       g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s: not a JSON object", path);
       return NULL;
     }
 
-  return json_node_get_object (root);
+  return json_node_get_object (*root);
 }
 
 /* Members of files from outside: absent, null or of another type all give the default,
@@ -230,7 +230,7 @@ lode_wordpiece_new_from_tokenizer_json (const char  *path,
                                         GError     **error)
 {
   g_autoptr(LodeWordpiece) self = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(JsonNode) json = NULL;
   JsonObject *root;
   JsonObject *model;
   JsonObject *vocab;
@@ -244,7 +244,7 @@ lode_wordpiece_new_from_tokenizer_json (const char  *path,
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  root = load_json_object (parser, path, error);
+  root = load_json_object (&json, path, error);
   if (root == NULL)
     return NULL;
 
@@ -392,7 +392,7 @@ lode_wordpiece_new_from_dir (const char  *dir,
   g_autofree char *json_path = NULL;
   g_autofree char *vocab_path = NULL;
   g_autofree char *config_path = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(JsonNode) json = NULL;
   g_autoptr(LodeWordpiece) self = NULL;
   JsonObject *config = NULL;
 
@@ -402,7 +402,7 @@ lode_wordpiece_new_from_dir (const char  *dir,
   config_path = g_build_filename (dir, "tokenizer_config.json", NULL);
   if (g_file_test (config_path, G_FILE_TEST_EXISTS))
     {
-      config = load_json_object (parser, config_path, error);
+      config = load_json_object (&json, config_path, error);
       if (config == NULL)
         return NULL;
     }
@@ -585,7 +585,9 @@ scratch_push (Scratch *scratch,
 }
 
 /* Greedy longest-match-first over the current word. Returns FALSE once the limit is
- * reached. */
+ * reached. The whole word is matched before the limit applies: a word that turns out to be
+ * unknown after some pieces is one [UNK], cut or not, as when the whole text is tokenized
+ * and then truncated. */
 static gboolean
 wordpiece_flush_word (LodeWordpiece *self,
                       Scratch       *scratch)
@@ -642,12 +644,15 @@ wordpiece_flush_word (LodeWordpiece *self,
           goto out;
         }
 
-      if (!scratch_push (scratch, id))
-        {
-          ok = FALSE;
-          goto out;
-        }
+      g_array_append_val (scratch->ids, id);
       start = end;
+    }
+
+  if (scratch->limit != 0 && scratch->ids->len > scratch->limit)
+    {
+      g_array_set_size (scratch->ids, scratch->limit);
+      scratch->full = TRUE;
+      ok = FALSE;
     }
 
 out:

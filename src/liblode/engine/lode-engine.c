@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lode-embedder-config.h"
 #include "lode-engine-private.h"
@@ -475,6 +476,60 @@ _lode_engine_lock_entry (LodeEngine  *self,
   lode_project_set_embedder (entry->project, embedder, unavailable);
 
   return entry;
+}
+
+/* Directories directly under / that hold the system rather than a project. */
+static const char * const system_dirs[] = {
+  "bin", "boot", "dev", "etc", "home", "lib", "lib32", "lib64", "libx32", "media", "mnt",
+  "opt", "proc", "root", "run", "sbin", "snap", "srv", "sys", "usr", "var", NULL
+};
+
+/**
+ * lode_engine_check_index_root:
+ * @root: the canonical path of a tree about to be indexed for the first time
+ * @confirmed: the user confirmed that this tree is meant, whatever it is
+ * @how_to_confirm: how the caller's user confirms, for the message ("pass --yes")
+ * @error: return location for a #GError
+ *
+ * The file system's root, the system's top-level directories (`/usr`, `/etc`, `/proc`, …)
+ * and the home directory are whole systems, not projects: indexing one reads everything on
+ * it, special files included, and is almost always a mistake (the working directory of an
+ * agent that named no project). They are refused unless @confirmed. Every front end checks
+ * before it starts a first index of a tree.
+ *
+ * Returns: %TRUE if @root may be indexed; %FALSE with %LODE_ERROR_INVALID_ARGUMENT otherwise
+ */
+gboolean
+lode_engine_check_index_root (const char  *root,
+                              gboolean     confirmed,
+                              const char  *how_to_confirm,
+                              GError     **error)
+{
+  g_autofree char *home = NULL;
+  const char *what = NULL;
+
+  g_return_val_if_fail (root != NULL, FALSE);
+  g_return_val_if_fail (how_to_confirm != NULL, FALSE);
+
+  if (confirmed)
+    return TRUE;
+
+  home = realpath (g_get_home_dir (), NULL);
+  if (strcmp (root, "/") == 0)
+    what = "the root of the file system";
+  else if (root[0] == '/' && strchr (root + 1, '/') == NULL &&
+           g_strv_contains (system_dirs, root + 1))
+    what = "a directory of the system";
+  else if (home != NULL && strcmp (root, home) == 0)
+    what = "your home directory";
+
+  if (what == NULL)
+    return TRUE;
+
+  g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+               "%s is %s, not a project: indexing it would read everything on it. If you "
+               "mean it, %s", root, what, how_to_confirm);
+  return FALSE;
 }
 
 /**

@@ -74,6 +74,11 @@ void               lode_engine_set_embedder     (LodeEngine         *self,
 LodeEmbedder      *lode_engine_dup_embedder     (LodeEngine         *self,
                                                  char              **unavailable);
 
+gboolean           lode_engine_check_index_root (const char         *root,
+                                                 gboolean            confirmed,
+                                                 const char         *how_to_confirm,
+                                                 GError            **error);
+
 /* Jobs: one per project at a time, whoever asks */
 LodeJobInfo       *lode_engine_start_index      (LodeEngine             *self,
                                                  const char             *path,

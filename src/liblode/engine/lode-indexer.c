@@ -53,6 +53,7 @@ typedef enum
   RESULT_UNCHANGED,
   RESULT_CHUNKED,
   RESULT_SKIPPED,
+  RESULT_CANCELLED,
   RESULT_WORKER_DONE,
 } ResultKind;
 
@@ -67,7 +68,7 @@ typedef struct
   GPtrArray          *imports;
   guint               n_lines;
   gsize               n_bytes;
-  LodeSkippedFile    *skipped;
+  LodeSkippedFile    *skipped;     /* why it was not indexed, or not fully */
 } FileResult;
 
 typedef struct
@@ -76,6 +77,8 @@ typedef struct
   GPtrArray        *files;
   GHashTable       *old_hashes;
   guint             max_tokens;
+  guint64           max_file_size;
+  guint             time_budget_msec;
   GCancellable     *cancellable;
   GAsyncQueue      *results;
   GMutex            lock;
@@ -239,17 +242,20 @@ process_file (Shared             *shared,
   g_autofree char *filename = g_build_filename (shared->root, file->path, NULL);
   g_autofree char *contents = NULL;
   g_autofree char *repaired = NULL;
+  g_autofree char *degraded = NULL;
   const LodeLanguage *language;
+  LodeSkipReason reason;
   const char *old_hash;
   const char *text;
   gsize len = 0;
 
   result->file = file;
 
-  if (!g_file_get_contents (filename, &contents, &len, &error))
+  contents = lode_read_file (filename, shared->max_file_size, &len, &reason, &error);
+  if (contents == NULL)
     {
       result->kind = RESULT_SKIPPED;
-      result->skipped = skipped_new (file->path, LODE_SKIP_UNREADABLE, error->message);
+      result->skipped = skipped_new (file->path, reason, error->message);
       return g_steal_pointer (&result);
     }
 
@@ -284,13 +290,15 @@ process_file (Shared             *shared,
   language = lode_language_for_content (file->language, file->path, text, len);
   g_atomic_int_inc (&shared->n_parsed);
   if (!lode_chunker_chunk (chunker, language, text, len, &result->chunks, &result->symbols,
-                           shared->graph ? &result->imports : NULL, &error))
+                           shared->graph ? &result->imports : NULL, &degraded, &error))
     {
-      result->kind = RESULT_SKIPPED;
-      result->skipped = skipped_new (file->path, LODE_SKIP_UNREADABLE, error->message);
+      /* Only a cancellation stops the chunker; the file stays as it was for the next run. */
+      result->kind = RESULT_CANCELLED;
       return g_steal_pointer (&result);
     }
 
+  if (degraded != NULL)
+    result->skipped = skipped_new (file->path, LODE_SKIP_OVER_TIME_BUDGET, degraded);
   result->kind = RESULT_CHUNKED;
   result->language = language->id;
   result->n_bytes = len;
@@ -306,6 +314,9 @@ chunk_thread_func (gpointer data)
   Shared *shared = data;
   g_autoptr(LodeChunker) chunker = lode_chunker_new (shared->max_tokens);
   FileResult *done;
+
+  lode_chunker_set_time_budget (chunker, shared->time_budget_msec);
+  lode_chunker_set_cancellable (chunker, shared->cancellable);
 
   for (;;)
     {
@@ -621,6 +632,9 @@ store_result (LodeStore       *store,
       g_ptr_array_add (report->skipped, g_steal_pointer (&result->skipped));
       return TRUE;
 
+    case RESULT_CANCELLED:
+      return TRUE;
+
     case RESULT_CHUNKED:
       existed = g_hash_table_contains (shared->old_hashes, result->file->path);
       info.path = result->file->path;
@@ -645,6 +659,8 @@ store_result (LodeStore       *store,
       report->n_chunks += result->chunks->len;
       report->n_bytes += result->n_bytes;
       report->n_lines += result->n_lines;
+      if (result->skipped != NULL)
+        g_ptr_array_add (report->skipped, g_steal_pointer (&result->skipped));
       return TRUE;
 
     case RESULT_WORKER_DONE:
@@ -975,6 +991,8 @@ lode_indexer_run (const char             *root,
   shared.files = files.work;
   shared.old_hashes = old_hashes;
   shared.max_tokens = config->chunk_max_tokens;
+  shared.max_file_size = config->max_file_size;
+  shared.time_budget_msec = config->parse_time_budget;
   shared.cancellable = run_cancellable;
   shared.results = g_async_queue_new ();
   g_mutex_init (&shared.lock);

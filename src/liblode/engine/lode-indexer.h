@@ -44,7 +44,9 @@ typedef void (*LodeIndexProgressFunc) (const LodeIndexProgress *progress,
  * @n_chunks: chunks written by this run
  * @n_bytes: bytes read and chunked by this run
  * @n_lines: lines chunked by this run
- * @skipped: (element-type LodeSkippedFile): files not indexed, each with its reason
+ * @skipped: (element-type LodeSkippedFile): files not indexed, each with its reason, and
+ *   files indexed only in part (%LODE_SKIP_OVER_TIME_BUDGET: chunked by lines, or without
+ *   their imports, because their parse went over the time budget)
  * @resumed: an earlier run was interrupted and this one completed it
  * @reset: the index was started anew (another schema version, damaged, or a forced rebuild)
  * @reset_reason: (nullable): why, for people

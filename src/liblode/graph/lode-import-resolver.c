@@ -15,6 +15,7 @@
 
 #include "lode-import-resolver.h"
 #include "lode-import-resolver-private.h"
+#include "lode-json.h"
 #include "lode-language.h"
 
 /* Resolves the imports found by lode-imports.c to files of a project, from the set of project
@@ -689,10 +690,10 @@ static JsonNode *
 read_json (LodeImportResolver *self,
            const char         *path)
 {
-  g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
   g_autofree char *plain = NULL;
+  JsonNode *root;
   gsize len = 0;
 
   if (!has_file (self, path))
@@ -703,14 +704,11 @@ read_json (LodeImportResolver *self,
     return NULL;
 
   plain = strip_jsonc (text, len);
-  parser = json_parser_new ();
-  if (!json_parser_load_from_data (parser, plain, -1, &error))
-    {
-      g_debug ("Ignoring %s: %s", path, error->message);
-      return NULL;
-    }
+  root = lode_json_parse (plain, -1, &error);
+  if (root == NULL)
+    g_debug ("Ignoring %s: %s", path, error->message);
 
-  return json_node_copy (json_parser_get_root (parser));
+  return root;
 }
 
 static const char *

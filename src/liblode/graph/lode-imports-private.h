@@ -12,19 +12,21 @@ G_BEGIN_DECLS
 
 char     *_lode_imports_clean_specifier (const char          *text,
                                          gsize                len);
-gboolean  _lode_imports_collect_tree    (const LodeLanguage  *language,
-                                         TSTree              *tree,
-                                         const char          *text,
-                                         gsize                len,
-                                         guint                line_offset,
-                                         GPtrArray           *imports,
-                                         GError             **error);
-gboolean  _lode_imports_collect_text    (const LodeLanguage  *language,
-                                         const char          *text,
-                                         gsize                len,
-                                         guint                line_offset,
-                                         GPtrArray           *imports,
-                                         GError             **error);
+gboolean  _lode_imports_collect_tree    (const LodeLanguage     *language,
+                                         TSTree                 *tree,
+                                         const char             *text,
+                                         gsize                   len,
+                                         guint                   line_offset,
+                                         const LodeParseBudget  *budget,
+                                         GPtrArray              *imports,
+                                         GError                **error);
+gboolean  _lode_imports_collect_text    (const LodeLanguage     *language,
+                                         const char             *text,
+                                         gsize                   len,
+                                         guint                   line_offset,
+                                         const LodeParseBudget  *budget,
+                                         GPtrArray              *imports,
+                                         GError                **error);
 /* Called by the scanners for a block of another language inside a file (the `<script>` of
  * an HTML, Vue or Svelte file), whose first line is line @line_offset + 1 of the file. */
 typedef void (*LodeImportsBlockFunc) (const LodeLanguage *language,

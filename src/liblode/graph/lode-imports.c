@@ -10,6 +10,8 @@
 
 #include <string.h>
 
+#include <gio/gio.h>
+
 #include "lode-error.h"
 #include "lode-imports.h"
 #include "lode-imports-private.h"
@@ -30,6 +32,8 @@
  * components, Dart) have small scanners in lode-imports-scan.c. */
 
 #define PARSE_TIMEOUT_USEC   (3 * G_USEC_PER_SEC)
+/* Matches between two looks at the clock. */
+#define BUDGET_CHECK_INTERVAL 32
 #define MAX_USE_TREE_DEPTH   32
 
 /* Scanned languages: no grammar in liblode, imports found by lode-imports-scan.c. */
@@ -82,10 +86,12 @@ typedef enum
 
 typedef struct
 {
-  const char *text;
-  gsize       len;
-  guint       line_offset;
-  GArray     *found;
+  const char            *text;
+  gsize                  len;
+  guint                  line_offset;
+  GArray                *found;
+  const LodeParseBudget *budget;
+  gboolean               spent;    /* the budget ran out during a query */
 } Ctx;
 
 static char *
@@ -474,16 +480,23 @@ run_query (Ctx      *ctx,
   LodeImportKind *kinds = run->kinds;
   TSQueryCursor *cursor = run->cursor;
   TSQueryMatch match;
+  guint n_matches = 0;
 
   ts_query_cursor_set_byte_range (cursor, start, end);
   ts_query_cursor_exec (cursor, query, root);
 
-  while (ts_query_cursor_next_match (cursor, &match))
+  while (!ctx->spent && ts_query_cursor_next_match (cursor, &match))
     {
       const TSQueryCapture *spec = NULL;
       const TSQueryCapture *name = NULL;
       const TSQueryCapture *prefix = NULL;
       const TSQueryCapture *at = NULL;
+
+      if (++n_matches % BUDGET_CHECK_INTERVAL == 0 && lode_parse_budget_spent (ctx->budget))
+        {
+          ctx->spent = TRUE;
+          break;
+        }
 
       if (!predicates_hold (ctx, query, &match))
         continue;
@@ -651,20 +664,34 @@ header_end (const LodeLanguage *language,
   return UINT32_MAX;
 }
 
+/* Why @budget ran out, as an error: cancelled, or out of time. Returns FALSE. */
+static gboolean
+set_budget_error (const LodeParseBudget  *budget,
+                  GError                **error)
+{
+  if (lode_parse_budget_cancelled (budget))
+    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
+  else
+    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+                         "Out of time for reading imports");
+  return FALSE;
+}
+
 /* Appends the imports of @tree to @imports, lines shifted by @line_offset. */
 gboolean
-_lode_imports_collect_tree (const LodeLanguage  *language,
-                            TSTree              *tree,
-                            const char          *text,
-                            gsize                len,
-                            guint                line_offset,
-                            GPtrArray           *imports,
-                            GError             **error)
+_lode_imports_collect_tree (const LodeLanguage     *language,
+                            TSTree                 *tree,
+                            const char             *text,
+                            gsize                   len,
+                            guint                   line_offset,
+                            const LodeParseBudget  *budget,
+                            GPtrArray              *imports,
+                            GError                **error)
 {
   TSQuery *query;
   TSNode root;
   Run run;
-  Ctx ctx = { text, len, line_offset, NULL };
+  Ctx ctx = { text, len, line_offset, NULL, budget, FALSE };
 
   query = lode_language_get_import_query (language, error);
   if (query == NULL)
@@ -680,7 +707,7 @@ _lode_imports_collect_tree (const LodeLanguage  *language,
    * first declaration. */
   if (strcmp (language->id, "c") == 0 || strcmp (language->id, "cpp") == 0)
     {
-      for (gsize line = 0; line < len;)
+      for (gsize line = 0; line < len && !ctx.spent;)
         {
           const char *eol = memchr (text + line, '\n', len - line);
           gsize next = eol != NULL ? (gsize) (eol - text) + 1 : len;
@@ -704,21 +731,27 @@ _lode_imports_collect_tree (const LodeLanguage  *language,
     run_query (&ctx, &run, root, 0, header_end (language, root));
 
   run_clear (&run);
+  if (ctx.spent)
+    {
+      g_array_unref (ctx.found);
+      return set_budget_error (budget, error);
+    }
   collect_found (&ctx, imports);
   g_array_unref (ctx.found);
 
   return TRUE;
 }
 
-/* Parses @text with @language's grammar and appends its imports. A parse that fails or runs
- * out of time finds none. */
+/* Parses @text with @language's grammar and appends its imports. A parse that fails finds
+ * none; one that runs out of @budget (or of its own time without one) is an error. */
 gboolean
-_lode_imports_collect_text (const LodeLanguage  *language,
-                            const char          *text,
-                            gsize                len,
-                            guint                line_offset,
-                            GPtrArray           *imports,
-                            GError             **error)
+_lode_imports_collect_text (const LodeLanguage     *language,
+                            const char             *text,
+                            gsize                   len,
+                            guint                   line_offset,
+                            const LodeParseBudget  *budget,
+                            GPtrArray              *imports,
+                            GError                **error)
 {
   TSParser *parser;
   TSTree *tree;
@@ -727,8 +760,11 @@ _lode_imports_collect_text (const LodeLanguage  *language,
   if (lode_language_get_import_query (language, error) == NULL)
     return FALSE;
 
+  if (lode_parse_budget_spent (budget))
+    return set_budget_error (budget, error);
+
   parser = ts_parser_new ();
-  ts_parser_set_timeout_micros (parser, PARSE_TIMEOUT_USEC);
+  lode_parse_budget_apply (budget, parser, PARSE_TIMEOUT_USEC);
   if (!ts_parser_set_language (parser, language->ts_language ()))
     {
       ts_parser_delete (parser);
@@ -742,10 +778,11 @@ _lode_imports_collect_text (const LodeLanguage  *language,
   if (tree == NULL)
     {
       g_debug ("Parse of %zu bytes of %s for imports failed or timed out", len, language->name);
-      return TRUE;
+      return lode_parse_budget_spent (budget) ? set_budget_error (budget, error) : TRUE;
     }
 
-  ret = _lode_imports_collect_tree (language, tree, text, len, line_offset, imports, error);
+  ret = _lode_imports_collect_tree (language, tree, text, len, line_offset, budget, imports,
+                                    error);
   ts_tree_delete (tree);
 
   return ret;
@@ -774,7 +811,14 @@ check_input (const LodeLanguage  *language,
   return TRUE;
 }
 
-/* The `<script>` blocks of HTML, Vue and Svelte files, read with their language's query. */
+typedef struct
+{
+  const LodeParseBudget *budget;
+  GError                *error;   /* the first block that ran out of the budget */
+} Blocks;
+
+/* The `<script>` blocks of HTML, Vue and Svelte files, read with their language's query,
+ * all within the file's budget. */
 static void
 collect_block_cb (const LodeLanguage *language,
                   const char         *text,
@@ -783,10 +827,19 @@ collect_block_cb (const LodeLanguage *language,
                   GPtrArray          *imports,
                   gpointer            user_data)
 {
+  Blocks *blocks = user_data;
   g_autoptr(GError) error = NULL;
 
-  if (!_lode_imports_collect_text (language, text, len, line_offset, imports, &error))
-    g_warning ("Imports of a script block: %s", error->message);
+  if (blocks->error != NULL)
+    return;
+  if (!_lode_imports_collect_text (language, text, len, line_offset, blocks->budget, imports,
+                                   &error))
+    {
+      if (error->domain == G_IO_ERROR)
+        blocks->error = g_steal_pointer (&error);
+      else
+        g_warning ("Imports of a script block: %s", error->message);
+    }
 }
 
 /**
@@ -794,22 +847,27 @@ collect_block_cb (const LodeLanguage *language,
  * @language: the language of @text
  * @text: the file's content; need not be valid UTF-8 or nul-terminated
  * @len: length of @text in bytes
+ * @budget: (nullable): the time and cancellation of the file's parses, or %NULL for the
+ *   default time per parse
  * @imports: (out) (transfer container) (element-type LodeImport): the imports, in file order
  * @error: return location for a #GError
  *
  * Finds the imports of one file, parsing it when its language has a grammar.
  *
  * Returns: %TRUE on success; %FALSE if @language has no import extraction or @text is larger
- *   than %LODE_IMPORTS_MAX_BYTES
+ *   than %LODE_IMPORTS_MAX_BYTES, or with %G_IO_ERROR_TIMED_OUT or %G_IO_ERROR_CANCELLED
+ *   when @budget runs out
  */
 gboolean
-lode_imports_extract (const LodeLanguage  *language,
-                      const char          *text,
-                      gsize                len,
-                      GPtrArray          **imports,
-                      GError             **error)
+lode_imports_extract (const LodeLanguage     *language,
+                      const char             *text,
+                      gsize                   len,
+                      const LodeParseBudget  *budget,
+                      GPtrArray             **imports,
+                      GError                **error)
 {
   g_autoptr(GPtrArray) array = NULL;
+  Blocks blocks = { budget, NULL };
 
   g_return_val_if_fail (language != NULL, FALSE);
   g_return_val_if_fail (text != NULL || len == 0, FALSE);
@@ -822,8 +880,17 @@ lode_imports_extract (const LodeLanguage  *language,
   array = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_import_free);
 
   if (is_scanned (language))
-    _lode_imports_scan (language, text != NULL ? text : "", len, array, collect_block_cb, NULL);
-  else if (!_lode_imports_collect_text (language, text != NULL ? text : "", len, 0, array, error))
+    {
+      _lode_imports_scan (language, text != NULL ? text : "", len, array, collect_block_cb,
+                          &blocks);
+      if (blocks.error != NULL)
+        {
+          g_propagate_error (error, blocks.error);
+          return FALSE;
+        }
+    }
+  else if (!_lode_imports_collect_text (language, text != NULL ? text : "", len, 0, budget, array,
+                                        error))
     return FALSE;
 
   *imports = g_steal_pointer (&array);
@@ -836,6 +903,7 @@ lode_imports_extract (const LodeLanguage  *language,
  * @tree: @text parsed with @language's grammar
  * @text: the file's content
  * @len: length of @text in bytes
+ * @budget: (nullable): the time and cancellation of the file's queries
  * @imports: (out) (transfer container) (element-type LodeImport): the imports, in file order
  * @error: return location for a #GError
  *
@@ -844,12 +912,13 @@ lode_imports_extract (const LodeLanguage  *language,
  * Returns: %TRUE on success
  */
 gboolean
-lode_imports_extract_tree (const LodeLanguage  *language,
-                           TSTree              *tree,
-                           const char          *text,
-                           gsize                len,
-                           GPtrArray          **imports,
-                           GError             **error)
+lode_imports_extract_tree (const LodeLanguage     *language,
+                           TSTree                 *tree,
+                           const char             *text,
+                           gsize                   len,
+                           const LodeParseBudget  *budget,
+                           GPtrArray             **imports,
+                           GError                **error)
 {
   g_autoptr(GPtrArray) array = NULL;
 
@@ -864,7 +933,7 @@ lode_imports_extract_tree (const LodeLanguage  *language,
     return FALSE;
 
   array = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_import_free);
-  if (!_lode_imports_collect_tree (language, tree, text, len, 0, array, error))
+  if (!_lode_imports_collect_tree (language, tree, text, len, 0, budget, array, error))
     return FALSE;
 
   *imports = g_steal_pointer (&array);

@@ -10,6 +10,7 @@
 #include <tree_sitter/api.h>
 
 #include "lode-language.h"
+#include "lode-parse-budget.h"
 
 G_BEGIN_DECLS
 
@@ -75,17 +76,19 @@ gboolean    lode_import_kind_from_string (const char        *str,
                                         LodeImportKind      *kind);
 
 gboolean    lode_imports_supported     (const LodeLanguage  *language);
-gboolean    lode_imports_extract       (const LodeLanguage  *language,
-                                        const char          *text,
-                                        gsize                len,
-                                        GPtrArray          **imports,
-                                        GError             **error);
-gboolean    lode_imports_extract_tree  (const LodeLanguage  *language,
-                                        TSTree              *tree,
-                                        const char          *text,
-                                        gsize                len,
-                                        GPtrArray          **imports,
-                                        GError             **error);
+gboolean    lode_imports_extract       (const LodeLanguage     *language,
+                                        const char             *text,
+                                        gsize                   len,
+                                        const LodeParseBudget  *budget,
+                                        GPtrArray             **imports,
+                                        GError                **error);
+gboolean    lode_imports_extract_tree  (const LodeLanguage     *language,
+                                        TSTree                 *tree,
+                                        const char             *text,
+                                        gsize                   len,
+                                        const LodeParseBudget  *budget,
+                                        GPtrArray             **imports,
+                                        GError                **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeImport, lode_import_free)
 

@@ -94,15 +94,26 @@ static JsonObject *
 run_index (LodeToolCall      *call,
            LodeIndexRequest   request,
            gboolean           wait,
+           gboolean           confirmed,
            GError           **error)
 {
   LodeEngine *engine = lode_tool_call_get_engine (call);
   g_autofree char *path = NULL;
   g_autoptr(LodeJobInfo) job = NULL;
+  g_autoptr(LodeProject) project = NULL;
   gboolean joined = FALSE;
 
   path = lode_tool_call_dup_project_path (call, error);
   if (path == NULL)
+    return NULL;
+
+  /* A first index of a whole system (/, /usr, the home directory) needs confirming. */
+  project = lode_engine_open_project (engine, path, FALSE, error);
+  if (project == NULL ||
+      (!lode_project_is_indexed (project) &&
+       !lode_engine_check_index_root (lode_project_get_root (project), confirmed,
+                                      "call codebase_index with confirm: true "
+                                      "(lode index --yes)", error)))
     return NULL;
 
   job = lode_engine_start_index (engine, path, request, !wait, &joined, error);
@@ -132,6 +143,7 @@ codebase_index (LodeToolCall  *call,
 
   return run_index (call, force ? LODE_INDEX_REQUEST_REBUILD : LODE_INDEX_REQUEST_UPDATE,
                     json_object_get_boolean_member_with_default (arguments, "wait", FALSE),
+                    json_object_get_boolean_member_with_default (arguments, "confirm", FALSE),
                     error);
 }
 
@@ -139,7 +151,7 @@ static JsonObject *
 codebase_update (LodeToolCall  *call,
                  GError       **error)
 {
-  return run_index (call, LODE_INDEX_REQUEST_UPDATE, TRUE, error);
+  return run_index (call, LODE_INDEX_REQUEST_UPDATE, TRUE, FALSE, error);
 }
 
 static char *
@@ -183,7 +195,10 @@ static const LodeTool codebase_index_tool = {
     "\"wait\": {\"type\": \"boolean\", \"default\": false, \"description\": "
     "\"Wait until indexing ends and report progress while it runs.\"}, "
     "\"force\": {\"type\": \"boolean\", \"default\": false, \"description\": "
-    "\"Delete the index first and build it from scratch.\"}}, "
+    "\"Delete the index first and build it from scratch.\"}, "
+    "\"confirm\": {\"type\": \"boolean\", \"default\": false, \"description\": "
+    "\"Index the project even when it is the root of the file system, a directory of the "
+    "system or the home directory, which are refused otherwise.\"}}, "
     "\"additionalProperties\": false}",
   .output_schema = INDEX_OUTPUT_SCHEMA,
   .flags = LODE_TOOL_IDEMPOTENT,

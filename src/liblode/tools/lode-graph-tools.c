@@ -107,7 +107,11 @@ graph_build (LodeToolCall  *call,
   if (path == NULL)
     return NULL;
   project = lode_engine_open_project (engine, path, FALSE, error);
-  if (project == NULL)
+  if (project == NULL ||
+      (!lode_project_is_indexed (project) &&
+       !lode_engine_check_index_root (lode_project_get_root (project), FALSE,
+                                      "index it first: codebase_index with confirm: true",
+                                      error)))
     return NULL;
   id = lode_project_get_id (project);
 

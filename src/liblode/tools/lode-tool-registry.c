@@ -8,7 +8,10 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "lode-error.h"
+#include "lode-json.h"
 #include "lode-json-schema.h"
 #include "lode-tool-registry.h"
 
@@ -549,6 +552,62 @@ error_result (const char *message)
   return result;
 }
 
+/**
+ * lode_tool_registry_check_arguments:
+ * @self: a #LodeToolRegistry
+ * @name: the tool
+ * @arguments: (nullable): its arguments; %NULL is the same as `{}`
+ * @error: return location for a #GError
+ *
+ * Validates arguments as every call does, for front ends that hand a call on to another
+ * process (lode-mcp to the daemon): the arguments must be valid against the tool's input
+ * schema, and at most %LODE_TOOL_ARGUMENTS_MAX_BYTES written as compact JSON. Whichever
+ * process runs the tool, the same arguments then get the same answer.
+ *
+ * Returns: %TRUE when @arguments may be passed to @name; %FALSE with %LODE_ERROR_NOT_FOUND
+ *   for an unknown tool, %LODE_ERROR_INVALID_ARGUMENT with a message for the agent otherwise
+ */
+gboolean
+lode_tool_registry_check_arguments (LodeToolRegistry  *self,
+                                    const char        *name,
+                                    JsonObject        *arguments,
+                                    GError           **error)
+{
+  g_autoptr(JsonObject) empty = NULL;
+  g_autoptr(JsonNode) instance = NULL;
+  g_autofree char *text = NULL;
+  Entry *entry;
+
+  g_return_val_if_fail (LODE_IS_TOOL_REGISTRY (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  entry = g_hash_table_lookup (self->by_name, name);
+  if (entry == NULL)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_FOUND, "Unknown tool “%s”", name);
+      return FALSE;
+    }
+
+  if (arguments == NULL)
+    arguments = empty = json_object_new ();
+  instance = json_node_init_object (json_node_alloc (), arguments);
+  if (!lode_json_schema_validate (entry->input_schema, instance, NULL, error))
+    return FALSE;
+
+  /* Valid arguments are small; this bounds what no schema keyword limits. */
+  text = lode_json_to_string (instance, FALSE);
+  if (strlen (text) > LODE_TOOL_ARGUMENTS_MAX_BYTES)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                   "The arguments of %s are %" G_GSIZE_FORMAT " bytes as JSON; the limit is %d",
+                   name, strlen (text), LODE_TOOL_ARGUMENTS_MAX_BYTES);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 /* Runs on a worker thread, or for LODE_TOOL_MAIN_CONTEXT tools on the caller's thread. */
 static void
 lode_tool_registry_call_worker (GTask        *task,
@@ -614,10 +673,8 @@ lode_tool_registry_call_async (LodeToolRegistry     *self,
                                gpointer              user_data)
 {
   g_autoptr(GTask) task = NULL;
-  g_autoptr(JsonNode) instance = NULL;
   g_autoptr(GError) error = NULL;
   LodeToolCall *call;
-  Entry *entry;
 
   g_return_if_fail (LODE_IS_TOOL_REGISTRY (self));
   g_return_if_fail (name != NULL);
@@ -643,22 +700,16 @@ lode_tool_registry_call_async (LodeToolRegistry     *self,
     progress_data_destroy (progress_data);
   g_task_set_task_data (task, call, (GDestroyNotify) lode_tool_call_free);
 
-  entry = g_hash_table_lookup (self->by_name, name);
-  if (entry == NULL)
+  if (!lode_tool_registry_check_arguments (self, name, call->arguments, &error))
     {
-      g_task_return_new_error (task, LODE_ERROR, LODE_ERROR_NOT_FOUND, "Unknown tool “%s”",
-                               name);
+      if (g_error_matches (error, LODE_ERROR, LODE_ERROR_NOT_FOUND))
+        g_task_return_error (task, g_steal_pointer (&error));
+      else
+        g_task_return_pointer (task, error_result (error->message),
+                               (GDestroyNotify) lode_tool_result_free);
       return;
     }
-  call->tool = entry->tool;
-
-  instance = json_node_init_object (json_node_alloc (), call->arguments);
-  if (!lode_json_schema_validate (entry->input_schema, instance, NULL, &error))
-    {
-      g_task_return_pointer (task, error_result (error->message),
-                             (GDestroyNotify) lode_tool_result_free);
-      return;
-    }
+  call->tool = lode_tool_registry_lookup (self, name);
 
   if ((call->tool->flags & LODE_TOOL_MAIN_CONTEXT) != 0)
     lode_tool_registry_call_worker (task, self, call, cancellable);

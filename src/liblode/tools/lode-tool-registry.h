@@ -31,6 +31,9 @@ typedef enum
   LODE_TOOL_MAIN_CONTEXT = 1 << 4,
 } LodeToolFlags;
 
+/* The largest arguments a tool takes, written as compact JSON. */
+#define LODE_TOOL_ARGUMENTS_MAX_BYTES (1024 * 1024)
+
 typedef struct _LodeToolCall LodeToolCall;
 
 /**
@@ -147,6 +150,10 @@ void               lode_tool_registry_replace     (LodeToolRegistry     *self,
 const LodeTool    *lode_tool_registry_lookup      (LodeToolRegistry     *self,
                                                    const char           *name);
 GPtrArray         *lode_tool_registry_list        (LodeToolRegistry     *self);
+gboolean           lode_tool_registry_check_arguments (LodeToolRegistry *self,
+                                                       const char       *name,
+                                                       JsonObject       *arguments,
+                                                       GError          **error);
 void               lode_tool_registry_call_async  (LodeToolRegistry     *self,
                                                    const char           *name,
                                                    JsonObject           *arguments,

@@ -1,0 +1,59 @@
+/* lode-parse-budget.h — the time one file may take to parse, and the run's cancellation
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+#include <tree_sitter/api.h>
+
+G_BEGIN_DECLS
+
+/**
+ * LodeParseBudget:
+ * @deadline: the g_get_monotonic_time() past which parsing and querying stop; 0 for none
+ * @cancelled: (nullable): non-zero once the run is cancelled; tree-sitter reads it during a
+ *   parse, so that cancellation stops even a long one
+ *
+ * What the chunker passes down to everything that parses or scans one file (its own parse
+ * and query, the import queries, the parses of `<script>` blocks), so that the file as a
+ * whole keeps to one budget.
+ */
+typedef struct
+{
+  gint64        deadline;
+  const size_t *cancelled;
+} LodeParseBudget;
+
+static inline gboolean
+lode_parse_budget_cancelled (const LodeParseBudget *budget)
+{
+  return budget != NULL && budget->cancelled != NULL &&
+         __atomic_load_n (budget->cancelled, __ATOMIC_RELAXED) != 0;
+}
+
+static inline gboolean
+lode_parse_budget_spent (const LodeParseBudget *budget)
+{
+  return budget != NULL &&
+         (lode_parse_budget_cancelled (budget) ||
+          (budget->deadline != 0 && g_get_monotonic_time () >= budget->deadline));
+}
+
+/* Gives @parser what is left of @budget, or @fallback_usec without one. */
+static inline void
+lode_parse_budget_apply (const LodeParseBudget *budget,
+                         TSParser              *parser,
+                         guint64                fallback_usec)
+{
+  guint64 timeout = fallback_usec;
+
+  if (budget != NULL && budget->deadline != 0)
+    timeout = (guint64) MAX (budget->deadline - g_get_monotonic_time (), 1);
+  ts_parser_set_timeout_micros (parser, timeout);
+  ts_parser_set_cancellation_flag (parser, budget != NULL ? budget->cancelled : NULL);
+}
+
+G_END_DECLS

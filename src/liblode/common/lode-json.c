@@ -1,0 +1,391 @@
+/* lode-json.c — reading JSON from outside and writing JSON that stays valid
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "lode-json"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "lode-json.h"
+
+/*
+ * json-glib is Lode's JSON library, and it is right about almost everything. What it gets
+ * wrong with hostile or merely unusual input is fixed around it, in one place, for every
+ * JSON that comes from outside (MCP messages over stdio and HTTP, the daemon's CallTool
+ * arguments and replies, project configuration files, model files, embedding servers'
+ * answers) and every JSON Lode writes:
+ *
+ * - It parses recursively: 100,000 nested `[` overflow the stack. Nesting is counted first
+ *   and refused past LODE_JSON_MAX_DEPTH.
+ * - It decodes some malformed escapes (`\u` without four hex digits) into bytes that are not
+ *   UTF-8: every escape must be one JSON defines.
+ * - `\u0000` ends the C string it decodes into, so `"ping\u0000x"` reads as `"ping"` (and a
+ *   raw NUL byte cuts the text). Both are refused: a name or a path is never silently cut.
+ * - An escaped lone surrogate (`\ud800`) decodes into bytes that are not UTF-8, which then
+ *   break every output. It is read as U+FFFD, the replacement character.
+ * - Integers beyond 64 bits wrap around (2^64 reads as -1) and 1e400 reads as infinity,
+ *   which it writes back as `inf.0`. Both are refused: a JSON-RPC id must come back exactly.
+ * - It escapes control characters below U+001F but writes U+001F itself raw, which is
+ *   invalid JSON, and writes infinities and NaNs as bare words. lode_json_to_string()
+ *   escapes the one and writes null for the others.
+ *
+ * The scan before parsing is linear and each of its steps consumes at least one byte.
+ */
+
+static gboolean
+hex4 (const char *p,
+      const char *end,
+      guint      *value)
+{
+  guint v = 0;
+
+  if (end - p < 4)
+    return FALSE;
+  for (guint i = 0; i < 4; i++)
+    {
+      int d = g_ascii_xdigit_value (p[i]);
+
+      if (d < 0)
+        return FALSE;
+      v = v * 16 + d;
+    }
+
+  *value = v;
+  return TRUE;
+}
+
+/* Past the string whose opening quote was just before @p. Lone surrogates are replaced in
+ * *@copy (made on the first one; the replacement has the same length). */
+static const char *
+scan_string (const char  *data,
+             const char  *p,
+             const char  *end,
+             char       **copy,
+             GError     **error)
+{
+  while (p < end)
+    {
+      guint code;
+      guint low;
+
+      if (*p == '"')
+        return p + 1;
+      if (*p == '\0')
+        {
+          g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+                       "NUL byte at byte %" G_GSIZE_FORMAT, (gsize) (p - data));
+          return NULL;
+        }
+      if (*p != '\\')
+        {
+          p++;
+          continue;
+        }
+      if (end - p >= 2 && strchr ("\"\\/bfnrt", p[1]) != NULL && p[1] != '\0')
+        {
+          p += 2;
+          continue;
+        }
+      if (end - p < 2 || p[1] != 'u' || !hex4 (p + 2, end, &code))
+        {
+          /* json-glib decodes some of these into bytes that are not UTF-8. */
+          g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+                       "invalid escape at byte %" G_GSIZE_FORMAT, (gsize) (p - data));
+          return NULL;
+        }
+
+      if (code == 0)
+        {
+          g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+                       "\\u0000 at byte %" G_GSIZE_FORMAT ": strings may not contain U+0000",
+                       (gsize) (p - data));
+          return NULL;
+        }
+
+      if (code >= 0xD800 && code <= 0xDBFF && end - p >= 12 && p[6] == '\\' && p[7] == 'u' &&
+          hex4 (p + 8, end, &low) && low >= 0xDC00 && low <= 0xDFFF)
+        {
+          p += 12;
+          continue;
+        }
+
+      if (code >= 0xD800 && code <= 0xDFFF)
+        {
+          if (*copy == NULL)
+            *copy = g_strndup (data, end - data);
+          memcpy (*copy + (p - data), "\\ufffd", 6);
+        }
+      p += 6;
+    }
+
+  return end;
+}
+
+/* Past the number at @p, which must fit: a 64-bit integer, or a finite double. */
+static const char *
+scan_number (const char  *data,
+             const char  *p,
+             const char  *end,
+             GError     **error)
+{
+  const char *start = p;
+  gboolean integer = TRUE;
+  g_autofree char *token = NULL;
+  g_autoptr(GError) local_error = NULL;
+  gint64 value;
+
+  while (p < end && (g_ascii_isdigit (*p) || *p == '-' || *p == '+' || *p == '.' ||
+                     *p == 'e' || *p == 'E'))
+    {
+      if (*p == '.' || *p == 'e' || *p == 'E')
+        integer = FALSE;
+      p++;
+    }
+
+  token = g_strndup (start, p - start);
+  if (integer)
+    {
+      /* Malformed tokens ("-", "1-2") are json-glib's to report; only the range is ours. */
+      if (!g_ascii_string_to_signed (token, 10, G_MININT64, G_MAXINT64, &value, &local_error) &&
+          g_error_matches (local_error, G_NUMBER_PARSER_ERROR,
+                           G_NUMBER_PARSER_ERROR_OUT_OF_BOUNDS))
+        goto out_of_range;
+    }
+  else if (!isfinite (g_ascii_strtod (token, NULL)))
+    goto out_of_range;
+
+  return MAX (p, start + 1);
+
+out_of_range:
+  g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+               "the number %.40s%s at byte %" G_GSIZE_FORMAT " is out of range",
+               token, strlen (token) > 40 ? "…" : "", (gsize) (start - data));
+  return NULL;
+}
+
+/* Checks @data for what json-glib would mishandle (see above). Returns FALSE with @error set
+ * for what is refused; *@copy is set when lone surrogates had to be replaced. */
+static gboolean
+prescan (const char  *data,
+         gsize        length,
+         char       **copy,
+         GError     **error)
+{
+  const char *end = data + length;
+  const char *p = data;
+  guint depth = 0;
+
+  while (p < end)
+    {
+      switch (*p)
+        {
+        case '\0':
+          g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+                       "NUL byte at byte %" G_GSIZE_FORMAT, (gsize) (p - data));
+          return FALSE;
+
+        case '[':
+        case '{':
+          if (++depth > LODE_JSON_MAX_DEPTH)
+            {
+              g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+                           "arrays and objects are nested deeper than %d levels at byte %"
+                           G_GSIZE_FORMAT, LODE_JSON_MAX_DEPTH, (gsize) (p - data));
+              return FALSE;
+            }
+          p++;
+          break;
+
+        case ']':
+        case '}':
+          if (depth > 0)
+            depth--;
+          p++;
+          break;
+
+        case '"':
+          p = scan_string (data, p + 1, end, copy, error);
+          if (p == NULL)
+            return FALSE;
+          break;
+
+        case '-':
+        case '0': case '1': case '2': case '3': case '4':
+        case '5': case '6': case '7': case '8': case '9':
+          p = scan_number (data, p, end, error);
+          if (p == NULL)
+            return FALSE;
+          break;
+
+        default:
+          p++;
+          break;
+        }
+    }
+
+  return TRUE;
+}
+
+/**
+ * lode_json_parse:
+ * @data: JSON text from outside (a message, a file, a server's answer)
+ * @length: length of @data in bytes, or -1 if it is nul-terminated
+ * @error: return location for a #GError
+ *
+ * Parses JSON that Lode did not write itself. Unlike json-glib alone it refuses nesting
+ * deeper than %LODE_JSON_MAX_DEPTH (which would overflow the stack), `\u0000` and NUL bytes
+ * (which would cut strings), integers beyond 64 bits and numbers beyond the range of a
+ * double (which would wrap or become infinite), and reads escaped lone surrogates as U+FFFD,
+ * so that every string of the result is valid UTF-8 without embedded NULs.
+ *
+ * Returns: (transfer full) (nullable): the root node, mutable, or %NULL with @error set (in
+ *   the %JSON_PARSER_ERROR domain)
+ */
+JsonNode *
+lode_json_parse (const char  *data,
+                 gssize       length,
+                 GError     **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autofree char *copy = NULL;
+  gsize len;
+
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  len = length < 0 ? strlen (data) : (gsize) length;
+  if (!prescan (data != NULL ? data : "", len, &copy, error))
+    return NULL;
+
+  parser = json_parser_new ();
+  if (!json_parser_load_from_data (parser, copy != NULL ? copy : data != NULL ? data : "", len,
+                                   error))
+    return NULL;
+  if (json_parser_get_root (parser) == NULL)
+    {
+      g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA, "empty JSON text");
+      return NULL;
+    }
+
+  return json_parser_steal_root (parser);
+}
+
+/**
+ * lode_json_parse_file:
+ * @path: a JSON file
+ * @error: return location for a #GError
+ *
+ * lode_json_parse() on the contents of @path (a model's configuration, a tokenizer).
+ *
+ * Returns: (transfer full) (nullable): the root node, or %NULL with @error set
+ */
+JsonNode *
+lode_json_parse_file (const char  *path,
+                      GError     **error)
+{
+  g_autoptr(GMappedFile) file = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  file = g_mapped_file_new (path, FALSE, error);
+  if (file == NULL)
+    return NULL;
+
+  return lode_json_parse (g_mapped_file_get_contents (file), g_mapped_file_get_length (file),
+                          error);
+}
+
+static inline void
+ensure_copy (GString    **out,
+             const char  *text,
+             const char  *p)
+{
+  if (*out == NULL)
+    *out = g_string_new_len (text, p - text);
+}
+
+/**
+ * lode_json_to_string:
+ * @node: a node
+ * @pretty: indent the output
+ *
+ * Like json_to_string(), but the result is always valid JSON: control characters json-glib
+ * leaves raw in strings are escaped, infinities and NaNs (which JSON cannot express) are
+ * written as null, and invalid UTF-8 becomes U+FFFD. Use it for everything Lode writes:
+ * MCP messages, `--json` output, requests to embedding servers.
+ *
+ * Returns: (transfer full): the JSON text
+ */
+char *
+lode_json_to_string (JsonNode *node,
+                     gboolean  pretty)
+{
+  g_autofree char *text = NULL;
+  GString *out = NULL;
+  const char *p;
+  gboolean in_string = FALSE;
+
+  g_return_val_if_fail (node != NULL, NULL);
+
+  text = json_to_string (node, pretty);
+  for (p = text; *p != '\0'; p++)
+    {
+      guchar c = *p;
+
+      if (in_string)
+        {
+          if (c == '\\' && p[1] != '\0')
+            {
+              if (out != NULL)
+                g_string_append_len (out, p, 2);
+              p++;
+              continue;
+            }
+          if (c == '"')
+            in_string = FALSE;
+          else if (c < 0x20)
+            {
+              ensure_copy (&out, text, p);
+              g_string_append_printf (out, "\\u%04x", c);
+              continue;
+            }
+        }
+      else if (c == '"')
+        in_string = TRUE;
+      else if (c == 'i' || (c == 'n' && strncmp (p, "null", 4) != 0) ||
+               (c == '-' && (p[1] == 'i' || p[1] == 'n')))
+        {
+          /* inf, -inf, nan, possibly followed by ".0": a number JSON cannot write. */
+          ensure_copy (&out, text, p);
+          g_string_append (out, "null");
+          while (g_ascii_isalnum (p[1]) || p[1] == '.' || p[1] == '-' || p[1] == '+')
+            p++;
+          continue;
+        }
+
+      if (out != NULL)
+        g_string_append_c (out, c);
+    }
+
+  if (out != NULL)
+    {
+      g_free (text);
+      text = g_string_free (out, FALSE);
+    }
+
+  if (!g_utf8_validate (text, -1, NULL))
+    {
+      char *valid = g_utf8_make_valid (text, -1);
+
+      g_free (text);
+      text = valid;
+    }
+
+  return g_steal_pointer (&text);
+}

@@ -1,0 +1,26 @@
+/* lode-json.h — reading JSON from outside and writing JSON that stays valid
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/* Arrays and objects nested deeper than this are refused before json-glib (which parses
+ * recursively) sees them. Lode's own messages and the configuration files it reads nest a
+ * handful of levels. */
+#define LODE_JSON_MAX_DEPTH 128
+
+JsonNode *lode_json_parse     (const char  *data,
+                               gssize       length,
+                               GError     **error);
+JsonNode *lode_json_parse_file (const char *path,
+                                GError    **error);
+char     *lode_json_to_string (JsonNode    *node,
+                               gboolean     pretty);
+
+G_END_DECLS
