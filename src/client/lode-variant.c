@@ -368,8 +368,27 @@ lode_search_response_to_variant (const LodeSearchResponse *response)
       insert_string (&dict, "kind", r->kind);
       insert_string (&dict, "symbol", r->symbol);
       insert_string (&dict, "container", r->container);
+      insert_string (&dict, "signature", r->signature);
+      g_variant_dict_insert (&dict, "symbol_start_line", "u", r->symbol_start_line);
+      g_variant_dict_insert (&dict, "symbol_end_line", "u", r->symbol_end_line);
+      if (r->symbols != NULL && r->symbols->len > 0)
+        {
+          g_auto(GVariantBuilder) symbols = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a(ssuu)"));
+
+          for (guint j = 0; j < r->symbols->len; j++)
+            {
+              const LodeSearchSymbol *symbol = g_ptr_array_index (r->symbols, j);
+
+              g_variant_builder_add (&symbols, "(ssuu)", symbol->name,
+                                     symbol->kind != NULL ? symbol->kind : "",
+                                     symbol->start_line, symbol->end_line);
+            }
+          g_variant_dict_insert_value (&dict, "symbols", g_variant_builder_end (&symbols));
+        }
       g_variant_dict_insert (&dict, "score", "d", r->score);
       insert_string (&dict, "snippet", r->snippet);
+      g_variant_dict_insert (&dict, "snippet_start_line", "u", r->snippet_start_line);
+      insert_string (&dict, "content", r->content);
       g_variant_builder_add_value (&builder, g_variant_dict_end (&dict));
     }
 
@@ -447,11 +466,14 @@ parse_option (const char         *key,
           return FALSE;
         }
     }
-  else if (strcmp (key, "per_file") == 0)
+  else if (strcmp (key, "per_file") == 0 || strcmp (key, "content") == 0)
     {
       if (!g_variant_is_of_type (value, G_VARIANT_TYPE_BOOLEAN))
         return option_type_error (key, "a boolean", value, error);
-      out->one_per_file = g_variant_get_boolean (value);
+      if (key[0] == 'p')
+        out->one_per_file = g_variant_get_boolean (value);
+      else
+        out->include_content = g_variant_get_boolean (value);
     }
   else if (strcmp (key, "mode") == 0)
     {
