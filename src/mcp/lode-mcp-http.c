@@ -8,9 +8,11 @@
 
 #include "config.h"
 
-#include <libsoup/soup.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/random.h>
 
+#include "lode-http-server.h"
 #include "lode-json.h"
 #include "lode-mcp-errors.h"
 #include "lode-mcp-http.h"
@@ -25,26 +27,30 @@
  * over HTTP and log messages only reach stdio clients.
  *
  * The server listens on 127.0.0.1 only. A browser page could still reach it, so requests
- * from a foreign Origin, or naming a foreign Host (DNS rebinding), get 403; an optional
- * bearer token guards it against other local users.
+ * from a foreign Origin, or naming a foreign Host (DNS rebinding), get 403; a bearer token
+ * (lode-mcp makes one up when given none) guards it against other local users. Session ids
+ * are 128 random bits from the kernel (getrandom), so that one client cannot guess another's.
+ * A session that has seen no request for session-timeout ms ends, and past max-sessions the
+ * one idle the longest ends to make room (a client whose session ended gets 404 and opens a
+ * new one). LodeHttpServer bounds the connections, their timing and the size of a message.
  */
 
-#define ENDPOINT    "/mcp"
-#define MAX_MESSAGE (16 * 1024 * 1024)
+#define ENDPOINT   "/mcp"
+#define ID_BYTES   16
+
+#define DEFAULT_MAX_SESSIONS    256
+#define DEFAULT_SESSION_TIMEOUT (8 * 60 * 60 * 1000)
+#define MAX_SWEEP_INTERVAL      (60 * 1000)
 
 typedef struct _HttpSession HttpSession;
 
-/* One POST that carries a request, until its response is written. */
+/* One POST that reached a session, until its response is written. */
 typedef struct
 {
-  SoupServerMessage *msg;
-  HttpSession       *session;
-  char              *new_session_id;
-  int                refs;
-  guint              sse : 1;
-  guint              handled : 1;
-  guint              done : 1;
-  guint              finished : 1;
+  LodeHttpRequest *request;
+  HttpSession     *session;
+  char            *new_session_id;
+  guint            sse : 1;
 } Exchange;
 
 struct _HttpSession
@@ -52,6 +58,7 @@ struct _HttpSession
   char           *id;
   LodeMcpSession *session;
   GList          *exchanges;
+  gint64          last_used;    /* monotonic µs */
 };
 
 struct _LodeMcpHttp
@@ -59,34 +66,81 @@ struct _LodeMcpHttp
   GObject           parent_instance;
 
   LodeClient       *client;
-  SoupServer       *server;
+  LodeHttpServer   *server;
   char             *token;
-  guint             port;
-  GHashTable       *sessions;   /* id → HttpSession */
+  GHashTable       *sessions;     /* id → HttpSession */
+  GSource          *sweep;
+
+  guint             max_sessions;
+  guint             session_timeout;
 };
 
 G_DEFINE_FINAL_TYPE (LodeMcpHttp, lode_mcp_http, G_TYPE_OBJECT)
 
-static void
-exchange_unref (Exchange *exchange)
-{
-  if (--exchange->refs > 0)
-    return;
+enum {
+  PROP_0,
+  PROP_MAX_SESSIONS,
+  PROP_SESSION_TIMEOUT,
+  N_PROPS
+};
 
-  if (exchange->session != NULL)
-    exchange->session->exchanges = g_list_remove (exchange->session->exchanges, exchange);
-  g_clear_object (&exchange->msg);
-  g_free (exchange->new_session_id);
-  g_free (exchange);
+static GParamSpec *properties [N_PROPS];
+
+/**
+ * lode_mcp_random_hex:
+ * @n_bytes: how many random bytes
+ * @error: return location for a #GError
+ *
+ * Random bytes from the kernel's cryptographically secure generator, in hexadecimal.
+ *
+ * Returns: (transfer full): 2 × @n_bytes hexadecimal digits, or %NULL on error
+ */
+char *
+lode_mcp_random_hex (gsize    n_bytes,
+                     GError **error)
+{
+  g_autofree guint8 *bytes = g_malloc (n_bytes);
+  GString *hex = g_string_sized_new (2 * n_bytes);
+  gsize done = 0;
+
+  while (done < n_bytes)
+    {
+      gssize n = getrandom (bytes + done, n_bytes - done, 0);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved_errno = errno;
+
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                       "Cannot read random bytes: %s", g_strerror (saved_errno));
+          g_string_free (hex, TRUE);
+          return NULL;
+        }
+      done += n;
+    }
+
+  for (gsize i = 0; i < n_bytes; i++)
+    g_string_append_printf (hex, "%02x", bytes[i]);
+  explicit_bzero (bytes, n_bytes);
+
+  return g_string_free (hex, FALSE);
 }
 
-/* Once the handler has returned, libsoup pauses the message whenever it has written all it
- * has; every new part of the response needs an unpause. */
 static void
-resume (Exchange *exchange)
+exchange_free (Exchange *exchange)
 {
-  if (exchange->handled && !exchange->finished)
-    soup_server_message_unpause (exchange->msg);
+  if (exchange->session != NULL)
+    {
+      exchange->session->exchanges = g_list_remove (exchange->session->exchanges, exchange);
+      /* A session is idle from the end of its last exchange. */
+      exchange->session->last_used = g_get_monotonic_time ();
+    }
+  lode_http_request_set_abort_func (exchange->request, NULL, NULL);
+  lode_http_request_unref (exchange->request);
+  g_free (exchange->new_session_id);
+  g_free (exchange);
 }
 
 /* Ends the exchanges of a session that goes away; their requests were cancelled. */
@@ -100,16 +154,11 @@ http_session_free (HttpSession *session)
 
       session->exchanges = g_list_delete_link (session->exchanges, session->exchanges);
       exchange->session = NULL;
-      if (!exchange->done)
-        {
-          exchange->done = TRUE;
-          if (exchange->sse)
-            soup_message_body_complete (soup_server_message_get_response_body (exchange->msg));
-          else
-            soup_server_message_set_status (exchange->msg, SOUP_STATUS_NOT_FOUND, NULL);
-          resume (exchange);
-          exchange_unref (exchange);
-        }
+      if (exchange->sse)
+        lode_http_request_end_stream (exchange->request);
+      else
+        lode_http_request_respond (exchange->request, SOUP_STATUS_NOT_FOUND, NULL, NULL);
+      exchange_free (exchange);
     }
   g_clear_object (&session->session);
   g_free (session->id);
@@ -117,13 +166,22 @@ http_session_free (HttpSession *session)
 }
 
 static void
+stop_sweeping (LodeMcpHttp *self)
+{
+  if (self->sweep != NULL)
+    g_source_destroy (self->sweep);
+  g_clear_pointer (&self->sweep, g_source_unref);
+}
+
+static void
 lode_mcp_http_dispose (GObject *object)
 {
   LodeMcpHttp *self = (LodeMcpHttp *)object;
 
+  stop_sweeping (self);
   g_clear_pointer (&self->sessions, g_hash_table_unref);
   if (self->server != NULL)
-    soup_server_disconnect (self->server);
+    lode_http_server_disconnect (self->server);
   g_clear_object (&self->server);
   g_clear_object (&self->client);
 
@@ -141,12 +199,78 @@ lode_mcp_http_finalize (GObject *object)
 }
 
 static void
+lode_mcp_http_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  LodeMcpHttp *self = LODE_MCP_HTTP (object);
+
+  switch (prop_id)
+    {
+    case PROP_MAX_SESSIONS:
+      g_value_set_uint (value, self->max_sessions);
+      break;
+    case PROP_SESSION_TIMEOUT:
+      g_value_set_uint (value, self->session_timeout);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+lode_mcp_http_set_property (GObject      *object,
+                            guint         prop_id,
+                            const GValue *value,
+                            GParamSpec   *pspec)
+{
+  LodeMcpHttp *self = LODE_MCP_HTTP (object);
+
+  switch (prop_id)
+    {
+    case PROP_MAX_SESSIONS:
+      if (self->max_sessions != g_value_get_uint (value))
+        {
+          self->max_sessions = g_value_get_uint (value);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    case PROP_SESSION_TIMEOUT:
+      if (self->session_timeout != g_value_get_uint (value))
+        {
+          self->session_timeout = g_value_get_uint (value);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 lode_mcp_http_class_init (LodeMcpHttpClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->dispose = lode_mcp_http_dispose;
   object_class->finalize = lode_mcp_http_finalize;
+  object_class->get_property = lode_mcp_http_get_property;
+  object_class->set_property = lode_mcp_http_set_property;
+
+  /* Sessions open at once. */
+  properties [PROP_MAX_SESSIONS] =
+    g_param_spec_uint ("max-sessions", NULL, NULL,
+                       1, G_MAXUINT, DEFAULT_MAX_SESSIONS,
+                       (G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_EXPLICIT_NOTIFY |
+                        G_PARAM_STATIC_STRINGS));
+  /* Milliseconds a session may go without a request before it ends (set before listening). */
+  properties [PROP_SESSION_TIMEOUT] =
+    g_param_spec_uint ("session-timeout", NULL, NULL,
+                       1, G_MAXUINT, DEFAULT_SESSION_TIMEOUT,
+                       (G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_EXPLICIT_NOTIFY |
+                        G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
@@ -156,15 +280,46 @@ lode_mcp_http_init (LodeMcpHttp *self)
                                           (GDestroyNotify) http_session_free);
 }
 
+static gboolean
+http_session_is_idle (HttpSession *session)
+{
+  return session->exchanges == NULL;
+}
+
+/* Ends the sessions without a request for session-timeout ms; returns how many remain. */
+static guint
+expire_sessions (LodeMcpHttp *self)
+{
+  gint64 horizon = g_get_monotonic_time () - (gint64) self->session_timeout * 1000;
+  GHashTableIter iter;
+  HttpSession *session;
+
+  g_hash_table_iter_init (&iter, self->sessions);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &session))
+    if (http_session_is_idle (session) && session->last_used <= horizon)
+      {
+        g_debug ("Session %.8s… expired", session->id);
+        g_hash_table_iter_remove (&iter);
+      }
+
+  return g_hash_table_size (self->sessions);
+}
+
+static gboolean
+sweep_cb (gpointer user_data)
+{
+  expire_sessions (user_data);
+  return G_SOURCE_CONTINUE;
+}
+
 static void
 append_event (Exchange *exchange,
               JsonNode *message)
 {
   g_autofree char *json = lode_json_to_string (message, FALSE);
   char *event = g_strdup_printf ("event: message\ndata: %s\n\n", json);
-  SoupMessageBody *body = soup_server_message_get_response_body (exchange->msg);
 
-  soup_message_body_append (body, SOUP_MEMORY_TAKE, event, strlen (event));
+  lode_http_request_write (exchange->request, g_bytes_new_take (event, strlen (event)));
 }
 
 static void
@@ -177,29 +332,19 @@ send_cb (JsonNode *message,
   SoupMessageHeaders *headers;
 
   /* Without a server-initiated stream, messages of the session itself have nowhere to go. */
-  if (exchange == NULL || exchange->done)
+  if (exchange == NULL)
     return;
-
-  if (exchange->finished)
-    {
-      if (final)
-        {
-          exchange->done = TRUE;
-          exchange_unref (exchange);
-        }
-      return;
-    }
 
   if (exchange->sse)
     {
       if (message != NULL)
         append_event (exchange, message);
       if (final)
-        soup_message_body_complete (soup_server_message_get_response_body (exchange->msg));
+        lode_http_request_end_stream (exchange->request);
     }
   else if (final)
     {
-      headers = soup_server_message_get_response_headers (exchange->msg);
+      headers = lode_http_request_get_response_headers (exchange->request);
       if (exchange->new_session_id != NULL)
         soup_message_headers_replace (headers, "MCP-Session-Id", exchange->new_session_id);
       if (message != NULL)
@@ -207,68 +352,62 @@ send_cb (JsonNode *message,
           g_autofree char *json = lode_json_to_string (message, FALSE);
           gsize length = strlen (json);
 
-          soup_server_message_set_status (exchange->msg, SOUP_STATUS_OK, NULL);
-          soup_server_message_set_response (exchange->msg, "application/json",
-                                            SOUP_MEMORY_TAKE, g_steal_pointer (&json), length);
+          lode_http_request_respond (exchange->request, SOUP_STATUS_OK, "application/json",
+                                     g_bytes_new_take (g_steal_pointer (&json), length));
         }
       else
-        {
-          soup_server_message_set_status (exchange->msg, SOUP_STATUS_ACCEPTED, NULL);
-          soup_message_headers_set_content_length (headers, 0);
-        }
+        lode_http_request_respond (exchange->request, SOUP_STATUS_ACCEPTED, NULL, NULL);
     }
-  else
-    return;
 
-  resume (exchange);
   if (final)
-    {
-      exchange->done = TRUE;
-      exchange_unref (exchange);
-    }
+    exchange_free (exchange);
 }
 
+/* The client went away before the response: its request is of no use any more. */
 static void
-message_finished_cb (SoupServerMessage *msg,
-                     Exchange          *exchange)
+abort_cb (LodeHttpRequest *request,
+          gpointer         user_data)
 {
-  exchange->finished = TRUE;
-  /* The client went away before the response: its request is of no use any more. */
-  if (!exchange->done && exchange->session != NULL)
+  Exchange *exchange = user_data;
+
+  if (exchange->session != NULL)
     lode_mcp_session_cancel_tag (exchange->session->session, exchange);
-  exchange_unref (exchange);
 }
 
 static void
-respond_text (SoupServerMessage *msg,
-              guint              status,
-              const char        *text)
+respond_text (LodeHttpRequest *request,
+              guint            status,
+              const char      *text)
 {
-  soup_server_message_set_status (msg, status, NULL);
-  soup_server_message_set_response (msg, "text/plain; charset=utf-8", SOUP_MEMORY_COPY,
-                                    text, strlen (text));
+  lode_http_request_respond (request, status, "text/plain; charset=utf-8",
+                             g_bytes_new_static (text, strlen (text)));
 }
 
 /* A JSON-RPC error for a message that never reaches a session (no id: it was unreadable). */
 static void
-respond_rpc_error (SoupServerMessage *msg,
-                   int                code,
-                   const char        *text)
+respond_rpc_error (LodeHttpRequest *request,
+                   int              code,
+                   const char      *text)
 {
   g_autofree char *escaped = g_strescape (text, NULL);
-  g_autofree char *body = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"error\":{\"code\":%d,"
-                                           "\"message\":\"%s\"}}", code, escaped);
+  char *body = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"error\":{\"code\":%d,"
+                                "\"message\":\"%s\"}}", code, escaped);
 
-  soup_server_message_set_status (msg, SOUP_STATUS_BAD_REQUEST, NULL);
-  soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_COPY, body,
-                                    strlen (body));
+  lode_http_request_respond (request, SOUP_STATUS_BAD_REQUEST, "application/json",
+                             g_bytes_new_take (body, strlen (body)));
 }
 
+/* Host names are case-insensitive (RFC 3986, 3.2.2). */
 static gboolean
 is_loopback_host (const char *host)
 {
-  return g_strcmp0 (host, "127.0.0.1") == 0 || g_strcmp0 (host, "localhost") == 0 ||
-         g_strcmp0 (host, "::1") == 0 || g_strcmp0 (host, "[::1]") == 0;
+  static const char * const loopback[] = { "127.0.0.1", "localhost", "::1", "[::1]" };
+
+  for (guint i = 0; host != NULL && i < G_N_ELEMENTS (loopback); i++)
+    if (g_ascii_strcasecmp (host, loopback[i]) == 0)
+      return TRUE;
+
+  return FALSE;
 }
 
 static gboolean
@@ -302,7 +441,8 @@ origin_allowed (SoupMessageHeaders *headers)
   return TRUE;
 }
 
-/* Compares in constant time, so that the token cannot be guessed one byte at a time. */
+/* "Bearer" is compared case-insensitively (an auth scheme, RFC 9110, 11.1), the token in
+ * constant time, so that it cannot be guessed one byte at a time. */
 static gboolean
 token_matches (const char *expected,
                const char *header)
@@ -311,9 +451,11 @@ token_matches (const char *expected,
   gsize given_length;
   guint8 diff = 0;
 
-  if (header == NULL || !g_str_has_prefix (header, "Bearer "))
+  if (header == NULL || g_ascii_strncasecmp (header, "Bearer ", strlen ("Bearer ")) != 0)
     return FALSE;
   header += strlen ("Bearer ");
+  while (*header == ' ')
+    header++;
   given_length = strlen (header);
   for (gsize i = 0; i < expected_length; i++)
     diff |= expected[i] ^ (i < given_length ? header[i] : 0);
@@ -344,12 +486,44 @@ wants_progress (JsonObject *message)
          json_object_has_member (json_node_get_object (meta), "progressToken");
 }
 
-static HttpSession *
-session_new (LodeMcpHttp *self)
+/* Makes room for one more session: the expired ones end, then, at the limit, the one idle
+ * the longest. FALSE when every session is busy. */
+static gboolean
+make_room (LodeMcpHttp *self)
 {
-  HttpSession *session = g_new0 (HttpSession, 1);
+  GHashTableIter iter;
+  HttpSession *session;
+  HttpSession *oldest = NULL;
 
-  session->id = g_uuid_string_random ();
+  if (expire_sessions (self) < self->max_sessions)
+    return TRUE;
+
+  g_hash_table_iter_init (&iter, self->sessions);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &session))
+    if (http_session_is_idle (session) &&
+        (oldest == NULL || session->last_used < oldest->last_used))
+      oldest = session;
+  if (oldest == NULL)
+    return FALSE;
+
+  g_debug ("Session %.8s… ended to make room for a new one", oldest->id);
+  g_hash_table_remove (self->sessions, oldest->id);
+
+  return TRUE;
+}
+
+static HttpSession *
+session_new (LodeMcpHttp  *self,
+             GError      **error)
+{
+  g_autofree char *id = lode_mcp_random_hex (ID_BYTES, error);
+  HttpSession *session;
+
+  if (id == NULL)
+    return NULL;
+
+  session = g_new0 (HttpSession, 1);
+  session->id = g_steal_pointer (&id);
   session->session = lode_mcp_session_new (self->client, FALSE, send_cb,
                                            session);
   g_hash_table_insert (self->sessions, session->id, session);
@@ -358,14 +532,14 @@ session_new (LodeMcpHttp *self)
 }
 
 static void
-handle_post (LodeMcpHttp       *self,
-             SoupServerMessage *msg)
+handle_post (LodeMcpHttp     *self,
+             LodeHttpRequest *request)
 {
-  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
+  SoupMessageHeaders *headers = lode_http_request_get_headers (request);
   const char *content_type = soup_message_headers_get_content_type (headers, NULL);
   const char *session_id = soup_message_headers_get_one (headers, "MCP-Session-Id");
   const char *version = soup_message_headers_get_one (headers, "MCP-Protocol-Version");
-  g_autoptr(GBytes) body = NULL;
+  GBytes *body = lode_http_request_get_body (request);
   g_autoptr(GError) error = NULL;
   HttpSession *session = NULL;
   g_autoptr(JsonNode) root = NULL;
@@ -378,36 +552,30 @@ handle_post (LodeMcpHttp       *self,
 
   if (g_strcmp0 (content_type, "application/json") != 0)
     {
-      respond_text (msg, SOUP_STATUS_UNSUPPORTED_MEDIA_TYPE, "Send application/json\n");
+      respond_text (request, SOUP_STATUS_UNSUPPORTED_MEDIA_TYPE, "Send application/json\n");
       return;
     }
   if (!accepts (headers, "application/json") && !accepts (headers, "text/event-stream"))
     {
-      respond_text (msg, SOUP_STATUS_NOT_ACCEPTABLE,
+      respond_text (request, SOUP_STATUS_NOT_ACCEPTABLE,
                     "Accept application/json and text/event-stream\n");
       return;
     }
 
-  body = soup_message_body_flatten (soup_server_message_get_request_body (msg));
-  data = g_bytes_get_data (body, &length);
-  if (length > MAX_MESSAGE)
-    {
-      respond_text (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, "A message is limited to 16 MiB\n");
-      return;
-    }
-
   /* What the transport needs to know before the session sees the message: whether it
-   * opens a session, and whether it is a request (which gets a response). */
+   * opens a session, and whether it is a request (which gets a response). The server has
+   * refused bodies over its limit already. */
+  data = g_bytes_get_data (body, &length);
   if (!g_utf8_validate_len (data, length, NULL) ||
       (root = lode_json_parse (data, length, &error)) == NULL)
     {
-      respond_rpc_error (msg, LODE_MCP_PARSE_ERROR,
+      respond_rpc_error (request, LODE_MCP_PARSE_ERROR,
                          error != NULL ? error->message : "Parse error: invalid UTF-8");
       return;
     }
   if (!JSON_NODE_HOLDS_OBJECT (root))
     {
-      respond_rpc_error (msg, LODE_MCP_INVALID_REQUEST,
+      respond_rpc_error (request, LODE_MCP_INVALID_REQUEST,
                          "Invalid Request: one JSON-RPC message (an object) per POST");
       return;
     }
@@ -417,7 +585,7 @@ handle_post (LodeMcpHttp       *self,
 
   if (version != NULL && !lode_mcp_protocol_is_supported (version))
     {
-      respond_text (msg, SOUP_STATUS_BAD_REQUEST, "Unsupported MCP-Protocol-Version\n");
+      respond_text (request, SOUP_STATUS_BAD_REQUEST, "Unsupported MCP-Protocol-Version\n");
       return;
     }
 
@@ -426,110 +594,112 @@ handle_post (LodeMcpHttp       *self,
       session = g_hash_table_lookup (self->sessions, session_id);
       if (session == NULL)
         {
-          respond_text (msg, SOUP_STATUS_NOT_FOUND, "Unknown or ended session\n");
+          respond_text (request, SOUP_STATUS_NOT_FOUND, "Unknown or ended session\n");
           return;
         }
     }
   else if (g_strcmp0 (method, "initialize") != 0 || !is_request)
     {
-      respond_text (msg, SOUP_STATUS_BAD_REQUEST, "Missing MCP-Session-Id header\n");
+      respond_text (request, SOUP_STATUS_BAD_REQUEST, "Missing MCP-Session-Id header\n");
+      return;
+    }
+  else if (!make_room (self))
+    {
+      soup_message_headers_replace (lode_http_request_get_response_headers (request),
+                                    "Retry-After", "1");
+      respond_text (request, SOUP_STATUS_SERVICE_UNAVAILABLE,
+                    "Too many sessions are busy; try again later\n");
+      return;
+    }
+  else if ((session = session_new (self, &error)) == NULL)
+    {
+      g_warning ("Cannot open a session: %s", error->message);
+      respond_text (request, SOUP_STATUS_INTERNAL_SERVER_ERROR, "Cannot open a session\n");
       return;
     }
 
   exchange = g_new0 (Exchange, 1);
-  exchange->msg = g_object_ref (msg);
-  /* One reference for the response, one for the message's life in libsoup. */
-  exchange->refs = 2;
-  if (session == NULL)
-    {
-      session = session_new (self);
-      exchange->new_session_id = g_strdup (session->id);
-    }
+  exchange->request = lode_http_request_ref (request);
+  if (session_id == NULL)
+    exchange->new_session_id = g_strdup (session->id);
   exchange->session = session;
   session->exchanges = g_list_prepend (session->exchanges, exchange);
-  g_signal_connect (msg, "finished", G_CALLBACK (message_finished_cb), exchange);
+  session->last_used = g_get_monotonic_time ();
+  lode_http_request_set_abort_func (request, abort_cb, exchange);
 
   if (is_request && wants_progress (message) && accepts (headers, "text/event-stream"))
     {
-      SoupMessageHeaders *response = soup_server_message_get_response_headers (msg);
-
       exchange->sse = TRUE;
-      soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
-      soup_message_headers_set_content_type (response, "text/event-stream", NULL);
-      soup_message_headers_replace (response, "Cache-Control", "no-cache");
-      soup_message_headers_set_encoding (response, SOUP_ENCODING_CHUNKED);
+      soup_message_headers_replace (lode_http_request_get_response_headers (request),
+                                    "Cache-Control", "no-cache");
+      lode_http_request_begin_stream (request, SOUP_STATUS_OK, "text/event-stream");
     }
 
+  /* The response comes now or from a worker's result, through send_cb(). */
   lode_mcp_session_receive (session->session, data, length, exchange);
-
-  /* Not answered yet: the response comes from a worker's result. */
-  exchange->handled = TRUE;
-  if (!exchange->done || exchange->sse)
-    soup_server_message_pause (msg);
 }
 
 static void
-handle_delete (LodeMcpHttp       *self,
-               SoupServerMessage *msg)
+handle_delete (LodeMcpHttp     *self,
+               LodeHttpRequest *request)
 {
-  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
+  SoupMessageHeaders *headers = lode_http_request_get_headers (request);
   const char *session_id = soup_message_headers_get_one (headers, "MCP-Session-Id");
 
   if (session_id == NULL)
     {
-      respond_text (msg, SOUP_STATUS_BAD_REQUEST, "Missing MCP-Session-Id header\n");
+      respond_text (request, SOUP_STATUS_BAD_REQUEST, "Missing MCP-Session-Id header\n");
       return;
     }
   if (!g_hash_table_remove (self->sessions, session_id))
     {
-      respond_text (msg, SOUP_STATUS_NOT_FOUND, "Unknown or ended session\n");
+      respond_text (request, SOUP_STATUS_NOT_FOUND, "Unknown or ended session\n");
       return;
     }
 
-  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  lode_http_request_respond (request, SOUP_STATUS_OK, NULL, NULL);
 }
 
 static void
-server_cb (SoupServer        *server,
-           SoupServerMessage *msg,
-           const char        *path,
-           GHashTable        *query,
-           gpointer           user_data)
+request_cb (LodeHttpServer  *server,
+            LodeHttpRequest *request,
+            gpointer         user_data)
 {
   LodeMcpHttp *self = user_data;
-  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
-  const char *method = soup_server_message_get_method (msg);
+  SoupMessageHeaders *headers = lode_http_request_get_headers (request);
+  const char *method = lode_http_request_get_method (request);
+  const char *path = lode_http_request_get_path (request);
 
   if (!g_str_equal (path, ENDPOINT))
     {
-      respond_text (msg, SOUP_STATUS_NOT_FOUND, "The MCP endpoint is " ENDPOINT "\n");
+      respond_text (request, SOUP_STATUS_NOT_FOUND, "The MCP endpoint is " ENDPOINT "\n");
       return;
     }
 
   if (!origin_allowed (headers))
     {
-      respond_text (msg, SOUP_STATUS_FORBIDDEN, "Foreign origin\n");
+      respond_text (request, SOUP_STATUS_FORBIDDEN, "Foreign origin\n");
       return;
     }
 
   if (self->token != NULL &&
       !token_matches (self->token, soup_message_headers_get_one (headers, "Authorization")))
     {
-      soup_message_headers_replace (soup_server_message_get_response_headers (msg),
+      soup_message_headers_replace (lode_http_request_get_response_headers (request),
                                     "WWW-Authenticate", "Bearer");
-      respond_text (msg, SOUP_STATUS_UNAUTHORIZED, "A bearer token is required\n");
+      respond_text (request, SOUP_STATUS_UNAUTHORIZED, "A bearer token is required\n");
       return;
     }
 
   if (g_str_equal (method, SOUP_METHOD_POST))
-    handle_post (self, msg);
+    handle_post (self, request);
   else if (g_str_equal (method, SOUP_METHOD_DELETE))
-    handle_delete (self, msg);
+    handle_delete (self, request);
   else
     {
-      soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Allow",
+      soup_message_headers_replace (lode_http_request_get_response_headers (request), "Allow",
                                     "POST, DELETE");
-      respond_text (msg, SOUP_STATUS_METHOD_NOT_ALLOWED,
+      respond_text (request, SOUP_STATUS_METHOD_NOT_ALLOWED,
                     "This server offers no server-initiated stream; POST messages\n");
     }
 }
@@ -537,7 +707,7 @@ server_cb (SoupServer        *server,
 /**
  * lode_mcp_http_new:
  * @client: runs the tools
- * @token: (nullable): a bearer token every request must carry
+ * @token: (nullable): a bearer token every request must carry; %NULL lets any local user in
  *
  * Returns: (transfer full): a server, not listening yet
  */
@@ -552,8 +722,8 @@ lode_mcp_http_new (LodeClient       *client,
   self = g_object_new (LODE_TYPE_MCP_HTTP, NULL);
   self->client = g_object_ref (client);
   self->token = token != NULL && token[0] != '\0' ? g_strdup (token) : NULL;
-  self->server = soup_server_new ("server-header", "lode-mcp/" PACKAGE_VERSION, NULL);
-  soup_server_add_handler (self->server, NULL, server_cb, self, NULL);
+  self->server = lode_http_server_new ();
+  g_signal_connect (self->server, "request", G_CALLBACK (request_cb), self);
 
   return self;
 }
@@ -573,19 +743,19 @@ lode_mcp_http_listen (LodeMcpHttp  *self,
                       guint         port,
                       GError      **error)
 {
-  GSList *uris;
-
   g_return_val_if_fail (LODE_IS_MCP_HTTP (self), FALSE);
 
-  if (!soup_server_listen_local (self->server, port, SOUP_SERVER_LISTEN_IPV4_ONLY, error))
+  if (!lode_http_server_listen (self->server, port, error))
     {
       g_prefix_error (error, "Cannot listen on 127.0.0.1:%u: ", port);
       return FALSE;
     }
 
-  uris = soup_server_get_uris (self->server);
-  self->port = uris != NULL ? (guint) g_uri_get_port (uris->data) : port;
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  stop_sweeping (self);
+  self->sweep = g_timeout_source_new (MIN (self->session_timeout, MAX_SWEEP_INTERVAL));
+  g_source_set_callback (self->sweep, sweep_cb, self, NULL);
+  g_source_set_static_name (self->sweep, "[lode] http session expiry");
+  g_source_attach (self->sweep, g_main_context_get_thread_default ());
 
   return TRUE;
 }
@@ -594,7 +764,7 @@ guint
 lode_mcp_http_get_port (LodeMcpHttp *self)
 {
   g_return_val_if_fail (LODE_IS_MCP_HTTP (self), 0);
-  return self->port;
+  return lode_http_server_get_port (self->server);
 }
 
 /**
@@ -608,6 +778,7 @@ lode_mcp_http_stop (LodeMcpHttp *self)
 {
   g_return_if_fail (LODE_IS_MCP_HTTP (self));
 
+  stop_sweeping (self);
   g_hash_table_remove_all (self->sessions);
-  soup_server_disconnect (self->server);
+  lode_http_server_disconnect (self->server);
 }

@@ -21,4 +21,7 @@ gboolean     lode_mcp_http_listen   (LodeMcpHttp       *self,
 guint        lode_mcp_http_get_port (LodeMcpHttp       *self);
 void         lode_mcp_http_stop     (LodeMcpHttp       *self);
 
+char        *lode_mcp_random_hex    (gsize              n_bytes,
+                                     GError           **error);
+
 G_END_DECLS

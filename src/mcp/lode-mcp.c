@@ -25,6 +25,7 @@
 static gboolean opt_http;
 static int opt_port = DEFAULT_HTTP_PORT;
 static char *opt_token;
+static gboolean opt_no_token;
 static gboolean opt_version;
 static gboolean opt_no_daemon;
 
@@ -36,8 +37,12 @@ static const GOptionEntry entries[] = {
   { "port", 0, 0, G_OPTION_ARG_INT, &opt_port,
     N_("HTTP port (default 7437; 0 picks a free one)"), N_("PORT") },
   { "token", 0, 0, G_OPTION_ARG_STRING, &opt_token,
-    N_("Require “Authorization: Bearer TOKEN” over HTTP (or set LODE_MCP_TOKEN)"),
+    N_("Require “Authorization: Bearer TOKEN” over HTTP (or set LODE_MCP_TOKEN; "
+       "without either a random token is made up and printed)"),
     N_("TOKEN") },
+  { "no-token", 0, 0, G_OPTION_ARG_NONE, &opt_no_token,
+    N_("Accept HTTP requests without a token: every local user can then run the tools as you"),
+    NULL },
   { "version", 0, 0, G_OPTION_ARG_NONE, &opt_version, N_("Print the version and exit"), NULL },
   { NULL }
 };
@@ -82,12 +87,28 @@ run_http (LodeClient *client,
 {
   g_autoptr(LodeMcpHttp) http = NULL;
   g_autoptr(GError) error = NULL;
+  g_autofree char *generated = NULL;
   const char *token = opt_token != NULL ? opt_token : g_getenv ("LODE_MCP_TOKEN");
 
   if (opt_port < 0 || opt_port > 65535)
     {
       g_printerr ("lode-mcp: %s\n", _("--port must be between 0 and 65535"));
       return 2;
+    }
+
+  if (opt_no_token)
+    token = NULL;
+  else if (token == NULL || token[0] == '\0')
+    {
+      /* Any local user can reach a loopback port: without a token they could read every
+       * file this user can, through the tools. */
+      generated = lode_mcp_random_hex (16, &error);
+      if (generated == NULL)
+        {
+          g_printerr ("lode-mcp: %s\n", error->message);
+          return EXIT_FAILURE;
+        }
+      token = generated;
     }
 
   http = lode_mcp_http_new (client, token);
@@ -97,7 +118,13 @@ run_http (LodeClient *client,
       return EXIT_FAILURE;
     }
 
-  /* Tests and scripts read the address from here (with --port 0 it is not known before). */
+  /* Tests and scripts read the token and the address from here (with --port 0 the address
+   * is not known before). The token is printed once, and only when it was made up here. */
+  if (generated != NULL)
+    g_printerr ("lode-mcp: bearer token: %s\n", generated);
+  else if (token == NULL)
+    g_printerr ("lode-mcp: %s\n", _("warning: no token is required, any local user can "
+                                     "run the tools"));
   g_printerr ("lode-mcp: listening on http://127.0.0.1:%u/mcp\n", lode_mcp_http_get_port (http));
   g_main_loop_run (loop);
 

@@ -27,6 +27,8 @@ typedef enum
   MODE_WRONG_COUNT,
   MODE_DIMS_CHANGE,
   MODE_HANG,
+  MODE_BUSY,
+  MODE_VERSION_HANGS,
 } Mode;
 
 typedef struct
@@ -36,6 +38,8 @@ typedef struct
   GPtrArray  *statuses;
   guint64     last_completed;
   gboolean    pulled;
+  guint       n_embeds;
+  guint       n_busy;      /* MODE_BUSY: how many /api/embed get 503 before it answers */
 } Fixture;
 
 /* Answers /api/embed with vectors of @dims: vector i is (i+1, 2, 0, …). */
@@ -75,6 +79,12 @@ handler (MockServer        *server,
 {
   Fixture *f = user_data;
 
+  if (g_str_equal (path, "/api/version") && f->mode == MODE_VERSION_HANGS)
+    {
+      mock_server_hang (server, message);
+      return;
+    }
+
   if (g_str_equal (path, "/api/version"))
     {
       mock_reply_json (message, SOUP_STATUS_OK, "{\"version\":\"0.5.7\"}");
@@ -109,6 +119,7 @@ handler (MockServer        *server,
 
   g_assert_cmpstr (path, ==, "/api/embed");
   g_assert_cmpstr (soup_server_message_get_method (message), ==, "POST");
+  f->n_embeds++;
 
   switch (f->mode)
     {
@@ -140,6 +151,15 @@ handler (MockServer        *server,
     case MODE_HANG:
       mock_server_hang (server, message);
       break;
+    case MODE_BUSY:
+      if (f->n_embeds <= f->n_busy)
+        mock_reply_json (message, SOUP_STATUS_SERVICE_UNAVAILABLE,
+                         "{\"error\":\"server busy, please try again.  maximum pending requests "
+                         "exceeded\"}");
+      else
+        reply_embeddings (message, body, 4, 0);
+      break;
+    case MODE_VERSION_HANGS:
     default:
       g_assert_not_reached ();
     }
@@ -354,6 +374,7 @@ embed_error (Fixture *f,
 
   if (timeout > 0)
     lode_ollama_embedder_set_timeout (embedder, timeout);
+  lode_ollama_embedder_set_retry (embedder, 2, 10);
   embeddings = embed (embedder, texts, LODE_EMBED_DOCUMENT, &error);
   g_assert_null (embeddings);
   g_assert_nonnull (error);
@@ -383,6 +404,106 @@ test_http_error (Fixture       *f,
 
   g_assert_nonnull (strstr (message, "HTTP 500"));
   g_assert_nonnull (strstr (message, "llama runner process has terminated"));
+  /* A 5xx may pass: two retries, then the error. */
+  g_assert_nonnull (strstr (message, "gave up after 2 retries"));
+  g_assert_cmpuint (f->n_embeds, ==, 3);
+}
+
+/* A busy server (503) is asked again for documents, with a growing pause; a query is asked
+ * once, and while the server failed recently not at all, until it answers again. */
+static void
+test_busy (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autoptr(LodeOllamaEmbedder) embedder = lode_ollama_embedder_new (f->server->url, NULL);
+  const char *texts[] = { "one", "two", NULL };
+  const char *queries[] = { "where", NULL };
+  g_autoptr(LodeEmbeddings) docs = NULL;
+  g_autoptr(LodeEmbeddings) failed = NULL;
+  g_autoptr(LodeEmbeddings) skipped = NULL;
+  g_autoptr(LodeEmbeddings) again = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 gap;
+
+  lode_ollama_embedder_set_retry (embedder, 3, 50);
+  f->n_busy = 2;
+  docs = embed (embedder, texts, LODE_EMBED_DOCUMENT, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (docs->n_vectors, ==, 2);
+  g_assert_cmpuint (f->n_embeds, ==, 3);
+  gap = mock_server_get_request (f->server, 2)->time_usec -
+        mock_server_get_request (f->server, 1)->time_usec;
+  g_assert_cmpint (gap, >=, 100 * 1000);
+
+  f->n_busy = 4;
+  failed = embed (embedder, queries, LODE_EMBED_QUERY, &error);
+  g_assert_null (failed);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER);
+  g_assert_nonnull (strstr (error->message, "HTTP 503"));
+  g_assert_cmpuint (f->n_embeds, ==, 4);
+  g_clear_error (&error);
+
+  skipped = embed (embedder, queries, LODE_EMBED_QUERY, &error);
+  g_assert_null (skipped);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER);
+  g_assert_nonnull (strstr (error->message, "trying again in"));
+  g_assert_cmpuint (f->n_embeds, ==, 4);
+  g_clear_error (&error);
+
+  /* A document batch goes through (after the last 503) and lets queries in again. */
+  g_clear_pointer (&docs, lode_embeddings_free);
+  docs = embed (embedder, texts, LODE_EMBED_DOCUMENT, &error);
+  g_assert_no_error (error);
+  again = embed (embedder, queries, LODE_EMBED_QUERY, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (again->n_vectors, ==, 1);
+}
+
+/* A server that does not answer costs one query its timeout, the next ones nothing. */
+static void
+test_query_hang (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(LodeOllamaEmbedder) embedder = lode_ollama_embedder_new (f->server->url, NULL);
+  const char *queries[] = { "where", NULL };
+  g_autoptr(LodeEmbeddings) first = NULL;
+  g_autoptr(LodeEmbeddings) second = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 start;
+
+  lode_ollama_embedder_set_timeout (embedder, 1);
+  first = embed (embedder, queries, LODE_EMBED_QUERY, &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT);
+  g_clear_error (&error);
+
+  start = g_get_monotonic_time ();
+  second = embed (embedder, queries, LODE_EMBED_QUERY, &error);
+  g_assert_null (second);
+  g_assert_nonnull (strstr (error->message, "No answer within 1 s"));
+  g_assert_nonnull (strstr (error->message, "trying again in"));
+  g_assert_cmpint (g_get_monotonic_time () - start, <, G_USEC_PER_SEC / 2);
+  g_assert_cmpuint (f->n_embeds, ==, 1);
+}
+
+/* Nothing listens: documents are tried again (the server may be restarting), then given up. */
+static void
+test_refused (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autofree char *url = g_strdup (f->server->url);
+  g_autoptr(LodeOllamaEmbedder) embedder = NULL;
+  const char *texts[] = { "one", NULL };
+  g_autoptr(LodeEmbeddings) embeddings = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_clear_pointer (&f->server, mock_server_free);
+  embedder = lode_ollama_embedder_new (url, NULL);
+  lode_ollama_embedder_set_retry (embedder, 2, 10);
+  embeddings = embed (embedder, texts, LODE_EMBED_DOCUMENT, &error);
+  g_assert_null (embeddings);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED);
+  g_assert_nonnull (strstr (error->message, "gave up after 2 retries"));
+  g_assert_nonnull (strstr (error->message, url));
 }
 
 static void
@@ -471,6 +592,22 @@ test_check (Fixture       *f,
   g_assert_null (none);
   g_assert_nonnull (error);
   g_assert_nonnull (strstr (error->message, "not reachable"));
+}
+
+/* The version check behind every provider look-up is short, whatever the request timeout. */
+static void
+test_check_hang (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(LodeOllamaEmbedder) embedder = lode_ollama_embedder_new (f->server->url, NULL);
+  g_autofree char *version = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 start = g_get_monotonic_time ();
+
+  version = check (embedder, &error);
+  g_assert_null (version);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 10 * G_USEC_PER_SEC);
 }
 
 static LodeEmbedder *
@@ -577,7 +714,11 @@ main (int   argc,
   ADD ("wrong-count", MODE_WRONG_COUNT, test_wrong_count);
   ADD ("wrong-dims", MODE_DIMS_CHANGE, test_dims_change);
   ADD ("timeout", MODE_HANG, test_timeout);
+  ADD ("busy", MODE_BUSY, test_busy);
+  ADD ("query-hang", MODE_HANG, test_query_hang);
+  ADD ("refused", MODE_OK, test_refused);
   ADD ("check", MODE_OK, test_check);
+  ADD ("check-hang", MODE_VERSION_HANGS, test_check_hang);
   ADD ("from-spec", MODE_OK, test_from_spec);
   g_test_add_func ("/lode/ollama/real-server", test_real_server);
 

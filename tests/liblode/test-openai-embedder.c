@@ -433,6 +433,34 @@ test_retry_after (Fixture       *f,
   g_assert_cmpint (waited, >=, G_USEC_PER_SEC);
 }
 
+/* A query is sent once, and not at all while the server failed recently: its search goes on
+ * lexically instead of waiting. */
+static void
+test_query_once (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(LodeOpenaiEmbedder) embedder = new_embedder (f);
+  const char *texts[] = { "where", NULL };
+
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(GAsyncResult) result = NULL;
+      g_autoptr(LodeEmbeddings) embeddings = NULL;
+      g_autoptr(GError) error = NULL;
+
+      lode_embedder_embed_async (LODE_EMBEDDER (embedder), texts, LODE_EMBED_QUERY, NULL,
+                                 test_result_cb, &result);
+      embeddings = lode_embedder_embed_finish (LODE_EMBEDDER (embedder),
+                                               test_wait_result (&result), &error);
+      g_assert_null (embeddings);
+      g_assert_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER);
+      g_assert_nonnull (strstr (error->message, "HTTP 503"));
+      if (i == 1)
+        g_assert_nonnull (strstr (error->message, "trying again in"));
+    }
+  g_assert_cmpuint (f->server->requests->len, ==, 1);
+}
+
 static void
 test_retry_gives_up (Fixture       *f,
                      gconstpointer  data)
@@ -671,6 +699,7 @@ main (int   argc,
   ADD ("retry-after-seconds", MODE_RATE_LIMITED_SECONDS, test_retry_after);
   ADD ("retry-after-date", MODE_RATE_LIMITED_DATE, test_retry_after);
   ADD ("retry-gives-up", MODE_UNAVAILABLE, test_retry_gives_up);
+  ADD ("query-once", MODE_UNAVAILABLE, test_query_once);
   ADD ("cancel-while-waiting", MODE_RATE_LIMITED_LONG, test_cancel_while_waiting);
   ADD ("malformed-json", MODE_MALFORMED, test_malformed);
   ADD ("wrong-count", MODE_WRONG_COUNT, test_wrong_count);

@@ -11,6 +11,7 @@
 
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <unistd.h>
 
 #include "lode.h"
 #include "test-helpers.h"
@@ -631,6 +632,126 @@ test_graph_tools (ToolsFixture  *fixture,
   g_assert_cmpint (json_object_get_int_member (rebuilt->structured, "internal"), ==, 4);
 }
 
+static void
+make_symlink (const char *target,
+              const char *root,
+              const char *name)
+{
+  g_autofree char *path = g_build_filename (root, name, NULL);
+
+  g_assert_cmpint (symlink (target, path), ==, 0);
+}
+
+/* Search results for @query in @project, as "path path …". */
+static char *
+search_paths (ToolsFixture *fixture,
+              const char   *project,
+              const char   *query)
+{
+  g_autofree char *args = g_strdup_printf ("{\"projectPath\": \"%s\", \"query\": \"%s\", "
+                                           "\"mode\": \"lexical\"}", project, query);
+  g_autoptr(LodeToolResult) result = call_ok (fixture, "codebase_search", args, NULL);
+  JsonArray *results = json_object_get_array_member (result->structured, "results");
+  GString *paths = g_string_new (NULL);
+
+  for (guint i = 0; i < json_array_get_length (results); i++)
+    g_string_append_printf (paths, "%s%s", i > 0 ? " " : "",
+                            json_object_get_string_member (json_array_get_object_element
+                                                           (results, i), "path"));
+
+  return g_string_free (paths, FALSE);
+}
+
+/* No tool reads or indexes anything outside the project it is given: not through symbolic
+ * links (to files, directories, or configuration the import resolver reads), not through
+ * `..` or absolute paths in a filePath, not through a git revision range. */
+static void
+test_confinement (ToolsFixture  *fixture,
+                  gconstpointer  data)
+{
+  g_autofree char *base = g_build_filename (g_get_user_cache_dir (), "confinement", NULL);
+  g_autofree char *root = g_build_filename (base, "project", NULL);
+  g_autofree char *outside = g_build_filename (base, "outside", NULL);
+  g_autofree char *args = g_strdup_printf ("{\"projectPath\": \"%s\"}", root);
+  g_autofree char *dotted = g_strdup_printf ("{\"projectPath\": \"%s/src/..\"}", root);
+  g_autofree char *query_main = NULL;
+  g_autofree char *found = NULL;
+  g_autofree char *inside_link = NULL;
+  g_autoptr(LodeToolResult) build = NULL;
+  g_autoptr(LodeToolResult) status = NULL;
+  g_autoptr(LodeToolResult) query = NULL;
+  g_autoptr(LodeToolResult) update = NULL;
+  const char *outside_paths[] = {
+    "../outside/secret.c", "src/../../outside/secret.c", "outside_dir/secret.c",
+    "secret_link.c", NULL, NULL
+  };
+  g_autofree char *absolute = g_build_filename (outside, "secret.c", NULL);
+  JsonArray *imports;
+
+  outside_paths[4] = absolute;
+  write_tree_file (outside, "secret.c", "int outside_secret_token (void) { return 42; }\n");
+  write_tree_file (outside, "tsconfig.json",
+                   "{\"compilerOptions\": {\"baseUrl\": \".\", "
+                   "\"paths\": {\"@lib/*\": [\"lib/*\"]}}}\n");
+  write_tree_file (root, "tsconfig.json", "{\"extends\": \"./base\"}\n");
+  write_tree_file (root, "lib/util.ts", "export const util = 1;\n");
+  write_tree_file (root, "src/main.ts", "import { util } from \"@lib/util\";\n");
+  write_tree_file (root, "src/inside.c", "#include \"../../outside/secret.c\"\n"
+                   "int inside_function (void) { return 1; }\n");
+  make_symlink ("../outside/tsconfig.json", root, "base.json");
+  make_symlink ("../outside/secret.c", root, "secret_link.c");
+  make_symlink ("../outside", root, "outside_dir");
+
+  build = call_ok (fixture, "codebase_graph_build", dotted, NULL);
+  g_assert_cmpint (json_object_get_int_member (build->structured, "parsed"), ==, 4);
+  status = call_ok (fixture, "codebase_status", args, NULL);
+  g_assert_cmpint (json_object_get_int_member (status->structured, "files"), ==, 4);
+  found = search_paths (fixture, root, "outside_secret_token");
+  g_assert_cmpstr (found, ==, "");
+  g_clear_pointer (&found, g_free);
+  found = search_paths (fixture, root, "inside_function");
+  g_assert_cmpstr (found, ==, "src/inside.c");
+
+  /* The tsconfig the project's extends through a link to the outside is not read: "@lib/util"
+   * would resolve to lib/util.ts with its paths. */
+  query_main = g_strdup_printf ("{\"projectPath\": \"%s\", \"filePath\": \"src/main.ts\"}",
+                                root);
+  query = call_ok (fixture, "codebase_graph_query", query_main, NULL);
+  imports = json_object_get_array_member (query->structured, "imports");
+  g_assert_cmpuint (json_array_get_length (imports), ==, 1);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (
+                      json_array_get_object_element (imports, 0), "targets")), ==, 0);
+
+  for (guint i = 0; outside_paths[i] != NULL; i++)
+    {
+      g_autofree char *file_args = g_strdup_printf ("{\"projectPath\": \"%s\", "
+                                                    "\"filePath\": \"%s\"}",
+                                                    root, outside_paths[i]);
+
+      call_fails (fixture, "codebase_graph_query", file_args, NULL, outside_paths[i]);
+      call_fails (fixture, "codebase_graph_visualize", file_args, NULL, outside_paths[i]);
+    }
+
+  /* A range is never taken for an option of git's (--output writes a file). */
+  for (guint i = 0; i < 2; i++)
+    {
+      const char *range = i == 0 ? "--output=/tmp/lode-impact" : "HEAD -- ../outside";
+      g_autofree char *impact_args = g_strdup_printf ("{\"projectPath\": \"%s\", "
+                                                      "\"range\": \"%s\"}", root, range);
+
+      call_fails (fixture, "codebase_impact", impact_args, NULL, "is not a revision range");
+    }
+
+  /* A file that becomes a link to the outside leaves the index at the next update. */
+  inside_link = g_build_filename (root, "src", "inside.c", NULL);
+  g_assert_cmpint (g_unlink (inside_link), ==, 0);
+  make_symlink ("../../outside/secret.c", root, "src/inside.c");
+  update = call_ok (fixture, "codebase_update", args, NULL);
+  g_clear_pointer (&found, g_free);
+  found = search_paths (fixture, root, "outside_secret_token");
+  g_assert_cmpstr (found, ==, "");
+}
+
 typedef struct
 {
   GCancellable   *cancellable;
@@ -864,6 +985,8 @@ main (int   argc,
   g_test_add ("/lode/tools/semantic", ToolsFixture, NULL, tools_setup, test_semantic_tools,
               tools_teardown);
   g_test_add ("/lode/tools/graph", ToolsFixture, NULL, tools_setup, test_graph_tools,
+              tools_teardown);
+  g_test_add ("/lode/tools/confinement", ToolsFixture, NULL, tools_setup, test_confinement,
               tools_teardown);
   g_test_add ("/lode/tools/progress", ToolsFixture, NULL, tools_setup, test_progress,
               tools_teardown);

@@ -340,7 +340,9 @@ describe("streamable HTTP", () => {
   test("the SDK client drives every tool over HTTP", async () => {
     const errors = [];
     const client = newClient(errors);
-    const transport = new StreamableHTTPClientTransport(new URL(server.url));
+    const transport = new StreamableHTTPClientTransport(new URL(server.url), {
+      requestInit: { headers: { Authorization: `Bearer ${server.token}` } },
+    });
     await client.connect(transport);
     try {
       assert.ok(transport.sessionId, "a session id was issued");

@@ -21,9 +21,17 @@ const INITIALIZE = {
   params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "h", version: "1" } },
 };
 
+// The token each server made up, sent unless a test sends its own Authorization.
+const tokens = new Map();
+
+function withAuth(url, headers = {}) {
+  const token = tokens.get(url);
+  return token ? { Authorization: `Bearer ${token}`, ...headers } : headers;
+}
+
 function post(url, body, headers = {}) {
   return fetch(url, {
-    method: "POST", headers: { ...JSON_HEADERS, ...headers },
+    method: "POST", headers: withAuth(url, { ...JSON_HEADERS, ...headers }),
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
 }
@@ -31,7 +39,8 @@ function post(url, body, headers = {}) {
 // fetch() always sends the real Host; a DNS-rebinding request names another one.
 function postWithHost(url, host, body) {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: "POST", headers: { ...JSON_HEADERS, Host: host } },
+    const request = http.request(url, { method: "POST",
+                                        headers: withAuth(url, { ...JSON_HEADERS, Host: host }) },
       (response) => { response.resume(); resolve(response.statusCode); });
     request.on("error", reject);
     request.end(JSON.stringify(body));
@@ -57,6 +66,7 @@ describe("HTTP transport", () => {
 
   before(async () => {
     server = await startHttp([], serverEnv(tempDir()));
+    tokens.set(server.url, server.token);
   });
 
   after(async () => {
@@ -78,7 +88,7 @@ describe("HTTP transport", () => {
       { "MCP-Session-Id": "no-such-session" });
     assert.equal(unknown.status, 404);
 
-    const deleted = await fetch(server.url, { method: "DELETE", headers: session });
+    const deleted = await fetch(server.url, { method: "DELETE", headers: withAuth(server.url, session) });
     assert.equal(deleted.status, 200);
     const after = await post(server.url, { jsonrpc: "2.0", id: 5, method: "ping" }, session);
     assert.equal(after.status, 404);
@@ -141,7 +151,7 @@ describe("HTTP transport", () => {
   });
 
   test("GET offers no stream (405), other paths are 404", async () => {
-    assert.equal((await fetch(server.url)).status, 405);
+    assert.equal((await fetch(server.url, { headers: withAuth(server.url) })).status, 405);
     assert.equal((await fetch(server.url.replace("/mcp", "/other"))).status, 404);
   });
 

@@ -60,7 +60,8 @@ export function serverEnv(dataDir, extra = {}) {
   return { ...process.env, LODE_DATA_DIR: dataDir, ...extra };
 }
 
-// Starts `lode-mcp --http --port 0 …` and resolves with its URL once it listens.
+// Starts `lode-mcp --http --port 0 …` and resolves with its URL once it listens, and with
+// the bearer token it made up (null when it was given one, or --no-token).
 export function startHttp(args, env) {
   return new Promise((resolve, reject) => {
     const child = spawn(lodeMcp, ["--http", "--port", "0", ...args], {
@@ -72,8 +73,10 @@ export function startHttp(args, env) {
     child.stderr.on("data", (d) => {
       stderr += d;
       const m = stderr.match(/listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/);
+      const token = stderr.match(/bearer token: ([0-9a-f]+)\n/);
       if (m)
-        resolve({ child, url: m[1], stdout: () => stdout, stderr: () => stderr });
+        resolve({ child, url: m[1], token: token ? token[1] : null,
+                  stdout: () => stdout, stderr: () => stderr });
     });
     child.on("exit", (code) => reject(new Error(`lode-mcp --http exited with ${code}: ${stderr}`)));
   });

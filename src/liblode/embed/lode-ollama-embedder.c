@@ -18,7 +18,12 @@
 #include "lode-json.h"
 #include "lode-ollama-embedder.h"
 
-#define DEFAULT_TIMEOUT_SECONDS 120
+#define DEFAULT_TIMEOUT_SECONDS    120
+#define DEFAULT_MAX_RETRIES        3
+#define DEFAULT_RETRY_DELAY_MSEC   1000
+/* /api/version answers at once, even while a model loads: a server that does not answer
+ * within this is taken for down. */
+#define CHECK_TIMEOUT_SECONDS      5
 
 struct _LodeOllamaEmbedder
 {
@@ -32,6 +37,9 @@ struct _LodeOllamaEmbedder
   guint                   dims;
   guint                   max_tokens;
   guint                   timeout_seconds;
+  guint                   max_retries;
+  guint                   retry_delay_msec;
+  LodeHttpBreaker         breaker;
 
   LodeOllamaPullProgress  pull_progress;
   gpointer                pull_progress_data;
@@ -68,6 +76,7 @@ lode_ollama_embedder_finalize (GObject *object)
   g_clear_pointer (&self->url, g_free);
   g_clear_pointer (&self->model, g_free);
   g_clear_pointer (&self->model_id, g_free);
+  _lode_http_breaker_clear (&self->breaker);
 
   G_OBJECT_CLASS (lode_ollama_embedder_parent_class)->finalize (object);
 }
@@ -82,6 +91,8 @@ static void
 lode_ollama_embedder_init (LodeOllamaEmbedder *self)
 {
   self->timeout_seconds = DEFAULT_TIMEOUT_SECONDS;
+  self->max_retries = DEFAULT_MAX_RETRIES;
+  self->retry_delay_msec = DEFAULT_RETRY_DELAY_MSEC;
   self->auto_pull = TRUE;
 }
 
@@ -128,8 +139,9 @@ lode_ollama_embedder_new (const char *url,
 /**
  * lode_ollama_embedder_set_timeout:
  * @self: a #LodeOllamaEmbedder
- * @seconds: how long a request (an embedding batch, a version check) may take, 0 for no
- *   limit; a pull is only limited by cancellation, since a model download takes minutes
+ * @seconds: how long a request (an embedding batch) may take, 0 for no limit; a version check
+ *   takes 5 s at most, a query 15 s, and a pull is only limited by cancellation, since a model
+ *   download takes minutes
  */
 void
 lode_ollama_embedder_set_timeout (LodeOllamaEmbedder *self,
@@ -138,6 +150,24 @@ lode_ollama_embedder_set_timeout (LodeOllamaEmbedder *self,
   g_return_if_fail (LODE_IS_OLLAMA_EMBEDDER (self));
 
   self->timeout_seconds = seconds;
+}
+
+/**
+ * lode_ollama_embedder_set_retry:
+ * @self: a #LodeOllamaEmbedder
+ * @max_retries: how often a document batch that got 429 or 5xx, or could not connect, is sent
+ *   again (a query is not: its search goes on without it)
+ * @base_delay_msec: the first pause when the server sends no Retry-After; it doubles each time
+ */
+void
+lode_ollama_embedder_set_retry (LodeOllamaEmbedder *self,
+                                guint               max_retries,
+                                guint               base_delay_msec)
+{
+  g_return_if_fail (LODE_IS_OLLAMA_EMBEDDER (self));
+
+  self->max_retries = max_retries;
+  self->retry_delay_msec = base_delay_msec;
 }
 
 /**
@@ -292,8 +322,11 @@ lode_ollama_embedder_check_async (LodeOllamaEmbedder  *self,
       return;
     }
 
-  _lode_http_send_and_read_async (message, self->timeout_seconds, cancellable, check_cb,
-                                  g_steal_pointer (&task));
+  _lode_http_send_and_read_async (message,
+                                  self->timeout_seconds > 0 ? MIN (self->timeout_seconds,
+                                                                   CHECK_TIMEOUT_SECONDS)
+                                                            : CHECK_TIMEOUT_SECONDS,
+                                  cancellable, check_cb, g_steal_pointer (&task));
 }
 
 /**
@@ -540,15 +573,18 @@ lode_ollama_embedder_pull_finish (LodeOllamaEmbedder  *self,
 
 typedef struct
 {
-  GStrv    inputs;
-  guint    n_inputs;
-  gboolean pulled;
+  GStrv             inputs;
+  guint             n_inputs;
+  LodeEmbedPurpose  purpose;
+  GBytes           *body;
+  gboolean          pulled;
 } EmbedData;
 
 static void
 embed_data_free (EmbedData *data)
 {
   g_strfreev (data->inputs);
+  g_clear_pointer (&data->body, g_bytes_unref);
   g_free (data);
 }
 
@@ -665,10 +701,9 @@ embed_cb (GObject      *object,
   GCancellable *cancellable;
   GError *error = NULL;
 
-  body = _lode_http_send_and_read_finish (result, &message, &error);
+  body = _lode_http_request_finish (result, &message, &error);
   if (body == NULL)
     {
-      g_prefix_error (&error, "Ollama at %s: ", self->url);
       g_task_return_error (task, error);
       return;
     }
@@ -698,13 +733,39 @@ embed_cb (GObject      *object,
     g_task_return_pointer (task, embeddings, (GDestroyNotify) lode_embeddings_free);
 }
 
+/* The request of one attempt. */
+static SoupMessage *
+new_embed_message (gpointer   user_data,
+                   GError   **error)
+{
+  GTask *task = user_data;
+  LodeOllamaEmbedder *self = g_task_get_source_object (task);
+  EmbedData *data = g_task_get_task_data (task);
+  SoupMessage *message = new_json_message (self, SOUP_METHOD_POST, "/api/embed", NULL);
+
+  if (message == NULL)
+    {
+      set_invalid_url (error, self);
+      return NULL;
+    }
+
+  soup_message_set_request_body_from_bytes (message, "application/json", data->body);
+  return message;
+}
+
+/* Takes @task. */
 static void
 embed_send (GTask *task)
 {
   LodeOllamaEmbedder *self = g_task_get_source_object (task);
   EmbedData *data = g_task_get_task_data (task);
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(SoupMessage) message = NULL;
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *what = g_strdup_printf ("Ollama at %s (model %s)", self->url, self->model);
+  LodeHttpRetry retry;
+  gsize length = 0;
+  char *text;
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "model");
@@ -719,19 +780,16 @@ embed_send (GTask *task)
   json_builder_add_boolean_value (builder, FALSE);
   json_builder_end_object (builder);
 
-  message = new_json_message (self, SOUP_METHOD_POST, "/api/embed", builder);
-  if (message == NULL)
-    {
-      GError *error = NULL;
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  text = json_generator_to_data (generator, &length);
+  g_clear_pointer (&data->body, g_bytes_unref);
+  data->body = g_bytes_new_take (text, length);
 
-      set_invalid_url (&error, self);
-      g_task_return_error (task, error);
-      g_object_unref (task);
-      return;
-    }
-
-  _lode_http_send_and_read_async (message, self->timeout_seconds, g_task_get_cancellable (task),
-                                  embed_cb, task);
+  _lode_http_retry_init (&retry, data->purpose, self->timeout_seconds, self->max_retries,
+                         self->retry_delay_msec, &self->breaker);
+  _lode_http_request_async (new_embed_message, task, &retry, what,
+                            g_task_get_cancellable (task), embed_cb, task);
 }
 
 static void
@@ -752,6 +810,7 @@ lode_ollama_embedder_embed_async (LodeEmbedder        *embedder,
 
   data = g_new0 (EmbedData, 1);
   data->n_inputs = g_strv_length ((GStrv) texts);
+  data->purpose = purpose;
   data->inputs = g_new0 (char *, data->n_inputs + 1);
   for (guint i = 0; i < data->n_inputs; i++)
     data->inputs[i] = g_strconcat (prefix, texts[i], NULL);

@@ -32,6 +32,9 @@ LodeOllamaEmbedder *lode_ollama_embedder_new               (const char          
                                                             const char              *model);
 void                lode_ollama_embedder_set_timeout       (LodeOllamaEmbedder      *self,
                                                             guint                    seconds);
+void                lode_ollama_embedder_set_retry         (LodeOllamaEmbedder      *self,
+                                                            guint                    max_retries,
+                                                            guint                    base_delay_msec);
 void                lode_ollama_embedder_set_auto_pull     (LodeOllamaEmbedder      *self,
                                                             gboolean                 auto_pull);
 void                lode_ollama_embedder_set_pull_progress (LodeOllamaEmbedder      *self,

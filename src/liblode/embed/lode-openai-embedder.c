@@ -26,8 +26,6 @@
 #define DEFAULT_BATCH_TOKENS      300000
 #define DEFAULT_MAX_RETRIES       5
 #define DEFAULT_RETRY_DELAY_MSEC  1000
-/* A server that asks for a longer pause than this gets an error instead of a wait. */
-#define MAX_RETRY_WAIT_MSEC       (5 * 60 * 1000)
 
 struct _LodeOpenaiEmbedder
 {
@@ -44,6 +42,7 @@ struct _LodeOpenaiEmbedder
   guint        max_retries;
   guint        retry_delay_msec;
   guint        timeout_seconds;
+  LodeHttpBreaker breaker;
 };
 
 static void lode_openai_embedder_iface_init (LodeEmbedderInterface *iface);
@@ -60,6 +59,7 @@ lode_openai_embedder_finalize (GObject *object)
   g_clear_pointer (&self->endpoint, g_free);
   g_clear_pointer (&self->model, g_free);
   g_clear_pointer (&self->model_id, g_free);
+  _lode_http_breaker_clear (&self->breaker);
   if (self->api_key != NULL)
     {
       memset (self->api_key, 0, strlen (self->api_key));
@@ -173,7 +173,8 @@ lode_openai_embedder_set_batch_limits (LodeOpenaiEmbedder *self,
 /**
  * lode_openai_embedder_set_retry:
  * @self: a #LodeOpenaiEmbedder
- * @max_retries: how often a request that got 429 or 5xx is sent again
+ * @max_retries: how often a document batch that got 429 or 5xx, or could not connect, is sent
+ *   again (a query is not: its search goes on without it)
  * @base_delay_msec: the first pause when the server sends no Retry-After; it doubles each time
  */
 void
@@ -293,27 +294,21 @@ split_input (GArray     *pieces,
 
 typedef struct
 {
-  guint    n_inputs;
-  GArray  *pieces;        /* Piece */
-  guint    next;          /* first piece of the batch in flight */
-  guint    batch_len;
-  guint    attempt;
-  guint    dims;
-  float   *vectors;       /* one per piece, allocated with the first answer */
-  GSource *wait_source;
-  GSource *cancel_source;
+  guint             n_inputs;
+  LodeEmbedPurpose  purpose;
+  GArray           *pieces;        /* Piece */
+  guint             next;          /* first piece of the batch in flight */
+  guint             batch_len;
+  GBytes           *body;          /* of the batch in flight */
+  guint             dims;
+  float            *vectors;       /* one per piece, allocated with the first answer */
 } EmbedData;
 
 static void
 embed_data_free (EmbedData *data)
 {
-  if (data->wait_source != NULL)
-    g_source_destroy (data->wait_source);
-  g_clear_pointer (&data->wait_source, g_source_unref);
-  if (data->cancel_source != NULL)
-    g_source_destroy (data->cancel_source);
-  g_clear_pointer (&data->cancel_source, g_source_unref);
   g_array_unref (data->pieces);
+  g_clear_pointer (&data->body, g_bytes_unref);
   g_free (data->vectors);
   g_free (data);
 }
@@ -361,127 +356,6 @@ return_error (GTask  *task,
 }
 
 static void send_batch (GTask *task);
-
-static gboolean
-retry_wait_cb (gpointer user_data)
-{
-  GTask *task = user_data;
-  EmbedData *data = g_task_get_task_data (task);
-
-  g_clear_pointer (&data->wait_source, g_source_unref);
-  if (data->cancel_source != NULL)
-    g_source_destroy (data->cancel_source);
-  g_clear_pointer (&data->cancel_source, g_source_unref);
-
-  send_batch (g_object_ref (task));
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-retry_cancelled_cb (GCancellable *cancellable,
-                    gpointer      user_data)
-{
-  GTask *task = user_data;
-  EmbedData *data = g_task_get_task_data (task);
-
-  g_source_destroy (data->wait_source);
-  g_clear_pointer (&data->wait_source, g_source_unref);
-  g_clear_pointer (&data->cancel_source, g_source_unref);
-
-  g_task_return_error_if_cancelled (task);
-  return G_SOURCE_REMOVE;
-}
-
-/* The pause a 429/5xx answer asks for, in milliseconds, or -1 when it names none:
- * retry-after-ms (OpenAI), else Retry-After in seconds or as an HTTP date. */
-static gint64
-retry_after_msec (SoupMessage *message)
-{
-  SoupMessageHeaders *headers = soup_message_get_response_headers (message);
-  const char *ms = soup_message_headers_get_one (headers, "retry-after-ms");
-  const char *value = soup_message_headers_get_one (headers, "Retry-After");
-  g_autoptr(GDateTime) date = NULL;
-  g_autoptr(GDateTime) now = NULL;
-  g_autofree char *ms_text = ms != NULL ? g_strstrip (g_strdup (ms)) : NULL;
-  g_autofree char *text = value != NULL ? g_strstrip (g_strdup (value)) : NULL;
-  guint64 number;
-
-  if (ms_text != NULL &&
-      g_ascii_string_to_unsigned (ms_text, 10, 0, G_MAXINT32, &number, NULL))
-    return (gint64) number;
-
-  if (text == NULL)
-    return -1;
-
-  if (g_ascii_string_to_unsigned (text, 10, 0, G_MAXINT32 / 1000, &number, NULL))
-    return (gint64) number * 1000;
-
-  date = soup_date_time_new_from_http_string (value);
-  if (date == NULL)
-    return -1;
-
-  now = g_date_time_new_now_utc ();
-  /* Rounded up: waiting less than asked would only earn another 429. */
-  return MAX ((g_date_time_difference (date, now) + 999) / 1000, 0);
-}
-
-static gboolean
-retry_later (GTask       *task,
-             SoupMessage *message,
-             GBytes      *body)
-{
-  LodeOpenaiEmbedder *self = g_task_get_source_object (task);
-  EmbedData *data = g_task_get_task_data (task);
-  guint status = soup_message_get_status (message);
-  GCancellable *cancellable = g_task_get_cancellable (task);
-  gint64 wait;
-
-  if (status != 429 /* Too Many Requests */ && !SOUP_STATUS_IS_SERVER_ERROR (status))
-    return FALSE;
-
-  if (data->attempt >= self->max_retries)
-    {
-      GError *error = NULL;
-      g_autofree char *what = g_strdup_printf ("%s (model %s): gave up after %u retries",
-                                               self->endpoint, self->model, data->attempt);
-
-      _lode_embedder_set_http_error (&error, what, message, body);
-      return_error (task, error);
-      return TRUE;
-    }
-
-  wait = retry_after_msec (message);
-  if (wait < 0)
-    wait = (gint64) self->retry_delay_msec << MIN (data->attempt, 16);
-  if (wait > MAX_RETRY_WAIT_MSEC)
-    {
-      GError *error = NULL;
-      g_autofree char *what = g_strdup_printf ("%s (model %s): the server asks to wait %"
-                                               G_GINT64_FORMAT " s", self->endpoint, self->model,
-                                               wait / 1000);
-
-      _lode_embedder_set_http_error (&error, what, message, body);
-      return_error (task, error);
-      return TRUE;
-    }
-
-  data->attempt++;
-  g_debug ("HTTP %u from %s; retry %u in %" G_GINT64_FORMAT " ms", status, self->endpoint,
-           data->attempt, wait);
-
-  data->wait_source = g_timeout_source_new ((guint) wait);
-  g_source_set_callback (data->wait_source, retry_wait_cb, g_object_ref (task), g_object_unref);
-  g_source_attach (data->wait_source, g_task_get_context (task));
-  if (cancellable != NULL)
-    {
-      data->cancel_source = g_cancellable_source_new (cancellable);
-      g_source_set_callback (data->cancel_source, (GSourceFunc) G_CALLBACK (retry_cancelled_cb),
-                             g_object_ref (task), g_object_unref);
-      g_source_attach (data->cancel_source, g_task_get_context (task));
-    }
-
-  return TRUE;
-}
 
 static gboolean
 read_batch (LodeOpenaiEmbedder  *self,
@@ -616,22 +490,17 @@ batch_cb (GObject      *object,
   LodeEmbeddings *embeddings;
   GError *error = NULL;
 
-  body = _lode_http_send_and_read_finish (result, &message, &error);
+  body = _lode_http_request_finish (result, &message, &error);
   if (body == NULL)
     {
-      g_prefix_error (&error, "%s: ", self->endpoint);
       return_error (task, error);
       return;
     }
 
   if (!SOUP_STATUS_IS_SUCCESSFUL (soup_message_get_status (message)))
     {
-      g_autofree char *what = NULL;
+      g_autofree char *what = g_strdup_printf ("%s (model %s)", self->endpoint, self->model);
 
-      if (retry_later (task, message, body))
-        return;
-
-      what = g_strdup_printf ("%s (model %s)", self->endpoint, self->model);
       _lode_embedder_set_http_error (&error, what, message, body);
       return_error (task, error);
       return;
@@ -644,7 +513,6 @@ batch_cb (GObject      *object,
     }
 
   data->next += data->batch_len;
-  data->attempt = 0;
   if (data->next < data->pieces->len)
     {
       send_batch (g_steal_pointer (&task));
@@ -658,6 +526,37 @@ batch_cb (GObject      *object,
     g_task_return_pointer (task, embeddings, (GDestroyNotify) lode_embeddings_free);
 }
 
+/* The request of one attempt at the batch in flight. */
+static SoupMessage *
+new_batch_message (gpointer   user_data,
+                   GError   **error)
+{
+  GTask *task = user_data;
+  LodeOpenaiEmbedder *self = g_task_get_source_object (task);
+  EmbedData *data = g_task_get_task_data (task);
+  g_autofree char *authorization = NULL;
+  SoupMessage *message;
+
+  message = soup_message_new (SOUP_METHOD_POST, self->endpoint);
+  if (message == NULL)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                   "Invalid embeddings URL “%s”", self->endpoint);
+      return NULL;
+    }
+
+  soup_message_set_request_body_from_bytes (message, "application/json", data->body);
+  if (self->api_key != NULL)
+    {
+      authorization = g_strconcat ("Bearer ", self->api_key, NULL);
+      soup_message_headers_replace (soup_message_get_request_headers (message), "Authorization",
+                                    authorization);
+      memset (authorization, 0, strlen (authorization));
+    }
+
+  return message;
+}
+
 /* Sends the pieces from data->next on, as many as the batch limits allow. Takes @task. */
 static void
 send_batch (GTask *task)
@@ -666,18 +565,11 @@ send_batch (GTask *task)
   EmbedData *data = g_task_get_task_data (task);
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonNode) root = NULL;
-  g_autoptr(SoupMessage) message = NULL;
-  g_autoptr(GBytes) body = NULL;
-  g_autofree char *authorization = NULL;
+  g_autofree char *what = g_strdup_printf ("%s (model %s)", self->endpoint, self->model);
   GCancellable *cancellable = g_task_get_cancellable (task);
+  LodeHttpRetry retry;
   guint64 tokens = 0;
   char *text;
-
-  if (g_task_return_error_if_cancelled (task))
-    {
-      g_object_unref (task);
-      return;
-    }
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "model");
@@ -704,29 +596,14 @@ send_batch (GTask *task)
 
   root = json_builder_get_root (builder);
   text = lode_json_to_string (root, FALSE);
-  body = g_bytes_new_take (text, strlen (text));
-
-  message = soup_message_new (SOUP_METHOD_POST, self->endpoint);
-  if (message == NULL)
-    {
-      g_task_return_new_error (task, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
-                               "Invalid embeddings URL “%s”", self->endpoint);
-      g_object_unref (task);
-      return;
-    }
-
-  soup_message_set_request_body_from_bytes (message, "application/json", body);
-  if (self->api_key != NULL)
-    {
-      authorization = g_strconcat ("Bearer ", self->api_key, NULL);
-      soup_message_headers_replace (soup_message_get_request_headers (message), "Authorization",
-                                    authorization);
-      memset (authorization, 0, strlen (authorization));
-    }
+  g_clear_pointer (&data->body, g_bytes_unref);
+  data->body = g_bytes_new_take (text, strlen (text));
 
   g_debug ("Embedding %u inputs (~%" G_GUINT64_FORMAT " tokens) with %s", data->batch_len,
            tokens, self->model);
-  _lode_http_send_and_read_async (message, self->timeout_seconds, cancellable, batch_cb, task);
+  _lode_http_retry_init (&retry, data->purpose, self->timeout_seconds, self->max_retries,
+                         self->retry_delay_msec, &self->breaker);
+  _lode_http_request_async (new_batch_message, task, &retry, what, cancellable, batch_cb, task);
 }
 
 static void
@@ -748,6 +625,7 @@ lode_openai_embedder_embed_async (LodeEmbedder        *embedder,
   data->pieces = g_array_new (FALSE, FALSE, sizeof (Piece));
   g_array_set_clear_func (data->pieces, (GDestroyNotify) piece_clear);
   data->n_inputs = g_strv_length ((GStrv) texts);
+  data->purpose = purpose;
   g_task_set_task_data (task, data, (GDestroyNotify) embed_data_free);
 
   for (guint i = 0; i < data->n_inputs; i++)

@@ -6,6 +6,7 @@
 
 #pragma once
 
+#include "lode-embedder-source.h"
 #include "lode-engine.h"
 #include "lode-watcher.h"
 
@@ -64,11 +65,7 @@ struct _LodeEngine
 
   /* The embedding provider of every project, made from the settings on first use unless
    * lode_engine_set_embedder() chose one. */
-  GMutex        embedder_lock;
-  LodeEmbedder *embedder;
-  char         *embedder_notice;
-  gint64        embedder_retry_at;   /* when to look for a built-in model again; 0: never */
-  guint         embedder_ready : 1;
+  LodeEmbedderSource *embedders;
 };
 
 enum {

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lode-embedder-config.h"
+#include "lode-embedder-source.h"
 #include "lode-engine-private.h"
 #include "lode-engine.h"
 #include "lode-error.h"
@@ -39,9 +39,6 @@
  * This file holds the object, its projects and what reads them; lode-engine-jobs.c the jobs,
  * lode-engine-watch.c the watchers.
  */
-
-/* How often an engine without a built-in model looks for one again. */
-#define EMBEDDER_RETRY_USEC (2 * G_USEC_PER_SEC)
 
 G_DEFINE_FINAL_TYPE (LodeEngine, lode_engine, G_TYPE_OBJECT)
 
@@ -215,9 +212,7 @@ lode_engine_finalize (GObject *object)
   g_free (self->watch_list);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->cond);
-  g_clear_object (&self->embedder);
-  g_free (self->embedder_notice);
-  g_mutex_clear (&self->embedder_lock);
+  g_clear_object (&self->embedders);
 
   G_OBJECT_CLASS (lode_engine_parent_class)->finalize (object);
 }
@@ -288,7 +283,6 @@ lode_engine_init (LodeEngine *self)
   self->context = g_main_context_ref_thread_default ();
   self->entries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                          (GDestroyNotify) _lode_entry_free);
-  g_mutex_init (&self->embedder_lock);
 }
 
 /**
@@ -309,6 +303,7 @@ lode_engine_new (const LodeConfig *config)
 
   self = g_object_new (LODE_TYPE_ENGINE, NULL);
   self->config = lode_config_copy (config);
+  self->embedders = lode_embedder_source_new (config);
 
   return self;
 }
@@ -338,13 +333,7 @@ lode_engine_set_embedder (LodeEngine   *self,
   g_return_if_fail (LODE_IS_ENGINE (self));
   g_return_if_fail (embedder == NULL || LODE_IS_EMBEDDER (embedder));
 
-  g_mutex_lock (&self->embedder_lock);
-  g_set_object (&self->embedder, embedder);
-  g_free (self->embedder_notice);
-  self->embedder_notice = embedder == NULL ? g_strdup ("turned off") : NULL;
-  self->embedder_retry_at = 0;
-  self->embedder_ready = TRUE;
-  g_mutex_unlock (&self->embedder_lock);
+  lode_embedder_source_set_embedder (self->embedders, embedder);
 }
 
 /**
@@ -353,10 +342,9 @@ lode_engine_set_embedder (LodeEngine   *self,
  * @unavailable: (out) (optional) (transfer full): without a provider, why there is none
  *
  * The embedding provider of the settings, made on the first call (which may block: see
- * lode_embedder_new_for_config()). When the built-in provider has no model, later calls look
- * again (at most every EMBEDDER_RETRY_USEC), so that a long-lived process such as the daemon
- * picks up a model that `lode model pull` installed meanwhile. Remote providers are not
- * probed again: that could block for their whole timeout.
+ * lode_embedder_source_dup()). While there is none, it is looked for again in the background
+ * now and then, so that a long-lived process such as the daemon picks up a model that
+ * `lode model pull` installed, or a server that came back.
  *
  * Returns: (transfer full) (nullable): the provider
  */
@@ -364,35 +352,9 @@ LodeEmbedder *
 lode_engine_dup_embedder (LodeEngine  *self,
                           char       **unavailable)
 {
-  LodeEmbedder *embedder;
-
   g_return_val_if_fail (LODE_IS_ENGINE (self), NULL);
 
-  g_mutex_lock (&self->embedder_lock);
-  if (!self->embedder_ready ||
-      (self->embedder_retry_at != 0 && g_get_monotonic_time () >= self->embedder_retry_at))
-    {
-      g_autoptr(GError) error = NULL;
-
-      g_clear_pointer (&self->embedder_notice, g_free);
-      self->embedder_retry_at = 0;
-      self->embedder = lode_embedder_new_for_config (self->config, &error);
-      if (self->embedder == NULL)
-        {
-          g_debug ("No embedder: %s", error->message);
-          self->embedder_notice = g_strdup (error->message);
-          if (self->config->embedding_provider == NULL ||
-              g_str_equal (self->config->embedding_provider, "builtin"))
-            self->embedder_retry_at = g_get_monotonic_time () + EMBEDDER_RETRY_USEC;
-        }
-      self->embedder_ready = TRUE;
-    }
-  embedder = self->embedder != NULL ? g_object_ref (self->embedder) : NULL;
-  if (unavailable != NULL)
-    *unavailable = g_strdup (self->embedder_notice);
-  g_mutex_unlock (&self->embedder_lock);
-
-  return embedder;
+  return lode_embedder_source_dup (self->embedders, unavailable);
 }
 
 /* Projects ----------------------------------------------------------------------------- */

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# analyze.sh — the two dynamic and static checks that are too slow for every CI run:
+#
+#   build-aux/analyze.sh scan-build [BUILD_DIR]   clang's static analyzer over Lode's programs
+#                                                 and liblode (the tree-sitter grammars are
+#                                                 generated code and left out); HTML reports
+#                                                 under BUILD_DIR/meson-logs/scanbuild
+#   build-aux/analyze.sh valgrind [BUILD_DIR] [TEST…]
+#                                                 the C test suites under valgrind's memcheck
+#                                                 (children too: lode, lode-mcp, loded), with
+#                                                 build-aux/valgrind.supp for GLib's and
+#                                                 libsoup's own one-time allocations
+#
+# Each exits non-zero when it finds something: scan-build a report, valgrind a memcheck error
+# (tests that fail only because valgrind makes them slower are listed, not counted).
+# Packages: clang-tools (scan-build), valgrind.
+#
+# SPDX-FileCopyrightText: 2026 The Lode authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+mode=${1:-}
+shift || true
+
+# The default subset under valgrind (about 30 min on 2 cores): every C suite but the slow
+# indexing ones (indexer, graph-index, hybrid, search and tools index trees that take over
+# 40 min under valgrind, or trip their 60 s watchdogs; the same indexing code runs here through
+# cli, embedder-source, chunker and imports), the daemon's and the secret store's (their own
+# D-Bus sessions) and the Node-driven MCP suites. Under valgrind, mcp-http-limits' EMFILE
+# case does not run out of descriptors (valgrind manages the limit), and fails for that.
+VALGRIND_TESTS=(bert builtin-embedder chunker code-tokenizer config embedder embedder-source
+                gemm glob graph ignore impact imports language model-pull
+                ollama-embedder openai-embedder scanner store vectors wordpiece
+                http-server mcp-http-limits cli)
+
+case "$mode" in
+  scan-build)
+    dir=${1:-_build-scan}
+    rm -rf "$dir"
+    CC=clang meson setup "$dir" --buildtype=debug >/dev/null
+    # Our code only: the grammars are generated parsers (and take most of the time). The
+    # programs cover liblode, the MCP server and the daemon; the tests are left out (Debian's
+    # clang 14 has no _Float16 on x86-64, which test-bert uses).
+    scan-build --status-bugs -o "$dir/meson-logs/scanbuild" \
+      --exclude "${XDG_CACHE_HOME:-$HOME/.cache}/lode/grammars" --exclude "$dir" \
+      ninja -C "$dir" src/cli/lode src/mcp/lode-mcp src/daemon/loded
+    ;;
+  valgrind)
+    dir=${1:-_build}
+    shift || true
+    tests=("$@")
+    [ ${#tests[@]} -gt 0 ] || tests=("${VALGRIND_TESTS[@]}")
+    [ -d "$dir" ] || meson setup "$dir" >/dev/null
+    meson compile -C "$dir"
+    # Errors only: memory GLib's type system and caches keep for the life of a process is
+    # not an error. Children (lode, lode-mcp) are checked too; git and node are not.
+    meson test -C "$dir" --num-processes 2 --timeout-multiplier 20 \
+      --wrap="valgrind --quiet --error-exitcode=99 --leak-check=no --track-origins=yes \
+              --trace-children=yes --trace-children-skip=*/git,*/node,*/dbus-daemon,*/sh \
+              --suppressions=$PWD/build-aux/valgrind.supp --gen-suppressions=all" \
+      "${tests[@]}" || true
+    # Memcheck's reports are what counts: a test may also fail because it runs 20-50 times
+    # slower (a parse over its time budget), which says nothing about memory.
+    log="$dir/meson-logs/testlog-valgrind.txt"
+    errors=$(grep -cE '^==[0-9]+== (Invalid|Conditional|Use of uninitialised|Syscall param|Mismatched|Source and destination|Argument)' "$log" || true)
+    echo "memcheck: $errors error(s) in ${#tests[@]} test programs (log: $log)"
+    [ "$errors" -eq 0 ]
+    ;;
+  *)
+    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+    exit 2
+    ;;
+esac
