@@ -760,11 +760,9 @@ embed_send (GTask *task)
   LodeOllamaEmbedder *self = g_task_get_source_object (task);
   EmbedData *data = g_task_get_task_data (task);
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
   g_autofree char *what = g_strdup_printf ("Ollama at %s (model %s)", self->url, self->model);
   LodeHttpRetry retry;
-  gsize length = 0;
   char *text;
 
   json_builder_begin_object (builder);
@@ -781,10 +779,9 @@ embed_send (GTask *task)
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  text = json_generator_to_data (generator, &length);
+  text = lode_json_to_string (root, FALSE);
   g_clear_pointer (&data->body, g_bytes_unref);
-  data->body = g_bytes_new_take (text, length);
+  data->body = g_bytes_new_take (text, strlen (text));
 
   _lode_http_retry_init (&retry, data->purpose, self->timeout_seconds, self->max_retries,
                          self->retry_delay_msec, &self->breaker);
