@@ -15,9 +15,20 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 dir=${1:-${LODE_GRAMMARS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/lode/grammars}}
 
+# Fixes of known bugs in the pinned grammars, applied to the fetched files (idempotent, so
+# also to a cache fetched before the fix).
+patch_grammars () {
+  # tree-sitter-swift 0.7.1 allocates its scanner state with calloc(0, …) and then reads and
+  # writes it: heap corruption on every Swift parse (valgrind memcheck). One state, zeroed.
+  swift="$dir/node_modules/tree-sitter-swift/src/scanner.c"
+  sed -i 's/calloc(0, sizeof(struct ScannerState))/calloc(1, sizeof(struct ScannerState))/' "$swift"
+  grep -q 'calloc(1, sizeof(struct ScannerState))' "$swift"
+}
+
 mkdir -p "$dir"
 # The stamp is written only after a complete install, so an interrupted fetch is redone.
 if cmp -s "$here/grammars/package-lock.json" "$dir/.lode-stamp"; then
+  patch_grammars
   echo "$dir"
   exit 0
 fi
@@ -25,5 +36,6 @@ fi
 cp "$here/grammars/package.json" "$here/grammars/package-lock.json" "$here/grammars/.npmrc" "$dir/"
 rm -f "$dir/.lode-stamp"
 (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >&2)
+patch_grammars
 cp "$here/grammars/package-lock.json" "$dir/.lode-stamp"
 echo "$dir"
