@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
@@ -144,12 +145,25 @@ percentile_ms (GArray *sorted_usec,
   return g_array_index (sorted_usec, gint64, rank - 1) / 1000.0;
 }
 
-/* Runs every query opt_repeat times. @latencies_usec receives the measured passes in order
- * (pass 1: query 0 … n-1, pass 2: …); @first_hits the first result of each query. */
+/* CPU time of the whole process in microseconds: on a loaded machine the wall time of a
+ * query mostly measures the scheduler, its CPU time what the search costs. */
+static gint64
+process_cpu_usec (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
+
+/* Runs every query opt_repeat times. @latencies_usec and @cpu_usec receive the measured
+ * passes in order (pass 1: query 0 … n-1, pass 2: …); @first_hits the first result of each
+ * query. */
 static gboolean
 run_queries (LodeProject  *project,
              GPtrArray    *queries,
              GArray       *latencies_usec,
+             GArray       *cpu_usec,
              GPtrArray    *first_hits,
              GError      **error)
 {
@@ -161,13 +175,17 @@ run_queries (LodeProject  *project,
           g_autoptr(GPtrArray) results = NULL;
           LodeSearchResult *top;
           gint64 start;
+          gint64 cpu_start;
           gint64 elapsed;
+          gint64 cpu;
 
           options.query = g_ptr_array_index (queries, i);
           options.limit = opt_limit;
 
           start = g_get_monotonic_time ();
+          cpu_start = process_cpu_usec ();
           results = lode_project_search (project, &options, NULL, error);
+          cpu = process_cpu_usec () - cpu_start;
           elapsed = g_get_monotonic_time () - start;
           if (results == NULL)
             {
@@ -178,6 +196,7 @@ run_queries (LodeProject  *project,
           if (pass > 0)
             {
               g_array_append_val (latencies_usec, elapsed);
+              g_array_append_val (cpu_usec, cpu);
               continue;
             }
 
@@ -195,24 +214,33 @@ run_queries (LodeProject  *project,
   return TRUE;
 }
 
-static void
-print_hits (GPtrArray *queries,
-            GArray    *latencies_usec,
-            GPtrArray *first_hits)
+/* Median of the samples of query @i among the passes of @usec, in milliseconds. */
+static double
+query_median_ms (GArray *usec,
+                 guint   i,
+                 guint   n_queries)
 {
   g_autoptr(GArray) samples = g_array_new (FALSE, FALSE, sizeof (gint64));
 
-  g_print ("per query         median    first result\n");
-  for (guint i = 0; i < queries->len; i++)
-    {
-      g_array_set_size (samples, 0);
-      for (guint j = i; j < latencies_usec->len; j += queries->len)
-        g_array_append_val (samples, g_array_index (latencies_usec, gint64, j));
-      g_array_sort (samples, compare_gint64);
+  for (guint j = i; j < usec->len; j += n_queries)
+    g_array_append_val (samples, g_array_index (usec, gint64, j));
+  g_array_sort (samples, compare_gint64);
 
-      g_print ("  %-45s %7.2f ms  %s\n", (const char *) g_ptr_array_index (queries, i),
-               percentile_ms (samples, 50), (const char *) g_ptr_array_index (first_hits, i));
-    }
+  return percentile_ms (samples, 50);
+}
+
+static void
+print_hits (GPtrArray *queries,
+            GArray    *latencies_usec,
+            GArray    *cpu_usec,
+            GPtrArray *first_hits)
+{
+  g_print ("per query                                        median    CPU   first result\n");
+  for (guint i = 0; i < queries->len; i++)
+    g_print ("  %-45s %7.2f ms %7.2f ms  %s\n", (const char *) g_ptr_array_index (queries, i),
+             query_median_ms (latencies_usec, i, queries->len),
+             query_median_ms (cpu_usec, i, queries->len),
+             (const char *) g_ptr_array_index (first_hits, i));
 }
 
 int
@@ -228,6 +256,7 @@ main (int   argc,
   g_autoptr(LodeProjectStatus) status = NULL;
   g_autoptr(GPtrArray) queries = NULL;
   g_autoptr(GArray) latencies = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) cpu = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autoptr(GPtrArray) first_hits = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonGenerator) generator = json_generator_new ();
@@ -357,14 +386,15 @@ main (int   argc,
 
   if (queries != NULL)
     {
-      if (!run_queries (project, queries, latencies, first_hits, &error))
+      if (!run_queries (project, queries, latencies, cpu, first_hits, &error))
         {
           g_printerr ("lode-bench: %s\n", error->message);
           return EXIT_FAILURE;
         }
       if (opt_show_hits)
-        print_hits (queries, latencies, first_hits);
+        print_hits (queries, latencies, cpu, first_hits);
       g_array_sort (latencies, compare_gint64);
+      g_array_sort (cpu, compare_gint64);
 
       g_print ("queries         %u × %d passes (first not counted), limit %d\n",
                queries->len, opt_repeat - 1, opt_limit);
@@ -372,6 +402,8 @@ main (int   argc,
       g_print ("search p95      %.2f ms\n", percentile_ms (latencies, 95));
       g_print ("search p99      %.2f ms\n", percentile_ms (latencies, 99));
       g_print ("search max      %.2f ms\n", percentile_ms (latencies, 100));
+      g_print ("search CPU p50  %.2f ms (p95 %.2f ms)\n", percentile_ms (cpu, 50),
+               percentile_ms (cpu, 95));
       g_print ("peak RSS        %.1f MB (after searching)\n", peak_rss_mb ());
 
       json_builder_set_member_name (builder, "queries");
@@ -386,6 +418,10 @@ main (int   argc,
       json_builder_add_double_value (builder, percentile_ms (latencies, 99));
       json_builder_set_member_name (builder, "search_max_ms");
       json_builder_add_double_value (builder, percentile_ms (latencies, 100));
+      json_builder_set_member_name (builder, "search_cpu_p50_ms");
+      json_builder_add_double_value (builder, percentile_ms (cpu, 50));
+      json_builder_set_member_name (builder, "search_cpu_p95_ms");
+      json_builder_add_double_value (builder, percentile_ms (cpu, 95));
       json_builder_set_member_name (builder, "peak_rss_after_search_mb");
       json_builder_add_double_value (builder, peak_rss_mb ());
     }
