@@ -8,6 +8,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "lode-client.h"
 #include "lode-dbus-daemon.h"
 #include "lode-variant.h"
@@ -374,7 +376,7 @@ client_connected (LodeClient       *self,
     use_daemon (self, daemon);
   else if (self->mode == LODE_CLIENT_DAEMON_ONLY)
     {
-      g_propagate_prefixed_error (error, local_error, "Cannot reach Lode's daemon (loded): ");
+      g_propagate_prefixed_error (error, local_error, _("Cannot reach Lode's daemon (loded): "));
       return FALSE;
     }
   else if (local_error != NULL)
@@ -686,9 +688,9 @@ daemon_call_cb (GObject      *object,
         }
       if (daemon_is_gone (error))
         g_task_return_new_error (task, LODE_ERROR, LODE_ERROR_FAILED,
-                                 "Lode's daemon (loded) stopped while it ran %s, and asking it "
-                                 "again failed too (%s). See `journalctl --user -u loded` or "
-                                 "run with --no-daemon.", call->name, error->message);
+                                 _("Lode's daemon (loded) stopped while it ran %s, and asking "
+                                   "it again failed too (%s). See `journalctl --user -u loded` "
+                                   "or run with --no-daemon."), call->name, error->message);
       else
         g_task_return_error (task, g_steal_pointer (&error));
       return;

@@ -294,13 +294,13 @@ handle_activate_result (LodeShellSearchProvider2 *iface,
     {
       g_dbus_method_invocation_return_error (g_steal_pointer (&invocation), LODE_ERROR,
                                              LODE_ERROR_INVALID_ARGUMENT,
-                                             "Not a result of this provider: “%s”", identifier);
+                                             _("Not a result of this provider: “%s”"), identifier);
       return G_DBUS_METHOD_INVOCATION_HANDLED;
     }
 
   if (!lode_open_location (parts[0], line, NULL, &error))
     {
-      g_prefix_error (&error, "Cannot open %s: ", parts[0]);
+      g_prefix_error (&error, _("Cannot open %s: "), parts[0]);
       g_dbus_method_invocation_return_gerror (g_steal_pointer (&invocation), error);
       return G_DBUS_METHOD_INVOCATION_HANDLED;
     }
@@ -322,7 +322,7 @@ launch_search_cb (GObject      *object,
   if (reply == NULL)
     {
       g_dbus_error_strip_remote_error (error);
-      g_prefix_error (&error, "Cannot open Lode: ");
+      g_prefix_error (&error, _("Cannot open Lode: "));
       g_dbus_method_invocation_return_gerror (g_steal_pointer (&invocation), error);
       return;
     }
