@@ -282,7 +282,7 @@ query_cb (GObject      *object,
 
       if (target != NULL)
         /* Translators: an import resolved to a file of the project; %s is its path. */
-        subtitle = g_strdup_printf (_("the project’s %s"), target);
+        subtitle = g_strdup_printf (_("resolves to %s"), target);
       else if (package != NULL)
         /* Translators: an import of an external package; %s is its name. */
         subtitle = g_strdup_printf (_("package %s"), package);

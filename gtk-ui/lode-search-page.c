@@ -91,6 +91,16 @@ clear_results (LodeSearchPage *self)
     gtk_list_box_remove (self->results, row);
 }
 
+static const char *
+mode_title (const char *mode)
+{
+  if (g_strcmp0 (mode, "lexical") == 0)
+    return C_("search mode", "lexical");
+  if (g_strcmp0 (mode, "semantic") == 0)
+    return C_("search mode", "semantic");
+  return C_("search mode", "hybrid");
+}
+
 /* "3 results, lexical search", and why the mode differs from the one asked for. */
 static char *
 describe (JsonObject *found)
@@ -103,7 +113,8 @@ describe (JsonObject *found)
 
   /* Translators: %u is a number of results, %s the search mode (hybrid, lexical, semantic). */
   count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u result, %s search",
-                                        "%u results, %s search", total), total, used);
+                                        "%u results, %s search", total),
+                           total, mode_title (used));
   if (reason == NULL)
     return g_steal_pointer (&count);
 

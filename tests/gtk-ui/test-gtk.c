@@ -17,6 +17,7 @@
 #include "lode-project-item.h"
 #include "lode-projects-page.h"
 #include "lode-remote-embedder.h"
+#include "lode-search-page.h"
 #include "lode-search-row.h"
 #include "lode-secret.h"
 #include "lode-window.h"
@@ -393,6 +394,24 @@ has_label (GtkWidget  *widget,
   return FALSE;
 }
 
+/* Whether a visible label under @widget starts with @prefix. */
+static gboolean
+has_label_prefix (GtkWidget  *widget,
+                  const char *prefix)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_visible (widget) &&
+      g_str_has_prefix (gtk_label_get_label (GTK_LABEL (widget)), prefix))
+    return TRUE;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (has_label_prefix (child, prefix))
+      return TRUE;
+
+  return FALSE;
+}
+
 static gboolean
 item_finished (gpointer data)
 {
@@ -618,6 +637,47 @@ test_manage (Fixture       *fixture,
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (message_dialog ()), "remove");
   wait_until (project_gone, listed, "the project's row to go");
   g_assert_true (g_file_test (source, G_FILE_TEST_IS_REGULAR));
+}
+
+/* The app in French (meson's gtk-fr test runs this with LANGUAGE=fr and the build tree's
+ * catalogs): the window, a project's row and a search, as a French-speaking user sees them. */
+static void
+test_french (Fixture       *fixture,
+             gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
+  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
+  GtkWidget *search = find_widget (window, LODE_TYPE_SEARCH_PAGE, 0);
+  GListModel *projects = lode_projects_page_get_model (page);
+  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
+  AdwViewStackPage *search_page = adw_view_stack_get_page (stack, search);
+  g_autoptr(GFile) folder = g_file_new_for_path (fixture->root);
+  g_autoptr(LodeProjectItem) item = NULL;
+  gpointer listed[2] = { projects, fixture->root };
+
+  if (g_strcmp0 (g_dgettext (GETTEXT_PACKAGE, "Ready"), "Ready") == 0)
+    {
+      g_test_skip ("Not in French (the gtk-fr test runs this with LANGUAGE=fr)");
+      return;
+    }
+
+  g_assert_cmpstr (adw_view_stack_page_get_title (search_page), ==, "_Recherche");
+  g_assert_true (has_label (window, "Aucun projet"));
+  screenshot (window, "empty-fr");
+
+  lode_projects_page_add_folder (page, folder);
+  wait_until (project_listed, listed, "the project's row");
+  item = g_object_ref (find_project (projects, fixture->root));
+  wait_until (item_finished, item, "indexing to finish");
+  g_assert_true (g_str_has_prefix (lode_project_item_get_summary (item),
+                                   "Prêt · 3 fichiers ("));
+  g_assert_nonnull (strstr (lode_project_item_get_summary (item), " 0 vecteur · index "));
+  screenshot (window, "projects-fr");
+
+  lode_window_search (LODE_WINDOW (window), "parse_widget_config");
+  wait_until (has_search_row, window, "a search result");
+  g_assert_true (has_label_prefix (search, "2 résultats, recherche lexicale."));
+  screenshot (window, "search-fr");
 }
 
 /* A model server that sends the first 400 bytes of config.json and then nothing more (the
@@ -908,6 +968,9 @@ main (int   argc,
 {
   int status;
 
+  /* As the app's main() does: the user's language, here from the build tree's catalogs when
+   * the gtk-fr test asks for French. */
+  lode_locale_init ();
   g_test_init (&argc, &argv, NULL);
 
   if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
@@ -925,6 +988,7 @@ main (int   argc,
   ADD ("acceptance", test_acceptance);
   ADD ("manage", test_manage);
   ADD ("model-download", test_model_download);
+  ADD ("french", test_french);
   ADD ("preferences-secret", test_preferences_secret);
 #undef ADD
 
