@@ -28,7 +28,6 @@ struct _LodeGraphPage
 {
   GtkWidget            parent_instance;
   LodeApplication     *app;
-  LodeClient          *client;
   GCancellable        *cancellable;        /* the project's lists */
   GCancellable        *query_cancellable;  /* the file's neighbours */
   LodeProjectItem     *item;               /* the selected project, followed */
@@ -375,6 +374,7 @@ index_changed_cb (LodeGraphPage *self,
     load_project (self);
 }
 
+/* The client is made once; its handlers go with the page. */
 static void
 client_changed_cb (LodeGraphPage   *self,
                    GParamSpec      *pspec,
@@ -382,12 +382,6 @@ client_changed_cb (LodeGraphPage   *self,
 {
   LodeClient *client = lode_application_get_client (app);
 
-  if (self->client == client)
-    return;
-
-  if (self->client != NULL)
-    g_signal_handlers_disconnect_by_data (self->client, self);
-  g_set_object (&self->client, client);
   if (client != NULL)
     g_signal_connect_object (client, "index-changed", G_CALLBACK (index_changed_cb), self,
                              G_CONNECT_SWAPPED);
@@ -428,9 +422,6 @@ lode_graph_page_dispose (GObject *object)
   if (self->item != NULL)
     g_signal_handlers_disconnect_by_data (self->item, self);
   g_clear_object (&self->item);
-  if (self->client != NULL)
-    g_signal_handlers_disconnect_by_data (self->client, self);
-  g_clear_object (&self->client);
   gtk_widget_dispose_template (GTK_WIDGET (object), LODE_TYPE_GRAPH_PAGE);
   /* The template's root is not bound to a field, so it is unparented here. */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (object))) != NULL)

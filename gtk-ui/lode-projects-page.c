@@ -27,7 +27,6 @@ struct _LodeProjectsPage
 {
   GtkWidget             parent_instance;
   LodeApplication      *app;
-  LodeClient           *client;
   GListStore           *projects;
   GtkFileChooserNative *chooser;
   GCancellable         *cancellable;
@@ -513,6 +512,7 @@ remove_activated (GtkWidget  *widget,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* The client is made once; its handlers go with the page. */
 static void
 client_changed_cb (LodeProjectsPage *self,
                    GParamSpec       *pspec,
@@ -520,12 +520,6 @@ client_changed_cb (LodeProjectsPage *self,
 {
   LodeClient *client = lode_application_get_client (app);
 
-  if (self->client == client)
-    return;
-
-  if (self->client != NULL)
-    g_signal_handlers_disconnect_by_data (self->client, self);
-  g_set_object (&self->client, client);
   if (client == NULL)
     return;
 
@@ -576,9 +570,6 @@ lode_projects_page_dispose (GObject *object)
   g_clear_object (&self->chooser);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  if (self->client != NULL)
-    g_signal_handlers_disconnect_by_data (self->client, self);
-  g_clear_object (&self->client);
   gtk_widget_dispose_template (GTK_WIDGET (self), LODE_TYPE_PROJECTS_PAGE);
   g_clear_object (&self->projects);
 
