@@ -19,6 +19,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 MANIFEST = os.path.join("flatpak", "io.github.lode.Lode.yml")
 GRAMMARS_DEST = "grammars/node_modules/"
@@ -129,8 +130,11 @@ def main():
         print("flatpak-builder is not installed (build-aux/install-deps.sh installs it)")
         sys.exit(77)
 
-    shown = subprocess.run([builder, "--show-manifest", os.path.join(root, MANIFEST)],
-                           capture_output=True, text=True)
+    # flatpak-builder leaves its state directory in the working directory.
+    with tempfile.TemporaryDirectory() as tmp:
+        shown = subprocess.run([builder, "--show-manifest",
+                                os.path.abspath(os.path.join(root, MANIFEST))],
+                               capture_output=True, text=True, cwd=tmp)
     if shown.returncode != 0:
         print(f"flatpak-builder rejects {MANIFEST}:\n{shown.stderr}", file=sys.stderr)
         sys.exit(1)
