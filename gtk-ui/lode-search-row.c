@@ -96,13 +96,16 @@ char *
 lode_search_snippet_markup (const char *snippet,
                             const char *query)
 {
-  g_autoptr(GPtrArray) terms = query_terms (query);
-  g_autoptr(GString) markup = g_string_new (NULL);
+  g_autoptr(GPtrArray) terms = NULL;
+  g_autoptr(GString) markup = NULL;
   const char *run = snippet;
   const char *p = snippet;
   guint lines = 1;
 
   g_return_val_if_fail (snippet != NULL && query != NULL, NULL);
+
+  terms = query_terms (query);
+  markup = g_string_new (NULL);
 
   /* Terms are ASCII, so they only match at ASCII bytes: runs of other text stay whole UTF-8
    * sequences. */

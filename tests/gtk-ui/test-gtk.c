@@ -779,6 +779,24 @@ test_model_download (Fixture       *fixture,
   g_clear_pointer (&stalled, g_ptr_array_unref);
 }
 
+/* The query's identifiers and their parts are highlighted, whatever their case; the rest of
+ * the snippet is escaped, and it is cut after eight lines. */
+static void
+test_snippet_markup (void)
+{
+  g_autofree char *markup = NULL;
+  g_autofree char *long_markup = NULL;
+
+  markup = lode_search_snippet_markup ("int parseWidget (Config *c); /* <b> & */", "parse_widget");
+  g_assert_cmpstr (markup, ==,
+                   "int <span weight=\"bold\" background=\"#f6d32d\" bgalpha=\"40%\">parse</span>"
+                   "<span weight=\"bold\" background=\"#f6d32d\" bgalpha=\"40%\">Widget</span> "
+                   "(Config *c); /* &lt;b&gt; &amp; */");
+
+  long_markup = lode_search_snippet_markup ("a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n", "zz");
+  g_assert_cmpstr (long_markup, ==, "a\nb\nc\nd\ne\nf\ng\nh\n…");
+}
+
 static GtkWidget *
 preferences_window (void)
 {
@@ -978,6 +996,8 @@ main (int   argc,
       g_test_skip ("No display (run under xvfb-run)");
       return g_test_run ();
     }
+
+  g_test_add_func ("/lode/gtk/snippet-markup", test_snippet_markup);
 
   log_text = g_string_new (NULL);
   g_log_set_writer_func (log_writer, log_text, NULL);
