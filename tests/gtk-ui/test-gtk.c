@@ -421,6 +421,31 @@ item_finished (gpointer data)
          lode_project_item_get_fraction (item) == 1.0;
 }
 
+static void
+collect_widgets (GtkWidget *widget,
+                 GType      type,
+                 GPtrArray *found)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
+        g_ptr_array_add (found, child);
+      collect_widgets (child, type, found);
+    }
+}
+
+static gboolean
+first_result_in (gpointer data)
+{
+  GtkWidget *row = find_widget (((gpointer *) data)[0], LODE_TYPE_SEARCH_ROW, 0);
+
+  return row != NULL &&
+         g_str_has_suffix (lode_search_row_get_path (LODE_SEARCH_ROW (row)),
+                           ((gpointer *) data)[1]);
+}
+
 /* The first row of the search results. */
 static gboolean
 has_search_row (gpointer data)
@@ -530,6 +555,22 @@ test_acceptance (Fixture       *fixture,
   g_assert_no_error (error);
   expected = g_strdup_printf ("+3\n%s\n", source);
   g_assert_cmpstr (launched, ==, expected);
+
+  /* The path filter (the second entry below the query, after the language's) goes to
+   * codebase_search's fileFilter: only the header is left. */
+  {
+    GtkWidget *search = find_widget (window, LODE_TYPE_SEARCH_PAGE, 0);
+    g_autoptr(GPtrArray) entries = g_ptr_array_new ();
+    gpointer header[2] = { search, (gpointer) "/src/widget.h" };
+
+    collect_widgets (search, GTK_TYPE_ENTRY, entries);
+    g_assert_cmpuint (entries->len, ==, 2);
+    gtk_editable_set_text (GTK_EDITABLE (entries->pdata[1]), "*.h");
+    g_signal_emit_by_name (entries->pdata[1], "activate");
+    wait_until (first_result_in, header, "the filtered results");
+    g_assert_true (has_label_prefix (search, "1 result, lexical search."));
+    gtk_editable_set_text (GTK_EDITABLE (entries->pdata[1]), "");
+  }
 
   /* The import graph: the cycle, the hubs, and a file's neighbours. */
   adw_view_stack_set_visible_child_name (stack, "graph");
