@@ -118,8 +118,9 @@ describe (JsonObject *found)
   if (reason == NULL)
     return g_steal_pointer (&count);
 
-  /* The reason is the engine's, in English, as agents get it. */
-  return g_strdup_printf ("%s. %s", count, reason);
+  /* Translators: the result count, then why the mode differs from the one asked for (the
+   * engine's words, in English, as agents get them: "semantic search unavailable: …"). */
+  return g_strdup_printf (_("%s — %s"), count, reason);
 }
 
 static void

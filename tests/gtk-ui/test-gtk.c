@@ -568,7 +568,7 @@ test_acceptance (Fixture       *fixture,
     gtk_editable_set_text (GTK_EDITABLE (entries->pdata[1]), "*.h");
     g_signal_emit_by_name (entries->pdata[1], "activate");
     wait_until (first_result_in, header, "the filtered results");
-    g_assert_true (has_label_prefix (search, "1 result, lexical search."));
+    g_assert_true (has_label_prefix (search, "1 result, lexical search — "));
     gtk_editable_set_text (GTK_EDITABLE (entries->pdata[1]), "");
   }
 
@@ -717,7 +717,7 @@ test_french (Fixture       *fixture,
 
   lode_window_search (LODE_WINDOW (window), "parse_widget_config");
   wait_until (has_search_row, window, "a search result");
-  g_assert_true (has_label_prefix (search, "2 résultats, recherche lexicale."));
+  g_assert_true (has_label_prefix (search, "2 résultats, recherche lexicale — "));
   screenshot (window, "search-fr");
 }
 
