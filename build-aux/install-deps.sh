@@ -14,6 +14,7 @@ packages="
   clang
   dbus-daemon
   desktop-file-utils
+  flatpak-builder
   gcc
   gettext
   git
@@ -32,6 +33,7 @@ packages="
   meson
   ninja-build
   pkg-config
+  python3
   python3-numpy
   shared-mime-info
   xauth

@@ -8,12 +8,15 @@
 
 #include <adwaita.h>
 
+#include "lode-application.h"
+
 G_BEGIN_DECLS
 
 #define LODE_TYPE_MODELS_PAGE (lode_models_page_get_type ())
 G_DECLARE_FINAL_TYPE (LodeModelsPage, lode_models_page, LODE, MODELS_PAGE, GtkWidget)
 
-void lode_models_page_set_settings (LodeModelsPage *self,
-                                    GSettings      *settings);
+void lode_models_page_set_application (LodeModelsPage  *self,
+                                       LodeApplication *app);
+void lode_models_page_download        (LodeModelsPage  *self);
 
 G_END_DECLS

@@ -12,15 +12,31 @@
 
 #include "lode-project-item.h"
 
+/*
+ * What codebase_list_projects and codebase_status say about a tree (their JSON forms are in
+ * lode-json-forms.h), and what the client's index-progress signal says while it is indexed.
+ * The summary is the line the row shows under the folder's name.
+ */
+
 struct _LodeProjectItem
 {
-  GObject  parent_instance;
-  char    *root;
-  char    *name;
-  char    *summary;
-  double   fraction;
-  guint    indexing : 1;
-  guint    watched : 1;
+  GObject    parent_instance;
+  char      *root;
+  char      *name;
+  char      *state;        /* "not indexed", "incomplete", "ready" or "damaged" */
+  char      *problem;      /* (nullable): damage, or the last job's error */
+  char      *summary;
+  char      *progress;     /* (nullable): the progress line while indexing */
+  GDateTime *indexed_at;   /* (nullable) */
+  double     fraction;
+  guint      files;
+  guint      chunks;
+  guint      vectors;
+  guint64    bytes;
+  guint64    index_bytes;
+  guint      exists : 1;
+  guint      indexing : 1;
+  guint      watched : 1;
 };
 
 G_DEFINE_FINAL_TYPE (LodeProjectItem, lode_project_item, G_TYPE_OBJECT)
@@ -29,10 +45,14 @@ enum {
   PROP_0,
   PROP_ROOT,
   PROP_NAME,
+  PROP_STATE,
   PROP_INDEXING,
   PROP_WATCHED,
   PROP_FRACTION,
   PROP_SUMMARY,
+  PROP_FILES,
+  PROP_CHUNKS,
+  PROP_VECTORS,
   N_PROPS
 };
 static GParamSpec *properties [N_PROPS];
@@ -53,6 +73,14 @@ lode_project_item_get_root (LodeProjectItem *self)
   return self->root;
 }
 
+const char *
+lode_project_item_get_state (LodeProjectItem *self)
+{
+  g_return_val_if_fail (LODE_IS_PROJECT_ITEM (self), NULL);
+
+  return self->state;
+}
+
 gboolean
 lode_project_item_get_indexing (LodeProjectItem *self)
 {
@@ -61,18 +89,113 @@ lode_project_item_get_indexing (LodeProjectItem *self)
   return self->indexing;
 }
 
-static void
-set_summary (LodeProjectItem *self,
-             char            *summary)
+gboolean
+lode_project_item_get_watched (LodeProjectItem *self)
 {
-  if (g_strcmp0 (self->summary, summary) == 0)
+  g_return_val_if_fail (LODE_IS_PROJECT_ITEM (self), FALSE);
+
+  return self->watched;
+}
+
+double
+lode_project_item_get_fraction (LodeProjectItem *self)
+{
+  g_return_val_if_fail (LODE_IS_PROJECT_ITEM (self), 0.0);
+
+  return self->fraction;
+}
+
+const char *
+lode_project_item_get_summary (LodeProjectItem *self)
+{
+  g_return_val_if_fail (LODE_IS_PROJECT_ITEM (self), NULL);
+
+  return self->summary;
+}
+
+/* "today at 14:03", or the date for an older index. */
+static char *
+format_when (GDateTime *when)
+{
+  g_autoptr(GDateTime) local = g_date_time_to_local (when);
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+
+  if (g_date_time_get_year (local) == g_date_time_get_year (now) &&
+      g_date_time_get_day_of_year (local) == g_date_time_get_day_of_year (now))
     {
-      g_free (summary);
-      return;
+      g_autofree char *time = g_date_time_format (local, "%R");
+
+      /* Translators: when a folder was indexed; %s is a time such as 14:03. */
+      return g_strdup_printf (_("indexed today at %s"), time);
+    }
+  else
+    {
+      g_autofree char *date = g_date_time_format (local, "%x");
+
+      /* Translators: when a folder was indexed; %s is a date. */
+      return g_strdup_printf (_("indexed on %s"), date);
+    }
+}
+
+static char *
+build_summary (LodeProjectItem *self)
+{
+  g_autoptr(GString) text = NULL;
+  g_autofree char *size = NULL;
+  g_autofree char *index_size = NULL;
+
+  if (!self->exists)
+    return g_strdup (_("The folder no longer exists"));
+  if (self->indexing)
+    return g_strdup (self->progress != NULL ? self->progress : _("Waiting to start…"));
+  if (g_strcmp0 (self->state, "damaged") == 0)
+    /* Translators: %s says what is wrong with the index and how to repair it. */
+    return g_strdup_printf (_("Damaged: %s"), self->problem != NULL ? self->problem : "");
+  if (self->problem != NULL)
+    /* Translators: %s is the error of the last indexing run. */
+    return g_strdup_printf (_("Indexing failed: %s"), self->problem);
+  if (self->state == NULL || g_str_equal (self->state, "not indexed"))
+    return g_strdup (_("Not indexed yet"));
+
+  text = g_string_new (g_str_equal (self->state, "ready") ? _("Ready")
+                                                          : _("Incomplete: index it again"));
+  size = g_format_size (self->bytes);
+  index_size = g_format_size (self->index_bytes);
+  g_string_append (text, " · ");
+  /* Translators: a number of files, and their size such as 1.2 MB. */
+  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%u file (%s)", "%u files (%s)",
+                                             self->files), (guint) self->files, size);
+  g_string_append (text, " · ");
+  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%u chunk", "%u chunks",
+                                             self->chunks), (guint) self->chunks);
+  g_string_append (text, " · ");
+  /* Translators: chunks that semantic search can find (embedded as vectors). */
+  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%u vector", "%u vectors",
+                                             self->vectors), (guint) self->vectors);
+  g_string_append (text, " · ");
+  /* Translators: %s is the size of the index on disk, such as 1.2 MB. */
+  g_string_append_printf (text, _("index %s"), index_size);
+  if (self->indexed_at != NULL)
+    {
+      g_autofree char *when = format_when (self->indexed_at);
+
+      g_string_append_printf (text, " · %s", when);
     }
 
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+/* Recomputes the summary and notifies what changed; every setter ends here. */
+static void
+changed (LodeProjectItem *self)
+{
+  g_autofree char *summary = build_summary (self);
+
+  if (g_strcmp0 (summary, self->summary) == 0)
+    return;
+
   g_free (self->summary);
-  self->summary = summary;
+  self->summary = g_steal_pointer (&summary);
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_SUMMARY]);
 }
 
@@ -87,39 +210,41 @@ set_fraction (LodeProjectItem *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_FRACTION]);
 }
 
-void
-lode_project_item_set_indexing (LodeProjectItem *self,
-                                gboolean         indexing)
+static void
+set_string (LodeProjectItem  *self,
+            char            **field,
+            const char       *value,
+            GParamSpec       *pspec)
 {
-  g_return_if_fail (LODE_IS_PROJECT_ITEM (self));
-
-  indexing = !!indexing;
-  if (self->indexing == indexing)
+  if (g_strcmp0 (*field, value) == 0)
     return;
 
-  self->indexing = indexing;
-  if (indexing)
-    {
-      set_fraction (self, 0.0);
-      set_summary (self, g_strdup (_("Waiting to start…")));
-    }
-  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_INDEXING]);
+  g_free (*field);
+  *field = g_strdup (value);
+  if (pspec != NULL)
+    g_object_notify_by_pspec (G_OBJECT (self), pspec);
 }
 
-gboolean
-lode_project_item_get_watched (LodeProjectItem *self)
+static void
+set_count (LodeProjectItem *self,
+           guint           *field,
+           gint64           value,
+           GParamSpec      *pspec)
 {
-  g_return_val_if_fail (LODE_IS_PROJECT_ITEM (self), FALSE);
+  guint count = CLAMP (value, 0, G_MAXUINT);
 
-  return self->watched;
+  if (*field == count)
+    return;
+
+  *field = count;
+  if (pspec != NULL)
+    g_object_notify_by_pspec (G_OBJECT (self), pspec);
 }
 
-void
-lode_project_item_set_watched (LodeProjectItem *self,
-                               gboolean         watched)
+static void
+set_watched (LodeProjectItem *self,
+             gboolean         watched)
 {
-  g_return_if_fail (LODE_IS_PROJECT_ITEM (self));
-
   watched = !!watched;
   if (self->watched == watched)
     return;
@@ -128,22 +253,49 @@ lode_project_item_set_watched (LodeProjectItem *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_WATCHED]);
 }
 
-double
-lode_project_item_get_fraction (LodeProjectItem *self)
+static void
+set_indexing (LodeProjectItem *self,
+              gboolean         indexing)
 {
-  g_return_val_if_fail (LODE_IS_PROJECT_ITEM (self), 0.0);
+  indexing = !!indexing;
+  if (self->indexing == indexing)
+    return;
 
-  return self->fraction;
+  self->indexing = indexing;
+  if (indexing)
+    {
+      set_fraction (self, 0.0);
+      g_clear_pointer (&self->progress, g_free);
+      g_clear_pointer (&self->problem, g_free);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_INDEXING]);
+}
+
+/**
+ * lode_project_item_set_indexing:
+ * @self: a #LodeProjectItem
+ * @indexing: whether a job runs for the tree
+ *
+ * What the app knows before the daemon says more: a job was asked for, or failed to start.
+ */
+void
+lode_project_item_set_indexing (LodeProjectItem *self,
+                                gboolean         indexing)
+{
+  g_return_if_fail (LODE_IS_PROJECT_ITEM (self));
+
+  set_indexing (self, indexing);
+  changed (self);
 }
 
 /**
  * lode_project_item_set_progress:
  * @self: a #LodeProjectItem
- * @phase: the daemon's phase: "scanning", "indexing" or "finishing"
+ * @phase: the engine's phase: "scanning", "indexing", "finishing", "embedding" or "waiting"
  * @done: units done
  * @total: units in all, 0 while unknown
  *
- * What a Progress signal of the daemon says about this tree.
+ * What the client's index-progress signal says about this tree.
  */
 void
 lode_project_item_set_progress (LodeProjectItem *self,
@@ -151,41 +303,119 @@ lode_project_item_set_progress (LodeProjectItem *self,
                                 guint            done,
                                 guint            total)
 {
+  g_autofree char *progress = NULL;
+
   g_return_if_fail (LODE_IS_PROJECT_ITEM (self));
   g_return_if_fail (phase != NULL);
 
-  lode_project_item_set_indexing (self, TRUE);
+  set_indexing (self, TRUE);
   set_fraction (self, total > 0 ? MIN (1.0, (double) done / total) : 0.0);
 
   if (g_str_equal (phase, "scanning"))
-    set_summary (self, g_strdup_printf (ngettext ("Looking for files: %u found",
-                                                  "Looking for files: %u found", done),
-                                        done));
+    progress = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Looking for files: %u found",
+                                             "Looking for files: %u found", done), done);
   else if (g_str_equal (phase, "finishing"))
-    set_summary (self, g_strdup (_("Finishing…")));
+    progress = g_strdup (_("Finishing…"));
+  else if (g_str_equal (phase, "embedding"))
+    progress = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Embedding: %u of %u chunk",
+                                             "Embedding: %u of %u chunks", total), done, total);
+  else if (g_str_equal (phase, "waiting"))
+    progress = g_strdup (_("Waiting for another job to end…"));
   else
-    set_summary (self, g_strdup_printf (ngettext ("Indexing: %u of %u file",
-                                                  "Indexing: %u of %u files", total),
-                                        done, total));
+    progress = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Indexing: %u of %u file",
+                                             "Indexing: %u of %u files", total), done, total);
+
+  g_free (self->progress);
+  self->progress = g_steal_pointer (&progress);
+  changed (self);
 }
 
-/* The daemon said the index changed: the run is over (or watched changes were stored). */
+/**
+ * lode_project_item_update_info:
+ * @self: a #LodeProjectItem
+ * @info: the tree's entry in codebase_list_projects' result
+ */
 void
-lode_project_item_set_finished (LodeProjectItem *self)
+lode_project_item_update_info (LodeProjectItem *self,
+                               JsonObject      *info)
 {
   g_return_if_fail (LODE_IS_PROJECT_ITEM (self));
+  g_return_if_fail (info != NULL);
 
-  set_fraction (self, 1.0);
-  lode_project_item_set_indexing (self, FALSE);
-  set_summary (self, g_strdup (_("Up to date")));
+  self->exists = json_object_get_boolean_member_with_default (info, "exists", TRUE);
+  set_watched (self, json_object_get_boolean_member_with_default (info, "watching", FALSE));
+  set_string (self, &self->state, json_object_get_string_member_with_default (info, "state",
+                                                                              NULL),
+              properties [PROP_STATE]);
+  set_count (self, &self->files, json_object_get_int_member_with_default (info, "files", 0),
+             properties [PROP_FILES]);
+  set_count (self, &self->chunks, json_object_get_int_member_with_default (info, "chunks", 0),
+             properties [PROP_CHUNKS]);
+  if (json_object_get_boolean_member_with_default (info, "indexing", FALSE))
+    set_indexing (self, TRUE);
+  changed (self);
 }
 
-const char *
-lode_project_item_get_summary (LodeProjectItem *self)
+/**
+ * lode_project_item_update_status:
+ * @self: a #LodeProjectItem
+ * @status: codebase_status' result for the tree
+ *
+ * Takes everything the status says; a job that is no longer running ends the progress.
+ */
+void
+lode_project_item_update_status (LodeProjectItem *self,
+                                 JsonObject      *status)
 {
-  g_return_val_if_fail (LODE_IS_PROJECT_ITEM (self), NULL);
+  JsonObject *semantic;
+  JsonObject *watch;
+  JsonObject *job;
+  const char *indexed_at;
+  const char *problem;
+  gboolean indexing;
 
-  return self->summary;
+  g_return_if_fail (LODE_IS_PROJECT_ITEM (self));
+  g_return_if_fail (status != NULL);
+
+  semantic = json_object_get_object_member (status, "semantic");
+  watch = json_object_get_object_member (status, "watch");
+  job = json_object_has_member (status, "job")
+        ? json_object_get_object_member (status, "job") : NULL;
+  indexing = json_object_get_boolean_member_with_default (status, "indexing", FALSE);
+
+  self->exists = TRUE;
+  set_string (self, &self->state, json_object_get_string_member (status, "state"),
+              properties [PROP_STATE]);
+  set_count (self, &self->files, json_object_get_int_member (status, "files"),
+             properties [PROP_FILES]);
+  set_count (self, &self->chunks, json_object_get_int_member (status, "chunks"),
+             properties [PROP_CHUNKS]);
+  set_count (self, &self->vectors,
+             semantic != NULL
+             ? json_object_get_int_member_with_default (semantic, "embeddedChunks", 0) : 0,
+             properties [PROP_VECTORS]);
+  self->bytes = MAX (json_object_get_int_member (status, "bytes"), 0);
+  self->index_bytes = MAX (json_object_get_int_member (status, "databaseBytes"), 0);
+  if (watch != NULL)
+    set_watched (self, json_object_get_boolean_member_with_default (watch, "watching", FALSE));
+
+  indexed_at = json_object_get_string_member_with_default (status, "indexedAt", NULL);
+  g_clear_pointer (&self->indexed_at, g_date_time_unref);
+  if (indexed_at != NULL)
+    self->indexed_at = g_date_time_new_from_iso8601 (indexed_at, NULL);
+
+  set_indexing (self, indexing);
+  if (!indexing)
+    {
+      problem = json_object_get_string_member_with_default (status, "damage", NULL);
+      if (problem == NULL && job != NULL &&
+          g_strcmp0 (json_object_get_string_member (job, "state"), "failed") == 0)
+        problem = json_object_get_string_member_with_default (job, "error", NULL);
+      set_string (self, &self->problem, problem, NULL);
+      set_fraction (self, g_strcmp0 (self->state, "ready") == 0 ? 1.0 : 0.0);
+    }
+
+  changed (self);
 }
 
 static void
@@ -206,6 +436,10 @@ lode_project_item_get_property (GObject    *object,
       g_value_set_string (value, self->name);
       break;
 
+    case PROP_STATE:
+      g_value_set_string (value, self->state);
+      break;
+
     case PROP_INDEXING:
       g_value_set_boolean (value, self->indexing);
       break;
@@ -220,6 +454,18 @@ lode_project_item_get_property (GObject    *object,
 
     case PROP_SUMMARY:
       g_value_set_string (value, self->summary);
+      break;
+
+    case PROP_FILES:
+      g_value_set_uint (value, self->files);
+      break;
+
+    case PROP_CHUNKS:
+      g_value_set_uint (value, self->chunks);
+      break;
+
+    case PROP_VECTORS:
+      g_value_set_uint (value, self->vectors);
       break;
 
     default:
@@ -242,17 +488,17 @@ lode_project_item_set_property (GObject      *object,
       self->name = g_path_get_basename (self->root);
       break;
 
-    case PROP_INDEXING:
-      lode_project_item_set_indexing (self, g_value_get_boolean (value));
-      break;
-
-    case PROP_WATCHED:
-      lode_project_item_set_watched (self, g_value_get_boolean (value));
-      break;
-
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+}
+
+static void
+lode_project_item_constructed (GObject *object)
+{
+  G_OBJECT_CLASS (lode_project_item_parent_class)->constructed (object);
+
+  changed (LODE_PROJECT_ITEM (object));
 }
 
 static void
@@ -262,7 +508,11 @@ lode_project_item_finalize (GObject *object)
 
   g_clear_pointer (&self->root, g_free);
   g_clear_pointer (&self->name, g_free);
+  g_clear_pointer (&self->state, g_free);
+  g_clear_pointer (&self->problem, g_free);
   g_clear_pointer (&self->summary, g_free);
+  g_clear_pointer (&self->progress, g_free);
+  g_clear_pointer (&self->indexed_at, g_date_time_unref);
 
   G_OBJECT_CLASS (lode_project_item_parent_class)->finalize (object);
 }
@@ -274,6 +524,7 @@ lode_project_item_class_init (LodeProjectItemClass *klass)
 
   object_class->get_property = lode_project_item_get_property;
   object_class->set_property = lode_project_item_set_property;
+  object_class->constructed = lode_project_item_constructed;
   object_class->finalize = lode_project_item_finalize;
 
   properties [PROP_ROOT] =
@@ -282,17 +533,29 @@ lode_project_item_class_init (LodeProjectItemClass *klass)
   properties [PROP_NAME] =
     g_param_spec_string ("name", NULL, NULL, NULL,
                          (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  properties [PROP_STATE] =
+    g_param_spec_string ("state", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   properties [PROP_INDEXING] =
     g_param_spec_boolean ("indexing", NULL, NULL, FALSE,
-                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+                          (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   properties [PROP_WATCHED] =
     g_param_spec_boolean ("watched", NULL, NULL, FALSE,
-                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+                          (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   properties [PROP_FRACTION] =
     g_param_spec_double ("fraction", NULL, NULL, 0.0, 1.0, 0.0,
                          (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   properties [PROP_SUMMARY] =
     g_param_spec_string ("summary", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  properties [PROP_FILES] =
+    g_param_spec_uint ("files", NULL, NULL, 0, G_MAXUINT, 0,
+                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  properties [PROP_CHUNKS] =
+    g_param_spec_uint ("chunks", NULL, NULL, 0, G_MAXUINT, 0,
+                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  properties [PROP_VECTORS] =
+    g_param_spec_uint ("vectors", NULL, NULL, 0, G_MAXUINT, 0,
                          (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -300,4 +563,5 @@ lode_project_item_class_init (LodeProjectItemClass *klass)
 static void
 lode_project_item_init (LodeProjectItem *self)
 {
+  self->exists = TRUE;
 }

@@ -6,27 +6,29 @@
 
 #pragma once
 
-#include <gio/gio.h>
+#include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
 
 #define LODE_TYPE_PROJECT_ITEM (lode_project_item_get_type ())
 G_DECLARE_FINAL_TYPE (LodeProjectItem, lode_project_item, LODE, PROJECT_ITEM, GObject)
 
-LodeProjectItem *lode_project_item_new          (const char      *root);
-const char      *lode_project_item_get_root     (LodeProjectItem *self);
-gboolean         lode_project_item_get_indexing (LodeProjectItem *self);
-void             lode_project_item_set_indexing (LodeProjectItem *self,
-                                                 gboolean         indexing);
-gboolean         lode_project_item_get_watched  (LodeProjectItem *self);
-void             lode_project_item_set_watched  (LodeProjectItem *self,
-                                                 gboolean         watched);
-double           lode_project_item_get_fraction (LodeProjectItem *self);
-void             lode_project_item_set_progress (LodeProjectItem *self,
-                                                 const char      *phase,
-                                                 guint            done,
-                                                 guint            total);
-void             lode_project_item_set_finished (LodeProjectItem *self);
-const char      *lode_project_item_get_summary  (LodeProjectItem *self);
+LodeProjectItem *lode_project_item_new           (const char      *root);
+const char      *lode_project_item_get_root      (LodeProjectItem *self);
+const char      *lode_project_item_get_state     (LodeProjectItem *self);
+gboolean         lode_project_item_get_indexing  (LodeProjectItem *self);
+void             lode_project_item_set_indexing  (LodeProjectItem *self,
+                                                  gboolean         indexing);
+gboolean         lode_project_item_get_watched   (LodeProjectItem *self);
+double           lode_project_item_get_fraction  (LodeProjectItem *self);
+const char      *lode_project_item_get_summary   (LodeProjectItem *self);
+void             lode_project_item_set_progress  (LodeProjectItem *self,
+                                                  const char      *phase,
+                                                  guint            done,
+                                                  guint            total);
+void             lode_project_item_update_info   (LodeProjectItem *self,
+                                                  JsonObject      *info);
+void             lode_project_item_update_status (LodeProjectItem *self,
+                                                  JsonObject      *status);
 
 G_END_DECLS

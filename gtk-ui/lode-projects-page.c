@@ -10,20 +10,28 @@
 
 #include <glib/gi18n.h>
 
-#include "lode-error.h"
 #include "lode-project-item.h"
 #include "lode-project-row.h"
 #include "lode-projects-page.h"
 #include "lode-window.h"
 
+/*
+ * Every action is a tool of the registry called in loded (codebase_index, codebase_stop,
+ * codebase_watch, codebase_remove); the list is codebase_list_projects, and each row's
+ * figures its project's codebase_status. The client's signals keep it live: index-progress
+ * drives the progress bars, index-changed asks for a tree's status again, projects-changed
+ * for the list.
+ */
+
 struct _LodeProjectsPage
 {
-  GtkWidget       parent_instance;
-  LodeDBusDaemon1 *daemon;
-  GListStore      *projects;
+  GtkWidget             parent_instance;
+  LodeApplication      *app;
+  GListStore           *projects;
   GtkFileChooserNative *chooser;
-  GtkStack        *stack;
-  GtkListBox      *list;
+  GCancellable         *cancellable;
+  GtkStack             *stack;
+  GtkListBox           *list;
 };
 
 G_DEFINE_FINAL_TYPE (LodeProjectsPage, lode_projects_page, GTK_TYPE_WIDGET)
@@ -56,6 +64,50 @@ request_free (Request *request)
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Request, request_free)
+
+static JsonObject *
+project_arguments (const char *root)
+{
+  JsonObject *arguments = json_object_new ();
+
+  json_object_set_string_member (arguments, "projectPath", root);
+  return arguments;
+}
+
+/* Calls @tool about @root; @callback gets a Request. */
+static void
+call_for_root (LodeProjectsPage    *self,
+               const char          *tool,
+               JsonObject          *arguments,
+               const char          *root,
+               gboolean             enable,
+               GAsyncReadyCallback  callback)
+{
+  Request *request = request_new (self, root);
+
+  request->enable = enable;
+  lode_application_call_tool (self->app, tool, arguments, self->cancellable, callback, request);
+}
+
+/* The tool's structured result, or NULL after showing why it failed as a toast. */
+static JsonObject *
+finish_call (GAsyncResult      *result,
+             Request           *request,
+             LodeProjectsPage **page,
+             const char        *what)
+{
+  g_autoptr(GError) error = NULL;
+  LodeApplication *app = LODE_APPLICATION (g_async_result_get_source_object (result));
+  JsonObject *object = lode_application_call_tool_finish (app, result, &error);
+
+  g_object_unref (app);
+  *page = g_weak_ref_get (&request->page);
+  if (object == NULL && *page != NULL && what != NULL &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    lode_window_show_error (GTK_WIDGET (*page), what, error);
+
+  return object;
+}
 
 /**
  * lode_projects_page_get_model:
@@ -128,6 +180,81 @@ update_stack (LodeProjectsPage *self)
 }
 
 static void
+status_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(Request) request = user_data;
+  g_autoptr(LodeProjectsPage) self = NULL;
+  g_autoptr(JsonObject) status = finish_call (result, request, &self, NULL);
+  LodeProjectItem *item;
+
+  if (self == NULL || status == NULL)
+    return;
+
+  item = find_item (self, request->root, NULL);
+  if (item != NULL)
+    lode_project_item_update_status (item, status);
+}
+
+static void
+refresh_status (LodeProjectsPage *self,
+                const char       *root)
+{
+  call_for_root (self, "codebase_status", project_arguments (root), root, FALSE, status_cb);
+}
+
+static void
+list_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(Request) request = user_data;
+  g_autoptr(LodeProjectsPage) self = NULL;
+  g_autoptr(JsonObject) listed = finish_call (result, request, &self,
+                                              _("Cannot list the indexed folders"));
+  g_autoptr(GHashTable) roots = NULL;
+  JsonArray *projects;
+  guint n;
+
+  if (self == NULL || listed == NULL)
+    return;
+
+  roots = g_hash_table_new (g_str_hash, g_str_equal);
+  projects = json_object_get_array_member (listed, "projects");
+  for (guint i = 0; i < json_array_get_length (projects); i++)
+    {
+      JsonObject *info = json_array_get_object_element (projects, i);
+      const char *root = json_object_get_string_member (info, "projectPath");
+      LodeProjectItem *item = ensure_item (self, root);
+
+      g_hash_table_add (roots, (gpointer) root);
+      lode_project_item_update_info (item, info);
+      if (json_object_get_boolean_member_with_default (info, "exists", TRUE))
+        refresh_status (self, root);
+    }
+
+  /* Trees the daemon no longer lists, unless they are being indexed for the first time. */
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->projects));
+  for (guint i = n; i > 0; i--)
+    {
+      g_autoptr(LodeProjectItem) item = g_list_model_get_item (G_LIST_MODEL (self->projects),
+                                                               i - 1);
+
+      if (!g_hash_table_contains (roots, lode_project_item_get_root (item)) &&
+          !lode_project_item_get_indexing (item))
+        g_list_store_remove (self->projects, i - 1);
+    }
+  update_stack (self);
+}
+
+static void
+refresh_projects (LodeProjectsPage *self)
+{
+  call_for_root (self, "codebase_list_projects", NULL, NULL, FALSE, list_cb);
+}
+
+static void
 progress_cb (LodeProjectsPage *self,
              const char       *root,
              const char       *phase,
@@ -135,50 +262,54 @@ progress_cb (LodeProjectsPage *self,
              guint             total)
 {
   lode_project_item_set_progress (ensure_item (self, root), phase, done, total);
+  update_stack (self);
 }
 
 static void
 index_changed_cb (LodeProjectsPage *self,
                   const char       *root)
 {
-  lode_project_item_set_finished (ensure_item (self, root));
+  if (find_item (self, root, NULL) != NULL)
+    refresh_status (self, root);
 }
 
 static void
-show_error (LodeProjectsPage *self,
-            const char       *what,
-            GError           *error)
-{
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-
-  lode_window_show_error (GTK_WIDGET (self), what, error);
-}
-
-static void
-add_project_cb (GObject      *object,
+start_index_cb (GObject      *object,
                 GAsyncResult *result,
                 gpointer      user_data)
 {
   g_autoptr(Request) request = user_data;
-  g_autoptr(LodeProjectsPage) self = g_weak_ref_get (&request->page);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *root = NULL;
-  g_autofree char *id = NULL;
-
-  if (!lode_dbus_daemon1_call_add_project_finish (LODE_DBUS_DAEMON1 (object), &root, &id,
-                                                  result, &error))
-    {
-      if (self != NULL)
-        show_error (self, _("Cannot add the folder"), error);
-      return;
-    }
+  g_autoptr(LodeProjectsPage) self = NULL;
+  g_autoptr(JsonObject) started = finish_call (result, request, &self, _("Cannot index the folder"));
+  LodeProjectItem *item;
 
   if (self == NULL)
     return;
 
-  lode_project_item_set_indexing (ensure_item (self, root), TRUE);
+  item = find_item (self, request->root, NULL);
+  if (started == NULL)
+    {
+      if (item != NULL)
+        lode_project_item_set_indexing (item, FALSE);
+      return;
+    }
+
+  /* The job runs in the background; its progress and its end come as signals. A job that
+   * ended already (an unchanged tree) is told by its status. */
+  item = ensure_item (self, json_object_get_string_member (started, "projectPath"));
+  lode_project_item_set_indexing (item, TRUE);
+  refresh_status (self, lode_project_item_get_root (item));
   update_stack (self);
+}
+
+static void
+start_index (LodeProjectsPage *self,
+             const char       *root)
+{
+  JsonObject *arguments = project_arguments (root);
+
+  json_object_set_boolean_member (arguments, "wait", FALSE);
+  call_for_root (self, "codebase_index", arguments, root, FALSE, start_index_cb);
 }
 
 /**
@@ -198,19 +329,16 @@ lode_projects_page_add_folder (LodeProjectsPage *self,
   g_return_if_fail (G_IS_FILE (folder));
 
   path = g_file_get_path (folder);
-  if (path == NULL || self->daemon == NULL)
+  if (path == NULL)
     {
       g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                                                     path == NULL
-                                                     ? _("Only local folders can be indexed")
-                                                     : _("The Lode service is not running"));
+                                                     _("Only local folders can be indexed"));
 
-      show_error (self, _("Cannot add the folder"), error);
+      lode_window_show_error (GTK_WIDGET (self), _("Cannot add the folder"), error);
       return;
     }
 
-  lode_dbus_daemon1_call_add_project (self->daemon, path, NULL, add_project_cb,
-                                      request_new (self, path));
+  start_index (self, path);
 }
 
 static void
@@ -250,30 +378,6 @@ add_activated (GtkWidget  *widget,
 }
 
 static void
-index_cb (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  g_autoptr(Request) request = user_data;
-  g_autoptr(LodeProjectsPage) self = g_weak_ref_get (&request->page);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GVariant) report = NULL;
-  LodeProjectItem *item;
-
-  if (lode_dbus_daemon1_call_index_finish (LODE_DBUS_DAEMON1 (object), &report, result, &error))
-    return; /* IndexChanged tells every client, this one included. */
-
-  if (self == NULL)
-    return;
-
-  item = find_item (self, request->root, NULL);
-  if (item != NULL)
-    lode_project_item_set_indexing (item, FALSE);
-  if (!g_error_matches (error, LODE_ERROR, LODE_ERROR_CANCELLED))
-    show_error (self, _("Indexing failed"), error);
-}
-
-static void
 reindex_activated (GtkWidget  *widget,
                    const char *action_name,
                    GVariant   *parameter)
@@ -281,12 +385,8 @@ reindex_activated (GtkWidget  *widget,
   LodeProjectsPage *self = LODE_PROJECTS_PAGE (widget);
   const char *root = g_variant_get_string (parameter, NULL);
 
-  if (self->daemon == NULL)
-    return;
-
   lode_project_item_set_indexing (ensure_item (self, root), TRUE);
-  lode_dbus_daemon1_call_index (self->daemon, root, FALSE, NULL, index_cb,
-                                request_new (self, root));
+  start_index (self, root);
 }
 
 static void
@@ -295,13 +395,12 @@ stop_cb (GObject      *object,
          gpointer      user_data)
 {
   g_autoptr(Request) request = user_data;
-  g_autoptr(LodeProjectsPage) self = g_weak_ref_get (&request->page);
-  g_autoptr(GError) error = NULL;
-  gboolean stopped = FALSE;
+  g_autoptr(LodeProjectsPage) self = NULL;
+  g_autoptr(JsonObject) stopped = finish_call (result, request, &self,
+                                               _("Cannot stop indexing"));
 
-  if (!lode_dbus_daemon1_call_stop_finish (LODE_DBUS_DAEMON1 (object), &stopped, result,
-                                           &error) && self != NULL)
-    show_error (self, _("Cannot stop indexing"), error);
+  if (self != NULL && find_item (self, request->root, NULL) != NULL)
+    refresh_status (self, request->root);
 }
 
 static void
@@ -312,8 +411,7 @@ stop_activated (GtkWidget  *widget,
   LodeProjectsPage *self = LODE_PROJECTS_PAGE (widget);
   const char *root = g_variant_get_string (parameter, NULL);
 
-  if (self->daemon != NULL)
-    lode_dbus_daemon1_call_stop (self->daemon, root, NULL, stop_cb, request_new (self, root));
+  call_for_root (self, "codebase_stop", project_arguments (root), root, FALSE, stop_cb);
 }
 
 static void
@@ -322,22 +420,15 @@ watch_cb (GObject      *object,
           gpointer      user_data)
 {
   g_autoptr(Request) request = user_data;
-  g_autoptr(LodeProjectsPage) self = g_weak_ref_get (&request->page);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GVariant) status = NULL;
-  LodeProjectItem *item;
+  g_autoptr(LodeProjectsPage) self = NULL;
+  g_autoptr(JsonObject) watched = NULL;
 
-  if (!lode_dbus_daemon1_call_watch_finish (LODE_DBUS_DAEMON1 (object), &status, result,
-                                            &error))
-    {
-      if (self != NULL)
-        show_error (self, request->enable ? _("Cannot watch the folder")
-                                          : _("Cannot stop watching the folder"), error);
-      return;
-    }
-
-  if (self != NULL && (item = find_item (self, request->root, NULL)) != NULL)
-    lode_project_item_set_watched (item, request->enable);
+  watched = finish_call (result, request, &self,
+                         request->enable ? _("Cannot watch the folder")
+                                         : _("Cannot stop watching the folder"));
+  /* Either way the row shows what the daemon does now. */
+  if (self != NULL && find_item (self, request->root, NULL) != NULL)
+    refresh_status (self, request->root);
 }
 
 static void
@@ -348,15 +439,12 @@ watch_activated (GtkWidget  *widget,
   LodeProjectsPage *self = LODE_PROJECTS_PAGE (widget);
   const char *root = NULL;
   gboolean enable = FALSE;
-  Request *request;
-
-  if (self->daemon == NULL)
-    return;
+  JsonObject *arguments;
 
   g_variant_get (parameter, "(&sb)", &root, &enable);
-  request = request_new (self, root);
-  request->enable = enable;
-  lode_dbus_daemon1_call_watch (self->daemon, root, enable, NULL, watch_cb, request);
+  arguments = project_arguments (root);
+  json_object_set_string_member (arguments, "action", enable ? "start" : "stop");
+  call_for_root (self, "codebase_watch", arguments, root, enable, watch_cb);
 }
 
 static void
@@ -365,19 +453,12 @@ remove_cb (GObject      *object,
            gpointer      user_data)
 {
   g_autoptr(Request) request = user_data;
-  g_autoptr(LodeProjectsPage) self = g_weak_ref_get (&request->page);
-  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeProjectsPage) self = NULL;
+  g_autoptr(JsonObject) removed = finish_call (result, request, &self,
+                                               _("Cannot remove the index"));
   guint position;
 
-  if (!lode_dbus_daemon1_call_remove_project_finish (LODE_DBUS_DAEMON1 (object), result,
-                                                     &error))
-    {
-      if (self != NULL)
-        show_error (self, _("Cannot remove the index"), error);
-      return;
-    }
-
-  if (self != NULL && find_item (self, request->root, &position) != NULL)
+  if (self != NULL && removed != NULL && find_item (self, request->root, &position) != NULL)
     {
       g_list_store_remove (self->projects, position);
       update_stack (self);
@@ -392,11 +473,11 @@ remove_response_cb (AdwMessageDialog *dialog,
   g_autoptr(Request) request = user_data;
   g_autoptr(LodeProjectsPage) self = g_weak_ref_get (&request->page);
 
-  if (self == NULL || self->daemon == NULL || !g_str_equal (response, "remove"))
+  if (self == NULL || !g_str_equal (response, "remove"))
     return;
 
-  lode_dbus_daemon1_call_remove_project (self->daemon, request->root, NULL, remove_cb,
-                                         g_steal_pointer (&request));
+  call_for_root (self, "codebase_remove", project_arguments (request->root), request->root,
+                 FALSE, remove_cb);
 }
 
 static void
@@ -431,32 +512,45 @@ remove_activated (GtkWidget  *widget,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* The client is made once; its handlers go with the page. */
+static void
+client_changed_cb (LodeProjectsPage *self,
+                   GParamSpec       *pspec,
+                   LodeApplication  *app)
+{
+  LodeClient *client = lode_application_get_client (app);
+
+  if (client == NULL)
+    return;
+
+  g_signal_connect_object (client, "index-progress", G_CALLBACK (progress_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (client, "index-changed", G_CALLBACK (index_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (client, "projects-changed", G_CALLBACK (refresh_projects), self,
+                           G_CONNECT_SWAPPED);
+  refresh_projects (self);
+}
+
 /**
- * lode_projects_page_set_daemon:
+ * lode_projects_page_set_application:
  * @self: a #LodeProjectsPage
- * @daemon: (nullable): the daemon's proxy
+ * @app: the application, whose client the page uses
  *
- * Follows @daemon's progress and index signals.
+ * Lists the indexed trees as soon as the client is connected, and follows its signals.
  */
 void
-lode_projects_page_set_daemon (LodeProjectsPage *self,
-                               LodeDBusDaemon1  *daemon)
+lode_projects_page_set_application (LodeProjectsPage *self,
+                                    LodeApplication  *app)
 {
   g_return_if_fail (LODE_IS_PROJECTS_PAGE (self));
+  g_return_if_fail (LODE_IS_APPLICATION (app));
+  g_return_if_fail (self->app == NULL);
 
-  if (self->daemon == daemon)
-    return;
-
-  if (self->daemon != NULL)
-    g_signal_handlers_disconnect_by_data (self->daemon, self);
-  g_set_object (&self->daemon, daemon);
-  if (daemon == NULL)
-    return;
-
-  g_signal_connect_object (daemon, "progress", G_CALLBACK (progress_cb), self,
+  self->app = app;
+  g_signal_connect_object (app, "notify::client", G_CALLBACK (client_changed_cb), self,
                            G_CONNECT_SWAPPED);
-  g_signal_connect_object (daemon, "index-changed", G_CALLBACK (index_changed_cb), self,
-                           G_CONNECT_SWAPPED);
+  client_changed_cb (self, NULL, app);
 }
 
 static GtkWidget *
@@ -474,9 +568,8 @@ lode_projects_page_dispose (GObject *object)
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
-  if (self->daemon != NULL)
-    g_signal_handlers_disconnect_by_data (self->daemon, self);
-  g_clear_object (&self->daemon);
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
   gtk_widget_dispose_template (GTK_WIDGET (self), LODE_TYPE_PROJECTS_PAGE);
   g_clear_object (&self->projects);
 
@@ -510,6 +603,7 @@ lode_projects_page_init (LodeProjectsPage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->projects = g_list_store_new (LODE_TYPE_PROJECT_ITEM);
+  self->cancellable = g_cancellable_new ();
   gtk_list_box_bind_model (self->list, G_LIST_MODEL (self->projects), create_row, NULL, NULL);
   update_stack (self);
 }

@@ -29,14 +29,16 @@ struct _LodeWindow
 
 G_DEFINE_FINAL_TYPE (LodeWindow, lode_window, ADW_TYPE_APPLICATION_WINDOW)
 
+/* Loded cannot be reached: the pages stay empty, and the toast says why. */
 static void
-daemon_changed_cb (LodeWindow      *self,
+client_changed_cb (LodeWindow      *self,
                    GParamSpec      *pspec,
                    LodeApplication *application)
 {
-  LodeDBusDaemon1 *daemon = lode_application_get_daemon (application);
+  const GError *error = lode_application_get_client_error (application);
 
-  lode_projects_page_set_daemon (self->projects_page, daemon);
+  if (error != NULL)
+    lode_window_show_error (GTK_WIDGET (self), _("Lode’s service is not available"), error);
 }
 
 LodeWindow *
@@ -50,13 +52,14 @@ lode_window_new (LodeApplication *application)
   self = g_object_new (LODE_TYPE_WINDOW, "application", application, NULL);
 
   projects = lode_projects_page_get_model (self->projects_page);
-  lode_search_page_set_projects (self->search_page, projects);
-  lode_graph_page_set_projects (self->graph_page, projects);
-  lode_models_page_set_settings (self->models_page, lode_application_get_settings (application));
+  lode_projects_page_set_application (self->projects_page, application);
+  lode_search_page_set_application (self->search_page, application, projects);
+  lode_graph_page_set_application (self->graph_page, application, projects);
+  lode_models_page_set_application (self->models_page, application);
 
-  g_signal_connect_object (application, "notify::daemon", G_CALLBACK (daemon_changed_cb), self,
+  g_signal_connect_object (application, "notify::client", G_CALLBACK (client_changed_cb), self,
                            G_CONNECT_SWAPPED);
-  daemon_changed_cb (self, NULL, application);
+  client_changed_cb (self, NULL, application);
 
   return self;
 }

@@ -8,9 +8,6 @@
 
 #include "config.h"
 
-#include <glib/gi18n.h>
-#include <locale.h>
-
 #include "lode-application.h"
 
 int
@@ -19,10 +16,7 @@ main (int   argc,
 {
   g_autoptr(LodeApplication) app = NULL;
 
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  lode_locale_init ();
 
   app = lode_application_new ();
 

@@ -93,6 +93,7 @@ cmd_model_pull (int    argc,
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = NULL;
+  g_autofree char *summary = NULL;
   gboolean no_verify = FALSE;
   const LodeModelInfo *info;
   PullView view = { isatty (STDERR_FILENO), NULL, 0 };
@@ -106,9 +107,11 @@ cmd_model_pull (int    argc,
 
   context = g_option_context_new (_("[NAME]"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
-  g_option_context_set_summary (context, _("Download an embedding model from Hugging Face "
-                                           "(default " LODE_MODEL_DEFAULT "). An interrupted "
-                                           "download resumes where it stopped."));
+  /* Translators: %s is the default model's name. */
+  summary = g_strdup_printf (_("Download an embedding model from Hugging Face (default %s). An "
+                               "interrupted download resumes where it stopped."),
+                             LODE_MODEL_DEFAULT);
+  g_option_context_set_summary (context, summary);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!lode_cli_parse_options (context, &argc, &argv))
     return 2;
@@ -284,10 +287,12 @@ lode_cli_embed (int    argc,
   g_autofree char *model = NULL;
   g_autofree char *model_dir = NULL;
   g_autofree char *pooling = NULL;
+  /* Translators: %s is the default model's name. */
+  g_autofree char *model_help = g_strdup_printf (_("A known model (default %s)"),
+                                                 LODE_MODEL_DEFAULT);
   gboolean query = FALSE;
   GOptionEntry entries[] = {
-    { "model", 'm', 0, G_OPTION_ARG_STRING, &model,
-      N_("A known model (default " LODE_MODEL_DEFAULT ")"), N_("NAME") },
+    { "model", 'm', 0, G_OPTION_ARG_STRING, &model, model_help, N_("NAME") },
     { "model-dir", 0, 0, G_OPTION_ARG_FILENAME, &model_dir,
       N_("A model folder in Hugging Face layout"), N_("DIR") },
     { "pooling", 0, 0, G_OPTION_ARG_STRING, &pooling,

@@ -10,7 +10,6 @@
 
 #include <glib-unix.h>
 #include <glib/gi18n.h>
-#include <locale.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -827,10 +826,7 @@ main (int   argc,
   const char *name;
   int words = 1;
 
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  lode_locale_init ();
 
   /* Logs never mix with --json output on stdout. */
   g_log_writer_default_set_use_stderr (TRUE);

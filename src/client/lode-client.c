@@ -8,6 +8,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "lode-client.h"
 #include "lode-dbus-daemon.h"
 #include "lode-variant.h"
@@ -22,7 +24,7 @@
  * embedding provider, URLs, model, key) so that the daemon serves it with that
  * configuration; in-process the client's own registry runs it. When the daemon cannot take
  * a configuration on, the client runs that call, and every later one, itself, and its notice
- * says so. When the daemon dies during a call, the call is made once more (activation starts
+ * says so (in LODE_CLIENT_DAEMON_ONLY mode the call fails instead). When the daemon dies during a call, the call is made once more (activation starts
  * loded again); only when that fails too does the caller see an error, in plain words.
  *
  * A local engine and registry exist either way: they hold the tools' schemas (MCP
@@ -36,6 +38,7 @@ struct _LodeClient
   LodeEngine       *engine;
   LodeToolRegistry *registry;
   LodeDBusDaemon1  *daemon;        /* (nullable): runs the tools when there */
+  LodeClientMode    mode;
   GVariant         *config_variant;
   char             *notice;        /* (nullable): why this process runs the tools itself */
   GHashTable       *calls;         /* call_id → Call, while the daemon runs it */
@@ -138,9 +141,6 @@ connect_daemon (GError **error)
   g_autoptr(GVariant) reply = NULL;
   LodeDBusDaemon1 *proxy;
 
-  /* Registers the error names, so that daemon errors come back as LODE_ERROR. */
-  (void) LODE_ERROR;
-
   bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, error);
   if (bus == NULL)
     return NULL;
@@ -163,6 +163,72 @@ connect_daemon (GError **error)
   /* Indexing a large tree takes as long as it takes; the caller's cancellable ends a call. */
   g_dbus_proxy_set_default_timeout (G_DBUS_PROXY (proxy), G_MAXINT);
   return proxy;
+}
+
+/* connect_daemon() in three asynchronous steps: the bus, activation, the proxy. */
+static void
+connect_proxy_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  LodeDBusDaemon1 *proxy = lode_dbus_daemon1_proxy_new_finish (result, &error);
+
+  if (proxy == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  g_dbus_proxy_set_default_timeout (G_DBUS_PROXY (proxy), G_MAXINT);
+  g_task_return_pointer (task, proxy, g_object_unref);
+}
+
+static void
+connect_activated_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GVariant) reply = NULL;
+  GError *error = NULL;
+
+  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result, &error);
+  if (reply == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  lode_dbus_daemon1_proxy_new (G_DBUS_CONNECTION (object),
+                               G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES, LODE_DAEMON_BUS_NAME,
+                               LODE_DAEMON_OBJECT_PATH, g_task_get_cancellable (task),
+                               connect_proxy_cb, g_object_ref (task));
+}
+
+static void
+connect_bus_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GDBusConnection) bus = NULL;
+  GError *error = NULL;
+
+  bus = g_bus_get_finish (result, &error);
+  if (bus == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  g_dbus_connection_call (bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                          "org.freedesktop.DBus", "StartServiceByName",
+                          g_variant_new ("(su)", LODE_DAEMON_BUS_NAME, 0),
+                          G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE, -1,
+                          g_task_get_cancellable (task), connect_activated_cb,
+                          g_object_ref (task));
 }
 
 typedef struct _Call Call;
@@ -270,30 +336,13 @@ run_here (LodeClient *self,
   g_message ("%s", self->notice);
 }
 
-/**
- * lode_client_new:
- * @config: this process's configuration; copied, and sent to the daemon with each call
- * @mode: where the engine should run
- * @error: return location for a #GError
- *
- * Decides where the work is done. Connecting to the daemon may activate it, which blocks
- * until loded owns its name.
- *
- * Returns: (transfer full) (nullable): the client; %NULL only in %LODE_CLIENT_DAEMON_ONLY
- *   mode when the daemon cannot be had
- */
-LodeClient *
-lode_client_new (const LodeConfig  *config,
-                 LodeClientMode     mode,
-                 GError           **error)
+/* The client, before it knows where the work is done. */
+static LodeClient *
+client_create (const LodeConfig *config,
+               LodeClientMode    mode)
 {
-  g_autoptr(LodeClient) self = NULL;
-  g_autoptr(GError) local_error = NULL;
-  LodeDBusDaemon1 *daemon = NULL;
+  LodeClient *self = g_object_new (LODE_TYPE_CLIENT, NULL);
 
-  g_return_val_if_fail (config != NULL, NULL);
-
-  self = g_object_new (LODE_TYPE_CLIENT, NULL);
   self->config = lode_config_copy (config);
   self->config_variant = g_variant_ref_sink (lode_config_to_variant (config));
   self->engine = lode_engine_new (config);
@@ -307,17 +356,28 @@ lode_client_new (const LodeConfig  *config,
 
   if (mode == LODE_CLIENT_AUTO && g_getenv ("LODE_NO_DAEMON") != NULL)
     mode = LODE_CLIENT_IN_PROCESS;
+  self->mode = mode;
 
-  if (mode != LODE_CLIENT_IN_PROCESS)
-    daemon = connect_daemon (&local_error);
+  /* Registers the error names, so that daemon errors come back as LODE_ERROR. */
+  (void) LODE_ERROR;
 
+  return self;
+}
+
+/* Decides with what connecting gave: @daemon, or why there is none (@local_error, NULL when
+ * this process was asked to do the work). FALSE only in LODE_CLIENT_DAEMON_ONLY mode. */
+static gboolean
+client_connected (LodeClient       *self,
+                  LodeDBusDaemon1  *daemon,
+                  GError           *local_error,
+                  GError          **error)
+{
   if (daemon != NULL)
     use_daemon (self, daemon);
-  else if (mode == LODE_CLIENT_DAEMON_ONLY)
+  else if (self->mode == LODE_CLIENT_DAEMON_ONLY)
     {
-      g_propagate_prefixed_error (error, g_steal_pointer (&local_error),
-                                  "Cannot reach Lode's daemon (loded): ");
-      return NULL;
+      g_propagate_prefixed_error (error, local_error, _("Cannot reach Lode's daemon (loded): "));
+      return FALSE;
     }
   else if (local_error != NULL)
     {
@@ -325,10 +385,115 @@ lode_client_new (const LodeConfig  *config,
       g_debug ("No daemon: %s", local_error->message);
       self->notice = g_strdup_printf ("Lode runs in this process: its daemon cannot be "
                                       "reached (%s)", local_error->message);
+      g_error_free (local_error);
     }
 
   g_debug ("Tools run %s", self->daemon != NULL ? "in loded" : "in this process");
+  return TRUE;
+}
+
+/**
+ * lode_client_new:
+ * @config: this process's configuration; copied, and sent to the daemon with each call
+ * @mode: where the engine should run
+ * @error: return location for a #GError
+ *
+ * Decides where the work is done. Connecting to the daemon may activate it, which blocks
+ * until loded owns its name; lode_client_new_async() does not block.
+ *
+ * Returns: (transfer full) (nullable): the client; %NULL only in %LODE_CLIENT_DAEMON_ONLY
+ *   mode when the daemon cannot be had
+ */
+LodeClient *
+lode_client_new (const LodeConfig  *config,
+                 LodeClientMode     mode,
+                 GError           **error)
+{
+  g_autoptr(LodeClient) self = NULL;
+  GError *local_error = NULL;
+  LodeDBusDaemon1 *daemon = NULL;
+
+  g_return_val_if_fail (config != NULL, NULL);
+
+  self = client_create (config, mode);
+  if (self->mode != LODE_CLIENT_IN_PROCESS)
+    daemon = connect_daemon (&local_error);
+  if (!client_connected (self, daemon, local_error, error))
+    return NULL;
+
   return g_steal_pointer (&self);
+}
+
+static void
+new_connected_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  LodeClient *self = g_task_get_task_data (task);
+  GError *local_error = NULL;
+  GError *error = NULL;
+  LodeDBusDaemon1 *daemon = g_task_propagate_pointer (G_TASK (result), &local_error);
+
+  if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_task_return_error (task, local_error);
+  else if (client_connected (self, daemon, local_error, &error))
+    g_task_return_pointer (task, g_object_ref (self), g_object_unref);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * lode_client_new_async:
+ * @config: this process's configuration; copied, and sent to the daemon with each call
+ * @mode: where the engine should run
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called with the client
+ * @user_data: data for @callback
+ *
+ * lode_client_new() without blocking the caller's main context while loded is activated,
+ * for the desktop app.
+ */
+void
+lode_client_new_async (const LodeConfig    *config,
+                       LodeClientMode       mode,
+                       GCancellable        *cancellable,
+                       GAsyncReadyCallback  callback,
+                       gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GTask) connect = NULL;
+  LodeClient *self;
+
+  g_return_if_fail (config != NULL);
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  self = client_create (config, mode);
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, lode_client_new_async);
+  g_task_set_task_data (task, self, g_object_unref);
+
+  connect = g_task_new (NULL, cancellable, new_connected_cb, g_steal_pointer (&task));
+  if (self->mode == LODE_CLIENT_IN_PROCESS)
+    g_task_return_pointer (connect, NULL, NULL);
+  else
+    g_bus_get (G_BUS_TYPE_SESSION, cancellable, connect_bus_cb, g_steal_pointer (&connect));
+}
+
+/**
+ * lode_client_new_finish:
+ * @result: the #GAsyncResult
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): as lode_client_new()
+ */
+LodeClient *
+lode_client_new_finish (GAsyncResult  *result,
+                        GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 gboolean
@@ -501,7 +666,10 @@ daemon_call_cb (GObject      *object,
                                                 &error))
     {
       g_dbus_error_strip_remote_error (error);
-      if (g_error_matches (error, LODE_ERROR, LODE_ERROR_UNSUPPORTED))
+      /* The desktop app shows what the daemon has, or why it cannot: it never runs the
+       * engine itself. */
+      if (g_error_matches (error, LODE_ERROR, LODE_ERROR_UNSUPPORTED) &&
+          self->mode != LODE_CLIENT_DAEMON_ONLY)
         {
           g_autofree char *why = g_strdup (error->message);
 
@@ -520,9 +688,9 @@ daemon_call_cb (GObject      *object,
         }
       if (daemon_is_gone (error))
         g_task_return_new_error (task, LODE_ERROR, LODE_ERROR_FAILED,
-                                 "Lode's daemon (loded) stopped while it ran %s, and asking it "
-                                 "again failed too (%s). See `journalctl --user -u loded` or "
-                                 "run with --no-daemon.", call->name, error->message);
+                                 _("Lode's daemon (loded) stopped while it ran %s, and asking "
+                                   "it again failed too (%s). See `journalctl --user -u loded` "
+                                   "or run with --no-daemon."), call->name, error->message);
       else
         g_task_return_error (task, g_steal_pointer (&error));
       return;

@@ -32,6 +32,13 @@ G_DECLARE_FINAL_TYPE (LodeClient, lode_client, LODE, CLIENT, GObject)
 LodeClient       *lode_client_new              (const LodeConfig      *config,
                                                 LodeClientMode         mode,
                                                 GError               **error);
+void              lode_client_new_async        (const LodeConfig      *config,
+                                                LodeClientMode         mode,
+                                                GCancellable          *cancellable,
+                                                GAsyncReadyCallback    callback,
+                                                gpointer               user_data);
+LodeClient       *lode_client_new_finish       (GAsyncResult          *result,
+                                                GError               **error);
 gboolean          lode_client_is_remote        (LodeClient            *self);
 const char       *lode_client_get_notice       (LodeClient            *self);
 LodeEngine       *lode_client_get_engine       (LodeClient            *self);

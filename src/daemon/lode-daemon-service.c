@@ -8,6 +8,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -328,10 +330,10 @@ check_path (GDBusMethodInvocation *invocation,
 {
   if (strlen (path) > MAX_PATH_BYTES)
     g_dbus_method_invocation_return_error (invocation, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
-                                           "Path longer than %d bytes", MAX_PATH_BYTES);
+                                           _("Path longer than %d bytes"), MAX_PATH_BYTES);
   else if (!g_path_is_absolute (path))
     g_dbus_method_invocation_return_error (invocation, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
-                                           "“%s” is not an absolute path", path);
+                                           _("“%s” is not an absolute path"), path);
   else
     return TRUE;
 
@@ -378,7 +380,7 @@ index_done_cb (GObject      *object,
   job = lode_engine_index_finish (LODE_ENGINE (object), result, &joined, &error);
   if (job != NULL && job->state == LODE_JOB_STATE_CANCELLED)
     g_set_error (&error, LODE_ERROR, LODE_ERROR_CANCELLED,
-                 "Indexing %s was stopped; what was indexed is kept", job->root);
+                 _("Indexing %s was stopped; what was indexed is kept"), job->root);
   else if (job != NULL && job->state == LODE_JOB_STATE_FAILED)
     g_set_error_literal (&error, LODE_ERROR, LODE_ERROR_FAILED, job->error);
 
@@ -634,7 +636,7 @@ handle_search (LodeDBusDaemon1       *iface,
     {
       g_dbus_method_invocation_return_error (g_steal_pointer (&invocation), LODE_ERROR,
                                              LODE_ERROR_INVALID_QUERY,
-                                             "The query is longer than %d bytes",
+                                             _("The query is longer than %d bytes"),
                                              MAX_QUERY_BYTES);
       return G_DBUS_METHOD_INVOCATION_HANDLED;
     }

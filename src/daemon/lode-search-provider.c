@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "lode-open-location.h"
 #include "lode-search-provider.h"
 
 /*
@@ -278,83 +279,6 @@ handle_get_result_metas (LodeShellSearchProvider2 *iface,
   return G_DBUS_METHOD_INVOCATION_HANDLED;
 }
 
-/* Editors that take a line on their command line, by executable name. */
-static const struct
-{
-  const char *executable;
-  const char *format;   /* %1$s: the file, %2$u: the line */
-} line_editors[] = {
-  { "gnome-text-editor", "+%2$u %1$s" },
-  { "gedit", "+%2$u %1$s" },
-  { "emacs", "+%2$u %1$s" },
-  { "emacsclient", "+%2$u %1$s" },
-  { "geany", "+%2$u %1$s" },
-  { "gvim", "+%2$u %1$s" },
-  { "kate", "--line %2$u %1$s" },
-  { "code", "--goto %1$s:%2$u" },
-  { "codium", "--goto %1$s:%2$u" },
-};
-
-static GAppInfo *
-app_info_at_line (GAppInfo   *app,
-                  const char *path,
-                  guint       line)
-{
-  g_autofree char *name = g_path_get_basename (g_app_info_get_executable (app));
-
-  for (guint i = 0; i < G_N_ELEMENTS (line_editors); i++)
-    if (g_str_equal (name, line_editors[i].executable))
-      {
-        g_autofree char *quoted = g_shell_quote (path);
-        g_autofree char *arguments = g_strdup_printf (line_editors[i].format, quoted, line);
-        g_autofree char *commandline = g_strdup_printf ("%s %s",
-                                                        g_app_info_get_executable (app),
-                                                        arguments);
-
-        return g_app_info_create_from_commandline (commandline, g_app_info_get_name (app),
-                                                   G_APP_INFO_CREATE_NONE, NULL);
-      }
-
-  return NULL;
-}
-
-/* Opens @path at @line in the default application for its type; at the line when that
- * application is an editor known to take one. */
-static gboolean
-open_location (const char  *path,
-               guint        line,
-               GError     **error)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GFileInfo) info = NULL;
-  g_autoptr(GAppInfo) app = NULL;
-  g_autoptr(GAppInfo) at_line = NULL;
-  g_autolist(GFile) files = NULL;
-
-  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_CONTENT_TYPE,
-                            G_FILE_QUERY_INFO_NONE, NULL, error);
-  if (info == NULL)
-    return FALSE;
-
-  app = g_app_info_get_default_for_type (g_file_info_get_content_type (info), FALSE);
-  if (app == NULL)
-    app = g_app_info_get_default_for_type ("text/plain", FALSE);
-  if (app == NULL)
-    {
-      g_autofree char *uri = g_file_get_uri (file);
-
-      /* Inside a sandbox this is the OpenURI portal. */
-      return g_app_info_launch_default_for_uri (uri, NULL, error);
-    }
-
-  at_line = app_info_at_line (app, path, line);
-  if (at_line != NULL)
-    return g_app_info_launch (at_line, NULL, NULL, error);
-
-  files = g_list_prepend (NULL, g_object_ref (file));
-  return g_app_info_launch (app, files, NULL, error);
-}
-
 static gboolean
 handle_activate_result (LodeShellSearchProvider2 *iface,
                         GDBusMethodInvocation    *invocation,
@@ -370,13 +294,13 @@ handle_activate_result (LodeShellSearchProvider2 *iface,
     {
       g_dbus_method_invocation_return_error (g_steal_pointer (&invocation), LODE_ERROR,
                                              LODE_ERROR_INVALID_ARGUMENT,
-                                             "Not a result of this provider: “%s”", identifier);
+                                             _("Not a result of this provider: “%s”"), identifier);
       return G_DBUS_METHOD_INVOCATION_HANDLED;
     }
 
-  if (!open_location (parts[0], line, &error))
+  if (!lode_open_location (parts[0], line, NULL, &error))
     {
-      g_prefix_error (&error, "Cannot open %s: ", parts[0]);
+      g_prefix_error (&error, _("Cannot open %s: "), parts[0]);
       g_dbus_method_invocation_return_gerror (g_steal_pointer (&invocation), error);
       return G_DBUS_METHOD_INVOCATION_HANDLED;
     }
@@ -398,7 +322,7 @@ launch_search_cb (GObject      *object,
   if (reply == NULL)
     {
       g_dbus_error_strip_remote_error (error);
-      g_prefix_error (&error, "Cannot open Lode: ");
+      g_prefix_error (&error, _("Cannot open Lode: "));
       g_dbus_method_invocation_return_gerror (g_steal_pointer (&invocation), error);
       return;
     }

@@ -10,7 +10,6 @@
 
 #include <glib-unix.h>
 #include <glib/gi18n.h>
-#include <locale.h>
 
 #include "lode-daemon-service.h"
 #include "lode-search-provider.h"
@@ -53,7 +52,7 @@ lode_daemon_app_dbus_register (GApplication     *app,
   if (!g_dbus_interface_skeleton_export (G_DBUS_INTERFACE_SKELETON (self->service), connection,
                                          LODE_DAEMON_OBJECT_PATH, error))
     {
-      g_prefix_error (error, "Cannot export the daemon object: ");
+      g_prefix_error (error, _("Cannot export the daemon object: "));
       return FALSE;
     }
 
@@ -61,7 +60,7 @@ lode_daemon_app_dbus_register (GApplication     *app,
   if (!g_dbus_interface_skeleton_export (G_DBUS_INTERFACE_SKELETON (self->search_provider),
                                          connection, LODE_SEARCH_PROVIDER_OBJECT_PATH, error))
     {
-      g_prefix_error (error, "Cannot export the search provider: ");
+      g_prefix_error (error, _("Cannot export the search provider: "));
       return FALSE;
     }
 
@@ -152,10 +151,7 @@ main (int   argc,
   const char *idle = g_getenv ("LODE_DAEMON_IDLE_TIMEOUT");
   guint idle_seconds = DEFAULT_IDLE_SECONDS;
 
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  lode_locale_init ();
   g_set_prgname ("loded");
 
   config = lode_config_load (&error);

@@ -20,6 +20,7 @@
 #include "lode-json-forms.h"
 #include "lode-json-schema.h"
 #include "lode-language.h"
+#include "lode-locale.h"
 #include "lode-project.h"
 #include "lode-scanner.h"
 #include "lode-search.h"

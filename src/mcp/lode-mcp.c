@@ -12,7 +12,6 @@
 #include <gio/gunixoutputstream.h>
 #include <glib-unix.h>
 #include <glib/gi18n.h>
-#include <locale.h>
 #include <signal.h>
 #include <stdlib.h>
 
@@ -148,10 +147,7 @@ main (int   argc,
   /* stdout carries protocol only: GLib's default writer would print info and debug there. */
   g_log_writer_default_set_use_stderr (TRUE);
 
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  lode_locale_init ();
 
   /* A client that closes its end must not kill us mid-write; the write fails instead. */
   signal (SIGPIPE, SIG_IGN);

@@ -33,33 +33,62 @@ run_clear (Run *run)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
 
+/* Runs `lode ARGS…`; with @language set, in that language, from the build tree's catalogs. */
 static void
-lode (Run        *run,
-      const char *first,
-      ...)
+lode_valist (Run        *run,
+             const char *language,
+             const char *first,
+             va_list     args)
 {
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_autoptr(GError) error = NULL;
-  va_list args;
 
   g_ptr_array_add (argv, (char *) g_getenv ("LODE_CLI"));
-  va_start (args, first);
   for (const char *arg = first; arg != NULL; arg = va_arg (args, const char *))
     g_ptr_array_add (argv, (char *) arg);
-  va_end (args);
   g_ptr_array_add (argv, NULL);
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                         G_SUBPROCESS_FLAGS_STDERR_PIPE);
   g_subprocess_launcher_setenv (launcher, "LODE_DATA_DIR", data_dir, TRUE);
+  if (language != NULL)
+    {
+      g_subprocess_launcher_setenv (launcher, "LANGUAGE", language, TRUE);
+      g_subprocess_launcher_setenv (launcher, "LODE_LOCALEDIR", LODE_BUILD_LOCALEDIR, TRUE);
+    }
   g_subprocess_launcher_set_cwd (launcher, tree);
   process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
   g_assert_no_error (error);
   g_subprocess_communicate_utf8 (process, NULL, NULL, &run->out, &run->err, &error);
   g_assert_no_error (error);
   run->status = g_subprocess_get_exit_status (process);
+}
+
+static void
+lode (Run        *run,
+      const char *first,
+      ...)
+{
+  va_list args;
+
+  va_start (args, first);
+  lode_valist (run, NULL, first, args);
+  va_end (args);
+}
+
+static void
+lode_in (Run        *run,
+         const char *language,
+         const char *first,
+         ...)
+{
+  va_list args;
+
+  va_start (args, first);
+  lode_valist (run, language, first, args);
+  va_end (args);
 }
 
 static JsonNode *
@@ -110,6 +139,31 @@ test_help (void)
       g_assert_cmpint (run.status, ==, 0);
       g_assert_nonnull (strstr (run.out, "Usage:"));
     }
+}
+
+/* In French: the usage, a command's help (its summary and options) and an error. */
+static void
+test_french (void)
+{
+  g_auto(Run) usage = { 0 };
+  g_auto(Run) search = { 0 };
+  g_auto(Run) unknown = { 0 };
+
+  lode_in (&usage, "fr", "--help", NULL);
+  g_assert_cmpint (usage.status, ==, 0);
+  g_assert_nonnull (strstr (usage.out, "Utilisation\u00a0: lode COMMANDE [OPTION…]"));
+  g_assert_nonnull (strstr (usage.out, "Commandes\u00a0:"));
+  g_assert_nonnull (strstr (usage.out, "Chercher dans une arborescence indexée"));
+  g_assert_null (strstr (usage.out, "Search an indexed tree"));
+
+  lode_in (&search, "fr", "search", "--help", NULL);
+  g_assert_cmpint (search.status, ==, 0);
+  g_assert_nonnull (strstr (search.out, "REQUÊTE peut être un identifiant"));
+  g_assert_nonnull (strstr (search.out, "Nombre de résultats (10 par défaut)"));
+
+  lode_in (&unknown, "fr", "frobnicate", NULL);
+  g_assert_cmpint (unknown.status, ==, 2);
+  g_assert_nonnull (strstr (unknown.err, "lode\u00a0: commande inconnue «\u00a0frobnicate\u00a0»"));
 }
 
 static void
@@ -958,6 +1012,7 @@ main (int   argc,
 
   g_test_add_func ("/lode/cli/help", test_help);
   g_test_add_func ("/lode/cli/errors", test_errors);
+  g_test_add_func ("/lode/cli/french", test_french);
   g_test_add_func ("/lode/cli/index-search-status", test_index_search_status);
   g_test_add_func ("/lode/cli/modes", test_modes);
   g_test_add_func ("/lode/cli/model-and-secret", test_model_and_secret);

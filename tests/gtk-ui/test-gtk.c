@@ -11,19 +11,25 @@
 
 #include "lode.h"
 #include "lode-application.h"
+#include "lode-graph-page.h"
+#include "lode-models-page.h"
 #include "lode-preferences-window.h"
 #include "lode-project-item.h"
 #include "lode-projects-page.h"
 #include "lode-remote-embedder.h"
+#include "lode-search-page.h"
+#include "lode-search-row.h"
 #include "lode-secret.h"
 #include "lode-window.h"
 #include "mock-http-server.h"
 
 /*
- * One private session bus per fixture, with the build-tree loded activatable on it (its data
- * in the fixture's directory) and a gnome-keyring-daemon serving the Secret Service. The app
- * is the real LodeApplication, driven by direct widget calls. Each page is rendered to a PNG
- * in $LODE_SCREENSHOT_DIR (default: the build directory's screenshots/).
+ * One private session bus for the whole run, with the build-tree loded activatable on it (its
+ * data in the run's directory) and a gnome-keyring-daemon serving the Secret Service. The app
+ * is the real LodeApplication, driven by direct widget calls. The user's editor is a stand-in:
+ * a desktop file named after GNOME Text Editor, the default for C files, whose program only
+ * writes down its arguments, so that opening a search result is captured. Each page is
+ * rendered to a PNG in $LODE_SCREENSHOT_DIR (default: the build directory's screenshots/).
  */
 
 #define API_KEY "sk-lode-test-4f1c9a7e2b6d"
@@ -44,6 +50,7 @@ static LodeApplication *app;
 static GTestDBus   *test_bus;
 static GSubprocess *keyring;
 static char        *tmp;
+static char        *launch_log;
 
 static GLogWriterOutput
 log_writer (GLogLevelFlags   log_level,
@@ -98,7 +105,8 @@ wait_until (Condition  condition,
 
 static void
 write_file (const char *path,
-            const char *contents)
+            const char *contents,
+            int         mode)
 {
   g_autofree char *dir = g_path_get_dirname (path);
   g_autoptr(GError) error = NULL;
@@ -106,6 +114,28 @@ write_file (const char *path,
   g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
   g_file_set_contents (path, contents, -1, &error);
   g_assert_no_error (error);
+  g_assert_cmpint (g_chmod (path, mode), ==, 0);
+}
+
+/* The stand-in editor: the default application for C files and text. */
+static void
+install_fake_editor (void)
+{
+  g_autofree char *editor = g_build_filename (tmp, "bin", "gnome-text-editor", NULL);
+  g_autofree char *desktop = g_build_filename (g_get_user_data_dir (), "applications",
+                                               "fake-editor.desktop", NULL);
+  g_autofree char *mimeapps = g_build_filename (g_get_user_config_dir (), "mimeapps.list",
+                                                NULL);
+  g_autofree char *entry = NULL;
+
+  write_file (editor, "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$LODE_TEST_LAUNCH_LOG.part\"\n"
+                      "mv \"$LODE_TEST_LAUNCH_LOG.part\" \"$LODE_TEST_LAUNCH_LOG\"\n", 0755);
+  entry = g_strdup_printf ("[Desktop Entry]\nType=Application\nName=Fake Editor\n"
+                           "Exec=%s %%U\nMimeType=text/x-csrc;text/x-chdr;text/plain;\n", editor);
+  write_file (desktop, entry, 0644);
+  write_file (mimeapps, "[Default Applications]\ntext/x-csrc=fake-editor.desktop\n"
+                        "text/x-chdr=fake-editor.desktop\ntext/plain=fake-editor.desktop\n",
+              0644);
 }
 
 static gboolean
@@ -152,9 +182,9 @@ start_keyring (void)
 }
 
 static gboolean
-daemon_ready (gpointer data)
+client_ready (gpointer data)
 {
-  return lode_application_get_daemon (data) != NULL;
+  return lode_application_get_client (data) != NULL;
 }
 
 static void
@@ -165,8 +195,17 @@ fixture_setup (Fixture       *fixture,
   g_autofree char *source = NULL;
 
   fixture->root = g_build_filename (tmp, "widgets", NULL);
+  /* Three files, two of which import each other. */
   source = g_build_filename (fixture->root, "src", "widget.c", NULL);
-  write_file (source, "int\nparse_widget_config (const char *text)\n{\n  return text[0];\n}\n");
+  write_file (source, "#include \"widget.h\"\n\nint\nparse_widget_config (const char *text)\n"
+                      "{\n  return text[0];\n}\n", 0644);
+  g_free (source);
+  source = g_build_filename (fixture->root, "src", "widget.h", NULL);
+  write_file (source, "#pragma once\n#include \"config.h\"\n\n"
+                      "int parse_widget_config (const char *text);\n", 0644);
+  g_free (source);
+  source = g_build_filename (fixture->root, "src", "config.h", NULL);
+  write_file (source, "#pragma once\n#include \"widget.h\"\n\n#define WIDGET_MAX 8\n", 0644);
   /* The system's icons, as on a desktop. */
   g_setenv ("XDG_DATA_DIRS", "/usr/local/share:/usr/share", TRUE);
 
@@ -180,7 +219,7 @@ fixture_setup (Fixture       *fixture,
     }
   fixture->app = app;
   g_application_activate (G_APPLICATION (fixture->app));
-  wait_until (daemon_ready, fixture->app, "the daemon's proxy");
+  wait_until (client_ready, fixture->app, "the client of loded");
 }
 
 static void
@@ -204,6 +243,9 @@ start_services (void)
   g_auto(GStrv) saved = NULL;
   static const char *const restored[] = { "DISPLAY", "XDG_CACHE_HOME", "XDG_CONFIG_HOME",
                                           "XDG_DATA_HOME" };
+  static const char *const homes[][2] = { { "XDG_CACHE_HOME", "cache" },
+                                          { "XDG_CONFIG_HOME", "config" },
+                                          { "XDG_DATA_HOME", "share" } };
 
   tmp = g_dir_make_tmp ("lode-gtk-XXXXXX", &error);
   g_assert_no_error (error);
@@ -211,19 +253,30 @@ start_services (void)
   g_setenv ("LODE_DATA_DIR", data_dir, TRUE);
   g_setenv ("LODE_EMBEDDING_PROVIDER", "none", TRUE);
   g_setenv ("HOME", tmp, TRUE);
+  /* Desktop files, default applications and the model cache of this run only (GLib reads
+   * these once, so before anything asks). */
+  for (guint i = 0; i < G_N_ELEMENTS (homes); i++)
+    {
+      g_autofree char *dir = g_build_filename (tmp, homes[i][1], NULL);
+
+      g_setenv (homes[i][0], dir, TRUE);
+    }
+  launch_log = g_build_filename (tmp, "launched", NULL);
+  g_setenv ("LODE_TEST_LAUNCH_LOG", launch_log, TRUE);
 
   saved = g_get_environ ();
   test_bus = g_test_dbus_new (G_TEST_DBUS_NONE);
   g_test_dbus_add_service_dir (test_bus, LODE_TEST_SERVICES_DIR);
   g_test_dbus_up (test_bus);
   /* g_test_dbus_up unsets DISPLAY and points the XDG directories at /dev/null; the app needs
-   * its display, and GTK its caches (without them it cannot load SVG icons). */
+   * its display, and GTK writable caches. */
   for (guint i = 0; i < G_N_ELEMENTS (restored); i++)
     if (g_environ_getenv (saved, restored[i]) != NULL)
       g_setenv (restored[i], g_environ_getenv (saved, restored[i]), TRUE);
   runtime_dir = g_build_filename (tmp, "runtime", NULL);
   g_assert_cmpint (g_mkdir_with_parents (runtime_dir, 0700), ==, 0);
   g_setenv ("XDG_RUNTIME_DIR", runtime_dir, TRUE);
+  install_fake_editor ();
   start_keyring ();
 }
 
@@ -237,6 +290,7 @@ stop_services (void)
   /* Stopped, not brought down: down waits for this process's bus connection to go away,
    * which GTK and libsecret keep until exit. */
   g_test_dbus_stop (test_bus);
+  g_free (launch_log);
   g_free (tmp);
 }
 
@@ -325,6 +379,40 @@ screenshot (GtkWidget  *window,
 }
 
 static gboolean
+has_label (GtkWidget  *widget,
+           const char *text)
+{
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0)
+    return gtk_widget_get_visible (widget);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (has_label (child, text))
+      return TRUE;
+
+  return FALSE;
+}
+
+/* Whether a visible label under @widget starts with @prefix. */
+static gboolean
+has_label_prefix (GtkWidget  *widget,
+                  const char *prefix)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_visible (widget) &&
+      g_str_has_prefix (gtk_label_get_label (GTK_LABEL (widget)), prefix))
+    return TRUE;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (has_label_prefix (child, prefix))
+      return TRUE;
+
+  return FALSE;
+}
+
+static gboolean
 item_finished (gpointer data)
 {
   LodeProjectItem *item = data;
@@ -333,42 +421,421 @@ item_finished (gpointer data)
          lode_project_item_get_fraction (item) == 1.0;
 }
 
-static gboolean
-has_items (gpointer data)
+static void
+collect_widgets (GtkWidget *widget,
+                 GType      type,
+                 GPtrArray *found)
 {
-  return g_list_model_get_n_items (data) > 0;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
+        g_ptr_array_add (found, child);
+      collect_widgets (child, type, found);
+    }
+}
+
+static gboolean
+first_result_in (gpointer data)
+{
+  GtkWidget *row = find_widget (((gpointer *) data)[0], LODE_TYPE_SEARCH_ROW, 0);
+
+  return row != NULL &&
+         g_str_has_suffix (lode_search_row_get_path (LODE_SEARCH_ROW (row)),
+                           ((gpointer *) data)[1]);
+}
+
+/* The first row of the search results. */
+static gboolean
+has_search_row (gpointer data)
+{
+  return find_widget (data, LODE_TYPE_SEARCH_ROW, 0) != NULL;
+}
+
+/* Whether a visible row under @widget is titled @title. */
+static gboolean
+has_row (GtkWidget  *widget,
+         const char *title)
+{
+  if (ADW_IS_PREFERENCES_ROW (widget) && gtk_widget_get_visible (widget) &&
+      g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
+    return TRUE;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (has_row (child, title))
+      return TRUE;
+
+  return FALSE;
+}
+
+static gboolean
+shows_row (gpointer data)
+{
+  return has_row (((gpointer *) data)[0], ((gpointer *) data)[1]);
 }
 
 static void
-test_projects (Fixture       *fixture,
-               gconstpointer  data)
+wait_for_row (GtkWidget  *widget,
+              const char *title)
+{
+  gpointer data[2] = { widget, (gpointer) title };
+
+  wait_until (shows_row, data, title);
+}
+
+static gboolean
+file_exists (gpointer data)
+{
+  return g_file_test (data, G_FILE_TEST_EXISTS);
+}
+
+/* The acceptance flow: add a project, see its progress reach the end, search it, open the
+ * result in the editor; then its import graph and the provider's health. */
+static void
+test_acceptance (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
+  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
+  GtkWidget *graph = find_widget (window, LODE_TYPE_GRAPH_PAGE, 0);
+  GtkWidget *models = find_widget (window, LODE_TYPE_MODELS_PAGE, 0);
+  GListModel *projects = lode_projects_page_get_model (page);
+  LodeClient *client = lode_application_get_client (fixture->app);
+  g_autoptr(GFile) folder = g_file_new_for_path (fixture->root);
+  g_autoptr(LodeProjectItem) item = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *launched = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *source = g_build_filename (fixture->root, "src", "widget.c", NULL);
+  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
+  LodeSearchRow *row;
+  guint files = 0;
+
+  g_assert_true (lode_client_is_remote (client));
+  screenshot (window, "empty");
+
+  /* The row follows the client's index-progress signal, whoever started the job. */
+  g_signal_emit_by_name (client, "index-progress", fixture->root, "indexing", 1, 4);
+  g_assert_cmpuint (g_list_model_get_n_items (projects), ==, 1);
+  item = g_list_model_get_item (projects, 0);
+  g_assert_cmpstr (lode_project_item_get_root (item), ==, fixture->root);
+  g_assert_true (lode_project_item_get_indexing (item));
+  g_assert_cmpfloat (lode_project_item_get_fraction (item), ==, 0.25);
+  g_assert_cmpstr (lode_project_item_get_summary (item), ==, "Indexing: 1 of 4 files");
+
+  /* The daemon indexes the folder; its progress runs to the end, and the row shows the
+   * index. */
+  lode_projects_page_add_folder (page, folder);
+  wait_until (item_finished, item, "indexing to finish");
+  g_assert_cmpstr (lode_project_item_get_state (item), ==, "ready");
+  g_object_get (item, "files", &files, NULL);
+  g_assert_cmpuint (files, ==, 3);
+  g_assert_true (g_str_has_prefix (lode_project_item_get_summary (item), "Ready · 3 files ("));
+  g_assert_nonnull (strstr (lode_project_item_get_summary (item), " vectors · index "));
+  screenshot (window, "projects");
+
+  /* Search: the definition is listed first, with its place, kind and snippet. */
+  lode_window_search (LODE_WINDOW (window), "parse_widget_config");
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "search");
+  wait_until (has_search_row, window, "a search result");
+  row = LODE_SEARCH_ROW (find_widget (window, LODE_TYPE_SEARCH_ROW, 0));
+  g_assert_cmpstr (lode_search_row_get_path (row), ==, source);
+  g_assert_cmpuint (lode_search_row_get_line (row), ==, 3);
+  g_assert_true (has_label (GTK_WIDGET (row), "src/widget.c:3"));
+  g_assert_true (has_label (GTK_WIDGET (row), "function parse_widget_config"));
+  screenshot (window, "search");
+
+  /* Activating it opens the file at the line in the user's editor. */
+  gtk_widget_activate (GTK_WIDGET (row));
+  wait_until (file_exists, launch_log, "the editor to start");
+  g_file_get_contents (launch_log, &launched, NULL, &error);
+  g_assert_no_error (error);
+  expected = g_strdup_printf ("+3\n%s\n", source);
+  g_assert_cmpstr (launched, ==, expected);
+
+  /* The path filter (the second entry below the query, after the language's) goes to
+   * codebase_search's fileFilter: only the header is left. */
+  {
+    GtkWidget *search = find_widget (window, LODE_TYPE_SEARCH_PAGE, 0);
+    g_autoptr(GPtrArray) entries = g_ptr_array_new ();
+    gpointer header[2] = { search, (gpointer) "/src/widget.h" };
+
+    collect_widgets (search, GTK_TYPE_ENTRY, entries);
+    g_assert_cmpuint (entries->len, ==, 2);
+    gtk_editable_set_text (GTK_EDITABLE (entries->pdata[1]), "*.h");
+    g_signal_emit_by_name (entries->pdata[1], "activate");
+    wait_until (first_result_in, header, "the filtered results");
+    g_assert_true (has_label_prefix (search, "1 result, lexical search — "));
+    gtk_editable_set_text (GTK_EDITABLE (entries->pdata[1]), "");
+  }
+
+  /* The import graph: the cycle, the hubs, and a file's neighbours. */
+  adw_view_stack_set_visible_child_name (stack, "graph");
+  wait_for_row (graph, "src/config.h → src/widget.h → src/config.h");
+  wait_for_row (graph, "src/widget.h");
+  lode_graph_page_show_file (LODE_GRAPH_PAGE (graph), "src/widget.h");
+  wait_for_row (graph, "config.h");
+  wait_for_row (graph, "src/widget.c");
+  screenshot (window, "graph");
+
+  /* The provider is off in this run: the page says so, in the engine's words. */
+  adw_view_stack_set_visible_child_name (stack, "models");
+  wait_for_row (models, "Not answering");
+  g_assert_true (has_row (models, "bge-small-en-v1.5"));
+  screenshot (window, "models");
+}
+
+static LodeProjectItem *
+find_project (GListModel *projects,
+              const char *root)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (projects); i++)
+    {
+      g_autoptr(LodeProjectItem) item = g_list_model_get_item (projects, i);
+
+      if (g_str_equal (lode_project_item_get_root (item), root))
+        return item;
+    }
+
+  return NULL;
+}
+
+static gboolean
+project_listed (gpointer data)
+{
+  return find_project (((gpointer *) data)[0], ((gpointer *) data)[1]) != NULL;
+}
+
+static gboolean
+project_gone (gpointer data)
+{
+  return !project_listed (data);
+}
+
+static gboolean
+item_watched (gpointer data)
+{
+  return lode_project_item_get_watched (data);
+}
+
+static GtkWidget *
+message_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) toplevel = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (toplevel))
+        return GTK_WIDGET (toplevel);
+    }
+
+  return NULL;
+}
+
+static gboolean
+has_message_dialog (gpointer data)
+{
+  return message_dialog () != NULL;
+}
+
+/* Watching, indexing again and removing a project, each through the daemon; removing asks
+ * first and leaves the folder's files alone. */
+static void
+test_manage (Fixture       *fixture,
+             gconstpointer  data)
 {
   GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
   LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
   GListModel *projects = lode_projects_page_get_model (page);
+  g_autofree char *root = g_build_filename (tmp, "gadgets", NULL);
+  g_autofree char *source = g_build_filename (root, "gadget.py", NULL);
+  g_autoptr(GFile) folder = NULL;
+  g_autoptr(LodeProjectItem) item = NULL;
+  gpointer listed[2] = { projects, root };
+
+  write_file (source, "def make_gadget(name):\n    return {'name': name}\n", 0644);
+  folder = g_file_new_for_path (root);
+  lode_projects_page_add_folder (page, folder);
+  wait_until (project_listed, listed, "the new project");
+  item = g_object_ref (find_project (projects, root));
+  wait_until (item_finished, item, "indexing to finish");
+  g_assert_false (lode_project_item_get_watched (item));
+
+  gtk_widget_activate_action (GTK_WIDGET (page), "project.watch", "(sb)", root, TRUE);
+  wait_until (item_watched, item, "the daemon to watch the project");
+
+  gtk_widget_activate_action (GTK_WIDGET (page), "project.reindex", "s", root);
+  g_assert_true (lode_project_item_get_indexing (item));
+  wait_until (item_finished, item, "indexing again to finish");
+
+  gtk_widget_activate_action (GTK_WIDGET (page), "project.remove", "s", root);
+  wait_until (has_message_dialog, NULL, "the confirmation");
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (message_dialog ()), "remove");
+  wait_until (project_gone, listed, "the project's row to go");
+  g_assert_true (g_file_test (source, G_FILE_TEST_IS_REGULAR));
+}
+
+/* The app in French (meson's gtk-fr test runs this with LANGUAGE=fr and the build tree's
+ * catalogs): the window, a project's row and a search, as a French-speaking user sees them. */
+static void
+test_french (Fixture       *fixture,
+             gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
+  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
+  GtkWidget *search = find_widget (window, LODE_TYPE_SEARCH_PAGE, 0);
+  GListModel *projects = lode_projects_page_get_model (page);
+  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
+  AdwViewStackPage *search_page = adw_view_stack_get_page (stack, search);
   g_autoptr(GFile) folder = g_file_new_for_path (fixture->root);
   g_autoptr(LodeProjectItem) item = NULL;
-  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
+  gpointer listed[2] = { projects, fixture->root };
 
-  screenshot (window, "empty");
+  if (g_strcmp0 (g_dgettext (GETTEXT_PACKAGE, "Ready"), "Ready") == 0)
+    {
+      g_test_skip ("Not in French (the gtk-fr test runs this with LANGUAGE=fr)");
+      return;
+    }
+
+  g_assert_cmpstr (adw_view_stack_page_get_title (search_page), ==, "_Recherche");
+  g_assert_true (has_label (window, "Aucun projet"));
+  screenshot (window, "empty-fr");
 
   lode_projects_page_add_folder (page, folder);
-  wait_until (has_items, projects, "the project's row");
-  item = g_list_model_get_item (projects, 0);
-  g_assert_cmpstr (lode_project_item_get_root (item), ==, fixture->root);
-
+  wait_until (project_listed, listed, "the project's row");
+  item = g_object_ref (find_project (projects, fixture->root));
   wait_until (item_finished, item, "indexing to finish");
-  g_assert_cmpstr (lode_project_item_get_summary (item), ==, "Up to date");
-  screenshot (window, "projects");
+  g_assert_true (g_str_has_prefix (lode_project_item_get_summary (item),
+                                   "Prêt · 3 fichiers ("));
+  g_assert_nonnull (strstr (lode_project_item_get_summary (item), " 0 vecteur · index "));
+  screenshot (window, "projects-fr");
 
   lode_window_search (LODE_WINDOW (window), "parse_widget_config");
-  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "search");
-  screenshot (window, "search");
+  wait_until (has_search_row, window, "a search result");
+  g_assert_true (has_label_prefix (search, "2 résultats, recherche lexicale — "));
+  screenshot (window, "search-fr");
+}
 
-  adw_view_stack_set_visible_child_name (stack, "graph");
-  screenshot (window, "graph");
+/* A model server that sends the first 400 bytes of config.json and then nothing more (the
+ * connection is kept open until the test ends), or that has no such model. */
+static GPtrArray *stalled;
+
+static void
+model_handler (MockServer        *server,
+               SoupServerMessage *message,
+               const char        *path,
+               const char        *body,
+               guint              index,
+               gpointer           user_data)
+{
+  gboolean *missing = user_data;
+  g_autoptr(GIOStream) stream = NULL;
+  char head[] = "HTTP/1.1 200 OK\r\nContent-Length: 743\r\n\r\n";
+  char part[400];
+
+  if (*missing)
+    {
+      mock_reply (message, SOUP_STATUS_NOT_FOUND, "text/plain", "Entry not found", 15);
+      return;
+    }
+
+  memset (part, '{', sizeof part);
+  stream = soup_server_message_steal_connection (message);
+  g_assert_true (g_output_stream_write_all (g_io_stream_get_output_stream (stream), head,
+                                            strlen (head), NULL, NULL, NULL));
+  g_assert_true (g_output_stream_write_all (g_io_stream_get_output_stream (stream), part,
+                                            sizeof part, NULL, NULL, NULL));
+  g_ptr_array_add (stalled, g_steal_pointer (&stream));
+}
+
+static gboolean
+download_started (gpointer data)
+{
+  GtkWidget *models = data;
+  GtkProgressBar *bar = GTK_PROGRESS_BAR (find_widget (models, GTK_TYPE_PROGRESS_BAR, 0));
+
+  return gtk_progress_bar_get_fraction (bar) > 0.0;
+}
+
+static gboolean
+download_idle (gpointer data)
+{
+  GtkStack *stack = GTK_STACK (find_widget (data, GTK_TYPE_STACK, 0));
+
+  return g_strcmp0 (gtk_stack_get_visible_child_name (stack), "download") == 0;
+}
+
+static gboolean
+logged (gpointer data)
+{
+  return strstr (log_text->str, data) != NULL;
+}
+
+/* The built-in model's download shows its progress and stops when cancelled; a server
+ * without the model is an error the page shows. */
+static void
+test_model_download (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
+  GtkWidget *models = find_widget (window, LODE_TYPE_MODELS_PAGE, 0);
+  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
+  gboolean missing = FALSE;
+  g_autoptr(MockServer) server = mock_server_new (model_handler, &missing);
+  g_autofree char *part = NULL;
+  g_autofree char *model_dir = lode_models_dup_model_dir ("bge-small-en-v1.5");
+
+  stalled = g_ptr_array_new_with_free_func (g_object_unref);
+  g_setenv ("LODE_HF_ENDPOINT", server->url, TRUE);
   adw_view_stack_set_visible_child_name (stack, "models");
-  screenshot (window, "models");
+  g_assert_true (download_idle (models));
+
+  gtk_widget_activate_action (models, "models.download", NULL);
+  wait_until (download_started, models, "the download's progress");
+  g_assert_true (g_str_has_prefix (mock_server_get_request (server, 0)->path,
+                                   "/BAAI/bge-small-en-v1.5/resolve/"));
+  g_assert_true (g_str_has_suffix (mock_server_get_request (server, 0)->path, "/config.json"));
+  g_assert_true (has_label (models, "_Cancel") || has_label (models, "Cancel"));
+  screenshot (window, "models-download");
+
+  gtk_widget_activate_action (models, "models.cancel", NULL);
+  wait_until (download_idle, models, "the download to stop");
+  /* What arrived is kept for the next download to resume; nothing is installed. */
+  part = g_build_filename (model_dir, "config.json.part", NULL);
+  g_assert_true (g_file_test (part, G_FILE_TEST_EXISTS));
+  g_assert_null (lode_models_find_installed ("bge-small-en-v1.5"));
+  g_assert_null (strstr (log_text->str, "Cannot download the model"));
+
+  missing = TRUE;
+  gtk_widget_activate_action (models, "models.download", NULL);
+  wait_until (logged, (gpointer) "Cannot download the model: ", "the download's error");
+  wait_until (download_idle, models, "the download to end");
+
+  g_unsetenv ("LODE_HF_ENDPOINT");
+  g_clear_pointer (&stalled, g_ptr_array_unref);
+}
+
+/* The query's identifiers and their parts are highlighted, whatever their case; the rest of
+ * the snippet is escaped, and it is cut after eight lines. */
+static void
+test_snippet_markup (void)
+{
+  g_autofree char *markup = NULL;
+  g_autofree char *long_markup = NULL;
+
+  markup = lode_search_snippet_markup ("int parseWidget (Config *c); /* <b> & */", "parse_widget");
+  g_assert_cmpstr (markup, ==,
+                   "int <span weight=\"bold\" background=\"#f6d32d\" bgalpha=\"40%\">parse</span>"
+                   "<span weight=\"bold\" background=\"#f6d32d\" bgalpha=\"40%\">Widget</span> "
+                   "(Config *c); /* &lt;b&gt; &amp; */");
+
+  long_markup = lode_search_snippet_markup ("a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n", "zz");
+  g_assert_cmpstr (long_markup, ==, "a\nb\nc\nd\ne\nf\ng\nh\n…");
 }
 
 static GtkWidget *
@@ -391,22 +858,6 @@ static gboolean
 has_preferences (gpointer data)
 {
   return preferences_window () != NULL;
-}
-
-static gboolean
-has_label (GtkWidget  *widget,
-           const char *text)
-{
-  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0)
-    return gtk_widget_get_visible (widget);
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (has_label (child, text))
-      return TRUE;
-
-  return FALSE;
 }
 
 static gboolean
@@ -576,6 +1027,9 @@ main (int   argc,
 {
   int status;
 
+  /* As the app's main() does: the user's language, here from the build tree's catalogs when
+   * the gtk-fr test asks for French. */
+  lode_locale_init ();
   g_test_init (&argc, &argv, NULL);
 
   if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
@@ -584,13 +1038,18 @@ main (int   argc,
       return g_test_run ();
     }
 
+  g_test_add_func ("/lode/gtk/snippet-markup", test_snippet_markup);
+
   log_text = g_string_new (NULL);
   g_log_set_writer_func (log_writer, log_text, NULL);
   start_services ();
 
 #define ADD(name, func) \
   g_test_add ("/lode/gtk/" name, Fixture, NULL, fixture_setup, func, fixture_teardown)
-  ADD ("projects", test_projects);
+  ADD ("acceptance", test_acceptance);
+  ADD ("manage", test_manage);
+  ADD ("model-download", test_model_download);
+  ADD ("french", test_french);
   ADD ("preferences-secret", test_preferences_secret);
 #undef ADD
 

@@ -1,0 +1,269 @@
+/* lode-search-row.c — one result of codebase_search: where, what, and the snippet
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "lode-gtk"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "lode-search-row.h"
+
+#define SNIPPET_LINES 8
+
+struct _LodeSearchRow
+{
+  GtkListBoxRow  parent_instance;
+  char          *path;       /* absolute */
+  guint          line;
+  GtkLabel      *location;
+  GtkLabel      *symbol;
+  GtkLabel      *snippet;
+};
+
+G_DEFINE_FINAL_TYPE (LodeSearchRow, lode_search_row, GTK_TYPE_LIST_BOX_ROW)
+
+static void
+add_term (GPtrArray  *terms,
+          const char *start,
+          gsize       length)
+{
+  if (length >= 2)
+    g_ptr_array_add (terms, g_ascii_strdown (start, length));
+}
+
+static int
+compare_longest_first (gconstpointer a,
+                       gconstpointer b)
+{
+  return (int) strlen (*(const char **) b) - (int) strlen (*(const char **) a);
+}
+
+/* The query's identifiers and their parts (parse_widget_config → parse, widget, config;
+ * parseConfig → parse, config), longest first, lower-case. */
+static GPtrArray *
+query_terms (const char *query)
+{
+  GPtrArray *terms = g_ptr_array_new_with_free_func (g_free);
+  const char *p = query;
+
+  while (*p != '\0')
+    {
+      const char *start;
+      const char *part;
+
+      if (!g_ascii_isalnum (*p) && *p != '_')
+        {
+          p++;
+          continue;
+        }
+
+      start = part = p;
+      while (g_ascii_isalnum (*p) || *p == '_')
+        {
+          gboolean boundary = *p == '_' ||
+                              (p > part && g_ascii_isupper (*p) && g_ascii_islower (p[-1]));
+
+          if (boundary)
+            {
+              add_term (terms, part, p - part);
+              part = *p == '_' ? p + 1 : p;
+            }
+          p++;
+        }
+      if (part != start)
+        add_term (terms, part, p - part);
+      add_term (terms, start, p - start);
+    }
+
+  g_ptr_array_sort (terms, compare_longest_first);
+  return terms;
+}
+
+/**
+ * lode_search_snippet_markup:
+ * @snippet: a result's text
+ * @query: what was searched for
+ *
+ * Returns: (transfer full): the first lines of @snippet as Pango markup, the query's words
+ *   highlighted wherever they occur (case-insensitively)
+ */
+char *
+lode_search_snippet_markup (const char *snippet,
+                            const char *query)
+{
+  g_autoptr(GPtrArray) terms = NULL;
+  g_autoptr(GString) markup = NULL;
+  const char *run = snippet;
+  const char *p = snippet;
+  guint lines = 1;
+
+  g_return_val_if_fail (snippet != NULL && query != NULL, NULL);
+
+  terms = query_terms (query);
+  markup = g_string_new (NULL);
+
+  /* Terms are ASCII, so they only match at ASCII bytes: runs of other text stay whole UTF-8
+   * sequences. */
+  while (*p != '\0')
+    {
+      gsize matched = 0;
+
+      if (*p == '\n' && ++lines > SNIPPET_LINES)
+        break;
+
+      if (g_ascii_isalnum (*p) || *p == '_')
+        for (guint i = 0; i < terms->len && matched == 0; i++)
+          {
+            const char *term = g_ptr_array_index (terms, i);
+
+            if (g_ascii_strncasecmp (p, term, strlen (term)) == 0)
+              matched = strlen (term);
+          }
+
+      if (matched == 0)
+        {
+          p++;
+          continue;
+        }
+
+      {
+        g_autofree char *plain = g_markup_escape_text (run, p - run);
+        g_autofree char *word = g_markup_escape_text (p, matched);
+
+        g_string_append (markup, plain);
+        g_string_append_printf (markup, "<span weight=\"bold\" background=\"#f6d32d\" "
+                                "bgalpha=\"40%%\">%s</span>", word);
+      }
+      p += matched;
+      run = p;
+    }
+
+  {
+    g_autofree char *plain = g_markup_escape_text (run, p - run);
+
+    g_string_append (markup, plain);
+  }
+  while (markup->len > 0 && markup->str[markup->len - 1] == '\n')
+    g_string_truncate (markup, markup->len - 1);
+  if (*p != '\0')
+    g_string_append (markup, "\n…");
+
+  return g_string_free (g_steal_pointer (&markup), FALSE);
+}
+
+/**
+ * lode_search_row_new:
+ * @project: the searched project's root
+ * @result: one element of codebase_search's results
+ * @query: what was searched for, to highlight in the snippet
+ *
+ * Returns: (transfer floating): the row
+ */
+GtkWidget *
+lode_search_row_new (const char *project,
+                     JsonObject *result,
+                     const char *query)
+{
+  LodeSearchRow *self;
+  const char *path;
+  const char *kind;
+  const char *symbol;
+  g_autofree char *location = NULL;
+  g_autofree char *markup = NULL;
+
+  g_return_val_if_fail (project != NULL && result != NULL && query != NULL, NULL);
+
+  self = g_object_new (LODE_TYPE_SEARCH_ROW, NULL);
+  path = json_object_get_string_member (result, "path");
+  kind = json_object_get_string_member_with_default (result, "kind", NULL);
+  symbol = json_object_get_string_member_with_default (result, "symbol", NULL);
+
+  self->path = g_build_filename (project, path, NULL);
+  self->line = MAX (json_object_get_int_member (result, "startLine"), 1);
+
+  location = g_strdup_printf ("%s:%u", path, self->line);
+  gtk_label_set_text (self->location, location);
+  if (symbol != NULL)
+    {
+      g_autofree char *what = g_strdup_printf ("%s %s", kind != NULL ? kind : "", symbol);
+
+      gtk_label_set_text (self->symbol, g_strstrip (what));
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->symbol), symbol != NULL);
+
+  markup = lode_search_snippet_markup (json_object_get_string_member (result, "snippet"), query);
+  gtk_label_set_markup (self->snippet, markup);
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  location, -1);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self), _("Open in the editor"));
+
+  return GTK_WIDGET (self);
+}
+
+/**
+ * lode_search_row_get_path:
+ * @self: a #LodeSearchRow
+ *
+ * Returns: the result's file, absolute
+ */
+const char *
+lode_search_row_get_path (LodeSearchRow *self)
+{
+  g_return_val_if_fail (LODE_IS_SEARCH_ROW (self), NULL);
+
+  return self->path;
+}
+
+guint
+lode_search_row_get_line (LodeSearchRow *self)
+{
+  g_return_val_if_fail (LODE_IS_SEARCH_ROW (self), 0);
+
+  return self->line;
+}
+
+static void
+lode_search_row_dispose (GObject *object)
+{
+  gtk_widget_dispose_template (GTK_WIDGET (object), LODE_TYPE_SEARCH_ROW);
+
+  G_OBJECT_CLASS (lode_search_row_parent_class)->dispose (object);
+}
+
+static void
+lode_search_row_finalize (GObject *object)
+{
+  LodeSearchRow *self = (LodeSearchRow *)object;
+
+  g_free (self->path);
+
+  G_OBJECT_CLASS (lode_search_row_parent_class)->finalize (object);
+}
+
+static void
+lode_search_row_class_init (LodeSearchRowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = lode_search_row_dispose;
+  object_class->finalize = lode_search_row_finalize;
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/lode/Lode/lode-search-row.ui");
+  gtk_widget_class_bind_template_child (widget_class, LodeSearchRow, location);
+  gtk_widget_class_bind_template_child (widget_class, LodeSearchRow, symbol);
+  gtk_widget_class_bind_template_child (widget_class, LodeSearchRow, snippet);
+}
+
+static void
+lode_search_row_init (LodeSearchRow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}

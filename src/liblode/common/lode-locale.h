@@ -1,0 +1,15 @@
+/* lode-locale.h — the user's language for every program of Lode
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+void lode_locale_init (void);
+
+G_END_DECLS

@@ -1,0 +1,234 @@
+/* test-client.c — LodeClient against the build-tree loded on a private bus
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+
+#include "lode-client.h"
+
+/*
+ * Each fixture gets a private bus; the service directory that activates loded is added only
+ * when the fixture data says so, so that a client can also meet a bus without a daemon.
+ */
+
+#define WAIT_SECONDS 60
+
+typedef struct
+{
+  GTestDBus *bus;
+  char      *tmp;
+} Fixture;
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  data)
+{
+  gboolean with_daemon = GPOINTER_TO_INT (data);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data_dir = NULL;
+
+  fixture->tmp = g_dir_make_tmp ("lode-client-XXXXXX", &error);
+  g_assert_no_error (error);
+  data_dir = g_build_filename (fixture->tmp, "data", NULL);
+  /* The activated daemon inherits this environment through the bus. */
+  g_setenv ("LODE_DATA_DIR", data_dir, TRUE);
+  g_setenv ("LODE_EMBEDDING_PROVIDER", "none", TRUE);
+  g_unsetenv ("LODE_EXTRA_EXTENSIONS");
+  g_unsetenv ("LODE_NO_DAEMON");
+
+  fixture->bus = g_test_dbus_new (G_TEST_DBUS_NONE);
+  if (with_daemon)
+    g_test_dbus_add_service_dir (fixture->bus, LODE_TEST_SERVICES_DIR);
+  g_test_dbus_up (fixture->bus);
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_test_dbus_down (fixture->bus);
+  g_clear_object (&fixture->bus);
+  g_free (fixture->tmp);
+}
+
+static gboolean
+timeout_cb (gpointer user_data)
+{
+  g_error ("Timed out waiting for the client");
+  return G_SOURCE_REMOVE;
+}
+
+static void
+ready_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static GAsyncResult *
+wait_for (GAsyncResult **result)
+{
+  guint timeout = g_timeout_add_seconds (WAIT_SECONDS, timeout_cb, NULL);
+
+  while (*result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout);
+  return *result;
+}
+
+static LodeConfig *
+load_config (void)
+{
+  g_autoptr(GError) error = NULL;
+  LodeConfig *config = lode_config_load (&error);
+
+  g_assert_no_error (error);
+  return config;
+}
+
+static gboolean
+count_tick_cb (gpointer user_data)
+{
+  (*(guint *) user_data)++;
+  return G_SOURCE_CONTINUE;
+}
+
+/* The asynchronous constructor activates loded without holding up the main context, and the
+ * client it gives calls the daemon's tools. */
+static void
+test_new_async (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(LodeConfig) config = load_config ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(LodeClient) client = NULL;
+  g_autoptr(LodeToolResult) listed = NULL;
+  g_autoptr(GError) error = NULL;
+  guint ticks = 0;
+  guint tick;
+
+  tick = g_timeout_add (1, count_tick_cb, &ticks);
+  lode_client_new_async (config, LODE_CLIENT_DAEMON_ONLY, NULL, ready_cb, &result);
+  client = lode_client_new_finish (wait_for (&result), &error);
+  g_source_remove (tick);
+  g_assert_no_error (error);
+  g_assert_true (lode_client_is_remote (client));
+  g_assert_null (lode_client_get_notice (client));
+  /* Starting loded takes many milliseconds, during which the main context kept running. */
+  g_assert_cmpuint (ticks, >, 1);
+
+  listed = lode_client_call_tool (client, "codebase_list_projects", NULL, NULL, NULL, NULL,
+                                  &error);
+  g_assert_no_error (error);
+  g_assert_false (listed->is_error);
+  g_assert_cmpint (json_object_get_int_member (listed->structured, "total"), ==, 0);
+}
+
+/* Without a daemon to activate, a daemon-only client is an error that names loded, and an
+ * automatic one runs the engine itself and says why. */
+static void
+test_new_async_no_daemon (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  g_autoptr(LodeConfig) config = load_config ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GAsyncResult) auto_result = NULL;
+  g_autoptr(LodeClient) client = NULL;
+  g_autoptr(LodeClient) local = NULL;
+  g_autoptr(GError) error = NULL;
+
+  lode_client_new_async (config, LODE_CLIENT_DAEMON_ONLY, NULL, ready_cb, &result);
+  client = lode_client_new_finish (wait_for (&result), &error);
+  g_assert_null (client);
+  g_assert_error (error, G_DBUS_ERROR, G_DBUS_ERROR_SERVICE_UNKNOWN);
+  g_assert_true (g_str_has_prefix (error->message, "Cannot reach Lode's daemon (loded): "));
+  g_clear_error (&error);
+
+  lode_client_new_async (config, LODE_CLIENT_AUTO, NULL, ready_cb, &auto_result);
+  local = lode_client_new_finish (wait_for (&auto_result), &error);
+  g_assert_no_error (error);
+  g_assert_false (lode_client_is_remote (local));
+  g_assert_nonnull (lode_client_get_notice (local));
+}
+
+static void
+test_new_async_cancelled (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  g_autoptr(LodeConfig) config = load_config ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(LodeClient) client = NULL;
+  g_autoptr(GError) error = NULL;
+
+  lode_client_new_async (config, LODE_CLIENT_DAEMON_ONLY, cancellable, ready_cb, &result);
+  g_cancellable_cancel (cancellable);
+  client = lode_client_new_finish (wait_for (&result), &error);
+  g_assert_null (client);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
+/* A configuration the daemon cannot take on (extra extensions hold for its whole process)
+ * fails the call of a daemon-only client, which never runs the engine itself; an automatic
+ * client runs that call in this process instead. */
+static void
+test_daemon_only_never_in_process (Fixture       *fixture,
+                                   gconstpointer  data)
+{
+  g_autoptr(LodeConfig) config = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(LodeClient) client = NULL;
+  g_autoptr(LodeClient) automatic = NULL;
+  g_autoptr(LodeToolResult) refused = NULL;
+  g_autoptr(LodeToolResult) local = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* Set after the bus started: loded, activated by it, does not see it. */
+  g_setenv ("LODE_EXTRA_EXTENSIONS", ".tpl=html", TRUE);
+  config = load_config ();
+
+  lode_client_new_async (config, LODE_CLIENT_DAEMON_ONLY, NULL, ready_cb, &result);
+  client = lode_client_new_finish (wait_for (&result), &error);
+  g_assert_no_error (error);
+
+  refused = lode_client_call_tool (client, "codebase_list_projects", NULL, NULL, NULL, NULL,
+                                   &error);
+  g_assert_null (refused);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_UNSUPPORTED);
+  g_assert_true (lode_client_is_remote (client));
+  g_assert_null (lode_client_get_notice (client));
+  g_clear_error (&error);
+
+  automatic = lode_client_new (config, LODE_CLIENT_AUTO, &error);
+  g_assert_no_error (error);
+  local = lode_client_call_tool (automatic, "codebase_list_projects", NULL, NULL, NULL, NULL,
+                                 &error);
+  g_assert_no_error (error);
+  g_assert_false (local->is_error);
+  g_assert_false (lode_client_is_remote (automatic));
+  g_unsetenv ("LODE_EXTRA_EXTENSIONS");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+#define ADD(name, with_daemon, func) \
+  g_test_add ("/lode/client/" name, Fixture, GINT_TO_POINTER (with_daemon), fixture_setup, \
+              func, fixture_teardown)
+  ADD ("new-async", TRUE, test_new_async);
+  ADD ("new-async-no-daemon", FALSE, test_new_async_no_daemon);
+  ADD ("new-async-cancelled", TRUE, test_new_async_cancelled);
+  ADD ("daemon-only-never-in-process", TRUE, test_daemon_only_never_in_process);
+#undef ADD
+
+  return g_test_run ();
+}
