@@ -1764,13 +1764,26 @@ py_try_module (Resolve    *r,
   if (base == NULL)
     return FALSE;
 
+  /* `from a import b, c`: each name may be a submodule; a name that is not makes the
+   * statement import `a` itself. */
   if (name != NULL)
     {
-      g_autofree char *sub = base[0] != '\0' ? g_strconcat (base, "/", name, NULL)
-                                             : g_strdup (name);
+      g_auto(GStrv) names = g_strsplit (name, ",", -1);
+      gboolean any = FALSE, all = TRUE;
 
-      if (py_try (r, sub))
+      for (guint i = 0; names[i] != NULL; i++)
+        {
+          g_autofree char *sub = base[0] != '\0' ? g_strconcat (base, "/", names[i], NULL)
+                                                 : g_strdup (names[i]);
+
+          if (py_try (r, sub))
+            any = TRUE;
+          else
+            all = FALSE;
+        }
+      if (all)
         return TRUE;
+      return py_try (r, base) || any;
     }
 
   return py_try (r, base);

@@ -50,8 +50,8 @@ typedef enum
  * LodeImport:
  * @specifier: the import as written, quotes and brackets stripped: `./foo`, `os.path`,
  *   `.models` (Python relative), `crate::a::b`, `stdio.h`, `github.com/x/y`, `java.util.*`
- * @name: (nullable): the name imported from @specifier where it may itself be a module: the
- *   `b` of Python `from a import b`; %NULL otherwise
+ * @name: (nullable): the names imported from @specifier where they may themselves be
+ *   modules, comma-separated: the `b,c` of Python `from a import b, c`; %NULL otherwise
  * @kind: how the import is written
  * @line: 1-based line of the specifier
  *
