@@ -2813,9 +2813,12 @@ resolve_func_for (LodeImportResolver *self,
         language = lode_language_for_content (language, from, head, len);
     }
 
-  /* HTML pages and Vue and Svelte components: attributes name files, scripts import. */
+  /* HTML pages and Vue and Svelte components: attributes name files, scripts import, and
+   * `<style>` blocks (SCSS, Less) import as stylesheets do. */
   if (strcmp (language->id, "html") == 0)
-    return import->kind == LODE_IMPORT_RELATIVE ? resolve_web : resolve_js;
+    return import->kind == LODE_IMPORT_RELATIVE     ? resolve_web
+           : import->kind == LODE_IMPORT_STYLESHEET ? resolve_css
+                                                    : resolve_js;
 
   if (import->kind == LODE_IMPORT_INCLUDE_LOCAL || import->kind == LODE_IMPORT_INCLUDE_SYSTEM)
     return resolve_c;

@@ -31,6 +31,8 @@ G_BEGIN_DECLS
  * @LODE_IMPORT_REEXPORT: a re-export (`export … from "./x"`, Dart `export`)
  * @LODE_IMPORT_SOURCE: a file made part of the importing one: Bash `source`/`.`, Rust
  *   `mod x;`, Dart `part`
+ * @LODE_IMPORT_STYLESHEET: a stylesheet's `@import`, `@use` or `@forward`, in a CSS, SCSS or
+ *   Less file or a `<style>` block of a page or component
  *
  * How an import is written. Where it is looked for follows from the kind and the specifier.
  */
@@ -44,6 +46,7 @@ typedef enum
   LODE_IMPORT_DYNAMIC,
   LODE_IMPORT_REEXPORT,
   LODE_IMPORT_SOURCE,
+  LODE_IMPORT_STYLESHEET,
 } LodeImportKind;
 
 /**
