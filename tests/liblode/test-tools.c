@@ -762,6 +762,35 @@ typedef struct
   gboolean        done;
 } AsyncCall;
 
+/* codebase_graph_stats lists at most `limit` orphans, and only files that could import. */
+static void
+test_graph_stats_orphans (ToolsFixture  *fixture,
+                          gconstpointer  data)
+{
+  g_autofree char *root = g_build_filename (g_get_user_cache_dir (), "orphan-tree", NULL);
+  g_autofree char *args = NULL;
+  g_autofree char *orphans = NULL;
+  g_autoptr(LodeToolResult) build = NULL;
+  g_autoptr(LodeToolResult) stats = NULL;
+
+  write_tree_file (root, "a.c", "int a;\n");
+  write_tree_file (root, "b.c", "int b;\n");
+  write_tree_file (root, "c.py", "import os\n");
+  write_tree_file (root, "README.md", "# Orphans\n");
+  write_tree_file (root, "config.json", "{}\n");
+  write_tree_file (root, "ci.yml", "on: push\n");
+  args = g_strdup_printf ("{\"projectPath\": \"%s\"}", root);
+  build = call_ok (fixture, "codebase_graph_build", args, NULL);
+  g_free (args);
+
+  args = g_strdup_printf ("{\"projectPath\": \"%s\", \"limit\": 2}", root);
+  stats = call_ok (fixture, "codebase_graph_stats", args, NULL);
+  g_assert_cmpint (json_object_get_int_member (stats->structured, "orphanCount"), ==, 3);
+  orphans = json_strings (json_object_get_array_member (stats->structured, "orphans"));
+  g_assert_cmpstr (orphans, ==, "a.c b.c");
+  g_assert_null (strstr (stats->text, "README.md"));
+}
+
 static void
 progress_cb (double      done,
              double      total,
@@ -988,6 +1017,8 @@ main (int   argc,
               tools_teardown);
   g_test_add ("/lode/tools/confinement", ToolsFixture, NULL, tools_setup, test_confinement,
               tools_teardown);
+  g_test_add ("/lode/tools/graph-stats-orphans", ToolsFixture, NULL, tools_setup,
+              test_graph_stats_orphans, tools_teardown);
   g_test_add ("/lode/tools/progress", ToolsFixture, NULL, tools_setup, test_progress,
               tools_teardown);
   g_test_add ("/lode/tools/cancel", ToolsFixture, NULL, tools_setup, test_cancel,

@@ -233,7 +233,7 @@ lode_graph_report_query (LodeProject         *project,
 /**
  * lode_graph_report_stats:
  * @project: an indexed project
- * @top: how many of the most connected files and packages to list
+ * @top: how many of the most connected files, orphans and packages to list
  * @error: return location for a #GError
  *
  * Returns: (transfer full) (nullable): `{projectPath, files, edges, externalEdges, imports,
@@ -282,7 +282,7 @@ lode_graph_report_stats (LodeProject  *project,
   add_int (builder, "orphanCount", stats->orphans->len);
   json_builder_set_member_name (builder, "orphans");
   json_builder_begin_array (builder);
-  for (guint i = 0; i < MIN (stats->orphans->len, LODE_GRAPH_REPORT_MAX_ITEMS); i++)
+  for (guint i = 0; i < MIN (stats->orphans->len, top); i++)
     json_builder_add_string_value (builder,
                                    lode_graph_get_path (graph, g_array_index (stats->orphans,
                                                                               guint, i)));
