@@ -762,6 +762,45 @@ typedef struct
   gboolean        done;
 } AsyncCall;
 
+/* Replies name tools, not commands, and count in the user's language: one file, two files. */
+static void
+test_wording (ToolsFixture  *fixture,
+              gconstpointer  data)
+{
+  g_autofree char *root = g_build_filename (g_get_user_cache_dir (), "wording-tree", NULL);
+  g_autofree char *args = NULL;
+  g_autoptr(LodeToolResult) update = NULL;
+  g_autoptr(LodeToolResult) status = NULL;
+  g_autoptr(LodeToolResult) search = NULL;
+  g_autoptr(LodeToolResult) list = NULL;
+  g_autoptr(LodeToolResult) graph = NULL;
+
+  write_tree_file (root, "one.c", "int\nsolitary_function (void)\n{\n  return 1;\n}\n");
+  args = g_strdup_printf ("{\"projectPath\": \"%s\"}", root);
+  call_fails (fixture, "codebase_search", "{\"query\": \"solitary\"}", root,
+              "is not indexed yet: call codebase_index first");
+
+  update = call_ok (fixture, "codebase_update", args, NULL);
+  status = call_ok (fixture, "codebase_status", args, NULL);
+  g_assert_nonnull (strstr (status->text, "- 1 file, 1 chunk, 1 symbol, 5 lines\n"));
+  search = call_ok (fixture, "codebase_search", "{\"query\": \"solitary_function\"}", root);
+  g_assert_true (g_str_has_prefix (search->text, "## 1 result for"));
+  list = call_ok (fixture, "codebase_list_projects", "{}", NULL);
+  g_assert_true (g_str_has_prefix (list->text, "## 1 indexed project\n"));
+  g_assert_nonnull (strstr (list->text, "1 file, 1 chunk"));
+  graph = call_ok (fixture, "codebase_graph_stats", args, NULL);
+  g_assert_nonnull (strstr (graph->text, "1 file, 0 file → file edges"));
+
+  for (guint i = 0; i < 5; i++)
+    {
+      const LodeToolResult *result = (const LodeToolResult *[]) { update, status, search, list,
+                                                                  graph }[i];
+
+      g_assert_null (strstr (result->text, "lode index"));
+      g_assert_null (strstr (result->text, " files, 1 "));
+    }
+}
+
 /* codebase_graph_stats lists at most `limit` orphans, and only files that could import. */
 static void
 test_graph_stats_orphans (ToolsFixture  *fixture,
@@ -1019,6 +1058,8 @@ main (int   argc,
               tools_teardown);
   g_test_add ("/lode/tools/graph-stats-orphans", ToolsFixture, NULL, tools_setup,
               test_graph_stats_orphans, tools_teardown);
+  g_test_add ("/lode/tools/wording", ToolsFixture, NULL, tools_setup, test_wording,
+              tools_teardown);
   g_test_add ("/lode/tools/progress", ToolsFixture, NULL, tools_setup, test_progress,
               tools_teardown);
   g_test_add ("/lode/tools/cancel", ToolsFixture, NULL, tools_setup, test_cancel,

@@ -533,8 +533,8 @@ dup_coverage_notice (LodeProject *self,
   if (self->embedder == NULL)
     return g_strdup_printf ("semantic search unavailable: %s", self->embedder_notice);
   if (n_embedded < n_embeddable)
-    return g_strdup_printf ("semantic search covers %u of %u chunks; `lode index` embeds the "
-                            "rest", n_embedded, n_embeddable);
+    return g_strdup_printf ("semantic search covers %u of %u chunks; the next indexing run "
+                            "embeds the rest", n_embedded, n_embeddable);
 
   return NULL;
 }

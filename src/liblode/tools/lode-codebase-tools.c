@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "lode-error.h"
+#include "lode-i18n.h"
 #include "lode-json-forms.h"
 #include "lode-language.h"
 #include "lode-tools-private.h"
@@ -552,8 +553,9 @@ format_search (JsonObject *result)
   GString *text = g_string_new (NULL);
   guint n = json_array_get_length (results);
 
-  g_string_append_printf (text, "## %u result%s for “%s” (%s search)\n\n", n,
-                          n == 1 ? "" : "s", string_member (result, "query"),
+  g_string_append (text, "## ");
+  lode_append_count (text, n, "%u result", "%u results");
+  g_string_append_printf (text, " for “%s” (%s search)\n\n", string_member (result, "query"),
                           string_member (mode, "used"));
   if (string_member (mode, "reason") != NULL)
     g_string_append_printf (text, "> %s search was requested; %s\n\n",
@@ -793,8 +795,10 @@ format_list_projects (JsonObject *result)
       return g_string_free (text, FALSE);
     }
 
-  g_string_append_printf (text, "## %u indexed project%s\n\n", json_array_get_length (projects),
-                          json_array_get_length (projects) == 1 ? "" : "s");
+  g_string_append (text, "## ");
+  lode_append_count (text, json_array_get_length (projects), "%u indexed project",
+                     "%u indexed projects");
+  g_string_append (text, "\n\n");
   for (guint i = 0; i < json_array_get_length (projects); i++)
     {
       JsonObject *p = json_array_get_object_element (projects, i);
@@ -804,9 +808,12 @@ format_list_projects (JsonObject *result)
       if (!json_object_get_boolean_member (p, "exists"))
         g_string_append (text, ": the directory no longer exists");
       else if (string_member (p, "state") != NULL)
-        g_string_append_printf (text, ": %s, %" G_GINT64_FORMAT " files, %" G_GINT64_FORMAT
-                                " chunks", string_member (p, "state"), int_member (p, "files"),
-                                int_member (p, "chunks"));
+        {
+          g_string_append_printf (text, ": %s, ", string_member (p, "state"));
+          lode_append_count (text, int_member (p, "files"), "%u file", "%u files");
+          g_string_append (text, ", ");
+          lode_append_count (text, int_member (p, "chunks"), "%u chunk", "%u chunks");
+        }
       if (json_object_get_boolean_member (p, "indexing"))
         g_string_append (text, ", indexing now");
       if (json_object_get_boolean_member (p, "watching"))

@@ -626,13 +626,23 @@ lode_tool_registry_call_worker (GTask        *task,
   structured = call->tool->func (call, &error);
   if (structured == NULL)
     {
+      g_autofree char *message = NULL;
+
       if (is_cancellation (error) || g_cancellable_is_cancelled (cancellable))
         {
           g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
                                    "The call of %s was cancelled", call->tool->name);
           return;
         }
-      g_task_return_pointer (task, error_result (error->message),
+      /* liblode's own message names what a person types; an agent needs the tool. */
+      if (g_error_matches (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED))
+        {
+          g_autofree char *path = lode_tool_call_dup_project_path (call, NULL);
+
+          message = g_strdup_printf ("%s is not indexed yet: call codebase_index first",
+                                     path != NULL ? path : "The project");
+        }
+      g_task_return_pointer (task, error_result (message != NULL ? message : error->message),
                              (GDestroyNotify) lode_tool_result_free);
       return;
     }
@@ -919,24 +929,13 @@ lode_tool_call_wait_for_job (LodeToolCall  *call,
  * @path: the project's tree
  * @error: return location for a #GError
  *
- * Returns: (transfer full) (nullable): the project at @path, which must be indexed; the
- *   error tells the agent what to call
+ * Returns: (transfer full) (nullable): the project at @path, which must be indexed; else
+ *   %LODE_ERROR_NOT_INDEXED, which the registry turns into a message naming codebase_index
  */
 LodeProject *
 lode_tool_call_open_indexed (LodeToolCall  *call,
-                          const char    *path,
-                          GError       **error)
+                             const char    *path,
+                             GError       **error)
 {
-  g_autoptr(GError) local_error = NULL;
-  LodeProject *project;
-
-  project = lode_engine_open_project (lode_tool_call_get_engine (call), path, TRUE,
-                                      &local_error);
-  if (g_error_matches (local_error, LODE_ERROR, LODE_ERROR_NOT_INDEXED))
-    g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED,
-                 "%s is not indexed yet: call codebase_index first", path);
-  else if (local_error != NULL)
-    g_propagate_error (error, g_steal_pointer (&local_error));
-
-  return project;
+  return lode_engine_open_project (lode_tool_call_get_engine (call), path, TRUE, error);
 }
