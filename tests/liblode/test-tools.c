@@ -762,6 +762,66 @@ typedef struct
   gboolean        done;
 } AsyncCall;
 
+/* A folder or a file of an indexed tree, and file:// URIs, name that tree; destructive tools
+ * act on exactly the tree named. */
+static void
+test_routing (ToolsFixture  *fixture,
+              gconstpointer  data)
+{
+  g_autofree char *root = g_build_filename (g_get_user_cache_dir (), "routed-tree", NULL);
+  g_autofree char *args = NULL;
+  g_autofree char *uri = NULL;
+  g_autoptr(LodeToolResult) update = NULL;
+  const char *paths[] = { "src", "src/deep", "src/deep/leaf.c", NULL };
+
+  write_tree_file (root, "src/deep/leaf.c", "int leaf_function (void) { return 2; }\n");
+  write_tree_file (root, "README.md", "# Routed\n");
+  args = g_strdup_printf ("{\"projectPath\": \"%s\"}", root);
+  update = call_ok (fixture, "codebase_update", args, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      g_autofree char *inside = g_build_filename (root, paths[i], NULL);
+      g_autofree char *inside_args = NULL;
+      g_autoptr(LodeToolResult) status = NULL;
+      g_autoptr(LodeToolResult) search = NULL;
+
+      if (paths[i] == NULL)
+        {
+          /* The same through a file:// URI. */
+          g_clear_pointer (&inside, g_free);
+          inside = g_filename_to_uri (root, NULL, NULL);
+          g_assert_nonnull (inside);
+          g_assert_true (g_str_has_prefix (inside, "file:///"));
+        }
+      inside_args = g_strdup_printf ("{\"projectPath\": \"%s\"}", inside);
+      status = call_ok (fixture, "codebase_status", inside_args, NULL);
+      g_assert_cmpstr (json_object_get_string_member (status->structured, "projectPath"), ==,
+                       root);
+      g_assert_true (json_object_get_boolean_member (status->structured, "indexed"));
+      if (paths[i] == NULL)
+        continue;
+      /* The default project is routed too. */
+      search = call_ok (fixture, "codebase_search", "{\"query\": \"leaf_function\"}", inside);
+      g_assert_cmpstr (json_object_get_string_member (search->structured, "projectPath"), ==,
+                       root);
+    }
+
+  call_fails (fixture, "codebase_status", "{\"projectPath\": \"file:relative/x\"}", NULL,
+              "not a local file URI");
+  call_fails (fixture, "codebase_status", "{\"projectPath\": \"src/deep\"}", NULL,
+              "absolute path or a file:// URI");
+
+  /* codebase_remove of a folder inside the tree removes nothing. */
+  uri = g_strdup_printf ("{\"projectPath\": \"%s/src\"}", root);
+  call_fails (fixture, "codebase_remove", uri, NULL, "Nothing to remove");
+  {
+    g_autoptr(LodeToolResult) still = call_ok (fixture, "codebase_status", args, NULL);
+
+    g_assert_true (json_object_get_boolean_member (still->structured, "indexed"));
+  }
+}
+
 /* Replies name tools, not commands, and count in the user's language: one file, two files. */
 static void
 test_wording (ToolsFixture  *fixture,
@@ -1058,6 +1118,8 @@ main (int   argc,
               tools_teardown);
   g_test_add ("/lode/tools/graph-stats-orphans", ToolsFixture, NULL, tools_setup,
               test_graph_stats_orphans, tools_teardown);
+  g_test_add ("/lode/tools/routing", ToolsFixture, NULL, tools_setup, test_routing,
+              tools_teardown);
   g_test_add ("/lode/tools/wording", ToolsFixture, NULL, tools_setup, test_wording,
               tools_teardown);
   g_test_add ("/lode/tools/progress", ToolsFixture, NULL, tools_setup, test_progress,

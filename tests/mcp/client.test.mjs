@@ -307,6 +307,43 @@ describe("stdio", () => {
     assert.deepEqual(errors, [], stderr);
   });
 
+  test("several roots: a call without projectPath lists them and asks for one", async () => {
+    const errors = [];
+    const client = newClient(errors, { roots: { listChanged: true } });
+    const other = tempDir("lode-mcp-root-");
+    let rootsAsked = 0;
+    client.setRequestHandler(ListRootsRequestSchema, async () => {
+      rootsAsked++;
+      return { roots: [{ uri: pathToFileURL(fixture).href, name: "fixture" },
+                       { uri: pathToFileURL(other).href, name: "other" }] };
+    });
+    const transport = new StdioClientTransport({
+      command: lodeMcp, args: [], env: serverEnv(tempDir()), stderr: "pipe",
+    });
+    await client.connect(transport);
+    try {
+      const deadline = Date.now() + 10000;
+      while (rootsAsked === 0 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      const ambiguous = await client.callTool({ name: "codebase_status", arguments: {} });
+      assert.equal(ambiguous.isError, true);
+      assert.match(ambiguous.content[0].text, /2 roots/);
+      assert.ok(ambiguous.content[0].text.includes(fixture));
+      assert.ok(ambiguous.content[0].text.includes(other));
+      assert.match(ambiguous.content[0].text, /projectPath/);
+      const chosen = await client.callTool({ name: "codebase_status",
+                                             arguments: { projectPath: other } });
+      assert.equal(chosen.isError, false);
+      assert.equal(chosen.structuredContent.projectPath, other);
+      // Tools without a project are not affected.
+      const about = await client.callTool({ name: "codebase_about", arguments: {} });
+      assert.equal(about.isError, false);
+    } finally {
+      await client.close();
+    }
+    assert.deepEqual(errors, []);
+  });
+
   test("tools/list pages with a cursor", async () => {
     const errors = [];
     const client = newClient(errors);

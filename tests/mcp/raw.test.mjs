@@ -376,7 +376,7 @@ describe("stdio protocol", () => {
     await server.close();
   });
 
-  test("roots: the first root is the default project, list_changed asks again", async () => {
+  test("roots: a single root is the default project, several must be chosen from, list_changed asks again", async () => {
     const other = path.resolve(fixture, "..");
     const server = new Server();
     await server.request(1, "initialize", {
@@ -392,8 +392,12 @@ describe("stdio protocol", () => {
     assert.equal(server.messages.filter((m) => m.id === 2).length, 0);
     server.send({ jsonrpc: "2.0", id: ask.id,
                   result: { roots: [{ uri: `file://${fixture}` }, { uri: `file://${other}` }] } });
+    // Two roots: the call is told which there are and asked to name one.
     let status = await server.response(2);
-    assert.equal(status.result.structuredContent.projectPath, fixture);
+    assert.equal(status.result.isError, true);
+    assert.ok(status.result.content[0].text.includes(fixture));
+    assert.ok(status.result.content[0].text.includes(other));
+    assert.match(status.result.content[0].text, /projectPath/);
 
     server.send({ jsonrpc: "2.0", method: "notifications/roots/list_changed" });
     const again = await server.next((m) => m.method === "roots/list", "roots/list again");

@@ -8,6 +8,7 @@
 
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "lode-error.h"
@@ -461,15 +462,49 @@ lode_tool_call_get_cancellable (LodeToolCall *call)
   return call->cancellable;
 }
 
+/* The indexed tree @path belongs to: @path itself when it is a project's root, else the
+ * nearest enclosing root, so that a subfolder or a file of an indexed tree means that tree.
+ * A path in no indexed tree stays as it is (codebase_index makes it a project). */
+static char *
+route_to_indexed (LodeEngine *engine,
+                  const char *path)
+{
+  g_autoptr(GPtrArray) projects = lode_engine_list_projects (engine, NULL);
+  g_autofree char *real = realpath (path, NULL);
+  const char *best = NULL;
+  gsize best_len = 0;
+
+  if (real == NULL || projects == NULL)
+    return g_strdup (path);
+
+  for (guint i = 0; i < projects->len; i++)
+    {
+      const char *root = ((LodeProjectInfo *) g_ptr_array_index (projects, i))->root;
+      gsize len = strlen (root);
+
+      if (strncmp (real, root, len) == 0 && (real[len] == '\0' || real[len] == '/' ||
+                                             strcmp (root, "/") == 0) &&
+          len >= best_len)
+        {
+          best = root;
+          best_len = len;
+        }
+    }
+
+  return g_strdup (best != NULL ? best : path);
+}
+
 /**
  * lode_tool_call_dup_project_path:
  * @call: a #LodeToolCall
  * @error: return location for a #GError
  *
- * The project a call is about: its `projectPath` argument, else the default project of the
- * surface (for MCP, the client's first root), else the working directory. A relative
- * `projectPath` is refused: the working directory of a server is not the agent's, so
- * resolving it would pick a tree nobody meant.
+ * The project a call is about: its `projectPath` argument (an absolute path or a `file://`
+ * URI), else the default project of the surface (for MCP, the client's root), else the
+ * working directory; a folder or a file inside an indexed tree stands for that tree (except
+ * for destructive tools, which act on exactly the tree named). A
+ * relative `projectPath` is refused: the working directory of a server is not the agent's,
+ * so resolving it would pick a tree nobody meant.
  *
  * Returns: (transfer full) (nullable): an absolute path
  */
@@ -477,28 +512,49 @@ char *
 lode_tool_call_dup_project_path (LodeToolCall  *call,
                                  GError       **error)
 {
-  const char *path = NULL;
+  const char *argument = NULL;
+  g_autofree char *path = NULL;
 
   g_return_val_if_fail (call != NULL, NULL);
 
   if (json_object_has_member (call->arguments, "projectPath"))
-    path = json_object_get_string_member (call->arguments, "projectPath");
+    argument = json_object_get_string_member (call->arguments, "projectPath");
 
-  if (path != NULL)
+  if (argument != NULL && g_str_has_prefix (argument, "file:"))
     {
-      if (!g_path_is_absolute (path))
+      g_autoptr(GError) uri_error = NULL;
+      g_autofree char *local = g_filename_from_uri (argument, NULL, &uri_error);
+
+      if (local == NULL)
         {
           g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
-                       "Argument “projectPath” must be an absolute path (got “%s”)", path);
+                       "Argument “projectPath” is not a local file URI (%s): %s", argument,
+                       uri_error->message);
           return NULL;
         }
-      return g_canonicalize_filename (path, NULL);
+      path = g_canonicalize_filename (local, NULL);
     }
+  else if (argument != NULL)
+    {
+      if (!g_path_is_absolute (argument))
+        {
+          g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                       "Argument “projectPath” must be an absolute path or a file:// URI "
+                       "(got “%s”)", argument);
+          return NULL;
+        }
+      path = g_canonicalize_filename (argument, NULL);
+    }
+  else if (call->default_project != NULL)
+    path = g_strdup (call->default_project);
+  else
+    path = g_get_current_dir ();
 
-  if (call->default_project != NULL)
-    return g_strdup (call->default_project);
+  /* A destructive tool acts on exactly the tree named, never on one that encloses it. */
+  if (call->tool->flags & LODE_TOOL_DESTRUCTIVE)
+    return g_steal_pointer (&path);
 
-  return g_get_current_dir ();
+  return route_to_indexed (lode_tool_call_get_engine (call), path);
 }
 
 /**
