@@ -10,6 +10,7 @@
 
 #include "lode-chunk.h"
 #include "lode-graph.h"
+#include "lode-references.h"
 #include "lode-search-backend.h"
 #include "lode-search.h"
 #include "lode-vector-index.h"
@@ -20,7 +21,7 @@ G_BEGIN_DECLS
 #define LODE_GRAPH_META_KEY "graph"
 
 /* Bumped on every schema change; an index with another version is rebuilt. */
-#define LODE_STORE_SCHEMA_VERSION 5
+#define LODE_STORE_SCHEMA_VERSION 6
 
 typedef struct
 {
@@ -207,5 +208,81 @@ gboolean    lode_store_load_vectors       (LodeStore             *self,
                                            GError               **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeStoreEmbedText, lode_store_embed_text_free)
+
+/* Symbol tools (issue #15) */
+
+/**
+ * LodeStoredSymbol:
+ * @path: the file
+ * @language: its language id
+ * @name: the symbol's name
+ * @kind: (nullable): its kind ("function", "class", …)
+ * @container: (nullable): the enclosing class, impl, namespace or module
+ * @signature: (nullable): the declaration's head
+ * @start_line: first line, 1-based
+ * @end_line: last line
+ * @package: (nullable): the package the file declares, or the enclosing namespaces
+ * @detail: (nullable): the details the chunker extracted, as JSON
+ *
+ * A row of the symbols table with its file.
+ */
+typedef struct
+{
+  char  *path;
+  char  *language;
+  char  *name;
+  char  *kind;
+  char  *container;
+  char  *signature;
+  guint  start_line;
+  guint  end_line;
+  char  *package;
+  char  *detail;
+} LodeStoredSymbol;
+
+/**
+ * LodeStoredReferences:
+ * @path: the file
+ * @language: its language id
+ * @sites: (element-type guint32): where the name appears, see lode_reference_site_line()
+ *
+ * The sites of one name in one file.
+ */
+typedef struct
+{
+  char   *path;
+  char   *language;
+  GArray *sites;
+} LodeStoredReferences;
+
+void        lode_stored_symbol_free       (LodeStoredSymbol      *symbol);
+void        lode_stored_references_free   (LodeStoredReferences  *references);
+gboolean    lode_store_put_references     (LodeStore             *self,
+                                           const char            *path,
+                                           LodeReferences        *references,
+                                           GError               **error);
+GPtrArray  *lode_store_find_symbols       (LodeStore             *self,
+                                           const char            *name,
+                                           guint                  limit,
+                                           GError               **error);
+GPtrArray  *lode_store_dup_file_symbols   (LodeStore             *self,
+                                           const char            *path,
+                                           GError               **error);
+GPtrArray  *lode_store_dup_package_symbols (LodeStore            *self,
+                                           const char            *package,
+                                           const char            *path_glob,
+                                           guint                  limit,
+                                           GError               **error);
+GPtrArray  *lode_store_find_references    (LodeStore             *self,
+                                           const char            *name,
+                                           GError               **error);
+char       *lode_store_dup_lines          (LodeStore             *self,
+                                           const char            *path,
+                                           guint                  first,
+                                           guint                  last,
+                                           GError               **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeStoredSymbol, lode_stored_symbol_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeStoredReferences, lode_stored_references_free)
 
 G_END_DECLS
