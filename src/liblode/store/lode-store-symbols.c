@@ -45,8 +45,10 @@ static const char sql_name_insert[] = "INSERT INTO ref_names (name) VALUES (?1)"
 static const char sql_refs_delete[] = "DELETE FROM refs WHERE file_id = ?1";
 static const char sql_refs_insert[] =
   "INSERT OR REPLACE INTO refs (file_id, name_id, sites) VALUES (?1, ?2, ?3)";
+/* symbols_name is case-insensitive: the exact match is a filter on what it finds. */
 static const char sql_find[] =
-  "SELECT " SYMBOL_COLUMNS "WHERE s.name = ?1 ORDER BY f.path, s.start_line LIMIT ?2";
+  "SELECT " SYMBOL_COLUMNS "WHERE s.name = ?1 COLLATE NOCASE AND s.name = ?1 "
+  "ORDER BY f.path, s.start_line LIMIT ?2";
 static const char sql_find_nocase[] =
   "SELECT " SYMBOL_COLUMNS "WHERE s.name = ?1 COLLATE NOCASE ORDER BY f.path, s.start_line "
   "LIMIT ?2";
@@ -56,6 +58,8 @@ static const char sql_package_symbols[] =
   "SELECT " SYMBOL_COLUMNS "WHERE s.package = ?1 ORDER BY f.path, s.start_line LIMIT ?2";
 static const char sql_path_symbols[] =
   "SELECT " SYMBOL_COLUMNS "WHERE f.path GLOB ?1 ORDER BY f.path, s.start_line LIMIT ?2";
+static const char sql_container[] =
+  "SELECT " SYMBOL_COLUMNS "WHERE s.container = ?1 ORDER BY f.path, s.start_line LIMIT ?2";
 static const char sql_references[] =
   "SELECT f.path, f.language, r.sites FROM refs r JOIN files f ON f.id = r.file_id "
   "WHERE r.name_id = (SELECT id FROM ref_names WHERE name = ?1) ORDER BY f.path";
@@ -390,6 +394,37 @@ lode_store_dup_package_symbols (LodeStore   *self,
 }
 
 /**
+ * lode_store_find_container_members:
+ * @self: a #LodeStore
+ * @container: a type's name
+ * @limit: rows at most
+ * @error: return location for a #GError
+ *
+ * The symbols declared in or on @container anywhere (Go methods, Rust impl blocks). Reads
+ * the whole symbols table: call it only for the languages that need it.
+ *
+ * Returns: (transfer full) (element-type LodeStoredSymbol): the symbols
+ */
+GPtrArray *
+lode_store_find_container_members (LodeStore   *self,
+                                   const char  *container,
+                                   guint        limit,
+                                   GError     **error)
+{
+  sqlite3_stmt *s;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
+  g_return_val_if_fail (container != NULL, NULL);
+
+  s = _lode_store_statement (self, sql_container, error);
+  if (s == NULL)
+    return NULL;
+  sqlite3_bind_text (s, 1, container, -1, SQLITE_STATIC);
+  sqlite3_bind_int (s, 2, limit);
+  return read_symbols (self, s, error);
+}
+
+/**
  * lode_store_find_references:
  * @self: a #LodeStore
  * @name: an identifier
@@ -432,6 +467,102 @@ lode_store_find_references (LodeStore   *self,
       return NULL;
     }
   return g_steal_pointer (&files);
+}
+
+static gint
+compare_uint (gconstpointer a,
+              gconstpointer b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/**
+ * lode_store_dup_line_texts:
+ * @self: a #LodeStore
+ * @path: a file's path
+ * @lines: (array length=n_lines): 1-based line numbers, in any order, repeats allowed
+ * @n_lines: how many
+ * @error: return location for a #GError
+ *
+ * The text of each of @lines as indexed, with one read of the chunks they span.
+ *
+ * Returns: (transfer full) (element-type utf8): one string per line of @lines, in its
+ *   order; empty for a line that is not indexed
+ */
+GPtrArray *
+lode_store_dup_line_texts (LodeStore    *self,
+                           const char   *path,
+                           const guint  *lines,
+                           guint         n_lines,
+                           GError      **error)
+{
+  g_autoptr(GArray) sorted = g_array_sized_new (FALSE, FALSE, sizeof (guint), n_lines);
+  g_autoptr(GHashTable) texts = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  GPtrArray *out;
+  sqlite3_stmt *s;
+  guint next = 0;
+  int rc;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  out = g_ptr_array_new_with_free_func (g_free);
+  if (n_lines == 0)
+    return out;
+  g_array_append_vals (sorted, lines, n_lines);
+  g_array_sort (sorted, compare_uint);
+
+  s = _lode_store_statement (self, sql_lines, error);
+  if (s == NULL)
+    {
+      g_ptr_array_unref (out);
+      return NULL;
+    }
+  sqlite3_bind_text (s, 1, path, -1, SQLITE_STATIC);
+  sqlite3_bind_int (s, 2, g_array_index (sorted, guint, 0));
+  sqlite3_bind_int (s, 3, g_array_index (sorted, guint, sorted->len - 1));
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW && next < sorted->len)
+    {
+      guint start = sqlite3_column_int (s, 0);
+      guint end = sqlite3_column_int (s, 1);
+      const char *p = (const char *) sqlite3_column_text (s, 2);
+
+      /* Lines before this chunk were in no chunk (cannot happen) or in an earlier one. */
+      while (next < sorted->len && g_array_index (sorted, guint, next) < start)
+        next++;
+      for (guint line = start; p != NULL && line <= end && next < sorted->len; line++)
+        {
+          const char *eol = strchr (p, '\n');
+          gsize n = eol != NULL ? (gsize) (eol - p) : strlen (p);
+
+          while (next < sorted->len && g_array_index (sorted, guint, next) == line)
+            {
+              if (!g_hash_table_contains (texts, GUINT_TO_POINTER (line)))
+                g_hash_table_insert (texts, GUINT_TO_POINTER (line), g_strndup (p, n));
+              next++;
+            }
+          if (eol == NULL)
+            break;
+          p = eol + 1;
+        }
+    }
+  sqlite3_reset (s);
+  if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+    {
+      _lode_store_set_error (self, rc, error, "Cannot read lines");
+      g_ptr_array_unref (out);
+      return NULL;
+    }
+
+  for (guint i = 0; i < n_lines; i++)
+    {
+      const char *text = g_hash_table_lookup (texts, GUINT_TO_POINTER (lines[i]));
+
+      g_ptr_array_add (out, g_strdup (text != NULL ? text : ""));
+    }
+  return out;
 }
 
 /**

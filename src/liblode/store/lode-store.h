@@ -273,6 +273,15 @@ GPtrArray  *lode_store_dup_package_symbols (LodeStore            *self,
                                            const char            *path_glob,
                                            guint                  limit,
                                            GError               **error);
+GPtrArray  *lode_store_find_container_members (LodeStore         *self,
+                                           const char            *container,
+                                           guint                  limit,
+                                           GError               **error);
+GPtrArray  *lode_store_dup_line_texts     (LodeStore             *self,
+                                           const char            *path,
+                                           const guint           *lines,
+                                           guint                  n_lines,
+                                           GError               **error);
 GPtrArray  *lode_store_find_references    (LodeStore             *self,
                                            const char            *name,
                                            GError               **error);

@@ -704,7 +704,16 @@ lode_tool_registry_call_worker (GTask        *task,
     }
 
   result = g_new0 (LodeToolResult, 1);
-  result->text = call->tool->format (structured);
+  /* Tools that take `output_format` give their text as JSON when asked. */
+  if (g_strcmp0 (json_object_get_string_member_with_default (call->arguments, "output_format",
+                                                             NULL), "json") == 0)
+    {
+      g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), structured);
+
+      result->text = json_to_string (node, TRUE);
+    }
+  else
+    result->text = call->tool->format (structured);
   result->structured = g_steal_pointer (&structured);
   g_task_return_pointer (task, result, (GDestroyNotify) lode_tool_result_free);
 }
@@ -722,7 +731,9 @@ lode_tool_registry_call_worker (GTask        *task,
  * @callback: called when the call ends
  * @user_data: data for @callback
  *
- * Calls a tool. An unknown tool fails with %LODE_ERROR_NOT_FOUND, a cancelled call with
+ * Calls a tool. A tool whose arguments include `"output_format": "json"` gets the structured
+ * result as its text, instead of the markdown. An unknown tool fails with
+ * %LODE_ERROR_NOT_FOUND, a cancelled call with
  * %G_IO_ERROR_CANCELLED; everything else (invalid arguments, a failing handler) is a
  * #LodeToolResult with @is_error set and a message for the agent.
  */
