@@ -12,6 +12,7 @@
 
 #include "lode-error.h"
 #include "lode-i18n.h"
+#include "lode-language.h"
 #include "lode-store.h"
 #include "lode-symbol-extract.h"
 #include "lode-symbol-report.h"
@@ -141,6 +142,21 @@ is_function_kind (const char *kind)
   return kind != NULL && g_strv_contains (kinds, kind);
 }
 
+/* Functions, and C macros that take arguments. */
+static gboolean
+is_callable (const Symbol *symbol)
+{
+  return is_function_kind (symbol->row->kind) ||
+         (g_strcmp0 (symbol->row->kind, "macro") == 0 &&
+          detail_string (symbol->detail, "kind") != NULL);
+}
+
+static gboolean
+is_type_symbol (const Symbol *symbol)
+{
+  return is_class_kind (symbol->row->kind);
+}
+
 /* Packages ----------------------------------------------------------------------------- */
 
 static gboolean
@@ -208,7 +224,7 @@ path_package (const char *language,
       {
         g_autofree char *dir = g_path_get_dirname (path);
 
-        return g_path_get_basename (dir);
+        return strcmp (dir, ".") != 0 ? g_path_get_basename (dir) : NULL;
       }
     }
   return NULL;
@@ -222,6 +238,8 @@ symbol_package (const Symbol *symbol)
   return path_package (symbol->row->language, symbol->row->path);
 }
 
+/* A module that is a file is a namespace in Python, JavaScript, Rust and Swift; a C header is
+ * a package but no namespace. */
 static char *
 symbol_namespace (const Symbol *symbol)
 {
@@ -229,6 +247,8 @@ symbol_namespace (const Symbol *symbol)
 
   if (declared != NULL)
     return g_strdup (declared);
+  if (language_is (symbol->row->language, "c") || language_is (symbol->row->language, "cpp"))
+    return NULL;
   return path_package (symbol->row->language, symbol->row->path);
 }
 
@@ -261,14 +281,18 @@ full_name (const Symbol *symbol)
   g_autofree char *namespace = symbol_namespace (symbol);
   GString *out = g_string_new (namespace);
 
-  if (!container_is_namespace (symbol->row->container, namespace, separator))
+  gboolean member = !container_is_namespace (symbol->row->container, namespace, separator);
+
+  if (member)
     {
       if (out->len > 0)
         g_string_append (out, separator);
       g_string_append (out, symbol->row->container);
     }
   if (out->len > 0)
-    g_string_append (out, separator);
+    /* PHP: App\Models\User::posts */
+    g_string_append (out, member && language_is (symbol->row->language, "php") ? "::"
+                                                                             : separator);
   g_string_append (out, symbol->row->name);
   return g_string_free (out, FALSE);
 }
@@ -729,7 +753,7 @@ find (LodeStore     *store,
       const char    *name,
       const char    *package,
       const char    *container,
-      gboolean     (*wanted) (const char *kind),
+      gboolean    (*wanted) (const Symbol *symbol),
       GPtrArray    **rows_out,
       GError       **error)
 {
@@ -748,7 +772,7 @@ find (LodeStore     *store,
     {
       Symbol symbol = symbol_from_row (g_ptr_array_index (rows, i));
 
-      if (wanted (symbol.row->kind) && qualifier_matches (&symbol, qualifier) &&
+      if (wanted (&symbol) && qualifier_matches (&symbol, qualifier) &&
           qualifier_matches (&symbol, package) &&
           (container == NULL || g_strcmp0 (symbol.row->container, container) == 0))
         g_array_append_val (found, symbol);
@@ -825,7 +849,7 @@ report_type (LodeProject  *project,
   g_autoptr(GArray) found = NULL;
   g_autoptr(JsonObject) report = NULL;
 
-  if ((found = find (store, type_name, query->package, NULL, is_class_kind, &rows,
+  if ((found = find (store, type_name, query->package, NULL, is_type_symbol, &rows,
                      error)) == NULL)
     return NULL;
 
@@ -914,7 +938,7 @@ report_function (LodeProject  *project,
   guint definitions = 0;
 
   if ((found = find (store, function_name, query->package, query->class_name,
-                     is_function_kind, &rows, error)) == NULL)
+                     is_callable, &rows, error)) == NULL)
     return NULL;
 
   g_array_sort (found, compare_definitions_first);
@@ -960,9 +984,7 @@ package_globs (const char *package)
   g_autofree char *path = NULL;
 
   if (strchr (package, '/') != NULL || strchr (package, '.') == NULL ||
-      g_str_has_suffix (package, ".h") || g_str_has_suffix (package, ".hpp") ||
-      g_str_has_suffix (package, ".js") || g_str_has_suffix (package, ".ts") ||
-      g_str_has_suffix (package, ".py"))
+      strcmp (lode_language_for_path (package)->id, "text") != 0)
     {
       /* A file, or a folder (a Go package, a Python package). */
       g_ptr_array_add (globs, g_strdup (package));
@@ -982,7 +1004,8 @@ package_globs (const char *package)
       g_ptr_array_add (globs, g_strdup_printf ("*%s.rs", path));
       g_ptr_array_add (globs, g_strdup_printf ("*%s/mod.rs", path));
     }
-  else if (strchr (package, '.') != NULL && strchr (package, '/') == NULL)
+  else if (strchr (package, '.') != NULL && strchr (package, '/') == NULL &&
+           strcmp (lode_language_for_path (package)->id, "text") == 0)
     {
       /* A Python module. */
       path = g_strdelimit (g_strdup (package), ".", '/');
@@ -1023,10 +1046,7 @@ is_export (const Symbol *symbol)
   if (g_strcmp0 (symbol->row->kind, "namespace") == 0 ||
       g_strcmp0 (symbol->row->kind, "impl") == 0)
     return FALSE;
-  return container_is_namespace (symbol->row->container, namespace, separator) ||
-         g_strcmp0 (namespace, symbol->row->package) == 0 ||
-         (symbol->row->package != NULL && g_strcmp0 (symbol->row->container,
-                                                     symbol->row->package) == 0);
+  return container_is_namespace (symbol->row->container, namespace, separator);
 }
 
 /**
