@@ -214,7 +214,8 @@ test_registry (ToolsFixture  *fixture,
     "codebase_graph_stats", "codebase_graph_circular", "codebase_graph_visualize",
     "codebase_graph_status", "codebase_graph_remove", "codebase_impact",
     "find_type_definition", "get_function_details", "list_package_exports",
-    "codebase_symbol_references",
+    "codebase_symbol_references", "codebase_context", "codebase_context_search",
+    "codebase_context_index", "codebase_context_remove",
   };
   g_autoptr(GPtrArray) tools = lode_tool_registry_list (fixture->registry);
 
@@ -244,6 +245,8 @@ test_registry (ToolsFixture  *fixture,
   g_assert_true (lode_tool_registry_lookup (fixture->registry, "codebase_remove")->flags &
                  LODE_TOOL_DESTRUCTIVE);
   g_assert_true (lode_tool_registry_lookup (fixture->registry, "codebase_graph_remove")->flags &
+                 LODE_TOOL_DESTRUCTIVE);
+  g_assert_true (lode_tool_registry_lookup (fixture->registry, "codebase_context_remove")->flags &
                  LODE_TOOL_DESTRUCTIVE);
   g_assert_null (lode_tool_registry_lookup (fixture->registry, "nope"));
 }
@@ -455,7 +458,7 @@ test_health_about (ToolsFixture  *fixture,
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (health->structured,
                                                                               "grammars"),
                                                "count"), >=, 15);
-  g_assert_cmpuint (json_array_get_length (tools), ==, 22);
+  g_assert_cmpuint (json_array_get_length (tools), ==, 26);
   g_assert_cmpstr (json_object_get_string_member (about->structured, "version"), ==,
                    PACKAGE_VERSION);
 }

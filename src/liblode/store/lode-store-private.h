@@ -14,6 +14,8 @@ G_BEGIN_DECLS
 
 /* Tables of the symbol tools (lode-store-symbols.c), created with the rest of the schema. */
 extern const char _lode_store_symbols_schema_sql[];
+/* Context artifacts (lode-store-artifacts.c). */
+extern const char _lode_store_artifacts_schema_sql[];
 
 sqlite3      *_lode_store_get_db        (LodeStore   *self);
 GHashTable   *_lode_store_get_ref_names (LodeStore   *self);

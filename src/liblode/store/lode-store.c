@@ -872,6 +872,8 @@ create_schema (sqlite3  *db,
                (rc = sqlite3_exec (db, graph_schema_sql, NULL, NULL, NULL)) == SQLITE_OK &&
                (rc = sqlite3_exec (db, vector_schema_sql, NULL, NULL, NULL)) == SQLITE_OK &&
                (rc = sqlite3_exec (db, _lode_store_symbols_schema_sql, NULL, NULL,
+                                   NULL)) == SQLITE_OK &&
+               (rc = sqlite3_exec (db, _lode_store_artifacts_schema_sql, NULL, NULL,
                                    NULL)) == SQLITE_OK)
         rc = sqlite3_exec (db, set_version, NULL, NULL, NULL);
     }

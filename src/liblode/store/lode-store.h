@@ -9,6 +9,7 @@
 #include <gio/gio.h>
 
 #include "lode-chunk.h"
+#include "lode-artifact-chunker.h"
 #include "lode-graph.h"
 #include "lode-references.h"
 #include "lode-search-backend.h"
@@ -291,7 +292,72 @@ char       *lode_store_dup_lines          (LodeStore             *self,
                                            guint                  last,
                                            GError               **error);
 
+/* Context artifacts (issue #15) */
+
+/**
+ * LodeStoredArtifact:
+ * @name: the artifact's name
+ * @path: its path as declared
+ * @description: (nullable): what it is
+ * @hash: the content hash it was indexed at
+ * @indexed_at: when (µs since the epoch)
+ * @n_files: files indexed
+ * @n_chunks: pieces indexed
+ */
+typedef struct
+{
+  char   *name;
+  char   *path;
+  char   *description;
+  char   *hash;
+  gint64  indexed_at;
+  guint   n_files;
+  guint   n_chunks;
+} LodeStoredArtifact;
+
+/**
+ * LodeArtifactHit:
+ * @artifact: the artifact's name
+ * @path: the file of the piece
+ * @start_line: first line
+ * @end_line: last line
+ * @kind: (nullable): the piece's kind (lode_artifact_chunk_text())
+ * @title: (nullable): its title
+ * @body: its text
+ * @relevance: BM25, higher is better
+ */
+typedef struct
+{
+  char   *artifact;
+  char   *path;
+  guint   start_line;
+  guint   end_line;
+  char   *kind;
+  char   *title;
+  char   *body;
+  double  relevance;
+} LodeArtifactHit;
+
+void        lode_stored_artifact_free     (LodeStoredArtifact    *artifact);
+void        lode_artifact_hit_free        (LodeArtifactHit       *hit);
+GPtrArray  *lode_store_dup_artifacts      (LodeStore             *self,
+                                           GError               **error);
+gboolean    lode_store_put_artifact       (LodeStore             *self,
+                                           const LodeStoredArtifact *artifact,
+                                           GPtrArray             *chunks,
+                                           GError               **error);
+gboolean    lode_store_remove_artifact    (LodeStore             *self,
+                                           const char            *name,
+                                           GError               **error);
+GPtrArray  *lode_store_search_artifacts   (LodeStore             *self,
+                                           const char            *match,
+                                           const char            *artifact,
+                                           guint                  limit,
+                                           GError               **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeStoredSymbol, lode_stored_symbol_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeStoredArtifact, lode_stored_artifact_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeArtifactHit, lode_artifact_hit_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeStoredReferences, lode_stored_references_free)
 
 G_END_DECLS
