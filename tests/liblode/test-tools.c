@@ -825,6 +825,30 @@ test_routing (ToolsFixture  *fixture,
 
     g_assert_true (json_object_get_boolean_member (still->structured, "indexed"));
   }
+
+  /* codebase_index of a folder inside the tree makes an index of that folder, beside the
+   * enclosing one; from then on that folder routes to its own index. */
+  {
+    g_autofree char *sub_root = g_build_filename (root, "src", NULL);
+    g_autofree char *leaf = g_strdup_printf ("{\"projectPath\": \"%s/src/deep/leaf.c\"}",
+                                             root);
+    g_autofree char *sub = g_strdup_printf ("{\"projectPath\": \"%s\", \"wait\": true}",
+                                            sub_root);
+    g_autoptr(LodeToolResult) nested = NULL;
+    g_autoptr(LodeToolResult) leaf_status = NULL;
+    g_autoptr(LodeToolResult) outer = NULL;
+
+    nested = call_ok (fixture, "codebase_index", sub, NULL);
+    g_assert_cmpstr (json_object_get_string_member (nested->structured, "projectPath"), ==,
+                     sub_root);
+    leaf_status = call_ok (fixture, "codebase_status", leaf, NULL);
+    g_assert_cmpstr (json_object_get_string_member (leaf_status->structured, "projectPath"), ==,
+                     sub_root);
+    g_assert_true (json_object_get_boolean_member (leaf_status->structured, "indexed"));
+    outer = call_ok (fixture, "codebase_status", args, NULL);
+    g_assert_cmpstr (json_object_get_string_member (outer->structured, "projectPath"), ==, root);
+    g_assert_true (json_object_get_boolean_member (outer->structured, "indexed"));
+  }
 }
 
 /* Replies name tools, not commands, and count in the user's language: one file, two files. */

@@ -202,7 +202,7 @@ static const LodeTool codebase_index_tool = {
     "system or the home directory, which are refused otherwise.\"}}, "
     "\"additionalProperties\": false}",
   .output_schema = INDEX_OUTPUT_SCHEMA,
-  .flags = LODE_TOOL_IDEMPOTENT,
+  .flags = LODE_TOOL_IDEMPOTENT | LODE_TOOL_EXACT_PROJECT,
   .func = codebase_index,
   .format = format_index,
 };

@@ -502,7 +502,7 @@ route_to_indexed (LodeEngine *engine,
  * The project a call is about: its `projectPath` argument (an absolute path or a `file://`
  * URI), else the default project of the surface (for MCP, the client's root), else the
  * working directory; a folder or a file inside an indexed tree stands for that tree (except
- * for destructive tools, which act on exactly the tree named). A
+ * for tools that make or delete an index, which act on exactly the tree named). A
  * relative `projectPath` is refused: the working directory of a server is not the agent's,
  * so resolving it would pick a tree nobody meant.
  *
@@ -550,8 +550,9 @@ lode_tool_call_dup_project_path (LodeToolCall  *call,
   else
     path = g_get_current_dir ();
 
-  /* A destructive tool acts on exactly the tree named, never on one that encloses it. */
-  if (call->tool->flags & LODE_TOOL_DESTRUCTIVE)
+  /* Making or deleting an index acts on exactly the tree named, never on one that
+   * encloses it. */
+  if (call->tool->flags & (LODE_TOOL_DESTRUCTIVE | LODE_TOOL_EXACT_PROJECT))
     return g_steal_pointer (&path);
 
   return route_to_indexed (lode_tool_call_get_engine (call), path);
