@@ -567,11 +567,8 @@ dup_coverage_notice (LodeProject *self,
 {
   if (self->embedder == NULL)
     return g_strdup_printf ("semantic search unavailable: %s", self->embedder_notice);
-  if (n_embedded < n_embeddable)
-    return g_strdup_printf ("semantic search covers %u of %u chunks; the next indexing run "
-                            "embeds the rest", n_embedded, n_embeddable);
 
-  return NULL;
+  return lode_search_dup_coverage_notice (n_embedded, n_embeddable);
 }
 
 /**
