@@ -764,6 +764,7 @@ typedef struct
   GError         *error;
   guint           n_progress;
   double          last_done;
+  GString        *messages;
   gboolean        done;
 } AsyncCall;
 
@@ -851,45 +852,6 @@ test_routing (ToolsFixture  *fixture,
   }
 }
 
-/* Replies name tools, not commands, and count in the user's language: one file, two files. */
-static void
-test_wording (ToolsFixture  *fixture,
-              gconstpointer  data)
-{
-  g_autofree char *root = g_build_filename (g_get_user_cache_dir (), "wording-tree", NULL);
-  g_autofree char *args = NULL;
-  g_autoptr(LodeToolResult) update = NULL;
-  g_autoptr(LodeToolResult) status = NULL;
-  g_autoptr(LodeToolResult) search = NULL;
-  g_autoptr(LodeToolResult) list = NULL;
-  g_autoptr(LodeToolResult) graph = NULL;
-
-  write_tree_file (root, "one.c", "int\nsolitary_function (void)\n{\n  return 1;\n}\n");
-  args = g_strdup_printf ("{\"projectPath\": \"%s\"}", root);
-  call_fails (fixture, "codebase_search", "{\"query\": \"solitary\"}", root,
-              "is not indexed yet: call codebase_index first");
-
-  update = call_ok (fixture, "codebase_update", args, NULL);
-  status = call_ok (fixture, "codebase_status", args, NULL);
-  g_assert_nonnull (strstr (status->text, "- 1 file, 1 chunk, 1 symbol, 5 lines\n"));
-  search = call_ok (fixture, "codebase_search", "{\"query\": \"solitary_function\"}", root);
-  g_assert_true (g_str_has_prefix (search->text, "## 1 result for"));
-  list = call_ok (fixture, "codebase_list_projects", "{}", NULL);
-  g_assert_true (g_str_has_prefix (list->text, "## 1 indexed project\n"));
-  g_assert_nonnull (strstr (list->text, "1 file, 1 chunk"));
-  graph = call_ok (fixture, "codebase_graph_stats", args, NULL);
-  g_assert_nonnull (strstr (graph->text, "1 file, 0 file → file edges"));
-
-  for (guint i = 0; i < 5; i++)
-    {
-      const LodeToolResult *result = (const LodeToolResult *[]) { update, status, search, list,
-                                                                  graph }[i];
-
-      g_assert_null (strstr (result->text, "lode index"));
-      g_assert_null (strstr (result->text, " files, 1 "));
-    }
-}
-
 /* codebase_graph_stats lists at most `limit` orphans, and only files that could import. */
 static void
 test_graph_stats_orphans (ToolsFixture  *fixture,
@@ -934,6 +896,8 @@ progress_cb (double      done,
     g_assert_cmpfloat (done, <=, total);
   call->last_done = done;
   call->n_progress++;
+  if (call->messages != NULL)
+    g_string_append_printf (call->messages, "%s\n", message);
   if (call->cancellable != NULL)
     g_cancellable_cancel (call->cancellable);
 }
@@ -971,6 +935,70 @@ run_async (ToolsFixture *fixture,
   while (!call->done)
     g_main_context_iteration (NULL, TRUE);
   g_source_remove (watchdog);
+}
+
+/* Replies name tools, not commands, and count in the user's language: one file, two files. */
+static void
+test_wording (ToolsFixture  *fixture,
+              gconstpointer  data)
+{
+  g_autofree char *root = g_build_filename (g_get_user_cache_dir (), "wording-tree", NULL);
+  g_autofree char *args = NULL;
+  g_autoptr(LodeToolResult) update = NULL;
+  g_autoptr(LodeToolResult) status = NULL;
+  g_autoptr(LodeToolResult) search = NULL;
+  g_autoptr(LodeToolResult) list = NULL;
+  g_autoptr(LodeToolResult) graph = NULL;
+  g_autoptr(JsonNode) forms = NULL;
+  g_autoptr(GString) form_text = g_string_new (NULL);
+  AsyncCall indexing = { .messages = g_string_new (NULL) };
+
+  write_tree_file (root, "one.c", "int\nsolitary_function (void)\n{\n  return 1;\n}\n");
+  args = g_strdup_printf ("{\"projectPath\": \"%s\"}", root);
+  call_fails (fixture, "codebase_search", "{\"query\": \"solitary\"}", root,
+              "is not indexed yet: call codebase_index first");
+
+  run_async (fixture, "codebase_update", args, &indexing);
+  g_assert_no_error (indexing.error);
+  update = g_steal_pointer (&indexing.result);
+  g_assert_false (update->is_error);
+  g_assert_nonnull (strstr (indexing.messages->str, "Indexed 1 of 1 file\n"));
+  g_assert_nonnull (strstr (update->text, "1 chunk written"));
+  status = call_ok (fixture, "codebase_status", args, NULL);
+  g_assert_nonnull (strstr (status->text, "- 1 file, 1 chunk, 1 symbol, 5 lines\n"));
+  search = call_ok (fixture, "codebase_search", "{\"query\": \"solitary_function\"}", root);
+  g_assert_true (g_str_has_prefix (search->text, "## 1 result for"));
+  list = call_ok (fixture, "codebase_list_projects", "{}", NULL);
+  g_assert_true (g_str_has_prefix (list->text, "## 1 indexed project\n"));
+  g_assert_nonnull (strstr (list->text, "1 file, 1 chunk"));
+  graph = call_ok (fixture, "codebase_graph_stats", args, NULL);
+  g_assert_nonnull (strstr (graph->text, "1 file, 0 file → file edges"));
+  /* A watched project whose watcher has not said how it watches yet, and a job that skipped
+   * and embedded some files, count them too. */
+  forms = json_from_string ("{\"projectPath\": \"/p\", \"indexed\": true, "
+                            "\"state\": \"ready\", \"files\": 1, \"chunks\": 1, "
+                            "\"symbols\": 0, \"lines\": 1, \"languages\": [], "
+                            "\"semantic\": {\"model\": \"m\", \"embeddedChunks\": 0, "
+                            "\"embeddableChunks\": 1}, "
+                            "\"watch\": {\"watching\": true, \"directories\": 1}, "
+                            "\"job\": {\"state\": \"completed\", \"report\": "
+                            "{\"chunks\": 1, \"skipped\": 1, \"embedded\": 1, "
+                            "\"embeddingModel\": \"m\"}}}", NULL);
+  lode_status_json_append_markdown (form_text, json_node_get_object (forms));
+  g_assert_nonnull (strstr (form_text->str, "- Watched: 1 directory, changes"));
+  g_assert_nonnull (strstr (form_text->str, "0 of 1 chunk embedded\n"));
+  g_assert_nonnull (strstr (form_text->str, "- Skipped: 1 file ("));
+  g_assert_nonnull (strstr (form_text->str, "- Embedded 1 chunk with m\n"));
+
+  for (guint i = 0; i < 5; i++)
+    {
+      const LodeToolResult *result = (const LodeToolResult *[]) { update, status, search, list,
+                                                                  graph }[i];
+
+      g_assert_null (strstr (result->text, "lode index"));
+      g_assert_null (strstr (result->text, " files, 1 "));
+    }
+  g_string_free (indexing.messages, TRUE);
 }
 
 static void

@@ -679,8 +679,9 @@ lode_graph_format_query (JsonObject *report)
 
   if (get_int (report, "depth") > 1)
     {
-      g_string_append_printf (out, "\n### Within %" G_GINT64_FORMAT " hops (%s)\n\n",
-                              get_int (report, "depth"), get_string (report, "direction"));
+      g_string_append (out, "\n### Within ");
+      lode_append_count (out, get_int (report, "depth"), "%u hop", "%u hops");
+      g_string_append_printf (out, " (%s)\n\n", get_string (report, "direction"));
       if (n_reach == 0)
         g_string_append (out, "None.\n");
       for (guint i = 0; i < n_reach; i++)

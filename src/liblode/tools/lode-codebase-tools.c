@@ -713,6 +713,7 @@ static char *
 format_watch (JsonObject *result)
 {
   JsonObject *watch = json_object_get_object_member (result, "watch");
+  GString *text;
 
   if (!json_object_get_boolean_member (result, "watching"))
     return g_strdup_printf ("Not watching %s. Call codebase_watch with action start to keep "
@@ -722,10 +723,13 @@ format_watch (JsonObject *result)
     return g_strdup_printf ("Watching %s: %s.", string_member (result, "projectPath"),
                             string_member (watch, "status"));
 
-  return g_strdup_printf ("Watching %s (%" G_GINT64_FORMAT " directories): changes are "
-                          "searchable within about a second.",
-                          string_member (result, "projectPath"),
-                          int_member (watch, "directories"));
+  text = g_string_new (NULL);
+  g_string_append_printf (text, "Watching %s (", string_member (result, "projectPath"));
+  lode_append_count (text, int_member (watch, "directories"), "%u directory",
+                     "%u directories");
+  g_string_append (text, "): changes are searchable within about a second.");
+
+  return g_string_free (text, FALSE);
 }
 
 static const LodeTool codebase_watch_tool = {
@@ -984,11 +988,11 @@ format_health (JsonObject *result)
   JsonObject *store = json_object_get_object_member (result, "store");
   JsonObject *grammars = json_object_get_object_member (result, "grammars");
   JsonObject *embeddings = json_object_get_object_member (result, "embeddings");
+  GString *text = g_string_new (NULL);
 
-  return g_strdup_printf ("## Lode %s health: %s\n\n"
+  g_string_append_printf (text, "## Lode %s health: %s\n\n"
                           "- [%s] Store: SQLite %s, FTS5 %s, data in %s (%s)\n"
-                          "- [OK] Grammars: %" G_GINT64_FORMAT " tree-sitter languages\n"
-                          "- [%s] Embeddings (%s, %s): %s\n",
+                          "- [OK] Grammars: ",
                           string_member (result, "version"),
                           json_object_get_boolean_member (result, "healthy") ? "OK"
                                                                             : "problems",
@@ -998,13 +1002,17 @@ format_health (JsonObject *result)
                                                                          : "missing",
                           string_member (store, "dataDir"),
                           json_object_get_boolean_member (store, "writable") ? "writable"
-                                                                             : "not writable",
-                          int_member (grammars, "count"),
+                                                                             : "not writable");
+  lode_append_count (text, int_member (grammars, "count"), "%u tree-sitter language",
+                     "%u tree-sitter languages");
+  g_string_append_printf (text, "\n- [%s] Embeddings (%s, %s): %s\n",
                           json_object_get_boolean_member (embeddings, "available") ? "OK"
                                                                                    : "--",
                           string_member (embeddings, "provider"),
                           string_member (embeddings, "model"),
                           string_member (embeddings, "message"));
+
+  return g_string_free (text, FALSE);
 }
 
 static const LodeTool codebase_health_tool = {

@@ -425,8 +425,12 @@ lode_status_json_append_markdown (GString    *text,
       if (string_member (watch, "status") != NULL)
         g_string_append_printf (text, "- Watched: %s\n", string_member (watch, "status"));
       else
-        g_string_append_printf (text, "- Watched: %" G_GINT64_FORMAT " directories, changes "
-                                "are indexed as they happen\n", int_member (watch, "directories"));
+        {
+          g_string_append (text, "- Watched: ");
+          lode_append_count (text, int_member (watch, "directories"), "%u directory",
+                             "%u directories");
+          g_string_append (text, ", changes are indexed as they happen\n");
+        }
     }
 
   if (job != NULL)

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "lode-error.h"
 #include "lode-json.h"
 #include "lode-json-schema.h"
@@ -918,7 +920,9 @@ job_progress_cb (const LodeIndexProgress *progress,
       lode_tool_call_report_progress (throttle->call, 0, 0, "Scanning files");
       break;
     case LODE_INDEX_PHASE_INDEXING:
-      message = g_strdup_printf ("Indexed %u of %u files", progress->done, progress->total);
+      message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Indexed %u of %u file",
+                                              "Indexed %u of %u files", progress->total),
+                                 progress->done, progress->total);
       lode_tool_call_report_progress (throttle->call, progress->done, progress->total,
                                       message);
       break;
@@ -927,7 +931,9 @@ job_progress_cb (const LodeIndexProgress *progress,
                                       "Finishing");
       break;
     case LODE_INDEX_PHASE_EMBEDDING:
-      message = g_strdup_printf ("Embedded %u of %u chunks", progress->done, progress->total);
+      message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Embedded %u of %u chunk",
+                                              "Embedded %u of %u chunks", progress->total),
+                                 progress->done, progress->total);
       lode_tool_call_report_progress (throttle->call, progress->done, progress->total,
                                       message);
       break;
