@@ -94,24 +94,6 @@ lode_artifact_hit_free (LodeArtifactHit *hit)
   g_free (hit);
 }
 
-static char *
-column_text (sqlite3_stmt *s,
-             int           col)
-{
-  return g_strdup ((const char *) sqlite3_column_text (s, col));
-}
-
-static void
-bind_text (sqlite3_stmt *s,
-           int           idx,
-           const char   *text)
-{
-  if (text != NULL)
-    sqlite3_bind_text (s, idx, text, -1, SQLITE_STATIC);
-  else
-    sqlite3_bind_null (s, idx);
-}
-
 static gboolean
 run (LodeStore     *self,
      sqlite3_stmt  *s,
@@ -150,10 +132,10 @@ lode_store_dup_artifacts (LodeStore  *self,
     {
       LodeStoredArtifact *artifact = g_new0 (LodeStoredArtifact, 1);
 
-      artifact->name = column_text (s, 0);
-      artifact->path = column_text (s, 1);
-      artifact->description = column_text (s, 2);
-      artifact->hash = column_text (s, 3);
+      artifact->name = dup_column_text (s, 0);
+      artifact->path = dup_column_text (s, 1);
+      artifact->description = dup_column_text (s, 2);
+      artifact->hash = dup_column_text (s, 3);
       artifact->indexed_at = sqlite3_column_int64 (s, 4);
       artifact->n_files = sqlite3_column_int (s, 5);
       artifact->n_chunks = sqlite3_column_int (s, 6);
@@ -335,13 +317,13 @@ lode_store_search_artifacts (LodeStore   *self,
     {
       LodeArtifactHit *hit = g_new0 (LodeArtifactHit, 1);
 
-      hit->artifact = column_text (s, 0);
-      hit->path = column_text (s, 1);
+      hit->artifact = dup_column_text (s, 0);
+      hit->path = dup_column_text (s, 1);
       hit->start_line = sqlite3_column_int (s, 2);
       hit->end_line = sqlite3_column_int (s, 3);
-      hit->kind = column_text (s, 4);
-      hit->title = column_text (s, 5);
-      hit->body = column_text (s, 6);
+      hit->kind = dup_column_text (s, 4);
+      hit->title = dup_column_text (s, 5);
+      hit->body = dup_column_text (s, 6);
       hit->relevance = -sqlite3_column_double (s, 7);
       g_ptr_array_add (hits, hit);
     }

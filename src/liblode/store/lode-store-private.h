@@ -27,4 +27,24 @@ sqlite3_stmt *_lode_store_statement     (LodeStore   *self,
                                          const char  *sql,
                                          GError     **error);
 
+/* Binds @text, or NULL as SQL NULL. */
+static inline void
+bind_text (sqlite3_stmt *s,
+           int           idx,
+           const char   *text)
+{
+  if (text != NULL)
+    sqlite3_bind_text (s, idx, text, -1, SQLITE_STATIC);
+  else
+    sqlite3_bind_null (s, idx);
+}
+
+/* A copy of a text column, NULL for SQL NULL. */
+static inline char *
+dup_column_text (sqlite3_stmt *s,
+                 int           col)
+{
+  return g_strdup ((const char *) sqlite3_column_text (s, col));
+}
+
 G_END_DECLS

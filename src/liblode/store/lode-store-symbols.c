@@ -98,13 +98,6 @@ lode_stored_references_free (LodeStoredReferences *references)
   g_free (references);
 }
 
-static char *
-column_text (sqlite3_stmt *s,
-             int           col)
-{
-  return g_strdup ((const char *) sqlite3_column_text (s, col));
-}
-
 static gboolean
 step_done (LodeStore     *self,
            sqlite3_stmt  *s,
@@ -262,16 +255,16 @@ read_symbol (sqlite3_stmt *s)
 {
   LodeStoredSymbol *symbol = g_new0 (LodeStoredSymbol, 1);
 
-  symbol->path = column_text (s, 0);
-  symbol->language = column_text (s, 1);
-  symbol->name = column_text (s, 2);
-  symbol->kind = column_text (s, 3);
-  symbol->container = column_text (s, 4);
-  symbol->signature = column_text (s, 5);
+  symbol->path = dup_column_text (s, 0);
+  symbol->language = dup_column_text (s, 1);
+  symbol->name = dup_column_text (s, 2);
+  symbol->kind = dup_column_text (s, 3);
+  symbol->container = dup_column_text (s, 4);
+  symbol->signature = dup_column_text (s, 5);
   symbol->start_line = sqlite3_column_int (s, 6);
   symbol->end_line = sqlite3_column_int (s, 7);
-  symbol->package = column_text (s, 8);
-  symbol->detail = column_text (s, 9);
+  symbol->package = dup_column_text (s, 8);
+  symbol->detail = dup_column_text (s, 9);
   return symbol;
 }
 
@@ -454,8 +447,8 @@ lode_store_find_references (LodeStore   *self,
     {
       LodeStoredReferences *file = g_new0 (LodeStoredReferences, 1);
 
-      file->path = column_text (s, 0);
-      file->language = column_text (s, 1);
+      file->path = dup_column_text (s, 0);
+      file->language = dup_column_text (s, 1);
       file->sites = lode_reference_sites_decode (sqlite3_column_blob (s, 2),
                                                  sqlite3_column_bytes (s, 2));
       g_ptr_array_add (files, file);

@@ -538,24 +538,6 @@ run (LodeStore     *self,
   return TRUE;
 }
 
-static void
-bind_text (sqlite3_stmt *s,
-           int           idx,
-           const char   *text)
-{
-  if (text != NULL)
-    sqlite3_bind_text (s, idx, text, -1, SQLITE_STATIC);
-  else
-    sqlite3_bind_null (s, idx);
-}
-
-static char *
-dup_column_text (sqlite3_stmt *s,
-                 int           col)
-{
-  return g_strdup ((const char *) sqlite3_column_text (s, col));
-}
-
 /* For the store's other modules (lode-store-private.h). */
 
 sqlite3 *
