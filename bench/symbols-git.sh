@@ -22,7 +22,7 @@ esac
 bench=$builddir/bench/lode-symbol-bench
 calls=$srcdir/bench/symbols-git.txt
 repeat=${REPEAT:-21}
-mirror=${GIT_MIRROR:-/work/.mirror/git+git/repo}
+mirror=${GIT_MIRROR:-}
 tag=v2.47.0
 
 if [ ! -x "$bench" ]; then
@@ -35,6 +35,10 @@ if [ $# -ge 1 ]; then
 else
   tree=${TMPDIR:-/tmp}/git-${tag#v}
   if [ ! -f "$tree/Makefile" ]; then
+    if [ -z "$mirror" ]; then
+      echo "symbols-git.sh: give a TREE, or a clone of git in GIT_MIRROR to unpack $tag from" >&2
+      exit 1
+    fi
     echo "Unpacking git $tag from $mirror into $tree"
     mkdir -p "$tree"
     git --git-dir="$mirror" archive "$tag" | tar -x -C "$tree"
