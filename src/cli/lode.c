@@ -226,6 +226,39 @@ static const ToolCommand tool_commands[] = {
       { "depth", 'd', FLAG_INT, "depth", N_("Hops to follow, 1–5 (default 3)"), N_("N"), NULL },
       { "limit", 'n', FLAG_INT, "limit", N_("Affected files to list (default 50)"), N_("N"),
         NULL } } },
+  { "symbol type", N_("A class, struct or interface and its members"), "find_type_definition",
+    N_("NAME"), N_("The type NAME (or a full name such as App\\Models\\User): its fields, "
+                   "methods, relations and doc comment."),
+    ARGS_ONE, "type_name", NULL,
+    { PROJECT_FLAG,
+      { "package", 0, FLAG_STRING, "package", N_("Only in this package, namespace or module"),
+        N_("PACKAGE"), NULL } } },
+  { "symbol function", N_("A function's signature, parameters and code"),
+    "get_function_details", N_("NAME"),
+    N_("The function or method NAME (or Class.method): signature, parameters, returns, "
+       "modifiers, doc comment and code."),
+    ARGS_ONE, "function_name", NULL,
+    { PROJECT_FLAG,
+      { "package", 0, FLAG_STRING, "package", N_("Only in this package, namespace or module"),
+        N_("PACKAGE"), NULL },
+      { "class", 0, FLAG_STRING, "class_name", N_("Only methods of this class"), N_("CLASS"),
+        NULL } } },
+  { "symbol exports", N_("What a package, module or header declares"), "list_package_exports",
+    N_("PACKAGE"), N_("The public symbols of a Go package, PHP namespace, Python module, "
+                      "Java/Kotlin package, JS/TS module, Rust module or C header."),
+    ARGS_ONE, "package", NULL,
+    { PROJECT_FLAG,
+      { "type", 't', FLAG_STRING, "symbol_type", N_("Only this kind (function, class…)"),
+        N_("KIND"), NULL },
+      { "limit", 'n', FLAG_INT, "limit", N_("Symbols to list (default 200)"), N_("N"),
+        NULL } } },
+  { "symbol refs", N_("Where a symbol is defined and used"), "codebase_symbol_references",
+    N_("SYMBOL"), N_("Definitions, calls, type uses and imports of SYMBOL in code, not in "
+                     "comments or strings."),
+    ARGS_ONE, "symbol", NULL,
+    { PROJECT_FLAG,
+      { "limit", 'n', FLAG_INT, "limit", N_("References to list (default 100)"), N_("N"),
+        NULL } } },
 };
 
 /* The command-line spelling of some values, as the tools spell them. */
@@ -743,10 +776,11 @@ cmd_secret (const LodeConfig *config, int argc, char **argv)
   return lode_cli_secret (argc, argv);
 }
 
-static int cmd_graph (const LodeConfig *config, int argc, char **argv);
+static int cmd_group (const LodeConfig *config, int argc, char **argv);
 
 static const Command commands[] = {
-  { "graph",  N_("Import graph: dependencies, cycles, diagrams"), cmd_graph },
+  { "graph",  N_("Import graph: dependencies, cycles, diagrams"), cmd_group },
+  { "symbol", N_("Types, functions, exports and references"), cmd_group },
   { "tool",   N_("Run any tool with JSON arguments"),      cmd_tool },
   { "tools",  N_("List the tools"),                         cmd_tools },
   { "model",  N_("Download and list embedding models"),     cmd_model },
@@ -754,21 +788,23 @@ static const Command commands[] = {
   { "secret", N_("Store or remove an API key"),             cmd_secret },
 };
 
-/* `lode graph` without a known action: the actions. */
+/* `lode graph` or `lode symbol` without a known action: the group's actions. */
 static int
-cmd_graph (const LodeConfig *config,
+cmd_group (const LodeConfig *config,
            int               argc,
            char            **argv)
 {
   gboolean help = argc >= 2 && (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0);
   FILE *stream = help ? stdout : stderr;
+  g_autofree char *prefix = g_strconcat (argv[0], " ", NULL);
+  g_autofree char *usage = g_strdup_printf (_("Usage: lode %s ACTION [OPTION…]"), argv[0]);
 
   if (argc >= 2 && !help)
-    g_printerr (_("lode: unknown graph action “%s”\n\n"), argv[1]);
-  fprintf (stream, "%s\n\n%s\n", _("Usage: lode graph ACTION [OPTION…]"), _("Actions:"));
+    g_printerr (_("lode: unknown %s action “%s”\n\n"), argv[0], argv[1]);
+  fprintf (stream, "%s\n\n%s\n", usage, _("Actions:"));
   for (guint i = 0; i < G_N_ELEMENTS (tool_commands); i++)
-    if (g_str_has_prefix (tool_commands[i].name, "graph "))
-      fprintf (stream, "  %-16s %s\n", tool_commands[i].name + strlen ("graph "),
+    if (g_str_has_prefix (tool_commands[i].name, prefix))
+      fprintf (stream, "  %-16s %s\n", tool_commands[i].name + strlen (prefix),
                _(tool_commands[i].summary));
 
   return help ? 0 : 2;
@@ -779,7 +815,7 @@ print_usage (FILE *stream)
 {
   fprintf (stream, "%s\n\n%s\n", _("Usage: lode COMMAND [OPTION…]"), _("Commands:"));
   for (guint i = 0; i < G_N_ELEMENTS (tool_commands); i++)
-    if (!g_str_has_prefix (tool_commands[i].name, "graph "))
+    if (strchr (tool_commands[i].name, ' ') == NULL)
       fprintf (stream, "  %-16s %s\n", tool_commands[i].name, _(tool_commands[i].summary));
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     fprintf (stream, "  %-16s %s\n", commands[i].name, _(commands[i].summary));

@@ -82,6 +82,7 @@ struct _LodeMcpSession
   GHashTable       *requests;        /* id as JSON text → Request, while in flight */
   char             *protocol_version;
   char             *default_project; /* the client's first root */
+  GStrv             roots;           /* every root of the client that is a local folder */
   char             *roots_request;   /* id of our pending roots/list request */
   GQueue            deferred;        /* Deferred, while roots_request is pending */
   guint             roots_timeout;
@@ -134,6 +135,7 @@ lode_mcp_session_finalize (GObject *object)
   g_clear_pointer (&self->requests, g_hash_table_unref);
   g_free (self->protocol_version);
   g_free (self->default_project);
+  g_strfreev (self->roots);
   g_free (self->roots_request);
   g_queue_clear_full (&self->deferred, (GDestroyNotify) deferred_free);
 
@@ -539,8 +541,7 @@ read_roots (LodeMcpSession *self,
 {
   JsonArray *roots;
   JsonObject *result;
-  const char *uri;
-  g_autofree char *path = NULL;
+  g_autoptr(GStrvBuilder) paths = g_strv_builder_new ();
 
   result = get_object (message, "result");
   if (result == NULL || !json_object_has_member (result, "roots") ||
@@ -551,21 +552,51 @@ read_roots (LodeMcpSession *self,
     }
 
   roots = json_object_get_array_member (result, "roots");
-  if (json_array_get_length (roots) == 0 ||
-      !JSON_NODE_HOLDS_OBJECT (json_array_get_element (roots, 0)))
-    return;
-
-  uri = get_string (json_array_get_object_element (roots, 0), "uri");
-  path = uri != NULL ? g_filename_from_uri (uri, NULL, NULL) : NULL;
-  if (path == NULL)
+  for (guint i = 0; i < json_array_get_length (roots); i++)
     {
-      g_debug ("Ignoring root %s: not a file URI", uri);
-      return;
+      JsonNode *root = json_array_get_element (roots, i);
+      const char *uri = JSON_NODE_HOLDS_OBJECT (root)
+                        ? get_string (json_node_get_object (root), "uri") : NULL;
+      g_autofree char *path = uri != NULL ? g_filename_from_uri (uri, NULL, NULL) : NULL;
+
+      if (path == NULL)
+        g_debug ("Ignoring root %s: not a file URI", uri);
+      else
+        g_strv_builder_add (paths, path);
     }
 
+  g_strfreev (self->roots);
+  self->roots = g_strv_builder_end (paths);
+  if (self->roots[0] == NULL)
+    return;
+
   g_free (self->default_project);
-  self->default_project = g_steal_pointer (&path);
-  g_debug ("Default project: %s", self->default_project);
+  self->default_project = g_strdup (self->roots[0]);
+  g_debug ("Default project: %s (of %u roots)", self->default_project,
+           g_strv_length (self->roots));
+}
+
+/* With several roots no project is the obvious default: a tool that takes a projectPath and
+ * got none must be told which there are. Returns the message, or NULL when the call may go on. */
+static char *
+dup_ambiguous_project (LodeMcpSession *self,
+                       const char     *tool,
+                       JsonObject     *arguments)
+{
+  JsonNode *schema = lode_tool_registry_get_input_schema (self->registry, tool);
+  JsonObject *properties;
+  g_autofree char *list = NULL;
+
+  if (self->roots == NULL || g_strv_length (self->roots) < 2 ||
+      json_object_has_member (arguments, "projectPath"))
+    return NULL;
+  properties = json_object_get_object_member (json_node_get_object (schema), "properties");
+  if (properties == NULL || !json_object_has_member (properties, "projectPath"))
+    return NULL;
+
+  list = g_strjoinv (", ", self->roots);
+  return g_strdup_printf ("This client has %u roots (%s): pass projectPath with the one %s "
+                          "should use.", g_strv_length (self->roots), list, tool);
 }
 
 static void
@@ -781,6 +812,18 @@ handle_tools_call (LodeMcpSession *self,
   request->arguments = arguments != NULL && JSON_NODE_HOLDS_OBJECT (arguments)
                        ? json_object_ref (json_node_get_object (arguments))
                        : json_object_new ();
+
+  message = dup_ambiguous_project (self, name, request->arguments);
+  if (message != NULL)
+    {
+      LodeToolResult ambiguous = { NULL, message, TRUE };
+      g_autoptr(JsonObject) response = lode_tool_result_to_json (&ambiguous);
+
+      if (request_finish (request))
+        send_result (self, request->id, request->tag, response);
+      request_free (request);
+      return;
+    }
 
   lode_client_call_tool_async (self->client, request->name, request->arguments,
                                self->default_project, tool_progress_cb, request, NULL,

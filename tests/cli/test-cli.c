@@ -120,7 +120,7 @@ test_help (void)
 {
   static const char *commands[] = { "index", "update", "search", "status", "projects",
                                     "remove", "model", "secret",
-                                    "graph", "impact", "embed" };
+                                    "graph", "impact", "embed", "symbol" };
 
   {
     g_auto(Run) run = { 0 };
@@ -989,6 +989,87 @@ test_sigterm_during_parse (void)
   g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 128 + SIGTERM);
 }
 
+/* lode symbol: the symbol tools under one command, in markdown or as JSON. */
+static void
+test_symbol (void)
+{
+  g_autofree char *parent = g_path_get_dirname (tree);
+  g_autofree char *root = g_build_filename (parent, "symbol-tree", NULL);
+  g_autofree char *header = g_build_filename (root, "geometry.h", NULL);
+  g_autofree char *source = g_build_filename (root, "geometry.c", NULL);
+  g_autofree char *doc = g_build_filename (root, "README.md", NULL);
+  g_auto(Run) index = { 0 };
+  g_auto(Run) type = { 0 };
+  g_auto(Run) function = { 0 };
+  g_auto(Run) exports = { 0 };
+  g_auto(Run) refs = { 0 };
+  g_auto(Run) group = { 0 };
+  g_auto(Run) unknown = { 0 };
+  g_autoptr(JsonNode) root_node = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *object;
+  JsonArray *array;
+
+  g_assert_cmpint (g_mkdir_with_parents (root, 0755), ==, 0);
+  g_file_set_contents (header,
+                       "/* A point in the plane. */\n"
+                       "struct point { int x; int y; };\n"
+                       "int point_distance (const struct point *a, const struct point *b);\n",
+                       -1, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (source,
+                       "#include \"geometry.h\"\n"
+                       "int\n"
+                       "point_distance (const struct point *a, const struct point *b)\n"
+                       "{\n"
+                       "  return (a->x - b->x) + (a->y - b->y);\n"
+                       "}\n"
+                       "/* point_distance in a comment is no reference. */\n"
+                       "int twice (const struct point *p) { return 2 * point_distance (p, p); }\n",
+                       -1, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (doc, "Call point_distance.\n", -1, &error);
+  g_assert_no_error (error);
+
+  lode (&index, "index", root, NULL);
+  g_assert_cmpint (index.status, ==, 0);
+
+  lode (&type, "symbol", "type", "point", "-p", root, NULL);
+  g_assert_cmpint (type.status, ==, 0);
+  g_assert_nonnull (strstr (type.out, "point"));
+  g_assert_nonnull (strstr (type.out, "A point in the plane."));
+
+  lode (&function, "symbol", "function", "point_distance", "-p", root, "--json", NULL);
+  object = json_object_get_object_member (run_json (&function, &root_node), "function");
+  g_assert_cmpstr (json_object_get_string_member (object, "name"), ==, "point_distance");
+  /* The definition, not the declaration in the header. */
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (object,
+                                                                                 "location"),
+                                                  "file_path"), ==, "geometry.c");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (object, "parameters")),
+                    ==, 2);
+  g_clear_pointer (&root_node, json_node_unref);
+
+  lode (&exports, "symbol", "exports", "geometry.h", "-p", root, "--json", NULL);
+  array = json_object_get_array_member (run_json (&exports, &root_node), "exports");
+  g_assert_cmpuint (json_array_get_length (array), ==, 2);
+  g_clear_pointer (&root_node, json_node_unref);
+
+  /* Code only: the header, the definition and the call, not the comment or the README. */
+  lode (&refs, "symbol", "refs", "point_distance", "-p", root, "--json", NULL);
+  object = run_json (&refs, &root_node);
+  g_assert_cmpint (json_object_get_int_member (object, "total"), ==, 3);
+  g_clear_pointer (&root_node, json_node_unref);
+
+  lode (&group, "symbol", "--help", NULL);
+  g_assert_cmpint (group.status, ==, 0);
+  g_assert_nonnull (strstr (group.out, "Usage: lode symbol ACTION"));
+  g_assert_nonnull (strstr (group.out, "refs"));
+  lode (&unknown, "symbol", "frobnicate", NULL);
+  g_assert_cmpint (unknown.status, ==, 2);
+  g_assert_nonnull (strstr (unknown.err, "unknown symbol action “frobnicate”"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1024,6 +1105,7 @@ main (int   argc,
   g_test_add_func ("/lode/cli/json-control-characters", test_json_control_characters);
   g_test_add_func ("/lode/cli/sigterm-during-parse", test_sigterm_during_parse);
   g_test_add_func ("/lode/cli/whole-system", test_whole_system);
+  g_test_add_func ("/lode/cli/symbol", test_symbol);
 
   ret = g_test_run ();
   g_free (data_dir);

@@ -220,6 +220,31 @@ test_stats (void)
   g_assert_cmpuint (package->n_files, ==, 1);
 }
 
+/* Configuration, documentation and data files never import anything: no edge does not make
+ * them orphans. */
+static void
+test_orphans_code_only (void)
+{
+  g_autoptr(LodeGraph) graph = lode_graph_new ();
+  g_autoptr(LodeGraphStats) stats = NULL;
+  g_autofree char *orphans = NULL;
+
+  lode_graph_add_edge (graph, lode_graph_add_file (graph, "main.py", "python"),
+                       lode_graph_add_file (graph, "util.py", "python"));
+  lode_graph_add_file (graph, "README.md", "markdown");
+  lode_graph_add_file (graph, "config.json", "json");
+  lode_graph_add_file (graph, ".github/ci.yml", "yaml");
+  lode_graph_add_file (graph, "notes.txt", "text");
+  lode_graph_add_file (graph, "tool.py", "python");
+  lode_graph_add_file (graph, "site.css", "css");
+  lode_graph_freeze (graph);
+
+  stats = lode_graph_dup_stats (graph, 10);
+  orphans = paths_of (graph, (const guint *) (gpointer) stats->orphans->data,
+                      stats->orphans->len);
+  g_assert_cmpstr (orphans, ==, "site.css tool.py");
+}
+
 static void
 test_mermaid_neighbourhood (void)
 {
@@ -377,6 +402,7 @@ main (int   argc,
   g_test_add_func ("/lode/graph/cycles-small", test_cycles_small);
   g_test_add_func ("/lode/graph/no-cycles", test_no_cycles);
   g_test_add_func ("/lode/graph/stats", test_stats);
+  g_test_add_func ("/lode/graph/orphans-code-only", test_orphans_code_only);
   g_test_add_func ("/lode/graph/mermaid-neighbourhood", test_mermaid_neighbourhood);
   g_test_add_func ("/lode/graph/mermaid-bounded", test_mermaid_bounded);
   g_test_add_func ("/lode/graph/long-graphs-small-stack", test_long_graphs_small_stack);

@@ -192,6 +192,37 @@ test_defaults (void)
 }
 
 static void
+test_vendored (void)
+{
+  g_autoptr(LodeIgnore) ignore = lode_ignore_new ();
+  static const IgnoreCase cases[] = {
+    { "vendor", TRUE, TRUE },
+    { "vendor/github.com/pkg/errors/errors.go", FALSE, TRUE },
+    { "app/vendor/autoload.php", FALSE, TRUE },
+    { "Pods", TRUE, TRUE },
+    { "Carthage/Checkouts/x/x.swift", FALSE, TRUE },
+    { "third_party/zlib", TRUE, TRUE },
+    { "3rdparty", TRUE, TRUE },
+    { "jspm_packages", TRUE, TRUE },
+    { ".bundle/config", FALSE, TRUE },
+    /* Files so named, and look-alike directories, are source. */
+    { "vendor", FALSE, FALSE },
+    { "vendors", TRUE, FALSE },
+    { "src/vendor.c", FALSE, FALSE },
+  };
+
+  lode_ignore_add_defaults (ignore);
+  g_assert_false (lode_ignore_is_ignored (ignore, "vendor", TRUE));
+  lode_ignore_add_vendored (ignore);
+  lode_ignore_add_vendored (ignore);
+  check_cases (ignore, cases, G_N_ELEMENTS (cases));
+
+  /* Like the defaults, they rank below ignore files. */
+  lode_ignore_add_patterns (ignore, "", "!vendor/\n", -1);
+  g_assert_false (lode_ignore_is_ignored (ignore, "vendor/x/y.go", FALSE));
+}
+
+static void
 write_file (const char *root,
             const char *rel,
             const char *contents)
@@ -509,6 +540,7 @@ main (int   argc,
   g_test_add_func ("/lode/ignore/semantics", test_semantics);
   g_test_add_func ("/lode/ignore/nested", test_nested);
   g_test_add_func ("/lode/ignore/defaults", test_defaults);
+  g_test_add_func ("/lode/ignore/vendored", test_vendored);
   g_test_add_func ("/lode/ignore/add-file", test_add_file);
   g_test_add_func ("/lode/ignore/against-git", test_against_git);
   g_test_add_func ("/lode/ignore/deep", test_deep);

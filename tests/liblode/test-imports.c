@@ -100,7 +100,7 @@ project_load (const char *name)
       g_assert_true (g_file_get_contents (full, &text, &len, &error));
       language = lode_language_for_content (NULL, path, text, len);
       g_assert_true (lode_chunker_chunk (chunker, language, text, len, &chunks, &symbols,
-                                         &imports, NULL, &error));
+                                         &imports, NULL, NULL, &error));
       g_assert_no_error (error);
 
       for (guint j = 0; j < imports->len; j++)
@@ -311,8 +311,7 @@ test_kinds (void)
   };
   static const ExpectedImport python[] = {
     { "os.path", NULL, LODE_IMPORT_MODULE, 1 },
-    { ".", "models", LODE_IMPORT_MODULE, 2 },
-    { ".", "views", LODE_IMPORT_MODULE, 2 },
+    { ".", "models,views", LODE_IMPORT_MODULE, 2 },
     { "..util", NULL, LODE_IMPORT_MODULE, 3 },
     { "plugins.x", NULL, LODE_IMPORT_DYNAMIC, 4 },
   };
@@ -440,7 +439,8 @@ test_many (void)
     g_string_append_printf (text, "import m%u from \"./m%u\";", i, i);
 
   g_assert_true (lode_chunker_chunk (chunker, lode_language_lookup ("javascript"), text->str,
-                                     text->len, &chunks, &symbols, &imports, NULL, &error));
+                                     text->len, &chunks, &symbols, &imports, NULL, NULL,
+                                     &error));
   g_assert_no_error (error);
   g_assert_cmpuint (imports->len, ==, n);
   g_assert_cmpstr (((LodeImport *) imports->pdata[n - 1])->specifier, ==, "./m19999");
@@ -567,6 +567,49 @@ test_declarations_advance (void)
   g_test_trap_assert_passed ();
 }
 
+/* `from a import b, c` is one import: one edge to `a` when b and c are names in it, one
+ * edge per submodule when they are modules, and `a` too when only some are. */
+static void
+test_python_from_names (void)
+{
+  static const char * const paths[] = {
+    "app.py", "pkg/__init__.py", "pkg/core.py", "pkg/helpers.py", NULL
+  };
+  static const struct {
+    const char *source;
+    const char *name;
+    const char *targets;
+  } cases[] = {
+    { "from pkg.core import Model, load, save\n", "Model,load,save", "pkg/core.py" },
+    { "from pkg import core, helpers\n", "core,helpers", "pkg/core.py pkg/helpers.py" },
+    { "from pkg import core, VERSION as v\n", "core,VERSION", "pkg/core.py pkg/__init__.py" },
+  };
+  g_autoptr(LodeImportResolver) resolver = lode_import_resolver_new ("/nonexistent", paths);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GPtrArray) imports = NULL;
+      g_autoptr(GError) error = NULL;
+      g_auto(GStrv) targets = NULL;
+      g_autofree char *joined = NULL;
+      const LodeImport *import;
+
+      g_assert_true (lode_imports_extract (lode_language_lookup ("python"), cases[i].source,
+                                           strlen (cases[i].source), NULL, &imports,
+                                           &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (imports->len, ==, 1);
+      import = imports->pdata[0];
+      g_assert_cmpstr (import->specifier, ==, g_str_has_prefix (cases[i].source, "from pkg.core")
+                                             ? "pkg.core" : "pkg");
+      g_assert_cmpstr (import->name, ==, cases[i].name);
+
+      targets = lode_import_resolver_resolve_all (resolver, "app.py", import, NULL);
+      joined = g_strjoinv (" ", targets);
+      g_assert_cmpstr (joined, ==, cases[i].targets);
+    }
+}
+
 static const char * const fixtures[] = {
   "bash", "c", "csharp", "css", "dart", "go", "java", "javascript", "kotlin", "lua", "php",
   "python", "ruby", "rust", "scala", "swift", "typescript", "web",
@@ -583,6 +626,7 @@ main (int    argc,
   g_test_add_func ("/lode/imports/many", test_many);
   g_test_add_func ("/lode/imports/incremental", test_incremental);
   g_test_add_func ("/lode/imports/declarations-advance", test_declarations_advance);
+  g_test_add_func ("/lode/imports/python-from-names", test_python_from_names);
 
   for (guint i = 0; i < G_N_ELEMENTS (fixtures); i++)
     {

@@ -269,6 +269,51 @@ test_ignore_rules (ScanFixture   *fixture,
   g_assert_cmpstr (main_c->language->id, ==, "c");
 }
 
+/* Third-party folders stay out unless .lode.json lets them in; a broken .lode.json keeps
+ * the defaults rather than failing the scan. */
+static void
+test_vendored (ScanFixture   *fixture,
+               gconstpointer  user_data)
+{
+  g_autofree char *list = NULL;
+
+  write_file (fixture, "main.go", "package main\n");
+  write_file (fixture, "vendor/github.com/x/y/y.go", "package y\n");
+  write_file (fixture, "app/vendor/autoload.php", "<?php\n");
+  write_file (fixture, "ios/Pods/Alamofire/Source/Request.swift", "import Foundation\n");
+  write_file (fixture, "third_party/zlib/zlib.h", "int deflate (void);\n");
+  write_file (fixture, "src/vendors.c", "int x;\n");
+
+  scan (fixture, 0);
+  list = file_list (fixture);
+  g_assert_cmpstr (list, ==, "main.go\nsrc/vendors.c\n");
+  g_clear_pointer (&list, g_free);
+  g_clear_pointer (&fixture->files, g_ptr_array_unref);
+  g_clear_pointer (&fixture->skipped, g_ptr_array_unref);
+
+  write_file (fixture, ".lode.json", "{\"includeVendored\": true}\n");
+  scan (fixture, 0);
+  list = file_list (fixture);
+  g_assert_cmpstr (list, ==,
+                   ".lode.json\n"
+                   "app/vendor/autoload.php\n"
+                   "ios/Pods/Alamofire/Source/Request.swift\n"
+                   "main.go\n"
+                   "src/vendors.c\n"
+                   "third_party/zlib/zlib.h\n"
+                   "vendor/github.com/x/y/y.go\n");
+  g_clear_pointer (&list, g_free);
+  g_clear_pointer (&fixture->files, g_ptr_array_unref);
+  g_clear_pointer (&fixture->skipped, g_ptr_array_unref);
+
+  write_file (fixture, ".lode.json", "{\"includeVendored\": \"yes\"}\n");
+  g_test_expect_message ("lode-config", G_LOG_LEVEL_WARNING, "*includeVendored*");
+  scan (fixture, 0);
+  g_test_assert_expected_messages ();
+  list = file_list (fixture);
+  g_assert_cmpstr (list, ==, ".lode.json\nmain.go\nsrc/vendors.c\n");
+}
+
 static void
 test_size_cap (ScanFixture   *fixture,
                gconstpointer  user_data)
@@ -666,6 +711,7 @@ main (int   argc,
 #define ADD(path, func) \
   g_test_add ("/lode/scanner/" path, ScanFixture, NULL, scan_setup, func, scan_teardown)
   ADD ("ignore-rules", test_ignore_rules);
+  ADD ("vendored", test_vendored);
   ADD ("size-cap", test_size_cap);
   ADD ("special-files", test_special_files);
   ADD ("symlinks", test_symlinks);

@@ -213,6 +213,9 @@ test_registry (ToolsFixture  *fixture,
     "codebase_health", "codebase_about", "codebase_graph_build", "codebase_graph_query",
     "codebase_graph_stats", "codebase_graph_circular", "codebase_graph_visualize",
     "codebase_graph_status", "codebase_graph_remove", "codebase_impact",
+    "find_type_definition", "get_function_details", "list_package_exports",
+    "codebase_symbol_references", "codebase_context", "codebase_context_search",
+    "codebase_context_index", "codebase_context_remove",
   };
   g_autoptr(GPtrArray) tools = lode_tool_registry_list (fixture->registry);
 
@@ -242,6 +245,8 @@ test_registry (ToolsFixture  *fixture,
   g_assert_true (lode_tool_registry_lookup (fixture->registry, "codebase_remove")->flags &
                  LODE_TOOL_DESTRUCTIVE);
   g_assert_true (lode_tool_registry_lookup (fixture->registry, "codebase_graph_remove")->flags &
+                 LODE_TOOL_DESTRUCTIVE);
+  g_assert_true (lode_tool_registry_lookup (fixture->registry, "codebase_context_remove")->flags &
                  LODE_TOOL_DESTRUCTIVE);
   g_assert_null (lode_tool_registry_lookup (fixture->registry, "nope"));
 }
@@ -453,7 +458,7 @@ test_health_about (ToolsFixture  *fixture,
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (health->structured,
                                                                               "grammars"),
                                                "count"), >=, 15);
-  g_assert_cmpuint (json_array_get_length (tools), ==, 18);
+  g_assert_cmpuint (json_array_get_length (tools), ==, 26);
   g_assert_cmpstr (json_object_get_string_member (about->structured, "version"), ==,
                    PACKAGE_VERSION);
 }
@@ -759,8 +764,122 @@ typedef struct
   GError         *error;
   guint           n_progress;
   double          last_done;
+  GString        *messages;
   gboolean        done;
 } AsyncCall;
+
+/* A folder or a file of an indexed tree, and file:// URIs, name that tree; destructive tools
+ * act on exactly the tree named. */
+static void
+test_routing (ToolsFixture  *fixture,
+              gconstpointer  data)
+{
+  g_autofree char *root = g_build_filename (g_get_user_cache_dir (), "routed-tree", NULL);
+  g_autofree char *args = NULL;
+  g_autofree char *uri = NULL;
+  g_autoptr(LodeToolResult) update = NULL;
+  const char *paths[] = { "src", "src/deep", "src/deep/leaf.c", NULL };
+
+  write_tree_file (root, "src/deep/leaf.c", "int leaf_function (void) { return 2; }\n");
+  write_tree_file (root, "README.md", "# Routed\n");
+  args = g_strdup_printf ("{\"projectPath\": \"%s\"}", root);
+  update = call_ok (fixture, "codebase_update", args, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      g_autofree char *inside = g_build_filename (root, paths[i], NULL);
+      g_autofree char *inside_args = NULL;
+      g_autoptr(LodeToolResult) status = NULL;
+      g_autoptr(LodeToolResult) search = NULL;
+
+      if (paths[i] == NULL)
+        {
+          /* The same through a file:// URI. */
+          g_clear_pointer (&inside, g_free);
+          inside = g_filename_to_uri (root, NULL, NULL);
+          g_assert_nonnull (inside);
+          g_assert_true (g_str_has_prefix (inside, "file:///"));
+        }
+      inside_args = g_strdup_printf ("{\"projectPath\": \"%s\"}", inside);
+      status = call_ok (fixture, "codebase_status", inside_args, NULL);
+      g_assert_cmpstr (json_object_get_string_member (status->structured, "projectPath"), ==,
+                       root);
+      g_assert_true (json_object_get_boolean_member (status->structured, "indexed"));
+      if (paths[i] == NULL)
+        continue;
+      /* The default project is routed too. */
+      search = call_ok (fixture, "codebase_search", "{\"query\": \"leaf_function\"}", inside);
+      g_assert_cmpstr (json_object_get_string_member (search->structured, "projectPath"), ==,
+                       root);
+    }
+
+  call_fails (fixture, "codebase_status", "{\"projectPath\": \"file:relative/x\"}", NULL,
+              "not a local file URI");
+  call_fails (fixture, "codebase_status", "{\"projectPath\": \"src/deep\"}", NULL,
+              "absolute path or a file:// URI");
+
+  /* codebase_remove of a folder inside the tree removes nothing. */
+  uri = g_strdup_printf ("{\"projectPath\": \"%s/src\"}", root);
+  call_fails (fixture, "codebase_remove", uri, NULL, "Nothing to remove");
+  {
+    g_autoptr(LodeToolResult) still = call_ok (fixture, "codebase_status", args, NULL);
+
+    g_assert_true (json_object_get_boolean_member (still->structured, "indexed"));
+  }
+
+  /* codebase_index of a folder inside the tree makes an index of that folder, beside the
+   * enclosing one; from then on that folder routes to its own index. */
+  {
+    g_autofree char *sub_root = g_build_filename (root, "src", NULL);
+    g_autofree char *leaf = g_strdup_printf ("{\"projectPath\": \"%s/src/deep/leaf.c\"}",
+                                             root);
+    g_autofree char *sub = g_strdup_printf ("{\"projectPath\": \"%s\", \"wait\": true}",
+                                            sub_root);
+    g_autoptr(LodeToolResult) nested = NULL;
+    g_autoptr(LodeToolResult) leaf_status = NULL;
+    g_autoptr(LodeToolResult) outer = NULL;
+
+    nested = call_ok (fixture, "codebase_index", sub, NULL);
+    g_assert_cmpstr (json_object_get_string_member (nested->structured, "projectPath"), ==,
+                     sub_root);
+    leaf_status = call_ok (fixture, "codebase_status", leaf, NULL);
+    g_assert_cmpstr (json_object_get_string_member (leaf_status->structured, "projectPath"), ==,
+                     sub_root);
+    g_assert_true (json_object_get_boolean_member (leaf_status->structured, "indexed"));
+    outer = call_ok (fixture, "codebase_status", args, NULL);
+    g_assert_cmpstr (json_object_get_string_member (outer->structured, "projectPath"), ==, root);
+    g_assert_true (json_object_get_boolean_member (outer->structured, "indexed"));
+  }
+}
+
+/* codebase_graph_stats lists at most `limit` orphans, and only files that could import. */
+static void
+test_graph_stats_orphans (ToolsFixture  *fixture,
+                          gconstpointer  data)
+{
+  g_autofree char *root = g_build_filename (g_get_user_cache_dir (), "orphan-tree", NULL);
+  g_autofree char *args = NULL;
+  g_autofree char *orphans = NULL;
+  g_autoptr(LodeToolResult) build = NULL;
+  g_autoptr(LodeToolResult) stats = NULL;
+
+  write_tree_file (root, "a.c", "int a;\n");
+  write_tree_file (root, "b.c", "int b;\n");
+  write_tree_file (root, "c.py", "import os\n");
+  write_tree_file (root, "README.md", "# Orphans\n");
+  write_tree_file (root, "config.json", "{}\n");
+  write_tree_file (root, "ci.yml", "on: push\n");
+  args = g_strdup_printf ("{\"projectPath\": \"%s\"}", root);
+  build = call_ok (fixture, "codebase_graph_build", args, NULL);
+  g_free (args);
+
+  args = g_strdup_printf ("{\"projectPath\": \"%s\", \"limit\": 2}", root);
+  stats = call_ok (fixture, "codebase_graph_stats", args, NULL);
+  g_assert_cmpint (json_object_get_int_member (stats->structured, "orphanCount"), ==, 3);
+  orphans = json_strings (json_object_get_array_member (stats->structured, "orphans"));
+  g_assert_cmpstr (orphans, ==, "a.c b.c");
+  g_assert_null (strstr (stats->text, "README.md"));
+}
 
 static void
 progress_cb (double      done,
@@ -777,6 +896,8 @@ progress_cb (double      done,
     g_assert_cmpfloat (done, <=, total);
   call->last_done = done;
   call->n_progress++;
+  if (call->messages != NULL)
+    g_string_append_printf (call->messages, "%s\n", message);
   if (call->cancellable != NULL)
     g_cancellable_cancel (call->cancellable);
 }
@@ -814,6 +935,70 @@ run_async (ToolsFixture *fixture,
   while (!call->done)
     g_main_context_iteration (NULL, TRUE);
   g_source_remove (watchdog);
+}
+
+/* Replies name tools, not commands, and count in the user's language: one file, two files. */
+static void
+test_wording (ToolsFixture  *fixture,
+              gconstpointer  data)
+{
+  g_autofree char *root = g_build_filename (g_get_user_cache_dir (), "wording-tree", NULL);
+  g_autofree char *args = NULL;
+  g_autoptr(LodeToolResult) update = NULL;
+  g_autoptr(LodeToolResult) status = NULL;
+  g_autoptr(LodeToolResult) search = NULL;
+  g_autoptr(LodeToolResult) list = NULL;
+  g_autoptr(LodeToolResult) graph = NULL;
+  g_autoptr(JsonNode) forms = NULL;
+  g_autoptr(GString) form_text = g_string_new (NULL);
+  AsyncCall indexing = { .messages = g_string_new (NULL) };
+
+  write_tree_file (root, "one.c", "int\nsolitary_function (void)\n{\n  return 1;\n}\n");
+  args = g_strdup_printf ("{\"projectPath\": \"%s\"}", root);
+  call_fails (fixture, "codebase_search", "{\"query\": \"solitary\"}", root,
+              "is not indexed yet: call codebase_index first");
+
+  run_async (fixture, "codebase_update", args, &indexing);
+  g_assert_no_error (indexing.error);
+  update = g_steal_pointer (&indexing.result);
+  g_assert_false (update->is_error);
+  g_assert_nonnull (strstr (indexing.messages->str, "Indexed 1 of 1 file\n"));
+  g_assert_nonnull (strstr (update->text, "1 chunk written"));
+  status = call_ok (fixture, "codebase_status", args, NULL);
+  g_assert_nonnull (strstr (status->text, "- 1 file, 1 chunk, 1 symbol, 5 lines\n"));
+  search = call_ok (fixture, "codebase_search", "{\"query\": \"solitary_function\"}", root);
+  g_assert_true (g_str_has_prefix (search->text, "## 1 result for"));
+  list = call_ok (fixture, "codebase_list_projects", "{}", NULL);
+  g_assert_true (g_str_has_prefix (list->text, "## 1 indexed project\n"));
+  g_assert_nonnull (strstr (list->text, "1 file, 1 chunk"));
+  graph = call_ok (fixture, "codebase_graph_stats", args, NULL);
+  g_assert_nonnull (strstr (graph->text, "1 file, 0 file → file edges"));
+  /* A watched project whose watcher has not said how it watches yet, and a job that skipped
+   * and embedded some files, count them too. */
+  forms = json_from_string ("{\"projectPath\": \"/p\", \"indexed\": true, "
+                            "\"state\": \"ready\", \"files\": 1, \"chunks\": 1, "
+                            "\"symbols\": 0, \"lines\": 1, \"languages\": [], "
+                            "\"semantic\": {\"model\": \"m\", \"embeddedChunks\": 0, "
+                            "\"embeddableChunks\": 1}, "
+                            "\"watch\": {\"watching\": true, \"directories\": 1}, "
+                            "\"job\": {\"state\": \"completed\", \"report\": "
+                            "{\"chunks\": 1, \"skipped\": 1, \"embedded\": 1, "
+                            "\"embeddingModel\": \"m\"}}}", NULL);
+  lode_status_json_append_markdown (form_text, json_node_get_object (forms));
+  g_assert_nonnull (strstr (form_text->str, "- Watched: 1 directory, changes"));
+  g_assert_nonnull (strstr (form_text->str, "0 of 1 chunk embedded\n"));
+  g_assert_nonnull (strstr (form_text->str, "- Skipped: 1 file ("));
+  g_assert_nonnull (strstr (form_text->str, "- Embedded 1 chunk with m\n"));
+
+  for (guint i = 0; i < 5; i++)
+    {
+      const LodeToolResult *result = (const LodeToolResult *[]) { update, status, search, list,
+                                                                  graph }[i];
+
+      g_assert_null (strstr (result->text, "lode index"));
+      g_assert_null (strstr (result->text, " files, 1 "));
+    }
+  g_string_free (indexing.messages, TRUE);
 }
 
 static void
@@ -987,6 +1172,12 @@ main (int   argc,
   g_test_add ("/lode/tools/graph", ToolsFixture, NULL, tools_setup, test_graph_tools,
               tools_teardown);
   g_test_add ("/lode/tools/confinement", ToolsFixture, NULL, tools_setup, test_confinement,
+              tools_teardown);
+  g_test_add ("/lode/tools/graph-stats-orphans", ToolsFixture, NULL, tools_setup,
+              test_graph_stats_orphans, tools_teardown);
+  g_test_add ("/lode/tools/routing", ToolsFixture, NULL, tools_setup, test_routing,
+              tools_teardown);
+  g_test_add ("/lode/tools/wording", ToolsFixture, NULL, tools_setup, test_wording,
               tools_teardown);
   g_test_add ("/lode/tools/progress", ToolsFixture, NULL, tools_setup, test_progress,
               tools_teardown);

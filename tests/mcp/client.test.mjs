@@ -27,11 +27,13 @@ const AjvModule = await import("ajv");
 const Ajv = AjvModule.default.default ?? AjvModule.default;
 
 const TOOLS = [
-  "codebase_about", "codebase_graph_build", "codebase_graph_circular", "codebase_graph_query",
-  "codebase_graph_remove", "codebase_graph_stats", "codebase_graph_status",
-  "codebase_graph_visualize", "codebase_health", "codebase_impact", "codebase_index",
-  "codebase_list_projects", "codebase_remove", "codebase_search", "codebase_status",
-  "codebase_stop", "codebase_update", "codebase_watch",
+  "codebase_about", "codebase_context", "codebase_context_index", "codebase_context_remove",
+  "codebase_context_search", "codebase_graph_build", "codebase_graph_circular",
+  "codebase_graph_query", "codebase_graph_remove", "codebase_graph_stats",
+  "codebase_graph_status", "codebase_graph_visualize", "codebase_health", "codebase_impact",
+  "codebase_index", "codebase_list_projects", "codebase_remove", "codebase_search",
+  "codebase_status", "codebase_stop", "codebase_symbol_references", "codebase_update",
+  "codebase_watch", "find_type_definition", "get_function_details", "list_package_exports",
 ];
 
 const ajv = new Ajv({ strict: false, allErrors: true });
@@ -95,6 +97,70 @@ function makeGraphRepo() {
   git("commit", "-q", "-m", "Initial");
   appendFileSync(path.join(root, "src/util.h"), "int util2 (void);\n");
   return root;
+}
+
+// Calls a tool that takes output_format both ways: markdown text, then the structured
+// result as JSON text; both results are valid against the tool's outputSchema.
+async function callBothFormats(client, schemas, name, args) {
+  const markdown = await call(client, schemas, name, { ...args, output_format: "markdown" });
+  assert.equal(markdown.isError, false, `${name}: ${markdown.content[0].text}`);
+  assert.throws(() => JSON.parse(markdown.content[0].text), SyntaxError, `${name}: markdown`);
+  const json = await call(client, schemas, name, { ...args, output_format: "json" });
+  assert.equal(json.isError, false, `${name}: ${json.content[0].text}`);
+  assert.deepEqual(JSON.parse(json.content[0].text), json.structuredContent, name);
+  return json;
+}
+
+// The symbol and context artifact tools on their fixtures.
+async function exerciseSymbols(client, schemas) {
+  const symbols = path.resolve(fixture, "..", "symbols");
+  const context = path.resolve(fixture, "..", "context");
+
+  for (const projectPath of [symbols, context]) {
+    const update = await call(client, schemas, "codebase_update", { projectPath });
+    assert.equal(update.structuredContent.job.state, "succeeded");
+  }
+
+  const type = await callBothFormats(client, schemas, "find_type_definition",
+    { projectPath: symbols, type_name: "App\\Models\\User" });
+  assert.equal(type.structuredContent.type.kind, "model");
+  assert.equal(type.structuredContent.type.table, "users");
+  const ambiguous = await callBothFormats(client, schemas, "find_type_definition",
+    { projectPath: symbols, type_name: "User" });
+  assert.equal(ambiguous.structuredContent.candidates.length, 2);
+
+  const fn = await callBothFormats(client, schemas, "get_function_details",
+    { projectPath: symbols, function_name: "Store.Get" });
+  assert.equal(fn.structuredContent.function.receiver, "s *Store");
+  assert.match(fn.structuredContent.function.code, /return v, nil/);
+
+  const exports = await callBothFormats(client, schemas, "list_package_exports",
+    { projectPath: symbols, package: "store" });
+  assert.deepEqual(exports.structuredContent.exports.map((e) => e.name),
+    ["MaxKeys", "Getter", "Store", "New"]);
+
+  const refs = await callBothFormats(client, schemas, "codebase_symbol_references",
+    { projectPath: symbols, symbol: "scale", limit: 10 });
+  assert.deepEqual(refs.structuredContent.references.map((r) => [r.line, r.kind]),
+    [[21, "definition"], [30, "call"]]);
+
+  const list = await callBothFormats(client, schemas, "codebase_context", { projectPath: context });
+  assert.equal(list.structuredContent.artifacts.length, 4);
+  const indexed = await callBothFormats(client, schemas, "codebase_context_index",
+    { projectPath: context });
+  assert.ok(indexed.structuredContent.artifacts.every((a) => a.state === "indexed"));
+  const found = await callBothFormats(client, schemas, "codebase_context_search",
+    { projectPath: context, query: "Which table stores user email addresses?", limit: 3 });
+  assert.equal(found.structuredContent.results[0].title, "CREATE TABLE users");
+  // Removing is done once per artifact: markdown for one, JSON for another.
+  const removed = await call(client, schemas, "codebase_context_remove",
+    { projectPath: context, name: "docs", output_format: "markdown" });
+  assert.match(removed.content[0].text, /^Removed from the index/);
+  assert.deepEqual(removed.structuredContent.removed, ["docs"]);
+  const removedJson = await call(client, schemas, "codebase_context_remove",
+    { projectPath: context, name: "api", output_format: "json" });
+  assert.deepEqual(JSON.parse(removedJson.content[0].text), removedJson.structuredContent);
+  assert.deepEqual(removedJson.structuredContent.removed, ["api"]);
 }
 
 async function exerciseGraph(client, schemas) {
@@ -265,6 +331,7 @@ async function exercise(client, { projectPath, viaRoots }) {
   assert.equal(status.structuredContent.indexed, false);
 
   await exerciseGraph(client, schemas);
+  await exerciseSymbols(client, schemas);
 
   // Every tool has been called.
   return schemas;
@@ -305,6 +372,43 @@ describe("stdio", () => {
       await client.close();
     }
     assert.deepEqual(errors, [], stderr);
+  });
+
+  test("several roots: a call without projectPath lists them and asks for one", async () => {
+    const errors = [];
+    const client = newClient(errors, { roots: { listChanged: true } });
+    const other = tempDir("lode-mcp-root-");
+    let rootsAsked = 0;
+    client.setRequestHandler(ListRootsRequestSchema, async () => {
+      rootsAsked++;
+      return { roots: [{ uri: pathToFileURL(fixture).href, name: "fixture" },
+                       { uri: pathToFileURL(other).href, name: "other" }] };
+    });
+    const transport = new StdioClientTransport({
+      command: lodeMcp, args: [], env: serverEnv(tempDir()), stderr: "pipe",
+    });
+    await client.connect(transport);
+    try {
+      const deadline = Date.now() + 10000;
+      while (rootsAsked === 0 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      const ambiguous = await client.callTool({ name: "codebase_status", arguments: {} });
+      assert.equal(ambiguous.isError, true);
+      assert.match(ambiguous.content[0].text, /2 roots/);
+      assert.ok(ambiguous.content[0].text.includes(fixture));
+      assert.ok(ambiguous.content[0].text.includes(other));
+      assert.match(ambiguous.content[0].text, /projectPath/);
+      const chosen = await client.callTool({ name: "codebase_status",
+                                             arguments: { projectPath: other } });
+      assert.equal(chosen.isError, false);
+      assert.equal(chosen.structuredContent.projectPath, other);
+      // Tools without a project are not affected.
+      const about = await client.callTool({ name: "codebase_about", arguments: {} });
+      assert.equal(about.isError, false);
+    } finally {
+      await client.close();
+    }
+    assert.deepEqual(errors, []);
   });
 
   test("tools/list pages with a cursor", async () => {

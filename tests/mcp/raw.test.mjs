@@ -266,7 +266,7 @@ describe("stdio protocol", () => {
     server.write("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n" +
                  "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\r\n");
     assert.deepEqual((await server.response(1)).result, {});
-    assert.equal((await server.response(2)).result.tools.length, 18);
+    assert.equal((await server.response(2)).result.tools.length, 26);
     server.write("{\"jsonrpc\":\"2.0\",");
     await new Promise((r) => setTimeout(r, 50));
     server.write("\"id\":3,\"method\":\"ping\"}\n");
@@ -376,7 +376,7 @@ describe("stdio protocol", () => {
     await server.close();
   });
 
-  test("roots: the first root is the default project, list_changed asks again", async () => {
+  test("roots: a single root is the default project, several must be chosen from, list_changed asks again", async () => {
     const other = path.resolve(fixture, "..");
     const server = new Server();
     await server.request(1, "initialize", {
@@ -392,8 +392,12 @@ describe("stdio protocol", () => {
     assert.equal(server.messages.filter((m) => m.id === 2).length, 0);
     server.send({ jsonrpc: "2.0", id: ask.id,
                   result: { roots: [{ uri: `file://${fixture}` }, { uri: `file://${other}` }] } });
+    // Two roots: the call is told which there are and asked to name one.
     let status = await server.response(2);
-    assert.equal(status.result.structuredContent.projectPath, fixture);
+    assert.equal(status.result.isError, true);
+    assert.ok(status.result.content[0].text.includes(fixture));
+    assert.ok(status.result.content[0].text.includes(other));
+    assert.match(status.result.content[0].text, /projectPath/);
 
     server.send({ jsonrpc: "2.0", method: "notifications/roots/list_changed" });
     const again = await server.next((m) => m.method === "roots/list", "roots/list again");

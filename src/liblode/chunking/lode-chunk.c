@@ -46,5 +46,7 @@ lode_symbol_free (LodeSymbol *symbol)
   g_free (symbol->name);
   g_free (symbol->container);
   g_free (symbol->signature);
+  g_free (symbol->package);
+  g_free (symbol->detail);
   g_free (symbol);
 }

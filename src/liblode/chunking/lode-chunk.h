@@ -40,8 +40,18 @@ typedef struct
 
 /**
  * LodeSymbol:
+ * @name: the declared name
+ * @kind: interned kind, as #LodeChunk's
+ * @container: (nullable): enclosing class, impl, namespace or module
+ * @signature: (nullable): the declaration's head
+ * @start_line: first line, 1-based
+ * @end_line: last line, 1-based, inclusive
+ * @package: (nullable): the package or namespace the declaration belongs to, as the file
+ *   declares it (Go, Java, Kotlin, PHP, C#, C++ and Ruby namespaces and modules)
+ * @detail: (nullable): what the symbol tools need besides, as JSON (see
+ *   lode-symbol-extract.c): parameters, return types, modifiers, fields, relations, doc
  *
- * A declaration found in a file, for exact look-ups by name.
+ * A declaration found in a file, for exact look-ups by name and the symbol tools.
  */
 typedef struct
 {
@@ -51,6 +61,8 @@ typedef struct
   char       *signature;
   guint       start_line;
   guint       end_line;
+  char       *package;
+  char       *detail;
 } LodeSymbol;
 
 LodeChunk  *lode_chunk_new   (void);

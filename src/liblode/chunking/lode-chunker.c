@@ -60,6 +60,7 @@
 #include "lode-chunker.h"
 #include "lode-error.h"
 #include "lode-parse-budget.h"
+#include "lode-symbol-extract.h"
 
 /* Matches of a query between two looks at the clock. */
 #define BUDGET_CHECK_INTERVAL 32
@@ -1621,14 +1622,50 @@ piece_to_chunk (Ctx         *ctx,
   return chunk;
 }
 
-static void
-emit_symbols (Ctx       *ctx,
-              GPtrArray *symbols)
+/* The file's declared package and the namespaces and modules around @def. */
+static char *
+def_namespace (const Def  *def,
+               const char *package,
+               const char *separator)
 {
+  g_autoptr(GPtrArray) parts = g_ptr_array_new ();
+  GString *out = g_string_new (package);
+
+  for (const Def *p = def->parent; p != NULL; p = p->parent)
+    if (p->kind == g_intern_static_string ("namespace") ||
+        p->kind == g_intern_static_string ("module"))
+      g_ptr_array_insert (parts, 0, p->name);
+
+  for (guint i = 0; i < parts->len; i++)
+    {
+      if (out->len > 0)
+        g_string_append (out, separator);
+      g_string_append (out, g_ptr_array_index (parts, i));
+    }
+
+  return g_string_free (out, out->len == 0);
+}
+
+/* Symbols, with the details the symbol tools need, from the parse @root. */
+static void
+emit_symbols (Ctx                *ctx,
+              const LodeLanguage *language,
+              TSNode              root,
+              GPtrArray          *symbols)
+{
+  g_autoptr(LodeSymbolExtractor) extractor = lode_symbol_extractor_new (language, ctx->text,
+                                                                        ctx->len, root);
+  const char *package = lode_symbol_extractor_get_package (extractor);
+  const char *separator = lode_symbol_extractor_get_separator (extractor);
+
   for (guint i = 0; i < ctx->defs->len; i++)
     {
       const Def *def = &g_array_index (ctx->defs, Def, i);
       LodeSymbol *symbol = lode_symbol_new ();
+      g_autofree char *namespace = def_namespace (def, package, separator);
+      LodeSymbolDef view = {
+        def->node, def->name_byte, def->kind, def->name, def->container, namespace, def->doc
+      };
 
       symbol->name = g_strdup (def->name);
       symbol->kind = def->kind;
@@ -1636,8 +1673,37 @@ emit_symbols (Ctx       *ctx,
       symbol->signature = g_strdup (def->signature);
       symbol->start_line = def->start_row + 1;
       symbol->end_line = def->end_row + 1;
+      symbol->package = g_strdup (package != NULL ? package : namespace);
+      symbol->detail = lode_symbol_extractor_describe (extractor, &view);
       g_ptr_array_add (symbols, symbol);
     }
+}
+
+static gint
+compare_bytes (gconstpointer a,
+               gconstpointer b)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Every identifier of the parse @root, with its role. */
+static void
+find_references (Ctx                *ctx,
+                 const LodeLanguage *language,
+                 TSNode              root,
+                 LodeReferences     *references)
+{
+  g_autoptr(LodeSymbolExtractor) extractor = lode_symbol_extractor_new (language, ctx->text,
+                                                                        ctx->len, root);
+  g_autoptr(GArray) def_names = g_array_sized_new (FALSE, FALSE, sizeof (guint32),
+                                                   ctx->defs->len);
+
+  for (guint i = 0; i < ctx->defs->len; i++)
+    g_array_append_val (def_names, g_array_index (ctx->defs, Def, i).name_byte);
+  g_array_sort (def_names, compare_bytes);
+  lode_symbol_extractor_add_references (extractor, def_names, references);
 }
 
 /* Parses @ctx's text with @language and collects its definitions. FALSE when the parse fails
@@ -1786,13 +1852,16 @@ find_imports (const LodeLanguage     *language,
  * @imports: (out) (optional) (transfer container) (element-type LodeImport): the imports
  *   found (see lode_imports_extract()), or %NULL not to look for them; empty for languages
  *   without import extraction
+ * @references: (out) (optional) (transfer full): the identifiers of the code and what they
+ *   do (see lode_symbol_extractor_add_references()), or %NULL not to list them; empty for a
+ *   file that was not parsed
  * @degraded: (out) (optional) (nullable) (transfer full): set when the file went over its
  *   time budget, to what that cost it ("took longer than 3000 ms to parse: indexed by
  *   lines"); %NULL otherwise
  * @error: return location for a #GError
  *
- * Cuts one file into searchable chunks and lists its symbols and, if asked, its imports,
- * from the same parse. Parsing, querying and reading imports share one time budget per file
+ * Cuts one file into searchable chunks and lists its symbols (with the details the symbol
+ * tools need) and, if asked, its imports and references, from the same parse. Parsing, querying and reading imports share one time budget per file
  * (see lode_chunker_set_time_budget()): a parse that fails or goes over it only degrades the
  * result to line windows (or, when only the imports ran over, to no imports); the file is
  * never refused.
@@ -1808,12 +1877,14 @@ lode_chunker_chunk (LodeChunker         *self,
                     GPtrArray          **chunks,
                     GPtrArray          **symbols,
                     GPtrArray          **imports,
+                    LodeReferences     **references,
                     char               **degraded,
                     GError             **error)
 {
   g_autoptr(GPtrArray) chunk_array = NULL;
   g_autoptr(GPtrArray) symbol_array = NULL;
   g_autoptr(GPtrArray) import_array = NULL;
+  g_autoptr(LodeReferences) reference_set = NULL;
   TSTree *tree = NULL;
   Ctx ctx = { 0 };
   LodeParseBudget budget = { 0 };
@@ -1883,7 +1954,12 @@ lode_chunker_chunk (LodeChunker         *self,
     {
       link_top_level (&ctx);
       emit_range (&ctx, ctx.out, first_top_level (&ctx), 0, ctx.n_lines - 1, NULL, 0);
-      emit_symbols (&ctx, symbol_array);
+      emit_symbols (&ctx, language, ts_tree_root_node (tree), symbol_array);
+      if (references != NULL)
+        {
+          reference_set = lode_references_new ();
+          find_references (&ctx, language, ts_tree_root_node (tree), reference_set);
+        }
     }
   else if (ctx.defs->len > 0)
     {
@@ -1931,6 +2007,9 @@ out:
   *symbols = g_steal_pointer (&symbol_array);
   if (imports != NULL)
     *imports = g_steal_pointer (&import_array);
+  if (references != NULL)
+    *references = reference_set != NULL ? g_steal_pointer (&reference_set)
+                                         : lode_references_new ();
   return TRUE;
 }
 

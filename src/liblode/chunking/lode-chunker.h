@@ -11,6 +11,7 @@
 #include "lode-chunk.h"
 #include "lode-imports.h"
 #include "lode-language.h"
+#include "lode-references.h"
 
 G_BEGIN_DECLS
 
@@ -34,6 +35,7 @@ gboolean     lode_chunker_chunk           (LodeChunker         *self,
                                            GPtrArray          **chunks,
                                            GPtrArray          **symbols,
                                            GPtrArray          **imports,
+                                           LodeReferences     **references,
                                            char               **degraded,
                                            GError             **error);
 guint        lode_estimate_tokens         (const char          *text,

@@ -52,6 +52,7 @@ struct _LodeIgnore
                                     * all its prefixes */
   RuleSet         *defaults;       /* below every ignore file, so that any of them can undo it */
   guint            has_defaults : 1;
+  guint            has_vendored : 1;
 };
 
 /* Lode's built-in rules. Each entry must earn its place: it is either never hand-written source
@@ -80,6 +81,15 @@ static const char default_rules[] =
   "Cargo.lock\npoetry.lock\nPipfile.lock\nuv.lock\nGemfile.lock\ncomposer.lock\ngo.sum\n"
   /* Minified or generated bundles, source maps, vector image data. */
   "*.min.js\n*.min.css\n*.bundle.js\n*.map\n*.svg\n";
+
+/* Third-party code kept inside the tree: Composer's and Go's `vendor/` (also Bundler's and
+ * Rails'), CocoaPods, Carthage, jspm, Bundler's settings and gems, and the conventional
+ * folders of copied C/C++ libraries. Someone else's code drowns search results and the
+ * graph in matches the project did not write; `"includeVendored": true` in `.lode.json`
+ * leaves these rules out (see lode_ignore_add_vendored()). */
+static const char vendored_rules[] =
+  "vendor/\nPods/\nCarthage/\njspm_packages/\n.bundle/\nthird_party/\nthird-party/\n"
+  "3rdparty/\n";
 
 static guint
 rule_set_hash (gconstpointer key)
@@ -325,6 +335,28 @@ ensure_set (LodeIgnore *self,
     }
 
   return set;
+}
+
+/**
+ * lode_ignore_add_vendored:
+ * @self: a #LodeIgnore
+ *
+ * Adds the built-in rules for third-party code kept in the tree: `vendor/` (Composer, Go,
+ * Bundler), `Pods/`, `Carthage/`, `jspm_packages/`, `.bundle/`, `third_party/`,
+ * `third-party/` and `3rdparty/`. Like the defaults they rank below every ignore file. The
+ * scanner and the watcher add them unless the project's `.lode.json` says
+ * `"includeVendored": true`. Adding them twice has no further effect.
+ */
+void
+lode_ignore_add_vendored (LodeIgnore *self)
+{
+  g_return_if_fail (self != NULL);
+
+  if (self->has_vendored)
+    return;
+
+  parse_text (self->defaults, vendored_rules, sizeof vendored_rules - 1);
+  self->has_vendored = TRUE;
 }
 
 /**

@@ -24,6 +24,7 @@ LodeIgnore *lode_ignore_new            (void);
 LodeIgnore *lode_ignore_ref            (LodeIgnore  *self);
 void        lode_ignore_unref          (LodeIgnore  *self);
 void        lode_ignore_add_defaults   (LodeIgnore  *self);
+void        lode_ignore_add_vendored   (LodeIgnore  *self);
 void        lode_ignore_add_patterns   (LodeIgnore  *self,
                                         const char  *base_dir,
                                         const char  *text,

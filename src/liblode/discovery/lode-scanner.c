@@ -20,6 +20,7 @@
 
 #include "lode-error.h"
 #include "lode-ignore-private.h"
+#include "lode-project-config.h"
 #include "lode-scanner.h"
 
 #define DEFAULT_MAX_FILE_SIZE (2 * 1024 * 1024)
@@ -829,7 +830,8 @@ compare_skipped (gconstpointer a,
  *   but cannot be indexed, with the reason, sorted by path
  * @error: return location for a #GError
  *
- * Walks the tree below the root. Ignore rules come from Lode's defaults, `.git/info/exclude` at
+ * Walks the tree below the root. Ignore rules come from Lode's defaults (third-party folders
+ * such as `vendor/` included, unless `.lode.json` says otherwise), `.git/info/exclude` at
  * the root, and every `.gitignore` and `.lodeignore` on the way down (see #LodeIgnore); ignored
  * files are not reported and ignored directories are not entered. Nothing is opened but
  * directories and ignore files: binary content is detected later, by lode_content_check().
@@ -860,6 +862,7 @@ lode_scanner_scan (LodeScanner   *self,
   g_autoptr(GPtrArray) skips =
     g_ptr_array_new_with_free_func ((GDestroyNotify) lode_skipped_file_free);
   g_autofree char *root = NULL;
+  g_autoptr(LodeProjectConfig) project_config = NULL;
   g_autoptr(GError) local_error = NULL;
   struct stat st;
   Walk w = { 0 };
@@ -906,6 +909,9 @@ lode_scanner_scan (LodeScanner   *self,
   /* info/exclude ranks below the root .gitignore, so it is loaded first. The user's global
    * core.excludesFile is deliberately not read: the index must not depend on who runs it. */
   lode_ignore_add_defaults (ignore);
+  project_config = lode_project_config_load_or_default (root);
+  if (!project_config->include_vendored)
+    lode_ignore_add_vendored (ignore);
   if (faccessat (root_fd, ".git/info/exclude", F_OK, 0) == 0 &&
       !_lode_ignore_add_file_at (ignore, "", root_fd, ".git/info/exclude", &local_error))
     g_debug ("Skipping .git/info/exclude: %s", local_error->message);

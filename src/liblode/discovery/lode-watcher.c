@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "lode-ignore-private.h"
+#include "lode-project-config.h"
 #include "lode-watcher.h"
 
 /*
@@ -509,7 +510,9 @@ is_ignore_file (const char *rel)
   const char *base = strrchr (rel, '/');
 
   base = base != NULL ? base + 1 : rel;
-  return strcmp (base, ".gitignore") == 0 || strcmp (base, ".lodeignore") == 0;
+  /* The root's .lode.json may let third-party folders in or keep them out. */
+  return strcmp (base, ".gitignore") == 0 || strcmp (base, ".lodeignore") == 0 ||
+         strcmp (rel, LODE_PROJECT_CONFIG_NAME) == 0;
 }
 
 static void
@@ -732,11 +735,15 @@ static void
 reset_ignore (LodeWatcher *self)
 {
   g_autofree char *exclude = g_build_filename (self->root, ".git", "info", "exclude", NULL);
+  g_autoptr(LodeProjectConfig) project_config = NULL;
   g_autoptr(GError) error = NULL;
 
   g_clear_pointer (&self->ignore, lode_ignore_unref);
   self->ignore = lode_ignore_new ();
   lode_ignore_add_defaults (self->ignore);
+  project_config = lode_project_config_load_or_default (self->root);
+  if (!project_config->include_vendored)
+    lode_ignore_add_vendored (self->ignore);
   if (g_file_test (exclude, G_FILE_TEST_EXISTS) &&
       !lode_ignore_add_file (self->ignore, "", exclude, &error))
     g_debug ("Skipping .git/info/exclude: %s", error->message);

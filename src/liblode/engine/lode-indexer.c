@@ -66,6 +66,7 @@ typedef struct
   GPtrArray          *chunks;
   GPtrArray          *symbols;
   GPtrArray          *imports;
+  LodeReferences     *references;
   guint               n_lines;
   gsize               n_bytes;
   LodeSkippedFile    *skipped;     /* why it was not indexed, or not fully */
@@ -118,6 +119,7 @@ file_result_free (FileResult *result)
   g_clear_pointer (&result->chunks, g_ptr_array_unref);
   g_clear_pointer (&result->symbols, g_ptr_array_unref);
   g_clear_pointer (&result->imports, g_ptr_array_unref);
+  g_clear_pointer (&result->references, lode_references_free);
   g_clear_pointer (&result->skipped, lode_skipped_file_free);
   g_free (result);
 }
@@ -290,7 +292,8 @@ process_file (Shared             *shared,
   language = lode_language_for_content (file->language, file->path, text, len);
   g_atomic_int_inc (&shared->n_parsed);
   if (!lode_chunker_chunk (chunker, language, text, len, &result->chunks, &result->symbols,
-                           shared->graph ? &result->imports : NULL, &degraded, &error))
+                           shared->graph ? &result->imports : NULL, &result->references,
+                           &degraded, &error))
     {
       /* Only a cancellation stops the chunker; the file stays as it was for the next run. */
       result->kind = RESULT_CANCELLED;
@@ -646,7 +649,8 @@ store_result (LodeStore       *store,
       if (shared->graph &&
           !graph_touch (store, graph, result->file->path, existed, existed, error))
         return FALSE;
-      if (!lode_store_put_file (store, &info, result->chunks, result->symbols, error))
+      if (!lode_store_put_file (store, &info, result->chunks, result->symbols, error) ||
+          !lode_store_put_references (store, result->file->path, result->references, error))
         return FALSE;
       if (shared->graph &&
           !store_imports (store, graph, result->file->path, result->imports, error))

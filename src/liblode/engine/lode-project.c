@@ -439,6 +439,41 @@ dup_reader (LodeProject  *self,
   return g_object_ref (self->reader);
 }
 
+/**
+ * lode_project_read:
+ * @self: a #LodeProject
+ * @func: what to run
+ * @data: data for @func
+ * @error: return location for a #GError
+ *
+ * Runs @func with the project's read connection (opened once, shared with searches), which
+ * no other caller uses meanwhile. For readers of the index outside this file, such as the
+ * symbol tools.
+ *
+ * Returns: (nullable): what @func returned; %NULL with @error set when the project is not
+ *   indexed or its index cannot be opened
+ */
+gpointer
+lode_project_read (LodeProject          *self,
+                   LodeProjectReadFunc   func,
+                   gpointer              data,
+                   GError              **error)
+{
+  g_autoptr(LodeStore) store = NULL;
+  gpointer result = NULL;
+
+  g_return_val_if_fail (LODE_IS_PROJECT (self), NULL);
+  g_return_val_if_fail (func != NULL, NULL);
+
+  g_mutex_lock (&self->reader_lock);
+  store = dup_reader (self, error);
+  if (store != NULL)
+    result = func (self, store, data, error);
+  g_mutex_unlock (&self->reader_lock);
+
+  return result;
+}
+
 static gboolean
 is_blank (const char *text)
 {
@@ -532,11 +567,8 @@ dup_coverage_notice (LodeProject *self,
 {
   if (self->embedder == NULL)
     return g_strdup_printf ("semantic search unavailable: %s", self->embedder_notice);
-  if (n_embedded < n_embeddable)
-    return g_strdup_printf ("semantic search covers %u of %u chunks; `lode index` embeds the "
-                            "rest", n_embedded, n_embeddable);
 
-  return NULL;
+  return lode_search_dup_coverage_notice (n_embedded, n_embeddable);
 }
 
 /**

@@ -140,4 +140,15 @@ gboolean           lode_project_embed        (LodeProject           *self,
                                               guint                 *n_embedded,
                                               GError               **error);
 
+/* Symbol tools (issue #15) */
+typedef gpointer (*LodeProjectReadFunc) (LodeProject  *project,
+                                         LodeStore    *store,
+                                         gpointer      data,
+                                         GError      **error);
+
+gpointer           lode_project_read         (LodeProject           *self,
+                                              LodeProjectReadFunc    func,
+                                              gpointer               data,
+                                              GError               **error);
+
 G_END_DECLS

@@ -16,6 +16,7 @@
 
 #include "lode-error.h"
 #include "lode-graph-report.h"
+#include "lode-i18n.h"
 #include "lode-impact.h"
 
 static JsonObject *
@@ -233,7 +234,7 @@ lode_graph_report_query (LodeProject         *project,
 /**
  * lode_graph_report_stats:
  * @project: an indexed project
- * @top: how many of the most connected files and packages to list
+ * @top: how many of the most connected files, orphans and packages to list
  * @error: return location for a #GError
  *
  * Returns: (transfer full) (nullable): `{projectPath, files, edges, externalEdges, imports,
@@ -282,7 +283,7 @@ lode_graph_report_stats (LodeProject  *project,
   add_int (builder, "orphanCount", stats->orphans->len);
   json_builder_set_member_name (builder, "orphans");
   json_builder_begin_array (builder);
-  for (guint i = 0; i < MIN (stats->orphans->len, LODE_GRAPH_REPORT_MAX_ITEMS); i++)
+  for (guint i = 0; i < MIN (stats->orphans->len, top); i++)
     json_builder_add_string_value (builder,
                                    lode_graph_get_path (graph, g_array_index (stats->orphans,
                                                                               guint, i)));
@@ -598,12 +599,11 @@ static void
 append_counts (GString    *out,
                JsonObject *report)
 {
-  g_string_append_printf (out,
-                          "%" G_GINT64_FORMAT " imports: %" G_GINT64_FORMAT " to project files, "
-                          "%" G_GINT64_FORMAT " to external packages, %" G_GINT64_FORMAT
-                          " unresolved.\n",
-                          get_int (report, "imports"), get_int (report, "internal"),
-                          get_int (report, "external"), get_int (report, "unresolved"));
+  lode_append_count (out, get_int (report, "imports"), "%u import", "%u imports");
+  g_string_append_printf (out, ": %" G_GINT64_FORMAT " to project files, %" G_GINT64_FORMAT
+                          " to external packages, %" G_GINT64_FORMAT " unresolved.\n",
+                          get_int (report, "internal"), get_int (report, "external"),
+                          get_int (report, "unresolved"));
 }
 
 static void
@@ -624,9 +624,10 @@ lode_graph_format_build (JsonObject *report)
 {
   GString *out = g_string_new (NULL);
 
-  g_string_append_printf (out, "Import graph of `%s` is up to date: %" G_GINT64_FORMAT
-                          " files, %" G_GINT64_FORMAT " parsed in %.1f s.\n",
-                          get_string (report, "projectPath"), get_int (report, "files"),
+  g_string_append_printf (out, "Import graph of `%s` is up to date: ",
+                          get_string (report, "projectPath"));
+  lode_append_count (out, get_int (report, "files"), "%u file", "%u files");
+  g_string_append_printf (out, ", %" G_GINT64_FORMAT " parsed in %.1f s.\n",
                           get_int (report, "parsed"),
                           json_object_get_double_member_with_default (report, "seconds", 0));
   append_counts (out, report);
@@ -660,7 +661,11 @@ lode_graph_format_query (JsonObject *report)
         g_string_append_printf (out, "%s`%s`", j > 0 ? ", " : "",
                                 json_array_get_string_element (targets, j));
       if (n_targets > 3)
-        g_string_append_printf (out, " and %u more files\n", n_targets - 3);
+        {
+          g_string_append (out, " and ");
+          lode_append_count (out, n_targets - 3, "%u more file", "%u more files");
+          g_string_append_c (out, '\n');
+        }
       else if (n_targets > 0)
         g_string_append_c (out, '\n');
       else if (package != NULL)
@@ -674,8 +679,9 @@ lode_graph_format_query (JsonObject *report)
 
   if (get_int (report, "depth") > 1)
     {
-      g_string_append_printf (out, "\n### Within %" G_GINT64_FORMAT " hops (%s)\n\n",
-                              get_int (report, "depth"), get_string (report, "direction"));
+      g_string_append (out, "\n### Within ");
+      lode_append_count (out, get_int (report, "depth"), "%u hop", "%u hops");
+      g_string_append_printf (out, " (%s)\n\n", get_string (report, "direction"));
       if (n_reach == 0)
         g_string_append (out, "None.\n");
       for (guint i = 0; i < n_reach; i++)
@@ -699,11 +705,15 @@ lode_graph_format_stats (JsonObject *report)
   guint n_ranks = ranks != NULL ? json_array_get_length (ranks) : 0;
   guint n_packages = packages != NULL ? json_array_get_length (packages) : 0;
 
-  g_string_append_printf (out, "## Import graph of `%s`\n\n%" G_GINT64_FORMAT " files, %"
-                          G_GINT64_FORMAT " file → file edges, %" G_GINT64_FORMAT
-                          " file → package edges.\n",
-                          get_string (report, "projectPath"), get_int (report, "files"),
-                          get_int (report, "edges"), get_int (report, "externalEdges"));
+  g_string_append_printf (out, "## Import graph of `%s`\n\n", get_string (report, "projectPath"));
+  lode_append_count (out, get_int (report, "files"), "%u file", "%u files");
+  g_string_append (out, ", ");
+  lode_append_count (out, get_int (report, "edges"), "%u file → file edge",
+                     "%u file → file edges");
+  g_string_append (out, ", ");
+  lode_append_count (out, get_int (report, "externalEdges"), "%u file → package edge",
+                     "%u file → package edges");
+  g_string_append (out, ".\n");
   append_counts (out, report);
 
   g_string_append (out, "\n### Most connected\n\n");
@@ -713,9 +723,11 @@ lode_graph_format_stats (JsonObject *report)
     {
       JsonObject *rank = json_array_get_object_element (ranks, i);
 
-      g_string_append_printf (out, "- `%s`: %" G_GINT64_FORMAT " dependents, %" G_GINT64_FORMAT
-                              " imports\n", get_string (rank, "path"),
-                              get_int (rank, "dependents"), get_int (rank, "imports"));
+      g_string_append_printf (out, "- `%s`: ", get_string (rank, "path"));
+      lode_append_count (out, get_int (rank, "dependents"), "%u dependent", "%u dependents");
+      g_string_append (out, ", ");
+      lode_append_count (out, get_int (rank, "imports"), "%u import", "%u imports");
+      g_string_append_c (out, '\n');
     }
 
   g_string_append_printf (out, "\n### External packages (%" G_GINT64_FORMAT ")\n\n",
@@ -726,8 +738,9 @@ lode_graph_format_stats (JsonObject *report)
     {
       JsonObject *package = json_array_get_object_element (packages, i);
 
-      g_string_append_printf (out, "- `%s`: %" G_GINT64_FORMAT " files\n",
-                              get_string (package, "name"), get_int (package, "files"));
+      g_string_append_printf (out, "- `%s`: ", get_string (package, "name"));
+      lode_append_count (out, get_int (package, "files"), "%u file", "%u files");
+      g_string_append_c (out, '\n');
     }
 
   g_string_append_printf (out, "\n### Orphans (%" G_GINT64_FORMAT ")\n\n",
@@ -750,9 +763,11 @@ lode_graph_format_circular (JsonObject *report)
       return g_string_free (out, FALSE);
     }
 
-  g_string_append_printf (out, "## %" G_GINT64_FORMAT " import cycles (%" G_GINT64_FORMAT
-                          " files)\n\n", get_int (report, "count"),
-                          get_int (report, "filesInCycles"));
+  g_string_append (out, "## ");
+  lode_append_count (out, get_int (report, "count"), "%u import cycle", "%u import cycles");
+  g_string_append (out, " (");
+  lode_append_count (out, get_int (report, "filesInCycles"), "%u file", "%u files");
+  g_string_append (out, ")\n\n");
   for (guint i = 0; i < n; i++)
     {
       JsonObject *cycle = json_array_get_object_element (cycles, i);
@@ -766,7 +781,11 @@ lode_graph_format_circular (JsonObject *report)
         g_string_append_printf (out, "`%s` → ", json_array_get_string_element (path, j));
       g_string_append_printf (out, "`%s`", json_array_get_string_element (path, 0));
       if (n_members > n_path)
-        g_string_append_printf (out, " (one of the cycles among %u files)", n_members);
+        {
+          g_string_append (out, " (one of the cycles among ");
+          lode_append_count (out, n_members, "%u file", "%u files");
+          g_string_append_c (out, ')');
+        }
       g_string_append_c (out, '\n');
     }
 
@@ -797,7 +816,9 @@ lode_graph_format_status (JsonObject *report)
                           get_string (report, "state"));
   if (get_string (report, "indexedAt") != NULL)
     g_string_append_printf (out, " (%s)", get_string (report, "indexedAt"));
-  g_string_append_printf (out, ", %" G_GINT64_FORMAT " files.\n", get_int (report, "files"));
+  g_string_append (out, ", ");
+  lode_append_count (out, get_int (report, "files"), "%u file", "%u files");
+  g_string_append (out, ".\n");
   append_counts (out, report);
 
   return g_string_free (out, FALSE);
@@ -838,21 +859,24 @@ lode_graph_format_impact (JsonObject *report)
       g_string_append_c (out, '\n');
     }
 
-  g_string_append_printf (out, "\n### Likely affected (%" G_GINT64_FORMAT ", within %"
-                          G_GINT64_FORMAT " hops)\n\n", get_int (report, "affectedCount"),
-                          get_int (report, "depth"));
+  g_string_append_printf (out, "\n### Likely affected (%" G_GINT64_FORMAT ", within ",
+                          get_int (report, "affectedCount"));
+  lode_append_count (out, get_int (report, "depth"), "%u hop", "%u hops");
+  g_string_append (out, ")\n\n");
   if (n_affected == 0)
     g_string_append (out, "No other file imports the changed files.\n");
   for (guint i = 0; i < n_affected; i++)
     {
       JsonObject *file = json_array_get_object_element (affected, i);
 
-      g_string_append_printf (out, "%u. `%s`: %" G_GINT64_FORMAT " hop%s, %" G_GINT64_FORMAT
-                              " link%s to the change, %" G_GINT64_FORMAT " dependents\n", i + 1,
-                              get_string (file, "path"), get_int (file, "distance"),
-                              get_int (file, "distance") == 1 ? "" : "s",
-                              get_int (file, "links"), get_int (file, "links") == 1 ? "" : "s",
-                              get_int (file, "dependents"));
+      g_string_append_printf (out, "%u. `%s`: ", i + 1, get_string (file, "path"));
+      lode_append_count (out, get_int (file, "distance"), "%u hop", "%u hops");
+      g_string_append (out, ", ");
+      lode_append_count (out, get_int (file, "links"), "%u link to the change",
+                         "%u links to the change");
+      g_string_append (out, ", ");
+      lode_append_count (out, get_int (file, "dependents"), "%u dependent", "%u dependents");
+      g_string_append_c (out, '\n');
     }
 
   return g_string_free (out, FALSE);

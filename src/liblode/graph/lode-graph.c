@@ -20,6 +20,8 @@
 #include <string.h>
 
 #include "lode-graph.h"
+#include "lode-imports.h"
+#include "lode-language.h"
 
 #define UNSET G_MAXUINT
 
@@ -790,6 +792,17 @@ compare_packages (gconstpointer a,
   return strcmp (pa->package, pb->package);
 }
 
+/* Whether a file of @language_id could import anything: configuration, documentation and
+ * data files (Markdown, JSON, YAML, …) have no imports, so no edge makes them no orphan. */
+static gboolean
+can_import (const char *language_id)
+{
+  const LodeLanguage *language = language_id != NULL ? lode_language_lookup (language_id)
+                                                     : NULL;
+
+  return language != NULL && lode_imports_supported (language);
+}
+
 /**
  * lode_graph_dup_stats:
  * @self: a frozen graph
@@ -822,7 +835,10 @@ lode_graph_dup_stats (const LodeGraph *self,
       csr_row (&self->in, i, &rank.n_in);
       csr_row (&self->out, i, &rank.n_out);
       if (rank.n_in == 0 && rank.n_out == 0)
-        g_array_append_val (stats->orphans, i);
+        {
+          if (can_import (lode_graph_get_language (self, i)))
+            g_array_append_val (stats->orphans, i);
+        }
       else
         g_array_append_val (ranks, rank);
     }

@@ -80,7 +80,9 @@ typedef struct
  * @n_edges: distinct file → file edges
  * @n_external_edges: distinct file → package edges
  * @most_connected: (element-type LodeGraphRank): the files with most edges, most first
- * @orphans: (element-type guint): files with no edge to or from a project file, by path
+ * @orphans: (element-type guint): files of a language that has imports (code, stylesheets,
+ *   pages; not configuration, documentation or data) with no edge to or from a project file,
+ *   by path
  * @packages: (element-type LodeGraphPackage): external packages, most imported first
  */
 typedef struct

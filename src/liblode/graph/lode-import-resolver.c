@@ -1764,13 +1764,26 @@ py_try_module (Resolve    *r,
   if (base == NULL)
     return FALSE;
 
+  /* `from a import b, c`: each name may be a submodule; a name that is not makes the
+   * statement import `a` itself. */
   if (name != NULL)
     {
-      g_autofree char *sub = base[0] != '\0' ? g_strconcat (base, "/", name, NULL)
-                                             : g_strdup (name);
+      g_auto(GStrv) names = g_strsplit (name, ",", -1);
+      gboolean any = FALSE, all = TRUE;
 
-      if (py_try (r, sub))
+      for (guint i = 0; names[i] != NULL; i++)
+        {
+          g_autofree char *sub = base[0] != '\0' ? g_strconcat (base, "/", names[i], NULL)
+                                                 : g_strdup (names[i]);
+
+          if (py_try (r, sub))
+            any = TRUE;
+          else
+            all = FALSE;
+        }
+      if (all)
         return TRUE;
+      return py_try (r, base) || any;
     }
 
   return py_try (r, base);
@@ -2800,9 +2813,12 @@ resolve_func_for (LodeImportResolver *self,
         language = lode_language_for_content (language, from, head, len);
     }
 
-  /* HTML pages and Vue and Svelte components: attributes name files, scripts import. */
+  /* HTML pages and Vue and Svelte components: attributes name files, scripts import, and
+   * `<style>` blocks (SCSS, Less) import as stylesheets do. */
   if (strcmp (language->id, "html") == 0)
-    return import->kind == LODE_IMPORT_RELATIVE ? resolve_web : resolve_js;
+    return import->kind == LODE_IMPORT_RELATIVE     ? resolve_web
+           : import->kind == LODE_IMPORT_STYLESHEET ? resolve_css
+                                                    : resolve_js;
 
   if (import->kind == LODE_IMPORT_INCLUDE_LOCAL || import->kind == LODE_IMPORT_INCLUDE_SYSTEM)
     return resolve_c;

@@ -24,6 +24,7 @@ static const char * const kind_names[] = {
   [LODE_IMPORT_DYNAMIC] = "dynamic",
   [LODE_IMPORT_REEXPORT] = "re-export",
   [LODE_IMPORT_SOURCE] = "source",
+  [LODE_IMPORT_STYLESHEET] = "stylesheet",
 };
 
 LodeImport *
@@ -69,7 +70,8 @@ lode_import_free (LodeImport *import)
  * @kind: a #LodeImportKind
  *
  * Returns: (transfer none): a stable name for @kind ("module", "relative", "include-local",
- *   "include-system", "side-effect", "dynamic", "re-export", "source"), for storage and output
+ *   "include-system", "side-effect", "dynamic", "re-export", "source", "stylesheet"), for
+ *   storage and output
  */
 const char *
 lode_import_kind_to_string (LodeImportKind kind)

@@ -141,7 +141,7 @@ scan_css_at_rule (const char *p,
         {
           start = p;
           p = skip_css_string (p, end);
-          add_import (imports, start, p - start, LODE_IMPORT_RELATIVE,
+          add_import (imports, start, p - start, LODE_IMPORT_STYLESHEET,
                       line_at (lines, start - lines->text) + line_offset);
         }
       else if (has_prefix_nocase (p, end, "url("))
@@ -152,7 +152,7 @@ scan_css_at_rule (const char *p,
           close = memchr (start, ')', end - start);
           if (close == NULL)
             return end;
-          add_import (imports, start, close - start, LODE_IMPORT_RELATIVE,
+          add_import (imports, start, close - start, LODE_IMPORT_STYLESHEET,
                       line_at (lines, start - lines->text) + line_offset);
           p = close + 1;
         }

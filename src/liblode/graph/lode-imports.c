@@ -585,7 +585,9 @@ found_cmp_node (gconstpointer a,
   return 0;
 }
 
-/* Keeps one import per captured node (the first pattern's), in file order. */
+/* Keeps one import per captured node (the first pattern's), in file order. The names of
+ * one statement (Python's `from a import b, c`) make one import of `a` named "b,c": one
+ * statement, one import, and one edge when `a` is a module. */
 static void
 collect_found (Ctx       *ctx,
                GPtrArray *imports)
@@ -603,6 +605,21 @@ collect_found (Ctx       *ctx,
         {
           g_clear_pointer (&found->import, lode_import_free);
           continue;
+        }
+      if (prev != NULL && prev->spec_byte == found->spec_byte && found->import->name != NULL)
+        {
+          LodeImport *statement = g_ptr_array_index (imports, imports->len - 1);
+
+          if (statement->name != NULL && statement->kind == found->import->kind)
+            {
+              char *names = g_strconcat (statement->name, ",", found->import->name, NULL);
+
+              g_free (statement->name);
+              statement->name = names;
+              g_clear_pointer (&found->import, lode_import_free);
+              prev = found;
+              continue;
+            }
         }
 
       g_ptr_array_add (imports, g_steal_pointer (&found->import));

@@ -31,6 +31,8 @@ G_BEGIN_DECLS
  * @LODE_IMPORT_REEXPORT: a re-export (`export … from "./x"`, Dart `export`)
  * @LODE_IMPORT_SOURCE: a file made part of the importing one: Bash `source`/`.`, Rust
  *   `mod x;`, Dart `part`
+ * @LODE_IMPORT_STYLESHEET: a stylesheet's `@import`, `@use` or `@forward`, in a CSS, SCSS or
+ *   Less file or a `<style>` block of a page or component
  *
  * How an import is written. Where it is looked for follows from the kind and the specifier.
  */
@@ -44,14 +46,15 @@ typedef enum
   LODE_IMPORT_DYNAMIC,
   LODE_IMPORT_REEXPORT,
   LODE_IMPORT_SOURCE,
+  LODE_IMPORT_STYLESHEET,
 } LodeImportKind;
 
 /**
  * LodeImport:
  * @specifier: the import as written, quotes and brackets stripped: `./foo`, `os.path`,
  *   `.models` (Python relative), `crate::a::b`, `stdio.h`, `github.com/x/y`, `java.util.*`
- * @name: (nullable): the name imported from @specifier where it may itself be a module: the
- *   `b` of Python `from a import b`; %NULL otherwise
+ * @name: (nullable): the names imported from @specifier where they may themselves be
+ *   modules, comma-separated: the `b,c` of Python `from a import b, c`; %NULL otherwise
  * @kind: how the import is written
  * @line: 1-based line of the specifier
  *

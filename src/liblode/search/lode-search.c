@@ -13,6 +13,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "lode-code-tokenizer.h"
 #include "lode-language.h"
 #include "lode-search-private.h"
@@ -107,6 +109,29 @@ lode_search_mode_from_string (const char     *name,
       }
 
   return FALSE;
+}
+
+/**
+ * lode_search_dup_coverage_notice:
+ * @n_embedded: chunks with a vector of the current model
+ * @n_embeddable: chunks that can have one
+ *
+ * Returns: (transfer full) (nullable): why semantic search sees only part of the index, for
+ *   people and agents alike (it names no command), or %NULL when it sees all of it
+ */
+char *
+lode_search_dup_coverage_notice (guint n_embedded,
+                                 guint n_embeddable)
+{
+  if (n_embedded >= n_embeddable)
+    return NULL;
+
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "semantic search covers %u of %u chunk; the next "
+                                       "indexing run embeds the rest",
+                                       "semantic search covers %u of %u chunks; the next "
+                                       "indexing run embeds the rest", n_embeddable),
+                          n_embedded, n_embeddable);
 }
 
 /* Extensions that make `name.ext` a file name although Lode has no language for them. */

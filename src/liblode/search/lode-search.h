@@ -151,6 +151,8 @@ LodeQueryKind lode_query_classify       (const char         *query);
 const char   *lode_search_mode_to_string   (LodeSearchMode   mode);
 gboolean      lode_search_mode_from_string (const char      *name,
                                             LodeSearchMode  *mode);
+char         *lode_search_dup_coverage_notice (guint n_embedded,
+                                               guint n_embeddable);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeSearchResult, lode_search_result_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeSearchResponse, lode_search_response_free)

@@ -953,10 +953,7 @@ dense_leg (LodeSearcher          *self,
   response->model = g_strdup (query->model);
   response->n_embedded = self->vectors != NULL ? lode_vector_index_get_size (self->vectors) : 0;
   response->n_chunks = self->n_embeddable;
-  if (response->n_embedded < response->n_chunks)
-    response->notice = g_strdup_printf ("semantic search covers %u of %u chunks; `lode index` "
-                                        "embeds the rest", response->n_embedded,
-                                        response->n_chunks);
+  response->notice = lode_search_dup_coverage_notice (response->n_embedded, response->n_chunks);
 
   if (self->vectors == NULL || response->n_embedded == 0)
     return g_array_new (FALSE, FALSE, sizeof (LodeVectorHit));

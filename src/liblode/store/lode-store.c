@@ -32,6 +32,7 @@
 #include "lode-code-tokenizer.h"
 #include "lode-error.h"
 #include "lode-search-private.h"
+#include "lode-store-private.h"
 #include "lode-store.h"
 
 /* Weights of the FTS columns: symbol, sig, path, body. A hit in a declaration's name says
@@ -74,10 +75,13 @@ static const char schema_sql[] =
   "  container TEXT,"
   "  start_line INTEGER NOT NULL,"
   "  end_line INTEGER NOT NULL,"
-  "  signature TEXT"
+  "  signature TEXT,"
+  "  package TEXT,"
+  "  detail TEXT"
   ");"
   "CREATE INDEX IF NOT EXISTS symbols_name ON symbols (name COLLATE NOCASE);"
   "CREATE INDEX IF NOT EXISTS symbols_file ON symbols (file_id);"
+  "CREATE INDEX IF NOT EXISTS symbols_package ON symbols (package);"
   "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5 ("
   "  symbol, sig, path, body,"
   "  tokenize = '" LODE_CODE_TOKENIZER_NAME "'"
@@ -266,6 +270,7 @@ typedef enum
   STMT_FTS_DELETE_FILE,
   STMT_CHUNKS_DELETE_FILE,
   STMT_SYMBOLS_DELETE_FILE,
+  STMT_REFS_DELETE_FILE,
   STMT_CHUNK_INSERT,
   STMT_FTS_INSERT,
   STMT_SYMBOL_INSERT,
@@ -305,6 +310,7 @@ static const char *const stmt_sql[N_STMTS] = {
     "DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE file_id = ?1)",
   [STMT_CHUNKS_DELETE_FILE] = "DELETE FROM chunks WHERE file_id = ?1",
   [STMT_SYMBOLS_DELETE_FILE] = "DELETE FROM symbols WHERE file_id = ?1",
+  [STMT_REFS_DELETE_FILE] = "DELETE FROM refs WHERE file_id = ?1",
   [STMT_CHUNK_INSERT] =
     "INSERT INTO chunks (file_id, start_line, end_line, kind, symbol, container, signature, "
     "hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
@@ -312,7 +318,7 @@ static const char *const stmt_sql[N_STMTS] = {
     "INSERT INTO chunks_fts (rowid, symbol, sig, path, body) VALUES (?1, ?2, ?3, ?4, ?5)",
   [STMT_SYMBOL_INSERT] =
     "INSERT INTO symbols (file_id, chunk_id, name, kind, container, start_line, end_line, "
-    "signature) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    "signature, package, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
   [STMT_HASHES] = "SELECT path, hash FROM files",
   [STMT_META_GET] = "SELECT value FROM meta WHERE key = ?1",
   [STMT_META_SET] = "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
@@ -366,6 +372,8 @@ struct _LodeStore
   sqlite3_stmt  *graph_stmts[N_GRAPH_STMTS];
   sqlite3_stmt  *vector_stmts[N_VECTOR_STMTS];
   GString       *sig;            /* scratch buffer for the FTS sig column */
+  GHashTable    *extra_stmts;    /* SQL text → sqlite3_stmt, see _lode_store_statement() */
+  GHashTable    *ref_names;      /* name → id in ref_names, for the writer */
   GCancellable  *cancellable;    /* (nullable): of the search running now */
   char          *reset_reason;   /* (nullable): why lode_store_open() started a new index */
   double         query_weight;   /* Σ IDF of the phrases of the last ranked query */
@@ -390,6 +398,8 @@ lode_store_close (LodeStore *self)
     g_clear_pointer (&self->graph_stmts[i], sqlite3_finalize);
   for (guint i = 0; i < N_VECTOR_STMTS; i++)
     g_clear_pointer (&self->vector_stmts[i], sqlite3_finalize);
+  g_hash_table_remove_all (self->extra_stmts);
+  g_hash_table_remove_all (self->ref_names);
   g_clear_pointer (&self->db, sqlite3_close_v2);
   self->in_transaction = FALSE;
 }
@@ -403,6 +413,8 @@ lode_store_finalize (GObject *object)
   g_free (self->reset_reason);
   g_clear_pointer (&self->filename, g_free);
   g_string_free (self->sig, TRUE);
+  g_hash_table_unref (self->extra_stmts);
+  g_hash_table_unref (self->ref_names);
 
   G_OBJECT_CLASS (lode_store_parent_class)->finalize (object);
 }
@@ -416,10 +428,19 @@ lode_store_class_init (LodeStoreClass *klass)
 }
 
 static void
+finalize_statement (gpointer statement)
+{
+  sqlite3_finalize (statement);
+}
+
+static void
 lode_store_init (LodeStore *self)
 {
   self->sig = g_string_sized_new (256);
+  self->extra_stmts = g_hash_table_new_full (NULL, NULL, NULL, finalize_statement);
+  self->ref_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
+
 
 static gboolean
 is_cancelled (LodeStore *self)
@@ -517,22 +538,54 @@ run (LodeStore     *self,
   return TRUE;
 }
 
-static void
-bind_text (sqlite3_stmt *s,
-           int           idx,
-           const char   *text)
+/* For the store's other modules (lode-store-private.h). */
+
+sqlite3 *
+_lode_store_get_db (LodeStore *self)
 {
-  if (text != NULL)
-    sqlite3_bind_text (s, idx, text, -1, SQLITE_STATIC);
-  else
-    sqlite3_bind_null (s, idx);
+  return self->db;
 }
 
-static char *
-dup_column_text (sqlite3_stmt *s,
-                 int           col)
+GHashTable *
+_lode_store_get_ref_names (LodeStore *self)
 {
-  return g_strdup ((const char *) sqlite3_column_text (s, col));
+  return self->ref_names;
+}
+
+gboolean
+_lode_store_set_error (LodeStore   *self,
+                       int          rc,
+                       GError     **error,
+                       const char  *what)
+{
+  return set_db_error (self, rc, error, what);
+}
+
+/* A statement of another module, prepared once per connection: @sql must be a constant
+ * (its address is the key). Returned reset, bindings cleared. */
+sqlite3_stmt *
+_lode_store_statement (LodeStore   *self,
+                       const char  *sql,
+                       GError     **error)
+{
+  sqlite3_stmt *s = g_hash_table_lookup (self->extra_stmts, sql);
+  int rc;
+
+  if (s != NULL)
+    {
+      sqlite3_reset (s);
+      sqlite3_clear_bindings (s);
+      return s;
+    }
+
+  rc = sqlite3_prepare_v3 (self->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s, NULL);
+  if (rc != SQLITE_OK)
+    {
+      set_db_error (self, rc, error, "Cannot prepare a statement");
+      return NULL;
+    }
+  g_hash_table_insert (self->extra_stmts, (gpointer) sql, s);
+  return s;
 }
 
 static void
@@ -799,7 +852,11 @@ create_schema (sqlite3  *db,
       else if (version == 0 &&
                (rc = sqlite3_exec (db, schema_sql, NULL, NULL, NULL)) == SQLITE_OK &&
                (rc = sqlite3_exec (db, graph_schema_sql, NULL, NULL, NULL)) == SQLITE_OK &&
-               (rc = sqlite3_exec (db, vector_schema_sql, NULL, NULL, NULL)) == SQLITE_OK)
+               (rc = sqlite3_exec (db, vector_schema_sql, NULL, NULL, NULL)) == SQLITE_OK &&
+               (rc = sqlite3_exec (db, _lode_store_symbols_schema_sql, NULL, NULL,
+                                   NULL)) == SQLITE_OK &&
+               (rc = sqlite3_exec (db, _lode_store_artifacts_schema_sql, NULL, NULL,
+                                   NULL)) == SQLITE_OK)
         rc = sqlite3_exec (db, set_version, NULL, NULL, NULL);
     }
 
@@ -1233,6 +1290,8 @@ lode_store_rollback (LodeStore *self)
   if (sqlite3_get_autocommit (self->db) == 0)
     run (self, stmt (self, STMT_ROLLBACK), NULL, NULL);
   self->in_transaction = FALSE;
+  /* Names interned in the batch are gone with it. */
+  g_hash_table_remove_all (self->ref_names);
 }
 
 static gboolean
@@ -1262,7 +1321,8 @@ delete_file_contents (LodeStore  *self,
                       GError    **error)
 {
   static const Stmt deletes[] = {
-    STMT_FTS_DELETE_FILE, STMT_CHUNKS_DELETE_FILE, STMT_SYMBOLS_DELETE_FILE
+    STMT_FTS_DELETE_FILE, STMT_CHUNKS_DELETE_FILE, STMT_SYMBOLS_DELETE_FILE,
+    STMT_REFS_DELETE_FILE
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (deletes); i++)
@@ -1469,6 +1529,8 @@ put_file_rows (LodeStore      *self,
       sqlite3_bind_int (s, 6, symbol->start_line);
       sqlite3_bind_int (s, 7, symbol->end_line);
       bind_text (s, 8, symbol->signature);
+      bind_text (s, 9, symbol->package);
+      bind_text (s, 10, symbol->detail);
       if (!run (self, s, error, "Cannot store a symbol"))
         return FALSE;
     }

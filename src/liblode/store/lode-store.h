@@ -9,7 +9,9 @@
 #include <gio/gio.h>
 
 #include "lode-chunk.h"
+#include "lode-artifact-chunker.h"
 #include "lode-graph.h"
+#include "lode-references.h"
 #include "lode-search-backend.h"
 #include "lode-search.h"
 #include "lode-vector-index.h"
@@ -20,7 +22,7 @@ G_BEGIN_DECLS
 #define LODE_GRAPH_META_KEY "graph"
 
 /* Bumped on every schema change; an index with another version is rebuilt. */
-#define LODE_STORE_SCHEMA_VERSION 5
+#define LODE_STORE_SCHEMA_VERSION 6
 
 typedef struct
 {
@@ -207,5 +209,155 @@ gboolean    lode_store_load_vectors       (LodeStore             *self,
                                            GError               **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeStoreEmbedText, lode_store_embed_text_free)
+
+/* Symbol tools (issue #15) */
+
+/**
+ * LodeStoredSymbol:
+ * @path: the file
+ * @language: its language id
+ * @name: the symbol's name
+ * @kind: (nullable): its kind ("function", "class", …)
+ * @container: (nullable): the enclosing class, impl, namespace or module
+ * @signature: (nullable): the declaration's head
+ * @start_line: first line, 1-based
+ * @end_line: last line
+ * @package: (nullable): the package the file declares, or the enclosing namespaces
+ * @detail: (nullable): the details the chunker extracted, as JSON
+ *
+ * A row of the symbols table with its file.
+ */
+typedef struct
+{
+  char  *path;
+  char  *language;
+  char  *name;
+  char  *kind;
+  char  *container;
+  char  *signature;
+  guint  start_line;
+  guint  end_line;
+  char  *package;
+  char  *detail;
+} LodeStoredSymbol;
+
+/**
+ * LodeStoredReferences:
+ * @path: the file
+ * @language: its language id
+ * @sites: (element-type guint32): where the name appears, see lode_reference_site_line()
+ *
+ * The sites of one name in one file.
+ */
+typedef struct
+{
+  char   *path;
+  char   *language;
+  GArray *sites;
+} LodeStoredReferences;
+
+void        lode_stored_symbol_free       (LodeStoredSymbol      *symbol);
+void        lode_stored_references_free   (LodeStoredReferences  *references);
+gboolean    lode_store_put_references     (LodeStore             *self,
+                                           const char            *path,
+                                           LodeReferences        *references,
+                                           GError               **error);
+GPtrArray  *lode_store_find_symbols       (LodeStore             *self,
+                                           const char            *name,
+                                           guint                  limit,
+                                           GError               **error);
+GPtrArray  *lode_store_dup_file_symbols   (LodeStore             *self,
+                                           const char            *path,
+                                           GError               **error);
+GPtrArray  *lode_store_dup_package_symbols (LodeStore            *self,
+                                           const char            *package,
+                                           const char            *path_glob,
+                                           guint                  limit,
+                                           GError               **error);
+GPtrArray  *lode_store_find_container_members (LodeStore         *self,
+                                           const char            *container,
+                                           guint                  limit,
+                                           GError               **error);
+GPtrArray  *lode_store_dup_line_texts     (LodeStore             *self,
+                                           const char            *path,
+                                           const guint           *lines,
+                                           guint                  n_lines,
+                                           GError               **error);
+GPtrArray  *lode_store_find_references    (LodeStore             *self,
+                                           const char            *name,
+                                           GError               **error);
+char       *lode_store_dup_lines          (LodeStore             *self,
+                                           const char            *path,
+                                           guint                  first,
+                                           guint                  last,
+                                           GError               **error);
+
+/* Context artifacts (issue #15) */
+
+/**
+ * LodeStoredArtifact:
+ * @name: the artifact's name
+ * @path: its path as declared
+ * @description: (nullable): what it is
+ * @hash: the content hash it was indexed at
+ * @indexed_at: when (µs since the epoch)
+ * @n_files: files indexed
+ * @n_chunks: pieces indexed
+ */
+typedef struct
+{
+  char   *name;
+  char   *path;
+  char   *description;
+  char   *hash;
+  gint64  indexed_at;
+  guint   n_files;
+  guint   n_chunks;
+} LodeStoredArtifact;
+
+/**
+ * LodeArtifactHit:
+ * @artifact: the artifact's name
+ * @path: the file of the piece
+ * @start_line: first line
+ * @end_line: last line
+ * @kind: (nullable): the piece's kind (lode_artifact_chunk_text())
+ * @title: (nullable): its title
+ * @body: its text
+ * @relevance: BM25, higher is better
+ */
+typedef struct
+{
+  char   *artifact;
+  char   *path;
+  guint   start_line;
+  guint   end_line;
+  char   *kind;
+  char   *title;
+  char   *body;
+  double  relevance;
+} LodeArtifactHit;
+
+void        lode_stored_artifact_free     (LodeStoredArtifact    *artifact);
+void        lode_artifact_hit_free        (LodeArtifactHit       *hit);
+GPtrArray  *lode_store_dup_artifacts      (LodeStore             *self,
+                                           GError               **error);
+gboolean    lode_store_put_artifact       (LodeStore             *self,
+                                           const LodeStoredArtifact *artifact,
+                                           GPtrArray             *chunks,
+                                           GError               **error);
+gboolean    lode_store_remove_artifact    (LodeStore             *self,
+                                           const char            *name,
+                                           GError               **error);
+GPtrArray  *lode_store_search_artifacts   (LodeStore             *self,
+                                           const char            *match,
+                                           const char            *artifact,
+                                           guint                  limit,
+                                           GError               **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeStoredSymbol, lode_stored_symbol_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeStoredArtifact, lode_stored_artifact_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeArtifactHit, lode_artifact_hit_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeStoredReferences, lode_stored_references_free)
 
 G_END_DECLS

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "lode-error.h"
+#include "lode-i18n.h"
 #include "lode-json-forms.h"
 #include "lode-language.h"
 #include "lode-tools-private.h"
@@ -201,7 +202,7 @@ static const LodeTool codebase_index_tool = {
     "system or the home directory, which are refused otherwise.\"}}, "
     "\"additionalProperties\": false}",
   .output_schema = INDEX_OUTPUT_SCHEMA,
-  .flags = LODE_TOOL_IDEMPOTENT,
+  .flags = LODE_TOOL_IDEMPOTENT | LODE_TOOL_EXACT_PROJECT,
   .func = codebase_index,
   .format = format_index,
 };
@@ -552,8 +553,9 @@ format_search (JsonObject *result)
   GString *text = g_string_new (NULL);
   guint n = json_array_get_length (results);
 
-  g_string_append_printf (text, "## %u result%s for “%s” (%s search)\n\n", n,
-                          n == 1 ? "" : "s", string_member (result, "query"),
+  g_string_append (text, "## ");
+  lode_append_count (text, n, "%u result", "%u results");
+  g_string_append_printf (text, " for “%s” (%s search)\n\n", string_member (result, "query"),
                           string_member (mode, "used"));
   if (string_member (mode, "reason") != NULL)
     g_string_append_printf (text, "> %s search was requested; %s\n\n",
@@ -711,6 +713,7 @@ static char *
 format_watch (JsonObject *result)
 {
   JsonObject *watch = json_object_get_object_member (result, "watch");
+  GString *text;
 
   if (!json_object_get_boolean_member (result, "watching"))
     return g_strdup_printf ("Not watching %s. Call codebase_watch with action start to keep "
@@ -720,10 +723,13 @@ format_watch (JsonObject *result)
     return g_strdup_printf ("Watching %s: %s.", string_member (result, "projectPath"),
                             string_member (watch, "status"));
 
-  return g_strdup_printf ("Watching %s (%" G_GINT64_FORMAT " directories): changes are "
-                          "searchable within about a second.",
-                          string_member (result, "projectPath"),
-                          int_member (watch, "directories"));
+  text = g_string_new (NULL);
+  g_string_append_printf (text, "Watching %s (", string_member (result, "projectPath"));
+  lode_append_count (text, int_member (watch, "directories"), "%u directory",
+                     "%u directories");
+  g_string_append (text, "): changes are searchable within about a second.");
+
+  return g_string_free (text, FALSE);
 }
 
 static const LodeTool codebase_watch_tool = {
@@ -793,8 +799,10 @@ format_list_projects (JsonObject *result)
       return g_string_free (text, FALSE);
     }
 
-  g_string_append_printf (text, "## %u indexed project%s\n\n", json_array_get_length (projects),
-                          json_array_get_length (projects) == 1 ? "" : "s");
+  g_string_append (text, "## ");
+  lode_append_count (text, json_array_get_length (projects), "%u indexed project",
+                     "%u indexed projects");
+  g_string_append (text, "\n\n");
   for (guint i = 0; i < json_array_get_length (projects); i++)
     {
       JsonObject *p = json_array_get_object_element (projects, i);
@@ -804,9 +812,12 @@ format_list_projects (JsonObject *result)
       if (!json_object_get_boolean_member (p, "exists"))
         g_string_append (text, ": the directory no longer exists");
       else if (string_member (p, "state") != NULL)
-        g_string_append_printf (text, ": %s, %" G_GINT64_FORMAT " files, %" G_GINT64_FORMAT
-                                " chunks", string_member (p, "state"), int_member (p, "files"),
-                                int_member (p, "chunks"));
+        {
+          g_string_append_printf (text, ": %s, ", string_member (p, "state"));
+          lode_append_count (text, int_member (p, "files"), "%u file", "%u files");
+          g_string_append (text, ", ");
+          lode_append_count (text, int_member (p, "chunks"), "%u chunk", "%u chunks");
+        }
       if (json_object_get_boolean_member (p, "indexing"))
         g_string_append (text, ", indexing now");
       if (json_object_get_boolean_member (p, "watching"))
@@ -977,11 +988,11 @@ format_health (JsonObject *result)
   JsonObject *store = json_object_get_object_member (result, "store");
   JsonObject *grammars = json_object_get_object_member (result, "grammars");
   JsonObject *embeddings = json_object_get_object_member (result, "embeddings");
+  GString *text = g_string_new (NULL);
 
-  return g_strdup_printf ("## Lode %s health: %s\n\n"
+  g_string_append_printf (text, "## Lode %s health: %s\n\n"
                           "- [%s] Store: SQLite %s, FTS5 %s, data in %s (%s)\n"
-                          "- [OK] Grammars: %" G_GINT64_FORMAT " tree-sitter languages\n"
-                          "- [%s] Embeddings (%s, %s): %s\n",
+                          "- [OK] Grammars: ",
                           string_member (result, "version"),
                           json_object_get_boolean_member (result, "healthy") ? "OK"
                                                                             : "problems",
@@ -991,13 +1002,17 @@ format_health (JsonObject *result)
                                                                          : "missing",
                           string_member (store, "dataDir"),
                           json_object_get_boolean_member (store, "writable") ? "writable"
-                                                                             : "not writable",
-                          int_member (grammars, "count"),
+                                                                             : "not writable");
+  lode_append_count (text, int_member (grammars, "count"), "%u tree-sitter language",
+                     "%u tree-sitter languages");
+  g_string_append_printf (text, "\n- [%s] Embeddings (%s, %s): %s\n",
                           json_object_get_boolean_member (embeddings, "available") ? "OK"
                                                                                    : "--",
                           string_member (embeddings, "provider"),
                           string_member (embeddings, "model"),
                           string_member (embeddings, "message"));
+
+  return g_string_free (text, FALSE);
 }
 
 static const LodeTool codebase_health_tool = {

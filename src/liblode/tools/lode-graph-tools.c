@@ -230,11 +230,12 @@ static const LodeTool graph_stats_tool = {
   .title = "Import graph statistics",
   .description =
     "Size of the import graph (files, edges, imports and how they resolve), the most "
-    "connected files, orphans (files no project file imports and that import none) and the "
-    "external packages the project uses, most used first.",
+    "connected files, orphans (source files no project file imports and that import none; "
+    "configuration and documentation files are not counted) and the external packages the "
+    "project uses, most used first.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
-    LIMIT_PROPERTY ("20", "Most connected files and packages to list") "}, "
+    LIMIT_PROPERTY ("20", "Most connected files, orphans and packages to list") "}, "
     "\"additionalProperties\": false}",
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"

@@ -8,6 +8,7 @@
 
 #include "config.h"
 
+#include "lode-i18n.h"
 #include "lode-json-forms.h"
 #include "lode-scanner.h"
 
@@ -330,20 +331,27 @@ lode_job_json_append_markdown (GString    *text,
     g_string_append_printf (text, "- Note: %s\n", string_member (report, "rebuiltBecause"));
   g_string_append_printf (text, "- Changes: %" G_GINT64_FORMAT " added, %" G_GINT64_FORMAT
                           " updated, %" G_GINT64_FORMAT " removed, %" G_GINT64_FORMAT
-                          " unchanged; %" G_GINT64_FORMAT " chunks written in %.1f s\n",
+                          " unchanged; ",
                           int_member (report, "added"), int_member (report, "updated"),
-                          int_member (report, "removed"), int_member (report, "unchanged"),
-                          int_member (report, "chunks"),
-                          json_object_get_double_member_with_default (report,
-                                                                      "elapsedSeconds", 0));
+                          int_member (report, "removed"), int_member (report, "unchanged"));
+  lode_append_count (text, int_member (report, "chunks"), "%u chunk written",
+                     "%u chunks written");
+  g_string_append_printf (text, " in %.1f s\n",
+                          json_object_get_double_member_with_default (report, "elapsedSeconds",
+                                                                      0));
   if (int_member (report, "skipped") > 0)
-    g_string_append_printf (text, "- Skipped: %" G_GINT64_FORMAT " files (codebase_status "
-                            "and the structured result list them with the reason)\n",
-                            int_member (report, "skipped"));
+    {
+      g_string_append (text, "- Skipped: ");
+      lode_append_count (text, int_member (report, "skipped"), "%u file", "%u files");
+      g_string_append (text, " (codebase_status and the structured result list them with "
+                       "the reason)\n");
+    }
   if (string_member (report, "embeddingModel") != NULL)
-    g_string_append_printf (text, "- Embedded %" G_GINT64_FORMAT " chunks with %s\n",
-                            int_member (report, "embedded"),
-                            string_member (report, "embeddingModel"));
+    {
+      g_string_append (text, "- Embedded ");
+      lode_append_count (text, int_member (report, "embedded"), "%u chunk", "%u chunks");
+      g_string_append_printf (text, " with %s\n", string_member (report, "embeddingModel"));
+    }
   if (string_member (report, "embeddingNotice") != NULL)
     g_string_append_printf (text, "- Note: %s\n", string_member (report, "embeddingNotice"));
 }
@@ -373,20 +381,27 @@ lode_status_json_append_markdown (GString    *text,
   else
     {
       g_string_append_printf (text, "- State: %s\n", string_member (status, "state"));
-      g_string_append_printf (text, "- %" G_GINT64_FORMAT " files, %" G_GINT64_FORMAT
-                              " chunks, %" G_GINT64_FORMAT " symbols, %" G_GINT64_FORMAT
-                              " lines\n", int_member (status, "files"),
-                              int_member (status, "chunks"), int_member (status, "symbols"),
-                              int_member (status, "lines"));
+      g_string_append (text, "- ");
+      lode_append_count (text, int_member (status, "files"), "%u file", "%u files");
+      g_string_append (text, ", ");
+      lode_append_count (text, int_member (status, "chunks"), "%u chunk", "%u chunks");
+      g_string_append (text, ", ");
+      lode_append_count (text, int_member (status, "symbols"), "%u symbol", "%u symbols");
+      g_string_append (text, ", ");
+      lode_append_count (text, int_member (status, "lines"), "%u line", "%u lines");
+      g_string_append_c (text, '\n');
       if (string_member (status, "indexedAt") != NULL)
         g_string_append_printf (text, "- Last completed: %s\n",
                                 string_member (status, "indexedAt"));
       if (string_member (semantic, "model") != NULL)
-        g_string_append_printf (text, "- Semantic search (%s): %" G_GINT64_FORMAT " of %"
-                                G_GINT64_FORMAT " chunks embedded\n",
-                                string_member (semantic, "model"),
-                                int_member (semantic, "embeddedChunks"),
-                                int_member (semantic, "embeddableChunks"));
+        {
+          g_string_append_printf (text, "- Semantic search (%s): %" G_GINT64_FORMAT " of ",
+                                  string_member (semantic, "model"),
+                                  int_member (semantic, "embeddedChunks"));
+          lode_append_count (text, int_member (semantic, "embeddableChunks"),
+                             "%u chunk embedded", "%u chunks embedded");
+          g_string_append_c (text, '\n');
+        }
     }
   if (string_member (semantic, "notice") != NULL)
     g_string_append_printf (text, "- Note: %s\n", string_member (semantic, "notice"));
@@ -410,8 +425,12 @@ lode_status_json_append_markdown (GString    *text,
       if (string_member (watch, "status") != NULL)
         g_string_append_printf (text, "- Watched: %s\n", string_member (watch, "status"));
       else
-        g_string_append_printf (text, "- Watched: %" G_GINT64_FORMAT " directories, changes "
-                                "are indexed as they happen\n", int_member (watch, "directories"));
+        {
+          g_string_append (text, "- Watched: ");
+          lode_append_count (text, int_member (watch, "directories"), "%u directory",
+                             "%u directories");
+          g_string_append (text, ", changes are indexed as they happen\n");
+        }
     }
 
   if (job != NULL)

@@ -8,7 +8,10 @@
 
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include <glib/gi18n-lib.h>
 
 #include "lode-error.h"
 #include "lode-json.h"
@@ -461,15 +464,49 @@ lode_tool_call_get_cancellable (LodeToolCall *call)
   return call->cancellable;
 }
 
+/* The indexed tree @path belongs to: @path itself when it is a project's root, else the
+ * nearest enclosing root, so that a subfolder or a file of an indexed tree means that tree.
+ * A path in no indexed tree stays as it is (codebase_index makes it a project). */
+static char *
+route_to_indexed (LodeEngine *engine,
+                  const char *path)
+{
+  g_autoptr(GPtrArray) projects = lode_engine_list_projects (engine, NULL);
+  g_autofree char *real = realpath (path, NULL);
+  const char *best = NULL;
+  gsize best_len = 0;
+
+  if (real == NULL || projects == NULL)
+    return g_strdup (path);
+
+  for (guint i = 0; i < projects->len; i++)
+    {
+      const char *root = ((LodeProjectInfo *) g_ptr_array_index (projects, i))->root;
+      gsize len = strlen (root);
+
+      if (strncmp (real, root, len) == 0 && (real[len] == '\0' || real[len] == '/' ||
+                                             strcmp (root, "/") == 0) &&
+          len >= best_len)
+        {
+          best = root;
+          best_len = len;
+        }
+    }
+
+  return g_strdup (best != NULL ? best : path);
+}
+
 /**
  * lode_tool_call_dup_project_path:
  * @call: a #LodeToolCall
  * @error: return location for a #GError
  *
- * The project a call is about: its `projectPath` argument, else the default project of the
- * surface (for MCP, the client's first root), else the working directory. A relative
- * `projectPath` is refused: the working directory of a server is not the agent's, so
- * resolving it would pick a tree nobody meant.
+ * The project a call is about: its `projectPath` argument (an absolute path or a `file://`
+ * URI), else the default project of the surface (for MCP, the client's root), else the
+ * working directory; a folder or a file inside an indexed tree stands for that tree (except
+ * for tools that make or delete an index, which act on exactly the tree named). A
+ * relative `projectPath` is refused: the working directory of a server is not the agent's,
+ * so resolving it would pick a tree nobody meant.
  *
  * Returns: (transfer full) (nullable): an absolute path
  */
@@ -477,28 +514,50 @@ char *
 lode_tool_call_dup_project_path (LodeToolCall  *call,
                                  GError       **error)
 {
-  const char *path = NULL;
+  const char *argument = NULL;
+  g_autofree char *path = NULL;
 
   g_return_val_if_fail (call != NULL, NULL);
 
   if (json_object_has_member (call->arguments, "projectPath"))
-    path = json_object_get_string_member (call->arguments, "projectPath");
+    argument = json_object_get_string_member (call->arguments, "projectPath");
 
-  if (path != NULL)
+  if (argument != NULL && g_str_has_prefix (argument, "file:"))
     {
-      if (!g_path_is_absolute (path))
+      g_autoptr(GError) uri_error = NULL;
+      g_autofree char *local = g_filename_from_uri (argument, NULL, &uri_error);
+
+      if (local == NULL)
         {
           g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
-                       "Argument “projectPath” must be an absolute path (got “%s”)", path);
+                       "Argument “projectPath” is not a local file URI (%s): %s", argument,
+                       uri_error->message);
           return NULL;
         }
-      return g_canonicalize_filename (path, NULL);
+      path = g_canonicalize_filename (local, NULL);
     }
+  else if (argument != NULL)
+    {
+      if (!g_path_is_absolute (argument))
+        {
+          g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                       "Argument “projectPath” must be an absolute path or a file:// URI "
+                       "(got “%s”)", argument);
+          return NULL;
+        }
+      path = g_canonicalize_filename (argument, NULL);
+    }
+  else if (call->default_project != NULL)
+    path = g_strdup (call->default_project);
+  else
+    path = g_get_current_dir ();
 
-  if (call->default_project != NULL)
-    return g_strdup (call->default_project);
+  /* Making or deleting an index acts on exactly the tree named, never on one that
+   * encloses it. */
+  if (call->tool->flags & (LODE_TOOL_DESTRUCTIVE | LODE_TOOL_EXACT_PROJECT))
+    return g_steal_pointer (&path);
 
-  return g_get_current_dir ();
+  return route_to_indexed (lode_tool_call_get_engine (call), path);
 }
 
 /**
@@ -626,19 +685,38 @@ lode_tool_registry_call_worker (GTask        *task,
   structured = call->tool->func (call, &error);
   if (structured == NULL)
     {
+      g_autofree char *message = NULL;
+
       if (is_cancellation (error) || g_cancellable_is_cancelled (cancellable))
         {
           g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
                                    "The call of %s was cancelled", call->tool->name);
           return;
         }
-      g_task_return_pointer (task, error_result (error->message),
+      /* liblode's own message names what a person types; an agent needs the tool. */
+      if (g_error_matches (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED))
+        {
+          g_autofree char *path = lode_tool_call_dup_project_path (call, NULL);
+
+          message = g_strdup_printf ("%s is not indexed yet: call codebase_index first",
+                                     path != NULL ? path : "The project");
+        }
+      g_task_return_pointer (task, error_result (message != NULL ? message : error->message),
                              (GDestroyNotify) lode_tool_result_free);
       return;
     }
 
   result = g_new0 (LodeToolResult, 1);
-  result->text = call->tool->format (structured);
+  /* Tools that take `output_format` give their text as JSON when asked. */
+  if (g_strcmp0 (json_object_get_string_member_with_default (call->arguments, "output_format",
+                                                             NULL), "json") == 0)
+    {
+      g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), structured);
+
+      result->text = json_to_string (node, TRUE);
+    }
+  else
+    result->text = call->tool->format (structured);
   result->structured = g_steal_pointer (&structured);
   g_task_return_pointer (task, result, (GDestroyNotify) lode_tool_result_free);
 }
@@ -656,7 +734,9 @@ lode_tool_registry_call_worker (GTask        *task,
  * @callback: called when the call ends
  * @user_data: data for @callback
  *
- * Calls a tool. An unknown tool fails with %LODE_ERROR_NOT_FOUND, a cancelled call with
+ * Calls a tool. A tool whose arguments include `"output_format": "json"` gets the structured
+ * result as its text, instead of the markdown. An unknown tool fails with
+ * %LODE_ERROR_NOT_FOUND, a cancelled call with
  * %G_IO_ERROR_CANCELLED; everything else (invalid arguments, a failing handler) is a
  * #LodeToolResult with @is_error set and a message for the agent.
  */
@@ -840,7 +920,9 @@ job_progress_cb (const LodeIndexProgress *progress,
       lode_tool_call_report_progress (throttle->call, 0, 0, "Scanning files");
       break;
     case LODE_INDEX_PHASE_INDEXING:
-      message = g_strdup_printf ("Indexed %u of %u files", progress->done, progress->total);
+      message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Indexed %u of %u file",
+                                              "Indexed %u of %u files", progress->total),
+                                 progress->done, progress->total);
       lode_tool_call_report_progress (throttle->call, progress->done, progress->total,
                                       message);
       break;
@@ -849,7 +931,9 @@ job_progress_cb (const LodeIndexProgress *progress,
                                       "Finishing");
       break;
     case LODE_INDEX_PHASE_EMBEDDING:
-      message = g_strdup_printf ("Embedded %u of %u chunks", progress->done, progress->total);
+      message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Embedded %u of %u chunk",
+                                              "Embedded %u of %u chunks", progress->total),
+                                 progress->done, progress->total);
       lode_tool_call_report_progress (throttle->call, progress->done, progress->total,
                                       message);
       break;
@@ -919,24 +1003,13 @@ lode_tool_call_wait_for_job (LodeToolCall  *call,
  * @path: the project's tree
  * @error: return location for a #GError
  *
- * Returns: (transfer full) (nullable): the project at @path, which must be indexed; the
- *   error tells the agent what to call
+ * Returns: (transfer full) (nullable): the project at @path, which must be indexed; else
+ *   %LODE_ERROR_NOT_INDEXED, which the registry turns into a message naming codebase_index
  */
 LodeProject *
 lode_tool_call_open_indexed (LodeToolCall  *call,
-                          const char    *path,
-                          GError       **error)
+                             const char    *path,
+                             GError       **error)
 {
-  g_autoptr(GError) local_error = NULL;
-  LodeProject *project;
-
-  project = lode_engine_open_project (lode_tool_call_get_engine (call), path, TRUE,
-                                      &local_error);
-  if (g_error_matches (local_error, LODE_ERROR, LODE_ERROR_NOT_INDEXED))
-    g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED,
-                 "%s is not indexed yet: call codebase_index first", path);
-  else if (local_error != NULL)
-    g_propagate_error (error, g_steal_pointer (&local_error));
-
-  return project;
+  return lode_engine_open_project (lode_tool_call_get_engine (call), path, TRUE, error);
 }

@@ -21,14 +21,17 @@ G_BEGIN_DECLS
  * @LODE_TOOL_OPEN_WORLD: the tool reaches outside the machine (`openWorldHint`)
  * @LODE_TOOL_MAIN_CONTEXT: the handler runs on the caller's main context, not on a worker
  *   thread: it works with what lives there (watchers); it must be quick
+ * @LODE_TOOL_EXACT_PROJECT: the tool makes an index of exactly the tree its projectPath
+ *   names, even inside an indexed tree (no MCP hint)
  */
 typedef enum
 {
-  LODE_TOOL_READ_ONLY    = 1 << 0,
-  LODE_TOOL_DESTRUCTIVE  = 1 << 1,
-  LODE_TOOL_IDEMPOTENT   = 1 << 2,
-  LODE_TOOL_OPEN_WORLD   = 1 << 3,
-  LODE_TOOL_MAIN_CONTEXT = 1 << 4,
+  LODE_TOOL_READ_ONLY     = 1 << 0,
+  LODE_TOOL_DESTRUCTIVE   = 1 << 1,
+  LODE_TOOL_IDEMPOTENT    = 1 << 2,
+  LODE_TOOL_OPEN_WORLD    = 1 << 3,
+  LODE_TOOL_MAIN_CONTEXT  = 1 << 4,
+  LODE_TOOL_EXACT_PROJECT = 1 << 5,
 } LodeToolFlags;
 
 /* The largest arguments a tool takes, written as compact JSON. */

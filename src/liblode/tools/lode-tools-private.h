@@ -19,8 +19,17 @@ G_BEGIN_DECLS
   "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY "}, " \
   "\"additionalProperties\": false}"
 
+/* `output_format`: the text content as markdown (default) or as the structured result's
+ * JSON; the registry honours it (lode_tool_registry_call_async()). */
+#define OUTPUT_FORMAT_PROPERTY \
+  "\"output_format\": {\"type\": \"string\", \"enum\": [\"markdown\", \"json\"], " \
+  "\"default\": \"markdown\", \"description\": \"The text content: markdown for reading, " \
+  "or the structured result as JSON\"}"
+
 /* Each family adds its tools; lode_tools_new_registry() calls them all. */
 void lode_codebase_tools_register (LodeToolRegistry *registry);
 void lode_graph_tools_register    (LodeToolRegistry *registry);
+void lode_symbol_tools_register   (LodeToolRegistry *registry);
+void lode_context_tools_register  (LodeToolRegistry *registry);
 
 G_END_DECLS

@@ -17,6 +17,8 @@ typedef void (*LodeToolFamilyRegister) (LodeToolRegistry *registry);
 static const LodeToolFamilyRegister families[] = {
   lode_codebase_tools_register,
   lode_graph_tools_register,
+  lode_symbol_tools_register,
+  lode_context_tools_register,
 };
 
 /**

@@ -1,0 +1,337 @@
+/* lode-store-artifacts.c — the index's space for context artifacts
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "lode-store"
+
+#include "config.h"
+
+#include "lode-code-tokenizer.h"
+#include "lode-error.h"
+#include "lode-store-private.h"
+
+/*
+ * Context artifacts (issue #15) live beside the code in the project's index but apart from
+ * it: `artifacts` (one row per artifact: its declaration, the content hash it was indexed
+ * at, counts), `artifact_chunks` (the pieces, by artifact) and `artifact_fts` (their title
+ * and text, with the code tokenizer). Code search never sees them, and removing an
+ * artifact touches nothing else.
+ */
+
+const char _lode_store_artifacts_schema_sql[] =
+  "CREATE TABLE IF NOT EXISTS artifacts ("
+  "  name TEXT PRIMARY KEY,"
+  "  path TEXT NOT NULL,"
+  "  description TEXT,"
+  "  hash TEXT NOT NULL,"
+  "  indexed_at INTEGER NOT NULL,"
+  "  n_files INTEGER NOT NULL,"
+  "  n_chunks INTEGER NOT NULL"
+  ") WITHOUT ROWID;"
+  "CREATE TABLE IF NOT EXISTS artifact_chunks ("
+  "  id INTEGER PRIMARY KEY,"
+  "  artifact TEXT NOT NULL,"
+  "  path TEXT NOT NULL,"
+  "  start_line INTEGER NOT NULL,"
+  "  end_line INTEGER NOT NULL,"
+  "  kind TEXT,"
+  "  title TEXT"
+  ");"
+  "CREATE INDEX IF NOT EXISTS artifact_chunks_artifact ON artifact_chunks (artifact);"
+  "CREATE VIRTUAL TABLE IF NOT EXISTS artifact_fts USING fts5 ("
+  "  title, body,"
+  "  tokenize = '" LODE_CODE_TOKENIZER_NAME "'"
+  ");";
+
+static const char sql_list[] =
+  "SELECT name, path, description, hash, indexed_at, n_files, n_chunks FROM artifacts "
+  "ORDER BY name";
+static const char sql_delete_fts[] =
+  "DELETE FROM artifact_fts WHERE rowid IN (SELECT id FROM artifact_chunks WHERE artifact = ?1)";
+static const char sql_delete_chunks[] = "DELETE FROM artifact_chunks WHERE artifact = ?1";
+static const char sql_delete_artifact[] = "DELETE FROM artifacts WHERE name = ?1";
+static const char sql_insert_artifact[] =
+  "INSERT INTO artifacts (name, path, description, hash, indexed_at, n_files, n_chunks) "
+  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+static const char sql_insert_chunk[] =
+  "INSERT INTO artifact_chunks (artifact, path, start_line, end_line, kind, title) "
+  "VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+static const char sql_insert_fts[] =
+  "INSERT INTO artifact_fts (rowid, title, body) VALUES (?1, ?2, ?3)";
+/* Titles weigh four times the text: a question naming a table matches its statement. */
+static const char sql_search[] =
+  "SELECT c.artifact, c.path, c.start_line, c.end_line, c.kind, c.title, f.body, "
+  "bm25 (artifact_fts, 4.0, 1.0) AS r FROM artifact_fts f "
+  "JOIN artifact_chunks c ON c.id = f.rowid "
+  "WHERE artifact_fts MATCH ?1 AND (?2 IS NULL OR c.artifact = ?2) ORDER BY r LIMIT ?3";
+
+void
+lode_stored_artifact_free (LodeStoredArtifact *artifact)
+{
+  if (artifact == NULL)
+    return;
+
+  g_free (artifact->name);
+  g_free (artifact->path);
+  g_free (artifact->description);
+  g_free (artifact->hash);
+  g_free (artifact);
+}
+
+void
+lode_artifact_hit_free (LodeArtifactHit *hit)
+{
+  if (hit == NULL)
+    return;
+
+  g_free (hit->artifact);
+  g_free (hit->path);
+  g_free (hit->kind);
+  g_free (hit->title);
+  g_free (hit->body);
+  g_free (hit);
+}
+
+static gboolean
+run (LodeStore     *self,
+     sqlite3_stmt  *s,
+     GError       **error)
+{
+  int rc = sqlite3_step (s);
+
+  sqlite3_reset (s);
+  if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+    return _lode_store_set_error (self, rc, error, "Cannot write a context artifact");
+  return TRUE;
+}
+
+/**
+ * lode_store_dup_artifacts:
+ * @self: a #LodeStore
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (element-type LodeStoredArtifact): the indexed artifacts, by name
+ */
+GPtrArray *
+lode_store_dup_artifacts (LodeStore  *self,
+                          GError    **error)
+{
+  g_autoptr(GPtrArray) artifacts =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_artifact_free);
+  sqlite3_stmt *s;
+  int rc;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
+
+  s = _lode_store_statement (self, sql_list, error);
+  if (s == NULL)
+    return NULL;
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      LodeStoredArtifact *artifact = g_new0 (LodeStoredArtifact, 1);
+
+      artifact->name = dup_column_text (s, 0);
+      artifact->path = dup_column_text (s, 1);
+      artifact->description = dup_column_text (s, 2);
+      artifact->hash = dup_column_text (s, 3);
+      artifact->indexed_at = sqlite3_column_int64 (s, 4);
+      artifact->n_files = sqlite3_column_int (s, 5);
+      artifact->n_chunks = sqlite3_column_int (s, 6);
+      g_ptr_array_add (artifacts, artifact);
+    }
+  sqlite3_reset (s);
+  if (rc != SQLITE_DONE)
+    {
+      _lode_store_set_error (self, rc, error, "Cannot list context artifacts");
+      return NULL;
+    }
+  return g_steal_pointer (&artifacts);
+}
+
+static gboolean
+delete_rows (LodeStore   *self,
+             const char  *name,
+             GError     **error)
+{
+  const char *deletes[] = { sql_delete_fts, sql_delete_chunks, sql_delete_artifact };
+
+  for (guint i = 0; i < G_N_ELEMENTS (deletes); i++)
+    {
+      sqlite3_stmt *s = _lode_store_statement (self, deletes[i], error);
+
+      if (s == NULL)
+        return FALSE;
+      bind_text (s, 1, name);
+      if (!run (self, s, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+put_rows (LodeStore                 *self,
+          const LodeStoredArtifact  *artifact,
+          GPtrArray                 *chunks,
+          GError                   **error)
+{
+  sqlite3_stmt *s;
+
+  if (!delete_rows (self, artifact->name, error))
+    return FALSE;
+
+  s = _lode_store_statement (self, sql_insert_artifact, error);
+  if (s == NULL)
+    return FALSE;
+  bind_text (s, 1, artifact->name);
+  bind_text (s, 2, artifact->path);
+  bind_text (s, 3, artifact->description);
+  bind_text (s, 4, artifact->hash);
+  sqlite3_bind_int64 (s, 5, artifact->indexed_at);
+  sqlite3_bind_int (s, 6, artifact->n_files);
+  sqlite3_bind_int (s, 7, chunks->len);
+  if (!run (self, s, error))
+    return FALSE;
+
+  for (guint i = 0; i < chunks->len; i++)
+    {
+      const LodeArtifactChunk *chunk = g_ptr_array_index (chunks, i);
+      gint64 id;
+
+      s = _lode_store_statement (self, sql_insert_chunk, error);
+      if (s == NULL)
+        return FALSE;
+      bind_text (s, 1, artifact->name);
+      bind_text (s, 2, chunk->path);
+      sqlite3_bind_int (s, 3, chunk->start_line);
+      sqlite3_bind_int (s, 4, chunk->end_line);
+      bind_text (s, 5, chunk->kind);
+      bind_text (s, 6, chunk->title);
+      if (!run (self, s, error))
+        return FALSE;
+      id = sqlite3_last_insert_rowid (_lode_store_get_db (self));
+
+      s = _lode_store_statement (self, sql_insert_fts, error);
+      if (s == NULL)
+        return FALSE;
+      sqlite3_bind_int64 (s, 1, id);
+      bind_text (s, 2, chunk->title);
+      bind_text (s, 3, chunk->body);
+      if (!run (self, s, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * lode_store_put_artifact:
+ * @self: a #LodeStore
+ * @artifact: the artifact (its @n_chunks is ignored)
+ * @chunks: (element-type LodeArtifactChunk): its pieces
+ * @error: return location for a #GError
+ *
+ * Replaces what is stored for @artifact's name, in a transaction of its own.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_store_put_artifact (LodeStore                 *self,
+                         const LodeStoredArtifact  *artifact,
+                         GPtrArray                 *chunks,
+                         GError                   **error)
+{
+  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+  g_return_val_if_fail (artifact != NULL && artifact->name != NULL, FALSE);
+  g_return_val_if_fail (chunks != NULL, FALSE);
+
+  if (!lode_store_begin (self, error))
+    return FALSE;
+  if (!put_rows (self, artifact, chunks, error))
+    {
+      lode_store_rollback (self);
+      return FALSE;
+    }
+  return lode_store_commit (self, error);
+}
+
+/**
+ * lode_store_remove_artifact:
+ * @self: a #LodeStore
+ * @name: an artifact's name
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success, also when nothing was stored under @name
+ */
+gboolean
+lode_store_remove_artifact (LodeStore   *self,
+                            const char  *name,
+                            GError     **error)
+{
+  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  if (!lode_store_begin (self, error))
+    return FALSE;
+  if (!delete_rows (self, name, error))
+    {
+      lode_store_rollback (self);
+      return FALSE;
+    }
+  return lode_store_commit (self, error);
+}
+
+/**
+ * lode_store_search_artifacts:
+ * @self: a #LodeStore
+ * @match: an FTS5 MATCH expression (built by the caller from quoted tokens)
+ * @artifact: (nullable): only pieces of this artifact
+ * @limit: pieces at most
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (element-type LodeArtifactHit): the best pieces first, each with
+ *   its BM25 relevance (higher is better)
+ */
+GPtrArray *
+lode_store_search_artifacts (LodeStore   *self,
+                             const char  *match,
+                             const char  *artifact,
+                             guint        limit,
+                             GError     **error)
+{
+  g_autoptr(GPtrArray) hits =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) lode_artifact_hit_free);
+  sqlite3_stmt *s;
+  int rc;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
+  g_return_val_if_fail (match != NULL, NULL);
+
+  s = _lode_store_statement (self, sql_search, error);
+  if (s == NULL)
+    return NULL;
+  bind_text (s, 1, match);
+  bind_text (s, 2, artifact);
+  sqlite3_bind_int (s, 3, limit);
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      LodeArtifactHit *hit = g_new0 (LodeArtifactHit, 1);
+
+      hit->artifact = dup_column_text (s, 0);
+      hit->path = dup_column_text (s, 1);
+      hit->start_line = sqlite3_column_int (s, 2);
+      hit->end_line = sqlite3_column_int (s, 3);
+      hit->kind = dup_column_text (s, 4);
+      hit->title = dup_column_text (s, 5);
+      hit->body = dup_column_text (s, 6);
+      hit->relevance = -sqlite3_column_double (s, 7);
+      g_ptr_array_add (hits, hit);
+    }
+  sqlite3_reset (s);
+  if (rc != SQLITE_DONE)
+    {
+      _lode_store_set_error (self, rc, error, "Cannot search context artifacts");
+      return NULL;
+    }
+  return g_steal_pointer (&hits);
+}

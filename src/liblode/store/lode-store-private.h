@@ -1,0 +1,50 @@
+/* lode-store-private.h — what the store's modules share
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <sqlite3.h>
+
+#include "lode-store.h"
+
+G_BEGIN_DECLS
+
+/* Tables of the symbol tools (lode-store-symbols.c), created with the rest of the schema. */
+extern const char _lode_store_symbols_schema_sql[];
+/* Context artifacts (lode-store-artifacts.c). */
+extern const char _lode_store_artifacts_schema_sql[];
+
+sqlite3      *_lode_store_get_db        (LodeStore   *self);
+GHashTable   *_lode_store_get_ref_names (LodeStore   *self);
+gboolean      _lode_store_set_error     (LodeStore   *self,
+                                         int          rc,
+                                         GError     **error,
+                                         const char  *what);
+sqlite3_stmt *_lode_store_statement     (LodeStore   *self,
+                                         const char  *sql,
+                                         GError     **error);
+
+/* Binds @text, or NULL as SQL NULL. */
+static inline void
+bind_text (sqlite3_stmt *s,
+           int           idx,
+           const char   *text)
+{
+  if (text != NULL)
+    sqlite3_bind_text (s, idx, text, -1, SQLITE_STATIC);
+  else
+    sqlite3_bind_null (s, idx);
+}
+
+/* A copy of a text column, NULL for SQL NULL. */
+static inline char *
+dup_column_text (sqlite3_stmt *s,
+                 int           col)
+{
+  return g_strdup ((const char *) sqlite3_column_text (s, col));
+}
+
+G_END_DECLS

@@ -1,0 +1,627 @@
+/* lode-store-symbols.c — the store's side of the symbol tools
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "lode-store"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "lode-error.h"
+#include "lode-store-private.h"
+
+/*
+ * Symbols keep their details in `symbols.detail` (JSON) and the package they belong to in
+ * `symbols.package` (indexed). References are stored per (file, name): `refs` holds the
+ * encoded sites (lode_reference_sites_encode()), `ref_names` interns the names, so that a
+ * name used in a thousand files is stored once and a row costs a few integers. `refs` is
+ * keyed by file (a file's rows are replaced together) with an index by name (a look-up reads
+ * only the rows of that name). The writer keeps the interned ids in memory for the run.
+ */
+
+const char _lode_store_symbols_schema_sql[] =
+  "CREATE TABLE IF NOT EXISTS ref_names ("
+  "  id INTEGER PRIMARY KEY,"
+  "  name TEXT NOT NULL UNIQUE"
+  ");"
+  "CREATE TABLE IF NOT EXISTS refs ("
+  "  file_id INTEGER NOT NULL,"
+  "  name_id INTEGER NOT NULL,"
+  "  sites BLOB NOT NULL,"
+  "  PRIMARY KEY (file_id, name_id)"
+  ") WITHOUT ROWID;"
+  "CREATE INDEX IF NOT EXISTS refs_name ON refs (name_id);";
+
+#define SYMBOL_COLUMNS \
+  "f.path, f.language, s.name, s.kind, s.container, s.signature, s.start_line, s.end_line, " \
+  "s.package, s.detail FROM symbols s JOIN files f ON f.id = s.file_id "
+
+static const char sql_file_id[] = "SELECT id FROM files WHERE path = ?1";
+static const char sql_name_id[] = "SELECT id FROM ref_names WHERE name = ?1";
+static const char sql_name_insert[] = "INSERT INTO ref_names (name) VALUES (?1)";
+static const char sql_refs_delete[] = "DELETE FROM refs WHERE file_id = ?1";
+static const char sql_refs_insert[] =
+  "INSERT OR REPLACE INTO refs (file_id, name_id, sites) VALUES (?1, ?2, ?3)";
+/* symbols_name is case-insensitive: the exact match is a filter on what it finds. */
+static const char sql_find[] =
+  "SELECT " SYMBOL_COLUMNS "WHERE s.name = ?1 COLLATE NOCASE AND s.name = ?1 "
+  "ORDER BY f.path, s.start_line LIMIT ?2";
+static const char sql_find_nocase[] =
+  "SELECT " SYMBOL_COLUMNS "WHERE s.name = ?1 COLLATE NOCASE ORDER BY f.path, s.start_line "
+  "LIMIT ?2";
+static const char sql_file_symbols[] =
+  "SELECT " SYMBOL_COLUMNS "WHERE f.path = ?1 ORDER BY s.start_line, s.id";
+static const char sql_package_symbols[] =
+  "SELECT " SYMBOL_COLUMNS "WHERE s.package = ?1 ORDER BY f.path, s.start_line LIMIT ?2";
+static const char sql_path_symbols[] =
+  "SELECT " SYMBOL_COLUMNS "WHERE f.path GLOB ?1 ORDER BY f.path, s.start_line LIMIT ?2";
+static const char sql_container[] =
+  "SELECT " SYMBOL_COLUMNS "WHERE s.container = ?1 ORDER BY f.path, s.start_line LIMIT ?2";
+static const char sql_references[] =
+  "SELECT f.path, f.language, r.sites FROM refs r JOIN files f ON f.id = r.file_id "
+  "WHERE r.name_id = (SELECT id FROM ref_names WHERE name = ?1) ORDER BY f.path";
+static const char sql_lines[] =
+  "SELECT c.start_line, c.end_line, fts.body FROM chunks c "
+  "JOIN chunks_fts fts ON fts.rowid = c.id "
+  "WHERE c.file_id = (SELECT id FROM files WHERE path = ?1) AND c.end_line >= ?2 "
+  "AND c.start_line <= ?3 ORDER BY c.start_line, c.end_line";
+
+void
+lode_stored_symbol_free (LodeStoredSymbol *symbol)
+{
+  if (symbol == NULL)
+    return;
+
+  g_free (symbol->path);
+  g_free (symbol->language);
+  g_free (symbol->name);
+  g_free (symbol->kind);
+  g_free (symbol->container);
+  g_free (symbol->signature);
+  g_free (symbol->package);
+  g_free (symbol->detail);
+  g_free (symbol);
+}
+
+void
+lode_stored_references_free (LodeStoredReferences *references)
+{
+  if (references == NULL)
+    return;
+
+  g_free (references->path);
+  g_free (references->language);
+  g_clear_pointer (&references->sites, g_array_unref);
+  g_free (references);
+}
+
+static gboolean
+step_done (LodeStore     *self,
+           sqlite3_stmt  *s,
+           GError       **error,
+           const char    *what)
+{
+  int rc = sqlite3_step (s);
+
+  sqlite3_reset (s);
+  if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+    return _lode_store_set_error (self, rc, error, what);
+  return TRUE;
+}
+
+static gint64
+lookup_id (LodeStore   *self,
+           const char  *sql,
+           const char  *key,
+           GError     **error)
+{
+  sqlite3_stmt *s = _lode_store_statement (self, sql, error);
+  gint64 id = 0;
+  int rc;
+
+  if (s == NULL)
+    return -1;
+  sqlite3_bind_text (s, 1, key, -1, SQLITE_STATIC);
+  rc = sqlite3_step (s);
+  if (rc == SQLITE_ROW)
+    id = sqlite3_column_int64 (s, 0);
+  sqlite3_reset (s);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    {
+      _lode_store_set_error (self, rc, error, "Cannot look up an id");
+      return -1;
+    }
+  return id;
+}
+
+static gint64
+name_id (LodeStore   *self,
+         const char  *name,
+         GError     **error)
+{
+  GHashTable *cache = _lode_store_get_ref_names (self);
+  gpointer cached = g_hash_table_lookup (cache, name);
+  gint64 id;
+  sqlite3_stmt *s;
+
+  if (cached != NULL)
+    return GPOINTER_TO_SIZE (cached);
+
+  id = lookup_id (self, sql_name_id, name, error);
+  if (id < 0)
+    return -1;
+  if (id == 0)
+    {
+      s = _lode_store_statement (self, sql_name_insert, error);
+      if (s == NULL)
+        return -1;
+      sqlite3_bind_text (s, 1, name, -1, SQLITE_STATIC);
+      if (!step_done (self, s, error, "Cannot store a name"))
+        return -1;
+      id = sqlite3_last_insert_rowid (_lode_store_get_db (self));
+    }
+  /* A rolled-back batch takes its new names along: lode_store_rollback() empties this. */
+  g_hash_table_insert (cache, g_strdup (name), GSIZE_TO_POINTER ((gsize) id));
+  return id;
+}
+
+typedef struct
+{
+  LodeStore *self;
+  gint64     file_id;
+  GError    *error;
+} PutRefs;
+
+static void
+put_name (const char    *name,
+          const guint32 *sites,
+          guint          n_sites,
+          gpointer       user_data)
+{
+  PutRefs *put = user_data;
+  g_autoptr(GBytes) blob = NULL;
+  sqlite3_stmt *s;
+  gint64 id;
+
+  if (put->error != NULL)
+    return;
+  id = name_id (put->self, name, &put->error);
+  if (id < 0)
+    return;
+  s = _lode_store_statement (put->self, sql_refs_insert, &put->error);
+  if (s == NULL)
+    return;
+  blob = lode_reference_sites_encode (sites, n_sites);
+  sqlite3_bind_int64 (s, 1, put->file_id);
+  sqlite3_bind_int64 (s, 2, id);
+  sqlite3_bind_blob (s, 3, g_bytes_get_data (blob, NULL), g_bytes_get_size (blob),
+                     SQLITE_STATIC);
+  step_done (put->self, s, &put->error, "Cannot store references");
+}
+
+/**
+ * lode_store_put_references:
+ * @self: a #LodeStore
+ * @path: a file stored with lode_store_put_file()
+ * @references: (nullable): its identifiers; %NULL stores none
+ * @error: return location for a #GError
+ *
+ * Replaces the references of @path. Call it in the transaction that stored the file.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_store_put_references (LodeStore       *self,
+                           const char      *path,
+                           LodeReferences  *references,
+                           GError         **error)
+{
+  PutRefs put = { self, 0, NULL };
+  sqlite3_stmt *s;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  put.file_id = lookup_id (self, sql_file_id, path, error);
+  if (put.file_id <= 0)
+    {
+      if (put.file_id == 0)
+        g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_FOUND, "%s is not in the index", path);
+      return FALSE;
+    }
+
+  s = _lode_store_statement (self, sql_refs_delete, error);
+  if (s == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (s, 1, put.file_id);
+  if (!step_done (self, s, error, "Cannot delete references"))
+    return FALSE;
+
+  if (references != NULL)
+    lode_references_foreach (references, put_name, &put);
+  if (put.error != NULL)
+    {
+      g_propagate_prefixed_error (error, put.error, "%s: ", path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static LodeStoredSymbol *
+read_symbol (sqlite3_stmt *s)
+{
+  LodeStoredSymbol *symbol = g_new0 (LodeStoredSymbol, 1);
+
+  symbol->path = dup_column_text (s, 0);
+  symbol->language = dup_column_text (s, 1);
+  symbol->name = dup_column_text (s, 2);
+  symbol->kind = dup_column_text (s, 3);
+  symbol->container = dup_column_text (s, 4);
+  symbol->signature = dup_column_text (s, 5);
+  symbol->start_line = sqlite3_column_int (s, 6);
+  symbol->end_line = sqlite3_column_int (s, 7);
+  symbol->package = dup_column_text (s, 8);
+  symbol->detail = dup_column_text (s, 9);
+  return symbol;
+}
+
+static GPtrArray *
+read_symbols (LodeStore     *self,
+              sqlite3_stmt  *s,
+              GError       **error)
+{
+  g_autoptr(GPtrArray) symbols =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_symbol_free);
+  int rc;
+
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    g_ptr_array_add (symbols, read_symbol (s));
+  sqlite3_reset (s);
+  if (rc != SQLITE_DONE)
+    {
+      _lode_store_set_error (self, rc, error, "Cannot read symbols");
+      return NULL;
+    }
+  return g_steal_pointer (&symbols);
+}
+
+/**
+ * lode_store_find_symbols:
+ * @self: a #LodeStore
+ * @name: a symbol name
+ * @limit: rows at most
+ * @error: return location for a #GError
+ *
+ * The declarations named @name, by path and line; when none has exactly that name, those
+ * whose name differs only in case.
+ *
+ * Returns: (transfer full) (element-type LodeStoredSymbol): the symbols
+ */
+GPtrArray *
+lode_store_find_symbols (LodeStore   *self,
+                         const char  *name,
+                         guint        limit,
+                         GError     **error)
+{
+  g_autoptr(GPtrArray) symbols = NULL;
+  sqlite3_stmt *s;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  s = _lode_store_statement (self, sql_find, error);
+  if (s == NULL)
+    return NULL;
+  sqlite3_bind_text (s, 1, name, -1, SQLITE_STATIC);
+  sqlite3_bind_int (s, 2, limit);
+  symbols = read_symbols (self, s, error);
+  if (symbols == NULL || symbols->len > 0)
+    return g_steal_pointer (&symbols);
+
+  s = _lode_store_statement (self, sql_find_nocase, error);
+  if (s == NULL)
+    return NULL;
+  sqlite3_bind_text (s, 1, name, -1, SQLITE_STATIC);
+  sqlite3_bind_int (s, 2, limit);
+  return read_symbols (self, s, error);
+}
+
+/**
+ * lode_store_dup_file_symbols:
+ * @self: a #LodeStore
+ * @path: a file's path
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (element-type LodeStoredSymbol): the symbols of @path, in order
+ */
+GPtrArray *
+lode_store_dup_file_symbols (LodeStore   *self,
+                             const char  *path,
+                             GError     **error)
+{
+  sqlite3_stmt *s;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  s = _lode_store_statement (self, sql_file_symbols, error);
+  if (s == NULL)
+    return NULL;
+  sqlite3_bind_text (s, 1, path, -1, SQLITE_STATIC);
+  return read_symbols (self, s, error);
+}
+
+/**
+ * lode_store_dup_package_symbols:
+ * @self: a #LodeStore
+ * @package: (nullable): a declared package or namespace (`symbols.package`)
+ * @path_glob: (nullable): or a glob of the files that make the package (a Python module, a
+ *   JavaScript module, a C header)
+ * @limit: rows at most
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (element-type LodeStoredSymbol): the symbols of the package
+ */
+GPtrArray *
+lode_store_dup_package_symbols (LodeStore   *self,
+                                const char  *package,
+                                const char  *path_glob,
+                                guint        limit,
+                                GError     **error)
+{
+  sqlite3_stmt *s;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
+  g_return_val_if_fail ((package != NULL) != (path_glob != NULL), NULL);
+
+  s = _lode_store_statement (self, package != NULL ? sql_package_symbols : sql_path_symbols,
+                             error);
+  if (s == NULL)
+    return NULL;
+  sqlite3_bind_text (s, 1, package != NULL ? package : path_glob, -1, SQLITE_STATIC);
+  sqlite3_bind_int (s, 2, limit);
+  return read_symbols (self, s, error);
+}
+
+/**
+ * lode_store_find_container_members:
+ * @self: a #LodeStore
+ * @container: a type's name
+ * @limit: rows at most
+ * @error: return location for a #GError
+ *
+ * The symbols declared in or on @container anywhere (Go methods, Rust impl blocks). Reads
+ * the whole symbols table: call it only for the languages that need it.
+ *
+ * Returns: (transfer full) (element-type LodeStoredSymbol): the symbols
+ */
+GPtrArray *
+lode_store_find_container_members (LodeStore   *self,
+                                   const char  *container,
+                                   guint        limit,
+                                   GError     **error)
+{
+  sqlite3_stmt *s;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
+  g_return_val_if_fail (container != NULL, NULL);
+
+  s = _lode_store_statement (self, sql_container, error);
+  if (s == NULL)
+    return NULL;
+  sqlite3_bind_text (s, 1, container, -1, SQLITE_STATIC);
+  sqlite3_bind_int (s, 2, limit);
+  return read_symbols (self, s, error);
+}
+
+/**
+ * lode_store_find_references:
+ * @self: a #LodeStore
+ * @name: an identifier
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (element-type LodeStoredReferences): the files where @name
+ *   appears in code, by path, with its sites
+ */
+GPtrArray *
+lode_store_find_references (LodeStore   *self,
+                            const char  *name,
+                            GError     **error)
+{
+  g_autoptr(GPtrArray) files =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_references_free);
+  sqlite3_stmt *s;
+  int rc;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  s = _lode_store_statement (self, sql_references, error);
+  if (s == NULL)
+    return NULL;
+  sqlite3_bind_text (s, 1, name, -1, SQLITE_STATIC);
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      LodeStoredReferences *file = g_new0 (LodeStoredReferences, 1);
+
+      file->path = dup_column_text (s, 0);
+      file->language = dup_column_text (s, 1);
+      file->sites = lode_reference_sites_decode (sqlite3_column_blob (s, 2),
+                                                 sqlite3_column_bytes (s, 2));
+      g_ptr_array_add (files, file);
+    }
+  sqlite3_reset (s);
+  if (rc != SQLITE_DONE)
+    {
+      _lode_store_set_error (self, rc, error, "Cannot read references");
+      return NULL;
+    }
+  return g_steal_pointer (&files);
+}
+
+static gint
+compare_uint (gconstpointer a,
+              gconstpointer b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/**
+ * lode_store_dup_line_texts:
+ * @self: a #LodeStore
+ * @path: a file's path
+ * @lines: (array length=n_lines): 1-based line numbers, in any order, repeats allowed
+ * @n_lines: how many
+ * @error: return location for a #GError
+ *
+ * The text of each of @lines as indexed, with one read of the chunks they span.
+ *
+ * Returns: (transfer full) (element-type utf8): one string per line of @lines, in its
+ *   order; empty for a line that is not indexed
+ */
+GPtrArray *
+lode_store_dup_line_texts (LodeStore    *self,
+                           const char   *path,
+                           const guint  *lines,
+                           guint         n_lines,
+                           GError      **error)
+{
+  g_autoptr(GArray) sorted = g_array_sized_new (FALSE, FALSE, sizeof (guint), n_lines);
+  g_autoptr(GHashTable) texts = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  GPtrArray *out;
+  sqlite3_stmt *s;
+  guint next = 0;
+  int rc;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  out = g_ptr_array_new_with_free_func (g_free);
+  if (n_lines == 0)
+    return out;
+  g_array_append_vals (sorted, lines, n_lines);
+  g_array_sort (sorted, compare_uint);
+
+  s = _lode_store_statement (self, sql_lines, error);
+  if (s == NULL)
+    {
+      g_ptr_array_unref (out);
+      return NULL;
+    }
+  sqlite3_bind_text (s, 1, path, -1, SQLITE_STATIC);
+  sqlite3_bind_int (s, 2, g_array_index (sorted, guint, 0));
+  sqlite3_bind_int (s, 3, g_array_index (sorted, guint, sorted->len - 1));
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW && next < sorted->len)
+    {
+      guint start = sqlite3_column_int (s, 0);
+      guint end = sqlite3_column_int (s, 1);
+      const char *p = (const char *) sqlite3_column_text (s, 2);
+
+      /* Lines before this chunk were in no chunk (cannot happen) or in an earlier one. */
+      while (next < sorted->len && g_array_index (sorted, guint, next) < start)
+        next++;
+      for (guint line = start; p != NULL && line <= end && next < sorted->len; line++)
+        {
+          const char *eol = strchr (p, '\n');
+          gsize n = eol != NULL ? (gsize) (eol - p) : strlen (p);
+
+          while (next < sorted->len && g_array_index (sorted, guint, next) == line)
+            {
+              if (!g_hash_table_contains (texts, GUINT_TO_POINTER (line)))
+                g_hash_table_insert (texts, GUINT_TO_POINTER (line), g_strndup (p, n));
+              next++;
+            }
+          if (eol == NULL)
+            break;
+          p = eol + 1;
+        }
+    }
+  sqlite3_reset (s);
+  if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+    {
+      _lode_store_set_error (self, rc, error, "Cannot read lines");
+      g_ptr_array_unref (out);
+      return NULL;
+    }
+
+  for (guint i = 0; i < n_lines; i++)
+    {
+      const char *text = g_hash_table_lookup (texts, GUINT_TO_POINTER (lines[i]));
+
+      g_ptr_array_add (out, g_strdup (text != NULL ? text : ""));
+    }
+  return out;
+}
+
+/**
+ * lode_store_dup_lines:
+ * @self: a #LodeStore
+ * @path: a file's path
+ * @first: first line, 1-based
+ * @last: last line, inclusive
+ * @error: return location for a #GError
+ *
+ * The text of lines @first to @last as indexed (from the chunks, which cover every line),
+ * each with its newline but the last.
+ *
+ * Returns: (transfer full): the text; empty when the file or the lines are not indexed
+ */
+char *
+lode_store_dup_lines (LodeStore   *self,
+                      const char  *path,
+                      guint        first,
+                      guint        last,
+                      GError     **error)
+{
+  GString *out = g_string_new (NULL);
+  guint next = first;
+  sqlite3_stmt *s;
+  int rc;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  s = _lode_store_statement (self, sql_lines, error);
+  if (s == NULL)
+    return g_string_free (out, TRUE);
+  sqlite3_bind_text (s, 1, path, -1, SQLITE_STATIC);
+  sqlite3_bind_int (s, 2, first);
+  sqlite3_bind_int (s, 3, last);
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW && next <= last)
+    {
+      guint start = sqlite3_column_int (s, 0);
+      guint end = sqlite3_column_int (s, 1);
+      const char *body = (const char *) sqlite3_column_text (s, 2);
+      guint line = start;
+
+      /* Chunks of unstructured text overlap; a line already taken is skipped. */
+      for (const char *p = body != NULL ? body : ""; line <= end && next <= last; line++)
+        {
+          const char *eol = strchr (p, '\n');
+          gsize n = eol != NULL ? (gsize) (eol - p) : strlen (p);
+
+          if (line == next)
+            {
+              if (out->len > 0 || line > first)
+                g_string_append_c (out, '\n');
+              g_string_append_len (out, p, n);
+              next++;
+            }
+          if (eol == NULL)
+            break;
+          p = eol + 1;
+        }
+    }
+  sqlite3_reset (s);
+  if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+    {
+      _lode_store_set_error (self, rc, error, "Cannot read lines");
+      return g_string_free (out, TRUE);
+    }
+  return g_string_free (out, FALSE);
+}

@@ -1,0 +1,398 @@
+/* test-context.c — context artifacts: configuration, structure, index state, search
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#include "lode.h"
+#include "lode-artifact-chunker.h"
+#include "lode-project-config.h"
+#include "test-helpers.h"
+
+static char *
+titles_of (GPtrArray *chunks)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < chunks->len; i++)
+    {
+      const LodeArtifactChunk *chunk = g_ptr_array_index (chunks, i);
+
+      g_string_append_printf (out, "%s%u-%u %s", i > 0 ? "|" : "", chunk->start_line,
+                              chunk->end_line, chunk->title != NULL ? chunk->title : "-");
+    }
+  return g_string_free (out, FALSE);
+}
+
+static char *
+chunk_titles (const char *path,
+              const char *text)
+{
+  g_autoptr(GPtrArray) chunks = lode_artifact_chunk_text (path, text, strlen (text));
+
+  return titles_of (chunks);
+}
+
+/* Each format is cut where its structure says a piece ends. */
+static void
+test_structure (void)
+{
+  g_autofree char *sql = chunk_titles ("schema.sql",
+                                       "-- people\n"
+                                       "CREATE TABLE users (\n"
+                                       "  note TEXT DEFAULT 'a; b'\n"
+                                       ");\n"
+                                       "\n"
+                                       "CREATE FUNCTION f() RETURNS int AS $$\n"
+                                       "  SELECT 1; SELECT 2;\n"
+                                       "$$ LANGUAGE sql;\n"
+                                       "/* x; y */ INSERT INTO users VALUES ('x');\n");
+  g_autofree char *markdown = chunk_titles ("notes.md",
+                                            "Intro\n"
+                                            "# Top\n"
+                                            "text\n"
+                                            "```\n"
+                                            "# not a heading\n"
+                                            "```\n"
+                                            "## Sub\n"
+                                            "more\n"
+                                            "# Next\n");
+  g_autofree char *openapi = chunk_titles ("api.yml",
+                                           "openapi: 3.1.0\n"
+                                           "info:\n"
+                                           "  title: T\n"
+                                           "paths:\n"
+                                           "  /a:\n"
+                                           "    get: {}\n"
+                                           "    post: {}\n"
+                                           "  \"/b/{id}\":\n"
+                                           "    delete: {}\n"
+                                           "components:\n"
+                                           "  schemas:\n"
+                                           "    A:\n"
+                                           "      type: object\n");
+  g_autofree char *json = chunk_titles ("api.json",
+                                        "{\"openapi\": \"3.0.0\",\n"
+                                        " \"paths\": {\n"
+                                        "  \"/a\": {\"get\": {}},\n"
+                                        "  \"/b\": {\"put\": {}}},\n"
+                                        " \"components\": {\"schemas\": {\"B\": {}}}}\n");
+  g_autofree char *proto = chunk_titles ("x.proto",
+                                         "syntax = \"proto3\";\n"
+                                         "// An order.\n"
+                                         "message Order {\n"
+                                         "  string note = 1; // { not a brace\n"
+                                         "}\n"
+                                         "enum State { NEW = 0; }\n");
+  g_autofree char *plain = chunk_titles ("notes.txt", "one\ntwo\n");
+
+  g_assert_cmpstr (sql, ==, "1-4 CREATE TABLE users|6-8 CREATE FUNCTION f|"
+                            "9-9 INSERT INTO users VALUES");
+  g_assert_cmpstr (markdown, ==, "1-1 notes.md|2-6 Top|7-8 Top > Sub|9-9 Next");
+  g_assert_cmpstr (openapi, ==, "1-1 openapi|2-3 info|5-7 GET, POST /a|8-9 DELETE /b/{id}|"
+                                "12-13 schema A");
+  g_assert_cmpstr (json, ==, "3-3 GET /a|4-4 PUT /b|5-5 schema B");
+  g_assert_cmpstr (proto, ==, "1-1 -|2-5 message Order|6-6 enum State");
+  g_assert_cmpstr (plain, ==, "1-2 -");
+}
+
+static void
+write_text (const char *root,
+            const char *path,
+            const char *text)
+{
+  g_autofree char *full = g_build_filename (root, path, NULL);
+  g_autofree char *dir = g_path_get_dirname (full);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_file_set_contents (full, text, -1, &error);
+  g_assert_no_error (error);
+}
+
+/* Both configuration files, in that order; a broken one is an error that names it. */
+static void
+test_config (void)
+{
+  g_autofree char *root = g_build_filename (g_get_user_cache_dir (), "config-project", NULL);
+  g_autoptr(LodeProjectConfig) config = NULL;
+  g_autoptr(LodeProjectConfig) empty = NULL;
+  g_autoptr(GError) error = NULL;
+  const LodeArtifactSpec *spec;
+
+  empty = lode_project_config_load (root, &error);
+  g_assert_no_error (error);
+  g_assert_false (empty->include_vendored);
+  g_assert_cmpuint (empty->artifacts->len, ==, 0);
+
+  write_text (root, ".lode.json", "{\"contextArtifacts\": [{\"name\": \"db\", \"path\": "
+              "\"schema.sql\", \"description\": \"The schema\"}], \"includeVendored\": true}");
+  write_text (root, ".socraticodecontextartifacts.json",
+              "{\"artifacts\": [{\"name\": \"db\", \"path\": \"other.sql\"}, "
+              "{\"name\": \"spec\", \"path\": \"../shared/api.yaml\"}]}");
+  config = lode_project_config_load (root, &error);
+  g_assert_no_error (error);
+  g_assert_true (config->include_vendored);
+  g_assert_cmpuint (config->artifacts->len, ==, 2);
+  spec = g_ptr_array_index (config->artifacts, 0);
+  g_assert_cmpstr (spec->path, ==, "schema.sql");
+  g_assert_cmpstr (spec->description, ==, "The schema");
+  g_assert_cmpstr (spec->source, ==, ".lode.json");
+  spec = g_ptr_array_index (config->artifacts, 1);
+  g_assert_cmpstr (spec->name, ==, "spec");
+  g_assert_null (spec->description);
+  g_assert_cmpstr (spec->source, ==, ".socraticodecontextartifacts.json");
+
+  write_text (root, ".lode.json", "{\"contextArtifacts\": [{\"name\": \"db\"}]}");
+  g_assert_null (lode_project_config_load (root, &error));
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, ".lode.json: artifact 1 needs"));
+  g_clear_error (&error);
+
+  write_text (root, ".lode.json", "{\"contextArtifacts\": {}}");
+  g_assert_null (lode_project_config_load (root, &error));
+  g_assert_nonnull (strstr (error->message, "must be an array"));
+  g_clear_error (&error);
+
+  write_text (root, ".lode.json", "[1, 2");
+  g_assert_null (lode_project_config_load (root, &error));
+  g_assert_nonnull (strstr (error->message, "not valid JSON"));
+}
+
+typedef struct
+{
+  LodeEngine       *engine;
+  LodeToolRegistry *registry;
+  char             *root;
+} ContextFixture;
+
+static void
+copy_tree (const char *from,
+           const char *to)
+{
+  g_autoptr(GDir) dir = g_dir_open (from, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (dir);
+  g_assert_cmpint (g_mkdir_with_parents (to, 0700), ==, 0);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *source = g_build_filename (from, name, NULL);
+      g_autofree char *target = g_build_filename (to, name, NULL);
+
+      if (g_file_test (source, G_FILE_TEST_IS_DIR))
+        copy_tree (source, target);
+      else
+        {
+          g_autofree char *text = NULL;
+          gsize len;
+
+          g_assert_true (g_file_get_contents (source, &text, &len, NULL));
+          g_assert_true (g_file_set_contents (target, text, len, NULL));
+        }
+    }
+}
+
+static void
+context_setup (ContextFixture *fixture,
+               gconstpointer   data)
+{
+  g_autoptr(LodeConfig) config = lode_config_new_default ();
+  g_autofree char *source = g_test_build_filename (G_TEST_DIST, "liblode", "fixtures",
+                                                   "context", NULL);
+  g_autofree char *root = g_build_filename (g_get_user_cache_dir (), "shop", NULL);
+
+  g_free (config->data_dir);
+  config->data_dir = g_build_filename (g_get_user_cache_dir (), "lode-test-data", NULL);
+  fixture->engine = lode_engine_new (config);
+  fixture->registry = lode_tools_new_registry (fixture->engine);
+  copy_tree (source, root);
+  fixture->root = g_canonicalize_filename (root, NULL);
+}
+
+static void
+context_teardown (ContextFixture *fixture,
+                  gconstpointer   data)
+{
+  g_clear_object (&fixture->registry);
+  g_clear_object (&fixture->engine);
+  g_clear_pointer (&fixture->root, g_free);
+}
+
+static LodeToolResult *
+call (ContextFixture *fixture,
+      const char     *tool,
+      const char     *json)
+{
+  g_autoptr(JsonNode) node = json_from_string (json, NULL);
+  g_autoptr(GError) error = NULL;
+  JsonObject *arguments = json_node_get_object (node);
+  LodeToolResult *result;
+
+  json_object_set_string_member (arguments, "projectPath", fixture->root);
+  result = lode_tool_registry_call (fixture->registry, tool, arguments, NULL, NULL, &error);
+  g_assert_no_error (error);
+  if (result->is_error)
+    g_error ("%s %s: %s", tool, json, result->text);
+  {
+    g_autoptr(JsonNode) instance = json_node_init_object (json_node_alloc (),
+                                                          result->structured);
+
+    lode_json_schema_validate (lode_tool_registry_get_output_schema (fixture->registry, tool),
+                               instance, "result", &error);
+    g_assert_no_error (error);
+  }
+  return result;
+}
+
+static char *
+json_strings_of_removed (LodeToolResult *result)
+{
+  JsonArray *removed = json_object_get_array_member (result->structured, "removed");
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < json_array_get_length (removed); i++)
+    g_string_append_printf (out, "%s%s", i > 0 ? " " : "",
+                            json_array_get_string_element (removed, i));
+  return g_string_free (out, FALSE);
+}
+
+/* "name:state" of each declared artifact. */
+static char *
+states (ContextFixture *fixture)
+{
+  g_autoptr(LodeToolResult) list = call (fixture, "codebase_context", "{}");
+  JsonArray *artifacts = json_object_get_array_member (list->structured, "artifacts");
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < json_array_get_length (artifacts); i++)
+    {
+      JsonObject *a = json_array_get_object_element (artifacts, i);
+
+      g_string_append_printf (out, "%s%s:%s", i > 0 ? " " : "",
+                              json_object_get_string_member (a, "name"),
+                              json_object_get_string_member (a, "state"));
+    }
+  return g_string_free (out, FALSE);
+}
+
+static const char *
+first_title (LodeToolResult *search)
+{
+  JsonArray *results = json_object_get_array_member (search->structured, "results");
+
+  g_assert_cmpuint (json_array_get_length (results), >, 0);
+  return json_object_get_string_member (json_array_get_object_element (results, 0), "title");
+}
+
+/* Declared artifacts are indexed and searched; the index follows changes, drops and
+ * removals; a natural-language question finds a table of the schema. */
+static void
+test_lifecycle (ContextFixture *fixture,
+                gconstpointer   data)
+{
+  g_autoptr(LodeToolResult) update = call (fixture, "codebase_update", "{}");
+  g_autoptr(LodeToolResult) index = NULL;
+  g_autoptr(LodeToolResult) search = NULL;
+  g_autoptr(LodeToolResult) again = NULL;
+  g_autoptr(LodeToolResult) removed = NULL;
+  g_autoptr(LodeToolResult) code = NULL;
+  g_autofree char *before = states (fixture);
+  g_autofree char *after = NULL;
+  g_autofree char *changed = NULL;
+  g_autofree char *dropped = NULL;
+  g_autofree char *missing = NULL;
+  g_autofree char *gone = NULL;
+  JsonArray *results;
+
+  g_assert_cmpstr (before, ==, "database:not_indexed api:not_indexed docs:not_indexed "
+                               "protos:not_indexed");
+
+  index = call (fixture, "codebase_context_index", "{}");
+  after = states (fixture);
+  g_assert_cmpstr (after, ==, "database:indexed api:indexed docs:indexed protos:indexed");
+  g_assert_nonnull (strstr (index->text, "database: indexed, 5 chunks"));
+
+  search = call (fixture, "codebase_context_search",
+                 "{\"query\": \"Which table stores user email addresses?\"}");
+  g_assert_cmpstr (first_title (search), ==, "CREATE TABLE users");
+  results = json_object_get_array_member (search->structured, "results");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (results, 0),
+                                                  "artifact"), ==, "database");
+  g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (results, 0),
+                                                    "score"), ==, 1.0);
+
+  /* An artifact outside the tree is searched as context, never as code. */
+  {
+    g_autofree char *outside = g_build_filename (fixture->root, "..", "shared", NULL);
+    g_autoptr(LodeToolResult) glossary = NULL;
+
+    write_text (outside, "glossary.md", "# Glossary\n\nA quiddity is a returned parcel.\n");
+    write_text (fixture->root, ".lode.json",
+                "{\"contextArtifacts\": [{\"name\": \"database\", \"path\": \"db/schema.sql\"}, "
+                "{\"name\": \"api\", \"path\": \"api/openapi.yaml\"}, "
+                "{\"name\": \"docs\", \"path\": \"docs\"}, "
+                "{\"name\": \"glossary\", \"path\": \"../shared/glossary.md\"}]}");
+    glossary = call (fixture, "codebase_context_search", "{\"query\": \"quiddity\"}");
+    g_assert_cmpstr (first_title (glossary), ==, "Glossary");
+    code = call (fixture, "codebase_search", "{\"query\": \"quiddity\", \"mode\": \"lexical\"}");
+    g_assert_cmpint (json_object_get_int_member (code->structured, "total"), ==, 0);
+  }
+
+  /* A change makes the artifact stale; a search indexes it again first. */
+  write_text (fixture->root, "db/schema.sql",
+              "CREATE TABLE customers (\n  phone_number TEXT\n);\n");
+  changed = states (fixture);
+  g_assert_cmpstr (changed, ==, "database:stale api:indexed docs:indexed glossary:indexed "
+                                "protos:indexed");
+  again = call (fixture, "codebase_context_search",
+                "{\"query\": \"phone numbers\", \"artifactName\": \"database\"}");
+  g_assert_cmpstr (first_title (again), ==, "CREATE TABLE customers");
+  g_clear_pointer (&again, lode_tool_result_free);
+  again = call (fixture, "codebase_context_search",
+                "{\"query\": \"email\", \"artifactName\": \"database\"}");
+  g_assert_cmpint (json_object_get_int_member (again->structured, "total"), ==, 0);
+  g_free (changed);
+  changed = states (fixture);
+  g_assert_cmpstr (changed, ==, "database:indexed api:indexed docs:indexed glossary:indexed "
+                                "protos:indexed");
+
+  /* Dropped from the configuration: removed at the next index. */
+  write_text (fixture->root, ".lode.json",
+              "{\"contextArtifacts\": [{\"name\": \"database\", \"path\": \"db/schema.sql\"}, "
+              "{\"name\": \"gone\", \"path\": \"nowhere.sql\"}]}");
+  write_text (fixture->root, ".socraticodecontextartifacts.json",
+              "{\"artifacts\": [{\"name\": \"protos\", \"path\": \"proto\"}]}");
+  g_clear_pointer (&index, lode_tool_result_free);
+  index = call (fixture, "codebase_context_index", "{}");
+  dropped = json_strings_of_removed (index);
+  g_assert_cmpstr (dropped, ==, "api docs glossary");
+  missing = states (fixture);
+  g_assert_cmpstr (missing, ==, "database:indexed gone:missing protos:indexed");
+
+  removed = call (fixture, "codebase_context_remove", "{\"name\": \"protos\"}");
+  g_assert_nonnull (strstr (removed->text, "protos"));
+  gone = states (fixture);
+  g_assert_cmpstr (gone, ==, "database:indexed gone:missing protos:not_indexed");
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/lode/context/structure", test_structure);
+  g_test_add_func ("/lode/context/config", test_config);
+  g_test_add ("/lode/context/lifecycle", ContextFixture, NULL, context_setup, test_lifecycle,
+              context_teardown);
+
+  return g_test_run ();
+}
