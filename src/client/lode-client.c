@@ -24,8 +24,9 @@
  * embedding provider, URLs, model, key) so that the daemon serves it with that
  * configuration; in-process the client's own registry runs it. When the daemon cannot take
  * a configuration on, the client runs that call, and every later one, itself, and its notice
- * says so (in LODE_CLIENT_DAEMON_ONLY mode the call fails instead). When the daemon dies during a call, the call is made once more (activation starts
- * loded again); only when that fails too does the caller see an error, in plain words.
+ * says so (in LODE_CLIENT_DAEMON_ONLY mode the call fails instead). When the daemon dies
+ * during a call, the call is made once more (activation starts loded again); only when that
+ * fails too does the caller see an error, in plain words.
  *
  * A local engine and registry exist either way: they hold the tools' schemas (MCP
  * tools/list), and they run the tools when the daemon does not.
@@ -133,6 +134,13 @@ lode_client_init (LodeClient *self)
 
 /* Connecting --------------------------------------------------------------------------- */
 
+/* A ping to loded's name: the bus activates loded when nobody owns the name and a service
+ * file names it, and answers for a loded started some other way (a systemd unit, a test, a
+ * developer's shell) even without a service file. StartServiceByName would refuse the
+ * latter: dbus-daemon looks for the service file before it looks at the name's owner. */
+#define PING_ARGS LODE_DAEMON_BUS_NAME, "/", "org.freedesktop.DBus.Peer", "Ping", NULL, NULL, \
+                  G_DBUS_CALL_FLAGS_NONE, -1
+
 /* The daemon, activating it if needed; NULL with @error when it cannot be had. */
 static LodeDBusDaemon1 *
 connect_daemon (GError **error)
@@ -145,12 +153,7 @@ connect_daemon (GError **error)
   if (bus == NULL)
     return NULL;
 
-  /* Activates loded if it is not running; fails when it is not installed. */
-  reply = g_dbus_connection_call_sync (bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                       "org.freedesktop.DBus", "StartServiceByName",
-                                       g_variant_new ("(su)", LODE_DAEMON_BUS_NAME, 0),
-                                       G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE, -1,
-                                       NULL, error);
+  reply = g_dbus_connection_call_sync (bus, PING_ARGS, NULL, error);
   if (reply == NULL)
     return NULL;
 
@@ -223,11 +226,7 @@ connect_bus_cb (GObject      *object,
       return;
     }
 
-  g_dbus_connection_call (bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                          "org.freedesktop.DBus", "StartServiceByName",
-                          g_variant_new ("(su)", LODE_DAEMON_BUS_NAME, 0),
-                          G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE, -1,
-                          g_task_get_cancellable (task), connect_activated_cb,
+  g_dbus_connection_call (bus, PING_ARGS, g_task_get_cancellable (task), connect_activated_cb,
                           g_object_ref (task));
 }
 

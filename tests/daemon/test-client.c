@@ -8,6 +8,7 @@
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
+#include <signal.h>
 
 #include "lode-client.h"
 
@@ -41,9 +42,10 @@ fixture_setup (Fixture       *fixture,
   g_unsetenv ("LODE_EXTRA_EXTENSIONS");
   g_unsetenv ("LODE_NO_DAEMON");
 
+  /* Without the daemon, the bus still has a service directory (an empty one), as a session
+   * bus has: dbus-daemon answers StartServiceByName differently when it has none. */
   fixture->bus = g_test_dbus_new (G_TEST_DBUS_NONE);
-  if (with_daemon)
-    g_test_dbus_add_service_dir (fixture->bus, LODE_TEST_SERVICES_DIR);
+  g_test_dbus_add_service_dir (fixture->bus, with_daemon ? LODE_TEST_SERVICES_DIR : fixture->tmp);
   g_test_dbus_up (fixture->bus);
 }
 
@@ -80,6 +82,25 @@ wait_for (GAsyncResult **result)
     g_main_context_iteration (NULL, TRUE);
   g_source_remove (timeout);
   return *result;
+}
+
+static void
+name_appeared_cb (GDBusConnection *connection,
+                  const char      *name,
+                  const char      *owner,
+                  gpointer         user_data)
+{
+  *(gboolean *) user_data = TRUE;
+}
+
+static void
+wait_until_true (gboolean *flag)
+{
+  guint timeout = g_timeout_add_seconds (WAIT_SECONDS, timeout_cb, NULL);
+
+  while (!*flag)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout);
 }
 
 static LodeConfig *
@@ -215,6 +236,44 @@ test_daemon_only_never_in_process (Fixture       *fixture,
   g_unsetenv ("LODE_EXTRA_EXTENSIONS");
 }
 
+/* A loded that was started some other way than by activation (its systemd unit, a developer's
+ * shell) serves clients on a bus that has no service file for it. */
+static void
+test_running_daemon_without_service_file (Fixture       *fixture,
+                                          gconstpointer  data)
+{
+  g_autoptr(LodeConfig) config = load_config ();
+  g_autoptr(GSubprocess) loded = NULL;
+  g_autoptr(GDBusConnection) bus = NULL;
+  g_autoptr(LodeClient) client = NULL;
+  g_autoptr(LodeToolResult) listed = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean owned = FALSE;
+  guint watch;
+
+  loded = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, LODE_TEST_LODED, NULL);
+  g_assert_no_error (error);
+  bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
+  g_assert_no_error (error);
+  watch = g_bus_watch_name_on_connection (bus, LODE_DAEMON_BUS_NAME,
+                                          G_BUS_NAME_WATCHER_FLAGS_NONE, name_appeared_cb, NULL,
+                                          &owned, NULL);
+  wait_until_true (&owned);
+  g_bus_unwatch_name (watch);
+
+  client = lode_client_new (config, LODE_CLIENT_DAEMON_ONLY, &error);
+  g_assert_no_error (error);
+  g_assert_true (lode_client_is_remote (client));
+  listed = lode_client_call_tool (client, "codebase_list_projects", NULL, NULL, NULL, NULL,
+                                  &error);
+  g_assert_no_error (error);
+  g_assert_false (listed->is_error);
+
+  g_subprocess_send_signal (loded, SIGTERM);
+  g_subprocess_wait (loded, NULL, &error);
+  g_assert_no_error (error);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -228,6 +287,7 @@ main (int   argc,
   ADD ("new-async-no-daemon", FALSE, test_new_async_no_daemon);
   ADD ("new-async-cancelled", TRUE, test_new_async_cancelled);
   ADD ("daemon-only-never-in-process", TRUE, test_daemon_only_never_in_process);
+  ADD ("running-daemon-without-service-file", FALSE, test_running_daemon_without_service_file);
 #undef ADD
 
   return g_test_run ();
