@@ -2,7 +2,8 @@
 // search-latency.mjs — codebase_search latency through lode-mcp, beside rg and another build
 //
 //   node bench/search-latency.mjs [--rounds N] [--queries FILE] [--issues JSONL]
-//                                 [--reference OTHER_LODE_MCP] [--data-dir DIR] LODE_MCP TREE
+//                                 [--reference OTHER_LODE_MCP] [--data-dir DIR] [--loded LODED]
+//                                 LODE_MCP TREE
 //
 // Indexes TREE once per lode-mcp (codebase_update, into DIR or a temporary directory), then in
 // one warm session per build calls codebase_search (limit 10) for every line of FILE (default
@@ -12,6 +13,9 @@
 // --fixed-strings --smart-case searches TREE for each line of FILE, one process per query as a
 // developer would run it. Builds and rg alternate by round, so that load on the machine hits
 // them alike. Prints p50/p99/max per build and kind of query, and the speed-up over rg.
+// With --loded, LODE_MCP is also measured through that loded on a private session bus (the
+// same index, the first build's data directory), beside its in-process figure; the daemon's
+// CPU time is printed to show that it, not lode-mcp, answered.
 //
 // Plain Node, no dependencies.
 //
@@ -38,6 +42,7 @@ const queryFile = option("--queries", path.join(here, "queries-git.txt"));
 const issueFile = option("--issues", null);
 const reference = option("--reference", null);
 const keepData = option("--data-dir", null);
+const loded = option("--loded", null);
 const [lodeMcp, tree] = args.map((a) => path.resolve(a));
 if (lodeMcp === undefined || tree === undefined) {
   console.error("usage: search-latency.mjs [options] LODE_MCP TREE");
@@ -65,9 +70,12 @@ function line(label, s, extra = "") {
 }
 
 class Session {
-  constructor(binary, dataDir) {
-    this.child = spawn(binary, ["--no-daemon"], {
-      env: { ...process.env, LODE_DATA_DIR: dataDir },
+  constructor(binary, dataDir, busAddress = null) {
+    const env = { ...process.env, LODE_DATA_DIR: dataDir };
+    if (busAddress !== null)
+      env.DBUS_SESSION_BUS_ADDRESS = busAddress;
+    this.child = spawn(binary, busAddress === null ? ["--no-daemon"] : [], {
+      env,
       stdio: ["pipe", "pipe", "ignore"],
     });
     this.pending = new Map();
@@ -132,7 +140,39 @@ function rg(query) {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
+// A private session bus with LODED on it, serving data under dataDir; resolves to the bus
+// address, the bus and the daemon.
+async function startDaemon(dataDir) {
+  const bus = spawn("dbus-daemon", ["--session", "--nofork", "--print-address=1"],
+                    { stdio: ["ignore", "pipe", "ignore"] });
+  const address = await new Promise((resolve) => {
+    let out = "";
+    bus.stdout.on("data", (d) => {
+      out += d;
+      if (out.includes("\n"))
+        resolve(out.split("\n")[0]);
+    });
+  });
+  const daemon = spawn(path.resolve(loded), [], {
+    env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: address, LODE_DATA_DIR: dataDir },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const waited = spawnSync("gdbus", ["wait", "--session", "--timeout", "30",
+                                     "io.github.lode.Lode.Daemon"],
+                           { env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: address } });
+  if (waited.status !== 0)
+    throw new Error("loded did not take its bus name");
+  return { address, bus, daemon };
+}
+
+// User plus system CPU seconds of a running process, from /proc.
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 const builds = [lodeMcp, ...(reference !== null ? [path.resolve(reference)] : [])];
+const labels = builds.map((b) => `lode-mcp: ${b}`);
 const sessions = [];
 const dataDirs = [];
 for (const binary of builds) {
@@ -142,6 +182,16 @@ for (const binary of builds) {
   await session.open();
   sessions.push(session);
   dataDirs.push(dataDir);
+}
+let daemon = null;
+if (loded !== null) {
+  daemon = await startDaemon(dataDirs[0]);
+  const session = new Session(lodeMcp, dataDirs[0], daemon.address);
+  await session.open();
+  sessions.push(session);
+  builds.push(lodeMcp);
+  labels.push(`lode-mcp through loded: ${path.resolve(loded)}`);
+  daemon.cpuBefore = cpuSeconds(daemon.daemon.pid);
 }
 
 const times = builds.map(() => ({ identifier: [], path: [], words: [], all: [], issue: [] }));
@@ -172,8 +222,14 @@ for (let round = 0; round < rounds; round++) {
       rgTimes.push(t);
   }
 }
+if (daemon !== null)
+  daemon.cpu = cpuSeconds(daemon.daemon.pid) - daemon.cpuBefore;
 for (const session of sessions)
   await session.close();
+if (daemon !== null) {
+  daemon.daemon.kill();
+  daemon.bus.kill();
+}
 if (keepData === null)
   for (const dir of dataDirs)
     rmSync(dir, { recursive: true, force: true });
@@ -182,8 +238,8 @@ const rgSummary = summary(rgTimes);
 console.log(`tree: ${tree}; ${queries.length} queries, ${issues.length} issue texts of 2–3 kB; ` +
             `${rounds - 1} counted rounds`);
 line("rg --fixed-strings --smart-case, per query", rgSummary);
-for (const [b, binary] of builds.entries()) {
-  console.log(`lode-mcp: ${binary}`);
+for (const b of builds.keys()) {
+  console.log(labels[b]);
   const all = summary(times[b].all);
   line("  codebase_search, all queries", all, `   ${(rgSummary.p50 / all.p50).toFixed(0)}× rg (p50)`);
   for (const k of ["identifier", "path", "words"])
@@ -194,3 +250,5 @@ for (const [b, binary] of builds.entries()) {
   if (times[b].refused)
     console.log(`  codebase_search refused ${times[b].refused} pasted issue calls`);
 }
+if (daemon !== null)
+  console.log(`loded used ${daemon.cpu.toFixed(1)} s of CPU while it answered`);
