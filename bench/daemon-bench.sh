@@ -8,9 +8,13 @@ set -eu
 BUILDDIR=${BUILDDIR:-_build}
 BUILDDIR=$(cd "$BUILDDIR" && pwd)
 LODED_BUILDDIR=$(cd "${LODED_BUILDDIR:-$BUILDDIR}" && pwd)
-GIT_MIRROR=${GIT_MIRROR:-/work/.mirror/git+git/repo}
+GIT_MIRROR=${GIT_MIRROR:-}
 LARGE=${1:-${TMPDIR:-/tmp}/git-2.47.0}
 if [ ! -d "$LARGE" ]; then
+  if [ -z "$GIT_MIRROR" ]; then
+    echo "daemon-bench.sh: give a LARGE_TREE, or a clone of git in GIT_MIRROR to unpack v2.47.0 from" >&2
+    exit 1
+  fi
   mkdir -p "$LARGE"
   git -C "$GIT_MIRROR" archive v2.47.0 | tar -x -C "$LARGE"
 fi

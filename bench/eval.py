@@ -53,6 +53,8 @@ def materialise(args, repo, commit):
     tree = os.path.join(args.trees, f"{repo.replace('/', '+')}@{commit[:12]}")
     # materialise.py writes this file last, so its presence means the tree is complete.
     if not os.path.exists(os.path.join(tree, '.materialise-skipped.txt')):
+        if args.mirror_root is None:
+            raise RuntimeError(f'{tree} is not materialised; give --mirror-root or $MIRROR')
         p = subprocess.run([sys.executable, os.path.join(args.eval_dir, 'materialise.py'),
                             '--mirror-root', args.mirror_root, '--out', args.trees,
                             '--rev', f'{repo}@{commit}'],
@@ -173,8 +175,9 @@ def main():
     ap.add_argument('--eval-dir', default=os.path.join(HERE, '..', '..', 'shared', 'eval'),
                     help='the shared evaluation set (materialise.py, queries.jsonl)')
     ap.add_argument('--queries', help='JSONL query set (default: EVAL_DIR/queries.jsonl)')
-    ap.add_argument('--mirror-root', default=os.environ.get('MIRROR', '/work/.mirror'),
-                    help='bare mirrors, MIRROR_ROOT/<owner>+<name>/repo (default: $MIRROR or /work/.mirror)')
+    ap.add_argument('--mirror-root', default=os.environ.get('MIRROR'),
+                    help='bare mirrors, MIRROR_ROOT/<owner>+<name>/repo (default: $MIRROR); '
+                         'needed only for trees not materialised yet')
     ap.add_argument('--trees', default=os.path.join(tmp, 'lode-eval', 'trees'),
                     help='where materialised trees are cached (default: $TMPDIR/lode-eval/trees)')
     ap.add_argument('--data-dir', default=os.path.join(tmp, 'lode-eval', 'data'),

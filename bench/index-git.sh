@@ -22,7 +22,7 @@ esac
 bench=$builddir/bench/lode-bench
 queries=$srcdir/bench/queries-git.txt
 repeat=${REPEAT:-5}
-mirror=${GIT_MIRROR:-/work/.mirror/git+git/repo}
+mirror=${GIT_MIRROR:-}
 tag=v2.47.0
 
 missing=
@@ -43,6 +43,10 @@ if [ $# -ge 1 ]; then
 else
   tree=${TMPDIR:-/tmp}/git-${tag#v}
   if [ ! -f "$tree/Makefile" ]; then
+    if [ -z "$mirror" ]; then
+      echo "index-git.sh: give a TREE, or a clone of git in GIT_MIRROR to unpack $tag from" >&2
+      exit 1
+    fi
     echo "Unpacking git $tag from $mirror into $tree"
     mkdir -p "$tree"
     git --git-dir="$mirror" archive "$tag" | tar -x -C "$tree"
