@@ -21,9 +21,9 @@
 #include "lode.h"
 
 /*
- * Indexes a tree from scratch, then runs a fixed list of queries several times inside this
- * one process, as the daemon would: the first pass warms the page cache and SQLite's, and
- * only the later passes are measured. Never a pass/fail test; see bench/README.md.
+ * Indexes a tree from scratch (with --search-only, opens its existing index instead), then
+ * runs a fixed list of queries several times inside this one process, as the daemon would:
+ * the first pass warms the page cache and SQLite's, and only the later passes are measured. Never a pass/fail test; see bench/README.md.
  */
 
 static char *opt_data_dir;
@@ -31,6 +31,8 @@ static char *opt_queries;
 static int opt_repeat = 5;
 static int opt_limit = LODE_SEARCH_DEFAULT_LIMIT;
 static gboolean opt_show_hits;
+static gboolean opt_search_only;
+static char *opt_issues;
 
 static const GOptionEntry entries[] = {
   { "data-dir", 'd', 0, G_OPTION_ARG_FILENAME, &opt_data_dir,
@@ -43,6 +45,10 @@ static const GOptionEntry entries[] = {
     "Results per query (default: 10)", "N" },
   { "show-hits", 's', 0, G_OPTION_ARG_NONE, &opt_show_hits,
     "Print each query's median latency and first result", NULL },
+  { "search-only", 0, 0, G_OPTION_ARG_NONE, &opt_search_only,
+    "Search the index already in --data-dir instead of indexing TREE first", NULL },
+  { "issues", 'i', 0, G_OPTION_ARG_FILENAME, &opt_issues,
+    "Also run the `query` of each line of this JSONL file that is 2–3 kB long", "FILE" },
   { NULL }
 };
 
@@ -118,6 +124,44 @@ load_queries (const char  *path,
     }
 
   return g_steal_pointer (&queries);
+}
+
+/* The `query` members of 2–3 kB (a pasted issue) of each line of a JSONL file. */
+static gboolean
+load_issues (const char  *path,
+             GPtrArray   *queries,
+             GError     **error)
+{
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  if (!g_file_get_contents (path, &contents, NULL, error))
+    return FALSE;
+
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      JsonNode *node;
+      const char *query;
+
+      if (*g_strstrip (lines[i]) == '\0')
+        continue;
+      if (!json_parser_load_from_data (parser, lines[i], -1, error))
+        {
+          g_prefix_error (error, "%s, line %u: ", path, i + 1);
+          return FALSE;
+        }
+      node = json_parser_get_root (parser);
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+      query = json_object_get_string_member_with_default (json_node_get_object (node), "query",
+                                                          "");
+      if (strlen (query) >= 2048 && strlen (query) <= 3072)
+        g_ptr_array_add (queries, g_strdup (query));
+    }
+
+  return TRUE;
 }
 
 static int
@@ -237,10 +281,100 @@ print_hits (GPtrArray *queries,
 {
   g_print ("per query                                        median    CPU   first result\n");
   for (guint i = 0; i < queries->len; i++)
-    g_print ("  %-45s %7.2f ms %7.2f ms  %s\n", (const char *) g_ptr_array_index (queries, i),
-             query_median_ms (latencies_usec, i, queries->len),
-             query_median_ms (cpu_usec, i, queries->len),
-             (const char *) g_ptr_array_index (first_hits, i));
+    {
+      g_autofree char *shown = g_strndup (g_ptr_array_index (queries, i), 45);
+
+      g_strdelimit (shown, "\n\t", ' ');
+      g_print ("  %-45s %7.2f ms %7.2f ms  %s\n", shown,
+               query_median_ms (latencies_usec, i, queries->len),
+               query_median_ms (cpu_usec, i, queries->len),
+               (const char *) g_ptr_array_index (first_hits, i));
+    }
+}
+
+/* Indexes @tree from scratch into the engine's data directory and prints what it took. */
+static LodeProject *
+index_tree (LodeEngine   *engine,
+            LodeConfig   *config,
+            const char   *tree,
+            JsonBuilder  *builder,
+            GError      **error)
+{
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(LodeIndexReport) report = NULL;
+  g_autoptr(LodeProjectStatus) status = NULL;
+  g_autoptr(GError) local_error = NULL;
+  gint64 start;
+  double seconds;
+  double megabytes;
+  double index_rss_mb;
+  double size_ratio;
+
+  /* From scratch: an index left in --data-dir by an earlier run would make this an update. */
+  if (!lode_engine_remove_project (engine, tree, &local_error) &&
+      !g_error_matches (local_error, LODE_ERROR, LODE_ERROR_NOT_FOUND))
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+
+  start = g_get_monotonic_time ();
+  project = lode_engine_open_project (engine, tree, FALSE, error);
+  if (project != NULL)
+    report = lode_project_index (project, NULL, NULL, NULL, error);
+  seconds = (g_get_monotonic_time () - start) / (double) G_USEC_PER_SEC;
+  index_rss_mb = peak_rss_mb ();
+  if (report == NULL)
+    return NULL;
+
+  status = lode_project_dup_status (project, error);
+  if (status == NULL)
+    return NULL;
+
+  megabytes = report->n_bytes / (1024.0 * 1024.0);
+  size_ratio = report->n_bytes > 0 ? (double) status->db_size / report->n_bytes : 0.0;
+
+  g_print ("tree            %s\n", lode_project_get_root (project));
+  g_print ("files           %u (%u skipped)\n", report->n_files,
+           report->skipped != NULL ? report->skipped->len : 0);
+  g_print ("lines           %" G_GUINT64_FORMAT "\n", report->n_lines);
+  g_print ("source          %.1f MB\n", megabytes);
+  g_print ("chunks          %u, symbols %u\n", status->stats.n_chunks, status->stats.n_symbols);
+  g_print ("threads         %u\n", lode_config_get_threads (config));
+  g_print ("wall            %.2f s\n", seconds);
+  g_print ("files/s         %.0f\n", report->n_files / seconds);
+  g_print ("lines/s         %.0f\n", report->n_lines / seconds);
+  g_print ("MB/s            %.2f\n", megabytes / seconds);
+  g_print ("peak RSS        %.1f MB\n", index_rss_mb);
+  g_print ("index size      %.1f MB (%.2f × source)\n",
+           status->db_size / (1024.0 * 1024.0), size_ratio);
+
+  json_builder_set_member_name (builder, "files");
+  json_builder_add_int_value (builder, report->n_files);
+  json_builder_set_member_name (builder, "lines");
+  json_builder_add_int_value (builder, report->n_lines);
+  json_builder_set_member_name (builder, "source_mb");
+  json_builder_add_double_value (builder, megabytes);
+  json_builder_set_member_name (builder, "chunks");
+  json_builder_add_int_value (builder, status->stats.n_chunks);
+  json_builder_set_member_name (builder, "threads");
+  json_builder_add_int_value (builder, lode_config_get_threads (config));
+  json_builder_set_member_name (builder, "wall_seconds");
+  json_builder_add_double_value (builder, seconds);
+  json_builder_set_member_name (builder, "files_per_second");
+  json_builder_add_double_value (builder, report->n_files / seconds);
+  json_builder_set_member_name (builder, "lines_per_second");
+  json_builder_add_double_value (builder, report->n_lines / seconds);
+  json_builder_set_member_name (builder, "mb_per_second");
+  json_builder_add_double_value (builder, megabytes / seconds);
+  json_builder_set_member_name (builder, "peak_rss_mb");
+  json_builder_add_double_value (builder, index_rss_mb);
+  json_builder_set_member_name (builder, "index_bytes");
+  json_builder_add_int_value (builder, status->db_size);
+  json_builder_set_member_name (builder, "index_to_source_ratio");
+  json_builder_add_double_value (builder, size_ratio);
+
+  return g_steal_pointer (&project);
 }
 
 int
@@ -252,8 +386,6 @@ main (int   argc,
   g_autoptr(LodeConfig) config = NULL;
   g_autoptr(LodeEngine) engine = NULL;
   g_autoptr(LodeProject) project = NULL;
-  g_autoptr(LodeIndexReport) report = NULL;
-  g_autoptr(LodeProjectStatus) status = NULL;
   g_autoptr(GPtrArray) queries = NULL;
   g_autoptr(GArray) latencies = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autoptr(GArray) cpu = g_array_new (FALSE, FALSE, sizeof (gint64));
@@ -264,11 +396,6 @@ main (int   argc,
   g_autofree char *json = NULL;
   g_autofree char *temp_dir = NULL;
   const char *tree;
-  gint64 start;
-  double seconds;
-  double megabytes;
-  double index_rss_mb;
-  double size_ratio;
 
   setlocale (LC_ALL, "");
 
@@ -294,6 +421,21 @@ main (int   argc,
       g_printerr ("lode-bench: %s\n", error->message);
       return EXIT_FAILURE;
     }
+  if (opt_issues != NULL)
+    {
+      if (queries == NULL)
+        queries = g_ptr_array_new_with_free_func (g_free);
+      if (!load_issues (opt_issues, queries, &error))
+        {
+          g_printerr ("lode-bench: %s\n", error->message);
+          return EXIT_FAILURE;
+        }
+    }
+  if (opt_search_only && (opt_data_dir == NULL || queries == NULL))
+    {
+      g_printerr ("lode-bench: --search-only needs --data-dir and queries\n");
+      return EXIT_FAILURE;
+    }
 
   /* Environment overrides (LODE_INDEX_THREADS, …) apply, as they do for `lode`. */
   config = lode_config_load (&error);
@@ -312,77 +454,16 @@ main (int   argc,
 
   engine = lode_engine_new (config);
 
-  /* From scratch: an index left in --data-dir by an earlier run would make this an update. */
-  if (!lode_engine_remove_project (engine, tree, &error) &&
-      !g_error_matches (error, LODE_ERROR, LODE_ERROR_NOT_FOUND))
-    {
-      g_printerr ("lode-bench: %s\n", error->message);
-      return EXIT_FAILURE;
-    }
-  g_clear_error (&error);
-
-  start = g_get_monotonic_time ();
-  project = lode_engine_open_project (engine, tree, FALSE, &error);
-  if (project != NULL)
-    report = lode_project_index (project, NULL, NULL, NULL, &error);
-  seconds = (g_get_monotonic_time () - start) / (double) G_USEC_PER_SEC;
-  index_rss_mb = peak_rss_mb ();
-  if (report == NULL)
-    {
-      g_printerr ("lode-bench: %s\n", error->message);
-      return EXIT_FAILURE;
-    }
-
-  status = lode_project_dup_status (project, &error);
-  if (status == NULL)
-    {
-      g_printerr ("lode-bench: %s\n", error->message);
-      return EXIT_FAILURE;
-    }
-
-  megabytes = report->n_bytes / (1024.0 * 1024.0);
-  size_ratio = report->n_bytes > 0 ? (double) status->db_size / report->n_bytes : 0.0;
-
-  g_print ("tree            %s\n", lode_project_get_root (project));
-  g_print ("files           %u (%u skipped)\n", report->n_files,
-           report->skipped != NULL ? report->skipped->len : 0);
-  g_print ("lines           %" G_GUINT64_FORMAT "\n", report->n_lines);
-  g_print ("source          %.1f MB\n", megabytes);
-  g_print ("chunks          %u, symbols %u\n", status->stats.n_chunks, status->stats.n_symbols);
-  g_print ("threads         %u\n", lode_config_get_threads (config));
-  g_print ("wall            %.2f s\n", seconds);
-  g_print ("files/s         %.0f\n", report->n_files / seconds);
-  g_print ("lines/s         %.0f\n", report->n_lines / seconds);
-  g_print ("MB/s            %.2f\n", megabytes / seconds);
-  g_print ("peak RSS        %.1f MB\n", index_rss_mb);
-  g_print ("index size      %.1f MB (%.2f × source)\n",
-           status->db_size / (1024.0 * 1024.0), size_ratio);
-
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "files");
-  json_builder_add_int_value (builder, report->n_files);
-  json_builder_set_member_name (builder, "lines");
-  json_builder_add_int_value (builder, report->n_lines);
-  json_builder_set_member_name (builder, "source_mb");
-  json_builder_add_double_value (builder, megabytes);
-  json_builder_set_member_name (builder, "chunks");
-  json_builder_add_int_value (builder, status->stats.n_chunks);
-  json_builder_set_member_name (builder, "threads");
-  json_builder_add_int_value (builder, lode_config_get_threads (config));
-  json_builder_set_member_name (builder, "wall_seconds");
-  json_builder_add_double_value (builder, seconds);
-  json_builder_set_member_name (builder, "files_per_second");
-  json_builder_add_double_value (builder, report->n_files / seconds);
-  json_builder_set_member_name (builder, "lines_per_second");
-  json_builder_add_double_value (builder, report->n_lines / seconds);
-  json_builder_set_member_name (builder, "mb_per_second");
-  json_builder_add_double_value (builder, megabytes / seconds);
-  json_builder_set_member_name (builder, "peak_rss_mb");
-  json_builder_add_double_value (builder, index_rss_mb);
-  json_builder_set_member_name (builder, "index_bytes");
-  json_builder_add_int_value (builder, status->db_size);
-  json_builder_set_member_name (builder, "index_to_source_ratio");
-  json_builder_add_double_value (builder, size_ratio);
+  if (opt_search_only)
+    project = lode_engine_open_project (engine, tree, FALSE, &error);
+  else
+    project = index_tree (engine, config, tree, builder, &error);
+  if (project == NULL)
+    {
+      g_printerr ("lode-bench: %s\n", error->message);
+      return EXIT_FAILURE;
+    }
 
   if (queries != NULL)
     {
