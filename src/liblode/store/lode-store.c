@@ -284,6 +284,7 @@ typedef enum
   STMT_FILE_CHUNKS,
   STMT_SEARCH,
   STMT_SEARCH_FILTERED,
+  STMT_SEARCH_ANY,
   STMT_RANK_ONE,
   STMT_SYMBOL_LOOKUP,
   STMT_CHUNK_SYMBOLS,
@@ -340,6 +341,9 @@ static const char *const stmt_sql[N_STMTS] = {
     "WHERE fts.chunks_fts MATCH ?1 "
     "AND (?3 IS NULL OR f.language = ?3 COLLATE NOCASE) "
     "AND (?4 IS NULL OR lode_glob (?4, f.path)) ORDER BY r LIMIT ?2",
+  [STMT_SEARCH_ANY] =
+    "SELECT lode_rank_any (chunks_fts, " RANK_WEIGHTS ") FROM chunks_fts "
+    "WHERE chunks_fts MATCH ?1 LIMIT 1",
   [STMT_RANK_ONE] =
     "SELECT lode_rank (chunks_fts, " RANK_WEIGHTS ") FROM chunks_fts "
     "WHERE chunks_fts MATCH ?1 AND rowid = ?2",
@@ -363,6 +367,8 @@ static const char *const stmt_sql[N_STMTS] = {
   [STMT_FILE_PATH] = "SELECT path FROM files WHERE id = ?1",
 };
 
+typedef struct _RankAny RankAny;
+
 struct _LodeStore
 {
   GObject        parent_instance;
@@ -377,6 +383,7 @@ struct _LodeStore
   GCancellable  *cancellable;    /* (nullable): of the search running now */
   char          *reset_reason;   /* (nullable): why lode_store_open() started a new index */
   double         query_weight;   /* Σ IDF of the phrases of the last ranked query */
+  RankAny       *rank_any;       /* (nullable): the term-at-a-time search under way */
   guint          was_reset : 1;
   guint          in_transaction : 1;
   guint          read_only : 1;
@@ -677,11 +684,8 @@ rank_func (const Fts5ExtensionApi  *api,
            sqlite3_value          **args)
 {
   RankData *rank = api->xGetAuxdata (ctx, 0);
-  double stack_tf[64];
-  g_autofree double *heap_tf = NULL;
-  double *tf = stack_tf;
   int n_columns = api->xColumnCount (ctx);
-  int n_inst = 0;
+  double weights[4];
   double score = 0.0;
   int rc;
 
@@ -702,41 +706,284 @@ rank_func (const Fts5ExtensionApi  *api,
         }
     }
 
-  if (rank->n_phrases * n_columns > (int) G_N_ELEMENTS (stack_tf))
-    tf = heap_tf = g_new0 (double, rank->n_phrases * n_columns);
-  else
-    memset (stack_tf, 0, sizeof stack_tf);
-
-  rc = api->xInstCount (ctx, &n_inst);
-  for (int i = 0; rc == SQLITE_OK && i < n_inst; i++)
-    {
-      int phrase, column, offset;
-
-      rc = api->xInst (ctx, i, &phrase, &column, &offset);
-      if (rc == SQLITE_OK && phrase < rank->n_phrases && column < n_columns)
-        tf[phrase * n_columns + column] += 1.0;
-    }
-  if (rc != SQLITE_OK)
-    {
-      sqlite3_result_error_code (result, rc);
-      return;
-    }
-
+  if (n_columns > 4)
+    n_columns = 4;
   for (int c = 0; c < n_columns; c++)
+    weights[c] = c < n_args ? sqlite3_value_double (args[c]) : 1.0;
+
+  /* Each phrase's own instances, not xInstCount()'s array of all of them: FTS5 builds that
+   * array by finding, for every instance, the lowest position among all phrases, which costs
+   * instances × phrases — seconds for a pasted issue of three hundred words. */
+  for (int p = 0; p < rank->n_phrases; p++)
     {
-      double weight = c < n_args && c < 4 ? sqlite3_value_double (args[c]) : 1.0;
+      Fts5PhraseIter iter;
+      double tf[4] = { 0.0 };
+      int column, offset;
 
-      for (int p = 0; p < rank->n_phrases; p++)
+      rc = api->xPhraseFirst (ctx, p, &iter, &column, &offset);
+      if (rc != SQLITE_OK)
         {
-          double f = tf[p * n_columns + c];
-
-          if (f > 0.0)
-            score += weight * rank->idf[p] * f * (BM25_K1 + 1.0) / (f + BM25_K1);
+          sqlite3_result_error_code (result, rc);
+          return;
         }
+      for (; column >= 0; api->xPhraseNext (ctx, &iter, &column, &offset))
+        if (column < n_columns)
+          tf[column] += 1.0;
+
+      for (int c = 0; c < n_columns; c++)
+        if (tf[c] > 0.0)
+          score += weights[c] * rank->idf[p] * tf[c] * (BM25_K1 + 1.0) / (tf[c] + BM25_K1);
     }
 
   /* Like bm25(): lower is better, so that ascending order puts the best first. */
   sqlite3_result_double (result, -score);
+}
+
+/* Term-at-a-time ranking of a query that matches any of its phrases (words, a pasted issue).
+ * Row-at-a-time ranking (lode_rank() under ORDER BY) visits every row that holds any phrase
+ * and looks up every phrase in it: rows × phrases, a second of processor time for an issue of
+ * three hundred words on git's source. Here lode_rank_any() runs once, on the first row, and
+ * reads each phrase's own rows through xQueryPhrase(): the cost is the sum of the phrases'
+ * document frequencies, and each row's score adds up in a hash table. Same BM25 as
+ * rank_func(), same scores. */
+
+typedef struct
+{
+  gint64 id;      /* 0: empty slot */
+  double score;
+} AccSlot;
+
+typedef struct
+{
+  gint64 id;
+  double partial;  /* Σ over columns of weight × saturated tf; times the IDF later */
+} Posting;
+
+struct _RankAny
+{
+  LodeStore     *store;
+  GCancellable  *cancellable;
+  const gint64  *allowed;       /* (nullable): sorted ids a hit must be among */
+  guint          n_allowed;
+  guint          limit;
+  GArray        *hits;          /* out: LodeLexicalHit, best first */
+  double         weight;        /* out: Σ IDF × weight of the phrases */
+  int            rc;            /* out: an error the ranking met */
+  gboolean       done;
+  /* While reading one phrase: */
+  double         col_weights[4];
+  int            n_columns;
+  GArray        *postings;
+  guint          n_seen;
+};
+
+static inline guint
+acc_hash (gint64 id)
+{
+  guint64 x = (guint64) id * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+
+  return (guint) (x >> 32);
+}
+
+static void
+acc_add (AccSlot **table,
+         guint    *mask,
+         guint    *n_used,
+         gint64    id,
+         double    score)
+{
+  guint i;
+
+  if ((*n_used + 1) * 2 > *mask + 1)
+    {
+      guint old_size = *mask + 1;
+      AccSlot *old = *table;
+
+      *mask = old_size * 2 - 1;
+      *table = g_new0 (AccSlot, old_size * 2);
+      *n_used = 0;
+      for (guint j = 0; j < old_size; j++)
+        if (old[j].id != 0)
+          acc_add (table, mask, n_used, old[j].id, old[j].score);
+      g_free (old);
+    }
+
+  for (i = acc_hash (id) & *mask; (*table)[i].id != 0; i = (i + 1) & *mask)
+    if ((*table)[i].id == id)
+      {
+        (*table)[i].score += score;
+        return;
+      }
+
+  (*table)[i].id = id;
+  (*table)[i].score = score;
+  (*n_used)++;
+}
+
+static int
+posting_cb (const Fts5ExtensionApi *api,
+            Fts5Context            *ctx,
+            void                   *user_data)
+{
+  RankAny *rank = user_data;
+  Fts5PhraseIter iter;
+  double tf[4] = { 0.0 };
+  Posting posting = { api->xRowid (ctx), 0.0 };
+  int column, offset;
+  int rc;
+
+  if ((++rank->n_seen & 0xFFF) == 0 && g_cancellable_is_cancelled (rank->cancellable))
+    return SQLITE_INTERRUPT;
+
+  rc = api->xPhraseFirst (ctx, 0, &iter, &column, &offset);
+  if (rc != SQLITE_OK)
+    return rc;
+  for (; column >= 0; api->xPhraseNext (ctx, &iter, &column, &offset))
+    if (column < rank->n_columns)
+      tf[column] += 1.0;
+
+  for (int c = 0; c < rank->n_columns; c++)
+    if (tf[c] > 0.0)
+      posting.partial += rank->col_weights[c] * tf[c] * (BM25_K1 + 1.0) / (tf[c] + BM25_K1);
+  g_array_append_val (rank->postings, posting);
+
+  return SQLITE_OK;
+}
+
+static int
+compare_id (gconstpointer a,
+            gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a;
+  gint64 y = *(const gint64 *) b;
+
+  return (x > y) - (x < y);
+}
+
+static int
+compare_hits_desc (gconstpointer a,
+                   gconstpointer b)
+{
+  const LodeLexicalHit *x = a;
+  const LodeLexicalHit *y = b;
+
+  if (x->score != y->score)
+    return x->score > y->score ? -1 : 1;
+  return (x->chunk_id > y->chunk_id) - (x->chunk_id < y->chunk_id);
+}
+
+/* The best rank->limit rows of the table, best first (ties: lower id first, as FTS5's
+ * ORDER BY over rowid order gives them). */
+static void
+select_best (RankAny *rank,
+             AccSlot *table,
+             guint    size)
+{
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (LodeLexicalHit));
+
+  for (guint i = 0; i < size; i++)
+    {
+      LodeLexicalHit hit = { table[i].id, table[i].score };
+
+      if (hit.chunk_id == 0)
+        continue;
+      if (rank->allowed != NULL &&
+          bsearch (&hit.chunk_id, rank->allowed, rank->n_allowed, sizeof (gint64),
+                   compare_id) == NULL)
+        continue;
+      g_array_append_val (all, hit);
+    }
+
+  /* Only the best rank->limit need sorting: the rest go below a pivot first. */
+  while (all->len > 4 * rank->limit)
+    {
+      LodeLexicalHit *hits = (LodeLexicalHit *) all->data;
+      double pivot = hits[g_random_int_range (0, all->len)].score;
+      guint n_above = 0;
+
+      for (guint i = 0; i < all->len; i++)
+        if (hits[i].score >= pivot)
+          {
+            LodeLexicalHit t = hits[n_above];
+
+            hits[n_above++] = hits[i];
+            hits[i] = t;
+          }
+      if (n_above < rank->limit || n_above == all->len)
+        break;
+      g_array_set_size (all, n_above);
+    }
+  g_array_sort (all, compare_hits_desc);
+  g_array_append_vals (rank->hits, all->data, MIN (all->len, rank->limit));
+}
+
+static void
+rank_any_func (const Fts5ExtensionApi  *api,
+               Fts5Context             *ctx,
+               sqlite3_context         *result,
+               int                      n_args,
+               sqlite3_value          **args)
+{
+  LodeStore *store = api->xUserData (ctx);
+  RankAny *rank = store->rank_any;
+  const char *w = n_args > 4 ? (const char *) sqlite3_value_text (args[4]) : NULL;
+  int n_phrases = api->xPhraseCount (ctx);
+  sqlite3_int64 n_rows = 0;
+  guint mask = 1023;
+  guint n_used = 0;
+  g_autofree AccSlot *table = g_new0 (AccSlot, mask + 1);
+  int rc;
+
+  sqlite3_result_null (result);
+  if (rank == NULL || rank->done)
+    return;
+  rank->done = TRUE;
+
+  rank->n_columns = MIN (api->xColumnCount (ctx), 4);
+  for (int c = 0; c < rank->n_columns; c++)
+    rank->col_weights[c] = c < n_args ? sqlite3_value_double (args[c]) : 1.0;
+  rank->postings = g_array_new (FALSE, FALSE, sizeof (Posting));
+
+  rc = api->xRowCount (ctx, &n_rows);
+  for (int p = 0; rc == SQLITE_OK && p < n_phrases; p++)
+    {
+      double weight = 1.0;
+      double idf;
+
+      if (w != NULL && *w != '\0')
+        {
+          char *end = NULL;
+
+          weight = g_ascii_strtod (w, &end);
+          w = end;
+          if (!(weight > 0.0 && weight < 1000.0))
+            weight = 1.0;
+        }
+
+      g_array_set_size (rank->postings, 0);
+      rc = api->xQueryPhrase (ctx, p, rank, posting_cb);
+      if (rc != SQLITE_OK)
+        break;
+
+      idf = weight * MAX (1e-6, log ((n_rows - rank->postings->len + 0.5) /
+                                     (rank->postings->len + 0.5)));
+      rank->weight += idf;
+      for (guint i = 0; i < rank->postings->len; i++)
+        {
+          const Posting *posting = &g_array_index (rank->postings, Posting, i);
+
+          acc_add (&table, &mask, &n_used, posting->id, idf * posting->partial);
+        }
+    }
+  g_clear_pointer (&rank->postings, g_array_unref);
+
+  if (rc != SQLITE_OK)
+    {
+      rank->rc = rc;
+      return;
+    }
+
+  select_best (rank, table, mask + 1);
 }
 
 static gboolean
@@ -756,6 +1003,8 @@ register_rank_function (LodeStore  *self,
     }
   if (rc == SQLITE_OK && api != NULL)
     rc = api->xCreateFunction (api, "lode_rank", self, rank_func, NULL);
+  if (rc == SQLITE_OK && api != NULL)
+    rc = api->xCreateFunction (api, "lode_rank_any", self, rank_any_func, NULL);
 
   if (rc != SQLITE_OK || api == NULL)
     {
@@ -2003,6 +2252,58 @@ build_match (const LodeLexicalQuery  *query,
   return g_string_free (match, FALSE);
 }
 
+/* A query that matches any of its phrases, ranked term at a time (see rank_any_func()). */
+static gboolean
+lexical_any (LodeStore               *self,
+             const char              *match,
+             const char              *weights,
+             const LodeSearchFilter  *filter,
+             guint                    limit,
+             GCancellable            *cancellable,
+             GArray                  *hits,
+             double                  *weight,
+             GError                 **error)
+{
+  g_autoptr(GArray) allowed = NULL;
+  RankAny rank = { 0 };
+  sqlite3_stmt *s;
+  int rc;
+
+  if (filter != NULL && (filter->language != NULL || filter->path_glob != NULL))
+    {
+      allowed = lode_store_dup_chunk_ids (self, filter->language, filter->path_glob, error);
+      if (allowed == NULL)
+        return FALSE;
+      rank.allowed = (const gint64 *) allowed->data;
+      rank.n_allowed = allowed->len;
+    }
+
+  rank.store = self;
+  rank.cancellable = cancellable;
+  rank.limit = limit;
+  rank.hits = hits;
+  rank.rc = SQLITE_OK;
+
+  s = stmt (self, STMT_SEARCH_ANY);
+  bind_text (s, 1, match);
+  bind_text (s, 9, weights);
+  self->rank_any = &rank;
+  self->cancellable = cancellable;
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    ;
+  sqlite3_reset (s);
+  self->rank_any = NULL;
+
+  if (rc == SQLITE_DONE && rank.rc != SQLITE_OK)
+    rc = rank.rc;
+  if (rc != SQLITE_DONE)
+    set_db_error (self, rc, error, "Search failed");
+  self->cancellable = NULL;
+
+  *weight = rank.weight;
+  return rc == SQLITE_DONE;
+}
+
 static gboolean
 store_lexical (LodeSearchBackend       *backend,
                const LodeLexicalQuery  *query,
@@ -2017,8 +2318,13 @@ store_lexical (LodeSearchBackend       *backend,
   gboolean filtered = filter != NULL && (filter->language != NULL || filter->path_glob != NULL);
   g_autofree char *weights = NULL;
   g_autofree char *match = build_match (query, &weights);
-  sqlite3_stmt *s = stmt (self, filtered ? STMT_SEARCH_FILTERED : STMT_SEARCH);
+  sqlite3_stmt *s;
   int rc;
+
+  if (!query->require_all)
+    return lexical_any (self, match, weights, filter, limit, cancellable, hits, weight, error);
+
+  s = stmt (self, filtered ? STMT_SEARCH_FILTERED : STMT_SEARCH);
 
   self->query_weight = 0.0;
   self->cancellable = cancellable;
