@@ -590,6 +590,38 @@ def handle(state, method, template, params, query, body):
         for point_id in ids:
             collection.points.pop(point_id, None)
         return ok({"operation_id": collection.version, "status": "completed"}, start)
+    if template == "/collections/{collection_name}/points/vectors" and method == "PUT":
+        prepared = []
+        for point in body["points"]:
+            point_id = normalise_id(point["id"])
+            if point_id not in collection.points:
+                raise ApiError(404, "Not found: No point with id %s found" % point_id)
+            vector = point["vector"]
+            if isinstance(vector, list):
+                vector = {"": vector}
+            prepared.append((point_id, {name: collection.prepare_vector(name, value)
+                                        for name, value in vector.items()}))
+        collection.version += 1
+        for point_id, vectors in prepared:
+            collection.points[point_id]["vector"].update(vectors)
+            collection.points[point_id]["version"] = collection.version
+        return ok({"operation_id": collection.version, "status": "completed"}, start)
+    if template == "/collections/{collection_name}/points/vectors/delete":
+        ids = ([normalise_id(i) for i in body["points"]] if "points" in body
+               else collection.select(body.get("filter")))
+        collection.version += 1
+        for point_id in ids:
+            for name in body["vector"]:
+                collection.points.get(point_id, {"vector": {}})["vector"].pop(name, None)
+        return ok({"operation_id": collection.version, "status": "completed"}, start)
+    if template == "/collections/{collection_name}/points/payload" and method == "POST":
+        ids = ([normalise_id(i) for i in body["points"]] if body.get("points") is not None
+               else collection.select(body.get("filter")))
+        collection.version += 1
+        for point_id in ids:
+            if point_id in collection.points:
+                collection.points[point_id]["payload"].update(copy.deepcopy(body["payload"]))
+        return ok({"operation_id": collection.version, "status": "completed"}, start)
     if template == "/collections/{collection_name}/points/count":
         return ok({"count": len(collection.select(body.get("filter")))}, start)
     if template == "/collections/{collection_name}/points/scroll":

@@ -262,7 +262,7 @@ test_points (void)
   g_assert_cmpuint (count_points (client, collection, NULL), ==, 40);
 
   /* Scrolling pages through everything, in id order. */
-  scrolled = lode_qdrant_client_scroll (client, collection, NULL, fields, NULL, &error);
+  scrolled = lode_qdrant_client_scroll (client, collection, NULL, fields, NULL, 0, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (scrolled->len, ==, 40);
   g_assert_cmpstr (((LodeQdrantHit *) scrolled->pdata[0])->id, ==, "1");
@@ -511,7 +511,7 @@ test_hybrid (void)
   g_ptr_array_add (points, point_new (3, "c.c", c, 3, 7, 2.0, NULL));
   assert_ok (lode_qdrant_client_upsert (client, collection, points, NULL, &error));
 
-  hits = lode_qdrant_client_query_hybrid (client, collection, query, 3, &sparse, NULL, 10, 10,
+  hits = lode_qdrant_client_query_hybrid (client, collection, query, 3, &sparse, NULL, NULL, 10, 10,
                                           NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (hits->len, ==, 3);
@@ -525,7 +525,7 @@ test_hybrid (void)
   /* The filter reaches both legs. */
   filter = lode_qdrant_filter_match ("path", "b.c");
   g_clear_pointer (&hits, g_ptr_array_unref);
-  hits = lode_qdrant_client_query_hybrid (client, collection, query, 3, &sparse, filter, 10, 10,
+  hits = lode_qdrant_client_query_hybrid (client, collection, query, 3, &sparse, filter, NULL, 10, 10,
                                           NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (hits->len, ==, 1);

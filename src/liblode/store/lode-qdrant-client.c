@@ -46,16 +46,6 @@ struct _LodeQdrantClient
 G_DEFINE_FINAL_TYPE (LodeQdrantClient, lode_qdrant_client, G_TYPE_OBJECT)
 
 void
-lode_sparse_vector_free (LodeSparseVector *vector)
-{
-  if (vector == NULL)
-    return;
-  g_free (vector->indices);
-  g_free (vector->values);
-  g_free (vector);
-}
-
-void
 lode_qdrant_hit_free (LodeQdrantHit *hit)
 {
   if (hit == NULL)
@@ -969,6 +959,8 @@ lode_qdrant_client_create_payload_index (LodeQdrantClient  *self,
 
 /* ---- points ---------------------------------------------------------------------------- */
 
+static JsonNode *id_node (const char *id);
+
 static gboolean
 send_points (LodeQdrantClient  *self,
              const char        *path,
@@ -1073,6 +1065,74 @@ lode_qdrant_client_delete (LodeQdrantClient  *self,
   g_return_val_if_fail (LODE_IS_QDRANT_CLIENT (self), FALSE);
   g_return_val_if_fail (filter != NULL, FALSE);
 
+  json_object_set_member (object, "filter", json_node_copy (filter));
+  json_node_set_object (body, object);
+  result = lode_qdrant_client_call (self, "POST", path, body, cancellable, error);
+  return result != NULL;
+}
+
+/**
+ * lode_qdrant_client_update_vectors:
+ * @self: a #LodeQdrantClient
+ * @collection: the collection
+ * @points: (element-type JsonNode): `{"id", "vector"}` objects
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Sets the named vectors given of existing points, leaving their payload and other vectors.
+ *
+ * Returns: whether every point was updated
+ */
+gboolean
+lode_qdrant_client_update_vectors (LodeQdrantClient  *self,
+                                   const char        *collection,
+                                   GPtrArray         *points,
+                                   GCancellable      *cancellable,
+                                   GError           **error)
+{
+  g_autofree char *path = collection_path (collection, "/points/vectors?wait=true");
+  g_autoptr(JsonObject) object = json_object_new ();
+  g_autoptr(JsonNode) body = json_node_new (JSON_NODE_OBJECT);
+  g_autoptr(JsonNode) result = NULL;
+  JsonArray *array = json_array_sized_new (points->len);
+
+  g_return_val_if_fail (LODE_IS_QDRANT_CLIENT (self), FALSE);
+
+  for (guint i = 0; i < points->len; i++)
+    json_array_add_element (array, json_node_copy (g_ptr_array_index (points, i)));
+  json_object_set_array_member (object, "points", array);
+  json_node_set_object (body, object);
+  result = lode_qdrant_client_call (self, "PUT", path, body, cancellable, error);
+  return result != NULL;
+}
+
+/**
+ * lode_qdrant_client_set_payload:
+ * @self: a #LodeQdrantClient
+ * @collection: the collection
+ * @filter: the points
+ * @payload: the fields to set (others are kept)
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Returns: whether the payload is set
+ */
+gboolean
+lode_qdrant_client_set_payload (LodeQdrantClient  *self,
+                                const char        *collection,
+                                JsonNode          *filter,
+                                JsonObject        *payload,
+                                GCancellable      *cancellable,
+                                GError           **error)
+{
+  g_autofree char *path = collection_path (collection, "/points/payload?wait=true");
+  g_autoptr(JsonObject) object = json_object_new ();
+  g_autoptr(JsonNode) body = json_node_new (JSON_NODE_OBJECT);
+  g_autoptr(JsonNode) result = NULL;
+
+  g_return_val_if_fail (LODE_IS_QDRANT_CLIENT (self), FALSE);
+
+  json_object_set_object_member (object, "payload", json_object_ref (payload));
   json_object_set_member (object, "filter", json_node_copy (filter));
   json_node_set_object (body, object);
   result = lode_qdrant_client_call (self, "POST", path, body, cancellable, error);
@@ -1195,10 +1255,12 @@ read_points (LodeQdrantClient  *self,
  * @collection: the collection
  * @filter: (nullable): which points
  * @fields: (nullable) (array zero-terminated=1): the payload fields to return, %NULL for all
+ * @start_id: (nullable): the first point id to read (Qdrant orders integer ids before UUIDs)
+ * @limit: at most this many points, 0 for all
  * @cancellable: (nullable): a #GCancellable
  * @error: return location for a #GError
  *
- * Every point @filter selects, in id order, page by page.
+ * The points @filter selects, in id order, page by page.
  *
  * Returns: (transfer container) (element-type LodeQdrantHit): the points
  */
@@ -1207,16 +1269,18 @@ lode_qdrant_client_scroll (LodeQdrantClient    *self,
                            const char          *collection,
                            JsonNode            *filter,
                            const char * const  *fields,
+                           const char          *start_id,
+                           guint                limit,
                            GCancellable        *cancellable,
                            GError             **error)
 {
   g_autofree char *path = collection_path (collection, "/points/scroll");
   g_autoptr(GPtrArray) hits = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_qdrant_hit_free);
-  g_autoptr(JsonNode) offset = NULL;
+  g_autoptr(JsonNode) offset = start_id != NULL ? id_node (start_id) : NULL;
 
   g_return_val_if_fail (LODE_IS_QDRANT_CLIENT (self), NULL);
 
-  for (;;)
+  while (limit == 0 || hits->len < limit)
     {
       g_autoptr(JsonObject) object = json_object_new ();
       g_autoptr(JsonNode) body = json_node_new (JSON_NODE_OBJECT);
@@ -1226,7 +1290,8 @@ lode_qdrant_client_scroll (LodeQdrantClient    *self,
 
       if (filter != NULL)
         json_object_set_member (object, "filter", json_node_copy (filter));
-      json_object_set_int_member (object, "limit", SCROLL_PAGE);
+      json_object_set_int_member (object, "limit", limit > 0 ? MIN (SCROLL_PAGE, limit - hits->len)
+                                                              : SCROLL_PAGE);
       json_object_set_member (object, "with_payload", payload_selector (fields));
       json_object_set_boolean_member (object, "with_vector", FALSE);
       if (offset != NULL)
@@ -1443,6 +1508,7 @@ lode_qdrant_client_query (LodeQdrantClient        *self,
  * @dims: its size
  * @sparse: the sparse query vector
  * @filter: (nullable): which points may be found, applied to both legs
+ * @dense_filter: (nullable): what the dense leg also requires (the model of its vectors)
  * @candidates: how many points each leg brings to the fusion
  * @limit: how many fused points to return
  * @fields: (nullable) (array zero-terminated=1): payload fields, %NULL for all
@@ -1461,6 +1527,7 @@ lode_qdrant_client_query_hybrid (LodeQdrantClient        *self,
                                  guint                    dims,
                                  const LodeSparseVector  *sparse,
                                  JsonNode                *filter,
+                                 JsonNode                *dense_filter,
                                  guint                    candidates,
                                  guint                    limit,
                                  const char * const      *fields,
@@ -1478,8 +1545,17 @@ lode_qdrant_client_query_hybrid (LodeQdrantClient        *self,
   candidates = MAX (candidates, MAX (limit, 1));
   json_array_add_object_element (prefetch, leg_object ("bm25", sparse_node (sparse), filter,
                                                        candidates));
-  json_array_add_object_element (prefetch, leg_object ("dense", dense_node (dense, dims), filter,
-                                                       candidates));
+  if (dense_filter != NULL)
+    {
+      g_autoptr(JsonNode) both = lode_qdrant_filter_and (filter != NULL ? json_node_copy (filter) : NULL,
+                                                         json_node_copy (dense_filter));
+
+      json_array_add_object_element (prefetch, leg_object ("dense", dense_node (dense, dims), both,
+                                                           candidates));
+    }
+  else
+    json_array_add_object_element (prefetch, leg_object ("dense", dense_node (dense, dims), filter,
+                                                         candidates));
   json_object_set_array_member (object, "prefetch", prefetch);
   json_object_set_int_member (rrf, "k", RRF_K);
   json_object_set_object_member (fusion, "rrf", rrf);

@@ -9,6 +9,8 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "lode-sparse-vector.h"
+
 G_BEGIN_DECLS
 
 /* The oldest server Lode works with: `{"rrf": {"k": …}}` fusion came with 1.16 (named dense
@@ -38,19 +40,6 @@ typedef struct
 } LodeQdrantCollectionSpec;
 
 /**
- * LodeSparseVector:
- * @indices: term ids, each once
- * @values: their weights
- * @len: entries in both
- */
-typedef struct
-{
-  guint32 *indices;
-  float   *values;
-  guint    len;
-} LodeSparseVector;
-
-/**
  * LodeQdrantHit:
  * @id: the point's id (Lode's points have unsigned integer ids or UUIDs, as text)
  * @score: its score: the fused RRF value for a hybrid query
@@ -63,7 +52,6 @@ typedef struct
   JsonObject *payload;
 } LodeQdrantHit;
 
-void lode_sparse_vector_free (LodeSparseVector *vector);
 void lode_qdrant_hit_free    (LodeQdrantHit    *hit);
 
 #define LODE_TYPE_QDRANT_CLIENT (lode_qdrant_client_get_type ())
@@ -138,6 +126,19 @@ GPtrArray        *lode_qdrant_client_scroll           (LodeQdrantClient        *
                                                        const char              *collection,
                                                        JsonNode                *filter,
                                                        const char * const      *fields,
+                                                       const char              *start_id,
+                                                       guint                    limit,
+                                                       GCancellable            *cancellable,
+                                                       GError                 **error);
+gboolean          lode_qdrant_client_update_vectors   (LodeQdrantClient        *self,
+                                                       const char              *collection,
+                                                       GPtrArray               *points,
+                                                       GCancellable            *cancellable,
+                                                       GError                 **error);
+gboolean          lode_qdrant_client_set_payload      (LodeQdrantClient        *self,
+                                                       const char              *collection,
+                                                       JsonNode                *filter,
+                                                       JsonObject              *payload,
                                                        GCancellable            *cancellable,
                                                        GError                 **error);
 GPtrArray        *lode_qdrant_client_retrieve         (LodeQdrantClient        *self,
@@ -164,6 +165,7 @@ GPtrArray        *lode_qdrant_client_query_hybrid     (LodeQdrantClient        *
                                                        guint                    dims,
                                                        const LodeSparseVector  *sparse,
                                                        JsonNode                *filter,
+                                                       JsonNode                *dense_filter,
                                                        guint                    candidates,
                                                        guint                    limit,
                                                        const char * const      *fields,
@@ -178,7 +180,6 @@ JsonNode *lode_qdrant_filter_match_any (const char  *key,
 JsonNode *lode_qdrant_filter_and       (JsonNode    *first,
                                         JsonNode    *second);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeSparseVector, lode_sparse_vector_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeQdrantHit, lode_qdrant_hit_free)
 
 G_END_DECLS

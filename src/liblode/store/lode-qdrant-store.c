@@ -1,0 +1,1934 @@
+/* lode-qdrant-store.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * One collection per project holds everything the SQLite store keeps, as three kinds of
+ * points told apart by the payload field `type`:
+ *
+ * - "chunk" (integer id = the chunk id, never reused): path, file_id, language, lines, kind,
+ *   symbol, container, signature, text, text_hash (SHA-1 of the text, absent for a blank
+ *   chunk), the declarations it holds (`symbols`, with their lower-case names in `names`),
+ *   the model of its dense vector (`model`); vectors `bm25` (sparse, client-side BM25 of
+ *   Lode's tokenizer, see lode-sparse-vector.c) and `dense` once embedded.
+ * - "file" (UUID from the path): file_id, language, content hash, size, mtime, lines, counts,
+ *   and its imports with their resolution (`imports`, flattened into `import_keys` and
+ *   `import_targets` for filters).
+ * - "meta" (UUID from the key): key and value: schema version, state, root, the id counters,
+ *   the dense vector's size and a data version bumped by every commit.
+ *
+ * A writer keeps the file points in memory (the import graph and the hashes are read from
+ * there) and writes a batch at commit in an order that makes a crash between two requests
+ * harmless: the id counters first, then the old chunks of every file of the batch are deleted
+ * by filter, the new chunks upserted, and only then the file points with their new hashes.
+ * A crash before the last step leaves the old hash (or none), so the next run chunks the
+ * file again and its delete-by-path removes whatever half-written chunks it left; a removed
+ * file loses its chunks before its file point, so it is removed again when the point is
+ * still there.
+ */
+
+#define G_LOG_DOMAIN "lode-qdrant"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "lode-chunk.h"
+#include "lode-error.h"
+#include "lode-graph.h"
+#include "lode-qdrant-store.h"
+#include "lode-sparse-vector.h"
+
+/* Paths in one delete-by-filter request: the filter's size stays far under the limits. */
+#define DELETE_PATHS_PER_REQUEST 256
+
+typedef struct
+{
+  char      *path;
+  gint64     id;
+  char      *language;
+  char      *hash;
+  guint64    size;
+  gint64     mtime_usec;
+  guint      n_lines;
+  guint      n_chunks;
+  guint      n_symbols;
+  guint64    n_bytes;
+  GPtrArray *imports;    /* LodeStoredImport, ids: file id << 16 | index */
+} FileRecord;
+
+struct _LodeQdrantStore
+{
+  GObject           parent_instance;
+
+  LodeQdrantClient *client;
+  char             *collection;
+  guint             dims;
+  gboolean          writer;
+  gboolean          was_reset;
+  char             *reset_reason;
+
+  GHashTable       *files;        /* path → FileRecord */
+  GHashTable       *meta;         /* key → value */
+  gint64            next_chunk;
+  gint64            next_file;
+
+  /* The batch in flight (between begin and commit). */
+  gboolean          in_batch;
+  GPtrArray        *pending_chunks;   /* JsonNode points */
+  GHashTable       *replaced;         /* paths whose old chunks go */
+  GHashTable       *dirty;            /* paths whose file point is written */
+  GHashTable       *removed;          /* paths whose file point goes */
+  GHashTable       *dirty_meta;       /* keys */
+};
+
+G_DEFINE_FINAL_TYPE (LodeQdrantStore, lode_qdrant_store, G_TYPE_OBJECT)
+
+static void
+file_record_free (FileRecord *record)
+{
+  g_free (record->path);
+  g_free (record->language);
+  g_free (record->hash);
+  g_clear_pointer (&record->imports, g_ptr_array_unref);
+  g_free (record);
+}
+
+static void
+lode_qdrant_store_finalize (GObject *object)
+{
+  LodeQdrantStore *self = (LodeQdrantStore *) object;
+
+  g_clear_object (&self->client);
+  g_clear_pointer (&self->collection, g_free);
+  g_clear_pointer (&self->reset_reason, g_free);
+  g_clear_pointer (&self->files, g_hash_table_unref);
+  g_clear_pointer (&self->meta, g_hash_table_unref);
+  g_clear_pointer (&self->pending_chunks, g_ptr_array_unref);
+  g_clear_pointer (&self->replaced, g_hash_table_unref);
+  g_clear_pointer (&self->dirty, g_hash_table_unref);
+  g_clear_pointer (&self->removed, g_hash_table_unref);
+  g_clear_pointer (&self->dirty_meta, g_hash_table_unref);
+
+  G_OBJECT_CLASS (lode_qdrant_store_parent_class)->finalize (object);
+}
+
+static void
+lode_qdrant_store_class_init (LodeQdrantStoreClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = lode_qdrant_store_finalize;
+}
+
+static void
+lode_qdrant_store_init (LodeQdrantStore *self)
+{
+  self->files = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                       (GDestroyNotify) file_record_free);
+  self->meta = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->pending_chunks = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+  self->replaced = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->dirty = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->removed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->dirty_meta = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+}
+
+/* ---- ids and filters ------------------------------------------------------------------- */
+
+/* A name-based UUID (version 5 layout over SHA-1), so that a file's or a meta key's point
+ * has the same id on every machine. */
+static char *
+name_uuid (const char *kind,
+           const char *name)
+{
+  g_autofree char *input = g_strconcat ("lode:", kind, ":", name, NULL);
+  g_autofree char *sha = g_compute_checksum_for_string (G_CHECKSUM_SHA1, input, -1);
+  char hex[33];
+
+  memcpy (hex, sha, 32);
+  hex[32] = '\0';
+  hex[12] = '5';
+  hex[16] = "89ab"[g_ascii_xdigit_value (hex[16]) & 3];
+  return g_strdup_printf ("%.8s-%.4s-%.4s-%.4s-%.12s", hex, hex + 8, hex + 12, hex + 16,
+                          hex + 20);
+}
+
+static JsonNode *
+filter_type (const char *type)
+{
+  return lode_qdrant_filter_match ("type", type);
+}
+
+static char *
+text_hash (const char *text)
+{
+  const char *p;
+
+  for (p = text; p != NULL && *p != '\0' && g_ascii_isspace (*p); p++)
+    ;
+  if (p == NULL || *p == '\0')
+    return NULL;
+
+  return g_compute_checksum_for_string (G_CHECKSUM_SHA1, text, -1);
+}
+
+static JsonArray *
+strv_to_array (const char * const *strv)
+{
+  JsonArray *array = json_array_new ();
+
+  for (guint i = 0; strv != NULL && strv[i] != NULL; i++)
+    json_array_add_string_element (array, strv[i]);
+  return array;
+}
+
+static GStrv
+array_to_strv (JsonArray *array)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      JsonNode *item = json_array_get_element (array, i);
+
+      if (JSON_NODE_HOLDS_VALUE (item) && json_node_get_value_type (item) == G_TYPE_STRING)
+        g_strv_builder_add (builder, json_node_get_string (item));
+    }
+  return g_strv_builder_end (builder);
+}
+
+static const char *
+get_string (JsonObject *object,
+            const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (node);
+}
+
+static void
+set_string (JsonObject *object,
+            const char *member,
+            const char *value)
+{
+  if (value != NULL)
+    json_object_set_string_member (object, member, value);
+}
+
+/* ---- file records ---------------------------------------------------------------------- */
+
+static LodeStoredImport *
+stored_import_copy (const LodeStoredImport *import)
+{
+  LodeStoredImport *copy = g_new0 (LodeStoredImport, 1);
+
+  copy->id = import->id;
+  copy->path = g_strdup (import->path);
+  copy->specifier = g_strdup (import->specifier);
+  copy->name = g_strdup (import->name);
+  copy->kind = g_strdup (import->kind);
+  copy->line = import->line;
+  copy->key = g_strdup (import->key);
+  copy->targets = g_strdupv (import->targets);
+  copy->package = g_strdup (import->package);
+  return copy;
+}
+
+static JsonNode *
+file_point (FileRecord *record)
+{
+  g_autofree char *id = name_uuid ("file", record->path);
+  JsonObject *point = json_object_new ();
+  JsonObject *payload = json_object_new ();
+  JsonArray *imports = json_array_new ();
+  JsonArray *keys = json_array_new ();
+  JsonArray *targets = json_array_new ();
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+
+  json_object_set_string_member (point, "id", id);
+  json_object_set_object_member (point, "vector", json_object_new ());
+  json_object_set_string_member (payload, "type", "file");
+  json_object_set_string_member (payload, "path", record->path);
+  json_object_set_int_member (payload, "file_id", record->id);
+  set_string (payload, "language", record->language);
+  set_string (payload, "hash", record->hash);
+  json_object_set_int_member (payload, "size", (gint64) record->size);
+  json_object_set_int_member (payload, "mtime", record->mtime_usec);
+  json_object_set_int_member (payload, "lines", record->n_lines);
+  json_object_set_int_member (payload, "n_chunks", record->n_chunks);
+  json_object_set_int_member (payload, "n_symbols", record->n_symbols);
+  json_object_set_int_member (payload, "n_bytes", (gint64) record->n_bytes);
+
+  for (guint i = 0; record->imports != NULL && i < record->imports->len; i++)
+    {
+      const LodeStoredImport *import = g_ptr_array_index (record->imports, i);
+      JsonObject *item = json_object_new ();
+
+      json_object_set_string_member (item, "specifier", import->specifier);
+      set_string (item, "name", import->name);
+      set_string (item, "kind", import->kind);
+      json_object_set_int_member (item, "line", import->line);
+      set_string (item, "key", import->key);
+      json_object_set_array_member (item, "targets",
+                                    strv_to_array ((const char * const *) import->targets));
+      set_string (item, "package", import->package);
+      json_array_add_object_element (imports, item);
+      if (import->key != NULL)
+        json_array_add_string_element (keys, import->key);
+      for (guint t = 0; import->targets != NULL && import->targets[t] != NULL; t++)
+        json_array_add_string_element (targets, import->targets[t]);
+    }
+  json_object_set_array_member (payload, "imports", imports);
+  json_object_set_array_member (payload, "import_keys", keys);
+  json_object_set_array_member (payload, "import_targets", targets);
+
+  json_object_set_object_member (point, "payload", payload);
+  json_node_take_object (node, point);
+  return node;
+}
+
+static FileRecord *
+file_record_from_payload (JsonObject *payload)
+{
+  FileRecord *record = g_new0 (FileRecord, 1);
+  JsonNode *imports = json_object_get_member (payload, "imports");
+
+  record->path = g_strdup (get_string (payload, "path"));
+  record->id = json_object_get_int_member_with_default (payload, "file_id", 0);
+  record->language = g_strdup (get_string (payload, "language"));
+  record->hash = g_strdup (get_string (payload, "hash"));
+  record->size = json_object_get_int_member_with_default (payload, "size", 0);
+  record->mtime_usec = json_object_get_int_member_with_default (payload, "mtime", 0);
+  record->n_lines = json_object_get_int_member_with_default (payload, "lines", 0);
+  record->n_chunks = json_object_get_int_member_with_default (payload, "n_chunks", 0);
+  record->n_symbols = json_object_get_int_member_with_default (payload, "n_symbols", 0);
+  record->n_bytes = json_object_get_int_member_with_default (payload, "n_bytes", 0);
+  record->imports = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_import_free);
+
+  if (imports != NULL && JSON_NODE_HOLDS_ARRAY (imports))
+    {
+      JsonArray *array = json_node_get_array (imports);
+
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          JsonObject *item = json_array_get_object_element (array, i);
+          LodeStoredImport *import = g_new0 (LodeStoredImport, 1);
+          JsonNode *targets = json_object_get_member (item, "targets");
+
+          import->id = record->id << 16 | i;
+          import->path = g_strdup (record->path);
+          import->specifier = g_strdup (get_string (item, "specifier"));
+          import->name = g_strdup (get_string (item, "name"));
+          import->kind = g_strdup (get_string (item, "kind"));
+          import->line = json_object_get_int_member_with_default (item, "line", 0);
+          import->key = g_strdup (get_string (item, "key"));
+          import->targets = array_to_strv (targets != NULL && JSON_NODE_HOLDS_ARRAY (targets)
+                                           ? json_node_get_array (targets) : NULL);
+          import->package = g_strdup (get_string (item, "package"));
+          g_ptr_array_add (record->imports, import);
+        }
+    }
+
+  return record;
+}
+
+static JsonNode *
+meta_point (const char *key,
+            const char *value)
+{
+  g_autofree char *id = name_uuid ("meta", key);
+  JsonObject *point = json_object_new ();
+  JsonObject *payload = json_object_new ();
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+
+  json_object_set_string_member (point, "id", id);
+  json_object_set_object_member (point, "vector", json_object_new ());
+  json_object_set_string_member (payload, "type", "meta");
+  json_object_set_string_member (payload, "key", key);
+  if (value != NULL)
+    json_object_set_string_member (payload, "value", value);
+  else
+    json_object_set_null_member (payload, "value");
+  json_object_set_object_member (point, "payload", payload);
+  json_node_take_object (node, point);
+  return node;
+}
+
+/* ---- loading --------------------------------------------------------------------------- */
+
+static gboolean
+load_meta (LodeQdrantStore  *self,
+           GError          **error)
+{
+  g_autoptr(JsonNode) filter = filter_type ("meta");
+  g_autoptr(GPtrArray) points = NULL;
+
+  points = lode_qdrant_client_scroll (self->client, self->collection, filter, NULL, NULL, 0, NULL,
+                                      error);
+  if (points == NULL)
+    return FALSE;
+
+  g_hash_table_remove_all (self->meta);
+  for (guint i = 0; i < points->len; i++)
+    {
+      LodeQdrantHit *hit = g_ptr_array_index (points, i);
+      const char *key = hit->payload != NULL ? get_string (hit->payload, "key") : NULL;
+
+      if (key != NULL)
+        g_hash_table_insert (self->meta, g_strdup (key),
+                             g_strdup (get_string (hit->payload, "value")));
+    }
+
+  return TRUE;
+}
+
+static gint64
+meta_int (LodeQdrantStore *self,
+          const char      *key)
+{
+  const char *value = g_hash_table_lookup (self->meta, key);
+
+  return value != NULL ? g_ascii_strtoll (value, NULL, 10) : 0;
+}
+
+static gboolean
+load_files (LodeQdrantStore  *self,
+            GError          **error)
+{
+  g_autoptr(JsonNode) filter = filter_type ("file");
+  g_autoptr(GPtrArray) points = NULL;
+
+  points = lode_qdrant_client_scroll (self->client, self->collection, filter, NULL, NULL, 0, NULL,
+                                      error);
+  if (points == NULL)
+    return FALSE;
+
+  g_hash_table_remove_all (self->files);
+  for (guint i = 0; i < points->len; i++)
+    {
+      LodeQdrantHit *hit = g_ptr_array_index (points, i);
+      FileRecord *record;
+
+      if (hit->payload == NULL || get_string (hit->payload, "path") == NULL)
+        continue;
+      record = file_record_from_payload (hit->payload);
+      g_hash_table_replace (self->files, record->path, record);
+    }
+
+  self->next_chunk = MAX (meta_int (self, "next_chunk"), 1);
+  self->next_file = MAX (meta_int (self, "next_file"), 1);
+  return TRUE;
+}
+
+/**
+ * lode_qdrant_store_refresh:
+ * @self: a #LodeQdrantStore
+ * @error: return location for a #GError
+ *
+ * Reads the file and meta points again: what another process or machine wrote since.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_qdrant_store_refresh (LodeQdrantStore  *self,
+                           GError          **error)
+{
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
+  g_return_val_if_fail (!self->in_batch, FALSE);
+
+  return load_meta (self, error) && load_files (self, error);
+}
+
+static const struct
+{
+  const char *field;
+  const char *type;
+} payload_indexes[] = {
+  { "type", "keyword" },
+  { "path", "keyword" },
+  { "language", "keyword" },
+  { "kind", "keyword" },
+  { "names", "keyword" },
+  { "text_hash", "keyword" },
+  { "hash", "keyword" },
+  { "model", "keyword" },
+  { "key", "keyword" },
+  { "import_keys", "keyword" },
+  { "import_targets", "keyword" },
+  { "file_id", "integer" },
+};
+
+static gboolean
+create_collection (LodeQdrantStore                 *self,
+                   const LodeQdrantCollectionSpec  *spec,
+                   GCancellable                    *cancellable,
+                   GError                         **error)
+{
+  g_autofree char *schema = g_strdup_printf ("%d", LODE_QDRANT_SCHEMA_VERSION);
+  g_autofree char *dims = g_strdup_printf ("%u", spec->dims);
+  g_autoptr(GPtrArray) points = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+
+  if (!lode_qdrant_client_create_collection (self->client, self->collection, spec, cancellable,
+                                             error))
+    return FALSE;
+
+  for (guint i = 0; i < G_N_ELEMENTS (payload_indexes); i++)
+    if (!lode_qdrant_client_create_payload_index (self->client, self->collection,
+                                                  payload_indexes[i].field,
+                                                  payload_indexes[i].type, cancellable, error))
+      return FALSE;
+
+  /* The schema version last: a collection without it is unfinished and made again. */
+  g_ptr_array_add (points, meta_point ("dims", dims));
+  g_ptr_array_add (points, meta_point ("schema", schema));
+  return lode_qdrant_client_upsert (self->client, self->collection, points, cancellable, error);
+}
+
+/**
+ * lode_qdrant_store_open:
+ * @client: a client of the server (connected or not)
+ * @collection: the project's collection
+ * @spec: how to make the collection when a writer finds none (dense vector size, shards,
+ *   replicas)
+ * @writer: whether this store writes: a writer makes a missing collection and replaces one of
+ *   another schema version (recording why, lode_qdrant_store_get_reset_reason()); a reader
+ *   fails with %LODE_ERROR_NOT_INDEXED instead
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Checks the server's version, then reads the collection's meta and file points. Every call
+ * of the store blocks its thread on the network; call it from worker threads.
+ *
+ * Returns: (transfer full): the store, or %NULL
+ */
+LodeQdrantStore *
+lode_qdrant_store_open (LodeQdrantClient                *client,
+                        const char                      *collection,
+                        const LodeQdrantCollectionSpec  *spec,
+                        gboolean                         writer,
+                        GCancellable                    *cancellable,
+                        GError                         **error)
+{
+  g_autoptr(LodeQdrantStore) self = NULL;
+  g_autofree char *schema = g_strdup_printf ("%d", LODE_QDRANT_SCHEMA_VERSION);
+  gboolean exists = FALSE;
+  const char *found;
+
+  g_return_val_if_fail (LODE_IS_QDRANT_CLIENT (client), NULL);
+  g_return_val_if_fail (collection != NULL && spec != NULL, NULL);
+
+  if (lode_qdrant_client_get_server_version (client) == NULL &&
+      !lode_qdrant_client_connect (client, cancellable, error))
+    return NULL;
+
+  self = g_object_new (LODE_TYPE_QDRANT_STORE, NULL);
+  self->client = g_object_ref (client);
+  self->collection = g_strdup (collection);
+  self->writer = writer;
+
+  if (!lode_qdrant_client_collection_exists (client, collection, &exists, cancellable, error))
+    return NULL;
+
+  if (!exists)
+    {
+      if (!writer)
+        {
+          g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED,
+                       "The Qdrant collection %s at %s does not exist yet", collection,
+                       lode_qdrant_client_get_url (client));
+          return NULL;
+        }
+      if (!create_collection (self, spec, cancellable, error))
+        return NULL;
+    }
+
+  if (!load_meta (self, error))
+    return NULL;
+
+  found = g_hash_table_lookup (self->meta, "schema");
+  if (g_strcmp0 (found, schema) != 0)
+    {
+      if (!writer)
+        {
+          g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED,
+                       "The Qdrant collection %s has schema version %s, not %s: index the "
+                       "project again", collection, found != NULL ? found : "(none)", schema);
+          return NULL;
+        }
+      self->was_reset = TRUE;
+      self->reset_reason = found != NULL
+        ? g_strdup_printf ("the Qdrant collection had schema version %s, this Lode writes %s",
+                           found, schema)
+        : g_strdup ("the Qdrant collection was not finished");
+      if (!lode_qdrant_client_delete_collection (client, collection, cancellable, error) ||
+          !create_collection (self, spec, cancellable, error) ||
+          !load_meta (self, error))
+        return NULL;
+    }
+
+  self->dims = (guint) meta_int (self, "dims");
+  if (!load_files (self, error))
+    return NULL;
+
+  return g_steal_pointer (&self);
+}
+
+const char *
+lode_qdrant_store_get_collection (LodeQdrantStore *self)
+{
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
+
+  return self->collection;
+}
+
+LodeQdrantClient *
+lode_qdrant_store_get_client (LodeQdrantStore *self)
+{
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
+
+  return self->client;
+}
+
+gboolean
+lode_qdrant_store_get_was_reset (LodeQdrantStore *self)
+{
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
+
+  return self->was_reset;
+}
+
+const char *
+lode_qdrant_store_get_reset_reason (LodeQdrantStore *self)
+{
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
+
+  return self->reset_reason;
+}
+
+/**
+ * lode_qdrant_store_get_dims:
+ * @self: a #LodeQdrantStore
+ *
+ * Returns: the size of the collection's dense vectors, 0 when it has none
+ */
+guint
+lode_qdrant_store_get_dims (LodeQdrantStore *self)
+{
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), 0);
+
+  return self->dims;
+}
+
+/* ---- batches --------------------------------------------------------------------------- */
+
+gboolean
+lode_qdrant_store_begin (LodeQdrantStore  *self,
+                         GError          **error)
+{
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
+  g_return_val_if_fail (self->writer, FALSE);
+
+  if (self->in_batch)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_STORE, "A batch is already open");
+      return FALSE;
+    }
+  self->in_batch = TRUE;
+  return TRUE;
+}
+
+static void
+clear_batch (LodeQdrantStore *self)
+{
+  self->in_batch = FALSE;
+  g_ptr_array_set_size (self->pending_chunks, 0);
+  g_hash_table_remove_all (self->replaced);
+  g_hash_table_remove_all (self->dirty);
+  g_hash_table_remove_all (self->removed);
+  g_hash_table_remove_all (self->dirty_meta);
+}
+
+static gboolean
+delete_paths (LodeQdrantStore  *self,
+              const char       *type,
+              GHashTable       *paths,
+              GError          **error)
+{
+  g_autofree const char **list = NULL;
+  guint n = 0;
+
+  list = (const char **) g_hash_table_get_keys_as_array (paths, &n);
+  for (guint start = 0; start < n; start += DELETE_PATHS_PER_REQUEST)
+    {
+      guint count = MIN (DELETE_PATHS_PER_REQUEST, n - start);
+      g_autoptr(JsonNode) filter = lode_qdrant_filter_and (filter_type (type),
+                                                           lode_qdrant_filter_match_any ("path",
+                                                                                         list + start,
+                                                                                         count));
+
+      if (!lode_qdrant_client_delete (self->client, self->collection, filter, NULL, error))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+/**
+ * lode_qdrant_store_commit:
+ * @self: a #LodeQdrantStore
+ * @error: return location for a #GError
+ *
+ * Writes the batch (see the order at the top of this file). A failure leaves the requests
+ * before it written, which the next run repairs; the batch is dropped either way.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_qdrant_store_commit (LodeQdrantStore  *self,
+                          GError          **error)
+{
+  g_autoptr(GPtrArray) points = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+  g_autofree char *next_chunk = NULL;
+  g_autofree char *next_file = NULL;
+  g_autofree char *version = NULL;
+  GHashTableIter iter;
+  const char *key;
+  gboolean ok = FALSE;
+
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
+  g_return_val_if_fail (self->in_batch, FALSE);
+
+  next_chunk = g_strdup_printf ("%" G_GINT64_FORMAT, self->next_chunk);
+  next_file = g_strdup_printf ("%" G_GINT64_FORMAT, self->next_file);
+  if (g_strcmp0 (g_hash_table_lookup (self->meta, "next_chunk"), next_chunk) != 0)
+    {
+      g_hash_table_replace (self->meta, g_strdup ("next_chunk"), g_strdup (next_chunk));
+      g_hash_table_add (self->dirty_meta, g_strdup ("next_chunk"));
+    }
+  if (g_strcmp0 (g_hash_table_lookup (self->meta, "next_file"), next_file) != 0)
+    {
+      g_hash_table_replace (self->meta, g_strdup ("next_file"), g_strdup (next_file));
+      g_hash_table_add (self->dirty_meta, g_strdup ("next_file"));
+    }
+
+  /* 1. The id counters, so that no id is ever handed out twice. */
+  if (g_hash_table_contains (self->dirty_meta, "next_chunk") ||
+      g_hash_table_contains (self->dirty_meta, "next_file"))
+    {
+      g_ptr_array_add (points, meta_point ("next_chunk", next_chunk));
+      g_ptr_array_add (points, meta_point ("next_file", next_file));
+      if (!lode_qdrant_client_upsert (self->client, self->collection, points, NULL, error))
+        goto out;
+      g_ptr_array_set_size (points, 0);
+    }
+
+  /* 2. Old chunks of every file the batch replaces or removes, 3. the new chunks. */
+  if (!delete_paths (self, "chunk", self->replaced, error) ||
+      !lode_qdrant_client_upsert (self->client, self->collection, self->pending_chunks, NULL,
+                                  error))
+    goto out;
+
+  /* 4. File points with their new hashes and imports, then the removed ones. */
+  g_hash_table_iter_init (&iter, self->dirty);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &key, NULL))
+    {
+      FileRecord *record = g_hash_table_lookup (self->files, key);
+
+      if (record != NULL)
+        g_ptr_array_add (points, file_point (record));
+    }
+  if (!lode_qdrant_client_upsert (self->client, self->collection, points, NULL, error) ||
+      !delete_paths (self, "file", self->removed, error))
+    goto out;
+  g_ptr_array_set_size (points, 0);
+
+  /* 5. Meta, and a new data version for readers. */
+  version = g_strdup_printf ("%" G_GINT64_FORMAT, meta_int (self, "version") + 1);
+  g_hash_table_replace (self->meta, g_strdup ("version"), g_strdup (version));
+  g_hash_table_add (self->dirty_meta, g_strdup ("version"));
+  g_hash_table_iter_init (&iter, self->dirty_meta);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &key, NULL))
+    g_ptr_array_add (points, meta_point (key, g_hash_table_lookup (self->meta, key)));
+  ok = lode_qdrant_client_upsert (self->client, self->collection, points, NULL, error);
+
+out:
+  if (!ok)
+    {
+      g_prefix_error (error, "Cannot write to the Qdrant collection %s: ", self->collection);
+      clear_batch (self);
+      /* What the server has is the truth again. */
+      lode_qdrant_store_refresh (self, NULL);
+      return FALSE;
+    }
+
+  clear_batch (self);
+  return TRUE;
+}
+
+void
+lode_qdrant_store_rollback (LodeQdrantStore *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (LODE_IS_QDRANT_STORE (self));
+
+  if (!self->in_batch)
+    return;
+  clear_batch (self);
+  if (!lode_qdrant_store_refresh (self, &error))
+    g_warning ("Cannot read the Qdrant collection %s again: %s", self->collection,
+               error->message);
+}
+
+/* Runs @func inside the open batch, or in a batch of its own. */
+static gboolean
+in_batch (LodeQdrantStore  *self,
+          gboolean        (*func) (LodeQdrantStore *, gconstpointer, GError **),
+          gconstpointer     data,
+          GError          **error)
+{
+  if (self->in_batch)
+    return func (self, data, error);
+
+  if (!lode_qdrant_store_begin (self, error))
+    return FALSE;
+  if (!func (self, data, error))
+    {
+      lode_qdrant_store_rollback (self);
+      return FALSE;
+    }
+  return lode_qdrant_store_commit (self, error);
+}
+
+/* ---- files ----------------------------------------------------------------------------- */
+
+/**
+ * lode_qdrant_store_dup_file_hashes:
+ * @self: a #LodeQdrantStore
+ *
+ * Returns: (transfer full) (element-type utf8 utf8): path → content hash of every file
+ */
+GHashTable *
+lode_qdrant_store_dup_file_hashes (LodeQdrantStore *self)
+{
+  GHashTable *hashes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  GHashTableIter iter;
+  FileRecord *record;
+
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
+
+  g_hash_table_iter_init (&iter, self->files);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &record))
+    g_hash_table_insert (hashes, g_strdup (record->path), g_strdup (record->hash));
+  return hashes;
+}
+
+/* The chunk that holds a symbol's first line: the innermost one named like it, else the
+ * innermost one (as the SQLite store assigns them). */
+static guint
+symbol_chunk (GPtrArray  *chunks,
+              guint       line,
+              const char *name)
+{
+  guint best = G_MAXUINT;
+  guint best_span = G_MAXUINT;
+
+  for (guint i = 0; chunks != NULL && i < chunks->len; i++)
+    {
+      const LodeChunk *chunk = g_ptr_array_index (chunks, i);
+      guint span;
+
+      if (chunk->start_line > line || chunk->end_line < line)
+        continue;
+      if (name != NULL && g_strcmp0 (chunk->symbol, name) == 0)
+        return i;
+      span = chunk->end_line - chunk->start_line;
+      if (span < best_span)
+        {
+          best = i;
+          best_span = span;
+        }
+    }
+  return best;
+}
+
+static JsonNode *
+sparse_node (const LodeSparseVector *sparse)
+{
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+  JsonObject *object = json_object_new ();
+  JsonArray *indices = json_array_sized_new (sparse->len);
+  JsonArray *values = json_array_sized_new (sparse->len);
+
+  for (guint i = 0; i < sparse->len; i++)
+    {
+      json_array_add_int_element (indices, sparse->indices[i]);
+      json_array_add_double_element (values, sparse->values[i]);
+    }
+  json_object_set_array_member (object, "indices", indices);
+  json_object_set_array_member (object, "values", values);
+  json_node_take_object (node, object);
+  return node;
+}
+
+static char *
+signature_text (const LodeChunk *chunk)
+{
+  const char *parts[] = { chunk->signature, chunk->doc, chunk->container, chunk->context };
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    {
+      if (parts[i] == NULL || *parts[i] == '\0')
+        continue;
+      if (text->len > 0)
+        g_string_append_c (text, '\n');
+      g_string_append (text, parts[i]);
+    }
+  return g_string_free (text, FALSE);
+}
+
+typedef struct
+{
+  const LodeFileInfo *file;
+  GPtrArray          *chunks;
+  GPtrArray          *symbols;
+} PutFile;
+
+static gboolean
+put_file_points (LodeQdrantStore  *self,
+                 gconstpointer     data,
+                 GError          **error)
+{
+  const PutFile *put = data;
+  const LodeFileInfo *file = put->file;
+  FileRecord *record = g_hash_table_lookup (self->files, file->path);
+  g_autoptr(GPtrArray) chunk_symbols = g_ptr_array_new_with_free_func ((GDestroyNotify) json_array_unref);
+  guint n_symbols = 0;
+  guint64 n_bytes = 0;
+
+  if (record == NULL)
+    {
+      record = g_new0 (FileRecord, 1);
+      record->path = g_strdup (file->path);
+      record->id = self->next_file++;
+      record->imports = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_import_free);
+      g_hash_table_replace (self->files, record->path, record);
+    }
+
+  g_free (record->language);
+  record->language = g_strdup (file->language != NULL ? file->language : "text");
+  g_free (record->hash);
+  record->hash = g_strdup (file->hash);
+  record->size = file->size;
+  record->mtime_usec = file->mtime_usec;
+  record->n_lines = file->n_lines;
+
+  for (guint i = 0; put->chunks != NULL && i < put->chunks->len; i++)
+    g_ptr_array_add (chunk_symbols, json_array_new ());
+
+  for (guint i = 0; put->symbols != NULL && i < put->symbols->len; i++)
+    {
+      const LodeSymbol *symbol = g_ptr_array_index (put->symbols, i);
+      guint index;
+      JsonObject *item;
+
+      if (symbol->name == NULL)
+        continue;
+      n_symbols++;
+      index = symbol_chunk (put->chunks, symbol->start_line, symbol->name);
+      if (index == G_MAXUINT)
+        continue;
+      item = json_object_new ();
+      json_object_set_string_member (item, "name", symbol->name);
+      set_string (item, "kind", symbol->kind);
+      set_string (item, "container", symbol->container);
+      set_string (item, "signature", symbol->signature);
+      json_object_set_int_member (item, "start_line", symbol->start_line);
+      json_object_set_int_member (item, "end_line", symbol->end_line);
+      json_array_add_object_element (g_ptr_array_index (chunk_symbols, index), item);
+    }
+
+  for (guint i = 0; put->chunks != NULL && i < put->chunks->len; i++)
+    {
+      const LodeChunk *chunk = g_ptr_array_index (put->chunks, i);
+      g_autofree char *sig = signature_text (chunk);
+      g_autofree char *hash = text_hash (chunk->content);
+      const char *fields[LODE_SPARSE_N_FIELDS] = { chunk->symbol, sig, file->path,
+                                                   chunk->content };
+      g_autoptr(LodeSparseVector) sparse = lode_sparse_vector_for_fields (fields);
+      JsonArray *symbols = g_ptr_array_index (chunk_symbols, i);
+      JsonArray *names = json_array_new ();
+      JsonObject *point = json_object_new ();
+      JsonObject *vector = json_object_new ();
+      JsonObject *payload = json_object_new ();
+      JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+
+      for (guint s = 0; s < json_array_get_length (symbols); s++)
+        {
+          g_autofree char *lower = g_utf8_strdown (get_string (json_array_get_object_element (symbols, s),
+                                                               "name"), -1);
+
+          json_array_add_string_element (names, lower);
+        }
+
+      json_object_set_int_member (point, "id", self->next_chunk++);
+      json_object_set_member (vector, "bm25", sparse_node (sparse));
+      json_object_set_object_member (point, "vector", vector);
+      json_object_set_string_member (payload, "type", "chunk");
+      json_object_set_string_member (payload, "path", file->path);
+      json_object_set_int_member (payload, "file_id", record->id);
+      json_object_set_string_member (payload, "language", record->language);
+      json_object_set_int_member (payload, "start_line", chunk->start_line);
+      json_object_set_int_member (payload, "end_line", chunk->end_line);
+      set_string (payload, "kind", chunk->kind);
+      set_string (payload, "symbol", chunk->symbol);
+      set_string (payload, "container", chunk->container);
+      set_string (payload, "signature", chunk->signature);
+      set_string (payload, "sig_text", sig);
+      json_object_set_string_member (payload, "text", chunk->content != NULL ? chunk->content : "");
+      set_string (payload, "text_hash", hash);
+      json_object_set_array_member (payload, "symbols", json_array_ref (symbols));
+      json_object_set_array_member (payload, "names", names);
+      json_object_set_object_member (point, "payload", payload);
+      json_node_take_object (node, point);
+      g_ptr_array_add (self->pending_chunks, node);
+      n_bytes += chunk->content != NULL ? strlen (chunk->content) : 0;
+    }
+
+  record->n_chunks = put->chunks != NULL ? put->chunks->len : 0;
+  record->n_symbols = n_symbols;
+  record->n_bytes = file->size;
+  g_hash_table_add (self->replaced, g_strdup (file->path));
+  g_hash_table_add (self->dirty, g_strdup (file->path));
+  g_hash_table_remove (self->removed, file->path);
+  return TRUE;
+}
+
+/**
+ * lode_qdrant_store_put_file:
+ * @self: a #LodeQdrantStore
+ * @file: the file
+ * @chunks: (element-type LodeChunk) (nullable): its chunks
+ * @symbols: (element-type LodeSymbol) (nullable): its declarations
+ * @error: return location for a #GError
+ *
+ * Replaces what the index holds of @file, inside the open batch or in one of its own.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_qdrant_store_put_file (LodeQdrantStore     *self,
+                            const LodeFileInfo  *file,
+                            GPtrArray           *chunks,
+                            GPtrArray           *symbols,
+                            GError             **error)
+{
+  PutFile put = { file, chunks, symbols };
+
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
+  g_return_val_if_fail (file != NULL && file->path != NULL, FALSE);
+
+  return in_batch (self, put_file_points, &put, error);
+}
+
+/* Files that import @path no longer reach it. */
+static void
+unlink_target (LodeQdrantStore *self,
+               const char      *path)
+{
+  GHashTableIter iter;
+  FileRecord *record;
+
+  g_hash_table_iter_init (&iter, self->files);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &record))
+    for (guint i = 0; i < record->imports->len; i++)
+      {
+        LodeStoredImport *import = g_ptr_array_index (record->imports, i);
+        g_autoptr(GStrvBuilder) kept = NULL;
+
+        if (import->targets == NULL || !g_strv_contains ((const char * const *) import->targets, path))
+          continue;
+        kept = g_strv_builder_new ();
+        for (guint t = 0; import->targets[t] != NULL; t++)
+          if (strcmp (import->targets[t], path) != 0)
+            g_strv_builder_add (kept, import->targets[t]);
+        g_strfreev (import->targets);
+        import->targets = g_strv_builder_end (kept);
+        g_hash_table_add (self->dirty, g_strdup (record->path));
+      }
+}
+
+static gboolean
+remove_file_points (LodeQdrantStore  *self,
+                    gconstpointer     data,
+                    GError          **error)
+{
+  const char *path = data;
+
+  if (!g_hash_table_contains (self->files, path))
+    return TRUE;
+
+  g_hash_table_add (self->replaced, g_strdup (path));
+  g_hash_table_add (self->removed, g_strdup (path));
+  g_hash_table_remove (self->dirty, path);
+  g_hash_table_remove (self->files, path);
+  unlink_target (self, path);
+  return TRUE;
+}
+
+gboolean
+lode_qdrant_store_remove_file (LodeQdrantStore  *self,
+                               const char       *path,
+                               GError          **error)
+{
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  return in_batch (self, remove_file_points, path, error);
+}
+
+/* ---- meta ------------------------------------------------------------------------------ */
+
+char *
+lode_qdrant_store_dup_meta (LodeQdrantStore *self,
+                            const char      *key)
+{
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
+
+  return g_strdup (g_hash_table_lookup (self->meta, key));
+}
+
+typedef struct
+{
+  const char *key;
+  const char *value;
+} SetMeta;
+
+static gboolean
+set_meta_point (LodeQdrantStore  *self,
+                gconstpointer     data,
+                GError          **error)
+{
+  const SetMeta *set = data;
+
+  g_hash_table_replace (self->meta, g_strdup (set->key), g_strdup (set->value));
+  g_hash_table_add (self->dirty_meta, g_strdup (set->key));
+  return TRUE;
+}
+
+gboolean
+lode_qdrant_store_set_meta (LodeQdrantStore  *self,
+                            const char       *key,
+                            const char       *value,
+                            GError          **error)
+{
+  SetMeta set = { key, value };
+
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
+  g_return_val_if_fail (key != NULL, FALSE);
+
+  return in_batch (self, set_meta_point, &set, error);
+}
+
+void
+lode_qdrant_store_get_stats (LodeQdrantStore *self,
+                             LodeStoreStats  *stats)
+{
+  GHashTableIter iter;
+  FileRecord *record;
+
+  g_return_if_fail (LODE_IS_QDRANT_STORE (self));
+
+  memset (stats, 0, sizeof *stats);
+  g_hash_table_iter_init (&iter, self->files);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &record))
+    {
+      stats->n_files++;
+      stats->n_chunks += record->n_chunks;
+      stats->n_symbols += record->n_symbols;
+      stats->n_bytes += record->n_bytes;
+      stats->n_lines += record->n_lines;
+    }
+}
+
+/**
+ * lode_qdrant_store_dup_language_counts:
+ * @self: a #LodeQdrantStore
+ *
+ * Returns: (transfer full) (element-type utf8 guint): language id → number of files
+ */
+GHashTable *
+lode_qdrant_store_dup_language_counts (LodeQdrantStore *self)
+{
+  GHashTable *counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GHashTableIter iter;
+  FileRecord *record;
+
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
+
+  g_hash_table_iter_init (&iter, self->files);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &record))
+    {
+      guint n = GPOINTER_TO_UINT (g_hash_table_lookup (counts, record->language));
+
+      g_hash_table_replace (counts, g_strdup (record->language), GUINT_TO_POINTER (n + 1));
+    }
+  return counts;
+}
+
+static int
+compare_chunks (gconstpointer a,
+                gconstpointer b)
+{
+  const LodeChunk *x = *(LodeChunk **) a;
+  const LodeChunk *y = *(LodeChunk **) b;
+
+  return (x->start_line > y->start_line) - (x->start_line < y->start_line);
+}
+
+/**
+ * lode_qdrant_store_dup_chunks_for_file:
+ * @self: a #LodeQdrantStore
+ * @path: the file
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (element-type LodeChunk): its chunks by start line, with content
+ */
+GPtrArray *
+lode_qdrant_store_dup_chunks_for_file (LodeQdrantStore  *self,
+                                       const char       *path,
+                                       GError          **error)
+{
+  g_autoptr(JsonNode) filter = lode_qdrant_filter_and (filter_type ("chunk"),
+                                                       lode_qdrant_filter_match ("path", path));
+  g_autoptr(GPtrArray) points = NULL;
+  GPtrArray *chunks;
+
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
+
+  points = lode_qdrant_client_scroll (self->client, self->collection, filter, NULL, NULL, 0, NULL,
+                                      error);
+  if (points == NULL)
+    return NULL;
+
+  chunks = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_chunk_free);
+  for (guint i = 0; i < points->len; i++)
+    {
+      JsonObject *payload = ((LodeQdrantHit *) g_ptr_array_index (points, i))->payload;
+      LodeChunk *chunk = lode_chunk_new ();
+      const char *kind = get_string (payload, "kind");
+
+      chunk->start_line = json_object_get_int_member_with_default (payload, "start_line", 0);
+      chunk->end_line = json_object_get_int_member_with_default (payload, "end_line", 0);
+      chunk->kind = kind != NULL ? g_intern_string (kind) : NULL;
+      chunk->symbol = g_strdup (get_string (payload, "symbol"));
+      chunk->container = g_strdup (get_string (payload, "container"));
+      chunk->signature = g_strdup (get_string (payload, "signature"));
+      chunk->content = g_strdup (get_string (payload, "text"));
+      g_ptr_array_add (chunks, chunk);
+    }
+  g_ptr_array_sort (chunks, compare_chunks);
+  return chunks;
+}
+
+/**
+ * lode_qdrant_store_get_data_version:
+ * @self: a #LodeQdrantStore
+ *
+ * Asks the server for the collection's data version, which every commit bumps (from any
+ * process or machine).
+ *
+ * Returns: the version, or -1 when the server cannot be asked
+ */
+gint64
+lode_qdrant_store_get_data_version (LodeQdrantStore *self)
+{
+  g_autofree char *id = name_uuid ("meta", "version");
+  const char *ids[] = { id };
+  const char *fields[] = { "value", NULL };
+  g_autoptr(GPtrArray) points = NULL;
+  const char *value;
+
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), -1);
+
+  points = lode_qdrant_client_retrieve (self->client, self->collection, ids, 1, fields, NULL,
+                                        NULL);
+  if (points == NULL)
+    return -1;
+  if (points->len == 0)
+    return 0;
+  value = get_string (((LodeQdrantHit *) g_ptr_array_index (points, 0))->payload, "value");
+  return value != NULL ? g_ascii_strtoll (value, NULL, 10) : 0;
+}
+
+/* ---- import graph ---------------------------------------------------------------------- */
+
+typedef struct
+{
+  const char *path;
+  GPtrArray  *imports;
+} PutImports;
+
+static gboolean
+put_import_rows (LodeQdrantStore  *self,
+                 gconstpointer     data,
+                 GError          **error)
+{
+  const PutImports *put = data;
+  FileRecord *record = g_hash_table_lookup (self->files, put->path);
+
+  if (record == NULL)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_FOUND,
+                   "Cannot store the imports of %s: the file is not in the index", put->path);
+      return FALSE;
+    }
+
+  g_ptr_array_set_size (record->imports, 0);
+  for (guint i = 0; put->imports != NULL && i < put->imports->len; i++)
+    {
+      LodeStoredImport *import = stored_import_copy (g_ptr_array_index (put->imports, i));
+
+      g_free (import->path);
+      import->path = g_strdup (record->path);
+      import->id = record->id << 16 | i;
+      g_ptr_array_add (record->imports, import);
+    }
+  g_hash_table_add (self->dirty, g_strdup (put->path));
+  return TRUE;
+}
+
+gboolean
+lode_qdrant_store_put_imports (LodeQdrantStore  *self,
+                               const char       *path,
+                               GPtrArray        *imports,
+                               GError          **error)
+{
+  PutImports put = { path, imports };
+
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  return in_batch (self, put_import_rows, &put, error);
+}
+
+static int
+compare_imports (gconstpointer a,
+                 gconstpointer b)
+{
+  const LodeStoredImport *x = *(LodeStoredImport **) a;
+  const LodeStoredImport *y = *(LodeStoredImport **) b;
+
+  return (x->id > y->id) - (x->id < y->id);
+}
+
+typedef gboolean (*ImportFilter) (const LodeStoredImport *import,
+                                  const char             *value);
+
+static GPtrArray *
+collect_imports (LodeQdrantStore *self,
+                 ImportFilter     keep,
+                 const char      *value)
+{
+  GPtrArray *imports = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_import_free);
+  GHashTableIter iter;
+  FileRecord *record;
+
+  g_hash_table_iter_init (&iter, self->files);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &record))
+    for (guint i = 0; i < record->imports->len; i++)
+      {
+        const LodeStoredImport *import = g_ptr_array_index (record->imports, i);
+
+        if (keep == NULL || keep (import, value))
+          g_ptr_array_add (imports, stored_import_copy (import));
+      }
+
+  g_ptr_array_sort (imports, compare_imports);
+  return imports;
+}
+
+static gboolean
+import_has_key (const LodeStoredImport *import,
+                const char             *key)
+{
+  return g_strcmp0 (import->key, key) == 0;
+}
+
+static gboolean
+import_has_target (const LodeStoredImport *import,
+                   const char             *target)
+{
+  return import->targets != NULL && g_strv_contains ((const char * const *) import->targets, target);
+}
+
+/**
+ * lode_qdrant_store_dup_imports:
+ * @self: a #LodeQdrantStore
+ * @path: (nullable): a file, or %NULL for every import
+ *
+ * Returns: (transfer full) (element-type LodeStoredImport): the imports, a file's by line
+ */
+GPtrArray *
+lode_qdrant_store_dup_imports (LodeQdrantStore *self,
+                               const char      *path)
+{
+  FileRecord *record;
+  GPtrArray *imports;
+
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
+
+  if (path == NULL)
+    return collect_imports (self, NULL, NULL);
+
+  imports = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_import_free);
+  record = g_hash_table_lookup (self->files, path);
+  for (guint i = 0; record != NULL && i < record->imports->len; i++)
+    g_ptr_array_add (imports, stored_import_copy (g_ptr_array_index (record->imports, i)));
+  return imports;
+}
+
+GPtrArray *
+lode_qdrant_store_dup_imports_for_key (LodeQdrantStore *self,
+                                       const char      *key)
+{
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
+
+  return collect_imports (self, import_has_key, key);
+}
+
+GPtrArray *
+lode_qdrant_store_dup_imports_to (LodeQdrantStore *self,
+                                  const char      *target)
+{
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
+
+  return collect_imports (self, import_has_target, target);
+}
+
+typedef struct
+{
+  gint64              import_id;
+  const char * const *targets;
+  const char         *package;
+} SetTargets;
+
+static gboolean
+set_target_rows (LodeQdrantStore  *self,
+                 gconstpointer     data,
+                 GError          **error)
+{
+  const SetTargets *set = data;
+  GHashTableIter iter;
+  FileRecord *record;
+  gint64 file_id = set->import_id >> 16;
+  guint index = set->import_id & 0xffff;
+
+  g_hash_table_iter_init (&iter, self->files);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &record))
+    {
+      LodeStoredImport *import;
+
+      if (record->id != file_id)
+        continue;
+      if (index >= record->imports->len)
+        break;
+      import = g_ptr_array_index (record->imports, index);
+      g_strfreev (import->targets);
+      import->targets = g_strdupv ((char **) set->targets);
+      g_free (import->package);
+      import->package = g_strdup (set->package);
+      g_hash_table_add (self->dirty, g_strdup (record->path));
+      return TRUE;
+    }
+
+  g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_FOUND, "No import %" G_GINT64_FORMAT,
+               set->import_id);
+  return FALSE;
+}
+
+gboolean
+lode_qdrant_store_set_import_targets (LodeQdrantStore     *self,
+                                      gint64               import_id,
+                                      const char * const  *targets,
+                                      const char          *package,
+                                      GError             **error)
+{
+  SetTargets set = { import_id, targets, package };
+
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
+
+  return in_batch (self, set_target_rows, &set, error);
+}
+
+static int
+compare_records (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp ((*(FileRecord **) a)->path, (*(FileRecord **) b)->path);
+}
+
+static GPtrArray *
+sorted_records (LodeQdrantStore *self)
+{
+  GPtrArray *records = g_ptr_array_sized_new (g_hash_table_size (self->files));
+  GHashTableIter iter;
+  gpointer record;
+
+  g_hash_table_iter_init (&iter, self->files);
+  while (g_hash_table_iter_next (&iter, NULL, &record))
+    g_ptr_array_add (records, record);
+  g_ptr_array_sort (records, compare_records);
+  return records;
+}
+
+/**
+ * lode_qdrant_store_load_graph:
+ * @self: a #LodeQdrantStore
+ *
+ * Returns: (transfer full): the import graph, built as lode_store_load_graph() builds it
+ */
+LodeGraph *
+lode_qdrant_store_load_graph (LodeQdrantStore *self)
+{
+  g_autoptr(GPtrArray) records = NULL;
+  LodeGraph *graph;
+
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
+
+  graph = lode_graph_new ();
+  records = sorted_records (self);
+  for (guint i = 0; i < records->len; i++)
+    {
+      FileRecord *record = g_ptr_array_index (records, i);
+
+      lode_graph_add_file (graph, record->path, record->language);
+    }
+
+  for (guint i = 0; i < records->len; i++)
+    {
+      FileRecord *record = g_ptr_array_index (records, i);
+
+      for (guint k = 0; k < record->imports->len; k++)
+        {
+          const LodeStoredImport *import = g_ptr_array_index (record->imports, k);
+          gboolean linked = FALSE;
+
+          for (guint t = 0; import->targets != NULL && import->targets[t] != NULL; t++)
+            {
+              guint to;
+
+              linked = TRUE;
+              if (lode_graph_lookup (graph, import->targets[t], &to))
+                lode_graph_add_edge (graph, i, to);
+            }
+          if (!linked && import->package != NULL)
+            lode_graph_add_external (graph, i, import->package);
+        }
+    }
+
+  lode_graph_freeze (graph);
+  return graph;
+}
+
+void
+lode_qdrant_store_get_graph_counts (LodeQdrantStore *self,
+                                    LodeGraphCounts *counts)
+{
+  GHashTableIter iter;
+  FileRecord *record;
+
+  g_return_if_fail (LODE_IS_QDRANT_STORE (self));
+
+  memset (counts, 0, sizeof *counts);
+  g_hash_table_iter_init (&iter, self->files);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &record))
+    for (guint i = 0; i < record->imports->len; i++)
+      {
+        const LodeStoredImport *import = g_ptr_array_index (record->imports, i);
+
+        counts->n_imports++;
+        if (import->targets != NULL && import->targets[0] != NULL)
+          counts->n_internal++;
+        else if (import->package != NULL)
+          counts->n_external++;
+      }
+}
+
+static gboolean
+clear_graph_rows (LodeQdrantStore  *self,
+                  gconstpointer     data,
+                  GError          **error)
+{
+  gboolean forget_hashes = GPOINTER_TO_INT (data);
+  GHashTableIter iter;
+  FileRecord *record;
+
+  g_hash_table_iter_init (&iter, self->files);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &record))
+    {
+      g_ptr_array_set_size (record->imports, 0);
+      if (forget_hashes)
+        g_clear_pointer (&record->hash, g_free);
+      g_hash_table_add (self->dirty, g_strdup (record->path));
+    }
+  return TRUE;
+}
+
+gboolean
+lode_qdrant_store_clear_graph (LodeQdrantStore  *self,
+                               gboolean          forget_hashes,
+                               GError          **error)
+{
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
+
+  return in_batch (self, clear_graph_rows, GINT_TO_POINTER (forget_hashes), error);
+}
+
+/* ---- vectors --------------------------------------------------------------------------- */
+
+static JsonNode *
+chunks_without (const char *model)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "must");
+  json_builder_begin_array (builder);
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "key");
+  json_builder_add_string_value (builder, "type");
+  json_builder_set_member_name (builder, "match");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "value");
+  json_builder_add_string_value (builder, "chunk");
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+  json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "must_not");
+  json_builder_begin_array (builder);
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "is_empty");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "key");
+  json_builder_add_string_value (builder, "text_hash");
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+  if (model != NULL)
+    {
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "key");
+      json_builder_add_string_value (builder, "model");
+      json_builder_set_member_name (builder, "match");
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "value");
+      json_builder_add_string_value (builder, model);
+      json_builder_end_object (builder);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+  return json_builder_get_root (builder);
+}
+
+/**
+ * lode_qdrant_store_dup_unembedded:
+ * @self: a #LodeQdrantStore
+ * @model: the embedding model
+ * @after_chunk: only chunks with a larger id (0 for all)
+ * @limit: at most this many
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (element-type LodeStoreEmbedText): the next chunks, by id, that
+ *   have text and no vector of @model
+ */
+GPtrArray *
+lode_qdrant_store_dup_unembedded (LodeQdrantStore  *self,
+                                  const char       *model,
+                                  gint64            after_chunk,
+                                  guint             limit,
+                                  GError          **error)
+{
+  g_autoptr(JsonNode) filter = chunks_without (model);
+  g_autofree char *start = g_strdup_printf ("%" G_GINT64_FORMAT, after_chunk + 1);
+  const char *fields[] = { "text", "text_hash", NULL };
+  g_autoptr(GPtrArray) points = NULL;
+  GPtrArray *texts;
+
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
+  g_return_val_if_fail (model != NULL && limit > 0, NULL);
+
+  points = lode_qdrant_client_scroll (self->client, self->collection, filter, fields, start, limit,
+                                      NULL, error);
+  if (points == NULL)
+    return NULL;
+
+  texts = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_store_embed_text_free);
+  for (guint i = 0; i < points->len; i++)
+    {
+      LodeQdrantHit *hit = g_ptr_array_index (points, i);
+      LodeStoreEmbedText *text = g_new0 (LodeStoreEmbedText, 1);
+
+      text->chunk_id = g_ascii_strtoll (hit->id, NULL, 10);
+      text->hash = g_strdup (get_string (hit->payload, "text_hash"));
+      text->text = g_strdup (get_string (hit->payload, "text"));
+      g_ptr_array_add (texts, text);
+    }
+  return texts;
+}
+
+/**
+ * lode_qdrant_store_put_vectors:
+ * @self: a #LodeQdrantStore
+ * @model: the embedding model
+ * @dims: the size of each vector: the collection's
+ * @hashes: (array length=n_vectors): the text hash of each vector
+ * @vectors: (array): @n_vectors × @dims floats
+ * @n_vectors: how many
+ * @n_chunks: (out) (optional): chunks that got a vector
+ * @error: return location for a #GError
+ *
+ * Gives every chunk whose text has one of @hashes its vector and marks it with @model. The
+ * vector is written before the mark, so a failure in between only embeds a chunk again.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_qdrant_store_put_vectors (LodeQdrantStore     *self,
+                               const char          *model,
+                               guint                dims,
+                               const char * const  *hashes,
+                               const float         *vectors,
+                               guint                n_vectors,
+                               guint               *n_chunks,
+                               GError             **error)
+{
+  g_autoptr(GHashTable) by_hash = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(JsonNode) filter = NULL;
+  g_autoptr(GPtrArray) points = NULL;
+  g_autoptr(GPtrArray) updates = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+  g_autoptr(JsonObject) mark = json_object_new ();
+  g_autoptr(GPtrArray) ids = g_ptr_array_new ();
+  const char *fields[] = { "text_hash", NULL };
+
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
+  g_return_val_if_fail (model != NULL, FALSE);
+
+  if (n_chunks != NULL)
+    *n_chunks = 0;
+  if (n_vectors == 0)
+    return TRUE;
+
+  if (dims != self->dims)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_STORE,
+                   "The Qdrant collection %s holds %u-dimensional vectors, and %s gives %u: "
+                   "remove the index (lode remove) to embed with another model",
+                   self->collection, self->dims, model, dims);
+      return FALSE;
+    }
+
+  for (guint i = 0; i < n_vectors; i++)
+    g_hash_table_insert (by_hash, (gpointer) hashes[i], (gpointer) (vectors + (gsize) i * dims));
+
+  filter = lode_qdrant_filter_and (filter_type ("chunk"),
+                                   lode_qdrant_filter_match_any ("text_hash", hashes, n_vectors));
+  points = lode_qdrant_client_scroll (self->client, self->collection, filter, fields, NULL, 0,
+                                      NULL, error);
+  if (points == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < points->len; i++)
+    {
+      LodeQdrantHit *hit = g_ptr_array_index (points, i);
+      const float *vector = g_hash_table_lookup (by_hash, get_string (hit->payload, "text_hash"));
+      JsonObject *point = json_object_new ();
+      JsonObject *named = json_object_new ();
+      JsonArray *values = json_array_sized_new (dims);
+      JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+      guint64 id = g_ascii_strtoull (hit->id, NULL, 10);
+
+      if (vector == NULL)
+        {
+          json_object_unref (point);
+          json_object_unref (named);
+          json_array_unref (values);
+          json_node_unref (node);
+          continue;
+        }
+      for (guint d = 0; d < dims; d++)
+        json_array_add_double_element (values, vector[d]);
+      json_object_set_int_member (point, "id", (gint64) id);
+      json_object_set_array_member (named, "dense", values);
+      json_object_set_object_member (point, "vector", named);
+      json_node_take_object (node, point);
+      g_ptr_array_add (updates, node);
+      g_ptr_array_add (ids, hit->id);
+    }
+
+  if (updates->len == 0)
+    return TRUE;
+  if (!lode_qdrant_client_update_vectors (self->client, self->collection, updates, NULL, error))
+    return FALSE;
+
+  json_object_set_string_member (mark, "model", model);
+  {
+    g_autoptr(JsonNode) marked = json_node_new (JSON_NODE_OBJECT);
+    JsonObject *object = json_object_new ();
+    JsonArray *has_id = json_array_new ();
+    JsonArray *must = json_array_new ();
+    JsonObject *condition = json_object_new ();
+
+    for (guint i = 0; i < ids->len; i++)
+      json_array_add_int_element (has_id, g_ascii_strtoll (ids->pdata[i], NULL, 10));
+    json_object_set_array_member (condition, "has_id", has_id);
+    json_array_add_object_element (must, condition);
+    json_object_set_array_member (object, "must", must);
+    json_node_take_object (marked, object);
+    if (!lode_qdrant_client_set_payload (self->client, self->collection, marked, mark, NULL,
+                                         error))
+      return FALSE;
+  }
+
+  if (n_chunks != NULL)
+    *n_chunks = updates->len;
+  return TRUE;
+}
+
+gboolean
+lode_qdrant_store_count_embedded (LodeQdrantStore  *self,
+                                  const char       *model,
+                                  guint            *n_embedded,
+                                  guint            *n_embeddable,
+                                  GError          **error)
+{
+  g_autoptr(JsonNode) embeddable = chunks_without (NULL);
+  guint64 total = 0;
+  guint64 embedded = 0;
+
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
+
+  if (!lode_qdrant_client_count (self->client, self->collection, embeddable, &total, NULL, error))
+    return FALSE;
+  if (model != NULL)
+    {
+      g_autoptr(JsonNode) with_model = lode_qdrant_filter_and (filter_type ("chunk"),
+                                                               lode_qdrant_filter_match ("model", model));
+
+      if (!lode_qdrant_client_count (self->client, self->collection, with_model, &embedded, NULL,
+                                     error))
+        return FALSE;
+    }
+
+  *n_embedded = (guint) embedded;
+  *n_embeddable = (guint) total;
+  return TRUE;
+}
+
+/* ---- search ---------------------------------------------------------------------------- */
+
+static JsonNode *
+chunk_filter (const char *language)
+{
+  JsonNode *filter = filter_type ("chunk");
+
+  if (language != NULL)
+    filter = lode_qdrant_filter_and (filter, lode_qdrant_filter_match ("language", language));
+  return filter;
+}
+
+static const char * const hit_fields[] = {
+  "path", "file_id", "language", "start_line", "end_line", "kind", "symbol", "container",
+  "signature", NULL
+};
+
+/**
+ * lode_qdrant_store_search_lexical:
+ * @self: a #LodeQdrantStore
+ * @terms: (array length=n_terms): query tokens
+ * @weights: (array length=n_terms) (nullable): their weights
+ * @n_terms: how many
+ * @language: (nullable): only chunks of this language
+ * @limit: how many
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * The sparse leg alone: BM25 over the chunks' `bm25` vectors, the IDF from the server.
+ *
+ * Returns: (transfer container) (element-type LodeQdrantHit): chunk points, best first
+ */
+GPtrArray *
+lode_qdrant_store_search_lexical (LodeQdrantStore     *self,
+                                  const char * const  *terms,
+                                  const double        *weights,
+                                  guint                n_terms,
+                                  const char          *language,
+                                  guint                limit,
+                                  GCancellable        *cancellable,
+                                  GError             **error)
+{
+  g_autoptr(LodeSparseVector) sparse = lode_sparse_vector_for_terms (terms, weights, n_terms);
+  g_autoptr(JsonNode) filter = chunk_filter (language);
+
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
+
+  return lode_qdrant_client_query (self->client, self->collection, "bm25", NULL, 0, sparse,
+                                   filter, limit, hit_fields, cancellable, error);
+}
+
+/**
+ * lode_qdrant_store_search_hybrid:
+ * @self: a #LodeQdrantStore
+ * @terms: (array length=n_terms): query tokens for the sparse leg
+ * @weights: (array length=n_terms) (nullable): their weights
+ * @n_terms: how many
+ * @model: the model of @query: the dense leg sees only chunks embedded with it
+ * @query: (array length=dims): the query's vector
+ * @dims: its size
+ * @language: (nullable): only chunks of this language
+ * @candidates: chunks each leg brings to the fusion
+ * @limit: fused chunks to return
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * One query call: the sparse and the dense leg as prefetches, fused by RRF on the server.
+ *
+ * Returns: (transfer container) (element-type LodeQdrantHit): chunk points, best first
+ */
+GPtrArray *
+lode_qdrant_store_search_hybrid (LodeQdrantStore     *self,
+                                 const char * const  *terms,
+                                 const double        *weights,
+                                 guint                n_terms,
+                                 const char          *model,
+                                 const float         *query,
+                                 guint                dims,
+                                 const char          *language,
+                                 guint                candidates,
+                                 guint                limit,
+                                 GCancellable        *cancellable,
+                                 GError             **error)
+{
+  g_autoptr(LodeSparseVector) sparse = lode_sparse_vector_for_terms (terms, weights, n_terms);
+  g_autoptr(JsonNode) filter = chunk_filter (language);
+  g_autoptr(JsonNode) embedded = lode_qdrant_filter_match ("model", model);
+
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
+
+  if (dims != self->dims)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_STORE,
+                   "The Qdrant collection %s holds %u-dimensional vectors, the query has %u",
+                   self->collection, self->dims, dims);
+      return NULL;
+    }
+
+  /* The dense leg sees only the chunks embedded with the query's model (vectors of another
+   * model live in another space); the sparse leg sees every chunk, as in the SQLite store. */
+  return lode_qdrant_client_query_hybrid (self->client, self->collection, query, dims, sparse,
+                                          filter, embedded, candidates, limit, hit_fields,
+                                          cancellable, error);
+}

@@ -1,0 +1,473 @@
+/* test-qdrant-store.c — LodeQdrantStore against the loopback Qdrant (or a real one)
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "lode.h"
+#include "lode-qdrant-store.h"
+#include "qdrant-server.h"
+
+#define assert_ok(call) \
+  G_STMT_START { gboolean ok_ = (call); g_assert_no_error (error); g_assert_true (ok_); } G_STMT_END
+
+typedef struct
+{
+  QdrantServer     *server;
+  LodeQdrantClient *client;
+  char             *collection;
+} Fixture;
+
+static void
+setup (Fixture       *fixture,
+       gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  fixture->server = qdrant_server_new (NULL);
+  if (fixture->server == NULL)
+    return;
+  fixture->client = lode_qdrant_client_new (fixture->server->url,
+                                            g_getenv ("LODE_TEST_QDRANT_API_KEY"), &error);
+  g_assert_no_error (error);
+  lode_qdrant_client_set_retry (fixture->client, 3, 5);
+  fixture->collection = qdrant_server_collection (fixture->server, "store");
+  lode_qdrant_client_delete_collection (fixture->client, fixture->collection, NULL, NULL);
+}
+
+static void
+teardown (Fixture       *fixture,
+          gconstpointer  data)
+{
+  if (fixture->server == NULL)
+    return;
+  qdrant_server_assert_valid (fixture->server);
+  lode_qdrant_client_delete_collection (fixture->client, fixture->collection, NULL, NULL);
+  g_clear_object (&fixture->client);
+  g_free (fixture->collection);
+  qdrant_server_free (fixture->server);
+}
+
+static LodeQdrantStore *
+open_store (Fixture  *fixture,
+            guint     dims,
+            gboolean  writer)
+{
+  LodeQdrantCollectionSpec spec = { .dims = dims };
+  g_autoptr(GError) error = NULL;
+  LodeQdrantStore *store = lode_qdrant_store_open (fixture->client, fixture->collection, &spec,
+                                                   writer, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (store);
+  return store;
+}
+
+static GPtrArray *
+make_chunks (const char *name,
+             guint       n)
+{
+  GPtrArray *chunks = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_chunk_free);
+
+  for (guint i = 0; i < n; i++)
+    {
+      LodeChunk *chunk = lode_chunk_new ();
+
+      chunk->start_line = i * 10 + 1;
+      chunk->end_line = i * 10 + 9;
+      chunk->kind = "function";
+      chunk->symbol = g_strdup_printf ("%s_%u", name, i);
+      chunk->signature = g_strdup_printf ("int %s_%u (void)", name, i);
+      chunk->content = g_strdup_printf ("int\n%s_%u (void)\n{\n  return parseHttpRequest (%u);\n}\n",
+                                        name, i, i);
+      g_ptr_array_add (chunks, chunk);
+    }
+  return chunks;
+}
+
+static GPtrArray *
+make_symbols (const char *name,
+              guint       n)
+{
+  GPtrArray *symbols = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_symbol_free);
+
+  for (guint i = 0; i < n; i++)
+    {
+      LodeSymbol *symbol = lode_symbol_new ();
+
+      symbol->name = g_strdup_printf ("%s_%u", name, i);
+      symbol->kind = "function";
+      symbol->start_line = i * 10 + 2;
+      symbol->end_line = i * 10 + 9;
+      g_ptr_array_add (symbols, symbol);
+    }
+  return symbols;
+}
+
+static void
+put (LodeQdrantStore *store,
+     const char      *path,
+     const char      *hash,
+     const char      *name,
+     guint            n_chunks)
+{
+  LodeFileInfo info = { path, "c", hash, 100, 0, n_chunks * 10 };
+  g_autoptr(GPtrArray) chunks = make_chunks (name, n_chunks);
+  g_autoptr(GPtrArray) symbols = make_symbols (name, n_chunks);
+  g_autoptr(GError) error = NULL;
+
+  assert_ok (lode_qdrant_store_put_file (store, &info, chunks, symbols, &error));
+}
+
+static GPtrArray *
+imports_to (const char *target)
+{
+  GPtrArray *imports = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_import_free);
+  LodeStoredImport *import = g_new0 (LodeStoredImport, 1);
+  const char *targets[] = { target, NULL };
+
+  import->specifier = g_strdup (target);
+  import->kind = g_strdup ("include-local");
+  import->line = 1;
+  import->key = g_strdup ("b");
+  import->targets = g_strdupv ((char **) targets);
+  g_ptr_array_add (imports, import);
+
+  import = g_new0 (LodeStoredImport, 1);
+  import->specifier = g_strdup ("stdio.h");
+  import->kind = g_strdup ("include-system");
+  import->line = 2;
+  import->package = g_strdup ("stdio.h");
+  g_ptr_array_add (imports, import);
+  return imports;
+}
+
+static guint64
+count_chunks (Fixture    *fixture,
+              const char *path)
+{
+  g_autoptr(JsonNode) filter = lode_qdrant_filter_match ("type", "chunk");
+  g_autoptr(GError) error = NULL;
+  guint64 count = 0;
+
+  if (path != NULL)
+    filter = lode_qdrant_filter_and (g_steal_pointer (&filter),
+                                     lode_qdrant_filter_match ("path", path));
+  assert_ok (lode_qdrant_client_count (fixture->client, fixture->collection, filter, &count, NULL,
+                                       &error));
+  return count;
+}
+
+/* Everything the SQLite store keeps comes back from a new store object (another process or
+ * machine): hashes, meta, stats, languages, chunks with their declarations, the graph. */
+static void
+test_round_trip (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(LodeQdrantStore) store = NULL;
+  g_autoptr(LodeQdrantStore) again = NULL;
+  g_autoptr(GPtrArray) imports = NULL;
+  g_autoptr(GPtrArray) stored = NULL;
+  g_autoptr(GPtrArray) to_b = NULL;
+  g_autoptr(GPtrArray) chunks = NULL;
+  g_autoptr(GHashTable) hashes = NULL;
+  g_autoptr(GHashTable) languages = NULL;
+  g_autoptr(LodeGraph) graph = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *state = NULL;
+  LodeStoreStats stats;
+  LodeGraphCounts counts;
+  LodeChunk *first;
+
+  if (fixture->server == NULL)
+    return;
+
+  store = open_store (fixture, 0, TRUE);
+  g_assert_false (lode_qdrant_store_get_was_reset (store));
+  assert_ok (lode_qdrant_store_begin (store, &error));
+  put (store, "src/a.c", "hash-a", "alpha", 3);
+  put (store, "src/b.c", "hash-b", "beta", 2);
+  imports = imports_to ("src/b.c");
+  assert_ok (lode_qdrant_store_put_imports (store, "src/a.c", imports, &error));
+  assert_ok (lode_qdrant_store_set_meta (store, "state", "ready", &error));
+  assert_ok (lode_qdrant_store_commit (store, &error));
+  g_clear_object (&store);
+
+  again = open_store (fixture, 0, FALSE);
+  hashes = lode_qdrant_store_dup_file_hashes (again);
+  g_assert_cmpuint (g_hash_table_size (hashes), ==, 2);
+  g_assert_cmpstr (g_hash_table_lookup (hashes, "src/a.c"), ==, "hash-a");
+  state = lode_qdrant_store_dup_meta (again, "state");
+  g_assert_cmpstr (state, ==, "ready");
+
+  lode_qdrant_store_get_stats (again, &stats);
+  g_assert_cmpuint (stats.n_files, ==, 2);
+  g_assert_cmpuint (stats.n_chunks, ==, 5);
+  g_assert_cmpuint (stats.n_symbols, ==, 5);
+  g_assert_cmpuint (stats.n_lines, ==, 50);
+  languages = lode_qdrant_store_dup_language_counts (again);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (languages, "c")), ==, 2);
+
+  chunks = lode_qdrant_store_dup_chunks_for_file (again, "src/a.c", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (chunks->len, ==, 3);
+  first = g_ptr_array_index (chunks, 0);
+  g_assert_cmpuint (first->start_line, ==, 1);
+  g_assert_cmpstr (first->symbol, ==, "alpha_0");
+  g_assert_cmpstr (first->kind, ==, "function");
+  g_assert_nonnull (strstr (first->content, "parseHttpRequest"));
+
+  stored = lode_qdrant_store_dup_imports (again, "src/a.c");
+  g_assert_cmpuint (stored->len, ==, 2);
+  g_assert_cmpstr (((LodeStoredImport *) stored->pdata[0])->targets[0], ==, "src/b.c");
+  g_assert_cmpstr (((LodeStoredImport *) stored->pdata[1])->package, ==, "stdio.h");
+  to_b = lode_qdrant_store_dup_imports_to (again, "src/b.c");
+  g_assert_cmpuint (to_b->len, ==, 1);
+  lode_qdrant_store_get_graph_counts (again, &counts);
+  g_assert_cmpuint (counts.n_imports, ==, 2);
+  g_assert_cmpuint (counts.n_internal, ==, 1);
+  g_assert_cmpuint (counts.n_external, ==, 1);
+  graph = lode_qdrant_store_load_graph (again);
+  g_assert_cmpuint (lode_graph_get_n_files (graph), ==, 2);
+}
+
+/* Removing a file takes its chunks and its point, and unlinks the imports that reached it. */
+static void
+test_remove (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autoptr(LodeQdrantStore) store = NULL;
+  g_autoptr(LodeQdrantStore) again = NULL;
+  g_autoptr(GPtrArray) imports = NULL;
+  g_autoptr(GPtrArray) stored = NULL;
+  g_autoptr(GHashTable) hashes = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (fixture->server == NULL)
+    return;
+
+  store = open_store (fixture, 0, TRUE);
+  put (store, "src/a.c", "hash-a", "alpha", 3);
+  put (store, "src/b.c", "hash-b", "beta", 2);
+  imports = imports_to ("src/b.c");
+  assert_ok (lode_qdrant_store_put_imports (store, "src/a.c", imports, &error));
+  g_assert_cmpuint (count_chunks (fixture, NULL), ==, 5);
+
+  assert_ok (lode_qdrant_store_remove_file (store, "src/b.c", &error));
+  g_assert_cmpuint (count_chunks (fixture, "src/b.c"), ==, 0);
+  g_assert_cmpuint (count_chunks (fixture, NULL), ==, 3);
+
+  again = open_store (fixture, 0, FALSE);
+  hashes = lode_qdrant_store_dup_file_hashes (again);
+  g_assert_cmpuint (g_hash_table_size (hashes), ==, 1);
+  stored = lode_qdrant_store_dup_imports (again, "src/a.c");
+  g_assert_true (((LodeStoredImport *) stored->pdata[0])->targets == NULL ||
+                 ((LodeStoredImport *) stored->pdata[0])->targets[0] == NULL);
+}
+
+/* A commit that breaks between its requests (here the file points never land) is repaired by
+ * the next run, as the SQLite store's next run resumes: the file keeps its old hash, so it is
+ * chunked again, and no chunk of the broken batch survives beside the new ones. */
+static void
+test_crash_between_batches (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  g_autoptr(LodeQdrantStore) store = NULL;
+  g_autoptr(LodeQdrantStore) after = NULL;
+  g_autoptr(GHashTable) hashes = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (fixture->server == NULL || !qdrant_server_is_loopback (fixture->server))
+    {
+      g_test_skip ("needs fault injection (the loopback server)");
+      return;
+    }
+
+  store = open_store (fixture, 0, TRUE);
+  put (store, "src/a.c", "hash-a1", "alpha", 3);
+  g_assert_cmpuint (count_chunks (fixture, "src/a.c"), ==, 3);
+
+  /* The next commit: counters, delete, chunks, then the file points — which fail for good. */
+  assert_ok (lode_qdrant_store_begin (store, &error));
+  put (store, "src/a.c", "hash-a2", "alpha2", 2);
+  put (store, "src/b.c", "hash-b1", "beta", 2);
+  qdrant_server_add_fault (fixture->server,
+                           "[{\"method\": \"PUT\", \"path\": \"/points\", \"skip\": 2,"
+                           " \"status\": 500, \"count\": 100}]");
+  g_assert_false (lode_qdrant_store_commit (store, &error));
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_STORE);
+  g_clear_error (&error);
+  g_clear_object (&store);
+  g_assert_cmpuint (count_chunks (fixture, "src/b.c"), ==, 2);
+
+  /* What the next run finds: the old hash of a.c, no b.c. */
+  after = open_store (fixture, 0, TRUE);
+  hashes = lode_qdrant_store_dup_file_hashes (after);
+  g_assert_cmpstr (g_hash_table_lookup (hashes, "src/a.c"), ==, "hash-a1");
+  g_assert_false (g_hash_table_contains (hashes, "src/b.c"));
+}
+
+/* The second half of the crash test: the server is healthy again and the run repeats. */
+static void
+test_resume_after_crash (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autoptr(LodeQdrantStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (fixture->server == NULL || !qdrant_server_is_loopback (fixture->server))
+    {
+      g_test_skip ("needs fault injection (the loopback server)");
+      return;
+    }
+
+  store = open_store (fixture, 0, TRUE);
+  put (store, "src/a.c", "hash-a1", "alpha", 3);
+  assert_ok (lode_qdrant_store_begin (store, &error));
+  put (store, "src/a.c", "hash-a2", "alpha2", 2);
+  put (store, "src/b.c", "hash-b1", "beta", 2);
+  qdrant_server_add_fault (fixture->server,
+                           "[{\"method\": \"PUT\", \"path\": \"/points\", \"skip\": 2,"
+                           " \"status\": 500, \"count\": 1}]");
+  g_assert_false (lode_qdrant_store_commit (store, &error));
+  g_clear_error (&error);
+  g_clear_object (&store);
+
+  store = open_store (fixture, 0, TRUE);
+  assert_ok (lode_qdrant_store_begin (store, &error));
+  put (store, "src/a.c", "hash-a2", "alpha2", 2);
+  put (store, "src/b.c", "hash-b1", "beta", 2);
+  assert_ok (lode_qdrant_store_commit (store, &error));
+  g_assert_cmpuint (count_chunks (fixture, "src/a.c"), ==, 2);
+  g_assert_cmpuint (count_chunks (fixture, "src/b.c"), ==, 2);
+  g_assert_cmpuint (count_chunks (fixture, NULL), ==, 4);
+}
+
+/* A collection written by another schema version is made anew by a writer, with the reason,
+ * and refused to a reader. */
+static void
+test_schema_version (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(LodeQdrantStore) store = NULL;
+  g_autoptr(LodeQdrantStore) reader = NULL;
+  g_autoptr(LodeQdrantStore) writer = NULL;
+  g_autoptr(GError) error = NULL;
+  LodeQdrantCollectionSpec spec = { 0 };
+
+  if (fixture->server == NULL)
+    return;
+
+  store = open_store (fixture, 0, TRUE);
+  put (store, "src/a.c", "hash-a", "alpha", 1);
+  assert_ok (lode_qdrant_store_set_meta (store, "schema", "0", &error));
+  g_clear_object (&store);
+
+  reader = lode_qdrant_store_open (fixture->client, fixture->collection, &spec, FALSE, NULL,
+                                   &error);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED);
+  g_assert_null (reader);
+  g_clear_error (&error);
+
+  writer = open_store (fixture, 0, TRUE);
+  g_assert_true (lode_qdrant_store_get_was_reset (writer));
+  g_assert_nonnull (strstr (lode_qdrant_store_get_reset_reason (writer), "schema version 0"));
+  g_assert_cmpuint (count_chunks (fixture, NULL), ==, 0);
+}
+
+/* The embedding pass's side: chunks without a vector, vectors by text hash, counts, and the
+ * hybrid query over what is embedded. */
+static void
+test_vectors (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autoptr(LodeQdrantStore) store = NULL;
+  g_autoptr(GPtrArray) todo = NULL;
+  g_autoptr(GPtrArray) rest = NULL;
+  g_autoptr(GPtrArray) hits = NULL;
+  g_autoptr(GPtrArray) lexical = NULL;
+  g_autoptr(GPtrArray) hashes = g_ptr_array_new ();
+  g_autoptr(GArray) vectors = g_array_new (FALSE, FALSE, sizeof (float));
+  g_autoptr(GError) error = NULL;
+  const char *terms[] = { "alpha_1" };
+  const float query[3] = { 0, 1, 0 };
+  guint n_embedded = 0, n_embeddable = 0, n_chunks = 0;
+
+  if (fixture->server == NULL)
+    return;
+
+  store = open_store (fixture, 3, TRUE);
+  put (store, "src/a.c", "hash-a", "alpha", 3);
+
+  todo = lode_qdrant_store_dup_unembedded (store, "test-model", 0, 10, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (todo->len, ==, 3);
+  for (guint i = 0; i < todo->len; i++)
+    {
+      LodeStoreEmbedText *text = g_ptr_array_index (todo, i);
+      float v[3] = { i == 0, i == 1, i == 2 };
+
+      g_assert_nonnull (strstr (text->text, "parseHttpRequest"));
+      g_ptr_array_add (hashes, text->hash);
+      g_array_append_vals (vectors, v, 3);
+    }
+
+  /* Wrong dimensions are refused with the remedy. */
+  g_assert_false (lode_qdrant_store_put_vectors (store, "test-model", 2,
+                                                 (const char * const *) hashes->pdata,
+                                                 (float *) vectors->data, 1, NULL, &error));
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_STORE);
+  g_clear_error (&error);
+
+  assert_ok (lode_qdrant_store_put_vectors (store, "test-model", 3,
+                                            (const char * const *) hashes->pdata,
+                                            (float *) vectors->data, 2, &n_chunks, &error));
+  g_assert_cmpuint (n_chunks, ==, 2);
+  assert_ok (lode_qdrant_store_count_embedded (store, "test-model", &n_embedded, &n_embeddable,
+                                               &error));
+  g_assert_cmpuint (n_embedded, ==, 2);
+  g_assert_cmpuint (n_embeddable, ==, 3);
+  rest = lode_qdrant_store_dup_unembedded (store, "test-model", 0, 10, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (rest->len, ==, 1);
+
+  /* The lexical leg finds the chunk by its name; the hybrid query fuses it with the dense
+   * neighbour (the second chunk's vector is the query). */
+  lexical = lode_qdrant_store_search_lexical (store, terms, NULL, 1, NULL, 10, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (lexical->len, >=, 1);
+  g_assert_cmpstr (json_object_get_string_member (((LodeQdrantHit *) lexical->pdata[0])->payload,
+                                                  "symbol"), ==, "alpha_1");
+  hits = lode_qdrant_store_search_hybrid (store, terms, NULL, 1, "test-model", query, 3, NULL, 30,
+                                          10, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (hits->len, >=, 2);
+  g_assert_cmpstr (json_object_get_string_member (((LodeQdrantHit *) hits->pdata[0])->payload,
+                                                  "symbol"), ==, "alpha_1");
+  g_assert_cmpfloat_with_epsilon (((LodeQdrantHit *) hits->pdata[0])->score, 2.0 / 60.0, 1e-5);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  /* Isolated XDG dirs hide the desktop schemas the GNOME proxy resolver reads. */
+  g_setenv ("GIO_USE_PROXY_RESOLVER", "dummy", TRUE);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+#define ADD(path, func) \
+  g_test_add ("/lode/qdrant-store/" path, Fixture, NULL, setup, func, teardown)
+
+  ADD ("round-trip", test_round_trip);
+  ADD ("remove", test_remove);
+  ADD ("crash-between-batches", test_crash_between_batches);
+  ADD ("resume-after-crash", test_resume_after_crash);
+  ADD ("schema-version", test_schema_version);
+  ADD ("vectors", test_vectors);
+
+  return g_test_run ();
+}
