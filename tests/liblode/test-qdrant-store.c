@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lode.h"
+#include "lode-index-store.h"
 #include "lode-qdrant-store.h"
 #include "qdrant-server.h"
 
@@ -120,7 +121,7 @@ put (LodeQdrantStore *store,
   g_autoptr(GPtrArray) symbols = make_symbols (name, n_chunks);
   g_autoptr(GError) error = NULL;
 
-  assert_ok (lode_qdrant_store_put_file (store, &info, chunks, symbols, &error));
+  assert_ok (lode_index_store_put_file (LODE_INDEX_STORE (store), &info, chunks, symbols, &error));
 }
 
 static GPtrArray *
@@ -187,32 +188,32 @@ test_round_trip (Fixture       *fixture,
     return;
 
   store = open_store (fixture, 0, TRUE);
-  g_assert_false (lode_qdrant_store_get_was_reset (store));
-  assert_ok (lode_qdrant_store_begin (store, &error));
+  g_assert_false (lode_index_store_get_was_reset (LODE_INDEX_STORE (store)));
+  assert_ok (lode_index_store_begin (LODE_INDEX_STORE (store), &error));
   put (store, "src/a.c", "hash-a", "alpha", 3);
   put (store, "src/b.c", "hash-b", "beta", 2);
   imports = imports_to ("src/b.c");
-  assert_ok (lode_qdrant_store_put_imports (store, "src/a.c", imports, &error));
-  assert_ok (lode_qdrant_store_set_meta (store, "state", "ready", &error));
-  assert_ok (lode_qdrant_store_commit (store, &error));
+  assert_ok (lode_index_store_put_imports (LODE_INDEX_STORE (store), "src/a.c", imports, &error));
+  assert_ok (lode_index_store_set_meta (LODE_INDEX_STORE (store), "state", "ready", &error));
+  assert_ok (lode_index_store_commit (LODE_INDEX_STORE (store), &error));
   g_clear_object (&store);
 
   again = open_store (fixture, 0, FALSE);
-  hashes = lode_qdrant_store_dup_file_hashes (again);
+  hashes = lode_index_store_dup_file_hashes (LODE_INDEX_STORE (again), NULL);
   g_assert_cmpuint (g_hash_table_size (hashes), ==, 2);
   g_assert_cmpstr (g_hash_table_lookup (hashes, "src/a.c"), ==, "hash-a");
-  state = lode_qdrant_store_dup_meta (again, "state");
+  state = lode_index_store_dup_meta (LODE_INDEX_STORE (again), "state");
   g_assert_cmpstr (state, ==, "ready");
 
-  lode_qdrant_store_get_stats (again, &stats);
+  g_assert_true (lode_index_store_get_stats (LODE_INDEX_STORE (again), &stats, NULL));
   g_assert_cmpuint (stats.n_files, ==, 2);
   g_assert_cmpuint (stats.n_chunks, ==, 5);
   g_assert_cmpuint (stats.n_symbols, ==, 5);
   g_assert_cmpuint (stats.n_lines, ==, 50);
-  languages = lode_qdrant_store_dup_language_counts (again);
+  languages = lode_index_store_dup_language_counts (LODE_INDEX_STORE (again), NULL);
   g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (languages, "c")), ==, 2);
 
-  chunks = lode_qdrant_store_dup_chunks_for_file (again, "src/a.c", &error);
+  chunks = lode_index_store_dup_chunks_for_file (LODE_INDEX_STORE (again), "src/a.c", &error);
   g_assert_no_error (error);
   g_assert_cmpuint (chunks->len, ==, 3);
   first = g_ptr_array_index (chunks, 0);
@@ -221,17 +222,17 @@ test_round_trip (Fixture       *fixture,
   g_assert_cmpstr (first->kind, ==, "function");
   g_assert_nonnull (strstr (first->content, "parseHttpRequest"));
 
-  stored = lode_qdrant_store_dup_imports (again, "src/a.c");
+  stored = lode_index_store_dup_imports (LODE_INDEX_STORE (again), "src/a.c", NULL);
   g_assert_cmpuint (stored->len, ==, 2);
   g_assert_cmpstr (((LodeStoredImport *) stored->pdata[0])->targets[0], ==, "src/b.c");
   g_assert_cmpstr (((LodeStoredImport *) stored->pdata[1])->package, ==, "stdio.h");
-  to_b = lode_qdrant_store_dup_imports_to (again, "src/b.c");
+  to_b = lode_index_store_dup_imports_to (LODE_INDEX_STORE (again), "src/b.c", NULL);
   g_assert_cmpuint (to_b->len, ==, 1);
-  lode_qdrant_store_get_graph_counts (again, &counts);
+  g_assert_true (lode_index_store_get_graph_counts (LODE_INDEX_STORE (again), &counts, NULL));
   g_assert_cmpuint (counts.n_imports, ==, 2);
   g_assert_cmpuint (counts.n_internal, ==, 1);
   g_assert_cmpuint (counts.n_external, ==, 1);
-  graph = lode_qdrant_store_load_graph (again);
+  graph = lode_index_store_load_graph (LODE_INDEX_STORE (again), NULL);
   g_assert_cmpuint (lode_graph_get_n_files (graph), ==, 2);
 }
 
@@ -254,17 +255,17 @@ test_remove (Fixture       *fixture,
   put (store, "src/a.c", "hash-a", "alpha", 3);
   put (store, "src/b.c", "hash-b", "beta", 2);
   imports = imports_to ("src/b.c");
-  assert_ok (lode_qdrant_store_put_imports (store, "src/a.c", imports, &error));
+  assert_ok (lode_index_store_put_imports (LODE_INDEX_STORE (store), "src/a.c", imports, &error));
   g_assert_cmpuint (count_chunks (fixture, NULL), ==, 5);
 
-  assert_ok (lode_qdrant_store_remove_file (store, "src/b.c", &error));
+  assert_ok (lode_index_store_remove_file (LODE_INDEX_STORE (store), "src/b.c", &error));
   g_assert_cmpuint (count_chunks (fixture, "src/b.c"), ==, 0);
   g_assert_cmpuint (count_chunks (fixture, NULL), ==, 3);
 
   again = open_store (fixture, 0, FALSE);
-  hashes = lode_qdrant_store_dup_file_hashes (again);
+  hashes = lode_index_store_dup_file_hashes (LODE_INDEX_STORE (again), NULL);
   g_assert_cmpuint (g_hash_table_size (hashes), ==, 1);
-  stored = lode_qdrant_store_dup_imports (again, "src/a.c");
+  stored = lode_index_store_dup_imports (LODE_INDEX_STORE (again), "src/a.c", NULL);
   g_assert_true (((LodeStoredImport *) stored->pdata[0])->targets == NULL ||
                  ((LodeStoredImport *) stored->pdata[0])->targets[0] == NULL);
 }
@@ -292,13 +293,13 @@ test_crash_between_batches (Fixture       *fixture,
   g_assert_cmpuint (count_chunks (fixture, "src/a.c"), ==, 3);
 
   /* The next commit: counters, delete, chunks, then the file points — which fail for good. */
-  assert_ok (lode_qdrant_store_begin (store, &error));
+  assert_ok (lode_index_store_begin (LODE_INDEX_STORE (store), &error));
   put (store, "src/a.c", "hash-a2", "alpha2", 2);
   put (store, "src/b.c", "hash-b1", "beta", 2);
   qdrant_server_add_fault (fixture->server,
                            "[{\"method\": \"PUT\", \"path\": \"/points\", \"skip\": 2,"
                            " \"status\": 500, \"count\": 100}]");
-  g_assert_false (lode_qdrant_store_commit (store, &error));
+  g_assert_false (lode_index_store_commit (LODE_INDEX_STORE (store), &error));
   g_assert_error (error, LODE_ERROR, LODE_ERROR_STORE);
   g_clear_error (&error);
   g_clear_object (&store);
@@ -306,7 +307,7 @@ test_crash_between_batches (Fixture       *fixture,
 
   /* What the next run finds: the old hash of a.c, no b.c. */
   after = open_store (fixture, 0, TRUE);
-  hashes = lode_qdrant_store_dup_file_hashes (after);
+  hashes = lode_index_store_dup_file_hashes (LODE_INDEX_STORE (after), NULL);
   g_assert_cmpstr (g_hash_table_lookup (hashes, "src/a.c"), ==, "hash-a1");
   g_assert_false (g_hash_table_contains (hashes, "src/b.c"));
 }
@@ -327,21 +328,21 @@ test_resume_after_crash (Fixture       *fixture,
 
   store = open_store (fixture, 0, TRUE);
   put (store, "src/a.c", "hash-a1", "alpha", 3);
-  assert_ok (lode_qdrant_store_begin (store, &error));
+  assert_ok (lode_index_store_begin (LODE_INDEX_STORE (store), &error));
   put (store, "src/a.c", "hash-a2", "alpha2", 2);
   put (store, "src/b.c", "hash-b1", "beta", 2);
   qdrant_server_add_fault (fixture->server,
                            "[{\"method\": \"PUT\", \"path\": \"/points\", \"skip\": 2,"
                            " \"status\": 500, \"count\": 1}]");
-  g_assert_false (lode_qdrant_store_commit (store, &error));
+  g_assert_false (lode_index_store_commit (LODE_INDEX_STORE (store), &error));
   g_clear_error (&error);
   g_clear_object (&store);
 
   store = open_store (fixture, 0, TRUE);
-  assert_ok (lode_qdrant_store_begin (store, &error));
+  assert_ok (lode_index_store_begin (LODE_INDEX_STORE (store), &error));
   put (store, "src/a.c", "hash-a2", "alpha2", 2);
   put (store, "src/b.c", "hash-b1", "beta", 2);
-  assert_ok (lode_qdrant_store_commit (store, &error));
+  assert_ok (lode_index_store_commit (LODE_INDEX_STORE (store), &error));
   g_assert_cmpuint (count_chunks (fixture, "src/a.c"), ==, 2);
   g_assert_cmpuint (count_chunks (fixture, "src/b.c"), ==, 2);
   g_assert_cmpuint (count_chunks (fixture, NULL), ==, 4);
@@ -364,7 +365,7 @@ test_schema_version (Fixture       *fixture,
 
   store = open_store (fixture, 0, TRUE);
   put (store, "src/a.c", "hash-a", "alpha", 1);
-  assert_ok (lode_qdrant_store_set_meta (store, "schema", "0", &error));
+  assert_ok (lode_index_store_set_meta (LODE_INDEX_STORE (store), "schema", "0", &error));
   g_clear_object (&store);
 
   reader = lode_qdrant_store_open (fixture->client, fixture->collection, &spec, FALSE, NULL,
@@ -374,8 +375,8 @@ test_schema_version (Fixture       *fixture,
   g_clear_error (&error);
 
   writer = open_store (fixture, 0, TRUE);
-  g_assert_true (lode_qdrant_store_get_was_reset (writer));
-  g_assert_nonnull (strstr (lode_qdrant_store_get_reset_reason (writer), "schema version 0"));
+  g_assert_true (lode_index_store_get_was_reset (LODE_INDEX_STORE (writer)));
+  g_assert_nonnull (strstr (lode_index_store_get_reset_reason (LODE_INDEX_STORE (writer)), "schema version 0"));
   g_assert_cmpuint (count_chunks (fixture, NULL), ==, 0);
 }
 
@@ -403,7 +404,7 @@ test_vectors (Fixture       *fixture,
   store = open_store (fixture, 3, TRUE);
   put (store, "src/a.c", "hash-a", "alpha", 3);
 
-  todo = lode_qdrant_store_dup_unembedded (store, "test-model", 0, 10, &error);
+  todo = lode_index_store_dup_unembedded (LODE_INDEX_STORE (store), "test-model", 0, 10, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (todo->len, ==, 3);
   for (guint i = 0; i < todo->len; i++)
@@ -417,21 +418,21 @@ test_vectors (Fixture       *fixture,
     }
 
   /* Wrong dimensions are refused with the remedy. */
-  g_assert_false (lode_qdrant_store_put_vectors (store, "test-model", 2,
+  g_assert_false (lode_index_store_put_vectors (LODE_INDEX_STORE (store), "test-model", 2,
                                                  (const char * const *) hashes->pdata,
                                                  (float *) vectors->data, 1, NULL, &error));
   g_assert_error (error, LODE_ERROR, LODE_ERROR_STORE);
   g_clear_error (&error);
 
-  assert_ok (lode_qdrant_store_put_vectors (store, "test-model", 3,
+  assert_ok (lode_index_store_put_vectors (LODE_INDEX_STORE (store), "test-model", 3,
                                             (const char * const *) hashes->pdata,
                                             (float *) vectors->data, 2, &n_chunks, &error));
   g_assert_cmpuint (n_chunks, ==, 2);
-  assert_ok (lode_qdrant_store_count_embedded (store, "test-model", &n_embedded, &n_embeddable,
+  assert_ok (lode_index_store_count_embedded (LODE_INDEX_STORE (store), "test-model", &n_embedded, &n_embeddable,
                                                &error));
   g_assert_cmpuint (n_embedded, ==, 2);
   g_assert_cmpuint (n_embeddable, ==, 3);
-  rest = lode_qdrant_store_dup_unembedded (store, "test-model", 0, 10, &error);
+  rest = lode_index_store_dup_unembedded (LODE_INDEX_STORE (store), "test-model", 0, 10, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (rest->len, ==, 1);
 

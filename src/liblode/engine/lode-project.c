@@ -152,11 +152,68 @@ lode_project_get_db_path (LodeProject *self)
   return self->db_path;
 }
 
+/* Where the settings keep indexes (issue #14): the SQLite file, or a Qdrant collection. */
+static LodeStoreKind
+store_kind (LodeProject *self)
+{
+  LodeStoreKind kind = LODE_STORE_KIND_SQLITE;
+
+  lode_store_kind_from_string (self->config->store, &kind);
+  return kind;
+}
+
 gboolean
 lode_project_is_indexed (LodeProject *self)
 {
   g_return_val_if_fail (LODE_IS_PROJECT (self), FALSE);
-  return g_file_test (self->db_path, G_FILE_TEST_IS_REGULAR);
+  return lode_index_store_exists (store_kind (self), self->db_path);
+}
+
+/* A Qdrant collection is made with the size of its dense vectors, which a remote provider
+ * only tells with its first answer: it is asked once here. 0 without an embedder (the
+ * collection then holds no dense vectors) or for the SQLite store, which needs no size. */
+static guint
+embedder_dims (LodeProject  *self,
+               GCancellable *cancellable)
+{
+  g_autoptr(LodeEmbedder) embedder = NULL;
+  g_autoptr(LodeEmbeddings) probe = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *texts[] = { "dimensions", NULL };
+  guint dims;
+
+  if (store_kind (self) != LODE_STORE_KIND_QDRANT)
+    return 0;
+
+  g_mutex_lock (&self->reader_lock);
+  if (self->embedder != NULL)
+    embedder = g_object_ref (self->embedder);
+  g_mutex_unlock (&self->reader_lock);
+  if (embedder == NULL)
+    return 0;
+
+  dims = lode_embedder_get_dims (embedder);
+  if (dims > 0)
+    return dims;
+
+  probe = lode_embedder_embed_sync (embedder, texts, LODE_EMBED_DOCUMENT, cancellable, &error);
+  if (probe == NULL)
+    {
+      g_warning ("Cannot learn the size of %s's vectors: %s", lode_embedder_get_model (embedder),
+                 error->message);
+      return 0;
+    }
+  return probe->dims;
+}
+
+/* The project's index, open for writing: made when missing, reset when of another version. */
+static LodeIndexStore *
+open_writer (LodeProject   *self,
+             GCancellable  *cancellable,
+             GError       **error)
+{
+  return lode_index_store_open (self->config, store_kind (self), self->db_path,
+                                embedder_dims (self, cancellable), TRUE, cancellable, error);
 }
 
 static gboolean
@@ -181,6 +238,7 @@ prepare_dir (LodeProject  *self,
  * are no (or not all) vectors. */
 static gboolean
 embed_after_index (LodeProject            *self,
+                   LodeIndexStore         *store,
                    LodeIndexReport        *report,
                    GCancellable           *cancellable,
                    LodeIndexProgressFunc   progress,
@@ -202,7 +260,7 @@ embed_after_index (LodeProject            *self,
     return TRUE;
 
   report->embedding_model = g_strdup (lode_embedder_get_model (embedder));
-  if (lode_embed_pass_run (self->db_path, embedder, cancellable, progress,
+  if (lode_embed_pass_run (store, embedder, cancellable, progress,
                            progress_data, &report->n_embedded, &local_error))
     return TRUE;
 
@@ -349,6 +407,7 @@ lode_project_index_with (LodeProject            *self,
                          GError                **error)
 {
   g_auto(WriterLock) lock = -1;
+  g_autoptr(LodeIndexStore) store = NULL;
   LodeIndexReport *report;
 
   g_return_val_if_fail (LODE_IS_PROJECT (self), NULL);
@@ -361,13 +420,21 @@ lode_project_index_with (LodeProject            *self,
       return NULL;
     }
 
-  if ((flags & LODE_INDEX_FORCE) != 0 && !lode_store_remove_files (self->db_path, error))
+  if ((flags & LODE_INDEX_FORCE) != 0 &&
+      !lode_index_store_remove (self->config, store_kind (self), self->db_path, error))
     {
       g_prefix_error (error, "Cannot rebuild the index of %s: ", self->root);
       return NULL;
     }
 
-  report = lode_indexer_run (self->root, self->db_path, self->config,
+  store = open_writer (self, cancellable, error);
+  if (store == NULL)
+    {
+      g_prefix_error (error, "Cannot index %s: ", self->root);
+      return NULL;
+    }
+
+  report = lode_indexer_run (self->root, store, self->config,
                              (flags & LODE_INDEX_FORCE) != 0 ? NULL : changes,
                              cancellable, progress, progress_data, error);
   if (report == NULL)
@@ -382,7 +449,7 @@ lode_project_index_with (LodeProject            *self,
       report->reset_reason = g_strdup ("the index was rebuilt from scratch, as asked");
     }
 
-  if (!embed_after_index (self, report, cancellable, progress, progress_data, error))
+  if (!embed_after_index (self, store, report, cancellable, progress, progress_data, error))
     g_clear_pointer (&report, lode_index_report_free);
 
   return report;
@@ -723,6 +790,7 @@ lode_project_embed (LodeProject            *self,
                     GError                **error)
 {
   g_autoptr(LodeEmbedder) embedder = NULL;
+  g_autoptr(LodeIndexStore) store = NULL;
 
   g_return_val_if_fail (LODE_IS_PROJECT (self), FALSE);
   g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), FALSE);
@@ -747,8 +815,9 @@ lode_project_embed (LodeProject            *self,
       return FALSE;
     }
 
-  return lode_embed_pass_run (self->db_path, embedder, cancellable, progress,
-                              progress_data, n_embedded, error);
+  store = open_writer (self, cancellable, error);
+  return store != NULL && lode_embed_pass_run (store, embedder, cancellable, progress,
+                                               progress_data, n_embedded, error);
 }
 
 /**

@@ -36,6 +36,7 @@
 #include "lode-chunk.h"
 #include "lode-error.h"
 #include "lode-graph.h"
+#include "lode-index-store.h"
 #include "lode-qdrant-store.h"
 #include "lode-sparse-vector.h"
 
@@ -82,7 +83,11 @@ struct _LodeQdrantStore
   GHashTable       *dirty_meta;       /* keys */
 };
 
-G_DEFINE_FINAL_TYPE (LodeQdrantStore, lode_qdrant_store, G_TYPE_OBJECT)
+static void lode_qdrant_store_index_store_init (LodeIndexStoreInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (LodeQdrantStore, lode_qdrant_store, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (LODE_TYPE_INDEX_STORE,
+                                                      lode_qdrant_store_index_store_init))
 
 static void
 file_record_free (FileRecord *record)
@@ -591,16 +596,16 @@ lode_qdrant_store_get_client (LodeQdrantStore *self)
   return self->client;
 }
 
-gboolean
-lode_qdrant_store_get_was_reset (LodeQdrantStore *self)
+static gboolean
+qdrant_store_get_was_reset (LodeQdrantStore *self)
 {
   g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
 
   return self->was_reset;
 }
 
-const char *
-lode_qdrant_store_get_reset_reason (LodeQdrantStore *self)
+static const char *
+qdrant_store_get_reset_reason (LodeQdrantStore *self)
 {
   g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
 
@@ -623,9 +628,9 @@ lode_qdrant_store_get_dims (LodeQdrantStore *self)
 
 /* ---- batches --------------------------------------------------------------------------- */
 
-gboolean
-lode_qdrant_store_begin (LodeQdrantStore  *self,
-                         GError          **error)
+static gboolean
+qdrant_store_begin (LodeQdrantStore  *self,
+                    GError          **error)
 {
   g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
   g_return_val_if_fail (self->writer, FALSE);
@@ -675,8 +680,7 @@ delete_paths (LodeQdrantStore  *self,
   return TRUE;
 }
 
-/**
- * lode_qdrant_store_commit:
+/* qdrant_store_commit:
  * @self: a #LodeQdrantStore
  * @error: return location for a #GError
  *
@@ -685,9 +689,9 @@ delete_paths (LodeQdrantStore  *self,
  *
  * Returns: %TRUE on success
  */
-gboolean
-lode_qdrant_store_commit (LodeQdrantStore  *self,
-                          GError          **error)
+static gboolean
+qdrant_store_commit (LodeQdrantStore  *self,
+                     GError          **error)
 {
   g_autoptr(GPtrArray) points = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
   g_autofree char *next_chunk = NULL;
@@ -767,8 +771,8 @@ out:
   return TRUE;
 }
 
-void
-lode_qdrant_store_rollback (LodeQdrantStore *self)
+static void
+qdrant_store_rollback (LodeQdrantStore *self)
 {
   g_autoptr(GError) error = NULL;
 
@@ -792,26 +796,26 @@ in_batch (LodeQdrantStore  *self,
   if (self->in_batch)
     return func (self, data, error);
 
-  if (!lode_qdrant_store_begin (self, error))
+  if (!qdrant_store_begin (self, error))
     return FALSE;
   if (!func (self, data, error))
     {
-      lode_qdrant_store_rollback (self);
+      qdrant_store_rollback (self);
       return FALSE;
     }
-  return lode_qdrant_store_commit (self, error);
+  return qdrant_store_commit (self, error);
 }
 
 /* ---- files ----------------------------------------------------------------------------- */
 
-/**
- * lode_qdrant_store_dup_file_hashes:
+/* qdrant_store_dup_file_hashes:
  * @self: a #LodeQdrantStore
  *
  * Returns: (transfer full) (element-type utf8 utf8): path → content hash of every file
  */
-GHashTable *
-lode_qdrant_store_dup_file_hashes (LodeQdrantStore *self)
+static GHashTable *
+qdrant_store_dup_file_hashes (LodeQdrantStore  *self,
+                              GError          **error)
 {
   GHashTable *hashes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   GHashTableIter iter;
@@ -1007,8 +1011,7 @@ put_file_points (LodeQdrantStore  *self,
   return TRUE;
 }
 
-/**
- * lode_qdrant_store_put_file:
+/* qdrant_store_put_file:
  * @self: a #LodeQdrantStore
  * @file: the file
  * @chunks: (element-type LodeChunk) (nullable): its chunks
@@ -1019,12 +1022,12 @@ put_file_points (LodeQdrantStore  *self,
  *
  * Returns: %TRUE on success
  */
-gboolean
-lode_qdrant_store_put_file (LodeQdrantStore     *self,
-                            const LodeFileInfo  *file,
-                            GPtrArray           *chunks,
-                            GPtrArray           *symbols,
-                            GError             **error)
+static gboolean
+qdrant_store_put_file (LodeQdrantStore     *self,
+                       const LodeFileInfo  *file,
+                       GPtrArray           *chunks,
+                       GPtrArray           *symbols,
+                       GError             **error)
 {
   PutFile put = { file, chunks, symbols };
 
@@ -1079,10 +1082,24 @@ remove_file_points (LodeQdrantStore  *self,
   return TRUE;
 }
 
-gboolean
-lode_qdrant_store_remove_file (LodeQdrantStore  *self,
-                               const char       *path,
-                               GError          **error)
+/* qdrant_store_put_references:
+ *
+ * Symbol references are kept by the SQLite store only: the symbol tools read them from
+ * there (issue 14 left them out of the Qdrant store), so there is nothing to write.
+ */
+static gboolean
+qdrant_store_put_references (LodeQdrantStore  *self,
+                             const char       *path,
+                             LodeReferences   *references,
+                             GError          **error)
+{
+  return TRUE;
+}
+
+static gboolean
+qdrant_store_remove_file (LodeQdrantStore  *self,
+                          const char       *path,
+                          GError          **error)
 {
   g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
@@ -1092,9 +1109,9 @@ lode_qdrant_store_remove_file (LodeQdrantStore  *self,
 
 /* ---- meta ------------------------------------------------------------------------------ */
 
-char *
-lode_qdrant_store_dup_meta (LodeQdrantStore *self,
-                            const char      *key)
+static char *
+qdrant_store_dup_meta (LodeQdrantStore *self,
+                       const char      *key)
 {
   g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
 
@@ -1119,11 +1136,11 @@ set_meta_point (LodeQdrantStore  *self,
   return TRUE;
 }
 
-gboolean
-lode_qdrant_store_set_meta (LodeQdrantStore  *self,
-                            const char       *key,
-                            const char       *value,
-                            GError          **error)
+static gboolean
+qdrant_store_set_meta (LodeQdrantStore  *self,
+                       const char       *key,
+                       const char       *value,
+                       GError          **error)
 {
   SetMeta set = { key, value };
 
@@ -1133,14 +1150,15 @@ lode_qdrant_store_set_meta (LodeQdrantStore  *self,
   return in_batch (self, set_meta_point, &set, error);
 }
 
-void
-lode_qdrant_store_get_stats (LodeQdrantStore *self,
-                             LodeStoreStats  *stats)
+static gboolean
+qdrant_store_get_stats (LodeQdrantStore  *self,
+                        LodeStoreStats   *stats,
+                        GError          **error)
 {
   GHashTableIter iter;
   FileRecord *record;
 
-  g_return_if_fail (LODE_IS_QDRANT_STORE (self));
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
 
   memset (stats, 0, sizeof *stats);
   g_hash_table_iter_init (&iter, self->files);
@@ -1152,16 +1170,17 @@ lode_qdrant_store_get_stats (LodeQdrantStore *self,
       stats->n_bytes += record->n_bytes;
       stats->n_lines += record->n_lines;
     }
+  return TRUE;
 }
 
-/**
- * lode_qdrant_store_dup_language_counts:
+/* qdrant_store_dup_language_counts:
  * @self: a #LodeQdrantStore
  *
  * Returns: (transfer full) (element-type utf8 guint): language id → number of files
  */
-GHashTable *
-lode_qdrant_store_dup_language_counts (LodeQdrantStore *self)
+static GHashTable *
+qdrant_store_dup_language_counts (LodeQdrantStore  *self,
+                                  GError          **error)
 {
   GHashTable *counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   GHashTableIter iter;
@@ -1180,6 +1199,16 @@ lode_qdrant_store_dup_language_counts (LodeQdrantStore *self)
 }
 
 static int
+compare_symbols (gconstpointer a,
+                 gconstpointer b)
+{
+  const LodeSymbol *x = *(LodeSymbol **) a;
+  const LodeSymbol *y = *(LodeSymbol **) b;
+
+  return (x->start_line > y->start_line) - (x->start_line < y->start_line);
+}
+
+static int
 compare_chunks (gconstpointer a,
                 gconstpointer b)
 {
@@ -1189,18 +1218,17 @@ compare_chunks (gconstpointer a,
   return (x->start_line > y->start_line) - (x->start_line < y->start_line);
 }
 
-/**
- * lode_qdrant_store_dup_chunks_for_file:
+/* qdrant_store_dup_chunks_for_file:
  * @self: a #LodeQdrantStore
  * @path: the file
  * @error: return location for a #GError
  *
  * Returns: (transfer full) (element-type LodeChunk): its chunks by start line, with content
  */
-GPtrArray *
-lode_qdrant_store_dup_chunks_for_file (LodeQdrantStore  *self,
-                                       const char       *path,
-                                       GError          **error)
+static GPtrArray *
+qdrant_store_dup_chunks_for_file (LodeQdrantStore  *self,
+                                  const char       *path,
+                                  GError          **error)
 {
   g_autoptr(JsonNode) filter = lode_qdrant_filter_and (filter_type ("chunk"),
                                                        lode_qdrant_filter_match ("path", path));
@@ -1301,11 +1329,11 @@ put_import_rows (LodeQdrantStore  *self,
   return TRUE;
 }
 
-gboolean
-lode_qdrant_store_put_imports (LodeQdrantStore  *self,
-                               const char       *path,
-                               GPtrArray        *imports,
-                               GError          **error)
+static gboolean
+qdrant_store_put_imports (LodeQdrantStore  *self,
+                          const char       *path,
+                          GPtrArray        *imports,
+                          GError          **error)
 {
   PutImports put = { path, imports };
 
@@ -1365,16 +1393,16 @@ import_has_target (const LodeStoredImport *import,
   return import->targets != NULL && g_strv_contains ((const char * const *) import->targets, target);
 }
 
-/**
- * lode_qdrant_store_dup_imports:
+/* qdrant_store_dup_imports:
  * @self: a #LodeQdrantStore
  * @path: (nullable): a file, or %NULL for every import
  *
  * Returns: (transfer full) (element-type LodeStoredImport): the imports, a file's by line
  */
-GPtrArray *
-lode_qdrant_store_dup_imports (LodeQdrantStore *self,
-                               const char      *path)
+static GPtrArray *
+qdrant_store_dup_imports (LodeQdrantStore  *self,
+                          const char       *path,
+                          GError          **error)
 {
   FileRecord *record;
   GPtrArray *imports;
@@ -1391,18 +1419,20 @@ lode_qdrant_store_dup_imports (LodeQdrantStore *self,
   return imports;
 }
 
-GPtrArray *
-lode_qdrant_store_dup_imports_for_key (LodeQdrantStore *self,
-                                       const char      *key)
+static GPtrArray *
+qdrant_store_dup_imports_for_key (LodeQdrantStore  *self,
+                                  const char       *key,
+                                  GError          **error)
 {
   g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
 
   return collect_imports (self, import_has_key, key);
 }
 
-GPtrArray *
-lode_qdrant_store_dup_imports_to (LodeQdrantStore *self,
-                                  const char      *target)
+static GPtrArray *
+qdrant_store_dup_imports_to (LodeQdrantStore  *self,
+                             const char       *target,
+                             GError          **error)
 {
   g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
 
@@ -1450,12 +1480,12 @@ set_target_rows (LodeQdrantStore  *self,
   return FALSE;
 }
 
-gboolean
-lode_qdrant_store_set_import_targets (LodeQdrantStore     *self,
-                                      gint64               import_id,
-                                      const char * const  *targets,
-                                      const char          *package,
-                                      GError             **error)
+static gboolean
+qdrant_store_set_import_targets (LodeQdrantStore     *self,
+                                 gint64               import_id,
+                                 const char * const  *targets,
+                                 const char          *package,
+                                 GError             **error)
 {
   SetTargets set = { import_id, targets, package };
 
@@ -1485,14 +1515,14 @@ sorted_records (LodeQdrantStore *self)
   return records;
 }
 
-/**
- * lode_qdrant_store_load_graph:
+/* qdrant_store_load_graph:
  * @self: a #LodeQdrantStore
  *
  * Returns: (transfer full): the import graph, built as lode_store_load_graph() builds it
  */
-LodeGraph *
-lode_qdrant_store_load_graph (LodeQdrantStore *self)
+static LodeGraph *
+qdrant_store_load_graph (LodeQdrantStore  *self,
+                         GError          **error)
 {
   g_autoptr(GPtrArray) records = NULL;
   LodeGraph *graph;
@@ -1534,14 +1564,15 @@ lode_qdrant_store_load_graph (LodeQdrantStore *self)
   return graph;
 }
 
-void
-lode_qdrant_store_get_graph_counts (LodeQdrantStore *self,
-                                    LodeGraphCounts *counts)
+static gboolean
+qdrant_store_get_graph_counts (LodeQdrantStore  *self,
+                               LodeGraphCounts  *counts,
+                               GError          **error)
 {
   GHashTableIter iter;
   FileRecord *record;
 
-  g_return_if_fail (LODE_IS_QDRANT_STORE (self));
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
 
   memset (counts, 0, sizeof *counts);
   g_hash_table_iter_init (&iter, self->files);
@@ -1556,6 +1587,7 @@ lode_qdrant_store_get_graph_counts (LodeQdrantStore *self,
         else if (import->package != NULL)
           counts->n_external++;
       }
+  return TRUE;
 }
 
 static gboolean
@@ -1578,10 +1610,10 @@ clear_graph_rows (LodeQdrantStore  *self,
   return TRUE;
 }
 
-gboolean
-lode_qdrant_store_clear_graph (LodeQdrantStore  *self,
-                               gboolean          forget_hashes,
-                               GError          **error)
+static gboolean
+qdrant_store_clear_graph (LodeQdrantStore  *self,
+                          gboolean          forget_hashes,
+                          GError          **error)
 {
   g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
 
@@ -1634,8 +1666,7 @@ chunks_without (const char *model)
   return json_builder_get_root (builder);
 }
 
-/**
- * lode_qdrant_store_dup_unembedded:
+/* qdrant_store_dup_unembedded:
  * @self: a #LodeQdrantStore
  * @model: the embedding model
  * @after_chunk: only chunks with a larger id (0 for all)
@@ -1645,12 +1676,12 @@ chunks_without (const char *model)
  * Returns: (transfer full) (element-type LodeStoreEmbedText): the next chunks, by id, that
  *   have text and no vector of @model
  */
-GPtrArray *
-lode_qdrant_store_dup_unembedded (LodeQdrantStore  *self,
-                                  const char       *model,
-                                  gint64            after_chunk,
-                                  guint             limit,
-                                  GError          **error)
+static GPtrArray *
+qdrant_store_dup_unembedded (LodeQdrantStore  *self,
+                             const char       *model,
+                             gint64            after_chunk,
+                             guint             limit,
+                             GError          **error)
 {
   g_autoptr(JsonNode) filter = chunks_without (model);
   g_autofree char *start = g_strdup_printf ("%" G_GINT64_FORMAT, after_chunk + 1);
@@ -1680,8 +1711,7 @@ lode_qdrant_store_dup_unembedded (LodeQdrantStore  *self,
   return texts;
 }
 
-/**
- * lode_qdrant_store_put_vectors:
+/* qdrant_store_put_vectors:
  * @self: a #LodeQdrantStore
  * @model: the embedding model
  * @dims: the size of each vector: the collection's
@@ -1696,15 +1726,15 @@ lode_qdrant_store_dup_unembedded (LodeQdrantStore  *self,
  *
  * Returns: %TRUE on success
  */
-gboolean
-lode_qdrant_store_put_vectors (LodeQdrantStore     *self,
-                               const char          *model,
-                               guint                dims,
-                               const char * const  *hashes,
-                               const float         *vectors,
-                               guint                n_vectors,
-                               guint               *n_chunks,
-                               GError             **error)
+static gboolean
+qdrant_store_put_vectors (LodeQdrantStore     *self,
+                          const char          *model,
+                          guint                dims,
+                          const char * const  *hashes,
+                          const float         *vectors,
+                          guint                n_vectors,
+                          guint               *n_chunks,
+                          GError             **error)
 {
   g_autoptr(GHashTable) by_hash = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(JsonNode) filter = NULL;
@@ -1798,12 +1828,12 @@ lode_qdrant_store_put_vectors (LodeQdrantStore     *self,
   return TRUE;
 }
 
-gboolean
-lode_qdrant_store_count_embedded (LodeQdrantStore  *self,
-                                  const char       *model,
-                                  guint            *n_embedded,
-                                  guint            *n_embeddable,
-                                  GError          **error)
+static gboolean
+qdrant_store_count_embedded (LodeQdrantStore  *self,
+                             const char       *model,
+                             guint            *n_embedded,
+                             guint            *n_embeddable,
+                             GError          **error)
 {
   g_autoptr(JsonNode) embeddable = chunks_without (NULL);
   guint64 total = 0;
@@ -1826,6 +1856,173 @@ lode_qdrant_store_count_embedded (LodeQdrantStore  *self,
   *n_embedded = (guint) embedded;
   *n_embeddable = (guint) total;
   return TRUE;
+}
+
+/* Drops the dense vectors of other models: a model change embeds everything again. */
+static gboolean
+qdrant_store_prune_vectors (LodeQdrantStore  *self,
+                            const char       *model,
+                            GError          **error)
+{
+  g_autofree char *path = g_strdup_printf ("/collections/%s/points/vectors/delete?wait=true",
+                                           self->collection);
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) body = NULL;
+  g_autoptr(JsonNode) result = NULL;
+
+  if (self->dims == 0)
+    return TRUE;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "filter");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "must");
+  json_builder_begin_array (builder);
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "key");
+  json_builder_add_string_value (builder, "type");
+  json_builder_set_member_name (builder, "match");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "value");
+  json_builder_add_string_value (builder, "chunk");
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+  json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "must_not");
+  json_builder_begin_array (builder);
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "key");
+  json_builder_add_string_value (builder, "model");
+  json_builder_set_member_name (builder, "match");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "value");
+  json_builder_add_string_value (builder, model);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+  json_builder_set_member_name (builder, "vector");
+  json_builder_begin_array (builder);
+  json_builder_add_string_value (builder, "dense");
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+  body = json_builder_get_root (builder);
+
+  result = lode_qdrant_client_call (self->client, "POST", path, body, NULL, error);
+  return result != NULL;
+}
+
+/* The declarations of a file, from its chunks' payload, by line. */
+static GPtrArray *
+qdrant_store_dup_symbols_for_file (LodeQdrantStore  *self,
+                                   const char       *path,
+                                   GError          **error)
+{
+  g_autoptr(JsonNode) filter = lode_qdrant_filter_and (filter_type ("chunk"),
+                                                       lode_qdrant_filter_match ("path", path));
+  const char *fields[] = { "symbols", NULL };
+  g_autoptr(GPtrArray) points = NULL;
+  GPtrArray *symbols;
+
+  points = lode_qdrant_client_scroll (self->client, self->collection, filter, fields, NULL, 0,
+                                      NULL, error);
+  if (points == NULL)
+    return NULL;
+
+  symbols = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_symbol_free);
+  for (guint i = 0; i < points->len; i++)
+    {
+      JsonObject *payload = ((LodeQdrantHit *) g_ptr_array_index (points, i))->payload;
+      JsonNode *list = payload != NULL ? json_object_get_member (payload, "symbols") : NULL;
+      JsonArray *array;
+
+      if (list == NULL || !JSON_NODE_HOLDS_ARRAY (list))
+        continue;
+      array = json_node_get_array (list);
+      for (guint k = 0; k < json_array_get_length (array); k++)
+        {
+          JsonObject *item = json_array_get_object_element (array, k);
+          LodeSymbol *symbol = lode_symbol_new ();
+          const char *kind = get_string (item, "kind");
+
+          symbol->name = g_strdup (get_string (item, "name"));
+          symbol->kind = kind != NULL ? g_intern_string (kind) : NULL;
+          symbol->container = g_strdup (get_string (item, "container"));
+          symbol->signature = g_strdup (get_string (item, "signature"));
+          symbol->start_line = json_object_get_int_member_with_default (item, "start_line", 0);
+          symbol->end_line = json_object_get_int_member_with_default (item, "end_line", 0);
+          g_ptr_array_add (symbols, symbol);
+        }
+    }
+  g_ptr_array_sort (symbols, compare_symbols);
+  return symbols;
+}
+
+/* Every dense vector of @model, with the text hash it belongs to (each hash once). */
+static gboolean
+qdrant_store_foreach_vector (LodeQdrantStore     *self,
+                             const char          *model,
+                             LodeVectorHashFunc   func,
+                             gpointer             user_data,
+                             GError             **error)
+{
+  g_autoptr(JsonNode) filter = lode_qdrant_filter_and (filter_type ("chunk"),
+                                                       lode_qdrant_filter_match ("model", model));
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree char *path = g_strdup_printf ("/collections/%s/points/scroll", self->collection);
+  g_autoptr(JsonNode) offset = NULL;
+
+  for (;;)
+    {
+      g_autoptr(JsonObject) object = json_object_new ();
+      g_autoptr(JsonNode) body = json_node_new (JSON_NODE_OBJECT);
+      g_autoptr(JsonNode) result = NULL;
+      JsonArray *with_vector = json_array_new ();
+      JsonArray *with_payload = json_array_new ();
+      JsonArray *points;
+      JsonNode *next;
+
+      json_object_set_member (object, "filter", json_node_copy (filter));
+      json_object_set_int_member (object, "limit", 256);
+      json_array_add_string_element (with_payload, "text_hash");
+      json_object_set_array_member (object, "with_payload", with_payload);
+      json_array_add_string_element (with_vector, "dense");
+      json_object_set_array_member (object, "with_vector", with_vector);
+      if (offset != NULL)
+        json_object_set_member (object, "offset", json_node_copy (offset));
+      json_node_set_object (body, object);
+
+      result = lode_qdrant_client_call (self->client, "POST", path, body, NULL, error);
+      if (result == NULL)
+        return FALSE;
+
+      points = json_object_get_array_member (json_node_get_object (result), "points");
+      for (guint i = 0; points != NULL && i < json_array_get_length (points); i++)
+        {
+          JsonObject *point = json_array_get_object_element (points, i);
+          JsonObject *payload = json_object_get_object_member (point, "payload");
+          JsonObject *vector = json_object_get_object_member (point, "vector");
+          JsonArray *dense = vector != NULL ? json_object_get_array_member (vector, "dense") : NULL;
+          const char *hash = payload != NULL ? get_string (payload, "text_hash") : NULL;
+          g_autofree float *values = NULL;
+          guint dims;
+
+          if (hash == NULL || dense == NULL || !g_hash_table_add (seen, g_strdup (hash)))
+            continue;
+          dims = json_array_get_length (dense);
+          values = g_new (float, MAX (dims, 1));
+          for (guint d = 0; d < dims; d++)
+            values[d] = (float) json_array_get_double_element (dense, d);
+          if (!func (hash, values, dims, user_data))
+            return TRUE;
+        }
+
+      next = json_object_get_member (json_node_get_object (result), "next_page_offset");
+      g_clear_pointer (&offset, json_node_unref);
+      if (next == NULL || JSON_NODE_HOLDS_NULL (next))
+        return TRUE;
+      offset = json_node_copy (next);
+    }
 }
 
 /* ---- search ---------------------------------------------------------------------------- */
@@ -1931,4 +2128,37 @@ lode_qdrant_store_search_hybrid (LodeQdrantStore     *self,
   return lode_qdrant_client_query_hybrid (self->client, self->collection, query, dims, sparse,
                                           filter, embedded, candidates, limit, hit_fields,
                                           cancellable, error);
+}
+
+static void
+lode_qdrant_store_index_store_init (LodeIndexStoreInterface *iface)
+{
+  iface->get_was_reset = (gpointer) qdrant_store_get_was_reset;
+  iface->get_reset_reason = (gpointer) qdrant_store_get_reset_reason;
+  iface->dup_file_hashes = (gpointer) qdrant_store_dup_file_hashes;
+  iface->begin = (gpointer) qdrant_store_begin;
+  iface->commit = (gpointer) qdrant_store_commit;
+  iface->rollback = (gpointer) qdrant_store_rollback;
+  iface->put_file = (gpointer) qdrant_store_put_file;
+  iface->put_references = (gpointer) qdrant_store_put_references;
+  iface->remove_file = (gpointer) qdrant_store_remove_file;
+  iface->dup_meta = (gpointer) qdrant_store_dup_meta;
+  iface->set_meta = (gpointer) qdrant_store_set_meta;
+  iface->get_stats = (gpointer) qdrant_store_get_stats;
+  iface->dup_language_counts = (gpointer) qdrant_store_dup_language_counts;
+  iface->dup_chunks_for_file = (gpointer) qdrant_store_dup_chunks_for_file;
+  iface->dup_symbols_for_file = (gpointer) qdrant_store_dup_symbols_for_file;
+  iface->put_imports = (gpointer) qdrant_store_put_imports;
+  iface->dup_imports = (gpointer) qdrant_store_dup_imports;
+  iface->dup_imports_for_key = (gpointer) qdrant_store_dup_imports_for_key;
+  iface->dup_imports_to = (gpointer) qdrant_store_dup_imports_to;
+  iface->set_import_targets = (gpointer) qdrant_store_set_import_targets;
+  iface->load_graph = (gpointer) qdrant_store_load_graph;
+  iface->get_graph_counts = (gpointer) qdrant_store_get_graph_counts;
+  iface->clear_graph = (gpointer) qdrant_store_clear_graph;
+  iface->dup_unembedded = (gpointer) qdrant_store_dup_unembedded;
+  iface->put_vectors = (gpointer) qdrant_store_put_vectors;
+  iface->count_embedded = (gpointer) qdrant_store_count_embedded;
+  iface->prune_vectors = (gpointer) qdrant_store_prune_vectors;
+  iface->foreach_vector = (gpointer) qdrant_store_foreach_vector;
 }

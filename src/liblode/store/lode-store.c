@@ -32,6 +32,7 @@
 #include "lode-code-tokenizer.h"
 #include "lode-error.h"
 #include "lode-search-private.h"
+#include "lode-index-store.h"
 #include "lode-store-private.h"
 #include "lode-store.h"
 
@@ -390,9 +391,12 @@ struct _LodeStore
   guint          damaged : 1;
 };
 
+static void lode_store_index_store_init    (LodeIndexStoreInterface    *iface);
 static void lode_store_search_backend_init (LodeSearchBackendInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (LodeStore, lode_store, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (LODE_TYPE_INDEX_STORE,
+                                                      lode_store_index_store_init)
                                G_IMPLEMENT_INTERFACE (LODE_TYPE_SEARCH_BACKEND,
                                                       lode_store_search_backend_init))
 
@@ -3554,4 +3558,145 @@ lode_store_clear_graph (LodeStore  *self,
   g_return_val_if_fail (!self->in_transaction, FALSE);
 
   return write_alone (self, clear_graph_rows, &forget_hashes, NULL, NULL, error);
+}
+
+/* Copying an index (lode migrate). */
+
+/**
+ * lode_store_dup_symbols_for_file:
+ * @self: a #LodeStore
+ * @path: the file's path relative to the project root
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (element-type LodeSymbol): the declarations of @path by line
+ */
+GPtrArray *
+lode_store_dup_symbols_for_file (LodeStore   *self,
+                                 const char  *path,
+                                 GError     **error)
+{
+  g_autoptr(GPtrArray) symbols = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_symbol_free);
+  sqlite3_stmt *s = NULL;
+  int rc;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  rc = sqlite3_prepare_v2 (self->db,
+                           "SELECT s.name, s.kind, s.container, s.signature, s.start_line, "
+                           "s.end_line FROM symbols s JOIN files f ON f.id = s.file_id "
+                           "WHERE f.path = ?1 ORDER BY s.start_line, s.id", -1, &s, NULL);
+  if (rc == SQLITE_OK)
+    {
+      bind_text (s, 1, path);
+      while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+        {
+          LodeSymbol *symbol = lode_symbol_new ();
+          const char *kind = (const char *) sqlite3_column_text (s, 1);
+
+          symbol->name = dup_column_text (s, 0);
+          symbol->kind = kind != NULL ? g_intern_string (kind) : NULL;
+          symbol->container = dup_column_text (s, 2);
+          symbol->signature = dup_column_text (s, 3);
+          symbol->start_line = sqlite3_column_int (s, 4);
+          symbol->end_line = sqlite3_column_int (s, 5);
+          g_ptr_array_add (symbols, symbol);
+        }
+    }
+  sqlite3_finalize (s);
+
+  if (rc != SQLITE_DONE)
+    {
+      set_db_error (self, rc, error, "Cannot read symbols");
+      return NULL;
+    }
+  return g_steal_pointer (&symbols);
+}
+
+/**
+ * lode_store_foreach_vector:
+ * @self: a #LodeStore
+ * @model: the embedding model
+ * @func: called with each vector of @model and the text hash it belongs to
+ * @user_data: data for @func
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE when every vector was read
+ */
+gboolean
+lode_store_foreach_vector (LodeStore           *self,
+                           const char          *model,
+                           LodeVectorHashFunc   func,
+                           gpointer             user_data,
+                           GError             **error)
+{
+  sqlite3_stmt *s = NULL;
+  int rc;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+  g_return_val_if_fail (model != NULL && func != NULL, FALSE);
+
+  rc = sqlite3_prepare_v2 (self->db,
+                           "SELECT hash, dims, vector FROM vectors WHERE model = ?1 ORDER BY seq",
+                           -1, &s, NULL);
+  if (rc == SQLITE_OK)
+    {
+      bind_text (s, 1, model);
+      while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+        {
+          guint dims = sqlite3_column_int (s, 1);
+          const float *vector = sqlite3_column_blob (s, 2);
+
+          if ((gsize) sqlite3_column_bytes (s, 2) != dims * sizeof (float))
+            continue;
+          if (!func ((const char *) sqlite3_column_text (s, 0), vector, dims, user_data))
+            {
+              rc = SQLITE_DONE;
+              break;
+            }
+        }
+    }
+  sqlite3_finalize (s);
+
+  if (rc != SQLITE_DONE)
+    {
+      set_db_error (self, rc, error, "Cannot read vectors");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* LodeIndexStore: the functions above under the interface's names (only the type of their
+ * first argument differs). */
+static void
+lode_store_index_store_init (LodeIndexStoreInterface *iface)
+{
+  iface->get_was_reset = (gpointer) lode_store_get_was_reset;
+  iface->get_reset_reason = (gpointer) lode_store_get_reset_reason;
+  iface->dup_file_hashes = (gpointer) lode_store_dup_file_hashes;
+  iface->begin = (gpointer) lode_store_begin;
+  iface->commit = (gpointer) lode_store_commit;
+  iface->rollback = (gpointer) lode_store_rollback;
+  iface->put_file = (gpointer) lode_store_put_file;
+  iface->put_references = (gpointer) lode_store_put_references;
+  iface->remove_file = (gpointer) lode_store_remove_file;
+  iface->dup_meta = (gpointer) lode_store_dup_meta;
+  iface->set_meta = (gpointer) lode_store_set_meta;
+  iface->get_stats = (gpointer) lode_store_get_stats;
+  iface->dup_language_counts = (gpointer) lode_store_dup_language_counts;
+  iface->dup_chunks_for_file = (gpointer) lode_store_dup_chunks_for_file;
+  iface->dup_symbols_for_file = (gpointer) lode_store_dup_symbols_for_file;
+  iface->put_imports = (gpointer) lode_store_put_imports;
+  iface->dup_imports = (gpointer) lode_store_dup_imports;
+  iface->dup_imports_for_key = (gpointer) lode_store_dup_imports_for_key;
+  iface->dup_imports_to = (gpointer) lode_store_dup_imports_to;
+  iface->set_import_targets = (gpointer) lode_store_set_import_targets;
+  iface->load_graph = (gpointer) lode_store_load_graph;
+  iface->get_graph_counts = (gpointer) lode_store_get_graph_counts;
+  iface->clear_graph = (gpointer) lode_store_clear_graph;
+  iface->dup_unembedded = (gpointer) lode_store_dup_unembedded;
+  iface->put_vectors = (gpointer) lode_store_put_vectors;
+  iface->count_embedded = (gpointer) lode_store_count_embedded;
+  iface->prune_vectors = (gpointer) lode_store_prune_vectors;
+  iface->foreach_vector = (gpointer) lode_store_foreach_vector;
 }

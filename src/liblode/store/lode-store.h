@@ -208,6 +208,21 @@ gboolean    lode_store_load_vectors       (LodeStore             *self,
                                            gpointer               user_data,
                                            GError               **error);
 
+/* Copying an index (lode migrate) */
+typedef gboolean (*LodeVectorHashFunc) (const char  *hash,
+                                        const float *vector,
+                                        guint        dims,
+                                        gpointer     user_data);
+
+GPtrArray  *lode_store_dup_symbols_for_file (LodeStore           *self,
+                                             const char          *path,
+                                             GError             **error);
+gboolean    lode_store_foreach_vector     (LodeStore             *self,
+                                           const char            *model,
+                                           LodeVectorHashFunc     func,
+                                           gpointer               user_data,
+                                           GError               **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeStoreEmbedText, lode_store_embed_text_free)
 
 /* Symbol tools (issue #15) */

@@ -1,0 +1,565 @@
+/* lode-index-store.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "lode-store"
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+
+#include "lode-error.h"
+#include "lode-index-store.h"
+#include "lode-qdrant-store.h"
+#include "lode-secret.h"
+
+G_DEFINE_INTERFACE (LodeIndexStore, lode_index_store, G_TYPE_OBJECT)
+
+static void
+lode_index_store_default_init (LodeIndexStoreInterface *iface)
+{
+}
+
+static const char * const kind_names[] = {
+  [LODE_STORE_KIND_SQLITE] = "sqlite",
+  [LODE_STORE_KIND_QDRANT] = "qdrant",
+};
+
+/**
+ * lode_store_kind_from_string:
+ * @name: "sqlite" or "qdrant"
+ * @kind: (out): the kind
+ *
+ * Returns: whether @name names a store
+ */
+gboolean
+lode_store_kind_from_string (const char    *name,
+                             LodeStoreKind *kind)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (kind_names); i++)
+    if (g_strcmp0 (name, kind_names[i]) == 0)
+      {
+        *kind = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+const char *
+lode_store_kind_to_string (LodeStoreKind kind)
+{
+  g_return_val_if_fail (kind < G_N_ELEMENTS (kind_names), NULL);
+
+  return kind_names[kind];
+}
+
+/**
+ * lode_index_store_dup_collection:
+ * @db_path: a project's index file (`…/projects/ID/index.db`)
+ *
+ * Returns: (transfer full): the name of the project's Qdrant collection, `lode-ID`: the same
+ *   on every machine that indexes the same path
+ */
+char *
+lode_index_store_dup_collection (const char *db_path)
+{
+  g_autofree char *dir = g_path_get_dirname (db_path);
+  g_autofree char *id = g_path_get_basename (dir);
+
+  return g_strconcat ("lode-", id, NULL);
+}
+
+typedef struct
+{
+  char     *key;
+  GError   *error;
+  gboolean  done;
+} KeyLookup;
+
+static void
+key_cb (GObject      *object,
+        GAsyncResult *result,
+        gpointer      user_data)
+{
+  KeyLookup *lookup = user_data;
+
+  lookup->key = lode_secret_dup_api_key_finish (result, &lookup->error);
+  lookup->done = TRUE;
+}
+
+/* The Qdrant key: the environment's (in @config), else the keyring's; none is fine (a
+ * server without keys). Runs the keyring call on a private main context: worker threads. */
+static char *
+dup_qdrant_key (const LodeConfig *config)
+{
+  g_autoptr(GMainContext) context = NULL;
+  KeyLookup lookup = { 0 };
+
+  if (config->qdrant_api_key != NULL)
+    return g_strdup (config->qdrant_api_key);
+
+  context = g_main_context_new ();
+  g_main_context_push_thread_default (context);
+  lode_secret_dup_api_key_async ("qdrant", NULL, key_cb, &lookup);
+  while (!lookup.done)
+    g_main_context_iteration (context, TRUE);
+  g_main_context_pop_thread_default (context);
+
+  if (lookup.error != NULL)
+    {
+      g_debug ("No Qdrant key from the keyring: %s", lookup.error->message);
+      g_clear_error (&lookup.error);
+    }
+  return lookup.key;
+}
+
+/* A project indexed into Qdrant has a marker beside where its SQLite file would be: the
+ * server and the collection, so that the engine knows the index exists and what to delete
+ * with the project. */
+static char *
+marker_path (const char *db_path)
+{
+  g_autofree char *dir = g_path_get_dirname (db_path);
+
+  return g_build_filename (dir, "qdrant", NULL);
+}
+
+/**
+ * lode_index_store_exists:
+ * @kind: the store
+ * @db_path: the project's index file
+ *
+ * Returns: whether the project has an index in @kind (for Qdrant: whether a writer of this
+ *   machine made or used its collection)
+ */
+gboolean
+lode_index_store_exists (LodeStoreKind  kind,
+                         const char    *db_path)
+{
+  g_autofree char *marker = NULL;
+
+  if (kind == LODE_STORE_KIND_SQLITE)
+    return g_file_test (db_path, G_FILE_TEST_IS_REGULAR);
+
+  marker = marker_path (db_path);
+  return g_file_test (marker, G_FILE_TEST_IS_REGULAR);
+}
+
+/**
+ * lode_index_store_remove:
+ * @config: the settings (the Qdrant key, CA)
+ * @kind: the store
+ * @db_path: the project's index file
+ * @error: return location for a #GError
+ *
+ * Deletes the project's index in @kind: the SQLite files, or the Qdrant collection its
+ * marker names (on the server it was made on) and the marker.
+ *
+ * Returns: %TRUE when nothing of it is left
+ */
+gboolean
+lode_index_store_remove (const LodeConfig  *config,
+                         LodeStoreKind      kind,
+                         const char        *db_path,
+                         GError           **error)
+{
+  g_autofree char *marker = NULL;
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autofree char *key = NULL;
+  g_autoptr(LodeQdrantClient) client = NULL;
+
+  if (kind == LODE_STORE_KIND_SQLITE)
+    return lode_store_remove_files (db_path, error);
+
+  marker = marker_path (db_path);
+  if (!g_file_get_contents (marker, &text, NULL, NULL))
+    return TRUE;
+  lines = g_strsplit (text, "\n", 3);
+  if (lines[0] == NULL || lines[1] == NULL)
+    {
+      g_unlink (marker);
+      return TRUE;
+    }
+
+  key = dup_qdrant_key (config);
+  client = lode_qdrant_client_new (lines[0], key, error);
+  if (client == NULL ||
+      (config->qdrant_ca_file != NULL &&
+       !lode_qdrant_client_set_ca_file (client, config->qdrant_ca_file, error)) ||
+      !lode_qdrant_client_delete_collection (client, lines[1], NULL, error))
+    {
+      g_prefix_error (error, "Cannot delete the Qdrant collection %s: ", lines[1]);
+      return FALSE;
+    }
+
+  g_unlink (marker);
+  return TRUE;
+}
+
+/**
+ * lode_index_store_open:
+ * @config: the settings: which server, its key, shards and replicas
+ * @kind: the store
+ * @db_path: the project's index file (SQLite), whose folder names the Qdrant collection
+ * @dims: the size of the embedder's vectors when known, else 0 (a Qdrant collection made
+ *   without it holds no dense vectors)
+ * @writer: open for writing (makes or resets the index as needed) or only for reading
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Blocks; call it from a worker thread.
+ *
+ * Returns: (transfer full): the project's index
+ */
+LodeIndexStore *
+lode_index_store_open (const LodeConfig  *config,
+                       LodeStoreKind      kind,
+                       const char        *db_path,
+                       guint              dims,
+                       gboolean           writer,
+                       GCancellable      *cancellable,
+                       GError           **error)
+{
+  g_autoptr(LodeQdrantClient) client = NULL;
+  g_autofree char *key = NULL;
+  g_autofree char *collection = NULL;
+  g_autoptr(GError) local_error = NULL;
+  LodeQdrantCollectionSpec spec = { 0 };
+  LodeQdrantStore *store;
+
+  g_return_val_if_fail (config != NULL && db_path != NULL, NULL);
+
+  if (kind == LODE_STORE_KIND_SQLITE)
+    return LODE_INDEX_STORE (writer ? lode_store_open (db_path, error)
+                                    : lode_store_open_reader (db_path, error));
+
+  if (config->qdrant_url == NULL)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                   "The Qdrant store needs a server: set LODE_QDRANT_URL or the qdrant-url "
+                   "setting");
+      return NULL;
+    }
+
+  key = dup_qdrant_key (config);
+  client = lode_qdrant_client_new (config->qdrant_url, key, error);
+  if (client == NULL ||
+      (config->qdrant_ca_file != NULL &&
+       !lode_qdrant_client_set_ca_file (client, config->qdrant_ca_file, error)))
+    return NULL;
+
+  spec.dims = dims;
+  spec.shard_number = config->qdrant_shards;
+  spec.replication_factor = config->qdrant_replicas;
+  collection = lode_index_store_dup_collection (db_path);
+  store = lode_qdrant_store_open (client, collection, &spec, writer, cancellable, error);
+  if (store != NULL && writer)
+    {
+      g_autofree char *marker = marker_path (db_path);
+      g_autofree char *text = g_strdup_printf ("%s\n%s\n", config->qdrant_url, collection);
+
+      /* Without the marker the engine would not see the index; say so, but the index
+       * itself is fine. */
+      if (!g_file_set_contents (marker, text, -1, &local_error))
+        g_warning ("Cannot note the Qdrant collection %s: %s", collection, local_error->message);
+    }
+  return LODE_INDEX_STORE (store);
+}
+
+gboolean
+lode_index_store_get_was_reset (LodeIndexStore *self)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->get_was_reset (self);
+}
+
+const char *
+lode_index_store_get_reset_reason (LodeIndexStore *self)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->get_reset_reason (self);
+}
+
+GHashTable *
+lode_index_store_dup_file_hashes (LodeIndexStore  *self,
+                                  GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_file_hashes (self, error);
+}
+
+gboolean
+lode_index_store_begin (LodeIndexStore  *self,
+                        GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->begin (self, error);
+}
+
+gboolean
+lode_index_store_commit (LodeIndexStore  *self,
+                         GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->commit (self, error);
+}
+
+void
+lode_index_store_rollback (LodeIndexStore *self)
+{
+  g_return_if_fail (LODE_IS_INDEX_STORE (self));
+
+  LODE_INDEX_STORE_GET_IFACE (self)->rollback (self);
+}
+
+gboolean
+lode_index_store_put_file (LodeIndexStore      *self,
+                           const LodeFileInfo  *file,
+                           GPtrArray           *chunks,
+                           GPtrArray           *symbols,
+                           GError             **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->put_file (self, file, chunks, symbols, error);
+}
+
+/**
+ * lode_index_store_put_references:
+ * @self: a #LodeIndexStore
+ * @path: a file put in this batch
+ * @references: (nullable): the file's references to symbols, from the chunker
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_index_store_put_references (LodeIndexStore  *self,
+                                 const char      *path,
+                                 LodeReferences  *references,
+                                 GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->put_references (self, path, references, error);
+}
+
+gboolean
+lode_index_store_remove_file (LodeIndexStore  *self,
+                              const char      *path,
+                              GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->remove_file (self, path, error);
+}
+
+char *
+lode_index_store_dup_meta (LodeIndexStore *self,
+                           const char     *key)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_meta (self, key);
+}
+
+gboolean
+lode_index_store_set_meta (LodeIndexStore  *self,
+                           const char      *key,
+                           const char      *value,
+                           GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->set_meta (self, key, value, error);
+}
+
+gboolean
+lode_index_store_get_stats (LodeIndexStore  *self,
+                            LodeStoreStats  *stats,
+                            GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->get_stats (self, stats, error);
+}
+
+GHashTable *
+lode_index_store_dup_language_counts (LodeIndexStore  *self,
+                                      GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_language_counts (self, error);
+}
+
+GPtrArray *
+lode_index_store_dup_chunks_for_file (LodeIndexStore  *self,
+                                      const char      *path,
+                                      GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_chunks_for_file (self, path, error);
+}
+
+GPtrArray *
+lode_index_store_dup_symbols_for_file (LodeIndexStore  *self,
+                                       const char      *path,
+                                       GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_symbols_for_file (self, path, error);
+}
+
+gboolean
+lode_index_store_put_imports (LodeIndexStore  *self,
+                              const char      *path,
+                              GPtrArray       *imports,
+                              GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->put_imports (self, path, imports, error);
+}
+
+GPtrArray *
+lode_index_store_dup_imports (LodeIndexStore  *self,
+                              const char      *path,
+                              GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_imports (self, path, error);
+}
+
+GPtrArray *
+lode_index_store_dup_imports_for_key (LodeIndexStore  *self,
+                                      const char      *key,
+                                      GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_imports_for_key (self, key, error);
+}
+
+GPtrArray *
+lode_index_store_dup_imports_to (LodeIndexStore  *self,
+                                 const char      *target,
+                                 GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_imports_to (self, target, error);
+}
+
+gboolean
+lode_index_store_set_import_targets (LodeIndexStore      *self,
+                                     gint64               import_id,
+                                     const char * const  *targets,
+                                     const char          *package,
+                                     GError             **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->set_import_targets (self, import_id, targets, package, error);
+}
+
+LodeGraph *
+lode_index_store_load_graph (LodeIndexStore  *self,
+                             GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->load_graph (self, error);
+}
+
+gboolean
+lode_index_store_get_graph_counts (LodeIndexStore   *self,
+                                   LodeGraphCounts  *counts,
+                                   GError          **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->get_graph_counts (self, counts, error);
+}
+
+gboolean
+lode_index_store_clear_graph (LodeIndexStore  *self,
+                              gboolean         forget_hashes,
+                              GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->clear_graph (self, forget_hashes, error);
+}
+
+GPtrArray *
+lode_index_store_dup_unembedded (LodeIndexStore  *self,
+                                 const char      *model,
+                                 gint64           after_chunk,
+                                 guint            limit,
+                                 GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_unembedded (self, model, after_chunk, limit, error);
+}
+
+gboolean
+lode_index_store_put_vectors (LodeIndexStore      *self,
+                              const char          *model,
+                              guint                dims,
+                              const char * const  *hashes,
+                              const float         *vectors,
+                              guint                n_vectors,
+                              guint               *n_chunks,
+                              GError             **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->put_vectors (self, model, dims, hashes, vectors, n_vectors, n_chunks, error);
+}
+
+gboolean
+lode_index_store_count_embedded (LodeIndexStore  *self,
+                                 const char      *model,
+                                 guint           *n_embedded,
+                                 guint           *n_embeddable,
+                                 GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->count_embedded (self, model, n_embedded, n_embeddable, error);
+}
+
+gboolean
+lode_index_store_prune_vectors (LodeIndexStore  *self,
+                                const char      *model,
+                                GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->prune_vectors (self, model, error);
+}
+
+gboolean
+lode_index_store_foreach_vector (LodeIndexStore      *self,
+                                 const char          *model,
+                                 LodeVectorHashFunc   func,
+                                 gpointer             user_data,
+                                 GError             **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->foreach_vector (self, model, func, user_data, error);
+}
