@@ -452,6 +452,165 @@ test_vectors (Fixture       *fixture,
   g_assert_cmpfloat_with_epsilon (((LodeQdrantHit *) hits->pdata[0])->score, 2.0 / 60.0, 1e-5);
 }
 
+/* ---- through the engine ------------------------------------------------------------------ */
+
+typedef struct
+{
+  LodeEngine     *engine;
+  LodeProject    *project;
+  LodeIndexStore *store;
+} Indexed;
+
+static void
+indexed_clear (Indexed *indexed)
+{
+  g_clear_object (&indexed->store);
+  g_clear_object (&indexed->project);
+  g_clear_object (&indexed->engine);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Indexed, indexed_clear)
+
+static LodeIndexReport *
+index_corpus (Fixture    *fixture,
+              const char *store,
+              const char *root,
+              Indexed    *indexed)
+{
+  g_autoptr(LodeConfig) config = lode_config_new_default ();
+  g_autoptr(GError) error = NULL;
+  LodeStoreKind kind = LODE_STORE_KIND_SQLITE;
+  LodeIndexReport *report;
+
+  g_free (config->data_dir);
+  config->data_dir = g_build_filename (g_get_user_cache_dir (), "lode-test", store, NULL);
+  g_free (config->store);
+  config->store = g_strdup (store);
+  config->qdrant_url = g_strdup (fixture->server->url);
+  g_free (config->embedding_provider);
+  config->embedding_provider = g_strdup ("none");
+
+  indexed->engine = lode_engine_new (config);
+  indexed->project = lode_engine_open_project (indexed->engine, root, FALSE, &error);
+  g_assert_no_error (error);
+  report = lode_project_index (indexed->project, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (report);
+  g_assert_true (lode_project_is_indexed (indexed->project));
+
+  g_assert_true (lode_store_kind_from_string (store, &kind));
+  indexed->store = lode_index_store_open (config, kind, lode_project_get_db_path (indexed->project),
+                                          0, FALSE, NULL, &error);
+  g_assert_no_error (error);
+  return report;
+}
+
+static void
+assert_same_imports (GPtrArray *a,
+                     GPtrArray *b)
+{
+  g_assert_cmpuint (a->len, ==, b->len);
+  for (guint i = 0; i < a->len; i++)
+    {
+      const LodeStoredImport *x = g_ptr_array_index (a, i);
+      const LodeStoredImport *y = g_ptr_array_index (b, i);
+
+      g_assert_cmpstr (x->specifier, ==, y->specifier);
+      g_assert_cmpstr (x->kind, ==, y->kind);
+      g_assert_cmpuint (x->line, ==, y->line);
+      g_assert_cmpstr (x->package, ==, y->package);
+      g_assert_cmpuint (x->targets != NULL ? g_strv_length (x->targets) : 0, ==,
+                        y->targets != NULL ? g_strv_length (y->targets) : 0);
+    }
+}
+
+/* The fixture corpus indexed through the engine into SQLite and into Qdrant: the same files
+ * and hashes, chunks, declarations, languages and import graph; a second run finds nothing
+ * to do in either. */
+static void
+test_engine_same_as_sqlite (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  const char *root = g_test_get_filename (G_TEST_DIST, "liblode", "fixtures", "corpus", NULL);
+  g_auto(Indexed) sqlite = { 0 };
+  g_auto(Indexed) qdrant = { 0 };
+  g_autoptr(LodeIndexReport) first = NULL;
+  g_autoptr(LodeIndexReport) again = NULL;
+  g_autoptr(LodeIndexReport) reference = NULL;
+  g_autoptr(GHashTable) hashes_a = NULL;
+  g_autoptr(GHashTable) hashes_b = NULL;
+  g_autoptr(GHashTable) languages_a = NULL;
+  g_autoptr(GHashTable) languages_b = NULL;
+  g_autoptr(GError) error = NULL;
+  LodeStoreStats stats_a, stats_b;
+  LodeGraphCounts graph_a, graph_b;
+  GHashTableIter iter;
+  const char *path;
+  const char *hash;
+
+  if (fixture->server == NULL)
+    return;
+
+  reference = index_corpus (fixture, "sqlite", root, &sqlite);
+  first = index_corpus (fixture, "qdrant", root, &qdrant);
+  g_assert_cmpuint (first->n_files, ==, reference->n_files);
+  g_assert_cmpuint (first->n_chunks, ==, reference->n_chunks);
+
+  hashes_a = lode_index_store_dup_file_hashes (sqlite.store, &error);
+  hashes_b = lode_index_store_dup_file_hashes (qdrant.store, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_hash_table_size (hashes_a), ==, g_hash_table_size (hashes_b));
+  g_hash_table_iter_init (&iter, hashes_a);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &path, (gpointer *) &hash))
+    {
+      g_autoptr(GPtrArray) imports_a = lode_index_store_dup_imports (sqlite.store, path, NULL);
+      g_autoptr(GPtrArray) imports_b = lode_index_store_dup_imports (qdrant.store, path, NULL);
+      g_autoptr(GPtrArray) chunks_a = lode_index_store_dup_chunks_for_file (sqlite.store, path, NULL);
+      g_autoptr(GPtrArray) chunks_b = lode_index_store_dup_chunks_for_file (qdrant.store, path, NULL);
+      g_autoptr(GPtrArray) symbols_a = lode_index_store_dup_symbols_for_file (sqlite.store, path, NULL);
+      g_autoptr(GPtrArray) symbols_b = lode_index_store_dup_symbols_for_file (qdrant.store, path, NULL);
+
+      g_assert_cmpstr (g_hash_table_lookup (hashes_b, path), ==, hash);
+      assert_same_imports (imports_a, imports_b);
+      g_assert_cmpuint (chunks_a->len, ==, chunks_b->len);
+      for (guint i = 0; i < chunks_a->len; i++)
+        {
+          LodeChunk *a = g_ptr_array_index (chunks_a, i);
+          LodeChunk *b = g_ptr_array_index (chunks_b, i);
+
+          g_assert_cmpuint (a->start_line, ==, b->start_line);
+          g_assert_cmpstr (a->symbol, ==, b->symbol);
+          g_assert_cmpstr (a->content, ==, b->content);
+        }
+      g_assert_cmpuint (symbols_a->len, ==, symbols_b->len);
+    }
+
+  g_assert_true (lode_index_store_get_stats (sqlite.store, &stats_a, NULL));
+  g_assert_true (lode_index_store_get_stats (qdrant.store, &stats_b, NULL));
+  g_assert_cmpuint (stats_a.n_files, ==, stats_b.n_files);
+  g_assert_cmpuint (stats_a.n_chunks, ==, stats_b.n_chunks);
+  g_assert_cmpuint (stats_a.n_symbols, ==, stats_b.n_symbols);
+  g_assert_cmpuint (stats_a.n_lines, ==, stats_b.n_lines);
+  languages_a = lode_index_store_dup_language_counts (sqlite.store, NULL);
+  languages_b = lode_index_store_dup_language_counts (qdrant.store, NULL);
+  g_assert_cmpuint (g_hash_table_size (languages_a), ==, g_hash_table_size (languages_b));
+  g_assert_true (lode_index_store_get_graph_counts (sqlite.store, &graph_a, NULL));
+  g_assert_true (lode_index_store_get_graph_counts (qdrant.store, &graph_b, NULL));
+  g_assert_cmpuint (graph_a.n_imports, ==, graph_b.n_imports);
+  g_assert_cmpuint (graph_a.n_internal, ==, graph_b.n_internal);
+  g_assert_cmpuint (graph_a.n_external, ==, graph_b.n_external);
+
+  again = lode_project_index (qdrant.project, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (again->n_unchanged, ==, first->n_files);
+  g_assert_cmpuint (again->n_added + again->n_updated + again->n_removed, ==, 0);
+
+  /* Removing the project deletes its collection (on a real server too). */
+  g_assert_true (lode_engine_remove_project (qdrant.engine, root, &error));
+  g_assert_no_error (error);
+  g_assert_false (lode_project_is_indexed (qdrant.project));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -469,6 +628,7 @@ main (int   argc,
   ADD ("resume-after-crash", test_resume_after_crash);
   ADD ("schema-version", test_schema_version);
   ADD ("vectors", test_vectors);
+  ADD ("engine-same-as-sqlite", test_engine_same_as_sqlite);
 
   return g_test_run ();
 }
