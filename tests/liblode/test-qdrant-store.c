@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "lode.h"
 #include "lode-index-store.h"
 #include "lode-qdrant-store.h"
@@ -487,8 +489,9 @@ index_corpus (Fixture    *fixture,
   g_free (config->store);
   config->store = g_strdup (store);
   config->qdrant_url = g_strdup (fixture->server->url);
-  g_free (config->embedding_provider);
-  config->embedding_provider = g_strdup ("none");
+  /* The random tiny BERT: real vectors through the real embedding pass, quickly. */
+  config->embedding_model = g_test_build_filename (G_TEST_BUILT, "liblode", "fixtures",
+                                                   "tiny-bert-random", NULL);
 
   indexed->engine = lode_engine_new (config);
   indexed->project = lode_engine_open_project (indexed->engine, root, FALSE, &error);
@@ -555,6 +558,9 @@ test_engine_same_as_sqlite (Fixture       *fixture,
   first = index_corpus (fixture, "qdrant", root, &qdrant);
   g_assert_cmpuint (first->n_files, ==, reference->n_files);
   g_assert_cmpuint (first->n_chunks, ==, reference->n_chunks);
+  g_assert_cmpstr (first->embedding_model, ==, "tiny-bert-random");
+  g_assert_cmpuint (first->n_embedded, ==, reference->n_embedded);
+  g_assert_cmpuint (first->n_embedded, >, 0);
 
   hashes_a = lode_index_store_dup_file_hashes (sqlite.store, &error);
   hashes_b = lode_index_store_dup_file_hashes (qdrant.store, &error);
@@ -611,6 +617,161 @@ test_engine_same_as_sqlite (Fixture       *fixture,
   g_assert_false (lode_project_is_indexed (qdrant.project));
 }
 
+typedef struct
+{
+  GHashTable *vectors;   /* hash → GArray of float */
+} Vectors;
+
+static gboolean
+collect_vector_cb (const char  *hash,
+                   const float *vector,
+                   guint        dims,
+                   gpointer     user_data)
+{
+  GHashTable *vectors = user_data;
+  GArray *values = g_array_sized_new (FALSE, FALSE, sizeof (float), dims);
+
+  g_array_append_vals (values, vector, dims);
+  g_hash_table_insert (vectors, g_strdup (hash), values);
+  return TRUE;
+}
+
+static GHashTable *
+dup_vectors (LodeIndexStore *store)
+{
+  GHashTable *vectors = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                               (GDestroyNotify) g_array_unref);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (lode_index_store_foreach_vector (store, "tiny-bert-random", collect_vector_cb,
+                                                  vectors, &error));
+  g_assert_no_error (error);
+  return vectors;
+}
+
+static void
+assert_same_index (LodeIndexStore *a,
+                   LodeIndexStore *b)
+{
+  g_autoptr(GPtrArray) files_a = lode_index_store_dup_files (a, NULL);
+  g_autoptr(GPtrArray) files_b = lode_index_store_dup_files (b, NULL);
+  g_autoptr(GHashTable) vectors_a = dup_vectors (a);
+  g_autoptr(GHashTable) vectors_b = dup_vectors (b);
+  GHashTableIter iter;
+  const char *hash;
+  GArray *values;
+  LodeGraphCounts graph_a, graph_b;
+  guint n_with_context = 0;
+
+  g_assert_cmpuint (files_a->len, ==, files_b->len);
+  for (guint i = 0; i < files_a->len; i++)
+    {
+      const LodeStoredFile *x = g_ptr_array_index (files_a, i);
+      const LodeStoredFile *y = g_ptr_array_index (files_b, i);
+      g_autoptr(GPtrArray) chunks_a = lode_index_store_dup_chunks_for_file (a, x->path, NULL);
+      g_autoptr(GPtrArray) chunks_b = lode_index_store_dup_chunks_for_file (b, x->path, NULL);
+      g_autoptr(GPtrArray) symbols_a = lode_index_store_dup_symbols_for_file (a, x->path, NULL);
+      g_autoptr(GPtrArray) symbols_b = lode_index_store_dup_symbols_for_file (b, x->path, NULL);
+      g_autoptr(GPtrArray) imports_a = lode_index_store_dup_imports (a, x->path, NULL);
+      g_autoptr(GPtrArray) imports_b = lode_index_store_dup_imports (b, x->path, NULL);
+
+      g_assert_cmpstr (x->path, ==, y->path);
+      g_assert_cmpstr (x->hash, ==, y->hash);
+      g_assert_cmpstr (x->language, ==, y->language);
+      g_assert_cmpuint (x->size, ==, y->size);
+      g_assert_cmpint (x->mtime_usec, ==, y->mtime_usec);
+      g_assert_cmpuint (x->n_lines, ==, y->n_lines);
+      g_assert_cmpuint (chunks_a->len, ==, chunks_b->len);
+      for (guint c = 0; c < chunks_a->len; c++)
+        {
+          LodeChunk *ca = g_ptr_array_index (chunks_a, c);
+          LodeChunk *cb = g_ptr_array_index (chunks_b, c);
+
+          g_assert_cmpuint (ca->end_line, ==, cb->end_line);
+          g_assert_cmpstr (ca->kind, ==, cb->kind);
+          g_assert_cmpstr (ca->signature, ==, cb->signature);
+          g_assert_cmpstr (ca->content, ==, cb->content);
+          /* The doc comments and context the lexical leg searches come along. */
+          g_assert_cmpstr (ca->context, ==, cb->context);
+          n_with_context += ca->context != NULL;
+        }
+      g_assert_cmpuint (symbols_a->len, ==, symbols_b->len);
+      for (guint s = 0; s < symbols_a->len; s++)
+        g_assert_cmpstr (((LodeSymbol *) symbols_a->pdata[s])->name, ==,
+                         ((LodeSymbol *) symbols_b->pdata[s])->name);
+      assert_same_imports (imports_a, imports_b);
+    }
+
+  g_assert_cmpuint (n_with_context, >, 0);
+  g_assert_true (lode_index_store_get_graph_counts (a, &graph_a, NULL));
+  g_assert_true (lode_index_store_get_graph_counts (b, &graph_b, NULL));
+  g_assert_cmpuint (graph_a.n_internal, ==, graph_b.n_internal);
+
+  /* The vectors come over exactly: no text is embedded again. */
+  g_assert_cmpuint (g_hash_table_size (vectors_a), >, 0);
+  g_assert_cmpuint (g_hash_table_size (vectors_a), ==, g_hash_table_size (vectors_b));
+  g_hash_table_iter_init (&iter, vectors_a);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &hash, (gpointer *) &values))
+    {
+      GArray *other = g_hash_table_lookup (vectors_b, hash);
+
+      g_assert_nonnull (other);
+      g_assert_cmpuint (other->len, ==, values->len);
+      g_assert_cmpmem (other->data, other->len * sizeof (float), values->data,
+                       values->len * sizeof (float));
+    }
+}
+
+/* lode migrate: SQLite → Qdrant → SQLite without loss and without embedding again. */
+static void
+test_migrate_round_trip (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  const char *root = g_test_get_filename (G_TEST_DIST, "liblode", "fixtures", "corpus", NULL);
+  g_auto(Indexed) sqlite = { 0 };
+  g_autoptr(LodeIndexReport) report = NULL;
+  g_autoptr(LodeIndexStore) copy = NULL;
+  g_autoptr(LodeIndexStore) back = NULL;
+  g_autoptr(LodeConfig) config = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *model = NULL;
+  g_autofree char *original = NULL;
+  LodeStoreCopyCounts counts;
+  const char *db_path;
+
+  if (fixture->server == NULL)
+    return;
+
+  report = index_corpus (fixture, "sqlite", root, &sqlite);
+  g_assert_cmpuint (report->n_embedded, >, 0);
+  db_path = lode_project_get_db_path (sqlite.project);
+  config = lode_config_new_default ();
+  config->qdrant_url = g_strdup (fixture->server->url);
+
+  /* Into Qdrant. */
+  assert_ok (lode_project_migrate (sqlite.project, LODE_STORE_KIND_QDRANT, NULL, &counts, &model,
+                                   &error));
+  g_assert_cmpuint (counts.n_files, ==, report->n_files);
+  g_assert_cmpuint (counts.n_chunks, ==, report->n_chunks);
+  g_assert_cmpuint (counts.n_vectors, >, 0);
+  g_assert_cmpstr (model, ==, "tiny-bert-random");
+  copy = lode_index_store_open (config, LODE_STORE_KIND_QDRANT, db_path, 0, FALSE, NULL, &error);
+  g_assert_no_error (error);
+  assert_same_index (sqlite.store, copy);
+
+  /* Back into a new SQLite index, the original kept aside to compare with. */
+  original = g_strconcat (db_path, ".original", NULL);
+  g_clear_object (&sqlite.store);
+  g_assert_cmpint (g_rename (db_path, original), ==, 0);
+  assert_ok (lode_project_migrate (sqlite.project, LODE_STORE_KIND_SQLITE, NULL, &counts, NULL,
+                                   &error));
+  back = lode_index_store_open (config, LODE_STORE_KIND_SQLITE, db_path, 0, FALSE, NULL, &error);
+  g_assert_no_error (error);
+  sqlite.store = LODE_INDEX_STORE (lode_store_open_reader (original, &error));
+  g_assert_no_error (error);
+  assert_same_index (sqlite.store, back);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -629,6 +790,7 @@ main (int   argc,
   ADD ("schema-version", test_schema_version);
   ADD ("vectors", test_vectors);
   ADD ("engine-same-as-sqlite", test_engine_same_as_sqlite);
+  ADD ("migrate-round-trip", test_migrate_round_trip);
 
   return g_test_run ();
 }

@@ -1080,3 +1080,86 @@ lode_project_dup_relative_path (LodeProject *self,
 
   return g_strdup (canonical + root_len + 1);
 }
+
+static gboolean
+first_dims_cb (const char  *hash,
+               const float *vector,
+               guint        dims,
+               gpointer     user_data)
+{
+  *(guint *) user_data = dims;
+  return FALSE;
+}
+
+/**
+ * lode_project_migrate:
+ * @self: a #LodeProject
+ * @to: the store to copy the index into
+ * @cancellable: (nullable): a #GCancellable
+ * @counts: (out caller-allocates): what was copied
+ * @model: (out) (optional) (transfer full) (nullable): the model whose vectors were copied
+ * @error: return location for a #GError
+ *
+ * Copies the project's index from the other store into @to (`lode migrate`), replacing
+ * what @to held of it, without chunking or embedding anything again; the vectors copied are
+ * those of the project's embedding model. The source is left as it is. Waits for and holds
+ * the writer lock, like an index run. Blocks; call it from a worker thread.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_project_migrate (LodeProject          *self,
+                      LodeStoreKind         to,
+                      GCancellable         *cancellable,
+                      LodeStoreCopyCounts  *counts,
+                      char                **model,
+                      GError              **error)
+{
+  LodeStoreKind from = to == LODE_STORE_KIND_SQLITE ? LODE_STORE_KIND_QDRANT
+                                                    : LODE_STORE_KIND_SQLITE;
+  g_auto(WriterLock) lock = -1;
+  g_autoptr(LodeIndexStore) source = NULL;
+  g_autoptr(LodeIndexStore) target = NULL;
+  g_autofree char *embedding_model = NULL;
+  guint dims = 0;
+
+  g_return_val_if_fail (LODE_IS_PROJECT (self), FALSE);
+
+  if (!lode_index_store_exists (from, self->db_path))
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED,
+                   "%s has no %s index to copy", self->root, lode_store_kind_to_string (from));
+      return FALSE;
+    }
+  if (!prepare_dir (self, error) ||
+      (lock = lock_writer (self, cancellable, NULL, NULL, error)) < 0)
+    return FALSE;
+
+  g_mutex_lock (&self->reader_lock);
+  if (self->embedder != NULL)
+    embedding_model = g_strdup (lode_embedder_get_model (self->embedder));
+  g_mutex_unlock (&self->reader_lock);
+
+  source = lode_index_store_open (self->config, from, self->db_path, 0, FALSE, cancellable,
+                                  error);
+  if (source == NULL ||
+      (embedding_model != NULL &&
+       !lode_index_store_foreach_vector (source, embedding_model, first_dims_cb, &dims, error)) ||
+      !lode_index_store_remove (self->config, to, self->db_path, error))
+    return FALSE;
+
+  target = lode_index_store_open (self->config, to, self->db_path, dims, TRUE, cancellable,
+                                  error);
+  if (target == NULL ||
+      !lode_index_store_copy (source, target, dims > 0 ? embedding_model : NULL, cancellable,
+                              counts, error))
+    {
+      g_prefix_error (error, "Cannot copy the index of %s into %s: ", self->root,
+                      lode_store_kind_to_string (to));
+      return FALSE;
+    }
+
+  if (model != NULL)
+    *model = dims > 0 ? g_steal_pointer (&embedding_model) : NULL;
+  return TRUE;
+}

@@ -8,6 +8,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gstdio.h>
 
 #include "lode-error.h"
@@ -269,6 +271,156 @@ lode_index_store_open (const LodeConfig  *config,
   return LODE_INDEX_STORE (store);
 }
 
+/* Files per batch when copying: a crash loses at most one, as in an index run. */
+#define COPY_BATCH_FILES 256
+#define COPY_BATCH_VECTORS 64
+
+static const char * const copied_meta[] = { "root", "state", "indexed_at", LODE_GRAPH_META_KEY };
+
+typedef struct
+{
+  LodeIndexStore  *to;
+  const char      *model;
+  GPtrArray       *hashes;
+  GArray          *values;
+  guint            dims;
+  guint            n_vectors;
+  GError         **error;
+  gboolean         failed;
+} VectorCopy;
+
+static gboolean
+flush_vectors (VectorCopy *copy)
+{
+  if (copy->hashes->len == 0)
+    return TRUE;
+  if (!lode_index_store_put_vectors (copy->to, copy->model, copy->dims,
+                                     (const char * const *) copy->hashes->pdata,
+                                     (const float *) (gpointer) copy->values->data,
+                                     copy->hashes->len, NULL, copy->error))
+    {
+      copy->failed = TRUE;
+      return FALSE;
+    }
+  copy->n_vectors += copy->hashes->len;
+  g_ptr_array_set_size (copy->hashes, 0);
+  g_array_set_size (copy->values, 0);
+  return TRUE;
+}
+
+static gboolean
+copy_vector_cb (const char  *hash,
+                const float *vector,
+                guint        dims,
+                gpointer     user_data)
+{
+  VectorCopy *copy = user_data;
+
+  if (copy->dims == 0)
+    copy->dims = dims;
+  if (dims != copy->dims)
+    return TRUE;
+  g_ptr_array_add (copy->hashes, g_strdup (hash));
+  g_array_append_vals (copy->values, vector, dims);
+  return copy->hashes->len < COPY_BATCH_VECTORS || flush_vectors (copy);
+}
+
+/**
+ * lode_index_store_copy:
+ * @from: the index to read
+ * @to: an empty index to write
+ * @model: (nullable): the embedding model whose vectors are copied; %NULL for none
+ * @cancellable: (nullable): a #GCancellable
+ * @counts: (out caller-allocates): what was copied
+ * @error: return location for a #GError
+ *
+ * Copies a project's index between stores without chunking or embedding anything again:
+ * files with their hashes, chunks, declarations and imports, the meta that says where the
+ * index came from, and the vectors of @model by text. In batches, so that an interrupted
+ * copy can simply be run again.
+ *
+ * Returns: %TRUE when everything was copied
+ */
+gboolean
+lode_index_store_copy (LodeIndexStore       *from,
+                       LodeIndexStore       *to,
+                       const char           *model,
+                       GCancellable         *cancellable,
+                       LodeStoreCopyCounts  *counts,
+                       GError              **error)
+{
+  g_autoptr(GPtrArray) files = NULL;
+  g_autoptr(GPtrArray) hashes = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (float));
+  VectorCopy copy = { to, model, hashes, values, 0, 0, error, FALSE };
+  guint in_batch = 0;
+
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (from) && LODE_IS_INDEX_STORE (to), FALSE);
+
+  memset (counts, 0, sizeof *counts);
+  files = lode_index_store_dup_files (from, error);
+  if (files == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      const LodeStoredFile *file = g_ptr_array_index (files, i);
+      g_autoptr(GPtrArray) chunks = NULL;
+      g_autoptr(GPtrArray) symbols = NULL;
+      g_autoptr(GPtrArray) imports = NULL;
+      LodeFileInfo info = { file->path, file->language, file->hash, file->size,
+                            file->mtime_usec, file->n_lines };
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        goto failed;
+      if (in_batch == 0 && !lode_index_store_begin (to, error))
+        return FALSE;
+
+      chunks = lode_index_store_dup_chunks_for_file (from, file->path, error);
+      symbols = chunks != NULL ? lode_index_store_dup_symbols_for_file (from, file->path, error)
+                               : NULL;
+      imports = symbols != NULL ? lode_index_store_dup_imports (from, file->path, error) : NULL;
+      if (imports == NULL ||
+          !lode_index_store_put_file (to, &info, chunks, symbols, error) ||
+          !lode_index_store_put_imports (to, file->path, imports, error))
+        goto failed;
+
+      counts->n_files++;
+      counts->n_chunks += chunks->len;
+      counts->n_imports += imports->len;
+      if (++in_batch == COPY_BATCH_FILES)
+        {
+          in_batch = 0;
+          if (!lode_index_store_commit (to, error))
+            return FALSE;
+        }
+    }
+
+  if (in_batch == 0 && !lode_index_store_begin (to, error))
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (copied_meta); i++)
+    {
+      g_autofree char *value = lode_index_store_dup_meta (from, copied_meta[i]);
+
+      if (value != NULL && !lode_index_store_set_meta (to, copied_meta[i], value, error))
+        goto failed;
+    }
+  if (!lode_index_store_commit (to, error))
+    return FALSE;
+
+  if (model != NULL &&
+      (!lode_index_store_foreach_vector (from, model, copy_vector_cb, &copy, error) ||
+       copy.failed || !flush_vectors (&copy)))
+    return FALSE;
+
+  counts->n_vectors = copy.n_vectors;
+  return TRUE;
+
+failed:
+  lode_index_store_rollback (to);
+  return FALSE;
+}
+
 gboolean
 lode_index_store_get_was_reset (LodeIndexStore *self)
 {
@@ -292,6 +444,22 @@ lode_index_store_dup_file_hashes (LodeIndexStore  *self,
   g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
 
   return LODE_INDEX_STORE_GET_IFACE (self)->dup_file_hashes (self, error);
+}
+
+/**
+ * lode_index_store_dup_files:
+ * @self: a #LodeIndexStore
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (element-type LodeStoredFile): every file, by path
+ */
+GPtrArray *
+lode_index_store_dup_files (LodeIndexStore  *self,
+                            GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_files (self, error);
 }
 
 gboolean

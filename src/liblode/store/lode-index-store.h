@@ -33,6 +33,8 @@ struct _LodeIndexStoreInterface
   const char *(*get_reset_reason)    (LodeIndexStore      *self);
   GHashTable *(*dup_file_hashes)     (LodeIndexStore      *self,
                                       GError             **error);
+  GPtrArray  *(*dup_files)           (LodeIndexStore      *self,
+                                      GError             **error);
   gboolean    (*begin)               (LodeIndexStore      *self,
                                       GError             **error);
   gboolean    (*commit)              (LodeIndexStore      *self,
@@ -151,9 +153,33 @@ gboolean        lode_index_store_remove           (const LodeConfig    *config,
                                                    const char          *db_path,
                                                    GError             **error);
 
+/**
+ * LodeStoreCopyCounts:
+ * @n_files: files copied
+ * @n_chunks: chunks copied
+ * @n_imports: imports copied
+ * @n_vectors: vectors copied (distinct texts)
+ */
+typedef struct
+{
+  guint n_files;
+  guint n_chunks;
+  guint n_imports;
+  guint n_vectors;
+} LodeStoreCopyCounts;
+
+gboolean        lode_index_store_copy             (LodeIndexStore      *from,
+                                                   LodeIndexStore      *to,
+                                                   const char          *model,
+                                                   GCancellable        *cancellable,
+                                                   LodeStoreCopyCounts *counts,
+                                                   GError             **error);
+
 gboolean    lode_index_store_get_was_reset       (LodeIndexStore      *self);
 const char *lode_index_store_get_reset_reason    (LodeIndexStore      *self);
 GHashTable *lode_index_store_dup_file_hashes     (LodeIndexStore      *self,
+                                                  GError             **error);
+GPtrArray  *lode_index_store_dup_files           (LodeIndexStore      *self,
                                                   GError             **error);
 gboolean    lode_index_store_begin               (LodeIndexStore      *self,
                                                   GError             **error);

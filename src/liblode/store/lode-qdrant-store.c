@@ -829,6 +829,32 @@ qdrant_store_dup_file_hashes (LodeQdrantStore  *self,
   return hashes;
 }
 
+static GPtrArray *sorted_records (LodeQdrantStore *self);
+
+/* Every file, by path. */
+static GPtrArray *
+qdrant_store_dup_files (LodeQdrantStore  *self,
+                        GError          **error)
+{
+  g_autoptr(GPtrArray) records = sorted_records (self);
+  GPtrArray *files = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_file_free);
+
+  for (guint i = 0; i < records->len; i++)
+    {
+      FileRecord *record = g_ptr_array_index (records, i);
+      LodeStoredFile *file = g_new0 (LodeStoredFile, 1);
+
+      file->path = g_strdup (record->path);
+      file->language = g_strdup (record->language);
+      file->hash = g_strdup (record->hash);
+      file->size = record->size;
+      file->mtime_usec = record->mtime_usec;
+      file->n_lines = record->n_lines;
+      g_ptr_array_add (files, file);
+    }
+  return files;
+}
+
 /* The chunk that holds a symbol's first line: the innermost one named like it, else the
  * innermost one (as the SQLite store assigns them). */
 static guint
@@ -875,23 +901,6 @@ sparse_node (const LodeSparseVector *sparse)
   json_object_set_array_member (object, "values", values);
   json_node_take_object (node, object);
   return node;
-}
-
-static char *
-signature_text (const LodeChunk *chunk)
-{
-  const char *parts[] = { chunk->signature, chunk->doc, chunk->container, chunk->context };
-  GString *text = g_string_new (NULL);
-
-  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
-    {
-      if (parts[i] == NULL || *parts[i] == '\0')
-        continue;
-      if (text->len > 0)
-        g_string_append_c (text, '\n');
-      g_string_append (text, parts[i]);
-    }
-  return g_string_free (text, FALSE);
 }
 
 typedef struct
@@ -958,11 +967,11 @@ put_file_points (LodeQdrantStore  *self,
   for (guint i = 0; put->chunks != NULL && i < put->chunks->len; i++)
     {
       const LodeChunk *chunk = g_ptr_array_index (put->chunks, i);
-      g_autofree char *sig = signature_text (chunk);
+      g_autoptr(GString) sig_text = g_string_new (NULL);
       g_autofree char *hash = text_hash (chunk->content);
-      const char *fields[LODE_SPARSE_N_FIELDS] = { chunk->symbol, sig, file->path,
+      const char *fields[LODE_SPARSE_N_FIELDS] = { chunk->symbol, NULL, file->path,
                                                    chunk->content };
-      g_autoptr(LodeSparseVector) sparse = lode_sparse_vector_for_fields (fields);
+      g_autoptr(LodeSparseVector) sparse = NULL;
       JsonArray *symbols = g_ptr_array_index (chunk_symbols, i);
       JsonArray *names = json_array_new ();
       JsonObject *point = json_object_new ();
@@ -970,6 +979,9 @@ put_file_points (LodeQdrantStore  *self,
       JsonObject *payload = json_object_new ();
       JsonNode *node = json_node_new (JSON_NODE_OBJECT);
 
+      lode_chunk_append_search_text (chunk, sig_text);
+      fields[LODE_SPARSE_SIGNATURE] = sig_text->str;
+      sparse = lode_sparse_vector_for_fields (fields);
       for (guint s = 0; s < json_array_get_length (symbols); s++)
         {
           g_autofree char *lower = g_utf8_strdown (get_string (json_array_get_object_element (symbols, s),
@@ -991,7 +1003,8 @@ put_file_points (LodeQdrantStore  *self,
       set_string (payload, "symbol", chunk->symbol);
       set_string (payload, "container", chunk->container);
       set_string (payload, "signature", chunk->signature);
-      set_string (payload, "sig_text", sig);
+      if (sig_text->len > 0)
+        json_object_set_string_member (payload, "sig_text", sig_text->str);
       json_object_set_string_member (payload, "text", chunk->content != NULL ? chunk->content : "");
       set_string (payload, "text_hash", hash);
       json_object_set_array_member (payload, "symbols", json_array_ref (symbols));
@@ -1256,6 +1269,7 @@ qdrant_store_dup_chunks_for_file (LodeQdrantStore  *self,
       chunk->container = g_strdup (get_string (payload, "container"));
       chunk->signature = g_strdup (get_string (payload, "signature"));
       chunk->content = g_strdup (get_string (payload, "text"));
+      lode_chunk_set_search_text (chunk, get_string (payload, "sig_text"));
       g_ptr_array_add (chunks, chunk);
     }
   g_ptr_array_sort (chunks, compare_chunks);
@@ -2136,6 +2150,7 @@ lode_qdrant_store_index_store_init (LodeIndexStoreInterface *iface)
   iface->get_was_reset = (gpointer) qdrant_store_get_was_reset;
   iface->get_reset_reason = (gpointer) qdrant_store_get_reset_reason;
   iface->dup_file_hashes = (gpointer) qdrant_store_dup_file_hashes;
+  iface->dup_files = (gpointer) qdrant_store_dup_files;
   iface->begin = (gpointer) qdrant_store_begin;
   iface->commit = (gpointer) qdrant_store_commit;
   iface->rollback = (gpointer) qdrant_store_rollback;

@@ -329,7 +329,8 @@ static const char *const stmt_sql[N_STMTS] = {
   [STMT_STATS_SYMBOLS] = "SELECT count(*) FROM symbols",
   [STMT_LANGUAGES] = "SELECT language, count(*) FROM files GROUP BY language",
   [STMT_FILE_CHUNKS] =
-    "SELECT c.start_line, c.end_line, c.kind, c.symbol, c.container, c.signature, fts.body "
+    "SELECT c.start_line, c.end_line, c.kind, c.symbol, c.container, c.signature, fts.body, "
+    "fts.sig "
     "FROM chunks c JOIN chunks_fts fts ON fts.rowid = c.id "
     "WHERE c.file_id = (SELECT id FROM files WHERE path = ?1) "
     "ORDER BY c.start_line, c.end_line",
@@ -1590,17 +1591,6 @@ delete_file_contents (LodeStore  *self,
   return TRUE;
 }
 
-static void
-append_sig_part (GString    *sig,
-                 const char *part)
-{
-  if (part == NULL || *part == '\0')
-    return;
-  if (sig->len > 0)
-    g_string_append_c (sig, '\n');
-  g_string_append (sig, part);
-}
-
 typedef struct
 {
   guint        start_line;
@@ -1738,10 +1728,7 @@ put_file_rows (LodeStore      *self,
       chunk_id = sqlite3_last_insert_rowid (self->db);
 
       g_string_truncate (self->sig, 0);
-      append_sig_part (self->sig, chunk->signature);
-      append_sig_part (self->sig, chunk->doc);
-      append_sig_part (self->sig, chunk->container);
-      append_sig_part (self->sig, chunk->context);
+      lode_chunk_append_search_text (chunk, self->sig);
 
       s = stmt (self, STMT_FTS_INSERT);
       sqlite3_bind_int64 (s, 1, chunk_id);
@@ -2143,7 +2130,8 @@ lode_store_dup_language_counts (LodeStore  *self,
  * @error: return location for a #GError
  *
  * The stored chunks of @path, ordered by start line, with their content. The doc comment
- * and context are stored only as part of the searchable text, so they are %NULL here.
+ * and context are stored only as part of the searchable text: what it holds besides the
+ * signature and container comes back as the context (lode_chunk_set_search_text()).
  *
  * Returns: (transfer full) (element-type LodeChunk): the chunks; empty for an unknown path
  */
@@ -2174,6 +2162,7 @@ lode_store_dup_chunks_for_file (LodeStore   *self,
       chunk->container = dup_column_text (s, 4);
       chunk->signature = dup_column_text (s, 5);
       chunk->content = dup_column_text (s, 6);
+      lode_chunk_set_search_text (chunk, (const char *) sqlite3_column_text (s, 7));
       g_ptr_array_add (chunks, chunk);
     }
   sqlite3_reset (s);
@@ -3562,6 +3551,59 @@ lode_store_clear_graph (LodeStore  *self,
 
 /* Copying an index (lode migrate). */
 
+void
+lode_stored_file_free (LodeStoredFile *file)
+{
+  if (file == NULL)
+    return;
+  g_free (file->path);
+  g_free (file->language);
+  g_free (file->hash);
+  g_free (file);
+}
+
+/**
+ * lode_store_dup_files:
+ * @self: a #LodeStore
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (element-type LodeStoredFile): every file, by path
+ */
+GPtrArray *
+lode_store_dup_files (LodeStore  *self,
+                      GError    **error)
+{
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_file_free);
+  sqlite3_stmt *s = NULL;
+  int rc;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
+
+  rc = sqlite3_prepare_v2 (self->db,
+                           "SELECT path, language, hash, size, mtime, n_lines FROM files "
+                           "ORDER BY path", -1, &s, NULL);
+  while (s != NULL && (rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      LodeStoredFile *file = g_new0 (LodeStoredFile, 1);
+
+      file->path = dup_column_text (s, 0);
+      file->language = dup_column_text (s, 1);
+      file->hash = dup_column_text (s, 2);
+      file->size = sqlite3_column_int64 (s, 3);
+      file->mtime_usec = sqlite3_column_int64 (s, 4);
+      file->n_lines = sqlite3_column_int (s, 5);
+      g_ptr_array_add (files, file);
+    }
+  sqlite3_finalize (s);
+
+  if (rc != SQLITE_DONE)
+    {
+      set_db_error (self, rc, error, "Cannot read files");
+      return NULL;
+    }
+  return g_steal_pointer (&files);
+}
+
 /**
  * lode_store_dup_symbols_for_file:
  * @self: a #LodeStore
@@ -3674,6 +3716,7 @@ lode_store_index_store_init (LodeIndexStoreInterface *iface)
   iface->get_was_reset = (gpointer) lode_store_get_was_reset;
   iface->get_reset_reason = (gpointer) lode_store_get_reset_reason;
   iface->dup_file_hashes = (gpointer) lode_store_dup_file_hashes;
+  iface->dup_files = (gpointer) lode_store_dup_files;
   iface->begin = (gpointer) lode_store_begin;
   iface->commit = (gpointer) lode_store_commit;
   iface->rollback = (gpointer) lode_store_rollback;
