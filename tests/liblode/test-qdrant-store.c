@@ -382,8 +382,7 @@ test_schema_version (Fixture       *fixture,
   g_assert_cmpuint (count_chunks (fixture, NULL), ==, 0);
 }
 
-/* The embedding pass's side: chunks without a vector, vectors by text hash, counts, and the
- * hybrid query over what is embedded. */
+/* The embedding pass's side: chunks without a vector, vectors by text hash, counts. */
 static void
 test_vectors (Fixture       *fixture,
               gconstpointer  data)
@@ -391,13 +390,9 @@ test_vectors (Fixture       *fixture,
   g_autoptr(LodeQdrantStore) store = NULL;
   g_autoptr(GPtrArray) todo = NULL;
   g_autoptr(GPtrArray) rest = NULL;
-  g_autoptr(GPtrArray) hits = NULL;
-  g_autoptr(GPtrArray) lexical = NULL;
   g_autoptr(GPtrArray) hashes = g_ptr_array_new ();
   g_autoptr(GArray) vectors = g_array_new (FALSE, FALSE, sizeof (float));
   g_autoptr(GError) error = NULL;
-  const char *terms[] = { "alpha_1" };
-  const float query[3] = { 0, 1, 0 };
   guint n_embedded = 0, n_embeddable = 0, n_chunks = 0;
 
   if (fixture->server == NULL)
@@ -438,20 +433,6 @@ test_vectors (Fixture       *fixture,
   g_assert_no_error (error);
   g_assert_cmpuint (rest->len, ==, 1);
 
-  /* The lexical leg finds the chunk by its name; the hybrid query fuses it with the dense
-   * neighbour (the second chunk's vector is the query). */
-  lexical = lode_qdrant_store_search_lexical (store, terms, NULL, 1, NULL, 10, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (lexical->len, >=, 1);
-  g_assert_cmpstr (json_object_get_string_member (((LodeQdrantHit *) lexical->pdata[0])->payload,
-                                                  "symbol"), ==, "alpha_1");
-  hits = lode_qdrant_store_search_hybrid (store, terms, NULL, 1, "test-model", query, 3, NULL, 30,
-                                          10, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (hits->len, >=, 2);
-  g_assert_cmpstr (json_object_get_string_member (((LodeQdrantHit *) hits->pdata[0])->payload,
-                                                  "symbol"), ==, "alpha_1");
-  g_assert_cmpfloat_with_epsilon (((LodeQdrantHit *) hits->pdata[0])->score, 2.0 / 60.0, 1e-5);
 }
 
 /* ---- through the engine ------------------------------------------------------------------ */
@@ -617,11 +598,6 @@ test_engine_same_as_sqlite (Fixture       *fixture,
   g_assert_false (lode_project_is_indexed (qdrant.project));
 }
 
-typedef struct
-{
-  GHashTable *vectors;   /* hash → GArray of float */
-} Vectors;
-
 static gboolean
 collect_vector_cb (const char  *hash,
                    const float *vector,
@@ -772,6 +748,110 @@ test_migrate_round_trip (Fixture       *fixture,
   assert_same_index (sqlite.store, back);
 }
 
+/* Questions in words, identifiers and paths over the fixture corpus (those of
+ * tests/liblode/test-search.c and more). */
+static const char * const agreement_queries[] = {
+  "where do we retry failed http requests",
+  "evict the least recently used entry when the cache is full",
+  "check the signature and expiry of an access token",
+  "split a comma separated line with quoted fields",
+  "limit how many requests a client can make per second",
+  "how are passwords hashed",
+  "render markdown headings and links as html",
+  "show a timestamp as minutes ago or yesterday",
+  "resize uploaded photos into small previews",
+  "is this email address valid",
+  "environment variables override values from the config file",
+  "run jobs on a fixed number of worker threads",
+  "autocomplete search terms by prefix",
+  "detect dead websocket connections with ping and pong",
+  "build a select query with where conditions and parameters",
+  "round currency amounts to cents",
+  "dispatch the most urgent task first",
+  "subscribe to events and publish them to listeners",
+  "when does a cron job run next",
+  "make a url friendly slug from an article title",
+  "stop calling a payment provider that keeps failing",
+  "LruCache",
+  "retry_with_backoff",
+  "parseArgs",
+  "money.py",
+  "web/src/validation",
+};
+
+static GPtrArray *
+top_files (LodeProject    *project,
+           const char     *query,
+           LodeSearchMode  mode)
+{
+  LodeSearchOptions options = LODE_SEARCH_OPTIONS_INIT;
+  g_autoptr(LodeSearchResponse) response = NULL;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *files = g_ptr_array_new_with_free_func (g_free);
+
+  options.query = query;
+  options.limit = 5;
+  options.mode = mode;
+  options.one_per_file = TRUE;
+  response = lode_project_search_full (project, &options, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (response->mode, ==, mode);
+  for (guint i = 0; i < response->results->len; i++)
+    g_ptr_array_add (files, g_strdup (((LodeSearchResult *) response->results->pdata[i])->path));
+  return files;
+}
+
+static gboolean
+same_files (GPtrArray *a,
+            GPtrArray *b)
+{
+  if (a->len != b->len)
+    return FALSE;
+  for (guint i = 0; i < a->len; i++)
+    if (!g_ptr_array_find_with_equal_func (b, a->pdata[i], g_str_equal, NULL))
+      return FALSE;
+  return TRUE;
+}
+
+/* Lexical, hybrid and semantic searches through the Qdrant store find the same top-5 files
+ * as through the SQLite store: the searcher ranks both, the stores only hand it candidates. */
+static void
+test_search_agrees_with_sqlite (Fixture       *fixture,
+                                gconstpointer  data)
+{
+  const char *root = g_test_get_filename (G_TEST_DIST, "liblode", "fixtures", "corpus", NULL);
+  const LodeSearchMode modes[] = {
+    LODE_SEARCH_MODE_LEXICAL, LODE_SEARCH_MODE_HYBRID, LODE_SEARCH_MODE_SEMANTIC
+  };
+  g_auto(Indexed) sqlite = { 0 };
+  g_auto(Indexed) qdrant = { 0 };
+  g_autoptr(LodeIndexReport) a = NULL;
+  g_autoptr(LodeIndexReport) b = NULL;
+  guint n_different = 0;
+
+  if (fixture->server == NULL)
+    return;
+
+  a = index_corpus (fixture, "sqlite", root, &sqlite);
+  b = index_corpus (fixture, "qdrant", root, &qdrant);
+
+  for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+    for (guint i = 0; i < G_N_ELEMENTS (agreement_queries); i++)
+      {
+        g_autoptr(GPtrArray) expected = top_files (sqlite.project, agreement_queries[i], modes[m]);
+        g_autoptr(GPtrArray) found = top_files (qdrant.project, agreement_queries[i], modes[m]);
+
+        if (same_files (expected, found))
+          continue;
+        n_different++;
+        g_test_message ("mode %d, “%s”: SQLite %s…, Qdrant %s…", modes[m], agreement_queries[i],
+                        expected->len > 0 ? (char *) expected->pdata[0] : "nothing",
+                        found->len > 0 ? (char *) found->pdata[0] : "nothing");
+      }
+
+  g_assert_cmpuint (n_different, ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -791,6 +871,7 @@ main (int   argc,
   ADD ("vectors", test_vectors);
   ADD ("engine-same-as-sqlite", test_engine_same_as_sqlite);
   ADD ("migrate-round-trip", test_migrate_round_trip);
+  ADD ("search-agrees-with-sqlite", test_search_agrees_with_sqlite);
 
   return g_test_run ();
 }

@@ -42,7 +42,7 @@ struct _LodeProject
    * vectors in memory); neither is used concurrently. The connection is opened again when
    * the database file was replaced (a rebuild, here or elsewhere). */
   GMutex        reader_lock;
-  LodeStore    *reader;
+  LodeIndexStore *reader;
   ino_t         reader_inode;
   LodeSearcher *searcher;
 
@@ -473,8 +473,10 @@ explain_damage (LodeProject  *self,
                "from scratch.", self->root, damage->message, self->root);
 }
 
-/* Called with reader_lock held. */
-static LodeStore *
+/* Called with reader_lock held. A SQLite reader is opened again when the file was
+ * replaced or found damaged; a Qdrant reader reads the file points again when the data
+ * version moved (lode_search_backend_get_version()). */
+static LodeIndexStore *
 dup_reader (LodeProject  *self,
             GError      **error)
 {
@@ -487,14 +489,27 @@ dup_reader (LodeProject  *self,
       return NULL;
     }
 
-  if (self->reader != NULL && (lode_store_is_damaged (self->reader) ||
+  if (store_kind (self) == LODE_STORE_KIND_QDRANT)
+    {
+      if (self->reader != NULL && LODE_IS_STORE (self->reader))
+        g_clear_object (&self->reader);
+      if (self->reader == NULL)
+        self->reader = lode_index_store_open (self->config, LODE_STORE_KIND_QDRANT,
+                                              self->db_path, 0, FALSE, NULL, error);
+      else
+        lode_search_backend_get_version (LODE_SEARCH_BACKEND (self->reader));
+      return self->reader != NULL ? g_object_ref (self->reader) : NULL;
+    }
+
+  if (self->reader != NULL && (!LODE_IS_STORE (self->reader) ||
+                               lode_store_is_damaged (LODE_STORE (self->reader)) ||
                                g_stat (self->db_path, &st) != 0 ||
                                st.st_ino != self->reader_inode))
     g_clear_object (&self->reader);
 
   if (self->reader == NULL)
     {
-      self->reader = lode_store_open_reader (self->db_path, error);
+      self->reader = LODE_INDEX_STORE (lode_store_open_reader (self->db_path, error));
       if (self->reader == NULL)
         {
           explain_damage (self, error);
@@ -649,7 +664,7 @@ LodeProjectStatus *
 lode_project_dup_status (LodeProject  *self,
                          GError      **error)
 {
-  g_autoptr(LodeStore) store = NULL;
+  g_autoptr(LodeIndexStore) store = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autofree char *state = NULL;
   g_autofree char *wal = NULL;
@@ -673,8 +688,8 @@ lode_project_dup_status (LodeProject  *self,
   g_mutex_lock (&self->reader_lock);
   store = dup_reader (self, &local_error);
   if (store == NULL ||
-      !lode_store_get_stats (store, &status->stats, &local_error) ||
-      (status->languages = lode_store_dup_language_counts (store, &local_error)) == NULL)
+      !lode_index_store_get_stats (store, &status->stats, &local_error) ||
+      (status->languages = lode_index_store_dup_language_counts (store, &local_error)) == NULL)
     {
       g_mutex_unlock (&self->reader_lock);
       explain_damage (self, &local_error);
@@ -703,15 +718,15 @@ lode_project_dup_status (LodeProject  *self,
     }
   if (self->embedder != NULL)
     status->embedding_model = g_strdup (lode_embedder_get_model (self->embedder));
-  if (!lode_store_count_embedded (store, status->embedding_model, &status->n_embedded,
+  if (!lode_index_store_count_embedded (store, status->embedding_model, &status->n_embedded,
                                   &status->n_embeddable, error))
     {
       g_mutex_unlock (&self->reader_lock);
       lode_project_status_free (status);
       return NULL;
     }
-  state = lode_store_dup_meta (store, "state");
-  status->indexed_at = lode_store_dup_meta (store, "indexed_at");
+  state = lode_index_store_dup_meta (store, "state");
+  status->indexed_at = lode_index_store_dup_meta (store, "indexed_at");
   status->semantic_notice = dup_coverage_notice (self, status->n_embedded,
                                                  status->n_embeddable);
   g_mutex_unlock (&self->reader_lock);
@@ -844,7 +859,7 @@ lode_project_search_full (LodeProject              *self,
                           GCancellable             *cancellable,
                           GError                  **error)
 {
-  g_autoptr(LodeStore) store = NULL;
+  g_autoptr(LodeIndexStore) store = NULL;
   g_autoptr(LodeEmbedder) embedder = NULL;
   g_autoptr(LodeEmbeddings) embedding = NULL;
   g_autoptr(GError) embed_error = NULL;
@@ -925,14 +940,14 @@ LodeGraph *
 lode_project_load_graph (LodeProject  *self,
                          GError      **error)
 {
-  g_autoptr(LodeStore) store = NULL;
+  g_autoptr(LodeIndexStore) store = NULL;
   LodeGraph *graph;
 
   g_return_val_if_fail (LODE_IS_PROJECT (self), NULL);
 
   g_mutex_lock (&self->reader_lock);
   store = dup_reader (self, error);
-  graph = store != NULL ? lode_store_load_graph (store, error) : NULL;
+  graph = store != NULL ? lode_index_store_load_graph (store, error) : NULL;
   g_mutex_unlock (&self->reader_lock);
 
   return graph;
@@ -951,7 +966,7 @@ lode_project_dup_imports (LodeProject  *self,
                           const char   *path,
                           GError      **error)
 {
-  g_autoptr(LodeStore) store = NULL;
+  g_autoptr(LodeIndexStore) store = NULL;
   GPtrArray *imports;
 
   g_return_val_if_fail (LODE_IS_PROJECT (self), NULL);
@@ -959,7 +974,7 @@ lode_project_dup_imports (LodeProject  *self,
 
   g_mutex_lock (&self->reader_lock);
   store = dup_reader (self, error);
-  imports = store != NULL ? lode_store_dup_imports (store, path, error) : NULL;
+  imports = store != NULL ? lode_index_store_dup_imports (store, path, error) : NULL;
   g_mutex_unlock (&self->reader_lock);
 
   return imports;
@@ -980,7 +995,7 @@ lode_project_get_graph_counts (LodeProject      *self,
                                gboolean         *enabled,
                                GError          **error)
 {
-  g_autoptr(LodeStore) store = NULL;
+  g_autoptr(LodeIndexStore) store = NULL;
   g_autofree char *state = NULL;
   gboolean ok;
 
@@ -989,9 +1004,9 @@ lode_project_get_graph_counts (LodeProject      *self,
 
   g_mutex_lock (&self->reader_lock);
   store = dup_reader (self, error);
-  ok = store != NULL && lode_store_get_graph_counts (store, counts, error);
+  ok = store != NULL && lode_index_store_get_graph_counts (store, counts, error);
   if (ok)
-    state = lode_store_dup_meta (store, LODE_GRAPH_META_KEY);
+    state = lode_index_store_dup_meta (store, LODE_GRAPH_META_KEY);
   g_mutex_unlock (&self->reader_lock);
 
   if (ok && enabled != NULL)
@@ -1018,7 +1033,7 @@ lode_project_set_graph_enabled (LodeProject  *self,
                                 gboolean      enabled,
                                 GError      **error)
 {
-  g_autoptr(LodeStore) store = NULL;
+  g_autoptr(LodeIndexStore) store = NULL;
   g_autofree char *state = NULL;
   g_auto(WriterLock) lock = -1;
   gboolean was_enabled;
@@ -1037,17 +1052,17 @@ lode_project_set_graph_enabled (LodeProject  *self,
   lock = lock_writer (self, NULL, NULL, NULL, error);
   if (lock < 0)
     return FALSE;
-  store = lode_store_open (self->db_path, error);
+  store = open_writer (self, NULL, error);
   if (store == NULL)
     return FALSE;
 
-  state = lode_store_dup_meta (store, LODE_GRAPH_META_KEY);
+  state = lode_index_store_dup_meta (store, LODE_GRAPH_META_KEY);
   was_enabled = g_strcmp0 (state, "off") != 0;
   if (was_enabled == enabled)
     return TRUE;
 
-  return lode_store_clear_graph (store, enabled, error) &&
-         lode_store_set_meta (store, LODE_GRAPH_META_KEY, enabled ? "on" : "off", error);
+  return lode_index_store_clear_graph (store, enabled, error) &&
+         lode_index_store_set_meta (store, LODE_GRAPH_META_KEY, enabled ? "on" : "off", error);
 }
 
 /**

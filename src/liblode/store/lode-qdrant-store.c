@@ -31,13 +31,16 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "lode-chunk.h"
+#include "lode-code-tokenizer.h"
 #include "lode-error.h"
 #include "lode-graph.h"
 #include "lode-index-store.h"
 #include "lode-qdrant-store.h"
+#include "lode-search-backend.h"
 #include "lode-sparse-vector.h"
 
 /* Paths in one delete-by-filter request: the filter's size stays far under the limits. */
@@ -55,6 +58,7 @@ typedef struct
   guint      n_chunks;
   guint      n_symbols;
   guint64    n_bytes;
+  gint64     first_chunk; /* the chunk with the first lines, 0 for none */
   GPtrArray *imports;    /* LodeStoredImport, ids: file id << 16 | index */
 } FileRecord;
 
@@ -73,6 +77,7 @@ struct _LodeQdrantStore
   GHashTable       *meta;         /* key → value */
   gint64            next_chunk;
   gint64            next_file;
+  gint64            seen_version;     /* the data version the file points were read at */
 
   /* The batch in flight (between begin and commit). */
   gboolean          in_batch;
@@ -83,11 +88,14 @@ struct _LodeQdrantStore
   GHashTable       *dirty_meta;       /* keys */
 };
 
-static void lode_qdrant_store_index_store_init (LodeIndexStoreInterface *iface);
+static void lode_qdrant_store_index_store_init    (LodeIndexStoreInterface    *iface);
+static void lode_qdrant_store_search_backend_init (LodeSearchBackendInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (LodeQdrantStore, lode_qdrant_store, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (LODE_TYPE_INDEX_STORE,
-                                                      lode_qdrant_store_index_store_init))
+                                                      lode_qdrant_store_index_store_init)
+                               G_IMPLEMENT_INTERFACE (LODE_TYPE_SEARCH_BACKEND,
+                                                      lode_qdrant_store_search_backend_init))
 
 static void
 file_record_free (FileRecord *record)
@@ -161,6 +169,16 @@ static JsonNode *
 filter_type (const char *type)
 {
   return lode_qdrant_filter_match ("type", type);
+}
+
+static JsonArray *
+terms_array (const LodeSparseVector *sparse)
+{
+  JsonArray *terms = json_array_sized_new (sparse->len);
+
+  for (guint i = 0; i < sparse->len; i++)
+    json_array_add_int_element (terms, sparse->indices[i]);
+  return terms;
 }
 
 static char *
@@ -265,6 +283,7 @@ file_point (FileRecord *record)
   json_object_set_int_member (payload, "n_chunks", record->n_chunks);
   json_object_set_int_member (payload, "n_symbols", record->n_symbols);
   json_object_set_int_member (payload, "n_bytes", (gint64) record->n_bytes);
+  json_object_set_int_member (payload, "first_chunk", record->first_chunk);
 
   for (guint i = 0; record->imports != NULL && i < record->imports->len; i++)
     {
@@ -310,6 +329,7 @@ file_record_from_payload (JsonObject *payload)
   record->n_chunks = json_object_get_int_member_with_default (payload, "n_chunks", 0);
   record->n_symbols = json_object_get_int_member_with_default (payload, "n_symbols", 0);
   record->n_bytes = json_object_get_int_member_with_default (payload, "n_bytes", 0);
+  record->first_chunk = json_object_get_int_member_with_default (payload, "first_chunk", 0);
   record->imports = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_import_free);
 
   if (imports != NULL && JSON_NODE_HOLDS_ARRAY (imports))
@@ -463,6 +483,7 @@ static const struct
   { "import_keys", "keyword" },
   { "import_targets", "keyword" },
   { "file_id", "integer" },
+  { "terms", "integer" },
 };
 
 static gboolean
@@ -920,7 +941,7 @@ put_file_points (LodeQdrantStore  *self,
   FileRecord *record = g_hash_table_lookup (self->files, file->path);
   g_autoptr(GPtrArray) chunk_symbols = g_ptr_array_new_with_free_func ((GDestroyNotify) json_array_unref);
   guint n_symbols = 0;
-  guint64 n_bytes = 0;
+  guint first_line = 0;
 
   if (record == NULL)
     {
@@ -990,6 +1011,11 @@ put_file_points (LodeQdrantStore  *self,
           json_array_add_string_element (names, lower);
         }
 
+      if (i == 0 || chunk->start_line < first_line)
+        {
+          record->first_chunk = self->next_chunk;
+          first_line = chunk->start_line;
+        }
       json_object_set_int_member (point, "id", self->next_chunk++);
       json_object_set_member (vector, "bm25", sparse_node (sparse));
       json_object_set_object_member (point, "vector", vector);
@@ -1009,12 +1035,16 @@ put_file_points (LodeQdrantStore  *self,
       set_string (payload, "text_hash", hash);
       json_object_set_array_member (payload, "symbols", json_array_ref (symbols));
       json_object_set_array_member (payload, "names", names);
+      /* The terms again as a payload list: the IDF the scale needs, and identifier queries
+       * that require every term, are payload filters. */
+      json_object_set_array_member (payload, "terms", terms_array (sparse));
       json_object_set_object_member (point, "payload", payload);
       json_node_take_object (node, point);
       g_ptr_array_add (self->pending_chunks, node);
-      n_bytes += chunk->content != NULL ? strlen (chunk->content) : 0;
     }
 
+  if (put->chunks == NULL || put->chunks->len == 0)
+    record->first_chunk = 0;
   record->n_chunks = put->chunks != NULL ? put->chunks->len : 0;
   record->n_symbols = n_symbols;
   record->n_bytes = file->size;
@@ -2041,107 +2071,736 @@ qdrant_store_foreach_vector (LodeQdrantStore     *self,
 
 /* ---- search ---------------------------------------------------------------------------- */
 
-static JsonNode *
-chunk_filter (const char *language)
-{
-  JsonNode *filter = filter_type ("chunk");
-
-  if (language != NULL)
-    filter = lode_qdrant_filter_and (filter, lode_qdrant_filter_match ("language", language));
-  return filter;
-}
-
 static const char * const hit_fields[] = {
   "path", "file_id", "language", "start_line", "end_line", "kind", "symbol", "container",
   "signature", NULL
 };
 
-/**
- * lode_qdrant_store_search_lexical:
- * @self: a #LodeQdrantStore
- * @terms: (array length=n_terms): query tokens
- * @weights: (array length=n_terms) (nullable): their weights
- * @n_terms: how many
- * @language: (nullable): only chunks of this language
- * @limit: how many
- * @cancellable: (nullable): a #GCancellable
- * @error: return location for a #GError
- *
- * The sparse leg alone: BM25 over the chunks' `bm25` vectors, the IDF from the server.
- *
- * Returns: (transfer container) (element-type LodeQdrantHit): chunk points, best first
- */
-GPtrArray *
-lode_qdrant_store_search_lexical (LodeQdrantStore     *self,
-                                  const char * const  *terms,
-                                  const double        *weights,
-                                  guint                n_terms,
-                                  const char          *language,
-                                  guint                limit,
-                                  GCancellable        *cancellable,
-                                  GError             **error)
+/* ---- LodeSearchBackend ------------------------------------------------------------------ */
+
+/* Condition: the payload list @key holds the integer @value. */
+static JsonNode *
+match_int (const char *key,
+           gint64      value)
 {
-  g_autoptr(LodeSparseVector) sparse = lode_sparse_vector_for_terms (terms, weights, n_terms);
-  g_autoptr(JsonNode) filter = chunk_filter (language);
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+  JsonObject *condition = json_object_new ();
+  JsonObject *match = json_object_new ();
 
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
-
-  return lode_qdrant_client_query (self->client, self->collection, "bm25", NULL, 0, sparse,
-                                   filter, limit, hit_fields, cancellable, error);
+  json_object_set_int_member (match, "value", value);
+  json_object_set_string_member (condition, "key", key);
+  json_object_set_object_member (condition, "match", match);
+  json_node_take_object (node, condition);
+  return node;
 }
 
-/**
- * lode_qdrant_store_search_hybrid:
- * @self: a #LodeQdrantStore
- * @terms: (array length=n_terms): query tokens for the sparse leg
- * @weights: (array length=n_terms) (nullable): their weights
- * @n_terms: how many
- * @model: the model of @query: the dense leg sees only chunks embedded with it
- * @query: (array length=dims): the query's vector
- * @dims: its size
- * @language: (nullable): only chunks of this language
- * @candidates: chunks each leg brings to the fusion
- * @limit: fused chunks to return
- * @cancellable: (nullable): a #GCancellable
- * @error: return location for a #GError
- *
- * One query call: the sparse and the dense leg as prefetches, fused by RRF on the server.
- *
- * Returns: (transfer container) (element-type LodeQdrantHit): chunk points, best first
- */
-GPtrArray *
-lode_qdrant_store_search_hybrid (LodeQdrantStore     *self,
-                                 const char * const  *terms,
-                                 const double        *weights,
-                                 guint                n_terms,
-                                 const char          *model,
-                                 const float         *query,
-                                 guint                dims,
-                                 const char          *language,
-                                 guint                candidates,
-                                 guint                limit,
-                                 GCancellable        *cancellable,
-                                 GError             **error)
+static guint32
+token_id (const char *token)
 {
-  g_autoptr(LodeSparseVector) sparse = lode_sparse_vector_for_terms (terms, weights, n_terms);
-  g_autoptr(JsonNode) filter = chunk_filter (language);
-  g_autoptr(JsonNode) embedded = lode_qdrant_filter_match ("model", model);
+  return lode_sparse_token_id (token, strlen (token));
+}
 
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
+/* The query as a sparse vector: each group's term with its weight, and its parts sharing
+ * the weight (a chunk that writes the identifier another way holds only the parts). */
+static LodeSparseVector *
+query_vector (const LodeLexicalQuery *query)
+{
+  g_autoptr(GPtrArray) terms = g_ptr_array_new ();
+  g_autoptr(GArray) weights = g_array_new (FALSE, FALSE, sizeof (double));
 
-  if (dims != self->dims)
+  for (guint i = 0; i < query->groups->len; i++)
     {
-      g_set_error (error, LODE_ERROR, LODE_ERROR_STORE,
-                   "The Qdrant collection %s holds %u-dimensional vectors, the query has %u",
-                   self->collection, self->dims, dims);
-      return NULL;
+      const LodeLexicalGroup *group = g_ptr_array_index (query->groups, i);
+      guint n_parts = group->parts != NULL ? g_strv_length (group->parts) : 0;
+
+      g_ptr_array_add (terms, group->term);
+      g_array_append_val (weights, group->weight);
+      for (guint p = 0; p < n_parts; p++)
+        {
+          double share = group->weight / n_parts;
+
+          g_ptr_array_add (terms, group->parts[p]);
+          g_array_append_val (weights, share);
+        }
     }
 
-  /* The dense leg sees only the chunks embedded with the query's model (vectors of another
-   * model live in another space); the sparse leg sees every chunk, as in the SQLite store. */
-  return lode_qdrant_client_query_hybrid (self->client, self->collection, query, dims, sparse,
-                                          filter, embedded, candidates, limit, hit_fields,
-                                          cancellable, error);
+  return lode_sparse_vector_for_terms ((const char * const *) terms->pdata,
+                                       (const double *) (gpointer) weights->data, terms->len);
+}
+
+/* Chunks that pass @filter's language (the path glob is checked on the rows), and, for a
+ * query that requires every group, hold each group's term or all of its parts. */
+static JsonNode *
+search_filter (const LodeSearchFilter *filter,
+               const LodeLexicalQuery *query)
+{
+  JsonNode *node = filter_type ("chunk");
+
+  if (filter != NULL && filter->language != NULL)
+    {
+      g_autofree char *language = g_ascii_strdown (filter->language, -1);
+
+      node = lode_qdrant_filter_and (node, lode_qdrant_filter_match ("language", language));
+    }
+
+  for (guint i = 0; query != NULL && query->require_all && i < query->groups->len; i++)
+    {
+      const LodeLexicalGroup *group = g_ptr_array_index (query->groups, i);
+      JsonNode *either = json_node_new (JSON_NODE_OBJECT);
+      JsonObject *object = json_object_new ();
+      JsonArray *should = json_array_new ();
+
+      json_array_add_element (should, match_int ("terms", token_id (group->term)));
+      if (group->parts != NULL && group->parts[0] != NULL)
+        {
+          JsonObject *all = json_object_new ();
+          JsonArray *must = json_array_new ();
+
+          for (guint p = 0; group->parts[p] != NULL; p++)
+            json_array_add_element (must, match_int ("terms", token_id (group->parts[p])));
+          json_object_set_array_member (all, "must", must);
+          json_array_add_object_element (should, all);
+        }
+      json_object_set_array_member (object, "should", should);
+      json_node_take_object (either, object);
+      node = lode_qdrant_filter_and (node, either);
+    }
+
+  return node;
+}
+
+/* How many more candidates to ask for when rows are filtered here (a path glob). */
+static guint
+fetch_limit (const LodeSearchFilter *filter,
+             guint                   limit)
+{
+  return filter != NULL && filter->path_glob != NULL ? MIN (limit * 4 + 100, 4000) : limit;
+}
+
+static gboolean
+hit_accepted (const LodeSearchFilter *filter,
+              LodeQdrantHit          *hit)
+{
+  if (filter == NULL || filter->path_glob == NULL)
+    return TRUE;
+  return hit->payload != NULL &&
+         lode_search_filter_accepts (filter, get_string (hit->payload, "language"),
+                                     get_string (hit->payload, "path"));
+}
+
+/* Qdrant's IDF of a term, ln (1 + (N − n + 0.5) / (n + 0.5)), from counts of the chunks. */
+static gboolean
+term_idf (LodeQdrantStore  *self,
+          guint32           id,
+          guint64           n_chunks,
+          double           *idf,
+          GError          **error)
+{
+  g_autoptr(JsonNode) with_term = NULL;
+  guint64 n = 0;
+
+  with_term = json_node_new (JSON_NODE_OBJECT);
+  {
+    JsonObject *object = json_object_new ();
+    JsonArray *must = json_array_new ();
+
+    json_array_add_element (must, lode_qdrant_filter_match ("type", "chunk"));
+    json_array_add_element (must, match_int ("terms", id));
+    json_object_set_array_member (object, "must", must);
+    json_node_take_object (with_term, object);
+  }
+  if (!lode_qdrant_client_count (self->client, self->collection, with_term, &n, NULL, error))
+    return FALSE;
+
+  *idf = log (1.0 + ((double) n_chunks - n + 0.5) / (n + 0.5));
+  return TRUE;
+}
+
+/* The relevance of a chunk holding each term of @query once in its body: the query vector's
+ * values times their IDF (the searcher's 0–1 scale divides by it). */
+static gboolean
+query_weight (LodeQdrantStore         *self,
+              const LodeSparseVector  *sparse,
+              double                  *weight,
+              GError                 **error)
+{
+  g_autoptr(JsonNode) chunks = filter_type ("chunk");
+  guint64 n_chunks = 0;
+
+  *weight = 0.0;
+  if (!lode_qdrant_client_count (self->client, self->collection, chunks, &n_chunks, NULL, error))
+    return FALSE;
+  for (guint i = 0; i < sparse->len; i++)
+    {
+      double idf = 0.0;
+
+      if (!term_idf (self, sparse->indices[i], n_chunks, &idf, error))
+        return FALSE;
+      *weight += sparse->values[i] * idf;
+    }
+  return TRUE;
+}
+
+static gint64
+hit_chunk_id (LodeQdrantHit *hit)
+{
+  return g_ascii_strtoll (hit->id, NULL, 10);
+}
+
+/* Path-only queries: files whose path holds the terms, scored by the weight of those it
+ * holds, each as its first chunk. */
+static void
+lexical_paths (LodeQdrantStore         *self,
+               const LodeLexicalQuery  *query,
+               const LodeSearchFilter  *filter,
+               guint                    limit,
+               GArray                  *hits)
+{
+  g_autoptr(GPtrArray) records = sorted_records (self);
+
+  for (guint i = 0; i < records->len && hits->len < limit; i++)
+    {
+      FileRecord *record = g_ptr_array_index (records, i);
+      g_auto(GStrv) tokens = NULL;
+      LodeLexicalHit hit = { record->first_chunk, 0.0 };
+      guint matched = 0;
+
+      if (record->first_chunk == 0 ||
+          !lode_search_filter_accepts (filter, record->language, record->path))
+        continue;
+      tokens = lode_code_tokenize_to_strv (record->path, LODE_TOKENIZE_SPLIT);
+      for (guint g = 0; g < query->groups->len; g++)
+        {
+          const LodeLexicalGroup *group = g_ptr_array_index (query->groups, g);
+
+          if (g_strv_contains ((const char * const *) tokens, group->term))
+            {
+              hit.score += group->weight;
+              matched++;
+            }
+        }
+      if (matched > 0 && (!query->require_all || matched == query->groups->len))
+        g_array_append_val (hits, hit);
+    }
+}
+
+static gboolean
+backend_lexical (LodeSearchBackend       *backend,
+                 const LodeLexicalQuery  *query,
+                 const LodeSearchFilter  *filter,
+                 guint                    limit,
+                 GCancellable            *cancellable,
+                 GArray                  *hits,
+                 double                  *weight,
+                 GError                 **error)
+{
+  LodeQdrantStore *self = LODE_QDRANT_STORE (backend);
+  g_autoptr(LodeSparseVector) sparse = query_vector (query);
+  g_autoptr(JsonNode) condition = NULL;
+  g_autoptr(GPtrArray) points = NULL;
+  const char *fields[] = { "path", "language", NULL };
+
+  if (query->path_only)
+    {
+      lexical_paths (self, query, filter, limit, hits);
+      *weight = 0.0;
+      for (guint g = 0; g < query->groups->len; g++)
+        *weight += ((LodeLexicalGroup *) g_ptr_array_index (query->groups, g))->weight;
+      return TRUE;
+    }
+
+  if (!query_weight (self, sparse, weight, error))
+    return FALSE;
+  condition = search_filter (filter, query);
+  points = lode_qdrant_client_query (self->client, self->collection, "bm25", NULL, 0, sparse,
+                                     condition, fetch_limit (filter, limit), fields, cancellable,
+                                     error);
+  if (points == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < points->len && hits->len < limit; i++)
+    {
+      LodeQdrantHit *point = g_ptr_array_index (points, i);
+      LodeLexicalHit hit = { hit_chunk_id (point), point->score };
+
+      if (hit_accepted (filter, point))
+        g_array_append_val (hits, hit);
+    }
+  return TRUE;
+}
+
+static JsonNode *
+has_ids (const gint64 *ids,
+         guint         n_ids)
+{
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+  JsonObject *object = json_object_new ();
+  JsonArray *must = json_array_new ();
+  JsonObject *condition = json_object_new ();
+  JsonArray *list = json_array_sized_new (n_ids);
+
+  for (guint i = 0; i < n_ids; i++)
+    json_array_add_int_element (list, ids[i]);
+  json_object_set_array_member (condition, "has_id", list);
+  json_array_add_object_element (must, condition);
+  json_object_set_array_member (object, "must", must);
+  json_node_take_object (node, object);
+  return node;
+}
+
+static gboolean
+backend_score_lexical (LodeSearchBackend       *backend,
+                       const LodeLexicalQuery  *query,
+                       const gint64            *chunk_ids,
+                       guint                    n_chunks,
+                       double                  *scores,
+                       GError                 **error)
+{
+  LodeQdrantStore *self = LODE_QDRANT_STORE (backend);
+  g_autoptr(LodeSparseVector) sparse = query_vector (query);
+  g_autoptr(JsonNode) filter = has_ids (chunk_ids, n_chunks);
+  g_autoptr(GPtrArray) points = NULL;
+  const char *fields[] = { NULL };
+
+  memset (scores, 0, n_chunks * sizeof (double));
+  if (n_chunks == 0)
+    return TRUE;
+  points = lode_qdrant_client_query (self->client, self->collection, "bm25", NULL, 0, sparse,
+                                     filter, n_chunks, fields, NULL, error);
+  if (points == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < points->len; i++)
+    {
+      LodeQdrantHit *point = g_ptr_array_index (points, i);
+      gint64 id = hit_chunk_id (point);
+
+      for (guint k = 0; k < n_chunks; k++)
+        if (chunk_ids[k] == id)
+          scores[k] = point->score;
+    }
+  return TRUE;
+}
+
+static LodeSymbolRow *
+symbol_row (gint64      chunk_id,
+            JsonObject *item)
+{
+  LodeSymbolRow *row = g_new0 (LodeSymbolRow, 1);
+
+  row->chunk_id = chunk_id;
+  row->name = g_strdup (get_string (item, "name"));
+  row->kind = g_strdup (get_string (item, "kind"));
+  row->container = g_strdup (get_string (item, "container"));
+  row->signature = g_strdup (get_string (item, "signature"));
+  row->start_line = json_object_get_int_member_with_default (item, "start_line", 0);
+  row->end_line = json_object_get_int_member_with_default (item, "end_line", 0);
+  return row;
+}
+
+static JsonArray *
+payload_symbols (LodeQdrantHit *hit)
+{
+  JsonNode *list = hit->payload != NULL ? json_object_get_member (hit->payload, "symbols") : NULL;
+
+  return list != NULL && JSON_NODE_HOLDS_ARRAY (list) ? json_node_get_array (list) : NULL;
+}
+
+static GPtrArray *
+backend_find_symbols (LodeSearchBackend  *backend,
+                      const char         *name,
+                      guint               limit,
+                      GError            **error)
+{
+  LodeQdrantStore *self = LODE_QDRANT_STORE (backend);
+  g_autofree char *lower = g_utf8_strdown (name, -1);
+  g_autoptr(JsonNode) filter = lode_qdrant_filter_and (filter_type ("chunk"),
+                                                       lode_qdrant_filter_match ("names", lower));
+  const char *fields[] = { "symbols", NULL };
+  g_autoptr(GPtrArray) points = NULL;
+  GPtrArray *rows;
+
+  points = lode_qdrant_client_scroll (self->client, self->collection, filter, fields, NULL,
+                                      limit, NULL, error);
+  if (points == NULL)
+    return NULL;
+
+  rows = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_symbol_row_free);
+  for (guint i = 0; i < points->len && rows->len < limit; i++)
+    {
+      LodeQdrantHit *hit = g_ptr_array_index (points, i);
+      JsonArray *symbols = payload_symbols (hit);
+
+      for (guint k = 0; symbols != NULL && k < json_array_get_length (symbols); k++)
+        {
+          JsonObject *item = json_array_get_object_element (symbols, k);
+          g_autofree char *item_lower = g_utf8_strdown (get_string (item, "name"), -1);
+
+          if (g_str_equal (item_lower, lower))
+            g_ptr_array_add (rows, symbol_row (hit_chunk_id (hit), item));
+        }
+    }
+  return rows;
+}
+
+static int
+compare_symbol_rows (gconstpointer a,
+                     gconstpointer b)
+{
+  const LodeSymbolRow *x = *(LodeSymbolRow **) a;
+  const LodeSymbolRow *y = *(LodeSymbolRow **) b;
+
+  if (x->start_line != y->start_line)
+    return x->start_line < y->start_line ? -1 : 1;
+  return (x->end_line < y->end_line) - (x->end_line > y->end_line);
+}
+
+static GPtrArray *
+retrieve_chunks (LodeQdrantStore     *self,
+                 const gint64        *chunk_ids,
+                 guint                n_chunks,
+                 const char * const  *fields,
+                 GError             **error)
+{
+  g_autoptr(GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < n_chunks; i++)
+    g_ptr_array_add (ids, g_strdup_printf ("%" G_GINT64_FORMAT, chunk_ids[i]));
+  return lode_qdrant_client_retrieve (self->client, self->collection,
+                                      (const char * const *) ids->pdata, ids->len, fields, NULL,
+                                      error);
+}
+
+static GPtrArray *
+backend_find_chunk_symbols (LodeSearchBackend  *backend,
+                            gint64              chunk_id,
+                            GError            **error)
+{
+  const char *fields[] = { "symbols", NULL };
+  g_autoptr(GPtrArray) points = retrieve_chunks (LODE_QDRANT_STORE (backend), &chunk_id, 1,
+                                                 fields, error);
+  GPtrArray *rows;
+  JsonArray *symbols;
+
+  if (points == NULL)
+    return NULL;
+  rows = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_symbol_row_free);
+  symbols = points->len > 0 ? payload_symbols (g_ptr_array_index (points, 0)) : NULL;
+  for (guint k = 0; symbols != NULL && k < json_array_get_length (symbols); k++)
+    g_ptr_array_add (rows, symbol_row (chunk_id, json_array_get_object_element (symbols, k)));
+  g_ptr_array_sort (rows, compare_symbol_rows);
+  return rows;
+}
+
+static GPtrArray *
+backend_fetch_chunks (LodeSearchBackend  *backend,
+                      const gint64       *chunk_ids,
+                      guint               n_chunks,
+                      GError            **error)
+{
+  g_autoptr(GPtrArray) points = retrieve_chunks (LODE_QDRANT_STORE (backend), chunk_ids, n_chunks,
+                                                 hit_fields, error);
+  g_autoptr(GHashTable) by_id = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autofree gint64 *keys = NULL;
+  GPtrArray *rows;
+
+  if (points == NULL)
+    return NULL;
+
+  keys = g_new (gint64, points->len + 1);
+  for (guint i = 0; i < points->len; i++)
+    {
+      keys[i] = hit_chunk_id (g_ptr_array_index (points, i));
+      g_hash_table_insert (by_id, &keys[i], g_ptr_array_index (points, i));
+    }
+
+  rows = g_ptr_array_new_full (n_chunks, (GDestroyNotify) lode_chunk_row_free);
+  for (guint i = 0; i < n_chunks; i++)
+    {
+      LodeQdrantHit *hit = g_hash_table_lookup (by_id, &chunk_ids[i]);
+      LodeChunkRow *row = NULL;
+
+      if (hit != NULL && hit->payload != NULL)
+        {
+          row = g_new0 (LodeChunkRow, 1);
+          row->chunk_id = chunk_ids[i];
+          row->file_id = json_object_get_int_member_with_default (hit->payload, "file_id", 0);
+          row->path = g_strdup (get_string (hit->payload, "path"));
+          row->language = g_strdup (get_string (hit->payload, "language"));
+          row->start_line = json_object_get_int_member_with_default (hit->payload, "start_line", 0);
+          row->end_line = json_object_get_int_member_with_default (hit->payload, "end_line", 0);
+          row->kind = g_strdup (get_string (hit->payload, "kind"));
+          row->symbol = g_strdup (get_string (hit->payload, "symbol"));
+          row->container = g_strdup (get_string (hit->payload, "container"));
+          row->signature = g_strdup (get_string (hit->payload, "signature"));
+        }
+      g_ptr_array_add (rows, row);
+    }
+  return rows;
+}
+
+static char *
+backend_dup_chunk_text (LodeSearchBackend  *backend,
+                        gint64              chunk_id,
+                        GError            **error)
+{
+  const char *fields[] = { "text", NULL };
+  g_autoptr(GPtrArray) points = retrieve_chunks (LODE_QDRANT_STORE (backend), &chunk_id, 1,
+                                                 fields, error);
+
+  if (points == NULL)
+    return NULL;
+  if (points->len == 0)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_FOUND, "Chunk %" G_GINT64_FORMAT " is gone",
+                   chunk_id);
+      return NULL;
+    }
+  return g_strdup (get_string (((LodeQdrantHit *) g_ptr_array_index (points, 0))->payload,
+                               "text"));
+}
+
+static GPtrArray *
+backend_find_paths (LodeSearchBackend       *backend,
+                    const char              *needle,
+                    const LodeSearchFilter  *filter,
+                    GError                 **error)
+{
+  g_autoptr(GPtrArray) records = sorted_records (LODE_QDRANT_STORE (backend));
+  g_autofree char *lower = g_ascii_strdown (needle, -1);
+  GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_path_row_free);
+
+  for (guint i = 0; i < records->len; i++)
+    {
+      FileRecord *record = g_ptr_array_index (records, i);
+      g_autofree char *path = g_ascii_strdown (record->path, -1);
+      LodePathRow *row;
+
+      if (strstr (path, lower) == NULL ||
+          !lode_search_filter_accepts (filter, record->language, record->path))
+        continue;
+      row = g_new0 (LodePathRow, 1);
+      row->file_id = record->id;
+      row->path = g_strdup (record->path);
+      row->language = g_strdup (record->language);
+      row->first_chunk = record->first_chunk;
+      g_ptr_array_add (rows, row);
+    }
+  return rows;
+}
+
+/* Asks the server for the data version; a new one reads the file points again, so that a
+ * reader sees what any writer committed. */
+static gint64
+backend_get_version (LodeSearchBackend *backend)
+{
+  LodeQdrantStore *self = LODE_QDRANT_STORE (backend);
+  gint64 version = lode_qdrant_store_get_data_version (self);
+
+  if (version >= 0 && version != self->seen_version && !self->in_batch)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (lode_qdrant_store_refresh (self, &error))
+        self->seen_version = version;
+      else
+        g_warning ("Cannot read the Qdrant collection %s again: %s", self->collection,
+                   error->message);
+    }
+  return version;
+}
+
+static GArray *
+backend_dup_chunk_ids (LodeSearchBackend       *backend,
+                       const LodeSearchFilter  *filter,
+                       GError                 **error)
+{
+  LodeQdrantStore *self = LODE_QDRANT_STORE (backend);
+  g_autoptr(JsonNode) condition = NULL;
+  g_autoptr(GPtrArray) points = NULL;
+  const char *fields[] = { "path", "language", NULL };
+  GArray *ids;
+
+  condition = filter != NULL ? search_filter (filter, NULL) : chunks_without (NULL);
+  points = lode_qdrant_client_scroll (self->client, self->collection, condition, fields, NULL,
+                                      0, NULL, error);
+  if (points == NULL)
+    return NULL;
+
+  ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  for (guint i = 0; i < points->len; i++)
+    {
+      LodeQdrantHit *hit = g_ptr_array_index (points, i);
+      gint64 id = hit_chunk_id (hit);
+
+      if (hit_accepted (filter, hit))
+        g_array_append_val (ids, id);
+    }
+  return ids;
+}
+
+static gboolean
+backend_get_vector_dims (LodeSearchBackend  *backend,
+                         const char         *model,
+                         guint              *dims,
+                         GError            **error)
+{
+  LodeQdrantStore *self = LODE_QDRANT_STORE (backend);
+  g_autoptr(JsonNode) filter = lode_qdrant_filter_and (filter_type ("chunk"),
+                                                       lode_qdrant_filter_match ("model", model));
+  guint64 n = 0;
+
+  if (!lode_qdrant_client_count (self->client, self->collection, filter, &n, NULL, error))
+    return FALSE;
+  *dims = n > 0 ? self->dims : 0;
+  return TRUE;
+}
+
+typedef struct
+{
+  LodeVectorCursor *cursor;
+  LodeVectorFunc    func;
+  gpointer          user_data;
+} LoadVectors;
+
+/* Runs @func over the dense vectors of @model's chunks after @cursor, in chunk order. The
+ * searcher asks for them only of backends without their own dense search; this one has it,
+ * so this serves the interface's other users. */
+static gboolean
+backend_load_vectors (LodeSearchBackend  *backend,
+                      const char         *model,
+                      guint               dims,
+                      LodeVectorCursor   *cursor,
+                      LodeVectorFunc      func,
+                      gpointer            user_data,
+                      GError            **error)
+{
+  LodeQdrantStore *self = LODE_QDRANT_STORE (backend);
+  g_autoptr(JsonNode) filter = lode_qdrant_filter_and (filter_type ("chunk"),
+                                                       lode_qdrant_filter_match ("model", model));
+  g_autofree char *path = g_strdup_printf ("/collections/%s/points/scroll", self->collection);
+  g_autoptr(JsonNode) offset = json_node_new (JSON_NODE_VALUE);
+
+  json_node_set_int (offset, cursor->last_chunk + 1);
+  for (;;)
+    {
+      g_autoptr(JsonObject) object = json_object_new ();
+      g_autoptr(JsonNode) body = json_node_new (JSON_NODE_OBJECT);
+      g_autoptr(JsonNode) result = NULL;
+      JsonArray *with_vector = json_array_new ();
+      JsonArray *points;
+      JsonNode *next;
+
+      json_object_set_member (object, "filter", json_node_copy (filter));
+      json_object_set_int_member (object, "limit", 256);
+      json_object_set_boolean_member (object, "with_payload", FALSE);
+      json_array_add_string_element (with_vector, "dense");
+      json_object_set_array_member (object, "with_vector", with_vector);
+      json_object_set_member (object, "offset", json_node_copy (offset));
+      json_node_set_object (body, object);
+
+      result = lode_qdrant_client_call (self->client, "POST", path, body, NULL, error);
+      if (result == NULL)
+        return FALSE;
+
+      points = json_object_get_array_member (json_node_get_object (result), "points");
+      for (guint i = 0; points != NULL && i < json_array_get_length (points); i++)
+        {
+          JsonObject *point = json_array_get_object_element (points, i);
+          JsonObject *vector = json_object_get_object_member (point, "vector");
+          JsonArray *dense = vector != NULL ? json_object_get_array_member (vector, "dense") : NULL;
+          g_autofree float *values = NULL;
+          gint64 id = json_object_get_int_member (point, "id");
+
+          if (dense == NULL || json_array_get_length (dense) != dims)
+            continue;
+          values = g_new (float, dims);
+          for (guint d = 0; d < dims; d++)
+            values[d] = (float) json_array_get_double_element (dense, d);
+          func (id, values, user_data);
+          cursor->last_chunk = MAX (cursor->last_chunk, id);
+        }
+
+      next = json_object_get_member (json_node_get_object (result), "next_page_offset");
+      if (next == NULL || JSON_NODE_HOLDS_NULL (next))
+        return TRUE;
+      g_clear_pointer (&offset, json_node_unref);
+      offset = json_node_copy (next);
+    }
+}
+
+static gboolean
+count_embedded (LodeQdrantStore  *self,
+                const char       *model,
+                guint            *n_embedded,
+                guint            *n_embeddable,
+                GError          **error)
+{
+  return qdrant_store_count_embedded (self, model, n_embedded, n_embeddable, error);
+}
+
+static gboolean
+backend_dense (LodeSearchBackend       *backend,
+               const char              *model,
+               const float             *vector,
+               guint                    dims,
+               const LodeSearchFilter  *filter,
+               guint                    limit,
+               GArray                  *hits,
+               guint                   *n_embedded,
+               guint                   *n_embeddable,
+               GError                 **error)
+{
+  LodeQdrantStore *self = LODE_QDRANT_STORE (backend);
+  g_autoptr(JsonNode) condition = NULL;
+  g_autoptr(GPtrArray) points = NULL;
+  const char *fields[] = { "path", "language", NULL };
+
+  if (!count_embedded (self, model, n_embedded, n_embeddable, error))
+    return FALSE;
+  if (*n_embedded == 0)
+    return TRUE;
+  if (dims != self->dims)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
+                   "%s gave the query %u dimensions, the Qdrant collection's vectors have %u",
+                   model, dims, self->dims);
+      return FALSE;
+    }
+
+  condition = lode_qdrant_filter_and (search_filter (filter, NULL),
+                                      lode_qdrant_filter_match ("model", model));
+  points = lode_qdrant_client_query (self->client, self->collection, "dense", vector, dims, NULL,
+                                     condition, fetch_limit (filter, limit), fields, NULL, error);
+  if (points == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < points->len && hits->len < limit; i++)
+    {
+      LodeQdrantHit *point = g_ptr_array_index (points, i);
+      LodeVectorHit hit = { hit_chunk_id (point), (float) point->score };
+
+      if (hit_accepted (filter, point))
+        g_array_append_val (hits, hit);
+    }
+  return TRUE;
+}
+
+static void
+lode_qdrant_store_search_backend_init (LodeSearchBackendInterface *iface)
+{
+  iface->lexical = backend_lexical;
+  iface->score_lexical = backend_score_lexical;
+  iface->find_symbols = backend_find_symbols;
+  iface->find_chunk_symbols = backend_find_chunk_symbols;
+  iface->fetch_chunks = backend_fetch_chunks;
+  iface->dup_chunk_text = backend_dup_chunk_text;
+  iface->find_paths = backend_find_paths;
+  iface->get_version = backend_get_version;
+  iface->dup_chunk_ids = backend_dup_chunk_ids;
+  iface->get_vector_dims = backend_get_vector_dims;
+  iface->load_vectors = backend_load_vectors;
+  iface->dense = backend_dense;
 }
 
 static void

@@ -34,25 +34,4 @@ gboolean         lode_qdrant_store_refresh       (LodeQdrantStore         *self,
 
 gint64      lode_qdrant_store_get_data_version   (LodeQdrantStore         *self);
 
-GPtrArray  *lode_qdrant_store_search_lexical     (LodeQdrantStore         *self,
-                                                  const char * const      *terms,
-                                                  const double            *weights,
-                                                  guint                    n_terms,
-                                                  const char              *language,
-                                                  guint                    limit,
-                                                  GCancellable            *cancellable,
-                                                  GError                 **error);
-GPtrArray  *lode_qdrant_store_search_hybrid      (LodeQdrantStore         *self,
-                                                  const char * const      *terms,
-                                                  const double            *weights,
-                                                  guint                    n_terms,
-                                                  const char              *model,
-                                                  const float             *query,
-                                                  guint                    dims,
-                                                  const char              *language,
-                                                  guint                    candidates,
-                                                  guint                    limit,
-                                                  GCancellable            *cancellable,
-                                                  GError                 **error);
-
 G_END_DECLS
