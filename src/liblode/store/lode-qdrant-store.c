@@ -2169,6 +2169,16 @@ search_filter (const LodeSearchFilter *filter,
   return node;
 }
 
+/* The payload a leg needs: the path and language only to check a path glob here. */
+static const char * const *
+leg_fields (const LodeSearchFilter *filter)
+{
+  static const char * const none[] = { NULL };
+  static const char * const path[] = { "path", "language", NULL };
+
+  return filter != NULL && filter->path_glob != NULL ? path : none;
+}
+
 /* How many more candidates to ask for when rows are filtered here (a path glob). */
 static guint
 fetch_limit (const LodeSearchFilter *filter,
@@ -2298,7 +2308,6 @@ backend_lexical (LodeSearchBackend       *backend,
   g_autoptr(LodeSparseVector) sparse = query_vector (query);
   g_autoptr(JsonNode) condition = NULL;
   g_autoptr(GPtrArray) points = NULL;
-  const char *fields[] = { "path", "language", NULL };
 
   if (query->path_only)
     {
@@ -2313,8 +2322,8 @@ backend_lexical (LodeSearchBackend       *backend,
     return FALSE;
   condition = search_filter (filter, query);
   points = lode_qdrant_client_query (self->client, self->collection, "bm25", NULL, 0, sparse,
-                                     condition, fetch_limit (filter, limit), fields, cancellable,
-                                     error);
+                                     condition, fetch_limit (filter, limit), leg_fields (filter),
+                                     cancellable, error);
   if (points == NULL)
     return FALSE;
 
@@ -2754,7 +2763,6 @@ backend_dense (LodeSearchBackend       *backend,
   LodeQdrantStore *self = LODE_QDRANT_STORE (backend);
   g_autoptr(JsonNode) condition = NULL;
   g_autoptr(GPtrArray) points = NULL;
-  const char *fields[] = { "path", "language", NULL };
 
   if (!count_embedded (self, model, n_embedded, n_embeddable, error))
     return FALSE;
@@ -2771,7 +2779,8 @@ backend_dense (LodeSearchBackend       *backend,
   condition = lode_qdrant_filter_and (search_filter (filter, NULL),
                                       lode_qdrant_filter_match ("model", model));
   points = lode_qdrant_client_query (self->client, self->collection, "dense", vector, dims, NULL,
-                                     condition, fetch_limit (filter, limit), fields, NULL, error);
+                                     condition, fetch_limit (filter, limit), leg_fields (filter),
+                                     NULL, error);
   if (points == NULL)
     return FALSE;
 
