@@ -442,11 +442,17 @@ typedef struct
   LodeEngine     *engine;
   LodeProject    *project;
   LodeIndexStore *store;
+  LodeConfig     *config;
 } Indexed;
 
+/* A Qdrant collection goes with the test (a real server is shared). */
 static void
 indexed_clear (Indexed *indexed)
 {
+  if (indexed->config != NULL && indexed->project != NULL)
+    lode_index_store_remove (indexed->config, LODE_STORE_KIND_QDRANT,
+                             lode_project_get_db_path (indexed->project), NULL);
+  g_clear_pointer (&indexed->config, lode_config_free);
   g_clear_object (&indexed->store);
   g_clear_object (&indexed->project);
   g_clear_object (&indexed->engine);
@@ -475,6 +481,7 @@ index_corpus (Fixture    *fixture,
                                                    "tiny-bert-random", NULL);
 
   indexed->engine = lode_engine_new (config);
+  indexed->config = lode_config_copy (config);
   indexed->project = lode_engine_open_project (indexed->engine, root, FALSE, &error);
   g_assert_no_error (error);
   report = lode_project_index (indexed->project, NULL, NULL, NULL, &error);
