@@ -387,8 +387,11 @@ dup_error_detail (GBytes *body)
       JsonNode *status = object != NULL ? json_object_get_member (object, "status") : NULL;
 
       if (status != NULL && JSON_NODE_HOLDS_OBJECT (status))
-        detail = g_strdup (json_object_get_string_member_with_default (json_node_get_object (status),
-                                                                        "error", NULL));
+        {
+          JsonObject *fields = json_node_get_object (status);
+
+          detail = g_strdup (json_object_get_string_member_with_default (fields, "error", NULL));
+        }
     }
 
   if (detail == NULL)
@@ -523,7 +526,8 @@ request (LodeQdrantClient  *self,
                              status, detail != NULL ? ": " : "", detail != NULL ? detail : "");
               else
                 g_set_error (error, LODE_ERROR,
-                             status == SOUP_STATUS_NOT_FOUND ? LODE_ERROR_NOT_FOUND : LODE_ERROR_STORE,
+                             status == SOUP_STATUS_NOT_FOUND ? LODE_ERROR_NOT_FOUND
+                                                             : LODE_ERROR_STORE,
                              "Qdrant at %s: %s %s: HTTP %u %s%s%s", self->url, method, path,
                              status, soup_message_get_reason_phrase (exchange.message),
                              detail != NULL ? ": " : "", detail != NULL ? detail : "");
@@ -708,8 +712,10 @@ lode_qdrant_client_connect (LodeQdrantClient  *self,
     return FALSE;
 
   object = JSON_NODE_HOLDS_OBJECT (root) ? json_node_get_object (root) : NULL;
-  title = object != NULL ? json_object_get_string_member_with_default (object, "title", NULL) : NULL;
-  version = object != NULL ? json_object_get_string_member_with_default (object, "version", NULL) : NULL;
+  title = object != NULL
+    ? json_object_get_string_member_with_default (object, "title", NULL) : NULL;
+  version = object != NULL
+    ? json_object_get_string_member_with_default (object, "version", NULL) : NULL;
   if (title == NULL || strstr (title, "qdrant") == NULL || version == NULL)
     {
       g_set_error (error, LODE_ERROR, LODE_ERROR_STORE,
@@ -917,8 +923,9 @@ lode_qdrant_client_list_collections (LodeQdrantClient  *self,
 
           if (JSON_NODE_HOLDS_OBJECT (item))
             {
-              const char *name = json_object_get_string_member_with_default (json_node_get_object (item),
-                                                                              "name", NULL);
+              JsonObject *description = json_node_get_object (item);
+              const char *name = json_object_get_string_member_with_default (description, "name",
+                                                                              NULL);
               if (name != NULL)
                 g_strv_builder_add (names, name);
             }
@@ -960,6 +967,12 @@ lode_qdrant_client_create_payload_index (LodeQdrantClient  *self,
 /* ---- points ---------------------------------------------------------------------------- */
 
 static JsonNode *id_node (const char *id);
+
+static GPtrArray *
+hits_new (void)
+{
+  return g_ptr_array_new_with_free_func ((GDestroyNotify) lode_qdrant_hit_free);
+}
 
 static gboolean
 send_points (LodeQdrantClient  *self,
@@ -1275,7 +1288,7 @@ lode_qdrant_client_scroll (LodeQdrantClient    *self,
                            GError             **error)
 {
   g_autofree char *path = collection_path (collection, "/points/scroll");
-  g_autoptr(GPtrArray) hits = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_qdrant_hit_free);
+  g_autoptr(GPtrArray) hits = hits_new ();
   g_autoptr(JsonNode) offset = start_id != NULL ? id_node (start_id) : NULL;
 
   g_return_val_if_fail (LODE_IS_QDRANT_CLIENT (self), NULL);
@@ -1345,7 +1358,7 @@ lode_qdrant_client_retrieve (LodeQdrantClient    *self,
                              GError             **error)
 {
   g_autofree char *path = collection_path (collection, "/points");
-  g_autoptr(GPtrArray) hits = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_qdrant_hit_free);
+  g_autoptr(GPtrArray) hits = hits_new ();
   g_autoptr(JsonObject) object = json_object_new ();
   g_autoptr(JsonNode) body = json_node_new (JSON_NODE_OBJECT);
   g_autoptr(JsonNode) result = NULL;
@@ -1433,7 +1446,7 @@ run_query (LodeQdrantClient    *self,
            GError             **error)
 {
   g_autofree char *path = collection_path (collection, "/points/query");
-  g_autoptr(GPtrArray) hits = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_qdrant_hit_free);
+  g_autoptr(GPtrArray) hits = hits_new ();
   g_autoptr(JsonNode) body = json_node_new (JSON_NODE_OBJECT);
   g_autoptr(JsonNode) result = NULL;
   JsonNode *points;
@@ -1547,8 +1560,10 @@ lode_qdrant_client_query_hybrid (LodeQdrantClient        *self,
                                                        candidates));
   if (dense_filter != NULL)
     {
-      g_autoptr(JsonNode) both = lode_qdrant_filter_and (filter != NULL ? json_node_copy (filter) : NULL,
-                                                         json_node_copy (dense_filter));
+      g_autoptr(JsonNode) both = NULL;
+
+      both = lode_qdrant_filter_and (filter != NULL ? json_node_copy (filter) : NULL,
+                                     json_node_copy (dense_filter));
 
       json_array_add_object_element (prefetch, leg_object ("dense", dense_node (dense, dims), both,
                                                            candidates));

@@ -181,6 +181,14 @@ terms_array (const LodeSparseVector *sparse)
   return terms;
 }
 
+/* Chunks whose payload @key holds @value. */
+static JsonNode *
+chunk_match (const char *key,
+             const char *value)
+{
+  return lode_qdrant_filter_and (filter_type ("chunk"), lode_qdrant_filter_match (key, value));
+}
+
 static char *
 text_hash (const char *text)
 {
@@ -689,10 +697,10 @@ delete_paths (LodeQdrantStore  *self,
   for (guint start = 0; start < n; start += DELETE_PATHS_PER_REQUEST)
     {
       guint count = MIN (DELETE_PATHS_PER_REQUEST, n - start);
-      g_autoptr(JsonNode) filter = lode_qdrant_filter_and (filter_type (type),
-                                                           lode_qdrant_filter_match_any ("path",
-                                                                                         list + start,
-                                                                                         count));
+      g_autoptr(JsonNode) filter = NULL;
+
+      filter = lode_qdrant_filter_and (filter_type (type),
+                                       lode_qdrant_filter_match_any ("path", list + start, count));
 
       if (!lode_qdrant_client_delete (self->client, self->collection, filter, NULL, error))
         return FALSE;
@@ -939,10 +947,11 @@ put_file_points (LodeQdrantStore  *self,
   const PutFile *put = data;
   const LodeFileInfo *file = put->file;
   FileRecord *record = g_hash_table_lookup (self->files, file->path);
-  g_autoptr(GPtrArray) chunk_symbols = g_ptr_array_new_with_free_func ((GDestroyNotify) json_array_unref);
+  g_autoptr(GPtrArray) chunk_symbols = NULL;
   guint n_symbols = 0;
   guint first_line = 0;
 
+  chunk_symbols = g_ptr_array_new_with_free_func ((GDestroyNotify) json_array_unref);
   if (record == NULL)
     {
       record = g_new0 (FileRecord, 1);
@@ -1005,8 +1014,8 @@ put_file_points (LodeQdrantStore  *self,
       sparse = lode_sparse_vector_for_fields (fields);
       for (guint s = 0; s < json_array_get_length (symbols); s++)
         {
-          g_autofree char *lower = g_utf8_strdown (get_string (json_array_get_object_element (symbols, s),
-                                                               "name"), -1);
+          JsonObject *symbol = json_array_get_object_element (symbols, s);
+          g_autofree char *lower = g_utf8_strdown (get_string (symbol, "name"), -1);
 
           json_array_add_string_element (names, lower);
         }
@@ -1095,7 +1104,8 @@ unlink_target (LodeQdrantStore *self,
         LodeStoredImport *import = g_ptr_array_index (record->imports, i);
         g_autoptr(GStrvBuilder) kept = NULL;
 
-        if (import->targets == NULL || !g_strv_contains ((const char * const *) import->targets, path))
+        if (import->targets == NULL ||
+            !g_strv_contains ((const char * const *) import->targets, path))
           continue;
         kept = g_strv_builder_new ();
         for (guint t = 0; import->targets[t] != NULL; t++)
@@ -1273,8 +1283,7 @@ qdrant_store_dup_chunks_for_file (LodeQdrantStore  *self,
                                   const char       *path,
                                   GError          **error)
 {
-  g_autoptr(JsonNode) filter = lode_qdrant_filter_and (filter_type ("chunk"),
-                                                       lode_qdrant_filter_match ("path", path));
+  g_autoptr(JsonNode) filter = chunk_match ("path", path);
   g_autoptr(GPtrArray) points = NULL;
   GPtrArray *chunks;
 
@@ -1434,7 +1443,8 @@ static gboolean
 import_has_target (const LodeStoredImport *import,
                    const char             *target)
 {
-  return import->targets != NULL && g_strv_contains ((const char * const *) import->targets, target);
+  return import->targets != NULL &&
+         g_strv_contains ((const char * const *) import->targets, target);
 }
 
 /* qdrant_store_dup_imports:
@@ -1889,8 +1899,7 @@ qdrant_store_count_embedded (LodeQdrantStore  *self,
     return FALSE;
   if (model != NULL)
     {
-      g_autoptr(JsonNode) with_model = lode_qdrant_filter_and (filter_type ("chunk"),
-                                                               lode_qdrant_filter_match ("model", model));
+      g_autoptr(JsonNode) with_model = chunk_match ("model", model);
 
       if (!lode_qdrant_client_count (self->client, self->collection, with_model, &embedded, NULL,
                                      error))
@@ -1962,8 +1971,7 @@ qdrant_store_dup_symbols_for_file (LodeQdrantStore  *self,
                                    const char       *path,
                                    GError          **error)
 {
-  g_autoptr(JsonNode) filter = lode_qdrant_filter_and (filter_type ("chunk"),
-                                                       lode_qdrant_filter_match ("path", path));
+  g_autoptr(JsonNode) filter = chunk_match ("path", path);
   const char *fields[] = { "symbols", NULL };
   g_autoptr(GPtrArray) points = NULL;
   GPtrArray *symbols;
@@ -2010,8 +2018,7 @@ qdrant_store_foreach_vector (LodeQdrantStore     *self,
                              gpointer             user_data,
                              GError             **error)
 {
-  g_autoptr(JsonNode) filter = lode_qdrant_filter_and (filter_type ("chunk"),
-                                                       lode_qdrant_filter_match ("model", model));
+  g_autoptr(JsonNode) filter = chunk_match ("model", model);
   g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autofree char *path = g_strdup_printf ("/collections/%s/points/scroll", self->collection);
   g_autoptr(JsonNode) offset = NULL;
@@ -2423,8 +2430,7 @@ backend_find_symbols (LodeSearchBackend  *backend,
 {
   LodeQdrantStore *self = LODE_QDRANT_STORE (backend);
   g_autofree char *lower = g_utf8_strdown (name, -1);
-  g_autoptr(JsonNode) filter = lode_qdrant_filter_and (filter_type ("chunk"),
-                                                       lode_qdrant_filter_match ("names", lower));
+  g_autoptr(JsonNode) filter = chunk_match ("names", lower);
   const char *fields[] = { "symbols", NULL };
   g_autoptr(GPtrArray) points = NULL;
   GPtrArray *rows;
@@ -2655,8 +2661,7 @@ backend_get_vector_dims (LodeSearchBackend  *backend,
                          GError            **error)
 {
   LodeQdrantStore *self = LODE_QDRANT_STORE (backend);
-  g_autoptr(JsonNode) filter = lode_qdrant_filter_and (filter_type ("chunk"),
-                                                       lode_qdrant_filter_match ("model", model));
+  g_autoptr(JsonNode) filter = chunk_match ("model", model);
   guint64 n = 0;
 
   if (!lode_qdrant_client_count (self->client, self->collection, filter, &n, NULL, error))
@@ -2685,8 +2690,7 @@ backend_load_vectors (LodeSearchBackend  *backend,
                       GError            **error)
 {
   LodeQdrantStore *self = LODE_QDRANT_STORE (backend);
-  g_autoptr(JsonNode) filter = lode_qdrant_filter_and (filter_type ("chunk"),
-                                                       lode_qdrant_filter_match ("model", model));
+  g_autoptr(JsonNode) filter = chunk_match ("model", model);
   g_autofree char *path = g_strdup_printf ("/collections/%s/points/scroll", self->collection);
   g_autoptr(JsonNode) offset = json_node_new (JSON_NODE_VALUE);
 
