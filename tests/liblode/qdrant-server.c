@@ -57,7 +57,8 @@ qdrant_server_new_loopback (const char * const *args)
     }
 
   g_ptr_array_add (argv, g_strdup ("python3"));
-  g_ptr_array_add (argv, g_test_build_filename (G_TEST_DIST, "liblode", "qdrant-loopback.py", NULL));
+  g_ptr_array_add (argv, g_test_build_filename (G_TEST_DIST, "liblode", "qdrant-loopback.py",
+                                                NULL));
   g_ptr_array_add (argv, g_strdup ("--openapi"));
   g_ptr_array_add (argv, g_strdup (openapi));
   for (guint i = 0; args != NULL && args[i] != NULL; i++)
@@ -76,7 +77,8 @@ qdrant_server_new_loopback (const char * const *args)
   g_assert_nonnull (line);
   g_assert_true (g_str_has_prefix (line, "PORT "));
   server->url = g_strdup_printf ("%s://127.0.0.1:%s",
-                                 args != NULL && g_strv_contains (args, "--tls-cert") ? "https" : "http",
+                                 args != NULL && g_strv_contains (args, "--tls-cert") ? "https"
+                                                                                      : "http",
                                  line + strlen ("PORT "));
   server->prefix = g_strdup ("lode-test");
   return g_steal_pointer (&server);

@@ -340,9 +340,10 @@ test_retry_busy (void)
   collection = make_collection (server, client, "busy", 3);
 
   /* 429 with Retry-After: 0, then 503 without it: the upsert still lands, on its third try. */
-  qdrant_server_add_fault (server, "[{\"method\": \"PUT\", \"path\": \"/points\", \"status\": 429,"
-                                   " \"retry_after\": 0},"
-                                   " {\"method\": \"PUT\", \"path\": \"/points\", \"status\": 503}]");
+  qdrant_server_add_fault (server,
+                           "[{\"method\": \"PUT\", \"path\": \"/points\", \"status\": 429,"
+                           " \"retry_after\": 0},"
+                           " {\"method\": \"PUT\", \"path\": \"/points\", \"status\": 503}]");
   points = points_new (10, 3, 0);
   assert_ok (lode_qdrant_client_upsert (client, collection, points, NULL, &error));
   g_assert_cmpuint (qdrant_server_count_requests (server, "PUT", "/points", NULL), ==, 3);
@@ -390,8 +391,9 @@ test_timeout (void)
   collection = make_collection (server, client, "slow", 3);
 
   /* The first upsert hangs past the timeout; the client gives up on it and sends it again. */
-  qdrant_server_add_fault (server, "[{\"method\": \"PUT\", \"path\": \"/points\", \"kind\": \"hang\","
-                                   " \"seconds\": 5}]");
+  qdrant_server_add_fault (server,
+                           "[{\"method\": \"PUT\", \"path\": \"/points\", \"kind\": \"hang\","
+                           " \"seconds\": 5}]");
   lode_qdrant_client_set_timeout (client, 1);
   points = points_new (5, 3, 0);
   assert_ok (lode_qdrant_client_upsert (client, collection, points, NULL, &error));
@@ -416,10 +418,11 @@ test_node_gone_mid_batch (void)
 
   /* The third request's connection breaks before it is applied, the fifth's after: the
    * client sends both again (upserts by id are idempotent) and nothing is lost or doubled. */
-  qdrant_server_add_fault (server, "[{\"method\": \"PUT\", \"path\": \"/points\", \"kind\": \"drop\","
-                                   " \"skip\": 2},"
-                                   " {\"method\": \"PUT\", \"path\": \"/points\","
-                                   " \"kind\": \"drop-after-apply\", \"skip\": 4}]");
+  qdrant_server_add_fault (server,
+                           "[{\"method\": \"PUT\", \"path\": \"/points\", \"kind\": \"drop\","
+                           " \"skip\": 2},"
+                           " {\"method\": \"PUT\", \"path\": \"/points\","
+                           " \"kind\": \"drop-after-apply\", \"skip\": 4}]");
   points = points_new (60, 3, 300);
   assert_ok (lode_qdrant_client_upsert (client, collection, points, NULL, &error));
   g_assert_cmpuint (count_points (client, collection, NULL), ==, 60);
@@ -525,8 +528,8 @@ test_hybrid (void)
   /* The filter reaches both legs. */
   filter = lode_qdrant_filter_match ("path", "b.c");
   g_clear_pointer (&hits, g_ptr_array_unref);
-  hits = lode_qdrant_client_query_hybrid (client, collection, query, 3, &sparse, filter, NULL, 10, 10,
-                                          NULL, NULL, &error);
+  hits = lode_qdrant_client_query_hybrid (client, collection, query, 3, &sparse, filter, NULL,
+                                          10, 10, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (hits->len, ==, 1);
   g_assert_cmpstr (((LodeQdrantHit *) hits->pdata[0])->id, ==, "2");

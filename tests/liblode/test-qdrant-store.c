@@ -85,8 +85,8 @@ make_chunks (const char *name,
       chunk->kind = "function";
       chunk->symbol = g_strdup_printf ("%s_%u", name, i);
       chunk->signature = g_strdup_printf ("int %s_%u (void)", name, i);
-      chunk->content = g_strdup_printf ("int\n%s_%u (void)\n{\n  return parseHttpRequest (%u);\n}\n",
-                                        name, i, i);
+      chunk->content = g_strdup_printf ("int\n%s_%u (void)\n{\n"
+                                        "  return parseHttpRequest (%u);\n}\n", name, i, i);
       g_ptr_array_add (chunks, chunk);
     }
   return chunks;
@@ -378,7 +378,8 @@ test_schema_version (Fixture       *fixture,
 
   writer = open_store (fixture, 0, TRUE);
   g_assert_true (lode_index_store_get_was_reset (LODE_INDEX_STORE (writer)));
-  g_assert_nonnull (strstr (lode_index_store_get_reset_reason (LODE_INDEX_STORE (writer)), "schema version 0"));
+  g_assert_nonnull (strstr (lode_index_store_get_reset_reason (LODE_INDEX_STORE (writer)),
+                            "schema version 0"));
   g_assert_cmpuint (count_chunks (fixture, NULL), ==, 0);
 }
 
@@ -425,8 +426,8 @@ test_vectors (Fixture       *fixture,
                                             (const char * const *) hashes->pdata,
                                             (float *) vectors->data, 2, &n_chunks, &error));
   g_assert_cmpuint (n_chunks, ==, 2);
-  assert_ok (lode_index_store_count_embedded (LODE_INDEX_STORE (store), "test-model", &n_embedded, &n_embeddable,
-                                               &error));
+  assert_ok (lode_index_store_count_embedded (LODE_INDEX_STORE (store), "test-model", &n_embedded,
+                                              &n_embeddable, &error));
   g_assert_cmpuint (n_embedded, ==, 2);
   g_assert_cmpuint (n_embeddable, ==, 3);
   rest = lode_index_store_dup_unembedded (LODE_INDEX_STORE (store), "test-model", 0, 10, &error);
@@ -559,10 +560,11 @@ test_engine_same_as_sqlite (Fixture       *fixture,
     {
       g_autoptr(GPtrArray) imports_a = lode_index_store_dup_imports (sqlite.store, path, NULL);
       g_autoptr(GPtrArray) imports_b = lode_index_store_dup_imports (qdrant.store, path, NULL);
-      g_autoptr(GPtrArray) chunks_a = lode_index_store_dup_chunks_for_file (sqlite.store, path, NULL);
-      g_autoptr(GPtrArray) chunks_b = lode_index_store_dup_chunks_for_file (qdrant.store, path, NULL);
-      g_autoptr(GPtrArray) symbols_a = lode_index_store_dup_symbols_for_file (sqlite.store, path, NULL);
-      g_autoptr(GPtrArray) symbols_b = lode_index_store_dup_symbols_for_file (qdrant.store, path, NULL);
+      LodeIndexStore *from = sqlite.store, *to = qdrant.store;
+      g_autoptr(GPtrArray) chunks_a = lode_index_store_dup_chunks_for_file (from, path, NULL);
+      g_autoptr(GPtrArray) chunks_b = lode_index_store_dup_chunks_for_file (to, path, NULL);
+      g_autoptr(GPtrArray) symbols_a = lode_index_store_dup_symbols_for_file (from, path, NULL);
+      g_autoptr(GPtrArray) symbols_b = lode_index_store_dup_symbols_for_file (to, path, NULL);
 
       g_assert_cmpstr (g_hash_table_lookup (hashes_b, path), ==, hash);
       assert_same_imports (imports_a, imports_b);

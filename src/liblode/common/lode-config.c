@@ -307,7 +307,8 @@ apply_extensions (char   **entries,
  * `LODE_EXTRA_EXTENSIONS` (comma-separated
  * ".ext=language"), `LODE_DATA_DIR`, `LODE_EMBEDDING_PROVIDER`, `LODE_EMBEDDING_MODEL`,
  * `LODE_VECTOR_INT8`, the providers' URLs and the OpenAI key, `LODE_STORE` and the Qdrant
- * settings (see #LodeConfig) from the environment, and registers the extra extensions with #LodeLanguage.
+ * settings (see #LodeConfig) from the environment, and registers the extra extensions with
+ * #LodeLanguage.
  *
  * Returns: (transfer full) (nullable): the configuration, or %NULL if a value is malformed
  */

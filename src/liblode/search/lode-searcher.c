@@ -6,9 +6,10 @@
 
 /* The search policy, in one place: query analysis (lode-search.c), the lexical leg (BM25
  * candidates from the backend, exact symbol look-ups), the dense leg (an exact scan of the
- * backend's vectors, kept in memory, or the backend's own search when it is a server), fusion, boosts, per-file spreading and the 0–1 score
- * scale. The backend only returns candidate rows and statistics (lode-search-backend.h), so
- * that every store shares this ranking.
+ * backend's vectors, kept in memory, or the backend's own search when it is a server),
+ * fusion, boosts, per-file spreading and the 0–1 score scale. The backend only returns
+ * candidate rows and statistics (lode-search-backend.h), so that every store shares this
+ * ranking.
  *
  * Threads: a searcher is used by one thread at a time (its owner holds a lock around it). */
 

@@ -639,7 +639,8 @@ lode_index_store_set_import_targets (LodeIndexStore      *self,
 {
   g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
 
-  return LODE_INDEX_STORE_GET_IFACE (self)->set_import_targets (self, import_id, targets, package, error);
+  return LODE_INDEX_STORE_GET_IFACE (self)->set_import_targets (self, import_id, targets, package,
+                                                                error);
 }
 
 LodeGraph *
@@ -695,7 +696,8 @@ lode_index_store_put_vectors (LodeIndexStore      *self,
 {
   g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
 
-  return LODE_INDEX_STORE_GET_IFACE (self)->put_vectors (self, model, dims, hashes, vectors, n_vectors, n_chunks, error);
+  return LODE_INDEX_STORE_GET_IFACE (self)->put_vectors (self, model, dims, hashes, vectors,
+                                                         n_vectors, n_chunks, error);
 }
 
 gboolean
@@ -707,7 +709,8 @@ lode_index_store_count_embedded (LodeIndexStore  *self,
 {
   g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
 
-  return LODE_INDEX_STORE_GET_IFACE (self)->count_embedded (self, model, n_embedded, n_embeddable, error);
+  return LODE_INDEX_STORE_GET_IFACE (self)->count_embedded (self, model, n_embedded,
+                                                            n_embeddable, error);
 }
 
 gboolean

@@ -3573,12 +3573,13 @@ GPtrArray *
 lode_store_dup_files (LodeStore  *self,
                       GError    **error)
 {
-  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_file_free);
+  g_autoptr(GPtrArray) files = NULL;
   sqlite3_stmt *s = NULL;
   int rc;
 
   g_return_val_if_fail (LODE_IS_STORE (self), NULL);
 
+  files = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_file_free);
   rc = sqlite3_prepare_v2 (self->db,
                            "SELECT path, language, hash, size, mtime, n_lines FROM files "
                            "ORDER BY path", -1, &s, NULL);
