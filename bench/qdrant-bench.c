@@ -10,8 +10,8 @@
 
 #include <locale.h>
 #include <string.h>
-#include <sys/resource.h>
 
+#include "bench-util.h"
 #include "lode.h"
 #include "lode-index-store.h"
 
@@ -38,39 +38,6 @@ static const GOptionEntry entries[] = {
   { NULL }
 };
 
-static double
-cpu_seconds (void)
-{
-  struct rusage usage;
-
-  if (getrusage (RUSAGE_SELF, &usage) != 0)
-    return 0.0;
-  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
-         (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-}
-
-static int
-compare_int64 (gconstpointer a,
-               gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a;
-  gint64 y = *(const gint64 *) b;
-
-  return (x > y) - (x < y);
-}
-
-static double
-percentile_ms (GArray *sorted_usec,
-               guint   percent)
-{
-  guint rank;
-
-  if (sorted_usec->len == 0)
-    return 0.0;
-  rank = (sorted_usec->len * percent + 99) / 100;
-  return g_array_index (sorted_usec, gint64, MAX (rank, 1) - 1) / 1000.0;
-}
-
 /* Starts the loopback server; its URL, or NULL. */
 static GSubprocess *
 start_loopback (char **url)
@@ -87,7 +54,8 @@ start_loopback (char **url)
 
   if (root == NULL)
     {
-      g_printerr ("Set LODE_SOURCE_ROOT to the source tree (for tests/liblode/qdrant-loopback.py)\n");
+      g_printerr ("Set LODE_SOURCE_ROOT to the source tree "
+                  "(for tests/liblode/qdrant-loopback.py)\n");
       return NULL;
     }
   script = g_build_filename (root, "tests", "liblode", "qdrant-loopback.py", NULL);
@@ -157,6 +125,7 @@ run_store (const char *store,
   g_autofree char *data_dir = g_dir_make_tmp ("qdrant-bench-XXXXXX", NULL);
   LodeStoreKind kind = LODE_STORE_KIND_SQLITE;
   gint64 start;
+  gint64 cpu_start;
   double cpu;
   double wall;
 
@@ -177,11 +146,11 @@ run_store (const char *store,
       return;
     }
 
-  cpu = cpu_seconds ();
+  cpu_start = bench_process_cpu_usec ();
   start = g_get_monotonic_time ();
   report = lode_project_index (project, NULL, NULL, NULL, &error);
   wall = (g_get_monotonic_time () - start) / 1e6;
-  cpu = cpu_seconds () - cpu;
+  cpu = (bench_process_cpu_usec () - cpu_start) / 1e6;
   if (report == NULL)
     {
       g_printerr ("%s: %s\n", store, error->message);
@@ -192,7 +161,7 @@ run_store (const char *store,
            "this process\n", store, report->n_files, report->n_chunks, wall,
            report->n_chunks / MAX (wall, 1e-6), cpu);
 
-  cpu = cpu_seconds ();
+  cpu_start = bench_process_cpu_usec ();
   for (int pass = 0; pass < opt_repeat; pass++)
     for (guint i = 0; i < queries->len; i++)
       {
@@ -215,12 +184,13 @@ run_store (const char *store,
           g_array_append_val (latencies, elapsed);
       }
 
-  cpu = cpu_seconds () - cpu;
-  g_array_sort (latencies, compare_int64);
+  cpu = (bench_process_cpu_usec () - cpu_start) / 1e6;
+  g_array_sort (latencies, bench_compare_gint64);
   if (latencies->len > 0)
     g_print ("%-7s search  %u queries: p50 %.2f ms, p95 %.2f ms, max %.2f ms; %.2f ms CPU per "
-             "query in this process\n", store, latencies->len, percentile_ms (latencies, 50),
-             percentile_ms (latencies, 95), percentile_ms (latencies, 100),
+             "query in this process\n", store, latencies->len,
+             bench_percentile_ms (latencies, 50), bench_percentile_ms (latencies, 95),
+             bench_percentile_ms (latencies, 100),
              cpu * 1000.0 / (opt_repeat * MAX (queries->len, 1)));
 
   g_clear_object (&project);
