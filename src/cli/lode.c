@@ -162,6 +162,8 @@ static const ToolCommand tool_commands[] = {
       { "min-score", 0, FLAG_DOUBLE, "minScore", N_("Drop results scoring below S (0–1)"),
         N_("S"), NULL },
       { "per-file", 0, FLAG_TRUE, "onePerFile", N_("At most one result per file"), NULL, NULL },
+      { "linked", 0, FLAG_TRUE, "includeLinked",
+        N_("Also search the projects linked in .lode.json or .socraticode.json"), NULL, NULL },
       { "mode", 0, FLAG_STRING, "mode",
         N_("hybrid (BM25 + vectors, the default), lexical (BM25) or semantic (vectors)"),
         N_("MODE"), NULL } } },
