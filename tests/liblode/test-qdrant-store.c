@@ -849,13 +849,18 @@ test_search_agrees_with_sqlite (Fixture       *fixture,
       {
         g_autoptr(GPtrArray) expected = top_files (sqlite.project, agreement_queries[i], modes[m]);
         g_autoptr(GPtrArray) found = top_files (qdrant.project, agreement_queries[i], modes[m]);
+        g_autofree char *joined_a = NULL;
+        g_autofree char *joined_b = NULL;
 
         if (same_files (expected, found))
           continue;
         n_different++;
-        g_test_message ("mode %d, “%s”: SQLite %s…, Qdrant %s…", modes[m], agreement_queries[i],
-                        expected->len > 0 ? (char *) expected->pdata[0] : "nothing",
-                        found->len > 0 ? (char *) found->pdata[0] : "nothing");
+        g_ptr_array_add (expected, NULL);
+        g_ptr_array_add (found, NULL);
+        joined_a = g_strjoinv (", ", (char **) expected->pdata);
+        joined_b = g_strjoinv (", ", (char **) found->pdata);
+        g_test_message ("mode %d, “%s”: SQLite %s; Qdrant %s", modes[m], agreement_queries[i],
+                        joined_a, joined_b);
       }
 
   g_assert_cmpuint (n_different, ==, 0);
