@@ -19,5 +19,6 @@ void         _lode_http_send_and_read_async  (SoupMessage          *message,
 GBytes      *_lode_http_send_and_read_finish (GAsyncResult         *result,
                                               SoupMessage         **message,
                                               GError              **error);
+gint64       _lode_http_retry_after_msec     (SoupMessage          *message);
 
 G_END_DECLS

@@ -182,3 +182,41 @@ _lode_http_send_and_read_finish (GAsyncResult  *result,
     *message = call->message;
   return g_task_propagate_pointer (G_TASK (result), error);
 }
+
+/**
+ * _lode_http_retry_after_msec:
+ * @message: an answer (429, 503, …)
+ *
+ * Returns: the pause the answer asks for in milliseconds (`retry-after-ms`, as OpenAI sends,
+ *   else `Retry-After` in seconds or as an HTTP date), or -1 when it names none
+ */
+gint64
+_lode_http_retry_after_msec (SoupMessage *message)
+{
+  SoupMessageHeaders *headers = soup_message_get_response_headers (message);
+  const char *ms = soup_message_headers_get_one (headers, "retry-after-ms");
+  const char *value = soup_message_headers_get_one (headers, "Retry-After");
+  g_autoptr(GDateTime) date = NULL;
+  g_autoptr(GDateTime) now = NULL;
+  g_autofree char *ms_text = ms != NULL ? g_strstrip (g_strdup (ms)) : NULL;
+  g_autofree char *text = value != NULL ? g_strstrip (g_strdup (value)) : NULL;
+  guint64 number;
+
+  if (ms_text != NULL &&
+      g_ascii_string_to_unsigned (ms_text, 10, 0, G_MAXINT32, &number, NULL))
+    return (gint64) number;
+
+  if (text == NULL)
+    return -1;
+
+  if (g_ascii_string_to_unsigned (text, 10, 0, G_MAXINT32 / 1000, &number, NULL))
+    return (gint64) number * 1000;
+
+  date = soup_date_time_new_from_http_string (value);
+  if (date == NULL)
+    return -1;
+
+  now = g_date_time_new_now_utc ();
+  /* Rounded up: waiting less than asked would only earn another 429. */
+  return MAX ((g_date_time_difference (date, now) + 999) / 1000, 0);
+}

@@ -383,39 +383,6 @@ breaker_set (LodeHttpBreaker *breaker,
   g_mutex_unlock (&breaker->lock);
 }
 
-/* The pause a 429/5xx answer asks for, in milliseconds, or -1 when it names none:
- * retry-after-ms (OpenAI), else Retry-After in seconds or as an HTTP date. */
-static gint64
-retry_after_msec (SoupMessage *message)
-{
-  SoupMessageHeaders *headers = soup_message_get_response_headers (message);
-  const char *ms = soup_message_headers_get_one (headers, "retry-after-ms");
-  const char *value = soup_message_headers_get_one (headers, "Retry-After");
-  g_autoptr(GDateTime) date = NULL;
-  g_autoptr(GDateTime) now = NULL;
-  g_autofree char *ms_text = ms != NULL ? g_strstrip (g_strdup (ms)) : NULL;
-  g_autofree char *text = value != NULL ? g_strstrip (g_strdup (value)) : NULL;
-  guint64 number;
-
-  if (ms_text != NULL &&
-      g_ascii_string_to_unsigned (ms_text, 10, 0, G_MAXINT32, &number, NULL))
-    return (gint64) number;
-
-  if (text == NULL)
-    return -1;
-
-  if (g_ascii_string_to_unsigned (text, 10, 0, G_MAXINT32 / 1000, &number, NULL))
-    return (gint64) number * 1000;
-
-  date = soup_date_time_new_from_http_string (value);
-  if (date == NULL)
-    return -1;
-
-  now = g_date_time_new_now_utc ();
-  /* Rounded up: waiting less than asked would only earn another 429. */
-  return MAX ((g_date_time_difference (date, now) + 999) / 1000, 0);
-}
-
 /* Statuses worth another try: rate limits and a server that is (for now) unable to answer. */
 static gboolean
 is_retryable_status (guint status)
@@ -573,7 +540,7 @@ retrying_retry (GTask        *task,
     }
 
   if (error == NULL)
-    wait = retry_after_msec (request->message);
+    wait = _lode_http_retry_after_msec (request->message);
   if (wait < 0)
     wait = (gint64) request->retry.base_delay_msec << MIN (request->attempt, 16);
   if (wait > MAX_RETRY_WAIT_MSEC)

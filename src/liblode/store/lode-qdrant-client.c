@@ -338,30 +338,6 @@ wait_msec (GMainContext *context,
   return !cancelled;
 }
 
-/* The pause a 429/503 answer asks for (Retry-After in seconds or as an HTTP date), in
- * milliseconds, or -1 when it names none. */
-static gint64
-retry_after_msec (SoupMessage *message)
-{
-  const char *value = soup_message_headers_get_one (soup_message_get_response_headers (message),
-                                                    "Retry-After");
-  g_autofree char *text = value != NULL ? g_strstrip (g_strdup (value)) : NULL;
-  g_autoptr(GDateTime) date = NULL;
-  g_autoptr(GDateTime) now = NULL;
-  guint64 number;
-
-  if (text == NULL)
-    return -1;
-  if (g_ascii_string_to_unsigned (text, 10, 0, G_MAXINT32 / 1000, &number, NULL))
-    return (gint64) number * 1000;
-
-  date = soup_date_time_new_from_http_string (text);
-  if (date == NULL)
-    return -1;
-  now = g_date_time_new_now_utc ();
-  return MAX ((g_date_time_difference (date, now) + 999) / 1000, 0);
-}
-
 static gboolean
 is_retryable_status (guint status)
 {
@@ -544,7 +520,7 @@ request (LodeQdrantClient  *self,
                                       soup_message_get_reason_phrase (exchange.message),
                                       detail != NULL ? ": " : "", detail != NULL ? detail : "");
           }
-          wait = retry_after_msec (exchange.message);
+          wait = _lode_http_retry_after_msec (exchange.message);
           g_bytes_unref (exchange.body);
           g_clear_object (&exchange.message);
         }
