@@ -129,6 +129,34 @@ count_points (LodeQdrantClient *client,
   return count;
 }
 
+/* A loopback server, a client of it and an empty collection named by the test's data. */
+typedef struct
+{
+  QdrantServer     *server;
+  LodeQdrantClient *client;
+  char             *collection;
+} Loopback;
+
+static void
+loopback_setup (Loopback      *fixture,
+                gconstpointer  data)
+{
+  fixture->server = qdrant_server_new_loopback (NULL);
+  if (fixture->server == NULL)
+    return;
+  fixture->client = new_client (fixture->server, NULL);
+  fixture->collection = make_collection (fixture->server, fixture->client, data, 3);
+}
+
+static void
+loopback_teardown (Loopback      *fixture,
+                   gconstpointer  data)
+{
+  g_clear_pointer (&fixture->collection, g_free);
+  g_clear_object (&fixture->client);
+  g_clear_pointer (&fixture->server, qdrant_server_free);
+}
+
 /* ---- connecting ------------------------------------------------------------------------ */
 
 static void
@@ -288,145 +316,133 @@ test_points (void)
 }
 
 static void
-test_batches (void)
+test_batches (Loopback      *fixture,
+              gconstpointer  data)
 {
-  g_autoptr(QdrantServer) server = qdrant_server_new_loopback (NULL);
-  g_autoptr(LodeQdrantClient) client = NULL;
   g_autoptr(GPtrArray) points = NULL;
   g_autoptr(GPtrArray) huge = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *collection = NULL;
   gsize largest = 0;
   guint n_requests;
 
-  if (server == NULL)
+  if (fixture->server == NULL)
     return;
-  client = new_client (server, NULL);
-  collection = make_collection (server, client, "batches", 3);
 
   /* 100 points of about 1 kB under a 16 kB limit: several requests, none over it. */
-  lode_qdrant_client_set_max_request_bytes (client, 16 * 1024);
+  lode_qdrant_client_set_max_request_bytes (fixture->client, 16 * 1024);
   points = points_new (100, 3, 1000);
-  assert_ok (lode_qdrant_client_upsert (client, collection, points, NULL, &error));
-  n_requests = qdrant_server_count_requests (server, "PUT", "/points", &largest);
+  assert_ok (lode_qdrant_client_upsert (fixture->client, fixture->collection, points, NULL,
+                                        &error));
+  n_requests = qdrant_server_count_requests (fixture->server, "PUT", "/points", &largest);
   g_assert_cmpuint (n_requests, >=, 7);
   g_assert_cmpuint (largest, <=, 16 * 1024);
-  g_assert_cmpuint (count_points (client, collection, NULL), ==, 100);
+  g_assert_cmpuint (count_points (fixture->client, fixture->collection, NULL), ==, 100);
 
   /* A single point over the limit is an error that says so, not a request the server
    * refuses. */
   huge = points_new (1, 3, 20 * 1024);
-  g_assert_false (lode_qdrant_client_upsert (client, collection, huge, NULL, &error));
+  g_assert_false (lode_qdrant_client_upsert (fixture->client, fixture->collection, huge, NULL,
+                                             &error));
   g_assert_error (error, LODE_ERROR, LODE_ERROR_STORE);
   g_assert_nonnull (strstr (error->message, "does not fit"));
-  g_assert_cmpuint (qdrant_server_count_requests (server, "PUT", "/points", NULL), ==, n_requests);
-  qdrant_server_assert_valid (server);
+  g_assert_cmpuint (qdrant_server_count_requests (fixture->server, "PUT", "/points", NULL), ==,
+                    n_requests);
+  qdrant_server_assert_valid (fixture->server);
 }
 
 /* ---- faults ---------------------------------------------------------------------------- */
 
 static void
-test_retry_busy (void)
+test_retry_busy (Loopback      *fixture,
+                 gconstpointer  data)
 {
-  g_autoptr(QdrantServer) server = qdrant_server_new_loopback (NULL);
-  g_autoptr(LodeQdrantClient) client = NULL;
   g_autoptr(GPtrArray) points = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *collection = NULL;
 
-  if (server == NULL)
+  if (fixture->server == NULL)
     return;
-  client = new_client (server, NULL);
-  collection = make_collection (server, client, "busy", 3);
 
   /* 429 with Retry-After: 0, then 503 without it: the upsert still lands, on its third try. */
-  qdrant_server_add_fault (server,
+  qdrant_server_add_fault (fixture->server,
                            "[{\"method\": \"PUT\", \"path\": \"/points\", \"status\": 429,"
                            " \"retry_after\": 0},"
                            " {\"method\": \"PUT\", \"path\": \"/points\", \"status\": 503}]");
   points = points_new (10, 3, 0);
-  assert_ok (lode_qdrant_client_upsert (client, collection, points, NULL, &error));
-  g_assert_cmpuint (qdrant_server_count_requests (server, "PUT", "/points", NULL), ==, 3);
-  g_assert_cmpuint (count_points (client, collection, NULL), ==, 10);
-  qdrant_server_assert_valid (server);
+  assert_ok (lode_qdrant_client_upsert (fixture->client, fixture->collection, points, NULL,
+                                        &error));
+  g_assert_cmpuint (qdrant_server_count_requests (fixture->server, "PUT", "/points", NULL), ==, 3);
+  g_assert_cmpuint (count_points (fixture->client, fixture->collection, NULL), ==, 10);
+  qdrant_server_assert_valid (fixture->server);
 }
 
 static void
-test_give_up (void)
+test_give_up (Loopback      *fixture,
+              gconstpointer  data)
 {
-  g_autoptr(QdrantServer) server = qdrant_server_new_loopback (NULL);
-  g_autoptr(LodeQdrantClient) client = NULL;
   g_autoptr(GPtrArray) points = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *collection = NULL;
 
-  if (server == NULL)
+  if (fixture->server == NULL)
     return;
-  client = new_client (server, NULL);
-  collection = make_collection (server, client, "down", 3);
 
-  qdrant_server_add_fault (server, "[{\"path\": \"/points\", \"status\": 503, \"count\": 100}]");
+  qdrant_server_add_fault (fixture->server,
+                           "[{\"path\": \"/points\", \"status\": 503, \"count\": 100}]");
   points = points_new (10, 3, 0);
-  g_assert_false (lode_qdrant_client_upsert (client, collection, points, NULL, &error));
+  g_assert_false (lode_qdrant_client_upsert (fixture->client, fixture->collection, points, NULL,
+                                             &error));
   g_assert_error (error, LODE_ERROR, LODE_ERROR_STORE);
   /* Bounded: 1 + 4 retries, and the message says what happened and what is kept. */
-  g_assert_cmpuint (qdrant_server_count_requests (server, "PUT", "/points", NULL), ==, 5);
+  g_assert_cmpuint (qdrant_server_count_requests (fixture->server, "PUT", "/points", NULL), ==, 5);
   g_assert_nonnull (strstr (error->message, "after 5 attempts"));
   g_assert_nonnull (strstr (error->message, "503"));
   g_assert_nonnull (strstr (error->message, "next run resumes"));
 }
 
 static void
-test_timeout (void)
+test_timeout (Loopback      *fixture,
+              gconstpointer  data)
 {
-  g_autoptr(QdrantServer) server = qdrant_server_new_loopback (NULL);
-  g_autoptr(LodeQdrantClient) client = NULL;
   g_autoptr(GPtrArray) points = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *collection = NULL;
 
-  if (server == NULL)
+  if (fixture->server == NULL)
     return;
-  client = new_client (server, NULL);
-  collection = make_collection (server, client, "slow", 3);
 
   /* The first upsert hangs past the timeout; the client gives up on it and sends it again. */
-  qdrant_server_add_fault (server,
+  qdrant_server_add_fault (fixture->server,
                            "[{\"method\": \"PUT\", \"path\": \"/points\", \"kind\": \"hang\","
                            " \"seconds\": 5}]");
-  lode_qdrant_client_set_timeout (client, 1);
+  lode_qdrant_client_set_timeout (fixture->client, 1);
   points = points_new (5, 3, 0);
-  assert_ok (lode_qdrant_client_upsert (client, collection, points, NULL, &error));
-  g_assert_cmpuint (qdrant_server_count_requests (server, "PUT", "/points", NULL), ==, 2);
-  g_assert_cmpuint (count_points (client, collection, NULL), ==, 5);
+  assert_ok (lode_qdrant_client_upsert (fixture->client, fixture->collection, points, NULL,
+                                        &error));
+  g_assert_cmpuint (qdrant_server_count_requests (fixture->server, "PUT", "/points", NULL), ==, 2);
+  g_assert_cmpuint (count_points (fixture->client, fixture->collection, NULL), ==, 5);
 }
 
 static void
-test_node_gone_mid_batch (void)
+test_node_gone_mid_batch (Loopback      *fixture,
+                          gconstpointer  data)
 {
-  g_autoptr(QdrantServer) server = qdrant_server_new_loopback (NULL);
-  g_autoptr(LodeQdrantClient) client = NULL;
   g_autoptr(GPtrArray) points = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *collection = NULL;
 
-  if (server == NULL)
+  if (fixture->server == NULL)
     return;
-  client = new_client (server, NULL);
-  collection = make_collection (server, client, "gone", 3);
-  lode_qdrant_client_set_max_request_bytes (client, 4 * 1024);
+  lode_qdrant_client_set_max_request_bytes (fixture->client, 4 * 1024);
 
   /* The third request's connection breaks before it is applied, the fifth's after: the
    * client sends both again (upserts by id are idempotent) and nothing is lost or doubled. */
-  qdrant_server_add_fault (server,
+  qdrant_server_add_fault (fixture->server,
                            "[{\"method\": \"PUT\", \"path\": \"/points\", \"kind\": \"drop\","
                            " \"skip\": 2},"
                            " {\"method\": \"PUT\", \"path\": \"/points\","
                            " \"kind\": \"drop-after-apply\", \"skip\": 4}]");
   points = points_new (60, 3, 300);
-  assert_ok (lode_qdrant_client_upsert (client, collection, points, NULL, &error));
-  g_assert_cmpuint (count_points (client, collection, NULL), ==, 60);
-  qdrant_server_assert_valid (server);
+  assert_ok (lode_qdrant_client_upsert (fixture->client, fixture->collection, points, NULL,
+                                        &error));
+  g_assert_cmpuint (count_points (fixture->client, fixture->collection, NULL), ==, 60);
+  qdrant_server_assert_valid (fixture->server);
 }
 
 static gboolean
@@ -447,29 +463,26 @@ upsert_thread_func (gpointer user_data)
 }
 
 static void
-test_cancel (void)
+test_cancel (Loopback      *fixture,
+             gconstpointer  data)
 {
-  g_autoptr(QdrantServer) server = qdrant_server_new_loopback (NULL);
-  g_autoptr(LodeQdrantClient) client = NULL;
   g_autoptr(GPtrArray) points = NULL;
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GError) error = NULL;
-  g_autofree char *collection = NULL;
   gpointer args[4];
   GThread *thread;
   gint64 start;
 
-  if (server == NULL)
+  if (fixture->server == NULL)
     return;
-  client = new_client (server, NULL);
-  collection = make_collection (server, client, "cancel", 3);
 
   /* Busy for a long while, with long pauses: cancelling ends the wait at once. */
-  qdrant_server_add_fault (server, "[{\"path\": \"/points\", \"status\": 503, \"count\": 100}]");
-  lode_qdrant_client_set_retry (client, 10, 60 * 1000);
+  qdrant_server_add_fault (fixture->server,
+                           "[{\"path\": \"/points\", \"status\": 503, \"count\": 100}]");
+  lode_qdrant_client_set_retry (fixture->client, 10, 60 * 1000);
   points = points_new (5, 3, 0);
-  args[0] = client;
-  args[1] = collection;
+  args[0] = fixture->client;
+  args[1] = fixture->collection;
   args[2] = points;
   args[3] = cancellable;
   start = g_get_monotonic_time ();
@@ -616,12 +629,18 @@ main (int   argc,
   g_test_add_func ("/lode/qdrant-client/unreachable", test_unreachable);
   g_test_add_func ("/lode/qdrant-client/api-key", test_api_key);
   g_test_add_func ("/lode/qdrant-client/points", test_points);
-  g_test_add_func ("/lode/qdrant-client/batches", test_batches);
-  g_test_add_func ("/lode/qdrant-client/retry-busy", test_retry_busy);
-  g_test_add_func ("/lode/qdrant-client/give-up", test_give_up);
-  g_test_add_func ("/lode/qdrant-client/timeout", test_timeout);
-  g_test_add_func ("/lode/qdrant-client/node-gone-mid-batch", test_node_gone_mid_batch);
-  g_test_add_func ("/lode/qdrant-client/cancel", test_cancel);
+  g_test_add ("/lode/qdrant-client/batches", Loopback, "batches", loopback_setup, test_batches,
+              loopback_teardown);
+  g_test_add ("/lode/qdrant-client/retry-busy", Loopback, "busy", loopback_setup, test_retry_busy,
+              loopback_teardown);
+  g_test_add ("/lode/qdrant-client/give-up", Loopback, "down", loopback_setup, test_give_up,
+              loopback_teardown);
+  g_test_add ("/lode/qdrant-client/timeout", Loopback, "slow", loopback_setup, test_timeout,
+              loopback_teardown);
+  g_test_add ("/lode/qdrant-client/node-gone-mid-batch", Loopback, "gone", loopback_setup,
+              test_node_gone_mid_batch, loopback_teardown);
+  g_test_add ("/lode/qdrant-client/cancel", Loopback, "cancel", loopback_setup, test_cancel,
+              loopback_teardown);
   g_test_add_func ("/lode/qdrant-client/hybrid", test_hybrid);
   g_test_add_func ("/lode/qdrant-client/tls", test_tls);
 
