@@ -734,3 +734,26 @@ lode_index_store_foreach_vector (LodeIndexStore      *self,
 
   return LODE_INDEX_STORE_GET_IFACE (self)->foreach_vector (self, model, func, user_data, error);
 }
+
+/**
+ * lode_index_store_text_hash:
+ * @text: (nullable): a chunk's text
+ *
+ * The key of a chunk's vector in every store, so that identical text is embedded once and
+ * an index copied between stores keeps its vectors.
+ *
+ * Returns: (transfer full) (nullable): the SHA-1 of @text, or %NULL for blank text (which is
+ *   not embedded)
+ */
+char *
+lode_index_store_text_hash (const char *text)
+{
+  const char *p;
+
+  for (p = text; p != NULL && *p != '\0' && g_ascii_isspace (*p); p++)
+    ;
+  if (p == NULL || *p == '\0')
+    return NULL;
+
+  return g_compute_checksum_for_string (G_CHECKSUM_SHA1, text, -1);
+}

@@ -175,6 +175,8 @@ gboolean        lode_index_store_copy             (LodeIndexStore      *from,
                                                    LodeStoreCopyCounts *counts,
                                                    GError             **error);
 
+char       *lode_index_store_text_hash           (const char          *text);
+
 gboolean    lode_index_store_get_was_reset       (LodeIndexStore      *self);
 const char *lode_index_store_get_reset_reason    (LodeIndexStore      *self);
 GHashTable *lode_index_store_dup_file_hashes     (LodeIndexStore      *self,

@@ -1377,8 +1377,14 @@ dense_node (const float *dense,
   return node;
 }
 
-static JsonNode *
-sparse_node (const LodeSparseVector *sparse)
+/**
+ * lode_qdrant_sparse_node:
+ * @sparse: a sparse vector
+ *
+ * Returns: (transfer full): @sparse as Qdrant writes one, `{"indices", "values"}`
+ */
+JsonNode *
+lode_qdrant_sparse_node (const LodeSparseVector *sparse)
 {
   JsonNode *node = json_node_new (JSON_NODE_OBJECT);
   JsonObject *object = json_object_new ();
@@ -1484,7 +1490,8 @@ lode_qdrant_client_query (LodeQdrantClient        *self,
   g_return_val_if_fail (LODE_IS_QDRANT_CLIENT (self), NULL);
   g_return_val_if_fail ((dense != NULL) != (sparse != NULL), NULL);
 
-  object = leg_object (using, dense != NULL ? dense_node (dense, dims) : sparse_node (sparse),
+  object = leg_object (using,
+                       dense != NULL ? dense_node (dense, dims) : lode_qdrant_sparse_node (sparse),
                        filter, MAX (limit, 1));
   return run_query (self, collection, object, fields, cancellable, error);
 }
@@ -1532,8 +1539,8 @@ lode_qdrant_client_query_hybrid (LodeQdrantClient        *self,
   g_return_val_if_fail (dense != NULL && sparse != NULL, NULL);
 
   candidates = MAX (candidates, MAX (limit, 1));
-  json_array_add_object_element (prefetch, leg_object ("bm25", sparse_node (sparse), filter,
-                                                       candidates));
+  json_array_add_object_element (prefetch, leg_object ("bm25", lode_qdrant_sparse_node (sparse),
+                                                       filter, candidates));
   if (dense_filter != NULL)
     {
       g_autoptr(JsonNode) both = NULL;

@@ -179,6 +179,7 @@ JsonNode *lode_qdrant_filter_match_any (const char  *key,
                                         guint        n_values);
 JsonNode *lode_qdrant_filter_and       (JsonNode    *first,
                                         JsonNode    *second);
+JsonNode *lode_qdrant_sparse_node      (const LodeSparseVector *sparse);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeQdrantHit, lode_qdrant_hit_free)
 

@@ -189,19 +189,6 @@ chunk_match (const char *key,
   return lode_qdrant_filter_and (filter_type ("chunk"), lode_qdrant_filter_match (key, value));
 }
 
-static char *
-text_hash (const char *text)
-{
-  const char *p;
-
-  for (p = text; p != NULL && *p != '\0' && g_ascii_isspace (*p); p++)
-    ;
-  if (p == NULL || *p == '\0')
-    return NULL;
-
-  return g_compute_checksum_for_string (G_CHECKSUM_SHA1, text, -1);
-}
-
 static JsonArray *
 strv_to_array (const char * const *strv)
 {
@@ -913,25 +900,6 @@ symbol_chunk (GPtrArray  *chunks,
   return best;
 }
 
-static JsonNode *
-sparse_node (const LodeSparseVector *sparse)
-{
-  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
-  JsonObject *object = json_object_new ();
-  JsonArray *indices = json_array_sized_new (sparse->len);
-  JsonArray *values = json_array_sized_new (sparse->len);
-
-  for (guint i = 0; i < sparse->len; i++)
-    {
-      json_array_add_int_element (indices, sparse->indices[i]);
-      json_array_add_double_element (values, sparse->values[i]);
-    }
-  json_object_set_array_member (object, "indices", indices);
-  json_object_set_array_member (object, "values", values);
-  json_node_take_object (node, object);
-  return node;
-}
-
 typedef struct
 {
   const LodeFileInfo *file;
@@ -998,7 +966,7 @@ put_file_points (LodeQdrantStore  *self,
     {
       const LodeChunk *chunk = g_ptr_array_index (put->chunks, i);
       g_autoptr(GString) sig_text = g_string_new (NULL);
-      g_autofree char *hash = text_hash (chunk->content);
+      g_autofree char *hash = lode_index_store_text_hash (chunk->content);
       const char *fields[LODE_SPARSE_N_FIELDS] = { chunk->symbol, NULL, file->path,
                                                    chunk->content };
       g_autoptr(LodeSparseVector) sparse = NULL;
@@ -1026,7 +994,7 @@ put_file_points (LodeQdrantStore  *self,
           first_line = chunk->start_line;
         }
       json_object_set_int_member (point, "id", self->next_chunk++);
-      json_object_set_member (vector, "bm25", sparse_node (sparse));
+      json_object_set_member (vector, "bm25", lode_qdrant_sparse_node (sparse));
       json_object_set_object_member (point, "vector", vector);
       json_object_set_string_member (payload, "type", "chunk");
       json_object_set_string_member (payload, "path", file->path);

@@ -1653,20 +1653,6 @@ find_symbol_chunk (const ChunkSpan *spans,
   return innermost;
 }
 
-/* The key of a chunk's vector: the SHA-1 of its text, NULL for blank text (not embedded). */
-static char *
-text_hash (const char *text)
-{
-  const char *p;
-
-  for (p = text; p != NULL && *p != '\0' && g_ascii_isspace (*p); p++)
-    ;
-  if (p == NULL || *p == '\0')
-    return NULL;
-
-  return g_compute_checksum_for_string (G_CHECKSUM_SHA1, text, -1);
-}
-
 static gboolean
 put_file_rows (LodeStore      *self,
                gconstpointer   data,
@@ -1721,7 +1707,7 @@ put_file_rows (LodeStore      *self,
       bind_text (s, 5, chunk->symbol);
       bind_text (s, 6, chunk->container);
       bind_text (s, 7, chunk->signature);
-      chunk_hash = text_hash (chunk->content);
+      chunk_hash = lode_index_store_text_hash (chunk->content);
       bind_text (s, 8, chunk_hash);
       if (!run (self, s, error, "Cannot store a chunk"))
         return FALSE;
