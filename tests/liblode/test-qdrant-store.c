@@ -501,6 +501,16 @@ index_corpus (Fixture    *fixture,
   return report;
 }
 
+static gpointer
+read_nothing (LodeProject  *project,
+              LodeStore    *store,
+              gpointer      data,
+              GError      **error)
+{
+  g_assert_true (LODE_IS_STORE (store));
+  return project;
+}
+
 static void
 assert_same_imports (GPtrArray *a,
                      GPtrArray *b)
@@ -554,6 +564,15 @@ test_engine_same_as_sqlite (Fixture       *fixture,
   g_assert_cmpstr (first->embedding_model, ==, "tiny-bert-random");
   g_assert_cmpuint (first->n_embedded, ==, reference->n_embedded);
   g_assert_cmpuint (first->n_embedded, >, 0);
+
+  /* The symbol tools read the SQLite store only: on a Qdrant project they get an error that
+   * says so, not a store of the wrong type. */
+  g_assert_nonnull (lode_project_read (sqlite.project, read_nothing, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_null (lode_project_read (qdrant.project, read_nothing, NULL, &error));
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_UNSUPPORTED);
+  g_assert_nonnull (strstr (error->message, "migrate --to sqlite"));
+  g_clear_error (&error);
 
   hashes_a = lode_index_store_dup_file_hashes (sqlite.store, &error);
   hashes_b = lode_index_store_dup_file_hashes (qdrant.store, &error);
