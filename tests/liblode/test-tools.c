@@ -1238,7 +1238,7 @@ test_linked (ToolsFixture  *fixture,
   g_assert_nonnull (strstr (notes, "missing, which is not a directory"));
   g_assert_nonnull (strstr (notes, "app, which is already searched"));
   g_assert_nonnull (strstr (notes, "tools is not searched"));
-  g_assert_nonnull (strstr (notes, "tools/.lode.json is not read"));
+  g_assert_nonnull (strstr (notes, "tools/.lode.json is not valid JSON"));
   g_assert_nonnull (strstr (linked->text, "lib] `lib.c:"));
 }
 

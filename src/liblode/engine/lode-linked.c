@@ -3,75 +3,38 @@
  * SPDX-FileCopyrightText: 2026 The Lode authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A project root may hold `.lode.json` or SocratiCode's `.socraticode.json`, read as-is: an
- * object whose `linkedProjects` member lists other roots, absolute or relative to the file.
- * Links are followed transitively; what cannot be followed (a missing root, a link back to
- * a project already listed, a file that is not JSON) becomes a note, never an error, so that
- * a search of linked projects always searches what it can.
+ * A project root may hold `.lode.json` or SocratiCode's `.socraticode.json`, read as-is by
+ * lode_project_config_load(): their `linkedProjects` list other roots, absolute or relative
+ * to the file. Links are followed transitively; what cannot be followed (a missing root, a
+ * link back to a project already listed, a file that is not JSON) becomes a note, never an
+ * error, so that a search of linked projects always searches what it can.
  */
 
 #define G_LOG_DOMAIN "lode-linked"
 
 #include "config.h"
 
-#include <json-glib/json-glib.h>
-
-#include "lode-json.h"
 #include "lode-linked.h"
+#include "lode-project-config.h"
 
-static const char * const link_files[] = { ".lode.json", ".socraticode.json", NULL };
-
-/* Appends the roots @root links to (as written, resolved against @root) to @links. */
+/* Appends the roots @root links to to @links. */
 static void
 read_links (const char *root,
             GPtrArray  *links,
             GPtrArray  *notes)
 {
-  for (guint f = 0; link_files[f] != NULL; f++)
+  g_autoptr(LodeProjectConfig) config = NULL;
+  g_autoptr(GError) error = NULL;
+
+  config = lode_project_config_load (root, &error);
+  if (config == NULL)
     {
-      g_autofree char *file = g_build_filename (root, link_files[f], NULL);
-      g_autoptr(GError) error = NULL;
-      g_autoptr(JsonNode) node = NULL;
-      JsonNode *member;
-      JsonArray *array;
-
-      if (!g_file_test (file, G_FILE_TEST_EXISTS))
-        continue;
-
-      node = lode_json_parse_file (file, &error);
-      if (node == NULL)
-        {
-          g_ptr_array_add (notes, g_strdup_printf ("%s is not read: %s", file, error->message));
-          continue;
-        }
-      member = JSON_NODE_HOLDS_OBJECT (node)
-        ? json_object_get_member (json_node_get_object (node), "linkedProjects") : NULL;
-      if (member == NULL)
-        continue;
-      if (!JSON_NODE_HOLDS_ARRAY (member))
-        {
-          g_ptr_array_add (notes, g_strdup_printf ("%s: linkedProjects is not a list of "
-                                                   "paths; ignored", file));
-          continue;
-        }
-
-      array = json_node_get_array (member);
-      for (guint i = 0; i < json_array_get_length (array); i++)
-        {
-          JsonNode *item = json_array_get_element (array, i);
-          const char *path = JSON_NODE_HOLDS_VALUE (item) &&
-                             json_node_get_value_type (item) == G_TYPE_STRING
-                             ? json_node_get_string (item) : NULL;
-
-          if (path == NULL || *path == '\0')
-            {
-              g_ptr_array_add (notes, g_strdup_printf ("%s: linkedProjects[%u] is not a path; "
-                                                       "ignored", file, i));
-              continue;
-            }
-          g_ptr_array_add (links, g_canonicalize_filename (path, root));
-        }
+      g_ptr_array_add (notes, g_strdup_printf ("The links of %s are not read: %s", root,
+                                               error->message));
+      return;
     }
+  for (guint i = 0; i < config->linked->len; i++)
+    g_ptr_array_add (links, g_strdup (g_ptr_array_index (config->linked, i)));
 }
 
 /**
