@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "bench-util.h"
 #include "lode.h"
 
 /*
@@ -164,42 +164,6 @@ load_issues (const char  *path,
   return TRUE;
 }
 
-static int
-compare_gint64 (gconstpointer a,
-                gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a;
-  gint64 y = *(const gint64 *) b;
-
-  return (x > y) - (x < y);
-}
-
-/* Nearest-rank percentile of sorted samples, in milliseconds. */
-static double
-percentile_ms (GArray *sorted_usec,
-               double  p)
-{
-  guint rank;
-
-  if (sorted_usec->len == 0)
-    return 0.0;
-
-  rank = (guint) MAX (1.0, (p / 100.0) * sorted_usec->len + 0.999999);
-  rank = MIN (rank, sorted_usec->len);
-  return g_array_index (sorted_usec, gint64, rank - 1) / 1000.0;
-}
-
-/* CPU time of the whole process in microseconds: on a loaded machine the wall time of a
- * query mostly measures the scheduler, its CPU time what the search costs. */
-static gint64
-process_cpu_usec (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
-}
-
 /* Runs every query opt_repeat times. @latencies_usec and @cpu_usec receive the measured
  * passes in order (pass 1: query 0 … n-1, pass 2: …); @first_hits the first result of each
  * query. */
@@ -227,9 +191,9 @@ run_queries (LodeProject  *project,
           options.limit = opt_limit;
 
           start = g_get_monotonic_time ();
-          cpu_start = process_cpu_usec ();
+          cpu_start = bench_process_cpu_usec ();
           results = lode_project_search (project, &options, NULL, error);
-          cpu = process_cpu_usec () - cpu_start;
+          cpu = bench_process_cpu_usec () - cpu_start;
           elapsed = g_get_monotonic_time () - start;
           if (results == NULL)
             {
@@ -268,9 +232,9 @@ query_median_ms (GArray *usec,
 
   for (guint j = i; j < usec->len; j += n_queries)
     g_array_append_val (samples, g_array_index (usec, gint64, j));
-  g_array_sort (samples, compare_gint64);
+  g_array_sort (samples, bench_compare_gint64);
 
-  return percentile_ms (samples, 50);
+  return bench_percentile_ms (samples, 50);
 }
 
 static void
@@ -474,17 +438,17 @@ main (int   argc,
         }
       if (opt_show_hits)
         print_hits (queries, latencies, cpu, first_hits);
-      g_array_sort (latencies, compare_gint64);
-      g_array_sort (cpu, compare_gint64);
+      g_array_sort (latencies, bench_compare_gint64);
+      g_array_sort (cpu, bench_compare_gint64);
 
       g_print ("queries         %u × %d passes (first not counted), limit %d\n",
                queries->len, opt_repeat - 1, opt_limit);
-      g_print ("search p50      %.2f ms\n", percentile_ms (latencies, 50));
-      g_print ("search p95      %.2f ms\n", percentile_ms (latencies, 95));
-      g_print ("search p99      %.2f ms\n", percentile_ms (latencies, 99));
-      g_print ("search max      %.2f ms\n", percentile_ms (latencies, 100));
-      g_print ("search CPU p50  %.2f ms (p95 %.2f ms)\n", percentile_ms (cpu, 50),
-               percentile_ms (cpu, 95));
+      g_print ("search p50      %.2f ms\n", bench_percentile_ms (latencies, 50));
+      g_print ("search p95      %.2f ms\n", bench_percentile_ms (latencies, 95));
+      g_print ("search p99      %.2f ms\n", bench_percentile_ms (latencies, 99));
+      g_print ("search max      %.2f ms\n", bench_percentile_ms (latencies, 100));
+      g_print ("search CPU p50  %.2f ms (p95 %.2f ms)\n", bench_percentile_ms (cpu, 50),
+               bench_percentile_ms (cpu, 95));
       g_print ("peak RSS        %.1f MB (after searching)\n", peak_rss_mb ());
 
       json_builder_set_member_name (builder, "queries");
@@ -492,17 +456,17 @@ main (int   argc,
       json_builder_set_member_name (builder, "search_samples");
       json_builder_add_int_value (builder, latencies->len);
       json_builder_set_member_name (builder, "search_p50_ms");
-      json_builder_add_double_value (builder, percentile_ms (latencies, 50));
+      json_builder_add_double_value (builder, bench_percentile_ms (latencies, 50));
       json_builder_set_member_name (builder, "search_p95_ms");
-      json_builder_add_double_value (builder, percentile_ms (latencies, 95));
+      json_builder_add_double_value (builder, bench_percentile_ms (latencies, 95));
       json_builder_set_member_name (builder, "search_p99_ms");
-      json_builder_add_double_value (builder, percentile_ms (latencies, 99));
+      json_builder_add_double_value (builder, bench_percentile_ms (latencies, 99));
       json_builder_set_member_name (builder, "search_max_ms");
-      json_builder_add_double_value (builder, percentile_ms (latencies, 100));
+      json_builder_add_double_value (builder, bench_percentile_ms (latencies, 100));
       json_builder_set_member_name (builder, "search_cpu_p50_ms");
-      json_builder_add_double_value (builder, percentile_ms (cpu, 50));
+      json_builder_add_double_value (builder, bench_percentile_ms (cpu, 50));
       json_builder_set_member_name (builder, "search_cpu_p95_ms");
-      json_builder_add_double_value (builder, percentile_ms (cpu, 95));
+      json_builder_add_double_value (builder, bench_percentile_ms (cpu, 95));
       json_builder_set_member_name (builder, "peak_rss_after_search_mb");
       json_builder_add_double_value (builder, peak_rss_mb ());
     }

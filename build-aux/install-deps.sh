@@ -32,8 +32,10 @@ packages="
   libtree-sitter-dev
   meson
   ninja-build
+  openssl
   pkg-config
   python3
+  python3-jsonschema
   python3-numpy
   shared-mime-info
   xauth

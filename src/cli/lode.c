@@ -162,6 +162,8 @@ static const ToolCommand tool_commands[] = {
       { "min-score", 0, FLAG_DOUBLE, "minScore", N_("Drop results scoring below S (0–1)"),
         N_("S"), NULL },
       { "per-file", 0, FLAG_TRUE, "onePerFile", N_("At most one result per file"), NULL, NULL },
+      { "linked", 0, FLAG_TRUE, "includeLinked",
+        N_("Also search the projects linked in .lode.json or .socraticode.json"), NULL, NULL },
       { "mode", 0, FLAG_STRING, "mode",
         N_("hybrid (BM25 + vectors, the default), lexical (BM25) or semantic (vectors)"),
         N_("MODE"), NULL } } },
@@ -218,6 +220,13 @@ static const ToolCommand tool_commands[] = {
   { "graph remove", N_("Delete the graph and stop keeping it"), "codebase_graph_remove", NULL,
     N_("Delete the import graph; indexing then skips imports until graph build."), ARGS_NONE,
     NULL, NULL, { PROJECT_FLAG } },
+  { "migrate", N_("Copy an index to another store"), "codebase_migrate", N_("[PATH]"),
+    N_("Copy the index of PATH (default: the current directory) from the other store into "
+       "--to (sqlite or qdrant) without indexing or embedding again; then set the store "
+       "(LODE_STORE, or the store setting) to use it."),
+    ARGS_PATH, "projectPath", NULL,
+    { { "to", 0, FLAG_STRING, "to", N_("The store to copy into: sqlite or qdrant"),
+        N_("STORE"), NULL } } },
   { "impact", N_("Files a change may affect"), "codebase_impact", N_("[REV-RANGE]"),
     N_("The files a change may affect, most likely first: the uncommitted changes, or those "
        "of a git revision range (main..HEAD, HEAD~3)."),

@@ -52,6 +52,12 @@ lode_config_to_variant (const LodeConfig *config)
   insert_string (&dict, "ollama_url", config->ollama_url);
   insert_string (&dict, "openai_url", config->openai_url);
   insert_string (&dict, "openai_api_key", config->openai_api_key);
+  insert_string (&dict, "store", config->store);
+  insert_string (&dict, "qdrant_url", config->qdrant_url);
+  insert_string (&dict, "qdrant_api_key", config->qdrant_api_key);
+  insert_string (&dict, "qdrant_ca_file", config->qdrant_ca_file);
+  g_variant_dict_insert (&dict, "qdrant_shards", "u", config->qdrant_shards);
+  g_variant_dict_insert (&dict, "qdrant_replicas", "u", config->qdrant_replicas);
 
   return g_variant_dict_end (&dict);
 }
@@ -135,6 +141,24 @@ lode_config_from_variant (GVariant          *dict,
         ok = take_string (value, key, &config->openai_url, error);
       else if (strcmp (key, "openai_api_key") == 0)
         ok = take_string (value, key, &config->openai_api_key, error);
+      else if (strcmp (key, "store") == 0)
+        ok = take_string (value, key, &config->store, error);
+      else if (strcmp (key, "qdrant_url") == 0)
+        ok = take_string (value, key, &config->qdrant_url, error);
+      else if (strcmp (key, "qdrant_api_key") == 0)
+        ok = take_string (value, key, &config->qdrant_api_key, error);
+      else if (strcmp (key, "qdrant_ca_file") == 0)
+        ok = take_string (value, key, &config->qdrant_ca_file, error);
+      else if (strcmp (key, "qdrant_shards") == 0)
+        {
+          if ((ok = check_type (value, key, G_VARIANT_TYPE_UINT32, error)))
+            config->qdrant_shards = g_variant_get_uint32 (value);
+        }
+      else if (strcmp (key, "qdrant_replicas") == 0)
+        {
+          if ((ok = check_type (value, key, G_VARIANT_TYPE_UINT32, error)))
+            config->qdrant_replicas = g_variant_get_uint32 (value);
+        }
       else if (strcmp (key, "max_file_size") == 0)
         {
           if ((ok = check_type (value, key, G_VARIANT_TYPE_UINT64, error)))

@@ -212,7 +212,7 @@ test_registry (ToolsFixture  *fixture,
     "codebase_stop", "codebase_remove", "codebase_watch", "codebase_list_projects",
     "codebase_health", "codebase_about", "codebase_graph_build", "codebase_graph_query",
     "codebase_graph_stats", "codebase_graph_circular", "codebase_graph_visualize",
-    "codebase_graph_status", "codebase_graph_remove", "codebase_impact",
+    "codebase_graph_status", "codebase_graph_remove", "codebase_impact", "codebase_migrate",
     "find_type_definition", "get_function_details", "list_package_exports",
     "codebase_symbol_references", "codebase_context", "codebase_context_search",
     "codebase_context_index", "codebase_context_remove",
@@ -458,7 +458,7 @@ test_health_about (ToolsFixture  *fixture,
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (health->structured,
                                                                               "grammars"),
                                                "count"), >=, 15);
-  g_assert_cmpuint (json_array_get_length (tools), ==, 26);
+  g_assert_cmpuint (json_array_get_length (tools), ==, 27);
   g_assert_cmpstr (json_object_get_string_member (about->structured, "version"), ==,
                    PACKAGE_VERSION);
 }
@@ -1150,6 +1150,98 @@ test_jobs (ToolsFixture  *fixture,
   g_free (signals.project_id);
 }
 
+/* The projects of @result's results, as "name name …" (the last part of each path). */
+static char *
+result_projects (LodeToolResult *result)
+{
+  JsonArray *results = json_object_get_array_member (result->structured, "results");
+  GString *names = g_string_new (NULL);
+
+  for (guint i = 0; i < json_array_get_length (results); i++)
+    {
+      JsonObject *r = json_array_get_object_element (results, i);
+      const char *project = json_object_get_string_member_with_default (r, "project", "-");
+
+      g_string_append_printf (names, "%s%s", i > 0 ? " " : "", strrchr (project, '/') != NULL
+                                                               ? strrchr (project, '/') + 1
+                                                               : project);
+    }
+
+  return g_string_free (names, FALSE);
+}
+
+/* includeLinked searches the projects .lode.json and .socraticode.json link to, transitively,
+ * labels each result with its project, and notes (does not fail on) a missing root, a link
+ * back, an unindexed project and a link file that is not JSON. */
+static void
+test_linked (ToolsFixture  *fixture,
+             gconstpointer  data)
+{
+  g_autofree char *base = g_build_filename (g_get_user_cache_dir (), "linked", NULL);
+  const char *names[] = { "app", "lib", "tools", "unlinked", NULL };
+  g_autofree char *app = g_build_filename (base, "app", NULL);
+  g_autofree char *plain_args = NULL;
+  g_autofree char *linked_args = NULL;
+  g_autofree char *labels = NULL;
+  g_autofree char *notes = NULL;
+  g_autofree char *projects = NULL;
+  g_autofree char *expected = NULL;
+  g_autoptr(LodeToolResult) plain = NULL;
+  g_autoptr(LodeToolResult) linked = NULL;
+
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      g_autofree char *root = g_build_filename (base, names[i], NULL);
+      g_autofree char *file = g_strdup_printf ("%s.c", names[i]);
+      g_autofree char *text = g_strdup_printf ("int\n%s_frobnicate_widget (int widget)\n"
+                                               "{\n  return widget + 1;\n}\n", names[i]);
+
+      write_tree_file (root, file, text);
+    }
+  /* app → lib (SocratiCode's file) → app again and tools (not indexed); app → a missing
+   * root; tools' link file is broken. */
+  write_tree_file (app, ".lode.json", "{\"linkedProjects\": [\"../lib\", \"../missing\"]}");
+  write_tree_file (base, "lib/.socraticode.json",
+                   "{\"linkedProjects\": [\"../app\", \"../tools\"]}");
+  write_tree_file (base, "tools/.lode.json", "{\"linkedProjects\": [");
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      g_autofree char *root = g_build_filename (base, names[i], NULL);
+      g_autofree char *args = g_strdup_printf ("{\"projectPath\": \"%s\", \"wait\": true}",
+                                               root);
+
+      if (g_str_equal (names[i], "tools"))
+        continue;
+      g_clear_pointer (&plain, lode_tool_result_free);
+      plain = call_ok (fixture, "codebase_index", args, NULL);
+    }
+  g_clear_pointer (&plain, lode_tool_result_free);
+
+  plain_args = g_strdup_printf ("{\"projectPath\": \"%s\", \"query\": \"frobnicate widget\", "
+                                "\"mode\": \"lexical\"}", app);
+  plain = call_ok (fixture, "codebase_search", plain_args, NULL);
+  labels = result_projects (plain);
+  g_assert_cmpstr (labels, ==, "-");
+  g_assert_false (json_object_has_member (plain->structured, "notes"));
+  g_clear_pointer (&labels, g_free);
+
+  linked_args = g_strdup_printf ("{\"projectPath\": \"%s\", \"query\": \"frobnicate widget\", "
+                                 "\"mode\": \"lexical\", \"includeLinked\": true}", app);
+  linked = call_ok (fixture, "codebase_search", linked_args, NULL);
+  labels = result_projects (linked);
+  g_assert_cmpstr (labels, ==, "app lib");
+  projects = json_strings (json_object_get_array_member (linked->structured, "projects"));
+  expected = g_strdup_printf ("%s %s/lib", app, base);
+  g_assert_cmpstr (projects, ==, expected);
+  notes = json_strings (json_object_get_array_member (linked->structured, "notes"));
+  g_test_message ("notes: %s", notes);
+  g_assert_nonnull (strstr (notes, "missing, which is not a directory"));
+  g_assert_nonnull (strstr (notes, "app, which is already searched"));
+  g_assert_nonnull (strstr (notes, "tools is not searched"));
+  g_assert_nonnull (strstr (notes, "tools/.lode.json is not valid JSON"));
+  g_assert_nonnull (strstr (linked->text, "lib] `lib.c:"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1182,6 +1274,8 @@ main (int   argc,
   g_test_add ("/lode/tools/progress", ToolsFixture, NULL, tools_setup, test_progress,
               tools_teardown);
   g_test_add ("/lode/tools/cancel", ToolsFixture, NULL, tools_setup, test_cancel,
+              tools_teardown);
+  g_test_add ("/lode/tools/linked", ToolsFixture, NULL, tools_setup, test_linked,
               tools_teardown);
   g_test_add ("/lode/engine/jobs", ToolsFixture, NULL, tools_setup, test_jobs, tools_teardown);
 

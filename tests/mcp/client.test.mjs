@@ -31,9 +31,10 @@ const TOOLS = [
   "codebase_context_search", "codebase_graph_build", "codebase_graph_circular",
   "codebase_graph_query", "codebase_graph_remove", "codebase_graph_stats",
   "codebase_graph_status", "codebase_graph_visualize", "codebase_health", "codebase_impact",
-  "codebase_index", "codebase_list_projects", "codebase_remove", "codebase_search",
-  "codebase_status", "codebase_stop", "codebase_symbol_references", "codebase_update",
-  "codebase_watch", "find_type_definition", "get_function_details", "list_package_exports",
+  "codebase_index", "codebase_list_projects", "codebase_migrate", "codebase_remove",
+  "codebase_search", "codebase_status", "codebase_stop", "codebase_symbol_references",
+  "codebase_update", "codebase_watch", "find_type_definition", "get_function_details",
+  "list_package_exports",
 ];
 
 const ajv = new Ajv({ strict: false, allErrors: true });

@@ -70,6 +70,11 @@ void        lode_chunk_free  (LodeChunk  *chunk);
 LodeSymbol *lode_symbol_new  (void);
 void        lode_symbol_free (LodeSymbol *symbol);
 
+void        lode_chunk_append_search_text (const LodeChunk *chunk,
+                                           GString         *text);
+void        lode_chunk_set_search_text    (LodeChunk       *chunk,
+                                           const char      *text);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeChunk, lode_chunk_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeSymbol, lode_symbol_free)
 

@@ -33,6 +33,7 @@ lode_config_new_default (void)
   config->data_dir = g_build_filename (g_get_user_data_dir (), "lode", NULL);
   config->embedding_provider = g_strdup ("builtin");
   config->vector_int8 = TRUE;
+  config->store = g_strdup ("sqlite");
 
   return config;
 }
@@ -52,6 +53,10 @@ lode_config_copy (const LodeConfig *config)
   copy->ollama_url = g_strdup (config->ollama_url);
   copy->openai_url = g_strdup (config->openai_url);
   copy->openai_api_key = g_strdup (config->openai_api_key);
+  copy->store = g_strdup (config->store);
+  copy->qdrant_url = g_strdup (config->qdrant_url);
+  copy->qdrant_api_key = g_strdup (config->qdrant_api_key);
+  copy->qdrant_ca_file = g_strdup (config->qdrant_ca_file);
 
   return copy;
 }
@@ -71,6 +76,12 @@ lode_config_free (LodeConfig *config)
   if (config->openai_api_key != NULL)
     memset (config->openai_api_key, 0, strlen (config->openai_api_key));
   g_free (config->openai_api_key);
+  g_free (config->store);
+  g_free (config->qdrant_url);
+  if (config->qdrant_api_key != NULL)
+    memset (config->qdrant_api_key, 0, strlen (config->qdrant_api_key));
+  g_free (config->qdrant_api_key);
+  g_free (config->qdrant_ca_file);
   g_free (config);
 }
 
@@ -111,6 +122,14 @@ load_settings (LodeConfig *config)
   g_free (config->embedding_model);
   config->embedding_model = g_settings_get_string (settings, "embedding-model");
   config->vector_int8 = g_settings_get_boolean (settings, "vector-int8");
+  g_free (config->store);
+  config->store = g_settings_get_string (settings, "store");
+  g_free (config->qdrant_url);
+  config->qdrant_url = g_settings_get_string (settings, "qdrant-url");
+  if (*config->qdrant_url == '\0')
+    g_clear_pointer (&config->qdrant_url, g_free);
+  config->qdrant_shards = g_settings_get_uint (settings, "qdrant-shard-number");
+  config->qdrant_replicas = g_settings_get_uint (settings, "qdrant-replication-factor");
 }
 
 static gboolean
@@ -148,14 +167,14 @@ env_uint (const char  *name,
   return TRUE;
 }
 
-/* The first of two variables that is set and not empty. */
+/* The first of two variables (@second nullable) that is set and not empty. */
 static char *
 dup_env (const char *first,
          const char *second)
 {
   const char *value = g_getenv (first);
 
-  if (value == NULL || *value == '\0')
+  if ((value == NULL || *value == '\0') && second != NULL)
     value = g_getenv (second);
   return value != NULL && *value != '\0' ? g_strdup (value) : NULL;
 }
@@ -208,6 +227,49 @@ apply_embedding_env (LodeConfig  *config,
   return TRUE;
 }
 
+/* The store (issue #14): where indexes live, and the Qdrant server's settings. */
+static gboolean
+apply_store_env (LodeConfig  *config,
+                 GError     **error)
+{
+  static const char *const stores[] = { "sqlite", "qdrant", NULL };
+  const char *str = g_getenv ("LODE_STORE");
+  char *url;
+  guint64 value;
+
+  if (str != NULL && *str != '\0')
+    {
+      g_free (config->store);
+      config->store = g_strdup (str);
+    }
+  if (!g_strv_contains (stores, config->store))
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                   "Store “%s” is not one of sqlite, qdrant", config->store);
+      return FALSE;
+    }
+
+  url = dup_env ("LODE_QDRANT_URL", NULL);
+  if (url != NULL)
+    {
+      g_free (config->qdrant_url);
+      config->qdrant_url = url;
+    }
+  config->qdrant_api_key = lode_secret_dup_env_api_key ("qdrant");
+  config->qdrant_ca_file = dup_env ("LODE_QDRANT_CA_FILE", NULL);
+
+  value = config->qdrant_shards;
+  if (!env_uint ("LODE_QDRANT_SHARDS", 0, 1024, &value, error))
+    return FALSE;
+  config->qdrant_shards = value;
+  value = config->qdrant_replicas;
+  if (!env_uint ("LODE_QDRANT_REPLICAS", 0, 64, &value, error))
+    return FALSE;
+  config->qdrant_replicas = value;
+
+  return TRUE;
+}
+
 static gboolean
 apply_extensions (char   **entries,
                   GError **error)
@@ -244,8 +306,9 @@ apply_extensions (char   **entries,
  * `LODE_CHUNK_MAX_TOKENS`, `LODE_PARSE_TIME_BUDGET`, `LODE_INDEX_THREADS`,
  * `LODE_EXTRA_EXTENSIONS` (comma-separated
  * ".ext=language"), `LODE_DATA_DIR`, `LODE_EMBEDDING_PROVIDER`, `LODE_EMBEDDING_MODEL`,
- * `LODE_VECTOR_INT8`, the providers' URLs and the OpenAI key (see #LodeConfig) from the
- * environment, and registers the extra extensions with #LodeLanguage.
+ * `LODE_VECTOR_INT8`, the providers' URLs and the OpenAI key, `LODE_STORE` and the Qdrant
+ * settings (see #LodeConfig) from the environment, and registers the extra extensions with
+ * #LodeLanguage.
  *
  * Returns: (transfer full) (nullable): the configuration, or %NULL if a value is malformed
  */
@@ -297,6 +360,7 @@ lode_config_load (GError **error)
   config->openai_api_key = lode_secret_dup_env_api_key ("openai");
 
   if (!apply_embedding_env (config, error) ||
+      !apply_store_env (config, error) ||
       !apply_extensions (config->extra_extensions, error))
     return NULL;
 

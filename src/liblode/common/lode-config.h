@@ -26,6 +26,16 @@ G_BEGIN_DECLS
  *   `OPENAI_BASE_URL`)
  * @openai_api_key: (nullable): an OpenAI key from the environment (`LODE_OPENAI_API_KEY`,
  *   `OPENAI_API_KEY`); without one the keyring is asked. Never logged.
+ * @store: where indexes are kept: "sqlite" (embedded, the default) or "qdrant"
+ *   (`LODE_STORE`)
+ * @qdrant_url: (nullable): the Qdrant server (`LODE_QDRANT_URL`)
+ * @qdrant_api_key: (nullable): its key from the environment (`LODE_QDRANT_API_KEY`,
+ *   `QDRANT_API_KEY`); without one the keyring is asked. Never logged.
+ * @qdrant_ca_file: (nullable): a PEM file of private CAs to trust (`LODE_QDRANT_CA_FILE`)
+ * @qdrant_shards: shards of new collections, 0 for the server's default
+ *   (`LODE_QDRANT_SHARDS`)
+ * @qdrant_replicas: copies of each shard of new collections, 0 for the server's default
+ *   (`LODE_QDRANT_REPLICAS`)
  *
  * Settings come from the `io.github.lode.Lode` GSettings schema when it is installed, and
  * `LODE_*` environment variables override them: MCP hosts and CI set the environment, not
@@ -45,6 +55,12 @@ typedef struct
   char     *ollama_url;
   char     *openai_url;
   char     *openai_api_key;
+  char     *store;
+  char     *qdrant_url;
+  char     *qdrant_api_key;
+  char     *qdrant_ca_file;
+  guint     qdrant_shards;
+  guint     qdrant_replicas;
 } LodeConfig;
 
 LodeConfig *lode_config_new_default (void);

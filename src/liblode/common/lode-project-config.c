@@ -43,6 +43,7 @@ lode_project_config_free (LodeProjectConfig *config)
     return;
 
   g_clear_pointer (&config->artifacts, g_ptr_array_unref);
+  g_clear_pointer (&config->linked, g_ptr_array_unref);
   g_free (config);
 }
 
@@ -52,6 +53,7 @@ project_config_new (void)
   LodeProjectConfig *config = g_new0 (LodeProjectConfig, 1);
 
   config->artifacts = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_artifact_spec_free);
+  config->linked = g_ptr_array_new_with_free_func (g_free);
   return config;
 }
 
@@ -183,12 +185,44 @@ array_member (JsonObject  *object,
   return TRUE;
 }
 
+/* Adds the paths of @object's `linkedProjects` (from @source) to @config, resolved against
+ * @root. */
+static gboolean
+add_linked (LodeProjectConfig  *config,
+            const char         *root,
+            JsonObject         *object,
+            const char         *source,
+            GError            **error)
+{
+  JsonArray *array;
+
+  if (!array_member (object, "linkedProjects", source, &array, error))
+    return FALSE;
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      JsonNode *node = json_array_get_element (array, i);
+      const char *path = JSON_NODE_HOLDS_VALUE (node) &&
+                         json_node_get_value_type (node) == G_TYPE_STRING
+                         ? json_node_get_string (node) : NULL;
+
+      if (path == NULL || *path == '\0')
+        {
+          g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                       "%s: linkedProjects[%u] must be a path", source, i);
+          return FALSE;
+        }
+      g_ptr_array_add (config->linked, g_canonicalize_filename (path, root));
+    }
+
+  return TRUE;
+}
+
 /**
  * lode_project_config_load:
  * @root: the project's root directory
  * @error: return location for a #GError
  *
- * Reads `.lode.json` and `.socraticodecontextartifacts.json` at @root. Missing files give
+ * Reads `.lode.json`, `.socraticodecontextartifacts.json` and `.socraticode.json` at @root. Missing files give
  * the defaults; a file that cannot be read or has the wrong shape is an error that names it.
  * An artifact declared in both keeps the declaration of `.lode.json`.
  *
@@ -201,12 +235,14 @@ lode_project_config_load (const char  *root,
   g_autoptr(LodeProjectConfig) config = project_config_new ();
   g_autoptr(JsonNode) lode = NULL;
   g_autoptr(JsonNode) socraticode = NULL;
+  g_autoptr(JsonNode) socraticode_config = NULL;
   JsonArray *array;
 
   g_return_val_if_fail (root != NULL, NULL);
 
   if (!read_json (root, LODE_PROJECT_CONFIG_NAME, &lode, error) ||
-      !read_json (root, LODE_SOCRATICODE_ARTIFACTS_NAME, &socraticode, error))
+      !read_json (root, LODE_SOCRATICODE_ARTIFACTS_NAME, &socraticode, error) ||
+      !read_json (root, LODE_SOCRATICODE_CONFIG_NAME, &socraticode_config, error))
     return NULL;
 
   if (lode != NULL)
@@ -224,7 +260,8 @@ lode_project_config_load (const char  *root,
       config->include_vendored = vendored != NULL && json_node_get_boolean (vendored);
 
       if (!array_member (object, "contextArtifacts", LODE_PROJECT_CONFIG_NAME, &array, error) ||
-          (array != NULL && !add_artifacts (config, array, LODE_PROJECT_CONFIG_NAME, error)))
+          (array != NULL && !add_artifacts (config, array, LODE_PROJECT_CONFIG_NAME, error)) ||
+          !add_linked (config, root, object, LODE_PROJECT_CONFIG_NAME, error))
         return NULL;
     }
 
@@ -232,6 +269,11 @@ lode_project_config_load (const char  *root,
       (!array_member (json_node_get_object (socraticode), "artifacts",
                       LODE_SOCRATICODE_ARTIFACTS_NAME, &array, error) ||
        (array != NULL && !add_artifacts (config, array, LODE_SOCRATICODE_ARTIFACTS_NAME, error))))
+    return NULL;
+
+  if (socraticode_config != NULL &&
+      !add_linked (config, root, json_node_get_object (socraticode_config),
+                   LODE_SOCRATICODE_CONFIG_NAME, error))
     return NULL;
 
   return g_steal_pointer (&config);

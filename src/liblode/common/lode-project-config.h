@@ -12,6 +12,7 @@ G_BEGIN_DECLS
 
 #define LODE_PROJECT_CONFIG_NAME ".lode.json"
 #define LODE_SOCRATICODE_ARTIFACTS_NAME ".socraticodecontextartifacts.json"
+#define LODE_SOCRATICODE_CONFIG_NAME ".socraticode.json"
 
 /**
  * LodeArtifactSpec:
@@ -37,6 +38,9 @@ typedef struct
  * @include_vendored: index third-party folders (`vendor/`, `Pods/`, …) that the built-in
  *   ignore rules leave out; `"includeVendored": true` in `.lode.json`
  * @artifacts: (element-type LodeArtifactSpec): the context artifacts, in declaration order
+ * @linked: (element-type utf8): the roots of linked projects, canonical, in declaration
+ *   order: `linkedProjects` of `.lode.json`, then of SocratiCode's `.socraticode.json`,
+ *   relative to the root or absolute
  *
  * A project's own settings, read from files at its root.
  */
@@ -44,6 +48,7 @@ typedef struct
 {
   gboolean   include_vendored;
   GPtrArray *artifacts;
+  GPtrArray *linked;
 } LodeProjectConfig;
 
 void               lode_artifact_spec_free    (LodeArtifactSpec  *spec);

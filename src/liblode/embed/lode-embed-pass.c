@@ -13,7 +13,7 @@
 
 #include "lode-embed-pass.h"
 #include "lode-error.h"
-#include "lode-store.h"
+#include "lode-index-store.h"
 
 /*
  * The embedding pass runs after the lexical pass, on the same worker thread, with a store
@@ -346,7 +346,7 @@ report_progress (LodeIndexProgressFunc progress,
 
 /**
  * lode_embed_pass_run:
- * @db_path: the index database
+ * @store: the project's index, open for writing
  * @embedder: the provider
  * @cancellable: (nullable): a #GCancellable
  * @progress: (nullable) (scope call): called on this thread with
@@ -363,7 +363,7 @@ report_progress (LodeIndexProgressFunc progress,
  *   provider's or the store's error, what was embedded until then being kept
  */
 gboolean
-lode_embed_pass_run (const char             *db_path,
+lode_embed_pass_run (LodeIndexStore         *store,
                      LodeEmbedder           *embedder,
                      GCancellable           *cancellable,
                      LodeIndexProgressFunc   progress,
@@ -371,14 +371,13 @@ lode_embed_pass_run (const char             *db_path,
                      guint                  *n_embedded,
                      GError                **error)
 {
-  g_autoptr(LodeStore) store = NULL;
   const char *model;
   guint done = 0;
   guint total = 0;
   guint embedded = 0;
   gint64 cursor = 0;
 
-  g_return_val_if_fail (db_path != NULL, FALSE);
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (store), FALSE);
   g_return_val_if_fail (LODE_IS_EMBEDDER (embedder), FALSE);
   g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), FALSE);
 
@@ -386,8 +385,7 @@ lode_embed_pass_run (const char             *db_path,
     *n_embedded = 0;
 
   model = lode_embedder_get_model (embedder);
-  store = lode_store_open (db_path, error);
-  if (store == NULL || !lode_store_count_embedded (store, model, &done, &total, error))
+  if (!lode_index_store_count_embedded (store, model, &done, &total, error))
     return FALSE;
 
   report_progress (progress, progress_data, done, total);
@@ -405,7 +403,7 @@ lode_embed_pass_run (const char             *db_path,
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         break;
 
-      todo = lode_store_dup_unembedded (store, model, cursor, BATCH_CHUNKS, error);
+      todo = lode_index_store_dup_unembedded (store, model, cursor, BATCH_CHUNKS, error);
       if (todo == NULL)
         break;
       if (todo->len == 0)
@@ -413,7 +411,7 @@ lode_embed_pass_run (const char             *db_path,
           if (n_embedded != NULL)
             *n_embedded = embedded;
           report_progress (progress, progress_data, total, total);
-          return lode_store_prune_vectors (store, model, error);
+          return lode_index_store_prune_vectors (store, model, error);
         }
       cursor = ((LodeStoreEmbedText *) g_ptr_array_index (todo, todo->len - 1))->chunk_id;
 
@@ -425,7 +423,7 @@ lode_embed_pass_run (const char             *db_path,
 
       for (guint i = 0; i < texts->len; i++)
         g_ptr_array_add (hashes, (gpointer) g_array_index (texts, Text, i).hash);
-      ok = lode_store_put_vectors (store, model, dims, (const char * const *) hashes->pdata,
+      ok = lode_index_store_put_vectors (store, model, dims, (const char * const *) hashes->pdata,
                                    vectors, texts->len, &covered, error);
       if (!ok)
         break;

@@ -10,6 +10,7 @@
 #include <libsoup/soup.h>
 
 #include "lode-embedder.h"
+#include "lode-http-private.h"
 
 G_BEGIN_DECLS
 
@@ -27,16 +28,6 @@ void      _lode_embedder_set_http_error  (GError       **error,
                                           const char    *what,
                                           SoupMessage   *message,
                                           GBytes        *body);
-
-SoupSession *_lode_http_get_session        (void);
-void         _lode_http_send_and_read_async (SoupMessage          *message,
-                                             guint                 timeout_seconds,
-                                             GCancellable         *cancellable,
-                                             GAsyncReadyCallback   callback,
-                                             gpointer              user_data);
-GBytes      *_lode_http_send_and_read_finish (GAsyncResult        *result,
-                                              SoupMessage        **message,
-                                              GError             **error);
 
 /* Remembers that a server failed, so that queries skip it for a while (see
  * _lode_http_request_async()). Zero-initialised; cleared with _lode_http_breaker_clear(). */

@@ -17,6 +17,7 @@
 #include "lode-engine-private.h"
 #include "lode-engine.h"
 #include "lode-error.h"
+#include "lode-index-store.h"
 
 /*
  * The one owner of every project's life: every front end (loded's typed methods and its
@@ -680,7 +681,9 @@ lode_engine_remove_project (LodeEngine  *self,
   g_autofree char *root = NULL;
   g_autofree char *id = NULL;
   g_autofree char *project_dir = NULL;
+  g_autofree char *db_path = NULL;
   g_autofree char *key = NULL;
+  g_autoptr(GError) local_error = NULL;
   Entry *entry = NULL;
   gboolean was_watched = FALSE;
 
@@ -728,6 +731,13 @@ lode_engine_remove_project (LodeEngine  *self,
 
   if (entry != NULL)
     _lode_entry_free (entry);
+
+  /* A Qdrant collection lives on its server and goes with the project; a server that cannot
+   * be reached keeps it, which is said, and the local files go all the same. */
+  db_path = g_build_filename (project_dir, "index.db", NULL);
+  if (lode_index_store_exists (LODE_STORE_KIND_QDRANT, db_path) &&
+      !lode_index_store_remove (self->config, LODE_STORE_KIND_QDRANT, db_path, &local_error))
+    g_warning ("%s", local_error->message);
 
   if (!remove_tree (project_dir, error))
     return FALSE;

@@ -14,9 +14,9 @@
 #include "lode-error.h"
 #include "lode-import-resolver.h"
 #include "lode-imports.h"
+#include "lode-index-store.h"
 #include "lode-indexer.h"
 #include "lode-scanner.h"
-#include "lode-store.h"
 #include "lode-watcher.h"
 
 /*
@@ -405,7 +405,7 @@ resolve_import (GraphRun          *graph,
 
 /* Runs on the writer (calling) thread. */
 static gboolean
-store_imports (LodeStore   *store,
+store_imports (LodeIndexStore *store,
                GraphRun    *graph,
                const char  *path,
                GPtrArray   *imports,
@@ -430,14 +430,14 @@ store_imports (LodeStore   *store,
 
   g_hash_table_add (graph->parsed, (gpointer) path);
 
-  return lode_store_put_imports (store, path, stored, error);
+  return lode_index_store_put_imports (store, path, stored, error);
 }
 
 /* Notes that @path came, went or changed (@changed): the imports of other files it may
  * resolve differently. For a file that goes or changes, those resolved to it are read now,
  * before the change unlinks them. */
 static gboolean
-graph_touch (LodeStore   *store,
+graph_touch (LodeIndexStore *store,
              GraphRun    *graph,
              const char  *path,
              gboolean     existed,
@@ -456,7 +456,7 @@ graph_touch (LodeStore   *store,
   if (!existed)
     return TRUE;
 
-  pointing = lode_store_dup_imports_to (store, path, error);
+  pointing = lode_index_store_dup_imports_to (store, path, error);
   if (pointing == NULL)
     return FALSE;
   g_ptr_array_extend_and_steal (graph->stale, g_steal_pointer (&pointing));
@@ -478,7 +478,7 @@ same_resolution (const LodeStoredImport *stored,
 /* Resolves @imports again and stores the resolutions that changed. Imports of files parsed in
  * this run were resolved knowing every file already. */
 static gboolean
-reresolve_imports (LodeStore   *store,
+reresolve_imports (LodeIndexStore *store,
                    GraphRun    *graph,
                    GPtrArray   *imports,
                    GHashTable  *done,
@@ -503,7 +503,7 @@ reresolve_imports (LodeStore   *store,
       resolve_import (graph, stored->path, &import, &targets, &package);
       if (same_resolution (stored, (const char * const *) targets, package))
         continue;
-      if (!lode_store_set_import_targets (store, stored->id, (const char * const *) targets,
+      if (!lode_index_store_set_import_targets (store, stored->id, (const char * const *) targets,
                                           package, error))
         return FALSE;
       (*n_changed)++;
@@ -514,7 +514,7 @@ reresolve_imports (LodeStore   *store,
 
 /* Runs on the writer (calling) thread, after the last batch. */
 static gboolean
-update_graph (LodeStore  *store,
+update_graph (LodeIndexStore *store,
               GraphRun   *graph,
               GError    **error)
 {
@@ -527,12 +527,12 @@ update_graph (LodeStore  *store,
   if (!graph->everything && g_hash_table_size (graph->touched) == 0 && graph->stale->len == 0)
     return TRUE;
 
-  if (!lode_store_begin (store, error))
+  if (!lode_index_store_begin (store, error))
     return FALSE;
 
   if (graph->everything)
     {
-      g_autoptr(GPtrArray) imports = lode_store_dup_imports (store, NULL, error);
+      g_autoptr(GPtrArray) imports = lode_index_store_dup_imports (store, NULL, error);
 
       if (imports == NULL || !reresolve_imports (store, graph, imports, done, &n_changed, error))
         goto failed;
@@ -550,7 +550,7 @@ update_graph (LodeStore  *store,
 
           for (guint k = 0; keys[k] != NULL; k++)
             {
-              g_autoptr(GPtrArray) imports = lode_store_dup_imports_for_key (store, keys[k],
+              g_autoptr(GPtrArray) imports = lode_index_store_dup_imports_for_key (store, keys[k],
                                                                              error);
 
               if (imports == NULL ||
@@ -562,17 +562,17 @@ update_graph (LodeStore  *store,
 
   g_debug ("Graph: %u imports resolved again, %u changed", g_hash_table_size (done), n_changed);
 
-  return lode_store_commit (store, error);
+  return lode_index_store_commit (store, error);
 
 failed:
-  lode_store_rollback (store);
+  lode_index_store_rollback (store);
   return FALSE;
 }
 
 /* Indexing ----------------------------------------------------------------------------- */
 
 static gboolean
-remove_stale (LodeStore   *store,
+remove_stale (LodeIndexStore *store,
               GHashTable  *old_hashes,
               GPtrArray   *files,
               GraphRun    *graph,
@@ -586,7 +586,7 @@ remove_stale (LodeStore   *store,
   for (guint i = 0; i < files->len; i++)
     g_hash_table_add (present, ((LodeScanFile *) g_ptr_array_index (files, i))->path);
 
-  if (!lode_store_begin (store, error))
+  if (!lode_index_store_begin (store, error))
     return FALSE;
 
   g_hash_table_iter_init (&iter, old_hashes);
@@ -595,20 +595,20 @@ remove_stale (LodeStore   *store,
       if (g_hash_table_contains (present, path))
         continue;
       if ((graph != NULL && !graph_touch (store, graph, path, TRUE, FALSE, error)) ||
-          !lode_store_remove_file (store, path, error))
+          !lode_index_store_remove_file (store, path, error))
         {
-          lode_store_rollback (store);
+          lode_index_store_rollback (store);
           return FALSE;
         }
       (*n_removed)++;
     }
 
-  return lode_store_commit (store, error);
+  return lode_index_store_commit (store, error);
 }
 
 /* Runs on the writer (calling) thread. */
 static gboolean
-store_result (LodeStore       *store,
+store_result (LodeIndexStore  *store,
               Shared          *shared,
               GraphRun        *graph,
               FileResult      *result,
@@ -630,7 +630,7 @@ store_result (LodeStore       *store,
       if (g_hash_table_contains (shared->old_hashes, result->file->path) &&
           ((shared->graph &&
             !graph_touch (store, graph, result->file->path, TRUE, FALSE, error)) ||
-           !lode_store_remove_file (store, result->file->path, error)))
+           !lode_index_store_remove_file (store, result->file->path, error)))
         return FALSE;
       g_ptr_array_add (report->skipped, g_steal_pointer (&result->skipped));
       return TRUE;
@@ -649,8 +649,9 @@ store_result (LodeStore       *store,
       if (shared->graph &&
           !graph_touch (store, graph, result->file->path, existed, existed, error))
         return FALSE;
-      if (!lode_store_put_file (store, &info, result->chunks, result->symbols, error) ||
-          !lode_store_put_references (store, result->file->path, result->references, error))
+      if (!lode_index_store_put_file (store, &info, result->chunks, result->symbols, error) ||
+          !lode_index_store_put_references (store, result->file->path, result->references,
+                                            error))
         return FALSE;
       if (shared->graph &&
           !store_imports (store, graph, result->file->path, result->imports, error))
@@ -674,7 +675,7 @@ store_result (LodeStore       *store,
 }
 
 static gboolean
-index_files (LodeStore              *store,
+index_files (LodeIndexStore         *store,
              Shared                 *shared,
              GraphRun               *graph,
              guint                   n_threads,
@@ -715,7 +716,7 @@ index_files (LodeStore              *store,
 
       if (!in_transaction && result->kind != RESULT_UNCHANGED)
         {
-          if (!lode_store_begin (store, &local_error))
+          if (!lode_index_store_begin (store, &local_error))
             {
               g_cancellable_cancel (shared->cancellable);
               continue;
@@ -736,7 +737,7 @@ index_files (LodeStore              *store,
           in_transaction = FALSE;
           batch_files = 0;
           batch_bytes = 0;
-          if (!lode_store_commit (store, &local_error))
+          if (!lode_index_store_commit (store, &local_error))
             g_cancellable_cancel (shared->cancellable);
         }
 
@@ -751,9 +752,9 @@ index_files (LodeStore              *store,
   if (in_transaction)
     {
       if (local_error == NULL)
-        lode_store_commit (store, &local_error);
+        lode_index_store_commit (store, &local_error);
       else
-        lode_store_rollback (store);
+        lode_index_store_rollback (store);
     }
 
   if (local_error != NULL)
@@ -887,7 +888,7 @@ files_from_scan (LodeScanner   *scanner,
 /**
  * lode_indexer_run:
  * @root: canonical absolute path of the tree
- * @db_path: the index database
+ * @store: the project's index, open for writing
  * @config: settings (size cap, chunk size, threads)
  * @changes: (nullable) (element-type LodeChange): what changed since the last run, as a
  *   #LodeWatcher reports it; %NULL to scan the whole tree
@@ -896,7 +897,7 @@ files_from_scan (LodeScanner   *scanner,
  * @progress_data: data for @progress
  * @error: return location for a #GError
  *
- * Brings the index at @db_path up to date with @root: new and changed files are chunked,
+ * Brings @store up to date with @root: new and changed files are chunked,
  * deleted ones removed, unchanged ones (same content hash) left alone. With @changes only
  * the changed paths are read; the tree is scanned anyway when the list cannot be trusted on
  * its own (a directory or symbolic link among them, an ignore file, an interrupted earlier
@@ -907,7 +908,7 @@ files_from_scan (LodeScanner   *scanner,
  */
 LodeIndexReport *
 lode_indexer_run (const char             *root,
-                  const char             *db_path,
+                  LodeIndexStore         *store,
                   const LodeConfig       *config,
                   GPtrArray              *changes,
                   GCancellable           *cancellable,
@@ -916,7 +917,6 @@ lode_indexer_run (const char             *root,
                   GError                **error)
 {
   g_autoptr(LodeIndexReport) report = g_new0 (LodeIndexReport, 1);
-  g_autoptr(LodeStore) store = NULL;
   g_autoptr(LodeScanner) scanner = NULL;
   g_auto(RunFiles) files = { 0 };
   g_autoptr(GHashTable) old_hashes = NULL;
@@ -932,7 +932,7 @@ lode_indexer_run (const char             *root,
   gboolean ok;
 
   g_return_val_if_fail (root != NULL, NULL);
-  g_return_val_if_fail (db_path != NULL, NULL);
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (store), NULL);
   g_return_val_if_fail (config != NULL, NULL);
   g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), NULL);
 
@@ -940,15 +940,12 @@ lode_indexer_run (const char             *root,
 
   report_progress (progress, progress_data, LODE_INDEX_PHASE_SCANNING, 0, 0);
 
-  store = lode_store_open (db_path, error);
-  if (store == NULL)
-    return NULL;
-  report->reset = lode_store_get_was_reset (store);
-  report->reset_reason = g_strdup (lode_store_get_reset_reason (store));
+  report->reset = lode_index_store_get_was_reset (store);
+  report->reset_reason = g_strdup (lode_index_store_get_reset_reason (store));
 
-  state = lode_store_dup_meta (store, "state");
+  state = lode_index_store_dup_meta (store, "state");
   report->resumed = g_strcmp0 (state, "indexing") == 0;
-  old_hashes = lode_store_dup_file_hashes (store, error);
+  old_hashes = lode_index_store_dup_file_hashes (store, error);
   if (old_hashes == NULL)
     return NULL;
 
@@ -966,11 +963,11 @@ lode_indexer_run (const char             *root,
     report->incremental = TRUE;
   g_ptr_array_extend_and_steal (report->skipped, g_steal_pointer (&files.skipped));
 
-  if (!lode_store_set_meta (store, "root", root, error) ||
-      !lode_store_set_meta (store, "state", "indexing", error))
+  if (!lode_index_store_set_meta (store, "root", root, error) ||
+      !lode_index_store_set_meta (store, "state", "indexing", error))
     return NULL;
 
-  graph_state = lode_store_dup_meta (store, LODE_GRAPH_META_KEY);
+  graph_state = lode_index_store_dup_meta (store, LODE_GRAPH_META_KEY);
   shared.graph = g_strcmp0 (graph_state, "off") != 0;
   if (shared.graph)
     {
@@ -1036,8 +1033,8 @@ lode_indexer_run (const char             *root,
 
   date = g_date_time_new_now_utc ();
   now = g_date_time_format_iso8601 (date);
-  if (!lode_store_set_meta (store, "indexed_at", now, error) ||
-      !lode_store_set_meta (store, "state", "ready", error))
+  if (!lode_index_store_set_meta (store, "indexed_at", now, error) ||
+      !lode_index_store_set_meta (store, "state", "ready", error))
     return NULL;
 
   report->elapsed = (g_get_monotonic_time () - started) / (double) G_USEC_PER_SEC;

@@ -9,6 +9,7 @@
 #include <gio/gio.h>
 
 #include "lode-config.h"
+#include "lode-index-store.h"
 
 G_BEGIN_DECLS
 
@@ -85,7 +86,7 @@ LodeIndexReport *lode_index_report_copy (const LodeIndexReport  *report);
 const char      *lode_index_phase_to_string (LodeIndexPhase      phase);
 
 LodeIndexReport *lode_indexer_run       (const char             *root,
-                                         const char             *db_path,
+                                         LodeIndexStore         *store,
                                          const LodeConfig       *config,
                                          GPtrArray              *changes,
                                          GCancellable           *cancellable,

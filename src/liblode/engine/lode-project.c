@@ -42,7 +42,7 @@ struct _LodeProject
    * vectors in memory); neither is used concurrently. The connection is opened again when
    * the database file was replaced (a rebuild, here or elsewhere). */
   GMutex        reader_lock;
-  LodeStore    *reader;
+  LodeIndexStore *reader;
   ino_t         reader_inode;
   LodeSearcher *searcher;
 
@@ -152,11 +152,68 @@ lode_project_get_db_path (LodeProject *self)
   return self->db_path;
 }
 
+/* Where the settings keep indexes (issue #14): the SQLite file, or a Qdrant collection. */
+static LodeStoreKind
+store_kind (LodeProject *self)
+{
+  LodeStoreKind kind = LODE_STORE_KIND_SQLITE;
+
+  lode_store_kind_from_string (self->config->store, &kind);
+  return kind;
+}
+
 gboolean
 lode_project_is_indexed (LodeProject *self)
 {
   g_return_val_if_fail (LODE_IS_PROJECT (self), FALSE);
-  return g_file_test (self->db_path, G_FILE_TEST_IS_REGULAR);
+  return lode_index_store_exists (store_kind (self), self->db_path);
+}
+
+/* A Qdrant collection is made with the size of its dense vectors, which a remote provider
+ * only tells with its first answer: it is asked once here. 0 without an embedder (the
+ * collection then holds no dense vectors) or for the SQLite store, which needs no size. */
+static guint
+embedder_dims (LodeProject  *self,
+               GCancellable *cancellable)
+{
+  g_autoptr(LodeEmbedder) embedder = NULL;
+  g_autoptr(LodeEmbeddings) probe = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *texts[] = { "dimensions", NULL };
+  guint dims;
+
+  if (store_kind (self) != LODE_STORE_KIND_QDRANT)
+    return 0;
+
+  g_mutex_lock (&self->reader_lock);
+  if (self->embedder != NULL)
+    embedder = g_object_ref (self->embedder);
+  g_mutex_unlock (&self->reader_lock);
+  if (embedder == NULL)
+    return 0;
+
+  dims = lode_embedder_get_dims (embedder);
+  if (dims > 0)
+    return dims;
+
+  probe = lode_embedder_embed_sync (embedder, texts, LODE_EMBED_DOCUMENT, cancellable, &error);
+  if (probe == NULL)
+    {
+      g_warning ("Cannot learn the size of %s's vectors: %s", lode_embedder_get_model (embedder),
+                 error->message);
+      return 0;
+    }
+  return probe->dims;
+}
+
+/* The project's index, open for writing: made when missing, reset when of another version. */
+static LodeIndexStore *
+open_writer (LodeProject   *self,
+             GCancellable  *cancellable,
+             GError       **error)
+{
+  return lode_index_store_open (self->config, store_kind (self), self->db_path,
+                                embedder_dims (self, cancellable), TRUE, cancellable, error);
 }
 
 static gboolean
@@ -181,6 +238,7 @@ prepare_dir (LodeProject  *self,
  * are no (or not all) vectors. */
 static gboolean
 embed_after_index (LodeProject            *self,
+                   LodeIndexStore         *store,
                    LodeIndexReport        *report,
                    GCancellable           *cancellable,
                    LodeIndexProgressFunc   progress,
@@ -202,7 +260,7 @@ embed_after_index (LodeProject            *self,
     return TRUE;
 
   report->embedding_model = g_strdup (lode_embedder_get_model (embedder));
-  if (lode_embed_pass_run (self->db_path, embedder, cancellable, progress,
+  if (lode_embed_pass_run (store, embedder, cancellable, progress,
                            progress_data, &report->n_embedded, &local_error))
     return TRUE;
 
@@ -349,6 +407,7 @@ lode_project_index_with (LodeProject            *self,
                          GError                **error)
 {
   g_auto(WriterLock) lock = -1;
+  g_autoptr(LodeIndexStore) store = NULL;
   LodeIndexReport *report;
 
   g_return_val_if_fail (LODE_IS_PROJECT (self), NULL);
@@ -361,13 +420,21 @@ lode_project_index_with (LodeProject            *self,
       return NULL;
     }
 
-  if ((flags & LODE_INDEX_FORCE) != 0 && !lode_store_remove_files (self->db_path, error))
+  if ((flags & LODE_INDEX_FORCE) != 0 &&
+      !lode_index_store_remove (self->config, store_kind (self), self->db_path, error))
     {
       g_prefix_error (error, "Cannot rebuild the index of %s: ", self->root);
       return NULL;
     }
 
-  report = lode_indexer_run (self->root, self->db_path, self->config,
+  store = open_writer (self, cancellable, error);
+  if (store == NULL)
+    {
+      g_prefix_error (error, "Cannot index %s: ", self->root);
+      return NULL;
+    }
+
+  report = lode_indexer_run (self->root, store, self->config,
                              (flags & LODE_INDEX_FORCE) != 0 ? NULL : changes,
                              cancellable, progress, progress_data, error);
   if (report == NULL)
@@ -382,7 +449,7 @@ lode_project_index_with (LodeProject            *self,
       report->reset_reason = g_strdup ("the index was rebuilt from scratch, as asked");
     }
 
-  if (!embed_after_index (self, report, cancellable, progress, progress_data, error))
+  if (!embed_after_index (self, store, report, cancellable, progress, progress_data, error))
     g_clear_pointer (&report, lode_index_report_free);
 
   return report;
@@ -406,8 +473,10 @@ explain_damage (LodeProject  *self,
                "from scratch.", self->root, damage->message, self->root);
 }
 
-/* Called with reader_lock held. */
-static LodeStore *
+/* Called with reader_lock held. A SQLite reader is opened again when the file was
+ * replaced or found damaged; a Qdrant reader reads the file points again when the data
+ * version moved (lode_search_backend_get_version()). */
+static LodeIndexStore *
 dup_reader (LodeProject  *self,
             GError      **error)
 {
@@ -420,14 +489,27 @@ dup_reader (LodeProject  *self,
       return NULL;
     }
 
-  if (self->reader != NULL && (lode_store_is_damaged (self->reader) ||
+  if (store_kind (self) == LODE_STORE_KIND_QDRANT)
+    {
+      if (self->reader != NULL && LODE_IS_STORE (self->reader))
+        g_clear_object (&self->reader);
+      if (self->reader == NULL)
+        self->reader = lode_index_store_open (self->config, LODE_STORE_KIND_QDRANT,
+                                              self->db_path, 0, FALSE, NULL, error);
+      else
+        lode_search_backend_get_version (LODE_SEARCH_BACKEND (self->reader));
+      return self->reader != NULL ? g_object_ref (self->reader) : NULL;
+    }
+
+  if (self->reader != NULL && (!LODE_IS_STORE (self->reader) ||
+                               lode_store_is_damaged (LODE_STORE (self->reader)) ||
                                g_stat (self->db_path, &st) != 0 ||
                                st.st_ino != self->reader_inode))
     g_clear_object (&self->reader);
 
   if (self->reader == NULL)
     {
-      self->reader = lode_store_open_reader (self->db_path, error);
+      self->reader = LODE_INDEX_STORE (lode_store_open_reader (self->db_path, error));
       if (self->reader == NULL)
         {
           explain_damage (self, error);
@@ -459,7 +541,7 @@ lode_project_read (LodeProject          *self,
                    gpointer              data,
                    GError              **error)
 {
-  g_autoptr(LodeStore) store = NULL;
+  g_autoptr(LodeIndexStore) store = NULL;
   gpointer result = NULL;
 
   g_return_val_if_fail (LODE_IS_PROJECT (self), NULL);
@@ -467,8 +549,13 @@ lode_project_read (LodeProject          *self,
 
   g_mutex_lock (&self->reader_lock);
   store = dup_reader (self, error);
-  if (store != NULL)
-    result = func (self, store, data, error);
+  if (store != NULL && !LODE_IS_STORE (store))
+    g_set_error (error, LODE_ERROR, LODE_ERROR_UNSUPPORTED,
+                 "The index of %s is in Qdrant, and symbol details, references and context "
+                 "artifacts are kept by the SQLite store only: set the store to sqlite and run "
+                 "“lode migrate --to sqlite”", self->root);
+  else if (store != NULL)
+    result = func (self, LODE_STORE (store), data, error);
   g_mutex_unlock (&self->reader_lock);
 
   return result;
@@ -582,7 +669,7 @@ LodeProjectStatus *
 lode_project_dup_status (LodeProject  *self,
                          GError      **error)
 {
-  g_autoptr(LodeStore) store = NULL;
+  g_autoptr(LodeIndexStore) store = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autofree char *state = NULL;
   g_autofree char *wal = NULL;
@@ -606,8 +693,8 @@ lode_project_dup_status (LodeProject  *self,
   g_mutex_lock (&self->reader_lock);
   store = dup_reader (self, &local_error);
   if (store == NULL ||
-      !lode_store_get_stats (store, &status->stats, &local_error) ||
-      (status->languages = lode_store_dup_language_counts (store, &local_error)) == NULL)
+      !lode_index_store_get_stats (store, &status->stats, &local_error) ||
+      (status->languages = lode_index_store_dup_language_counts (store, &local_error)) == NULL)
     {
       g_mutex_unlock (&self->reader_lock);
       explain_damage (self, &local_error);
@@ -636,15 +723,15 @@ lode_project_dup_status (LodeProject  *self,
     }
   if (self->embedder != NULL)
     status->embedding_model = g_strdup (lode_embedder_get_model (self->embedder));
-  if (!lode_store_count_embedded (store, status->embedding_model, &status->n_embedded,
+  if (!lode_index_store_count_embedded (store, status->embedding_model, &status->n_embedded,
                                   &status->n_embeddable, error))
     {
       g_mutex_unlock (&self->reader_lock);
       lode_project_status_free (status);
       return NULL;
     }
-  state = lode_store_dup_meta (store, "state");
-  status->indexed_at = lode_store_dup_meta (store, "indexed_at");
+  state = lode_index_store_dup_meta (store, "state");
+  status->indexed_at = lode_index_store_dup_meta (store, "indexed_at");
   status->semantic_notice = dup_coverage_notice (self, status->n_embedded,
                                                  status->n_embeddable);
   g_mutex_unlock (&self->reader_lock);
@@ -723,6 +810,7 @@ lode_project_embed (LodeProject            *self,
                     GError                **error)
 {
   g_autoptr(LodeEmbedder) embedder = NULL;
+  g_autoptr(LodeIndexStore) store = NULL;
 
   g_return_val_if_fail (LODE_IS_PROJECT (self), FALSE);
   g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), FALSE);
@@ -747,8 +835,9 @@ lode_project_embed (LodeProject            *self,
       return FALSE;
     }
 
-  return lode_embed_pass_run (self->db_path, embedder, cancellable, progress,
-                              progress_data, n_embedded, error);
+  store = open_writer (self, cancellable, error);
+  return store != NULL && lode_embed_pass_run (store, embedder, cancellable, progress,
+                                               progress_data, n_embedded, error);
 }
 
 /**
@@ -775,7 +864,7 @@ lode_project_search_full (LodeProject              *self,
                           GCancellable             *cancellable,
                           GError                  **error)
 {
-  g_autoptr(LodeStore) store = NULL;
+  g_autoptr(LodeIndexStore) store = NULL;
   g_autoptr(LodeEmbedder) embedder = NULL;
   g_autoptr(LodeEmbeddings) embedding = NULL;
   g_autoptr(GError) embed_error = NULL;
@@ -856,14 +945,14 @@ LodeGraph *
 lode_project_load_graph (LodeProject  *self,
                          GError      **error)
 {
-  g_autoptr(LodeStore) store = NULL;
+  g_autoptr(LodeIndexStore) store = NULL;
   LodeGraph *graph;
 
   g_return_val_if_fail (LODE_IS_PROJECT (self), NULL);
 
   g_mutex_lock (&self->reader_lock);
   store = dup_reader (self, error);
-  graph = store != NULL ? lode_store_load_graph (store, error) : NULL;
+  graph = store != NULL ? lode_index_store_load_graph (store, error) : NULL;
   g_mutex_unlock (&self->reader_lock);
 
   return graph;
@@ -882,7 +971,7 @@ lode_project_dup_imports (LodeProject  *self,
                           const char   *path,
                           GError      **error)
 {
-  g_autoptr(LodeStore) store = NULL;
+  g_autoptr(LodeIndexStore) store = NULL;
   GPtrArray *imports;
 
   g_return_val_if_fail (LODE_IS_PROJECT (self), NULL);
@@ -890,7 +979,7 @@ lode_project_dup_imports (LodeProject  *self,
 
   g_mutex_lock (&self->reader_lock);
   store = dup_reader (self, error);
-  imports = store != NULL ? lode_store_dup_imports (store, path, error) : NULL;
+  imports = store != NULL ? lode_index_store_dup_imports (store, path, error) : NULL;
   g_mutex_unlock (&self->reader_lock);
 
   return imports;
@@ -911,7 +1000,7 @@ lode_project_get_graph_counts (LodeProject      *self,
                                gboolean         *enabled,
                                GError          **error)
 {
-  g_autoptr(LodeStore) store = NULL;
+  g_autoptr(LodeIndexStore) store = NULL;
   g_autofree char *state = NULL;
   gboolean ok;
 
@@ -920,9 +1009,9 @@ lode_project_get_graph_counts (LodeProject      *self,
 
   g_mutex_lock (&self->reader_lock);
   store = dup_reader (self, error);
-  ok = store != NULL && lode_store_get_graph_counts (store, counts, error);
+  ok = store != NULL && lode_index_store_get_graph_counts (store, counts, error);
   if (ok)
-    state = lode_store_dup_meta (store, LODE_GRAPH_META_KEY);
+    state = lode_index_store_dup_meta (store, LODE_GRAPH_META_KEY);
   g_mutex_unlock (&self->reader_lock);
 
   if (ok && enabled != NULL)
@@ -949,7 +1038,7 @@ lode_project_set_graph_enabled (LodeProject  *self,
                                 gboolean      enabled,
                                 GError      **error)
 {
-  g_autoptr(LodeStore) store = NULL;
+  g_autoptr(LodeIndexStore) store = NULL;
   g_autofree char *state = NULL;
   g_auto(WriterLock) lock = -1;
   gboolean was_enabled;
@@ -968,17 +1057,17 @@ lode_project_set_graph_enabled (LodeProject  *self,
   lock = lock_writer (self, NULL, NULL, NULL, error);
   if (lock < 0)
     return FALSE;
-  store = lode_store_open (self->db_path, error);
+  store = open_writer (self, NULL, error);
   if (store == NULL)
     return FALSE;
 
-  state = lode_store_dup_meta (store, LODE_GRAPH_META_KEY);
+  state = lode_index_store_dup_meta (store, LODE_GRAPH_META_KEY);
   was_enabled = g_strcmp0 (state, "off") != 0;
   if (was_enabled == enabled)
     return TRUE;
 
-  return lode_store_clear_graph (store, enabled, error) &&
-         lode_store_set_meta (store, LODE_GRAPH_META_KEY, enabled ? "on" : "off", error);
+  return lode_index_store_clear_graph (store, enabled, error) &&
+         lode_index_store_set_meta (store, LODE_GRAPH_META_KEY, enabled ? "on" : "off", error);
 }
 
 /**
@@ -1010,4 +1099,87 @@ lode_project_dup_relative_path (LodeProject *self,
     return NULL;
 
   return g_strdup (canonical + root_len + 1);
+}
+
+static gboolean
+first_dims_cb (const char  *hash,
+               const float *vector,
+               guint        dims,
+               gpointer     user_data)
+{
+  *(guint *) user_data = dims;
+  return FALSE;
+}
+
+/**
+ * lode_project_migrate:
+ * @self: a #LodeProject
+ * @to: the store to copy the index into
+ * @cancellable: (nullable): a #GCancellable
+ * @counts: (out caller-allocates): what was copied
+ * @model: (out) (optional) (transfer full) (nullable): the model whose vectors were copied
+ * @error: return location for a #GError
+ *
+ * Copies the project's index from the other store into @to (`lode migrate`), replacing
+ * what @to held of it, without chunking or embedding anything again; the vectors copied are
+ * those of the project's embedding model. The source is left as it is. Waits for and holds
+ * the writer lock, like an index run. Blocks; call it from a worker thread.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_project_migrate (LodeProject          *self,
+                      LodeStoreKind         to,
+                      GCancellable         *cancellable,
+                      LodeStoreCopyCounts  *counts,
+                      char                **model,
+                      GError              **error)
+{
+  LodeStoreKind from = to == LODE_STORE_KIND_SQLITE ? LODE_STORE_KIND_QDRANT
+                                                    : LODE_STORE_KIND_SQLITE;
+  g_auto(WriterLock) lock = -1;
+  g_autoptr(LodeIndexStore) source = NULL;
+  g_autoptr(LodeIndexStore) target = NULL;
+  g_autofree char *embedding_model = NULL;
+  guint dims = 0;
+
+  g_return_val_if_fail (LODE_IS_PROJECT (self), FALSE);
+
+  if (!lode_index_store_exists (from, self->db_path))
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED,
+                   "%s has no %s index to copy", self->root, lode_store_kind_to_string (from));
+      return FALSE;
+    }
+  if (!prepare_dir (self, error) ||
+      (lock = lock_writer (self, cancellable, NULL, NULL, error)) < 0)
+    return FALSE;
+
+  g_mutex_lock (&self->reader_lock);
+  if (self->embedder != NULL)
+    embedding_model = g_strdup (lode_embedder_get_model (self->embedder));
+  g_mutex_unlock (&self->reader_lock);
+
+  source = lode_index_store_open (self->config, from, self->db_path, 0, FALSE, cancellable,
+                                  error);
+  if (source == NULL ||
+      (embedding_model != NULL &&
+       !lode_index_store_foreach_vector (source, embedding_model, first_dims_cb, &dims, error)) ||
+      !lode_index_store_remove (self->config, to, self->db_path, error))
+    return FALSE;
+
+  target = lode_index_store_open (self->config, to, self->db_path, dims, TRUE, cancellable,
+                                  error);
+  if (target == NULL ||
+      !lode_index_store_copy (source, target, dims > 0 ? embedding_model : NULL, cancellable,
+                              counts, error))
+    {
+      g_prefix_error (error, "Cannot copy the index of %s into %s: ", self->root,
+                      lode_store_kind_to_string (to));
+      return FALSE;
+    }
+
+  if (model != NULL)
+    *model = dims > 0 ? g_steal_pointer (&embedding_model) : NULL;
+  return TRUE;
 }

@@ -133,6 +133,12 @@ LodeSearchResponse *lode_project_search_full (LodeProject           *self,
                                               const LodeSearchOptions *options,
                                               GCancellable          *cancellable,
                                               GError               **error);
+gboolean           lode_project_migrate      (LodeProject           *self,
+                                              LodeStoreKind          to,
+                                              GCancellable          *cancellable,
+                                              LodeStoreCopyCounts   *counts,
+                                              char                 **model,
+                                              GError               **error);
 gboolean           lode_project_embed        (LodeProject           *self,
                                               GCancellable          *cancellable,
                                               LodeIndexProgressFunc  progress,

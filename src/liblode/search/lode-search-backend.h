@@ -163,6 +163,10 @@ G_DECLARE_INTERFACE (LodeSearchBackend, lode_search_backend, LODE, SEARCH_BACKEN
  *   filter of every chunk that passes it
  * @get_vector_dims: dimensions of @model's stored vectors, 0 when there are none
  * @load_vectors: every chunk that got a vector of @model since @cursor, moving @cursor
+ * @dense: (optional): a backend that searches vectors itself (a server): the best @limit
+ *   chunks by cosine to @vector among those embedded with @model that pass @filter, best
+ *   first, with how many chunks have a vector of @model and how many could; the searcher
+ *   then keeps no vectors in memory
  *
  * The narrow interface between LodeSearcher, which ranks, and a store, which only returns
  * candidate rows and statistics. Each call runs on the searcher's thread; a backend is used
@@ -218,6 +222,16 @@ struct _LodeSearchBackendInterface
                                  LodeVectorCursor        *cursor,
                                  LodeVectorFunc           func,
                                  gpointer                 user_data,
+                                 GError                 **error);
+  gboolean   (*dense)           (LodeSearchBackend       *self,
+                                 const char              *model,
+                                 const float             *vector,
+                                 guint                    dims,
+                                 const LodeSearchFilter  *filter,
+                                 guint                    limit,
+                                 GArray                  *hits,
+                                 guint                   *n_embedded,
+                                 guint                   *n_embeddable,
                                  GError                 **error);
 };
 

@@ -6,9 +6,10 @@
 
 /* The search policy, in one place: query analysis (lode-search.c), the lexical leg (BM25
  * candidates from the backend, exact symbol look-ups), the dense leg (an exact scan of the
- * backend's vectors, kept in memory), fusion, boosts, per-file spreading and the 0–1 score
- * scale. The backend only returns candidate rows and statistics (lode-search-backend.h), so
- * that every store shares this ranking.
+ * backend's vectors, kept in memory, or the backend's own search when it is a server),
+ * fusion, boosts, per-file spreading and the 0–1 score scale. The backend only returns
+ * candidate rows and statistics (lode-search-backend.h), so that every store shares this
+ * ranking.
  *
  * Threads: a searcher is used by one thread at a time (its owner holds a lock around it). */
 
@@ -946,6 +947,24 @@ dense_leg (LodeSearcher          *self,
            GError               **error)
 {
   g_autoptr(GArray) allowed = NULL;
+  LodeSearchBackendInterface *iface = LODE_SEARCH_BACKEND_GET_IFACE (search->backend);
+
+  /* A server searches its own vectors (the Qdrant store). */
+  if (iface->dense != NULL)
+    {
+      g_autoptr(GArray) hits = g_array_new (FALSE, FALSE, sizeof (LodeVectorHit));
+
+      response->model = g_strdup (query->model);
+      if (!iface->dense (search->backend, query->model, query->vector, query->dims,
+                         &search->filter, dense_candidates (search), hits,
+                         &response->n_embedded, &response->n_chunks, error))
+        return NULL;
+      if (response->n_embedded < response->n_chunks)
+        response->notice = g_strdup_printf ("semantic search covers %u of %u chunks; `lode "
+                                            "index` embeds the rest", response->n_embedded,
+                                            response->n_chunks);
+      return g_steal_pointer (&hits);
+    }
 
   if (!sync_vectors (self, search->backend, query->model, error))
     return NULL;

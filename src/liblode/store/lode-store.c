@@ -32,6 +32,7 @@
 #include "lode-code-tokenizer.h"
 #include "lode-error.h"
 #include "lode-search-private.h"
+#include "lode-index-store.h"
 #include "lode-store-private.h"
 #include "lode-store.h"
 
@@ -328,7 +329,8 @@ static const char *const stmt_sql[N_STMTS] = {
   [STMT_STATS_SYMBOLS] = "SELECT count(*) FROM symbols",
   [STMT_LANGUAGES] = "SELECT language, count(*) FROM files GROUP BY language",
   [STMT_FILE_CHUNKS] =
-    "SELECT c.start_line, c.end_line, c.kind, c.symbol, c.container, c.signature, fts.body "
+    "SELECT c.start_line, c.end_line, c.kind, c.symbol, c.container, c.signature, fts.body, "
+    "fts.sig "
     "FROM chunks c JOIN chunks_fts fts ON fts.rowid = c.id "
     "WHERE c.file_id = (SELECT id FROM files WHERE path = ?1) "
     "ORDER BY c.start_line, c.end_line",
@@ -390,9 +392,12 @@ struct _LodeStore
   guint          damaged : 1;
 };
 
+static void lode_store_index_store_init    (LodeIndexStoreInterface    *iface);
 static void lode_store_search_backend_init (LodeSearchBackendInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (LodeStore, lode_store, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (LODE_TYPE_INDEX_STORE,
+                                                      lode_store_index_store_init)
                                G_IMPLEMENT_INTERFACE (LODE_TYPE_SEARCH_BACKEND,
                                                       lode_store_search_backend_init))
 
@@ -1586,17 +1591,6 @@ delete_file_contents (LodeStore  *self,
   return TRUE;
 }
 
-static void
-append_sig_part (GString    *sig,
-                 const char *part)
-{
-  if (part == NULL || *part == '\0')
-    return;
-  if (sig->len > 0)
-    g_string_append_c (sig, '\n');
-  g_string_append (sig, part);
-}
-
 typedef struct
 {
   guint        start_line;
@@ -1659,20 +1653,6 @@ find_symbol_chunk (const ChunkSpan *spans,
   return innermost;
 }
 
-/* The key of a chunk's vector: the SHA-1 of its text, NULL for blank text (not embedded). */
-static char *
-text_hash (const char *text)
-{
-  const char *p;
-
-  for (p = text; p != NULL && *p != '\0' && g_ascii_isspace (*p); p++)
-    ;
-  if (p == NULL || *p == '\0')
-    return NULL;
-
-  return g_compute_checksum_for_string (G_CHECKSUM_SHA1, text, -1);
-}
-
 static gboolean
 put_file_rows (LodeStore      *self,
                gconstpointer   data,
@@ -1727,17 +1707,14 @@ put_file_rows (LodeStore      *self,
       bind_text (s, 5, chunk->symbol);
       bind_text (s, 6, chunk->container);
       bind_text (s, 7, chunk->signature);
-      chunk_hash = text_hash (chunk->content);
+      chunk_hash = lode_index_store_text_hash (chunk->content);
       bind_text (s, 8, chunk_hash);
       if (!run (self, s, error, "Cannot store a chunk"))
         return FALSE;
       chunk_id = sqlite3_last_insert_rowid (self->db);
 
       g_string_truncate (self->sig, 0);
-      append_sig_part (self->sig, chunk->signature);
-      append_sig_part (self->sig, chunk->doc);
-      append_sig_part (self->sig, chunk->container);
-      append_sig_part (self->sig, chunk->context);
+      lode_chunk_append_search_text (chunk, self->sig);
 
       s = stmt (self, STMT_FTS_INSERT);
       sqlite3_bind_int64 (s, 1, chunk_id);
@@ -2139,7 +2116,8 @@ lode_store_dup_language_counts (LodeStore  *self,
  * @error: return location for a #GError
  *
  * The stored chunks of @path, ordered by start line, with their content. The doc comment
- * and context are stored only as part of the searchable text, so they are %NULL here.
+ * and context are stored only as part of the searchable text: what it holds besides the
+ * signature and container comes back as the context (lode_chunk_set_search_text()).
  *
  * Returns: (transfer full) (element-type LodeChunk): the chunks; empty for an unknown path
  */
@@ -2170,6 +2148,7 @@ lode_store_dup_chunks_for_file (LodeStore   *self,
       chunk->container = dup_column_text (s, 4);
       chunk->signature = dup_column_text (s, 5);
       chunk->content = dup_column_text (s, 6);
+      lode_chunk_set_search_text (chunk, (const char *) sqlite3_column_text (s, 7));
       g_ptr_array_add (chunks, chunk);
     }
   sqlite3_reset (s);
@@ -3554,4 +3533,200 @@ lode_store_clear_graph (LodeStore  *self,
   g_return_val_if_fail (!self->in_transaction, FALSE);
 
   return write_alone (self, clear_graph_rows, &forget_hashes, NULL, NULL, error);
+}
+
+/* Copying an index (lode migrate). */
+
+void
+lode_stored_file_free (LodeStoredFile *file)
+{
+  if (file == NULL)
+    return;
+  g_free (file->path);
+  g_free (file->language);
+  g_free (file->hash);
+  g_free (file);
+}
+
+/**
+ * lode_store_dup_files:
+ * @self: a #LodeStore
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (element-type LodeStoredFile): every file, by path
+ */
+GPtrArray *
+lode_store_dup_files (LodeStore  *self,
+                      GError    **error)
+{
+  g_autoptr(GPtrArray) files = NULL;
+  sqlite3_stmt *s = NULL;
+  int rc;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
+
+  files = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_file_free);
+  rc = sqlite3_prepare_v2 (self->db,
+                           "SELECT path, language, hash, size, mtime, n_lines FROM files "
+                           "ORDER BY path", -1, &s, NULL);
+  while (s != NULL && (rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      LodeStoredFile *file = g_new0 (LodeStoredFile, 1);
+
+      file->path = dup_column_text (s, 0);
+      file->language = dup_column_text (s, 1);
+      file->hash = dup_column_text (s, 2);
+      file->size = sqlite3_column_int64 (s, 3);
+      file->mtime_usec = sqlite3_column_int64 (s, 4);
+      file->n_lines = sqlite3_column_int (s, 5);
+      g_ptr_array_add (files, file);
+    }
+  sqlite3_finalize (s);
+
+  if (rc != SQLITE_DONE)
+    {
+      set_db_error (self, rc, error, "Cannot read files");
+      return NULL;
+    }
+  return g_steal_pointer (&files);
+}
+
+/**
+ * lode_store_dup_symbols_for_file:
+ * @self: a #LodeStore
+ * @path: the file's path relative to the project root
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (element-type LodeSymbol): the declarations of @path by line
+ */
+GPtrArray *
+lode_store_dup_symbols_for_file (LodeStore   *self,
+                                 const char  *path,
+                                 GError     **error)
+{
+  g_autoptr(GPtrArray) symbols = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_symbol_free);
+  sqlite3_stmt *s = NULL;
+  int rc;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  rc = sqlite3_prepare_v2 (self->db,
+                           "SELECT s.name, s.kind, s.container, s.signature, s.start_line, "
+                           "s.end_line FROM symbols s JOIN files f ON f.id = s.file_id "
+                           "WHERE f.path = ?1 ORDER BY s.start_line, s.id", -1, &s, NULL);
+  if (rc == SQLITE_OK)
+    {
+      bind_text (s, 1, path);
+      while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+        {
+          LodeSymbol *symbol = lode_symbol_new ();
+          const char *kind = (const char *) sqlite3_column_text (s, 1);
+
+          symbol->name = dup_column_text (s, 0);
+          symbol->kind = kind != NULL ? g_intern_string (kind) : NULL;
+          symbol->container = dup_column_text (s, 2);
+          symbol->signature = dup_column_text (s, 3);
+          symbol->start_line = sqlite3_column_int (s, 4);
+          symbol->end_line = sqlite3_column_int (s, 5);
+          g_ptr_array_add (symbols, symbol);
+        }
+    }
+  sqlite3_finalize (s);
+
+  if (rc != SQLITE_DONE)
+    {
+      set_db_error (self, rc, error, "Cannot read symbols");
+      return NULL;
+    }
+  return g_steal_pointer (&symbols);
+}
+
+/**
+ * lode_store_foreach_vector:
+ * @self: a #LodeStore
+ * @model: the embedding model
+ * @func: called with each vector of @model and the text hash it belongs to
+ * @user_data: data for @func
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE when every vector was read
+ */
+gboolean
+lode_store_foreach_vector (LodeStore           *self,
+                           const char          *model,
+                           LodeVectorHashFunc   func,
+                           gpointer             user_data,
+                           GError             **error)
+{
+  sqlite3_stmt *s = NULL;
+  int rc;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+  g_return_val_if_fail (model != NULL && func != NULL, FALSE);
+
+  rc = sqlite3_prepare_v2 (self->db,
+                           "SELECT hash, dims, vector FROM vectors WHERE model = ?1 ORDER BY seq",
+                           -1, &s, NULL);
+  if (rc == SQLITE_OK)
+    {
+      bind_text (s, 1, model);
+      while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+        {
+          guint dims = sqlite3_column_int (s, 1);
+          const float *vector = sqlite3_column_blob (s, 2);
+
+          if ((gsize) sqlite3_column_bytes (s, 2) != dims * sizeof (float))
+            continue;
+          if (!func ((const char *) sqlite3_column_text (s, 0), vector, dims, user_data))
+            {
+              rc = SQLITE_DONE;
+              break;
+            }
+        }
+    }
+  sqlite3_finalize (s);
+
+  if (rc != SQLITE_DONE)
+    {
+      set_db_error (self, rc, error, "Cannot read vectors");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* LodeIndexStore: the functions above under the interface's names (only the type of their
+ * first argument differs). */
+static void
+lode_store_index_store_init (LodeIndexStoreInterface *iface)
+{
+  iface->get_was_reset = (gpointer) lode_store_get_was_reset;
+  iface->get_reset_reason = (gpointer) lode_store_get_reset_reason;
+  iface->dup_file_hashes = (gpointer) lode_store_dup_file_hashes;
+  iface->dup_files = (gpointer) lode_store_dup_files;
+  iface->begin = (gpointer) lode_store_begin;
+  iface->commit = (gpointer) lode_store_commit;
+  iface->rollback = (gpointer) lode_store_rollback;
+  iface->put_file = (gpointer) lode_store_put_file;
+  iface->put_references = (gpointer) lode_store_put_references;
+  iface->remove_file = (gpointer) lode_store_remove_file;
+  iface->dup_meta = (gpointer) lode_store_dup_meta;
+  iface->set_meta = (gpointer) lode_store_set_meta;
+  iface->get_stats = (gpointer) lode_store_get_stats;
+  iface->dup_language_counts = (gpointer) lode_store_dup_language_counts;
+  iface->dup_chunks_for_file = (gpointer) lode_store_dup_chunks_for_file;
+  iface->dup_symbols_for_file = (gpointer) lode_store_dup_symbols_for_file;
+  iface->put_imports = (gpointer) lode_store_put_imports;
+  iface->dup_imports = (gpointer) lode_store_dup_imports;
+  iface->dup_imports_for_key = (gpointer) lode_store_dup_imports_for_key;
+  iface->dup_imports_to = (gpointer) lode_store_dup_imports_to;
+  iface->set_import_targets = (gpointer) lode_store_set_import_targets;
+  iface->load_graph = (gpointer) lode_store_load_graph;
+  iface->get_graph_counts = (gpointer) lode_store_get_graph_counts;
+  iface->clear_graph = (gpointer) lode_store_clear_graph;
+  iface->dup_unembedded = (gpointer) lode_store_dup_unembedded;
+  iface->put_vectors = (gpointer) lode_store_put_vectors;
+  iface->count_embedded = (gpointer) lode_store_count_embedded;
+  iface->prune_vectors = (gpointer) lode_store_prune_vectors;
+  iface->foreach_vector = (gpointer) lode_store_foreach_vector;
 }

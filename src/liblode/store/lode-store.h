@@ -34,6 +34,29 @@ typedef struct
   guint       n_lines;
 } LodeFileInfo;
 
+/**
+ * LodeStoredFile:
+ * @path: relative to the project root
+ * @language: its language id
+ * @hash: (nullable): its content hash
+ * @size: bytes
+ * @mtime_usec: modification time
+ * @n_lines: lines
+ *
+ * A file as the index holds it.
+ */
+typedef struct
+{
+  char    *path;
+  char    *language;
+  char    *hash;
+  guint64  size;
+  gint64   mtime_usec;
+  guint    n_lines;
+} LodeStoredFile;
+
+void lode_stored_file_free (LodeStoredFile *file);
+
 typedef struct
 {
   guint   n_files;
@@ -205,6 +228,23 @@ gboolean    lode_store_load_vectors       (LodeStore             *self,
                                            guint                  dims,
                                            LodeVectorCursor      *cursor,
                                            LodeVectorFunc    func,
+                                           gpointer               user_data,
+                                           GError               **error);
+
+/* Copying an index (lode migrate) */
+typedef gboolean (*LodeVectorHashFunc) (const char  *hash,
+                                        const float *vector,
+                                        guint        dims,
+                                        gpointer     user_data);
+
+GPtrArray  *lode_store_dup_files          (LodeStore             *self,
+                                           GError               **error);
+GPtrArray  *lode_store_dup_symbols_for_file (LodeStore           *self,
+                                             const char          *path,
+                                             GError             **error);
+gboolean    lode_store_foreach_vector     (LodeStore             *self,
+                                           const char            *model,
+                                           LodeVectorHashFunc     func,
                                            gpointer               user_data,
                                            GError               **error);
 

@@ -16,6 +16,7 @@
 #include "lode-i18n.h"
 #include "lode-json-forms.h"
 #include "lode-language.h"
+#include "lode-linked.h"
 #include "lode-tools-private.h"
 
 /*
@@ -381,6 +382,172 @@ static const LodeTool codebase_status_tool = {
 
 /* codebase_search --------------------------------------------------------------------- */
 
+/* RRF's constant, as in the searcher's fusion of its two legs. */
+#define LINKED_RRF_K 60
+
+/* One result of a search of several projects. */
+typedef struct
+{
+  const LodeSearchResult *result;
+  const char             *project;
+  double                  fused;
+} LinkedHit;
+
+static void
+add_result (JsonBuilder            *builder,
+            const LodeSearchResult *r,
+            const char             *project)
+{
+  json_builder_begin_object (builder);
+  if (project != NULL)
+    {
+      json_builder_set_member_name (builder, "project");
+      json_builder_add_string_value (builder, project);
+    }
+  json_builder_set_member_name (builder, "path");
+  json_builder_add_string_value (builder, r->path);
+  json_builder_set_member_name (builder, "startLine");
+  json_builder_add_int_value (builder, r->start_line);
+  json_builder_set_member_name (builder, "endLine");
+  json_builder_add_int_value (builder, r->end_line);
+  json_builder_set_member_name (builder, "language");
+  json_builder_add_string_value (builder, r->language);
+  if (r->kind != NULL)
+    {
+      json_builder_set_member_name (builder, "kind");
+      json_builder_add_string_value (builder, r->kind);
+    }
+  if (r->symbol != NULL)
+    {
+      json_builder_set_member_name (builder, "symbol");
+      json_builder_add_string_value (builder, r->symbol);
+      json_builder_set_member_name (builder, "symbolStartLine");
+      json_builder_add_int_value (builder, r->symbol_start_line);
+      json_builder_set_member_name (builder, "symbolEndLine");
+      json_builder_add_int_value (builder, r->symbol_end_line);
+    }
+  if (r->container != NULL)
+    {
+      json_builder_set_member_name (builder, "container");
+      json_builder_add_string_value (builder, r->container);
+    }
+  if (r->signature != NULL)
+    {
+      json_builder_set_member_name (builder, "signature");
+      json_builder_add_string_value (builder, r->signature);
+    }
+  if (r->symbols != NULL)
+    {
+      json_builder_set_member_name (builder, "symbols");
+      json_builder_begin_array (builder);
+      for (guint j = 0; j < r->symbols->len; j++)
+        {
+          const LodeSearchSymbol *symbol = g_ptr_array_index (r->symbols, j);
+
+          json_builder_begin_object (builder);
+          json_builder_set_member_name (builder, "name");
+          json_builder_add_string_value (builder, symbol->name);
+          if (symbol->kind != NULL)
+            {
+              json_builder_set_member_name (builder, "kind");
+              json_builder_add_string_value (builder, symbol->kind);
+            }
+          json_builder_set_member_name (builder, "startLine");
+          json_builder_add_int_value (builder, symbol->start_line);
+          json_builder_set_member_name (builder, "endLine");
+          json_builder_add_int_value (builder, symbol->end_line);
+          json_builder_end_object (builder);
+        }
+      json_builder_end_array (builder);
+    }
+  json_builder_set_member_name (builder, "score");
+  json_builder_add_double_value (builder, r->score);
+  json_builder_set_member_name (builder, "snippet");
+  json_builder_add_string_value (builder, r->snippet);
+  json_builder_set_member_name (builder, "snippetStartLine");
+  json_builder_add_int_value (builder, r->snippet_start_line);
+  if (r->content != NULL)
+    {
+      json_builder_set_member_name (builder, "content");
+      json_builder_add_string_value (builder, r->content);
+    }
+  json_builder_end_object (builder);
+}
+
+static int
+compare_linked_hits (gconstpointer a,
+                     gconstpointer b)
+{
+  const LinkedHit *x = a;
+  const LinkedHit *y = b;
+
+  if (x->fused != y->fused)
+    return x->fused < y->fused ? 1 : -1;
+  return (x->result->score < y->result->score) - (x->result->score > y->result->score);
+}
+
+/* Searches the projects @root links to (not @root itself) with @options, appending their
+ * responses to @responses and what could not be searched to @notes. */
+static void
+search_linked (LodeToolCall             *call,
+               const char               *root,
+               const LodeSearchOptions  *options,
+               GPtrArray                *responses,
+               GPtrArray                *roots,
+               GPtrArray                *notes)
+{
+  g_autoptr(GPtrArray) linked = lode_linked_projects_resolve (root, notes);
+
+  for (guint i = 1; i < linked->len; i++)
+    {
+      const char *path = g_ptr_array_index (linked, i);
+      g_autoptr(LodeProject) project = NULL;
+      LodeSearchResponse *response = NULL;
+      g_autoptr(GError) error = NULL;
+
+      project = lode_tool_call_open_indexed (call, path, &error);
+      if (project != NULL)
+        response = lode_project_search_full (project, options,
+                                             lode_tool_call_get_cancellable (call), &error);
+      if (response == NULL)
+        {
+          g_ptr_array_add (notes, g_strdup_printf ("Linked project %s is not searched: %s",
+                                                   path, error->message));
+          continue;
+        }
+      g_ptr_array_add (responses, response);
+      g_ptr_array_add (roots, g_strdup (lode_project_get_root (project)));
+    }
+}
+
+/* The results of @responses (one per project of @roots) fused by reciprocal rank, best
+ * first, at most @limit. */
+static GArray *
+fuse_linked (GPtrArray *responses,
+             GPtrArray *roots,
+             guint      limit)
+{
+  GArray *hits = g_array_new (FALSE, FALSE, sizeof (LinkedHit));
+
+  for (guint p = 0; p < responses->len; p++)
+    {
+      GPtrArray *results = ((LodeSearchResponse *) g_ptr_array_index (responses, p))->results;
+
+      for (guint rank = 0; rank < results->len; rank++)
+        {
+          LinkedHit hit = { g_ptr_array_index (results, rank), g_ptr_array_index (roots, p),
+                            1.0 / (LINKED_RRF_K + rank + 1) };
+
+          g_array_append_val (hits, hit);
+        }
+    }
+  g_array_sort (hits, compare_linked_hits);
+  if (hits->len > limit)
+    g_array_set_size (hits, limit);
+
+  return hits;
+}
+
 static JsonObject *
 codebase_search (LodeToolCall  *call,
                  GError       **error)
@@ -389,10 +556,14 @@ codebase_search (LodeToolCall  *call,
   LodeSearchOptions options = LODE_SEARCH_OPTIONS_INIT;
   g_autofree char *path = NULL;
   g_autoptr(LodeProject) project = NULL;
-  g_autoptr(LodeSearchResponse) response = NULL;
+  g_autoptr(GPtrArray) responses = NULL;
+  g_autoptr(GPtrArray) roots = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GArray) hits = NULL;
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autofree char *language = NULL;
-  GPtrArray *results;
+  LodeSearchResponse *response;
+  gboolean linked;
 
   path = lode_tool_call_dup_project_path (call, error);
   if (path == NULL)
@@ -411,6 +582,7 @@ codebase_search (LodeToolCall  *call,
   options.include_content = json_object_get_boolean_member_with_default (arguments,
                                                                          "includeContent",
                                                                          FALSE);
+  linked = json_object_get_boolean_member_with_default (arguments, "includeLinked", FALSE);
   /* The input schema admits the three names only. */
   lode_search_mode_from_string (json_object_get_string_member_with_default (arguments, "mode",
                                                                             "hybrid"),
@@ -433,7 +605,12 @@ codebase_search (LodeToolCall  *call,
                                        lode_tool_call_get_cancellable (call), error);
   if (response == NULL)
     return NULL;
-  results = response->results;
+  responses = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_search_response_free);
+  g_ptr_array_add (responses, response);
+  g_ptr_array_add (roots, g_strdup (lode_project_get_root (project)));
+  if (linked)
+    search_linked (call, lode_project_get_root (project), &options, responses, roots, notes);
+  hits = fuse_linked (responses, roots, options.limit);
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "query");
@@ -461,83 +638,28 @@ codebase_search (LodeToolCall  *call,
       json_builder_add_int_value (builder, response->n_chunks);
     }
   json_builder_end_object (builder);
+  if (linked)
+    {
+      json_builder_set_member_name (builder, "projects");
+      json_builder_begin_array (builder);
+      for (guint i = 0; i < roots->len; i++)
+        json_builder_add_string_value (builder, g_ptr_array_index (roots, i));
+      json_builder_end_array (builder);
+      json_builder_set_member_name (builder, "notes");
+      json_builder_begin_array (builder);
+      for (guint i = 0; i < notes->len; i++)
+        json_builder_add_string_value (builder, g_ptr_array_index (notes, i));
+      json_builder_end_array (builder);
+    }
   json_builder_set_member_name (builder, "total");
-  json_builder_add_int_value (builder, results->len);
+  json_builder_add_int_value (builder, hits->len);
   json_builder_set_member_name (builder, "results");
   json_builder_begin_array (builder);
-  for (guint i = 0; i < results->len; i++)
+  for (guint i = 0; i < hits->len; i++)
     {
-      LodeSearchResult *r = g_ptr_array_index (results, i);
+      const LinkedHit *hit = &g_array_index (hits, LinkedHit, i);
 
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "path");
-      json_builder_add_string_value (builder, r->path);
-      json_builder_set_member_name (builder, "startLine");
-      json_builder_add_int_value (builder, r->start_line);
-      json_builder_set_member_name (builder, "endLine");
-      json_builder_add_int_value (builder, r->end_line);
-      json_builder_set_member_name (builder, "language");
-      json_builder_add_string_value (builder, r->language);
-      if (r->kind != NULL)
-        {
-          json_builder_set_member_name (builder, "kind");
-          json_builder_add_string_value (builder, r->kind);
-        }
-      if (r->symbol != NULL)
-        {
-          json_builder_set_member_name (builder, "symbol");
-          json_builder_add_string_value (builder, r->symbol);
-          json_builder_set_member_name (builder, "symbolStartLine");
-          json_builder_add_int_value (builder, r->symbol_start_line);
-          json_builder_set_member_name (builder, "symbolEndLine");
-          json_builder_add_int_value (builder, r->symbol_end_line);
-        }
-      if (r->container != NULL)
-        {
-          json_builder_set_member_name (builder, "container");
-          json_builder_add_string_value (builder, r->container);
-        }
-      if (r->signature != NULL)
-        {
-          json_builder_set_member_name (builder, "signature");
-          json_builder_add_string_value (builder, r->signature);
-        }
-      if (r->symbols != NULL)
-        {
-          json_builder_set_member_name (builder, "symbols");
-          json_builder_begin_array (builder);
-          for (guint j = 0; j < r->symbols->len; j++)
-            {
-              const LodeSearchSymbol *symbol = g_ptr_array_index (r->symbols, j);
-
-              json_builder_begin_object (builder);
-              json_builder_set_member_name (builder, "name");
-              json_builder_add_string_value (builder, symbol->name);
-              if (symbol->kind != NULL)
-                {
-                  json_builder_set_member_name (builder, "kind");
-                  json_builder_add_string_value (builder, symbol->kind);
-                }
-              json_builder_set_member_name (builder, "startLine");
-              json_builder_add_int_value (builder, symbol->start_line);
-              json_builder_set_member_name (builder, "endLine");
-              json_builder_add_int_value (builder, symbol->end_line);
-              json_builder_end_object (builder);
-            }
-          json_builder_end_array (builder);
-        }
-      json_builder_set_member_name (builder, "score");
-      json_builder_add_double_value (builder, r->score);
-      json_builder_set_member_name (builder, "snippet");
-      json_builder_add_string_value (builder, r->snippet);
-      json_builder_set_member_name (builder, "snippetStartLine");
-      json_builder_add_int_value (builder, r->snippet_start_line);
-      if (r->content != NULL)
-        {
-          json_builder_set_member_name (builder, "content");
-          json_builder_add_string_value (builder, r->content);
-        }
-      json_builder_end_object (builder);
+      add_result (builder, hit->result, linked ? hit->project : NULL);
     }
   json_builder_end_array (builder);
   json_builder_end_object (builder);
@@ -560,6 +682,15 @@ format_search (JsonObject *result)
   if (string_member (mode, "reason") != NULL)
     g_string_append_printf (text, "> %s search was requested; %s\n\n",
                             string_member (mode, "requested"), string_member (mode, "reason"));
+  if (json_object_has_member (result, "notes"))
+    {
+      JsonArray *notes = json_object_get_array_member (result, "notes");
+
+      for (guint i = 0; i < json_array_get_length (notes); i++)
+        g_string_append_printf (text, "> %s\n", json_array_get_string_element (notes, i));
+      if (json_array_get_length (notes) > 0)
+        g_string_append (text, "\n");
+    }
   if (n == 0)
     g_string_append (text, "Nothing matched. Try other words, an identifier, or fewer "
                      "filters.\n");
@@ -570,8 +701,11 @@ format_search (JsonObject *result)
       const char *symbol = string_member (r, "symbol");
       const char *snippet = string_member (r, "snippet");
 
-      g_string_append_printf (text, "%u. `%s:%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT "`",
-                              i + 1, string_member (r, "path"), int_member (r, "startLine"),
+      g_string_append_printf (text, "%u. ", i + 1);
+      if (string_member (r, "project") != NULL)
+        g_string_append_printf (text, "[%s] ", string_member (r, "project"));
+      g_string_append_printf (text, "`%s:%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT "`",
+                              string_member (r, "path"), int_member (r, "startLine"),
                               int_member (r, "endLine"));
       if (symbol != NULL)
         g_string_append_printf (text, " %s %s", string_member (r, "kind") != NULL
@@ -626,6 +760,10 @@ static const LodeTool codebase_search_tool = {
     "\"Only the best result of each file.\"}, "
     "\"includeContent\": {\"type\": \"boolean\", \"default\": false, \"description\": "
     "\"Return each chunk's whole text (content) besides its snippet.\"}, "
+    "\"includeLinked\": {\"type\": \"boolean\", \"default\": false, \"description\": "
+    "\"Also search the projects this one links to (linkedProjects in .lode.json or "
+    ".socraticode.json at its root, followed transitively); results are fused by rank and "
+    "each names its project.\"}, "
     "\"mode\": {\"type\": \"string\", \"enum\": [\"hybrid\", \"lexical\", \"semantic\"], "
     "\"default\": \"hybrid\", \"description\": \"hybrid fuses BM25 and vector neighbours; "
     "lexical is BM25 alone, semantic vectors alone (it fails without an embedding model). "
@@ -634,6 +772,8 @@ static const LodeTool codebase_search_tool = {
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
     "\"query\": {\"type\": \"string\"}, \"projectPath\": {\"type\": \"string\"}, "
+    "\"projects\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}}, "
+    "\"notes\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}}, "
     "\"mode\": {\"type\": \"object\", \"properties\": {"
     "\"requested\": {\"type\": \"string\", \"enum\": [\"hybrid\", \"lexical\", \"semantic\"]}, "
     "\"used\": {\"type\": \"string\", \"enum\": [\"hybrid\", \"lexical\", \"semantic\"]}, "
@@ -643,7 +783,7 @@ static const LodeTool codebase_search_tool = {
     "\"required\": [\"requested\", \"used\"]}, "
     "\"total\": {\"type\": \"integer\", \"minimum\": 0}, "
     "\"results\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
-    "\"path\": {\"type\": \"string\"}, "
+    "\"project\": {\"type\": \"string\"}, \"path\": {\"type\": \"string\"}, "
     "\"startLine\": {\"type\": \"integer\", \"minimum\": 1}, "
     "\"endLine\": {\"type\": \"integer\", \"minimum\": 1}, "
     "\"language\": {\"type\": \"string\"}, \"kind\": {\"type\": \"string\"}, "

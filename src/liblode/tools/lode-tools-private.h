@@ -31,5 +31,6 @@ void lode_codebase_tools_register (LodeToolRegistry *registry);
 void lode_graph_tools_register    (LodeToolRegistry *registry);
 void lode_symbol_tools_register   (LodeToolRegistry *registry);
 void lode_context_tools_register  (LodeToolRegistry *registry);
+void lode_store_tools_register    (LodeToolRegistry *registry);
 
 G_END_DECLS

@@ -19,6 +19,7 @@ static const LodeToolFamilyRegister families[] = {
   lode_graph_tools_register,
   lode_symbol_tools_register,
   lode_context_tools_register,
+  lode_store_tools_register,
 };
 
 /**

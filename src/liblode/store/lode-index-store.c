@@ -1,0 +1,759 @@
+/* lode-index-store.c
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "lode-store"
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "lode-error.h"
+#include "lode-index-store.h"
+#include "lode-qdrant-store.h"
+#include "lode-secret.h"
+
+G_DEFINE_INTERFACE (LodeIndexStore, lode_index_store, G_TYPE_OBJECT)
+
+static void
+lode_index_store_default_init (LodeIndexStoreInterface *iface)
+{
+}
+
+static const char * const kind_names[] = {
+  [LODE_STORE_KIND_SQLITE] = "sqlite",
+  [LODE_STORE_KIND_QDRANT] = "qdrant",
+};
+
+/**
+ * lode_store_kind_from_string:
+ * @name: "sqlite" or "qdrant"
+ * @kind: (out): the kind
+ *
+ * Returns: whether @name names a store
+ */
+gboolean
+lode_store_kind_from_string (const char    *name,
+                             LodeStoreKind *kind)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (kind_names); i++)
+    if (g_strcmp0 (name, kind_names[i]) == 0)
+      {
+        *kind = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+const char *
+lode_store_kind_to_string (LodeStoreKind kind)
+{
+  g_return_val_if_fail (kind < G_N_ELEMENTS (kind_names), NULL);
+
+  return kind_names[kind];
+}
+
+/**
+ * lode_index_store_dup_collection:
+ * @db_path: a project's index file (`…/projects/ID/index.db`)
+ *
+ * Returns: (transfer full): the name of the project's Qdrant collection, `lode-ID`: the same
+ *   on every machine that indexes the same path
+ */
+char *
+lode_index_store_dup_collection (const char *db_path)
+{
+  g_autofree char *dir = g_path_get_dirname (db_path);
+  g_autofree char *id = g_path_get_basename (dir);
+
+  return g_strconcat ("lode-", id, NULL);
+}
+
+typedef struct
+{
+  char     *key;
+  GError   *error;
+  gboolean  done;
+} KeyLookup;
+
+static void
+key_cb (GObject      *object,
+        GAsyncResult *result,
+        gpointer      user_data)
+{
+  KeyLookup *lookup = user_data;
+
+  lookup->key = lode_secret_dup_api_key_finish (result, &lookup->error);
+  lookup->done = TRUE;
+}
+
+/* The Qdrant key: the environment's (in @config), else the keyring's; none is fine (a
+ * server without keys). Runs the keyring call on a private main context: worker threads. */
+static char *
+dup_qdrant_key (const LodeConfig *config)
+{
+  g_autoptr(GMainContext) context = NULL;
+  KeyLookup lookup = { 0 };
+
+  if (config->qdrant_api_key != NULL)
+    return g_strdup (config->qdrant_api_key);
+
+  context = g_main_context_new ();
+  g_main_context_push_thread_default (context);
+  lode_secret_dup_api_key_async ("qdrant", NULL, key_cb, &lookup);
+  while (!lookup.done)
+    g_main_context_iteration (context, TRUE);
+  g_main_context_pop_thread_default (context);
+
+  if (lookup.error != NULL)
+    {
+      g_debug ("No Qdrant key from the keyring: %s", lookup.error->message);
+      g_clear_error (&lookup.error);
+    }
+  return lookup.key;
+}
+
+/* A project indexed into Qdrant has a marker beside where its SQLite file would be: the
+ * server and the collection, so that the engine knows the index exists and what to delete
+ * with the project. */
+static char *
+marker_path (const char *db_path)
+{
+  g_autofree char *dir = g_path_get_dirname (db_path);
+
+  return g_build_filename (dir, "qdrant", NULL);
+}
+
+/**
+ * lode_index_store_exists:
+ * @kind: the store
+ * @db_path: the project's index file
+ *
+ * Returns: whether the project has an index in @kind (for Qdrant: whether a writer of this
+ *   machine made or used its collection)
+ */
+gboolean
+lode_index_store_exists (LodeStoreKind  kind,
+                         const char    *db_path)
+{
+  g_autofree char *marker = NULL;
+
+  if (kind == LODE_STORE_KIND_SQLITE)
+    return g_file_test (db_path, G_FILE_TEST_IS_REGULAR);
+
+  marker = marker_path (db_path);
+  return g_file_test (marker, G_FILE_TEST_IS_REGULAR);
+}
+
+/**
+ * lode_index_store_remove:
+ * @config: the settings (the Qdrant key, CA)
+ * @kind: the store
+ * @db_path: the project's index file
+ * @error: return location for a #GError
+ *
+ * Deletes the project's index in @kind: the SQLite files, or the Qdrant collection its
+ * marker names (on the server it was made on) and the marker.
+ *
+ * Returns: %TRUE when nothing of it is left
+ */
+gboolean
+lode_index_store_remove (const LodeConfig  *config,
+                         LodeStoreKind      kind,
+                         const char        *db_path,
+                         GError           **error)
+{
+  g_autofree char *marker = NULL;
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autofree char *key = NULL;
+  g_autoptr(LodeQdrantClient) client = NULL;
+
+  if (kind == LODE_STORE_KIND_SQLITE)
+    return lode_store_remove_files (db_path, error);
+
+  marker = marker_path (db_path);
+  if (!g_file_get_contents (marker, &text, NULL, NULL))
+    return TRUE;
+  lines = g_strsplit (text, "\n", 3);
+  if (lines[0] == NULL || lines[1] == NULL)
+    {
+      g_unlink (marker);
+      return TRUE;
+    }
+
+  key = dup_qdrant_key (config);
+  client = lode_qdrant_client_new (lines[0], key, error);
+  if (client == NULL ||
+      (config->qdrant_ca_file != NULL &&
+       !lode_qdrant_client_set_ca_file (client, config->qdrant_ca_file, error)) ||
+      !lode_qdrant_client_delete_collection (client, lines[1], NULL, error))
+    {
+      g_prefix_error (error, "Cannot delete the Qdrant collection %s: ", lines[1]);
+      return FALSE;
+    }
+
+  g_unlink (marker);
+  return TRUE;
+}
+
+/**
+ * lode_index_store_open:
+ * @config: the settings: which server, its key, shards and replicas
+ * @kind: the store
+ * @db_path: the project's index file (SQLite), whose folder names the Qdrant collection
+ * @dims: the size of the embedder's vectors when known, else 0 (a Qdrant collection made
+ *   without it holds no dense vectors)
+ * @writer: open for writing (makes or resets the index as needed) or only for reading
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Blocks; call it from a worker thread.
+ *
+ * Returns: (transfer full): the project's index
+ */
+LodeIndexStore *
+lode_index_store_open (const LodeConfig  *config,
+                       LodeStoreKind      kind,
+                       const char        *db_path,
+                       guint              dims,
+                       gboolean           writer,
+                       GCancellable      *cancellable,
+                       GError           **error)
+{
+  g_autoptr(LodeQdrantClient) client = NULL;
+  g_autofree char *key = NULL;
+  g_autofree char *collection = NULL;
+  g_autoptr(GError) local_error = NULL;
+  LodeQdrantCollectionSpec spec = { 0 };
+  LodeQdrantStore *store;
+
+  g_return_val_if_fail (config != NULL && db_path != NULL, NULL);
+
+  if (kind == LODE_STORE_KIND_SQLITE)
+    return LODE_INDEX_STORE (writer ? lode_store_open (db_path, error)
+                                    : lode_store_open_reader (db_path, error));
+
+  if (config->qdrant_url == NULL)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                   "The Qdrant store needs a server: set LODE_QDRANT_URL or the qdrant-url "
+                   "setting");
+      return NULL;
+    }
+
+  key = dup_qdrant_key (config);
+  client = lode_qdrant_client_new (config->qdrant_url, key, error);
+  if (client == NULL ||
+      (config->qdrant_ca_file != NULL &&
+       !lode_qdrant_client_set_ca_file (client, config->qdrant_ca_file, error)))
+    return NULL;
+
+  spec.dims = dims;
+  spec.shard_number = config->qdrant_shards;
+  spec.replication_factor = config->qdrant_replicas;
+  collection = lode_index_store_dup_collection (db_path);
+  store = lode_qdrant_store_open (client, collection, &spec, writer, cancellable, error);
+  if (store != NULL && writer)
+    {
+      g_autofree char *marker = marker_path (db_path);
+      g_autofree char *text = g_strdup_printf ("%s\n%s\n", config->qdrant_url, collection);
+
+      /* Without the marker the engine would not see the index; say so, but the index
+       * itself is fine. */
+      if (!g_file_set_contents (marker, text, -1, &local_error))
+        g_warning ("Cannot note the Qdrant collection %s: %s", collection, local_error->message);
+    }
+  return LODE_INDEX_STORE (store);
+}
+
+/* Files per batch when copying: a crash loses at most one, as in an index run. */
+#define COPY_BATCH_FILES 256
+#define COPY_BATCH_VECTORS 64
+
+static const char * const copied_meta[] = { "root", "state", "indexed_at", LODE_GRAPH_META_KEY };
+
+typedef struct
+{
+  LodeIndexStore  *to;
+  const char      *model;
+  GPtrArray       *hashes;
+  GArray          *values;
+  guint            dims;
+  guint            n_vectors;
+  GError         **error;
+  gboolean         failed;
+} VectorCopy;
+
+static gboolean
+flush_vectors (VectorCopy *copy)
+{
+  if (copy->hashes->len == 0)
+    return TRUE;
+  if (!lode_index_store_put_vectors (copy->to, copy->model, copy->dims,
+                                     (const char * const *) copy->hashes->pdata,
+                                     (const float *) (gpointer) copy->values->data,
+                                     copy->hashes->len, NULL, copy->error))
+    {
+      copy->failed = TRUE;
+      return FALSE;
+    }
+  copy->n_vectors += copy->hashes->len;
+  g_ptr_array_set_size (copy->hashes, 0);
+  g_array_set_size (copy->values, 0);
+  return TRUE;
+}
+
+static gboolean
+copy_vector_cb (const char  *hash,
+                const float *vector,
+                guint        dims,
+                gpointer     user_data)
+{
+  VectorCopy *copy = user_data;
+
+  if (copy->dims == 0)
+    copy->dims = dims;
+  if (dims != copy->dims)
+    return TRUE;
+  g_ptr_array_add (copy->hashes, g_strdup (hash));
+  g_array_append_vals (copy->values, vector, dims);
+  return copy->hashes->len < COPY_BATCH_VECTORS || flush_vectors (copy);
+}
+
+/**
+ * lode_index_store_copy:
+ * @from: the index to read
+ * @to: an empty index to write
+ * @model: (nullable): the embedding model whose vectors are copied; %NULL for none
+ * @cancellable: (nullable): a #GCancellable
+ * @counts: (out caller-allocates): what was copied
+ * @error: return location for a #GError
+ *
+ * Copies a project's index between stores without chunking or embedding anything again:
+ * files with their hashes, chunks, declarations and imports, the meta that says where the
+ * index came from, and the vectors of @model by text. In batches, so that an interrupted
+ * copy can simply be run again.
+ *
+ * Returns: %TRUE when everything was copied
+ */
+gboolean
+lode_index_store_copy (LodeIndexStore       *from,
+                       LodeIndexStore       *to,
+                       const char           *model,
+                       GCancellable         *cancellable,
+                       LodeStoreCopyCounts  *counts,
+                       GError              **error)
+{
+  g_autoptr(GPtrArray) files = NULL;
+  g_autoptr(GPtrArray) hashes = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (float));
+  VectorCopy copy = { to, model, hashes, values, 0, 0, error, FALSE };
+  guint in_batch = 0;
+
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (from) && LODE_IS_INDEX_STORE (to), FALSE);
+
+  memset (counts, 0, sizeof *counts);
+  files = lode_index_store_dup_files (from, error);
+  if (files == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      const LodeStoredFile *file = g_ptr_array_index (files, i);
+      g_autoptr(GPtrArray) chunks = NULL;
+      g_autoptr(GPtrArray) symbols = NULL;
+      g_autoptr(GPtrArray) imports = NULL;
+      LodeFileInfo info = { file->path, file->language, file->hash, file->size,
+                            file->mtime_usec, file->n_lines };
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        goto failed;
+      if (in_batch == 0 && !lode_index_store_begin (to, error))
+        return FALSE;
+
+      chunks = lode_index_store_dup_chunks_for_file (from, file->path, error);
+      symbols = chunks != NULL ? lode_index_store_dup_symbols_for_file (from, file->path, error)
+                               : NULL;
+      imports = symbols != NULL ? lode_index_store_dup_imports (from, file->path, error) : NULL;
+      if (imports == NULL ||
+          !lode_index_store_put_file (to, &info, chunks, symbols, error) ||
+          !lode_index_store_put_imports (to, file->path, imports, error))
+        goto failed;
+
+      counts->n_files++;
+      counts->n_chunks += chunks->len;
+      counts->n_imports += imports->len;
+      if (++in_batch == COPY_BATCH_FILES)
+        {
+          in_batch = 0;
+          if (!lode_index_store_commit (to, error))
+            return FALSE;
+        }
+    }
+
+  if (in_batch == 0 && !lode_index_store_begin (to, error))
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (copied_meta); i++)
+    {
+      g_autofree char *value = lode_index_store_dup_meta (from, copied_meta[i]);
+
+      if (value != NULL && !lode_index_store_set_meta (to, copied_meta[i], value, error))
+        goto failed;
+    }
+  if (!lode_index_store_commit (to, error))
+    return FALSE;
+
+  if (model != NULL &&
+      (!lode_index_store_foreach_vector (from, model, copy_vector_cb, &copy, error) ||
+       copy.failed || !flush_vectors (&copy)))
+    return FALSE;
+
+  counts->n_vectors = copy.n_vectors;
+  return TRUE;
+
+failed:
+  lode_index_store_rollback (to);
+  return FALSE;
+}
+
+gboolean
+lode_index_store_get_was_reset (LodeIndexStore *self)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->get_was_reset (self);
+}
+
+const char *
+lode_index_store_get_reset_reason (LodeIndexStore *self)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->get_reset_reason (self);
+}
+
+GHashTable *
+lode_index_store_dup_file_hashes (LodeIndexStore  *self,
+                                  GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_file_hashes (self, error);
+}
+
+/**
+ * lode_index_store_dup_files:
+ * @self: a #LodeIndexStore
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (element-type LodeStoredFile): every file, by path
+ */
+GPtrArray *
+lode_index_store_dup_files (LodeIndexStore  *self,
+                            GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_files (self, error);
+}
+
+gboolean
+lode_index_store_begin (LodeIndexStore  *self,
+                        GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->begin (self, error);
+}
+
+gboolean
+lode_index_store_commit (LodeIndexStore  *self,
+                         GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->commit (self, error);
+}
+
+void
+lode_index_store_rollback (LodeIndexStore *self)
+{
+  g_return_if_fail (LODE_IS_INDEX_STORE (self));
+
+  LODE_INDEX_STORE_GET_IFACE (self)->rollback (self);
+}
+
+gboolean
+lode_index_store_put_file (LodeIndexStore      *self,
+                           const LodeFileInfo  *file,
+                           GPtrArray           *chunks,
+                           GPtrArray           *symbols,
+                           GError             **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->put_file (self, file, chunks, symbols, error);
+}
+
+/**
+ * lode_index_store_put_references:
+ * @self: a #LodeIndexStore
+ * @path: a file put in this batch
+ * @references: (nullable): the file's references to symbols, from the chunker
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_index_store_put_references (LodeIndexStore  *self,
+                                 const char      *path,
+                                 LodeReferences  *references,
+                                 GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->put_references (self, path, references, error);
+}
+
+gboolean
+lode_index_store_remove_file (LodeIndexStore  *self,
+                              const char      *path,
+                              GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->remove_file (self, path, error);
+}
+
+char *
+lode_index_store_dup_meta (LodeIndexStore *self,
+                           const char     *key)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_meta (self, key);
+}
+
+gboolean
+lode_index_store_set_meta (LodeIndexStore  *self,
+                           const char      *key,
+                           const char      *value,
+                           GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->set_meta (self, key, value, error);
+}
+
+gboolean
+lode_index_store_get_stats (LodeIndexStore  *self,
+                            LodeStoreStats  *stats,
+                            GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->get_stats (self, stats, error);
+}
+
+GHashTable *
+lode_index_store_dup_language_counts (LodeIndexStore  *self,
+                                      GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_language_counts (self, error);
+}
+
+GPtrArray *
+lode_index_store_dup_chunks_for_file (LodeIndexStore  *self,
+                                      const char      *path,
+                                      GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_chunks_for_file (self, path, error);
+}
+
+GPtrArray *
+lode_index_store_dup_symbols_for_file (LodeIndexStore  *self,
+                                       const char      *path,
+                                       GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_symbols_for_file (self, path, error);
+}
+
+gboolean
+lode_index_store_put_imports (LodeIndexStore  *self,
+                              const char      *path,
+                              GPtrArray       *imports,
+                              GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->put_imports (self, path, imports, error);
+}
+
+GPtrArray *
+lode_index_store_dup_imports (LodeIndexStore  *self,
+                              const char      *path,
+                              GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_imports (self, path, error);
+}
+
+GPtrArray *
+lode_index_store_dup_imports_for_key (LodeIndexStore  *self,
+                                      const char      *key,
+                                      GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_imports_for_key (self, key, error);
+}
+
+GPtrArray *
+lode_index_store_dup_imports_to (LodeIndexStore  *self,
+                                 const char      *target,
+                                 GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_imports_to (self, target, error);
+}
+
+gboolean
+lode_index_store_set_import_targets (LodeIndexStore      *self,
+                                     gint64               import_id,
+                                     const char * const  *targets,
+                                     const char          *package,
+                                     GError             **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->set_import_targets (self, import_id, targets, package,
+                                                                error);
+}
+
+LodeGraph *
+lode_index_store_load_graph (LodeIndexStore  *self,
+                             GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->load_graph (self, error);
+}
+
+gboolean
+lode_index_store_get_graph_counts (LodeIndexStore   *self,
+                                   LodeGraphCounts  *counts,
+                                   GError          **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->get_graph_counts (self, counts, error);
+}
+
+gboolean
+lode_index_store_clear_graph (LodeIndexStore  *self,
+                              gboolean         forget_hashes,
+                              GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->clear_graph (self, forget_hashes, error);
+}
+
+GPtrArray *
+lode_index_store_dup_unembedded (LodeIndexStore  *self,
+                                 const char      *model,
+                                 gint64           after_chunk,
+                                 guint            limit,
+                                 GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_unembedded (self, model, after_chunk, limit, error);
+}
+
+gboolean
+lode_index_store_put_vectors (LodeIndexStore      *self,
+                              const char          *model,
+                              guint                dims,
+                              const char * const  *hashes,
+                              const float         *vectors,
+                              guint                n_vectors,
+                              guint               *n_chunks,
+                              GError             **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->put_vectors (self, model, dims, hashes, vectors,
+                                                         n_vectors, n_chunks, error);
+}
+
+gboolean
+lode_index_store_count_embedded (LodeIndexStore  *self,
+                                 const char      *model,
+                                 guint           *n_embedded,
+                                 guint           *n_embeddable,
+                                 GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->count_embedded (self, model, n_embedded,
+                                                            n_embeddable, error);
+}
+
+gboolean
+lode_index_store_prune_vectors (LodeIndexStore  *self,
+                                const char      *model,
+                                GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->prune_vectors (self, model, error);
+}
+
+gboolean
+lode_index_store_foreach_vector (LodeIndexStore      *self,
+                                 const char          *model,
+                                 LodeVectorHashFunc   func,
+                                 gpointer             user_data,
+                                 GError             **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->foreach_vector (self, model, func, user_data, error);
+}
+
+/**
+ * lode_index_store_text_hash:
+ * @text: (nullable): a chunk's text
+ *
+ * The key of a chunk's vector in every store, so that identical text is embedded once and
+ * an index copied between stores keeps its vectors.
+ *
+ * Returns: (transfer full) (nullable): the SHA-1 of @text, or %NULL for blank text (which is
+ *   not embedded)
+ */
+char *
+lode_index_store_text_hash (const char *text)
+{
+  const char *p;
+
+  for (p = text; p != NULL && *p != '\0' && g_ascii_isspace (*p); p++)
+    ;
+  if (p == NULL || *p == '\0')
+    return NULL;
+
+  return g_compute_checksum_for_string (G_CHECKSUM_SHA1, text, -1);
+}

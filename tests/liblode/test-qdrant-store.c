@@ -1,0 +1,914 @@
+/* test-qdrant-store.c — LodeQdrantStore against the loopback Qdrant (or a real one)
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "lode.h"
+#include "lode-index-store.h"
+#include "lode-qdrant-store.h"
+#include "qdrant-server.h"
+
+#define assert_ok(call) \
+  G_STMT_START { gboolean ok_ = (call); g_assert_no_error (error); g_assert_true (ok_); } G_STMT_END
+
+typedef struct
+{
+  QdrantServer     *server;
+  LodeQdrantClient *client;
+  char             *collection;
+} Fixture;
+
+static void
+setup (Fixture       *fixture,
+       gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  fixture->server = qdrant_server_new (NULL);
+  if (fixture->server == NULL)
+    return;
+  fixture->client = lode_qdrant_client_new (fixture->server->url,
+                                            g_getenv ("LODE_TEST_QDRANT_API_KEY"), &error);
+  g_assert_no_error (error);
+  lode_qdrant_client_set_retry (fixture->client, 3, 5);
+  fixture->collection = qdrant_server_collection (fixture->server, "store");
+  lode_qdrant_client_delete_collection (fixture->client, fixture->collection, NULL, NULL);
+}
+
+static void
+teardown (Fixture       *fixture,
+          gconstpointer  data)
+{
+  if (fixture->server == NULL)
+    return;
+  qdrant_server_assert_valid (fixture->server);
+  lode_qdrant_client_delete_collection (fixture->client, fixture->collection, NULL, NULL);
+  g_clear_object (&fixture->client);
+  g_free (fixture->collection);
+  qdrant_server_free (fixture->server);
+}
+
+static LodeQdrantStore *
+open_store (Fixture  *fixture,
+            guint     dims,
+            gboolean  writer)
+{
+  LodeQdrantCollectionSpec spec = { .dims = dims };
+  g_autoptr(GError) error = NULL;
+  LodeQdrantStore *store = lode_qdrant_store_open (fixture->client, fixture->collection, &spec,
+                                                   writer, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (store);
+  return store;
+}
+
+static GPtrArray *
+make_chunks (const char *name,
+             guint       n)
+{
+  GPtrArray *chunks = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_chunk_free);
+
+  for (guint i = 0; i < n; i++)
+    {
+      LodeChunk *chunk = lode_chunk_new ();
+
+      chunk->start_line = i * 10 + 1;
+      chunk->end_line = i * 10 + 9;
+      chunk->kind = "function";
+      chunk->symbol = g_strdup_printf ("%s_%u", name, i);
+      chunk->signature = g_strdup_printf ("int %s_%u (void)", name, i);
+      chunk->content = g_strdup_printf ("int\n%s_%u (void)\n{\n"
+                                        "  return parseHttpRequest (%u);\n}\n", name, i, i);
+      g_ptr_array_add (chunks, chunk);
+    }
+  return chunks;
+}
+
+static GPtrArray *
+make_symbols (const char *name,
+              guint       n)
+{
+  GPtrArray *symbols = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_symbol_free);
+
+  for (guint i = 0; i < n; i++)
+    {
+      LodeSymbol *symbol = lode_symbol_new ();
+
+      symbol->name = g_strdup_printf ("%s_%u", name, i);
+      symbol->kind = "function";
+      symbol->start_line = i * 10 + 2;
+      symbol->end_line = i * 10 + 9;
+      g_ptr_array_add (symbols, symbol);
+    }
+  return symbols;
+}
+
+static void
+put (LodeQdrantStore *store,
+     const char      *path,
+     const char      *hash,
+     const char      *name,
+     guint            n_chunks)
+{
+  LodeFileInfo info = { path, "c", hash, 100, 0, n_chunks * 10 };
+  g_autoptr(GPtrArray) chunks = make_chunks (name, n_chunks);
+  g_autoptr(GPtrArray) symbols = make_symbols (name, n_chunks);
+  g_autoptr(GError) error = NULL;
+
+  assert_ok (lode_index_store_put_file (LODE_INDEX_STORE (store), &info, chunks, symbols, &error));
+}
+
+static GPtrArray *
+imports_to (const char *target)
+{
+  GPtrArray *imports = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_import_free);
+  LodeStoredImport *import = g_new0 (LodeStoredImport, 1);
+  const char *targets[] = { target, NULL };
+
+  import->specifier = g_strdup (target);
+  import->kind = g_strdup ("include-local");
+  import->line = 1;
+  import->key = g_strdup ("b");
+  import->targets = g_strdupv ((char **) targets);
+  g_ptr_array_add (imports, import);
+
+  import = g_new0 (LodeStoredImport, 1);
+  import->specifier = g_strdup ("stdio.h");
+  import->kind = g_strdup ("include-system");
+  import->line = 2;
+  import->package = g_strdup ("stdio.h");
+  g_ptr_array_add (imports, import);
+  return imports;
+}
+
+static guint64
+count_chunks (Fixture    *fixture,
+              const char *path)
+{
+  g_autoptr(JsonNode) filter = lode_qdrant_filter_match ("type", "chunk");
+  g_autoptr(GError) error = NULL;
+  guint64 count = 0;
+
+  if (path != NULL)
+    filter = lode_qdrant_filter_and (g_steal_pointer (&filter),
+                                     lode_qdrant_filter_match ("path", path));
+  assert_ok (lode_qdrant_client_count (fixture->client, fixture->collection, filter, &count, NULL,
+                                       &error));
+  return count;
+}
+
+/* Everything the SQLite store keeps comes back from a new store object (another process or
+ * machine): hashes, meta, stats, languages, chunks with their declarations, the graph. */
+static void
+test_round_trip (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(LodeQdrantStore) store = NULL;
+  g_autoptr(LodeQdrantStore) again = NULL;
+  g_autoptr(GPtrArray) imports = NULL;
+  g_autoptr(GPtrArray) stored = NULL;
+  g_autoptr(GPtrArray) to_b = NULL;
+  g_autoptr(GPtrArray) chunks = NULL;
+  g_autoptr(GHashTable) hashes = NULL;
+  g_autoptr(GHashTable) languages = NULL;
+  g_autoptr(LodeGraph) graph = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *state = NULL;
+  LodeStoreStats stats;
+  LodeGraphCounts counts;
+  LodeChunk *first;
+
+  if (fixture->server == NULL)
+    return;
+
+  store = open_store (fixture, 0, TRUE);
+  g_assert_false (lode_index_store_get_was_reset (LODE_INDEX_STORE (store)));
+  assert_ok (lode_index_store_begin (LODE_INDEX_STORE (store), &error));
+  put (store, "src/a.c", "hash-a", "alpha", 3);
+  put (store, "src/b.c", "hash-b", "beta", 2);
+  imports = imports_to ("src/b.c");
+  assert_ok (lode_index_store_put_imports (LODE_INDEX_STORE (store), "src/a.c", imports, &error));
+  assert_ok (lode_index_store_set_meta (LODE_INDEX_STORE (store), "state", "ready", &error));
+  assert_ok (lode_index_store_commit (LODE_INDEX_STORE (store), &error));
+  g_clear_object (&store);
+
+  again = open_store (fixture, 0, FALSE);
+  hashes = lode_index_store_dup_file_hashes (LODE_INDEX_STORE (again), NULL);
+  g_assert_cmpuint (g_hash_table_size (hashes), ==, 2);
+  g_assert_cmpstr (g_hash_table_lookup (hashes, "src/a.c"), ==, "hash-a");
+  state = lode_index_store_dup_meta (LODE_INDEX_STORE (again), "state");
+  g_assert_cmpstr (state, ==, "ready");
+
+  g_assert_true (lode_index_store_get_stats (LODE_INDEX_STORE (again), &stats, NULL));
+  g_assert_cmpuint (stats.n_files, ==, 2);
+  g_assert_cmpuint (stats.n_chunks, ==, 5);
+  g_assert_cmpuint (stats.n_symbols, ==, 5);
+  g_assert_cmpuint (stats.n_lines, ==, 50);
+  languages = lode_index_store_dup_language_counts (LODE_INDEX_STORE (again), NULL);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (languages, "c")), ==, 2);
+
+  chunks = lode_index_store_dup_chunks_for_file (LODE_INDEX_STORE (again), "src/a.c", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (chunks->len, ==, 3);
+  first = g_ptr_array_index (chunks, 0);
+  g_assert_cmpuint (first->start_line, ==, 1);
+  g_assert_cmpstr (first->symbol, ==, "alpha_0");
+  g_assert_cmpstr (first->kind, ==, "function");
+  g_assert_nonnull (strstr (first->content, "parseHttpRequest"));
+
+  stored = lode_index_store_dup_imports (LODE_INDEX_STORE (again), "src/a.c", NULL);
+  g_assert_cmpuint (stored->len, ==, 2);
+  g_assert_cmpstr (((LodeStoredImport *) stored->pdata[0])->targets[0], ==, "src/b.c");
+  g_assert_cmpstr (((LodeStoredImport *) stored->pdata[1])->package, ==, "stdio.h");
+  to_b = lode_index_store_dup_imports_to (LODE_INDEX_STORE (again), "src/b.c", NULL);
+  g_assert_cmpuint (to_b->len, ==, 1);
+  g_assert_true (lode_index_store_get_graph_counts (LODE_INDEX_STORE (again), &counts, NULL));
+  g_assert_cmpuint (counts.n_imports, ==, 2);
+  g_assert_cmpuint (counts.n_internal, ==, 1);
+  g_assert_cmpuint (counts.n_external, ==, 1);
+  graph = lode_index_store_load_graph (LODE_INDEX_STORE (again), NULL);
+  g_assert_cmpuint (lode_graph_get_n_files (graph), ==, 2);
+}
+
+/* Removing a file takes its chunks and its point, and unlinks the imports that reached it. */
+static void
+test_remove (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autoptr(LodeQdrantStore) store = NULL;
+  g_autoptr(LodeQdrantStore) again = NULL;
+  g_autoptr(GPtrArray) imports = NULL;
+  g_autoptr(GPtrArray) stored = NULL;
+  g_autoptr(GHashTable) hashes = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (fixture->server == NULL)
+    return;
+
+  store = open_store (fixture, 0, TRUE);
+  put (store, "src/a.c", "hash-a", "alpha", 3);
+  put (store, "src/b.c", "hash-b", "beta", 2);
+  imports = imports_to ("src/b.c");
+  assert_ok (lode_index_store_put_imports (LODE_INDEX_STORE (store), "src/a.c", imports, &error));
+  g_assert_cmpuint (count_chunks (fixture, NULL), ==, 5);
+
+  assert_ok (lode_index_store_remove_file (LODE_INDEX_STORE (store), "src/b.c", &error));
+  g_assert_cmpuint (count_chunks (fixture, "src/b.c"), ==, 0);
+  g_assert_cmpuint (count_chunks (fixture, NULL), ==, 3);
+
+  again = open_store (fixture, 0, FALSE);
+  hashes = lode_index_store_dup_file_hashes (LODE_INDEX_STORE (again), NULL);
+  g_assert_cmpuint (g_hash_table_size (hashes), ==, 1);
+  stored = lode_index_store_dup_imports (LODE_INDEX_STORE (again), "src/a.c", NULL);
+  g_assert_true (((LodeStoredImport *) stored->pdata[0])->targets == NULL ||
+                 ((LodeStoredImport *) stored->pdata[0])->targets[0] == NULL);
+}
+
+/* A commit that breaks between its requests (here the file points never land) is repaired by
+ * the next run, as the SQLite store's next run resumes: the file keeps its old hash, so it is
+ * chunked again, and no chunk of the broken batch survives beside the new ones. */
+static void
+test_crash_between_batches (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  g_autoptr(LodeQdrantStore) store = NULL;
+  g_autoptr(LodeQdrantStore) after = NULL;
+  g_autoptr(GHashTable) hashes = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (fixture->server == NULL || !qdrant_server_is_loopback (fixture->server))
+    {
+      g_test_skip ("needs fault injection (the loopback server)");
+      return;
+    }
+
+  store = open_store (fixture, 0, TRUE);
+  put (store, "src/a.c", "hash-a1", "alpha", 3);
+  g_assert_cmpuint (count_chunks (fixture, "src/a.c"), ==, 3);
+
+  /* The next commit: counters, delete, chunks, then the file points — which fail for good. */
+  assert_ok (lode_index_store_begin (LODE_INDEX_STORE (store), &error));
+  put (store, "src/a.c", "hash-a2", "alpha2", 2);
+  put (store, "src/b.c", "hash-b1", "beta", 2);
+  qdrant_server_add_fault (fixture->server,
+                           "[{\"method\": \"PUT\", \"path\": \"/points\", \"skip\": 2,"
+                           " \"status\": 500, \"count\": 100}]");
+  g_assert_false (lode_index_store_commit (LODE_INDEX_STORE (store), &error));
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_STORE);
+  g_clear_error (&error);
+  g_clear_object (&store);
+  g_assert_cmpuint (count_chunks (fixture, "src/b.c"), ==, 2);
+
+  /* What the next run finds: the old hash of a.c, no b.c. */
+  after = open_store (fixture, 0, TRUE);
+  hashes = lode_index_store_dup_file_hashes (LODE_INDEX_STORE (after), NULL);
+  g_assert_cmpstr (g_hash_table_lookup (hashes, "src/a.c"), ==, "hash-a1");
+  g_assert_false (g_hash_table_contains (hashes, "src/b.c"));
+}
+
+/* The second half of the crash test: the server is healthy again and the run repeats. */
+static void
+test_resume_after_crash (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autoptr(LodeQdrantStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (fixture->server == NULL || !qdrant_server_is_loopback (fixture->server))
+    {
+      g_test_skip ("needs fault injection (the loopback server)");
+      return;
+    }
+
+  store = open_store (fixture, 0, TRUE);
+  put (store, "src/a.c", "hash-a1", "alpha", 3);
+  assert_ok (lode_index_store_begin (LODE_INDEX_STORE (store), &error));
+  put (store, "src/a.c", "hash-a2", "alpha2", 2);
+  put (store, "src/b.c", "hash-b1", "beta", 2);
+  qdrant_server_add_fault (fixture->server,
+                           "[{\"method\": \"PUT\", \"path\": \"/points\", \"skip\": 2,"
+                           " \"status\": 500, \"count\": 1}]");
+  g_assert_false (lode_index_store_commit (LODE_INDEX_STORE (store), &error));
+  g_clear_error (&error);
+  g_clear_object (&store);
+
+  store = open_store (fixture, 0, TRUE);
+  assert_ok (lode_index_store_begin (LODE_INDEX_STORE (store), &error));
+  put (store, "src/a.c", "hash-a2", "alpha2", 2);
+  put (store, "src/b.c", "hash-b1", "beta", 2);
+  assert_ok (lode_index_store_commit (LODE_INDEX_STORE (store), &error));
+  g_assert_cmpuint (count_chunks (fixture, "src/a.c"), ==, 2);
+  g_assert_cmpuint (count_chunks (fixture, "src/b.c"), ==, 2);
+  g_assert_cmpuint (count_chunks (fixture, NULL), ==, 4);
+}
+
+/* A collection written by another schema version is made anew by a writer, with the reason,
+ * and refused to a reader. */
+static void
+test_schema_version (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(LodeQdrantStore) store = NULL;
+  g_autoptr(LodeQdrantStore) reader = NULL;
+  g_autoptr(LodeQdrantStore) writer = NULL;
+  g_autoptr(GError) error = NULL;
+  LodeQdrantCollectionSpec spec = { 0 };
+
+  if (fixture->server == NULL)
+    return;
+
+  store = open_store (fixture, 0, TRUE);
+  put (store, "src/a.c", "hash-a", "alpha", 1);
+  assert_ok (lode_index_store_set_meta (LODE_INDEX_STORE (store), "schema", "0", &error));
+  g_clear_object (&store);
+
+  reader = lode_qdrant_store_open (fixture->client, fixture->collection, &spec, FALSE, NULL,
+                                   &error);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED);
+  g_assert_null (reader);
+  g_clear_error (&error);
+
+  writer = open_store (fixture, 0, TRUE);
+  g_assert_true (lode_index_store_get_was_reset (LODE_INDEX_STORE (writer)));
+  g_assert_nonnull (strstr (lode_index_store_get_reset_reason (LODE_INDEX_STORE (writer)),
+                            "schema version 0"));
+  g_assert_cmpuint (count_chunks (fixture, NULL), ==, 0);
+}
+
+/* The embedding pass's side: chunks without a vector, vectors by text hash, counts. */
+static void
+test_vectors (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autoptr(LodeQdrantStore) store = NULL;
+  g_autoptr(GPtrArray) todo = NULL;
+  g_autoptr(GPtrArray) rest = NULL;
+  g_autoptr(GPtrArray) hashes = g_ptr_array_new ();
+  g_autoptr(GArray) vectors = g_array_new (FALSE, FALSE, sizeof (float));
+  g_autoptr(GError) error = NULL;
+  guint n_embedded = 0, n_embeddable = 0, n_chunks = 0;
+
+  if (fixture->server == NULL)
+    return;
+
+  store = open_store (fixture, 3, TRUE);
+  put (store, "src/a.c", "hash-a", "alpha", 3);
+
+  todo = lode_index_store_dup_unembedded (LODE_INDEX_STORE (store), "test-model", 0, 10, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (todo->len, ==, 3);
+  for (guint i = 0; i < todo->len; i++)
+    {
+      LodeStoreEmbedText *text = g_ptr_array_index (todo, i);
+      float v[3] = { i == 0, i == 1, i == 2 };
+
+      g_assert_nonnull (strstr (text->text, "parseHttpRequest"));
+      g_ptr_array_add (hashes, text->hash);
+      g_array_append_vals (vectors, v, 3);
+    }
+
+  /* Wrong dimensions are refused with the remedy. */
+  g_assert_false (lode_index_store_put_vectors (LODE_INDEX_STORE (store), "test-model", 2,
+                                                 (const char * const *) hashes->pdata,
+                                                 (float *) vectors->data, 1, NULL, &error));
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_STORE);
+  g_clear_error (&error);
+
+  assert_ok (lode_index_store_put_vectors (LODE_INDEX_STORE (store), "test-model", 3,
+                                            (const char * const *) hashes->pdata,
+                                            (float *) vectors->data, 2, &n_chunks, &error));
+  g_assert_cmpuint (n_chunks, ==, 2);
+  assert_ok (lode_index_store_count_embedded (LODE_INDEX_STORE (store), "test-model", &n_embedded,
+                                              &n_embeddable, &error));
+  g_assert_cmpuint (n_embedded, ==, 2);
+  g_assert_cmpuint (n_embeddable, ==, 3);
+  rest = lode_index_store_dup_unembedded (LODE_INDEX_STORE (store), "test-model", 0, 10, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (rest->len, ==, 1);
+
+}
+
+/* ---- through the engine ------------------------------------------------------------------ */
+
+typedef struct
+{
+  LodeEngine     *engine;
+  LodeProject    *project;
+  LodeIndexStore *store;
+  LodeConfig     *config;
+} Indexed;
+
+/* A Qdrant collection goes with the test (a real server is shared). */
+static void
+indexed_clear (Indexed *indexed)
+{
+  if (indexed->config != NULL && indexed->project != NULL)
+    lode_index_store_remove (indexed->config, LODE_STORE_KIND_QDRANT,
+                             lode_project_get_db_path (indexed->project), NULL);
+  g_clear_pointer (&indexed->config, lode_config_free);
+  g_clear_object (&indexed->store);
+  g_clear_object (&indexed->project);
+  g_clear_object (&indexed->engine);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Indexed, indexed_clear)
+
+static LodeIndexReport *
+index_corpus (Fixture    *fixture,
+              const char *store,
+              const char *root,
+              Indexed    *indexed)
+{
+  g_autoptr(LodeConfig) config = lode_config_new_default ();
+  g_autoptr(GError) error = NULL;
+  LodeStoreKind kind = LODE_STORE_KIND_SQLITE;
+  LodeIndexReport *report;
+
+  g_free (config->data_dir);
+  config->data_dir = g_build_filename (g_get_user_cache_dir (), "lode-test", store, NULL);
+  g_free (config->store);
+  config->store = g_strdup (store);
+  config->qdrant_url = g_strdup (fixture->server->url);
+  /* One chunking thread: files get their ids in the walk's order in both stores. With more,
+   * ids follow which thread finishes first, and the searcher breaks ties of score by file
+   * id, so two stores indexed side by side could order equal scores differently. */
+  config->index_threads = 1;
+  /* The random tiny BERT: real vectors through the real embedding pass, quickly. */
+  config->embedding_model = g_test_build_filename (G_TEST_BUILT, "liblode", "fixtures",
+                                                   "tiny-bert-random", NULL);
+
+  indexed->engine = lode_engine_new (config);
+  indexed->config = lode_config_copy (config);
+  indexed->project = lode_engine_open_project (indexed->engine, root, FALSE, &error);
+  g_assert_no_error (error);
+  report = lode_project_index (indexed->project, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (report);
+  g_assert_true (lode_project_is_indexed (indexed->project));
+
+  g_assert_true (lode_store_kind_from_string (store, &kind));
+  indexed->store = lode_index_store_open (config, kind, lode_project_get_db_path (indexed->project),
+                                          0, FALSE, NULL, &error);
+  g_assert_no_error (error);
+  return report;
+}
+
+static gpointer
+read_nothing (LodeProject  *project,
+              LodeStore    *store,
+              gpointer      data,
+              GError      **error)
+{
+  g_assert_true (LODE_IS_STORE (store));
+  return project;
+}
+
+static void
+assert_same_imports (GPtrArray *a,
+                     GPtrArray *b)
+{
+  g_assert_cmpuint (a->len, ==, b->len);
+  for (guint i = 0; i < a->len; i++)
+    {
+      const LodeStoredImport *x = g_ptr_array_index (a, i);
+      const LodeStoredImport *y = g_ptr_array_index (b, i);
+
+      g_assert_cmpstr (x->specifier, ==, y->specifier);
+      g_assert_cmpstr (x->kind, ==, y->kind);
+      g_assert_cmpuint (x->line, ==, y->line);
+      g_assert_cmpstr (x->package, ==, y->package);
+      g_assert_cmpuint (x->targets != NULL ? g_strv_length (x->targets) : 0, ==,
+                        y->targets != NULL ? g_strv_length (y->targets) : 0);
+    }
+}
+
+/* The fixture corpus indexed through the engine into SQLite and into Qdrant: the same files
+ * and hashes, chunks, declarations, languages and import graph; a second run finds nothing
+ * to do in either. */
+static void
+test_engine_same_as_sqlite (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  const char *root = g_test_get_filename (G_TEST_DIST, "liblode", "fixtures", "corpus", NULL);
+  g_auto(Indexed) sqlite = { 0 };
+  g_auto(Indexed) qdrant = { 0 };
+  g_autoptr(LodeIndexReport) first = NULL;
+  g_autoptr(LodeIndexReport) again = NULL;
+  g_autoptr(LodeIndexReport) reference = NULL;
+  g_autoptr(GHashTable) hashes_a = NULL;
+  g_autoptr(GHashTable) hashes_b = NULL;
+  g_autoptr(GHashTable) languages_a = NULL;
+  g_autoptr(GHashTable) languages_b = NULL;
+  g_autoptr(GError) error = NULL;
+  LodeStoreStats stats_a, stats_b;
+  LodeGraphCounts graph_a, graph_b;
+  GHashTableIter iter;
+  const char *path;
+  const char *hash;
+
+  if (fixture->server == NULL)
+    return;
+
+  reference = index_corpus (fixture, "sqlite", root, &sqlite);
+  first = index_corpus (fixture, "qdrant", root, &qdrant);
+  g_assert_cmpuint (first->n_files, ==, reference->n_files);
+  g_assert_cmpuint (first->n_chunks, ==, reference->n_chunks);
+  g_assert_cmpstr (first->embedding_model, ==, "tiny-bert-random");
+  g_assert_cmpuint (first->n_embedded, ==, reference->n_embedded);
+  g_assert_cmpuint (first->n_embedded, >, 0);
+
+  /* The symbol tools read the SQLite store only: on a Qdrant project they get an error that
+   * says so, not a store of the wrong type. */
+  g_assert_nonnull (lode_project_read (sqlite.project, read_nothing, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_null (lode_project_read (qdrant.project, read_nothing, NULL, &error));
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_UNSUPPORTED);
+  g_assert_nonnull (strstr (error->message, "migrate --to sqlite"));
+  g_clear_error (&error);
+
+  hashes_a = lode_index_store_dup_file_hashes (sqlite.store, &error);
+  hashes_b = lode_index_store_dup_file_hashes (qdrant.store, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_hash_table_size (hashes_a), ==, g_hash_table_size (hashes_b));
+  g_hash_table_iter_init (&iter, hashes_a);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &path, (gpointer *) &hash))
+    {
+      g_autoptr(GPtrArray) imports_a = lode_index_store_dup_imports (sqlite.store, path, NULL);
+      g_autoptr(GPtrArray) imports_b = lode_index_store_dup_imports (qdrant.store, path, NULL);
+      LodeIndexStore *from = sqlite.store, *to = qdrant.store;
+      g_autoptr(GPtrArray) chunks_a = lode_index_store_dup_chunks_for_file (from, path, NULL);
+      g_autoptr(GPtrArray) chunks_b = lode_index_store_dup_chunks_for_file (to, path, NULL);
+      g_autoptr(GPtrArray) symbols_a = lode_index_store_dup_symbols_for_file (from, path, NULL);
+      g_autoptr(GPtrArray) symbols_b = lode_index_store_dup_symbols_for_file (to, path, NULL);
+
+      g_assert_cmpstr (g_hash_table_lookup (hashes_b, path), ==, hash);
+      assert_same_imports (imports_a, imports_b);
+      g_assert_cmpuint (chunks_a->len, ==, chunks_b->len);
+      for (guint i = 0; i < chunks_a->len; i++)
+        {
+          LodeChunk *a = g_ptr_array_index (chunks_a, i);
+          LodeChunk *b = g_ptr_array_index (chunks_b, i);
+
+          g_assert_cmpuint (a->start_line, ==, b->start_line);
+          g_assert_cmpstr (a->symbol, ==, b->symbol);
+          g_assert_cmpstr (a->content, ==, b->content);
+        }
+      g_assert_cmpuint (symbols_a->len, ==, symbols_b->len);
+    }
+
+  g_assert_true (lode_index_store_get_stats (sqlite.store, &stats_a, NULL));
+  g_assert_true (lode_index_store_get_stats (qdrant.store, &stats_b, NULL));
+  g_assert_cmpuint (stats_a.n_files, ==, stats_b.n_files);
+  g_assert_cmpuint (stats_a.n_chunks, ==, stats_b.n_chunks);
+  g_assert_cmpuint (stats_a.n_symbols, ==, stats_b.n_symbols);
+  g_assert_cmpuint (stats_a.n_lines, ==, stats_b.n_lines);
+  languages_a = lode_index_store_dup_language_counts (sqlite.store, NULL);
+  languages_b = lode_index_store_dup_language_counts (qdrant.store, NULL);
+  g_assert_cmpuint (g_hash_table_size (languages_a), ==, g_hash_table_size (languages_b));
+  g_assert_true (lode_index_store_get_graph_counts (sqlite.store, &graph_a, NULL));
+  g_assert_true (lode_index_store_get_graph_counts (qdrant.store, &graph_b, NULL));
+  g_assert_cmpuint (graph_a.n_imports, ==, graph_b.n_imports);
+  g_assert_cmpuint (graph_a.n_internal, ==, graph_b.n_internal);
+  g_assert_cmpuint (graph_a.n_external, ==, graph_b.n_external);
+
+  again = lode_project_index (qdrant.project, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (again->n_unchanged, ==, first->n_files);
+  g_assert_cmpuint (again->n_added + again->n_updated + again->n_removed, ==, 0);
+
+  /* Removing the project deletes its collection (on a real server too). */
+  g_assert_true (lode_engine_remove_project (qdrant.engine, root, &error));
+  g_assert_no_error (error);
+  g_assert_false (lode_project_is_indexed (qdrant.project));
+}
+
+static gboolean
+collect_vector_cb (const char  *hash,
+                   const float *vector,
+                   guint        dims,
+                   gpointer     user_data)
+{
+  GHashTable *vectors = user_data;
+  GArray *values = g_array_sized_new (FALSE, FALSE, sizeof (float), dims);
+
+  g_array_append_vals (values, vector, dims);
+  g_hash_table_insert (vectors, g_strdup (hash), values);
+  return TRUE;
+}
+
+static GHashTable *
+dup_vectors (LodeIndexStore *store)
+{
+  GHashTable *vectors = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                               (GDestroyNotify) g_array_unref);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (lode_index_store_foreach_vector (store, "tiny-bert-random", collect_vector_cb,
+                                                  vectors, &error));
+  g_assert_no_error (error);
+  return vectors;
+}
+
+static void
+assert_same_index (LodeIndexStore *a,
+                   LodeIndexStore *b)
+{
+  g_autoptr(GPtrArray) files_a = lode_index_store_dup_files (a, NULL);
+  g_autoptr(GPtrArray) files_b = lode_index_store_dup_files (b, NULL);
+  g_autoptr(GHashTable) vectors_a = dup_vectors (a);
+  g_autoptr(GHashTable) vectors_b = dup_vectors (b);
+  GHashTableIter iter;
+  const char *hash;
+  GArray *values;
+  LodeGraphCounts graph_a, graph_b;
+  guint n_with_context = 0;
+
+  g_assert_cmpuint (files_a->len, ==, files_b->len);
+  for (guint i = 0; i < files_a->len; i++)
+    {
+      const LodeStoredFile *x = g_ptr_array_index (files_a, i);
+      const LodeStoredFile *y = g_ptr_array_index (files_b, i);
+      g_autoptr(GPtrArray) chunks_a = lode_index_store_dup_chunks_for_file (a, x->path, NULL);
+      g_autoptr(GPtrArray) chunks_b = lode_index_store_dup_chunks_for_file (b, x->path, NULL);
+      g_autoptr(GPtrArray) symbols_a = lode_index_store_dup_symbols_for_file (a, x->path, NULL);
+      g_autoptr(GPtrArray) symbols_b = lode_index_store_dup_symbols_for_file (b, x->path, NULL);
+      g_autoptr(GPtrArray) imports_a = lode_index_store_dup_imports (a, x->path, NULL);
+      g_autoptr(GPtrArray) imports_b = lode_index_store_dup_imports (b, x->path, NULL);
+
+      g_assert_cmpstr (x->path, ==, y->path);
+      g_assert_cmpstr (x->hash, ==, y->hash);
+      g_assert_cmpstr (x->language, ==, y->language);
+      g_assert_cmpuint (x->size, ==, y->size);
+      g_assert_cmpint (x->mtime_usec, ==, y->mtime_usec);
+      g_assert_cmpuint (x->n_lines, ==, y->n_lines);
+      g_assert_cmpuint (chunks_a->len, ==, chunks_b->len);
+      for (guint c = 0; c < chunks_a->len; c++)
+        {
+          LodeChunk *ca = g_ptr_array_index (chunks_a, c);
+          LodeChunk *cb = g_ptr_array_index (chunks_b, c);
+
+          g_assert_cmpuint (ca->end_line, ==, cb->end_line);
+          g_assert_cmpstr (ca->kind, ==, cb->kind);
+          g_assert_cmpstr (ca->signature, ==, cb->signature);
+          g_assert_cmpstr (ca->content, ==, cb->content);
+          /* The doc comments and context the lexical leg searches come along. */
+          g_assert_cmpstr (ca->context, ==, cb->context);
+          n_with_context += ca->context != NULL;
+        }
+      g_assert_cmpuint (symbols_a->len, ==, symbols_b->len);
+      for (guint s = 0; s < symbols_a->len; s++)
+        g_assert_cmpstr (((LodeSymbol *) symbols_a->pdata[s])->name, ==,
+                         ((LodeSymbol *) symbols_b->pdata[s])->name);
+      assert_same_imports (imports_a, imports_b);
+    }
+
+  g_assert_cmpuint (n_with_context, >, 0);
+  g_assert_true (lode_index_store_get_graph_counts (a, &graph_a, NULL));
+  g_assert_true (lode_index_store_get_graph_counts (b, &graph_b, NULL));
+  g_assert_cmpuint (graph_a.n_internal, ==, graph_b.n_internal);
+
+  /* The vectors come over exactly: no text is embedded again. */
+  g_assert_cmpuint (g_hash_table_size (vectors_a), >, 0);
+  g_assert_cmpuint (g_hash_table_size (vectors_a), ==, g_hash_table_size (vectors_b));
+  g_hash_table_iter_init (&iter, vectors_a);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &hash, (gpointer *) &values))
+    {
+      GArray *other = g_hash_table_lookup (vectors_b, hash);
+
+      g_assert_nonnull (other);
+      g_assert_cmpuint (other->len, ==, values->len);
+      g_assert_cmpmem (other->data, other->len * sizeof (float), values->data,
+                       values->len * sizeof (float));
+    }
+}
+
+/* lode migrate: SQLite → Qdrant → SQLite without loss and without embedding again. */
+static void
+test_migrate_round_trip (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  const char *root = g_test_get_filename (G_TEST_DIST, "liblode", "fixtures", "corpus", NULL);
+  g_auto(Indexed) sqlite = { 0 };
+  g_autoptr(LodeIndexReport) report = NULL;
+  g_autoptr(LodeIndexStore) copy = NULL;
+  g_autoptr(LodeIndexStore) back = NULL;
+  g_autoptr(LodeConfig) config = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *model = NULL;
+  g_autofree char *original = NULL;
+  LodeStoreCopyCounts counts;
+  const char *db_path;
+
+  if (fixture->server == NULL)
+    return;
+
+  report = index_corpus (fixture, "sqlite", root, &sqlite);
+  g_assert_cmpuint (report->n_embedded, >, 0);
+  db_path = lode_project_get_db_path (sqlite.project);
+  config = lode_config_new_default ();
+  config->qdrant_url = g_strdup (fixture->server->url);
+
+  /* Into Qdrant. */
+  assert_ok (lode_project_migrate (sqlite.project, LODE_STORE_KIND_QDRANT, NULL, &counts, &model,
+                                   &error));
+  g_assert_cmpuint (counts.n_files, ==, report->n_files);
+  g_assert_cmpuint (counts.n_chunks, ==, report->n_chunks);
+  g_assert_cmpuint (counts.n_vectors, >, 0);
+  g_assert_cmpstr (model, ==, "tiny-bert-random");
+  copy = lode_index_store_open (config, LODE_STORE_KIND_QDRANT, db_path, 0, FALSE, NULL, &error);
+  g_assert_no_error (error);
+  assert_same_index (sqlite.store, copy);
+
+  /* Back into a new SQLite index, the original kept aside to compare with. */
+  original = g_strconcat (db_path, ".original", NULL);
+  g_clear_object (&sqlite.store);
+  g_assert_cmpint (g_rename (db_path, original), ==, 0);
+  assert_ok (lode_project_migrate (sqlite.project, LODE_STORE_KIND_SQLITE, NULL, &counts, NULL,
+                                   &error));
+  back = lode_index_store_open (config, LODE_STORE_KIND_SQLITE, db_path, 0, FALSE, NULL, &error);
+  g_assert_no_error (error);
+  sqlite.store = LODE_INDEX_STORE (lode_store_open_reader (original, &error));
+  g_assert_no_error (error);
+  assert_same_index (sqlite.store, back);
+}
+
+/* Questions in words, identifiers and paths over the fixture corpus (those of
+ * tests/liblode/test-search.c and more). */
+static const char * const agreement_queries[] = {
+  "where do we retry failed http requests",
+  "evict the least recently used entry when the cache is full",
+  "check the signature and expiry of an access token",
+  "split a comma separated line with quoted fields",
+  "limit how many requests a client can make per second",
+  "how are passwords hashed",
+  "render markdown headings and links as html",
+  "show a timestamp as minutes ago or yesterday",
+  "resize uploaded photos into small previews",
+  "is this email address valid",
+  "environment variables override values from the config file",
+  "run jobs on a fixed number of worker threads",
+  "autocomplete search terms by prefix",
+  "detect dead websocket connections with ping and pong",
+  "build a select query with where conditions and parameters",
+  "round currency amounts to cents",
+  "dispatch the most urgent task first",
+  "subscribe to events and publish them to listeners",
+  "when does a cron job run next",
+  "make a url friendly slug from an article title",
+  "stop calling a payment provider that keeps failing",
+  "LruCache",
+  "retry_with_backoff",
+  "parseArgs",
+  "money.py",
+  "web/src/validation",
+};
+
+static GPtrArray *
+top_files (LodeProject    *project,
+           const char     *query,
+           LodeSearchMode  mode)
+{
+  LodeSearchOptions options = LODE_SEARCH_OPTIONS_INIT;
+  g_autoptr(LodeSearchResponse) response = NULL;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *files = g_ptr_array_new_with_free_func (g_free);
+
+  options.query = query;
+  options.limit = 5;
+  options.mode = mode;
+  options.one_per_file = TRUE;
+  response = lode_project_search_full (project, &options, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (response->mode, ==, mode);
+  for (guint i = 0; i < response->results->len; i++)
+    g_ptr_array_add (files, g_strdup (((LodeSearchResult *) response->results->pdata[i])->path));
+  return files;
+}
+
+static gboolean
+same_files (GPtrArray *a,
+            GPtrArray *b)
+{
+  if (a->len != b->len)
+    return FALSE;
+  for (guint i = 0; i < a->len; i++)
+    if (!g_ptr_array_find_with_equal_func (b, a->pdata[i], g_str_equal, NULL))
+      return FALSE;
+  return TRUE;
+}
+
+/* Lexical, hybrid and semantic searches through the Qdrant store find the same top-5 files
+ * as through the SQLite store: the searcher ranks both, the stores only hand it candidates. */
+static void
+test_search_agrees_with_sqlite (Fixture       *fixture,
+                                gconstpointer  data)
+{
+  const char *root = g_test_get_filename (G_TEST_DIST, "liblode", "fixtures", "corpus", NULL);
+  const LodeSearchMode modes[] = {
+    LODE_SEARCH_MODE_LEXICAL, LODE_SEARCH_MODE_HYBRID, LODE_SEARCH_MODE_SEMANTIC
+  };
+  g_auto(Indexed) sqlite = { 0 };
+  g_auto(Indexed) qdrant = { 0 };
+  g_autoptr(LodeIndexReport) a = NULL;
+  g_autoptr(LodeIndexReport) b = NULL;
+  guint n_different = 0;
+
+  if (fixture->server == NULL)
+    return;
+
+  a = index_corpus (fixture, "sqlite", root, &sqlite);
+  b = index_corpus (fixture, "qdrant", root, &qdrant);
+
+  for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+    for (guint i = 0; i < G_N_ELEMENTS (agreement_queries); i++)
+      {
+        g_autoptr(GPtrArray) expected = top_files (sqlite.project, agreement_queries[i], modes[m]);
+        g_autoptr(GPtrArray) found = top_files (qdrant.project, agreement_queries[i], modes[m]);
+        g_autofree char *joined_a = NULL;
+        g_autofree char *joined_b = NULL;
+
+        if (same_files (expected, found))
+          continue;
+        n_different++;
+        g_ptr_array_add (expected, NULL);
+        g_ptr_array_add (found, NULL);
+        joined_a = g_strjoinv (", ", (char **) expected->pdata);
+        joined_b = g_strjoinv (", ", (char **) found->pdata);
+        g_test_message ("mode %d, “%s”: SQLite %s; Qdrant %s", modes[m], agreement_queries[i],
+                        joined_a, joined_b);
+      }
+
+  g_assert_cmpuint (n_different, ==, 0);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  /* Isolated XDG dirs hide the desktop schemas the GNOME proxy resolver reads. */
+  g_setenv ("GIO_USE_PROXY_RESOLVER", "dummy", TRUE);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+#define ADD(path, func) \
+  g_test_add ("/lode/qdrant-store/" path, Fixture, NULL, setup, func, teardown)
+
+  ADD ("round-trip", test_round_trip);
+  ADD ("remove", test_remove);
+  ADD ("crash-between-batches", test_crash_between_batches);
+  ADD ("resume-after-crash", test_resume_after_crash);
+  ADD ("schema-version", test_schema_version);
+  ADD ("vectors", test_vectors);
+  ADD ("engine-same-as-sqlite", test_engine_same_as_sqlite);
+  ADD ("migrate-round-trip", test_migrate_round_trip);
+  ADD ("search-agrees-with-sqlite", test_search_agrees_with_sqlite);
+
+  return g_test_run ();
+}
