@@ -154,7 +154,8 @@ results_have_path (GVariant   *results,
 }
 
 static void
-index_tree (Fixture *fixture)
+index_tree_files (Fixture *fixture,
+                  guint    expected_files)
 {
   g_autoptr(GVariant) report = NULL;
   g_autoptr(GError) error = NULL;
@@ -164,7 +165,13 @@ index_tree (Fixture *fixture)
                                      &error);
   g_assert_no_error (error);
   g_assert_true (g_variant_lookup (report, "files", "u", &files));
-  g_assert_cmpuint (files, ==, 3);
+  g_assert_cmpuint (files, ==, expected_files);
+}
+
+static void
+index_tree (Fixture *fixture)
+{
+  index_tree_files (fixture, 3);
 }
 
 static void
@@ -259,6 +266,59 @@ call_tool (Fixture    *fixture,
   *root = json_from_string (result, error);
   g_assert_nonnull (*root);
   return json_node_get_object (*root);
+}
+
+/* The typed methods refuse a first index of a whole system as codebase_index does. */
+static void
+test_whole_system (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GVariant) report = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *tool_root = g_strdup_printf ("{\"projectPath\": \"%s\", \"wait\": true}",
+                                                g_get_home_dir ());
+  JsonObject *result;
+
+  /* The daemon, activated by the first call below, gets this test's (isolated, nearly empty)
+   * home directory: GLib's test isolation sets HOME to /dev/null in the environment. */
+  g_assert_cmpint (g_mkdir_with_parents (g_get_home_dir (), 0700), ==, 0);
+  reply = g_dbus_connection_call_sync (g_dbus_proxy_get_connection (G_DBUS_PROXY (fixture->proxy)),
+                                       "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                       "org.freedesktop.DBus", "UpdateActivationEnvironment",
+                                       g_variant_new_parsed ("({'HOME': %s},)",
+                                                             g_get_home_dir ()),
+                                       NULL, G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+  g_assert_no_error (error);
+  lode_dbus_daemon1_call_index_sync (fixture->proxy, g_get_home_dir (), FALSE, &report, NULL,
+                                     &error);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "home directory"));
+  g_assert_nonnull (strstr (error->message, "confirm: true"));
+  g_clear_error (&error);
+
+  lode_dbus_daemon1_call_add_project_sync (fixture->proxy, g_get_home_dir (), NULL, NULL, NULL,
+                                           &error);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  /* CallTool refuses it the same way, and indexes it when confirmed. */
+  result = call_tool (fixture, "codebase_index", tool_root, &root, &error);
+  g_assert_no_error (error);
+  g_assert_true (json_object_get_boolean_member (result, "isError"));
+  g_clear_pointer (&root, json_node_unref);
+  g_free (tool_root);
+  tool_root = g_strdup_printf ("{\"projectPath\": \"%s\", \"wait\": true, "
+                               "\"confirm\": true}", g_get_home_dir ());
+  result = call_tool (fixture, "codebase_index", tool_root, &root, &error);
+  g_assert_no_error (error);
+  g_assert_false (json_object_get_boolean_member (result, "isError"));
+
+  /* Once indexed, updating it through Index needs no confirmation. */
+  lode_dbus_daemon1_call_index_sync (fixture->proxy, g_get_home_dir (), FALSE, &report, NULL,
+                                     &error);
+  g_assert_no_error (error);
 }
 
 /* CallTool runs the registry in the daemon: the same structured results as the tools in
@@ -1541,6 +1601,7 @@ main (int   argc,
   ADD ("activation-and-methods", test_activation_and_methods);
   ADD ("bad-input", test_bad_input);
   ADD ("call-tool", test_call_tool);
+  ADD ("whole-system", test_whole_system);
   ADD ("watch", test_watch);
   ADD ("restart-catches-up", test_restart_catches_up);
   ADD ("two-clients-join", test_two_clients_join);
