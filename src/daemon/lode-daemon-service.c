@@ -752,7 +752,7 @@ call_tool_done_cb (GObject      *object,
 
   object_result = lode_tool_result_to_json (tool_result);
   node = json_node_init_object (json_node_alloc (), object_result);
-  json = json_to_string (node, FALSE);
+  json = lode_json_to_string (node, FALSE);
   g_dbus_method_invocation_return_value (g_object_ref (call->invocation),
                                          g_variant_new ("(s)", json));
 }

@@ -321,6 +321,28 @@ test_whole_system (Fixture       *fixture,
   g_assert_no_error (error);
 }
 
+/* CallTool's replies are valid JSON whatever text the index holds: json-glib writes U+001F
+ * raw, which no JSON parser accepts. */
+static void
+test_raw_text (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *reply = NULL;
+  g_autofree char *arguments = g_strdup_printf ("{\"query\": \"unit_separator_marker\", "
+                                                "\"projectPath\": \"%s\", "
+                                                "\"mode\": \"lexical\"}", fixture->root);
+
+  write_file (fixture->root, "src/controls.txt", "unit_separator_marker \x1f between\n");
+  index_tree_files (fixture, 4);
+  g_assert_true (lode_dbus_daemon1_call_call_tool_sync (fixture->proxy, "codebase_search",
+                                                        arguments, no_options (), &reply,
+                                                        NULL, &error));
+  g_assert_no_error (error);
+  g_assert_null (strchr (reply, 0x1f));
+  g_assert_nonnull (strstr (reply, "\\u001f"));
+}
+
 /* CallTool runs the registry in the daemon: the same structured results as the tools in
  * this process, tool failures as results, bad calls as D-Bus errors. */
 static void
@@ -1602,6 +1624,7 @@ main (int   argc,
   ADD ("bad-input", test_bad_input);
   ADD ("call-tool", test_call_tool);
   ADD ("whole-system", test_whole_system);
+  ADD ("raw-text", test_raw_text);
   ADD ("watch", test_watch);
   ADD ("restart-catches-up", test_restart_catches_up);
   ADD ("two-clients-join", test_two_clients_join);
