@@ -1,7 +1,8 @@
-/* test-faults.c — nothing is lost under kills
+/* test-faults.c — nothing is lost under kills and full disks
  *
  * `lode index` killed at random moments, during the lexical and during the embedding pass;
- * loded killed while its watcher applies a branch switch. After each, the next run (or the restarted daemon) must leave an index equal to
+ * loded killed while its watcher applies a branch switch; a full disk under the data
+ * directory. After each, the next run (or the restarted daemon) must leave an index equal to
  * one built from scratch: the same files, chunks, symbols, FTS rows, imports, edges and
  * vectors, and an index that passes SQLite's and FTS5's integrity checks.
  *
@@ -12,13 +13,18 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+/* unshare() and CLONE_NEW*: a mount namespace for the full-disk test. */
+#define _GNU_SOURCE
+
 #include "config.h"
 
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <unistd.h>
 
 #include <gio/gio.h>
@@ -725,6 +731,127 @@ test_kill_embedding (Fixture       *fixture,
                    embedding_started);
 }
 
+/* A full disk -------------------------------------------------------------------------------- */
+
+#define SMALL_DISK "size=512k"
+
+/* The data directory on a tmpfs of 512 KiB, in a mount namespace of our own: root's, or a
+ * user namespace's where the kernel lets an unprivileged user make one. FALSE when neither
+ * is possible. (A file size limit is no stand-in: SQLite reports EFBIG as an I/O error.) */
+static gboolean
+mount_small_disk (const char *dir)
+{
+  g_autofree char *uid_map = g_strdup_printf ("0 %u 1", (guint) getuid ());
+  g_autofree char *gid_map = g_strdup_printf ("0 %u 1", (guint) getgid ());
+
+  if (geteuid () == 0)
+    {
+      if (unshare (CLONE_NEWNS) != 0)
+        return FALSE;
+    }
+  else
+    {
+      if (unshare (CLONE_NEWUSER | CLONE_NEWNS) != 0)
+        return FALSE;
+      g_assert_true (g_file_set_contents ("/proc/self/setgroups", "deny", -1, NULL));
+      g_assert_true (g_file_set_contents ("/proc/self/uid_map", uid_map, -1, NULL));
+      g_assert_true (g_file_set_contents ("/proc/self/gid_map", gid_map, -1, NULL));
+    }
+  g_assert_cmpint (mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  if (mount ("tmpfs", dir, "tmpfs", 0, SMALL_DISK) != 0)
+    g_error ("Cannot mount a tmpfs on %s: %s", dir, g_strerror (errno));
+  return TRUE;
+}
+
+static void
+test_full_disk_in_subprocess (Fixture *fixture)
+{
+  g_autoptr(GSubprocessLauncher) launcher = lode_launcher (fixture, fixture->data_dir);
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *search_out = NULL;
+  g_autofree char *search_err = NULL;
+  g_autofree char *state = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  gboolean resumed = FALSE;
+  int status;
+
+  if (!mount_small_disk (fixture->data_dir))
+    g_error ("No mount namespace after all: %s", g_strerror (errno));
+  index_fully (fixture, fixture->fresh_dir, NULL);
+
+  process = spawn_lode (fixture, launcher, "index");
+  g_subprocess_communicate_utf8 (process, NULL, NULL, &out, &err, &error);
+  g_assert_no_error (error);
+  g_test_message ("lode index on a full disk: %s", err);
+
+  /* A clear error, in words, and a failure status. */
+  g_assert_true (g_subprocess_get_if_exited (process));
+  status = g_subprocess_get_exit_status (process);
+  g_assert_cmpint (status, ==, 1);
+  g_assert_nonnull (strstr (err, "the disk is full where the index is kept"));
+  g_assert_nonnull (strstr (err, fixture->root));
+
+  /* What was stored is consistent and can be read and searched. */
+  state = index_state (fixture, fixture->data_dir);
+  g_assert_cmpstr (state, ==, "incomplete");
+  g_clear_pointer (&root, json_node_unref);
+  {
+    g_autoptr(GSubprocessLauncher) search_launcher = lode_launcher (fixture, fixture->data_dir);
+    g_autoptr(GSubprocess) search = NULL;
+
+    search = g_subprocess_launcher_spawn (search_launcher, &error, g_getenv ("LODE_CLI"),
+                                          "--no-daemon", "search", "--json", "-p",
+                                          fixture->root, "unit0_part1", NULL);
+    g_assert_no_error (error);
+    g_subprocess_communicate_utf8 (search, NULL, NULL, &search_out, &search_err, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (g_subprocess_get_exit_status (search), ==, 0);
+    parse_object (search_out, &root);
+  }
+
+  /* With room again, the next run completes it. */
+  g_assert_cmpint (mount ("tmpfs", fixture->data_dir, "tmpfs", MS_REMOUNT, "size=512m"), ==, 0);
+  index_fully (fixture, fixture->data_dir, &resumed);
+  g_assert_true (resumed);
+  assert_same_index (fixture->data_dir, fixture->fresh_dir, fixture->root);
+}
+
+/* A full disk under the data directory: a clear error, an index that stays consistent and
+ * usable, and a next run that completes once there is room. In a subprocess: the mount
+ * namespace (or the file size limit) is its own. */
+static void
+test_full_disk (Fixture       *fixture,
+                gconstpointer  data)
+{
+  const char *root_argv[] = { "unshare", "-m", "true", NULL };
+  const char *user_argv[] = { "unshare", "-Urm", "true", NULL };
+  int status = -1;
+
+  if (g_test_subprocess ())
+    {
+      test_full_disk_in_subprocess (fixture);
+      return;
+    }
+
+  /* util-linux's unshare tells whether this process may make a mount namespace. */
+  if (!g_spawn_sync (NULL, (char **) (geteuid () == 0 ? root_argv : user_argv), NULL,
+                     G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL |
+                     G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status, NULL) ||
+      !g_spawn_check_wait_status (status, NULL))
+    {
+      g_test_skip ("no mount namespace for a small tmpfs");
+      return;
+    }
+
+  g_test_trap_subprocess (NULL, 600 * G_USEC_PER_SEC,
+                          G_TEST_SUBPROCESS_INHERIT_STDOUT | G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 /* Killing loded during a watcher's update -------------------------------------------------- */
 
 typedef struct
@@ -901,6 +1028,7 @@ main (int   argc,
   ADD ("kill-index", NULL, test_kill_index);
   ADD ("kill-embedding", NULL, test_kill_embedding);
   ADD ("kill-daemon-during-update", NULL, test_kill_daemon_during_update);
+  ADD ("full-disk", NULL, test_full_disk);
 #undef ADD
 
   return g_test_run ();
