@@ -9,6 +9,7 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <signal.h>
+#include <math.h>
 #include <string.h>
 
 #include <json-glib/json-glib.h>
@@ -511,6 +512,15 @@ test_bad_input (Fixture       *fixture,
   g_variant_builder_add (&options, "{sv}", "limit", g_variant_new_string ("ten"));
   g_assert_null (search (fixture, "parse", g_variant_builder_end (&options), &error));
   g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+  /* A known option of the wrong type is named as such, not as an unknown one. */
+  g_assert_nonnull (strstr (error->message, "“limit” must be"));
+  g_clear_error (&error);
+
+  g_variant_builder_init (&options, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_builder_add (&options, "{sv}", "min_score", g_variant_new_double (NAN));
+  g_assert_null (search (fixture, "parse", g_variant_builder_end (&options), &error));
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "min_score"));
   g_clear_error (&error);
 
   g_variant_builder_init (&options, G_VARIANT_TYPE ("a{sv}"));
