@@ -523,6 +523,13 @@ test_bad_input (Fixture       *fixture,
   g_assert_nonnull (strstr (error->message, "min_score"));
   g_clear_error (&error);
 
+  /* Scores lie in 0-1, as codebase_search's minScore says (a fuzz-dbus-options finding). */
+  g_variant_builder_init (&options, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_builder_add (&options, "{sv}", "min_score", g_variant_new_double (1.5));
+  g_assert_null (search (fixture, "parse", g_variant_builder_end (&options), &error));
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
   g_variant_builder_init (&options, G_VARIANT_TYPE ("a{sv}"));
   g_variant_builder_add (&options, "{sv}", "no-such-option", g_variant_new_boolean (TRUE));
   g_assert_null (search (fixture, "parse", g_variant_builder_end (&options), &error));
