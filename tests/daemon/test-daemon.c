@@ -15,6 +15,7 @@
 #include <json-glib/json-glib.h>
 
 #include "lode.h"
+#include "daemon-helpers.h"
 #include "lode-dbus-daemon.h"
 
 /* Each fixture gets a private bus whose service directory activates the build-tree loded. */
@@ -570,25 +571,6 @@ test_bad_input (Fixture       *fixture,
   g_assert_no_error (error);
 }
 
-static guint
-daemon_pid (Fixture *fixture)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GVariant) reply = NULL;
-  GDBusConnection *connection = g_dbus_proxy_get_connection (G_DBUS_PROXY (fixture->proxy));
-  guint pid = 0;
-
-  reply = g_dbus_connection_call_sync (connection, "org.freedesktop.DBus",
-                                       "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                       "GetConnectionUnixProcessID",
-                                       g_variant_new ("(s)", LODE_DAEMON_BUS_NAME),
-                                       G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE, -1,
-                                       NULL, &error);
-  g_assert_no_error (error);
-  g_variant_get (reply, "(u)", &pid);
-  return pid;
-}
-
 /* A watched change must be searchable (or gone) within 2 s, debounce included (issue #5).
  * Indexing a whole tree when watching starts, and activating a daemon, are not bounded by
  * that: they get more room on a loaded machine. */
@@ -718,7 +700,7 @@ test_restart_catches_up (Fixture       *fixture,
   g_assert_true (wait_for (fixture, "parse_request_header", "src/parse.c", TRUE,
                            CATCH_UP_SECONDS));
 
-  pid = daemon_pid (fixture);
+  pid = test_daemon_pid (fixture->proxy);
   g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
   while (kill (pid, 0) == 0)
     g_usleep (10 * 1000);
@@ -729,7 +711,7 @@ test_restart_catches_up (Fixture       *fixture,
   /* The next call activates a new daemon, which watches the tree again and catches up. */
   g_assert_true (wait_for (fixture, "written_while_down", "src/offline.c", TRUE,
                            CATCH_UP_SECONDS));
-  g_assert_cmpuint (daemon_pid (fixture), !=, pid);
+  g_assert_cmpuint (test_daemon_pid (fixture->proxy), !=, pid);
 }
 
 static void
@@ -1476,7 +1458,7 @@ test_remove_stops_watching (Fixture       *fixture,
                                                                  G_VARIANT_TYPE_BOOLEAN)));
 
   /* Nor after a restart. */
-  pid = daemon_pid (fixture);
+  pid = test_daemon_pid (fixture->proxy);
   g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
   while (kill (pid, 0) == 0)
     g_usleep (10 * 1000);
@@ -1610,7 +1592,7 @@ test_daemon_dies_during_call (Fixture       *fixture,
   while (fixture->n_progress == 0)
     g_main_context_iteration (NULL, TRUE);
 
-  pid = daemon_pid (fixture);
+  pid = test_daemon_pid (fixture->proxy);
   g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
 
   g_subprocess_communicate_utf8 (cli, NULL, NULL, &out, &err, &error);
@@ -1619,7 +1601,7 @@ test_daemon_dies_during_call (Fixture       *fixture,
   g_assert_cmpint (g_subprocess_get_exit_status (cli), ==, 0);
   g_assert_nonnull (strstr (out, "\"state\" : \"succeeded\""));
   g_assert_nonnull (strstr (err, "asking it again"));
-  g_assert_cmpuint (daemon_pid (fixture), !=, pid);
+  g_assert_cmpuint (test_daemon_pid (fixture->proxy), !=, pid);
 }
 
 int

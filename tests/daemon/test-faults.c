@@ -34,6 +34,7 @@
 
 #include "lode.h"
 #include "lode-code-tokenizer.h"
+#include "daemon-helpers.h"
 #include "lode-dbus-daemon.h"
 #include "test-helpers.h"
 
@@ -892,25 +893,6 @@ daemon_down (Daemon *daemon)
   g_clear_object (&daemon->bus);
 }
 
-static guint
-daemon_pid (Daemon *daemon)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GVariant) reply = NULL;
-  GDBusConnection *connection = g_dbus_proxy_get_connection (G_DBUS_PROXY (daemon->proxy));
-  guint pid = 0;
-
-  reply = g_dbus_connection_call_sync (connection, "org.freedesktop.DBus",
-                                       "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                       "GetConnectionUnixProcessID",
-                                       g_variant_new ("(s)", LODE_DAEMON_BUS_NAME),
-                                       G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE, -1,
-                                       NULL, &error);
-  g_assert_no_error (error);
-  g_variant_get (reply, "(u)", &pid);
-  return pid;
-}
-
 /* Whether the daemon is idle for the tree: no job running, the index ready. */
 static gboolean
 daemon_idle (Daemon     *daemon,
@@ -992,7 +974,7 @@ test_kill_daemon_during_update (Fixture       *fixture,
   for (guint round = 0; round < DAEMON_KILL_ROUNDS; round++)
     {
       guint msec = (guint) g_test_rand_double_range (0, update_seconds * 1000);
-      guint pid = daemon_pid (&daemon);
+      guint pid = test_daemon_pid (daemon.proxy);
 
       git (fixture->root, "checkout", "-q", branches[(round + 1) % 2], NULL);
       wait_msec (msec);
@@ -1005,7 +987,7 @@ test_kill_daemon_during_update (Fixture       *fixture,
       /* The next call activates loded again, which watches the tree and catches up. */
       g_test_message ("round %u: killed %u ms after the switch; caught up in %.2f s", round + 1,
                       msec, wait_until_same (&daemon, fixture, fixture->fresh_dir));
-      g_assert_cmpuint (daemon_pid (&daemon), !=, pid);
+      g_assert_cmpuint (test_daemon_pid (daemon.proxy), !=, pid);
     }
 
   daemon_down (&daemon);
