@@ -1,5 +1,5 @@
 #!/bin/sh
-# fetch-grammars.sh — install the pinned tree-sitter grammars that liblode compiles in.
+# fetch-grammars.sh — install the pinned tree-sitter runtime and grammars that liblode compiles in.
 #
 # SPDX-FileCopyrightText: 2026 The Lode authors
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -7,7 +7,8 @@
 # The versions and their sha512 integrity hashes live in build-aux/grammars/package-lock.json;
 # `npm ci` refuses any tarball whose hash differs. Nothing lands in the git tree: the grammars go
 # to a cache directory (default $XDG_CACHE_HOME/lode/grammars) that `meson setup` reads through
-# the `grammars_dir` option. Install scripts never run: we only need parser.c and scanner.c.
+# the `grammars_dir` option. Install scripts never run: we only need parser.c and scanner.c of
+# each grammar, and the C sources the `tree-sitter` package carries (vendor/tree-sitter/lib).
 #
 # Usage: build-aux/fetch-grammars.sh [DIR]     (prints DIR on success)
 set -eu

@@ -29,7 +29,6 @@ packages="
   libsoup-3.0-dev
   libsqlite3-dev
   librsvg2-common
-  libtree-sitter-dev
   meson
   ninja-build
   openssl

@@ -483,7 +483,7 @@ parse_option (const char         *key,
       if (!g_variant_is_of_type (value, G_VARIANT_TYPE_DOUBLE))
         return option_type_error (key, "a double", value, error);
       out->min_score = g_variant_get_double (value);
-      if (!isfinite (out->min_score) || out->min_score < 0)
+      if (!isfinite (out->min_score) || out->min_score < 0 || out->min_score > 1)
         {
           g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
                        "Search option “min_score” must be a number from 0 to 1");

@@ -342,6 +342,28 @@ check_path (GDBusMethodInvocation *invocation,
 
 /* Indexing ----------------------------------------------------------------------------- */
 
+/* A first index of a whole system (/, /usr, the home directory) is refused, as codebase_index
+ * refuses it without `confirm: true`; the typed methods have no way to confirm, CallTool has. */
+static gboolean
+check_index_root (LodeDaemonService     *self,
+                  GDBusMethodInvocation *invocation,
+                  const char            *path)
+{
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(GError) error = NULL;
+
+  project = lode_engine_open_project (self->own->engine, path, FALSE, &error);
+  if (project != NULL &&
+      (lode_project_is_indexed (project) ||
+       lode_engine_check_index_root (lode_project_get_root (project), FALSE,
+                                     "call CallTool with codebase_index and confirm: true",
+                                     &error)))
+    return TRUE;
+
+  return_error (invocation, error);
+  return FALSE;
+}
+
 static gboolean
 handle_add_project (LodeDBusDaemon1       *iface,
                     GDBusMethodInvocation *invocation,
@@ -352,7 +374,7 @@ handle_add_project (LodeDBusDaemon1       *iface,
   g_autoptr(LodeJobInfo) job = NULL;
 
   touch (self);
-  if (!check_path (invocation, path))
+  if (!check_path (invocation, path) || !check_index_root (self, invocation, path))
     return G_DBUS_METHOD_INVOCATION_HANDLED;
 
   job = lode_engine_start_index (self->own->engine, path, LODE_INDEX_REQUEST_UPDATE, TRUE, NULL,
@@ -402,7 +424,8 @@ start_index (LodeDaemonService     *self,
   g_autoptr(GCancellable) cancellable = NULL;
 
   touch (self);
-  if (!check_path (invocation, path))
+  if (!check_path (invocation, path) ||
+      (request != LODE_INDEX_REQUEST_MUST_EXIST && !check_index_root (self, invocation, path)))
     return;
 
   cancellable = client_cancellable (self, invocation);
@@ -729,7 +752,7 @@ call_tool_done_cb (GObject      *object,
 
   object_result = lode_tool_result_to_json (tool_result);
   node = json_node_init_object (json_node_alloc (), object_result);
-  json = json_to_string (node, FALSE);
+  json = lode_json_to_string (node, FALSE);
   g_dbus_method_invocation_return_value (g_object_ref (call->invocation),
                                          g_variant_new ("(s)", json));
 }

@@ -9,11 +9,13 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <signal.h>
+#include <math.h>
 #include <string.h>
 
 #include <json-glib/json-glib.h>
 
 #include "lode.h"
+#include "daemon-helpers.h"
 #include "lode-dbus-daemon.h"
 
 /* Each fixture gets a private bus whose service directory activates the build-tree loded. */
@@ -154,7 +156,8 @@ results_have_path (GVariant   *results,
 }
 
 static void
-index_tree (Fixture *fixture)
+index_tree_files (Fixture *fixture,
+                  guint    expected_files)
 {
   g_autoptr(GVariant) report = NULL;
   g_autoptr(GError) error = NULL;
@@ -164,7 +167,13 @@ index_tree (Fixture *fixture)
                                      &error);
   g_assert_no_error (error);
   g_assert_true (g_variant_lookup (report, "files", "u", &files));
-  g_assert_cmpuint (files, ==, 3);
+  g_assert_cmpuint (files, ==, expected_files);
+}
+
+static void
+index_tree (Fixture *fixture)
+{
+  index_tree_files (fixture, 3);
 }
 
 static void
@@ -259,6 +268,81 @@ call_tool (Fixture    *fixture,
   *root = json_from_string (result, error);
   g_assert_nonnull (*root);
   return json_node_get_object (*root);
+}
+
+/* The typed methods refuse a first index of a whole system as codebase_index does. */
+static void
+test_whole_system (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GVariant) report = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *tool_root = g_strdup_printf ("{\"projectPath\": \"%s\", \"wait\": true}",
+                                                g_get_home_dir ());
+  JsonObject *result;
+
+  /* The daemon, activated by the first call below, gets this test's (isolated, nearly empty)
+   * home directory: GLib's test isolation sets HOME to /dev/null in the environment. */
+  g_assert_cmpint (g_mkdir_with_parents (g_get_home_dir (), 0700), ==, 0);
+  reply = g_dbus_connection_call_sync (g_dbus_proxy_get_connection (G_DBUS_PROXY (fixture->proxy)),
+                                       "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                       "org.freedesktop.DBus", "UpdateActivationEnvironment",
+                                       g_variant_new_parsed ("({'HOME': %s},)",
+                                                             g_get_home_dir ()),
+                                       NULL, G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+  g_assert_no_error (error);
+  lode_dbus_daemon1_call_index_sync (fixture->proxy, g_get_home_dir (), FALSE, &report, NULL,
+                                     &error);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "home directory"));
+  g_assert_nonnull (strstr (error->message, "confirm: true"));
+  g_clear_error (&error);
+
+  lode_dbus_daemon1_call_add_project_sync (fixture->proxy, g_get_home_dir (), NULL, NULL, NULL,
+                                           &error);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  /* CallTool refuses it the same way, and indexes it when confirmed. */
+  result = call_tool (fixture, "codebase_index", tool_root, &root, &error);
+  g_assert_no_error (error);
+  g_assert_true (json_object_get_boolean_member (result, "isError"));
+  g_clear_pointer (&root, json_node_unref);
+  g_free (tool_root);
+  tool_root = g_strdup_printf ("{\"projectPath\": \"%s\", \"wait\": true, "
+                               "\"confirm\": true}", g_get_home_dir ());
+  result = call_tool (fixture, "codebase_index", tool_root, &root, &error);
+  g_assert_no_error (error);
+  g_assert_false (json_object_get_boolean_member (result, "isError"));
+
+  /* Once indexed, updating it through Index needs no confirmation. */
+  lode_dbus_daemon1_call_index_sync (fixture->proxy, g_get_home_dir (), FALSE, &report, NULL,
+                                     &error);
+  g_assert_no_error (error);
+}
+
+/* CallTool's replies are valid JSON whatever text the index holds: json-glib writes U+001F
+ * raw, which no JSON parser accepts. */
+static void
+test_raw_text (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *reply = NULL;
+  g_autofree char *arguments = g_strdup_printf ("{\"query\": \"unit_separator_marker\", "
+                                                "\"projectPath\": \"%s\", "
+                                                "\"mode\": \"lexical\"}", fixture->root);
+
+  write_file (fixture->root, "src/controls.txt", "unit_separator_marker \x1f between\n");
+  index_tree_files (fixture, 4);
+  g_assert_true (lode_dbus_daemon1_call_call_tool_sync (fixture->proxy, "codebase_search",
+                                                        arguments, no_options (), &reply,
+                                                        NULL, &error));
+  g_assert_no_error (error);
+  g_assert_null (strchr (reply, 0x1f));
+  g_assert_nonnull (strstr (reply, "\\u001f"));
 }
 
 /* CallTool runs the registry in the daemon: the same structured results as the tools in
@@ -429,6 +513,22 @@ test_bad_input (Fixture       *fixture,
   g_variant_builder_add (&options, "{sv}", "limit", g_variant_new_string ("ten"));
   g_assert_null (search (fixture, "parse", g_variant_builder_end (&options), &error));
   g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+  /* A known option of the wrong type is named as such, not as an unknown one. */
+  g_assert_nonnull (strstr (error->message, "“limit” must be"));
+  g_clear_error (&error);
+
+  g_variant_builder_init (&options, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_builder_add (&options, "{sv}", "min_score", g_variant_new_double (NAN));
+  g_assert_null (search (fixture, "parse", g_variant_builder_end (&options), &error));
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "min_score"));
+  g_clear_error (&error);
+
+  /* Scores lie in 0-1, as codebase_search's minScore says (a fuzz-dbus-options finding). */
+  g_variant_builder_init (&options, G_VARIANT_TYPE ("a{sv}"));
+  g_variant_builder_add (&options, "{sv}", "min_score", g_variant_new_double (1.5));
+  g_assert_null (search (fixture, "parse", g_variant_builder_end (&options), &error));
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
 
   g_variant_builder_init (&options, G_VARIANT_TYPE ("a{sv}"));
@@ -469,25 +569,6 @@ test_bad_input (Fixture       *fixture,
   /* …and the daemon keeps running. */
   lode_dbus_daemon1_call_list_projects_sync (fixture->proxy, &projects, NULL, &error);
   g_assert_no_error (error);
-}
-
-static guint
-daemon_pid (Fixture *fixture)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GVariant) reply = NULL;
-  GDBusConnection *connection = g_dbus_proxy_get_connection (G_DBUS_PROXY (fixture->proxy));
-  guint pid = 0;
-
-  reply = g_dbus_connection_call_sync (connection, "org.freedesktop.DBus",
-                                       "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                       "GetConnectionUnixProcessID",
-                                       g_variant_new ("(s)", LODE_DAEMON_BUS_NAME),
-                                       G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE, -1,
-                                       NULL, &error);
-  g_assert_no_error (error);
-  g_variant_get (reply, "(u)", &pid);
-  return pid;
 }
 
 /* A watched change must be searchable (or gone) within 2 s, debounce included (issue #5).
@@ -619,7 +700,7 @@ test_restart_catches_up (Fixture       *fixture,
   g_assert_true (wait_for (fixture, "parse_request_header", "src/parse.c", TRUE,
                            CATCH_UP_SECONDS));
 
-  pid = daemon_pid (fixture);
+  pid = test_daemon_pid (fixture->proxy);
   g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
   while (kill (pid, 0) == 0)
     g_usleep (10 * 1000);
@@ -630,7 +711,7 @@ test_restart_catches_up (Fixture       *fixture,
   /* The next call activates a new daemon, which watches the tree again and catches up. */
   g_assert_true (wait_for (fixture, "written_while_down", "src/offline.c", TRUE,
                            CATCH_UP_SECONDS));
-  g_assert_cmpuint (daemon_pid (fixture), !=, pid);
+  g_assert_cmpuint (test_daemon_pid (fixture->proxy), !=, pid);
 }
 
 static void
@@ -1377,7 +1458,7 @@ test_remove_stops_watching (Fixture       *fixture,
                                                                  G_VARIANT_TYPE_BOOLEAN)));
 
   /* Nor after a restart. */
-  pid = daemon_pid (fixture);
+  pid = test_daemon_pid (fixture->proxy);
   g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
   while (kill (pid, 0) == 0)
     g_usleep (10 * 1000);
@@ -1511,7 +1592,7 @@ test_daemon_dies_during_call (Fixture       *fixture,
   while (fixture->n_progress == 0)
     g_main_context_iteration (NULL, TRUE);
 
-  pid = daemon_pid (fixture);
+  pid = test_daemon_pid (fixture->proxy);
   g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
 
   g_subprocess_communicate_utf8 (cli, NULL, NULL, &out, &err, &error);
@@ -1520,7 +1601,7 @@ test_daemon_dies_during_call (Fixture       *fixture,
   g_assert_cmpint (g_subprocess_get_exit_status (cli), ==, 0);
   g_assert_nonnull (strstr (out, "\"state\" : \"succeeded\""));
   g_assert_nonnull (strstr (err, "asking it again"));
-  g_assert_cmpuint (daemon_pid (fixture), !=, pid);
+  g_assert_cmpuint (test_daemon_pid (fixture->proxy), !=, pid);
 }
 
 int
@@ -1541,6 +1622,8 @@ main (int   argc,
   ADD ("activation-and-methods", test_activation_and_methods);
   ADD ("bad-input", test_bad_input);
   ADD ("call-tool", test_call_tool);
+  ADD ("whole-system", test_whole_system);
+  ADD ("raw-text", test_raw_text);
   ADD ("watch", test_watch);
   ADD ("restart-catches-up", test_restart_catches_up);
   ADD ("two-clients-join", test_two_clients_join);

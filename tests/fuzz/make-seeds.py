@@ -83,6 +83,63 @@ TOOL_CALLS = [
 ]
 
 
+def gvariant(type_string, value):
+    """GVariant's serialised form of the few types D-Bus dictionaries of Lode use: b, u, i,
+    t, d, s, as, v (a (type, value) pair) and a{sv} (a list of (key, (type, value)))."""
+    def frame(body, ends):
+        # A container ends with the end offsets of its variable-size parts, each as wide as
+        # the container's total size needs.
+        for width in (1, 2, 4, 8):
+            if len(body) + width * len(ends) < 1 << (8 * width):
+                break
+        return body + b"".join(end.to_bytes(width, "little") for end in ends)
+
+    def pad(body, alignment):
+        return body + b"\0" * (-len(body) % alignment)
+
+    fixed = {"b": "<?", "u": "<I", "i": "<i", "t": "<Q", "d": "<d"}
+    if type_string in fixed:
+        return struct.pack(fixed[type_string], value)
+    if type_string == "s":
+        return value.encode() + b"\0"
+    if type_string == "as":
+        body, ends = b"", []
+        for item in value:
+            body += gvariant("s", item)
+            ends.append(len(body))
+        return frame(body, ends)
+    if type_string == "v":
+        inner_type, inner = value
+        return gvariant(inner_type, inner) + b"\0" + inner_type.encode()
+    if type_string == "a{sv}":
+        body, ends = b"", []
+        for key, variant in value:
+            key_bytes = gvariant("s", key)
+            body = pad(body, 8)
+            body += frame(pad(key_bytes, 8) + gvariant("v", variant), [len(key_bytes)])
+            ends.append(len(body))
+        return frame(body, ends)
+    raise ValueError(type_string)
+
+
+# Search options and configurations as loded receives them: seeds of fuzz-dbus-options.
+DBUS_DICTS = [
+    [("limit", ("u", 5)), ("language", ("s", "c")), ("path", ("s", "src/**/*.c")),
+     ("min_score", ("d", 0.25)), ("per_file", ("b", True)), ("mode", ("s", "lexical"))],
+    [("limit", ("i", -3)), ("mode", ("s", "semantic"))],
+    [("limit", ("s", "ten"))],
+    [("min_score", ("d", float("nan")))],
+    [("data_dir", ("s", "/tmp/lode-data")), ("max_file_size", ("t", 1 << 20)),
+     ("chunk_max_tokens", ("u", 512)), ("index_threads", ("u", 2)),
+     ("extra_extensions", ("as", [])), ("embedding_provider", ("s", "builtin")),
+     ("embedding_model", ("s", "gte-small")), ("vector_int8", ("b", False)),
+     ("ollama_url", ("s", "http://127.0.0.1:11434")),
+     ("openai_url", ("s", "http://127.0.0.1:8080/v1")), ("openai_api_key", ("s", "sk-x"))],
+    [("extra_extensions", ("as", [".foo", ".bar"])), ("data_dir", ("s", "relative"))],
+    [],
+]
+
+
 def mcp_seeds(outdir):
     def line(message):
         return json.dumps(message, ensure_ascii=False).encode() + b"\n"
@@ -177,6 +234,8 @@ def main():
 
     mcp_seeds(outdir)
     safetensors_seeds(outdir)
+    for entries in DBUS_DICTS:
+        write(outdir, "dbus-options", gvariant("a{sv}", entries))
 
     # Hand-written seeds: tests/fuzz/seeds/<harness>/*.
     seeds = os.path.join(HERE, "seeds")

@@ -1026,6 +1026,42 @@ test_cancel_parse (void)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
 
+/* 65,536 open parentheses: tree-sitter 0.20.7 (Debian 12's) freed an invalid pointer when it
+ * deleted so deep a tree, which aborted the whole indexer; its fuzzer-found twin was `a<`
+ * written 50,000 times in a .cpp file. Querying so deep a tree visits each node at the cost
+ * of its depth (minutes in all, with no match for the old per-match look at the clock): the
+ * budget must end the walk, and the file is then chunked by lines. */
+static void
+test_deep_nesting (void)
+{
+  g_autoptr(LodeChunker) chunker = lode_chunker_new (0);
+  g_autoptr(GString) code = g_string_new ("int deep =\n");
+  g_autoptr(GPtrArray) chunks = NULL;
+  g_autoptr(GPtrArray) symbols = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *degraded = NULL;
+  guint covered = 0;
+
+  /* Lines of 64, so that the text does not look minified and is parsed. */
+  for (guint i = 0; i < 65536 / 64; i++)
+    g_string_append (code, "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((\n");
+  g_string_append (code, ";\nint after_deep (void) { return 1; }\n");
+
+  lode_chunker_set_time_budget (chunker, 2000);
+  g_assert_true (lode_chunker_chunk (chunker, lode_language_lookup ("c"), code->str, code->len,
+                                     &chunks, &symbols, NULL, NULL, &degraded, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (degraded, ==, "took longer than 2000 ms to parse: indexed by lines");
+  for (guint i = 0; i < chunks->len; i++)
+    {
+      const LodeChunk *chunk = g_ptr_array_index (chunks, i);
+
+      g_assert_cmpuint (chunk->start_line, <=, covered + 1);
+      covered = MAX (covered, chunk->end_line);
+    }
+  g_assert_cmpuint (covered, ==, 65536 / 64 + 3);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1048,6 +1084,7 @@ main (int   argc,
   g_test_add_func ("/lode/chunker/estimate-tokens", test_estimate_tokens);
   g_test_add_func ("/lode/chunker/time-budget", test_time_budget);
   g_test_add_func ("/lode/chunker/cancel-parse", test_cancel_parse);
+  g_test_add_func ("/lode/chunker/deep-nesting", test_deep_nesting);
 
   return g_test_run ();
 }

@@ -62,8 +62,6 @@
 #include "lode-parse-budget.h"
 #include "lode-symbol-extract.h"
 
-/* Matches of a query between two looks at the clock. */
-#define BUDGET_CHECK_INTERVAL 32
 #define PARSE_MAX_BYTES      (8 * 1024 * 1024)
 #define SIGNATURE_MAX        200
 #define DOC_MAX              1024
@@ -739,9 +737,9 @@ collect_matches (Ctx       *ctx,
 {
   TSQueryCursor *cursor = ctx->self->cursor;
   TSQueryMatch match;
-  guint n_matches = 0;
+  LodeQueryBudget run;
 
-  ts_query_cursor_exec (cursor, info->query, root);
+  lode_parse_budget_exec (ctx->budget, &run, cursor, info->query, root);
 
   while (ts_query_cursor_next_match (cursor, &match))
     {
@@ -750,12 +748,6 @@ collect_matches (Ctx       *ctx,
       TSNode doc = { 0 };
       TSNode container = { 0 };
       gboolean has_def = FALSE, has_name = FALSE, has_doc = FALSE, has_container = FALSE;
-
-      if (++n_matches % BUDGET_CHECK_INTERVAL == 0 && lode_parse_budget_spent (ctx->budget))
-        {
-          ctx->spent = TRUE;
-          return;
-        }
 
       for (guint i = 0; i < match.capture_count; i++)
         {
@@ -838,6 +830,9 @@ collect_matches (Ctx       *ctx,
             g_array_append_val (ctx->comments, comment);
         }
     }
+
+  /* The walk ends early when the budget runs out. */
+  ctx->spent = lode_parse_budget_spent (ctx->budget);
 }
 
 /* Attaches the contiguous block of whole-line comments ending right above @def. */
@@ -1729,12 +1724,10 @@ collect_definitions (Ctx                 *ctx,
   if (!ts_parser_set_language (self->parser, language->ts_language ()))
     return FALSE;
 
-  lode_parse_budget_apply (ctx->budget, self->parser, 0);
-  tree = ts_parser_parse_string (self->parser, NULL, ctx->text, (uint32_t) ctx->len);
+  tree = lode_parse_budget_parse (ctx->budget, self->parser, ctx->text, ctx->len, 0);
   if (tree == NULL)
     {
       g_debug ("Parse of %zu bytes of %s failed or timed out", ctx->len, language->name);
-      ts_parser_reset (self->parser);
       ctx->spent = lode_parse_budget_spent (ctx->budget);
       return FALSE;
     }

@@ -42,18 +42,27 @@ lode_parse_budget_spent (const LodeParseBudget *budget)
           (budget->deadline != 0 && g_get_monotonic_time () >= budget->deadline));
 }
 
-/* Gives @parser what is left of @budget, or @fallback_usec without one. */
-static inline void
-lode_parse_budget_apply (const LodeParseBudget *budget,
-                         TSParser              *parser,
-                         guint64                fallback_usec)
+/**
+ * LodeQueryBudget:
+ *
+ * What a query cursor run under a budget reads while it walks: the caller keeps it (on its
+ * stack) until it has read the last match.
+ */
+typedef struct
 {
-  guint64 timeout = fallback_usec;
+  TSQueryCursorOptions   options;
+  const LodeParseBudget *budget;
+} LodeQueryBudget;
 
-  if (budget != NULL && budget->deadline != 0)
-    timeout = (guint64) MAX (budget->deadline - g_get_monotonic_time (), 1);
-  ts_parser_set_timeout_micros (parser, timeout);
-  ts_parser_set_cancellation_flag (parser, budget != NULL ? budget->cancelled : NULL);
-}
+TSTree *lode_parse_budget_parse (const LodeParseBudget *budget,
+                                 TSParser              *parser,
+                                 const char            *text,
+                                 gsize                  len,
+                                 guint64                fallback_usec);
+void    lode_parse_budget_exec  (const LodeParseBudget *budget,
+                                 LodeQueryBudget       *run,
+                                 TSQueryCursor         *cursor,
+                                 const TSQuery         *query,
+                                 TSNode                 node);
 
 G_END_DECLS

@@ -32,8 +32,6 @@
  * components, Dart) have small scanners in lode-imports-scan.c. */
 
 #define PARSE_TIMEOUT_USEC   (3 * G_USEC_PER_SEC)
-/* Matches between two looks at the clock. */
-#define BUDGET_CHECK_INTERVAL 32
 #define MAX_USE_TREE_DEPTH   32
 
 /* Scanned languages: no grammar in liblode, imports found by lode-imports-scan.c. */
@@ -480,23 +478,17 @@ run_query (Ctx      *ctx,
   LodeImportKind *kinds = run->kinds;
   TSQueryCursor *cursor = run->cursor;
   TSQueryMatch match;
-  guint n_matches = 0;
+  LodeQueryBudget query_budget;
 
   ts_query_cursor_set_byte_range (cursor, start, end);
-  ts_query_cursor_exec (cursor, query, root);
+  lode_parse_budget_exec (ctx->budget, &query_budget, cursor, query, root);
 
-  while (!ctx->spent && ts_query_cursor_next_match (cursor, &match))
+  while (ts_query_cursor_next_match (cursor, &match))
     {
       const TSQueryCapture *spec = NULL;
       const TSQueryCapture *name = NULL;
       const TSQueryCapture *prefix = NULL;
       const TSQueryCapture *at = NULL;
-
-      if (++n_matches % BUDGET_CHECK_INTERVAL == 0 && lode_parse_budget_spent (ctx->budget))
-        {
-          ctx->spent = TRUE;
-          break;
-        }
 
       if (!predicates_hold (ctx, query, &match))
         continue;
@@ -567,6 +559,9 @@ run_query (Ctx      *ctx,
           g_assert_not_reached ();
         }
     }
+
+  /* The walk ends early when the budget runs out. */
+  ctx->spent = lode_parse_budget_spent (ctx->budget);
 }
 
 static int
@@ -781,7 +776,6 @@ _lode_imports_collect_text (const LodeLanguage     *language,
     return set_budget_error (budget, error);
 
   parser = ts_parser_new ();
-  lode_parse_budget_apply (budget, parser, PARSE_TIMEOUT_USEC);
   if (!ts_parser_set_language (parser, language->ts_language ()))
     {
       ts_parser_delete (parser);
@@ -790,7 +784,7 @@ _lode_imports_collect_text (const LodeLanguage     *language,
       return FALSE;
     }
 
-  tree = ts_parser_parse_string (parser, NULL, text, (uint32_t) len);
+  tree = lode_parse_budget_parse (budget, parser, text, len, PARSE_TIMEOUT_USEC);
   ts_parser_delete (parser);
   if (tree == NULL)
     {

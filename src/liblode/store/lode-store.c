@@ -509,6 +509,14 @@ set_db_error (LodeStore   *self,
 
   if (rc == SQLITE_INTERRUPT && is_cancelled (self))
     g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Search cancelled");
+  else if ((rc & 0xff) == SQLITE_FULL)
+    {
+      g_autofree char *dir = g_path_get_dirname (self->filename);
+
+      /* What was committed before stays whole and searchable; the next run resumes. */
+      g_set_error (error, LODE_ERROR, LODE_ERROR_STORE, "%s: the disk is full where the index "
+                   "is kept (%s): free some space and index again to complete it", what, dir);
+    }
   else if (is_damage (rc))
     {
       /* Whoever opens the index next, reader or writer, learns it from the mark. */
