@@ -203,6 +203,62 @@ test_schema (void)
                                "Unknown argument “lmit”; expected one of: query, limit"));
 }
 
+/* Appends to @names every property name declared anywhere in @schema. */
+static void
+collect_property_names (JsonNode  *schema,
+                        GPtrArray *names)
+{
+  if (JSON_NODE_HOLDS_ARRAY (schema))
+    {
+      JsonArray *array = json_node_get_array (schema);
+
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        collect_property_names (json_array_get_element (array, i), names);
+    }
+  else if (JSON_NODE_HOLDS_OBJECT (schema))
+    {
+      JsonObject *object = json_node_get_object (schema);
+      g_autoptr(GList) members = json_object_get_members (object);
+      JsonNode *properties = json_object_get_member (object, "properties");
+
+      if (properties != NULL && JSON_NODE_HOLDS_OBJECT (properties))
+        {
+          g_autoptr(GList) property_names =
+            json_object_get_members (json_node_get_object (properties));
+
+          for (GList *l = property_names; l != NULL; l = l->next)
+            g_ptr_array_add (names, l->data);
+        }
+      for (GList *l = members; l != NULL; l = l->next)
+        collect_property_names (json_object_get_member (object, l->data), names);
+    }
+}
+
+/* One naming convention for the codebase_* tools' results (camelCase, as their arguments);
+ * the RagCode-shaped symbol tools answer with RagCode's snake_case descriptors. */
+static void
+test_result_names (ToolsFixture  *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(GPtrArray) tools = lode_tool_registry_list (fixture->registry);
+
+  for (guint i = 0; i < tools->len; i++)
+    {
+      const LodeTool *tool = g_ptr_array_index (tools, i);
+      g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+      if (!g_str_has_prefix (tool->name, "codebase_"))
+        continue;
+      collect_property_names (lode_tool_registry_get_output_schema (fixture->registry,
+                                                                    tool->name), names);
+      g_assert_cmpuint (names->len, >, 0);
+      for (guint n = 0; n < names->len; n++)
+        if (strchr (g_ptr_array_index (names, n), '_') != NULL)
+          g_error ("%s's result has the member “%s”: codebase_* results are camelCase",
+                   tool->name, (const char *) g_ptr_array_index (names, n));
+    }
+}
+
 static void
 test_registry (ToolsFixture  *fixture,
                gconstpointer  data)
@@ -1253,6 +1309,8 @@ main (int   argc,
 
   g_test_add_func ("/lode/json-schema/validate", test_schema);
   g_test_add ("/lode/tools/registry", ToolsFixture, NULL, tools_setup, test_registry,
+              tools_teardown);
+  g_test_add ("/lode/tools/result-names", ToolsFixture, NULL, tools_setup, test_result_names,
               tools_teardown);
   g_test_add ("/lode/tools/unknown-tool", ToolsFixture, NULL, tools_setup, test_unknown_tool,
               tools_teardown);

@@ -327,7 +327,7 @@ add_current (JsonBuilder   *builder,
   add_artifact_member (builder, "source", current->spec->source);
   add_artifact_member (builder, "state", state_to_string (current->state));
   add_artifact_member (builder, "problem", current->problem);
-  add_artifact_member (builder, "indexed_at", indexed_at);
+  add_artifact_member (builder, "indexedAt", indexed_at);
   json_builder_set_member_name (builder, "files");
   json_builder_add_int_value (builder, current->stored != NULL ? current->stored->n_files : 0);
   json_builder_set_member_name (builder, "chunks");
@@ -349,7 +349,7 @@ builder_object (JsonBuilder *builder)
  * @error: return location for a #GError
  *
  * Returns: (transfer full) (nullable): `{project, artifacts: [{name, path, description,
- *   source, state, problem, indexed_at, files, chunks}], undeclared: [name]}`; state is
+ *   source, state, problem, indexedAt, files, chunks}], undeclared: [name]}`; state is
  *   indexed, stale, not_indexed, missing or unreadable
  */
 JsonObject *
@@ -681,7 +681,7 @@ search_store (LodeProject  *project,
  * Indexes new and changed artifacts first, then searches them.
  *
  * Returns: (transfer full) (nullable): `{project, query, total, results: [{artifact, path,
- *   start_line, end_line, kind, title, score, snippet}], indexed: [name]}`
+ *   startLine, endLine, kind, title, score, snippet}], indexed: [name]}`
  */
 JsonObject *
 lode_context_report_search (LodeProject   *project,
@@ -734,9 +734,9 @@ lode_context_report_search (LodeProject   *project,
       json_builder_begin_object (builder);
       add_artifact_member (builder, "artifact", hit->artifact);
       add_artifact_member (builder, "path", hit->path);
-      json_builder_set_member_name (builder, "start_line");
+      json_builder_set_member_name (builder, "startLine");
       json_builder_add_int_value (builder, hit->start_line);
-      json_builder_set_member_name (builder, "end_line");
+      json_builder_set_member_name (builder, "endLine");
       json_builder_add_int_value (builder, hit->end_line);
       add_artifact_member (builder, "kind", hit->kind);
       add_artifact_member (builder, "title", hit->title);
@@ -877,8 +877,8 @@ lode_context_format_search (JsonObject *report)
 
       g_string_append_printf (out, "%u. **%s** `%s:%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT "`",
                               i + 1, member_string (r, "artifact"), member_string (r, "path"),
-                              json_object_get_int_member (r, "start_line"),
-                              json_object_get_int_member (r, "end_line"));
+                              json_object_get_int_member (r, "startLine"),
+                              json_object_get_int_member (r, "endLine"));
       if (member_string (r, "title") != NULL)
         g_string_append_printf (out, " %s", member_string (r, "title"));
       g_string_append_printf (out, " (score %.2f)\n```\n%s\n```\n\n",

@@ -1148,9 +1148,9 @@ report_exports (LodeProject  *project,
  * Where @symbol appears in code: identifiers only, never in comments or strings (the
  * parse's identifier nodes), each with its role.
  *
- * Returns: (transfer full) (nullable): `{project, query, symbol, total, files: [{path,
+ * Returns: (transfer full) (nullable): `{project, query, symbol, total, fileCount, files: [{path,
  *   language, count, definitions, calls, types, imports}], references: [{path, line, kind,
- *   text, is_definition, is_call, is_type, is_import}]}`, definitions first
+ *   text, isDefinition, isCall, isType, isImport}]}`, definitions first
  */
 JsonObject *
 lode_symbol_report_references (LodeProject  *project,
@@ -1219,11 +1219,11 @@ report_references (LodeProject  *project,
             json_object_set_int_member (reference, "line", line);
             json_object_set_string_member (reference, "kind",
                                            lode_reference_kind_to_string (kind));
-            json_object_set_boolean_member (reference, "is_definition",
+            json_object_set_boolean_member (reference, "isDefinition",
                                             kind == LODE_REFERENCE_DEFINITION);
-            json_object_set_boolean_member (reference, "is_call", kind == LODE_REFERENCE_CALL);
-            json_object_set_boolean_member (reference, "is_type", kind == LODE_REFERENCE_TYPE);
-            json_object_set_boolean_member (reference, "is_import",
+            json_object_set_boolean_member (reference, "isCall", kind == LODE_REFERENCE_CALL);
+            json_object_set_boolean_member (reference, "isType", kind == LODE_REFERENCE_TYPE);
+            json_object_set_boolean_member (reference, "isImport",
                                             kind == LODE_REFERENCE_IMPORT);
             json_array_add_object_element (references, reference);
             g_array_append_val (lines, line);
@@ -1264,7 +1264,7 @@ report_references (LodeProject  *project,
       }
 
   json_object_set_int_member (report, "total", total);
-  json_object_set_int_member (report, "file_count", files->len);
+  json_object_set_int_member (report, "fileCount", files->len);
   json_object_set_array_member (report, "files", file_array);
   json_object_set_array_member (report, "references", references);
   return g_steal_pointer (&report);
@@ -1526,7 +1526,7 @@ lode_symbol_format_references (JsonObject *report)
   lode_append_count (out, json_object_get_int_member (report, "total"), "%u reference",
                      "%u references");
   g_string_append (out, " in ");
-  lode_append_count (out, json_object_get_int_member (report, "file_count"), "%u file",
+  lode_append_count (out, json_object_get_int_member (report, "fileCount"), "%u file",
                      "%u files");
   g_string_append (out, "\n\n");
   for (guint i = 0; i < listed; i++)

@@ -70,9 +70,9 @@ static const LodeTool context_list_tool = {
     "{\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"name\": " STRING
     ", \"path\": " STRING ", \"description\": " NULLABLE_STRING ", \"source\": " STRING ", "
     "\"state\": {\"type\": \"string\", \"enum\": [\"indexed\", \"stale\", \"not_indexed\", "
-    "\"missing\", \"unreadable\"]}, \"problem\": " NULLABLE_STRING ", \"indexed_at\": "
+    "\"missing\", \"unreadable\"]}, \"problem\": " NULLABLE_STRING ", \"indexedAt\": "
     NULLABLE_STRING ", \"files\": " COUNT ", \"chunks\": " COUNT "}, \"required\": [\"name\", "
-    "\"path\", \"description\", \"source\", \"state\", \"problem\", \"indexed_at\", \"files\", "
+    "\"path\", \"description\", \"source\", \"state\", \"problem\", \"indexedAt\", \"files\", "
     "\"chunks\"]}}, \"undeclared\": " STRING_ARRAY "}, "
     "\"required\": [\"project\", \"artifacts\", \"undeclared\"]}",
   .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
@@ -123,10 +123,10 @@ static const LodeTool context_search_tool = {
   .output_schema =
     "{\"type\": \"object\", \"properties\": {\"project\": " STRING ", \"query\": " STRING ", "
     "\"total\": " COUNT ", \"results\": {\"type\": \"array\", \"items\": {\"type\": \"object\", "
-    "\"properties\": {\"artifact\": " STRING ", \"path\": " STRING ", \"start_line\": " COUNT
-    ", \"end_line\": " COUNT ", \"kind\": " NULLABLE_STRING ", \"title\": " NULLABLE_STRING
+    "\"properties\": {\"artifact\": " STRING ", \"path\": " STRING ", \"startLine\": " COUNT
+    ", \"endLine\": " COUNT ", \"kind\": " NULLABLE_STRING ", \"title\": " NULLABLE_STRING
     ", \"score\": {\"type\": \"number\", \"minimum\": 0, \"maximum\": 1}, \"snippet\": " STRING
-    "}, \"required\": [\"artifact\", \"path\", \"start_line\", \"end_line\", \"kind\", "
+    "}, \"required\": [\"artifact\", \"path\", \"startLine\", \"endLine\", \"kind\", "
     "\"title\", \"score\", \"snippet\"]}}}, "
     "\"required\": [\"project\", \"query\", \"total\", \"results\"]}",
   .flags = LODE_TOOL_IDEMPOTENT,

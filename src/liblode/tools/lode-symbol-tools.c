@@ -317,7 +317,7 @@ static const LodeTool symbol_references_tool = {
     "\"required\": [\"symbol\"], \"additionalProperties\": false}",
   .output_schema =
     "{\"type\": \"object\", \"properties\": {\"project\": " STRING ", \"query\": " STRING ", "
-    "\"symbol\": " STRING ", \"total\": " COUNT ", \"file_count\": " COUNT ", "
+    "\"symbol\": " STRING ", \"total\": " COUNT ", \"fileCount\": " COUNT ", "
     "\"files\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
     "\"path\": " STRING ", \"language\": " STRING ", \"count\": " COUNT ", \"definitions\": "
     COUNT ", \"calls\": " COUNT ", \"types\": " COUNT ", \"imports\": " COUNT "}, "
@@ -326,10 +326,10 @@ static const LodeTool symbol_references_tool = {
     "\"references\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
     "\"path\": " STRING ", \"line\": " COUNT ", \"kind\": {\"type\": \"string\", \"enum\": "
     "[\"use\", \"definition\", \"call\", \"type\", \"import\"]}, \"text\": " STRING ", "
-    "\"is_definition\": " BOOLEAN ", \"is_call\": " BOOLEAN ", \"is_type\": " BOOLEAN ", "
-    "\"is_import\": " BOOLEAN "}, \"required\": [\"path\", \"line\", \"kind\", \"text\", "
-    "\"is_definition\", \"is_call\", \"is_type\", \"is_import\"]}}}, "
-    "\"required\": [\"project\", \"query\", \"symbol\", \"total\", \"file_count\", \"files\", "
+    "\"isDefinition\": " BOOLEAN ", \"isCall\": " BOOLEAN ", \"isType\": " BOOLEAN ", "
+    "\"isImport\": " BOOLEAN "}, \"required\": [\"path\", \"line\", \"kind\", \"text\", "
+    "\"isDefinition\", \"isCall\", \"isType\", \"isImport\"]}}}, "
+    "\"required\": [\"project\", \"query\", \"symbol\", \"total\", \"fileCount\", \"files\", "
     "\"references\"]}",
   .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
   .func = symbol_references,
