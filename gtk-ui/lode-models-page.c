@@ -155,6 +155,17 @@ health_cb (GObject      *object,
     /* The engine's reason, in English, as agents get it. */
     subtitle = g_strdup (json_object_get_string_member (embeddings, "message"));
 
+  /* No provider is the default, not a fault: nothing is expected to answer. */
+  if (g_strcmp0 (json_object_get_string_member (embeddings, "provider"), "none") == 0)
+    {
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->health_row),
+                                     _("Semantic search is off"));
+      adw_action_row_set_subtitle (self->health_row,
+                                   _("Choose a provider to find code by meaning"));
+      gtk_image_set_from_icon_name (self->health_icon, "dialog-information-symbolic");
+      return;
+    }
+
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->health_row),
                                  available ? _("Answering") : _("Not answering"));
   adw_action_row_set_subtitle (self->health_row, subtitle);
