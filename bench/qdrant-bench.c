@@ -43,9 +43,7 @@ static GSubprocess *
 start_loopback (char **url)
 {
   const char *root = g_getenv ("LODE_SOURCE_ROOT");
-  const char *openapi = g_getenv ("LODE_QDRANT_OPENAPI");
   g_autofree char *script = NULL;
-  g_autofree char *default_openapi = NULL;
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GDataInputStream) out = NULL;
   g_autofree char *line = NULL;
@@ -59,14 +57,10 @@ start_loopback (char **url)
       return NULL;
     }
   script = g_build_filename (root, "tests", "liblode", "qdrant-loopback.py", NULL);
-  if (openapi == NULL)
-    openapi = default_openapi = g_build_filename (root, "..", "shared", "qdrant", "openapi.json",
-                                                  NULL);
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
                                         G_SUBPROCESS_FLAGS_STDOUT_PIPE);
-  process = g_subprocess_launcher_spawn (launcher, &error, "python3", script, "--openapi", openapi,
-                                         "--no-validate", NULL);
+  process = g_subprocess_launcher_spawn (launcher, &error, "python3", script, NULL);
   if (process == NULL)
     {
       g_printerr ("Cannot start the loopback server: %s\n", error->message);

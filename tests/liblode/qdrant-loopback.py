@@ -8,9 +8,11 @@
 # instead. It keeps collections in memory and answers like Qdrant does (collections, payload
 # indexes, points upsert/retrieve/scroll/count/delete with filters, the query API with
 # prefetch legs and RRF fusion, dense vectors with cosine or dot distance, sparse vectors with
-# the IDF modifier), and checks every request body and every response body against Qdrant's
-# OpenAPI document: a request Qdrant would reject as malformed is answered with 400 and
-# recorded, a response that does not fit the document is recorded too (GET /__loopback/state).
+# the IDF modifier). Its routes are its own (ROUTES). Given Qdrant's OpenAPI document
+# (--openapi), it also checks every request body and every response body against it: a request
+# Qdrant would reject as malformed is answered with 400 and recorded, a response that does not
+# fit the document is recorded too (GET /__loopback/state). Without the document (a clean
+# clone: it is a downloaded file) it serves the same answers unchecked.
 #
 # Control endpoints (not part of Qdrant's API, never validated):
 #   POST /__loopback/faults   [{"path": "/points", "method": "PUT", "skip": 0, "count": 1,
@@ -44,7 +46,6 @@ from urllib.parse import parse_qs, urlsplit
 import jsonschema
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT4
-
 DOC_URI = "urn:qdrant-openapi"
 
 
@@ -80,25 +81,51 @@ def openapi_to_json_schema(node):
     return out
 
 
+# The requests the loopback server answers (handle()), as Qdrant's OpenAPI document names them.
+ROUTES = [
+    ("GET", "/"),
+    ("GET", "/collections"),
+    ("GET", "/collections/{collection_name}"),
+    ("PUT", "/collections/{collection_name}"),
+    ("DELETE", "/collections/{collection_name}"),
+    ("GET", "/collections/{collection_name}/exists"),
+    ("PUT", "/collections/{collection_name}/index"),
+    ("PUT", "/collections/{collection_name}/points"),
+    ("POST", "/collections/{collection_name}/points"),
+    ("POST", "/collections/{collection_name}/points/delete"),
+    ("PUT", "/collections/{collection_name}/points/vectors"),
+    ("POST", "/collections/{collection_name}/points/vectors/delete"),
+    ("POST", "/collections/{collection_name}/points/payload"),
+    ("POST", "/collections/{collection_name}/points/count"),
+    ("POST", "/collections/{collection_name}/points/scroll"),
+    ("POST", "/collections/{collection_name}/points/query"),
+]
+ROUTE_PATTERNS = [(method, template, re.compile(
+    "^" + re.sub(r"\\{([a-z_]+)\\}", r"(?P<\1>[^/]+)", re.escape(template)) + "$"))
+    for method, template in ROUTES]
+
+
+def route(method, path):
+    for route_method, template, pattern in ROUTE_PATTERNS:
+        match = pattern.match(path)
+        if match and method == route_method:
+            return template, match.groupdict()
+    return None, None
+
+
 class OpenApi:
     def __init__(self, filename):
         with open(filename, encoding="utf-8") as f:
             self.doc = openapi_to_json_schema(json.load(f))
         resource = Resource(contents=self.doc, specification=DRAFT4)
         self.registry = Registry().with_resource(DOC_URI, resource)
-        self.routes = []
-        for template, ops in self.doc["paths"].items():
-            pattern = "^" + re.sub(r"\\{([a-z_]+)\\}", r"(?P<\1>[^/]+)", re.escape(template)) + "$"
-            self.routes.append((re.compile(pattern), template, ops))
-        # Literal paths first, so /collections/aliases never reads as a collection name.
-        self.routes.sort(key=lambda route: route[1].count("{"))
+        missing = ["%s %s" % route for route in ROUTES
+                   if route[0].lower() not in self.doc["paths"].get(route[1], {})]
+        if missing:
+            sys.exit("%s does not document %s" % (filename, ", ".join(missing)))
 
-    def route(self, method, path):
-        for pattern, template, ops in self.routes:
-            match = pattern.match(path)
-            if match and method.lower() in ops:
-                return template, ops[method.lower()], match.groupdict()
-        return None, None, None
+    def operation(self, method, template):
+        return self.doc["paths"][template][method.lower()]
 
     def _errors(self, schema, instance):
         validator = jsonschema.Draft4Validator(schema, registry=self.registry)
@@ -506,7 +533,6 @@ class State:
         self.api_key = api_key
         self.max_request_bytes = max_request_bytes
         self.lock = threading.Lock()
-        self.validate = True
         self.reset()
 
     def reset(self):
@@ -728,7 +754,7 @@ class Handler(BaseHTTPRequestHandler):
     def answer(self, method, url, raw):
         state = self.server.state
         start = time.monotonic()
-        template, op, params = state.openapi.route(method, url.path)
+        template, params = route(method, url.path)
 
         def error(status, message):
             return status, {"status": {"error": message}, "time": time.monotonic() - start}
@@ -749,7 +775,8 @@ class Handler(BaseHTTPRequestHandler):
             return error(400, "Format error in JSON body: %s" % e)
 
         with state.lock:
-            problems = state.openapi.check_request(op, body) if raw and state.validate else []
+            op = state.openapi.operation(method, template) if state.openapi else None
+            problems = state.openapi.check_request(op, body) if raw and op else []
             if problems:
                 messages = [describe(p) for p in problems[:3]]
                 state.violations.append({"where": "request", "method": method,
@@ -762,8 +789,7 @@ class Handler(BaseHTTPRequestHandler):
                 status, response = error(e.status, e.message)
             except (KeyError, TypeError, ValueError) as e:
                 status, response = error(400, "Format error in JSON body: %r" % e)
-            problems = state.openapi.check_response(op, status, response) \
-                if state.validate else []
+            problems = state.openapi.check_response(op, status, response) if op else []
             if problems:
                 state.violations.append({"where": "response", "method": method,
                                          "path": url.path, "status": status,
@@ -788,21 +814,19 @@ class Handler(BaseHTTPRequestHandler):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--openapi", required=True)
+    parser.add_argument("--openapi", help="Qdrant's OpenAPI document to check requests and "
+                        "answers against (without it, nothing is checked)")
     parser.add_argument("--version", default="1.19.0", help="the version GET / reports")
     parser.add_argument("--api-key")
     parser.add_argument("--tls-cert")
     parser.add_argument("--tls-key")
     parser.add_argument("--max-request-bytes", type=int, default=32 * 1024 * 1024)
-    parser.add_argument("--no-validate", action="store_true",
-                        help="skip the OpenAPI checks (benchmarks: they dominate the time)")
     args = parser.parse_args()
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
-    server.state = State(OpenApi(args.openapi), args.version, args.api_key,
-                         args.max_request_bytes)
-    server.state.validate = not args.no_validate
+    server.state = State(OpenApi(args.openapi) if args.openapi else None, args.version,
+                         args.api_key, args.max_request_bytes)
     if args.tls_cert:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(args.tls_cert, args.tls_key)

@@ -32,8 +32,6 @@ setup (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
 
   fixture->server = qdrant_server_new (NULL);
-  if (fixture->server == NULL)
-    return;
   fixture->client = lode_qdrant_client_new (fixture->server->url,
                                             g_getenv ("LODE_TEST_QDRANT_API_KEY"), &error);
   g_assert_no_error (error);
@@ -46,8 +44,6 @@ static void
 teardown (Fixture       *fixture,
           gconstpointer  data)
 {
-  if (fixture->server == NULL)
-    return;
   qdrant_server_assert_valid (fixture->server);
   lode_qdrant_client_delete_collection (fixture->client, fixture->collection, NULL, NULL);
   g_clear_object (&fixture->client);
@@ -186,9 +182,6 @@ test_round_trip (Fixture       *fixture,
   LodeGraphCounts counts;
   LodeChunk *first;
 
-  if (fixture->server == NULL)
-    return;
-
   store = open_store (fixture, 0, TRUE);
   g_assert_false (lode_index_store_get_was_reset (LODE_INDEX_STORE (store)));
   assert_ok (lode_index_store_begin (LODE_INDEX_STORE (store), &error));
@@ -250,9 +243,6 @@ test_remove (Fixture       *fixture,
   g_autoptr(GHashTable) hashes = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (fixture->server == NULL)
-    return;
-
   store = open_store (fixture, 0, TRUE);
   put (store, "src/a.c", "hash-a", "alpha", 3);
   put (store, "src/b.c", "hash-b", "beta", 2);
@@ -284,7 +274,7 @@ test_crash_between_batches (Fixture       *fixture,
   g_autoptr(GHashTable) hashes = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (fixture->server == NULL || !qdrant_server_is_loopback (fixture->server))
+  if (!qdrant_server_is_loopback (fixture->server))
     {
       g_test_skip ("needs fault injection (the loopback server)");
       return;
@@ -322,7 +312,7 @@ test_resume_after_crash (Fixture       *fixture,
   g_autoptr(LodeQdrantStore) store = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (fixture->server == NULL || !qdrant_server_is_loopback (fixture->server))
+  if (!qdrant_server_is_loopback (fixture->server))
     {
       g_test_skip ("needs fault injection (the loopback server)");
       return;
@@ -362,9 +352,6 @@ test_schema_version (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
   LodeQdrantCollectionSpec spec = { 0 };
 
-  if (fixture->server == NULL)
-    return;
-
   store = open_store (fixture, 0, TRUE);
   put (store, "src/a.c", "hash-a", "alpha", 1);
   assert_ok (lode_index_store_set_meta (LODE_INDEX_STORE (store), "schema", "0", &error));
@@ -395,9 +382,6 @@ test_vectors (Fixture       *fixture,
   g_autoptr(GArray) vectors = g_array_new (FALSE, FALSE, sizeof (float));
   g_autoptr(GError) error = NULL;
   guint n_embedded = 0, n_embeddable = 0, n_chunks = 0;
-
-  if (fixture->server == NULL)
-    return;
 
   store = open_store (fixture, 3, TRUE);
   put (store, "src/a.c", "hash-a", "alpha", 3);
@@ -553,9 +537,6 @@ test_engine_same_as_sqlite (Fixture       *fixture,
   GHashTableIter iter;
   const char *path;
   const char *hash;
-
-  if (fixture->server == NULL)
-    return;
 
   reference = index_corpus (fixture, "sqlite", root, &sqlite);
   first = index_corpus (fixture, "qdrant", root, &qdrant);
@@ -747,9 +728,6 @@ test_migrate_round_trip (Fixture       *fixture,
   LodeStoreCopyCounts counts;
   const char *db_path;
 
-  if (fixture->server == NULL)
-    return;
-
   report = index_corpus (fixture, "sqlite", root, &sqlite);
   g_assert_cmpuint (report->n_embedded, >, 0);
   db_path = lode_project_get_db_path (sqlite.project);
@@ -860,9 +838,6 @@ test_search_agrees_with_sqlite (Fixture       *fixture,
   g_autoptr(LodeIndexReport) a = NULL;
   g_autoptr(LodeIndexReport) b = NULL;
   guint n_different = 0;
-
-  if (fixture->server == NULL)
-    return;
 
   a = index_corpus (fixture, "sqlite", root, &sqlite);
   b = index_corpus (fixture, "qdrant", root, &qdrant);
