@@ -32,6 +32,8 @@ struct _LodeProjectsPage
   GCancellable         *cancellable;
   GtkStack             *stack;
   GtkListBox           *list;
+  guint                 list_serial;    /* of the last codebase_list_projects asked */
+  guint                 listed_serial;  /* of the last one applied */
 };
 
 G_DEFINE_FINAL_TYPE (LodeProjectsPage, lode_projects_page, GTK_TYPE_WIDGET)
@@ -42,6 +44,7 @@ typedef struct
   GWeakRef  page;
   char     *root;
   gboolean  enable;
+  guint     serial;
 } Request;
 
 static Request *
@@ -74,8 +77,8 @@ project_arguments (const char *root)
   return arguments;
 }
 
-/* Calls @tool about @root; @callback gets a Request. */
-static void
+/* Calls @tool about @root; @callback gets the Request, which this returns. */
+static Request *
 call_for_root (LodeProjectsPage    *self,
                const char          *tool,
                JsonObject          *arguments,
@@ -87,6 +90,7 @@ call_for_root (LodeProjectsPage    *self,
 
   request->enable = enable;
   lode_application_call_tool (self->app, tool, arguments, self->cancellable, callback, request);
+  return request;
 }
 
 /* The tool's structured result, or NULL after showing why it failed as a toast. */
@@ -217,8 +221,11 @@ list_cb (GObject      *object,
   JsonArray *projects;
   guint n;
 
-  if (self == NULL || listed == NULL)
+  /* The daemon answers calls as they finish, not in order: a list asked before a removal
+   * may come after the list asked after it, and would bring the removed tree back. */
+  if (self == NULL || listed == NULL || request->serial < self->listed_serial)
     return;
+  self->listed_serial = request->serial;
 
   roots = g_hash_table_new (g_str_hash, g_str_equal);
   projects = json_object_get_array_member (listed, "projects");
@@ -251,7 +258,9 @@ list_cb (GObject      *object,
 static void
 refresh_projects (LodeProjectsPage *self)
 {
-  call_for_root (self, "codebase_list_projects", NULL, NULL, FALSE, list_cb);
+  Request *request = call_for_root (self, "codebase_list_projects", NULL, NULL, FALSE, list_cb);
+
+  request->serial = ++self->list_serial;
 }
 
 static void
