@@ -30,7 +30,8 @@
  * and `feature`); then re-indexes LARGE_TREE from scratch and checks out `feature` while 8
  * lode-mcp clients (over stdio) and 2 D-Bus clients make SEARCHES searches each (default
  * 1,000), over both trees in turn. Prints errors, p50/p99/max per kind of client, loded's RSS
- * before and after; a watchdog aborts the run if it does not end.
+ * before and after; then the same searches again, alone, and the RSS after them. A watchdog
+ * aborts the run if it does not end.
  */
 
 #define N_EDITS   100
@@ -51,16 +52,6 @@ finds (LodeDBusDaemon1 *proxy,
                                            &results, NULL, NULL, &error))
     g_error ("Search failed: %s", error->message);
   return g_variant_n_children (results) > 0;
-}
-
-static int
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
-{
-  double da = *(const double *) a;
-  double db = *(const double *) b;
-
-  return da < db ? -1 : da > db;
 }
 
 typedef struct
@@ -131,7 +122,7 @@ measure_saves (LodeDBusDaemon1 *proxy,
         g_usleep (5000);
       latencies[i] = (g_get_monotonic_time () - saved) / 1000.0;
     }
-  qsort (latencies, N_EDITS, sizeof (double), compare_doubles);
+  qsort (latencies, N_EDITS, sizeof (double), daemon_compare_doubles);
   g_print ("save → searchable in %s over %d edits: p50 %.0f ms, p95 %.0f ms, p99 %.0f ms, "
            "max %.0f ms\n", root, N_EDITS, latencies[N_EDITS / 2], latencies[N_EDITS * 95 / 100],
            latencies[N_EDITS * 99 / 100], latencies[N_EDITS - 1]);
@@ -191,6 +182,7 @@ run_load (const char *lode_mcp,
 {
   g_autoptr(LodeDBusDaemon1) proxy = daemon_client_new_proxy ();
   g_autoptr(DaemonLoad) load = NULL;
+  g_autoptr(DaemonLoad) again = NULL;
   g_autoptr(GVariant) reply = NULL;
   g_autoptr(GError) error = NULL;
   const char *roots[] = { large, watched, NULL };
@@ -206,6 +198,7 @@ run_load (const char *lode_mcp,
   gint64 started, searched, reindexed = 0, switched;
   guint pid;
   guint64 rss_before, rss_searched;
+  guint errors;
   int status;
 
   for (guint i = 0; i < 2; i++)
@@ -241,6 +234,7 @@ run_load (const char *lode_mcp,
 
   mcp = daemon_load_stats (load, TRUE);
   dbus = daemon_load_stats (load, FALSE);
+  errors = mcp->errors + dbus->errors;
   g_print ("%u MCP + %u D-Bus clients × %u searches over %s and %s, while %s was re-indexed "
            "(%.1f s) and %s switched branch (%.1f s after the switch, the searches ended):\n",
            spec.n_mcp, spec.n_dbus, n_searches, large, watched, large,
@@ -255,12 +249,24 @@ run_load (const char *lode_mcp,
            "%.1f MiB when idle again\n", pid, rss_before / 1024.0, rss_searched / 1024.0,
            daemon_rss_kib (pid) / 1024.0);
 
+  /* The same searches again with nothing else going on: memory that grows with the
+   * searches grows again here; the re-index's does not. */
+  again = daemon_load_start (&spec);
+  daemon_watchdog_start (LOAD_WATCHDOG_SECONDS, again);
+  daemon_load_wait (again);
+  daemon_watchdog_stop ();
+  print_stats ("MCP", daemon_load_stats (again, TRUE));
+  print_stats ("D-Bus", daemon_load_stats (again, FALSE));
+  g_print ("  the same searches again, alone: loded's RSS %.1f MiB after them\n",
+           daemon_rss_kib (pid) / 1024.0);
+  errors += daemon_load_stats (again, TRUE)->errors + daemon_load_stats (again, FALSE)->errors;
+
   if (daemon_pid (proxy) != pid)
     {
       g_print ("  loded was restarted during the run\n");
       return 1;
     }
-  return mcp->errors + dbus->errors == 0 &&
+  return errors == 0 &&
          mcp->answered + dbus->answered == (spec.n_mcp + spec.n_dbus) * n_searches ? 0 : 1;
 }
 

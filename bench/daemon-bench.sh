@@ -55,19 +55,20 @@ CONF
 
 if [ -n "$LOAD" ]; then
   # The watched repository: 300 files on main; on feature, each of them changed and 100 more.
+  # commit BRANCH TYPE N: writes files 1..N as functions of TYPE, and commits them.
+  commit () {
+    for i in $(seq 1 "$3"); do
+      printf '%s\nwatched_%s (%s value)\n{\n  return value * %s;\n}\n' "$2" "$i" "$2" "$i" \
+        > "$WORK/watched/src/w$i.c"
+    done
+    git -C "$WORK/watched" add -A
+    git -C "$WORK/watched" -c user.name=bench -c user.email=bench@lode.invalid commit -q -m "$1"
+  }
   mkdir -p "$WORK/watched/src"
   git -C "$WORK/watched" init -q -b main
-  for i in $(seq 1 300); do
-    printf 'int\nwatched_%s (int value)\n{\n  return value * %s;\n}\n' "$i" "$i" > "$WORK/watched/src/w$i.c"
-  done
-  git -C "$WORK/watched" add -A
-  git -C "$WORK/watched" -c user.name=bench -c user.email=bench@lode.invalid commit -q -m main
+  commit main int 300
   git -C "$WORK/watched" checkout -q -b feature
-  for i in $(seq 1 400); do
-    printf 'long\nwatched_%s (long value)\n{\n  return value - %s;\n}\n' "$i" "$i" > "$WORK/watched/src/w$i.c"
-  done
-  git -C "$WORK/watched" add -A
-  git -C "$WORK/watched" -c user.name=bench -c user.email=bench@lode.invalid commit -q -m feature
+  commit feature long 400
   git -C "$WORK/watched" checkout -q main
   set -- --load "$BUILDDIR/src/mcp/lode-mcp" "$LARGE" "$WORK/watched" "$SEARCHES"
 else

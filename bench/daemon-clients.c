@@ -321,9 +321,10 @@ daemon_load_start (const DaemonLoadSpec *spec)
   return load;
 }
 
-static int
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
+/* Orders doubles, for qsort() and g_array_sort(). */
+int
+daemon_compare_doubles (gconstpointer a,
+                        gconstpointer b)
 {
   double da = *(const double *) a;
   double db = *(const double *) b;
@@ -350,7 +351,7 @@ daemon_load_wait (DaemonLoad *load)
         total->first_error = g_strdup (client->stats.first_error);
     }
   for (guint k = 0; k < 2; k++)
-    g_array_sort (load->totals[k].msec, compare_doubles);
+    g_array_sort (load->totals[k].msec, daemon_compare_doubles);
 }
 
 /* The figures of the MCP clients (@mcp) or of the D-Bus ones, after daemon_load_wait(). */

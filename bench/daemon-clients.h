@@ -36,6 +36,8 @@ typedef struct _DaemonLoad DaemonLoad;
 LodeDBusDaemon1 *daemon_client_new_proxy (void);
 guint            daemon_pid              (LodeDBusDaemon1 *proxy);
 guint64          daemon_rss_kib          (guint            pid);
+int              daemon_compare_doubles  (gconstpointer    a,
+                                          gconstpointer    b);
 
 DaemonLoad      *daemon_load_start     (const DaemonLoadSpec *spec);
 void             daemon_load_wait      (DaemonLoad           *load);
