@@ -15,7 +15,7 @@
 #include <json-glib/json-glib.h>
 
 #include "lode.h"
-#include "daemon-helpers.h"
+#include "daemon-clients.h"
 #include "lode-dbus-daemon.h"
 
 /* Each fixture gets a private bus whose service directory activates the build-tree loded. */
@@ -700,7 +700,7 @@ test_restart_catches_up (Fixture       *fixture,
   g_assert_true (wait_for (fixture, "parse_request_header", "src/parse.c", TRUE,
                            CATCH_UP_SECONDS));
 
-  pid = test_daemon_pid (fixture->proxy);
+  pid = daemon_pid (fixture->proxy);
   g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
   while (kill (pid, 0) == 0)
     g_usleep (10 * 1000);
@@ -711,7 +711,7 @@ test_restart_catches_up (Fixture       *fixture,
   /* The next call activates a new daemon, which watches the tree again and catches up. */
   g_assert_true (wait_for (fixture, "written_while_down", "src/offline.c", TRUE,
                            CATCH_UP_SECONDS));
-  g_assert_cmpuint (test_daemon_pid (fixture->proxy), !=, pid);
+  g_assert_cmpuint (daemon_pid (fixture->proxy), !=, pid);
 }
 
 static void
@@ -1458,7 +1458,7 @@ test_remove_stops_watching (Fixture       *fixture,
                                                                  G_VARIANT_TYPE_BOOLEAN)));
 
   /* Nor after a restart. */
-  pid = test_daemon_pid (fixture->proxy);
+  pid = daemon_pid (fixture->proxy);
   g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
   while (kill (pid, 0) == 0)
     g_usleep (10 * 1000);
@@ -1592,7 +1592,7 @@ test_daemon_dies_during_call (Fixture       *fixture,
   while (fixture->n_progress == 0)
     g_main_context_iteration (NULL, TRUE);
 
-  pid = test_daemon_pid (fixture->proxy);
+  pid = daemon_pid (fixture->proxy);
   g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
 
   g_subprocess_communicate_utf8 (cli, NULL, NULL, &out, &err, &error);
@@ -1601,7 +1601,7 @@ test_daemon_dies_during_call (Fixture       *fixture,
   g_assert_cmpint (g_subprocess_get_exit_status (cli), ==, 0);
   g_assert_nonnull (strstr (out, "\"state\" : \"succeeded\""));
   g_assert_nonnull (strstr (err, "asking it again"));
-  g_assert_cmpuint (test_daemon_pid (fixture->proxy), !=, pid);
+  g_assert_cmpuint (daemon_pid (fixture->proxy), !=, pid);
 }
 
 int

@@ -34,7 +34,8 @@
 
 #include "lode.h"
 #include "lode-code-tokenizer.h"
-#include "daemon-helpers.h"
+#include "daemon-clients.h"
+#include "generated-repo.h"
 #include "lode-dbus-daemon.h"
 #include "test-helpers.h"
 
@@ -52,151 +53,6 @@ typedef struct
   char *fresh_dir;   /* indexes built from scratch, to compare with */
   const char *model; /* an embedding model folder, or NULL */
 } Fixture;
-
-/* The generated tree ---------------------------------------------------------------------- */
-
-/* File @i of the tree as of @version: five languages in turn, each file importing two
- * others of its language, with a handful of declarations. Version 1 (the other branch)
- * changes every seventh file, drops every eleventh and adds a tenth more. */
-static char *
-generated_file (guint   i,
-                guint   version,
-                char  **relative)
-{
-  guint a = (i * 7 + 3) % 60, b = (i * 13 + 5) % 60;
-  const char *change = version == 1 && i % 7 == 0 ? " + 1" : "";
-  GString *text = g_string_new (NULL);
-
-  switch (i % 5)
-    {
-    case 0:
-      *relative = g_strdup_printf ("c/mod%03u/unit%u.c", i / 5 % 60, i);
-      g_string_append_printf (text, "#include <stdio.h>\n#include \"../mod%03u/unit%u.h\"\n"
-                              "#include \"../mod%03u/unit%u.h\"\n\n", a, a * 5, b, b * 5);
-      for (guint f = 0; f < 6; f++)
-        g_string_append_printf (text, "/* Computes part %u of unit %u. */\nint\n"
-                                "unit%u_part%u (int value, const char *name)\n{\n"
-                                "  int total = value * %u%s;\n\n"
-                                "  for (int k = 0; name[k] != '\\0'; k++)\n"
-                                "    total += name[k];\n  return total;\n}\n\n",
-                                f, i, i, f, f + 1, change);
-      break;
-    case 1:
-      *relative = g_strdup_printf ("py/pkg%02u/module_%u.py", i / 5 % 30, i);
-      g_string_append_printf (text, "import os\nfrom pkg%02u import module_%u\n\n\n",
-                              a % 30, a * 5 + 1);
-      for (guint f = 0; f < 4; f++)
-        g_string_append_printf (text, "class Handler%u_%u:\n    \"\"\"Handles request kind %u."
-                                "\"\"\"\n\n    def __init__(self, retries=3):\n"
-                                "        self.retries = retries%s\n\n"
-                                "    def handle_%u(self, request):\n"
-                                "        return [r * %u for r in range(self.retries)]\n\n\n",
-                                i, f, f, change, f, f);
-      break;
-    case 2:
-      *relative = g_strdup_printf ("ts/feature%02u/service%u.ts", i / 5 % 30, i);
-      g_string_append_printf (text, "import { Service%u } from \"../feature%02u/service%u\";\n"
-                              "import * as path from \"path\";\n\n", a * 5 + 2, a % 30,
-                              a * 5 + 2);
-      for (guint f = 0; f < 4; f++)
-        g_string_append_printf (text, "export class Service%u_%u {\n"
-                                "  private count = %u%s;\n\n"
-                                "  fetchItems(limit: number): string[] {\n"
-                                "    return Array.from({ length: limit }, (_, k) => `${k}`);\n"
-                                "  }\n}\n\n", i, f, f, change);
-      break;
-    case 3:
-      *relative = g_strdup_printf ("go/pkg%02u/file%u.go", i / 5 % 30, i);
-      g_string_append_printf (text, "package pkg%02u\n\nimport (\n\t\"fmt\"\n"
-                              "\t\"example.com/tree/go/pkg%02u\"\n)\n\n", i / 5 % 30, b % 30);
-      for (guint f = 0; f < 5; f++)
-        g_string_append_printf (text, "// Run%u_%u runs step %u.\nfunc Run%u_%u(n int) int {\n"
-                                "\ttotal := n * %u%s\n\tfmt.Println(total)\n"
-                                "\treturn total\n}\n\n", i, f, f, i, f, f, change);
-      break;
-    default:
-      *relative = g_strdup_printf ("rs/src/m%u.rs", i);
-      g_string_append_printf (text, "use crate::m%u::Thing%u;\nuse std::collections::HashMap;\n\n",
-                              a * 5 + 4, a * 5 + 4);
-      for (guint f = 0; f < 4; f++)
-        g_string_append_printf (text, "pub struct Thing%u_%u {\n    pub value: u32,\n}\n\n"
-                                "impl Thing%u_%u {\n    pub fn compute(&self) -> u32 {\n"
-                                "        self.value * %u%s\n    }\n}\n\n", i, f, i, f, f, change);
-      break;
-    }
-
-  return g_string_free (text, FALSE);
-}
-
-#define TREE_FILES 600
-
-static void
-write_tree (const char *root,
-            guint       version)
-{
-  guint n = version == 1 ? TREE_FILES + TREE_FILES / 10 : TREE_FILES;
-
-  for (guint i = 0; i < n; i++)
-    {
-      g_autofree char *relative = NULL;
-      g_autofree char *text = NULL;
-
-      if (version == 1 && i % 11 == 0)
-        continue;
-      text = generated_file (i, version, &relative);
-      test_write_file (root, relative, text);
-    }
-  test_write_file (root, "README.md", "# Generated tree\n\nFor the fault tests of Lode.\n");
-  test_write_file (root, "go.mod", "module example.com/tree\n\ngo 1.21\n");
-  test_write_file (root, "rs/Cargo.toml", "[package]\nname = \"tree\"\nversion = \"0.1.0\"\n");
-}
-
-static void
-git (const char *root,
-     ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  g_autofree char *err = NULL;
-  int status;
-  va_list args;
-
-  g_ptr_array_add (argv, (char *) "git");
-  g_ptr_array_add (argv, (char *) "-c");
-  g_ptr_array_add (argv, (char *) "user.name=Lode Tests");
-  g_ptr_array_add (argv, (char *) "-c");
-  g_ptr_array_add (argv, (char *) "user.email=tests@lode.invalid");
-  va_start (args, root);
-  for (const char *arg = va_arg (args, const char *); arg != NULL;
-       arg = va_arg (args, const char *))
-    g_ptr_array_add (argv, (char *) arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  g_spawn_sync (root, (char **) argv->pdata, NULL, G_SPAWN_SEARCH_PATH |
-                G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err, &status, &error);
-  g_assert_no_error (error);
-  if (!g_spawn_check_wait_status (status, NULL))
-    g_error ("git %s failed: %s", (char *) argv->pdata[5], err);
-}
-
-/* A git repository whose branch `main` holds version 0 of the tree and `feature` version 1. */
-static void
-make_repository (const char *root)
-{
-  g_autoptr(GDir) dir = NULL;
-
-  write_tree (root, 0);
-  git (root, "init", "-q", "-b", "main", NULL);
-  git (root, "add", "-A", NULL);
-  git (root, "commit", "-q", "-m", "version 0", NULL);
-  git (root, "checkout", "-q", "-b", "feature", NULL);
-  git (root, "rm", "-q", "-r", ".", NULL);
-  write_tree (root, 1);
-  git (root, "add", "-A", NULL);
-  git (root, "commit", "-q", "-m", "version 1", NULL);
-  git (root, "checkout", "-q", "main", NULL);
-}
 
 static void
 fixture_setup (Fixture       *fixture,
@@ -219,7 +75,7 @@ fixture_setup (Fixture       *fixture,
     {
       g_autofree char *root = g_build_filename (fixture->tmp, "tree", NULL);
 
-      make_repository (root);
+      test_make_repository (root);
       fixture->root = realpath (root, NULL);
     }
 }
@@ -973,7 +829,7 @@ test_kill_daemon_during_update (Fixture       *fixture,
   wait_until_same (&daemon, fixture, fixture->fresh_dir);
 
   /* One switch without a kill: how long the watcher's update takes. */
-  git (fixture->root, "checkout", "-q", "feature", NULL);
+  test_git (fixture->root, "checkout", "-q", "feature", NULL);
   remove_tree (fixture->fresh_dir);
   index_fully (fixture, fixture->fresh_dir, NULL);
   update_seconds = wait_until_same (&daemon, fixture, fixture->fresh_dir);
@@ -982,9 +838,9 @@ test_kill_daemon_during_update (Fixture       *fixture,
   for (guint round = 0; round < DAEMON_KILL_ROUNDS; round++)
     {
       guint msec = (guint) g_test_rand_double_range (0, update_seconds * 1000);
-      guint pid = test_daemon_pid (daemon.proxy);
+      guint pid = daemon_pid (daemon.proxy);
 
-      git (fixture->root, "checkout", "-q", branches[(round + 1) % 2], NULL);
+      test_git (fixture->root, "checkout", "-q", branches[(round + 1) % 2], NULL);
       wait_msec (msec);
       g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
       while (kill (pid, 0) == 0)
@@ -995,7 +851,7 @@ test_kill_daemon_during_update (Fixture       *fixture,
       /* The next call activates loded again, which watches the tree and catches up. */
       g_test_message ("round %u: killed %u ms after the switch; caught up in %.2f s", round + 1,
                       msec, wait_until_same (&daemon, fixture, fixture->fresh_dir));
-      g_assert_cmpuint (test_daemon_pid (daemon.proxy), !=, pid);
+      g_assert_cmpuint (daemon_pid (daemon.proxy), !=, pid);
     }
 
   daemon_down (&daemon);
