@@ -7,7 +7,8 @@ Every folder of CHECKOUTS (or the NAMEs given) is a checkout of a real repositor
 whoever runs this (never inside Lode's tree). For each, from scratch:
 
 1. `lode --no-daemon index --json` into a temporary data directory, timed by /usr/bin/time:
-   files, lines, wall seconds, lines/s, peak RSS, the files skipped with their reasons;
+   files, lines, wall seconds, lines/s, peak RSS, the files skipped with their reasons (and
+   the path of each file that went over the parse time budget);
 2. `ctags -R --output-format=json` over the same tree, timed the same way: the reference;
 3. a sample of definitions ctags finds (functions, methods, classes and the like, whose name
    ctags defines only once in the tree, 30 by default, the same ones on every run), each
@@ -98,6 +99,9 @@ def bench(lode, tree, n_sample):
                                            env=env, capture_output=True, text=True,
                                            check=True).stdout)
         skipped = Counter(s.get("reason", "?") for s in report.get("skippedFiles", []))
+        degraded = [f"{s['path']}: {s.get('detail') or s.get('reason')}"
+                    for s in report.get("skippedFiles", [])
+                    if s.get("reason") == "over the time budget"]
         ctags_wall, definitions = ctags_definitions(tree, os.path.join(work, "tags"))
         picked = sample(definitions, n_sample)
         hits = sum(found_first(lode, env, tree, tag) for tag in picked)
@@ -105,7 +109,7 @@ def bench(lode, tree, n_sample):
         return {"name": name, "ok": wall <= limit, "files": status["files"],
                 "lines": status["lines"], "wall_s": wall,
                 "lines_per_s": round(status["lines"] / wall) if wall > 0 else 0,
-                "peak_rss_mb": round(rss, 1), "skipped": dict(skipped),
+                "peak_rss_mb": round(rss, 1), "skipped": dict(skipped), "over_budget": degraded,
                 "ctags_s": ctags_wall, "limit_s": round(limit, 1),
                 "first_by_name": f"{hits}/{len(picked)}"}
     except subprocess.TimeoutExpired:
@@ -143,6 +147,8 @@ def main():
                   f"{r['lines_per_s']:>8} {r['peak_rss_mb']:>7} {r['ctags_s']:>7.1f} "
                   f"{r['limit_s']:>7} {r['first_by_name']:>6}  {skipped or '-'}"
                   f"{'' if r['ok'] else '  OVER THE LIMIT'}")
+            for line in r["over_budget"]:
+                print(f"{'':<18} {line}")
         print("JSON: " + json.dumps(r), file=sys.stderr)
         failed |= not r["ok"]
     sys.exit(1 if failed else 0)
