@@ -7,7 +7,9 @@ Every folder of CHECKOUTS (or the NAMEs given) is a checkout of a real repositor
 whoever runs this (never inside Lode's tree). For each, from scratch:
 
 1. `lode --no-daemon index --json` into a temporary data directory, timed by /usr/bin/time:
-   files, lines, wall seconds, lines/s, peak RSS, the files skipped with their reasons;
+   files, lines, wall seconds, CPU seconds (user and system: on a shared machine the wall
+   time depends on the load, the CPU time much less), lines/s, peak RSS, the files skipped
+   with their reasons (and the path of each file that went over the parse time budget);
 2. `ctags -R --output-format=json` over the same tree, timed the same way: the reference;
 3. a sample of definitions ctags finds (functions, methods, classes and the like, whose name
    ctags defines only once in the tree, 30 by default, the same ones on every run), each
@@ -34,18 +36,19 @@ DEFINITION_KINDS = {"function", "method", "class", "struct", "interface", "enum"
 
 
 def timed(argv, env=None, stdout=subprocess.PIPE):
-    """Runs argv under /usr/bin/time: (completed process, wall seconds, peak RSS in MB)."""
+    """Runs argv under /usr/bin/time: (completed process, wall seconds, CPU seconds (user and
+    system), peak RSS in MB)."""
     with tempfile.NamedTemporaryFile("r") as times:
-        process = subprocess.run(["/usr/bin/time", "-f", "%e %M", "-o", times.name] + argv,
+        process = subprocess.run(["/usr/bin/time", "-f", "%e %U %S %M", "-o", times.name] + argv,
                                  env=env, stdout=stdout, stderr=subprocess.PIPE, text=True,
                                  timeout=int(os.environ.get("TIMEOUT", "1800")))
-        wall, rss_kb = times.read().split()[-2:]
-    return process, float(wall), int(rss_kb) / 1024
+        wall, user, system, rss_kb = times.read().split()[-4:]
+    return process, float(wall), float(user) + float(system), int(rss_kb) / 1024
 
 
 def ctags_definitions(tree, tags):
     """ctags over @tree: its wall seconds and the definitions whose name is defined once."""
-    process, wall, _ = timed(["ctags", "-R", "--output-format=json", "--fields=+nK",
+    process, wall, _, _ = timed(["ctags", "-R", "--output-format=json", "--fields=+nK",
                               "-f", tags, tree], stdout=subprocess.DEVNULL)
     if process.returncode != 0:
         raise RuntimeError(f"ctags failed: {process.stderr[-500:]}")
@@ -90,7 +93,7 @@ def bench(lode, tree, n_sample):
     env = dict(os.environ, LODE_DATA_DIR=os.path.join(work, "data"),
                LODE_EMBEDDING_PROVIDER="none")
     try:
-        process, wall, rss = timed([lode, "--no-daemon", "index", "--json", tree], env=env)
+        process, wall, cpu, rss = timed([lode, "--no-daemon", "index", "--json", tree], env=env)
         if process.returncode != 0:
             return {"name": name, "ok": False, "error": process.stderr.strip()[-300:]}
         report = json.loads(process.stdout)["job"]["report"]
@@ -98,14 +101,17 @@ def bench(lode, tree, n_sample):
                                            env=env, capture_output=True, text=True,
                                            check=True).stdout)
         skipped = Counter(s.get("reason", "?") for s in report.get("skippedFiles", []))
+        degraded = [f"{s['path']}: {s.get('detail') or s.get('reason')}"
+                    for s in report.get("skippedFiles", [])
+                    if s.get("reason") == "over the time budget"]
         ctags_wall, definitions = ctags_definitions(tree, os.path.join(work, "tags"))
         picked = sample(definitions, n_sample)
         hits = sum(found_first(lode, env, tree, tag) for tag in picked)
         limit = 10 * ctags_wall + 10
         return {"name": name, "ok": wall <= limit, "files": status["files"],
-                "lines": status["lines"], "wall_s": wall,
+                "lines": status["lines"], "wall_s": wall, "cpu_s": round(cpu, 2),
                 "lines_per_s": round(status["lines"] / wall) if wall > 0 else 0,
-                "peak_rss_mb": round(rss, 1), "skipped": dict(skipped),
+                "peak_rss_mb": round(rss, 1), "skipped": dict(skipped), "over_budget": degraded,
                 "ctags_s": ctags_wall, "limit_s": round(limit, 1),
                 "first_by_name": f"{hits}/{len(picked)}"}
     except subprocess.TimeoutExpired:
@@ -128,7 +134,7 @@ def main():
             sys.exit(f"real-repos.py: {tool} missing: sudo apt-get install -y universal-ctags time")
 
     failed = False
-    print(f"{'repository':<18} {'files':>6} {'lines':>8} {'wall s':>7} {'lines/s':>8} "
+    print(f"{'repository':<18} {'files':>6} {'lines':>8} {'wall s':>7} {'CPU s':>6} {'lines/s':>8} "
           f"{'RSS MB':>7} {'ctags s':>7} {'limit s':>7} {'first':>6}  skipped")
     for name in names:
         tree = os.path.join(checkouts, name)
@@ -139,10 +145,12 @@ def main():
             print(f"{name:<18} FAILED: {r['error']}")
         else:
             skipped = ", ".join(f"{n} {reason}" for reason, n in sorted(r["skipped"].items()))
-            print(f"{name:<18} {r['files']:>6} {r['lines']:>8} {r['wall_s']:>7.1f} "
+            print(f"{name:<18} {r['files']:>6} {r['lines']:>8} {r['wall_s']:>7.1f} {r['cpu_s']:>6.1f} "
                   f"{r['lines_per_s']:>8} {r['peak_rss_mb']:>7} {r['ctags_s']:>7.1f} "
                   f"{r['limit_s']:>7} {r['first_by_name']:>6}  {skipped or '-'}"
                   f"{'' if r['ok'] else '  OVER THE LIMIT'}")
+            for line in r["over_budget"]:
+                print(f"{'':<18} {line}")
         print("JSON: " + json.dumps(r), file=sys.stderr)
         failed |= not r["ok"]
     sys.exit(1 if failed else 0)

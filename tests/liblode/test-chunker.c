@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <gio/gio.h>
+#include <json-glib/json-glib.h>
 
 #include "lode-chunker.h"
 
@@ -971,6 +972,57 @@ test_time_budget (void)
   g_assert_cmpuint (covered, ==, 5000 * 6 + 1);
 }
 
+/* The visibility the symbol tools give @name, a symbol of @symbols. */
+static char *
+visibility_of (GPtrArray  *symbols,
+               const char *name)
+{
+  for (guint i = 0; i < symbols->len; i++)
+    {
+      const LodeSymbol *symbol = g_ptr_array_index (symbols, i);
+      g_autoptr(JsonNode) detail = NULL;
+
+      if (strcmp (symbol->name, name) != 0)
+        continue;
+      g_assert_nonnull (symbol->detail);
+      detail = json_from_string (symbol->detail, NULL);
+      g_assert_nonnull (detail);
+      return g_strdup (json_object_get_string_member_with_default (json_node_get_object (detail),
+                                                                   "visibility", NULL));
+    }
+  g_error ("no symbol %s", name);
+}
+
+/* The C++ access section and Ruby's `private` reach every member after them, however many
+ * members and comments come between (they were looked for only 400 siblings back, one
+ * costly step at a time: a Rust impl of 40 documented methods took 1.5 s of CPU). */
+static void
+test_section_visibility (void)
+{
+  g_autoptr(GString) cpp = g_string_new ("class Big {\npublic:\n");
+  g_autoptr(GString) ruby = g_string_new ("class Big\n  private\n\n");
+  g_autoptr(GPtrArray) chunks = NULL;
+  g_autoptr(GPtrArray) symbols = NULL;
+  g_autofree char *cpp_last = NULL;
+  g_autofree char *ruby_last = NULL;
+
+  for (guint i = 0; i < 450; i++)
+    g_string_append_printf (cpp, "  // field %u\n  int field%u;\n", i, i);
+  g_string_append (cpp, "  int last () const;\n};\n");
+  chunk_text (0, "cpp", cpp->str, cpp->len, &chunks, &symbols);
+  cpp_last = visibility_of (symbols, "last");
+  g_assert_cmpstr (cpp_last, ==, "public");
+  g_clear_pointer (&chunks, g_ptr_array_unref);
+  g_clear_pointer (&symbols, g_ptr_array_unref);
+
+  for (guint i = 0; i < 450; i++)
+    g_string_append_printf (ruby, "  # method %u\n  def m%u\n  end\n", i, i);
+  g_string_append (ruby, "  def last\n  end\nend\n");
+  chunk_text (0, "ruby", ruby->str, ruby->len, &chunks, &symbols);
+  ruby_last = visibility_of (symbols, "last");
+  g_assert_cmpstr (ruby_last, ==, "private");
+}
+
 typedef struct
 {
   LodeChunker  *chunker;
@@ -1083,6 +1135,7 @@ main (int   argc,
   g_test_add_func ("/lode/chunker/long-line-in-code", test_long_line_in_code);
   g_test_add_func ("/lode/chunker/estimate-tokens", test_estimate_tokens);
   g_test_add_func ("/lode/chunker/time-budget", test_time_budget);
+  g_test_add_func ("/lode/chunker/section-visibility", test_section_visibility);
   g_test_add_func ("/lode/chunker/cancel-parse", test_cancel_parse);
   g_test_add_func ("/lode/chunker/deep-nesting", test_deep_nesting);
 

@@ -648,24 +648,42 @@ collect_preceding_attributes (LodeSymbolExtractor *self,
 }
 
 /* C++: the access specifier in force at @node inside a class body; Ruby: `private` and
- * `protected` calls before a method. NULL when none precedes it. */
+ * `protected` calls before a method. NULL when none precedes it, and in other languages.
+ * One forward walk over the siblings before @node: stepping back with
+ * ts_node_prev_named_sibling() costs a walk from the root each time, and a Rust impl or a
+ * class with hundreds of members and doc comments took seconds. */
 static char *
 section_visibility (LodeSymbolExtractor *self,
                     TSNode               node)
 {
-  TSNode prev = prev_named (node);
+  TSNode body;
+  TSNode section = null_node ();
+  TSTreeCursor cursor;
 
-  for (guint i = 0; i < 400 && !ts_node_is_null (prev); i++)
-    {
-      if (is_type (prev, "access_specifier"))
-        return text_of (self, prev);
-      if (self->lang == LANG_RUBY && is_type (prev, "identifier") &&
-          (text_equals (self, prev, "private") || text_equals (self, prev, "protected") ||
-           text_equals (self, prev, "public")))
-        return text_of (self, prev);
-      prev = prev_named (prev);
-    }
-  return NULL;
+  if (self->lang != LANG_CPP && self->lang != LANG_RUBY)
+    return NULL;
+  body = ts_node_parent (node);
+  if (ts_node_is_null (body))
+    return NULL;
+
+  cursor = ts_tree_cursor_new (body);
+  if (ts_tree_cursor_goto_first_child (&cursor))
+    do
+      {
+        TSNode child = ts_tree_cursor_current_node (&cursor);
+
+        if (ts_node_eq (child, node) || ts_node_start_byte (child) > ts_node_start_byte (node))
+          break;
+        if (is_type (child, "access_specifier") ||
+            (self->lang == LANG_RUBY && is_type (child, "identifier") &&
+             (text_equals (self, child, "private") || text_equals (self, child, "protected") ||
+              text_equals (self, child, "public"))))
+          section = child;
+      }
+    while (ts_tree_cursor_goto_next_sibling (&cursor));
+  ts_tree_cursor_delete (&cursor);
+
+  return ts_node_is_null (section) ? NULL : text_of (self, section);
 }
 
 /* Parameters -------------------------------------------------------------------------- */
@@ -2731,8 +2749,7 @@ lode_symbol_extractor_describe (LodeSymbolExtractor *self,
         }
     }
   collect_preceding_attributes (self, def->node, &mods);
-  if (self->lang == LANG_CPP || self->lang == LANG_RUBY)
-    section = section_visibility (self, def->node);
+  section = section_visibility (self, def->node);
   if (self->lang == LANG_RUBY && is_type (node, "singleton_method"))
     mods.is_static = TRUE;
   if (self->lang == LANG_PYTHON)
