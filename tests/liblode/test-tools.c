@@ -1042,11 +1042,14 @@ test_wording (ToolsFixture  *fixture,
                             "\"watch\": {\"watching\": true, \"directories\": 1}, "
                             "\"job\": {\"state\": \"completed\", \"report\": "
                             "{\"chunks\": 1, \"skipped\": 1, \"embedded\": 1, "
+                            "\"skippedFiles\": [{\"path\": \"logo.png\", "
+                            "\"reason\": \"binary\", \"detail\": null}], "
                             "\"embeddingModel\": \"m\"}}}", NULL);
   lode_status_json_append_markdown (form_text, json_node_get_object (forms));
   g_assert_nonnull (strstr (form_text->str, "- Watched: 1 directory, changes"));
   g_assert_nonnull (strstr (form_text->str, "0 of 1 chunk embedded\n"));
-  g_assert_nonnull (strstr (form_text->str, "- Skipped: 1 file ("));
+  /* The text names what was skipped and why, as the status does not. */
+  g_assert_nonnull (strstr (form_text->str, "- Skipped: 1 file\n  - `logo.png`: binary\n"));
   g_assert_nonnull (strstr (form_text->str, "- Embedded 1 chunk with m\n"));
 
   for (guint i = 0; i < 5; i++)

@@ -267,6 +267,9 @@ lode_project_info_to_json (const LodeProjectInfo   *info,
 
 /* Markdown ----------------------------------------------------------------------------- */
 
+/* Skipped files named in an index report's text; the structured result has them all. */
+#define MAX_SKIPPED_LISTED 10
+
 static const char *
 string_member (JsonObject *object,
                const char *member)
@@ -341,10 +344,27 @@ lode_job_json_append_markdown (GString    *text,
                                                                       0));
   if (int_member (report, "skipped") > 0)
     {
+      JsonArray *skipped = json_object_get_array_member (report, "skippedFiles");
+      guint listed = skipped != NULL ? MIN (json_array_get_length (skipped),
+                                            MAX_SKIPPED_LISTED) : 0;
+
       g_string_append (text, "- Skipped: ");
       lode_append_count (text, int_member (report, "skipped"), "%u file", "%u files");
-      g_string_append (text, " (codebase_status and the structured result list them with "
-                       "the reason)\n");
+      g_string_append (text, "\n");
+      for (guint i = 0; i < listed; i++)
+        {
+          JsonObject *file = json_array_get_object_element (skipped, i);
+
+          g_string_append_printf (text, "  - `%s`: %s%s%s\n", string_member (file, "path"),
+                                  string_member (file, "reason"),
+                                  string_member (file, "detail") != NULL ? ", " : "",
+                                  string_member (file, "detail") != NULL
+                                  ? string_member (file, "detail") : "");
+        }
+      if (int_member (report, "skipped") > listed)
+        g_string_append_printf (text, "  - and %" G_GINT64_FORMAT " more (the structured "
+                                "result lists them all)\n",
+                                int_member (report, "skipped") - listed);
     }
   if (string_member (report, "embeddingModel") != NULL)
     {
