@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test-helpers.h"
+
 typedef struct
 {
   int   status;
@@ -1108,6 +1110,7 @@ main (int   argc,
   g_test_add_func ("/lode/cli/symbol", test_symbol);
 
   ret = g_test_run ();
+  test_remove_tree (canonical);
   g_free (data_dir);
   g_free (tree);
   return ret;

@@ -11,6 +11,7 @@
 #include <signal.h>
 
 #include "lode-client.h"
+#include "test-helpers.h"
 
 /*
  * Each fixture gets a private bus; the service directory that activates loded is added only
@@ -55,6 +56,7 @@ fixture_teardown (Fixture       *fixture,
 {
   g_test_dbus_down (fixture->bus);
   g_clear_object (&fixture->bus);
+  test_remove_tree (fixture->tmp);
   g_free (fixture->tmp);
 }
 

@@ -17,6 +17,7 @@
 #include "lode.h"
 #include "daemon-clients.h"
 #include "lode-dbus-daemon.h"
+#include "test-helpers.h"
 
 /* Each fixture gets a private bus whose service directory activates the build-tree loded. */
 typedef struct
@@ -119,6 +120,7 @@ fixture_teardown (Fixture       *fixture,
   g_test_dbus_down (fixture->bus);
   g_clear_object (&fixture->bus);
   g_free (fixture->root);
+  test_remove_tree (fixture->tmp);
   g_free (fixture->tmp);
 }
 

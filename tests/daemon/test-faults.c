@@ -81,22 +81,10 @@ fixture_setup (Fixture       *fixture,
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  const char *argv[] = { "rm", "-rf", path, NULL };
-  int status;
-
-  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL,
-                &status, &error);
-  g_assert_no_error (error);
-}
-
-static void
 fixture_teardown (Fixture       *fixture,
                   gconstpointer  data)
 {
-  remove_tree (fixture->tmp);
+  test_remove_tree (fixture->tmp);
   g_free (fixture->tmp);
   free (fixture->root);
   g_free (fixture->data_dir);
@@ -502,7 +490,7 @@ kill_and_resume (Fixture    *fixture,
       gboolean resumed = FALSE;
       gboolean marked;
 
-      remove_tree (fixture->data_dir);
+      test_remove_tree (fixture->data_dir);
       if (kill_index_after (fixture, msec, ready))
         {
           /* "incomplete" when killed in the lexical pass; "ready" in the embedding pass,
@@ -584,7 +572,7 @@ test_kill_embedding (Fixture       *fixture,
   fixture->model = model;
   seconds = index_fully (fixture, fixture->fresh_dir, NULL);
   fixture->model = NULL;
-  remove_tree (fixture->data_dir);
+  test_remove_tree (fixture->data_dir);
   lexical = index_fully (fixture, fixture->data_dir, NULL);
   fixture->model = model;
   g_test_message ("a whole run takes %.2f s, %.2f s without embedding", seconds, lexical);
@@ -683,6 +671,8 @@ test_full_disk_in_subprocess (Fixture *fixture)
   index_fully (fixture, fixture->data_dir, &resumed);
   g_assert_true (resumed);
   assert_same_index (fixture->data_dir, fixture->fresh_dir, fixture->root);
+  /* So that the teardown can remove the folder it was mounted on. */
+  g_assert_cmpint (umount (fixture->data_dir), ==, 0);
 }
 
 /* A full disk under the data directory: a clear error, an index that stays consistent and
@@ -830,7 +820,7 @@ test_kill_daemon_during_update (Fixture       *fixture,
 
   /* One switch without a kill: how long the watcher's update takes. */
   test_git (fixture->root, "checkout", "-q", "feature", NULL);
-  remove_tree (fixture->fresh_dir);
+  test_remove_tree (fixture->fresh_dir);
   index_fully (fixture, fixture->fresh_dir, NULL);
   update_seconds = wait_until_same (&daemon, fixture, fixture->fresh_dir);
   g_test_message ("the update after a branch switch took %.2f s", update_seconds);
@@ -846,7 +836,7 @@ test_kill_daemon_during_update (Fixture       *fixture,
       while (kill (pid, 0) == 0)
         wait_msec (10);
 
-      remove_tree (fixture->fresh_dir);
+      test_remove_tree (fixture->fresh_dir);
       index_fully (fixture, fixture->fresh_dir, NULL);
       /* The next call activates loded again, which watches the tree and catches up. */
       g_test_message ("round %u: killed %u ms after the switch; caught up in %.2f s", round + 1,

@@ -68,15 +68,12 @@ static void
 fixture_teardown (Fixture       *fixture,
                   gconstpointer  data)
 {
-  const char *argv[] = { "rm", "-rf", fixture->tmp, NULL };
-
   g_clear_object (&fixture->proxy);
   g_test_dbus_down (fixture->bus);
   g_clear_object (&fixture->bus);
-  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL,
-                NULL);
   free (fixture->reindexed);
   free (fixture->watched);
+  test_remove_tree (fixture->tmp);
   g_free (fixture->tmp);
 }
 

@@ -12,6 +12,7 @@
 
 #include "lode-dbus-daemon.h"
 #include "lode-shell-search-provider.h"
+#include "test-helpers.h"
 
 #define SEARCH_PROVIDER_PATH "/io/github/lode/Lode/SearchProvider"
 
@@ -124,6 +125,7 @@ fixture_teardown (Fixture       *fixture,
   g_clear_object (&fixture->bus);
   g_free (fixture->launch_log);
   g_free (fixture->root);
+  test_remove_tree (fixture->tmp);
   g_free (fixture->tmp);
 }
 

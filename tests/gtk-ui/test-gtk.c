@@ -22,6 +22,7 @@
 #include "lode-secret.h"
 #include "lode-window.h"
 #include "mock-http-server.h"
+#include "test-helpers.h"
 
 /*
  * One private session bus for the whole run, with the build-tree loded activatable on it (its
@@ -291,6 +292,7 @@ stop_services (void)
    * which GTK and libsecret keep until exit. */
   g_test_dbus_stop (test_bus);
   g_free (launch_log);
+  test_remove_tree (tmp);
   g_free (tmp);
 }
 

@@ -482,7 +482,7 @@ test_broken_weights (void)
   g_assert_no_error (error);
   assert_load_error (dir, "config.json");
 
-  test_remove_dir (dir);
+  test_remove_tree (dir);
 }
 
 static void
@@ -512,7 +512,7 @@ test_unaligned (Fixture       *f,
   write_weights (dir, NULL, 1);
   embed_model_dir (f, dir, LODE_POOLING_CLS, vectors);
   assert_reference (f, vectors, LODE_POOLING_CLS);
-  test_remove_dir (dir);
+  test_remove_tree (dir);
 }
 
 static const char *half_dtype;
@@ -606,7 +606,7 @@ test_half_precision (Fixture       *f,
           g_assert_cmpfloat (dot, >=, min_cosine[t]);
           g_assert_cmpfloat (dot, <, 1.0 + 1e-5);
         }
-      test_remove_dir (dir);
+      test_remove_tree (dir);
     }
 }
 

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/stat.h>
 
 #include <glib/gstdio.h>
 
@@ -116,20 +117,32 @@ test_tiny_bert_cases (JsonParser *parser)
                                        "cases");
 }
 
-/* Removes a folder of plain files (and symbolic links). */
+/* Removes @path and everything under it, like `rm -rf`: symbolic links are removed, never
+ * followed, and folders a test made unreadable are opened up first. */
 void
-test_remove_dir (const char *dir)
+test_remove_tree (const char *path)
 {
-  g_autoptr(GDir) handle = g_dir_open (dir, 0, NULL);
-  const char *name;
+  GStatBuf st;
 
-  while (handle != NULL && (name = g_dir_read_name (handle)) != NULL)
+  if (g_lstat (path, &st) != 0)
+    return;
+  if (S_ISDIR (st.st_mode))
     {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autoptr(GDir) dir = NULL;
+      const char *name;
 
-      g_unlink (path);
+      g_chmod (path, 0700);
+      dir = g_dir_open (path, 0, NULL);
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          test_remove_tree (child);
+        }
+      g_rmdir (path);
     }
-  g_rmdir (dir);
+  else
+    g_unlink (path);
 }
 
 /* Writes @contents to @relative under @root, creating the folders on the way. */

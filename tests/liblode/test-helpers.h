@@ -1,4 +1,4 @@
-/* test-helpers.h — waiting for async results and capturing logs in tests
+/* test-helpers.h — waiting for async results, capturing logs and temporary trees in tests
  *
  * SPDX-FileCopyrightText: 2026 The Lode authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -22,7 +22,7 @@ gboolean      test_logs_contain  (const char    *needle);
 
 const char   *test_tiny_bert_dir   (void);
 JsonArray    *test_tiny_bert_cases (JsonParser    *parser);
-void          test_remove_dir      (const char    *dir);
+void          test_remove_tree     (const char    *path);
 void          test_write_file      (const char    *root,
                                     const char    *relative,
                                     const char    *contents);

@@ -212,6 +212,7 @@ test_embedder_iface_init (LodeEmbedderInterface *iface)
 
 typedef struct
 {
+  char        *tmp;
   char        *root;
   char        *data_dir;
   LodeConfig  *config;
@@ -223,11 +224,11 @@ fixture_setup (Fixture       *fixture,
                gconstpointer  data)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *tmp = g_dir_make_tmp ("lode-hybrid-XXXXXX", &error);
 
+  fixture->tmp = g_dir_make_tmp ("lode-hybrid-XXXXXX", &error);
   g_assert_no_error (error);
-  fixture->root = g_build_filename (tmp, "tree", NULL);
-  fixture->data_dir = g_build_filename (tmp, "data", NULL);
+  fixture->root = g_build_filename (fixture->tmp, "tree", NULL);
+  fixture->data_dir = g_build_filename (fixture->tmp, "data", NULL);
   g_assert_cmpint (g_mkdir (fixture->root, 0755), ==, 0);
   fixture->config = lode_config_new_default ();
   g_free (fixture->config->data_dir);
@@ -243,6 +244,8 @@ fixture_teardown (Fixture       *fixture,
   g_clear_pointer (&fixture->config, lode_config_free);
   g_free (fixture->root);
   g_free (fixture->data_dir);
+  test_remove_tree (fixture->tmp);
+  g_free (fixture->tmp);
 }
 
 static LodeProject *

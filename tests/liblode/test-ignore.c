@@ -16,6 +16,7 @@
 #include <gio/gio.h>
 
 #include "lode-ignore.h"
+#include "test-helpers.h"
 
 typedef struct
 {
@@ -237,30 +238,6 @@ write_file (const char *root,
 }
 
 static void
-rm_rf (const char *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GFileEnumerator) children = NULL;
-
-  children = g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME,
-                                        G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
-  if (children != NULL)
-    {
-      GFileInfo *info;
-
-      while ((info = g_file_enumerator_next_file (children, NULL, NULL)) != NULL)
-        {
-          g_autoptr(GFileInfo) owned = info;
-          g_autofree char *child = g_build_filename (path, g_file_info_get_name (info), NULL);
-
-          rm_rf (child);
-        }
-    }
-
-  g_remove (path);
-}
-
-static void
 test_add_file (void)
 {
   g_autoptr(LodeIgnore) ignore = lode_ignore_new ();
@@ -292,7 +269,7 @@ test_add_file (void)
   g_assert_false (lode_ignore_add_file (ignore, "", fifo, &error));
   g_assert_nonnull (error);
 
-  rm_rf (root);
+  test_remove_tree (root);
 }
 
 /* Every file below @dir (relative to @root), .git excluded. */
@@ -498,7 +475,7 @@ test_against_git (void)
   g_assert_nonnull (strstr (ours_text, "nested/deeper/b.c\n"));
   g_assert_null (strstr (ours_text, "excluded_dir/reinclude.txt\n"));
 
-  rm_rf (root);
+  test_remove_tree (root);
 }
 
 /* Rules of a directory 1,000 levels down apply below it and nowhere else, and a path of

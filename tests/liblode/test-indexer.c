@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "lode.h"
+#include "test-helpers.h"
 #include "lode-scanner.h"
 
 /* This very program, re-executed as the child of the kill test. */
@@ -24,6 +25,7 @@ static const char *self_path;
 
 typedef struct
 {
+  char        *tmp;
   char        *root;
   char        *data_dir;
   LodeConfig  *config;
@@ -50,11 +52,11 @@ fixture_setup (Fixture       *fixture,
                gconstpointer  data)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *tmp = g_dir_make_tmp ("lode-indexer-XXXXXX", &error);
 
+  fixture->tmp = g_dir_make_tmp ("lode-indexer-XXXXXX", &error);
   g_assert_no_error (error);
-  fixture->root = g_build_filename (tmp, "tree", NULL);
-  fixture->data_dir = g_build_filename (tmp, "data", NULL);
+  fixture->root = g_build_filename (fixture->tmp, "tree", NULL);
+  fixture->data_dir = g_build_filename (fixture->tmp, "data", NULL);
   g_assert_cmpint (g_mkdir (fixture->root, 0755), ==, 0);
   fixture->config = lode_config_new_default ();
   g_free (fixture->config->data_dir);
@@ -70,6 +72,8 @@ fixture_teardown (Fixture       *fixture,
   g_clear_pointer (&fixture->config, lode_config_free);
   g_free (fixture->root);
   g_free (fixture->data_dir);
+  test_remove_tree (fixture->tmp);
+  g_free (fixture->tmp);
 }
 
 static LodeIndexReport *

@@ -13,6 +13,7 @@
 #include "lode.h"
 #include "lode-qdrant-client.h"
 #include "qdrant-server.h"
+#include "test-helpers.h"
 
 /* The error first, so a failure shows its message. */
 #define assert_ok(call) \
@@ -544,6 +545,7 @@ test_tls (void)
   if (openssl == NULL)
     {
       g_test_skip ("openssl is not installed");
+      test_remove_tree (dir);
       return;
     }
 
@@ -578,9 +580,7 @@ test_tls (void)
   g_assert_true (lode_qdrant_client_set_ca_file (trusting, cert, &error));
   assert_ok (lode_qdrant_client_connect (trusting, NULL, &error));
 
-  g_unlink (cert);
-  g_unlink (key);
-  g_rmdir (dir);
+  test_remove_tree (dir);
 }
 
 int

@@ -17,6 +17,7 @@
 
 #include "lode-error.h"
 #include "lode-scanner.h"
+#include "test-helpers.h"
 
 /* Each test builds its tree at run time in a fresh directory: symlinks, FIFOs and unreadable
  * files cannot be committed as fixtures. */
@@ -40,36 +41,10 @@ scan_setup (ScanFixture   *fixture,
 }
 
 static void
-rm_rf (const char *path)
-{
-  g_autoptr(GDir) dir = NULL;
-  struct stat st;
-
-  if (lstat (path, &st) != 0)
-    return;
-
-  if (S_ISDIR (st.st_mode))
-    {
-      const char *name;
-
-      g_chmod (path, 0755);
-      dir = g_dir_open (path, 0, NULL);
-      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-
-          rm_rf (child);
-        }
-    }
-
-  g_remove (path);
-}
-
-static void
 scan_teardown (ScanFixture   *fixture,
                gconstpointer  user_data)
 {
-  rm_rf (fixture->root);
+  test_remove_tree (fixture->root);
   g_clear_pointer (&fixture->root, g_free);
   g_clear_pointer (&fixture->files, g_ptr_array_unref);
   g_clear_pointer (&fixture->skipped, g_ptr_array_unref);
@@ -450,7 +425,7 @@ test_symlinks (ScanFixture   *fixture,
   g_assert_null (find_skipped (fixture, "ignored-link"));
   g_assert_cmpuint (fixture->skipped->len, ==, 9);
 
-  rm_rf (outside);
+  test_remove_tree (outside);
 }
 
 static void

@@ -568,6 +568,6 @@ main (int    argc,
   g_clear_object (&registry);
   g_clear_object (&engine);
   g_free (fixture_root);
-  test_remove_dir (data_dir);
+  test_remove_tree (data_dir);
   return status;
 }

@@ -11,9 +11,11 @@
 #include <string.h>
 
 #include "lode.h"
+#include "test-helpers.h"
 
 typedef struct
 {
+  char        *tmp;
   char        *root;
   LodeWatcher *watcher;
   GPtrArray   *batches;      /* of GPtrArray of LodeChange */
@@ -71,10 +73,10 @@ fixture_setup (Fixture       *fixture,
                gconstpointer  data)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *tmp = g_dir_make_tmp ("lode-watcher-XXXXXX", &error);
 
+  fixture->tmp = g_dir_make_tmp ("lode-watcher-XXXXXX", &error);
   g_assert_no_error (error);
-  fixture->root = g_build_filename (tmp, "tree", NULL);
+  fixture->root = g_build_filename (fixture->tmp, "tree", NULL);
   write_file (fixture->root, "src/main.c", "int main (void) { return 0; }\n");
   write_file (fixture->root, "src/util/util.c", "int util (void) { return 1; }\n");
   write_file (fixture->root, ".gitignore", "build/\n*.o\n");
@@ -95,6 +97,8 @@ fixture_teardown (Fixture       *fixture,
   g_clear_object (&fixture->watcher);
   g_clear_pointer (&fixture->batches, g_ptr_array_unref);
   g_free (fixture->root);
+  test_remove_tree (fixture->tmp);
+  g_free (fixture->tmp);
 }
 
 static gboolean

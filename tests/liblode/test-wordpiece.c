@@ -123,7 +123,7 @@ test_reference_vocab_txt (void)
   g_assert_cmpuint (lode_wordpiece_get_vocab_size (wordpiece), ==, 30522);
   g_assert_cmpuint (lode_wordpiece_get_max_tokens (wordpiece), ==, 256);
   assert_reference_ids (wordpiece);
-  test_remove_dir (dir);
+  test_remove_tree (dir);
 }
 
 /* The real vocabulary of the shared model folder, when the checkout has it next to it (the
@@ -366,7 +366,7 @@ assert_load_fails (const char *file_name,
   g_assert_null (wordpiece);
   g_assert_nonnull (error);
   g_test_message ("%s: %s", file_name, error->message);
-  test_remove_dir (dir);
+  test_remove_tree (dir);
 }
 
 static void
