@@ -115,6 +115,40 @@ test_work_tree (RepoFixture   *fixture,
   g_assert_cmpstr (text, ==, "D:README M:src/a.c ?:src/new.c R:src/renamed.c<src/old.c");
 }
 
+/* A tree's configuration may name a command for git to run (core.fsmonitor): asking what
+ * changed must not run it. */
+static void
+test_no_commands_from_tree (RepoFixture   *fixture,
+                            gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) files = NULL;
+  g_autofree char *hook = g_build_filename (fixture->root, "hook.sh", NULL);
+  g_autofree char *marker = g_build_filename (fixture->root, "hook-ran", NULL);
+  g_autofree char *script = g_strdup_printf ("#!/bin/sh\ntouch '%s'\nexit 1\n", marker);
+  g_autofree char *config = g_strdup_printf ("config core.fsmonitor %s", hook);
+  g_autofree char *text = NULL;
+
+  g_assert_true (g_file_set_contents (hook, script, -1, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_chmod (hook, 0755), ==, 0);
+  git (fixture, config);
+  write_file (fixture, "src/a.c", "int a = 2;\n");
+
+  files = lode_git_dup_changed_files (fixture->root, NULL, NULL, &error);
+  g_assert_no_error (error);
+  text = changes_to_string (files);
+  g_assert_cmpstr (text, ==, "?:hook.sh M:src/a.c");
+  g_clear_pointer (&files, g_ptr_array_unref);
+  files = lode_git_dup_changed_files (fixture->root, "HEAD", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+
+  /* The hook does run when git is asked directly: the test would see it. */
+  git (fixture, "ls-files --others");
+  g_assert_true (g_file_test (marker, G_FILE_TEST_EXISTS));
+}
+
 static void
 test_range (RepoFixture   *fixture,
             gconstpointer  data)
@@ -235,6 +269,8 @@ main (int   argc,
   g_test_add ("/lode/impact/work-tree", RepoFixture, NULL, repo_setup, test_work_tree,
               repo_teardown);
   g_test_add ("/lode/impact/range", RepoFixture, NULL, repo_setup, test_range, repo_teardown);
+  g_test_add ("/lode/impact/no-commands-from-tree", RepoFixture, NULL, repo_setup,
+              test_no_commands_from_tree, repo_teardown);
   g_test_add ("/lode/impact/bad-input", RepoFixture, NULL, repo_setup, test_bad_input,
               repo_teardown);
   g_test_add_func ("/lode/impact/rank", test_rank);

@@ -27,10 +27,13 @@ lode_changed_file_free (LodeChangedFile *file)
   g_free (file);
 }
 
-/* Runs git in @root and returns its standard output. */
+/* Runs `git ARGV…` in @root and returns its standard output. The tree's own configuration
+ * may name commands for git to run (core.fsmonitor, a hook started by every command that
+ * reads the index): switched off, and the index is never rewritten (optional locks), so that
+ * asking what changed neither runs code from the tree nor writes into it. */
 static GBytes *
 run_git (const char          *root,
-         const char *const   *argv,
+         const char *const   *args,
          GCancellable        *cancellable,
          GError             **error)
 {
@@ -38,6 +41,12 @@ run_git (const char          *root,
   g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GBytes) out = NULL;
   g_autoptr(GBytes) err = NULL;
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) argv = NULL;
+
+  g_strv_builder_add_many (builder, "git", "-c", "core.fsmonitor=false", NULL);
+  g_strv_builder_addv (builder, (const char **) args);
+  argv = g_strv_builder_end (builder);
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                         G_SUBPROCESS_FLAGS_STDERR_PIPE |
@@ -48,8 +57,9 @@ run_git (const char          *root,
   g_subprocess_launcher_setenv (launcher, "GIT_PAGER", "cat", TRUE);
   g_subprocess_launcher_unsetenv (launcher, "GIT_DIR");
   g_subprocess_launcher_unsetenv (launcher, "GIT_WORK_TREE");
+  g_subprocess_launcher_setenv (launcher, "GIT_OPTIONAL_LOCKS", "0", TRUE);
 
-  process = g_subprocess_launcher_spawnv (launcher, argv, error);
+  process = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv, error);
   if (process == NULL)
     {
       g_prefix_error (error, "Cannot run git: ");
@@ -68,7 +78,7 @@ run_git (const char          *root,
       if (newline != NULL)
         *newline = '\0';
       g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT, "git %s failed: %s",
-                   argv[1], g_strstrip (message));
+                   args[0], g_strstrip (message));
       return NULL;
     }
 
@@ -159,17 +169,17 @@ lode_git_dup_changed_files (const char    *root,
   g_autoptr(GPtrArray) files = NULL;
   g_autoptr(GBytes) diff = NULL;
   const char *worktree_argv[] = {
-    "git", "diff", "--name-status", "-z", "-M", "--relative", "--no-ext-diff", "HEAD",
+    "diff", "--name-status", "-z", "-M", "--relative", "--no-ext-diff", "HEAD",
     "--", NULL
   };
   const char *range_argv[] = {
-    "git", "diff", "--name-status", "-z", "-M", "--relative", "--no-ext-diff",
+    "diff", "--name-status", "-z", "-M", "--relative", "--no-ext-diff",
     "--end-of-options", rev_range, "--", NULL
   };
   const char *untracked_argv[] = {
-    "git", "ls-files", "-z", "--others", "--exclude-standard", NULL
+    "ls-files", "-z", "--others", "--exclude-standard", NULL
   };
-  const char *check_argv[] = { "git", "rev-parse", "--is-inside-work-tree", NULL };
+  const char *check_argv[] = { "rev-parse", "--is-inside-work-tree", NULL };
   g_autoptr(GBytes) check = NULL;
 
   g_return_val_if_fail (root != NULL, NULL);
