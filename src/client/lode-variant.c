@@ -58,6 +58,11 @@ lode_config_to_variant (const LodeConfig *config)
   insert_string (&dict, "qdrant_ca_file", config->qdrant_ca_file);
   g_variant_dict_insert (&dict, "qdrant_shards", "u", config->qdrant_shards);
   g_variant_dict_insert (&dict, "qdrant_replicas", "u", config->qdrant_replicas);
+  /* Always sent: a caller without links must not get the daemon's. */
+  g_variant_dict_insert_value (&dict, "linked_projects",
+                               g_variant_new_strv ((const char * const *)
+                                                   config->linked_projects,
+                                                   config->linked_projects != NULL ? -1 : 0));
 
   return g_variant_dict_end (&dict);
 }
@@ -178,6 +183,15 @@ lode_config_from_variant (GVariant          *dict,
         {
           if ((ok = check_type (value, key, G_VARIANT_TYPE_BOOLEAN, error)))
             config->vector_int8 = g_variant_get_boolean (value);
+        }
+      else if (strcmp (key, "linked_projects") == 0)
+        {
+          if ((ok = check_type (value, key, G_VARIANT_TYPE_STRING_ARRAY, error)))
+            {
+              g_strfreev (config->linked_projects);
+              config->linked_projects = g_variant_n_children (value) > 0
+                                        ? g_variant_dup_strv (value, NULL) : NULL;
+            }
         }
       else if (strcmp (key, "extra_extensions") == 0)
         {

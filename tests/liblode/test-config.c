@@ -22,6 +22,7 @@ clear_env (void)
   g_unsetenv ("LODE_EMBEDDING_PROVIDER");
   g_unsetenv ("LODE_EMBEDDING_MODEL");
   g_unsetenv ("LODE_VECTOR_INT8");
+  g_unsetenv ("SOCRATICODE_LINKED_PROJECTS");
 }
 
 static void
@@ -88,6 +89,7 @@ test_env (void)
   g_setenv ("LODE_INDEX_THREADS", "3", TRUE);
   g_setenv ("LODE_DATA_DIR", "/tmp/lode-test-data", TRUE);
   g_setenv ("LODE_EXTRA_EXTENSIONS", ".tpl=html, .pyx=python", TRUE);
+  g_setenv ("SOCRATICODE_LINKED_PROJECTS", " ../lib , ,/src/api,", TRUE);
 
   config = lode_config_load (&error);
   g_assert_no_error (error);
@@ -97,6 +99,7 @@ test_env (void)
   g_assert_cmpstr (config->data_dir, ==, "/tmp/lode-test-data");
   g_assert_cmpstr (lode_language_for_path ("views/page.tpl")->id, ==, "html");
   g_assert_cmpstr (lode_language_for_path ("fast.pyx")->id, ==, "python");
+  g_assert_cmpstrv (config->linked_projects, ((const char *[]) { "../lib", "/src/api", NULL }));
   clear_env ();
 }
 

@@ -1304,6 +1304,78 @@ test_linked (ToolsFixture  *fixture,
   g_assert_nonnull (strstr (linked->text, "lib] `lib.c:"));
 }
 
+/* SOCRATICODE_LINKED_PROJECTS (LodeConfig.linked_projects) adds roots, relative to the
+ * searched project, after those of its link files; the projects it links to do not inherit
+ * them. */
+static void
+test_linked_env (ToolsFixture  *fixture,
+                 gconstpointer  data)
+{
+  g_autofree char *base = g_build_filename (g_get_user_cache_dir (), "linked-env", NULL);
+  const char *names[] = { "app", "lib", "extra", NULL };
+  const char *extra[] = { "../extra", "../lib", "../gone", NULL };
+  g_autofree char *app = g_build_filename (base, "app", NULL);
+  g_autofree char *lib = g_build_filename (base, "lib", NULL);
+  g_autofree char *app_args = NULL;
+  g_autofree char *lib_args = NULL;
+  g_autofree char *labels = NULL;
+  g_autofree char *notes = NULL;
+  g_autofree char *projects = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *lib_links = NULL;
+  g_autoptr(LodeConfig) config = NULL;
+  g_autoptr(LodeToolResult) result = NULL;
+
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      g_autofree char *root = g_build_filename (base, names[i], NULL);
+      g_autofree char *file = g_strdup_printf ("%s.c", names[i]);
+      g_autofree char *text = g_strdup_printf ("int\n%s_frobnicate_widget (int widget)\n"
+                                               "{\n  return widget + 1;\n}\n", names[i]);
+      g_autofree char *args = g_strdup_printf ("{\"projectPath\": \"%s\", \"wait\": true}",
+                                               root);
+
+      write_tree_file (root, file, text);
+      g_clear_pointer (&result, lode_tool_result_free);
+      result = call_ok (fixture, "codebase_index", args, NULL);
+    }
+  write_tree_file (app, ".socraticode.json", "{\"linkedProjects\": [\"../lib\"]}");
+
+  /* The fixture's engine, with the variable's roots in its configuration. */
+  config = lode_config_copy (lode_engine_get_config (fixture->engine));
+  config->linked_projects = g_strdupv ((char **) extra);
+  g_clear_object (&fixture->registry);
+  g_clear_object (&fixture->engine);
+  fixture->engine = lode_engine_new (config);
+  fixture->registry = lode_tools_new_registry (fixture->engine);
+
+  app_args = g_strdup_printf ("{\"projectPath\": \"%s\", \"query\": \"frobnicate widget\", "
+                              "\"mode\": \"lexical\", \"includeLinked\": true}", app);
+  g_clear_pointer (&result, lode_tool_result_free);
+  result = call_ok (fixture, "codebase_search", app_args, NULL);
+  projects = json_strings (json_object_get_array_member (result->structured, "projects"));
+  expected = g_strdup_printf ("%s %s %s/extra", app, lib, base);
+  g_assert_cmpstr (projects, ==, expected);
+  labels = result_projects (result);
+  g_assert_nonnull (strstr (labels, "extra"));
+  notes = json_strings (json_object_get_array_member (result->structured, "notes"));
+  g_test_message ("notes: %s", notes);
+  g_assert_nonnull (strstr (notes, "gone, which is not a directory"));
+  g_assert_nonnull (strstr (notes, "lib, which is already searched"));
+  lib_links = g_strdup_printf ("%s links to", lib);
+  g_assert_null (strstr (notes, lib_links));
+  g_clear_pointer (&projects, g_free);
+  g_clear_pointer (&expected, g_free);
+
+  lib_args = g_strdup_printf ("{\"projectPath\": \"%s\", \"query\": \"frobnicate widget\", "
+                              "\"mode\": \"lexical\", \"includeLinked\": true}", lib);
+  g_clear_pointer (&result, lode_tool_result_free);
+  result = call_ok (fixture, "codebase_search", lib_args, NULL);
+  projects = json_strings (json_object_get_array_member (result->structured, "projects"));
+  expected = g_strdup_printf ("%s %s/extra", lib, base);
+  g_assert_cmpstr (projects, ==, expected);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1340,6 +1412,8 @@ main (int   argc,
   g_test_add ("/lode/tools/cancel", ToolsFixture, NULL, tools_setup, test_cancel,
               tools_teardown);
   g_test_add ("/lode/tools/linked", ToolsFixture, NULL, tools_setup, test_linked,
+              tools_teardown);
+  g_test_add ("/lode/tools/linked-env", ToolsFixture, NULL, tools_setup, test_linked_env,
               tools_teardown);
   g_test_add ("/lode/engine/jobs", ToolsFixture, NULL, tools_setup, test_jobs, tools_teardown);
 

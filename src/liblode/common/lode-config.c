@@ -57,6 +57,7 @@ lode_config_copy (const LodeConfig *config)
   copy->qdrant_url = g_strdup (config->qdrant_url);
   copy->qdrant_api_key = g_strdup (config->qdrant_api_key);
   copy->qdrant_ca_file = g_strdup (config->qdrant_ca_file);
+  copy->linked_projects = g_strdupv (config->linked_projects);
 
   return copy;
 }
@@ -82,6 +83,7 @@ lode_config_free (LodeConfig *config)
     memset (config->qdrant_api_key, 0, strlen (config->qdrant_api_key));
   g_free (config->qdrant_api_key);
   g_free (config->qdrant_ca_file);
+  g_strfreev (config->linked_projects);
   g_free (config);
 }
 
@@ -177,6 +179,29 @@ dup_env (const char *first,
   if ((value == NULL || *value == '\0') && second != NULL)
     value = g_getenv (second);
   return value != NULL && *value != '\0' ? g_strdup (value) : NULL;
+}
+
+/* SocratiCode's SOCRATICODE_LINKED_PROJECTS: comma-separated roots, each trimmed, empty ones
+ * dropped; %NULL when there are none. */
+static char **
+linked_projects_env (void)
+{
+  const char *value = g_getenv ("SOCRATICODE_LINKED_PROJECTS");
+  g_auto(GStrv) parts = NULL;
+  g_autoptr(GStrvBuilder) roots = g_strv_builder_new ();
+  gboolean any = FALSE;
+
+  if (value == NULL)
+    return NULL;
+  parts = g_strsplit (value, ",", -1);
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      if (*g_strstrip (parts[i]) == '\0')
+        continue;
+      g_strv_builder_add (roots, parts[i]);
+      any = TRUE;
+    }
+  return any ? g_strv_builder_end (roots) : NULL;
 }
 
 /* Embedding settings (issue #4). An empty model means the provider's default. */
@@ -306,8 +331,8 @@ apply_extensions (char   **entries,
  * `LODE_CHUNK_MAX_TOKENS`, `LODE_PARSE_TIME_BUDGET`, `LODE_INDEX_THREADS`,
  * `LODE_EXTRA_EXTENSIONS` (comma-separated
  * ".ext=language"), `LODE_DATA_DIR`, `LODE_EMBEDDING_PROVIDER`, `LODE_EMBEDDING_MODEL`,
- * `LODE_VECTOR_INT8`, the providers' URLs and the OpenAI key, `LODE_STORE` and the Qdrant
- * settings (see #LodeConfig) from the environment, and registers the extra extensions with
+ * `LODE_VECTOR_INT8`, the providers' URLs and the OpenAI key, `LODE_STORE`, the Qdrant
+ * settings and `SOCRATICODE_LINKED_PROJECTS` (see #LodeConfig) from the environment, and registers the extra extensions with
  * #LodeLanguage.
  *
  * Returns: (transfer full) (nullable): the configuration, or %NULL if a value is malformed
@@ -358,6 +383,7 @@ lode_config_load (GError **error)
   config->ollama_url = dup_env ("LODE_OLLAMA_URL", "OLLAMA_HOST");
   config->openai_url = dup_env ("LODE_OPENAI_BASE_URL", "OPENAI_BASE_URL");
   config->openai_api_key = lode_secret_dup_env_api_key ("openai");
+  config->linked_projects = linked_projects_env ();
 
   if (!apply_embedding_env (config, error) ||
       !apply_store_env (config, error) ||

@@ -36,6 +36,9 @@ G_BEGIN_DECLS
  *   (`LODE_QDRANT_SHARDS`)
  * @qdrant_replicas: copies of each shard of new collections, 0 for the server's default
  *   (`LODE_QDRANT_REPLICAS`)
+ * @linked_projects: (nullable): roots every searched project links to besides those of its
+ *   link files, absolute or relative to the project (`SOCRATICODE_LINKED_PROJECTS`,
+ *   comma-separated, as SocratiCode reads it)
  *
  * Settings come from the `io.github.lode.Lode` GSettings schema when it is installed, and
  * `LODE_*` environment variables override them: MCP hosts and CI set the environment, not
@@ -61,6 +64,7 @@ typedef struct
   char     *qdrant_ca_file;
   guint     qdrant_shards;
   guint     qdrant_replicas;
+  char    **linked_projects;
 } LodeConfig;
 
 LodeConfig *lode_config_new_default (void);

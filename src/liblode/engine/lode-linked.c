@@ -5,7 +5,9 @@
  *
  * A project root may hold `.lode.json` or SocratiCode's `.socraticode.json`, read as-is by
  * lode_project_config_load(): their `linkedProjects` list other roots, absolute or relative
- * to the file. Links are followed transitively; what cannot be followed (a missing root, a
+ * to the file. The searched project also links to the roots of SocratiCode's
+ * `SOCRATICODE_LINKED_PROJECTS` (LodeConfig.linked_projects), relative to it, after those of
+ * its files, as SocratiCode reads them. Links are followed transitively; what cannot be followed (a missing root, a
  * link back to a project already listed, a file that is not JSON) becomes a note, never an
  * error, so that a search of linked projects always searches what it can.
  */
@@ -17,11 +19,13 @@
 #include "lode-linked.h"
 #include "lode-project-config.h"
 
-/* Appends the roots @root links to to @links. */
+/* Appends the roots @root links to to @links: those of its link files, then @extra (relative
+ * to @root). */
 static void
-read_links (const char *root,
-            GPtrArray  *links,
-            GPtrArray  *notes)
+read_links (const char         *root,
+            const char * const *extra,
+            GPtrArray          *links,
+            GPtrArray          *notes)
 {
   g_autoptr(LodeProjectConfig) config = NULL;
   g_autoptr(GError) error = NULL;
@@ -31,15 +35,19 @@ read_links (const char *root,
     {
       g_ptr_array_add (notes, g_strdup_printf ("The links of %s are not read: %s", root,
                                                error->message));
-      return;
     }
-  for (guint i = 0; i < config->linked->len; i++)
+  for (guint i = 0; config != NULL && i < config->linked->len; i++)
     g_ptr_array_add (links, g_strdup (g_ptr_array_index (config->linked, i)));
+  for (guint i = 0; extra != NULL && extra[i] != NULL; i++)
+    g_ptr_array_add (links, g_canonicalize_filename (extra[i], root));
 }
 
 /**
  * lode_linked_projects_resolve:
  * @root: an absolute, canonical project root
+ * @extra: (nullable) (array zero-terminated=1): more roots @root links to, absolute or
+ *   relative to @root (`SOCRATICODE_LINKED_PROJECTS`); the projects it links to do not
+ *   inherit them
  * @notes: (element-type utf8): receives a sentence for each link that is not followed
  *
  * Follows the links of @root breadth first. A root that does not exist or is not a
@@ -50,8 +58,9 @@ read_links (const char *root,
  *   directly or not, each once
  */
 GPtrArray *
-lode_linked_projects_resolve (const char *root,
-                              GPtrArray  *notes)
+lode_linked_projects_resolve (const char         *root,
+                              const char * const *extra,
+                              GPtrArray          *notes)
 {
   g_autoptr(GPtrArray) roots = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
@@ -68,7 +77,7 @@ lode_linked_projects_resolve (const char *root,
       const char *from = g_ptr_array_index (roots, i);
       g_autoptr(GPtrArray) links = g_ptr_array_new_with_free_func (g_free);
 
-      read_links (from, links, notes);
+      read_links (from, i == 0 ? extra : NULL, links, notes);
       for (guint j = 0; j < links->len; j++)
         {
           char *link = g_ptr_array_index (links, j);

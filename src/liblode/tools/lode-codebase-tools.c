@@ -496,7 +496,9 @@ search_linked (LodeToolCall             *call,
                GPtrArray                *roots,
                GPtrArray                *notes)
 {
-  g_autoptr(GPtrArray) linked = lode_linked_projects_resolve (root, notes);
+  const LodeConfig *config = lode_engine_get_config (lode_tool_call_get_engine (call));
+  g_autoptr(GPtrArray) linked =
+    lode_linked_projects_resolve (root, (const char * const *) config->linked_projects, notes);
 
   for (guint i = 1; i < linked->len; i++)
     {
