@@ -21,7 +21,9 @@
  * password rows are emptied as soon as their key is stored.
  */
 
-static const char *const providers[] = { "builtin", "ollama", "openai", "none" };
+/* The settings' values of the combo rows' items, in order. */
+static const char *const providers[] = { "builtin", "ollama", "openai", "none", NULL };
+static const char *const stores[] = { "sqlite", "qdrant", NULL };
 
 struct _LodePreferencesWindow
 {
@@ -32,7 +34,12 @@ struct _LodePreferencesWindow
   AdwEntryRow          *model_row;
   AdwEntryRow          *ollama_url_row;
   AdwEntryRow          *openai_url_row;
+  AdwComboRow          *store_row;
   AdwEntryRow          *qdrant_url_row;
+  AdwActionRow         *shards_row;
+  GtkSpinButton        *shards_spin;
+  AdwActionRow         *replicas_row;
+  GtkSpinButton        *replicas_spin;
   AdwEntryRow          *ignore_row;
   GtkSpinButton        *debounce_spin;
   AdwPasswordEntryRow  *openai_key_row;
@@ -46,15 +53,17 @@ struct _LodePreferencesWindow
 G_DEFINE_FINAL_TYPE (LodePreferencesWindow, lode_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
 
 
+/* A string setting shown as the item of a combo row; @user_data is the values, in order. */
 static gboolean
-provider_get_mapping (GValue   *value,
-                      GVariant *variant,
-                      gpointer  user_data)
+choice_get_mapping (GValue   *value,
+                    GVariant *variant,
+                    gpointer  user_data)
 {
-  const char *provider = g_variant_get_string (variant, NULL);
+  const char *const *choices = user_data;
+  const char *choice = g_variant_get_string (variant, NULL);
 
-  for (guint i = 0; i < G_N_ELEMENTS (providers); i++)
-    if (g_str_equal (providers[i], provider))
+  for (guint i = 0; choices[i] != NULL; i++)
+    if (g_str_equal (choices[i], choice))
       {
         g_value_set_uint (value, i);
         return TRUE;
@@ -64,16 +73,27 @@ provider_get_mapping (GValue   *value,
 }
 
 static GVariant *
-provider_set_mapping (const GValue       *value,
-                      const GVariantType *expected_type,
-                      gpointer            user_data)
+choice_set_mapping (const GValue       *value,
+                    const GVariantType *expected_type,
+                    gpointer            user_data)
 {
+  const char *const *choices = user_data;
   guint i = g_value_get_uint (value);
 
-  if (i >= G_N_ELEMENTS (providers))
+  if (i >= g_strv_length ((char **) choices))
     return NULL;
 
-  return g_variant_new_string (providers[i]);
+  return g_variant_new_string (choices[i]);
+}
+
+/* The Qdrant rows are sensitive only while the store is Qdrant. */
+static gboolean
+is_qdrant_mapping (GValue   *value,
+                   GVariant *variant,
+                   gpointer  user_data)
+{
+  g_value_set_boolean (value, g_str_equal (g_variant_get_string (variant, NULL), "qdrant"));
+  return TRUE;
 }
 
 /* The ignore patterns are a list in the settings and one comma-separated line on screen. */
@@ -117,16 +137,29 @@ lode_preferences_window_new (GSettings *settings)
   self->settings = g_object_ref (settings);
 
   g_settings_bind_with_mapping (settings, "embedding-provider", self->provider_row, "selected",
-                                G_SETTINGS_BIND_DEFAULT, provider_get_mapping,
-                                provider_set_mapping, NULL, NULL);
+                                G_SETTINGS_BIND_DEFAULT, choice_get_mapping,
+                                choice_set_mapping, (gpointer) providers, NULL);
   g_settings_bind (settings, "embedding-model", self->model_row, "text",
                    G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "ollama-url", self->ollama_url_row, "text",
                    G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "openai-base-url", self->openai_url_row, "text",
                    G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind_with_mapping (settings, "store", self->store_row, "selected",
+                                G_SETTINGS_BIND_DEFAULT, choice_get_mapping,
+                                choice_set_mapping, (gpointer) stores, NULL);
   g_settings_bind (settings, "qdrant-url", self->qdrant_url_row, "text",
                    G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "qdrant-shard-number", self->shards_spin, "value",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "qdrant-replication-factor", self->replicas_spin, "value",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind_with_mapping (settings, "store", self->qdrant_url_row, "sensitive",
+                                G_SETTINGS_BIND_GET, is_qdrant_mapping, NULL, NULL, NULL);
+  g_settings_bind_with_mapping (settings, "store", self->shards_row, "sensitive",
+                                G_SETTINGS_BIND_GET, is_qdrant_mapping, NULL, NULL, NULL);
+  g_settings_bind_with_mapping (settings, "store", self->replicas_row, "sensitive",
+                                G_SETTINGS_BIND_GET, is_qdrant_mapping, NULL, NULL, NULL);
   g_settings_bind_with_mapping (settings, "ignore-patterns", self->ignore_row, "text",
                                 G_SETTINGS_BIND_DEFAULT, patterns_get_mapping,
                                 patterns_set_mapping, NULL, NULL);
@@ -323,7 +356,12 @@ lode_preferences_window_class_init (LodePreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LodePreferencesWindow, model_row);
   gtk_widget_class_bind_template_child (widget_class, LodePreferencesWindow, ollama_url_row);
   gtk_widget_class_bind_template_child (widget_class, LodePreferencesWindow, openai_url_row);
+  gtk_widget_class_bind_template_child (widget_class, LodePreferencesWindow, store_row);
   gtk_widget_class_bind_template_child (widget_class, LodePreferencesWindow, qdrant_url_row);
+  gtk_widget_class_bind_template_child (widget_class, LodePreferencesWindow, shards_row);
+  gtk_widget_class_bind_template_child (widget_class, LodePreferencesWindow, shards_spin);
+  gtk_widget_class_bind_template_child (widget_class, LodePreferencesWindow, replicas_row);
+  gtk_widget_class_bind_template_child (widget_class, LodePreferencesWindow, replicas_spin);
   gtk_widget_class_bind_template_child (widget_class, LodePreferencesWindow, ignore_row);
   gtk_widget_class_bind_template_child (widget_class, LodePreferencesWindow, debounce_spin);
   gtk_widget_class_bind_template_child (widget_class, LodePreferencesWindow, openai_key_row);

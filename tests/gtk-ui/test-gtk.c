@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <string.h>
 
@@ -455,22 +456,33 @@ has_search_row (gpointer data)
   return find_widget (data, LODE_TYPE_SEARCH_ROW, 0) != NULL;
 }
 
-/* Whether a visible row under @widget is titled @title. */
-static gboolean
-has_row (GtkWidget  *widget,
-         const char *title)
+/* The visible row under @widget titled @title, or %NULL. */
+static GtkWidget *
+find_row (GtkWidget  *widget,
+          const char *title)
 {
   if (ADW_IS_PREFERENCES_ROW (widget) && gtk_widget_get_visible (widget) &&
       g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
-    return TRUE;
+    return widget;
 
   for (GtkWidget *child = gtk_widget_get_first_child (widget);
        child != NULL;
        child = gtk_widget_get_next_sibling (child))
-    if (has_row (child, title))
-      return TRUE;
+    {
+      GtkWidget *found = find_row (child, title);
 
-  return FALSE;
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static gboolean
+has_row (GtkWidget  *widget,
+         const char *title)
+{
+  return find_row (widget, title) != NULL;
 }
 
 static gboolean
@@ -1024,6 +1036,101 @@ test_preferences_secret (Fixture       *fixture,
   gtk_window_destroy (GTK_WINDOW (preferences));
 }
 
+static gboolean
+is_laid_out (gpointer data)
+{
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (data);
+
+  return gtk_widget_get_mapped (data) &&
+         gtk_adjustment_get_upper (adjustment) > gtk_adjustment_get_page_size (adjustment);
+}
+
+/* Scrolls @widget's scrolled window so that @widget's group is at the top, once shown and
+ * laid out. */
+static void
+scroll_to (GtkWidget *widget)
+{
+  GtkWidget *scrolled = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+  GtkWidget *group = gtk_widget_get_ancestor (widget, ADW_TYPE_PREFERENCES_GROUP);
+  graphene_point_t point;
+
+  g_assert_nonnull (scrolled);
+  g_assert_nonnull (group);
+  wait_until (is_laid_out, scrolled, "the page to be laid out");
+  g_assert_true (gtk_widget_compute_point (group,
+                                           gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scrolled)),
+                                           &GRAPHENE_POINT_INIT (0, 0), &point));
+  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled)),
+                            point.y);
+}
+
+/* The store and the Qdrant collection settings: each control changes its GSettings key (the
+ * daemon's), follows a change made elsewhere, and the Qdrant rows are sensitive only while
+ * the store is Qdrant. */
+static void
+test_preferences_store (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  GSettings *settings = lode_application_get_settings (fixture->app);
+  GtkWidget *preferences;
+  GtkWidget *store_row;
+  GtkWidget *url_row;
+  GtkWidget *shards_row;
+  GtkWidget *replicas_row;
+  GtkWidget *shards_spin;
+  GtkWidget *replicas_spin;
+  g_autofree char *store = NULL;
+
+  g_action_group_activate_action (G_ACTION_GROUP (fixture->app), "preferences", NULL);
+  wait_until (has_preferences, NULL, "the Preferences window");
+  preferences = preferences_window ();
+  /* By their titles in the language the test runs in. */
+  store_row = find_row (preferences, _("_Store"));
+  url_row = find_row (preferences, _("_Qdrant URL"));
+  shards_row = find_row (preferences, _("S_hards of new collections"));
+  replicas_row = find_row (preferences, _("_Copies of each shard"));
+  g_assert_nonnull (store_row);
+  g_assert_nonnull (url_row);
+  g_assert_nonnull (shards_row);
+  g_assert_nonnull (replicas_row);
+  shards_spin = find_widget (shards_row, GTK_TYPE_SPIN_BUTTON, 0);
+  replicas_spin = find_widget (replicas_row, GTK_TYPE_SPIN_BUTTON, 0);
+  g_assert_nonnull (shards_spin);
+  g_assert_nonnull (replicas_spin);
+
+  /* The default: SQLite, the Qdrant rows greyed out. */
+  g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (store_row)), ==, 0);
+  g_assert_false (gtk_widget_get_sensitive (url_row));
+  g_assert_false (gtk_widget_get_sensitive (shards_row));
+  g_assert_false (gtk_widget_get_sensitive (replicas_row));
+
+  adw_combo_row_set_selected (ADW_COMBO_ROW (store_row), 1);
+  store = g_settings_get_string (settings, "store");
+  g_assert_cmpstr (store, ==, "qdrant");
+  g_assert_true (gtk_widget_get_sensitive (url_row));
+  g_assert_true (gtk_widget_get_sensitive (shards_row));
+  g_assert_true (gtk_widget_get_sensitive (replicas_row));
+
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (shards_spin), 6);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (replicas_spin), 2);
+  g_assert_cmpuint (g_settings_get_uint (settings, "qdrant-shard-number"), ==, 6);
+  g_assert_cmpuint (g_settings_get_uint (settings, "qdrant-replication-factor"), ==, 2);
+  scroll_to (store_row);
+  screenshot (preferences, "preferences-store");
+
+  /* A change from elsewhere (lode, dconf) shows. */
+  g_settings_set_uint (settings, "qdrant-replication-factor", 3);
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (replicas_spin)), ==, 3);
+  g_settings_set_string (settings, "store", "sqlite");
+  g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (store_row)), ==, 0);
+  g_assert_false (gtk_widget_get_sensitive (shards_row));
+
+  g_settings_reset (settings, "store");
+  g_settings_reset (settings, "qdrant-shard-number");
+  g_settings_reset (settings, "qdrant-replication-factor");
+  gtk_window_destroy (GTK_WINDOW (preferences));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1054,6 +1161,7 @@ main (int   argc,
   ADD ("model-download", test_model_download);
   ADD ("french", test_french);
   ADD ("preferences-secret", test_preferences_secret);
+  ADD ("preferences-store", test_preferences_store);
 #undef ADD
 
   status = g_test_run ();
