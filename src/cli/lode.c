@@ -106,6 +106,7 @@ typedef struct
   const char *description;
   const char *arg_description;
   const char *value;             /* FLAG_ACTION */
+  gboolean    required;          /* the command cannot run without it */
 } Flag;
 
 typedef enum
@@ -226,7 +227,7 @@ static const ToolCommand tool_commands[] = {
        "(LODE_STORE, or the store setting) to use it."),
     ARGS_PATH, "projectPath", NULL,
     { { "to", 0, FLAG_STRING, "to", N_("The store to copy into: sqlite or qdrant"),
-        N_("STORE"), NULL } } },
+        N_("STORE"), NULL, TRUE } } },
   { "impact", N_("Files a change may affect"), "codebase_impact", N_("[REV-RANGE]"),
     N_("The files a change may affect, most likely first: the uncommitted changes, or those "
        "of a git revision range (main..HEAD, HEAD~3)."),
@@ -381,6 +382,16 @@ parse_tool_command (const ToolCommand  *command,
                                                        : _("Too many arguments"));
       goto out;
     }
+
+  for (guint i = 0; i < n; i++)
+    if (command->flags[i].required && values[i].string == NULL)
+      {
+        g_autofree char *message = g_strdup_printf (_("Missing option --%s"),
+                                                    command->flags[i].long_name);
+
+        *status = lode_cli_usage_error (context, message);
+        goto out;
+      }
 
   arguments = command->fixed != NULL
               ? json_node_dup_object (json_from_string (command->fixed, NULL))

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "qdrant-server.h"
 #include "test-helpers.h"
 
 typedef struct
@@ -1072,6 +1073,210 @@ test_symbol (void)
   g_assert_nonnull (strstr (unknown.err, "unknown symbol action “frobnicate”"));
 }
 
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return g_strcmp0 (*(const char **) a, *(const char **) b);
+}
+
+/* The files of `lode search --json` results, sorted and joined by spaces. */
+static char *
+result_files (const char *json)
+{
+  g_autoptr(JsonNode) root = parse_json (json);
+  JsonArray *results = json_object_get_array_member (json_node_get_object (root), "results");
+  g_autoptr(GPtrArray) files = g_ptr_array_new ();
+
+  for (guint i = 0; i < json_array_get_length (results); i++)
+    {
+      const char *path = json_object_get_string_member (json_array_get_object_element (results,
+                                                                                        i),
+                                                        "path");
+
+      if (!g_ptr_array_find_with_equal_func (files, path, g_str_equal, NULL))
+        g_ptr_array_add (files, (char *) path);
+    }
+  g_ptr_array_sort (files, compare_strings);
+  g_ptr_array_add (files, NULL);
+  return g_strjoinv (" ", (char **) files->pdata);
+}
+
+/* `lode search --json -p migrate widget`: the files it finds, in the store LODE_STORE names. */
+static char *
+search_files (void)
+{
+  g_auto(Run) run = { 0 };
+
+  lode (&run, "search", "-p", "migrate", "--mode", "lexical", "--json", "widget", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  return result_files (run.out);
+}
+
+/* `lode status` in both forms: the store it names, and the files it counts. */
+static void
+assert_status (const char *store,
+               gint64      files)
+{
+  g_auto(Run) text = { 0 };
+  g_auto(Run) json = { 0 };
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *line = g_strdup_printf ("- Store: %s\n", store);
+  JsonObject *object;
+
+  lode (&text, "status", "migrate", NULL);
+  g_assert_cmpint (text.status, ==, 0);
+  g_assert_nonnull (strstr (text.out, line));
+  g_assert_nonnull (strstr (text.out, "- State: ready"));
+
+  lode (&json, "status", "migrate", "--json", NULL);
+  g_assert_cmpint (json.status, ==, 0);
+  root = parse_json (json.out);
+  object = json_node_get_object (root);
+  g_assert_cmpstr (json_object_get_string_member (object, "store"), ==, store);
+  g_assert_cmpstr (json_object_get_string_member (object, "state"), ==, "ready");
+  g_assert_cmpint (json_object_get_int_member (object, "files"), ==, files);
+}
+
+/* `lode migrate --to qdrant|sqlite` against the loopback Qdrant server: an index copied into
+ * Qdrant answers `LODE_STORE=qdrant lode search` with the same files and `lode status` names
+ * the store; updated in Qdrant and copied back, SQLite finds the new file too. Failures say
+ * what failed, exit 1 (2 for a usage error) and lose nothing. */
+static void
+test_migrate (void)
+{
+  g_autoptr(QdrantServer) server = qdrant_server_new_loopback (NULL);
+  g_autofree char *project = g_build_filename (tree, "migrate", NULL);
+  g_autofree char *copied = NULL;
+  g_autofree char *sqlite_files = NULL;
+  g_autofree char *qdrant_files = NULL;
+  g_autofree char *back_files = NULL;
+  g_autofree char *stale_files = NULL;
+  g_autofree char *after_failure = NULL;
+  g_autoptr(JsonNode) state = NULL;
+  guint queries;
+
+  write_file ("migrate/src/widget.c",
+              "int\nwidget_resize (struct widget *w, int width)\n{\n  w->width = width;\n"
+              "  return 0;\n}\n");
+  write_file ("migrate/ui/widget_view.py",
+              "def draw_widget(canvas, widget):\n    \"\"\"Draw a widget.\"\"\"\n"
+              "    return canvas.rect(widget.x, widget.y)\n");
+  write_file ("migrate/web/widget.js",
+              "export function mountWidget (root, widget) {\n  root.append (widget);\n}\n");
+  write_file ("migrate/README.md", "# Gadgets\n\nNothing to see.\n");
+  write_file ("migrate-empty/main.c", "int main (void) { return 0; }\n");
+
+  {
+    g_auto(Run) index = { 0 };
+
+    lode (&index, "index", "migrate", NULL);
+    g_assert_cmpint (index.status, ==, 0);
+  }
+  sqlite_files = search_files ();
+  g_assert_cmpstr (sqlite_files, ==, "src/widget.c ui/widget_view.py web/widget.js");
+  assert_status ("sqlite", 4);
+
+  /* Usage errors, and a tree with no index at all. */
+  {
+    g_auto(Run) no_store = { 0 };
+    g_auto(Run) bad_store = { 0 };
+    g_auto(Run) not_indexed = { 0 };
+
+    lode (&no_store, "migrate", "migrate", NULL);
+    g_assert_cmpint (no_store.status, ==, 2);
+    g_assert_nonnull (strstr (no_store.err, "Missing option --to"));
+    lode (&bad_store, "migrate", "--to", "postgres", "migrate", NULL);
+    g_assert_cmpint (bad_store.status, ==, 2);
+    g_assert_nonnull (strstr (bad_store.err, "sqlite, qdrant"));
+    lode (&not_indexed, "migrate", "--to", "qdrant", "migrate-empty", NULL);
+    g_assert_cmpint (not_indexed.status, ==, 1);
+    g_assert_cmpstr (not_indexed.out, ==, "");
+    g_assert_nonnull (strstr (not_indexed.err, "migrate-empty is not indexed"));
+  }
+
+  /* Qdrant unreachable (nothing listens on port 1): the error names the server, and the
+   * SQLite index still answers. */
+  {
+    g_auto(Run) unreachable = { 0 };
+
+    g_setenv ("LODE_QDRANT_URL", "http://127.0.0.1:1", TRUE);
+    lode (&unreachable, "migrate", "--to", "qdrant", "migrate", NULL);
+    g_assert_cmpint (unreachable.status, ==, 1);
+    g_assert_cmpstr (unreachable.out, ==, "");
+    g_assert_nonnull (strstr (unreachable.err, "Cannot copy the index of"));
+    g_assert_nonnull (strstr (unreachable.err, "Qdrant at http://127.0.0.1:1 did not answer"));
+    after_failure = search_files ();
+    g_assert_cmpstr (after_failure, ==, sqlite_files);
+  }
+
+  g_setenv ("LODE_QDRANT_URL", server->url, TRUE);
+  {
+    g_auto(Run) migrate = { 0 };
+
+    lode (&migrate, "migrate", "--to", "qdrant", "migrate", NULL);
+    g_assert_cmpint (migrate.status, ==, 0);
+    g_test_message ("%s", migrate.out);
+    copied = g_strdup_printf ("Copied the sqlite index of `%s` into qdrant: 4 files, ", project);
+    g_assert_nonnull (strstr (migrate.out, copied));
+    g_assert_nonnull (strstr (migrate.out, "LODE_STORE=qdrant"));
+  }
+  state = qdrant_server_dup_state (server);
+  g_assert_cmpuint (json_object_get_size (json_object_get_object_member (
+                      json_node_get_object (state), "collections")), >, 0);
+
+  /* The Qdrant store answers, and says so. */
+  g_setenv ("LODE_STORE", "qdrant", TRUE);
+  queries = qdrant_server_count_requests (server, "POST", "/points/query", NULL);
+  qdrant_files = search_files ();
+  g_assert_cmpstr (qdrant_files, ==, sqlite_files);
+  g_assert_cmpuint (qdrant_server_count_requests (server, "POST", "/points/query", NULL), >,
+                    queries);
+  assert_status ("qdrant", 4);
+
+  /* A file indexed into Qdrant only, then the index copied back: SQLite now finds it. */
+  write_file ("migrate/web/widget_list.js",
+              "export function listWidgets (root) {\n  return root.widgets;\n}\n");
+  {
+    g_auto(Run) update = { 0 };
+    g_auto(Run) migrate = { 0 };
+
+    lode (&update, "update", "migrate", NULL);
+    g_assert_cmpint (update.status, ==, 0);
+    g_setenv ("LODE_STORE", "sqlite", TRUE);
+    stale_files = search_files ();
+    g_assert_cmpstr (stale_files, ==, sqlite_files);
+
+    lode (&migrate, "migrate", "--to", "sqlite", "migrate", NULL);
+    g_assert_cmpint (migrate.status, ==, 0);
+    g_clear_pointer (&copied, g_free);
+    copied = g_strdup_printf ("Copied the qdrant index of `%s` into sqlite: 5 files, ", project);
+    g_assert_nonnull (strstr (migrate.out, copied));
+  }
+  back_files = search_files ();
+  g_assert_cmpstr (back_files, ==, "src/widget.c ui/widget_view.py web/widget.js "
+                                   "web/widget_list.js");
+  assert_status ("sqlite", 5);
+
+  /* A tree indexed straight into Qdrant has nothing to copy there. */
+  {
+    g_auto(Run) index = { 0 };
+    g_auto(Run) already = { 0 };
+
+    g_setenv ("LODE_STORE", "qdrant", TRUE);
+    lode (&index, "index", "migrate-empty", NULL);
+    g_assert_cmpint (index.status, ==, 0);
+    lode (&already, "migrate", "--to", "qdrant", "migrate-empty", NULL);
+    g_assert_cmpint (already.status, ==, 1);
+    g_assert_nonnull (strstr (already.err, "migrate-empty has no sqlite index to copy: its "
+                                           "index is already in qdrant"));
+  }
+
+  qdrant_server_assert_valid (server);
+  g_unsetenv ("LODE_STORE");
+  g_unsetenv ("LODE_QDRANT_URL");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1108,6 +1313,7 @@ main (int   argc,
   g_test_add_func ("/lode/cli/sigterm-during-parse", test_sigterm_during_parse);
   g_test_add_func ("/lode/cli/whole-system", test_whole_system);
   g_test_add_func ("/lode/cli/symbol", test_symbol);
+  g_test_add_func ("/lode/cli/migrate", test_migrate);
 
   ret = g_test_run ();
   test_remove_tree (canonical);

@@ -1147,8 +1147,15 @@ lode_project_migrate (LodeProject          *self,
 
   if (!lode_index_store_exists (from, self->db_path))
     {
-      g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED,
-                   "%s has no %s index to copy", self->root, lode_store_kind_to_string (from));
+      /* Only with no index at all is the remedy to index it. */
+      if (lode_index_store_exists (to, self->db_path))
+        g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_FOUND,
+                     "%s has no %s index to copy: its index is already in %s", self->root,
+                     lode_store_kind_to_string (from), lode_store_kind_to_string (to));
+      else
+        g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED,
+                     "%s has no %s index to copy", self->root,
+                     lode_store_kind_to_string (from));
       return FALSE;
     }
   if (!prepare_dir (self, error) ||

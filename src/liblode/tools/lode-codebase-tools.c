@@ -343,6 +343,7 @@ codebase_status (LodeToolCall  *call,
   g_autofree char *path = NULL;
   g_autoptr(LodeProjectStatus) status = NULL;
   g_autoptr(JsonNode) node = NULL;
+  JsonObject *result;
 
   path = lode_tool_call_dup_project_path (call, error);
   if (path == NULL)
@@ -353,7 +354,11 @@ codebase_status (LodeToolCall  *call,
     return NULL;
 
   node = lode_project_status_to_json (status);
-  return json_node_dup_object (node);
+  result = json_node_dup_object (node);
+  /* Which store answered: after `lode migrate` a project has an index in both. */
+  json_object_set_string_member (result, "store",
+                                 lode_engine_get_config (lode_tool_call_get_engine (call))->store);
+  return result;
 }
 
 static char *
@@ -371,8 +376,9 @@ static const LodeTool codebase_status_tool = {
   .description =
     "Report a project's index: whether it exists and is complete (or damaged, and how to "
     "repair it), file, chunk and symbol counts, languages, how much of it semantic search "
-    "covers (embedded chunks, or why there are none), whether it is watched, and the running "
-    "or last indexing job with its progress or error.",
+    "covers (embedded chunks, or why there are none), the store that holds it (sqlite or "
+    "qdrant), whether it is watched, and the running or last indexing job with its progress "
+    "or error.",
   .input_schema = PROJECT_ONLY_INPUT,
   .output_schema = LODE_STATUS_SCHEMA,
   .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,

@@ -423,6 +423,8 @@ lode_status_json_append_markdown (GString    *text,
           g_string_append_c (text, '\n');
         }
     }
+  if (string_member (status, "store") != NULL)
+    g_string_append_printf (text, "- Store: %s\n", string_member (status, "store"));
   if (string_member (semantic, "notice") != NULL)
     g_string_append_printf (text, "- Note: %s\n", string_member (semantic, "notice"));
 

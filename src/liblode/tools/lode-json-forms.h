@@ -68,6 +68,7 @@ G_BEGIN_DECLS
   "\"indexed\": {\"type\": \"boolean\"}, " \
   "\"state\": {\"type\": \"string\", \"enum\": " LODE_INDEX_STATES "}, " \
   "\"damage\": {\"type\": \"string\"}, " \
+  "\"store\": {\"type\": \"string\", \"enum\": [\"sqlite\", \"qdrant\"]}, " \
   "\"indexing\": {\"type\": \"boolean\"}, " \
   "\"files\": {\"type\": \"integer\", \"minimum\": 0}, " \
   "\"chunks\": {\"type\": \"integer\", \"minimum\": 0}, " \
