@@ -1102,20 +1102,21 @@ result_files (const char *json)
   return g_strjoinv (" ", (char **) files->pdata);
 }
 
-/* `lode search --json -p migrate widget`: the files it finds, in the store LODE_STORE names. */
+/* `lode search --json -p PROJECT widget`: the files it finds, in the store LODE_STORE names. */
 static char *
-search_files (void)
+search_files (const char *project)
 {
   g_auto(Run) run = { 0 };
 
-  lode (&run, "search", "-p", "migrate", "--mode", "lexical", "--json", "widget", NULL);
+  lode (&run, "search", "-p", project, "--mode", "lexical", "--json", "widget", NULL);
   g_assert_cmpint (run.status, ==, 0);
   return result_files (run.out);
 }
 
 /* `lode status` in both forms: the store it names, and the files it counts. */
 static void
-assert_status (const char *store,
+assert_status (const char *project,
+               const char *store,
                gint64      files)
 {
   g_auto(Run) text = { 0 };
@@ -1124,12 +1125,12 @@ assert_status (const char *store,
   g_autofree char *line = g_strdup_printf ("- Store: %s\n", store);
   JsonObject *object;
 
-  lode (&text, "status", "migrate", NULL);
+  lode (&text, "status", project, NULL);
   g_assert_cmpint (text.status, ==, 0);
   g_assert_nonnull (strstr (text.out, line));
   g_assert_nonnull (strstr (text.out, "- State: ready"));
 
-  lode (&json, "status", "migrate", "--json", NULL);
+  lode (&json, "status", project, "--json", NULL);
   g_assert_cmpint (json.status, ==, 0);
   root = parse_json (json.out);
   object = json_node_get_object (root);
@@ -1146,7 +1147,10 @@ static void
 test_migrate (void)
 {
   g_autoptr(QdrantServer) server = qdrant_server_new_loopback (NULL);
-  g_autofree char *project = g_build_filename (tree, "migrate", NULL);
+  /* Beside the shared tree, which other cases index as a whole. */
+  g_autofree char *base = g_path_get_dirname (tree);
+  g_autofree char *project = g_build_filename (base, "migrate", NULL);
+  g_autofree char *empty = g_build_filename (base, "migrate-empty", NULL);
   g_autofree char *copied = NULL;
   g_autofree char *sqlite_files = NULL;
   g_autofree char *qdrant_files = NULL;
@@ -1156,26 +1160,26 @@ test_migrate (void)
   g_autoptr(JsonNode) state = NULL;
   guint queries;
 
-  write_file ("migrate/src/widget.c",
+  write_file ("../migrate/src/widget.c",
               "int\nwidget_resize (struct widget *w, int width)\n{\n  w->width = width;\n"
               "  return 0;\n}\n");
-  write_file ("migrate/ui/widget_view.py",
+  write_file ("../migrate/ui/widget_view.py",
               "def draw_widget(canvas, widget):\n    \"\"\"Draw a widget.\"\"\"\n"
               "    return canvas.rect(widget.x, widget.y)\n");
-  write_file ("migrate/web/widget.js",
+  write_file ("../migrate/web/widget.js",
               "export function mountWidget (root, widget) {\n  root.append (widget);\n}\n");
-  write_file ("migrate/README.md", "# Gadgets\n\nNothing to see.\n");
-  write_file ("migrate-empty/main.c", "int main (void) { return 0; }\n");
+  write_file ("../migrate/README.md", "# Gadgets\n\nNothing to see.\n");
+  write_file ("../migrate-empty/main.c", "int main (void) { return 0; }\n");
 
   {
     g_auto(Run) index = { 0 };
 
-    lode (&index, "index", "migrate", NULL);
+    lode (&index, "index", project, NULL);
     g_assert_cmpint (index.status, ==, 0);
   }
-  sqlite_files = search_files ();
+  sqlite_files = search_files (project);
   g_assert_cmpstr (sqlite_files, ==, "src/widget.c ui/widget_view.py web/widget.js");
-  assert_status ("sqlite", 4);
+  assert_status (project, "sqlite", 4);
 
   /* Usage errors, and a tree with no index at all. */
   {
@@ -1183,13 +1187,13 @@ test_migrate (void)
     g_auto(Run) bad_store = { 0 };
     g_auto(Run) not_indexed = { 0 };
 
-    lode (&no_store, "migrate", "migrate", NULL);
+    lode (&no_store, "migrate", project, NULL);
     g_assert_cmpint (no_store.status, ==, 2);
     g_assert_nonnull (strstr (no_store.err, "Missing option --to"));
-    lode (&bad_store, "migrate", "--to", "postgres", "migrate", NULL);
+    lode (&bad_store, "migrate", "--to", "postgres", project, NULL);
     g_assert_cmpint (bad_store.status, ==, 2);
     g_assert_nonnull (strstr (bad_store.err, "sqlite, qdrant"));
-    lode (&not_indexed, "migrate", "--to", "qdrant", "migrate-empty", NULL);
+    lode (&not_indexed, "migrate", "--to", "qdrant", empty, NULL);
     g_assert_cmpint (not_indexed.status, ==, 1);
     g_assert_cmpstr (not_indexed.out, ==, "");
     g_assert_nonnull (strstr (not_indexed.err, "migrate-empty is not indexed"));
@@ -1201,12 +1205,12 @@ test_migrate (void)
     g_auto(Run) unreachable = { 0 };
 
     g_setenv ("LODE_QDRANT_URL", "http://127.0.0.1:1", TRUE);
-    lode (&unreachable, "migrate", "--to", "qdrant", "migrate", NULL);
+    lode (&unreachable, "migrate", "--to", "qdrant", project, NULL);
     g_assert_cmpint (unreachable.status, ==, 1);
     g_assert_cmpstr (unreachable.out, ==, "");
     g_assert_nonnull (strstr (unreachable.err, "Cannot copy the index of"));
     g_assert_nonnull (strstr (unreachable.err, "Qdrant at http://127.0.0.1:1 did not answer"));
-    after_failure = search_files ();
+    after_failure = search_files (project);
     g_assert_cmpstr (after_failure, ==, sqlite_files);
   }
 
@@ -1214,7 +1218,7 @@ test_migrate (void)
   {
     g_auto(Run) migrate = { 0 };
 
-    lode (&migrate, "migrate", "--to", "qdrant", "migrate", NULL);
+    lode (&migrate, "migrate", "--to", "qdrant", project, NULL);
     g_assert_cmpint (migrate.status, ==, 0);
     g_test_message ("%s", migrate.out);
     copied = g_strdup_printf ("Copied the sqlite index of `%s` into qdrant: 4 files, ", project);
@@ -1228,35 +1232,35 @@ test_migrate (void)
   /* The Qdrant store answers, and says so. */
   g_setenv ("LODE_STORE", "qdrant", TRUE);
   queries = qdrant_server_count_requests (server, "POST", "/points/query", NULL);
-  qdrant_files = search_files ();
+  qdrant_files = search_files (project);
   g_assert_cmpstr (qdrant_files, ==, sqlite_files);
   g_assert_cmpuint (qdrant_server_count_requests (server, "POST", "/points/query", NULL), >,
                     queries);
-  assert_status ("qdrant", 4);
+  assert_status (project, "qdrant", 4);
 
   /* A file indexed into Qdrant only, then the index copied back: SQLite now finds it. */
-  write_file ("migrate/web/widget_list.js",
+  write_file ("../migrate/web/widget_list.js",
               "export function listWidgets (root) {\n  return root.widgets;\n}\n");
   {
     g_auto(Run) update = { 0 };
     g_auto(Run) migrate = { 0 };
 
-    lode (&update, "update", "migrate", NULL);
+    lode (&update, "update", project, NULL);
     g_assert_cmpint (update.status, ==, 0);
     g_setenv ("LODE_STORE", "sqlite", TRUE);
-    stale_files = search_files ();
+    stale_files = search_files (project);
     g_assert_cmpstr (stale_files, ==, sqlite_files);
 
-    lode (&migrate, "migrate", "--to", "sqlite", "migrate", NULL);
+    lode (&migrate, "migrate", "--to", "sqlite", project, NULL);
     g_assert_cmpint (migrate.status, ==, 0);
     g_clear_pointer (&copied, g_free);
     copied = g_strdup_printf ("Copied the qdrant index of `%s` into sqlite: 5 files, ", project);
     g_assert_nonnull (strstr (migrate.out, copied));
   }
-  back_files = search_files ();
+  back_files = search_files (project);
   g_assert_cmpstr (back_files, ==, "src/widget.c ui/widget_view.py web/widget.js "
                                    "web/widget_list.js");
-  assert_status ("sqlite", 5);
+  assert_status (project, "sqlite", 5);
 
   /* A tree indexed straight into Qdrant has nothing to copy there. */
   {
@@ -1264,9 +1268,9 @@ test_migrate (void)
     g_auto(Run) already = { 0 };
 
     g_setenv ("LODE_STORE", "qdrant", TRUE);
-    lode (&index, "index", "migrate-empty", NULL);
+    lode (&index, "index", empty, NULL);
     g_assert_cmpint (index.status, ==, 0);
-    lode (&already, "migrate", "--to", "qdrant", "migrate-empty", NULL);
+    lode (&already, "migrate", "--to", "qdrant", empty, NULL);
     g_assert_cmpint (already.status, ==, 1);
     g_assert_nonnull (strstr (already.err, "migrate-empty has no sqlite index to copy: its "
                                            "index is already in qdrant"));

@@ -1232,6 +1232,28 @@ result_projects (LodeToolResult *result)
   return g_string_free (names, FALSE);
 }
 
+/* Writes the project @base/@name with one function, @name_frobnicate_widget; returns its root. */
+static char *
+write_widget_project (const char *base,
+                      const char *name)
+{
+  char *root = g_build_filename (base, name, NULL);
+  g_autofree char *file = g_strdup_printf ("%s.c", name);
+  g_autofree char *text = g_strdup_printf ("int\n%s_frobnicate_widget (int widget)\n"
+                                           "{\n  return widget + 1;\n}\n", name);
+
+  write_tree_file (root, file, text);
+  return root;
+}
+
+/* The arguments of a lexical search of @root and the projects it links to. */
+static char *
+linked_search_args (const char *root)
+{
+  return g_strdup_printf ("{\"projectPath\": \"%s\", \"query\": \"frobnicate widget\", "
+                          "\"mode\": \"lexical\", \"includeLinked\": true}", root);
+}
+
 /* includeLinked searches the projects .lode.json and .socraticode.json link to, transitively,
  * labels each result with its project, and notes (does not fail on) a missing root, a link
  * back, an unindexed project and a link file that is not JSON. */
@@ -1252,14 +1274,7 @@ test_linked (ToolsFixture  *fixture,
   g_autoptr(LodeToolResult) linked = NULL;
 
   for (guint i = 0; names[i] != NULL; i++)
-    {
-      g_autofree char *root = g_build_filename (base, names[i], NULL);
-      g_autofree char *file = g_strdup_printf ("%s.c", names[i]);
-      g_autofree char *text = g_strdup_printf ("int\n%s_frobnicate_widget (int widget)\n"
-                                               "{\n  return widget + 1;\n}\n", names[i]);
-
-      write_tree_file (root, file, text);
-    }
+    g_free (write_widget_project (base, names[i]));
   /* app → lib (SocratiCode's file) → app again and tools (not indexed); app → a missing
    * root; tools' link file is broken. */
   write_tree_file (app, ".lode.json", "{\"linkedProjects\": [\"../lib\", \"../missing\"]}");
@@ -1287,8 +1302,7 @@ test_linked (ToolsFixture  *fixture,
   g_assert_false (json_object_has_member (plain->structured, "notes"));
   g_clear_pointer (&labels, g_free);
 
-  linked_args = g_strdup_printf ("{\"projectPath\": \"%s\", \"query\": \"frobnicate widget\", "
-                                 "\"mode\": \"lexical\", \"includeLinked\": true}", app);
+  linked_args = linked_search_args (app);
   linked = call_ok (fixture, "codebase_search", linked_args, NULL);
   labels = result_projects (linked);
   g_assert_cmpstr (labels, ==, "app lib");
@@ -1328,14 +1342,10 @@ test_linked_env (ToolsFixture  *fixture,
 
   for (guint i = 0; names[i] != NULL; i++)
     {
-      g_autofree char *root = g_build_filename (base, names[i], NULL);
-      g_autofree char *file = g_strdup_printf ("%s.c", names[i]);
-      g_autofree char *text = g_strdup_printf ("int\n%s_frobnicate_widget (int widget)\n"
-                                               "{\n  return widget + 1;\n}\n", names[i]);
+      g_autofree char *root = write_widget_project (base, names[i]);
       g_autofree char *args = g_strdup_printf ("{\"projectPath\": \"%s\", \"wait\": true}",
                                                root);
 
-      write_tree_file (root, file, text);
       g_clear_pointer (&result, lode_tool_result_free);
       result = call_ok (fixture, "codebase_index", args, NULL);
     }
@@ -1349,8 +1359,7 @@ test_linked_env (ToolsFixture  *fixture,
   fixture->engine = lode_engine_new (config);
   fixture->registry = lode_tools_new_registry (fixture->engine);
 
-  app_args = g_strdup_printf ("{\"projectPath\": \"%s\", \"query\": \"frobnicate widget\", "
-                              "\"mode\": \"lexical\", \"includeLinked\": true}", app);
+  app_args = linked_search_args (app);
   g_clear_pointer (&result, lode_tool_result_free);
   result = call_ok (fixture, "codebase_search", app_args, NULL);
   projects = json_strings (json_object_get_array_member (result->structured, "projects"));
@@ -1367,8 +1376,7 @@ test_linked_env (ToolsFixture  *fixture,
   g_clear_pointer (&projects, g_free);
   g_clear_pointer (&expected, g_free);
 
-  lib_args = g_strdup_printf ("{\"projectPath\": \"%s\", \"query\": \"frobnicate widget\", "
-                              "\"mode\": \"lexical\", \"includeLinked\": true}", lib);
+  lib_args = linked_search_args (lib);
   g_clear_pointer (&result, lode_tool_result_free);
   result = call_ok (fixture, "codebase_search", lib_args, NULL);
   projects = json_strings (json_object_get_array_member (result->structured, "projects"));
