@@ -14,6 +14,7 @@
 #include "lode-index-store.h"
 #include "lode-qdrant-store.h"
 #include "qdrant-server.h"
+#include "test-helpers.h"
 
 #define assert_ok(call) \
   G_STMT_START { gboolean ok_ = (call); g_assert_no_error (error); g_assert_true (ok_); } G_STMT_END
@@ -486,12 +487,12 @@ index_corpus (Fixture    *fixture,
 }
 
 static gpointer
-read_nothing (LodeProject  *project,
-              LodeStore    *store,
-              gpointer      data,
-              GError      **error)
+read_nothing (LodeProject     *project,
+              LodeIndexStore  *store,
+              gpointer         data,
+              GError         **error)
 {
-  g_assert_true (LODE_IS_STORE (store));
+  g_assert_true (LODE_IS_INDEX_STORE (store));
   return project;
 }
 
@@ -546,14 +547,11 @@ test_engine_same_as_sqlite (Fixture       *fixture,
   g_assert_cmpuint (first->n_embedded, ==, reference->n_embedded);
   g_assert_cmpuint (first->n_embedded, >, 0);
 
-  /* The symbol tools read the SQLite store only: on a Qdrant project they get an error that
-   * says so, not a store of the wrong type. */
+  /* The symbol tools read either store. */
   g_assert_nonnull (lode_project_read (sqlite.project, read_nothing, NULL, &error));
   g_assert_no_error (error);
-  g_assert_null (lode_project_read (qdrant.project, read_nothing, NULL, &error));
-  g_assert_error (error, LODE_ERROR, LODE_ERROR_UNSUPPORTED);
-  g_assert_nonnull (strstr (error->message, "migrate --to sqlite"));
-  g_clear_error (&error);
+  g_assert_nonnull (lode_project_read (qdrant.project, read_nothing, NULL, &error));
+  g_assert_no_error (error);
 
   hashes_a = lode_index_store_dup_file_hashes (sqlite.store, &error);
   hashes_b = lode_index_store_dup_file_hashes (qdrant.store, &error);
@@ -639,9 +637,48 @@ dup_vectors (LodeIndexStore *store)
 }
 
 static void
+append_sites (const char    *name,
+              const guint32 *sites,
+              guint          n_sites,
+              gpointer       user_data)
+{
+  GString *line = g_string_new (name);
+
+  for (guint i = 0; i < n_sites; i++)
+    g_string_append_printf (line, " %u", sites[i]);
+  g_ptr_array_add (user_data, g_string_free (line, FALSE));
+}
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* A file's references as text, one name a line, by name. */
+static char *
+references_text (LodeIndexStore *store,
+                 const char     *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeReferences) references = NULL;
+  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+
+  references = lode_index_store_dup_references_for_file (store, path, &error);
+  g_assert_no_error (error);
+  lode_references_foreach (references, append_sites, lines);
+  g_ptr_array_sort (lines, compare_strings);
+  g_ptr_array_add (lines, NULL);
+  return g_strjoinv ("\n", (char **) lines->pdata);
+}
+
+static void
 assert_same_index (LodeIndexStore *a,
                    LodeIndexStore *b)
 {
+  guint n_with_refs = 0;
+  guint n_with_detail = 0;
   g_autoptr(GPtrArray) files_a = lode_index_store_dup_files (a, NULL);
   g_autoptr(GPtrArray) files_b = lode_index_store_dup_files (b, NULL);
   g_autoptr(GHashTable) vectors_a = dup_vectors (a);
@@ -686,11 +723,28 @@ assert_same_index (LodeIndexStore *a,
         }
       g_assert_cmpuint (symbols_a->len, ==, symbols_b->len);
       for (guint s = 0; s < symbols_a->len; s++)
-        g_assert_cmpstr (((LodeSymbol *) symbols_a->pdata[s])->name, ==,
-                         ((LodeSymbol *) symbols_b->pdata[s])->name);
+        {
+          const LodeSymbol *sa = symbols_a->pdata[s];
+          const LodeSymbol *sb = symbols_b->pdata[s];
+
+          g_assert_cmpstr (sa->name, ==, sb->name);
+          g_assert_cmpstr (sa->package, ==, sb->package);
+          g_assert_cmpstr (sa->detail, ==, sb->detail);
+          n_with_detail += sa->detail != NULL;
+        }
       assert_same_imports (imports_a, imports_b);
+      {
+        g_autofree char *refs_a = references_text (a, x->path);
+        g_autofree char *refs_b = references_text (b, x->path);
+
+        g_assert_cmpstr (refs_a, ==, refs_b);
+        n_with_refs += refs_a[0] != '\0';
+      }
     }
 
+  /* Symbol details and references come along too (the symbol tools read them). */
+  g_assert_cmpuint (n_with_detail, >, 0);
+  g_assert_cmpuint (n_with_refs, >, 0);
   g_assert_cmpuint (n_with_context, >, 0);
   g_assert_true (lode_index_store_get_graph_counts (a, &graph_a, NULL));
   g_assert_true (lode_index_store_get_graph_counts (b, &graph_b, NULL));
@@ -740,6 +794,7 @@ test_migrate_round_trip (Fixture       *fixture,
   g_assert_cmpuint (counts.n_files, ==, report->n_files);
   g_assert_cmpuint (counts.n_chunks, ==, report->n_chunks);
   g_assert_cmpuint (counts.n_vectors, >, 0);
+  g_assert_cmpuint (counts.n_references, >, 0);
   g_assert_cmpstr (model, ==, "tiny-bert-random");
   copy = lode_index_store_open (config, LODE_STORE_KIND_QDRANT, db_path, 0, FALSE, NULL, &error);
   g_assert_no_error (error);
@@ -864,6 +919,211 @@ test_search_agrees_with_sqlite (Fixture       *fixture,
   g_assert_cmpuint (n_different, ==, 0);
 }
 
+/* ---- symbol tools ------------------------------------------------------------------------- */
+
+static LodeToolResult *
+call_tool (LodeEngine *engine,
+           const char *root,
+           const char *tool,
+           JsonNode   *arguments)
+{
+  g_autoptr(LodeToolRegistry) registry = lode_tools_new_registry (engine);
+  g_autoptr(JsonNode) copy = json_node_copy (arguments);
+  g_autoptr(GError) error = NULL;
+  LodeToolResult *result;
+
+  json_object_set_string_member (json_node_get_object (copy), "projectPath", root);
+  result = lode_tool_registry_call (registry, tool, json_node_get_object (copy), NULL, NULL,
+                                    &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (result);
+  return result;
+}
+
+static void
+assert_same_result (LodeToolResult *a,
+                    LodeToolResult *b,
+                    const char     *what)
+{
+  g_autoptr(JsonNode) node_a = NULL;
+  g_autoptr(JsonNode) node_b = NULL;
+  g_autofree char *json_a = NULL;
+  g_autofree char *json_b = NULL;
+
+  g_assert_cmpint (a->is_error, ==, b->is_error);
+  if (g_strcmp0 (a->text, b->text) != 0)
+    g_error ("%s: SQLite says\n%s\nQdrant says\n%s", what, a->text, b->text);
+  if (a->structured == NULL || b->structured == NULL)
+    {
+      g_assert_true (a->structured == b->structured);
+      return;
+    }
+  node_a = json_node_init_object (json_node_alloc (), a->structured);
+  node_b = json_node_init_object (json_node_alloc (), b->structured);
+  json_a = json_to_string (node_a, TRUE);
+  json_b = json_to_string (node_b, TRUE);
+  g_assert_cmpstr (json_a, ==, json_b);
+}
+
+/* Every call of the symbol tools' golden files (test-symbols.c), in markdown and in JSON,
+ * answers the same through the Qdrant store as through the SQLite store. */
+static void
+test_symbol_tools_same_as_sqlite (Fixture       *fixture,
+                                  gconstpointer  data)
+{
+  g_autofree char *root = g_canonicalize_filename (
+    g_test_get_filename (G_TEST_DIST, "liblode", "fixtures", "symbols", NULL), NULL);
+  g_autofree char *expected = g_build_filename (root, "expected", NULL);
+  g_auto(Indexed) sqlite = { 0 };
+  g_auto(Indexed) qdrant = { 0 };
+  g_autoptr(LodeIndexReport) a = NULL;
+  g_autoptr(LodeIndexReport) b = NULL;
+  g_autoptr(GDir) dir = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *name;
+  guint n_calls = 0;
+
+  a = index_corpus (fixture, "sqlite", root, &sqlite);
+  b = index_corpus (fixture, "qdrant", root, &qdrant);
+
+  dir = g_dir_open (expected, 0, &error);
+  g_assert_no_error (error);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *file = g_build_filename (expected, name, NULL);
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      JsonArray *calls;
+
+      g_assert_true (json_parser_load_from_file (parser, file, &error));
+      g_assert_no_error (error);
+      calls = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                            "calls");
+      for (guint i = 0; i < json_array_get_length (calls); i++)
+        {
+          JsonObject *entry = json_array_get_object_element (calls, i);
+          const char *tool = json_object_get_string_member (entry, "tool");
+          JsonNode *arguments = json_object_get_member (entry, "arguments");
+          g_autofree char *what = g_strdup_printf ("%s, call %u (%s)", name, i, tool);
+          g_autoptr(LodeToolResult) from_sqlite = NULL;
+          g_autoptr(LodeToolResult) from_qdrant = NULL;
+          g_autoptr(LodeToolResult) markdown_sqlite = NULL;
+          g_autoptr(LodeToolResult) markdown_qdrant = NULL;
+          g_autoptr(JsonNode) markdown = json_node_copy (arguments);
+
+          from_sqlite = call_tool (sqlite.engine, root, tool, arguments);
+          from_qdrant = call_tool (qdrant.engine, root, tool, arguments);
+          g_assert_false (from_sqlite->is_error);
+          assert_same_result (from_sqlite, from_qdrant, what);
+
+          json_object_set_string_member (json_node_get_object (markdown), "output_format",
+                                         "markdown");
+          markdown_sqlite = call_tool (sqlite.engine, root, tool, markdown);
+          markdown_qdrant = call_tool (qdrant.engine, root, tool, markdown);
+          assert_same_result (markdown_sqlite, markdown_qdrant, what);
+          n_calls++;
+        }
+    }
+  g_assert_cmpuint (n_calls, >=, 14);
+}
+
+static guint
+count_symbols (LodeIndexStore *store,
+               const char     *name)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) symbols = lode_index_store_find_symbols (store, name, 50, &error);
+
+  g_assert_no_error (error);
+  return symbols->len;
+}
+
+static char *
+reference_paths (LodeIndexStore *store,
+                 const char     *name)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) files = lode_index_store_find_references (store, name, &error);
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < files->len; i++)
+    {
+      LodeStoredReferences *file = g_ptr_array_index (files, i);
+
+      g_assert_cmpuint (file->sites->len, >, 0);
+      g_string_append_printf (out, "%s%s", i > 0 ? " " : "", file->path);
+    }
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+static LodeIndexStore *
+reopen (Indexed *indexed)
+{
+  g_autoptr(GError) error = NULL;
+  LodeIndexStore *store = lode_index_store_open (indexed->config, LODE_STORE_KIND_QDRANT,
+                                                 lode_project_get_db_path (indexed->project), 0,
+                                                 FALSE, NULL, &error);
+
+  g_assert_no_error (error);
+  return store;
+}
+
+/* The declarations and references of a changed file are replaced, those of a removed file
+ * go, in the collection (as another reader sees it). */
+static void
+test_symbols_follow_changes (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmp = g_dir_make_tmp ("lode-qdrant-symbols-XXXXXX", &error);
+  g_autofree char *root = NULL;
+  g_auto(Indexed) qdrant = { 0 };
+  g_autoptr(LodeIndexReport) first = NULL;
+  g_autoptr(LodeIndexReport) again = NULL;
+  g_autoptr(LodeIndexStore) store = NULL;
+  g_autofree char *paths = NULL;
+  g_autofree char *use = NULL;
+
+  g_assert_no_error (error);
+  root = g_canonicalize_filename (tmp, NULL);
+  use = g_build_filename (root, "use.go", NULL);
+  test_write_file (root, "shapes.go",
+                   "package shapes\n\n// Square has four sides.\ntype Square struct {\n"
+                   "\tSide int\n}\n\nfunc Area(s Square) int {\n\treturn s.Side * s.Side\n}\n");
+  test_write_file (root, "use.go",
+                   "package shapes\n\nfunc Twice(s Square) int {\n\treturn 2 * Area(s)\n}\n");
+
+  first = index_corpus (fixture, "qdrant", root, &qdrant);
+  g_assert_cmpuint (first->n_files, ==, 2);
+  g_assert_cmpuint (count_symbols (qdrant.store, "Square"), ==, 1);
+  g_assert_cmpuint (count_symbols (qdrant.store, "Twice"), ==, 1);
+  paths = reference_paths (qdrant.store, "Area");
+  g_assert_cmpstr (paths, ==, "shapes.go use.go");
+  g_clear_pointer (&paths, g_free);
+
+  /* Square becomes Rect; use.go goes. */
+  test_write_file (root, "shapes.go",
+                   "package shapes\n\ntype Rect struct {\n\tW, H int\n}\n\n"
+                   "func Area(r Rect) int {\n\treturn r.W * r.H\n}\n");
+  g_assert_cmpint (g_remove (use), ==, 0);
+  again = lode_project_index (qdrant.project, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (again->n_updated, ==, 1);
+  g_assert_cmpuint (again->n_removed, ==, 1);
+
+  store = reopen (&qdrant);
+  g_assert_cmpuint (count_symbols (store, "Square"), ==, 0);
+  g_assert_cmpuint (count_symbols (store, "Twice"), ==, 0);
+  g_assert_cmpuint (count_symbols (store, "Rect"), ==, 1);
+  paths = reference_paths (store, "Area");
+  g_assert_cmpstr (paths, ==, "shapes.go");
+  g_clear_pointer (&paths, g_free);
+  paths = reference_paths (store, "Square");
+  g_assert_cmpstr (paths, ==, "");
+
+  test_remove_tree (root);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -884,6 +1144,8 @@ main (int   argc,
   ADD ("engine-same-as-sqlite", test_engine_same_as_sqlite);
   ADD ("migrate-round-trip", test_migrate_round_trip);
   ADD ("search-agrees-with-sqlite", test_search_agrees_with_sqlite);
+  ADD ("symbol-tools-same-as-sqlite", test_symbol_tools_same_as_sqlite);
+  ADD ("symbols-follow-changes", test_symbols_follow_changes);
 
   return g_test_run ();
 }

@@ -217,13 +217,31 @@ find_stored (GPtrArray  *stored,
   return NULL;
 }
 
-static gpointer
-read_stored (LodeProject  *project,
-             LodeStore    *store,
-             gpointer      data,
-             GError      **error)
+/* Context artifacts are kept by the SQLite store only (issue 14). */
+static LodeStore *
+artifact_store (LodeProject     *project,
+                LodeIndexStore  *store,
+                GError         **error)
 {
-  return lode_store_dup_artifacts (store, error);
+  if (LODE_IS_STORE (store))
+    return LODE_STORE (store);
+
+  g_set_error (error, LODE_ERROR, LODE_ERROR_UNSUPPORTED,
+               "The index of %s is in Qdrant, and context artifacts are kept by the SQLite "
+               "store only: set the store to sqlite and run “lode migrate --to sqlite”",
+               lode_project_get_root (project));
+  return NULL;
+}
+
+static gpointer
+read_stored (LodeProject     *project,
+             LodeIndexStore  *store,
+             gpointer         data,
+             GError         **error)
+{
+  LodeStore *artifacts = artifact_store (project, store, error);
+
+  return artifacts != NULL ? lode_store_dup_artifacts (artifacts, error) : NULL;
 }
 
 /* The configuration, what the index holds, and each declared artifact as it is now. */
@@ -657,14 +675,17 @@ typedef struct
 } SearchQuery;
 
 static gpointer
-search_store (LodeProject  *project,
-              LodeStore    *store,
-              gpointer      data,
-              GError      **error)
+search_store (LodeProject     *project,
+              LodeIndexStore  *store,
+              gpointer         data,
+              GError         **error)
 {
   const SearchQuery *query = data;
+  LodeStore *artifacts = artifact_store (project, store, error);
 
-  return lode_store_search_artifacts (store, query->match, query->artifact, query->limit,
+  if (artifacts == NULL)
+    return NULL;
+  return lode_store_search_artifacts (artifacts, query->match, query->artifact, query->limit,
                                       error);
 }
 

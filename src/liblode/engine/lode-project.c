@@ -549,13 +549,8 @@ lode_project_read (LodeProject          *self,
 
   g_mutex_lock (&self->reader_lock);
   store = dup_reader (self, error);
-  if (store != NULL && !LODE_IS_STORE (store))
-    g_set_error (error, LODE_ERROR, LODE_ERROR_UNSUPPORTED,
-                 "The index of %s is in Qdrant, and symbol details, references and context "
-                 "artifacts are kept by the SQLite store only: set the store to sqlite and run "
-                 "“lode migrate --to sqlite”", self->root);
-  else if (store != NULL)
-    result = func (self, LODE_STORE (store), data, error);
+  if (store != NULL)
+    result = func (self, store, data, error);
   g_mutex_unlock (&self->reader_lock);
 
   return result;

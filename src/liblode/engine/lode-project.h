@@ -13,7 +13,7 @@
 #include "lode-indexer.h"
 #include "lode-job.h"
 #include "lode-search.h"
-#include "lode-store.h"
+#include "lode-index-store.h"
 
 G_BEGIN_DECLS
 
@@ -147,8 +147,8 @@ gboolean           lode_project_embed        (LodeProject           *self,
                                               GError               **error);
 
 /* Symbol tools (issue #15) */
-typedef gpointer (*LodeProjectReadFunc) (LodeProject  *project,
-                                         LodeStore    *store,
+typedef gpointer (*LodeProjectReadFunc) (LodeProject     *project,
+                                         LodeIndexStore  *store,
                                          gpointer      data,
                                          GError      **error);
 

@@ -335,8 +335,8 @@ copy_vector_cb (const char  *hash,
  * @error: return location for a #GError
  *
  * Copies a project's index between stores without chunking or embedding anything again:
- * files with their hashes, chunks, declarations and imports, the meta that says where the
- * index came from, and the vectors of @model by text. In batches, so that an interrupted
+ * files with their hashes, chunks, declarations, symbol references and imports, the meta
+ * that says where the index came from, and the vectors of @model by text. In batches, so that an interrupted
  * copy can simply be run again.
  *
  * Returns: %TRUE when everything was copied
@@ -368,6 +368,7 @@ lode_index_store_copy (LodeIndexStore       *from,
       g_autoptr(GPtrArray) chunks = NULL;
       g_autoptr(GPtrArray) symbols = NULL;
       g_autoptr(GPtrArray) imports = NULL;
+      g_autoptr(LodeReferences) references = NULL;
       LodeFileInfo info = { file->path, file->language, file->hash, file->size,
                             file->mtime_usec, file->n_lines };
 
@@ -380,14 +381,18 @@ lode_index_store_copy (LodeIndexStore       *from,
       symbols = chunks != NULL ? lode_index_store_dup_symbols_for_file (from, file->path, error)
                                : NULL;
       imports = symbols != NULL ? lode_index_store_dup_imports (from, file->path, error) : NULL;
-      if (imports == NULL ||
+      references = imports != NULL ?
+                   lode_index_store_dup_references_for_file (from, file->path, error) : NULL;
+      if (references == NULL ||
           !lode_index_store_put_file (to, &info, chunks, symbols, error) ||
-          !lode_index_store_put_imports (to, file->path, imports, error))
+          !lode_index_store_put_imports (to, file->path, imports, error) ||
+          !lode_index_store_put_references (to, file->path, references, error))
         goto failed;
 
       counts->n_files++;
       counts->n_chunks += chunks->len;
       counts->n_imports += imports->len;
+      counts->n_references += lode_references_get_n_names (references) > 0;
       if (++in_batch == COPY_BATCH_FILES)
         {
           in_batch = 0;
@@ -756,4 +761,225 @@ lode_index_store_text_hash (const char *text)
     return NULL;
 
   return g_compute_checksum_for_string (G_CHECKSUM_SHA1, text, -1);
+}
+
+/* What the symbol tools read: the functions of #LodeStore of the same names document them. */
+
+GPtrArray *
+lode_index_store_find_symbols (LodeIndexStore  *self,
+                               const char      *name,
+                               guint            limit,
+                               GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->find_symbols (self, name, limit, error);
+}
+
+GPtrArray *
+lode_index_store_dup_file_symbols (LodeIndexStore  *self,
+                                   const char      *path,
+                                   GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_file_symbols (self, path, error);
+}
+
+GPtrArray *
+lode_index_store_dup_package_symbols (LodeIndexStore  *self,
+                                      const char      *package,
+                                      const char      *path_glob,
+                                      guint            limit,
+                                      GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+  g_return_val_if_fail ((package != NULL) != (path_glob != NULL), NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_package_symbols (self, package, path_glob,
+                                                                 limit, error);
+}
+
+GPtrArray *
+lode_index_store_find_container_members (LodeIndexStore  *self,
+                                         const char      *container,
+                                         guint            limit,
+                                         GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+  g_return_val_if_fail (container != NULL, NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->find_container_members (self, container, limit,
+                                                                    error);
+}
+
+GPtrArray *
+lode_index_store_find_references (LodeIndexStore  *self,
+                                  const char      *name,
+                                  GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->find_references (self, name, error);
+}
+
+/**
+ * lode_index_store_dup_references_for_file:
+ * @self: a #LodeIndexStore
+ * @path: a file's path
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full): the references stored for @path (none for a file without)
+ */
+LodeReferences *
+lode_index_store_dup_references_for_file (LodeIndexStore  *self,
+                                          const char      *path,
+                                          GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_references_for_file (self, path, error);
+}
+
+GPtrArray *
+lode_index_store_dup_line_texts (LodeIndexStore  *self,
+                                 const char      *path,
+                                 const guint     *lines,
+                                 guint            n_lines,
+                                 GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_line_texts (self, path, lines, n_lines, error);
+}
+
+char *
+lode_index_store_dup_lines (LodeIndexStore  *self,
+                            const char      *path,
+                            guint            first,
+                            guint            last,
+                            GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_lines (self, path, first, last, error);
+}
+
+/* Lines out of a file's chunks, for the implementations of dup_line_texts and dup_lines. */
+
+static gint
+compare_uint (gconstpointer a,
+              gconstpointer b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/**
+ * lode_index_store_line_texts_from_chunks:
+ * @chunks: (element-type LodeChunk): the chunks of a file that span @lines, by start line
+ *   then end line
+ * @lines: (array length=n_lines): 1-based line numbers, in any order, repeats allowed
+ * @n_lines: how many
+ *
+ * Returns: (transfer full) (element-type utf8): one string per line of @lines, in its
+ *   order; empty for a line in no chunk
+ */
+GPtrArray *
+lode_index_store_line_texts_from_chunks (GPtrArray   *chunks,
+                                         const guint *lines,
+                                         guint        n_lines)
+{
+  g_autoptr(GArray) sorted = g_array_sized_new (FALSE, FALSE, sizeof (guint), n_lines);
+  g_autoptr(GHashTable) texts = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
+  guint next = 0;
+
+  g_array_append_vals (sorted, lines, n_lines);
+  g_array_sort (sorted, compare_uint);
+
+  for (guint c = 0; c < chunks->len && next < sorted->len; c++)
+    {
+      const LodeChunk *chunk = g_ptr_array_index (chunks, c);
+      const char *p = chunk->content;
+
+      /* Lines before this chunk were in no chunk (cannot happen) or in an earlier one. */
+      while (next < sorted->len && g_array_index (sorted, guint, next) < chunk->start_line)
+        next++;
+      for (guint line = chunk->start_line; p != NULL && line <= chunk->end_line &&
+           next < sorted->len; line++)
+        {
+          const char *eol = strchr (p, '\n');
+          gsize n = eol != NULL ? (gsize) (eol - p) : strlen (p);
+
+          while (next < sorted->len && g_array_index (sorted, guint, next) == line)
+            {
+              if (!g_hash_table_contains (texts, GUINT_TO_POINTER (line)))
+                g_hash_table_insert (texts, GUINT_TO_POINTER (line), g_strndup (p, n));
+              next++;
+            }
+          if (eol == NULL)
+            break;
+          p = eol + 1;
+        }
+    }
+
+  for (guint i = 0; i < n_lines; i++)
+    {
+      const char *text = g_hash_table_lookup (texts, GUINT_TO_POINTER (lines[i]));
+
+      g_ptr_array_add (out, g_strdup (text != NULL ? text : ""));
+    }
+  return out;
+}
+
+/**
+ * lode_index_store_lines_from_chunks:
+ * @chunks: (element-type LodeChunk): the chunks of a file that span @first to @last, by
+ *   start line then end line
+ * @first: first line, 1-based
+ * @last: last line, inclusive
+ *
+ * Returns: (transfer full): lines @first to @last, each with its newline but the last
+ */
+char *
+lode_index_store_lines_from_chunks (GPtrArray *chunks,
+                                    guint      first,
+                                    guint      last)
+{
+  GString *out = g_string_new (NULL);
+  guint next = first;
+
+  for (guint c = 0; c < chunks->len && next <= last; c++)
+    {
+      const LodeChunk *chunk = g_ptr_array_index (chunks, c);
+      guint line = chunk->start_line;
+
+      /* Chunks of unstructured text overlap; a line already taken is skipped. */
+      for (const char *p = chunk->content != NULL ? chunk->content : "";
+           line <= chunk->end_line && next <= last; line++)
+        {
+          const char *eol = strchr (p, '\n');
+          gsize n = eol != NULL ? (gsize) (eol - p) : strlen (p);
+
+          if (line == next)
+            {
+              if (out->len > 0 || line > first)
+                g_string_append_c (out, '\n');
+              g_string_append_len (out, p, n);
+              next++;
+            }
+          if (eol == NULL)
+            break;
+          p = eol + 1;
+        }
+    }
+  return g_string_free (out, FALSE);
 }

@@ -121,6 +121,40 @@ struct _LodeIndexStoreInterface
                                       LodeVectorHashFunc   func,
                                       gpointer             user_data,
                                       GError             **error);
+
+  /* What the symbol tools read (issue 15). */
+  GPtrArray  *(*find_symbols)        (LodeIndexStore      *self,
+                                      const char          *name,
+                                      guint                limit,
+                                      GError             **error);
+  GPtrArray  *(*dup_file_symbols)    (LodeIndexStore      *self,
+                                      const char          *path,
+                                      GError             **error);
+  GPtrArray  *(*dup_package_symbols) (LodeIndexStore      *self,
+                                      const char          *package,
+                                      const char          *path_glob,
+                                      guint                limit,
+                                      GError             **error);
+  GPtrArray  *(*find_container_members) (LodeIndexStore   *self,
+                                      const char          *container,
+                                      guint                limit,
+                                      GError             **error);
+  GPtrArray  *(*find_references)     (LodeIndexStore      *self,
+                                      const char          *name,
+                                      GError             **error);
+  LodeReferences *(*dup_references_for_file) (LodeIndexStore *self,
+                                      const char          *path,
+                                      GError             **error);
+  GPtrArray  *(*dup_line_texts)      (LodeIndexStore      *self,
+                                      const char          *path,
+                                      const guint         *lines,
+                                      guint                n_lines,
+                                      GError             **error);
+  char       *(*dup_lines)           (LodeIndexStore      *self,
+                                      const char          *path,
+                                      guint                first,
+                                      guint                last,
+                                      GError             **error);
 };
 
 /**
@@ -159,6 +193,7 @@ gboolean        lode_index_store_remove           (const LodeConfig    *config,
  * @n_chunks: chunks copied
  * @n_imports: imports copied
  * @n_vectors: vectors copied (distinct texts)
+ * @n_references: files whose symbol references were copied
  */
 typedef struct
 {
@@ -166,6 +201,7 @@ typedef struct
   guint n_chunks;
   guint n_imports;
   guint n_vectors;
+  guint n_references;
 } LodeStoreCopyCounts;
 
 gboolean        lode_index_store_copy             (LodeIndexStore      *from,
@@ -269,5 +305,46 @@ gboolean    lode_index_store_foreach_vector      (LodeIndexStore      *self,
                                                   LodeVectorHashFunc   func,
                                                   gpointer             user_data,
                                                   GError             **error);
+
+GPtrArray  *lode_index_store_find_symbols        (LodeIndexStore      *self,
+                                                  const char          *name,
+                                                  guint                limit,
+                                                  GError             **error);
+GPtrArray  *lode_index_store_dup_file_symbols    (LodeIndexStore      *self,
+                                                  const char          *path,
+                                                  GError             **error);
+GPtrArray  *lode_index_store_dup_package_symbols (LodeIndexStore      *self,
+                                                  const char          *package,
+                                                  const char          *path_glob,
+                                                  guint                limit,
+                                                  GError             **error);
+GPtrArray  *lode_index_store_find_container_members (LodeIndexStore   *self,
+                                                  const char          *container,
+                                                  guint                limit,
+                                                  GError             **error);
+GPtrArray  *lode_index_store_find_references     (LodeIndexStore      *self,
+                                                  const char          *name,
+                                                  GError             **error);
+LodeReferences *lode_index_store_dup_references_for_file (LodeIndexStore *self,
+                                                  const char          *path,
+                                                  GError             **error);
+GPtrArray  *lode_index_store_dup_line_texts      (LodeIndexStore      *self,
+                                                  const char          *path,
+                                                  const guint         *lines,
+                                                  guint                n_lines,
+                                                  GError             **error);
+char       *lode_index_store_dup_lines           (LodeIndexStore      *self,
+                                                  const char          *path,
+                                                  guint                first,
+                                                  guint                last,
+                                                  GError             **error);
+
+/* For the implementations. */
+GPtrArray  *lode_index_store_line_texts_from_chunks (GPtrArray        *chunks,
+                                                  const guint         *lines,
+                                                  guint                n_lines);
+char       *lode_index_store_lines_from_chunks   (GPtrArray           *chunks,
+                                                  guint                first,
+                                                  guint                last);
 
 G_END_DECLS

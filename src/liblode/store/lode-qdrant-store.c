@@ -3,28 +3,32 @@
  * SPDX-FileCopyrightText: 2026 The Lode authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * One collection per project holds everything the SQLite store keeps, as three kinds of
+ * One collection per project holds everything the SQLite store keeps, as four kinds of
  * points told apart by the payload field `type`:
  *
  * - "chunk" (integer id = the chunk id, never reused): path, file_id, language, lines, kind,
  *   symbol, container, signature, text, text_hash (SHA-1 of the text, absent for a blank
- *   chunk), the declarations it holds (`symbols`, with their lower-case names in `names`),
- *   the model of its dense vector (`model`); vectors `bm25` (sparse, client-side BM25 of
- *   Lode's tokenizer, see lode-sparse-vector.c) and `dense` once embedded.
+ *   chunk), the declarations it holds (`symbols`, with their lower-case names in `names`,
+ *   their packages in `packages` and containers in `containers`), the model of its dense
+ *   vector (`model`); vectors `bm25` (sparse, client-side BM25 of Lode's tokenizer, see
+ *   lode-sparse-vector.c) and `dense` once embedded.
  * - "file" (UUID from the path): file_id, language, content hash, size, mtime, lines, counts,
  *   and its imports with their resolution (`imports`, flattened into `import_keys` and
  *   `import_targets` for filters).
+ * - "refs" (UUID from the path): the identifiers a file uses and where, for the symbol tools
+ *   (see "symbols and references" below).
  * - "meta" (UUID from the key): key and value: schema version, state, root, the id counters,
  *   the dense vector's size and a data version bumped by every commit.
  *
  * A writer keeps the file points in memory (the import graph and the hashes are read from
  * there) and writes a batch at commit in an order that makes a crash between two requests
- * harmless: the id counters first, then the old chunks of every file of the batch are deleted
- * by filter, the new chunks upserted, and only then the file points with their new hashes.
- * A crash before the last step leaves the old hash (or none), so the next run chunks the
- * file again and its delete-by-path removes whatever half-written chunks it left; a removed
- * file loses its chunks before its file point, so it is removed again when the point is
- * still there.
+ * harmless: the id counters first, then the old chunks and references of every file of the
+ * batch are deleted by filter, the new ones upserted, and only then the file points with
+ * their new hashes. A crash before the last step leaves the old hash (or none), so the next
+ * run chunks the file again and its delete-by-path removes whatever half-written chunks and
+ * references it left; a removed file loses them before its file point, so it is removed
+ * again when the point is still there. Readers skip chunks and references whose file point
+ * is missing.
  */
 
 #define G_LOG_DOMAIN "lode-qdrant"
@@ -82,6 +86,7 @@ struct _LodeQdrantStore
   /* The batch in flight (between begin and commit). */
   gboolean          in_batch;
   GPtrArray        *pending_chunks;   /* JsonNode points */
+  GPtrArray        *pending_refs;     /* JsonNode points */
   GHashTable       *replaced;         /* paths whose old chunks go */
   GHashTable       *dirty;            /* paths whose file point is written */
   GHashTable       *removed;          /* paths whose file point goes */
@@ -118,6 +123,7 @@ lode_qdrant_store_finalize (GObject *object)
   g_clear_pointer (&self->files, g_hash_table_unref);
   g_clear_pointer (&self->meta, g_hash_table_unref);
   g_clear_pointer (&self->pending_chunks, g_ptr_array_unref);
+  g_clear_pointer (&self->pending_refs, g_ptr_array_unref);
   g_clear_pointer (&self->replaced, g_hash_table_unref);
   g_clear_pointer (&self->dirty, g_hash_table_unref);
   g_clear_pointer (&self->removed, g_hash_table_unref);
@@ -139,6 +145,7 @@ lode_qdrant_store_init (LodeQdrantStore *self)
                                        (GDestroyNotify) file_record_free);
   self->meta = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->pending_chunks = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+  self->pending_refs = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
   self->replaced = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->dirty = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->removed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -471,6 +478,9 @@ static const struct
   { "language", "keyword" },
   { "kind", "keyword" },
   { "names", "keyword" },
+  { "packages", "keyword" },
+  { "containers", "keyword" },
+  { "ref_names", "keyword" },
   { "text_hash", "keyword" },
   { "hash", "keyword" },
   { "model", "keyword" },
@@ -665,6 +675,7 @@ clear_batch (LodeQdrantStore *self)
 {
   self->in_batch = FALSE;
   g_ptr_array_set_size (self->pending_chunks, 0);
+  g_ptr_array_set_size (self->pending_refs, 0);
   g_hash_table_remove_all (self->replaced);
   g_hash_table_remove_all (self->dirty);
   g_hash_table_remove_all (self->removed);
@@ -744,9 +755,13 @@ qdrant_store_commit (LodeQdrantStore  *self,
       g_ptr_array_set_size (points, 0);
     }
 
-  /* 2. Old chunks of every file the batch replaces or removes, 3. the new chunks. */
+  /* 2. Old chunks and references of every file the batch replaces or removes, 3. the new
+   * ones. */
   if (!delete_paths (self, "chunk", self->replaced, error) ||
+      !delete_paths (self, "refs", self->replaced, error) ||
       !lode_qdrant_client_upsert (self->client, self->collection, self->pending_chunks, NULL,
+                                  error) ||
+      !lode_qdrant_client_upsert (self->client, self->collection, self->pending_refs, NULL,
                                   error))
     goto out;
 
@@ -900,6 +915,12 @@ symbol_chunk (GPtrArray  *chunks,
   return best;
 }
 
+static JsonObject *symbol_item      (const LodeSymbol *symbol,
+                                     guint             seq);
+static void        add_symbol_lists (JsonObject       *payload,
+                                     JsonArray        *symbols);
+static LodeSymbol *symbol_from_item (JsonObject       *item);
+
 typedef struct
 {
   const LodeFileInfo *file;
@@ -944,7 +965,6 @@ put_file_points (LodeQdrantStore  *self,
     {
       const LodeSymbol *symbol = g_ptr_array_index (put->symbols, i);
       guint index;
-      JsonObject *item;
 
       if (symbol->name == NULL)
         continue;
@@ -952,14 +972,8 @@ put_file_points (LodeQdrantStore  *self,
       index = symbol_chunk (put->chunks, symbol->start_line, symbol->name);
       if (index == G_MAXUINT)
         continue;
-      item = json_object_new ();
-      json_object_set_string_member (item, "name", symbol->name);
-      set_string (item, "kind", symbol->kind);
-      set_string (item, "container", symbol->container);
-      set_string (item, "signature", symbol->signature);
-      json_object_set_int_member (item, "start_line", symbol->start_line);
-      json_object_set_int_member (item, "end_line", symbol->end_line);
-      json_array_add_object_element (g_ptr_array_index (chunk_symbols, index), item);
+      json_array_add_object_element (g_ptr_array_index (chunk_symbols, index),
+                                     symbol_item (symbol, i));
     }
 
   for (guint i = 0; put->chunks != NULL && i < put->chunks->len; i++)
@@ -1012,6 +1026,7 @@ put_file_points (LodeQdrantStore  *self,
       set_string (payload, "text_hash", hash);
       json_object_set_array_member (payload, "symbols", json_array_ref (symbols));
       json_object_set_array_member (payload, "names", names);
+      add_symbol_lists (payload, symbols);
       /* The terms again as a payload list: the IDF the scale needs, and identifier queries
        * that require every term, are payload filters. */
       json_object_set_array_member (payload, "terms", terms_array (sparse));
@@ -1103,19 +1118,11 @@ remove_file_points (LodeQdrantStore  *self,
   return TRUE;
 }
 
-/* qdrant_store_put_references:
- *
- * Symbol references are kept by the SQLite store only: the symbol tools read them from
- * there (issue 14 left them out of the Qdrant store), so there is nothing to write.
- */
-static gboolean
-qdrant_store_put_references (LodeQdrantStore  *self,
-                             const char       *path,
-                             LodeReferences   *references,
-                             GError          **error)
-{
-  return TRUE;
-}
+static gboolean qdrant_store_put_references (LodeQdrantStore  *self,
+                                             const char       *path,
+                                             LodeReferences   *references,
+                                             GError          **error);
+static void     qdrant_store_symbols_init   (LodeIndexStoreInterface *iface);
 
 static gboolean
 qdrant_store_remove_file (LodeQdrantStore  *self,
@@ -1960,19 +1967,7 @@ qdrant_store_dup_symbols_for_file (LodeQdrantStore  *self,
         continue;
       array = json_node_get_array (list);
       for (guint k = 0; k < json_array_get_length (array); k++)
-        {
-          JsonObject *item = json_array_get_object_element (array, k);
-          LodeSymbol *symbol = lode_symbol_new ();
-          const char *kind = get_string (item, "kind");
-
-          symbol->name = g_strdup (get_string (item, "name"));
-          symbol->kind = kind != NULL ? g_intern_string (kind) : NULL;
-          symbol->container = g_strdup (get_string (item, "container"));
-          symbol->signature = g_strdup (get_string (item, "signature"));
-          symbol->start_line = json_object_get_int_member_with_default (item, "start_line", 0);
-          symbol->end_line = json_object_get_int_member_with_default (item, "end_line", 0);
-          g_ptr_array_add (symbols, symbol);
-        }
+        g_ptr_array_add (symbols, symbol_from_item (json_array_get_object_element (array, k)));
     }
   g_ptr_array_sort (symbols, compare_symbols);
   return symbols;
@@ -2816,4 +2811,613 @@ lode_qdrant_store_index_store_init (LodeIndexStoreInterface *iface)
   iface->count_embedded = (gpointer) qdrant_store_count_embedded;
   iface->prune_vectors = (gpointer) qdrant_store_prune_vectors;
   iface->foreach_vector = (gpointer) qdrant_store_foreach_vector;
+  qdrant_store_symbols_init (iface);
+}
+
+/* ---- symbols and references (what the symbol tools read) --------------------------------
+ *
+ * A chunk's `symbols` hold each declaration with its package, its details (JSON) and its
+ * place in the file's list (`seq`); the chunk lists their packages and containers for
+ * filters. A file's references are one "refs" point (UUID from the path): path, the names
+ * (`ref_names`) and, in the same order, their sites (`ref_sites`, base64 of
+ * lode_reference_sites_encode()). Both are replaced and deleted with the file's chunks.
+ */
+
+static JsonObject *
+symbol_item (const LodeSymbol *symbol,
+             guint             seq)
+{
+  JsonObject *item = json_object_new ();
+
+  json_object_set_string_member (item, "name", symbol->name);
+  set_string (item, "kind", symbol->kind);
+  set_string (item, "container", symbol->container);
+  set_string (item, "signature", symbol->signature);
+  json_object_set_int_member (item, "start_line", symbol->start_line);
+  json_object_set_int_member (item, "end_line", symbol->end_line);
+  set_string (item, "package", symbol->package);
+  set_string (item, "detail", symbol->detail);
+  json_object_set_int_member (item, "seq", seq);
+  return item;
+}
+
+/* The distinct values of @member of @symbols as a list, for a filter. */
+static JsonArray *
+distinct_values (JsonArray  *symbols,
+                 const char *member)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  JsonArray *values = json_array_new ();
+
+  for (guint i = 0; i < json_array_get_length (symbols); i++)
+    {
+      const char *value = get_string (json_array_get_object_element (symbols, i), member);
+
+      if (value != NULL && g_hash_table_add (seen, (gpointer) value))
+        json_array_add_string_element (values, value);
+    }
+  return values;
+}
+
+static void
+add_symbol_lists (JsonObject *payload,
+                  JsonArray  *symbols)
+{
+  json_object_set_array_member (payload, "packages", distinct_values (symbols, "package"));
+  json_object_set_array_member (payload, "containers", distinct_values (symbols, "container"));
+}
+
+static LodeSymbol *
+symbol_from_item (JsonObject *item)
+{
+  LodeSymbol *symbol = lode_symbol_new ();
+  const char *kind = get_string (item, "kind");
+
+  symbol->name = g_strdup (get_string (item, "name"));
+  symbol->kind = kind != NULL ? g_intern_string (kind) : NULL;
+  symbol->container = g_strdup (get_string (item, "container"));
+  symbol->signature = g_strdup (get_string (item, "signature"));
+  symbol->start_line = json_object_get_int_member_with_default (item, "start_line", 0);
+  symbol->end_line = json_object_get_int_member_with_default (item, "end_line", 0);
+  symbol->package = g_strdup (get_string (item, "package"));
+  symbol->detail = g_strdup (get_string (item, "detail"));
+  return symbol;
+}
+
+typedef struct
+{
+  JsonArray *names;
+  JsonArray *sites;
+} RefsPayload;
+
+static void
+add_ref_name (const char    *name,
+              const guint32 *sites,
+              guint          n_sites,
+              gpointer       user_data)
+{
+  RefsPayload *refs = user_data;
+  g_autoptr(GBytes) blob = lode_reference_sites_encode (sites, n_sites);
+  gsize size;
+  const guint8 *data = g_bytes_get_data (blob, &size);
+  g_autofree char *encoded = g_base64_encode (data, size);
+
+  json_array_add_string_element (refs->names, name);
+  json_array_add_string_element (refs->sites, encoded);
+}
+
+typedef struct
+{
+  const char     *path;
+  LodeReferences *references;
+} PutRefs;
+
+static gboolean
+put_refs_point (LodeQdrantStore  *self,
+                gconstpointer     data,
+                GError          **error)
+{
+  const PutRefs *put = data;
+  g_autofree char *id = name_uuid ("refs", put->path);
+  RefsPayload refs;
+  JsonObject *point, *payload;
+  JsonNode *node;
+
+  if (!g_hash_table_contains (self->files, put->path))
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_FOUND, "%s is not in the index", put->path);
+      return FALSE;
+    }
+
+  refs.names = json_array_new ();
+  refs.sites = json_array_new ();
+  point = json_object_new ();
+  payload = json_object_new ();
+  node = json_node_new (JSON_NODE_OBJECT);
+  lode_references_foreach (put->references, add_ref_name, &refs);
+  json_object_set_string_member (point, "id", id);
+  json_object_set_object_member (point, "vector", json_object_new ());
+  json_object_set_string_member (payload, "type", "refs");
+  json_object_set_string_member (payload, "path", put->path);
+  json_object_set_array_member (payload, "ref_names", refs.names);
+  json_object_set_array_member (payload, "ref_sites", refs.sites);
+  json_object_set_object_member (point, "payload", payload);
+  json_node_take_object (node, point);
+  g_ptr_array_add (self->pending_refs, node);
+  /* The old point goes with the file's chunks, before this one is written. */
+  g_hash_table_add (self->replaced, g_strdup (put->path));
+  return TRUE;
+}
+
+/* qdrant_store_put_references:
+ * @self: a #LodeQdrantStore
+ * @path: a file stored with put_file
+ * @references: (nullable): its identifiers; %NULL stores none
+ * @error: return location for a #GError
+ *
+ * Replaces the references of @path, in the open batch or in one of its own.
+ *
+ * Returns: %TRUE on success
+ */
+static gboolean
+qdrant_store_put_references (LodeQdrantStore  *self,
+                             const char       *path,
+                             LodeReferences   *references,
+                             GError          **error)
+{
+  PutRefs put = { path, references };
+
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (references == NULL || lode_references_get_n_names (references) == 0)
+    return TRUE;
+  return in_batch (self, put_refs_point, &put, error);
+}
+
+static LodeStoredSymbol *
+stored_symbol (const char *path,
+               const char *language,
+               JsonObject *item)
+{
+  LodeStoredSymbol *symbol = g_new0 (LodeStoredSymbol, 1);
+
+  symbol->path = g_strdup (path);
+  symbol->language = g_strdup (language);
+  symbol->name = g_strdup (get_string (item, "name"));
+  symbol->kind = g_strdup (get_string (item, "kind"));
+  symbol->container = g_strdup (get_string (item, "container"));
+  symbol->signature = g_strdup (get_string (item, "signature"));
+  symbol->start_line = json_object_get_int_member_with_default (item, "start_line", 0);
+  symbol->end_line = json_object_get_int_member_with_default (item, "end_line", 0);
+  symbol->package = g_strdup (get_string (item, "package"));
+  symbol->detail = g_strdup (get_string (item, "detail"));
+  return symbol;
+}
+
+typedef gboolean (*SymbolTest) (JsonObject *item,
+                                const char *path,
+                                const char *value);
+
+typedef struct
+{
+  LodeStoredSymbol *symbol;
+  gint64            seq;
+} Row;
+
+static int
+compare_rows (gconstpointer a,
+              gconstpointer b)
+{
+  const Row *x = a, *y = b;
+  int by_path = strcmp (x->symbol->path, y->symbol->path);
+
+  if (by_path != 0)
+    return by_path;
+  if (x->symbol->start_line != y->symbol->start_line)
+    return x->symbol->start_line < y->symbol->start_line ? -1 : 1;
+  return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* The symbols of the chunks @filter selects that pass @test, by path, line and order of
+ * declaration; @limit at most (0 for all). */
+static GPtrArray *
+scroll_symbols (LodeQdrantStore  *self,
+                JsonNode         *filter,
+                SymbolTest        test,
+                const char       *value,
+                guint             limit,
+                GError          **error)
+{
+  const char *fields[] = { "path", "symbols", NULL };
+  g_autoptr(GPtrArray) points = NULL;
+  g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (Row));
+  GPtrArray *symbols;
+
+  points = lode_qdrant_client_scroll (self->client, self->collection, filter, fields, NULL, 0,
+                                      NULL, error);
+  if (points == NULL)
+    {
+      g_prefix_error (error, "Cannot read symbols from the Qdrant collection %s: ",
+                      self->collection);
+      return NULL;
+    }
+
+  for (guint i = 0; i < points->len; i++)
+    {
+      JsonObject *payload = ((LodeQdrantHit *) g_ptr_array_index (points, i))->payload;
+      const char *path = payload != NULL ? get_string (payload, "path") : NULL;
+      JsonNode *list = payload != NULL ? json_object_get_member (payload, "symbols") : NULL;
+      FileRecord *record = path != NULL ? g_hash_table_lookup (self->files, path) : NULL;
+      JsonArray *array;
+
+      /* A chunk whose file point is not written yet (a crash mid-batch) is not indexed. */
+      if (record == NULL || list == NULL || !JSON_NODE_HOLDS_ARRAY (list))
+        continue;
+      array = json_node_get_array (list);
+      for (guint k = 0; k < json_array_get_length (array); k++)
+        {
+          JsonObject *item = json_array_get_object_element (array, k);
+          Row row;
+
+          if (test != NULL && !test (item, path, value))
+            continue;
+          row.symbol = stored_symbol (path, record->language, item);
+          row.seq = json_object_get_int_member_with_default (item, "seq", 0);
+          g_array_append_val (rows, row);
+        }
+    }
+
+  g_array_sort (rows, compare_rows);
+  symbols = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_symbol_free);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      LodeStoredSymbol *symbol = g_array_index (rows, Row, i).symbol;
+
+      if (limit == 0 || symbols->len < limit)
+        g_ptr_array_add (symbols, symbol);
+      else
+        lode_stored_symbol_free (symbol);
+    }
+  return symbols;
+}
+
+static gboolean
+name_is (JsonObject *item,
+         const char *path,
+         const char *name)
+{
+  return g_strcmp0 (get_string (item, "name"), name) == 0;
+}
+
+/* As SQLite's NOCASE, which folds ASCII letters only. */
+static gboolean
+name_is_nocase (JsonObject *item,
+                const char *path,
+                const char *name)
+{
+  const char *value = get_string (item, "name");
+
+  return value != NULL && g_ascii_strcasecmp (value, name) == 0;
+}
+
+static gboolean
+package_is (JsonObject *item,
+            const char *path,
+            const char *package)
+{
+  return g_strcmp0 (get_string (item, "package"), package) == 0;
+}
+
+static gboolean
+path_matches (JsonObject *item,
+              const char *path,
+              const char *glob)
+{
+  return g_pattern_match_simple (glob, path);
+}
+
+static gboolean
+container_is (JsonObject *item,
+              const char *path,
+              const char *container)
+{
+  return g_strcmp0 (get_string (item, "container"), container) == 0;
+}
+
+static GPtrArray *
+qdrant_store_find_symbols (LodeQdrantStore  *self,
+                           const char       *name,
+                           guint             limit,
+                           GError          **error)
+{
+  g_autofree char *lower = g_utf8_strdown (name, -1);
+  g_autoptr(JsonNode) filter = chunk_match ("names", lower);
+  g_autoptr(GPtrArray) symbols = NULL;
+
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
+
+  symbols = scroll_symbols (self, filter, name_is, name, limit, error);
+  if (symbols == NULL || symbols->len > 0)
+    return g_steal_pointer (&symbols);
+  return scroll_symbols (self, filter, name_is_nocase, name, limit, error);
+}
+
+static GPtrArray *
+qdrant_store_dup_file_symbols (LodeQdrantStore  *self,
+                               const char       *path,
+                               GError          **error)
+{
+  g_autoptr(JsonNode) filter = chunk_match ("path", path);
+
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
+
+  return scroll_symbols (self, filter, NULL, NULL, 0, error);
+}
+
+static GPtrArray *
+qdrant_store_dup_package_symbols (LodeQdrantStore  *self,
+                                  const char       *package,
+                                  const char       *path_glob,
+                                  guint             limit,
+                                  GError          **error)
+{
+  g_autoptr(JsonNode) filter = NULL;
+
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
+
+  if (package != NULL)
+    {
+      filter = chunk_match ("packages", package);
+      return scroll_symbols (self, filter, package_is, package, limit, error);
+    }
+  /* Qdrant has no glob match: the chunks that declare something, filtered here. */
+  filter = filter_type ("chunk");
+  return scroll_symbols (self, filter, path_matches, path_glob, limit, error);
+}
+
+static GPtrArray *
+qdrant_store_find_container_members (LodeQdrantStore  *self,
+                                     const char       *container,
+                                     guint             limit,
+                                     GError          **error)
+{
+  g_autoptr(JsonNode) filter = chunk_match ("containers", container);
+
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
+
+  return scroll_symbols (self, filter, container_is, container, limit, error);
+}
+
+static int
+compare_stored_references (gconstpointer a,
+                           gconstpointer b)
+{
+  const LodeStoredReferences *x = *(LodeStoredReferences **) a;
+  const LodeStoredReferences *y = *(LodeStoredReferences **) b;
+
+  return strcmp (x->path, y->path);
+}
+
+/* The "refs" points @filter selects whose file is indexed, with their payload. */
+static GPtrArray *
+scroll_refs (LodeQdrantStore  *self,
+             JsonNode         *filter,
+             GError          **error)
+{
+  const char *fields[] = { "path", "ref_names", "ref_sites", NULL };
+  GPtrArray *points;
+
+  points = lode_qdrant_client_scroll (self->client, self->collection, filter, fields, NULL, 0,
+                                      NULL, error);
+  if (points == NULL)
+    g_prefix_error (error, "Cannot read references from the Qdrant collection %s: ",
+                    self->collection);
+  return points;
+}
+
+/* Calls @func with each name of a "refs" @payload and its decoded sites. */
+static void
+foreach_ref (JsonObject *payload,
+             const char *only,
+             void      (*func) (const char *, GArray *, gpointer),
+             gpointer    user_data)
+{
+  JsonArray *names = json_object_get_array_member (payload, "ref_names");
+  JsonArray *sites = json_object_get_array_member (payload, "ref_sites");
+
+  for (guint i = 0; names != NULL && sites != NULL && i < json_array_get_length (names) &&
+       i < json_array_get_length (sites); i++)
+    {
+      const char *name = json_array_get_string_element (names, i);
+      g_autofree guchar *blob = NULL;
+      gsize size = 0;
+
+      if (name == NULL || (only != NULL && strcmp (name, only) != 0))
+        continue;
+      blob = g_base64_decode (json_array_get_string_element (sites, i), &size);
+      func (name, lode_reference_sites_decode (blob, size), user_data);
+    }
+}
+
+static void
+take_sites (const char *name,
+            GArray     *sites,
+            gpointer    user_data)
+{
+  LodeStoredReferences *file = user_data;
+
+  g_clear_pointer (&file->sites, g_array_unref);
+  file->sites = sites;
+}
+
+static GPtrArray *
+qdrant_store_find_references (LodeQdrantStore  *self,
+                              const char       *name,
+                              GError          **error)
+{
+  g_autoptr(JsonNode) filter = NULL;
+  g_autoptr(GPtrArray) points = NULL;
+  GPtrArray *files;
+
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
+
+  filter = lode_qdrant_filter_and (filter_type ("refs"), lode_qdrant_filter_match ("ref_names",
+                                                                                   name));
+  points = scroll_refs (self, filter, error);
+  if (points == NULL)
+    return NULL;
+
+  files = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_references_free);
+  for (guint i = 0; i < points->len; i++)
+    {
+      JsonObject *payload = ((LodeQdrantHit *) g_ptr_array_index (points, i))->payload;
+      const char *path = payload != NULL ? get_string (payload, "path") : NULL;
+      FileRecord *record = path != NULL ? g_hash_table_lookup (self->files, path) : NULL;
+      LodeStoredReferences *file;
+
+      if (record == NULL)
+        continue;
+      file = g_new0 (LodeStoredReferences, 1);
+      file->path = g_strdup (path);
+      file->language = g_strdup (record->language);
+      foreach_ref (payload, name, take_sites, file);
+      if (file->sites == NULL)
+        file->sites = g_array_new (FALSE, FALSE, sizeof (guint32));
+      g_ptr_array_add (files, file);
+    }
+  g_ptr_array_sort (files, compare_stored_references);
+  return files;
+}
+
+static void
+add_sites (const char *name,
+           GArray     *sites,
+           gpointer    user_data)
+{
+  for (guint i = 0; i < sites->len; i++)
+    {
+      guint32 site = g_array_index (sites, guint32, i);
+
+      lode_references_add (user_data, name, strlen (name), lode_reference_site_line (site),
+                           lode_reference_site_kind (site));
+    }
+  g_array_unref (sites);
+}
+
+static LodeReferences *
+qdrant_store_dup_references_for_file (LodeQdrantStore  *self,
+                                      const char       *path,
+                                      GError          **error)
+{
+  g_autoptr(JsonNode) filter = NULL;
+  g_autoptr(GPtrArray) points = NULL;
+  LodeReferences *references;
+
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
+
+  filter = lode_qdrant_filter_and (filter_type ("refs"), lode_qdrant_filter_match ("path", path));
+  points = scroll_refs (self, filter, error);
+  if (points == NULL)
+    return NULL;
+
+  references = lode_references_new ();
+  for (guint i = 0; i < points->len; i++)
+    {
+      JsonObject *payload = ((LodeQdrantHit *) g_ptr_array_index (points, i))->payload;
+
+      if (payload != NULL)
+        foreach_ref (payload, NULL, add_sites, references);
+    }
+  return references;
+}
+
+static int
+compare_chunk_lines (gconstpointer a,
+                     gconstpointer b)
+{
+  const LodeChunk *x = *(LodeChunk **) a;
+  const LodeChunk *y = *(LodeChunk **) b;
+
+  if (x->start_line != y->start_line)
+    return x->start_line < y->start_line ? -1 : 1;
+  return (x->end_line > y->end_line) - (x->end_line < y->end_line);
+}
+
+/* The chunks of @path that span @first to @last, by start then end line. */
+static GPtrArray *
+line_chunks (LodeQdrantStore  *self,
+             const char       *path,
+             guint             first,
+             guint             last,
+             GError          **error)
+{
+  GPtrArray *chunks = qdrant_store_dup_chunks_for_file (self, path, error);
+
+  if (chunks == NULL)
+    return NULL;
+  for (guint i = chunks->len; i-- > 0;)
+    {
+      const LodeChunk *chunk = g_ptr_array_index (chunks, i);
+
+      if (chunk->end_line < first || chunk->start_line > last)
+        g_ptr_array_remove_index (chunks, i);
+    }
+  g_ptr_array_sort (chunks, compare_chunk_lines);
+  return chunks;
+}
+
+static GPtrArray *
+qdrant_store_dup_line_texts (LodeQdrantStore  *self,
+                             const char       *path,
+                             const guint      *lines,
+                             guint             n_lines,
+                             GError          **error)
+{
+  g_autoptr(GPtrArray) chunks = NULL;
+  guint first = G_MAXUINT, last = 0;
+
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
+
+  if (n_lines == 0)
+    return g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < n_lines; i++)
+    {
+      first = MIN (first, lines[i]);
+      last = MAX (last, lines[i]);
+    }
+  chunks = line_chunks (self, path, first, last, error);
+  if (chunks == NULL)
+    return NULL;
+  return lode_index_store_line_texts_from_chunks (chunks, lines, n_lines);
+}
+
+static char *
+qdrant_store_dup_lines (LodeQdrantStore  *self,
+                        const char       *path,
+                        guint             first,
+                        guint             last,
+                        GError          **error)
+{
+  g_autoptr(GPtrArray) chunks = NULL;
+
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
+
+  chunks = line_chunks (self, path, first, last, error);
+  if (chunks == NULL)
+    return NULL;
+  return lode_index_store_lines_from_chunks (chunks, first, last);
+}
+
+static void
+qdrant_store_symbols_init (LodeIndexStoreInterface *iface)
+{
+  iface->find_symbols = (gpointer) qdrant_store_find_symbols;
+  iface->dup_file_symbols = (gpointer) qdrant_store_dup_file_symbols;
+  iface->dup_package_symbols = (gpointer) qdrant_store_dup_package_symbols;
+  iface->find_container_members = (gpointer) qdrant_store_find_container_members;
+  iface->find_references = (gpointer) qdrant_store_find_references;
+  iface->dup_references_for_file = (gpointer) qdrant_store_dup_references_for_file;
+  iface->dup_line_texts = (gpointer) qdrant_store_dup_line_texts;
+  iface->dup_lines = (gpointer) qdrant_store_dup_lines;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lode-error.h"
+#include "lode-index-store.h"
 #include "lode-store-private.h"
 
 /*
@@ -63,6 +64,9 @@ static const char sql_container[] =
 static const char sql_references[] =
   "SELECT f.path, f.language, r.sites FROM refs r JOIN files f ON f.id = r.file_id "
   "WHERE r.name_id = (SELECT id FROM ref_names WHERE name = ?1) ORDER BY f.path";
+static const char sql_file_refs[] =
+  "SELECT n.name, r.sites FROM refs r JOIN ref_names n ON n.id = r.name_id "
+  "WHERE r.file_id = (SELECT id FROM files WHERE path = ?1) ORDER BY n.name";
 static const char sql_lines[] =
   "SELECT c.start_line, c.end_line, fts.body FROM chunks c "
   "JOIN chunks_fts fts ON fts.rowid = c.id "
@@ -462,13 +466,39 @@ lode_store_find_references (LodeStore   *self,
   return g_steal_pointer (&files);
 }
 
-static gint
-compare_uint (gconstpointer a,
-              gconstpointer b)
+/* The chunks of @path that span lines @first to @last, by start line then end line. */
+static GPtrArray *
+read_line_chunks (LodeStore   *self,
+                  const char  *path,
+                  guint        first,
+                  guint        last,
+                  GError     **error)
 {
-  guint x = *(const guint *) a, y = *(const guint *) b;
+  g_autoptr(GPtrArray) chunks = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_chunk_free);
+  sqlite3_stmt *s = _lode_store_statement (self, sql_lines, error);
+  int rc;
 
-  return x < y ? -1 : x > y;
+  if (s == NULL)
+    return NULL;
+  sqlite3_bind_text (s, 1, path, -1, SQLITE_STATIC);
+  sqlite3_bind_int (s, 2, first);
+  sqlite3_bind_int (s, 3, last);
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      LodeChunk *chunk = lode_chunk_new ();
+
+      chunk->start_line = sqlite3_column_int (s, 0);
+      chunk->end_line = sqlite3_column_int (s, 1);
+      chunk->content = dup_column_text (s, 2);
+      g_ptr_array_add (chunks, chunk);
+    }
+  sqlite3_reset (s);
+  if (rc != SQLITE_DONE)
+    {
+      _lode_store_set_error (self, rc, error, "Cannot read lines");
+      return NULL;
+    }
+  return g_steal_pointer (&chunks);
 }
 
 /**
@@ -491,71 +521,23 @@ lode_store_dup_line_texts (LodeStore    *self,
                            guint         n_lines,
                            GError      **error)
 {
-  g_autoptr(GArray) sorted = g_array_sized_new (FALSE, FALSE, sizeof (guint), n_lines);
-  g_autoptr(GHashTable) texts = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  GPtrArray *out;
-  sqlite3_stmt *s;
-  guint next = 0;
-  int rc;
+  g_autoptr(GPtrArray) chunks = NULL;
+  guint first = G_MAXUINT, last = 0;
 
   g_return_val_if_fail (LODE_IS_STORE (self), NULL);
   g_return_val_if_fail (path != NULL, NULL);
 
-  out = g_ptr_array_new_with_free_func (g_free);
   if (n_lines == 0)
-    return out;
-  g_array_append_vals (sorted, lines, n_lines);
-  g_array_sort (sorted, compare_uint);
-
-  s = _lode_store_statement (self, sql_lines, error);
-  if (s == NULL)
-    {
-      g_ptr_array_unref (out);
-      return NULL;
-    }
-  sqlite3_bind_text (s, 1, path, -1, SQLITE_STATIC);
-  sqlite3_bind_int (s, 2, g_array_index (sorted, guint, 0));
-  sqlite3_bind_int (s, 3, g_array_index (sorted, guint, sorted->len - 1));
-  while ((rc = sqlite3_step (s)) == SQLITE_ROW && next < sorted->len)
-    {
-      guint start = sqlite3_column_int (s, 0);
-      guint end = sqlite3_column_int (s, 1);
-      const char *p = (const char *) sqlite3_column_text (s, 2);
-
-      /* Lines before this chunk were in no chunk (cannot happen) or in an earlier one. */
-      while (next < sorted->len && g_array_index (sorted, guint, next) < start)
-        next++;
-      for (guint line = start; p != NULL && line <= end && next < sorted->len; line++)
-        {
-          const char *eol = strchr (p, '\n');
-          gsize n = eol != NULL ? (gsize) (eol - p) : strlen (p);
-
-          while (next < sorted->len && g_array_index (sorted, guint, next) == line)
-            {
-              if (!g_hash_table_contains (texts, GUINT_TO_POINTER (line)))
-                g_hash_table_insert (texts, GUINT_TO_POINTER (line), g_strndup (p, n));
-              next++;
-            }
-          if (eol == NULL)
-            break;
-          p = eol + 1;
-        }
-    }
-  sqlite3_reset (s);
-  if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-    {
-      _lode_store_set_error (self, rc, error, "Cannot read lines");
-      g_ptr_array_unref (out);
-      return NULL;
-    }
-
+    return g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; i < n_lines; i++)
     {
-      const char *text = g_hash_table_lookup (texts, GUINT_TO_POINTER (lines[i]));
-
-      g_ptr_array_add (out, g_strdup (text != NULL ? text : ""));
+      first = MIN (first, lines[i]);
+      last = MAX (last, lines[i]);
     }
-  return out;
+  chunks = read_line_chunks (self, path, first, last, error);
+  if (chunks == NULL)
+    return NULL;
+  return lode_index_store_line_texts_from_chunks (chunks, lines, n_lines);
 }
 
 /**
@@ -578,50 +560,61 @@ lode_store_dup_lines (LodeStore   *self,
                       guint        last,
                       GError     **error)
 {
-  GString *out = g_string_new (NULL);
-  guint next = first;
+  g_autoptr(GPtrArray) chunks = NULL;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  chunks = read_line_chunks (self, path, first, last, error);
+  if (chunks == NULL)
+    return NULL;
+  return lode_index_store_lines_from_chunks (chunks, first, last);
+}
+
+/**
+ * lode_store_dup_references_for_file:
+ * @self: a #LodeStore
+ * @path: a file's path
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full): the references stored for @path (none for a file without)
+ */
+LodeReferences *
+lode_store_dup_references_for_file (LodeStore   *self,
+                                    const char  *path,
+                                    GError     **error)
+{
+  g_autoptr(LodeReferences) references = lode_references_new ();
   sqlite3_stmt *s;
   int rc;
 
   g_return_val_if_fail (LODE_IS_STORE (self), NULL);
   g_return_val_if_fail (path != NULL, NULL);
 
-  s = _lode_store_statement (self, sql_lines, error);
+  s = _lode_store_statement (self, sql_file_refs, error);
   if (s == NULL)
-    return g_string_free (out, TRUE);
+    return NULL;
   sqlite3_bind_text (s, 1, path, -1, SQLITE_STATIC);
-  sqlite3_bind_int (s, 2, first);
-  sqlite3_bind_int (s, 3, last);
-  while ((rc = sqlite3_step (s)) == SQLITE_ROW && next <= last)
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
     {
-      guint start = sqlite3_column_int (s, 0);
-      guint end = sqlite3_column_int (s, 1);
-      const char *body = (const char *) sqlite3_column_text (s, 2);
-      guint line = start;
+      const char *name = (const char *) sqlite3_column_text (s, 0);
+      g_autoptr(GArray) sites = lode_reference_sites_decode (sqlite3_column_blob (s, 1),
+                                                             sqlite3_column_bytes (s, 1));
 
-      /* Chunks of unstructured text overlap; a line already taken is skipped. */
-      for (const char *p = body != NULL ? body : ""; line <= end && next <= last; line++)
+      for (guint i = 0; i < sites->len; i++)
         {
-          const char *eol = strchr (p, '\n');
-          gsize n = eol != NULL ? (gsize) (eol - p) : strlen (p);
+          guint32 site = g_array_index (sites, guint32, i);
 
-          if (line == next)
-            {
-              if (out->len > 0 || line > first)
-                g_string_append_c (out, '\n');
-              g_string_append_len (out, p, n);
-              next++;
-            }
-          if (eol == NULL)
-            break;
-          p = eol + 1;
+          lode_references_add (references, name, strlen (name),
+                               lode_reference_site_line (site),
+                               lode_reference_site_kind (site));
         }
     }
   sqlite3_reset (s);
-  if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+  if (rc != SQLITE_DONE)
     {
-      _lode_store_set_error (self, rc, error, "Cannot read lines");
-      return g_string_free (out, TRUE);
+      _lode_store_set_error (self, rc, error, "Cannot read references");
+      return NULL;
     }
-  return g_string_free (out, FALSE);
+  return g_steal_pointer (&references);
 }

@@ -3621,7 +3621,8 @@ lode_store_dup_symbols_for_file (LodeStore   *self,
 
   rc = sqlite3_prepare_v2 (self->db,
                            "SELECT s.name, s.kind, s.container, s.signature, s.start_line, "
-                           "s.end_line FROM symbols s JOIN files f ON f.id = s.file_id "
+                           "s.end_line, s.package, s.detail FROM symbols s "
+                           "JOIN files f ON f.id = s.file_id "
                            "WHERE f.path = ?1 ORDER BY s.start_line, s.id", -1, &s, NULL);
   if (rc == SQLITE_OK)
     {
@@ -3637,6 +3638,8 @@ lode_store_dup_symbols_for_file (LodeStore   *self,
           symbol->signature = dup_column_text (s, 3);
           symbol->start_line = sqlite3_column_int (s, 4);
           symbol->end_line = sqlite3_column_int (s, 5);
+          symbol->package = dup_column_text (s, 6);
+          symbol->detail = dup_column_text (s, 7);
           g_ptr_array_add (symbols, symbol);
         }
     }
@@ -3737,4 +3740,12 @@ lode_store_index_store_init (LodeIndexStoreInterface *iface)
   iface->count_embedded = (gpointer) lode_store_count_embedded;
   iface->prune_vectors = (gpointer) lode_store_prune_vectors;
   iface->foreach_vector = (gpointer) lode_store_foreach_vector;
+  iface->find_symbols = (gpointer) lode_store_find_symbols;
+  iface->dup_file_symbols = (gpointer) lode_store_dup_file_symbols;
+  iface->dup_package_symbols = (gpointer) lode_store_dup_package_symbols;
+  iface->find_container_members = (gpointer) lode_store_find_container_members;
+  iface->find_references = (gpointer) lode_store_find_references;
+  iface->dup_references_for_file = (gpointer) lode_store_dup_references_for_file;
+  iface->dup_line_texts = (gpointer) lode_store_dup_line_texts;
+  iface->dup_lines = (gpointer) lode_store_dup_lines;
 }

@@ -326,6 +326,9 @@ GPtrArray  *lode_store_dup_line_texts     (LodeStore             *self,
 GPtrArray  *lode_store_find_references    (LodeStore             *self,
                                            const char            *name,
                                            GError               **error);
+LodeReferences *lode_store_dup_references_for_file (LodeStore     *self,
+                                           const char            *path,
+                                           GError               **error);
 char       *lode_store_dup_lines          (LodeStore             *self,
                                            const char            *path,
                                            guint                  first,

@@ -48,13 +48,13 @@ symbol_clear (Symbol *symbol)
   g_clear_pointer (&symbol->detail, json_object_unref);
 }
 
-static gpointer report_type       (LodeProject *project, LodeStore *store, gpointer data,
+static gpointer report_type       (LodeProject *project, LodeIndexStore *store, gpointer data,
                                    GError **error);
-static gpointer report_function   (LodeProject *project, LodeStore *store, gpointer data,
+static gpointer report_function   (LodeProject *project, LodeIndexStore *store, gpointer data,
                                    GError **error);
-static gpointer report_exports    (LodeProject *project, LodeStore *store, gpointer data,
+static gpointer report_exports    (LodeProject *project, LodeIndexStore *store, gpointer data,
                                    GError **error);
-static gpointer report_references (LodeProject *project, LodeStore *store, gpointer data,
+static gpointer report_references (LodeProject *project, LodeIndexStore *store, gpointer data,
                                    GError **error);
 
 /* What a report asks; the look-ups run on the project's read connection
@@ -393,11 +393,11 @@ add_parameters_and_returns (JsonObject *object,
 }
 
 static JsonObject *
-function_descriptor (LodeProject  *project,
-                     LodeStore    *store,
-                     const Symbol *symbol,
-                     gboolean      with_code,
-                     GError      **error)
+function_descriptor (LodeProject     *project,
+                     LodeIndexStore  *store,
+                     const Symbol    *symbol,
+                     gboolean         with_code,
+                     GError         **error)
 {
   JsonObject *object = json_object_new ();
   g_autofree char *namespace = symbol_namespace (symbol);
@@ -427,8 +427,8 @@ function_descriptor (LodeProject  *project,
   if (with_code)
     {
       guint last = MIN (symbol->row->end_line, symbol->row->start_line + MAX_CODE_LINES - 1);
-      g_autofree char *code = lode_store_dup_lines (store, symbol->row->path,
-                                                    symbol->row->start_line, last, error);
+      g_autofree char *code = lode_index_store_dup_lines (store, symbol->row->path,
+                                                          symbol->row->start_line, last, error);
 
       if (code == NULL)
         {
@@ -455,13 +455,14 @@ compare_rows (gconstpointer a,
 /* The methods of a type: the functions it contains and, for Go and Rust, those declared on
  * it elsewhere (a receiver, an impl block). */
 static GPtrArray *
-dup_members (LodeStore     *store,
-             const Symbol  *type,
-             GError       **error)
+dup_members (LodeIndexStore  *store,
+             const Symbol    *type,
+             GError         **error)
 {
   g_autoptr(GPtrArray) members =
     g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_symbol_free);
-  g_autoptr(GPtrArray) same_file = lode_store_dup_file_symbols (store, type->row->path, error);
+  g_autoptr(GPtrArray) same_file =
+    lode_index_store_dup_file_symbols (store, type->row->path, error);
   gboolean anywhere = language_is (type->row->language, "go") ||
                       language_is (type->row->language, "rust");
 
@@ -480,8 +481,8 @@ dup_members (LodeStore     *store,
   if (anywhere)
     {
       /* Go: the package's other files; Rust: impl blocks in other modules. */
-      g_autoptr(GPtrArray) named = lode_store_find_container_members (store, type->row->name,
-                                                                      MAX_MEMBERS, error);
+      g_autoptr(GPtrArray) named =
+        lode_index_store_find_container_members (store, type->row->name, MAX_MEMBERS, error);
       g_autofree char *dir = g_path_get_dirname (type->row->path);
 
       if (named == NULL)
@@ -505,13 +506,13 @@ dup_members (LodeStore     *store,
 
 /* Rust: `impl Trait for Type` anywhere makes Type implement Trait. */
 static gboolean
-add_impl_relations (LodeStore     *store,
-                    const Symbol  *type,
-                    JsonArray     *relations,
-                    GError       **error)
+add_impl_relations (LodeIndexStore  *store,
+                    const Symbol    *type,
+                    JsonArray       *relations,
+                    GError         **error)
 {
-  g_autoptr(GPtrArray) impls = lode_store_find_symbols (store, type->row->name, MAX_MEMBERS,
-                                                        error);
+  g_autoptr(GPtrArray) impls = lode_index_store_find_symbols (store, type->row->name,
+                                                              MAX_MEMBERS, error);
 
   if (impls == NULL)
     return FALSE;
@@ -539,10 +540,10 @@ add_impl_relations (LodeStore     *store,
 }
 
 static JsonObject *
-class_descriptor (LodeProject   *project,
-                  LodeStore     *store,
-                  const Symbol  *symbol,
-                  GError       **error)
+class_descriptor (LodeProject     *project,
+                  LodeIndexStore  *store,
+                  const Symbol    *symbol,
+                  GError         **error)
 {
   static const char * const field_members[] = {
     "name", "type", "default", "visibility", "description", NULL
@@ -749,19 +750,19 @@ qualifier_matches (const Symbol *symbol,
 
 /* The symbols named @name (qualified or not) of the wanted kinds. */
 static GArray *
-find (LodeStore     *store,
-      const char    *name,
-      const char    *package,
-      const char    *container,
-      gboolean    (*wanted) (const Symbol *symbol),
-      GPtrArray    **rows_out,
-      GError       **error)
+find (LodeIndexStore  *store,
+      const char      *name,
+      const char      *package,
+      const char      *container,
+      gboolean       (*wanted) (const Symbol *symbol),
+      GPtrArray      **rows_out,
+      GError         **error)
 {
   g_autofree char *qualifier = NULL;
   g_autofree char *base = split_qualified (name, &qualifier);
-  g_autoptr(GPtrArray) rows = lode_store_find_symbols (store, base,
-                                                       LODE_SYMBOL_REPORT_MAX_MATCHES * 4,
-                                                       error);
+  g_autoptr(GPtrArray) rows = lode_index_store_find_symbols (store, base,
+                                                             LODE_SYMBOL_REPORT_MAX_MATCHES * 4,
+                                                             error);
   GArray *found;
 
   if (rows == NULL)
@@ -838,10 +839,10 @@ lode_symbol_report_type (LodeProject  *project,
 }
 
 static gpointer
-report_type (LodeProject  *project,
-             LodeStore    *store,
-             gpointer      data,
-             GError      **error)
+report_type (LodeProject     *project,
+             LodeIndexStore  *store,
+             gpointer         data,
+             GError         **error)
 {
   const Query *query = data;
   const char *type_name = query->name;
@@ -925,10 +926,10 @@ lode_symbol_report_function (LodeProject  *project,
 }
 
 static gpointer
-report_function (LodeProject  *project,
-                 LodeStore    *store,
-                 gpointer      data,
-                 GError      **error)
+report_function (LodeProject     *project,
+                 LodeIndexStore  *store,
+                 gpointer         data,
+                 GError         **error)
 {
   const Query *query = data;
   const char *function_name = query->name;
@@ -1080,10 +1081,10 @@ lode_symbol_report_exports (LodeProject  *project,
 }
 
 static gpointer
-report_exports (LodeProject  *project,
-                LodeStore    *store,
-                gpointer      data,
-                GError      **error)
+report_exports (LodeProject     *project,
+                LodeIndexStore  *store,
+                gpointer         data,
+                GError         **error)
 {
   const Query *query = data;
   const char *package = query->name;
@@ -1094,7 +1095,7 @@ report_exports (LodeProject  *project,
   JsonArray *exports;
   guint total = 0;
 
-  rows = lode_store_dup_package_symbols (store, package, NULL, PACKAGE_SCAN_ROWS, error);
+  rows = lode_index_store_dup_package_symbols (store, package, NULL, PACKAGE_SCAN_ROWS, error);
   if (rows == NULL)
     return NULL;
   if (rows->len == 0)
@@ -1104,8 +1105,9 @@ report_exports (LodeProject  *project,
       for (guint i = 0; i < globs->len && rows->len == 0; i++)
         {
           g_clear_pointer (&rows, g_ptr_array_unref);
-          rows = lode_store_dup_package_symbols (store, NULL, g_ptr_array_index (globs, i),
-                                                 PACKAGE_SCAN_ROWS, error);
+          rows = lode_index_store_dup_package_symbols (store, NULL,
+                                                       g_ptr_array_index (globs, i),
+                                                       PACKAGE_SCAN_ROWS, error);
           if (rows == NULL)
             return NULL;
         }
@@ -1167,10 +1169,10 @@ lode_symbol_report_references (LodeProject  *project,
 }
 
 static gpointer
-report_references (LodeProject  *project,
-                   LodeStore    *store,
-                   gpointer      data,
-                   GError      **error)
+report_references (LodeProject     *project,
+                   LodeIndexStore  *store,
+                   gpointer         data,
+                   GError         **error)
 {
   const Query *query = data;
   const char *symbol = query->name;
@@ -1184,7 +1186,7 @@ report_references (LodeProject  *project,
   guint total = 0, listed = 0;
 
   name = split_qualified (symbol, &qualifier);
-  files = lode_store_find_references (store, name, error);
+  files = lode_index_store_find_references (store, name, error);
   if (files == NULL)
     return NULL;
 
@@ -1232,8 +1234,9 @@ report_references (LodeProject  *project,
 
         if (lines->len > 0)
           {
-            texts = lode_store_dup_line_texts (store, file->path, (const guint *) (gpointer)
-                                               lines->data, lines->len, error);
+            texts = lode_index_store_dup_line_texts (store, file->path,
+                                                     (const guint *) (gpointer) lines->data,
+                                                     lines->len, error);
             if (texts == NULL)
               {
                 json_array_unref (file_array);
