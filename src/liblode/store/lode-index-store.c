@@ -845,33 +845,7 @@ lode_index_store_dup_references_for_file (LodeIndexStore  *self,
   return LODE_INDEX_STORE_GET_IFACE (self)->dup_references_for_file (self, path, error);
 }
 
-GPtrArray *
-lode_index_store_dup_line_texts (LodeIndexStore  *self,
-                                 const char      *path,
-                                 const guint     *lines,
-                                 guint            n_lines,
-                                 GError         **error)
-{
-  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
-  g_return_val_if_fail (path != NULL, NULL);
-
-  return LODE_INDEX_STORE_GET_IFACE (self)->dup_line_texts (self, path, lines, n_lines, error);
-}
-
-char *
-lode_index_store_dup_lines (LodeIndexStore  *self,
-                            const char      *path,
-                            guint            first,
-                            guint            last,
-                            GError         **error)
-{
-  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
-  g_return_val_if_fail (path != NULL, NULL);
-
-  return LODE_INDEX_STORE_GET_IFACE (self)->dup_lines (self, path, first, last, error);
-}
-
-/* Lines out of a file's chunks, for the implementations of dup_line_texts and dup_lines. */
+/* Code lines, out of the chunks that hold them (dup_line_chunks). */
 
 static gint
 compare_uint (gconstpointer a,
@@ -883,27 +857,43 @@ compare_uint (gconstpointer a,
 }
 
 /**
- * lode_index_store_line_texts_from_chunks:
- * @chunks: (element-type LodeChunk): the chunks of a file that span @lines, by start line
- *   then end line
+ * lode_index_store_dup_line_texts:
+ * @self: a #LodeIndexStore
+ * @path: a file's path
  * @lines: (array length=n_lines): 1-based line numbers, in any order, repeats allowed
  * @n_lines: how many
+ * @error: return location for a #GError
+ *
+ * The text of each of @lines as indexed, with one read of the chunks they span.
  *
  * Returns: (transfer full) (element-type utf8): one string per line of @lines, in its
- *   order; empty for a line in no chunk
+ *   order; empty for a line that is not indexed
  */
 GPtrArray *
-lode_index_store_line_texts_from_chunks (GPtrArray   *chunks,
-                                         const guint *lines,
-                                         guint        n_lines)
+lode_index_store_dup_line_texts (LodeIndexStore  *self,
+                                 const char      *path,
+                                 const guint     *lines,
+                                 guint            n_lines,
+                                 GError         **error)
 {
   g_autoptr(GArray) sorted = g_array_sized_new (FALSE, FALSE, sizeof (guint), n_lines);
   g_autoptr(GHashTable) texts = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) chunks = NULL;
+  GPtrArray *out;
   guint next = 0;
 
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (n_lines == 0)
+    return g_ptr_array_new_with_free_func (g_free);
   g_array_append_vals (sorted, lines, n_lines);
   g_array_sort (sorted, compare_uint);
+  chunks = LODE_INDEX_STORE_GET_IFACE (self)->dup_line_chunks (
+    self, path, g_array_index (sorted, guint, 0), g_array_index (sorted, guint, n_lines - 1),
+    error);
+  if (chunks == NULL)
+    return NULL;
 
   for (guint c = 0; c < chunks->len && next < sorted->len; c++)
     {
@@ -931,6 +921,7 @@ lode_index_store_line_texts_from_chunks (GPtrArray   *chunks,
         }
     }
 
+  out = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; i < n_lines; i++)
     {
       const char *text = g_hash_table_lookup (texts, GUINT_TO_POINTER (lines[i]));
@@ -941,21 +932,36 @@ lode_index_store_line_texts_from_chunks (GPtrArray   *chunks,
 }
 
 /**
- * lode_index_store_lines_from_chunks:
- * @chunks: (element-type LodeChunk): the chunks of a file that span @first to @last, by
- *   start line then end line
+ * lode_index_store_dup_lines:
+ * @self: a #LodeIndexStore
+ * @path: a file's path
  * @first: first line, 1-based
  * @last: last line, inclusive
+ * @error: return location for a #GError
  *
- * Returns: (transfer full): lines @first to @last, each with its newline but the last
+ * The text of lines @first to @last as indexed (from the chunks, which cover every line),
+ * each with its newline but the last.
+ *
+ * Returns: (transfer full): the text; empty when the file or the lines are not indexed
  */
 char *
-lode_index_store_lines_from_chunks (GPtrArray *chunks,
-                                    guint      first,
-                                    guint      last)
+lode_index_store_dup_lines (LodeIndexStore  *self,
+                            const char      *path,
+                            guint            first,
+                            guint            last,
+                            GError         **error)
 {
-  GString *out = g_string_new (NULL);
+  g_autoptr(GPtrArray) chunks = NULL;
+  GString *out;
   guint next = first;
+
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  chunks = LODE_INDEX_STORE_GET_IFACE (self)->dup_line_chunks (self, path, first, last, error);
+  if (chunks == NULL)
+    return NULL;
+  out = g_string_new (NULL);
 
   for (guint c = 0; c < chunks->len && next <= last; c++)
     {

@@ -145,12 +145,7 @@ struct _LodeIndexStoreInterface
   LodeReferences *(*dup_references_for_file) (LodeIndexStore *self,
                                       const char          *path,
                                       GError             **error);
-  GPtrArray  *(*dup_line_texts)      (LodeIndexStore      *self,
-                                      const char          *path,
-                                      const guint         *lines,
-                                      guint                n_lines,
-                                      GError             **error);
-  char       *(*dup_lines)           (LodeIndexStore      *self,
+  GPtrArray  *(*dup_line_chunks)     (LodeIndexStore      *self,
                                       const char          *path,
                                       guint                first,
                                       guint                last,
@@ -338,13 +333,5 @@ char       *lode_index_store_dup_lines           (LodeIndexStore      *self,
                                                   guint                first,
                                                   guint                last,
                                                   GError             **error);
-
-/* For the implementations. */
-GPtrArray  *lode_index_store_line_texts_from_chunks (GPtrArray        *chunks,
-                                                  const guint         *lines,
-                                                  guint                n_lines);
-char       *lode_index_store_lines_from_chunks   (GPtrArray           *chunks,
-                                                  guint                first,
-                                                  guint                last);
 
 G_END_DECLS

@@ -3346,11 +3346,11 @@ compare_chunk_lines (gconstpointer a,
 
 /* The chunks of @path that span @first to @last, by start then end line. */
 static GPtrArray *
-line_chunks (LodeQdrantStore  *self,
-             const char       *path,
-             guint             first,
-             guint             last,
-             GError          **error)
+qdrant_store_dup_line_chunks (LodeQdrantStore  *self,
+                              const char       *path,
+                              guint             first,
+                              guint             last,
+                              GError          **error)
 {
   GPtrArray *chunks = qdrant_store_dup_chunks_for_file (self, path, error);
 
@@ -3367,48 +3367,6 @@ line_chunks (LodeQdrantStore  *self,
   return chunks;
 }
 
-static GPtrArray *
-qdrant_store_dup_line_texts (LodeQdrantStore  *self,
-                             const char       *path,
-                             const guint      *lines,
-                             guint             n_lines,
-                             GError          **error)
-{
-  g_autoptr(GPtrArray) chunks = NULL;
-  guint first = G_MAXUINT, last = 0;
-
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
-
-  if (n_lines == 0)
-    return g_ptr_array_new_with_free_func (g_free);
-  for (guint i = 0; i < n_lines; i++)
-    {
-      first = MIN (first, lines[i]);
-      last = MAX (last, lines[i]);
-    }
-  chunks = line_chunks (self, path, first, last, error);
-  if (chunks == NULL)
-    return NULL;
-  return lode_index_store_line_texts_from_chunks (chunks, lines, n_lines);
-}
-
-static char *
-qdrant_store_dup_lines (LodeQdrantStore  *self,
-                        const char       *path,
-                        guint             first,
-                        guint             last,
-                        GError          **error)
-{
-  g_autoptr(GPtrArray) chunks = NULL;
-
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
-
-  chunks = line_chunks (self, path, first, last, error);
-  if (chunks == NULL)
-    return NULL;
-  return lode_index_store_lines_from_chunks (chunks, first, last);
-}
-
 static void
 qdrant_store_symbols_init (LodeIndexStoreInterface *iface)
 {
@@ -3418,6 +3376,5 @@ qdrant_store_symbols_init (LodeIndexStoreInterface *iface)
   iface->find_container_members = (gpointer) qdrant_store_find_container_members;
   iface->find_references = (gpointer) qdrant_store_find_references;
   iface->dup_references_for_file = (gpointer) qdrant_store_dup_references_for_file;
-  iface->dup_line_texts = (gpointer) qdrant_store_dup_line_texts;
-  iface->dup_lines = (gpointer) qdrant_store_dup_lines;
+  iface->dup_line_chunks = (gpointer) qdrant_store_dup_line_chunks;
 }

@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "lode-error.h"
-#include "lode-index-store.h"
 #include "lode-store-private.h"
 
 /*
@@ -466,18 +465,32 @@ lode_store_find_references (LodeStore   *self,
   return g_steal_pointer (&files);
 }
 
-/* The chunks of @path that span lines @first to @last, by start line then end line. */
-static GPtrArray *
-read_line_chunks (LodeStore   *self,
-                  const char  *path,
-                  guint        first,
-                  guint        last,
-                  GError     **error)
+/**
+ * lode_store_dup_line_chunks:
+ * @self: a #LodeStore
+ * @path: a file's path
+ * @first: first line, 1-based
+ * @last: last line, inclusive
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (element-type LodeChunk): the chunks of @path that span lines
+ *   @first to @last (lines and text only), by start line then end line
+ */
+GPtrArray *
+lode_store_dup_line_chunks (LodeStore   *self,
+                            const char  *path,
+                            guint        first,
+                            guint        last,
+                            GError     **error)
 {
   g_autoptr(GPtrArray) chunks = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_chunk_free);
-  sqlite3_stmt *s = _lode_store_statement (self, sql_lines, error);
+  sqlite3_stmt *s;
   int rc;
 
+  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  s = _lode_store_statement (self, sql_lines, error);
   if (s == NULL)
     return NULL;
   sqlite3_bind_text (s, 1, path, -1, SQLITE_STATIC);
@@ -499,76 +512,6 @@ read_line_chunks (LodeStore   *self,
       return NULL;
     }
   return g_steal_pointer (&chunks);
-}
-
-/**
- * lode_store_dup_line_texts:
- * @self: a #LodeStore
- * @path: a file's path
- * @lines: (array length=n_lines): 1-based line numbers, in any order, repeats allowed
- * @n_lines: how many
- * @error: return location for a #GError
- *
- * The text of each of @lines as indexed, with one read of the chunks they span.
- *
- * Returns: (transfer full) (element-type utf8): one string per line of @lines, in its
- *   order; empty for a line that is not indexed
- */
-GPtrArray *
-lode_store_dup_line_texts (LodeStore    *self,
-                           const char   *path,
-                           const guint  *lines,
-                           guint         n_lines,
-                           GError      **error)
-{
-  g_autoptr(GPtrArray) chunks = NULL;
-  guint first = G_MAXUINT, last = 0;
-
-  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
-  g_return_val_if_fail (path != NULL, NULL);
-
-  if (n_lines == 0)
-    return g_ptr_array_new_with_free_func (g_free);
-  for (guint i = 0; i < n_lines; i++)
-    {
-      first = MIN (first, lines[i]);
-      last = MAX (last, lines[i]);
-    }
-  chunks = read_line_chunks (self, path, first, last, error);
-  if (chunks == NULL)
-    return NULL;
-  return lode_index_store_line_texts_from_chunks (chunks, lines, n_lines);
-}
-
-/**
- * lode_store_dup_lines:
- * @self: a #LodeStore
- * @path: a file's path
- * @first: first line, 1-based
- * @last: last line, inclusive
- * @error: return location for a #GError
- *
- * The text of lines @first to @last as indexed (from the chunks, which cover every line),
- * each with its newline but the last.
- *
- * Returns: (transfer full): the text; empty when the file or the lines are not indexed
- */
-char *
-lode_store_dup_lines (LodeStore   *self,
-                      const char  *path,
-                      guint        first,
-                      guint        last,
-                      GError     **error)
-{
-  g_autoptr(GPtrArray) chunks = NULL;
-
-  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
-  g_return_val_if_fail (path != NULL, NULL);
-
-  chunks = read_line_chunks (self, path, first, last, error);
-  if (chunks == NULL)
-    return NULL;
-  return lode_index_store_lines_from_chunks (chunks, first, last);
 }
 
 /**

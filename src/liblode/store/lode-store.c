@@ -3746,6 +3746,5 @@ lode_store_index_store_init (LodeIndexStoreInterface *iface)
   iface->find_container_members = (gpointer) lode_store_find_container_members;
   iface->find_references = (gpointer) lode_store_find_references;
   iface->dup_references_for_file = (gpointer) lode_store_dup_references_for_file;
-  iface->dup_line_texts = (gpointer) lode_store_dup_line_texts;
-  iface->dup_lines = (gpointer) lode_store_dup_lines;
+  iface->dup_line_chunks = (gpointer) lode_store_dup_line_chunks;
 }

@@ -318,18 +318,13 @@ GPtrArray  *lode_store_find_container_members (LodeStore         *self,
                                            const char            *container,
                                            guint                  limit,
                                            GError               **error);
-GPtrArray  *lode_store_dup_line_texts     (LodeStore             *self,
-                                           const char            *path,
-                                           const guint           *lines,
-                                           guint                  n_lines,
-                                           GError               **error);
 GPtrArray  *lode_store_find_references    (LodeStore             *self,
                                            const char            *name,
                                            GError               **error);
 LodeReferences *lode_store_dup_references_for_file (LodeStore     *self,
                                            const char            *path,
                                            GError               **error);
-char       *lode_store_dup_lines          (LodeStore             *self,
+GPtrArray  *lode_store_dup_line_chunks    (LodeStore             *self,
                                            const char            *path,
                                            guint                  first,
                                            guint                  last,
