@@ -341,6 +341,77 @@ test_resume_after_crash (Fixture       *fixture,
   g_assert_cmpuint (count_chunks (fixture, NULL), ==, 4);
 }
 
+static LodeReferences *
+make_references (const char *name)
+{
+  LodeReferences *references = lode_references_new ();
+
+  lode_references_add (references, name, strlen (name), 2, LODE_REFERENCE_DEFINITION);
+  lode_references_add (references, "helper", 6, 4, LODE_REFERENCE_CALL);
+  return references;
+}
+
+static guint
+n_found (GPtrArray *found)
+{
+  guint n = found != NULL ? found->len : G_MAXUINT;
+
+  g_clear_pointer (&found, g_ptr_array_unref);
+  return n;
+}
+
+/* Declarations and references written before a crash that kept the file point from being
+ * written are not seen; the next run writes them whole. */
+static void
+test_symbols_resume_after_crash (Fixture       *fixture,
+                                 gconstpointer  data)
+{
+  g_autoptr(LodeQdrantStore) store = NULL;
+  g_autoptr(LodeQdrantStore) reader = NULL;
+  g_autoptr(LodeReferences) references = make_references ("beta_0");
+  g_autoptr(GError) error = NULL;
+  LodeIndexStore *index;
+
+  if (!qdrant_server_is_loopback (fixture->server))
+    {
+      g_test_skip ("needs fault injection (the loopback server)");
+      return;
+    }
+
+  store = open_store (fixture, 0, TRUE);
+  index = LODE_INDEX_STORE (store);
+  assert_ok (lode_index_store_begin (index, &error));
+  put (store, "src/b.c", "hash-b1", "beta", 2);
+  assert_ok (lode_index_store_put_references (index, "src/b.c", references, &error));
+  /* Counters, chunks and references get through; the file points do not. */
+  qdrant_server_add_fault (fixture->server,
+                           "[{\"method\": \"PUT\", \"path\": \"/points\", \"skip\": 3,"
+                           " \"status\": 500, \"count\": 1}]");
+  g_assert_false (lode_index_store_commit (index, &error));
+  g_clear_error (&error);
+  g_clear_object (&store);
+  g_assert_cmpuint (count_chunks (fixture, "src/b.c"), ==, 2);
+
+  reader = open_store (fixture, 0, FALSE);
+  index = LODE_INDEX_STORE (reader);
+  g_assert_cmpuint (n_found (lode_index_store_find_symbols (index, "beta_0", 10, &error)), ==, 0);
+  g_assert_cmpuint (n_found (lode_index_store_find_references (index, "helper", &error)), ==, 0);
+  g_assert_no_error (error);
+  g_clear_object (&reader);
+
+  store = open_store (fixture, 0, TRUE);
+  index = LODE_INDEX_STORE (store);
+  assert_ok (lode_index_store_begin (index, &error));
+  put (store, "src/b.c", "hash-b1", "beta", 2);
+  assert_ok (lode_index_store_put_references (index, "src/b.c", references, &error));
+  assert_ok (lode_index_store_commit (index, &error));
+  g_assert_cmpuint (count_chunks (fixture, "src/b.c"), ==, 2);
+  g_assert_cmpuint (n_found (lode_index_store_find_symbols (index, "beta_0", 10, &error)), ==, 1);
+  g_assert_cmpuint (n_found (lode_index_store_find_symbols (index, "BETA_1", 10, &error)), ==, 1);
+  g_assert_cmpuint (n_found (lode_index_store_find_references (index, "helper", &error)), ==, 1);
+  g_assert_no_error (error);
+}
+
 /* A collection written by another schema version is made anew by a writer, with the reason,
  * and refused to a reader. */
 static void
@@ -1139,6 +1210,7 @@ main (int   argc,
   ADD ("remove", test_remove);
   ADD ("crash-between-batches", test_crash_between_batches);
   ADD ("resume-after-crash", test_resume_after_crash);
+  ADD ("symbols-resume-after-crash", test_symbols_resume_after_crash);
   ADD ("schema-version", test_schema_version);
   ADD ("vectors", test_vectors);
   ADD ("engine-same-as-sqlite", test_engine_same_as_sqlite);
