@@ -63,6 +63,9 @@ lode_config_to_variant (const LodeConfig *config)
                                g_variant_new_strv ((const char * const *)
                                                    config->linked_projects,
                                                    config->linked_projects != NULL ? -1 : 0));
+  /* Only when on, so that a daemon older than the key still serves everyone else. */
+  if (config->branch_aware)
+    g_variant_dict_insert (&dict, "branch_aware", "b", TRUE);
 
   return g_variant_dict_end (&dict);
 }
@@ -192,6 +195,11 @@ lode_config_from_variant (GVariant          *dict,
               config->linked_projects = g_variant_n_children (value) > 0
                                         ? g_variant_dup_strv (value, NULL) : NULL;
             }
+        }
+      else if (strcmp (key, "branch_aware") == 0)
+        {
+          if ((ok = check_type (value, key, G_VARIANT_TYPE_BOOLEAN, error)))
+            config->branch_aware = g_variant_get_boolean (value);
         }
       else if (strcmp (key, "extra_extensions") == 0)
         {

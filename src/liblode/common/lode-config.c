@@ -126,6 +126,8 @@ load_settings (LodeConfig *config)
   config->vector_int8 = g_settings_get_boolean (settings, "vector-int8");
   g_free (config->store);
   config->store = g_settings_get_string (settings, "store");
+  if (g_settings_schema_has_key (schema, "branch-aware"))
+    config->branch_aware = g_settings_get_boolean (settings, "branch-aware");
   g_free (config->qdrant_url);
   config->qdrant_url = g_settings_get_string (settings, "qdrant-url");
   if (*config->qdrant_url == '\0')
@@ -204,6 +206,29 @@ linked_projects_env (void)
   return any ? g_strv_builder_end (roots) : NULL;
 }
 
+/* A boolean from the environment: 1/true or 0/false; unset or empty leaves @value. */
+static gboolean
+env_bool (const char  *name,
+          gboolean    *value,
+          GError     **error)
+{
+  const char *str = g_getenv (name);
+
+  if (str == NULL || *str == '\0')
+    return TRUE;
+  if (g_str_equal (str, "1") || g_ascii_strcasecmp (str, "true") == 0)
+    *value = TRUE;
+  else if (g_str_equal (str, "0") || g_ascii_strcasecmp (str, "false") == 0)
+    *value = FALSE;
+  else
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                   "%s=“%s” is not 0 or 1", name, str);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* Embedding settings (issue #4). An empty model means the provider's default. */
 static gboolean
 apply_embedding_env (LodeConfig  *config,
@@ -234,22 +259,7 @@ apply_embedding_env (LodeConfig  *config,
   if (config->embedding_model != NULL && *config->embedding_model == '\0')
     g_clear_pointer (&config->embedding_model, g_free);
 
-  str = g_getenv ("LODE_VECTOR_INT8");
-  if (str != NULL && *str != '\0')
-    {
-      if (g_str_equal (str, "1") || g_ascii_strcasecmp (str, "true") == 0)
-        config->vector_int8 = TRUE;
-      else if (g_str_equal (str, "0") || g_ascii_strcasecmp (str, "false") == 0)
-        config->vector_int8 = FALSE;
-      else
-        {
-          g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
-                       "LODE_VECTOR_INT8=“%s” is not 0 or 1", str);
-          return FALSE;
-        }
-    }
-
-  return TRUE;
+  return env_bool ("LODE_VECTOR_INT8", &config->vector_int8, error);
 }
 
 /* The store (issue #14): where indexes live, and the Qdrant server's settings. */
@@ -332,7 +342,8 @@ apply_extensions (char   **entries,
  * `LODE_EXTRA_EXTENSIONS` (comma-separated
  * ".ext=language"), `LODE_DATA_DIR`, `LODE_EMBEDDING_PROVIDER`, `LODE_EMBEDDING_MODEL`,
  * `LODE_VECTOR_INT8`, the providers' URLs and the OpenAI key, `LODE_STORE`, the Qdrant
- * settings and `SOCRATICODE_LINKED_PROJECTS` (see #LodeConfig) from the environment, and registers the extra extensions with
+ * settings, `LODE_BRANCH_AWARE` and `SOCRATICODE_LINKED_PROJECTS` (see #LodeConfig) from the
+ * environment, and registers the extra extensions with
  * #LodeLanguage.
  *
  * Returns: (transfer full) (nullable): the configuration, or %NULL if a value is malformed
@@ -387,6 +398,7 @@ lode_config_load (GError **error)
 
   if (!apply_embedding_env (config, error) ||
       !apply_store_env (config, error) ||
+      !env_bool ("LODE_BRANCH_AWARE", &config->branch_aware, error) ||
       !apply_extensions (config->extra_extensions, error))
     return NULL;
 

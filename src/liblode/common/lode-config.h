@@ -39,6 +39,8 @@ G_BEGIN_DECLS
  * @linked_projects: (nullable): roots every searched project links to besides those of its
  *   link files, absolute or relative to the project (`SOCRATICODE_LINKED_PROJECTS`,
  *   comma-separated, as SocratiCode reads it)
+ * @branch_aware: a git work tree gets one index per branch, switched when HEAD moves
+ *   (`LODE_BRANCH_AWARE`)
  *
  * Settings come from the `io.github.lode.Lode` GSettings schema when it is installed, and
  * `LODE_*` environment variables override them: MCP hosts and CI set the environment, not
@@ -65,6 +67,7 @@ typedef struct
   guint     qdrant_shards;
   guint     qdrant_replicas;
   char    **linked_projects;
+  gboolean  branch_aware;
 } LodeConfig;
 
 LodeConfig *lode_config_new_default (void);
