@@ -651,6 +651,36 @@ remove_tree (const char  *path,
   return TRUE;
 }
 
+static void
+remove_qdrant_collections (LodeEngine *self,
+                           const char *project_dir)
+{
+  g_autoptr(GDir) dir = g_dir_open (project_dir, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *stem = NULL;
+      g_autofree char *db_name = NULL;
+      g_autofree char *db_path = NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (g_str_equal (name, "qdrant"))
+        db_name = g_strdup ("index.db");
+      else if (g_str_has_prefix (name, "branch-") && g_str_has_suffix (name, ".qdrant"))
+        {
+          stem = g_strndup (name, strlen (name) - strlen (".qdrant"));
+          db_name = g_strconcat (stem, ".db", NULL);
+        }
+      else
+        continue;
+
+      db_path = g_build_filename (project_dir, db_name, NULL);
+      if (!lode_index_store_remove (self->config, LODE_STORE_KIND_QDRANT, db_path, &error))
+        g_warning ("%s", error->message);
+    }
+}
+
 /* Stops @entry's watcher on the engine's main context, where it lives; the entry is already
  * out of the table, so a batch still on its way finds nothing to update. */
 static gboolean
@@ -681,9 +711,7 @@ lode_engine_remove_project (LodeEngine  *self,
   g_autofree char *root = NULL;
   g_autofree char *id = NULL;
   g_autofree char *project_dir = NULL;
-  g_autofree char *db_path = NULL;
   g_autofree char *key = NULL;
-  g_autoptr(GError) local_error = NULL;
   Entry *entry = NULL;
   gboolean was_watched = FALSE;
 
@@ -732,12 +760,10 @@ lode_engine_remove_project (LodeEngine  *self,
   if (entry != NULL)
     _lode_entry_free (entry);
 
-  /* A Qdrant collection lives on its server and goes with the project; a server that cannot
-   * be reached keeps it, which is said, and the local files go all the same. */
-  db_path = g_build_filename (project_dir, "index.db", NULL);
-  if (lode_index_store_exists (LODE_STORE_KIND_QDRANT, db_path) &&
-      !lode_index_store_remove (self->config, LODE_STORE_KIND_QDRANT, db_path, &local_error))
-    g_warning ("%s", local_error->message);
+  /* A Qdrant collection lives on its server and goes with the project, as do those of its
+   * branches (`branch-NAME.qdrant` markers); a server that cannot be reached keeps them,
+   * which is said, and the local files go all the same. */
+  remove_qdrant_collections (self, project_dir);
 
   if (!remove_tree (project_dir, error))
     return FALSE;

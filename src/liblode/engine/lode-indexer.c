@@ -137,6 +137,8 @@ lode_index_report_free (LodeIndexReport *report)
   g_free (report->reset_reason);
   g_free (report->embedding_model);
   g_free (report->embedding_notice);
+  g_free (report->branch);
+  g_free (report->branch_seeded_from);
   g_free (report);
 }
 
@@ -159,6 +161,8 @@ lode_index_report_copy (const LodeIndexReport *report)
   copy->reset_reason = g_strdup (report->reset_reason);
   copy->embedding_model = g_strdup (report->embedding_model);
   copy->embedding_notice = g_strdup (report->embedding_notice);
+  copy->branch = g_strdup (report->branch);
+  copy->branch_seeded_from = g_strdup (report->branch_seeded_from);
 
   return copy;
 }

@@ -58,6 +58,11 @@ typedef void (*LodeIndexProgressFunc) (const LodeIndexProgress *progress,
  *   unavailable
  * @embedding_notice: (nullable): why chunks were not embedded (no model, provider failure),
  *   for people; the lexical index is complete all the same
+ * @branch: (nullable): the git branch (or detached commit) indexed, when indexes are
+ *   branch-aware (issue #14)
+ * @branch_seeded_from: (nullable): the branch whose index this branch's was copied from
+ *   before the run ("" for the project's index of before branch-aware indexes); %NULL when
+ *   the branch had an index already or was indexed from scratch
  */
 typedef struct
 {
@@ -79,6 +84,8 @@ typedef struct
   guint      n_embedded;
   char      *embedding_model;
   char      *embedding_notice;
+  char      *branch;
+  char      *branch_seeded_from;
 } LodeIndexReport;
 
 void             lode_index_report_free (LodeIndexReport        *report);

@@ -18,6 +18,7 @@
 
 #include "lode-embed-pass.h"
 #include "lode-error.h"
+#include "lode-git.h"
 #include "lode-project.h"
 #include "lode-searcher.h"
 
@@ -26,6 +27,13 @@
  * id is the first 12 hex digits of the SHA-256 of the tree's canonical path. A plain `root`
  * file next to the database names the tree, so that listing projects never has to open (and
  * possibly migrate) a database.
+ *
+ * With branch-aware indexes (issue #14) a project in a git work tree has one index per
+ * branch, `branch-NAME.db` beside `index.db` (NAME escaped by lode_git_escape_branch(), a
+ * detached HEAD named by its commit), each with its own writer lock `branch-NAME.lock`. HEAD
+ * is read at every run and search, so a switch is seen at once. The `branch` file names the
+ * branch of the last index run: the branch a new one came from. A new branch's index starts
+ * as a copy of that one's, and until its first run, reads answer from that one.
  */
 
 struct _LodeProject
@@ -35,7 +43,7 @@ struct _LodeProject
   char       *root;
   char       *id;
   char       *dir;
-  char       *db_path;
+  const char *db_path;           /* (interned) index.db: the index when not branch-aware */
   LodeConfig *config;
 
   /* Searches share one read connection and one searcher (which keeps the dense leg's
@@ -43,6 +51,7 @@ struct _LodeProject
    * the database file was replaced (a rebuild, here or elsewhere). */
   GMutex        reader_lock;
   LodeIndexStore *reader;
+  const char   *reader_path;       /* (interned) the index @reader reads */
   ino_t         reader_inode;
   LodeSearcher *searcher;
 
@@ -66,7 +75,6 @@ lode_project_finalize (GObject *object)
   g_free (self->root);
   g_free (self->id);
   g_free (self->dir);
-  g_free (self->db_path);
 
   G_OBJECT_CLASS (lode_project_parent_class)->finalize (object);
 }
@@ -114,6 +122,7 @@ LodeProject *
 lode_project_new (const char       *root,
                   const LodeConfig *config)
 {
+  g_autofree char *index_path = NULL;
   LodeProject *self;
 
   g_return_val_if_fail (root != NULL && g_path_is_absolute (root), NULL);
@@ -124,9 +133,8 @@ lode_project_new (const char       *root,
   self->id = lode_project_id_for_path (root);
   self->config = lode_config_copy (config);
   self->dir = g_build_filename (config->data_dir, "projects", self->id, NULL);
-  self->db_path = g_build_filename (self->dir, "index.db", NULL);
-  self->searcher = lode_searcher_new ();
-  lode_searcher_set_quantized (self->searcher, config->vector_int8);
+  index_path = g_build_filename (self->dir, "index.db", NULL);
+  self->db_path = g_intern_string (index_path);
 
   return self;
 }
@@ -145,13 +153,6 @@ lode_project_get_root (LodeProject *self)
   return self->root;
 }
 
-const char *
-lode_project_get_db_path (LodeProject *self)
-{
-  g_return_val_if_fail (LODE_IS_PROJECT (self), NULL);
-  return self->db_path;
-}
-
 /* Where the settings keep indexes (issue #14): the SQLite file, or a Qdrant collection. */
 static LodeStoreKind
 store_kind (LodeProject *self)
@@ -162,11 +163,161 @@ store_kind (LodeProject *self)
   return kind;
 }
 
+/* Branch-aware indexes (issue #14) ------------------------------------------------------ */
+
+/* The checked-out branch (or commit) when indexes are branch-aware and the tree is a git work
+ * tree, else NULL: the one index.db. Read anew each time (a few bytes), so that a switch is
+ * seen by the next run or search. */
+static LodeGitHead *
+read_head (LodeProject *self)
+{
+  g_autoptr(GError) error = NULL;
+  LodeGitHead *head;
+
+  if (!self->config->branch_aware)
+    return NULL;
+
+  head = lode_git_read_head (self->root, &error);
+  if (error != NULL)
+    g_warning ("Cannot tell the git branch of %s, using its one index: %s", self->root,
+               error->message);
+  return head;
+}
+
+/* Returns: (transfer none): the index file of @branch (interned: paths handed out stay valid
+ * when the branch changes); index.db for NULL */
+static const char *
+branch_db_path (LodeProject *self,
+                const char  *branch)
+{
+  g_autofree char *escaped = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *path = NULL;
+
+  if (branch == NULL)
+    return self->db_path;
+
+  escaped = lode_git_escape_branch (branch);
+  name = g_strconcat ("branch-", escaped, ".db", NULL);
+  path = g_build_filename (self->dir, name, NULL);
+  return g_intern_string (path);
+}
+
+/* The writer lock of the index @db_path: `lock` for index.db, `branch-NAME.lock` beside
+ * `branch-NAME.db`. */
+static char *
+dup_lock_path (LodeProject *self,
+               const char  *db_path)
+{
+  g_autofree char *base = NULL;
+
+  if (db_path == self->db_path)
+    return g_build_filename (self->dir, "lock", NULL);
+
+  base = g_strndup (db_path, strlen (db_path) - strlen (".db"));
+  return g_strconcat (base, ".lock", NULL);
+}
+
+/* Returns: (transfer full) (nullable): the branch of the last index run */
+static char *
+dup_last_branch (LodeProject *self)
+{
+  g_autofree char *path = g_build_filename (self->dir, "branch", NULL);
+  char *branch = NULL;
+
+  if (!g_file_get_contents (path, &branch, NULL, NULL))
+    return NULL;
+  return g_strchomp (branch);
+}
+
+/* Returns: (transfer none) (nullable): the index a first run of @branch starts from, and that
+ * answers for it until then: the index of the last run's branch, else index.db (the index of
+ * before branch-aware indexes were on); NULL when there is none. */
+static const char *
+origin_db_path (LodeProject *self,
+                const char  *branch)
+{
+  g_autofree char *last = dup_last_branch (self);
+  const char *path;
+
+  if (last != NULL && g_strcmp0 (last, branch) != 0)
+    {
+      path = branch_db_path (self, last);
+      if (lode_index_store_exists (store_kind (self), path))
+        return path;
+    }
+  if (lode_index_store_exists (store_kind (self), self->db_path))
+    return self->db_path;
+  return NULL;
+}
+
+/**
+ * lode_project_get_db_path:
+ * @self: a #LodeProject
+ *
+ * Returns: (transfer none): the index file of the checked-out branch when indexes are
+ *   branch-aware, else `index.db` (also the name the Qdrant collection is made from); the
+ *   string stays valid as long as the process
+ */
+const char *
+lode_project_get_db_path (LodeProject *self)
+{
+  g_autoptr(LodeGitHead) head = NULL;
+
+  g_return_val_if_fail (LODE_IS_PROJECT (self), NULL);
+
+  head = read_head (self);
+  return branch_db_path (self, head != NULL ? head->name : NULL);
+}
+
+/**
+ * lode_project_dup_branch:
+ * @self: a #LodeProject
+ *
+ * Returns: (transfer full) (nullable): the branch (or detached commit) whose index the
+ *   project uses; %NULL when indexes are not branch-aware or the tree is not a git work tree
+ */
+char *
+lode_project_dup_branch (LodeProject *self)
+{
+  g_autoptr(LodeGitHead) head = NULL;
+
+  g_return_val_if_fail (LODE_IS_PROJECT (self), NULL);
+
+  head = read_head (self);
+  return head != NULL ? g_steal_pointer (&head->name) : NULL;
+}
+
+/* Returns: (transfer none): the index reads use: the checked-out branch's, or until its
+ * first run the one it will start from (@from names its branch; NULL for index.db); index.db
+ * when not branch-aware. @branch gets the branch. */
+static const char *
+reading_db_path (LodeProject  *self,
+                 char        **branch,
+                 char        **from)
+{
+  g_autoptr(LodeGitHead) head = read_head (self);
+  const char *path = branch_db_path (self, head != NULL ? head->name : NULL);
+  const char *origin;
+
+  if (head != NULL && !lode_index_store_exists (store_kind (self), path) &&
+      (origin = origin_db_path (self, head->name)) != NULL)
+    {
+      if (from != NULL && origin != self->db_path)
+        *from = dup_last_branch (self);
+      path = origin;
+    }
+  if (branch != NULL)
+    *branch = head != NULL ? g_steal_pointer (&head->name) : NULL;
+
+  return path;
+}
+
 gboolean
 lode_project_is_indexed (LodeProject *self)
 {
   g_return_val_if_fail (LODE_IS_PROJECT (self), FALSE);
-  return lode_index_store_exists (store_kind (self), self->db_path);
+  return lode_index_store_exists (store_kind (self), reading_db_path (self, NULL, NULL));
 }
 
 /* A Qdrant collection is made with the size of its dense vectors, which a remote provider
@@ -209,10 +360,11 @@ embedder_dims (LodeProject  *self,
 /* The project's index, open for writing: made when missing, reset when of another version. */
 static LodeIndexStore *
 open_writer (LodeProject   *self,
+             const char    *db_path,
              GCancellable  *cancellable,
              GError       **error)
 {
-  return lode_index_store_open (self->config, store_kind (self), self->db_path,
+  return lode_index_store_open (self->config, store_kind (self), db_path,
                                 embedder_dims (self, cancellable), TRUE, cancellable, error);
 }
 
@@ -284,12 +436,13 @@ embed_after_index (LodeProject            *self,
 
 static int
 lock_writer (LodeProject            *self,
+             const char             *db_path,
              GCancellable           *cancellable,
              LodeIndexProgressFunc   progress,
              gpointer                progress_data,
              GError                **error)
 {
-  g_autofree char *path = g_build_filename (self->dir, "lock", NULL);
+  g_autofree char *path = dup_lock_path (self, db_path);
   g_autofree char *pid = NULL;
   gboolean told = FALSE;
   int fd;
@@ -354,6 +507,53 @@ unlock_writer (int fd)
 typedef int WriterLock;
 G_DEFINE_AUTO_CLEANUP_FREE_FUNC (WriterLock, unlock_writer, -1)
 
+/* A branch indexed for the first time starts as a copy of the index of the branch it came
+ * from (origin_db_path()), so that the run after it re-reads only the files that differ.
+ * Called with @db_path's writer lock held; the origin is copied as a consistent snapshot,
+ * even while a writer works on it. A copy that fails is said and the run indexes the branch
+ * from scratch: nothing is lost. @from gets the origin's branch (or "" for index.db). */
+static gboolean
+seed_branch (LodeProject   *self,
+             const char    *branch,
+             const char    *db_path,
+             GCancellable  *cancellable,
+             char         **from,
+             GError       **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(LodeEmbedder) embedder = NULL;
+  const char *origin;
+
+  if (lode_index_store_exists (store_kind (self), db_path))
+    return TRUE;
+  origin = origin_db_path (self, branch);
+  if (origin == NULL)
+    return TRUE;
+
+  g_mutex_lock (&self->reader_lock);
+  if (self->embedder != NULL)
+    embedder = g_object_ref (self->embedder);
+  g_mutex_unlock (&self->reader_lock);
+
+  if (lode_index_store_seed (self->config, store_kind (self), origin, db_path,
+                             embedder_dims (self, cancellable),
+                             embedder != NULL ? lode_embedder_get_model (embedder) : NULL,
+                             cancellable, &local_error))
+    {
+      *from = origin == self->db_path ? g_strdup ("") : dup_last_branch (self);
+      return TRUE;
+    }
+  if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+
+  g_warning ("Cannot start the index of branch %s of %s from a copy, indexing it from "
+             "scratch: %s", branch, self->root, local_error->message);
+  return lode_index_store_remove (self->config, store_kind (self), db_path, error);
+}
+
 /**
  * lode_project_index:
  * @self: a #LodeProject
@@ -408,26 +608,45 @@ lode_project_index_with (LodeProject            *self,
 {
   g_auto(WriterLock) lock = -1;
   g_autoptr(LodeIndexStore) store = NULL;
+  g_autoptr(LodeGitHead) head = NULL;
+  g_autofree char *seeded_from = NULL;
+  const char *db_path;
   LodeIndexReport *report;
 
   g_return_val_if_fail (LODE_IS_PROJECT (self), NULL);
   g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), NULL);
 
+  head = read_head (self);
+  db_path = branch_db_path (self, head != NULL ? head->name : NULL);
   if (!prepare_dir (self, error) ||
-      (lock = lock_writer (self, cancellable, progress, progress_data, error)) < 0)
+      (lock = lock_writer (self, db_path, cancellable, progress, progress_data, error)) < 0)
     {
       g_prefix_error (error, "Cannot index %s: ", self->root);
       return NULL;
     }
 
   if ((flags & LODE_INDEX_FORCE) != 0 &&
-      !lode_index_store_remove (self->config, store_kind (self), self->db_path, error))
+      !lode_index_store_remove (self->config, store_kind (self), db_path, error))
     {
       g_prefix_error (error, "Cannot rebuild the index of %s: ", self->root);
       return NULL;
     }
 
-  store = open_writer (self, cancellable, error);
+  if (head != NULL)
+    {
+      g_autofree char *last = dup_last_branch (self);
+
+      /* A change list tells what changed since the last run, which was on another branch:
+       * after a switch the whole tree is compared (by content hash) with this branch's
+       * index. */
+      if (g_strcmp0 (last, head->name) != 0)
+        changes = NULL;
+      if ((flags & LODE_INDEX_FORCE) == 0 &&
+          !seed_branch (self, head->name, db_path, cancellable, &seeded_from, error))
+        return NULL;
+    }
+
+  store = open_writer (self, db_path, cancellable, error);
   if (store == NULL)
     {
       g_prefix_error (error, "Cannot index %s: ", self->root);
@@ -450,7 +669,21 @@ lode_project_index_with (LodeProject            *self,
     }
 
   if (!embed_after_index (self, store, report, cancellable, progress, progress_data, error))
-    g_clear_pointer (&report, lode_index_report_free);
+    {
+      g_clear_pointer (&report, lode_index_report_free);
+      return NULL;
+    }
+
+  if (head != NULL)
+    {
+      g_autofree char *branch_file = g_build_filename (self->dir, "branch", NULL);
+      g_autoptr(GError) local_error = NULL;
+
+      report->branch = g_strdup (head->name);
+      report->branch_seeded_from = g_steal_pointer (&seeded_from);
+      if (!g_file_set_contents (branch_file, head->name, -1, &local_error))
+        g_warning ("Cannot note the branch of %s: %s", self->root, local_error->message);
+    }
 
   return report;
 }
@@ -480,9 +713,21 @@ static LodeIndexStore *
 dup_reader (LodeProject  *self,
             GError      **error)
 {
+  const char *db_path = reading_db_path (self, NULL, NULL);
   GStatBuf st;
 
-  if (!lode_project_is_indexed (self))
+  /* The first read, or another branch's index: the searcher's vectors in memory are of the
+   * other one. */
+  if (db_path != self->reader_path)
+    {
+      g_clear_object (&self->reader);
+      g_clear_object (&self->searcher);
+      self->searcher = lode_searcher_new ();
+      lode_searcher_set_quantized (self->searcher, self->config->vector_int8);
+      self->reader_path = db_path;
+    }
+
+  if (!lode_index_store_exists (store_kind (self), db_path))
     {
       g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED,
                    "%s is not indexed yet; run “lode index %s” first", self->root, self->root);
@@ -495,7 +740,7 @@ dup_reader (LodeProject  *self,
         g_clear_object (&self->reader);
       if (self->reader == NULL)
         self->reader = lode_index_store_open (self->config, LODE_STORE_KIND_QDRANT,
-                                              self->db_path, 0, FALSE, NULL, error);
+                                              db_path, 0, FALSE, NULL, error);
       else
         lode_search_backend_get_version (LODE_SEARCH_BACKEND (self->reader));
       return self->reader != NULL ? g_object_ref (self->reader) : NULL;
@@ -503,19 +748,19 @@ dup_reader (LodeProject  *self,
 
   if (self->reader != NULL && (!LODE_IS_STORE (self->reader) ||
                                lode_store_is_damaged (LODE_STORE (self->reader)) ||
-                               g_stat (self->db_path, &st) != 0 ||
+                               g_stat (db_path, &st) != 0 ||
                                st.st_ino != self->reader_inode))
     g_clear_object (&self->reader);
 
   if (self->reader == NULL)
     {
-      self->reader = LODE_INDEX_STORE (lode_store_open_reader (self->db_path, error));
+      self->reader = LODE_INDEX_STORE (lode_store_open_reader (db_path, error));
       if (self->reader == NULL)
         {
           explain_damage (self, error);
           return NULL;
         }
-      self->reader_inode = g_stat (self->db_path, &st) == 0 ? st.st_ino : 0;
+      self->reader_inode = g_stat (db_path, &st) == 0 ? st.st_ino : 0;
     }
 
   return g_object_ref (self->reader);
@@ -609,6 +854,8 @@ lode_project_status_free (LodeProjectStatus *status)
   g_free (status->damage);
   g_free (status->root);
   g_free (status->id);
+  g_free (status->branch);
+  g_free (status->branch_fallback);
   g_clear_pointer (&status->job, lode_job_info_free);
   g_free (status->watch_status);
   g_free (status);
@@ -669,13 +916,15 @@ lode_project_dup_status (LodeProject  *self,
   g_autofree char *state = NULL;
   g_autofree char *wal = NULL;
   LodeProjectStatus *status;
+  const char *db_path;
 
   g_return_val_if_fail (LODE_IS_PROJECT (self), NULL);
 
   status = g_new0 (LodeProjectStatus, 1);
   status->root = g_strdup (self->root);
   status->id = g_strdup (self->id);
-  if (!lode_project_is_indexed (self))
+  db_path = reading_db_path (self, &status->branch, &status->branch_fallback);
+  if (!lode_index_store_exists (store_kind (self), db_path))
     {
       status->languages = g_hash_table_new (g_str_hash, g_str_equal);
       g_mutex_lock (&self->reader_lock);
@@ -733,8 +982,8 @@ lode_project_dup_status (LodeProject  *self,
 
   status->state = g_strcmp0 (state, "ready") == 0 ? LODE_INDEX_STATE_READY
                                                   : LODE_INDEX_STATE_INCOMPLETE;
-  wal = g_strconcat (self->db_path, "-wal", NULL);
-  status->db_size = file_size (self->db_path) + file_size (wal);
+  wal = g_strconcat (db_path, "-wal", NULL);
+  status->db_size = file_size (db_path) + file_size (wal);
 
   return status;
 }
@@ -806,6 +1055,7 @@ lode_project_embed (LodeProject            *self,
 {
   g_autoptr(LodeEmbedder) embedder = NULL;
   g_autoptr(LodeIndexStore) store = NULL;
+  const char *db_path;
 
   g_return_val_if_fail (LODE_IS_PROJECT (self), FALSE);
   g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), FALSE);
@@ -823,14 +1073,15 @@ lode_project_embed (LodeProject            *self,
 
   if (embedder == NULL)
     return FALSE;
-  if (!lode_project_is_indexed (self))
+  db_path = lode_project_get_db_path (self);
+  if (!lode_index_store_exists (store_kind (self), db_path))
     {
       g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED,
                    "%s is not indexed yet; run “lode index %s” first", self->root, self->root);
       return FALSE;
     }
 
-  store = open_writer (self, cancellable, error);
+  store = open_writer (self, db_path, cancellable, error);
   return store != NULL && lode_embed_pass_run (store, embedder, cancellable, progress,
                                                progress_data, n_embedded, error);
 }
@@ -1037,10 +1288,12 @@ lode_project_set_graph_enabled (LodeProject  *self,
   g_autofree char *state = NULL;
   g_auto(WriterLock) lock = -1;
   gboolean was_enabled;
+  const char *db_path;
 
   g_return_val_if_fail (LODE_IS_PROJECT (self), FALSE);
 
-  if (!lode_project_is_indexed (self))
+  db_path = lode_project_get_db_path (self);
+  if (!lode_index_store_exists (store_kind (self), db_path))
     {
       g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED,
                    "%s is not indexed yet; run “lode index %s” first", self->root, self->root);
@@ -1049,10 +1302,10 @@ lode_project_set_graph_enabled (LodeProject  *self,
 
   /* A writer like an indexing run, and one at a time like it; a connection of its own, since
    * the shared one is for reading. */
-  lock = lock_writer (self, NULL, NULL, NULL, error);
+  lock = lock_writer (self, db_path, NULL, NULL, NULL, error);
   if (lock < 0)
     return FALSE;
-  store = open_writer (self, NULL, error);
+  store = open_writer (self, db_path, NULL, error);
   if (store == NULL)
     return FALSE;
 
@@ -1136,11 +1389,13 @@ lode_project_migrate (LodeProject          *self,
   g_autoptr(LodeIndexStore) source = NULL;
   g_autoptr(LodeIndexStore) target = NULL;
   g_autofree char *embedding_model = NULL;
+  const char *db_path;
   guint dims = 0;
 
   g_return_val_if_fail (LODE_IS_PROJECT (self), FALSE);
 
-  if (!lode_index_store_exists (from, self->db_path))
+  db_path = lode_project_get_db_path (self);
+  if (!lode_index_store_exists (from, db_path))
     {
       /* Only with no index at all is the remedy to index it. */
       if (lode_index_store_exists (to, self->db_path))
@@ -1154,7 +1409,7 @@ lode_project_migrate (LodeProject          *self,
       return FALSE;
     }
   if (!prepare_dir (self, error) ||
-      (lock = lock_writer (self, cancellable, NULL, NULL, error)) < 0)
+      (lock = lock_writer (self, db_path, cancellable, NULL, NULL, error)) < 0)
     return FALSE;
 
   g_mutex_lock (&self->reader_lock);
@@ -1162,15 +1417,15 @@ lode_project_migrate (LodeProject          *self,
     embedding_model = g_strdup (lode_embedder_get_model (self->embedder));
   g_mutex_unlock (&self->reader_lock);
 
-  source = lode_index_store_open (self->config, from, self->db_path, 0, FALSE, cancellable,
+  source = lode_index_store_open (self->config, from, db_path, 0, FALSE, cancellable,
                                   error);
   if (source == NULL ||
       (embedding_model != NULL &&
        !lode_index_store_foreach_vector (source, embedding_model, first_dims_cb, &dims, error)) ||
-      !lode_index_store_remove (self->config, to, self->db_path, error))
+      !lode_index_store_remove (self->config, to, db_path, error))
     return FALSE;
 
-  target = lode_index_store_open (self->config, to, self->db_path, dims, TRUE, cancellable,
+  target = lode_index_store_open (self->config, to, db_path, dims, TRUE, cancellable,
                                   error);
   if (target == NULL ||
       !lode_index_store_copy (source, target, dims > 0 ? embedding_model : NULL, cancellable,
@@ -1183,5 +1438,157 @@ lode_project_migrate (LodeProject          *self,
 
   if (model != NULL)
     *model = dims > 0 ? g_steal_pointer (&embedding_model) : NULL;
+  return TRUE;
+}
+
+/* Branch-aware indexes (issue #14): listing and pruning -------------------------------- */
+
+void
+lode_branch_index_free (LodeBranchIndex *index)
+{
+  if (index == NULL)
+    return;
+
+  g_free (index->branch);
+  g_free (index->indexed_at);
+  g_free (index);
+}
+
+static int
+compare_branch_indexes (gconstpointer a,
+                        gconstpointer b)
+{
+  const LodeBranchIndex *ia = *(LodeBranchIndex * const *) a;
+  const LodeBranchIndex *ib = *(LodeBranchIndex * const *) b;
+
+  return g_strcmp0 (ia->branch, ib->branch);
+}
+
+/**
+ * lode_project_list_branches:
+ * @self: a #LodeProject
+ * @error: return location for a #GError
+ *
+ * Lists the branch indexes of the project in the store of the settings (`branch-NAME.db`,
+ * or the `branch-NAME.qdrant` markers of Qdrant collections), whether or not indexes are
+ * branch-aware now.
+ *
+ * Returns: (transfer full) (element-type LodeBranchIndex): the indexes, by branch name
+ */
+GPtrArray *
+lode_project_list_branches (LodeProject  *self,
+                            GError      **error)
+{
+  g_autoptr(GPtrArray) indexes = NULL;
+  g_autoptr(GDir) dir = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(LodeGitHead) head = NULL;
+  const char *suffix = store_kind (self) == LODE_STORE_KIND_QDRANT ? ".qdrant" : ".db";
+  const char *name;
+
+  g_return_val_if_fail (LODE_IS_PROJECT (self), NULL);
+
+  indexes = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_branch_index_free);
+  dir = g_dir_open (self->dir, 0, &local_error);
+  if (dir == NULL)
+    {
+      if (g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+        return g_steal_pointer (&indexes);
+      g_propagate_prefixed_error (error, g_steal_pointer (&local_error),
+                                  "Cannot list the branch indexes of %s: ", self->root);
+      return NULL;
+    }
+
+  head = lode_git_read_head (self->root, NULL);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *escaped = NULL;
+      g_autofree char *branch = NULL;
+      g_autoptr(LodeIndexStore) store = NULL;
+      LodeBranchIndex *index;
+      const char *db_path;
+
+      if (!g_str_has_prefix (name, "branch-") || !g_str_has_suffix (name, suffix))
+        continue;
+      escaped = g_strndup (name + strlen ("branch-"),
+                           strlen (name) - strlen ("branch-") - strlen (suffix));
+      branch = lode_git_unescape_branch (escaped);
+      if (branch == NULL)
+        continue;
+
+      index = g_new0 (LodeBranchIndex, 1);
+      db_path = branch_db_path (self, branch);
+      index->current = head != NULL && g_str_equal (head->name, branch);
+      index->exists = index->current ||
+                      (head != NULL && lode_git_branch_exists (head->common_dir, branch));
+      if (store_kind (self) == LODE_STORE_KIND_SQLITE)
+        {
+          g_autofree char *wal = g_strconcat (db_path, "-wal", NULL);
+
+          index->db_size = file_size (db_path) + file_size (wal);
+        }
+      store = lode_index_store_open (self->config, store_kind (self), db_path, 0, FALSE, NULL,
+                                     NULL);
+      if (store != NULL)
+        index->indexed_at = lode_index_store_dup_meta (store, "indexed_at");
+      index->branch = g_steal_pointer (&branch);
+      g_ptr_array_add (indexes, index);
+    }
+
+  g_ptr_array_sort (indexes, compare_branch_indexes);
+  return g_steal_pointer (&indexes);
+}
+
+/**
+ * lode_project_remove_branch:
+ * @self: a #LodeProject
+ * @branch: a branch with an index
+ * @cancellable: (nullable): a #GCancellable, while waiting for a writer of that index
+ * @error: return location for a #GError
+ *
+ * Deletes the index of @branch (the SQLite files, or the Qdrant collection), once a run
+ * writing it has ended. The index of the branch checked out is never deleted.
+ *
+ * Returns: %TRUE on success; %LODE_ERROR_NOT_FOUND when @branch has no index,
+ *   %LODE_ERROR_INVALID_ARGUMENT when it is checked out
+ */
+gboolean
+lode_project_remove_branch (LodeProject   *self,
+                            const char    *branch,
+                            GCancellable  *cancellable,
+                            GError       **error)
+{
+  g_autoptr(LodeGitHead) head = NULL;
+  g_auto(WriterLock) lock = -1;
+  const char *db_path;
+
+  g_return_val_if_fail (LODE_IS_PROJECT (self), FALSE);
+  g_return_val_if_fail (branch != NULL, FALSE);
+
+  db_path = branch_db_path (self, branch);
+  if (!lode_index_store_exists (store_kind (self), db_path))
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_FOUND, "Branch %s of %s has no index",
+                   branch, self->root);
+      return FALSE;
+    }
+  head = lode_git_read_head (self->root, NULL);
+  if (head != NULL && g_str_equal (head->name, branch))
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                   "Branch %s is checked out in %s: its index is in use and is kept", branch,
+                   self->root);
+      return FALSE;
+    }
+
+  lock = lock_writer (self, db_path, cancellable, NULL, NULL, error);
+  if (lock < 0 || !lode_index_store_remove (self->config, store_kind (self), db_path, error))
+    {
+      g_prefix_error (error, "Cannot delete the index of branch %s of %s: ", branch,
+                      self->root);
+      return FALSE;
+    }
+
+  /* The lock file stays (empty): a writer waiting on it must find the same file. */
   return TRUE;
 }

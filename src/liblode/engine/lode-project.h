@@ -66,6 +66,10 @@ typedef struct
   char           *damage;            /* (nullable): why the index cannot be read */
   char           *root;
   char           *id;
+  /* Branch-aware indexes (issue #14) */
+  char           *branch;            /* (nullable): the branch whose index this is */
+  char           *branch_fallback;   /* (nullable): the branch whose index answers until
+                                      * @branch's first run */
   /* The engine's part */
   LodeJobInfo    *job;               /* (nullable): the running job, else the last one */
   gboolean        watched;
@@ -88,6 +92,7 @@ LodeProject       *lode_project_new          (const char            *root,
 const char        *lode_project_get_id       (LodeProject           *self);
 const char        *lode_project_get_root     (LodeProject           *self);
 const char        *lode_project_get_db_path  (LodeProject           *self);
+char              *lode_project_dup_branch   (LodeProject           *self);
 gboolean           lode_project_is_indexed   (LodeProject           *self);
 
 LodeIndexReport   *lode_project_index        (LodeProject           *self,
@@ -145,6 +150,36 @@ gboolean           lode_project_embed        (LodeProject           *self,
                                               gpointer               progress_data,
                                               guint                 *n_embedded,
                                               GError               **error);
+
+/* Branch-aware indexes (issue #14) */
+
+/**
+ * LodeBranchIndex:
+ * @branch: the branch (or detached commit) the index is of
+ * @current: it is checked out now
+ * @exists: the branch is still in the repository's refs (a detached commit: only while
+ *   checked out)
+ * @db_size: bytes on disk, WAL included (0 for a Qdrant collection)
+ * @indexed_at: (nullable): ISO 8601 time of the last completed run
+ */
+typedef struct
+{
+  char     *branch;
+  gboolean  current;
+  gboolean  exists;
+  guint64   db_size;
+  char     *indexed_at;
+} LodeBranchIndex;
+
+void               lode_branch_index_free    (LodeBranchIndex       *index);
+GPtrArray         *lode_project_list_branches (LodeProject          *self,
+                                              GError               **error);
+gboolean           lode_project_remove_branch (LodeProject          *self,
+                                              const char            *branch,
+                                              GCancellable          *cancellable,
+                                              GError               **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeBranchIndex, lode_branch_index_free)
 
 /* Symbol tools (issue #15) */
 typedef gpointer (*LodeProjectReadFunc) (LodeProject     *project,

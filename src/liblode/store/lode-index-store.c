@@ -57,20 +57,36 @@ lode_store_kind_to_string (LodeStoreKind kind)
   return kind_names[kind];
 }
 
+/* A project's index file is `index.db`, or `branch-NAME.db` for a branch when indexes are
+ * branch-aware (issue #14): its name without `.db`, or NULL for `index.db`. */
+static char *
+dup_branch_stem (const char *db_path)
+{
+  g_autofree char *base = g_path_get_basename (db_path);
+
+  if (g_str_equal (base, "index.db") || !g_str_has_suffix (base, ".db"))
+    return NULL;
+  base[strlen (base) - strlen (".db")] = '\0';
+  return g_steal_pointer (&base);
+}
+
 /**
  * lode_index_store_dup_collection:
- * @db_path: a project's index file (`…/projects/ID/index.db`)
+ * @db_path: a project's index file (`…/projects/ID/index.db`, or `…/branch-NAME.db` for a
+ *   branch)
  *
- * Returns: (transfer full): the name of the project's Qdrant collection, `lode-ID`: the same
- *   on every machine that indexes the same path
+ * Returns: (transfer full): the name of the project's Qdrant collection, `lode-ID` (or
+ *   `lode-ID-branch-NAME`): the same on every machine that indexes the same path
  */
 char *
 lode_index_store_dup_collection (const char *db_path)
 {
   g_autofree char *dir = g_path_get_dirname (db_path);
   g_autofree char *id = g_path_get_basename (dir);
+  g_autofree char *stem = dup_branch_stem (db_path);
 
-  return g_strconcat ("lode-", id, NULL);
+  return stem != NULL ? g_strconcat ("lode-", id, "-", stem, NULL)
+                      : g_strconcat ("lode-", id, NULL);
 }
 
 typedef struct
@@ -124,8 +140,10 @@ static char *
 marker_path (const char *db_path)
 {
   g_autofree char *dir = g_path_get_dirname (db_path);
+  g_autofree char *stem = dup_branch_stem (db_path);
+  g_autofree char *name = stem != NULL ? g_strconcat (stem, ".qdrant", NULL) : NULL;
 
-  return g_build_filename (dir, "qdrant", NULL);
+  return g_build_filename (dir, name != NULL ? name : "qdrant", NULL);
 }
 
 /**
@@ -424,6 +442,55 @@ lode_index_store_copy (LodeIndexStore       *from,
 failed:
   lode_index_store_rollback (to);
   return FALSE;
+}
+
+/**
+ * lode_index_store_seed:
+ * @config: the settings
+ * @kind: the store
+ * @from_db_path: the index file to copy (another branch's)
+ * @to_db_path: the index file to make; whatever it held is replaced
+ * @dims: the size of the embedder's vectors when known, else 0
+ * @model: (nullable): the embedding model whose vectors are copied (Qdrant; the SQLite copy
+ *   keeps every model's)
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Starts an index as a copy of another (a branch seen for the first time starts from the
+ * branch it came from), so that the next index run re-reads only the files that differ.
+ * SQLite copies the file with `VACUUM INTO` (a consistent snapshot, even while another
+ * process writes @from_db_path); Qdrant copies the points with lode_index_store_copy(). The
+ * caller holds the writer lock of @to_db_path. Blocks.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_index_store_seed (const LodeConfig  *config,
+                       LodeStoreKind      kind,
+                       const char        *from_db_path,
+                       const char        *to_db_path,
+                       guint              dims,
+                       const char        *model,
+                       GCancellable      *cancellable,
+                       GError           **error)
+{
+  g_autoptr(LodeIndexStore) from = NULL;
+  g_autoptr(LodeIndexStore) to = NULL;
+  LodeStoreCopyCounts counts;
+
+  g_return_val_if_fail (config != NULL && from_db_path != NULL && to_db_path != NULL, FALSE);
+
+  from = lode_index_store_open (config, kind, from_db_path, 0, FALSE, cancellable, error);
+  if (from == NULL)
+    return FALSE;
+  if (kind == LODE_STORE_KIND_SQLITE)
+    return lode_store_copy_into (LODE_STORE (from), to_db_path, error);
+
+  if (!lode_index_store_remove (config, kind, to_db_path, error))
+    return FALSE;
+  to = lode_index_store_open (config, kind, to_db_path, dims, TRUE, cancellable, error);
+  return to != NULL &&
+         lode_index_store_copy (from, to, dims > 0 ? model : NULL, cancellable, &counts, error);
 }
 
 gboolean

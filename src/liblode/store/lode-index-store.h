@@ -205,6 +205,14 @@ gboolean        lode_index_store_copy             (LodeIndexStore      *from,
                                                    GCancellable        *cancellable,
                                                    LodeStoreCopyCounts *counts,
                                                    GError             **error);
+gboolean        lode_index_store_seed             (const LodeConfig    *config,
+                                                   LodeStoreKind        kind,
+                                                   const char          *from_db_path,
+                                                   const char          *to_db_path,
+                                                   guint                dims,
+                                                   const char          *model,
+                                                   GCancellable        *cancellable,
+                                                   GError             **error);
 
 char       *lode_index_store_text_hash           (const char          *text);
 

@@ -1442,6 +1442,63 @@ lode_store_remove_files (const char  *filename,
 }
 
 /**
+ * lode_store_copy_into:
+ * @self: a #LodeStore
+ * @filename: where the copy goes; replaced if it exists
+ * @error: return location for a #GError
+ *
+ * Copies the index into @filename with `VACUUM INTO`: a consistent snapshot of the last
+ * committed state, taken in a read transaction, so a writer of @self may go on meanwhile.
+ * The copy is made beside @filename and renamed into place, so that a crash never leaves a
+ * half copy that looks like an index. Nothing is chunked or embedded again.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_store_copy_into (LodeStore   *self,
+                      const char  *filename,
+                      GError     **error)
+{
+  g_autofree char *partial = NULL;
+  sqlite3_stmt *stmt = NULL;
+  int rc;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+  g_return_val_if_fail (filename != NULL, FALSE);
+
+  partial = g_strconcat (filename, ".partial", NULL);
+  if (!lode_store_remove_files (partial, error) || !lode_store_remove_files (filename, error))
+    return FALSE;
+
+  rc = sqlite3_prepare_v2 (self->db, "VACUUM INTO ?", -1, &stmt, NULL);
+  if (rc == SQLITE_OK)
+    {
+      sqlite3_bind_text (stmt, 1, partial, -1, SQLITE_TRANSIENT);
+      rc = sqlite3_step (stmt);
+    }
+  sqlite3_finalize (stmt);
+  if (rc != SQLITE_OK && rc != SQLITE_DONE)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_STORE, "Cannot copy %s into %s: %s",
+                   self->filename, filename, sqlite3_errmsg (self->db));
+      g_unlink (partial);
+      return FALSE;
+    }
+
+  if (g_rename (partial, filename) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   "Cannot rename %s to %s: %s", partial, filename, g_strerror (saved_errno));
+      g_unlink (partial);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/**
  * lode_store_is_damaged:
  * @self: a #LodeStore
  *

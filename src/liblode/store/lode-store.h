@@ -117,6 +117,9 @@ const char *lode_store_get_reset_reason   (LodeStore             *self);
 gboolean    lode_store_is_damaged         (LodeStore             *self);
 gboolean    lode_store_remove_files       (const char            *filename,
                                            GError               **error);
+gboolean    lode_store_copy_into          (LodeStore             *self,
+                                           const char            *filename,
+                                           GError               **error);
 
 GHashTable *lode_store_dup_file_hashes    (LodeStore             *self,
                                            GError               **error);
