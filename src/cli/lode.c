@@ -228,6 +228,13 @@ static const ToolCommand tool_commands[] = {
     ARGS_PATH, "projectPath", NULL,
     { { "to", 0, FLAG_STRING, "to", N_("The store to copy into: sqlite or qdrant"),
         N_("STORE"), NULL, TRUE } } },
+  { "branches", N_("List and prune branch indexes"), "codebase_branches", N_("[PATH]"),
+    N_("List the branch indexes of PATH (default: the current directory), kept when "
+       "branch-aware indexes are on (LODE_BRANCH_AWARE=1): size, last run, whether the "
+       "branch still exists."),
+    ARGS_PATH, "projectPath", NULL,
+    { { "prune", 0, FLAG_TRUE, "prune",
+        N_("Delete the indexes of branches that no longer exist"), NULL, NULL } } },
   { "impact", N_("Files a change may affect"), "codebase_impact", N_("[REV-RANGE]"),
     N_("The files a change may affect, most likely first: the uncommitted changes, or those "
        "of a git revision range (main..HEAD, HEAD~3)."),

@@ -269,6 +269,7 @@ test_registry (ToolsFixture  *fixture,
     "codebase_health", "codebase_about", "codebase_graph_build", "codebase_graph_query",
     "codebase_graph_stats", "codebase_graph_circular", "codebase_graph_visualize",
     "codebase_graph_status", "codebase_graph_remove", "codebase_impact", "codebase_migrate",
+    "codebase_branches",
     "find_type_definition", "get_function_details", "list_package_exports",
     "codebase_symbol_references", "codebase_context", "codebase_context_search",
     "codebase_context_index", "codebase_context_remove",
@@ -514,7 +515,7 @@ test_health_about (ToolsFixture  *fixture,
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (health->structured,
                                                                               "grammars"),
                                                "count"), >=, 15);
-  g_assert_cmpuint (json_array_get_length (tools), ==, 27);
+  g_assert_cmpuint (json_array_get_length (tools), ==, 28);
   g_assert_cmpstr (json_object_get_string_member (about->structured, "version"), ==,
                    PACKAGE_VERSION);
 }

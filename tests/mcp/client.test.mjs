@@ -27,7 +27,8 @@ const AjvModule = await import("ajv");
 const Ajv = AjvModule.default.default ?? AjvModule.default;
 
 const TOOLS = [
-  "codebase_about", "codebase_context", "codebase_context_index", "codebase_context_remove",
+  "codebase_about", "codebase_branches", "codebase_context", "codebase_context_index",
+  "codebase_context_remove",
   "codebase_context_search", "codebase_graph_build", "codebase_graph_circular",
   "codebase_graph_query", "codebase_graph_remove", "codebase_graph_stats",
   "codebase_graph_status", "codebase_graph_visualize", "codebase_health", "codebase_impact",

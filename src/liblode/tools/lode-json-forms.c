@@ -104,6 +104,8 @@ lode_index_report_to_json (const LodeIndexReport *report)
   add_int (builder, "embedded", report->n_embedded);
   add_string (builder, "embeddingModel", report->embedding_model);
   add_string (builder, "embeddingNotice", report->embedding_notice);
+  add_string (builder, "branch", report->branch);
+  add_string (builder, "branchSeededFrom", report->branch_seeded_from);
   json_builder_end_object (builder);
 
   return json_builder_get_root (builder);
@@ -193,6 +195,8 @@ lode_project_status_to_json (const LodeProjectStatus *status)
   add_int (builder, "bytes", status->stats.n_bytes);
   add_int (builder, "databaseBytes", status->db_size);
   add_string (builder, "indexedAt", status->indexed_at);
+  add_string (builder, "branch", status->branch);
+  add_string (builder, "branchFallback", status->branch_fallback);
 
   json_builder_set_member_name (builder, "semantic");
   json_builder_begin_object (builder);
@@ -332,6 +336,17 @@ lode_job_json_append_markdown (GString    *text,
 
   if (string_member (report, "rebuiltBecause") != NULL)
     g_string_append_printf (text, "- Note: %s\n", string_member (report, "rebuiltBecause"));
+  if (string_member (report, "branch") != NULL)
+    {
+      const char *seeded_from = string_member (report, "branchSeededFrom");
+
+      g_string_append_printf (text, "- Branch: %s", string_member (report, "branch"));
+      if (seeded_from != NULL)
+        g_string_append_printf (text, ", its index started as a copy of %s%s",
+                                *seeded_from != '\0' ? seeded_from : "the project's index",
+                                *seeded_from != '\0' ? "'s" : "");
+      g_string_append_c (text, '\n');
+    }
   g_string_append_printf (text, "- Changes: %" G_GINT64_FORMAT " added, %" G_GINT64_FORMAT
                           " updated, %" G_GINT64_FORMAT " removed, %" G_GINT64_FORMAT
                           " unchanged; ",
@@ -394,6 +409,14 @@ lode_status_json_append_markdown (GString    *text,
 
   g_string_append_printf (text, "## Index status of %s\n\n",
                           string_member (status, "projectPath"));
+  if (string_member (status, "branch") != NULL)
+    {
+      g_string_append_printf (text, "- Branch: %s", string_member (status, "branch"));
+      if (string_member (status, "branchFallback") != NULL)
+        g_string_append_printf (text, " (not indexed yet: %s's index answers until the next "
+                                "index run)", string_member (status, "branchFallback"));
+      g_string_append_c (text, '\n');
+    }
   if (string_member (status, "damage") != NULL)
     g_string_append_printf (text, "- State: damaged. %s\n", string_member (status, "damage"));
   else if (!json_object_get_boolean_member (status, "indexed"))

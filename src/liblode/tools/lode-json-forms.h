@@ -37,7 +37,9 @@ G_BEGIN_DECLS
   "\"elapsedSeconds\": {\"type\": \"number\", \"minimum\": 0}, " \
   "\"embedded\": {\"type\": \"integer\", \"minimum\": 0}, " \
   "\"embeddingModel\": {\"type\": \"string\"}, " \
-  "\"embeddingNotice\": {\"type\": \"string\"}}, " \
+  "\"embeddingNotice\": {\"type\": \"string\"}, " \
+  "\"branch\": {\"type\": \"string\"}, " \
+  "\"branchSeededFrom\": {\"type\": \"string\"}}, " \
   "\"required\": [\"files\", \"added\", \"updated\", \"removed\", \"unchanged\", " \
   "\"chunks\", \"skipped\", \"skippedFiles\", \"resumed\", \"incremental\", \"rebuilt\", " \
   "\"elapsedSeconds\", \"embedded\"]}"
@@ -77,6 +79,8 @@ G_BEGIN_DECLS
   "\"bytes\": {\"type\": \"integer\", \"minimum\": 0}, " \
   "\"databaseBytes\": {\"type\": \"integer\", \"minimum\": 0}, " \
   "\"indexedAt\": {\"type\": \"string\"}, " \
+  "\"branch\": {\"type\": \"string\"}, " \
+  "\"branchFallback\": {\"type\": \"string\"}, " \
   "\"semantic\": {\"type\": \"object\", \"properties\": {" \
   "\"available\": {\"type\": \"boolean\"}, \"model\": {\"type\": \"string\"}, " \
   "\"embeddedChunks\": {\"type\": \"integer\", \"minimum\": 0}, " \

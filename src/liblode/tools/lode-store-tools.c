@@ -114,8 +114,201 @@ static const LodeTool migrate_tool = {
   .format = format_migrate,
 };
 
+/* codebase_branches -------------------------------------------------------------------- */
+
+/* Whether @index is to be pruned: @prune is true (every branch gone from refs) or lists it. */
+static gboolean
+is_pruned (JsonNode              *prune,
+           const LodeBranchIndex *index)
+{
+  JsonArray *names;
+
+  if (prune == NULL || index->current)
+    return FALSE;
+  if (JSON_NODE_HOLDS_VALUE (prune))
+    return json_node_get_boolean (prune) && !index->exists;
+
+  names = json_node_get_array (prune);
+  for (guint i = 0; i < json_array_get_length (names); i++)
+    if (g_strcmp0 (json_array_get_string_element (names, i), index->branch) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static JsonObject *
+branches (LodeToolCall  *call,
+          GError       **error)
+{
+  JsonObject *arguments = lode_tool_call_get_arguments (call);
+  JsonNode *prune = json_object_get_member (arguments, "prune");
+  g_autofree char *path = lode_tool_call_dup_project_path (call, error);
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(GPtrArray) indexes = NULL;
+  g_autofree char *current = NULL;
+  JsonArray *listed;
+  JsonObject *result;
+
+  if (path == NULL)
+    return NULL;
+  project = lode_engine_open_project (lode_tool_call_get_engine (call), path, FALSE, error);
+  if (project == NULL)
+    return NULL;
+  indexes = lode_project_list_branches (project, error);
+  if (indexes == NULL)
+    return NULL;
+
+  /* A name to prune that has no index, or is checked out, is an error: nothing is pruned. */
+  if (prune != NULL && JSON_NODE_HOLDS_ARRAY (prune))
+    {
+      JsonArray *names = json_node_get_array (prune);
+
+      for (guint i = 0; i < json_array_get_length (names); i++)
+        {
+          const char *name = json_array_get_string_element (names, i);
+          gboolean found = FALSE;
+
+          for (guint j = 0; j < indexes->len && !found; j++)
+            {
+              const LodeBranchIndex *index = g_ptr_array_index (indexes, j);
+
+              found = g_str_equal (index->branch, name);
+              if (found && index->current)
+                {
+                  g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                               "Branch %s is checked out: its index is in use and is kept",
+                               name);
+                  return NULL;
+                }
+            }
+          if (!found)
+            {
+              g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_FOUND,
+                           "Branch %s of %s has no index", name, lode_project_get_root (project));
+              return NULL;
+            }
+        }
+    }
+
+  result = json_object_new ();
+  json_object_set_string_member (result, "projectPath", lode_project_get_root (project));
+  current = lode_project_dup_branch (project);
+  if (current != NULL)
+    json_object_set_string_member (result, "current", current);
+  else
+    json_object_set_null_member (result, "current");
+  json_object_set_boolean_member (result, "branchAware",
+                                  lode_engine_get_config (lode_tool_call_get_engine (call))
+                                    ->branch_aware);
+  listed = json_array_new ();
+  for (guint i = 0; i < indexes->len; i++)
+    {
+      const LodeBranchIndex *index = g_ptr_array_index (indexes, i);
+      JsonObject *entry = json_object_new ();
+      gboolean pruned = is_pruned (prune, index);
+
+      if (pruned &&
+          !lode_project_remove_branch (project, index->branch,
+                                       lode_tool_call_get_cancellable (call), error))
+        {
+          json_object_unref (entry);
+          json_array_unref (listed);
+          json_object_unref (result);
+          return NULL;
+        }
+      json_object_set_string_member (entry, "branch", index->branch);
+      json_object_set_boolean_member (entry, "current", index->current);
+      json_object_set_boolean_member (entry, "exists", index->exists);
+      json_object_set_int_member (entry, "bytes", index->db_size);
+      if (index->indexed_at != NULL)
+        json_object_set_string_member (entry, "indexedAt", index->indexed_at);
+      json_object_set_boolean_member (entry, "pruned", pruned);
+      json_array_add_object_element (listed, entry);
+    }
+  json_object_set_array_member (result, "branches", listed);
+
+  return result;
+}
+
+static char *
+format_branches (JsonObject *result)
+{
+  JsonArray *listed = json_object_get_array_member (result, "branches");
+  const char *current = json_object_get_string_member_with_default (result, "current", NULL);
+  guint n_stale = 0;
+  GString *text = g_string_new (NULL);
+
+  g_string_append_printf (text, "## Branch indexes of %s\n\n",
+                          json_object_get_string_member (result, "projectPath"));
+  if (!json_object_get_boolean_member (result, "branchAware"))
+    g_string_append (text, "Branch-aware indexes are off (the branch-aware setting, or "
+                           "LODE_BRANCH_AWARE=1).\n\n");
+  else if (current != NULL)
+    g_string_append_printf (text, "Checked out: %s\n\n", current);
+
+  if (json_array_get_length (listed) == 0)
+    g_string_append (text, "No branch has an index of its own.\n");
+  for (guint i = 0; i < json_array_get_length (listed); i++)
+    {
+      JsonObject *entry = json_array_get_object_element (listed, i);
+      g_autofree char *size = g_format_size (json_object_get_int_member (entry, "bytes"));
+      const char *indexed_at = json_object_get_string_member_with_default (entry, "indexedAt",
+                                                                           NULL);
+
+      g_string_append_printf (text, "- %s: %s, last indexed %s%s%s\n",
+                              json_object_get_string_member (entry, "branch"), size,
+                              indexed_at != NULL ? indexed_at : "never (incomplete)",
+                              json_object_get_boolean_member (entry, "current")
+                              ? " (checked out)"
+                              : json_object_get_boolean_member (entry, "exists")
+                              ? "" : " (branch gone)",
+                              json_object_get_boolean_member (entry, "pruned")
+                              ? ": pruned" : "");
+      if (!json_object_get_boolean_member (entry, "exists") &&
+          !json_object_get_boolean_member (entry, "pruned"))
+        n_stale++;
+    }
+  if (n_stale > 0)
+    g_string_append_printf (text, "\n%u of them belong to branches that are gone: prune them "
+                            "with codebase_branches {\"prune\": true} (lode branches "
+                            "--prune).\n", n_stale);
+
+  return g_string_free (text, FALSE);
+}
+
+static const LodeTool branches_tool = {
+  .name = "codebase_branches",
+  .title = "Branch indexes",
+  .description =
+    "Lists the project's branch indexes (kept when branch-aware indexes are on: one index per "
+    "git branch, switched when HEAD moves): each branch with its size, when it was last "
+    "indexed and whether the branch still exists. `prune: true` deletes the indexes of "
+    "branches that no longer exist; a list of names deletes those. The index of the branch "
+    "checked out is never deleted.",
+  .input_schema =
+    "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
+    "\"prune\": {\"type\": [\"boolean\", \"array\"], \"items\": {\"type\": \"string\", "
+    "\"minLength\": 1}, \"description\": \"true: delete the indexes of branches that no "
+    "longer exist; a list: delete the indexes of these branches\"}}, "
+    "\"additionalProperties\": false}",
+  .output_schema =
+    "{\"type\": \"object\", \"properties\": {"
+    "\"projectPath\": {\"type\": \"string\"}, "
+    "\"current\": {\"type\": [\"string\", \"null\"]}, "
+    "\"branchAware\": {\"type\": \"boolean\"}, "
+    "\"branches\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
+    "\"branch\": {\"type\": \"string\"}, \"current\": {\"type\": \"boolean\"}, "
+    "\"exists\": {\"type\": \"boolean\"}, \"bytes\": " COUNT ", "
+    "\"indexedAt\": {\"type\": \"string\"}, \"pruned\": {\"type\": \"boolean\"}}, "
+    "\"required\": [\"branch\", \"current\", \"exists\", \"bytes\", \"pruned\"]}}}, "
+    "\"required\": [\"projectPath\", \"current\", \"branchAware\", \"branches\"]}",
+  .flags = LODE_TOOL_DESTRUCTIVE,
+  .func = branches,
+  .format = format_branches,
+};
+
 void
 lode_store_tools_register (LodeToolRegistry *registry)
 {
   lode_tool_registry_add (registry, &migrate_tool);
+  lode_tool_registry_add (registry, &branches_tool);
 }
