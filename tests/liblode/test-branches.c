@@ -14,6 +14,7 @@
 #include "lode.h"
 #include "lode-git.h"
 #include "lode-json-schema.h"
+#include "qdrant-server.h"
 #include "test-helpers.h"
 
 /* An embedder that counts the texts it embeds: what a branch switch costs in embedding. */
@@ -104,6 +105,17 @@ test_counting_embedder_iface_init (LodeEmbedderInterface *iface)
 
 /* A git work tree with four files on main ------------------------------------------------ */
 
+/* What a test runs with: whether indexes are branch-aware, in which store. */
+typedef struct
+{
+  gboolean    branch_aware;
+  const char *store;
+} Setup;
+
+static const Setup aware = { TRUE, "sqlite" };
+static const Setup aware_qdrant = { TRUE, "qdrant" };
+static const Setup unaware = { FALSE, "sqlite" };
+
 typedef struct
 {
   char                 *tmp;
@@ -111,6 +123,7 @@ typedef struct
   LodeConfig           *config;
   LodeProject          *project;
   TestCountingEmbedder *embedder;
+  QdrantServer         *qdrant;   /* (nullable) */
 } Fixture;
 
 static void
@@ -179,7 +192,14 @@ fixture_set_up (Fixture       *fixture,
   g_free (fixture->config->data_dir);
   fixture->config->data_dir = g_build_filename (fixture->tmp, "data", NULL);
   fixture->config->index_threads = 1;
-  fixture->config->branch_aware = GPOINTER_TO_INT (data);
+  fixture->config->branch_aware = ((const Setup *) data)->branch_aware;
+  g_free (fixture->config->store);
+  fixture->config->store = g_strdup (((const Setup *) data)->store);
+  if (g_str_equal (fixture->config->store, "qdrant"))
+    {
+      fixture->qdrant = qdrant_server_new (NULL);
+      fixture->config->qdrant_url = g_strdup (fixture->qdrant->url);
+    }
   fixture->project = lode_project_new (fixture->root, fixture->config);
   fixture->embedder = g_object_new (TEST_TYPE_COUNTING_EMBEDDER, NULL);
   lode_project_set_embedder (fixture->project, LODE_EMBEDDER (fixture->embedder), NULL);
@@ -189,6 +209,17 @@ static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
+  /* The collections of every branch go with the project. */
+  if (fixture->qdrant != NULL)
+    {
+      g_autoptr(LodeEngine) engine = lode_engine_new (fixture->config);
+      g_autoptr(GError) error = NULL;
+
+      lode_engine_remove_project (engine, fixture->root, &error);
+      g_assert_no_error (error);
+      qdrant_server_assert_valid (fixture->qdrant);
+      g_clear_pointer (&fixture->qdrant, qdrant_server_free);
+    }
   g_clear_object (&fixture->project);
   g_clear_object (&fixture->embedder);
   g_clear_pointer (&fixture->config, lode_config_free);
@@ -262,8 +293,10 @@ test_switch (Fixture       *fixture,
   g_assert_cmpuint (on_main->n_added, ==, 4);
   g_assert_cmpuint (on_main->n_embedded, >, 0);
   g_assert_cmpuint (fixture->embedder->n_documents, ==, on_main->n_embedded);
-  g_assert_true (data_file_exists (fixture, "branch-main.db"));
+  g_assert_true (data_file_exists (fixture, fixture->qdrant != NULL ? "branch-main.qdrant"
+                                                                    : "branch-main.db"));
   g_assert_false (data_file_exists (fixture, "index.db"));
+  g_assert_false (data_file_exists (fixture, "qdrant"));
   g_assert_true (finds (fixture, "mainline_marker", "src/beta.c"));
 
   git (fixture, "checkout", "-q", "-b", "feature/x", NULL);
@@ -282,7 +315,9 @@ test_switch (Fixture       *fixture,
   on_feature = index_tree (fixture);
   g_assert_cmpstr (on_feature->branch, ==, "feature/x");
   g_assert_cmpstr (on_feature->branch_seeded_from, ==, "main");
-  g_assert_true (data_file_exists (fixture, "branch-feature_2Fx.db"));
+  g_assert_true (data_file_exists (fixture, fixture->qdrant != NULL
+                                             ? "branch-feature_2Fx.qdrant"
+                                             : "branch-feature_2Fx.db"));
   /* Only beta.c was read, chunked and embedded again. */
   g_assert_cmpuint (on_feature->n_added, ==, 0);
   g_assert_cmpuint (on_feature->n_updated, ==, 1);
@@ -494,18 +529,22 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
 
+  /* Isolated from the desktop proxy settings, for the loopback Qdrant server. */
+  g_setenv ("GIO_USE_PROXY_RESOLVER", "dummy", TRUE);
   /* git reads no configuration of the machine or the user. */
   g_setenv ("GIT_CONFIG_NOSYSTEM", "1", TRUE);
   g_setenv ("GIT_CONFIG_GLOBAL", "/dev/null", TRUE);
 
-  g_test_add ("/branches/switch", Fixture, GINT_TO_POINTER (TRUE), fixture_set_up, test_switch,
+  g_test_add ("/branches/switch", Fixture, &aware, fixture_set_up, test_switch,
               fixture_tear_down);
-  g_test_add ("/branches/prune", Fixture, GINT_TO_POINTER (TRUE), fixture_set_up, test_prune,
+  g_test_add ("/branches/qdrant-switch", Fixture, &aware_qdrant, fixture_set_up, test_switch,
               fixture_tear_down);
-  g_test_add ("/branches/off", Fixture, GINT_TO_POINTER (FALSE), fixture_set_up, test_off,
+  g_test_add ("/branches/prune", Fixture, &aware, fixture_set_up, test_prune,
               fixture_tear_down);
-  g_test_add ("/branches/read-head", Fixture, GINT_TO_POINTER (TRUE), fixture_set_up,
-              test_read_head, fixture_tear_down);
+  g_test_add ("/branches/off", Fixture, &unaware, fixture_set_up, test_off,
+              fixture_tear_down);
+  g_test_add ("/branches/read-head", Fixture, &aware, fixture_set_up, test_read_head,
+              fixture_tear_down);
 
   return g_test_run ();
 }

@@ -23,6 +23,7 @@ clear_env (void)
   g_unsetenv ("LODE_EMBEDDING_MODEL");
   g_unsetenv ("LODE_VECTOR_INT8");
   g_unsetenv ("SOCRATICODE_LINKED_PROJECTS");
+  g_unsetenv ("LODE_BRANCH_AWARE");
 }
 
 static void
@@ -43,6 +44,7 @@ test_defaults (void)
   g_assert_cmpstr (config->embedding_provider, ==, "builtin");
   g_assert_null (config->embedding_model);
   g_assert_true (config->vector_int8);
+  g_assert_false (config->branch_aware);
 }
 
 static void
@@ -120,6 +122,7 @@ test_env_invalid (void)
     { "LODE_EXTRA_EXTENSIONS", ".foo" },
     { "LODE_EMBEDDING_PROVIDER", "cohere" },
     { "LODE_VECTOR_INT8", "maybe" },
+    { "LODE_BRANCH_AWARE", "yes" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -162,12 +165,14 @@ test_embedding (void)
   g_setenv ("LODE_EMBEDDING_PROVIDER", "none", TRUE);
   g_setenv ("LODE_EMBEDDING_MODEL", "", TRUE);
   g_setenv ("LODE_VECTOR_INT8", "1", TRUE);
+  g_setenv ("LODE_BRANCH_AWARE", "1", TRUE);
   g_clear_pointer (&config, lode_config_free);
   config = lode_config_load (&error);
   g_assert_no_error (error);
   g_assert_cmpstr (config->embedding_provider, ==, "none");
   g_assert_null (config->embedding_model);
   g_assert_true (config->vector_int8);
+  g_assert_true (config->branch_aware);
 
   g_setenv ("LODE_EMBEDDING_MODEL", "gte-small", TRUE);
   g_clear_pointer (&config, lode_config_free);
