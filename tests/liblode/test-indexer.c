@@ -495,7 +495,10 @@ run_child (const char *root,
   engine = lode_engine_new (config);
   project = lode_engine_open_project (engine, root, FALSE, &error);
   if (project != NULL)
-    report = lode_project_index (project, NULL, child_progress_cb, NULL, &error);
+    report = lode_project_index_with (project,
+                                      g_getenv ("LODE_TEST_CHILD_FORCE") != NULL
+                                        ? LODE_INDEX_FORCE : LODE_INDEX_FLAGS_NONE,
+                                      NULL, NULL, child_progress_cb, NULL, &error);
   if (report == NULL)
     {
       g_printerr ("%s\n", error->message);
@@ -619,6 +622,161 @@ test_cancel (Fixture       *fixture,
   g_assert_true (report->resumed);
   g_assert_cmpuint (report->n_files, ==, KILL_TREE_FILES);
   g_assert_cmpuint (report->n_unchanged, >=, 700);
+}
+
+typedef struct
+{
+  LodeProject *project;
+  guint        search_at;
+  guint        n_searches;
+  gboolean     found;
+  GError      *error;
+} SearchDuring;
+
+/* Searches for the last file's handler while the run has done @search_at files. */
+static void
+search_progress_cb (const LodeIndexProgress *progress,
+                    gpointer                 user_data)
+{
+  SearchDuring *during = user_data;
+  LodeSearchOptions options = LODE_SEARCH_OPTIONS_INIT;
+  g_autoptr(GPtrArray) results = NULL;
+
+  if (progress->phase != LODE_INDEX_PHASE_INDEXING || progress->done < during->search_at ||
+      during->n_searches > 0)
+    return;
+
+  during->n_searches++;
+  options.query = "handler_2999_5";
+  options.limit = 50;
+  results = lode_project_search (during->project, &options, NULL, &during->error);
+  during->found = results != NULL && results_have_path (results, "pkg39/module_2999.py");
+}
+
+static gboolean
+aside_exists (LodeProject *project)
+{
+  g_autofree char *aside = g_strconcat (lode_project_get_db_path (project), ".new", NULL);
+
+  return g_file_test (aside, G_FILE_TEST_EXISTS);
+}
+
+/* A forced re-index builds the new index aside: searches meanwhile answer from the old one,
+ * and the new one takes its place when it is complete. */
+static void
+test_force_search_meanwhile (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(LodeIndexReport) first = NULL;
+  g_autoptr(LodeIndexReport) report = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+  SearchDuring during = { NULL, 1500, 0, FALSE, NULL };
+
+  make_many_files (fixture->root);
+  first = index_tree (fixture);
+  write_file (fixture->root, "added.py", "def added_after_first_run():\n    return 1\n", -1);
+
+  project = lode_engine_open_project (fixture->engine, fixture->root, FALSE, &error);
+  g_assert_no_error (error);
+  during.project = project;
+  report = lode_project_index_with (project, LODE_INDEX_FORCE, NULL, NULL, search_progress_cb,
+                                    &during, &error);
+  g_assert_no_error (error);
+  g_assert_true (report->reset);
+  g_assert_cmpuint (report->n_files, ==, KILL_TREE_FILES + 1);
+
+  g_assert_cmpuint (during.n_searches, ==, 1);
+  g_assert_no_error (during.error);
+  g_assert_true (during.found);
+
+  /* The new index is in place, with what the old one lacked, and nothing is left aside. */
+  results = search (fixture, "added_after_first_run");
+  g_assert_true (results_have_path (results, "added.py"));
+  g_clear_pointer (&results, g_ptr_array_unref);
+  results = search (fixture, "handler_2999_5");
+  g_assert_true (results_have_path (results, "pkg39/module_2999.py"));
+  g_assert_false (aside_exists (project));
+  assert_full_coverage (fixture);
+}
+
+/* A cancelled forced re-index leaves the old index as it was, searchable. */
+static void
+test_force_cancelled (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(LodeIndexReport) first = NULL;
+  g_autoptr(LodeIndexReport) report = NULL;
+  g_autoptr(LodeProjectStatus) status = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+  CancelData cancel = { cancellable, 700 };
+
+  make_many_files (fixture->root);
+  first = index_tree (fixture);
+
+  project = lode_engine_open_project (fixture->engine, fixture->root, FALSE, &error);
+  g_assert_no_error (error);
+  report = lode_project_index_with (project, LODE_INDEX_FORCE, NULL, cancellable,
+                                    cancel_progress_cb, &cancel, &error);
+  g_assert_null (report);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+
+  status = lode_project_dup_status (project, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (status->state, ==, LODE_INDEX_STATE_READY);
+  g_assert_cmpuint (status->stats.n_files, ==, KILL_TREE_FILES);
+  results = search (fixture, "handler_2999_5");
+  g_assert_true (results_have_path (results, "pkg39/module_2999.py"));
+  g_assert_false (aside_exists (project));
+}
+
+/* A forced re-index killed mid-way leaves the old index whole; the next run removes what
+ * the killed one left aside. */
+static void
+test_force_killed (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) child = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(LodeIndexReport) first = NULL;
+  g_autoptr(LodeIndexReport) report = NULL;
+  g_autoptr(LodeProjectStatus) status = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+
+  make_many_files (fixture->root);
+  first = index_tree (fixture);
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  g_subprocess_launcher_setenv (launcher, "LODE_TEST_CHILD_ROOT", fixture->root, TRUE);
+  g_subprocess_launcher_setenv (launcher, "LODE_TEST_CHILD_DATA", fixture->data_dir, TRUE);
+  g_subprocess_launcher_setenv (launcher, "LODE_TEST_CHILD_FORCE", "1", TRUE);
+  child = g_subprocess_launcher_spawn (launcher, &error, self_path, NULL);
+  g_assert_no_error (error);
+  g_subprocess_wait (child, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_signaled (child));
+
+  project = lode_engine_open_project (fixture->engine, fixture->root, FALSE, &error);
+  g_assert_no_error (error);
+  g_assert_true (aside_exists (project));
+  status = lode_project_dup_status (project, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (status->state, ==, LODE_INDEX_STATE_READY);
+  g_assert_cmpuint (status->stats.n_files, ==, KILL_TREE_FILES);
+  results = search (fixture, "handler_2999_5");
+  g_assert_true (results_have_path (results, "pkg39/module_2999.py"));
+
+  report = lode_project_index (project, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (report->n_unchanged, ==, KILL_TREE_FILES);
+  g_assert_false (aside_exists (project));
 }
 
 /* An index run from a change list, as a watcher reports it. */
@@ -899,6 +1057,9 @@ main (int   argc,
   ADD ("schema-reset", test_schema_reset);
   ADD ("kill-resume", test_kill_resume);
   ADD ("cancel", test_cancel);
+  ADD ("force-search-meanwhile", test_force_search_meanwhile);
+  ADD ("force-cancelled", test_force_cancelled);
+  ADD ("force-killed", test_force_killed);
   ADD ("async", test_async);
   ADD ("change-list", test_change_list);
 #undef ADD

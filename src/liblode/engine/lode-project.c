@@ -54,10 +54,14 @@ struct _LodeProject
   const char   *reader_path;       /* (interned) the index @reader reads */
   ino_t         reader_inode;
   LodeSearcher *searcher;
+  char         *generation;    /* the index's, when the searcher last saw it */
 
   LodeEmbedder *embedder;          /* (nullable) */
   char         *embedder_notice;   /* why there is no embedder */
 };
+
+/* A meta key set on every index a forced run builds: a new value means a new index. */
+#define GENERATION_META_KEY "generation"
 
 G_DEFINE_FINAL_TYPE (LodeProject, lode_project, G_TYPE_OBJECT)
 
@@ -69,6 +73,7 @@ lode_project_finalize (GObject *object)
   g_clear_object (&self->reader);
   g_mutex_clear (&self->reader_lock);
   g_clear_object (&self->searcher);
+  g_free (self->generation);
   g_clear_object (&self->embedder);
   g_free (self->embedder_notice);
   g_clear_pointer (&self->config, lode_config_free);
@@ -554,6 +559,36 @@ seed_branch (LodeProject   *self,
   return lode_index_store_remove (self->config, store_kind (self), db_path, error);
 }
 
+/* Puts the index a forced run built aside in place of @db_path (lode_store_install()) and
+ * makes searches start afresh from it: a new connection, and a searcher with no vectors of
+ * the old index in memory. Takes @store, which is closed first. */
+static gboolean
+install_aside (LodeProject     *self,
+               LodeIndexStore  *store,
+               const char      *aside,
+               const char      *db_path,
+               GError         **error)
+{
+  g_autofree char *generation = g_uuid_string_random ();
+
+  /* Readers in other processes learn of the new index from its generation. */
+  if (!lode_index_store_set_meta (store, GENERATION_META_KEY, generation, error))
+    {
+      g_object_unref (store);
+      return FALSE;
+    }
+  g_object_unref (store);
+
+  /* Searches go on from the old index until the new one is whole. */
+  if (!lode_store_install (aside, db_path, error))
+    return FALSE;
+
+  g_mutex_lock (&self->reader_lock);
+  g_clear_object (&self->reader);
+  g_mutex_unlock (&self->reader_lock);
+  return TRUE;
+}
+
 /**
  * lode_project_index:
  * @self: a #LodeProject
@@ -581,7 +616,9 @@ lode_project_index (LodeProject            *self,
 /**
  * lode_project_index_with:
  * @self: a #LodeProject
- * @flags: %LODE_INDEX_FORCE to delete the index first and build it from scratch
+ * @flags: %LODE_INDEX_FORCE to build the index from scratch: a SQLite index is built aside
+ *   and replaces the old one when it is complete (searches answer from the old one
+ *   meanwhile, a cancelled or killed run leaves it); a Qdrant collection is deleted first
  * @changes: (nullable) (element-type LodeChange): what changed since the last run (a
  *   watcher's batch); %NULL to scan the whole tree
  * @cancellable: (nullable): a #GCancellable
@@ -610,6 +647,8 @@ lode_project_index_with (LodeProject            *self,
   g_autoptr(LodeIndexStore) store = NULL;
   g_autoptr(LodeGitHead) head = NULL;
   g_autofree char *seeded_from = NULL;
+  g_autofree char *aside = NULL;
+  gboolean force = (flags & LODE_INDEX_FORCE) != 0;
   const char *db_path;
   LodeIndexReport *report;
 
@@ -618,6 +657,7 @@ lode_project_index_with (LodeProject            *self,
 
   head = read_head (self);
   db_path = branch_db_path (self, head != NULL ? head->name : NULL);
+  aside = g_strconcat (db_path, ".new", NULL);
   if (!prepare_dir (self, error) ||
       (lock = lock_writer (self, db_path, cancellable, progress, progress_data, error)) < 0)
     {
@@ -625,7 +665,14 @@ lode_project_index_with (LodeProject            *self,
       return NULL;
     }
 
-  if ((flags & LODE_INDEX_FORCE) != 0 &&
+  /* What a forced run killed before it finished left aside. */
+  if (store_kind (self) == LODE_STORE_KIND_SQLITE && !lode_store_remove_files (aside, error))
+    {
+      g_prefix_error (error, "Cannot index %s: ", self->root);
+      return NULL;
+    }
+
+  if (force && store_kind (self) == LODE_STORE_KIND_QDRANT &&
       !lode_index_store_remove (self->config, store_kind (self), db_path, error))
     {
       g_prefix_error (error, "Cannot rebuild the index of %s: ", self->root);
@@ -641,36 +688,49 @@ lode_project_index_with (LodeProject            *self,
        * index. */
       if (g_strcmp0 (last, head->name) != 0)
         changes = NULL;
-      if ((flags & LODE_INDEX_FORCE) == 0 &&
-          !seed_branch (self, head->name, db_path, cancellable, &seeded_from, error))
+      if (!force && !seed_branch (self, head->name, db_path, cancellable, &seeded_from, error))
         return NULL;
     }
 
-  store = open_writer (self, db_path, cancellable, error);
+  /* A forced SQLite run builds the new index aside: searches answer from the old one
+   * meanwhile, and a cancelled or killed run leaves it. */
+  if (force && store_kind (self) == LODE_STORE_KIND_SQLITE)
+    store = lode_index_store_open (self->config, LODE_STORE_KIND_SQLITE, aside, 0, TRUE,
+                                   cancellable, error);
+  else
+    store = open_writer (self, db_path, cancellable, error);
   if (store == NULL)
     {
       g_prefix_error (error, "Cannot index %s: ", self->root);
       return NULL;
     }
 
-  report = lode_indexer_run (self->root, store, self->config,
-                             (flags & LODE_INDEX_FORCE) != 0 ? NULL : changes,
+  report = lode_indexer_run (self->root, store, self->config, force ? NULL : changes,
                              cancellable, progress, progress_data, error);
-  if (report == NULL)
-    {
-      g_prefix_error (error, "Cannot index %s: ", self->root);
-      return NULL;
-    }
-  if ((flags & LODE_INDEX_FORCE) != 0)
+  if (report != NULL && force)
     {
       report->reset = TRUE;
       g_free (report->reset_reason);
       report->reset_reason = g_strdup ("the index was rebuilt from scratch, as asked");
     }
+  if (report != NULL &&
+      !embed_after_index (self, store, report, cancellable, progress, progress_data, error))
+    g_clear_pointer (&report, lode_index_report_free);
 
-  if (!embed_after_index (self, store, report, cancellable, progress, progress_data, error))
+  if (force && store_kind (self) == LODE_STORE_KIND_SQLITE)
     {
-      g_clear_pointer (&report, lode_index_report_free);
+      if (report == NULL)
+        {
+          g_clear_object (&store);
+          lode_store_remove_files (aside, NULL);
+        }
+      else if (!install_aside (self, g_steal_pointer (&store), aside, db_path, error))
+        g_clear_pointer (&report, lode_index_report_free);
+    }
+
+  if (report == NULL)
+    {
+      g_prefix_error (error, "Cannot index %s: ", self->root);
       return NULL;
     }
 
@@ -714,6 +774,7 @@ dup_reader (LodeProject  *self,
             GError      **error)
 {
   const char *db_path = reading_db_path (self, NULL, NULL);
+  g_autofree char *generation = NULL;
   GStatBuf st;
 
   /* The first read, or another branch's index: the searcher's vectors in memory are of the
@@ -761,6 +822,18 @@ dup_reader (LodeProject  *self,
           return NULL;
         }
       self->reader_inode = g_stat (db_path, &st) == 0 ? st.st_ino : 0;
+    }
+
+  /* A forced run elsewhere replaced the index under the same file: chunk and vector ids
+   * start over, so the searcher's vectors in memory are of no use. */
+  generation = lode_store_dup_meta (LODE_STORE (self->reader), GENERATION_META_KEY);
+  if (g_strcmp0 (generation, self->generation) != 0)
+    {
+      g_clear_object (&self->searcher);
+      self->searcher = lode_searcher_new ();
+      lode_searcher_set_quantized (self->searcher, self->config->vector_int8);
+      g_free (self->generation);
+      self->generation = g_steal_pointer (&generation);
     }
 
   return g_object_ref (self->reader);

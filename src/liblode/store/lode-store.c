@@ -1406,6 +1406,107 @@ lode_store_open_reader (const char  *filename,
   return g_steal_pointer (&self);
 }
 
+/* Copies the database @from over @to in one write transaction of @to (SQLite's online
+ * backup), so that @to's readers, here or in another process, see the old index until the
+ * commit and the new one after it, and a crash before the commit leaves the old one. The
+ * file keeps its name, inode, WAL and shared memory: nothing has to be renamed under a
+ * connection that pairs them by name. */
+static int
+copy_database (const char  *from,
+               const char  *to,
+               char       **message)
+{
+  sqlite3 *source = NULL;
+  sqlite3 *target = NULL;
+  sqlite3_backup *backup;
+  int rc;
+
+  rc = sqlite3_open_v2 (from, &source, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_open_v2 (to, &target, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
+  if (rc == SQLITE_OK)
+    {
+      sqlite3_busy_timeout (target, 10000);
+      backup = sqlite3_backup_init (target, "main", source, "main");
+      if (backup == NULL)
+        rc = sqlite3_errcode (target);
+      else
+        {
+          /* Another writer is kept out by the project's lock; wait ten seconds at most. */
+          for (guint tries = 0; tries < 100; tries++)
+            {
+              rc = sqlite3_backup_step (backup, -1);
+              if (rc != SQLITE_BUSY && rc != SQLITE_LOCKED)
+                break;
+              sqlite3_sleep (100);
+            }
+          if (rc == SQLITE_DONE)
+            rc = sqlite3_backup_finish (backup);
+          else
+            sqlite3_backup_finish (backup);
+        }
+    }
+  if (rc == SQLITE_OK)
+    sqlite3_wal_checkpoint_v2 (target, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+  else
+    *message = g_strdup (target != NULL ? sqlite3_errmsg (target) : sqlite3_errstr (rc));
+
+  sqlite3_close_v2 (target);
+  sqlite3_close_v2 (source);
+  return rc;
+}
+
+/**
+ * lode_store_install:
+ * @from: a complete index, built aside and closed
+ * @to: the index to replace, which may be in use by readers
+ * @error: return location for a #GError
+ *
+ * Replaces the index at @to with the one at @from atomically: readers that have @to open
+ * answer from the old index until the new one is whole, then from the new one; a crash
+ * meanwhile leaves the old one. When @to is missing or damaged (no reader can use it), @from
+ * is renamed over it instead of copied. @from is deleted afterwards.
+ *
+ * Returns: %TRUE on success; on failure @to is untouched
+ */
+gboolean
+lode_store_install (const char  *from,
+                    const char  *to,
+                    GError     **error)
+{
+  g_autofree char *damage = NULL;
+  g_autofree char *message = NULL;
+  int rc;
+
+  g_return_val_if_fail (from != NULL && to != NULL, FALSE);
+
+  damage = dup_damage (to);
+  if (damage == NULL && g_file_test (to, G_FILE_TEST_IS_REGULAR))
+    {
+      rc = copy_database (from, to, &message);
+      if (rc == SQLITE_OK)
+        return lode_store_remove_files (from, error);
+      if (!is_damage (rc))
+        {
+          g_set_error (error, LODE_ERROR, LODE_ERROR_STORE,
+                       "Cannot replace the index %s with the one built aside: %s", to, message);
+          return FALSE;
+        }
+    }
+
+  if (!lode_store_remove_files (to, error))
+    return FALSE;
+  if (g_rename (from, to) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   "Cannot move the index built aside to %s: %s", to, g_strerror (saved_errno));
+      return FALSE;
+    }
+  return lode_store_remove_files (from, error);
+}
+
 /**
  * lode_store_remove_files:
  * @filename: the database file
