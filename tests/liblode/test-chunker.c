@@ -12,6 +12,7 @@
 #include <json-glib/json-glib.h>
 
 #include "lode-chunker.h"
+#include "lode-parse-budget.h"
 
 typedef struct
 {
@@ -972,6 +973,24 @@ test_time_budget (void)
   g_assert_cmpuint (covered, ==, 5000 * 6 + 1);
 }
 
+/* The budget counts the parsing thread's CPU time: time the thread spends off the CPU (a
+ * loaded machine, here a sleep) does not spend it, work does. */
+static void
+test_time_budget_cpu (void)
+{
+  volatile guint64 sink = 0;
+  gint64 give_up = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  LodeParseBudget budget = { lode_parse_budget_now () + 100 * 1000, NULL };
+
+  g_usleep (300 * 1000);
+  g_assert_false (lode_parse_budget_spent (&budget));
+
+  while (!lode_parse_budget_spent (&budget) && g_get_monotonic_time () < give_up)
+    for (guint i = 0; i < 100000; i++)
+      sink += i;
+  g_assert_true (lode_parse_budget_spent (&budget));
+}
+
 /* The visibility the symbol tools give @name, a symbol of @symbols. */
 static char *
 visibility_of (GPtrArray  *symbols,
@@ -1135,6 +1154,7 @@ main (int   argc,
   g_test_add_func ("/lode/chunker/long-line-in-code", test_long_line_in_code);
   g_test_add_func ("/lode/chunker/estimate-tokens", test_estimate_tokens);
   g_test_add_func ("/lode/chunker/time-budget", test_time_budget);
+  g_test_add_func ("/lode/chunker/time-budget-cpu", test_time_budget_cpu);
   g_test_add_func ("/lode/chunker/section-visibility", test_section_visibility);
   g_test_add_func ("/lode/chunker/cancel-parse", test_cancel_parse);
   g_test_add_func ("/lode/chunker/deep-nesting", test_deep_nesting);

@@ -1895,7 +1895,7 @@ lode_chunker_chunk (LodeChunker         *self,
 
   if (degraded != NULL)
     *degraded = NULL;
-  budget.deadline = g_get_monotonic_time () + (gint64) self->time_budget_msec * 1000;
+  budget.deadline = lode_parse_budget_now () + (gint64) self->time_budget_msec * 1000;
   budget.cancelled = &self->cancelled;
   if (lode_parse_budget_cancelled (&budget))
     {
@@ -2061,7 +2061,8 @@ lode_chunker_set_cancellable (LodeChunker  *self,
 /**
  * lode_chunker_set_time_budget:
  * @self: a #LodeChunker
- * @msec: the time one file may take to parse, query and read imports from, in milliseconds
+ * @msec: the CPU time one file may take to parse, query and read imports from on the
+ *   parsing thread, in milliseconds
  *
  * A file that takes longer is chunked by lines instead (see lode_chunker_chunk()). The
  * default is %LODE_CHUNKER_DEFAULT_TIME_BUDGET_MSEC.

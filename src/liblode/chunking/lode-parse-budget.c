@@ -42,7 +42,7 @@ parse_progress_cb (TSParseState *state)
   Parse *parse = state->payload;
 
   return lode_parse_budget_cancelled (parse->budget) ||
-         g_get_monotonic_time () >= parse->deadline;
+         lode_parse_budget_now () >= parse->deadline;
 }
 
 /**
@@ -51,7 +51,8 @@ parse_progress_cb (TSParseState *state)
  * @parser: a parser with its language set
  * @text: the text
  * @len: its length in bytes
- * @fallback_usec: the time the parse may take without a deadline in @budget; 0 for no limit
+ * @fallback_usec: the CPU time the parse may take without a deadline in @budget; 0 for no
+ *   limit
  *
  * Parses @text within what is left of @budget (and stops when the run is cancelled).
  *
@@ -77,7 +78,7 @@ lode_parse_budget_parse (const LodeParseBudget *budget,
   if (budget != NULL && budget->deadline != 0)
     parse.deadline = budget->deadline;
   else if (fallback_usec != 0)
-    parse.deadline = g_get_monotonic_time () + (gint64) fallback_usec;
+    parse.deadline = lode_parse_budget_now () + (gint64) fallback_usec;
 
   tree = ts_parser_parse_with_options (parser, NULL, input, options);
   if (tree == NULL)
