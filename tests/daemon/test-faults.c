@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <gio/gio.h>
@@ -587,10 +588,11 @@ test_kill_embedding (Fixture       *fixture,
 /* A full disk -------------------------------------------------------------------------------- */
 
 #define SMALL_DISK "size=512k"
+#define SMALL_FILE_LIMIT (512 * 1024)
 
 /* The data directory on a tmpfs of 512 KiB, in a mount namespace of our own: root's, or a
  * user namespace's where the kernel lets an unprivileged user make one. FALSE when neither
- * is possible. (A file size limit is no stand-in: SQLite reports EFBIG as an I/O error.) */
+ * is possible. */
 static gboolean
 mount_small_disk (const char *dir)
 {
@@ -617,11 +619,16 @@ mount_small_disk (const char *dir)
   return TRUE;
 }
 
+/* An index run that the disk stops: it fails with a clear error naming the tree and the
+ * cause (@cause), and leaves an index that is consistent and can be read and searched. */
 static void
-test_full_disk_in_subprocess (Fixture *fixture)
+assert_stopped_by_disk (Fixture    *fixture,
+                        const char *cause)
 {
   g_autoptr(GSubprocessLauncher) launcher = lode_launcher (fixture, fixture->data_dir);
+  g_autoptr(GSubprocessLauncher) search_launcher = lode_launcher (fixture, fixture->data_dir);
   g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GSubprocess) search = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
@@ -629,42 +636,41 @@ test_full_disk_in_subprocess (Fixture *fixture)
   g_autofree char *search_err = NULL;
   g_autofree char *state = NULL;
   g_autoptr(JsonNode) root = NULL;
-  gboolean resumed = FALSE;
-  int status;
-
-  if (!mount_small_disk (fixture->data_dir))
-    g_error ("No mount namespace after all: %s", g_strerror (errno));
-  index_fully (fixture, fixture->fresh_dir, NULL);
 
   process = spawn_lode (fixture, launcher, "index");
   g_subprocess_communicate_utf8 (process, NULL, NULL, &out, &err, &error);
   g_assert_no_error (error);
-  g_test_message ("lode index on a full disk: %s", err);
+  g_test_message ("lode index stopped by the disk: %s", err);
 
   /* A clear error, in words, and a failure status. */
   g_assert_true (g_subprocess_get_if_exited (process));
-  status = g_subprocess_get_exit_status (process);
-  g_assert_cmpint (status, ==, 1);
-  g_assert_nonnull (strstr (err, "the disk is full where the index is kept"));
+  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 1);
+  g_assert_nonnull (strstr (err, cause));
   g_assert_nonnull (strstr (err, fixture->root));
 
   /* What was stored is consistent and can be read and searched. */
   state = index_state (fixture, fixture->data_dir);
   g_assert_cmpstr (state, ==, "incomplete");
-  g_clear_pointer (&root, json_node_unref);
-  {
-    g_autoptr(GSubprocessLauncher) search_launcher = lode_launcher (fixture, fixture->data_dir);
-    g_autoptr(GSubprocess) search = NULL;
+  search = g_subprocess_launcher_spawn (search_launcher, &error, g_getenv ("LODE_CLI"),
+                                        "--no-daemon", "search", "--json", "-p",
+                                        fixture->root, "unit0_part1", NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (search, NULL, NULL, &search_out, &search_err, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_subprocess_get_exit_status (search), ==, 0);
+  parse_object (search_out, &root);
+}
 
-    search = g_subprocess_launcher_spawn (search_launcher, &error, g_getenv ("LODE_CLI"),
-                                          "--no-daemon", "search", "--json", "-p",
-                                          fixture->root, "unit0_part1", NULL);
-    g_assert_no_error (error);
-    g_subprocess_communicate_utf8 (search, NULL, NULL, &search_out, &search_err, &error);
-    g_assert_no_error (error);
-    g_assert_cmpint (g_subprocess_get_exit_status (search), ==, 0);
-    parse_object (search_out, &root);
-  }
+static void
+test_full_disk_in_subprocess (Fixture *fixture)
+{
+  gboolean resumed = FALSE;
+
+  if (!mount_small_disk (fixture->data_dir))
+    g_error ("No mount namespace after all: %s", g_strerror (errno));
+  index_fully (fixture, fixture->fresh_dir, NULL);
+
+  assert_stopped_by_disk (fixture, "the disk is full where the index is kept");
 
   /* With room again, the next run completes it. */
   g_assert_cmpint (mount ("tmpfs", fixture->data_dir, "tmpfs", MS_REMOUNT, "size=512m"), ==, 0);
@@ -705,6 +711,42 @@ test_full_disk (Fixture       *fixture,
   g_test_trap_subprocess (NULL, 600 * G_USEC_PER_SEC,
                           G_TEST_SUBPROCESS_INHERIT_STDOUT | G_TEST_SUBPROCESS_INHERIT_STDERR);
   g_test_trap_assert_passed ();
+}
+
+/* A file size limit (RLIMIT_FSIZE, as a quota would) under the data directory: SQLite calls
+ * EFBIG a disk I/O error; Lode says what was reached, the index stays consistent and usable,
+ * and the next run with the limit raised completes it. In a subprocess: the limit and the
+ * ignored SIGXFSZ (which would otherwise kill lode) are inherited by the lode it runs. */
+static void
+test_file_size_limit (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  struct rlimit limit;
+  gboolean resumed = FALSE;
+
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 600 * G_USEC_PER_SEC,
+                              G_TEST_SUBPROCESS_INHERIT_STDOUT |
+                              G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_passed ();
+      return;
+    }
+
+  index_fully (fixture, fixture->fresh_dir, NULL);
+
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+  limit.rlim_cur = SMALL_FILE_LIMIT;
+  signal (SIGXFSZ, SIG_IGN);
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+
+  assert_stopped_by_disk (fixture, "the file-size limit is reached where the index is kept");
+
+  limit.rlim_cur = limit.rlim_max;
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+  index_fully (fixture, fixture->data_dir, &resumed);
+  g_assert_true (resumed);
+  assert_same_index (fixture->data_dir, fixture->fresh_dir, fixture->root);
 }
 
 /* Killing loded during a watcher's update -------------------------------------------------- */
@@ -865,6 +907,7 @@ main (int   argc,
   ADD ("kill-embedding", NULL, test_kill_embedding);
   ADD ("kill-daemon-during-update", NULL, test_kill_daemon_during_update);
   ADD ("full-disk", NULL, test_full_disk);
+  ADD ("file-size-limit", NULL, test_file_size_limit);
 #undef ADD
 
   return g_test_run ();

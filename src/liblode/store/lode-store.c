@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include <glib/gstdio.h>
 #include <sqlite3.h>
@@ -499,6 +500,29 @@ dup_damage (const char *filename)
   return g_strstrip (message);
 }
 
+/* Whether the index or its WAL has grown to the process's file size limit (RLIMIT_FSIZE),
+ * within a few pages: SQLite reports the EFBIG of a write past it as a mere I/O error, and
+ * the errno is gone by the time the statement returns. */
+static gboolean
+over_file_size_limit (const char *filename)
+{
+  static const char *const suffixes[] = { "", "-wal" };
+  struct rlimit limit;
+
+  if (getrlimit (RLIMIT_FSIZE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+    return FALSE;
+
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    {
+      g_autofree char *path = g_strconcat (filename, suffixes[i], NULL);
+      GStatBuf st;
+
+      if (g_stat (path, &st) == 0 && (guint64) st.st_size + 64 * 1024 >= limit.rlim_cur)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static gboolean
 set_db_error (LodeStore   *self,
               int          rc,
@@ -516,6 +540,14 @@ set_db_error (LodeStore   *self,
       /* What was committed before stays whole and searchable; the next run resumes. */
       g_set_error (error, LODE_ERROR, LODE_ERROR_STORE, "%s: the disk is full where the index "
                    "is kept (%s): free some space and index again to complete it", what, dir);
+    }
+  else if ((rc & 0xff) == SQLITE_IOERR && over_file_size_limit (self->filename))
+    {
+      g_autofree char *dir = g_path_get_dirname (self->filename);
+
+      g_set_error (error, LODE_ERROR, LODE_ERROR_STORE, "%s: the file-size limit is reached "
+                   "where the index is kept (%s): raise it (ulimit -f) and index again to "
+                   "complete it", what, dir);
     }
   else if (is_damage (rc))
     {
