@@ -143,12 +143,11 @@ test_load_during_reindex_and_branch_switch (Fixture       *fixture,
   pid = daemon_pid (fixture->proxy);
   rss_before = daemon_rss_kib (pid);
 
-  /* The re-index of a changed tree and the branch switch begin, then the clients search
-   * both projects. The re-index is not forced: a forced one removes the index before it
-   * builds the new one, and searches meanwhile fail with "not indexed yet" (issue 16, see
-   * bench/README.md). */
+  /* A forced re-index of a changed tree and the branch switch begin, then the clients
+   * search both projects: the forced one builds its index aside, so searches meanwhile
+   * answer from the old one. */
   test_write_generated_tree (fixture->reindexed, 1);
-  lode_dbus_daemon1_call_index (fixture->proxy, fixture->reindexed, FALSE, NULL,
+  lode_dbus_daemon1_call_index (fixture->proxy, fixture->reindexed, TRUE, NULL,
                                 test_result_cb, &reindexed);
   test_git (fixture->watched, "checkout", "-q", "feature", NULL);
   load = daemon_load_start (&spec);
