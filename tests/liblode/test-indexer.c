@@ -446,9 +446,10 @@ test_schema_reset (Fixture       *fixture,
 #define KILL_TREE_FILES 3000
 
 static void
-make_many_files (const char *root)
+make_files (const char *root,
+            guint       n_files)
 {
-  for (guint i = 0; i < KILL_TREE_FILES; i++)
+  for (guint i = 0; i < n_files; i++)
     {
       g_autofree char *rel = g_strdup_printf ("pkg%02u/module_%04u.py", i % 40, i);
       GString *text = g_string_new (NULL);
@@ -474,11 +475,14 @@ child_progress_cb (const LodeIndexProgress *progress,
 {
   /* A real SIGKILL in the middle of a batch (batches are 512 files): no handler runs, no
    * transaction is closed. Killing from inside makes the moment deterministic. */
-  if (progress->phase == LODE_INDEX_PHASE_INDEXING && progress->done == KILL_AT)
+  guint kill_at = GPOINTER_TO_UINT (user_data);
+
+  if (progress->phase == LODE_INDEX_PHASE_INDEXING && progress->done == kill_at)
     kill (getpid (), SIGKILL);
 }
 
-/* The child of the kill test: index the tree named by the environment until it kills itself. */
+/* The child of the kill tests: index the tree named by the environment (forced when
+ * LODE_TEST_CHILD_FORCE is set) until it kills itself after LODE_TEST_CHILD_KILL_AT files. */
 static int
 run_child (const char *root,
            const char *data_dir)
@@ -488,6 +492,8 @@ run_child (const char *root,
   g_autoptr(LodeProject) project = NULL;
   g_autoptr(LodeIndexReport) report = NULL;
   g_autoptr(GError) error = NULL;
+  const char *kill_at_text = g_getenv ("LODE_TEST_CHILD_KILL_AT");
+  guint kill_at = kill_at_text != NULL ? (guint) atoi (kill_at_text) : KILL_AT;
 
   g_free (config->data_dir);
   config->data_dir = g_strdup (data_dir);
@@ -498,7 +504,8 @@ run_child (const char *root,
     report = lode_project_index_with (project,
                                       g_getenv ("LODE_TEST_CHILD_FORCE") != NULL
                                         ? LODE_INDEX_FORCE : LODE_INDEX_FLAGS_NONE,
-                                      NULL, NULL, child_progress_cb, NULL, &error);
+                                      NULL, NULL, child_progress_cb,
+                                      GUINT_TO_POINTER (kill_at), &error);
   if (report == NULL)
     {
       g_printerr ("%s\n", error->message);
@@ -537,7 +544,7 @@ test_kill_resume (Fixture       *fixture,
   g_autoptr(LodeStore) fresh_store = NULL;
   g_autofree char *fresh_dir = g_build_filename (fixture->data_dir, "..", "fresh", NULL);
 
-  make_many_files (fixture->root);
+  make_files (fixture->root, KILL_TREE_FILES);
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
   g_subprocess_launcher_setenv (launcher, "LODE_TEST_CHILD_ROOT", fixture->root, TRUE);
@@ -609,7 +616,7 @@ test_cancel (Fixture       *fixture,
   g_autoptr(LodeIndexReport) report = NULL;
   CancelData cancel = { cancellable, 700 };
 
-  make_many_files (fixture->root);
+  make_files (fixture->root, KILL_TREE_FILES);
   project = lode_engine_open_project (fixture->engine, fixture->root, FALSE, &error);
   g_assert_no_error (error);
   report = lode_project_index (project, cancellable, cancel_progress_cb, &cancel, &error);
@@ -623,6 +630,9 @@ test_cancel (Fixture       *fixture,
   g_assert_cmpuint (report->n_files, ==, KILL_TREE_FILES);
   g_assert_cmpuint (report->n_unchanged, >=, 700);
 }
+
+/* A smaller tree than the kill test's: each forced-run test indexes it twice. */
+#define FORCE_TREE_FILES 600
 
 typedef struct
 {
@@ -647,10 +657,10 @@ search_progress_cb (const LodeIndexProgress *progress,
     return;
 
   during->n_searches++;
-  options.query = "handler_2999_5";
+  options.query = "handler_599_5";
   options.limit = 50;
   results = lode_project_search (during->project, &options, NULL, &during->error);
-  during->found = results != NULL && results_have_path (results, "pkg39/module_2999.py");
+  during->found = results != NULL && results_have_path (results, "pkg39/module_0599.py");
 }
 
 static gboolean
@@ -672,9 +682,9 @@ test_force_search_meanwhile (Fixture       *fixture,
   g_autoptr(LodeIndexReport) first = NULL;
   g_autoptr(LodeIndexReport) report = NULL;
   g_autoptr(GPtrArray) results = NULL;
-  SearchDuring during = { NULL, 1500, 0, FALSE, NULL };
+  SearchDuring during = { NULL, FORCE_TREE_FILES / 2, 0, FALSE, NULL };
 
-  make_many_files (fixture->root);
+  make_files (fixture->root, FORCE_TREE_FILES);
   first = index_tree (fixture);
   write_file (fixture->root, "added.py", "def added_after_first_run():\n    return 1\n", -1);
 
@@ -685,7 +695,7 @@ test_force_search_meanwhile (Fixture       *fixture,
                                     &during, &error);
   g_assert_no_error (error);
   g_assert_true (report->reset);
-  g_assert_cmpuint (report->n_files, ==, KILL_TREE_FILES + 1);
+  g_assert_cmpuint (report->n_files, ==, FORCE_TREE_FILES + 1);
 
   g_assert_cmpuint (during.n_searches, ==, 1);
   g_assert_no_error (during.error);
@@ -695,8 +705,8 @@ test_force_search_meanwhile (Fixture       *fixture,
   results = search (fixture, "added_after_first_run");
   g_assert_true (results_have_path (results, "added.py"));
   g_clear_pointer (&results, g_ptr_array_unref);
-  results = search (fixture, "handler_2999_5");
-  g_assert_true (results_have_path (results, "pkg39/module_2999.py"));
+  results = search (fixture, "handler_599_5");
+  g_assert_true (results_have_path (results, "pkg39/module_0599.py"));
   g_assert_false (aside_exists (project));
   assert_full_coverage (fixture);
 }
@@ -713,9 +723,9 @@ test_force_cancelled (Fixture       *fixture,
   g_autoptr(LodeIndexReport) report = NULL;
   g_autoptr(LodeProjectStatus) status = NULL;
   g_autoptr(GPtrArray) results = NULL;
-  CancelData cancel = { cancellable, 700 };
+  CancelData cancel = { cancellable, FORCE_TREE_FILES / 2 };
 
-  make_many_files (fixture->root);
+  make_files (fixture->root, FORCE_TREE_FILES);
   first = index_tree (fixture);
 
   project = lode_engine_open_project (fixture->engine, fixture->root, FALSE, &error);
@@ -729,9 +739,9 @@ test_force_cancelled (Fixture       *fixture,
   status = lode_project_dup_status (project, &error);
   g_assert_no_error (error);
   g_assert_cmpint (status->state, ==, LODE_INDEX_STATE_READY);
-  g_assert_cmpuint (status->stats.n_files, ==, KILL_TREE_FILES);
-  results = search (fixture, "handler_2999_5");
-  g_assert_true (results_have_path (results, "pkg39/module_2999.py"));
+  g_assert_cmpuint (status->stats.n_files, ==, FORCE_TREE_FILES);
+  results = search (fixture, "handler_599_5");
+  g_assert_true (results_have_path (results, "pkg39/module_0599.py"));
   g_assert_false (aside_exists (project));
 }
 
@@ -750,13 +760,14 @@ test_force_killed (Fixture       *fixture,
   g_autoptr(LodeProjectStatus) status = NULL;
   g_autoptr(GPtrArray) results = NULL;
 
-  make_many_files (fixture->root);
+  make_files (fixture->root, FORCE_TREE_FILES);
   first = index_tree (fixture);
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
   g_subprocess_launcher_setenv (launcher, "LODE_TEST_CHILD_ROOT", fixture->root, TRUE);
   g_subprocess_launcher_setenv (launcher, "LODE_TEST_CHILD_DATA", fixture->data_dir, TRUE);
   g_subprocess_launcher_setenv (launcher, "LODE_TEST_CHILD_FORCE", "1", TRUE);
+  g_subprocess_launcher_setenv (launcher, "LODE_TEST_CHILD_KILL_AT", "300", TRUE);
   child = g_subprocess_launcher_spawn (launcher, &error, self_path, NULL);
   g_assert_no_error (error);
   g_subprocess_wait (child, NULL, &error);
@@ -769,13 +780,13 @@ test_force_killed (Fixture       *fixture,
   status = lode_project_dup_status (project, &error);
   g_assert_no_error (error);
   g_assert_cmpint (status->state, ==, LODE_INDEX_STATE_READY);
-  g_assert_cmpuint (status->stats.n_files, ==, KILL_TREE_FILES);
-  results = search (fixture, "handler_2999_5");
-  g_assert_true (results_have_path (results, "pkg39/module_2999.py"));
+  g_assert_cmpuint (status->stats.n_files, ==, FORCE_TREE_FILES);
+  results = search (fixture, "handler_599_5");
+  g_assert_true (results_have_path (results, "pkg39/module_0599.py"));
 
   report = lode_project_index (project, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (report->n_unchanged, ==, KILL_TREE_FILES);
+  g_assert_cmpuint (report->n_unchanged, ==, FORCE_TREE_FILES);
   g_assert_false (aside_exists (project));
 }
 
@@ -942,7 +953,7 @@ test_async (Fixture       *fixture,
   guint watchdog;
   gulong handler;
 
-  make_many_files (fixture->root);
+  make_files (fixture->root, KILL_TREE_FILES);
 
   watchdog = g_timeout_add_seconds (60, watchdog_cb, NULL);
   handler = g_signal_connect (fixture->engine, "index-progress",
