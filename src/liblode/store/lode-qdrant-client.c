@@ -18,6 +18,9 @@
 #define DEFAULT_TIMEOUT_SECONDS   60
 #define DEFAULT_MAX_RETRIES       6
 #define DEFAULT_RETRY_DELAY_MSEC  500
+/* A read (a search, a scroll, a count) is sent again at most this often: someone is waiting
+ * for its answer, and nothing is lost when it fails. */
+#define MAX_READ_RETRIES          2
 /* A server that asks for a longer pause than this gets an error instead of a wait. */
 #define MAX_RETRY_WAIT_MSEC       (2 * 60 * 1000)
 /* Points per upsert request, whatever their size: Qdrant applies a request as one operation,
@@ -393,11 +396,25 @@ redact (LodeQdrantClient *self,
   error->message = g_string_free (g_steal_pointer (&text), FALSE);
 }
 
+/* Whether @method on @path changes what the server keeps: reads are GETs and the POSTs that
+ * query, scroll or count points. */
+static gboolean
+request_writes (const char *method,
+                const char *path)
+{
+  if (strcmp (method, "GET") == 0)
+    return FALSE;
+  return strcmp (method, "POST") != 0 ||
+         !(g_str_has_suffix (path, "/points/query") || g_str_has_suffix (path, "/points/scroll") ||
+           g_str_has_suffix (path, "/points/count") || g_str_has_suffix (path, "/points/search"));
+}
+
 /* Sends @body (NULL for none) and returns the answer's JSON root. Retries what a busy or
  * restarting cluster answers (429, 502, 503, 504), timeouts and lost connections, with the
- * server's Retry-After or an exponential backoff; every request Lode sends is idempotent
- * (upserts by id, deletes by filter, reads), so sending one again after a connection broke
- * mid-request is safe. Runs on a private main context: it blocks the calling thread. */
+ * server's Retry-After or an exponential backoff (reads fewer times than writes); every
+ * request Lode sends is idempotent (upserts by id, deletes by filter, reads), so sending one
+ * again after a connection broke mid-request is safe. Runs on a private main context: it
+ * blocks the calling thread. */
 static JsonNode *
 request (LodeQdrantClient  *self,
          const char        *method,
@@ -409,6 +426,8 @@ request (LodeQdrantClient  *self,
   g_autoptr(GMainContext) context = g_main_context_new ();
   g_autofree char *uri = g_strconcat (self->url, path, NULL);
   g_autoptr(GError) last_error = NULL;
+  gboolean writes = request_writes (method, path);
+  guint max_retries = writes ? self->max_retries : MIN (self->max_retries, MAX_READ_RETRIES);
   JsonNode *result = NULL;
   guint attempt;
 
@@ -525,12 +544,14 @@ request (LodeQdrantClient  *self,
           g_clear_object (&exchange.message);
         }
 
-      if (attempt >= self->max_retries)
+      if (attempt >= max_retries)
         {
           g_set_error (error, LODE_ERROR, LODE_ERROR_STORE,
-                       "Qdrant at %s did not answer %s %s after %u attempts (%s); what was "
-                       "written before is kept, and the next run resumes from there",
-                       self->url, method, path, attempt + 1, last_error->message);
+                       "Qdrant at %s did not answer %s %s after %u attempts (%s)%s",
+                       self->url, method, path, attempt + 1, last_error->message,
+                       writes ? "; what was written before is kept, and the next run resumes "
+                                "from there"
+                              : "");
           break;
         }
       if (wait < 0)
