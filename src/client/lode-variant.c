@@ -342,6 +342,8 @@ lode_project_status_to_variant (const LodeProjectStatus *status)
   g_variant_dict_insert (&dict, "lines", "t", status->stats.n_lines);
   g_variant_dict_insert (&dict, "bytes", "t", status->stats.n_bytes);
   g_variant_dict_insert (&dict, "index_bytes", "t", status->db_size);
+  insert_string (&dict, "branch", status->branch);
+  insert_string (&dict, "branch_fallback", status->branch_fallback);
   insert_string (&dict, "embedding_model", status->embedding_model);
   g_variant_dict_insert (&dict, "embedded_chunks", "u", status->n_embedded);
   g_variant_dict_insert (&dict, "embeddable_chunks", "u", status->n_embeddable);

@@ -11,6 +11,7 @@
 #include <signal.h>
 
 #include "lode-client.h"
+#include "lode-variant.h"
 #include "test-helpers.h"
 
 /*
@@ -276,6 +277,32 @@ test_running_daemon_without_service_file (Fixture       *fixture,
   g_assert_no_error (error);
 }
 
+/* What a D-Bus client gets from Status carries what codebase_status says: the branch. */
+static void
+test_status_variant_branch (void)
+{
+  g_autoptr(LodeProjectStatus) status = g_new0 (LodeProjectStatus, 1);
+  g_autoptr(GVariant) variant = NULL;
+  const char *branch = NULL, *fallback = NULL;
+
+  status->root = g_strdup ("/src/tree");
+  status->id = g_strdup ("0123abcd");
+  status->languages = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  status->branch = g_strdup ("feature/x");
+  status->branch_fallback = g_strdup ("main");
+  variant = g_variant_ref_sink (lode_project_status_to_variant (status));
+  g_assert_true (g_variant_lookup (variant, "branch", "&s", &branch));
+  g_assert_cmpstr (branch, ==, "feature/x");
+  g_assert_true (g_variant_lookup (variant, "branch_fallback", "&s", &fallback));
+  g_assert_cmpstr (fallback, ==, "main");
+
+  g_clear_pointer (&status->branch, g_free);
+  g_clear_pointer (&status->branch_fallback, g_free);
+  g_clear_pointer (&variant, g_variant_unref);
+  variant = g_variant_ref_sink (lode_project_status_to_variant (status));
+  g_assert_false (g_variant_lookup (variant, "branch", "&s", &branch));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -291,6 +318,7 @@ main (int   argc,
   ADD ("daemon-only-never-in-process", TRUE, test_daemon_only_never_in_process);
   ADD ("running-daemon-without-service-file", FALSE, test_running_daemon_without_service_file);
 #undef ADD
+  g_test_add_func ("/lode/client/status-variant-branch", test_status_variant_branch);
 
   return g_test_run ();
 }
