@@ -149,6 +149,39 @@ test_no_commands_from_tree (RepoFixture   *fixture,
   g_assert_true (g_file_test (marker, G_FILE_TEST_EXISTS));
 }
 
+/* A filter driver of the tree's configuration: git would run its clean command on every
+ * stat-dirty file while it compares the work tree with the index. */
+static void
+test_no_filters_from_tree (RepoFixture   *fixture,
+                           gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) files = NULL;
+  g_autofree char *filter = g_build_filename (fixture->root, ".git", "filter.sh", NULL);
+  g_autofree char *marker = g_build_filename (fixture->root, ".git", "filter-ran", NULL);
+  g_autofree char *script = g_strdup_printf ("#!/bin/sh\ntouch '%s'\nexec cat\n", marker);
+  g_autofree char *clean = g_strdup_printf ("config filter.a.b=c.clean %s", filter);
+  g_autofree char *text = NULL;
+
+  g_assert_true (g_file_set_contents (filter, script, -1, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_chmod (filter, 0755), ==, 0);
+  write_file (fixture, ".git/info/attributes", "*.c filter=a.b=c\n");
+  git (fixture, clean);
+  git (fixture, "config filter.a.b=c.required true");
+  write_file (fixture, "src/a.c", "int a = 2;\n");
+
+  files = lode_git_dup_changed_files (fixture->root, NULL, NULL, &error);
+  g_assert_no_error (error);
+  text = changes_to_string (files);
+  g_assert_cmpstr (text, ==, "M:src/a.c");
+  g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+
+  /* The filter does run when git is asked directly: the test would see it. */
+  git (fixture, "diff --name-status HEAD");
+  g_assert_true (g_file_test (marker, G_FILE_TEST_EXISTS));
+}
+
 static void
 test_range (RepoFixture   *fixture,
             gconstpointer  data)
@@ -271,6 +304,8 @@ main (int   argc,
   g_test_add ("/lode/impact/range", RepoFixture, NULL, repo_setup, test_range, repo_teardown);
   g_test_add ("/lode/impact/no-commands-from-tree", RepoFixture, NULL, repo_setup,
               test_no_commands_from_tree, repo_teardown);
+  g_test_add ("/lode/impact/no-filters-from-tree", RepoFixture, NULL, repo_setup,
+              test_no_filters_from_tree, repo_teardown);
   g_test_add ("/lode/impact/bad-input", RepoFixture, NULL, repo_setup, test_bad_input,
               repo_teardown);
   g_test_add_func ("/lode/impact/rank", test_rank);

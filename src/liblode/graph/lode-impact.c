@@ -29,11 +29,14 @@ lode_changed_file_free (LodeChangedFile *file)
 
 /* Runs `git ARGV…` in @root and returns its standard output. The tree's own configuration
  * may name commands for git to run (core.fsmonitor, a hook started by every command that
- * reads the index): switched off, and the index is never rewritten (optional locks), so that
- * asking what changed neither runs code from the tree nor writes into it. */
+ * reads the index; the filter drivers of @filters, whose clean command runs when the work
+ * tree is compared with the index): switched off, and the index is never rewritten
+ * (optional locks), so that asking what changed neither runs code from the tree nor writes
+ * into it. */
 static GBytes *
 run_git (const char          *root,
          const char *const   *args,
+         const char *const   *filters,
          GCancellable        *cancellable,
          GError             **error)
 {
@@ -58,6 +61,30 @@ run_git (const char          *root,
   g_subprocess_launcher_unsetenv (launcher, "GIT_DIR");
   g_subprocess_launcher_unsetenv (launcher, "GIT_WORK_TREE");
   g_subprocess_launcher_setenv (launcher, "GIT_OPTIONAL_LOCKS", "0", TRUE);
+  /* Settings passed by environment (GIT_CONFIG_COUNT, git ≥ 2.31) keep a driver name as it
+   * is, dots and `=` included; an empty command is no filter. */
+  for (guint i = 0; filters != NULL && filters[i] != NULL; i++)
+    {
+      static const char *const keys[] = { "clean", "smudge", "process", "required" };
+
+      for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+        {
+          guint n = i * G_N_ELEMENTS (keys) + k;
+          g_autofree char *key_var = g_strdup_printf ("GIT_CONFIG_KEY_%u", n);
+          g_autofree char *value_var = g_strdup_printf ("GIT_CONFIG_VALUE_%u", n);
+          g_autofree char *key = g_strdup_printf ("filter.%s.%s", filters[i], keys[k]);
+
+          g_subprocess_launcher_setenv (launcher, key_var, key, TRUE);
+          g_subprocess_launcher_setenv (launcher, value_var,
+                                        strcmp (keys[k], "required") == 0 ? "false" : "", TRUE);
+        }
+    }
+  if (filters != NULL && filters[0] != NULL)
+    {
+      g_autofree char *count = g_strdup_printf ("%u", g_strv_length ((char **) filters) * 4);
+
+      g_subprocess_launcher_setenv (launcher, "GIT_CONFIG_COUNT", count, TRUE);
+    }
 
   process = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv, error);
   if (process == NULL)
@@ -71,7 +98,10 @@ run_git (const char          *root,
 
   if (!g_subprocess_get_if_exited (process) || g_subprocess_get_exit_status (process) != 0)
     {
-      g_autofree char *message = g_strndup (g_bytes_get_data (err, NULL), g_bytes_get_size (err));
+      /* (an empty output has no data at all) */
+      g_autofree char *message = g_strndup (g_bytes_get_size (err) > 0
+                                              ? g_bytes_get_data (err, NULL) : "",
+                                            g_bytes_get_size (err));
       char *newline = strchr (message, '\n');
 
       /* git's first line says what is wrong; a usage text may follow. */
@@ -83,6 +113,36 @@ run_git (const char          *root,
     }
 
   return g_steal_pointer (&out);
+}
+
+/* The filter drivers (`filter.NAME.clean` and the like) the tree's configuration names. */
+static GStrv
+dup_filter_drivers (const char   *root,
+                    GCancellable *cancellable)
+{
+  const char *argv[] = {
+    "config", "-z", "--name-only", "--get-regexp", "^filter\\.", NULL
+  };
+  g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  /* Exits 1 when there is none. */
+  g_autoptr(GBytes) out = run_git (root, argv, NULL, cancellable, NULL);
+  gsize len = 0;
+  const char *data = out != NULL ? g_bytes_get_data (out, &len) : NULL;
+
+  for (const char *p = data; p != NULL && p < data + len; p += strnlen (p, data + len - p) + 1)
+    {
+      g_autofree char *key = g_strndup (p, strnlen (p, data + len - p));
+      char *last_dot = strrchr (key, '.');
+      char *name = key + strlen ("filter.");
+
+      if (last_dot == NULL || last_dot <= name)
+        continue;
+      *last_dot = '\0';
+      if (g_hash_table_add (seen, g_strdup (name)))
+        g_strv_builder_add (names, name);
+    }
+  return g_strv_builder_end (names);
 }
 
 /* Parses `git diff --name-status -z` output: "M\0path\0", "R100\0old\0new\0". */
@@ -181,6 +241,7 @@ lode_git_dup_changed_files (const char    *root,
   };
   const char *check_argv[] = { "rev-parse", "--is-inside-work-tree", NULL };
   g_autoptr(GBytes) check = NULL;
+  g_auto(GStrv) filters = NULL;
 
   g_return_val_if_fail (root != NULL, NULL);
   g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), NULL);
@@ -194,7 +255,7 @@ lode_git_dup_changed_files (const char    *root,
       return NULL;
     }
 
-  check = run_git (root, check_argv, cancellable, NULL);
+  check = run_git (root, check_argv, NULL, cancellable, NULL);
   if (check == NULL)
     {
       g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
@@ -202,8 +263,10 @@ lode_git_dup_changed_files (const char    *root,
       return NULL;
     }
 
+  filters = dup_filter_drivers (root, cancellable);
   files = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_changed_file_free);
-  diff = run_git (root, rev_range != NULL ? range_argv : worktree_argv, cancellable, error);
+  diff = run_git (root, rev_range != NULL ? range_argv : worktree_argv,
+                  (const char *const *) filters, cancellable, error);
   if (diff == NULL || !parse_name_status (diff, files, error))
     {
       g_prefix_error (error, "Cannot list the changes of %s: ",
@@ -213,7 +276,9 @@ lode_git_dup_changed_files (const char    *root,
 
   if (rev_range == NULL)
     {
-      g_autoptr(GBytes) untracked = run_git (root, untracked_argv, cancellable, error);
+      g_autoptr(GBytes) untracked = run_git (root, untracked_argv,
+                                                 (const char *const *) filters, cancellable,
+                                                 error);
       gsize len = 0;
       const char *data;
 
