@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "lode-ignore-private.h"
 #include "lode-project-config.h"
 #include "lode-watcher.h"
@@ -628,10 +630,15 @@ enter_polling (LodeWatcher *self,
       g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_POLLING]);
     }
 
-  set_status (self, g_strdup_printf ("Not watching live: %s (%u directories). Rescanning "
-                                     "every %u s instead; raise fs.inotify.max_user_watches "
-                                     "to watch live.", reason, wanted,
-                                     self->rescan_interval));
+  set_status (self, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                  "Not watching live: %s (%u directory). "
+                                                  "Rescanning every %u s instead; raise "
+                                                  "fs.inotify.max_user_watches to watch live.",
+                                                  "Not watching live: %s (%u directories). "
+                                                  "Rescanning every %u s instead; raise "
+                                                  "fs.inotify.max_user_watches to watch live.",
+                                                  wanted),
+                                     reason, wanted, self->rescan_interval));
   g_clear_handle_id (&self->rescan_source, g_source_remove);
   self->rescan_source = g_timeout_add_seconds (self->rescan_interval, rescan_cb, self);
 }
@@ -661,8 +668,8 @@ watch_dirs (LodeWatcher *self,
   if (watches_in_use + wanted > budget)
     {
       g_autofree char *reason =
-        g_strdup_printf ("the tree needs more inotify watches than the budget allows "
-                         "(%u in use, %u more needed, budget %u)",
+        g_strdup_printf (_("the tree needs more inotify watches than the budget allows "
+                           "(%u in use, %u more needed, budget %u)"),
                          watches_in_use, wanted, budget);
 
       enter_polling (self, g_hash_table_size (self->monitors) + wanted, reason);
@@ -689,7 +696,7 @@ watch_dirs (LodeWatcher *self,
           if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE))
             {
               enter_polling (self, g_hash_table_size (self->monitors) + wanted,
-                             "the kernel's inotify watch limit is reached");
+                             _("the kernel's inotify watch limit is reached"));
               return;
             }
           g_debug ("Cannot watch %s: %s", abs, error->message);
