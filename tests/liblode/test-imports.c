@@ -422,6 +422,38 @@ test_bad_input (void)
   }
 }
 
+/* A wildcard with nothing before it (`import _`, `import *`) names nothing: no edge, and the
+ * resolver does not read past the specifier's parts (found by fuzz-imports). */
+static void
+test_bare_wildcard (void)
+{
+  static const char * const paths[] = { "src/main/scala/acme/Main.scala", "A.kt", NULL };
+  static const char * const sources[] = { "import _\n", "import *\n", "import acme._\n" };
+  g_autoptr(LodeImportResolver) resolver = lode_import_resolver_new ("/nonexistent", paths);
+
+  for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
+    for (guint p = 0; paths[p] != NULL; p++)
+      {
+        g_autoptr(GPtrArray) imports = NULL;
+        g_autoptr(GError) error = NULL;
+        const LodeLanguage *language = lode_language_for_path (paths[p]);
+
+        g_assert_true (lode_imports_extract (language, sources[i], strlen (sources[i]), NULL,
+                                             &imports, &error));
+        g_assert_no_error (error);
+        for (guint j = 0; j < imports->len; j++)
+          {
+            g_autofree char *package = NULL;
+            g_auto(GStrv) targets = lode_import_resolver_resolve_all (resolver, paths[p],
+                                                                      imports->pdata[j],
+                                                                      &package);
+
+            g_assert_nonnull (targets);
+            g_assert_cmpuint (g_strv_length (targets), ==, 0);
+          }
+      }
+}
+
 /* Many imports are all found, and a minified file the chunker does not parse still gives
  * its imports through the chunker. */
 static void
@@ -623,6 +655,7 @@ main (int    argc,
 
   g_test_add_func ("/lode/imports/kinds", test_kinds);
   g_test_add_func ("/lode/imports/bad-input", test_bad_input);
+  g_test_add_func ("/lode/imports/bare-wildcard", test_bare_wildcard);
   g_test_add_func ("/lode/imports/many", test_many);
   g_test_add_func ("/lode/imports/incremental", test_incremental);
   g_test_add_func ("/lode/imports/declarations-advance", test_declarations_advance);

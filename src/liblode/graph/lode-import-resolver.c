@@ -2371,6 +2371,9 @@ resolve_jvm (Resolve *r)
       /* `import static a.B.*`: the members of class B. */
       n--;
       wildcard = TRUE;
+      /* `import _` alone names nothing. */
+      if (n == 0)
+        return;
     }
 
   for (guint k = n - 1; k >= 1; k--)
