@@ -8,7 +8,7 @@
 # instead. It keeps collections in memory and answers like Qdrant does (collections, payload
 # indexes, points upsert/retrieve/scroll/count/delete with filters, the query API with
 # prefetch legs and RRF fusion, dense vectors with cosine or dot distance, sparse vectors with
-# the IDF modifier). Its routes are its own (ROUTES). Given Qdrant's OpenAPI document
+# the IDF modifier, collection aliases). Its routes are its own (ROUTES). Given Qdrant's OpenAPI document
 # (--openapi), it also checks every request body and every response body against it: a request
 # Qdrant would reject as malformed is answered with 400 and recorded, a response that does not
 # fit the document is recorded too (GET /__loopback/state). Without the document (a clean
@@ -19,7 +19,8 @@
 #                               "kind": "status"|"hang"|"drop"|"drop-after-apply",
 #                               "status": 503, "retry_after": 1}]
 #   GET  /__loopback/state    {"violations": [...], "requests": [{"method", "path", "status",
-#                               "bytes"}], "collections": {name: n_points}}
+#                               "bytes"}], "collections": {name: n_points},
+#                               "aliases": {alias: collection}}
 #   POST /__loopback/reset    forget collections, faults, log and violations
 #
 # It prints "PORT <n>" on its first line of stdout once it listens on 127.0.0.1 and runs until
@@ -85,6 +86,9 @@ def openapi_to_json_schema(node):
 ROUTES = [
     ("GET", "/"),
     ("GET", "/collections"),
+    ("GET", "/aliases"),
+    ("POST", "/collections/aliases"),
+    ("GET", "/collections/{collection_name}/aliases"),
     ("GET", "/collections/{collection_name}"),
     ("PUT", "/collections/{collection_name}"),
     ("DELETE", "/collections/{collection_name}"),
@@ -537,6 +541,7 @@ class State:
 
     def reset(self):
         self.collections = {}
+        self.aliases = {}       # alias -> collection, as Qdrant keeps them
         self.faults = []
         self.requests = []
         self.violations = []
@@ -565,10 +570,44 @@ def ok(result, start):
 
 
 def get_collection(state, name):
+    """A collection by its name or one of its aliases, as Qdrant resolves names for every
+    operation on a collection's points, its info and its payload indexes."""
     collection = state.collections.get(name)
+    if collection is None and name in state.aliases:
+        collection = state.collections.get(state.aliases[name])
     if collection is None:
         raise ApiError(404, "Not found: Collection `%s` doesn't exist!" % name)
     return collection
+
+
+def alias_list(aliases):
+    return {"aliases": [{"alias_name": alias, "collection_name": collection}
+                        for alias, collection in sorted(aliases.items())]}
+
+
+def update_aliases(state, actions):
+    """Qdrant applies the actions one after the other under one lock, so no request sees
+    a state between two of them; an action that fails ends the request, the ones before it
+    stay applied (each is persisted as it is made)."""
+    for action in actions:
+        if "create_alias" in action:
+            collection = action["create_alias"]["collection_name"]
+            alias = action["create_alias"]["alias_name"]
+            if collection not in state.collections:
+                raise ApiError(404, "Not found: Collection `%s` doesn't exist!" % collection)
+            if alias in state.collections:
+                raise ApiError(409, "Wrong input: Collection `%s` already exists!" % alias)
+            state.aliases[alias] = collection
+        elif "delete_alias" in action:
+            state.aliases.pop(action["delete_alias"]["alias_name"], None)
+        elif "rename_alias" in action:
+            old = action["rename_alias"]["old_alias_name"]
+            if old not in state.aliases:
+                raise ApiError(404, "Not found: Alias %s does not exists!" % old)
+            state.aliases[action["rename_alias"]["new_alias_name"]] = state.aliases.pop(old)
+        else:
+            raise ApiError(400, "Format error in JSON body: unknown alias operation %s"
+                           % json.dumps(action)[:200])
 
 
 def handle(state, method, template, params, query, body):
@@ -580,17 +619,31 @@ def handle(state, method, template, params, query, body):
                      "commit": "0" * 40}
     if template == "/collections" and method == "GET":
         return ok({"collections": [{"name": n} for n in sorted(state.collections)]}, start)
+    if template == "/aliases":
+        return ok(alias_list(state.aliases), start)
+    if template == "/collections/aliases":
+        update_aliases(state, body["actions"])
+        return ok(True, start)
+    if template == "/collections/{collection_name}/aliases":
+        target = get_collection(state, name).name
+        return ok(alias_list({a: c for a, c in state.aliases.items() if c == target}), start)
     if template == "/collections/{collection_name}/exists":
-        return ok({"exists": name in state.collections}, start)
+        return ok({"exists": name in state.collections or
+                   state.aliases.get(name) in state.collections}, start)
     if template == "/collections/{collection_name}":
         if method == "GET":
             return ok(get_collection(state, name).info(), start)
         if method == "PUT":
             if name in state.collections:
                 raise ApiError(409, "Wrong input: Collection `%s` already exists!" % name)
+            if name in state.aliases:
+                raise ApiError(400, "Wrong input: Can't create collection with name %s. Alias "
+                               "with the same name already exists" % name)
             state.collections[name] = Collection(name, body or {})
             return ok(True, start)
         if method == "DELETE":
+            # By its own name only (an alias deletes nothing), with every alias of it.
+            state.aliases = {a: c for a, c in state.aliases.items() if c != name}
             return ok(state.collections.pop(name, None) is not None, start)
     if template == "/collections/{collection_name}/index" and method == "PUT":
         collection = get_collection(state, name)
@@ -711,7 +764,8 @@ class Handler(BaseHTTPRequestHandler):
             if path == "/__loopback/state" and method == "GET":
                 return self.send_json(200, {
                     "violations": state.violations, "requests": state.requests,
-                    "collections": {n: len(c.points) for n, c in state.collections.items()}})
+                    "collections": {n: len(c.points) for n, c in state.collections.items()},
+                    "aliases": state.aliases})
         self.send_json(404, {"error": "no such control endpoint"})
 
     def serve(self, method):
