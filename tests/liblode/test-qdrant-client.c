@@ -309,6 +309,90 @@ test_points (void)
   qdrant_server_assert_valid (server);
 }
 
+/* Aliases as Qdrant documents them: a second name for every operation on a collection's
+ * points and its info, switched atomically, refused when they would name a missing collection
+ * or hide a collection, dropped with their collection. */
+static void
+test_aliases (void)
+{
+  g_autoptr(QdrantServer) server = qdrant_server_new (NULL);
+  g_autoptr(LodeQdrantClient) client = NULL;
+  g_autoptr(GPtrArray) points = NULL;
+  g_autoptr(GHashTable) aliases = NULL;
+  g_autoptr(JsonNode) info = NULL;
+  g_autoptr(JsonNode) owned = NULL;
+  g_autoptr(JsonNode) empty = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+  g_autofree char *alias = NULL;
+  g_autofree char *missing = NULL;
+  g_autofree char *info_path = NULL;
+  g_autofree char *aliases_path = NULL;
+  gboolean exists = FALSE;
+
+  client = new_client (server, g_getenv ("LODE_TEST_QDRANT_API_KEY"));
+  first = make_collection (server, client, "aliased-1", 3);
+  second = make_collection (server, client, "aliased-2", 3);
+  alias = qdrant_server_collection (server, "alias");
+  missing = qdrant_server_collection (server, "missing");
+  points = points_new (8, 3, 0);
+  assert_ok (lode_qdrant_client_upsert (client, first, points, NULL, &error));
+
+  /* Points, counts and info through the alias. */
+  assert_ok (lode_qdrant_client_switch_alias (client, alias, first, NULL, &error));
+  aliases = lode_qdrant_client_list_aliases (client, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (g_hash_table_lookup (aliases, alias), ==, first);
+  g_assert_true (lode_qdrant_client_collection_exists (client, alias, &exists, NULL, &error));
+  g_assert_true (exists);
+  g_assert_cmpuint (count_points (client, alias, NULL), ==, 8);
+  info_path = g_strdup_printf ("/collections/%s", alias);
+  info = lode_qdrant_client_call (client, "GET", info_path, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (info), "points_count"), ==, 8);
+  aliases_path = g_strdup_printf ("/collections/%s/aliases", first);
+  owned = lode_qdrant_client_call (client, "GET", aliases_path, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (
+                      json_node_get_object (owned), "aliases")), ==, 1);
+
+  /* Switched in one request: now the empty collection. */
+  assert_ok (lode_qdrant_client_switch_alias (client, alias, second, NULL, &error));
+  g_assert_cmpuint (count_points (client, alias, NULL), ==, 0);
+
+  /* No alias of a missing collection, none with a collection's name, no collection with an
+   * alias's name. */
+  g_assert_false (lode_qdrant_client_switch_alias (client, first, second, NULL, &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+  empty = json_node_new (JSON_NODE_OBJECT);
+  json_node_take_object (empty, json_object_new ());
+  g_assert_null (lode_qdrant_client_call (client, "PUT", info_path, empty, NULL, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "Alias with the same name already exists"));
+  g_clear_error (&error);
+  g_assert_false (lode_qdrant_client_switch_alias (client, alias, missing, NULL, &error));
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+
+  /* Deleting a collection by an alias deletes nothing; deleting it drops its aliases. */
+  assert_ok (lode_qdrant_client_switch_alias (client, alias, second, NULL, &error));
+  assert_ok (lode_qdrant_client_delete_collection (client, alias, NULL, &error));
+  g_assert_true (lode_qdrant_client_collection_exists (client, second, &exists, NULL, &error));
+  g_assert_true (exists);
+  assert_ok (lode_qdrant_client_delete_collection (client, second, NULL, &error));
+  g_clear_pointer (&aliases, g_hash_table_unref);
+  aliases = lode_qdrant_client_list_aliases (client, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (g_hash_table_contains (aliases, alias));
+  g_assert_true (lode_qdrant_client_collection_exists (client, alias, &exists, NULL, &error));
+  g_assert_false (exists);
+
+  lode_qdrant_client_delete_collection (client, first, NULL, NULL);
+  qdrant_server_assert_valid (server);
+}
+
 static void
 test_batches (Loopback      *fixture,
               gconstpointer  data)
@@ -601,6 +685,7 @@ main (int   argc,
   g_test_add_func ("/lode/qdrant-client/unreachable", test_unreachable);
   g_test_add_func ("/lode/qdrant-client/api-key", test_api_key);
   g_test_add_func ("/lode/qdrant-client/points", test_points);
+  g_test_add_func ("/lode/qdrant-client/aliases", test_aliases);
   g_test_add ("/lode/qdrant-client/batches", Loopback, "batches", loopback_setup, test_batches,
               loopback_teardown);
   g_test_add ("/lode/qdrant-client/retry-busy", Loopback, "busy", loopback_setup, test_retry_busy,

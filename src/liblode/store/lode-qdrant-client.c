@@ -934,6 +934,119 @@ lode_qdrant_client_list_collections (LodeQdrantClient  *self,
   return strv;
 }
 
+/**
+ * lode_qdrant_client_list_aliases:
+ * @self: a #LodeQdrantClient
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (element-type utf8 utf8): every alias of the server, mapped to the
+ *   collection it names
+ */
+GHashTable *
+lode_qdrant_client_list_aliases (LodeQdrantClient  *self,
+                                 GCancellable      *cancellable,
+                                 GError           **error)
+{
+  g_autoptr(JsonNode) result = NULL;
+  g_autoptr(GHashTable) aliases = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  JsonNode *list;
+
+  g_return_val_if_fail (LODE_IS_QDRANT_CLIENT (self), NULL);
+
+  result = lode_qdrant_client_call (self, "GET", "/aliases", NULL, cancellable, error);
+  if (result == NULL)
+    return NULL;
+
+  list = JSON_NODE_HOLDS_OBJECT (result)
+    ? json_object_get_member (json_node_get_object (result), "aliases") : NULL;
+  if (list == NULL || !JSON_NODE_HOLDS_ARRAY (list))
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_STORE, "Qdrant at %s: /aliases gave no list",
+                   self->url);
+      return NULL;
+    }
+  for (guint i = 0; i < json_array_get_length (json_node_get_array (list)); i++)
+    {
+      JsonNode *item = json_array_get_element (json_node_get_array (list), i);
+      const char *alias = NULL;
+      const char *collection = NULL;
+
+      if (JSON_NODE_HOLDS_OBJECT (item))
+        {
+          alias = json_object_get_string_member_with_default (json_node_get_object (item),
+                                                              "alias_name", NULL);
+          collection = json_object_get_string_member_with_default (json_node_get_object (item),
+                                                                   "collection_name", NULL);
+        }
+      if (alias != NULL && collection != NULL)
+        g_hash_table_replace (aliases, g_strdup (alias), g_strdup (collection));
+    }
+
+  return g_steal_pointer (&aliases);
+}
+
+/**
+ * lode_qdrant_client_switch_alias:
+ * @self: a #LodeQdrantClient
+ * @alias: an alias, existing or not
+ * @collection: the collection @alias is to name
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Points @alias at @collection in one request (`delete_alias` then `create_alias`), which
+ * Qdrant applies under one lock: every other request sees the collection @alias named before
+ * or @collection, never neither. Qdrant refuses it when a collection is named @alias.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_qdrant_client_switch_alias (LodeQdrantClient  *self,
+                                 const char        *alias,
+                                 const char        *collection,
+                                 GCancellable      *cancellable,
+                                 GError           **error)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) body = NULL;
+  g_autoptr(JsonNode) result = NULL;
+
+  g_return_val_if_fail (LODE_IS_QDRANT_CLIENT (self), FALSE);
+  g_return_val_if_fail (alias != NULL && collection != NULL, FALSE);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "actions");
+  json_builder_begin_array (builder);
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "delete_alias");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "alias_name");
+  json_builder_add_string_value (builder, alias);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "create_alias");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "collection_name");
+  json_builder_add_string_value (builder, collection);
+  json_builder_set_member_name (builder, "alias_name");
+  json_builder_add_string_value (builder, alias);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+  body = json_builder_get_root (builder);
+
+  result = lode_qdrant_client_call (self, "POST", "/collections/aliases", body, cancellable,
+                                    error);
+  if (result == NULL)
+    {
+      g_prefix_error (error, "Cannot point the Qdrant alias %s at %s: ", alias, collection);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 gboolean
 lode_qdrant_client_create_payload_index (LodeQdrantClient  *self,
                                          const char        *collection,

@@ -100,6 +100,14 @@ gboolean          lode_qdrant_client_delete_collection (LodeQdrantClient       *
 GStrv             lode_qdrant_client_list_collections (LodeQdrantClient        *self,
                                                        GCancellable            *cancellable,
                                                        GError                 **error);
+GHashTable       *lode_qdrant_client_list_aliases     (LodeQdrantClient        *self,
+                                                       GCancellable            *cancellable,
+                                                       GError                 **error);
+gboolean          lode_qdrant_client_switch_alias     (LodeQdrantClient        *self,
+                                                       const char              *alias,
+                                                       const char              *collection,
+                                                       GCancellable            *cancellable,
+                                                       GError                 **error);
 gboolean          lode_qdrant_client_create_payload_index (LodeQdrantClient    *self,
                                                        const char              *collection,
                                                        const char              *field,
