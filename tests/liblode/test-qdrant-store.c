@@ -38,7 +38,7 @@ setup (Fixture       *fixture,
   g_assert_no_error (error);
   lode_qdrant_client_set_retry (fixture->client, 3, 5);
   fixture->collection = qdrant_server_collection (fixture->server, "store");
-  lode_qdrant_client_delete_collection (fixture->client, fixture->collection, NULL, NULL);
+  lode_qdrant_store_delete (fixture->client, fixture->collection, NULL, NULL);
 }
 
 static void
@@ -46,7 +46,7 @@ teardown (Fixture       *fixture,
           gconstpointer  data)
 {
   qdrant_server_assert_valid (fixture->server);
-  lode_qdrant_client_delete_collection (fixture->client, fixture->collection, NULL, NULL);
+  lode_qdrant_store_delete (fixture->client, fixture->collection, NULL, NULL);
   g_clear_object (&fixture->client);
   g_free (fixture->collection);
   qdrant_server_free (fixture->server);
@@ -61,6 +61,20 @@ open_store (Fixture  *fixture,
   g_autoptr(GError) error = NULL;
   LodeQdrantStore *store = lode_qdrant_store_open (fixture->client, fixture->collection, &spec,
                                                    writer, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (store);
+  return store;
+}
+
+static LodeQdrantStore *
+open_store_named (Fixture    *fixture,
+                  const char *name)
+{
+  LodeQdrantCollectionSpec spec = { 0 };
+  g_autoptr(GError) error = NULL;
+  LodeQdrantStore *store = lode_qdrant_store_open (fixture->client, name, &spec, FALSE, NULL,
+                                                   &error);
 
   g_assert_no_error (error);
   g_assert_nonnull (store);
@@ -1195,6 +1209,536 @@ test_symbols_follow_changes (Fixture       *fixture,
   test_remove_tree (root);
 }
 
+/* ---- forced runs and migrations build a new generation aside ------------------------------ */
+
+#define ALIAS_TREE_FILES 40
+
+/* A tree in a folder of its own, indexed by an engine with a data folder of its own. */
+typedef struct
+{
+  Fixture     *fixture;
+  char        *root;
+  char        *data_dir;
+  LodeConfig  *config;
+  LodeEngine  *engine;
+  LodeProject *project;
+} Tree;
+
+static void
+tree_make_files (Tree  *tree,
+                 guint  first,
+                 guint  n_files)
+{
+  for (guint i = first; i < first + n_files; i++)
+    {
+      g_autofree char *rel = g_strdup_printf ("pkg%02u/module_%04u.py", i % 4, i);
+      g_autoptr(GString) text = g_string_new (NULL);
+
+      for (guint f = 0; f < 3; f++)
+        g_string_append_printf (text,
+                                "def handler_%u_%u(request, retries=3):\n"
+                                "    \"\"\"Handle request %u of module %u.\"\"\"\n"
+                                "    return retries * %u\n\n", i, f, f, i, f);
+      test_write_file (tree->root, rel, text->str);
+    }
+}
+
+static void
+tree_open (Tree       *tree,
+           const char *store)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_clear_object (&tree->project);
+  g_clear_object (&tree->engine);
+  g_clear_pointer (&tree->config, lode_config_free);
+  tree->config = lode_config_new_default ();
+  g_free (tree->config->data_dir);
+  tree->config->data_dir = g_strdup (tree->data_dir);
+  g_free (tree->config->store);
+  tree->config->store = g_strdup (store);
+  tree->config->qdrant_url = g_strdup (tree->fixture->server->url);
+  tree->config->embedding_model = g_strdup (test_tiny_bert_dir ());
+  tree->engine = lode_engine_new (tree->config);
+  tree->project = lode_engine_open_project (tree->engine, tree->root, FALSE, &error);
+  g_assert_no_error (error);
+}
+
+static void
+tree_init (Tree       *tree,
+           Fixture    *fixture,
+           const char *store)
+{
+  g_autoptr(GError) error = NULL;
+
+  tree->fixture = fixture;
+  tree->root = g_dir_make_tmp ("lode-qdrant-tree-XXXXXX", &error);
+  g_assert_no_error (error);
+  tree->data_dir = g_dir_make_tmp ("lode-qdrant-data-XXXXXX", &error);
+  g_assert_no_error (error);
+  tree_make_files (tree, 0, ALIAS_TREE_FILES);
+  tree_open (tree, store);
+}
+
+static char *
+tree_collection (Tree *tree)
+{
+  return lode_index_store_dup_collection (lode_project_get_db_path (tree->project));
+}
+
+/* Deletes the tree's collections (a real server is shared) and its folders. */
+static void
+tree_clear (Tree *tree)
+{
+  if (tree->project != NULL)
+    lode_index_store_remove (tree->config, LODE_STORE_KIND_QDRANT,
+                             lode_project_get_db_path (tree->project), NULL);
+  g_clear_object (&tree->project);
+  g_clear_object (&tree->engine);
+  g_clear_pointer (&tree->config, lode_config_free);
+  if (tree->root != NULL)
+    test_remove_tree (tree->root);
+  if (tree->data_dir != NULL)
+    test_remove_tree (tree->data_dir);
+  g_clear_pointer (&tree->root, g_free);
+  g_clear_pointer (&tree->data_dir, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Tree, tree_clear)
+
+static LodeIndexReport *
+tree_index (Tree           *tree,
+            LodeIndexFlags  flags)
+{
+  g_autoptr(GError) error = NULL;
+  LodeIndexReport *report;
+
+  report = lode_project_index_with (tree->project, flags, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (report);
+  return report;
+}
+
+static gboolean
+tree_finds (LodeProject  *project,
+            const char   *query,
+            const char   *path,
+            GError      **error)
+{
+  LodeSearchOptions options = LODE_SEARCH_OPTIONS_INIT;
+  g_autoptr(GPtrArray) results = NULL;
+
+  options.query = query;
+  options.limit = 50;
+  results = lode_project_search (project, &options, NULL, error);
+  if (results == NULL)
+    return FALSE;
+  for (guint i = 0; i < results->len; i++)
+    if (g_strcmp0 (((LodeSearchResult *) g_ptr_array_index (results, i))->path, path) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+assert_finds (LodeProject *project,
+              const char  *query,
+              const char  *path)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean found = tree_finds (project, query, path, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (found);
+}
+
+/* The collections of @name on the server: the one its alias names (NULL for none), and how
+ * many collections there are of it in all (the alias's, other generations, a collection of
+ * that very name). */
+static char *
+dup_alias_target (Fixture    *fixture,
+                  const char *name,
+                  guint      *n_collections)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GHashTable) aliases = lode_qdrant_client_list_aliases (fixture->client, NULL, &error);
+  g_auto(GStrv) collections = NULL;
+  g_autofree char *generations = g_strconcat (name, "_g", NULL);
+
+  g_assert_no_error (error);
+  collections = lode_qdrant_client_list_collections (fixture->client, NULL, &error);
+  g_assert_no_error (error);
+  *n_collections = 0;
+  for (guint i = 0; collections[i] != NULL; i++)
+    if (g_str_equal (collections[i], name) || g_str_has_prefix (collections[i], generations))
+      (*n_collections)++;
+  return g_strdup (g_hash_table_lookup (aliases, name));
+}
+
+static void
+assert_alias (Fixture    *fixture,
+              const char *name,
+              guint       generation)
+{
+  g_autofree char *expected = g_strdup_printf ("%s_g%u", name, generation);
+  g_autofree char *target = NULL;
+  guint n = 0;
+
+  target = dup_alias_target (fixture, name, &n);
+  g_assert_cmpstr (target, ==, expected);
+  g_assert_cmpuint (n, ==, 1);
+}
+
+typedef struct
+{
+  LodeProject  *project;
+  guint         at;
+  guint         n_searches;
+  gboolean      found;
+  GError       *error;
+  GCancellable *cancellable;
+} DuringRun;
+
+/* Halfway through the run: searches for the last file's handler, which the old index has,
+ * or cancels the run. */
+static void
+during_run_cb (const LodeIndexProgress *progress,
+               gpointer                 user_data)
+{
+  DuringRun *during = user_data;
+
+  if (progress->phase != LODE_INDEX_PHASE_INDEXING || progress->done < during->at ||
+      during->n_searches > 0)
+    return;
+
+  during->n_searches++;
+  if (during->cancellable != NULL)
+    g_cancellable_cancel (during->cancellable);
+  else
+    during->found = tree_finds (during->project, "handler_39_2", "pkg03/module_0039.py",
+                                &during->error);
+}
+
+/* A forced run on Qdrant builds the new index as a new collection: searches made meanwhile
+ * answer from the old one, the alias then names the new one and the old one is deleted. */
+static void
+test_force_search_meanwhile (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  g_auto(Tree) tree = { 0 };
+  g_autoptr(LodeIndexReport) first = NULL;
+  g_autoptr(LodeIndexReport) report = NULL;
+  g_autoptr(LodeProject) reader = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = NULL;
+  DuringRun during = { 0 };
+
+  tree_init (&tree, fixture, "qdrant");
+  first = tree_index (&tree, LODE_INDEX_FLAGS_NONE);
+  name = tree_collection (&tree);
+  assert_alias (fixture, name, 1);
+  test_write_file (tree.root, "added.py", "def added_after_first_run():\n    return 1\n");
+
+  /* Searches go through another project object, as another process's would. */
+  reader = lode_engine_open_project (tree.engine, tree.root, TRUE, &error);
+  g_assert_no_error (error);
+  assert_finds (reader, "handler_39_2", "pkg03/module_0039.py");
+  during.project = reader;
+  during.at = ALIAS_TREE_FILES / 2;
+  report = lode_project_index_with (tree.project, LODE_INDEX_FORCE, NULL, NULL, during_run_cb,
+                                    &during, &error);
+  g_assert_no_error (error);
+  g_assert_true (report->reset);
+  g_assert_cmpuint (report->n_files, ==, ALIAS_TREE_FILES + 1);
+  g_assert_cmpuint (during.n_searches, ==, 1);
+  g_assert_no_error (during.error);
+  g_assert_true (during.found);
+
+  /* The reader follows the alias to the new collection. */
+  assert_alias (fixture, name, 2);
+  assert_finds (reader, "added_after_first_run", "added.py");
+  assert_finds (tree.project, "handler_39_2", "pkg03/module_0039.py");
+
+  /* Removing the project deletes the alias and its collection. */
+  g_assert_true (lode_index_store_remove (tree.config, LODE_STORE_KIND_QDRANT,
+                                          lode_project_get_db_path (tree.project), &error));
+  g_assert_no_error (error);
+  g_free (dup_alias_target (fixture, name, &during.n_searches));
+  g_assert_cmpuint (during.n_searches, ==, 0);
+  g_assert_false (lode_project_is_indexed (tree.project));
+}
+
+/* A cancelled forced run deletes its new collection; the old index is as it was. */
+static void
+test_force_cancelled (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_auto(Tree) tree = { 0 };
+  g_autoptr(LodeIndexReport) first = NULL;
+  g_autoptr(LodeIndexReport) report = NULL;
+  g_autoptr(LodeProjectStatus) status = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = NULL;
+  DuringRun during = { 0 };
+
+  tree_init (&tree, fixture, "qdrant");
+  first = tree_index (&tree, LODE_INDEX_FLAGS_NONE);
+  name = tree_collection (&tree);
+
+  during.at = ALIAS_TREE_FILES / 2;
+  during.cancellable = cancellable;
+  report = lode_project_index_with (tree.project, LODE_INDEX_FORCE, NULL, cancellable,
+                                    during_run_cb, &during, &error);
+  g_assert_null (report);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+
+  assert_alias (fixture, name, 1);
+  status = lode_project_dup_status (tree.project, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (status->state, ==, LODE_INDEX_STATE_READY);
+  g_assert_cmpuint (status->stats.n_files, ==, ALIAS_TREE_FILES);
+  assert_finds (tree.project, "handler_39_2", "pkg03/module_0039.py");
+}
+
+/* A forced run whose Qdrant node goes away mid-batch fails with the reason; the old index is
+ * as it was, and the next run deletes nothing of it. */
+static void
+test_force_fails_midway (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_auto(Tree) tree = { 0 };
+  g_autoptr(LodeIndexReport) first = NULL;
+  g_autoptr(LodeIndexReport) report = NULL;
+  g_autoptr(LodeIndexReport) again = NULL;
+  g_autoptr(LodeProjectStatus) status = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *faults = NULL;
+
+  if (!qdrant_server_is_loopback (fixture->server))
+    {
+      g_test_skip ("faults are injected by the loopback server only");
+      return;
+    }
+
+  tree_init (&tree, fixture, "qdrant");
+  first = tree_index (&tree, LODE_INDEX_FLAGS_NONE);
+  name = tree_collection (&tree);
+
+  /* The fourth upsert into the new collection loses its connection as its node goes away;
+   * the retry finds the shard gone (Qdrant answers 500, which is not retried). */
+  faults = g_strdup_printf ("[{\"method\": \"PUT\", \"path\": \"%s_g2/points\", \"kind\": \"drop\","
+                            " \"skip\": 3, \"count\": 1},"
+                            " {\"method\": \"PUT\", \"path\": \"%s_g2/points\","
+                            " \"kind\": \"status\", \"status\": 500, \"skip\": 3,"
+                            " \"count\": 1}]", name, name);
+  qdrant_server_add_fault (fixture->server, faults);
+  report = lode_project_index_with (tree.project, LODE_INDEX_FORCE, NULL, NULL, NULL, NULL,
+                                    &error);
+  g_assert_null (report);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, tree.root));
+  g_assert_nonnull (strstr (error->message, "_g2"));
+  g_assert_nonnull (strstr (error->message, "HTTP 500"));
+  g_clear_error (&error);
+
+  assert_alias (fixture, name, 1);
+  status = lode_project_dup_status (tree.project, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (status->state, ==, LODE_INDEX_STATE_READY);
+  g_assert_cmpuint (status->stats.n_files, ==, ALIAS_TREE_FILES);
+  assert_finds (tree.project, "handler_39_2", "pkg03/module_0039.py");
+
+  again = tree_index (&tree, LODE_INDEX_FLAGS_NONE);
+  g_assert_cmpuint (again->n_unchanged, ==, ALIAS_TREE_FILES);
+}
+
+/* Makes @name a collection of its own with the points of the generation it names: the index
+ * as Lode made it before aliases. */
+static void
+make_legacy (Fixture    *fixture,
+             const char *name)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *target = NULL;
+  g_autofree char *scroll = NULL;
+  g_autofree char *upsert = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonNode) result = NULL;
+  g_autoptr(JsonNode) body = NULL;
+  g_autoptr(JsonNode) points = NULL;
+  g_autoptr(LodeQdrantStore) store = NULL;
+  LodeQdrantCollectionSpec spec = { 0 };
+  guint n = 0;
+
+  store = open_store_named (fixture, name);
+  spec.dims = lode_qdrant_store_get_dims (store);
+  target = dup_alias_target (fixture, name, &n);
+  g_assert_nonnull (target);
+
+  json_parser_load_from_data (parser, "{\"limit\": 100000, \"with_payload\": true,"
+                              " \"with_vector\": true}", -1, &error);
+  g_assert_no_error (error);
+  scroll = g_strdup_printf ("/collections/%s/points/scroll", target);
+  result = lode_qdrant_client_call (fixture->client, "POST", scroll,
+                                    json_parser_get_root (parser), NULL, &error);
+  g_assert_no_error (error);
+  points = json_node_copy (json_object_get_member (json_node_get_object (result), "points"));
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (points)), >, 0);
+  /* Meta points have no vector, which an upsert states. */
+  for (guint i = 0; i < json_array_get_length (json_node_get_array (points)); i++)
+    {
+      JsonObject *point = json_array_get_object_element (json_node_get_array (points), i);
+
+      if (!json_object_has_member (point, "vector"))
+        json_object_set_object_member (point, "vector", json_object_new ());
+    }
+
+  g_assert_true (lode_qdrant_client_delete_collection (fixture->client, target, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (lode_qdrant_client_create_collection (fixture->client, name, &spec, NULL,
+                                                       &error));
+  g_assert_no_error (error);
+  body = json_node_new (JSON_NODE_OBJECT);
+  json_node_take_object (body, json_object_new ());
+  json_object_set_member (json_node_get_object (body), "points", g_steal_pointer (&points));
+  upsert = g_strdup_printf ("/collections/%s/points", name);
+  g_clear_pointer (&result, json_node_unref);
+  result = lode_qdrant_client_call (fixture->client, "PUT", upsert, body, NULL, &error);
+  g_assert_no_error (error);
+}
+
+/* An index made before aliases (a collection named like the alias) is read and updated as it
+ * is; the first forced run replaces it with an alias of a new generation. */
+static void
+test_legacy_converted (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_auto(Tree) tree = { 0 };
+  g_autoptr(LodeIndexReport) first = NULL;
+  g_autoptr(LodeIndexReport) update = NULL;
+  g_autoptr(LodeIndexReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *target = NULL;
+  DuringRun during = { 0 };
+  guint n = 0;
+
+  tree_init (&tree, fixture, "qdrant");
+  first = tree_index (&tree, LODE_INDEX_FLAGS_NONE);
+  name = tree_collection (&tree);
+  make_legacy (fixture, name);
+  target = dup_alias_target (fixture, name, &n);
+  g_assert_null (target);
+  g_assert_cmpuint (n, ==, 1);
+
+  /* Read and updated in place, by a new engine (a new process). */
+  tree_open (&tree, "qdrant");
+  assert_finds (tree.project, "handler_39_2", "pkg03/module_0039.py");
+  test_write_file (tree.root, "added.py", "def added_to_the_old_index():\n    return 1\n");
+  update = tree_index (&tree, LODE_INDEX_FLAGS_NONE);
+  g_assert_cmpuint (update->n_unchanged, ==, ALIAS_TREE_FILES);
+  assert_finds (tree.project, "added_to_the_old_index", "added.py");
+  g_free (dup_alias_target (fixture, name, &n));
+  g_assert_cmpuint (n, ==, 1);
+
+  /* The forced run converts it. */
+  during.project = tree.project;
+  during.at = ALIAS_TREE_FILES / 2;
+  report = lode_project_index_with (tree.project, LODE_INDEX_FORCE, NULL, NULL, during_run_cb,
+                                    &during, &error);
+  g_assert_no_error (error);
+  g_assert_no_error (during.error);
+  g_assert_true (during.found);
+  assert_alias (fixture, name, 1);
+  assert_finds (tree.project, "added_to_the_old_index", "added.py");
+  assert_finds (tree.project, "handler_39_2", "pkg03/module_0039.py");
+}
+
+/* `lode migrate --to qdrant` over an existing copy builds the new copy aside: a failed copy
+ * leaves the old one searchable, a complete one replaces it after it is whole. */
+static void
+test_migrate_keeps_old_copy (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  g_auto(Tree) tree = { 0 };
+  g_autoptr(LodeIndexReport) first = NULL;
+  g_autoptr(LodeIndexReport) update = NULL;
+  g_autoptr(LodeProject) qdrant = NULL;
+  g_autoptr(LodeEngine) engine = NULL;
+  g_autoptr(LodeConfig) config = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) state = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *faults = NULL;
+  g_autofree char *old_path = NULL;
+  LodeStoreCopyCounts counts;
+  JsonArray *requests;
+  gint switched = -1;
+  gint deleted = -1;
+
+  tree_init (&tree, fixture, "sqlite");
+  first = tree_index (&tree, LODE_INDEX_FLAGS_NONE);
+  assert_ok (lode_project_migrate (tree.project, LODE_STORE_KIND_QDRANT, NULL, &counts, NULL,
+                                   &error));
+  name = tree_collection (&tree);
+  assert_alias (fixture, name, 1);
+
+  /* The Qdrant copy as a user of the Qdrant store sees it. */
+  config = lode_config_copy (tree.config);
+  g_free (config->store);
+  config->store = g_strdup ("qdrant");
+  engine = lode_engine_new (config);
+  qdrant = lode_engine_open_project (engine, tree.root, TRUE, &error);
+  g_assert_no_error (error);
+  assert_finds (qdrant, "handler_39_2", "pkg03/module_0039.py");
+
+  test_write_file (tree.root, "added.py", "def added_after_migration():\n    return 1\n");
+  update = tree_index (&tree, LODE_INDEX_FLAGS_NONE);
+
+  if (qdrant_server_is_loopback (fixture->server))
+    {
+      faults = g_strdup_printf ("[{\"method\": \"PUT\", \"path\": \"%s_g2/points\","
+                                " \"kind\": \"status\", \"status\": 500, \"skip\": 2,"
+                                " \"count\": 1}]", name);
+      qdrant_server_add_fault (fixture->server, faults);
+      g_assert_false (lode_project_migrate (tree.project, LODE_STORE_KIND_QDRANT, NULL, &counts,
+                                            NULL, &error));
+      g_assert_nonnull (error);
+      g_assert_nonnull (strstr (error->message, "HTTP 500"));
+      g_clear_error (&error);
+      assert_alias (fixture, name, 1);
+      assert_finds (qdrant, "handler_39_2", "pkg03/module_0039.py");
+    }
+
+  assert_ok (lode_project_migrate (tree.project, LODE_STORE_KIND_QDRANT, NULL, &counts, NULL,
+                                   &error));
+  g_assert_cmpuint (counts.n_files, ==, ALIAS_TREE_FILES + 1);
+  assert_alias (fixture, name, 2);
+  assert_finds (qdrant, "added_after_migration", "added.py");
+
+  /* The old copy went only after the alias named the new one. */
+  if (!qdrant_server_is_loopback (fixture->server))
+    return;
+  state = qdrant_server_dup_state (fixture->server);
+  requests = json_object_get_array_member (json_node_get_object (state), "requests");
+  old_path = g_strdup_printf ("/collections/%s_g1", name);
+  for (guint i = 0; i < json_array_get_length (requests); i++)
+    {
+      JsonObject *request = json_array_get_object_element (requests, i);
+      const char *method = json_object_get_string_member (request, "method");
+      const char *path = json_object_get_string_member (request, "path");
+
+      if (g_str_equal (method, "POST") && g_str_equal (path, "/collections/aliases"))
+        switched = i;
+      if (g_str_equal (method, "DELETE") && g_str_equal (path, old_path))
+        deleted = i;
+    }
+  g_assert_cmpint (deleted, >, 0);
+  g_assert_cmpint (switched, <, deleted);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1218,6 +1762,11 @@ main (int   argc,
   ADD ("search-agrees-with-sqlite", test_search_agrees_with_sqlite);
   ADD ("symbol-tools-same-as-sqlite", test_symbol_tools_same_as_sqlite);
   ADD ("symbols-follow-changes", test_symbols_follow_changes);
+  ADD ("force-search-meanwhile", test_force_search_meanwhile);
+  ADD ("force-cancelled", test_force_cancelled);
+  ADD ("force-fails-midway", test_force_fails_midway);
+  ADD ("legacy-converted", test_legacy_converted);
+  ADD ("migrate-keeps-old-copy", test_migrate_keeps_old_copy);
 
   return g_test_run ();
 }

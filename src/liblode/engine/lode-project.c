@@ -559,13 +559,13 @@ seed_branch (LodeProject   *self,
   return lode_index_store_remove (self->config, store_kind (self), db_path, error);
 }
 
-/* Puts the index a forced run built aside in place of @db_path (lode_store_install()) and
- * makes searches start afresh from it: a new connection, and a searcher with no vectors of
- * the old index in memory. Takes @store, which is closed first. */
+/* Puts the index a forced run or a migration built aside in place of @db_path
+ * (lode_index_store_install()) and makes searches start afresh from it: a new connection,
+ * and a searcher with no vectors of the old index in memory. Takes @store. */
 static gboolean
 install_aside (LodeProject     *self,
+               LodeStoreKind    kind,
                LodeIndexStore  *store,
-               const char      *aside,
                const char      *db_path,
                GError         **error)
 {
@@ -574,13 +574,12 @@ install_aside (LodeProject     *self,
   /* Readers in other processes learn of the new index from its generation. */
   if (!lode_index_store_set_meta (store, GENERATION_META_KEY, generation, error))
     {
-      g_object_unref (store);
+      lode_index_store_discard (kind, store, db_path);
       return FALSE;
     }
-  g_object_unref (store);
 
   /* Searches go on from the old index until the new one is whole. */
-  if (!lode_store_install (aside, db_path, error))
+  if (!lode_index_store_install (self->config, kind, store, db_path, error))
     return FALSE;
 
   g_mutex_lock (&self->reader_lock);
@@ -616,9 +615,10 @@ lode_project_index (LodeProject            *self,
 /**
  * lode_project_index_with:
  * @self: a #LodeProject
- * @flags: %LODE_INDEX_FORCE to build the index from scratch: a SQLite index is built aside
- *   and replaces the old one when it is complete (searches answer from the old one
- *   meanwhile, a cancelled or killed run leaves it); a Qdrant collection is deleted first
+ * @flags: %LODE_INDEX_FORCE to build the index from scratch: it is built aside (SQLite
+ *   `index.db.new`, a new generation of the Qdrant collection) and replaces the old one when
+ *   it is complete; searches answer from the old one meanwhile, a cancelled, failed or killed
+ *   run leaves it
  * @changes: (nullable) (element-type LodeChange): what changed since the last run (a
  *   watcher's batch); %NULL to scan the whole tree
  * @cancellable: (nullable): a #GCancellable
@@ -647,7 +647,6 @@ lode_project_index_with (LodeProject            *self,
   g_autoptr(LodeIndexStore) store = NULL;
   g_autoptr(LodeGitHead) head = NULL;
   g_autofree char *seeded_from = NULL;
-  g_autofree char *aside = NULL;
   gboolean force = (flags & LODE_INDEX_FORCE) != 0;
   const char *db_path;
   LodeIndexReport *report;
@@ -657,7 +656,6 @@ lode_project_index_with (LodeProject            *self,
 
   head = read_head (self);
   db_path = branch_db_path (self, head != NULL ? head->name : NULL);
-  aside = g_strconcat (db_path, ".new", NULL);
   if (!prepare_dir (self, error) ||
       (lock = lock_writer (self, db_path, cancellable, progress, progress_data, error)) < 0)
     {
@@ -666,16 +664,9 @@ lode_project_index_with (LodeProject            *self,
     }
 
   /* What a forced run killed before it finished left aside. */
-  if (store_kind (self) == LODE_STORE_KIND_SQLITE && !lode_store_remove_files (aside, error))
+  if (!lode_index_store_remove_leftovers (store_kind (self), db_path, error))
     {
       g_prefix_error (error, "Cannot index %s: ", self->root);
-      return NULL;
-    }
-
-  if (force && store_kind (self) == LODE_STORE_KIND_QDRANT &&
-      !lode_index_store_remove (self->config, store_kind (self), db_path, error))
-    {
-      g_prefix_error (error, "Cannot rebuild the index of %s: ", self->root);
       return NULL;
     }
 
@@ -692,11 +683,11 @@ lode_project_index_with (LodeProject            *self,
         return NULL;
     }
 
-  /* A forced SQLite run builds the new index aside: searches answer from the old one
-   * meanwhile, and a cancelled or killed run leaves it. */
-  if (force && store_kind (self) == LODE_STORE_KIND_SQLITE)
-    store = lode_index_store_open (self->config, LODE_STORE_KIND_SQLITE, aside, 0, TRUE,
-                                   cancellable, error);
+  /* A forced run builds the new index aside: searches answer from the old one meanwhile,
+   * and a cancelled, failed or killed run leaves it. */
+  if (force)
+    store = lode_index_store_open_aside (self->config, store_kind (self), db_path,
+                                         embedder_dims (self, cancellable), cancellable, error);
   else
     store = open_writer (self, db_path, cancellable, error);
   if (store == NULL)
@@ -717,14 +708,11 @@ lode_project_index_with (LodeProject            *self,
       !embed_after_index (self, store, report, cancellable, progress, progress_data, error))
     g_clear_pointer (&report, lode_index_report_free);
 
-  if (force && store_kind (self) == LODE_STORE_KIND_SQLITE)
+  if (force)
     {
       if (report == NULL)
-        {
-          g_clear_object (&store);
-          lode_store_remove_files (aside, NULL);
-        }
-      else if (!install_aside (self, g_steal_pointer (&store), aside, db_path, error))
+        lode_index_store_discard (store_kind (self), g_steal_pointer (&store), db_path);
+      else if (!install_aside (self, store_kind (self), g_steal_pointer (&store), db_path, error))
         g_clear_pointer (&report, lode_index_report_free);
     }
 
@@ -766,16 +754,43 @@ explain_damage (LodeProject  *self,
                "from scratch.", self->root, damage->message, self->root);
 }
 
+/* The SQLite half of dup_reader(). */
+static gboolean
+dup_sqlite_reader (LodeProject  *self,
+                   const char   *db_path,
+                   GError      **error)
+{
+  GStatBuf st;
+
+  if (self->reader != NULL && (!LODE_IS_STORE (self->reader) ||
+                               lode_store_is_damaged (LODE_STORE (self->reader)) ||
+                               g_stat (db_path, &st) != 0 ||
+                               st.st_ino != self->reader_inode))
+    g_clear_object (&self->reader);
+
+  if (self->reader == NULL)
+    {
+      self->reader = LODE_INDEX_STORE (lode_store_open_reader (db_path, error));
+      if (self->reader == NULL)
+        {
+          explain_damage (self, error);
+          return FALSE;
+        }
+      self->reader_inode = g_stat (db_path, &st) == 0 ? st.st_ino : 0;
+    }
+  return TRUE;
+}
+
 /* Called with reader_lock held. A SQLite reader is opened again when the file was
  * replaced or found damaged; a Qdrant reader reads the file points again when the data
- * version moved (lode_search_backend_get_version()). */
+ * version moved (lode_search_backend_get_version()). Either way, a new generation (a forced
+ * run or a migration replaced the index) drops the searcher's vectors. */
 static LodeIndexStore *
 dup_reader (LodeProject  *self,
             GError      **error)
 {
   const char *db_path = reading_db_path (self, NULL, NULL);
   g_autofree char *generation = NULL;
-  GStatBuf st;
 
   /* The first read, or another branch's index: the searcher's vectors in memory are of the
    * other one. */
@@ -804,29 +819,15 @@ dup_reader (LodeProject  *self,
                                               db_path, 0, FALSE, NULL, error);
       else
         lode_search_backend_get_version (LODE_SEARCH_BACKEND (self->reader));
-      return self->reader != NULL ? g_object_ref (self->reader) : NULL;
-    }
-
-  if (self->reader != NULL && (!LODE_IS_STORE (self->reader) ||
-                               lode_store_is_damaged (LODE_STORE (self->reader)) ||
-                               g_stat (db_path, &st) != 0 ||
-                               st.st_ino != self->reader_inode))
-    g_clear_object (&self->reader);
-
-  if (self->reader == NULL)
-    {
-      self->reader = LODE_INDEX_STORE (lode_store_open_reader (db_path, error));
       if (self->reader == NULL)
-        {
-          explain_damage (self, error);
-          return NULL;
-        }
-      self->reader_inode = g_stat (db_path, &st) == 0 ? st.st_ino : 0;
+        return NULL;
     }
+  else if (!dup_sqlite_reader (self, db_path, error))
+    return NULL;
 
-  /* A forced run elsewhere replaced the index under the same file: chunk and vector ids
+  /* A forced run elsewhere replaced the index under the same name: chunk and vector ids
    * start over, so the searcher's vectors in memory are of no use. */
-  generation = lode_store_dup_meta (LODE_STORE (self->reader), GENERATION_META_KEY);
+  generation = lode_index_store_dup_meta (self->reader, GENERATION_META_KEY);
   if (g_strcmp0 (generation, self->generation) != 0)
     {
       g_clear_object (&self->searcher);
@@ -1443,7 +1444,9 @@ first_dims_cb (const char  *hash,
  *
  * Copies the project's index from the other store into @to (`lode migrate`), replacing
  * what @to held of it, without chunking or embedding anything again; the vectors copied are
- * those of the project's embedding model. The source is left as it is. Waits for and holds
+ * those of the project's embedding model. The copy is built aside
+ * (lode_index_store_open_aside()): what @to held stays searchable until the copy replaces
+ * it whole, and a failed copy leaves it. The source is left as it is. Waits for and holds
  * the writer lock, like an index run. Blocks; call it from a worker thread.
  *
  * Returns: %TRUE on success
@@ -1494,15 +1497,15 @@ lode_project_migrate (LodeProject          *self,
                                   error);
   if (source == NULL ||
       (embedding_model != NULL &&
-       !lode_index_store_foreach_vector (source, embedding_model, first_dims_cb, &dims, error)) ||
-      !lode_index_store_remove (self->config, to, db_path, error))
+       !lode_index_store_foreach_vector (source, embedding_model, first_dims_cb, &dims, error)))
     return FALSE;
 
-  target = lode_index_store_open (self->config, to, db_path, dims, TRUE, cancellable,
-                                  error);
-  if (target == NULL ||
+  target = lode_index_store_open_aside (self->config, to, db_path, dims, cancellable, error);
+  if (target != NULL &&
       !lode_index_store_copy (source, target, dims > 0 ? embedding_model : NULL, cancellable,
                               counts, error))
+    lode_index_store_discard (to, g_steal_pointer (&target), db_path);
+  if (target == NULL || !install_aside (self, to, g_steal_pointer (&target), db_path, error))
     {
       g_prefix_error (error, "Cannot copy the index of %s into %s: ", self->root,
                       lode_store_kind_to_string (to));

@@ -36,7 +36,8 @@ typedef enum
 /**
  * LodeIndexFlags:
  * @LODE_INDEX_FLAGS_NONE: index new and changed files
- * @LODE_INDEX_FORCE: delete the index first and build it from scratch
+ * @LODE_INDEX_FORCE: build the index from scratch, aside: it replaces the old one when it
+ *   is complete
  */
 typedef enum
 {

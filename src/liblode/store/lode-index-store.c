@@ -167,6 +167,38 @@ lode_index_store_exists (LodeStoreKind  kind,
   return g_file_test (marker, G_FILE_TEST_IS_REGULAR);
 }
 
+/* A client of the Qdrant server at @url, with the key and CA of @config. */
+static LodeQdrantClient *
+new_client (const LodeConfig  *config,
+            const char        *url,
+            GError           **error)
+{
+  g_autofree char *key = dup_qdrant_key (config);
+  g_autoptr(LodeQdrantClient) client = lode_qdrant_client_new (url, key, error);
+
+  if (client == NULL ||
+      (config->qdrant_ca_file != NULL &&
+       !lode_qdrant_client_set_ca_file (client, config->qdrant_ca_file, error)))
+    return NULL;
+  return g_steal_pointer (&client);
+}
+
+/* Notes that @db_path's index is the collection @name of the configured server. */
+static void
+write_marker (const LodeConfig *config,
+              const char       *db_path,
+              const char       *name)
+{
+  g_autofree char *marker = marker_path (db_path);
+  g_autofree char *text = g_strdup_printf ("%s\n%s\n", config->qdrant_url, name);
+  g_autoptr(GError) error = NULL;
+
+  /* Without the marker the engine would not see the index; say so, but the index itself is
+   * fine. */
+  if (!g_file_set_contents (marker, text, -1, &error))
+    g_warning ("Cannot note the Qdrant collection %s: %s", name, error->message);
+}
+
 /**
  * lode_index_store_remove:
  * @config: the settings (the Qdrant key, CA)
@@ -175,7 +207,8 @@ lode_index_store_exists (LodeStoreKind  kind,
  * @error: return location for a #GError
  *
  * Deletes the project's index in @kind: the SQLite files, or the Qdrant collection its
- * marker names (on the server it was made on) and the marker.
+ * marker names (on the server it was made on: the alias and the collection behind it, see
+ * lode_qdrant_store_delete()) and the marker.
  *
  * Returns: %TRUE when nothing of it is left
  */
@@ -188,7 +221,6 @@ lode_index_store_remove (const LodeConfig  *config,
   g_autofree char *marker = NULL;
   g_autofree char *text = NULL;
   g_auto(GStrv) lines = NULL;
-  g_autofree char *key = NULL;
   g_autoptr(LodeQdrantClient) client = NULL;
 
   if (kind == LODE_STORE_KIND_SQLITE)
@@ -204,12 +236,8 @@ lode_index_store_remove (const LodeConfig  *config,
       return TRUE;
     }
 
-  key = dup_qdrant_key (config);
-  client = lode_qdrant_client_new (lines[0], key, error);
-  if (client == NULL ||
-      (config->qdrant_ca_file != NULL &&
-       !lode_qdrant_client_set_ca_file (client, config->qdrant_ca_file, error)) ||
-      !lode_qdrant_client_delete_collection (client, lines[1], NULL, error))
+  client = new_client (config, lines[0], error);
+  if (client == NULL || !lode_qdrant_store_delete (client, lines[1], NULL, error))
     {
       g_prefix_error (error, "Cannot delete the Qdrant collection %s: ", lines[1]);
       return FALSE;
@@ -217,6 +245,27 @@ lode_index_store_remove (const LodeConfig  *config,
 
   g_unlink (marker);
   return TRUE;
+}
+
+/* A client of the configured server, and how to make collections there. */
+static LodeQdrantClient *
+configured_client (const LodeConfig          *config,
+                   guint                      dims,
+                   LodeQdrantCollectionSpec  *spec,
+                   GError                   **error)
+{
+  if (config->qdrant_url == NULL)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                   "The Qdrant store needs a server: set LODE_QDRANT_URL or the qdrant-url "
+                   "setting");
+      return NULL;
+    }
+
+  spec->dims = dims;
+  spec->shard_number = config->qdrant_shards;
+  spec->replication_factor = config->qdrant_replicas;
+  return new_client (config, config->qdrant_url, error);
 }
 
 /**
@@ -244,9 +293,7 @@ lode_index_store_open (const LodeConfig  *config,
                        GError           **error)
 {
   g_autoptr(LodeQdrantClient) client = NULL;
-  g_autofree char *key = NULL;
   g_autofree char *collection = NULL;
-  g_autoptr(GError) local_error = NULL;
   LodeQdrantCollectionSpec spec = { 0 };
   LodeQdrantStore *store;
 
@@ -256,37 +303,159 @@ lode_index_store_open (const LodeConfig  *config,
     return LODE_INDEX_STORE (writer ? lode_store_open (db_path, error)
                                     : lode_store_open_reader (db_path, error));
 
-  if (config->qdrant_url == NULL)
-    {
-      g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
-                   "The Qdrant store needs a server: set LODE_QDRANT_URL or the qdrant-url "
-                   "setting");
-      return NULL;
-    }
-
-  key = dup_qdrant_key (config);
-  client = lode_qdrant_client_new (config->qdrant_url, key, error);
-  if (client == NULL ||
-      (config->qdrant_ca_file != NULL &&
-       !lode_qdrant_client_set_ca_file (client, config->qdrant_ca_file, error)))
+  client = configured_client (config, dims, &spec, error);
+  if (client == NULL)
     return NULL;
 
-  spec.dims = dims;
-  spec.shard_number = config->qdrant_shards;
-  spec.replication_factor = config->qdrant_replicas;
   collection = lode_index_store_dup_collection (db_path);
   store = lode_qdrant_store_open (client, collection, &spec, writer, cancellable, error);
   if (store != NULL && writer)
-    {
-      g_autofree char *marker = marker_path (db_path);
-      g_autofree char *text = g_strdup_printf ("%s\n%s\n", config->qdrant_url, collection);
-
-      /* Without the marker the engine would not see the index; say so, but the index
-       * itself is fine. */
-      if (!g_file_set_contents (marker, text, -1, &local_error))
-        g_warning ("Cannot note the Qdrant collection %s: %s", collection, local_error->message);
-    }
+    write_marker (config, db_path, collection);
   return LODE_INDEX_STORE (store);
+}
+
+/* The path of the SQLite index a run builds aside. */
+static char *
+aside_path (const char *db_path)
+{
+  return g_strconcat (db_path, ".new", NULL);
+}
+
+/**
+ * lode_index_store_remove_leftovers:
+ * @kind: the store
+ * @db_path: the project's index file
+ * @error: return location for a #GError
+ *
+ * Removes what a run building aside left when it was killed: `index.db.new` (a Qdrant writer
+ * deletes unfinished generations when it opens the collection). The caller holds the writer
+ * lock.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_index_store_remove_leftovers (LodeStoreKind   kind,
+                                   const char     *db_path,
+                                   GError        **error)
+{
+  g_autofree char *aside = aside_path (db_path);
+
+  return kind != LODE_STORE_KIND_SQLITE || lode_store_remove_files (aside, error);
+}
+
+/**
+ * lode_index_store_open_aside:
+ * @config: the settings
+ * @kind: the store
+ * @db_path: the project's index file
+ * @dims: the size of the embedder's vectors when known, else 0
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Opens a new, empty index for a run that replaces the project's whole (a forced run, a
+ * migration), beside the one readers keep using: SQLite `index.db.new`, a new generation of
+ * the Qdrant collection (lode_qdrant_store_open_aside()). Then lode_index_store_install()
+ * puts it in place, or lode_index_store_discard() drops it. The caller holds the writer lock.
+ *
+ * Returns: (transfer full): the new index, or %NULL
+ */
+LodeIndexStore *
+lode_index_store_open_aside (const LodeConfig  *config,
+                             LodeStoreKind      kind,
+                             const char        *db_path,
+                             guint              dims,
+                             GCancellable      *cancellable,
+                             GError           **error)
+{
+  g_autoptr(LodeQdrantClient) client = NULL;
+  g_autofree char *collection = NULL;
+  g_autofree char *aside = aside_path (db_path);
+  LodeQdrantCollectionSpec spec = { 0 };
+
+  g_return_val_if_fail (config != NULL && db_path != NULL, NULL);
+
+  if (kind == LODE_STORE_KIND_SQLITE)
+    return lode_store_remove_files (aside, error)
+           ? LODE_INDEX_STORE (lode_store_open (aside, error)) : NULL;
+
+  client = configured_client (config, dims, &spec, error);
+  if (client == NULL)
+    return NULL;
+  collection = lode_index_store_dup_collection (db_path);
+  return LODE_INDEX_STORE (lode_qdrant_store_open_aside (client, collection, &spec, cancellable,
+                                                         error));
+}
+
+/**
+ * lode_index_store_install:
+ * @config: the settings
+ * @kind: the store
+ * @aside: (transfer full): what lode_index_store_open_aside() gave, its batches committed
+ * @db_path: the project's index file
+ * @error: return location for a #GError
+ *
+ * Closes @aside and puts it in place of the project's index: lode_store_install() for
+ * SQLite, an alias switch for Qdrant (lode_qdrant_store_install()). Readers go from the old
+ * index to the new one between two queries.
+ *
+ * Returns: %TRUE when the new index is the project's
+ */
+gboolean
+lode_index_store_install (const LodeConfig  *config,
+                          LodeStoreKind      kind,
+                          LodeIndexStore    *aside,
+                          const char        *db_path,
+                          GError           **error)
+{
+  g_autoptr(LodeIndexStore) store = aside;
+  g_autofree char *path = aside_path (db_path);
+  g_autofree char *collection = NULL;
+
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (aside), FALSE);
+
+  if (kind == LODE_STORE_KIND_SQLITE)
+    {
+      g_clear_object (&store);
+      return lode_store_install (path, db_path, error);
+    }
+
+  if (!lode_qdrant_store_install (LODE_QDRANT_STORE (store), NULL, error))
+    return FALSE;
+  collection = lode_index_store_dup_collection (db_path);
+  write_marker (config, db_path, collection);
+  return TRUE;
+}
+
+/**
+ * lode_index_store_discard:
+ * @kind: the store
+ * @aside: (transfer full): what lode_index_store_open_aside() gave
+ * @db_path: the project's index file
+ *
+ * Closes and deletes @aside: the project's index stays as it was. What cannot be deleted
+ * now is deleted by the next run.
+ */
+void
+lode_index_store_discard (LodeStoreKind   kind,
+                          LodeIndexStore *aside,
+                          const char     *db_path)
+{
+  g_autoptr(LodeIndexStore) store = aside;
+  g_autofree char *path = aside_path (db_path);
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (LODE_IS_INDEX_STORE (aside));
+
+  if (kind == LODE_STORE_KIND_SQLITE)
+    {
+      g_clear_object (&store);
+      if (!lode_store_remove_files (path, &error))
+        g_warning ("Cannot remove %s: %s", path, error->message);
+      return;
+    }
+  if (!lode_qdrant_store_discard (LODE_QDRANT_STORE (store), &error))
+    g_warning ("Cannot delete the unfinished Qdrant collection %s: %s",
+               lode_qdrant_store_get_collection (LODE_QDRANT_STORE (store)), error->message);
 }
 
 /* Files per batch when copying: a crash loses at most one, as in an index run. */
@@ -459,7 +628,8 @@ failed:
  * Starts an index as a copy of another (a branch seen for the first time starts from the
  * branch it came from), so that the next index run re-reads only the files that differ.
  * SQLite copies the file with `VACUUM INTO` (a consistent snapshot, even while another
- * process writes @from_db_path); Qdrant copies the points with lode_index_store_copy(). The
+ * process writes @from_db_path); Qdrant copies the points with lode_index_store_copy() into a
+ * new generation (lode_index_store_open_aside()), installed when complete. The
  * caller holds the writer lock of @to_db_path. Blocks.
  *
  * Returns: %TRUE on success
@@ -486,11 +656,15 @@ lode_index_store_seed (const LodeConfig  *config,
   if (kind == LODE_STORE_KIND_SQLITE)
     return lode_store_copy_into (LODE_STORE (from), to_db_path, error);
 
-  if (!lode_index_store_remove (config, kind, to_db_path, error))
+  to = lode_index_store_open_aside (config, kind, to_db_path, dims, cancellable, error);
+  if (to == NULL)
     return FALSE;
-  to = lode_index_store_open (config, kind, to_db_path, dims, TRUE, cancellable, error);
-  return to != NULL &&
-         lode_index_store_copy (from, to, dims > 0 ? model : NULL, cancellable, &counts, error);
+  if (!lode_index_store_copy (from, to, dims > 0 ? model : NULL, cancellable, &counts, error))
+    {
+      lode_index_store_discard (kind, g_steal_pointer (&to), to_db_path);
+      return FALSE;
+    }
+  return lode_index_store_install (config, kind, g_steal_pointer (&to), to_db_path, error);
 }
 
 gboolean

@@ -181,6 +181,23 @@ gboolean        lode_index_store_remove           (const LodeConfig    *config,
                                                    LodeStoreKind        kind,
                                                    const char          *db_path,
                                                    GError             **error);
+gboolean        lode_index_store_remove_leftovers (LodeStoreKind        kind,
+                                                   const char          *db_path,
+                                                   GError             **error);
+LodeIndexStore *lode_index_store_open_aside       (const LodeConfig    *config,
+                                                   LodeStoreKind        kind,
+                                                   const char          *db_path,
+                                                   guint                dims,
+                                                   GCancellable        *cancellable,
+                                                   GError             **error);
+gboolean        lode_index_store_install          (const LodeConfig    *config,
+                                                   LodeStoreKind        kind,
+                                                   LodeIndexStore      *aside,
+                                                   const char          *db_path,
+                                                   GError             **error);
+void            lode_index_store_discard          (LodeStoreKind        kind,
+                                                   LodeIndexStore      *aside,
+                                                   const char          *db_path);
 
 /**
  * LodeStoreCopyCounts:

@@ -3,7 +3,8 @@
  * SPDX-FileCopyrightText: 2026 The Lode authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * One collection per project holds everything the SQLite store keeps, as four kinds of
+ * One collection per project holds everything the SQLite store keeps (its name is an alias of
+ * the real collection of the index's current generation, see "names" below), as four kinds of
  * points told apart by the payload field `type`:
  *
  * - "chunk" (integer id = the chunk id, never reused): path, file_id, language, lines, kind,
@@ -71,7 +72,8 @@ struct _LodeQdrantStore
   GObject           parent_instance;
 
   LodeQdrantClient *client;
-  char             *collection;
+  char             *collection;   /* what requests name: the alias, or a new generation */
+  char             *alias;        /* for a generation built aside: the alias it replaces */
   guint             dims;
   gboolean          writer;
   gboolean          was_reset;
@@ -119,6 +121,7 @@ lode_qdrant_store_finalize (GObject *object)
 
   g_clear_object (&self->client);
   g_clear_pointer (&self->collection, g_free);
+  g_clear_pointer (&self->alias, g_free);
   g_clear_pointer (&self->reset_reason, g_free);
   g_clear_pointer (&self->files, g_hash_table_unref);
   g_clear_pointer (&self->meta, g_hash_table_unref);
@@ -420,6 +423,28 @@ meta_int (LodeQdrantStore *self,
   return value != NULL ? g_ascii_strtoll (value, NULL, 10) : 0;
 }
 
+/* The data version of @collection, which every commit bumps; -1 on error. */
+static gint64
+read_version (LodeQdrantClient  *client,
+              const char        *collection,
+              GCancellable      *cancellable,
+              GError           **error)
+{
+  g_autofree char *id = name_uuid ("meta", "version");
+  const char *ids[] = { id };
+  const char *fields[] = { "value", NULL };
+  g_autoptr(GPtrArray) points = NULL;
+  const char *value;
+
+  points = lode_qdrant_client_retrieve (client, collection, ids, 1, fields, cancellable, error);
+  if (points == NULL)
+    return -1;
+  if (points->len == 0)
+    return 0;
+  value = get_string (((LodeQdrantHit *) g_ptr_array_index (points, 0))->payload, "value");
+  return value != NULL ? g_ascii_strtoll (value, NULL, 10) : 0;
+}
+
 static gboolean
 load_files (LodeQdrantStore  *self,
             GError          **error)
@@ -465,7 +490,10 @@ lode_qdrant_store_refresh (LodeQdrantStore  *self,
   g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
   g_return_val_if_fail (!self->in_batch, FALSE);
 
-  return load_meta (self, error) && load_files (self, error);
+  if (!load_meta (self, error) || !load_files (self, error))
+    return FALSE;
+  self->dims = (guint) meta_int (self, "dims");
+  return TRUE;
 }
 
 static const struct
@@ -491,41 +519,213 @@ static const struct
   { "terms", "integer" },
 };
 
+/* Makes @collection with its payload indexes and the meta a store needs; @version > 0 starts
+ * its data version there (a generation that replaces another carries on from its version,
+ * so that readers see a new one). */
 static gboolean
-create_collection (LodeQdrantStore                 *self,
+create_collection (LodeQdrantClient                *client,
+                   const char                      *collection,
                    const LodeQdrantCollectionSpec  *spec,
+                   gint64                           version,
                    GCancellable                    *cancellable,
                    GError                         **error)
 {
   g_autofree char *schema = g_strdup_printf ("%d", LODE_QDRANT_SCHEMA_VERSION);
   g_autofree char *dims = g_strdup_printf ("%u", spec->dims);
+  g_autofree char *start = g_strdup_printf ("%" G_GINT64_FORMAT, version);
   g_autoptr(GPtrArray) points = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
 
-  if (!lode_qdrant_client_create_collection (self->client, self->collection, spec, cancellable,
-                                             error))
+  if (!lode_qdrant_client_create_collection (client, collection, spec, cancellable, error))
     return FALSE;
 
   for (guint i = 0; i < G_N_ELEMENTS (payload_indexes); i++)
-    if (!lode_qdrant_client_create_payload_index (self->client, self->collection,
-                                                  payload_indexes[i].field,
+    if (!lode_qdrant_client_create_payload_index (client, collection, payload_indexes[i].field,
                                                   payload_indexes[i].type, cancellable, error))
       return FALSE;
 
   /* The schema version last: a collection without it is unfinished and made again. */
   g_ptr_array_add (points, meta_point ("dims", dims));
+  if (version > 0)
+    g_ptr_array_add (points, meta_point ("version", start));
   g_ptr_array_add (points, meta_point ("schema", schema));
-  return lode_qdrant_client_upsert (self->client, self->collection, points, cancellable, error);
+  return lode_qdrant_client_upsert (client, collection, points, cancellable, error);
+}
+
+/* ---- names: aliases and generations ------------------------------------------------------ */
+
+/* The name Lode reads and writes (`lode-ID`, `lode-ID-branch-NAME`) is an alias of a real
+ * collection, `NAME_gN` for generation N: a forced run builds generation N + 1 beside it and
+ * points the alias at it in one request. `_g` never occurs in a name (lode_git_escape_branch()
+ * writes `_` before two hex digits only), so the generations of a name are known by it. An
+ * index made before aliases is a real collection under the name itself ("legacy"): it is read
+ * as it is, and the first forced run replaces it with an alias. */
+#define GENERATION_INFIX "_g"
+
+static char *
+generation_name (const char *name,
+                 guint       generation)
+{
+  return g_strdup_printf ("%s" GENERATION_INFIX "%u", name, generation);
+}
+
+static gboolean
+parse_generation (const char *name,
+                  const char *collection,
+                  guint      *generation)
+{
+  gsize len = strlen (name);
+  guint64 value = 0;
+
+  if (strncmp (collection, name, len) != 0 ||
+      !g_str_has_prefix (collection + len, GENERATION_INFIX) ||
+      !g_ascii_string_to_unsigned (collection + len + strlen (GENERATION_INFIX), 10, 1,
+                                   G_MAXUINT, &value, NULL))
+    return FALSE;
+  *generation = (guint) value;
+  return TRUE;
+}
+
+typedef struct
+{
+  char      *target;     /* the collection the alias names, or NULL */
+  gboolean   legacy;     /* a real collection has the name itself */
+  GPtrArray *leftovers;  /* generations the alias does not name: what a killed run left */
+  guint      last;       /* the highest generation there is */
+} NameState;
+
+static void
+name_state_clear (NameState *state)
+{
+  g_clear_pointer (&state->target, g_free);
+  g_clear_pointer (&state->leftovers, g_ptr_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (NameState, name_state_clear)
+
+static gboolean
+read_name (LodeQdrantClient  *client,
+           const char        *name,
+           NameState         *state,
+           GCancellable      *cancellable,
+           GError           **error)
+{
+  g_autoptr(GHashTable) aliases = NULL;
+  g_auto(GStrv) collections = NULL;
+  const char *target;
+
+  aliases = lode_qdrant_client_list_aliases (client, cancellable, error);
+  collections = aliases != NULL ? lode_qdrant_client_list_collections (client, cancellable, error)
+                                : NULL;
+  if (collections == NULL)
+    {
+      g_prefix_error (error, "Cannot read which Qdrant collection %s names: ", name);
+      return FALSE;
+    }
+
+  target = g_hash_table_lookup (aliases, name);
+  state->target = target != NULL && g_strv_contains ((const char * const *) collections, target)
+                  ? g_strdup (target) : NULL;
+  state->legacy = g_strv_contains ((const char * const *) collections, name);
+  state->leftovers = g_ptr_array_new_with_free_func (g_free);
+  state->last = 0;
+  for (guint i = 0; collections[i] != NULL; i++)
+    {
+      guint generation;
+
+      if (!parse_generation (name, collections[i], &generation))
+        continue;
+      state->last = MAX (state->last, generation);
+      if (g_strcmp0 (collections[i], state->target) != 0)
+        g_ptr_array_add (state->leftovers, g_strdup (collections[i]));
+    }
+  return TRUE;
+}
+
+/* Deletes the generations a killed forced run (or a failed install) left. */
+static gboolean
+drop_leftovers (LodeQdrantClient  *client,
+                NameState         *state,
+                GCancellable      *cancellable,
+                GError           **error)
+{
+  for (guint i = 0; i < state->leftovers->len; i++)
+    {
+      const char *leftover = g_ptr_array_index (state->leftovers, i);
+
+      g_debug ("Deleting the Qdrant collection %s an unfinished run left", leftover);
+      if (!lode_qdrant_client_delete_collection (client, leftover, cancellable, error))
+        {
+          g_prefix_error (error, "Cannot delete the Qdrant collection %s an unfinished run "
+                          "left: ", leftover);
+          return FALSE;
+        }
+    }
+  g_ptr_array_set_size (state->leftovers, 0);
+  return TRUE;
+}
+
+/* Makes the next generation of @name and points the alias at it. */
+static gboolean
+make_generation (LodeQdrantClient                *client,
+                 const char                      *name,
+                 NameState                       *state,
+                 const LodeQdrantCollectionSpec  *spec,
+                 GCancellable                    *cancellable,
+                 GError                         **error)
+{
+  g_autofree char *real = generation_name (name, state->last + 1);
+
+  if (!create_collection (client, real, spec, 0, cancellable, error) ||
+      !lode_qdrant_client_switch_alias (client, name, real, cancellable, error))
+    return FALSE;
+  state->last++;
+  g_free (state->target);
+  state->target = g_steal_pointer (&real);
+  return TRUE;
+}
+
+/**
+ * lode_qdrant_store_delete:
+ * @client: a client of the server
+ * @name: a project's collection name (an alias, or a collection made before aliases)
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Deletes every collection of @name: the one its alias names (Qdrant drops the alias with
+ * it), generations unfinished runs left, and a collection of that name made before aliases.
+ *
+ * Returns: %TRUE when nothing of @name is left
+ */
+gboolean
+lode_qdrant_store_delete (LodeQdrantClient  *client,
+                          const char        *name,
+                          GCancellable      *cancellable,
+                          GError           **error)
+{
+  g_auto(NameState) state = { 0 };
+
+  g_return_val_if_fail (LODE_IS_QDRANT_CLIENT (client), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  return read_name (client, name, &state, cancellable, error) &&
+         drop_leftovers (client, &state, cancellable, error) &&
+         (state.target == NULL ||
+          lode_qdrant_client_delete_collection (client, state.target, cancellable, error)) &&
+         (!state.legacy ||
+          lode_qdrant_client_delete_collection (client, name, cancellable, error));
 }
 
 /**
  * lode_qdrant_store_open:
  * @client: a client of the server (connected or not)
- * @collection: the project's collection
+ * @collection: the project's collection name: an alias (made when missing), or a collection
+ *   made before aliases
  * @spec: how to make the collection when a writer finds none (dense vector size, shards,
  *   replicas)
  * @writer: whether this store writes: a writer makes a missing collection and replaces one of
- *   another schema version (recording why, lode_qdrant_store_get_reset_reason()); a reader
- *   fails with %LODE_ERROR_NOT_INDEXED instead
+ *   another schema version (recording why, lode_qdrant_store_get_reset_reason()), and deletes
+ *   the generations unfinished forced runs left; a reader fails with
+ *   %LODE_ERROR_NOT_INDEXED instead
  * @cancellable: (nullable): a #GCancellable
  * @error: return location for a #GError
  *
@@ -544,6 +744,7 @@ lode_qdrant_store_open (LodeQdrantClient                *client,
 {
   g_autoptr(LodeQdrantStore) self = NULL;
   g_autofree char *schema = g_strdup_printf ("%d", LODE_QDRANT_SCHEMA_VERSION);
+  g_auto(NameState) state = { 0 };
   gboolean exists = FALSE;
   const char *found;
 
@@ -559,21 +760,25 @@ lode_qdrant_store_open (LodeQdrantClient                *client,
   self->collection = g_strdup (collection);
   self->writer = writer;
 
-  if (!lode_qdrant_client_collection_exists (client, collection, &exists, cancellable, error))
-    return NULL;
-
-  if (!exists)
+  /* A reader asks Qdrant, which resolves aliases; a writer needs to know more. */
+  if (!writer)
     {
-      if (!writer)
+      if (!lode_qdrant_client_collection_exists (client, collection, &exists, cancellable,
+                                                 error))
+        return NULL;
+      if (!exists)
         {
           g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED,
                        "The Qdrant collection %s at %s does not exist yet", collection,
                        lode_qdrant_client_get_url (client));
           return NULL;
         }
-      if (!create_collection (self, spec, cancellable, error))
-        return NULL;
     }
+  else if (!read_name (client, collection, &state, cancellable, error) ||
+           !drop_leftovers (client, &state, cancellable, error) ||
+           (state.target == NULL && !state.legacy &&
+            !make_generation (client, collection, &state, spec, cancellable, error)))
+    return NULL;
 
   if (!load_meta (self, error))
     return NULL;
@@ -593,8 +798,8 @@ lode_qdrant_store_open (LodeQdrantClient                *client,
         ? g_strdup_printf ("the Qdrant collection had schema version %s, this Lode writes %s",
                            found, schema)
         : g_strdup ("the Qdrant collection was not finished");
-      if (!lode_qdrant_client_delete_collection (client, collection, cancellable, error) ||
-          !create_collection (self, spec, cancellable, error) ||
+      if (!lode_qdrant_store_delete (client, collection, cancellable, error) ||
+          !make_generation (client, collection, &state, spec, cancellable, error) ||
           !load_meta (self, error))
         return NULL;
     }
@@ -604,6 +809,133 @@ lode_qdrant_store_open (LodeQdrantClient                *client,
     return NULL;
 
   return g_steal_pointer (&self);
+}
+
+/**
+ * lode_qdrant_store_open_aside:
+ * @client: a client of the server (connected or not)
+ * @name: the project's collection name
+ * @spec: how to make the new collection
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Makes the next generation of @name, empty, beside the collection @name names (which
+ * readers keep using), and opens it for writing: a forced run or a migration fills it, then
+ * lode_qdrant_store_install() puts it in place, or lode_qdrant_store_discard() deletes it.
+ * Deletes the generations unfinished runs left first. The caller holds the writer lock.
+ *
+ * Returns: (transfer full): the store of the new generation, or %NULL
+ */
+LodeQdrantStore *
+lode_qdrant_store_open_aside (LodeQdrantClient                *client,
+                              const char                      *name,
+                              const LodeQdrantCollectionSpec  *spec,
+                              GCancellable                    *cancellable,
+                              GError                         **error)
+{
+  g_autoptr(LodeQdrantStore) self = NULL;
+  g_auto(NameState) state = { 0 };
+  gint64 version = 0;
+
+  g_return_val_if_fail (LODE_IS_QDRANT_CLIENT (client), NULL);
+  g_return_val_if_fail (name != NULL && spec != NULL, NULL);
+
+  if ((lode_qdrant_client_get_server_version (client) == NULL &&
+       !lode_qdrant_client_connect (client, cancellable, error)) ||
+      !read_name (client, name, &state, cancellable, error) ||
+      !drop_leftovers (client, &state, cancellable, error))
+    return NULL;
+
+  /* Readers compare data versions: the new generation carries on from the old one's. */
+  if (state.target != NULL || state.legacy)
+    {
+      version = read_version (client, name, cancellable, error);
+      if (version < 0)
+        return NULL;
+    }
+
+  self = g_object_new (LODE_TYPE_QDRANT_STORE, NULL);
+  self->client = g_object_ref (client);
+  self->collection = generation_name (name, state.last + 1);
+  self->alias = g_strdup (name);
+  self->writer = TRUE;
+  if (!create_collection (client, self->collection, spec, version + 1, cancellable, error) ||
+      !lode_qdrant_store_refresh (self, error))
+    {
+      lode_qdrant_client_delete_collection (client, self->collection, NULL, NULL);
+      return NULL;
+    }
+
+  return g_steal_pointer (&self);
+}
+
+/**
+ * lode_qdrant_store_install:
+ * @self: a store from lode_qdrant_store_open_aside(), its batches committed
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Points the name at the new generation in one aliases request (readers go from the old
+ * collection to the new one between two requests), then deletes the old collection. A name
+ * that is still a collection made before aliases is deleted first: Qdrant refuses an alias
+ * with the name of a collection, so for this one-time conversion the name is missing between
+ * the two requests.
+ *
+ * Returns: %TRUE when the name names the new generation
+ */
+gboolean
+lode_qdrant_store_install (LodeQdrantStore  *self,
+                           GCancellable     *cancellable,
+                           GError          **error)
+{
+  g_auto(NameState) state = { 0 };
+  g_autoptr(GError) local_error = NULL;
+
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
+  g_return_val_if_fail (self->alias != NULL && !self->in_batch, FALSE);
+
+  if (!read_name (self->client, self->alias, &state, cancellable, error))
+    return FALSE;
+  if (state.legacy)
+    {
+      g_debug ("Replacing the Qdrant collection %s with an alias of %s", self->alias,
+               self->collection);
+      if (!lode_qdrant_client_delete_collection (self->client, self->alias, cancellable, error))
+        {
+          g_prefix_error (error, "Cannot replace the Qdrant collection %s with an alias: ",
+                          self->alias);
+          return FALSE;
+        }
+    }
+  if (!lode_qdrant_client_switch_alias (self->client, self->alias, self->collection, cancellable,
+                                        error))
+    return FALSE;
+
+  /* The old generation is of no use now; when it cannot go, the next writer deletes it. */
+  if (state.target != NULL && g_strcmp0 (state.target, self->collection) != 0 &&
+      !lode_qdrant_client_delete_collection (self->client, state.target, NULL, &local_error))
+    g_warning ("Cannot delete the former Qdrant collection %s: %s", state.target,
+               local_error->message);
+  return TRUE;
+}
+
+/**
+ * lode_qdrant_store_discard:
+ * @self: a store from lode_qdrant_store_open_aside(), not installed
+ * @error: return location for a #GError
+ *
+ * Deletes the new generation: the name keeps naming the collection it named.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_qdrant_store_discard (LodeQdrantStore  *self,
+                           GError          **error)
+{
+  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
+  g_return_val_if_fail (self->alias != NULL, FALSE);
+
+  return lode_qdrant_client_delete_collection (self->client, self->collection, NULL, error);
 }
 
 const char *
@@ -1302,22 +1634,9 @@ qdrant_store_dup_chunks_for_file (LodeQdrantStore  *self,
 gint64
 lode_qdrant_store_get_data_version (LodeQdrantStore *self)
 {
-  g_autofree char *id = name_uuid ("meta", "version");
-  const char *ids[] = { id };
-  const char *fields[] = { "value", NULL };
-  g_autoptr(GPtrArray) points = NULL;
-  const char *value;
-
   g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), -1);
 
-  points = lode_qdrant_client_retrieve (self->client, self->collection, ids, 1, fields, NULL,
-                                        NULL);
-  if (points == NULL)
-    return -1;
-  if (points->len == 0)
-    return 0;
-  value = get_string (((LodeQdrantHit *) g_ptr_array_index (points, 0))->payload, "value");
-  return value != NULL ? g_ascii_strtoll (value, NULL, 10) : 0;
+  return read_version (self->client, self->collection, NULL, NULL);
 }
 
 /* ---- import graph ---------------------------------------------------------------------- */

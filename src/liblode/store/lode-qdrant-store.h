@@ -26,6 +26,20 @@ LodeQdrantStore *lode_qdrant_store_open          (LodeQdrantClient        *clien
                                                   gboolean                 writer,
                                                   GCancellable            *cancellable,
                                                   GError                 **error);
+LodeQdrantStore *lode_qdrant_store_open_aside    (LodeQdrantClient        *client,
+                                                  const char              *name,
+                                                  const LodeQdrantCollectionSpec *spec,
+                                                  GCancellable            *cancellable,
+                                                  GError                 **error);
+gboolean         lode_qdrant_store_install       (LodeQdrantStore         *self,
+                                                  GCancellable            *cancellable,
+                                                  GError                 **error);
+gboolean         lode_qdrant_store_discard       (LodeQdrantStore         *self,
+                                                  GError                 **error);
+gboolean         lode_qdrant_store_delete        (LodeQdrantClient        *client,
+                                                  const char              *name,
+                                                  GCancellable            *cancellable,
+                                                  GError                 **error);
 const char      *lode_qdrant_store_get_collection (LodeQdrantStore        *self);
 LodeQdrantClient *lode_qdrant_store_get_client    (LodeQdrantStore        *self);
 guint            lode_qdrant_store_get_dims      (LodeQdrantStore         *self);

@@ -189,15 +189,17 @@ static const LodeTool codebase_index_tool = {
     "Index a project for codebase_search: discovers files (respecting .gitignore and "
     ".lodeignore), chunks them along declarations and stores a full-text index. Returns at "
     "once and runs in the background; a second call while it runs joins the running job. "
-    "Re-running it only re-indexes changed files; force: true deletes the index and builds "
-    "it from scratch (also what repairs a damaged index). Follow it with codebase_status, "
-    "or pass wait: true to wait for the end (with progress notifications).",
+    "Re-running it only re-indexes changed files; force: true builds the index from scratch "
+    "and replaces the old one when complete (also what repairs a damaged index). Follow it "
+    "with codebase_status, or pass wait: true to wait for the end (with progress "
+    "notifications).",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"wait\": {\"type\": \"boolean\", \"default\": false, \"description\": "
     "\"Wait until indexing ends and report progress while it runs.\"}, "
     "\"force\": {\"type\": \"boolean\", \"default\": false, \"description\": "
-    "\"Delete the index first and build it from scratch.\"}, "
+    "\"Build the index from scratch; searches use the old one until the new one is "
+    "complete.\"}, "
     "\"confirm\": {\"type\": \"boolean\", \"default\": false, \"description\": "
     "\"Index the project even when it is the root of the file system, a directory of the "
     "system or the home directory, which are refused otherwise.\"}}, "
