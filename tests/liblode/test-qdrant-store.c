@@ -1388,6 +1388,22 @@ assert_alias (Fixture    *fixture,
   g_assert_cmpuint (n, ==, 1);
 }
 
+/* The index of the first run is the project's, whole: the alias names its collection. */
+static void
+assert_old_index (Tree       *tree,
+                  const char *name)
+{
+  g_autoptr(LodeProjectStatus) status = NULL;
+  g_autoptr(GError) error = NULL;
+
+  assert_alias (tree->fixture, name, 1);
+  status = lode_project_dup_status (tree->project, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (status->state, ==, LODE_INDEX_STATE_READY);
+  g_assert_cmpuint (status->stats.n_files, ==, ALIAS_TREE_FILES);
+  assert_finds (tree->project, "handler_39_2", "pkg03/module_0039.py");
+}
+
 typedef struct
 {
   LodeProject  *project;
@@ -1475,7 +1491,6 @@ test_force_cancelled (Fixture       *fixture,
   g_auto(Tree) tree = { 0 };
   g_autoptr(LodeIndexReport) first = NULL;
   g_autoptr(LodeIndexReport) report = NULL;
-  g_autoptr(LodeProjectStatus) status = NULL;
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GError) error = NULL;
   g_autofree char *name = NULL;
@@ -1493,12 +1508,7 @@ test_force_cancelled (Fixture       *fixture,
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_clear_error (&error);
 
-  assert_alias (fixture, name, 1);
-  status = lode_project_dup_status (tree.project, &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (status->state, ==, LODE_INDEX_STATE_READY);
-  g_assert_cmpuint (status->stats.n_files, ==, ALIAS_TREE_FILES);
-  assert_finds (tree.project, "handler_39_2", "pkg03/module_0039.py");
+  assert_old_index (&tree, name);
 }
 
 /* A forced run whose Qdrant node goes away mid-batch fails with the reason; the old index is
@@ -1511,7 +1521,6 @@ test_force_fails_midway (Fixture       *fixture,
   g_autoptr(LodeIndexReport) first = NULL;
   g_autoptr(LodeIndexReport) report = NULL;
   g_autoptr(LodeIndexReport) again = NULL;
-  g_autoptr(LodeProjectStatus) status = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *name = NULL;
   g_autofree char *faults = NULL;
@@ -1543,12 +1552,7 @@ test_force_fails_midway (Fixture       *fixture,
   g_assert_nonnull (strstr (error->message, "HTTP 500"));
   g_clear_error (&error);
 
-  assert_alias (fixture, name, 1);
-  status = lode_project_dup_status (tree.project, &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (status->state, ==, LODE_INDEX_STATE_READY);
-  g_assert_cmpuint (status->stats.n_files, ==, ALIAS_TREE_FILES);
-  assert_finds (tree.project, "handler_39_2", "pkg03/module_0039.py");
+  assert_old_index (&tree, name);
 
   again = tree_index (&tree, LODE_INDEX_FLAGS_NONE);
   g_assert_cmpuint (again->n_unchanged, ==, ALIAS_TREE_FILES);
