@@ -1558,6 +1558,36 @@ test_force_fails_midway (Fixture       *fixture,
   g_assert_cmpuint (again->n_unchanged, ==, ALIAS_TREE_FILES);
 }
 
+/* What a killed forced run left (a generation the alias does not name) goes with the next
+ * run; the index the alias names stays. */
+static void
+test_force_killed_leftover (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  g_auto(Tree) tree = { 0 };
+  g_autoptr(LodeIndexReport) first = NULL;
+  g_autoptr(LodeIndexReport) again = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *leftover = NULL;
+  g_autofree char *target = NULL;
+  LodeQdrantCollectionSpec spec = { 0 };
+  guint n = 0;
+
+  tree_init (&tree, fixture, "qdrant");
+  first = tree_index (&tree, LODE_INDEX_FLAGS_NONE);
+  name = tree_collection (&tree);
+  leftover = g_strdup_printf ("%s_g2", name);
+  assert_ok (lode_qdrant_client_create_collection (fixture->client, leftover, &spec, NULL,
+                                                   &error));
+  target = dup_alias_target (fixture, name, &n);
+  g_assert_cmpuint (n, ==, 2);
+
+  again = tree_index (&tree, LODE_INDEX_FLAGS_NONE);
+  g_assert_cmpuint (again->n_unchanged, ==, ALIAS_TREE_FILES);
+  assert_old_index (&tree, name);
+}
+
 /* Makes @name a collection of its own with the points of the generation it names: the index
  * as Lode made it before aliases. */
 static void
@@ -1769,6 +1799,7 @@ main (int   argc,
   ADD ("force-search-meanwhile", test_force_search_meanwhile);
   ADD ("force-cancelled", test_force_cancelled);
   ADD ("force-fails-midway", test_force_fails_midway);
+  ADD ("force-killed-leftover", test_force_killed_leftover);
   ADD ("legacy-converted", test_legacy_converted);
   ADD ("migrate-keeps-old-copy", test_migrate_keeps_old_copy);
 
