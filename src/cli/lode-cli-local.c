@@ -16,7 +16,8 @@
 #include <unistd.h>
 
 #include "lode.h"
-#include "lode-cli.h"
+#include "lode-cli-common.h"
+#include "lode-cli-local.h"
 #include "lode-model-pull.h"
 #include "lode-models.h"
 #include "lode-secret.h"

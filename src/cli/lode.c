@@ -16,7 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lode-cli.h"
+#include "lode-cli-common.h"
+#include "lode-cli-local.h"
 #include "lode-client.h"
 
 /*
@@ -31,59 +32,10 @@
  * signal's number.
  */
 
-gboolean lode_cli_json;
 static gboolean opt_no_daemon;
 
 /* How long an interrupted command waits for the work it started to wind down. */
 #define SHUTDOWN_USEC G_USEC_PER_SEC
-
-void
-lode_cli_print_error (const GError *error)
-{
-  g_printerr ("lode: %s\n", error->message);
-}
-
-int
-lode_cli_usage_error (GOptionContext *context,
-                      const char     *message)
-{
-  g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
-
-  g_printerr ("lode: %s\n\n%s", message, help);
-  return 2;
-}
-
-gboolean
-lode_cli_parse_options (GOptionContext  *context,
-                        int             *argc,
-                        char          ***argv)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (!g_option_context_parse (context, argc, argv, &error))
-    {
-      lode_cli_usage_error (context, error->message);
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-static void
-print_json_node (JsonNode *root)
-{
-  g_autofree char *text = lode_json_to_string (root, TRUE);
-
-  g_print ("%s\n", text);
-}
-
-void
-lode_cli_print_json (JsonBuilder *builder)
-{
-  g_autoptr(JsonNode) root = json_builder_get_root (builder);
-
-  print_json_node (root);
-}
 
 /* Commands that are tools ---------------------------------------------------------------- */
 
@@ -587,7 +539,7 @@ print_result (LodeToolResult *result,
       g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (),
                                                         result->structured);
 
-      print_json_node (node);
+      lode_cli_print_json_node (node);
       return;
     }
 
