@@ -11,31 +11,25 @@
 #include <glib/gi18n.h>
 
 #include "lode-application.h"
+#include "lode-connection.h"
 #include "lode-preferences-window.h"
 #include "lode-window.h"
 
 /*
- * The app is a D-Bus client of loded and nothing else: it holds one LodeClient in
- * daemon-only mode (made asynchronously at startup, which activates loded) and the settings
- * the daemon shares. Every page calls the registry's tools through it, with JSON arguments,
- * and shows their structured results, as an MCP agent would. It is DBusActivatable:
- * GApplication handles --gapplication-service, and the daemon's Shell search provider opens
- * it on a query with the "search" action.
+ * The app is a D-Bus client of loded and nothing else: at startup it makes the connection
+ * to loded (lode-connection.c) that its windows and their pages share. It is
+ * DBusActivatable: GApplication handles --gapplication-service, and the daemon's Shell
+ * search provider opens it on a query with the "search" action.
  */
 
 struct _LodeApplication
 {
   AdwApplication  parent_instance;
-  GSettings      *settings;
-  LodeClient     *client;
-  GError         *client_error;
+  LodeConnection *connection;
   GCancellable   *cancellable;
 };
 
 G_DEFINE_FINAL_TYPE (LodeApplication, lode_application, ADW_TYPE_APPLICATION)
-
-enum { PROP_0, PROP_CLIENT, N_PROPS };
-static GParamSpec *properties [N_PROPS];
 
 LodeApplication *
 lode_application_new (void)
@@ -51,126 +45,30 @@ lode_application_new (void)
  * lode_application_get_client:
  * @self: a #LodeApplication
  *
- * Returns: (transfer none) (nullable): the client of loded, %NULL until it is connected
- *   (#LodeApplication:client is notified then) or when loded cannot be reached
+ * Returns: (transfer none) (nullable): the client of loded, %NULL before startup, until it
+ *   is connected or when loded cannot be reached
  */
 LodeClient *
 lode_application_get_client (LodeApplication *self)
 {
   g_return_val_if_fail (LODE_IS_APPLICATION (self), NULL);
 
-  return self->client;
-}
-
-/**
- * lode_application_get_client_error:
- * @self: a #LodeApplication
- *
- * Returns: (transfer none) (nullable): why loded cannot be reached, once that is known
- */
-const GError *
-lode_application_get_client_error (LodeApplication *self)
-{
-  g_return_val_if_fail (LODE_IS_APPLICATION (self), NULL);
-
-  return self->client_error;
-}
-
-static void
-call_tool_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  g_autoptr(LodeToolResult) tool_result = NULL;
-  GError *error = NULL;
-
-  tool_result = lode_client_call_tool_finish (LODE_CLIENT (object), result, &error);
-  if (tool_result == NULL)
-    {
-      g_dbus_error_strip_remote_error (error);
-      g_task_return_error (task, error);
-    }
-  else if (tool_result->is_error || tool_result->structured == NULL)
-    g_task_return_new_error (task, LODE_ERROR, LODE_ERROR_FAILED, "%s", tool_result->text);
-  else
-    g_task_return_pointer (task, json_object_ref (tool_result->structured),
-                           (GDestroyNotify) json_object_unref);
-}
-
-/**
- * lode_application_call_tool:
- * @self: a #LodeApplication
- * @name: a tool of the registry
- * @arguments: (transfer full): its arguments
- * @cancellable: (nullable): cancels the call
- * @callback: called with the result
- * @user_data: data for @callback
- *
- * Calls a tool in loded; the result is its structured result, and a tool's error result is
- * an error with the tool's message.
- */
-void
-lode_application_call_tool (LodeApplication     *self,
-                            const char          *name,
-                            JsonObject          *arguments,
-                            GCancellable        *cancellable,
-                            GAsyncReadyCallback  callback,
-                            gpointer             user_data)
-{
-  g_autoptr(JsonObject) owned = arguments;
-  g_autoptr(GTask) task = NULL;
-
-  g_return_if_fail (LODE_IS_APPLICATION (self));
-  g_return_if_fail (name != NULL);
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, lode_application_call_tool);
-
-  if (self->client == NULL)
-    {
-      g_task_return_new_error (task, LODE_ERROR, LODE_ERROR_FAILED, "%s",
-                               self->client_error != NULL
-                               ? self->client_error->message
-                               : _("Lode’s service is starting"));
-      return;
-    }
-
-  lode_client_call_tool_async (self->client, name, owned, NULL, NULL, NULL, NULL, cancellable,
-                               call_tool_cb, g_steal_pointer (&task));
-}
-
-/**
- * lode_application_call_tool_finish:
- * @self: a #LodeApplication
- * @result: the #GAsyncResult
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (nullable): the tool's structured result
- */
-JsonObject *
-lode_application_call_tool_finish (LodeApplication  *self,
-                                   GAsyncResult     *result,
-                                   GError          **error)
-{
-  g_return_val_if_fail (LODE_IS_APPLICATION (self), NULL);
-  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
+  return self->connection != NULL ? lode_connection_get_client (self->connection) : NULL;
 }
 
 /**
  * lode_application_get_settings:
  * @self: a #LodeApplication
  *
- * Returns: (transfer none): the settings shared with the daemon
+ * Returns: (transfer none) (nullable): the settings shared with the daemon, %NULL before
+ *   startup
  */
 GSettings *
 lode_application_get_settings (LodeApplication *self)
 {
   g_return_val_if_fail (LODE_IS_APPLICATION (self), NULL);
 
-  return self->settings;
+  return self->connection != NULL ? lode_connection_get_settings (self->connection) : NULL;
 }
 
 static LodeWindow *
@@ -179,31 +77,9 @@ ensure_window (LodeApplication *self)
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
 
   if (window == NULL)
-    window = GTK_WINDOW (lode_window_new (self));
+    window = GTK_WINDOW (lode_window_new (GTK_APPLICATION (self), self->connection));
 
   return LODE_WINDOW (window);
-}
-
-static void
-client_ready_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  g_autoptr(LodeApplication) self = user_data;
-  g_autoptr(GError) error = NULL;
-  LodeClient *client = lode_client_new_finish (result, &error);
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-
-  if (client == NULL)
-    {
-      g_dbus_error_strip_remote_error (error);
-      g_warning ("%s", error->message);
-      self->client_error = g_steal_pointer (&error);
-    }
-  self->client = client;
-  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_CLIENT]);
 }
 
 static void
@@ -212,25 +88,11 @@ lode_application_startup (GApplication *app)
   LodeApplication *self = LODE_APPLICATION (app);
   static const char *quit_accels[] = { "<Control>q", NULL };
   static const char *preferences_accels[] = { "<Control>comma", NULL };
-  g_autoptr(LodeConfig) config = NULL;
-  g_autoptr(GError) error = NULL;
 
   G_APPLICATION_CLASS (lode_application_parent_class)->startup (app);
 
-  self->settings = g_settings_new (LODE_SCHEMA_ID);
   self->cancellable = g_cancellable_new ();
-
-  /* The app's configuration is the daemon's (the same settings and environment), so loded
-   * serves the app from its own engine. */
-  config = lode_config_load (&error);
-  if (config == NULL)
-    {
-      g_warning ("%s", error->message);
-      self->client_error = g_steal_pointer (&error);
-    }
-  else
-    lode_client_new_async (config, LODE_CLIENT_DAEMON_ONLY, self->cancellable, client_ready_cb,
-                           g_object_ref (self));
+  self->connection = lode_connection_new (self->cancellable);
 
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.preferences",
@@ -267,7 +129,8 @@ preferences_activated (GSimpleAction *action,
                        gpointer       user_data)
 {
   LodeApplication *self = user_data;
-  LodePreferencesWindow *preferences = lode_preferences_window_new (self->settings);
+  GSettings *settings = lode_connection_get_settings (self->connection);
+  LodePreferencesWindow *preferences = lode_preferences_window_new (settings);
 
   gtk_window_set_transient_for (GTK_WINDOW (preferences), GTK_WINDOW (ensure_window (self)));
   gtk_window_present (GTK_WINDOW (preferences));
@@ -319,32 +182,11 @@ static const GActionEntry app_actions[] = {
 };
 
 static void
-lode_application_get_property (GObject    *object,
-                               guint       prop_id,
-                               GValue     *value,
-                               GParamSpec *pspec)
-{
-  LodeApplication *self = LODE_APPLICATION (object);
-
-  switch (prop_id)
-    {
-    case PROP_CLIENT:
-      g_value_set_object (value, self->client);
-      break;
-
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 lode_application_finalize (GObject *object)
 {
   LodeApplication *self = (LodeApplication *)object;
 
-  g_clear_object (&self->client);
-  g_clear_error (&self->client_error);
-  g_clear_object (&self->settings);
+  g_clear_object (&self->connection);
   g_clear_object (&self->cancellable);
 
   G_OBJECT_CLASS (lode_application_parent_class)->finalize (object);
@@ -356,17 +198,10 @@ lode_application_class_init (LodeApplicationClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
 
-  object_class->get_property = lode_application_get_property;
   object_class->finalize = lode_application_finalize;
   app_class->startup = lode_application_startup;
   app_class->shutdown = lode_application_shutdown;
   app_class->activate = lode_application_activate;
-
-  properties [PROP_CLIENT] =
-    g_param_spec_object ("client", NULL, NULL,
-                         LODE_TYPE_CLIENT,
-                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void

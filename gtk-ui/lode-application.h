@@ -15,18 +15,8 @@ G_BEGIN_DECLS
 #define LODE_TYPE_APPLICATION (lode_application_get_type ())
 G_DECLARE_FINAL_TYPE (LodeApplication, lode_application, LODE, APPLICATION, AdwApplication)
 
-LodeApplication *lode_application_new               (void);
-LodeClient      *lode_application_get_client       (LodeApplication      *self);
-const GError    *lode_application_get_client_error (LodeApplication      *self);
-GSettings       *lode_application_get_settings     (LodeApplication      *self);
-void             lode_application_call_tool        (LodeApplication      *self,
-                                                    const char           *name,
-                                                    JsonObject           *arguments,
-                                                    GCancellable         *cancellable,
-                                                    GAsyncReadyCallback   callback,
-                                                    gpointer              user_data);
-JsonObject      *lode_application_call_tool_finish (LodeApplication      *self,
-                                                    GAsyncResult         *result,
-                                                    GError              **error);
+LodeApplication *lode_application_new          (void);
+LodeClient      *lode_application_get_client   (LodeApplication *self);
+GSettings       *lode_application_get_settings (LodeApplication *self);
 
 G_END_DECLS

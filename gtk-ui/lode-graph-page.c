@@ -12,7 +12,7 @@
 
 #include "lode-graph-page.h"
 #include "lode-project-item.h"
-#include "lode-window.h"
+#include "lode-toast.h"
 
 /*
  * The lists are the graph tools' structured results: codebase_graph_circular and
@@ -27,7 +27,7 @@
 struct _LodeGraphPage
 {
   GtkWidget            parent_instance;
-  LodeApplication     *app;
+  LodeConnection      *connection;
   GCancellable        *cancellable;        /* the project's lists */
   GCancellable        *query_cancellable;  /* the file's neighbours */
   LodeProjectItem     *item;               /* the selected project, followed */
@@ -108,10 +108,10 @@ finish (LodeGraphPage *self,
   g_autoptr(GError) error = NULL;
   JsonObject *object;
 
-  object = lode_application_call_tool_finish (self->app, result, &error);
+  object = lode_connection_call_tool_finish (self->connection, result, &error);
   if (object == NULL && what != NULL &&
       !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    lode_window_show_error (GTK_WIDGET (self), what, error);
+    lode_toast_show_error (GTK_WIDGET (self), what, error);
 
   return object;
 }
@@ -234,17 +234,17 @@ load_project (LodeGraphPage *self)
   clear_list (self->cycles);
   clear_list (self->hubs);
   adw_preferences_group_set_description (self->hubs_group, NULL);
-  if (root == NULL || self->app == NULL || lode_project_item_get_indexing (self->item) ||
+  if (root == NULL || self->connection == NULL || lode_project_item_get_indexing (self->item) ||
       (g_strcmp0 (state, "ready") != 0 && g_strcmp0 (state, "incomplete") != 0))
     return;
 
   self->cancellable = g_cancellable_new ();
-  lode_application_call_tool (self->app, "codebase_graph_circular",
-                              project_arguments (root, CYCLES_LIMIT), self->cancellable,
-                              circular_cb, g_object_ref (self));
-  lode_application_call_tool (self->app, "codebase_graph_stats",
-                              project_arguments (root, HUBS_LIMIT), self->cancellable, stats_cb,
-                              g_object_ref (self));
+  lode_connection_call_tool (self->connection, "codebase_graph_circular",
+                             project_arguments (root, CYCLES_LIMIT), self->cancellable,
+                             circular_cb, g_object_ref (self));
+  lode_connection_call_tool (self->connection, "codebase_graph_stats",
+                             project_arguments (root, HUBS_LIMIT), self->cancellable, stats_cb,
+                             g_object_ref (self));
 }
 
 static void
@@ -316,15 +316,15 @@ lode_graph_page_show_file (LodeGraphPage *self,
   g_clear_object (&self->query_cancellable);
   clear_neighbours (self);
   root = selected_root (self);
-  if (root == NULL || self->app == NULL || *file == '\0')
+  if (root == NULL || self->connection == NULL || *file == '\0')
     return;
 
   arguments = project_arguments (root, 0);
   json_object_set_string_member (arguments, "filePath", file);
   json_object_set_string_member (arguments, "direction", "inbound");
   self->query_cancellable = g_cancellable_new ();
-  lode_application_call_tool (self->app, "codebase_graph_query", arguments,
-                              self->query_cancellable, query_cb, g_object_ref (self));
+  lode_connection_call_tool (self->connection, "codebase_graph_query", arguments,
+                             self->query_cancellable, query_cb, g_object_ref (self));
 }
 
 static void
@@ -376,11 +376,11 @@ index_changed_cb (LodeGraphPage *self,
 
 /* The client is made once; its handlers go with the page. */
 static void
-client_changed_cb (LodeGraphPage   *self,
-                   GParamSpec      *pspec,
-                   LodeApplication *app)
+client_changed_cb (LodeGraphPage  *self,
+                   GParamSpec     *pspec,
+                   LodeConnection *connection)
 {
-  LodeClient *client = lode_application_get_client (app);
+  LodeClient *client = lode_connection_get_client (connection);
 
   if (client != NULL)
     g_signal_connect_object (client, "index-changed", G_CALLBACK (index_changed_cb), self,
@@ -388,24 +388,24 @@ client_changed_cb (LodeGraphPage   *self,
 }
 
 /**
- * lode_graph_page_set_application:
+ * lode_graph_page_set_connection:
  * @self: a #LodeGraphPage
- * @app: the application, whose client runs the graph tools
+ * @connection: the connection to loded, whose client runs the graph tools
  * @projects: the #LodeProjectItem list of the Projects page
  */
 void
-lode_graph_page_set_application (LodeGraphPage   *self,
-                                 LodeApplication *app,
-                                 GListModel      *projects)
+lode_graph_page_set_connection (LodeGraphPage  *self,
+                                LodeConnection *connection,
+                                GListModel     *projects)
 {
   g_return_if_fail (LODE_IS_GRAPH_PAGE (self));
-  g_return_if_fail (LODE_IS_APPLICATION (app));
+  g_return_if_fail (LODE_IS_CONNECTION (connection));
   g_return_if_fail (G_IS_LIST_MODEL (projects));
 
-  self->app = app;
-  g_signal_connect_object (app, "notify::client", G_CALLBACK (client_changed_cb), self,
+  self->connection = connection;
+  g_signal_connect_object (connection, "notify::client", G_CALLBACK (client_changed_cb), self,
                            G_CONNECT_SWAPPED);
-  client_changed_cb (self, NULL, app);
+  client_changed_cb (self, NULL, connection);
   gtk_drop_down_set_model (self->project, projects);
 }
 

@@ -8,17 +8,17 @@
 
 #include <adwaita.h>
 
-#include "lode-application.h"
+#include "lode-connection.h"
 
 G_BEGIN_DECLS
 
 #define LODE_TYPE_GRAPH_PAGE (lode_graph_page_get_type ())
 G_DECLARE_FINAL_TYPE (LodeGraphPage, lode_graph_page, LODE, GRAPH_PAGE, GtkWidget)
 
-void lode_graph_page_set_application (LodeGraphPage   *self,
-                                      LodeApplication *app,
-                                      GListModel      *projects);
-void lode_graph_page_show_file       (LodeGraphPage   *self,
-                                      const char      *file);
+void lode_graph_page_set_connection (LodeGraphPage  *self,
+                                     LodeConnection *connection,
+                                     GListModel     *projects);
+void lode_graph_page_show_file      (LodeGraphPage  *self,
+                                     const char     *file);
 
 G_END_DECLS

@@ -13,7 +13,7 @@
 
 #include "lode-model-pull.h"
 #include "lode-models-page.h"
-#include "lode-window.h"
+#include "lode-toast.h"
 
 /*
  * Which provider is active and whether it answers is codebase_health's answer from loded. Downloading the
@@ -28,7 +28,7 @@
 struct _LodeModelsPage
 {
   GtkWidget        parent_instance;
-  LodeApplication *app;
+  LodeConnection  *connection;
   GSettings       *settings;
   GCancellable    *health_cancellable;
   GCancellable    *download;           /* (nullable): while a download runs */
@@ -123,7 +123,7 @@ health_cb (GObject      *object,
   JsonObject *embeddings;
   gboolean available;
 
-  health = lode_application_call_tool_finish (LODE_APPLICATION (object), result, &error);
+  health = lode_connection_call_tool_finish (LODE_CONNECTION (object), result, &error);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
 
@@ -178,12 +178,12 @@ check_health (LodeModelsPage *self)
 {
   g_cancellable_cancel (self->health_cancellable);
   g_clear_object (&self->health_cancellable);
-  if (self->app == NULL)
+  if (self->connection == NULL)
     return;
 
   self->health_cancellable = g_cancellable_new ();
-  lode_application_call_tool (self->app, "codebase_health", NULL, self->health_cancellable,
-                              health_cb, g_object_ref (self));
+  lode_connection_call_tool (self->connection, "codebase_health", NULL,
+                             self->health_cancellable, health_cb, g_object_ref (self));
 }
 
 static void
@@ -255,7 +255,7 @@ pull_cb (GObject      *object,
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "models.download", TRUE);
 
   if (!pulled && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    lode_window_show_error (GTK_WIDGET (self), _("Cannot download the model"), error);
+    lode_toast_show_error (GTK_WIDGET (self), _("Cannot download the model"), error);
 
   show_model (self);
   if (pulled)
@@ -329,36 +329,37 @@ settings_changed_cb (LodeModelsPage *self,
 }
 
 static void
-client_changed_cb (LodeModelsPage  *self,
-                   GParamSpec      *pspec,
-                   LodeApplication *app)
+client_changed_cb (LodeModelsPage *self,
+                   GParamSpec     *pspec,
+                   LodeConnection *connection)
 {
-  if (lode_application_get_client (app) != NULL || lode_application_get_client_error (app))
+  if (lode_connection_get_client (connection) != NULL ||
+      lode_connection_get_client_error (connection) != NULL)
     check_health (self);
 }
 
 /**
- * lode_models_page_set_application:
+ * lode_models_page_set_connection:
  * @self: a #LodeModelsPage
- * @app: the application: its settings, shared with the daemon, and its client
+ * @connection: the connection to loded: its settings, shared with the daemon, and its client
  */
 void
-lode_models_page_set_application (LodeModelsPage  *self,
-                                  LodeApplication *app)
+lode_models_page_set_connection (LodeModelsPage *self,
+                                 LodeConnection *connection)
 {
   g_return_if_fail (LODE_IS_MODELS_PAGE (self));
-  g_return_if_fail (LODE_IS_APPLICATION (app));
-  g_return_if_fail (self->app == NULL);
+  g_return_if_fail (LODE_IS_CONNECTION (connection));
+  g_return_if_fail (self->connection == NULL);
 
-  self->app = app;
-  self->settings = g_object_ref (lode_application_get_settings (app));
+  self->connection = connection;
+  self->settings = g_object_ref (lode_connection_get_settings (connection));
   g_signal_connect_object (self->settings, "changed", G_CALLBACK (settings_changed_cb), self,
                            G_CONNECT_SWAPPED);
   settings_changed_cb (self, NULL, self->settings);
 
-  g_signal_connect_object (app, "notify::client", G_CALLBACK (client_changed_cb), self,
+  g_signal_connect_object (connection, "notify::client", G_CALLBACK (client_changed_cb), self,
                            G_CONNECT_SWAPPED);
-  client_changed_cb (self, NULL, app);
+  client_changed_cb (self, NULL, connection);
 }
 
 static void

@@ -8,15 +8,15 @@
 
 #include <adwaita.h>
 
-#include "lode-application.h"
+#include "lode-connection.h"
 
 G_BEGIN_DECLS
 
 #define LODE_TYPE_MODELS_PAGE (lode_models_page_get_type ())
 G_DECLARE_FINAL_TYPE (LodeModelsPage, lode_models_page, LODE, MODELS_PAGE, GtkWidget)
 
-void lode_models_page_set_application (LodeModelsPage  *self,
-                                       LodeApplication *app);
-void lode_models_page_download        (LodeModelsPage  *self);
+void lode_models_page_set_connection (LodeModelsPage *self,
+                                      LodeConnection *connection);
+void lode_models_page_download       (LodeModelsPage *self);
 
 G_END_DECLS

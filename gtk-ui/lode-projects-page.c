@@ -13,7 +13,7 @@
 #include "lode-project-item.h"
 #include "lode-project-row.h"
 #include "lode-projects-page.h"
-#include "lode-window.h"
+#include "lode-toast.h"
 
 /*
  * Every action is a tool of the registry called in loded (codebase_index, codebase_stop,
@@ -26,7 +26,7 @@
 struct _LodeProjectsPage
 {
   GtkWidget             parent_instance;
-  LodeApplication      *app;
+  LodeConnection       *connection;
   GListStore           *projects;
   GtkFileChooserNative *chooser;
   GCancellable         *cancellable;
@@ -89,7 +89,8 @@ call_for_root (LodeProjectsPage    *self,
   Request *request = request_new (self, root);
 
   request->enable = enable;
-  lode_application_call_tool (self->app, tool, arguments, self->cancellable, callback, request);
+  lode_connection_call_tool (self->connection, tool, arguments, self->cancellable, callback,
+                             request);
   return request;
 }
 
@@ -101,14 +102,14 @@ finish_call (GAsyncResult      *result,
              const char        *what)
 {
   g_autoptr(GError) error = NULL;
-  LodeApplication *app = LODE_APPLICATION (g_async_result_get_source_object (result));
-  JsonObject *object = lode_application_call_tool_finish (app, result, &error);
+  LodeConnection *connection = LODE_CONNECTION (g_async_result_get_source_object (result));
+  JsonObject *object = lode_connection_call_tool_finish (connection, result, &error);
 
-  g_object_unref (app);
+  g_object_unref (connection);
   *page = g_weak_ref_get (&request->page);
   if (object == NULL && *page != NULL && what != NULL &&
       !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    lode_window_show_error (GTK_WIDGET (*page), what, error);
+    lode_toast_show_error (GTK_WIDGET (*page), what, error);
 
   return object;
 }
@@ -343,7 +344,7 @@ lode_projects_page_add_folder (LodeProjectsPage *self,
       g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
                                                      _("Only local folders can be indexed"));
 
-      lode_window_show_error (GTK_WIDGET (self), _("Cannot add the folder"), error);
+      lode_toast_show_error (GTK_WIDGET (self), _("Cannot add the folder"), error);
       return;
     }
 
@@ -525,9 +526,9 @@ remove_activated (GtkWidget  *widget,
 static void
 client_changed_cb (LodeProjectsPage *self,
                    GParamSpec       *pspec,
-                   LodeApplication  *app)
+                   LodeConnection   *connection)
 {
-  LodeClient *client = lode_application_get_client (app);
+  LodeClient *client = lode_connection_get_client (connection);
 
   if (client == NULL)
     return;
@@ -542,24 +543,24 @@ client_changed_cb (LodeProjectsPage *self,
 }
 
 /**
- * lode_projects_page_set_application:
+ * lode_projects_page_set_connection:
  * @self: a #LodeProjectsPage
- * @app: the application, whose client the page uses
+ * @connection: the connection to loded, whose client the page uses
  *
  * Lists the indexed trees as soon as the client is connected, and follows its signals.
  */
 void
-lode_projects_page_set_application (LodeProjectsPage *self,
-                                    LodeApplication  *app)
+lode_projects_page_set_connection (LodeProjectsPage *self,
+                                   LodeConnection   *connection)
 {
   g_return_if_fail (LODE_IS_PROJECTS_PAGE (self));
-  g_return_if_fail (LODE_IS_APPLICATION (app));
-  g_return_if_fail (self->app == NULL);
+  g_return_if_fail (LODE_IS_CONNECTION (connection));
+  g_return_if_fail (self->connection == NULL);
 
-  self->app = app;
-  g_signal_connect_object (app, "notify::client", G_CALLBACK (client_changed_cb), self,
+  self->connection = connection;
+  g_signal_connect_object (connection, "notify::client", G_CALLBACK (client_changed_cb), self,
                            G_CONNECT_SWAPPED);
-  client_changed_cb (self, NULL, app);
+  client_changed_cb (self, NULL, connection);
 }
 
 static GtkWidget *

@@ -8,17 +8,17 @@
 
 #include <adwaita.h>
 
-#include "lode-application.h"
+#include "lode-connection.h"
 
 G_BEGIN_DECLS
 
 #define LODE_TYPE_PROJECTS_PAGE (lode_projects_page_get_type ())
 G_DECLARE_FINAL_TYPE (LodeProjectsPage, lode_projects_page, LODE, PROJECTS_PAGE, GtkWidget)
 
-void        lode_projects_page_set_application (LodeProjectsPage *self,
-                                                LodeApplication  *app);
-GListModel *lode_projects_page_get_model       (LodeProjectsPage *self);
-void        lode_projects_page_add_folder      (LodeProjectsPage *self,
-                                                GFile            *folder);
+void        lode_projects_page_set_connection (LodeProjectsPage *self,
+                                               LodeConnection   *connection);
+GListModel *lode_projects_page_get_model      (LodeProjectsPage *self);
+void        lode_projects_page_add_folder     (LodeProjectsPage *self,
+                                               GFile            *folder);
 
 G_END_DECLS

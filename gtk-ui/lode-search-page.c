@@ -14,7 +14,7 @@
 #include "lode-project-item.h"
 #include "lode-search-page.h"
 #include "lode-search-row.h"
-#include "lode-window.h"
+#include "lode-toast.h"
 
 /*
  * Each change of the form runs codebase_search in loded (the previous search is cancelled);
@@ -30,7 +30,7 @@ static const char *const modes[] = { "hybrid", "lexical", "semantic" };
 struct _LodeSearchPage
 {
   GtkWidget        parent_instance;
-  LodeApplication *app;
+  LodeConnection  *connection;
   GCancellable    *cancellable;
   GtkDropDown     *project;
   GtkSearchEntry  *entry;
@@ -46,21 +46,21 @@ struct _LodeSearchPage
 G_DEFINE_FINAL_TYPE (LodeSearchPage, lode_search_page, GTK_TYPE_WIDGET)
 
 /**
- * lode_search_page_set_application:
+ * lode_search_page_set_connection:
  * @self: a #LodeSearchPage
- * @app: the application, whose client runs the searches
+ * @connection: the connection to loded, whose client runs the searches
  * @projects: the #LodeProjectItem list of the Projects page
  */
 void
-lode_search_page_set_application (LodeSearchPage  *self,
-                                  LodeApplication *app,
-                                  GListModel      *projects)
+lode_search_page_set_connection (LodeSearchPage *self,
+                                 LodeConnection *connection,
+                                 GListModel     *projects)
 {
   g_return_if_fail (LODE_IS_SEARCH_PAGE (self));
-  g_return_if_fail (LODE_IS_APPLICATION (app));
+  g_return_if_fail (LODE_IS_CONNECTION (connection));
   g_return_if_fail (G_IS_LIST_MODEL (projects));
 
-  self->app = app;
+  self->connection = connection;
   gtk_drop_down_set_model (self->project, projects);
 }
 
@@ -136,7 +136,7 @@ search_done_cb (GObject      *object,
   const char *root;
   const char *query;
 
-  found = lode_application_call_tool_finish (LODE_APPLICATION (object), result, &error);
+  found = lode_connection_call_tool_finish (LODE_CONNECTION (object), result, &error);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
 
@@ -194,7 +194,7 @@ search_cb (LodeSearchPage *self)
 
   query = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->entry))));
   project = gtk_drop_down_get_selected_item (self->project);
-  if (*query == '\0' || project == NULL || self->app == NULL)
+  if (*query == '\0' || project == NULL || self->connection == NULL)
     {
       clear_results (self);
       gtk_stack_set_visible_child_name (self->stack, "empty");
@@ -211,8 +211,8 @@ search_cb (LodeSearchPage *self)
   set_filter (arguments, "fileFilter", self->path);
 
   self->cancellable = g_cancellable_new ();
-  lode_application_call_tool (self->app, "codebase_search", arguments, self->cancellable,
-                              search_done_cb, g_object_ref (self));
+  lode_connection_call_tool (self->connection, "codebase_search", arguments, self->cancellable,
+                             search_done_cb, g_object_ref (self));
 }
 
 static void
@@ -227,7 +227,7 @@ row_activated_cb (LodeSearchPage *self,
                                     gtk_widget_get_display (GTK_WIDGET (self))));
   if (!lode_open_location (lode_search_row_get_path (result), lode_search_row_get_line (result),
                            context, &error))
-    lode_window_show_error (GTK_WIDGET (self), _("Cannot open the file"), error);
+    lode_toast_show_error (GTK_WIDGET (self), _("Cannot open the file"), error);
 }
 
 static void

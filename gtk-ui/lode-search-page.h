@@ -8,17 +8,17 @@
 
 #include <adwaita.h>
 
-#include "lode-application.h"
+#include "lode-connection.h"
 
 G_BEGIN_DECLS
 
 #define LODE_TYPE_SEARCH_PAGE (lode_search_page_get_type ())
 G_DECLARE_FINAL_TYPE (LodeSearchPage, lode_search_page, LODE, SEARCH_PAGE, GtkWidget)
 
-void lode_search_page_set_application (LodeSearchPage  *self,
-                                       LodeApplication *app,
-                                       GListModel      *projects);
-void lode_search_page_set_query       (LodeSearchPage  *self,
-                                       const char      *query);
+void lode_search_page_set_connection (LodeSearchPage *self,
+                                      LodeConnection *connection,
+                                      GListModel     *projects);
+void lode_search_page_set_query      (LodeSearchPage *self,
+                                      const char     *query);
 
 G_END_DECLS

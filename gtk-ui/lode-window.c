@@ -14,6 +14,7 @@
 #include "lode-models-page.h"
 #include "lode-projects-page.h"
 #include "lode-search-page.h"
+#include "lode-toast.h"
 #include "lode-window.h"
 
 struct _LodeWindow
@@ -31,35 +32,44 @@ G_DEFINE_FINAL_TYPE (LodeWindow, lode_window, ADW_TYPE_APPLICATION_WINDOW)
 
 /* Loded cannot be reached: the pages stay empty, and the toast says why. */
 static void
-client_changed_cb (LodeWindow      *self,
-                   GParamSpec      *pspec,
-                   LodeApplication *application)
+client_changed_cb (LodeWindow     *self,
+                   GParamSpec     *pspec,
+                   LodeConnection *connection)
 {
-  const GError *error = lode_application_get_client_error (application);
+  const GError *error = lode_connection_get_client_error (connection);
 
   if (error != NULL)
-    lode_window_show_error (GTK_WIDGET (self), _("Lode’s service is not available"), error);
+    lode_toast_show_error (GTK_WIDGET (self), _("Lode’s service is not available"), error);
 }
 
+/**
+ * lode_window_new:
+ * @application: the application
+ * @connection: the connection to loded its pages use
+ *
+ * Returns: (transfer none): a new window of @application
+ */
 LodeWindow *
-lode_window_new (LodeApplication *application)
+lode_window_new (GtkApplication *application,
+                 LodeConnection *connection)
 {
   LodeWindow *self;
   GListModel *projects;
 
-  g_return_val_if_fail (LODE_IS_APPLICATION (application), NULL);
+  g_return_val_if_fail (GTK_IS_APPLICATION (application), NULL);
+  g_return_val_if_fail (LODE_IS_CONNECTION (connection), NULL);
 
   self = g_object_new (LODE_TYPE_WINDOW, "application", application, NULL);
 
   projects = lode_projects_page_get_model (self->projects_page);
-  lode_projects_page_set_application (self->projects_page, application);
-  lode_search_page_set_application (self->search_page, application, projects);
-  lode_graph_page_set_application (self->graph_page, application, projects);
-  lode_models_page_set_application (self->models_page, application);
+  lode_projects_page_set_connection (self->projects_page, connection);
+  lode_search_page_set_connection (self->search_page, connection, projects);
+  lode_graph_page_set_connection (self->graph_page, connection, projects);
+  lode_models_page_set_connection (self->models_page, connection);
 
-  g_signal_connect_object (application, "notify::client", G_CALLBACK (client_changed_cb), self,
+  g_signal_connect_object (connection, "notify::client", G_CALLBACK (client_changed_cb), self,
                            G_CONNECT_SWAPPED);
-  client_changed_cb (self, NULL, application);
+  client_changed_cb (self, NULL, connection);
 
   return self;
 }
@@ -82,39 +92,17 @@ lode_window_search (LodeWindow *self,
   lode_search_page_set_query (self->search_page, query);
 }
 
-/**
- * lode_window_show_error:
- * @widget: a widget of a #LodeWindow
- * @what: what failed, for people ("Cannot add the folder")
- * @error: why, in the daemon's words
- *
- * Shows a toast in @widget's window.
- */
-void
-lode_window_show_error (GtkWidget    *widget,
-                        const char   *what,
-                        const GError *error)
+/* The "win.show-toast" action: pages show errors through lode_toast_show_error(). */
+static void
+show_toast_activated (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
 {
-  GtkRoot *root = gtk_widget_get_root (widget);
-  g_autoptr(GError) copy = NULL;
-  g_autofree char *title = NULL;
-  AdwToast *toast;
+  LodeWindow *self = LODE_WINDOW (widget);
+  AdwToast *toast = adw_toast_new (g_variant_get_string (parameter, NULL));
 
-  g_return_if_fail (GTK_IS_WIDGET (widget));
-  g_return_if_fail (what != NULL && error != NULL);
-
-  copy = g_error_copy (error);
-  g_dbus_error_strip_remote_error (copy);
-  /* Translators: the first %s says what failed, the second why. */
-  title = g_markup_printf_escaped (_("%s: %s"), what, copy->message);
-  g_message ("%s", title);
-
-  if (!LODE_IS_WINDOW (root))
-    return;
-
-  toast = adw_toast_new (title);
   adw_toast_set_timeout (toast, 0);
-  adw_toast_overlay_add_toast (LODE_WINDOW (root)->toasts, toast);
+  adw_toast_overlay_add_toast (self->toasts, toast);
 }
 
 static void
@@ -146,6 +134,8 @@ lode_window_class_init (LodeWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LodeWindow, search_page);
   gtk_widget_class_bind_template_child (widget_class, LodeWindow, graph_page);
   gtk_widget_class_bind_template_child (widget_class, LodeWindow, models_page);
+
+  gtk_widget_class_install_action (widget_class, "win.show-toast", "s", show_toast_activated);
 }
 
 static void

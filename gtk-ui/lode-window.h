@@ -8,18 +8,16 @@
 
 #include <adwaita.h>
 
-#include "lode-application.h"
+#include "lode-connection.h"
 
 G_BEGIN_DECLS
 
 #define LODE_TYPE_WINDOW (lode_window_get_type ())
 G_DECLARE_FINAL_TYPE (LodeWindow, lode_window, LODE, WINDOW, AdwApplicationWindow)
 
-LodeWindow *lode_window_new        (LodeApplication *application);
-void        lode_window_search     (LodeWindow      *self,
-                                    const char      *query);
-void        lode_window_show_error (GtkWidget       *widget,
-                                    const char      *what,
-                                    const GError    *error);
+LodeWindow *lode_window_new    (GtkApplication *application,
+                                LodeConnection *connection);
+void        lode_window_search (LodeWindow     *self,
+                                const char     *query);
 
 G_END_DECLS

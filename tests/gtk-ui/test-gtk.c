@@ -695,6 +695,43 @@ test_manage (Fixture       *fixture,
   g_assert_true (g_file_test (source, G_FILE_TEST_IS_REGULAR));
 }
 
+/* A label below @widget whose text contains @text, or NULL. */
+static GtkLabel *
+find_label (GtkWidget  *widget,
+            const char *text)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkLabel *found;
+
+      if (GTK_IS_LABEL (child) && strstr (gtk_label_get_text (GTK_LABEL (child)), text) != NULL)
+        return GTK_LABEL (child);
+      found = find_label (child, text);
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* A page's error reaches the user as a toast of its window, with what failed and why. */
+static void
+test_error_toast (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
+  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
+  /* No VFS module handles this scheme: the file has no local path. */
+  g_autoptr(GFile) remote = g_file_new_for_uri ("lode-test://example.org/widgets");
+
+  g_assert_null (find_label (window, "Cannot add the folder"));
+  lode_projects_page_add_folder (page, remote);
+  g_assert_nonnull (find_label (window,
+                                "Cannot add the folder: Only local folders can be indexed"));
+}
+
 /* The app in French (meson's gtk-fr test runs this with LANGUAGE=fr and the build tree's
  * catalogs): the window, a project's row and a search, as a French-speaking user sees them. */
 static void
@@ -1158,6 +1195,7 @@ main (int   argc,
   g_test_add ("/lode/gtk/" name, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("acceptance", test_acceptance);
   ADD ("manage", test_manage);
+  ADD ("error-toast", test_error_toast);
   ADD ("model-download", test_model_download);
   ADD ("french", test_french);
   ADD ("preferences-secret", test_preferences_secret);
