@@ -10,7 +10,7 @@
 #include "config.h"
 
 #include "fuzz-common.h"
-#include "lode-import-resolver-private.h"
+#include "lode-import-declarations-private.h"
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,

@@ -13,7 +13,7 @@
 #include "lode-chunker.h"
 #include "lode-error.h"
 #include "lode-import-resolver.h"
-#include "lode-import-resolver-private.h"
+#include "lode-import-declarations-private.h"
 #include "lode-imports.h"
 
 /* Every fixture project under fixtures/graph/<name>/ lists the exact edges its files make in
