@@ -558,6 +558,7 @@ struct _Call
   char                 *call_id;
   gulong                cancelled_id;
   guint                 attempts;
+  GMainContext         *context;       /* the caller's */
 };
 
 static void
@@ -571,6 +572,7 @@ call_free (Call *call)
   g_free (call->default_project);
   g_clear_object (&call->cancellable);
   g_free (call->call_id);
+  g_main_context_unref (call->context);
   g_free (call);
 }
 
@@ -619,15 +621,51 @@ call_here (GTask *task)
                                  call->cancellable, local_call_cb, g_object_ref (task));
 }
 
-/* A cancelled call tells the daemon, which stops what the call started. */
+typedef struct
+{
+  LodeDBusDaemon1 *daemon;
+  char            *call_id;
+} CancelRequest;
+
+static void
+cancel_request_free (CancelRequest *request)
+{
+  g_object_unref (request->daemon);
+  g_free (request->call_id);
+  g_free (request);
+}
+
+static gboolean
+send_cancel_cb (gpointer user_data)
+{
+  CancelRequest *request = user_data;
+
+  lode_dbus_daemon1_call_cancel_tool (request->daemon, request->call_id, NULL, NULL, NULL);
+  return G_SOURCE_REMOVE;
+}
+
+/* A cancelled call tells the daemon, which stops what the call started. Not from here:
+ * this runs inside g_cancellable_cancel(), while GDBus's worker thread may be waiting in
+ * g_cancellable_disconnect() on the same cancellable with the connection's lock held, and a
+ * D-Bus call made here would wait for that lock — a deadlock. CancelTool goes out from an
+ * idle on the caller's main context instead. */
 static void
 call_cancelled_cb (GCancellable *cancellable,
                    Call         *call)
 {
-  LodeDBusDaemon1 *daemon = call->client->daemon;
+  g_autoptr(GSource) source = NULL;
+  CancelRequest *request;
 
-  if (daemon != NULL && call->call_id != NULL)
-    lode_dbus_daemon1_call_cancel_tool (daemon, call->call_id, NULL, NULL, NULL);
+  if (call->client->daemon == NULL || call->call_id == NULL)
+    return;
+
+  request = g_new0 (CancelRequest, 1);
+  request->daemon = g_object_ref (call->client->daemon);
+  request->call_id = g_strdup (call->call_id);
+  source = g_idle_source_new ();
+  g_source_set_callback (source, send_cancel_cb, request, (GDestroyNotify) cancel_request_free);
+  g_source_set_static_name (source, "[lode] CancelTool");
+  g_source_attach (source, call->context);
 }
 
 static gboolean
@@ -806,6 +844,7 @@ lode_client_call_tool_async (LodeClient           *self,
   call->progress_data = progress_data;
   call->progress_data_destroy = progress_data_destroy;
   call->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
+  call->context = g_main_context_ref_thread_default ();
   g_task_set_task_data (task, call, (GDestroyNotify) call_free);
 
   /* Arguments are checked here, by the registry code the daemon would run, so that bad ones

@@ -277,6 +277,85 @@ test_running_daemon_without_service_file (Fixture       *fixture,
   g_assert_no_error (error);
 }
 
+static gboolean
+cancel_cb (gpointer user_data)
+{
+  g_cancellable_cancel (user_data);
+  return G_SOURCE_REMOVE;
+}
+
+/* Calls cancelled at every moment of their life — before the daemon has them, while it
+ * indexes — each end (cancelled or done), and the daemon is told: no run is left going. The
+ * cancel handler once made a D-Bus call from inside g_cancellable_cancel(), which could
+ * deadlock against GDBus's worker thread disconnecting from the same cancellable. */
+static void
+test_cancel_calls (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(LodeConfig) config = load_config ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(LodeClient) client = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tree = g_build_filename (fixture->tmp, "tree", NULL);
+  g_autoptr(JsonObject) arguments = json_object_new ();
+  guint n_cancelled = 0;
+
+  for (guint i = 0; i < 200; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("%s/dir%u/file%u.c", tree, i % 10, i);
+      g_autofree char *dir = g_path_get_dirname (path);
+      g_autofree char *text = g_strdup_printf ("int function_%u (int x) { return x * %u; }\n",
+                                               i, i);
+
+      g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+      g_assert_true (g_file_set_contents (path, text, -1, NULL));
+    }
+
+  lode_client_new_async (config, LODE_CLIENT_DAEMON_ONLY, NULL, ready_cb, &result);
+  client = lode_client_new_finish (wait_for (&result), &error);
+  g_assert_no_error (error);
+
+  json_object_set_string_member (arguments, "projectPath", tree);
+  json_object_set_boolean_member (arguments, "force", TRUE);
+  for (guint i = 0; i < 40; i++)
+    {
+      g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+      g_autoptr(GAsyncResult) call_result = NULL;
+      g_autoptr(LodeToolResult) tool_result = NULL;
+      g_autoptr(GError) call_error = NULL;
+
+      lode_client_call_tool_async (client, "codebase_index", arguments, NULL, NULL, NULL, NULL,
+                                   cancellable, ready_cb, &call_result);
+      if (i % 4 == 0)
+        g_cancellable_cancel (cancellable);
+      else
+        g_timeout_add_full (G_PRIORITY_DEFAULT, i % 13, cancel_cb, g_object_ref (cancellable),
+                            g_object_unref);
+      tool_result = lode_client_call_tool_finish (client, wait_for (&call_result), &call_error);
+      if (g_error_matches (call_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        n_cancelled++;
+      else
+        g_assert_no_error (call_error);
+    }
+  g_assert_cmpuint (n_cancelled, >=, 10);
+
+  /* The daemon heard every CancelTool: nothing runs for the tree a while later. */
+  for (guint tries = 0;; tries++)
+    {
+      g_autoptr(JsonObject) status_arguments = json_object_new ();
+      g_autoptr(LodeToolResult) status = NULL;
+
+      json_object_set_string_member (status_arguments, "projectPath", tree);
+      status = lode_client_call_tool (client, "codebase_status", status_arguments, NULL, NULL,
+                                      NULL, &error);
+      g_assert_no_error (error);
+      if (!json_object_get_boolean_member_with_default (status->structured, "indexing", FALSE))
+        break;
+      g_assert_cmpuint (tries, <, WAIT_SECONDS * 10);
+      g_usleep (100 * 1000);
+    }
+}
+
 /* What a D-Bus client gets from Status carries what codebase_status says: the branch. */
 static void
 test_status_variant_branch (void)
@@ -317,6 +396,7 @@ main (int   argc,
   ADD ("new-async-cancelled", TRUE, test_new_async_cancelled);
   ADD ("daemon-only-never-in-process", TRUE, test_daemon_only_never_in_process);
   ADD ("running-daemon-without-service-file", FALSE, test_running_daemon_without_service_file);
+  ADD ("cancel-calls", TRUE, test_cancel_calls);
 #undef ADD
   g_test_add_func ("/lode/client/status-variant-branch", test_status_variant_branch);
 
