@@ -14,6 +14,7 @@
 #include "lode-context.h"
 #include "lode-error.h"
 #include "lode-i18n.h"
+#include "lode-index-store.h"
 #include "lode-project-config.h"
 #include "lode-scanner.h"
 #include "lode-store.h"
@@ -218,19 +219,19 @@ find_stored (GPtrArray  *stored,
 }
 
 /* Context artifacts are kept by the SQLite store only (issue 14). */
-static LodeStore *
-artifact_store (LodeProject     *project,
-                LodeIndexStore  *store,
-                GError         **error)
+static gboolean
+check_store (LodeProject     *project,
+             LodeIndexStore  *store,
+             GError         **error)
 {
   if (LODE_IS_STORE (store))
-    return LODE_STORE (store);
+    return TRUE;
 
   g_set_error (error, LODE_ERROR, LODE_ERROR_UNSUPPORTED,
                "The index of %s is in Qdrant, and context artifacts are kept by the SQLite "
                "store only: set the store to sqlite and run “lode migrate --to sqlite”",
                lode_project_get_root (project));
-  return NULL;
+  return FALSE;
 }
 
 static gpointer
@@ -239,9 +240,8 @@ read_stored (LodeProject     *project,
              gpointer         data,
              GError         **error)
 {
-  LodeStore *artifacts = artifact_store (project, store, error);
-
-  return artifacts != NULL ? lode_store_dup_artifacts (artifacts, error) : NULL;
+  return check_store (project, store, error) ? lode_index_store_dup_artifacts (store, error)
+                                             : NULL;
 }
 
 /* The configuration, what the index holds, and each declared artifact as it is now. */
@@ -403,24 +403,44 @@ lode_context_report_list (LodeProject  *project,
   return builder_object (builder);
 }
 
-static LodeStore *
-open_writer (LodeProject  *project,
-             GError      **error)
+/* Whether bringing the index in line with the declarations writes anything. */
+static gboolean
+needs_writing (Context  *context,
+               gboolean  remove_undeclared)
 {
-  return lode_store_open (lode_project_get_db_path (project), error);
+  for (guint i = 0; i < context->current->len; i++)
+    {
+      ArtifactState state = g_array_index (context->current, Current, i).state;
+
+      if (state == STATE_STALE || state == STATE_NOT_INDEXED)
+        return TRUE;
+    }
+  for (guint i = 0; remove_undeclared && i < context->stored->len; i++)
+    if (!is_declared (context, ((LodeStoredArtifact *) g_ptr_array_index (context->stored,
+                                                                           i))->name))
+      return TRUE;
+  return FALSE;
 }
 
-/* Brings the index in line with the declarations: stale and new artifacts indexed, dropped
- * ones removed. Fills @builder's `artifacts` with what was done to each. */
-static gboolean
-sync_artifacts (LodeProject   *project,
-                Context       *context,
-                gboolean       remove_undeclared,
-                GCancellable  *cancellable,
-                JsonBuilder   *builder,
-                GError       **error)
+typedef struct
 {
-  g_autoptr(LodeStore) store = NULL;
+  Context      *context;
+  gboolean      remove_undeclared;
+  GCancellable *cancellable;
+  JsonBuilder  *builder;      /* (nullable) */
+} Sync;
+
+/* Stale and new artifacts indexed, dropped ones removed, in @store (%NULL when there is
+ * nothing to write). Fills the builder's `artifacts` with what was done to each. */
+static gboolean
+sync_in_store (LodeProject     *project,
+               LodeIndexStore  *store,
+               gpointer         data,
+               GError         **error)
+{
+  Sync *sync = data;
+  Context *context = sync->context;
+  JsonBuilder *builder = sync->builder;
 
   if (builder != NULL)
     {
@@ -434,7 +454,7 @@ sync_artifacts (LodeProject   *project,
       const char *action = "unchanged";
       guint n_chunks = current->stored != NULL ? current->stored->n_chunks : 0;
 
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+      if (g_cancellable_set_error_if_cancelled (sync->cancellable, error))
         return FALSE;
 
       if (current->state == STATE_STALE || current->state == STATE_NOT_INDEXED)
@@ -455,9 +475,7 @@ sync_artifacts (LodeProject   *project,
 
               g_ptr_array_extend_and_steal (chunks, g_steal_pointer (&pieces));
             }
-          if (store == NULL && (store = open_writer (project, error)) == NULL)
-            return FALSE;
-          if (!lode_store_put_artifact (store, &artifact, chunks, error))
+          if (!lode_index_store_put_artifact (store, &artifact, chunks, error))
             return FALSE;
           action = current->state == STATE_STALE ? "reindexed" : "indexed";
           n_chunks = chunks->len;
@@ -482,22 +500,18 @@ sync_artifacts (LodeProject   *project,
     }
 
   if (builder != NULL)
-    json_builder_end_array (builder);
-
-  if (builder != NULL)
     {
+      json_builder_end_array (builder);
       json_builder_set_member_name (builder, "removed");
       json_builder_begin_array (builder);
     }
-  for (guint i = 0; remove_undeclared && i < context->stored->len; i++)
+  for (guint i = 0; sync->remove_undeclared && i < context->stored->len; i++)
     {
       LodeStoredArtifact *stored = g_ptr_array_index (context->stored, i);
 
       if (is_declared (context, stored->name))
         continue;
-      if (store == NULL && (store = open_writer (project, error)) == NULL)
-        return FALSE;
-      if (!lode_store_remove_artifact (store, stored->name, error))
+      if (!lode_index_store_remove_artifact (store, stored->name, error))
         return FALSE;
       if (builder != NULL)
         json_builder_add_string_value (builder, stored->name);
@@ -506,6 +520,32 @@ sync_artifacts (LodeProject   *project,
     json_builder_end_array (builder);
 
   return TRUE;
+}
+
+static LodeStore *
+open_writer (LodeProject  *project,
+             GError      **error)
+{
+  return lode_store_open (lode_project_get_db_path (project), error);
+}
+
+/* Brings the index in line with the declarations; the index is opened only when there is
+ * something to write. */
+static gboolean
+sync_artifacts (LodeProject   *project,
+                Context       *context,
+                gboolean       remove_undeclared,
+                GCancellable  *cancellable,
+                JsonBuilder   *builder,
+                GError       **error)
+{
+  Sync sync = { context, remove_undeclared, cancellable, builder };
+  g_autoptr(LodeStore) store = NULL;
+
+  if (!needs_writing (context, remove_undeclared))
+    return sync_in_store (project, NULL, &sync, error);
+  store = open_writer (project, error);
+  return store != NULL && sync_in_store (project, LODE_INDEX_STORE (store), &sync, error);
 }
 
 /**
@@ -542,6 +582,34 @@ lode_context_report_index (LodeProject   *project,
   return builder_object (builder);
 }
 
+typedef struct
+{
+  GPtrArray   *stored;
+  const char  *name;       /* (nullable) */
+  JsonBuilder *builder;
+} Removal;
+
+static gboolean
+remove_in_store (LodeProject     *project,
+                 LodeIndexStore  *store,
+                 gpointer         data,
+                 GError         **error)
+{
+  Removal *removal = data;
+
+  for (guint i = 0; i < removal->stored->len; i++)
+    {
+      LodeStoredArtifact *artifact = g_ptr_array_index (removal->stored, i);
+
+      if (removal->name != NULL && strcmp (artifact->name, removal->name) != 0)
+        continue;
+      if (!lode_index_store_remove_artifact (store, artifact->name, error))
+        return FALSE;
+      json_builder_add_string_value (removal->builder, artifact->name);
+    }
+  return TRUE;
+}
+
 /**
  * lode_context_report_remove:
  * @project: an indexed project
@@ -560,7 +628,7 @@ lode_context_report_remove (LodeProject  *project,
 {
   g_autoptr(GPtrArray) stored = lode_project_read (project, read_stored, NULL, error);
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(LodeStore) store = NULL;
+  Removal removal = { stored, name, builder };
 
   if (stored == NULL)
     return NULL;
@@ -576,17 +644,12 @@ lode_context_report_remove (LodeProject  *project,
   add_artifact_member (builder, "project", lode_project_get_root (project));
   json_builder_set_member_name (builder, "removed");
   json_builder_begin_array (builder);
-  for (guint i = 0; i < stored->len; i++)
+  if (stored->len > 0)
     {
-      LodeStoredArtifact *artifact = g_ptr_array_index (stored, i);
+      g_autoptr(LodeStore) store = open_writer (project, error);
 
-      if (name != NULL && strcmp (artifact->name, name) != 0)
-        continue;
-      if (store == NULL && (store = open_writer (project, error)) == NULL)
+      if (store == NULL || !remove_in_store (project, LODE_INDEX_STORE (store), &removal, error))
         return NULL;
-      if (!lode_store_remove_artifact (store, artifact->name, error))
-        return NULL;
-      json_builder_add_string_value (builder, artifact->name);
     }
   json_builder_end_array (builder);
   json_builder_end_object (builder);
@@ -630,11 +693,12 @@ stem (GString *word)
     }
 }
 
-/* `"word"* OR "other"*`, or NULL when the query holds no word worth searching for. */
-static char *
-match_expression (const char *query)
+/* The query's words, lower-cased and stemmed, each once (a piece matches a word when one
+ * of its tokens starts with it); NULL when the query holds no word worth searching for. */
+static GStrv
+query_prefixes (const char *query)
 {
-  GString *out = g_string_new (NULL);
+  g_autoptr(GStrvBuilder) prefixes = g_strv_builder_new ();
   g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autofree char *lower = g_utf8_strdown (query, -1);
   const char *p = lower;
@@ -658,20 +722,18 @@ match_expression (const char *query)
       stem (word);
       if (!g_hash_table_add (seen, g_strdup (word->str)))
         continue;
-      /* The word is quoted (only letters, digits and _ are in it), so MATCH sees no
-       * operator. */
-      g_string_append_printf (out, "%s\"%s\"*", out->len > 0 ? " OR " : "", word->str);
+      g_strv_builder_add (prefixes, word->str);
       n++;
     }
 
-  return g_string_free (out, out->len == 0);
+  return n > 0 ? g_strv_builder_end (prefixes) : NULL;
 }
 
 typedef struct
 {
-  const char *match;
-  const char *artifact;
-  guint       limit;
+  const char * const *prefixes;
+  const char         *artifact;
+  guint               limit;
 } SearchQuery;
 
 static gpointer
@@ -681,12 +743,11 @@ search_store (LodeProject     *project,
               GError         **error)
 {
   const SearchQuery *query = data;
-  LodeStore *artifacts = artifact_store (project, store, error);
 
-  if (artifacts == NULL)
+  if (!check_store (project, store, error))
     return NULL;
-  return lode_store_search_artifacts (artifacts, query->match, query->artifact, query->limit,
-                                      error);
+  return lode_index_store_search_artifacts (store, query->prefixes, query->artifact,
+                                            query->limit, error);
 }
 
 /**
@@ -716,12 +777,13 @@ lode_context_report_search (LodeProject   *project,
   g_auto(Context) context = { 0 };
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(GPtrArray) hits = NULL;
-  g_autofree char *match = match_expression (query);
-  SearchQuery search = { match, artifact, MIN (limit, LODE_CONTEXT_SEARCH_MAX_LIMIT) };
+  g_auto(GStrv) prefixes = query_prefixes (query);
+  SearchQuery search = { (const char * const *) prefixes, artifact,
+                         MIN (limit, LODE_CONTEXT_SEARCH_MAX_LIMIT) };
   double top;
   guint n = 0;
 
-  if (match == NULL)
+  if (prefixes == NULL)
     {
       g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_QUERY,
                    "“%s” holds no word to search for; ask with the names or terms the "

@@ -523,8 +523,9 @@ copy_vector_cb (const char  *hash,
  *
  * Copies a project's index between stores without chunking or embedding anything again:
  * files with their hashes, chunks, declarations, symbol references and imports, the meta
- * that says where the index came from, and the vectors of @model by text. In batches, so that an interrupted
- * copy can simply be run again.
+ * that says where the index came from, and the
+ * vectors of @model by text. In batches, so that an interrupted copy can simply be run
+ * again.
  *
  * Returns: %TRUE when everything was copied
  */
@@ -1229,4 +1230,64 @@ lode_index_store_dup_lines (LodeIndexStore  *self,
         }
     }
   return g_string_free (out, FALSE);
+}
+
+/* Context artifacts: the functions of #LodeStore of the same names document them. */
+
+GPtrArray *
+lode_index_store_dup_artifacts (LodeIndexStore  *self,
+                                GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_artifacts (self, error);
+}
+
+GPtrArray *
+lode_index_store_dup_artifact_chunks (LodeIndexStore  *self,
+                                      const char      *name,
+                                      GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_artifact_chunks (self, name, error);
+}
+
+gboolean
+lode_index_store_put_artifact (LodeIndexStore            *self,
+                               const LodeStoredArtifact  *artifact,
+                               GPtrArray                 *chunks,
+                               GError                   **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+  g_return_val_if_fail (artifact != NULL && artifact->name != NULL, FALSE);
+  g_return_val_if_fail (chunks != NULL, FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->put_artifact (self, artifact, chunks, error);
+}
+
+gboolean
+lode_index_store_remove_artifact (LodeIndexStore  *self,
+                                  const char      *name,
+                                  GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->remove_artifact (self, name, error);
+}
+
+GPtrArray *
+lode_index_store_search_artifacts (LodeIndexStore      *self,
+                                   const char * const  *prefixes,
+                                   const char          *artifact,
+                                   guint                limit,
+                                   GError             **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+  g_return_val_if_fail (prefixes != NULL && prefixes[0] != NULL, NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->search_artifacts (self, prefixes, artifact, limit,
+                                                              error);
 }

@@ -150,6 +150,25 @@ struct _LodeIndexStoreInterface
                                       guint                first,
                                       guint                last,
                                       GError             **error);
+
+  /* Context artifacts (issue 15), kept apart from the code: no code query sees them. */
+  GPtrArray  *(*dup_artifacts)       (LodeIndexStore      *self,
+                                      GError             **error);
+  GPtrArray  *(*dup_artifact_chunks) (LodeIndexStore      *self,
+                                      const char          *name,
+                                      GError             **error);
+  gboolean    (*put_artifact)        (LodeIndexStore      *self,
+                                      const LodeStoredArtifact *artifact,
+                                      GPtrArray           *chunks,
+                                      GError             **error);
+  gboolean    (*remove_artifact)     (LodeIndexStore      *self,
+                                      const char          *name,
+                                      GError             **error);
+  GPtrArray  *(*search_artifacts)    (LodeIndexStore      *self,
+                                      const char * const  *prefixes,
+                                      const char          *artifact,
+                                      guint                limit,
+                                      GError             **error);
 };
 
 /**
@@ -357,6 +376,24 @@ char       *lode_index_store_dup_lines           (LodeIndexStore      *self,
                                                   const char          *path,
                                                   guint                first,
                                                   guint                last,
+                                                  GError             **error);
+
+GPtrArray  *lode_index_store_dup_artifacts       (LodeIndexStore      *self,
+                                                  GError             **error);
+GPtrArray  *lode_index_store_dup_artifact_chunks (LodeIndexStore      *self,
+                                                  const char          *name,
+                                                  GError             **error);
+gboolean    lode_index_store_put_artifact        (LodeIndexStore      *self,
+                                                  const LodeStoredArtifact *artifact,
+                                                  GPtrArray           *chunks,
+                                                  GError             **error);
+gboolean    lode_index_store_remove_artifact     (LodeIndexStore      *self,
+                                                  const char          *name,
+                                                  GError             **error);
+GPtrArray  *lode_index_store_search_artifacts    (LodeIndexStore      *self,
+                                                  const char * const  *prefixes,
+                                                  const char          *artifact,
+                                                  guint                limit,
                                                   GError             **error);
 
 G_END_DECLS

@@ -66,6 +66,9 @@ static const char sql_search[] =
   "bm25 (artifact_fts, 4.0, 1.0) AS r FROM artifact_fts f "
   "JOIN artifact_chunks c ON c.id = f.rowid "
   "WHERE artifact_fts MATCH ?1 AND (?2 IS NULL OR c.artifact = ?2) ORDER BY r LIMIT ?3";
+static const char sql_chunks[] =
+  "SELECT c.path, c.start_line, c.end_line, c.kind, c.title, f.body FROM artifact_chunks c "
+  "JOIN artifact_fts f ON f.rowid = c.id WHERE c.artifact = ?1 ORDER BY c.id";
 
 void
 lode_stored_artifact_free (LodeStoredArtifact *artifact)
@@ -282,9 +285,69 @@ lode_store_remove_artifact (LodeStore   *self,
 }
 
 /**
+ * lode_store_dup_artifact_chunks:
+ * @self: a #LodeStore
+ * @name: an artifact's name
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (element-type LodeArtifactChunk): its pieces, in the order they
+ *   were put (none for an artifact not indexed)
+ */
+GPtrArray *
+lode_store_dup_artifact_chunks (LodeStore   *self,
+                                const char  *name,
+                                GError     **error)
+{
+  g_autoptr(GPtrArray) chunks =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) lode_artifact_chunk_free);
+  sqlite3_stmt *s;
+  int rc;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  s = _lode_store_statement (self, sql_chunks, error);
+  if (s == NULL)
+    return NULL;
+  bind_text (s, 1, name);
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      LodeArtifactChunk *chunk = g_new0 (LodeArtifactChunk, 1);
+
+      chunk->path = dup_column_text (s, 0);
+      chunk->start_line = sqlite3_column_int (s, 1);
+      chunk->end_line = sqlite3_column_int (s, 2);
+      chunk->kind = dup_column_text (s, 3);
+      chunk->title = dup_column_text (s, 4);
+      chunk->body = dup_column_text (s, 5);
+      g_ptr_array_add (chunks, chunk);
+    }
+  sqlite3_reset (s);
+  if (rc != SQLITE_DONE)
+    {
+      _lode_store_set_error (self, rc, error, "Cannot read a context artifact");
+      return NULL;
+    }
+  return g_steal_pointer (&chunks);
+}
+
+/* `"word"* OR "other"*`: each prefix is quoted (the caller keeps to letters, digits and _),
+ * so MATCH sees no operator. */
+static char *
+match_expression (const char * const *prefixes)
+{
+  GString *match = g_string_new (NULL);
+
+  for (guint i = 0; prefixes[i] != NULL; i++)
+    g_string_append_printf (match, "%s\"%s\"*", i > 0 ? " OR " : "", prefixes[i]);
+  return g_string_free (match, FALSE);
+}
+
+/**
  * lode_store_search_artifacts:
  * @self: a #LodeStore
- * @match: an FTS5 MATCH expression (built by the caller from quoted tokens)
+ * @prefixes: (array zero-terminated=1): lower-case words of letters, digits and _; a piece
+ *   matches when one of its tokens starts with one of them
  * @artifact: (nullable): only pieces of this artifact
  * @limit: pieces at most
  * @error: return location for a #GError
@@ -293,20 +356,22 @@ lode_store_remove_artifact (LodeStore   *self,
  *   its BM25 relevance (higher is better)
  */
 GPtrArray *
-lode_store_search_artifacts (LodeStore   *self,
-                             const char  *match,
-                             const char  *artifact,
-                             guint        limit,
-                             GError     **error)
+lode_store_search_artifacts (LodeStore           *self,
+                             const char * const  *prefixes,
+                             const char          *artifact,
+                             guint                limit,
+                             GError             **error)
 {
   g_autoptr(GPtrArray) hits =
     g_ptr_array_new_with_free_func ((GDestroyNotify) lode_artifact_hit_free);
+  g_autofree char *match = NULL;
   sqlite3_stmt *s;
   int rc;
 
   g_return_val_if_fail (LODE_IS_STORE (self), NULL);
-  g_return_val_if_fail (match != NULL, NULL);
+  g_return_val_if_fail (prefixes != NULL && prefixes[0] != NULL, NULL);
 
+  match = match_expression (prefixes);
   s = _lode_store_statement (self, sql_search, error);
   if (s == NULL)
     return NULL;

@@ -3937,4 +3937,9 @@ lode_store_index_store_init (LodeIndexStoreInterface *iface)
   iface->find_references = (gpointer) lode_store_find_references;
   iface->dup_references_for_file = (gpointer) lode_store_dup_references_for_file;
   iface->dup_line_chunks = (gpointer) lode_store_dup_line_chunks;
+  iface->dup_artifacts = (gpointer) lode_store_dup_artifacts;
+  iface->dup_artifact_chunks = (gpointer) lode_store_dup_artifact_chunks;
+  iface->put_artifact = (gpointer) lode_store_put_artifact;
+  iface->remove_artifact = (gpointer) lode_store_remove_artifact;
+  iface->search_artifacts = (gpointer) lode_store_search_artifacts;
 }

@@ -393,8 +393,11 @@ gboolean    lode_store_put_artifact       (LodeStore             *self,
 gboolean    lode_store_remove_artifact    (LodeStore             *self,
                                            const char            *name,
                                            GError               **error);
+GPtrArray  *lode_store_dup_artifact_chunks (LodeStore            *self,
+                                           const char            *name,
+                                           GError               **error);
 GPtrArray  *lode_store_search_artifacts   (LodeStore             *self,
-                                           const char            *match,
+                                           const char * const    *prefixes,
                                            const char            *artifact,
                                            guint                  limit,
                                            GError               **error);
