@@ -6,12 +6,16 @@
 
 #include "config.h"
 
+#include <fcntl.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 
 #include "lode.h"
+#include "lode-context.h"
 #include "lode-git.h"
 #include "lode-json-schema.h"
 #include "qdrant-server.h"
@@ -523,6 +527,132 @@ test_read_head (Fixture       *fixture,
   g_assert_no_error (error);
 }
 
+/* Context artifacts ------------------------------------------------------------------------ */
+
+static void
+declare_schema (Fixture *fixture)
+{
+  test_write_file (fixture->root, "db/schema.sql",
+                   "CREATE TABLE users (\n  id INTEGER PRIMARY KEY,\n  email TEXT\n);\n");
+  test_write_file (fixture->root, ".lode.json",
+                   "{\"contextArtifacts\": [{\"name\": \"database\", "
+                   "\"path\": \"db/schema.sql\"}]}");
+}
+
+/* "name:state" of each declared artifact. */
+static char *
+artifact_states (Fixture *fixture)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) list = lode_context_report_list (fixture->project, &error);
+  GString *out = g_string_new (NULL);
+  JsonArray *artifacts;
+
+  g_assert_no_error (error);
+  artifacts = json_object_get_array_member (list, "artifacts");
+  for (guint i = 0; i < json_array_get_length (artifacts); i++)
+    {
+      JsonObject *a = json_array_get_object_element (artifacts, i);
+
+      g_string_append_printf (out, "%s%s:%s", i > 0 ? " " : "",
+                              json_object_get_string_member (a, "name"),
+                              json_object_get_string_member (a, "state"));
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* On a branch never indexed, artifacts go into the index reads use (the one the branch comes
+ * from): no empty index is made for the branch, whose first run still starts as a copy. */
+static void
+test_context_new_branch (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autoptr(LodeIndexReport) on_main = NULL;
+  g_autoptr(LodeIndexReport) on_feature = NULL;
+  g_autoptr(JsonObject) indexed = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  const char *feature_index = fixture->qdrant != NULL ? "branch-feature.qdrant"
+                                                      : "branch-feature.db";
+
+  declare_schema (fixture);
+  on_main = index_tree (fixture);
+  git (fixture, "checkout", "-q", "-b", "feature", NULL);
+
+  before = artifact_states (fixture);
+  g_assert_cmpstr (before, ==, "database:not_indexed");
+  indexed = lode_context_report_index (fixture->project, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (indexed);
+  after = artifact_states (fixture);
+  g_assert_cmpstr (after, ==, "database:indexed");
+  g_assert_false (data_file_exists (fixture, feature_index));
+
+  on_feature = index_tree (fixture);
+  g_assert_cmpstr (on_feature->branch_seeded_from, ==, "main");
+  g_assert_cmpuint (on_feature->n_unchanged, ==, on_main->n_added);
+  g_assert_cmpuint (on_feature->n_added + on_feature->n_updated, ==, 0);
+  g_free (after);
+  after = artifact_states (fixture);
+  g_assert_cmpstr (after, ==, "database:indexed");
+}
+
+typedef struct
+{
+  LodeProject *project;
+  gint         done;
+} ContextIndexRun;
+
+static gpointer
+context_index_thread (gpointer data)
+{
+  ContextIndexRun *run = data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) report = lode_context_report_index (run->project, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (report);
+  g_atomic_int_set (&run->done, 1);
+  return NULL;
+}
+
+/* Artifacts are written under the index's writer lock: they wait for the writer that holds it
+ * (an index run of another process), and are written once it lets go. */
+static void
+test_context_waits_for_writer (Fixture       *fixture,
+                               gconstpointer  data)
+{
+  g_autoptr(LodeIndexReport) on_main = NULL;
+  g_autofree char *id = lode_project_id_for_path (fixture->root);
+  g_autofree char *lock_path = NULL;
+  g_autofree char *states = NULL;
+  ContextIndexRun run = { fixture->project, 0 };
+  GThread *thread;
+  int fd;
+
+  declare_schema (fixture);
+  on_main = index_tree (fixture);
+  lock_path = g_build_filename (fixture->config->data_dir, "projects", id, "branch-main.lock",
+                                NULL);
+  fd = open (lock_path, O_RDWR | O_CLOEXEC);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (flock (fd, LOCK_EX), ==, 0);
+
+  thread = g_thread_new ("context-index", context_index_thread, &run);
+  g_usleep (500 * 1000);
+  g_assert_cmpint (g_atomic_int_get (&run.done), ==, 0);
+  states = artifact_states (fixture);
+  g_assert_cmpstr (states, ==, "database:not_indexed");
+
+  close (fd);
+  g_thread_join (thread);
+  g_assert_cmpint (g_atomic_int_get (&run.done), ==, 1);
+  g_free (states);
+  states = artifact_states (fixture);
+  g_assert_cmpstr (states, ==, "database:indexed");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -545,6 +675,10 @@ main (int   argc,
               fixture_tear_down);
   g_test_add ("/branches/read-head", Fixture, &aware, fixture_set_up, test_read_head,
               fixture_tear_down);
+  g_test_add ("/branches/context-new-branch", Fixture, &aware, fixture_set_up,
+              test_context_new_branch, fixture_tear_down);
+  g_test_add ("/branches/context-waits-for-writer", Fixture, &aware, fixture_set_up,
+              test_context_waits_for_writer, fixture_tear_down);
 
   return g_test_run ();
 }

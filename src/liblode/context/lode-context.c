@@ -23,10 +23,11 @@
  * Context artifacts are declared in `.lode.json` (`contextArtifacts`) or SocratiCode's
  * `.socraticodecontextartifacts.json` (`artifacts`): a name, a file or folder (relative to
  * the project, possibly outside it) and a description. Each is indexed into its own space
- * of the project's index (lode-store-artifacts.c) with the hash of its content; an artifact
- * whose content no longer has that hash is stale and is indexed again by
- * codebase_context_index, and before any search; an artifact dropped from the
- * configuration leaves the index at the next index or search. Search is BM25 over the
+ * of the project's index (lode-store-artifacts.c) with the hash of its content, written
+ * under the index's writer lock (lode_project_write()); an artifact whose content no longer
+ * has that hash is stale and is indexed again by codebase_context_index, and before any
+ * search; an artifact dropped from the configuration leaves the index at the next index or
+ * search. Search is BM25 over the
  * pieces' titles and text, each word also matching its longer forms (`user` finds `users`)
  * after a light English stemming (`addresses` → `address`).
  */
@@ -522,15 +523,8 @@ sync_in_store (LodeProject     *project,
   return TRUE;
 }
 
-static LodeStore *
-open_writer (LodeProject  *project,
-             GError      **error)
-{
-  return lode_store_open (lode_project_get_db_path (project), error);
-}
-
-/* Brings the index in line with the declarations; the index is opened only when there is
- * something to write. */
+/* Brings the index in line with the declarations, through the project's own index under its
+ * writer lock (lode_project_write()), which is taken only when there is something to write. */
 static gboolean
 sync_artifacts (LodeProject   *project,
                 Context       *context,
@@ -540,12 +534,10 @@ sync_artifacts (LodeProject   *project,
                 GError       **error)
 {
   Sync sync = { context, remove_undeclared, cancellable, builder };
-  g_autoptr(LodeStore) store = NULL;
 
   if (!needs_writing (context, remove_undeclared))
     return sync_in_store (project, NULL, &sync, error);
-  store = open_writer (project, error);
-  return store != NULL && sync_in_store (project, LODE_INDEX_STORE (store), &sync, error);
+  return lode_project_write (project, sync_in_store, &sync, cancellable, error);
 }
 
 /**
@@ -644,13 +636,8 @@ lode_context_report_remove (LodeProject  *project,
   add_artifact_member (builder, "project", lode_project_get_root (project));
   json_builder_set_member_name (builder, "removed");
   json_builder_begin_array (builder);
-  if (stored->len > 0)
-    {
-      g_autoptr(LodeStore) store = open_writer (project, error);
-
-      if (store == NULL || !remove_in_store (project, LODE_INDEX_STORE (store), &removal, error))
-        return NULL;
-    }
+  if (stored->len > 0 && !lode_project_write (project, remove_in_store, &removal, NULL, error))
+    return NULL;
   json_builder_end_array (builder);
   json_builder_end_object (builder);
 

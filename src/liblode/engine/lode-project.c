@@ -875,6 +875,56 @@ lode_project_read (LodeProject          *self,
   return result;
 }
 
+/**
+ * lode_project_write:
+ * @self: a #LodeProject
+ * @func: what to run
+ * @data: data for @func
+ * @cancellable: (nullable): a #GCancellable, for the wait for the lock
+ * @error: return location for a #GError
+ *
+ * Runs @func with the index reads use (lode_project_read()), open for writing under its
+ * writer lock, as an index run holds it: it waits for a run in this process or another. An
+ * index is never made: a project not indexed (a branch before its first run: the index it
+ * reads from) fails with %LODE_ERROR_NOT_INDEXED. For writers of the index outside this
+ * file, such as the context artifacts. Blocks; call it from a worker thread.
+ *
+ * Returns: what @func returned; %FALSE with @error set when the index cannot be opened
+ */
+gboolean
+lode_project_write (LodeProject           *self,
+                    LodeProjectWriteFunc   func,
+                    gpointer               data,
+                    GCancellable          *cancellable,
+                    GError               **error)
+{
+  g_autoptr(LodeIndexStore) store = NULL;
+  g_auto(WriterLock) lock = -1;
+  const char *db_path;
+
+  g_return_val_if_fail (LODE_IS_PROJECT (self), FALSE);
+  g_return_val_if_fail (func != NULL, FALSE);
+
+  db_path = reading_db_path (self, NULL, NULL);
+  if (!lode_index_store_exists (store_kind (self), db_path))
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED,
+                   "%s is not indexed yet; run “lode index %s” first", self->root, self->root);
+      return FALSE;
+    }
+
+  lock = lock_writer (self, db_path, cancellable, NULL, NULL, error);
+  if (lock < 0)
+    return FALSE;
+  store = open_writer (self, db_path, cancellable, error);
+  if (store == NULL)
+    {
+      explain_damage (self, error);
+      return FALSE;
+    }
+  return func (self, store, data, error);
+}
+
 static gboolean
 is_blank (const char *text)
 {

@@ -193,4 +193,16 @@ gpointer           lode_project_read         (LodeProject           *self,
                                               gpointer               data,
                                               GError               **error);
 
+/* Context artifacts (issue #15) */
+typedef gboolean (*LodeProjectWriteFunc) (LodeProject     *project,
+                                          LodeIndexStore  *store,
+                                          gpointer         data,
+                                          GError         **error);
+
+gboolean           lode_project_write        (LodeProject           *self,
+                                              LodeProjectWriteFunc   func,
+                                              gpointer               data,
+                                              GCancellable          *cancellable,
+                                              GError               **error);
+
 G_END_DECLS
