@@ -17,17 +17,16 @@
 #include "lode-index-store.h"
 #include "lode-project-config.h"
 #include "lode-scanner.h"
-#include "lode-store.h"
 
 /*
  * Context artifacts are declared in `.lode.json` (`contextArtifacts`) or SocratiCode's
  * `.socraticodecontextartifacts.json` (`artifacts`): a name, a file or folder (relative to
  * the project, possibly outside it) and a description. Each is indexed into its own space
- * of the project's index (lode-store-artifacts.c) with the hash of its content, written
- * under the index's writer lock (lode_project_write()); an artifact whose content no longer
- * has that hash is stale and is indexed again by codebase_context_index, and before any
- * search; an artifact dropped from the configuration leaves the index at the next index or
- * search. Search is BM25 over the
+ * of the project's index, whichever store keeps it (lode-store-artifacts.c, the end of
+ * lode-qdrant-store.c), with the hash of its content, written under the index's writer lock
+ * (lode_project_write()); an artifact whose content no longer has that hash is stale and is
+ * indexed again by codebase_context_index, and before any search; an artifact dropped from
+ * the configuration leaves the index at the next index or search. Search is BM25 over the
  * pieces' titles and text, each word also matching its longer forms (`user` finds `users`)
  * after a light English stemming (`addresses` → `address`).
  */
@@ -219,30 +218,13 @@ find_stored (GPtrArray  *stored,
   return NULL;
 }
 
-/* Context artifacts are kept by the SQLite store only (issue 14). */
-static gboolean
-check_store (LodeProject     *project,
-             LodeIndexStore  *store,
-             GError         **error)
-{
-  if (LODE_IS_STORE (store))
-    return TRUE;
-
-  g_set_error (error, LODE_ERROR, LODE_ERROR_UNSUPPORTED,
-               "The index of %s is in Qdrant, and context artifacts are kept by the SQLite "
-               "store only: set the store to sqlite and run “lode migrate --to sqlite”",
-               lode_project_get_root (project));
-  return FALSE;
-}
-
 static gpointer
 read_stored (LodeProject     *project,
              LodeIndexStore  *store,
              gpointer         data,
              GError         **error)
 {
-  return check_store (project, store, error) ? lode_index_store_dup_artifacts (store, error)
-                                             : NULL;
+  return lode_index_store_dup_artifacts (store, error);
 }
 
 /* The configuration, what the index holds, and each declared artifact as it is now. */
@@ -731,8 +713,6 @@ search_store (LodeProject     *project,
 {
   const SearchQuery *query = data;
 
-  if (!check_store (project, store, error))
-    return NULL;
   return lode_index_store_search_artifacts (store, query->prefixes, query->artifact,
                                             query->limit, error);
 }

@@ -512,6 +512,34 @@ copy_vector_cb (const char  *hash,
   return copy->hashes->len < COPY_BATCH_VECTORS || flush_vectors (copy);
 }
 
+/* Each artifact with its pieces, as it was indexed (same hash and time): the copy is no
+ * more stale than the original. */
+static gboolean
+copy_artifacts (LodeIndexStore       *from,
+                LodeIndexStore       *to,
+                GCancellable         *cancellable,
+                LodeStoreCopyCounts  *counts,
+                GError              **error)
+{
+  g_autoptr(GPtrArray) artifacts = lode_index_store_dup_artifacts (from, error);
+
+  if (artifacts == NULL)
+    return FALSE;
+  for (guint i = 0; i < artifacts->len; i++)
+    {
+      const LodeStoredArtifact *artifact = g_ptr_array_index (artifacts, i);
+      g_autoptr(GPtrArray) chunks = NULL;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      chunks = lode_index_store_dup_artifact_chunks (from, artifact->name, error);
+      if (chunks == NULL || !lode_index_store_put_artifact (to, artifact, chunks, error))
+        return FALSE;
+      counts->n_artifacts++;
+    }
+  return TRUE;
+}
+
 /**
  * lode_index_store_copy:
  * @from: the index to read
@@ -523,7 +551,7 @@ copy_vector_cb (const char  *hash,
  *
  * Copies a project's index between stores without chunking or embedding anything again:
  * files with their hashes, chunks, declarations, symbol references and imports, the meta
- * that says where the index came from, and the
+ * that says where the index came from, the context artifacts with their pieces, and the
  * vectors of @model by text. In batches, so that an interrupted copy can simply be run
  * again.
  *
@@ -598,7 +626,8 @@ lode_index_store_copy (LodeIndexStore       *from,
       if (value != NULL && !lode_index_store_set_meta (to, copied_meta[i], value, error))
         goto failed;
     }
-  if (!lode_index_store_commit (to, error))
+  if (!lode_index_store_commit (to, error) ||
+      !copy_artifacts (from, to, cancellable, counts, error))
     return FALSE;
 
   if (model != NULL &&

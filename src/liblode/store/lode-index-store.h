@@ -225,6 +225,7 @@ void            lode_index_store_discard          (LodeStoreKind        kind,
  * @n_imports: imports copied
  * @n_vectors: vectors copied (distinct texts)
  * @n_references: files whose symbol references were copied
+ * @n_artifacts: context artifacts copied
  */
 typedef struct
 {
@@ -233,6 +234,7 @@ typedef struct
   guint n_imports;
   guint n_vectors;
   guint n_references;
+  guint n_artifacts;
 } LodeStoreCopyCounts;
 
 gboolean        lode_index_store_copy             (LodeIndexStore      *from,

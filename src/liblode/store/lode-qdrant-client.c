@@ -798,6 +798,9 @@ lode_qdrant_client_collection_exists (LodeQdrantClient  *self,
  *
  * Returns: whether the collection exists now
  */
+/* The code's BM25 and the context artifacts' (lode-qdrant-store.c), each with its own IDF. */
+static const char * const sparse_vectors[] = { "bm25", "artifact_bm25" };
+
 gboolean
 lode_qdrant_client_create_collection (LodeQdrantClient                *self,
                                       const char                      *collection,
@@ -831,11 +834,14 @@ lode_qdrant_client_create_collection (LodeQdrantClient                *self,
   json_builder_end_object (builder);
   json_builder_set_member_name (builder, "sparse_vectors");
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "bm25");
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "modifier");
-  json_builder_add_string_value (builder, "idf");
-  json_builder_end_object (builder);
+  for (guint i = 0; i < G_N_ELEMENTS (sparse_vectors); i++)
+    {
+      json_builder_set_member_name (builder, sparse_vectors[i]);
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "modifier");
+      json_builder_add_string_value (builder, "idf");
+      json_builder_end_object (builder);
+    }
   json_builder_end_object (builder);
   if (spec->shard_number > 0)
     {
@@ -1591,7 +1597,7 @@ run_query (LodeQdrantClient    *self,
  * lode_qdrant_client_query:
  * @self: a #LodeQdrantClient
  * @collection: the collection
- * @using: the vector to search: "dense" or "bm25"
+ * @using: the vector to search: "dense", "bm25" or "artifact_bm25"
  * @dense: (nullable) (array length=dims): the dense query vector
  * @dims: its size
  * @sparse: (nullable): the sparse query vector, when @using names a sparse vector

@@ -28,8 +28,8 @@ G_BEGIN_DECLS
  * @replication_factor: copies of each shard (0: the server's default, 1)
  * @write_consistency_factor: replicas that must apply a write before it succeeds (0: 1)
  *
- * A collection as Lode makes it: the dense vector `dense` and the sparse vector `bm25` with
- * the IDF modifier.
+ * A collection as Lode makes it: the dense vector `dense` and the sparse vectors `bm25` (code)
+ * and `artifact_bm25` (context artifacts) with the IDF modifier.
  */
 typedef struct
 {
