@@ -174,33 +174,6 @@ typedef struct
 } ContextFixture;
 
 static void
-copy_tree (const char *from,
-           const char *to)
-{
-  g_autoptr(GDir) dir = g_dir_open (from, 0, NULL);
-  const char *name;
-
-  g_assert_nonnull (dir);
-  g_assert_cmpint (g_mkdir_with_parents (to, 0700), ==, 0);
-  while ((name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *source = g_build_filename (from, name, NULL);
-      g_autofree char *target = g_build_filename (to, name, NULL);
-
-      if (g_file_test (source, G_FILE_TEST_IS_DIR))
-        copy_tree (source, target);
-      else
-        {
-          g_autofree char *text = NULL;
-          gsize len;
-
-          g_assert_true (g_file_get_contents (source, &text, &len, NULL));
-          g_assert_true (g_file_set_contents (target, text, len, NULL));
-        }
-    }
-}
-
-static void
 context_setup (ContextFixture *fixture,
                gconstpointer   data)
 {
@@ -213,7 +186,7 @@ context_setup (ContextFixture *fixture,
   config->data_dir = g_build_filename (g_get_user_cache_dir (), "lode-test-data", NULL);
   fixture->engine = lode_engine_new (config);
   fixture->registry = lode_tools_new_registry (fixture->engine);
-  copy_tree (source, root);
+  test_copy_tree (source, root);
   fixture->root = g_canonicalize_filename (root, NULL);
 }
 

@@ -159,3 +159,31 @@ test_write_file (const char *root,
   g_file_set_contents (path, contents, -1, &error);
   g_assert_no_error (error);
 }
+
+/* Copies the folder @from (files and folders, recursively) into @to, made when missing. */
+void
+test_copy_tree (const char *from,
+                const char *to)
+{
+  g_autoptr(GDir) dir = g_dir_open (from, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (dir);
+  g_assert_cmpint (g_mkdir_with_parents (to, 0700), ==, 0);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *source = g_build_filename (from, name, NULL);
+      g_autofree char *target = g_build_filename (to, name, NULL);
+
+      if (g_file_test (source, G_FILE_TEST_IS_DIR))
+        test_copy_tree (source, target);
+      else
+        {
+          g_autofree char *text = NULL;
+          gsize len;
+
+          g_assert_true (g_file_get_contents (source, &text, &len, NULL));
+          g_assert_true (g_file_set_contents (target, text, len, NULL));
+        }
+    }
+}

@@ -26,5 +26,7 @@ void          test_remove_tree     (const char    *path);
 void          test_write_file      (const char    *root,
                                     const char    *relative,
                                     const char    *contents);
+void          test_copy_tree       (const char    *from,
+                                    const char    *to);
 
 G_END_DECLS
