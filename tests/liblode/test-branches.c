@@ -679,6 +679,8 @@ main (int   argc,
               test_context_new_branch, fixture_tear_down);
   g_test_add ("/branches/context-waits-for-writer", Fixture, &aware, fixture_set_up,
               test_context_waits_for_writer, fixture_tear_down);
+  g_test_add ("/branches/qdrant-context-new-branch", Fixture, &aware_qdrant, fixture_set_up,
+              test_context_new_branch, fixture_tear_down);
 
   return g_test_run ();
 }

@@ -1773,6 +1773,376 @@ test_migrate_keeps_old_copy (Fixture       *fixture,
   g_assert_cmpint (switched, <, deleted);
 }
 
+/* ---- context artifacts -------------------------------------------------------------------- */
+
+/* The shop fixture (tests/liblode/fixtures/context) in a folder of its own, with a glossary
+ * beside the tree (an artifact outside it). Returns the tree; @tmp gets the folder. */
+static char *
+make_shop (char **tmp)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *made = g_dir_make_tmp ("lode-qdrant-context-XXXXXX", &error);
+  g_autofree char *folder = NULL;
+  char *root;
+
+  g_assert_no_error (error);
+  folder = g_canonicalize_filename (made, NULL);
+  root = g_build_filename (folder, "shop", NULL);
+  test_copy_tree (g_test_get_filename (G_TEST_DIST, "liblode", "fixtures", "context", NULL),
+                  root);
+  test_write_file (folder, "shared/glossary.md",
+                   "# Glossary\n\nA quiddity is a returned parcel.\n");
+  test_write_file (root, ".lode.json",
+                   "{\"contextArtifacts\": [{\"name\": \"database\", \"path\": \"db/schema.sql\"}, "
+                   "{\"name\": \"api\", \"path\": \"api/openapi.yaml\"}, "
+                   "{\"name\": \"docs\", \"path\": \"docs\"}, "
+                   "{\"name\": \"glossary\", \"path\": \"../shared/glossary.md\"}]}");
+  *tmp = g_steal_pointer (&folder);
+  return root;
+}
+
+static LodeToolResult *
+call_json (Indexed    *indexed,
+           const char *tool,
+           const char *json)
+{
+  g_autoptr(JsonNode) arguments = json_from_string (json, NULL);
+  LodeToolResult *result = call_tool (indexed->engine,
+                                      lode_project_get_root (indexed->project), tool,
+                                      arguments);
+
+  if (result->is_error)
+    g_error ("%s %s: %s", tool, json, result->text);
+  return result;
+}
+
+/* "name:state" of each declared artifact. */
+static char *
+context_states (Indexed *indexed)
+{
+  g_autoptr(LodeToolResult) list = call_json (indexed, "codebase_context", "{}");
+  JsonArray *artifacts = json_object_get_array_member (list->structured, "artifacts");
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < json_array_get_length (artifacts); i++)
+    {
+      JsonObject *a = json_array_get_object_element (artifacts, i);
+
+      g_string_append_printf (out, "%s%s:%s", i > 0 ? " " : "",
+                              json_object_get_string_member (a, "name"),
+                              json_object_get_string_member (a, "state"));
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* "artifact/title@line" of each result of a context search, best first. */
+static char *
+context_search (Indexed    *indexed,
+                const char *query,
+                const char *artifact)
+{
+  g_autoptr(JsonNode) arguments = json_node_new (JSON_NODE_OBJECT);
+  g_autoptr(LodeToolResult) search = NULL;
+  JsonObject *object = json_object_new ();
+  GString *out = g_string_new (NULL);
+  JsonArray *results;
+
+  json_object_set_string_member (object, "query", query);
+  if (artifact != NULL)
+    json_object_set_string_member (object, "artifactName", artifact);
+  json_node_take_object (arguments, object);
+  search = call_tool (indexed->engine, lode_project_get_root (indexed->project),
+                      "codebase_context_search", arguments);
+  g_assert_false (search->is_error);
+  results = json_object_get_array_member (search->structured, "results");
+  for (guint i = 0; i < json_array_get_length (results); i++)
+    {
+      JsonObject *r = json_array_get_object_element (results, i);
+
+      g_string_append_printf (out, "%s%s/%s@%" G_GINT64_FORMAT, i > 0 ? " | " : "",
+                              json_object_get_string_member (r, "artifact"),
+                              json_object_get_string_member_with_default (r, "title", "-"),
+                              json_object_get_int_member (r, "startLine"));
+    }
+  return g_string_free (out, FALSE);
+}
+
+static guint64
+count_type (Indexed    *indexed,
+            Fixture    *fixture,
+            const char *type)
+{
+  g_autofree char *collection =
+    lode_index_store_dup_collection (lode_project_get_db_path (indexed->project));
+  g_autoptr(JsonNode) filter = lode_qdrant_filter_match ("type", type);
+  g_autoptr(GError) error = NULL;
+  guint64 count = 0;
+
+  assert_ok (lode_qdrant_client_count (fixture->client, collection, filter, &count, NULL,
+                                       &error));
+  return count;
+}
+
+/* The context tools on a Qdrant project, as on SQLite (/lode/context/lifecycle): artifacts
+ * indexed into the collection, found by a question, re-indexed when they change, removed when
+ * dropped; code search, file counts and stats never see them. */
+static void
+test_context_lifecycle (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_autofree char *tmp = NULL;
+  g_autofree char *root = make_shop (&tmp);
+  g_auto(Indexed) qdrant = { 0 };
+  g_autoptr(LodeIndexReport) report = index_corpus (fixture, "qdrant", root, &qdrant);
+  g_autoptr(LodeToolResult) index = NULL;
+  g_autoptr(LodeToolResult) code = NULL;
+  g_autoptr(LodeToolResult) removed = NULL;
+  g_autoptr(LodeIndexStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *states = context_states (&qdrant);
+  g_autofree char *found = NULL;
+  g_autofree char *first = NULL;
+  LodeStoreStats before, after;
+
+  g_assert_cmpstr (states, ==, "database:not_indexed api:not_indexed docs:not_indexed "
+                               "glossary:not_indexed protos:not_indexed");
+  assert_ok (lode_index_store_get_stats (qdrant.store, &before, &error));
+
+  index = call_json (&qdrant, "codebase_context_index", "{}");
+  g_assert_nonnull (strstr (index->text, "database: indexed, 5 chunks"));
+  g_free (states);
+  states = context_states (&qdrant);
+  g_assert_cmpstr (states, ==, "database:indexed api:indexed docs:indexed glossary:indexed "
+                               "protos:indexed");
+  g_assert_cmpuint (count_type (&qdrant, fixture, "artifact"), ==, 5);
+  g_assert_cmpuint (count_type (&qdrant, fixture, "artifact_piece"), >, 5);
+
+  found = context_search (&qdrant, "Which table stores user email addresses?", NULL);
+  first = g_strndup (found, strcspn (found, "|"));
+  g_assert_cmpstr (g_strstrip (first), ==, "database/CREATE TABLE users@1");
+  g_clear_pointer (&found, g_free);
+  found = context_search (&qdrant, "quiddity", NULL);
+  g_assert_cmpstr (found, ==, "glossary/Glossary@1");
+
+  /* Code search, the file list and the counts know nothing of them. */
+  code = call_json (&qdrant, "codebase_search", "{\"query\": \"quiddity\", "
+                                                 "\"mode\": \"lexical\"}");
+  g_assert_cmpint (json_object_get_int_member (code->structured, "total"), ==, 0);
+  store = reopen (&qdrant);
+  assert_ok (lode_index_store_get_stats (store, &after, &error));
+  g_assert_cmpuint (after.n_files, ==, before.n_files);
+  g_assert_cmpuint (after.n_chunks, ==, before.n_chunks);
+  g_assert_cmpuint (after.n_files, ==, report->n_files);
+  {
+    g_autoptr(GPtrArray) files = lode_index_store_dup_files (store, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (files->len, ==, report->n_files);
+  }
+
+  /* A change makes the artifact stale; a search indexes it again first. */
+  test_write_file (root, "db/schema.sql", "CREATE TABLE customers (\n  phone_number TEXT\n);\n");
+  g_free (states);
+  states = context_states (&qdrant);
+  g_assert_cmpstr (states, ==, "database:stale api:indexed docs:indexed glossary:indexed "
+                               "protos:indexed");
+  g_clear_pointer (&found, g_free);
+  found = context_search (&qdrant, "phone numbers", "database");
+  g_assert_cmpstr (found, ==, "database/CREATE TABLE customers@1");
+  g_clear_pointer (&found, g_free);
+  found = context_search (&qdrant, "email", "database");
+  g_assert_cmpstr (found, ==, "");
+  g_free (states);
+  states = context_states (&qdrant);
+  g_assert_cmpstr (states, ==, "database:indexed api:indexed docs:indexed glossary:indexed "
+                               "protos:indexed");
+
+  /* Dropped from the configuration: removed at the next index; then removed by name. */
+  test_write_file (root, ".lode.json",
+                   "{\"contextArtifacts\": [{\"name\": \"database\", "
+                   "\"path\": \"db/schema.sql\"}]}");
+  test_write_file (root, ".socraticodecontextartifacts.json",
+                   "{\"artifacts\": [{\"name\": \"protos\", \"path\": \"proto\"}]}");
+  g_clear_pointer (&index, lode_tool_result_free);
+  index = call_json (&qdrant, "codebase_context_index", "{}");
+  g_assert_nonnull (strstr (index->text, "api: removed"));
+  g_assert_nonnull (strstr (index->text, "glossary: removed"));
+  g_free (states);
+  states = context_states (&qdrant);
+  g_assert_cmpstr (states, ==, "database:indexed protos:indexed");
+  g_clear_pointer (&found, g_free);
+  found = context_search (&qdrant, "quiddity", NULL);
+  g_assert_cmpstr (found, ==, "");
+
+  removed = call_json (&qdrant, "codebase_context_remove", "{}");
+  g_assert_nonnull (strstr (removed->text, "database, protos"));
+  g_free (states);
+  states = context_states (&qdrant);
+  g_assert_cmpstr (states, ==, "database:not_indexed protos:not_indexed");
+  g_assert_cmpuint (count_type (&qdrant, fixture, "artifact"), ==, 0);
+  g_assert_cmpuint (count_type (&qdrant, fixture, "artifact_piece"), ==, 0);
+
+  test_remove_tree (tmp);
+}
+
+static const char * const context_queries[] = {
+  "Which table stores user email addresses?",
+  "orders placed by a customer",
+  "price of a product",
+  "place an order",
+  "close an account",
+  "fetch one user",
+  "payments",
+  "staging deployment",
+  "order messages",
+  "quiddity",
+};
+
+/* The same artifacts searched through either store give the same results, in the same
+ * order. */
+static void
+test_context_same_as_sqlite (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  g_autofree char *tmp = NULL;
+  g_autofree char *root = make_shop (&tmp);
+  g_auto(Indexed) sqlite = { 0 };
+  g_auto(Indexed) qdrant = { 0 };
+  g_autoptr(LodeIndexReport) a = index_corpus (fixture, "sqlite", root, &sqlite);
+  g_autoptr(LodeIndexReport) b = index_corpus (fixture, "qdrant", root, &qdrant);
+  g_autoptr(LodeToolResult) index_a = call_json (&sqlite, "codebase_context_index", "{}");
+  g_autoptr(LodeToolResult) index_b = call_json (&qdrant, "codebase_context_index", "{}");
+  guint n_different = 0;
+
+  g_assert_cmpstr (index_a->text, ==, index_b->text);
+  for (guint i = 0; i < G_N_ELEMENTS (context_queries); i++)
+    {
+      g_autofree char *expected = context_search (&sqlite, context_queries[i], NULL);
+      g_autofree char *found = context_search (&qdrant, context_queries[i], NULL);
+
+      g_assert_cmpstr (expected, !=, "");
+      if (g_str_equal (expected, found))
+        continue;
+      n_different++;
+      g_test_message ("“%s”: SQLite %s; Qdrant %s", context_queries[i], expected, found);
+    }
+  g_assert_cmpuint (n_different, ==, 0);
+
+  test_remove_tree (tmp);
+}
+
+static void
+assert_same_artifacts (LodeIndexStore *a,
+                       LodeIndexStore *b)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) artifacts_a = lode_index_store_dup_artifacts (a, &error);
+  g_autoptr(GPtrArray) artifacts_b = lode_index_store_dup_artifacts (b, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (artifacts_a->len, >, 0);
+  g_assert_cmpuint (artifacts_a->len, ==, artifacts_b->len);
+  for (guint i = 0; i < artifacts_a->len; i++)
+    {
+      const LodeStoredArtifact *x = g_ptr_array_index (artifacts_a, i);
+      const LodeStoredArtifact *y = g_ptr_array_index (artifacts_b, i);
+      g_autoptr(GPtrArray) chunks_a = lode_index_store_dup_artifact_chunks (a, x->name, NULL);
+      g_autoptr(GPtrArray) chunks_b = lode_index_store_dup_artifact_chunks (b, y->name, NULL);
+
+      g_assert_cmpstr (x->name, ==, y->name);
+      g_assert_cmpstr (x->path, ==, y->path);
+      g_assert_cmpstr (x->description, ==, y->description);
+      g_assert_cmpstr (x->hash, ==, y->hash);
+      g_assert_cmpint (x->indexed_at, ==, y->indexed_at);
+      g_assert_cmpuint (x->n_files, ==, y->n_files);
+      g_assert_cmpuint (x->n_chunks, ==, y->n_chunks);
+      g_assert_cmpuint (chunks_a->len, ==, x->n_chunks);
+      g_assert_cmpuint (chunks_a->len, ==, chunks_b->len);
+      for (guint c = 0; c < chunks_a->len; c++)
+        {
+          const LodeArtifactChunk *ca = g_ptr_array_index (chunks_a, c);
+          const LodeArtifactChunk *cb = g_ptr_array_index (chunks_b, c);
+
+          g_assert_cmpstr (ca->path, ==, cb->path);
+          g_assert_cmpuint (ca->start_line, ==, cb->start_line);
+          g_assert_cmpuint (ca->end_line, ==, cb->end_line);
+          g_assert_cmpstr (ca->kind, ==, cb->kind);
+          g_assert_cmpstr (ca->title, ==, cb->title);
+          g_assert_cmpstr (ca->body, ==, cb->body);
+        }
+    }
+}
+
+/* lode migrate copies the context artifacts both ways, as indexed (not stale after). */
+static void
+test_migrate_keeps_artifacts (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  g_autofree char *tmp = NULL;
+  g_autofree char *root = make_shop (&tmp);
+  g_auto(Indexed) sqlite = { 0 };
+  g_autoptr(LodeIndexReport) report = index_corpus (fixture, "sqlite", root, &sqlite);
+  g_autoptr(LodeToolResult) index = call_json (&sqlite, "codebase_context_index", "{}");
+  g_autoptr(LodeIndexStore) copy = NULL;
+  g_autoptr(LodeIndexStore) back = NULL;
+  g_autoptr(LodeConfig) config = lode_config_new_default ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *original = NULL;
+  const char *prefixes[] = { "table", "user", "email", NULL };
+  g_autoptr(GPtrArray) hits = NULL;
+  g_autoptr(GPtrArray) expected = NULL;
+  LodeStoreCopyCounts counts;
+  const char *db_path;
+
+  config->qdrant_url = g_strdup (fixture->server->url);
+  /* The migration runs in a project of its own, as `lode migrate` without the daemon does:
+   * with the engine's reader of the index left open across it, SQLite reads of this process
+   * fail with a disk I/O error afterwards, with or without artifacts' writes through
+   * lode_project_write(), a problem apart from what this test checks. */
+  g_clear_object (&sqlite.store);
+  g_clear_object (&sqlite.project);
+  g_clear_object (&sqlite.engine);
+  sqlite.project = lode_project_new (root, sqlite.config);
+  db_path = lode_project_get_db_path (sqlite.project);
+  assert_ok (lode_project_migrate (sqlite.project, LODE_STORE_KIND_QDRANT, NULL, &counts, NULL,
+                                   &error));
+  sqlite.store = LODE_INDEX_STORE (lode_store_open_reader (db_path, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (counts.n_artifacts, ==, 5);
+  copy = lode_index_store_open (config, LODE_STORE_KIND_QDRANT, db_path, 0, FALSE, NULL, &error);
+  g_assert_no_error (error);
+  assert_same_artifacts (sqlite.store, copy);
+  expected = lode_index_store_search_artifacts (sqlite.store, prefixes, NULL, 5, &error);
+  g_assert_no_error (error);
+  hits = lode_index_store_search_artifacts (copy, prefixes, NULL, 5, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (hits->len, ==, expected->len);
+  for (guint i = 0; i < hits->len; i++)
+    {
+      const LodeArtifactHit *x = g_ptr_array_index (expected, i);
+      const LodeArtifactHit *y = g_ptr_array_index (hits, i);
+
+      g_assert_cmpstr (x->title, ==, y->title);
+      g_assert_cmpfloat_with_epsilon (x->relevance, y->relevance, 1e-6 * x->relevance);
+    }
+  g_assert_cmpstr (((LodeArtifactHit *) hits->pdata[0])->title, ==, "CREATE TABLE users");
+
+  /* Back into a new SQLite index, the original kept aside to compare with. */
+  original = g_strconcat (db_path, ".original", NULL);
+  g_clear_object (&sqlite.store);
+  g_assert_cmpint (g_rename (db_path, original), ==, 0);
+  assert_ok (lode_project_migrate (sqlite.project, LODE_STORE_KIND_SQLITE, NULL, &counts, NULL,
+                                   &error));
+  g_assert_cmpuint (counts.n_artifacts, ==, 5);
+  back = lode_index_store_open (config, LODE_STORE_KIND_SQLITE, db_path, 0, FALSE, NULL, &error);
+  g_assert_no_error (error);
+  sqlite.store = LODE_INDEX_STORE (lode_store_open_reader (original, &error));
+  g_assert_no_error (error);
+  assert_same_artifacts (sqlite.store, back);
+
+  test_remove_tree (tmp);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1802,6 +2172,9 @@ main (int   argc,
   ADD ("force-killed-leftover", test_force_killed_leftover);
   ADD ("legacy-converted", test_legacy_converted);
   ADD ("migrate-keeps-old-copy", test_migrate_keeps_old_copy);
+  ADD ("context-lifecycle", test_context_lifecycle);
+  ADD ("context-same-as-sqlite", test_context_same_as_sqlite);
+  ADD ("migrate-keeps-artifacts", test_migrate_keeps_artifacts);
 
   return g_test_run ();
 }
