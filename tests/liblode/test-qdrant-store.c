@@ -2088,6 +2088,7 @@ test_migrate_keeps_artifacts (Fixture       *fixture,
   g_autoptr(LodeConfig) config = lode_config_new_default ();
   g_autoptr(GError) error = NULL;
   g_autofree char *original = NULL;
+  g_autoptr(LodeToolResult) migrated = NULL;
   const char *prefixes[] = { "table", "user", "email", NULL };
   g_autoptr(GPtrArray) hits = NULL;
   g_autoptr(GPtrArray) expected = NULL;
@@ -2095,20 +2096,21 @@ test_migrate_keeps_artifacts (Fixture       *fixture,
   const char *db_path;
 
   config->qdrant_url = g_strdup (fixture->server->url);
-  /* The migration runs in a project of its own, as `lode migrate` without the daemon does:
+  /* The migration runs in an engine of its own, as `lode migrate` without the daemon does:
    * with the engine's reader of the index left open across it, SQLite reads of this process
    * fail with a disk I/O error afterwards, with or without artifacts' writes through
    * lode_project_write(), a problem apart from what this test checks. */
   g_clear_object (&sqlite.store);
   g_clear_object (&sqlite.project);
   g_clear_object (&sqlite.engine);
-  sqlite.project = lode_project_new (root, sqlite.config);
+  sqlite.engine = lode_engine_new (sqlite.config);
+  sqlite.project = lode_engine_open_project (sqlite.engine, root, FALSE, &error);
+  g_assert_no_error (error);
   db_path = lode_project_get_db_path (sqlite.project);
-  assert_ok (lode_project_migrate (sqlite.project, LODE_STORE_KIND_QDRANT, NULL, &counts, NULL,
-                                   &error));
+  migrated = call_json (&sqlite, "codebase_migrate", "{\"to\": \"qdrant\"}");
+  g_assert_cmpint (json_object_get_int_member (migrated->structured, "artifacts"), ==, 5);
   sqlite.store = LODE_INDEX_STORE (lode_store_open_reader (db_path, &error));
   g_assert_no_error (error);
-  g_assert_cmpuint (counts.n_artifacts, ==, 5);
   copy = lode_index_store_open (config, LODE_STORE_KIND_QDRANT, db_path, 0, FALSE, NULL, &error);
   g_assert_no_error (error);
   assert_same_artifacts (sqlite.store, copy);

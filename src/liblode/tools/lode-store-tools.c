@@ -59,6 +59,7 @@ migrate (LodeToolCall  *call,
   json_object_set_int_member (result, "chunks", counts.n_chunks);
   json_object_set_int_member (result, "imports", counts.n_imports);
   json_object_set_int_member (result, "vectors", counts.n_vectors);
+  json_object_set_int_member (result, "artifacts", counts.n_artifacts);
   if (model != NULL)
     json_object_set_string_member (result, "model", model);
   else
@@ -94,8 +95,8 @@ static const LodeTool migrate_tool = {
   .description =
     "Copies the project's index from the other store into `to` (sqlite: the embedded index; "
     "qdrant: the Qdrant server of the settings) without indexing or embedding again: files, "
-    "chunks, declarations, the import graph and the vectors of the embedding model. What "
-    "`to` held of the project is replaced; the source is kept.",
+    "chunks, declarations, the import graph, context artifacts and the vectors of the "
+    "embedding model. What `to` held of the project is replaced; the source is kept.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"to\": {\"type\": \"string\", \"enum\": [\"sqlite\", \"qdrant\"], \"description\": "
@@ -105,7 +106,7 @@ static const LodeTool migrate_tool = {
     "{\"type\": \"object\", \"properties\": {"
     "\"project\": {\"type\": \"string\"}, \"from\": {\"type\": \"string\"}, "
     "\"to\": {\"type\": \"string\"}, \"files\": " COUNT ", \"chunks\": " COUNT ", "
-    "\"imports\": " COUNT ", \"vectors\": " COUNT ", "
+    "\"imports\": " COUNT ", \"vectors\": " COUNT ", \"artifacts\": " COUNT ", "
     "\"model\": {\"type\": [\"string\", \"null\"]}}, "
     "\"required\": [\"project\", \"from\", \"to\", \"files\", \"chunks\", \"imports\", "
     "\"vectors\", \"model\"]}",
