@@ -187,3 +187,21 @@ test_copy_tree (const char *from,
         }
     }
 }
+
+/* "name:state" of each artifact of a codebase_context answer (lode_context_report_list()). */
+char *
+test_artifact_states (JsonObject *list)
+{
+  JsonArray *artifacts = json_object_get_array_member (list, "artifacts");
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < json_array_get_length (artifacts); i++)
+    {
+      JsonObject *a = json_array_get_object_element (artifacts, i);
+
+      g_string_append_printf (out, "%s%s:%s", i > 0 ? " " : "",
+                              json_object_get_string_member (a, "name"),
+                              json_object_get_string_member (a, "state"));
+    }
+  return g_string_free (out, FALSE);
+}

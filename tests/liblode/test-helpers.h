@@ -28,5 +28,6 @@ void          test_write_file      (const char    *root,
                                     const char    *contents);
 void          test_copy_tree       (const char    *from,
                                     const char    *to);
+char         *test_artifact_states (JsonObject    *list);
 
 G_END_DECLS

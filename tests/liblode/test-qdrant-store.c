@@ -1821,18 +1821,8 @@ static char *
 context_states (Indexed *indexed)
 {
   g_autoptr(LodeToolResult) list = call_json (indexed, "codebase_context", "{}");
-  JsonArray *artifacts = json_object_get_array_member (list->structured, "artifacts");
-  GString *out = g_string_new (NULL);
 
-  for (guint i = 0; i < json_array_get_length (artifacts); i++)
-    {
-      JsonObject *a = json_array_get_object_element (artifacts, i);
-
-      g_string_append_printf (out, "%s%s:%s", i > 0 ? " " : "",
-                              json_object_get_string_member (a, "name"),
-                              json_object_get_string_member (a, "state"));
-    }
-  return g_string_free (out, FALSE);
+  return test_artifact_states (list->structured);
 }
 
 /* "artifact/title@line" of each result of a context search, best first. */
