@@ -368,28 +368,6 @@ lode_mcp_session_new (LodeClient      *client,
 
 /* Helpers for params ------------------------------------------------------------------- */
 
-static const char *
-get_string (JsonObject *object,
-            const char *member)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
-static JsonObject *
-get_object (JsonObject *object,
-            const char *member)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
-
-  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
-
 static gboolean
 is_id (JsonNode *node)
 {
@@ -410,8 +388,9 @@ parse_cursor (JsonObject *params,
   *offset = 0;
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
     return TRUE;
-  if (get_string (params, "cursor") == NULL ||
-      !g_ascii_string_to_unsigned (get_string (params, "cursor"), 10, 1, total, &value, NULL))
+  if (lode_json_get_string (params, "cursor") == NULL ||
+      !g_ascii_string_to_unsigned (lode_json_get_string (params, "cursor"), 10, 1, total, &value,
+                                   NULL))
     return FALSE;
 
   *offset = value;
@@ -440,7 +419,7 @@ handle_initialize (LodeMcpSession *self,
                    JsonObject     *params,
                    gpointer        tag)
 {
-  const char *requested = get_string (params, "protocolVersion");
+  const char *requested = lode_json_get_string (params, "protocolVersion");
   g_autoptr(JsonObject) result = json_object_new ();
   JsonObject *capabilities = json_object_new ();
   JsonObject *tools = json_object_new ();
@@ -464,7 +443,8 @@ handle_initialize (LodeMcpSession *self,
   self->initialize_done = TRUE;
   self->protocol_version = g_strdup (lode_mcp_protocol_is_supported (requested)
                                      ? requested : LODE_MCP_LATEST_PROTOCOL);
-  self->client_roots = get_object (get_object (params, "capabilities"), "roots") != NULL;
+  self->client_roots =
+    lode_json_get_object (lode_json_get_object (params, "capabilities"), "roots") != NULL;
 
   json_object_set_string_member (result, "protocolVersion", self->protocol_version);
   json_object_set_boolean_member (tools, "listChanged", FALSE);
@@ -543,7 +523,7 @@ read_roots (LodeMcpSession *self,
   JsonObject *result;
   g_autoptr(GStrvBuilder) paths = g_strv_builder_new ();
 
-  result = get_object (message, "result");
+  result = lode_json_get_object (message, "result");
   if (result == NULL || !json_object_has_member (result, "roots") ||
       !JSON_NODE_HOLDS_ARRAY (json_object_get_member (result, "roots")))
     {
@@ -556,7 +536,7 @@ read_roots (LodeMcpSession *self,
     {
       JsonNode *root = json_array_get_element (roots, i);
       const char *uri = JSON_NODE_HOLDS_OBJECT (root)
-                        ? get_string (json_node_get_object (root), "uri") : NULL;
+                        ? lode_json_get_string (json_node_get_object (root), "uri") : NULL;
       g_autofree char *path = uri != NULL ? g_filename_from_uri (uri, NULL, NULL) : NULL;
 
       if (path == NULL)
@@ -603,7 +583,7 @@ static void
 handle_response (LodeMcpSession *self,
                  JsonObject     *message)
 {
-  if (self->roots_request == NULL || g_strcmp0 (get_string (message, "id"),
+  if (self->roots_request == NULL || g_strcmp0 (lode_json_get_string (message, "id"),
                                                 self->roots_request) != 0)
     return;
 
@@ -777,7 +757,7 @@ handle_tools_call (LodeMcpSession *self,
                    JsonObject     *params,
                    gpointer        tag)
 {
-  const char *name = get_string (params, "name");
+  const char *name = lode_json_get_string (params, "name");
   JsonNode *arguments = params != NULL ? json_object_get_member (params, "arguments") : NULL;
   JsonNode *token = params != NULL ? progress_token_of (params) : NULL;
   Request *request;
@@ -984,7 +964,7 @@ handle_resources_read (LodeMcpSession *self,
                        JsonObject     *params,
                        gpointer        tag)
 {
-  const char *uri = get_string (params, "uri");
+  const char *uri = lode_json_get_string (params, "uri");
   g_autofree char *root = NULL;
   g_autoptr(JsonObject) arguments = NULL;
   Request *request;
@@ -1024,7 +1004,7 @@ handle_set_level (LodeMcpSession *self,
                   JsonObject     *params,
                   gpointer        tag)
 {
-  const char *level = get_string (params, "level");
+  const char *level = lode_json_get_string (params, "level");
   int index = level != NULL ? log_level_index (level) : -1;
   g_autoptr(JsonObject) result = NULL;
 
@@ -1167,7 +1147,7 @@ handle_request (LodeMcpSession *self,
   else if (g_str_equal (method, "tools/list"))
     handle_tools_list (self, id, params, tag);
   else if (self->roots_request != NULL && g_str_equal (method, "tools/call") &&
-           get_string (get_object (params, "arguments"), "projectPath") == NULL)
+           lode_json_get_string (lode_json_get_object (params, "arguments"), "projectPath") == NULL)
     {
       Deferred *deferred = g_new0 (Deferred, 1);
 
@@ -1255,7 +1235,7 @@ lode_mcp_session_receive (LodeMcpSession *self,
       return;
     }
 
-  jsonrpc = get_string (object, "jsonrpc");
+  jsonrpc = lode_json_get_string (object, "jsonrpc");
   if (g_strcmp0 (jsonrpc, "2.0") != 0)
     {
       send_error (self, id, tag, LODE_MCP_INVALID_REQUEST,

@@ -389,3 +389,39 @@ lode_json_to_string (JsonNode *node,
 
   return g_steal_pointer (&text);
 }
+
+/**
+ * lode_json_get_string:
+ * @object: (nullable): a JSON object from outside
+ * @member: a member name
+ *
+ * Returns: (nullable): @member of @object when it is a string; %NULL when @object is %NULL or
+ *   the member is missing or of another type
+ */
+const char *
+lode_json_get_string (JsonObject *object,
+                      const char *member)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (node);
+}
+
+/**
+ * lode_json_get_object:
+ * @object: (nullable): a JSON object from outside
+ * @member: a member name
+ *
+ * Returns: (nullable): @member of @object when it is an object
+ */
+JsonObject *
+lode_json_get_object (JsonObject *object,
+                      const char *member)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}

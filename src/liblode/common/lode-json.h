@@ -23,4 +23,9 @@ JsonNode *lode_json_parse_file (const char *path,
 char     *lode_json_to_string (JsonNode    *node,
                                gboolean     pretty);
 
+const char *lode_json_get_string (JsonObject *object,
+                                  const char *member);
+JsonObject *lode_json_get_object (JsonObject *object,
+                                  const char *member);
+
 G_END_DECLS

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "lode-error.h"
+#include "lode-json.h"
 #include "lode-project-config.h"
 
 /* A project's own settings live in files at its root, beside the code they describe:
@@ -105,18 +106,6 @@ read_json (const char  *root,
   return TRUE;
 }
 
-static const char *
-string_member (JsonObject *object,
-               const char *member)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
-}
-
 /* Adds the entries of @array (from @source) to @config; a name seen before keeps its first
  * declaration. */
 static gboolean
@@ -134,8 +123,8 @@ add_artifacts (LodeProjectConfig  *config,
       gboolean seen = FALSE;
 
       object = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      name = object != NULL ? string_member (object, "name") : NULL;
-      path = object != NULL ? string_member (object, "path") : NULL;
+      name = object != NULL ? lode_json_get_string (object, "name") : NULL;
+      path = object != NULL ? lode_json_get_string (object, "path") : NULL;
       if (name == NULL || *name == '\0' || strlen (name) > MAX_NAME_BYTES || path == NULL ||
           *path == '\0')
         {
@@ -155,7 +144,7 @@ add_artifacts (LodeProjectConfig  *config,
       spec = g_new0 (LodeArtifactSpec, 1);
       spec->name = g_strdup (name);
       spec->path = g_strdup (path);
-      spec->description = g_strdup (string_member (object, "description"));
+      spec->description = g_strdup (lode_json_get_string (object, "description"));
       spec->source = g_strdup (source);
       g_ptr_array_add (config->artifacts, g_steal_pointer (&spec));
     }

@@ -135,13 +135,9 @@ config_string (JsonObject *config,
                const char *name,
                const char *def)
 {
-  JsonNode *node = json_object_get_member (config, name);
+  const char *value = lode_json_get_string (config, name);
 
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return def;
-
-  return json_node_get_string (node);
+  return value != NULL ? value : def;
 }
 
 /* Reads config.json, whose text is @text (@length bytes) and whose name is @path. */

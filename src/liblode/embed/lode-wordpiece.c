@@ -149,13 +149,9 @@ member_string (JsonObject *object,
                const char *name,
                const char *def)
 {
-  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
+  const char *value = lode_json_get_string (object, name);
 
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return def;
-
-  return json_node_get_string (node);
+  return value != NULL ? value : def;
 }
 
 static gint64

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "lode-import-resolver-private.h"
+#include "lode-json.h"
 
 void
 _lode_import_ts_config_free (TsConfig *config)
@@ -129,28 +130,6 @@ read_json (LodeImportResolver *self,
   return root;
 }
 
-static const char *
-object_get_string (JsonObject *object,
-                   const char *member)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
-static JsonObject *
-object_get_object (JsonObject *object,
-                   const char *member)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
-
-  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
-
 /* Fills @config's baseUrl and paths from the tsconfig at @path and, for what it leaves out,
  * the chain of files it `extends` (project files only; a package name is not followed). */
 static void
@@ -173,9 +152,9 @@ read_ts_config (LodeImportResolver *self,
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     return;
 
-  options = object_get_object (json_node_get_object (root), "compilerOptions");
-  base_url = object_get_string (options, "baseUrl");
-  paths = object_get_object (options, "paths");
+  options = lode_json_get_object (json_node_get_object (root), "compilerOptions");
+  base_url = lode_json_get_string (options, "baseUrl");
+  paths = lode_json_get_object (options, "paths");
 
   if (config->base_url == NULL && base_url != NULL)
     config->base_url = _lode_import_path_join (dir, base_url);
@@ -214,7 +193,7 @@ read_ts_config (LodeImportResolver *self,
         }
     }
 
-  extends = object_get_string (json_node_get_object (root), "extends");
+  extends = lode_json_get_string (json_node_get_object (root), "extends");
   if (extends != NULL && (extends[0] == '.' || extends[0] == '/'))
     {
       g_autofree char *next = _lode_import_path_join (dir, extends);
@@ -256,13 +235,13 @@ read_package_json (LodeImportResolver *self,
     return;
 
   object = json_node_get_object (root);
-  name = object_get_string (object, "name");
+  name = lode_json_get_string (object, "name");
   if (name == NULL || name[0] == '\0')
     return;
 
-  entry = object_get_string (object, "module");
+  entry = lode_json_get_string (object, "module");
   if (entry == NULL)
-    entry = object_get_string (object, "main");
+    entry = lode_json_get_string (object, "main");
 
   mapping = g_new0 (Mapping, 1);
   mapping->prefix = g_strdup (name);
@@ -323,7 +302,7 @@ read_compile_commands (LodeImportResolver *self,
       if (!JSON_NODE_HOLDS_OBJECT (node))
         continue;
       command = json_node_get_object (node);
-      directory = object_get_string (command, "directory");
+      directory = lode_json_get_string (command, "directory");
       g_clear_pointer (&relative_directory, g_free);
       if (directory == NULL)
         directory = default_directory;
@@ -335,7 +314,7 @@ read_compile_commands (LodeImportResolver *self,
         }
 
       arguments = json_object_get_member (command, "arguments");
-      line = object_get_string (command, "command");
+      line = lode_json_get_string (command, "command");
       if (arguments != NULL && JSON_NODE_HOLDS_ARRAY (arguments))
         {
           JsonArray *array = json_node_get_array (arguments);
@@ -481,7 +460,7 @@ read_psr4 (LodeImportResolver *self,
            const char         *dir,
            JsonObject         *autoload)
 {
-  JsonObject *psr4 = object_get_object (autoload, "psr-4");
+  JsonObject *psr4 = lode_json_get_object (autoload, "psr-4");
   g_autoptr(GList) members = NULL;
 
   if (psr4 == NULL)
@@ -528,8 +507,8 @@ read_composer_json (LodeImportResolver *self,
     return;
 
   object = json_node_get_object (root);
-  read_psr4 (self, dir, object_get_object (object, "autoload"));
-  read_psr4 (self, dir, object_get_object (object, "autoload-dev"));
+  read_psr4 (self, dir, lode_json_get_object (object, "autoload"));
+  read_psr4 (self, dir, lode_json_get_object (object, "autoload-dev"));
 }
 
 static void

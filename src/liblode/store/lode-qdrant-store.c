@@ -42,6 +42,7 @@
 
 #include "lode-chunk.h"
 #include "lode-code-tokenizer.h"
+#include "lode-json.h"
 #include "lode-error.h"
 #include "lode-graph.h"
 #include "lode-index-store.h"
@@ -225,18 +226,6 @@ array_to_strv (JsonArray *array)
   return g_strv_builder_end (builder);
 }
 
-static const char *
-get_string (JsonObject *object,
-            const char *member)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
-}
-
 static void
 set_string (JsonObject *object,
             const char *member,
@@ -325,10 +314,10 @@ file_record_from_payload (JsonObject *payload)
   FileRecord *record = g_new0 (FileRecord, 1);
   JsonNode *imports = json_object_get_member (payload, "imports");
 
-  record->path = g_strdup (get_string (payload, "path"));
+  record->path = g_strdup (lode_json_get_string (payload, "path"));
   record->id = json_object_get_int_member_with_default (payload, "file_id", 0);
-  record->language = g_strdup (get_string (payload, "language"));
-  record->hash = g_strdup (get_string (payload, "hash"));
+  record->language = g_strdup (lode_json_get_string (payload, "language"));
+  record->hash = g_strdup (lode_json_get_string (payload, "hash"));
   record->size = json_object_get_int_member_with_default (payload, "size", 0);
   record->mtime_usec = json_object_get_int_member_with_default (payload, "mtime", 0);
   record->n_lines = json_object_get_int_member_with_default (payload, "lines", 0);
@@ -350,14 +339,14 @@ file_record_from_payload (JsonObject *payload)
 
           import->id = record->id << 16 | i;
           import->path = g_strdup (record->path);
-          import->specifier = g_strdup (get_string (item, "specifier"));
-          import->name = g_strdup (get_string (item, "name"));
-          import->kind = g_strdup (get_string (item, "kind"));
+          import->specifier = g_strdup (lode_json_get_string (item, "specifier"));
+          import->name = g_strdup (lode_json_get_string (item, "name"));
+          import->kind = g_strdup (lode_json_get_string (item, "kind"));
           import->line = json_object_get_int_member_with_default (item, "line", 0);
-          import->key = g_strdup (get_string (item, "key"));
+          import->key = g_strdup (lode_json_get_string (item, "key"));
           import->targets = array_to_strv (targets != NULL && JSON_NODE_HOLDS_ARRAY (targets)
                                            ? json_node_get_array (targets) : NULL);
-          import->package = g_strdup (get_string (item, "package"));
+          import->package = g_strdup (lode_json_get_string (item, "package"));
           g_ptr_array_add (record->imports, import);
         }
     }
@@ -405,11 +394,11 @@ load_meta (LodeQdrantStore  *self,
   for (guint i = 0; i < points->len; i++)
     {
       LodeQdrantHit *hit = g_ptr_array_index (points, i);
-      const char *key = hit->payload != NULL ? get_string (hit->payload, "key") : NULL;
+      const char *key = hit->payload != NULL ? lode_json_get_string (hit->payload, "key") : NULL;
 
       if (key != NULL)
         g_hash_table_insert (self->meta, g_strdup (key),
-                             g_strdup (get_string (hit->payload, "value")));
+                             g_strdup (lode_json_get_string (hit->payload, "value")));
     }
 
   return TRUE;
@@ -442,7 +431,8 @@ read_version (LodeQdrantClient  *client,
     return -1;
   if (points->len == 0)
     return 0;
-  value = get_string (((LodeQdrantHit *) g_ptr_array_index (points, 0))->payload, "value");
+  value = lode_json_get_string (((LodeQdrantHit *) g_ptr_array_index (points, 0))->payload,
+                                "value");
   return value != NULL ? g_ascii_strtoll (value, NULL, 10) : 0;
 }
 
@@ -464,7 +454,7 @@ load_files (LodeQdrantStore  *self,
       LodeQdrantHit *hit = g_ptr_array_index (points, i);
       FileRecord *record;
 
-      if (hit->payload == NULL || get_string (hit->payload, "path") == NULL)
+      if (hit->payload == NULL || lode_json_get_string (hit->payload, "path") == NULL)
         continue;
       record = file_record_from_payload (hit->payload);
       g_hash_table_replace (self->files, record->path, record);
@@ -1331,7 +1321,7 @@ put_file_points (LodeQdrantStore  *self,
       for (guint s = 0; s < json_array_get_length (symbols); s++)
         {
           JsonObject *symbol = json_array_get_object_element (symbols, s);
-          g_autofree char *lower = g_utf8_strdown (get_string (symbol, "name"), -1);
+          g_autofree char *lower = g_utf8_strdown (lode_json_get_string (symbol, "name"), -1);
 
           json_array_add_string_element (names, lower);
         }
@@ -1609,16 +1599,16 @@ qdrant_store_dup_chunks_for_file (LodeQdrantStore  *self,
     {
       JsonObject *payload = ((LodeQdrantHit *) g_ptr_array_index (points, i))->payload;
       LodeChunk *chunk = lode_chunk_new ();
-      const char *kind = get_string (payload, "kind");
+      const char *kind = lode_json_get_string (payload, "kind");
 
       chunk->start_line = json_object_get_int_member_with_default (payload, "start_line", 0);
       chunk->end_line = json_object_get_int_member_with_default (payload, "end_line", 0);
       chunk->kind = kind != NULL ? g_intern_string (kind) : NULL;
-      chunk->symbol = g_strdup (get_string (payload, "symbol"));
-      chunk->container = g_strdup (get_string (payload, "container"));
-      chunk->signature = g_strdup (get_string (payload, "signature"));
-      chunk->content = g_strdup (get_string (payload, "text"));
-      lode_chunk_set_search_text (chunk, get_string (payload, "sig_text"));
+      chunk->symbol = g_strdup (lode_json_get_string (payload, "symbol"));
+      chunk->container = g_strdup (lode_json_get_string (payload, "container"));
+      chunk->signature = g_strdup (lode_json_get_string (payload, "signature"));
+      chunk->content = g_strdup (lode_json_get_string (payload, "text"));
+      lode_chunk_set_search_text (chunk, lode_json_get_string (payload, "sig_text"));
       g_ptr_array_add (chunks, chunk);
     }
   g_ptr_array_sort (chunks, compare_chunks);
@@ -2055,8 +2045,8 @@ qdrant_store_dup_unembedded (LodeQdrantStore  *self,
       LodeStoreEmbedText *text = g_new0 (LodeStoreEmbedText, 1);
 
       text->chunk_id = g_ascii_strtoll (hit->id, NULL, 10);
-      text->hash = g_strdup (get_string (hit->payload, "text_hash"));
-      text->text = g_strdup (get_string (hit->payload, "text"));
+      text->hash = g_strdup (lode_json_get_string (hit->payload, "text_hash"));
+      text->text = g_strdup (lode_json_get_string (hit->payload, "text"));
       g_ptr_array_add (texts, text);
     }
   return texts;
@@ -2125,7 +2115,8 @@ qdrant_store_put_vectors (LodeQdrantStore     *self,
   for (guint i = 0; i < points->len; i++)
     {
       LodeQdrantHit *hit = g_ptr_array_index (points, i);
-      const float *vector = g_hash_table_lookup (by_hash, get_string (hit->payload, "text_hash"));
+      const float *vector = g_hash_table_lookup (by_hash,
+                                                 lode_json_get_string (hit->payload, "text_hash"));
       JsonObject *point = json_object_new ();
       JsonObject *named = json_object_new ();
       JsonArray *values = json_array_sized_new (dims);
@@ -2339,7 +2330,7 @@ qdrant_store_foreach_vector (LodeQdrantStore     *self,
           JsonObject *payload = json_object_get_object_member (point, "payload");
           JsonObject *vector = json_object_get_object_member (point, "vector");
           JsonArray *dense = vector != NULL ? json_object_get_array_member (vector, "dense") : NULL;
-          const char *hash = payload != NULL ? get_string (payload, "text_hash") : NULL;
+          const char *hash = payload != NULL ? lode_json_get_string (payload, "text_hash") : NULL;
           g_autofree float *values = NULL;
           guint dims;
 
@@ -2486,8 +2477,8 @@ hit_accepted (const LodeSearchFilter *filter,
   if (filter == NULL || filter->path_glob == NULL)
     return TRUE;
   return hit->payload != NULL &&
-         lode_search_filter_accepts (filter, get_string (hit->payload, "language"),
-                                     get_string (hit->payload, "path"));
+         lode_search_filter_accepts (filter, lode_json_get_string (hit->payload, "language"),
+                                     lode_json_get_string (hit->payload, "path"));
 }
 
 /* Qdrant's IDF of a term, ln (1 + (N − n + 0.5) / (n + 0.5)), from counts of the chunks. */
@@ -2690,10 +2681,10 @@ symbol_row (gint64      chunk_id,
   LodeSymbolRow *row = g_new0 (LodeSymbolRow, 1);
 
   row->chunk_id = chunk_id;
-  row->name = g_strdup (get_string (item, "name"));
-  row->kind = g_strdup (get_string (item, "kind"));
-  row->container = g_strdup (get_string (item, "container"));
-  row->signature = g_strdup (get_string (item, "signature"));
+  row->name = g_strdup (lode_json_get_string (item, "name"));
+  row->kind = g_strdup (lode_json_get_string (item, "kind"));
+  row->container = g_strdup (lode_json_get_string (item, "container"));
+  row->signature = g_strdup (lode_json_get_string (item, "signature"));
   row->start_line = json_object_get_int_member_with_default (item, "start_line", 0);
   row->end_line = json_object_get_int_member_with_default (item, "end_line", 0);
   return row;
@@ -2734,7 +2725,7 @@ backend_find_symbols (LodeSearchBackend  *backend,
       for (guint k = 0; symbols != NULL && k < json_array_get_length (symbols); k++)
         {
           JsonObject *item = json_array_get_object_element (symbols, k);
-          g_autofree char *item_lower = g_utf8_strdown (get_string (item, "name"), -1);
+          g_autofree char *item_lower = g_utf8_strdown (lode_json_get_string (item, "name"), -1);
 
           if (g_str_equal (item_lower, lower))
             g_ptr_array_add (rows, symbol_row (hit_chunk_id (hit), item));
@@ -2825,14 +2816,14 @@ backend_fetch_chunks (LodeSearchBackend  *backend,
           row = g_new0 (LodeChunkRow, 1);
           row->chunk_id = chunk_ids[i];
           row->file_id = json_object_get_int_member_with_default (hit->payload, "file_id", 0);
-          row->path = g_strdup (get_string (hit->payload, "path"));
-          row->language = g_strdup (get_string (hit->payload, "language"));
+          row->path = g_strdup (lode_json_get_string (hit->payload, "path"));
+          row->language = g_strdup (lode_json_get_string (hit->payload, "language"));
           row->start_line = json_object_get_int_member_with_default (hit->payload, "start_line", 0);
           row->end_line = json_object_get_int_member_with_default (hit->payload, "end_line", 0);
-          row->kind = g_strdup (get_string (hit->payload, "kind"));
-          row->symbol = g_strdup (get_string (hit->payload, "symbol"));
-          row->container = g_strdup (get_string (hit->payload, "container"));
-          row->signature = g_strdup (get_string (hit->payload, "signature"));
+          row->kind = g_strdup (lode_json_get_string (hit->payload, "kind"));
+          row->symbol = g_strdup (lode_json_get_string (hit->payload, "symbol"));
+          row->container = g_strdup (lode_json_get_string (hit->payload, "container"));
+          row->signature = g_strdup (lode_json_get_string (hit->payload, "signature"));
         }
       g_ptr_array_add (rows, row);
     }
@@ -2856,7 +2847,7 @@ backend_dup_chunk_text (LodeSearchBackend  *backend,
                    chunk_id);
       return NULL;
     }
-  return g_strdup (get_string (((LodeQdrantHit *) g_ptr_array_index (points, 0))->payload,
+  return g_strdup (lode_json_get_string (((LodeQdrantHit *) g_ptr_array_index (points, 0))->payload,
                                "text"));
 }
 
@@ -3174,7 +3165,7 @@ distinct_values (JsonArray  *symbols,
 
   for (guint i = 0; i < json_array_get_length (symbols); i++)
     {
-      const char *value = get_string (json_array_get_object_element (symbols, i), member);
+      const char *value = lode_json_get_string (json_array_get_object_element (symbols, i), member);
 
       if (value != NULL && g_hash_table_add (seen, (gpointer) value))
         json_array_add_string_element (values, value);
@@ -3194,16 +3185,16 @@ static LodeSymbol *
 symbol_from_item (JsonObject *item)
 {
   LodeSymbol *symbol = lode_symbol_new ();
-  const char *kind = get_string (item, "kind");
+  const char *kind = lode_json_get_string (item, "kind");
 
-  symbol->name = g_strdup (get_string (item, "name"));
+  symbol->name = g_strdup (lode_json_get_string (item, "name"));
   symbol->kind = kind != NULL ? g_intern_string (kind) : NULL;
-  symbol->container = g_strdup (get_string (item, "container"));
-  symbol->signature = g_strdup (get_string (item, "signature"));
+  symbol->container = g_strdup (lode_json_get_string (item, "container"));
+  symbol->signature = g_strdup (lode_json_get_string (item, "signature"));
   symbol->start_line = json_object_get_int_member_with_default (item, "start_line", 0);
   symbol->end_line = json_object_get_int_member_with_default (item, "end_line", 0);
-  symbol->package = g_strdup (get_string (item, "package"));
-  symbol->detail = g_strdup (get_string (item, "detail"));
+  symbol->package = g_strdup (lode_json_get_string (item, "package"));
+  symbol->detail = g_strdup (lode_json_get_string (item, "detail"));
   return symbol;
 }
 
@@ -3307,14 +3298,14 @@ stored_symbol (const char *path,
 
   symbol->path = g_strdup (path);
   symbol->language = g_strdup (language);
-  symbol->name = g_strdup (get_string (item, "name"));
-  symbol->kind = g_strdup (get_string (item, "kind"));
-  symbol->container = g_strdup (get_string (item, "container"));
-  symbol->signature = g_strdup (get_string (item, "signature"));
+  symbol->name = g_strdup (lode_json_get_string (item, "name"));
+  symbol->kind = g_strdup (lode_json_get_string (item, "kind"));
+  symbol->container = g_strdup (lode_json_get_string (item, "container"));
+  symbol->signature = g_strdup (lode_json_get_string (item, "signature"));
   symbol->start_line = json_object_get_int_member_with_default (item, "start_line", 0);
   symbol->end_line = json_object_get_int_member_with_default (item, "end_line", 0);
-  symbol->package = g_strdup (get_string (item, "package"));
-  symbol->detail = g_strdup (get_string (item, "detail"));
+  symbol->package = g_strdup (lode_json_get_string (item, "package"));
+  symbol->detail = g_strdup (lode_json_get_string (item, "detail"));
   return symbol;
 }
 
@@ -3369,7 +3360,7 @@ scroll_symbols (LodeQdrantStore  *self,
   for (guint i = 0; i < points->len; i++)
     {
       JsonObject *payload = ((LodeQdrantHit *) g_ptr_array_index (points, i))->payload;
-      const char *path = payload != NULL ? get_string (payload, "path") : NULL;
+      const char *path = payload != NULL ? lode_json_get_string (payload, "path") : NULL;
       JsonNode *list = payload != NULL ? json_object_get_member (payload, "symbols") : NULL;
       FileRecord *record = path != NULL ? g_hash_table_lookup (self->files, path) : NULL;
       JsonArray *array;
@@ -3410,7 +3401,7 @@ name_is (JsonObject *item,
          const char *path,
          const char *name)
 {
-  return g_strcmp0 (get_string (item, "name"), name) == 0;
+  return g_strcmp0 (lode_json_get_string (item, "name"), name) == 0;
 }
 
 /* As SQLite's NOCASE, which folds ASCII letters only. */
@@ -3419,7 +3410,7 @@ name_is_nocase (JsonObject *item,
                 const char *path,
                 const char *name)
 {
-  const char *value = get_string (item, "name");
+  const char *value = lode_json_get_string (item, "name");
 
   return value != NULL && g_ascii_strcasecmp (value, name) == 0;
 }
@@ -3429,7 +3420,7 @@ package_is (JsonObject *item,
             const char *path,
             const char *package)
 {
-  return g_strcmp0 (get_string (item, "package"), package) == 0;
+  return g_strcmp0 (lode_json_get_string (item, "package"), package) == 0;
 }
 
 static gboolean
@@ -3445,7 +3436,7 @@ container_is (JsonObject *item,
               const char *path,
               const char *container)
 {
-  return g_strcmp0 (get_string (item, "container"), container) == 0;
+  return g_strcmp0 (lode_json_get_string (item, "container"), container) == 0;
 }
 
 static GPtrArray *
@@ -3595,7 +3586,7 @@ qdrant_store_find_references (LodeQdrantStore  *self,
   for (guint i = 0; i < points->len; i++)
     {
       JsonObject *payload = ((LodeQdrantHit *) g_ptr_array_index (points, i))->payload;
-      const char *path = payload != NULL ? get_string (payload, "path") : NULL;
+      const char *path = payload != NULL ? lode_json_get_string (payload, "path") : NULL;
       FileRecord *record = path != NULL ? g_hash_table_lookup (self->files, path) : NULL;
       LodeStoredReferences *file;
 
@@ -3982,13 +3973,13 @@ qdrant_store_dup_artifacts (LodeQdrantStore  *self,
       JsonObject *payload = ((LodeQdrantHit *) g_ptr_array_index (points, i))->payload;
       LodeStoredArtifact *artifact;
 
-      if (payload == NULL || get_string (payload, "artifact") == NULL)
+      if (payload == NULL || lode_json_get_string (payload, "artifact") == NULL)
         continue;
       artifact = g_new0 (LodeStoredArtifact, 1);
-      artifact->name = g_strdup (get_string (payload, "artifact"));
-      artifact->path = g_strdup (get_string (payload, "path"));
-      artifact->description = g_strdup (get_string (payload, "description"));
-      artifact->hash = g_strdup (get_string (payload, "hash"));
+      artifact->name = g_strdup (lode_json_get_string (payload, "artifact"));
+      artifact->path = g_strdup (lode_json_get_string (payload, "path"));
+      artifact->description = g_strdup (lode_json_get_string (payload, "description"));
+      artifact->hash = g_strdup (lode_json_get_string (payload, "hash"));
       artifact->indexed_at = json_object_get_int_member_with_default (payload, "indexed_at", 0);
       artifact->n_files = json_object_get_int_member_with_default (payload, "n_files", 0);
       artifact->n_chunks = json_object_get_int_member_with_default (payload, "n_chunks", 0);
@@ -4019,12 +4010,12 @@ piece_from_payload (JsonObject *payload)
 {
   LodeArtifactChunk *chunk = g_new0 (LodeArtifactChunk, 1);
 
-  chunk->path = g_strdup (get_string (payload, "path"));
+  chunk->path = g_strdup (lode_json_get_string (payload, "path"));
   chunk->start_line = json_object_get_int_member_with_default (payload, "start_line", 0);
   chunk->end_line = json_object_get_int_member_with_default (payload, "end_line", 0);
-  chunk->kind = g_strdup (get_string (payload, "kind"));
-  chunk->title = g_strdup (get_string (payload, "title"));
-  chunk->body = g_strdup (get_string (payload, "text"));
+  chunk->kind = g_strdup (lode_json_get_string (payload, "kind"));
+  chunk->title = g_strdup (lode_json_get_string (payload, "title"));
+  chunk->body = g_strdup (lode_json_get_string (payload, "text"));
   return chunk;
 }
 
@@ -4187,7 +4178,9 @@ piece_bm25 (JsonObject *payload,
             GArray     *phrases,
             double      avgdl)
 {
-  const char *texts[] = { get_string (payload, "title"), get_string (payload, "text") };
+  const char *texts[] = {
+    lode_json_get_string (payload, "title"), lode_json_get_string (payload, "text")
+  };
   g_autofree double *freq = g_new0 (double, phrases->len);
   g_autofree guint *last = g_new0 (guint, phrases->len);
   PieceScore score = { phrases, freq, last, 0.0, 0, 0 };
@@ -4230,7 +4223,7 @@ hit_from_candidate (const Candidate *candidate)
   g_autoptr(LodeArtifactChunk) piece = piece_from_payload (candidate->point->payload);
   LodeArtifactHit *hit = g_new0 (LodeArtifactHit, 1);
 
-  hit->artifact = g_strdup (get_string (candidate->point->payload, "artifact"));
+  hit->artifact = g_strdup (lode_json_get_string (candidate->point->payload, "artifact"));
   hit->path = g_steal_pointer (&piece->path);
   hit->start_line = piece->start_line;
   hit->end_line = piece->end_line;
@@ -4285,7 +4278,7 @@ qdrant_store_search_artifacts (LodeQdrantStore     *self,
   for (guint i = 0; i < records->len; i++)
     {
       JsonObject *payload = ((LodeQdrantHit *) g_ptr_array_index (records, i))->payload;
-      const char *name = payload != NULL ? get_string (payload, "artifact") : NULL;
+      const char *name = payload != NULL ? lode_json_get_string (payload, "artifact") : NULL;
       JsonNode *vocabulary = name != NULL ? json_object_get_member (payload, "vocabulary") : NULL;
 
       if (name == NULL)
