@@ -16,7 +16,7 @@ Trees are written once by the set's materialise.py; each distinct tree is indexe
 with `lode index` (incremental, so an index left by an earlier run is only checked for changes).
 
   bench/eval.py --lode _build/src/cli/lode [--mode hybrid|lexical|semantic] [--field query_title]
-                [--no-leaky] [--json out.json]
+                [--no-leaky] [--no-index] [--json out.json]
 
 Hybrid and semantic modes need an embedding model (`lode model pull`, or --embedding-model DIR);
 `lode index` then also embeds. When lode falls back to lexical search (no model), the tables
@@ -84,6 +84,12 @@ def lode(args, *argv):
         return json.loads(p.stdout)
     except json.JSONDecodeError as e:
         raise RuntimeError(f'bad JSON on stdout: {e}')
+
+
+def index_report(reply):
+    """The run's report, whichever JSON form `lode index --json` printed (the job with its
+    report, or the older bare report)."""
+    return reply.get('job', {}).get('report', reply)
 
 
 def normalise(result):
@@ -198,6 +204,9 @@ def main():
     ap.add_argument('--timeout', type=float, default=600, help='seconds allowed per lode call')
     ap.add_argument('--json', help='write all figures and per-query ranks here')
     ap.add_argument('--verbose', action='store_true', help='print each query with its rank')
+    ap.add_argument('--no-index', action='store_true',
+                    help='search the indexes an earlier run left, without `lode index` (a '
+                         'ranking change is measured in a minute; the trees must not have changed)')
     args = ap.parse_args()
     if not 1 <= args.limit <= 100:
         ap.error('--limit must be between 1 and 100')
@@ -224,14 +233,17 @@ def main():
         if key not in trees:
             try:
                 tree = materialise(args, *key)
-                t = time.monotonic()
-                report = lode(args, 'index', tree, '--json')
-                index_seconds += time.monotonic() - t
-                index_reports.append(report)
                 trees[key] = tree
-                log(f"[tree {len(trees)}/{n_trees}] {os.path.basename(tree)}: {report.get('files')} files, "
-                    f"{report.get('added', 0) + report.get('updated', 0)} (re)indexed, "
-                    f"{report.get('embedded', 0)} chunks embedded in {report.get('seconds', 0):.2f} s")
+                if not args.no_index:
+                    t = time.monotonic()
+                    report = index_report(lode(args, 'index', tree, '--json'))
+                    index_seconds += time.monotonic() - t
+                    index_reports.append(report)
+                    log(f"[tree {len(trees)}/{n_trees}] {os.path.basename(tree)}: "
+                        f"{report.get('files')} files, "
+                        f"{report.get('added', 0) + report.get('updated', 0)} (re)indexed, "
+                        f"{report.get('embedded', 0)} chunks embedded in "
+                        f"{report.get('elapsedSeconds', 0):.2f} s")
             except RuntimeError as e:
                 trees[key] = None
                 log(f"[tree] {q['repo']}@{q['commit'][:12]}: {e}")
@@ -310,8 +322,12 @@ def main():
         print(f'lode said ({n} queries): {notice}')
     print(f'failed queries (scored as misses): {len(failures)}'
           + (f" ({', '.join(f['id'] for f in failures)})" if failures else ''))
-    print(f'index: {len(index_reports)} trees, {indexed_files} files, {reindexed} (re)indexed '
-          f'this run, {index_seconds:.1f} s wall (lode index calls; cached indexes are only updated)')
+    if args.no_index:
+        print('index: not checked (--no-index; the indexes of an earlier run were searched)')
+    else:
+        print(f'index: {len(index_reports)} trees, {indexed_files} files, {reindexed} (re)indexed '
+              f'this run, {index_seconds:.1f} s wall (lode index calls; cached indexes are only '
+              f'updated)')
     if latencies:
         print(f'search wall time per query, including process start: median '
               f'{statistics.median(latencies) * 1000:.1f} ms, p95 '
