@@ -30,7 +30,7 @@ or so that the them then there this to up what when where which while who why wi
 not no'''.split())
 
 
-def stem(word):
+def suffix_stripped(word):
     for suffix in ('ing', 'ed', 'es', 'er', 'ly', 's', 'e'):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             return word[:-len(suffix)]
@@ -38,13 +38,13 @@ def stem(word):
 
 
 def words_of_question(text):
-    return {stem(w) for w in re.findall(r'[a-z]+', text.lower()) if w not in STOP}
+    return {suffix_stripped(w) for w in re.findall(r'[a-z]+', text.lower()) if w not in STOP}
 
 
 def words_of_code(text):
     text = re.sub(r'([a-z0-9])([A-Z])', r'\1 \2', text)
     text = re.sub(r'([A-Z]+)([A-Z][a-z])', r'\1 \2', text)
-    return {stem(w) for w in re.findall(r'[a-z]+', text.lower())}
+    return {suffix_stripped(w) for w in re.findall(r'[a-z]+', text.lower())}
 
 
 def check_gaps(questions, corpus):
