@@ -1156,61 +1156,6 @@ lode_project_get_embedder (LodeProject *self)
 }
 
 /**
- * lode_project_embed:
- * @self: a #LodeProject
- * @cancellable: (nullable): a #GCancellable
- * @progress: (nullable) (scope call): called on this thread
- * @progress_data: data for @progress
- * @n_embedded: (out) (optional): chunks that got a vector
- * @error: return location for a #GError
- *
- * Embeds the chunks of the index that have no vector of the embedder's model yet (as the
- * end of lode_project_index() does). Blocks; call it from a worker thread.
- *
- * Returns: %TRUE when every chunk has a vector
- */
-gboolean
-lode_project_embed (LodeProject            *self,
-                    GCancellable           *cancellable,
-                    LodeIndexProgressFunc   progress,
-                    gpointer                progress_data,
-                    guint                  *n_embedded,
-                    GError                **error)
-{
-  g_autoptr(LodeEmbedder) embedder = NULL;
-  g_autoptr(LodeIndexStore) store = NULL;
-  const char *db_path;
-
-  g_return_val_if_fail (LODE_IS_PROJECT (self), FALSE);
-  g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), FALSE);
-
-  if (n_embedded != NULL)
-    *n_embedded = 0;
-
-  g_mutex_lock (&self->reader_lock);
-  if (self->embedder != NULL)
-    embedder = g_object_ref (self->embedder);
-  else
-    g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "semantic search unavailable: %s",
-                 self->embedder_notice);
-  g_mutex_unlock (&self->reader_lock);
-
-  if (embedder == NULL)
-    return FALSE;
-  db_path = lode_project_get_db_path (self);
-  if (!lode_index_store_exists (store_kind (self), db_path))
-    {
-      g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED,
-                   "%s is not indexed yet; run “lode index %s” first", self->root, self->root);
-      return FALSE;
-    }
-
-  store = open_writer (self, db_path, cancellable, error);
-  return store != NULL && lode_embed_pass_run (store, embedder, cancellable, progress,
-                                               progress_data, n_embedded, error);
-}
-
-/**
  * lode_project_search_full:
  * @self: a #LodeProject
  * @options: the query, its filters and mode

@@ -145,12 +145,6 @@ gboolean           lode_project_migrate      (LodeProject           *self,
                                               LodeStoreCopyCounts   *counts,
                                               char                 **model,
                                               GError               **error);
-gboolean           lode_project_embed        (LodeProject           *self,
-                                              GCancellable          *cancellable,
-                                              LodeIndexProgressFunc  progress,
-                                              gpointer               progress_data,
-                                              guint                 *n_embedded,
-                                              GError               **error);
 
 /* Branch-aware indexes (issue #14) */
 
