@@ -17,6 +17,7 @@
 #include "lode.h"
 #include "daemon-clients.h"
 #include "lode-dbus-daemon.h"
+#include "qdrant-server.h"
 #include "test-helpers.h"
 
 /* Each fixture gets a private bus whose service directory activates the build-tree loded. */
@@ -272,13 +273,28 @@ call_tool (Fixture    *fixture,
   return json_node_get_object (*root);
 }
 
+/* Sets variables in the environment of the daemon the next call activates. */
+static void
+set_daemon_environment (Fixture    *fixture,
+                        GVariant   *environment)
+{
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+
+  reply = g_dbus_connection_call_sync (g_dbus_proxy_get_connection (G_DBUS_PROXY (fixture->proxy)),
+                                       "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                       "org.freedesktop.DBus", "UpdateActivationEnvironment",
+                                       g_variant_new_tuple (&environment, 1), NULL,
+                                       G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+  g_assert_no_error (error);
+}
+
 /* The typed methods refuse a first index of a whole system as codebase_index does. */
 static void
 test_whole_system (Fixture       *fixture,
                    gconstpointer  data)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GVariant) reply = NULL;
   g_autoptr(GVariant) report = NULL;
   g_autoptr(JsonNode) root = NULL;
   g_autofree char *tool_root = g_strdup_printf ("{\"projectPath\": \"%s\", \"wait\": true}",
@@ -288,13 +304,7 @@ test_whole_system (Fixture       *fixture,
   /* The daemon, activated by the first call below, gets this test's (isolated, nearly empty)
    * home directory: GLib's test isolation sets HOME to /dev/null in the environment. */
   g_assert_cmpint (g_mkdir_with_parents (g_get_home_dir (), 0700), ==, 0);
-  reply = g_dbus_connection_call_sync (g_dbus_proxy_get_connection (G_DBUS_PROXY (fixture->proxy)),
-                                       "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                       "org.freedesktop.DBus", "UpdateActivationEnvironment",
-                                       g_variant_new_parsed ("({'HOME': %s},)",
-                                                             g_get_home_dir ()),
-                                       NULL, G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
-  g_assert_no_error (error);
+  set_daemon_environment (fixture, g_variant_new_parsed ("{'HOME': %s}", g_get_home_dir ()));
   lode_dbus_daemon1_call_index_sync (fixture->proxy, g_get_home_dir (), FALSE, &report, NULL,
                                      &error);
   g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
@@ -1606,6 +1616,75 @@ test_daemon_dies_during_call (Fixture       *fixture,
   g_assert_cmpuint (daemon_pid (fixture->proxy), !=, pid);
 }
 
+/* "projectPath" with @more members, as a JSON object. */
+static char *
+project_arguments (Fixture    *fixture,
+                   const char *more)
+{
+  return g_strdup_printf ("{\"projectPath\": \"%s\"%s%s}", fixture->root,
+                          more != NULL ? ", " : "", more != NULL ? more : "");
+}
+
+/* The structured result of a tool call that must succeed. */
+static JsonObject *
+call_tool_ok (Fixture    *fixture,
+              const char *name,
+              const char *arguments,
+              JsonNode  **root)
+{
+  g_autoptr(GError) error = NULL;
+  JsonObject *result;
+
+  g_clear_pointer (root, json_node_unref);
+  result = call_tool (fixture, name, arguments, root, &error);
+  g_assert_no_error (error);
+  if (json_object_get_boolean_member (result, "isError"))
+    g_error ("%s %s: %s", name, arguments,
+             json_object_get_string_member (json_array_get_object_element (
+               json_object_get_array_member (result, "content"), 0), "text"));
+  return json_object_get_object_member (result, "structuredContent");
+}
+
+/* The daemon keeps reading the SQLite index it serves (its reader stays open) while
+ * codebase_migrate copies it, artifacts included, to Qdrant and back: code and context
+ * searches answer after each copy. */
+static void
+test_migrate_round_trip (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autoptr(QdrantServer) server = qdrant_server_new (NULL);
+  g_autofree char *index = project_arguments (fixture, "\"wait\": true");
+  g_autofree char *context = project_arguments (fixture, NULL);
+  g_autofree char *context_query = project_arguments (fixture, "\"query\": \"daemon tests\"");
+  g_autofree char *code_query = project_arguments (fixture, "\"query\": \"parse_request_header\"");
+  const char *stores[] = { "qdrant", "sqlite" };
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *result;
+
+  set_daemon_environment (fixture, g_variant_new_parsed ("{'LODE_QDRANT_URL': %s, "
+                                                         "'GIO_USE_PROXY_RESOLVER': 'dummy'}",
+                                                         server->url));
+  write_file (fixture->root, ".lode.json",
+              "{\"contextArtifacts\": [{\"name\": \"readme\", \"path\": \"README.md\"}]}");
+  call_tool_ok (fixture, "codebase_index", index, &root);
+  call_tool_ok (fixture, "codebase_context_index", context, &root);
+  result = call_tool_ok (fixture, "codebase_context_search", context_query, &root);
+  g_assert_cmpint (json_object_get_int_member (result, "total"), ==, 1);
+
+  for (guint i = 0; i < G_N_ELEMENTS (stores); i++)
+    {
+      g_autofree char *to = g_strdup_printf ("\"to\": \"%s\"", stores[i]);
+      g_autofree char *migrate = project_arguments (fixture, to);
+
+      result = call_tool_ok (fixture, "codebase_migrate", migrate, &root);
+      g_assert_cmpint (json_object_get_int_member (result, "artifacts"), ==, 1);
+      result = call_tool_ok (fixture, "codebase_search", code_query, &root);
+      g_assert_cmpint (json_object_get_int_member (result, "total"), >=, 1);
+      result = call_tool_ok (fixture, "codebase_context_search", context_query, &root);
+      g_assert_cmpint (json_object_get_int_member (result, "total"), ==, 1);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1643,6 +1722,7 @@ main (int   argc,
   g_test_add ("/lode/daemon/force-keeps-embedder", Fixture, tiny_bert,
               fixture_setup, test_force_keeps_embedder, fixture_teardown);
   ADD ("mcp-same-errors", test_mcp_same_errors);
+  ADD ("migrate-round-trip", test_migrate_round_trip);
 
   return g_test_run ();
 }
