@@ -706,6 +706,33 @@ test_code_words (StoreFixture  *fixture,
   g_assert_cmpstr (result (second, 0)->path, ==, "total.c");
 }
 
+/* The backend's statistics for a long query's term selection: in how many chunks each word
+ * occurs, whatever the column, and how many chunks there are. */
+static void
+test_doc_frequencies (StoreFixture  *fixture,
+                      gconstpointer  data)
+{
+  const char *const terms[] = { "apple", "banana", "durian", "fruit" };
+  guint counts[G_N_ELEMENTS (terms)];
+  guint n_chunks = 0;
+  g_autoptr(GError) error = NULL;
+
+  put_text (fixture->store, "a.c", "c", "apple banana\n");
+  put_text (fixture->store, "b.c", "c", "apple apple apple\n");
+  put_text (fixture->store, "fruit/c.c", "c", "cherry\n");
+
+  g_assert_true (lode_search_backend_doc_frequencies (LODE_SEARCH_BACKEND (fixture->store),
+                                                      terms, G_N_ELEMENTS (terms), counts,
+                                                      &n_chunks, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (n_chunks, ==, 3);
+  g_assert_cmpuint (counts[0], ==, 2);
+  g_assert_cmpuint (counts[1], ==, 1);
+  g_assert_cmpuint (counts[2], ==, 0);
+  /* The path is a column too. */
+  g_assert_cmpuint (counts[3], ==, 1);
+}
+
 static void
 test_filters (StoreFixture  *fixture,
               gconstpointer  data)
@@ -1113,6 +1140,7 @@ main (int   argc,
   ADD ("path-query", test_path_query);
   ADD ("natural-query", test_natural_query);
   ADD ("code-words", test_code_words);
+  ADD ("doc-frequencies", test_doc_frequencies);
   ADD ("filters", test_filters);
   ADD ("limit-clamp", test_limit_clamp);
   ADD ("hostile-queries", test_hostile_queries);

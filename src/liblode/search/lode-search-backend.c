@@ -351,3 +351,40 @@ lode_search_backend_load_vectors (LodeSearchBackend  *self,
   return LODE_SEARCH_BACKEND_GET_IFACE (self)->load_vectors (self, model, dims, cursor, func,
                                                               user_data, error);
 }
+
+/**
+ * lode_search_backend_doc_frequencies:
+ * @self: a #LodeSearchBackend
+ * @terms: (array length=n_terms): tokens as the code tokenizer writes them
+ * @n_terms: how many
+ * @counts: (out caller-allocates) (array length=n_terms): how many chunks hold each term
+ * @n_chunks: (out): how many chunks the index has; 0 when the backend cannot tell, and
+ *   then every count is 0 too
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_search_backend_doc_frequencies (LodeSearchBackend  *self,
+                                     const char *const  *terms,
+                                     guint               n_terms,
+                                     guint              *counts,
+                                     guint              *n_chunks,
+                                     GError            **error)
+{
+  LodeSearchBackendInterface *iface;
+
+  g_return_val_if_fail (LODE_IS_SEARCH_BACKEND (self), FALSE);
+  g_return_val_if_fail (n_terms == 0 || (terms != NULL && counts != NULL), FALSE);
+  g_return_val_if_fail (n_chunks != NULL, FALSE);
+
+  iface = LODE_SEARCH_BACKEND_GET_IFACE (self);
+  if (iface->doc_frequencies == NULL)
+    {
+      memset (counts, 0, n_terms * sizeof (guint));
+      *n_chunks = 0;
+      return TRUE;
+    }
+
+  return iface->doc_frequencies (self, terms, n_terms, counts, n_chunks, error);
+}

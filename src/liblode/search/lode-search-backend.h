@@ -167,6 +167,8 @@ G_DECLARE_INTERFACE (LodeSearchBackend, lode_search_backend, LODE, SEARCH_BACKEN
  *   chunks by cosine to @vector among those embedded with @model that pass @filter, best
  *   first, with how many chunks have a vector of @model and how many could; the searcher
  *   then keeps no vectors in memory
+ * @doc_frequencies: (optional): how many chunks hold each of @terms (in any column) and how
+ *   many chunks there are, so that a long query keeps its rarest words
  *
  * The narrow interface between LodeSearcher, which ranks, and a store, which only returns
  * candidate rows and statistics. Each call runs on the searcher's thread; a backend is used
@@ -233,6 +235,12 @@ struct _LodeSearchBackendInterface
                                  guint                   *n_embedded,
                                  guint                   *n_embeddable,
                                  GError                 **error);
+  gboolean   (*doc_frequencies) (LodeSearchBackend       *self,
+                                 const char *const       *terms,
+                                 guint                    n_terms,
+                                 guint                   *counts,
+                                 guint                   *n_chunks,
+                                 GError                 **error);
 };
 
 void      lode_lexical_query_free   (LodeLexicalQuery *query);
@@ -291,6 +299,12 @@ gboolean   lode_search_backend_load_vectors    (LodeSearchBackend       *self,
                                                 LodeVectorCursor        *cursor,
                                                 LodeVectorFunc           func,
                                                 gpointer                 user_data,
+                                                GError                 **error);
+gboolean   lode_search_backend_doc_frequencies (LodeSearchBackend       *self,
+                                                const char *const       *terms,
+                                                guint                    n_terms,
+                                                guint                   *counts,
+                                                guint                   *n_chunks,
                                                 GError                 **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeLexicalQuery, lode_lexical_query_free)

@@ -391,6 +391,11 @@ struct _LodeStore
   guint          in_transaction : 1;
   guint          read_only : 1;
   guint          damaged : 1;
+  GHashTable    *doc_counts;     /* term → 1 + its document frequency, see doc_frequencies */
+  gint64         doc_counts_version;
+  gint64         doc_counts_changes;
+  guint          n_chunks;
+  guint          vocab_ready : 1; /* temp.lode_chunks_vocab exists on this connection */
 };
 
 static void lode_store_index_store_init    (LodeIndexStoreInterface    *iface);
@@ -415,6 +420,9 @@ lode_store_close (LodeStore *self)
   g_hash_table_remove_all (self->ref_names);
   g_clear_pointer (&self->db, sqlite3_close_v2);
   self->in_transaction = FALSE;
+  self->vocab_ready = FALSE;
+  self->n_chunks = 0;
+  g_clear_pointer (&self->doc_counts, g_hash_table_unref);
 }
 
 static void
@@ -2566,6 +2574,81 @@ store_score_lexical (LodeSearchBackend       *backend,
   return TRUE;
 }
 
+/* Document frequencies from FTS5's own index (an fts5vocab table of this connection). A
+ * look-up walks the term's list of rows, so the counts are kept until the index changes
+ * (another connection committed: the data version; this one wrote: its change count): the
+ * common words, the dear ones, come back in every issue. */
+#define DOC_COUNTS_MAX 65536
+
+static const char sql_vocab_create[] =
+  "CREATE VIRTUAL TABLE IF NOT EXISTS temp.lode_chunks_vocab "
+  "USING fts5vocab (main, chunks_fts, row)";
+static const char sql_vocab_doc[] = "SELECT doc FROM temp.lode_chunks_vocab WHERE term = ?1";
+
+static gboolean
+store_doc_frequencies (LodeSearchBackend  *backend,
+                       const char *const  *terms,
+                       guint               n_terms,
+                       guint              *counts,
+                       guint              *n_chunks,
+                       GError            **error)
+{
+  LodeStore *self = LODE_STORE (backend);
+  gint64 version = lode_store_get_data_version (self);
+  gint64 changes = sqlite3_total_changes64 (self->db);
+  sqlite3_stmt *s;
+  int rc;
+
+  if (!self->vocab_ready)
+    {
+      rc = sqlite3_exec (self->db, sql_vocab_create, NULL, NULL, NULL);
+      if (rc != SQLITE_OK)
+        return set_db_error (self, rc, error, "Cannot read the index's vocabulary");
+      self->vocab_ready = TRUE;
+    }
+
+  if (self->doc_counts == NULL)
+    self->doc_counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  if (version != self->doc_counts_version || changes != self->doc_counts_changes ||
+      g_hash_table_size (self->doc_counts) > DOC_COUNTS_MAX || self->n_chunks == 0)
+    {
+      g_hash_table_remove_all (self->doc_counts);
+      self->doc_counts_version = version;
+      self->doc_counts_changes = changes;
+      s = stmt (self, STMT_STATS_CHUNKS);
+      rc = sqlite3_step (s);
+      self->n_chunks = rc == SQLITE_ROW ? (guint) sqlite3_column_int64 (s, 0) : 0;
+      sqlite3_reset (s);
+      if (rc != SQLITE_ROW)
+        return set_db_error (self, rc, error, "Cannot count chunks");
+    }
+  *n_chunks = self->n_chunks;
+
+  for (guint i = 0; i < n_terms; i++)
+    {
+      guint cached = GPOINTER_TO_UINT (g_hash_table_lookup (self->doc_counts, terms[i]));
+
+      if (cached > 0)
+        {
+          counts[i] = cached - 1;
+          continue;
+        }
+      s = _lode_store_statement (self, sql_vocab_doc, error);
+      if (s == NULL)
+        return FALSE;
+      bind_text (s, 1, terms[i]);
+      rc = sqlite3_step (s);
+      counts[i] = rc == SQLITE_ROW ? (guint) sqlite3_column_int64 (s, 0) : 0;
+      sqlite3_reset (s);
+      if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return set_db_error (self, rc, error, "Cannot read the index's vocabulary");
+      g_hash_table_insert (self->doc_counts, g_strdup (terms[i]),
+                           GUINT_TO_POINTER (counts[i] + 1));
+    }
+
+  return TRUE;
+}
+
 static GPtrArray *
 read_symbol_rows (LodeStore     *self,
                   sqlite3_stmt  *s,
@@ -2777,6 +2860,7 @@ lode_store_search_backend_init (LodeSearchBackendInterface *iface)
   iface->dup_chunk_ids = store_dup_chunk_ids;
   iface->get_vector_dims = store_get_vector_dims;
   iface->load_vectors = store_load_vectors;
+  iface->doc_frequencies = store_doc_frequencies;
 }
 
 /* Vectors and hybrid search (issue #4) */
