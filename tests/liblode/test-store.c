@@ -733,6 +733,111 @@ test_doc_frequencies (StoreFixture  *fixture,
   g_assert_cmpuint (counts[3], ==, 1);
 }
 
+/* Files that each hold some of the everyday words of an issue, so that they are common in
+ * the project, as in a real one. */
+static void
+put_everyday_files (LodeStore *store)
+{
+  static const char *const words[] = {
+    "value", "update", "config", "error", "result", "check", "return", "message", "handle",
+    "start", "number", "order", "state", "field", "event", "list",
+  };
+
+  for (guint i = 0; i < 40; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("src/module%u.py", i);
+      g_autoptr(GString) text = g_string_new (NULL);
+
+      for (guint j = 0; j < G_N_ELEMENTS (words); j++)
+        if ((i + j) % 3 != 0)
+          g_string_append_printf (text, "%s ", words[j]);
+      g_string_append_c (text, '\n');
+      put_text (store, path, "python", text->str);
+    }
+}
+
+/* A pasted issue with a traceback: the frame's file and function say where the bug is,
+ * although the prose matches another file better. */
+static void
+test_issue_traceback (StoreFixture  *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(GPtrArray) results = NULL;
+
+  put_everyday_files (fixture->store);
+  put_text (fixture->store, "shop/billing/ledger.py", "python",
+            "def settle(order):\n    return order.amount - order.paid\n");
+  put_text (fixture->store, "shop/pages/receipt.py", "python",
+            "# The receipt page lists each refund the customer got, and the balance.\n"
+            "def render(customer, refunds, balance): pass\n");
+
+  results = search (fixture->store,
+                    "Refund shown twice on the receipt page\n\n"
+                    "When a customer gets a refund, the receipt page shows the refund twice and "
+                    "the balance is wrong. Every payment after that is off by the amount of the "
+                    "refund. The customer sees a negative balance on the receipt.\n\n"
+                    "Traceback (most recent call last):\n"
+                    "  File \"/usr/lib/python3/site-packages/shop/billing/ledger.py\", line 2, "
+                    "in settle\n"
+                    "    return order.amount - order.paid\n"
+                    "ValueError: negative amount\n");
+  g_assert_cmpuint (results->len, >=, 2);
+  g_assert_cmpstr (result (results, 0)->path, ==, "shop/billing/ledger.py");
+}
+
+/* Links, addresses, handles, versions, hashes and template headings of a pasted issue name
+ * no code: files that only share those words are not found. */
+static void
+test_issue_noise (StoreFixture  *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(GPtrArray) results = NULL;
+
+  put_everyday_files (fixture->store);
+  put_text (fixture->store, "src/refund.c", "c",
+            "/* A refund is booked once per order. */\nvoid book_refund (void);\n");
+  put_text (fixture->store, "src/download.c", "c",
+            "/* Fetches releases from the download mirror (example host, github). */\n"
+            "void fetch_release (const char *version, const char *notes);\n");
+  put_text (fixture->store, "docs/CONTRIBUTING.md", "markdown",
+            "Describe the bug, the steps to reproduce it, the expected behavior and your "
+            "environment.\n");
+
+  results = search (fixture->store,
+                    "**Describe the bug**\n"
+                    "A refund is booked twice, see https://github.com/example/shop/releases/"
+                    "download/v2.47.0/notes.html and commit 1a2b3c4d5e6f7a8b, reported by "
+                    "@someone (bob@example.org).\n\n"
+                    "**Steps to reproduce**\n1. Book a refund\n\n"
+                    "**Expected behavior**\nOnce.\n\n"
+                    "**Environment**\n- version 2.47.0\n");
+  g_assert_cmpuint (results->len, >=, 1);
+  g_assert_cmpstr (result (results, 0)->path, ==, "src/refund.c");
+  g_assert_false (has_path (results, "src/download.c"));
+  g_assert_false (has_path (results, "docs/CONTRIBUTING.md"));
+}
+
+/* A long issue keeps the words that say most in this project: the one rare word of a
+ * thousand-word paste still finds its file, whatever else the paste holds. */
+static void
+test_issue_long (StoreFixture  *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(GString) issue = g_string_new ("The spooler hangs when the config has an error.\n");
+  g_autoptr(GPtrArray) results = NULL;
+
+  put_everyday_files (fixture->store);
+  put_text (fixture->store, "src/spooler.c", "c", "void spooler_drain (void);\n");
+  for (guint i = 0; i < 300; i++)
+    g_string_append_printf (issue, "Unheardofword%c%c%c, ", 'a' + i % 26, 'a' + i / 26 % 26,
+                            'a' + i / 676);
+  g_string_append (issue, "value update result check state event list.\n");
+
+  results = search (fixture->store, issue->str);
+  g_assert_cmpuint (results->len, >=, 2);
+  g_assert_cmpstr (result (results, 0)->path, ==, "src/spooler.c");
+}
+
 static void
 test_filters (StoreFixture  *fixture,
               gconstpointer  data)
@@ -1141,6 +1246,9 @@ main (int   argc,
   ADD ("natural-query", test_natural_query);
   ADD ("code-words", test_code_words);
   ADD ("doc-frequencies", test_doc_frequencies);
+  ADD ("issue-traceback", test_issue_traceback);
+  ADD ("issue-noise", test_issue_noise);
+  ADD ("issue-long", test_issue_long);
   ADD ("filters", test_filters);
   ADD ("limit-clamp", test_limit_clamp);
   ADD ("hostile-queries", test_hostile_queries);

@@ -27,7 +27,9 @@ typedef struct
 } LodeQueryPlan;
 
 LodeLexicalQuery *_lode_lexical_query_new (void);
-LodeQueryPlan *_lode_query_plan_new   (const char    *query);
+LodeQueryPlan *_lode_query_plan_new   (const char         *query,
+                                       LodeSearchBackend  *backend,
+                                       GError            **error);
 void           _lode_query_plan_free  (LodeQueryPlan *plan);
 char          *_lode_search_snippet   (const char    *body,
                                        const char    *const *terms,

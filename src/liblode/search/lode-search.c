@@ -11,6 +11,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -26,6 +27,9 @@
 #define NATURAL_MAX_PHRASES 384
 /* How much more a word that is surely code (see find_code_words) counts than prose. */
 #define CODE_WORD_WEIGHT    3.0
+/* A query with more distinct words than this (a pasted issue) keeps only this many (see
+ * select_rare_words): fewer terms are faster, and the rarest carry the ranking. */
+#define ISSUE_MAX_WORDS     32
 
 void
 lode_search_symbol_free (LodeSearchSymbol *symbol)
@@ -551,9 +555,10 @@ compare_length_desc (gconstpointer a,
   return la < lb ? 1 : la > lb ? -1 : 0;
 }
 
-/* Byte ranges of @text that are code: `spans` and ```fenced blocks```. */
+/* Byte ranges of @text that are code: `spans` and, with @fences, ```fenced blocks```. */
 static GArray *
-find_code_ranges (const char *text)
+find_code_ranges (const char *text,
+                  gboolean    fences)
 {
   GArray *ranges = g_array_new (FALSE, FALSE, sizeof (gsize) * 2);
   const char *p = text;
@@ -572,7 +577,8 @@ find_code_ranges (const char *text)
         }
       range[0] = open - text;
       range[1] = close - text;
-      g_array_append_vals (ranges, range, 1);
+      if (fences || !fence)
+        g_array_append_vals (ranges, range, 1);
       p = close + (fence ? 3 : 1);
     }
 
@@ -594,15 +600,155 @@ in_ranges (GArray *ranges,
   return FALSE;
 }
 
+static GRegex *
+get_regex (GRegex             **regex,
+           const char          *pattern,
+           GRegexCompileFlags   flags)
+{
+  if (g_once_init_enter (regex))
+    {
+      g_autoptr(GError) error = NULL;
+      GRegex *compiled = g_regex_new (pattern, flags | G_REGEX_OPTIMIZE, 0, &error);
+
+      g_assert_no_error (error);
+      g_once_init_leave (regex, compiled);
+    }
+
+  return *regex;
+}
+
+/* Text of a pasted issue that names no code: links, addresses, handles, versions, hashes,
+ * long numbers. Each match becomes a space, so that the words on either side stay apart.
+ * Repeats are bounded where a long run of word characters could make a match attempt at
+ * every position walk the rest of the run. */
+static const char noise_pattern[] =
+  "!\\[[^\\]\\n]*\\]\\([^)\\s]*\\)"                           /* a markdown image */
+  "|\\]\\([^)\\s]*\\)"                                        /* a markdown link's target */
+  "|\\b(?:https?|ftp|file)://[^\\s<>\"'`)\\]]+"               /* a URL */
+  "|\\bwww\\.[^\\s<>\"'`)\\]]+"
+  "|\\b[\\w.+-]{1,64}@[\\w-]{1,63}(?:\\.[\\w-]{1,63}){1,8}"     /* an e-mail address */
+  "|\\b[\\w-]{1,63}(?:\\.[\\w-]{1,63}){0,8}\\.(?:com|org|net|io|dev|edu|gov)\\b"
+                                                                /* a host name */
+  "|(?<![\\w@.])@[A-Za-z0-9][\\w-]*"                          /* an @handle */
+  "|\\bv?\\d+(?:\\.\\d+){1,3}(?:[-+][\\w.]*)?\\b"             /* a version */
+  "|\\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,64}\\b" /* a hash */
+  "|\\b\\d{5,}\\b";                                           /* a long number */
+
+/* Headings and prompts of the usual issue templates: they say what kind of text follows,
+ * nothing about the code. A line that holds nothing else goes. */
+static const char heading_pattern[] =
+  "^[\\s#>*_-]*(?:"
+  "describe the bug|bug description|bug report|describe the issue|issue description"
+  "|(?:steps|how) to reproduce(?: the behaviou?r)?|to reproduce|reproduction(?: steps)?"
+  "|minimal reproducible example|code to reproduce"
+  "|expected behaviou?r|expected results?|expected outcome"
+  "|actual behaviou?r|actual results?|actual outcome|current behaviou?r"
+  "|environment(?: info(?:rmation)?)?|system info(?:rmation)?|your environment|versions?"
+  "|additional (?:context|information|notes)|screenshots?|logs?|output|error output"
+  "|possible solution|proposed solution|motivation|summary|description|context"
+  "|is your feature request related to a problem\\?" "?(?: please describe\\.?)?"
+  "|describe the solution you'd like|describe alternatives you've considered"
+  "|please complete the following information"
+  ")[\\s*_:.]*$";
+
+static gboolean
+replace_noise_cb (const GMatchInfo *info,
+                  GString          *out,
+                  gpointer          user_data)
+{
+  GArray *code = user_data;
+  g_autofree char *match = g_match_info_fetch (info, 0);
+  int start = 0;
+
+  g_match_info_fetch_pos (info, 0, &start, NULL);
+  /* In code an @ starts a name: `@Override`, `@property`. */
+  if (match[0] == '@' && in_ranges (code, start))
+    g_string_append (out, match);
+  else
+    g_string_append_c (out, ' ');
+
+  return FALSE;
+}
+
+/* @text without the noise of an issue template (see noise_pattern, heading_pattern). */
+static char *
+strip_noise (const char *text)
+{
+  static GRegex *noise, *headings;
+  g_autoptr(GArray) code = find_code_ranges (text, TRUE);
+  g_autofree char *plain = NULL;
+  char *stripped;
+
+  plain = g_regex_replace_eval (get_regex (&noise, noise_pattern, 0), text, -1, 0, 0,
+                                replace_noise_cb, code, NULL);
+  if (plain == NULL)
+    plain = g_strdup (text);
+  stripped = g_regex_replace_literal (get_regex (&headings, heading_pattern,
+                                                 G_REGEX_CASELESS | G_REGEX_MULTILINE),
+                                      plain, -1, 0, "", 0, NULL);
+
+  return stripped != NULL ? stripped : g_steal_pointer (&plain);
+}
+
+static void
+add_code_words (GHashTable *code,
+                const char *text,
+                gsize       len)
+{
+  g_autofree char *copy = g_strndup (text, len);
+  g_autoptr(GArray) tokens = tokenize (copy, LODE_TOKENIZE_SPLIT);
+
+  for (guint i = 0; i < tokens->len; i++)
+    g_hash_table_add (code, g_strdup (g_array_index (tokens, Token, i).token));
+}
+
+/* A frame's file (`…/ext/autodoc/__init__.py` → autodoc, init) or class (`a.b.json.Parser` →
+ * json, parser) by its last two components: the leading ones are usually where it was
+ * installed (`/usr/lib/python3/site-packages`) or the vendor's domain. */
+static void
+add_frame_path (GHashTable *code,
+                const char *path,
+                gsize       len,
+                gboolean    is_file)
+{
+  g_autofree char *copy = g_strndup (path, len);
+  g_auto(GStrv) parts = NULL;
+  char *base = copy;
+  char *dot;
+  guint n;
+
+  for (char *p = copy; *p != '\0'; p++)
+    if (*p == '/' || *p == '\\')
+      base = p + 1;
+  dot = strrchr (base, '.');
+  if (is_file && dot != NULL && dot != base)
+    *dot = '\0';
+  g_strdelimit (copy, "\\.", '/');
+  parts = g_strsplit (copy, "/", -1);
+  n = g_strv_length (parts);
+  for (guint i = n > 2 ? n - 2 : 0; i < n; i++)
+    add_code_words (code, parts[i], strlen (parts[i]));
+}
+
+/* Traceback frames: Python's `File "x.py", line 12, in func`, and the JVM's
+ * `at a.b.C.method(C.java:12)`. */
+static const char frame_pattern[] =
+  "File \"([^\"\\n]+)\", line \\d+(?:, in ([\\w<>.]+))?"
+  "|\\bat ((?:[\\w$]+\\.)*[\\w$]+)\\.([\\w$<>]+)\\([\\w$]+\\.(?:java|kt|scala|groovy):\\d+\\)";
+
 /* Words that are surely code: compound identifiers (`post_refund`, `parseHttpRequest`, a
- * path's `lode-store`) and whatever stands in backticks or a fenced block. An issue is
- * mostly prose; these are its strong signals. */
+ * path's `lode-store`), whatever stands in backticks, and the files and functions of
+ * traceback frames. An issue is mostly prose; these are its strong signals. A fenced block
+ * counts only for its compound identifiers: it is often a shell session or a log, whose
+ * plain words (`cd`, `install`, `checkout`) say nothing about the project. */
 static GHashTable *
 find_code_words (const char *text,
                  GArray     *tokens)
 {
+  static GRegex *frames;
   GHashTable *code = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr(GArray) ranges = find_code_ranges (text);
+  g_autoptr(GArray) spans = find_code_ranges (text, FALSE);
+  g_autoptr(GMatchInfo) info = NULL;
 
   for (guint i = 0; i < tokens->len; i++)
     {
@@ -614,57 +760,173 @@ find_code_words (const char *text,
       while (i + 1 + n_parts < tokens->len &&
              g_array_index (tokens, Token, i + 1 + n_parts).colocated)
         n_parts++;
-      if (n_parts >= 2 || in_ranges (ranges, t->start))
+      if (n_parts >= 2 || in_ranges (spans, t->start))
         g_hash_table_add (code, g_strdup (t->token));
     }
+
+  g_regex_match (get_regex (&frames, frame_pattern, 0), text, 0, &info);
+  for (; g_match_info_matches (info); g_match_info_next (info, NULL))
+    for (int n = 1; n <= 4; n++)
+      {
+        int start, end;
+
+        if (!g_match_info_fetch_pos (info, n, &start, &end) || start < 0 || end <= start)
+          continue;
+        /* The file of a Python frame, the class of a JVM frame; their functions. */
+        if (n == 1 || n == 3)
+          add_frame_path (code, text + start, end - start, n == 1);
+        else
+          add_code_words (code, text + start, end - start);
+      }
 
   return code;
 }
 
-/* Several words → any of them; BM25 ranks chunks that hold more of them, and rarer ones,
- * higher; words that are surely code count CODE_WORD_WEIGHT times. */
-static void
-plan_natural (LodeQueryPlan *plan,
-              const char    *query)
+typedef struct
 {
-  g_autoptr(GArray) tokens = tokenize (query, LODE_TOKENIZE_SPLIT);
-  g_autoptr(GPtrArray) words = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) all_words = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) terms = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GHashTable) code = find_code_words (query, tokens);
-  LodeLexicalQuery *lexical = _lode_lexical_query_new ();
-  GHashTable *stop = get_stop_words ();
+  char   *word;
+  guint   n;        /* how often the query holds it */
+  double  weight;   /* CODE_WORD_WEIGHT for code, else 1 */
+  double  rank;     /* for select_rare_words */
+} Word;
 
+static void
+word_clear (Word *word)
+{
+  g_free (word->word);
+}
+
+static int
+compare_rank_desc (gconstpointer a,
+                   gconstpointer b)
+{
+  const Word *x = a;
+  const Word *y = b;
+
+  return x->rank < y->rank ? 1 : x->rank > y->rank ? -1 : strcmp (x->word, y->word);
+}
+
+/* Keeps the ISSUE_MAX_WORDS words of @words that say most: weight × IDF in the project ×
+ * (1 + ln repeats), a word the issue keeps coming back to being what it is about. Words no
+ * chunk holds go. @selected stays FALSE (and @words untouched) when the backend has no
+ * statistics. */
+static gboolean
+select_rare_words (GArray             *words,
+                   LodeSearchBackend  *backend,
+                   gboolean           *selected,
+                   GError            **error)
+{
+  g_autofree const char **terms = g_new (const char *, words->len);
+  g_autofree guint *counts = g_new0 (guint, words->len);
+  guint n_chunks = 0;
+
+  for (guint i = 0; i < words->len; i++)
+    terms[i] = g_array_index (words, Word, i).word;
+  if (!lode_search_backend_doc_frequencies (backend, terms, words->len, counts, &n_chunks,
+                                            error))
+    return FALSE;
+  if (n_chunks == 0)
+    return TRUE;
+
+  for (guint i = 0; i < words->len; i++)
+    {
+      Word *w = &g_array_index (words, Word, i);
+      double df = counts[i];
+
+      w->rank = counts[i] == 0 ? -1.0
+                : w->weight * (1.0 + log (w->n)) *
+                  MAX (1e-6, log ((n_chunks - df + 0.5) / (df + 0.5)));
+    }
+  g_array_sort (words, compare_rank_desc);
+  while (words->len > 0 && g_array_index (words, Word, words->len - 1).rank < 0.0)
+    g_array_set_size (words, words->len - 1);
+  if (words->len > ISSUE_MAX_WORDS)
+    g_array_set_size (words, ISSUE_MAX_WORDS);
+  *selected = TRUE;
+
+  return TRUE;
+}
+
+/* Without the project's statistics: the NATURAL_MAX_TERMS longest words, as longer words
+ * are usually rarer. */
+static void
+keep_longest_words (GArray *words)
+{
+  g_autoptr(GPtrArray) by_length = g_ptr_array_new ();
+  g_autoptr(GHashTable) keep = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < words->len; i++)
+    g_ptr_array_add (by_length, g_array_index (words, Word, i).word);
+  g_ptr_array_sort (by_length, compare_length_desc);
+  for (guint i = 0; i < NATURAL_MAX_TERMS; i++)
+    g_hash_table_add (keep, g_ptr_array_index (by_length, i));
+  for (guint i = words->len; i > 0; i--)
+    if (!g_hash_table_contains (keep, g_array_index (words, Word, i - 1).word))
+      g_array_remove_index (words, i - 1);
+}
+
+/* Several words → any of them; BM25 ranks chunks that hold more of them, and rarer ones,
+ * higher; words that are surely code count CODE_WORD_WEIGHT times. A long query (a pasted
+ * issue) loses its template noise first and keeps only its ISSUE_MAX_WORDS strongest words:
+ * each term is one walk of its list of rows, so fewer terms are faster, and the rare ones
+ * carry the ranking anyway. */
+static gboolean
+plan_natural (LodeQueryPlan      *plan,
+              const char         *query,
+              LodeSearchBackend  *backend,
+              GError            **error)
+{
+  g_autofree char *clean = strip_noise (query);
+  g_autoptr(GArray) tokens = tokenize (clean, LODE_TOKENIZE_SPLIT);
+  g_autoptr(GArray) words = g_array_new (FALSE, FALSE, sizeof (Word));
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) code = find_code_words (clean, tokens);
+  g_autoptr(GPtrArray) terms = g_ptr_array_new_with_free_func (g_free);
+  LodeLexicalQuery *lexical;
+  GHashTable *stop = get_stop_words ();
+  gboolean only_stop = TRUE;
+  gboolean selected = FALSE;
+
+  g_array_set_clear_func (words, (GDestroyNotify) word_clear);
+
+  for (guint i = 0; i < tokens->len && only_stop; i++)
+    if (!g_hash_table_contains (stop, g_array_index (tokens, Token, i).token))
+      only_stop = FALSE;
+
+  /* Distinct words in order, with how often each occurs. A query made only of stop words
+   * still means something. */
   for (guint i = 0; i < tokens->len; i++)
     {
       const char *token = g_array_index (tokens, Token, i).token;
+      gpointer index;
 
-      add_term (all_words, token);
-      if (!g_hash_table_contains (stop, token))
-        add_term (words, token);
+      if (!only_stop && g_hash_table_contains (stop, token))
+        continue;
+      if (g_hash_table_lookup_extended (seen, token, NULL, &index))
+        {
+          g_array_index (words, Word, GPOINTER_TO_UINT (index)).n++;
+          continue;
+        }
+      g_hash_table_insert (seen, (gpointer) token, GUINT_TO_POINTER (words->len));
+      g_array_append_val (words, ((Word) {
+        g_strdup (token), 1, g_hash_table_contains (code, token) ? CODE_WORD_WEIGHT : 1.0, 0.0
+      }));
     }
 
-  /* A query made only of stop words still means something. */
-  if (words->len == 0)
-    {
-      g_ptr_array_unref (words);
-      words = g_steal_pointer (&all_words);
-    }
-
-  /* Longer words are usually rarer, and rarer words say more. */
-  if (words->len > NATURAL_MAX_TERMS)
-    {
-      g_ptr_array_sort (words, compare_length_desc);
-      g_ptr_array_set_size (words, NATURAL_MAX_TERMS);
-    }
+  if (words->len > ISSUE_MAX_WORDS && backend != NULL &&
+      !select_rare_words (words, backend, &selected, error))
+    return FALSE;
+  if (!selected && words->len > NATURAL_MAX_TERMS)
+    keep_longest_words (words);
 
   for (guint i = 0; i < words->len; i++)
-    add_term (terms, g_ptr_array_index (words, i));
+    add_term (terms, g_array_index (words, Word, i).word);
   for (guint i = 0; i < words->len && terms->len < NATURAL_MAX_PHRASES; i++)
-    add_variants (terms, g_ptr_array_index (words, i));
+    add_variants (terms, g_array_index (words, Word, i).word);
   if (terms->len > NATURAL_MAX_PHRASES)
     g_ptr_array_set_size (terms, NATURAL_MAX_PHRASES);
 
+  lexical = _lode_lexical_query_new ();
   for (guint i = 0; i < terms->len; i++)
     {
       const char *term = g_ptr_array_index (terms, i);
@@ -675,10 +937,13 @@ plan_natural (LodeQueryPlan *plan,
 
   plan->lexical = finish_lexical (lexical);
   plan->terms = terms_to_strv (g_steal_pointer (&terms));
+  return TRUE;
 }
 
 LodeQueryPlan *
-_lode_query_plan_new (const char *query)
+_lode_query_plan_new (const char         *query,
+                      LodeSearchBackend  *backend,
+                      GError            **error)
 {
   g_autoptr(LodeQueryPlan) plan = g_new0 (LodeQueryPlan, 1);
   g_autofree char *stripped = NULL;
@@ -699,7 +964,8 @@ _lode_query_plan_new (const char *query)
       break;
     case LODE_QUERY_NATURAL:
     default:
-      plan_natural (plan, stripped);
+      if (!plan_natural (plan, stripped, backend, error))
+        return NULL;
       break;
     }
 

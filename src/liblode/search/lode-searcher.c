@@ -1215,7 +1215,9 @@ lode_searcher_search (LodeSearcher             *self,
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
 
-  plan = _lode_query_plan_new (options->query);
+  plan = _lode_query_plan_new (options->query, backend, error);
+  if (plan == NULL)
+    return NULL;
   search.backend = backend;
   search.options = options;
   search.filter.language = options->language;
