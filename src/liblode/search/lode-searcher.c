@@ -36,8 +36,10 @@
  * the pool they come from, and how fast the weight of each further chunk decays. */
 #define NATURAL_MIN_CANDIDATES  600
 #define FILE_EVIDENCE_DECAY     0.8
-/* …and rank code above tests and prose (see secondary_factor). */
+/* …and rank code above tests and prose (see secondary_factor); a query of this many terms
+ * or more (a pasted issue) counts prose SECONDARY_FACTOR once more. */
 #define SECONDARY_FACTOR        0.5
+#define LONG_QUERY_TERMS        24
 
 /* Ranks of the two legs fused by Reciprocal Rank Fusion: the lexical leg adds
  * 1 / (RRF_K + rank), the dense leg its weight times that (see dense_weight). */
@@ -119,6 +121,7 @@ lode_searcher_set_quantized (LodeSearcher *self,
 
 typedef struct
 {
+  LodeSearcher            *searcher;
   LodeSearchBackend       *backend;
   const LodeSearchOptions *options;
   LodeSearchFilter         filter;
@@ -367,25 +370,108 @@ symbol_leg (Search      *search,
   return TRUE;
 }
 
-/* Tests, documentation and plain text answer a question in words less often than the code
- * they describe: their relevance counts SECONDARY_FACTOR times. Identifier and path queries
+static gboolean
+has_path_component (const char         *path,
+                    const char *const  *names)
+{
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      gsize n = strlen (names[i]);
+
+      for (const char *p = path; p != NULL; p = strchr (p, '/'), p = p != NULL ? p + 1 : NULL)
+        if (g_ascii_strncasecmp (p, names[i], n) == 0 && p[n] == '/')
+          return TRUE;
+    }
+
+  return FALSE;
+}
+
+static gboolean
+is_test_path (const char *path,
+              const char *base)
+{
+  return g_str_has_prefix (path, "test/") || g_str_has_prefix (path, "tests/") ||
+         strstr (path, "/test/") != NULL || strstr (path, "/tests/") != NULL ||
+         strstr (path, "/__tests__/") != NULL || strstr (path, "/testdata/") != NULL ||
+         g_str_has_prefix (base, "test_") || strstr (base, "_test.") != NULL ||
+         strstr (base, ".test.") != NULL || strstr (base, ".spec.") != NULL ||
+         strstr (base, "Test.") != NULL || strstr (base, "Tests.") != NULL;
+}
+
+/* Code nobody edits by hand in this tree: copies of other projects, build output, generated
+ * sources, lock files, and libraries bundled under their version (jquery-3.5.1.js). */
+static gboolean
+is_generated_path (const char *path,
+                   const char *base)
+{
+  static const char *const dirs[] = {
+    "vendor", "vendored", "third_party", "third-party", "thirdparty", "node_modules",
+    "bower_components", "generated", "__generated__", "gen", "dist", NULL,
+  };
+  static const char *const suffixes[] = {
+    ".min.js", ".min.css", "_pb2.py", "_pb2_grpc.py", ".pb.go", ".pb.cc", ".pb.h", ".pb.c",
+    ".pb-c.c", ".pb-c.h", "_generated.go", ".generated.cs", ".g.dart", ".designer.cs",
+  };
+  static const char *const names[] = {
+    "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "cargo.lock", "go.sum",
+    "poetry.lock", "composer.lock", "gemfile.lock",
+  };
+  g_autofree char *lower = g_ascii_strdown (base, -1);
+  const char *dash = strrchr (lower, '-');
+
+  if (has_path_component (path, dirs))
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    if (g_str_has_suffix (lower, suffixes[i]))
+      return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (strcmp (lower, names[i]) == 0)
+      return TRUE;
+
+  /* name-1.2.3.ext: a version of at least two numbers before the extension. */
+  if (dash != NULL && g_ascii_isdigit (dash[1]))
+    {
+      const char *p = dash + 1;
+      guint dots = 0;
+
+      for (; g_ascii_isdigit (*p) || (*p == '.' && g_ascii_isdigit (p[1])); p++)
+        dots += *p == '.';
+      if (dots >= 1 && *p == '.')
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* Tests, documentation, plain text, generated and vendored code, and the code of
+ * documentation and example folders answer a question in words less often than the code
+ * they describe: each of these counts SECONDARY_FACTOR times, and prose once more for a long
+ * query (a pasted issue shares many words with every README). Identifier and path queries
  * are not affected (a test *is* the answer when it is named). */
 static double
-secondary_factor (const LodeChunkRow *row)
+secondary_factor (const Search       *search,
+                  const LodeChunkRow *row)
 {
+  static const char *const example_dirs[] = {
+    "doc", "docs", "documentation", "example", "examples", "sample", "samples", NULL,
+  };
   const char *path = row->path != NULL ? row->path : "";
   const char *base = strrchr (path, '/');
+  const LodeLexicalQuery *lexical = search->plan->lexical;
   double factor = 1.0;
 
   base = base != NULL ? base + 1 : path;
   if (g_strcmp0 (row->language, "markdown") == 0 || g_strcmp0 (row->language, "text") == 0)
+    {
+      factor *= SECONDARY_FACTOR;
+      if (lexical != NULL && lexical->groups->len >= LONG_QUERY_TERMS)
+        factor *= SECONDARY_FACTOR;
+    }
+  if (is_test_path (path, base))
     factor *= SECONDARY_FACTOR;
-  if (g_str_has_prefix (path, "test/") || g_str_has_prefix (path, "tests/") ||
-      strstr (path, "/test/") != NULL || strstr (path, "/tests/") != NULL ||
-      strstr (path, "/__tests__/") != NULL || strstr (path, "/testdata/") != NULL ||
-      g_str_has_prefix (base, "test_") || strstr (base, "_test.") != NULL ||
-      strstr (base, ".test.") != NULL || strstr (base, ".spec.") != NULL ||
-      strstr (base, "Test.") != NULL || strstr (base, "Tests.") != NULL)
+  if (is_generated_path (path, base))
+    factor *= SECONDARY_FACTOR;
+  if (has_path_component (path, example_dirs))
     factor *= SECONDARY_FACTOR;
 
   return factor;
@@ -396,7 +482,8 @@ secondary_factor (const LodeChunkRow *row)
  * the relevance of the other chunks of its file in the pool, the best first, each next one
  * weighing FILE_EVIDENCE_DECAY times the one before. @candidates must be in relevance order. */
 static void
-add_file_evidence (GArray *candidates)
+add_file_evidence (const Search *search,
+                   GArray       *candidates)
 {
   g_autoptr(GHashTable) evidence = g_hash_table_new_full (g_int64_hash, g_int64_equal,
                                                           NULL, g_free);
@@ -405,7 +492,7 @@ add_file_evidence (GArray *candidates)
     {
       Candidate *c = &g_array_index (candidates, Candidate, i);
 
-      c->relevance *= secondary_factor (c->row);
+      c->relevance *= secondary_factor (search, c->row);
       c->score = c->relevance;
     }
   g_array_sort (candidates, compare_candidates);
@@ -528,7 +615,7 @@ rank_lexical (Search   *search,
   apply_tiers (candidates);
   if (plan->kind == LODE_QUERY_NATURAL)
     {
-      add_file_evidence (candidates);
+      add_file_evidence (search, candidates);
       g_array_sort (candidates, compare_candidates);
       spread_files (candidates);
     }
@@ -1135,7 +1222,7 @@ search_fused (Search   *search,
       Candidate *c = &g_array_index (fused, Candidate, i);
 
       if (search->plan->kind == LODE_QUERY_NATURAL)
-        c->relevance *= secondary_factor (c->row);
+        c->relevance *= secondary_factor (search, c->row);
     }
   apply_tiers (fused);
   g_array_sort (fused, compare_candidates);
@@ -1218,6 +1305,7 @@ lode_searcher_search (LodeSearcher             *self,
   plan = _lode_query_plan_new (options->query, backend, error);
   if (plan == NULL)
     return NULL;
+  search.searcher = self;
   search.backend = backend;
   search.options = options;
   search.filter.language = options->language;
