@@ -522,21 +522,51 @@ add_file_evidence (const Search *search,
     }
 }
 
+/* Near-duplicate files (zstd_v01.c … zstd_v07.c, parser1.go … parser8.go) form a family:
+ * the same path once digits are left out. */
+static char *
+family_key (const char *path)
+{
+  GString *key = g_string_new (NULL);
+
+  for (const char *p = path; *p != '\0'; p++)
+    if (!g_ascii_isdigit (*p))
+      g_string_append_c (key, *p);
+
+  return g_string_free (key, FALSE);
+}
+
 /* Once a file's evidence is in every one of its chunks, they would come in a block; the
  * second chunk of a file keeps half its score, the third a quarter, … so that the first
- * results show several files. @candidates must be sorted by score. */
+ * results show several files. Files of one family are spread the same way, so that the
+ * best copy is shown and the others leave room. @candidates must be sorted by score. */
 static void
 spread_files (GArray *candidates)
 {
-  g_autoptr(GHashTable) seen = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr(GHashTable) chunks_seen = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr(GHashTable) family_rank = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr(GHashTable) families = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                          NULL);
 
   for (guint i = 0; i < candidates->len; i++)
     {
       Candidate *c = &g_array_index (candidates, Candidate, i);
-      guint n = GPOINTER_TO_UINT (g_hash_table_lookup (seen, &c->row->file_id));
+      guint n = GPOINTER_TO_UINT (g_hash_table_lookup (chunks_seen, &c->row->file_id));
+      guint m;
 
-      g_hash_table_insert (seen, &c->row->file_id, GUINT_TO_POINTER (n + 1));
-      c->score = ldexp (c->score, -(int) MIN (n, 60));
+      /* A file's rank in its family: how many of its files came before it. */
+      if (n == 0)
+        {
+          g_autofree char *key = family_key (c->row->path);
+          guint k = GPOINTER_TO_UINT (g_hash_table_lookup (families, key));
+
+          g_hash_table_insert (family_rank, &c->row->file_id, GUINT_TO_POINTER (k));
+          g_hash_table_insert (families, g_steal_pointer (&key), GUINT_TO_POINTER (k + 1));
+        }
+      m = GPOINTER_TO_UINT (g_hash_table_lookup (family_rank, &c->row->file_id));
+
+      g_hash_table_insert (chunks_seen, &c->row->file_id, GUINT_TO_POINTER (n + 1));
+      c->score = ldexp (c->score, -(int) MIN (n + m, 60));
     }
 }
 
