@@ -20,6 +20,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "lode-code-tokenizer.h"
 #include "lode-error.h"
 #include "lode-search-private.h"
 #include "lode-searcher.h"
@@ -40,6 +41,9 @@
  * or more (a pasted issue) counts prose SECONDARY_FACTOR once more. */
 #define SECONDARY_FACTOR        0.5
 #define LONG_QUERY_TERMS        24
+/* A query term that a file's name holds adds this many times its weight times its rarity
+ * among file names (see name_evidence). */
+#define NAME_EVIDENCE_WEIGHT    6.0
 
 /* Ranks of the two legs fused by Reciprocal Rank Fusion: the lexical leg adds
  * 1 / (RRF_K + rank), the dense leg its weight times that (see dense_weight). */
@@ -62,6 +66,12 @@ struct _LodeSearcher
   gint64            vectors_version;  /* the backend's version when last synced */
   guint             n_embeddable;     /* chunks that can have a vector, when last synced */
   gboolean          quantized;
+
+  /* How many files' names hold each token, for questions in words (see ensure_names): kept
+   * while the backend's version is names_version. */
+  GHashTable       *name_counts;      /* (nullable): token → count */
+  guint             n_files;
+  gint64            names_version;
 };
 
 G_DEFINE_FINAL_TYPE (LodeSearcher, lode_searcher, G_TYPE_OBJECT)
@@ -73,6 +83,7 @@ lode_searcher_finalize (GObject *object)
 
   g_clear_object (&self->vectors);
   g_free (self->vectors_model);
+  g_clear_pointer (&self->name_counts, g_hash_table_unref);
 
   G_OBJECT_CLASS (lode_searcher_parent_class)->finalize (object);
 }
@@ -477,10 +488,95 @@ secondary_factor (const Search       *search,
   return factor;
 }
 
+/* The tokens of a file's name without its extension, split as the tokenizer splits code
+ * (`zstd_compress.c` → zstd_compress, zstd, compress), each once. */
+static char **
+name_tokens (const char *path)
+{
+  const char *base = strrchr (path, '/');
+  g_autofree char *stem = g_strdup (base != NULL ? base + 1 : path);
+  char *dot = stem[0] != '\0' ? strchr (stem + 1, '.') : NULL;
+  g_auto(GStrv) tokens = NULL;
+  GPtrArray *unique = g_ptr_array_new ();
+
+  if (dot != NULL)
+    *dot = '\0';
+  tokens = lode_code_tokenize_to_strv (stem, LODE_TOKENIZE_SPLIT);
+  for (guint i = 0; tokens[i] != NULL; i++)
+    if (!g_ptr_array_find_with_equal_func (unique, tokens[i], g_str_equal, NULL))
+      g_ptr_array_add (unique, g_strdup (tokens[i]));
+  g_ptr_array_add (unique, NULL);
+
+  return (char **) g_ptr_array_free (unique, FALSE);
+}
+
+/* Counts, once per version of the index, how many files' names hold each token: a token
+ * few names hold says which file a question means. */
+static gboolean
+ensure_names (const Search  *search,
+              GError       **error)
+{
+  LodeSearcher *self = search->searcher;
+  gint64 version = lode_search_backend_get_version (search->backend);
+  g_autoptr(GPtrArray) rows = NULL;
+
+  if (self->name_counts != NULL && self->names_version == version)
+    return TRUE;
+
+  rows = lode_search_backend_find_paths (search->backend, "", NULL, error);
+  if (rows == NULL)
+    return FALSE;
+
+  g_clear_pointer (&self->name_counts, g_hash_table_unref);
+  self->name_counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const LodePathRow *row = g_ptr_array_index (rows, i);
+      g_auto(GStrv) tokens = name_tokens (row->path);
+
+      for (guint j = 0; tokens[j] != NULL; j++)
+        {
+          guint n = GPOINTER_TO_UINT (g_hash_table_lookup (self->name_counts, tokens[j]));
+
+          g_hash_table_insert (self->name_counts, g_strdup (tokens[j]), GUINT_TO_POINTER (n + 1));
+        }
+    }
+  self->n_files = rows->len;
+  self->names_version = version;
+
+  return TRUE;
+}
+
+/* A file whose name holds a word of the question is more likely the one meant, the more so
+ * the fewer names hold that word: each such term adds its weight times log (N / n), N files
+ * in the index, n of them with the word in their name. */
+static double
+name_evidence (const Search *search,
+               const char   *path)
+{
+  LodeSearcher *self = search->searcher;
+  g_auto(GStrv) tokens = name_tokens (path);
+  double evidence = 0.0;
+
+  for (guint i = 0; i < search->plan->lexical->groups->len; i++)
+    {
+      const LodeLexicalGroup *group = g_ptr_array_index (search->plan->lexical->groups, i);
+      guint n;
+
+      if (!g_strv_contains ((const char *const *) tokens, group->term))
+        continue;
+      n = GPOINTER_TO_UINT (g_hash_table_lookup (self->name_counts, group->term));
+      evidence += group->weight * log ((self->n_files + 1.0) / MAX (n, 1));
+    }
+
+  return NAME_EVIDENCE_WEIGHT * evidence;
+}
+
 /* A question in words (an issue, a bug report) is usually answered by a file that matches it
  * in several places, not by the one chunk that repeats a single word most: each chunk gets
  * the relevance of the other chunks of its file in the pool, the best first, each next one
- * weighing FILE_EVIDENCE_DECAY times the one before. @candidates must be in relevance order. */
+ * weighing FILE_EVIDENCE_DECAY times the one before, and its file's name evidence
+ * (name_evidence, as secondary as its chunks). @candidates must be in relevance order. */
 static void
 add_file_evidence (const Search *search,
                    GArray       *candidates)
@@ -502,11 +598,13 @@ add_file_evidence (const Search *search,
       Candidate *c = &g_array_index (candidates, Candidate, i);
       double *acc = g_hash_table_lookup (evidence, &c->row->file_id);
 
-      /* acc[0]: the sum so far, acc[1]: the weight of the next chunk. */
+      /* acc[0]: the sum so far, acc[1]: the weight of the next chunk, acc[2]: the name's
+       * evidence. */
       if (acc == NULL)
         {
-          acc = g_new0 (double, 2);
+          acc = g_new0 (double, 3);
           acc[1] = 1.0;
+          acc[2] = secondary_factor (search, c->row) * name_evidence (search, c->row->path);
           g_hash_table_insert (evidence, &c->row->file_id, acc);
         }
       acc[0] += acc[1] * c->relevance;
@@ -518,7 +616,7 @@ add_file_evidence (const Search *search,
       Candidate *c = &g_array_index (candidates, Candidate, i);
       double *acc = g_hash_table_lookup (evidence, &c->row->file_id);
 
-      c->score += MAX (0.0, acc[0] - c->relevance);
+      c->score += MAX (0.0, acc[0] - c->relevance) + acc[2];
     }
 }
 
@@ -643,8 +741,10 @@ rank_lexical (Search   *search,
     return NULL;
 
   apply_tiers (candidates);
-  if (plan->kind == LODE_QUERY_NATURAL)
+  if (plan->kind == LODE_QUERY_NATURAL && plan->lexical != NULL)
     {
+      if (!ensure_names (search, error))
+        return NULL;
       add_file_evidence (search, candidates);
       g_array_sort (candidates, compare_candidates);
       spread_files (candidates);
