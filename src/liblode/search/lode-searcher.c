@@ -584,11 +584,22 @@ add_file_evidence (const Search *search,
   g_autoptr(GHashTable) evidence = g_hash_table_new_full (g_int64_hash, g_int64_equal,
                                                           NULL, g_free);
 
+  /* acc[0]: the sum so far, acc[1]: the weight of the next chunk, acc[2]: the name's
+   * evidence, acc[3]: the file's secondary factor; each computed once per file. */
   for (guint i = 0; i < candidates->len; i++)
     {
       Candidate *c = &g_array_index (candidates, Candidate, i);
+      double *acc = g_hash_table_lookup (evidence, &c->row->file_id);
 
-      c->relevance *= secondary_factor (search, c->row);
+      if (acc == NULL)
+        {
+          acc = g_new0 (double, 4);
+          acc[1] = 1.0;
+          acc[3] = secondary_factor (search, c->row);
+          acc[2] = acc[3] * name_evidence (search, c->row->path);
+          g_hash_table_insert (evidence, &c->row->file_id, acc);
+        }
+      c->relevance *= acc[3];
       c->score = c->relevance;
     }
   g_array_sort (candidates, compare_candidates);
@@ -598,15 +609,6 @@ add_file_evidence (const Search *search,
       Candidate *c = &g_array_index (candidates, Candidate, i);
       double *acc = g_hash_table_lookup (evidence, &c->row->file_id);
 
-      /* acc[0]: the sum so far, acc[1]: the weight of the next chunk, acc[2]: the name's
-       * evidence. */
-      if (acc == NULL)
-        {
-          acc = g_new0 (double, 3);
-          acc[1] = 1.0;
-          acc[2] = secondary_factor (search, c->row) * name_evidence (search, c->row->path);
-          g_hash_table_insert (evidence, &c->row->file_id, acc);
-        }
       acc[0] += acc[1] * c->relevance;
       acc[1] *= FILE_EVIDENCE_DECAY;
     }
