@@ -183,11 +183,15 @@ compare_candidates (gconstpointer a,
 {
   const Candidate *ca = a;
   const Candidate *cb = b;
+  int by_path;
 
   if (ca->score != cb->score)
     return ca->score > cb->score ? -1 : 1;
-  if (ca->row->file_id != cb->row->file_id)
-    return ca->row->file_id < cb->row->file_id ? -1 : 1;
+  /* Ties by path, not by file id: ids follow the order in which the indexer's threads
+   * finished, so the same question would list tied files differently after a re-index. */
+  by_path = g_strcmp0 (ca->row->path, cb->row->path);
+  if (by_path != 0)
+    return by_path;
   return ca->row->start_line < cb->row->start_line ? -1 :
          ca->row->start_line > cb->row->start_line ? 1 : 0;
 }
