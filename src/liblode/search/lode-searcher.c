@@ -760,23 +760,101 @@ rank_lexical (Search   *search,
   return g_steal_pointer (&candidates);
 }
 
-/* How many of @terms lines @first … @last (0-based) of @lines hold. */
+/* Where the query terms are in a chunk's text, for attributing the match to one of its
+ * declarations: for each term that occurs, how many of the lines before line l hold it
+ * (a prefix count), so that whether lines first … last hold it is a subtraction. The text is
+ * lower-cased and searched once per term, not once per declaration and line: a header
+ * chunk can hold hundreds of declarations. */
+typedef struct
+{
+  guint  n_lines;
+  guint  n_terms;    /* terms that occur in the text */
+  guint *counts;     /* n_terms rows of n_lines + 1 counts */
+} TermLines;
+
+static void
+term_lines_init (TermLines          *tl,
+                 const char         *body,
+                 const char *const  *terms)
+{
+  g_autofree char *lower = g_ascii_strdown (body, -1);
+  g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (gsize));
+  g_autofree guint *row = NULL;
+  GArray *counts = g_array_new (FALSE, FALSE, sizeof (guint));
+  gsize zero = 0;
+
+  g_array_append_val (starts, zero);
+  for (const char *p = lower; *p != '\0'; p++)
+    if (*p == '\n')
+      {
+        gsize next = p - lower + 1;
+
+        g_array_append_val (starts, next);
+      }
+  tl->n_lines = starts->len;
+  tl->n_terms = 0;
+  row = g_new (guint, tl->n_lines + 1);
+
+  for (guint t = 0; terms != NULL && terms[t] != NULL; t++)
+    {
+      const char *term = terms[t];
+      guint line = 0;
+      gboolean found = FALSE;
+
+      /* A term never spans lines; the empty term is in every line. */
+      if (strchr (term, '\n') != NULL)
+        continue;
+      memset (row, 0, sizeof (guint) * (tl->n_lines + 1));
+      if (term[0] == '\0')
+        {
+          for (guint l = 0; l < tl->n_lines; l++)
+            row[l + 1] = 1;
+          found = TRUE;
+        }
+      else
+        for (const char *hit = strstr (lower, term); hit != NULL; )
+          {
+            gsize offset = hit - lower;
+
+            while (line + 1 < tl->n_lines && g_array_index (starts, gsize, line + 1) <= offset)
+              line++;
+            row[line + 1] = 1;
+            found = TRUE;
+            if (line + 1 == tl->n_lines)
+              break;
+            /* One hit per line is enough: go on from the next line. */
+            hit = strstr (lower + g_array_index (starts, gsize, line + 1), term);
+          }
+      if (!found)
+        continue;
+      for (guint l = 0; l < tl->n_lines; l++)
+        row[l + 1] += row[l];
+      g_array_append_vals (counts, row, tl->n_lines + 1);
+      tl->n_terms++;
+    }
+
+  tl->counts = (guint *) (void *) g_array_free (counts, FALSE);
+}
+
+/* How many of the terms lines @first … @last (0-based) hold. */
 static guint
-count_terms (char              **lines,
-             guint               n_lines,
-             guint               first,
-             guint               last,
-             const char *const  *terms)
+term_lines_count (const TermLines *tl,
+                  guint            first,
+                  guint            last)
 {
   guint n = 0;
 
-  for (guint t = 0; terms != NULL && terms[t] != NULL; t++)
-    for (guint l = first; l <= last && l < n_lines; l++)
-      if (strstr (lines[l], terms[t]) != NULL)
-        {
-          n++;
-          break;
-        }
+  if (first >= tl->n_lines)
+    return 0;
+  last = MIN (last, tl->n_lines - 1);
+  if (last < first)
+    return 0;
+  for (guint t = 0; t < tl->n_terms; t++)
+    {
+      const guint *row = tl->counts + (gsize) t * (tl->n_lines + 1);
+
+      n += row[last + 1] > row[first];
+    }
 
   return n;
 }
@@ -790,11 +868,9 @@ attribute (const Search       *search,
            GPtrArray          *symbols,
            const char         *body)
 {
-  g_autofree char *lower = NULL;
-  g_auto(GStrv) lines = NULL;
+  TermLines tl = { 0 };
   const LodeSymbolRow *best = NULL;
   guint best_hits = 0;
-  guint n_lines;
 
   if (symbols->len == 0)
     return NULL;
@@ -811,17 +887,16 @@ attribute (const Search       *search,
     }
   if (search->plan->kind == LODE_QUERY_PATH || body == NULL)
     return symbols->len > 1 ? g_ptr_array_index (symbols, 0) : NULL;
+  if (symbols->len == 1)
+    return g_ptr_array_index (symbols, 0);
 
-  lower = g_ascii_strdown (body, -1);
-  lines = g_strsplit (lower, "\n", -1);
-  n_lines = g_strv_length (lines);
+  term_lines_init (&tl, body, (const char *const *) search->plan->terms);
   for (guint i = 0; i < symbols->len; i++)
     {
       const LodeSymbolRow *symbol = g_ptr_array_index (symbols, i);
       guint first = symbol->start_line > row->start_line ? symbol->start_line - row->start_line
                                                           : 0;
-      guint hits = count_terms (lines, n_lines, first, symbol->end_line - row->start_line,
-                                (const char *const *) search->plan->terms);
+      guint hits = term_lines_count (&tl, first, symbol->end_line - row->start_line);
 
       /* Symbols come by start line, outer before inner: ≥ lets a method win over its class. */
       if (best == NULL || hits > best_hits ||
@@ -832,6 +907,7 @@ attribute (const Search       *search,
           best_hits = hits;
         }
     }
+  g_free (tl.counts);
 
   return best;
 }
@@ -1045,8 +1121,9 @@ search_paths (Search   *search,
       g_autoptr(GArray) words = candidates_new ();
       g_autoptr(GHashTable) firsts = g_hash_table_new (g_int64_hash, g_int64_equal);
 
-      if (!lexical_leg (search, SEARCH_MAX_CANDIDATES, words, NULL, error) ||
-          !load_candidates (search, words, error))
+      if (!lexical_leg (search, SEARCH_MAX_CANDIDATES, words, NULL, error))
+        return NULL;
+      if (!load_candidates (search, words, error))
         return NULL;
 
       for (guint i = 0; i < words->len; i++)
