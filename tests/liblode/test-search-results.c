@@ -50,6 +50,15 @@ write_tree (const char *root)
     g_string_append_printf (long_text, "    total_%u = sum(values) + %u\n", i, i);
   g_string_append (long_text, "    return frobnicate_quarterly(total_0)\n");
   test_write_file (root, "report/long.py", long_text->str);
+  test_write_file (root, "audit/trail.py",
+              "class Trail:\n"
+              "    def alpha(self):\n"
+              "        return \"journal\"\n"
+              "    def beta(self):\n"
+              "        checked = 1\n"
+              "        return \"tamper journal\"\n"
+              "    def gamma(self):\n"
+              "        return \"tamper\"\n");
   test_write_file (root, "Tests/test_ledger.py",
               "def test_refund():\n    assert post_refund_check()\n");
 }
@@ -163,6 +172,30 @@ test_method_attribution (Fixture       *fixture,
   g_assert_cmpint (json_object_get_int_member (r, "snippetStartLine"), >=, 7);
   g_assert_true (g_str_has_prefix (json_object_get_string_member (r, "snippet"),
                                    "    def post_refund"));
+}
+
+/* Of the methods a chunk holds, the match lies in the one whose lines hold the most query
+ * terms (here on its last line), the innermost among equals: not its class, which holds as
+ * many, nor the methods that hold one term each. The snippet starts at that line. */
+static void
+test_most_terms_attribution (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  g_autoptr(LodeToolResult) result = search (fixture, "{\"query\": \"tamper journal\"}");
+  JsonObject *r = find_path (result, "audit/trail.py");
+
+  g_assert_cmpint (json_object_get_int_member (r, "startLine"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (r, "endLine"), ==, 8);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (r, "symbols")), ==, 4);
+  g_assert_cmpstr (json_object_get_string_member (r, "symbol"), ==, "beta");
+  g_assert_cmpstr (json_object_get_string_member (r, "container"), ==, "Trail");
+  g_assert_cmpint (json_object_get_int_member (r, "symbolStartLine"), ==, 4);
+  g_assert_cmpint (json_object_get_int_member (r, "symbolEndLine"), ==, 6);
+  g_assert_cmpint (json_object_get_int_member (r, "snippetStartLine"), ==, 6);
+  g_assert_cmpstr (json_object_get_string_member (r, "snippet"), ==,
+                   "        return \"tamper journal\"\n"
+                   "    def gamma(self):\n"
+                   "        return \"tamper\"");
 }
 
 /* A chunk that merges small definitions lists them, and names the one the query is about. */
@@ -291,6 +324,7 @@ main (int   argc,
   g_test_add ("/lode/search-results/" path, Fixture, NULL, fixture_setup, func, \
               fixture_teardown)
   ADD ("method-attribution", test_method_attribution);
+  ADD ("most-terms-attribution", test_most_terms_attribution);
   ADD ("merged-symbols", test_merged_symbols);
   ADD ("snippet-and-content", test_snippet_and_content);
   ADD ("filters", test_filters);
