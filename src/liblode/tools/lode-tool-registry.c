@@ -464,36 +464,54 @@ lode_tool_call_get_cancellable (LodeToolCall *call)
   return call->cancellable;
 }
 
+/* Whether @root is the root of a project of @projects_dir: its folder, named by the root's
+ * id (lode_project_id_for_path()), holds a root file that names it. */
+static gboolean
+is_project_root (const char *projects_dir,
+                 const char *root)
+{
+  g_autofree char *id = lode_project_id_for_path (root);
+  g_autofree char *root_file = g_build_filename (projects_dir, id, "root", NULL);
+  g_autofree char *contents = NULL;
+
+  return g_file_get_contents (root_file, &contents, NULL, NULL) &&
+         strcmp (contents, root) == 0;
+}
+
 /* The indexed tree @path belongs to: @path itself when it is a project's root, else the
  * nearest enclosing root, so that a subfolder or a file of an indexed tree means that tree.
- * A path in no indexed tree stays as it is (codebase_index makes it a project). */
+ * A path in no indexed tree stays as it is (codebase_index makes it a project). Every call
+ * of a tool comes here: the path and its parents are looked up by id, a file each, rather
+ * than every project's root file read. */
 static char *
 route_to_indexed (LodeEngine *engine,
                   const char *path)
 {
-  g_autoptr(GPtrArray) projects = lode_engine_list_projects (engine, NULL);
   g_autofree char *real = realpath (path, NULL);
-  const char *best = NULL;
-  gsize best_len = 0;
+  g_autofree char *projects_dir = NULL;
 
-  if (real == NULL || projects == NULL)
+  if (real == NULL)
     return g_strdup (path);
 
-  for (guint i = 0; i < projects->len; i++)
+  projects_dir = g_build_filename (lode_engine_get_config (engine)->data_dir, "projects", NULL);
+  for (char *end = real + strlen (real); ; )
     {
-      const char *root = ((LodeProjectInfo *) g_ptr_array_index (projects, i))->root;
-      gsize len = strlen (root);
-
-      if (strncmp (real, root, len) == 0 && (real[len] == '\0' || real[len] == '/' ||
-                                             strcmp (root, "/") == 0) &&
-          len >= best_len)
+      if (is_project_root (projects_dir, real))
+        return g_steal_pointer (&real);
+      /* The parent: cut at the last slash, keeping "/" itself. */
+      while (end > real && *end != '/')
+        end--;
+      if (end == real)
         {
-          best = root;
-          best_len = len;
+          if (real[1] == '\0')
+            break;
+          real[1] = '\0';
         }
+      else
+        *end = '\0';
     }
 
-  return g_strdup (best != NULL ? best : path);
+  return g_strdup (path);
 }
 
 /**
