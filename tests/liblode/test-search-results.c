@@ -198,6 +198,19 @@ test_most_terms_attribution (Fixture       *fixture,
                    "        return \"tamper\"");
 }
 
+/* A path query ignores ASCII case, and its `_` is a character, not a wildcard. */
+static void
+test_path_case (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(LodeToolResult) result = search (fixture, "{\"query\": \"tests/TEST_LEDGER.py\"}");
+  JsonObject *r = nth (result, 0);
+
+  g_assert_cmpstr (json_object_get_string_member (r, "path"), ==, "Tests/test_ledger.py");
+  g_assert_cmpfloat (json_object_get_double_member (r, "score"), >, 0.9);
+  g_assert_cmpint (json_object_get_int_member (r, "startLine"), ==, 1);
+}
+
 /* A chunk that merges small definitions lists them, and names the one the query is about. */
 static void
 test_merged_symbols (Fixture       *fixture,
@@ -325,6 +338,7 @@ main (int   argc,
               fixture_teardown)
   ADD ("method-attribution", test_method_attribution);
   ADD ("most-terms-attribution", test_most_terms_attribution);
+  ADD ("path-case", test_path_case);
   ADD ("merged-symbols", test_merged_symbols);
   ADD ("snippet-and-content", test_snippet_and_content);
   ADD ("filters", test_filters);

@@ -364,7 +364,7 @@ static const char *const stmt_sql[N_STMTS] = {
   [STMT_FIND_PATHS] =
     "SELECT f.id, f.path, f.language, "
     "(SELECT c.id FROM chunks c WHERE c.file_id = f.id ORDER BY c.start_line LIMIT 1) "
-    "FROM files f WHERE instr (lower (f.path), lower (?1)) > 0 "
+    "FROM files f WHERE f.path LIKE ?1 ESCAPE '\\' "
     "AND (?2 IS NULL OR f.language = ?2 COLLATE NOCASE) "
     "AND (?3 IS NULL OR lode_glob (?3, f.path))",
   [STMT_FILE_PATH] = "SELECT path FROM files WHERE id = ?1",
@@ -2782,9 +2782,19 @@ store_find_paths (LodeSearchBackend       *backend,
   LodeStore *self = LODE_STORE (backend);
   g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_path_row_free);
   sqlite3_stmt *s = stmt (self, STMT_FIND_PATHS);
+  g_autoptr(GString) pattern = g_string_new ("%");
   int rc;
 
-  bind_text (s, 1, needle);
+  /* LIKE ignores ASCII case, as lower() does, without a copy of every path: the needle's
+   * own wildcards are escaped. */
+  for (const char *p = needle; *p != '\0'; p++)
+    {
+      if (*p == '%' || *p == '_' || *p == '\\')
+        g_string_append_c (pattern, '\\');
+      g_string_append_c (pattern, *p);
+    }
+  g_string_append_c (pattern, '%');
+  bind_text (s, 1, pattern->str);
   bind_text (s, 2, filter != NULL ? filter->language : NULL);
   bind_text (s, 3, filter != NULL ? filter->path_glob : NULL);
   while ((rc = sqlite3_step (s)) == SQLITE_ROW)
