@@ -564,6 +564,38 @@ test_docs_and_signatures (void)
   g_assert_cmpstr (chunk->symbol, ==, "restock");
 }
 
+/* A signature cut at its size limit ends on a whole character (genvars.go of go-zero cut a
+ * Chinese comment in the middle of one, and the index held invalid UTF-8). */
+static void
+test_signature_cut_on_character (void)
+{
+  g_autoptr(GString) text = g_string_new ("def greet(name=\"");
+  g_autoptr(GPtrArray) chunks = NULL;
+  g_autoptr(GPtrArray) symbols = NULL;
+  LodeChunk *chunk;
+
+  /* The signature reaches its 200-byte limit in the middle of a two-byte "é", whatever the
+   * exact cut: odd and even offsets both fall inside one. */
+  for (guint i = 0; i < 150; i++)
+    g_string_append (text, "\xc3\xa9");
+  g_string_append (text, "\"):\n    return name\n");
+
+  for (guint shift = 0; shift < 2; shift++)
+    {
+      if (shift == 1)
+        g_string_insert (text, 4, "x");
+      chunk_text (0, "python", text->str, text->len, &chunks, &symbols);
+      chunk = g_ptr_array_index (chunks, 0);
+      g_assert_cmpstr (chunk->symbol, ==, shift == 0 ? "greet" : "xgreet");
+      g_assert_nonnull (chunk->signature);
+      g_assert_true (g_utf8_validate (chunk->signature, -1, NULL));
+      g_assert_cmpuint (strlen (chunk->signature), <=, 200);
+      g_assert_cmpuint (strlen (chunk->signature), >=, 198);
+      g_clear_pointer (&chunks, g_ptr_array_unref);
+      g_clear_pointer (&symbols, g_ptr_array_unref);
+    }
+}
+
 static void
 test_coverage (void)
 {
@@ -1141,6 +1173,8 @@ main (int   argc,
 
   g_test_add_func ("/lode/chunker/languages", test_languages);
   g_test_add_func ("/lode/chunker/docs-and-signatures", test_docs_and_signatures);
+  g_test_add_func ("/lode/chunker/signature-cut-on-character",
+                   test_signature_cut_on_character);
   g_test_add_func ("/lode/chunker/coverage", test_coverage);
   g_test_add_func ("/lode/chunker/split-large-function", test_split_large_function);
   g_test_add_func ("/lode/chunker/split-class", test_split_class);

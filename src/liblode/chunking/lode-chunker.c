@@ -455,10 +455,11 @@ collapse_ws (const char *str,
              gsize       len,
              gsize       max)
 {
-  GString *out = g_string_sized_new (MIN (len, max) + 1);
+  GString *out = g_string_sized_new (MIN (len, max) + 2);
   gboolean space = FALSE;
 
-  for (gsize i = 0; i < len && out->len < max; i++)
+  /* One byte past @max, so that utf8_bound() sees whether the last character was cut. */
+  for (gsize i = 0; i < len && out->len <= max; i++)
     {
       char c = str[i];
 
