@@ -16,7 +16,8 @@
 /*
  * A user asks in words (or pastes an issue) and checks which file comes first: the
  * hand-written code, not a generated or vendored copy full of the same words; the file
- * named after the question's rare word; the code, not its tests.
+ * named after the question's rare word; the code, not its tests or its documentation,
+ * unless the question is about tests.
  */
 
 typedef struct
@@ -32,6 +33,7 @@ write_tree (const char *root)
   g_autoptr(GString) parser = g_string_new ("// Code generated from Api.g4 by ANTLR 4.9. "
                                             "DO NOT EDIT.\n\npackage api\n\n");
   g_autoptr(GString) vendored = g_string_new ("/* A bundled copy of a widget library. */\n");
+  g_autoptr(GString) manual = g_string_new ("# Billing\n\n");
 
   /* Unrelated code, so that the question's words are rare, as in a real tree. */
   for (guint i = 0; i < 30; i++)
@@ -108,6 +110,19 @@ write_tree (const char *root)
                    "    \"\"\"Give the amount of an order back to its customer.\"\"\"\n"
                    "    order.customer.balance += amount\n"
                    "    return order\n");
+  /* Code that says a question's rare words once, and a manual that says its words in every
+   * section, as READMEs do. */
+  test_write_file (root, "payments/ledger.py",
+                   "def post_payout(ledger, payout):\n"
+                   "    \"\"\"Adds the sum of a payout to the ledger's total.\"\"\"\n"
+                   "    ledger.total += payout.sum\n");
+  for (guint i = 0; i < 6; i++)
+    g_string_append_printf (manual,
+                            "## Payouts, part %u\n\n"
+                            "Open the payout screen to send a payout: when it is sent, the "
+                            "screen shows it as sent, and the ledger shows its total. "
+                            "Expected steps: open, send, look.\n\n", i);
+  test_write_file (root, "README.md", manual->str);
   test_write_file (root, "tests/test_refund.py",
                    "def test_refund_order_gives_amount_back():\n"
                    "    order = make_order(amount=5)\n"
@@ -238,6 +253,31 @@ test_tests_below_code (Fixture       *fixture,
   g_assert_cmpstr (files, ==, "billing/refund.py tests/test_refund.py");
 }
 
+static void
+test_prose_below_code (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autofree char *files = first_files (fixture,
+                                        "Payouts do not reach the ledger. When a payout is "
+                                        "sent, the ledger's total stays the same: the sum "
+                                        "of the payout is never posted, although the "
+                                        "payout screen shows it as sent. Steps: open the "
+                                        "payout screen, send a payout, look at the "
+                                        "ledger. Expected: the total grows by the sum. "
+                                        "Seen: it does not.", 1);
+
+  g_assert_cmpstr (files, ==, "payments/ledger.py");
+}
+
+static void
+test_question_about_tests (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  g_autofree char *files = first_files (fixture, "tests that refund an order", 1);
+
+  g_assert_cmpstr (files, ==, "tests/test_refund.py");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -252,6 +292,8 @@ main (int   argc,
   ADD ("one-of-a-family", test_one_of_a_family);
   ADD ("name-matches-rare-word", test_name_matches_rare_word);
   ADD ("tests-below-code", test_tests_below_code);
+  ADD ("prose-below-code", test_prose_below_code);
+  ADD ("question-about-tests", test_question_about_tests);
 #undef ADD
 
   return g_test_run ();
