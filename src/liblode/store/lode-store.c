@@ -224,8 +224,10 @@ static const char *const vector_stmt_sql[N_VECTOR_STMTS] = {
   [VSTMT_READ_BEGIN] = "BEGIN",
   [VSTMT_READ_END] = "COMMIT",
   [VSTMT_DATA_VERSION] = "PRAGMA data_version",
+  /* The text is read for the chunks chosen only: a join let SQLite walk chunks_fts first,
+   * every row of it for every batch. */
   [VSTMT_TODO] =
-    "SELECT c.id, c.hash, fts.body FROM chunks c JOIN chunks_fts fts ON fts.rowid = c.id "
+    "SELECT c.id, c.hash, (SELECT body FROM chunks_fts WHERE rowid = c.id) FROM chunks c "
     "WHERE c.id > ?2 AND c.hash IS NOT NULL AND NOT EXISTS "
     "(SELECT 1 FROM vectors v WHERE v.model = ?1 AND v.hash = c.hash) ORDER BY c.id LIMIT ?3",
   [VSTMT_COUNT_HASH] = "SELECT count(*) FROM chunks WHERE hash = ?1",
