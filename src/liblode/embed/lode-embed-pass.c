@@ -203,7 +203,8 @@ lode_embed_split (const char *text,
   budget = MAX (max_tokens, 16);
   budget = budget - budget / 8 - 2;
 
-  if (lode_embed_estimate_tokens (text, -1) <= budget)
+  /* The estimate never exceeds the length in bytes: a short text fits without it. */
+  if (strlen (text) <= budget || lode_embed_estimate_tokens (text, -1) <= budget)
     {
       g_ptr_array_add (parts, g_strdup (text));
       return g_steal_pointer (&parts);
@@ -275,9 +276,12 @@ embed_texts (LodeEmbedder   *embedder,
       text.hash = chunk->hash;
       text.first_part = parts->len;
       text.n_parts = split->len;
+      /* The parts of a split text weigh by their size; a whole text needs no weight. */
       for (guint j = 0; j < split->len; j++)
         {
-          double weight = MAX (1, lode_embed_estimate_tokens (g_ptr_array_index (split, j), -1));
+          double weight = split->len == 1 ? 1.0
+                          : MAX (1, lode_embed_estimate_tokens (g_ptr_array_index (split, j),
+                                                                -1));
 
           g_array_append_val (weights, weight);
         }
