@@ -402,6 +402,28 @@ has_path_component (const char         *path,
   return FALSE;
 }
 
+/* Whether one of the first two components of @path is one of @names: where documentation
+ * and example folders live (`docs/`, `contrib/examples/`). Deeper, such a name is usually a
+ * namespace, as in Java's `src/main/java/com/example/`. */
+static gboolean
+has_leading_component (const char         *path,
+                       const char *const  *names)
+{
+  const char *second = strchr (path, '/');
+
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      gsize n = strlen (names[i]);
+
+      if ((g_ascii_strncasecmp (path, names[i], n) == 0 && path[n] == '/') ||
+          (second != NULL && g_ascii_strncasecmp (second + 1, names[i], n) == 0 &&
+           second[1 + n] == '/'))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
 static gboolean
 is_test_path (const char *path,
               const char *base)
@@ -490,7 +512,7 @@ secondary_factor (const Search       *search,
     factor *= SECONDARY_FACTOR;
   if (is_generated_path (path, base))
     factor *= SECONDARY_FACTOR;
-  if (has_path_component (path, example_dirs))
+  if (has_leading_component (path, example_dirs))
     factor *= SECONDARY_FACTOR;
 
   return factor;
