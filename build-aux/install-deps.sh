@@ -58,6 +58,7 @@ if ! command -v npm >/dev/null 2>&1; then
 fi
 
 "$here/fetch-grammars.sh" >/dev/null
+"$here/fetch-test-models.sh" >/dev/null
 
 # The MCP tests drive lode-mcp with the official SDK client and the Inspector CLI, pinned in
 # tests/mcp/package-lock.json. No install scripts run: none of these packages needs one here.

