@@ -835,7 +835,9 @@ assert_same_index (LodeIndexStore *a,
   g_assert_true (lode_index_store_get_graph_counts (b, &graph_b, NULL));
   g_assert_cmpuint (graph_a.n_internal, ==, graph_b.n_internal);
 
-  /* The vectors come over exactly: no text is embedded again. */
+  /* The vectors come over: no text is embedded again. Qdrant normalises what it stores for
+   * cosine distance (so does the loopback server), which may move a component of a vector
+   * that was already of length 1 by its last bit. */
   g_assert_cmpuint (g_hash_table_size (vectors_a), >, 0);
   g_assert_cmpuint (g_hash_table_size (vectors_a), ==, g_hash_table_size (vectors_b));
   g_hash_table_iter_init (&iter, vectors_a);
@@ -845,8 +847,9 @@ assert_same_index (LodeIndexStore *a,
 
       g_assert_nonnull (other);
       g_assert_cmpuint (other->len, ==, values->len);
-      g_assert_cmpmem (other->data, other->len * sizeof (float), values->data,
-                       values->len * sizeof (float));
+      for (guint d = 0; d < values->len; d++)
+        g_assert_cmpfloat_with_epsilon (g_array_index (other, float, d),
+                                        g_array_index (values, float, d), 1e-6);
     }
 }
 
