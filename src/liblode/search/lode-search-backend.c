@@ -388,3 +388,44 @@ lode_search_backend_doc_frequencies (LodeSearchBackend  *self,
 
   return iface->doc_frequencies (self, terms, n_terms, counts, n_chunks, error);
 }
+
+/**
+ * lode_search_backend_begin_read:
+ * @self: a #LodeSearchBackend
+ * @error: return location for a #GError
+ *
+ * Starts reading one snapshot of the index: every call until
+ * lode_search_backend_end_read() sees the same version, and a database pays its locks once
+ * rather than at every statement. Optional; a backend without snapshots does nothing.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_search_backend_begin_read (LodeSearchBackend  *self,
+                                GError            **error)
+{
+  LodeSearchBackendInterface *iface;
+
+  g_return_val_if_fail (LODE_IS_SEARCH_BACKEND (self), FALSE);
+
+  iface = LODE_SEARCH_BACKEND_GET_IFACE (self);
+  return iface->begin_read == NULL || iface->begin_read (self, error);
+}
+
+/**
+ * lode_search_backend_end_read:
+ * @self: a #LodeSearchBackend
+ *
+ * Ends what lode_search_backend_begin_read() started.
+ */
+void
+lode_search_backend_end_read (LodeSearchBackend *self)
+{
+  LodeSearchBackendInterface *iface;
+
+  g_return_if_fail (LODE_IS_SEARCH_BACKEND (self));
+
+  iface = LODE_SEARCH_BACKEND_GET_IFACE (self);
+  if (iface->end_read != NULL)
+    iface->end_read (self);
+}

@@ -241,6 +241,9 @@ struct _LodeSearchBackendInterface
                                  guint                   *counts,
                                  guint                   *n_chunks,
                                  GError                 **error);
+  gboolean   (*begin_read)      (LodeSearchBackend       *self,
+                                 GError                 **error);
+  void       (*end_read)        (LodeSearchBackend       *self);
 };
 
 void      lode_lexical_query_free   (LodeLexicalQuery *query);
@@ -306,6 +309,9 @@ gboolean   lode_search_backend_doc_frequencies (LodeSearchBackend       *self,
                                                 guint                   *counts,
                                                 guint                   *n_chunks,
                                                 GError                 **error);
+gboolean   lode_search_backend_begin_read      (LodeSearchBackend       *self,
+                                                GError                 **error);
+void       lode_search_backend_end_read        (LodeSearchBackend       *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeLexicalQuery, lode_lexical_query_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeChunkRow, lode_chunk_row_free)

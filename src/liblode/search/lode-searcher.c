@@ -1504,6 +1504,14 @@ search_fused (Search   *search,
   return make_results (search, fused, error);
 }
 
+static LodeSearchResponse *search_snapshot (LodeSearcher             *self,
+                                            LodeSearchBackend        *backend,
+                                            const LodeSearchOptions  *options,
+                                            const LodeQueryVector    *query,
+                                            const char               *unavailable,
+                                            GCancellable             *cancellable,
+                                            GError                  **error);
+
 /**
  * lode_searcher_search:
  * @self: a #LodeSearcher
@@ -1547,13 +1555,7 @@ lode_searcher_search (LodeSearcher             *self,
                       GCancellable             *cancellable,
                       GError                  **error)
 {
-  g_autoptr(LodeSearchResponse) response = NULL;
-  g_autoptr(LodeQueryPlan) plan = NULL;
-  g_autoptr(GArray) dense = NULL;
-  g_autoptr(GError) dense_error = NULL;
-  g_autofree char *notice = NULL;
-  LodeSearchMode mode = options->mode;
-  Search search = { 0 };
+  LodeSearchResponse *response;
 
   g_return_val_if_fail (LODE_IS_SEARCHER (self), NULL);
   g_return_val_if_fail (LODE_IS_SEARCH_BACKEND (backend), NULL);
@@ -1563,6 +1565,32 @@ lode_searcher_search (LodeSearcher             *self,
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
+
+  if (!lode_search_backend_begin_read (backend, error))
+    return NULL;
+  response = search_snapshot (self, backend, options, query, unavailable, cancellable, error);
+  lode_search_backend_end_read (backend);
+
+  return response;
+}
+
+/* lode_searcher_search() on one snapshot of @backend. */
+static LodeSearchResponse *
+search_snapshot (LodeSearcher             *self,
+                 LodeSearchBackend        *backend,
+                 const LodeSearchOptions  *options,
+                 const LodeQueryVector    *query,
+                 const char               *unavailable,
+                 GCancellable             *cancellable,
+                 GError                  **error)
+{
+  g_autoptr(LodeSearchResponse) response = NULL;
+  g_autoptr(LodeQueryPlan) plan = NULL;
+  g_autoptr(GArray) dense = NULL;
+  g_autoptr(GError) dense_error = NULL;
+  g_autofree char *notice = NULL;
+  LodeSearchMode mode = options->mode;
+  Search search = { 0 };
 
   plan = _lode_query_plan_new (options->query, backend, error);
   if (plan == NULL)

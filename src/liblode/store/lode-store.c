@@ -391,6 +391,7 @@ struct _LodeStore
   RankAny       *rank_any;       /* (nullable): the term-at-a-time search under way */
   guint          was_reset : 1;
   guint          in_transaction : 1;
+  guint          in_read : 1;    /* a search's snapshot, see store_begin_read() */
   guint          read_only : 1;
   guint          damaged : 1;
   GHashTable    *doc_counts;     /* term → 1 + its document frequency, see doc_frequencies */
@@ -2858,6 +2859,38 @@ store_load_vectors (LodeSearchBackend  *backend,
                                   error);
 }
 
+static sqlite3_stmt *vector_stmt (LodeStore *self,
+                                  VectorStmt id);
+
+/* One read transaction for the whole of a search: its statements see one version of the
+ * index, and the connection takes its shared lock once instead of at each of them (a
+ * question's 600 candidate rows took 600 lock and unlock calls). */
+static gboolean
+store_begin_read (LodeSearchBackend  *backend,
+                  GError            **error)
+{
+  LodeStore *self = LODE_STORE (backend);
+
+  if (!sqlite3_get_autocommit (self->db))
+    return TRUE;
+  if (!run (self, vector_stmt (self, VSTMT_READ_BEGIN), error, "Cannot read the index"))
+    return FALSE;
+  self->in_read = TRUE;
+
+  return TRUE;
+}
+
+static void
+store_end_read (LodeSearchBackend *backend)
+{
+  LodeStore *self = LODE_STORE (backend);
+
+  if (!self->in_read)
+    return;
+  self->in_read = FALSE;
+  run (self, vector_stmt (self, VSTMT_READ_END), NULL, NULL);
+}
+
 static void
 lode_store_search_backend_init (LodeSearchBackendInterface *iface)
 {
@@ -2873,6 +2906,8 @@ lode_store_search_backend_init (LodeSearchBackendInterface *iface)
   iface->get_vector_dims = store_get_vector_dims;
   iface->load_vectors = store_load_vectors;
   iface->doc_frequencies = store_doc_frequencies;
+  iface->begin_read = store_begin_read;
+  iface->end_read = store_end_read;
 }
 
 /* Vectors and hybrid search (issue #4) */
@@ -3317,6 +3352,7 @@ lode_store_load_vectors (LodeStore            *self,
 {
   LodeVectorCursor to = { 0 };
   sqlite3_stmt *s;
+  gboolean own;
   int rc;
 
   g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
@@ -3325,7 +3361,9 @@ lode_store_load_vectors (LodeStore            *self,
   g_return_val_if_fail (func != NULL, FALSE);
   g_return_val_if_fail (!self->in_transaction, FALSE);
 
-  if (!run (self, vector_stmt (self, VSTMT_READ_BEGIN), error, "Cannot read vectors"))
+  /* Within a search's snapshot, that one is read. */
+  own = sqlite3_get_autocommit (self->db);
+  if (own && !run (self, vector_stmt (self, VSTMT_READ_BEGIN), error, "Cannot read vectors"))
     return FALSE;
 
   s = vector_stmt (self, VSTMT_CURSOR);
@@ -3342,11 +3380,12 @@ lode_store_load_vectors (LodeStore            *self,
   if (rc != SQLITE_ROW ||
       !load_vector_rows (self, model, dims, cursor, &to, func, user_data, error))
     {
-      run (self, vector_stmt (self, VSTMT_READ_END), NULL, NULL);
+      if (own)
+        run (self, vector_stmt (self, VSTMT_READ_END), NULL, NULL);
       return FALSE;
     }
 
-  if (!run (self, vector_stmt (self, VSTMT_READ_END), error, "Cannot read vectors"))
+  if (own && !run (self, vector_stmt (self, VSTMT_READ_END), error, "Cannot read vectors"))
     return FALSE;
 
   *cursor = to;
