@@ -231,6 +231,7 @@ def main():
             write(outdir, "declarations", (rel + "\n").encode() + body)
         write(outdir, "code-tokenizer", body)
         write(outdir, "wordpiece", body[:1024])
+        write(outdir, "sentencepiece", body[:1024])
 
     # Ignore rules against the repository's own paths.
     listing = "\n".join(paths[:200]).encode()
