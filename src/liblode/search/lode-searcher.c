@@ -67,14 +67,25 @@ struct _LodeSearcher
   guint             n_embeddable;     /* chunks that can have a vector, when last synced */
   gboolean          quantized;
 
-  /* How many files' names hold each token, for questions in words (see ensure_names): kept
-   * while the backend's version is names_version. */
-  GHashTable       *name_counts;      /* (nullable): token → count */
-  guint             n_files;
-  gint64            names_version;
+  /* Every file of the index, read once per version of it (see ensure_files): path queries
+   * match them in memory, questions in words count the tokens of their names. */
+  GPtrArray        *files;            /* (nullable) (element-type LodePathRow) */
+  char            **lower_paths;      /* the files' paths in ASCII lower case */
+  char           ***path_tokens;      /* (nullable): the tokens of each path, when needed;
+                                       * NULL-terminated */
+  GHashTable       *name_counts;      /* token → how many files' names hold it */
+  gint64            files_version;
 };
 
 G_DEFINE_FINAL_TYPE (LodeSearcher, lode_searcher, G_TYPE_OBJECT)
+
+static void
+clear_path_tokens (LodeSearcher *self)
+{
+  for (guint i = 0; self->path_tokens != NULL && self->path_tokens[i] != NULL; i++)
+    g_strfreev (self->path_tokens[i]);
+  g_clear_pointer (&self->path_tokens, g_free);
+}
 
 static void
 lode_searcher_finalize (GObject *object)
@@ -83,6 +94,9 @@ lode_searcher_finalize (GObject *object)
 
   g_clear_object (&self->vectors);
   g_free (self->vectors_model);
+  g_clear_pointer (&self->files, g_ptr_array_unref);
+  g_clear_pointer (&self->lower_paths, g_strfreev);
+  clear_path_tokens (self);
   g_clear_pointer (&self->name_counts, g_hash_table_unref);
 
   G_OBJECT_CLASS (lode_searcher_parent_class)->finalize (object);
@@ -195,6 +209,17 @@ compare_candidates (gconstpointer a,
     return by_path;
   return ca->row->start_line < cb->row->start_line ? -1 :
          ca->row->start_line > cb->row->start_line ? 1 : 0;
+}
+
+/* By score alone, best first. */
+static int
+compare_scores (gconstpointer a,
+                gconstpointer b)
+{
+  const Candidate *ca = a;
+  const Candidate *cb = b;
+
+  return ca->score > cb->score ? -1 : ca->score < cb->score ? 1 : 0;
 }
 
 /* Fills in the rows of @candidates and drops those that are gone or do not pass the
@@ -563,30 +588,36 @@ name_tokens (const char *path)
   return (char **) g_ptr_array_free (unique, FALSE);
 }
 
-/* Counts, once per version of the index, how many files' names hold each token: a token
- * few names hold says which file a question means. */
+/* Reads every file of the index once per version of it: their paths (also in lower case,
+ * for path queries) and how many files' names hold each token (a token few names hold says
+ * which file a question means). */
 static gboolean
-ensure_names (const Search  *search,
+ensure_files (const Search  *search,
               GError       **error)
 {
   LodeSearcher *self = search->searcher;
   gint64 version = lode_search_backend_get_version (search->backend);
   g_autoptr(GPtrArray) rows = NULL;
 
-  if (self->name_counts != NULL && self->names_version == version)
+  if (self->files != NULL && self->files_version == version)
     return TRUE;
 
   rows = lode_search_backend_find_paths (search->backend, "", NULL, error);
   if (rows == NULL)
     return FALSE;
 
+  clear_path_tokens (self);
+  g_clear_pointer (&self->files, g_ptr_array_unref);
+  g_clear_pointer (&self->lower_paths, g_strfreev);
   g_clear_pointer (&self->name_counts, g_hash_table_unref);
+  self->lower_paths = g_new0 (char *, rows->len + 1);
   self->name_counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   for (guint i = 0; i < rows->len; i++)
     {
       const LodePathRow *row = g_ptr_array_index (rows, i);
       g_auto(GStrv) tokens = name_tokens (row->path);
 
+      self->lower_paths[i] = g_ascii_strdown (row->path, -1);
       for (guint j = 0; tokens[j] != NULL; j++)
         {
           guint n = GPOINTER_TO_UINT (g_hash_table_lookup (self->name_counts, tokens[j]));
@@ -594,10 +625,24 @@ ensure_names (const Search  *search,
           g_hash_table_insert (self->name_counts, g_strdup (tokens[j]), GUINT_TO_POINTER (n + 1));
         }
     }
-  self->n_files = rows->len;
-  self->names_version = version;
+  self->files = g_steal_pointer (&rows);
+  self->files_version = version;
 
   return TRUE;
+}
+
+/* The tokens of every path, as the index's tokenizer cuts them, for path queries that match
+ * words; once per version of the index, after ensure_files(). */
+static void
+ensure_path_tokens (LodeSearcher *self)
+{
+  if (self->path_tokens != NULL)
+    return;
+
+  self->path_tokens = g_new0 (char **, self->files->len + 1);
+  for (guint i = 0; i < self->files->len; i++)
+    self->path_tokens[i] = lode_code_tokenize_to_strv (
+      ((const LodePathRow *) g_ptr_array_index (self->files, i))->path, LODE_TOKENIZE_SPLIT);
 }
 
 /* A file whose name holds a word of the question is more likely the one meant, the more so
@@ -619,7 +664,7 @@ name_evidence (const Search *search,
       if (!g_strv_contains ((const char *const *) tokens, group->term))
         continue;
       n = GPOINTER_TO_UINT (g_hash_table_lookup (self->name_counts, group->term));
-      evidence += group->weight * log ((self->n_files + 1.0) / MAX (n, 1));
+      evidence += group->weight * log ((self->files->len + 1.0) / MAX (n, 1));
     }
 
   return NAME_EVIDENCE_WEIGHT * evidence;
@@ -798,7 +843,7 @@ rank_lexical (Search   *search,
   apply_tiers (candidates);
   if (plan->kind == LODE_QUERY_NATURAL && plan->lexical != NULL)
     {
-      if (!ensure_names (search, error))
+      if (!ensure_files (search, error))
         return NULL;
       add_file_evidence (search, candidates);
       g_array_sort (candidates, compare_candidates);
@@ -1092,20 +1137,6 @@ search_lexical (Search   *search,
   return make_results (search, candidates, error);
 }
 
-/* Position of @needle in @haystack ignoring ASCII case, or NULL. */
-static const char *
-ascii_strcasestr (const char *haystack,
-                  const char *needle)
-{
-  gsize n = strlen (needle);
-
-  for (const char *p = haystack; *p != '\0'; p++)
-    if (g_ascii_strncasecmp (p, needle, n) == 0)
-      return p;
-
-  return NULL;
-}
-
 /* Path queries: paths that end with the query (best when it is a whole trailing component:
  * `lode-store.c` → src/liblode/lode-store.c) or contain it; then, if that is not enough,
  * files whose paths hold all of its words (`cli/main` → src/cli/lode-main.c would not,
@@ -1118,40 +1149,37 @@ search_paths (Search   *search,
 {
   g_autoptr(GArray) candidates = candidates_new ();
   g_autoptr(GHashTable) seen = g_hash_table_new (g_int64_hash, g_int64_equal);
-  g_autoptr(GPtrArray) paths = NULL;
-  const char *query = search->plan->path;
+  g_autofree char *query = NULL;
+  const char *typed = search->plan->path;
   gsize query_len;
 
   /* A leading "./" or "/" says nothing about the relative paths in the index. */
-  while (query[0] == '.' && query[1] == '/')
-    query += 2;
-  while (query[0] == '/')
-    query++;
+  while (typed[0] == '.' && typed[1] == '/')
+    typed += 2;
+  while (typed[0] == '/')
+    typed++;
+  query = g_ascii_strdown (typed, -1);
   query_len = strlen (query);
 
-  if (query_len > 0)
-    {
-      paths = lode_search_backend_find_paths (search->backend, query, &search->filter, error);
-      if (paths == NULL)
-        return NULL;
-    }
+  /* The index's paths are in memory: a path query reads no row but its results'. */
+  if (query_len > 0 && !ensure_files (search, error))
+    return NULL;
 
-  for (guint i = 0; paths != NULL && i < paths->len; i++)
+  for (guint i = 0; query_len > 0 && i < search->searcher->files->len; i++)
     {
-      LodePathRow *p = g_ptr_array_index (paths, i);
-      gsize path_len = strlen (p->path);
+      const LodePathRow *p = g_ptr_array_index (search->searcher->files, i);
+      const char *lower = search->searcher->lower_paths[i];
+      gsize path_len = strlen (lower);
       double score;
       Candidate c = { 0 };
 
-      if (p->first_chunk == 0)
+      if (p->first_chunk == 0 || strstr (lower, query) == NULL ||
+          !lode_search_filter_accepts (&search->filter, p->language, p->path))
         continue;
-      if (path_len >= query_len &&
-          g_ascii_strcasecmp (p->path + path_len - query_len, query) == 0)
-        score = (path_len == query_len || p->path[path_len - query_len - 1] == '/') ? 3.0 : 2.0;
-      else if (ascii_strcasestr (p->path, query) != NULL)
-        score = 1.0;
+      if (path_len >= query_len && strcmp (lower + path_len - query_len, query) == 0)
+        score = (path_len == query_len || lower[path_len - query_len - 1] == '/') ? 3.0 : 2.0;
       else
-        continue;
+        score = 1.0;
 
       c.chunk_id = p->first_chunk;
       /* Shorter paths first among equals: `main.c` over `t/helper/main.c`. */
@@ -1164,44 +1192,41 @@ search_paths (Search   *search,
   for (guint i = 0; i < candidates->len; i++)
     g_hash_table_add (seen, &g_array_index (candidates, Candidate, i).row->file_id);
 
-  /* Word matches, scored below 1/3; the first matching chunk of each file stands for it. */
-  if (candidates->len < search->limit && search->plan->lexical != NULL)
+  /* Files whose paths hold every word of the query (as the index's tokenizer cuts paths),
+   * scored below 1/3, shorter paths first; a file's first chunk stands for it. */
+  if (candidates->len < search->limit && search->plan->terms != NULL &&
+      search->plan->terms[0] != NULL && query_len > 0)
     {
+      LodeSearcher *self = search->searcher;
       g_autoptr(GArray) words = candidates_new ();
-      g_autoptr(GHashTable) firsts = g_hash_table_new (g_int64_hash, g_int64_equal);
 
-      if (!lexical_leg (search, SEARCH_MAX_CANDIDATES, words, NULL, error))
-        return NULL;
+      ensure_path_tokens (self);
+      for (guint i = 0; i < self->files->len; i++)
+        {
+          const LodePathRow *p = g_ptr_array_index (self->files, i);
+          gboolean all = TRUE;
+          Candidate c = { 0 };
+
+          if (p->first_chunk == 0 || g_hash_table_contains (seen, &p->file_id) ||
+              !lode_search_filter_accepts (&search->filter, p->language, p->path))
+            continue;
+          for (guint t = 0; all && search->plan->terms[t] != NULL; t++)
+            all = g_strv_contains ((const char *const *) self->path_tokens[i],
+                                   search->plan->terms[t]);
+          if (!all)
+            continue;
+          c.chunk_id = p->first_chunk;
+          c.score = (1.0 - MIN (strlen (p->path), 999) / 1000.0 * 0.5) / 4.0;
+          g_array_append_val (words, c);
+        }
+      g_array_sort (words, compare_scores);
+      if (words->len > SEARCH_MAX_CANDIDATES)
+        g_array_set_size (words, SEARCH_MAX_CANDIDATES);
       if (!load_candidates (search, words, error))
         return NULL;
-
-      for (guint i = 0; i < words->len; i++)
-        {
-          Candidate *w = &g_array_index (words, Candidate, i);
-          Candidate *first;
-
-          if (g_hash_table_contains (seen, &w->row->file_id))
-            continue;
-          first = g_hash_table_lookup (firsts, &w->row->file_id);
-          if (first == NULL)
-            g_hash_table_insert (firsts, &w->row->file_id, w);
-          else if (w->row->start_line < first->row->start_line)
-            {
-              w->relevance = MAX (w->relevance, first->relevance);
-              g_hash_table_insert (firsts, &w->row->file_id, w);
-            }
-        }
-
-      for (guint i = 0; i < words->len; i++)
-        {
-          Candidate *w = &g_array_index (words, Candidate, i);
-
-          if (g_hash_table_lookup (firsts, &w->row->file_id) != w)
-            continue;
-          w->score = w->relevance / (w->relevance + 1.0) / 3.0;
-          g_array_append_val (candidates, *w);
-          memset (w, 0, sizeof *w);
-        }
+      g_array_append_vals (candidates, words->data, words->len);
+      /* The rows moved to candidates. */
+      g_array_set_clear_func (words, NULL);
     }
 
   g_array_sort (candidates, compare_candidates);
