@@ -359,9 +359,11 @@ static const char *const stmt_sql[N_STMTS] = {
     "SELECT chunk_id, name, kind, container, signature, start_line, end_line FROM symbols "
     "WHERE file_id = (SELECT file_id FROM chunks WHERE id = ?1) AND chunk_id = ?1 "
     "ORDER BY start_line, end_line DESC",
+  /* The rows of a JSON array of chunk ids, in one statement (a question loads 600). */
   [STMT_CHUNK_META] =
     "SELECT c.start_line, c.end_line, c.kind, c.symbol, c.container, c.file_id, f.path, "
-    "f.language, c.signature FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id = ?1",
+    "f.language, c.signature, c.id FROM json_each (?1) j JOIN chunks c ON c.id = j.value "
+    "JOIN files f ON f.id = c.file_id",
   [STMT_BODY] = "SELECT body FROM chunks_fts WHERE rowid = ?1",
   [STMT_FIND_PATHS] =
     "SELECT f.id, f.path, f.language, "
@@ -2719,37 +2721,70 @@ store_fetch_chunks (LodeSearchBackend  *backend,
   LodeStore *self = LODE_STORE (backend);
   g_autoptr(GPtrArray) rows = g_ptr_array_new_full (n_chunks,
                                                     (GDestroyNotify) lode_chunk_row_free);
+  g_autoptr(GHashTable) position = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr(GString) ids = g_string_new ("[");
+  sqlite3_stmt *s;
+  int rc;
 
   for (guint i = 0; i < n_chunks; i++)
     {
-      sqlite3_stmt *s = stmt (self, STMT_CHUNK_META);
-      LodeChunkRow *row = NULL;
-      int rc;
+      g_string_append_printf (ids, "%s%" G_GINT64_FORMAT, i > 0 ? "," : "", chunk_ids[i]);
+      g_ptr_array_add (rows, NULL);
+      if (!g_hash_table_contains (position, &chunk_ids[i]))
+        g_hash_table_insert (position, (gpointer) &chunk_ids[i], GUINT_TO_POINTER (i));
+    }
+  g_string_append_c (ids, ']');
 
-      sqlite3_bind_int64 (s, 1, chunk_ids[i]);
-      rc = sqlite3_step (s);
-      if (rc == SQLITE_ROW)
-        {
-          row = g_new0 (LodeChunkRow, 1);
-          row->chunk_id = chunk_ids[i];
-          row->start_line = sqlite3_column_int (s, 0);
-          row->end_line = sqlite3_column_int (s, 1);
-          row->kind = dup_column_text (s, 2);
-          row->symbol = dup_column_text (s, 3);
-          row->container = dup_column_text (s, 4);
-          row->file_id = sqlite3_column_int64 (s, 5);
-          row->path = dup_column_text (s, 6);
-          row->language = dup_column_text (s, 7);
-          row->signature = dup_column_text (s, 8);
-        }
-      sqlite3_reset (s);
+  s = stmt (self, STMT_CHUNK_META);
+  bind_text (s, 1, ids->str);
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      gint64 id = sqlite3_column_int64 (s, 9);
+      gpointer at;
+      LodeChunkRow *row;
 
-      if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+      if (!g_hash_table_lookup_extended (position, &id, NULL, &at) ||
+          g_ptr_array_index (rows, GPOINTER_TO_UINT (at)) != NULL)
+        continue;
+      row = g_new0 (LodeChunkRow, 1);
+      row->chunk_id = id;
+      row->start_line = sqlite3_column_int (s, 0);
+      row->end_line = sqlite3_column_int (s, 1);
+      row->kind = dup_column_text (s, 2);
+      row->symbol = dup_column_text (s, 3);
+      row->container = dup_column_text (s, 4);
+      row->file_id = sqlite3_column_int64 (s, 5);
+      row->path = dup_column_text (s, 6);
+      row->language = dup_column_text (s, 7);
+      row->signature = dup_column_text (s, 8);
+      rows->pdata[GPOINTER_TO_UINT (at)] = row;
+    }
+  sqlite3_reset (s);
+
+  if (rc != SQLITE_DONE)
+    {
+      set_db_error (self, rc, error, "Cannot read a chunk");
+      return NULL;
+    }
+
+  /* An id asked for twice gets its row twice. */
+  for (guint i = 0; i < n_chunks; i++)
+    {
+      guint first = GPOINTER_TO_UINT (g_hash_table_lookup (position, &chunk_ids[i]));
+      const LodeChunkRow *row = g_ptr_array_index (rows, first);
+
+      if (first != i && row != NULL)
         {
-          set_db_error (self, rc, error, "Cannot read a chunk");
-          return NULL;
+          LodeChunkRow *copy = g_memdup2 (row, sizeof *row);
+
+          copy->path = g_strdup (row->path);
+          copy->language = g_strdup (row->language);
+          copy->kind = g_strdup (row->kind);
+          copy->symbol = g_strdup (row->symbol);
+          copy->container = g_strdup (row->container);
+          copy->signature = g_strdup (row->signature);
+          rows->pdata[i] = copy;
         }
-      g_ptr_array_add (rows, row);
     }
 
   return g_steal_pointer (&rows);
