@@ -1210,8 +1210,12 @@ search_paths (Search   *search,
           if (p->first_chunk == 0 || g_hash_table_contains (seen, &p->file_id) ||
               !lode_search_filter_accepts (&search->filter, p->language, p->path))
             continue;
+          /* An ASCII token of the path is a part of its lower-case form: most paths fail
+           * that test, which is cheaper than comparing their tokens. */
           for (guint t = 0; all && search->plan->terms[t] != NULL; t++)
-            all = g_strv_contains ((const char *const *) self->path_tokens[i],
+            all = (!g_str_is_ascii (search->plan->terms[t]) ||
+                   strstr (self->lower_paths[i], search->plan->terms[t]) != NULL) &&
+                  g_strv_contains ((const char *const *) self->path_tokens[i],
                                    search->plan->terms[t]);
           if (!all)
             continue;
