@@ -10,6 +10,8 @@
 
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "lode.h"
 #include "lode-artifact-chunker.h"
@@ -164,6 +166,77 @@ test_config (void)
   write_text (root, ".lode.json", "[1, 2");
   g_assert_null (lode_project_config_load (root, &error));
   g_assert_nonnull (strstr (error->message, "not valid JSON"));
+}
+
+static void
+config_refused (const char *root,
+                const char *why)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeProjectConfig) config = lode_project_config_load (root, &error);
+
+  g_assert_null (config);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, ".lode.json"));
+  if (strstr (error->message, why) == NULL)
+    g_error ("“%s” does not say “%s”", error->message, why);
+}
+
+static void
+config_hostile_child (void)
+{
+  g_autofree char *root = g_build_filename (g_get_user_cache_dir (), "hostile-config", NULL);
+  g_autofree char *path = g_build_filename (root, ".lode.json", NULL);
+  g_autoptr(GString) deep = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *large = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (root, 0700), ==, 0);
+
+  g_assert_cmpint (mkfifo (path, 0600), ==, 0);
+  config_refused (root, "not a regular file");
+  g_assert_cmpint (g_unlink (path), ==, 0);
+
+  g_assert_cmpint (symlink ("/dev/zero", path), ==, 0);
+  config_refused (root, "not a regular file");
+  g_assert_cmpint (g_unlink (path), ==, 0);
+
+  /* A regular file whose size says 0 and that never ends (read whole, it grew by 1.5 GB in
+   * 20 s): refused, whether for its size or for a read that is not a multiple of 8 bytes. */
+  if (g_file_test ("/proc/self/pagemap", G_FILE_TEST_EXISTS))
+    {
+      g_assert_cmpint (symlink ("/proc/self/pagemap", path), ==, 0);
+      config_refused (root, "Cannot read");
+      g_assert_cmpint (g_unlink (path), ==, 0);
+    }
+
+  large = g_strnfill (1024 * 1024 + 1, ' ');
+  g_file_set_contents (path, large, -1, &error);
+  g_assert_no_error (error);
+  config_refused (root, "larger than");
+
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (deep, '[');
+  g_file_set_contents (path, deep->str, deep->len, &error);
+  g_assert_no_error (error);
+  config_refused (root, "nested deeper");
+}
+
+/* The configuration files come with the project, and are read as input from outside: a FIFO
+ * in their place hung `lode index` (and SIGTERM with it), a link to /dev/zero grew without
+ * end, and 100,000 nested `[` overflowed json-glib's stack. Each is refused, naming the file. */
+static void
+test_config_hostile (void)
+{
+  if (g_test_subprocess ())
+    {
+      config_hostile_child ();
+      return;
+    }
+
+  /* A read that blocks never returns: the timeout turns that into a failure. */
+  g_test_trap_subprocess (NULL, 20 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
 }
 
 typedef struct
@@ -354,6 +427,7 @@ main (int    argc,
 
   g_test_add_func ("/lode/context/structure", test_structure);
   g_test_add_func ("/lode/context/config", test_config);
+  g_test_add_func ("/lode/context/config-hostile", test_config_hostile);
   g_test_add ("/lode/context/lifecycle", ContextFixture, NULL, context_setup, test_lifecycle,
               context_teardown);
 
