@@ -419,6 +419,56 @@ test_lifecycle (ContextFixture *fixture,
   g_assert_cmpstr (gone, ==, "database:indexed gone:missing protos:not_indexed");
 }
 
+/* An artifact's path comes from the project's configuration: a FIFO there hung
+ * codebase_context_index for good (SIGTERM with it), /dev/zero grew until memory ran out,
+ * and a JSON file of 100,000 nested `[` crashed it. The FIFO and the device are unreadable
+ * artifacts, the JSON file is indexed as text, and the others are indexed as usual. */
+static void
+test_hostile_artifacts (ContextFixture *fixture,
+                        gconstpointer   data)
+{
+  g_autofree char *fifo = g_build_filename (fixture->root, "notes.md", NULL);
+  g_autoptr(GString) deep = g_string_new (NULL);
+  g_autoptr(LodeToolResult) update = NULL;
+  g_autoptr(LodeToolResult) index = NULL;
+  g_autoptr(LodeToolResult) list = NULL;
+  g_autofree char *after = NULL;
+  JsonArray *artifacts;
+
+  if (!g_test_subprocess ())
+    {
+      /* A read that blocks never returns: the timeout turns that into a failure. */
+      g_test_trap_subprocess (NULL, 20 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+      g_test_trap_assert_passed ();
+      return;
+    }
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (deep, '[');
+  write_text (fixture->root, "deep.json", deep->str);
+  write_text (fixture->root, ".lode.json",
+              "{\"contextArtifacts\": [{\"name\": \"database\", \"path\": \"db/schema.sql\"}, "
+              "{\"name\": \"fifo\", \"path\": \"notes.md\"}, "
+              "{\"name\": \"zero\", \"path\": \"/dev/zero\"}, "
+              "{\"name\": \"deep\", \"path\": \"deep.json\"}]}");
+
+  update = call (fixture, "codebase_update", "{}");
+  index = call (fixture, "codebase_context_index", "{}");
+  after = states (fixture);
+  g_assert_cmpstr (after, ==, "database:indexed fifo:unreadable zero:unreadable deep:indexed "
+                              "protos:indexed api:missing");
+
+  list = call (fixture, "codebase_context", "{}");
+  artifacts = json_object_get_array_member (list->structured, "artifacts");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (artifacts, 1),
+                                                  "problem"), ==,
+                   "notes.md: not a regular file (FIFO)");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (artifacts, 2),
+                                                  "problem"), ==,
+                   "/dev/zero: not a regular file (character device)");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -430,6 +480,8 @@ main (int    argc,
   g_test_add_func ("/lode/context/config-hostile", test_config_hostile);
   g_test_add ("/lode/context/lifecycle", ContextFixture, NULL, context_setup, test_lifecycle,
               context_teardown);
+  g_test_add ("/lode/context/hostile-artifacts", ContextFixture, NULL, context_setup,
+              test_hostile_artifacts, context_teardown);
 
   return g_test_run ();
 }
