@@ -774,6 +774,16 @@ test_one_writer (void)
   g_assert_cmpuint (unchanged, ==, 3000);
 }
 
+static void
+assert_said_once (const char *text,
+                  const char *words)
+{
+  const char *first = strstr (text, words);
+
+  if (first == NULL || strstr (first + 1, words) != NULL)
+    g_error ("“%s” is not said once in: %s", words, text);
+}
+
 /* Overwrites everything of the index after its first page. */
 static void
 damage_index (const char *project_dir)
@@ -831,11 +841,16 @@ test_damaged_index (void)
   g_assert_cmpstr (json_object_get_string_member (object, "state"), ==, "damaged");
   g_assert_nonnull (strstr (json_object_get_string_member (object, "damage"), canonical));
   g_assert_nonnull (strstr (json_object_get_string_member (object, "damage"), "lode index"));
+  /* Said once: the reader's explanation was wrapped in the same words a second time. */
+  assert_said_once (json_object_get_string_member (object, "damage"), "cannot be used");
+  assert_said_once (json_object_get_string_member (object, "damage"), "Index the project again");
 
   lode (&search, "--no-daemon", "search", "-p", "damaged", "generated_function_7", NULL);
   g_assert_cmpint (search.status, ==, 1);
   g_assert_nonnull (strstr (search.err, "damaged"));
   g_assert_nonnull (strstr (search.err, canonical));
+  assert_said_once (search.err, "cannot be used");
+  assert_said_once (search.err, "Index the project again");
 
   lode (&again, "--no-daemon", "index", "--json", "damaged", NULL);
   g_assert_cmpint (again.status, ==, 0);
