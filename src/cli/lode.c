@@ -19,6 +19,7 @@
 #include "lode-cli-common.h"
 #include "lode-cli-local.h"
 #include "lode-client.h"
+#include "lode-json.h"
 
 /*
  * Most commands are tools of the registry with arguments taken from the command line: the
@@ -702,8 +703,18 @@ cmd_tool (const LodeConfig  *config,
   if (argc < 2 || argc > 3)
     return lode_cli_usage_error (context, _("Expected a tool name and its arguments"));
 
-  node = json_from_string (argc == 3 ? argv[2] : "{}", &error);
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+  /* Read as MCP messages and CallTool arguments are, so that the same text gets the same
+   * answer: json-glib alone overflowed its stack on 100,000 nested `[` and cut
+   * "ping\u0000x" to "ping". */
+  node = lode_json_parse (argc == 3 ? argv[2] : "{}", -1, &error);
+  if (node == NULL)
+    {
+      g_autofree char *message = g_strdup_printf (_("ARGUMENTS is not valid JSON: %s"),
+                                                  error->message);
+
+      return lode_cli_usage_error (context, message);
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (node))
     return lode_cli_usage_error (context, _("ARGUMENTS must be a JSON object"));
 
   return run_tool (config, argv[1], json_node_get_object (node), FALSE);

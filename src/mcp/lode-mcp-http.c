@@ -389,9 +389,25 @@ respond_rpc_error (LodeHttpRequest *request,
                    int              code,
                    const char      *text)
 {
-  g_autofree char *escaped = g_strescape (text, NULL);
-  char *body = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"error\":{\"code\":%d,"
-                                "\"message\":\"%s\"}}", code, escaped);
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  char *body;
+
+  /* The message may quote the request (a number, a name): JSON's escapes, not C's, which
+   * write non-ASCII bytes as octal and made the body unreadable. */
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "jsonrpc");
+  json_builder_add_string_value (builder, "2.0");
+  json_builder_set_member_name (builder, "error");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "code");
+  json_builder_add_int_value (builder, code);
+  json_builder_set_member_name (builder, "message");
+  json_builder_add_string_value (builder, text);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+  body = lode_json_to_string (root, FALSE);
 
   lode_http_request_respond (request, SOUP_STATUS_BAD_REQUEST, "application/json",
                              g_bytes_new_take (body, strlen (body)));

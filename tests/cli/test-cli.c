@@ -193,6 +193,26 @@ test_errors (void)
   lode (&missing, "index", "/nonexistent/lode/path", NULL);
   g_assert_cmpint (missing.status, ==, 1);
   g_assert_nonnull (strstr (missing.err, "/nonexistent/lode/path"));
+
+  /* `lode tool` reads its arguments as MCP messages are read: 100,000 nested `[` crashed it
+   * (SIGSEGV), "ping\u0000x" was searched as "ping", and 1e400 was not refused as a
+   * number out of range, as MCP and the daemon refuse it. */
+  {
+    g_autofree char *nested = g_strnfill (100000, '[');
+    g_auto(Run) deep = { 0 };
+    g_auto(Run) nul = { 0 };
+    g_auto(Run) huge = { 0 };
+
+    lode (&deep, "tool", "codebase_about", nested, NULL);
+    g_assert_cmpint (deep.status, ==, 2);
+    g_assert_nonnull (strstr (deep.err, "nested deeper than 128 levels"));
+    lode (&nul, "tool", "codebase_search", "{\"query\": \"ping\\u0000x\"}", NULL);
+    g_assert_cmpint (nul.status, ==, 2);
+    g_assert_nonnull (strstr (nul.err, "U+0000"));
+    lode (&huge, "tool", "codebase_search", "{\"query\": \"x\", \"limit\": 1e400}", NULL);
+    g_assert_cmpint (huge.status, ==, 2);
+    g_assert_nonnull (strstr (huge.err, "the number 1e400 at byte 24 is out of range"));
+  }
 }
 
 /* The report of `lode index --json`: the job's, as codebase_index returns it. */
@@ -754,6 +774,16 @@ test_one_writer (void)
   g_assert_cmpuint (unchanged, ==, 3000);
 }
 
+static void
+assert_said_once (const char *text,
+                  const char *words)
+{
+  const char *first = strstr (text, words);
+
+  if (first == NULL || strstr (first + 1, words) != NULL)
+    g_error ("“%s” is not said once in: %s", words, text);
+}
+
 /* Overwrites everything of the index after its first page. */
 static void
 damage_index (const char *project_dir)
@@ -811,11 +841,16 @@ test_damaged_index (void)
   g_assert_cmpstr (json_object_get_string_member (object, "state"), ==, "damaged");
   g_assert_nonnull (strstr (json_object_get_string_member (object, "damage"), canonical));
   g_assert_nonnull (strstr (json_object_get_string_member (object, "damage"), "lode index"));
+  /* Said once: the reader's explanation was wrapped in the same words a second time. */
+  assert_said_once (json_object_get_string_member (object, "damage"), "cannot be used");
+  assert_said_once (json_object_get_string_member (object, "damage"), "Index the project again");
 
   lode (&search, "--no-daemon", "search", "-p", "damaged", "generated_function_7", NULL);
   g_assert_cmpint (search.status, ==, 1);
   g_assert_nonnull (strstr (search.err, "damaged"));
   g_assert_nonnull (strstr (search.err, canonical));
+  assert_said_once (search.err, "cannot be used");
+  assert_said_once (search.err, "Index the project again");
 
   lode (&again, "--no-daemon", "index", "--json", "damaged", NULL);
   g_assert_cmpint (again.status, ==, 0);

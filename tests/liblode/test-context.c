@@ -10,6 +10,8 @@
 
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "lode.h"
 #include "lode-artifact-chunker.h"
@@ -164,6 +166,77 @@ test_config (void)
   write_text (root, ".lode.json", "[1, 2");
   g_assert_null (lode_project_config_load (root, &error));
   g_assert_nonnull (strstr (error->message, "not valid JSON"));
+}
+
+static void
+config_refused (const char *root,
+                const char *why)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeProjectConfig) config = lode_project_config_load (root, &error);
+
+  g_assert_null (config);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, ".lode.json"));
+  if (strstr (error->message, why) == NULL)
+    g_error ("“%s” does not say “%s”", error->message, why);
+}
+
+static void
+config_hostile_child (void)
+{
+  g_autofree char *root = g_build_filename (g_get_user_cache_dir (), "hostile-config", NULL);
+  g_autofree char *path = g_build_filename (root, ".lode.json", NULL);
+  g_autoptr(GString) deep = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *large = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (root, 0700), ==, 0);
+
+  g_assert_cmpint (mkfifo (path, 0600), ==, 0);
+  config_refused (root, "not a regular file");
+  g_assert_cmpint (g_unlink (path), ==, 0);
+
+  g_assert_cmpint (symlink ("/dev/zero", path), ==, 0);
+  config_refused (root, "not a regular file");
+  g_assert_cmpint (g_unlink (path), ==, 0);
+
+  /* A regular file whose size says 0 and that never ends (read whole, it grew by 1.5 GB in
+   * 20 s): refused, whether for its size or for a read that is not a multiple of 8 bytes. */
+  if (g_file_test ("/proc/self/pagemap", G_FILE_TEST_EXISTS))
+    {
+      g_assert_cmpint (symlink ("/proc/self/pagemap", path), ==, 0);
+      config_refused (root, "Cannot read");
+      g_assert_cmpint (g_unlink (path), ==, 0);
+    }
+
+  large = g_strnfill (1024 * 1024 + 1, ' ');
+  g_file_set_contents (path, large, -1, &error);
+  g_assert_no_error (error);
+  config_refused (root, "larger than");
+
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (deep, '[');
+  g_file_set_contents (path, deep->str, deep->len, &error);
+  g_assert_no_error (error);
+  config_refused (root, "nested deeper");
+}
+
+/* The configuration files come with the project, and are read as input from outside: a FIFO
+ * in their place hung `lode index` (and SIGTERM with it), a link to /dev/zero grew without
+ * end, and 100,000 nested `[` overflowed json-glib's stack. Each is refused, naming the file. */
+static void
+test_config_hostile (void)
+{
+  if (g_test_subprocess ())
+    {
+      config_hostile_child ();
+      return;
+    }
+
+  /* A read that blocks never returns: the timeout turns that into a failure. */
+  g_test_trap_subprocess (NULL, 20 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
 }
 
 typedef struct
@@ -346,6 +419,56 @@ test_lifecycle (ContextFixture *fixture,
   g_assert_cmpstr (gone, ==, "database:indexed gone:missing protos:not_indexed");
 }
 
+/* An artifact's path comes from the project's configuration: a FIFO there hung
+ * codebase_context_index for good (SIGTERM with it), /dev/zero grew until memory ran out,
+ * and a JSON file of 100,000 nested `[` crashed it. The FIFO and the device are unreadable
+ * artifacts, the JSON file is indexed as text, and the others are indexed as usual. */
+static void
+test_hostile_artifacts (ContextFixture *fixture,
+                        gconstpointer   data)
+{
+  g_autofree char *fifo = g_build_filename (fixture->root, "notes.md", NULL);
+  g_autoptr(GString) deep = g_string_new (NULL);
+  g_autoptr(LodeToolResult) update = NULL;
+  g_autoptr(LodeToolResult) index = NULL;
+  g_autoptr(LodeToolResult) list = NULL;
+  g_autofree char *after = NULL;
+  JsonArray *artifacts;
+
+  if (!g_test_subprocess ())
+    {
+      /* A read that blocks never returns: the timeout turns that into a failure. */
+      g_test_trap_subprocess (NULL, 20 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+      g_test_trap_assert_passed ();
+      return;
+    }
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (deep, '[');
+  write_text (fixture->root, "deep.json", deep->str);
+  write_text (fixture->root, ".lode.json",
+              "{\"contextArtifacts\": [{\"name\": \"database\", \"path\": \"db/schema.sql\"}, "
+              "{\"name\": \"fifo\", \"path\": \"notes.md\"}, "
+              "{\"name\": \"zero\", \"path\": \"/dev/zero\"}, "
+              "{\"name\": \"deep\", \"path\": \"deep.json\"}]}");
+
+  update = call (fixture, "codebase_update", "{}");
+  index = call (fixture, "codebase_context_index", "{}");
+  after = states (fixture);
+  g_assert_cmpstr (after, ==, "database:indexed fifo:unreadable zero:unreadable deep:indexed "
+                              "protos:indexed api:missing");
+
+  list = call (fixture, "codebase_context", "{}");
+  artifacts = json_object_get_array_member (list->structured, "artifacts");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (artifacts, 1),
+                                                  "problem"), ==,
+                   "notes.md: not a regular file (FIFO)");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (artifacts, 2),
+                                                  "problem"), ==,
+                   "/dev/zero: not a regular file (character device)");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -354,8 +477,11 @@ main (int    argc,
 
   g_test_add_func ("/lode/context/structure", test_structure);
   g_test_add_func ("/lode/context/config", test_config);
+  g_test_add_func ("/lode/context/config-hostile", test_config_hostile);
   g_test_add ("/lode/context/lifecycle", ContextFixture, NULL, context_setup, test_lifecycle,
               context_teardown);
+  g_test_add ("/lode/context/hostile-artifacts", ContextFixture, NULL, context_setup,
+              test_hostile_artifacts, context_teardown);
 
   return g_test_run ();
 }

@@ -158,6 +158,40 @@ test_malformed (void)
   g_assert_nonnull (error);
 }
 
+/* json-glib reads C comments, single-quoted strings and hexadecimal numbers. A quote inside
+ * a comment hid the 100,000 `[` after it from the depth count, and lode-mcp crashed; a quote
+ * in a single-quoted string hid `\u0000`; a hexadecimal id wrapped around to -1. What is not
+ * JSON is refused before json-glib sees it. */
+static void
+test_not_json (void)
+{
+  g_autoptr(GString) hidden = g_string_new ("/*\"*/");
+  g_autoptr(JsonNode) bom = NULL;
+  g_autoptr(JsonNode) words = NULL;
+
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (hidden, '[');
+  g_string_append (hidden, "/*\"*/");
+  parse_refused (hidden->str, hidden->len, "not JSON");
+
+  parse_refused ("{\"id\":1,\"method\":\"ping\"} /* c */", -1, "not JSON");
+  parse_refused ("{'method':'ping'}", -1, "not JSON");
+  parse_refused ("['\"', \"\\u0000\", '\"']", -1, "not JSON");
+  parse_refused ("{\"id\":0x1FFFFFFFFFFFFFFFFFFFF}", -1, "“x1FFFFFFFFFFFFFFFFFFFF”");
+  parse_refused ("{\"id\":0x10}", -1, "not JSON");
+  parse_refused ("[Infinity]", -1, "“Infinity”");
+  parse_refused ("[nan]", -1, "not JSON");
+  parse_refused ("[.5]", -1, "not JSON");
+
+  /* What JSON allows still parses: its words, whitespace, and a byte-order mark first. */
+  words = parse_ok (" [true,\tfalse,\r\nnull, -1.5e3, \"/* ' 0x \"]\n");
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (words)), ==, 5);
+  g_assert_cmpstr (json_array_get_string_element (json_node_get_array (words), 4), ==,
+                   "/* ' 0x ");
+  bom = parse_ok ("\xef\xbb\xbf{\"a\":1}");
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (bom));
+}
+
 /* Indexed text holding U+001F made --json output and MCP replies unparseable. */
 static void
 test_output (void)
@@ -227,6 +261,7 @@ main (int   argc,
   g_test_add_func ("/lode/json/numbers", test_numbers);
   g_test_add_func ("/lode/json/escapes", test_escapes);
   g_test_add_func ("/lode/json/malformed", test_malformed);
+  g_test_add_func ("/lode/json/not-json", test_not_json);
   g_test_add_func ("/lode/json/output", test_output);
 
   return g_test_run ();

@@ -124,6 +124,14 @@ describe("HTTP transport", () => {
       assert.equal(deep.status, 400);
       assert.equal((await deep.json()).error.code, -32700);
     }
+    // An error message quoting the request with a non-ASCII character ("…" after a long
+    // number) was escaped the C way (\342\200\246): the body was not JSON.
+    const long = await post(server.url,
+      `{"jsonrpc":"2.0","id":${"1".repeat(50)},"method":"ping"}`, { "MCP-Session-Id": sessionId });
+    assert.equal(long.status, 400);
+    const longError = (await long.json()).error;
+    assert.equal(longError.code, -32700);
+    assert.match(longError.message, /^the number 1{40}\u2026 at byte 22 is out of range$/);
     const ping = await post(server.url, { jsonrpc: "2.0", id: 10, method: "ping" },
       { "MCP-Session-Id": sessionId });
     assert.deepEqual((await ping.json()).result, {});

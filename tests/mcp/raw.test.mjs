@@ -228,6 +228,10 @@ describe("stdio protocol", () => {
       assertError(await server.anonymousError(), -32700);
       server.write("{\"a\":".repeat(100000) + "\n");
       assertError(await server.anonymousError(), -32700);
+      // json-glib reads C comments: a quote inside one hid the nesting after it from the
+      // depth check, and lode-mcp crashed. What is not JSON is refused.
+      server.write("/*\"*/" + "[".repeat(100000) + "/*\"*/\n");
+      assertError(await server.anonymousError(), -32700);
       assert.deepEqual((await server.request(1, "ping")).result, {});
 
       // "ping\u0000x" was answered as "ping": refused, not truncated.
@@ -236,6 +240,9 @@ describe("stdio protocol", () => {
 
       // Ids beyond 64-bit integers wrapped around (2^64 came back as -1): refused.
       server.write("{\"jsonrpc\":\"2.0\",\"id\":18446744073709551616,\"method\":\"ping\"}\n");
+      assertError(await server.anonymousError(), -32700);
+      // json-glib reads hexadecimal numbers too, and 0x1FFFFFFFFFFFFFFFFFFFF wrapped the same way.
+      server.write("{\"jsonrpc\":\"2.0\",\"id\":0x1FFFFFFFFFFFFFFFFFFFF,\"method\":\"ping\"}\n");
       assertError(await server.anonymousError(), -32700);
       server.write("{\"jsonrpc\":\"2.0\",\"id\":9223372036854775807,\"method\":\"ping\"}\n");
       await server.next((m) => "result" in m, "the response to the largest id");

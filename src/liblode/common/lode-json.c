@@ -33,6 +33,13 @@
  * - It escapes control characters below U+001F but writes U+001F itself raw, which is
  *   invalid JSON, and writes infinities and NaNs as bare words. lode_json_to_string()
  *   escapes the one and writes null for the others.
+ * - Its scanner (GScanner's) reads more than JSON: C comments, single-quoted strings and
+ *   hexadecimal numbers. A comment or a single-quoted string can hide a `"` from the scan
+ *   below, and with it the brackets, NULs and numbers that follow (a comment holding a
+ *   quote, 100,000 `[`, then another such comment crashed lode-mcp), and
+ *   `0x1FFFFFFFFFFFFFFFF` wraps around. Outside strings only JSON's own tokens are let
+ *   through: whitespace, structure, numbers, `true`, `false` and `null` (and a byte-order
+ *   mark at the start, which json-glib skips).
  *
  * The scan before parsing is linear and each of its steps consumes at least one byte.
  */
@@ -168,6 +175,37 @@ out_of_range:
   return NULL;
 }
 
+/* Past `true`, `false` or `null` at @p; anything else outside a string is not JSON. */
+static const char *
+scan_word (const char  *data,
+           const char  *p,
+           const char  *end,
+           GError     **error)
+{
+  static const char * const words[] = { "true", "false", "null" };
+  const char *start = p;
+
+  if (p == data && end - p >= 3 && memcmp (p, "\xef\xbb\xbf", 3) == 0)
+    return p + 3;
+
+  while (p < end && (g_ascii_isalnum (*p) || *p == '_'))
+    p++;
+  for (guint i = 0; i < G_N_ELEMENTS (words); i++)
+    if ((gsize) (p - start) == strlen (words[i]) && memcmp (start, words[i], p - start) == 0)
+      return p;
+
+  if (p == start)
+    g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+                 "unexpected character at byte %" G_GSIZE_FORMAT ": not JSON",
+                 (gsize) (start - data));
+  else
+    g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+                 "unexpected “%.*s”%s at byte %" G_GSIZE_FORMAT ": not JSON",
+                 (int) MIN (p - start, 40), start, p - start > 40 ? "…" : "",
+                 (gsize) (start - data));
+  return NULL;
+}
+
 /* Checks @data for what json-glib would mishandle (see above). Returns FALSE with @error set
  * for what is refused; *@copy is set when lone surrogates had to be replaced. */
 static gboolean
@@ -222,8 +260,19 @@ prescan (const char  *data,
             return FALSE;
           break;
 
-        default:
+        case ' ':
+        case '\t':
+        case '\n':
+        case '\r':
+        case ',':
+        case ':':
           p++;
+          break;
+
+        default:
+          p = scan_word (data, p, end, error);
+          if (p == NULL)
+            return FALSE;
           break;
         }
     }

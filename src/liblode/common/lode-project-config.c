@@ -8,8 +8,12 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "lode-error.h"
 #include "lode-json.h"
@@ -19,7 +23,11 @@
  * `.lode.json` ({"includeVendored": bool, "contextArtifacts": [{name, path, description}]})
  * and SocratiCode's `.socraticodecontextartifacts.json` ({"artifacts": […]}, the same
  * entries), so that a project set up for SocratiCode works as it is. Both are small; a file
- * larger than MAX_CONFIG_BYTES is refused rather than read. */
+ * larger than MAX_CONFIG_BYTES is refused rather than read. They come with the project, so
+ * they are read as any input from outside: only regular files, opened without blocking (a
+ * FIFO in their place hung `lode index`), with the size cap enforced while reading (a link
+ * to /dev/zero grew without end), and parsed with lode_json_parse (100,000 nested `[`
+ * overflowed json-glib's stack). */
 
 #define MAX_CONFIG_BYTES (1024 * 1024)
 #define MAX_NAME_BYTES   256
@@ -58,6 +66,70 @@ project_config_new (void)
   return config;
 }
 
+/* The contents of the regular file @path, at most MAX_CONFIG_BYTES; a G_FILE_ERROR
+ * otherwise (G_FILE_ERROR_NOENT when there is none). */
+static gboolean
+read_small_file (const char  *path,
+                 char       **contents,
+                 gsize       *length,
+                 GError     **error)
+{
+  g_autofree char *buf = g_malloc (MAX_CONFIG_BYTES + 2);
+  struct stat st;
+  gsize done = 0;
+  int fd;
+
+  fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error_literal (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                           g_strerror (saved_errno));
+      return FALSE;
+    }
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      g_set_error_literal (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "not a regular file");
+      close (fd);
+      return FALSE;
+    }
+
+  /* One byte past the cap tells a file that is too large, whatever st_size says. */
+  while (done <= MAX_CONFIG_BYTES)
+    {
+      gssize n = read (fd, buf + done, MAX_CONFIG_BYTES + 1 - done);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved_errno = errno;
+
+          g_set_error_literal (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                               g_strerror (saved_errno));
+          close (fd);
+          return FALSE;
+        }
+      if (n == 0)
+        break;
+      done += n;
+    }
+  close (fd);
+
+  if (done > MAX_CONFIG_BYTES)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "larger than %d bytes",
+                   MAX_CONFIG_BYTES);
+      return FALSE;
+    }
+
+  buf[done] = '\0';
+  *length = done;
+  *contents = g_steal_pointer (&buf);
+  return TRUE;
+}
+
 /* Reads @name at @root; FALSE with an error when it exists but cannot be used, TRUE with
  * *@root_node NULL when it does not exist. */
 static gboolean
@@ -69,11 +141,11 @@ read_json (const char  *root,
   g_autofree char *path = g_build_filename (root, name, NULL);
   g_autofree char *text = NULL;
   g_autoptr(GError) local_error = NULL;
-  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(JsonNode) node = NULL;
   gsize len = 0;
 
   *root_node = NULL;
-  if (!g_file_get_contents (path, &text, &len, &local_error))
+  if (!read_small_file (path, &text, &len, &local_error))
     {
       if (g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
         return TRUE;
@@ -81,28 +153,22 @@ read_json (const char  *root,
                    local_error->message);
       return FALSE;
     }
-  if (len > MAX_CONFIG_BYTES)
-    {
-      g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
-                   "%s is larger than %d bytes", path, MAX_CONFIG_BYTES);
-      return FALSE;
-    }
 
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, text, len, &local_error))
+  node = lode_json_parse (text, len, &local_error);
+  if (node == NULL)
     {
       g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT, "%s is not valid JSON: %s",
                    path, local_error->message);
       return FALSE;
     }
-  if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  if (!JSON_NODE_HOLDS_OBJECT (node))
     {
       g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
                    "%s must hold a JSON object", path);
       return FALSE;
     }
 
-  *root_node = json_node_ref (json_parser_get_root (parser));
+  *root_node = g_steal_pointer (&node);
   return TRUE;
 }
 

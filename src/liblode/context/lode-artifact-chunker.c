@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "lode-artifact-chunker.h"
+#include "lode-json.h"
 
 /*
  * A context artifact is searched for the piece that answers a question: the table, the
@@ -773,11 +774,9 @@ lode_artifact_chunk_text (const char *path,
     chunk_openapi_yaml (&doc);
   else if (has_suffix_nocase (path, ".json"))
     {
-      g_autoptr(JsonParser) parser = json_parser_new ();
-      JsonNode *root = NULL;
+      /* An artifact is input from outside: 100,000 nested `[` overflowed json-glib's stack. */
+      g_autoptr(JsonNode) root = lode_json_parse (text, len, NULL);
 
-      if (json_parser_load_from_data (parser, text, len, NULL))
-        root = json_parser_get_root (parser);
       if (root != NULL && JSON_NODE_HOLDS_OBJECT (root) &&
           (json_object_has_member (json_node_get_object (root), "openapi") ||
            json_object_has_member (json_node_get_object (root), "swagger")))

@@ -737,21 +737,26 @@ lode_project_index_with (LodeProject            *self,
 }
 
 /* A damaged index (found on opening it, or by a query that read a broken page) gets the
- * project's name and the remedy, for every front end. */
+ * project's name and the remedy, for every front end, once: dup_reader() explains what it
+ * finds, and status and search explain what their queries find after it. */
 static void
 explain_damage (LodeProject  *self,
                 GError      **error)
 {
   g_autoptr(GError) damage = NULL;
+  g_autofree char *prefix = NULL;
 
   if (error == NULL || !g_error_matches (*error, LODE_ERROR, LODE_ERROR_DAMAGED))
+    return;
+  prefix = g_strdup_printf ("The index of %s cannot be used: ", self->root);
+  if (g_str_has_prefix ((*error)->message, prefix))
     return;
 
   damage = g_steal_pointer (error);
   g_set_error (error, LODE_ERROR, LODE_ERROR_DAMAGED,
-               "The index of %s cannot be used: %s. Index the project again (codebase_index, "
-               "or `lode index %s`): the damaged file is kept aside and the index is rebuilt "
-               "from scratch.", self->root, damage->message, self->root);
+               "%s%s. Index the project again (codebase_index, or `lode index %s`): the "
+               "damaged file is kept aside and the index is rebuilt from scratch.", prefix,
+               damage->message, self->root);
 }
 
 /* The SQLite half of dup_reader(). */
