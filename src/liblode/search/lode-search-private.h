@@ -36,6 +36,31 @@ char          *_lode_search_snippet   (const char    *body,
                                        guint          from_line,
                                        guint         *first_line);
 
+/* Where the query terms are in a chunk's text, for attributing the match to one of its
+ * declarations: for each term that occurs, how many of the lines before line l hold it
+ * (a prefix count), so that whether lines first … last hold it is a subtraction. The text is
+ * lower-cased and searched once per term, not once per declaration and line: a header
+ * chunk can hold hundreds of declarations. */
+typedef struct
+{
+  guint  n_lines;
+  guint  n_terms;    /* terms that occur in the text */
+  guint *counts;     /* n_terms rows of n_lines + 1 counts */
+} LodeTermLines;
+
+void  _lode_term_lines_init  (LodeTermLines       *tl,
+                              const char          *body,
+                              const char *const   *terms);
+guint _lode_term_lines_count (const LodeTermLines *tl,
+                              guint                first,
+                              guint                last);
+void  _lode_term_lines_clear (LodeTermLines       *tl);
+
+/* What kind of file a path (relative to the project) names: lode-path-kinds.c. */
+gboolean _lode_path_is_test          (const char *path);
+gboolean _lode_path_is_generated     (const char *path);
+gboolean _lode_path_is_documentation (const char *path);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeQueryPlan, _lode_query_plan_free)
 
 G_END_DECLS

@@ -1084,3 +1084,97 @@ _lode_search_snippet (const char        *body,
 
   return g_utf8_make_valid (raw, -1);
 }
+
+/* Where the query terms are in a text: see LodeTermLines. */
+void
+_lode_term_lines_init (LodeTermLines      *tl,
+                       const char         *body,
+                       const char *const  *terms)
+{
+  g_autofree char *lower = g_ascii_strdown (body, -1);
+  g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (gsize));
+  g_autofree guint *row = NULL;
+  GArray *counts = g_array_new (FALSE, FALSE, sizeof (guint));
+  gsize zero = 0;
+
+  g_array_append_val (starts, zero);
+  for (const char *p = lower; *p != '\0'; p++)
+    if (*p == '\n')
+      {
+        gsize next = p - lower + 1;
+
+        g_array_append_val (starts, next);
+      }
+  tl->n_lines = starts->len;
+  tl->n_terms = 0;
+  row = g_new (guint, tl->n_lines + 1);
+
+  for (guint t = 0; terms != NULL && terms[t] != NULL; t++)
+    {
+      const char *term = terms[t];
+      guint line = 0;
+      gboolean found = FALSE;
+
+      /* A term never spans lines; the empty term is in every line. */
+      if (strchr (term, '\n') != NULL)
+        continue;
+      memset (row, 0, sizeof (guint) * (tl->n_lines + 1));
+      if (term[0] == '\0')
+        {
+          for (guint l = 0; l < tl->n_lines; l++)
+            row[l + 1] = 1;
+          found = TRUE;
+        }
+      else
+        for (const char *hit = strstr (lower, term); hit != NULL; )
+          {
+            gsize offset = hit - lower;
+
+            while (line + 1 < tl->n_lines && g_array_index (starts, gsize, line + 1) <= offset)
+              line++;
+            row[line + 1] = 1;
+            found = TRUE;
+            if (line + 1 == tl->n_lines)
+              break;
+            /* One hit per line is enough: go on from the next line. */
+            hit = strstr (lower + g_array_index (starts, gsize, line + 1), term);
+          }
+      if (!found)
+        continue;
+      for (guint l = 0; l < tl->n_lines; l++)
+        row[l + 1] += row[l];
+      g_array_append_vals (counts, row, tl->n_lines + 1);
+      tl->n_terms++;
+    }
+
+  tl->counts = (guint *) (void *) g_array_free (counts, FALSE);
+}
+
+/* How many of the terms lines @first … @last (0-based) hold. */
+guint
+_lode_term_lines_count (const LodeTermLines *tl,
+                        guint                first,
+                        guint                last)
+{
+  guint n = 0;
+
+  if (first >= tl->n_lines)
+    return 0;
+  last = MIN (last, tl->n_lines - 1);
+  if (last < first)
+    return 0;
+  for (guint t = 0; t < tl->n_terms; t++)
+    {
+      const guint *row = tl->counts + (gsize) t * (tl->n_lines + 1);
+
+      n += row[last + 1] > row[first];
+    }
+
+  return n;
+}
+
+void
+_lode_term_lines_clear (LodeTermLines *tl)
+{
+  g_clear_pointer (&tl->counts, g_free);
+}

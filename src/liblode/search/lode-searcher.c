@@ -411,101 +411,6 @@ symbol_leg (Search      *search,
   return TRUE;
 }
 
-static gboolean
-has_path_component (const char         *path,
-                    const char *const  *names)
-{
-  for (guint i = 0; names[i] != NULL; i++)
-    {
-      gsize n = strlen (names[i]);
-
-      for (const char *p = path; p != NULL; p = strchr (p, '/'), p = p != NULL ? p + 1 : NULL)
-        if (g_ascii_strncasecmp (p, names[i], n) == 0 && p[n] == '/')
-          return TRUE;
-    }
-
-  return FALSE;
-}
-
-/* Whether one of the first two components of @path is one of @names: where documentation
- * and example folders live (`docs/`, `contrib/examples/`). Deeper, such a name is usually a
- * namespace, as in Java's `src/main/java/com/example/`. */
-static gboolean
-has_leading_component (const char         *path,
-                       const char *const  *names)
-{
-  const char *second = strchr (path, '/');
-
-  for (guint i = 0; names[i] != NULL; i++)
-    {
-      gsize n = strlen (names[i]);
-
-      if ((g_ascii_strncasecmp (path, names[i], n) == 0 && path[n] == '/') ||
-          (second != NULL && g_ascii_strncasecmp (second + 1, names[i], n) == 0 &&
-           second[1 + n] == '/'))
-        return TRUE;
-    }
-
-  return FALSE;
-}
-
-static gboolean
-is_test_path (const char *path,
-              const char *base)
-{
-  return g_str_has_prefix (path, "test/") || g_str_has_prefix (path, "tests/") ||
-         strstr (path, "/test/") != NULL || strstr (path, "/tests/") != NULL ||
-         strstr (path, "/__tests__/") != NULL || strstr (path, "/testdata/") != NULL ||
-         g_str_has_prefix (base, "test_") || strstr (base, "_test.") != NULL ||
-         strstr (base, ".test.") != NULL || strstr (base, ".spec.") != NULL ||
-         strstr (base, "Test.") != NULL || strstr (base, "Tests.") != NULL;
-}
-
-/* Code nobody edits by hand in this tree: copies of other projects, build output, generated
- * sources, lock files, and libraries bundled under their version (jquery-3.5.1.js). */
-static gboolean
-is_generated_path (const char *path,
-                   const char *base)
-{
-  static const char *const dirs[] = {
-    "vendor", "vendored", "third_party", "third-party", "thirdparty", "node_modules",
-    "bower_components", "generated", "__generated__", "gen", "dist", NULL,
-  };
-  static const char *const suffixes[] = {
-    ".min.js", ".min.css", "_pb2.py", "_pb2_grpc.py", ".pb.go", ".pb.cc", ".pb.h", ".pb.c",
-    ".pb-c.c", ".pb-c.h", "_generated.go", ".generated.cs", ".g.dart", ".designer.cs",
-  };
-  static const char *const names[] = {
-    "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "cargo.lock", "go.sum",
-    "poetry.lock", "composer.lock", "gemfile.lock",
-  };
-  g_autofree char *lower = g_ascii_strdown (base, -1);
-  const char *dash = strrchr (lower, '-');
-
-  if (has_path_component (path, dirs))
-    return TRUE;
-  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
-    if (g_str_has_suffix (lower, suffixes[i]))
-      return TRUE;
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    if (strcmp (lower, names[i]) == 0)
-      return TRUE;
-
-  /* name-1.2.3.ext: a version of at least two numbers before the extension. */
-  if (dash != NULL && g_ascii_isdigit (dash[1]))
-    {
-      const char *p = dash + 1;
-      guint dots = 0;
-
-      for (; g_ascii_isdigit (*p) || (*p == '.' && g_ascii_isdigit (p[1])); p++)
-        dots += *p == '.';
-      if (dots >= 1 && *p == '.')
-        return TRUE;
-    }
-
-  return FALSE;
-}
-
 /* Tests, documentation, plain text, generated and vendored code, and the code of
  * documentation and example folders answer a question in words less often than the code
  * they describe: each of these counts SECONDARY_FACTOR times, and prose once more for a long
@@ -518,26 +423,21 @@ static double
 secondary_factor (const Search       *search,
                   const LodeChunkRow *row)
 {
-  static const char *const example_dirs[] = {
-    "doc", "docs", "documentation", "example", "examples", "sample", "samples", NULL,
-  };
   const char *path = row->path != NULL ? row->path : "";
-  const char *base = strrchr (path, '/');
   const LodeLexicalQuery *lexical = search->plan->lexical;
   double factor = 1.0;
 
-  base = base != NULL ? base + 1 : path;
   if (g_strcmp0 (row->language, "markdown") == 0 || g_strcmp0 (row->language, "text") == 0)
     {
       factor *= SECONDARY_FACTOR;
       if (lexical != NULL && lexical->groups->len >= LONG_QUERY_TERMS)
         factor *= SECONDARY_FACTOR;
     }
-  if (is_test_path (path, base) && !search->about_tests)
+  if (_lode_path_is_test (path) && !search->about_tests)
     factor *= SECONDARY_FACTOR;
-  if (is_generated_path (path, base))
+  if (_lode_path_is_generated (path))
     factor *= SECONDARY_FACTOR;
-  if (has_leading_component (path, example_dirs))
+  if (_lode_path_is_documentation (path))
     factor *= SECONDARY_FACTOR;
 
   return factor;
@@ -854,105 +754,6 @@ rank_lexical (Search   *search,
   return g_steal_pointer (&candidates);
 }
 
-/* Where the query terms are in a chunk's text, for attributing the match to one of its
- * declarations: for each term that occurs, how many of the lines before line l hold it
- * (a prefix count), so that whether lines first … last hold it is a subtraction. The text is
- * lower-cased and searched once per term, not once per declaration and line: a header
- * chunk can hold hundreds of declarations. */
-typedef struct
-{
-  guint  n_lines;
-  guint  n_terms;    /* terms that occur in the text */
-  guint *counts;     /* n_terms rows of n_lines + 1 counts */
-} TermLines;
-
-static void
-term_lines_init (TermLines          *tl,
-                 const char         *body,
-                 const char *const  *terms)
-{
-  g_autofree char *lower = g_ascii_strdown (body, -1);
-  g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (gsize));
-  g_autofree guint *row = NULL;
-  GArray *counts = g_array_new (FALSE, FALSE, sizeof (guint));
-  gsize zero = 0;
-
-  g_array_append_val (starts, zero);
-  for (const char *p = lower; *p != '\0'; p++)
-    if (*p == '\n')
-      {
-        gsize next = p - lower + 1;
-
-        g_array_append_val (starts, next);
-      }
-  tl->n_lines = starts->len;
-  tl->n_terms = 0;
-  row = g_new (guint, tl->n_lines + 1);
-
-  for (guint t = 0; terms != NULL && terms[t] != NULL; t++)
-    {
-      const char *term = terms[t];
-      guint line = 0;
-      gboolean found = FALSE;
-
-      /* A term never spans lines; the empty term is in every line. */
-      if (strchr (term, '\n') != NULL)
-        continue;
-      memset (row, 0, sizeof (guint) * (tl->n_lines + 1));
-      if (term[0] == '\0')
-        {
-          for (guint l = 0; l < tl->n_lines; l++)
-            row[l + 1] = 1;
-          found = TRUE;
-        }
-      else
-        for (const char *hit = strstr (lower, term); hit != NULL; )
-          {
-            gsize offset = hit - lower;
-
-            while (line + 1 < tl->n_lines && g_array_index (starts, gsize, line + 1) <= offset)
-              line++;
-            row[line + 1] = 1;
-            found = TRUE;
-            if (line + 1 == tl->n_lines)
-              break;
-            /* One hit per line is enough: go on from the next line. */
-            hit = strstr (lower + g_array_index (starts, gsize, line + 1), term);
-          }
-      if (!found)
-        continue;
-      for (guint l = 0; l < tl->n_lines; l++)
-        row[l + 1] += row[l];
-      g_array_append_vals (counts, row, tl->n_lines + 1);
-      tl->n_terms++;
-    }
-
-  tl->counts = (guint *) (void *) g_array_free (counts, FALSE);
-}
-
-/* How many of the terms lines @first … @last (0-based) hold. */
-static guint
-term_lines_count (const TermLines *tl,
-                  guint            first,
-                  guint            last)
-{
-  guint n = 0;
-
-  if (first >= tl->n_lines)
-    return 0;
-  last = MIN (last, tl->n_lines - 1);
-  if (last < first)
-    return 0;
-  for (guint t = 0; t < tl->n_terms; t++)
-    {
-      const guint *row = tl->counts + (gsize) t * (tl->n_lines + 1);
-
-      n += row[last + 1] > row[first];
-    }
-
-  return n;
-}
-
 /* Which of the declarations a chunk holds the match lies in: for an identifier query the
  * one of that name; otherwise the one whose lines hold the most query terms, the innermost
  * among equals (a method rather than its class). NULL when the chunk's own symbol stands. */
@@ -962,7 +763,7 @@ attribute (const Search       *search,
            GPtrArray          *symbols,
            const char         *body)
 {
-  TermLines tl = { 0 };
+  LodeTermLines tl = { 0 };
   const LodeSymbolRow *best = NULL;
   guint best_hits = 0;
 
@@ -984,13 +785,13 @@ attribute (const Search       *search,
   if (symbols->len == 1)
     return g_ptr_array_index (symbols, 0);
 
-  term_lines_init (&tl, body, (const char *const *) search->plan->terms);
+  _lode_term_lines_init (&tl, body, (const char *const *) search->plan->terms);
   for (guint i = 0; i < symbols->len; i++)
     {
       const LodeSymbolRow *symbol = g_ptr_array_index (symbols, i);
       guint first = symbol->start_line > row->start_line ? symbol->start_line - row->start_line
                                                           : 0;
-      guint hits = term_lines_count (&tl, first, symbol->end_line - row->start_line);
+      guint hits = _lode_term_lines_count (&tl, first, symbol->end_line - row->start_line);
 
       /* Symbols come by start line, outer before inner: ≥ lets a method win over its class. */
       if (best == NULL || hits > best_hits ||
@@ -1001,7 +802,7 @@ attribute (const Search       *search,
           best_hits = hits;
         }
     }
-  g_free (tl.counts);
+  _lode_term_lines_clear (&tl);
 
   return best;
 }
