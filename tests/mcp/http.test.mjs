@@ -173,6 +173,36 @@ describe("HTTP transport", () => {
   });
 });
 
+describe("HTTP without a token", () => {
+  let server;
+
+  before(async () => {
+    server = await startHttp(["--no-token"], serverEnv(tempDir()));
+  });
+
+  after(async () => {
+    await stopChild(server.child);
+    assert.equal(server.stdout(), "");
+  });
+
+  test("100,000 nested arrays or objects are refused, before and in a session", async () => {
+    for (const nested of ["[".repeat(100000), "{\"a\":".repeat(100000)]) {
+      const first = await post(server.url, nested);
+      assert.equal(first.status, 400);
+      assert.equal((await first.json()).error.code, -32700);
+    }
+    const sessionId = await openSession(server.url);
+    for (const nested of ["[".repeat(100000), "{\"a\":".repeat(100000)]) {
+      const deep = await post(server.url, nested, { "MCP-Session-Id": sessionId });
+      assert.equal(deep.status, 400);
+      assert.equal((await deep.json()).error.code, -32700);
+    }
+    const ping = await post(server.url, { jsonrpc: "2.0", id: 1, method: "ping" },
+      { "MCP-Session-Id": sessionId });
+    assert.deepEqual((await ping.json()).result, {});
+  });
+});
+
 describe("HTTP bearer token", () => {
   let server;
 
