@@ -346,6 +346,11 @@ test_raw_text (Fixture       *fixture,
   g_autofree char *arguments = g_strdup_printf ("{\"query\": \"unit_separator_marker\", "
                                                 "\"projectPath\": \"%s\", "
                                                 "\"mode\": \"lexical\"}", fixture->root);
+  g_autofree char *lone = g_strdup_printf ("{\"query\": \"unit_separator_marker \\ud800\", "
+                                           "\"projectPath\": \"%s\", "
+                                           "\"mode\": \"lexical\"}", fixture->root);
+  g_autofree char *nul = g_strdup_printf ("{\"query\": \"unit_separator\\u0000marker\", "
+                                          "\"projectPath\": \"%s\"}", fixture->root);
 
   write_file (fixture->root, "src/controls.txt", "unit_separator_marker \x1f between\n");
   index_tree_files (fixture, 4);
@@ -355,6 +360,24 @@ test_raw_text (Fixture       *fixture,
   g_assert_no_error (error);
   g_assert_null (strchr (reply, 0x1f));
   g_assert_nonnull (strstr (reply, "\\u001f"));
+  g_clear_pointer (&reply, g_free);
+
+  /* An escaped lone surrogate is read as U+FFFD: the reply, which quotes the query, is
+   * UTF-8 (it was a GLib-CRITICAL and "[Invalid UTF-8]"). */
+  g_assert_true (lode_dbus_daemon1_call_call_tool_sync (fixture->proxy, "codebase_search",
+                                                        lone, no_options (), &reply, NULL,
+                                                        &error));
+  g_assert_no_error (error);
+  g_assert_true (g_utf8_validate (reply, -1, NULL));
+  g_assert_nonnull (strstr (reply, "unit_separator_marker"));
+  g_assert_null (strstr (reply, "[Invalid UTF-8]"));
+
+  /* An escaped NUL would cut the query short: refused. */
+  g_assert_false (lode_dbus_daemon1_call_call_tool_sync (fixture->proxy, "codebase_search",
+                                                         nul, no_options (), NULL, NULL,
+                                                         &error));
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "U+0000"));
 }
 
 /* CallTool runs the registry in the daemon: the same structured results as the tools in
