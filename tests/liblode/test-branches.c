@@ -461,6 +461,41 @@ test_prune (Fixture       *fixture,
   g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
   g_assert_true (data_file_exists (fixture, "branch-main.db"));
   g_assert_true (finds (fixture, "mainline_marker", "src/beta.c"));
+
+  /* A name to prune is a branch name, never a path: names that would climb out of the
+   * project's index folder, or name a file elsewhere, have no index, and nothing is deleted
+   * (the name is escaped into a file name: `/` and a leading `.` never reach the file
+   * system). */
+  {
+    g_autofree char *victim = g_build_filename (fixture->tmp, "victim.db", NULL);
+    g_autofree char *beside = g_build_filename (fixture->config->data_dir, "projects",
+                                                "victim.db", NULL);
+    const char *names[] = {
+      "../victim", "../../victim", "../index", "kept/../main", ".", "..", NULL, NULL
+    };
+
+    names[6] = victim;
+    g_clear_error (&error);
+    test_write_file (fixture->tmp, "victim.db", "not an index");
+    test_write_file (fixture->config->data_dir, "projects/victim.db", "not an index");
+    for (guint i = 0; names[i] != NULL; i++)
+      {
+        g_autofree char *prune = g_strdup_printf ("{\"prune\": [\"%s\"]}", names[i]);
+        g_autoptr(JsonNode) node = json_from_string (prune, NULL);
+        g_autoptr(LodeToolResult) result = NULL;
+
+        result = lode_tool_registry_call (registry, "codebase_branches",
+                                          json_node_get_object (node), fixture->root, NULL,
+                                          &error);
+        g_assert_no_error (error);
+        g_assert_true (result->is_error);
+        g_assert_nonnull (strstr (result->text, "has no index"));
+      }
+    g_assert_true (g_file_test (victim, G_FILE_TEST_EXISTS));
+    g_assert_true (g_file_test (beside, G_FILE_TEST_EXISTS));
+    g_assert_true (data_file_exists (fixture, "branch-kept.db"));
+    g_assert_true (data_file_exists (fixture, "branch-main.db"));
+  }
 }
 
 /* With the setting off, a git work tree has its one index.db, as ever. */

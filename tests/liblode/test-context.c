@@ -365,17 +365,18 @@ test_lifecycle (ContextFixture *fixture,
   g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (results, 0),
                                                     "score"), ==, 1.0);
 
-  /* An artifact outside the tree is searched as context, never as code. */
+  /* An artifact is searched as context, never as code: indexing it leaves the code index as
+   * it was. (Artifacts lie inside the project: /lode/context/confinement.) */
   {
-    g_autofree char *outside = g_build_filename (fixture->root, "..", "shared", NULL);
     g_autoptr(LodeToolResult) glossary = NULL;
 
-    write_text (outside, "glossary.md", "# Glossary\n\nA quiddity is a returned parcel.\n");
+    write_text (fixture->root, "shared/glossary.md",
+                "# Glossary\n\nA quiddity is a returned parcel.\n");
     write_text (fixture->root, ".lode.json",
                 "{\"contextArtifacts\": [{\"name\": \"database\", \"path\": \"db/schema.sql\"}, "
                 "{\"name\": \"api\", \"path\": \"api/openapi.yaml\"}, "
                 "{\"name\": \"docs\", \"path\": \"docs\"}, "
-                "{\"name\": \"glossary\", \"path\": \"../shared/glossary.md\"}]}");
+                "{\"name\": \"glossary\", \"path\": \"shared/glossary.md\"}]}");
     glossary = call (fixture, "codebase_context_search", "{\"query\": \"quiddity\"}");
     g_assert_cmpstr (first_title (glossary), ==, "Glossary");
     code = call (fixture, "codebase_search", "{\"query\": \"quiddity\", \"mode\": \"lexical\"}");
@@ -421,8 +422,9 @@ test_lifecycle (ContextFixture *fixture,
 
 /* An artifact's path comes from the project's configuration: a FIFO there hung
  * codebase_context_index for good (SIGTERM with it), /dev/zero grew until memory ran out,
- * and a JSON file of 100,000 nested `[` crashed it. The FIFO and the device are unreadable
- * artifacts, the JSON file is indexed as text, and the others are indexed as usual. */
+ * and a JSON file of 100,000 nested `[` crashed it. The FIFO and the device (outside the
+ * project, so refused before it is opened) are unreadable artifacts, the JSON file is
+ * indexed as text, and the others are indexed as usual. */
 static void
 test_hostile_artifacts (ContextFixture *fixture,
                         gconstpointer   data)
@@ -466,7 +468,149 @@ test_hostile_artifacts (ContextFixture *fixture,
                    "notes.md: not a regular file (FIFO)");
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (artifacts, 2),
                                                   "problem"), ==,
-                   "/dev/zero: not a regular file (character device)");
+                   "Artifact “zero” is refused: /dev/zero lies outside the project, and "
+                   "context artifacts must lie inside it");
+}
+
+static JsonObject *
+artifact_named (JsonObject *list,
+                const char *name)
+{
+  JsonArray *artifacts = json_object_get_array_member (list, "artifacts");
+
+  for (guint i = 0; i < json_array_get_length (artifacts); i++)
+    {
+      JsonObject *a = json_array_get_object_element (artifacts, i);
+
+      if (g_strcmp0 (json_object_get_string_member (a, "name"), name) == 0)
+        return a;
+    }
+  g_error ("No artifact %s", name);
+}
+
+/* Neither @result's text nor its structured content holds @needle. */
+static void
+assert_no_leak (LodeToolResult *result,
+                const char     *needle)
+{
+  g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), result->structured);
+  g_autofree char *structured = json_to_string (node, FALSE);
+
+  if (strstr (result->text, needle) != NULL || strstr (structured, needle) != NULL)
+    g_error ("“%s” leaked: %s", needle, structured);
+}
+
+/* A hostile repository's .lode.json (or .socraticodecontextartifacts.json) names files
+ * outside the project: absolute, through `..`, through a link inside the project to a file
+ * or a folder outside. Each is refused with a problem that names it and says why, nothing
+ * of what lies outside is indexed or returned, and the artifacts inside are indexed as
+ * ever. An artifact indexed before that becomes a link to the outside leaves the index. */
+static void
+test_confinement (ContextFixture *fixture,
+                  gconstpointer   data)
+{
+  g_autofree char *outside = g_build_filename (g_get_user_cache_dir (), "outside", NULL);
+  g_autofree char *secret = g_build_filename (outside, "id_rsa.md", NULL);
+  g_autofree char *config = NULL;
+  g_autofree char *link = NULL;
+  g_autofree char *after = NULL;
+  g_autofree char *linked = NULL;
+  g_autoptr(LodeToolResult) update = NULL;
+  g_autoptr(LodeToolResult) index = NULL;
+  g_autoptr(LodeToolResult) list = NULL;
+  g_autoptr(LodeToolResult) search = NULL;
+  g_autoptr(LodeToolResult) inside = NULL;
+  g_autoptr(LodeToolResult) reindex = NULL;
+  g_autoptr(LodeToolResult) relist = NULL;
+  g_autoptr(LodeToolResult) gone = NULL;
+  struct
+  {
+    const char *name;
+    const char *why;
+  } refused[] = {
+    { "absolute", "lies outside the project" },
+    { "dotdot", "lies outside the project" },
+    { "climbing", "lies outside the project" },
+    { "linked", "leads outside the project through a symbolic link" },
+    { "linked-dir", "leads outside the project through a symbolic link" },
+    { "socraticode", "lies outside the project" },
+  };
+
+  /* Searched for by the word, looked for in the answers by the rest. */
+  write_text (outside, "id_rsa.md",
+              "# Private key\n\nzanzibarquokka -----BEGIN OPENSSH PRIVATE KEY-----\n");
+  write_text (outside, "keys/more.md", "# More\n\nzanzibarquokka OPENSSH PRIVATE KEY\n");
+  write_text (fixture->root, "notes/readme.md", "# Notes\n\nA parcel note.\n");
+  link = g_build_filename (fixture->root, "secret.md", NULL);
+  g_assert_cmpint (symlink (secret, link), ==, 0);
+  g_clear_pointer (&link, g_free);
+  link = g_build_filename (fixture->root, "keys", NULL);
+  g_assert_cmpint (symlink ("../outside/keys", link), ==, 0);
+  g_clear_pointer (&link, g_free);
+  /* A folder inside: a link in it to the outside is left out, the rest indexed. */
+  link = g_build_filename (fixture->root, "notes", "leak.md", NULL);
+  g_assert_cmpint (symlink (secret, link), ==, 0);
+
+  config = g_strdup_printf ("{\"contextArtifacts\": ["
+                            "{\"name\": \"database\", \"path\": \"db/schema.sql\"}, "
+                            "{\"name\": \"absolute\", \"path\": \"%s\"}, "
+                            "{\"name\": \"dotdot\", \"path\": \"../outside/id_rsa.md\"}, "
+                            "{\"name\": \"climbing\", "
+                            "\"path\": \"db/../../outside/id_rsa.md\"}, "
+                            "{\"name\": \"linked\", \"path\": \"secret.md\"}, "
+                            "{\"name\": \"linked-dir\", \"path\": \"keys\"}, "
+                            "{\"name\": \"notes\", \"path\": \"notes\"}]}", secret);
+  write_text (fixture->root, ".lode.json", config);
+  write_text (fixture->root, ".socraticodecontextartifacts.json",
+              "{\"artifacts\": [{\"name\": \"socraticode\", "
+              "\"path\": \"../../outside/id_rsa.md\"}]}");
+
+  update = call (fixture, "codebase_update", "{}");
+  index = call (fixture, "codebase_context_index", "{}");
+  assert_no_leak (index, "OPENSSH PRIVATE");
+  after = states (fixture);
+  g_assert_cmpstr (after, ==, "database:indexed absolute:unreadable dotdot:unreadable "
+                              "climbing:unreadable linked:unreadable linked-dir:unreadable "
+                              "notes:indexed socraticode:unreadable");
+
+  list = call (fixture, "codebase_context", "{}");
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      JsonObject *a = artifact_named (list->structured, refused[i].name);
+      const char *problem = json_object_get_string_member (a, "problem");
+      g_autofree char *named = g_strdup_printf ("Artifact “%s” is refused: ", refused[i].name);
+
+      g_assert_true (g_str_has_prefix (problem, named));
+      g_assert_nonnull (strstr (problem, refused[i].why));
+      g_assert_nonnull (strstr (problem, "context artifacts must lie inside it"));
+      g_assert_cmpint (json_object_get_int_member (a, "files"), ==, 0);
+      g_assert_nonnull (strstr (list->text, named));
+    }
+  g_assert_cmpint (json_object_get_int_member (artifact_named (list->structured, "notes"),
+                                               "files"), ==, 1);
+
+  search = call (fixture, "codebase_context_search", "{\"query\": \"zanzibarquokka\"}");
+  g_assert_cmpint (json_object_get_int_member (search->structured, "total"), ==, 0);
+  assert_no_leak (search, "OPENSSH PRIVATE");
+  inside = call (fixture, "codebase_context_search", "{\"query\": \"parcel note users\"}");
+  g_assert_cmpint (json_object_get_int_member (inside->structured, "total"), >, 0);
+  assert_no_leak (inside, "OPENSSH PRIVATE");
+
+  /* The schema, indexed, becomes a link to the outside: refused, and gone from the index. */
+  g_clear_pointer (&link, g_free);
+  link = g_build_filename (fixture->root, "db", "schema.sql", NULL);
+  g_assert_cmpint (g_unlink (link), ==, 0);
+  g_assert_cmpint (symlink (secret, link), ==, 0);
+  reindex = call (fixture, "codebase_context_index", "{}");
+  assert_no_leak (reindex, "OPENSSH PRIVATE");
+  relist = call (fixture, "codebase_context", "{}");
+  linked = test_artifact_states (relist->structured);
+  g_assert_true (g_str_has_prefix (linked, "database:unreadable "));
+  g_assert_cmpint (json_object_get_int_member (artifact_named (relist->structured, "database"),
+                                               "chunks"), ==, 0);
+  gone = call (fixture, "codebase_context_search",
+               "{\"query\": \"users email zanzibarquokka\", \"artifactName\": \"database\"}");
+  g_assert_cmpint (json_object_get_int_member (gone->structured, "total"), ==, 0);
 }
 
 int
@@ -482,6 +626,8 @@ main (int    argc,
               context_teardown);
   g_test_add ("/lode/context/hostile-artifacts", ContextFixture, NULL, context_setup,
               test_hostile_artifacts, context_teardown);
+  g_test_add ("/lode/context/confinement", ContextFixture, NULL, context_setup,
+              test_confinement, context_teardown);
 
   return g_test_run ();
 }

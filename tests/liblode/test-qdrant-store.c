@@ -1779,7 +1779,8 @@ test_migrate_keeps_old_copy (Fixture       *fixture,
 /* ---- context artifacts -------------------------------------------------------------------- */
 
 /* The shop fixture (tests/liblode/fixtures/context) in a folder of its own, with a glossary
- * beside the tree (an artifact outside it). Returns the tree; @tmp gets the folder. */
+ * the code index leaves out (.lodeignore): an artifact whose words only context search can
+ * find. Returns the tree; @tmp gets the folder. */
 static char *
 make_shop (char **tmp)
 {
@@ -1793,13 +1794,14 @@ make_shop (char **tmp)
   root = g_build_filename (folder, "shop", NULL);
   test_copy_tree (g_test_get_filename (G_TEST_DIST, "liblode", "fixtures", "context", NULL),
                   root);
-  test_write_file (folder, "shared/glossary.md",
+  test_write_file (root, "shared/glossary.md",
                    "# Glossary\n\nA quiddity is a returned parcel.\n");
+  test_write_file (root, ".lodeignore", "shared/\n");
   test_write_file (root, ".lode.json",
                    "{\"contextArtifacts\": [{\"name\": \"database\", \"path\": \"db/schema.sql\"}, "
                    "{\"name\": \"api\", \"path\": \"api/openapi.yaml\"}, "
                    "{\"name\": \"docs\", \"path\": \"docs\"}, "
-                   "{\"name\": \"glossary\", \"path\": \"../shared/glossary.md\"}]}");
+                   "{\"name\": \"glossary\", \"path\": \"shared/glossary.md\"}]}");
   *tmp = g_steal_pointer (&folder);
   return root;
 }

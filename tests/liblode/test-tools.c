@@ -814,6 +814,136 @@ test_confinement (ToolsFixture  *fixture,
   g_assert_cmpstr (found, ==, "");
 }
 
+/* Calls @tool; whether it answers or fails, neither its text nor its structured result holds
+ * @needle. */
+static void
+call_no_leak (ToolsFixture *fixture,
+              const char   *tool,
+              const char   *json,
+              const char   *needle)
+{
+  g_autoptr(JsonObject) arguments = arguments_from (json);
+  g_autoptr(LodeToolResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *structured = NULL;
+
+  result = lode_tool_registry_call (fixture->registry, tool, arguments, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (result);
+  if (result->structured != NULL)
+    {
+      g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), result->structured);
+
+      structured = json_to_string (node, FALSE);
+    }
+  if (strstr (result->text, needle) != NULL ||
+      (structured != NULL && strstr (structured, needle) != NULL))
+    g_error ("%s %s: “%s” leaked: %s", tool, json, needle, result->text);
+}
+
+/* A project beside a folder outside it, reached by links from inside: to a file, to the
+ * folder, and a relative #include that climbs out. */
+static void
+write_confined_tree (const char *root,
+                     const char *outside)
+{
+  write_tree_file (outside, "secret.c",
+                   "struct outside_secret_type { int leaked_field_marker; };\n"
+                   "int outside_secret_token (void) { return 424242; }\n");
+  write_tree_file (outside, "secret.h", "int outside_secret_header (int leaked_param_marker);\n");
+  write_tree_file (root, "src/inside.c", "#include \"../../outside/secret.h\"\n"
+                   "struct inside_type { int inside_field; };\n"
+                   "int inside_function (void) { return 1; }\n");
+  write_tree_file (root, "src/victim.c", "int victim_function (void) { return 3; }\n");
+  make_symlink ("../outside/secret.c", root, "secret_link.c");
+  make_symlink ("../outside", root, "outside_dir");
+}
+
+/* The symbol tools answer from the index, which holds nothing of the outside: not by name,
+ * nor when the package (a file or a folder for C, Go, Python…) is a path that leads out
+ * through `..`, an absolute path or a link. codebase_symbol_references takes no path; it is
+ * asked by name. */
+static void
+test_confinement_symbols (ToolsFixture  *fixture,
+                          gconstpointer  data)
+{
+  g_autofree char *base = g_build_filename (g_get_user_cache_dir (), "confinement", NULL);
+  g_autofree char *root = g_build_filename (base, "project", NULL);
+  g_autofree char *outside = g_build_filename (base, "outside", NULL);
+  g_autofree char *args = g_strdup_printf ("{\"projectPath\": \"%s\"}", root);
+  g_autofree char *absolute_file = g_build_filename (outside, "secret.c", NULL);
+  g_autofree char *inside_args = NULL;
+  g_autoptr(LodeToolResult) update = NULL;
+  g_autoptr(LodeToolResult) inside = NULL;
+  g_autoptr(LodeToolResult) inside_type = NULL;
+  g_autoptr(LodeToolResult) inside_exports = NULL;
+  const char *packages[] = {
+    "../outside/secret.c", "src/../../outside/secret.c", "outside_dir/secret.c",
+    "outside_dir", "secret_link.c", "../outside", "..", NULL, NULL, NULL
+  };
+  /* Each asked for by name, and looked for in the answer by what only its definition holds. */
+  const char *names[][3] = {
+    { "find_type_definition", "type_name\": \"outside_secret_type", "leaked_field_marker" },
+    { "get_function_details", "function_name\": \"outside_secret_token", "424242" },
+    { "get_function_details", "function_name\": \"outside_secret_header", "leaked_param_marker" },
+  };
+
+  packages[7] = absolute_file;
+  packages[8] = outside;
+  write_confined_tree (root, outside);
+  update = call_ok (fixture, "codebase_update", args, NULL);
+
+  /* The tools work: what is inside is found. */
+  inside_args = g_strdup_printf ("{\"projectPath\": \"%s\", \"function_name\": "
+                                 "\"inside_function\", \"output_format\": \"json\"}", root);
+  inside = call_ok (fixture, "get_function_details", inside_args, NULL);
+  g_clear_pointer (&inside_args, g_free);
+  inside_args = g_strdup_printf ("{\"projectPath\": \"%s\", \"type_name\": \"inside_type\"}",
+                                 root);
+  inside_type = call_ok (fixture, "find_type_definition", inside_args, NULL);
+  g_assert_nonnull (strstr (inside_type->text, "inside_field"));
+  g_clear_pointer (&inside_args, g_free);
+  inside_args = g_strdup_printf ("{\"projectPath\": \"%s\", \"package\": \"src/inside.c\"}",
+                                 root);
+  inside_exports = call_ok (fixture, "list_package_exports", inside_args, NULL);
+  g_assert_nonnull (strstr (inside_exports->text, "inside_function"));
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *by_name = g_strdup_printf ("{\"projectPath\": \"%s\", \"%s\"}", root,
+                                                  names[i][1]);
+
+      call_no_leak (fixture, names[i][0], by_name, names[i][2]);
+      for (guint p = 0; packages[p] != NULL; p++)
+        {
+          g_autofree char *in_package = g_strdup_printf ("{\"projectPath\": \"%s\", \"%s\", "
+                                                         "\"package\": \"%s\"}", root,
+                                                         names[i][1], packages[p]);
+
+          call_no_leak (fixture, names[i][0], in_package, names[i][2]);
+        }
+    }
+  for (guint p = 0; packages[p] != NULL; p++)
+    {
+      g_autofree char *exports = g_strdup_printf ("{\"projectPath\": \"%s\", \"package\": "
+                                                  "\"%s\", \"output_format\": \"json\"}",
+                                                  root, packages[p]);
+
+      call_no_leak (fixture, "list_package_exports", exports, "outside_secret");
+    }
+  for (guint i = 0; i < 3; i++)
+    {
+      const char *symbol = i == 0 ? "outside_secret_token" : i == 1 ? "outside_secret_type"
+                                                                    : "outside_secret_header";
+      g_autofree char *references = g_strdup_printf ("{\"projectPath\": \"%s\", \"symbol\": "
+                                                     "\"%s\"}", root, symbol);
+      g_autoptr(LodeToolResult) result = call_ok (fixture, "codebase_symbol_references",
+                                                  references, NULL);
+
+      g_assert_cmpint (json_object_get_int_member (result->structured, "total"), ==, 0);
+    }
+}
+
 typedef struct
 {
   GCancellable   *cancellable;
@@ -992,6 +1122,97 @@ run_async (ToolsFixture *fixture,
   while (!call->done)
     g_main_context_iteration (NULL, TRUE);
   g_source_remove (watchdog);
+}
+
+static gboolean
+tick_cb (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the default main context for @msec. */
+static void
+run_for (guint msec)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (msec, tick_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* While a project is watched, changes that lead outside it are not indexed: a file that
+ * becomes a link to the outside, a new link to an outside file, and a file changed in an
+ * outside folder a link inside points to. A new file inside is, and tells when the watcher
+ * has caught up. codebase_watch takes no path but the project's. */
+static void
+test_confinement_watch (ToolsFixture  *fixture,
+                        gconstpointer  data)
+{
+  g_autofree char *base = g_build_filename (g_get_user_cache_dir (), "confinement", NULL);
+  g_autofree char *root = g_build_filename (base, "project", NULL);
+  g_autofree char *outside = g_build_filename (base, "outside", NULL);
+  g_autofree char *args = g_strdup_printf ("{\"projectPath\": \"%s\"}", root);
+  g_autofree char *start = g_strdup_printf ("{\"projectPath\": \"%s\", \"action\": \"start\"}",
+                                            root);
+  g_autofree char *stop = g_strdup_printf ("{\"projectPath\": \"%s\", \"action\": \"stop\"}",
+                                           root);
+  g_autofree char *victim = NULL;
+  g_autofree char *found = NULL;
+  g_autoptr(LodeToolResult) update = NULL;
+  AsyncCall watch = { 0 };
+  g_autoptr(LodeToolResult) stopped = NULL;
+  gint64 deadline;
+
+  write_confined_tree (root, outside);
+  update = call_ok (fixture, "codebase_update", args, NULL);
+  found = search_paths (fixture, root, "victim_function");
+  g_assert_cmpstr (found, ==, "src/victim.c");
+
+  /* Called from this thread's main context, as a server calls it: the monitors report there
+   * (a synchronous call runs on a private context of its own, which is gone when it returns). */
+  run_async (fixture, "codebase_watch", start, &watch);
+  g_assert_no_error (watch.error);
+  g_assert_false (watch.result->is_error);
+  g_assert_true (json_object_get_boolean_member (watch.result->structured, "watching"));
+  run_for (500);
+
+  victim = g_build_filename (root, "src", "victim.c", NULL);
+  g_assert_cmpint (g_unlink (victim), ==, 0);
+  make_symlink ("../../outside/secret.c", root, "src/victim.c");
+  make_symlink ("../outside/secret.c", root, "new_link.c");
+  write_tree_file (outside, "changed.c", "int outside_changed_token (void) { return 7; }\n");
+  write_tree_file (outside, "secret.c", "int outside_secret_token (void) { return 43; }\n"
+                   "int outside_changed_token (void) { return 8; }\n");
+  write_tree_file (root, "src/marker.c", "int watched_marker_function (void) { return 5; }\n");
+
+  deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  do
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      run_for (200);
+      g_clear_pointer (&found, g_free);
+      found = search_paths (fixture, root, "watched_marker_function");
+    }
+  while (g_strcmp0 (found, "src/marker.c") != 0);
+  /* Whatever else the watcher reports comes in the same batch or just after. */
+  run_for (1500);
+
+  for (guint i = 0; i < 3; i++)
+    {
+      const char *query = i == 0 ? "outside_secret_token" : i == 1 ? "outside_changed_token"
+                                                                   : "victim_function";
+
+      g_clear_pointer (&found, g_free);
+      found = search_paths (fixture, root, query);
+      if (g_strcmp0 (found, "") != 0)
+        g_error ("%s found in %s", query, found);
+    }
+
+  stopped = call_ok (fixture, "codebase_watch", stop, NULL);
+  g_assert_false (json_object_get_boolean_member (stopped->structured, "watching"));
+  lode_tool_result_free (watch.result);
 }
 
 /* Replies name tools, not commands, and count in the user's language: one file, two files. */
@@ -1410,6 +1631,10 @@ main (int   argc,
               tools_teardown);
   g_test_add ("/lode/tools/confinement", ToolsFixture, NULL, tools_setup, test_confinement,
               tools_teardown);
+  g_test_add ("/lode/tools/confinement-symbols", ToolsFixture, NULL, tools_setup,
+              test_confinement_symbols, tools_teardown);
+  g_test_add ("/lode/tools/confinement-watch", ToolsFixture, NULL, tools_setup,
+              test_confinement_watch, tools_teardown);
   g_test_add ("/lode/tools/graph-stats-orphans", ToolsFixture, NULL, tools_setup,
               test_graph_stats_orphans, tools_teardown);
   g_test_add ("/lode/tools/routing", ToolsFixture, NULL, tools_setup, test_routing,

@@ -21,7 +21,10 @@
 /*
  * Context artifacts are declared in `.lode.json` (`contextArtifacts`) or SocratiCode's
  * `.socraticodecontextartifacts.json` (`artifacts`): a name, a file or folder (relative to
- * the project, possibly outside it) and a description. Each is indexed into its own space
+ * the project) and a description. The declarations come with the project, so a hostile one
+ * may name `~/.ssh/id_rsa`: an artifact must lie inside the project, as written and once its
+ * symbolic links are followed (lode_project_dup_real_path()); one that does not is refused,
+ * and what the index held of it is removed. Each is indexed into its own space
  * of the project's index, whichever store keeps it (lode-store-artifacts.c, the end of
  * lode-qdrant-store.c), with the hash of its content, written under the index's writer lock
  * (lode_project_write()); an artifact whose content no longer has that hash is stale and is
@@ -69,6 +72,7 @@ typedef struct
   GPtrArray              *texts;     /* their contents */
   char                   *problem;   /* why it cannot be read */
   ArtifactState           state;
+  gboolean                outside;   /* refused: it lies outside the project */
   LodeStoredArtifact     *stored;    /* (nullable) borrowed */
 } Current;
 
@@ -79,17 +83,6 @@ current_clear (Current *current)
   g_clear_pointer (&current->paths, g_ptr_array_unref);
   g_clear_pointer (&current->texts, g_ptr_array_unref);
   g_free (current->problem);
-}
-
-static char *
-resolve (LodeProject *project,
-         const char  *path)
-{
-  g_autofree char *joined = g_path_is_absolute (path)
-                            ? g_strdup (path)
-                            : g_build_filename (lode_project_get_root (project), path, NULL);
-
-  return g_canonicalize_filename (joined, NULL);
 }
 
 static gboolean
@@ -149,17 +142,26 @@ static void
 read_current (LodeProject *project,
               Current     *current)
 {
-  g_autofree char *absolute = resolve (project, current->spec->path);
+  g_autofree char *absolute = NULL;
   g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA1);
+  g_autoptr(GError) local_error = NULL;
   gsize total = 0;
 
   current->paths = g_ptr_array_new_with_free_func (g_free);
   current->texts = g_ptr_array_new_with_free_func (g_free);
 
-  if (!g_file_test (absolute, G_FILE_TEST_EXISTS))
+  /* Only ever a path inside the project, links resolved: what is read is what was checked. */
+  absolute = lode_project_dup_real_path (project, current->spec->path, &local_error);
+  if (absolute == NULL)
     {
-      current->state = STATE_MISSING;
-      current->problem = g_strdup_printf ("%s does not exist", absolute);
+      current->outside = g_error_matches (local_error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+      current->state = g_error_matches (local_error, LODE_ERROR, LODE_ERROR_NOT_FOUND)
+                       ? STATE_MISSING : STATE_UNREADABLE;
+      current->problem = current->outside
+                         ? g_strdup_printf ("Artifact “%s” is refused: %s, and context "
+                                            "artifacts must lie inside it",
+                                            current->spec->name, local_error->message)
+                         : g_strdup (local_error->message);
       return;
     }
 
@@ -399,9 +401,10 @@ needs_writing (Context  *context,
 {
   for (guint i = 0; i < context->current->len; i++)
     {
-      ArtifactState state = g_array_index (context->current, Current, i).state;
+      const Current *current = &g_array_index (context->current, Current, i);
 
-      if (state == STATE_STALE || state == STATE_NOT_INDEXED)
+      if (current->state == STATE_STALE || current->state == STATE_NOT_INDEXED ||
+          (current->outside && current->stored != NULL))
         return TRUE;
     }
   for (guint i = 0; remove_undeclared && i < context->stored->len; i++)
@@ -419,8 +422,9 @@ typedef struct
   JsonBuilder  *builder;      /* (nullable) */
 } Sync;
 
-/* Stale and new artifacts indexed, dropped ones removed, in @store (%NULL when there is
- * nothing to write). Fills the builder's `artifacts` with what was done to each. */
+/* Stale and new artifacts indexed, dropped ones and those refused for lying outside the
+ * project removed, in @store (%NULL when there is nothing to write). Fills the builder's
+ * `artifacts` with what was done to each. */
 static gboolean
 sync_in_store (LodeProject     *project,
                LodeIndexStore  *store,
@@ -472,6 +476,15 @@ sync_in_store (LodeProject     *project,
         }
       else if (current->state == STATE_MISSING || current->state == STATE_UNREADABLE)
         action = "failed";
+
+      /* Indexed before the rule, or by a link that has since turned outside: not served. */
+      if (current->outside && current->stored != NULL)
+        {
+          if (!lode_index_store_remove_artifact (store, current->spec->name, error))
+            return FALSE;
+          current->stored = NULL;
+          n_chunks = 0;
+        }
 
       if (builder != NULL)
         {

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -1421,6 +1422,86 @@ lode_project_dup_relative_path (LodeProject *self,
     return NULL;
 
   return g_strdup (canonical + root_len + 1);
+}
+
+/* Whether the canonical @path is @root or lies under it. */
+static gboolean
+is_inside (const char *root,
+           const char *path)
+{
+  gsize root_len = strlen (root);
+
+  if (strcmp (root, "/") == 0)
+    return path[0] == '/';
+  return strncmp (path, root, root_len) == 0 &&
+         (path[root_len] == '\0' || path[root_len] == '/');
+}
+
+/**
+ * lode_project_dup_real_path:
+ * @self: a #LodeProject
+ * @path: a path the project's own files name (a context artifact of `.lode.json`): relative
+ *   to the root or absolute
+ * @error: return location for a #GError
+ *
+ * What the project's files name comes with the project, and a hostile one may name anything
+ * (`../../.ssh/id_rsa`, `/etc/shadow`, a link to either). @path must lie inside the root (or
+ * be the root) both as written, with `.` and `..` resolved, and once its symbolic links are
+ * followed; the result is the path to open.
+ *
+ * Returns: (transfer full) (nullable): the canonical absolute path @path leads to, links
+ *   resolved; %NULL with %LODE_ERROR_INVALID_ARGUMENT when it lies outside the root, with
+ *   %LODE_ERROR_NOT_FOUND when it does not exist, %LODE_ERROR_FAILED when it cannot be
+ *   resolved
+ */
+char *
+lode_project_dup_real_path (LodeProject  *self,
+                            const char   *path,
+                            GError      **error)
+{
+  g_autofree char *absolute = NULL;
+  g_autofree char *canonical = NULL;
+  g_autofree char *root = NULL;
+  g_autofree char *real = NULL;
+
+  g_return_val_if_fail (LODE_IS_PROJECT (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  root = realpath (self->root, NULL);
+  if (root == NULL)
+    root = g_strdup (self->root);
+
+  /* As written first: a path outside is refused without looking at what is there. */
+  absolute = g_path_is_absolute (path) ? g_strdup (path)
+                                       : g_build_filename (self->root, path, NULL);
+  canonical = g_canonicalize_filename (absolute, NULL);
+  if (!is_inside (self->root, canonical) && !is_inside (root, canonical))
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                   "%s lies outside the project", path);
+      return NULL;
+    }
+
+  real = realpath (canonical, NULL);
+  if (real == NULL)
+    {
+      int saved_errno = errno;
+
+      if (saved_errno == ENOENT)
+        g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_FOUND, "%s does not exist", path);
+      else
+        g_set_error (error, LODE_ERROR, LODE_ERROR_FAILED, "Cannot resolve %s: %s", path,
+                     g_strerror (saved_errno));
+      return NULL;
+    }
+  if (!is_inside (root, real))
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                   "%s leads outside the project through a symbolic link", path);
+      return NULL;
+    }
+
+  return g_steal_pointer (&real);
 }
 
 static gboolean

@@ -131,6 +131,9 @@ gboolean           lode_project_set_graph_enabled (LodeProject      *self,
                                               GError               **error);
 char              *lode_project_dup_relative_path (LodeProject      *self,
                                               const char            *path);
+char              *lode_project_dup_real_path (LodeProject          *self,
+                                              const char            *path,
+                                              GError               **error);
 void               lode_project_set_embedder (LodeProject           *self,
                                               LodeEmbedder          *embedder,
                                               const char            *unavailable);
