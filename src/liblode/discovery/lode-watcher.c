@@ -781,7 +781,7 @@ flush_cb (gpointer user_data)
   LodeWatcher *self = user_data;
   g_autoptr(GPtrArray) changes = NULL;
   GHashTableIter iter;
-  gpointer value;
+  gpointer key, value;
 
   self->flush_source = 0;
 
@@ -792,10 +792,12 @@ flush_cb (gpointer user_data)
   changes = g_ptr_array_new_full (g_hash_table_size (self->pending),
                                   (GDestroyNotify) lode_change_free);
   g_hash_table_iter_init (&iter, self->pending);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
+  while (g_hash_table_iter_next (&iter, &key, &value))
     {
+      /* Stealing takes the key out as well: it is the path the change holds a copy of. */
       g_ptr_array_add (changes, value);
       g_hash_table_iter_steal (&iter);
+      g_free (key);
     }
   g_ptr_array_sort (changes, compare_changes);
 
