@@ -1292,6 +1292,13 @@ keep_aside (const char  *filename,
   g_autofree char *aside = g_strdup_printf ("%s.damaged-%s", filename, stamp);
   g_autofree char *mark = damage_mark_path (filename);
 
+  /* Another one kept in the same second is not replaced. */
+  for (guint n = 2; g_file_test (aside, G_FILE_TEST_EXISTS); n++)
+    {
+      g_free (aside);
+      aside = g_strdup_printf ("%s.damaged-%s-%u", filename, stamp, n);
+    }
+
   for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
     {
       g_autofree char *from = g_strconcat (filename, suffixes[i], NULL);
