@@ -513,6 +513,45 @@ dup_damage (const char *filename)
   return g_strstrip (message);
 }
 
+/* Runs `PRAGMA quick_check` on @db: the first few problems it lists, or NULL. *@rc is
+ * SQLITE_OK, or the error that stopped the check (SQLITE_CORRUPT on a page it cannot read). */
+static char *
+dup_quick_check (sqlite3 *db,
+                 int     *rc)
+{
+  g_autoptr(GString) problems = NULL;
+  sqlite3_stmt *s = NULL;
+
+  *rc = sqlite3_prepare_v2 (db, "PRAGMA quick_check(4)", -1, &s, NULL);
+  while (*rc == SQLITE_OK && (*rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      const char *row = (const char *) sqlite3_column_text (s, 0);
+      const char *line;
+
+      *rc = SQLITE_OK;
+      if (row == NULL || g_str_equal (row, "ok"))
+        continue;
+      /* The first problem comes after "*** in database main ***\n". */
+      if (g_str_has_prefix (row, "***") && (line = strchr (row, '\n')) != NULL)
+        row = line + 1;
+      if (problems == NULL)
+        problems = g_string_new ("quick_check: ");
+      else
+        g_string_append (problems, "; ");
+      /* One problem a line, and one message on one line. */
+      for (; *row != '\0'; row++)
+        if (*row == '\n')
+          g_string_append (problems, "; ");
+        else
+          g_string_append_c (problems, *row);
+    }
+  sqlite3_finalize (s);
+  if (*rc == SQLITE_DONE)
+    *rc = SQLITE_OK;
+
+  return problems != NULL ? g_string_free (g_steal_pointer (&problems), FALSE) : NULL;
+}
+
 /* Whether the index or its WAL has grown to the process's file size limit (RLIMIT_FSIZE),
  * within a few pages: SQLite reports the EFBIG of a write past it as a mere I/O error, and
  * the errno is gone by the time the statement returns. */
@@ -1649,6 +1688,41 @@ lode_store_copy_into (LodeStore   *self,
     }
 
   return TRUE;
+}
+
+/**
+ * lode_store_check:
+ * @self: a #LodeStore
+ * @error: return location for a #GError
+ *
+ * Checks the structure of every page of the index (SQLite's `PRAGMA quick_check`), which
+ * finds what a query would only find when it reads a broken page: garbled pages of the
+ * full-text index, a truncated file. It reads the whole file, and cannot be stopped midway:
+ * 0.13 s of CPU for the 110 MB index of git's tree (`PRAGMA integrity_check` takes 0.3 s, and
+ * FTS5's 'integrity-check' 1.2 s, which tokenizes every chunk again). A damaged index is
+ * marked as when a query finds it (lode_store_is_damaged()): the next lode_store_open() keeps
+ * it aside and starts anew.
+ *
+ * Returns: %TRUE when the index is whole; %FALSE with %LODE_ERROR_DAMAGED when it is not
+ */
+gboolean
+lode_store_check (LodeStore  *self,
+                  GError    **error)
+{
+  g_autofree char *problems = NULL;
+  int rc;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+
+  /* SQLite 3.40 looks at an interrupt only once the whole file is checked: no cancellable. */
+  problems = dup_quick_check (self->db, &rc);
+  if (problems == NULL)
+    return rc == SQLITE_OK || set_db_error (self, rc, error, "Cannot check the index");
+
+  self->damaged = TRUE;
+  mark_damaged (self->filename, problems);
+  g_set_error (error, LODE_ERROR, LODE_ERROR_DAMAGED, "the index is damaged (%s)", problems);
+  return FALSE;
 }
 
 /**
