@@ -373,6 +373,36 @@ open_writer (LodeProject   *self,
                                 embedder_dims (self, cancellable), TRUE, cancellable, error);
 }
 
+/* open_writer() for a run over the whole tree, which first checks every page of a SQLite
+ * index (lode_store_check()): a run that finds nothing changed reads none of the index, so
+ * damage that no query has come across yet (garbled pages of the full-text index, a truncated
+ * file) would stay, and the run end well. A damaged index is kept aside and this run builds
+ * it anew. The check takes 0.13 s of CPU for the 110 MB index of git's tree, where the run
+ * that finds nothing changed takes 0.4 s; runs of a watcher's changes are not checked. */
+static LodeIndexStore *
+open_checked_writer (LodeProject   *self,
+                     const char    *db_path,
+                     GCancellable  *cancellable,
+                     GError       **error)
+{
+  g_autoptr(LodeIndexStore) store = open_writer (self, db_path, cancellable, error);
+  g_autoptr(GError) local_error = NULL;
+
+  if (store == NULL || !LODE_IS_STORE (store) || lode_store_get_was_reset (LODE_STORE (store)) ||
+      lode_store_check (LODE_STORE (store), &local_error))
+    return g_steal_pointer (&store);
+
+  if (!g_error_matches (local_error, LODE_ERROR, LODE_ERROR_DAMAGED))
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+
+  /* Marked damaged: opened again, it is kept aside and made anew. */
+  g_clear_object (&store);
+  return open_writer (self, db_path, cancellable, error);
+}
+
 static gboolean
 prepare_dir (LodeProject  *self,
              GError      **error)
@@ -688,6 +718,8 @@ lode_project_index_with (LodeProject            *self,
   if (force)
     store = lode_index_store_open_aside (self->config, store_kind (self), db_path,
                                          embedder_dims (self, cancellable), cancellable, error);
+  else if (changes == NULL)
+    store = open_checked_writer (self, db_path, cancellable, error);
   else
     store = open_writer (self, db_path, cancellable, error);
   if (store == NULL)
