@@ -1547,6 +1547,28 @@ copy_database (const char  *from,
   return rc;
 }
 
+/* What `PRAGMA quick_check` finds wrong with the database @filename, or NULL when it finds
+ * nothing, or cannot tell (a file it cannot open is left to the caller). */
+static char *
+dup_file_damage (const char *filename)
+{
+  sqlite3 *db = NULL;
+  char *problems = NULL;
+  int rc;
+
+  rc = sqlite3_open_v2 (filename, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
+  if (rc == SQLITE_OK)
+    {
+      sqlite3_busy_timeout (db, 10000);
+      problems = dup_quick_check (db, &rc);
+    }
+  if (problems == NULL && is_damage (rc))
+    problems = g_strdup (sqlite3_errstr (rc));
+  sqlite3_close_v2 (db);
+
+  return problems;
+}
+
 /**
  * lode_store_install:
  * @from: a complete index, built aside and closed
@@ -1556,7 +1578,8 @@ copy_database (const char  *from,
  * Replaces the index at @to with the one at @from atomically: readers that have @to open
  * answer from the old index until the new one is whole, then from the new one; a crash
  * meanwhile leaves the old one. When @to is missing or damaged (no reader can use it), @from
- * is renamed over it instead of copied. @from is deleted afterwards.
+ * is renamed over it instead of copied; a damaged one (marked so, or found so by `PRAGMA
+ * quick_check`) is kept aside as `TO.damaged-TIME` first. @from is deleted afterwards.
  *
  * Returns: %TRUE on success; on failure @to is untouched
  */
@@ -1571,7 +1594,11 @@ lode_store_install (const char  *from,
 
   g_return_val_if_fail (from != NULL && to != NULL, FALSE);
 
+  /* A forced run is how a damaged index is repaired: it is kept aside, as lode_store_open()
+   * keeps it, even when no query has come across the damage yet. */
   damage = dup_damage (to);
+  if (damage == NULL && g_file_test (to, G_FILE_TEST_IS_REGULAR))
+    damage = dup_file_damage (to);
   if (damage == NULL && g_file_test (to, G_FILE_TEST_IS_REGULAR))
     {
       rc = copy_database (from, to, &message);
@@ -1583,9 +1610,19 @@ lode_store_install (const char  *from,
                        "Cannot replace the index %s with the one built aside: %s", to, message);
           return FALSE;
         }
+      damage = g_steal_pointer (&message);
     }
 
-  if (!lode_store_remove_files (to, error))
+  if (damage != NULL)
+    {
+      g_autofree char *aside = keep_aside (to, error);
+
+      if (aside == NULL)
+        return FALSE;
+      g_message ("%s: the index was damaged (%s); it was kept as %s and replaced by the one "
+                 "built aside", to, damage, aside);
+    }
+  else if (!lode_store_remove_files (to, error))
     return FALSE;
   if (g_rename (from, to) != 0)
     {
