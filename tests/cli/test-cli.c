@@ -9,12 +9,14 @@
 #include <signal.h>
 
 #include <gio/gio.h>
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "qdrant-server.h"
+#include "test-damage.h"
 #include "test-helpers.h"
 
 typedef struct
@@ -784,6 +786,109 @@ assert_said_once (const char *text,
     g_error ("“%s” is not said once in: %s", words, text);
 }
 
+/* The folder of the index of the tree @name (in the shared tree): projects/ID, the ID being
+ * the first 12 hex digits of the SHA-256 of the canonical path, which goes to @canonical. */
+static char *
+dup_project_dir (const char  *name,
+                 char       **canonical)
+{
+  g_autofree char *absolute = g_build_filename (tree, name, NULL);
+  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autofree char *id = NULL;
+
+  *canonical = realpath (absolute, NULL);
+  g_assert_nonnull (*canonical);
+  g_checksum_update (sum, (const guchar *) *canonical, -1);
+  id = g_strndup (g_checksum_get_string (sum), 12);
+  return g_build_filename (data_dir, "projects", id, NULL);
+}
+
+/* How many damaged indexes were kept aside in @project_dir. */
+static guint
+count_kept (const char *project_dir)
+{
+  g_autoptr(GDir) dir = g_dir_open (project_dir, 0, NULL);
+  const char *name;
+  guint kept = 0;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    kept += g_str_has_prefix (name, "index.db.damaged-") && !g_str_has_suffix (name, "-wal");
+  return kept;
+}
+
+/* `lode index --json NAME` rebuilt the damaged index: kept aside, made anew, all files in. */
+static void
+assert_rebuilt (const char *name,
+                guint       n_files,
+                const char *because)
+{
+  g_auto(Run) again = { 0 };
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *report;
+  const char *reason;
+
+  lode (&again, "--no-daemon", "index", "--json", name, NULL);
+  g_assert_cmpint (again.status, ==, 0);
+  root = parse_json (again.out);
+  report = report_of (root);
+  g_assert_true (json_object_get_boolean_member (report, "rebuilt"));
+  reason = json_object_get_string_member (report, "rebuiltBecause");
+  g_assert_nonnull (strstr (reason, "kept as"));
+  if (because != NULL && strstr (reason, because) == NULL)
+    g_error ("“%s” is not in the reason of the rebuild: %s", because, reason);
+  g_assert_cmpint (json_object_get_int_member (report, "added"), ==, n_files);
+}
+
+/* `lode search -p NAME generated_function_7` finds file7.c. */
+static void
+assert_search_works (const char *name)
+{
+  g_auto(Run) search = { 0 };
+
+  lode (&search, "--no-daemon", "search", "-p", name, "generated_function_7", NULL);
+  g_assert_cmpint (search.status, ==, 0);
+  g_assert_nonnull (strstr (search.out, "file7.c"));
+}
+
+/* `lode search` fails with the damage explained once, not SQLite's bare words. */
+static void
+assert_search_explains (const char *name,
+                        const char *canonical)
+{
+  g_auto(Run) search = { 0 };
+
+  lode (&search, "--no-daemon", "search", "-p", name, "generated_function_7", NULL);
+  g_assert_cmpint (search.status, ==, 1);
+  g_assert_nonnull (strstr (search.err, "damaged"));
+  g_assert_nonnull (strstr (search.err, canonical));
+  assert_said_once (search.err, "cannot be used");
+  assert_said_once (search.err, "Index the project again");
+}
+
+/* `lode status --json NAME` says damaged, with the remedy; returns why. */
+static char *
+dup_status_damage (const char *name,
+                   const char *canonical)
+{
+  g_auto(Run) status = { 0 };
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *object;
+  const char *damage;
+
+  lode (&status, "--no-daemon", "status", "--json", name, NULL);
+  g_assert_cmpint (status.status, ==, 0);
+  root = parse_json (status.out);
+  object = json_node_get_object (root);
+  g_assert_cmpstr (json_object_get_string_member (object, "state"), ==, "damaged");
+  damage = json_object_get_string_member (object, "damage");
+  g_assert_nonnull (strstr (damage, canonical));
+  g_assert_nonnull (strstr (damage, "lode index"));
+  assert_said_once (damage, "cannot be used");
+  assert_said_once (damage, "Index the project again");
+  return g_strdup (damage);
+}
+
 /* Overwrites everything of the index after its first page. */
 static void
 damage_index (const char *project_dir)
@@ -870,6 +975,109 @@ test_damaged_index (void)
   lode (&after, "--no-daemon", "search", "-p", "damaged", "generated_function_7", NULL);
   g_assert_cmpint (after.status, ==, 0);
   g_assert_nonnull (strstr (after.out, "file7.c"));
+}
+
+/* Garbled pages of the full-text index only (the report of issue 16): the index opens and its
+ * counts read well, so nothing but a search came across the damage. A search explains it;
+ * status says damaged rather than ready (it checks the pages, with or without a search before
+ * it); and `lode index` with nothing changed does not end well on a broken index: it checks,
+ * keeps it aside and rebuilds. */
+static void
+test_damaged_fts (void)
+{
+  g_auto(Run) index = { 0 };
+  g_autofree char *project_dir = NULL;
+  g_autofree char *canonical = NULL;
+  g_autofree char *db = NULL;
+  g_autofree char *damage = NULL;
+  g_autofree char *mark = NULL;
+
+  write_many ("damaged-fts", 300);
+  lode (&index, "--no-daemon", "index", "damaged-fts", NULL);
+  g_assert_cmpint (index.status, ==, 0);
+  project_dir = dup_project_dir ("damaged-fts", &canonical);
+  db = g_build_filename (project_dir, "index.db", NULL);
+  mark = g_strconcat (db, "-damaged", NULL);
+
+  /* A search first: it reads the broken pages and says so, in Lode's words. */
+  if (!test_garble_fts (db, FALSE))
+    return;
+  assert_search_explains ("damaged-fts", canonical);
+  damage = dup_status_damage ("damaged-fts", canonical);
+  g_clear_pointer (&damage, g_free);
+  assert_rebuilt ("damaged-fts", 300, NULL);
+  g_assert_cmpuint (count_kept (project_dir), ==, 1);
+  assert_search_works ("damaged-fts");
+
+  /* Status first: no search has marked it, status's own check finds it. */
+  test_garble_fts (db, FALSE);
+  g_assert_false (g_file_test (mark, G_FILE_TEST_EXISTS));
+  damage = dup_status_damage ("damaged-fts", canonical);
+  g_assert_nonnull (strstr (damage, "quick_check"));
+  assert_search_explains ("damaged-fts", canonical);
+  assert_rebuilt ("damaged-fts", 300, NULL);
+  g_assert_cmpuint (count_kept (project_dir), ==, 2);
+
+  /* Nothing before the index run, which changes no file: its check finds the damage. */
+  test_garble_fts (db, FALSE);
+  assert_rebuilt ("damaged-fts", 300, "quick_check");
+  g_assert_cmpuint (count_kept (project_dir), ==, 3);
+  assert_search_works ("damaged-fts");
+  g_assert_false (g_file_test (mark, G_FILE_TEST_EXISTS));
+}
+
+/* An index cut at half its size (a crash, a full disk, a copy cut short): a read-only
+ * status reports it and leaves the file as it is; a search explains it; the next index run
+ * keeps it aside, whole as it was, and rebuilds. */
+static void
+test_truncated_index (void)
+{
+  g_auto(Run) index = { 0 };
+  g_autofree char *project_dir = NULL;
+  g_autofree char *canonical = NULL;
+  g_autofree char *db = NULL;
+  g_autofree char *wal = NULL;
+  g_autofree char *damage = NULL;
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+  GStatBuf st;
+  goffset half;
+
+  write_many ("truncated", 300);
+  lode (&index, "--no-daemon", "index", "truncated", NULL);
+  g_assert_cmpint (index.status, ==, 0);
+  project_dir = dup_project_dir ("truncated", &canonical);
+  db = g_build_filename (project_dir, "index.db", NULL);
+  wal = g_strconcat (db, "-wal", NULL);
+
+  /* The last connection folded the WAL into the file: all of the index is in it. */
+  g_assert_false (g_file_test (wal, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (g_stat (db, &st), ==, 0);
+  g_assert_cmpint (st.st_size, >, 16 * 4096);
+  half = st.st_size / 2;
+  test_truncate_file (db, half);
+
+  damage = dup_status_damage ("truncated", canonical);
+  g_assert_cmpint (g_stat (db, &st), ==, 0);
+  g_assert_cmpint (st.st_size, ==, half);
+  g_assert_cmpuint (count_kept (project_dir), ==, 0);
+
+  assert_search_explains ("truncated", canonical);
+  g_assert_cmpint (g_stat (db, &st), ==, 0);
+  g_assert_cmpint (st.st_size, ==, half);
+
+  assert_rebuilt ("truncated", 300, NULL);
+  g_assert_cmpuint (count_kept (project_dir), ==, 1);
+  dir = g_dir_open (project_dir, 0, NULL);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_prefix (name, "index.db.damaged-") && !g_str_has_suffix (name, "-wal"))
+      {
+        g_autofree char *kept = g_build_filename (project_dir, name, NULL);
+
+        g_assert_cmpint (g_stat (kept, &st), ==, 0);
+        g_assert_cmpint (st.st_size, ==, half);
+      }
+  assert_search_works ("truncated");
 }
 
 /* Indexed text holding U+001F made `--json` invalid: json-glib escapes control characters
@@ -1348,6 +1556,8 @@ main (int   argc,
   g_test_add_func ("/lode/cli/signals", test_signals);
   g_test_add_func ("/lode/cli/one-writer", test_one_writer);
   g_test_add_func ("/lode/cli/damaged-index", test_damaged_index);
+  g_test_add_func ("/lode/cli/damaged-fts", test_damaged_fts);
+  g_test_add_func ("/lode/cli/truncated-index", test_truncated_index);
   g_test_add_func ("/lode/cli/json-control-characters", test_json_control_characters);
   g_test_add_func ("/lode/cli/sigterm-during-parse", test_sigterm_during_parse);
   g_test_add_func ("/lode/cli/whole-system", test_whole_system);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "lode.h"
+#include "test-damage.h"
 #include "test-helpers.h"
 
 typedef struct
@@ -491,6 +492,105 @@ test_lifecycle (ToolsFixture  *fixture,
   g_assert_false (json_object_get_boolean_member (
                     json_object_get_object_member (after->structured, "watch"), "watching"));
   call_fails (fixture, "codebase_remove", path_args, NULL, "Nothing to remove");
+}
+
+/* The index of the project at @root, in the fixture's data dir. */
+static char *
+dup_db_path (const char *root)
+{
+  g_autofree char *id = lode_project_id_for_path (root);
+
+  return g_build_filename (g_get_user_cache_dir (), "lode-test-data", "projects", id,
+                           "index.db", NULL);
+}
+
+/* How many damaged indexes were kept aside beside @db_path. */
+static guint
+count_kept (const char *db_path)
+{
+  g_autofree char *dir_path = g_path_get_dirname (db_path);
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+  const char *name;
+  guint kept = 0;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    kept += g_str_has_prefix (name, "index.db.damaged-") && !g_str_has_suffix (name, "-wal");
+  return kept;
+}
+
+/* A new engine and registry, as a new lode-mcp process has: none of the old one's
+ * connections (and pages they keep) to the index that was just damaged behind its back. */
+static void
+restart (ToolsFixture *fixture)
+{
+  tools_teardown (fixture, NULL);
+  tools_setup (fixture, NULL);
+}
+
+/* codebase_search finds the corpus again and codebase_status says ready. */
+static void
+assert_repaired (ToolsFixture *fixture,
+                 const char   *path_args)
+{
+  g_autoptr(LodeToolResult) search = NULL;
+  g_autoptr(LodeToolResult) status = NULL;
+
+  search = call_ok (fixture, "codebase_search",
+                    "{\"query\": \"parse configuration\", \"mode\": \"lexical\"}",
+                    fixture->corpus);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (search->structured,
+                                                                         "results")), >, 0);
+  status = call_ok (fixture, "codebase_status", path_args, NULL);
+  g_assert_cmpstr (json_object_get_string_member (status->structured, "state"), ==, "ready");
+}
+
+/* codebase_index with force: true, the documented repair of a damaged index, through the
+ * tool: on an index whose damage nothing has come across yet (every page of its full-text
+ * index garbled), and on one that status and search have found damaged. Either way the
+ * damaged file is kept aside and the index is rebuilt. */
+static void
+test_damaged_rebuild (ToolsFixture  *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(LodeToolResult) update = NULL;
+  g_autoptr(LodeToolResult) forced = NULL;
+  g_autoptr(LodeToolResult) status = NULL;
+  g_autoptr(LodeToolResult) again = NULL;
+  g_autofree char *path_args = g_strdup_printf ("{\"projectPath\": \"%s\"}", fixture->corpus);
+  g_autofree char *force_args = g_strdup_printf ("{\"projectPath\": \"%s\", \"force\": true, "
+                                                 "\"wait\": true}", fixture->corpus);
+  g_autofree char *db = dup_db_path (fixture->corpus);
+  JsonObject *job;
+
+  update = call_ok (fixture, "codebase_update", path_args, NULL);
+  job = json_object_get_object_member (update->structured, "job");
+  g_assert_cmpstr (json_object_get_string_member (job, "state"), ==, "succeeded");
+
+  /* Damage no query has read: the forced run finds it before it replaces the index. */
+  restart (fixture);
+  if (!test_garble_fts (db, TRUE))
+    return;
+  forced = call_ok (fixture, "codebase_index", force_args, NULL);
+  job = json_object_get_object_member (forced->structured, "job");
+  g_assert_cmpstr (json_object_get_string_member (job, "state"), ==, "succeeded");
+  g_assert_cmpuint (count_kept (db), ==, 1);
+  assert_repaired (fixture, path_args);
+
+  /* Damage status and search report, with the repair to make. */
+  restart (fixture);
+  test_garble_fts (db, TRUE);
+  status = call_ok (fixture, "codebase_status", path_args, NULL);
+  g_assert_cmpstr (json_object_get_string_member (status->structured, "state"), ==, "damaged");
+  g_assert_nonnull (strstr (json_object_get_string_member (status->structured, "damage"),
+                            "codebase_index"));
+  call_fails (fixture, "codebase_search", "{\"query\": \"parse configuration\"}",
+              fixture->corpus, "Index the project again");
+  again = call_ok (fixture, "codebase_index", force_args, NULL);
+  job = json_object_get_object_member (again->structured, "job");
+  g_assert_cmpstr (json_object_get_string_member (job, "state"), ==, "succeeded");
+  g_assert_cmpuint (count_kept (db), ==, 2);
+  assert_repaired (fixture, path_args);
 }
 
 static void
@@ -1623,6 +1723,8 @@ main (int   argc,
               test_invalid_arguments, tools_teardown);
   g_test_add ("/lode/tools/lifecycle", ToolsFixture, NULL, tools_setup, test_lifecycle,
               tools_teardown);
+  g_test_add ("/lode/tools/damaged-rebuild", ToolsFixture, NULL, tools_setup,
+              test_damaged_rebuild, tools_teardown);
   g_test_add ("/lode/tools/health-about", ToolsFixture, NULL, tools_setup, test_health_about,
               tools_teardown);
   g_test_add ("/lode/tools/semantic", ToolsFixture, NULL, tools_setup, test_semantic_tools,

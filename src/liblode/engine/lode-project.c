@@ -56,6 +56,7 @@ struct _LodeProject
   ino_t         reader_inode;
   LodeSearcher *searcher;
   char         *generation;    /* the index's, when the searcher last saw it */
+  char         *checked;       /* the files of the index status last found whole */
 
   LodeEmbedder *embedder;          /* (nullable) */
   char         *embedder_notice;   /* why there is no embedder */
@@ -75,6 +76,7 @@ lode_project_finalize (GObject *object)
   g_mutex_clear (&self->reader_lock);
   g_clear_object (&self->searcher);
   g_free (self->generation);
+  g_free (self->checked);
   g_clear_object (&self->embedder);
   g_free (self->embedder_notice);
   g_clear_pointer (&self->config, lode_config_free);
@@ -372,6 +374,36 @@ open_writer (LodeProject   *self,
 {
   return lode_index_store_open (self->config, store_kind (self), db_path,
                                 embedder_dims (self, cancellable), TRUE, cancellable, error);
+}
+
+/* open_writer() for a run over the whole tree, which first checks every page of a SQLite
+ * index (lode_store_check()): a run that finds nothing changed reads none of the index, so
+ * damage that no query has come across yet (garbled pages of the full-text index, a truncated
+ * file) would stay, and the run end well. A damaged index is kept aside and this run builds
+ * it anew. The check takes 0.13 s of CPU for the 110 MB index of git's tree, where the run
+ * that finds nothing changed takes 0.4 s; runs of a watcher's changes are not checked. */
+static LodeIndexStore *
+open_checked_writer (LodeProject   *self,
+                     const char    *db_path,
+                     GCancellable  *cancellable,
+                     GError       **error)
+{
+  g_autoptr(LodeIndexStore) store = open_writer (self, db_path, cancellable, error);
+  g_autoptr(GError) local_error = NULL;
+
+  if (store == NULL || !LODE_IS_STORE (store) || lode_store_get_was_reset (LODE_STORE (store)) ||
+      lode_store_check (LODE_STORE (store), &local_error))
+    return g_steal_pointer (&store);
+
+  if (!g_error_matches (local_error, LODE_ERROR, LODE_ERROR_DAMAGED))
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+
+  /* Marked damaged: opened again, it is kept aside and made anew. */
+  g_clear_object (&store);
+  return open_writer (self, db_path, cancellable, error);
 }
 
 static gboolean
@@ -689,6 +721,8 @@ lode_project_index_with (LodeProject            *self,
   if (force)
     store = lode_index_store_open_aside (self->config, store_kind (self), db_path,
                                          embedder_dims (self, cancellable), cancellable, error);
+  else if (changes == NULL)
+    store = open_checked_writer (self, db_path, cancellable, error);
   else
     store = open_writer (self, db_path, cancellable, error);
   if (store == NULL)
@@ -1030,6 +1064,61 @@ dup_coverage_notice (LodeProject *self,
   return lode_search_dup_coverage_notice (n_embedded, n_embeddable);
 }
 
+/* The largest index status checks, database and WAL: 0.15 s of CPU (git's index of 110 MB
+ * takes 0.13 s, where status without the check takes 0.01 s). */
+#define STATUS_CHECK_MAX_SIZE (128 * 1024 * 1024)
+
+/* Whether the index @store reads is whole, for status, which must not call ready an index a
+ * search would find damaged (garbled pages of the full-text index are read by searches
+ * only). A SQLite index of up to STATUS_CHECK_MAX_SIZE is checked (lode_store_check()) once
+ * for each state of its files (their size and time of change); larger ones are left to index
+ * runs, which check them, and to the searches that come across the damage. Called with
+ * reader_lock held. */
+static gboolean
+check_reader (LodeProject     *self,
+              LodeIndexStore  *store,
+              const char      *db_path,
+              GError         **error)
+{
+  g_autofree char *wal_path = g_strconcat (db_path, "-wal", NULL);
+  g_autofree char *files = NULL;
+  GStatBuf db;
+  GStatBuf wal;
+
+  if (!LODE_IS_STORE (store) || g_stat (db_path, &db) != 0)
+    return TRUE;
+  if (g_stat (wal_path, &wal) != 0)
+    memset (&wal, 0, sizeof wal);
+  if (db.st_size + wal.st_size > STATUS_CHECK_MAX_SIZE)
+    return TRUE;
+
+  files = g_strdup_printf ("%" G_GUINT64_FORMAT " %" G_GINT64_FORMAT ".%ld %" G_GINT64_FORMAT
+                           " %" G_GINT64_FORMAT ".%ld %" G_GINT64_FORMAT,
+                           (guint64) db.st_ino, (gint64) db.st_mtim.tv_sec, db.st_mtim.tv_nsec,
+                           (gint64) db.st_size, (gint64) wal.st_mtim.tv_sec, wal.st_mtim.tv_nsec,
+                           (gint64) wal.st_size);
+  if (g_strcmp0 (files, self->checked) == 0)
+    return TRUE;
+  if (!lode_store_check (LODE_STORE (store), error))
+    return FALSE;
+
+  g_free (self->checked);
+  self->checked = g_steal_pointer (&files);
+  return TRUE;
+}
+
+/* A status that says the index is damaged, and how to repair it. */
+static void
+set_damaged (LodeProjectStatus *status,
+             const char        *damage)
+{
+  status->state = LODE_INDEX_STATE_DAMAGED;
+  status->damage = g_strdup (damage);
+  g_clear_pointer (&status->languages, g_hash_table_unref);
+  status->languages = g_hash_table_new (g_str_hash, g_str_equal);
+  memset (&status->stats, 0, sizeof status->stats);
+}
+
 /**
  * lode_project_dup_status:
  * @self: a #LodeProject
@@ -1084,11 +1173,7 @@ lode_project_dup_status (LodeProject  *self,
       if (g_error_matches (local_error, LODE_ERROR, LODE_ERROR_DAMAGED))
         {
           /* Damage is a state to report, with its remedy, not a failure to read it. */
-          status->state = LODE_INDEX_STATE_DAMAGED;
-          status->damage = g_strdup (local_error->message);
-          g_clear_pointer (&status->languages, g_hash_table_unref);
-          status->languages = g_hash_table_new (g_str_hash, g_str_equal);
-          memset (&status->stats, 0, sizeof status->stats);
+          set_damaged (status, local_error->message);
           return status;
         }
       lode_project_status_free (status);
@@ -1108,10 +1193,24 @@ lode_project_dup_status (LodeProject  *self,
   status->indexed_at = lode_index_store_dup_meta (store, "indexed_at");
   status->semantic_notice = dup_coverage_notice (self, status->n_embedded,
                                                  status->n_embeddable);
+  /* An index being written is checked once it is ready. */
+  if (g_strcmp0 (state, "ready") == 0)
+    check_reader (self, store, db_path, &local_error);
   g_mutex_unlock (&self->reader_lock);
 
   status->state = g_strcmp0 (state, "ready") == 0 ? LODE_INDEX_STATE_READY
                                                   : LODE_INDEX_STATE_INCOMPLETE;
+  if (local_error != NULL)
+    {
+      explain_damage (self, &local_error);
+      if (!g_error_matches (local_error, LODE_ERROR, LODE_ERROR_DAMAGED))
+        {
+          lode_project_status_free (status);
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return NULL;
+        }
+      set_damaged (status, local_error->message);
+    }
   wal = g_strconcat (db_path, "-wal", NULL);
   status->db_size = file_size (db_path) + file_size (wal);
 

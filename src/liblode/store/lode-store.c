@@ -513,6 +513,45 @@ dup_damage (const char *filename)
   return g_strstrip (message);
 }
 
+/* Runs `PRAGMA quick_check` on @db: the first few problems it lists, or NULL. *@rc is
+ * SQLITE_OK, or the error that stopped the check (SQLITE_CORRUPT on a page it cannot read). */
+static char *
+dup_quick_check (sqlite3 *db,
+                 int     *rc)
+{
+  g_autoptr(GString) problems = NULL;
+  sqlite3_stmt *s = NULL;
+
+  *rc = sqlite3_prepare_v2 (db, "PRAGMA quick_check(4)", -1, &s, NULL);
+  while (*rc == SQLITE_OK && (*rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      const char *row = (const char *) sqlite3_column_text (s, 0);
+      const char *line;
+
+      *rc = SQLITE_OK;
+      if (row == NULL || g_str_equal (row, "ok"))
+        continue;
+      /* The first problem comes after "*** in database main ***\n". */
+      if (g_str_has_prefix (row, "***") && (line = strchr (row, '\n')) != NULL)
+        row = line + 1;
+      if (problems == NULL)
+        problems = g_string_new ("quick_check: ");
+      else
+        g_string_append (problems, "; ");
+      /* One problem a line, and one message on one line. */
+      for (; *row != '\0'; row++)
+        if (*row == '\n')
+          g_string_append (problems, "; ");
+        else
+          g_string_append_c (problems, *row);
+    }
+  sqlite3_finalize (s);
+  if (*rc == SQLITE_DONE)
+    *rc = SQLITE_OK;
+
+  return problems != NULL ? g_string_free (g_steal_pointer (&problems), FALSE) : NULL;
+}
+
 /* Whether the index or its WAL has grown to the process's file size limit (RLIMIT_FSIZE),
  * within a few pages: SQLite reports the EFBIG of a write past it as a mere I/O error, and
  * the errno is gone by the time the statement returns. */
@@ -1292,6 +1331,13 @@ keep_aside (const char  *filename,
   g_autofree char *aside = g_strdup_printf ("%s.damaged-%s", filename, stamp);
   g_autofree char *mark = damage_mark_path (filename);
 
+  /* Another one kept in the same second is not replaced. */
+  for (guint n = 2; g_file_test (aside, G_FILE_TEST_EXISTS); n++)
+    {
+      g_free (aside);
+      aside = g_strdup_printf ("%s.damaged-%s-%u", filename, stamp, n);
+    }
+
   for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
     {
       g_autofree char *from = g_strconcat (filename, suffixes[i], NULL);
@@ -1501,6 +1547,28 @@ copy_database (const char  *from,
   return rc;
 }
 
+/* What `PRAGMA quick_check` finds wrong with the database @filename, or NULL when it finds
+ * nothing, or cannot tell (a file it cannot open is left to the caller). */
+static char *
+dup_file_damage (const char *filename)
+{
+  sqlite3 *db = NULL;
+  char *problems = NULL;
+  int rc;
+
+  rc = sqlite3_open_v2 (filename, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
+  if (rc == SQLITE_OK)
+    {
+      sqlite3_busy_timeout (db, 10000);
+      problems = dup_quick_check (db, &rc);
+    }
+  if (problems == NULL && is_damage (rc))
+    problems = g_strdup (sqlite3_errstr (rc));
+  sqlite3_close_v2 (db);
+
+  return problems;
+}
+
 /**
  * lode_store_install:
  * @from: a complete index, built aside and closed
@@ -1510,7 +1578,8 @@ copy_database (const char  *from,
  * Replaces the index at @to with the one at @from atomically: readers that have @to open
  * answer from the old index until the new one is whole, then from the new one; a crash
  * meanwhile leaves the old one. When @to is missing or damaged (no reader can use it), @from
- * is renamed over it instead of copied. @from is deleted afterwards.
+ * is renamed over it instead of copied; a damaged one (marked so, or found so by `PRAGMA
+ * quick_check`) is kept aside as `TO.damaged-TIME` first. @from is deleted afterwards.
  *
  * Returns: %TRUE on success; on failure @to is untouched
  */
@@ -1525,7 +1594,11 @@ lode_store_install (const char  *from,
 
   g_return_val_if_fail (from != NULL && to != NULL, FALSE);
 
+  /* A forced run is how a damaged index is repaired: it is kept aside, as lode_store_open()
+   * keeps it, even when no query has come across the damage yet. */
   damage = dup_damage (to);
+  if (damage == NULL && g_file_test (to, G_FILE_TEST_IS_REGULAR))
+    damage = dup_file_damage (to);
   if (damage == NULL && g_file_test (to, G_FILE_TEST_IS_REGULAR))
     {
       rc = copy_database (from, to, &message);
@@ -1537,9 +1610,19 @@ lode_store_install (const char  *from,
                        "Cannot replace the index %s with the one built aside: %s", to, message);
           return FALSE;
         }
+      damage = g_steal_pointer (&message);
     }
 
-  if (!lode_store_remove_files (to, error))
+  if (damage != NULL)
+    {
+      g_autofree char *aside = keep_aside (to, error);
+
+      if (aside == NULL)
+        return FALSE;
+      g_message ("%s: the index was damaged (%s); it was kept as %s and replaced by the one "
+                 "built aside", to, damage, aside);
+    }
+  else if (!lode_store_remove_files (to, error))
     return FALSE;
   if (g_rename (from, to) != 0)
     {
@@ -1642,6 +1725,41 @@ lode_store_copy_into (LodeStore   *self,
     }
 
   return TRUE;
+}
+
+/**
+ * lode_store_check:
+ * @self: a #LodeStore
+ * @error: return location for a #GError
+ *
+ * Checks the structure of every page of the index (SQLite's `PRAGMA quick_check`), which
+ * finds what a query would only find when it reads a broken page: garbled pages of the
+ * full-text index, a truncated file. It reads the whole file, and cannot be stopped midway:
+ * 0.13 s of CPU for the 110 MB index of git's tree (`PRAGMA integrity_check` takes 0.3 s, and
+ * FTS5's 'integrity-check' 1.2 s, which tokenizes every chunk again). A damaged index is
+ * marked as when a query finds it (lode_store_is_damaged()): the next lode_store_open() keeps
+ * it aside and starts anew.
+ *
+ * Returns: %TRUE when the index is whole; %FALSE with %LODE_ERROR_DAMAGED when it is not
+ */
+gboolean
+lode_store_check (LodeStore  *self,
+                  GError    **error)
+{
+  g_autofree char *problems = NULL;
+  int rc;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+
+  /* SQLite 3.40 looks at an interrupt only once the whole file is checked: no cancellable. */
+  problems = dup_quick_check (self->db, &rc);
+  if (problems == NULL)
+    return rc == SQLITE_OK || set_db_error (self, rc, error, "Cannot check the index");
+
+  self->damaged = TRUE;
+  mark_damaged (self->filename, problems);
+  g_set_error (error, LODE_ERROR, LODE_ERROR_DAMAGED, "the index is damaged (%s)", problems);
+  return FALSE;
 }
 
 /**

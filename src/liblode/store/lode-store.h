@@ -115,6 +115,8 @@ LodeStore  *lode_store_open_reader        (const char            *filename,
 gboolean    lode_store_get_was_reset      (LodeStore             *self);
 const char *lode_store_get_reset_reason   (LodeStore             *self);
 gboolean    lode_store_is_damaged         (LodeStore             *self);
+gboolean    lode_store_check              (LodeStore             *self,
+                                           GError               **error);
 gboolean    lode_store_install            (const char            *from,
                                            const char            *to,
                                            GError               **error);
