@@ -271,6 +271,8 @@ write_cb (GObject      *object,
   Conn *conn = user_data;
   g_autoptr(GError) error = NULL;
 
+  /* This write holds a reference, and the server another until conn_close(). */
+  g_assert (conn->refs >= (conn->server != NULL ? 2 : 1));
   conn->writing = FALSE;
   if (!g_output_stream_write_all_finish (G_OUTPUT_STREAM (object), result, NULL, &error))
     {
@@ -404,6 +406,8 @@ read_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   gssize n;
 
+  /* This read holds a reference, and the server another until conn_close(). */
+  g_assert (conn->refs >= (conn->server != NULL ? 2 : 1));
   conn->reading = FALSE;
   n = g_input_stream_read_finish (G_INPUT_STREAM (object), result, &error);
   if (conn->server == NULL)
@@ -1169,7 +1173,7 @@ lode_http_request_respond (LodeHttpRequest *request,
 {
   g_autoptr(GBytes) owned = body;
   Conn *conn = request->conn;
-  gsize length = body != NULL ? g_bytes_get_size (body) : 0;
+  gsize length = owned != NULL ? g_bytes_get_size (owned) : 0;
   GString *response;
 
   g_return_if_fail (!request->responded);
@@ -1181,7 +1185,7 @@ lode_http_request_respond (LodeHttpRequest *request,
   response = response_head (status, content_type, request->response_headers, conn->close_after);
   g_string_append_printf (response, "Content-Length: %zu\r\n\r\n", length);
   if (length > 0 && !g_str_equal (request->method, "HEAD"))
-    g_string_append_len (response, g_bytes_get_data (body, NULL), length);
+    g_string_append_len (response, g_bytes_get_data (owned, NULL), length);
 
   conn->response_done = TRUE;
   conn_queue (conn, g_string_free_to_bytes (response));

@@ -285,6 +285,21 @@ test_damaged_model (void)
   assert_refused (dir, "weightsManifest");
 }
 
+/* A weight group without its lists is refused before they are read (json-glib would warn,
+ * and a test abort, on a missing member read as an array). Needs no model. */
+static void
+test_weight_group_without_paths (void)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "use-no-paths", NULL);
+
+  test_write_file (dir, "vocab.json", small_vocab);
+  test_write_file (dir, "model.json", "{\"weightsManifest\": [{\"weights\": []}]}");
+  assert_refused (dir, "no paths or weights");
+  test_write_file (dir, "model.json",
+                   "{\"weightsManifest\": [{\"paths\": [], \"weights\": 7}]}");
+  assert_refused (dir, "no paths or weights");
+}
+
 static double
 cosine (const float *a,
         const float *b)
@@ -362,6 +377,7 @@ main (int   argc,
   g_test_add_func ("/lode/use/reference", test_reference);
   g_test_add_func ("/lode/use/pieces-batch", test_pieces_batch);
   g_test_add_func ("/lode/use/damaged-model", test_damaged_model);
+  g_test_add_func ("/lode/use/weight-group-without-paths", test_weight_group_without_paths);
   g_test_add_func ("/lode/use/static-vectors", test_static_vectors);
 
   return g_test_run ();

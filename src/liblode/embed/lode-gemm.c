@@ -342,6 +342,7 @@ lode_gemm_kernel_supported (LodeGemmKernel kernel)
     }
 }
 
+#ifdef HAVE_X86_KERNELS
 static LodeGemmKernel
 best_kernel (void)
 {
@@ -360,16 +361,16 @@ best_kernel (void)
 
   return (LodeGemmKernel) best;
 }
+#endif
 
 static TileFunc
 tile_func (LodeGemmKernel  kernel,
            guint          *max_rows,
            guint          *max_panels)
 {
+#ifdef HAVE_X86_KERNELS
   if (kernel == LODE_GEMM_KERNEL_BEST)
     kernel = best_kernel ();
-
-#ifdef HAVE_X86_KERNELS
   if (kernel == LODE_GEMM_KERNEL_AVX512)
     {
       *max_rows = AVX512_MR;

@@ -143,8 +143,8 @@ read_group (LodeUse     *self,
             JsonObject  *group,
             GError     **error)
 {
-  JsonArray *paths = json_object_get_array_member (group, "paths");
-  JsonArray *weights = json_object_get_array_member (group, "weights");
+  JsonArray *paths;
+  JsonArray *weights;
   g_autoptr(GByteArray) data = g_byte_array_new ();
   GBytes *bytes;
   gsize offset = 0;

@@ -610,7 +610,7 @@ remove_stale (LodeIndexStore *store,
   return lode_index_store_commit (store, error);
 }
 
-/* Runs on the writer (calling) thread. */
+/* Runs on the writer (calling) thread. @graph is NULL when the graph is off. */
 static gboolean
 store_result (LodeIndexStore  *store,
               Shared          *shared,
@@ -632,7 +632,7 @@ store_result (LodeIndexStore  *store,
     case RESULT_SKIPPED:
       /* A file that became binary or unreadable leaves the index. */
       if (g_hash_table_contains (shared->old_hashes, result->file->path) &&
-          ((shared->graph &&
+          ((graph != NULL &&
             !graph_touch (store, graph, result->file->path, TRUE, FALSE, error)) ||
            !lode_index_store_remove_file (store, result->file->path, error)))
         return FALSE;
@@ -650,14 +650,14 @@ store_result (LodeIndexStore  *store,
       info.size = result->file->size;
       info.mtime_usec = result->file->mtime_usec;
       info.n_lines = result->n_lines;
-      if (shared->graph &&
+      if (graph != NULL &&
           !graph_touch (store, graph, result->file->path, existed, existed, error))
         return FALSE;
       if (!lode_index_store_put_file (store, &info, result->chunks, result->symbols, error) ||
           !lode_index_store_put_references (store, result->file->path, result->references,
                                             error))
         return FALSE;
-      if (shared->graph &&
+      if (graph != NULL &&
           !store_imports (store, graph, result->file->path, result->imports, error))
         return FALSE;
       if (existed)
@@ -930,6 +930,7 @@ lode_indexer_run (const char             *root,
   g_autoptr(GDateTime) date = NULL;
   g_autofree char *graph_state = NULL;
   g_auto(GraphRun) graph = { 0 };
+  GraphRun *graph_run = NULL;   /* &graph, or NULL when the graph is off */
   gint64 started = g_get_monotonic_time ();
   gulong cancelled_id = 0;
   Shared shared = { 0 };
@@ -981,10 +982,10 @@ lode_indexer_run (const char             *root,
       graph.touched = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
       graph.stale = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_import_free);
       graph.everything = report->resumed;
+      graph_run = &graph;
     }
 
-  if (!remove_stale (store, old_hashes, files.present, shared.graph ? &graph : NULL,
-                     &report->n_removed, error))
+  if (!remove_stale (store, old_hashes, files.present, graph_run, &report->n_removed, error))
     return NULL;
 
   /* Workers and writer share run_cancellable, so that a store failure also stops chunking. */
@@ -1003,7 +1004,7 @@ lode_indexer_run (const char             *root,
   g_mutex_init (&shared.lock);
   g_cond_init (&shared.cond);
 
-  ok = index_files (store, &shared, &graph,
+  ok = index_files (store, &shared, graph_run,
                     MIN (lode_config_get_threads (config), MAX (files.work->len, 1)),
                     report, progress, progress_data, error);
 
@@ -1032,7 +1033,8 @@ lode_indexer_run (const char             *root,
                    files.work->len, files.work->len);
 
   /* A first run resolved every import knowing every file. */
-  if (shared.graph && g_hash_table_size (old_hashes) > 0 && !update_graph (store, &graph, error))
+  if (graph_run != NULL && g_hash_table_size (old_hashes) > 0 &&
+      !update_graph (store, graph_run, error))
     return NULL;
 
   date = g_date_time_new_now_utc ();

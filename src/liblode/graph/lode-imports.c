@@ -304,7 +304,9 @@ capture_text_is (const Ctx          *ctx,
         guint32 start = MIN (ts_node_start_byte (node), ctx->len);
         guint32 end = MIN (ts_node_end_byte (node), ctx->len);
 
-        return end - start == value_len && memcmp (ctx->text + start, value, value_len) == 0;
+        /* An empty text may be NULL, which memcmp () does not take even for 0 bytes. */
+        return end - start == value_len &&
+               (value_len == 0 || memcmp (ctx->text + start, value, value_len) == 0);
       }
 
   return FALSE;

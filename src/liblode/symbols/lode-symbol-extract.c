@@ -997,6 +997,8 @@ lode_symbol_extractor_add_references (LodeSymbolExtractor *self,
         {
           if (!ts_tree_cursor_goto_parent (&cursor))
             goto done;
+          /* The cursor went down from the root as many times as depth counts. */
+          g_assert (depth > 0);
           depth--;
           if (import_depth != G_MAXUINT && depth < import_depth)
             import_depth = G_MAXUINT;
