@@ -41,8 +41,8 @@
 #include "test-helpers.h"
 
 #define KILLS_DURING_INDEX     20
-#define KILLS_DURING_EMBEDDING 10
-#define DAEMON_KILL_ROUNDS      6
+#define KILLS_DURING_EMBEDDING 20
+#define DAEMON_KILL_ROUNDS     20
 /* How long an update after a restart may take before the test calls it stuck. */
 #define CATCH_UP_SECONDS      120
 
