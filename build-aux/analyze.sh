@@ -45,15 +45,17 @@ mode=${1:-}
 shift || true
 
 # The default subset under valgrind (about 30 min on 2 cores): every C suite but the slow
-# indexing ones (indexer, graph-index, hybrid, search and tools index trees that take over
-# 40 min under valgrind, or trip their 60 s watchdogs; the same indexing code runs here through
-# cli, embedder-source, chunker and imports), the daemon's and the secret store's (their own
-# D-Bus sessions) and the Node-driven MCP suites. Under valgrind, mcp-http-limits' EMFILE
+# indexing ones (indexer, graph-index, hybrid, search, tools and branches index trees that take
+# over 40 min under valgrind, or trip their 60 s watchdogs; the same indexing code runs here
+# through cli, embedder-source, chunker and imports), the encoder of use (46 s natively, hours
+# under valgrind; bert covers the same kernels), the watcher's (timed file-system events), the
+# daemon's and the secret store's (their own D-Bus sessions), the Qdrant suites (their test
+# servers' timeouts) and the Node-driven MCP suites. Under valgrind, mcp-http-limits' EMFILE
 # case does not run out of descriptors (valgrind manages the limit), and fails for that.
-VALGRIND_TESTS=(bert builtin-embedder chunker code-tokenizer config embedder embedder-source
-                gemm glob graph ignore impact imports language model-pull
-                ollama-embedder openai-embedder scanner store vectors wordpiece
-                http-server mcp-http-limits cli)
+VALGRIND_TESTS=(bert builtin-embedder chunker code-tokenizer config context embedder
+                embedder-source file-evidence gemm glob graph ignore impact imports json
+                language model-pull ollama-embedder openai-embedder scanner search-results
+                store symbols vectors wordpiece http-server mcp-http-limits cli)
 
 case "$mode" in
   scan-build)
