@@ -31,6 +31,7 @@ typedef struct
  * @groups: (element-type LodeLexicalGroup): the units of the query
  * @require_all: a chunk must match every group (identifiers, paths), else any (words)
  * @path_only: match the file path only, not the chunk's text
+ * @whole_only: a group matches by its term only, not by its parts
  *
  * What the lexical leg looks for, independent of any query language: each backend turns it
  * into its own (an FTS5 MATCH expression, a sparse vector).
@@ -40,6 +41,7 @@ typedef struct
   GPtrArray *groups;
   gboolean   require_all;
   gboolean   path_only;
+  gboolean   whole_only;
 } LodeLexicalQuery;
 
 /**

@@ -264,21 +264,19 @@ load_candidates (Search   *search,
   return TRUE;
 }
 
-/* The lexical leg: the best @n_fetch chunks by BM25, appended to @candidates. */
+/* The lexical leg: the best @n_fetch chunks by BM25 for @query, appended to @candidates. */
 static gboolean
-lexical_leg (Search      *search,
-             guint        n_fetch,
-             GArray      *candidates,
-             GHashTable  *index,
-             GError     **error)
+lexical_leg (Search                  *search,
+             const LodeLexicalQuery  *query,
+             guint                    n_fetch,
+             GArray                  *candidates,
+             GHashTable              *index,
+             GError                 **error)
 {
   g_autoptr(GArray) hits = g_array_new (FALSE, FALSE, sizeof (LodeLexicalHit));
 
-  if (search->plan->lexical == NULL)
-    return TRUE;
-
-  if (!lode_search_backend_lexical (search->backend, search->plan->lexical, &search->filter,
-                                    n_fetch, search->cancellable, hits, &search->weight, error))
+  if (!lode_search_backend_lexical (search->backend, query, &search->filter, n_fetch,
+                                    search->cancellable, hits, &search->weight, error))
     return FALSE;
 
   for (guint i = 0; i < hits->len; i++)
@@ -295,6 +293,44 @@ lexical_leg (Search      *search,
     }
 
   return TRUE;
+}
+
+static gboolean
+has_parts (const LodeLexicalQuery *query)
+{
+  for (guint i = 0; i < query->groups->len; i++)
+    if (((const LodeLexicalGroup *) g_ptr_array_index (query->groups, i))->parts != NULL)
+      return TRUE;
+
+  return FALSE;
+}
+
+/* An identifier query finds `cmd_commit` whole, or `cmd` and `commit` anywhere in a chunk.
+ * The second is for names that occur too rarely to fill a page: on git's source it is a
+ * thousand chunks or more for most names, and ranking them was three quarters of such a
+ * search. So the chunks that hold the name whole (ranked with the parts, as before) come
+ * first, and the parts alone are looked up only when those are fewer than asked for. */
+static gboolean
+identifier_lexical_leg (Search      *search,
+                        guint        n_fetch,
+                        GArray      *candidates,
+                        GHashTable  *index,
+                        GError     **error)
+{
+  LodeLexicalQuery whole = *search->plan->lexical;
+
+  if (has_parts (&whole) && !search->options->one_per_file)
+    {
+      whole.whole_only = TRUE;
+      if (!lexical_leg (search, &whole, n_fetch, candidates, index, error))
+        return FALSE;
+      if (candidates->len >= search->limit)
+        return TRUE;
+      g_array_set_size (candidates, 0);
+      g_hash_table_remove_all (index);
+    }
+
+  return lexical_leg (search, search->plan->lexical, n_fetch, candidates, index, error);
 }
 
 /* Symbol kinds that announce a name rather than define it. */
@@ -417,8 +453,10 @@ symbol_leg (Search      *search,
  * query (a pasted issue shares many words with every README). At a tenth, such a file comes
  * before the code only when it matches far better: on the development set and its reserve,
  * any factor from 0.15 down ranks the code that was changed as well, 0.5 worse. A short
- * question about tests (see asks_about_tests) does not hold tests back. Identifier and path
- * queries are not affected (a test *is* the answer when it is named). */
+ * question about tests (see asks_about_tests) does not hold tests back. For an identifier
+ * it orders the chunks of one tier only: a definition in a test still comes before a use in
+ * the code, but after a definition of the same name in the code. Path queries are not
+ * affected (a test *is* the answer when it is named). */
 static double
 secondary_factor (const Search       *search,
                   const LodeChunkRow *row)
@@ -730,7 +768,10 @@ rank_lexical (Search   *search,
     n_fetch = MAX (n_fetch, NATURAL_MIN_CANDIDATES);
   n_fetch = MIN (n_fetch, SEARCH_MAX_CANDIDATES);
 
-  if (!lexical_leg (search, n_fetch, candidates, index, error))
+  if (plan->lexical != NULL &&
+      !(plan->kind == LODE_QUERY_IDENTIFIER
+          ? identifier_lexical_leg (search, n_fetch, candidates, index, error)
+          : lexical_leg (search, plan->lexical, n_fetch, candidates, index, error)))
     return NULL;
 
   if (plan->kind == LODE_QUERY_IDENTIFIER && plan->name != NULL &&
@@ -740,6 +781,13 @@ rank_lexical (Search   *search,
   if (!load_candidates (search, candidates, error))
     return NULL;
 
+  if (plan->kind == LODE_QUERY_IDENTIFIER)
+    for (guint i = 0; i < candidates->len; i++)
+      {
+        Candidate *c = &g_array_index (candidates, Candidate, i);
+
+        c->relevance *= secondary_factor (search, c->row);
+      }
   apply_tiers (candidates);
   if (plan->kind == LODE_QUERY_NATURAL && plan->lexical != NULL)
     {

@@ -2434,7 +2434,7 @@ search_filter (const LodeSearchFilter *filter,
       JsonArray *should = json_array_new ();
 
       json_array_add_element (should, match_int ("terms", token_id (group->term)));
-      if (group->parts != NULL && group->parts[0] != NULL)
+      if (!query->whole_only && group->parts != NULL && group->parts[0] != NULL)
         {
           JsonObject *all = json_object_new ();
           JsonArray *must = json_array_new ();

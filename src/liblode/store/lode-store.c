@@ -2535,7 +2535,7 @@ build_match (const LodeLexicalQuery  *query,
       if (i > 0)
         g_string_append (match, query->require_all ? " AND " : " OR ");
       append_weight (weights, group->weight);
-      if (group->parts == NULL)
+      if (group->parts == NULL || query->whole_only)
         {
           append_phrase (match, group->term);
           continue;
