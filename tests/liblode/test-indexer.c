@@ -436,6 +436,19 @@ test_schema_reset (Fixture       *fixture,
                    SQLITE_OK);
   sqlite3_close (db);
 
+  /* Searching it says what to do; indexing rebuilds it. */
+  {
+    LodeSearchOptions options = LODE_SEARCH_OPTIONS_INIT;
+    g_autoptr(GPtrArray) stale = NULL;
+
+    options.query = "wombat_total";
+    stale = lode_project_search (project, &options, NULL, &error);
+    g_assert_null (stale);
+    g_assert_error (error, LODE_ERROR, LODE_ERROR_STORE);
+    g_assert_nonnull (strstr (error->message, "index the project again"));
+    g_clear_error (&error);
+  }
+
   report = index_tree (fixture);
   g_assert_true (report->reset);
   g_assert_cmpuint (report->n_added, ==, 1);

@@ -83,6 +83,7 @@ static const char schema_sql[] =
   ");"
   "CREATE INDEX IF NOT EXISTS symbols_name ON symbols (name COLLATE NOCASE);"
   "CREATE INDEX IF NOT EXISTS symbols_file ON symbols (file_id);"
+  "CREATE INDEX IF NOT EXISTS symbols_chunk ON symbols (chunk_id);"
   "CREATE INDEX IF NOT EXISTS symbols_package ON symbols (package);"
   "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5 ("
   "  symbol, sig, path, body,"
@@ -357,7 +358,7 @@ static const char *const stmt_sql[N_STMTS] = {
     "WHERE name = ?1 COLLATE NOCASE AND chunk_id IS NOT NULL LIMIT ?2",
   [STMT_CHUNK_SYMBOLS] =
     "SELECT chunk_id, name, kind, container, signature, start_line, end_line FROM symbols "
-    "WHERE file_id = (SELECT file_id FROM chunks WHERE id = ?1) AND chunk_id = ?1 "
+    "WHERE chunk_id = ?1 "
     "ORDER BY start_line, end_line DESC",
   /* The rows of a JSON array of chunk ids, in one statement (a question loads 600). */
   [STMT_CHUNK_META] =
@@ -1487,7 +1488,8 @@ lode_store_open_reader (const char  *filename,
       /* An empty file: a writer was killed before it created the schema. */
       if (bad && !g_error_matches (local_error, LODE_ERROR, LODE_ERROR_DAMAGED))
         g_set_error (error, LODE_ERROR, LODE_ERROR_STORE,
-                     "the index was made by another version of Lode (%s)",
+                     "the index was made by another version of Lode (%s); index the "
+                     "project again to rebuild it",
                      local_error->message);
       else
         g_propagate_error (error, g_steal_pointer (&local_error));
