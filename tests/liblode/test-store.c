@@ -734,6 +734,46 @@ test_doc_frequencies (StoreFixture  *fixture,
   g_assert_cmpuint (counts[3], ==, 1);
 }
 
+/* A warm server keeps the rows of common words between searches: a change made through
+ * another connection (the indexer's), or through its own, is seen by the next search. */
+static void
+test_common_words_current (StoreFixture  *fixture,
+                           gconstpointer  data)
+{
+  const char *question = "where is the widget";
+  g_autoptr(LodeStore) reader = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) before = NULL;
+  g_autoptr(GPtrArray) after = NULL;
+  g_autoptr(GPtrArray) own = NULL;
+  g_autoptr(GPtrArray) own_after = NULL;
+
+  /* More files hold the word than a search reads again every time. */
+  for (guint i = 0; i < 600; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("src/part%03u.c", i);
+
+      put_text (fixture->store, path, "c", "widget\n");
+    }
+
+  reader = lode_store_open_reader (fixture->db_path, &error);
+  g_assert_no_error (error);
+  before = search (reader, question);
+  g_assert_false (has_path (before, "src/best.c"));
+
+  /* Another connection adds a file that holds it more often than any. */
+  put_text (fixture->store, "src/best.c", "c", "widget widget widget\n");
+  after = search (reader, question);
+  g_assert_cmpstr (result (after, 0)->path, ==, "src/best.c");
+
+  /* The writer's own connection, which searches too (the indexer's reports). */
+  own = search (fixture->store, question);
+  g_assert_cmpstr (result (own, 0)->path, ==, "src/best.c");
+  put_text (fixture->store, "src/newer.c", "c", "widget widget widget widget\n");
+  own_after = search (fixture->store, question);
+  g_assert_cmpstr (result (own_after, 0)->path, ==, "src/newer.c");
+}
+
 /* Files that each hold some of the everyday words of an issue, so that they are common in
  * the project, as in a real one. */
 static void
@@ -1247,6 +1287,7 @@ main (int   argc,
   ADD ("natural-query", test_natural_query);
   ADD ("code-words", test_code_words);
   ADD ("doc-frequencies", test_doc_frequencies);
+  ADD ("common-words-current", test_common_words_current);
   ADD ("issue-traceback", test_issue_traceback);
   ADD ("issue-noise", test_issue_noise);
   ADD ("issue-long", test_issue_long);

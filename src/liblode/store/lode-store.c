@@ -397,10 +397,13 @@ struct _LodeStore
   guint          in_read : 1;    /* a search's snapshot, see store_begin_read() */
   guint          read_only : 1;
   guint          damaged : 1;
+  /* What searches learn about the index, kept until it changes (see caches_current()): */
+  gint64         cache_version;
+  gint64         cache_changes;
   GHashTable    *doc_counts;     /* term → 1 + its document frequency, see doc_frequencies */
-  gint64         doc_counts_version;
-  gint64         doc_counts_changes;
   guint          n_chunks;
+  GHashTable    *postings;       /* phrase → GArray of Posting, see rank_any_func() */
+  guint          n_postings;     /* in all of them */
   guint          vocab_ready : 1; /* temp.lode_chunks_vocab exists on this connection */
 };
 
@@ -429,6 +432,8 @@ lode_store_close (LodeStore *self)
   self->vocab_ready = FALSE;
   self->n_chunks = 0;
   g_clear_pointer (&self->doc_counts, g_hash_table_unref);
+  g_clear_pointer (&self->postings, g_hash_table_unref);
+  self->n_postings = 0;
 }
 
 static void
@@ -837,6 +842,28 @@ rank_func (const Fts5ExtensionApi  *api,
   sqlite3_result_double (result, -score);
 }
 
+/* Drops what searches learnt about the index (document frequencies, postings) when it has
+ * changed since: another connection committed (the data version), or this one wrote (its
+ * change count). */
+static void
+caches_current (LodeStore *self)
+{
+  gint64 version = lode_store_get_data_version (self);
+  gint64 changes = sqlite3_total_changes64 (self->db);
+
+  if (version == self->cache_version && changes == self->cache_changes)
+    return;
+
+  self->cache_version = version;
+  self->cache_changes = changes;
+  if (self->doc_counts != NULL)
+    g_hash_table_remove_all (self->doc_counts);
+  self->n_chunks = 0;
+  if (self->postings != NULL)
+    g_hash_table_remove_all (self->postings);
+  self->n_postings = 0;
+}
+
 /* Term-at-a-time ranking of a query that matches any of its phrases (words, a pasted issue).
  * Row-at-a-time ranking (lode_rank() under ORDER BY) visits every row that holds any phrase
  * and looks up every phrase in it: rows × phrases, a second of processor time for an issue of
@@ -860,6 +887,7 @@ typedef struct
 struct _RankAny
 {
   LodeStore     *store;
+  GPtrArray     *phrases;       /* the MATCH expression's phrases in order, as cache keys */
   GCancellable  *cancellable;
   const gint64  *allowed;       /* (nullable): sorted ids a hit must be among */
   guint          n_allowed;
@@ -1015,6 +1043,49 @@ select_best (RankAny *rank,
   g_array_append_vals (rank->hits, all->data, MIN (all->len, rank->limit));
 }
 
+/* A warm server meets the same common words in question after question, and walking their
+ * rows through FTS5 is most of a search (a few thousand instructions a row): the rows of a
+ * phrase of at least POSTINGS_CACHE_MIN rows are kept, up to POSTINGS_CACHE_MAX rows in all
+ * (16 bytes each), until the index changes. Rare phrases are cheap to read again. */
+#define POSTINGS_CACHE_MIN 256
+#define POSTINGS_CACHE_MAX (1 << 19)
+
+static const GArray *
+lookup_postings (RankAny *rank,
+                 int      phrase)
+{
+  LodeStore *store = rank->store;
+
+  if (store->postings == NULL || rank->phrases == NULL || (guint) phrase >= rank->phrases->len)
+    return NULL;
+
+  return g_hash_table_lookup (store->postings, g_ptr_array_index (rank->phrases, phrase));
+}
+
+static void
+keep_postings (RankAny *rank,
+               int      phrase)
+{
+  LodeStore *store = rank->store;
+  guint n = rank->postings->len;
+
+  if (rank->phrases == NULL || (guint) phrase >= rank->phrases->len ||
+      n < POSTINGS_CACHE_MIN || n > POSTINGS_CACHE_MAX)
+    return;
+
+  if (store->postings == NULL)
+    store->postings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                             (GDestroyNotify) g_array_unref);
+  if (store->n_postings + n > POSTINGS_CACHE_MAX)
+    {
+      g_hash_table_remove_all (store->postings);
+      store->n_postings = 0;
+    }
+  g_hash_table_insert (store->postings, g_strdup (g_ptr_array_index (rank->phrases, phrase)),
+                       g_array_copy (rank->postings));
+  store->n_postings += n;
+}
+
 static void
 rank_any_func (const Fts5ExtensionApi  *api,
                Fts5Context             *ctx,
@@ -1045,6 +1116,7 @@ rank_any_func (const Fts5ExtensionApi  *api,
   rc = api->xRowCount (ctx, &n_rows);
   for (int p = 0; rc == SQLITE_OK && p < n_phrases; p++)
     {
+      const GArray *postings;
       double weight = 1.0;
       double idf;
 
@@ -1058,17 +1130,22 @@ rank_any_func (const Fts5ExtensionApi  *api,
             weight = 1.0;
         }
 
-      g_array_set_size (rank->postings, 0);
-      rc = api->xQueryPhrase (ctx, p, rank, posting_cb);
-      if (rc != SQLITE_OK)
-        break;
-
-      idf = weight * MAX (1e-6, log ((n_rows - rank->postings->len + 0.5) /
-                                     (rank->postings->len + 0.5)));
-      rank->weight += idf;
-      for (guint i = 0; i < rank->postings->len; i++)
+      postings = lookup_postings (rank, p);
+      if (postings == NULL)
         {
-          const Posting *posting = &g_array_index (rank->postings, Posting, i);
+          g_array_set_size (rank->postings, 0);
+          rc = api->xQueryPhrase (ctx, p, rank, posting_cb);
+          if (rc != SQLITE_OK)
+            break;
+          postings = rank->postings;
+          keep_postings (rank, p);
+        }
+
+      idf = weight * MAX (1e-6, log ((n_rows - postings->len + 0.5) / (postings->len + 0.5)));
+      rank->weight += idf;
+      for (guint i = 0; i < postings->len; i++)
+        {
+          const Posting *posting = &g_array_index (postings, Posting, i);
 
           acc_add (&table, &mask, &n_used, posting->id, idf * posting->partial);
         }
@@ -2520,12 +2597,27 @@ append_weight (GString *weights,
   g_string_append (weights, g_ascii_dtostr (buf, sizeof buf, weight));
 }
 
+/* One phrase of build_match(): in @match, and (if @phrases is given) as the key of its rows,
+ * which depend on the column filter too. */
+static void
+add_phrase (GString                 *match,
+            GPtrArray               *phrases,
+            const LodeLexicalQuery  *query,
+            const char              *token)
+{
+  append_phrase (match, token);
+  if (phrases != NULL)
+    g_ptr_array_add (phrases, g_strconcat (query->path_only ? "{path} " : "", token, NULL));
+}
+
 /* The FTS5 MATCH expression of @query and the weight of each of its phrases, in order, for
- * lode_rank(). Every term is quoted, so no user text ever reaches the FTS5 query parser: a
- * group is "term", or ("term" OR ("part" AND "part" …)). */
+ * lode_rank(); @phrases, if given, gets each phrase's key (see lookup_postings()). Every term
+ * is quoted, so no user text ever reaches the FTS5 query parser: a group is "term", or
+ * ("term" OR ("part" AND "part" …)). */
 static char *
 build_match (const LodeLexicalQuery  *query,
-             char                   **weights_out)
+             char                   **weights_out,
+             GPtrArray               *phrases)
 {
   GString *match = g_string_new (query->path_only ? "{path} : (" : NULL);
   GString *weights = g_string_new (NULL);
@@ -2539,18 +2631,18 @@ build_match (const LodeLexicalQuery  *query,
       append_weight (weights, group->weight);
       if (group->parts == NULL || query->whole_only)
         {
-          append_phrase (match, group->term);
+          add_phrase (match, phrases, query, group->term);
           continue;
         }
 
       g_string_append_c (match, '(');
-      append_phrase (match, group->term);
+      add_phrase (match, phrases, query, group->term);
       g_string_append (match, " OR (");
       for (guint j = 0; group->parts[j] != NULL; j++)
         {
           if (j > 0)
             g_string_append (match, " AND ");
-          append_phrase (match, group->parts[j]);
+          add_phrase (match, phrases, query, group->parts[j]);
           append_weight (weights, group->weight);
         }
       g_string_append (match, "))");
@@ -2567,6 +2659,7 @@ static gboolean
 lexical_any (LodeStore               *self,
              const char              *match,
              const char              *weights,
+             GPtrArray               *phrases,
              const LodeSearchFilter  *filter,
              guint                    limit,
              GCancellable            *cancellable,
@@ -2588,7 +2681,9 @@ lexical_any (LodeStore               *self,
       rank.n_allowed = allowed->len;
     }
 
+  caches_current (self);
   rank.store = self;
+  rank.phrases = phrases;
   rank.cancellable = cancellable;
   rank.limit = limit;
   rank.hits = hits;
@@ -2627,12 +2722,14 @@ store_lexical (LodeSearchBackend       *backend,
   LodeStore *self = LODE_STORE (backend);
   gboolean filtered = filter != NULL && (filter->language != NULL || filter->path_glob != NULL);
   g_autofree char *weights = NULL;
-  g_autofree char *match = build_match (query, &weights);
+  g_autoptr(GPtrArray) phrases = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *match = build_match (query, &weights, phrases);
   sqlite3_stmt *s;
   int rc;
 
   if (!query->require_all)
-    return lexical_any (self, match, weights, filter, limit, cancellable, hits, weight, error);
+    return lexical_any (self, match, weights, phrases, filter, limit, cancellable, hits, weight,
+                        error);
 
   s = stmt (self, filtered ? STMT_SEARCH_FILTERED : STMT_SEARCH);
 
@@ -2678,7 +2775,7 @@ store_score_lexical (LodeSearchBackend       *backend,
 {
   LodeStore *self = LODE_STORE (backend);
   g_autofree char *weights = NULL;
-  g_autofree char *match = build_match (query, &weights);
+  g_autofree char *match = build_match (query, &weights, NULL);
 
   for (guint i = 0; i < n_chunks; i++)
     {
@@ -2719,8 +2816,6 @@ store_doc_frequencies (LodeSearchBackend  *backend,
                        GError            **error)
 {
   LodeStore *self = LODE_STORE (backend);
-  gint64 version = lode_store_get_data_version (self);
-  gint64 changes = sqlite3_total_changes64 (self->db);
   sqlite3_stmt *s;
   int rc;
 
@@ -2732,14 +2827,12 @@ store_doc_frequencies (LodeSearchBackend  *backend,
       self->vocab_ready = TRUE;
     }
 
+  caches_current (self);
   if (self->doc_counts == NULL)
     self->doc_counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  if (version != self->doc_counts_version || changes != self->doc_counts_changes ||
-      g_hash_table_size (self->doc_counts) > DOC_COUNTS_MAX || self->n_chunks == 0)
+  if (g_hash_table_size (self->doc_counts) > DOC_COUNTS_MAX || self->n_chunks == 0)
     {
       g_hash_table_remove_all (self->doc_counts);
-      self->doc_counts_version = version;
-      self->doc_counts_changes = changes;
       s = stmt (self, STMT_STATS_CHUNKS);
       rc = sqlite3_step (s);
       self->n_chunks = rc == SQLITE_ROW ? (guint) sqlite3_column_int64 (s, 0) : 0;
