@@ -858,6 +858,43 @@ test_issue_noise (StoreFixture  *fixture,
   g_assert_false (has_path (results, "docs/CONTRIBUTING.md"));
 }
 
+/* The first line of a pasted issue is its title, the reporter's summary: its words count
+ * more than the body's, which wander (here to the logger, named more often). A one-line
+ * question has no title, and its words count alike. */
+static void
+test_issue_title (StoreFixture  *fixture,
+                  gconstpointer  data)
+{
+  const char *body = "**Describe the bug**\n"
+                     "The logger prints a warning and then the logger stops; the logger "
+                     "rotation might be involved.\n";
+  g_autofree char *issue = g_strconcat ("Scheduler misses its deadline\n", body, NULL);
+  g_autofree char *one_line = g_strdup ("the scheduler misses its deadline when the logger "
+                                        "stops and the logger rotation and the logger warning");
+  g_autoptr(GPtrArray) results = NULL;
+  g_autoptr(GPtrArray) untitled = NULL;
+  g_autoptr(GPtrArray) line = NULL;
+
+  put_everyday_files (fixture->store);
+  put_text (fixture->store, "src/scheduler.c", "c",
+            "/* Runs each task before its deadline. */\nvoid scheduler_run (void);\n");
+  put_text (fixture->store, "src/logger.c", "c",
+            "/* The logger writes a warning and rotates its files. */\n"
+            "void logger_write (int level);\n");
+
+  results = search (fixture->store, issue);
+  g_assert_cmpuint (results->len, >=, 2);
+  g_assert_cmpstr (result (results, 0)->path, ==, "src/scheduler.c");
+
+  /* The same body under a first line too long for a title. */
+  untitled = search (fixture->store, one_line);
+  g_assert_cmpuint (untitled->len, >=, 2);
+  g_assert_cmpstr (result (untitled, 0)->path, ==, "src/logger.c");
+
+  line = search (fixture->store, body);
+  g_assert_cmpstr (result (line, 0)->path, ==, "src/logger.c");
+}
+
 /* A long issue keeps the words that say most in this project: the one rare word of a
  * thousand-word paste still finds its file, whatever else the paste holds. */
 static void
@@ -1288,6 +1325,7 @@ main (int   argc,
   ADD ("code-words", test_code_words);
   ADD ("doc-frequencies", test_doc_frequencies);
   ADD ("common-words-current", test_common_words_current);
+  ADD ("issue-title", test_issue_title);
   ADD ("issue-traceback", test_issue_traceback);
   ADD ("issue-noise", test_issue_noise);
   ADD ("issue-long", test_issue_long);
