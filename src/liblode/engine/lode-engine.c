@@ -617,8 +617,8 @@ lode_engine_list_projects (LodeEngine  *self,
 }
 
 static gboolean
-remove_tree (const char  *path,
-             GError     **error)
+unlink_children (const char  *path,
+                 GError     **error)
 {
   g_autoptr(GDir) dir = g_dir_open (path, 0, error);
   const char *name;
@@ -631,7 +631,7 @@ remove_tree (const char  *path,
     {
       g_autofree char *child = g_build_filename (path, name, NULL);
 
-      if (g_unlink (child) != 0)
+      if (g_unlink (child) != 0 && errno != ENOENT)
         {
           int errsv = errno;
           g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
@@ -640,15 +640,36 @@ remove_tree (const char  *path,
         }
     }
 
-  if (g_rmdir (path) != 0)
+  return TRUE;
+}
+
+/* A search or a status that opened the database just before it went (they take no lock)
+ * can leave its WAL and SHM files behind it once more: the folder is emptied again, a few
+ * times at most. */
+#define REMOVE_TREE_ATTEMPTS 5
+
+static gboolean
+remove_tree (const char  *path,
+             GError     **error)
+{
+  int errsv = 0;
+
+  for (guint attempt = 0; attempt < REMOVE_TREE_ATTEMPTS; attempt++)
     {
-      int errsv = errno;
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   "Cannot remove %s: %s", path, g_strerror (errsv));
-      return FALSE;
+      if (attempt > 0)
+        g_usleep (20 * G_TIME_SPAN_MILLISECOND);
+      if (!unlink_children (path, error))
+        return FALSE;
+      if (g_rmdir (path) == 0)
+        return TRUE;
+      errsv = errno;
+      if (errsv != ENOTEMPTY && errsv != EEXIST)
+        break;
     }
 
-  return TRUE;
+  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+               "Cannot remove %s: %s", path, g_strerror (errsv));
+  return FALSE;
 }
 
 static void

@@ -18,6 +18,9 @@ extern const char _lode_store_symbols_schema_sql[];
 extern const char _lode_store_artifacts_schema_sql[];
 
 sqlite3      *_lode_store_get_db        (LodeStore   *self);
+void          _lode_store_set_cancellable (LodeStore    *self,
+                                           GCancellable *cancellable,
+                                           gboolean      interrupt);
 GHashTable   *_lode_store_get_ref_names (LodeStore   *self);
 gboolean      _lode_store_set_error     (LodeStore   *self,
                                          int          rc,
@@ -26,6 +29,36 @@ gboolean      _lode_store_set_error     (LodeStore   *self,
 sqlite3_stmt *_lode_store_statement     (LodeStore   *self,
                                          const char  *sql,
                                          GError     **error);
+
+/* The lexical leg (lode-store-rank.c): its ranking functions, registered on each
+ * connection, and their state. */
+typedef struct _LodeStoreRank LodeStoreRank;
+
+LodeStoreRank *_lode_store_rank_new        (void);
+void           _lode_store_rank_free       (LodeStoreRank            *rank);
+LodeStoreRank *_lode_store_get_rank        (LodeStore                *self);
+gboolean       _lode_store_register_rank   (LodeStore                *self,
+                                            GError                  **error);
+gboolean       _lode_store_lexical         (LodeSearchBackend        *backend,
+                                            const LodeLexicalQuery   *query,
+                                            const LodeSearchFilter   *filter,
+                                            guint                     limit,
+                                            GCancellable             *cancellable,
+                                            GArray                   *hits,
+                                            double                   *weight,
+                                            GError                  **error);
+gboolean       _lode_store_score_lexical   (LodeSearchBackend        *backend,
+                                            const LodeLexicalQuery   *query,
+                                            const gint64             *chunk_ids,
+                                            guint                     n_chunks,
+                                            double                   *scores,
+                                            GError                  **error);
+gboolean       _lode_store_doc_frequencies (LodeSearchBackend        *backend,
+                                            const char *const        *terms,
+                                            guint                     n_terms,
+                                            guint                    *counts,
+                                            guint                    *n_chunks,
+                                            GError                  **error);
 
 /* Binds @text, or NULL as SQL NULL. */
 static inline void

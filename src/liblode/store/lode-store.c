@@ -23,7 +23,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <math.h>
 #include <string.h>
 #include <sys/resource.h>
 
@@ -36,11 +35,6 @@
 #include "lode-index-store.h"
 #include "lode-store-private.h"
 #include "lode-store.h"
-
-/* Weights of the FTS columns: symbol, sig, path, body. A hit in a declaration's name says
- * far more than one in its body. See rank_func(). Called explicitly rather than configured
- * as the table's `rank`: FTS5 answers ORDER BY rank with a nested query, twice as slow. */
-#define RANK_WEIGHTS "10.0, 4.0, 2.0, 1.0, ?9"
 
 static const char schema_sql[] =
   "CREATE TABLE IF NOT EXISTS meta ("
@@ -287,10 +281,6 @@ typedef enum
   STMT_STATS_SYMBOLS,
   STMT_LANGUAGES,
   STMT_FILE_CHUNKS,
-  STMT_SEARCH,
-  STMT_SEARCH_FILTERED,
-  STMT_SEARCH_ANY,
-  STMT_RANK_ONE,
   STMT_SYMBOL_LOOKUP,
   STMT_CHUNK_SYMBOLS,
   STMT_CHUNK_META,
@@ -338,21 +328,6 @@ static const char *const stmt_sql[N_STMTS] = {
     "FROM chunks c JOIN chunks_fts fts ON fts.rowid = c.id "
     "WHERE c.file_id = (SELECT id FROM files WHERE path = ?1) "
     "ORDER BY c.start_line, c.end_line",
-  [STMT_SEARCH] =
-    "SELECT rowid, lode_rank (chunks_fts, " RANK_WEIGHTS ") AS r FROM chunks_fts "
-    "WHERE chunks_fts MATCH ?1 ORDER BY r LIMIT ?2",
-  [STMT_SEARCH_FILTERED] =
-    "SELECT fts.rowid, lode_rank (fts.chunks_fts, " RANK_WEIGHTS ") AS r FROM chunks_fts fts "
-    "JOIN chunks c ON c.id = fts.rowid JOIN files f ON f.id = c.file_id "
-    "WHERE fts.chunks_fts MATCH ?1 "
-    "AND (?3 IS NULL OR f.language = ?3 COLLATE NOCASE) "
-    "AND (?4 IS NULL OR lode_glob (?4, f.path)) ORDER BY r LIMIT ?2",
-  [STMT_SEARCH_ANY] =
-    "SELECT lode_rank_any (chunks_fts, " RANK_WEIGHTS ") FROM chunks_fts "
-    "WHERE chunks_fts MATCH ?1 LIMIT 1",
-  [STMT_RANK_ONE] =
-    "SELECT lode_rank (chunks_fts, " RANK_WEIGHTS ") FROM chunks_fts "
-    "WHERE chunks_fts MATCH ?1 AND rowid = ?2",
   [STMT_SYMBOL_LOOKUP] =
     "SELECT chunk_id, name, kind, container, signature, start_line, end_line FROM symbols "
     "WHERE name = ?1 COLLATE NOCASE AND chunk_id IS NOT NULL LIMIT ?2",
@@ -375,8 +350,6 @@ static const char *const stmt_sql[N_STMTS] = {
   [STMT_FILE_PATH] = "SELECT path FROM files WHERE id = ?1",
 };
 
-typedef struct _RankAny RankAny;
-
 struct _LodeStore
 {
   GObject        parent_instance;
@@ -390,21 +363,12 @@ struct _LodeStore
   GHashTable    *ref_names;      /* name → id in ref_names, for the writer */
   GCancellable  *cancellable;    /* (nullable): of the search running now */
   char          *reset_reason;   /* (nullable): why lode_store_open() started a new index */
-  double         query_weight;   /* Σ IDF of the phrases of the last ranked query */
-  RankAny       *rank_any;       /* (nullable): the term-at-a-time search under way */
+  LodeStoreRank *rank;           /* the ranking functions' state, see lode-store-rank.c */
   guint          was_reset : 1;
   guint          in_transaction : 1;
   guint          in_read : 1;    /* a search's snapshot, see store_begin_read() */
   guint          read_only : 1;
   guint          damaged : 1;
-  /* What searches learn about the index, kept until it changes (see caches_current()): */
-  gint64         cache_version;
-  gint64         cache_changes;
-  GHashTable    *doc_counts;     /* term → 1 + its document frequency, see doc_frequencies */
-  guint          n_chunks;
-  GHashTable    *postings;       /* phrase → GArray of Posting, see rank_any_func() */
-  guint          n_postings;     /* in all of them */
-  guint          vocab_ready : 1; /* temp.lode_chunks_vocab exists on this connection */
 };
 
 static void lode_store_index_store_init    (LodeIndexStoreInterface    *iface);
@@ -429,11 +393,7 @@ lode_store_close (LodeStore *self)
   g_hash_table_remove_all (self->ref_names);
   g_clear_pointer (&self->db, sqlite3_close_v2);
   self->in_transaction = FALSE;
-  self->vocab_ready = FALSE;
-  self->n_chunks = 0;
-  g_clear_pointer (&self->doc_counts, g_hash_table_unref);
-  g_clear_pointer (&self->postings, g_hash_table_unref);
-  self->n_postings = 0;
+  g_clear_pointer (&self->rank, _lode_store_rank_free);
 }
 
 static void
@@ -656,6 +616,32 @@ _lode_store_get_db (LodeStore *self)
   return self->db;
 }
 
+LodeStoreRank *
+_lode_store_get_rank (LodeStore *self)
+{
+  return self->rank;
+}
+
+static int
+progress_cb (void *user_data)
+{
+  return is_cancelled (user_data);
+}
+
+/* While a search runs, set_db_error() reports SQLITE_INTERRUPT as cancelled once
+ * @cancellable is; with @interrupt, the statements under way are interrupted then too.
+ * NULL when the search is done. */
+void
+_lode_store_set_cancellable (LodeStore    *self,
+                             GCancellable *cancellable,
+                             gboolean      interrupt)
+{
+  self->cancellable = cancellable;
+  if (interrupt)
+    sqlite3_progress_handler (self->db, cancellable != NULL ? 1000 : 0,
+                              cancellable != NULL ? progress_cb : NULL, self);
+}
+
 GHashTable *
 _lode_store_get_ref_names (LodeStore *self)
 {
@@ -708,493 +694,6 @@ glob_func (sqlite3_context  *ctx,
 
   sqlite3_result_int (ctx, pattern != NULL && path != NULL &&
                            lode_search_path_filter_matches (pattern, path));
-}
-
-/* The ranking function of chunks_fts: BM25 (k1 = 1.2) with per-column weights given as arguments, and
- * without document-length normalisation (b = 0). FTS5's own bm25() reads the column sizes
- * of every matching row with one SQL look-up per row; that made a query for a common word
- * take 30 ms on git's source, against 5 ms without. Chunks are bounded in size by the
- * chunker, so their length says little anyway. */
-
-#define BM25_K1 1.2
-
-typedef struct
-{
-  int     n_phrases;
-  double *idf;      /* each phrase's IDF times its weight */
-} RankData;
-
-static int
-count_row_cb (const Fts5ExtensionApi *api,
-              Fts5Context            *ctx,
-              void                   *user_data)
-{
-  (*(sqlite3_int64 *) user_data)++;
-  return SQLITE_OK;
-}
-
-static void
-rank_data_free (void *data)
-{
-  RankData *rank = data;
-
-  g_free (rank->idf);
-  g_free (rank);
-}
-
-/* IDF of each phrase, computed once per query as bm25() does, times the phrase's weight:
- * @weights lists one number per phrase, space-separated (NULL: all 1). */
-static RankData *
-rank_data_new (const Fts5ExtensionApi *api,
-               Fts5Context            *ctx,
-               const char             *weights)
-{
-  RankData *rank = g_new0 (RankData, 1);
-  sqlite3_int64 n_rows = 0;
-  const char *w = weights;
-
-  rank->n_phrases = api->xPhraseCount (ctx);
-  rank->idf = g_new0 (double, MAX (rank->n_phrases, 1));
-  api->xRowCount (ctx, &n_rows);
-
-  for (int i = 0; i < rank->n_phrases; i++)
-    {
-      sqlite3_int64 n_hits = 0;
-      double weight = 1.0;
-
-      if (w != NULL && *w != '\0')
-        {
-          char *end = NULL;
-
-          weight = g_ascii_strtod (w, &end);
-          w = end;
-          if (!(weight > 0.0 && weight < 1000.0))
-            weight = 1.0;
-        }
-
-      api->xQueryPhrase (ctx, i, &n_hits, count_row_cb);
-      rank->idf[i] = weight * MAX (1e-6, log ((n_rows - n_hits + 0.5) / (n_hits + 0.5)));
-    }
-
-  return rank;
-}
-
-static void
-rank_func (const Fts5ExtensionApi  *api,
-           Fts5Context             *ctx,
-           sqlite3_context         *result,
-           int                      n_args,
-           sqlite3_value          **args)
-{
-  RankData *rank = api->xGetAuxdata (ctx, 0);
-  int n_columns = api->xColumnCount (ctx);
-  double weights[4];
-  double score = 0.0;
-  int rc;
-
-  if (rank == NULL)
-    {
-      LodeStore *store = api->xUserData (ctx);
-
-      rank = rank_data_new (api, ctx, n_args > 4 ? (const char *) sqlite3_value_text (args[4])
-                                                 : NULL);
-      store->query_weight = 0.0;
-      for (int i = 0; i < rank->n_phrases; i++)
-        store->query_weight += rank->idf[i];
-      rc = api->xSetAuxdata (ctx, rank, rank_data_free);
-      if (rc != SQLITE_OK)
-        {
-          sqlite3_result_error_code (result, rc);
-          return;
-        }
-    }
-
-  if (n_columns > 4)
-    n_columns = 4;
-  for (int c = 0; c < n_columns; c++)
-    weights[c] = c < n_args ? sqlite3_value_double (args[c]) : 1.0;
-
-  /* Each phrase's own instances, not xInstCount()'s array of all of them: FTS5 builds that
-   * array by finding, for every instance, the lowest position among all phrases, which costs
-   * instances × phrases — seconds for a pasted issue of three hundred words. */
-  for (int p = 0; p < rank->n_phrases; p++)
-    {
-      Fts5PhraseIter iter;
-      double tf[4] = { 0.0 };
-      int column, offset;
-
-      rc = api->xPhraseFirst (ctx, p, &iter, &column, &offset);
-      if (rc != SQLITE_OK)
-        {
-          sqlite3_result_error_code (result, rc);
-          return;
-        }
-      for (; column >= 0; api->xPhraseNext (ctx, &iter, &column, &offset))
-        if (column < n_columns)
-          tf[column] += 1.0;
-
-      for (int c = 0; c < n_columns; c++)
-        if (tf[c] > 0.0)
-          score += weights[c] * rank->idf[p] * tf[c] * (BM25_K1 + 1.0) / (tf[c] + BM25_K1);
-    }
-
-  /* Like bm25(): lower is better, so that ascending order puts the best first. */
-  sqlite3_result_double (result, -score);
-}
-
-/* Drops what searches learnt about the index (document frequencies, postings) when it has
- * changed since: another connection committed (the data version), or this one wrote (its
- * change count). */
-static void
-caches_current (LodeStore *self)
-{
-  gint64 version = lode_store_get_data_version (self);
-  gint64 changes = sqlite3_total_changes64 (self->db);
-
-  if (version == self->cache_version && changes == self->cache_changes)
-    return;
-
-  self->cache_version = version;
-  self->cache_changes = changes;
-  if (self->doc_counts != NULL)
-    g_hash_table_remove_all (self->doc_counts);
-  self->n_chunks = 0;
-  if (self->postings != NULL)
-    g_hash_table_remove_all (self->postings);
-  self->n_postings = 0;
-}
-
-/* Term-at-a-time ranking of a query that matches any of its phrases (words, a pasted issue).
- * Row-at-a-time ranking (lode_rank() under ORDER BY) visits every row that holds any phrase
- * and looks up every phrase in it: rows × phrases, a second of processor time for an issue of
- * three hundred words on git's source. Here lode_rank_any() runs once, on the first row, and
- * reads each phrase's own rows through xQueryPhrase(): the cost is the sum of the phrases'
- * document frequencies, and each row's score adds up in a hash table. Same BM25 as
- * rank_func(), same scores. */
-
-typedef struct
-{
-  gint64 id;      /* 0: empty slot */
-  double score;
-} AccSlot;
-
-typedef struct
-{
-  gint64 id;
-  double partial;  /* Σ over columns of weight × saturated tf; times the IDF later */
-} Posting;
-
-struct _RankAny
-{
-  LodeStore     *store;
-  GPtrArray     *phrases;       /* the MATCH expression's phrases in order, as cache keys */
-  GCancellable  *cancellable;
-  const gint64  *allowed;       /* (nullable): sorted ids a hit must be among */
-  guint          n_allowed;
-  guint          limit;
-  GArray        *hits;          /* out: LodeLexicalHit, best first */
-  double         weight;        /* out: Σ IDF × weight of the phrases */
-  int            rc;            /* out: an error the ranking met */
-  gboolean       done;
-  /* While reading one phrase: */
-  double         col_weights[4];
-  int            n_columns;
-  GArray        *postings;
-  guint          n_seen;
-};
-
-static inline guint
-acc_hash (gint64 id)
-{
-  guint64 x = (guint64) id * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
-
-  return (guint) (x >> 32);
-}
-
-static void
-acc_add (AccSlot **table,
-         guint    *mask,
-         guint    *n_used,
-         gint64    id,
-         double    score)
-{
-  guint i;
-
-  if ((*n_used + 1) * 2 > *mask + 1)
-    {
-      guint old_size = *mask + 1;
-      AccSlot *old = *table;
-
-      *mask = old_size * 2 - 1;
-      *table = g_new0 (AccSlot, old_size * 2);
-      *n_used = 0;
-      for (guint j = 0; j < old_size; j++)
-        if (old[j].id != 0)
-          acc_add (table, mask, n_used, old[j].id, old[j].score);
-      g_free (old);
-    }
-
-  for (i = acc_hash (id) & *mask; (*table)[i].id != 0; i = (i + 1) & *mask)
-    if ((*table)[i].id == id)
-      {
-        (*table)[i].score += score;
-        return;
-      }
-
-  (*table)[i].id = id;
-  (*table)[i].score = score;
-  (*n_used)++;
-}
-
-static int
-posting_cb (const Fts5ExtensionApi *api,
-            Fts5Context            *ctx,
-            void                   *user_data)
-{
-  RankAny *rank = user_data;
-  Fts5PhraseIter iter;
-  double tf[4] = { 0.0 };
-  Posting posting = { api->xRowid (ctx), 0.0 };
-  int column, offset;
-  int rc;
-
-  if ((++rank->n_seen & 0xFFF) == 0 && g_cancellable_is_cancelled (rank->cancellable))
-    return SQLITE_INTERRUPT;
-
-  rc = api->xPhraseFirst (ctx, 0, &iter, &column, &offset);
-  if (rc != SQLITE_OK)
-    return rc;
-  for (; column >= 0; api->xPhraseNext (ctx, &iter, &column, &offset))
-    if (column < rank->n_columns)
-      tf[column] += 1.0;
-
-  for (int c = 0; c < rank->n_columns; c++)
-    if (tf[c] > 0.0)
-      posting.partial += rank->col_weights[c] * tf[c] * (BM25_K1 + 1.0) / (tf[c] + BM25_K1);
-  g_array_append_val (rank->postings, posting);
-
-  return SQLITE_OK;
-}
-
-static int
-compare_id (gconstpointer a,
-            gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a;
-  gint64 y = *(const gint64 *) b;
-
-  return (x > y) - (x < y);
-}
-
-static int
-compare_hits_desc (gconstpointer a,
-                   gconstpointer b)
-{
-  const LodeLexicalHit *x = a;
-  const LodeLexicalHit *y = b;
-
-  if (x->score != y->score)
-    return x->score > y->score ? -1 : 1;
-  return (x->chunk_id > y->chunk_id) - (x->chunk_id < y->chunk_id);
-}
-
-/* The best rank->limit rows of the table, best first (ties: lower id first, as FTS5's
- * ORDER BY over rowid order gives them). */
-static void
-select_best (RankAny *rank,
-             AccSlot *table,
-             guint    size)
-{
-  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (LodeLexicalHit));
-
-  for (guint i = 0; i < size; i++)
-    {
-      LodeLexicalHit hit = { table[i].id, table[i].score };
-
-      if (hit.chunk_id == 0)
-        continue;
-      if (rank->allowed != NULL &&
-          bsearch (&hit.chunk_id, rank->allowed, rank->n_allowed, sizeof (gint64),
-                   compare_id) == NULL)
-        continue;
-      g_array_append_val (all, hit);
-    }
-
-  /* Only the best rank->limit need sorting: the rest go below a pivot first. */
-  while (all->len > 4 * rank->limit)
-    {
-      LodeLexicalHit *hits = (LodeLexicalHit *) all->data;
-      double pivot = hits[g_random_int_range (0, all->len)].score;
-      guint n_above = 0;
-
-      for (guint i = 0; i < all->len; i++)
-        if (hits[i].score >= pivot)
-          {
-            LodeLexicalHit t = hits[n_above];
-
-            hits[n_above++] = hits[i];
-            hits[i] = t;
-          }
-      if (n_above < rank->limit || n_above == all->len)
-        break;
-      g_array_set_size (all, n_above);
-    }
-  g_array_sort (all, compare_hits_desc);
-  g_array_append_vals (rank->hits, all->data, MIN (all->len, rank->limit));
-}
-
-/* A warm server meets the same common words in question after question, and walking their
- * rows through FTS5 is most of a search (a few thousand instructions a row): the rows of a
- * phrase of at least POSTINGS_CACHE_MIN rows are kept, up to POSTINGS_CACHE_MAX rows in all
- * (16 bytes each), until the index changes. Rare phrases are cheap to read again. */
-#define POSTINGS_CACHE_MIN 256
-#define POSTINGS_CACHE_MAX (1 << 19)
-
-static const GArray *
-lookup_postings (RankAny *rank,
-                 int      phrase)
-{
-  LodeStore *store = rank->store;
-
-  if (store->postings == NULL || rank->phrases == NULL || (guint) phrase >= rank->phrases->len)
-    return NULL;
-
-  return g_hash_table_lookup (store->postings, g_ptr_array_index (rank->phrases, phrase));
-}
-
-static void
-keep_postings (RankAny *rank,
-               int      phrase)
-{
-  LodeStore *store = rank->store;
-  guint n = rank->postings->len;
-
-  if (rank->phrases == NULL || (guint) phrase >= rank->phrases->len ||
-      n < POSTINGS_CACHE_MIN || n > POSTINGS_CACHE_MAX)
-    return;
-
-  if (store->postings == NULL)
-    store->postings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                             (GDestroyNotify) g_array_unref);
-  if (store->n_postings + n > POSTINGS_CACHE_MAX)
-    {
-      g_hash_table_remove_all (store->postings);
-      store->n_postings = 0;
-    }
-  g_hash_table_insert (store->postings, g_strdup (g_ptr_array_index (rank->phrases, phrase)),
-                       g_array_copy (rank->postings));
-  store->n_postings += n;
-}
-
-static void
-rank_any_func (const Fts5ExtensionApi  *api,
-               Fts5Context             *ctx,
-               sqlite3_context         *result,
-               int                      n_args,
-               sqlite3_value          **args)
-{
-  LodeStore *store = api->xUserData (ctx);
-  RankAny *rank = store->rank_any;
-  const char *w = n_args > 4 ? (const char *) sqlite3_value_text (args[4]) : NULL;
-  int n_phrases = api->xPhraseCount (ctx);
-  sqlite3_int64 n_rows = 0;
-  guint mask = 1023;
-  guint n_used = 0;
-  g_autofree AccSlot *table = g_new0 (AccSlot, mask + 1);
-  int rc;
-
-  sqlite3_result_null (result);
-  if (rank == NULL || rank->done)
-    return;
-  rank->done = TRUE;
-
-  rank->n_columns = MIN (api->xColumnCount (ctx), 4);
-  for (int c = 0; c < rank->n_columns; c++)
-    rank->col_weights[c] = c < n_args ? sqlite3_value_double (args[c]) : 1.0;
-  rank->postings = g_array_new (FALSE, FALSE, sizeof (Posting));
-
-  rc = api->xRowCount (ctx, &n_rows);
-  for (int p = 0; rc == SQLITE_OK && p < n_phrases; p++)
-    {
-      const GArray *postings;
-      double weight = 1.0;
-      double idf;
-
-      if (w != NULL && *w != '\0')
-        {
-          char *end = NULL;
-
-          weight = g_ascii_strtod (w, &end);
-          w = end;
-          if (!(weight > 0.0 && weight < 1000.0))
-            weight = 1.0;
-        }
-
-      postings = lookup_postings (rank, p);
-      if (postings == NULL)
-        {
-          g_array_set_size (rank->postings, 0);
-          rc = api->xQueryPhrase (ctx, p, rank, posting_cb);
-          if (rc != SQLITE_OK)
-            break;
-          postings = rank->postings;
-          keep_postings (rank, p);
-        }
-
-      idf = weight * MAX (1e-6, log ((n_rows - postings->len + 0.5) / (postings->len + 0.5)));
-      rank->weight += idf;
-      for (guint i = 0; i < postings->len; i++)
-        {
-          const Posting *posting = &g_array_index (postings, Posting, i);
-
-          acc_add (&table, &mask, &n_used, posting->id, idf * posting->partial);
-        }
-    }
-  g_clear_pointer (&rank->postings, g_array_unref);
-
-  if (rc != SQLITE_OK)
-    {
-      rank->rc = rc;
-      return;
-    }
-
-  select_best (rank, table, mask + 1);
-}
-
-static gboolean
-register_rank_function (LodeStore  *self,
-                        GError    **error)
-{
-  fts5_api *api = NULL;
-  sqlite3_stmt *s = NULL;
-  int rc;
-
-  rc = sqlite3_prepare_v2 (self->db, "SELECT fts5(?1)", -1, &s, NULL);
-  if (rc == SQLITE_OK)
-    {
-      sqlite3_bind_pointer (s, 1, &api, "fts5_api_ptr", NULL);
-      sqlite3_step (s);
-      rc = sqlite3_finalize (s);
-    }
-  if (rc == SQLITE_OK && api != NULL)
-    rc = api->xCreateFunction (api, "lode_rank", self, rank_func, NULL);
-  if (rc == SQLITE_OK && api != NULL)
-    rc = api->xCreateFunction (api, "lode_rank_any", self, rank_any_func, NULL);
-
-  if (rc != SQLITE_OK || api == NULL)
-    {
-      g_set_error (error, LODE_ERROR, LODE_ERROR_STORE, "Cannot register lode_rank(): %s",
-                   sqlite3_errstr (rc));
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-static int
-progress_cb (void *user_data)
-{
-  return is_cancelled (user_data);
 }
 
 static void
@@ -1347,8 +846,10 @@ lode_store_try_open (LodeStore  *self,
   sqlite3_extended_result_codes (self->db, FALSE);
   sqlite3_busy_timeout (self->db, 10000);
 
+  g_clear_pointer (&self->rank, _lode_store_rank_free);
+  self->rank = _lode_store_rank_new ();
   if (!lode_code_tokenizer_register (self->db, error) ||
-      !register_rank_function (self, error))
+      !_lode_store_register_rank (self, error))
     return FALSE;
 
   rc = sqlite3_create_function (self->db, "lode_glob", 2,
@@ -2570,302 +2071,8 @@ lode_store_dup_chunks_for_file (LodeStore   *self,
   return g_steal_pointer (&chunks);
 }
 
-/* Search candidates (LodeSearchBackend): rows and statistics only; LodeSearcher ranks. */
-
-static void
-append_phrase (GString    *match,
-               const char *token)
-{
-  g_string_append_c (match, '"');
-  for (const char *p = token; *p != '\0'; p++)
-    {
-      if (*p == '"')
-        g_string_append_c (match, '"');
-      g_string_append_c (match, *p);
-    }
-  g_string_append_c (match, '"');
-}
-
-static void
-append_weight (GString *weights,
-               double   weight)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  if (weights->len > 0)
-    g_string_append_c (weights, ' ');
-  g_string_append (weights, g_ascii_dtostr (buf, sizeof buf, weight));
-}
-
-/* One phrase of build_match(): in @match, and (if @phrases is given) as the key of its rows,
- * which depend on the column filter too. */
-static void
-add_phrase (GString                 *match,
-            GPtrArray               *phrases,
-            const LodeLexicalQuery  *query,
-            const char              *token)
-{
-  append_phrase (match, token);
-  if (phrases != NULL)
-    g_ptr_array_add (phrases, g_strconcat (query->path_only ? "{path} " : "", token, NULL));
-}
-
-/* The FTS5 MATCH expression of @query and the weight of each of its phrases, in order, for
- * lode_rank(); @phrases, if given, gets each phrase's key (see lookup_postings()). Every term
- * is quoted, so no user text ever reaches the FTS5 query parser: a group is "term", or
- * ("term" OR ("part" AND "part" …)). */
-static char *
-build_match (const LodeLexicalQuery  *query,
-             char                   **weights_out,
-             GPtrArray               *phrases)
-{
-  GString *match = g_string_new (query->path_only ? "{path} : (" : NULL);
-  GString *weights = g_string_new (NULL);
-
-  for (guint i = 0; i < query->groups->len; i++)
-    {
-      const LodeLexicalGroup *group = g_ptr_array_index (query->groups, i);
-
-      if (i > 0)
-        g_string_append (match, query->require_all ? " AND " : " OR ");
-      append_weight (weights, group->weight);
-      if (group->parts == NULL || query->whole_only)
-        {
-          add_phrase (match, phrases, query, group->term);
-          continue;
-        }
-
-      g_string_append_c (match, '(');
-      add_phrase (match, phrases, query, group->term);
-      g_string_append (match, " OR (");
-      for (guint j = 0; group->parts[j] != NULL; j++)
-        {
-          if (j > 0)
-            g_string_append (match, " AND ");
-          add_phrase (match, phrases, query, group->parts[j]);
-          append_weight (weights, group->weight);
-        }
-      g_string_append (match, "))");
-    }
-  if (query->path_only)
-    g_string_append_c (match, ')');
-
-  *weights_out = g_string_free (weights, FALSE);
-  return g_string_free (match, FALSE);
-}
-
-/* A query that matches any of its phrases, ranked term at a time (see rank_any_func()). */
-static gboolean
-lexical_any (LodeStore               *self,
-             const char              *match,
-             const char              *weights,
-             GPtrArray               *phrases,
-             const LodeSearchFilter  *filter,
-             guint                    limit,
-             GCancellable            *cancellable,
-             GArray                  *hits,
-             double                  *weight,
-             GError                 **error)
-{
-  g_autoptr(GArray) allowed = NULL;
-  RankAny rank = { 0 };
-  sqlite3_stmt *s;
-  int rc;
-
-  if (filter != NULL && (filter->language != NULL || filter->path_glob != NULL))
-    {
-      allowed = lode_store_dup_chunk_ids (self, filter->language, filter->path_glob, error);
-      if (allowed == NULL)
-        return FALSE;
-      rank.allowed = (const gint64 *) allowed->data;
-      rank.n_allowed = allowed->len;
-    }
-
-  caches_current (self);
-  rank.store = self;
-  rank.phrases = phrases;
-  rank.cancellable = cancellable;
-  rank.limit = limit;
-  rank.hits = hits;
-  rank.rc = SQLITE_OK;
-
-  s = stmt (self, STMT_SEARCH_ANY);
-  bind_text (s, 1, match);
-  bind_text (s, 9, weights);
-  self->rank_any = &rank;
-  self->cancellable = cancellable;
-  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
-    ;
-  sqlite3_reset (s);
-  self->rank_any = NULL;
-
-  if (rc == SQLITE_DONE && rank.rc != SQLITE_OK)
-    rc = rank.rc;
-  if (rc != SQLITE_DONE)
-    set_db_error (self, rc, error, "Search failed");
-  self->cancellable = NULL;
-
-  *weight = rank.weight;
-  return rc == SQLITE_DONE;
-}
-
-static gboolean
-store_lexical (LodeSearchBackend       *backend,
-               const LodeLexicalQuery  *query,
-               const LodeSearchFilter  *filter,
-               guint                    limit,
-               GCancellable            *cancellable,
-               GArray                  *hits,
-               double                  *weight,
-               GError                 **error)
-{
-  LodeStore *self = LODE_STORE (backend);
-  gboolean filtered = filter != NULL && (filter->language != NULL || filter->path_glob != NULL);
-  g_autofree char *weights = NULL;
-  g_autoptr(GPtrArray) phrases = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *match = build_match (query, &weights, phrases);
-  sqlite3_stmt *s;
-  int rc;
-
-  if (!query->require_all)
-    return lexical_any (self, match, weights, phrases, filter, limit, cancellable, hits, weight,
-                        error);
-
-  s = stmt (self, filtered ? STMT_SEARCH_FILTERED : STMT_SEARCH);
-
-  self->query_weight = 0.0;
-  self->cancellable = cancellable;
-  if (cancellable != NULL)
-    sqlite3_progress_handler (self->db, 1000, progress_cb, self);
-
-  bind_text (s, 1, match);
-  sqlite3_bind_int (s, 2, limit);
-  bind_text (s, 9, weights);
-  if (filtered)
-    {
-      bind_text (s, 3, filter->language);
-      bind_text (s, 4, filter->path_glob);
-    }
-
-  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
-    {
-      LodeLexicalHit hit = { sqlite3_column_int64 (s, 0), -sqlite3_column_double (s, 1) };
-
-      g_array_append_val (hits, hit);
-    }
-  sqlite3_reset (s);
-
-  if (cancellable != NULL)
-    sqlite3_progress_handler (self->db, 0, NULL, NULL);
-  if (rc != SQLITE_DONE)
-    set_db_error (self, rc, error, "Search failed");
-  self->cancellable = NULL;
-
-  *weight = self->query_weight;
-  return rc == SQLITE_DONE;
-}
-
-static gboolean
-store_score_lexical (LodeSearchBackend       *backend,
-                     const LodeLexicalQuery  *query,
-                     const gint64            *chunk_ids,
-                     guint                    n_chunks,
-                     double                  *scores,
-                     GError                 **error)
-{
-  LodeStore *self = LODE_STORE (backend);
-  g_autofree char *weights = NULL;
-  g_autofree char *match = build_match (query, &weights, NULL);
-
-  for (guint i = 0; i < n_chunks; i++)
-    {
-      sqlite3_stmt *s = stmt (self, STMT_RANK_ONE);
-      int rc;
-
-      bind_text (s, 1, match);
-      bind_text (s, 9, weights);
-      sqlite3_bind_int64 (s, 2, chunk_ids[i]);
-      rc = sqlite3_step (s);
-      scores[i] = rc == SQLITE_ROW ? MAX (0.0, -sqlite3_column_double (s, 0)) : 0.0;
-      sqlite3_reset (s);
-
-      if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        return set_db_error (self, rc, error, "Search failed");
-    }
-
-  return TRUE;
-}
-
-/* Document frequencies from FTS5's own index (an fts5vocab table of this connection). A
- * look-up walks the term's list of rows, so the counts are kept until the index changes
- * (another connection committed: the data version; this one wrote: its change count): the
- * common words, the dear ones, come back in every issue. */
-#define DOC_COUNTS_MAX 65536
-
-static const char sql_vocab_create[] =
-  "CREATE VIRTUAL TABLE IF NOT EXISTS temp.lode_chunks_vocab "
-  "USING fts5vocab (main, chunks_fts, row)";
-static const char sql_vocab_doc[] = "SELECT doc FROM temp.lode_chunks_vocab WHERE term = ?1";
-
-static gboolean
-store_doc_frequencies (LodeSearchBackend  *backend,
-                       const char *const  *terms,
-                       guint               n_terms,
-                       guint              *counts,
-                       guint              *n_chunks,
-                       GError            **error)
-{
-  LodeStore *self = LODE_STORE (backend);
-  sqlite3_stmt *s;
-  int rc;
-
-  if (!self->vocab_ready)
-    {
-      rc = sqlite3_exec (self->db, sql_vocab_create, NULL, NULL, NULL);
-      if (rc != SQLITE_OK)
-        return set_db_error (self, rc, error, "Cannot read the index's vocabulary");
-      self->vocab_ready = TRUE;
-    }
-
-  caches_current (self);
-  if (self->doc_counts == NULL)
-    self->doc_counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  if (g_hash_table_size (self->doc_counts) > DOC_COUNTS_MAX || self->n_chunks == 0)
-    {
-      g_hash_table_remove_all (self->doc_counts);
-      s = stmt (self, STMT_STATS_CHUNKS);
-      rc = sqlite3_step (s);
-      self->n_chunks = rc == SQLITE_ROW ? (guint) sqlite3_column_int64 (s, 0) : 0;
-      sqlite3_reset (s);
-      if (rc != SQLITE_ROW)
-        return set_db_error (self, rc, error, "Cannot count chunks");
-    }
-  *n_chunks = self->n_chunks;
-
-  for (guint i = 0; i < n_terms; i++)
-    {
-      guint cached = GPOINTER_TO_UINT (g_hash_table_lookup (self->doc_counts, terms[i]));
-
-      if (cached > 0)
-        {
-          counts[i] = cached - 1;
-          continue;
-        }
-      s = _lode_store_statement (self, sql_vocab_doc, error);
-      if (s == NULL)
-        return FALSE;
-      bind_text (s, 1, terms[i]);
-      rc = sqlite3_step (s);
-      counts[i] = rc == SQLITE_ROW ? (guint) sqlite3_column_int64 (s, 0) : 0;
-      sqlite3_reset (s);
-      if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        return set_db_error (self, rc, error, "Cannot read the index's vocabulary");
-      g_hash_table_insert (self->doc_counts, g_strdup (terms[i]),
-                           GUINT_TO_POINTER (counts[i] + 1));
-    }
-
-  return TRUE;
-}
+/* Search candidates (LodeSearchBackend): rows and statistics only; LodeSearcher ranks. The
+ * lexical leg is in lode-store-rank.c. */
 
 static GPtrArray *
 read_symbol_rows (LodeStore     *self,
@@ -3142,8 +2349,8 @@ store_end_read (LodeSearchBackend *backend)
 static void
 lode_store_search_backend_init (LodeSearchBackendInterface *iface)
 {
-  iface->lexical = store_lexical;
-  iface->score_lexical = store_score_lexical;
+  iface->lexical = _lode_store_lexical;
+  iface->score_lexical = _lode_store_score_lexical;
   iface->find_symbols = store_find_symbols;
   iface->find_chunk_symbols = store_find_chunk_symbols;
   iface->fetch_chunks = store_fetch_chunks;
@@ -3153,7 +2360,7 @@ lode_store_search_backend_init (LodeSearchBackendInterface *iface)
   iface->dup_chunk_ids = store_dup_chunk_ids;
   iface->get_vector_dims = store_get_vector_dims;
   iface->load_vectors = store_load_vectors;
-  iface->doc_frequencies = store_doc_frequencies;
+  iface->doc_frequencies = _lode_store_doc_frequencies;
   iface->begin_read = store_begin_read;
   iface->end_read = store_end_read;
 }
