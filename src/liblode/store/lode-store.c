@@ -821,9 +821,13 @@ lode_store_try_open (LodeStore  *self,
                      GError    **error)
 {
   int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
-  static const char pragmas[] =
+  /* Only the writer sets the journal mode (it stays in the file): a reader that opens an
+   * index the writer is still creating would otherwise try to switch it to WAL too, and
+   * wait on the writer's lock while the writer waits on its own. */
+  static const char writer_pragmas[] =
     "PRAGMA journal_mode = WAL;"
-    "PRAGMA synchronous = NORMAL;"
+    "PRAGMA synchronous = NORMAL;";
+  static const char pragmas[] =
     "PRAGMA temp_store = MEMORY;"
     "PRAGMA cache_size = -32768;"
     "PRAGMA mmap_size = 268435456;";
@@ -858,7 +862,9 @@ lode_store_try_open (LodeStore  *self,
   if (rc != SQLITE_OK)
     return set_db_error (self, rc, error, "Cannot register lode_glob()");
 
-  rc = sqlite3_exec (self->db, pragmas, NULL, NULL, NULL);
+  rc = self->read_only ? SQLITE_OK : sqlite3_exec (self->db, writer_pragmas, NULL, NULL, NULL);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_exec (self->db, pragmas, NULL, NULL, NULL);
   if (rc == SQLITE_OK)
     rc = query_int (self->db, "PRAGMA user_version", &version);
   if (rc == SQLITE_OK && version == 0 && !self->read_only)
