@@ -308,8 +308,8 @@ has_parts (const LodeLexicalQuery *query)
 /* An identifier query finds `cmd_commit` whole, or `cmd` and `commit` anywhere in a chunk.
  * The second is for names that occur too rarely to fill a page: on git's source it is a
  * thousand chunks or more for most names, and ranking them was three quarters of such a
- * search. So the chunks that hold the name whole (ranked with the parts, as before) come
- * first, and the parts alone are looked up only when those are fewer than asked for. */
+ * search. So the chunks that hold the name whole (ranked by the name alone) come first, and
+ * the parts are looked up only when those are fewer than asked for. */
 static gboolean
 identifier_lexical_leg (Search      *search,
                         guint        n_fetch,
