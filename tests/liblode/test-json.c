@@ -249,6 +249,73 @@ test_output (void)
   g_assert_cmpstr (member_string (back, "unit"), ==, "a\x1f" "b");
 }
 
+/* What Lode writes reads back as the same values and types, members in their order:
+ * json-glib wrote 1e20 as `1e+20.0`, which no reader accepts. */
+static void
+test_output_values (void)
+{
+  static const double doubles[] = { 1.0, 1e20, 0.9339285714285714, -2.5e-7, 5e-324,
+                                    1.7976931348623157e308, -0.0, 0.1 };
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "doubles");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < G_N_ELEMENTS (doubles); i++)
+    json_builder_add_double_value (builder, doubles[i]);
+  json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "min");
+  json_builder_add_int_value (builder, G_MININT64);
+  json_builder_set_member_name (builder, "max");
+  json_builder_add_int_value (builder, G_MAXINT64);
+  json_builder_set_member_name (builder, "z");
+  json_builder_add_boolean_value (builder, FALSE);
+  json_builder_set_member_name (builder, "a");
+  json_builder_begin_object (builder);
+  json_builder_end_object (builder);
+  json_builder_set_member_name (builder, "m");
+  json_builder_begin_array (builder);
+  json_builder_begin_array (builder);
+  json_builder_end_array (builder);
+  json_builder_add_string_value (builder, "é ✓ 𝄞");
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+
+  for (int pretty = 0; pretty <= 1; pretty++)
+    {
+      g_autofree char *text = lode_json_to_string (root, pretty);
+      g_autoptr(JsonNode) back = parse_ok (text);
+      JsonObject *object = json_node_get_object (back);
+      JsonArray *values = json_object_get_array_member (object, "doubles");
+      JsonArray *mixed = json_object_get_array_member (object, "m");
+      g_autoptr(GList) names = json_object_get_members (object);
+      const char *order[] = { "doubles", "min", "max", "z", "a", "m" };
+      guint i = 0;
+
+      for (GList *l = names; l != NULL; l = l->next)
+        g_assert_cmpstr (l->data, ==, order[i++]);
+      g_assert_cmpuint (i, ==, G_N_ELEMENTS (order));
+
+      g_assert_cmpuint (json_array_get_length (values), ==, G_N_ELEMENTS (doubles));
+      for (i = 0; i < G_N_ELEMENTS (doubles); i++)
+        {
+          JsonNode *value = json_array_get_element (values, i);
+
+          g_assert_cmpint (json_node_get_value_type (value), ==, G_TYPE_DOUBLE);
+          g_assert_true (json_node_get_double (value) == doubles[i]);
+        }
+      g_assert_cmpint (json_object_get_int_member (object, "min"), ==, G_MININT64);
+      g_assert_cmpint (json_object_get_int_member (object, "max"), ==, G_MAXINT64);
+      g_assert_false (json_object_get_boolean_member (object, "z"));
+      g_assert_cmpuint (json_object_get_size (json_object_get_object_member (object, "a")), ==, 0);
+      g_assert_cmpuint (json_array_get_length (json_array_get_array_element (mixed, 0)), ==, 0);
+      g_assert_cmpstr (json_array_get_string_element (mixed, 1), ==, "é ✓ 𝄞");
+      g_assert_nonnull (strstr (text, "0.9339285714285714"));
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -263,6 +330,7 @@ main (int   argc,
   g_test_add_func ("/lode/json/malformed", test_malformed);
   g_test_add_func ("/lode/json/not-json", test_not_json);
   g_test_add_func ("/lode/json/output", test_output);
+  g_test_add_func ("/lode/json/output-values", test_output_values);
 
   return g_test_run ();
 }

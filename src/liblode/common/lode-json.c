@@ -31,8 +31,8 @@
  * - Integers beyond 64 bits wrap around (2^64 reads as -1) and 1e400 reads as infinity,
  *   which it writes back as `inf.0`. Both are refused: a JSON-RPC id must come back exactly.
  * - It escapes control characters below U+001F but writes U+001F itself raw, which is
- *   invalid JSON, and writes infinities and NaNs as bare words. lode_json_to_string()
- *   escapes the one and writes null for the others.
+ *   invalid JSON, writes infinities and NaNs as bare words and 1e20 as `1e+20.0`.
+ *   lode_json_to_string() writes JSON itself (see "Writing" below).
  * - Its scanner (GScanner's) reads more than JSON: C comments, single-quoted strings and
  *   hexadecimal numbers. A comment or a single-quoted string can hide a `"` from the scan
  *   below, and with it the brackets, NULs and numbers that follow (a comment holding a
@@ -350,13 +350,223 @@ lode_json_parse_file (const char  *path,
                           error);
 }
 
-static inline void
-ensure_copy (GString    **out,
-             const char  *text,
-             const char  *p)
+/* Writing. json-glib's own generator writes U+001F raw, infinities and NaNs as bare words,
+ * 1e20 as `1e+20.0` (it appends `.0` to any number without a point) and invalid UTF-8 as it
+ * is; it also costs a search through lode-mcp more than its ranking of an identifier does
+ * (json_to_string() and a second pass to repair its output were a fifth of the instructions
+ * of such a search). Lode writes its JSON itself, in one pass over the tree. */
+
+static void write_node (GString  *out,
+                        JsonNode *node,
+                        gboolean  pretty,
+                        guint     level);
+
+static void
+write_indent (GString *out,
+              guint    level)
 {
-  if (*out == NULL)
-    *out = g_string_new_len (text, p - text);
+  g_string_append_c (out, '\n');
+  for (guint i = 0; i < level; i++)
+    g_string_append (out, "  ");
+}
+
+/* What a byte below 0x80 is written as inside a string: 0 itself, 1 `\u00XX`, or the
+ * character after a backslash. */
+static const char string_escape[0x80] = {
+  [0x00 ... 0x07] = 1, ['\b'] = 'b', ['\t'] = 't', ['\n'] = 'n', [0x0b] = 1, ['\f'] = 'f',
+  ['\r'] = 'r', [0x0e ... 0x1f] = 1, ['"'] = '"', ['\\'] = '\\',
+};
+
+/* @text quoted: quotes, backslashes and every control character escaped, each byte that is
+ * not part of valid UTF-8 written as U+FFFD. */
+static void
+write_string (GString    *out,
+              const char *text)
+{
+  const guchar *p = (const guchar *) text;
+
+  g_string_append_c (out, '"');
+  while (*p != '\0')
+    {
+      const guchar *run = p;
+      gunichar c;
+
+      while (*p != '\0' && *p < 0x80 && string_escape[*p] == 0)
+        p++;
+      g_string_append_len (out, (const char *) run, p - run);
+      if (*p == '\0')
+        break;
+
+      if (*p < 0x80)
+        {
+          if (string_escape[*p] == 1)
+            g_string_append_printf (out, "\\u%04x", *p);
+          else
+            {
+              g_string_append_c (out, '\\');
+              g_string_append_c (out, string_escape[*p]);
+            }
+          p++;
+          continue;
+        }
+
+      c = g_utf8_get_char_validated ((const char *) p, -1);
+      if (c == (gunichar) -1 || c == (gunichar) -2)
+        {
+          g_string_append (out, "\xef\xbf\xbd");
+          p++;
+        }
+      else
+        {
+          g_string_append_len (out, (const char *) p, g_utf8_skip[*p]);
+          p += g_utf8_skip[*p];
+        }
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+write_int (GString *out,
+           gint64   value)
+{
+  char buf[24];
+  char *p = buf + sizeof buf;
+  guint64 v = value < 0 ? -(guint64) value : (guint64) value;
+
+  do
+    *--p = '0' + v % 10;
+  while ((v /= 10) != 0);
+  if (value < 0)
+    *--p = '-';
+  g_string_append_len (out, p, buf + sizeof buf - p);
+}
+
+/* The shortest of 15 to 17 digits that reads back as @value, with a point or an exponent so
+ * that it reads back as a double; null for what JSON cannot write. */
+static void
+write_double (GString *out,
+              double   value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!isfinite (value))
+    {
+      g_string_append (out, "null");
+      return;
+    }
+  g_ascii_formatd (buf, sizeof buf, "%.15g", value);
+  if (g_ascii_strtod (buf, NULL) != value)
+    g_ascii_formatd (buf, sizeof buf, "%.16g", value);
+  if (g_ascii_strtod (buf, NULL) != value)
+    g_ascii_formatd (buf, sizeof buf, "%.17g", value);
+  g_string_append (out, buf);
+  if (strpbrk (buf, ".e") == NULL)
+    g_string_append (out, ".0");
+}
+
+static void
+write_value (GString  *out,
+             JsonNode *node)
+{
+  const char *text;
+
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_INT64:
+      write_int (out, json_node_get_int (node));
+      break;
+    case G_TYPE_DOUBLE:
+      write_double (out, json_node_get_double (node));
+      break;
+    case G_TYPE_BOOLEAN:
+      g_string_append (out, json_node_get_boolean (node) ? "true" : "false");
+      break;
+    case G_TYPE_STRING:
+      text = json_node_get_string (node);
+      if (text != NULL)
+        write_string (out, text);
+      else
+        g_string_append (out, "null");
+      break;
+    default:
+      g_string_append (out, "null");
+      break;
+    }
+}
+
+static void
+write_object (GString    *out,
+              JsonObject *object,
+              gboolean    pretty,
+              guint       level)
+{
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *member;
+  gboolean first = TRUE;
+
+  g_string_append_c (out, '{');
+  json_object_iter_init_ordered (&iter, object);
+  while (json_object_iter_next_ordered (&iter, &name, &member))
+    {
+      if (!first)
+        g_string_append_c (out, ',');
+      first = FALSE;
+      if (pretty)
+        write_indent (out, level + 1);
+      write_string (out, name);
+      g_string_append (out, pretty ? " : " : ":");
+      write_node (out, member, pretty, level + 1);
+    }
+  if (pretty && !first)
+    write_indent (out, level);
+  g_string_append_c (out, '}');
+}
+
+static void
+write_array (GString   *out,
+             JsonArray *array,
+             gboolean   pretty,
+             guint      level)
+{
+  guint n = json_array_get_length (array);
+
+  g_string_append_c (out, '[');
+  for (guint i = 0; i < n; i++)
+    {
+      if (i > 0)
+        g_string_append_c (out, ',');
+      if (pretty)
+        write_indent (out, level + 1);
+      write_node (out, json_array_get_element (array, i), pretty, level + 1);
+    }
+  if (pretty && n > 0)
+    write_indent (out, level);
+  g_string_append_c (out, ']');
+}
+
+static void
+write_node (GString  *out,
+            JsonNode *node,
+            gboolean  pretty,
+            guint     level)
+{
+  switch (JSON_NODE_TYPE (node))
+    {
+    case JSON_NODE_OBJECT:
+      write_object (out, json_node_get_object (node), pretty, level);
+      break;
+    case JSON_NODE_ARRAY:
+      write_array (out, json_node_get_array (node), pretty, level);
+      break;
+    case JSON_NODE_VALUE:
+      write_value (out, node);
+      break;
+    case JSON_NODE_NULL:
+    default:
+      g_string_append (out, "null");
+      break;
+    }
 }
 
 /**
@@ -364,10 +574,10 @@ ensure_copy (GString    **out,
  * @node: a node
  * @pretty: indent the output
  *
- * Like json_to_string(), but the result is always valid JSON: control characters json-glib
- * leaves raw in strings are escaped, infinities and NaNs (which JSON cannot express) are
- * written as null, and invalid UTF-8 becomes U+FFFD. Use it for everything Lode writes:
- * MCP messages, `--json` output, requests to embedding servers.
+ * Like json_to_string(), but the result is always valid JSON: every control character is
+ * escaped in strings, infinities and NaNs (which JSON cannot express) are written as null,
+ * and invalid UTF-8 becomes U+FFFD. Members keep their order. Use it for everything Lode
+ * writes: MCP messages, `--json` output, requests to embedding servers and Qdrant.
  *
  * Returns: (transfer full): the JSON text
  */
@@ -375,68 +585,14 @@ char *
 lode_json_to_string (JsonNode *node,
                      gboolean  pretty)
 {
-  g_autofree char *text = NULL;
-  GString *out = NULL;
-  const char *p;
-  gboolean in_string = FALSE;
+  GString *out;
 
   g_return_val_if_fail (node != NULL, NULL);
 
-  text = json_to_string (node, pretty);
-  for (p = text; *p != '\0'; p++)
-    {
-      guchar c = *p;
+  out = g_string_sized_new (256);
+  write_node (out, node, pretty, 0);
 
-      if (in_string)
-        {
-          if (c == '\\' && p[1] != '\0')
-            {
-              if (out != NULL)
-                g_string_append_len (out, p, 2);
-              p++;
-              continue;
-            }
-          if (c == '"')
-            in_string = FALSE;
-          else if (c < 0x20)
-            {
-              ensure_copy (&out, text, p);
-              g_string_append_printf (out, "\\u%04x", c);
-              continue;
-            }
-        }
-      else if (c == '"')
-        in_string = TRUE;
-      else if (c == 'i' || (c == 'n' && strncmp (p, "null", 4) != 0) ||
-               (c == '-' && (p[1] == 'i' || p[1] == 'n')))
-        {
-          /* inf, -inf, nan, possibly followed by ".0": a number JSON cannot write. */
-          ensure_copy (&out, text, p);
-          g_string_append (out, "null");
-          while (g_ascii_isalnum (p[1]) || p[1] == '.' || p[1] == '-' || p[1] == '+')
-            p++;
-          continue;
-        }
-
-      if (out != NULL)
-        g_string_append_c (out, c);
-    }
-
-  if (out != NULL)
-    {
-      g_free (text);
-      text = g_string_free (out, FALSE);
-    }
-
-  if (!g_utf8_validate (text, -1, NULL))
-    {
-      char *valid = g_utf8_make_valid (text, -1);
-
-      g_free (text);
-      text = valid;
-    }
-
-  return g_steal_pointer (&text);
+  return g_string_free (out, FALSE);
 }
 
 /**

@@ -13,6 +13,7 @@
 
 #include "lode-error.h"
 #include "lode-http-private.h"
+#include "lode-json.h"
 #include "lode-qdrant-client.h"
 
 #define DEFAULT_TIMEOUT_SECONDS   60
@@ -586,7 +587,7 @@ node_to_bytes (JsonNode *node)
 
   if (node == NULL)
     return NULL;
-  text = json_to_string (node, FALSE);
+  text = lode_json_to_string (node, FALSE);
   len = strlen (text);
   return g_bytes_new_take (text, len);
 }
@@ -1138,7 +1139,7 @@ lode_qdrant_client_upsert (LodeQdrantClient  *self,
 
   for (guint i = 0; i < points->len; i++)
     {
-      g_autofree char *text = json_to_string (g_ptr_array_index (points, i), FALSE);
+      g_autofree char *text = lode_json_to_string (g_ptr_array_index (points, i), FALSE);
       gsize len = strlen (text);
 
       if (len + overhead > self->max_request_bytes)

@@ -731,7 +731,7 @@ lode_tool_registry_call_worker (GTask        *task,
     {
       g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), structured);
 
-      result->text = json_to_string (node, TRUE);
+      result->text = lode_json_to_string (node, TRUE);
     }
   else
     result->text = call->tool->format (structured);
