@@ -430,7 +430,9 @@ keep_postings (RankAny *rank,
   LodeStoreRank *store = rank->store;
   guint n = rank->postings->len;
 
-  if (rank->phrases == NULL || (guint) phrase >= rank->phrases->len ||
+  /* A query of one phrase (an identifier) is not kept: its rows are read once either way,
+   * and would push out the common words that questions share. */
+  if (rank->phrases == NULL || rank->phrases->len < 2 || (guint) phrase >= rank->phrases->len ||
       n < POSTINGS_CACHE_MIN || n > POSTINGS_CACHE_MAX)
     return;
 
@@ -712,7 +714,10 @@ _lode_store_lexical (LodeSearchBackend       *backend,
   sqlite3_stmt *s;
   int rc;
 
-  if (!query->require_all)
+  /* One phrase (an identifier's whole name) is a query of any of its phrases too: ranked
+   * term at a time, its rows are read once, where lode_rank() reads them to count them and
+   * again to rank them. */
+  if (!query->require_all || phrases->len == 1)
     return lexical_any (self, match, weights, phrases, filter, limit, cancellable, hits, weight,
                         error);
 
