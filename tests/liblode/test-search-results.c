@@ -211,6 +211,39 @@ test_path_case (Fixture       *fixture,
   g_assert_cmpint (json_object_get_int_member (r, "startLine"), ==, 1);
 }
 
+/* Path queries read every path of the index at once: the last one is found, and a query
+ * that runs from the end of one path into the next (whatever the index's order) finds
+ * neither. */
+static void
+test_path_bounds (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  static const char *const paths[] = {
+    "billing/ledger.py", "util/small.c", "report/long.py", "audit/trail.py",
+    "Tests/test_ledger.py",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      g_autofree char *arguments = g_strdup_printf ("{\"query\": \"%s\"}", paths[i]);
+      g_autoptr(LodeToolResult) result = search (fixture, arguments);
+
+      g_assert_cmpstr (json_object_get_string_member (nth (result, 0), "path"), ==, paths[i]);
+      for (guint j = 0; j < G_N_ELEMENTS (paths); j++)
+        {
+          g_autofree char *across = NULL;
+          g_autoptr(LodeToolResult) none = NULL;
+
+          if (i == j)
+            continue;
+          across = g_strdup_printf ("{\"query\": \"%s%s\"}",
+                                    paths[i] + strlen (paths[i]) - 4, paths[j]);
+          none = search (fixture, across);
+          g_assert_cmpuint (json_array_get_length (results_of (none)), ==, 0);
+        }
+    }
+}
+
 /* A chunk that merges small definitions lists them, and names the one the query is about. */
 static void
 test_merged_symbols (Fixture       *fixture,
@@ -339,6 +372,7 @@ main (int   argc,
   ADD ("method-attribution", test_method_attribution);
   ADD ("most-terms-attribution", test_most_terms_attribution);
   ADD ("path-case", test_path_case);
+  ADD ("path-bounds", test_path_bounds);
   ADD ("merged-symbols", test_merged_symbols);
   ADD ("snippet-and-content", test_snippet_and_content);
   ADD ("filters", test_filters);

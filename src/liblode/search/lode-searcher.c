@@ -15,6 +15,8 @@
 
 #define G_LOG_DOMAIN "lode-search"
 
+#define _GNU_SOURCE  /* memmem() */
+
 #include "config.h"
 
 #include <math.h>
@@ -70,7 +72,10 @@ struct _LodeSearcher
   /* Every file of the index, read once per version of it (see ensure_files): path queries
    * match them in memory, questions in words count the tokens of their names. */
   GPtrArray        *files;            /* (nullable) (element-type LodePathRow) */
-  char            **lower_paths;      /* the files' paths in ASCII lower case */
+  char             *lower_paths;      /* the files' paths in ASCII lower case, each ended by a
+                                       * NUL, one after the other: a path query scans them at
+                                       * once (a strstr() per path was most of its time) */
+  guint            *lower_offsets;    /* where each one starts; one more: the end */
   char           ***path_tokens;      /* (nullable): the tokens of each path, when needed;
                                        * NULL-terminated */
   GHashTable       *name_counts;      /* token → how many files' names hold it */
@@ -95,7 +100,8 @@ lode_searcher_finalize (GObject *object)
   g_clear_object (&self->vectors);
   g_free (self->vectors_model);
   g_clear_pointer (&self->files, g_ptr_array_unref);
-  g_clear_pointer (&self->lower_paths, g_strfreev);
+  g_free (self->lower_paths);
+  g_free (self->lower_offsets);
   clear_path_tokens (self);
   g_clear_pointer (&self->name_counts, g_hash_table_unref);
 
@@ -536,6 +542,7 @@ ensure_files (const Search  *search,
   LodeSearcher *self = search->searcher;
   gint64 version = lode_search_backend_get_version (search->backend);
   g_autoptr(GPtrArray) rows = NULL;
+  GString *lower;
 
   if (self->files != NULL && self->files_version == version)
     return TRUE;
@@ -546,16 +553,20 @@ ensure_files (const Search  *search,
 
   clear_path_tokens (self);
   g_clear_pointer (&self->files, g_ptr_array_unref);
-  g_clear_pointer (&self->lower_paths, g_strfreev);
+  g_clear_pointer (&self->lower_paths, g_free);
+  g_clear_pointer (&self->lower_offsets, g_free);
   g_clear_pointer (&self->name_counts, g_hash_table_unref);
-  self->lower_paths = g_new0 (char *, rows->len + 1);
+  lower = g_string_new (NULL);
+  self->lower_offsets = g_new (guint, rows->len + 1);
   self->name_counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   for (guint i = 0; i < rows->len; i++)
     {
       const LodePathRow *row = g_ptr_array_index (rows, i);
       g_auto(GStrv) tokens = name_tokens (row->path);
+      g_autofree char *lower_path = g_ascii_strdown (row->path, -1);
 
-      self->lower_paths[i] = g_ascii_strdown (row->path, -1);
+      self->lower_offsets[i] = lower->len;
+      g_string_append_len (lower, lower_path, strlen (lower_path) + 1);
       for (guint j = 0; tokens[j] != NULL; j++)
         {
           guint n = GPOINTER_TO_UINT (g_hash_table_lookup (self->name_counts, tokens[j]));
@@ -563,10 +574,49 @@ ensure_files (const Search  *search,
           g_hash_table_insert (self->name_counts, g_strdup (tokens[j]), GUINT_TO_POINTER (n + 1));
         }
     }
+  self->lower_offsets[rows->len] = lower->len;
+  self->lower_paths = g_string_free (lower, FALSE);
   self->files = g_steal_pointer (&rows);
   self->files_version = version;
 
   return TRUE;
+}
+
+/* The first file from @from on whose lower-case path holds @needle (not empty), or the
+ * number of files. One memmem() over all the paths: a match cannot span two of them, since
+ * @needle holds no NUL. */
+static guint
+next_path_holding (LodeSearcher *self,
+                   guint         from,
+                   const char   *needle,
+                   gsize         needle_len)
+{
+  const char *start;
+  const char *end = self->lower_paths + self->lower_offsets[self->files->len];
+  const char *hit;
+  guint lo, hi;
+
+  if (from >= self->files->len)
+    return self->files->len;
+  start = self->lower_paths + self->lower_offsets[from];
+  hit = memmem (start, end - start, needle, needle_len);
+  if (hit == NULL)
+    return self->files->len;
+
+  /* The path that holds the hit: offsets[lo] <= hit < offsets[hi]. */
+  lo = from;
+  hi = self->files->len;
+  while (hi - lo > 1)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (self->lower_paths + self->lower_offsets[mid] <= hit)
+        lo = mid;
+      else
+        hi = mid;
+    }
+
+  return lo;
 }
 
 /* The tokens of every path, as the index's tokenizer cuts them, for path queries that match
@@ -996,11 +1046,13 @@ static GPtrArray *
 search_paths (Search   *search,
               GError  **error)
 {
+  LodeSearcher *self = search->searcher;
   g_autoptr(GArray) candidates = candidates_new ();
   g_autoptr(GHashTable) seen = g_hash_table_new (g_int64_hash, g_int64_equal);
   g_autofree char *query = NULL;
   const char *typed = search->plan->path;
   gsize query_len;
+  guint n_files = 0;
 
   /* A leading "./" or "/" says nothing about the relative paths in the index. */
   while (typed[0] == '.' && typed[1] == '/')
@@ -1011,18 +1063,24 @@ search_paths (Search   *search,
   query_len = strlen (query);
 
   /* The index's paths are in memory: a path query reads no row but its results'. */
-  if (query_len > 0 && !ensure_files (search, error))
-    return NULL;
-
-  for (guint i = 0; query_len > 0 && i < search->searcher->files->len; i++)
+  if (query_len > 0)
     {
-      const LodePathRow *p = g_ptr_array_index (search->searcher->files, i);
-      const char *lower = search->searcher->lower_paths[i];
-      gsize path_len = strlen (lower);
+      if (!ensure_files (search, error))
+        return NULL;
+      n_files = self->files->len;
+    }
+
+  for (guint i = n_files > 0 ? next_path_holding (self, 0, query, query_len) : 0;
+       i < n_files;
+       i = next_path_holding (self, i + 1, query, query_len))
+    {
+      const LodePathRow *p = g_ptr_array_index (self->files, i);
+      const char *lower = self->lower_paths + self->lower_offsets[i];
+      gsize path_len = self->lower_offsets[i + 1] - self->lower_offsets[i] - 1;
       double score;
       Candidate c = { 0 };
 
-      if (p->first_chunk == 0 || strstr (lower, query) == NULL ||
+      if (p->first_chunk == 0 ||
           !lode_search_filter_accepts (&search->filter, p->language, p->path))
         continue;
       if (path_len >= query_len && strcmp (lower + path_len - query_len, query) == 0)
@@ -1046,11 +1104,19 @@ search_paths (Search   *search,
   if (candidates->len < search->limit && search->plan->terms != NULL &&
       search->plan->terms[0] != NULL && query_len > 0)
     {
-      LodeSearcher *self = search->searcher;
       g_autoptr(GArray) words = candidates_new ();
+      const char *ascii = NULL;
+
+      /* An ASCII token of a path is a part of its lower-case form: the paths that hold the
+       * first ASCII word are the only ones whose tokens need comparing. */
+      for (guint t = 0; ascii == NULL && search->plan->terms[t] != NULL; t++)
+        if (search->plan->terms[t][0] != '\0' && g_str_is_ascii (search->plan->terms[t]))
+          ascii = search->plan->terms[t];
 
       ensure_path_tokens (self);
-      for (guint i = 0; i < self->files->len; i++)
+      for (guint i = ascii != NULL ? next_path_holding (self, 0, ascii, strlen (ascii)) : 0;
+           i < n_files;
+           i = ascii != NULL ? next_path_holding (self, i + 1, ascii, strlen (ascii)) : i + 1)
         {
           const LodePathRow *p = g_ptr_array_index (self->files, i);
           gboolean all = TRUE;
@@ -1059,12 +1125,8 @@ search_paths (Search   *search,
           if (p->first_chunk == 0 || g_hash_table_contains (seen, &p->file_id) ||
               !lode_search_filter_accepts (&search->filter, p->language, p->path))
             continue;
-          /* An ASCII token of the path is a part of its lower-case form: most paths fail
-           * that test, which is cheaper than comparing their tokens. */
           for (guint t = 0; all && search->plan->terms[t] != NULL; t++)
-            all = (!g_str_is_ascii (search->plan->terms[t]) ||
-                   strstr (self->lower_paths[i], search->plan->terms[t]) != NULL) &&
-                  g_strv_contains ((const char *const *) self->path_tokens[i],
+            all = g_strv_contains ((const char *const *) self->path_tokens[i],
                                    search->plan->terms[t]);
           if (!all)
             continue;
