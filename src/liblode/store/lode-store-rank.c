@@ -43,6 +43,8 @@ struct _LodeStoreRank
 {
   double      query_weight;   /* Σ IDF of the phrases of the last ranked query */
   RankAny    *rank_any;       /* (nullable): the term-at-a-time search under way */
+  const gint64 *phrase_docs;  /* (nullable): the document frequency of each phrase of the
+                               * query lode_rank() ranks, -1 where unknown */
   /* What searches learn about the index, kept until it changes (see caches_current()): */
   gint64      cache_version;
   gint64      cache_changes;
@@ -103,11 +105,14 @@ rank_data_free (void *data)
 }
 
 /* IDF of each phrase, computed once per query as bm25() does, times the phrase's weight:
- * @weights lists one number per phrase, space-separated (NULL: all 1). */
+ * @weights lists one number per phrase, space-separated (NULL: all 1). A phrase's document
+ * frequency comes from @phrase_docs when known: counting it walks all of its rows, and the
+ * parts of an identifier (`get`, `object`) are among the commonest words of a project. */
 static RankData *
 rank_data_new (const Fts5ExtensionApi *api,
                Fts5Context            *ctx,
-               const char             *weights)
+               const char             *weights,
+               const gint64           *phrase_docs)
 {
   RankData *rank = g_new0 (RankData, 1);
   sqlite3_int64 n_rows = 0;
@@ -132,7 +137,10 @@ rank_data_new (const Fts5ExtensionApi *api,
             weight = 1.0;
         }
 
-      api->xQueryPhrase (ctx, i, &n_hits, count_row_cb);
+      if (phrase_docs != NULL && phrase_docs[i] >= 0)
+        n_hits = phrase_docs[i];
+      else
+        api->xQueryPhrase (ctx, i, &n_hits, count_row_cb);
       rank->idf[i] = weight * MAX (1e-6, log ((n_rows - n_hits + 0.5) / (n_hits + 0.5)));
     }
 
@@ -156,8 +164,9 @@ rank_func (const Fts5ExtensionApi  *api,
     {
       LodeStoreRank *store = _lode_store_get_rank (api->xUserData (ctx));
 
-      rank = rank_data_new (api, ctx, n_args > 4 ? (const char *) sqlite3_value_text (args[4])
-                                                 : NULL);
+      rank = rank_data_new (api, ctx,
+                            n_args > 4 ? (const char *) sqlite3_value_text (args[4]) : NULL,
+                            store->phrase_docs);
       store->query_weight = 0.0;
       for (int i = 0; i < rank->n_phrases; i++)
         store->query_weight += rank->idf[i];
@@ -695,6 +704,41 @@ lexical_any (LodeStore               *self,
   return rc == SQLITE_DONE;
 }
 
+/* The document frequency of each phrase of @phrases (see build_match()) that is a word of
+ * any column, from the vocabulary and kept per connection (see doc_frequencies); -1 for a
+ * phrase of the path column, which lode_rank() counts itself. */
+static gint64 *
+phrase_doc_counts (LodeStore  *self,
+                   GPtrArray  *phrases,
+                   GError    **error)
+{
+  g_autofree gint64 *docs = g_new (gint64, MAX (phrases->len, 1));
+  g_autoptr(GPtrArray) words = g_ptr_array_new ();
+  g_autofree guint *counts = NULL;
+  guint n_chunks = 0;
+  guint j = 0;
+
+  for (guint i = 0; i < phrases->len; i++)
+    {
+      const char *key = g_ptr_array_index (phrases, i);
+
+      docs[i] = key[0] == '{' ? -1 : 0;
+      if (docs[i] == 0)
+        g_ptr_array_add (words, (gpointer) key);
+    }
+  counts = g_new0 (guint, MAX (words->len, 1));
+  if (words->len > 0 &&
+      !_lode_store_doc_frequencies (LODE_SEARCH_BACKEND (self),
+                                    (const char *const *) words->pdata, words->len, counts,
+                                    &n_chunks, error))
+    return NULL;
+  for (guint i = 0; i < phrases->len; i++)
+    if (docs[i] == 0)
+      docs[i] = counts[j++];
+
+  return g_steal_pointer (&docs);
+}
+
 gboolean
 _lode_store_lexical (LodeSearchBackend       *backend,
                      const LodeLexicalQuery  *query,
@@ -711,6 +755,7 @@ _lode_store_lexical (LodeSearchBackend       *backend,
   g_autofree char *weights = NULL;
   g_autoptr(GPtrArray) phrases = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *match = build_match (query, &weights, phrases);
+  g_autofree gint64 *phrase_docs = NULL;
   sqlite3_stmt *s;
   int rc;
 
@@ -721,11 +766,15 @@ _lode_store_lexical (LodeSearchBackend       *backend,
     return lexical_any (self, match, weights, phrases, filter, limit, cancellable, hits, weight,
                         error);
 
+  phrase_docs = phrase_doc_counts (self, phrases, error);
+  if (phrase_docs == NULL)
+    return FALSE;
   s = _lode_store_statement (self, filtered ? sql_search_filtered : sql_search, error);
   if (s == NULL)
     return FALSE;
 
   rank->query_weight = 0.0;
+  rank->phrase_docs = phrase_docs;
   _lode_store_set_cancellable (self, cancellable, TRUE);
 
   bind_text (s, 1, match);
@@ -744,6 +793,7 @@ _lode_store_lexical (LodeSearchBackend       *backend,
       g_array_append_val (hits, hit);
     }
   sqlite3_reset (s);
+  rank->phrase_docs = NULL;
 
   _lode_store_set_cancellable (self, NULL, TRUE);
   if (rc != SQLITE_DONE)
