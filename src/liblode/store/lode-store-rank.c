@@ -104,6 +104,30 @@ rank_data_free (void *data)
   g_free (rank);
 }
 
+/* The next phrase's weight from the space-separated list at *@w (1 when missing or out of
+ * range), moving *@w past it. */
+static double
+next_weight (const char **w)
+{
+  char *end = NULL;
+  double weight;
+
+  if (*w == NULL || **w == '\0')
+    return 1.0;
+  weight = g_ascii_strtod (*w, &end);
+  *w = end;
+
+  return weight > 0.0 && weight < 1000.0 ? weight : 1.0;
+}
+
+/* BM25's IDF of a phrase that @n_hits of @n_rows rows hold, as bm25() computes it. */
+static double
+phrase_idf (sqlite3_int64 n_rows,
+            sqlite3_int64 n_hits)
+{
+  return MAX (1e-6, log ((n_rows - n_hits + 0.5) / (n_hits + 0.5)));
+}
+
 /* IDF of each phrase, computed once per query as bm25() does, times the phrase's weight:
  * @weights lists one number per phrase, space-separated (NULL: all 1). A phrase's document
  * frequency comes from @phrase_docs when known: counting it walks all of its rows, and the
@@ -125,23 +149,13 @@ rank_data_new (const Fts5ExtensionApi *api,
   for (int i = 0; i < rank->n_phrases; i++)
     {
       sqlite3_int64 n_hits = 0;
-      double weight = 1.0;
-
-      if (w != NULL && *w != '\0')
-        {
-          char *end = NULL;
-
-          weight = g_ascii_strtod (w, &end);
-          w = end;
-          if (!(weight > 0.0 && weight < 1000.0))
-            weight = 1.0;
-        }
+      double weight = next_weight (&w);
 
       if (phrase_docs != NULL && phrase_docs[i] >= 0)
         n_hits = phrase_docs[i];
       else
         api->xQueryPhrase (ctx, i, &n_hits, count_row_cb);
-      rank->idf[i] = weight * MAX (1e-6, log ((n_rows - n_hits + 0.5) / (n_hits + 0.5)));
+      rank->idf[i] = weight * phrase_idf (n_rows, n_hits);
     }
 
   return rank;
@@ -488,18 +502,8 @@ rank_any_func (const Fts5ExtensionApi  *api,
   for (int p = 0; rc == SQLITE_OK && p < n_phrases; p++)
     {
       const GArray *postings;
-      double weight = 1.0;
+      double weight = next_weight (&w);
       double idf;
-
-      if (w != NULL && *w != '\0')
-        {
-          char *end = NULL;
-
-          weight = g_ascii_strtod (w, &end);
-          w = end;
-          if (!(weight > 0.0 && weight < 1000.0))
-            weight = 1.0;
-        }
 
       postings = lookup_postings (rank, p);
       if (postings == NULL)
@@ -512,7 +516,7 @@ rank_any_func (const Fts5ExtensionApi  *api,
           keep_postings (rank, p);
         }
 
-      idf = weight * MAX (1e-6, log ((n_rows - postings->len + 0.5) / (postings->len + 0.5)));
+      idf = weight * phrase_idf (n_rows, postings->len);
       rank->weight += idf;
       for (guint i = 0; i < postings->len; i++)
         {
