@@ -1106,17 +1106,20 @@ search_paths (Search   *search,
     {
       g_autoptr(GArray) words = candidates_new ();
       const char *ascii = NULL;
+      gsize ascii_len = 0;
 
       /* An ASCII token of a path is a part of its lower-case form: the paths that hold the
        * first ASCII word are the only ones whose tokens need comparing. */
       for (guint t = 0; ascii == NULL && search->plan->terms[t] != NULL; t++)
         if (search->plan->terms[t][0] != '\0' && g_str_is_ascii (search->plan->terms[t]))
           ascii = search->plan->terms[t];
+      if (ascii != NULL)
+        ascii_len = strlen (ascii);
 
       ensure_path_tokens (self);
-      for (guint i = ascii != NULL ? next_path_holding (self, 0, ascii, strlen (ascii)) : 0;
+      for (guint i = ascii != NULL ? next_path_holding (self, 0, ascii, ascii_len) : 0;
            i < n_files;
-           i = ascii != NULL ? next_path_holding (self, i + 1, ascii, strlen (ascii)) : i + 1)
+           i = ascii != NULL ? next_path_holding (self, i + 1, ascii, ascii_len) : i + 1)
         {
           const LodePathRow *p = g_ptr_array_index (self->files, i);
           gboolean all = TRUE;
