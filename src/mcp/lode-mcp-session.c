@@ -95,14 +95,36 @@ struct _LodeMcpSession
   guint             client_roots : 1;
   guint             server_requests : 1;
   guint             closed : 1;
+  guint             input_ended : 1;
+  guint             drained : 1;
 };
 
 G_DEFINE_FINAL_TYPE (LodeMcpSession, lode_mcp_session, G_TYPE_OBJECT)
 
+enum {
+  DRAINED,
+  N_SIGNALS
+};
+
+static guint signals [N_SIGNALS];
+
+/* After the end of input, the last answer out is the session's end. */
+static void
+maybe_drained (LodeMcpSession *self)
+{
+  if (!self->input_ended || self->drained || self->closed ||
+      g_hash_table_size (self->requests) > 0 || !g_queue_is_empty (&self->deferred))
+    return;
+
+  self->drained = TRUE;
+  g_signal_emit (self, signals [DRAINED], 0);
+}
+
 static void
 request_free (Request *request)
 {
-  g_clear_object (&request->session);
+  g_autoptr(LodeMcpSession) self = g_steal_pointer (&request->session);
+
   g_clear_object (&request->cancellable);
   g_clear_pointer (&request->id, json_node_unref);
   g_clear_pointer (&request->progress_token, json_node_unref);
@@ -111,6 +133,7 @@ request_free (Request *request)
   g_free (request->name);
   g_clear_pointer (&request->arguments, json_object_unref);
   g_free (request);
+  maybe_drained (self);
 }
 
 static void
@@ -148,6 +171,15 @@ lode_mcp_session_class_init (LodeMcpSessionClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->finalize = lode_mcp_session_finalize;
+
+  /**
+   * LodeMcpSession::drained:
+   *
+   * The input has ended (lode_mcp_session_end_input()) and every request has its answer.
+   */
+  signals [DRAINED] =
+    g_signal_new ("drained", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -1089,6 +1121,25 @@ lode_mcp_session_close (LodeMcpSession *self)
   g_hash_table_iter_init (&iter, self->requests);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &request))
     cancel_request (request);
+}
+
+/**
+ * lode_mcp_session_end_input:
+ * @self: a #LodeMcpSession
+ *
+ * Says that the client will send nothing more, and waits for nothing from it: the requests
+ * held for its roots run now. #LodeMcpSession::drained follows once every request in flight
+ * has its answer, at once if none is.
+ */
+void
+lode_mcp_session_end_input (LodeMcpSession *self)
+{
+  g_return_if_fail (LODE_IS_MCP_SESSION (self));
+
+  self->input_ended = TRUE;
+  if (self->roots_request != NULL)
+    roots_settled (self);
+  maybe_drained (self);
 }
 
 /* Dispatch ----------------------------------------------------------------------------- */

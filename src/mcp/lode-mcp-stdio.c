@@ -25,6 +25,10 @@
 
 #define READ_SIZE   (64 * 1024)
 #define MAX_MESSAGE (16 * 1024 * 1024)
+/* After the end of input, how long requests in flight have to answer before they are
+ * cancelled: enough for searches piped in a batch, not for an index run the client
+ * stopped waiting for. */
+#define DRAIN_SECONDS 5
 
 struct _LodeMcpStdio
 {
@@ -37,6 +41,7 @@ struct _LodeMcpStdio
 
   GByteArray     *line;
   GQueue          pending;       /* GBytes, each a line with its newline */
+  guint           drain_timeout;
 
   guint           discarding : 1;
   guint           writing : 1;
@@ -61,6 +66,7 @@ lode_mcp_stdio_dispose (GObject *object)
   LodeMcpStdio *self = (LodeMcpStdio *)object;
 
   g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->drain_timeout, g_source_remove);
   if (self->session != NULL)
     lode_mcp_session_close (self->session);
   g_clear_object (&self->session);
@@ -93,7 +99,8 @@ lode_mcp_stdio_class_init (LodeMcpStdioClass *klass)
   /**
    * LodeMcpStdio::closed:
    *
-   * The client closed its end (end of input, or output that cannot be written).
+   * The client is done with us: its input ended and every request it sent has its answer,
+   * or what we write cannot be written.
    */
   signals [CLOSED] =
     g_signal_new ("closed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
@@ -111,6 +118,7 @@ lode_mcp_stdio_init (LodeMcpStdio *self)
 static void
 close_input (LodeMcpStdio *self)
 {
+  g_clear_handle_id (&self->drain_timeout, g_source_remove);
   if (self->stopped)
     return;
 
@@ -266,6 +274,37 @@ take_data (LodeMcpStdio *self,
 static void read_next (LodeMcpStdio *self);
 
 static void
+drained_cb (LodeMcpSession *session,
+            LodeMcpStdio   *self)
+{
+  close_input (self);
+}
+
+static gboolean
+drain_timeout_cb (gpointer user_data)
+{
+  LodeMcpStdio *self = user_data;
+
+  self->drain_timeout = 0;
+  g_debug ("Requests still running %d s after the end of input are cancelled", DRAIN_SECONDS);
+  close_input (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The client sends nothing more: what it sent is answered, for a while, then we close. */
+static void
+end_input (LodeMcpStdio *self)
+{
+  if (self->stopped)
+    return;
+  if (!self->discarding && self->line->len > 0)
+    take_line (self);
+  self->drain_timeout = g_timeout_add_seconds (DRAIN_SECONDS, drain_timeout_cb, self);
+  g_signal_connect_object (self->session, "drained", G_CALLBACK (drained_cb), self, 0);
+  lode_mcp_session_end_input (self->session);
+}
+
+static void
 read_cb (GObject      *object,
          GAsyncResult *result,
          gpointer      user_data)
@@ -275,12 +314,13 @@ read_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error);
+  if (bytes == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
   if (bytes == NULL || g_bytes_get_size (bytes) == 0)
     {
-      if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      if (error != NULL)
         g_debug ("Cannot read from the client: %s", error->message);
-      /* A message cut short by the end of input is dropped: nobody waits for its answer. */
-      close_input (self);
+      end_input (self);
       return;
     }
 

@@ -1,6 +1,7 @@
 // raw.test.mjs — lode-mcp's stdio framing and error handling, byte by byte: what an SDK client
 // cannot send (malformed JSON, wrong types, batches, huge lines, invalid UTF-8, a message cut
-// by EOF), cancellation of a running index, nothing but protocol on stdout, prompt exit.
+// by EOF), cancellation of a running index, nothing but protocol on stdout, answers to a batch
+// that ends with the input, prompt exit.
 //
 // SPDX-FileCopyrightText: 2026 The Lode authors
 // SPDX-License-Identifier: GPL-3.0-or-later
@@ -351,12 +352,37 @@ describe("stdio protocol", () => {
     await server.close();
   });
 
-  test("EOF mid-message: clean exit", async () => {
+  test("EOF mid-message: the cut message is refused, clean exit", async () => {
     const server = new Server();
     await server.initialize();
     server.write("{\"jsonrpc\":\"2.0\",\"id\":1,\"meth");
     assert.deepEqual(await server.close(), { code: 0, signal: null });
+    assertError(await server.anonymousError(), -32700);
     assert.equal(server.partial, "");
+  });
+
+  test("EOF after a batch: every request sent before it is answered", async () => {
+    const server = new Server();
+    await server.initialize();
+    const indexed = await server.request(1, "tools/call",
+      { name: "codebase_update", arguments: { projectPath: fixture } });
+    assert.equal(indexed.result.isError, false, JSON.stringify(indexed));
+
+    const ids = Array.from({ length: 40 }, (_, i) => 100 + i);
+    server.write(ids.map((id) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call",
+      params: { name: "codebase_search",
+                arguments: { projectPath: fixture, query: `parse the configuration ${id}` } } }))
+      .join("\n") + "\n");
+    // The last line has no newline: the end of input ends it.
+    server.write(JSON.stringify({ jsonrpc: "2.0", id: 200, method: "ping" }));
+    assert.deepEqual(await server.close(), { code: 0, signal: null });
+
+    for (const id of ids) {
+      const response = await server.response(id);
+      assert.equal(response.result.isError, false, JSON.stringify(response));
+      assert.ok(response.result.structuredContent.results.length > 0, JSON.stringify(response));
+    }
+    assert.deepEqual((await server.response(200)).result, {});
   });
 
   test("EOF while an index runs: the job is cancelled and the server exits", async () => {
