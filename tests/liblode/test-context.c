@@ -365,6 +365,20 @@ test_lifecycle (ContextFixture *fixture,
   g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (results, 0),
                                                     "score"), ==, 1.0);
 
+  /* An issue pasted whole, 16 kB, is a question like any other. */
+  {
+    g_autoptr(GString) issue = g_string_new ("{\"query\": \"Signup fails: which table stores "
+                                             "user email addresses?\\n\\n");
+    g_autoptr(LodeToolResult) pasted = NULL;
+
+    while (issue->len < 16 * 1024)
+      g_string_append (issue, "Steps to reproduce: open the page, fill it in and press the "
+                              "button; nothing happens and the log stays quiet. ");
+    g_string_append (issue, "\"}");
+    pasted = call (fixture, "codebase_context_search", issue->str);
+    g_assert_cmpstr (first_title (pasted), ==, "CREATE TABLE users");
+  }
+
   /* An artifact is searched as context, never as code: indexing it leaves the code index as
    * it was. (Artifacts lie inside the project: /lode/context/confinement.) */
   {

@@ -39,6 +39,13 @@
 #define MAX_FILES          2000
 #define MAX_QUERY_TERMS    32
 #define SNIPPET_MAX        2000
+/* A pasted issue's title (a first line of at most this many bytes, more text after it)
+ * counts TITLE_WEIGHT times its body, as in codebase_search: the body's steps and logs share
+ * words with every document. */
+#define TITLE_MAX_BYTES    200
+#define TITLE_WEIGHT       3.0
+/* Pieces each leg brings when a title and the whole text are merged. */
+#define MERGE_CANDIDATES   100
 
 typedef enum
 {
@@ -717,12 +724,75 @@ query_prefixes (const char *query)
   return n > 0 ? g_strv_builder_end (prefixes) : NULL;
 }
 
+/* The first line of @query when it is a title: short, with more text after it. */
+static char *
+dup_title (const char *query)
+{
+  const char *end = strchr (query, '\n');
+
+  if (end == NULL || end - query > TITLE_MAX_BYTES || end[strspn (end, " \t\r\n")] == '\0')
+    return NULL;
+  return g_strndup (query, end - query);
+}
+
 typedef struct
 {
   const char * const *prefixes;
+  const char * const *title;     /* NULL unless the query is a pasted issue */
   const char         *artifact;
   guint               limit;
 } SearchQuery;
+
+static char *
+hit_key (const LodeArtifactHit *hit)
+{
+  return g_strdup_printf ("%s\n%s\n%u", hit->artifact, hit->path, hit->start_line);
+}
+
+static int
+compare_relevance (gconstpointer a,
+                   gconstpointer b)
+{
+  const LodeArtifactHit *x = *(LodeArtifactHit * const *) a;
+  const LodeArtifactHit *y = *(LodeArtifactHit * const *) b;
+
+  return x->relevance < y->relevance ? 1 : x->relevance > y->relevance ? -1 : 0;
+}
+
+/* A piece scores its BM25 for the whole text plus TITLE_WEIGHT times that for the title. */
+static GPtrArray *
+merge_title (GPtrArray *hits,
+             GPtrArray *title_hits,
+             guint      limit)
+{
+  g_autoptr(GHashTable) by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; i < hits->len; i++)
+    {
+      LodeArtifactHit *hit = g_ptr_array_index (hits, i);
+
+      g_hash_table_insert (by_key, hit_key (hit), hit);
+    }
+  /* Backwards, as a piece only the title found moves over to @hits. */
+  for (guint i = title_hits->len; i-- > 0;)
+    {
+      LodeArtifactHit *hit = g_ptr_array_index (title_hits, i);
+      g_autofree char *key = hit_key (hit);
+      LodeArtifactHit *same = g_hash_table_lookup (by_key, key);
+
+      if (same != NULL)
+        same->relevance += TITLE_WEIGHT * hit->relevance;
+      else
+        {
+          hit->relevance *= TITLE_WEIGHT;
+          g_ptr_array_add (hits, g_ptr_array_steal_index (title_hits, i));
+        }
+    }
+  g_ptr_array_sort (hits, compare_relevance);
+  if (hits->len > limit)
+    g_ptr_array_set_size (hits, limit);
+  return hits;
+}
 
 static gpointer
 search_store (LodeProject     *project,
@@ -731,9 +801,22 @@ search_store (LodeProject     *project,
               GError         **error)
 {
   const SearchQuery *query = data;
+  g_autoptr(GPtrArray) hits = NULL;
+  g_autoptr(GPtrArray) title_hits = NULL;
 
-  return lode_index_store_search_artifacts (store, query->prefixes, query->artifact,
-                                            query->limit, error);
+  if (query->title == NULL)
+    return lode_index_store_search_artifacts (store, query->prefixes, query->artifact,
+                                              query->limit, error);
+
+  hits = lode_index_store_search_artifacts (store, query->prefixes, query->artifact,
+                                            MAX (query->limit, MERGE_CANDIDATES), error);
+  if (hits != NULL)
+    title_hits = lode_index_store_search_artifacts (store, query->title, query->artifact,
+                                                    MAX (query->limit, MERGE_CANDIDATES),
+                                                    error);
+  if (title_hits == NULL)
+    return NULL;
+  return merge_title (g_steal_pointer (&hits), title_hits, query->limit);
 }
 
 /**
@@ -764,8 +847,10 @@ lode_context_report_search (LodeProject   *project,
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(GPtrArray) hits = NULL;
   g_auto(GStrv) prefixes = query_prefixes (query);
-  SearchQuery search = { (const char * const *) prefixes, artifact,
-                         MIN (limit, LODE_CONTEXT_SEARCH_MAX_LIMIT) };
+  g_autofree char *title = dup_title (query);
+  g_auto(GStrv) title_prefixes = title != NULL ? query_prefixes (title) : NULL;
+  SearchQuery search = { (const char * const *) prefixes, (const char * const *) title_prefixes,
+                         artifact, MIN (limit, LODE_CONTEXT_SEARCH_MAX_LIMIT) };
   double top;
   guint n = 0;
 

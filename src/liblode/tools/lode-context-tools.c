@@ -111,7 +111,7 @@ static const LodeTool context_search_tool = {
     "section, a protobuf message), best first. New and changed artifacts are indexed first.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
-    "\"query\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 2000, "
+    "\"query\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 65536, "
     "\"description\": \"What to look for: names, terms or a question\"}, "
     "\"artifactName\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only this "
     "artifact\"}, "
