@@ -16,8 +16,9 @@
 #
 # Control endpoints (not part of Qdrant's API, never validated):
 #   POST /__loopback/faults   [{"path": "/points", "method": "PUT", "skip": 0, "count": 1,
-#                               "kind": "status"|"hang"|"drop"|"drop-after-apply",
-#                               "status": 503, "retry_after": 1}]
+#                               "kind": "status"|"hang"|"drop"|"drop-after-apply"|"raw",
+#                               "status": 503, "retry_after": 1, "body": "text"}]
+#                             ("raw" answers with status and body as given, JSON or not)
 #   GET  /__loopback/state    {"violations": [...], "requests": [{"method", "path", "status",
 #                               "bytes"}], "collections": {name: n_points},
 #                               "aliases": {alias: collection}}
@@ -736,7 +737,9 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
     def send_json(self, status, body, extra_headers=()):
-        data = json.dumps(body).encode()
+        self.send_raw(status, json.dumps(body).encode(), extra_headers)
+
+    def send_raw(self, status, data, extra_headers=()):
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
@@ -789,6 +792,9 @@ class Handler(BaseHTTPRequestHandler):
             entry["status"] = "hung"
             time.sleep(fault.get("seconds", 30))
             return self.drop()
+        if fault is not None and fault.get("kind") == "raw":
+            entry["status"] = fault.get("status", 200)
+            return self.send_raw(entry["status"], fault["body"].encode())
         if fault is not None and fault.get("kind", "status") == "status":
             status = fault.get("status", 503)
             entry["status"] = status

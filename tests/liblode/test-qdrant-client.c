@@ -447,6 +447,37 @@ test_retry_busy (Loopback      *fixture,
   qdrant_server_assert_valid (fixture->server);
 }
 
+/* A server's answer is JSON from outside: nested past any sense, it is refused, not parsed
+ * into a stack overflow, whether it comes as a result or as an error. */
+static void
+test_deep_reply (Loopback      *fixture,
+                 gconstpointer  data)
+{
+  g_autofree char *deep = g_strnfill (100000, '[');
+  g_autofree char *faults = g_strdup_printf (
+    "[{\"path\": \"/points/count\", \"kind\": \"raw\", \"status\": 200, \"body\": \"%s\"},"
+    " {\"path\": \"/points/count\", \"kind\": \"raw\", \"status\": 400, \"body\": \"%s\"}]",
+    deep, deep);
+  g_autoptr(GError) error = NULL;
+  guint64 count = 0;
+
+  qdrant_server_add_fault (fixture->server, faults);
+  g_assert_false (lode_qdrant_client_count (fixture->client, fixture->collection, NULL, &count,
+                                            NULL, &error));
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_STORE);
+  g_assert_nonnull (strstr (error->message, "invalid JSON"));
+  g_clear_error (&error);
+
+  g_assert_false (lode_qdrant_client_count (fixture->client, fixture->collection, NULL, &count,
+                                            NULL, &error));
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_STORE);
+  g_assert_nonnull (strstr (error->message, "400"));
+  g_clear_error (&error);
+
+  /* The faults are spent: the same call succeeds. */
+  g_assert_cmpuint (count_points (fixture->client, fixture->collection, NULL), ==, 0);
+}
+
 static void
 test_give_up (Loopback      *fixture,
               gconstpointer  data)
@@ -692,6 +723,8 @@ main (int   argc,
               loopback_teardown);
   g_test_add ("/lode/qdrant-client/give-up", Loopback, "down", loopback_setup, test_give_up,
               loopback_teardown);
+  g_test_add ("/lode/qdrant-client/deep-reply", Loopback, "deep", loopback_setup,
+              test_deep_reply, loopback_teardown);
   g_test_add ("/lode/qdrant-client/timeout", Loopback, "slow", loopback_setup, test_timeout,
               loopback_teardown);
   g_test_add ("/lode/qdrant-client/node-gone-mid-batch", Loopback, "gone", loopback_setup,

@@ -354,15 +354,15 @@ dup_error_detail (GBytes *body)
 {
   gsize size = 0;
   const char *text = body != NULL ? g_bytes_get_data (body, &size) : NULL;
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(JsonNode) root = NULL;
   g_autofree char *detail = NULL;
 
   if (text == NULL || size == 0)
     return NULL;
 
-  if (json_parser_load_from_data (parser, text, size, NULL))
+  root = lode_json_parse (text, size, NULL);
+  if (root != NULL)
     {
-      JsonNode *root = json_parser_get_root (parser);
       JsonObject *object = JSON_NODE_HOLDS_OBJECT (root) ? json_node_get_object (root) : NULL;
       JsonNode *status = object != NULL ? json_object_get_member (object, "status") : NULL;
 
@@ -493,14 +493,14 @@ request (LodeQdrantClient  *self,
           status = soup_message_get_status (exchange.message);
           if (SOUP_STATUS_IS_SUCCESSFUL (status))
             {
-              g_autoptr(JsonParser) parser = json_parser_new_immutable ();
               gsize size = 0;
               const char *data = g_bytes_get_data (exchange.body, &size);
               g_autoptr(GError) parse_error = NULL;
 
-              if (size > 0 && json_parser_load_from_data (parser, data, size, &parse_error))
-                result = json_node_ref (json_parser_get_root (parser));
-              else
+              /* A server's answer is read as any JSON from outside: bounded in depth. */
+              if (size > 0)
+                result = lode_json_parse (data, size, &parse_error);
+              if (result == NULL)
                 g_set_error (error, LODE_ERROR, LODE_ERROR_STORE,
                              "Qdrant at %s: %s %s answered with invalid JSON%s%s", self->url,
                              method, path, parse_error != NULL ? ": " : "",
