@@ -12,6 +12,7 @@
 
 #include "lode-error.h"
 #include "lode-i18n.h"
+#include "lode-json.h"
 #include "lode-language.h"
 #include "lode-store.h"
 #include "lode-symbol-extract.h"
@@ -71,7 +72,8 @@ typedef struct
 static JsonObject *
 parse_detail (const char *detail)
 {
-  g_autoptr(JsonNode) node = detail != NULL ? json_from_string (detail, NULL) : NULL;
+  /* Written by the indexer, but read back from a file that may have been damaged. */
+  g_autoptr(JsonNode) node = detail != NULL ? lode_json_parse (detail, -1, NULL) : NULL;
 
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     return json_object_new ();
