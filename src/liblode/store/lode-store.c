@@ -24,7 +24,6 @@
 
 #include <errno.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include <glib/gstdio.h>
 #include <sqlite3.h>
@@ -518,27 +517,23 @@ dup_quick_check (sqlite3 *db,
   return problems != NULL ? g_string_free (g_steal_pointer (&problems), FALSE) : NULL;
 }
 
-/* Whether the index or its WAL has grown to the process's file size limit (RLIMIT_FSIZE),
- * within a few pages: SQLite reports the EFBIG of a write past it as a mere I/O error, and
- * the errno is gone by the time the statement returns. */
-static gboolean
-over_file_size_limit (const char *filename)
+/* The errno of the read or write that failed. SQLite turns most into a mere I/O error and
+ * keeps the errno in the file it was working on, the index or its journal (the WAL): not in
+ * the error, and errno itself is gone by the time the statement returns. */
+static int
+failed_errno (sqlite3 *db)
 {
-  static const char *const suffixes[] = { "", "-wal" };
-  struct rlimit limit;
+  sqlite3_file *journal = NULL;
+  int found = 0;
 
-  if (getrlimit (RLIMIT_FSIZE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
-    return FALSE;
-
-  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
-    {
-      g_autofree char *path = g_strconcat (filename, suffixes[i], NULL);
-      GStatBuf st;
-
-      if (g_stat (path, &st) == 0 && (guint64) st.st_size + 64 * 1024 >= limit.rlim_cur)
-        return TRUE;
-    }
-  return FALSE;
+  if (sqlite3_file_control (db, "main", SQLITE_FCNTL_LAST_ERRNO, &found) == SQLITE_OK &&
+      found != 0)
+    return found;
+  if (sqlite3_file_control (db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &journal) == SQLITE_OK &&
+      journal != NULL && journal->pMethods != NULL &&
+      journal->pMethods->xFileControl (journal, SQLITE_FCNTL_LAST_ERRNO, &found) == SQLITE_OK)
+    return found;
+  return 0;
 }
 
 static gboolean
@@ -548,10 +543,11 @@ set_db_error (LodeStore   *self,
               const char  *what)
 {
   const char *message = self->db != NULL ? sqlite3_errmsg (self->db) : sqlite3_errstr (rc);
+  int sys_errno = (rc & 0xff) == SQLITE_IOERR && self->db != NULL ? failed_errno (self->db) : 0;
 
   if (rc == SQLITE_INTERRUPT && is_cancelled (self))
     g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Search cancelled");
-  else if ((rc & 0xff) == SQLITE_FULL)
+  else if ((rc & 0xff) == SQLITE_FULL || sys_errno == ENOSPC)
     {
       g_autofree char *dir = g_path_get_dirname (self->filename);
 
@@ -559,7 +555,15 @@ set_db_error (LodeStore   *self,
       g_set_error (error, LODE_ERROR, LODE_ERROR_STORE, "%s: the disk is full where the index "
                    "is kept (%s): free some space and index again to complete it", what, dir);
     }
-  else if ((rc & 0xff) == SQLITE_IOERR && over_file_size_limit (self->filename))
+  else if (sys_errno == EDQUOT)
+    {
+      g_autofree char *dir = g_path_get_dirname (self->filename);
+
+      g_set_error (error, LODE_ERROR, LODE_ERROR_STORE, "%s: the disk quota is used up where "
+                   "the index is kept (%s): free some space or raise the quota, and index "
+                   "again to complete it", what, dir);
+    }
+  else if (sys_errno == EFBIG)
     {
       g_autofree char *dir = g_path_get_dirname (self->filename);
 
@@ -567,6 +571,9 @@ set_db_error (LodeStore   *self,
                    "where the index is kept (%s): raise it (ulimit -f) and index again to "
                    "complete it", what, dir);
     }
+  else if (sys_errno != 0)
+    g_set_error (error, LODE_ERROR, LODE_ERROR_STORE, "%s: %s (%s)", what, message,
+                 g_strerror (sys_errno));
   else if (is_damage (rc))
     {
       /* Whoever opens the index next, reader or writer, learns it from the mark. */
