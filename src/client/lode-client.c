@@ -611,6 +611,7 @@ local_call_cb (GObject      *object,
     g_task_return_pointer (task, tool_result, (GDestroyNotify) lode_tool_result_free);
 }
 
+/* Takes @task, as call_daemon() does. */
 static void
 call_here (GTask *task)
 {
@@ -618,7 +619,7 @@ call_here (GTask *task)
 
   lode_tool_registry_call_async (call->client->registry, call->name, call->arguments,
                                  call->default_project, local_progress_cb, call, NULL,
-                                 call->cancellable, local_call_cb, g_object_ref (task));
+                                 call->cancellable, local_call_cb, task);
 }
 
 typedef struct
@@ -711,7 +712,7 @@ daemon_call_cb (GObject      *object,
           g_autofree char *why = g_strdup (error->message);
 
           run_here (self, why);
-          call_here (task);
+          call_here (g_steal_pointer (&task));
           return;
         }
       if (daemon_is_gone (error) && call->attempts == 1 &&

@@ -181,6 +181,80 @@ test_new_async_no_daemon (Fixture       *fixture,
   g_assert_nonnull (lode_client_get_notice (local));
 }
 
+/* A call's GAsyncResult ends with the call: in this process, through the daemon, and with a
+ * daemon for arguments the client refuses itself. Each call in this process used to keep its
+ * task for the life of the process. */
+typedef struct
+{
+  gboolean      ended;
+  GAsyncResult *result;   /* weak */
+} CallEnd;
+
+static void
+call_ended_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  CallEnd *end = user_data;
+  g_autoptr(LodeToolResult) tool_result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  tool_result = lode_client_call_tool_finish (LODE_CLIENT (object), result, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (tool_result);
+  end->ended = TRUE;
+  end->result = result;
+  g_object_add_weak_pointer (G_OBJECT (result), (gpointer *) &end->result);
+}
+
+static void
+assert_calls_end (LodeClient *client,
+                  const char *arguments)
+{
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autoptr(JsonNode) node = json_from_string (arguments, NULL);
+      CallEnd end = { FALSE, NULL };
+      guint timeout = g_timeout_add_seconds (WAIT_SECONDS, timeout_cb, NULL);
+
+      lode_client_call_tool_async (client, "codebase_list_projects", json_node_get_object (node),
+                                   NULL, NULL, NULL, NULL, NULL, call_ended_cb, &end);
+      while (!end.ended)
+        g_main_context_iteration (NULL, TRUE);
+      while (end.result != NULL && g_main_context_iteration (NULL, FALSE))
+        ;
+      g_source_remove (timeout);
+      if (end.result != NULL)
+        g_object_remove_weak_pointer (G_OBJECT (end.result), (gpointer *) &end.result);
+      g_assert_null (end.result);
+    }
+}
+
+static void
+test_calls_end (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(LodeConfig) config = load_config ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GAsyncResult) daemon_result = NULL;
+  g_autoptr(LodeClient) local = NULL;
+  g_autoptr(LodeClient) remote = NULL;
+  g_autoptr(GError) error = NULL;
+
+  lode_client_new_async (config, LODE_CLIENT_IN_PROCESS, NULL, ready_cb, &result);
+  local = lode_client_new_finish (wait_for (&result), &error);
+  g_assert_no_error (error);
+  assert_calls_end (local, "{}");
+
+  lode_client_new_async (config, LODE_CLIENT_DAEMON_ONLY, NULL, ready_cb, &daemon_result);
+  remote = lode_client_new_finish (wait_for (&daemon_result), &error);
+  g_assert_no_error (error);
+  g_assert_true (lode_client_is_remote (remote));
+  assert_calls_end (remote, "{}");
+  /* Refused here, by the registry the daemon would run: an error result, no D-Bus call. */
+  assert_calls_end (remote, "{\"unknown\": 1}");
+}
+
 static void
 test_new_async_cancelled (Fixture       *fixture,
                           gconstpointer  data)
@@ -397,6 +471,7 @@ main (int   argc,
   ADD ("daemon-only-never-in-process", TRUE, test_daemon_only_never_in_process);
   ADD ("running-daemon-without-service-file", FALSE, test_running_daemon_without_service_file);
   ADD ("cancel-calls", TRUE, test_cancel_calls);
+  ADD ("calls-end", TRUE, test_calls_end);
 #undef ADD
   g_test_add_func ("/lode/client/status-variant-branch", test_status_variant_branch);
 
