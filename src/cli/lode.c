@@ -353,9 +353,14 @@ parse_tool_command (const ToolCommand  *command,
         goto out;
       }
 
-  arguments = command->fixed != NULL
-              ? json_node_dup_object (json_from_string (command->fixed, NULL))
-              : json_object_new ();
+  if (command->fixed != NULL)
+    {
+      g_autoptr(JsonNode) fixed = json_from_string (command->fixed, NULL);
+
+      arguments = json_node_dup_object (fixed);
+    }
+  else
+    arguments = json_object_new ();
 
   if (command->args == ARGS_PATH)
     {
