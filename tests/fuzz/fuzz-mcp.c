@@ -12,6 +12,8 @@
 
 #include "config.h"
 
+#include <glib/gstdio.h>
+
 #include "fuzz-common.h"
 #include "lode-client.h"
 #include "lode-json.h"
@@ -32,16 +34,26 @@ stub_format (JsonObject *result)
   return g_strdup ("");
 }
 
+static char *data_dir;
+
+/* The stub tools write nothing there: the folder is empty when libFuzzer exits. */
+static void
+remove_data_dir (void)
+{
+  g_rmdir (data_dir);
+}
+
 int
 LLVMFuzzerInitialize (int    *argc,
                       char ***argv)
 {
-  g_autofree char *data_dir = g_dir_make_tmp ("lode-fuzz-mcp-XXXXXX", NULL);
   g_autoptr(LodeConfig) config = NULL;
   g_autoptr(GPtrArray) tools = NULL;
   g_autoptr(GError) error = NULL;
   LodeToolRegistry *registry;
 
+  data_dir = g_dir_make_tmp ("lode-fuzz-mcp-XXXXXX", NULL);
+  atexit (remove_data_dir);
   g_setenv ("LODE_DATA_DIR", data_dir, TRUE);
   g_setenv ("LODE_NO_DAEMON", "1", TRUE);
   config = lode_config_new_default ();
