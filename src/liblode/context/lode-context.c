@@ -17,6 +17,7 @@
 #include "lode-index-store.h"
 #include "lode-project-config.h"
 #include "lode-scanner.h"
+#include "lode-search.h"
 
 /*
  * Context artifacts are declared in `.lode.json` (`contextArtifacts`) or SocratiCode's
@@ -39,12 +40,7 @@
 #define MAX_FILES          2000
 #define MAX_QUERY_TERMS    32
 #define SNIPPET_MAX        2000
-/* A pasted issue's title (a first line of at most this many bytes, more text after it)
- * counts TITLE_WEIGHT times its body, as in codebase_search: the body's steps and logs share
- * words with every document. */
-#define TITLE_MAX_BYTES    200
-#define TITLE_WEIGHT       3.0
-/* Pieces each leg brings when a title and the whole text are merged. */
+/* Pieces each search brings when a pasted issue's title and its whole text are merged. */
 #define MERGE_CANDIDATES   100
 
 typedef enum
@@ -724,17 +720,6 @@ query_prefixes (const char *query)
   return n > 0 ? g_strv_builder_end (prefixes) : NULL;
 }
 
-/* The first line of @query when it is a title: short, with more text after it. */
-static char *
-dup_title (const char *query)
-{
-  const char *end = strchr (query, '\n');
-
-  if (end == NULL || end - query > TITLE_MAX_BYTES || end[strspn (end, " \t\r\n")] == '\0')
-    return NULL;
-  return g_strndup (query, end - query);
-}
-
 typedef struct
 {
   const char * const *prefixes;
@@ -759,7 +744,8 @@ compare_relevance (gconstpointer a,
   return x->relevance < y->relevance ? 1 : x->relevance > y->relevance ? -1 : 0;
 }
 
-/* A piece scores its BM25 for the whole text plus TITLE_WEIGHT times that for the title. */
+/* A piece scores its BM25 for the whole text plus LODE_SEARCH_TITLE_WEIGHT times that for
+ * the title, as in codebase_search: the body's steps and logs share words with every piece. */
 static GPtrArray *
 merge_title (GPtrArray *hits,
              GPtrArray *title_hits,
@@ -781,10 +767,10 @@ merge_title (GPtrArray *hits,
       LodeArtifactHit *same = g_hash_table_lookup (by_key, key);
 
       if (same != NULL)
-        same->relevance += TITLE_WEIGHT * hit->relevance;
+        same->relevance += LODE_SEARCH_TITLE_WEIGHT * hit->relevance;
       else
         {
-          hit->relevance *= TITLE_WEIGHT;
+          hit->relevance *= LODE_SEARCH_TITLE_WEIGHT;
           g_ptr_array_add (hits, g_ptr_array_steal_index (title_hits, i));
         }
     }
@@ -847,7 +833,7 @@ lode_context_report_search (LodeProject   *project,
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(GPtrArray) hits = NULL;
   g_auto(GStrv) prefixes = query_prefixes (query);
-  g_autofree char *title = dup_title (query);
+  g_autofree char *title = lode_search_dup_title (query);
   g_auto(GStrv) title_prefixes = title != NULL ? query_prefixes (title) : NULL;
   SearchQuery search = { (const char * const *) prefixes, (const char * const *) title_prefixes,
                          artifact, MIN (limit, LODE_CONTEXT_SEARCH_MAX_LIMIT) };

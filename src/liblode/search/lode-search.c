@@ -30,9 +30,6 @@
 /* A query with more distinct words than this (a pasted issue) keeps only this many (see
  * select_rare_words): fewer terms are faster, and the rarest carry the ranking. */
 #define ISSUE_MAX_WORDS     32
-/* How much more a word of a pasted issue's title (its first line) or of a traceback frame
- * counts than the body's (see find_title_words). */
-#define TITLE_WORD_WEIGHT   3.0
 /* A first line longer than this is prose, not a title. */
 #define TITLE_MAX_BYTES     200
 
@@ -795,24 +792,44 @@ find_code_words (const char *text,
   return code;
 }
 
-/* The words of a query's title, added to @lead: its first line when more lines follow, as in
- * an issue pasted whole ("Crash when the config has no [core] section\n**Describe the
- * bug**…"). The title is the reporter's summary; the body repeats it with steps, logs and
- * asides. Traceback frames, what the program itself says, lead as much (find_code_words):
- * these words count TITLE_WORD_WEIGHT times. On the development set and its reserve, 3 ranks
- * the files that were changed better than 1.5, 2 or 5. */
+/**
+ * lode_search_dup_title:
+ * @query: a query
+ *
+ * The title of an issue pasted whole ("Crash when the config has no [core] section\n
+ * **Describe the bug**…"): its first line, when that is short and more text follows. The
+ * title is the reporter's summary; the body repeats it with steps, logs and asides, so the
+ * title's words count %LODE_SEARCH_TITLE_WEIGHT times the body's.
+ *
+ * Returns: (transfer full) (nullable): the title, or %NULL when @query has none
+ */
+char *
+lode_search_dup_title (const char *query)
+{
+  const char *end;
+
+  g_return_val_if_fail (query != NULL, NULL);
+
+  end = strchr (query, '\n');
+  if (end == NULL || end - query > TITLE_MAX_BYTES || end[strspn (end, " \t\r\n")] == '\0')
+    return NULL;
+  return g_strndup (query, end - query);
+}
+
+/* The words of a query's title (lode_search_dup_title()), added to @lead. Traceback frames,
+ * what the program itself says, lead as much (find_code_words): these words count
+ * LODE_SEARCH_TITLE_WEIGHT times. On the development set and its reserve, 3 ranks the files
+ * that were changed better than 1.5, 2 or 5. */
 static void
 find_title_words (const char *query,
                   GHashTable *lead)
 {
-  const char *end = strchr (query, '\n');
-  g_autofree char *line = NULL;
+  g_autofree char *line = lode_search_dup_title (query);
   g_autoptr(GArray) tokens = NULL;
 
-  if (end == NULL || end - query > TITLE_MAX_BYTES || end[strspn (end, " \t\r\n")] == '\0')
+  if (line == NULL)
     return;
 
-  line = g_strndup (query, end - query);
   tokens = tokenize (line, LODE_TOKENIZE_SPLIT);
   for (guint i = 0; i < tokens->len; i++)
     g_hash_table_add (lead, g_strdup (g_array_index (tokens, Token, i).token));
@@ -902,14 +919,14 @@ keep_longest_words (GArray *words)
 }
 
 /* Code words count CODE_WORD_WEIGHT times a prose word, the title's and frames' words
- * TITLE_WORD_WEIGHT times; a word of both, both. */
+ * LODE_SEARCH_TITLE_WEIGHT times; a word of both, both. */
 static double
 word_weight (GHashTable *code,
              GHashTable *lead,
              const char *word)
 {
   return (g_hash_table_contains (code, word) ? CODE_WORD_WEIGHT : 1.0) *
-         (g_hash_table_contains (lead, word) ? TITLE_WORD_WEIGHT : 1.0);
+         (g_hash_table_contains (lead, word) ? LODE_SEARCH_TITLE_WEIGHT : 1.0);
 }
 
 /* Several words → any of them; BM25 ranks chunks that hold more of them, and rarer ones,

@@ -144,6 +144,14 @@ typedef struct
   guint           n_chunks;
 } LodeSearchResponse;
 
+/**
+ * LODE_SEARCH_TITLE_WEIGHT:
+ *
+ * How much more a word of a pasted issue's title counts than a word of its body
+ * (lode_search_dup_title()).
+ */
+#define LODE_SEARCH_TITLE_WEIGHT 3.0
+
 void          lode_search_symbol_free   (LodeSearchSymbol   *symbol);
 void          lode_search_result_free   (LodeSearchResult   *result);
 void          lode_search_response_free (LodeSearchResponse *response);
@@ -153,6 +161,7 @@ gboolean      lode_search_mode_from_string (const char      *name,
                                             LodeSearchMode  *mode);
 char         *lode_search_dup_coverage_notice (guint n_embedded,
                                                guint n_embeddable);
+char         *lode_search_dup_title     (const char         *query);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeSearchResult, lode_search_result_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeSearchResponse, lode_search_response_free)
