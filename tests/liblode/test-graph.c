@@ -175,6 +175,51 @@ test_cycles_small (void)
   g_assert_cmpuint (cycle->members->len, ==, 1);
 }
 
+/* tokio's shapes: a module file and its submodules use each other (`mod fs;` and
+ * `pub use self::canonicalize::canonicalize;` down, `use crate::fs::asyncify;` up; an inline
+ * `mod tests { use super::*; }`), which Rust's module tree makes no cycle; two sibling
+ * modules that use each other are one. */
+static void
+test_cycles_rust_modules (void)
+{
+  static const char *const edges[][2] = {
+    { "tokio/src/lib.rs", "tokio/src/fs/mod.rs" },
+    { "tokio/src/fs/mod.rs", "tokio/src/fs/canonicalize.rs" },
+    { "tokio/src/fs/canonicalize.rs", "tokio/src/fs/mod.rs" },
+    { "tokio/src/fs/canonicalize.rs", "tokio/src/lib.rs" },
+    { "tokio-util/src/either.rs", "tokio-util/src/either.rs" },
+    { "tokio/src/sync/rwlock.rs", "tokio/src/sync/rwlock/owned_read_guard.rs" },
+    { "tokio/src/sync/rwlock/owned_read_guard.rs", "tokio/src/sync/rwlock.rs" },
+    { "tokio/src/io/interest.rs", "tokio/src/io/ready.rs" },
+    { "tokio/src/io/ready.rs", "tokio/src/io/interest.rs" },
+  };
+  g_autoptr(LodeGraph) graph = lode_graph_new ();
+  g_autoptr(GPtrArray) cycles = NULL;
+  g_autoptr(GPtrArray) c_cycles = NULL;
+  g_autoptr(LodeGraph) c_graph = NULL;
+  g_autofree char *members = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (edges); i++)
+    lode_graph_add_edge (graph, lode_graph_add_file (graph, edges[i][0], "rust"),
+                         lode_graph_add_file (graph, edges[i][1], "rust"));
+  lode_graph_freeze (graph);
+
+  cycles = lode_graph_find_cycles (graph);
+  g_assert_cmpuint (cycles->len, ==, 1);
+  members = paths_of (graph, (guint *) ((LodeGraphCycle *) cycles->pdata[0])->members->data,
+                      ((LodeGraphCycle *) cycles->pdata[0])->members->len);
+  g_assert_cmpstr (members, ==, "tokio/src/io/interest.rs tokio/src/io/ready.rs");
+
+  /* The rule is Rust's: the same paths in C are cycles. */
+  c_graph = lode_graph_new ();
+  for (guint i = 0; i < G_N_ELEMENTS (edges); i++)
+    lode_graph_add_edge (c_graph, lode_graph_add_file (c_graph, edges[i][0], "c"),
+                         lode_graph_add_file (c_graph, edges[i][1], "c"));
+  lode_graph_freeze (c_graph);
+  c_cycles = lode_graph_find_cycles (c_graph);
+  g_assert_cmpuint (c_cycles->len, ==, 4);
+}
+
 static void
 test_no_cycles (void)
 {
@@ -400,6 +445,7 @@ main (int   argc,
   g_test_add_func ("/lode/graph/imports-dependents", test_imports_dependents);
   g_test_add_func ("/lode/graph/impact", test_impact);
   g_test_add_func ("/lode/graph/cycles-small", test_cycles_small);
+  g_test_add_func ("/lode/graph/cycles-rust-modules", test_cycles_rust_modules);
   g_test_add_func ("/lode/graph/no-cycles", test_no_cycles);
   g_test_add_func ("/lode/graph/stats", test_stats);
   g_test_add_func ("/lode/graph/orphans-code-only", test_orphans_code_only);

@@ -548,6 +548,42 @@ compare_ids_by_path (gconstpointer a,
                  g_ptr_array_index (self->paths, *(const guint *) b));
 }
 
+/* Rust's module tree is no dependency between files: a module declares its submodules
+ * (`mod x;`) and re-exports their items, and they use their parent's (`super::`, `crate::`),
+ * so every module would be in a cycle with its parent. An edge from a Rust module file down
+ * to a file of its own module directory, or to itself (an inline module's `use super::*`),
+ * does not count for cycles. */
+static gboolean
+is_module_tree_edge (const LodeGraph *self,
+                     guint            from,
+                     guint            to)
+{
+  const char *parent = g_ptr_array_index (self->paths, from);
+  const char *child = g_ptr_array_index (self->paths, to);
+  const char *slash;
+  const char *base;
+  gsize n;
+
+  if (strcmp (g_ptr_array_index (self->languages, from), "rust") != 0 ||
+      strcmp (g_ptr_array_index (self->languages, to), "rust") != 0)
+    return FALSE;
+  if (from == to)
+    return TRUE;
+
+  slash = strrchr (parent, '/');
+  base = slash != NULL ? slash + 1 : parent;
+  /* lib.rs, main.rs and mod.rs own their directory; a.rs owns a/. */
+  if (strcmp (base, "lib.rs") == 0 || strcmp (base, "main.rs") == 0 ||
+      strcmp (base, "mod.rs") == 0)
+    return strncmp (child, parent, base - parent) == 0;
+
+  n = strlen (parent);
+  if (n < 3 || strcmp (parent + n - 3, ".rs") != 0)
+    return FALSE;
+  n -= 3;
+  return strncmp (child, parent, n) == 0 && child[n] == '/';
+}
+
 /* A shortest cycle through @first inside component @comp: a breadth-first walk from @first
  * that stays in the component, until an edge leads back to @first. */
 static GArray *
@@ -577,7 +613,7 @@ shortest_cycle (const LodeGraph *self,
         {
           guint next = row[i];
 
-          if (component[next] != comp)
+          if (component[next] != comp || is_module_tree_edge (self, node, next))
             continue;
           if (next == first)
             {
@@ -629,7 +665,7 @@ has_self_edge (const LodeGraph *self,
 
   row = csr_row (&self->out, node, &n);
   for (guint i = 0; i < n; i++)
-    if (row[i] == node)
+    if (row[i] == node && !is_module_tree_edge (self, node, node))
       return TRUE;
 
   return FALSE;
@@ -647,7 +683,8 @@ typedef struct
  *
  * Finds the import cycles: every strongly connected component of more than one file, and
  * every file that imports itself. Tarjan's algorithm with an explicit stack, so the depth of
- * the graph does not matter.
+ * the graph does not matter. Rust's module tree (a module file and its submodules) makes no
+ * cycle.
  *
  * Returns: (transfer full) (element-type LodeGraphCycle): the cycles, largest first
  */
@@ -704,6 +741,8 @@ lode_graph_find_cycles (const LodeGraph *self)
             {
               guint next = self->out.targets[top->next_edge++];
 
+              if (is_module_tree_edge (self, node, next))
+                continue;
               if (index[next] == UNSET)
                 {
                   Frame child = { next, self->out.start[next] };
