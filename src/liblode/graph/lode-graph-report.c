@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "lode-error.h"
+#include "lode-graph-diagram.h"
 #include "lode-graph-report.h"
 #include "lode-i18n.h"
 #include "lode-impact.h"
@@ -372,6 +373,71 @@ lode_graph_report_circular (LodeProject  *project,
   return builder_steal_object (builder);
 }
 
+static const char *
+box_kind_to_string (LodeGraphBoxKind kind)
+{
+  switch (kind)
+    {
+    case LODE_GRAPH_BOX_FILE:
+      return "file";
+    case LODE_GRAPH_BOX_FOLDER:
+      return "folder";
+    case LODE_GRAPH_BOX_MORE:
+      return "more";
+    default:
+      g_return_val_if_reached ("file");
+    }
+}
+
+static void
+add_diagram (JsonBuilder            *builder,
+             const LodeGraphDiagram *diagram)
+{
+  json_builder_set_member_name (builder, "nodes");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < diagram->boxes->len; i++)
+    {
+      const LodeGraphBox *box = &g_array_index (diagram->boxes, LodeGraphBox, i);
+      g_autofree char *label = lode_graph_diagram_dup_label (box);
+
+      json_builder_begin_object (builder);
+      add_int (builder, "id", i);
+      add_string (builder, "kind", box_kind_to_string (box->kind));
+      add_string (builder, "path", box->path);
+      add_string (builder, "label", label);
+      add_string (builder, "language", box->language);
+      add_int (builder, "files", box->n_files);
+      json_builder_set_member_name (builder, "distance");
+      if (box->distance != LODE_GRAPH_NO_DISTANCE)
+        json_builder_add_int_value (builder, box->distance);
+      else
+        json_builder_add_null_value (builder);
+      json_builder_set_member_name (builder, "focus");
+      json_builder_add_boolean_value (builder, box->focus);
+      json_builder_set_member_name (builder, "inCycle");
+      json_builder_add_boolean_value (builder, box->in_cycle);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+
+  json_builder_set_member_name (builder, "edges");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < diagram->arrows->len; i++)
+    {
+      const LodeGraphArrow *arrow = &g_array_index (diagram->arrows, LodeGraphArrow, i);
+
+      json_builder_begin_object (builder);
+      add_int (builder, "from", arrow->from);
+      add_int (builder, "to", arrow->to);
+      add_int (builder, "count", arrow->count);
+      json_builder_set_member_name (builder, "inCycle");
+      json_builder_add_boolean_value (builder, arrow->in_cycle);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  add_int (builder, "hidden", diagram->n_hidden);
+}
+
 /**
  * lode_graph_report_visualize:
  * @project: an indexed project
@@ -380,7 +446,9 @@ lode_graph_report_circular (LodeProject  *project,
  * @max_nodes: boxes at most
  * @error: return location for a #GError
  *
- * Returns: (transfer full) (nullable): `{projectPath, file, mermaid}`
+ * Returns: (transfer full) (nullable): `{projectPath, file, mermaid, nodes: [{id, kind, path,
+ *   label, language, files, distance, focus, inCycle}], edges: [{from, to, count, inCycle}],
+ *   hidden}`
  */
 JsonObject *
 lode_graph_report_visualize (LodeProject  *project,
@@ -391,6 +459,7 @@ lode_graph_report_visualize (LodeProject  *project,
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(LodeGraph) graph = NULL;
+  g_autoptr(LodeGraphDiagram) diagram = NULL;
   g_autofree char *mermaid = NULL;
   guint id = 0;
 
@@ -400,12 +469,14 @@ lode_graph_report_visualize (LodeProject  *project,
   if (graph == NULL || (file != NULL && !lookup_file (project, graph, file, &id, error)))
     return NULL;
 
-  mermaid = lode_graph_to_mermaid (graph, file != NULL ? &id : NULL, depth,
-                                   CLAMP (max_nodes, 1, LODE_GRAPH_REPORT_MAX_ITEMS));
+  diagram = lode_graph_diagram_new (graph, file != NULL ? &id : NULL, depth,
+                                    CLAMP (max_nodes, 1, LODE_GRAPH_REPORT_MAX_ITEMS));
+  mermaid = lode_graph_diagram_to_mermaid (diagram);
 
   begin_report (builder, project);
   add_string (builder, "file", file != NULL ? lode_graph_get_path (graph, id) : NULL);
   add_string (builder, "mermaid", mermaid);
+  add_diagram (builder, diagram);
   json_builder_end_object (builder);
 
   return builder_steal_object (builder);

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "lode-error.h"
+#include "lode-graph-diagram.h"
 #include "lode-graph-report.h"
 #include "lode-tools-private.h"
 
@@ -306,7 +307,7 @@ graph_visualize (LodeToolCall  *call,
   return lode_graph_report_visualize (project, string_argument (call, "filePath"),
                                       uint_argument (call, "depth", 1),
                                       uint_argument (call, "maxNodes",
-                                                     LODE_GRAPH_MERMAID_MAX_NODES),
+                                                     LODE_GRAPH_DIAGRAM_MAX_BOXES),
                                       error);
 }
 
