@@ -66,7 +66,8 @@ node_of (Drawing    *drawing,
 static Drawing *
 draw_fixture (const char *name)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "layout", name, NULL);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "liblode", "fixtures", "layout",
+                                               name, NULL);
   g_autofree char *text = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GHashTable) ids = g_hash_table_new (g_str_hash, g_str_equal);

@@ -518,44 +518,58 @@ typedef struct
 {
   const char *language;
   const char *fill;
+  const char *text;
 } LanguageColour;
 
 /* Colours close to the ones GitHub's linguist gives each language, dark text on light fills
  * and the reverse, so that labels stay readable. */
 static const LanguageColour language_colours[] = {
-  { "bash",       "fill:#89e051,color:#000" },
-  { "c",          "fill:#555555,color:#fff" },
-  { "cpp",        "fill:#f34b7d,color:#000" },
-  { "csharp",     "fill:#178600,color:#fff" },
-  { "css",        "fill:#663399,color:#fff" },
-  { "dart",       "fill:#00b4ab,color:#000" },
-  { "go",         "fill:#00add8,color:#000" },
-  { "html",       "fill:#e34c26,color:#fff" },
-  { "java",       "fill:#b07219,color:#fff" },
-  { "javascript", "fill:#f1e05a,color:#000" },
-  { "kotlin",     "fill:#a97bff,color:#000" },
-  { "lua",        "fill:#000080,color:#fff" },
-  { "php",        "fill:#4f5d95,color:#fff" },
-  { "python",     "fill:#3572a5,color:#fff" },
-  { "ruby",       "fill:#701516,color:#fff" },
-  { "rust",       "fill:#dea584,color:#000" },
-  { "scala",      "fill:#c22d40,color:#fff" },
-  { "scss",       "fill:#c6538c,color:#fff" },
-  { "svelte",     "fill:#ff3e00,color:#fff" },
-  { "swift",      "fill:#f05138,color:#000" },
-  { "tsx",        "fill:#3178c6,color:#fff" },
-  { "typescript", "fill:#3178c6,color:#fff" },
-  { "vue",        "fill:#41b883,color:#000" },
+  { "bash",       "#89e051", "#000" },
+  { "c",          "#555555", "#fff" },
+  { "cpp",        "#f34b7d", "#000" },
+  { "csharp",     "#178600", "#fff" },
+  { "css",        "#663399", "#fff" },
+  { "dart",       "#00b4ab", "#000" },
+  { "go",         "#00add8", "#000" },
+  { "html",       "#e34c26", "#fff" },
+  { "java",       "#b07219", "#fff" },
+  { "javascript", "#f1e05a", "#000" },
+  { "kotlin",     "#a97bff", "#000" },
+  { "lua",        "#000080", "#fff" },
+  { "php",        "#4f5d95", "#fff" },
+  { "python",     "#3572a5", "#fff" },
+  { "ruby",       "#701516", "#fff" },
+  { "rust",       "#dea584", "#000" },
+  { "scala",      "#c22d40", "#fff" },
+  { "scss",       "#c6538c", "#fff" },
+  { "svelte",     "#ff3e00", "#fff" },
+  { "swift",      "#f05138", "#000" },
+  { "tsx",        "#3178c6", "#fff" },
+  { "typescript", "#3178c6", "#fff" },
+  { "vue",        "#41b883", "#000" },
 };
 
-static const char *
-language_fill (const char *language)
+/**
+ * lode_graph_language_colours:
+ * @language: a language id
+ * @fill: (out): the fill of its boxes, "#rrggbb"
+ * @text: (out): the colour of their text
+ */
+void
+lode_graph_language_colours (const char  *language,
+                             const char **fill,
+                             const char **text)
 {
+  g_return_if_fail (fill != NULL && text != NULL);
+
+  *fill = "#dddddd";
+  *text = "#000";
   for (guint i = 0; i < G_N_ELEMENTS (language_colours); i++)
     if (g_strcmp0 (language_colours[i].language, language) == 0)
-      return language_colours[i].fill;
-
-  return "fill:#dddddd,color:#000";
+      {
+        *fill = language_colours[i].fill;
+        *text = language_colours[i].text;
+      }
 }
 
 /* A class name Mermaid accepts: letters, digits and underscores. */
@@ -661,10 +675,12 @@ lode_graph_diagram_to_mermaid (const LodeGraphDiagram *self)
     {
       const char *language = g_ptr_array_index (languages, i);
       GPtrArray *members = g_hash_table_lookup (classes, language);
+      const char *fill, *text;
 
+      lode_graph_language_colours (language, &fill, &text);
       g_string_append (out, "  classDef ");
       append_class_name (out, language);
-      g_string_append_printf (out, " %s\n  class ", language_fill (language));
+      g_string_append_printf (out, " fill:%s,color:%s\n  class ", fill, text);
       for (guint j = 0; j < members->len; j++)
         g_string_append_printf (out, "%sn%u", j > 0 ? "," : "",
                                 GPOINTER_TO_UINT (g_ptr_array_index (members, j)));

@@ -93,6 +93,10 @@ LodeGraphDiagram *lode_graph_diagram_new        (const LodeGraph        *graph,
 void              lode_graph_diagram_free       (LodeGraphDiagram       *self);
 char             *lode_graph_diagram_dup_label  (const LodeGraphBox     *box);
 char             *lode_graph_diagram_to_mermaid (const LodeGraphDiagram *self);
+char             *lode_graph_diagram_to_svg     (const LodeGraphDiagram *self);
+void              lode_graph_language_colours   (const char             *language,
+                                                 const char            **fill,
+                                                 const char            **text);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeGraphDiagram, lode_graph_diagram_free)
 

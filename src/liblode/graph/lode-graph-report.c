@@ -444,6 +444,7 @@ add_diagram (JsonBuilder            *builder,
  * @file: (nullable): draw this file's neighbourhood, or %NULL for the whole project
  * @depth: hops around @file
  * @max_nodes: boxes at most
+ * @svg: (out) (optional) (transfer full): the diagram as an SVG document
  * @error: return location for a #GError
  *
  * Returns: (transfer full) (nullable): `{projectPath, file, mermaid, nodes: [{id, kind, path,
@@ -455,6 +456,7 @@ lode_graph_report_visualize (LodeProject  *project,
                              const char   *file,
                              guint         depth,
                              guint         max_nodes,
+                             char        **svg,
                              GError      **error)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
@@ -472,6 +474,8 @@ lode_graph_report_visualize (LodeProject  *project,
   diagram = lode_graph_diagram_new (graph, file != NULL ? &id : NULL, depth,
                                     CLAMP (max_nodes, 1, LODE_GRAPH_REPORT_MAX_ITEMS));
   mermaid = lode_graph_diagram_to_mermaid (diagram);
+  if (svg != NULL)
+    *svg = lode_graph_diagram_to_svg (diagram);
 
   begin_report (builder, project);
   add_string (builder, "file", file != NULL ? lode_graph_get_path (graph, id) : NULL);
@@ -866,7 +870,25 @@ lode_graph_format_circular (JsonObject *report)
 char *
 lode_graph_format_visualize (JsonObject *report)
 {
-  return g_strdup_printf ("```mermaid\n%s```\n", get_string (report, "mermaid"));
+  GString *out = g_string_new (NULL);
+  const char *file = get_string (report, "file");
+  const char *svg_path = get_string (report, "svgPath");
+
+  if (json_object_get_boolean_member_with_default (report, "opened", FALSE))
+    g_string_append_printf (out, "Opened Lode's graph explorer on `%s` in the desktop app.\n\n",
+                            file != NULL ? file : get_string (report, "projectPath"));
+  else if (svg_path != NULL)
+    g_string_append_printf (out, "Lode's graph explorer cannot be shown here (%s). The diagram "
+                            "is drawn in `%s`, and as Mermaid:\n\n",
+                            get_string (report, "reason"), svg_path);
+  if (get_int (report, "hidden") > 0)
+    {
+      lode_append_count (out, get_int (report, "hidden"), "%u file", "%u files");
+      g_string_append (out, " not drawn (raise maxNodes to see them).\n\n");
+    }
+  g_string_append_printf (out, "```mermaid\n%s```\n", get_string (report, "mermaid"));
+
+  return g_string_free (out, FALSE);
 }
 
 char *

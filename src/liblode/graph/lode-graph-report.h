@@ -35,6 +35,7 @@ JsonObject *lode_graph_report_visualize  (LodeProject         *project,
                                           const char          *file,
                                           guint                depth,
                                           guint                max_nodes,
+                                          char               **svg,
                                           GError             **error);
 JsonObject *lode_graph_report_status     (LodeProject         *project,
                                           GError             **error);
