@@ -43,6 +43,7 @@
 #define SWAP_PASSES       12
 #define PLACE_SWEEPS      12
 #define DUMMY_WEIGHT      4.0
+#define REVERSED_OFFSET   6.0
 
 typedef struct
 {
@@ -905,6 +906,17 @@ route (LodeGraphLayout *self)
         }
       append_point (edge->points, column_x[last->column], centre (last));
       append_point (edge->points, last->x, centre (last));
+
+      /* A reversed edge leaves and enters its boxes a little lower than the centre, so that
+       * the two edges of a pair of files importing each other are drawn apart. */
+      if (edge->reversed)
+        {
+          guint n = edge->points->len;
+
+          for (guint k = 0; k < 4; k++)
+            g_array_index (edge->points, double, k < 2 ? 2 * k + 1 : n - 2 * (k - 2) - 1) +=
+              MIN (REVERSED_OFFSET, MIN (first->height, last->height) / 4);
+        }
 
       /* Points run from the edge's own start: a reversed edge is drawn right to left. */
       if (edge->reversed)
