@@ -404,6 +404,8 @@ screenshot (GtkWidget  *window,
   guint tick;
   int width, height;
 
+  /* Switchers and toasts animate for a few hundred milliseconds. */
+  wait_msec (400);
   tick = gtk_widget_add_tick_callback (window, count_frame_cb, &frames, NULL);
   gtk_widget_queue_draw (window);
   wait_until (frames_drawn, &frames, "the window to draw");
@@ -1701,6 +1703,8 @@ test_preferences_secret (Fixture       *fixture,
   g_signal_emit_by_name (key_row, "apply");
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (key_row)), ==, "");
   wait_for_label (key_row, "Stored in the keyring");
+  /* The keyboard in the key row: the page scrolls to it, as it does for a user. */
+  gtk_widget_grab_focus (key_row);
   screenshot (preferences, "preferences");
 
   stored = lookup_key ();
@@ -1718,8 +1722,6 @@ test_preferences_secret (Fixture       *fixture,
   g_assert_cmpstr (cleared, ==, "");
   gtk_window_destroy (GTK_WINDOW (preferences));
 }
-
-static void scroll_to (GtkWidget *widget);
 
 static gboolean
 name_gone (gpointer data)
@@ -1753,7 +1755,7 @@ test_preferences_no_keyring (Fixture       *fixture,
   g_assert_null (find_label (preferences, "lode migrate"));
   g_assert_true (has_label_prefix (preferences, "Existing indexes stay in the store they were "
                                                 "built in"));
-  scroll_to (key_row);
+  gtk_widget_grab_focus (key_row);
   screenshot (preferences, "preferences-no-keyring");
   gtk_window_destroy (GTK_WINDOW (preferences));
 
@@ -1778,13 +1780,16 @@ scroll_to (GtkWidget *widget)
   GtkWidget *scrolled = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
   GtkWidget *group = gtk_widget_get_ancestor (widget, ADW_TYPE_PREFERENCES_GROUP);
   graphene_point_t point;
+  GtkWidget *content;
 
   g_assert_nonnull (scrolled);
   g_assert_nonnull (group);
   wait_until (is_laid_out, scrolled, "the page to be laid out");
-  g_assert_true (gtk_widget_compute_point (group,
-                                           gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scrolled)),
-                                           &GRAPHENE_POINT_INIT (0, 0), &point));
+  /* Where the group is in the whole page, not in the part of it scrolled to. */
+  content = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scrolled));
+  if (GTK_IS_VIEWPORT (content))
+    content = gtk_viewport_get_child (GTK_VIEWPORT (content));
+  g_assert_true (gtk_widget_compute_point (group, content, &GRAPHENE_POINT_INIT (0, 0), &point));
   gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled)),
                             point.y);
 }
