@@ -48,7 +48,6 @@ struct _LodeGraphPage
   char                *reach_target;       /* whose blast radius is asked for or shown */
   GtkDropDown         *project;
   GtkEntry            *file_entry;
-  GtkWidget           *tools;
   GtkStack            *stack;
   GtkListBox          *cycles;
   GtkListBox          *hubs;
@@ -996,7 +995,6 @@ lode_graph_page_class_init (LodeGraphPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LodeGraphPage, project);
   gtk_widget_class_bind_template_child_full (widget_class, "file", FALSE,
                                              G_STRUCT_OFFSET (LodeGraphPage, file_entry));
-  gtk_widget_class_bind_template_child (widget_class, LodeGraphPage, tools);
   gtk_widget_class_bind_template_child (widget_class, LodeGraphPage, stack);
   gtk_widget_class_bind_template_child (widget_class, LodeGraphPage, cycles);
   gtk_widget_class_bind_template_child (widget_class, LodeGraphPage, hubs);

@@ -9,7 +9,6 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <string.h>
 
 #include "lode-query-terms.h"
 #include "lode-search-row.h"

@@ -1062,7 +1062,7 @@ test_visualize_interactive (Fixture       *fixture,
 }
 
 /* A file that 98 files in 26 folders include: the nearest are drawn, the farther ones one
- * box per folder, and the rest counted in one box. */
+ * box per folder, and the rest counted in one box. Beside it, a cycle of three headers. */
 static void
 test_graph_large (Fixture       *fixture,
                   gconstpointer  data)
@@ -1078,6 +1078,22 @@ test_graph_large (Fixture       *fixture,
   guint groups = 0, more = 0, items = 0;
 
   write_file (hub, "#pragma once\nint bus_register (const char *name);\n", 0644);
+  /* Three headers that import each other: the shortest cycle through the first is two of
+   * them. */
+  {
+    static const char *const headers[][2] = {
+      { "lib/a.h", "#include \"b.h\"\n" },
+      { "lib/b.h", "#include \"a.h\"\n#include \"c.h\"\n" },
+      { "lib/c.h", "#include \"a.h\"\n" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (headers); i++)
+      {
+        g_autofree char *path = g_build_filename (root, headers[i][0], NULL);
+
+        write_file (path, headers[i][1], 0644);
+      }
+  }
   for (guint i = 0; i < 98; i++)
     {
       g_autofree char *path = g_strdup_printf ("%s/%s/%s%02u/driver%02u.c", root,
@@ -1112,7 +1128,11 @@ test_graph_large (Fixture       *fixture,
   lode_graph_view_select (view, "more:include/bus.h");
   g_assert_cmpstr (lode_graph_view_get_selected (view), ==, "more:include/bus.h");
   screenshot (window, "graph-large");
+
+  /* The overview says how many files the cycle shown has, and among how many it is one. */
   lode_graph_page_show_file (LODE_GRAPH_PAGE (graph), "");
+  wait_for_row (graph, "lib/a.h → lib/b.h → lib/a.h");
+  g_assert_true (has_label (graph, "2 files in this cycle, one of the cycles among 3 files"));
 }
 
 static LodeProjectItem *
@@ -1753,6 +1773,8 @@ test_preferences_no_keyring (Fixture       *fixture,
   g_assert_null (find_label (preferences, "Secret"));
   g_assert_null (find_label (preferences, "secrets"));
   g_assert_null (find_label (preferences, "lode migrate"));
+  /* Beside the eye that shows what is typed, no promise that nothing is ever shown. */
+  g_assert_null (find_label (preferences, "never shown"));
   g_assert_true (has_label_prefix (preferences, "Existing indexes stay in the store they were "
                                                 "built in"));
   gtk_widget_grab_focus (key_row);
