@@ -25,8 +25,8 @@
  * whose container the qualifier names, shorter names, paths. More terms narrow the results
  * (a subsearch): each must be in the name, the container or the path.
  *
- * Each project's names are read once from its index (lode_project_read) and kept sorted in
- * memory until the engine says the index changed. A result identifier carries all that its
+ * Each project's names are read once from its index (lode_project_read) and kept in memory
+ * until the engine says the index changed. A result identifier carries all that its
  * metadata and its activation need — absolute path, line, kind and symbol, separated by
  * newlines — so the provider keeps no state about results between calls. Activating a result
  * opens the file at the line in the user's editor; LaunchSearch opens the app
@@ -39,23 +39,25 @@
 /* Declarations read from a project at most: a big monorepo's, not a generated one's. */
 #define MAX_NAMES        500000
 
-/* One declaration of a project. */
+/* One declaration of a project; its strings are in its index's chunk. */
 typedef struct
 {
-  char  *name;
-  char  *folded;      /* the name, lower-case */
-  char  *kind;
-  char  *container;   /* (nullable) */
-  char  *package;     /* (nullable) */
-  char  *path;        /* absolute */
-  guint  line;
+  const char *name;
+  const char *folded;      /* the name, lower-case */
+  const char *kind;
+  const char *container;   /* (nullable) */
+  const char *package;     /* (nullable) */
+  const char *path;        /* absolute */
+  guint       line;
 } Name;
 
-/* A project's declarations, sorted by folded name; immutable once built, shared by
- * searches in several threads. */
+/* A project's declarations, immutable once built, shared by searches in several threads
+ * (each one a scan: prefixes of parts need every name). Kinds, containers, packages and paths repeat: the chunk
+ * keeps one copy of each. */
 typedef struct
 {
-  GPtrArray *names;
+  GArray       *names;     /* Name */
+  GStringChunk *strings;
 } NameIndex;
 
 struct _LodeSearchProvider
@@ -75,21 +77,10 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (LodeSearchProvider, lode_search_provider,
                                                       lode_search_provider_iface_init))
 
 static void
-name_free (Name *name)
-{
-  g_free (name->name);
-  g_free (name->folded);
-  g_free (name->kind);
-  g_free (name->container);
-  g_free (name->package);
-  g_free (name->path);
-  g_free (name);
-}
-
-static void
 name_index_clear (NameIndex *index)
 {
-  g_ptr_array_unref (index->names);
+  g_array_unref (index->names);
+  g_string_chunk_free (index->strings);
 }
 
 static void
@@ -141,11 +132,11 @@ search_data_free (SearchData *data)
   g_free (data);
 }
 
-static int
-compare_names (gconstpointer a,
-               gconstpointer b)
+static const char *
+intern (GStringChunk *strings,
+        const char   *text)
 {
-  return strcmp ((*(const Name **) a)->folded, (*(const Name **) b)->folded);
+  return text != NULL ? g_string_chunk_insert_const (strings, text) : NULL;
 }
 
 /* Runs on a worker thread, with the project's reader. */
@@ -163,25 +154,28 @@ read_names (LodeProject     *project,
     return NULL;
 
   index = g_atomic_rc_box_new0 (NameIndex);
-  index->names = g_ptr_array_new_full (symbols->len, (GDestroyNotify) name_free);
+  index->names = g_array_sized_new (FALSE, FALSE, sizeof (Name), symbols->len);
+  index->strings = g_string_chunk_new (64 * 1024);
   for (guint i = 0; i < symbols->len; i++)
     {
       const LodeStoredSymbol *symbol = g_ptr_array_index (symbols, i);
-      Name *name;
+      g_autofree char *folded = NULL;
+      g_autofree char *path = NULL;
+      Name name;
 
       if (symbol->name == NULL || symbol->kind == NULL)
         continue;
-      name = g_new0 (Name, 1);
-      name->name = g_strdup (symbol->name);
-      name->folded = g_utf8_casefold (symbol->name, -1);
-      name->kind = g_strdup (symbol->kind);
-      name->container = g_strdup (symbol->container);
-      name->package = g_strdup (symbol->package);
-      name->path = g_build_filename (lode_project_get_root (project), symbol->path, NULL);
-      name->line = MAX (symbol->start_line, 1);
-      g_ptr_array_add (index->names, name);
+      folded = g_utf8_casefold (symbol->name, -1);
+      path = g_build_filename (lode_project_get_root (project), symbol->path, NULL);
+      name.name = intern (index->strings, symbol->name);
+      name.folded = intern (index->strings, folded);
+      name.kind = intern (index->strings, symbol->kind);
+      name.container = intern (index->strings, symbol->container);
+      name.package = intern (index->strings, symbol->package);
+      name.path = intern (index->strings, path);
+      name.line = MAX (symbol->start_line, 1);
+      g_array_append_val (index->names, name);
     }
-  g_ptr_array_sort (index->names, compare_names);
 
   return index;
 }
@@ -422,7 +416,7 @@ find_names (NameIndex          *index,
 
   for (guint i = 0; i < index->names->len; i++)
     {
-      const Name *name = g_ptr_array_index (index->names, i);
+      const Name *name = &g_array_index (index->names, Name, i);
       Hit hit = { name, 0, 1, kind_rank (name->kind) };
 
       if (strncmp (name->folded, needle, n) == 0)
