@@ -247,7 +247,7 @@ add_terms (GHashTable *terms,
 
       if (boundary && word->len > 1)
         {
-          static const char *const endings[] = { "ations", "ation", "ions", "ing", "ion",
+          static const char *const endings[] = { "ions", "ing", "ion",
                                                  "es", "ed", "e", "s", NULL };
           char *lower = g_ascii_strdown (word->str, -1);
           gsize n = strlen (lower);

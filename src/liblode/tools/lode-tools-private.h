@@ -26,11 +26,30 @@ G_BEGIN_DECLS
   "\"default\": \"markdown\", \"description\": \"The text content: markdown for reading, " \
   "or the structured result as JSON\"}"
 
+/* A memory's JSON form (lode_memory_to_json()). */
+#define LODE_MEMORY_SCHEMA \
+  "{\"type\": \"object\", \"properties\": {\"id\": {\"type\": \"string\"}, " \
+  "\"type\": {\"type\": \"string\"}, \"category\": {\"type\": \"string\"}, " \
+  "\"memory\": {\"type\": \"string\"}, \"reason\": {\"type\": \"string\"}, " \
+  "\"date\": {\"type\": \"string\"}, \"source\": {\"enum\": [\"user\", " \
+  "\"codebase-context\", \"git\"]}, \"commit\": {\"type\": \"string\"}, " \
+  "\"files\": {\"type\": \"array\"}, \"confidence\": {\"type\": \"number\"}, " \
+  "\"stale\": {\"type\": \"boolean\"}, \"codeChanged\": {\"type\": \"array\"}, " \
+  "\"codeGone\": {\"type\": \"array\"}}, \"required\": [\"id\", \"type\", \"category\", " \
+  "\"memory\", \"reason\", \"date\", \"source\", \"confidence\", \"stale\"]}"
+
+char *lode_tool_call_dup_project_dir (LodeToolCall  *call,
+                                      GError       **error);
+void  lode_memory_append_markdown    (GString       *text,
+                                      JsonObject    *memory);
+
 /* Each family adds its tools; lode_tools_new_registry() calls them all. */
 void lode_codebase_tools_register (LodeToolRegistry *registry);
 void lode_graph_tools_register    (LodeToolRegistry *registry);
 void lode_symbol_tools_register   (LodeToolRegistry *registry);
 void lode_context_tools_register  (LodeToolRegistry *registry);
 void lode_store_tools_register    (LodeToolRegistry *registry);
+void lode_memory_tools_register   (LodeToolRegistry *registry);
+void lode_knowledge_tools_register (LodeToolRegistry *registry);
 
 G_END_DECLS
