@@ -267,7 +267,10 @@ graph_circular (LodeToolCall  *call,
   if (project == NULL)
     return NULL;
 
-  return lode_graph_report_circular (project, uint_argument (call, "limit", 20), error);
+  return lode_graph_report_circular (project,
+                                     json_object_get_string_member_with_default (lode_tool_call_get_arguments (call),
+                                                                                 "scope", NULL),
+                                     uint_argument (call, "limit", 20), error);
 }
 
 static const LodeTool graph_circular_tool = {
@@ -279,7 +282,9 @@ static const LodeTool graph_circular_tool = {
     "the group.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
-    LIMIT_PROPERTY ("20", "Cycles to list") "}, \"additionalProperties\": false}",
+    LIMIT_PROPERTY ("20", "Cycles to list") ", \"scope\": {\"type\": \"string\", "
+    "\"description\": \"Only cycles with a file under this path prefix (src/net/)\"}}, "
+    "\"additionalProperties\": false}",
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
     "\"projectPath\": {\"type\": \"string\"}, \"count\": " COUNT ", \"filesInCycles\": " COUNT
