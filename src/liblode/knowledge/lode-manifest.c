@@ -554,7 +554,7 @@ read_meson (LodeManifest *manifest,
   each_match (text,
               "dependency\\s*\\(\\s*'([^']+)'(\\s*,[^)]*?version\\s*:\\s*'([^']*)')?",
               meson_dependency, manifest);
-  each_match (text, "^\\s*\\w+\\s*=\\s*executable\\s*\\(\\s*'([^']+)'", meson_executable,
+  each_match (text, "^\\s*\\w+\\s*=\\s*executable\\s*\\(\\s*'([^']+)'\\s*,", meson_executable,
               manifest);
 }
 

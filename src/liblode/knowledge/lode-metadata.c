@@ -373,12 +373,17 @@ lode_metadata_report (LodeProject   *project,
 
       lines += file->n_lines;
       bytes += file->size;
-      if (lode_manifest_kind_for_path (file->path) == NULL ||
+      /* A test's fixtures are not the project's manifests. */
+      if (lode_manifest_kind_for_path (file->path) == NULL || _lode_path_is_test (file->path) ||
           g_cancellable_is_cancelled (cancellable))
         continue;
       manifest = lode_manifest_read (root, file->path, &manifest_error);
       if (manifest == NULL)
         g_ptr_array_add (notes, g_strdup_printf ("Not read: %s", manifest_error->message));
+      /* A build file of a subfolder that declares nothing is no manifest of its own. */
+      else if (manifest->name == NULL && manifest->dependencies->len == 0 &&
+               manifest->entry_points->len == 0 && manifest->frameworks->len == 0)
+        lode_manifest_free (manifest);
       else
         g_ptr_array_add (manifests, manifest);
     }
@@ -560,7 +565,9 @@ lode_metadata_format (JsonObject *report)
     {
       JsonObject *language = json_array_get_object_element (languages, i);
 
-      if (!json_object_get_boolean_member (language, "code"))
+      /* The languages that make up at least a percent of the code. */
+      if (!json_object_get_boolean_member (language, "code") ||
+          json_object_get_double_member (language, "share") < 0.01)
         continue;
       g_string_append_printf (text, "%s%s %.0f%%", shown++ > 0 ? ", " : "",
                               json_object_get_string_member (language, "language"),

@@ -21,6 +21,7 @@ static const LodeToolFamilyRegister families[] = {
   lode_context_tools_register,
   lode_store_tools_register,
   lode_memory_tools_register,
+  lode_knowledge_tools_register,
 };
 
 /**
