@@ -167,7 +167,7 @@ static const LodePatternRule rules[] = {
   { "error-handling", "eyre", "rust", P, "color_eyre" },
   { "error-handling", "snafu", "rust", P, "snafu" },
   { "error-handling", "neverthrow", "js", P, "neverthrow" },
-  { "error-handling", "GError", "c", S, "GError **" },
+  { "error-handling", "GError", "c", S, "GError" },
 
   /* Dates and times */
   { "date-time", "Moment.js", "js", P, "moment" },

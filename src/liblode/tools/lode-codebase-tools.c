@@ -17,6 +17,7 @@
 #include "lode-json-forms.h"
 #include "lode-language.h"
 #include "lode-linked.h"
+#include "lode-preflight.h"
 #include "lode-tools-private.h"
 
 /*
@@ -573,6 +574,7 @@ codebase_search (LodeToolCall  *call,
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autofree char *language = NULL;
   LodeSearchResponse *response;
+  JsonObject *result;
   gboolean linked;
 
   path = lode_tool_call_dup_project_path (call, error);
@@ -674,7 +676,10 @@ codebase_search (LodeToolCall  *call,
   json_builder_end_array (builder);
   json_builder_end_object (builder);
 
-  return builder_steal_object (builder);
+  result = builder_steal_object (builder);
+  lode_preflight_add_to_search (result, project, string_member (arguments, "intent"),
+                                lode_tool_call_get_cancellable (call));
+  return result;
 }
 
 static char *
@@ -733,6 +738,7 @@ format_search (JsonObject *result)
       g_string_append_printf (text, "```%s\n%s%s```\n\n", string_member (r, "language"),
                               snippet, g_str_has_suffix (snippet, "\n") ? "" : "\n");
     }
+  lode_preflight_append_markdown (text, result);
 
   return g_string_free (text, FALSE);
 }
@@ -777,7 +783,10 @@ static const LodeTool codebase_search_tool = {
     "\"mode\": {\"type\": \"string\", \"enum\": [\"hybrid\", \"lexical\", \"semantic\"], "
     "\"default\": \"hybrid\", \"description\": \"hybrid fuses BM25 and vector neighbours; "
     "lexical is BM25 alone, semantic vectors alone (it fails without an embedding model). "
-    "The result says which mode ran and why.\"}}, "
+    "The result says which mode ran and why.\"}, "
+    "\"intent\": {\"enum\": [\"explore\", \"edit\", \"refactor\", \"migrate\"], "
+    "\"description\": \"edit, refactor or migrate add a preflight card: ready or not, with "
+    "its evidence, patterns to follow and avoid, impact and memories\"}}, "
     "\"required\": [\"query\"], \"additionalProperties\": false}",
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
@@ -811,7 +820,9 @@ static const LodeTool codebase_search_tool = {
     "\"snippetStartLine\": {\"type\": \"integer\", \"minimum\": 1}, "
     "\"content\": {\"type\": \"string\"}}, "
     "\"required\": [\"path\", \"startLine\", \"endLine\", \"language\", \"score\", "
-    "\"snippet\", \"snippetStartLine\"]}}}, "
+    "\"snippet\", \"snippetStartLine\"]}}, "
+    "\"memories\": {\"type\": \"array\", \"items\": " LODE_MEMORY_SCHEMA "}, "
+    "\"preflight\": " LODE_PREFLIGHT_SCHEMA "}, "
     "\"required\": [\"query\", \"projectPath\", \"mode\", \"total\", \"results\"]}",
   .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
   .func = codebase_search,

@@ -38,6 +38,19 @@ G_BEGIN_DECLS
   "\"codeGone\": {\"type\": \"array\"}}, \"required\": [\"id\", \"type\", \"category\", " \
   "\"memory\", \"reason\", \"date\", \"source\", \"confidence\", \"stale\"]}"
 
+/* codebase_search's preflight card (lode-preflight.c). */
+#define LODE_PREFLIGHT_SCHEMA \
+  "{\"type\": \"object\", \"properties\": {\"intent\": {\"type\": \"string\"}, " \
+  "\"ready\": {\"type\": \"boolean\"}, \"nextAction\": {\"type\": \"string\"}, " \
+  "\"evidence\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": " \
+  "{\"check\": {\"type\": \"string\"}, \"status\": {\"enum\": [\"pass\", \"warn\", " \
+  "\"fail\"]}, \"detail\": {\"type\": \"string\"}}}}, \"follow\": {\"type\": \"array\"}, " \
+  "\"avoid\": {\"type\": \"array\"}, \"bestExample\": {\"type\": \"string\"}, " \
+  "\"impact\": {\"type\": \"object\", \"properties\": {\"files\": {\"type\": \"array\"}, " \
+  "\"dependents\": {\"type\": \"integer\"}}}, \"memories\": {\"type\": \"array\"}, " \
+  "\"whatWouldHelp\": {\"type\": \"array\"}}, \"required\": [\"intent\", \"ready\", " \
+  "\"nextAction\", \"evidence\", \"follow\", \"avoid\", \"impact\", \"memories\"]}"
+
 char *lode_tool_call_dup_project_dir (LodeToolCall  *call,
                                       GError       **error);
 void  lode_memory_append_markdown    (GString       *text,
