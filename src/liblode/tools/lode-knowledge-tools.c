@@ -74,11 +74,9 @@ static const LodeTool get_team_patterns_tool = {
   .name = "get_team_patterns",
   .title = "Team patterns",
   .description =
-    "Which alternatives the project uses for each concern (HTTP client, state, testing, "
-    "mocking, logging, dependency injection, errors, dates, ORM, validation, CLI, async "
-    "runtime), in how many files, and whether each is rising or declining by when its files "
-    "last changed; the one to follow, golden files to copy, and conflicts where two are in "
-    "wide use. Call it before adding code that needs one of them.",
+    "For each concern (HTTP client, state, testing, mocking, logging, DI, errors, dates, ORM, "
+    "validation, CLI, async runtime): the alternatives used, in how many files, rising or "
+    "declining, the one to follow, golden files, and conflicts. Call it before adding such code.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {"
     "\"category\": {\"type\": \"string\", \"description\": \"all (default), http-client, "
@@ -128,10 +126,9 @@ static const LodeTool get_style_guide_tool = {
   .name = "get_style_guide",
   .title = "Style guide",
   .description =
-    "The rules the project states about how code is written, each with its file and line: "
-    ".editorconfig, ESLint, Prettier, clang-format, rustfmt, Ruff and golangci-lint "
-    "settings, and the rules of CONTRIBUTING, style guides and HACKING. Call it before "
-    "writing code; filter with query words or a category.",
+    "The rules the project states, each with file and line: .editorconfig, ESLint, Prettier, "
+    "clang-format, rustfmt, Ruff, golangci-lint settings, and CONTRIBUTING and style guide rules. "
+    "Call it before writing code.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {"
     "\"query\": {\"type\": \"string\", \"maxLength\": 1000, \"description\": \"Words: only "
@@ -173,10 +170,9 @@ static const LodeTool get_codebase_metadata_tool = {
   .name = "get_codebase_metadata",
   .title = "Project metadata",
   .description =
-    "What the project is made of: languages and their shares of the code, size, the "
-    "manifests (package.json, go.mod, Cargo.toml, pyproject, requirements, composer.json, "
-    "pom.xml, Gradle, Gemfile, meson.build, CMakeLists.txt, .csproj) with their "
-    "dependencies, frameworks, entry points and test layout.",
+    "What the project is made of: languages and shares, size, manifests (package.json, go.mod, "
+    "Cargo.toml, pyproject, requirements, composer, Maven, Gradle, Gemfile, meson, CMake, .csproj) "
+    "with dependencies, frameworks, entry points, test layout.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     OUTPUT_FORMAT_PROPERTY "}, \"additionalProperties\": false}",

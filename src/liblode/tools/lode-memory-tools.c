@@ -151,10 +151,9 @@ static const LodeTool remember_tool = {
   .name = "remember",
   .title = "Remember a team rule",
   .description =
-    "Record a team decision, gotcha, convention or failure in the project's "
-    ".lode/memory.json, so later sessions follow it. Call it when the user asks you to "
-    "remember something or corrects a mistake that could recur. One rule per call: memory "
-    "is the rule in a sentence, reason why it matters. The same rule twice is refused.",
+    "Record a team rule in the project's .lode/memory.json so later sessions follow it. Call it "
+    "when the user asks you to remember something or corrects a repeatable mistake; one rule per "
+    "call. The same rule twice is refused.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {"
     "\"type\": {\"enum\": " TYPE_ENUM ", \"description\": \"decision (a choice made), gotcha "
@@ -268,11 +267,10 @@ static const LodeTool get_memory_tool = {
   .name = "get_memory",
   .title = "Team memories",
   .description =
-    "The team's decisions, gotchas, conventions and failures: recorded with remember "
-    "(.lode/memory.json), read from .codebase-context/memory.json, and mined from git "
-    "history (reverts, migrations, deprecations, never/always rules). Each has a "
-    "confidence that falls with age and when the code it names changes (stale below 0.3). "
-    "Call it before choosing a library, pattern or design.",
+    "The team's decisions, gotchas, conventions and failures: recorded (remember), from "
+    ".codebase-context/memory.json, and mined from git (reverts, migrations, deprecations, "
+    "never/always). Confidence falls with age and when the code a memory names changes. Call it "
+    "before choosing a library, pattern or design.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {"
     "\"category\": {\"enum\": " CATEGORY_ENUM ", \"description\": \"Only this category\"}, "

@@ -23,10 +23,11 @@
  * with the alias, the registry tool's — goes back as it is. The default profile, Lode's own,
  * lists every tool of the registry.
  *
- * tools/list is read into an agent's context, so what it lists is kept small: output
- * schemas are published without the keywords that only bound values (minimum, maximum,
- * lengths) and without the `required` lists of nested objects; the registry keeps the whole
- * schemas, which results are checked against.
+ * tools/list is read into an agent's context, so what it lists is kept small: an output
+ * schema is published as the result's members, their types and which are always there —
+ * what nested objects hold is said by the tool's description and seen in every result —;
+ * the registry keeps the whole schemas, which results are checked against (tests/liblode).
+ * Every result valid against the whole schema is valid against the published one.
  */
 
 typedef JsonObject *(*AliasMapFunc) (JsonObject *arguments);
@@ -499,48 +500,53 @@ find_alias (const LodeToolProfile *profile,
   return NULL;
 }
 
-/* The output schema as tools/list shows it (see above). */
+/* A member's schema as tools/list shows it below the top level: its type (and an array's
+ * items' type, an enumeration's values), not its members. */
 static JsonNode *
-publish_schema (JsonNode *schema,
-                guint     depth)
+publish_member (JsonNode *schema)
 {
-  static const char *const bounds[] = {
-    "minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems", NULL
-  };
+  static const char *const kept[] = { "type", "enum", NULL };
   JsonObject *from;
   JsonObject *to;
-  g_autoptr(GList) members = NULL;
 
-  if (JSON_NODE_HOLDS_ARRAY (schema) || !JSON_NODE_HOLDS_OBJECT (schema))
+  if (!JSON_NODE_HOLDS_OBJECT (schema))
     return json_node_copy (schema);
 
   from = json_node_get_object (schema);
   to = json_object_new ();
-  members = json_object_get_members (from);
-  for (GList *l = members; l != NULL; l = l->next)
-    {
-      const char *member = l->data;
-      JsonNode *value = json_object_get_member (from, member);
+  for (guint i = 0; kept[i] != NULL; i++)
+    if (json_object_has_member (from, kept[i]))
+      json_object_set_member (to, kept[i], json_node_copy (json_object_get_member (from,
+                                                                                  kept[i])));
+  if (json_object_has_member (from, "items"))
+    json_object_set_member (to, "items", publish_member (json_object_get_member (from,
+                                                                                "items")));
 
-      if (g_strv_contains (bounds, member) || (depth > 0 && g_str_equal (member, "required")))
-        continue;
-      if (g_str_equal (member, "properties") && JSON_NODE_HOLDS_OBJECT (value))
-        {
-          JsonObject *properties = json_object_new ();
-          g_autoptr(GList) names = json_object_get_members (json_node_get_object (value));
+  return json_node_init_object (json_node_alloc (), to);
+}
 
-          for (GList *n = names; n != NULL; n = n->next)
-            json_object_set_member (properties, n->data,
-                                    publish_schema (json_object_get_member (json_node_get_object (value),
-                                                                            n->data),
-                                                    depth + 1));
-          json_object_set_object_member (to, member, properties);
-        }
-      else if (g_str_equal (member, "items"))
-        json_object_set_member (to, member, publish_schema (value, depth + 1));
-      else
-        json_object_set_member (to, member, json_node_copy (value));
-    }
+/* The output schema as tools/list shows it (see above): the result's members with their
+ * types, and which are always there. */
+static JsonNode *
+publish_schema (JsonNode *schema)
+{
+  JsonObject *from = json_node_get_object (schema);
+  JsonObject *to = json_object_new ();
+  JsonObject *properties = json_object_new ();
+  JsonNode *given = json_object_get_member (from, "properties");
+  g_autoptr(GList) names = NULL;
+
+  json_object_set_string_member (to, "type", "object");
+  if (given != NULL && JSON_NODE_HOLDS_OBJECT (given))
+    names = json_object_get_members (json_node_get_object (given));
+  for (GList *n = names; n != NULL; n = n->next)
+    json_object_set_member (properties, n->data,
+                            publish_member (json_object_get_member (json_node_get_object (given),
+                                                                    n->data)));
+  json_object_set_object_member (to, "properties", properties);
+  if (json_object_has_member (from, "required"))
+    json_object_set_member (to, "required",
+                            json_node_copy (json_object_get_member (from, "required")));
 
   return json_node_init_object (json_node_alloc (), to);
 }
@@ -562,8 +568,7 @@ definition_json (LodeToolRegistry *registry,
   json_object_set_member (object, "inputSchema", json_node_copy (input_schema));
   json_object_set_member (object, "outputSchema",
                           publish_schema (lode_tool_registry_get_output_schema (registry,
-                                                                                tool->name),
-                                          0));
+                                                                                tool->name)));
   /* Hints whose default (false) is right are left out; destructiveHint and openWorldHint
    * default to true, so they are always said. */
   if (tool->flags & LODE_TOOL_READ_ONLY)

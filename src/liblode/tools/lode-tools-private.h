@@ -12,8 +12,7 @@ G_BEGIN_DECLS
 
 #define PROJECT_PATH_PROPERTY \
   "\"projectPath\": {\"type\": \"string\", \"minLength\": 1, \"description\": " \
-  "\"Absolute path of the project. Defaults to the client's first root, then the server's " \
-  "working directory.\"}"
+  "\"The project's absolute path (default: the client's root)\"}"
 
 #define PROJECT_ONLY_INPUT \
   "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY "}, " \
@@ -23,8 +22,8 @@ G_BEGIN_DECLS
  * JSON; the registry honours it (lode_tool_registry_call_async()). */
 #define OUTPUT_FORMAT_PROPERTY \
   "\"output_format\": {\"type\": \"string\", \"enum\": [\"markdown\", \"json\"], " \
-  "\"default\": \"markdown\", \"description\": \"The text content: markdown for reading, " \
-  "or the structured result as JSON\"}"
+  "\"default\": \"markdown\", \"description\": \"Text as markdown, or the result as " \
+  "JSON\"}"
 
 /* A memory's JSON form (lode_memory_to_json()). */
 #define LODE_MEMORY_SCHEMA \
