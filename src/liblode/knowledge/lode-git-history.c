@@ -279,13 +279,13 @@ lode_git_history_get_file_time (LodeGitHistory *self,
   g_return_val_if_fail (self != NULL, -1);
   g_return_val_if_fail (path != NULL, -1);
 
-  time = g_hash_table_lookup (self->file_times, path);
-  if (time != NULL)
-    return *time;
-
+  /* A file deleted in a commit is still in the history: gone all the same. */
   full = g_build_filename (self->root, path, NULL);
   if (g_stat (full, &st) != 0)
     return -1;
+  time = g_hash_table_lookup (self->file_times, path);
+  if (time != NULL)
+    return *time;
   if (self->oldest >= 0)
     return self->oldest;
 

@@ -167,11 +167,28 @@ scan_file (GHashTable      *found,
     }
 }
 
-static gint64
-file_time (LodeGitHistory *history,
-           const char     *path)
+/* When files last changed, asked of the history once per file. */
+typedef struct
 {
-  return history != NULL ? lode_git_history_get_file_time (history, path) : 0;
+  LodeGitHistory *history;
+  GHashTable     *times;    /* path → gint64 * */
+} Dates;
+
+static gint64
+file_time (Dates      *dates,
+           const char *path)
+{
+  gint64 *time = g_hash_table_lookup (dates->times, path);
+
+  if (time == NULL)
+    {
+      time = g_new (gint64, 1);
+      *time = dates->history != NULL ? lode_git_history_get_file_time (dates->history, path)
+                                     : 0;
+      g_hash_table_insert (dates->times, g_strdup (path), time);
+    }
+
+  return *time;
 }
 
 static int
@@ -179,7 +196,7 @@ compare_recent (gconstpointer a,
                 gconstpointer b,
                 gpointer      user_data)
 {
-  LodeGitHistory *history = user_data;
+  Dates *history = user_data;
   const char *x = *(const char **) a;
   const char *y = *(const char **) b;
   gint64 tx = file_time (history, x);
@@ -218,7 +235,7 @@ static LodePattern *
 pattern_new (const char     *category,
              const char     *family,
              GHashTable     *alternatives,
-             LodeGitHistory *history)
+             Dates          *history)
 {
   LodePattern *pattern = g_new0 (LodePattern, 1);
   g_autoptr(GHashTable) all = g_hash_table_new (g_str_hash, g_str_equal);
@@ -334,7 +351,7 @@ compare_scores (gconstpointer a,
 
 static GPtrArray *
 golden_files (GPtrArray      *patterns,
-              LodeGitHistory *history)
+              Dates          *history)
 {
   g_autoptr(GHashTable) scores = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
   g_autoptr(GPtrArray) paths = g_ptr_array_new ();
@@ -420,6 +437,8 @@ lode_patterns_analyse (const char      *root,
     "js", "python", "go", "rust", "jvm", "csharp", "php", "ruby", "c", NULL
   };
   LodePatterns *patterns = g_new0 (LodePatterns, 1);
+  g_autoptr(GHashTable) times = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  Dates dates = { history, times };
 
   for (guint f = 0; f < lode_graph_get_n_files (graph); f++)
     {
@@ -438,9 +457,9 @@ lode_patterns_analyse (const char      *root,
 
         if (alternatives != NULL)
           g_ptr_array_add (patterns->patterns, pattern_new (categories[c], families[f],
-                                                            alternatives, history));
+                                                            alternatives, &dates));
       }
-  patterns->golden = golden_files (patterns->patterns, history);
+  patterns->golden = golden_files (patterns->patterns, &dates);
 
   return patterns;
 }
