@@ -612,9 +612,12 @@ lode_config_split_list (const char *value)
           quote = quote == 0 ? *p : 0;
           continue;
         }
-      if (*p == '#' && quote == 0)
-        while (p[1] != '\0' && p[1] != '\n')
-          p++;
+      if (*p == '#')
+        {
+          while (p[1] != '\0' && p[1] != '\n')
+            p++;
+          continue;
+        }
       if (*p == ',' || *p == '\0')
         {
           g_autofree char *text = g_strstrip (g_strdup (item->str));

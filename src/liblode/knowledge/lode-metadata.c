@@ -74,10 +74,11 @@ matches (const char *name,
 {
   gsize n = strlen (pattern);
 
+  /* Package names differ in case between ecosystems' spellings (Django, django). */
   if (n > 0 && pattern[n - 1] == '*')
-    return strncmp (name, pattern, n - 1) == 0;
+    return g_ascii_strncasecmp (name, pattern, n - 1) == 0;
 
-  return g_str_equal (name, pattern);
+  return g_ascii_strcasecmp (name, pattern) == 0;
 }
 
 /**
@@ -395,8 +396,12 @@ lode_metadata_report (LodeProject   *project,
       if (name == NULL && manifest->name != NULL && strchr (manifest->path, '/') == NULL)
         name = g_strdup (manifest->name);
       for (guint f = 0; f < manifest->frameworks->len; f++)
-        add_framework (found, order, g_ptr_array_index (manifest->frameworks, f),
-                       manifest->path);
+        {
+          const char *stated = g_ptr_array_index (manifest->frameworks, f);
+          const char *known = lode_framework_for_dependency (stated);
+
+          add_framework (found, order, known != NULL ? known : stated, manifest->path);
+        }
       for (guint d = 0; d < manifest->dependencies->len; d++)
         {
           LodeDependency *dependency = g_ptr_array_index (manifest->dependencies, d);

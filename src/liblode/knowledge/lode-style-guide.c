@@ -239,6 +239,14 @@ read_settings (GPtrArray  *rules,
           key[strlen (key) - 2] = '\0';
           text = g_strdup_printf ("%s includes %s", key, entry->value);
         }
+      else if (entry->value[0] == '[' && strchr (entry->value, '{') == NULL)
+        {
+          /* A list as written (over lines, with comments): its items. */
+          g_auto(GStrv) items = lode_config_split_list (entry->value);
+          g_autofree char *joined = g_strjoinv (", ", items);
+
+          text = g_strdup_printf ("%s = %s", key, joined);
+        }
       else
         text = g_strdup_printf ("%s = %s", key, entry->value);
       add_rule (rules, category_of_setting (entry_tool, key), text, source, entry->line,
