@@ -387,6 +387,255 @@ test_metadata (KnowledgeFixture *fixture,
                                                "files"), ==, 1);
 }
 
+/* Three languages with a known mix of alternatives and dates: JavaScript moved from axios to
+ * fetch (fetch rising, axios declining), Python is split between logging and loguru through
+ * its history (a conflict), Go moved from github.com/pkg/errors to errors. */
+static void
+make_mixed_repository (const char *root)
+{
+  static const char *const axios[] = { "users", "orders", "invoices" };
+  static const char *const fetch[] = { "products", "carts", "reviews" };
+  static const char *const handlers[] = { "users", "orders", "health" };
+
+  test_git (root, NULL, "init -q");
+  test_write_file (root, "web/package.json",
+                   "{\"name\": \"web\", \"dependencies\": {\"axios\": \"^1.7.2\"}}\n");
+  for (guint i = 0; i < G_N_ELEMENTS (axios); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("web/src/%s.js", axios[i]);
+      g_autofree char *text = g_strdup_printf ("import axios from \"axios\";\n\n"
+                                               "export async function load_%s () {\n"
+                                               "  const response = await axios.get(`/api/%s`);\n"
+                                               "  return response.data;\n}\n", axios[i], axios[i]);
+
+      test_write_file (root, path, text);
+    }
+  test_write_file (root, "api/go.mod", "module example.com/api\n\ngo 1.22\n");
+  test_write_file (root, "api/store/store.go",
+                   "package store\n\nimport \"github.com/pkg/errors\"\n\n"
+                   "func Open (path string) error {\n\treturn errors.Wrap (nil, path)\n}\n");
+  test_write_file (root, "api/store/cache.go",
+                   "package store\n\nimport \"github.com/pkg/errors\"\n\n"
+                   "func Warm () error {\n\treturn errors.New (\"cold\")\n}\n");
+  test_write_file (root, "svc/a.py", "import logging\n\nlog = logging.getLogger (__name__)\n\n"
+                   "def load_settings (path):\n    log.info (\"loading %s\", path)\n"
+                   "    return open (path).read ()\n");
+  test_write_file (root, "svc/b.py", "from loguru import logger\n\n"
+                   "def save_report (report):\n    logger.info (\"saving\")\n");
+  test_git_commit (root, "2025-01-10T09:00:00Z", "Start the web client, the store and the service");
+
+  test_write_file (root, "svc/c.py", "import logging\n\ndef rotate ():\n    logging.info (\"r\")\n");
+  test_write_file (root, "svc/d.py", "from loguru import logger\n\ndef purge ():\n"
+                   "    logger.info (\"p\")\n");
+  test_git_commit (root, "2026-03-01T09:00:00Z", "Add rotation and purging");
+
+  test_write_file (root, "svc/e.py", "import logging\n\ndef export ():\n    logging.info (\"e\")\n");
+  test_write_file (root, "svc/f.py", "from loguru import logger\n\ndef notify ():\n"
+                   "    logger.info (\"n\")\n");
+  for (guint i = 0; i < G_N_ELEMENTS (fetch); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("web/src/%s.js", fetch[i]);
+      g_autofree char *text = g_strdup_printf ("export async function fetch_%s () {\n"
+                                               "  const response = await fetch(`/api/%s`);\n"
+                                               "  return response.json();\n}\n", fetch[i],
+                                               fetch[i]);
+
+      test_write_file (root, path, text);
+    }
+  test_git_commit (root, "2026-04-01T09:00:00Z", "Use fetch in new modules, export and notify");
+
+  for (guint i = 0; i < G_N_ELEMENTS (handlers); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("api/handlers/%s.go", handlers[i]);
+      g_autofree char *text = g_strdup_printf ("package handlers\n\nimport \"errors\"\n\n"
+                                               "func Handle_%s () error {\n"
+                                               "\treturn errors.New (\"%s\")\n}\n",
+                                               handlers[i], handlers[i]);
+
+      test_write_file (root, path, text);
+    }
+  test_git_commit (root, "2026-06-01T09:00:00Z", "Add the handlers");
+}
+
+static JsonObject *
+find_pattern (JsonObject *report,
+              const char *category,
+              const char *languages)
+{
+  JsonArray *patterns = json_object_get_array_member (report, "patterns");
+
+  for (guint i = 0; i < json_array_get_length (patterns); i++)
+    {
+      JsonObject *pattern = json_array_get_object_element (patterns, i);
+
+      if (g_str_equal (json_object_get_string_member (pattern, "category"), category) &&
+          g_str_equal (json_object_get_string_member (pattern, "languages"), languages))
+        return pattern;
+    }
+  g_error ("No %s pattern for %s", category, languages);
+}
+
+static void
+assert_alternative (JsonObject *pattern,
+                    const char *name,
+                    gint64      files,
+                    const char *trend)
+{
+  JsonArray *alternatives = json_object_get_array_member (pattern, "alternatives");
+
+  for (guint i = 0; i < json_array_get_length (alternatives); i++)
+    {
+      JsonObject *alternative = json_array_get_object_element (alternatives, i);
+
+      if (!g_str_equal (json_object_get_string_member (alternative, "name"), name))
+        continue;
+      g_assert_cmpint (json_object_get_int_member (alternative, "files"), ==, files);
+      g_assert_cmpstr (json_object_get_string_member (alternative, "trend"), ==, trend);
+      return;
+    }
+  g_error ("No alternative %s", name);
+}
+
+static void
+test_team_patterns (KnowledgeFixture *fixture,
+                    gconstpointer     data)
+{
+  g_autoptr(JsonObject) report = NULL;
+  g_autoptr(JsonObject) only = NULL;
+  JsonObject *http;
+  JsonObject *logging;
+  JsonObject *errors;
+  JsonArray *golden;
+  JsonArray *conflicts;
+
+  make_mixed_repository (fixture->root);
+  index_tree (fixture, fixture->root);
+  report = call (fixture, "get_team_patterns", "{\"projectPath\": \"%s\"}", fixture->root);
+
+  http = find_pattern (report, "http-client", "js");
+  assert_alternative (http, "fetch", 3, "rising");
+  assert_alternative (http, "axios", 3, "declining");
+  g_assert_cmpstr (json_object_get_string_member (http, "preferred"), ==, "fetch");
+  g_assert_false (json_object_get_boolean_member (http, "conflict"));
+
+  logging = find_pattern (report, "logging", "python");
+  assert_alternative (logging, "logging", 3, "stable");
+  assert_alternative (logging, "loguru", 3, "stable");
+  g_assert_true (json_object_get_boolean_member (logging, "conflict"));
+  g_assert_false (json_object_has_member (logging, "preferred"));
+
+  errors = find_pattern (report, "error-handling", "go");
+  assert_alternative (errors, "errors", 3, "rising");
+  assert_alternative (errors, "pkg/errors", 2, "declining");
+  g_assert_cmpstr (json_object_get_string_member (errors, "preferred"), ==, "errors");
+
+  conflicts = json_object_get_array_member (report, "conflicts");
+  g_assert_cmpuint (json_array_get_length (conflicts), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (conflicts, 0),
+                                                  "category"), ==, "logging");
+
+  /* Golden files use what is preferred, never what declines. */
+  golden = json_object_get_array_member (report, "goldenFiles");
+  g_assert_cmpuint (json_array_get_length (golden), >, 0);
+  for (guint i = 0; i < json_array_get_length (golden); i++)
+    {
+      const char *path = json_array_get_string_element (golden, i);
+
+      g_assert_true (g_str_has_prefix (path, "web/src/") || g_str_has_prefix (path,
+                                                                             "api/handlers/"));
+      g_assert_false (g_str_equal (path, "web/src/users.js"));
+    }
+
+  only = call (fixture, "get_team_patterns", "{\"projectPath\": \"%s\", \"category\": "
+               "\"http-client\"}", fixture->root);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (only, "patterns")), ==, 1);
+}
+
+static const char *
+check_status (JsonObject *card,
+              const char *check)
+{
+  JsonArray *evidence = json_object_get_array_member (card, "evidence");
+
+  for (guint i = 0; i < json_array_get_length (evidence); i++)
+    {
+      JsonObject *e = json_array_get_object_element (evidence, i);
+
+      if (g_str_equal (json_object_get_string_member (e, "check"), check))
+        return json_object_get_string_member (e, "status");
+    }
+  g_error ("No %s check", check);
+}
+
+/* One edit judged ready (the code found for certain, the concern it uses agreed on, no
+ * failure recorded), one not (the team is split on the concern the code uses), and one not
+ * once a failure is recorded about the code; each with the evidence that decided it. */
+static void
+test_preflight (KnowledgeFixture *fixture,
+                gconstpointer     data)
+{
+  g_autoptr(JsonObject) ready = NULL;
+  g_autoptr(JsonObject) split = NULL;
+  g_autoptr(JsonObject) failed = NULL;
+  g_autoptr(JsonObject) remembered = NULL;
+  g_autoptr(JsonObject) explore = NULL;
+  JsonObject *card;
+
+  make_mixed_repository (fixture->root);
+  index_tree (fixture, fixture->root);
+
+  ready = call (fixture, "codebase_search", "{\"projectPath\": \"%s\", \"query\": "
+                "\"fetch_products\", \"intent\": \"edit\"}", fixture->root);
+  card = json_object_get_object_member (ready, "preflight");
+  g_assert_true (json_object_get_boolean_member (card, "ready"));
+  g_assert_cmpstr (check_status (card, "code"), ==, "pass");
+  g_assert_cmpstr (check_status (card, "patterns"), ==, "pass");
+  g_assert_cmpstr (check_status (card, "memories"), ==, "pass");
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (card, "nextAction"),
+                                   "Edit web/src/products.js"));
+  g_assert_true (g_str_has_prefix (json_array_get_string_element (json_object_get_array_member (card,
+                                                                                                "follow"),
+                                                                  0),
+                                   "fetch for http-client (rising"));
+  g_assert_true (g_str_has_prefix (json_array_get_string_element (json_object_get_array_member (card,
+                                                                                                "avoid"),
+                                                                  0),
+                                   "axios for http-client (declining"));
+  g_assert_false (json_object_has_member (card, "whatWouldHelp"));
+
+  split = call (fixture, "codebase_search", "{\"projectPath\": \"%s\", \"query\": "
+                "\"load_settings\", \"intent\": \"refactor\"}", fixture->root);
+  card = json_object_get_object_member (split, "preflight");
+  g_assert_false (json_object_get_boolean_member (card, "ready"));
+  g_assert_cmpstr (check_status (card, "code"), ==, "pass");
+  g_assert_cmpstr (check_status (card, "patterns"), ==, "fail");
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (card, "nextAction"),
+                                   "Ask which alternative"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (card, "whatWouldHelp")),
+                    >, 0);
+
+  remembered = call (fixture, "remember", "{\"projectPath\": \"%s\", \"type\": \"failure\", "
+                     "\"category\": \"architecture\", \"memory\": \"Caching fetch_products "
+                     "responses in memory served stale prices\", \"reason\": \"Prices change "
+                     "hourly\", \"files\": [\"web/src/products.js\"]}", fixture->root);
+  failed = call (fixture, "codebase_search", "{\"projectPath\": \"%s\", \"query\": "
+                 "\"fetch_products\", \"intent\": \"edit\"}", fixture->root);
+  card = json_object_get_object_member (failed, "preflight");
+  g_assert_false (json_object_get_boolean_member (card, "ready"));
+  g_assert_cmpstr (check_status (card, "memories"), ==, "fail");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (failed, "memories")), ==,
+                    1);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (card, "memories")), ==,
+                    1);
+
+  /* Without an edit intent: the memory is attached, no card. */
+  explore = call (fixture, "codebase_search", "{\"projectPath\": \"%s\", \"query\": "
+                  "\"fetch_products\"}", fixture->root);
+  g_assert_false (json_object_has_member (explore, "preflight"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (explore, "memories")), ==,
+                    1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -398,6 +647,8 @@ main (int   argc,
   ADD ("/lode/knowledge/style-guide", test_style_guide);
   ADD ("/lode/knowledge/manifests", test_manifests);
   ADD ("/lode/knowledge/metadata", test_metadata);
+  ADD ("/lode/knowledge/team-patterns", test_team_patterns);
+  ADD ("/lode/knowledge/preflight", test_preflight);
 #undef ADD
 
   return g_test_run ();

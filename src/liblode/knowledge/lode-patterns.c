@@ -286,6 +286,14 @@ pattern_new (const char     *category,
     median = g_array_index (times, gint64, (times->len - 1) / 2);
   for (guint i = 0; i < times->len; i++)
     g_array_index (times, gint64, i) > median ? n_newer++ : n_older++;
+  /* Most files share the latest date: the newer half is those of that date. */
+  if (n_newer == 0 && times->len > 0 && g_array_index (times, gint64, 0) < median)
+    {
+      median--;
+      n_newer = n_older = 0;
+      for (guint i = 0; i < times->len; i++)
+        g_array_index (times, gint64, i) > median ? n_newer++ : n_older++;
+    }
 
   for (guint u = 0; u < pattern->uses->len; u++)
     {
