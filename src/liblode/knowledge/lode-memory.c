@@ -106,7 +106,7 @@ lode_memory_source_to_string (LodeMemorySource source)
 /* The text that two memories share when they say the same thing: case folded, runs of
  * white space as one space, without the full stop at the end. */
 static char *
-normalise (const char *text)
+normalise_text (const char *text)
 {
   g_autofree char *folded = g_utf8_casefold (text, -1);
   GString *out = g_string_new (NULL);
@@ -142,7 +142,7 @@ normalise (const char *text)
 char *
 lode_memory_dup_id (const char *text)
 {
-  g_autofree char *normal = normalise (text);
+  g_autofree char *normal = normalise_text (text);
   g_autofree char *sha = g_compute_checksum_for_string (G_CHECKSUM_SHA256, normal, -1);
 
   return g_strndup (sha, 12);
@@ -521,12 +521,12 @@ static LodeMemory *
 find_same_text (GPtrArray  *memories,
                 const char *text)
 {
-  g_autofree char *normal = normalise (text);
+  g_autofree char *normal = normalise_text (text);
 
   for (guint i = 0; i < memories->len; i++)
     {
       LodeMemory *memory = g_ptr_array_index (memories, i);
-      g_autofree char *other = normalise (memory->memory);
+      g_autofree char *other = normalise_text (memory->memory);
 
       if (g_str_equal (normal, other))
         return memory;
