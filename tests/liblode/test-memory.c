@@ -144,7 +144,7 @@ test_filter_search (MemoryFixture *fixture,
   add (fixture, "failure", "architecture", "Sharing one SQLite connection across threads",
        "It deadlocked under load");
 
-  memories = lode_memories_load (fixture->root, NULL, notes, &error);
+  memories = lode_memories_load (fixture->root, TRUE, NULL, notes, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (memories->len, ==, 4);
 
@@ -410,7 +410,7 @@ test_codebase_context (MemoryFixture *fixture,
                    "    \"memory\": \"Use signals for component state\",\n"
                    "    \"reason\": \"The team moved off RxJS subjects\",\n"
                    "    \"date\": \"2026-01-10T12:00:00.000Z\"\n  }\n]\n");
-  memories = lode_memories_load (fixture->root, NULL, notes, &error);
+  memories = lode_memories_load (fixture->root, TRUE, NULL, notes, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (memories->len, ==, 1);
   theirs = g_ptr_array_index (memories, 0);
@@ -426,7 +426,7 @@ test_codebase_context (MemoryFixture *fixture,
 
   test_write_file (fixture->root, LODE_MEMORY_CODEBASE_CONTEXT, "[{");
   g_clear_pointer (&memories, g_ptr_array_unref);
-  memories = lode_memories_load (fixture->root, NULL, notes, &error);
+  memories = lode_memories_load (fixture->root, TRUE, NULL, notes, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (memories->len, ==, 0);
   g_assert_cmpuint (notes->len, >=, 1);
@@ -498,7 +498,7 @@ test_git_mined (MemoryFixture *fixture,
     }
 
   /* They are among a project's memories, marked. */
-  all = lode_memories_load (fixture->root, NULL, notes, &error);
+  all = lode_memories_load (fixture->root, TRUE, NULL, notes, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (all->len, ==, expected);
   g_assert_cmpstr (lode_memory_source_to_string (((LodeMemory *) g_ptr_array_index (all,

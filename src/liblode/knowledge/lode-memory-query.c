@@ -189,18 +189,22 @@ lode_memories_assess (GPtrArray      *memories,
 /**
  * lode_memories_load:
  * @root: the project's root
+ * @with_git: read git history too: the memories mined from it, and the changes to the
+ *   files memories name; without it, a memory's confidence counts its age and the files
+ *   gone, and no git process runs
  * @cancellable: (nullable): a #GCancellable
  * @notes: (element-type utf8): what could not be read, for the agent
  * @error: return location for a #GError
  *
- * Every memory of a project: .lode/memory.json, .codebase-context/memory.json, and those
- * mined from git, assessed now.
+ * Every memory of a project: .lode/memory.json, .codebase-context/memory.json, and (with
+ * @with_git) those mined from git, assessed now.
  *
  * Returns: (transfer full) (element-type LodeMemory) (nullable): the memories, or %NULL when
  *   .lode/memory.json is malformed
  */
 GPtrArray *
 lode_memories_load (const char    *root,
+                    gboolean       with_git,
                     GCancellable  *cancellable,
                     GPtrArray     *notes,
                     GError       **error)
@@ -217,6 +221,11 @@ lode_memories_load (const char    *root,
   theirs = lode_memory_read_codebase_context (root, notes);
   g_ptr_array_extend_and_steal (memories, g_steal_pointer (&theirs));
 
+  if (!with_git)
+    {
+      lode_memories_assess (memories, root, NULL, g_get_real_time () / G_USEC_PER_SEC);
+      return g_steal_pointer (&memories);
+    }
   history = lode_git_history_get (root, cancellable, &git_error);
   if (history == NULL)
     g_ptr_array_add (notes, g_strdup_printf ("Git history not read: %s", git_error->message));

@@ -103,6 +103,7 @@ GPtrArray         *lode_memory_mine_git       (LodeGitHistory    *history);
 
 /* lode-memory-query.c: confidence, search, and what a search's results touch */
 GPtrArray         *lode_memories_load         (const char        *root,
+                                               gboolean           with_git,
                                                GCancellable      *cancellable,
                                                GPtrArray         *notes,
                                                GError           **error);

@@ -494,10 +494,15 @@ lode_preflight_add_to_search (JsonObject   *search,
   g_autoptr(GPtrArray) memories = NULL;
   g_autoptr(GArray) related = NULL;
   g_autoptr(GError) error = NULL;
+  gboolean edit = intent != NULL && (g_str_equal (intent, "edit") ||
+                                     g_str_equal (intent, "refactor") ||
+                                     g_str_equal (intent, "migrate"));
 
-  /* History that cannot be read (no git) only leaves the memories without it; a malformed
-   * memory file is said, and the search stands. */
-  memories = lode_memories_load (root, cancellable, notes, &error);
+  /* Every search reads the recorded memories, and no more: git runs for an edit only (its
+   * card reads the history for the patterns anyway), which adds the memories mined from it
+   * and the changes to the code memories name. History that cannot be read leaves the
+   * memories without it; a malformed memory file is said, and the search stands. */
+  memories = lode_memories_load (root, edit, cancellable, notes, &error);
   if (memories == NULL)
     {
       JsonArray *array = json_object_has_member (search, "notes")
@@ -522,8 +527,7 @@ lode_preflight_add_to_search (JsonObject   *search,
       json_object_set_array_member (search, "memories", array);
     }
 
-  if (intent != NULL && (g_str_equal (intent, "edit") || g_str_equal (intent, "refactor") ||
-                         g_str_equal (intent, "migrate")))
+  if (edit)
     add_card (search, project, intent, results, related, cancellable);
 }
 

@@ -201,7 +201,8 @@ get_memory (LodeToolCall  *call,
   if (root == NULL)
     return NULL;
 
-  memories = lode_memories_load (root, lode_tool_call_get_cancellable (call), notes, error);
+  memories = lode_memories_load (root, TRUE, lode_tool_call_get_cancellable (call), notes,
+                                 error);
   if (memories == NULL)
     return NULL;
   found = lode_memories_query (memories,
