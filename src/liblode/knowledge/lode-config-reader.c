@@ -342,7 +342,8 @@ read_yaml (GPtrArray   *entries,
           break;
         case YAML_MAPPING_END_EVENT:
         case YAML_SEQUENCE_END_EVENT:
-          g_ptr_array_set_size (stack, stack->len - 1);
+          if (stack->len > 0)
+            g_ptr_array_set_size (stack, stack->len - 1);
           break;
         case YAML_SCALAR_EVENT:
           {
@@ -503,7 +504,8 @@ read_xml (GPtrArray   *entries,
   gboolean ok;
 
   /* GMarkup reads no XML declaration or doctype: start at the first element. */
-  while ((start = strchr (start, '<')) != NULL && (start[1] == '?' || start[1] == '!'))
+  while (start != NULL && (start = strchr (start, '<')) != NULL &&
+         (start[1] == '?' || start[1] == '!'))
     start = strchr (start, '>');
   context = g_markup_parse_context_new (&parser, G_MARKUP_IGNORE_QUALIFIED, &state, NULL);
   ok = start != NULL &&

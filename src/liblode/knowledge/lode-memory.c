@@ -601,6 +601,18 @@ lode_memory_file_add (const char         *root,
   g_return_val_if_fail (root != NULL && type != NULL && category != NULL, FALSE);
   g_return_val_if_fail (memory != NULL && reason != NULL, FALSE);
 
+  /* The files a memory names are the project's: never a path out of it. */
+  for (guint i = 0; files != NULL && files[i] != NULL; i++)
+    if (g_path_is_absolute (files[i]) || g_str_equal (files[i], "..") ||
+        g_str_has_prefix (files[i], "../") || strstr (files[i], "/../") != NULL ||
+        g_str_has_suffix (files[i], "/.."))
+      {
+        g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                     "“%s” is not a path inside the project: name files relative to its root "
+                     "(src/net/http.c)", files[i]);
+        return FALSE;
+      }
+
   if (!memory_file_read (&file, path, LODE_MEMORY_SOURCE_USER, error))
     return FALSE;
 
