@@ -214,6 +214,15 @@ test_map_calls (ProfileFixture *fixture,
   g_clear_error (&error);
   g_clear_pointer (&arguments, json_object_unref);
 
+  /* A client with several roots names the project, as lode-mcp asks it to. */
+  arguments = object_from ("{\"query\": \"x\", \"projectPath\": \"/srv/shop\"}");
+  g_assert_true (lode_tool_profile_map_call (watcher, fixture->registry, "semantic_search",
+                                             arguments, &tool, &mapped, &json_text, &error));
+  g_assert_cmpstr (json_object_get_string_member (mapped, "projectPath"), ==, "/srv/shop");
+  g_clear_pointer (&tool, g_free);
+  g_clear_pointer (&mapped, json_object_unref);
+  g_clear_pointer (&arguments, json_object_unref);
+
   g_assert_false (lode_tool_profile_map_call (watcher, fixture->registry, "codebase_search",
                                               json_object_new (), &tool, &mapped, &json_text,
                                               &error));

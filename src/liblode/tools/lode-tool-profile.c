@@ -732,6 +732,11 @@ lode_tool_profile_map_call (const LodeToolProfile  *profile,
 
   *tool = g_strdup (alias->target);
   *tool_arguments = alias->map (arguments);
+  /* The other servers have no projectPath; a client with several roots is asked for one
+   * all the same (lode-mcp-session), and it goes through. */
+  if (json_object_has_member (arguments, "projectPath") &&
+      !json_object_has_member (*tool_arguments, "projectPath"))
+    copy_member (arguments, "projectPath", *tool_arguments, "projectPath");
   *json_text = alias->json_text &&
                g_strcmp0 (json_object_get_string_member_with_default (arguments,
                                                                       "output_format", NULL),
