@@ -803,6 +803,7 @@ static int cmd_group (const LodeConfig *config, int argc, char **argv);
 static const Command commands[] = {
   { "graph",  N_("Import graph: dependencies, cycles, diagrams"), cmd_group },
   { "symbol", N_("Types, functions, exports and references"), cmd_group },
+  { "memory", N_("The team's memories: list, add, remove"), cmd_group },
   { "tool",   N_("Run any tool with JSON arguments"),      cmd_tool },
   { "tools",  N_("List the tools"),                         cmd_tools },
   { "model",  N_("Download and list embedding models"),     cmd_model },
@@ -810,7 +811,8 @@ static const Command commands[] = {
   { "secret", N_("Store or remove an API key"),             cmd_secret },
 };
 
-/* `lode graph` or `lode symbol` without a known action: the group's actions. */
+/* `lode graph`, `lode symbol` or `lode memory` without a known action: the group's
+ * actions. */
 static int
 cmd_group (const LodeConfig *config,
            int               argc,
