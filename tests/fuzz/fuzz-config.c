@@ -22,8 +22,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   };
   guint lines = 1;
 
+  /* YAML ends a line at a carriage return too: every CR and LF counts, an upper bound. */
   for (size_t i = 0; i < size; i++)
-    lines += data[i] == '\n';
+    lines += data[i] == '\n' || data[i] == '\r';
 
   for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
     {
@@ -42,7 +43,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
           g_assert_nonnull (entry->value);
           g_assert_nonnull (items);
           g_assert_cmpuint (entry->line, >=, 1);
-          g_assert_cmpuint (entry->line, <=, lines);
+          /* An empty value YAML implies at the end of the text stands just past it. */
+          g_assert_cmpuint (entry->line, <=, lines + 1);
           g_assert_cmpuint (strlen (unquoted), <=, strlen (entry->value));
         }
     }

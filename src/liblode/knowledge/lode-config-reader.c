@@ -279,18 +279,20 @@ yaml_level_free (YamlLevel *level)
   g_free (level);
 }
 
-/* The path of a value at the top of @stack. */
+/* The path of a value at the top of @stack. A mapping or list used as a key (`? [a, b]`)
+ * has no key above it: it takes its parent's path. */
 static char *
 yaml_path (GPtrArray *stack)
 {
   YamlLevel *top = g_ptr_array_index (stack, stack->len - 1);
+  const char *key = top->key != NULL ? top->key : "";
 
   if (top->sequence)
     return g_strconcat (top->path, "[]", NULL);
   if (top->path[0] == '\0')
-    return g_strdup (top->key);
+    return g_strdup (key);
 
-  return g_strconcat (top->path, ".", top->key, NULL);
+  return g_strconcat (top->path, ".", key, NULL);
 }
 
 static gboolean
