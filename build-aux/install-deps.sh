@@ -32,6 +32,7 @@ packages="
   libsecret-1-dev
   libsoup-3.0-dev
   libsqlite3-dev
+  libyaml-dev
   librsvg2-common
   meson
   ninja-build

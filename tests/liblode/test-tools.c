@@ -273,7 +273,8 @@ test_registry (ToolsFixture  *fixture,
     "codebase_branches",
     "find_type_definition", "get_function_details", "list_package_exports",
     "codebase_symbol_references", "codebase_context", "codebase_context_search",
-    "codebase_context_index", "codebase_context_remove",
+    "codebase_context_index", "codebase_context_remove", "remember", "get_memory", "forget",
+    "get_team_patterns", "get_style_guide", "get_codebase_metadata",
   };
   g_autoptr(GPtrArray) tools = lode_tool_registry_list (fixture->registry);
 
@@ -615,7 +616,7 @@ test_health_about (ToolsFixture  *fixture,
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (health->structured,
                                                                               "grammars"),
                                                "count"), >=, 15);
-  g_assert_cmpuint (json_array_get_length (tools), ==, 28);
+  g_assert_cmpuint (json_array_get_length (tools), ==, 34);
   g_assert_cmpstr (json_object_get_string_member (about->structured, "version"), ==,
                    PACKAGE_VERSION);
 }

@@ -325,6 +325,7 @@ add_paths (JsonBuilder     *builder,
 /**
  * lode_graph_report_circular:
  * @project: an indexed project
+ * @scope: (nullable): only cycles with a member whose path starts with this prefix
  * @limit: how many cycles to list
  * @error: return location for a #GError
  *
@@ -333,6 +334,7 @@ add_paths (JsonBuilder     *builder,
  */
 JsonObject *
 lode_graph_report_circular (LodeProject  *project,
+                            const char   *scope,
                             guint         limit,
                             GError      **error)
 {
@@ -349,6 +351,18 @@ lode_graph_report_circular (LodeProject  *project,
 
   cycles = lode_graph_find_cycles (graph);
   limit = CLAMP (limit, 1, LODE_GRAPH_REPORT_MAX_ITEMS);
+  for (guint i = cycles->len; scope != NULL && i-- > 0; )
+    {
+      const LodeGraphCycle *cycle = g_ptr_array_index (cycles, i);
+      gboolean in_scope = FALSE;
+
+      for (guint m = 0; m < cycle->members->len && !in_scope; m++)
+        in_scope = g_str_has_prefix (lode_graph_get_path (graph, g_array_index (cycle->members,
+                                                                                 guint, m)),
+                                     scope);
+      if (!in_scope)
+        g_ptr_array_remove_index (cycles, i);
+    }
 
   for (guint i = 0; i < cycles->len; i++)
     n_files += ((LodeGraphCycle *) g_ptr_array_index (cycles, i))->members->len;

@@ -29,6 +29,7 @@ JsonObject *lode_graph_report_stats      (LodeProject         *project,
                                           guint                top,
                                           GError             **error);
 JsonObject *lode_graph_report_circular   (LodeProject         *project,
+                                          const char          *scope,
                                           guint                limit,
                                           GError             **error);
 JsonObject *lode_graph_report_visualize  (LodeProject         *project,

@@ -150,9 +150,9 @@ static const LodeTool graph_build_tool = {
   .name = "codebase_graph_build",
   .title = "Build the import graph",
   .description =
-    "Brings the project's import graph up to date by indexing it (only new and changed files "
-    "are parsed) and waits, with progress. Indexing keeps the graph current by itself: call "
-    "this after codebase_graph_remove, or to index and get the graph's size in one call.",
+    "Bring the import graph up to date by indexing (changed files only) and wait, with progress. "
+    "Indexing keeps the graph current: call it after codebase_graph_remove, or for the graph's "
+    "size.",
   .input_schema = PROJECT_ONLY_INPUT,
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
@@ -186,15 +186,15 @@ static const LodeTool graph_query_tool = {
   .name = "codebase_graph_query",
   .title = "Imports and dependents of a file",
   .description =
-    "What a file imports (each import with its line and the project files or external "
-    "package it resolves to), which files import it, and the files within `depth` hops: "
-    "inbound (what imports it, i.e. what a change to it can break) or outbound (what it "
-    "relies on).",
+    "A file's imports (line, and the project files or package each resolves to), the files "
+    "importing it, and the files within depth hops: inbound (what a change to it can break) or "
+    "outbound (what it relies on).",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     FILE_PATH_PROPERTY ("The file") ", " DEPTH_PROPERTY ("1") ", "
     "\"direction\": {\"type\": \"string\", \"enum\": [\"inbound\", \"outbound\"], "
-    "\"default\": \"inbound\"}}, "
+    "\"default\": \"inbound\", \"description\": \"inbound: what imports it; outbound: what "
+    "it imports\"}}, "
     "\"required\": [\"filePath\"], \"additionalProperties\": false}",
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
@@ -235,10 +235,8 @@ static const LodeTool graph_stats_tool = {
   .name = "codebase_graph_stats",
   .title = "Import graph statistics",
   .description =
-    "Size of the import graph (files, edges, imports and how they resolve), the most "
-    "connected files, orphans (source files no project file imports and that import none; "
-    "configuration and documentation files are not counted) and the external packages the "
-    "project uses, most used first.",
+    "The import graph's size and how imports resolve, the most connected files, orphans (source "
+    "files nothing imports that import nothing) and the external packages, most used first.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     LIMIT_PROPERTY ("20", "Most connected files, orphans and packages to list") "}, "
@@ -273,19 +271,23 @@ graph_circular (LodeToolCall  *call,
   if (project == NULL)
     return NULL;
 
-  return lode_graph_report_circular (project, uint_argument (call, "limit", 20), error);
+  return lode_graph_report_circular (project,
+                                     json_object_get_string_member_with_default (lode_tool_call_get_arguments (call),
+                                                                                 "scope", NULL),
+                                     uint_argument (call, "limit", 20), error);
 }
 
 static const LodeTool graph_circular_tool = {
   .name = "codebase_graph_circular",
   .title = "Import cycles",
   .description =
-    "The import cycles of the project, largest first: for each group of files that import "
-    "each other (directly or through others), one shortest concrete cycle and every file of "
-    "the group.",
+    "Import cycles, largest first: for each group of files that import each other, one shortest "
+    "cycle and every file of the group.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
-    LIMIT_PROPERTY ("20", "Cycles to list") "}, \"additionalProperties\": false}",
+    LIMIT_PROPERTY ("20", "Cycles to list") ", \"scope\": {\"type\": \"string\", "
+    "\"description\": \"Only cycles with a file under this path prefix (src/net/)\"}}, "
+    "\"additionalProperties\": false}",
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
     "\"projectPath\": {\"type\": \"string\"}, \"count\": " COUNT ", \"filesInCycles\": " COUNT
@@ -417,11 +419,9 @@ static const LodeTool graph_visualize_tool = {
   .name = "codebase_graph_visualize",
   .title = "Draw the import graph",
   .description =
-    "A file's neighbourhood (filePath given) or the whole project as a Mermaid flowchart and "
-    "as nodes and edges, files coloured by language, cycles marked; past maxNodes the farther "
-    "files are drawn one box per folder. mode \"interactive\" also opens Lode's graph "
-    "explorer (the desktop app) on it; where there is no display it answers with an SVG file "
-    "instead.",
+    "A Mermaid flowchart of a file's neighbourhood (filePath) or of the whole project, cycles "
+    "marked; past maxNodes, boxes stand for folders. mode \"interactive\" opens Lode's desktop "
+    "explorer on it (an SVG file instead where there is no display).",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     FILE_PATH_PROPERTY ("Draw this file's neighbourhood; omit for the whole project") ", "
@@ -479,8 +479,8 @@ static const LodeTool graph_status_tool = {
   .name = "codebase_graph_status",
   .title = "Import graph status",
   .description =
-    "Whether the project is indexed and indexing maintains its import graph, the index "
-    "state, and how many imports resolve to project files, to external packages, or not.",
+    "Whether the project is indexed and its import graph maintained, the index state, and how "
+    "imports resolve (project files, packages, unresolved).",
   .input_schema = PROJECT_ONLY_INPUT,
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
@@ -512,8 +512,8 @@ static const LodeTool graph_remove_tool = {
   .name = "codebase_graph_remove",
   .title = "Remove the import graph",
   .description =
-    "Deletes the project's import graph and stops indexing from maintaining it; the search "
-    "index stays. codebase_graph_build brings it back (parsing every file once).",
+    "Delete the import graph and stop maintaining it; the search index stays. codebase_graph_build "
+    "brings it back.",
   .input_schema = PROJECT_ONLY_INPUT,
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
@@ -545,10 +545,9 @@ static const LodeTool impact_tool = {
   .name = "codebase_impact",
   .title = "Impact of a change",
   .description =
-    "The files a change may affect, most likely first: nearest to the changed files in the "
-    "import graph, then most links to them, then most depended on. The change is the "
-    "uncommitted work (range omitted) or a git revision range such as main..HEAD or HEAD~3. "
-    "Index first (codebase_update) so that the graph knows the changed files.",
+    "The files a change may affect, most likely first (nearest in the import graph, most linked, "
+    "most depended on). The change is the uncommitted work, or a git range such as main..HEAD. Run "
+    "codebase_update first.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"range\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A git revision "
