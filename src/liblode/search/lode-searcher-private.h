@@ -12,10 +12,11 @@
 
 G_BEGIN_DECLS
 
-/* The searcher and one search, which lode-searcher.c (the object, candidates, results),
- * lode-searcher-lexical.c (the lexical and symbol legs and their boosts),
- * lode-searcher-paths.c (the index's files in memory: path queries, file-name evidence) and
- * lode-searcher-dense.c (the dense leg and the fusion) share. */
+/* The searcher and one search, which lode-searcher.c (the object, the entry point),
+ * lode-searcher-dense.c (the dense leg and the fusion), lode-searcher-lexical.c (the lexical
+ * and symbol legs and their boosts), lode-searcher-paths.c (the index's files in memory: path
+ * queries, file-name evidence) and lode-searcher-results.c (the candidates every leg makes,
+ * the results) share; each calls only the ones after it. */
 
 /* Candidates fetched at most from a leg, for the boosts and the filters. */
 #define SEARCH_MAX_CANDIDATES 600
@@ -68,7 +69,7 @@ typedef struct
   LodeChunkRow *row;         /* (nullable) until loaded */
 } Candidate;
 
-/* lode-searcher.c */
+/* lode-searcher-results.c */
 GArray    *_lode_searcher_candidates_new      (void);
 gboolean   _lode_searcher_load_candidates     (Search        *search,
                                                GArray        *candidates,
