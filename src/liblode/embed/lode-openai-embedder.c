@@ -42,7 +42,7 @@ struct _LodeOpenaiEmbedder
   guint        max_retries;
   guint        retry_delay_msec;
   guint        timeout_seconds;
-  LodeHttpBreaker breaker;
+  LodeEmbedderBreaker breaker;
 };
 
 static void lode_openai_embedder_iface_init (LodeEmbedderInterface *iface);
@@ -59,7 +59,7 @@ lode_openai_embedder_finalize (GObject *object)
   g_clear_pointer (&self->endpoint, g_free);
   g_clear_pointer (&self->model, g_free);
   g_clear_pointer (&self->model_id, g_free);
-  _lode_http_breaker_clear (&self->breaker);
+  _lode_embedder_breaker_clear (&self->breaker);
   if (self->api_key != NULL)
     {
       memset (self->api_key, 0, strlen (self->api_key));
@@ -490,7 +490,7 @@ batch_cb (GObject      *object,
   LodeEmbeddings *embeddings;
   GError *error = NULL;
 
-  body = _lode_http_request_finish (result, &message, &error);
+  body = _lode_embedder_request_finish (result, &message, &error);
   if (body == NULL)
     {
       return_error (task, error);
@@ -567,7 +567,7 @@ send_batch (GTask *task)
   g_autoptr(JsonNode) root = NULL;
   g_autofree char *what = g_strdup_printf ("%s (model %s)", self->endpoint, self->model);
   GCancellable *cancellable = g_task_get_cancellable (task);
-  LodeHttpRetry retry;
+  LodeEmbedderRetry retry;
   guint64 tokens = 0;
   char *text;
 
@@ -601,9 +601,10 @@ send_batch (GTask *task)
 
   g_debug ("Embedding %u inputs (~%" G_GUINT64_FORMAT " tokens) with %s", data->batch_len,
            tokens, self->model);
-  _lode_http_retry_init (&retry, data->purpose, self->timeout_seconds, self->max_retries,
-                         self->retry_delay_msec, &self->breaker);
-  _lode_http_request_async (new_batch_message, task, &retry, what, cancellable, batch_cb, task);
+  _lode_embedder_retry_init (&retry, data->purpose, self->timeout_seconds, self->max_retries,
+                             self->retry_delay_msec, &self->breaker);
+  _lode_embedder_request_async (new_batch_message, task, &retry, what, cancellable, batch_cb,
+                                task);
 }
 
 static void
