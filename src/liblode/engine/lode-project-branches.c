@@ -170,10 +170,7 @@ _lode_project_seed_branch (LodeProject   *self,
   if (origin == NULL)
     return TRUE;
 
-  g_mutex_lock (&self->reader_lock);
-  if (self->embedder != NULL)
-    embedder = g_object_ref (self->embedder);
-  g_mutex_unlock (&self->reader_lock);
+  embedder = _lode_project_dup_embedder (self, NULL);
 
   if (lode_index_store_seed (self->config, self->store_kind, origin, db_path,
                              _lode_project_embedder_dims (self, cancellable),

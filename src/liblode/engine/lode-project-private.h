@@ -49,6 +49,10 @@ struct _LodeProject
 /* A meta key set on every index a forced run builds: a new value means a new index. */
 #define GENERATION_META_KEY "generation"
 
+/* lode-project.c */
+LodeEmbedder   *_lode_project_dup_embedder     (LodeProject            *self,
+                                                char                  **unavailable);
+
 /* lode-project-branches.c */
 LodeGitHead    *_lode_project_read_head        (LodeProject            *self);
 const char     *_lode_project_branch_db_path   (LodeProject            *self,

@@ -247,12 +247,7 @@ lode_project_search_full (LodeProject              *self,
       return NULL;
     }
 
-  g_mutex_lock (&self->reader_lock);
-  if (self->embedder != NULL)
-    embedder = g_object_ref (self->embedder);
-  else
-    unavailable = g_strdup (self->embedder_notice);
-  g_mutex_unlock (&self->reader_lock);
+  embedder = _lode_project_dup_embedder (self, &unavailable);
 
   /* The query is embedded outside the lock: it may take a while. */
   if (options->mode != LODE_SEARCH_MODE_LEXICAL && embedder != NULL)

@@ -126,10 +126,7 @@ _lode_project_embedder_dims (LodeProject  *self,
   if (self->store_kind != LODE_STORE_KIND_QDRANT)
     return 0;
 
-  g_mutex_lock (&self->reader_lock);
-  if (self->embedder != NULL)
-    embedder = g_object_ref (self->embedder);
-  g_mutex_unlock (&self->reader_lock);
+  embedder = _lode_project_dup_embedder (self, NULL);
   if (embedder == NULL)
     return 0;
 
@@ -220,17 +217,15 @@ embed_after_index (LodeProject            *self,
 {
   g_autoptr(GError) local_error = NULL;
   g_autoptr(LodeEmbedder) embedder = NULL;
+  g_autofree char *unavailable = NULL;
 
-  g_mutex_lock (&self->reader_lock);
-  if (self->embedder != NULL)
-    embedder = g_object_ref (self->embedder);
-  else
-    report->embedding_notice = g_strdup_printf ("semantic search unavailable: %s",
-                                                self->embedder_notice);
-  g_mutex_unlock (&self->reader_lock);
-
+  embedder = _lode_project_dup_embedder (self, &unavailable);
   if (embedder == NULL)
-    return TRUE;
+    {
+      report->embedding_notice = g_strdup_printf ("semantic search unavailable: %s",
+                                                  unavailable);
+      return TRUE;
+    }
 
   report->embedding_model = g_strdup (lode_embedder_get_model (embedder));
   if (lode_embed_pass_run (store, embedder, cancellable, progress,
@@ -577,6 +572,7 @@ lode_project_migrate (LodeProject          *self,
   g_auto(LodeProjectLock) lock = -1;
   g_autoptr(LodeIndexStore) source = NULL;
   g_autoptr(LodeIndexStore) target = NULL;
+  g_autoptr(LodeEmbedder) embedder = NULL;
   g_autofree char *embedding_model = NULL;
   const char *db_path;
   guint dims = 0;
@@ -601,10 +597,9 @@ lode_project_migrate (LodeProject          *self,
       (lock = _lode_project_lock_writer (self, db_path, cancellable, NULL, NULL, error)) < 0)
     return FALSE;
 
-  g_mutex_lock (&self->reader_lock);
-  if (self->embedder != NULL)
-    embedding_model = g_strdup (lode_embedder_get_model (self->embedder));
-  g_mutex_unlock (&self->reader_lock);
+  embedder = _lode_project_dup_embedder (self, NULL);
+  if (embedder != NULL)
+    embedding_model = g_strdup (lode_embedder_get_model (embedder));
 
   source = lode_index_store_open (self->config, from, db_path, 0, FALSE, cancellable,
                                   error);

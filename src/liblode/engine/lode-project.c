@@ -156,6 +156,24 @@ lode_project_set_embedder (LodeProject  *self,
   g_mutex_unlock (&self->reader_lock);
 }
 
+/* Returns: (transfer full) (nullable): the embedding provider; without one, @unavailable
+ * (optional) gets why there is none. */
+LodeEmbedder *
+_lode_project_dup_embedder (LodeProject  *self,
+                            char        **unavailable)
+{
+  LodeEmbedder *embedder = NULL;
+
+  g_mutex_lock (&self->reader_lock);
+  if (self->embedder != NULL)
+    embedder = g_object_ref (self->embedder);
+  else if (unavailable != NULL)
+    *unavailable = g_strdup (self->embedder_notice);
+  g_mutex_unlock (&self->reader_lock);
+
+  return embedder;
+}
+
 /**
  * lode_project_get_embedder:
  * @self: a #LodeProject
