@@ -630,3 +630,19 @@ lode_json_get_object (JsonObject *object,
 
   return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
 }
+
+/**
+ * lode_json_get_array:
+ * @object: (nullable): a JSON object from outside
+ * @member: a member name
+ *
+ * Returns: (nullable): @member of @object when it is an array
+ */
+JsonArray *
+lode_json_get_array (JsonObject *object,
+                     const char *member)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}

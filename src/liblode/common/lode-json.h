@@ -27,5 +27,7 @@ const char *lode_json_get_string (JsonObject *object,
                                   const char *member);
 JsonObject *lode_json_get_object (JsonObject *object,
                                   const char *member);
+JsonArray  *lode_json_get_array  (JsonObject *object,
+                                  const char *member);
 
 G_END_DECLS
