@@ -15,8 +15,8 @@
 #include "lode-project-private.h"
 
 /* The checked-out branch (or commit) when indexes are branch-aware and the tree is a git work
- * tree, else NULL: the one index.db. Read anew each time (a few bytes), so that a switch is
- * seen by the next run or search. */
+ * tree, else NULL: the one index.db. Asked at every run and search, so that a switch is seen
+ * at once; the files are read again only when they changed (LodeGitHeadCache). */
 LodeGitHead *
 _lode_project_read_head (LodeProject *self)
 {
@@ -26,7 +26,7 @@ _lode_project_read_head (LodeProject *self)
   if (!self->config->branch_aware)
     return NULL;
 
-  head = lode_git_read_head (self->root, &error);
+  head = lode_git_head_cache_read (self->head, &error);
   if (error != NULL)
     g_warning ("Cannot tell the git branch of %s, using its one index: %s", self->root,
                error->message);
@@ -249,7 +249,7 @@ lode_project_list_branches (LodeProject  *self,
       return NULL;
     }
 
-  head = lode_git_read_head (self->root, NULL);
+  head = lode_git_head_cache_read (self->head, NULL);
   while ((name = g_dir_read_name (dir)) != NULL)
     {
       g_autofree char *escaped = NULL;
@@ -322,7 +322,7 @@ lode_project_remove_branch (LodeProject   *self,
                    branch, self->root);
       return FALSE;
     }
-  head = lode_git_read_head (self->root, NULL);
+  head = lode_git_head_cache_read (self->head, NULL);
   if (head != NULL && g_str_equal (head->name, branch))
     {
       g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,

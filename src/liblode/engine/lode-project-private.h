@@ -30,6 +30,7 @@ struct _LodeProject
   LodeConfig *config;
   LodeStoreKind store_kind;      /* where the settings keep indexes (issue #14): the SQLite
                                   * file, or a Qdrant collection */
+  LodeGitHeadCache *head;        /* the checked-out branch, when branch-aware */
 
   /* Searches share one read connection and one searcher (which keeps the dense leg's
    * vectors in memory); neither is used concurrently. The connection is opened again when

@@ -44,6 +44,7 @@ lode_project_finalize (GObject *object)
   g_clear_object (&self->embedder);
   g_free (self->embedder_notice);
   g_clear_pointer (&self->config, lode_config_free);
+  g_clear_pointer (&self->head, lode_git_head_cache_free);
   g_free (self->root);
   g_free (self->id);
   g_free (self->dir);
@@ -109,6 +110,7 @@ lode_project_new (const char       *root,
   self->db_path = g_intern_string (index_path);
   self->store_kind = LODE_STORE_KIND_SQLITE;
   lode_store_kind_from_string (config->store, &self->store_kind);
+  self->head = lode_git_head_cache_new (root);
 
   return self;
 }
