@@ -48,7 +48,7 @@ watcher_changed_cb (LodeWatcher *watcher,
                     GPtrArray   *changes,
                     Entry       *entry)
 {
-  LodeEngine *self = g_object_get_data (G_OBJECT (watcher), "lode-engine");
+  LodeEngine *self = entry->engine;
   gboolean joined;
   Job *job;
 
@@ -64,7 +64,7 @@ static void
 watcher_rescan_cb (LodeWatcher *watcher,
                    Entry       *entry)
 {
-  LodeEngine *self = g_object_get_data (G_OBJECT (watcher), "lode-engine");
+  LodeEngine *self = entry->engine;
   gboolean joined;
   Job *job;
 
@@ -75,8 +75,7 @@ watcher_rescan_cb (LodeWatcher *watcher,
 }
 
 static LodeWatcher *
-new_watcher (LodeEngine  *self,
-             const char  *root,
+new_watcher (const char  *root,
              GError     **error)
 {
   g_autoptr(LodeWatcher) watcher = lode_watcher_new (root);
@@ -92,7 +91,6 @@ new_watcher (LodeEngine  *self,
   if (!lode_watcher_start (watcher, error))
     return NULL;
 
-  g_object_set_data (G_OBJECT (watcher), "lode-engine", self);
   return g_steal_pointer (&watcher);
 }
 
@@ -160,7 +158,7 @@ set_watching (LodeEngine  *self,
   if (!changed)
     return TRUE;
 
-  if (watch && (started = new_watcher (self, root, error)) == NULL)
+  if (watch && (started = new_watcher (root, error)) == NULL)
     return FALSE;
 
   g_mutex_lock (&self->lock);

@@ -406,6 +406,7 @@ _lode_engine_ensure_entry (LodeEngine *self,
   if (entry == NULL)
     {
       entry = g_new0 (Entry, 1);
+      entry->engine = self;
       entry->project = lode_project_new (root, self->config);
       g_hash_table_insert (self->entries, g_steal_pointer (&id), entry);
     }
