@@ -15,6 +15,7 @@
 #include "lode-error.h"
 #include "lode-i18n.h"
 #include "lode-index-store.h"
+#include "lode-json.h"
 #include "lode-project-config.h"
 #include "lode-scanner.h"
 #include "lode-search.h"
@@ -896,15 +897,6 @@ lode_context_report_search (LodeProject   *project,
 
 /* Markdown ------------------------------------------------------------------------------ */
 
-static const char *
-member_string (JsonObject *object,
-               const char *member)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  return node != NULL && JSON_NODE_HOLDS_VALUE (node) ? json_node_get_string (node) : NULL;
-}
-
 char *
 lode_context_format_list (JsonObject *report)
 {
@@ -928,18 +920,18 @@ lode_context_format_list (JsonObject *report)
     {
       JsonObject *a = json_array_get_object_element (artifacts, i);
 
-      g_string_append_printf (out, "- **%s** (`%s`): %s", member_string (a, "name"),
-                              member_string (a, "path"), member_string (a, "state"));
-      if (g_strcmp0 (member_string (a, "state"), "indexed") == 0)
+      g_string_append_printf (out, "- **%s** (`%s`): %s", lode_json_get_string (a, "name"),
+                              lode_json_get_string (a, "path"), lode_json_get_string (a, "state"));
+      if (g_strcmp0 (lode_json_get_string (a, "state"), "indexed") == 0)
         {
           g_string_append (out, ", ");
           lode_append_count (out, json_object_get_int_member (a, "chunks"), "%u chunk",
                              "%u chunks");
         }
-      if (member_string (a, "problem") != NULL)
-        g_string_append_printf (out, " (%s)", member_string (a, "problem"));
-      if (member_string (a, "description") != NULL)
-        g_string_append_printf (out, " — %s", member_string (a, "description"));
+      if (lode_json_get_string (a, "problem") != NULL)
+        g_string_append_printf (out, " (%s)", lode_json_get_string (a, "problem"));
+      if (lode_json_get_string (a, "description") != NULL)
+        g_string_append_printf (out, " — %s", lode_json_get_string (a, "description"));
       g_string_append_c (out, '\n');
     }
   for (guint i = 0; i < json_array_get_length (undeclared); i++)
@@ -964,12 +956,12 @@ lode_context_format_index (JsonObject *report)
     {
       JsonObject *a = json_array_get_object_element (artifacts, i);
 
-      g_string_append_printf (out, "- %s: %s, ", member_string (a, "name"),
-                              member_string (a, "action"));
+      g_string_append_printf (out, "- %s: %s, ", lode_json_get_string (a, "name"),
+                              lode_json_get_string (a, "action"));
       lode_append_count (out, json_object_get_int_member (a, "chunks"), "%u chunk",
                          "%u chunks");
-      if (member_string (a, "problem") != NULL)
-        g_string_append_printf (out, " (%s)", member_string (a, "problem"));
+      if (lode_json_get_string (a, "problem") != NULL)
+        g_string_append_printf (out, " (%s)", lode_json_get_string (a, "problem"));
       g_string_append_c (out, '\n');
     }
   for (guint i = 0; i < json_array_get_length (removed); i++)
@@ -1007,7 +999,7 @@ lode_context_format_search (JsonObject *report)
 
   g_string_append (out, "## ");
   lode_append_count (out, n, "%u context result", "%u context results");
-  g_string_append_printf (out, " for “%s”\n\n", member_string (report, "query"));
+  g_string_append_printf (out, " for “%s”\n\n", lode_json_get_string (report, "query"));
   if (n == 0)
     g_string_append (out, "Nothing matched; codebase_context lists the artifacts and their "
                      "state.\n");
@@ -1016,14 +1008,15 @@ lode_context_format_search (JsonObject *report)
       JsonObject *r = json_array_get_object_element (results, i);
 
       g_string_append_printf (out, "%u. **%s** `%s:%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT "`",
-                              i + 1, member_string (r, "artifact"), member_string (r, "path"),
+                              i + 1, lode_json_get_string (r, "artifact"),
+                              lode_json_get_string (r, "path"),
                               json_object_get_int_member (r, "startLine"),
                               json_object_get_int_member (r, "endLine"));
-      if (member_string (r, "title") != NULL)
-        g_string_append_printf (out, " %s", member_string (r, "title"));
+      if (lode_json_get_string (r, "title") != NULL)
+        g_string_append_printf (out, " %s", lode_json_get_string (r, "title"));
       g_string_append_printf (out, " (score %.2f)\n```\n%s\n```\n\n",
                               json_object_get_double_member (r, "score"),
-                              member_string (r, "snippet"));
+                              lode_json_get_string (r, "snippet"));
     }
   return g_string_free (out, FALSE);
 }
