@@ -167,7 +167,7 @@ main (int   argc,
       return EXIT_SUCCESS;
     }
 
-  config = lode_config_load (&error);
+  config = lode_engine_load_config (&error);
   if (config == NULL)
     {
       g_printerr ("lode-mcp: %s\n", error->message);

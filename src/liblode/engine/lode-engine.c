@@ -18,6 +18,7 @@
 #include "lode-engine.h"
 #include "lode-error.h"
 #include "lode-index-store.h"
+#include "lode-language.h"
 
 /*
  * The one owner of every project's life: every front end (loded's typed methods and its
@@ -284,6 +285,28 @@ lode_engine_init (LodeEngine *self)
   self->context = g_main_context_ref_thread_default ();
   self->entries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                          (GDestroyNotify) _lode_entry_free);
+}
+
+/**
+ * lode_engine_load_config:
+ * @error: return location for a #GError
+ *
+ * The configuration of this process, which every front end and loded start with: the
+ * settings and the environment (lode_config_load()), the extra extensions registered with the
+ * language table, which holds them for the whole process (lode_language_add_extensions()).
+ *
+ * Returns: (transfer full) (nullable): the configuration, or %NULL if a value is malformed
+ */
+LodeConfig *
+lode_engine_load_config (GError **error)
+{
+  g_autoptr(LodeConfig) config = lode_config_load (error);
+
+  if (config == NULL ||
+      !lode_language_add_extensions ((const char * const *) config->extra_extensions, error))
+    return NULL;
+
+  return g_steal_pointer (&config);
 }
 
 /**
