@@ -10,6 +10,8 @@
 
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "lode-error.h"
 #include "lode-git.h"
 #include "lode-project-private.h"
@@ -50,6 +52,23 @@ _lode_project_branch_db_path (LodeProject *self,
   name = g_strconcat ("branch-", escaped, ".db", NULL);
   path = g_build_filename (self->dir, name, NULL);
   return g_intern_string (path);
+}
+
+static guint64
+file_size (const char *path)
+{
+  GStatBuf st;
+
+  return g_stat (path, &st) == 0 ? (guint64) st.st_size : 0;
+}
+
+/* The bytes a SQLite index takes on disk, its WAL included. */
+guint64
+_lode_project_index_size (const char *db_path)
+{
+  g_autofree char *wal = g_strconcat (db_path, "-wal", NULL);
+
+  return file_size (db_path) + file_size (wal);
 }
 
 /* Returns: (transfer full) (nullable): the branch of the last index run */
@@ -272,11 +291,7 @@ lode_project_list_branches (LodeProject  *self,
       index->exists = index->current ||
                       (head != NULL && lode_git_branch_exists (head->common_dir, branch));
       if (self->store_kind == LODE_STORE_KIND_SQLITE)
-        {
-          g_autofree char *wal = g_strconcat (db_path, "-wal", NULL);
-
-          index->db_size = _lode_project_file_size (db_path) + _lode_project_file_size (wal);
-        }
+        index->db_size = _lode_project_index_size (db_path);
       store = lode_index_store_open (self->config, self->store_kind, db_path, 0, FALSE, NULL,
                                      NULL);
       if (store != NULL)

@@ -14,10 +14,12 @@
 
 G_BEGIN_DECLS
 
-/* The project object, which lode-project.c (the object, its embedder, the paths it is
- * given), lode-project-branches.c (which index it uses), lode-project-write.c (the writer
- * lock and every writer), lode-project-read.c (the shared reader and searches) and
- * lode-project-status.c share. */
+/* The project object, which its files share; each calls only the ones before it in this
+ * order: lode-project.c (the object, its embedder, the paths it is given),
+ * lode-project-lock.c (the writer lock), lode-project-branches.c (which index it uses, one
+ * per git branch), lode-project-read.c (the shared reader, searches), lode-project-status.c
+ * and lode-project-write.c (every writer: index runs, writes of other modules, the graph
+ * switch, migration). */
 
 struct _LodeProject
 {
@@ -53,23 +55,10 @@ struct _LodeProject
 /* lode-project.c */
 LodeEmbedder   *_lode_project_dup_embedder     (LodeProject            *self,
                                                 char                  **unavailable);
+guint           _lode_project_embedder_dims    (LodeProject            *self,
+                                                GCancellable           *cancellable);
 
-/* lode-project-branches.c */
-LodeGitHead    *_lode_project_read_head        (LodeProject            *self);
-const char     *_lode_project_branch_db_path   (LodeProject            *self,
-                                                const char             *branch);
-char           *_lode_project_dup_last_branch  (LodeProject            *self);
-const char     *_lode_project_reading_db_path  (LodeProject            *self,
-                                                char                  **branch,
-                                                char                  **from);
-gboolean        _lode_project_seed_branch      (LodeProject            *self,
-                                                const char             *branch,
-                                                const char             *db_path,
-                                                GCancellable           *cancellable,
-                                                char                  **from,
-                                                GError                **error);
-
-/* lode-project-write.c: the writer lock of an index, held until the file descriptor is
+/* lode-project-lock.c: the writer lock of an index, held until the file descriptor is
  * closed (g_auto(LodeProjectLock)) */
 typedef int LodeProjectLock;
 
@@ -80,18 +69,29 @@ int             _lode_project_lock_writer      (LodeProject            *self,
                                                 gpointer                progress_data,
                                                 GError                **error);
 void            _lode_project_unlock_writer    (int                     fd);
-guint           _lode_project_embedder_dims    (LodeProject            *self,
-                                                GCancellable           *cancellable);
 
 G_DEFINE_AUTO_CLEANUP_FREE_FUNC (LodeProjectLock, _lode_project_unlock_writer, -1)
+
+/* lode-project-branches.c */
+LodeGitHead    *_lode_project_read_head        (LodeProject            *self);
+const char     *_lode_project_branch_db_path   (LodeProject            *self,
+                                                const char             *branch);
+char           *_lode_project_dup_last_branch  (LodeProject            *self);
+const char     *_lode_project_reading_db_path  (LodeProject            *self,
+                                                char                  **branch,
+                                                char                  **from);
+guint64         _lode_project_index_size       (const char             *db_path);
+gboolean        _lode_project_seed_branch      (LodeProject            *self,
+                                                const char             *branch,
+                                                const char             *db_path,
+                                                GCancellable           *cancellable,
+                                                char                  **from,
+                                                GError                **error);
 
 /* lode-project-read.c */
 void            _lode_project_explain_damage   (LodeProject            *self,
                                                 GError                **error);
 LodeIndexStore *_lode_project_dup_reader       (LodeProject            *self,
                                                 GError                **error);
-
-/* lode-project-status.c */
-guint64         _lode_project_file_size        (const char             *path);
 
 G_END_DECLS

@@ -52,14 +52,6 @@ lode_index_state_to_string (LodeIndexState state)
     }
 }
 
-guint64
-_lode_project_file_size (const char *path)
-{
-  GStatBuf st;
-
-  return g_stat (path, &st) == 0 ? (guint64) st.st_size : 0;
-}
-
 /* Why semantic search is off or covers only part of the index; NULL when it covers all.
  * Called with reader_lock held. */
 static char *
@@ -143,7 +135,6 @@ lode_project_dup_status (LodeProject  *self,
   g_autoptr(LodeIndexStore) store = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autofree char *state = NULL;
-  g_autofree char *wal = NULL;
   LodeProjectStatus *status;
   const char *db_path;
 
@@ -221,8 +212,7 @@ lode_project_dup_status (LodeProject  *self,
         }
       set_damaged (status, local_error->message);
     }
-  wal = g_strconcat (db_path, "-wal", NULL);
-  status->db_size = _lode_project_file_size (db_path) + _lode_project_file_size (wal);
+  status->db_size = _lode_project_index_size (db_path);
 
   return status;
 }

@@ -1,4 +1,4 @@
-/* lode-project-write.c — the writer lock and what writes a project's index
+/* lode-project-write.c — what writes a project's index
  *
  * SPDX-FileCopyrightText: 2026 The Lode authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -9,140 +9,12 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <string.h>
-#include <sys/file.h>
-#include <unistd.h>
+
 #include <glib/gstdio.h>
 
 #include "lode-embed-pass.h"
 #include "lode-error.h"
 #include "lode-project-private.h"
-
-/* Another process may be indexing the same tree (a `lode --no-daemon` run, another daemon's
- * engine): the lock file beside the index admits one writer at a time. The holder's pid is
- * in the file, so that the one who waits can say for whom. */
-#define LOCK_POLL_USEC (100 * 1000)
-
-
-/* The writer lock of the index @db_path: `lock` for index.db, `branch-NAME.lock` beside
- * `branch-NAME.db`. */
-static char *
-dup_lock_path (LodeProject *self,
-               const char  *db_path)
-{
-  g_autofree char *base = NULL;
-
-  if (db_path == self->db_path)
-    return g_build_filename (self->dir, "lock", NULL);
-
-  base = g_strndup (db_path, strlen (db_path) - strlen (".db"));
-  return g_strconcat (base, ".lock", NULL);
-}
-
-int
-_lode_project_lock_writer (LodeProject            *self,
-                           const char             *db_path,
-                           GCancellable           *cancellable,
-                           LodeIndexProgressFunc   progress,
-                           gpointer                progress_data,
-                           GError                **error)
-{
-  g_autofree char *path = dup_lock_path (self, db_path);
-  g_autofree char *pid = NULL;
-  gboolean told = FALSE;
-  int fd;
-
-  fd = g_open (path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  if (fd < 0)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   "Cannot open %s: %s", path, g_strerror (saved_errno));
-      return -1;
-    }
-
-  while (flock (fd, LOCK_EX | LOCK_NB) != 0)
-    {
-      int saved_errno = errno;
-
-      if (saved_errno != EWOULDBLOCK && saved_errno != EINTR)
-        {
-          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                       "Cannot lock %s: %s", path, g_strerror (saved_errno));
-          close (fd);
-          return -1;
-        }
-      if (!told)
-        {
-          LodeIndexProgress waiting = { LODE_INDEX_PHASE_WAITING, 0, 0 };
-          g_autofree char *holder = NULL;
-
-          g_file_get_contents (path, &holder, NULL, NULL);
-          g_message ("%s is being indexed by another process%s%s; waiting for it", self->root,
-                     holder != NULL && *holder != '\0' ? " with pid " : "",
-                     holder != NULL ? g_strstrip (holder) : "");
-          if (progress != NULL)
-            progress (&waiting, progress_data);
-          told = TRUE;
-        }
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        {
-          close (fd);
-          return -1;
-        }
-      g_usleep (LOCK_POLL_USEC);
-    }
-
-  pid = g_strdup_printf ("%d\n", (int) getpid ());
-  if (ftruncate (fd, 0) != 0 || write (fd, pid, strlen (pid)) < 0)
-    g_debug ("Cannot note the writer's pid in %s: %s", path, g_strerror (errno));
-
-  return fd;
-}
-
-void
-_lode_project_unlock_writer (int fd)
-{
-  if (ftruncate (fd, 0) != 0)
-    g_debug ("Cannot clear the writer's pid: %s", g_strerror (errno));
-  close (fd);
-}
-
-/* A Qdrant collection is made with the size of its dense vectors, which a remote provider
- * only tells with its first answer: it is asked once here. 0 without an embedder (the
- * collection then holds no dense vectors) or for the SQLite store, which needs no size. */
-guint
-_lode_project_embedder_dims (LodeProject  *self,
-                             GCancellable *cancellable)
-{
-  g_autoptr(LodeEmbedder) embedder = NULL;
-  g_autoptr(LodeEmbeddings) probe = NULL;
-  g_autoptr(GError) error = NULL;
-  const char *texts[] = { "dimensions", NULL };
-  guint dims;
-
-  if (self->store_kind != LODE_STORE_KIND_QDRANT)
-    return 0;
-
-  embedder = _lode_project_dup_embedder (self, NULL);
-  if (embedder == NULL)
-    return 0;
-
-  dims = lode_embedder_get_dims (embedder);
-  if (dims > 0)
-    return dims;
-
-  probe = lode_embedder_embed_sync (embedder, texts, LODE_EMBED_DOCUMENT, cancellable, &error);
-  if (probe == NULL)
-    {
-      g_warning ("Cannot learn the size of %s's vectors: %s", lode_embedder_get_model (embedder),
-                 error->message);
-      return 0;
-    }
-  return probe->dims;
-}
 
 /* The project's index, open for writing: made when missing, reset when of another version. */
 static LodeIndexStore *

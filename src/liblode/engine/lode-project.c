@@ -176,6 +176,40 @@ _lode_project_dup_embedder (LodeProject  *self,
   return embedder;
 }
 
+/* A Qdrant collection is made with the size of its dense vectors, which a remote provider
+ * only tells with its first answer: it is asked once here. 0 without an embedder (the
+ * collection then holds no dense vectors) or for the SQLite store, which needs no size. */
+guint
+_lode_project_embedder_dims (LodeProject  *self,
+                             GCancellable *cancellable)
+{
+  g_autoptr(LodeEmbedder) embedder = NULL;
+  g_autoptr(LodeEmbeddings) probe = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *texts[] = { "dimensions", NULL };
+  guint dims;
+
+  if (self->store_kind != LODE_STORE_KIND_QDRANT)
+    return 0;
+
+  embedder = _lode_project_dup_embedder (self, NULL);
+  if (embedder == NULL)
+    return 0;
+
+  dims = lode_embedder_get_dims (embedder);
+  if (dims > 0)
+    return dims;
+
+  probe = lode_embedder_embed_sync (embedder, texts, LODE_EMBED_DOCUMENT, cancellable, &error);
+  if (probe == NULL)
+    {
+      g_warning ("Cannot learn the size of %s's vectors: %s", lode_embedder_get_model (embedder),
+                 error->message);
+      return 0;
+    }
+  return probe->dims;
+}
+
 /**
  * lode_project_get_embedder:
  * @self: a #LodeProject
