@@ -105,17 +105,16 @@ wait_until (Condition  condition,
   g_source_remove (timeout);
 }
 
+/* test_write_file() at @path, then @mode (an editor that runs, a file it may read). */
 static void
-write_file (const char *path,
-            const char *contents,
-            int         mode)
+write_file_with_mode (const char *path,
+                      const char *contents,
+                      int         mode)
 {
   g_autofree char *dir = g_path_get_dirname (path);
-  g_autoptr(GError) error = NULL;
+  g_autofree char *name = g_path_get_basename (path);
 
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
+  test_write_file (dir, name, contents);
   g_assert_cmpint (g_chmod (path, mode), ==, 0);
 }
 
@@ -130,14 +129,16 @@ install_fake_editor (void)
                                                 NULL);
   g_autofree char *entry = NULL;
 
-  write_file (editor, "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$LODE_TEST_LAUNCH_LOG.part\"\n"
-                      "mv \"$LODE_TEST_LAUNCH_LOG.part\" \"$LODE_TEST_LAUNCH_LOG\"\n", 0755);
+  write_file_with_mode (editor,
+                        "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$LODE_TEST_LAUNCH_LOG.part\"\n"
+                        "mv \"$LODE_TEST_LAUNCH_LOG.part\" \"$LODE_TEST_LAUNCH_LOG\"\n", 0755);
   entry = g_strdup_printf ("[Desktop Entry]\nType=Application\nName=Fake Editor\n"
                            "Exec=%s %%U\nMimeType=text/x-csrc;text/x-chdr;text/plain;\n", editor);
-  write_file (desktop, entry, 0644);
-  write_file (mimeapps, "[Default Applications]\ntext/x-csrc=fake-editor.desktop\n"
+  write_file_with_mode (desktop, entry, 0644);
+  write_file_with_mode (mimeapps,
+                        "[Default Applications]\ntext/x-csrc=fake-editor.desktop\n"
                         "text/x-chdr=fake-editor.desktop\ntext/plain=fake-editor.desktop\n",
-              0644);
+                        0644);
 }
 
 static gboolean
@@ -199,15 +200,18 @@ fixture_setup (Fixture       *fixture,
   fixture->root = g_build_filename (tmp, "widgets", NULL);
   /* Three files, two of which import each other. */
   source = g_build_filename (fixture->root, "src", "widget.c", NULL);
-  write_file (source, "#include \"widget.h\"\n\nint\nparse_widget_config (const char *text)\n"
-                      "{\n  return text[0];\n}\n", 0644);
+  write_file_with_mode (source,
+                        "#include \"widget.h\"\n\nint\nparse_widget_config (const char *text)\n"
+                        "{\n  return text[0];\n}\n", 0644);
   g_free (source);
   source = g_build_filename (fixture->root, "src", "widget.h", NULL);
-  write_file (source, "#pragma once\n#include \"config.h\"\n\n"
-                      "int parse_widget_config (const char *text);\n", 0644);
+  write_file_with_mode (source,
+                        "#pragma once\n#include \"config.h\"\n\n"
+                        "int parse_widget_config (const char *text);\n", 0644);
   g_free (source);
   source = g_build_filename (fixture->root, "src", "config.h", NULL);
-  write_file (source, "#pragma once\n#include \"widget.h\"\n\n#define WIDGET_MAX 8\n", 0644);
+  write_file_with_mode (source,
+                        "#pragma once\n#include \"widget.h\"\n\n#define WIDGET_MAX 8\n", 0644);
   /* The system's icons, as on a desktop. */
   g_setenv ("XDG_DATA_DIRS", "/usr/local/share:/usr/share", TRUE);
 
@@ -673,7 +677,7 @@ test_manage (Fixture       *fixture,
   g_autoptr(LodeProjectItem) item = NULL;
   gpointer listed[2] = { projects, root };
 
-  write_file (source, "def make_gadget(name):\n    return {'name': name}\n", 0644);
+  write_file_with_mode (source, "def make_gadget(name):\n    return {'name': name}\n", 0644);
   folder = g_file_new_for_path (root);
   lode_projects_page_add_folder (page, folder);
   wait_until (project_listed, listed, "the new project");
