@@ -306,18 +306,6 @@ is_declared (Context    *context,
   return FALSE;
 }
 
-static void
-add_artifact_member (JsonBuilder *builder,
-                     const char  *member,
-                     const char  *value)
-{
-  json_builder_set_member_name (builder, member);
-  if (value != NULL)
-    json_builder_add_string_value (builder, value);
-  else
-    json_builder_add_null_value (builder);
-}
-
 static char *
 iso_time (gint64 usec)
 {
@@ -334,13 +322,13 @@ add_current (JsonBuilder   *builder,
                                                         : NULL;
 
   json_builder_begin_object (builder);
-  add_artifact_member (builder, "name", current->spec->name);
-  add_artifact_member (builder, "path", current->spec->path);
-  add_artifact_member (builder, "description", current->spec->description);
-  add_artifact_member (builder, "source", current->spec->source);
-  add_artifact_member (builder, "state", state_to_string (current->state));
-  add_artifact_member (builder, "problem", current->problem);
-  add_artifact_member (builder, "indexedAt", indexed_at);
+  lode_json_builder_add_string (builder, "name", current->spec->name);
+  lode_json_builder_add_string (builder, "path", current->spec->path);
+  lode_json_builder_add_string (builder, "description", current->spec->description);
+  lode_json_builder_add_string (builder, "source", current->spec->source);
+  lode_json_builder_add_string (builder, "state", state_to_string (current->state));
+  lode_json_builder_add_string (builder, "problem", current->problem);
+  lode_json_builder_add_string (builder, "indexedAt", indexed_at);
   json_builder_set_member_name (builder, "files");
   json_builder_add_int_value (builder, current->stored != NULL ? current->stored->n_files : 0);
   json_builder_set_member_name (builder, "chunks");
@@ -376,7 +364,7 @@ lode_context_report_list (LodeProject  *project,
     return NULL;
 
   json_builder_begin_object (builder);
-  add_artifact_member (builder, "project", lode_project_get_root (project));
+  lode_json_builder_add_string (builder, "project", lode_project_get_root (project));
   json_builder_set_member_name (builder, "artifacts");
   json_builder_begin_array (builder);
   for (guint i = 0; i < context.current->len; i++)
@@ -493,10 +481,10 @@ sync_in_store (LodeProject     *project,
       if (builder != NULL)
         {
           json_builder_begin_object (builder);
-          add_artifact_member (builder, "name", current->spec->name);
-          add_artifact_member (builder, "action", action);
-          add_artifact_member (builder, "state", state_to_string (current->state));
-          add_artifact_member (builder, "problem", current->problem);
+          lode_json_builder_add_string (builder, "name", current->spec->name);
+          lode_json_builder_add_string (builder, "action", action);
+          lode_json_builder_add_string (builder, "state", state_to_string (current->state));
+          lode_json_builder_add_string (builder, "problem", current->problem);
           json_builder_set_member_name (builder, "files");
           json_builder_add_int_value (builder, current->paths->len);
           json_builder_set_member_name (builder, "chunks");
@@ -571,7 +559,7 @@ lode_context_report_index (LodeProject   *project,
     return NULL;
 
   json_builder_begin_object (builder);
-  add_artifact_member (builder, "project", lode_project_get_root (project));
+  lode_json_builder_add_string (builder, "project", lode_project_get_root (project));
   if (!sync_artifacts (project, &context, name == NULL, cancellable, builder, error))
     return NULL;
   json_builder_end_object (builder);
@@ -638,7 +626,7 @@ lode_context_report_remove (LodeProject  *project,
     }
 
   json_builder_begin_object (builder);
-  add_artifact_member (builder, "project", lode_project_get_root (project));
+  lode_json_builder_add_string (builder, "project", lode_project_get_root (project));
   json_builder_set_member_name (builder, "removed");
   json_builder_begin_array (builder);
   if (stored->len > 0 && !lode_project_write (project, remove_in_store, &removal, NULL, error))
@@ -858,8 +846,8 @@ lode_context_report_search (LodeProject   *project,
   top = hits->len > 0 ? ((LodeArtifactHit *) g_ptr_array_index (hits, 0))->relevance : 0.0;
 
   json_builder_begin_object (builder);
-  add_artifact_member (builder, "project", lode_project_get_root (project));
-  add_artifact_member (builder, "query", query);
+  lode_json_builder_add_string (builder, "project", lode_project_get_root (project));
+  lode_json_builder_add_string (builder, "query", query);
   json_builder_set_member_name (builder, "results");
   json_builder_begin_array (builder);
   for (guint i = 0; i < hits->len; i++)
@@ -873,17 +861,17 @@ lode_context_report_search (LodeProject   *project,
       snippet = g_utf8_substring (hit->body, 0, MIN (g_utf8_strlen (hit->body, -1),
                                                      SNIPPET_MAX));
       json_builder_begin_object (builder);
-      add_artifact_member (builder, "artifact", hit->artifact);
-      add_artifact_member (builder, "path", hit->path);
+      lode_json_builder_add_string (builder, "artifact", hit->artifact);
+      lode_json_builder_add_string (builder, "path", hit->path);
       json_builder_set_member_name (builder, "startLine");
       json_builder_add_int_value (builder, hit->start_line);
       json_builder_set_member_name (builder, "endLine");
       json_builder_add_int_value (builder, hit->end_line);
-      add_artifact_member (builder, "kind", hit->kind);
-      add_artifact_member (builder, "title", hit->title);
+      lode_json_builder_add_string (builder, "kind", hit->kind);
+      lode_json_builder_add_string (builder, "title", hit->title);
       json_builder_set_member_name (builder, "score");
       json_builder_add_double_value (builder, score);
-      add_artifact_member (builder, "snippet", snippet);
+      lode_json_builder_add_string (builder, "snippet", snippet);
       json_builder_end_object (builder);
       n++;
     }
