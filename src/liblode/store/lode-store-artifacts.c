@@ -8,7 +8,6 @@
 
 #include "config.h"
 
-#include "lode-code-tokenizer.h"
 #include "lode-error.h"
 #include "lode-store-private.h"
 
@@ -42,7 +41,7 @@ const char _lode_store_artifacts_schema_sql[] =
   "CREATE INDEX IF NOT EXISTS artifact_chunks_artifact ON artifact_chunks (artifact);"
   "CREATE VIRTUAL TABLE IF NOT EXISTS artifact_fts USING fts5 ("
   "  title, body,"
-  "  tokenize = '" LODE_CODE_TOKENIZER_NAME "'"
+  "  tokenize = '" LODE_STORE_TOKENIZER "'"
   ");";
 
 static const char sql_list[] =

@@ -12,6 +12,13 @@
 
 G_BEGIN_DECLS
 
+/* The name the code tokenizer is registered under on each connection (lode-store-tokenizer.c):
+ * `tokenize = 'lode_code'`. */
+#define LODE_STORE_TOKENIZER "lode_code"
+
+gboolean      _lode_store_register_tokenizer (sqlite3  *db,
+                                              GError  **error);
+
 /* Tables of the symbol tools (lode-store-symbols.c), created with the rest of the schema. */
 extern const char _lode_store_symbols_schema_sql[];
 /* Context artifacts (lode-store-artifacts.c). */

@@ -28,7 +28,6 @@
 #include <glib/gstdio.h>
 #include <sqlite3.h>
 
-#include "lode-code-tokenizer.h"
 #include "lode-error.h"
 #include "lode-search-private.h"
 #include "lode-index-store.h"
@@ -80,7 +79,7 @@ static const char schema_sql[] =
   "CREATE INDEX IF NOT EXISTS symbols_package ON symbols (package);"
   "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5 ("
   "  symbol, sig, path, body,"
-  "  tokenize = '" LODE_CODE_TOKENIZER_NAME "'"
+  "  tokenize = '" LODE_STORE_TOKENIZER "'"
   ");";
 
 /* Vectors (issue #4). chunks.hash is the SHA-1 of the chunk's text (NULL for a blank chunk,
@@ -859,7 +858,7 @@ lode_store_try_open (LodeStore  *self,
 
   g_clear_pointer (&self->rank, _lode_store_rank_free);
   self->rank = _lode_store_rank_new ();
-  if (!lode_code_tokenizer_register (self->db, error) ||
+  if (!_lode_store_register_tokenizer (self->db, error) ||
       !_lode_store_register_rank (self, error))
     return FALSE;
 
