@@ -19,6 +19,7 @@
 #include "lode.h"
 #include "test-helpers.h"
 #include "lode-scanner.h"
+#include "lode-store.h"
 
 /* This very program, re-executed as the child of the kill test. */
 static const char *self_path;
@@ -107,16 +108,16 @@ results_have_path (GPtrArray  *results,
   return FALSE;
 }
 
-static LodeStore *
+static LodeIndexStore *
 open_store (Fixture *fixture)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(LodeProject) project = NULL;
-  LodeStore *store;
+  LodeIndexStore *store;
 
   project = lode_engine_open_project (fixture->engine, fixture->root, TRUE, &error);
   g_assert_no_error (error);
-  store = lode_store_open (lode_project_get_db_path (project), &error);
+  store = LODE_INDEX_STORE (lode_store_open (lode_project_get_db_path (project), &error));
   g_assert_no_error (error);
 
   return store;
@@ -199,14 +200,14 @@ test_incremental (Fixture       *fixture,
 static void
 assert_full_coverage (Fixture *fixture)
 {
-  g_autoptr(LodeStore) store = open_store (fixture);
+  g_autoptr(LodeIndexStore) store = open_store (fixture);
   g_autoptr(GHashTable) hashes = NULL;
   g_autoptr(GError) error = NULL;
   GHashTableIter iter;
   const char *path;
   guint n_checked = 0;
 
-  hashes = lode_store_dup_file_hashes (store, &error);
+  hashes = lode_index_store_dup_file_hashes (store, &error);
   g_assert_no_error (error);
 
   g_hash_table_iter_init (&iter, hashes);
@@ -233,7 +234,7 @@ assert_full_coverage (Fixture *fixture)
         n_lines--;
       covered = g_new0 (gboolean, n_lines + 1);
 
-      chunks = lode_store_dup_chunks_for_file (store, path, &error);
+      chunks = lode_index_store_dup_chunks_for_file (store, path, &error);
       g_assert_no_error (error);
       if (n_lines > 0)
         g_assert_cmpuint (chunks->len, >, 0);
@@ -514,12 +515,12 @@ run_child (const char *root,
 }
 
 static guint
-count_chunks (LodeStore *store)
+count_chunks (LodeIndexStore *store)
 {
   LodeStoreStats stats;
   g_autoptr(GError) error = NULL;
 
-  lode_store_get_stats (store, &stats, &error);
+  lode_index_store_get_stats (store, &stats, &error);
   g_assert_no_error (error);
   return stats.n_chunks;
 }
@@ -534,12 +535,12 @@ test_kill_resume (Fixture       *fixture,
   g_autoptr(LodeProject) project = NULL;
   g_autoptr(LodeProjectStatus) status = NULL;
   g_autoptr(LodeIndexReport) report = NULL;
-  g_autoptr(LodeStore) store = NULL;
+  g_autoptr(LodeIndexStore) store = NULL;
   g_autoptr(LodeConfig) fresh_config = NULL;
   g_autoptr(LodeEngine) fresh_engine = NULL;
   g_autoptr(LodeProject) fresh_project = NULL;
   g_autoptr(LodeIndexReport) fresh_report = NULL;
-  g_autoptr(LodeStore) fresh_store = NULL;
+  g_autoptr(LodeIndexStore) fresh_store = NULL;
   g_autofree char *fresh_dir = g_build_filename (fixture->data_dir, "..", "fresh", NULL);
 
   make_files (fixture->root, KILL_TREE_FILES);
@@ -581,7 +582,8 @@ test_kill_resume (Fixture       *fixture,
   g_assert_no_error (error);
 
   store = open_store (fixture);
-  fresh_store = lode_store_open (lode_project_get_db_path (fresh_project), &error);
+  fresh_store = LODE_INDEX_STORE (lode_store_open (lode_project_get_db_path (fresh_project),
+                                                   &error));
   g_assert_no_error (error);
   g_assert_cmpuint (count_chunks (store), ==, count_chunks (fresh_store));
   g_assert_cmpuint (count_chunks (store), ==, fresh_report->n_chunks);

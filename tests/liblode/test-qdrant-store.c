@@ -13,6 +13,7 @@
 #include "lode.h"
 #include "lode-index-store.h"
 #include "lode-qdrant-store.h"
+#include "lode-store.h"
 #include "qdrant-server.h"
 #include "test-helpers.h"
 

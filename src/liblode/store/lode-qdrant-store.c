@@ -49,6 +49,7 @@
 #include "lode-qdrant-store.h"
 #include "lode-search-backend.h"
 #include "lode-sparse-vector.h"
+#include "lode-vector-index.h"
 
 /* Paths in one delete-by-filter request: the filter's size stays far under the limits. */
 #define DELETE_PATHS_PER_REQUEST 256
@@ -947,17 +948,17 @@ lode_qdrant_store_get_client (LodeQdrantStore *self)
 }
 
 static gboolean
-qdrant_store_get_was_reset (LodeQdrantStore *self)
+qdrant_store_get_was_reset (LodeIndexStore *store)
 {
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
 
   return self->was_reset;
 }
 
 static const char *
-qdrant_store_get_reset_reason (LodeQdrantStore *self)
+qdrant_store_get_reset_reason (LodeIndexStore *store)
 {
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
 
   return self->reset_reason;
 }
@@ -979,10 +980,11 @@ lode_qdrant_store_get_dims (LodeQdrantStore *self)
 /* ---- batches --------------------------------------------------------------------------- */
 
 static gboolean
-qdrant_store_begin (LodeQdrantStore  *self,
-                    GError          **error)
+qdrant_store_begin (LodeIndexStore  *store,
+                    GError         **error)
 {
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
+
   g_return_val_if_fail (self->writer, FALSE);
 
   if (self->in_batch)
@@ -1041,9 +1043,10 @@ delete_paths (LodeQdrantStore  *self,
  * Returns: %TRUE on success
  */
 static gboolean
-qdrant_store_commit (LodeQdrantStore  *self,
-                     GError          **error)
+qdrant_store_commit (LodeIndexStore  *store,
+                     GError         **error)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   g_autoptr(GPtrArray) points = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
   g_autofree char *next_chunk = NULL;
   g_autofree char *next_file = NULL;
@@ -1052,7 +1055,6 @@ qdrant_store_commit (LodeQdrantStore  *self,
   const char *key;
   gboolean ok = FALSE;
 
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
   g_return_val_if_fail (self->in_batch, FALSE);
 
   next_chunk = g_strdup_printf ("%" G_GINT64_FORMAT, self->next_chunk);
@@ -1127,11 +1129,10 @@ out:
 }
 
 static void
-qdrant_store_rollback (LodeQdrantStore *self)
+qdrant_store_rollback (LodeIndexStore *store)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   g_autoptr(GError) error = NULL;
-
-  g_return_if_fail (LODE_IS_QDRANT_STORE (self));
 
   if (!self->in_batch)
     return;
@@ -1151,14 +1152,14 @@ in_batch (LodeQdrantStore  *self,
   if (self->in_batch)
     return func (self, data, error);
 
-  if (!qdrant_store_begin (self, error))
+  if (!qdrant_store_begin ((LodeIndexStore *) self, error))
     return FALSE;
   if (!func (self, data, error))
     {
-      qdrant_store_rollback (self);
+      qdrant_store_rollback ((LodeIndexStore *) self);
       return FALSE;
     }
-  return qdrant_store_commit (self, error);
+  return qdrant_store_commit ((LodeIndexStore *) self, error);
 }
 
 /* ---- files ----------------------------------------------------------------------------- */
@@ -1169,14 +1170,13 @@ in_batch (LodeQdrantStore  *self,
  * Returns: (transfer full) (element-type utf8 utf8): path → content hash of every file
  */
 static GHashTable *
-qdrant_store_dup_file_hashes (LodeQdrantStore  *self,
-                              GError          **error)
+qdrant_store_dup_file_hashes (LodeIndexStore  *store,
+                              GError         **error)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   GHashTable *hashes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   GHashTableIter iter;
   FileRecord *record;
-
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
 
   g_hash_table_iter_init (&iter, self->files);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &record))
@@ -1188,9 +1188,10 @@ static GPtrArray *sorted_records (LodeQdrantStore *self);
 
 /* Every file, by path. */
 static GPtrArray *
-qdrant_store_dup_files (LodeQdrantStore  *self,
-                        GError          **error)
+qdrant_store_dup_files (LodeIndexStore  *store,
+                        GError         **error)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   g_autoptr(GPtrArray) records = sorted_records (self);
   GPtrArray *files = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_file_free);
 
@@ -1382,15 +1383,15 @@ put_file_points (LodeQdrantStore  *self,
  * Returns: %TRUE on success
  */
 static gboolean
-qdrant_store_put_file (LodeQdrantStore     *self,
+qdrant_store_put_file (LodeIndexStore      *store,
                        const LodeFileInfo  *file,
                        GPtrArray           *chunks,
                        GPtrArray           *symbols,
                        GError             **error)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   PutFile put = { file, chunks, symbols };
 
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
   g_return_val_if_fail (file != NULL && file->path != NULL, FALSE);
 
   return in_batch (self, put_file_points, &put, error);
@@ -1442,7 +1443,7 @@ remove_file_points (LodeQdrantStore  *self,
   return TRUE;
 }
 
-static gboolean qdrant_store_put_references (LodeQdrantStore  *self,
+static gboolean qdrant_store_put_references (LodeIndexStore   *store,
                                              const char       *path,
                                              LodeReferences   *references,
                                              GError          **error);
@@ -1450,11 +1451,12 @@ static void     qdrant_store_symbols_init   (LodeIndexStoreInterface *iface);
 static void     qdrant_store_artifacts_init (LodeIndexStoreInterface *iface);
 
 static gboolean
-qdrant_store_remove_file (LodeQdrantStore  *self,
-                          const char       *path,
-                          GError          **error)
+qdrant_store_remove_file (LodeIndexStore  *store,
+                          const char      *path,
+                          GError         **error)
 {
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
+
   g_return_val_if_fail (path != NULL, FALSE);
 
   return in_batch (self, remove_file_points, path, error);
@@ -1463,10 +1465,10 @@ qdrant_store_remove_file (LodeQdrantStore  *self,
 /* ---- meta ------------------------------------------------------------------------------ */
 
 static char *
-qdrant_store_dup_meta (LodeQdrantStore *self,
-                       const char      *key)
+qdrant_store_dup_meta (LodeIndexStore *store,
+                       const char     *key)
 {
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
 
   return g_strdup (g_hash_table_lookup (self->meta, key));
 }
@@ -1490,28 +1492,27 @@ set_meta_point (LodeQdrantStore  *self,
 }
 
 static gboolean
-qdrant_store_set_meta (LodeQdrantStore  *self,
-                       const char       *key,
-                       const char       *value,
-                       GError          **error)
+qdrant_store_set_meta (LodeIndexStore  *store,
+                       const char      *key,
+                       const char      *value,
+                       GError         **error)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   SetMeta set = { key, value };
 
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
   g_return_val_if_fail (key != NULL, FALSE);
 
   return in_batch (self, set_meta_point, &set, error);
 }
 
 static gboolean
-qdrant_store_get_stats (LodeQdrantStore  *self,
-                        LodeStoreStats   *stats,
-                        GError          **error)
+qdrant_store_get_stats (LodeIndexStore  *store,
+                        LodeStoreStats  *stats,
+                        GError         **error)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   GHashTableIter iter;
   FileRecord *record;
-
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
 
   memset (stats, 0, sizeof *stats);
   g_hash_table_iter_init (&iter, self->files);
@@ -1532,14 +1533,13 @@ qdrant_store_get_stats (LodeQdrantStore  *self,
  * Returns: (transfer full) (element-type utf8 guint): language id → number of files
  */
 static GHashTable *
-qdrant_store_dup_language_counts (LodeQdrantStore  *self,
-                                  GError          **error)
+qdrant_store_dup_language_counts (LodeIndexStore  *store,
+                                  GError         **error)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   GHashTable *counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   GHashTableIter iter;
   FileRecord *record;
-
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
 
   g_hash_table_iter_init (&iter, self->files);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &record))
@@ -1579,15 +1579,14 @@ compare_chunks (gconstpointer a,
  * Returns: (transfer full) (element-type LodeChunk): its chunks by start line, with content
  */
 static GPtrArray *
-qdrant_store_dup_chunks_for_file (LodeQdrantStore  *self,
-                                  const char       *path,
-                                  GError          **error)
+qdrant_store_dup_chunks_for_file (LodeIndexStore  *store,
+                                  const char      *path,
+                                  GError         **error)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   g_autoptr(JsonNode) filter = chunk_match ("path", path);
   g_autoptr(GPtrArray) points = NULL;
   GPtrArray *chunks;
-
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
 
   points = lode_qdrant_client_scroll (self->client, self->collection, filter, NULL, NULL, 0, NULL,
                                       error);
@@ -1670,14 +1669,14 @@ put_import_rows (LodeQdrantStore  *self,
 }
 
 static gboolean
-qdrant_store_put_imports (LodeQdrantStore  *self,
-                          const char       *path,
-                          GPtrArray        *imports,
-                          GError          **error)
+qdrant_store_put_imports (LodeIndexStore  *store,
+                          const char      *path,
+                          GPtrArray       *imports,
+                          GError         **error)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   PutImports put = { path, imports };
 
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
   return in_batch (self, put_import_rows, &put, error);
@@ -1741,14 +1740,13 @@ import_has_target (const LodeStoredImport *import,
  * Returns: (transfer full) (element-type LodeStoredImport): the imports, a file's by line
  */
 static GPtrArray *
-qdrant_store_dup_imports (LodeQdrantStore  *self,
-                          const char       *path,
-                          GError          **error)
+qdrant_store_dup_imports (LodeIndexStore  *store,
+                          const char      *path,
+                          GError         **error)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   FileRecord *record;
   GPtrArray *imports;
-
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
 
   if (path == NULL)
     return collect_imports (self, NULL, NULL);
@@ -1761,21 +1759,21 @@ qdrant_store_dup_imports (LodeQdrantStore  *self,
 }
 
 static GPtrArray *
-qdrant_store_dup_imports_for_key (LodeQdrantStore  *self,
-                                  const char       *key,
-                                  GError          **error)
+qdrant_store_dup_imports_for_key (LodeIndexStore  *store,
+                                  const char      *key,
+                                  GError         **error)
 {
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
 
   return collect_imports (self, import_has_key, key);
 }
 
 static GPtrArray *
-qdrant_store_dup_imports_to (LodeQdrantStore  *self,
-                             const char       *target,
-                             GError          **error)
+qdrant_store_dup_imports_to (LodeIndexStore  *store,
+                             const char      *target,
+                             GError         **error)
 {
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
 
   return collect_imports (self, import_has_target, target);
 }
@@ -1822,15 +1820,14 @@ set_target_rows (LodeQdrantStore  *self,
 }
 
 static gboolean
-qdrant_store_set_import_targets (LodeQdrantStore     *self,
+qdrant_store_set_import_targets (LodeIndexStore      *store,
                                  gint64               import_id,
                                  const char * const  *targets,
                                  const char          *package,
                                  GError             **error)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   SetTargets set = { import_id, targets, package };
-
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
 
   return in_batch (self, set_target_rows, &set, error);
 }
@@ -1859,16 +1856,15 @@ sorted_records (LodeQdrantStore *self)
 /* qdrant_store_load_graph:
  * @self: a #LodeQdrantStore
  *
- * Returns: (transfer full): the import graph, built as lode_store_load_graph() builds it
+ * Returns: (transfer full): the import graph, built as the SQLite store builds it
  */
 static LodeGraph *
-qdrant_store_load_graph (LodeQdrantStore  *self,
-                         GError          **error)
+qdrant_store_load_graph (LodeIndexStore  *store,
+                         GError         **error)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   g_autoptr(GPtrArray) records = NULL;
   LodeGraph *graph;
-
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
 
   graph = lode_graph_new ();
   records = sorted_records (self);
@@ -1906,14 +1902,13 @@ qdrant_store_load_graph (LodeQdrantStore  *self,
 }
 
 static gboolean
-qdrant_store_get_graph_counts (LodeQdrantStore  *self,
+qdrant_store_get_graph_counts (LodeIndexStore   *store,
                                LodeGraphCounts  *counts,
                                GError          **error)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   GHashTableIter iter;
   FileRecord *record;
-
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
 
   memset (counts, 0, sizeof *counts);
   g_hash_table_iter_init (&iter, self->files);
@@ -1952,11 +1947,11 @@ clear_graph_rows (LodeQdrantStore  *self,
 }
 
 static gboolean
-qdrant_store_clear_graph (LodeQdrantStore  *self,
-                          gboolean          forget_hashes,
-                          GError          **error)
+qdrant_store_clear_graph (LodeIndexStore  *store,
+                          gboolean         forget_hashes,
+                          GError         **error)
 {
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
 
   return in_batch (self, clear_graph_rows, GINT_TO_POINTER (forget_hashes), error);
 }
@@ -2018,19 +2013,19 @@ chunks_without (const char *model)
  *   have text and no vector of @model
  */
 static GPtrArray *
-qdrant_store_dup_unembedded (LodeQdrantStore  *self,
-                             const char       *model,
-                             gint64            after_chunk,
-                             guint             limit,
-                             GError          **error)
+qdrant_store_dup_unembedded (LodeIndexStore  *store,
+                             const char      *model,
+                             gint64           after_chunk,
+                             guint            limit,
+                             GError         **error)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   g_autoptr(JsonNode) filter = chunks_without (model);
   g_autofree char *start = g_strdup_printf ("%" G_GINT64_FORMAT, after_chunk + 1);
   const char *fields[] = { "text", "text_hash", NULL };
   g_autoptr(GPtrArray) points = NULL;
   GPtrArray *texts;
 
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
   g_return_val_if_fail (model != NULL && limit > 0, NULL);
 
   points = lode_qdrant_client_scroll (self->client, self->collection, filter, fields, start, limit,
@@ -2068,7 +2063,7 @@ qdrant_store_dup_unembedded (LodeQdrantStore  *self,
  * Returns: %TRUE on success
  */
 static gboolean
-qdrant_store_put_vectors (LodeQdrantStore     *self,
+qdrant_store_put_vectors (LodeIndexStore      *store,
                           const char          *model,
                           guint                dims,
                           const char * const  *hashes,
@@ -2077,6 +2072,7 @@ qdrant_store_put_vectors (LodeQdrantStore     *self,
                           guint               *n_chunks,
                           GError             **error)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   g_autoptr(GHashTable) by_hash = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(JsonNode) filter = NULL;
   g_autoptr(GPtrArray) points = NULL;
@@ -2085,7 +2081,6 @@ qdrant_store_put_vectors (LodeQdrantStore     *self,
   g_autoptr(GPtrArray) ids = g_ptr_array_new ();
   const char *fields[] = { "text_hash", NULL };
 
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
   g_return_val_if_fail (model != NULL, FALSE);
 
   if (n_chunks != NULL)
@@ -2171,17 +2166,16 @@ qdrant_store_put_vectors (LodeQdrantStore     *self,
 }
 
 static gboolean
-qdrant_store_count_embedded (LodeQdrantStore  *self,
-                             const char       *model,
-                             guint            *n_embedded,
-                             guint            *n_embeddable,
-                             GError          **error)
+qdrant_store_count_embedded (LodeIndexStore  *store,
+                             const char      *model,
+                             guint           *n_embedded,
+                             guint           *n_embeddable,
+                             GError         **error)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   g_autoptr(JsonNode) embeddable = chunks_without (NULL);
   guint64 total = 0;
   guint64 embedded = 0;
-
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
 
   if (!lode_qdrant_client_count (self->client, self->collection, embeddable, &total, NULL, error))
     return FALSE;
@@ -2201,10 +2195,11 @@ qdrant_store_count_embedded (LodeQdrantStore  *self,
 
 /* Drops the dense vectors of other models: a model change embeds everything again. */
 static gboolean
-qdrant_store_prune_vectors (LodeQdrantStore  *self,
-                            const char       *model,
-                            GError          **error)
+qdrant_store_prune_vectors (LodeIndexStore  *store,
+                            const char      *model,
+                            GError         **error)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   g_autofree char *path = g_strdup_printf ("/collections/%s/points/vectors/delete?wait=true",
                                            self->collection);
   g_autoptr(JsonBuilder) builder = json_builder_new ();
@@ -2255,10 +2250,11 @@ qdrant_store_prune_vectors (LodeQdrantStore  *self,
 
 /* The declarations of a file, from its chunks' payload, by line. */
 static GPtrArray *
-qdrant_store_dup_symbols_for_file (LodeQdrantStore  *self,
-                                   const char       *path,
-                                   GError          **error)
+qdrant_store_dup_symbols_for_file (LodeIndexStore  *store,
+                                   const char      *path,
+                                   GError         **error)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   g_autoptr(JsonNode) filter = chunk_match ("path", path);
   const char *fields[] = { "symbols", NULL };
   g_autoptr(GPtrArray) points = NULL;
@@ -2288,12 +2284,13 @@ qdrant_store_dup_symbols_for_file (LodeQdrantStore  *self,
 
 /* Every dense vector of @model, with the text hash it belongs to (each hash once). */
 static gboolean
-qdrant_store_foreach_vector (LodeQdrantStore     *self,
+qdrant_store_foreach_vector (LodeIndexStore      *store,
                              const char          *model,
                              LodeVectorHashFunc   func,
                              gpointer             user_data,
                              GError             **error)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   g_autoptr(JsonNode) filter = chunk_match ("model", model);
   g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autofree char *path = g_strdup_printf ("/collections/%s/points/scroll", self->collection);
@@ -2587,7 +2584,7 @@ backend_lexical (LodeSearchBackend       *backend,
                  double                  *weight,
                  GError                 **error)
 {
-  LodeQdrantStore *self = LODE_QDRANT_STORE (backend);
+  LodeQdrantStore *self = (LodeQdrantStore *) backend;
   g_autoptr(LodeSparseVector) sparse = query_vector (query);
   g_autoptr(JsonNode) condition = NULL;
   g_autoptr(GPtrArray) points = NULL;
@@ -2648,7 +2645,7 @@ backend_score_lexical (LodeSearchBackend       *backend,
                        double                  *scores,
                        GError                 **error)
 {
-  LodeQdrantStore *self = LODE_QDRANT_STORE (backend);
+  LodeQdrantStore *self = (LodeQdrantStore *) backend;
   g_autoptr(LodeSparseVector) sparse = query_vector (query);
   g_autoptr(JsonNode) filter = has_ids (chunk_ids, n_chunks);
   g_autoptr(GPtrArray) points = NULL;
@@ -2704,7 +2701,7 @@ backend_find_symbols (LodeSearchBackend  *backend,
                       guint               limit,
                       GError            **error)
 {
-  LodeQdrantStore *self = LODE_QDRANT_STORE (backend);
+  LodeQdrantStore *self = (LodeQdrantStore *) backend;
   g_autofree char *lower = g_utf8_strdown (name, -1);
   g_autoptr(JsonNode) filter = chunk_match ("names", lower);
   const char *fields[] = { "symbols", NULL };
@@ -2768,7 +2765,7 @@ backend_find_chunk_symbols (LodeSearchBackend  *backend,
                             GError            **error)
 {
   const char *fields[] = { "symbols", NULL };
-  g_autoptr(GPtrArray) points = retrieve_chunks (LODE_QDRANT_STORE (backend), &chunk_id, 1,
+  g_autoptr(GPtrArray) points = retrieve_chunks ((LodeQdrantStore *) backend, &chunk_id, 1,
                                                  fields, error);
   GPtrArray *rows;
   JsonArray *symbols;
@@ -2789,7 +2786,7 @@ backend_fetch_chunks (LodeSearchBackend  *backend,
                       guint               n_chunks,
                       GError            **error)
 {
-  g_autoptr(GPtrArray) points = retrieve_chunks (LODE_QDRANT_STORE (backend), chunk_ids, n_chunks,
+  g_autoptr(GPtrArray) points = retrieve_chunks ((LodeQdrantStore *) backend, chunk_ids, n_chunks,
                                                  hit_fields, error);
   g_autoptr(GHashTable) by_id = g_hash_table_new (g_int64_hash, g_int64_equal);
   g_autofree gint64 *keys = NULL;
@@ -2836,7 +2833,7 @@ backend_dup_chunk_text (LodeSearchBackend  *backend,
                         GError            **error)
 {
   const char *fields[] = { "text", NULL };
-  g_autoptr(GPtrArray) points = retrieve_chunks (LODE_QDRANT_STORE (backend), &chunk_id, 1,
+  g_autoptr(GPtrArray) points = retrieve_chunks ((LodeQdrantStore *) backend, &chunk_id, 1,
                                                  fields, error);
 
   if (points == NULL)
@@ -2857,7 +2854,7 @@ backend_find_paths (LodeSearchBackend       *backend,
                     const LodeSearchFilter  *filter,
                     GError                 **error)
 {
-  g_autoptr(GPtrArray) records = sorted_records (LODE_QDRANT_STORE (backend));
+  g_autoptr(GPtrArray) records = sorted_records ((LodeQdrantStore *) backend);
   g_autofree char *lower = g_ascii_strdown (needle, -1);
   GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_path_row_free);
 
@@ -2885,7 +2882,7 @@ backend_find_paths (LodeSearchBackend       *backend,
 static gint64
 backend_get_version (LodeSearchBackend *backend)
 {
-  LodeQdrantStore *self = LODE_QDRANT_STORE (backend);
+  LodeQdrantStore *self = (LodeQdrantStore *) backend;
   gint64 version = lode_qdrant_store_get_data_version (self);
 
   if (version >= 0 && version != self->seen_version && !self->in_batch)
@@ -2906,7 +2903,7 @@ backend_dup_chunk_ids (LodeSearchBackend       *backend,
                        const LodeSearchFilter  *filter,
                        GError                 **error)
 {
-  LodeQdrantStore *self = LODE_QDRANT_STORE (backend);
+  LodeQdrantStore *self = (LodeQdrantStore *) backend;
   g_autoptr(JsonNode) condition = NULL;
   g_autoptr(GPtrArray) points = NULL;
   const char *fields[] = { "path", "language", NULL };
@@ -2936,7 +2933,7 @@ backend_get_vector_dims (LodeSearchBackend  *backend,
                          guint              *dims,
                          GError            **error)
 {
-  LodeQdrantStore *self = LODE_QDRANT_STORE (backend);
+  LodeQdrantStore *self = (LodeQdrantStore *) backend;
   g_autoptr(JsonNode) filter = chunk_match ("model", model);
   guint64 n = 0;
 
@@ -2965,7 +2962,7 @@ backend_load_vectors (LodeSearchBackend  *backend,
                       gpointer            user_data,
                       GError            **error)
 {
-  LodeQdrantStore *self = LODE_QDRANT_STORE (backend);
+  LodeQdrantStore *self = (LodeQdrantStore *) backend;
   g_autoptr(JsonNode) filter = chunk_match ("model", model);
   g_autofree char *path = g_strdup_printf ("/collections/%s/points/scroll", self->collection);
   g_autoptr(JsonNode) offset = json_node_new (JSON_NODE_VALUE);
@@ -3025,7 +3022,8 @@ count_embedded (LodeQdrantStore  *self,
                 guint            *n_embeddable,
                 GError          **error)
 {
-  return qdrant_store_count_embedded (self, model, n_embedded, n_embeddable, error);
+  return qdrant_store_count_embedded ((LodeIndexStore *) self, model, n_embedded, n_embeddable,
+                                      error);
 }
 
 static gboolean
@@ -3040,7 +3038,7 @@ backend_dense (LodeSearchBackend       *backend,
                guint                   *n_embeddable,
                GError                 **error)
 {
-  LodeQdrantStore *self = LODE_QDRANT_STORE (backend);
+  LodeQdrantStore *self = (LodeQdrantStore *) backend;
   g_autoptr(JsonNode) condition = NULL;
   g_autoptr(GPtrArray) points = NULL;
 
@@ -3095,35 +3093,35 @@ lode_qdrant_store_search_backend_init (LodeSearchBackendInterface *iface)
 static void
 lode_qdrant_store_index_store_init (LodeIndexStoreInterface *iface)
 {
-  iface->get_was_reset = (gpointer) qdrant_store_get_was_reset;
-  iface->get_reset_reason = (gpointer) qdrant_store_get_reset_reason;
-  iface->dup_file_hashes = (gpointer) qdrant_store_dup_file_hashes;
-  iface->dup_files = (gpointer) qdrant_store_dup_files;
-  iface->begin = (gpointer) qdrant_store_begin;
-  iface->commit = (gpointer) qdrant_store_commit;
-  iface->rollback = (gpointer) qdrant_store_rollback;
-  iface->put_file = (gpointer) qdrant_store_put_file;
-  iface->put_references = (gpointer) qdrant_store_put_references;
-  iface->remove_file = (gpointer) qdrant_store_remove_file;
-  iface->dup_meta = (gpointer) qdrant_store_dup_meta;
-  iface->set_meta = (gpointer) qdrant_store_set_meta;
-  iface->get_stats = (gpointer) qdrant_store_get_stats;
-  iface->dup_language_counts = (gpointer) qdrant_store_dup_language_counts;
-  iface->dup_chunks_for_file = (gpointer) qdrant_store_dup_chunks_for_file;
-  iface->dup_symbols_for_file = (gpointer) qdrant_store_dup_symbols_for_file;
-  iface->put_imports = (gpointer) qdrant_store_put_imports;
-  iface->dup_imports = (gpointer) qdrant_store_dup_imports;
-  iface->dup_imports_for_key = (gpointer) qdrant_store_dup_imports_for_key;
-  iface->dup_imports_to = (gpointer) qdrant_store_dup_imports_to;
-  iface->set_import_targets = (gpointer) qdrant_store_set_import_targets;
-  iface->load_graph = (gpointer) qdrant_store_load_graph;
-  iface->get_graph_counts = (gpointer) qdrant_store_get_graph_counts;
-  iface->clear_graph = (gpointer) qdrant_store_clear_graph;
-  iface->dup_unembedded = (gpointer) qdrant_store_dup_unembedded;
-  iface->put_vectors = (gpointer) qdrant_store_put_vectors;
-  iface->count_embedded = (gpointer) qdrant_store_count_embedded;
-  iface->prune_vectors = (gpointer) qdrant_store_prune_vectors;
-  iface->foreach_vector = (gpointer) qdrant_store_foreach_vector;
+  iface->get_was_reset = qdrant_store_get_was_reset;
+  iface->get_reset_reason = qdrant_store_get_reset_reason;
+  iface->dup_file_hashes = qdrant_store_dup_file_hashes;
+  iface->dup_files = qdrant_store_dup_files;
+  iface->begin = qdrant_store_begin;
+  iface->commit = qdrant_store_commit;
+  iface->rollback = qdrant_store_rollback;
+  iface->put_file = qdrant_store_put_file;
+  iface->put_references = qdrant_store_put_references;
+  iface->remove_file = qdrant_store_remove_file;
+  iface->dup_meta = qdrant_store_dup_meta;
+  iface->set_meta = qdrant_store_set_meta;
+  iface->get_stats = qdrant_store_get_stats;
+  iface->dup_language_counts = qdrant_store_dup_language_counts;
+  iface->dup_chunks_for_file = qdrant_store_dup_chunks_for_file;
+  iface->dup_symbols_for_file = qdrant_store_dup_symbols_for_file;
+  iface->put_imports = qdrant_store_put_imports;
+  iface->dup_imports = qdrant_store_dup_imports;
+  iface->dup_imports_for_key = qdrant_store_dup_imports_for_key;
+  iface->dup_imports_to = qdrant_store_dup_imports_to;
+  iface->set_import_targets = qdrant_store_set_import_targets;
+  iface->load_graph = qdrant_store_load_graph;
+  iface->get_graph_counts = qdrant_store_get_graph_counts;
+  iface->clear_graph = qdrant_store_clear_graph;
+  iface->dup_unembedded = qdrant_store_dup_unembedded;
+  iface->put_vectors = qdrant_store_put_vectors;
+  iface->count_embedded = qdrant_store_count_embedded;
+  iface->prune_vectors = qdrant_store_prune_vectors;
+  iface->foreach_vector = qdrant_store_foreach_vector;
   qdrant_store_symbols_init (iface);
   qdrant_store_artifacts_init (iface);
 }
@@ -3274,14 +3272,14 @@ put_refs_point (LodeQdrantStore  *self,
  * Returns: %TRUE on success
  */
 static gboolean
-qdrant_store_put_references (LodeQdrantStore  *self,
-                             const char       *path,
-                             LodeReferences   *references,
-                             GError          **error)
+qdrant_store_put_references (LodeIndexStore  *store,
+                             const char      *path,
+                             LodeReferences  *references,
+                             GError         **error)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   PutRefs put = { path, references };
 
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
   if (references == NULL || lode_references_get_n_names (references) == 0)
@@ -3440,16 +3438,15 @@ container_is (JsonObject *item,
 }
 
 static GPtrArray *
-qdrant_store_find_symbols (LodeQdrantStore  *self,
-                           const char       *name,
-                           guint             limit,
-                           GError          **error)
+qdrant_store_find_symbols (LodeIndexStore  *store,
+                           const char      *name,
+                           guint            limit,
+                           GError         **error)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   g_autofree char *lower = g_utf8_strdown (name, -1);
   g_autoptr(JsonNode) filter = chunk_match ("names", lower);
   g_autoptr(GPtrArray) symbols = NULL;
-
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
 
   symbols = scroll_symbols (self, filter, name_is, name, limit, error);
   if (symbols == NULL || symbols->len > 0)
@@ -3458,27 +3455,25 @@ qdrant_store_find_symbols (LodeQdrantStore  *self,
 }
 
 static GPtrArray *
-qdrant_store_dup_file_symbols (LodeQdrantStore  *self,
-                               const char       *path,
-                               GError          **error)
+qdrant_store_dup_file_symbols (LodeIndexStore  *store,
+                               const char      *path,
+                               GError         **error)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   g_autoptr(JsonNode) filter = chunk_match ("path", path);
-
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
 
   return scroll_symbols (self, filter, NULL, NULL, 0, error);
 }
 
 static GPtrArray *
-qdrant_store_dup_package_symbols (LodeQdrantStore  *self,
-                                  const char       *package,
-                                  const char       *path_glob,
-                                  guint             limit,
-                                  GError          **error)
+qdrant_store_dup_package_symbols (LodeIndexStore  *store,
+                                  const char      *package,
+                                  const char      *path_glob,
+                                  guint            limit,
+                                  GError         **error)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   g_autoptr(JsonNode) filter = NULL;
-
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
 
   if (package != NULL)
     {
@@ -3491,14 +3486,13 @@ qdrant_store_dup_package_symbols (LodeQdrantStore  *self,
 }
 
 static GPtrArray *
-qdrant_store_find_container_members (LodeQdrantStore  *self,
-                                     const char       *container,
-                                     guint             limit,
-                                     GError          **error)
+qdrant_store_find_container_members (LodeIndexStore  *store,
+                                     const char      *container,
+                                     guint            limit,
+                                     GError         **error)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   g_autoptr(JsonNode) filter = chunk_match ("containers", container);
-
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
 
   return scroll_symbols (self, filter, container_is, container, limit, error);
 }
@@ -3566,15 +3560,14 @@ take_sites (const char *name,
 }
 
 static GPtrArray *
-qdrant_store_find_references (LodeQdrantStore  *self,
-                              const char       *name,
-                              GError          **error)
+qdrant_store_find_references (LodeIndexStore  *store,
+                              const char      *name,
+                              GError         **error)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   g_autoptr(JsonNode) filter = NULL;
   g_autoptr(GPtrArray) points = NULL;
   GPtrArray *files;
-
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
 
   filter = lode_qdrant_filter_and (filter_type ("refs"), lode_qdrant_filter_match ("ref_names",
                                                                                    name));
@@ -3620,15 +3613,14 @@ add_sites (const char *name,
 }
 
 static LodeReferences *
-qdrant_store_dup_references_for_file (LodeQdrantStore  *self,
-                                      const char       *path,
-                                      GError          **error)
+qdrant_store_dup_references_for_file (LodeIndexStore  *store,
+                                      const char      *path,
+                                      GError         **error)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   g_autoptr(JsonNode) filter = NULL;
   g_autoptr(GPtrArray) points = NULL;
   LodeReferences *references;
-
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
 
   filter = lode_qdrant_filter_and (filter_type ("refs"), lode_qdrant_filter_match ("path", path));
   points = scroll_refs (self, filter, error);
@@ -3660,13 +3652,13 @@ compare_chunk_lines (gconstpointer a,
 
 /* The chunks of @path that span @first to @last, by start then end line. */
 static GPtrArray *
-qdrant_store_dup_line_chunks (LodeQdrantStore  *self,
-                              const char       *path,
-                              guint             first,
-                              guint             last,
-                              GError          **error)
+qdrant_store_dup_line_chunks (LodeIndexStore  *store,
+                              const char      *path,
+                              guint            first,
+                              guint            last,
+                              GError         **error)
 {
-  GPtrArray *chunks = qdrant_store_dup_chunks_for_file (self, path, error);
+  GPtrArray *chunks = qdrant_store_dup_chunks_for_file (store, path, error);
 
   if (chunks == NULL)
     return NULL;
@@ -3684,13 +3676,13 @@ qdrant_store_dup_line_chunks (LodeQdrantStore  *self,
 static void
 qdrant_store_symbols_init (LodeIndexStoreInterface *iface)
 {
-  iface->find_symbols = (gpointer) qdrant_store_find_symbols;
-  iface->dup_file_symbols = (gpointer) qdrant_store_dup_file_symbols;
-  iface->dup_package_symbols = (gpointer) qdrant_store_dup_package_symbols;
-  iface->find_container_members = (gpointer) qdrant_store_find_container_members;
-  iface->find_references = (gpointer) qdrant_store_find_references;
-  iface->dup_references_for_file = (gpointer) qdrant_store_dup_references_for_file;
-  iface->dup_line_chunks = (gpointer) qdrant_store_dup_line_chunks;
+  iface->find_symbols = qdrant_store_find_symbols;
+  iface->dup_file_symbols = qdrant_store_dup_file_symbols;
+  iface->dup_package_symbols = qdrant_store_dup_package_symbols;
+  iface->find_container_members = qdrant_store_find_container_members;
+  iface->find_references = qdrant_store_find_references;
+  iface->dup_references_for_file = qdrant_store_dup_references_for_file;
+  iface->dup_line_chunks = qdrant_store_dup_line_chunks;
 }
 
 /* ---- context artifacts ------------------------------------------------------------------
@@ -3892,17 +3884,17 @@ delete_artifact_points (LodeQdrantStore  *self,
  * Returns: %TRUE on success
  */
 static gboolean
-qdrant_store_put_artifact (LodeQdrantStore           *self,
+qdrant_store_put_artifact (LodeIndexStore            *store,
                            const LodeStoredArtifact  *artifact,
                            GPtrArray                 *chunks,
                            GError                   **error)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   g_autoptr(GHashTable) vocabulary = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                             NULL);
   g_autoptr(GPtrArray) points = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
   guint64 n_tokens = 0;
 
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
   g_return_val_if_fail (self->writer && !self->in_batch, FALSE);
 
   for (guint i = 0; i < chunks->len; i++)
@@ -3930,11 +3922,12 @@ failed:
 }
 
 static gboolean
-qdrant_store_remove_artifact (LodeQdrantStore  *self,
-                              const char       *name,
-                              GError          **error)
+qdrant_store_remove_artifact (LodeIndexStore  *store,
+                              const char      *name,
+                              GError         **error)
 {
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), FALSE);
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
+
   g_return_val_if_fail (self->writer && !self->in_batch, FALSE);
 
   if (delete_artifact_points (self, name, error))
@@ -3953,14 +3946,13 @@ compare_artifacts (gconstpointer a,
 
 /* The indexed artifacts, by name. */
 static GPtrArray *
-qdrant_store_dup_artifacts (LodeQdrantStore  *self,
-                            GError          **error)
+qdrant_store_dup_artifacts (LodeIndexStore  *store,
+                            GError         **error)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   g_autoptr(JsonNode) filter = filter_type ("artifact");
   g_autoptr(GPtrArray) points = NULL;
   GPtrArray *artifacts;
-
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
 
   points = lode_qdrant_client_scroll (self->client, self->collection, filter, artifact_fields,
                                       NULL, 0, NULL, error);
@@ -4021,15 +4013,14 @@ piece_from_payload (JsonObject *payload)
 
 /* An artifact's pieces, in the order they were put. */
 static GPtrArray *
-qdrant_store_dup_artifact_chunks (LodeQdrantStore  *self,
-                                  const char       *name,
-                                  GError          **error)
+qdrant_store_dup_artifact_chunks (LodeIndexStore  *store,
+                                  const char      *name,
+                                  GError         **error)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   g_autoptr(JsonNode) filter = artifact_filter ("artifact_piece", name);
   g_autoptr(GPtrArray) points = NULL;
   GPtrArray *chunks;
-
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
 
   points = lode_qdrant_client_scroll (self->client, self->collection, filter, piece_fields, NULL,
                                       0, NULL, error);
@@ -4240,12 +4231,13 @@ hit_from_candidate (const Candidate *candidate)
  * artifact, the candidates of @artifact only when it is set.
  */
 static GPtrArray *
-qdrant_store_search_artifacts (LodeQdrantStore     *self,
+qdrant_store_search_artifacts (LodeIndexStore      *store,
                                const char * const  *prefixes,
                                const char          *artifact,
                                guint                limit,
                                GError             **error)
 {
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
   const char *record_fields[] = { "artifact", "n_chunks", "n_tokens", "vocabulary", NULL };
   g_autoptr(JsonNode) records_filter = filter_type ("artifact");
   g_autoptr(GPtrArray) records = NULL;
@@ -4260,8 +4252,6 @@ qdrant_store_search_artifacts (LodeQdrantStore     *self,
   g_autoptr(GPtrArray) hits =
     g_ptr_array_new_with_free_func ((GDestroyNotify) lode_artifact_hit_free);
   guint64 n_pieces = 0, n_tokens = 0;
-
-  g_return_val_if_fail (LODE_IS_QDRANT_STORE (self), NULL);
 
   g_array_set_clear_func (phrases, (GDestroyNotify) phrase_clear);
   for (guint i = 0; prefixes[i] != NULL; i++)
@@ -4325,9 +4315,9 @@ qdrant_store_search_artifacts (LodeQdrantStore     *self,
 static void
 qdrant_store_artifacts_init (LodeIndexStoreInterface *iface)
 {
-  iface->dup_artifacts = (gpointer) qdrant_store_dup_artifacts;
-  iface->dup_artifact_chunks = (gpointer) qdrant_store_dup_artifact_chunks;
-  iface->put_artifact = (gpointer) qdrant_store_put_artifact;
-  iface->remove_artifact = (gpointer) qdrant_store_remove_artifact;
-  iface->search_artifacts = (gpointer) qdrant_store_search_artifacts;
+  iface->dup_artifacts = qdrant_store_dup_artifacts;
+  iface->dup_artifact_chunks = qdrant_store_dup_artifact_chunks;
+  iface->put_artifact = qdrant_store_put_artifact;
+  iface->remove_artifact = qdrant_store_remove_artifact;
+  iface->search_artifacts = qdrant_store_search_artifacts;
 }

@@ -69,33 +69,6 @@ static const char sql_chunks[] =
   "SELECT c.path, c.start_line, c.end_line, c.kind, c.title, f.body FROM artifact_chunks c "
   "JOIN artifact_fts f ON f.rowid = c.id WHERE c.artifact = ?1 ORDER BY c.id";
 
-void
-lode_stored_artifact_free (LodeStoredArtifact *artifact)
-{
-  if (artifact == NULL)
-    return;
-
-  g_free (artifact->name);
-  g_free (artifact->path);
-  g_free (artifact->description);
-  g_free (artifact->hash);
-  g_free (artifact);
-}
-
-void
-lode_artifact_hit_free (LodeArtifactHit *hit)
-{
-  if (hit == NULL)
-    return;
-
-  g_free (hit->artifact);
-  g_free (hit->path);
-  g_free (hit->kind);
-  g_free (hit->title);
-  g_free (hit->body);
-  g_free (hit);
-}
-
 static gboolean
 run (LodeStore     *self,
      sqlite3_stmt  *s,
@@ -109,23 +82,15 @@ run (LodeStore     *self,
   return TRUE;
 }
 
-/**
- * lode_store_dup_artifacts:
- * @self: a #LodeStore
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (element-type LodeStoredArtifact): the indexed artifacts, by name
- */
-GPtrArray *
-lode_store_dup_artifacts (LodeStore  *self,
-                          GError    **error)
+static GPtrArray *
+store_dup_artifacts (LodeIndexStore  *store,
+                     GError         **error)
 {
+  LodeStore *self = (LodeStore *) store;
   g_autoptr(GPtrArray) artifacts =
     g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_artifact_free);
   sqlite3_stmt *s;
   int rc;
-
-  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
 
   s = _lode_store_statement (self, sql_list, error);
   if (s == NULL)
@@ -226,83 +191,58 @@ put_rows (LodeStore                 *self,
   return TRUE;
 }
 
-/**
- * lode_store_put_artifact:
- * @self: a #LodeStore
- * @artifact: the artifact (its @n_chunks is ignored)
- * @chunks: (element-type LodeArtifactChunk): its pieces
- * @error: return location for a #GError
- *
- * Replaces what is stored for @artifact's name, in a transaction of its own.
- *
- * Returns: %TRUE on success
- */
-gboolean
-lode_store_put_artifact (LodeStore                 *self,
-                         const LodeStoredArtifact  *artifact,
-                         GPtrArray                 *chunks,
-                         GError                   **error)
+/* Replaces what is stored for @artifact's name, in a transaction of its own. */
+static gboolean
+store_put_artifact (LodeIndexStore            *store,
+                    const LodeStoredArtifact  *artifact,
+                    GPtrArray                 *chunks,
+                    GError                   **error)
 {
-  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+  LodeStore *self = (LodeStore *) store;
+
   g_return_val_if_fail (artifact != NULL && artifact->name != NULL, FALSE);
   g_return_val_if_fail (chunks != NULL, FALSE);
 
-  if (!lode_store_begin (self, error))
+  if (!_lode_store_begin (self, error))
     return FALSE;
   if (!put_rows (self, artifact, chunks, error))
     {
-      lode_store_rollback (self);
+      _lode_store_rollback (self);
       return FALSE;
     }
-  return lode_store_commit (self, error);
+  return _lode_store_commit (self, error);
 }
 
-/**
- * lode_store_remove_artifact:
- * @self: a #LodeStore
- * @name: an artifact's name
- * @error: return location for a #GError
- *
- * Returns: %TRUE on success, also when nothing was stored under @name
- */
-gboolean
-lode_store_remove_artifact (LodeStore   *self,
-                            const char  *name,
-                            GError     **error)
+static gboolean
+store_remove_artifact (LodeIndexStore  *store,
+                       const char      *name,
+                       GError         **error)
 {
-  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+  LodeStore *self = (LodeStore *) store;
+
   g_return_val_if_fail (name != NULL, FALSE);
 
-  if (!lode_store_begin (self, error))
+  if (!_lode_store_begin (self, error))
     return FALSE;
   if (!delete_rows (self, name, error))
     {
-      lode_store_rollback (self);
+      _lode_store_rollback (self);
       return FALSE;
     }
-  return lode_store_commit (self, error);
+  return _lode_store_commit (self, error);
 }
 
-/**
- * lode_store_dup_artifact_chunks:
- * @self: a #LodeStore
- * @name: an artifact's name
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (element-type LodeArtifactChunk): its pieces, in the order they
- *   were put (none for an artifact not indexed)
- */
-GPtrArray *
-lode_store_dup_artifact_chunks (LodeStore   *self,
-                                const char  *name,
-                                GError     **error)
+static GPtrArray *
+store_dup_artifact_chunks (LodeIndexStore  *store,
+                           const char      *name,
+                           GError         **error)
 {
+  LodeStore *self = (LodeStore *) store;
   g_autoptr(GPtrArray) chunks =
     g_ptr_array_new_with_free_func ((GDestroyNotify) lode_artifact_chunk_free);
   sqlite3_stmt *s;
   int rc;
 
-  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
   g_return_val_if_fail (name != NULL, NULL);
 
   s = _lode_store_statement (self, sql_chunks, error);
@@ -342,32 +282,20 @@ match_expression (const char * const *prefixes)
   return g_string_free (match, FALSE);
 }
 
-/**
- * lode_store_search_artifacts:
- * @self: a #LodeStore
- * @prefixes: (array zero-terminated=1): lower-case words of letters, digits and _; a piece
- *   matches when one of its tokens starts with one of them
- * @artifact: (nullable): only pieces of this artifact
- * @limit: pieces at most
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (element-type LodeArtifactHit): the best pieces first, each with
- *   its BM25 relevance (higher is better)
- */
-GPtrArray *
-lode_store_search_artifacts (LodeStore           *self,
-                             const char * const  *prefixes,
-                             const char          *artifact,
-                             guint                limit,
-                             GError             **error)
+static GPtrArray *
+store_search_artifacts (LodeIndexStore      *store,
+                        const char * const  *prefixes,
+                        const char          *artifact,
+                        guint                limit,
+                        GError             **error)
 {
+  LodeStore *self = (LodeStore *) store;
   g_autoptr(GPtrArray) hits =
     g_ptr_array_new_with_free_func ((GDestroyNotify) lode_artifact_hit_free);
   g_autofree char *match = NULL;
   sqlite3_stmt *s;
   int rc;
 
-  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
   g_return_val_if_fail (prefixes != NULL && prefixes[0] != NULL, NULL);
 
   match = match_expression (prefixes);
@@ -398,4 +326,14 @@ lode_store_search_artifacts (LodeStore           *self,
       return NULL;
     }
   return g_steal_pointer (&hits);
+}
+
+void
+_lode_store_artifacts_init (LodeIndexStoreInterface *iface)
+{
+  iface->dup_artifacts = store_dup_artifacts;
+  iface->dup_artifact_chunks = store_dup_artifact_chunks;
+  iface->put_artifact = store_put_artifact;
+  iface->remove_artifact = store_remove_artifact;
+  iface->search_artifacts = store_search_artifacts;
 }

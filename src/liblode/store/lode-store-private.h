@@ -8,6 +8,8 @@
 
 #include <sqlite3.h>
 
+#include "lode-index-store.h"
+#include "lode-search-backend.h"
 #include "lode-store.h"
 
 G_BEGIN_DECLS
@@ -23,6 +25,21 @@ gboolean      _lode_store_register_tokenizer (sqlite3  *db,
 extern const char _lode_store_symbols_schema_sql[];
 /* Context artifacts (lode-store-artifacts.c). */
 extern const char _lode_store_artifacts_schema_sql[];
+
+gboolean      _lode_store_begin         (LodeStore   *self,
+                                         GError     **error);
+gboolean      _lode_store_commit        (LodeStore   *self,
+                                         GError     **error);
+void          _lode_store_rollback      (LodeStore   *self);
+gint64        _lode_store_get_data_version (LodeStore *self);
+GArray       *_lode_store_dup_chunk_ids (LodeStore   *self,
+                                         const char  *language,
+                                         const char  *path_glob,
+                                         GError     **error);
+
+/* Each part wires its functions into the interfaces. */
+void          _lode_store_symbols_init   (LodeIndexStoreInterface *iface);
+void          _lode_store_artifacts_init (LodeIndexStoreInterface *iface);
 
 sqlite3      *_lode_store_get_db        (LodeStore   *self);
 void          _lode_store_set_cancellable (LodeStore    *self,
@@ -46,26 +63,7 @@ void           _lode_store_rank_free       (LodeStoreRank            *rank);
 LodeStoreRank *_lode_store_get_rank        (LodeStore                *self);
 gboolean       _lode_store_register_rank   (LodeStore                *self,
                                             GError                  **error);
-gboolean       _lode_store_lexical         (LodeSearchBackend        *backend,
-                                            const LodeLexicalQuery   *query,
-                                            const LodeSearchFilter   *filter,
-                                            guint                     limit,
-                                            GCancellable             *cancellable,
-                                            GArray                   *hits,
-                                            double                   *weight,
-                                            GError                  **error);
-gboolean       _lode_store_score_lexical   (LodeSearchBackend        *backend,
-                                            const LodeLexicalQuery   *query,
-                                            const gint64             *chunk_ids,
-                                            guint                     n_chunks,
-                                            double                   *scores,
-                                            GError                  **error);
-gboolean       _lode_store_doc_frequencies (LodeSearchBackend        *backend,
-                                            const char *const        *terms,
-                                            guint                     n_terms,
-                                            guint                    *counts,
-                                            guint                    *n_chunks,
-                                            GError                  **error);
+void           _lode_store_rank_init       (LodeSearchBackendInterface *iface);
 
 /* Binds @text, or NULL as SQL NULL. */
 static inline void

@@ -232,7 +232,7 @@ static void
 caches_current (LodeStore *store)
 {
   LodeStoreRank *self = _lode_store_get_rank (store);
-  gint64 version = lode_store_get_data_version (store);
+  gint64 version = _lode_store_get_data_version (store);
   gint64 changes = sqlite3_total_changes64 (_lode_store_get_db (store));
 
   if (version == self->cache_version && changes == self->cache_changes)
@@ -567,6 +567,13 @@ _lode_store_register_rank (LodeStore  *self,
   return TRUE;
 }
 
+static gboolean rank_doc_frequencies (LodeSearchBackend  *backend,
+                                      const char *const  *terms,
+                                      guint               n_terms,
+                                      guint              *counts,
+                                      guint              *n_chunks,
+                                      GError            **error);
+
 /* Search candidates: the lexical leg's hits and statistics (LodeSearchBackend). */
 
 static void
@@ -671,7 +678,7 @@ lexical_any (LodeStore               *self,
 
   if (filter != NULL && (filter->language != NULL || filter->path_glob != NULL))
     {
-      allowed = lode_store_dup_chunk_ids (self, filter->language, filter->path_glob, error);
+      allowed = _lode_store_dup_chunk_ids (self, filter->language, filter->path_glob, error);
       if (allowed == NULL)
         return FALSE;
       rank.allowed = (const gint64 *) allowed->data;
@@ -732,9 +739,8 @@ phrase_doc_counts (LodeStore  *self,
     }
   counts = g_new0 (guint, MAX (words->len, 1));
   if (words->len > 0 &&
-      !_lode_store_doc_frequencies (LODE_SEARCH_BACKEND (self),
-                                    (const char *const *) words->pdata, words->len, counts,
-                                    &n_chunks, error))
+      !rank_doc_frequencies ((LodeSearchBackend *) self, (const char *const *) words->pdata,
+                             words->len, counts, &n_chunks, error))
     return NULL;
   for (guint i = 0; i < phrases->len; i++)
     if (docs[i] == 0)
@@ -743,17 +749,17 @@ phrase_doc_counts (LodeStore  *self,
   return g_steal_pointer (&docs);
 }
 
-gboolean
-_lode_store_lexical (LodeSearchBackend       *backend,
-                     const LodeLexicalQuery  *query,
-                     const LodeSearchFilter  *filter,
-                     guint                    limit,
-                     GCancellable            *cancellable,
-                     GArray                  *hits,
-                     double                  *weight,
-                     GError                 **error)
+static gboolean
+rank_lexical (LodeSearchBackend       *backend,
+              const LodeLexicalQuery  *query,
+              const LodeSearchFilter  *filter,
+              guint                    limit,
+              GCancellable            *cancellable,
+              GArray                  *hits,
+              double                  *weight,
+              GError                 **error)
 {
-  LodeStore *self = LODE_STORE (backend);
+  LodeStore *self = (LodeStore *) backend;
   LodeStoreRank *rank = _lode_store_get_rank (self);
   gboolean filtered = filter != NULL && (filter->language != NULL || filter->path_glob != NULL);
   g_autofree char *weights = NULL;
@@ -807,15 +813,15 @@ _lode_store_lexical (LodeSearchBackend       *backend,
   return rc == SQLITE_DONE;
 }
 
-gboolean
-_lode_store_score_lexical (LodeSearchBackend       *backend,
-                           const LodeLexicalQuery  *query,
-                           const gint64            *chunk_ids,
-                           guint                    n_chunks,
-                           double                  *scores,
-                           GError                 **error)
+static gboolean
+rank_score_lexical (LodeSearchBackend       *backend,
+                    const LodeLexicalQuery  *query,
+                    const gint64            *chunk_ids,
+                    guint                    n_chunks,
+                    double                  *scores,
+                    GError                 **error)
 {
-  LodeStore *self = LODE_STORE (backend);
+  LodeStore *self = (LodeStore *) backend;
   g_autofree char *weights = NULL;
   g_autofree char *match = build_match (query, &weights, NULL);
 
@@ -852,15 +858,15 @@ static const char sql_vocab_create[] =
   "USING fts5vocab (main, chunks_fts, row)";
 static const char sql_vocab_doc[] = "SELECT doc FROM temp.lode_chunks_vocab WHERE term = ?1";
 
-gboolean
-_lode_store_doc_frequencies (LodeSearchBackend  *backend,
-                             const char *const  *terms,
-                             guint               n_terms,
-                             guint              *counts,
-                             guint              *n_chunks,
-                             GError            **error)
+static gboolean
+rank_doc_frequencies (LodeSearchBackend  *backend,
+                      const char *const  *terms,
+                      guint               n_terms,
+                      guint              *counts,
+                      guint              *n_chunks,
+                      GError            **error)
 {
-  LodeStore *store = LODE_STORE (backend);
+  LodeStore *store = (LodeStore *) backend;
   LodeStoreRank *self = _lode_store_get_rank (store);
   sqlite3_stmt *s;
   int rc;
@@ -913,4 +919,12 @@ _lode_store_doc_frequencies (LodeSearchBackend  *backend,
     }
 
   return TRUE;
+}
+
+void
+_lode_store_rank_init (LodeSearchBackendInterface *iface)
+{
+  iface->lexical = rank_lexical;
+  iface->score_lexical = rank_score_lexical;
+  iface->doc_frequencies = rank_doc_frequencies;
 }

@@ -958,8 +958,8 @@ keep_aside (const char  *filename,
  * Opens the index at @filename for writing, creating it if needed. An index of another
  * schema version (or another program's database) is deleted and created anew; a damaged one
  * (corrupt, truncated, or marked damaged by an earlier failure) is kept aside as
- * `FILENAME.damaged-TIME` and created anew. lode_store_get_was_reset() then returns %TRUE and
- * lode_store_get_reset_reason() says why.
+ * `FILENAME.damaged-TIME` and created anew. lode_index_store_get_was_reset() then returns %TRUE
+ * and lode_index_store_get_reset_reason() says why.
  *
  * The store may be used from any thread, one thread at a time.
  *
@@ -1319,29 +1319,20 @@ lode_store_copy_into (LodeStore   *self,
   return TRUE;
 }
 
-/**
- * lode_store_check:
- * @self: a #LodeStore
- * @error: return location for a #GError
- *
- * Checks the structure of every page of the index (SQLite's `PRAGMA quick_check`), which
+/* Checks the structure of every page of the index (SQLite's `PRAGMA quick_check`), which
  * finds what a query would only find when it reads a broken page: garbled pages of the
  * full-text index, a truncated file. It reads the whole file, and cannot be stopped midway:
  * 0.13 s of CPU for the 110 MB index of git's tree (`PRAGMA integrity_check` takes 0.3 s, and
  * FTS5's 'integrity-check' 1.2 s, which tokenizes every chunk again). A damaged index is
  * marked as when a query finds it (lode_store_is_damaged()): the next lode_store_open() keeps
- * it aside and starts anew.
- *
- * Returns: %TRUE when the index is whole; %FALSE with %LODE_ERROR_DAMAGED when it is not
- */
-gboolean
-lode_store_check (LodeStore  *self,
-                  GError    **error)
+ * it aside and starts anew. */
+static gboolean
+store_check (LodeIndexStore  *store,
+             GError         **error)
 {
+  LodeStore *self = (LodeStore *) store;
   g_autofree char *problems = NULL;
   int rc;
-
-  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
 
   /* SQLite 3.40 looks at an interrupt only once the whole file is checked: no cancellable. */
   problems = dup_quick_check (self->db, &rc);
@@ -1354,64 +1345,36 @@ lode_store_check (LodeStore  *self,
   return FALSE;
 }
 
-/**
- * lode_store_is_damaged:
- * @self: a #LodeStore
- *
- * Returns: %TRUE once a query found the database damaged; the connection is of no further use
- */
-gboolean
-lode_store_is_damaged (LodeStore *self)
+static gboolean
+store_is_damaged (LodeIndexStore *store)
 {
-  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+  LodeStore *self = (LodeStore *) store;
 
   return self->damaged;
 }
 
-/**
- * lode_store_get_reset_reason:
- * @self: a #LodeStore
- *
- * Returns: (nullable): why lode_store_open() started a new index, for people; %NULL when it
- *   opened the existing one
- */
-const char *
-lode_store_get_reset_reason (LodeStore *self)
+static const char *
+store_get_reset_reason (LodeIndexStore *store)
 {
-  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
+  LodeStore *self = (LodeStore *) store;
 
   return self->reset_reason;
 }
 
-/**
- * lode_store_get_was_reset:
- * @self: a #LodeStore
- *
- * Returns: %TRUE if lode_store_open() found an unusable index and started a new one
- */
-gboolean
-lode_store_get_was_reset (LodeStore *self)
+static gboolean
+store_get_was_reset (LodeIndexStore *store)
 {
-  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+  LodeStore *self = (LodeStore *) store;
 
   return self->was_reset;
 }
 
-/**
- * lode_store_begin:
- * @self: a #LodeStore
- * @error: return location for a #GError
- *
- * Starts a write transaction. Everything up to lode_store_commit() lands at once or, after
- * a crash or lode_store_rollback(), not at all.
- *
- * Returns: %TRUE on success
- */
+/* Starts a write transaction: what is written until _lode_store_commit() lands at once or,
+ * after a crash or _lode_store_rollback(), not at all. */
 gboolean
-lode_store_begin (LodeStore  *self,
-                  GError    **error)
+_lode_store_begin (LodeStore  *self,
+                   GError    **error)
 {
-  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
   g_return_val_if_fail (!self->in_transaction, FALSE);
 
   if (!run (self, stmt (self, STMT_BEGIN), error, "Cannot start a transaction"))
@@ -1421,25 +1384,16 @@ lode_store_begin (LodeStore  *self,
   return TRUE;
 }
 
-/**
- * lode_store_commit:
- * @self: a #LodeStore
- * @error: return location for a #GError
- *
- * Commits the transaction lode_store_begin() started. On failure it is rolled back.
- *
- * Returns: %TRUE on success
- */
+/* Commits the transaction _lode_store_begin() started; on failure it is rolled back. */
 gboolean
-lode_store_commit (LodeStore  *self,
-                   GError    **error)
+_lode_store_commit (LodeStore  *self,
+                    GError    **error)
 {
-  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
   g_return_val_if_fail (self->in_transaction, FALSE);
 
   if (!run (self, stmt (self, STMT_COMMIT), error, "Cannot commit"))
     {
-      lode_store_rollback (self);
+      _lode_store_rollback (self);
       return FALSE;
     }
 
@@ -1447,17 +1401,9 @@ lode_store_commit (LodeStore  *self,
   return TRUE;
 }
 
-/**
- * lode_store_rollback:
- * @self: a #LodeStore
- *
- * Drops everything written since lode_store_begin(). Does nothing outside a transaction.
- */
 void
-lode_store_rollback (LodeStore *self)
+_lode_store_rollback (LodeStore *self)
 {
-  g_return_if_fail (LODE_IS_STORE (self));
-
   if (!self->in_transaction)
     return;
 
@@ -1467,6 +1413,26 @@ lode_store_rollback (LodeStore *self)
   self->in_transaction = FALSE;
   /* Names interned in the batch are gone with it. */
   g_hash_table_remove_all (self->ref_names);
+}
+
+static gboolean
+store_begin (LodeIndexStore  *store,
+             GError         **error)
+{
+  return _lode_store_begin ((LodeStore *) store, error);
+}
+
+static gboolean
+store_commit (LodeIndexStore  *store,
+              GError         **error)
+{
+  return _lode_store_commit ((LodeStore *) store, error);
+}
+
+static void
+store_rollback (LodeIndexStore *store)
+{
+  _lode_store_rollback ((LodeStore *) store);
 }
 
 static gboolean
@@ -1700,16 +1666,16 @@ write_alone (LodeStore      *self,
              GPtrArray      *symbols,
              GError        **error)
 {
-  if (!lode_store_begin (self, error))
+  if (!_lode_store_begin (self, error))
     return FALSE;
 
   if (!func (self, data, chunks, symbols, error))
     {
-      lode_store_rollback (self);
+      _lode_store_rollback (self);
       return FALSE;
     }
 
-  return lode_store_commit (self, error);
+  return _lode_store_commit (self, error);
 }
 
 static sqlite3_stmt *graph_stmt (LodeStore *self,
@@ -1770,31 +1736,18 @@ remove_file_rows (LodeStore      *self,
   return run (self, s, error, "Cannot delete a file");
 }
 
-/**
- * lode_store_put_file:
- * @self: a #LodeStore
- * @file: the file
- * @chunks: (element-type LodeChunk): its chunks
- * @symbols: (nullable) (element-type LodeSymbol): its symbols
- * @error: return location for a #GError
- *
- * Replaces everything stored for @file's path by @chunks and @symbols.
- *
- * Between lode_store_begin() and lode_store_commit() it is part of that batch, and a failure
- * may leave the file half written: the caller must roll the batch back. (There is no
- * savepoint per file: FTS5 flushes its pending terms at every savepoint, which made bulk
- * indexing half as fast.) Outside a batch it runs in a transaction of its own.
- *
- * Returns: %TRUE on success
- */
-gboolean
-lode_store_put_file (LodeStore           *self,
-                     const LodeFileInfo  *file,
-                     GPtrArray           *chunks,
-                     GPtrArray           *symbols,
-                     GError             **error)
+/* There is no savepoint per file: FTS5 flushes its pending terms at every savepoint, which
+ * made bulk indexing half as fast. So a failure inside a batch leaves the file half written,
+ * and the caller rolls the batch back. */
+static gboolean
+store_put_file (LodeIndexStore      *store,
+                const LodeFileInfo  *file,
+                GPtrArray           *chunks,
+                GPtrArray           *symbols,
+                GError             **error)
 {
-  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+  LodeStore *self = (LodeStore *) store;
+
   g_return_val_if_fail (file != NULL && file->path != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
@@ -1810,25 +1763,14 @@ lode_store_put_file (LodeStore           *self,
   return TRUE;
 }
 
-/**
- * lode_store_remove_file:
- * @self: a #LodeStore
- * @path: the file's path relative to the project root
- * @error: return location for a #GError
- *
- * Removes @path and everything indexed from it. Removing a path that is not in the index
- * succeeds. Transactions work as for lode_store_put_file().
- *
- * Returns: %TRUE on success
- */
-gboolean
-lode_store_remove_file (LodeStore   *self,
-                        const char  *path,
-                        GError     **error)
+static gboolean
+store_remove_file (LodeIndexStore  *store,
+                   const char      *path,
+                   GError         **error)
 {
+  LodeStore *self = (LodeStore *) store;
   gint64 file_id = 0;
 
-  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
@@ -1843,22 +1785,15 @@ lode_store_remove_file (LodeStore   *self,
   return remove_file_rows (self, &file_id, NULL, NULL, error);
 }
 
-/**
- * lode_store_dup_file_hashes:
- * @self: a #LodeStore
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (element-type utf8 utf8): path → content hash of every file
- */
-GHashTable *
-lode_store_dup_file_hashes (LodeStore  *self,
-                            GError    **error)
+static GHashTable *
+store_dup_file_hashes (LodeIndexStore  *store,
+                       GError         **error)
 {
+  LodeStore *self = (LodeStore *) store;
   g_autoptr(GHashTable) hashes = NULL;
   sqlite3_stmt *s;
   int rc;
 
-  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   hashes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
@@ -1876,21 +1811,14 @@ lode_store_dup_file_hashes (LodeStore  *self,
   return g_steal_pointer (&hashes);
 }
 
-/**
- * lode_store_dup_meta:
- * @self: a #LodeStore
- * @key: the key
- *
- * Returns: (transfer full) (nullable): the value stored under @key
- */
-char *
-lode_store_dup_meta (LodeStore  *self,
-                     const char *key)
+static char *
+store_dup_meta (LodeIndexStore *store,
+                const char     *key)
 {
+  LodeStore *self = (LodeStore *) store;
   sqlite3_stmt *s;
   char *value = NULL;
 
-  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
   g_return_val_if_fail (key != NULL, NULL);
 
   s = stmt (self, STMT_META_GET);
@@ -1902,24 +1830,15 @@ lode_store_dup_meta (LodeStore  *self,
   return value;
 }
 
-/**
- * lode_store_set_meta:
- * @self: a #LodeStore
- * @key: the key
- * @value: (nullable): the value
- * @error: return location for a #GError
- *
- * Returns: %TRUE on success
- */
-gboolean
-lode_store_set_meta (LodeStore   *self,
-                     const char  *key,
-                     const char  *value,
-                     GError     **error)
+static gboolean
+store_set_meta (LodeIndexStore  *store,
+                const char      *key,
+                const char      *value,
+                GError         **error)
 {
+  LodeStore *self = (LodeStore *) store;
   sqlite3_stmt *s;
 
-  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
   g_return_val_if_fail (key != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
@@ -1958,23 +1877,15 @@ query_count (LodeStore  *self,
   return step_count (self, stmt (self, id), count, error);
 }
 
-/**
- * lode_store_get_stats:
- * @self: a #LodeStore
- * @stats: (out caller-allocates): where to put the figures
- * @error: return location for a #GError
- *
- * Returns: %TRUE on success
- */
-gboolean
-lode_store_get_stats (LodeStore       *self,
-                      LodeStoreStats  *stats,
-                      GError         **error)
+static gboolean
+store_get_stats (LodeIndexStore  *store,
+                 LodeStoreStats  *stats,
+                 GError         **error)
 {
+  LodeStore *self = (LodeStore *) store;
   sqlite3_stmt *s;
   int rc;
 
-  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
   g_return_val_if_fail (stats != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
@@ -1996,22 +1907,15 @@ lode_store_get_stats (LodeStore       *self,
          query_count (self, STMT_STATS_SYMBOLS, &stats->n_symbols, error);
 }
 
-/**
- * lode_store_dup_language_counts:
- * @self: a #LodeStore
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (element-type utf8 guint): language id → number of files
- */
-GHashTable *
-lode_store_dup_language_counts (LodeStore  *self,
-                                GError    **error)
+static GHashTable *
+store_dup_language_counts (LodeIndexStore  *store,
+                           GError         **error)
 {
+  LodeStore *self = (LodeStore *) store;
   g_autoptr(GHashTable) counts = NULL;
   sqlite3_stmt *s;
   int rc;
 
-  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -2030,28 +1934,19 @@ lode_store_dup_language_counts (LodeStore  *self,
   return g_steal_pointer (&counts);
 }
 
-/**
- * lode_store_dup_chunks_for_file:
- * @self: a #LodeStore
- * @path: the file's path relative to the project root
- * @error: return location for a #GError
- *
- * The stored chunks of @path, ordered by start line, with their content. The doc comment
+/* The stored chunks of @path, ordered by start line, with their content. The doc comment
  * and context are stored only as part of the searchable text: what it holds besides the
- * signature and container comes back as the context (lode_chunk_set_search_text()).
- *
- * Returns: (transfer full) (element-type LodeChunk): the chunks; empty for an unknown path
- */
-GPtrArray *
-lode_store_dup_chunks_for_file (LodeStore   *self,
-                                const char  *path,
-                                GError     **error)
+ * signature and container comes back as the context (lode_chunk_set_search_text()). */
+static GPtrArray *
+store_dup_chunks_for_file (LodeIndexStore  *store,
+                           const char      *path,
+                           GError         **error)
 {
+  LodeStore *self = (LodeStore *) store;
   g_autoptr(GPtrArray) chunks = NULL;
   sqlite3_stmt *s;
   int rc;
 
-  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
@@ -2119,12 +2014,12 @@ read_symbol_rows (LodeStore     *self,
 }
 
 static GPtrArray *
-store_find_symbols (LodeSearchBackend  *backend,
-                    const char         *name,
-                    guint               limit,
-                    GError            **error)
+backend_find_symbols (LodeSearchBackend  *backend,
+                      const char         *name,
+                      guint               limit,
+                      GError            **error)
 {
-  LodeStore *self = LODE_STORE (backend);
+  LodeStore *self = (LodeStore *) backend;
   sqlite3_stmt *s = stmt (self, STMT_SYMBOL_LOOKUP);
 
   bind_text (s, 1, name);
@@ -2133,11 +2028,11 @@ store_find_symbols (LodeSearchBackend  *backend,
 }
 
 static GPtrArray *
-store_find_chunk_symbols (LodeSearchBackend  *backend,
-                          gint64              chunk_id,
-                          GError            **error)
+backend_find_chunk_symbols (LodeSearchBackend  *backend,
+                            gint64              chunk_id,
+                            GError            **error)
 {
-  LodeStore *self = LODE_STORE (backend);
+  LodeStore *self = (LodeStore *) backend;
   sqlite3_stmt *s = stmt (self, STMT_CHUNK_SYMBOLS);
 
   sqlite3_bind_int64 (s, 1, chunk_id);
@@ -2145,12 +2040,12 @@ store_find_chunk_symbols (LodeSearchBackend  *backend,
 }
 
 static GPtrArray *
-store_fetch_chunks (LodeSearchBackend  *backend,
-                    const gint64       *chunk_ids,
-                    guint               n_chunks,
-                    GError            **error)
+backend_fetch_chunks (LodeSearchBackend  *backend,
+                      const gint64       *chunk_ids,
+                      guint               n_chunks,
+                      GError            **error)
 {
-  LodeStore *self = LODE_STORE (backend);
+  LodeStore *self = (LodeStore *) backend;
   g_autoptr(GPtrArray) rows = g_ptr_array_new_full (n_chunks,
                                                     (GDestroyNotify) lode_chunk_row_free);
   g_autoptr(GHashTable) position = g_hash_table_new (g_int64_hash, g_int64_equal);
@@ -2223,11 +2118,11 @@ store_fetch_chunks (LodeSearchBackend  *backend,
 }
 
 static char *
-store_dup_chunk_text (LodeSearchBackend  *backend,
-                      gint64              chunk_id,
-                      GError            **error)
+backend_dup_chunk_text (LodeSearchBackend  *backend,
+                        gint64              chunk_id,
+                        GError            **error)
 {
-  LodeStore *self = LODE_STORE (backend);
+  LodeStore *self = (LodeStore *) backend;
   sqlite3_stmt *s = stmt (self, STMT_BODY);
   char *body;
   int rc;
@@ -2244,12 +2139,12 @@ store_dup_chunk_text (LodeSearchBackend  *backend,
 }
 
 static GPtrArray *
-store_find_paths (LodeSearchBackend       *backend,
-                  const char              *needle,
-                  const LodeSearchFilter  *filter,
-                  GError                 **error)
+backend_find_paths (LodeSearchBackend       *backend,
+                    const char              *needle,
+                    const LodeSearchFilter  *filter,
+                    GError                 **error)
 {
-  LodeStore *self = LODE_STORE (backend);
+  LodeStore *self = (LodeStore *) backend;
   g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_path_row_free);
   sqlite3_stmt *s = stmt (self, STMT_FIND_PATHS);
   g_autoptr(GString) pattern = g_string_new ("%");
@@ -2289,41 +2184,52 @@ store_find_paths (LodeSearchBackend       *backend,
 }
 
 static gint64
-store_get_version (LodeSearchBackend *backend)
+backend_get_version (LodeSearchBackend *backend)
 {
-  return lode_store_get_data_version (LODE_STORE (backend));
+  return _lode_store_get_data_version ((LodeStore *) backend);
 }
 
 static GArray *
-store_dup_chunk_ids (LodeSearchBackend       *backend,
-                     const LodeSearchFilter  *filter,
-                     GError                 **error)
+backend_dup_chunk_ids (LodeSearchBackend       *backend,
+                       const LodeSearchFilter  *filter,
+                       GError                 **error)
 {
-  return lode_store_dup_chunk_ids (LODE_STORE (backend),
-                                   filter != NULL ? filter->language : NULL,
-                                   filter != NULL ? filter->path_glob : NULL, error);
+  return _lode_store_dup_chunk_ids ((LodeStore *) backend,
+                                    filter != NULL ? filter->language : NULL,
+                                    filter != NULL ? filter->path_glob : NULL, error);
+}
+
+static gboolean vector_dims        (LodeStore         *self,
+                                    const char        *model,
+                                    guint             *dims,
+                                    GError           **error);
+static gboolean load_vectors       (LodeStore         *self,
+                                    const char        *model,
+                                    guint              dims,
+                                    LodeVectorCursor  *cursor,
+                                    LodeVectorFunc     func,
+                                    gpointer           user_data,
+                                    GError           **error);
+
+static gboolean
+backend_get_vector_dims (LodeSearchBackend  *backend,
+                         const char         *model,
+                         guint              *dims,
+                         GError            **error)
+{
+  return vector_dims ((LodeStore *) backend, model, dims, error);
 }
 
 static gboolean
-store_get_vector_dims (LodeSearchBackend  *backend,
-                       const char         *model,
-                       guint              *dims,
-                       GError            **error)
+backend_load_vectors (LodeSearchBackend  *backend,
+                      const char         *model,
+                      guint               dims,
+                      LodeVectorCursor   *cursor,
+                      LodeVectorFunc      func,
+                      gpointer            user_data,
+                      GError            **error)
 {
-  return lode_store_get_vector_dims (LODE_STORE (backend), model, dims, error);
-}
-
-static gboolean
-store_load_vectors (LodeSearchBackend  *backend,
-                    const char         *model,
-                    guint               dims,
-                    LodeVectorCursor   *cursor,
-                    LodeVectorFunc      func,
-                    gpointer            user_data,
-                    GError            **error)
-{
-  return lode_store_load_vectors (LODE_STORE (backend), model, dims, cursor, func, user_data,
-                                  error);
+  return load_vectors ((LodeStore *) backend, model, dims, cursor, func, user_data, error);
 }
 
 static sqlite3_stmt *vector_stmt (LodeStore *self,
@@ -2333,10 +2239,10 @@ static sqlite3_stmt *vector_stmt (LodeStore *self,
  * index, and the connection takes its shared lock once instead of at each of them (a
  * question's 600 candidate rows took 600 lock and unlock calls). */
 static gboolean
-store_begin_read (LodeSearchBackend  *backend,
-                  GError            **error)
+backend_begin_read (LodeSearchBackend  *backend,
+                    GError            **error)
 {
-  LodeStore *self = LODE_STORE (backend);
+  LodeStore *self = (LodeStore *) backend;
 
   if (!sqlite3_get_autocommit (self->db))
     return TRUE;
@@ -2348,9 +2254,9 @@ store_begin_read (LodeSearchBackend  *backend,
 }
 
 static void
-store_end_read (LodeSearchBackend *backend)
+backend_end_read (LodeSearchBackend *backend)
 {
-  LodeStore *self = LODE_STORE (backend);
+  LodeStore *self = (LodeStore *) backend;
 
   if (!self->in_read)
     return;
@@ -2361,20 +2267,18 @@ store_end_read (LodeSearchBackend *backend)
 static void
 lode_store_search_backend_init (LodeSearchBackendInterface *iface)
 {
-  iface->lexical = _lode_store_lexical;
-  iface->score_lexical = _lode_store_score_lexical;
-  iface->find_symbols = store_find_symbols;
-  iface->find_chunk_symbols = store_find_chunk_symbols;
-  iface->fetch_chunks = store_fetch_chunks;
-  iface->dup_chunk_text = store_dup_chunk_text;
-  iface->find_paths = store_find_paths;
-  iface->get_version = store_get_version;
-  iface->dup_chunk_ids = store_dup_chunk_ids;
-  iface->get_vector_dims = store_get_vector_dims;
-  iface->load_vectors = store_load_vectors;
-  iface->doc_frequencies = _lode_store_doc_frequencies;
-  iface->begin_read = store_begin_read;
-  iface->end_read = store_end_read;
+  iface->find_symbols = backend_find_symbols;
+  iface->find_chunk_symbols = backend_find_chunk_symbols;
+  iface->fetch_chunks = backend_fetch_chunks;
+  iface->dup_chunk_text = backend_dup_chunk_text;
+  iface->find_paths = backend_find_paths;
+  iface->get_version = backend_get_version;
+  iface->dup_chunk_ids = backend_dup_chunk_ids;
+  iface->get_vector_dims = backend_get_vector_dims;
+  iface->load_vectors = backend_load_vectors;
+  iface->begin_read = backend_begin_read;
+  iface->end_read = backend_end_read;
+  _lode_store_rank_init (iface);
 }
 
 /* Vectors and hybrid search (issue #4) */
@@ -2405,43 +2309,20 @@ vector_count (LodeStore   *self,
   return step_count (self, s, count, error);
 }
 
-void
-lode_store_embed_text_free (LodeStoreEmbedText *text)
+/* The next chunks, by id, whose text has no vector of @model. Several chunks may share a
+ * text: each is listed, and the caller embeds their text once. */
+static GPtrArray *
+store_dup_unembedded (LodeIndexStore  *store,
+                      const char      *model,
+                      gint64           after_chunk,
+                      guint            limit,
+                      GError         **error)
 {
-  if (text == NULL)
-    return;
-
-  g_free (text->hash);
-  g_free (text->text);
-  g_free (text);
-}
-
-/**
- * lode_store_dup_unembedded:
- * @self: a #LodeStore
- * @model: the embedding model
- * @after_chunk: only chunks with a larger id (0 for all): the cursor of a pass
- * @limit: at most this many chunks
- * @error: return location for a #GError
- *
- * The next chunks, by id, whose text has no vector of @model. Several chunks may share a
- * text: each is listed, and the caller embeds their text once.
- *
- * Returns: (transfer full) (element-type LodeStoreEmbedText): the chunks; empty when all
- *   are embedded
- */
-GPtrArray *
-lode_store_dup_unembedded (LodeStore   *self,
-                           const char  *model,
-                           gint64       after_chunk,
-                           guint        limit,
-                           GError     **error)
-{
+  LodeStore *self = (LodeStore *) store;
   g_autoptr(GPtrArray) texts = NULL;
   sqlite3_stmt *s;
   int rc;
 
-  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
   g_return_val_if_fail (model != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
@@ -2472,27 +2353,15 @@ lode_store_dup_unembedded (LodeStore   *self,
   return g_steal_pointer (&texts);
 }
 
-/**
- * lode_store_get_vector_dims:
- * @self: a #LodeStore
- * @model: an embedding model
- * @dims: (out): dimensions of the stored vectors of @model, 0 when there are none
- * @error: return location for a #GError
- *
- * Returns: %TRUE on success
- */
-gboolean
-lode_store_get_vector_dims (LodeStore   *self,
-                            const char  *model,
-                            guint       *dims,
-                            GError     **error)
+/* Sets *@dims to the size of the stored vectors of @model, 0 when there are none. */
+static gboolean
+vector_dims (LodeStore   *self,
+             const char  *model,
+             guint       *dims,
+             GError     **error)
 {
   sqlite3_stmt *s;
   int rc;
-
-  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
-  g_return_val_if_fail (model != NULL, FALSE);
-  g_return_val_if_fail (dims != NULL, FALSE);
 
   s = vector_stmt (self, VSTMT_DIMS);
   bind_text (s, 1, model);
@@ -2506,45 +2375,31 @@ lode_store_get_vector_dims (LodeStore   *self,
   return TRUE;
 }
 
-/**
- * lode_store_put_vectors:
- * @self: a #LodeStore
- * @model: the embedding model
- * @dims: dimensions of each vector
- * @hashes: (array length=n_vectors): the text hash each vector belongs to
- * @vectors: (array): @n_vectors × @dims floats, row-major, L2-normalised
- * @n_vectors: number of vectors
- * @n_chunks: (out) (optional): chunks that have a vector now and had none before
- * @error: return location for a #GError
- *
- * Stores a batch of vectors in one transaction (so that an interrupted embedding pass loses
+/* Stores a batch of vectors in one transaction (so that an interrupted embedding pass loses
  * at most the batch in flight). A vector of a hash that has one already is left alone.
  * Vectors whose dimensions differ from those stored for @model are refused: a provider that
- * changed its output under the same model name must not mix spaces.
- *
- * Returns: %TRUE on success
- */
-gboolean
-lode_store_put_vectors (LodeStore          *self,
-                        const char         *model,
-                        guint               dims,
-                        const char * const *hashes,
-                        const float        *vectors,
-                        guint               n_vectors,
-                        guint              *n_chunks,
-                        GError            **error)
+ * changed its output under the same model name must not mix spaces. */
+static gboolean
+store_put_vectors (LodeIndexStore      *store,
+                   const char          *model,
+                   guint                dims,
+                   const char * const  *hashes,
+                   const float         *vectors,
+                   guint                n_vectors,
+                   guint               *n_chunks,
+                   GError             **error)
 {
+  LodeStore *self = (LodeStore *) store;
   guint stored_dims = 0;
   guint covered = 0;
 
-  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
   g_return_val_if_fail (model != NULL, FALSE);
   g_return_val_if_fail (dims > 0, FALSE);
   g_return_val_if_fail (hashes != NULL || n_vectors == 0, FALSE);
   g_return_val_if_fail (vectors != NULL || n_vectors == 0, FALSE);
   g_return_val_if_fail (!self->in_transaction, FALSE);
 
-  if (!lode_store_get_vector_dims (self, model, &stored_dims, error))
+  if (!vector_dims (self, model, &stored_dims, error))
     return FALSE;
   if (stored_dims != 0 && stored_dims != dims)
     {
@@ -2554,7 +2409,7 @@ lode_store_put_vectors (LodeStore          *self,
       return FALSE;
     }
 
-  if (!lode_store_begin (self, error))
+  if (!_lode_store_begin (self, error))
     return FALSE;
 
   for (guint i = 0; i < n_vectors; i++)
@@ -2568,7 +2423,7 @@ lode_store_put_vectors (LodeStore          *self,
       sqlite3_bind_blob (s, 4, vectors + (gsize) i * dims, dims * sizeof (float), SQLITE_STATIC);
       if (!run (self, s, error, "Cannot store a vector"))
         {
-          lode_store_rollback (self);
+          _lode_store_rollback (self);
           return FALSE;
         }
       if (sqlite3_changes (self->db) == 0)
@@ -2582,7 +2437,7 @@ lode_store_put_vectors (LodeStore          *self,
       covered += count;
     }
 
-  if (!lode_store_commit (self, error))
+  if (!_lode_store_commit (self, error))
     return FALSE;
 
   if (n_chunks != NULL)
@@ -2591,24 +2446,15 @@ lode_store_put_vectors (LodeStore          *self,
   return TRUE;
 }
 
-/**
- * lode_store_count_embedded:
- * @self: a #LodeStore
- * @model: (nullable): an embedding model; %NULL counts no chunk as embedded
- * @n_embedded: (out): chunks whose text has a vector of @model
- * @n_embeddable: (out): chunks that can have one (all but blank ones)
- * @error: return location for a #GError
- *
- * Returns: %TRUE on success
- */
-gboolean
-lode_store_count_embedded (LodeStore   *self,
-                           const char  *model,
-                           guint       *n_embedded,
-                           guint       *n_embeddable,
-                           GError     **error)
+static gboolean
+store_count_embedded (LodeIndexStore  *store,
+                      const char      *model,
+                      guint           *n_embedded,
+                      guint           *n_embeddable,
+                      GError         **error)
 {
-  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+  LodeStore *self = (LodeStore *) store;
+
   g_return_val_if_fail (n_embedded != NULL && n_embeddable != NULL, FALSE);
 
   *n_embedded = 0;
@@ -2618,29 +2464,20 @@ lode_store_count_embedded (LodeStore   *self,
   return vector_count (self, VSTMT_COUNT_EMBEDDABLE, NULL, n_embeddable, error);
 }
 
-/**
- * lode_store_prune_vectors:
- * @self: a #LodeStore
- * @model: the embedding model in use
- * @error: return location for a #GError
- *
- * Deletes the vectors of every other model, and, when the vectors of @model that no chunk
+/* Deletes the vectors of every other model, and, when the vectors of @model that no chunk
  * uses any more outnumber those in use, the oldest of them down to that number. Unused
  * vectors are kept up to that bound so that text that comes back (a reverted edit, a
- * branch switch) is not embedded again.
- *
- * Returns: %TRUE on success
- */
-gboolean
-lode_store_prune_vectors (LodeStore   *self,
-                          const char  *model,
-                          GError     **error)
+ * branch switch) is not embedded again. */
+static gboolean
+store_prune_vectors (LodeIndexStore  *store,
+                     const char      *model,
+                     GError         **error)
 {
+  LodeStore *self = (LodeStore *) store;
   sqlite3_stmt *s;
   guint n_vectors = 0;
   guint n_orphans = 0;
 
-  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
   g_return_val_if_fail (model != NULL, FALSE);
   g_return_val_if_fail (!self->in_transaction, FALSE);
 
@@ -2648,14 +2485,14 @@ lode_store_prune_vectors (LodeStore   *self,
       !vector_count (self, VSTMT_COUNT_ORPHANS, model, &n_orphans, error))
     return FALSE;
 
-  if (!lode_store_begin (self, error))
+  if (!_lode_store_begin (self, error))
     return FALSE;
 
   s = vector_stmt (self, VSTMT_DELETE_OTHER_MODELS);
   bind_text (s, 1, model);
   if (!run (self, s, error, "Cannot delete vectors"))
     {
-      lode_store_rollback (self);
+      _lode_store_rollback (self);
       return FALSE;
     }
 
@@ -2666,28 +2503,21 @@ lode_store_prune_vectors (LodeStore   *self,
       sqlite3_bind_int64 (s, 2, n_orphans - (n_vectors - n_orphans));
       if (!run (self, s, error, "Cannot delete vectors"))
         {
-          lode_store_rollback (self);
+          _lode_store_rollback (self);
           return FALSE;
         }
     }
 
-  return lode_store_commit (self, error);
+  return _lode_store_commit (self, error);
 }
 
-/**
- * lode_store_get_data_version:
- * @self: a #LodeStore
- *
- * Returns: a number that changes whenever another connection commits to the index
- *   (`PRAGMA data_version`)
- */
+/* A number that changes whenever another connection commits to the index (`PRAGMA
+ * data_version`). */
 gint64
-lode_store_get_data_version (LodeStore *self)
+_lode_store_get_data_version (LodeStore *self)
 {
   sqlite3_stmt *s;
   gint64 version = -1;
-
-  g_return_val_if_fail (LODE_IS_STORE (self), -1);
 
   s = vector_stmt (self, VSTMT_DATA_VERSION);
   if (sqlite3_step (s) == SQLITE_ROW)
@@ -2722,27 +2552,15 @@ read_ids (LodeStore     *self,
   return g_steal_pointer (&ids);
 }
 
-/**
- * lode_store_dup_chunk_ids:
- * @self: a #LodeStore
- * @language: (nullable): only chunks of files in this language
- * @path_glob: (nullable): only chunks of files whose path matches
- * @error: return location for a #GError
- *
- * With both filters %NULL: the ids of all chunks that can have a vector.
- *
- * Returns: (transfer full) (element-type gint64): ids in ascending order
- */
+/* The ids, ascending, of the chunks of files in @language whose path matches @path_glob;
+ * with both %NULL, of all chunks that can have a vector. */
 GArray *
-lode_store_dup_chunk_ids (LodeStore   *self,
-                          const char  *language,
-                          const char  *path_glob,
-                          GError     **error)
+_lode_store_dup_chunk_ids (LodeStore   *self,
+                           const char  *language,
+                           const char  *path_glob,
+                           GError     **error)
 {
   sqlite3_stmt *s;
-
-  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   if (language == NULL && path_glob == NULL)
     return read_ids (self, vector_stmt (self, VSTMT_CHUNK_IDS), error);
@@ -2789,43 +2607,25 @@ load_vector_rows (LodeStore              *self,
   return TRUE;
 }
 
-/**
- * lode_store_load_vectors:
- * @self: a #LodeStore
- * @model: the embedding model
- * @dims: dimensions of its vectors
- * @cursor: (inout): where the previous load ended; zero-filled for a first load
- * @func: (scope call): called with each chunk id and its vector (@dims floats, valid during
- *   the call only)
- * @user_data: data for @func
- * @error: return location for a #GError
- *
- * Calls @func for every chunk that got a vector of @model since @cursor: new chunks that
+/* Calls @func for every chunk that got a vector of @model since @cursor: new chunks that
  * have one, and older chunks whose text was embedded since. Reads one snapshot of the index
  * and moves @cursor to its end. Chunks never get another vector, and chunk ids are never
- * reused, so a caller that also drops the chunks that are gone (lode_store_dup_chunk_ids())
- * stays exactly in sync.
- *
- * Returns: %TRUE on success
- */
-gboolean
-lode_store_load_vectors (LodeStore            *self,
-                         const char           *model,
-                         guint                 dims,
-                         LodeVectorCursor     *cursor,
-                         LodeVectorFunc   func,
-                         gpointer              user_data,
-                         GError              **error)
+ * reused, so a caller that also drops the chunks that are gone (_lode_store_dup_chunk_ids())
+ * stays exactly in sync. */
+static gboolean
+load_vectors (LodeStore         *self,
+              const char        *model,
+              guint              dims,
+              LodeVectorCursor  *cursor,
+              LodeVectorFunc     func,
+              gpointer           user_data,
+              GError           **error)
 {
   LodeVectorCursor to = { 0 };
   sqlite3_stmt *s;
   gboolean own;
   int rc;
 
-  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
-  g_return_val_if_fail (model != NULL, FALSE);
-  g_return_val_if_fail (cursor != NULL, FALSE);
-  g_return_val_if_fail (func != NULL, FALSE);
   g_return_val_if_fail (!self->in_transaction, FALSE);
 
   /* Within a search's snapshot, that one is read. */
@@ -2860,22 +2660,6 @@ lode_store_load_vectors (LodeStore            *self,
 }
 
 /* Import graph (issue #6) */
-
-void
-lode_stored_import_free (LodeStoredImport *import)
-{
-  if (import == NULL)
-    return;
-
-  g_free (import->path);
-  g_free (import->specifier);
-  g_free (import->name);
-  g_free (import->kind);
-  g_free (import->key);
-  g_strfreev (import->targets);
-  g_free (import->package);
-  g_free (import);
-}
 
 static sqlite3_stmt *
 graph_stmt (LodeStore *self,
@@ -2966,26 +2750,14 @@ put_import_rows (LodeStore      *self,
   return TRUE;
 }
 
-/**
- * lode_store_put_imports:
- * @self: a #LodeStore
- * @path: an indexed file
- * @imports: (element-type LodeStoredImport): its imports, resolved
- * @error: return location for a #GError
- *
- * Replaces the imports and edges of @path. Inside a batch, call it after
- * lode_store_put_file() in the same transaction, so that a file's chunks and imports land
- * together.
- *
- * Returns: %TRUE on success
- */
-gboolean
-lode_store_put_imports (LodeStore  *self,
-                        const char *path,
-                        GPtrArray  *imports,
-                        GError    **error)
+static gboolean
+store_put_imports (LodeIndexStore  *store,
+                   const char      *path,
+                   GPtrArray       *imports,
+                   GError         **error)
 {
-  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+  LodeStore *self = (LodeStore *) store;
+
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
@@ -3048,22 +2820,13 @@ read_imports (LodeStore     *self,
   return g_steal_pointer (&imports);
 }
 
-/**
- * lode_store_dup_imports:
- * @self: a #LodeStore
- * @path: (nullable): a file, or %NULL for the imports of every file
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (element-type LodeStoredImport): the imports of @path, by line
- */
-GPtrArray *
-lode_store_dup_imports (LodeStore   *self,
-                        const char  *path,
-                        GError     **error)
+static GPtrArray *
+store_dup_imports (LodeIndexStore  *store,
+                   const char      *path,
+                   GError         **error)
 {
+  LodeStore *self = (LodeStore *) store;
   sqlite3_stmt *s;
-
-  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
 
   if (path == NULL)
     return read_imports (self, graph_stmt (self, GSTMT_IMPORTS_ALL), error);
@@ -3074,23 +2837,14 @@ lode_store_dup_imports (LodeStore   *self,
   return read_imports (self, s, error);
 }
 
-/**
- * lode_store_dup_imports_for_key:
- * @self: a #LodeStore
- * @key: a candidate key
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (element-type LodeStoredImport): the imports whose resolution a
- *   file with candidate key @key could change
- */
-GPtrArray *
-lode_store_dup_imports_for_key (LodeStore   *self,
-                                const char  *key,
-                                GError     **error)
+static GPtrArray *
+store_dup_imports_for_key (LodeIndexStore  *store,
+                           const char      *key,
+                           GError         **error)
 {
+  LodeStore *self = (LodeStore *) store;
   sqlite3_stmt *s;
 
-  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
   g_return_val_if_fail (key != NULL, NULL);
 
   s = graph_stmt (self, GSTMT_IMPORTS_BY_KEY);
@@ -3099,22 +2853,14 @@ lode_store_dup_imports_for_key (LodeStore   *self,
   return read_imports (self, s, error);
 }
 
-/**
- * lode_store_dup_imports_to:
- * @self: a #LodeStore
- * @target: a project path
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (element-type LodeStoredImport): the imports resolved to @target
- */
-GPtrArray *
-lode_store_dup_imports_to (LodeStore   *self,
-                           const char  *target,
-                           GError     **error)
+static GPtrArray *
+store_dup_imports_to (LodeIndexStore  *store,
+                      const char      *target,
+                      GError         **error)
 {
+  LodeStore *self = (LodeStore *) store;
   sqlite3_stmt *s;
 
-  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
   g_return_val_if_fail (target != NULL, NULL);
 
   s = graph_stmt (self, GSTMT_IMPORTS_BY_TARGET);
@@ -3153,64 +2899,46 @@ set_import_targets_rows (LodeStore           *self,
   return insert_edges (self, import_id, file_id, targets, package, error);
 }
 
-/**
- * lode_store_set_import_targets:
- * @self: a #LodeStore
- * @import_id: the import's row id
- * @targets: (nullable) (array zero-terminated=1): the project files it now resolves to
- * @package: (nullable): or, when there are none, the external package
- * @error: return location for a #GError
- *
- * Records a new resolution of one import, replacing its edges; inside the current batch, or
- * in a transaction of its own outside one.
- *
- * Returns: %TRUE on success
- */
-gboolean
-lode_store_set_import_targets (LodeStore           *self,
-                               gint64               import_id,
-                               const char * const  *targets,
-                               const char          *package,
-                               GError             **error)
+/* Records a new resolution of one import, replacing its edges; inside the current batch, or
+ * in a transaction of its own outside one. */
+static gboolean
+store_set_import_targets (LodeIndexStore      *store,
+                          gint64               import_id,
+                          const char * const  *targets,
+                          const char          *package,
+                          GError             **error)
 {
-  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+  LodeStore *self = (LodeStore *) store;
+
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   if (self->in_transaction)
     return set_import_targets_rows (self, import_id, targets, package, error);
 
-  if (!lode_store_begin (self, error))
+  if (!_lode_store_begin (self, error))
     return FALSE;
   if (!set_import_targets_rows (self, import_id, targets, package, error))
     {
-      lode_store_rollback (self);
+      _lode_store_rollback (self);
       return FALSE;
     }
 
-  return lode_store_commit (self, error);
+  return _lode_store_commit (self, error);
 }
 
-/**
- * lode_store_load_graph:
- * @self: a #LodeStore
- * @error: return location for a #GError
- *
- * Reads the graph: every indexed file, every resolved edge. Edges to paths that are not
- * indexed (a file that became binary, say) are left out.
- *
- * Returns: (transfer full) (nullable): the frozen graph
- */
-LodeGraph *
-lode_store_load_graph (LodeStore  *self,
-                       GError    **error)
+/* Reads the graph: every indexed file, every resolved edge. Edges to paths that are not
+ * indexed (a file that became binary, say) are left out. */
+static LodeGraph *
+store_load_graph (LodeIndexStore  *store,
+                  GError         **error)
 {
+  LodeStore *self = (LodeStore *) store;
   g_autoptr(LodeGraph) graph = lode_graph_new ();
   g_autoptr(GHashTable) by_row = g_hash_table_new (g_int64_hash, g_int64_equal);
   g_autoptr(GArray) row_ids = NULL;
   sqlite3_stmt *s;
   int rc;
 
-  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   row_ids = g_array_new (FALSE, FALSE, sizeof (gint64));
@@ -3261,23 +2989,15 @@ lode_store_load_graph (LodeStore  *self,
   return g_steal_pointer (&graph);
 }
 
-/**
- * lode_store_get_graph_counts:
- * @self: a #LodeStore
- * @counts: (out caller-allocates): where to put the figures
- * @error: return location for a #GError
- *
- * Returns: %TRUE on success
- */
-gboolean
-lode_store_get_graph_counts (LodeStore        *self,
-                             LodeGraphCounts  *counts,
-                             GError          **error)
+static gboolean
+store_get_graph_counts (LodeIndexStore   *store,
+                        LodeGraphCounts  *counts,
+                        GError          **error)
 {
+  LodeStore *self = (LodeStore *) store;
   sqlite3_stmt *s;
   int rc;
 
-  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
   g_return_val_if_fail (counts != NULL, FALSE);
 
   s = graph_stmt (self, GSTMT_GRAPH_COUNTS);
@@ -3313,23 +3033,14 @@ clear_graph_rows (LodeStore      *self,
          run (self, graph_stmt (self, GSTMT_CLEAR_HASHES), error, "Cannot reset file hashes");
 }
 
-/**
- * lode_store_clear_graph:
- * @self: a #LodeStore
- * @forget_hashes: also forget the content hashes of the files, so that the next indexing
- *   run parses every file again (and so extracts every file's imports)
- * @error: return location for a #GError
- *
- * Deletes every import and edge, in a transaction of its own.
- *
- * Returns: %TRUE on success
- */
-gboolean
-lode_store_clear_graph (LodeStore  *self,
-                        gboolean    forget_hashes,
-                        GError    **error)
+/* Deletes every import and edge, in a transaction of its own. */
+static gboolean
+store_clear_graph (LodeIndexStore  *store,
+                   gboolean         forget_hashes,
+                   GError         **error)
 {
-  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+  LodeStore *self = (LodeStore *) store;
+
   g_return_val_if_fail (!self->in_transaction, FALSE);
 
   return write_alone (self, clear_graph_rows, &forget_hashes, NULL, NULL, error);
@@ -3337,33 +3048,14 @@ lode_store_clear_graph (LodeStore  *self,
 
 /* Copying an index (lode migrate). */
 
-void
-lode_stored_file_free (LodeStoredFile *file)
+static GPtrArray *
+store_dup_files (LodeIndexStore  *store,
+                 GError         **error)
 {
-  if (file == NULL)
-    return;
-  g_free (file->path);
-  g_free (file->language);
-  g_free (file->hash);
-  g_free (file);
-}
-
-/**
- * lode_store_dup_files:
- * @self: a #LodeStore
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (element-type LodeStoredFile): every file, by path
- */
-GPtrArray *
-lode_store_dup_files (LodeStore  *self,
-                      GError    **error)
-{
+  LodeStore *self = (LodeStore *) store;
   g_autoptr(GPtrArray) files = NULL;
   sqlite3_stmt *s = NULL;
   int rc;
-
-  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
 
   files = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_file_free);
   rc = sqlite3_prepare_v2 (self->db,
@@ -3391,24 +3083,16 @@ lode_store_dup_files (LodeStore  *self,
   return g_steal_pointer (&files);
 }
 
-/**
- * lode_store_dup_symbols_for_file:
- * @self: a #LodeStore
- * @path: the file's path relative to the project root
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (element-type LodeSymbol): the declarations of @path by line
- */
-GPtrArray *
-lode_store_dup_symbols_for_file (LodeStore   *self,
-                                 const char  *path,
-                                 GError     **error)
+static GPtrArray *
+store_dup_symbols_for_file (LodeIndexStore  *store,
+                            const char      *path,
+                            GError         **error)
 {
+  LodeStore *self = (LodeStore *) store;
   g_autoptr(GPtrArray) symbols = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_symbol_free);
   sqlite3_stmt *s = NULL;
   int rc;
 
-  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
   g_return_val_if_fail (path != NULL, NULL);
 
   rc = sqlite3_prepare_v2 (self->db,
@@ -3445,27 +3129,17 @@ lode_store_dup_symbols_for_file (LodeStore   *self,
   return g_steal_pointer (&symbols);
 }
 
-/**
- * lode_store_foreach_vector:
- * @self: a #LodeStore
- * @model: the embedding model
- * @func: called with each vector of @model and the text hash it belongs to
- * @user_data: data for @func
- * @error: return location for a #GError
- *
- * Returns: %TRUE when every vector was read
- */
-gboolean
-lode_store_foreach_vector (LodeStore           *self,
-                           const char          *model,
-                           LodeVectorHashFunc   func,
-                           gpointer             user_data,
-                           GError             **error)
+static gboolean
+store_foreach_vector (LodeIndexStore      *store,
+                      const char          *model,
+                      LodeVectorHashFunc   func,
+                      gpointer             user_data,
+                      GError             **error)
 {
+  LodeStore *self = (LodeStore *) store;
   sqlite3_stmt *s = NULL;
   int rc;
 
-  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
   g_return_val_if_fail (model != NULL && func != NULL, FALSE);
 
   rc = sqlite3_prepare_v2 (self->db,
@@ -3498,50 +3172,39 @@ lode_store_foreach_vector (LodeStore           *self,
   return TRUE;
 }
 
-/* LodeIndexStore: the functions above under the interface's names (only the type of their
- * first argument differs). */
 static void
 lode_store_index_store_init (LodeIndexStoreInterface *iface)
 {
-  iface->get_was_reset = (gpointer) lode_store_get_was_reset;
-  iface->get_reset_reason = (gpointer) lode_store_get_reset_reason;
-  iface->dup_file_hashes = (gpointer) lode_store_dup_file_hashes;
-  iface->dup_files = (gpointer) lode_store_dup_files;
-  iface->begin = (gpointer) lode_store_begin;
-  iface->commit = (gpointer) lode_store_commit;
-  iface->rollback = (gpointer) lode_store_rollback;
-  iface->put_file = (gpointer) lode_store_put_file;
-  iface->put_references = (gpointer) lode_store_put_references;
-  iface->remove_file = (gpointer) lode_store_remove_file;
-  iface->dup_meta = (gpointer) lode_store_dup_meta;
-  iface->set_meta = (gpointer) lode_store_set_meta;
-  iface->get_stats = (gpointer) lode_store_get_stats;
-  iface->dup_language_counts = (gpointer) lode_store_dup_language_counts;
-  iface->dup_chunks_for_file = (gpointer) lode_store_dup_chunks_for_file;
-  iface->dup_symbols_for_file = (gpointer) lode_store_dup_symbols_for_file;
-  iface->put_imports = (gpointer) lode_store_put_imports;
-  iface->dup_imports = (gpointer) lode_store_dup_imports;
-  iface->dup_imports_for_key = (gpointer) lode_store_dup_imports_for_key;
-  iface->dup_imports_to = (gpointer) lode_store_dup_imports_to;
-  iface->set_import_targets = (gpointer) lode_store_set_import_targets;
-  iface->load_graph = (gpointer) lode_store_load_graph;
-  iface->get_graph_counts = (gpointer) lode_store_get_graph_counts;
-  iface->clear_graph = (gpointer) lode_store_clear_graph;
-  iface->dup_unembedded = (gpointer) lode_store_dup_unembedded;
-  iface->put_vectors = (gpointer) lode_store_put_vectors;
-  iface->count_embedded = (gpointer) lode_store_count_embedded;
-  iface->prune_vectors = (gpointer) lode_store_prune_vectors;
-  iface->foreach_vector = (gpointer) lode_store_foreach_vector;
-  iface->find_symbols = (gpointer) lode_store_find_symbols;
-  iface->dup_file_symbols = (gpointer) lode_store_dup_file_symbols;
-  iface->dup_package_symbols = (gpointer) lode_store_dup_package_symbols;
-  iface->find_container_members = (gpointer) lode_store_find_container_members;
-  iface->find_references = (gpointer) lode_store_find_references;
-  iface->dup_references_for_file = (gpointer) lode_store_dup_references_for_file;
-  iface->dup_line_chunks = (gpointer) lode_store_dup_line_chunks;
-  iface->dup_artifacts = (gpointer) lode_store_dup_artifacts;
-  iface->dup_artifact_chunks = (gpointer) lode_store_dup_artifact_chunks;
-  iface->put_artifact = (gpointer) lode_store_put_artifact;
-  iface->remove_artifact = (gpointer) lode_store_remove_artifact;
-  iface->search_artifacts = (gpointer) lode_store_search_artifacts;
+  iface->get_was_reset = store_get_was_reset;
+  iface->get_reset_reason = store_get_reset_reason;
+  iface->check = store_check;
+  iface->is_damaged = store_is_damaged;
+  iface->dup_file_hashes = store_dup_file_hashes;
+  iface->dup_files = store_dup_files;
+  iface->begin = store_begin;
+  iface->commit = store_commit;
+  iface->rollback = store_rollback;
+  iface->put_file = store_put_file;
+  iface->remove_file = store_remove_file;
+  iface->dup_meta = store_dup_meta;
+  iface->set_meta = store_set_meta;
+  iface->get_stats = store_get_stats;
+  iface->dup_language_counts = store_dup_language_counts;
+  iface->dup_chunks_for_file = store_dup_chunks_for_file;
+  iface->dup_symbols_for_file = store_dup_symbols_for_file;
+  iface->put_imports = store_put_imports;
+  iface->dup_imports = store_dup_imports;
+  iface->dup_imports_for_key = store_dup_imports_for_key;
+  iface->dup_imports_to = store_dup_imports_to;
+  iface->set_import_targets = store_set_import_targets;
+  iface->load_graph = store_load_graph;
+  iface->get_graph_counts = store_get_graph_counts;
+  iface->clear_graph = store_clear_graph;
+  iface->dup_unembedded = store_dup_unembedded;
+  iface->put_vectors = store_put_vectors;
+  iface->count_embedded = store_count_embedded;
+  iface->prune_vectors = store_prune_vectors;
+  iface->foreach_vector = store_foreach_vector;
+  _lode_store_symbols_init (iface);
+  _lode_store_artifacts_init (iface);
 }
