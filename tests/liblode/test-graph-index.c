@@ -335,7 +335,7 @@ test_resumed_run (Fixture       *fixture,
   info.n_lines = 1;
   store = LODE_INDEX_STORE (lode_store_open (lode_project_get_db_path (fixture->project), &error));
   g_assert_no_error (error);
-  g_assert_true (lode_index_store_put_file (store, &info, chunks, NULL, &error));
+  g_assert_true (lode_index_store_put_file (store, &info, chunks, NULL, NULL, &error));
   g_assert_no_error (error);
   g_assert_true (lode_index_store_set_meta (store, "state", "indexing", &error));
   g_assert_no_error (error);

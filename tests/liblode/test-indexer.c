@@ -1045,6 +1045,82 @@ test_whole_system_roots (Fixture       *fixture,
   g_assert_no_error (error);
 }
 
+static LodeChunk *
+span_new (guint       start_line,
+          guint       end_line,
+          const char *symbol)
+{
+  LodeChunk *chunk = lode_chunk_new ();
+
+  chunk->start_line = start_line;
+  chunk->end_line = end_line;
+  chunk->symbol = g_strdup (symbol);
+  return chunk;
+}
+
+static LodeSymbol *
+declaration_new (const char *name,
+                 guint       start_line)
+{
+  LodeSymbol *symbol = lode_symbol_new ();
+
+  symbol->name = g_strdup (name);
+  symbol->start_line = start_line;
+  symbol->end_line = start_line;
+  return symbol;
+}
+
+/* Which chunk a declaration belongs to is decided here, once, for both stores. */
+static void
+test_attribute_symbols (void)
+{
+  g_autoptr(GPtrArray) chunks = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_chunk_free);
+  g_autoptr(GPtrArray) symbols = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_symbol_free);
+  g_autofree guint *owners = NULL;
+  g_autofree guint *none = NULL;
+
+  /* A 390-line parse_config () cut into overlapping pieces, given out of line order, after
+   * a class whose method has a chunk of its own; then a minified line cut in three. */
+  g_ptr_array_add (chunks, span_new (141, 300, "parse_config"));          /* 0 */
+  g_ptr_array_add (chunks, span_new (10, 150, "parse_config"));           /* 1 */
+  g_ptr_array_add (chunks, span_new (291, 400, "parse_config"));          /* 2 */
+  g_ptr_array_add (chunks, span_new (402, 440, "Widget"));                /* 3 */
+  g_ptr_array_add (chunks, span_new (410, 420, "draw"));                  /* 4 */
+  g_ptr_array_add (chunks, span_new (450, 450, NULL));                    /* 5 */
+  g_ptr_array_add (chunks, span_new (450, 450, NULL));                    /* 6 */
+  g_ptr_array_add (chunks, span_new (450, 450, NULL));                    /* 7 */
+
+  g_ptr_array_add (symbols, declaration_new ("parse_config", 10));
+  /* In two pieces, named in neither: the one it starts nearest the top of (the longer). */
+  g_ptr_array_add (symbols, declaration_new ("config_entry", 145));
+  /* Named after a chunk that holds its line: that one, however large. */
+  g_ptr_array_add (symbols, declaration_new ("Widget", 402));
+  g_ptr_array_add (symbols, declaration_new ("draw", 410));
+  g_ptr_array_add (symbols, declaration_new ("widget_helper", 412));
+  /* On a minified line: its first piece. */
+  g_ptr_array_add (symbols, declaration_new ("render", 450));
+  /* A line no chunk holds: the chunk before it, or the first one. */
+  g_ptr_array_add (symbols, declaration_new ("gap", 401));
+  g_ptr_array_add (symbols, declaration_new ("before", 2));
+
+  owners = lode_indexer_attribute_symbols (chunks, symbols);
+  g_assert_cmpuint (owners[0], ==, 1);
+  g_assert_cmpuint (owners[1], ==, 0);
+  g_assert_cmpuint (owners[2], ==, 3);
+  g_assert_cmpuint (owners[3], ==, 4);
+  g_assert_cmpuint (owners[4], ==, 4);
+  g_assert_cmpuint (owners[5], ==, 5);
+  g_assert_cmpuint (owners[6], ==, 2);
+  g_assert_cmpuint (owners[7], ==, 1);
+
+  g_ptr_array_set_size (chunks, 0);
+  none = lode_indexer_attribute_symbols (chunks, symbols);
+  for (guint i = 0; i < symbols->len; i++)
+    g_assert_cmpuint (none[i], ==, LODE_INDEX_STORE_NO_CHUNK);
+  g_ptr_array_set_size (symbols, 0);
+  g_assert_null (lode_indexer_attribute_symbols (chunks, symbols));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1074,6 +1150,7 @@ main (int   argc,
   ADD ("async", test_async);
   ADD ("change-list", test_change_list);
 #undef ADD
+  g_test_add_func ("/lode/indexer/attribute-symbols", test_attribute_symbols);
 
   return g_test_run ();
 }

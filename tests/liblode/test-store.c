@@ -14,12 +14,13 @@
 
 #include "lode-error.h"
 #include "lode-index-store.h"
+#include "lode-indexer.h"
 #include "lode-searcher.h"
 #include "lode-store.h"
 
 typedef struct
 {
-  char      *db_path;
+  char           *db_path;
   LodeIndexStore *store;
 } StoreFixture;
 
@@ -98,15 +99,16 @@ symbols_new (void)
 }
 
 static void
-put_file (LodeIndexStore  *store,
-          const char *path,
-          const char *language,
-          GPtrArray  *chunks,
-          GPtrArray  *symbols)
+put_file (LodeIndexStore *store,
+          const char     *path,
+          const char     *language,
+          GPtrArray      *chunks,
+          GPtrArray      *symbols)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA1, path, -1);
   LodeFileInfo info = { path, language, hash, 0, 1700000000000000, 0 };
+  g_autofree guint *symbol_chunks = lode_indexer_attribute_symbols (chunks, symbols);
 
   for (guint i = 0; i < chunks->len; i++)
     {
@@ -116,16 +118,17 @@ put_file (LodeIndexStore  *store,
       info.n_lines = MAX (info.n_lines, chunk->end_line);
     }
 
-  g_assert_true (lode_index_store_put_file (store, &info, chunks, symbols, &error));
+  g_assert_true (lode_index_store_put_file (store, &info, chunks, symbols, symbol_chunks,
+                                            &error));
   g_assert_no_error (error);
 }
 
 /* One chunk holding @content, no symbols. */
 static void
-put_text (LodeIndexStore  *store,
-          const char *path,
-          const char *language,
-          const char *content)
+put_text (LodeIndexStore *store,
+          const char     *path,
+          const char     *language,
+          const char     *content)
 {
   g_autoptr(GPtrArray) chunks = chunks_new ();
   gsize len = strlen (content);
@@ -139,10 +142,10 @@ put_text (LodeIndexStore  *store,
 
 /* The lexical leg of a LodeSearcher over @store. */
 static GPtrArray *
-store_search (LodeIndexStore               *store,
-              const LodeSearchOptions *options,
-              GCancellable            *cancellable,
-              GError                 **error)
+store_search (LodeIndexStore           *store,
+              const LodeSearchOptions  *options,
+              GCancellable             *cancellable,
+              GError                  **error)
 {
   g_autoptr(LodeSearcher) searcher = lode_searcher_new ();
   g_autoptr(LodeSearchResponse) response = NULL;
@@ -156,7 +159,7 @@ store_search (LodeIndexStore               *store,
 }
 
 static GPtrArray *
-search_full (LodeIndexStore               *store,
+search_full (LodeIndexStore          *store,
              const LodeSearchOptions *options)
 {
   g_autoptr(GError) error = NULL;
@@ -182,8 +185,8 @@ search_full (LodeIndexStore               *store,
 }
 
 static GPtrArray *
-search (LodeIndexStore  *store,
-        const char *query)
+search (LodeIndexStore *store,
+        const char     *query)
 {
   LodeSearchOptions options = LODE_SEARCH_OPTIONS_INIT;
   g_autofree char *printable = g_utf8_make_valid (query, -1);
@@ -358,9 +361,9 @@ test_garbage_file (StoreFixture  *fixture,
 
 static void
 assert_stats (LodeIndexStore *store,
-              guint      n_files,
-              guint      n_chunks,
-              guint      n_symbols)
+              guint           n_files,
+              guint           n_chunks,
+              guint           n_symbols)
 {
   g_autoptr(GError) error = NULL;
   LodeStoreStats stats;

@@ -220,7 +220,7 @@ test_index_edges (void)
 
 typedef struct
 {
-  char      *db_path;
+  char           *db_path;
   LodeIndexStore *store;
 } StoreFixture;
 
@@ -246,7 +246,7 @@ store_teardown (StoreFixture  *fixture,
 
 /* Stores @path with one chunk per text (one line each). */
 static void
-put_file (LodeIndexStore          *store,
+put_file (LodeIndexStore     *store,
           const char         *path,
           const char * const *texts)
 {
@@ -264,15 +264,15 @@ put_file (LodeIndexStore          *store,
       g_ptr_array_add (chunks, chunk);
     }
   info.n_lines = chunks->len;
-  lode_index_store_put_file (store, &info, chunks, NULL, &error);
+  lode_index_store_put_file (store, &info, chunks, NULL, NULL, &error);
   g_assert_no_error (error);
 }
 
 static void
-assert_embedded (LodeIndexStore  *store,
-                 const char *model,
-                 guint       n_embedded,
-                 guint       n_embeddable)
+assert_embedded (LodeIndexStore *store,
+                 const char     *model,
+                 guint           n_embedded,
+                 guint           n_embeddable)
 {
   g_autoptr(GError) error = NULL;
   guint embedded = 99, embeddable = 99;
@@ -286,10 +286,10 @@ assert_embedded (LodeIndexStore  *store,
 /* Embeds everything the store lists for @model with vector (i, 0, …) for the i-th distinct
  * text. Returns the number of distinct texts embedded. */
 static guint
-embed_all (LodeIndexStore  *store,
-           const char *model,
-           guint       dims,
-           guint      *n_chunks)
+embed_all (LodeIndexStore *store,
+           const char     *model,
+           guint           dims,
+           guint          *n_chunks)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) todo = lode_index_store_dup_unembedded (store, model, 0, 1000, &error);
@@ -399,7 +399,7 @@ loaded_cb (gint64       chunk_id,
 }
 
 static guint
-load (LodeIndexStore        *store,
+load (LodeIndexStore   *store,
       LodeVectorCursor *cursor)
 {
   g_autoptr(GError) error = NULL;

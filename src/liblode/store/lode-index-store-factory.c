@@ -578,6 +578,7 @@ lode_index_store_copy (LodeIndexStore       *from,
       const LodeStoredFile *file = g_ptr_array_index (files, i);
       g_autoptr(GPtrArray) chunks = NULL;
       g_autoptr(GPtrArray) symbols = NULL;
+      g_autoptr(GArray) symbol_chunks = NULL;
       g_autoptr(GPtrArray) imports = NULL;
       g_autoptr(LodeReferences) references = NULL;
       LodeFileInfo info = { file->path, file->language, file->hash, file->size,
@@ -589,13 +590,15 @@ lode_index_store_copy (LodeIndexStore       *from,
         return FALSE;
 
       chunks = lode_index_store_dup_chunks_for_file (from, file->path, error);
-      symbols = chunks != NULL ? lode_index_store_dup_symbols_for_file (from, file->path, error)
+      symbols = chunks != NULL ? lode_index_store_dup_symbols_for_file (from, file->path,
+                                                                        &symbol_chunks, error)
                                : NULL;
       imports = symbols != NULL ? lode_index_store_dup_imports (from, file->path, error) : NULL;
       references = imports != NULL ?
                    lode_index_store_dup_references_for_file (from, file->path, error) : NULL;
       if (references == NULL ||
-          !lode_index_store_put_file (to, &info, chunks, symbols, error) ||
+          !lode_index_store_put_file (to, &info, chunks, symbols,
+                                      &g_array_index (symbol_chunks, guint, 0), error) ||
           !lode_index_store_put_imports (to, file->path, imports, error) ||
           !lode_index_store_put_references (to, file->path, references, error))
         goto failed;

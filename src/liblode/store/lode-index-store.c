@@ -229,11 +229,16 @@ lode_index_store_put_file (LodeIndexStore      *self,
                            const LodeFileInfo  *file,
                            GPtrArray           *chunks,
                            GPtrArray           *symbols,
+                           const guint         *symbol_chunks,
                            GError             **error)
 {
   g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+  g_return_val_if_fail (file != NULL && file->path != NULL, FALSE);
+  g_return_val_if_fail (symbols == NULL || symbols->len == 0 || symbol_chunks != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  return LODE_INDEX_STORE_GET_IFACE (self)->put_file (self, file, chunks, symbols, error);
+  return LODE_INDEX_STORE_GET_IFACE (self)->put_file (self, file, chunks, symbols, symbol_chunks,
+                                                      error);
 }
 
 /**
@@ -318,11 +323,14 @@ lode_index_store_dup_chunks_for_file (LodeIndexStore  *self,
 GPtrArray *
 lode_index_store_dup_symbols_for_file (LodeIndexStore  *self,
                                        const char      *path,
+                                       GArray         **symbol_chunks,
                                        GError         **error)
 {
   g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
 
-  return LODE_INDEX_STORE_GET_IFACE (self)->dup_symbols_for_file (self, path, error);
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_symbols_for_file (self, path, symbol_chunks,
+                                                                  error);
 }
 
 gboolean

@@ -17,6 +17,9 @@ G_BEGIN_DECLS
 /* Meta key: "off" when the import graph was removed and indexing leaves it alone. */
 #define LODE_GRAPH_META_KEY "graph"
 
+/* In a symbol's attribution (put_file): it belongs to no chunk. */
+#define LODE_INDEX_STORE_NO_CHUNK G_MAXUINT
+
 /* The rows of an index ------------------------------------------------------------------ */
 
 /**
@@ -301,9 +304,12 @@ G_DECLARE_INTERFACE (LodeIndexStore, lode_index_store, LODE, INDEX_STORE, GObjec
  * @commit: writes the batch; on failure it is dropped
  * @rollback: drops everything since @begin; does nothing outside a batch
  * @put_file: replaces everything stored from @file's path by @chunks (in their order; each
- *   gets a chunk id never used before) and @symbols (those without a name are skipped).
- *   Inside a batch a failure may leave the file half written: the caller rolls back. Outside
- *   a batch it is a batch of its own, as are the other writes of files, imports and meta
+ *   gets a chunk id never used before) and @symbols, each with the chunk it belongs to:
+ *   @symbol_chunks[i] is the index in @chunks of the chunk of @symbols[i], as the indexer
+ *   decided it (lode_indexer_attribute_symbols()); a symbol without a name or a chunk
+ *   (%LODE_INDEX_STORE_NO_CHUNK) is not stored. Inside a batch a failure may leave the file
+ *   half written: the caller rolls back. Outside a batch it is a batch of its own, as are the
+ *   other writes of files, imports and meta
  * @put_references: replaces the references of @path, a file put before (in the same batch);
  *   %NULL or none stores none. %LODE_ERROR_NOT_FOUND for a path the index does not hold
  * @remove_file: removes @path and everything stored from it; the imports that reached it
@@ -312,9 +318,12 @@ G_DECLARE_INTERFACE (LodeIndexStore, lode_index_store, LODE, INDEX_STORE, GObjec
  * @set_meta: stores @value under @key
  * @get_stats: counts of files, chunks and declarations, source bytes and lines
  * @dup_language_counts: language id → number of files
- * @dup_chunks_for_file: the chunks of @path by start line, with their text and the context
- *   of their search text (lode_chunk_set_search_text()); none for a path not held
- * @dup_symbols_for_file: the declarations (#LodeSymbol) of @path, by line
+ * @dup_chunks_for_file: the chunks of @path by start line, end line, then in the order they
+ *   were put, with their text and the context of their search text
+ *   (lode_chunk_set_search_text()); none for a path not held
+ * @dup_symbols_for_file: the declarations (#LodeSymbol) of @path, by line then in the order
+ *   they were put, and (@symbol_chunks, optional) the chunk each belongs to, as an index into
+ *   what @dup_chunks_for_file returns: what put_file was given, so that a copy keeps it
  * @put_imports: replaces the imports (#LodeStoredImport) of @path, a file put before, with
  *   their resolution. %LODE_ERROR_NOT_FOUND for a path the index does not hold
  * @dup_imports: the imports of @path by line, or of every file with %NULL
@@ -394,6 +403,7 @@ struct _LodeIndexStoreInterface
                                       const LodeFileInfo  *file,
                                       GPtrArray           *chunks,
                                       GPtrArray           *symbols,
+                                      const guint         *symbol_chunks,
                                       GError             **error);
   gboolean    (*put_references)      (LodeIndexStore      *self,
                                       const char          *path,
@@ -418,6 +428,7 @@ struct _LodeIndexStoreInterface
                                       GError             **error);
   GPtrArray  *(*dup_symbols_for_file) (LodeIndexStore     *self,
                                       const char          *path,
+                                      GArray             **symbol_chunks,
                                       GError             **error);
 
   /* The import graph (issue #6) */
@@ -546,6 +557,7 @@ gboolean    lode_index_store_put_file            (LodeIndexStore      *self,
                                                   const LodeFileInfo  *file,
                                                   GPtrArray           *chunks,
                                                   GPtrArray           *symbols,
+                                                  const guint         *symbol_chunks,
                                                   GError             **error);
 gboolean    lode_index_store_put_references      (LodeIndexStore      *self,
                                                   const char          *path,
@@ -570,6 +582,7 @@ GPtrArray  *lode_index_store_dup_chunks_for_file (LodeIndexStore      *self,
                                                   GError             **error);
 GPtrArray  *lode_index_store_dup_symbols_for_file (LodeIndexStore     *self,
                                                   const char          *path,
+                                                  GArray             **symbol_chunks,
                                                   GError             **error);
 
 gboolean    lode_index_store_put_imports         (LodeIndexStore      *self,

@@ -1033,15 +1033,8 @@ delete_paths (LodeQdrantStore  *self,
   return TRUE;
 }
 
-/* qdrant_store_commit:
- * @self: a #LodeQdrantStore
- * @error: return location for a #GError
- *
- * Writes the batch (see the order at the top of this file). A failure leaves the requests
- * before it written, which the next run repairs; the batch is dropped either way.
- *
- * Returns: %TRUE on success
- */
+/* Writes the batch (see the order at the top of this file). A failure leaves the requests
+ * before it written, which the next run repairs; the batch is dropped either way. */
 static gboolean
 qdrant_store_commit (LodeIndexStore  *store,
                      GError         **error)
@@ -1164,11 +1157,6 @@ in_batch (LodeQdrantStore  *self,
 
 /* ---- files ----------------------------------------------------------------------------- */
 
-/* qdrant_store_dup_file_hashes:
- * @self: a #LodeQdrantStore
- *
- * Returns: (transfer full) (element-type utf8 utf8): path → content hash of every file
- */
 static GHashTable *
 qdrant_store_dup_file_hashes (LodeIndexStore  *store,
                               GError         **error)
@@ -1211,35 +1199,6 @@ qdrant_store_dup_files (LodeIndexStore  *store,
   return files;
 }
 
-/* The chunk that holds a symbol's first line: the innermost one named like it, else the
- * innermost one (as the SQLite store assigns them). */
-static guint
-symbol_chunk (GPtrArray  *chunks,
-              guint       line,
-              const char *name)
-{
-  guint best = G_MAXUINT;
-  guint best_span = G_MAXUINT;
-
-  for (guint i = 0; chunks != NULL && i < chunks->len; i++)
-    {
-      const LodeChunk *chunk = g_ptr_array_index (chunks, i);
-      guint span;
-
-      if (chunk->start_line > line || chunk->end_line < line)
-        continue;
-      if (name != NULL && g_strcmp0 (chunk->symbol, name) == 0)
-        return i;
-      span = chunk->end_line - chunk->start_line;
-      if (span < best_span)
-        {
-          best = i;
-          best_span = span;
-        }
-    }
-  return best;
-}
-
 static JsonObject *symbol_item      (const LodeSymbol *symbol,
                                      guint             seq);
 static void        add_symbol_lists (JsonObject       *payload,
@@ -1251,6 +1210,7 @@ typedef struct
   const LodeFileInfo *file;
   GPtrArray          *chunks;
   GPtrArray          *symbols;
+  const guint        *symbol_chunks;
 } PutFile;
 
 static gboolean
@@ -1289,15 +1249,12 @@ put_file_points (LodeQdrantStore  *self,
   for (guint i = 0; put->symbols != NULL && i < put->symbols->len; i++)
     {
       const LodeSymbol *symbol = g_ptr_array_index (put->symbols, i);
-      guint index;
+      guint chunk = put->symbol_chunks[i];
 
-      if (symbol->name == NULL)
+      if (symbol->name == NULL || chunk >= chunk_symbols->len)
         continue;
       n_symbols++;
-      index = symbol_chunk (put->chunks, symbol->start_line, symbol->name);
-      if (index == G_MAXUINT)
-        continue;
-      json_array_add_object_element (g_ptr_array_index (chunk_symbols, index),
+      json_array_add_object_element (g_ptr_array_index (chunk_symbols, chunk),
                                      symbol_item (symbol, i));
     }
 
@@ -1371,28 +1328,17 @@ put_file_points (LodeQdrantStore  *self,
   return TRUE;
 }
 
-/* qdrant_store_put_file:
- * @self: a #LodeQdrantStore
- * @file: the file
- * @chunks: (element-type LodeChunk) (nullable): its chunks
- * @symbols: (element-type LodeSymbol) (nullable): its declarations
- * @error: return location for a #GError
- *
- * Replaces what the index holds of @file, inside the open batch or in one of its own.
- *
- * Returns: %TRUE on success
- */
+/* Replaces what the index holds of @file, inside the open batch or in one of its own. */
 static gboolean
 qdrant_store_put_file (LodeIndexStore      *store,
                        const LodeFileInfo  *file,
                        GPtrArray           *chunks,
                        GPtrArray           *symbols,
+                       const guint         *symbol_chunks,
                        GError             **error)
 {
   LodeQdrantStore *self = (LodeQdrantStore *) store;
-  PutFile put = { file, chunks, symbols };
-
-  g_return_val_if_fail (file != NULL && file->path != NULL, FALSE);
+  PutFile put = { file, chunks, symbols, symbol_chunks };
 
   return in_batch (self, put_file_points, &put, error);
 }
@@ -1527,11 +1473,6 @@ qdrant_store_get_stats (LodeIndexStore  *store,
   return TRUE;
 }
 
-/* qdrant_store_dup_language_counts:
- * @self: a #LodeQdrantStore
- *
- * Returns: (transfer full) (element-type utf8 guint): language id → number of files
- */
 static GHashTable *
 qdrant_store_dup_language_counts (LodeIndexStore  *store,
                                   GError         **error)
@@ -1551,33 +1492,32 @@ qdrant_store_dup_language_counts (LodeIndexStore  *store,
   return counts;
 }
 
-static int
-compare_symbols (gconstpointer a,
-                 gconstpointer b)
+static gint64
+payload_int (LodeQdrantHit *hit,
+             const char    *key)
 {
-  const LodeSymbol *x = *(LodeSymbol **) a;
-  const LodeSymbol *y = *(LodeSymbol **) b;
-
-  return (x->start_line > y->start_line) - (x->start_line < y->start_line);
+  return hit->payload != NULL ? json_object_get_int_member_with_default (hit->payload, key, 0)
+                              : 0;
 }
 
+/* A file's chunk points by line, then in the order they were put (by id). */
 static int
-compare_chunks (gconstpointer a,
-                gconstpointer b)
+compare_chunk_points (gconstpointer a,
+                      gconstpointer b)
 {
-  const LodeChunk *x = *(LodeChunk **) a;
-  const LodeChunk *y = *(LodeChunk **) b;
+  LodeQdrantHit *x = *(LodeQdrantHit **) a;
+  LodeQdrantHit *y = *(LodeQdrantHit **) b;
+  gint64 keys[2][3] = {
+    { payload_int (x, "start_line"), payload_int (x, "end_line"), g_ascii_strtoll (x->id, NULL, 10) },
+    { payload_int (y, "start_line"), payload_int (y, "end_line"), g_ascii_strtoll (y->id, NULL, 10) },
+  };
 
-  return (x->start_line > y->start_line) - (x->start_line < y->start_line);
+  for (guint k = 0; k < 3; k++)
+    if (keys[0][k] != keys[1][k])
+      return keys[0][k] < keys[1][k] ? -1 : 1;
+  return 0;
 }
 
-/* qdrant_store_dup_chunks_for_file:
- * @self: a #LodeQdrantStore
- * @path: the file
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (element-type LodeChunk): its chunks by start line, with content
- */
 static GPtrArray *
 qdrant_store_dup_chunks_for_file (LodeIndexStore  *store,
                                   const char      *path,
@@ -1593,6 +1533,7 @@ qdrant_store_dup_chunks_for_file (LodeIndexStore  *store,
   if (points == NULL)
     return NULL;
 
+  g_ptr_array_sort (points, compare_chunk_points);
   chunks = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_chunk_free);
   for (guint i = 0; i < points->len; i++)
     {
@@ -1610,7 +1551,6 @@ qdrant_store_dup_chunks_for_file (LodeIndexStore  *store,
       lode_chunk_set_search_text (chunk, lode_json_get_string (payload, "sig_text"));
       g_ptr_array_add (chunks, chunk);
     }
-  g_ptr_array_sort (chunks, compare_chunks);
   return chunks;
 }
 
@@ -1733,12 +1673,6 @@ import_has_target (const LodeStoredImport *import,
          g_strv_contains ((const char * const *) import->targets, target);
 }
 
-/* qdrant_store_dup_imports:
- * @self: a #LodeQdrantStore
- * @path: (nullable): a file, or %NULL for every import
- *
- * Returns: (transfer full) (element-type LodeStoredImport): the imports, a file's by line
- */
 static GPtrArray *
 qdrant_store_dup_imports (LodeIndexStore  *store,
                           const char      *path,
@@ -1853,11 +1787,6 @@ sorted_records (LodeQdrantStore *self)
   return records;
 }
 
-/* qdrant_store_load_graph:
- * @self: a #LodeQdrantStore
- *
- * Returns: (transfer full): the import graph, built as the SQLite store builds it
- */
 static LodeGraph *
 qdrant_store_load_graph (LodeIndexStore  *store,
                          GError         **error)
@@ -2002,16 +1931,6 @@ chunks_without (const char *model)
   return json_builder_get_root (builder);
 }
 
-/* qdrant_store_dup_unembedded:
- * @self: a #LodeQdrantStore
- * @model: the embedding model
- * @after_chunk: only chunks with a larger id (0 for all)
- * @limit: at most this many
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (element-type LodeStoreEmbedText): the next chunks, by id, that
- *   have text and no vector of @model
- */
 static GPtrArray *
 qdrant_store_dup_unembedded (LodeIndexStore  *store,
                              const char      *model,
@@ -2047,21 +1966,8 @@ qdrant_store_dup_unembedded (LodeIndexStore  *store,
   return texts;
 }
 
-/* qdrant_store_put_vectors:
- * @self: a #LodeQdrantStore
- * @model: the embedding model
- * @dims: the size of each vector: the collection's
- * @hashes: (array length=n_vectors): the text hash of each vector
- * @vectors: (array): @n_vectors × @dims floats
- * @n_vectors: how many
- * @n_chunks: (out) (optional): chunks that got a vector
- * @error: return location for a #GError
- *
- * Gives every chunk whose text has one of @hashes its vector and marks it with @model. The
- * vector is written before the mark, so a failure in between only embeds a chunk again.
- *
- * Returns: %TRUE on success
- */
+/* Gives every chunk whose text has one of @hashes its vector and marks it with @model. The
+ * vector is written before the mark, so a failure in between only embeds a chunk again. */
 static gboolean
 qdrant_store_put_vectors (LodeIndexStore      *store,
                           const char          *model,
@@ -2248,16 +2154,37 @@ qdrant_store_prune_vectors (LodeIndexStore  *store,
   return result != NULL;
 }
 
-/* The declarations of a file, from its chunks' payload, by line. */
+typedef struct
+{
+  LodeSymbol *symbol;
+  gint64      seq;      /* its place in the list the file put */
+  guint       chunk;    /* the index of its chunk, as dup_chunks_for_file orders them */
+} FileSymbol;
+
+static int
+compare_file_symbols (gconstpointer a,
+                      gconstpointer b)
+{
+  const FileSymbol *x = a;
+  const FileSymbol *y = b;
+
+  if (x->symbol->start_line != y->symbol->start_line)
+    return x->symbol->start_line < y->symbol->start_line ? -1 : 1;
+  return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* The declarations of a file, from its chunks' payload, by line then as they were put. */
 static GPtrArray *
 qdrant_store_dup_symbols_for_file (LodeIndexStore  *store,
                                    const char      *path,
+                                   GArray         **symbol_chunks,
                                    GError         **error)
 {
   LodeQdrantStore *self = (LodeQdrantStore *) store;
   g_autoptr(JsonNode) filter = chunk_match ("path", path);
-  const char *fields[] = { "symbols", NULL };
+  const char *fields[] = { "symbols", "start_line", "end_line", NULL };
   g_autoptr(GPtrArray) points = NULL;
+  g_autoptr(GArray) found = g_array_new (FALSE, FALSE, sizeof (FileSymbol));
   GPtrArray *symbols;
 
   points = lode_qdrant_client_scroll (self->client, self->collection, filter, fields, NULL, 0,
@@ -2265,7 +2192,7 @@ qdrant_store_dup_symbols_for_file (LodeIndexStore  *store,
   if (points == NULL)
     return NULL;
 
-  symbols = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_symbol_free);
+  g_ptr_array_sort (points, compare_chunk_points);
   for (guint i = 0; i < points->len; i++)
     {
       JsonObject *payload = ((LodeQdrantHit *) g_ptr_array_index (points, i))->payload;
@@ -2276,9 +2203,27 @@ qdrant_store_dup_symbols_for_file (LodeIndexStore  *store,
         continue;
       array = json_node_get_array (list);
       for (guint k = 0; k < json_array_get_length (array); k++)
-        g_ptr_array_add (symbols, symbol_from_item (json_array_get_object_element (array, k)));
+        {
+          JsonObject *item = json_array_get_object_element (array, k);
+          FileSymbol symbol = { symbol_from_item (item),
+                                json_object_get_int_member_with_default (item, "seq", 0), i };
+
+          g_array_append_val (found, symbol);
+        }
     }
-  g_ptr_array_sort (symbols, compare_symbols);
+  g_array_sort (found, compare_file_symbols);
+
+  symbols = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_symbol_free);
+  if (symbol_chunks != NULL)
+    *symbol_chunks = g_array_sized_new (FALSE, FALSE, sizeof (guint), found->len);
+  for (guint i = 0; i < found->len; i++)
+    {
+      const FileSymbol *symbol = &g_array_index (found, FileSymbol, i);
+
+      g_ptr_array_add (symbols, symbol->symbol);
+      if (symbol_chunks != NULL)
+        g_array_append_val (*symbol_chunks, symbol->chunk);
+    }
   return symbols;
 }
 
@@ -3261,16 +3206,7 @@ put_refs_point (LodeQdrantStore  *self,
   return TRUE;
 }
 
-/* qdrant_store_put_references:
- * @self: a #LodeQdrantStore
- * @path: a file stored with put_file
- * @references: (nullable): its identifiers; %NULL stores none
- * @error: return location for a #GError
- *
- * Replaces the references of @path, in the open batch or in one of its own.
- *
- * Returns: %TRUE on success
- */
+/* Replaces the references of @path, in the open batch or in one of its own. */
 static gboolean
 qdrant_store_put_references (LodeIndexStore  *store,
                              const char      *path,
@@ -3873,16 +3809,7 @@ delete_artifact_points (LodeQdrantStore  *self,
          lode_qdrant_client_delete (self->client, self->collection, pieces, NULL, error);
 }
 
-/* qdrant_store_put_artifact:
- * @self: a #LodeQdrantStore
- * @artifact: the artifact (its @n_chunks is ignored)
- * @chunks: (element-type LodeArtifactChunk): its pieces
- * @error: return location for a #GError
- *
- * Replaces what is stored for @artifact's name (see the order above), outside any batch.
- *
- * Returns: %TRUE on success
- */
+/* Replaces what is stored for @artifact's name (see the order above), outside any batch. */
 static gboolean
 qdrant_store_put_artifact (LodeIndexStore            *store,
                            const LodeStoredArtifact  *artifact,
@@ -4225,11 +4152,8 @@ hit_from_candidate (const Candidate *candidate)
   return hit;
 }
 
-/* qdrant_store_search_artifacts:
- *
- * BM25 over the pieces as FTS5 ranks them (see above): the statistics are over every
- * artifact, the candidates of @artifact only when it is set.
- */
+/* BM25 over the pieces as FTS5 ranks them (see above): the statistics are over every
+ * artifact, the candidates of @artifact only when it is set. */
 static GPtrArray *
 qdrant_store_search_artifacts (LodeIndexStore      *store,
                                const char * const  *prefixes,

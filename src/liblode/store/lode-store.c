@@ -325,7 +325,7 @@ static const char *const stmt_sql[N_STMTS] = {
     "fts.sig "
     "FROM chunks c JOIN chunks_fts fts ON fts.rowid = c.id "
     "WHERE c.file_id = (SELECT id FROM files WHERE path = ?1) "
-    "ORDER BY c.start_line, c.end_line",
+    "ORDER BY c.start_line, c.end_line, c.id",
   [STMT_SYMBOL_LOOKUP] =
     "SELECT chunk_id, name, kind, container, signature, start_line, end_line FROM symbols "
     "WHERE name = ?1 COLLATE NOCASE AND chunk_id IS NOT NULL LIMIT ?2",
@@ -1480,75 +1480,22 @@ delete_file_contents (LodeStore  *self,
 
 typedef struct
 {
-  guint        start_line;
-  guint        end_line;
-  gint64       id;
-  const char  *symbol;
-} ChunkSpan;
-
-static int
-compare_spans (gconstpointer a,
-               gconstpointer b)
-{
-  const ChunkSpan *sa = a;
-  const ChunkSpan *sb = b;
-
-  if (sa->start_line != sb->start_line)
-    return sa->start_line < sb->start_line ? -1 : 1;
-  return sa->end_line < sb->end_line ? -1 : sa->end_line > sb->end_line ? 1 : 0;
-}
-
-/* The chunk a symbol points at: among the chunks holding @line, the one named after the
- * symbol, else the innermost (latest start). Chunks may overlap a little (line windows), not
- * much, so the backwards walk is short. */
-static gint64
-find_symbol_chunk (const ChunkSpan *spans,
-                   guint            n_spans,
-                   guint            line,
-                   const char      *name)
-{
-  guint lo = 0;
-  guint hi = n_spans;
-  gint64 innermost = 0;
-
-  /* First span starting after @line. */
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (spans[mid].start_line <= line)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-
-  for (guint i = lo; i > 0 && lo - i < 64; i--)
-    {
-      const ChunkSpan *span = &spans[i - 1];
-
-      if (span->end_line < line)
-        continue;
-      if (name != NULL && g_strcmp0 (span->symbol, name) == 0)
-        return span->id;
-      if (innermost == 0)
-        innermost = span->id;
-    }
-
-  if (innermost == 0 && n_spans > 0)
-    innermost = spans[lo > 0 ? lo - 1 : 0].id;
-
-  return innermost;
-}
+  const LodeFileInfo *file;
+  GPtrArray          *chunks;
+  GPtrArray          *symbols;
+  const guint        *symbol_chunks;
+} PutFile;
 
 static gboolean
 put_file_rows (LodeStore      *self,
                gconstpointer   data,
-               GPtrArray      *chunks,
-               GPtrArray      *symbols,
                GError        **error)
 {
-  const LodeFileInfo *file = data;
-  g_autofree ChunkSpan *spans = NULL;
+  const PutFile *put = data;
+  const LodeFileInfo *file = put->file;
+  GPtrArray *chunks = put->chunks;
+  GPtrArray *symbols = put->symbols;
+  g_autofree gint64 *chunk_ids = NULL;
   sqlite3_stmt *s;
   gint64 file_id = 0;
 
@@ -1578,7 +1525,7 @@ put_file_rows (LodeStore      *self,
   if (file_id == 0)
     file_id = sqlite3_last_insert_rowid (self->db);
 
-  spans = g_new (ChunkSpan, chunks != NULL ? chunks->len + 1 : 1);
+  chunk_ids = g_new (gint64, chunks != NULL ? chunks->len + 1 : 1);
 
   for (guint i = 0; chunks != NULL && i < chunks->len; i++)
     {
@@ -1612,30 +1559,20 @@ put_file_rows (LodeStore      *self,
       if (!run (self, s, error, "Cannot index a chunk"))
         return FALSE;
 
-      spans[i].start_line = chunk->start_line;
-      spans[i].end_line = chunk->end_line;
-      spans[i].id = chunk_id;
-      spans[i].symbol = chunk->symbol;
+      chunk_ids[i] = chunk_id;
     }
-
-  if (chunks != NULL)
-    qsort (spans, chunks->len, sizeof (ChunkSpan), compare_spans);
 
   for (guint i = 0; symbols != NULL && i < symbols->len; i++)
     {
       const LodeSymbol *symbol = g_ptr_array_index (symbols, i);
-      gint64 chunk_id;
+      guint chunk = put->symbol_chunks[i];
 
-      if (symbol->name == NULL)
+      if (symbol->name == NULL || chunks == NULL || chunk >= chunks->len)
         continue;
-
-      chunk_id = find_symbol_chunk (spans, chunks != NULL ? chunks->len : 0,
-                                    symbol->start_line, symbol->name);
 
       s = stmt (self, STMT_SYMBOL_INSERT);
       sqlite3_bind_int64 (s, 1, file_id);
-      if (chunk_id != 0)
-        sqlite3_bind_int64 (s, 2, chunk_id);
+      sqlite3_bind_int64 (s, 2, chunk_ids[chunk]);
       bind_text (s, 3, symbol->name);
       bind_text (s, 4, symbol->kind);
       bind_text (s, 5, symbol->container);
@@ -1651,25 +1588,21 @@ put_file_rows (LodeStore      *self,
   return TRUE;
 }
 
-typedef gboolean (*WriteFunc) (LodeStore           *self,
-                               gconstpointer        data,
-                               GPtrArray           *chunks,
-                               GPtrArray           *symbols,
-                               GError             **error);
+typedef gboolean (*WriteFunc) (LodeStore      *self,
+                               gconstpointer   data,
+                               GError        **error);
 
 /* Runs @func in a transaction of its own. */
 static gboolean
 write_alone (LodeStore      *self,
              WriteFunc       func,
              gconstpointer   data,
-             GPtrArray      *chunks,
-             GPtrArray      *symbols,
              GError        **error)
 {
   if (!_lode_store_begin (self, error))
     return FALSE;
 
-  if (!func (self, data, chunks, symbols, error))
+  if (!func (self, data, error))
     {
       _lode_store_rollback (self);
       return FALSE;
@@ -1719,8 +1652,6 @@ delete_file_graph (LodeStore  *self,
 static gboolean
 remove_file_rows (LodeStore      *self,
                   gconstpointer   data,
-                  GPtrArray      *chunks,
-                  GPtrArray      *symbols,
                   GError        **error)
 {
   const gint64 *file_id = data;
@@ -1744,17 +1675,16 @@ store_put_file (LodeIndexStore      *store,
                 const LodeFileInfo  *file,
                 GPtrArray           *chunks,
                 GPtrArray           *symbols,
+                const guint         *symbol_chunks,
                 GError             **error)
 {
   LodeStore *self = (LodeStore *) store;
-
-  g_return_val_if_fail (file != NULL && file->path != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  PutFile put = { file, chunks, symbols, symbol_chunks };
 
   if (!self->in_transaction)
-    return write_alone (self, put_file_rows, file, chunks, symbols, error);
+    return write_alone (self, put_file_rows, &put, error);
 
-  if (!put_file_rows (self, file, chunks, symbols, error))
+  if (!put_file_rows (self, &put, error))
     {
       g_prefix_error (error, "%s: ", file->path);
       return FALSE;
@@ -1780,9 +1710,9 @@ store_remove_file (LodeIndexStore  *store,
     return TRUE;
 
   if (!self->in_transaction)
-    return write_alone (self, remove_file_rows, &file_id, NULL, NULL, error);
+    return write_alone (self, remove_file_rows, &file_id, error);
 
-  return remove_file_rows (self, &file_id, NULL, NULL, error);
+  return remove_file_rows (self, &file_id, error);
 }
 
 static GHashTable *
@@ -2698,14 +2628,20 @@ insert_edges (LodeStore           *self,
   return TRUE;
 }
 
+typedef struct
+{
+  const char *path;
+  GPtrArray  *imports;
+} PutImports;
+
 static gboolean
 put_import_rows (LodeStore      *self,
                  gconstpointer   data,
-                 GPtrArray      *imports,
-                 GPtrArray      *unused,
                  GError        **error)
 {
-  const char *path = data;
+  const PutImports *put = data;
+  const char *path = put->path;
+  GPtrArray *imports = put->imports;
   sqlite3_stmt *s;
   gint64 file_id = 0;
 
@@ -2757,14 +2693,15 @@ store_put_imports (LodeIndexStore  *store,
                    GError         **error)
 {
   LodeStore *self = (LodeStore *) store;
+  PutImports put = { path, imports };
 
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   if (!self->in_transaction)
-    return write_alone (self, put_import_rows, path, imports, NULL, error);
+    return write_alone (self, put_import_rows, &put, error);
 
-  return put_import_rows (self, path, imports, NULL, error);
+  return put_import_rows (self, &put, error);
 }
 
 /* Folds the rows of one import (one per edge, adjacent) into one LodeStoredImport. */
@@ -3019,8 +2956,6 @@ store_get_graph_counts (LodeIndexStore   *store,
 static gboolean
 clear_graph_rows (LodeStore      *self,
                   gconstpointer   data,
-                  GPtrArray      *unused1,
-                  GPtrArray      *unused2,
                   GError        **error)
 {
   const gboolean *forget_hashes = data;
@@ -3043,7 +2978,7 @@ store_clear_graph (LodeIndexStore  *store,
 
   g_return_val_if_fail (!self->in_transaction, FALSE);
 
-  return write_alone (self, clear_graph_rows, &forget_hashes, NULL, NULL, error);
+  return write_alone (self, clear_graph_rows, &forget_hashes, error);
 }
 
 /* Copying an index (lode migrate). */
@@ -3083,21 +3018,64 @@ store_dup_files (LodeIndexStore  *store,
   return g_steal_pointer (&files);
 }
 
+/* The chunk of each symbol, as the index of its chunk among the file's in the order
+ * store_dup_chunks_for_file() returns them. */
+static GArray *
+dup_symbol_chunks (LodeStore    *self,
+                   const char   *path,
+                   GArray       *chunk_ids,
+                   GError      **error)
+{
+  g_autoptr(GHashTable) index = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr(GArray) ids = NULL;
+  GArray *chunks;
+  sqlite3_stmt *s = NULL;
+  int rc;
+
+  rc = sqlite3_prepare_v2 (self->db,
+                           "SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id "
+                           "WHERE f.path = ?1 ORDER BY c.start_line, c.end_line, c.id", -1,
+                           &s, NULL);
+  if (rc != SQLITE_OK)
+    {
+      set_db_error (self, rc, error, "Cannot read chunks");
+      return NULL;
+    }
+  bind_text (s, 1, path);
+  ids = read_ids (self, s, error);
+  sqlite3_finalize (s);
+  if (ids == NULL)
+    return NULL;
+
+  for (guint i = 0; i < ids->len; i++)
+    g_hash_table_insert (index, &g_array_index (ids, gint64, i), GUINT_TO_POINTER (i + 1));
+  chunks = g_array_sized_new (FALSE, FALSE, sizeof (guint), chunk_ids->len);
+  for (guint i = 0; i < chunk_ids->len; i++)
+    {
+      guint found = GPOINTER_TO_UINT (g_hash_table_lookup (index,
+                                                           &g_array_index (chunk_ids, gint64, i)));
+      guint chunk = found > 0 ? found - 1 : LODE_INDEX_STORE_NO_CHUNK;
+
+      g_array_append_val (chunks, chunk);
+    }
+  return chunks;
+}
+
 static GPtrArray *
 store_dup_symbols_for_file (LodeIndexStore  *store,
                             const char      *path,
+                            GArray         **symbol_chunks,
                             GError         **error)
 {
   LodeStore *self = (LodeStore *) store;
   g_autoptr(GPtrArray) symbols = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_symbol_free);
+  g_autoptr(GArray) chunk_ids = g_array_new (FALSE, FALSE, sizeof (gint64));
   sqlite3_stmt *s = NULL;
   int rc;
 
-  g_return_val_if_fail (path != NULL, NULL);
-
   rc = sqlite3_prepare_v2 (self->db,
                            "SELECT s.name, s.kind, s.container, s.signature, s.start_line, "
-                           "s.end_line, s.package, s.detail FROM symbols s "
+                           "s.end_line, s.package, s.detail, s.chunk_id FROM symbols s "
                            "JOIN files f ON f.id = s.file_id "
                            "WHERE f.path = ?1 ORDER BY s.start_line, s.id", -1, &s, NULL);
   if (rc == SQLITE_OK)
@@ -3107,6 +3085,7 @@ store_dup_symbols_for_file (LodeIndexStore  *store,
         {
           LodeSymbol *symbol = lode_symbol_new ();
           const char *kind = (const char *) sqlite3_column_text (s, 1);
+          gint64 chunk_id = sqlite3_column_int64 (s, 8);
 
           symbol->name = dup_column_text (s, 0);
           symbol->kind = kind != NULL ? g_intern_string (kind) : NULL;
@@ -3117,6 +3096,7 @@ store_dup_symbols_for_file (LodeIndexStore  *store,
           symbol->package = dup_column_text (s, 6);
           symbol->detail = dup_column_text (s, 7);
           g_ptr_array_add (symbols, symbol);
+          g_array_append_val (chunk_ids, chunk_id);
         }
     }
   sqlite3_finalize (s);
@@ -3126,6 +3106,9 @@ store_dup_symbols_for_file (LodeIndexStore  *store,
       set_db_error (self, rc, error, "Cannot read symbols");
       return NULL;
     }
+  if (symbol_chunks != NULL &&
+      (*symbol_chunks = dup_symbol_chunks (self, path, chunk_ids, error)) == NULL)
+    return NULL;
   return g_steal_pointer (&symbols);
 }
 
