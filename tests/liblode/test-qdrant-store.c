@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 
 #include "lode.h"
+#include "lode-artifact-search.h"
 #include "lode-index-store.h"
 #include "lode-qdrant-store.h"
 #include "lode-store.h"
@@ -2117,9 +2118,9 @@ test_migrate_keeps_artifacts (Fixture       *fixture,
   copy = lode_index_store_open (config, LODE_STORE_KIND_QDRANT, db_path, 0, FALSE, NULL, &error);
   g_assert_no_error (error);
   assert_same_artifacts (sqlite.store, copy);
-  expected = lode_index_store_search_artifacts (sqlite.store, prefixes, NULL, 5, &error);
+  expected = lode_artifact_search (sqlite.store, prefixes, NULL, 5, &error);
   g_assert_no_error (error);
-  hits = lode_index_store_search_artifacts (copy, prefixes, NULL, 5, &error);
+  hits = lode_artifact_search (copy, prefixes, NULL, 5, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (hits->len, ==, expected->len);
   for (guint i = 0; i < hits->len; i++)

@@ -502,16 +502,34 @@ lode_index_store_text_hash (const char *text)
   return g_compute_checksum_for_string (G_CHECKSUM_SHA1, text, -1);
 }
 
+/**
+ * lode_index_store_find_symbols:
+ * @self: a #LodeIndexStore
+ * @name: a declared name
+ * @limit: declarations at most
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (element-type LodeStoredSymbol): the declarations named @name, by
+ *   path and line; when none has exactly that name, those whose name differs in ASCII case
+ *   only
+ */
 GPtrArray *
 lode_index_store_find_symbols (LodeIndexStore  *self,
                                const char      *name,
                                guint            limit,
                                GError         **error)
 {
+  LodeIndexStoreInterface *iface;
+  g_autoptr(GPtrArray) symbols = NULL;
+
   g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
   g_return_val_if_fail (name != NULL, NULL);
 
-  return LODE_INDEX_STORE_GET_IFACE (self)->find_symbols (self, name, limit, error);
+  iface = LODE_INDEX_STORE_GET_IFACE (self);
+  symbols = iface->find_symbols (self, name, FALSE, limit, error);
+  if (symbols == NULL || symbols->len > 0)
+    return g_steal_pointer (&symbols);
+  return iface->find_symbols (self, name, TRUE, limit, error);
 }
 
 GPtrArray *
@@ -772,15 +790,17 @@ lode_index_store_remove_artifact (LodeIndexStore  *self,
 }
 
 GPtrArray *
-lode_index_store_search_artifacts (LodeIndexStore      *self,
-                                   const char * const  *prefixes,
-                                   const char          *artifact,
-                                   guint                limit,
-                                   GError             **error)
+lode_index_store_find_artifact_pieces (LodeIndexStore      *self,
+                                       const char * const  *prefixes,
+                                       const char          *artifact,
+                                       guint                limit,
+                                       LodeArtifactStats   *stats,
+                                       GError             **error)
 {
   g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
   g_return_val_if_fail (prefixes != NULL && prefixes[0] != NULL, NULL);
+  g_return_val_if_fail (stats != NULL && stats->n_holding != NULL, NULL);
 
-  return LODE_INDEX_STORE_GET_IFACE (self)->search_artifacts (self, prefixes, artifact, limit,
-                                                              error);
+  return LODE_INDEX_STORE_GET_IFACE (self)->find_artifact_pieces (self, prefixes, artifact, limit,
+                                                                  stats, error);
 }

@@ -247,7 +247,7 @@ typedef struct
  * @kind: (nullable): the piece's kind (lode_artifact_chunk_text())
  * @title: (nullable): its title
  * @body: its text
- * @relevance: BM25, higher is better
+ * @relevance: BM25, higher is better: set by lode_artifact_search(), 0 as a store returns it
  */
 typedef struct
 {
@@ -260,6 +260,27 @@ typedef struct
   char   *body;
   double  relevance;
 } LodeArtifactHit;
+
+/* In BM25 over context artifacts, a hit in a piece's title counts this many times one in its
+ * text: a question naming a table matches its statement. */
+#define LODE_ARTIFACT_TITLE_WEIGHT 4.0
+
+/**
+ * LodeArtifactStats:
+ * @n_pieces: the pieces of every artifact
+ * @n_tokens: their length in tokens, all together: the tokens of their titles and texts as
+ *   the code tokenizer cuts them, an identifier's parts counting once with it
+ * @n_holding: (array): for each prefix asked about, the pieces of every artifact that hold a
+ *   token starting with it (caller-allocated)
+ *
+ * What BM25 needs to know of all the pieces, for lode_artifact_search().
+ */
+typedef struct
+{
+  guint64  n_pieces;
+  guint64  n_tokens;
+  guint64 *n_holding;
+} LodeArtifactStats;
 
 void lode_stored_file_free       (LodeStoredFile       *file);
 void lode_stored_import_free     (LodeStoredImport     *import);
@@ -346,8 +367,8 @@ G_DECLARE_INTERFACE (LodeIndexStore, lode_index_store, LODE, INDEX_STORE, GObjec
  *   have one (all but blank ones)
  * @prune_vectors: drops the vectors of every model but @model (a model change embeds again)
  * @foreach_vector: each vector of @model with the text hash it belongs to, each hash once
- * @find_symbols: the declarations named @name (#LodeStoredSymbol), by path and line; when
- *   none has exactly that name, those whose name differs in ASCII case only
+ * @find_symbols: the declarations named @name (#LodeStoredSymbol), at most @limit, by path and
+ *   line; with @ignore_case, those whose name differs in ASCII case only too
  * @dup_file_symbols: the declarations of @path with their file, by line
  * @dup_package_symbols: the declarations of a declared package, or (@path_glob, one of the
  *   two) of the files whose path matches the glob (`*` any run of characters, `/` included),
@@ -364,8 +385,10 @@ G_DECLARE_INTERFACE (LodeIndexStore, lode_index_store, LODE, INDEX_STORE, GObjec
  *   (#LodeArtifactChunk; its @n_chunks is ignored), outside a batch. Artifacts live apart
  *   from the code: no code query, count or graph sees them
  * @remove_artifact: removes an artifact and its pieces (none stored: done)
- * @search_artifacts: the pieces with a token starting with one of @prefixes, of @artifact
- *   when set, best first by BM25 (#LodeArtifactHit), at most @limit
+ * @find_artifact_pieces: the pieces (#LodeArtifactHit) that hold a token starting with one of
+ *   @prefixes (lower-case words), of @artifact when set, with the statistics of all pieces
+ *   (@stats). At most @limit: which, when more match, is the store's choice (each picks by
+ *   its own BM25, titles weighing %LODE_ARTIFACT_TITLE_WEIGHT); their order means nothing
  *
  * A project's index, wherever it is kept: the SQLite store (#LodeStore, on this machine) or
  * the Qdrant store (#LodeQdrantStore, a server). The indexer, the embedding pass, a project,
@@ -374,7 +397,8 @@ G_DECLARE_INTERFACE (LodeIndexStore, lode_index_store, LODE, INDEX_STORE, GObjec
  * lode_index_store_open().
  *
  * A store stores and fetches: what a row means (which chunk a declaration belongs to, how
- * artifacts rank, how an import resolves) is decided above it, once for both stores. A
+ * artifacts rank, how an import resolves) is decided above it, once for both stores
+ * (lode_indexer_attribute_symbols(), lode_artifact_search(), #LodeImportResolver). A
  * store is used from one thread at a time, and every call may block on disk or network:
  * call it from worker threads. Calls fail with a #GError (%LODE_ERROR_STORE, or
  * %LODE_ERROR_DAMAGED for a damaged index), never on what they are given to store.
@@ -490,6 +514,7 @@ struct _LodeIndexStoreInterface
   /* What the symbol tools read (issue #15) */
   GPtrArray  *(*find_symbols)        (LodeIndexStore      *self,
                                       const char          *name,
+                                      gboolean             ignore_case,
                                       guint                limit,
                                       GError             **error);
   GPtrArray  *(*dup_file_symbols)    (LodeIndexStore      *self,
@@ -529,10 +554,11 @@ struct _LodeIndexStoreInterface
   gboolean    (*remove_artifact)     (LodeIndexStore      *self,
                                       const char          *name,
                                       GError             **error);
-  GPtrArray  *(*search_artifacts)    (LodeIndexStore      *self,
+  GPtrArray  *(*find_artifact_pieces) (LodeIndexStore     *self,
                                       const char * const  *prefixes,
                                       const char          *artifact,
                                       guint                limit,
+                                      LodeArtifactStats   *stats,
                                       GError             **error);
 };
 
@@ -684,10 +710,11 @@ gboolean    lode_index_store_put_artifact        (LodeIndexStore      *self,
 gboolean    lode_index_store_remove_artifact     (LodeIndexStore      *self,
                                                   const char          *name,
                                                   GError             **error);
-GPtrArray  *lode_index_store_search_artifacts    (LodeIndexStore      *self,
+GPtrArray  *lode_index_store_find_artifact_pieces (LodeIndexStore     *self,
                                                   const char * const  *prefixes,
                                                   const char          *artifact,
                                                   guint                limit,
+                                                  LodeArtifactStats   *stats,
                                                   GError             **error);
 
 G_END_DECLS

@@ -3376,18 +3376,16 @@ container_is (JsonObject *item,
 static GPtrArray *
 qdrant_store_find_symbols (LodeIndexStore  *store,
                            const char      *name,
+                           gboolean         ignore_case,
                            guint            limit,
                            GError         **error)
 {
   LodeQdrantStore *self = (LodeQdrantStore *) store;
   g_autofree char *lower = g_utf8_strdown (name, -1);
   g_autoptr(JsonNode) filter = chunk_match ("names", lower);
-  g_autoptr(GPtrArray) symbols = NULL;
 
-  symbols = scroll_symbols (self, filter, name_is, name, limit, error);
-  if (symbols == NULL || symbols->len > 0)
-    return g_steal_pointer (&symbols);
-  return scroll_symbols (self, filter, name_is_nocase, name, limit, error);
+  return scroll_symbols (self, filter, ignore_case ? name_is_nocase : name_is, name, limit,
+                         error);
 }
 
 static GPtrArray *
@@ -3635,11 +3633,9 @@ qdrant_store_symbols_init (LodeIndexStoreInterface *iface)
  * - "artifact" (UUID from the name): what #LodeStoredArtifact holds, its tokens in all
  *   (`n_tokens`) and its vocabulary (every token of its pieces).
  *
- * Search ranks as the SQLite store's FTS5 bm25() does, each query word a prefix: the
- * vocabularies give each word the tokens that start with it, the server finds the pieces
- * holding any of them (its BM25 picks the candidates), and the candidates are scored here
- * with FTS5's formula (k1 1.2, b 0.75, a word's IDF from the number of pieces holding one of
- * its tokens, counted by the server; lengths from the payload).
+ * Each query word is a prefix: the vocabularies give each word the tokens that start with it,
+ * the server finds the pieces holding any of them (its BM25 picks the candidates) and counts
+ * the pieces holding each word; lode_artifact_search() ranks them, as for the SQLite store.
  *
  * An artifact is put in the order that makes a crash harmless: its record goes first, then
  * its old pieces; the new pieces are upserted, and the record with its hash comes last. A
@@ -3650,12 +3646,6 @@ qdrant_store_symbols_init (LodeIndexStoreInterface *iface)
 #define ARTIFACT_VECTOR "artifact_bm25"
 /* Tokens a query word stands for at most (its longer forms in the vocabularies). */
 #define MAX_PREFIX_TERMS 256
-/* Pieces the server hands over for scoring. */
-#define MAX_CANDIDATES 1000
-#define FTS5_BM25_K1 1.2
-#define FTS5_BM25_B  0.75
-
-static const double artifact_weights[] = { 4.0, 1.0 };   /* title, text */
 
 static const char * const artifact_fields[] = {
   "artifact", "path", "description", "hash", "indexed_at", "n_files", "n_chunks", NULL
@@ -3965,12 +3955,11 @@ qdrant_store_dup_artifact_chunks (LodeIndexStore  *store,
   return chunks;
 }
 
-/* One query word: the tokens it stands for and its IDF. */
+/* One query word and the tokens it stands for. */
 typedef struct
 {
   const char *prefix;
   GPtrArray  *tokens;     /* (element-type utf8) (owned) */
-  double      idf;
 } Phrase;
 
 static void
@@ -4022,144 +4011,56 @@ holds_any_token (const char *key,
   return node;
 }
 
-/* FTS5's IDF of each phrase: ln ((N − n + 0.5) / (n + 0.5)), at least 1e-6, n the pieces that
- * hold one of its tokens. */
+/* How many pieces of the artifacts @names hold one of each phrase's tokens. */
 static gboolean
-phrase_idfs (LodeQdrantStore  *self,
-             GArray           *phrases,
-             GPtrArray        *names,
-             guint64           n_pieces,
-             GError          **error)
+count_holding (LodeQdrantStore  *self,
+               GArray           *phrases,
+               GPtrArray        *names,
+               guint64          *n_holding,
+               GError          **error)
 {
   for (guint p = 0; p < phrases->len; p++)
     {
       Phrase *phrase = &g_array_index (phrases, Phrase, p);
       g_autoptr(JsonNode) filter = NULL;
-      guint64 n = 0;
 
+      n_holding[p] = 0;
       if (phrase->tokens->len == 0)
         continue;
       filter = lode_qdrant_filter_and (pieces_of (names),
                                        holds_any_token ("terms", phrase->tokens));
-      if (!lode_qdrant_client_count (self->client, self->collection, filter, &n, NULL, error))
+      if (!lode_qdrant_client_count (self->client, self->collection, filter, &n_holding[p], NULL,
+                                     error))
         return FALSE;
-      phrase->idf = log (((double) n_pieces - n + 0.5) / (n + 0.5));
-      if (phrase->idf <= 0.0)
-        phrase->idf = 1e-6;
     }
   return TRUE;
-}
-
-typedef struct
-{
-  GArray *phrases;
-  double *freq;        /* per phrase: weighted positions that hold one of its tokens */
-  guint  *last;        /* per phrase: the last position counted, + 1 */
-  double  weight;
-  guint   position;
-  guint   length;
-} PieceScore;
-
-static gboolean
-score_token_cb (const char *token,
-                gsize       len,
-                gsize       start,
-                gsize       end,
-                gboolean    colocated,
-                gpointer    user_data)
-{
-  PieceScore *score = user_data;
-
-  if (!colocated)
-    {
-      score->position++;
-      score->length++;
-    }
-  for (guint p = 0; p < score->phrases->len; p++)
-    {
-      const char *prefix = g_array_index (score->phrases, Phrase, p).prefix;
-      gsize n = strlen (prefix);
-
-      /* A position counts once for a phrase, however many of its tokens match. */
-      if (len >= n && memcmp (token, prefix, n) == 0 && score->last[p] != score->position)
-        {
-          score->freq[p] += score->weight;
-          score->last[p] = score->position;
-        }
-    }
-  return TRUE;
-}
-
-/* FTS5's bm25() of a piece (bm25 (artifact_fts, 4.0, 1.0) in the SQLite store). */
-static double
-piece_bm25 (JsonObject *payload,
-            GArray     *phrases,
-            double      avgdl)
-{
-  const char *texts[] = {
-    lode_json_get_string (payload, "title"), lode_json_get_string (payload, "text")
-  };
-  g_autofree double *freq = g_new0 (double, phrases->len);
-  g_autofree guint *last = g_new0 (guint, phrases->len);
-  PieceScore score = { phrases, freq, last, 0.0, 0, 0 };
-  double total = 0.0;
-
-  for (guint t = 0; t < G_N_ELEMENTS (texts); t++)
-    if (texts[t] != NULL)
-      {
-        score.weight = artifact_weights[t];
-        lode_code_tokenize (texts[t], strlen (texts[t]), LODE_TOKENIZE_SPLIT, score_token_cb,
-                            &score);
-      }
-  for (guint p = 0; p < phrases->len; p++)
-    total += g_array_index (phrases, Phrase, p).idf * freq[p] * (FTS5_BM25_K1 + 1.0) /
-             (freq[p] + FTS5_BM25_K1 * (1.0 - FTS5_BM25_B + FTS5_BM25_B * score.length / avgdl));
-  return total;
-}
-
-typedef struct
-{
-  LodeQdrantHit *point;
-  double         score;
-  guint          order;    /* the server's: ties keep it */
-} Candidate;
-
-static int
-compare_candidates (gconstpointer a,
-                    gconstpointer b)
-{
-  const Candidate *x = a, *y = b;
-
-  if (x->score != y->score)
-    return x->score < y->score ? 1 : -1;
-  return (x->order > y->order) - (x->order < y->order);
 }
 
 static LodeArtifactHit *
-hit_from_candidate (const Candidate *candidate)
+hit_from_point (LodeQdrantHit *point)
 {
-  g_autoptr(LodeArtifactChunk) piece = piece_from_payload (candidate->point->payload);
+  g_autoptr(LodeArtifactChunk) piece = piece_from_payload (point->payload);
   LodeArtifactHit *hit = g_new0 (LodeArtifactHit, 1);
 
-  hit->artifact = g_strdup (lode_json_get_string (candidate->point->payload, "artifact"));
+  hit->artifact = g_strdup (lode_json_get_string (point->payload, "artifact"));
   hit->path = g_steal_pointer (&piece->path);
   hit->start_line = piece->start_line;
   hit->end_line = piece->end_line;
   hit->kind = g_steal_pointer (&piece->kind);
   hit->title = g_steal_pointer (&piece->title);
   hit->body = g_steal_pointer (&piece->body);
-  hit->relevance = candidate->score;
   return hit;
 }
 
-/* BM25 over the pieces as FTS5 ranks them (see above): the statistics are over every
- * artifact, the candidates of @artifact only when it is set. */
+/* The statistics are over every artifact with a record, the pieces of @artifact only when it
+ * is set. */
 static GPtrArray *
-qdrant_store_search_artifacts (LodeIndexStore      *store,
-                               const char * const  *prefixes,
-                               const char          *artifact,
-                               guint                limit,
-                               GError             **error)
+qdrant_store_find_artifact_pieces (LodeIndexStore      *store,
+                                   const char * const  *prefixes,
+                                   const char          *artifact,
+                                   guint                limit,
+                                   LodeArtifactStats   *stats,
+                                   GError             **error)
 {
   LodeQdrantStore *self = (LodeQdrantStore *) store;
   const char *record_fields[] = { "artifact", "n_chunks", "n_tokens", "vocabulary", NULL };
@@ -4169,18 +4070,16 @@ qdrant_store_search_artifacts (LodeIndexStore      *store,
   g_autoptr(GPtrArray) scope = g_ptr_array_new ();
   g_autoptr(GArray) phrases = g_array_new (FALSE, TRUE, sizeof (Phrase));
   g_autoptr(GPtrArray) terms = g_ptr_array_new ();
-  g_autoptr(GArray) candidates = g_array_new (FALSE, FALSE, sizeof (Candidate));
   g_autoptr(LodeSparseVector) sparse = NULL;
   g_autoptr(JsonNode) filter = NULL;
   g_autoptr(GPtrArray) points = NULL;
   g_autoptr(GPtrArray) hits =
     g_ptr_array_new_with_free_func ((GDestroyNotify) lode_artifact_hit_free);
-  guint64 n_pieces = 0, n_tokens = 0;
 
   g_array_set_clear_func (phrases, (GDestroyNotify) phrase_clear);
   for (guint i = 0; prefixes[i] != NULL; i++)
     {
-      Phrase phrase = { prefixes[i], g_ptr_array_new_with_free_func (g_free), 0.0 };
+      Phrase phrase = { prefixes[i], g_ptr_array_new_with_free_func (g_free) };
 
       g_array_append_val (phrases, phrase);
     }
@@ -4189,6 +4088,7 @@ qdrant_store_search_artifacts (LodeIndexStore      *store,
                                        record_fields, NULL, 0, NULL, error);
   if (records == NULL)
     return NULL;
+  stats->n_pieces = stats->n_tokens = 0;
   for (guint i = 0; i < records->len; i++)
     {
       JsonObject *payload = ((LodeQdrantHit *) g_ptr_array_index (records, i))->payload;
@@ -4197,42 +4097,36 @@ qdrant_store_search_artifacts (LodeIndexStore      *store,
 
       if (name == NULL)
         continue;
-      g_ptr_array_add (names, (gpointer) name);
+      g_ptr_array_add (names, (char *) name);
       if (artifact == NULL || strcmp (name, artifact) == 0)
-        g_ptr_array_add (scope, (gpointer) name);
-      n_pieces += json_object_get_int_member_with_default (payload, "n_chunks", 0);
-      n_tokens += json_object_get_int_member_with_default (payload, "n_tokens", 0);
+        g_ptr_array_add (scope, (char *) name);
+      stats->n_pieces += json_object_get_int_member_with_default (payload, "n_chunks", 0);
+      stats->n_tokens += json_object_get_int_member_with_default (payload, "n_tokens", 0);
       if (vocabulary != NULL && JSON_NODE_HOLDS_ARRAY (vocabulary))
         expand_phrases (json_node_get_array (vocabulary), phrases);
     }
   for (guint p = 0; p < phrases->len; p++)
     g_ptr_array_extend (terms, g_array_index (phrases, Phrase, p).tokens, NULL, NULL);
-  if (scope->len == 0 || terms->len == 0 || n_pieces == 0 || limit == 0)
+  if (!count_holding (self, phrases, names, stats->n_holding, error))
+    return NULL;
+  if (scope->len == 0 || terms->len == 0 || limit == 0)
     return g_steal_pointer (&hits);
 
-  if (!phrase_idfs (self, phrases, names, n_pieces, error))
-    return NULL;
   sparse = lode_sparse_vector_for_terms ((const char * const *) terms->pdata, NULL, terms->len);
   /* Only pieces of artifacts with a record: not those a crash left behind. */
   filter = pieces_of (scope);
   points = lode_qdrant_client_query (self->client, self->collection, ARTIFACT_VECTOR, NULL, 0,
-                                     sparse, filter, MAX_CANDIDATES, piece_fields, NULL, error);
+                                     sparse, filter, limit, piece_fields, NULL, error);
   if (points == NULL)
     return NULL;
 
   for (guint i = 0; i < points->len; i++)
     {
       LodeQdrantHit *point = g_ptr_array_index (points, i);
-      Candidate candidate = { point, 0.0, i };
 
-      if (point->payload == NULL)
-        continue;
-      candidate.score = piece_bm25 (point->payload, phrases, (double) MAX (n_tokens, 1) / n_pieces);
-      g_array_append_val (candidates, candidate);
+      if (point->payload != NULL)
+        g_ptr_array_add (hits, hit_from_point (point));
     }
-  g_array_sort (candidates, compare_candidates);
-  for (guint i = 0; i < candidates->len && i < limit; i++)
-    g_ptr_array_add (hits, hit_from_candidate (&g_array_index (candidates, Candidate, i)));
   return g_steal_pointer (&hits);
 }
 
@@ -4243,5 +4137,5 @@ qdrant_store_artifacts_init (LodeIndexStoreInterface *iface)
   iface->dup_artifact_chunks = qdrant_store_dup_artifact_chunks;
   iface->put_artifact = qdrant_store_put_artifact;
   iface->remove_artifact = qdrant_store_remove_artifact;
-  iface->search_artifacts = qdrant_store_search_artifacts;
+  iface->find_artifact_pieces = qdrant_store_find_artifact_pieces;
 }

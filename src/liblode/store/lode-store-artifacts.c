@@ -59,12 +59,17 @@ static const char sql_insert_chunk[] =
   "VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
 static const char sql_insert_fts[] =
   "INSERT INTO artifact_fts (rowid, title, body) VALUES (?1, ?2, ?3)";
-/* Titles weigh four times the text: a question naming a table matches its statement. */
-static const char sql_search[] =
-  "SELECT c.artifact, c.path, c.start_line, c.end_line, c.kind, c.title, f.body, "
-  "bm25 (artifact_fts, 4.0, 1.0) AS r FROM artifact_fts f "
-  "JOIN artifact_chunks c ON c.id = f.rowid "
-  "WHERE artifact_fts MATCH ?1 AND (?2 IS NULL OR c.artifact = ?2) ORDER BY r LIMIT ?3";
+static const char sql_count_pieces[] = "SELECT count(*) FROM artifact_chunks";
+static const char sql_count_tokens[] =
+  "SELECT lode_total_tokens (artifact_fts) FROM artifact_fts LIMIT 1";
+static const char sql_count_holding[] =
+  "SELECT count(*) FROM artifact_fts WHERE artifact_fts MATCH ?1";
+/* FTS5's bm25() only picks the pieces when more match than asked for. */
+static const char sql_find[] =
+  "SELECT c.artifact, c.path, c.start_line, c.end_line, c.kind, c.title, f.body "
+  "FROM artifact_fts f JOIN artifact_chunks c ON c.id = f.rowid "
+  "WHERE artifact_fts MATCH ?1 AND (?2 IS NULL OR c.artifact = ?2) "
+  "ORDER BY bm25 (artifact_fts, ?4, 1.0) LIMIT ?3";
 static const char sql_chunks[] =
   "SELECT c.path, c.start_line, c.end_line, c.kind, c.title, f.body FROM artifact_chunks c "
   "JOIN artifact_fts f ON f.rowid = c.id WHERE c.artifact = ?1 ORDER BY c.id";
@@ -282,29 +287,77 @@ match_expression (const char * const *prefixes)
   return g_string_free (match, FALSE);
 }
 
+/* Steps @s, which yields one count. */
+static gboolean
+step_count (LodeStore     *self,
+            sqlite3_stmt  *s,
+            guint64       *count,
+            GError       **error)
+{
+  int rc = sqlite3_step (s);
+
+  *count = rc == SQLITE_ROW ? (guint64) sqlite3_column_int64 (s, 0) : 0;
+  sqlite3_reset (s);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    return _lode_store_set_error (self, rc, error, "Cannot count context artifacts");
+  return TRUE;
+}
+
+/* The statistics BM25 takes from FTS5: rows, their tokens, the rows holding each prefix. */
+static gboolean
+artifact_stats (LodeStore           *self,
+                const char * const  *prefixes,
+                LodeArtifactStats   *stats,
+                GError             **error)
+{
+  sqlite3_stmt *s;
+
+  if ((s = _lode_store_statement (self, sql_count_pieces, error)) == NULL ||
+      !step_count (self, s, &stats->n_pieces, error) ||
+      (s = _lode_store_statement (self, sql_count_tokens, error)) == NULL ||
+      !step_count (self, s, &stats->n_tokens, error))
+    return FALSE;
+
+  for (guint i = 0; prefixes[i] != NULL; i++)
+    {
+      const char *one[] = { prefixes[i], NULL };
+      g_autofree char *match = match_expression (one);
+
+      s = _lode_store_statement (self, sql_count_holding, error);
+      if (s == NULL)
+        return FALSE;
+      bind_text (s, 1, match);
+      if (!step_count (self, s, &stats->n_holding[i], error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static GPtrArray *
-store_search_artifacts (LodeIndexStore      *store,
-                        const char * const  *prefixes,
-                        const char          *artifact,
-                        guint                limit,
-                        GError             **error)
+store_find_artifact_pieces (LodeIndexStore      *store,
+                            const char * const  *prefixes,
+                            const char          *artifact,
+                            guint                limit,
+                            LodeArtifactStats   *stats,
+                            GError             **error)
 {
   LodeStore *self = (LodeStore *) store;
   g_autoptr(GPtrArray) hits =
     g_ptr_array_new_with_free_func ((GDestroyNotify) lode_artifact_hit_free);
-  g_autofree char *match = NULL;
+  g_autofree char *match = match_expression (prefixes);
   sqlite3_stmt *s;
   int rc;
 
-  g_return_val_if_fail (prefixes != NULL && prefixes[0] != NULL, NULL);
+  if (!artifact_stats (self, prefixes, stats, error))
+    return NULL;
 
-  match = match_expression (prefixes);
-  s = _lode_store_statement (self, sql_search, error);
+  s = _lode_store_statement (self, sql_find, error);
   if (s == NULL)
     return NULL;
   bind_text (s, 1, match);
   bind_text (s, 2, artifact);
   sqlite3_bind_int (s, 3, limit);
+  sqlite3_bind_double (s, 4, LODE_ARTIFACT_TITLE_WEIGHT);
   while ((rc = sqlite3_step (s)) == SQLITE_ROW)
     {
       LodeArtifactHit *hit = g_new0 (LodeArtifactHit, 1);
@@ -316,7 +369,6 @@ store_search_artifacts (LodeIndexStore      *store,
       hit->kind = dup_column_text (s, 4);
       hit->title = dup_column_text (s, 5);
       hit->body = dup_column_text (s, 6);
-      hit->relevance = -sqlite3_column_double (s, 7);
       g_ptr_array_add (hits, hit);
     }
   sqlite3_reset (s);
@@ -328,6 +380,43 @@ store_search_artifacts (LodeIndexStore      *store,
   return g_steal_pointer (&hits);
 }
 
+/* lode_total_tokens (artifact_fts): the tokens of every row and column, which bm25() divides
+ * by the rows for their average length. */
+static void
+total_tokens_func (const Fts5ExtensionApi  *api,
+                   Fts5Context             *fts,
+                   sqlite3_context         *context,
+                   int                      argc,
+                   sqlite3_value          **argv)
+{
+  sqlite3_int64 n = 0;
+  int rc = api->xColumnTotalSize (fts, -1, &n);
+
+  if (rc == SQLITE_OK)
+    sqlite3_result_int64 (context, n);
+  else
+    sqlite3_result_error_code (context, rc);
+}
+
+gboolean
+_lode_store_register_artifacts (LodeStore  *self,
+                                GError    **error)
+{
+  fts5_api *api = _lode_store_get_fts5 (_lode_store_get_db (self), error);
+  int rc;
+
+  if (api == NULL)
+    return FALSE;
+  rc = api->xCreateFunction (api, "lode_total_tokens", NULL, total_tokens_func, NULL);
+  if (rc != SQLITE_OK)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_STORE,
+                   "Cannot register lode_total_tokens(): %s", sqlite3_errstr (rc));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 void
 _lode_store_artifacts_init (LodeIndexStoreInterface *iface)
 {
@@ -335,5 +424,5 @@ _lode_store_artifacts_init (LodeIndexStoreInterface *iface)
   iface->dup_artifact_chunks = store_dup_artifact_chunks;
   iface->put_artifact = store_put_artifact;
   iface->remove_artifact = store_remove_artifact;
-  iface->search_artifacts = store_search_artifacts;
+  iface->find_artifact_pieces = store_find_artifact_pieces;
 }

@@ -18,6 +18,8 @@ G_BEGIN_DECLS
  * `tokenize = 'lode_code'`. */
 #define LODE_STORE_TOKENIZER "lode_code"
 
+fts5_api     *_lode_store_get_fts5           (sqlite3  *db,
+                                              GError  **error);
 gboolean      _lode_store_register_tokenizer (sqlite3  *db,
                                               GError  **error);
 
@@ -40,6 +42,8 @@ GArray       *_lode_store_dup_chunk_ids (LodeStore   *self,
 /* Each part wires its functions into the interfaces. */
 void          _lode_store_symbols_init   (LodeIndexStoreInterface *iface);
 void          _lode_store_artifacts_init (LodeIndexStoreInterface *iface);
+gboolean      _lode_store_register_artifacts (LodeStore *self,
+                                              GError   **error);
 
 sqlite3      *_lode_store_get_db        (LodeStore   *self);
 void          _lode_store_set_cancellable (LodeStore    *self,

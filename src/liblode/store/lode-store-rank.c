@@ -541,23 +541,16 @@ gboolean
 _lode_store_register_rank (LodeStore  *self,
                            GError    **error)
 {
-  fts5_api *api = NULL;
-  sqlite3_stmt *s = NULL;
+  fts5_api *api = _lode_store_get_fts5 (_lode_store_get_db (self), error);
   int rc;
 
-  rc = sqlite3_prepare_v2 (_lode_store_get_db (self), "SELECT fts5(?1)", -1, &s, NULL);
+  if (api == NULL)
+    return FALSE;
+  rc = api->xCreateFunction (api, "lode_rank", self, rank_func, NULL);
   if (rc == SQLITE_OK)
-    {
-      sqlite3_bind_pointer (s, 1, &api, "fts5_api_ptr", NULL);
-      sqlite3_step (s);
-      rc = sqlite3_finalize (s);
-    }
-  if (rc == SQLITE_OK && api != NULL)
-    rc = api->xCreateFunction (api, "lode_rank", self, rank_func, NULL);
-  if (rc == SQLITE_OK && api != NULL)
     rc = api->xCreateFunction (api, "lode_rank_any", self, rank_any_func, NULL);
 
-  if (rc != SQLITE_OK || api == NULL)
+  if (rc != SQLITE_OK)
     {
       g_set_error (error, LODE_ERROR, LODE_ERROR_STORE, "Cannot register lode_rank(): %s",
                    sqlite3_errstr (rc));

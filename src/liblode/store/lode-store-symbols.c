@@ -252,30 +252,17 @@ read_symbols (LodeStore     *self,
   return g_steal_pointer (&symbols);
 }
 
-/* The declarations named @name, by path and line; when none has exactly that name, those
- * whose name differs only in case. */
 static GPtrArray *
 store_find_symbols (LodeIndexStore  *store,
                     const char      *name,
+                    gboolean         ignore_case,
                     guint            limit,
                     GError         **error)
 {
   LodeStore *self = (LodeStore *) store;
-  g_autoptr(GPtrArray) symbols = NULL;
-  sqlite3_stmt *s;
+  sqlite3_stmt *s = _lode_store_statement (self, ignore_case ? sql_find_nocase : sql_find,
+                                           error);
 
-  g_return_val_if_fail (name != NULL, NULL);
-
-  s = _lode_store_statement (self, sql_find, error);
-  if (s == NULL)
-    return NULL;
-  sqlite3_bind_text (s, 1, name, -1, SQLITE_STATIC);
-  sqlite3_bind_int (s, 2, limit);
-  symbols = read_symbols (self, s, error);
-  if (symbols == NULL || symbols->len > 0)
-    return g_steal_pointer (&symbols);
-
-  s = _lode_store_statement (self, sql_find_nocase, error);
   if (s == NULL)
     return NULL;
   sqlite3_bind_text (s, 1, name, -1, SQLITE_STATIC);

@@ -1,4 +1,4 @@
-/* lode-store-tokenizer.c — the code tokenizer as the SQLite store's FTS5 tokenizer
+/* lode-store-tokenizer.c — FTS5 on the SQLite store's connections: the code tokenizer
  *
  * SPDX-FileCopyrightText: 2026 The Lode authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -78,19 +78,14 @@ fts5_tokenize (Fts5Tokenizer *tokenizer,
   return closure.rc;
 }
 
-/* Registers the tokenizer as LODE_STORE_TOKENIZER on @db. Tokenizers belong to a connection,
- * so every connection that touches the FTS tables needs this (the tests' too). */
-gboolean
-_lode_store_register_tokenizer (sqlite3  *db,
-                                GError  **error)
+/* FTS5's API on @db, through which tokenizers and auxiliary functions are registered. */
+fts5_api *
+_lode_store_get_fts5 (sqlite3  *db,
+                      GError  **error)
 {
-  static fts5_tokenizer tokenizer = { fts5_create, fts5_delete, fts5_tokenize };
   fts5_api *api = NULL;
   sqlite3_stmt *stmt = NULL;
   int rc;
-
-  g_return_val_if_fail (db != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   rc = sqlite3_prepare_v2 (db, "SELECT fts5(?1)", -1, &stmt, NULL);
   if (rc == SQLITE_OK)
@@ -104,8 +99,27 @@ _lode_store_register_tokenizer (sqlite3  *db,
     {
       g_set_error (error, LODE_ERROR, LODE_ERROR_STORE,
                    "SQLite has no usable FTS5: %s", sqlite3_errmsg (db));
-      return FALSE;
+      return NULL;
     }
+  return api;
+}
+
+/* Registers the tokenizer as LODE_STORE_TOKENIZER on @db. Tokenizers belong to a connection,
+ * so every connection that touches the FTS tables needs this (the tests' too). */
+gboolean
+_lode_store_register_tokenizer (sqlite3  *db,
+                                GError  **error)
+{
+  static fts5_tokenizer tokenizer = { fts5_create, fts5_delete, fts5_tokenize };
+  fts5_api *api;
+  int rc;
+
+  g_return_val_if_fail (db != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  api = _lode_store_get_fts5 (db, error);
+  if (api == NULL)
+    return FALSE;
 
   rc = api->xCreateTokenizer (api, LODE_STORE_TOKENIZER, NULL, &tokenizer, NULL);
   if (rc != SQLITE_OK)

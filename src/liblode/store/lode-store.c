@@ -859,7 +859,8 @@ lode_store_try_open (LodeStore  *self,
   g_clear_pointer (&self->rank, _lode_store_rank_free);
   self->rank = _lode_store_rank_new ();
   if (!_lode_store_register_tokenizer (self->db, error) ||
-      !_lode_store_register_rank (self, error))
+      !_lode_store_register_rank (self, error) ||
+      !_lode_store_register_artifacts (self, error))
     return FALSE;
 
   rc = sqlite3_create_function (self->db, "lode_glob", 2,
