@@ -351,7 +351,8 @@ G_DECLARE_INTERFACE (LodeIndexStore, lode_index_store, LODE, INDEX_STORE, GObjec
  * @dup_imports_for_key: the imports whose resolution a file with the candidate key @key
  *   could change
  * @dup_imports_to: the imports resolved to the project file @target
- * @set_import_targets: records a new resolution of one import (its id from the calls above)
+ * @set_import_targets: records a new resolution of one import (its id from the calls above);
+ *   an import that is gone since (its file was removed) is left alone
  * @load_graph: the import graph: every file, every resolved import whose target is a file
  *   the index holds, external packages
  * @get_graph_counts: how many imports there are and how many are resolved

@@ -92,7 +92,8 @@ struct _LodeQdrantStore
   gboolean          in_batch;
   GPtrArray        *pending_chunks;   /* JsonNode points */
   GPtrArray        *pending_refs;     /* JsonNode points */
-  GHashTable       *replaced;         /* paths whose old chunks go */
+  GHashTable       *replaced;         /* paths whose old chunks and references go */
+  GHashTable       *replaced_refs;    /* paths whose old references go */
   GHashTable       *dirty;            /* paths whose file point is written */
   GHashTable       *removed;          /* paths whose file point goes */
   GHashTable       *dirty_meta;       /* keys */
@@ -131,6 +132,7 @@ lode_qdrant_store_finalize (GObject *object)
   g_clear_pointer (&self->pending_chunks, g_ptr_array_unref);
   g_clear_pointer (&self->pending_refs, g_ptr_array_unref);
   g_clear_pointer (&self->replaced, g_hash_table_unref);
+  g_clear_pointer (&self->replaced_refs, g_hash_table_unref);
   g_clear_pointer (&self->dirty, g_hash_table_unref);
   g_clear_pointer (&self->removed, g_hash_table_unref);
   g_clear_pointer (&self->dirty_meta, g_hash_table_unref);
@@ -153,6 +155,7 @@ lode_qdrant_store_init (LodeQdrantStore *self)
   self->pending_chunks = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
   self->pending_refs = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
   self->replaced = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->replaced_refs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->dirty = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->removed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->dirty_meta = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -1003,6 +1006,7 @@ clear_batch (LodeQdrantStore *self)
   g_ptr_array_set_size (self->pending_chunks, 0);
   g_ptr_array_set_size (self->pending_refs, 0);
   g_hash_table_remove_all (self->replaced);
+  g_hash_table_remove_all (self->replaced_refs);
   g_hash_table_remove_all (self->dirty);
   g_hash_table_remove_all (self->removed);
   g_hash_table_remove_all (self->dirty_meta);
@@ -1078,6 +1082,7 @@ qdrant_store_commit (LodeIndexStore  *store,
    * ones. */
   if (!delete_paths (self, "chunk", self->replaced, error) ||
       !delete_paths (self, "refs", self->replaced, error) ||
+      !delete_paths (self, "refs", self->replaced_refs, error) ||
       !lode_qdrant_client_upsert (self->client, self->collection, self->pending_chunks, NULL,
                                   error) ||
       !lode_qdrant_client_upsert (self->client, self->collection, self->pending_refs, NULL,
@@ -1632,6 +1637,19 @@ compare_imports (gconstpointer a,
   return (x->id > y->id) - (x->id < y->id);
 }
 
+/* A file's imports by line, then as they were put. */
+static int
+compare_import_lines (gconstpointer a,
+                      gconstpointer b)
+{
+  const LodeStoredImport *x = *(LodeStoredImport **) a;
+  const LodeStoredImport *y = *(LodeStoredImport **) b;
+
+  if (x->line != y->line)
+    return x->line < y->line ? -1 : 1;
+  return (x->id > y->id) - (x->id < y->id);
+}
+
 typedef gboolean (*ImportFilter) (const LodeStoredImport *import,
                                   const char             *value);
 
@@ -1689,6 +1707,7 @@ qdrant_store_dup_imports (LodeIndexStore  *store,
   record = g_hash_table_lookup (self->files, path);
   for (guint i = 0; record != NULL && i < record->imports->len; i++)
     g_ptr_array_add (imports, stored_import_copy (g_ptr_array_index (record->imports, i)));
+  g_ptr_array_sort (imports, compare_import_lines);
   return imports;
 }
 
@@ -1748,9 +1767,9 @@ set_target_rows (LodeQdrantStore  *self,
       return TRUE;
     }
 
-  g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_FOUND, "No import %" G_GINT64_FORMAT,
-               set->import_id);
-  return FALSE;
+  /* The import went with its file since it was read (a run removed both ends): nothing to
+   * resolve, as in the SQLite store. */
+  return TRUE;
 }
 
 static gboolean
@@ -3180,11 +3199,10 @@ put_refs_point (LodeQdrantStore  *self,
   JsonObject *point, *payload;
   JsonNode *node;
 
-  if (!g_hash_table_contains (self->files, put->path))
-    {
-      g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_FOUND, "%s is not in the index", put->path);
-      return FALSE;
-    }
+  /* The old point goes before a new one is written. */
+  g_hash_table_add (self->replaced_refs, g_strdup (put->path));
+  if (put->references == NULL || lode_references_get_n_names (put->references) == 0)
+    return TRUE;
 
   refs.names = json_array_new ();
   refs.sites = json_array_new ();
@@ -3201,8 +3219,6 @@ put_refs_point (LodeQdrantStore  *self,
   json_object_set_object_member (point, "payload", payload);
   json_node_take_object (node, point);
   g_ptr_array_add (self->pending_refs, node);
-  /* The old point goes with the file's chunks, before this one is written. */
-  g_hash_table_add (self->replaced, g_strdup (put->path));
   return TRUE;
 }
 
@@ -3218,8 +3234,11 @@ qdrant_store_put_references (LodeIndexStore  *store,
 
   g_return_val_if_fail (path != NULL, FALSE);
 
-  if (references == NULL || lode_references_get_n_names (references) == 0)
-    return TRUE;
+  if (!g_hash_table_contains (self->files, path))
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_FOUND, "%s is not in the index", path);
+      return FALSE;
+    }
   return in_batch (self, put_refs_point, &put, error);
 }
 
