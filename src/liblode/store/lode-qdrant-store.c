@@ -1513,8 +1513,10 @@ compare_chunk_points (gconstpointer a,
   LodeQdrantHit *x = *(LodeQdrantHit **) a;
   LodeQdrantHit *y = *(LodeQdrantHit **) b;
   gint64 keys[2][3] = {
-    { payload_int (x, "start_line"), payload_int (x, "end_line"), g_ascii_strtoll (x->id, NULL, 10) },
-    { payload_int (y, "start_line"), payload_int (y, "end_line"), g_ascii_strtoll (y->id, NULL, 10) },
+    { payload_int (x, "start_line"), payload_int (x, "end_line"),
+      g_ascii_strtoll (x->id, NULL, 10) },
+    { payload_int (y, "start_line"), payload_int (y, "end_line"),
+      g_ascii_strtoll (y->id, NULL, 10) },
   };
 
   for (guint k = 0; k < 3; k++)

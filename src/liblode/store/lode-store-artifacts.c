@@ -182,7 +182,7 @@ put_rows (LodeStore                 *self,
       bind_text (s, 6, chunk->title);
       if (!run (self, s, error))
         return FALSE;
-      id = sqlite3_last_insert_rowid (_lode_store_get_db (self));
+      id = sqlite3_last_insert_rowid (self->db);
 
       s = _lode_store_statement (self, sql_insert_fts, error);
       if (s == NULL)
@@ -402,7 +402,7 @@ gboolean
 _lode_store_register_artifacts (LodeStore  *self,
                                 GError    **error)
 {
-  fts5_api *api = _lode_store_get_fts5 (_lode_store_get_db (self), error);
+  fts5_api *api = _lode_store_get_fts5 (self->db, error);
   int rc;
 
   if (api == NULL)

@@ -176,7 +176,7 @@ rank_func (const Fts5ExtensionApi  *api,
 
   if (rank == NULL)
     {
-      LodeStoreRank *store = _lode_store_get_rank (api->xUserData (ctx));
+      LodeStoreRank *store = ((LodeStore *) api->xUserData (ctx))->rank;
 
       rank = rank_data_new (api, ctx,
                             n_args > 4 ? (const char *) sqlite3_value_text (args[4]) : NULL,
@@ -231,9 +231,9 @@ rank_func (const Fts5ExtensionApi  *api,
 static void
 caches_current (LodeStore *store)
 {
-  LodeStoreRank *self = _lode_store_get_rank (store);
+  LodeStoreRank *self = store->rank;
   gint64 version = _lode_store_get_data_version (store);
-  gint64 changes = sqlite3_total_changes64 (_lode_store_get_db (store));
+  gint64 changes = sqlite3_total_changes64 (store->db);
 
   if (version == self->cache_version && changes == self->cache_changes)
     return;
@@ -479,7 +479,7 @@ rank_any_func (const Fts5ExtensionApi  *api,
                int                      n_args,
                sqlite3_value          **args)
 {
-  RankAny *rank = _lode_store_get_rank (api->xUserData (ctx))->rank_any;
+  RankAny *rank = ((LodeStore *) api->xUserData (ctx))->rank->rank_any;
   const char *w = n_args > 4 ? (const char *) sqlite3_value_text (args[4]) : NULL;
   int n_phrases = api->xPhraseCount (ctx);
   sqlite3_int64 n_rows = 0;
@@ -541,7 +541,7 @@ gboolean
 _lode_store_register_rank (LodeStore  *self,
                            GError    **error)
 {
-  fts5_api *api = _lode_store_get_fts5 (_lode_store_get_db (self), error);
+  fts5_api *api = _lode_store_get_fts5 (self->db, error);
   int rc;
 
   if (api == NULL)
@@ -679,7 +679,7 @@ lexical_any (LodeStore               *self,
     }
 
   caches_current (self);
-  rank.store = _lode_store_get_rank (self);
+  rank.store = self->rank;
   rank.phrases = phrases;
   rank.cancellable = cancellable;
   rank.limit = limit;
@@ -753,7 +753,7 @@ rank_lexical (LodeSearchBackend       *backend,
               GError                 **error)
 {
   LodeStore *self = (LodeStore *) backend;
-  LodeStoreRank *rank = _lode_store_get_rank (self);
+  LodeStoreRank *rank = self->rank;
   gboolean filtered = filter != NULL && (filter->language != NULL || filter->path_glob != NULL);
   g_autofree char *weights = NULL;
   g_autoptr(GPtrArray) phrases = g_ptr_array_new_with_free_func (g_free);
@@ -860,13 +860,13 @@ rank_doc_frequencies (LodeSearchBackend  *backend,
                       GError            **error)
 {
   LodeStore *store = (LodeStore *) backend;
-  LodeStoreRank *self = _lode_store_get_rank (store);
+  LodeStoreRank *self = store->rank;
   sqlite3_stmt *s;
   int rc;
 
   if (!self->vocab_ready)
     {
-      rc = sqlite3_exec (_lode_store_get_db (store), sql_vocab_create, NULL, NULL, NULL);
+      rc = sqlite3_exec (store->db, sql_vocab_create, NULL, NULL, NULL);
       if (rc != SQLITE_OK)
         return _lode_store_set_error (store, rc, error, "Cannot read the index's vocabulary");
       self->vocab_ready = TRUE;

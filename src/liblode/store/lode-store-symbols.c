@@ -116,7 +116,7 @@ name_id (LodeStore   *self,
          const char  *name,
          GError     **error)
 {
-  GHashTable *cache = _lode_store_get_ref_names (self);
+  GHashTable *cache = self->ref_names;
   gpointer cached = g_hash_table_lookup (cache, name);
   gint64 id;
   sqlite3_stmt *s;
@@ -135,7 +135,7 @@ name_id (LodeStore   *self,
       sqlite3_bind_text (s, 1, name, -1, SQLITE_STATIC);
       if (!step_done (self, s, error, "Cannot store a name"))
         return -1;
-      id = sqlite3_last_insert_rowid (_lode_store_get_db (self));
+      id = sqlite3_last_insert_rowid (self->db);
     }
   /* A rolled-back batch takes its new names along: _lode_store_rollback() empties this. */
   g_hash_table_insert (cache, g_strdup (name), GSIZE_TO_POINTER ((gsize) id));
