@@ -396,48 +396,32 @@ _lode_qdrant_store_sorted_records (LodeQdrantStore *self)
   return records;
 }
 
+/* Chunks, none of those that have no text (with @text) or whose dense vector is of @model. */
 JsonNode *
-_lode_qdrant_store_chunks_without (const char *model)
+_lode_qdrant_store_chunks_but (gboolean    text,
+                               const char *model)
 {
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+  JsonObject *filter = json_object_new ();
+  JsonArray *must = json_array_new ();
+  JsonArray *must_not = json_array_new ();
 
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "must");
-  json_builder_begin_array (builder);
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "key");
-  json_builder_add_string_value (builder, "type");
-  json_builder_set_member_name (builder, "match");
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "value");
-  json_builder_add_string_value (builder, "chunk");
-  json_builder_end_object (builder);
-  json_builder_end_object (builder);
-  json_builder_end_array (builder);
-  json_builder_set_member_name (builder, "must_not");
-  json_builder_begin_array (builder);
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "is_empty");
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "key");
-  json_builder_add_string_value (builder, "text_hash");
-  json_builder_end_object (builder);
-  json_builder_end_object (builder);
-  if (model != NULL)
+  json_array_add_element (must, _lode_qdrant_store_filter_type ("chunk"));
+  if (text)
     {
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "key");
-      json_builder_add_string_value (builder, "model");
-      json_builder_set_member_name (builder, "match");
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "value");
-      json_builder_add_string_value (builder, model);
-      json_builder_end_object (builder);
-      json_builder_end_object (builder);
+      JsonObject *empty = json_object_new ();
+      JsonObject *condition = json_object_new ();
+
+      json_object_set_string_member (empty, "key", "text_hash");
+      json_object_set_object_member (condition, "is_empty", empty);
+      json_array_add_object_element (must_not, condition);
     }
-  json_builder_end_array (builder);
-  json_builder_end_object (builder);
-  return json_builder_get_root (builder);
+  if (model != NULL)
+    json_array_add_element (must_not, lode_qdrant_filter_match ("model", model));
+  json_object_set_array_member (filter, "must", must);
+  json_object_set_array_member (filter, "must_not", must_not);
+  json_node_take_object (node, filter);
+  return node;
 }
 
 guint32

@@ -21,7 +21,7 @@ G_BEGIN_DECLS
  *                                  install, delete), the interfaces wired to the parts
  *   lode-qdrant-store-files.c      file and chunk points, meta, counts
  *   lode-qdrant-store-graph.c      imports (in the file points) and the import graph
- *   lode-qdrant-store-search.c     the searcher's rows (LodeSearchBackend)
+ *   lode-qdrant-store-search.c     the searcher's rows (LodeSearchBackend), over -vectors
  *   lode-qdrant-store-vectors.c    dense vectors
  *   lode-qdrant-store-symbols.c    declarations in chunk points, references points
  *   lode-qdrant-store-artifacts.c  context artifacts' points
@@ -91,7 +91,8 @@ char       *_lode_qdrant_store_name_uuid      (const char             *kind,
 JsonNode   *_lode_qdrant_store_filter_type    (const char             *type);
 JsonNode   *_lode_qdrant_store_chunk_match    (const char             *key,
                                                const char             *value);
-JsonNode   *_lode_qdrant_store_chunks_without (const char             *model);
+JsonNode   *_lode_qdrant_store_chunks_but   (gboolean                text,
+                                               const char             *model);
 JsonArray  *_lode_qdrant_store_terms_array    (const LodeSparseVector *sparse);
 guint32     _lode_qdrant_store_token_id       (const char             *token);
 JsonArray  *_lode_qdrant_store_strv_to_array  (const char * const     *strv);
@@ -123,6 +124,21 @@ gboolean    _lode_qdrant_store_in_batch       (LodeQdrantStore        *self,
                                                                               gconstpointer,
                                                                               GError **),
                                                gconstpointer           data,
+                                               GError                **error);
+
+/* Dense vectors (lode-qdrant-store-vectors.c). */
+typedef gboolean (*LodeQdrantDenseFunc) (gint64       id,
+                                         JsonObject  *payload,
+                                         const float *vector,
+                                         guint        dims,
+                                         gpointer     user_data);
+
+gboolean    _lode_qdrant_store_scroll_dense   (LodeQdrantStore        *self,
+                                               const char             *model,
+                                               gint64                  from,
+                                               const char             *field,
+                                               LodeQdrantDenseFunc     func,
+                                               gpointer                user_data,
                                                GError                **error);
 
 /* Declarations in chunk points (lode-qdrant-store-symbols.c). */

@@ -576,7 +576,7 @@ backend_dup_chunk_ids (LodeSearchBackend       *backend,
   GArray *ids;
 
   condition = filter != NULL ? search_filter (filter, NULL)
-                             : _lode_qdrant_store_chunks_without (NULL);
+                             : _lode_qdrant_store_chunks_but (TRUE, NULL);
   points = lode_qdrant_client_scroll (self->client, self->collection, condition, fields, NULL,
                                       0, NULL, error);
   if (points == NULL)
@@ -613,9 +613,26 @@ backend_get_vector_dims (LodeSearchBackend  *backend,
 typedef struct
 {
   LodeVectorCursor *cursor;
+  guint             dims;
   LodeVectorFunc    func;
   gpointer          user_data;
 } LoadVectors;
+
+static gboolean
+load_vector_cb (gint64       id,
+                JsonObject  *payload,
+                const float *vector,
+                guint        dims,
+                gpointer     user_data)
+{
+  LoadVectors *load = user_data;
+
+  if (dims != load->dims)
+    return TRUE;
+  load->func (id, vector, load->user_data);
+  load->cursor->last_chunk = MAX (load->cursor->last_chunk, id);
+  return TRUE;
+}
 
 /* Runs @func over the dense vectors of @model's chunks after @cursor, in chunk order. The
  * searcher asks for them only of backends without their own dense search; this one has it,
@@ -629,57 +646,11 @@ backend_load_vectors (LodeSearchBackend  *backend,
                       gpointer            user_data,
                       GError            **error)
 {
-  LodeQdrantStore *self = (LodeQdrantStore *) backend;
-  g_autoptr(JsonNode) filter = _lode_qdrant_store_chunk_match ("model", model);
-  g_autofree char *path = g_strdup_printf ("/collections/%s/points/scroll", self->collection);
-  g_autoptr(JsonNode) offset = json_node_new (JSON_NODE_VALUE);
+  LoadVectors load = { cursor, dims, func, user_data };
 
-  json_node_set_int (offset, cursor->last_chunk + 1);
-  for (;;)
-    {
-      g_autoptr(JsonObject) object = json_object_new ();
-      g_autoptr(JsonNode) body = json_node_new (JSON_NODE_OBJECT);
-      g_autoptr(JsonNode) result = NULL;
-      JsonArray *with_vector = json_array_new ();
-      JsonArray *points;
-      JsonNode *next;
-
-      json_object_set_member (object, "filter", json_node_copy (filter));
-      json_object_set_int_member (object, "limit", 256);
-      json_object_set_boolean_member (object, "with_payload", FALSE);
-      json_array_add_string_element (with_vector, "dense");
-      json_object_set_array_member (object, "with_vector", with_vector);
-      json_object_set_member (object, "offset", json_node_copy (offset));
-      json_node_set_object (body, object);
-
-      result = lode_qdrant_client_call (self->client, "POST", path, body, NULL, error);
-      if (result == NULL)
-        return FALSE;
-
-      points = json_object_get_array_member (json_node_get_object (result), "points");
-      for (guint i = 0; points != NULL && i < json_array_get_length (points); i++)
-        {
-          JsonObject *point = json_array_get_object_element (points, i);
-          JsonObject *vector = json_object_get_object_member (point, "vector");
-          JsonArray *dense = vector != NULL ? json_object_get_array_member (vector, "dense") : NULL;
-          g_autofree float *values = NULL;
-          gint64 id = json_object_get_int_member (point, "id");
-
-          if (dense == NULL || json_array_get_length (dense) != dims)
-            continue;
-          values = g_new (float, dims);
-          for (guint d = 0; d < dims; d++)
-            values[d] = (float) json_array_get_double_element (dense, d);
-          func (id, values, user_data);
-          cursor->last_chunk = MAX (cursor->last_chunk, id);
-        }
-
-      next = json_object_get_member (json_node_get_object (result), "next_page_offset");
-      if (next == NULL || JSON_NODE_HOLDS_NULL (next))
-        return TRUE;
-      g_clear_pointer (&offset, json_node_unref);
-      offset = json_node_copy (next);
-    }
+  return _lode_qdrant_store_scroll_dense ((LodeQdrantStore *) backend, model,
+                                          cursor->last_chunk + 1, NULL, load_vector_cb, &load,
+                                          error);
 }
 
 static gboolean

@@ -384,13 +384,16 @@ compare_stored_references (gconstpointer a,
   return strcmp (x->path, y->path);
 }
 
-/* The "refs" points @filter selects whose file is indexed, with their payload. */
+/* The "refs" points whose payload @key holds @value, with their payload. */
 static GPtrArray *
 scroll_refs (LodeQdrantStore  *self,
-             JsonNode         *filter,
+             const char       *key,
+             const char       *value,
              GError          **error)
 {
   const char *fields[] = { "path", "ref_names", "ref_sites", NULL };
+  g_autoptr(JsonNode) filter = lode_qdrant_filter_and (_lode_qdrant_store_filter_type ("refs"),
+                                                       lode_qdrant_filter_match (key, value));
   GPtrArray *points;
 
   points = lode_qdrant_client_scroll (self->client, self->collection, filter, fields, NULL, 0,
@@ -442,13 +445,9 @@ qdrant_store_find_references (LodeIndexStore  *store,
                               GError         **error)
 {
   LodeQdrantStore *self = (LodeQdrantStore *) store;
-  g_autoptr(JsonNode) filter = NULL;
-  g_autoptr(GPtrArray) points = NULL;
+  g_autoptr(GPtrArray) points = scroll_refs (self, "ref_names", name, error);
   GPtrArray *files;
 
-  filter = lode_qdrant_filter_and (_lode_qdrant_store_filter_type ("refs"),
-                                   lode_qdrant_filter_match ("ref_names", name));
-  points = scroll_refs (self, filter, error);
   if (points == NULL)
     return NULL;
 
@@ -495,13 +494,9 @@ qdrant_store_dup_references_for_file (LodeIndexStore  *store,
                                       GError         **error)
 {
   LodeQdrantStore *self = (LodeQdrantStore *) store;
-  g_autoptr(JsonNode) filter = NULL;
-  g_autoptr(GPtrArray) points = NULL;
+  g_autoptr(GPtrArray) points = scroll_refs (self, "path", path, error);
   LodeReferences *references;
 
-  filter = lode_qdrant_filter_and (_lode_qdrant_store_filter_type ("refs"),
-                                   lode_qdrant_filter_match ("path", path));
-  points = scroll_refs (self, filter, error);
   if (points == NULL)
     return NULL;
 

@@ -22,7 +22,7 @@ qdrant_store_dup_unembedded (LodeIndexStore  *store,
                              GError         **error)
 {
   LodeQdrantStore *self = (LodeQdrantStore *) store;
-  g_autoptr(JsonNode) filter = _lode_qdrant_store_chunks_without (model);
+  g_autoptr(JsonNode) filter = _lode_qdrant_store_chunks_but (TRUE, model);
   g_autofree char *start = g_strdup_printf ("%" G_GINT64_FORMAT, after_chunk + 1);
   const char *fields[] = { "text", "text_hash", NULL };
   g_autoptr(GPtrArray) points = NULL;
@@ -162,7 +162,7 @@ qdrant_store_count_embedded (LodeIndexStore  *store,
                              GError         **error)
 {
   LodeQdrantStore *self = (LodeQdrantStore *) store;
-  g_autoptr(JsonNode) embeddable = _lode_qdrant_store_chunks_without (NULL);
+  g_autoptr(JsonNode) embeddable = _lode_qdrant_store_chunks_but (TRUE, NULL);
   guint64 total = 0;
   guint64 embedded = 0;
 
@@ -191,86 +191,72 @@ qdrant_store_prune_vectors (LodeIndexStore  *store,
   LodeQdrantStore *self = (LodeQdrantStore *) store;
   g_autofree char *path = g_strdup_printf ("/collections/%s/points/vectors/delete?wait=true",
                                            self->collection);
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonObject) object = NULL;
   g_autoptr(JsonNode) body = NULL;
   g_autoptr(JsonNode) result = NULL;
+  JsonArray *vectors;
 
   if (self->dims == 0)
     return TRUE;
 
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "filter");
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "must");
-  json_builder_begin_array (builder);
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "key");
-  json_builder_add_string_value (builder, "type");
-  json_builder_set_member_name (builder, "match");
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "value");
-  json_builder_add_string_value (builder, "chunk");
-  json_builder_end_object (builder);
-  json_builder_end_object (builder);
-  json_builder_end_array (builder);
-  json_builder_set_member_name (builder, "must_not");
-  json_builder_begin_array (builder);
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "key");
-  json_builder_add_string_value (builder, "model");
-  json_builder_set_member_name (builder, "match");
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "value");
-  json_builder_add_string_value (builder, model);
-  json_builder_end_object (builder);
-  json_builder_end_object (builder);
-  json_builder_end_array (builder);
-  json_builder_end_object (builder);
-  json_builder_set_member_name (builder, "vector");
-  json_builder_begin_array (builder);
-  json_builder_add_string_value (builder, "dense");
-  json_builder_end_array (builder);
-  json_builder_end_object (builder);
-  body = json_builder_get_root (builder);
+  object = json_object_new ();
+  json_object_set_member (object, "filter", _lode_qdrant_store_chunks_but (FALSE, model));
+  vectors = json_array_new ();
+  json_array_add_string_element (vectors, "dense");
+  json_object_set_array_member (object, "vector", vectors);
+  body = json_node_init_object (json_node_alloc (), object);
 
   result = lode_qdrant_client_call (self->client, "POST", path, body, NULL, error);
   return result != NULL;
 }
 
 
-/* Every dense vector of @model, with the text hash it belongs to (each hash once). */
-static gboolean
-qdrant_store_foreach_vector (LodeIndexStore      *store,
-                             const char          *model,
-                             LodeVectorHashFunc   func,
-                             gpointer             user_data,
-                             GError             **error)
+/* Scrolls the chunks whose dense vector is of @model, from the chunk id @from (0: the first),
+ * with the payload field @field (NULL: none): @func gets each point, its payload and its
+ * vector (valid during the call only) until it returns FALSE. */
+gboolean
+_lode_qdrant_store_scroll_dense (LodeQdrantStore      *self,
+                                 const char           *model,
+                                 gint64                from,
+                                 const char           *field,
+                                 LodeQdrantDenseFunc   func,
+                                 gpointer              user_data,
+                                 GError              **error)
 {
-  LodeQdrantStore *self = (LodeQdrantStore *) store;
   g_autoptr(JsonNode) filter = _lode_qdrant_store_chunk_match ("model", model);
-  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autofree char *path = g_strdup_printf ("/collections/%s/points/scroll", self->collection);
   g_autoptr(JsonNode) offset = NULL;
 
+  if (from > 0)
+    {
+      offset = json_node_new (JSON_NODE_VALUE);
+      json_node_set_int (offset, from);
+    }
   for (;;)
     {
       g_autoptr(JsonObject) object = json_object_new ();
-      g_autoptr(JsonNode) body = json_node_new (JSON_NODE_OBJECT);
+      g_autoptr(JsonNode) body = NULL;
       g_autoptr(JsonNode) result = NULL;
       JsonArray *with_vector = json_array_new ();
-      JsonArray *with_payload = json_array_new ();
       JsonArray *points;
       JsonNode *next;
 
       json_object_set_member (object, "filter", json_node_copy (filter));
       json_object_set_int_member (object, "limit", 256);
-      json_array_add_string_element (with_payload, "text_hash");
-      json_object_set_array_member (object, "with_payload", with_payload);
+      if (field != NULL)
+        {
+          JsonArray *with_payload = json_array_new ();
+
+          json_array_add_string_element (with_payload, field);
+          json_object_set_array_member (object, "with_payload", with_payload);
+        }
+      else
+        json_object_set_boolean_member (object, "with_payload", FALSE);
       json_array_add_string_element (with_vector, "dense");
       json_object_set_array_member (object, "with_vector", with_vector);
       if (offset != NULL)
         json_object_set_member (object, "offset", json_node_copy (offset));
-      json_node_set_object (body, object);
+      body = json_node_init_object (json_node_alloc (), object);
 
       result = lode_qdrant_client_call (self->client, "POST", path, body, NULL, error);
       if (result == NULL)
@@ -283,26 +269,61 @@ qdrant_store_foreach_vector (LodeIndexStore      *store,
           JsonObject *payload = json_object_get_object_member (point, "payload");
           JsonObject *vector = json_object_get_object_member (point, "vector");
           JsonArray *dense = vector != NULL ? json_object_get_array_member (vector, "dense") : NULL;
-          const char *hash = payload != NULL ? lode_json_get_string (payload, "text_hash") : NULL;
+          guint dims = dense != NULL ? json_array_get_length (dense) : 0;
           g_autofree float *values = NULL;
-          guint dims;
 
-          if (hash == NULL || dense == NULL || !g_hash_table_add (seen, g_strdup (hash)))
+          if (dense == NULL)
             continue;
-          dims = json_array_get_length (dense);
           values = g_new (float, MAX (dims, 1));
           for (guint d = 0; d < dims; d++)
             values[d] = (float) json_array_get_double_element (dense, d);
-          if (!func (hash, values, dims, user_data))
+          if (!func (json_object_get_int_member (point, "id"), payload, values, dims, user_data))
             return TRUE;
         }
 
       next = json_object_get_member (json_node_get_object (result), "next_page_offset");
-      g_clear_pointer (&offset, json_node_unref);
       if (next == NULL || JSON_NODE_HOLDS_NULL (next))
         return TRUE;
+      g_clear_pointer (&offset, json_node_unref);
       offset = json_node_copy (next);
     }
+}
+
+typedef struct
+{
+  GHashTable         *seen;
+  LodeVectorHashFunc  func;
+  gpointer            user_data;
+} ForeachVector;
+
+static gboolean
+hash_vector_cb (gint64       id,
+                JsonObject  *payload,
+                const float *vector,
+                guint        dims,
+                gpointer     user_data)
+{
+  ForeachVector *foreach = user_data;
+  const char *hash = payload != NULL ? lode_json_get_string (payload, "text_hash") : NULL;
+
+  if (hash == NULL || !g_hash_table_add (foreach->seen, g_strdup (hash)))
+    return TRUE;
+  return foreach->func (hash, vector, dims, foreach->user_data);
+}
+
+/* Every dense vector of @model, with the text hash it belongs to (each hash once). */
+static gboolean
+qdrant_store_foreach_vector (LodeIndexStore      *store,
+                             const char          *model,
+                             LodeVectorHashFunc   func,
+                             gpointer             user_data,
+                             GError             **error)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  ForeachVector foreach = { seen, func, user_data };
+
+  return _lode_qdrant_store_scroll_dense ((LodeQdrantStore *) store, model, 0, "text_hash",
+                                          hash_vector_cb, &foreach, error);
 }
 
 

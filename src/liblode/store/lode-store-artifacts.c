@@ -74,19 +74,6 @@ static const char sql_chunks[] =
   "SELECT c.path, c.start_line, c.end_line, c.kind, c.title, f.body FROM artifact_chunks c "
   "JOIN artifact_fts f ON f.rowid = c.id WHERE c.artifact = ?1 ORDER BY c.id";
 
-static gboolean
-run (LodeStore     *self,
-     sqlite3_stmt  *s,
-     GError       **error)
-{
-  int rc = sqlite3_step (s);
-
-  sqlite3_reset (s);
-  if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-    return _lode_store_set_error (self, rc, error, "Cannot write a context artifact");
-  return TRUE;
-}
-
 static GPtrArray *
 store_dup_artifacts (LodeIndexStore  *store,
                      GError         **error)
@@ -136,7 +123,7 @@ delete_rows (LodeStore   *self,
       if (s == NULL)
         return FALSE;
       bind_text (s, 1, name);
-      if (!run (self, s, error))
+      if (!_lode_store_run (self, s, error, "Cannot write a context artifact"))
         return FALSE;
     }
   return TRUE;
@@ -163,7 +150,7 @@ put_rows (LodeStore                 *self,
   sqlite3_bind_int64 (s, 5, artifact->indexed_at);
   sqlite3_bind_int (s, 6, artifact->n_files);
   sqlite3_bind_int (s, 7, chunks->len);
-  if (!run (self, s, error))
+  if (!_lode_store_run (self, s, error, "Cannot write a context artifact"))
     return FALSE;
 
   for (guint i = 0; i < chunks->len; i++)
@@ -180,7 +167,7 @@ put_rows (LodeStore                 *self,
       sqlite3_bind_int (s, 4, chunk->end_line);
       bind_text (s, 5, chunk->kind);
       bind_text (s, 6, chunk->title);
-      if (!run (self, s, error))
+      if (!_lode_store_run (self, s, error, "Cannot write a context artifact"))
         return FALSE;
       id = sqlite3_last_insert_rowid (self->db);
 
@@ -190,7 +177,7 @@ put_rows (LodeStore                 *self,
       sqlite3_bind_int64 (s, 1, id);
       bind_text (s, 2, chunk->title);
       bind_text (s, 3, chunk->body);
-      if (!run (self, s, error))
+      if (!_lode_store_run (self, s, error, "Cannot write a context artifact"))
         return FALSE;
     }
   return TRUE;

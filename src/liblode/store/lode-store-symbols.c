@@ -72,20 +72,6 @@ static const char sql_lines[] =
   "WHERE c.file_id = (SELECT id FROM files WHERE path = ?1) AND c.end_line >= ?2 "
   "AND c.start_line <= ?3 ORDER BY c.start_line, c.end_line";
 
-static gboolean
-step_done (LodeStore     *self,
-           sqlite3_stmt  *s,
-           GError       **error,
-           const char    *what)
-{
-  int rc = sqlite3_step (s);
-
-  sqlite3_reset (s);
-  if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-    return _lode_store_set_error (self, rc, error, what);
-  return TRUE;
-}
-
 static gint64
 lookup_id (LodeStore   *self,
            const char  *sql,
@@ -133,7 +119,7 @@ name_id (LodeStore   *self,
       if (s == NULL)
         return -1;
       sqlite3_bind_text (s, 1, name, -1, SQLITE_STATIC);
-      if (!step_done (self, s, error, "Cannot store a name"))
+      if (!_lode_store_run (self, s, error, "Cannot store a name"))
         return -1;
       id = sqlite3_last_insert_rowid (self->db);
     }
@@ -173,7 +159,7 @@ put_name (const char    *name,
   sqlite3_bind_int64 (s, 2, id);
   sqlite3_bind_blob (s, 3, g_bytes_get_data (blob, NULL), g_bytes_get_size (blob),
                      SQLITE_STATIC);
-  step_done (put->self, s, &put->error, "Cannot store references");
+  _lode_store_run (put->self, s, &put->error, "Cannot store references");
 }
 
 /* Replaces the references of @path. Call it in the transaction that stored the file. */
@@ -201,7 +187,7 @@ store_put_references (LodeIndexStore  *store,
   if (s == NULL)
     return FALSE;
   sqlite3_bind_int64 (s, 1, put.file_id);
-  if (!step_done (self, s, error, "Cannot delete references"))
+  if (!_lode_store_run (self, s, error, "Cannot delete references"))
     return FALSE;
 
   if (references != NULL)
