@@ -401,8 +401,9 @@ G_DECLARE_INTERFACE (LodeIndexStore, lode_index_store, LODE, INDEX_STORE, GObjec
  * artifacts rank, how an import resolves) is decided above it, once for both stores
  * (lode_indexer_attribute_symbols(), lode_artifact_search(), #LodeImportResolver). A
  * store is used from one thread at a time, and every call may block on disk or network:
- * call it from worker threads. Calls fail with a #GError (%LODE_ERROR_STORE, or
- * %LODE_ERROR_DAMAGED for a damaged index), never on what they are given to store.
+ * call it from worker threads. Calls fail with a #GError: %LODE_ERROR_STORE when the index
+ * cannot be read or written (a full disk said so), %LODE_ERROR_DAMAGED for a damaged one,
+ * and the codes a call names above; text to store (paths, code, names) is stored as given.
  */
 struct _LodeIndexStoreInterface
 {
