@@ -50,6 +50,15 @@
 /* Ranks of the two legs fused by Reciprocal Rank Fusion: the lexical leg adds
  * 1 / (RRF_K + rank), the dense leg its weight times that (see dense_weight). */
 #define RRF_K 60
+
+/* The code lexicon's leg (lexicon_gate): a question none of whose LEXICON_GATE_CHUNKS most
+ * relevant chunks holds LEXICON_GATE of its words is widened with the lexicon's neighbours of
+ * its words, and the LEXICON_CANDIDATES best chunks gain LEXICON_WEIGHT × the query's weight
+ * × their lexicon similarity to it. */
+#define LEXICON_GATE        0.75
+#define LEXICON_GATE_CHUNKS 5
+#define LEXICON_WEIGHT     1.0
+#define LEXICON_CANDIDATES 50
 /* The spread of cosines over the dense leg's neighbours at which it counts fully. */
 #define DENSE_FULL_SPREAD 0.1
 
@@ -161,6 +170,7 @@ typedef struct
   guint                    limit;
   double                   weight;      /* the lexical leg's query weight */
   gboolean                 about_tests; /* a short question that names tests */
+  LodeExpansion           *expansion;   /* (nullable): the question widened by the lexicon */
 } Search;
 
 typedef struct
@@ -799,6 +809,142 @@ scale_lexical (const Search *search,
   return relevance / (relevance + weight);
 }
 
+static int
+compare_relevance (gconstpointer a,
+                   gconstpointer b)
+{
+  const Candidate *ca = a;
+  const Candidate *cb = b;
+
+  return ca->relevance > cb->relevance ? -1 : ca->relevance < cb->relevance ? 1 : 0;
+}
+
+/* Whether the code lexicon widens a question: when none of its LEXICON_GATE_CHUNKS most
+ * relevant chunks holds LEXICON_GATE of its words. A question the code already answers in
+ * its own words keeps its ranking; so do identifiers, pasted issues and error messages,
+ * which are not questions (LodeQueryPlan). */
+static gboolean
+lexicon_gate (const Search  *search,
+              GArray        *candidates,
+              gboolean      *open,
+              GError       **error)
+{
+  g_autoptr(GArray) best = g_array_copy (candidates);
+
+  *open = TRUE;
+  g_array_sort (best, compare_relevance);
+  for (guint i = 0; i < MIN (best->len, LEXICON_GATE_CHUNKS); i++)
+    {
+      g_autoptr(GError) local_error = NULL;
+      g_autofree char *body = lode_search_backend_dup_chunk_text (
+        search->backend, g_array_index (best, Candidate, i).chunk_id, &local_error);
+
+      if (local_error != NULL)
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
+      if (body != NULL && _lode_question_coverage (search->plan, body) >= LEXICON_GATE)
+        {
+          *open = FALSE;
+          return TRUE;
+        }
+    }
+
+  return TRUE;
+}
+
+/* The question's words widened by the lexicon (lode-search-expansion.c), as a second lexical
+ * query: its BM25 relevance (its terms weigh less than the question's) adds to the chunks'. */
+static gboolean
+expansion_leg (Search      *search,
+               guint        n_fetch,
+               GArray      *candidates,
+               GHashTable  *index,
+               GError     **error)
+{
+  LodeLexicon *lexicon = lode_lexicon_get_default ();
+  g_autoptr(GArray) hits = g_array_new (FALSE, FALSE, sizeof (LodeLexicalHit));
+  g_autoptr(GError) local_error = NULL;
+  gboolean open;
+  double weight;
+
+  if (lexicon == NULL)
+    return TRUE;
+  if (!lexicon_gate (search, candidates, &open, error))
+    return FALSE;
+  if (!open)
+    return TRUE;
+
+  search->expansion = _lode_expansion_new (lexicon, search->plan, search->backend,
+                                           &local_error);
+  if (search->expansion == NULL)
+    {
+      if (local_error == NULL)
+        return TRUE;
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+
+  if (!lode_search_backend_lexical (search->backend, _lode_expansion_get_query (search->expansion),
+                                    &search->filter, n_fetch, search->cancellable, hits, &weight,
+                                    error))
+    return FALSE;
+
+  for (guint i = 0; i < hits->len; i++)
+    {
+      const LodeLexicalHit *hit = &g_array_index (hits, LodeLexicalHit, i);
+      gpointer pos;
+      Candidate c = { 0 };
+
+      if (g_hash_table_lookup_extended (index, GSIZE_TO_POINTER ((gsize) hit->chunk_id), NULL,
+                                        &pos))
+        {
+          g_array_index (candidates, Candidate, GPOINTER_TO_UINT (pos)).relevance +=
+            MAX (0.0, hit->score);
+          continue;
+        }
+      c.chunk_id = hit->chunk_id;
+      c.relevance = MAX (0.0, hit->score);
+      g_hash_table_insert (index, GSIZE_TO_POINTER ((gsize) c.chunk_id),
+                           GUINT_TO_POINTER (candidates->len));
+      g_array_append_val (candidates, c);
+    }
+
+  return TRUE;
+}
+
+/* The lexicon's similarity of the widened question and each of the LEXICON_CANDIDATES most
+ * relevant chunks (their path and text), added to their relevance: 1 would count
+ * LEXICON_WEIGHT times a chunk that holds each of the question's words once. */
+static gboolean
+lexicon_leg (Search  *search,
+             GArray  *candidates,
+             GError **error)
+{
+  g_array_sort (candidates, compare_relevance);
+  for (guint i = 0; i < MIN (candidates->len, LEXICON_CANDIDATES); i++)
+    {
+      Candidate *c = &g_array_index (candidates, Candidate, i);
+      g_autoptr(GError) local_error = NULL;
+      g_autofree char *body = lode_search_backend_dup_chunk_text (search->backend, c->chunk_id,
+                                                                  &local_error);
+      g_autofree char *text = NULL;
+      double similarity;
+
+      if (local_error != NULL)
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
+      text = g_strconcat (c->row->path, "\n", body != NULL ? body : "", NULL);
+      similarity = _lode_expansion_similarity (search->expansion, text);
+      c->relevance += LEXICON_WEIGHT * search->weight * MAX (0.0, similarity);
+    }
+
+  return TRUE;
+}
+
 /* Identifier and natural-language queries: BM25 from the backend, plus, for identifiers,
  * the chunks the symbols table names. Returns the candidates loaded, filtered and sorted by
  * their ranking score. */
@@ -828,7 +974,13 @@ rank_lexical (Search   *search,
       !symbol_leg (search, candidates, index, error))
     return NULL;
 
+  if (plan->question && !expansion_leg (search, n_fetch, candidates, index, error))
+    return NULL;
+
   if (!load_candidates (search, candidates, error))
+    return NULL;
+
+  if (search->expansion != NULL && !lexicon_leg (search, candidates, error))
     return NULL;
 
   if (plan->kind == LODE_QUERY_IDENTIFIER)
@@ -975,6 +1127,13 @@ make_result (Search     *search,
         }
     }
 
+  if (search->expansion != NULL)
+    {
+      g_autofree char *text = g_strconcat (result->path, "\n", body != NULL ? body : "", NULL);
+
+      _lode_expansion_explain (search->expansion, text, &result->expanded_terms,
+                               &result->expanded_from);
+    }
   result->snippet = _lode_search_snippet (body, terms, from_line, &snippet_line);
   result->snippet_start_line = row->start_line + snippet_line;
   if (search->options->include_content)
@@ -1579,6 +1738,7 @@ search_snapshot (LodeSearcher             *self,
   else
     response->results = search_lexical (&search, error);
 
+  g_clear_pointer (&search.expansion, _lode_expansion_free);
   if (response->results == NULL)
     return NULL;
 

@@ -444,6 +444,17 @@ add_result (JsonBuilder            *builder,
       json_builder_set_member_name (builder, "signature");
       json_builder_add_string_value (builder, r->signature);
     }
+  if (r->expanded_terms != NULL)
+    {
+      json_builder_set_member_name (builder, "expandedFrom");
+      json_builder_begin_object (builder);
+      for (guint j = 0; r->expanded_terms[j] != NULL; j++)
+        {
+          json_builder_set_member_name (builder, r->expanded_terms[j]);
+          json_builder_add_string_value (builder, r->expanded_from[j]);
+        }
+      json_builder_end_object (builder);
+    }
   if (r->symbols != NULL)
     {
       json_builder_set_member_name (builder, "symbols");
