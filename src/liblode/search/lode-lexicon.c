@@ -280,13 +280,20 @@ lode_lexicon_neighbours (LodeLexicon *self,
   for (guint i = 0; i < self->n_words; i++)
     {
       const float *w = self->vectors + (gsize) i * self->dims;
-      float dot = 0.0f;
+      float part[4] = { 0.0f };
+      float dot;
+      guint d = 0;
       guint j;
 
       if (i == at - 1)
         continue;
-      for (guint d = 0; d < self->dims; d++)
-        dot += v[d] * w[d];
+      /* Four sums, so that the products need not wait for each other. */
+      for (; d + 4 <= self->dims; d += 4)
+        for (guint k = 0; k < 4; k++)
+          part[k] += v[d + k] * w[d + k];
+      for (; d < self->dims; d++)
+        part[0] += v[d] * w[d];
+      dot = (part[0] + part[1]) + (part[2] + part[3]);
       if (dot < min_similarity || (n_best == max && dot <= scores[max - 1]))
         continue;
 

@@ -5,10 +5,12 @@
  */
 
 /* A question widened by the code lexicon (lode-lexicon.c): each of its words brings the
- * lexicon's closest words that the project's index holds, as a lexical query of their own
- * whose groups weigh EXPANSION_WEIGHT × their similarity (a plain word weighs 1); and the
- * question as a whole gets a vector, to which a chunk's text is compared. The searcher
- * decides when a question is widened (lode-searcher.c, lexicon_gate). */
+ * lexicon's nearest words that the project's index holds, as a lexical query of their own
+ * whose groups weigh EXPANSION_WEIGHT × their similarity (a plain word weighs 1); the question
+ * gets a vector, and so does every chunk (its path and text), kept by the searcher per
+ * version of the index, so that the chunks nearest to the question can be found. The
+ * searcher decides when and how much (lode-searcher.c: lexicon_gate, expansion_leg,
+ * lexicon_leg). */
 
 #define G_LOG_DOMAIN "lode-search"
 
@@ -18,16 +20,19 @@
 
 #include "lode-code-tokenizer.h"
 #include "lode-search-private.h"
+#include "lode-vector-index.h"
 
 /* How much a neighbour counts, relative to a word of the question, at similarity 1. */
-#define EXPANSION_WEIGHT          1.0
+#define EXPANSION_WEIGHT          0.5
 /* Neighbours kept of each word, among the EXPANSION_POOL nearest that are similar enough
  * (cosine). */
-#define EXPANSION_PER_WORD        8
+#define EXPANSION_PER_WORD        4
 #define EXPANSION_POOL            32
 #define EXPANSION_MIN_SIMILARITY  0.4
-/* At most this many terms in all; one bit each in a result's match mask. */
-#define EXPANSION_MAX_TERMS       64
+/* A neighbour held by more than one chunk in this many is left out. */
+#define EXPANSION_COMMON          20
+/* At most this many terms in all. */
+#define EXPANSION_MAX_TERMS       32
 
 struct _LodeExpansion
 {
@@ -158,7 +163,8 @@ _lode_expansion_new (LodeLexicon          *lexicon,
                                             terms->len, counts, &n_chunks, error))
     return NULL;
 
-  /* The EXPANSION_PER_WORD nearest of each word that the index holds. */
+  /* The EXPANSION_PER_WORD nearest of each word that the index holds, but not in more than
+   * one chunk in EXPANSION_COMMON: such a word says little, and its rows are long to walk. */
   expansion->query = _lode_lexical_query_new ();
   expansion->from = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0, kept = 0; i < terms->len; i++)
@@ -167,8 +173,8 @@ _lode_expansion_new (LodeLexicon          *lexicon,
 
       if (i > 0 && g_ptr_array_index (from, i) != g_ptr_array_index (from, i - 1))
         kept = 0;
-      if (counts[i] == 0 || kept == EXPANSION_PER_WORD ||
-          expansion->query->groups->len == EXPANSION_MAX_TERMS)
+      if (counts[i] == 0 || counts[i] > n_chunks / EXPANSION_COMMON ||
+          kept == EXPANSION_PER_WORD || expansion->query->groups->len == EXPANSION_MAX_TERMS)
         continue;
       kept++;
       group = g_new0 (LodeLexicalGroup, 1);
@@ -198,27 +204,85 @@ _lode_expansion_get_query (const LodeExpansion *expansion)
 }
 
 /**
- * _lode_expansion_similarity:
- * @expansion: a widened question
- * @text: a chunk's text
+ * _lode_expansion_sync_chunks:
+ * @lexicon: the lexicon
+ * @backend: the index
+ * @vectors: (inout) (transfer full) (nullable): the lexicon vectors of the index's chunks
+ * @version: (inout): the index's version they were made for
+ * @error: return location for a #GError
  *
- * Returns: the cosine of the question's vector and @text's in the lexicon, -1 … 1 (0 when
- *   the lexicon knows no word of @text)
+ * Brings @vectors up to date: when the index changed since @version, every chunk's lexicon
+ * vector (its path and text), made again.
  */
-double
-_lode_expansion_similarity (const LodeExpansion *expansion,
-                            const char          *text)
+gboolean
+_lode_expansion_sync_chunks (LodeLexicon        *lexicon,
+                             LodeSearchBackend  *backend,
+                             LodeVectorIndex   **vectors,
+                             gint64             *version,
+                             GError            **error)
 {
-  guint dims = lode_lexicon_get_dims (expansion->lexicon);
+  gint64 now = lode_search_backend_get_version (backend);
+  guint dims = lode_lexicon_get_dims (lexicon);
+  g_autoptr(LodeVectorIndex) index = NULL;
+  g_autoptr(GArray) ids = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
   g_autofree float *vector = g_new (float, dims);
-  double dot = 0.0;
 
-  if (!lode_lexicon_embed (expansion->lexicon, text, strlen (text), vector))
-    return 0.0;
-  for (guint d = 0; d < dims; d++)
-    dot += (double) vector[d] * expansion->vector[d];
+  if (*vectors != NULL && *version == now)
+    return TRUE;
 
-  return dot;
+  ids = lode_search_backend_dup_chunk_ids (backend, NULL, error);
+  if (ids == NULL)
+    return FALSE;
+  rows = lode_search_backend_fetch_chunks (backend, (const gint64 *) ids->data, ids->len,
+                                           error);
+  if (rows == NULL)
+    return FALSE;
+
+  index = lode_vector_index_new (dims);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const LodeChunkRow *row = g_ptr_array_index (rows, i);
+      g_autoptr(GError) local_error = NULL;
+      g_autofree char *body = lode_search_backend_dup_chunk_text (backend, row->chunk_id,
+                                                                  &local_error);
+      g_autofree char *text = NULL;
+
+      if (local_error != NULL)
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
+      text = g_strconcat (row->path, "\n", body != NULL ? body : "", NULL);
+      if (lode_lexicon_embed (lexicon, text, strlen (text), vector))
+        lode_vector_index_add (index, row->chunk_id, vector);
+    }
+
+  g_clear_object (vectors);
+  *vectors = g_steal_pointer (&index);
+  *version = now;
+  return TRUE;
+}
+
+/**
+ * _lode_expansion_search:
+ * @expansion: a widened question
+ * @vectors: the chunks' lexicon vectors (_lode_expansion_sync_chunks())
+ * @k: how many
+ * @allowed_ids: (array length=n_allowed) (nullable): only these chunks, ascending
+ * @n_allowed: their number
+ *
+ * Returns: (transfer full) (element-type LodeVectorHit): the @k chunks nearest to the
+ *   question in the lexicon, by cosine, best first
+ */
+GArray *
+_lode_expansion_search (const LodeExpansion *expansion,
+                        LodeVectorIndex     *vectors,
+                        guint                k,
+                        const gint64        *allowed_ids,
+                        gsize                n_allowed)
+{
+  return lode_vector_index_search (vectors, expansion->vector, k, allowed_ids, n_allowed);
 }
 
 typedef struct

@@ -9,6 +9,7 @@
 #include "lode-lexicon.h"
 #include "lode-search-backend.h"
 #include "lode-search.h"
+#include "lode-vector-index.h"
 
 G_BEGIN_DECLS
 
@@ -72,8 +73,16 @@ LodeExpansion          *_lode_expansion_new        (LodeLexicon          *lexico
                                                     LodeSearchBackend    *backend,
                                                     GError              **error);
 const LodeLexicalQuery *_lode_expansion_get_query  (const LodeExpansion   *expansion);
-double                  _lode_expansion_similarity (const LodeExpansion   *expansion,
-                                                    const char           *text);
+gboolean                _lode_expansion_sync_chunks (LodeLexicon         *lexicon,
+                                                     LodeSearchBackend   *backend,
+                                                     LodeVectorIndex    **vectors,
+                                                     gint64              *version,
+                                                     GError             **error);
+GArray                 *_lode_expansion_search     (const LodeExpansion   *expansion,
+                                                    LodeVectorIndex      *vectors,
+                                                    guint                 k,
+                                                    const gint64         *allowed_ids,
+                                                    gsize                 n_allowed);
 void                    _lode_expansion_explain    (const LodeExpansion   *expansion,
                                                     const char           *text,
                                                     char               ***terms,

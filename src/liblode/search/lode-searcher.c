@@ -51,13 +51,13 @@
  * 1 / (RRF_K + rank), the dense leg its weight times that (see dense_weight). */
 #define RRF_K 60
 
-/* The code lexicon's leg (lexicon_gate): a question none of whose LEXICON_GATE_CHUNKS most
+/* The code lexicon's legs (lexicon_gate): a question none of whose LEXICON_GATE_CHUNKS most
  * relevant chunks holds LEXICON_GATE of its words is widened with the lexicon's neighbours of
- * its words, and the LEXICON_CANDIDATES best chunks gain LEXICON_WEIGHT × the query's weight
- * × their lexicon similarity to it. */
+ * its words (expansion_leg), and the LEXICON_CANDIDATES chunks nearest to it in the lexicon
+ * gain LEXICON_WEIGHT × the query's weight × their cosine (lexicon_leg). */
 #define LEXICON_GATE        0.75
 #define LEXICON_GATE_CHUNKS 5
-#define LEXICON_WEIGHT     1.0
+#define LEXICON_WEIGHT     4.0
 #define LEXICON_CANDIDATES 50
 /* The spread of cosines over the dense leg's neighbours at which it counts fully. */
 #define DENSE_FULL_SPREAD 0.1
@@ -89,6 +89,11 @@ struct _LodeSearcher
                                        * NULL-terminated */
   GHashTable       *name_counts;      /* token → how many files' names hold it */
   gint64            files_version;
+
+  /* The code lexicon's vector of every chunk, made on the first question it widens, then
+   * again whenever the backend's version changed (see lexicon_leg). */
+  LodeVectorIndex  *lexicon_vectors;  /* (nullable) */
+  gint64            lexicon_version;
 };
 
 G_DEFINE_FINAL_TYPE (LodeSearcher, lode_searcher, G_TYPE_OBJECT)
@@ -107,6 +112,7 @@ lode_searcher_finalize (GObject *object)
   LodeSearcher *self = (LodeSearcher *)object;
 
   g_clear_object (&self->vectors);
+  g_clear_object (&self->lexicon_vectors);
   g_free (self->vectors_model);
   g_clear_pointer (&self->files, g_ptr_array_unref);
   g_free (self->lower_paths);
@@ -171,6 +177,7 @@ typedef struct
   double                   weight;      /* the lexical leg's query weight */
   gboolean                 about_tests; /* a short question that names tests */
   LodeExpansion           *expansion;   /* (nullable): the question widened by the lexicon */
+  double                   lexicon_strength; /* how much the lexicon counts (lexicon_gate) */
 } Search;
 
 typedef struct
@@ -819,19 +826,19 @@ compare_relevance (gconstpointer a,
   return ca->relevance > cb->relevance ? -1 : ca->relevance < cb->relevance ? 1 : 0;
 }
 
-/* Whether the code lexicon widens a question: when none of its LEXICON_GATE_CHUNKS most
- * relevant chunks holds LEXICON_GATE of its words. A question the code already answers in
- * its own words keeps its ranking; so do identifiers, pasted issues and error messages,
- * which are not questions (LodeQueryPlan). */
+/* How much the code lexicon counts for a question, 0 … 1: 0 when one of its
+ * LEXICON_GATE_CHUNKS most relevant chunks holds LEXICON_GATE of its words or more (the code
+ * answers it in its own words: it keeps its ranking), rising to 1 as the best of them holds
+ * fewer. Identifiers, pasted issues and error messages are not questions (LodeQueryPlan). */
 static gboolean
 lexicon_gate (const Search  *search,
               GArray        *candidates,
-              gboolean      *open,
+              double        *strength,
               GError       **error)
 {
   g_autoptr(GArray) best = g_array_copy (candidates);
+  double coverage = 0.0;
 
-  *open = TRUE;
   g_array_sort (best, compare_relevance);
   for (guint i = 0; i < MIN (best->len, LEXICON_GATE_CHUNKS); i++)
     {
@@ -844,13 +851,11 @@ lexicon_gate (const Search  *search,
           g_propagate_error (error, g_steal_pointer (&local_error));
           return FALSE;
         }
-      if (body != NULL && _lode_question_coverage (search->plan, body) >= LEXICON_GATE)
-        {
-          *open = FALSE;
-          return TRUE;
-        }
+      if (body != NULL)
+        coverage = MAX (coverage, _lode_question_coverage (search->plan, body));
     }
 
+  *strength = MAX (0.0, 1.0 - coverage / LEXICON_GATE);
   return TRUE;
 }
 
@@ -866,14 +871,13 @@ expansion_leg (Search      *search,
   LodeLexicon *lexicon = lode_lexicon_get_default ();
   g_autoptr(GArray) hits = g_array_new (FALSE, FALSE, sizeof (LodeLexicalHit));
   g_autoptr(GError) local_error = NULL;
-  gboolean open;
   double weight;
 
   if (lexicon == NULL)
     return TRUE;
-  if (!lexicon_gate (search, candidates, &open, error))
+  if (!lexicon_gate (search, candidates, &search->lexicon_strength, error))
     return FALSE;
-  if (!open)
+  if (search->lexicon_strength <= 0.0)
     return TRUE;
 
   search->expansion = _lode_expansion_new (lexicon, search->plan, search->backend,
@@ -914,32 +918,50 @@ expansion_leg (Search      *search,
   return TRUE;
 }
 
-/* The lexicon's similarity of the widened question and each of the LEXICON_CANDIDATES most
- * relevant chunks (their path and text), added to their relevance: 1 would count
- * LEXICON_WEIGHT times a chunk that holds each of the question's words once. */
+/* The third leg, for a widened question: the LEXICON_CANDIDATES chunks whose lexicon vectors
+ * (path and text) lie nearest to the question's, each adding LEXICON_WEIGHT × the query's
+ * weight × its cosine to its relevance (a chunk no other leg found joins the pool). */
 static gboolean
-lexicon_leg (Search  *search,
-             GArray  *candidates,
-             GError **error)
+lexicon_leg (Search      *search,
+             GArray      *candidates,
+             GHashTable  *index,
+             GError     **error)
 {
-  g_array_sort (candidates, compare_relevance);
-  for (guint i = 0; i < MIN (candidates->len, LEXICON_CANDIDATES); i++)
-    {
-      Candidate *c = &g_array_index (candidates, Candidate, i);
-      g_autoptr(GError) local_error = NULL;
-      g_autofree char *body = lode_search_backend_dup_chunk_text (search->backend, c->chunk_id,
-                                                                  &local_error);
-      g_autofree char *text = NULL;
-      double similarity;
+  LodeSearcher *self = search->searcher;
+  g_autoptr(GArray) allowed = NULL;
+  g_autoptr(GArray) hits = NULL;
 
-      if (local_error != NULL)
+  if (!_lode_expansion_sync_chunks (lode_lexicon_get_default (), search->backend,
+                                    &self->lexicon_vectors, &self->lexicon_version, error))
+    return FALSE;
+  if (search->filter.language != NULL || search->filter.path_glob != NULL)
+    {
+      allowed = lode_search_backend_dup_chunk_ids (search->backend, &search->filter, error);
+      if (allowed == NULL)
+        return FALSE;
+    }
+
+  hits = _lode_expansion_search (search->expansion, self->lexicon_vectors, LEXICON_CANDIDATES,
+                                 allowed != NULL ? (const gint64 *) allowed->data : NULL,
+                                 allowed != NULL ? allowed->len : 0);
+  for (guint i = 0; i < hits->len; i++)
+    {
+      const LodeVectorHit *hit = &g_array_index (hits, LodeVectorHit, i);
+      double gain = search->lexicon_strength * LEXICON_WEIGHT * search->weight *
+                    MAX (0.0, hit->score);
+      gpointer pos;
+      Candidate c = { 0 };
+
+      if (g_hash_table_lookup_extended (index, GSIZE_TO_POINTER ((gsize) hit->id), NULL, &pos))
         {
-          g_propagate_error (error, g_steal_pointer (&local_error));
-          return FALSE;
+          g_array_index (candidates, Candidate, GPOINTER_TO_UINT (pos)).relevance += gain;
+          continue;
         }
-      text = g_strconcat (c->row->path, "\n", body != NULL ? body : "", NULL);
-      similarity = _lode_expansion_similarity (search->expansion, text);
-      c->relevance += LEXICON_WEIGHT * search->weight * MAX (0.0, similarity);
+      c.chunk_id = hit->id;
+      c.relevance = gain;
+      g_hash_table_insert (index, GSIZE_TO_POINTER ((gsize) c.chunk_id),
+                           GUINT_TO_POINTER (candidates->len));
+      g_array_append_val (candidates, c);
     }
 
   return TRUE;
@@ -977,10 +999,10 @@ rank_lexical (Search   *search,
   if (plan->question && !expansion_leg (search, n_fetch, candidates, index, error))
     return NULL;
 
-  if (!load_candidates (search, candidates, error))
+  if (search->expansion != NULL && !lexicon_leg (search, candidates, index, error))
     return NULL;
 
-  if (search->expansion != NULL && !lexicon_leg (search, candidates, error))
+  if (!load_candidates (search, candidates, error))
     return NULL;
 
   if (plan->kind == LODE_QUERY_IDENTIFIER)
