@@ -853,6 +853,8 @@ lexicon_gate (const Search  *search,
         }
       if (body != NULL)
         coverage = MAX (coverage, _lode_question_coverage (search->plan, body));
+      if (coverage >= LEXICON_GATE)
+        break;
     }
 
   *strength = MAX (0.0, 1.0 - coverage / LEXICON_GATE);
