@@ -24,13 +24,9 @@
 
 /* How much a neighbour counts, relative to a word of the question, at similarity 1. */
 #define EXPANSION_WEIGHT          0.5
-/* Neighbours kept of each word, among the EXPANSION_POOL nearest that are similar enough
- * (cosine). */
+/* Neighbours kept of each word, the nearest that are similar enough (cosine). */
 #define EXPANSION_PER_WORD        4
-#define EXPANSION_POOL            32
 #define EXPANSION_MIN_SIMILARITY  0.4
-/* A neighbour held by more than one chunk in this many is left out. */
-#define EXPANSION_COMMON          20
 /* At most this many terms in all. */
 #define EXPANSION_MAX_TERMS       32
 
@@ -111,8 +107,8 @@ is_query_term (const LodeQueryPlan *plan,
  * @backend: the index, for which of the neighbours it holds
  * @error: return location for a #GError
  *
- * Returns: (transfer full) (nullable): the widened question; %NULL without @error when the
- *   lexicon knows none of its words, or none of their neighbours is in the index
+ * Returns: (transfer full) (nullable): the widened question; %NULL when the lexicon knows
+ *   none of its words
  */
 LodeExpansion *
 _lode_expansion_new (LodeLexicon          *lexicon,
@@ -125,9 +121,7 @@ _lode_expansion_new (LodeLexicon          *lexicon,
   g_autoptr(GPtrArray) from = g_ptr_array_new ();
   g_autoptr(GArray) similarity = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GPtrArray) forms = g_ptr_array_new_with_free_func (g_free);
-  g_autofree guint *counts = NULL;
   g_autofree char *words = NULL;
-  guint n_chunks = 0;
 
   g_assert (plan->lexical != NULL && plan->words != NULL);
 
@@ -141,7 +135,8 @@ _lode_expansion_new (LodeLexicon          *lexicon,
       if (form == NULL)
         continue;
       g_ptr_array_add (forms, g_strdup (form));
-      near = lode_lexicon_neighbours (lexicon, form, EXPANSION_POOL, EXPANSION_MIN_SIMILARITY);
+      near = lode_lexicon_neighbours (lexicon, form, EXPANSION_PER_WORD,
+                                      EXPANSION_MIN_SIMILARITY);
 
       for (guint j = 0; j < near->len; j++)
         {
@@ -158,13 +153,8 @@ _lode_expansion_new (LodeLexicon          *lexicon,
   if (terms->len == 0)
     return NULL;
 
-  counts = g_new0 (guint, terms->len);
-  if (!lode_search_backend_doc_frequencies (backend, (const char *const *) terms->pdata,
-                                            terms->len, counts, &n_chunks, error))
-    return NULL;
-
-  /* The EXPANSION_PER_WORD nearest of each word that the index holds, but not in more than
-   * one chunk in EXPANSION_COMMON: such a word says little, and its rows are long to walk. */
+  /* The EXPANSION_PER_WORD nearest of each word. Whether the index holds them is left to
+   * the lexical leg, so that every store widens a question alike. */
   expansion->query = _lode_lexical_query_new ();
   expansion->from = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0, kept = 0; i < terms->len; i++)
@@ -173,8 +163,7 @@ _lode_expansion_new (LodeLexicon          *lexicon,
 
       if (i > 0 && g_ptr_array_index (from, i) != g_ptr_array_index (from, i - 1))
         kept = 0;
-      if (counts[i] == 0 || counts[i] > n_chunks / EXPANSION_COMMON ||
-          kept == EXPANSION_PER_WORD || expansion->query->groups->len == EXPANSION_MAX_TERMS)
+      if (kept == EXPANSION_PER_WORD || expansion->query->groups->len == EXPANSION_MAX_TERMS)
         continue;
       kept++;
       group = g_new0 (LodeLexicalGroup, 1);

@@ -33,6 +33,8 @@
 /* A query of at most this many distinct words, none of them code, is a question (the code
  * lexicon may widen it, lode-search-expansion.c); longer ones are pasted text. */
 #define QUESTION_MAX_WORDS  12
+/* … and a question is one line of at most this many bytes. */
+#define QUESTION_MAX_BYTES  120
 /* A first line longer than this is prose, not a title. */
 #define TITLE_MAX_BYTES     200
 
@@ -1007,7 +1009,8 @@ plan_natural (LodeQueryPlan      *plan,
 
   plan->lexical = finish_lexical (lexical);
   plan->terms = terms_to_strv (g_steal_pointer (&terms));
-  plan->question = g_hash_table_size (code) == 0 && words->len <= QUESTION_MAX_WORDS;
+  plan->question = g_hash_table_size (code) == 0 && words->len <= QUESTION_MAX_WORDS &&
+                   strlen (query) <= QUESTION_MAX_BYTES && strchr (query, '\n') == NULL;
   plan->words = g_new0 (char *, words->len + 1);
   for (guint i = 0; i < words->len; i++)
     plan->words[i] = g_strdup (g_array_index (words, Word, i).word);

@@ -736,6 +736,17 @@ format_search (JsonObject *result)
                                                                                    "score"));
       if (string_member (r, "signature") != NULL)
         g_string_append_printf (text, "`%s`\n", string_member (r, "signature"));
+      if (json_object_has_member (r, "expandedFrom"))
+        {
+          JsonObject *expanded = json_object_get_object_member (r, "expandedFrom");
+          g_autoptr(GList) terms = json_object_get_members (expanded);
+
+          g_string_append (text, "(in other words:");
+          for (GList *l = terms; l != NULL; l = l->next)
+            g_string_append_printf (text, " %s for “%s”", (const char *) l->data,
+                                    json_object_get_string_member (expanded, l->data));
+          g_string_append (text, ")\n");
+        }
       if (string_member (r, "content") != NULL)
         snippet = string_member (r, "content");
       else if (int_member (r, "snippetStartLine") != int_member (r, "startLine"))
@@ -820,6 +831,8 @@ static const LodeTool codebase_search_tool = {
     "\"score\": {\"type\": \"number\", \"minimum\": 0, \"maximum\": 1}, "
     "\"snippet\": {\"type\": \"string\"}, "
     "\"snippetStartLine\": {\"type\": \"integer\", \"minimum\": 1}, "
+    "\"expandedFrom\": {\"type\": \"object\", "
+    "\"additionalProperties\": {\"type\": \"string\"}}, "
     "\"content\": {\"type\": \"string\"}}, "
     "\"required\": [\"path\", \"startLine\", \"endLine\", \"language\", \"score\", "
     "\"snippet\", \"snippetStartLine\"]}}}, "
