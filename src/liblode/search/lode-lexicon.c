@@ -241,39 +241,23 @@ lode_lexicon_contains (LodeLexicon *self,
   return g_hash_table_contains (self->index, word);
 }
 
-/**
- * lode_lexicon_neighbours:
- * @self: a #LodeLexicon
- * @word: a lower-case word
- * @max: at most this many
- * @min_similarity: only words at least this similar
- *
- * The words whose vectors lie closest to @word's, @word left out.
- *
- * Returns: (transfer full) (element-type LodeLexiconTerm): the words, most similar first;
- *   empty when @word is not in the lexicon
- */
-GArray *
-lode_lexicon_neighbours (LodeLexicon *self,
-                         const char  *word,
-                         guint        max,
-                         double       min_similarity)
+/* The words whose vectors lie closest to @v, but the one at @skip (a position, or
+ * G_MAXUINT), most similar first. */
+static GArray *
+nearest (LodeLexicon *self,
+         const float *v,
+         guint        skip,
+         guint        max,
+         double       min_similarity)
 {
   GArray *terms = g_array_new (FALSE, FALSE, sizeof (LodeLexiconTerm));
   g_autofree guint *best = NULL;    /* positions, most similar first */
   g_autofree float *scores = NULL;
   guint n_best = 0;
-  guint at;
-  const float *v;
-
-  g_return_val_if_fail (LODE_IS_LEXICON (self), terms);
-  g_return_val_if_fail (word != NULL, terms);
 
   g_array_set_clear_func (terms, (GDestroyNotify) lode_lexicon_term_clear);
-  at = GPOINTER_TO_UINT (g_hash_table_lookup (self->index, word));
-  if (at == 0 || max == 0)
+  if (max == 0)
     return terms;
-  v = self->vectors + (gsize) (at - 1) * self->dims;
   best = g_new (guint, max);
   scores = g_new (float, max);
 
@@ -285,7 +269,7 @@ lode_lexicon_neighbours (LodeLexicon *self,
       guint d = 0;
       guint j;
 
-      if (i == at - 1)
+      if (i == skip)
         continue;
       /* Four sums, so that the products need not wait for each other. */
       for (; d + 4 <= self->dims; d += 4)
@@ -316,6 +300,93 @@ lode_lexicon_neighbours (LodeLexicon *self,
     }
 
   return terms;
+}
+
+/**
+ * lode_lexicon_neighbours:
+ * @self: a #LodeLexicon
+ * @word: a lower-case word
+ * @max: at most this many
+ * @min_similarity: only words at least this similar
+ *
+ * The words whose vectors lie closest to @word's, @word left out.
+ *
+ * Returns: (transfer full) (element-type LodeLexiconTerm): the words, most similar first;
+ *   empty when @word is not in the lexicon
+ */
+GArray *
+lode_lexicon_neighbours (LodeLexicon *self,
+                         const char  *word,
+                         guint        max,
+                         double       min_similarity)
+{
+  guint at;
+
+  g_return_val_if_fail (LODE_IS_LEXICON (self), NULL);
+  g_return_val_if_fail (word != NULL, NULL);
+
+  at = GPOINTER_TO_UINT (g_hash_table_lookup (self->index, word));
+  if (at == 0)
+    return nearest (self, NULL, G_MAXUINT, 0, 0.0);
+  return nearest (self, self->vectors + (gsize) (at - 1) * self->dims, at - 1, max,
+                  min_similarity);
+}
+
+/**
+ * lode_lexicon_nearest:
+ * @self: a #LodeLexicon
+ * @vector: (array): lode_lexicon_get_dims() floats, of unit length (lode_lexicon_embed())
+ * @max: at most this many
+ * @min_similarity: only words at least this similar
+ *
+ * The words whose vectors lie closest to @vector: what a text says, in the lexicon's words.
+ *
+ * Returns: (transfer full) (element-type LodeLexiconTerm): the words, most similar first
+ */
+GArray *
+lode_lexicon_nearest (LodeLexicon *self,
+                      const float *vector,
+                      guint        max,
+                      double       min_similarity)
+{
+  g_return_val_if_fail (LODE_IS_LEXICON (self), NULL);
+  g_return_val_if_fail (vector != NULL, NULL);
+
+  return nearest (self, vector, G_MAXUINT, max, min_similarity);
+}
+
+/**
+ * lode_lexicon_similarity:
+ * @self: a #LodeLexicon
+ * @a: a word of the lexicon
+ * @b: another
+ *
+ * Returns: the cosine of their vectors, -1 … 1; 0 when either is not in the lexicon
+ */
+double
+lode_lexicon_similarity (LodeLexicon *self,
+                         const char  *a,
+                         const char  *b)
+{
+  guint at_a;
+  guint at_b;
+  const float *va;
+  const float *vb;
+  double dot = 0.0;
+
+  g_return_val_if_fail (LODE_IS_LEXICON (self), 0.0);
+  g_return_val_if_fail (a != NULL && b != NULL, 0.0);
+
+  at_a = GPOINTER_TO_UINT (g_hash_table_lookup (self->index, a));
+  at_b = GPOINTER_TO_UINT (g_hash_table_lookup (self->index, b));
+  if (at_a == 0 || at_b == 0)
+    return 0.0;
+  va = self->vectors + (gsize) (at_a - 1) * self->dims;
+  vb = self->vectors + (gsize) (at_b - 1) * self->dims;
+  for (guint d = 0; d < self->dims; d++)
+    dot += (double) va[d] * vb[d];
+
+  return dot;
 }
 
 typedef struct

@@ -35,6 +35,13 @@ GArray      *lode_lexicon_neighbours     (LodeLexicon  *self,
                                           const char   *word,
                                           guint         max,
                                           double        min_similarity);
+GArray      *lode_lexicon_nearest        (LodeLexicon  *self,
+                                          const float  *vector,
+                                          guint         max,
+                                          double        min_similarity);
+double       lode_lexicon_similarity     (LodeLexicon  *self,
+                                          const char   *a,
+                                          const char   *b);
 gboolean     lode_lexicon_embed          (LodeLexicon  *self,
                                           const char   *text,
                                           gsize         len,

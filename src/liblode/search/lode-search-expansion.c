@@ -5,12 +5,11 @@
  */
 
 /* A question widened by the code lexicon (lode-lexicon.c): each of its words brings the
- * lexicon's nearest words that the project's index holds, as a lexical query of their own
- * whose groups weigh EXPANSION_WEIGHT × their similarity (a plain word weighs 1); the question
- * gets a vector, and so does every chunk (its path and text), kept by the searcher per
- * version of the index, so that the chunks nearest to the question can be found. The
- * searcher decides when and how much (lode-searcher.c: lexicon_gate, expansion_leg,
- * lexicon_leg). */
+ * lexicon's nearest words, and the question as a whole (its vector) the lexicon's words
+ * nearest to it, as a lexical query of their own whose groups weigh EXPANSION_WEIGHT × their
+ * similarity (a plain word weighs 1). The question's vector also measures how near a chunk's
+ * text is to it. The searcher decides when and how much (lode-searcher-lexicon.c). Nothing
+ * here asks the index: every store widens a question alike. */
 
 #define G_LOG_DOMAIN "lode-search"
 
@@ -27,6 +26,9 @@
 /* Neighbours kept of each word, the nearest that are similar enough (cosine). */
 #define EXPANSION_PER_WORD        4
 #define EXPANSION_MIN_SIMILARITY  0.4
+/* Words kept nearest to the question as a whole, similar enough. */
+#define EXPANSION_WHOLE           8
+#define EXPANSION_WHOLE_MIN       0.5
 /* At most this many terms in all. */
 #define EXPANSION_MAX_TERMS       32
 
@@ -93,95 +95,153 @@ lexicon_form (LodeLexicon *lexicon,
   return NULL;
 }
 
-static gboolean
-is_query_term (const LodeQueryPlan *plan,
-               const char          *term)
+/* Adds @term, standing for the question's word @from, unless the question says it or it is
+ * there already. */
+static void
+add_term (LodeExpansion       *expansion,
+          const LodeQueryPlan *plan,
+          GPtrArray           *forms,
+          const char          *term,
+          const char          *from,
+          double               similarity)
 {
-  return g_strv_contains ((const char *const *) plan->terms, term);
+  LodeLexicalQuery *query = expansion->query;
+  LodeLexicalGroup *group;
+
+  if (query->groups->len == EXPANSION_MAX_TERMS ||
+      g_strv_contains ((const char *const *) plan->terms, term) ||
+      g_ptr_array_find_with_equal_func (forms, term, g_str_equal, NULL))
+    return;
+  for (guint i = 0; i < query->groups->len; i++)
+    if (g_str_equal (((LodeLexicalGroup *) g_ptr_array_index (query->groups, i))->term, term))
+      return;
+
+  group = g_new0 (LodeLexicalGroup, 1);
+  group->term = g_strdup (term);
+  group->weight = EXPANSION_WEIGHT * similarity;
+  g_ptr_array_add (query->groups, group);
+  g_ptr_array_add (expansion->from, g_strdup (from));
+}
+
+typedef struct
+{
+  char *const *words;   /* the question's words that the lexicon knows */
+  GPtrArray   *forms;   /* the forms the lexicon knows them by */
+  GString     *text;
+} Saying;
+
+static gboolean
+say_token_cb (const char *token,
+              gsize       len,
+              gsize       start,
+              gsize       end,
+              gboolean    colocated,
+              gpointer    user_data)
+{
+  Saying *s = user_data;
+
+  for (guint i = 0; i < s->forms->len; i++)
+    if (strlen (s->words[i]) == len && memcmp (s->words[i], token, len) == 0)
+      {
+        g_string_append_printf (s->text, "%s ", (const char *) g_ptr_array_index (s->forms, i));
+        break;
+      }
+
+  return TRUE;
 }
 
 /**
  * _lode_expansion_new:
  * @lexicon: the lexicon
- * @plan: a question's plan (LODE_QUERY_NATURAL, with a lexical query)
- * @backend: the index, for which of the neighbours it holds
- * @error: return location for a #GError
+ * @query: the question as asked
+ * @plan: its plan (LODE_QUERY_NATURAL, with a lexical query)
  *
- * Returns: (transfer full) (nullable): the widened question; %NULL when the lexicon knows
- *   none of its words
+ * Returns: (transfer full) (nullable): the widened question; %NULL when the lexicon adds
+ *   no word to it
  */
 LodeExpansion *
-_lode_expansion_new (LodeLexicon          *lexicon,
-                     const LodeQueryPlan  *plan,
-                     LodeSearchBackend    *backend,
-                     GError              **error)
+_lode_expansion_new (LodeLexicon         *lexicon,
+                     const char          *query,
+                     const LodeQueryPlan *plan)
 {
   g_autoptr(LodeExpansion) expansion = g_new0 (LodeExpansion, 1);
-  g_autoptr(GPtrArray) terms = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) from = g_ptr_array_new ();
-  g_autoptr(GArray) similarity = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GPtrArray) forms = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *words = NULL;
+  g_autoptr(GPtrArray) words = g_ptr_array_new ();   /* the question's word of each form */
+  g_autoptr(GArray) whole = NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
+  Saying saying = { NULL, forms, text };
 
   g_assert (plan->lexical != NULL && plan->words != NULL);
 
-  /* Each word's nearest neighbours, in order: more than are kept, as the index may lack
-   * the nearest ones. A neighbour of several words goes to the first. */
   for (guint i = 0; plan->words[i] != NULL; i++)
     {
-      g_autofree char *form = lexicon_form (lexicon, plan->words[i]);
-      g_autoptr(GArray) near = NULL;
+      char *form = lexicon_form (lexicon, plan->words[i]);
 
       if (form == NULL)
         continue;
-      g_ptr_array_add (forms, g_strdup (form));
-      near = lode_lexicon_neighbours (lexicon, form, EXPANSION_PER_WORD,
-                                      EXPANSION_MIN_SIMILARITY);
+      g_ptr_array_add (forms, form);
+      g_ptr_array_add (words, plan->words[i]);
+    }
+  if (forms->len == 0)
+    return NULL;
+
+  expansion->lexicon = g_object_ref (lexicon);
+  expansion->query = _lode_lexical_query_new ();
+  expansion->from = g_ptr_array_new_with_free_func (g_free);
+  expansion->vector = g_new (float, lode_lexicon_get_dims (lexicon));
+
+  /* Each word's nearest neighbours, in the question's order: a neighbour of several words
+   * goes to the first. Whether the index holds them is left to the lexical leg. */
+  for (guint i = 0; i < forms->len; i++)
+    {
+      g_autoptr(GArray) near = lode_lexicon_neighbours (lexicon, g_ptr_array_index (forms, i),
+                                                        EXPANSION_PER_WORD,
+                                                        EXPANSION_MIN_SIMILARITY);
 
       for (guint j = 0; j < near->len; j++)
         {
-          LodeLexiconTerm *t = &g_array_index (near, LodeLexiconTerm, j);
+          const LodeLexiconTerm *t = &g_array_index (near, LodeLexiconTerm, j);
 
-          if (is_query_term (plan, t->term) || g_str_equal (t->term, form) ||
-              g_ptr_array_find_with_equal_func (terms, t->term, g_str_equal, NULL))
-            continue;
-          g_ptr_array_add (terms, g_steal_pointer (&t->term));
-          g_ptr_array_add (from, plan->words[i]);
-          g_array_append_val (similarity, t->similarity);
+          add_term (expansion, plan, forms, t->term, g_ptr_array_index (words, i),
+                    t->similarity);
         }
     }
-  if (terms->len == 0)
+
+  /* The question's vector: its words as often as it says them (a word it keeps coming back
+   * to is what it is about). The words nearest to it, each standing for the question's word
+   * nearest to it: what the question is about when no one of its words says it. */
+  saying.words = (char *const *) words->pdata;
+  lode_code_tokenize (query, strlen (query), LODE_TOKENIZE_SPLIT, say_token_cb, &saying);
+  if (!lode_lexicon_embed (lexicon, text->str, text->len, expansion->vector))
     return NULL;
-
-  /* The EXPANSION_PER_WORD nearest of each word. Whether the index holds them is left to
-   * the lexical leg, so that every store widens a question alike. */
-  expansion->query = _lode_lexical_query_new ();
-  expansion->from = g_ptr_array_new_with_free_func (g_free);
-  for (guint i = 0, kept = 0; i < terms->len; i++)
+  whole = lode_lexicon_nearest (lexicon, expansion->vector, EXPANSION_WHOLE + forms->len,
+                                EXPANSION_WHOLE_MIN);
+  for (guint j = 0, n = 0; j < whole->len && n < EXPANSION_WHOLE; j++)
     {
-      LodeLexicalGroup *group;
+      const LodeLexiconTerm *t = &g_array_index (whole, LodeLexiconTerm, j);
+      guint best = 0;
+      double best_similarity = -1.0;
 
-      if (i > 0 && g_ptr_array_index (from, i) != g_ptr_array_index (from, i - 1))
-        kept = 0;
-      if (kept == EXPANSION_PER_WORD || expansion->query->groups->len == EXPANSION_MAX_TERMS)
+      if (g_ptr_array_find_with_equal_func (forms, t->term, g_str_equal, NULL))
         continue;
-      kept++;
-      group = g_new0 (LodeLexicalGroup, 1);
-      group->term = g_strdup (g_ptr_array_index (terms, i));
-      group->weight = EXPANSION_WEIGHT * g_array_index (similarity, double, i);
-      g_ptr_array_add (expansion->query->groups, group);
-      g_ptr_array_add (expansion->from, g_strdup (g_ptr_array_index (from, i)));
+      n++;
+      for (guint i = 0; i < forms->len; i++)
+        {
+          double similarity = lode_lexicon_similarity (lexicon, t->term,
+                                                       g_ptr_array_index (forms, i));
+
+          if (similarity > best_similarity)
+            {
+              best = i;
+              best_similarity = similarity;
+            }
+        }
+      add_term (expansion, plan, forms, t->term, g_ptr_array_index (words, best),
+                t->similarity);
     }
+
   if (expansion->query->groups->len == 0)
     return NULL;
-
-  g_ptr_array_add (forms, NULL);
-  words = g_strjoinv (" ", (char **) forms->pdata);
-  expansion->lexicon = g_object_ref (lexicon);
-  expansion->vector = g_new (float, lode_lexicon_get_dims (lexicon));
-  if (!lode_lexicon_embed (lexicon, words, strlen (words), expansion->vector))
-    return NULL;
-
   return g_steal_pointer (&expansion);
 }
 
@@ -192,37 +252,74 @@ _lode_expansion_get_query (const LodeExpansion *expansion)
   return expansion->query;
 }
 
+/* The lexicon vector of a chunk: of its path and text. */
+static gboolean
+embed_chunk (LodeLexicon *lexicon,
+             const char  *path,
+             const char  *body,
+             float       *vector)
+{
+  g_autofree char *text = g_strconcat (path, "\n", body != NULL ? body : "", NULL);
+
+  return lode_lexicon_embed (lexicon, text, strlen (text), vector);
+}
+
 /**
- * _lode_expansion_sync_chunks:
+ * _lode_expansion_similarity:
+ * @expansion: a widened question
+ * @path: a chunk's path
+ * @body: (nullable): its text
+ *
+ * Returns: the cosine of the chunk's lexicon vector and the question's, -1 … 1; 0 when the
+ *   lexicon knows no word of it
+ */
+double
+_lode_expansion_similarity (const LodeExpansion *expansion,
+                            const char          *path,
+                            const char          *body)
+{
+  guint dims = lode_lexicon_get_dims (expansion->lexicon);
+  g_autofree float *vector = g_new (float, dims);
+  double dot = 0.0;
+
+  if (!embed_chunk (expansion->lexicon, path, body, vector))
+    return 0.0;
+  for (guint d = 0; d < dims; d++)
+    dot += (double) vector[d] * expansion->vector[d];
+
+  return dot;
+}
+
+/**
+ * _lode_expansion_embed_chunks:
  * @lexicon: the lexicon
  * @backend: the index
- * @vectors: (inout) (transfer full) (nullable): the lexicon vectors of the index's chunks
- * @version: (inout): the index's version they were made for
+ * @max_chunks: the most chunks to make vectors of
+ * @vectors: (out) (transfer full) (nullable): the lexicon vector of every chunk of the index
+ *   (its path and text); %NULL when it has more than @max_chunks chunks
  * @error: return location for a #GError
  *
- * Brings @vectors up to date: when the index changed since @version, every chunk's lexicon
- * vector (its path and text), made again.
+ * Returns: %TRUE on success
  */
 gboolean
-_lode_expansion_sync_chunks (LodeLexicon        *lexicon,
-                             LodeSearchBackend  *backend,
-                             LodeVectorIndex   **vectors,
-                             gint64             *version,
-                             GError            **error)
+_lode_expansion_embed_chunks (LodeLexicon        *lexicon,
+                              LodeSearchBackend  *backend,
+                              guint               max_chunks,
+                              LodeVectorIndex   **vectors,
+                              GError            **error)
 {
-  gint64 now = lode_search_backend_get_version (backend);
   guint dims = lode_lexicon_get_dims (lexicon);
   g_autoptr(LodeVectorIndex) index = NULL;
   g_autoptr(GArray) ids = NULL;
   g_autoptr(GPtrArray) rows = NULL;
   g_autofree float *vector = g_new (float, dims);
 
-  if (*vectors != NULL && *version == now)
-    return TRUE;
-
+  *vectors = NULL;
   ids = lode_search_backend_dup_chunk_ids (backend, NULL, error);
   if (ids == NULL)
     return FALSE;
+  if (ids->len > max_chunks)
+    return TRUE;
   rows = lode_search_backend_fetch_chunks (backend, (const gint64 *) ids->data, ids->len,
                                            error);
   if (rows == NULL)
@@ -233,30 +330,28 @@ _lode_expansion_sync_chunks (LodeLexicon        *lexicon,
     {
       const LodeChunkRow *row = g_ptr_array_index (rows, i);
       g_autoptr(GError) local_error = NULL;
-      g_autofree char *body = lode_search_backend_dup_chunk_text (backend, row->chunk_id,
-                                                                  &local_error);
-      g_autofree char *text = NULL;
+      g_autofree char *body = NULL;
 
+      if (row == NULL)
+        continue;
+      body = lode_search_backend_dup_chunk_text (backend, row->chunk_id, &local_error);
       if (local_error != NULL)
         {
           g_propagate_error (error, g_steal_pointer (&local_error));
           return FALSE;
         }
-      text = g_strconcat (row->path, "\n", body != NULL ? body : "", NULL);
-      if (lode_lexicon_embed (lexicon, text, strlen (text), vector))
+      if (embed_chunk (lexicon, row->path, body, vector))
         lode_vector_index_add (index, row->chunk_id, vector);
     }
 
-  g_clear_object (vectors);
   *vectors = g_steal_pointer (&index);
-  *version = now;
   return TRUE;
 }
 
 /**
  * _lode_expansion_search:
  * @expansion: a widened question
- * @vectors: the chunks' lexicon vectors (_lode_expansion_sync_chunks())
+ * @vectors: the chunks' lexicon vectors (_lode_expansion_embed_chunks())
  * @k: how many
  * @allowed_ids: (array length=n_allowed) (nullable): only these chunks, ascending
  * @n_allowed: their number
@@ -374,7 +469,8 @@ coverage_token_cb (const char *token,
  * @plan: a question's plan
  * @text: a chunk's text
  *
- * Returns: the share of the question's words that @text holds, 0 … 1
+ * Returns: the share of the question's words that @text holds, each counted as often as the
+ *   question says it, 0 … 1
  */
 double
 _lode_question_coverage (const LodeQueryPlan *plan,
@@ -384,12 +480,16 @@ _lode_question_coverage (const LodeQueryPlan *plan,
   g_autofree gboolean *held = g_new0 (gboolean, MAX (n, 1));
   Coverage c = { plan->words, held };
   guint n_held = 0;
+  guint n_said = 0;
 
   if (n == 0)
     return 1.0;
   lode_code_tokenize (text, strlen (text), LODE_TOKENIZE_SPLIT, coverage_token_cb, &c);
   for (guint i = 0; i < n; i++)
-    n_held += held[i];
+    {
+      n_said += plan->repeats[i];
+      n_held += held[i] ? plan->repeats[i] : 0;
+    }
 
-  return (double) n_held / n;
+  return (double) n_held / n_said;
 }

@@ -27,6 +27,7 @@ typedef struct
   char           *container;   /* IDENTIFIER: (nullable) `Foo` of `Foo::bar`, `foo.bar` */
   char           *path;        /* PATH: the query as typed, trimmed */
   char          **words;       /* NATURAL: its distinct words, stop words left out */
+  guint          *repeats;     /* NATURAL: how often the query says each of them */
   gboolean        question;    /* NATURAL: a few words of prose, no code word among them */
 } LodeQueryPlan;
 
@@ -68,28 +69,30 @@ gboolean _lode_path_is_documentation (const char *path);
 /* A question widened by the code lexicon: lode-search-expansion.c. */
 typedef struct _LodeExpansion LodeExpansion;
 
-LodeExpansion          *_lode_expansion_new        (LodeLexicon          *lexicon,
-                                                    const LodeQueryPlan  *plan,
-                                                    LodeSearchBackend    *backend,
-                                                    GError              **error);
+LodeExpansion          *_lode_expansion_new        (LodeLexicon           *lexicon,
+                                                    const char            *query,
+                                                    const LodeQueryPlan   *plan);
 const LodeLexicalQuery *_lode_expansion_get_query  (const LodeExpansion   *expansion);
-gboolean                _lode_expansion_sync_chunks (LodeLexicon         *lexicon,
+double                  _lode_expansion_similarity (const LodeExpansion   *expansion,
+                                                    const char            *path,
+                                                    const char            *body);
+gboolean                _lode_expansion_embed_chunks (LodeLexicon         *lexicon,
                                                      LodeSearchBackend   *backend,
+                                                     guint                max_chunks,
                                                      LodeVectorIndex    **vectors,
-                                                     gint64              *version,
                                                      GError             **error);
 GArray                 *_lode_expansion_search     (const LodeExpansion   *expansion,
-                                                    LodeVectorIndex      *vectors,
-                                                    guint                 k,
-                                                    const gint64         *allowed_ids,
-                                                    gsize                 n_allowed);
+                                                    LodeVectorIndex       *vectors,
+                                                    guint                  k,
+                                                    const gint64          *allowed_ids,
+                                                    gsize                  n_allowed);
 void                    _lode_expansion_explain    (const LodeExpansion   *expansion,
-                                                    const char           *text,
-                                                    char               ***terms,
-                                                    char               ***from);
-void                    _lode_expansion_free       (LodeExpansion        *expansion);
-double                  _lode_question_coverage    (const LodeQueryPlan  *plan,
-                                                    const char           *text);
+                                                    const char            *text,
+                                                    char                ***terms,
+                                                    char                ***from);
+void                    _lode_expansion_free       (LodeExpansion         *expansion);
+double                  _lode_question_coverage    (const LodeQueryPlan   *plan,
+                                                    const char            *text);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeQueryPlan, _lode_query_plan_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeExpansion, _lode_expansion_free)

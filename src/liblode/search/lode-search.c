@@ -1012,8 +1012,12 @@ plan_natural (LodeQueryPlan      *plan,
   plan->question = g_hash_table_size (code) == 0 && words->len <= QUESTION_MAX_WORDS &&
                    strlen (query) <= QUESTION_MAX_BYTES && strchr (query, '\n') == NULL;
   plan->words = g_new0 (char *, words->len + 1);
+  plan->repeats = g_new0 (guint, words->len + 1);
   for (guint i = 0; i < words->len; i++)
-    plan->words[i] = g_strdup (g_array_index (words, Word, i).word);
+    {
+      plan->words[i] = g_strdup (g_array_index (words, Word, i).word);
+      plan->repeats[i] = g_array_index (words, Word, i).n;
+    }
   return TRUE;
 }
 
@@ -1058,6 +1062,7 @@ _lode_query_plan_free (LodeQueryPlan *plan)
   lode_lexical_query_free (plan->lexical);
   g_strfreev (plan->terms);
   g_strfreev (plan->words);
+  g_free (plan->repeats);
   g_free (plan->name);
   g_free (plan->container);
   g_free (plan->path);

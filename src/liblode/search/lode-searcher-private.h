@@ -47,10 +47,12 @@ struct _LodeSearcher
   GHashTable       *name_counts;      /* token → how many files' names hold it */
   gint64            files_version;
 
-  /* The code lexicon's vector of every chunk, made on the first question it widens, then
-   * again whenever the backend's version changed (lode-searcher-lexicon.c). */
-  LodeVectorIndex  *lexicon_vectors;  /* (nullable) */
+  /* The code lexicon's vector of every chunk of a small index (LEXICON_MAX_CHUNKS), made
+   * on the first question it widens, then again whenever the backend's version changed
+   * (lode-searcher-lexicon.c). */
+  LodeVectorIndex  *lexicon_vectors;  /* (nullable): NULL for a larger index */
   gint64            lexicon_version;
+  gboolean          lexicon_synced;   /* lexicon_vectors are those of lexicon_version */
 };
 
 typedef struct
