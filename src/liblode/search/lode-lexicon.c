@@ -356,6 +356,28 @@ lode_lexicon_nearest (LodeLexicon *self,
 }
 
 /**
+ * lode_lexicon_get_rarity:
+ * @self: a #LodeLexicon
+ * @word: a word
+ *
+ * Returns: how rare @word is in the corpus the lexicon was learnt from, 0 … 1: its smooth
+ *   inverse frequency, 1e-3 / (1e-3 + its share of the corpus's words); 0 when the lexicon
+ *   does not hold it
+ */
+double
+lode_lexicon_get_rarity (LodeLexicon *self,
+                         const char  *word)
+{
+  guint at;
+
+  g_return_val_if_fail (LODE_IS_LEXICON (self), 0.0);
+  g_return_val_if_fail (word != NULL, 0.0);
+
+  at = GPOINTER_TO_UINT (g_hash_table_lookup (self->index, word));
+  return at != 0 ? self->weights[at - 1] : 0.0;
+}
+
+/**
  * lode_lexicon_similarity:
  * @self: a #LodeLexicon
  * @a: a word of the lexicon

@@ -39,6 +39,8 @@ GArray      *lode_lexicon_nearest        (LodeLexicon  *self,
                                           const float  *vector,
                                           guint         max,
                                           double        min_similarity);
+double       lode_lexicon_get_rarity     (LodeLexicon  *self,
+                                          const char   *word);
 double       lode_lexicon_similarity     (LodeLexicon  *self,
                                           const char   *a,
                                           const char   *b);

@@ -31,6 +31,10 @@
 #define EXPANSION_WHOLE_MIN       0.5
 /* At most this many terms in all. */
 #define EXPANSION_MAX_TERMS       32
+/* A word more common than one in a thousand of the corpus's (lode_lexicon_get_rarity() 0.5)
+ * is left out: it says little, and the index's rows of it are long to walk (`format` and
+ * `key` were 25 of the 30 ms a question about configuration files took on git). */
+#define EXPANSION_MIN_RARITY      0.5
 
 struct _LodeExpansion
 {
@@ -95,8 +99,8 @@ lexicon_form (LodeLexicon *lexicon,
   return NULL;
 }
 
-/* Adds @term, standing for the question's word @from, unless the question says it or it is
- * there already. */
+/* Adds @term, standing for the question's word @from, unless the question says it, it is
+ * there already or it is too common. */
 static void
 add_term (LodeExpansion       *expansion,
           const LodeQueryPlan *plan,
@@ -109,6 +113,7 @@ add_term (LodeExpansion       *expansion,
   LodeLexicalGroup *group;
 
   if (query->groups->len == EXPANSION_MAX_TERMS ||
+      lode_lexicon_get_rarity (expansion->lexicon, term) < EXPANSION_MIN_RARITY ||
       g_strv_contains ((const char *const *) plan->terms, term) ||
       g_ptr_array_find_with_equal_func (forms, term, g_str_equal, NULL))
     return;

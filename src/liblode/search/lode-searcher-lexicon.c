@@ -26,6 +26,8 @@
  * with the question. */
 #define LEXICON_MAX_CHUNKS  2000
 #define LEXICON_POOL        50
+/* The expansion's best chunks, which gain its relevance (more would only be rows to load). */
+#define EXPANSION_CANDIDATES 100
 
 void
 _lode_searcher_clear_lexicon (LodeSearcher *self)
@@ -116,7 +118,8 @@ expansion_leg (Search      *search,
 
   if (!lode_search_backend_lexical (search->backend,
                                     _lode_expansion_get_query (search->expansion),
-                                    &search->filter, n_fetch, search->cancellable, hits,
+                                    &search->filter, MIN (n_fetch, EXPANSION_CANDIDATES),
+                                    search->cancellable, hits,
                                     &weight, error))
     return FALSE;
 
