@@ -267,9 +267,12 @@ _lode_searcher_lexicon_legs (Search      *search,
                              GHashTable  *index,
                              GError     **error)
 {
-  LodeLexicon *lexicon = lode_lexicon_get_default ();
+  LodeLexicon *lexicon;
 
-  if (!search->plan->question || search->plan->lexical == NULL || lexicon == NULL)
+  if (!search->plan->question || search->plan->lexical == NULL)
+    return TRUE;
+  lexicon = lode_lexicon_get_default ();
+  if (lexicon == NULL)
     return TRUE;
   if (!lexicon_gate (search, candidates, &search->lexicon_strength, error))
     return FALSE;
