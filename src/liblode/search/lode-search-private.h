@@ -6,8 +6,10 @@
 
 #pragma once
 
+#include "lode-lexicon.h"
 #include "lode-search-backend.h"
 #include "lode-search.h"
+#include "lode-vector-index.h"
 
 G_BEGIN_DECLS
 
@@ -24,6 +26,9 @@ typedef struct
   char           *name;        /* IDENTIFIER: the name to look up in the symbols table */
   char           *container;   /* IDENTIFIER: (nullable) `Foo` of `Foo::bar`, `foo.bar` */
   char           *path;        /* PATH: the query as typed, trimmed */
+  char          **words;       /* NATURAL: its distinct words, stop words left out */
+  guint          *repeats;     /* NATURAL: how often the query says each of them */
+  gboolean        question;    /* NATURAL: a few words of prose, no code word among them */
 } LodeQueryPlan;
 
 LodeLexicalQuery *_lode_lexical_query_new (void);
@@ -61,6 +66,35 @@ gboolean _lode_path_is_test          (const char *path);
 gboolean _lode_path_is_generated     (const char *path);
 gboolean _lode_path_is_documentation (const char *path);
 
+/* A question widened by the code lexicon: lode-search-expansion.c. */
+typedef struct _LodeExpansion LodeExpansion;
+
+LodeExpansion          *_lode_expansion_new        (LodeLexicon           *lexicon,
+                                                    const char            *query,
+                                                    const LodeQueryPlan   *plan);
+const LodeLexicalQuery *_lode_expansion_get_query  (const LodeExpansion   *expansion);
+double                  _lode_expansion_similarity (const LodeExpansion   *expansion,
+                                                    const char            *path,
+                                                    const char            *body);
+gboolean                _lode_expansion_embed_chunks (LodeLexicon         *lexicon,
+                                                     LodeSearchBackend   *backend,
+                                                     guint                max_chunks,
+                                                     LodeVectorIndex    **vectors,
+                                                     GError             **error);
+GArray                 *_lode_expansion_search     (const LodeExpansion   *expansion,
+                                                    LodeVectorIndex       *vectors,
+                                                    guint                  k,
+                                                    const gint64          *allowed_ids,
+                                                    gsize                  n_allowed);
+void                    _lode_expansion_explain    (const LodeExpansion   *expansion,
+                                                    const char            *text,
+                                                    char                ***terms,
+                                                    char                ***from);
+void                    _lode_expansion_free       (LodeExpansion         *expansion);
+double                  _lode_question_coverage    (const LodeQueryPlan   *plan,
+                                                    const char            *text);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeQueryPlan, _lode_query_plan_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeExpansion, _lode_expansion_free)
 
 G_END_DECLS

@@ -30,6 +30,11 @@
 /* A query with more distinct words than this (a pasted issue) keeps only this many (see
  * select_rare_words): fewer terms are faster, and the rarest carry the ranking. */
 #define ISSUE_MAX_WORDS     32
+/* A query of at most this many distinct words, none of them code, is a question (the code
+ * lexicon may widen it, lode-search-expansion.c); longer ones are pasted text. */
+#define QUESTION_MAX_WORDS  12
+/* … and a question is one line of at most this many bytes. */
+#define QUESTION_MAX_BYTES  120
 /* A first line longer than this is prose, not a title. */
 #define TITLE_MAX_BYTES     200
 
@@ -59,6 +64,8 @@ lode_search_result_free (LodeSearchResult *result)
   g_clear_pointer (&result->symbols, g_ptr_array_unref);
   g_free (result->snippet);
   g_free (result->content);
+  g_strfreev (result->expanded_terms);
+  g_strfreev (result->expanded_from);
   g_free (result);
 }
 
@@ -1002,6 +1009,15 @@ plan_natural (LodeQueryPlan      *plan,
 
   plan->lexical = finish_lexical (lexical);
   plan->terms = terms_to_strv (g_steal_pointer (&terms));
+  plan->question = g_hash_table_size (code) == 0 && words->len <= QUESTION_MAX_WORDS &&
+                   strlen (query) <= QUESTION_MAX_BYTES && strchr (query, '\n') == NULL;
+  plan->words = g_new0 (char *, words->len + 1);
+  plan->repeats = g_new0 (guint, words->len + 1);
+  for (guint i = 0; i < words->len; i++)
+    {
+      plan->words[i] = g_strdup (g_array_index (words, Word, i).word);
+      plan->repeats[i] = g_array_index (words, Word, i).n;
+    }
   return TRUE;
 }
 
@@ -1045,6 +1061,8 @@ _lode_query_plan_free (LodeQueryPlan *plan)
 
   lode_lexical_query_free (plan->lexical);
   g_strfreev (plan->terms);
+  g_strfreev (plan->words);
+  g_free (plan->repeats);
   g_free (plan->name);
   g_free (plan->container);
   g_free (plan->path);

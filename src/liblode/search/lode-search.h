@@ -101,6 +101,10 @@ typedef struct
  * @snippet: a bounded excerpt of the chunk, from the first line that holds a query term
  * @snippet_start_line: the line @snippet starts at
  * @content: (nullable): the chunk's whole text, when asked for
+ * @expanded_terms: (nullable) (array zero-terminated=1): words of the chunk that the question
+ *   did not say but the code lexicon added to it
+ * @expanded_from: (nullable) (array zero-terminated=1): for each, the question's word it
+ *   stands for
  */
 typedef struct
 {
@@ -119,6 +123,8 @@ typedef struct
   char       *snippet;
   guint       snippet_start_line;
   char       *content;
+  char      **expanded_terms;
+  char      **expanded_from;
 } LodeSearchResult;
 
 /**

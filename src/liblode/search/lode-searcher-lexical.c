@@ -425,6 +425,9 @@ _lode_searcher_rank_lexical (Search   *search,
       !symbol_leg (search, candidates, index, error))
     return NULL;
 
+  if (!_lode_searcher_lexicon_legs (search, n_fetch, candidates, index, error))
+    return NULL;
+
   if (!_lode_searcher_load_candidates (search, candidates, error))
     return NULL;
 

@@ -14,7 +14,8 @@ G_BEGIN_DECLS
 
 /* The searcher and one search, which lode-searcher.c (the object, the entry point),
  * lode-searcher-dense.c (the dense leg and the fusion), lode-searcher-lexical.c (the lexical
- * and symbol legs and their boosts), lode-searcher-paths.c (the index's files in memory: path
+ * and symbol legs and their boosts), lode-searcher-lexicon.c (the code lexicon's legs, for
+ * questions in other words), lode-searcher-paths.c (the index's files in memory: path
  * queries, file-name evidence) and lode-searcher-results.c (the candidates every leg makes,
  * the results) share; each calls only the ones after it. */
 
@@ -45,6 +46,13 @@ struct _LodeSearcher
                                        * NULL-terminated */
   GHashTable       *name_counts;      /* token → how many files' names hold it */
   gint64            files_version;
+
+  /* The code lexicon's vector of every chunk of a small index (LEXICON_MAX_CHUNKS), made
+   * on the first question it widens, then again whenever the backend's version changed
+   * (lode-searcher-lexicon.c). */
+  LodeVectorIndex  *lexicon_vectors;  /* (nullable): NULL for a larger index */
+  gint64            lexicon_version;
+  gboolean          lexicon_synced;   /* lexicon_vectors are those of lexicon_version */
 };
 
 typedef struct
@@ -58,6 +66,8 @@ typedef struct
   guint                    limit;
   double                   weight;      /* the lexical leg's query weight */
   gboolean                 about_tests; /* a short question that names tests */
+  LodeExpansion           *expansion;   /* (nullable): the question widened by the lexicon */
+  double                   lexicon_strength; /* how much the lexicon counts, 0 … 1 */
 } Search;
 
 typedef struct
@@ -93,6 +103,14 @@ void       _lode_searcher_spread_files        (GArray        *candidates);
 GArray    *_lode_searcher_rank_lexical        (Search        *search,
                                                GError       **error);
 GPtrArray *_lode_searcher_search_lexical      (Search        *search,
+                                               GError       **error);
+
+/* lode-searcher-lexicon.c */
+void       _lode_searcher_clear_lexicon       (LodeSearcher  *self);
+gboolean   _lode_searcher_lexicon_legs        (Search        *search,
+                                               guint          n_fetch,
+                                               GArray        *candidates,
+                                               GHashTable    *index,
                                                GError       **error);
 
 /* lode-searcher-paths.c */

@@ -251,6 +251,13 @@ make_result (Search     *search,
         }
     }
 
+  if (search->expansion != NULL)
+    {
+      g_autofree char *text = g_strconcat (result->path, "\n", body != NULL ? body : "", NULL);
+
+      _lode_expansion_explain (search->expansion, text, &result->expanded_terms,
+                               &result->expanded_from);
+    }
   result->snippet = _lode_search_snippet (body, terms, from_line, &snippet_line);
   result->snippet_start_line = row->start_line + snippet_line;
   if (search->options->include_content)

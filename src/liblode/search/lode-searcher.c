@@ -11,8 +11,8 @@
  * and the fusion (lode-searcher-dense.c), boosts, per-file spreading and the 0–1 score scale.
  * The backend only returns candidate rows and statistics (lode-search-backend.h), so that
  * every store shares this ranking. This file holds the object and the entry point; each file
- * calls only the ones after it in this order: lode-searcher.c, -dense, -lexical, -paths,
- * -results (the candidates every leg makes, the results).
+ * calls only the ones after it in this order: lode-searcher.c, -dense, -lexical, -lexicon,
+ * -paths, -results (the candidates every leg makes, the results).
  *
  * Threads: a searcher is used by one thread at a time (its owner holds a lock around it). */
 
@@ -33,6 +33,7 @@ lode_searcher_finalize (GObject *object)
   g_clear_object (&self->vectors);
   g_free (self->vectors_model);
   _lode_searcher_clear_files (self);
+  _lode_searcher_clear_lexicon (self);
 
   G_OBJECT_CLASS (lode_searcher_parent_class)->finalize (object);
 }
@@ -209,6 +210,7 @@ search_snapshot (LodeSearcher             *self,
   else
     response->results = _lode_searcher_search_lexical (&search, error);
 
+  g_clear_pointer (&search.expansion, _lode_expansion_free);
   if (response->results == NULL)
     return NULL;
 

@@ -419,6 +419,17 @@ add_result (JsonBuilder            *builder,
       json_builder_set_member_name (builder, "signature");
       json_builder_add_string_value (builder, r->signature);
     }
+  if (r->expanded_terms != NULL)
+    {
+      json_builder_set_member_name (builder, "expandedFrom");
+      json_builder_begin_object (builder);
+      for (guint j = 0; r->expanded_terms[j] != NULL; j++)
+        {
+          json_builder_set_member_name (builder, r->expanded_terms[j]);
+          json_builder_add_string_value (builder, r->expanded_from[j]);
+        }
+      json_builder_end_object (builder);
+    }
   if (r->symbols != NULL)
     {
       json_builder_set_member_name (builder, "symbols");
@@ -707,6 +718,17 @@ format_search (JsonObject *result)
                                                                                    "score"));
       if (lode_json_get_string (r, "signature") != NULL)
         g_string_append_printf (text, "`%s`\n", lode_json_get_string (r, "signature"));
+      if (lode_json_get_object (r, "expandedFrom") != NULL)
+        {
+          JsonObject *expanded = lode_json_get_object (r, "expandedFrom");
+          g_autoptr(GList) terms = json_object_get_members (expanded);
+
+          g_string_append (text, "(in other words:");
+          for (GList *l = terms; l != NULL; l = l->next)
+            g_string_append_printf (text, " %s for “%s”", (const char *) l->data,
+                                    lode_json_get_string (expanded, l->data));
+          g_string_append (text, ")\n");
+        }
       if (lode_json_get_string (r, "content") != NULL)
         snippet = lode_json_get_string (r, "content");
       else if (lode_json_get_int (r, "snippetStartLine", 0) !=
@@ -786,6 +808,8 @@ static const LodeTool codebase_search_tool = {
     "\"score\": {\"type\": \"number\", \"minimum\": 0, \"maximum\": 1}, "
     "\"snippet\": {\"type\": \"string\"}, "
     "\"snippetStartLine\": {\"type\": \"integer\", \"minimum\": 1}, "
+    "\"expandedFrom\": {\"type\": \"object\", "
+    "\"additionalProperties\": {\"type\": \"string\"}}, "
     "\"content\": {\"type\": \"string\"}}, "
     "\"required\": [\"path\", \"startLine\", \"endLine\", \"language\", \"score\", "
     "\"snippet\", \"snippetStartLine\"]}}, "
