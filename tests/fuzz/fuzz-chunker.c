@@ -54,7 +54,7 @@ check (LodeChunker        *self,
   guint covered = 0;
 
   g_assert_true (lode_chunker_chunk (self, language, text, len, &chunks, &symbols, &imports,
-                                     NULL, NULL, &error));
+                                     NULL, NULL, NULL, &error));
   g_assert_no_error (error);
 
   for (guint i = 0; i < chunks->len; i++)

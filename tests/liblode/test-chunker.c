@@ -370,7 +370,7 @@ chunk_text (guint        max_tokens,
 
   g_assert_nonnull (language);
   g_assert_true (lode_chunker_chunk (chunker, language, text, len, chunks, symbols, NULL, NULL,
-                                     NULL, &error));
+                                     NULL, NULL, &error));
   g_assert_no_error (error);
   g_assert_nonnull (*chunks);
   g_assert_nonnull (*symbols);
@@ -978,7 +978,7 @@ test_time_budget (void)
   /* A budget no loaded machine can miss. */
   lode_chunker_set_time_budget (chunker, 600 * 1000);
   g_assert_true (lode_chunker_chunk (chunker, c, code->str, code->len, &chunks, &symbols,
-                                     &imports, NULL, &degraded, &error));
+                                     &imports, NULL, NULL, &degraded, &error));
   g_assert_no_error (error);
   g_assert_null (degraded);
   g_assert_cmpuint (symbols->len, ==, 5000);
@@ -990,7 +990,7 @@ test_time_budget (void)
   /* 170 KB of C take far more than a millisecond to parse. */
   lode_chunker_set_time_budget (chunker, 1);
   g_assert_true (lode_chunker_chunk (chunker, c, code->str, code->len, &chunks, &symbols,
-                                     &imports, NULL, &degraded, &error));
+                                     &imports, NULL, NULL, &degraded, &error));
   g_assert_no_error (error);
   g_assert_cmpstr (degraded, ==, "took longer than 1 ms to parse: indexed by lines");
   g_assert_cmpuint (symbols->len, ==, 0);
@@ -1091,7 +1091,7 @@ chunk_thread_func (gpointer data)
   g_autoptr(GPtrArray) symbols = NULL;
 
   run->ok = lode_chunker_chunk (run->chunker, lode_language_lookup ("c"), run->text, run->len,
-                                &chunks, &symbols, NULL, NULL, NULL, &run->error);
+                                &chunks, &symbols, NULL, NULL, NULL, NULL, &run->error);
   return NULL;
 }
 
@@ -1125,7 +1125,7 @@ test_cancel_parse (void)
 
   /* Once cancelled, every file is refused at once. */
   g_assert_false (lode_chunker_chunk (chunker, lode_language_lookup ("c"), "int x;\n", 7,
-                                      &chunks, &symbols, NULL, NULL, NULL, &error));
+                                      &chunks, &symbols, NULL, NULL, NULL, NULL, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
 
@@ -1152,7 +1152,7 @@ test_deep_nesting (void)
 
   lode_chunker_set_time_budget (chunker, 2000);
   g_assert_true (lode_chunker_chunk (chunker, lode_language_lookup ("c"), code->str, code->len,
-                                     &chunks, &symbols, NULL, NULL, &degraded, &error));
+                                     &chunks, &symbols, NULL, NULL, NULL, &degraded, &error));
   g_assert_no_error (error);
   g_assert_cmpstr (degraded, ==, "took longer than 2000 ms to parse: indexed by lines");
   for (guint i = 0; i < chunks->len; i++)

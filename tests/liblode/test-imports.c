@@ -100,7 +100,7 @@ project_load (const char *name)
       g_assert_true (g_file_get_contents (full, &text, &len, &error));
       language = lode_language_for_content (NULL, path, text, len);
       g_assert_true (lode_chunker_chunk (chunker, language, text, len, &chunks, &symbols,
-                                         &imports, NULL, NULL, &error));
+                                         &imports, NULL, NULL, NULL, &error));
       g_assert_no_error (error);
 
       for (guint j = 0; j < imports->len; j++)
@@ -471,7 +471,7 @@ test_many (void)
     g_string_append_printf (text, "import m%u from \"./m%u\";", i, i);
 
   g_assert_true (lode_chunker_chunk (chunker, lode_language_lookup ("javascript"), text->str,
-                                     text->len, &chunks, &symbols, &imports, NULL, NULL,
+                                     text->len, &chunks, &symbols, &imports, NULL, NULL, NULL,
                                      &error));
   g_assert_no_error (error);
   g_assert_cmpuint (imports->len, ==, n);

@@ -57,6 +57,7 @@
 
 #include <string.h>
 
+#include "lode-calls.h"
 #include "lode-chunker.h"
 #include "lode-error.h"
 #include "lode-parse-budget.h"
@@ -1702,6 +1703,25 @@ find_references (Ctx                *ctx,
   lode_symbol_extractor_add_references (extractor, def_names, references);
 }
 
+/* The call sites of the parse @root, their callers among the definitions; NULL when the
+ * budget ran out. */
+static LodeCalls *
+find_calls (Ctx                *ctx,
+            const LodeLanguage *language,
+            TSNode              root)
+{
+  g_autofree TSNode *nodes = g_new (TSNode, MAX (ctx->defs->len, 1));
+  g_autofree const char **kinds = g_new (const char *, MAX (ctx->defs->len, 1));
+
+  for (guint i = 0; i < ctx->defs->len; i++)
+    {
+      nodes[i] = g_array_index (ctx->defs, Def, i).node;
+      kinds[i] = g_array_index (ctx->defs, Def, i).kind;
+    }
+  return lode_calls_extract_tree (language, root, ctx->text, ctx->len, nodes, kinds,
+                                  ctx->defs->len, ctx->budget);
+}
+
 /* Parses @ctx's text with @language and collects its definitions. FALSE when the parse fails
  * or the budget runs out (ctx->spent), so that the caller falls back to line windows. */
 static gboolean
@@ -1849,6 +1869,9 @@ find_imports (const LodeLanguage     *language,
  * @references: (out) (optional) (transfer full): the identifiers of the code and what they
  *   do (see lode_symbol_extractor_add_references()), or %NULL not to list them; empty for a
  *   file that was not parsed
+ * @calls: (out) (optional) (transfer full): the call sites and what resolving them needs
+ *   (see lode_calls_extract_tree()), callers as indices into @symbols, or %NULL not to list
+ *   them; empty for a file that was not parsed
  * @degraded: (out) (optional) (nullable) (transfer full): set when the file went over its
  *   time budget, to what that cost it ("took longer than 3000 ms to parse: indexed by
  *   lines"); %NULL otherwise
@@ -1872,6 +1895,7 @@ lode_chunker_chunk (LodeChunker         *self,
                     GPtrArray          **symbols,
                     GPtrArray          **imports,
                     LodeReferences     **references,
+                    LodeCalls          **calls,
                     char               **degraded,
                     GError             **error)
 {
@@ -1879,6 +1903,7 @@ lode_chunker_chunk (LodeChunker         *self,
   g_autoptr(GPtrArray) symbol_array = NULL;
   g_autoptr(GPtrArray) import_array = NULL;
   g_autoptr(LodeReferences) reference_set = NULL;
+  g_autoptr(LodeCalls) call_set = NULL;
   TSTree *tree = NULL;
   Ctx ctx = { 0 };
   LodeParseBudget budget = { 0 };
@@ -1954,6 +1979,8 @@ lode_chunker_chunk (LodeChunker         *self,
           reference_set = lode_references_new ();
           find_references (&ctx, language, ts_tree_root_node (tree), reference_set);
         }
+      if (calls != NULL)
+        call_set = find_calls (&ctx, language, ts_tree_root_node (tree));
     }
   else if (ctx.defs->len > 0)
     {
@@ -2004,6 +2031,8 @@ out:
   if (references != NULL)
     *references = reference_set != NULL ? g_steal_pointer (&reference_set)
                                          : lode_references_new ();
+  if (calls != NULL)
+    *calls = call_set != NULL ? g_steal_pointer (&call_set) : lode_calls_new ();
   return TRUE;
 }
 

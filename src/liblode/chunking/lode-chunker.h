@@ -8,6 +8,7 @@
 
 #include <gio/gio.h>
 
+#include "lode-calls.h"
 #include "lode-chunk.h"
 #include "lode-imports.h"
 #include "lode-language.h"
@@ -36,6 +37,7 @@ gboolean     lode_chunker_chunk           (LodeChunker         *self,
                                            GPtrArray          **symbols,
                                            GPtrArray          **imports,
                                            LodeReferences     **references,
+                                           LodeCalls          **calls,
                                            char               **degraded,
                                            GError             **error);
 guint        lode_estimate_tokens         (const char          *text,
