@@ -20,7 +20,8 @@ depends on what is linked with what).
 
 A GCC edge is "written" when the callee's name is the identifier at the call's location
 (or right after an opening parenthesis there): a call that only a macro's expansion makes
-points at the macro's name and is left out. Callers in files the build does not compile are
+points at the macro's name and is left out; so is a call that lies in another function's
+body, inlined into the caller (`always_inline` holds even at -O0). Callers in files the build does not compile are
 left out of both sides. Per function, the precision and recall of its callees and of its
 callers are averaged too.
 
@@ -65,7 +66,7 @@ def build(recipe, work):
         subprocess.run(["nice"] + recipe["make"], cwd=work, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL, check=False)
         return
-    out = os.path.join(work, ".ci-objects")
+    out = os.path.join(work, "ci-objects")
     os.makedirs(out, exist_ok=True)
     for pattern in recipe["sources"]:
         for source in sorted(glob.glob(os.path.join(work, pattern))):
@@ -87,21 +88,32 @@ class Gcc:
         self.defined = set()                     # (file, name) of every function defined
         self.static = set()                      # the same, for static ones
         self.global_defs = collections.defaultdict(set)   # name -> {(file, name)}
-        self.edges = []                          # (caller key, callee name, static key|None, loc)
+        self.edges = []                          # (caller node, callee node, loc)
+        self.starts = collections.defaultdict(set)        # file -> first lines of functions
+        self.start_of = {}                       # (file, name) -> its first line
         for ci in glob.glob(os.path.join(work, "**", "*.ci"), recursive=True):
             self._read(ci)
 
     def _read(self, path):
         nodes = {}
+        edges = []
         with open(path, errors="replace") as f:
             for line in f:
                 m = NODE_RE.match(line)
                 if m:
                     title, name, loc, external = m.groups()
                     file = norm(loc.rsplit(":", 2)[0]) if ":" in loc else loc
+                    # A function is listed where first called, and again where defined.
+                    if title in nodes and nodes[title][2]:
+                        continue
                     nodes[title] = (name, file, external is None, ":" in title)
                     if external is None:
                         self.defined.add((file, name))
+                        try:
+                            self.starts[file].add(int(loc.rsplit(":", 2)[1]))
+                            self.start_of[(file, name)] = int(loc.rsplit(":", 2)[1])
+                        except (IndexError, ValueError):
+                            pass
                         if ":" in title:
                             self.static.add((file, name))
                         else:
@@ -109,7 +121,23 @@ class Gcc:
                     continue
                 m = EDGE_RE.match(line)
                 if m:
-                    self.edges.append((nodes.get(m.group(1)), nodes.get(m.group(2)), m.group(3)))
+                    edges.append(m.groups())
+        for source, target, loc in edges:
+            self.edges.append((nodes.get(source), nodes.get(target), loc))
+
+    def inside(self, caller, loc):
+        """Whether the call at @loc lies in @caller's own body, not in a function inlined
+        into it (`always_inline` functions are inlined even at -O0)."""
+        try:
+            file, line, _ = loc.rsplit(":", 2)
+            line = int(line)
+        except ValueError:
+            return False
+        file = norm(file)
+        start = self.start_of.get((caller[1], caller[0]))
+        if start is None or file != caller[1] or line < start:
+            return False
+        return not any(start < other <= line for other in self.starts[file])
 
     def key(self, callee):
         """A callee's key: (file, name) for a static one or a name defined once, else None."""
@@ -221,7 +249,7 @@ def main():
             continue
         edge = (ckey, tkey)
         ref_all.add(edge)
-        if written(work, loc, callee[0], cache):
+        if written(work, loc, callee[0], cache) and gcc.inside(caller, loc):
             ref_written.add(edge)
 
     # Lode's side: callers the build compiled; a callee Lode names but GCC never compiled (a

@@ -36,7 +36,7 @@ static const GOptionEntry entries[] = {
 
 static const char * const receiver_names[] = { "", "self", "type", "result" };
 static const char * const binding_names[] = {
-  "import", "field", "field-result", "super", "returns"
+  "import", "field", "field-result", "super", "returns", "alias"
 };
 
 static void
@@ -135,6 +135,18 @@ main (int    argc,
         }
       if (opt_sites != NULL)
         {
+          for (guint j = 0; j < file_imports->len; j++)
+            {
+              LodeImport *import = g_ptr_array_index (file_imports, j);
+              g_autofree char *package = NULL;
+              g_auto(GStrv) targets = lode_import_resolver_resolve_all (imports, file->path,
+                                                                        import, &package);
+              g_autofree char *joined = targets != NULL ? g_strjoinv (" ", targets) : NULL;
+
+              printf ("import %s line=%u -> %s%s%s\n", import->specifier, import->line,
+                      joined != NULL ? joined : "", package != NULL ? " package " : "",
+                      package != NULL ? package : "");
+            }
           print_sites (file->path, symbols, calls);
           lode_calls_free (calls);
           return 0;

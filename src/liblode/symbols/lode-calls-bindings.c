@@ -848,6 +848,25 @@ _lode_calls_visit_binding (Walk       *w,
     }
   if (strcmp (type, "export_statement") == 0)
     return TRUE;
+  if (strcmp (type, "preproc_def") == 0)
+    {
+      /* `#define a b`: a call of a is a call of b. */
+      g_autofree char *target = squeeze_node (w, field (node, "value"));
+      g_autofree char *name = squeeze_node (w, field (node, "name"));
+      gint macro = _lode_calls_caller (w);
+
+      if (target != NULL && name != NULL && macro >= 0 &&
+          ts_node_eq (w->defs[macro], node) && (g_ascii_isalpha (target[0]) ||
+                                                target[0] == '_'))
+        {
+          for (const char *p = target; *p != '\0'; p++)
+            if (!g_ascii_isalnum (*p) && *p != '_')
+              return FALSE;
+          lode_calls_add_binding (w->calls, LODE_CALL_BINDING_ALIAS, macro, name, target, NULL,
+                                  line_of (node));
+        }
+      return FALSE;
+    }
 
   if (g_str_has_suffix (type, "parameters"))
     {

@@ -67,6 +67,7 @@ typedef struct
   GArray       **targets;      /* per import: GArray of guint files, lazily */
   char         **packages;     /* per import: an external package, lazily */
   GHashTable    *closure;      /* files this one includes, transitively (C, C++), lazily */
+  GHashTable    *closure_all;  /* the same, with includes under `#if` too */
   char          *package;
 } File;
 
@@ -79,6 +80,7 @@ struct _LodeCallResolver
   GHashTable         *by_name;     /* name → GArray of LodeCallTarget */
   GHashTable         *by_dir;      /* dir → GArray of guint */
   GHashTable         *by_package;  /* package → GArray of guint */
+  guint               depth;       /* macros followed to the name they stand for */
   gboolean            indexed;
 };
 
@@ -149,6 +151,7 @@ file_free (File *file)
   g_clear_pointer (&file->by_name, g_hash_table_unref);
   g_clear_pointer (&file->local, g_hash_table_unref);
   g_clear_pointer (&file->closure, g_hash_table_unref);
+  g_clear_pointer (&file->closure_all, g_hash_table_unref);
   for (guint i = 0; file->targets != NULL && i < n; i++)
     if (file->targets[i] != NULL)
       g_array_unref (file->targets[i]);
@@ -316,6 +319,19 @@ symbol_at (LodeCallResolver *self,
   return g_ptr_array_index (file->symbols, target.symbol);
 }
 
+/* Whether @line of @file lies in a `#if` block (include guards aside). */
+static gboolean
+is_conditional (File  *file,
+                guint  line)
+{
+  GArray *ranges = file->calls->conditional;
+
+  for (guint i = 0; i + 1 < ranges->len; i += 2)
+    if (line >= g_array_index (ranges, guint, i) && line <= g_array_index (ranges, guint, i + 1))
+      return TRUE;
+  return FALSE;
+}
+
 static void
 build_indexes (LodeCallResolver *self)
 {
@@ -435,6 +451,23 @@ symbol_wanted (LodeSymbol *symbol,
     }
 }
 
+/* A function and a type of one name both fit a call: the call is the function's. */
+static void
+prefer_functions (LodeCallResolver *self,
+                  Found            *found)
+{
+  gboolean has_function = FALSE;
+
+  for (guint i = 0; i < found_n (found); i++)
+    if (!kind_in (symbol_at (self, g_array_index (found->targets, LodeCallTarget, i))->kind,
+                  class_kinds))
+      has_function = TRUE;
+  for (guint i = found_n (found); has_function && i > 0; i--)
+    if (kind_in (symbol_at (self, g_array_index (found->targets, LodeCallTarget, i - 1))->kind,
+                 class_kinds))
+      g_array_remove_index (found->targets, i - 1);
+}
+
 /* Top-level definitions of @name in @f: functions not inside a class. */
 static void
 in_file (LodeCallResolver *self,
@@ -455,6 +488,9 @@ in_file (LodeCallResolver *self,
       if (!symbol_wanted (symbol, want))
         continue;
       if (from_outside && g_hash_table_contains (file->local, GUINT_TO_POINTER (s)))
+        continue;
+      /* A macro defined under `#if` may not be there: the name is looked up without it. */
+      if (strcmp (symbol->kind, "macro") == 0 && is_conditional (file, symbol->start_line))
         continue;
       /* Methods are reached through their class, not by a bare name. */
       if (want != WANT_TYPE && symbol->container != NULL &&
@@ -478,6 +514,9 @@ is_macro (LodeCallResolver *self,
   return strcmp (symbol_at (self, target)->kind, "macro") == 0;
 }
 
+static GHashTable *include_closure (LodeCallResolver *self,
+                                    guint             f);
+
 static char *
 stem_of (const char *path)
 {
@@ -489,82 +528,140 @@ stem_of (const char *path)
 }
 
 /* The definitions, in the whole project, of the functions @name that a prototype or a
- * macro of the same name stands for: never a `static` one of another file. A definition
- * whose file is named like the prototype's header comes first. */
+ * macro of the same name stands for: never a `static` one of another file. Those that @f
+ * sees (its own, its headers') come first, then one whose file is named like the
+ * prototype's header. */
 static void
 definitions_of (LodeCallResolver *self,
+                guint             f,
                 const char       *name,
                 const char       *header,
                 Found            *found)
 {
   GArray *list = g_hash_table_lookup (self->by_name, name);
   g_autofree char *stem = header != NULL ? stem_of (header) : NULL;
+  GHashTable *closure = include_closure (self, f);
   g_auto(Found) all = { 0 };
+  g_auto(Found) seen = { 0 };
+  g_auto(Found) named = { 0 };
+  Found *best;
 
   for (guint i = 0; list != NULL && i < list->len; i++)
     {
       LodeCallTarget t = g_array_index (list, LodeCallTarget, i);
       File *file = g_ptr_array_index (self->files, t.file);
       LodeSymbol *symbol = symbol_at (self, t);
+      g_autofree char *other = NULL;
 
-      if (strcmp (symbol->kind, "function") != 0 ||
-          g_hash_table_contains (file->local, GUINT_TO_POINTER (t.symbol)))
+      if (strcmp (symbol->kind, "function") != 0 || !(file->flags & FLAG_INCLUDES))
+        continue;
+      if (t.file == f || g_hash_table_contains (closure, GUINT_TO_POINTER (t.file)))
+        {
+          found_add (&seen, t);
+          continue;
+        }
+      if (g_hash_table_contains (file->local, GUINT_TO_POINTER (t.symbol)))
         continue;
       found_add (&all, t);
+      other = stem_of (file->path);
+      if (stem != NULL && strcmp (other, stem) == 0)
+        found_add (&named, t);
     }
-  if (found_n (&all) > 1 && stem != NULL)
-    for (guint i = 0; i < all.targets->len; i++)
-      {
-        LodeCallTarget t = g_array_index (all.targets, LodeCallTarget, i);
-        g_autofree char *other = stem_of (((File *) g_ptr_array_index (self->files,
-                                                                       t.file))->path);
-
-        if (strcmp (other, stem) == 0)
-          {
-            found_add (found, t);
-            return;
-          }
-      }
-  for (guint i = 0; i < found_n (&all); i++)
-    found_add (found, g_array_index (all.targets, LodeCallTarget, i));
+  best = found_n (&seen) > 0 ? &seen : found_n (&named) > 0 ? &named : &all;
+  for (guint i = 0; i < found_n (best); i++)
+    found_add (found, g_array_index (best->targets, LodeCallTarget, i));
 }
 
-/* C and C++: a name found as a prototype or macro leads to the function it stands for. A
- * macro stands for a function of its own name when one exists (`#define error(...)
- * (error(__VA_ARGS__), …)`); else the call is the macro's. */
+static gboolean resolve_bare (LodeCallResolver *self,
+                              guint             f,
+                              gint              caller,
+                              const char       *name,
+                              guint             flags,
+                              Found            *found);
+
+/* The binding of @kind of the definition @t. */
+static LodeCallBinding *
+binding_of (LodeCallResolver    *self,
+            LodeCallTarget       t,
+            LodeCallBindingKind  kind)
+{
+  File *file = g_ptr_array_index (self->files, t.file);
+
+  for (guint i = 0; i < file->calls->bindings->len; i++)
+    {
+      LodeCallBinding *b = g_ptr_array_index (file->calls->bindings, i);
+
+      if (b->kind == kind && b->scope == (gint) t.symbol)
+        return b;
+    }
+  return NULL;
+}
+
+/* Whether the body of macro @t calls its own name: a wrapper of the function. */
+static gboolean
+wraps_itself (LodeCallResolver *self,
+              LodeCallTarget    t)
+{
+  File *file = g_ptr_array_index (self->files, t.file);
+  LodeSymbol *symbol = symbol_at (self, t);
+
+  for (guint i = 0; i < file->calls->sites->len; i++)
+    {
+      LodeCallSite *site = g_ptr_array_index (file->calls->sites, i);
+
+      if (site->caller == (gint) t.symbol && strcmp (site->name, symbol->name) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* C and C++: what a name found in the file and its headers stands for. A macro comes
+ * before anything else of its name, as the preprocessor runs first: `#define a b` is a
+ * call of b; a macro whose body calls its own name (`#define error(...) (error(…), …)`)
+ * wraps the function; any other macro is the callee itself. A prototype leads to the
+ * definition. */
 static void
 follow_declarations (LodeCallResolver *self,
+                     guint             f,
                      Found            *found)
 {
   g_auto(Found) out = { 0 };
-  gboolean has_function = FALSE;
 
-  for (guint i = 0; i < found_n (found); i++)
-    if (!is_macro (self, g_array_index (found->targets, LodeCallTarget, i)))
-      has_function = TRUE;
   for (guint i = 0; i < found_n (found); i++)
     {
       LodeCallTarget t = g_array_index (found->targets, LodeCallTarget, i);
-      LodeSymbol *symbol = symbol_at (self, t);
+      LodeCallBinding *alias;
 
-      if (has_function && is_macro (self, t))
+      if (!is_macro (self, t))
         continue;
-      if (is_prototype (self, t) || is_macro (self, t))
+      alias = binding_of (self, t, LODE_CALL_BINDING_ALIAS);
+      if (alias != NULL)
         {
-          g_auto(Found) defs = { 0 };
-
-          definitions_of (self, symbol->name,
-                          ((File *) g_ptr_array_index (self->files, t.file))->path, &defs);
-          if (found_n (&defs) > 0)
+          if (self->depth < MAX_HOPS)
             {
-              for (guint j = 0; j < defs.targets->len; j++)
-                found_add (&out, g_array_index (defs.targets, LodeCallTarget, j));
-              continue;
+              self->depth++;
+              resolve_bare (self, f, -1, alias->target, 0, &out);
+              self->depth--;
             }
-          if (is_prototype (self, t))
-            continue;
         }
-      found_add (&out, t);
+      else if (wraps_itself (self, t))
+        definitions_of (self, f, symbol_at (self, t)->name, NULL, &out);
+      else
+        found_add (&out, t);
+      g_clear_pointer (&found->targets, g_array_unref);
+      found->targets = g_steal_pointer (&out.targets);
+      return;
+    }
+
+  for (guint i = 0; i < found_n (found); i++)
+    {
+      LodeCallTarget t = g_array_index (found->targets, LodeCallTarget, i);
+
+      if (is_prototype (self, t))
+        definitions_of (self, f, symbol_at (self, t)->name,
+                        ((File *) g_ptr_array_index (self->files, t.file))->path, &out);
+      else
+        found_add (&out, t);
     }
   g_clear_pointer (&found->targets, g_array_unref);
   found->targets = g_steal_pointer (&out.targets);
@@ -623,17 +720,20 @@ binding_files (LodeCallResolver  *self,
     }
 }
 
-/* C and C++: the files @f includes, directly or not. */
+/* C and C++: the files @f includes, directly or not; with @all, also through includes
+ * under `#if` (a platform's headers, an optional feature's). */
 static GHashTable *
-include_closure (LodeCallResolver *self,
-                 guint             f)
+include_closure_full (LodeCallResolver *self,
+                      guint             f,
+                      gboolean          all)
 {
   File *file = g_ptr_array_index (self->files, f);
+  GHashTable **closure = all ? &file->closure_all : &file->closure;
   g_autoptr(GArray) queue = NULL;
 
-  if (file->closure != NULL)
-    return file->closure;
-  file->closure = g_hash_table_new (NULL, NULL);
+  if (*closure != NULL)
+    return *closure;
+  *closure = g_hash_table_new (NULL, NULL);
   queue = g_array_new (FALSE, FALSE, sizeof (guint));
   g_array_append_val (queue, f);
   for (guint q = 0; q < queue->len; q++)
@@ -643,21 +743,32 @@ include_closure (LodeCallResolver *self,
 
       for (guint i = 0; i < other->imports->len; i++)
         {
-          GArray *targets = import_targets (self, g, i);
+          LodeImport *import = g_ptr_array_index (other->imports, i);
+          GArray *targets;
 
+          if (!all && is_conditional (other, import->line))
+            continue;
+          targets = import_targets (self, g, i);
           for (guint t = 0; t < targets->len; t++)
             {
               guint h = g_array_index (targets, guint, t);
 
-              if (h != f && !g_hash_table_contains (file->closure, GUINT_TO_POINTER (h)))
+              if (h != f && !g_hash_table_contains (*closure, GUINT_TO_POINTER (h)))
                 {
-                  g_hash_table_add (file->closure, GUINT_TO_POINTER (h));
+                  g_hash_table_add (*closure, GUINT_TO_POINTER (h));
                   g_array_append_val (queue, h);
                 }
             }
         }
     }
-  return file->closure;
+  return *closure;
+}
+
+static GHashTable *
+include_closure (LodeCallResolver *self,
+                 guint             f)
+{
+  return include_closure_full (self, f, FALSE);
 }
 
 static void find_exported (LodeCallResolver *self,
@@ -749,9 +860,11 @@ by_import (LodeCallResolver *self,
         }
     }
 
-  if (file->flags & FLAG_INCLUDES)
+  /* Headers the file includes; not those it includes only under some `#if` (another
+   * platform's, where `#define getenv mingw_getenv` is no call of the project's). */
+  for (guint pass = 0; pass < 1 && (file->flags & FLAG_INCLUDES); pass++)
     {
-      GHashTable *closure = include_closure (self, f);
+      GHashTable *closure = include_closure_full (self, f, pass == 1);
       GHashTableIter iter;
       gpointer key;
 
@@ -761,8 +874,8 @@ by_import (LodeCallResolver *self,
         in_file (self, GPOINTER_TO_UINT (key), name, want, FALSE, found);
       if (found_n (found) > 0)
         {
-          follow_declarations (self, found);
-          found_set (found, LODE_CALL_RULE_IMPORT, 0.9);
+          follow_declarations (self, f, found);
+          found_set (found, LODE_CALL_RULE_IMPORT, pass == 0 ? 0.9 : 0.6);
           return found_n (found) > 0;
         }
     }
@@ -813,7 +926,10 @@ by_unique (LodeCallResolver *self,
   File *file = g_ptr_array_index (self->files, f);
   GArray *list = g_hash_table_lookup (self->by_name, name);
 
-  if (!(file->flags & FLAG_GLOBAL))
+  /* C and C++ reach another file's function through a declaration the includes bring in
+   * (the import rule); one that no included header declares comes from elsewhere (a
+   * system header), whatever the project defines under that name. */
+  if (!(file->flags & FLAG_GLOBAL) || (file->flags & FLAG_INCLUDES))
     return FALSE;
   for (guint i = 0; list != NULL && i < list->len; i++)
     {
@@ -832,7 +948,7 @@ by_unique (LodeCallResolver *self,
       found_add (found, t);
     }
   if (file->flags & FLAG_INCLUDES)
-    follow_declarations (self, found);
+    follow_declarations (self, f, found);
   if (found_n (found) == 0)
     return FALSE;
   found_set (found, LODE_CALL_RULE_UNIQUE, 0.7);
@@ -1321,7 +1437,7 @@ resolve_bare (LodeCallResolver *self,
     {
       if (file->flags & FLAG_INCLUDES)
         {
-          follow_declarations (self, found);
+          follow_declarations (self, f, found);
           if (found_n (found) == 0)
             return lookup_global (self, f, name, want, found);
         }
@@ -1539,6 +1655,8 @@ lode_call_resolver_resolve (LodeCallResolver *self,
                          site->receiver_kind, site->receiver, site->flags, 0, &found) &&
           (found_n (&found) > 0 || found.external))
         {
+          if (!(site->flags & LODE_CALL_NEW))
+            prefer_functions (self, &found);
           if (found.external)
             edge->status = LODE_CALL_EXTERNAL;
           else if (found_n (&found) == 1)

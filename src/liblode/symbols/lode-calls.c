@@ -61,6 +61,7 @@ lode_calls_new (void)
   calls->sites = g_ptr_array_new_with_free_func ((GDestroyNotify) site_free);
   calls->bindings = g_ptr_array_new_with_free_func ((GDestroyNotify) binding_free);
   calls->file_local = g_array_new (FALSE, FALSE, sizeof (guint));
+  calls->conditional = g_array_new (FALSE, FALSE, sizeof (guint));
   return calls;
 }
 
@@ -72,6 +73,7 @@ lode_calls_free (LodeCalls *calls)
   g_ptr_array_unref (calls->sites);
   g_ptr_array_unref (calls->bindings);
   g_array_unref (calls->file_local);
+  g_array_unref (calls->conditional);
   g_free (calls);
 }
 
@@ -813,6 +815,7 @@ typedef enum
   ACT_MACRO_CALL,    /* Rust: its arguments are tokens */
   ACT_MACRO_TEXT,    /* C, C++: a macro's body */
   ACT_BINDING,       /* declarations, imports: lode-calls-bindings.c */
+  ACT_CONDITIONAL,   /* C, C++: `#if`, `#ifdef` */
 } Action;
 
 typedef struct
@@ -857,6 +860,8 @@ table_for (const TSLanguage *ts_language)
     { "import_header", ACT_BINDING }, { "export_statement", ACT_BINDING },
     { "enhanced_for_statement", ACT_BINDING }, { "catch_formal_parameter", ACT_BINDING },
     { "for_range_loop", ACT_BINDING }, { "mod_item", ACT_BINDING },
+    { "preproc_def", ACT_BINDING },
+    { "preproc_if", ACT_CONDITIONAL }, { "preproc_ifdef", ACT_CONDITIONAL },
   };
   Table *table;
 
@@ -887,6 +892,29 @@ table_for (const TSLanguage *ts_language)
 }
 
 /* The walk ---------------------------------------------------------------------------- */
+
+/* `#ifndef X_H` `#define X_H` … `#endif` around a whole header, or `#ifdef __cplusplus`
+ * around `extern "C" {` (whose brace the grammar matches with the one at the end). */
+static gboolean
+is_include_guard (Walk   *w,
+                  TSNode  node)
+{
+  TSNode name = field (node, "name");
+  TSNode first = next_named (name);
+  g_autofree char *condition = text_of (w->x, ts_node_is_null (name) ? field (node, "condition")
+                                                                     : name);
+
+  if (condition != NULL && strstr (condition, "__cplusplus") != NULL)
+    return TRUE;
+  if (!is_type (node, "preproc_ifdef") || !is_type (parent (node), "translation_unit") ||
+      !is_type (first, "preproc_def"))
+    return FALSE;
+  return ts_node_end_byte (name) - ts_node_start_byte (name) ==
+         ts_node_end_byte (field (first, "name")) - ts_node_start_byte (field (first, "name")) &&
+         memcmp (w->x->text + ts_node_start_byte (name),
+                 w->x->text + ts_node_start_byte (field (first, "name")),
+                 ts_node_end_byte (name) - ts_node_start_byte (name)) == 0;
+}
 
 static void
 visit (Walk         *w,
@@ -934,6 +962,16 @@ visit (Walk         *w,
       break;
     case ACT_BINDING:
       descend = _lode_calls_visit_binding (w, node, ts_node_type (node));
+      break;
+    case ACT_CONDITIONAL:
+      if (!is_include_guard (w, node))
+        {
+          guint range[2] = {
+            ts_node_start_point (node).row + 1, ts_node_end_point (node).row + 1
+          };
+
+          g_array_append_vals (w->calls->conditional, range, 2);
+        }
       break;
     case ACT_NONE:
     default:

@@ -83,6 +83,8 @@ typedef struct
  *   (`self.x = Foo()`): @target the callee as written
  * @LODE_CALL_BINDING_SUPER: the class @scope extends or implements @target
  * @LODE_CALL_BINDING_RETURNS: the function @scope returns @target
+ * @LODE_CALL_BINDING_ALIAS: the C or C++ macro @scope stands for the name @target
+ *   (`#define ZSTD_isError ERR_isError`)
  */
 typedef enum
 {
@@ -91,6 +93,7 @@ typedef enum
   LODE_CALL_BINDING_FIELD_RESULT,
   LODE_CALL_BINDING_SUPER,
   LODE_CALL_BINDING_RETURNS,
+  LODE_CALL_BINDING_ALIAS,
 } LodeCallBindingKind;
 
 typedef struct
@@ -110,12 +113,15 @@ typedef struct
  *   return types
  * @file_local: (element-type guint): indices of the symbols visible only in this file
  *   (C and C++ `static` functions, C++ anonymous namespaces)
+ * @conditional: (element-type guint): pairs of first and last lines of the C and C++
+ *   `#if`/`#ifdef` blocks, include guards aside: what lies there may not be compiled
  */
 typedef struct
 {
   GPtrArray *sites;
   GPtrArray *bindings;
   GArray    *file_local;
+  GArray    *conditional;
 } LodeCalls;
 
 LodeCalls *lode_calls_new           (void);
