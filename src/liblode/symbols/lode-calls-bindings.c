@@ -844,7 +844,9 @@ _lode_calls_visit_binding (Walk       *w,
       (strcmp (type, "export_statement") == 0 && !ts_node_is_null (field (node, "source"))))
     {
       import_node (w, node, type);
-      return strcmp (type, "mod_item") == 0 || strcmp (type, "export_statement") == 0;
+      /* Go's import_declaration holds its import_specs. */
+      return strcmp (type, "mod_item") == 0 || strcmp (type, "export_statement") == 0 ||
+             (lang == LANG_GO && strcmp (type, "import_declaration") == 0);
     }
   if (strcmp (type, "export_statement") == 0)
     return TRUE;

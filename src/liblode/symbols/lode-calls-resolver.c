@@ -968,6 +968,12 @@ lookup_global (LodeCallResolver *self,
          by_unique (self, f, name, want, found);
 }
 
+static gboolean module_binding (LodeCallResolver  *self,
+                                guint              f,
+                                const char        *part,
+                                GArray            *files,
+                                char             **package);
+
 /* A type named @path (`Foo`, `a::Foo`, `pkg.Foo`) as @f sees it. */
 static gboolean
 find_type (LodeCallResolver *self,
@@ -983,6 +989,26 @@ find_type (LodeCallResolver *self,
       name = p + (*p == ':' ? 2 : 1);
   if (*name == '\0')
     return FALSE;
+  /* `pkg.Type`, `ns::Type`, `mod.Type`: the module the file binds to the prefix. */
+  if (name > path)
+    {
+      g_autofree char *prefix = g_strndup (path, name - path);
+      g_autoptr(GArray) files = g_array_new (FALSE, FALSE, sizeof (guint));
+      gsize n = strlen (prefix);
+
+      while (n > 0 && strchr (".:\\", prefix[n - 1]) != NULL)
+        prefix[--n] = '\0';
+      if (module_binding (self, f, prefix, files, NULL) && files->len > 0)
+        {
+          for (guint i = 0; i < files->len; i++)
+            find_exported (self, g_array_index (files, guint, i), name, WANT_TYPE, 1, found);
+          if (found_n (found) > 0)
+            {
+              found_set (found, LODE_CALL_RULE_IMPORT, 0.95);
+              return TRUE;
+            }
+        }
+    }
   in_file (self, f, name, WANT_TYPE, FALSE, found);
   if (found_n (found) > 0)
     {

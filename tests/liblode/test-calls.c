@@ -1,0 +1,229 @@
+/* test-calls.c — call sites and their resolution, per language, against golden fixtures
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "lode-calls-resolver.h"
+#include "lode-chunker.h"
+#include "lode-import-resolver.h"
+#include "lode-scanner.h"
+#include "test-helpers.h"
+
+/*
+ * fixtures/calls/<language>/ is a small project in one language, shaped like real code:
+ * same-named functions in different modules, methods on typed receivers, imported aliases,
+ * a method reached through an interface, recursion, and calls nothing in the project
+ * defines although a same-named symbol exists (`take`, `describe`). Its `expected` file
+ * lists calls and what they must resolve to, one per line:
+ *
+ *   CALLER-FILE:CALLER CALLEE STATUS [TARGET-FILE:[CONTAINER.]TARGET[,…]]
+ *
+ * CALLER is `-` for a call outside any definition.
+ * Every call of CALLEE made by CALLER must end so, with exactly these targets.
+ */
+
+typedef struct
+{
+  LodeCallResolver *resolver;
+  GPtrArray        *edges;       /* per file: GPtrArray of LodeCallEdge */
+} Graph;
+
+static void
+graph_clear (Graph *graph)
+{
+  g_clear_pointer (&graph->edges, g_ptr_array_unref);
+  g_clear_object (&graph->resolver);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Graph, graph_clear)
+
+static void
+build_graph (const char *root,
+             Graph      *graph)
+{
+  g_autoptr(LodeScanner) scanner = lode_scanner_new (root);
+  g_autoptr(LodeChunker) chunker = lode_chunker_new (LODE_CHUNKER_DEFAULT_MAX_TOKENS);
+  g_autoptr(GPtrArray) files = NULL;
+  g_autoptr(GPtrArray) skipped = NULL;
+  g_autoptr(GPtrArray) paths = g_ptr_array_new ();
+  g_autoptr(LodeImportResolver) imports = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (lode_scanner_scan (scanner, NULL, &files, &skipped, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < files->len; i++)
+    g_ptr_array_add (paths, ((LodeScanFile *) g_ptr_array_index (files, i))->path);
+  g_ptr_array_add (paths, NULL);
+  imports = lode_import_resolver_new (root, (const char * const *) paths->pdata);
+  graph->resolver = lode_call_resolver_new (imports);
+  graph->edges = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      LodeScanFile *file = g_ptr_array_index (files, i);
+      g_autofree char *full = g_build_filename (root, file->path, NULL);
+      g_autofree char *text = NULL;
+      g_autoptr(GPtrArray) chunks = NULL;
+      g_autoptr(GPtrArray) symbols = NULL;
+      g_autoptr(GPtrArray) file_imports = NULL;
+      LodeCalls *calls = NULL;
+      gsize len;
+
+      if (file->language == NULL || !lode_calls_supported (file->language))
+        continue;
+      g_assert_true (g_file_get_contents (full, &text, &len, NULL));
+      g_assert_true (lode_chunker_chunk (chunker, file->language, text, len, &chunks, &symbols,
+                                         &file_imports, NULL, &calls, NULL, &error));
+      g_assert_no_error (error);
+      lode_call_resolver_add_file (graph->resolver, file->path, file->language->id, symbols,
+                                   calls, file_imports);
+    }
+  for (guint f = 0; f < lode_call_resolver_get_n_files (graph->resolver); f++)
+    g_ptr_array_add (graph->edges, lode_call_resolver_resolve (graph->resolver, f));
+}
+
+static gint
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return g_strcmp0 (*(char * const *) a, *(char * const *) b);
+}
+
+static char *
+describe_targets (Graph        *graph,
+                  LodeCallEdge *edge)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint t = 0; t < edge->targets->len; t++)
+    {
+      LodeCallTarget *target = &g_array_index (edge->targets, LodeCallTarget, t);
+      LodeSymbol *symbol = g_ptr_array_index (lode_call_resolver_get_symbols (graph->resolver,
+                                                                              target->file),
+                                              target->symbol);
+
+      g_ptr_array_add (names,
+                       g_strdup_printf ("%s:%s%s%s",
+                                        lode_call_resolver_get_path (graph->resolver,
+                                                                     target->file),
+                                        symbol->container != NULL ? symbol->container : "",
+                                        symbol->container != NULL ? "." : "", symbol->name));
+    }
+  g_ptr_array_sort (names, compare_strings);
+  g_ptr_array_add (names, NULL);
+  return g_strjoinv (",", (char **) names->pdata);
+}
+
+static char *
+sorted_list (const char *list)
+{
+  g_auto(GStrv) parts = g_strsplit (list, ",", -1);
+  guint n = g_strv_length (parts);
+
+  qsort (parts, n, sizeof (char *), compare_strings);
+  return g_strjoinv (",", parts);
+}
+
+/* Checks one line of `expected`; returns how many call sites it covered. */
+static guint
+check_line (Graph      *graph,
+            const char *line)
+{
+  g_auto(GStrv) words = g_strsplit_set (line, " \t", -1);
+  g_autofree char *want_targets = NULL;
+  const char *caller_file, *caller_name, *colon;
+  g_autofree char *file_part = NULL;
+  guint n = 0;
+
+  g_assert_cmpuint (g_strv_length (words), >=, 3);
+  colon = strrchr (words[0], ':');
+  g_assert_nonnull (colon);
+  file_part = g_strndup (words[0], colon - words[0]);
+  caller_file = file_part;
+  caller_name = colon + 1;
+  want_targets = words[3] != NULL ? sorted_list (words[3]) : g_strdup ("");
+
+  for (guint f = 0; f < graph->edges->len; f++)
+    {
+      GPtrArray *edges = g_ptr_array_index (graph->edges, f);
+      GPtrArray *symbols = lode_call_resolver_get_symbols (graph->resolver, f);
+
+      if (strcmp (lode_call_resolver_get_path (graph->resolver, f), caller_file) != 0)
+        continue;
+      for (guint e = 0; e < edges->len; e++)
+        {
+          LodeCallEdge *edge = g_ptr_array_index (edges, e);
+          LodeSymbol *caller = edge->site->caller >= 0
+                               ? g_ptr_array_index (symbols, edge->site->caller) : NULL;
+          g_autofree char *targets = NULL;
+          g_autofree char *got = NULL;
+          g_autofree char *want = NULL;
+
+          if (strcmp (edge->site->name, words[1]) != 0 ||
+              strcmp (caller != NULL ? caller->name : "-", caller_name) != 0)
+            continue;
+          targets = describe_targets (graph, edge);
+          got = g_strdup_printf ("%s:%u %s %s %s", caller_file, edge->site->line, words[1],
+                                 lode_call_status_to_string (edge->status), targets);
+          want = g_strdup_printf ("%s:%u %s %s %s", caller_file, edge->site->line, words[1],
+                                  words[2], want_targets);
+          g_assert_cmpstr (got, ==, want);
+          n++;
+        }
+    }
+  if (n == 0)
+    g_test_message ("no call of %s by %s:%s", words[1], caller_file, caller_name);
+  g_assert_cmpuint (n, >, 0);
+  return n;
+}
+
+static void
+test_language (gconstpointer data)
+{
+  const char *language = data;
+  g_autofree char *root = g_test_build_filename (G_TEST_DIST, "liblode", "fixtures", "calls",
+                                                 language, NULL);
+  g_autofree char *expected_path = g_build_filename (root, "expected", NULL);
+  g_autofree char *expected = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_auto(Graph) graph = { 0 };
+  g_autoptr(GError) error = NULL;
+  guint checked = 0;
+
+  g_assert_true (g_file_get_contents (expected_path, &expected, NULL, &error));
+  g_assert_no_error (error);
+  build_graph (root, &graph);
+  lines = g_strsplit (expected, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_strstrip (lines[i]);
+      if (lines[i][0] == '\0' || lines[i][0] == '#')
+        continue;
+      checked += check_line (&graph, lines[i]);
+    }
+  g_assert_cmpuint (checked, >=, 6);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  static const char * const languages[] = {
+    "c", "cpp", "csharp", "go", "java", "javascript", "typescript", "python", "rust", "php",
+    "ruby", "kotlin", "swift",
+  };
+
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (languages); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/lode/calls/golden/%s", languages[i]);
+
+      g_test_add_data_func (path, languages[i], test_language);
+    }
+  return g_test_run ();
+}
