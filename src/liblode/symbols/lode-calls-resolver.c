@@ -431,6 +431,7 @@ typedef enum
   WANT_FUNCTION,     /* a free function (or macro, prototype) */
   WANT_TYPE,         /* a class-like definition */
   WANT_CALLABLE,     /* a free function, else a class (a constructor call) */
+  WANT_MEMBER,       /* a function or a class's method, imported by name (Java static) */
 } Want;
 
 static gboolean
@@ -444,6 +445,8 @@ symbol_wanted (LodeSymbol *symbol,
              (strcmp (symbol->kind, "method") == 0 && symbol->container == NULL);
     case WANT_TYPE:
       return kind_in (symbol->kind, class_kinds);
+    case WANT_MEMBER:
+      return kind_in (symbol->kind, method_kinds);
     case WANT_CALLABLE:
     default:
       return kind_in (symbol->kind, function_kinds) || kind_in (symbol->kind, class_kinds) ||
@@ -493,7 +496,7 @@ in_file (LodeCallResolver *self,
       if (strcmp (symbol->kind, "macro") == 0 && is_conditional (file, symbol->start_line))
         continue;
       /* Methods are reached through their class, not by a bare name. */
-      if (want != WANT_TYPE && symbol->container != NULL &&
+      if (want != WANT_TYPE && want != WANT_MEMBER && symbol->container != NULL &&
           strcmp (symbol->kind, "method") == 0)
         continue;
       found_add (found, (LodeCallTarget) { f, s });
@@ -841,6 +844,10 @@ by_import (LodeCallResolver *self,
           binding_files (self, f, b->line, files, &package);
           for (guint j = 0; j < files->len; j++)
             find_exported (self, g_array_index (files, guint, j), original, want, 1, found);
+          /* `import static a.B.m`, `from a.B import m`: a member imported by name. */
+          if (found_n (found) == 0 && pass == 0 && want != WANT_TYPE)
+            for (guint j = 0; j < files->len; j++)
+              in_file (self, g_array_index (files, guint, j), original, WANT_MEMBER, TRUE, found);
           /* `import x from './x'`: the default export is whatever the file names so. */
           if (found_n (found) == 0 && b->target != NULL && strcmp (b->target, "default") == 0)
             for (guint j = 0; j < files->len; j++)
@@ -972,7 +979,8 @@ static gboolean module_binding (LodeCallResolver  *self,
                                 guint              f,
                                 const char        *part,
                                 GArray            *files,
-                                char             **package);
+                                char             **package,
+                                const char       **target);
 
 /* A type named @path (`Foo`, `a::Foo`, `pkg.Foo`) as @f sees it. */
 static gboolean
@@ -998,7 +1006,7 @@ find_type (LodeCallResolver *self,
 
       while (n > 0 && strchr (".:\\", prefix[n - 1]) != NULL)
         prefix[--n] = '\0';
-      if (module_binding (self, f, prefix, files, NULL) && files->len > 0)
+      if (module_binding (self, f, prefix, files, NULL, NULL) && files->len > 0)
         {
           for (guint i = 0; i < files->len; i++)
             find_exported (self, g_array_index (files, guint, i), name, WANT_TYPE, 1, found);
@@ -1334,7 +1342,8 @@ module_binding (LodeCallResolver  *self,
                 guint              f,
                 const char        *part,
                 GArray            *files,
-                char             **package)
+                char             **package,
+                const char       **target)
 {
   File *file = g_ptr_array_index (self->files, f);
 
@@ -1345,6 +1354,8 @@ module_binding (LodeCallResolver  *self,
       if (b->kind != LODE_CALL_BINDING_IMPORT || strcmp (b->name, part) != 0)
         continue;
       binding_files (self, f, b->line, files, package);
+      if (target != NULL)
+        *target = b->target;
       return TRUE;
     }
   return FALSE;
@@ -1491,6 +1502,7 @@ resolve_named (LodeCallResolver *self,
   g_autofree char *package = NULL;
   double confidence = 0.9;
   const char *first;
+  const char *bound = NULL;
   guint next = 1;
 
   if (depth > MAX_HOPS)
@@ -1549,8 +1561,7 @@ resolve_named (LodeCallResolver *self,
             g_string_append_printf (s, "%s%s", i > 0 ? "." : "",
                                     (char *) g_ptr_array_index (parts, i));
           joined = g_string_free (s, FALSE);
-          if (module_binding (self, f, joined, files, &package) ||
-              (n == 1 && module_binding (self, f, first, files, &package)))
+          if (module_binding (self, f, joined, files, &package, &bound))
             {
               next = n;
               break;
@@ -1568,6 +1579,11 @@ resolve_named (LodeCallResolver *self,
               found_set (found, LODE_CALL_RULE_IMPORT, 0.95);
               return TRUE;
             }
+          /* The name bound is a class (`import a.b.C` then `C.m()`). */
+          if (bound != NULL && strcmp (bound, "*") != 0 && strcmp (bound, "default") != 0)
+            for (guint i = 0; i < files->len; i++)
+              find_exported (self, g_array_index (files, guint, i), bound, WANT_TYPE, 1,
+                             &types);
         }
       else if (files->len > 0 && next < parts->len)
         {
@@ -1584,6 +1600,19 @@ resolve_named (LodeCallResolver *self,
           found->package = g_steal_pointer (&package);
           found_set (found, LODE_CALL_RULE_IMPORT, 0.9);
           return TRUE;
+        }
+      /* Java, C#, Kotlin, Swift, C++: a field of the caller's class, without `this`. */
+      if (found_n (&types) == 0 && files->len == 0 && package == NULL &&
+          (((File *) g_ptr_array_index (self->files, f))->flags & FLAG_IMPLICIT_SELF))
+        {
+          g_auto(Found) own = { 0 };
+
+          if (caller_class (self, f, caller, &own))
+            for (guint i = 0; i < found_n (&own); i++)
+              field_type (self, g_array_index (own.targets, LodeCallTarget, i), first, 0,
+                          &types);
+          if (found_n (&types) > 0)
+            next = 1;
         }
       if (found_n (&types) == 0 && files->len == 0)
         {
