@@ -999,6 +999,10 @@ _lode_calls_visit_binding (Walk       *w,
 
       if (lang != LANG_JS && lang != LANG_TS)
         return TRUE;
+      /* `const f = () => …` defines a function (a symbol of its own), not a local. */
+      if (type_in (value, (const char * const []) {
+                     "arrow_function", "function_expression", "function", NULL }))
+        return TRUE;
       if (!js_require (w, name, value) && is_type (name, "identifier"))
         declare (w, name, field (node, "type"), value);
       return TRUE;
