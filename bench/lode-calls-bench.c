@@ -63,6 +63,14 @@ print_sites (const char *path,
               b->target != NULL ? b->target : "-", b->path != NULL ? b->path : "-", b->line,
               scope != NULL ? scope->name : "-");
     }
+  for (guint i = 0; i < symbols->len; i++)
+    {
+      LodeSymbol *s = g_ptr_array_index (symbols, i);
+
+      printf ("symbol %u %s %s container=%s package=%s lines=%u-%u\n", i, s->kind, s->name,
+              s->container != NULL ? s->container : "-", s->package != NULL ? s->package : "-",
+              s->start_line, s->end_line);
+    }
   for (guint i = 0; i < calls->file_local->len; i++)
     {
       LodeSymbol *s = g_ptr_array_index (symbols, g_array_index (calls->file_local, guint, i));

@@ -80,6 +80,7 @@ struct _LodeCallResolver
   GHashTable         *by_name;     /* name → GArray of LodeCallTarget */
   GHashTable         *by_dir;      /* dir → GArray of guint */
   GHashTable         *by_package;  /* package → GArray of guint */
+  GHashTable         *namespaces;  /* first parts of the C++ namespaces the project declares */
   guint               depth;       /* macros followed to the name they stand for */
   gboolean            indexed;
 };
@@ -175,6 +176,7 @@ lode_call_resolver_finalize (GObject *object)
   g_hash_table_unref (self->by_name);
   g_hash_table_unref (self->by_dir);
   g_hash_table_unref (self->by_package);
+  g_hash_table_unref (self->namespaces);
 
   G_OBJECT_CLASS (lode_call_resolver_parent_class)->finalize (object);
 }
@@ -196,6 +198,7 @@ lode_call_resolver_init (LodeCallResolver *self)
                                         (GDestroyNotify) g_array_unref);
   self->by_package = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
                                             (GDestroyNotify) g_array_unref);
+  self->namespaces = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
 
 /**
@@ -340,6 +343,7 @@ build_indexes (LodeCallResolver *self)
   g_hash_table_remove_all (self->by_name);
   g_hash_table_remove_all (self->by_dir);
   g_hash_table_remove_all (self->by_package);
+  g_hash_table_remove_all (self->namespaces);
   for (guint f = 0; f < self->files->len; f++)
     {
       File *file = g_ptr_array_index (self->files, f);
@@ -373,6 +377,9 @@ build_indexes (LodeCallResolver *self)
           g_array_append_val (list, target);
           if (file->package == NULL && symbol->package != NULL)
             file->package = g_strdup (symbol->package);
+          if ((file->flags & FLAG_INCLUDES) && symbol->package != NULL)
+            g_hash_table_add (self->namespaces,
+                              g_strndup (symbol->package, strcspn (symbol->package, ":")));
         }
       append_index (self->by_dir, file->dir, f);
       if (file->package != NULL && (file->flags & FLAG_PACKAGE_DECL))
@@ -539,6 +546,7 @@ definitions_of (LodeCallResolver *self,
                 guint             f,
                 const char       *name,
                 const char       *header,
+                const char       *package,
                 Found            *found)
 {
   GArray *list = g_hash_table_lookup (self->by_name, name);
@@ -557,6 +565,9 @@ definitions_of (LodeCallResolver *self,
       g_autofree char *other = NULL;
 
       if (strcmp (symbol->kind, "function") != 0 || !(file->flags & FLAG_INCLUDES))
+        continue;
+      /* C++: `ns::f` is declared and defined in the same namespace. */
+      if (package != NULL && g_strcmp0 (symbol->package, package) != 0)
         continue;
       if (t.file == f || g_hash_table_contains (closure, GUINT_TO_POINTER (t.file)))
         {
@@ -648,7 +659,7 @@ follow_declarations (LodeCallResolver *self,
             }
         }
       else if (wraps_itself (self, t))
-        definitions_of (self, f, symbol_at (self, t)->name, NULL, &out);
+        definitions_of (self, f, symbol_at (self, t)->name, NULL, NULL, &out);
       else
         found_add (&out, t);
       g_clear_pointer (&found->targets, g_array_unref);
@@ -662,7 +673,8 @@ follow_declarations (LodeCallResolver *self,
 
       if (is_prototype (self, t))
         definitions_of (self, f, symbol_at (self, t)->name,
-                        ((File *) g_ptr_array_index (self->files, t.file))->path, &out);
+                        ((File *) g_ptr_array_index (self->files, t.file))->path,
+                        symbol_at (self, t)->package, &out);
       else
         found_add (&out, t);
     }
@@ -1070,9 +1082,20 @@ find_method (LodeCallResolver *self,
   g_auto(Found) bases = { 0 };
   g_auto(Found) near = { 0 };
   g_auto(Found) far = { 0 };
+  gboolean defined = FALSE;
 
   if (depth > MAX_HOPS)
     return FALSE;
+  /* C++: a method declared in its class and defined elsewhere (`int A::f () {…}`) is
+   * the definition's. */
+  for (guint i = 0; list != NULL && i < list->len; i++)
+    {
+      LodeSymbol *method = symbol_at (self, g_array_index (list, LodeCallTarget, i));
+
+      if (method->container != NULL && strcmp (method->container, symbol->name) == 0 &&
+          kind_in (method->kind, method_kinds) && strcmp (method->kind, "prototype") != 0)
+        defined = TRUE;
+    }
   for (guint i = 0; list != NULL && i < list->len; i++)
     {
       LodeCallTarget t = g_array_index (list, LodeCallTarget, i);
@@ -1081,11 +1104,13 @@ find_method (LodeCallResolver *self,
       File *b = g_ptr_array_index (self->files, type.file);
 
       if (method->container == NULL || strcmp (method->container, symbol->name) != 0 ||
-          !kind_in (method->kind, method_kinds))
+          !kind_in (method->kind, method_kinds) ||
+          (defined && strcmp (method->kind, "prototype") == 0))
         continue;
       if (t.file == type.file || strcmp (a->dir, b->dir) == 0)
         found_add (&near, t);
-      else if (a->language == b->language)
+      else if (a->language == b->language || ((a->flags & FLAG_INCLUDES) &&
+                                               (b->flags & FLAG_INCLUDES)))
         found_add (&far, t);
     }
   if (found_n (&near) > 0 || found_n (&far) > 0)
@@ -1484,6 +1509,51 @@ resolve_bare (LodeCallResolver *self,
   return lookup_global (self, f, name, want, found);
 }
 
+/* C++ `ns::f()`: the `f` the file sees whose namespace ends with `ns`; a namespace the
+ * project never declares (`std::`) is a dependency's. */
+static gboolean
+by_namespace (LodeCallResolver *self,
+              guint             f,
+              gint              caller,
+              const char       *name,
+              const char       *qualifier,
+              Found            *found)
+{
+  g_auto(Found) all = { 0 };
+  g_autofree char *top = NULL;
+  const char *ns = qualifier;
+  gsize n;
+
+  while (*ns == ':')
+    ns++;
+  n = strlen (ns);
+  if (resolve_bare (self, f, caller, name, 0, &all))
+    for (guint i = 0; i < found_n (&all); i++)
+      {
+        LodeCallTarget t = g_array_index (all.targets, LodeCallTarget, i);
+        const char *package = symbol_at (self, t)->package;
+        gsize m = package != NULL ? strlen (package) : 0;
+
+        if (m >= n && strcmp (package + m - n, ns) == 0 &&
+            (m == n || (m > n + 1 && package[m - n - 1] == ':')))
+          found_add (found, t);
+      }
+  if (found_n (found) > 0)
+    {
+      found_set (found, all.rule, all.confidence);
+      return TRUE;
+    }
+  top = g_strndup (ns, strcspn (ns, ":"));
+  if (!g_hash_table_contains (self->namespaces, top))
+    {
+      found->external = TRUE;
+      found->package = g_steal_pointer (&top);
+      found_set (found, LODE_CALL_RULE_IMPORT, 0.9);
+      return TRUE;
+    }
+  return FALSE;
+}
+
 static gboolean
 resolve_named (LodeCallResolver *self,
                guint             f,
@@ -1620,6 +1690,9 @@ resolve_named (LodeCallResolver *self,
            * module the import graph resolves (Rust `crate::a::f`). */
           if (find_type (self, f, qualifier, &types))
             next = parts->len;
+          else if ((flags & LODE_CALL_SCOPED) &&
+                   (((File *) g_ptr_array_index (self->files, f))->flags & FLAG_INCLUDES))
+            return by_namespace (self, f, caller, name, qualifier, found);
           else if (self->imports != NULL && (flags & LODE_CALL_SCOPED))
             {
               File *file = g_ptr_array_index (self->files, f);
