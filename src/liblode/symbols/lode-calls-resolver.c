@@ -992,7 +992,7 @@ static gboolean module_binding (LodeCallResolver  *self,
                                 const char        *part,
                                 GArray            *files,
                                 char             **package,
-                                const char       **target);
+                                LodeCallBinding  **binding);
 
 /* A type named @path (`Foo`, `a::Foo`, `pkg.Foo`) as @f sees it. */
 static gboolean
@@ -1368,7 +1368,7 @@ module_binding (LodeCallResolver  *self,
                 const char        *part,
                 GArray            *files,
                 char             **package,
-                const char       **target)
+                LodeCallBinding  **binding)
 {
   File *file = g_ptr_array_index (self->files, f);
 
@@ -1379,11 +1379,23 @@ module_binding (LodeCallResolver  *self,
       if (b->kind != LODE_CALL_BINDING_IMPORT || strcmp (b->name, part) != 0)
         continue;
       binding_files (self, f, b->line, files, package);
-      if (target != NULL)
-        *target = b->target;
+      if (binding != NULL)
+        *binding = b;
       return TRUE;
     }
   return FALSE;
+}
+
+/* `a.b.C`, `a::b::C`, `A\B\C` → `C`. */
+static const char *
+last_part (const char *path)
+{
+  const char *last = path;
+
+  for (const char *p = path; *p != '\0'; p++)
+    if (*p == '.' || *p == '\\' || *p == '/' || (*p == ':' && p[1] == ':'))
+      last = p + (*p == ':' ? 2 : 1);
+  return last;
 }
 
 /* The constructor a class stands for in a call. */
@@ -1572,7 +1584,7 @@ resolve_named (LodeCallResolver *self,
   g_autofree char *package = NULL;
   double confidence = 0.9;
   const char *first;
-  const char *bound = NULL;
+  LodeCallBinding *bound = NULL;
   guint next = 1;
 
   if (depth > MAX_HOPS)
@@ -1649,11 +1661,19 @@ resolve_named (LodeCallResolver *self,
               found_set (found, LODE_CALL_RULE_IMPORT, 0.95);
               return TRUE;
             }
-          /* The name bound is a class (`import a.b.C` then `C.m()`). */
-          if (bound != NULL && strcmp (bound, "*") != 0 && strcmp (bound, "default") != 0)
-            for (guint i = 0; i < files->len; i++)
-              find_exported (self, g_array_index (files, guint, i), bound, WANT_TYPE, 1,
-                             &types);
+          /* The name bound is a class (`import a.b.C` then `C.m()`, C#'s
+           * `using H = A.B.C;`). */
+          if (bound != NULL)
+            {
+              const char *type = bound->target;
+
+              if (type == NULL && bound->path != NULL)
+                type = last_part (bound->path);
+              if (type != NULL && strcmp (type, "*") != 0 && strcmp (type, "default") != 0)
+                for (guint i = 0; i < files->len; i++)
+                  find_exported (self, g_array_index (files, guint, i), type, WANT_TYPE, 1,
+                                 &types);
+            }
         }
       else if (files->len > 0 && next < parts->len)
         {
