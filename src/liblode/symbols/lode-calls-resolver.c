@@ -964,6 +964,10 @@ by_unique (LodeCallResolver *self,
         continue;
       if (want != WANT_TYPE && symbol->container != NULL && strcmp (symbol->kind, "method") == 0)
         continue;
+      /* PHP: a bare name reaches the caller's namespace (the package rule) and the global
+       * one, never another namespace's function. */
+      if ((file->flags & FLAG_PACKAGE_DECL) && symbol->package != NULL)
+        continue;
       found_add (found, t);
     }
   if (file->flags & FLAG_INCLUDES)
