@@ -105,9 +105,10 @@ kind_in (const char         *kind,
   return kind != NULL && g_strv_contains (kinds, kind);
 }
 
+/* Ruby's modules hold functions (`def self.f`) that `A::B.f` calls like a class's. */
 static const char * const class_kinds[] = {
   "class", "struct", "interface", "trait", "object", "enum", "union", "record", "protocol",
-  "type", NULL
+  "type", "module", NULL
 };
 static const char * const function_kinds[] = {
   "function", "prototype", "macro", "constructor", NULL
@@ -1427,6 +1428,9 @@ constructors (LodeCallResolver *self,
     }
 }
 
+static void constructors (LodeCallResolver *self,
+                          Found            *found);
+
 /* A call of @name on an instance of @types. */
 static gboolean
 on_types (LodeCallResolver *self,
@@ -1437,6 +1441,13 @@ on_types (LodeCallResolver *self,
 {
   for (guint i = 0; i < found_n (types); i++)
     find_method (self, g_array_index (types->targets, LodeCallTarget, i), name, 0, found);
+  /* Ruby `Foo.new`, Rust `Foo::new` the project does not write: the constructor. */
+  if (found_n (found) == 0 && strcmp (name, "new") == 0)
+    {
+      for (guint i = 0; i < found_n (types); i++)
+        found_add (found, g_array_index (types->targets, LodeCallTarget, i));
+      constructors (self, found);
+    }
   if (found_n (found) == 0)
     {
       for (guint i = 0; i < found_n (types); i++)
@@ -1633,6 +1644,13 @@ resolve_named (LodeCallResolver *self,
     {
       resolve_type_of_call (self, f, caller, receiver, depth, &types);
       confidence = 0.85;
+      /* `Foo.new(1).area`: the call's parts are the receiver, the rest are fields. */
+      for (guint i = 0; i < parts->len; i++)
+        if (strchr (g_ptr_array_index (parts, i), '(') != NULL)
+          {
+            next = i + 1;
+            break;
+          }
     }
   else
     {

@@ -816,6 +816,7 @@ typedef enum
   ACT_MACRO_TEXT,    /* C, C++: a macro's body */
   ACT_BINDING,       /* declarations, imports: lode-calls-bindings.c */
   ACT_CONDITIONAL,   /* C, C++: `#if`, `#ifdef` */
+  ACT_RUBY_NAME,     /* Ruby: a bare name that no local declares is a method call */
 } Action;
 
 typedef struct
@@ -829,7 +830,8 @@ static GMutex tables_lock;
 static GHashTable *tables;   /* TSLanguage → Table, never freed */
 
 static const Table *
-table_for (const TSLanguage *ts_language)
+table_for (const TSLanguage *ts_language,
+           Lang              lang)
 {
   static const struct { const char *type; Action action; } entries[] = {
     { "call_expression", ACT_CALL }, { "call", ACT_CALL }, { "method_invocation", ACT_CALL },
@@ -884,6 +886,8 @@ table_for (const TSLanguage *ts_language)
           for (guint i = 0; i < G_N_ELEMENTS (entries); i++)
             if (strcmp (name, entries[i].type) == 0)
               table->actions[s] = entries[i].action;
+          if (lang == LANG_RUBY && strcmp (name, "identifier") == 0)
+            table->actions[s] = ACT_RUBY_NAME;
         }
       g_hash_table_insert (tables, (gpointer) ts_language, table);
     }
@@ -914,6 +918,35 @@ is_include_guard (Walk   *w,
          memcmp (w->x->text + ts_node_start_byte (name),
                  w->x->text + ts_node_start_byte (field (first, "name")),
                  ts_node_end_byte (name) - ts_node_start_byte (name)) == 0;
+}
+
+/* Ruby: `total` alone, in a method, is a call of self's `total` unless a local or a
+ * parameter of that name was declared before. */
+static void
+ruby_name (Walk         *w,
+           TSTreeCursor *cursor,
+           TSNode        node)
+{
+  static const char * const declaring[] = {
+    "method", "singleton_method", "class", "module", "method_parameters",
+    "lambda_parameters", "block_parameters", "optional_parameter", "keyword_parameter",
+    "splat_parameter", "hash_splat_parameter", "block_parameter", "exception_variable",
+    "pair", "alias", "undef", "for", "destructured_left_assignment", "left_assignment_list",
+    "call", "scope_resolution", NULL
+  };
+  TSNode up = parent (node);
+  const char *f = ts_tree_cursor_current_field_name (cursor);
+  g_autofree char *text = NULL;
+
+  if (_lode_calls_scope (w) == NULL || type_in (up, declaring))
+    return;
+  if (f != NULL && (strcmp (f, "left") == 0 || strcmp (f, "name") == 0))
+    return;
+  text = _lode_calls_squeeze (w, ts_node_start_byte (node), ts_node_end_byte (node));
+  if (text == NULL || scope_lookup (_lode_calls_scope (w), text) != NULL)
+    return;
+  add_site (w->calls, g_steal_pointer (&text), NULL, ts_node_start_point (node).row + 1,
+            _lode_calls_caller (w), 0);
 }
 
 static void
@@ -972,6 +1005,9 @@ visit (Walk         *w,
 
           g_array_append_vals (w->calls->conditional, range, 2);
         }
+      break;
+    case ACT_RUBY_NAME:
+      ruby_name (w, cursor, node);
       break;
     case ACT_NONE:
     default:
@@ -1068,7 +1104,7 @@ lode_calls_extract_tree (const LodeLanguage    *language,
   w.budget = budget;
 
   cursor = ts_tree_cursor_new (root);
-  visit (&w, table_for (language->ts_language ()), &cursor, 0);
+  visit (&w, table_for (language->ts_language (), extractor->lang), &cursor, 0);
   ts_tree_cursor_delete (&cursor);
   leave_defs (&w, G_MAXUINT32);
   g_array_unref (w.frames);
