@@ -902,6 +902,21 @@ by_import (LodeCallResolver *self,
   return FALSE;
 }
 
+/* The Swift module of @path: its `Sources/<Target>` (SwiftPM's layout), else its first
+ * folder. */
+static char *
+swift_module (const char *path)
+{
+  const char *sources = strstr (path, "Sources/");
+  const char *start = sources != NULL ? sources + strlen ("Sources/") : path;
+  const char *slash = strchr (start, '/');
+
+  if (sources != NULL && (sources == path || sources[-1] == '/') && slash != NULL)
+    return g_strndup (path, slash - path);
+  slash = strchr (path, '/');
+  return slash != NULL ? g_strndup (path, slash - path) : g_strdup ("");
+}
+
 static gboolean
 by_package (LodeCallResolver *self,
             guint             f,
@@ -918,9 +933,19 @@ by_package (LodeCallResolver *self,
     files = g_hash_table_lookup (self->by_package, file->package);
   else if (file->flags & FLAG_MODULE_WIDE)
     {
+      g_autofree char *module = swift_module (file->path);
+
       for (guint g = 0; g < self->files->len; g++)
-        if (g != f && ((File *) g_ptr_array_index (self->files, g))->language == file->language)
-          in_file (self, g, name, want, TRUE, found);
+        {
+          File *other = g_ptr_array_index (self->files, g);
+          g_autofree char *other_module = NULL;
+
+          if (g == f || other->language != file->language)
+            continue;
+          other_module = swift_module (other->path);
+          if (strcmp (module, other_module) == 0)
+            in_file (self, g, name, want, TRUE, found);
+        }
     }
   for (guint i = 0; files != NULL && i < files->len; i++)
     {
@@ -1833,7 +1858,8 @@ lode_call_resolver_resolve (LodeCallResolver *self,
             edge->status = LODE_CALL_RESOLVED;
           else
             edge->status = LODE_CALL_AMBIGUOUS;
-          if (edge->status != LODE_CALL_EXTERNAL && (site->flags & LODE_CALL_NEW))
+          /* `new Foo()`, `Foo()`, `Foo.new`: the class's constructor when it writes one. */
+          if (edge->status != LODE_CALL_EXTERNAL)
             constructors (self, &found);
           edge->rule = found.rule;
           edge->confidence = found.confidence / MAX (found_n (&found), 1);

@@ -589,6 +589,12 @@ visit_callee (Walk          *w,
         }
       else if (strcmp (type, "generic_function") == 0)
         callee = field (callee, "function");
+      else if (!ts_node_is_null (field (callee, "rhs")))
+        {
+          /* tree-sitter-swift reads `n * f(x)` as `(n * f)(x)`: the call is of f. */
+          callee = field (callee, "rhs");
+          start = ts_node_start_byte (callee);
+        }
       else if (strcmp (type, "template_function") == 0 || strcmp (type, "template_method") == 0)
         callee = field (callee, "name");
       else if (strcmp (type, "generic_name") == 0 || strcmp (type, "user_type") == 0)
