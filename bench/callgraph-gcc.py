@@ -21,13 +21,15 @@ depends on what is linked with what).
 A GCC edge is "written" when the callee's name is the identifier at the call's location
 (or right after an opening parenthesis there): a call that only a macro's expansion makes
 points at the macro's name and is left out; so is a call that lies in another function's
-body, inlined into the caller (`always_inline` holds even at -O0). Callers in files the build does not compile are
+body, inlined into the caller (`always_inline` holds even at -O0), and every call of a
+function whose name is not written where it is defined (a macro makes it). Callers in files the build does not compile are
 left out of both sides. Per function, the precision and recall of its callees and of its
 callers are averaged too.
 
 Usage:
   bench/callgraph-gcc.py --project git  --source DIR --work DIR --lode-bench PATH
   bench/callgraph-gcc.py --project zstd --source DIR --work DIR --lode-bench PATH
+  bench/callgraph-gcc.py --project jq   --source DIR --work DIR --lode-bench PATH
   (--source: a clean tree of the project; it is copied into --work and built there)
 """
 
@@ -55,6 +57,16 @@ RECIPES = {
                    "-DZSTD_LEGACY_SUPPORT=5", "-DZSTD_MULTITHREAD", "-DZSTD_DISABLE_ASM",
                    "-DZSTD_GZCOMPRESS", "-DZSTD_GZDECOMPRESS"],
     },
+    # jq 1.7.1: its sources and decNumber, with the two headers its Makefile generates.
+    "jq": {
+        "prepare": [
+            "echo '#define JQ_VERSION \"1.7.1\"' > src/version.h",
+            "sed -e 's/\\\\/\\\\\\\\/g' -e 's/\"/\\\\\"/g' -e 's/^/\"/' "
+            "-e 's/$/\\\\n\"/' src/builtin.jq > src/builtin.inc",
+        ],
+        "sources": ["src/*.c", "src/decNumber/*.c"],
+        "cflags": ["-I.", "-Isrc", "-DIEEE_8087", "-DHAVE_DECNUM", "-DUSE_DECNUM"],
+    },
 }
 
 NODE_RE = re.compile(r'node: \{ title: "([^"]*)" label: "([^"\\]*)\\n([^"]*)"( shape : ellipse)?')
@@ -66,6 +78,8 @@ def build(recipe, work):
         subprocess.run(["nice"] + recipe["make"], cwd=work, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL, check=False)
         return
+    for command in recipe.get("prepare", []):
+        subprocess.run(command, shell=True, cwd=work, check=True)
     out = os.path.join(work, "ci-objects")
     os.makedirs(out, exist_ok=True)
     for pattern in recipe["sources"]:
@@ -91,6 +105,7 @@ class Gcc:
         self.edges = []                          # (caller node, callee node, loc)
         self.starts = collections.defaultdict(set)        # file -> first lines of functions
         self.start_of = {}                       # (file, name) -> its first line
+        self.loc_of = {}                         # (file, name) -> file:line:col of its name
         for ci in glob.glob(os.path.join(work, "**", "*.ci"), recursive=True):
             self._read(ci)
 
@@ -109,6 +124,7 @@ class Gcc:
                     nodes[title] = (name, file, external is None, ":" in title)
                     if external is None:
                         self.defined.add((file, name))
+                        self.loc_of[(file, name)] = loc
                         try:
                             self.starts[file].add(int(loc.rsplit(":", 2)[1]))
                             self.start_of[(file, name)] = int(loc.rsplit(":", 2)[1])
@@ -244,6 +260,10 @@ def main():
         if caller is None or callee is None or not caller[2]:
             continue
         ckey = (caller[1], caller[0])
+        # A function whose name a macro makes (`#define decFloatAbs decDoubleAbs`) has no
+        # name in the source to find it by.
+        if not written(work, gcc.loc_of.get(ckey, ""), caller[0], cache):
+            continue
         tkey = gcc.key(callee)
         if tkey is None or tkey not in gcc.defined:
             continue

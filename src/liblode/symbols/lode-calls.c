@@ -821,7 +821,6 @@ typedef enum
   ACT_MACRO_CALL,    /* Rust: its arguments are tokens */
   ACT_MACRO_TEXT,    /* C, C++: a macro's body */
   ACT_BINDING,       /* declarations, imports: lode-calls-bindings.c */
-  ACT_CONDITIONAL,   /* C, C++: `#if`, `#ifdef` */
   ACT_RUBY_NAME,     /* Ruby: a bare name that no local declares is a method call */
 } Action;
 
@@ -869,7 +868,6 @@ table_for (const TSLanguage *ts_language,
     { "enhanced_for_statement", ACT_BINDING }, { "catch_formal_parameter", ACT_BINDING },
     { "for_range_loop", ACT_BINDING }, { "mod_item", ACT_BINDING },
     { "preproc_def", ACT_BINDING },
-    { "preproc_if", ACT_CONDITIONAL }, { "preproc_ifdef", ACT_CONDITIONAL },
   };
   Table *table;
 
@@ -903,27 +901,103 @@ table_for (const TSLanguage *ts_language,
 
 /* The walk ---------------------------------------------------------------------------- */
 
-/* `#ifndef X_H` `#define X_H` … `#endif` around a whole header, or `#ifdef __cplusplus`
- * around `extern "C" {` (whose brace the grammar matches with the one at the end). */
+/* The directive a line holds (`if`, `ifdef`, `endif`…) and its argument, or FALSE. */
 static gboolean
-is_include_guard (Walk   *w,
-                  TSNode  node)
+directive (const char  *line,
+           const char  *end,
+           const char **word,
+           gsize       *word_len,
+           const char **arg)
 {
-  TSNode name = field (node, "name");
-  TSNode first = next_named (name);
-  g_autofree char *condition = text_of (w->x, ts_node_is_null (name) ? field (node, "condition")
-                                                                     : name);
+  const char *p = line;
 
-  if (condition != NULL && strstr (condition, "__cplusplus") != NULL)
-    return TRUE;
-  if (!is_type (node, "preproc_ifdef") || !is_type (parent (node), "translation_unit") ||
-      !is_type (first, "preproc_def"))
+  while (p < end && (*p == ' ' || *p == '\t'))
+    p++;
+  if (p >= end || *p != '#')
     return FALSE;
-  return ts_node_end_byte (name) - ts_node_start_byte (name) ==
-         ts_node_end_byte (field (first, "name")) - ts_node_start_byte (field (first, "name")) &&
-         memcmp (w->x->text + ts_node_start_byte (name),
-                 w->x->text + ts_node_start_byte (field (first, "name")),
-                 ts_node_end_byte (name) - ts_node_start_byte (name)) == 0;
+  for (p++; p < end && (*p == ' ' || *p == '\t'); p++)
+    ;
+  *word = p;
+  while (p < end && g_ascii_isalpha (*p))
+    p++;
+  *word_len = p - *word;
+  while (p < end && (*p == ' ' || *p == '\t'))
+    p++;
+  *arg = p;
+  return TRUE;
+}
+
+static gboolean
+word_is (const char *word,
+         gsize       len,
+         const char *what)
+{
+  return strlen (what) == len && memcmp (word, what, len) == 0;
+}
+
+/* C and C++: the line ranges of `#if` blocks, read from the text (a confused parse must not
+ * move them). Include guards (`#ifndef X` then `#define X`) and `#ifdef __cplusplus`
+ * (around `extern "C" {`) are left out: what they hold is always compiled. */
+static void
+scan_conditionals (Walk *w)
+{
+  const char *text = w->x->text, *end = text + w->x->len;
+  g_autoptr(GArray) open = g_array_new (FALSE, FALSE, sizeof (guint));   /* line, or 0 */
+  const char *guard = NULL;
+  gsize guard_len = 0;
+  guint line = 1;
+
+  for (const char *p = text; p < end; line++)
+    {
+      const char *eol = memchr (p, '\n', end - p);
+      const char *stop = eol != NULL ? eol : end;
+      const char *word, *arg;
+      gsize len;
+
+      if (directive (p, stop, &word, &len, &arg))
+        {
+          gsize arg_len = 0;
+
+          while (arg + arg_len < stop && (g_ascii_isalnum (arg[arg_len]) || arg[arg_len] == '_'))
+            arg_len++;
+          if (word_is (word, len, "if") || word_is (word, len, "ifdef") ||
+              word_is (word, len, "ifndef"))
+            {
+              guint start = line;
+
+              if (g_strstr_len (arg, stop - arg, "__cplusplus") != NULL)
+                start = 0;
+              else if (word_is (word, len, "ifndef") && open->len == 0 && guard == NULL)
+                {
+                  guard = arg;
+                  guard_len = arg_len;
+                  start = G_MAXUINT;   /* a guard if a `#define` of it follows */
+                }
+              g_array_append_val (open, start);
+            }
+          else if (word_is (word, len, "define") && open->len == 1 &&
+                   g_array_index (open, guint, 0) == G_MAXUINT)
+            g_array_index (open, guint, 0) = (arg_len == guard_len &&
+                                              memcmp (arg, guard, arg_len) == 0) ? 0 : line;
+          else if (word_is (word, len, "endif") && open->len > 0)
+            {
+              guint start = g_array_index (open, guint, open->len - 1);
+
+              g_array_set_size (open, open->len - 1);
+              if (start != 0 && start != G_MAXUINT)
+                {
+                  guint range[2] = { start, line };
+
+                  g_array_append_vals (w->calls->conditional, range, 2);
+                }
+            }
+        }
+      if (open->len == 1 && g_array_index (open, guint, 0) == G_MAXUINT &&
+          (directive (p, stop, &word, &len, &arg) ? !word_is (word, len, "ifndef") : p < stop))
+        /* Something else came first: no guard. */
+        g_array_index (open, guint, 0) = line;
+      p = eol != NULL ? eol + 1 : end;
+    }
 }
 
 /* Ruby: `total` alone, in a method, is a call of self's `total` unless a local or a
@@ -1001,16 +1075,6 @@ visit (Walk         *w,
       break;
     case ACT_BINDING:
       descend = _lode_calls_visit_binding (w, node, ts_node_type (node));
-      break;
-    case ACT_CONDITIONAL:
-      if (!is_include_guard (w, node))
-        {
-          guint range[2] = {
-            ts_node_start_point (node).row + 1, ts_node_end_point (node).row + 1
-          };
-
-          g_array_append_vals (w->calls->conditional, range, 2);
-        }
       break;
     case ACT_RUBY_NAME:
       ruby_name (w, cursor, node);
@@ -1109,6 +1173,8 @@ lode_calls_extract_tree (const LodeLanguage    *language,
   w.frames = g_array_new (FALSE, FALSE, sizeof (Frame));
   w.budget = budget;
 
+  if (extractor->lang == LANG_C || extractor->lang == LANG_CPP)
+    scan_conditionals (&w);
   cursor = ts_tree_cursor_new (root);
   visit (&w, table_for (language->ts_language (), extractor->lang), &cursor, 0);
   ts_tree_cursor_delete (&cursor);
