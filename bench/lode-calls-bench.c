@@ -27,8 +27,11 @@
  */
 
 static char *opt_sites;
+static gboolean opt_no_calls;
 
 static const GOptionEntry entries[] = {
+  { "no-calls", 0, 0, G_OPTION_ARG_NONE, &opt_no_calls,
+    "Only chunk every file, without call extraction (the reference for its cost)", NULL },
   { "sites", 's', 0, G_OPTION_ARG_STRING, &opt_sites,
     "Print the call sites and bindings of this file (relative path) instead", "PATH" },
   { NULL }
@@ -136,7 +139,8 @@ main (int    argc,
       if (!g_file_get_contents (full, &text, &len, NULL) || !g_utf8_validate (text, len, NULL))
         continue;
       if (!lode_chunker_chunk (chunker, file->language, text, len, &chunks, &symbols,
-                               &file_imports, NULL, &calls, NULL, &error))
+                               &file_imports, NULL, opt_no_calls ? NULL : &calls, NULL,
+                               &error))
         {
           g_printerr ("%s: %s\n", file->path, error->message);
           return 1;
@@ -159,6 +163,8 @@ main (int    argc,
           lode_calls_free (calls);
           return 0;
         }
+      if (opt_no_calls)
+        continue;
       n_sites += calls->sites->len;
       lode_call_resolver_add_file (resolver, file->path, file->language->id, symbols, calls,
                                    file_imports);
