@@ -23,8 +23,10 @@ A GCC edge is "written" when the callee's name is the identifier at the call's l
 points at the macro's name and is left out; so is a call that lies in another function's
 body, inlined into the caller (`always_inline` holds even at -O0), and every call of a
 function whose name is not written where it is defined (a macro makes it). Callers in files the build does not compile are
-left out of both sides. Per function, the precision and recall of its callees and of its
-callers are averaged too.
+left out of both sides. A Lode edge to a function of a compiled file that GCC never emitted
+(inlined at every call: `always_inline`) is left out too; one to a function of a file the
+build does not compile (another platform's) counts against Lode. Per function, the
+precision and recall of its callees and of its callers are averaged too.
 
 Usage:
   bench/callgraph-gcc.py --project git  --source DIR --work DIR --lode-bench PATH
@@ -278,7 +280,11 @@ def main():
     # Lode's side: callers the build compiled; a callee Lode names but GCC never compiled (a
     # variant for another platform) counts against it.
     compiled_callers = {k for k in gcc.defined}
-    mine = {e for e in lode if e[0] in compiled_callers}
+    compiled_files = {k[0] for k in gcc.defined}
+    # A callee in a compiled file that GCC never emitted was inlined at every call
+    # (`always_inline`): neither side can say anything of it.
+    mine = {e for e in lode if e[0] in compiled_callers and
+            (e[1] in gcc.defined or e[1][0] not in compiled_files)}
     tp = mine & ref_all
     found = mine & ref_written
     precision = ratio(len(tp), len(mine))
