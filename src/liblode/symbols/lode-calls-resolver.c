@@ -8,10 +8,7 @@
 
 #include "config.h"
 
-#include <string.h>
-
-#include "lode-calls-resolver.h"
-#include "lode-chunk.h"
+#include "lode-calls-resolver-private.h"
 
 /*
  * A pure module: files (their symbols, call sites, bindings and imports) in, edges out.
@@ -41,81 +38,7 @@
  * imports stay unresolved even when the project defines a `take`.
  */
 
-#define MAX_HOPS 4
-
-typedef enum
-{
-  FLAG_IMPLICIT_SELF = 1 << 0,  /* a bare name reaches the enclosing class's methods */
-  FLAG_GLOBAL        = 1 << 1,  /* a bare name reaches other files without an import */
-  FLAG_PACKAGE_DIR   = 1 << 2,  /* a package is a directory (Go) */
-  FLAG_PACKAGE_DECL  = 1 << 3,  /* a package is what files declare (Java, C#, PHP…) */
-  FLAG_MODULE_WIDE   = 1 << 4,  /* every file of the project is one module (Swift) */
-  FLAG_INCLUDES      = 1 << 5,  /* C, C++: included headers, transitively */
-} LangFlags;
-
-typedef struct
-{
-  char          *path;
-  char          *dir;
-  const char    *language;
-  LangFlags      flags;
-  GPtrArray     *symbols;      /* LodeSymbol */
-  LodeCalls     *calls;
-  GPtrArray     *imports;      /* LodeImport */
-  GHashTable    *by_name;      /* name → GArray of guint, symbols of this file */
-  GHashTable    *local;        /* symbol index → itself: file-local symbols */
-  GArray       **targets;      /* per import: GArray of guint files, lazily */
-  char         **packages;     /* per import: an external package, lazily */
-  GHashTable    *closure;      /* files this one includes, transitively (C, C++), lazily */
-  GHashTable    *closure_all;  /* the same, with includes under `#if` too */
-  char          *package;
-} File;
-
-struct _LodeCallResolver
-{
-  GObject             parent_instance;
-  LodeImportResolver *imports;
-  GPtrArray          *files;       /* File */
-  GHashTable         *by_path;     /* path → index + 1 */
-  GHashTable         *by_name;     /* name → GArray of LodeCallTarget */
-  GHashTable         *by_dir;      /* dir → GArray of guint */
-  GHashTable         *by_package;  /* package → GArray of guint */
-  GHashTable         *namespaces;  /* first parts of the C++ namespaces the project declares */
-  guint               depth;       /* macros followed to the name they stand for */
-  gboolean            indexed;
-};
-
 G_DEFINE_FINAL_TYPE (LodeCallResolver, lode_call_resolver, G_TYPE_OBJECT)
-
-typedef struct
-{
-  LodeCallRule  rule;
-  double        confidence;
-  GArray       *targets;   /* LodeCallTarget */
-  char         *package;
-  gboolean      external;
-} Found;
-
-/* Kinds ------------------------------------------------------------------------------- */
-
-static gboolean
-kind_in (const char         *kind,
-         const char * const *kinds)
-{
-  return kind != NULL && g_strv_contains (kinds, kind);
-}
-
-/* Ruby's modules hold functions (`def self.f`) that `A::B.f` calls like a class's. */
-static const char * const class_kinds[] = {
-  "class", "struct", "interface", "trait", "object", "enum", "union", "record", "protocol",
-  "type", "module", NULL
-};
-static const char * const function_kinds[] = {
-  "function", "prototype", "macro", "constructor", NULL
-};
-static const char * const method_kinds[] = {
-  "method", "function", "prototype", "constructor", NULL
-};
 
 static LangFlags
 flags_for (const char *language)
@@ -153,7 +76,6 @@ file_free (File *file)
   g_clear_pointer (&file->by_name, g_hash_table_unref);
   g_clear_pointer (&file->local, g_hash_table_unref);
   g_clear_pointer (&file->closure, g_hash_table_unref);
-  g_clear_pointer (&file->closure_all, g_hash_table_unref);
   for (guint i = 0; file->targets != NULL && i < n; i++)
     if (file->targets[i] != NULL)
       g_array_unref (file->targets[i]);
@@ -314,28 +236,6 @@ append_index (GHashTable *table,
   g_array_append_val (list, value);
 }
 
-static LodeSymbol *
-symbol_at (LodeCallResolver *self,
-           LodeCallTarget    target)
-{
-  File *file = g_ptr_array_index (self->files, target.file);
-
-  return g_ptr_array_index (file->symbols, target.symbol);
-}
-
-/* Whether @line of @file lies in a `#if` block (include guards aside). */
-static gboolean
-is_conditional (File  *file,
-                guint  line)
-{
-  GArray *ranges = file->calls->conditional;
-
-  for (guint i = 0; i + 1 < ranges->len; i += 2)
-    if (line >= g_array_index (ranges, guint, i) && line <= g_array_index (ranges, guint, i + 1))
-      return TRUE;
-  return FALSE;
-}
-
 static void
 build_indexes (LodeCallResolver *self)
 {
@@ -390,78 +290,6 @@ build_indexes (LodeCallResolver *self)
   self->indexed = TRUE;
 }
 
-/* Found ------------------------------------------------------------------------------- */
-
-static void
-found_clear (Found *found)
-{
-  g_clear_pointer (&found->targets, g_array_unref);
-  g_clear_pointer (&found->package, g_free);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Found, found_clear)
-
-static void
-found_add (Found          *found,
-           LodeCallTarget  target)
-{
-  if (found->targets == NULL)
-    found->targets = g_array_new (FALSE, FALSE, sizeof (LodeCallTarget));
-  for (guint i = 0; i < found->targets->len; i++)
-    {
-      LodeCallTarget *t = &g_array_index (found->targets, LodeCallTarget, i);
-
-      if (t->file == target.file && t->symbol == target.symbol)
-        return;
-    }
-  g_array_append_val (found->targets, target);
-}
-
-static guint
-found_n (const Found *found)
-{
-  return found->targets != NULL ? found->targets->len : 0;
-}
-
-static void
-found_set (Found        *found,
-           LodeCallRule  rule,
-           double        confidence)
-{
-  found->rule = rule;
-  found->confidence = confidence;
-}
-
-/* Symbols of one file -------------------------------------------------------------------- */
-
-typedef enum
-{
-  WANT_FUNCTION,     /* a free function (or macro, prototype) */
-  WANT_TYPE,         /* a class-like definition */
-  WANT_CALLABLE,     /* a free function, else a class (a constructor call) */
-  WANT_MEMBER,       /* a function or a class's method, imported by name (Java static) */
-} Want;
-
-static gboolean
-symbol_wanted (LodeSymbol *symbol,
-               Want        want)
-{
-  switch (want)
-    {
-    case WANT_FUNCTION:
-      return kind_in (symbol->kind, function_kinds) ||
-             (strcmp (symbol->kind, "method") == 0 && symbol->container == NULL);
-    case WANT_TYPE:
-      return kind_in (symbol->kind, class_kinds);
-    case WANT_MEMBER:
-      return kind_in (symbol->kind, method_kinds);
-    case WANT_CALLABLE:
-    default:
-      return kind_in (symbol->kind, function_kinds) || kind_in (symbol->kind, class_kinds) ||
-             (strcmp (symbol->kind, "method") == 0 && symbol->container == NULL);
-    }
-}
-
 /* A function and a type of one name both fit a call: the call is the function's. */
 static void
 prefer_functions (LodeCallResolver *self,
@@ -471,601 +299,12 @@ prefer_functions (LodeCallResolver *self,
 
   for (guint i = 0; i < found_n (found); i++)
     if (!kind_in (symbol_at (self, g_array_index (found->targets, LodeCallTarget, i))->kind,
-                  class_kinds))
+                  _lode_calls_class_kinds))
       has_function = TRUE;
   for (guint i = found_n (found); has_function && i > 0; i--)
     if (kind_in (symbol_at (self, g_array_index (found->targets, LodeCallTarget, i - 1))->kind,
-                 class_kinds))
+                 _lode_calls_class_kinds))
       g_array_remove_index (found->targets, i - 1);
-}
-
-/* Top-level definitions of @name in @f: functions not inside a class. */
-static void
-in_file (LodeCallResolver *self,
-         guint             f,
-         const char       *name,
-         Want              want,
-         gboolean          from_outside,
-         Found            *found)
-{
-  File *file = g_ptr_array_index (self->files, f);
-  GArray *list = g_hash_table_lookup (file->by_name, name);
-
-  for (guint i = 0; list != NULL && i < list->len; i++)
-    {
-      guint s = g_array_index (list, guint, i);
-      LodeSymbol *symbol = g_ptr_array_index (file->symbols, s);
-
-      if (!symbol_wanted (symbol, want))
-        continue;
-      if (from_outside && g_hash_table_contains (file->local, GUINT_TO_POINTER (s)))
-        continue;
-      /* A macro defined under `#if` may not be there: the name is looked up without it. */
-      if (strcmp (symbol->kind, "macro") == 0 && is_conditional (file, symbol->start_line))
-        continue;
-      /* Methods are reached through their class, not by a bare name. */
-      if (want != WANT_TYPE && want != WANT_MEMBER && symbol->container != NULL &&
-          strcmp (symbol->kind, "method") == 0)
-        continue;
-      found_add (found, (LodeCallTarget) { f, s });
-    }
-}
-
-static gboolean
-is_prototype (LodeCallResolver *self,
-              LodeCallTarget    target)
-{
-  return strcmp (symbol_at (self, target)->kind, "prototype") == 0;
-}
-
-static gboolean
-is_macro (LodeCallResolver *self,
-          LodeCallTarget    target)
-{
-  return strcmp (symbol_at (self, target)->kind, "macro") == 0;
-}
-
-static GHashTable *include_closure (LodeCallResolver *self,
-                                    guint             f);
-
-static char *
-stem_of (const char *path)
-{
-  const char *slash = strrchr (path, '/');
-  const char *base = slash != NULL ? slash + 1 : path;
-  const char *dot = strrchr (base, '.');
-
-  return g_strndup (base, dot != NULL ? (gsize) (dot - base) : strlen (base));
-}
-
-/* The definitions, in the whole project, of the functions @name that a prototype or a
- * macro of the same name stands for: never a `static` one of another file. Those that @f
- * sees (its own, its headers') come first, then one whose file is named like the
- * prototype's header. */
-static void
-definitions_of (LodeCallResolver *self,
-                guint             f,
-                const char       *name,
-                const char       *header,
-                const char       *package,
-                Found            *found)
-{
-  GArray *list = g_hash_table_lookup (self->by_name, name);
-  g_autofree char *stem = header != NULL ? stem_of (header) : NULL;
-  GHashTable *closure = include_closure (self, f);
-  g_auto(Found) all = { 0 };
-  g_auto(Found) seen = { 0 };
-  g_auto(Found) named = { 0 };
-  Found *best;
-
-  for (guint i = 0; list != NULL && i < list->len; i++)
-    {
-      LodeCallTarget t = g_array_index (list, LodeCallTarget, i);
-      File *file = g_ptr_array_index (self->files, t.file);
-      LodeSymbol *symbol = symbol_at (self, t);
-      g_autofree char *other = NULL;
-
-      if (strcmp (symbol->kind, "function") != 0 || !(file->flags & FLAG_INCLUDES))
-        continue;
-      /* C++: `ns::f` is declared and defined in the same namespace. */
-      if (package != NULL && g_strcmp0 (symbol->package, package) != 0)
-        continue;
-      if (t.file == f || g_hash_table_contains (closure, GUINT_TO_POINTER (t.file)))
-        {
-          found_add (&seen, t);
-          continue;
-        }
-      if (g_hash_table_contains (file->local, GUINT_TO_POINTER (t.symbol)))
-        continue;
-      found_add (&all, t);
-      other = stem_of (file->path);
-      if (stem != NULL && strcmp (other, stem) == 0)
-        found_add (&named, t);
-    }
-  best = found_n (&seen) > 0 ? &seen : found_n (&named) > 0 ? &named : &all;
-  for (guint i = 0; i < found_n (best); i++)
-    found_add (found, g_array_index (best->targets, LodeCallTarget, i));
-}
-
-static gboolean resolve_bare (LodeCallResolver *self,
-                              guint             f,
-                              gint              caller,
-                              const char       *name,
-                              guint             flags,
-                              Found            *found);
-
-/* The binding of @kind of the definition @t. */
-static LodeCallBinding *
-binding_of (LodeCallResolver    *self,
-            LodeCallTarget       t,
-            LodeCallBindingKind  kind)
-{
-  File *file = g_ptr_array_index (self->files, t.file);
-
-  for (guint i = 0; i < file->calls->bindings->len; i++)
-    {
-      LodeCallBinding *b = g_ptr_array_index (file->calls->bindings, i);
-
-      if (b->kind == kind && b->scope == (gint) t.symbol)
-        return b;
-    }
-  return NULL;
-}
-
-/* Whether the body of macro @t calls its own name: a wrapper of the function. */
-static gboolean
-wraps_itself (LodeCallResolver *self,
-              LodeCallTarget    t)
-{
-  File *file = g_ptr_array_index (self->files, t.file);
-  LodeSymbol *symbol = symbol_at (self, t);
-
-  for (guint i = 0; i < file->calls->sites->len; i++)
-    {
-      LodeCallSite *site = g_ptr_array_index (file->calls->sites, i);
-
-      if (site->caller == (gint) t.symbol && strcmp (site->name, symbol->name) == 0)
-        return TRUE;
-    }
-  return FALSE;
-}
-
-/* C and C++: what a name found in the file and its headers stands for. A macro comes
- * before anything else of its name, as the preprocessor runs first: `#define a b` is a
- * call of b; a macro whose body calls its own name (`#define error(...) (error(…), …)`)
- * wraps the function; any other macro is the callee itself. A prototype leads to the
- * definition. */
-static void
-follow_declarations (LodeCallResolver *self,
-                     guint             f,
-                     Found            *found)
-{
-  g_auto(Found) out = { 0 };
-
-  for (guint i = 0; i < found_n (found); i++)
-    {
-      LodeCallTarget t = g_array_index (found->targets, LodeCallTarget, i);
-      LodeCallBinding *alias;
-
-      if (!is_macro (self, t))
-        continue;
-      alias = binding_of (self, t, LODE_CALL_BINDING_ALIAS);
-      if (alias != NULL)
-        {
-          if (self->depth < MAX_HOPS)
-            {
-              self->depth++;
-              resolve_bare (self, f, -1, alias->target, 0, &out);
-              self->depth--;
-            }
-        }
-      else if (wraps_itself (self, t))
-        definitions_of (self, f, symbol_at (self, t)->name, NULL, NULL, &out);
-      else
-        found_add (&out, t);
-      g_clear_pointer (&found->targets, g_array_unref);
-      found->targets = g_steal_pointer (&out.targets);
-      return;
-    }
-
-  for (guint i = 0; i < found_n (found); i++)
-    {
-      LodeCallTarget t = g_array_index (found->targets, LodeCallTarget, i);
-
-      if (is_prototype (self, t))
-        definitions_of (self, f, symbol_at (self, t)->name,
-                        ((File *) g_ptr_array_index (self->files, t.file))->path,
-                        symbol_at (self, t)->package, &out);
-      else
-        found_add (&out, t);
-    }
-  g_clear_pointer (&found->targets, g_array_unref);
-  found->targets = g_steal_pointer (&out.targets);
-}
-
-/* Imports ----------------------------------------------------------------------------- */
-
-static GArray *
-import_targets (LodeCallResolver *self,
-                guint             f,
-                guint             i)
-{
-  File *file = g_ptr_array_index (self->files, f);
-
-  if (file->targets[i] == NULL)
-    {
-      LodeImport *import = g_ptr_array_index (file->imports, i);
-      g_auto(GStrv) paths = NULL;
-
-      file->targets[i] = g_array_new (FALSE, FALSE, sizeof (guint));
-      if (self->imports != NULL)
-        paths = lode_import_resolver_resolve_all (self->imports, file->path, import,
-                                                  &file->packages[i]);
-      for (guint p = 0; paths != NULL && paths[p] != NULL; p++)
-        {
-          guint index = GPOINTER_TO_UINT (g_hash_table_lookup (self->by_path, paths[p]));
-
-          if (index > 0 && index - 1 != f)
-            g_array_append_val (file->targets[i], (guint) { index - 1 });
-        }
-    }
-  return file->targets[i];
-}
-
-/* The files (and external package) of the import on @line of @f. */
-static void
-binding_files (LodeCallResolver  *self,
-               guint              f,
-               guint              line,
-               GArray            *files,
-               char             **package)
-{
-  File *file = g_ptr_array_index (self->files, f);
-
-  for (guint i = 0; i < file->imports->len; i++)
-    {
-      LodeImport *import = g_ptr_array_index (file->imports, i);
-      GArray *targets;
-
-      if (import->line != line)
-        continue;
-      targets = import_targets (self, f, i);
-      g_array_append_vals (files, targets->data, targets->len);
-      if (targets->len == 0 && file->packages[i] != NULL && package != NULL && *package == NULL)
-        *package = g_strdup (file->packages[i]);
-    }
-}
-
-/* C and C++: the files @f includes, directly or not; with @all, also through includes
- * under `#if` (a platform's headers, an optional feature's). */
-static GHashTable *
-include_closure_full (LodeCallResolver *self,
-                      guint             f,
-                      gboolean          all)
-{
-  File *file = g_ptr_array_index (self->files, f);
-  GHashTable **closure = all ? &file->closure_all : &file->closure;
-  g_autoptr(GArray) queue = NULL;
-
-  if (*closure != NULL)
-    return *closure;
-  *closure = g_hash_table_new (NULL, NULL);
-  queue = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_array_append_val (queue, f);
-  for (guint q = 0; q < queue->len; q++)
-    {
-      guint g = g_array_index (queue, guint, q);
-      File *other = g_ptr_array_index (self->files, g);
-
-      for (guint i = 0; i < other->imports->len; i++)
-        {
-          LodeImport *import = g_ptr_array_index (other->imports, i);
-          GArray *targets;
-
-          if (!all && is_conditional (other, import->line))
-            continue;
-          targets = import_targets (self, g, i);
-          for (guint t = 0; t < targets->len; t++)
-            {
-              guint h = g_array_index (targets, guint, t);
-
-              if (h != f && !g_hash_table_contains (*closure, GUINT_TO_POINTER (h)))
-                {
-                  g_hash_table_add (*closure, GUINT_TO_POINTER (h));
-                  g_array_append_val (queue, h);
-                }
-            }
-        }
-    }
-  return *closure;
-}
-
-static GHashTable *
-include_closure (LodeCallResolver *self,
-                 guint             f)
-{
-  return include_closure_full (self, f, FALSE);
-}
-
-static void find_exported (LodeCallResolver *self,
-                           guint             f,
-                           const char       *name,
-                           Want              want,
-                           guint             hops,
-                           Found            *found);
-
-/* @name as @f exports it: its own definition, or one it re-exports (`export { a } from`,
- * `from .x import a` in `__init__.py`, `pub use`), followed up to MAX_HOPS files. */
-static void
-find_exported (LodeCallResolver *self,
-               guint             f,
-               const char       *name,
-               Want              want,
-               guint             hops,
-               Found            *found)
-{
-  File *file = g_ptr_array_index (self->files, f);
-  guint before = found_n (found);
-
-  in_file (self, f, name, want, TRUE, found);
-  if (found_n (found) > before || hops >= MAX_HOPS)
-    return;
-  for (guint i = 0; i < file->calls->bindings->len; i++)
-    {
-      LodeCallBinding *b = g_ptr_array_index (file->calls->bindings, i);
-      g_autoptr(GArray) files = NULL;
-      const char *original;
-
-      if (b->kind != LODE_CALL_BINDING_IMPORT)
-        continue;
-      if (strcmp (b->name, name) != 0 && strcmp (b->name, "*") != 0)
-        continue;
-      original = b->target != NULL && strcmp (b->target, "*") != 0 ? b->target : name;
-      files = g_array_new (FALSE, FALSE, sizeof (guint));
-      binding_files (self, f, b->line, files, NULL);
-      for (guint j = 0; j < files->len; j++)
-        find_exported (self, g_array_index (files, guint, j), original, want, hops + 1, found);
-    }
-}
-
-/* A name @f imports: explicit names first, then wildcards, then (C, C++) included files. */
-static gboolean
-by_import (LodeCallResolver *self,
-           guint             f,
-           const char       *name,
-           Want              want,
-           Found            *found)
-{
-  File *file = g_ptr_array_index (self->files, f);
-
-  for (guint pass = 0; pass < 2; pass++)
-    {
-      for (guint i = 0; i < file->calls->bindings->len; i++)
-        {
-          LodeCallBinding *b = g_ptr_array_index (file->calls->bindings, i);
-          g_autoptr(GArray) files = NULL;
-          g_autofree char *package = NULL;
-          const char *original;
-
-          if (b->kind != LODE_CALL_BINDING_IMPORT)
-            continue;
-          if (pass == 0 ? strcmp (b->name, name) != 0 : strcmp (b->name, "*") != 0)
-            continue;
-          original = b->target != NULL && strcmp (b->target, "*") != 0 &&
-                     strcmp (b->target, "default") != 0 ? b->target : name;
-          files = g_array_new (FALSE, FALSE, sizeof (guint));
-          binding_files (self, f, b->line, files, &package);
-          for (guint j = 0; j < files->len; j++)
-            find_exported (self, g_array_index (files, guint, j), original, want, 1, found);
-          /* `import static a.B.m`, `from a.B import m`: a member imported by name. */
-          if (found_n (found) == 0 && pass == 0 && want != WANT_TYPE)
-            for (guint j = 0; j < files->len; j++)
-              in_file (self, g_array_index (files, guint, j), original, WANT_MEMBER, TRUE, found);
-          /* `import x from './x'`: the default export is whatever the file names so. */
-          if (found_n (found) == 0 && b->target != NULL && strcmp (b->target, "default") == 0)
-            for (guint j = 0; j < files->len; j++)
-              find_exported (self, g_array_index (files, guint, j), name, want, 1, found);
-          if (found_n (found) > 0)
-            {
-              found_set (found, LODE_CALL_RULE_IMPORT, pass == 0 ? 0.95 : 0.9);
-              return TRUE;
-            }
-          if (pass == 0 && files->len == 0 && package != NULL)
-            {
-              found->external = TRUE;
-              found->package = g_steal_pointer (&package);
-              found_set (found, LODE_CALL_RULE_IMPORT, 0.9);
-              return TRUE;
-            }
-        }
-    }
-
-  /* Headers the file includes; not those it includes only under some `#if` (another
-   * platform's, where `#define getenv mingw_getenv` is no call of the project's). */
-  for (guint pass = 0; pass < 1 && (file->flags & FLAG_INCLUDES); pass++)
-    {
-      GHashTable *closure = include_closure_full (self, f, pass == 1);
-      GHashTableIter iter;
-      gpointer key;
-
-      g_hash_table_iter_init (&iter, closure);
-      /* A header's `static inline` functions are the includer's own. */
-      while (g_hash_table_iter_next (&iter, &key, NULL))
-        in_file (self, GPOINTER_TO_UINT (key), name, want, FALSE, found);
-      if (found_n (found) > 0)
-        {
-          follow_declarations (self, f, found);
-          found_set (found, LODE_CALL_RULE_IMPORT, pass == 0 ? 0.9 : 0.6);
-          return found_n (found) > 0;
-        }
-    }
-  return FALSE;
-}
-
-/* The Swift module of @path: its `Sources/<Target>` (SwiftPM's layout), else its first
- * folder. */
-static char *
-swift_module (const char *path)
-{
-  const char *sources = strstr (path, "Sources/");
-  const char *start = sources != NULL ? sources + strlen ("Sources/") : path;
-  const char *slash = strchr (start, '/');
-
-  if (sources != NULL && (sources == path || sources[-1] == '/') && slash != NULL)
-    return g_strndup (path, slash - path);
-  slash = strchr (path, '/');
-  return slash != NULL ? g_strndup (path, slash - path) : g_strdup ("");
-}
-
-static gboolean
-by_package (LodeCallResolver *self,
-            guint             f,
-            const char       *name,
-            Want              want,
-            Found            *found)
-{
-  File *file = g_ptr_array_index (self->files, f);
-  GArray *files = NULL;
-
-  if (file->flags & FLAG_PACKAGE_DIR)
-    files = g_hash_table_lookup (self->by_dir, file->dir);
-  else if ((file->flags & FLAG_PACKAGE_DECL) && file->package != NULL)
-    files = g_hash_table_lookup (self->by_package, file->package);
-  else if (file->flags & FLAG_MODULE_WIDE)
-    {
-      g_autofree char *module = swift_module (file->path);
-
-      for (guint g = 0; g < self->files->len; g++)
-        {
-          File *other = g_ptr_array_index (self->files, g);
-          g_autofree char *other_module = NULL;
-
-          if (g == f || other->language != file->language)
-            continue;
-          other_module = swift_module (other->path);
-          if (strcmp (module, other_module) == 0)
-            in_file (self, g, name, want, TRUE, found);
-        }
-    }
-  for (guint i = 0; files != NULL && i < files->len; i++)
-    {
-      guint g = g_array_index (files, guint, i);
-
-      if (g != f &&
-          ((File *) g_ptr_array_index (self->files, g))->language == file->language)
-        in_file (self, g, name, want, TRUE, found);
-    }
-  if (found_n (found) == 0)
-    return FALSE;
-  found_set (found, LODE_CALL_RULE_PACKAGE, 0.85);
-  return TRUE;
-}
-
-static gboolean
-by_unique (LodeCallResolver *self,
-           guint             f,
-           const char       *name,
-           Want              want,
-           Found            *found)
-{
-  File *file = g_ptr_array_index (self->files, f);
-  GArray *list = g_hash_table_lookup (self->by_name, name);
-
-  /* C and C++ reach another file's function through a declaration the includes bring in
-   * (the import rule); one that no included header declares comes from elsewhere (a
-   * system header), whatever the project defines under that name. */
-  if (!(file->flags & FLAG_GLOBAL) || (file->flags & FLAG_INCLUDES))
-    return FALSE;
-  for (guint i = 0; list != NULL && i < list->len; i++)
-    {
-      LodeCallTarget t = g_array_index (list, LodeCallTarget, i);
-      File *other = g_ptr_array_index (self->files, t.file);
-      LodeSymbol *symbol = symbol_at (self, t);
-
-      if (other->language != file->language && !((file->flags & FLAG_INCLUDES) &&
-                                                 (other->flags & FLAG_INCLUDES)))
-        continue;
-      if (!symbol_wanted (symbol, want) || g_hash_table_contains (other->local,
-                                                                 GUINT_TO_POINTER (t.symbol)))
-        continue;
-      if (want != WANT_TYPE && symbol->container != NULL && strcmp (symbol->kind, "method") == 0)
-        continue;
-      /* PHP: a bare name reaches the caller's namespace (the package rule) and the global
-       * one, never another namespace's function. */
-      if ((file->flags & FLAG_PACKAGE_DECL) && symbol->package != NULL)
-        continue;
-      found_add (found, t);
-    }
-  if (file->flags & FLAG_INCLUDES)
-    follow_declarations (self, f, found);
-  if (found_n (found) == 0)
-    return FALSE;
-  found_set (found, LODE_CALL_RULE_UNIQUE, 0.7);
-  return TRUE;
-}
-
-/* A name in @f's scope, by the rules after `local`. */
-static gboolean
-lookup_global (LodeCallResolver *self,
-               guint             f,
-               const char       *name,
-               Want              want,
-               Found            *found)
-{
-  return by_import (self, f, name, want, found) ||
-         by_package (self, f, name, want, found) ||
-         by_unique (self, f, name, want, found);
-}
-
-static gboolean module_binding (LodeCallResolver  *self,
-                                guint              f,
-                                const char        *part,
-                                GArray            *files,
-                                char             **package,
-                                LodeCallBinding  **binding);
-
-/* A type named @path (`Foo`, `a::Foo`, `pkg.Foo`) as @f sees it. */
-static gboolean
-find_type (LodeCallResolver *self,
-           guint             f,
-           const char       *path,
-           Found            *found)
-{
-  const char *name = path;
-  const char *p;
-
-  for (p = path; *p != '\0'; p++)
-    if (*p == '.' || *p == '\\' || (*p == ':' && p[1] == ':'))
-      name = p + (*p == ':' ? 2 : 1);
-  if (*name == '\0')
-    return FALSE;
-  /* `pkg.Type`, `ns::Type`, `mod.Type`: the module the file binds to the prefix. */
-  if (name > path)
-    {
-      g_autofree char *prefix = g_strndup (path, name - path);
-      g_autoptr(GArray) files = g_array_new (FALSE, FALSE, sizeof (guint));
-      gsize n = strlen (prefix);
-
-      while (n > 0 && strchr (".:\\", prefix[n - 1]) != NULL)
-        prefix[--n] = '\0';
-      if (module_binding (self, f, prefix, files, NULL, NULL) && files->len > 0)
-        {
-          for (guint i = 0; i < files->len; i++)
-            find_exported (self, g_array_index (files, guint, i), name, WANT_TYPE, 1, found);
-          if (found_n (found) > 0)
-            {
-              found_set (found, LODE_CALL_RULE_IMPORT, 0.95);
-              return TRUE;
-            }
-        }
-    }
-  in_file (self, f, name, WANT_TYPE, FALSE, found);
-  if (found_n (found) > 0)
-    {
-      found_set (found, LODE_CALL_RULE_LOCAL, 1.0);
-      return TRUE;
-    }
-  return lookup_global (self, f, name, WANT_TYPE, found);
 }
 
 /* Methods ----------------------------------------------------------------------------- */
@@ -1091,7 +330,7 @@ bases_of (LodeCallResolver *self,
 
       if (b->kind != LODE_CALL_BINDING_SUPER || b->scope != (gint) type.symbol)
         continue;
-      if (find_type (self, type.file, b->target, &base))
+      if (_lode_calls_find_type (self, type.file, b->target, &base))
         for (guint j = 0; j < found_n (&base); j++)
           found_add (bases, g_array_index (base.targets, LodeCallTarget, j));
     }
@@ -1123,7 +362,7 @@ find_method (LodeCallResolver *self,
       LodeSymbol *method = symbol_at (self, g_array_index (list, LodeCallTarget, i));
 
       if (method->container != NULL && strcmp (method->container, symbol->name) == 0 &&
-          kind_in (method->kind, method_kinds) && strcmp (method->kind, "prototype") != 0)
+          kind_in (method->kind, _lode_calls_method_kinds) && strcmp (method->kind, "prototype") != 0)
         defined = TRUE;
     }
   for (guint i = 0; list != NULL && i < list->len; i++)
@@ -1134,7 +373,7 @@ find_method (LodeCallResolver *self,
       File *b = g_ptr_array_index (self->files, type.file);
 
       if (method->container == NULL || strcmp (method->container, symbol->name) != 0 ||
-          !kind_in (method->kind, method_kinds) ||
+          !kind_in (method->kind, _lode_calls_method_kinds) ||
           (defined && strcmp (method->kind, "prototype") == 0))
         continue;
       if (t.file == type.file || strcmp (a->dir, b->dir) == 0)
@@ -1185,14 +424,14 @@ implementations (LodeCallResolver *self,
       g_auto(Found) owner = { 0 };
       g_auto(Found) bases = { 0 };
 
-      if (method->container == NULL || !kind_in (method->kind, method_kinds))
+      if (method->container == NULL || !kind_in (method->kind, _lode_calls_method_kinds))
         continue;
       if (structural)
         {
           found_add (found, t);
           continue;
         }
-      if (!find_type (self, t.file, method->container, &owner))
+      if (!_lode_calls_find_type (self, t.file, method->container, &owner))
         continue;
       for (guint j = 0; j < found_n (&owner); j++)
         bases_of (self, g_array_index (owner.targets, LodeCallTarget, j), &bases);
@@ -1259,14 +498,14 @@ caller_class (LodeCallResolver *self,
   if (caller < 0)
     return FALSE;
   symbol = g_ptr_array_index (file->symbols, caller);
-  if (kind_in (symbol->kind, class_kinds))
+  if (kind_in (symbol->kind, _lode_calls_class_kinds))
     {
       found_add (type, (LodeCallTarget) { f, caller });
       return TRUE;
     }
   if (symbol->container == NULL)
     return FALSE;
-  return find_type (self, f, symbol->container, type);
+  return _lode_calls_find_type (self, f, symbol->container, type);
 }
 
 /* The type of field @name of @type, as its class states it. */
@@ -1289,7 +528,7 @@ field_type (LodeCallResolver *self,
       if (b->scope != (gint) type.symbol || strcmp (b->name, name) != 0)
         continue;
       if (b->kind == LODE_CALL_BINDING_FIELD)
-        return find_type (self, type.file, b->target, out);
+        return _lode_calls_find_type (self, type.file, b->target, out);
       if (b->kind == LODE_CALL_BINDING_FIELD_RESULT)
         return resolve_type_of_call (self, type.file, type.symbol, b->target, depth + 1, out);
     }
@@ -1354,7 +593,7 @@ resolve_type_of_call (LodeCallResolver *self,
                          LODE_CALL_SCOPED, depth + 1, &target) && found_n (&target) == 1)
         ;
       else if (strcmp (last, "new") == 0)
-        return find_type (self, f, text, type);
+        return _lode_calls_find_type (self, f, text, type);
       else
         return FALSE;
     }
@@ -1365,7 +604,7 @@ resolve_type_of_call (LodeCallResolver *self,
     return FALSE;
   t = g_array_index (target.targets, LodeCallTarget, 0);
   symbol = symbol_at (self, t);
-  if (kind_in (symbol->kind, class_kinds))
+  if (kind_in (symbol->kind, _lode_calls_class_kinds))
     {
       found_add (type, t);
       return TRUE;
@@ -1379,53 +618,15 @@ resolve_type_of_call (LodeCallResolver *self,
         continue;
       if ((strcmp (b->target, "Self") == 0 || strcmp (b->target, "self") == 0 ||
            strcmp (b->target, "static") == 0) && symbol->container != NULL)
-        return find_type (self, t.file, symbol->container, type);
-      return find_type (self, t.file, b->target, type);
+        return _lode_calls_find_type (self, t.file, symbol->container, type);
+      return _lode_calls_find_type (self, t.file, b->target, type);
     }
   /* A constructor method (`__init__`, `initialize`, `new`): its class. */
   if (symbol->container != NULL && strcmp (symbol->kind, "method") == 0 &&
       (strcmp (symbol->name, "new") == 0 || strcmp (symbol->name, "__init__") == 0 ||
        strcmp (symbol->name, "initialize") == 0 || strcmp (symbol->name, symbol->container) == 0))
-    return find_type (self, t.file, symbol->container, type);
+    return _lode_calls_find_type (self, t.file, symbol->container, type);
   return FALSE;
-}
-
-/* A module or package the file binds to @part: `import a.b as x`, `import * as ns`, Go's
- * package name, Rust `use a::b` of a module. */
-static gboolean
-module_binding (LodeCallResolver  *self,
-                guint              f,
-                const char        *part,
-                GArray            *files,
-                char             **package,
-                LodeCallBinding  **binding)
-{
-  File *file = g_ptr_array_index (self->files, f);
-
-  for (guint i = 0; i < file->calls->bindings->len; i++)
-    {
-      LodeCallBinding *b = g_ptr_array_index (file->calls->bindings, i);
-
-      if (b->kind != LODE_CALL_BINDING_IMPORT || strcmp (b->name, part) != 0)
-        continue;
-      binding_files (self, f, b->line, files, package);
-      if (binding != NULL)
-        *binding = b;
-      return TRUE;
-    }
-  return FALSE;
-}
-
-/* `a.b.C`, `a::b::C`, `A\B\C` → `C`. */
-static const char *
-last_part (const char *path)
-{
-  const char *last = path;
-
-  for (const char *p = path; *p != '\0'; p++)
-    if (*p == '.' || *p == '\\' || *p == '/' || (*p == ':' && p[1] == ':'))
-      last = p + (*p == ':' ? 2 : 1);
-  return last;
 }
 
 /* The constructor a class stands for in a call. */
@@ -1442,7 +643,7 @@ constructors (LodeCallResolver *self,
       };
       g_auto(Found) ctor = { 0 };
 
-      if (!kind_in (symbol->kind, class_kinds))
+      if (!kind_in (symbol->kind, _lode_calls_class_kinds))
         continue;
       for (guint n = 0; names[n] != NULL && found_n (&ctor) == 0; n++)
         find_method (self, *t, names[n], MAX_HOPS, &ctor);
@@ -1505,7 +706,7 @@ nested_in_caller (LodeCallResolver *self,
       LodeSymbol *symbol = g_ptr_array_index (file->symbols, s);
 
       if ((gint) s != caller && symbol->start_line > outer->start_line &&
-          symbol->end_line <= outer->end_line && kind_in (symbol->kind, method_kinds))
+          symbol->end_line <= outer->end_line && kind_in (symbol->kind, _lode_calls_method_kinds))
         found_add (found, (LodeCallTarget) { f, s });
     }
   if (found_n (found) == 0)
@@ -1514,8 +715,8 @@ nested_in_caller (LodeCallResolver *self,
   return TRUE;
 }
 
-static gboolean
-resolve_bare (LodeCallResolver *self,
+gboolean
+_lode_calls_resolve_bare (LodeCallResolver *self,
               guint             f,
               gint              caller,
               const char       *name,
@@ -1546,19 +747,19 @@ resolve_bare (LodeCallResolver *self,
       g_clear_pointer (&found->targets, g_array_unref);
     }
 
-  in_file (self, f, name, want, FALSE, found);
+  _lode_calls_in_file (self, f, name, want, FALSE, found);
   if (found_n (found) > 0)
     {
       if (file->flags & FLAG_INCLUDES)
         {
-          follow_declarations (self, f, found);
+          _lode_calls_follow_declarations (self, f, found);
           if (found_n (found) == 0)
-            return lookup_global (self, f, name, want, found);
+            return _lode_calls_lookup_global (self, f, name, want, found);
         }
       found_set (found, LODE_CALL_RULE_LOCAL, 1.0);
       return TRUE;
     }
-  return lookup_global (self, f, name, want, found);
+  return _lode_calls_lookup_global (self, f, name, want, found);
 }
 
 /* C++ `ns::f()`: the `f` the file sees whose namespace ends with `ns`; a namespace the
@@ -1579,7 +780,7 @@ by_namespace (LodeCallResolver *self,
   while (*ns == ':')
     ns++;
   n = strlen (ns);
-  if (resolve_bare (self, f, caller, name, 0, &all))
+  if (_lode_calls_resolve_bare (self, f, caller, name, 0, &all))
     for (guint i = 0; i < found_n (&all); i++)
       {
         LodeCallTarget t = g_array_index (all.targets, LodeCallTarget, i);
@@ -1630,7 +831,7 @@ resolve_named (LodeCallResolver *self,
   if (depth > MAX_HOPS)
     return FALSE;
   if (qualifier == NULL)
-    return resolve_bare (self, f, caller, name, flags, found);
+    return _lode_calls_resolve_bare (self, f, caller, name, flags, found);
   if (strcmp (qualifier, "?") == 0)
     return FALSE;
 
@@ -1664,7 +865,7 @@ resolve_named (LodeCallResolver *self,
       confidence = 0.95;
     }
   else if (receiver_kind == LODE_CALL_RECEIVER_TYPE)
-    find_type (self, f, receiver, &types);
+    _lode_calls_find_type (self, f, receiver, &types);
   else if (receiver_kind == LODE_CALL_RECEIVER_RESULT)
     {
       resolve_type_of_call (self, f, caller, receiver, depth, &types);
@@ -1690,7 +891,7 @@ resolve_named (LodeCallResolver *self,
             g_string_append_printf (s, "%s%s", i > 0 ? "." : "",
                                     (char *) g_ptr_array_index (parts, i));
           joined = g_string_free (s, FALSE);
-          if (module_binding (self, f, joined, files, &package, &bound))
+          if (_lode_calls_module_binding (self, f, joined, files, &package, &bound))
             {
               next = n;
               break;
@@ -1699,7 +900,7 @@ resolve_named (LodeCallResolver *self,
       if (files->len > 0 && next == parts->len)
         {
           for (guint i = 0; i < files->len; i++)
-            find_exported (self, g_array_index (files, guint, i), name, WANT_CALLABLE, 1,
+            _lode_calls_find_exported (self, g_array_index (files, guint, i), name, WANT_CALLABLE, 1,
                            found);
           if (found_n (found) > 0)
             {
@@ -1715,10 +916,10 @@ resolve_named (LodeCallResolver *self,
               const char *type = bound->target;
 
               if (type == NULL && bound->path != NULL)
-                type = last_part (bound->path);
+                type = _lode_calls_last_part (bound->path);
               if (type != NULL && strcmp (type, "*") != 0 && strcmp (type, "default") != 0)
                 for (guint i = 0; i < files->len; i++)
-                  find_exported (self, g_array_index (files, guint, i), type, WANT_TYPE, 1,
+                  _lode_calls_find_exported (self, g_array_index (files, guint, i), type, WANT_TYPE, 1,
                                  &types);
             }
         }
@@ -1728,7 +929,7 @@ resolve_named (LodeCallResolver *self,
           const char *type = g_ptr_array_index (parts, next);
 
           for (guint i = 0; i < files->len; i++)
-            find_exported (self, g_array_index (files, guint, i), type, WANT_TYPE, 1, &types);
+            _lode_calls_find_exported (self, g_array_index (files, guint, i), type, WANT_TYPE, 1, &types);
           next++;
         }
       else if (package != NULL && files->len == 0)
@@ -1755,7 +956,7 @@ resolve_named (LodeCallResolver *self,
         {
           /* A path to a type (`Foo::bar`, `Foo.create`, `a::b::Foo::new`), or to a
            * module the import graph resolves (Rust `crate::a::f`). */
-          if (find_type (self, f, qualifier, &types))
+          if (_lode_calls_find_type (self, f, qualifier, &types))
             next = parts->len;
           else if ((flags & LODE_CALL_SCOPED) &&
                    (((File *) g_ptr_array_index (self->files, f))->flags & FLAG_INCLUDES))
@@ -1775,7 +976,7 @@ resolve_named (LodeCallResolver *self,
                                                                        paths[i]));
 
                   if (index > 0)
-                    find_exported (self, index - 1, name, WANT_CALLABLE, 1, found);
+                    _lode_calls_find_exported (self, index - 1, name, WANT_CALLABLE, 1, found);
                 }
               if (found_n (found) > 0)
                 {

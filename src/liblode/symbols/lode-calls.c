@@ -97,19 +97,6 @@ add_site (LodeCalls     *calls,
 }
 
 void
-lode_calls_add_site (LodeCalls     *calls,
-                     const char    *name,
-                     const char    *qualifier,
-                     guint          line,
-                     gint           caller,
-                     LodeCallFlags  flags)
-{
-  g_return_if_fail (calls != NULL && name != NULL);
-
-  add_site (calls, g_strdup (name), g_strdup (qualifier), line, caller, flags);
-}
-
-void
 lode_calls_add_binding (LodeCalls           *calls,
                         LodeCallBindingKind  kind,
                         gint                 scope,

@@ -135,12 +135,6 @@ LodeCalls *lode_calls_extract_tree  (const LodeLanguage    *language,
                                      const char * const    *kinds,
                                      guint                  n_definitions,
                                      const LodeParseBudget *budget);
-void       lode_calls_add_site      (LodeCalls             *calls,
-                                     const char            *name,
-                                     const char            *qualifier,
-                                     guint                  line,
-                                     gint                   caller,
-                                     LodeCallFlags          flags);
 void       lode_calls_add_binding   (LodeCalls             *calls,
                                      LodeCallBindingKind    kind,
                                      gint                   scope,
