@@ -53,6 +53,11 @@ binding_free (LodeCallBinding *binding)
   g_free (binding);
 }
 
+/**
+ * lode_calls_new:
+ *
+ * Returns: (transfer full): no call sites, no bindings
+ */
 LodeCalls *
 lode_calls_new (void)
 {
@@ -96,6 +101,16 @@ add_site (LodeCalls     *calls,
   return site;
 }
 
+/**
+ * lode_calls_add_binding:
+ * @calls: a #LodeCalls
+ * @kind: what @name is
+ * @scope: the index of the symbol it belongs to, -1 for the file
+ * @name: the name bound
+ * @target: (nullable): see #LodeCallBindingKind
+ * @path: (nullable): the specifier of an import
+ * @line: where, for an import the line lode-imports.c gives the same import
+ */
 void
 lode_calls_add_binding (LodeCalls           *calls,
                         LodeCallBindingKind  kind,
@@ -119,6 +134,12 @@ lode_calls_add_binding (LodeCalls           *calls,
   g_ptr_array_add (calls->bindings, binding);
 }
 
+/**
+ * lode_calls_supported:
+ * @language: a language
+ *
+ * Returns: whether call sites are read from files of @language
+ */
 gboolean
 lode_calls_supported (const LodeLanguage *language)
 {
