@@ -50,7 +50,8 @@ symbol_wanted (LodeSymbol *symbol,
       return kind_in (symbol->kind, _lode_calls_method_kinds);
     case WANT_CALLABLE:
     default:
-      return kind_in (symbol->kind, _lode_calls_function_kinds) || kind_in (symbol->kind, _lode_calls_class_kinds) ||
+      return kind_in (symbol->kind, _lode_calls_function_kinds) ||
+             kind_in (symbol->kind, _lode_calls_class_kinds) ||
              (strcmp (symbol->kind, "method") == 0 && symbol->container == NULL);
     }
 }
@@ -58,11 +59,11 @@ symbol_wanted (LodeSymbol *symbol,
 /* Top-level definitions of @name in @f: functions not inside a class. */
 void
 _lode_calls_in_file (LodeCallResolver *self,
-         guint             f,
-         const char       *name,
-         Want              want,
-         gboolean          from_outside,
-         Found            *found)
+                     guint             f,
+                     const char       *name,
+                     Want              want,
+                     gboolean          from_outside,
+                     Found            *found)
 {
   File *file = g_ptr_array_index (self->files, f);
   GArray *list = g_hash_table_lookup (file->by_name, name);
@@ -206,8 +207,8 @@ wraps_itself (LodeCallResolver *self,
  * definition. */
 void
 _lode_calls_follow_declarations (LodeCallResolver *self,
-                     guint             f,
-                     Found            *found)
+                                 guint             f,
+                                 Found            *found)
 {
   g_auto(Found) out = { 0 };
 
@@ -353,11 +354,11 @@ include_closure (LodeCallResolver *self,
  * `from .x import a` in `__init__.py`, `pub use`), followed up to MAX_HOPS files. */
 void
 _lode_calls_find_exported (LodeCallResolver *self,
-               guint             f,
-               const char       *name,
-               Want              want,
-               guint             hops,
-               Found            *found)
+                           guint             f,
+                           const char       *name,
+                           Want              want,
+                           guint             hops,
+                           Found            *found)
 {
   File *file = g_ptr_array_index (self->files, f);
   guint before = found_n (found);
@@ -379,7 +380,8 @@ _lode_calls_find_exported (LodeCallResolver *self,
       files = g_array_new (FALSE, FALSE, sizeof (guint));
       binding_files (self, f, b->line, files, NULL);
       for (guint j = 0; j < files->len; j++)
-        _lode_calls_find_exported (self, g_array_index (files, guint, j), original, want, hops + 1, found);
+        _lode_calls_find_exported (self, g_array_index (files, guint, j), original, want,
+                                   hops + 1, found);
     }
 }
 
@@ -411,15 +413,18 @@ by_import (LodeCallResolver *self,
           files = g_array_new (FALSE, FALSE, sizeof (guint));
           binding_files (self, f, b->line, files, &package);
           for (guint j = 0; j < files->len; j++)
-            _lode_calls_find_exported (self, g_array_index (files, guint, j), original, want, 1, found);
+            _lode_calls_find_exported (self, g_array_index (files, guint, j), original, want, 1,
+                                       found);
           /* `import static a.B.m`, `from a.B import m`: a member imported by name. */
           if (found_n (found) == 0 && pass == 0 && want != WANT_TYPE)
             for (guint j = 0; j < files->len; j++)
-              _lode_calls_in_file (self, g_array_index (files, guint, j), original, WANT_MEMBER, TRUE, found);
+              _lode_calls_in_file (self, g_array_index (files, guint, j), original, WANT_MEMBER,
+                                   TRUE, found);
           /* `import x from './x'`: the default export is whatever the file names so. */
           if (found_n (found) == 0 && b->target != NULL && strcmp (b->target, "default") == 0)
             for (guint j = 0; j < files->len; j++)
-              _lode_calls_find_exported (self, g_array_index (files, guint, j), name, want, 1, found);
+              _lode_calls_find_exported (self, g_array_index (files, guint, j), name, want, 1,
+                                         found);
           if (found_n (found) > 0)
             {
               found_set (found, LODE_CALL_RULE_IMPORT, pass == 0 ? 0.95 : 0.9);
@@ -561,10 +566,10 @@ by_unique (LodeCallResolver *self,
 /* A name in @f's scope, by the rules after `local`. */
 gboolean
 _lode_calls_lookup_global (LodeCallResolver *self,
-               guint             f,
-               const char       *name,
-               Want              want,
-               Found            *found)
+                           guint             f,
+                           const char       *name,
+                           Want              want,
+                           Found            *found)
 {
   return by_import (self, f, name, want, found) ||
          by_package (self, f, name, want, found) ||
@@ -574,9 +579,9 @@ _lode_calls_lookup_global (LodeCallResolver *self,
 /* A type named @path (`Foo`, `a::Foo`, `pkg.Foo`) as @f sees it. */
 gboolean
 _lode_calls_find_type (LodeCallResolver *self,
-           guint             f,
-           const char       *path,
-           Found            *found)
+                       guint             f,
+                       const char       *path,
+                       Found            *found)
 {
   const char *name = path;
   const char *p;
@@ -598,7 +603,8 @@ _lode_calls_find_type (LodeCallResolver *self,
       if (_lode_calls_module_binding (self, f, prefix, files, NULL, NULL) && files->len > 0)
         {
           for (guint i = 0; i < files->len; i++)
-            _lode_calls_find_exported (self, g_array_index (files, guint, i), name, WANT_TYPE, 1, found);
+            _lode_calls_find_exported (self, g_array_index (files, guint, i), name, WANT_TYPE, 1,
+                                       found);
           if (found_n (found) > 0)
             {
               found_set (found, LODE_CALL_RULE_IMPORT, 0.95);
@@ -619,11 +625,11 @@ _lode_calls_find_type (LodeCallResolver *self,
  * package name, Rust `use a::b` of a module. */
 gboolean
 _lode_calls_module_binding (LodeCallResolver  *self,
-                guint              f,
-                const char        *part,
-                GArray            *files,
-                char             **package,
-                LodeCallBinding  **binding)
+                            guint              f,
+                            const char        *part,
+                            GArray            *files,
+                            char             **package,
+                            LodeCallBinding  **binding)
 {
   File *file = g_ptr_array_index (self->files, f);
 

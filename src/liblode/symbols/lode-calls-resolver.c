@@ -362,7 +362,8 @@ find_method (LodeCallResolver *self,
       LodeSymbol *method = symbol_at (self, g_array_index (list, LodeCallTarget, i));
 
       if (method->container != NULL && strcmp (method->container, symbol->name) == 0 &&
-          kind_in (method->kind, _lode_calls_method_kinds) && strcmp (method->kind, "prototype") != 0)
+          kind_in (method->kind, _lode_calls_method_kinds) &&
+          strcmp (method->kind, "prototype") != 0)
         defined = TRUE;
     }
   for (guint i = 0; list != NULL && i < list->len; i++)
@@ -717,11 +718,11 @@ nested_in_caller (LodeCallResolver *self,
 
 gboolean
 _lode_calls_resolve_bare (LodeCallResolver *self,
-              guint             f,
-              gint              caller,
-              const char       *name,
-              guint             flags,
-              Found            *found)
+                          guint             f,
+                          gint              caller,
+                          const char       *name,
+                          guint             flags,
+                          Found            *found)
 {
   File *file = g_ptr_array_index (self->files, f);
   Want want = (flags & LODE_CALL_NEW) ? WANT_TYPE : WANT_CALLABLE;
@@ -900,8 +901,8 @@ resolve_named (LodeCallResolver *self,
       if (files->len > 0 && next == parts->len)
         {
           for (guint i = 0; i < files->len; i++)
-            _lode_calls_find_exported (self, g_array_index (files, guint, i), name, WANT_CALLABLE, 1,
-                           found);
+            _lode_calls_find_exported (self, g_array_index (files, guint, i), name, WANT_CALLABLE,
+                                       1, found);
           if (found_n (found) > 0)
             {
               if (flags & LODE_CALL_NEW)
@@ -919,8 +920,8 @@ resolve_named (LodeCallResolver *self,
                 type = _lode_calls_last_part (bound->path);
               if (type != NULL && strcmp (type, "*") != 0 && strcmp (type, "default") != 0)
                 for (guint i = 0; i < files->len; i++)
-                  _lode_calls_find_exported (self, g_array_index (files, guint, i), type, WANT_TYPE, 1,
-                                 &types);
+                  _lode_calls_find_exported (self, g_array_index (files, guint, i), type,
+                                             WANT_TYPE, 1, &types);
             }
         }
       else if (files->len > 0 && next < parts->len)
@@ -929,7 +930,8 @@ resolve_named (LodeCallResolver *self,
           const char *type = g_ptr_array_index (parts, next);
 
           for (guint i = 0; i < files->len; i++)
-            _lode_calls_find_exported (self, g_array_index (files, guint, i), type, WANT_TYPE, 1, &types);
+            _lode_calls_find_exported (self, g_array_index (files, guint, i), type, WANT_TYPE, 1,
+                                       &types);
           next++;
         }
       else if (package != NULL && files->len == 0)
