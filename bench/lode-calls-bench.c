@@ -39,7 +39,7 @@ static const GOptionEntry entries[] = {
 
 static const char * const receiver_names[] = { "", "self", "type", "result" };
 static const char * const binding_names[] = {
-  "import", "field", "field-result", "super", "returns", "alias"
+  "import", "field", "field-result", "super", "returns", "alias", "reexport"
 };
 
 static void

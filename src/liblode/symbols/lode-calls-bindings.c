@@ -426,7 +426,9 @@ import (Walk       *w,
 {
   if (name == NULL || *name == '\0')
     return;
-  lode_calls_add_binding (w->calls, LODE_CALL_BINDING_IMPORT, -1, name, target, path, line);
+  lode_calls_add_binding (w->calls,
+                          w->reexporting ? LODE_CALL_BINDING_REEXPORT : LODE_CALL_BINDING_IMPORT,
+                          -1, name, target, path, line);
 }
 
 static void
@@ -707,7 +709,11 @@ import_node (Walk       *w,
     python_import (w, node, TRUE);
   else if ((strcmp (type, "import_statement") == 0 || strcmp (type, "export_statement") == 0) &&
            (lang == LANG_JS || lang == LANG_TS))
-    js_import (w, node);
+    {
+      w->reexporting = strcmp (type, "export_statement") == 0;
+      js_import (w, node);
+      w->reexporting = FALSE;
+    }
   else if (strcmp (type, "import_spec") == 0)
     {
       TSNode path_node = field (node, "path");
@@ -731,7 +737,10 @@ import_node (Walk       *w,
     {
       TSNode argument = field (node, "argument");
 
+      /* `pub use`, `pub(crate) use`: the names are the module's too. */
+      w->reexporting = !ts_node_is_null (child_of_type (node, "visibility_modifier"));
       rust_use_tree (w, argument, NULL, line_of (argument), 0);
+      w->reexporting = FALSE;
     }
   else if (strcmp (type, "mod_item") == 0 && ts_node_is_null (field (node, "body")))
     {

@@ -372,7 +372,10 @@ _lode_calls_find_exported (LodeCallResolver *self,
       g_autoptr(GArray) files = NULL;
       const char *original;
 
-      if (b->kind != LODE_CALL_BINDING_IMPORT)
+      /* Imports export nothing again, but in Python (a module's names are its attributes,
+       * `__init__.py`'s imports included). */
+      if (b->kind != LODE_CALL_BINDING_REEXPORT &&
+          !(b->kind == LODE_CALL_BINDING_IMPORT && strcmp (file->language, "python") == 0))
         continue;
       if (strcmp (b->name, name) != 0 && strcmp (b->name, "*") != 0)
         continue;
@@ -404,7 +407,7 @@ by_import (LodeCallResolver *self,
           g_autofree char *package = NULL;
           const char *original;
 
-          if (b->kind != LODE_CALL_BINDING_IMPORT)
+          if (b->kind != LODE_CALL_BINDING_IMPORT && b->kind != LODE_CALL_BINDING_REEXPORT)
             continue;
           if (pass == 0 ? strcmp (b->name, name) != 0 : strcmp (b->name, "*") != 0)
             continue;
@@ -637,7 +640,8 @@ _lode_calls_module_binding (LodeCallResolver  *self,
     {
       LodeCallBinding *b = g_ptr_array_index (file->calls->bindings, i);
 
-      if (b->kind != LODE_CALL_BINDING_IMPORT || strcmp (b->name, part) != 0)
+      if ((b->kind != LODE_CALL_BINDING_IMPORT && b->kind != LODE_CALL_BINDING_REEXPORT) ||
+          strcmp (b->name, part) != 0)
         continue;
       binding_files (self, f, b->line, files, package);
       if (binding != NULL)

@@ -44,6 +44,7 @@ typedef struct
   const LodeParseBudget *budget;
   guint                  steps;
   gboolean               spent;
+  gboolean               reexporting;  /* the import being read exports its names again */
 } Walk;
 
 /* lode-calls.c */

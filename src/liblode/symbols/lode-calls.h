@@ -85,6 +85,8 @@ typedef struct
  * @LODE_CALL_BINDING_RETURNS: the function @scope returns @target
  * @LODE_CALL_BINDING_ALIAS: the C or C++ macro @scope stands for the name @target
  *   (`#define ZSTD_isError ERR_isError`)
+ * @LODE_CALL_BINDING_REEXPORT: as @LODE_CALL_BINDING_IMPORT, and the file exports the
+ *   name again (`export { a } from './x'`, `export * from`, Rust `pub use`)
  */
 typedef enum
 {
@@ -94,6 +96,7 @@ typedef enum
   LODE_CALL_BINDING_SUPER,
   LODE_CALL_BINDING_RETURNS,
   LODE_CALL_BINDING_ALIAS,
+  LODE_CALL_BINDING_REEXPORT,
 } LodeCallBindingKind;
 
 typedef struct
