@@ -132,13 +132,43 @@ string_argument (LodeToolCall *call,
                                                      NULL);
 }
 
-static LodeProject *
-open_indexed (LodeToolCall  *call,
-              GError       **error)
+typedef JsonObject *(*ReportFunc) (LodeIndexStore         *store,
+                                  const LodeSymbolQuery  *query,
+                                  GError                **error);
+
+typedef struct
+{
+  ReportFunc      func;
+  LodeSymbolQuery query;
+} Report;
+
+static gpointer
+read_report (LodeProject     *project,
+             LodeIndexStore  *store,
+             gpointer         data,
+             GError         **error)
+{
+  Report *report = data;
+
+  report->query.root = lode_project_get_root (project);
+  return report->func (store, &report->query, error);
+}
+
+/* Runs @report on the read connection of the call's indexed project. */
+static JsonObject *
+run_report (LodeToolCall  *call,
+            Report        *report,
+            GError       **error)
 {
   g_autofree char *path = lode_tool_call_dup_project_path (call, error);
+  g_autoptr(LodeProject) project = NULL;
 
-  return path != NULL ? lode_tool_call_open_indexed (call, path, error) : NULL;
+  if (path == NULL)
+    return NULL;
+  project = lode_tool_call_open_indexed (call, path, error);
+  if (project == NULL)
+    return NULL;
+  return lode_project_read (project, read_report, report, error);
 }
 
 /* find_type_definition ------------------------------------------------------------------ */
@@ -147,15 +177,12 @@ static JsonObject *
 find_type_definition (LodeToolCall  *call,
                       GError       **error)
 {
-  g_autoptr(LodeProject) project = open_indexed (call, error);
-  const char *package = string_argument (call, "package");
+  Report report = { lode_symbol_report_type, { .name = string_argument (call, "type_name"),
+                                               .package = string_argument (call, "package") } };
 
-  if (project == NULL)
-    return NULL;
-  if (package == NULL)
-    package = string_argument (call, "namespace");
-
-  return lode_symbol_report_type (project, string_argument (call, "type_name"), package, error);
+  if (report.query.package == NULL)
+    report.query.package = string_argument (call, "namespace");
+  return run_report (call, &report, error);
 }
 
 static const LodeTool find_type_definition_tool = {
@@ -193,14 +220,12 @@ static JsonObject *
 get_function_details (LodeToolCall  *call,
                       GError       **error)
 {
-  g_autoptr(LodeProject) project = open_indexed (call, error);
+  Report report = { lode_symbol_report_function,
+                    { .name = string_argument (call, "function_name"),
+                      .package = string_argument (call, "package"),
+                      .class_name = string_argument (call, "class_name") } };
 
-  if (project == NULL)
-    return NULL;
-
-  return lode_symbol_report_function (project, string_argument (call, "function_name"),
-                                      string_argument (call, "package"),
-                                      string_argument (call, "class_name"), error);
+  return run_report (call, &report, error);
 }
 
 static const LodeTool get_function_details_tool = {
@@ -240,17 +265,14 @@ static JsonObject *
 list_package_exports (LodeToolCall  *call,
                       GError       **error)
 {
-  g_autoptr(LodeProject) project = open_indexed (call, error);
   JsonObject *arguments = lode_tool_call_get_arguments (call);
+  Report report = { lode_symbol_report_exports,
+                    { .name = string_argument (call, "package"),
+                      .symbol_type = string_argument (call, "symbol_type"),
+                      .limit = json_object_get_int_member_with_default (arguments, "limit",
+                                                                        200) } };
 
-  if (project == NULL)
-    return NULL;
-
-  return lode_symbol_report_exports (project, string_argument (call, "package"),
-                                     string_argument (call, "symbol_type"),
-                                     json_object_get_int_member_with_default (arguments, "limit",
-                                                                              200),
-                                     error);
+  return run_report (call, &report, error);
 }
 
 static const LodeTool list_package_exports_tool = {
@@ -288,16 +310,13 @@ static JsonObject *
 symbol_references (LodeToolCall  *call,
                    GError       **error)
 {
-  g_autoptr(LodeProject) project = open_indexed (call, error);
   JsonObject *arguments = lode_tool_call_get_arguments (call);
+  Report report = { lode_symbol_report_references,
+                    { .name = string_argument (call, "symbol"),
+                      .limit = json_object_get_int_member_with_default (arguments, "limit",
+                                                                        100) } };
 
-  if (project == NULL)
-    return NULL;
-
-  return lode_symbol_report_references (project, string_argument (call, "symbol"),
-                                        json_object_get_int_member_with_default (arguments,
-                                                                                 "limit", 100),
-                                        error);
+  return run_report (call, &report, error);
 }
 
 static const LodeTool symbol_references_tool = {
