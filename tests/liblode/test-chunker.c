@@ -13,6 +13,7 @@
 
 #include "lode-chunker.h"
 #include "lode-parse-budget.h"
+#include "lode-references.h"
 
 typedef struct
 {
@@ -1165,6 +1166,183 @@ test_deep_nesting (void)
   g_assert_cmpuint (covered, ==, 65536 / 64 + 3);
 }
 
+typedef struct
+{
+  const char *name;
+  GString    *sites;
+} FindSites;
+
+static void
+find_sites_cb (const char    *name,
+               const guint32 *sites,
+               guint          n_sites,
+               gpointer       user_data)
+{
+  FindSites *find = user_data;
+
+  if (strcmp (name, find->name) != 0)
+    return;
+  for (guint i = 0; i < n_sites; i++)
+    g_string_append_printf (find->sites, "%s%u:%s", find->sites->len > 0 ? " " : "",
+                            lode_reference_site_line (sites[i]),
+                            lode_reference_kind_to_string (lode_reference_site_kind (sites[i])));
+}
+
+/* "line:kind …" of @name's references. */
+static char *
+reference_sites (LodeReferences *references,
+                 const char     *name)
+{
+  FindSites find = { name, g_string_new (NULL) };
+
+  lode_references_foreach (references, find_sites_cb, &find);
+  return g_string_free (find.sites, FALSE);
+}
+
+static const LodeImport *
+find_import (GPtrArray  *imports,
+             const char *specifier)
+{
+  for (guint i = 0; i < imports->len; i++)
+    {
+      const LodeImport *import = g_ptr_array_index (imports, i);
+
+      if (strcmp (import->specifier, specifier) == 0)
+        return import;
+    }
+  return NULL;
+}
+
+/* tokio's public API sits in `cfg_rt! { … }` blocks, which tree-sitter parses as token
+ * trees: `lode symbol type TcpListener` found nothing, `spawn_blocking` had no symbol and
+ * `mod semaphore;` in `cfg_sync!` was not in the import graph. Items in item-level macro
+ * bodies (nested, in impls, after doc comments and attributes) are items; other macro
+ * bodies (`cfg_if!`'s conditions, statements in a function) stay token trees. */
+static void
+test_rust_macro_items (void)
+{
+  static const ExpectedSymbol expected[] = {
+    { "cfg_rt", "macro", NULL, 4, 11 },
+    { "spawn_blocking", "function", NULL, 20, 26 },
+    { "futures", "module", NULL, 31, 33 },
+    { "semaphore", "module", NULL, 35, 35 },
+    { "notify", "module", NULL, 38, 38 },
+    { "batch_semaphore", "module", NULL, 43, 43 },
+    { "TcpListener", "struct", NULL, 49, 51 },
+    { "TcpListener", "impl", NULL, 54, 66 },
+    { "bind", "method", "TcpListener", 57, 59 },
+    { "accept", "method", "TcpListener", 63, 65 },
+    { "run", "function", NULL, 76, 80 },
+    END
+  };
+  g_autoptr(LodeChunker) chunker = lode_chunker_new (0);
+  g_autoptr(GPtrArray) chunks = NULL;
+  g_autoptr(GPtrArray) symbols = NULL;
+  g_autoptr(GPtrArray) imports = NULL;
+  g_autoptr(LodeReferences) references = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *cfg_rt = NULL;
+  g_autofree char *cfg_fs = NULL;
+  g_autofree char *let_handle = NULL;
+  const LodeImport *import;
+  LodeChunk *chunk = NULL;
+  gsize len;
+  guint n = 0;
+
+  text = load_fixture ("cfg_macros.rs", &len);
+  g_assert_true (lode_chunker_chunk (chunker, lode_language_lookup ("rust"), text, len,
+                                     &chunks, &symbols, &imports, &references, NULL, &error));
+  g_assert_no_error (error);
+
+  for (const ExpectedSymbol *es = expected; es->name != NULL; es++, n++)
+    {
+      LodeSymbol *symbol = g_ptr_array_index (symbols, n);
+
+      g_assert_cmpstr (symbol->name, ==, es->name);
+      g_assert_cmpstr (symbol->kind, ==, es->kind);
+      g_assert_cmpstr (symbol->container, ==, es->container);
+      g_assert_cmpuint (symbol->start_line, ==, es->start_line);
+      g_assert_cmpuint (symbol->end_line, ==, es->end_line);
+    }
+  /* Not `platform`: cfg_if!'s branches are conditions, not items. */
+  g_assert_cmpuint (symbols->len, ==, n);
+
+  /* spawn_blocking is a chunk of its own, not lines of a token tree. */
+  for (guint i = 0; i < chunks->len; i++)
+    if (g_strcmp0 (((LodeChunk *) g_ptr_array_index (chunks, i))->symbol, "spawn_blocking") == 0)
+      chunk = g_ptr_array_index (chunks, i);
+  g_assert_nonnull (chunk);
+  g_assert_cmpstr (chunk->kind, ==, "function");
+  g_assert_cmpuint (chunk->end_line, ==, 26);
+  assert_coverage (text, len, chunks, 0);
+
+  /* `mod semaphore;` in cfg_sync! and `mod batch_semaphore;` two macros deep are imports. */
+  import = find_import (imports, "semaphore");
+  g_assert_nonnull (import);
+  g_assert_cmpint (import->kind, ==, LODE_IMPORT_SOURCE);
+  g_assert_cmpuint (import->line, ==, 35);
+  import = find_import (imports, "batch_semaphore");
+  g_assert_nonnull (import);
+  g_assert_cmpint (import->kind, ==, LODE_IMPORT_SOURCE);
+  g_assert_nonnull (find_import (imports, "super::notify::Notified"));
+
+  /* The macros taken apart are still called where they were; a macro left as a token tree
+   * (in run ()) is read as before. */
+  cfg_rt = reference_sites (references, "cfg_rt");
+  g_assert_cmpstr (cfg_rt, ==, "4:definition 15:call 77:call");
+  cfg_fs = reference_sites (references, "cfg_fs");
+  g_assert_cmpstr (cfg_fs, ==, "42:call");
+  let_handle = reference_sites (references, "handle");
+  g_assert_cmpstr (let_handle, ==, "78:use");
+
+  /* Cut small, the chunks still cover every line once. */
+  for (guint budget = 16; budget <= 64; budget *= 4)
+    {
+      g_clear_pointer (&chunks, g_ptr_array_unref);
+      g_clear_pointer (&symbols, g_ptr_array_unref);
+      chunk_text (budget, "rust", text, len, &chunks, &symbols);
+      assert_coverage (text, len, chunks, 0);
+    }
+}
+
+/* The parses that take macro bodies apart count against the file's budget: 3,000 functions
+ * two macros deep are all found under a generous budget, and the file is indexed by lines,
+ * not parsed for ever, under a tiny one. */
+static void
+test_rust_macro_budget (void)
+{
+  g_autoptr(LodeChunker) chunker = lode_chunker_new (0);
+  g_autoptr(GString) code = g_string_new ("cfg_rt! {\n    cfg_net! {\n");
+  g_autoptr(GPtrArray) chunks = NULL;
+  g_autoptr(GPtrArray) symbols = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *degraded = NULL;
+  const LodeLanguage *rust = lode_language_lookup ("rust");
+
+  for (guint i = 0; i < 3000; i++)
+    g_string_append_printf (code, "        /// Doc %u.\n        pub fn f%u(x: u32) -> u32 {\n"
+                                  "            x + %u\n        }\n\n", i, i, i);
+  g_string_append (code, "    }\n}\n");
+
+  lode_chunker_set_time_budget (chunker, 600 * 1000);
+  g_assert_true (lode_chunker_chunk (chunker, rust, code->str, code->len, &chunks, &symbols,
+                                     NULL, NULL, &degraded, &error));
+  g_assert_no_error (error);
+  g_assert_null (degraded);
+  g_assert_cmpuint (symbols->len, ==, 3000);
+  g_clear_pointer (&chunks, g_ptr_array_unref);
+  g_clear_pointer (&symbols, g_ptr_array_unref);
+
+  lode_chunker_set_time_budget (chunker, 1);
+  g_assert_true (lode_chunker_chunk (chunker, rust, code->str, code->len, &chunks, &symbols,
+                                     NULL, NULL, &degraded, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (degraded, ==, "took longer than 1 ms to parse: indexed by lines");
+  g_assert_cmpuint (symbols->len, ==, 0);
+  assert_coverage (code->str, code->len, chunks, 2);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1192,6 +1370,8 @@ main (int   argc,
   g_test_add_func ("/lode/chunker/section-visibility", test_section_visibility);
   g_test_add_func ("/lode/chunker/cancel-parse", test_cancel_parse);
   g_test_add_func ("/lode/chunker/deep-nesting", test_deep_nesting);
+  g_test_add_func ("/lode/chunker/rust-macro-items", test_rust_macro_items);
+  g_test_add_func ("/lode/chunker/rust-macro-budget", test_rust_macro_budget);
 
   return g_test_run ();
 }

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "lode-chunker-private.h"
-#include "lode-symbol-extract.h"
 
 #define DOC_MAX              1024
 

@@ -10,6 +10,7 @@
 
 #include "lode-chunker.h"
 #include "lode-parse-budget.h"
+#include "lode-symbol-extract.h"
 
 G_BEGIN_DECLS
 
@@ -18,7 +19,8 @@ G_BEGIN_DECLS
  * lode-chunker.c parses it and runs the steps, lode-chunker-defs.c turns the query's matches
  * into nested definitions with their names, signatures and docs and lists them as symbols,
  * lode-chunker-pieces.c cuts lines into pieces and merges them into chunks,
- * lode-chunker-sections.c finds the structure of files without a grammar.
+ * lode-chunker-sections.c finds the structure of files without a grammar,
+ * lode-chunker-macros.c parses the items inside Rust macro invocations as items.
  */
 
 #define SIGNATURE_MAX        200
@@ -117,6 +119,7 @@ typedef struct
   gsize          max;
   GArray        *defs;           /* Def */
   GArray        *comments;       /* Comment */
+  GArray        *macro_names;    /* LodeSymbolSite: Rust macros whose items were parsed */
   GArray        *out;            /* Piece, in file order */
   const LodeParseBudget *budget;
   gboolean       spent;          /* the budget ran out during the parse or a query */
@@ -208,6 +211,12 @@ void       _lode_chunker_emit_range                (Ctx                *ctx,
                                                     guint               depth);
 LodeChunk *_lode_chunker_piece_to_chunk            (Ctx                *ctx,
                                                     const Piece        *p);
+
+/* lode-chunker-macros.c */
+TSTree    *_lode_chunker_expand_macros             (Ctx                *ctx,
+                                                    TSParser           *parser,
+                                                    TSTree             *tree,
+                                                    GArray             *names);
 
 /* lode-chunker-sections.c */
 void       _lode_chunker_find_markdown_sections    (Ctx                *ctx);

@@ -16,7 +16,8 @@
  *    down to the declared identifier (C and C++ declarators), and a qualified name `A::f`
  *    yields name `f` in container `A`. A "function" directly inside a class-like definition
  *    becomes a "method". Two matches on the same name node keep the outer one (decorators,
- *    `export`, templates wrap the inner declaration).
+ *    `export`, templates wrap the inner declaration). In Rust, the items inside item-level
+ *    macro invocations (`cfg_rt! { … }`) are parsed as items first (lode-chunker-macros.c).
  *
  * 2. Chunks. A definition whose lines fit in max_tokens is one chunk, together with the
  *    comment block right above it (its doc). A bigger one with nested definitions is cut into
@@ -58,7 +59,6 @@
 
 #include "lode-chunker-private.h"
 #include "lode-error.h"
-#include "lode-symbol-extract.h"
 
 #define PARSE_MAX_BYTES      (8 * 1024 * 1024)
 #define LINE_OVERLAP         2
@@ -160,7 +160,7 @@ find_references (Ctx                *ctx,
   for (guint i = 0; i < ctx->defs->len; i++)
     g_array_append_val (def_names, g_array_index (ctx->defs, Def, i).name_byte);
   g_array_sort (def_names, compare_bytes);
-  lode_symbol_extractor_add_references (extractor, def_names, references);
+  lode_symbol_extractor_add_references (extractor, def_names, ctx->macro_names, references);
 }
 
 /* Parses @ctx's text with @language and collects its definitions. FALSE when the parse fails
@@ -187,6 +187,8 @@ collect_definitions (LodeChunker         *self,
     return FALSE;
 
   tree = lode_parse_budget_parse (ctx->budget, self->parser, ctx->text, ctx->len, 0);
+  if (tree != NULL && strcmp (language->id, "rust") == 0)
+    tree = _lode_chunker_expand_macros (ctx, self->parser, tree, ctx->macro_names);
   if (tree == NULL)
     {
       g_debug ("Parse of %zu bytes of %s failed or timed out", ctx->len, language->name);
@@ -367,6 +369,7 @@ lode_chunker_chunk (LodeChunker         *self,
   ctx.max = self->max_tokens;
   ctx.defs = g_array_new (FALSE, FALSE, sizeof (Def));
   ctx.comments = g_array_new (FALSE, FALSE, sizeof (Comment));
+  ctx.macro_names = g_array_new (FALSE, FALSE, sizeof (LodeSymbolSite));
   ctx.out = g_array_new (FALSE, FALSE, sizeof (Piece));
   ctx.budget = &budget;
   _lode_chunker_scan_lines (&ctx);
@@ -435,6 +438,7 @@ out:
     _lode_chunker_def_clear (&g_array_index (ctx.defs, Def, i));
   g_array_unref (ctx.defs);
   g_array_unref (ctx.comments);
+  g_array_unref (ctx.macro_names);
   g_array_unref (ctx.out);
   g_free (ctx.line_start);
   g_free (ctx.cum_tokens);

@@ -907,10 +907,35 @@ lex_macro_text (LodeSymbolExtractor *self,
     }
 }
 
+/* Adds the @calls from index @next on that start before @before; returns the next one. */
+static guint
+add_calls_before (LodeSymbolExtractor *self,
+                  GArray              *calls,
+                  guint                next,
+                  guint32              before,
+                  LodeReferences      *references)
+{
+  for (; calls != NULL && next < calls->len; next++)
+    {
+      const LodeSymbolSite *site = &g_array_index (calls, LodeSymbolSite, next);
+      guint32 end = MIN (site->end_byte, self->len);
+
+      if (site->start_byte >= before)
+        break;
+      if (end > site->start_byte && end - site->start_byte >= MIN_NAME_BYTES &&
+          end - site->start_byte <= MAX_NAME_BYTES)
+        lode_references_add (references, self->text + site->start_byte,
+                             end - site->start_byte, site->line, LODE_REFERENCE_CALL);
+    }
+  return next;
+}
+
 /**
  * lode_symbol_extractor_add_references:
  * @self: a #LodeSymbolExtractor
  * @def_names: (element-type guint32): the start bytes of the file's declaration names, sorted
+ * @calls: (nullable) (element-type LodeSymbolSite): names called that the parse does not hold
+ *   (the invocations of Rust macros whose items the chunker parsed as items), in file order
  * @references: where to add the identifiers
  *
  * Lists every identifier of the file with its role. Names shorter than two bytes are left
@@ -919,11 +944,13 @@ lex_macro_text (LodeSymbolExtractor *self,
 void
 lode_symbol_extractor_add_references (LodeSymbolExtractor *self,
                                       GArray              *def_names,
+                                      GArray              *calls,
                                       LodeReferences      *references)
 {
   const Grammar *g = self->grammar;
   const guint32 *names = (const guint32 *) (gpointer) def_names->data;
   guint next_name = 0;
+  guint next_call = 0;
   TSSymbol symbols[MAX_DEPTH];
   TSFieldId fields[MAX_DEPTH];
   guint import_depth = G_MAXUINT;
@@ -954,9 +981,10 @@ lode_symbol_extractor_add_references (LodeSymbolExtractor *self,
           guint32 end = MIN (ts_node_end_byte (node), self->len);
           LodeReferenceKind kind;
 
-          /* Identifiers come in file order, as the sorted names do. */
+          /* Identifiers come in file order, as the sorted names and calls do. */
           while (next_name < def_names->len && names[next_name] < start)
             next_name++;
+          next_call = add_calls_before (self, calls, next_call, start, references);
           if (end > start && end - start >= MIN_NAME_BYTES && end - start <= MAX_NAME_BYTES)
             {
               if (import_depth != G_MAXUINT)
@@ -1008,6 +1036,7 @@ lode_symbol_extractor_add_references (LodeSymbolExtractor *self,
     }
 done:
   ts_tree_cursor_delete (&cursor);
+  add_calls_before (self, calls, next_call, G_MAXUINT32, references);
 }
 
 /* Life cycle -------------------------------------------------------------------------- */
