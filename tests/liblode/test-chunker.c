@@ -12,6 +12,7 @@
 #include <json-glib/json-glib.h>
 
 #include "lode-chunker.h"
+#include "lode-doc-comment.h"
 #include "lode-parse-budget.h"
 #include "lode-references.h"
 
@@ -220,7 +221,9 @@ static const ExpectedSymbol rs_symbols[] = {
   END
 };
 static const ExpectedChunk rs_chunks[] = {
-  { 1, 10, "struct", "Counter" },
+  { 1, 4, NULL, NULL },
+  /* The doc comment above the attribute is the struct's. */
+  { 5, 10, "struct", "Counter" },
   { 15, 25, "impl", "Counter" },
   { 26, 31, "impl", "Counter" },
   { 37, 42, "macro", "square" },
@@ -1213,6 +1216,217 @@ find_import (GPtrArray  *imports,
   return NULL;
 }
 
+/* The details of the symbol @name of @kind in @file, as the symbol tools read them. */
+static JsonObject *
+symbol_detail (const char *language,
+               const char *file,
+               const char *name,
+               const char *kind)
+{
+  g_autoptr(GPtrArray) chunks = NULL;
+  g_autoptr(GPtrArray) symbols = NULL;
+  g_autofree char *text = NULL;
+  gsize len;
+
+  text = load_fixture (file, &len);
+  chunk_text (0, language, text, len, &chunks, &symbols);
+  for (guint i = 0; i < symbols->len; i++)
+    {
+      LodeSymbol *symbol = g_ptr_array_index (symbols, i);
+
+      if (strcmp (symbol->name, name) == 0 && strcmp (symbol->kind, kind) == 0)
+        {
+          g_autoptr(JsonNode) node = json_from_string (symbol->detail, NULL);
+
+          g_assert_nonnull (node);
+          return json_node_dup_object (node);
+        }
+    }
+  g_error ("%s: no %s %s", file, kind, name);
+}
+
+/* "name: description" of each item of @detail's @member ("fields", "methods"), one a line. */
+static char *
+member_docs (JsonObject *detail,
+             const char *member)
+{
+  JsonArray *items = json_object_get_array_member (detail, member);
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < json_array_get_length (items); i++)
+    {
+      JsonObject *item = json_array_get_object_element (items, i);
+
+      g_string_append_printf (out, "%s: %s\n", json_object_get_string_member (item, "name"),
+                              json_object_get_string_member_with_default (item, "description",
+                                                                          "-"));
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* Doc text: markers go, paragraphs stay apart across comments (Rust's `///` lines are one
+ * node each), a summary stops at an empty line or at tags, and cuts stay on characters. */
+static void
+test_doc_comment_text (void)
+{
+  static const char * const lines[] = {
+    "/// Acquires a permit.\n", "///\n", "/// Waits while none is free.\n",
+  };
+  g_autoptr(GString) doc = g_string_new (NULL);
+  g_autoptr(GString) cut = g_string_new (NULL);
+  g_autofree char *summary = NULL;
+  g_autofree char *javadoc = NULL;
+  g_autofree char *csharp = NULL;
+  g_autofree char *short_summary = NULL;
+  g_autofree char *filler = g_strnfill (300, 'x');
+  g_autofree char *accented = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (lines); i++)
+    lode_doc_comment_append (doc, lines[i], strlen (lines[i]), 1024);
+  g_assert_cmpstr (doc->str, ==, "Acquires a permit.\n\nWaits while none is free.");
+  summary = lode_doc_comment_summary (doc->str, 1024);
+  g_assert_cmpstr (summary, ==, "Acquires a permit.");
+
+  javadoc = lode_doc_comment_summary ("Deposits an amount\ninto the account.\n@param amount in "
+                                      "cents", 1024);
+  g_assert_cmpstr (javadoc, ==, "Deposits an amount into the account.");
+  csharp = lode_doc_comment_summary ("\n\nGets the size.\n", 1024);
+  g_assert_cmpstr (csharp, ==, "Gets the size.");
+  g_assert_null (lode_doc_comment_summary ("\n \n", 1024));
+
+  /* 199 bytes, then a two-byte "é" that the 200-byte limit would cut. */
+  accented = g_strdup_printf ("%.*s\xc3\xa9 and more", 199, filler);
+  short_summary = lode_doc_comment_summary (accented, 200);
+  g_assert_cmpuint (strlen (short_summary), ==, 199);
+  lode_doc_comment_append (cut, accented, strlen (accented), 200);
+  g_assert_cmpuint (cut->len, ==, 199);
+  g_assert_true (g_utf8_validate (cut->str, -1, NULL));
+}
+
+/* A member's doc is the comment after it on its line, else the comment right above it
+ * (through attributes): on grpc-go's ClientConn, `cancel` carried `ctx`'s comment and
+ * `parsedTarget` `target`'s, since each took the comment before it. */
+static void
+test_member_docs (void)
+{
+  g_autoptr(JsonObject) conn = symbol_detail ("go", "clientconn.go", "ClientConn", "struct");
+  g_autoptr(JsonObject) sem = symbol_detail ("rust", "permits.rs", "Semaphore", "struct");
+  g_autoptr(JsonObject) error = symbol_detail ("rust", "permits.rs", "TryAcquireError",
+                                               "enum");
+  g_autoptr(JsonObject) retry = symbol_detail ("java", "members/Retry.java", "RetryPolicy",
+                                               "class");
+  g_autoptr(JsonObject) code = symbol_detail ("java", "members/Retry.java", "Code", "enum");
+  g_autoptr(JsonObject) options = symbol_detail ("csharp", "members/Options.cs",
+                                                 "GrpcChannelOptions", "class");
+  g_autoptr(JsonObject) cache = symbol_detail ("kotlin", "members/Config.kt", "CacheControl",
+                                               "class");
+  g_autoptr(JsonObject) config = symbol_detail ("typescript", "members/client.ts",
+                                                "RequestConfig", "interface");
+  g_autofree char *conn_fields = member_docs (conn, "fields");
+  g_autofree char *sem_fields = member_docs (sem, "fields");
+  g_autofree char *variants = member_docs (error, "fields");
+  g_autofree char *retry_fields = member_docs (retry, "fields");
+  g_autofree char *constants = member_docs (code, "fields");
+  g_autofree char *properties = member_docs (options, "fields");
+  g_autofree char *cache_fields = member_docs (cache, "fields");
+  g_autofree char *config_fields = member_docs (config, "fields");
+  g_autofree char *config_methods = member_docs (config, "methods");
+
+  g_assert_cmpstr (conn_fields, ==,
+                   "ctx: Initialized using the background context at dial time.\n"
+                   "cancel: Cancelled on close.\n"
+                   "target: User's dial target.\n"
+                   "parsedTarget: See initParsedTarget().\n"
+                   "authority: See initAuthority().\n"
+                   "dopts: Default and user specified dial options.\n"
+                   "resolverBuilder: -\n"
+                   "statsHandler: -\n"
+                   "csMgr: The following provide their own synchronization, and therefore "
+                   "don't require cc.mu to be held to access them.\n"
+                   "retryThrottler: Updated from service config.\n"
+                   "mu: mu protects the following fields.\n"
+                   "conns: Set to nil on close.\n"
+                   "firstResolveEvent: firstResolveEvent is used to track whether the name "
+                   "resolver sent us at least one update. RPCs block on this event.\n"
+                   "lceMu: protects lastConnectionError\n"
+                   "lastConnectionError: -\n");
+  g_assert_cmpstr (sem_fields, ==, "ll_sem: The low level semaphore\nresource_span: -\n");
+  g_assert_cmpstr (variants, ==,
+                   "Closed: The semaphore has been [closed] and cannot issue new permits.\n"
+                   "NoPermits: The semaphore has no available permits.\n");
+  g_assert_cmpstr (retry_fields, ==,
+                   "maxAttempts: How many attempts at most, the first one included.\n"
+                   "initialBackoffNanos: The delay before the first retry.\n"
+                   "maxBackoffNanos: The longest delay between two attempts.\n");
+  g_assert_cmpstr (constants, ==, "UNAVAILABLE: The service is unavailable.\n"
+                                  "DEADLINE_EXCEEDED: The deadline passed first.\n");
+  g_assert_cmpstr (properties, ==,
+                   "MaxSendMessageSize: Gets or sets the maximum message size in bytes that "
+                   "can be sent from the client.\n"
+                   "MaxReceiveMessageSize: Gets or sets the maximum message size in bytes "
+                   "that can be received by the client.\n"
+                   "_disposed: Set when the channel is disposed.\n");
+  g_assert_cmpstr (cache_fields, ==,
+                   "noCache: -\n"
+                   "maxAgeSeconds: The duration past the response's served date that it can "
+                   "be served without validation.\n"
+                   "headerValue: Lazily computed, null if absent.\n");
+  g_assert_cmpstr (config_fields, ==,
+                   "url: The server URL of the request.\n"
+                   "timeout: Milliseconds before the request times out.\n"
+                   "headers: Sent as they are.\n");
+  g_assert_cmpstr (config_methods, ==,
+                   "transformResponse: Turns the response body into what the caller gets.\n");
+  /* <see cref="X"/> leaves X. */
+  g_assert_cmpstr (json_object_get_string_member (options, "description"), ==,
+                   "An options class for configuring a GrpcChannel.");
+}
+
+/* A description is the doc's first paragraph: tokio's Semaphore said "[`Semaphore::
+ * acquire_owned`]: crate::…", the last line of its doc, which is all that was read above
+ * its `#[derive(Debug)]`. The chunk keeps the whole doc, paragraphs apart. */
+static void
+test_doc_summaries (void)
+{
+  g_autoptr(GPtrArray) chunks = NULL;
+  g_autoptr(GPtrArray) symbols = NULL;
+  g_autoptr(JsonObject) sem = symbol_detail ("rust", "permits.rs", "Semaphore", "struct");
+  g_autoptr(JsonObject) new = symbol_detail ("rust", "permits.rs", "new", "method");
+  g_autoptr(JsonObject) conn = symbol_detail ("go", "clientconn.go", "ClientConn", "struct");
+  g_autoptr(JsonObject) spawn = symbol_detail ("rust", "cfg_macros.rs", "spawn_blocking",
+                                               "function");
+  g_autofree char *text = NULL;
+  LodeChunk *chunk = NULL;
+  gsize len;
+
+  g_assert_cmpstr (json_object_get_string_member (sem, "description"), ==,
+                   "Counting semaphore performing asynchronous permit acquisition.");
+  g_assert_cmpstr (json_object_get_string_member (new, "description"), ==,
+                   "Creates a new semaphore with the initial number of permits.");
+  g_assert_cmpstr (json_object_get_string_member (conn, "description"), ==,
+                   "ClientConn represents a virtual connection to a conceptual endpoint, to "
+                   "perform RPCs.");
+  g_assert_cmpstr (json_object_get_string_member (spawn, "description"), ==,
+                   "Runs the closure on a thread where blocking is fine.");
+
+  text = load_fixture ("permits.rs", &len);
+  chunk_text (0, "rust", text, len, &chunks, &symbols);
+  for (guint i = 0; i < chunks->len && chunk == NULL; i++)
+    if (g_strcmp0 (((LodeChunk *) g_ptr_array_index (chunks, i))->symbol, "Semaphore") == 0)
+      chunk = g_ptr_array_index (chunks, i);
+  g_assert_nonnull (chunk);
+  g_assert_true (g_str_has_prefix (chunk->doc,
+                                   "Counting semaphore performing asynchronous permit "
+                                   "acquisition.\n\nA semaphore maintains a set of permits. "
+                                   "Permits are used to synchronize\naccess to a shared "
+                                   "resource.\n\n# Examples\n\n"));
+  g_assert_true (g_str_has_suffix (chunk->doc,
+                                   "\n[`Semaphore::acquire_owned`]: "
+                                   "crate::sync::Semaphore::acquire_owned"));
+  /* The chunk starts with its doc, above the attribute. */
+  g_assert_cmpuint (chunk->start_line, ==, 6);
+}
+
 /* tokio's public API sits in `cfg_rt! { … }` blocks, which tree-sitter parses as token
  * trees: `lode symbol type TcpListener` found nothing, `spawn_blocking` had no symbol and
  * `mod semaphore;` in `cfg_sync!` was not in the import graph. Items in item-level macro
@@ -1372,6 +1586,9 @@ main (int   argc,
   g_test_add_func ("/lode/chunker/deep-nesting", test_deep_nesting);
   g_test_add_func ("/lode/chunker/rust-macro-items", test_rust_macro_items);
   g_test_add_func ("/lode/chunker/rust-macro-budget", test_rust_macro_budget);
+  g_test_add_func ("/lode/chunker/member-docs", test_member_docs);
+  g_test_add_func ("/lode/chunker/doc-summaries", test_doc_summaries);
+  g_test_add_func ("/lode/chunker/doc-comment-text", test_doc_comment_text);
 
   return g_test_run ();
 }

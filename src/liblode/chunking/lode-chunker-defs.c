@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "lode-chunker-private.h"
+#include "lode-doc-comment.h"
 
 #define DOC_MAX              1024
 
@@ -55,51 +56,6 @@ _lode_chunker_collapse_ws (const char *str,
 
   g_string_truncate (out, _lode_chunker_utf8_bound (out->str, out->len, max));
   return g_string_free (out, FALSE);
-}
-
-/* Comment text without its markers: leading `//`, `/ *`, `*`, `#`, `--`, `"""` and the
- * closing `* /` go, lines are kept. Bounded to DOC_MAX bytes. */
-static void
-append_doc_text (GString    *out,
-                 const char *str,
-                 gsize       len)
-{
-  const char *end = str + len;
-  const char *p = str;
-
-  while (p < end && out->len < DOC_MAX)
-    {
-      const char *eol = memchr (p, '\n', end - p);
-      const char *q;
-
-      if (eol == NULL)
-        eol = end;
-      q = eol;
-
-      while (p < q && g_ascii_isspace (*p))
-        p++;
-      while (p < q && strchr ("/*#!-\"'", *p) != NULL)
-        p++;
-      while (q > p && (g_ascii_isspace (q[-1]) || q[-1] == '/' || q[-1] == '*' ||
-                       q[-1] == '"' || q[-1] == '\''))
-        {
-          if (q[-1] == '/' && q - 1 > p && q[-2] != '*')
-            break;
-          q--;
-        }
-      while (p < q && g_ascii_isspace (*p))
-        p++;
-
-      if (q > p)
-        {
-          if (out->len > 0)
-            g_string_append_c (out, '\n');
-          g_string_append_len (out, p, q - p);
-        }
-      p = eol + 1;
-    }
-
-  g_string_truncate (out, _lode_chunker_utf8_bound (out->str, out->len, DOC_MAX));
 }
 
 static char *
@@ -325,7 +281,9 @@ _lode_chunker_collect_matches (Ctx       *ctx,
       TSNode name = { 0 };
       TSNode doc = { 0 };
       TSNode container = { 0 };
+      TSNode attribute = { 0 };
       gboolean has_def = FALSE, has_name = FALSE, has_doc = FALSE, has_container = FALSE;
+      gboolean has_attribute = FALSE;
 
       for (guint i = 0; i < match.capture_count; i++)
         {
@@ -354,6 +312,10 @@ _lode_chunker_collect_matches (Ctx       *ctx,
             case ROLE_CONTAINER:
               container = capture->node;
               has_container = TRUE;
+              break;
+            case ROLE_ATTRIBUTE:
+              attribute = capture->node;
+              has_attribute = TRUE;
               break;
             case ROLE_NONE:
             default:
@@ -387,7 +349,10 @@ _lode_chunker_collect_matches (Ctx       *ctx,
               GString *text = g_string_new (NULL);
               guint32 ds = ts_node_start_byte (doc), de = MIN (ts_node_end_byte (doc), ctx->len);
 
-              append_doc_text (text, ctx->text + ds, de > ds ? MIN (de - ds, DOC_MAX * 4) : 0);
+              lode_doc_comment_append (text, ctx->text + ds,
+                                       de > ds ? MIN (de - ds, DOC_MAX * 4) : 0, DOC_MAX);
+              g_strchomp (text->str);
+              g_string_set_size (text, strlen (text->str));
               def.doc = g_string_free (text, text->len == 0);
             }
           if (*def.name == '\0')
@@ -395,14 +360,16 @@ _lode_chunker_collect_matches (Ctx       *ctx,
           else
             g_array_append_val (ctx->defs, def);
         }
-      else if (has_doc && !has_def)
+      else if ((has_doc || has_attribute) && !has_def)
         {
-          Comment comment;
+          Comment comment = { 0 };
+          TSNode node = has_doc ? doc : attribute;
 
-          comment.start_row = row_of_point (ctx, ts_node_start_point (doc));
-          comment.end_row = node_end_row (ctx, doc);
-          comment.start_byte = ts_node_start_byte (doc);
-          comment.end_byte = MIN (ts_node_end_byte (doc), ctx->len);
+          comment.start_row = row_of_point (ctx, ts_node_start_point (node));
+          comment.end_row = node_end_row (ctx, node);
+          comment.start_byte = ts_node_start_byte (node);
+          comment.end_byte = MIN (ts_node_end_byte (node), ctx->len);
+          comment.attribute = !has_doc;
           /* A comment after code on its line describes that code, not what follows. */
           if (starts_line (ctx, comment.start_row, comment.start_byte))
             g_array_append_val (ctx->comments, comment);
@@ -413,7 +380,8 @@ _lode_chunker_collect_matches (Ctx       *ctx,
   ctx->spent = lode_parse_budget_spent (ctx->budget);
 }
 
-/* Attaches the contiguous block of whole-line comments ending right above @def. */
+/* Attaches the contiguous block of whole-line comments ending right above @def, or above the
+ * attributes right above it (Rust's `/// doc` before `#[derive(…)]`). */
 static void
 attach_comments (Ctx *ctx,
                  Def *def)
@@ -426,7 +394,7 @@ attach_comments (Ctx *ctx,
   if (def->start_row == 0 || hi == 0)
     return;
 
-  /* The last comment that starts before the definition. */
+  /* The last comment or attribute that starts before the definition. */
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
@@ -450,8 +418,12 @@ attach_comments (Ctx *ctx,
 
   text = g_string_new (NULL);
   for (guint i = first; i < lo && text->len < DOC_MAX; i++)
-    append_doc_text (text, ctx->text + comments[i].start_byte,
-                     MIN (comments[i].end_byte - comments[i].start_byte, DOC_MAX * 4));
+    if (!comments[i].attribute)
+      lode_doc_comment_append (text, ctx->text + comments[i].start_byte,
+                               MIN (comments[i].end_byte - comments[i].start_byte, DOC_MAX * 4),
+                               DOC_MAX);
+  g_strchomp (text->str);
+  g_string_set_size (text, strlen (text->str));
   def->doc = g_string_free (text, text->len == 0);
 }
 

@@ -35,6 +35,7 @@ typedef enum
   ROLE_DOC,
   ROLE_BODY,
   ROLE_CONTAINER,
+  ROLE_ATTRIBUTE,
 } CaptureRole;
 
 /* What each capture of a compiled query means, worked out once per chunker and language. */
@@ -73,12 +74,14 @@ struct _Def
   guint       contains : 1;    /* a class-like scope: its name is its members' container */
 };
 
+/* A comment, or an attribute that may stand between a doc comment and its definition. */
 typedef struct
 {
   guint   start_row;
   guint   end_row;
   guint32 start_byte;
   guint32 end_byte;
+  guint   attribute : 1;
 } Comment;
 
 typedef enum

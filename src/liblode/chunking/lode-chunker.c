@@ -130,6 +130,8 @@ get_query_info (LodeChunker         *self,
         info->roles[i] = ROLE_BODY;
       else if (strcmp (capture, "container") == 0)
         info->roles[i] = ROLE_CONTAINER;
+      else if (strcmp (capture, "attribute") == 0)
+        info->roles[i] = ROLE_ATTRIBUTE;
     }
 
   g_hash_table_insert (self->query_infos, (gpointer) language, info);

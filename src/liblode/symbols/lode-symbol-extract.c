@@ -11,6 +11,7 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "lode-doc-comment.h"
 #include "lode-symbol-extract-private.h"
 
 /*
@@ -21,7 +22,9 @@
  * modifiers, the Go receiver, constructors, accessors and mutators; for classes, structs,
  * interfaces, traits and enums their fields, relations (extends, implements, uses, embeds)
  * and tags (annotations, decorators, attributes, modifiers); for Laravel/Eloquent models
- * their table, mass-assignment lists, casts, scopes, relationships and attributes. Keys:
+ * their table, mass-assignment lists, casts, scopes, relationships and attributes. A
+ * description is the summary of a doc comment, its first paragraph on one line
+ * (lode_doc_comment_summary()), for the declaration and for each field and method. Keys:
  *
  *   kind, description, namespace, selection {start_line, start_column, end_line,
  *   end_column}, visibility, exported, is_static, is_abstract, is_final, tags[],
@@ -85,10 +88,11 @@ unwrap (LodeSymbolExtractor *self,
   return node;
 }
 
-/* A doc comment without C#'s XML tags (`<summary>`, `<param name="x">`). */
-static char *
-clean_doc (LodeSymbolExtractor *self,
-           const char          *doc)
+/* A doc comment without C#'s XML tags (`<summary>`, `<param name="x">`); a reference
+ * (`<see cref="GrpcChannel"/>`) leaves the name it refers to. */
+char *
+_lode_symbol_clean_doc (LodeSymbolExtractor *self,
+                        const char          *doc)
 {
   GString *out;
 
@@ -100,7 +104,11 @@ clean_doc (LodeSymbolExtractor *self,
       if (*p == '<' && (g_ascii_isalpha (p[1]) || p[1] == '/'))
         {
           const char *close = strchr (p, '>');
+          const char *value = close != NULL ? g_strstr_len (p, close - p, "=\"") : NULL;
+          const char *quote = value != NULL ? memchr (value + 2, '"', close - value - 2) : NULL;
 
+          if (close != NULL && close[-1] == '/' && quote != NULL)
+            g_string_append_len (out, value + 2, quote - value - 2);
           if (close != NULL)
             {
               p = close;
@@ -113,54 +121,33 @@ clean_doc (LodeSymbolExtractor *self,
   return g_string_free (out, FALSE);
 }
 
-/* Rust `/// doc` above `#[derive(…)]`: the chunker attaches only comments right above. */
-static char *
-doc_before_attributes (LodeSymbolExtractor *self,
-                       TSNode               node)
-{
-  TSNode prev = prev_named (node);
-
-  while (is_type (prev, "attribute_item"))
-    {
-      node = prev;
-      prev = prev_named (prev);
-    }
-  if (ts_node_eq (node, prev) || !is_type (prev_named (node), "line_comment"))
-    return NULL;
-  return _lode_symbol_doc_above (self, node);
-}
-
 /* Members of an interface that are not declarations of their own: Go's method_elem,
  * TypeScript's method signatures. */
 static void
 add_signature_methods (LodeSymbolExtractor *self,
                        JsonBuilder         *builder,
-                       TSNode               body)
+                       GArray              *members)
 {
-  guint n = 0;
-
   json_builder_set_member_name (builder, "methods");
   json_builder_begin_array (builder);
-  for (uint32_t i = 0; i < n_named (body) && n < MAX_ITEMS; i++)
+  for (guint i = 0; i < members->len; i++)
     {
-      TSNode member = nth_named (body, i);
+      const Member *m = &g_array_index (members, Member, i);
+      TSNode member = m->node;
       g_autofree char *name = NULL;
       g_autofree char *signature = NULL;
-      g_autofree char *doc = NULL;
 
       if (!is_type (member, "method_elem") && !is_type (member, "method_signature"))
         continue;
       name = text_of (self, field (member, "name"));
       signature = text_of (self, member);
-      doc = _lode_symbol_doc_above (self, member);
       json_builder_begin_object (builder);
       add_string (builder, "name", name);
       add_string (builder, "signature", signature);
-      add_string (builder, "description", doc);
+      add_string (builder, "description", m->doc);
       _lode_symbol_add_parameters (self, builder, member);
       _lode_symbol_add_returns (self, builder, member);
       json_builder_end_object (builder);
-      n++;
     }
   json_builder_end_array (builder);
 }
@@ -394,6 +381,7 @@ describe_class (LodeSymbolExtractor *self,
                 TSNode               node)
 {
   TSNode body = _lode_symbol_class_body (self, node);
+  g_autoptr(GArray) members = _lode_symbol_body_members (self, body);
   gboolean model = self->lang == LANG_PHP && is_type (node, "class_declaration") &&
                    _lode_symbol_php_is_model (self, node);
   const char *kind = def->kind;
@@ -417,10 +405,16 @@ describe_class (LodeSymbolExtractor *self,
       add_string (builder, "trait", trait);
     }
 
-  _lode_symbol_add_fields (self, builder, node, body);
+  _lode_symbol_add_fields (self, builder, node, body, members);
   _lode_symbol_add_relations (self, builder, node, body);
-  add_signature_methods (self, builder,
-                         self->lang == LANG_GO ? field (node, "type") : body);
+  if (self->lang == LANG_GO)
+    {
+      g_autoptr(GArray) elements = _lode_symbol_body_members (self, field (node, "type"));
+
+      add_signature_methods (self, builder, elements);
+    }
+  else
+    add_signature_methods (self, builder, members);
   if (model)
     {
       /* The relations array is closed; relationships go to their own list. */
@@ -478,7 +472,12 @@ lode_symbol_extractor_describe (LodeSymbolExtractor *self,
   const char *visibility;
 
   json_builder_begin_object (builder);
-  description = def->doc != NULL ? clean_doc (self, def->doc) : doc_before_attributes (self, def->node);
+  if (def->doc != NULL)
+    {
+      g_autofree char *doc = _lode_symbol_clean_doc (self, def->doc);
+
+      description = lode_doc_comment_summary (doc, DOC_MAX);
+    }
   add_string (builder, "description", description);
   /* PHP's `namespace A\B;` is the file's package, not inside it. */
   if (g_strcmp0 (def->namespace, def->name) != 0)
