@@ -373,8 +373,8 @@ chunk_text (guint        max_tokens,
   const LodeLanguage *language = lode_language_lookup (language_id);
 
   g_assert_nonnull (language);
-  g_assert_true (lode_chunker_chunk (chunker, language, text, len, chunks, symbols, NULL, NULL,
-                                     NULL, &error));
+  g_assert_true (lode_chunker_chunk (chunker, language, NULL, text, len, chunks, symbols, NULL,
+                                     NULL, NULL, &error));
   g_assert_no_error (error);
   g_assert_nonnull (*chunks);
   g_assert_nonnull (*symbols);
@@ -981,7 +981,7 @@ test_time_budget (void)
 
   /* A budget no loaded machine can miss. */
   lode_chunker_set_time_budget (chunker, 600 * 1000);
-  g_assert_true (lode_chunker_chunk (chunker, c, code->str, code->len, &chunks, &symbols,
+  g_assert_true (lode_chunker_chunk (chunker, c, NULL, code->str, code->len, &chunks, &symbols,
                                      &imports, NULL, &degraded, &error));
   g_assert_no_error (error);
   g_assert_null (degraded);
@@ -993,7 +993,7 @@ test_time_budget (void)
 
   /* 170 KB of C take far more than a millisecond to parse. */
   lode_chunker_set_time_budget (chunker, 1);
-  g_assert_true (lode_chunker_chunk (chunker, c, code->str, code->len, &chunks, &symbols,
+  g_assert_true (lode_chunker_chunk (chunker, c, NULL, code->str, code->len, &chunks, &symbols,
                                      &imports, NULL, &degraded, &error));
   g_assert_no_error (error);
   g_assert_cmpstr (degraded, ==, "took longer than 1 ms to parse: indexed by lines");
@@ -1094,7 +1094,7 @@ chunk_thread_func (gpointer data)
   g_autoptr(GPtrArray) chunks = NULL;
   g_autoptr(GPtrArray) symbols = NULL;
 
-  run->ok = lode_chunker_chunk (run->chunker, lode_language_lookup ("c"), run->text, run->len,
+  run->ok = lode_chunker_chunk (run->chunker, lode_language_lookup ("c"), NULL, run->text, run->len,
                                 &chunks, &symbols, NULL, NULL, NULL, &run->error);
   return NULL;
 }
@@ -1128,7 +1128,7 @@ test_cancel_parse (void)
   g_clear_error (&run.error);
 
   /* Once cancelled, every file is refused at once. */
-  g_assert_false (lode_chunker_chunk (chunker, lode_language_lookup ("c"), "int x;\n", 7,
+  g_assert_false (lode_chunker_chunk (chunker, lode_language_lookup ("c"), NULL, "int x;\n", 7,
                                       &chunks, &symbols, NULL, NULL, NULL, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
@@ -1155,8 +1155,8 @@ test_deep_nesting (void)
   g_string_append (code, ";\nint after_deep (void) { return 1; }\n");
 
   lode_chunker_set_time_budget (chunker, 2000);
-  g_assert_true (lode_chunker_chunk (chunker, lode_language_lookup ("c"), code->str, code->len,
-                                     &chunks, &symbols, NULL, NULL, &degraded, &error));
+  g_assert_true (lode_chunker_chunk (chunker, lode_language_lookup ("c"), NULL, code->str,
+                                     code->len, &chunks, &symbols, NULL, NULL, &degraded, &error));
   g_assert_no_error (error);
   g_assert_cmpstr (degraded, ==, "took longer than 2000 ms to parse: indexed by lines");
   for (guint i = 0; i < chunks->len; i++)
@@ -1309,7 +1309,8 @@ test_doc_comment_text (void)
 static void
 test_member_docs (void)
 {
-  g_autoptr(JsonObject) conn = symbol_detail ("go", "clientconn.go", "ClientConn", "struct");
+  g_autoptr(JsonObject) conn = symbol_detail ("go", "../symbol-scopes/grpc/clientconn.go",
+                                              "ClientConn", "struct");
   g_autoptr(JsonObject) sem = symbol_detail ("rust", "permits.rs", "Semaphore", "struct");
   g_autoptr(JsonObject) error = symbol_detail ("rust", "permits.rs", "TryAcquireError",
                                                "enum");
@@ -1392,7 +1393,8 @@ test_doc_summaries (void)
   g_autoptr(GPtrArray) symbols = NULL;
   g_autoptr(JsonObject) sem = symbol_detail ("rust", "permits.rs", "Semaphore", "struct");
   g_autoptr(JsonObject) new = symbol_detail ("rust", "permits.rs", "new", "method");
-  g_autoptr(JsonObject) conn = symbol_detail ("go", "clientconn.go", "ClientConn", "struct");
+  g_autoptr(JsonObject) conn = symbol_detail ("go", "../symbol-scopes/grpc/clientconn.go",
+                                              "ClientConn", "struct");
   g_autoptr(JsonObject) spawn = symbol_detail ("rust", "cfg_macros.rs", "spawn_blocking",
                                                "function");
   g_autofree char *text = NULL;
@@ -1465,7 +1467,8 @@ test_rust_macro_items (void)
   guint n = 0;
 
   text = load_fixture ("cfg_macros.rs", &len);
-  g_assert_true (lode_chunker_chunk (chunker, lode_language_lookup ("rust"), text, len,
+  g_assert_true (lode_chunker_chunk (chunker, lode_language_lookup ("rust"),
+                                     "tokio/src/task/blocking.rs", text, len,
                                      &chunks, &symbols, &imports, &references, NULL, &error));
   g_assert_no_error (error);
 
@@ -1540,7 +1543,7 @@ test_rust_macro_budget (void)
   g_string_append (code, "    }\n}\n");
 
   lode_chunker_set_time_budget (chunker, 600 * 1000);
-  g_assert_true (lode_chunker_chunk (chunker, rust, code->str, code->len, &chunks, &symbols,
+  g_assert_true (lode_chunker_chunk (chunker, rust, NULL, code->str, code->len, &chunks, &symbols,
                                      NULL, NULL, &degraded, &error));
   g_assert_no_error (error);
   g_assert_null (degraded);
@@ -1549,7 +1552,7 @@ test_rust_macro_budget (void)
   g_clear_pointer (&symbols, g_ptr_array_unref);
 
   lode_chunker_set_time_budget (chunker, 1);
-  g_assert_true (lode_chunker_chunk (chunker, rust, code->str, code->len, &chunks, &symbols,
+  g_assert_true (lode_chunker_chunk (chunker, rust, NULL, code->str, code->len, &chunks, &symbols,
                                      NULL, NULL, &degraded, &error));
   g_assert_no_error (error);
   g_assert_cmpstr (degraded, ==, "took longer than 1 ms to parse: indexed by lines");

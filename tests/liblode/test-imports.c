@@ -99,7 +99,7 @@ project_load (const char *name)
 
       g_assert_true (g_file_get_contents (full, &text, &len, &error));
       language = lode_language_for_content (NULL, path, text, len);
-      g_assert_true (lode_chunker_chunk (chunker, language, text, len, &chunks, &symbols,
+      g_assert_true (lode_chunker_chunk (chunker, language, NULL, text, len, &chunks, &symbols,
                                          &imports, NULL, NULL, &error));
       g_assert_no_error (error);
 
@@ -470,7 +470,7 @@ test_many (void)
   for (guint i = 0; i < n; i++)
     g_string_append_printf (text, "import m%u from \"./m%u\";", i, i);
 
-  g_assert_true (lode_chunker_chunk (chunker, lode_language_lookup ("javascript"), text->str,
+  g_assert_true (lode_chunker_chunk (chunker, lode_language_lookup ("javascript"), NULL, text->str,
                                      text->len, &chunks, &symbols, &imports, NULL, NULL,
                                      &error));
   g_assert_no_error (error);

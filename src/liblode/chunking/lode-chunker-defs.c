@@ -13,6 +13,7 @@
 
 #include "lode-chunker-private.h"
 #include "lode-doc-comment.h"
+#include "lode-symbol-scope.h"
 
 #define DOC_MAX              1024
 
@@ -503,7 +504,7 @@ _lode_chunker_build_tree (Ctx *ctx)
     }
 }
 
-/* The file's declared package and the namespaces and modules around @def. */
+/* The file's package and the namespaces and modules around @def. */
 static char *
 def_namespace (const Def  *def,
                const char *package,
@@ -527,25 +528,152 @@ def_namespace (const Def  *def,
   return g_string_free (out, out->len == 0);
 }
 
+/* What resolves the types of a Rust file's impls: the names its `use` declarations bring
+ * into scope (leaf → path as written) and the modules it declares. */
+typedef struct
+{
+  GHashTable *uses;
+  GHashTable *children;
+} RustNames;
+
+static void
+rust_names_init (RustNames *names,
+                 Ctx       *ctx,
+                 GPtrArray *imports)
+{
+  names->uses = g_hash_table_new (g_str_hash, g_str_equal);
+  names->children = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; imports != NULL && i < imports->len; i++)
+    {
+      const LodeImport *import = g_ptr_array_index (imports, i);
+      const char *leaf = g_strrstr (import->specifier, "::");
+
+      leaf = leaf != NULL ? leaf + 2 : import->specifier;
+      if (import->kind != LODE_IMPORT_SOURCE && strcmp (leaf, "*") != 0 &&
+          strcmp (leaf, "self") != 0 && !g_hash_table_contains (names->uses, leaf))
+        g_hash_table_insert (names->uses, (gpointer) leaf, import->specifier);
+    }
+  for (guint i = 0; i < ctx->defs->len; i++)
+    {
+      const Def *def = &g_array_index (ctx->defs, Def, i);
+
+      if (def->kind == g_intern_static_string ("module"))
+        g_hash_table_add (names->children, def->name);
+    }
+}
+
+static void
+rust_names_clear (RustNames *names)
+{
+  g_clear_pointer (&names->uses, g_hash_table_unref);
+  g_clear_pointer (&names->children, g_hash_table_unref);
+}
+
+/* The path of the type a Rust impl implements, from the crate root: `impl Semaphore for
+ * bounded::Semaphore` in crate::sync::mpsc::chan → crate::sync::mpsc::bounded::Semaphore. */
+static char *
+impl_target (Ctx             *ctx,
+             const Def       *impl,
+             const char      *module,
+             const RustNames *names)
+{
+  TSNode type = child_by_field (impl->node, "type");
+  g_autofree char *written = NULL;
+
+  if (ts_node_is_null (type))
+    return NULL;
+  written = clean_type_name (ctx, type);
+  if (*written == '\0')
+    return NULL;
+  return lode_symbol_rust_resolve (module, written, names->uses, names->children);
+}
+
+/* @def's scope path: @namespace (its package and namespaces), then the classes around it,
+ * innermost last. In Rust an impl stands for the type it implements, wherever that type is;
+ * an impl's own scope is the module of that type. */
+static char *
+def_scope (Ctx             *ctx,
+           const Def       *def,
+           const char      *namespace,
+           const char      *separator,
+           const RustNames *rust)
+{
+  g_autoptr(GPtrArray) classes = g_ptr_array_new ();
+  g_autofree char *base = NULL;
+  GString *out;
+
+  if (rust != NULL && def->kind == g_intern_static_string ("impl"))
+    {
+      g_autofree char *target = impl_target (ctx, def, namespace, rust);
+      const char *last = target != NULL ? g_strrstr (target, "::") : NULL;
+
+      if (last != NULL)
+        return g_strndup (target, last - target);
+    }
+
+  for (const Def *p = def->parent; p != NULL && base == NULL; p = p->parent)
+    {
+      if (p->kind == g_intern_static_string ("namespace") ||
+          p->kind == g_intern_static_string ("module"))
+        break;
+      if (rust != NULL && p->kind == g_intern_static_string ("impl"))
+        base = impl_target (ctx, p, namespace, rust);
+      else if (p->contains)
+        g_ptr_array_insert (classes, 0, p->name);
+    }
+
+  /* A container that is not an enclosing definition: a Go receiver's type, C++'s `A::f`. */
+  if (base == NULL && classes->len == 0 && def->container != NULL &&
+      (def->parent == NULL || g_strcmp0 (def->parent->name, def->container) != 0))
+    g_ptr_array_add (classes, def->container);
+
+  out = g_string_new (base != NULL ? base : namespace);
+  for (guint i = 0; i < classes->len; i++)
+    {
+      if (out->len > 0)
+        g_string_append (out, separator);
+      g_string_append (out, g_ptr_array_index (classes, i));
+    }
+  return g_string_free (out, out->len == 0);
+}
+
 /* Symbols, with the details the symbol tools need, from the parse @root. */
 void
 _lode_chunker_emit_symbols (Ctx                *ctx,
                             const LodeLanguage *language,
                             TSNode              root,
+                            GPtrArray          *imports,
                             GPtrArray          *symbols)
 {
   g_autoptr(LodeSymbolExtractor) extractor = lode_symbol_extractor_new (language, ctx->text,
                                                                         ctx->len, root);
-  const char *package = lode_symbol_extractor_get_package (extractor);
+  g_autofree char *file_module = ctx->path != NULL ? lode_symbol_file_module (language->id,
+                                                                              ctx->path)
+                                                   : NULL;
+  const char *declared = lode_symbol_extractor_get_package (extractor);
+  const char *package = declared != NULL ? declared : file_module;
   const char *separator = lode_symbol_extractor_get_separator (extractor);
+  RustNames rust = { NULL, NULL };
+
+  if (strcmp (language->id, "rust") == 0)
+    {
+      rust_names_init (&rust, ctx, imports);
+      /* A file of no known path is still in a crate. */
+      if (package == NULL)
+        package = "crate";
+    }
 
   for (guint i = 0; i < ctx->defs->len; i++)
     {
       const Def *def = &g_array_index (ctx->defs, Def, i);
       LodeSymbol *symbol = lode_symbol_new ();
-      g_autofree char *namespace = def_namespace (def, package, separator);
+      /* PHP's `namespace A\B;` declares the package; it is not in it. */
+      gboolean declares = def->kind == g_intern_static_string ("namespace") &&
+                          g_strcmp0 (def->name, declared) == 0;
+      g_autofree char *namespace = def_namespace (def, declares ? NULL : package, separator);
       LodeSymbolDef view = {
-        def->node, def->name_byte, def->kind, def->name, def->container, namespace, def->doc
+        def->node, def->name_byte, def->kind, def->name, def->container, def->doc
       };
 
       symbol->name = g_strdup (def->name);
@@ -554,8 +682,11 @@ _lode_chunker_emit_symbols (Ctx                *ctx,
       symbol->signature = g_strdup (def->signature);
       symbol->start_line = def->start_row + 1;
       symbol->end_line = def->end_row + 1;
-      symbol->package = g_strdup (package != NULL ? package : namespace);
+      symbol->package = g_strdup (namespace);
+      symbol->scope = def_scope (ctx, def, namespace, separator,
+                                 rust.uses != NULL ? &rust : NULL);
       symbol->detail = lode_symbol_extractor_describe (extractor, &view);
       g_ptr_array_add (symbols, symbol);
     }
+  rust_names_clear (&rust);
 }

@@ -111,6 +111,7 @@ typedef struct
 
 typedef struct
 {
+  const char    *path;           /* (nullable) the file's path in its project */
   const char    *text;
   gsize          len;
   TSQueryCursor *cursor;         /* the chunker's, for the chunk query */
@@ -186,6 +187,7 @@ void       _lode_chunker_build_tree                (Ctx                *ctx);
 void       _lode_chunker_emit_symbols              (Ctx                *ctx,
                                                     const LodeLanguage *language,
                                                     TSNode              root,
+                                                    GPtrArray          *imports,
                                                     GPtrArray          *symbols);
 
 /* lode-chunker-pieces.c */

@@ -295,6 +295,9 @@ find_imports (const LodeLanguage     *language,
  * lode_chunker_chunk:
  * @self: a #LodeChunker
  * @language: the language of @text
+ * @path: (nullable): the file's path in its project, which names its module in languages
+ *   whose files are modules (Rust, Python, JavaScript, TypeScript, Swift; see
+ *   lode_symbol_file_module()), for the symbols' packages and scopes
  * @text: the file's content, valid UTF-8
  * @len: length of @text in bytes
  * @chunks: (out) (transfer container) (element-type LodeChunk): the chunks, in file order,
@@ -324,6 +327,7 @@ find_imports (const LodeLanguage     *language,
 gboolean
 lode_chunker_chunk (LodeChunker         *self,
                     const LodeLanguage  *language,
+                    const char          *path,
                     const char          *text,
                     gsize                len,
                     GPtrArray          **chunks,
@@ -366,6 +370,7 @@ lode_chunker_chunk (LodeChunker         *self,
   symbol_array = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_symbol_free);
 
   ctx.cursor = self->cursor;
+  ctx.path = path;
   ctx.text = text;
   ctx.len = len;
   ctx.max = self->max_tokens;
@@ -405,9 +410,17 @@ lode_chunker_chunk (LodeChunker         *self,
 
   if (structured)
     {
+      /* Rust scopes follow `use` declarations, whether the caller wants the imports or not
+       * (then they cannot have cost it the imports it did not ask for). */
+      if (imports != NULL || strcmp (language->id, "rust") == 0)
+        import_array = find_imports (language, tree, parse_failed, text, len, &budget,
+                                     &imports_spent);
+      imports_spent = imports_spent && imports != NULL;
       link_top_level (&ctx);
-      _lode_chunker_emit_range (&ctx, ctx.out, first_top_level (&ctx), 0, ctx.n_lines - 1, NULL, 0);
-      _lode_chunker_emit_symbols (&ctx, language, ts_tree_root_node (tree), symbol_array);
+      _lode_chunker_emit_range (&ctx, ctx.out, first_top_level (&ctx), 0, ctx.n_lines - 1,
+                                NULL, 0);
+      _lode_chunker_emit_symbols (&ctx, language, ts_tree_root_node (tree), import_array,
+                                  symbol_array);
       if (references != NULL)
         {
           reference_set = lode_references_new ();
@@ -417,7 +430,8 @@ lode_chunker_chunk (LodeChunker         *self,
   else if (ctx.defs->len > 0)
     {
       link_top_level (&ctx);
-      _lode_chunker_emit_range (&ctx, ctx.out, first_top_level (&ctx), 0, ctx.n_lines - 1, NULL, 0);
+      _lode_chunker_emit_range (&ctx, ctx.out, first_top_level (&ctx), 0, ctx.n_lines - 1,
+                                NULL, 0);
     }
   else
     {
@@ -432,7 +446,7 @@ lode_chunker_chunk (LodeChunker         *self,
                      _lode_chunker_piece_to_chunk (&ctx, &g_array_index (ctx.out, Piece, i)));
 
 out:
-  if (imports != NULL)
+  if (imports != NULL && import_array == NULL)
     import_array = find_imports (language, tree, parse_failed, text, len, &budget,
                                  &imports_spent);
   g_clear_pointer (&tree, ts_tree_delete);

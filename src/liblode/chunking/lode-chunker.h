@@ -30,6 +30,7 @@ void         lode_chunker_set_cancellable (LodeChunker         *self,
                                            GCancellable        *cancellable);
 gboolean     lode_chunker_chunk           (LodeChunker         *self,
                                            const LodeLanguage  *language,
+                                           const char          *path,
                                            const char          *text,
                                            gsize                len,
                                            GPtrArray          **chunks,

@@ -76,15 +76,12 @@ kind_matches (const Symbol *symbol,
 static gboolean
 is_export (const Symbol *symbol)
 {
-  g_autofree char *namespace = _lode_symbol_report_symbol_namespace (symbol);
-  const char *separator = lode_symbol_separator_for_language (symbol->row->language);
-
   if (!detail_bool (symbol->detail, "exported"))
     return FALSE;
   if (g_strcmp0 (symbol->row->kind, "namespace") == 0 ||
       g_strcmp0 (symbol->row->kind, "impl") == 0)
     return FALSE;
-  return _lode_symbol_report_container_is_namespace (symbol->row->container, namespace, separator);
+  return !_lode_symbol_report_is_member (symbol);
 }
 
 /**

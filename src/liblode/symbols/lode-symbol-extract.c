@@ -26,7 +26,7 @@
  * description is the summary of a doc comment, its first paragraph on one line
  * (lode_doc_comment_summary()), for the declaration and for each field and method. Keys:
  *
- *   kind, description, namespace, selection {start_line, start_column, end_line,
+ *   kind, description, selection {start_line, start_column, end_line,
  *   end_column}, visibility, exported, is_static, is_abstract, is_final, tags[],
  *   parameters[{name, type?, default?}], returns[{type}], receiver, type, value,
  *   fields[{name, type?, default?, visibility, is_static, description?}],
@@ -479,9 +479,6 @@ lode_symbol_extractor_describe (LodeSymbolExtractor *self,
       description = lode_doc_comment_summary (doc, DOC_MAX);
     }
   add_string (builder, "description", description);
-  /* PHP's `namespace A\B;` is the file's package, not inside it. */
-  if (g_strcmp0 (def->namespace, def->name) != 0)
-    add_string (builder, "namespace", def->namespace);
   add_selection (self, builder, def->node, def->name_byte);
 
   /* Modifiers may sit on the wrapper (decorators, export) and on the declaration. */

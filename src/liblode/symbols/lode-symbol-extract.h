@@ -23,8 +23,6 @@ typedef struct _LodeSymbolExtractor LodeSymbolExtractor;
  * @kind: the chunker's kind ("function", "class", …)
  * @name: its name
  * @container: (nullable): the enclosing class, impl or namespace
- * @namespace: (nullable): the declared package and enclosing namespaces or modules, joined
- *   with lode_symbol_extractor_get_separator()
  * @doc: (nullable): its doc comment
  */
 typedef struct
@@ -34,7 +32,6 @@ typedef struct
   const char *kind;
   const char *name;
   const char *container;
-  const char *namespace;
   const char *doc;
 } LodeSymbolDef;
 

@@ -204,11 +204,8 @@ lode_symbol_format_function (JsonObject *report)
     }
 
   function = json_node_get_object (node);
-  g_string_append_printf (out, "## %s `%s%s%s` (%s)\n\n", get_string (function, "kind"),
-                          get_string (function, "class_name") != NULL
-                          ? get_string (function, "class_name") : "",
-                          get_string (function, "class_name") != NULL ? "." : "",
-                          get_string (function, "name"), get_string (function, "language"));
+  g_string_append_printf (out, "## %s `%s` (%s)\n\n", get_string (function, "kind"),
+                          get_string (function, "full_name"), get_string (function, "language"));
   append_location (out, json_object_get_object_member (function, "location"));
   g_string_append_c (out, '\n');
   if (get_string (function, "description") != NULL)

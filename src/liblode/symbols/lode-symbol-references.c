@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "lode-symbol-report-private.h"
+#include "lode-symbol-scope.h"
 
 /**
  * lode_symbol_report_references:
@@ -34,8 +35,9 @@ lode_symbol_report_references (LodeIndexStore         *store,
   guint limit = query->limit;
   g_autoptr(GPtrArray) files = NULL;
   g_autoptr(JsonObject) report = NULL;
-  g_autofree char *qualifier = NULL;
-  g_autofree char *name = NULL;
+  g_auto(GStrv) parts = lode_symbol_name_parts (symbol);
+  guint n = g_strv_length (parts);
+  const char *name = n > 0 ? parts[n - 1] : symbol;
   JsonArray *file_array;
   JsonArray *references;
   guint total = 0, listed = 0;
@@ -44,7 +46,6 @@ lode_symbol_report_references (LodeIndexStore         *store,
   g_return_val_if_fail (query->root != NULL && query->name != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  name = _lode_symbol_report_split_qualified (symbol, &qualifier);
   files = lode_index_store_find_references (store, name, error);
   if (files == NULL)
     return NULL;

@@ -91,15 +91,12 @@ void        _lode_symbol_report_symbol_clear            (Symbol            *symb
 Symbol      _lode_symbol_report_symbol_from_row         (LodeStoredSymbol  *row);
 char       *_lode_symbol_report_symbol_package          (const Symbol      *symbol);
 char       *_lode_symbol_report_symbol_namespace        (const Symbol      *symbol);
-gboolean    _lode_symbol_report_container_is_namespace  (const char        *container,
-                                                         const char        *namespace,
-                                                         const char        *separator);
+gboolean    _lode_symbol_report_is_member               (const Symbol      *symbol);
+char       *_lode_symbol_report_full_name               (const Symbol      *symbol);
 JsonObject *_lode_symbol_report_location                (const char        *root,
                                                          const Symbol      *symbol);
 JsonObject *_lode_symbol_report_symbol_descriptor       (const char        *root,
                                                          const Symbol      *symbol);
-char       *_lode_symbol_report_split_qualified         (const char        *name,
-                                                         char             **qualifier);
 JsonObject *_lode_symbol_report_report_new              (const char        *root,
                                                          const char        *query);
 

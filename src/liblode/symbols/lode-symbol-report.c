@@ -16,24 +16,26 @@
 #include "lode-store.h"
 #include "lode-symbol-extract.h"
 #include "lode-symbol-report-private.h"
+#include "lode-symbol-scope.h"
 
 /*
  * The descriptors of issue #15, with RagCode's snake_case names: ClassDescriptor,
  * FunctionDescriptor and SymbolDescriptor, each with a SymbolLocation. They are assembled
- * from the symbols table (name, kind, container, lines, signature, package) and the details
- * the chunker stored with each symbol (lode-symbol-extract.c); a class's methods are the
- * symbols it contains (for Go and Rust, the methods declared on the type anywhere); a
- * function's code is read from the indexed chunks. Nothing is parsed here, so every answer
- * is a few index look-ups (bench/symbols-git.sh measures them).
+ * from the symbols table (name, kind, container, lines, signature, package, scope path) and
+ * the details the chunker stored with each symbol (lode-symbol-extract.c); a function's code
+ * is read from the indexed chunks. Nothing is parsed here, so every answer is a few index
+ * look-ups (bench/symbols-git.sh measures them).
  *
- * Packages that a file does not declare come from its path: a Python module
- * (pkg/sub/models.py → pkg.sub.models), a JavaScript or TypeScript module (its path without
- * the extension), a Rust module (src/net/client.rs → net::client), a Swift module (the
- * folder under Sources/), a C or C++ header (its path).
+ * Names are scope paths (lode-symbol-scope.c): a symbol's full name is its scope and its
+ * name, a type's methods are the functions whose scope is the type's full name (its own
+ * declarations and, for Go, Rust, Swift and C#, those in other files of its package or
+ * crate), and a qualified name given to a tool is compared with scopes part by part. A C or
+ * C++ header is the package of what it declares.
  */
 
-#define MAX_CODE_LINES     400
-#define MAX_MEMBERS        400
+#define MAX_CODE_LINES       400
+#define MAX_MEMBERS          400
+#define QUALIFIED_SCAN_ROWS  5000
 
 void
 _lode_symbol_report_symbol_clear (Symbol *symbol)
@@ -75,136 +77,45 @@ is_type_symbol (const Symbol *symbol)
   return is_class_kind (symbol->row->kind);
 }
 
-/* The package a path stands for in a language whose files do not declare one. */
-static char *
-path_package (const char *language,
-              const char *path)
-{
-  g_autofree char *stem = NULL;
-  char *dot;
-
-  if (language_is (language, "c") || language_is (language, "cpp"))
-    return g_strdup (path);
-
-  stem = g_strdup (path);
-  dot = strrchr (stem, '.');
-  if (dot != NULL && strchr (dot, '/') == NULL)
-    *dot = '\0';
-
-  if (language_is (language, "python"))
-    {
-      char *p = g_str_has_prefix (stem, "src/") ? stem + 4 : stem;
-
-      if (g_str_has_suffix (p, "/__init__"))
-        p[strlen (p) - strlen ("/__init__")] = '\0';
-      return g_strdelimit (g_strdup (p), "/", '.');
-    }
-  if (language_is (language, "javascript") || language_is (language, "typescript") ||
-      language_is (language, "tsx"))
-    return g_steal_pointer (&stem);
-  if (language_is (language, "rust"))
-    {
-      const char *src = strstr (stem, "src/");
-      g_autoptr(GString) out = g_string_new ("crate");
-      g_auto(GStrv) parts = g_strsplit (src != NULL ? src + 4 : stem, "/", -1);
-
-      for (guint i = 0; parts[i] != NULL; i++)
-        {
-          if (parts[i + 1] == NULL && (strcmp (parts[i], "mod") == 0 ||
-                                      strcmp (parts[i], "lib") == 0 ||
-                                      strcmp (parts[i], "main") == 0))
-            break;
-          g_string_append_printf (out, "::%s", parts[i]);
-        }
-      return g_string_free (g_steal_pointer (&out), FALSE);
-    }
-  if (language_is (language, "swift"))
-    {
-      const char *sources = strstr (path, "Sources/");
-
-      if (sources != NULL)
-        {
-          const char *start = sources + strlen ("Sources/");
-          const char *slash = strchr (start, '/');
-
-          if (slash != NULL)
-            return g_strndup (start, slash - start);
-        }
-      {
-        g_autofree char *dir = g_path_get_dirname (path);
-
-        return strcmp (dir, ".") != 0 ? g_path_get_basename (dir) : NULL;
-      }
-    }
-  return NULL;
-}
-
+/* The module, package or namespace; a C or C++ header is a package too. */
 char *
 _lode_symbol_report_symbol_package (const Symbol *symbol)
 {
   if (symbol->row->package != NULL)
     return g_strdup (symbol->row->package);
-  return path_package (symbol->row->language, symbol->row->path);
+  if (language_is (symbol->row->language, "c") || language_is (symbol->row->language, "cpp"))
+    return g_strdup (symbol->row->path);
+  return NULL;
 }
 
-/* A module that is a file is a namespace in Python, JavaScript, Rust and Swift; a C header is
- * a package but no namespace. */
+/* The module, package or namespace, but a C header. */
 char *
 _lode_symbol_report_symbol_namespace (const Symbol *symbol)
 {
-  const char *declared = detail_string (symbol->detail, "namespace");
-
-  if (declared != NULL)
-    return g_strdup (declared);
-  if (language_is (symbol->row->language, "c") || language_is (symbol->row->language, "cpp"))
-    return NULL;
-  return path_package (symbol->row->language, symbol->row->path);
+  return g_strdup (symbol->row->package);
 }
 
-/* Whether @container is one of the namespaces or modules in @namespace, rather than a
- * class: a member of a namespace is a top-level declaration. */
+/* Whether the symbol is a member of a class, struct or type (or a Rust impl), rather than of
+ * its module, package or namespace. */
 gboolean
-_lode_symbol_report_container_is_namespace (const char *container,
-                                            const char *namespace,
-                                            const char *separator)
+_lode_symbol_report_is_member (const Symbol *symbol)
 {
-  gsize n;
-
-  if (container == NULL)
-    return TRUE;
-  if (namespace == NULL)
-    return FALSE;
-  if (strcmp (namespace, container) == 0)
-    return TRUE;
-  n = strlen (container);
-  return strlen (namespace) > n + strlen (separator) &&
-         g_str_has_suffix (namespace, container) &&
-         strncmp (namespace + strlen (namespace) - n - strlen (separator), separator,
-                  strlen (separator)) == 0;
+  return symbol->row->scope != NULL && g_strcmp0 (symbol->row->scope, symbol->row->package) != 0;
 }
 
-static char *
-full_name (const Symbol *symbol)
+/* The name the tools print and accept: its scope path and its name (`crate::sync::semaphore::
+ * Semaphore`, `grpc.ClientConn.Close`, `App\Models\User::posts`). */
+char *
+_lode_symbol_report_full_name (const Symbol *symbol)
 {
   const char *separator = lode_symbol_separator_for_language (symbol->row->language);
-  g_autofree char *namespace = _lode_symbol_report_symbol_namespace (symbol);
-  GString *out = g_string_new (namespace);
 
-  gboolean member = !_lode_symbol_report_container_is_namespace (symbol->row->container,
-                                                                 namespace, separator);
-
-  if (member)
-    {
-      if (out->len > 0)
-        g_string_append (out, separator);
-      g_string_append (out, symbol->row->container);
-    }
-  if (out->len > 0)
-    /* PHP: App\Models\User::posts */
-    g_string_append (out, member && language_is (symbol->row->language, "php") ? "::"
-                                                                             : separator);
-  g_string_append (out, symbol->row->name);
-  return g_string_free (out, FALSE);
+  if (symbol->row->scope == NULL)
+    return g_strdup (symbol->row->name);
+  /* PHP: App\Models\User::posts */
+  if (_lode_symbol_report_is_member (symbol) && language_is (symbol->row->language, "php"))
+    separator = "::";
+  return g_strconcat (symbol->row->scope, separator, symbol->row->name, NULL);
 }
 
 JsonObject *
@@ -309,17 +220,16 @@ function_descriptor (const char      *root,
 {
   JsonObject *object = json_object_new ();
   g_autofree char *namespace = _lode_symbol_report_symbol_namespace (symbol);
+  g_autofree char *full = _lode_symbol_report_full_name (symbol);
   const char *kind = detail_string (symbol->detail, "kind");
-  gboolean member;
 
   json_object_set_string_member (object, "language", symbol->row->language);
   json_object_set_string_member (object, "kind", kind != NULL ? kind : "function");
   json_object_set_string_member (object, "name", symbol->row->name);
+  json_object_set_string_member (object, "full_name", full);
   set_string (object, "namespace", namespace);
-  member = !_lode_symbol_report_container_is_namespace (symbol->row->container, namespace,
-                                                        lode_symbol_separator_for_language (
-                                                          symbol->row->language));
-  set_string (object, "class_name", member ? symbol->row->container : NULL);
+  set_string (object, "class_name",
+              _lode_symbol_report_is_member (symbol) ? symbol->row->container : NULL);
   set_string (object, "receiver", detail_string (symbol->detail, "receiver"));
   set_string (object, "signature", symbol->row->signature);
   set_string (object, "description", detail_string (symbol->detail, "description"));
@@ -361,59 +271,66 @@ compare_rows (gconstpointer a,
   return c != 0 ? c : (x->start_line > y->start_line) - (x->start_line < y->start_line);
 }
 
-/* The methods of a type: the functions it contains and, for Go and Rust, those declared on
- * it elsewhere (a receiver, an impl block). */
+/* Whether @row may hold declarations of @type: a file of the same language and, for Go, of
+ * the same package (its folder), for Rust, of the same crate. */
+static gboolean
+same_unit (const LodeStoredSymbol *row,
+           const Symbol           *type)
+{
+  if (g_strcmp0 (row->language, type->row->language) != 0)
+    return FALSE;
+  if (language_is (type->row->language, "go"))
+    {
+      g_autofree char *dir = g_path_get_dirname (type->row->path);
+      g_autofree char *row_dir = g_path_get_dirname (row->path);
+
+      return strcmp (dir, row_dir) == 0;
+    }
+  if (language_is (type->row->language, "rust"))
+    {
+      g_autofree char *crate = lode_symbol_rust_crate_dir (type->row->path);
+      g_autofree char *row_crate = lode_symbol_rust_crate_dir (row->path);
+
+      return strcmp (crate, row_crate) == 0;
+    }
+  return TRUE;
+}
+
+/* The methods of a type: the functions whose scope is the type. Go receivers, Rust impls,
+ * Swift extensions and C# partial classes may declare them in other files of the type's
+ * package or crate; in other languages they are in the type's file. */
 static GPtrArray *
 dup_members (LodeIndexStore  *store,
              const Symbol    *type,
              GError         **error)
 {
+  static const char * const elsewhere[] = { "go", "rust", "swift", "csharp", NULL };
   g_autoptr(GPtrArray) members =
     g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_symbol_free);
-  g_autoptr(GPtrArray) same_file =
-    lode_index_store_dup_file_symbols (store, type->row->path, error);
-  gboolean anywhere = language_is (type->row->language, "go") ||
-                      language_is (type->row->language, "rust");
+  g_autoptr(GPtrArray) named = NULL;
+  g_autofree char *qualified = _lode_symbol_report_full_name (type);
+  gboolean anywhere = g_strv_contains (elsewhere, type->row->language);
 
-  if (same_file == NULL)
+  /* The file's symbols are indexed; members by container are a scan of the table. */
+  named = anywhere ? lode_index_store_find_container_members (store, type->row->name,
+                                                              MAX_MEMBERS, error)
+                   : lode_index_store_dup_file_symbols (store, type->row->path, error);
+  if (named == NULL)
     return NULL;
-  for (guint i = 0; i < same_file->len; i++)
+  for (guint i = 0; i < named->len; i++)
     {
-      LodeStoredSymbol *row = g_ptr_array_index (same_file, i);
+      LodeStoredSymbol *row = g_ptr_array_index (named, i);
 
-      if (g_strcmp0 (row->container, type->row->name) == 0 && is_function_kind (row->kind) &&
-          (anywhere || (row->start_line >= type->row->start_line &&
-                        row->end_line <= type->row->end_line)))
-        g_ptr_array_add (members, g_steal_pointer (&same_file->pdata[i]));
-    }
-
-  if (anywhere)
-    {
-      /* Go: the package's other files; Rust: impl blocks in other modules. */
-      g_autoptr(GPtrArray) named =
-        lode_index_store_find_container_members (store, type->row->name, MAX_MEMBERS, error);
-      g_autofree char *dir = g_path_get_dirname (type->row->path);
-
-      if (named == NULL)
-        return NULL;
-      for (guint i = 0; i < named->len; i++)
-        {
-          LodeStoredSymbol *row = g_ptr_array_index (named, i);
-          g_autofree char *row_dir = g_path_get_dirname (row->path);
-
-          if (strcmp (row->path, type->row->path) == 0 || !is_function_kind (row->kind) ||
-              (language_is (type->row->language, "go") && strcmp (row_dir, dir) != 0) ||
-              g_strcmp0 (row->language, type->row->language) != 0)
-            continue;
-          g_ptr_array_add (members, g_steal_pointer (&named->pdata[i]));
-        }
+      if (is_function_kind (row->kind) && g_strcmp0 (row->scope, qualified) == 0 &&
+          (anywhere ? same_unit (row, type) : strcmp (row->path, type->row->path) == 0))
+        g_ptr_array_add (members, g_steal_pointer (&named->pdata[i]));
     }
 
   g_ptr_array_sort (members, compare_rows);
   return g_steal_pointer (&members);
 }
 
-/* Rust: `impl Trait for Type` anywhere makes Type implement Trait. */
+/* Rust: `impl Trait for Type` anywhere in the crate makes Type implement Trait. */
 static gboolean
 add_impl_relations (LodeIndexStore  *store,
                     const Symbol    *type,
@@ -422,20 +339,18 @@ add_impl_relations (LodeIndexStore  *store,
 {
   g_autoptr(GPtrArray) impls = lode_index_store_find_symbols (store, type->row->name,
                                                               MAX_MEMBERS, error);
+  g_autofree char *qualified = _lode_symbol_report_full_name (type);
 
   if (impls == NULL)
     return FALSE;
   for (guint i = 0; i < impls->len; i++)
     {
-      LodeStoredSymbol *row = g_ptr_array_index (impls, i);
-      g_autoptr(JsonObject) detail = NULL;
-      const char *trait;
+      Symbol impl = _lode_symbol_report_symbol_from_row (g_ptr_array_index (impls, i));
+      g_autofree char *impl_name = _lode_symbol_report_full_name (&impl);
+      const char *trait = detail_string (impl.detail, "trait");
 
-      if (g_strcmp0 (row->kind, "impl") != 0 || !language_is (row->language, "rust"))
-        continue;
-      detail = parse_detail (row->detail);
-      trait = detail_string (detail, "trait");
-      if (trait != NULL)
+      if (g_strcmp0 (impl.row->kind, "impl") == 0 && strcmp (impl_name, qualified) == 0 &&
+          same_unit (impl.row, type) && trait != NULL)
         {
           JsonObject *relation = json_object_new ();
 
@@ -444,6 +359,7 @@ add_impl_relations (LodeIndexStore  *store,
           json_object_set_null_member (relation, "target");
           json_array_add_object_element (relations, relation);
         }
+      _lode_symbol_report_symbol_clear (&impl);
     }
   return TRUE;
 }
@@ -464,7 +380,7 @@ class_descriptor (const char      *root,
   JsonObject *object = json_object_new ();
   g_autofree char *namespace = _lode_symbol_report_symbol_namespace (symbol);
   g_autofree char *package = _lode_symbol_report_symbol_package (symbol);
-  g_autofree char *full = full_name (symbol);
+  g_autofree char *full = _lode_symbol_report_full_name (symbol);
   g_autoptr(GPtrArray) members = NULL;
   const char *kind = detail_string (symbol->detail, "kind");
   JsonArray *methods = json_array_new ();
@@ -472,6 +388,7 @@ class_descriptor (const char      *root,
   JsonArray *relationships = detail_array (symbol->detail, "relationships");
   JsonArray *signature_methods = detail_array (symbol->detail, "methods");
   JsonNode *orm = json_object_get_member (symbol->detail, "orm");
+  const char *separator = lode_symbol_separator_for_language (symbol->row->language);
 
   json_object_set_string_member (object, "language", symbol->row->language);
   json_object_set_string_member (object, "kind", kind != NULL ? kind : symbol->row->kind);
@@ -511,10 +428,13 @@ class_descriptor (const char      *root,
     {
       JsonObject *stored = json_array_get_object_element (signature_methods, i);
       JsonObject *method = json_object_new ();
+      g_autofree char *method_name = g_strconcat (full, separator,
+                                                  detail_string (stored, "name"), NULL);
 
       json_object_set_string_member (method, "language", symbol->row->language);
       json_object_set_string_member (method, "kind", "method");
       set_string (method, "name", detail_string (stored, "name"));
+      json_object_set_string_member (method, "full_name", method_name);
       set_string (method, "namespace", namespace);
       json_object_set_string_member (method, "class_name", symbol->row->name);
       json_object_set_null_member (method, "receiver");
@@ -597,66 +517,87 @@ _lode_symbol_report_symbol_descriptor (const char   *root,
   return object;
 }
 
-/* `geo::Circle`, `App\Models\User`, `com.acme.Account`, `Store.Get` → the last name and
- * what qualifies it. */
-char *
-_lode_symbol_report_split_qualified (const char  *name,
-                                     char       **qualifier)
+/* The parts of @row's scope path; a Rust path may start with its crate's name instead of
+ * `crate` (`tokio::sync::Notify`), as code outside the crate writes it. */
+static GStrv
+scope_parts (const LodeStoredSymbol *row,
+             const char             *first)
 {
-  static const char * const separators[] = { "::", "\\", ".", "#", "->", NULL };
-  const char *best = NULL;
-  gsize best_len = 0;
+  GStrv parts = lode_symbol_name_parts (row->scope != NULL ? row->scope : "");
 
-  for (guint i = 0; separators[i] != NULL; i++)
+  if (first != NULL && language_is (row->language, "rust") && parts[0] != NULL &&
+      strcmp (parts[0], "crate") == 0 && strcmp (first, "crate") != 0)
     {
-      const char *found = g_strrstr (name, separators[i]);
+      g_autofree char *crate = lode_symbol_rust_crate_dir (row->path);
+      g_autofree char *dir = g_path_get_dirname (crate);
+      g_autofree char *name = g_path_get_basename (dir);
 
-      if (found != NULL && found > name && (best == NULL || found > best))
+      if (strcmp (g_strdelimit (name, "-", '_'), first) == 0)
         {
-          best = found;
-          best_len = strlen (separators[i]);
+          g_free (parts[0]);
+          parts[0] = g_strdup (first);
         }
     }
-  if (best == NULL || best[best_len] == '\0')
-    {
-      *qualifier = NULL;
-      return g_strdup (name);
-    }
-  *qualifier = g_strndup (name, best - name);
-  return g_strdup (best + best_len);
+  return parts;
 }
 
-/* Whether @qualifier names @symbol's namespace, package, container or file: `geo`,
- * `App\Models`, `com.acme`, `store`, `Store` (the container), `src/util` (a module). */
+/* Whether @qualifier (the parts before a name) names @row's scope: its last parts (`Notify`
+ * for `crate::sync::notify::Notify`, not for `…::NotifyGuard`), or when @loose, some of its
+ * parts in order (`crate::sync` for `crate::sync::semaphore`, as a module re-exports it); or,
+ * for a symbol without a scope (C), its file (`strbuf.h`, `src/util`). */
 static gboolean
-qualifier_matches (const Symbol *symbol,
-                   const char   *qualifier)
+qualifies (const LodeStoredSymbol *row,
+           const char * const     *qualifier,
+           gboolean                loose)
 {
-  g_autofree char *namespace = _lode_symbol_report_symbol_namespace (symbol);
-  g_autofree char *package = _lode_symbol_report_symbol_package (symbol);
-  const char *candidates[] = { namespace, package, symbol->row->container, symbol->row->path };
+  g_auto(GStrv) scope = NULL;
+  g_auto(GStrv) path = NULL;
+  g_autofree char *stem = NULL;
+  char *dot;
 
-  if (qualifier == NULL || *qualifier == '\0')
+  if (qualifier[0] == NULL)
     return TRUE;
-  for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
-    {
-      const char *c = candidates[i];
-      gsize n = c != NULL ? strlen (c) : 0;
-      gsize q = strlen (qualifier);
-
-      if (c == NULL)
-        continue;
-      /* Equal, or a suffix on a part boundary (`Models` of `App\Models`). */
-      if (strcmp (c, qualifier) == 0 ||
-          (n > q && strcmp (c + n - q, qualifier) == 0 &&
-           strchr (".:\\/", c[n - q - 1]) != NULL) ||
-          g_str_has_prefix (c, qualifier))
-        return TRUE;
-    }
-  return FALSE;
+  scope = scope_parts (row, qualifier[0]);
+  if (lode_symbol_parts_end_with ((const char * const *) scope, qualifier) ||
+      (loose && lode_symbol_parts_contain ((const char * const *) scope, qualifier)))
+    return TRUE;
+  if (row->scope != NULL)
+    return FALSE;
+  path = lode_symbol_name_parts (row->path);
+  if (lode_symbol_parts_end_with ((const char * const *) path, qualifier))
+    return TRUE;
+  stem = g_strdup (row->path);
+  dot = strrchr (stem, '.');
+  if (dot != NULL && strchr (dot, '/') == NULL)
+    *dot = '\0';
+  g_strfreev (path);
+  path = lode_symbol_name_parts (stem);
+  return lode_symbol_parts_end_with ((const char * const *) path, qualifier);
 }
 
-/* The symbols named @name (qualified or not) of the wanted kinds. */
+/* Whether @row is in @package: its module, package, namespace or scope, or a file or folder
+ * (`tokio/src/sync`, `src/strbuf.h`, `strbuf.h`). */
+static gboolean
+in_package (const LodeStoredSymbol *row,
+            const char             *package)
+{
+  g_auto(GStrv) parts = NULL;
+  gsize n, m;
+
+  if (package == NULL)
+    return TRUE;
+  parts = lode_symbol_name_parts (package);
+  n = strlen (package);
+  m = strlen (row->path);
+  return qualifies (row, (const char * const *) parts, FALSE) ||
+         g_strcmp0 (row->package, package) == 0 ||
+         (g_str_has_prefix (row->path, package) &&
+          (row->path[n] == '\0' || row->path[n] == '/' || package[n - 1] == '/')) ||
+         (m > n && g_str_has_suffix (row->path, package) && row->path[m - n - 1] == '/');
+}
+
+/* The symbols named @name (qualified or not) of the wanted kinds; when a qualified name
+ * names no scope exactly, those whose scope holds its parts in order. */
 static GArray *
 find (LodeIndexStore  *store,
       const char      *name,
@@ -666,28 +607,41 @@ find (LodeIndexStore  *store,
       GPtrArray      **rows_out,
       GError         **error)
 {
-  g_autofree char *qualifier = NULL;
-  g_autofree char *base = _lode_symbol_report_split_qualified (name, &qualifier);
-  g_autoptr(GPtrArray) rows = lode_index_store_find_symbols (store, base,
-                                                             LODE_SYMBOL_REPORT_MAX_MATCHES * 4,
-                                                             error);
+  g_auto(GStrv) parts = lode_symbol_name_parts (name);
+  guint n = g_strv_length (parts);
+  const char *base = n > 0 ? parts[n - 1] : name;
+  g_autoptr(GPtrArray) rows = NULL;
   GArray *found;
 
+  /* A qualified name is narrowed here, not by the store: `new` has thousands. */
+  rows = lode_index_store_find_symbols (store, base,
+                                        n > 1 ? QUALIFIED_SCAN_ROWS
+                                              : LODE_SYMBOL_REPORT_MAX_MATCHES * 4,
+                                        error);
   if (rows == NULL)
     return NULL;
+  if (n > 0)
+    {
+      g_free (parts[n - 1]);
+      parts[n - 1] = NULL;
+    }
   found = g_array_new (FALSE, FALSE, sizeof (Symbol));
   g_array_set_clear_func (found, (GDestroyNotify) _lode_symbol_report_symbol_clear);
-  for (guint i = 0; i < rows->len; i++)
-    {
-      Symbol symbol = _lode_symbol_report_symbol_from_row (g_ptr_array_index (rows, i));
+  for (guint loose = 0; loose < 2 && found->len == 0; loose++)
+    for (guint i = 0; i < rows->len; i++)
+      {
+        LodeStoredSymbol *row = g_ptr_array_index (rows, i);
+        Symbol symbol;
 
-      if (wanted (&symbol) && qualifier_matches (&symbol, qualifier) &&
-          qualifier_matches (&symbol, package) &&
-          (container == NULL || g_strcmp0 (symbol.row->container, container) == 0))
-        g_array_append_val (found, symbol);
-      else
-        _lode_symbol_report_symbol_clear (&symbol);
-    }
+        if (!qualifies (row, (const char * const *) parts, loose) || !in_package (row, package) ||
+            (container != NULL && g_strcmp0 (row->container, container) != 0))
+          continue;
+        symbol = _lode_symbol_report_symbol_from_row (row);
+        if (wanted (&symbol))
+          g_array_append_val (found, symbol);
+        else
+          _lode_symbol_report_symbol_clear (&symbol);
+      }
   *rows_out = g_steal_pointer (&rows);
   return found;
 }
@@ -702,7 +656,7 @@ candidates (const char  *root,
     {
       const Symbol *symbol = &g_array_index (found, Symbol, i);
       JsonObject *candidate = _lode_symbol_report_symbol_descriptor (root, symbol);
-      g_autofree char *full = full_name (symbol);
+      g_autofree char *full = _lode_symbol_report_full_name (symbol);
 
       json_object_set_string_member (candidate, "full_name", full);
       json_array_add_object_element (array, candidate);

@@ -51,8 +51,9 @@
 /* FunctionDescriptor; `code` only from get_function_details. */
 #define FUNCTION_DESCRIPTOR_PROPERTIES \
   "\"language\": " STRING ", \"kind\": {\"type\": \"string\", " FUNCTION_KINDS "}, " \
-  "\"name\": " STRING ", \"namespace\": " NULLABLE_STRING ", \"class_name\": " \
-  NULLABLE_STRING ", \"receiver\": " NULLABLE_STRING ", \"signature\": " NULLABLE_STRING ", " \
+  "\"name\": " STRING ", \"full_name\": " STRING ", \"namespace\": " NULLABLE_STRING ", " \
+  "\"class_name\": " NULLABLE_STRING ", \"receiver\": " NULLABLE_STRING ", " \
+  "\"signature\": " NULLABLE_STRING ", " \
   "\"description\": " NULLABLE_STRING ", \"location\": " LOCATION ", " \
   "\"parameters\": {\"type\": \"array\", \"items\": " PARAMETER "}, " \
   "\"returns\": {\"type\": \"array\", \"items\": " RETURN "}, " \
@@ -60,7 +61,8 @@
   BOOLEAN ", \"is_final\": " BOOLEAN ", \"tags\": " STRING_ARRAY
 
 #define FUNCTION_DESCRIPTOR_REQUIRED \
-  "\"language\", \"kind\", \"name\", \"namespace\", \"class_name\", \"receiver\", " \
+  "\"language\", \"kind\", \"name\", \"full_name\", \"namespace\", \"class_name\", " \
+  "\"receiver\", " \
   "\"signature\", \"description\", \"location\", \"parameters\", \"returns\", " \
   "\"visibility\", \"is_static\", \"is_abstract\", \"is_final\", \"tags\""
 
