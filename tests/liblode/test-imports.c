@@ -321,6 +321,11 @@ test_kinds (void)
     { "crate::a::c::d", NULL, LODE_IMPORT_MODULE, 1 },
     { "crate::a::e::*", NULL, LODE_IMPORT_MODULE, 1 },
     { "net", NULL, LODE_IMPORT_SOURCE, 2 },
+    /* tokio's sync/mod.rs: what `pub use` names is part of the module; `pub(crate) use`
+     * is not. */
+    { "semaphore::Semaphore", NULL, LODE_IMPORT_REEXPORT, 4 },
+    { "semaphore::SemaphorePermit", NULL, LODE_IMPORT_REEXPORT, 4 },
+    { "batch_semaphore::Acquire", NULL, LODE_IMPORT_MODULE, 5 },
   };
   static const ExpectedImport c[] = {
     { "stdio.h", NULL, LODE_IMPORT_INCLUDE_SYSTEM, 1 },
@@ -343,7 +348,9 @@ test_kinds (void)
   assert_imports ("rust",
                   "use crate::a::{b, c::{self, d as e}, e::*};\n"
                   "mod net;\n"
-                  "mod inline { }\n",
+                  "mod inline { }\n"
+                  "pub use semaphore::{Semaphore, SemaphorePermit};\n"
+                  "pub(crate) use batch_semaphore::Acquire;\n",
                   rust, G_N_ELEMENTS (rust));
   assert_imports ("c",
                   "#include <stdio.h>\n"

@@ -265,6 +265,75 @@ test_doc_summary (void)
                    "Creates a new semaphore with the initial number of permits.");
 }
 
+static gint
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* "name file" of each export of @package, sorted, one a line. */
+static char *
+exports_of (const char *package)
+{
+  g_autofree char *arguments = g_strdup_printf ("{\"package\": \"%s\"}", package);
+  g_autoptr(JsonObject) report = call ("list_package_exports", arguments);
+  JsonArray *exports = json_object_get_array_member (report, "exports");
+  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  GString *out = g_string_new (NULL);
+
+  g_assert_cmpint (json_object_get_int_member (report, "total"), ==,
+                   json_array_get_length (exports));
+  for (guint i = 0; i < json_array_get_length (exports); i++)
+    {
+      JsonObject *e = json_array_get_object_element (exports, i);
+
+      g_ptr_array_add (lines, g_strdup_printf ("%s %s", json_object_get_string_member (e, "name"),
+                                               location_path (e)));
+    }
+  g_ptr_array_sort (lines, compare_strings);
+  for (guint i = 0; i < lines->len; i++)
+    g_string_append_printf (out, "%s\n", (char *) g_ptr_array_index (lines, i));
+  return g_string_free (out, FALSE);
+}
+
+/* `lode symbol exports crate::sync` gave 0 symbols and `exports sync` the `pub(crate)` loom
+ * mocks. A module exports its `pub` items, its `pub mod`s' exports and what it re-exports
+ * with `pub use` (also from inside an inline module); `pub(crate)` items, modules and
+ * re-exports are not exports. */
+static void
+test_rust_exports (void)
+{
+  static const char tokio_sync[] =
+    "AcquireError tokio/src/sync/batch_semaphore.rs\n"
+    "Notified tokio/src/sync/notify.rs\n"
+    "Notify tokio/src/sync/notify.rs\n"
+    "%s"
+    "Receiver tokio/src/sync/mpsc/bounded.rs\n"
+    "Semaphore tokio/src/sync/semaphore.rs\n"
+    "SemaphorePermit tokio/src/sync/semaphore.rs\n"
+    "Sender tokio/src/sync/mpsc/bounded.rs\n"
+    "TryAcquireError tokio/src/sync/batch_semaphore.rs\n"
+    "channel tokio/src/sync/mpsc/bounded.rs\n"
+    "futures tokio/src/sync/mod.rs\n"
+    "mpsc tokio/src/sync/mod.rs\n";
+  g_autofree char *both_crates =
+    g_strdup_printf (tokio_sync, "PollSemaphore tokio-util/src/sync/poll_semaphore.rs\n");
+  g_autofree char *tokio_only = g_strdup_printf (tokio_sync, "");
+  g_autofree char *by_module = exports_of ("crate::sync");
+  g_autofree char *by_name = exports_of ("sync");
+  g_autofree char *by_folder = exports_of ("tokio/src/sync");
+  g_autofree char *net = exports_of ("crate::net");
+
+  /* tokio-util has a crate::sync of its own. */
+  g_assert_cmpstr (by_module, ==, both_crates);
+  g_assert_cmpstr (by_name, ==, both_crates);
+  g_assert_cmpstr (by_folder, ==, tokio_only);
+  /* TcpListener sits in a pub(crate) module, re-exported by a pub use in cfg_net!. */
+  g_assert_cmpstr (net, ==,
+                   "TcpListener tokio/src/net/tcp/listener.rs\ntcp tokio/src/net/mod.rs\n");
+}
+
 /* The module a file is, from its path: a Rust crate's layout (test and example files are
  * crates of their own), Python packages, JavaScript modules, Swift modules. */
 static void
@@ -380,6 +449,7 @@ main (int    argc,
   g_test_add_func ("/lode/symbol-scopes/qualified-names", test_qualified_names);
   g_test_add_func ("/lode/symbol-scopes/field-comments", test_field_comments);
   g_test_add_func ("/lode/symbol-scopes/doc-summary", test_doc_summary);
+  g_test_add_func ("/lode/symbol-scopes/rust-exports", test_rust_exports);
 
   update = call ("codebase_update", "{}");
 

@@ -20,11 +20,12 @@
  * pattern captures the node that names the import as `@import.<kind>` (the kinds of
  * #LodeImportKind, with `_` for `-`) and, for Python's `from a import b`, the imported name as
  * `@name`. Some captures need code: `@import.use` is a Rust use tree, expanded into one
- * import per leaf; `@import.selectors` a Scala import declaration, its path joined with '.'
- * and its selectors expanded; `@import.wildcard` a Java/Kotlin-style `a.b.*`; `@prefix` the
- * common part of a PHP group use, joined to the specifier with a backslash; `@at` the node
- * that stands for the import when patterns are compared (a Rust `#[path]` attribute replaces
- * the plain `mod` it applies to). Captures starting with `_` only serve predicates (`#eq?`,
+ * import per leaf (`@import.<kind>.use` gives its leaves that kind: `pub use` re-exports);
+ * `@import.selectors` a Scala import declaration, its path joined with '.' and its selectors
+ * expanded; `@import.wildcard` a Java/Kotlin-style `a.b.*`; `@prefix` the common part of a
+ * PHP group use, joined to the specifier with a backslash; `@at` the node that stands for
+ * the import when patterns are compared (a Rust `#[path]` attribute replaces the plain `mod`
+ * it applies to). Captures starting with `_` only serve predicates (`#eq?`,
  * `#not-eq?`, `#any-of?`, `#match?`). When several patterns capture the same node, the first
  * pattern wins, so specific patterns go first.
  *
@@ -137,11 +138,12 @@ add_found (Ctx            *ctx,
 
 /* Rust: `use a::{b, c::{self, d as e}, f::*};` → a::b, a::c, a::c::d, a::f::* */
 static void
-expand_use_tree (Ctx        *ctx,
-                 TSNode      node,
-                 const char *prefix,
-                 guint       pattern,
-                 guint       depth)
+expand_use_tree (Ctx            *ctx,
+                 TSNode          node,
+                 const char     *prefix,
+                 guint           pattern,
+                 LodeImportKind  kind,
+                 guint           depth)
 {
   const char *type = ts_node_type (node);
   g_autofree char *path = NULL;
@@ -152,7 +154,7 @@ expand_use_tree (Ctx        *ctx,
   if (strcmp (type, "use_list") == 0)
     {
       for (uint32_t i = 0; i < ts_node_named_child_count (node); i++)
-        expand_use_tree (ctx, ts_node_named_child (node, i), prefix, pattern, depth + 1);
+        expand_use_tree (ctx, ts_node_named_child (node, i), prefix, pattern, kind, depth + 1);
       return;
     }
 
@@ -174,7 +176,7 @@ expand_use_tree (Ctx        *ctx,
         inner = g_strdup (prefix);
 
       if (!ts_node_is_null (list))
-        expand_use_tree (ctx, list, inner, pattern, depth + 1);
+        expand_use_tree (ctx, list, inner, pattern, kind, depth + 1);
       return;
     }
 
@@ -183,7 +185,7 @@ expand_use_tree (Ctx        *ctx,
       TSNode path_node = ts_node_child_by_field_name (node, "path", 4);
 
       if (!ts_node_is_null (path_node))
-        expand_use_tree (ctx, path_node, prefix, pattern, depth + 1);
+        expand_use_tree (ctx, path_node, prefix, pattern, kind, depth + 1);
       return;
     }
 
@@ -199,7 +201,7 @@ expand_use_tree (Ctx        *ctx,
     }
 
   add_found (ctx, node, ts_node_start_byte (node) + 1, pattern, g_steal_pointer (&path), NULL,
-             LODE_IMPORT_MODULE);
+             kind);
 }
 
 static void
@@ -418,6 +420,17 @@ classify_captures (TSQuery        *query,
           roles[i] = ROLE_USE_TREE;
           kinds[i] = LODE_IMPORT_MODULE;
         }
+      else if (g_str_has_prefix (name, "import.") && g_str_has_suffix (name, ".use"))
+        {
+          g_autofree char *kind = g_strndup (name + strlen ("import."),
+                                             name_len - strlen ("import..use"));
+
+          g_strdelimit (kind, "_", '-');
+          if (lode_import_kind_from_string (kind, &kinds[i]))
+            roles[i] = ROLE_USE_TREE;
+          else
+            g_warning ("Unknown import capture @%s", name);
+        }
       else if (strcmp (name, "import.wildcard") == 0)
         {
           roles[i] = ROLE_WILDCARD;
@@ -515,7 +528,7 @@ run_query (Ctx      *ctx,
       switch (roles[spec->index])
         {
         case ROLE_USE_TREE:
-          expand_use_tree (ctx, spec->node, NULL, match.pattern_index, 0);
+          expand_use_tree (ctx, spec->node, NULL, match.pattern_index, kinds[spec->index], 0);
           break;
 
         case ROLE_SELECTORS:

@@ -210,7 +210,8 @@ is_exported (LodeSymbolExtractor *self,
     case LANG_GO:
       return g_ascii_isupper (name[0]);
     case LANG_RUST:
-      return g_str_has_prefix (visibility, "pub") || strcmp (visibility, "public") == 0;
+      /* Not `pub(crate)`, `pub(super)`, `pub(in path)`: visible in the crate only. */
+      return strcmp (visibility, "pub") == 0 || strcmp (visibility, "public") == 0;
     case LANG_PYTHON:
       return name[0] != '_' || (g_str_has_prefix (name, "__") && g_str_has_suffix (name, "__"));
     case LANG_JS:
