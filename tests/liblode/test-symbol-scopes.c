@@ -189,6 +189,7 @@ test_qualified_names (void)
   g_autoptr(JsonObject) notify = function_of ("Notify.notify_waiters");
   g_autoptr(JsonObject) by_crate = type_of ("tokio::sync::Notify");
   g_autoptr(JsonObject) reexported = function_of ("crate::task::spawn_blocking");
+  g_autoptr(JsonObject) public_path = type_of ("tokio::sync::Semaphore");
   g_autoptr(JsonObject) both = call ("get_function_details",
                                      "{\"function_name\": \"Semaphore::acquire\"}");
   g_autoptr(JsonObject) util = type_of ("tokio_util::sync::PollSemaphore");
@@ -198,8 +199,11 @@ test_qualified_names (void)
   g_assert_cmpstr (json_object_get_string_member (notify, "full_name"), ==,
                    "crate::sync::notify::Notify::notify_waiters");
   g_assert_cmpstr (location_path (by_crate), ==, "tokio/src/sync/notify.rs");
-  /* As `pub use blocking::spawn_blocking` makes it: the module path's parts, in order. */
+  /* The paths `pub use` makes: crate::task re-exports blocking::spawn_blocking, crate::sync
+   * semaphore::Semaphore (one of four Semaphores whose scope holds `sync`). */
   g_assert_cmpstr (location_path (reexported), ==, "tokio/src/task/blocking.rs");
+  g_assert_cmpstr (json_object_get_string_member (public_path, "full_name"), ==,
+                   "crate::sync::semaphore::Semaphore");
   g_assert_cmpint (json_object_get_int_member (both, "count"), ==, 2);
   g_assert_cmpstr (location_path (util), ==, "tokio-util/src/sync/poll_semaphore.rs");
 

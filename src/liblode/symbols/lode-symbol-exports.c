@@ -363,6 +363,49 @@ walk_module (RustExports             *run,
   return TRUE;
 }
 
+/**
+ * _lode_symbol_report_rust_reexports:
+ * @store: the index
+ * @module: a Rust module path (`crate::task`)
+ * @name: a name it may re-export (`spawn_blocking`)
+ * @error: return location for a #GError
+ *
+ * What `pub use` in @module makes of @name: `tokio::task::spawn_blocking` is
+ * `crate::task::blocking::spawn_blocking`, which crate::task re-exports.
+ *
+ * Returns: (transfer full) (element-type LodeStoredSymbol) (nullable): the items, perhaps none
+ */
+GPtrArray *
+_lode_symbol_report_rust_reexports (LodeIndexStore  *store,
+                                    const char      *module,
+                                    const char      *name,
+                                    GError         **error)
+{
+  g_auto(RustExports) run = { store, NULL, NULL, NULL, NULL, NULL, FALSE };
+  g_autoptr(GPtrArray) reexports = NULL;
+  GPtrArray *symbols;
+
+  run.exports = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_symbol_free);
+  run.listed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  run.modules = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                       (GDestroyNotify) g_ptr_array_unref);
+  run.walked = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  if ((symbols = module_symbols (&run, module, error)) == NULL ||
+      (reexports = module_reexports (&run, module, symbols, NULL, error)) == NULL)
+    return NULL;
+  for (guint i = 0; i < reexports->len; i++)
+    {
+      const LodeStoredImport *import = g_ptr_array_index (reexports, i);
+      const char *last = g_strrstr (import->specifier, "::");
+
+      if (strcmp (last != NULL ? last + 2 : import->specifier, name) == 0 &&
+          !add_reexported (&run, module, symbols, import, 0, error))
+        return NULL;
+    }
+  return g_steal_pointer (&run.exports);
+}
+
 /* The exports of the Rust module @package (`crate::sync`), or of the modules whose file or
  * folder it names (`sync`, `tokio/src/sync`), each in its crate; %NULL with no error when
  * @package is neither. */

@@ -100,4 +100,10 @@ JsonObject *_lode_symbol_report_symbol_descriptor       (const char        *root
 JsonObject *_lode_symbol_report_report_new              (const char        *root,
                                                          const char        *query);
 
+/* lode-symbol-exports.c */
+GPtrArray  *_lode_symbol_report_rust_reexports          (LodeIndexStore    *store,
+                                                         const char        *module,
+                                                         const char        *name,
+                                                         GError           **error);
+
 G_END_DECLS

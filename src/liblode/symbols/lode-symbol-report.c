@@ -29,8 +29,9 @@
  * Names are scope paths (lode-symbol-scope.c): a symbol's full name is its scope and its
  * name, a type's methods are the functions whose scope is the type's full name (its own
  * declarations and, for Go, Rust, Swift and C#, those in other files of its package or
- * crate), and a qualified name given to a tool is compared with scopes part by part. A C or
- * C++ header is the package of what it declares.
+ * crate), and a qualified name given to a tool is compared with scopes part by part, else
+ * followed through the `pub use`s of the Rust module it names (`tokio::sync::Semaphore`), else
+ * matched loosely. A C or C++ header is the package of what it declares.
  */
 
 #define MAX_CODE_LINES       400
@@ -596,8 +597,33 @@ in_package (const LodeStoredSymbol *row,
          (m > n && g_str_has_suffix (row->path, package) && row->path[m - n - 1] == '/');
 }
 
+/* Appends to @rows the items named @base that the Rust module @qualifier (`crate::task`,
+ * `tokio::task`) re-exports with `pub use`; FALSE on error or when there are none. */
+static gboolean
+add_rust_reexports (LodeIndexStore  *store,
+                    GStrv            qualifier,
+                    const char      *base,
+                    GPtrArray       *rows,
+                    GError         **error)
+{
+  g_autofree char *rest = g_strjoinv ("::", qualifier + 1);
+  g_autofree char *module = g_strconcat ("crate", *rest != '\0' ? "::" : "", rest, NULL);
+  g_autoptr(GPtrArray) items = NULL;
+  guint before = rows->len;
+
+  /* `tokio::task`: the crate's own name stands for `crate`. */
+  items = _lode_symbol_report_rust_reexports (store, module, base, error);
+  if (items == NULL)
+    return FALSE;
+  for (guint i = 0; i < items->len; i++)
+    if (strcmp (((LodeStoredSymbol *) items->pdata[i])->name, base) == 0)
+      g_ptr_array_add (rows, g_steal_pointer (&items->pdata[i]));
+  return rows->len > before;
+}
+
 /* The symbols named @name (qualified or not) of the wanted kinds; when a qualified name
- * names no scope exactly, those whose scope holds its parts in order. */
+ * names no scope exactly, what a Rust module of that name re-exports, else those whose scope
+ * holds its parts in order. */
 static GArray *
 find (LodeIndexStore  *store,
       const char      *name,
@@ -609,9 +635,10 @@ find (LodeIndexStore  *store,
 {
   g_auto(GStrv) parts = lode_symbol_name_parts (name);
   guint n = g_strv_length (parts);
-  const char *base = n > 0 ? parts[n - 1] : name;
+  g_autofree char *base = g_strdup (n > 0 ? parts[n - 1] : name);
   g_autoptr(GPtrArray) rows = NULL;
   GArray *found;
+  guint n_named;
 
   /* A qualified name is narrowed here, not by the store: `new` has thousands. */
   rows = lode_index_store_find_symbols (store, base,
@@ -620,6 +647,7 @@ find (LodeIndexStore  *store,
                                         error);
   if (rows == NULL)
     return NULL;
+  n_named = rows->len;
   if (n > 0)
     {
       g_free (parts[n - 1]);
@@ -627,21 +655,41 @@ find (LodeIndexStore  *store,
     }
   found = g_array_new (FALSE, FALSE, sizeof (Symbol));
   g_array_set_clear_func (found, (GDestroyNotify) _lode_symbol_report_symbol_clear);
-  for (guint loose = 0; loose < 2 && found->len == 0; loose++)
-    for (guint i = 0; i < rows->len; i++)
-      {
-        LodeStoredSymbol *row = g_ptr_array_index (rows, i);
-        Symbol symbol;
+  for (guint pass = 0; pass < 3 && found->len == 0; pass++)
+    {
+      guint first = 0, last = n_named;
 
-        if (!qualifies (row, (const char * const *) parts, loose) || !in_package (row, package) ||
-            (container != NULL && g_strcmp0 (row->container, container) != 0))
-          continue;
-        symbol = _lode_symbol_report_symbol_from_row (row);
-        if (wanted (&symbol))
-          g_array_append_val (found, symbol);
-        else
-          _lode_symbol_report_symbol_clear (&symbol);
-      }
+      /* Then as a Rust module re-exports it; then loosely. */
+      if (pass == 1)
+        {
+          if (n <= 1 || !add_rust_reexports (store, parts, base, rows, error))
+            {
+              if (error != NULL && *error != NULL)
+                {
+                  g_array_unref (found);
+                  return NULL;
+                }
+              continue;
+            }
+          first = n_named;
+          last = rows->len;
+        }
+      for (guint i = first; i < last; i++)
+        {
+          LodeStoredSymbol *row = g_ptr_array_index (rows, i);
+          Symbol symbol;
+
+          if ((pass != 1 && !qualifies (row, (const char * const *) parts, pass == 2)) ||
+              !in_package (row, package) ||
+              (container != NULL && g_strcmp0 (row->container, container) != 0))
+            continue;
+          symbol = _lode_symbol_report_symbol_from_row (row);
+          if (wanted (&symbol))
+            g_array_append_val (found, symbol);
+          else
+            _lode_symbol_report_symbol_clear (&symbol);
+        }
+    }
   *rows_out = g_steal_pointer (&rows);
   return found;
 }
