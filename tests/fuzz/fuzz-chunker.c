@@ -54,7 +54,7 @@ check (LodeChunker        *self,
   guint n_lines = count_lines (text, len);
   guint covered = 0;
 
-  g_assert_true (lode_chunker_chunk (self, language, text, len, &chunks, &symbols, &imports,
+  g_assert_true (lode_chunker_chunk (self, language, NULL, text, len, &chunks, &symbols, &imports,
                                      NULL, &calls, NULL, &error));
   g_assert_no_error (error);
 

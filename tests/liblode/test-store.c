@@ -1302,6 +1302,51 @@ test_graph (StoreFixture  *fixture,
   g_assert_cmpuint (counts.n_internal, ==, 0);
 }
 
+/* A symbol keeps its package and scope path (issue 28): look-ups by name, by file and by
+ * container give them back, and so does the copy a migration reads. */
+static void
+test_symbol_scope (StoreFixture  *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) chunks = chunks_new ();
+  g_autoptr(GPtrArray) symbols = symbols_new ();
+  g_autoptr(GPtrArray) found = NULL;
+  g_autoptr(GPtrArray) members = NULL;
+  g_autoptr(GPtrArray) copied = NULL;
+  LodeSymbol *acquire = symbol_new ("acquire", "method", "Semaphore", 3, 5, NULL);
+  const LodeStoredSymbol *row;
+
+  acquire->package = g_strdup ("crate::sync::semaphore");
+  acquire->scope = g_strdup ("crate::sync::semaphore::Semaphore");
+  g_ptr_array_add (chunks, chunk_new (1, 6, "impl", "Semaphore", "impl Semaphore",
+                                      "impl Semaphore {\n    /// Acquires a permit.\n"
+                                      "    pub async fn acquire(&self) {\n"
+                                      "        self.ll_sem.acquire(1).await\n    }\n}"));
+  g_ptr_array_add (symbols, acquire);
+  put_file (fixture->store, "tokio/src/sync/semaphore.rs", "rust", chunks, symbols);
+
+  found = lode_store_find_symbols (fixture->store, "acquire", 10, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (found->len, ==, 1);
+  row = found->pdata[0];
+  g_assert_cmpstr (row->package, ==, "crate::sync::semaphore");
+  g_assert_cmpstr (row->scope, ==, "crate::sync::semaphore::Semaphore");
+
+  members = lode_store_find_container_members (fixture->store, "Semaphore", 10, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (members->len, ==, 1);
+  g_assert_cmpstr (((LodeStoredSymbol *) members->pdata[0])->scope, ==,
+                   "crate::sync::semaphore::Semaphore");
+
+  copied = lode_store_dup_symbols_for_file (fixture->store, "tokio/src/sync/semaphore.rs",
+                                            &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (copied->len, ==, 1);
+  g_assert_cmpstr (((LodeSymbol *) copied->pdata[0])->scope, ==,
+                   "crate::sync::semaphore::Semaphore");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1335,6 +1380,7 @@ main (int   argc,
   ADD ("snippet", test_snippet);
   ADD ("cancel", test_cancel);
   ADD ("graph", test_graph);
+  ADD ("symbol-scope", test_symbol_scope);
   g_test_add_func ("/lode/store/classify", test_classify);
 
 #undef ADD

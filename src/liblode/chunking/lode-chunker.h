@@ -10,15 +10,12 @@
 
 #include "lode-calls.h"
 #include "lode-chunk.h"
+#include "lode-config.h"
 #include "lode-imports.h"
 #include "lode-language.h"
 #include "lode-references.h"
 
 G_BEGIN_DECLS
-
-#define LODE_CHUNKER_DEFAULT_MAX_TOKENS 512
-/* Parsing, querying and reading imports of one file: over this, it is chunked by lines. */
-#define LODE_CHUNKER_DEFAULT_TIME_BUDGET_MSEC 3000
 
 #define LODE_TYPE_CHUNKER (lode_chunker_get_type ())
 G_DECLARE_FINAL_TYPE (LodeChunker, lode_chunker, LODE, CHUNKER, GObject)
@@ -31,6 +28,7 @@ void         lode_chunker_set_cancellable (LodeChunker         *self,
                                            GCancellable        *cancellable);
 gboolean     lode_chunker_chunk           (LodeChunker         *self,
                                            const LodeLanguage  *language,
+                                           const char          *path,
                                            const char          *text,
                                            gsize                len,
                                            GPtrArray          **chunks,

@@ -295,9 +295,9 @@ process_file (Shared             *shared,
   len = strlen (text);
   language = lode_language_for_content (file->language, file->path, text, len);
   g_atomic_int_inc (&shared->n_parsed);
-  if (!lode_chunker_chunk (chunker, language, text, len, &result->chunks, &result->symbols,
-                           shared->graph ? &result->imports : NULL, &result->references, NULL,
-                           &degraded, &error))
+  if (!lode_chunker_chunk (chunker, language, file->path, text, len, &result->chunks,
+                           &result->symbols, shared->graph ? &result->imports : NULL,
+                           &result->references, NULL, &degraded, &error))
     {
       /* Only a cancellation stops the chunker; the file stays as it was for the next run. */
       result->kind = RESULT_CANCELLED;

@@ -72,6 +72,7 @@ static const char schema_sql[] =
   "  end_line INTEGER NOT NULL,"
   "  signature TEXT,"
   "  package TEXT,"
+  "  scope TEXT,"
   "  detail TEXT"
   ");"
   "CREATE INDEX IF NOT EXISTS symbols_name ON symbols (name COLLATE NOCASE);"
@@ -313,7 +314,7 @@ static const char *const stmt_sql[N_STMTS] = {
     "INSERT INTO chunks_fts (rowid, symbol, sig, path, body) VALUES (?1, ?2, ?3, ?4, ?5)",
   [STMT_SYMBOL_INSERT] =
     "INSERT INTO symbols (file_id, chunk_id, name, kind, container, start_line, end_line, "
-    "signature, package, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    "signature, package, scope, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
   [STMT_HASHES] = "SELECT path, hash FROM files",
   [STMT_META_GET] = "SELECT value FROM meta WHERE key = ?1",
   [STMT_META_SET] = "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
@@ -1678,7 +1679,8 @@ put_file_rows (LodeStore      *self,
       sqlite3_bind_int (s, 7, symbol->end_line);
       bind_text (s, 8, symbol->signature);
       bind_text (s, 9, symbol->package);
-      bind_text (s, 10, symbol->detail);
+      bind_text (s, 10, symbol->scope);
+      bind_text (s, 11, symbol->detail);
       if (!run (self, s, error, "Cannot store a symbol"))
         return FALSE;
     }
@@ -3414,7 +3416,7 @@ lode_store_dup_symbols_for_file (LodeStore   *self,
 
   rc = sqlite3_prepare_v2 (self->db,
                            "SELECT s.name, s.kind, s.container, s.signature, s.start_line, "
-                           "s.end_line, s.package, s.detail FROM symbols s "
+                           "s.end_line, s.package, s.scope, s.detail FROM symbols s "
                            "JOIN files f ON f.id = s.file_id "
                            "WHERE f.path = ?1 ORDER BY s.start_line, s.id", -1, &s, NULL);
   if (rc == SQLITE_OK)
@@ -3432,7 +3434,8 @@ lode_store_dup_symbols_for_file (LodeStore   *self,
           symbol->start_line = sqlite3_column_int (s, 4);
           symbol->end_line = sqlite3_column_int (s, 5);
           symbol->package = dup_column_text (s, 6);
-          symbol->detail = dup_column_text (s, 7);
+          symbol->scope = dup_column_text (s, 7);
+          symbol->detail = dup_column_text (s, 8);
           g_ptr_array_add (symbols, symbol);
         }
     }

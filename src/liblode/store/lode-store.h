@@ -22,7 +22,7 @@ G_BEGIN_DECLS
 #define LODE_GRAPH_META_KEY "graph"
 
 /* Bumped on every schema change; an index with another version is rebuilt. */
-#define LODE_STORE_SCHEMA_VERSION 7
+#define LODE_STORE_SCHEMA_VERSION 8
 
 typedef struct
 {
@@ -270,7 +270,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeStoreEmbedText, lode_store_embed_text_free)
  * @signature: (nullable): the declaration's head
  * @start_line: first line, 1-based
  * @end_line: last line
- * @package: (nullable): the package the file declares, or the enclosing namespaces
+ * @package: (nullable): the module, package or namespace it belongs to (#LodeSymbol)
+ * @scope: (nullable): its scope path (#LodeSymbol)
  * @detail: (nullable): the details the chunker extracted, as JSON
  *
  * A row of the symbols table with its file.
@@ -286,6 +287,7 @@ typedef struct
   guint  start_line;
   guint  end_line;
   char  *package;
+  char  *scope;
   char  *detail;
 } LodeStoredSymbol;
 
