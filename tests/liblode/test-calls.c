@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "lode-call-graph.h"
 #include "lode-calls-resolver.h"
 #include "lode-chunker.h"
 #include "lode-import-resolver.h"
@@ -77,8 +78,8 @@ build_graph (const char *root,
       if (file->language == NULL || !lode_calls_supported (file->language))
         continue;
       g_assert_true (g_file_get_contents (full, &text, &len, NULL));
-      g_assert_true (lode_chunker_chunk (chunker, file->language, text, len, &chunks, &symbols,
-                                         &file_imports, NULL, &calls, NULL, &error));
+      g_assert_true (lode_chunker_chunk (chunker, file->language, file->path, text, len, &chunks,
+                                         &symbols, &file_imports, NULL, &calls, NULL, &error));
       g_assert_no_error (error);
       lode_call_resolver_add_file (graph->resolver, file->path, file->language->id, symbols,
                                    calls, file_imports);
@@ -209,6 +210,189 @@ test_language (gconstpointer data)
   g_assert_cmpuint (checked, >=, 6);
 }
 
+/* The graph the index would keep of @graph: its definitions, and its edges as stored rows. */
+static LodeCallGraph *
+call_graph_new (Graph *graph)
+{
+  LodeCallGraph *calls = lode_call_graph_new ();
+
+  for (guint f = 0; f < lode_call_resolver_get_n_files (graph->resolver); f++)
+    {
+      GPtrArray *symbols = lode_call_resolver_get_symbols (graph->resolver, f);
+
+      for (guint s = 0; s < symbols->len; s++)
+        {
+          LodeSymbol *symbol = g_ptr_array_index (symbols, s);
+
+          lode_call_graph_add_node (calls, lode_call_resolver_get_path (graph->resolver, f),
+                                    symbol->name, symbol->kind, symbol->container,
+                                    symbol->scope, symbol->signature, symbol->start_line,
+                                    symbol->end_line);
+        }
+    }
+  for (guint f = 0; f < graph->edges->len; f++)
+    {
+      g_autoptr(GPtrArray) rows = lode_stored_calls_from_edges (graph->resolver, f,
+                                                                g_ptr_array_index (graph->edges,
+                                                                                   f));
+
+      for (guint r = 0; r < rows->len; r++)
+        lode_call_graph_add_call (calls, g_ptr_array_steal_index (rows, r--));
+    }
+  return calls;
+}
+
+/* The one definition @name (in @file) names. */
+static guint
+find_one (LodeCallGraph *calls,
+          const char    *name,
+          const char    *file)
+{
+  g_autoptr(GArray) found = lode_call_graph_find (calls, name, file);
+
+  g_assert_cmpuint (found->len, ==, 1);
+  return g_array_index (found, guint, 0);
+}
+
+/* "path:Container.name" of a definition, "-" for none. */
+static char *
+describe_node (LodeCallGraph *calls,
+               guint          id)
+{
+  const LodeCallNode *node;
+
+  if (id == LODE_CALL_GRAPH_NONE)
+    return g_strdup ("-");
+  node = lode_call_graph_get_node (calls, id);
+  return g_strdup_printf ("%s:%s%s%s", node->path, node->container != NULL ? node->container : "",
+                          node->container != NULL ? "." : "", node->name);
+}
+
+static char *
+describe_links (LodeCallGraph *calls,
+                GArray        *links)
+{
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < links->len; i++)
+    {
+      LodeCallLink *link = &g_array_index (links, LodeCallLink, i);
+      g_autofree char *node = describe_node (calls, link->node);
+
+      g_ptr_array_add (items, g_strdup_printf ("%s %s@%u %s/%s", node, link->call->callee,
+                                               link->call->line,
+                                               lode_call_status_to_string (link->call->status),
+                                               lode_call_rule_to_string (link->call->rule)));
+    }
+  g_ptr_array_sort (items, compare_strings);
+  g_ptr_array_add (items, NULL);
+  return g_strjoinv ("; ", (char **) items->pdata);
+}
+
+static char *
+describe_path (LodeCallGraph *calls,
+               GArray        *path)
+{
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < path->len; i++)
+    g_ptr_array_add (items, describe_node (calls, g_array_index (path, guint, i)));
+  g_ptr_array_add (items, NULL);
+  return g_strjoinv (" > ", (char **) items->pdata);
+}
+
+/* A Python project's graph as the index keeps it: callers and callees with their rules, the
+ * names the tools print accepted, recursion, unresolved calls kept apart, walks and entry
+ * points. */
+static void
+test_call_graph (void)
+{
+  g_autofree char *root = g_test_build_filename (G_TEST_DIST, "liblode", "fixtures", "calls",
+                                                 "python", NULL);
+  g_auto(Graph) graph = { 0 };
+  g_autoptr(LodeCallGraph) calls = NULL;
+  g_autoptr(GArray) found = NULL;
+  g_autoptr(GArray) links = NULL;
+  g_autoptr(GArray) path = NULL;
+  g_autoptr(GArray) reach = NULL;
+  g_autoptr(GArray) entries = NULL;
+  g_autofree char *text = NULL;
+  guint factorial, summarize, record;
+  gboolean reached;
+
+  build_graph (root, &graph);
+  calls = call_graph_new (&graph);
+
+  /* Two `render`s; the module's name or the file narrows to one. */
+  found = lode_call_graph_find (calls, "render", NULL);
+  g_assert_cmpuint (found->len, ==, 2);
+  find_one (calls, "html.render", NULL);
+  find_one (calls, "app.formats.text.render", NULL);
+  find_one (calls, "render", "formats/html.py");
+  find_one (calls, "Invoice.post", NULL);
+  g_clear_pointer (&found, g_array_unref);
+  found = lode_call_graph_find (calls, "nosuch.render", NULL);
+  g_assert_cmpuint (found->len, ==, 0);
+
+  factorial = find_one (calls, "factorial", NULL);
+  links = lode_call_graph_dup_callers (calls, factorial);
+  text = describe_links (calls, links);
+  g_assert_cmpstr (text, ==,
+                   "app/service.py:factorial factorial@20 resolved/local; "
+                   "tests/test_service.py:test_take factorial@8 resolved/import");
+  g_clear_pointer (&links, g_array_unref);
+  g_clear_pointer (&text, g_free);
+
+  links = lode_call_graph_dup_callees (calls, find_one (calls, "test_take", NULL));
+  text = describe_links (calls, links);
+  g_assert_cmpstr (text, ==,
+                   "- len@8 unresolved/none; - take@7 unresolved/none; "
+                   "app/service.py:factorial factorial@8 resolved/import");
+  g_clear_pointer (&links, g_array_unref);
+  g_clear_pointer (&text, g_free);
+
+  summarize = find_one (calls, "summarize", NULL);
+  record = find_one (calls, "Ledger.record", NULL);
+  path = lode_call_graph_trace (calls, summarize, record, 5, &reached);
+  g_assert_true (reached);
+  text = describe_path (calls, path);
+  g_assert_cmpstr (text, ==, "app/service.py:summarize > app/models.py:Invoice.post > "
+                             "app/models.py:Ledger.record");
+  g_clear_pointer (&path, g_array_unref);
+  g_clear_pointer (&text, g_free);
+
+  /* Not within one call: the chain to the furthest point reached. */
+  path = lode_call_graph_trace (calls, summarize, record, 1, &reached);
+  g_assert_false (reached);
+  g_assert_cmpuint (path->len, ==, 2);
+  g_assert_cmpuint (g_array_index (path, guint, 0), ==, summarize);
+
+  reach = lode_call_graph_reach (calls, record, TRUE, 3);
+  g_assert_cmpuint (reach->len, ==, 3);
+  g_assert_cmpuint (g_array_index (reach, LodeCallReach, 1).node, ==,
+                    find_one (calls, "Invoice.post", NULL));
+  g_assert_cmpuint (g_array_index (reach, LodeCallReach, 2).node, ==, summarize);
+  g_assert_cmpuint (g_array_index (reach, LodeCallReach, 2).distance, ==, 2);
+  g_clear_pointer (&reach, g_array_unref);
+  reach = lode_call_graph_reach (calls, record, TRUE, 1);
+  g_assert_cmpuint (reach->len, ==, 2);
+
+  entries = lode_call_graph_entry_points (calls, 10);
+  g_assert_cmpuint (entries->len, >=, 3);
+  for (guint i = 0; i < entries->len; i++)
+    {
+      LodeCallEntry *entry = &g_array_index (entries, LodeCallEntry, i);
+      const LodeCallNode *node = lode_call_graph_get_node (calls, entry->node);
+
+      g_assert_cmpstr (node->name, !=, "factorial");
+      if (strcmp (node->name, "test_take") == 0)
+        g_assert_cmpstr (entry->reason, ==, "test");
+      if (strcmp (node->name, "summarize") == 0)
+        g_assert_cmpstr (entry->reason, ==, "uncalled");
+    }
+  g_assert_cmpstr (g_array_index (entries, LodeCallEntry, entries->len - 1).reason, ==, "test");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -225,5 +409,6 @@ main (int    argc,
 
       g_test_add_data_func (path, languages[i], test_language);
     }
+  g_test_add_func ("/lode/calls/graph", test_call_graph);
   return g_test_run ();
 }
