@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lode-call-graph.h"
+#include "lode-call-report.h"
 #include "lode-calls-resolver.h"
 #include "lode-chunker.h"
 #include "lode-import-resolver.h"
@@ -393,6 +394,103 @@ test_call_graph (void)
   g_assert_cmpstr (g_array_index (entries, LodeCallEntry, entries->len - 1).reason, ==, "test");
 }
 
+/* The tools' answers on the same project: a definition with its callers and callees (the
+ * unresolved apart), several matches as candidates, a flow with its recursion marked, a trace,
+ * an impact with tests apart; and their markdown. */
+static void
+test_call_report (void)
+{
+  g_autofree char *root = g_test_build_filename (G_TEST_DIST, "liblode", "fixtures", "calls",
+                                                 "python", NULL);
+  g_auto(Graph) graph = { 0 };
+  g_autoptr(LodeCallGraph) calls = NULL;
+  g_autoptr(JsonObject) report = NULL;
+  g_autofree char *markdown = NULL;
+  LodeCallQuery query = { .root = "/p" };
+  JsonArray *array;
+  JsonObject *item;
+
+  build_graph (root, &graph);
+  calls = call_graph_new (&graph);
+
+  query.name = "factorial";
+  report = lode_call_report_symbol (calls, &query);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (report,
+                                                                                  "symbol"),
+                                                  "path"), ==, "app/service.py");
+  g_assert_cmpint (json_object_get_int_member (report, "callerCount"), ==, 2);
+  array = json_object_get_array_member (report, "callers");
+  item = json_array_get_object_element (array, 1);
+  g_assert_cmpstr (json_object_get_string_member (item, "name"), ==, "test_take");
+  g_assert_cmpint (json_object_get_int_member (item, "callLine"), ==, 8);
+  g_assert_cmpstr (json_object_get_string_member (item, "resolution"), ==, "import");
+  g_assert_cmpfloat (json_object_get_double_member (item, "confidence"), >, 0.5);
+  markdown = lode_call_format_symbol (report);
+  g_assert_nonnull (strstr (markdown, "### Callers: 2"));
+  g_clear_pointer (&report, json_object_unref);
+  g_clear_pointer (&markdown, g_free);
+
+  query.name = "test_take";
+  report = lode_call_report_symbol (calls, &query);
+  array = json_object_get_array_member (report, "unresolvedCallees");
+  g_assert_cmpuint (json_array_get_length (array), ==, 2);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (report, "callees")),
+                    ==, 1);
+  g_clear_pointer (&report, json_object_unref);
+
+  query.name = "render";
+  report = lode_call_report_symbol (calls, &query);
+  g_assert_true (json_object_get_null_member (report, "symbol"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (report, "candidates")),
+                    ==, 2);
+  markdown = lode_call_format_symbol (report);
+  g_assert_nonnull (strstr (markdown, "### Candidates: 2"));
+  g_clear_pointer (&report, json_object_unref);
+  g_clear_pointer (&markdown, g_free);
+
+  query.name = "factorial";
+  report = lode_call_report_flow (calls, &query);
+  array = json_object_get_array_member (json_object_get_object_member (report, "root"), "calls");
+  g_assert_cmpuint (json_array_get_length (array), ==, 1);
+  g_assert_true (json_object_get_boolean_member (json_array_get_object_element (array, 0),
+                                                 "cycle"));
+  g_clear_pointer (&report, json_object_unref);
+
+  query.name = "summarize";
+  report = lode_call_report_flow (calls, &query);
+  markdown = lode_call_format_flow (report);
+  g_assert_nonnull (strstr (markdown, "  - `app.models.Ledger.record` (method)"));
+  g_clear_pointer (&report, json_object_unref);
+  g_clear_pointer (&markdown, g_free);
+
+  query.name = NULL;
+  report = lode_call_report_flow (calls, &query);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (report, "entryPoints")),
+                    >=, 3);
+  g_clear_pointer (&report, json_object_unref);
+
+  query.name = "summarize";
+  query.to = "Ledger.record";
+  report = lode_call_report_trace (calls, &query);
+  g_assert_true (json_object_get_boolean_member (report, "reached"));
+  array = json_object_get_array_member (report, "path");
+  g_assert_cmpuint (json_array_get_length (array), ==, 3);
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (array, 1),
+                                               "callLine"), ==, 11);
+  g_clear_pointer (&report, json_object_unref);
+
+  query.name = "factorial";
+  query.depth = 2;
+  report = lode_call_report_impact (calls, &query);
+  g_assert_cmpint (json_object_get_int_member (report, "callerCount"), ==, 1);
+  array = json_object_get_array_member (report, "tests");
+  g_assert_cmpuint (json_array_get_length (array), ==, 1);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (report, "files")), ==,
+                    0);
+  markdown = lode_call_format_impact (report);
+  g_assert_nonnull (strstr (markdown, "### Tests reached: 1"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -410,5 +508,6 @@ main (int    argc,
       g_test_add_data_func (path, languages[i], test_language);
     }
   g_test_add_func ("/lode/calls/graph", test_call_graph);
+  g_test_add_func ("/lode/calls/report", test_call_report);
   return g_test_run ();
 }
