@@ -138,9 +138,9 @@ main (int    argc,
         continue;
       if (!g_file_get_contents (full, &text, &len, NULL) || !g_utf8_validate (text, len, NULL))
         continue;
-      if (!lode_chunker_chunk (chunker, file->language, text, len, &chunks, &symbols,
-                               &file_imports, NULL, opt_no_calls ? NULL : &calls, NULL,
-                               &error))
+      if (!lode_chunker_chunk (chunker, file->language, file->path, text, len, &chunks,
+                               &symbols, &file_imports, NULL, opt_no_calls ? NULL : &calls,
+                               NULL, &error))
         {
           g_printerr ("%s: %s\n", file->path, error->message);
           return 1;

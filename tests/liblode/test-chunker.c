@@ -1470,7 +1470,8 @@ test_rust_macro_items (void)
   text = load_fixture ("cfg_macros.rs", &len);
   g_assert_true (lode_chunker_chunk (chunker, lode_language_lookup ("rust"),
                                      "tokio/src/task/blocking.rs", text, len,
-                                     &chunks, &symbols, &imports, &references, NULL, &error));
+                                     &chunks, &symbols, &imports, &references, NULL, NULL,
+                                     &error));
   g_assert_no_error (error);
 
   for (const ExpectedSymbol *es = expected; es->name != NULL; es++, n++)
@@ -1545,7 +1546,7 @@ test_rust_macro_budget (void)
 
   lode_chunker_set_time_budget (chunker, 600 * 1000);
   g_assert_true (lode_chunker_chunk (chunker, rust, NULL, code->str, code->len, &chunks, &symbols,
-                                     NULL, NULL, &degraded, &error));
+                                     NULL, NULL, NULL, &degraded, &error));
   g_assert_no_error (error);
   g_assert_null (degraded);
   g_assert_cmpuint (symbols->len, ==, 3000);
@@ -1554,7 +1555,7 @@ test_rust_macro_budget (void)
 
   lode_chunker_set_time_budget (chunker, 1);
   g_assert_true (lode_chunker_chunk (chunker, rust, NULL, code->str, code->len, &chunks, &symbols,
-                                     NULL, NULL, &degraded, &error));
+                                     NULL, NULL, NULL, &degraded, &error));
   g_assert_no_error (error);
   g_assert_cmpstr (degraded, ==, "took longer than 1 ms to parse: indexed by lines");
   g_assert_cmpuint (symbols->len, ==, 0);
