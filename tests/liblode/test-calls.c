@@ -44,9 +44,12 @@ graph_clear (Graph *graph)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Graph, graph_clear)
 
+/* With @through_bytes, each file's calls are stored and read back (lode_calls_to_bytes())
+ * before they are resolved, as an index re-resolving a file it did not parse again does. */
 static void
 build_graph (const char *root,
-             Graph      *graph)
+             Graph      *graph,
+             gboolean    through_bytes)
 {
   g_autoptr(LodeScanner) scanner = lode_scanner_new (root);
   g_autoptr(LodeChunker) chunker = lode_chunker_new (LODE_CHUNKER_DEFAULT_MAX_TOKENS);
@@ -82,6 +85,14 @@ build_graph (const char *root,
       g_assert_true (lode_chunker_chunk (chunker, file->language, file->path, text, len, &chunks,
                                          &symbols, &file_imports, NULL, &calls, NULL, &error));
       g_assert_no_error (error);
+      if (through_bytes)
+        {
+          g_autoptr(GBytes) bytes = lode_calls_to_bytes (calls);
+
+          lode_calls_free (calls);
+          calls = lode_calls_new_from_bytes (bytes, symbols->len, &error);
+          g_assert_no_error (error);
+        }
       lode_call_resolver_add_file (graph->resolver, file->path, file->language->id, symbols,
                                    calls, file_imports);
     }
@@ -199,7 +210,7 @@ test_language (gconstpointer data)
 
   g_assert_true (g_file_get_contents (expected_path, &expected, NULL, &error));
   g_assert_no_error (error);
-  build_graph (root, &graph);
+  build_graph (root, &graph, FALSE);
   lines = g_strsplit (expected, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     {
@@ -321,7 +332,7 @@ test_call_graph (void)
   guint factorial, summarize, record;
   gboolean reached;
 
-  build_graph (root, &graph);
+  build_graph (root, &graph, FALSE);
   calls = call_graph_new (&graph);
 
   /* Two `render`s; the module's name or the file narrows to one. */
@@ -410,7 +421,7 @@ test_call_report (void)
   JsonArray *array;
   JsonObject *item;
 
-  build_graph (root, &graph);
+  build_graph (root, &graph, FALSE);
   calls = call_graph_new (&graph);
 
   query.name = "factorial";
@@ -491,6 +502,82 @@ test_call_report (void)
   g_assert_nonnull (strstr (markdown, "### Tests reached: 1"));
 }
 
+/* Every call of @graph with its caller, status, rule and targets, one line each. */
+static char *
+describe_graph (Graph *graph)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint f = 0; f < graph->edges->len; f++)
+    {
+      GPtrArray *edges = g_ptr_array_index (graph->edges, f);
+
+      for (guint e = 0; e < edges->len; e++)
+        {
+          LodeCallEdge *edge = g_ptr_array_index (edges, e);
+          g_autofree char *targets = describe_targets (graph, edge);
+
+          g_string_append_printf (out, "%s:%u %d %s %s %s %s\n",
+                                  lode_call_resolver_get_path (graph->resolver, f),
+                                  edge->site->line, edge->site->caller, edge->site->name,
+                                  lode_call_status_to_string (edge->status),
+                                  lode_call_rule_to_string (edge->rule), targets);
+        }
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* Each file's calls stored as bytes and read back resolve to the same edges, in every
+ * language; bytes that are not such calls, or that name symbols the file does not have, are
+ * refused. */
+static void
+test_calls_bytes (void)
+{
+  static const char * const languages[] = {
+    "c", "cpp", "csharp", "go", "java", "javascript", "typescript", "python", "rust", "php",
+    "ruby", "kotlin", "swift",
+  };
+  g_autoptr(GBytes) junk = g_bytes_new_static ("\x01\x02garbage", 9);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeCalls) calls = lode_calls_new ();
+  g_autoptr(GBytes) bytes = NULL;
+
+  for (guint l = 0; l < G_N_ELEMENTS (languages); l++)
+    {
+      g_autofree char *root = g_test_build_filename (G_TEST_DIST, "liblode", "fixtures", "calls",
+                                                     languages[l], NULL);
+      g_auto(Graph) parsed = { 0 };
+      g_auto(Graph) stored = { 0 };
+      g_autofree char *want = NULL;
+      g_autofree char *got = NULL;
+
+      build_graph (root, &parsed, FALSE);
+      build_graph (root, &stored, TRUE);
+      want = describe_graph (&parsed);
+      got = describe_graph (&stored);
+      g_assert_cmpstr (got, ==, want);
+      g_assert_cmpuint (strlen (want), >, 100);
+    }
+
+  g_assert_null (lode_calls_new_from_bytes (junk, 10, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_clear_error (&error);
+
+  /* A call made in the file's third symbol, read back for a file of two. */
+  lode_calls_add_binding (calls, LODE_CALL_BINDING_FIELD, 0, "pool", "Pool", NULL, 3);
+  g_ptr_array_add (calls->sites, g_new0 (LodeCallSite, 1));
+  ((LodeCallSite *) calls->sites->pdata[0])->name = g_strdup ("acquire");
+  ((LodeCallSite *) calls->sites->pdata[0])->caller = 2;
+  bytes = lode_calls_to_bytes (calls);
+  g_assert_null (lode_calls_new_from_bytes (bytes, 2, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_clear_error (&error);
+  g_clear_pointer (&calls, lode_calls_free);
+  calls = lode_calls_new_from_bytes (bytes, 3, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (((LodeCallSite *) calls->sites->pdata[0])->name, ==, "acquire");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -509,5 +596,6 @@ main (int    argc,
     }
   g_test_add_func ("/lode/calls/graph", test_call_graph);
   g_test_add_func ("/lode/calls/report", test_call_report);
+  g_test_add_func ("/lode/calls/bytes", test_calls_bytes);
   return g_test_run ();
 }

@@ -42,6 +42,9 @@ typedef struct
   guint       limit;
 } LodeCallQuery;
 
+typedef JsonObject *(*LodeCallReportFunc) (LodeCallGraph       *graph,
+                                           const LodeCallQuery *query);
+
 JsonObject *lode_call_report_symbol   (LodeCallGraph       *graph,
                                        const LodeCallQuery *query);
 JsonObject *lode_call_report_symbols  (LodeCallGraph       *graph,

@@ -101,6 +101,134 @@ add_site (LodeCalls     *calls,
   return site;
 }
 
+/* The stored form of a file's calls: what lode_call_resolver_add_file() needs of a file that
+ * is not parsed again when another one changes. */
+#define CALLS_VARIANT_TYPE "(a(smsmsiuyy)a(smsmsuiy)auau)"
+
+static GVariant *
+uint_array_to_variant (GArray *array)
+{
+  return g_variant_new_fixed_array (G_VARIANT_TYPE_UINT32, array->data, array->len,
+                                    sizeof (guint32));
+}
+
+/**
+ * lode_calls_to_bytes:
+ * @calls: a file's calls
+ *
+ * Returns: (transfer full): @calls as bytes to store, read back by lode_calls_new_from_bytes()
+ */
+GBytes *
+lode_calls_to_bytes (const LodeCalls *calls)
+{
+  GVariantBuilder sites, bindings;
+  g_autoptr(GVariant) variant = NULL;
+
+  g_variant_builder_init (&sites, G_VARIANT_TYPE ("a(smsmsiuyy)"));
+  for (guint i = 0; i < calls->sites->len; i++)
+    {
+      LodeCallSite *site = g_ptr_array_index (calls->sites, i);
+
+      g_variant_builder_add (&sites, "(smsmsiuyy)", site->name, site->qualifier, site->receiver,
+                             site->caller, site->line, site->flags, (guint8) site->receiver_kind);
+    }
+  g_variant_builder_init (&bindings, G_VARIANT_TYPE ("a(smsmsuiy)"));
+  for (guint i = 0; i < calls->bindings->len; i++)
+    {
+      LodeCallBinding *binding = g_ptr_array_index (calls->bindings, i);
+
+      g_variant_builder_add (&bindings, "(smsmsuiy)", binding->name, binding->target,
+                             binding->path, binding->line, binding->scope,
+                             (guint8) binding->kind);
+    }
+  variant = g_variant_ref_sink (g_variant_new ("(@a(smsmsiuyy)@a(smsmsuiy)@au@au)",
+                                               g_variant_builder_end (&sites),
+                                               g_variant_builder_end (&bindings),
+                                               uint_array_to_variant (calls->file_local),
+                                               uint_array_to_variant (calls->conditional)));
+  return g_variant_get_data_as_bytes (variant);
+}
+
+static void
+variant_to_uint_array (GVariant *variant,
+                       GArray   *array)
+{
+  gsize n;
+  const guint32 *values = g_variant_get_fixed_array (variant, &n, sizeof (guint32));
+
+  g_array_append_vals (array, values, n);
+}
+
+/**
+ * lode_calls_new_from_bytes:
+ * @bytes: what lode_calls_to_bytes() made
+ * @n_symbols: how many symbols the file has: callers and scopes index them
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the calls, or %NULL with %G_IO_ERROR_INVALID_DATA when
+ *   @bytes are not such calls of a file with @n_symbols symbols (a damaged index)
+ */
+LodeCalls *
+lode_calls_new_from_bytes (GBytes  *bytes,
+                           guint    n_symbols,
+                           GError **error)
+{
+  g_autoptr(GVariant) variant = NULL;
+  g_autoptr(GVariantIter) sites = NULL;
+  g_autoptr(GVariantIter) bindings = NULL;
+  g_autoptr(GVariant) file_local = NULL;
+  g_autoptr(GVariant) conditional = NULL;
+  LodeCalls *calls;
+  const char *name;
+  char *qualifier, *receiver;
+  gint caller;
+  guint line;
+  guint8 flags, kind;
+  gboolean ok = TRUE;
+
+  variant = g_variant_ref_sink (g_variant_new_from_bytes (G_VARIANT_TYPE (CALLS_VARIANT_TYPE),
+                                                          bytes, FALSE));
+  if (!g_variant_is_normal_form (variant))
+    goto damaged;
+
+  calls = lode_calls_new ();
+  g_variant_get (variant, "(a(smsmsiuyy)a(smsmsuiy)@au@au)", &sites, &bindings, &file_local,
+                 &conditional);
+  while (g_variant_iter_next (sites, "(&smsmsiuyy)", &name, &qualifier, &receiver, &caller,
+                              &line, &flags, &kind))
+    {
+      LodeCallSite *site = add_site (calls, g_strdup (name), qualifier, line, caller, flags);
+
+      site->receiver = receiver;
+      site->receiver_kind = kind;
+      if (caller < -1 || caller >= (gint) n_symbols || kind > LODE_CALL_RECEIVER_RESULT)
+        ok = FALSE;
+    }
+  while (g_variant_iter_next (bindings, "(&smsmsuiy)", &name, &qualifier, &receiver, &line,
+                              &caller, &kind))
+    {
+      lode_calls_add_binding (calls, kind, caller, name, qualifier, receiver, line);
+      g_free (qualifier);
+      g_free (receiver);
+      if (caller < -1 || caller >= (gint) n_symbols || kind > LODE_CALL_BINDING_REEXPORT)
+        ok = FALSE;
+    }
+  variant_to_uint_array (file_local, calls->file_local);
+  variant_to_uint_array (conditional, calls->conditional);
+  for (guint i = 0; i < calls->file_local->len; i++)
+    ok = ok && g_array_index (calls->file_local, guint, i) < n_symbols;
+  if (ok)
+    return calls;
+  lode_calls_free (calls);
+
+damaged:
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+               "The stored call sites of a file are damaged (%" G_GSIZE_FORMAT " bytes)",
+               g_bytes_get_size (bytes));
+  return NULL;
+}
+
+
 /**
  * lode_calls_add_binding:
  * @calls: a #LodeCalls

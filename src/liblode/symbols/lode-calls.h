@@ -128,6 +128,10 @@ typedef struct
 } LodeCalls;
 
 LodeCalls *lode_calls_new           (void);
+GBytes    *lode_calls_to_bytes      (const LodeCalls       *calls);
+LodeCalls *lode_calls_new_from_bytes (GBytes               *bytes,
+                                     guint                 n_symbols,
+                                     GError               **error);
 void       lode_calls_free          (LodeCalls             *calls);
 gboolean   lode_calls_supported     (const LodeLanguage    *language);
 LodeCalls *lode_calls_extract_tree  (const LodeLanguage    *language,
