@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lode-calls-private.h"
+#include "lode-chunk.h"
 
 /*
  * Runs on the chunker's thread, on the tree the chunker parsed: nothing is parsed twice.
@@ -101,9 +102,13 @@ add_site (LodeCalls     *calls,
   return site;
 }
 
-/* The stored form of a file's calls: what lode_call_resolver_add_file() needs of a file that
- * is not parsed again when another one changes. */
-#define CALLS_VARIANT_TYPE "(a(smsmsiuyy)a(smsmsuiy)auau)"
+/* The stored form of a file's calls, with the file's symbols they index: what
+ * lode_call_resolver_add_file() needs of a file that is not parsed again when another one
+ * changes, whatever the index keeps of its symbols besides. */
+#define SYMBOL_TYPE "(ssmsmsmsmsuu)"
+#define SITE_TYPE "(smsmsiuyy)"
+#define BINDING_TYPE "(smsmsuiy)"
+#define CALLS_VARIANT_TYPE "(a" SYMBOL_TYPE "a" SITE_TYPE "a" BINDING_TYPE "auau)"
 
 static GVariant *
 uint_array_to_variant (GArray *array)
@@ -115,33 +120,48 @@ uint_array_to_variant (GArray *array)
 /**
  * lode_calls_to_bytes:
  * @calls: a file's calls
+ * @symbols: (element-type LodeSymbol): the file's symbols, which @calls index
  *
- * Returns: (transfer full): @calls as bytes to store, read back by lode_calls_new_from_bytes()
+ * Returns: (transfer full): @calls and @symbols (without their details) as bytes to store,
+ *   read back by lode_calls_new_from_bytes()
  */
 GBytes *
-lode_calls_to_bytes (const LodeCalls *calls)
+lode_calls_to_bytes (const LodeCalls *calls,
+                     GPtrArray       *symbols)
 {
-  GVariantBuilder sites, bindings;
+  GVariantBuilder defs, sites, bindings;
   g_autoptr(GVariant) variant = NULL;
 
-  g_variant_builder_init (&sites, G_VARIANT_TYPE ("a(smsmsiuyy)"));
+  g_variant_builder_init (&defs, G_VARIANT_TYPE ("a" SYMBOL_TYPE));
+  for (guint i = 0; i < symbols->len; i++)
+    {
+      LodeSymbol *symbol = g_ptr_array_index (symbols, i);
+
+      g_variant_builder_add (&defs, SYMBOL_TYPE, symbol->name,
+                             symbol->kind != NULL ? symbol->kind : "", symbol->container,
+                             symbol->package, symbol->scope, symbol->signature,
+                             symbol->start_line, symbol->end_line);
+    }
+  g_variant_builder_init (&sites, G_VARIANT_TYPE ("a" SITE_TYPE));
   for (guint i = 0; i < calls->sites->len; i++)
     {
       LodeCallSite *site = g_ptr_array_index (calls->sites, i);
 
-      g_variant_builder_add (&sites, "(smsmsiuyy)", site->name, site->qualifier, site->receiver,
+      g_variant_builder_add (&sites, SITE_TYPE, site->name, site->qualifier, site->receiver,
                              site->caller, site->line, site->flags, (guint8) site->receiver_kind);
     }
-  g_variant_builder_init (&bindings, G_VARIANT_TYPE ("a(smsmsuiy)"));
+  g_variant_builder_init (&bindings, G_VARIANT_TYPE ("a" BINDING_TYPE));
   for (guint i = 0; i < calls->bindings->len; i++)
     {
       LodeCallBinding *binding = g_ptr_array_index (calls->bindings, i);
 
-      g_variant_builder_add (&bindings, "(smsmsuiy)", binding->name, binding->target,
+      g_variant_builder_add (&bindings, BINDING_TYPE, binding->name, binding->target,
                              binding->path, binding->line, binding->scope,
                              (guint8) binding->kind);
     }
-  variant = g_variant_ref_sink (g_variant_new ("(@a(smsmsiuyy)@a(smsmsuiy)@au@au)",
+  variant = g_variant_ref_sink (g_variant_new ("(@a" SYMBOL_TYPE "@a" SITE_TYPE "@a"
+                                               BINDING_TYPE "@au@au)",
+                                               g_variant_builder_end (&defs),
                                                g_variant_builder_end (&sites),
                                                g_variant_builder_end (&bindings),
                                                uint_array_to_variant (calls->file_local),
@@ -159,25 +179,47 @@ variant_to_uint_array (GVariant *variant,
   g_array_append_vals (array, values, n);
 }
 
+static GPtrArray *
+symbols_from_variant (GVariantIter *iter)
+{
+  GPtrArray *symbols = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_symbol_free);
+  const char *kind;
+  LodeSymbol *symbol = lode_symbol_new ();
+
+  while (g_variant_iter_next (iter, "(s&smsmsmsmsuu)", &symbol->name, &kind, &symbol->container,
+                              &symbol->package, &symbol->scope, &symbol->signature,
+                              &symbol->start_line, &symbol->end_line))
+    {
+      symbol->kind = kind[0] != '\0' ? g_intern_string (kind) : NULL;
+      g_ptr_array_add (symbols, symbol);
+      symbol = lode_symbol_new ();
+    }
+  lode_symbol_free (symbol);
+  return symbols;
+}
+
 /**
  * lode_calls_new_from_bytes:
  * @bytes: what lode_calls_to_bytes() made
- * @n_symbols: how many symbols the file has: callers and scopes index them
+ * @symbols: (out) (transfer container) (element-type LodeSymbol): the file's symbols
  * @error: return location for a #GError
  *
  * Returns: (transfer full) (nullable): the calls, or %NULL with %G_IO_ERROR_INVALID_DATA when
- *   @bytes are not such calls of a file with @n_symbols symbols (a damaged index)
+ *   @bytes are not such calls: not in normal form, or naming symbols, kinds or receivers the
+ *   file cannot have (a damaged index)
  */
 LodeCalls *
-lode_calls_new_from_bytes (GBytes  *bytes,
-                           guint    n_symbols,
-                           GError **error)
+lode_calls_new_from_bytes (GBytes     *bytes,
+                           GPtrArray **symbols,
+                           GError    **error)
 {
   g_autoptr(GVariant) variant = NULL;
+  g_autoptr(GVariantIter) defs = NULL;
   g_autoptr(GVariantIter) sites = NULL;
   g_autoptr(GVariantIter) bindings = NULL;
   g_autoptr(GVariant) file_local = NULL;
   g_autoptr(GVariant) conditional = NULL;
+  g_autoptr(GPtrArray) read = NULL;
   LodeCalls *calls;
   const char *name;
   char *qualifier, *receiver;
@@ -192,8 +234,9 @@ lode_calls_new_from_bytes (GBytes  *bytes,
     goto damaged;
 
   calls = lode_calls_new ();
-  g_variant_get (variant, "(a(smsmsiuyy)a(smsmsuiy)@au@au)", &sites, &bindings, &file_local,
-                 &conditional);
+  g_variant_get (variant, "(a" SYMBOL_TYPE "a" SITE_TYPE "a" BINDING_TYPE "@au@au)", &defs,
+                 &sites, &bindings, &file_local, &conditional);
+  read = symbols_from_variant (defs);
   while (g_variant_iter_next (sites, "(&smsmsiuyy)", &name, &qualifier, &receiver, &caller,
                               &line, &flags, &kind))
     {
@@ -201,7 +244,7 @@ lode_calls_new_from_bytes (GBytes  *bytes,
 
       site->receiver = receiver;
       site->receiver_kind = kind;
-      if (caller < -1 || caller >= (gint) n_symbols || kind > LODE_CALL_RECEIVER_RESULT)
+      if (caller < -1 || caller >= (gint) read->len || kind > LODE_CALL_RECEIVER_RESULT)
         ok = FALSE;
     }
   while (g_variant_iter_next (bindings, "(&smsmsuiy)", &name, &qualifier, &receiver, &line,
@@ -210,15 +253,18 @@ lode_calls_new_from_bytes (GBytes  *bytes,
       lode_calls_add_binding (calls, kind, caller, name, qualifier, receiver, line);
       g_free (qualifier);
       g_free (receiver);
-      if (caller < -1 || caller >= (gint) n_symbols || kind > LODE_CALL_BINDING_REEXPORT)
+      if (caller < -1 || caller >= (gint) read->len || kind > LODE_CALL_BINDING_REEXPORT)
         ok = FALSE;
     }
   variant_to_uint_array (file_local, calls->file_local);
   variant_to_uint_array (conditional, calls->conditional);
   for (guint i = 0; i < calls->file_local->len; i++)
-    ok = ok && g_array_index (calls->file_local, guint, i) < n_symbols;
+    ok = ok && g_array_index (calls->file_local, guint, i) < read->len;
   if (ok)
-    return calls;
+    {
+      *symbols = g_steal_pointer (&read);
+      return calls;
+    }
   lode_calls_free (calls);
 
 damaged:

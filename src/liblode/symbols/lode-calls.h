@@ -128,10 +128,11 @@ typedef struct
 } LodeCalls;
 
 LodeCalls *lode_calls_new           (void);
-GBytes    *lode_calls_to_bytes      (const LodeCalls       *calls);
+GBytes    *lode_calls_to_bytes      (const LodeCalls       *calls,
+                                     GPtrArray             *symbols);
 LodeCalls *lode_calls_new_from_bytes (GBytes               *bytes,
-                                     guint                 n_symbols,
-                                     GError               **error);
+                                     GPtrArray           **symbols,
+                                     GError              **error);
 void       lode_calls_free          (LodeCalls             *calls);
 gboolean   lode_calls_supported     (const LodeLanguage    *language);
 LodeCalls *lode_calls_extract_tree  (const LodeLanguage    *language,
