@@ -13,7 +13,7 @@
 
 #include "lode-json.h"
 #include "lode-language.h"
-#include "lode-store.h"
+#include "lode-index-store.h"
 #include "lode-symbol-extract.h"
 #include "lode-symbol-report-private.h"
 #include "lode-symbol-scope.h"
