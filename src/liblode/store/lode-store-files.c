@@ -136,7 +136,7 @@ delete_file_contents (LodeStore  *self,
         return FALSE;
     }
 
-  return TRUE;
+  return _lode_store_delete_file_calls (self, id, error);
 }
 
 static gboolean

@@ -13,9 +13,11 @@
 
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "lode-call-graph.h"
+#include "lode-calls.h"
 #include "lode-chunk.h"
 #include "lode-search-private.h"
 #include "lode-symbol-scope.h"
@@ -32,20 +34,6 @@ struct _LodeCallGraph
 };
 
 G_DEFINE_FINAL_TYPE (LodeCallGraph, lode_call_graph, G_TYPE_OBJECT)
-
-void
-lode_stored_call_free (LodeStoredCall *call)
-{
-  if (call == NULL)
-    return;
-  g_free (call->path);
-  g_free (call->caller);
-  g_free (call->callee);
-  g_free (call->qualifier);
-  g_free (call->target_path);
-  g_free (call->package);
-  g_free (call);
-}
 
 static LodeStoredCall *
 stored_call_new (const char         *path,
@@ -168,6 +156,68 @@ LodeCallGraph *
 lode_call_graph_new (void)
 {
   return g_object_new (LODE_TYPE_CALL_GRAPH, NULL);
+}
+
+static int
+compare_paths (const void *a,
+               const void *b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/**
+ * lode_call_graph_load:
+ * @store: a project's index
+ * @error: return location for a #GError
+ *
+ * The call graph the index keeps: the definitions of every file with call sites (as the
+ * chunker listed them, lode_index_store_put_call_sites()) and every call.
+ *
+ * Returns: (transfer full) (nullable): the graph, or %NULL with @error (a store error, or
+ *   damaged call sites, %G_IO_ERROR_INVALID_DATA, naming the file)
+ */
+LodeCallGraph *
+lode_call_graph_load (LodeIndexStore  *store,
+                      GError         **error)
+{
+  g_autoptr(LodeCallGraph) self = lode_call_graph_new ();
+  g_autoptr(GHashTable) sites = lode_index_store_dup_call_sites (store, error);
+  g_autoptr(GPtrArray) calls = NULL;
+  g_autofree const char **paths = NULL;
+  guint n;
+
+  if (sites == NULL)
+    return NULL;
+  paths = (const char **) g_hash_table_get_keys_as_array (sites, &n);
+  qsort (paths, n, sizeof (char *), compare_paths);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GPtrArray) symbols = NULL;
+      g_autoptr(LodeCalls) parsed = lode_calls_new_from_bytes (g_hash_table_lookup (sites,
+                                                                                    paths[i]),
+                                                               &symbols, error);
+
+      if (parsed == NULL)
+        {
+          g_prefix_error (error, "Cannot read the calls of %s: ", paths[i]);
+          return NULL;
+        }
+      for (guint s = 0; s < symbols->len; s++)
+        {
+          const LodeSymbol *symbol = g_ptr_array_index (symbols, s);
+
+          lode_call_graph_add_node (self, paths[i], symbol->name, symbol->kind,
+                                    symbol->container, symbol->scope, symbol->signature,
+                                    symbol->start_line, symbol->end_line);
+        }
+    }
+
+  calls = lode_index_store_dup_calls (store, NULL, error);
+  if (calls == NULL)
+    return NULL;
+  for (guint i = 0; i < calls->len; i++)
+    lode_call_graph_add_call (self, g_steal_pointer (&g_ptr_array_index (calls, i)));
+  return g_steal_pointer (&self);
 }
 
 static gboolean
@@ -389,6 +439,26 @@ lode_call_graph_find (LodeCallGraph *self,
   return found;
 }
 
+/* Calls by file, line, callee, then target: the same whatever order a store read them in. */
+static gint
+compare_links (gconstpointer a,
+               gconstpointer b)
+{
+  const LodeStoredCall *x = ((const LodeCallLink *) a)->call;
+  const LodeStoredCall *y = ((const LodeCallLink *) b)->call;
+  int c;
+
+  if ((c = g_strcmp0 (x->path, y->path)) != 0)
+    return c;
+  if (x->line != y->line)
+    return x->line < y->line ? -1 : 1;
+  if ((c = g_strcmp0 (x->callee, y->callee)) != 0)
+    return c;
+  if ((c = g_strcmp0 (x->target_path, y->target_path)) != 0)
+    return c;
+  return (x->target_line > y->target_line) - (x->target_line < y->target_line);
+}
+
 static GArray *
 dup_links (GPtrArray *lists,
            guint      node)
@@ -398,6 +468,7 @@ dup_links (GPtrArray *lists,
 
   if (links != NULL)
     g_array_append_vals (copy, links->data, links->len);
+  g_array_sort (copy, compare_links);
   return copy;
 }
 
@@ -407,7 +478,7 @@ dup_links (GPtrArray *lists,
  * @node: a definition
  *
  * Returns: (transfer full) (element-type LodeCallLink): the calls that reach @node (resolved,
- *   or ambiguous with @node a candidate), in the order they were added
+ *   or ambiguous with @node a candidate), by file and line
  */
 GArray *
 lode_call_graph_dup_callers (LodeCallGraph *self,
@@ -425,7 +496,7 @@ lode_call_graph_dup_callers (LodeCallGraph *self,
  * @node: a definition
  *
  * Returns: (transfer full) (element-type LodeCallLink): the calls @node makes, whatever their
- *   resolution, in the order they were added
+ *   resolution, by line
  */
 GArray *
 lode_call_graph_dup_callees (LodeCallGraph *self,

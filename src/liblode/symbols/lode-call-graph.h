@@ -9,50 +9,14 @@
 #include <glib-object.h>
 
 #include "lode-calls-resolver.h"
+#include "lode-index-store.h"
 
 G_BEGIN_DECLS
 
-/**
- * LodeStoredCall:
- * @path: the file of the call
- * @caller: (nullable): the enclosing definition's name; %NULL at file level
- * @caller_line: the enclosing definition's first line; 0 at file level
- * @callee: the callee's name as written
- * @qualifier: (nullable): the receiver or path written before it
- * @line: the call's line
- * @status: how its resolution ended
- * @rule: the rule that decided it
- * @confidence: 0–1
- * @target_path: (nullable): the file of the definition it reaches (resolved), or of one
- *   candidate (ambiguous: one row per candidate)
- * @target_line: that definition's first line
- * @package: (nullable): the dependency of an external call
- *
- * One call as the index keeps it. A definition is named by its file and first line, which
- * the symbols of that file hold (#LodeStoredSymbol).
- */
-typedef struct
-{
-  char           *path;
-  char           *caller;
-  guint           caller_line;
-  char           *callee;
-  char           *qualifier;
-  guint           line;
-  LodeCallStatus  status;
-  LodeCallRule    rule;
-  double          confidence;
-  char           *target_path;
-  guint           target_line;
-  char           *package;
-} LodeStoredCall;
 
-void        lode_stored_call_free          (LodeStoredCall   *call);
 GPtrArray  *lode_stored_calls_from_edges   (LodeCallResolver *resolver,
                                             guint             file,
                                             GPtrArray        *edges);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeStoredCall, lode_stored_call_free)
 
 /**
  * LodeCallNode:
@@ -123,6 +87,8 @@ typedef struct
 G_DECLARE_FINAL_TYPE (LodeCallGraph, lode_call_graph, LODE, CALL_GRAPH, GObject)
 
 LodeCallGraph      *lode_call_graph_new          (void);
+LodeCallGraph      *lode_call_graph_load         (LodeIndexStore       *store,
+                                                  GError              **error);
 guint               lode_call_graph_add_node     (LodeCallGraph        *self,
                                                   const char           *path,
                                                   const char           *name,

@@ -137,7 +137,7 @@ lode_calls_to_bytes (const LodeCalls *calls,
     {
       LodeSymbol *symbol = g_ptr_array_index (symbols, i);
 
-      g_variant_builder_add (&defs, SYMBOL_TYPE, symbol->name,
+      g_variant_builder_add (&defs, SYMBOL_TYPE, symbol->name != NULL ? symbol->name : "",
                              symbol->kind != NULL ? symbol->kind : "", symbol->container,
                              symbol->package, symbol->scope, symbol->signature,
                              symbol->start_line, symbol->end_line);
