@@ -617,7 +617,9 @@ append_names (GString    *out,
       JsonObject *item = json_array_get_object_element (items, i);
       const char *qualifier = json_object_get_string_member_with_default (item, "qualifier",
                                                                           NULL);
-      const char *more = json_object_get_string_member_with_default (item, extra, NULL);
+      const char *more = extra != NULL
+                         ? json_object_get_string_member_with_default (item, extra, NULL)
+                         : NULL;
 
       g_string_append_printf (out, "- `%s%s%s`, line %" G_GINT64_FORMAT "%s%s\n",
                               qualifier != NULL ? qualifier : "", qualifier != NULL ? "." : "",

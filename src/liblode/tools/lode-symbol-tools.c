@@ -191,10 +191,8 @@ static const LodeTool find_type_definition_tool = {
   .name = "find_type_definition",
   .title = "Describe a type",
   .description =
-    "A class, struct, interface, trait, enum or type alias as a descriptor: location, doc comment, "
-    "fields, methods (parameters, returns, modifiers), relations, tags; Eloquent models' table, "
-    "fillable, casts, scopes, relationships. Several matches: their locations and a hint to narrow "
-    "with package.",
+    "A class, struct, interface, trait, enum or alias as a descriptor: location, doc, fields, "
+    "methods, relations; Eloquent models' table, casts, scopes.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"type_name\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 512, "
@@ -233,8 +231,7 @@ static const LodeTool get_function_details_tool = {
   .title = "Describe a function",
   .description =
     "A function or method as a descriptor with its code: parameters, returns, receiver, "
-    "visibility, modifiers, doc comment, location (a C declaration and its definition). Several "
-    "matches: their locations and a hint to narrow with class_name or package.",
+    "modifiers, doc, location.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"function_name\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 512, "
@@ -277,14 +274,13 @@ static const LodeTool list_package_exports_tool = {
   .name = "list_package_exports",
   .title = "A package's exports",
   .description =
-    "The public symbols of a package as descriptors (kind, signature, doc comment, location): Go "
-    "package, PHP or C# namespace, Java/Kotlin package, Python or JS/TS module, Rust module, C "
-    "header.",
+    "The public symbols of a package (Go package, namespace, Java/Kotlin package, Python, JS/TS "
+    "or Rust module, C header) as descriptors.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"package\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 1024, "
-    "\"description\": \"The package as its language names it (store, App\\\\Models, "
-    "com.acme.bank, pkg.sub.models, src/api/client, crate::net, strbuf.h) or its folder\"}, "
+    "\"description\": \"As its language names it (App\\Models, crate::net, strbuf.h) or its "
+    "folder\"}, "
     "\"symbol_type\": {\"type\": \"string\", \"enum\": [\"function\", \"method\", \"class\", "
     "\"struct\", \"interface\", \"trait\", \"enum\", \"type\", \"constant\", \"variable\", "
     "\"macro\", \"model\", \"module\"], \"description\": \"Only symbols of this kind\"}, "
@@ -321,9 +317,8 @@ static const LodeTool symbol_references_tool = {
   .name = "codebase_symbol_references",
   .title = "References to a symbol",
   .description =
-    "Where an identifier is defined and used (identifiers only, never comments or strings): path, "
-    "line, the line's text, and whether a definition, call, type use or import; counts per file, "
-    "definitions first.",
+    "Where an identifier is defined and used in code (not comments or strings): path, line, "
+    "text, kind of use; counts per file.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"symbol\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 512, "
