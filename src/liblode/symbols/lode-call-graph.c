@@ -359,6 +359,27 @@ lode_call_graph_get_node (LodeCallGraph *self,
   return &g_array_index (self->nodes, LodeCallNode, node);
 }
 
+/**
+ * lode_call_graph_lookup:
+ * @self: a #LodeCallGraph
+ * @path: a file
+ * @line: the first line of a definition there
+ * @node: (out): the definition (a callable before another one starting on that line)
+ *
+ * Returns: whether a definition starts there
+ */
+gboolean
+lode_call_graph_lookup (LodeCallGraph *self,
+                        const char    *path,
+                        guint          line,
+                        guint         *node)
+{
+  g_return_val_if_fail (LODE_IS_CALL_GRAPH (self), FALSE);
+
+  *node = node_at (self, path, line);
+  return *node != LODE_CALL_GRAPH_NONE;
+}
+
 /* Whether the parts of @text (a scope, a container, a path without its extension) end with
  * @qualifier. */
 static gboolean

@@ -103,6 +103,10 @@ void                lode_call_graph_add_call     (LodeCallGraph        *self,
 guint               lode_call_graph_get_n_nodes  (LodeCallGraph        *self);
 const LodeCallNode *lode_call_graph_get_node     (LodeCallGraph        *self,
                                                   guint                 node);
+gboolean            lode_call_graph_lookup       (LodeCallGraph        *self,
+                                                  const char           *path,
+                                                  guint                 line,
+                                                  guint                *node);
 GArray             *lode_call_graph_find         (LodeCallGraph        *self,
                                                   const char           *name,
                                                   const char           *file);

@@ -46,7 +46,8 @@ G_BEGIN_DECLS
   "\"fail\"]}, \"detail\": {\"type\": \"string\"}}}}, \"follow\": {\"type\": \"array\"}, " \
   "\"avoid\": {\"type\": \"array\"}, \"bestExample\": {\"type\": \"string\"}, " \
   "\"impact\": {\"type\": \"object\", \"properties\": {\"files\": {\"type\": \"array\"}, " \
-  "\"dependents\": {\"type\": \"integer\"}}}, \"memories\": {\"type\": \"array\"}, " \
+  "\"dependents\": {\"type\": \"integer\"}, \"callers\": {\"type\": \"array\"}, " \
+  "\"callerCount\": {\"type\": \"integer\"}}}, \"memories\": {\"type\": \"array\"}, " \
   "\"whatWouldHelp\": {\"type\": \"array\"}}, \"required\": [\"intent\", \"ready\", " \
   "\"nextAction\", \"evidence\", \"follow\", \"avoid\", \"impact\", \"memories\"]}"
 
