@@ -587,6 +587,29 @@ test_calls_bytes (void)
   g_assert_null (symbols);
 }
 
+/* A field assigned the result of a call on itself (`this.partial = this.partial.slice (n)`,
+ * as a stream reader of tests/mcp does) ends: the walk from field to call to field is bounded,
+ * and the call stays unresolved. */
+static void
+test_self_assigned_field (void)
+{
+  g_autofree char *root = g_build_filename (g_get_user_cache_dir (), "reader", NULL);
+  g_auto(Graph) graph = { 0 };
+  g_autofree char *text = NULL;
+
+  test_write_file (root, "lines.mjs",
+                   "export class LineReader {\n"
+                   "  constructor () {\n    this.partial = \"\";\n  }\n\n"
+                   "  push (chunk) {\n"
+                   "    this.partial = this.partial.slice (chunk.length);\n"
+                   "    return this.partial.slice (0);\n  }\n}\n");
+  build_graph (root, &graph, FALSE);
+  text = describe_graph (&graph);
+  g_assert_cmpstr (text, ==,
+                   "lines.mjs:7 2 slice unresolved none \n"
+                   "lines.mjs:8 2 slice unresolved none \n");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -606,5 +629,6 @@ main (int    argc,
   g_test_add_func ("/lode/calls/graph", test_call_graph);
   g_test_add_func ("/lode/calls/report", test_call_report);
   g_test_add_func ("/lode/calls/bytes", test_calls_bytes);
+  g_test_add_func ("/lode/calls/self-assigned-field", test_self_assigned_field);
   return g_test_run ();
 }

@@ -1009,7 +1009,8 @@ resolve_named (LodeCallResolver *self,
       if (strchr (part, '(') != NULL)
         return FALSE;
       for (guint t = 0; t < found_n (&types); t++)
-        field_type (self, g_array_index (types.targets, LodeCallTarget, t), part, 0, &inner);
+        field_type (self, g_array_index (types.targets, LodeCallTarget, t), part, depth,
+                    &inner);
       g_clear_pointer (&types.targets, g_array_unref);
       types.targets = g_steal_pointer (&inner.targets);
     }
