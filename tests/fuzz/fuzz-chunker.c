@@ -49,12 +49,13 @@ check (LodeChunker        *self,
   g_autoptr(GPtrArray) chunks = NULL;
   g_autoptr(GPtrArray) symbols = NULL;
   g_autoptr(GPtrArray) imports = NULL;
+  g_autoptr(LodeCalls) calls = NULL;
   g_autoptr(GError) error = NULL;
   guint n_lines = count_lines (text, len);
   guint covered = 0;
 
-  g_assert_true (lode_chunker_chunk (self, language, text, len, &chunks, &symbols, &imports,
-                                     NULL, NULL, &error));
+  g_assert_true (lode_chunker_chunk (self, language, NULL, text, len, &chunks, &symbols, &imports,
+                                     NULL, &calls, NULL, &error));
   g_assert_no_error (error);
 
   for (guint i = 0; i < chunks->len; i++)
@@ -71,6 +72,19 @@ check (LodeChunker        *self,
       g_assert_true (g_utf8_validate (chunk->content, -1, NULL));
     }
   g_assert_cmpuint (covered, ==, n_lines);
+
+  /* Every call site names a callee, on a line of the file, called by a symbol or none. */
+  for (guint i = 0; i < calls->sites->len; i++)
+    {
+      const LodeCallSite *site = g_ptr_array_index (calls->sites, i);
+
+      g_assert_nonnull (site->name);
+      g_assert_true (g_utf8_validate (site->name, -1, NULL));
+      g_assert_cmpuint (site->line, >=, 1);
+      g_assert_cmpuint (site->line, <=, n_lines);
+      g_assert_cmpint (site->caller, >=, -1);
+      g_assert_cmpint (site->caller, <, (gint) symbols->len);
+    }
 
   for (guint i = 0; i < symbols->len; i++)
     {

@@ -12,7 +12,9 @@
 #include <json-glib/json-glib.h>
 
 #include "lode-chunker.h"
+#include "lode-doc-comment.h"
 #include "lode-parse-budget.h"
+#include "lode-references.h"
 
 typedef struct
 {
@@ -219,7 +221,9 @@ static const ExpectedSymbol rs_symbols[] = {
   END
 };
 static const ExpectedChunk rs_chunks[] = {
-  { 1, 10, "struct", "Counter" },
+  { 1, 4, NULL, NULL },
+  /* The doc comment above the attribute is the struct's. */
+  { 5, 10, "struct", "Counter" },
   { 15, 25, "impl", "Counter" },
   { 26, 31, "impl", "Counter" },
   { 37, 42, "macro", "square" },
@@ -369,8 +373,8 @@ chunk_text (guint        max_tokens,
   const LodeLanguage *language = lode_language_lookup (language_id);
 
   g_assert_nonnull (language);
-  g_assert_true (lode_chunker_chunk (chunker, language, text, len, chunks, symbols, NULL, NULL,
-                                     NULL, &error));
+  g_assert_true (lode_chunker_chunk (chunker, language, NULL, text, len, chunks, symbols, NULL,
+                                     NULL, NULL, NULL, &error));
   g_assert_no_error (error);
   g_assert_nonnull (*chunks);
   g_assert_nonnull (*symbols);
@@ -977,8 +981,8 @@ test_time_budget (void)
 
   /* A budget no loaded machine can miss. */
   lode_chunker_set_time_budget (chunker, 600 * 1000);
-  g_assert_true (lode_chunker_chunk (chunker, c, code->str, code->len, &chunks, &symbols,
-                                     &imports, NULL, &degraded, &error));
+  g_assert_true (lode_chunker_chunk (chunker, c, NULL, code->str, code->len, &chunks, &symbols,
+                                     &imports, NULL, NULL, &degraded, &error));
   g_assert_no_error (error);
   g_assert_null (degraded);
   g_assert_cmpuint (symbols->len, ==, 5000);
@@ -989,8 +993,8 @@ test_time_budget (void)
 
   /* 170 KB of C take far more than a millisecond to parse. */
   lode_chunker_set_time_budget (chunker, 1);
-  g_assert_true (lode_chunker_chunk (chunker, c, code->str, code->len, &chunks, &symbols,
-                                     &imports, NULL, &degraded, &error));
+  g_assert_true (lode_chunker_chunk (chunker, c, NULL, code->str, code->len, &chunks, &symbols,
+                                     &imports, NULL, NULL, &degraded, &error));
   g_assert_no_error (error);
   g_assert_cmpstr (degraded, ==, "took longer than 1 ms to parse: indexed by lines");
   g_assert_cmpuint (symbols->len, ==, 0);
@@ -1090,8 +1094,8 @@ chunk_thread_func (gpointer data)
   g_autoptr(GPtrArray) chunks = NULL;
   g_autoptr(GPtrArray) symbols = NULL;
 
-  run->ok = lode_chunker_chunk (run->chunker, lode_language_lookup ("c"), run->text, run->len,
-                                &chunks, &symbols, NULL, NULL, NULL, &run->error);
+  run->ok = lode_chunker_chunk (run->chunker, lode_language_lookup ("c"), NULL, run->text,
+                                run->len, &chunks, &symbols, NULL, NULL, NULL, NULL, &run->error);
   return NULL;
 }
 
@@ -1124,8 +1128,8 @@ test_cancel_parse (void)
   g_clear_error (&run.error);
 
   /* Once cancelled, every file is refused at once. */
-  g_assert_false (lode_chunker_chunk (chunker, lode_language_lookup ("c"), "int x;\n", 7,
-                                      &chunks, &symbols, NULL, NULL, NULL, &error));
+  g_assert_false (lode_chunker_chunk (chunker, lode_language_lookup ("c"), NULL, "int x;\n", 7,
+                                      &chunks, &symbols, NULL, NULL, NULL, NULL, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
 
@@ -1151,8 +1155,9 @@ test_deep_nesting (void)
   g_string_append (code, ";\nint after_deep (void) { return 1; }\n");
 
   lode_chunker_set_time_budget (chunker, 2000);
-  g_assert_true (lode_chunker_chunk (chunker, lode_language_lookup ("c"), code->str, code->len,
-                                     &chunks, &symbols, NULL, NULL, &degraded, &error));
+  g_assert_true (lode_chunker_chunk (chunker, lode_language_lookup ("c"), NULL, code->str,
+                                     code->len, &chunks, &symbols, NULL, NULL, NULL, &degraded,
+                                     &error));
   g_assert_no_error (error);
   g_assert_cmpstr (degraded, ==, "took longer than 2000 ms to parse: indexed by lines");
   for (guint i = 0; i < chunks->len; i++)
@@ -1163,6 +1168,398 @@ test_deep_nesting (void)
       covered = MAX (covered, chunk->end_line);
     }
   g_assert_cmpuint (covered, ==, 65536 / 64 + 3);
+}
+
+typedef struct
+{
+  const char *name;
+  GString    *sites;
+} FindSites;
+
+static void
+find_sites_cb (const char    *name,
+               const guint32 *sites,
+               guint          n_sites,
+               gpointer       user_data)
+{
+  FindSites *find = user_data;
+
+  if (strcmp (name, find->name) != 0)
+    return;
+  for (guint i = 0; i < n_sites; i++)
+    g_string_append_printf (find->sites, "%s%u:%s", find->sites->len > 0 ? " " : "",
+                            lode_reference_site_line (sites[i]),
+                            lode_reference_kind_to_string (lode_reference_site_kind (sites[i])));
+}
+
+/* "line:kind …" of @name's references. */
+static char *
+reference_sites (LodeReferences *references,
+                 const char     *name)
+{
+  FindSites find = { name, g_string_new (NULL) };
+
+  lode_references_foreach (references, find_sites_cb, &find);
+  return g_string_free (find.sites, FALSE);
+}
+
+static const LodeImport *
+find_import (GPtrArray  *imports,
+             const char *specifier)
+{
+  for (guint i = 0; i < imports->len; i++)
+    {
+      const LodeImport *import = g_ptr_array_index (imports, i);
+
+      if (strcmp (import->specifier, specifier) == 0)
+        return import;
+    }
+  return NULL;
+}
+
+/* The details of the symbol @name of @kind in @file, as the symbol tools read them. */
+static JsonObject *
+symbol_detail (const char *language,
+               const char *file,
+               const char *name,
+               const char *kind)
+{
+  g_autoptr(GPtrArray) chunks = NULL;
+  g_autoptr(GPtrArray) symbols = NULL;
+  g_autofree char *text = NULL;
+  gsize len;
+
+  text = load_fixture (file, &len);
+  chunk_text (0, language, text, len, &chunks, &symbols);
+  for (guint i = 0; i < symbols->len; i++)
+    {
+      LodeSymbol *symbol = g_ptr_array_index (symbols, i);
+
+      if (strcmp (symbol->name, name) == 0 && strcmp (symbol->kind, kind) == 0)
+        {
+          g_autoptr(JsonNode) node = json_from_string (symbol->detail, NULL);
+
+          g_assert_nonnull (node);
+          return json_node_dup_object (node);
+        }
+    }
+  g_error ("%s: no %s %s", file, kind, name);
+}
+
+/* "name: description" of each item of @detail's @member ("fields", "methods"), one a line. */
+static char *
+member_docs (JsonObject *detail,
+             const char *member)
+{
+  JsonArray *items = json_object_get_array_member (detail, member);
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < json_array_get_length (items); i++)
+    {
+      JsonObject *item = json_array_get_object_element (items, i);
+
+      g_string_append_printf (out, "%s: %s\n", json_object_get_string_member (item, "name"),
+                              json_object_get_string_member_with_default (item, "description",
+                                                                          "-"));
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* Doc text: markers go, paragraphs stay apart across comments (Rust's `///` lines are one
+ * node each), a summary stops at an empty line or at tags, and cuts stay on characters. */
+static void
+test_doc_comment_text (void)
+{
+  static const char * const lines[] = {
+    "/// Acquires a permit.\n", "///\n", "/// Waits while none is free.\n",
+  };
+  g_autoptr(GString) doc = g_string_new (NULL);
+  g_autoptr(GString) cut = g_string_new (NULL);
+  g_autofree char *summary = NULL;
+  g_autofree char *javadoc = NULL;
+  g_autofree char *csharp = NULL;
+  g_autofree char *short_summary = NULL;
+  g_autofree char *filler = g_strnfill (300, 'x');
+  g_autofree char *accented = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (lines); i++)
+    lode_doc_comment_append (doc, lines[i], strlen (lines[i]), 1024);
+  g_assert_cmpstr (doc->str, ==, "Acquires a permit.\n\nWaits while none is free.");
+  summary = lode_doc_comment_summary (doc->str, 1024);
+  g_assert_cmpstr (summary, ==, "Acquires a permit.");
+
+  javadoc = lode_doc_comment_summary ("Deposits an amount\ninto the account.\n@param amount in "
+                                      "cents", 1024);
+  g_assert_cmpstr (javadoc, ==, "Deposits an amount into the account.");
+  csharp = lode_doc_comment_summary ("\n\nGets the size.\n", 1024);
+  g_assert_cmpstr (csharp, ==, "Gets the size.");
+  g_assert_null (lode_doc_comment_summary ("\n \n", 1024));
+
+  /* 199 bytes, then a two-byte "é" that the 200-byte limit would cut. */
+  accented = g_strdup_printf ("%.*s\xc3\xa9 and more", 199, filler);
+  short_summary = lode_doc_comment_summary (accented, 200);
+  g_assert_cmpuint (strlen (short_summary), ==, 199);
+  lode_doc_comment_append (cut, accented, strlen (accented), 200);
+  g_assert_cmpuint (cut->len, ==, 199);
+  g_assert_true (g_utf8_validate (cut->str, -1, NULL));
+}
+
+/* A member's doc is the comment after it on its line, else the comment right above it
+ * (through attributes): on grpc-go's ClientConn, `cancel` carried `ctx`'s comment and
+ * `parsedTarget` `target`'s, since each took the comment before it. */
+static void
+test_member_docs (void)
+{
+  g_autoptr(JsonObject) conn = symbol_detail ("go", "../symbol-scopes/grpc/clientconn.go",
+                                              "ClientConn", "struct");
+  g_autoptr(JsonObject) sem = symbol_detail ("rust", "permits.rs", "Semaphore", "struct");
+  g_autoptr(JsonObject) error = symbol_detail ("rust", "permits.rs", "TryAcquireError",
+                                               "enum");
+  g_autoptr(JsonObject) retry = symbol_detail ("java", "members/Retry.java", "RetryPolicy",
+                                               "class");
+  g_autoptr(JsonObject) code = symbol_detail ("java", "members/Retry.java", "Code", "enum");
+  g_autoptr(JsonObject) options = symbol_detail ("csharp", "members/Options.cs",
+                                                 "GrpcChannelOptions", "class");
+  g_autoptr(JsonObject) cache = symbol_detail ("kotlin", "members/Config.kt", "CacheControl",
+                                               "class");
+  g_autoptr(JsonObject) config = symbol_detail ("typescript", "members/client.ts",
+                                                "RequestConfig", "interface");
+  g_autofree char *conn_fields = member_docs (conn, "fields");
+  g_autofree char *sem_fields = member_docs (sem, "fields");
+  g_autofree char *variants = member_docs (error, "fields");
+  g_autofree char *retry_fields = member_docs (retry, "fields");
+  g_autofree char *constants = member_docs (code, "fields");
+  g_autofree char *properties = member_docs (options, "fields");
+  g_autofree char *cache_fields = member_docs (cache, "fields");
+  g_autofree char *config_fields = member_docs (config, "fields");
+  g_autofree char *config_methods = member_docs (config, "methods");
+
+  g_assert_cmpstr (conn_fields, ==,
+                   "ctx: Initialized using the background context at dial time.\n"
+                   "cancel: Cancelled on close.\n"
+                   "target: User's dial target.\n"
+                   "parsedTarget: See initParsedTarget().\n"
+                   "authority: See initAuthority().\n"
+                   "dopts: Default and user specified dial options.\n"
+                   "resolverBuilder: -\n"
+                   "statsHandler: -\n"
+                   "csMgr: The following provide their own synchronization, and therefore "
+                   "don't require cc.mu to be held to access them.\n"
+                   "retryThrottler: Updated from service config.\n"
+                   "mu: mu protects the following fields.\n"
+                   "conns: Set to nil on close.\n"
+                   "firstResolveEvent: firstResolveEvent is used to track whether the name "
+                   "resolver sent us at least one update. RPCs block on this event.\n"
+                   "lceMu: protects lastConnectionError\n"
+                   "lastConnectionError: -\n");
+  g_assert_cmpstr (sem_fields, ==, "ll_sem: The low level semaphore\nresource_span: -\n");
+  g_assert_cmpstr (variants, ==,
+                   "Closed: The semaphore has been [closed] and cannot issue new permits.\n"
+                   "NoPermits: The semaphore has no available permits.\n");
+  g_assert_cmpstr (retry_fields, ==,
+                   "maxAttempts: How many attempts at most, the first one included.\n"
+                   "initialBackoffNanos: The delay before the first retry.\n"
+                   "maxBackoffNanos: The longest delay between two attempts.\n");
+  g_assert_cmpstr (constants, ==, "UNAVAILABLE: The service is unavailable.\n"
+                                  "DEADLINE_EXCEEDED: The deadline passed first.\n");
+  g_assert_cmpstr (properties, ==,
+                   "MaxSendMessageSize: Gets or sets the maximum message size in bytes that "
+                   "can be sent from the client.\n"
+                   "MaxReceiveMessageSize: Gets or sets the maximum message size in bytes "
+                   "that can be received by the client.\n"
+                   "_disposed: Set when the channel is disposed.\n");
+  g_assert_cmpstr (cache_fields, ==,
+                   "noCache: -\n"
+                   "maxAgeSeconds: The duration past the response's served date that it can "
+                   "be served without validation.\n"
+                   "headerValue: Lazily computed, null if absent.\n");
+  g_assert_cmpstr (config_fields, ==,
+                   "url: The server URL of the request.\n"
+                   "timeout: Milliseconds before the request times out.\n"
+                   "headers: Sent as they are.\n");
+  g_assert_cmpstr (config_methods, ==,
+                   "transformResponse: Turns the response body into what the caller gets.\n");
+  /* <see cref="X"/> leaves X. */
+  g_assert_cmpstr (json_object_get_string_member (options, "description"), ==,
+                   "An options class for configuring a GrpcChannel.");
+}
+
+/* A description is the doc's first paragraph: tokio's Semaphore said "[`Semaphore::
+ * acquire_owned`]: crate::…", the last line of its doc, which is all that was read above
+ * its `#[derive(Debug)]`. The chunk keeps the whole doc, paragraphs apart. */
+static void
+test_doc_summaries (void)
+{
+  g_autoptr(GPtrArray) chunks = NULL;
+  g_autoptr(GPtrArray) symbols = NULL;
+  g_autoptr(JsonObject) sem = symbol_detail ("rust", "permits.rs", "Semaphore", "struct");
+  g_autoptr(JsonObject) new = symbol_detail ("rust", "permits.rs", "new", "method");
+  g_autoptr(JsonObject) conn = symbol_detail ("go", "../symbol-scopes/grpc/clientconn.go",
+                                              "ClientConn", "struct");
+  g_autoptr(JsonObject) spawn = symbol_detail ("rust", "cfg_macros.rs", "spawn_blocking",
+                                               "function");
+  g_autofree char *text = NULL;
+  LodeChunk *chunk = NULL;
+  gsize len;
+
+  g_assert_cmpstr (json_object_get_string_member (sem, "description"), ==,
+                   "Counting semaphore performing asynchronous permit acquisition.");
+  g_assert_cmpstr (json_object_get_string_member (new, "description"), ==,
+                   "Creates a new semaphore with the initial number of permits.");
+  g_assert_cmpstr (json_object_get_string_member (conn, "description"), ==,
+                   "ClientConn represents a virtual connection to a conceptual endpoint, to "
+                   "perform RPCs.");
+  g_assert_cmpstr (json_object_get_string_member (spawn, "description"), ==,
+                   "Runs the closure on a thread where blocking is fine.");
+
+  text = load_fixture ("permits.rs", &len);
+  chunk_text (0, "rust", text, len, &chunks, &symbols);
+  for (guint i = 0; i < chunks->len && chunk == NULL; i++)
+    if (g_strcmp0 (((LodeChunk *) g_ptr_array_index (chunks, i))->symbol, "Semaphore") == 0)
+      chunk = g_ptr_array_index (chunks, i);
+  g_assert_nonnull (chunk);
+  g_assert_true (g_str_has_prefix (chunk->doc,
+                                   "Counting semaphore performing asynchronous permit "
+                                   "acquisition.\n\nA semaphore maintains a set of permits. "
+                                   "Permits are used to synchronize\naccess to a shared "
+                                   "resource.\n\n# Examples\n\n"));
+  g_assert_true (g_str_has_suffix (chunk->doc,
+                                   "\n[`Semaphore::acquire_owned`]: "
+                                   "crate::sync::Semaphore::acquire_owned"));
+  /* The chunk starts with its doc, above the attribute. */
+  g_assert_cmpuint (chunk->start_line, ==, 6);
+}
+
+/* tokio's public API sits in `cfg_rt! { … }` blocks, which tree-sitter parses as token
+ * trees: `lode symbol type TcpListener` found nothing, `spawn_blocking` had no symbol and
+ * `mod semaphore;` in `cfg_sync!` was not in the import graph. Items in item-level macro
+ * bodies (nested, in impls, after doc comments and attributes) are items; other macro
+ * bodies (`cfg_if!`'s conditions, statements in a function) stay token trees. */
+static void
+test_rust_macro_items (void)
+{
+  static const ExpectedSymbol expected[] = {
+    { "cfg_rt", "macro", NULL, 4, 11 },
+    { "spawn_blocking", "function", NULL, 20, 26 },
+    { "futures", "module", NULL, 31, 33 },
+    { "semaphore", "module", NULL, 35, 35 },
+    { "notify", "module", NULL, 38, 38 },
+    { "batch_semaphore", "module", NULL, 43, 43 },
+    { "TcpListener", "struct", NULL, 49, 51 },
+    { "TcpListener", "impl", NULL, 54, 66 },
+    { "bind", "method", "TcpListener", 57, 59 },
+    { "accept", "method", "TcpListener", 63, 65 },
+    { "run", "function", NULL, 76, 80 },
+    END
+  };
+  g_autoptr(LodeChunker) chunker = lode_chunker_new (0);
+  g_autoptr(GPtrArray) chunks = NULL;
+  g_autoptr(GPtrArray) symbols = NULL;
+  g_autoptr(GPtrArray) imports = NULL;
+  g_autoptr(LodeReferences) references = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *cfg_rt = NULL;
+  g_autofree char *cfg_fs = NULL;
+  g_autofree char *let_handle = NULL;
+  const LodeImport *import;
+  LodeChunk *chunk = NULL;
+  gsize len;
+  guint n = 0;
+
+  text = load_fixture ("cfg_macros.rs", &len);
+  g_assert_true (lode_chunker_chunk (chunker, lode_language_lookup ("rust"),
+                                     "tokio/src/task/blocking.rs", text, len,
+                                     &chunks, &symbols, &imports, &references, NULL, NULL,
+                                     &error));
+  g_assert_no_error (error);
+
+  for (const ExpectedSymbol *es = expected; es->name != NULL; es++, n++)
+    {
+      LodeSymbol *symbol = g_ptr_array_index (symbols, n);
+
+      g_assert_cmpstr (symbol->name, ==, es->name);
+      g_assert_cmpstr (symbol->kind, ==, es->kind);
+      g_assert_cmpstr (symbol->container, ==, es->container);
+      g_assert_cmpuint (symbol->start_line, ==, es->start_line);
+      g_assert_cmpuint (symbol->end_line, ==, es->end_line);
+    }
+  /* Not `platform`: cfg_if!'s branches are conditions, not items. */
+  g_assert_cmpuint (symbols->len, ==, n);
+
+  /* spawn_blocking is a chunk of its own, not lines of a token tree. */
+  for (guint i = 0; i < chunks->len; i++)
+    if (g_strcmp0 (((LodeChunk *) g_ptr_array_index (chunks, i))->symbol, "spawn_blocking") == 0)
+      chunk = g_ptr_array_index (chunks, i);
+  g_assert_nonnull (chunk);
+  g_assert_cmpstr (chunk->kind, ==, "function");
+  g_assert_cmpuint (chunk->end_line, ==, 26);
+  assert_coverage (text, len, chunks, 0);
+
+  /* `mod semaphore;` in cfg_sync! and `mod batch_semaphore;` two macros deep are imports. */
+  import = find_import (imports, "semaphore");
+  g_assert_nonnull (import);
+  g_assert_cmpint (import->kind, ==, LODE_IMPORT_SOURCE);
+  g_assert_cmpuint (import->line, ==, 35);
+  import = find_import (imports, "batch_semaphore");
+  g_assert_nonnull (import);
+  g_assert_cmpint (import->kind, ==, LODE_IMPORT_SOURCE);
+  g_assert_nonnull (find_import (imports, "super::notify::Notified"));
+
+  /* The macros taken apart are still called where they were; a macro left as a token tree
+   * (in run ()) is read as before. */
+  cfg_rt = reference_sites (references, "cfg_rt");
+  g_assert_cmpstr (cfg_rt, ==, "4:definition 15:call 77:call");
+  cfg_fs = reference_sites (references, "cfg_fs");
+  g_assert_cmpstr (cfg_fs, ==, "42:call");
+  let_handle = reference_sites (references, "handle");
+  g_assert_cmpstr (let_handle, ==, "78:use");
+
+  /* Cut small, the chunks still cover every line once. */
+  for (guint budget = 16; budget <= 64; budget *= 4)
+    {
+      g_clear_pointer (&chunks, g_ptr_array_unref);
+      g_clear_pointer (&symbols, g_ptr_array_unref);
+      chunk_text (budget, "rust", text, len, &chunks, &symbols);
+      assert_coverage (text, len, chunks, 0);
+    }
+}
+
+/* The parses that take macro bodies apart count against the file's budget: 3,000 functions
+ * two macros deep are all found under a generous budget, and the file is indexed by lines,
+ * not parsed for ever, under a tiny one. */
+static void
+test_rust_macro_budget (void)
+{
+  g_autoptr(LodeChunker) chunker = lode_chunker_new (0);
+  g_autoptr(GString) code = g_string_new ("cfg_rt! {\n    cfg_net! {\n");
+  g_autoptr(GPtrArray) chunks = NULL;
+  g_autoptr(GPtrArray) symbols = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *degraded = NULL;
+  const LodeLanguage *rust = lode_language_lookup ("rust");
+
+  for (guint i = 0; i < 3000; i++)
+    g_string_append_printf (code, "        /// Doc %u.\n        pub fn f%u(x: u32) -> u32 {\n"
+                                  "            x + %u\n        }\n\n", i, i, i);
+  g_string_append (code, "    }\n}\n");
+
+  lode_chunker_set_time_budget (chunker, 600 * 1000);
+  g_assert_true (lode_chunker_chunk (chunker, rust, NULL, code->str, code->len, &chunks, &symbols,
+                                     NULL, NULL, NULL, &degraded, &error));
+  g_assert_no_error (error);
+  g_assert_null (degraded);
+  g_assert_cmpuint (symbols->len, ==, 3000);
+  g_clear_pointer (&chunks, g_ptr_array_unref);
+  g_clear_pointer (&symbols, g_ptr_array_unref);
+
+  lode_chunker_set_time_budget (chunker, 1);
+  g_assert_true (lode_chunker_chunk (chunker, rust, NULL, code->str, code->len, &chunks, &symbols,
+                                     NULL, NULL, NULL, &degraded, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (degraded, ==, "took longer than 1 ms to parse: indexed by lines");
+  g_assert_cmpuint (symbols->len, ==, 0);
+  assert_coverage (code->str, code->len, chunks, 2);
 }
 
 int
@@ -1192,6 +1589,11 @@ main (int   argc,
   g_test_add_func ("/lode/chunker/section-visibility", test_section_visibility);
   g_test_add_func ("/lode/chunker/cancel-parse", test_cancel_parse);
   g_test_add_func ("/lode/chunker/deep-nesting", test_deep_nesting);
+  g_test_add_func ("/lode/chunker/rust-macro-items", test_rust_macro_items);
+  g_test_add_func ("/lode/chunker/rust-macro-budget", test_rust_macro_budget);
+  g_test_add_func ("/lode/chunker/member-docs", test_member_docs);
+  g_test_add_func ("/lode/chunker/doc-summaries", test_doc_summaries);
+  g_test_add_func ("/lode/chunker/doc-comment-text", test_doc_comment_text);
 
   return g_test_run ();
 }

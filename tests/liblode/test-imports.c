@@ -99,8 +99,8 @@ project_load (const char *name)
 
       g_assert_true (g_file_get_contents (full, &text, &len, &error));
       language = lode_language_for_content (NULL, path, text, len);
-      g_assert_true (lode_chunker_chunk (chunker, language, text, len, &chunks, &symbols,
-                                         &imports, NULL, NULL, &error));
+      g_assert_true (lode_chunker_chunk (chunker, language, NULL, text, len, &chunks, &symbols,
+                                         &imports, NULL, NULL, NULL, &error));
       g_assert_no_error (error);
 
       for (guint j = 0; j < imports->len; j++)
@@ -321,6 +321,11 @@ test_kinds (void)
     { "crate::a::c::d", NULL, LODE_IMPORT_MODULE, 1 },
     { "crate::a::e::*", NULL, LODE_IMPORT_MODULE, 1 },
     { "net", NULL, LODE_IMPORT_SOURCE, 2 },
+    /* tokio's sync/mod.rs: what `pub use` names is part of the module; `pub(crate) use`
+     * is not. */
+    { "semaphore::Semaphore", NULL, LODE_IMPORT_REEXPORT, 4 },
+    { "semaphore::SemaphorePermit", NULL, LODE_IMPORT_REEXPORT, 4 },
+    { "batch_semaphore::Acquire", NULL, LODE_IMPORT_MODULE, 5 },
   };
   static const ExpectedImport c[] = {
     { "stdio.h", NULL, LODE_IMPORT_INCLUDE_SYSTEM, 1 },
@@ -343,7 +348,9 @@ test_kinds (void)
   assert_imports ("rust",
                   "use crate::a::{b, c::{self, d as e}, e::*};\n"
                   "mod net;\n"
-                  "mod inline { }\n",
+                  "mod inline { }\n"
+                  "pub use semaphore::{Semaphore, SemaphorePermit};\n"
+                  "pub(crate) use batch_semaphore::Acquire;\n",
                   rust, G_N_ELEMENTS (rust));
   assert_imports ("c",
                   "#include <stdio.h>\n"
@@ -470,9 +477,9 @@ test_many (void)
   for (guint i = 0; i < n; i++)
     g_string_append_printf (text, "import m%u from \"./m%u\";", i, i);
 
-  g_assert_true (lode_chunker_chunk (chunker, lode_language_lookup ("javascript"), text->str,
-                                     text->len, &chunks, &symbols, &imports, NULL, NULL,
-                                     &error));
+  g_assert_true (lode_chunker_chunk (chunker, lode_language_lookup ("javascript"), NULL,
+                                     text->str, text->len, &chunks, &symbols, &imports, NULL,
+                                     NULL, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (imports->len, ==, n);
   g_assert_cmpstr (((LodeImport *) imports->pdata[n - 1])->specifier, ==, "./m19999");

@@ -582,12 +582,24 @@ test_preflight (KnowledgeFixture *fixture,
   JsonObject *card;
 
   make_mixed_repository (fixture->root);
+  test_write_file (fixture->root, "web/src/shop.js",
+                   "import { fetch_products } from \"./products.js\";\n\n"
+                   "export async function show_shop () {\n  return fetch_products ();\n}\n");
   index_tree (fixture, fixture->root);
 
   ready = call (fixture, "codebase_search", "{\"projectPath\": \"%s\", \"query\": "
                 "\"fetch_products\", \"intent\": \"edit\"}", fixture->root);
   card = json_object_get_object_member (ready, "preflight");
   g_assert_true (json_object_get_boolean_member (card, "ready"));
+  /* The callers of the declaration to edit, from the call graph. */
+  {
+    JsonObject *impact = json_object_get_object_member (card, "impact");
+
+    g_assert_cmpint (json_object_get_int_member (impact, "callerCount"), ==, 1);
+    g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (impact,
+                                                                                  "callers"),
+                                                    0), ==, "web/src/shop.js:show_shop");
+  }
   g_assert_cmpstr (check_status (card, "code"), ==, "pass");
   g_assert_cmpstr (check_status (card, "patterns"), ==, "pass");
   g_assert_cmpstr (check_status (card, "memories"), ==, "pass");

@@ -775,6 +775,7 @@ assert_same_index (LodeIndexStore *a,
 {
   guint n_with_refs = 0;
   guint n_with_detail = 0;
+  guint n_with_scope = 0;
   g_autoptr(GPtrArray) files_a = lode_index_store_dup_files (a, NULL);
   g_autoptr(GPtrArray) files_b = lode_index_store_dup_files (b, NULL);
   g_autoptr(GHashTable) vectors_a = dup_vectors (a);
@@ -829,10 +830,12 @@ assert_same_index (LodeIndexStore *a,
 
           g_assert_cmpstr (sa->name, ==, sb->name);
           g_assert_cmpstr (sa->package, ==, sb->package);
+          g_assert_cmpstr (sa->scope, ==, sb->scope);
           g_assert_cmpstr (sa->detail, ==, sb->detail);
           g_assert_cmpuint (g_array_index (owners_a, guint, s), ==,
                             g_array_index (owners_b, guint, s));
           n_with_detail += sa->detail != NULL;
+          n_with_scope += sa->scope != NULL;
         }
       assert_same_imports (imports_a, imports_b);
       {
@@ -846,6 +849,7 @@ assert_same_index (LodeIndexStore *a,
 
   /* Symbol details and references come along too (the symbol tools read them). */
   g_assert_cmpuint (n_with_detail, >, 0);
+  g_assert_cmpuint (n_with_scope, >, 0);
   g_assert_cmpuint (n_with_refs, >, 0);
   g_assert_cmpuint (n_with_context, >, 0);
   g_assert_true (lode_index_store_get_graph_counts (a, &graph_a, NULL));

@@ -17,6 +17,7 @@
 
 #include "lode.h"
 #include "lode-artifact-search.h"
+#include "lode-calls.h"
 #include "lode-index-store-factory.h"
 #include "lode-search-backend.h"
 #include "qdrant-server.h"
@@ -511,8 +512,8 @@ test_symbols (Fixture       *fixture,
                              "strbuf.c:12:strbuf_init strbuf.c:20:strbuf_grow");
 }
 
-/* What the symbol tools ask of packages and containers: a Go package of grpc-go and a
- * Python module given by path. */
+/* What the symbol tools ask of packages and containers: a Go package of grpc-go (with its
+ * members' scope paths) and a Python module given by path. */
 static void
 test_packages (Fixture       *fixture,
                gconstpointer  data)
@@ -538,6 +539,8 @@ test_packages (Fixture       *fixture,
   g_ptr_array_add (symbols, symbol_new ("opts", "field", "Server", 24, 24, "grpc"));
   g_ptr_array_add (symbols, symbol_new ("Serve", "method", "Server", 42, 60, "grpc"));
   g_ptr_array_add (symbols, symbol_new ("printf", "method", "Server", 50, 52, "grpc"));
+  for (guint i = 1; i < symbols->len; i++)
+    ((LodeSymbol *) symbols->pdata[i])->scope = g_strdup ("grpc.Server");
   put_rows (fixture->store, "server.go", "go", "5555", chunks, symbols, go_owners);
   put_text (fixture->store, "pkg/util/paths.py", "python", "6666",
             "def normalize_path(path):\n    return path.replace ('\\\\', '/')\n");
@@ -574,6 +577,17 @@ test_packages (Fixture       *fixture,
   g_assert_no_error (error);
   text = stored_symbols_text (found);
   g_assert_cmpstr (text, ==, "server.go:24:opts server.go:42:Serve server.go:50:printf");
+  /* Each declaration keeps its scope path (the tools match qualified names with it). */
+  g_assert_cmpstr (((LodeStoredSymbol *) found->pdata[1])->scope, ==, "grpc.Server");
+  g_clear_pointer (&found, g_ptr_array_unref);
+  found = lode_index_store_find_symbols (fixture->store, "Server", 10, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (((LodeStoredSymbol *) found->pdata[0])->scope, ==, NULL);
+  g_ptr_array_set_size (symbols, 0);
+  g_clear_pointer (&symbols, g_ptr_array_unref);
+  symbols = lode_index_store_dup_symbols_for_file (fixture->store, "server.go", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (((LodeSymbol *) symbols->pdata[2])->scope, ==, "grpc.Server");
 }
 
 /* A file's references: where names appear, read back by name and by file, gone with it. */
@@ -999,6 +1013,178 @@ test_artifacts (Fixture       *fixture,
   g_assert_cmpuint (artifacts->len, ==, 1);
 }
 
+/* Calls ----------------------------------------------------------------------------------- */
+
+static LodeStoredCall *
+call_new (const char     *caller,
+          guint           caller_line,
+          const char     *callee,
+          guint           line,
+          LodeCallStatus  status,
+          LodeCallRule    rule,
+          const char     *target_path,
+          guint           target_line,
+          const char     *package)
+{
+  LodeStoredCall *call = g_new0 (LodeStoredCall, 1);
+
+  call->caller = g_strdup (caller);
+  call->caller_line = caller_line;
+  call->callee = g_strdup (callee);
+  call->qualifier = g_strcmp0 (callee, "inflate") == 0 ? g_strdup ("zs") : NULL;
+  call->line = line;
+  call->status = status;
+  call->rule = rule;
+  call->confidence = status == LODE_CALL_AMBIGUOUS ? 0.425 : status == LODE_CALL_RESOLVED ? 1.0
+                                                                                          : 0.0;
+  call->target_path = g_strdup (target_path);
+  call->target_line = target_line;
+  call->package = g_strdup (package);
+  return call;
+}
+
+/* strbuf_init's calls as the resolver leaves them: one resolved in its file, one ambiguous
+ * between two candidates (a row each), one external, one unresolved. */
+static GPtrArray *
+strbuf_calls (void)
+{
+  GPtrArray *calls = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_call_free);
+
+  g_ptr_array_add (calls, call_new ("strbuf_init", 12, "strbuf_grow", 18, LODE_CALL_RESOLVED,
+                                    LODE_CALL_RULE_LOCAL, "strbuf.c", 20, NULL));
+  g_ptr_array_add (calls, call_new ("strbuf_init", 12, "die", 14, LODE_CALL_AMBIGUOUS,
+                                    LODE_CALL_RULE_IMPORT, "usage.c", 3, NULL));
+  g_ptr_array_add (calls, call_new ("strbuf_init", 12, "die", 14, LODE_CALL_AMBIGUOUS,
+                                    LODE_CALL_RULE_IMPORT, "compat/die.c", 8, NULL));
+  g_ptr_array_add (calls, call_new ("strbuf_init", 12, "inflate", 15, LODE_CALL_EXTERNAL,
+                                    LODE_CALL_RULE_IMPORT, NULL, 0, "zlib"));
+  g_ptr_array_add (calls, call_new (NULL, 0, "memcpy", 16, LODE_CALL_UNRESOLVED,
+                                    LODE_CALL_RULE_NONE, NULL, 0, NULL));
+  return calls;
+}
+
+static char *
+calls_text (GPtrArray *calls)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < calls->len; i++)
+    {
+      const LodeStoredCall *call = g_ptr_array_index (calls, i);
+
+      g_string_append_printf (text, "%s%s:%s@%u %s%s%s:%u %s/%s %.3f %s:%u %s", i > 0 ? " | " : "",
+                              call->path, call->caller != NULL ? call->caller : "-",
+                              call->caller_line, call->qualifier != NULL ? call->qualifier : "",
+                              call->qualifier != NULL ? "." : "", call->callee, call->line,
+                              lode_call_status_to_string (call->status),
+                              lode_call_rule_to_string (call->rule), call->confidence,
+                              call->target_path != NULL ? call->target_path : "-",
+                              call->target_line, call->package != NULL ? call->package : "-");
+    }
+  return g_string_free (text, FALSE);
+}
+
+#define STRBUF_CALLS \
+  "strbuf.c:strbuf_init@12 strbuf_grow:18 resolved/local 1.000 strbuf.c:20 - | " \
+  "strbuf.c:strbuf_init@12 die:14 ambiguous/import 0.425 usage.c:3 - | " \
+  "strbuf.c:strbuf_init@12 die:14 ambiguous/import 0.425 compat/die.c:8 - | " \
+  "strbuf.c:strbuf_init@12 zs.inflate:15 external/import 0.000 -:0 zlib | " \
+  "strbuf.c:-@0 memcpy:16 unresolved/none 0.000 -:0 -"
+
+/* strbuf.c's call sites, as lode_calls_to_bytes() keeps them. */
+static GBytes *
+strbuf_sites (void)
+{
+  g_autoptr(GPtrArray) chunks = NULL;
+  g_autoptr(GPtrArray) symbols = NULL;
+  g_autoptr(LodeCalls) sites = lode_calls_new ();
+
+  strbuf_rows (&chunks, &symbols);
+  lode_calls_add_binding (sites, LODE_CALL_BINDING_IMPORT, -1, "inflate", NULL, "zlib.h", 2);
+  return lode_calls_to_bytes (sites, symbols);
+}
+
+/* Each file's call sites and calls as they were put, in their order, across a reopening;
+ * putting the file again, removing it or clearing the graph drops them. */
+static void
+test_calls (Fixture       *fixture,
+            gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) calls = strbuf_calls ();
+  g_autoptr(GBytes) sites = strbuf_sites ();
+  g_autoptr(GPtrArray) stored = NULL;
+  g_autoptr(GHashTable) stored_sites = NULL;
+  g_autoptr(LodeIndexStore) reader = NULL;
+  g_autofree char *text = NULL;
+
+  assert_ok (lode_index_store_begin (fixture->store, &error));
+  put_strbuf (fixture->store);
+  put_text (fixture->store, "strbuf.h", "c", "8888", "struct strbuf { size_t alloc; };\n");
+  assert_ok (lode_index_store_put_call_sites (fixture->store, "strbuf.c", sites, &error));
+  assert_ok (lode_index_store_put_calls (fixture->store, "strbuf.c", calls, &error));
+  assert_ok (lode_index_store_commit (fixture->store, &error));
+
+  /* A path the index does not hold. */
+  g_assert_false (lode_index_store_put_calls (fixture->store, "gone.c", calls, &error));
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  g_assert_false (lode_index_store_put_call_sites (fixture->store, "gone.c", sites, &error));
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+
+  reader = open_store (fixture, FALSE);
+  stored = lode_index_store_dup_calls (reader, "strbuf.c", &error);
+  g_assert_no_error (error);
+  text = calls_text (stored);
+  g_assert_cmpstr (text, ==, STRBUF_CALLS);
+  g_clear_pointer (&stored, g_ptr_array_unref);
+  g_clear_pointer (&text, g_free);
+  stored = lode_index_store_dup_calls (reader, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (stored->len, ==, 5);
+  g_clear_pointer (&stored, g_ptr_array_unref);
+  stored = lode_index_store_dup_calls (reader, "strbuf.h", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (stored->len, ==, 0);
+  g_clear_pointer (&stored, g_ptr_array_unref);
+  stored_sites = lode_index_store_dup_call_sites (reader, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_hash_table_size (stored_sites), ==, 1);
+  g_assert_true (g_bytes_equal (g_hash_table_lookup (stored_sites, "strbuf.c"), sites));
+  g_clear_pointer (&stored_sites, g_hash_table_unref);
+  g_clear_object (&reader);
+
+  /* Put again: what was stored from the file goes with it. */
+  put_strbuf (fixture->store);
+  stored = lode_index_store_dup_calls (fixture->store, "strbuf.c", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (stored->len, ==, 0);
+  g_clear_pointer (&stored, g_ptr_array_unref);
+  stored_sites = lode_index_store_dup_call_sites (fixture->store, &error);
+  g_assert_cmpuint (g_hash_table_size (stored_sites), ==, 0);
+  g_clear_pointer (&stored_sites, g_hash_table_unref);
+
+  assert_ok (lode_index_store_put_call_sites (fixture->store, "strbuf.c", sites, &error));
+  assert_ok (lode_index_store_put_calls (fixture->store, "strbuf.c", calls, &error));
+  assert_ok (lode_index_store_clear_graph (fixture->store, FALSE, &error));
+  stored = lode_index_store_dup_calls (fixture->store, NULL, &error);
+  g_assert_cmpuint (stored->len, ==, 0);
+  g_clear_pointer (&stored, g_ptr_array_unref);
+  stored_sites = lode_index_store_dup_call_sites (fixture->store, &error);
+  g_assert_cmpuint (g_hash_table_size (stored_sites), ==, 0);
+  g_clear_pointer (&stored_sites, g_hash_table_unref);
+
+  assert_ok (lode_index_store_put_call_sites (fixture->store, "strbuf.c", sites, &error));
+  assert_ok (lode_index_store_put_calls (fixture->store, "strbuf.c", calls, &error));
+  assert_ok (lode_index_store_remove_file (fixture->store, "strbuf.c", &error));
+  stored = lode_index_store_dup_calls (fixture->store, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (stored->len, ==, 0);
+  stored_sites = lode_index_store_dup_call_sites (fixture->store, &error);
+  g_assert_cmpuint (g_hash_table_size (stored_sites), ==, 0);
+}
+
 /* Copying between stores keeps every row and each declaration's chunk. */
 static void
 test_copy (Fixture       *fixture,
@@ -1010,10 +1196,17 @@ test_copy (Fixture       *fixture,
   g_autoptr(GArray) owners = NULL;
   g_autoptr(GPtrArray) symbols = NULL;
   g_autoptr(LodeReferences) references = lode_references_new ();
+  g_autoptr(GPtrArray) calls = strbuf_calls ();
+  g_autoptr(GBytes) sites = strbuf_sites ();
+  g_autoptr(GPtrArray) copied = NULL;
+  g_autoptr(GHashTable) copied_sites = NULL;
+  g_autofree char *text = NULL;
   LodeStoreCopyCounts counts;
 
   lode_references_add (references, "strbuf_grow", 11, 17, LODE_REFERENCE_CALL);
   put_strbuf (fixture->store);
+  assert_ok (lode_index_store_put_call_sites (fixture->store, "strbuf.c", sites, &error));
+  assert_ok (lode_index_store_put_calls (fixture->store, "strbuf.c", calls, &error));
   assert_ok (lode_index_store_put_references (fixture->store, "strbuf.c", references, &error));
   assert_ok (lode_index_store_set_meta (fixture->store, "root", "/src/git", &error));
 
@@ -1039,6 +1232,14 @@ test_copy (Fixture       *fixture,
 
     g_assert_cmpstr (root, ==, "/src/git");
   }
+
+  copied = lode_index_store_dup_calls (sqlite, NULL, &error);
+  g_assert_no_error (error);
+  text = calls_text (copied);
+  g_assert_cmpstr (text, ==, STRBUF_CALLS);
+  copied_sites = lode_index_store_dup_call_sites (sqlite, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (g_hash_table_lookup (copied_sites, "strbuf.c"), sites));
 }
 
 int
@@ -1057,6 +1258,7 @@ main (int   argc,
     { "references", test_references },
     { "lines", test_lines },
     { "graph", test_graph },
+    { "calls", test_calls },
     { "vectors", test_vectors },
     { "artifacts", test_artifacts },
     { "copy", test_copy },

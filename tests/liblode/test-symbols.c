@@ -297,6 +297,90 @@ test_laravel (void)
   g_assert_cmpstr (json_object_get_string_member (method, "kind"), ==, "method");
 }
 
+/* Every name the tools print finds what it names again (issue 28): the types and functions
+ * of the golden results by their full names, and some shorter forms people write. */
+static void
+test_printed_names (void)
+{
+  static const char * const short_names[][2] = {
+    { "Mailer::send", "App\\Services\\Mailer::send" },
+    { "store.Store.Get", "store.Store.Get" },
+    { "Store.Get", "store.Store.Get" },
+    { "billing.send", "billing.send" },
+    { "Circle::area", "geo::Circle::area" },
+    { "bank.Account.deposit", "com.acme.bank.Account.deposit" },
+  };
+  guint checked = 0;
+
+  for (guint g = 0; g < G_N_ELEMENTS (golden_files); g++)
+    {
+      g_autofree char *path = g_test_build_filename (G_TEST_DIST, "liblode", "fixtures",
+                                                     "symbols", "expected", golden_files[g],
+                                                     NULL);
+      g_autofree char *file = g_strconcat (path, ".json", NULL);
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      JsonArray *calls;
+
+      g_assert_true (json_parser_load_from_file (parser, file, NULL));
+      calls = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                            "calls");
+      for (guint c = 0; c < json_array_get_length (calls); c++)
+        {
+          JsonObject *result = json_object_get_object_member (json_array_get_object_element (calls,
+                                                                                           c),
+                                                              "result");
+          JsonNode *type = json_object_get_member (result, "type");
+          JsonArray *methods;
+
+          if (type == NULL || !JSON_NODE_HOLDS_OBJECT (type))
+            continue;
+          methods = json_object_get_array_member (json_node_get_object (type), "methods");
+          for (guint m = 0; m < json_array_get_length (methods); m++)
+            {
+              JsonObject *method = json_array_get_object_element (methods, m);
+              const char *name = json_object_get_string_member (method, "full_name");
+              g_autoptr(JsonObject) arguments = json_object_new ();
+              g_autoptr(LodeToolResult) found = NULL;
+
+              json_object_set_string_member (arguments, "function_name", name);
+              found = call_tool ("get_function_details", arguments);
+              /* Interface members without a declaration of their own are no functions. */
+              if (json_object_get_boolean_member (method, "is_abstract") &&
+                  json_object_get_int_member (found->structured, "count") == 0)
+                continue;
+              if (json_object_get_int_member (found->structured, "count") != 1)
+                g_error ("%s: %s", name, found->text);
+              g_assert_cmpstr (json_object_get_string_member (
+                                 json_object_get_object_member (found->structured, "function"),
+                                 "full_name"), ==, name);
+              checked++;
+            }
+          {
+            const char *name = json_object_get_string_member (json_node_get_object (type),
+                                                              "full_name");
+            g_autoptr(JsonObject) again = type_of (name);
+
+            g_assert_cmpstr (json_object_get_string_member (again, "full_name"), ==, name);
+            checked++;
+          }
+        }
+    }
+  g_assert_cmpuint (checked, >, 50);
+
+  for (guint i = 0; i < G_N_ELEMENTS (short_names); i++)
+    {
+      g_autoptr(JsonObject) arguments = json_object_new ();
+      g_autoptr(LodeToolResult) found = NULL;
+
+      json_object_set_string_member (arguments, "function_name", short_names[i][0]);
+      found = call_tool ("get_function_details", arguments);
+      g_assert_cmpint (json_object_get_int_member (found->structured, "count"), ==, 1);
+      g_assert_cmpstr (json_object_get_string_member (
+                         json_object_get_object_member (found->structured, "function"),
+                         "full_name"), ==, short_names[i][1]);
+    }
+}
+
 /* Several types of one name: the list, and a hint; a package narrows it. */
 static void
 test_ambiguous (void)
@@ -549,6 +633,7 @@ main (int    argc,
     }
   g_test_add_func ("/lode/symbols/laravel", test_laravel);
   g_test_add_func ("/lode/symbols/ambiguous", test_ambiguous);
+  g_test_add_func ("/lode/symbols/printed-names", test_printed_names);
   g_test_add_func ("/lode/symbols/output-format", test_output_format);
   g_test_add_func ("/lode/symbols/references-git-grep", test_references_git_grep);
 

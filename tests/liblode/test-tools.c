@@ -272,7 +272,8 @@ test_registry (ToolsFixture  *fixture,
     "codebase_graph_status", "codebase_graph_remove", "codebase_impact", "codebase_migrate",
     "codebase_branches",
     "find_type_definition", "get_function_details", "list_package_exports",
-    "codebase_symbol_references", "codebase_context", "codebase_context_search",
+    "codebase_symbol_references", "codebase_symbol", "codebase_symbols", "codebase_flow",
+    "codebase_trace", "codebase_context", "codebase_context_search",
     "codebase_context_index", "codebase_context_remove", "remember", "get_memory", "forget",
     "get_team_patterns", "get_style_guide", "get_codebase_metadata",
   };
@@ -616,7 +617,7 @@ test_health_about (ToolsFixture  *fixture,
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (health->structured,
                                                                               "grammars"),
                                                "count"), >=, 15);
-  g_assert_cmpuint (json_array_get_length (tools), ==, 34);
+  g_assert_cmpuint (json_array_get_length (tools), ==, 38);
   g_assert_cmpstr (json_object_get_string_member (about->structured, "version"), ==,
                    PACKAGE_VERSION);
 }

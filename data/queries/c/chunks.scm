@@ -16,6 +16,9 @@
 ;   @doc                alone in a pattern: a comment; the whole-line comments right above a
 ;                       definition become its doc. Inside a definition's pattern: the doc
 ;                       itself (Python docstrings).
+;   @attribute          alone in a pattern: an attribute written before a definition as a
+;                       node of its own (Rust `#[derive(…)]`); the doc above it is the
+;                       definition's.
 ;
 ; When two patterns match the same node, the earlier pattern wins; when two matches share
 ; a name node, the outer one wins. Predicates (#eq?, #match?) are not evaluated: don't use

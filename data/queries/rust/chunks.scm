@@ -3,6 +3,7 @@
 
 (line_comment) @doc
 (block_comment) @doc
+(attribute_item) @attribute
 
 (mod_item name: (identifier) @name) @definition.module
 (struct_item name: (type_identifier) @name) @definition.struct

@@ -49,6 +49,7 @@ lode_symbol_free (LodeSymbol *symbol)
   g_free (symbol->container);
   g_free (symbol->signature);
   g_free (symbol->package);
+  g_free (symbol->scope);
   g_free (symbol->detail);
   g_free (symbol);
 }

@@ -46,8 +46,14 @@ typedef struct
  * @signature: (nullable): the declaration's head
  * @start_line: first line, 1-based
  * @end_line: last line, 1-based, inclusive
- * @package: (nullable): the package or namespace the declaration belongs to, as the file
- *   declares it (Go, Java, Kotlin, PHP, C#, C++ and Ruby namespaces and modules)
+ * @package: (nullable): the module, package or namespace the declaration belongs to: the
+ *   one the file declares (Go, Java, Kotlin, PHP, C#) or the file is (Rust, Python,
+ *   JavaScript, TypeScript, Swift; see lode_symbol_file_module()), with the namespaces and
+ *   modules around the declaration (C++, C#, PHP, Ruby, Rust's inline `mod`s)
+ * @scope: (nullable): the declaration's scope path: @package, then the classes around it,
+ *   innermost last, or for a Rust impl's items the type it implements, where that type is
+ *   (`crate::sync::semaphore::Semaphore`); joined with lode_symbol_separator_for_language();
+ *   %NULL at the top of a language without modules (C)
  * @detail: (nullable): what the symbol tools need besides, as JSON (see
  *   lode-symbol-extract.c): parameters, return types, modifiers, fields, relations, doc
  *
@@ -62,6 +68,7 @@ typedef struct
   guint       start_line;
   guint       end_line;
   char       *package;
+  char       *scope;
   char       *detail;
 } LodeSymbol;
 

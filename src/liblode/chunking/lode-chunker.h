@@ -8,6 +8,7 @@
 
 #include <gio/gio.h>
 
+#include "lode-calls.h"
 #include "lode-chunk.h"
 #include "lode-config.h"
 #include "lode-imports.h"
@@ -27,12 +28,14 @@ void         lode_chunker_set_cancellable (LodeChunker         *self,
                                            GCancellable        *cancellable);
 gboolean     lode_chunker_chunk           (LodeChunker         *self,
                                            const LodeLanguage  *language,
+                                           const char          *path,
                                            const char          *text,
                                            gsize                len,
                                            GPtrArray          **chunks,
                                            GPtrArray          **symbols,
                                            GPtrArray          **imports,
                                            LodeReferences     **references,
+                                           LodeCalls          **calls,
                                            char               **degraded,
                                            GError             **error);
 guint        lode_estimate_tokens         (const char          *text,

@@ -20,11 +20,12 @@
  * pattern captures the node that names the import as `@import.<kind>` (the kinds of
  * #LodeImportKind, with `_` for `-`) and, for Python's `from a import b`, the imported name as
  * `@name`. Some captures need code: `@import.use` is a Rust use tree, expanded into one
- * import per leaf; `@import.selectors` a Scala import declaration, its path joined with '.'
- * and its selectors expanded; `@import.wildcard` a Java/Kotlin-style `a.b.*`; `@prefix` the
- * common part of a PHP group use, joined to the specifier with a backslash; `@at` the node
- * that stands for the import when patterns are compared (a Rust `#[path]` attribute replaces
- * the plain `mod` it applies to). Captures starting with `_` only serve predicates (`#eq?`,
+ * import per leaf (`@import.<kind>.use` gives its leaves that kind: `pub use` re-exports);
+ * `@import.selectors` a Scala import declaration, its path joined with '.' and its selectors
+ * expanded; `@import.wildcard` a Java/Kotlin-style `a.b.*`; `@prefix` the common part of a
+ * PHP group use, joined to the specifier with a backslash; `@at` the node that stands for
+ * the import when patterns are compared (a Rust `#[path]` attribute replaces the plain `mod`
+ * it applies to). Captures starting with `_` only serve predicates (`#eq?`,
  * `#not-eq?`, `#any-of?`, `#match?`). When several patterns capture the same node, the first
  * pattern wins, so specific patterns go first.
  *
@@ -232,6 +233,7 @@ expand_use_tree (Ctx             *ctx,
                  const char      *prefix,
                  const RustScope *scope,
                  guint            pattern,
+                 LodeImportKind   kind,
                  guint            depth)
 {
   const char *type = ts_node_type (node);
@@ -243,7 +245,8 @@ expand_use_tree (Ctx             *ctx,
   if (strcmp (type, "use_list") == 0)
     {
       for (uint32_t i = 0; i < ts_node_named_child_count (node); i++)
-        expand_use_tree (ctx, ts_node_named_child (node, i), prefix, scope, pattern, depth + 1);
+        expand_use_tree (ctx, ts_node_named_child (node, i), prefix, scope, pattern, kind,
+                         depth + 1);
       return;
     }
 
@@ -265,7 +268,7 @@ expand_use_tree (Ctx             *ctx,
         inner = g_strdup (prefix);
 
       if (!ts_node_is_null (list))
-        expand_use_tree (ctx, list, inner, scope, pattern, depth + 1);
+        expand_use_tree (ctx, list, inner, scope, pattern, kind, depth + 1);
       return;
     }
 
@@ -274,7 +277,7 @@ expand_use_tree (Ctx             *ctx,
       TSNode path_node = ts_node_child_by_field_name (node, "path", 4);
 
       if (!ts_node_is_null (path_node))
-        expand_use_tree (ctx, path_node, prefix, scope, pattern, depth + 1);
+        expand_use_tree (ctx, path_node, prefix, scope, pattern, kind, depth + 1);
       return;
     }
 
@@ -290,7 +293,7 @@ expand_use_tree (Ctx             *ctx,
     }
 
   add_found (ctx, node, ts_node_start_byte (node) + 1, pattern,
-             rust_local_path (scope, g_steal_pointer (&path)), scope->scope, LODE_IMPORT_MODULE);
+             rust_local_path (scope, g_steal_pointer (&path)), scope->scope, kind);
 }
 
 static void
@@ -509,6 +512,17 @@ classify_captures (TSQuery        *query,
           roles[i] = ROLE_USE_TREE;
           kinds[i] = LODE_IMPORT_MODULE;
         }
+      else if (g_str_has_prefix (name, "import.") && g_str_has_suffix (name, ".use"))
+        {
+          g_autofree char *kind = g_strndup (name + strlen ("import."),
+                                             name_len - strlen ("import..use"));
+
+          g_strdelimit (kind, "_", '-');
+          if (lode_import_kind_from_string (kind, &kinds[i]))
+            roles[i] = ROLE_USE_TREE;
+          else
+            g_warning ("Unknown import capture @%s", name);
+        }
       else if (strcmp (name, "import.wildcard") == 0)
         {
           roles[i] = ROLE_WILDCARD;
@@ -610,7 +624,8 @@ run_query (Ctx      *ctx,
             RustScope scope;
 
             rust_scope_init (&scope, ctx, spec->node);
-            expand_use_tree (ctx, spec->node, NULL, &scope, match.pattern_index, 0);
+            expand_use_tree (ctx, spec->node, NULL, &scope, match.pattern_index,
+                             kinds[spec->index], 0);
             rust_scope_clear (&scope);
           }
           break;

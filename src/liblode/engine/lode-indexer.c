@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lode-call-pass.h"
+#include "lode-calls.h"
 #include "lode-chunker.h"
 #include "lode-error.h"
 #include "lode-import-resolver.h"
@@ -69,6 +71,7 @@ typedef struct
   guint              *symbol_chunks; /* lode_indexer_attribute_symbols() */
   GPtrArray          *imports;
   LodeReferences     *references;
+  LodeCalls          *calls;       /* with the graph only */
   guint               n_lines;
   gsize               n_bytes;
   LodeSkippedFile    *skipped;     /* why it was not indexed, or not fully */
@@ -103,6 +106,7 @@ typedef struct
   GPtrArray          *stale;       /* LodeStoredImport that pointed at a vanished or changed
                                     * file, read before the change */
   gboolean            everything;  /* resolve every stored import again */
+  gboolean            calls_stale; /* a file came, changed or went: resolve the calls again */
 } GraphRun;
 
 static void
@@ -123,6 +127,7 @@ file_result_free (FileResult *result)
   g_free (result->symbol_chunks);
   g_clear_pointer (&result->imports, g_ptr_array_unref);
   g_clear_pointer (&result->references, lode_references_free);
+  g_clear_pointer (&result->calls, lode_calls_free);
   g_clear_pointer (&result->skipped, lode_skipped_file_free);
   g_free (result);
 }
@@ -416,8 +421,9 @@ process_file (Shared             *shared,
   len = strlen (text);
   language = lode_language_for_content (file->language, file->path, text, len);
   g_atomic_int_inc (&shared->n_parsed);
-  if (!lode_chunker_chunk (chunker, language, text, len, &result->chunks, &result->symbols,
-                           shared->graph ? &result->imports : NULL, &result->references,
+  if (!lode_chunker_chunk (chunker, language, file->path, text, len, &result->chunks,
+                           &result->symbols, shared->graph ? &result->imports : NULL,
+                           &result->references, shared->graph ? &result->calls : NULL,
                            &degraded, &error))
     {
       /* Only a cancellation stops the chunker; the file stays as it was for the next run. */
@@ -529,6 +535,22 @@ resolve_import (GraphRun          *graph,
   *targets = g_strv_builder_end (builder);
 }
 
+/* Keeps what resolving the calls of @result's file needs: its call sites, bindings and
+ * symbols (lode-call-pass.c), for the languages whose calls are read. */
+static gboolean
+store_call_sites (LodeIndexStore  *store,
+                  FileResult      *result,
+                  GError         **error)
+{
+  const LodeLanguage *language = lode_language_lookup (result->language);
+  g_autoptr(GBytes) bytes = NULL;
+
+  if (result->calls == NULL || language == NULL || !lode_calls_supported (language))
+    return TRUE;
+  bytes = lode_calls_to_bytes (result->calls, result->symbols);
+  return lode_index_store_put_call_sites (store, result->file->path, bytes, error);
+}
+
 /* Runs on the writer (calling) thread. */
 static gboolean
 store_imports (LodeIndexStore *store,
@@ -572,6 +594,12 @@ graph_touch (LodeIndexStore *store,
 {
   g_autoptr(GPtrArray) pointing = NULL;
 
+  /* Said in the index with the change's batch: a run that stops before the calls are
+   * resolved leaves them to the next. */
+  if (!graph->calls_stale &&
+      !lode_index_store_set_meta (store, LODE_CALLS_META_KEY, "stale", error))
+    return FALSE;
+  graph->calls_stale = TRUE;
   if (lode_import_resolver_is_config_file (path))
     graph->everything = TRUE;
   if (graph->everything ||
@@ -781,7 +809,8 @@ store_result (LodeIndexStore  *store,
                                             error))
         return FALSE;
       if (graph != NULL &&
-          !store_imports (store, graph, result->file->path, result->imports, error))
+          (!store_imports (store, graph, result->file->path, result->imports, error) ||
+           !store_call_sites (store, result, error)))
         return FALSE;
       if (existed)
         report->n_updated++;
@@ -1052,6 +1081,7 @@ lode_indexer_run (const char             *root,
   g_autofree char *now = NULL;
   g_autoptr(GDateTime) date = NULL;
   g_autofree char *graph_state = NULL;
+  g_autofree char *calls_state = NULL;
   g_auto(GraphRun) graph = { 0 };
   GraphRun *graph_run = NULL;   /* &graph, or NULL when the graph is off */
   gint64 started = g_get_monotonic_time ();
@@ -1096,6 +1126,7 @@ lode_indexer_run (const char             *root,
     return NULL;
 
   graph_state = lode_index_store_dup_meta (store, LODE_GRAPH_META_KEY);
+  calls_state = lode_index_store_dup_meta (store, LODE_CALLS_META_KEY);
   shared.graph = g_strcmp0 (graph_state, "off") != 0;
   if (shared.graph)
     {
@@ -1105,6 +1136,7 @@ lode_indexer_run (const char             *root,
       graph.touched = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
       graph.stale = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_import_free);
       graph.everything = report->resumed;
+      graph.calls_stale = g_strcmp0 (calls_state, "stale") == 0;
       graph_run = &graph;
     }
 
@@ -1159,6 +1191,14 @@ lode_indexer_run (const char             *root,
   if (graph_run != NULL && g_hash_table_size (old_hashes) > 0 &&
       !update_graph (store, graph_run, error))
     return NULL;
+  if (graph_run != NULL && graph_run->calls_stale)
+    {
+      guint n_changed;
+
+      if (!lode_call_pass_run (store, ensure_resolver (graph_run), cancellable, &n_changed,
+                               error))
+        return NULL;
+    }
 
   date = g_date_time_new_now_utc ();
   now = g_date_time_format_iso8601 (date);

@@ -10,6 +10,7 @@
 
 #include <string.h>
 
+#include "lode-call-graph.h"
 #include "lode-memory.h"
 #include "lode-patterns.h"
 #include "lode-preflight.h"
@@ -27,11 +28,13 @@
  *             covers them; fail: two alternatives are in wide use and none is rising
  *   memories  fail: a failure recorded about this code (someone tried, it did not work);
  *             warn: a gotcha; pass: none, or decisions and conventions that guide the edit
- *   impact    the files that import the results' files (two hops); warns past 20, never
- *             fails: it says what to check after the edit
+ *   impact    the files that import the results' files (two hops) and the definitions that
+ *             call the results' declarations (two calls); warns past 20 files, never fails:
+ *             it says what to check after the edit
  *
  * The card is ready when the code check passes and no check fails. Impact is built in one
- * place (add_impact): callers from the symbol graph join the dependents there when it lands.
+ * place (add_impact): the dependents of the import graph and, beside them, the callers of the
+ * results' declarations in the call graph (two calls away).
  */
 
 #define IMPACT_DEPTH   2
@@ -346,16 +349,66 @@ check_memories (Card        *card,
 }
 
 /* The files that import the results' files, nearest first. */
+/* The definitions that call the results' declarations, within IMPACT_DEPTH calls: `callers`
+ * (path:name, at most IMPACT_SHOWN) and `callerCount`. Returns the count. */
+static guint
+add_callers (JsonBuilder   *builder,
+             LodeCallGraph *calls,
+             GPtrArray     *results)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+  guint n = 0;
+
+  json_builder_set_member_name (builder, "callers");
+  json_builder_begin_array (builder);
+  for (guint i = 0; calls != NULL && i < results->len && i < IMPACT_TARGETS; i++)
+    {
+      JsonObject *result = g_ptr_array_index (results, i);
+      g_autoptr(GArray) reach = NULL;
+      guint node;
+
+      if (!lode_call_graph_lookup (calls, json_object_get_string_member (result, "path"),
+                                   json_object_get_int_member_with_default (result,
+                                                                            "symbolStartLine",
+                                                                            0),
+                                   &node))
+        continue;
+      g_hash_table_add (seen, GUINT_TO_POINTER (node + 1));
+      reach = lode_call_graph_reach (calls, node, TRUE, IMPACT_DEPTH);
+      for (guint r = 1; r < reach->len; r++)
+        {
+          const LodeCallNode *caller;
+          guint id = g_array_index (reach, LodeCallReach, r).node;
+
+          if (!g_hash_table_add (seen, GUINT_TO_POINTER (id + 1)))
+            continue;
+          caller = lode_call_graph_get_node (calls, id);
+          if (n++ < IMPACT_SHOWN)
+            {
+              g_autofree char *text = g_strdup_printf ("%s:%s", caller->path, caller->name);
+
+              json_builder_add_string_value (builder, text);
+            }
+        }
+    }
+  json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "callerCount");
+  json_builder_add_int_value (builder, n);
+  return n;
+}
+
 static void
 add_impact (Card            *card,
             JsonBuilder     *builder,
             const LodeGraph *graph,
+            LodeCallGraph   *calls,
             GPtrArray       *results)
 {
   g_autoptr(GArray) start = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GArray) hits = NULL;
   g_autofree char *detail = NULL;
   guint dependents = 0;
+  guint n_callers;
 
   for (guint i = 0; graph != NULL && i < results->len && start->len < IMPACT_TARGETS; i++)
     {
@@ -392,13 +445,25 @@ add_impact (Card            *card,
   json_builder_end_array (builder);
   json_builder_set_member_name (builder, "dependents");
   json_builder_add_int_value (builder, dependents);
+  n_callers = add_callers (builder, calls, results);
   json_builder_end_object (builder);
 
   detail = graph == NULL ? g_strdup ("no import graph (codebase_graph_build makes one)")
-                         : g_strdup_printf ("%u files import the results' files within %d hops",
-                                            dependents, IMPACT_DEPTH);
+                         : g_strdup_printf ("%u files import the results' files within %d hops; "
+                                            "%u definitions call their declarations within %d "
+                                            "calls", dependents, IMPACT_DEPTH, n_callers,
+                                            IMPACT_DEPTH);
   check (card, "impact", graph == NULL || dependents > IMPACT_WIDE ? CHECK_WARN : CHECK_PASS,
          detail, "Check the files listed under impact after the edit; run their tests");
+}
+
+static gpointer
+load_calls (LodeProject     *project,
+            LodeIndexStore  *store,
+            gpointer         data,
+            GError         **error)
+{
+  return lode_call_graph_load (store, error);
 }
 
 static void
@@ -412,6 +477,7 @@ add_card (JsonObject    *search,
   const char *root = lode_project_get_root (project);
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(LodeGraph) graph = lode_project_load_graph (project, NULL);
+  g_autoptr(LodeCallGraph) calls = lode_project_read (project, load_calls, NULL, NULL);
   g_autoptr(LodeGitHistory) history = lode_git_history_get (root, cancellable, NULL);
   g_autoptr(LodePatterns) patterns = NULL;
   g_autoptr(GHashTable) files = g_hash_table_new (g_str_hash, g_str_equal);
@@ -434,7 +500,7 @@ add_card (JsonObject    *search,
   check_code (&card, results);
   check_patterns (&card, builder, patterns, files);
   check_memories (&card, builder, related);
-  add_impact (&card, builder, graph, results);
+  add_impact (&card, builder, graph, calls, results);
   json_builder_end_array (card.evidence);
 
   json_builder_set_member_name (builder, "ready");

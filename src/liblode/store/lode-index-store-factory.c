@@ -545,7 +545,8 @@ copy_artifacts (LodeIndexStore       *from,
  * @error: return location for a #GError
  *
  * Copies a project's index between stores without chunking or embedding anything again:
- * files with their hashes, chunks, declarations, symbol references and imports, the meta
+ * files with their hashes, chunks, declarations, symbol references, imports, call sites and
+ * calls, the meta
  * that says where the index came from, the context artifacts with their pieces, and the
  * vectors of @model by text. In batches, so that an interrupted copy can simply be run
  * again.
@@ -561,6 +562,7 @@ lode_index_store_copy (LodeIndexStore       *from,
                        GError              **error)
 {
   g_autoptr(GPtrArray) files = NULL;
+  g_autoptr(GHashTable) sites = NULL;
   g_autoptr(GPtrArray) hashes = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (float));
   VectorCopy copy = { to, model, hashes, values, 0, 0, error, FALSE };
@@ -572,6 +574,9 @@ lode_index_store_copy (LodeIndexStore       *from,
   files = lode_index_store_dup_files (from, error);
   if (files == NULL)
     return FALSE;
+  sites = lode_index_store_dup_call_sites (from, error);
+  if (sites == NULL)
+    return FALSE;
 
   for (guint i = 0; i < files->len; i++)
     {
@@ -581,6 +586,8 @@ lode_index_store_copy (LodeIndexStore       *from,
       g_autoptr(GArray) symbol_chunks = NULL;
       g_autoptr(GPtrArray) imports = NULL;
       g_autoptr(LodeReferences) references = NULL;
+      g_autoptr(GPtrArray) calls = NULL;
+      GBytes *file_sites = g_hash_table_lookup (sites, file->path);
       LodeFileInfo info = { file->path, file->language, file->hash, file->size,
                             file->mtime_usec, file->n_lines };
 
@@ -596,11 +603,15 @@ lode_index_store_copy (LodeIndexStore       *from,
       imports = symbols != NULL ? lode_index_store_dup_imports (from, file->path, error) : NULL;
       references = imports != NULL ?
                    lode_index_store_dup_references_for_file (from, file->path, error) : NULL;
-      if (references == NULL ||
+      calls = references != NULL ? lode_index_store_dup_calls (from, file->path, error) : NULL;
+      if (calls == NULL ||
           !lode_index_store_put_file (to, &info, chunks, symbols,
                                       &g_array_index (symbol_chunks, guint, 0), error) ||
           !lode_index_store_put_imports (to, file->path, imports, error) ||
-          !lode_index_store_put_references (to, file->path, references, error))
+          !lode_index_store_put_references (to, file->path, references, error) ||
+          (file_sites != NULL &&
+           !lode_index_store_put_call_sites (to, file->path, file_sites, error)) ||
+          !lode_index_store_put_calls (to, file->path, calls, error))
         goto failed;
 
       counts->n_files++;

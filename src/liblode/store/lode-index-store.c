@@ -74,8 +74,24 @@ lode_stored_symbol_free (LodeStoredSymbol *symbol)
   g_free (symbol->container);
   g_free (symbol->signature);
   g_free (symbol->package);
+  g_free (symbol->scope);
   g_free (symbol->detail);
   g_free (symbol);
+}
+
+void
+lode_stored_call_free (LodeStoredCall *call)
+{
+  if (call == NULL)
+    return;
+
+  g_free (call->path);
+  g_free (call->caller);
+  g_free (call->callee);
+  g_free (call->qualifier);
+  g_free (call->target_path);
+  g_free (call->package);
+  g_free (call);
 }
 
 void
@@ -414,6 +430,49 @@ lode_index_store_clear_graph (LodeIndexStore  *self,
   g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
 
   return LODE_INDEX_STORE_GET_IFACE (self)->clear_graph (self, forget_hashes, error);
+}
+
+gboolean
+lode_index_store_put_call_sites (LodeIndexStore  *self,
+                                 const char      *path,
+                                 GBytes          *sites,
+                                 GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+  g_return_val_if_fail (path != NULL && sites != NULL, FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->put_call_sites (self, path, sites, error);
+}
+
+GHashTable *
+lode_index_store_dup_call_sites (LodeIndexStore  *self,
+                                 GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_call_sites (self, error);
+}
+
+gboolean
+lode_index_store_put_calls (LodeIndexStore  *self,
+                            const char      *path,
+                            GPtrArray       *calls,
+                            GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->put_calls (self, path, calls, error);
+}
+
+GPtrArray *
+lode_index_store_dup_calls (LodeIndexStore  *self,
+                            const char      *path,
+                            GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_calls (self, path, error);
 }
 
 GPtrArray *

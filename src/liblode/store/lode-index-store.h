@@ -8,6 +8,7 @@
 
 #include <gio/gio.h>
 
+#include "lode-calls-resolver.h"
 #include "lode-chunk.h"
 #include "lode-graph.h"
 #include "lode-references.h"
@@ -16,6 +17,9 @@ G_BEGIN_DECLS
 
 /* Meta key: "off" when the import graph was removed and indexing leaves it alone. */
 #define LODE_GRAPH_META_KEY "graph"
+
+/* Meta key: "stale" from the batch that changed a file until its calls are resolved again. */
+#define LODE_CALLS_META_KEY "calls"
 
 /* In a symbol's attribution (put_file): it belongs to no chunk. */
 #define LODE_INDEX_STORE_NO_CHUNK G_MAXUINT
@@ -160,7 +164,8 @@ typedef gboolean (*LodeVectorHashFunc) (const char  *hash,
  * @signature: (nullable): the declaration's head
  * @start_line: first line, 1-based
  * @end_line: last line
- * @package: (nullable): the package the file declares, or the enclosing namespaces
+ * @package: (nullable): the module, package or namespace it belongs to (#LodeSymbol)
+ * @scope: (nullable): its scope path (#LodeSymbol)
  * @detail: (nullable): the details the chunker extracted, as JSON
  *
  * A declaration with its file, for the symbol tools.
@@ -176,8 +181,44 @@ typedef struct
   guint  start_line;
   guint  end_line;
   char  *package;
+  char  *scope;
   char  *detail;
 } LodeStoredSymbol;
+
+/**
+ * LodeStoredCall:
+ * @path: the file of the call
+ * @caller: (nullable): the enclosing definition's name; %NULL at file level
+ * @caller_line: the enclosing definition's first line; 0 at file level
+ * @callee: the callee's name as written
+ * @qualifier: (nullable): the receiver or path written before it
+ * @line: the call's line
+ * @status: how its resolution ended
+ * @rule: the rule that decided it
+ * @confidence: 0–1
+ * @target_path: (nullable): the file of the definition it reaches (resolved), or of one
+ *   candidate (ambiguous: one row per candidate)
+ * @target_line: that definition's first line
+ * @package: (nullable): the dependency of an external call
+ *
+ * One call as the index keeps it. A definition is named by its file and first line, which
+ * the symbols of that file hold (#LodeStoredSymbol).
+ */
+typedef struct
+{
+  char           *path;
+  char           *caller;
+  guint           caller_line;
+  char           *callee;
+  char           *qualifier;
+  guint           line;
+  LodeCallStatus  status;
+  LodeCallRule    rule;
+  double          confidence;
+  char           *target_path;
+  guint           target_line;
+  char           *package;
+} LodeStoredCall;
 
 /**
  * LodeStoredReferences:
@@ -287,6 +328,7 @@ void lode_stored_import_free     (LodeStoredImport     *import);
 void lode_store_embed_text_free  (LodeStoreEmbedText   *text);
 void lode_stored_symbol_free     (LodeStoredSymbol     *symbol);
 void lode_stored_references_free (LodeStoredReferences *references);
+void lode_stored_call_free       (LodeStoredCall       *call);
 void lode_stored_artifact_free   (LodeStoredArtifact   *artifact);
 void lode_artifact_chunk_free    (LodeArtifactChunk    *chunk);
 void lode_artifact_hit_free      (LodeArtifactHit      *hit);
@@ -296,6 +338,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeStoredImport, lode_stored_import_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeStoreEmbedText, lode_store_embed_text_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeStoredSymbol, lode_stored_symbol_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeStoredReferences, lode_stored_references_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeStoredCall, lode_stored_call_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeStoredArtifact, lode_stored_artifact_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeArtifactChunk, lode_artifact_chunk_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeArtifactHit, lode_artifact_hit_free)
@@ -356,8 +399,15 @@ G_DECLARE_INTERFACE (LodeIndexStore, lode_index_store, LODE, INDEX_STORE, GObjec
  * @load_graph: the import graph: every file, every resolved import whose target is a file
  *   the index holds, external packages
  * @get_graph_counts: how many imports there are and how many are resolved
- * @clear_graph: deletes every import, outside a batch; with @forget_hashes the files' hashes
- *   too, so that the next run reads every file again
+ * @clear_graph: deletes every import, call site and call, outside a batch; with
+ *   @forget_hashes the files' hashes too, so that the next run reads every file again
+ * @put_call_sites: replaces the call sites of @path, a file put before (in the same batch):
+ *   lode_calls_to_bytes()'s bytes, kept as they are. %LODE_ERROR_NOT_FOUND for a path the
+ *   index does not hold
+ * @dup_call_sites: path → the call sites (#GBytes) of every file that has them
+ * @put_calls: replaces the calls (#LodeStoredCall) of @path, a file put before, in the order
+ *   given; their @path is ignored. %LODE_ERROR_NOT_FOUND for a path the index does not hold
+ * @dup_calls: the calls of @path in the order they were put, or of every file with %NULL
  * @dup_unembedded: the next chunks after @after_chunk (by id, 0 for all), at most @limit,
  *   whose text has no vector of @model (#LodeStoreEmbedText): each chunk is listed even when
  *   several share a text, which the caller embeds once
@@ -483,6 +533,21 @@ struct _LodeIndexStoreInterface
                                       GError             **error);
   gboolean    (*clear_graph)         (LodeIndexStore      *self,
                                       gboolean             forget_hashes,
+                                      GError             **error);
+
+  /* The call graph (issue #28) */
+  gboolean    (*put_call_sites)      (LodeIndexStore      *self,
+                                      const char          *path,
+                                      GBytes              *sites,
+                                      GError             **error);
+  GHashTable *(*dup_call_sites)      (LodeIndexStore      *self,
+                                      GError             **error);
+  gboolean    (*put_calls)           (LodeIndexStore      *self,
+                                      const char          *path,
+                                      GPtrArray           *calls,
+                                      GError             **error);
+  GPtrArray  *(*dup_calls)           (LodeIndexStore      *self,
+                                      const char          *path,
                                       GError             **error);
 
   /* Vectors (issue #4) */
@@ -638,6 +703,20 @@ gboolean    lode_index_store_get_graph_counts    (LodeIndexStore      *self,
                                                   GError             **error);
 gboolean    lode_index_store_clear_graph         (LodeIndexStore      *self,
                                                   gboolean             forget_hashes,
+                                                  GError             **error);
+
+gboolean    lode_index_store_put_call_sites      (LodeIndexStore      *self,
+                                                  const char          *path,
+                                                  GBytes              *sites,
+                                                  GError             **error);
+GHashTable *lode_index_store_dup_call_sites      (LodeIndexStore      *self,
+                                                  GError             **error);
+gboolean    lode_index_store_put_calls           (LodeIndexStore      *self,
+                                                  const char          *path,
+                                                  GPtrArray           *calls,
+                                                  GError             **error);
+GPtrArray  *lode_index_store_dup_calls           (LodeIndexStore      *self,
+                                                  const char          *path,
                                                   GError             **error);
 
 GPtrArray  *lode_index_store_dup_unembedded      (LodeIndexStore      *self,

@@ -86,6 +86,7 @@ put_file_points (LodeQdrantStore  *self,
       g_hash_table_replace (self->files, record->path, record);
     }
 
+  _lode_qdrant_store_clear_record_calls (record);
   g_free (record->language);
   record->language = g_strdup (file->language != NULL ? file->language : "text");
   g_free (record->hash);

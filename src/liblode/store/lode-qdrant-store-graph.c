@@ -306,6 +306,7 @@ clear_graph_rows (LodeQdrantStore  *self,
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &record))
     {
       g_ptr_array_set_size (record->imports, 0);
+      _lode_qdrant_store_clear_record_calls (record);
       if (forget_hashes)
         g_clear_pointer (&record->hash, g_free);
       g_hash_table_add (self->dirty, g_strdup (record->path));

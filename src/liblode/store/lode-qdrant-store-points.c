@@ -22,6 +22,7 @@ _lode_qdrant_store_file_record_free (FileRecord *record)
   g_free (record->language);
   g_free (record->hash);
   g_clear_pointer (&record->imports, g_ptr_array_unref);
+  _lode_qdrant_store_clear_record_calls (record);
   g_free (record);
 }
 
@@ -172,6 +173,7 @@ _lode_qdrant_store_file_point (FileRecord *record)
   json_object_set_array_member (payload, "imports", imports);
   json_object_set_array_member (payload, "import_keys", keys);
   json_object_set_array_member (payload, "import_targets", targets);
+  _lode_qdrant_store_calls_to_payload (record, payload);
 
   json_object_set_object_member (point, "payload", payload);
   json_node_take_object (node, point);
@@ -221,6 +223,7 @@ _lode_qdrant_store_file_record_from_payload (JsonObject *payload)
           g_ptr_array_add (record->imports, import);
         }
     }
+  _lode_qdrant_store_calls_from_payload (record, payload);
 
   return record;
 }

@@ -21,6 +21,7 @@ G_BEGIN_DECLS
  *                                  install, delete), the interfaces wired to the parts
  *   lode-qdrant-store-files.c      file and chunk points, meta, counts
  *   lode-qdrant-store-graph.c      imports (in the file points) and the import graph
+ *   lode-qdrant-store-calls.c      call sites and calls (in the file points)
  *   lode-qdrant-store-search.c     the searcher's rows (LodeSearchBackend), over -vectors
  *   lode-qdrant-store-vectors.c    dense vectors
  *   lode-qdrant-store-symbols.c    declarations in chunk points, references points
@@ -45,6 +46,8 @@ typedef struct
   guint64    n_bytes;
   gint64     first_chunk; /* the chunk with the first lines, 0 for none */
   GPtrArray *imports;    /* LodeStoredImport, ids: file id << 16 | index */
+  GBytes    *call_sites; /* (nullable): lode_calls_to_bytes () */
+  GPtrArray *calls;      /* (nullable): LodeStoredCall */
 } FileRecord;
 
 struct _LodeQdrantStore
@@ -80,6 +83,7 @@ struct _LodeQdrantStore
 void        _lode_qdrant_store_points_init    (LodeIndexStoreInterface    *iface);
 void        _lode_qdrant_store_files_init     (LodeIndexStoreInterface    *iface);
 void        _lode_qdrant_store_graph_init     (LodeIndexStoreInterface    *iface);
+void        _lode_qdrant_store_calls_init     (LodeIndexStoreInterface    *iface);
 void        _lode_qdrant_store_vectors_init   (LodeIndexStoreInterface    *iface);
 void        _lode_qdrant_store_symbols_init   (LodeIndexStoreInterface    *iface);
 void        _lode_qdrant_store_artifacts_init (LodeIndexStoreInterface    *iface);
@@ -102,6 +106,11 @@ void        _lode_qdrant_store_set_string     (JsonObject             *object,
                                                const char             *value);
 LodeStoredImport *_lode_qdrant_store_stored_import_copy (const LodeStoredImport *import);
 JsonNode   *_lode_qdrant_store_file_point     (FileRecord             *record);
+void        _lode_qdrant_store_calls_to_payload (FileRecord           *record,
+                                                 JsonObject           *payload);
+void        _lode_qdrant_store_calls_from_payload (FileRecord         *record,
+                                                   JsonObject         *payload);
+void        _lode_qdrant_store_clear_record_calls (FileRecord         *record);
 FileRecord *_lode_qdrant_store_file_record_from_payload (JsonObject      *payload);
 void        _lode_qdrant_store_file_record_free (FileRecord           *record);
 JsonNode   *_lode_qdrant_store_meta_point     (const char             *key,

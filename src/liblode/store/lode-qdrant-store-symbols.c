@@ -36,6 +36,7 @@ _lode_qdrant_store_symbol_item (const LodeSymbol *symbol,
   json_object_set_int_member (item, "start_line", symbol->start_line);
   json_object_set_int_member (item, "end_line", symbol->end_line);
   _lode_qdrant_store_set_string (item, "package", symbol->package);
+  _lode_qdrant_store_set_string (item, "scope", symbol->scope);
   _lode_qdrant_store_set_string (item, "detail", symbol->detail);
   json_object_set_int_member (item, "seq", seq);
   return item;
@@ -80,6 +81,7 @@ _lode_qdrant_store_symbol_from_item (JsonObject *item)
   symbol->start_line = json_object_get_int_member_with_default (item, "start_line", 0);
   symbol->end_line = json_object_get_int_member_with_default (item, "end_line", 0);
   symbol->package = g_strdup (lode_json_get_string (item, "package"));
+  symbol->scope = g_strdup (lode_json_get_string (item, "scope"));
   symbol->detail = g_strdup (lode_json_get_string (item, "detail"));
   return symbol;
 }
@@ -182,6 +184,7 @@ stored_symbol (const char *path,
   symbol->start_line = json_object_get_int_member_with_default (item, "start_line", 0);
   symbol->end_line = json_object_get_int_member_with_default (item, "end_line", 0);
   symbol->package = g_strdup (lode_json_get_string (item, "package"));
+  symbol->scope = g_strdup (lode_json_get_string (item, "scope"));
   symbol->detail = g_strdup (lode_json_get_string (item, "detail"));
   return symbol;
 }

@@ -592,6 +592,7 @@ lode_qdrant_store_index_store_init (LodeIndexStoreInterface *iface)
   _lode_qdrant_store_points_init (iface);
   _lode_qdrant_store_files_init (iface);
   _lode_qdrant_store_graph_init (iface);
+  _lode_qdrant_store_calls_init (iface);
   _lode_qdrant_store_vectors_init (iface);
   _lode_qdrant_store_symbols_init (iface);
   _lode_qdrant_store_artifacts_init (iface);

@@ -56,6 +56,7 @@ const char _lode_store_files_schema_sql[] =
   "  end_line INTEGER NOT NULL,"
   "  signature TEXT,"
   "  package TEXT,"
+  "  scope TEXT,"
   "  detail TEXT"
   ");"
   "CREATE INDEX IF NOT EXISTS symbols_name ON symbols (name COLLATE NOCASE);"
@@ -86,7 +87,7 @@ static const char sql_fts_insert[] =
   "INSERT INTO chunks_fts (rowid, symbol, sig, path, body) VALUES (?1, ?2, ?3, ?4, ?5)";
 static const char sql_symbol_insert[] =
   "INSERT INTO symbols (file_id, chunk_id, name, kind, container, start_line, end_line, "
-  "signature, package, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+  "signature, package, scope, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
 static const char sql_hashes[] = "SELECT path, hash FROM files";
 static const char sql_meta_get[] = "SELECT value FROM meta WHERE key = ?1";
 static const char sql_meta_set[] = "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)";
@@ -135,7 +136,7 @@ delete_file_contents (LodeStore  *self,
         return FALSE;
     }
 
-  return TRUE;
+  return _lode_store_delete_file_calls (self, id, error);
 }
 
 static gboolean
@@ -232,7 +233,8 @@ put_file_rows (LodeStore      *self,
       sqlite3_bind_int (s, 7, symbol->end_line);
       bind_text (s, 8, symbol->signature);
       bind_text (s, 9, symbol->package);
-      bind_text (s, 10, symbol->detail);
+      bind_text (s, 10, symbol->scope);
+      bind_text (s, 11, symbol->detail);
       if (!_lode_store_run (self, s, error, "Cannot store a symbol"))
         return FALSE;
     }
@@ -565,7 +567,7 @@ store_dup_symbols_for_file (LodeIndexStore  *store,
 
   rc = sqlite3_prepare_v2 (self->db,
                            "SELECT s.name, s.kind, s.container, s.signature, s.start_line, "
-                           "s.end_line, s.package, s.detail, s.chunk_id FROM symbols s "
+                           "s.end_line, s.package, s.scope, s.detail, s.chunk_id FROM symbols s "
                            "JOIN files f ON f.id = s.file_id "
                            "WHERE f.path = ?1 ORDER BY s.start_line, s.id", -1, &s, NULL);
   if (rc == SQLITE_OK)
@@ -575,7 +577,7 @@ store_dup_symbols_for_file (LodeIndexStore  *store,
         {
           LodeSymbol *symbol = lode_symbol_new ();
           const char *kind = (const char *) sqlite3_column_text (s, 1);
-          gint64 chunk_id = sqlite3_column_int64 (s, 8);
+          gint64 chunk_id = sqlite3_column_int64 (s, 9);
 
           symbol->name = dup_column_text (s, 0);
           symbol->kind = kind != NULL ? g_intern_string (kind) : NULL;
@@ -584,7 +586,8 @@ store_dup_symbols_for_file (LodeIndexStore  *store,
           symbol->start_line = sqlite3_column_int (s, 4);
           symbol->end_line = sqlite3_column_int (s, 5);
           symbol->package = dup_column_text (s, 6);
-          symbol->detail = dup_column_text (s, 7);
+          symbol->scope = dup_column_text (s, 7);
+          symbol->detail = dup_column_text (s, 8);
           g_ptr_array_add (symbols, symbol);
           g_array_append_val (chunk_ids, chunk_id);
         }

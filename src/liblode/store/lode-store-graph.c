@@ -485,7 +485,8 @@ clear_graph_rows (LodeStore      *self,
   if (!_lode_store_run (self, _lode_store_stmt (self, sql_clear_imports), error,
                         "Cannot delete imports") ||
       !_lode_store_run (self, _lode_store_stmt (self, sql_clear_edges), error,
-                        "Cannot delete edges"))
+                        "Cannot delete edges") ||
+      !_lode_store_clear_calls (self, error))
     return FALSE;
 
   return !*forget_hashes ||

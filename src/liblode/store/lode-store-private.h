@@ -21,6 +21,7 @@ G_BEGIN_DECLS
  *                           (install, copy, remove, check), the interfaces wired to the parts
  *   lode-store-files.c      files, chunks and declarations, meta, counts
  *   lode-store-graph.c      imports and their resolution, the import graph
+ *   lode-store-calls.c      call sites and their resolution, the call graph
  *   lode-store-backend.c    the searcher's rows (LodeSearchBackend), over -rank and -vectors
  *   lode-store-rank.c       the lexical leg: MATCH expressions, BM25 functions, their caches
  *   lode-store-vectors.c    vectors by text and model
@@ -57,6 +58,7 @@ struct _LodeStore
 /* The schema, in the parts that own the tables; lode-store.c creates it. */
 extern const char _lode_store_files_schema_sql[];
 extern const char _lode_store_graph_schema_sql[];
+extern const char _lode_store_calls_schema_sql[];
 extern const char _lode_store_vectors_schema_sql[];
 extern const char _lode_store_symbols_schema_sql[];
 extern const char _lode_store_artifacts_schema_sql[];
@@ -65,12 +67,14 @@ extern const char _lode_store_artifacts_schema_sql[];
 extern const char * const _lode_store_db_sql[];
 extern const char * const _lode_store_files_sql[];
 extern const char * const _lode_store_graph_sql[];
+extern const char * const _lode_store_calls_sql[];
 extern const char * const _lode_store_vectors_sql[];
 extern const char * const _lode_store_backend_sql[];
 
 /* Each part wires its functions into the interfaces. */
 void          _lode_store_files_init     (LodeIndexStoreInterface    *iface);
 void          _lode_store_graph_init     (LodeIndexStoreInterface    *iface);
+void          _lode_store_calls_init     (LodeIndexStoreInterface    *iface);
 void          _lode_store_vectors_init   (LodeIndexStoreInterface    *iface);
 void          _lode_store_symbols_init   (LodeIndexStoreInterface    *iface);
 void          _lode_store_artifacts_init (LodeIndexStoreInterface    *iface);
@@ -139,6 +143,14 @@ gboolean      _lode_store_write_alone    (LodeStore          *self,
 gboolean      _lode_store_delete_file_graph (LodeStore       *self,
                                              gint64           id,
                                              GError         **error);
+
+/* The call graph's rows of a file that goes or is put again, and of every file
+ * (lode-store-calls.c). */
+gboolean      _lode_store_delete_file_calls (LodeStore       *self,
+                                             gint64           id,
+                                             GError         **error);
+gboolean      _lode_store_clear_calls    (LodeStore          *self,
+                                          GError            **error);
 
 /* Vectors (lode-store-vectors.c), for the searcher's rows too. */
 GArray       *_lode_store_read_ids       (LodeStore          *self,

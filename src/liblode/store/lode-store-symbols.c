@@ -14,12 +14,13 @@
 #include "lode-store-private.h"
 
 /*
- * Symbols keep their details in `symbols.detail` (JSON) and the package they belong to in
- * `symbols.package` (indexed). References are stored per (file, name): `refs` holds the
- * encoded sites (lode_reference_sites_encode()), `ref_names` interns the names, so that a
- * name used in a thousand files is stored once and a row costs a few integers. `refs` is
- * keyed by file (a file's rows are replaced together) with an index by name (a look-up reads
- * only the rows of that name). The writer keeps the interned ids in memory for the run.
+ * Symbols keep their details in `symbols.detail` (JSON), the package they belong to in
+ * `symbols.package` (indexed) and their scope path in `symbols.scope`. References are stored
+ * per (file, name): `refs` holds the encoded sites (lode_reference_sites_encode()),
+ * `ref_names` interns the names, so that a name used in a thousand files is stored once and a
+ * row costs a few integers. `refs` is keyed by file (a file's rows are replaced together) with
+ * an index by name (a look-up reads only the rows of that name). The writer keeps the
+ * interned ids in memory for the run.
  */
 
 const char _lode_store_symbols_schema_sql[] =
@@ -37,7 +38,7 @@ const char _lode_store_symbols_schema_sql[] =
 
 #define SYMBOL_COLUMNS \
   "f.path, f.language, s.name, s.kind, s.container, s.signature, s.start_line, s.end_line, " \
-  "s.package, s.detail FROM symbols s JOIN files f ON f.id = s.file_id "
+  "s.package, s.scope, s.detail FROM symbols s JOIN files f ON f.id = s.file_id "
 
 static const char sql_file_id[] = "SELECT id FROM files WHERE path = ?1";
 static const char sql_name_id[] = "SELECT id FROM ref_names WHERE name = ?1";
@@ -214,7 +215,8 @@ read_symbol (sqlite3_stmt *s)
   symbol->start_line = sqlite3_column_int (s, 6);
   symbol->end_line = sqlite3_column_int (s, 7);
   symbol->package = dup_column_text (s, 8);
-  symbol->detail = dup_column_text (s, 9);
+  symbol->scope = dup_column_text (s, 9);
+  symbol->detail = dup_column_text (s, 10);
   return symbol;
 }
 

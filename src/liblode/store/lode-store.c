@@ -158,6 +158,8 @@ create_schema (sqlite3  *db,
                                    NULL)) == SQLITE_OK &&
                (rc = sqlite3_exec (db, _lode_store_graph_schema_sql, NULL, NULL,
                                    NULL)) == SQLITE_OK &&
+               (rc = sqlite3_exec (db, _lode_store_calls_schema_sql, NULL, NULL,
+                                   NULL)) == SQLITE_OK &&
                (rc = sqlite3_exec (db, _lode_store_vectors_schema_sql, NULL, NULL,
                                    NULL)) == SQLITE_OK &&
                (rc = sqlite3_exec (db, _lode_store_symbols_schema_sql, NULL, NULL,
@@ -260,6 +262,7 @@ lode_store_try_open (LodeStore  *self,
   if (!_lode_store_prepare (self, _lode_store_db_sql, bad, error) ||
       !_lode_store_prepare (self, _lode_store_files_sql, bad, error) ||
       !_lode_store_prepare (self, _lode_store_graph_sql, bad, error) ||
+      !_lode_store_prepare (self, _lode_store_calls_sql, bad, error) ||
       !_lode_store_prepare (self, _lode_store_vectors_sql, bad, error) ||
       !_lode_store_prepare (self, _lode_store_backend_sql, bad, error))
     return FALSE;
@@ -758,6 +761,7 @@ lode_store_index_store_init (LodeIndexStoreInterface *iface)
   iface->rollback = store_rollback;
   _lode_store_files_init (iface);
   _lode_store_graph_init (iface);
+  _lode_store_calls_init (iface);
   _lode_store_vectors_init (iface);
   _lode_store_symbols_init (iface);
   _lode_store_artifacts_init (iface);

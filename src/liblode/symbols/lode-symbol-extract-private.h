@@ -27,6 +27,7 @@ G_BEGIN_DECLS
 #define MAX_DEPTH       512
 #define MIN_NAME_BYTES  2
 #define MAX_NAME_BYTES  128
+#define DOC_MAX         1024
 
 typedef enum
 {
@@ -396,9 +397,21 @@ void        _lode_symbol_collect_preceding_attributes (LodeSymbolExtractor  *sel
                                                        TSNode                node,
                                                        Modifiers            *mods);
 
+/* A member of a class body, with its doc's summary. */
+typedef struct
+{
+  TSNode  node;
+  char   *doc;
+} Member;
+
+/* lode-symbol-extract.c */
+char       *_lode_symbol_clean_doc                    (LodeSymbolExtractor  *self,
+                                                       const char           *doc);
+
 /* lode-symbol-members.c */
-char       *_lode_symbol_doc_above                    (LodeSymbolExtractor  *self,
-                                                       TSNode                node);
+GArray     *_lode_symbol_body_members                 (LodeSymbolExtractor  *self,
+                                                       TSNode                body);
+void        _lode_symbol_member_clear                 (Member               *member);
 const char *_lode_symbol_default_member_visibility    (LodeSymbolExtractor  *self,
                                                        TSNode                class_node);
 TSNode      _lode_symbol_class_body                   (LodeSymbolExtractor  *self,
@@ -406,7 +419,8 @@ TSNode      _lode_symbol_class_body                   (LodeSymbolExtractor  *sel
 void        _lode_symbol_add_fields                   (LodeSymbolExtractor  *self,
                                                        JsonBuilder          *builder,
                                                        TSNode                class_node,
-                                                       TSNode                body);
+                                                       TSNode                body,
+                                                       GArray               *members);
 void        _lode_symbol_add_relations                (LodeSymbolExtractor  *self,
                                                        JsonBuilder          *builder,
                                                        TSNode                node,

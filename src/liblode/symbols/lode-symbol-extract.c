@@ -11,6 +11,7 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "lode-doc-comment.h"
 #include "lode-symbol-extract-private.h"
 
 /*
@@ -21,9 +22,11 @@
  * modifiers, the Go receiver, constructors, accessors and mutators; for classes, structs,
  * interfaces, traits and enums their fields, relations (extends, implements, uses, embeds)
  * and tags (annotations, decorators, attributes, modifiers); for Laravel/Eloquent models
- * their table, mass-assignment lists, casts, scopes, relationships and attributes. Keys:
+ * their table, mass-assignment lists, casts, scopes, relationships and attributes. A
+ * description is the summary of a doc comment, its first paragraph on one line
+ * (lode_doc_comment_summary()), for the declaration and for each field and method. Keys:
  *
- *   kind, description, namespace, selection {start_line, start_column, end_line,
+ *   kind, description, selection {start_line, start_column, end_line,
  *   end_column}, visibility, exported, is_static, is_abstract, is_final, tags[],
  *   parameters[{name, type?, default?}], returns[{type}], receiver, type, value,
  *   fields[{name, type?, default?, visibility, is_static, description?}],
@@ -85,10 +88,11 @@ unwrap (LodeSymbolExtractor *self,
   return node;
 }
 
-/* A doc comment without C#'s XML tags (`<summary>`, `<param name="x">`). */
-static char *
-clean_doc (LodeSymbolExtractor *self,
-           const char          *doc)
+/* A doc comment without C#'s XML tags (`<summary>`, `<param name="x">`); a reference
+ * (`<see cref="GrpcChannel"/>`) leaves the name it refers to. */
+char *
+_lode_symbol_clean_doc (LodeSymbolExtractor *self,
+                        const char          *doc)
 {
   GString *out;
 
@@ -100,7 +104,11 @@ clean_doc (LodeSymbolExtractor *self,
       if (*p == '<' && (g_ascii_isalpha (p[1]) || p[1] == '/'))
         {
           const char *close = strchr (p, '>');
+          const char *value = close != NULL ? g_strstr_len (p, close - p, "=\"") : NULL;
+          const char *quote = value != NULL ? memchr (value + 2, '"', close - value - 2) : NULL;
 
+          if (close != NULL && close[-1] == '/' && quote != NULL)
+            g_string_append_len (out, value + 2, quote - value - 2);
           if (close != NULL)
             {
               p = close;
@@ -113,54 +121,33 @@ clean_doc (LodeSymbolExtractor *self,
   return g_string_free (out, FALSE);
 }
 
-/* Rust `/// doc` above `#[derive(…)]`: the chunker attaches only comments right above. */
-static char *
-doc_before_attributes (LodeSymbolExtractor *self,
-                       TSNode               node)
-{
-  TSNode prev = prev_named (node);
-
-  while (is_type (prev, "attribute_item"))
-    {
-      node = prev;
-      prev = prev_named (prev);
-    }
-  if (ts_node_eq (node, prev) || !is_type (prev_named (node), "line_comment"))
-    return NULL;
-  return _lode_symbol_doc_above (self, node);
-}
-
 /* Members of an interface that are not declarations of their own: Go's method_elem,
  * TypeScript's method signatures. */
 static void
 add_signature_methods (LodeSymbolExtractor *self,
                        JsonBuilder         *builder,
-                       TSNode               body)
+                       GArray              *members)
 {
-  guint n = 0;
-
   json_builder_set_member_name (builder, "methods");
   json_builder_begin_array (builder);
-  for (uint32_t i = 0; i < n_named (body) && n < MAX_ITEMS; i++)
+  for (guint i = 0; i < members->len; i++)
     {
-      TSNode member = nth_named (body, i);
+      const Member *m = &g_array_index (members, Member, i);
+      TSNode member = m->node;
       g_autofree char *name = NULL;
       g_autofree char *signature = NULL;
-      g_autofree char *doc = NULL;
 
       if (!is_type (member, "method_elem") && !is_type (member, "method_signature"))
         continue;
       name = text_of (self, field (member, "name"));
       signature = text_of (self, member);
-      doc = _lode_symbol_doc_above (self, member);
       json_builder_begin_object (builder);
       add_string (builder, "name", name);
       add_string (builder, "signature", signature);
-      add_string (builder, "description", doc);
+      add_string (builder, "description", m->doc);
       _lode_symbol_add_parameters (self, builder, member);
       _lode_symbol_add_returns (self, builder, member);
       json_builder_end_object (builder);
-      n++;
     }
   json_builder_end_array (builder);
 }
@@ -223,7 +210,8 @@ is_exported (LodeSymbolExtractor *self,
     case LANG_GO:
       return g_ascii_isupper (name[0]);
     case LANG_RUST:
-      return g_str_has_prefix (visibility, "pub") || strcmp (visibility, "public") == 0;
+      /* Not `pub(crate)`, `pub(super)`, `pub(in path)`: visible in the crate only. */
+      return strcmp (visibility, "pub") == 0 || strcmp (visibility, "public") == 0;
     case LANG_PYTHON:
       return name[0] != '_' || (g_str_has_prefix (name, "__") && g_str_has_suffix (name, "__"));
     case LANG_JS:
@@ -394,6 +382,7 @@ describe_class (LodeSymbolExtractor *self,
                 TSNode               node)
 {
   TSNode body = _lode_symbol_class_body (self, node);
+  g_autoptr(GArray) members = _lode_symbol_body_members (self, body);
   gboolean model = self->lang == LANG_PHP && is_type (node, "class_declaration") &&
                    _lode_symbol_php_is_model (self, node);
   const char *kind = def->kind;
@@ -417,10 +406,16 @@ describe_class (LodeSymbolExtractor *self,
       add_string (builder, "trait", trait);
     }
 
-  _lode_symbol_add_fields (self, builder, node, body);
+  _lode_symbol_add_fields (self, builder, node, body, members);
   _lode_symbol_add_relations (self, builder, node, body);
-  add_signature_methods (self, builder,
-                         self->lang == LANG_GO ? field (node, "type") : body);
+  if (self->lang == LANG_GO)
+    {
+      g_autoptr(GArray) elements = _lode_symbol_body_members (self, field (node, "type"));
+
+      add_signature_methods (self, builder, elements);
+    }
+  else
+    add_signature_methods (self, builder, members);
   if (model)
     {
       /* The relations array is closed; relationships go to their own list. */
@@ -478,11 +473,13 @@ lode_symbol_extractor_describe (LodeSymbolExtractor *self,
   const char *visibility;
 
   json_builder_begin_object (builder);
-  description = def->doc != NULL ? clean_doc (self, def->doc) : doc_before_attributes (self, def->node);
+  if (def->doc != NULL)
+    {
+      g_autofree char *doc = _lode_symbol_clean_doc (self, def->doc);
+
+      description = lode_doc_comment_summary (doc, DOC_MAX);
+    }
   add_string (builder, "description", description);
-  /* PHP's `namespace A\B;` is the file's package, not inside it. */
-  if (g_strcmp0 (def->namespace, def->name) != 0)
-    add_string (builder, "namespace", def->namespace);
   add_selection (self, builder, def->node, def->name_byte);
 
   /* Modifiers may sit on the wrapper (decorators, export) and on the declaration. */
@@ -907,10 +904,35 @@ lex_macro_text (LodeSymbolExtractor *self,
     }
 }
 
+/* Adds the @calls from index @next on that start before @before; returns the next one. */
+static guint
+add_calls_before (LodeSymbolExtractor *self,
+                  GArray              *calls,
+                  guint                next,
+                  guint32              before,
+                  LodeReferences      *references)
+{
+  for (; calls != NULL && next < calls->len; next++)
+    {
+      const LodeSymbolSite *site = &g_array_index (calls, LodeSymbolSite, next);
+      guint32 end = MIN (site->end_byte, self->len);
+
+      if (site->start_byte >= before)
+        break;
+      if (end > site->start_byte && end - site->start_byte >= MIN_NAME_BYTES &&
+          end - site->start_byte <= MAX_NAME_BYTES)
+        lode_references_add (references, self->text + site->start_byte,
+                             end - site->start_byte, site->line, LODE_REFERENCE_CALL);
+    }
+  return next;
+}
+
 /**
  * lode_symbol_extractor_add_references:
  * @self: a #LodeSymbolExtractor
  * @def_names: (element-type guint32): the start bytes of the file's declaration names, sorted
+ * @calls: (nullable) (element-type LodeSymbolSite): names called that the parse does not hold
+ *   (the invocations of Rust macros whose items the chunker parsed as items), in file order
  * @references: where to add the identifiers
  *
  * Lists every identifier of the file with its role. Names shorter than two bytes are left
@@ -919,11 +941,13 @@ lex_macro_text (LodeSymbolExtractor *self,
 void
 lode_symbol_extractor_add_references (LodeSymbolExtractor *self,
                                       GArray              *def_names,
+                                      GArray              *calls,
                                       LodeReferences      *references)
 {
   const Grammar *g = self->grammar;
   const guint32 *names = (const guint32 *) (gpointer) def_names->data;
   guint next_name = 0;
+  guint next_call = 0;
   TSSymbol symbols[MAX_DEPTH];
   TSFieldId fields[MAX_DEPTH];
   guint import_depth = G_MAXUINT;
@@ -954,9 +978,10 @@ lode_symbol_extractor_add_references (LodeSymbolExtractor *self,
           guint32 end = MIN (ts_node_end_byte (node), self->len);
           LodeReferenceKind kind;
 
-          /* Identifiers come in file order, as the sorted names do. */
+          /* Identifiers come in file order, as the sorted names and calls do. */
           while (next_name < def_names->len && names[next_name] < start)
             next_name++;
+          next_call = add_calls_before (self, calls, next_call, start, references);
           if (end > start && end - start >= MIN_NAME_BYTES && end - start <= MAX_NAME_BYTES)
             {
               if (import_depth != G_MAXUINT)
@@ -1008,6 +1033,7 @@ lode_symbol_extractor_add_references (LodeSymbolExtractor *self,
     }
 done:
   ts_tree_cursor_delete (&cursor);
+  add_calls_before (self, calls, next_call, G_MAXUINT32, references);
 }
 
 /* Life cycle -------------------------------------------------------------------------- */

@@ -23,8 +23,6 @@ typedef struct _LodeSymbolExtractor LodeSymbolExtractor;
  * @kind: the chunker's kind ("function", "class", …)
  * @name: its name
  * @container: (nullable): the enclosing class, impl or namespace
- * @namespace: (nullable): the declared package and enclosing namespaces or modules, joined
- *   with lode_symbol_extractor_get_separator()
  * @doc: (nullable): its doc comment
  */
 typedef struct
@@ -34,9 +32,24 @@ typedef struct
   const char *kind;
   const char *name;
   const char *container;
-  const char *namespace;
   const char *doc;
 } LodeSymbolDef;
+
+/**
+ * LodeSymbolSite:
+ * @start_byte: where a name starts in the file
+ * @end_byte: where it ends
+ * @line: its 1-based line
+ *
+ * A name of the file that its parse does not hold as a node (see
+ * lode_symbol_extractor_add_references()).
+ */
+typedef struct
+{
+  guint32 start_byte;
+  guint32 end_byte;
+  guint   line;
+} LodeSymbolSite;
 
 LodeSymbolExtractor *lode_symbol_extractor_new             (const LodeLanguage  *language,
                                                             const char          *text,
@@ -49,6 +62,7 @@ char                *lode_symbol_extractor_describe        (LodeSymbolExtractor 
                                                             const LodeSymbolDef *def);
 void                 lode_symbol_extractor_add_references  (LodeSymbolExtractor *self,
                                                             GArray              *def_names,
+                                                            GArray              *calls,
                                                             LodeReferences      *references);
 const char          *lode_symbol_separator_for_language    (const char          *language_id);
 

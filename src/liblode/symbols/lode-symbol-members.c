@@ -11,6 +11,7 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "lode-doc-comment.h"
 #include "lode-symbol-extract-private.h"
 
 /* Classes ----------------------------------------------------------------------------- */
@@ -67,50 +68,133 @@ add_field (LodeSymbolExtractor *self,
   fields->n++;
 }
 
-/* The whole-line comments right above @node, markers stripped (field documentation). */
-char *
-_lode_symbol_doc_above (LodeSymbolExtractor *self,
-                        TSNode               node)
+static gboolean
+is_comment (TSNode node)
 {
-  TSNode prev = prev_named (node);
-  GString *out;
-  const char *p, *end;
+  return strstr (ts_node_type (node), "comment") != NULL;
+}
 
-  if (ts_node_is_null (prev) || strstr (ts_node_type (prev), "comment") == NULL ||
-      ts_node_end_point (prev).row + 1 < ts_node_start_point (node).row)
-    return NULL;
-
-  out = g_string_new (NULL);
-  p = self->text + ts_node_start_byte (prev);
-  end = self->text + MIN (ts_node_end_byte (prev), self->len);
-  while (p < end && out->len < 512)
+/* Whether only white space precedes @node on its line. */
+static gboolean
+starts_line (LodeSymbolExtractor *self,
+             TSNode               node)
+{
+  for (guint32 i = MIN (ts_node_start_byte (node), self->len); i > 0; i--)
     {
-      const char *eol = memchr (p, '\n', end - p);
-      const char *q = eol != NULL ? eol : end;
+      char c = self->text[i - 1];
 
-      while (p < q && (g_ascii_isspace (*p) || strchr ("/*#!", *p) != NULL))
-        p++;
-      while (q > p && (g_ascii_isspace (q[-1]) || q[-1] == '/' || q[-1] == '*'))
-        q--;
-      if (q > p)
-        {
-          if (out->len > 0)
-            g_string_append_c (out, ' ');
-          g_string_append_len (out, p, q - p);
-        }
-      p = (eol != NULL ? eol : end) + 1;
+      if (c == '\n')
+        return TRUE;
+      if (!g_ascii_isspace (c))
+        return FALSE;
     }
-  if (out->len == 0)
+  return TRUE;
+}
+
+/* The summary of the comments @first … @last of @kids. */
+static char *
+comments_summary (LodeSymbolExtractor *self,
+                  GArray              *kids,
+                  guint                first,
+                  guint                last)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *clean = NULL;
+
+  for (guint i = first; i <= last; i++)
     {
-      g_string_free (out, TRUE);
-      return NULL;
-    }
-  {
-    char *doc = collapse (out->str, out->len, 512);
+      TSNode comment = g_array_index (kids, TSNode, i);
+      guint32 start = ts_node_start_byte (comment);
+      guint32 end = MIN (ts_node_end_byte (comment), self->len);
 
-    g_string_free (out, TRUE);
-    return doc;
-  }
+      if (end > start)
+        lode_doc_comment_append (text, self->text + start, MIN (end - start, DOC_MAX * 4),
+                                 DOC_MAX);
+    }
+  clean = _lode_symbol_clean_doc (self, text->str);
+  return lode_doc_comment_summary (clean, DOC_MAX);
+}
+
+/* The doc of the member @kids[@i]: the comment after it on its last line, if any (Go's
+ * `cancel context.CancelFunc // Cancelled on close.`), else the whole-line comments right
+ * above it and its attributes. A comment after the member before it is that member's. */
+static char *
+member_doc (LodeSymbolExtractor *self,
+            GArray              *kids,
+            guint                i)
+{
+  TSNode member = g_array_index (kids, TSNode, i);
+  guint row = ts_node_start_point (member).row;
+  guint first, last;
+
+  if (i + 1 < kids->len)
+    {
+      TSNode next = g_array_index (kids, TSNode, i + 1);
+
+      if (is_comment (next) && ts_node_start_point (next).row == ts_node_end_point (member).row)
+        return comments_summary (self, kids, i + 1, i + 1);
+    }
+
+  while (i > 0 && is_type (g_array_index (kids, TSNode, i - 1), "attribute_item"))
+    {
+      i--;
+      row = ts_node_start_point (g_array_index (kids, TSNode, i)).row;
+    }
+  last = i;
+  for (first = i; first > 0; first--)
+    {
+      TSNode comment = g_array_index (kids, TSNode, first - 1);
+      TSPoint end = ts_node_end_point (comment);
+      guint end_row = end.column == 0 && end.row > ts_node_start_point (comment).row
+                      ? end.row - 1 : end.row;
+
+      if (!is_comment (comment) || end_row + 1 < row || !starts_line (self, comment))
+        break;
+      row = ts_node_start_point (comment).row;
+    }
+  return first < last ? comments_summary (self, kids, first, last - 1) : NULL;
+}
+
+/**
+ * _lode_symbol_body_members:
+ * @self: a #LodeSymbolExtractor
+ * @body: (nullable): the body of a class, struct, enum or interface
+ *
+ * Returns: (transfer full) (element-type Member): the members of @body in order, each with
+ *   its doc: its named children but comments and Rust attributes, at most MAX_ITEMS. One
+ *   walk: ts_node_named_child () and the sibling look-ups walk from the parent each time.
+ */
+GArray *
+_lode_symbol_body_members (LodeSymbolExtractor *self,
+                           TSNode               body)
+{
+  g_autoptr(GArray) kids = g_array_new (FALSE, FALSE, sizeof (TSNode));
+  GArray *members = g_array_new (FALSE, FALSE, sizeof (Member));
+  Iter it;
+
+  g_array_set_clear_func (members, (GDestroyNotify) _lode_symbol_member_clear);
+  iter_init (&it, body);
+  while (iter_next (&it))
+    if (ts_node_is_named (it.node))
+      g_array_append_val (kids, it.node);
+
+  for (guint i = 0; i < kids->len && members->len < MAX_ITEMS; i++)
+    {
+      TSNode node = g_array_index (kids, TSNode, i);
+      Member member = { node, NULL };
+
+      if (is_comment (node) || is_type (node, "attribute_item"))
+        continue;
+      member.doc = member_doc (self, kids, i);
+      g_array_append_val (members, member);
+    }
+  return members;
+}
+
+void
+_lode_symbol_member_clear (Member *member)
+{
+  g_clear_pointer (&member->doc, g_free);
 }
 
 const char *
@@ -148,10 +232,10 @@ static void
 add_member_fields (LodeSymbolExtractor *self,
                    Fields              *fields,
                    TSNode               class_node,
-                   TSNode               member)
+                   TSNode               member,
+                   const char          *doc)
 {
   g_auto(Modifiers) mods = MODIFIERS_INIT (self);
-  g_autofree char *doc = _lode_symbol_doc_above (self, member);
   g_autofree char *section = NULL;
   const char *visibility;
   const char *type_name = ts_node_type (member);
@@ -412,28 +496,29 @@ add_member_fields (LodeSymbolExtractor *self,
 static void
 add_enum_members (LodeSymbolExtractor *self,
                   Fields              *fields,
-                  TSNode               body)
+                  GArray              *members)
 {
-  static const char * const members[] = {
+  static const char * const types[] = {
     "enumerator", "enum_constant", "enum_member_declaration", "enum_variant",
     "enum_assignment", "property_identifier", "enum_case", "enum_entry", NULL
   };
 
-  for (uint32_t i = 0; i < n_named (body); i++)
+  for (guint i = 0; i < members->len; i++)
     {
-      TSNode member = nth_named (body, i);
+      const Member *m = &g_array_index (members, Member, i);
+      TSNode member = m->node;
       TSNode name;
       g_autofree char *id = NULL;
       g_autofree char *def = NULL;
 
-      if (!type_in (member, members))
+      if (!type_in (member, types))
         continue;
       name = field (member, "name");
       if (ts_node_is_null (name))
         name = is_type (member, "property_identifier") ? member : nth_named (member, 0);
       id = text_of (self, name);
       def = default_text (self, field (member, "value"));
-      add_field (self, fields, id, NULL, def, "public", TRUE, NULL);
+      add_field (self, fields, id, NULL, def, "public", TRUE, m->doc);
     }
 }
 
@@ -441,7 +526,8 @@ void
 _lode_symbol_add_fields (LodeSymbolExtractor *self,
                          JsonBuilder         *builder,
                          TSNode               class_node,
-                         TSNode               body)
+                         TSNode               body,
+                         GArray              *members)
 {
   Fields fields = { builder, 0 };
 
@@ -478,9 +564,10 @@ _lode_symbol_add_fields (LodeSymbolExtractor *self,
         }
     }
 
-  for (uint32_t i = 0; !ts_node_is_null (body) && i < n_named (body); i++)
+  for (guint i = 0; i < members->len; i++)
     {
-      TSNode member = nth_named (body, i);
+      const Member *m = &g_array_index (members, Member, i);
+      TSNode member = m->node;
 
       if (is_type (member, "constructor_declaration") || is_type (member, "method_declaration") ||
           is_type (member, "method_definition") || is_type (member, "function_definition") ||
@@ -509,7 +596,7 @@ _lode_symbol_add_fields (LodeSymbolExtractor *self,
               }
           continue;
         }
-      add_member_fields (self, &fields, class_node, member);
+      add_member_fields (self, &fields, class_node, member, m->doc);
     }
 
   if (!ts_node_is_null (body) &&
@@ -517,7 +604,7 @@ _lode_symbol_add_fields (LodeSymbolExtractor *self,
        is_type (body, "enumerator_list") || is_type (body, "enum_body") ||
        is_type (body, "enum_variant_list") || is_type (body, "enum_class_body") ||
        is_type (body, "enum_declaration_list")))
-    add_enum_members (self, &fields, body);
+    add_enum_members (self, &fields, members);
 
   json_builder_end_array (builder);
 }

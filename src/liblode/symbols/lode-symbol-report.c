@@ -1,4 +1,5 @@
-/* lode-symbol-report.c — the symbol tools' answers: descriptors and references
+/* lode-symbol-report.c — the symbol tools' answers: symbols looked up, types and functions
+ * described
  *
  * SPDX-FileCopyrightText: 2026 The Lode authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -10,64 +11,38 @@
 
 #include <string.h>
 
-#include "lode-error.h"
-#include "lode-i18n.h"
 #include "lode-json.h"
 #include "lode-language.h"
 #include "lode-index-store.h"
 #include "lode-symbol-extract.h"
-#include "lode-symbol-report.h"
+#include "lode-symbol-report-private.h"
+#include "lode-symbol-scope.h"
 
 /*
  * The descriptors of issue #15, with RagCode's snake_case names: ClassDescriptor,
  * FunctionDescriptor and SymbolDescriptor, each with a SymbolLocation. They are assembled
- * from the symbols table (name, kind, container, lines, signature, package) and the details
- * the chunker stored with each symbol (lode-symbol-extract.c); a class's methods are the
- * symbols it contains (for Go and Rust, the methods declared on the type anywhere); a
- * function's code is read from the indexed chunks. Nothing is parsed here, so every answer
- * is a few index look-ups (bench/symbols-git.sh measures them).
+ * from the symbols table (name, kind, container, lines, signature, package, scope path) and
+ * the details the chunker stored with each symbol (lode-symbol-extract.c); a function's code
+ * is read from the indexed chunks. Nothing is parsed here, so every answer is a few index
+ * look-ups (bench/symbols-git.sh measures them).
  *
- * Packages that a file does not declare come from its path: a Python module
- * (pkg/sub/models.py → pkg.sub.models), a JavaScript or TypeScript module (its path without
- * the extension), a Rust module (src/net/client.rs → net::client), a Swift module (the
- * folder under Sources/), a C or C++ header (its path).
+ * Names are scope paths (lode-symbol-scope.c): a symbol's full name is its scope and its
+ * name, a type's methods are the functions whose scope is the type's full name (its own
+ * declarations and, for Go, Rust, Swift and C#, those in other files of its package or
+ * crate), and a qualified name given to a tool is compared with scopes part by part, else
+ * followed through the `pub use`s of the Rust module it names (`tokio::sync::Semaphore`), else
+ * matched loosely. A C or C++ header is the package of what it declares.
  */
 
-#define MAX_CODE_LINES     400
-#define MAX_MEMBERS        400
-#define PACKAGE_SCAN_ROWS  5000
+#define MAX_CODE_LINES       400
+#define MAX_MEMBERS          400
+#define QUALIFIED_SCAN_ROWS  5000
 
-typedef struct
-{
-  LodeStoredSymbol *row;
-  JsonObject       *detail;   /* (owned) never NULL */
-} Symbol;
-
-static void
-symbol_clear (Symbol *symbol)
+void
+_lode_symbol_report_symbol_clear (Symbol *symbol)
 {
   g_clear_pointer (&symbol->detail, json_object_unref);
 }
-
-static gpointer report_type       (LodeProject *project, LodeIndexStore *store, gpointer data,
-                                   GError **error);
-static gpointer report_function   (LodeProject *project, LodeIndexStore *store, gpointer data,
-                                   GError **error);
-static gpointer report_exports    (LodeProject *project, LodeIndexStore *store, gpointer data,
-                                   GError **error);
-static gpointer report_references (LodeProject *project, LodeIndexStore *store, gpointer data,
-                                   GError **error);
-
-/* What a report asks; the look-ups run on the project's read connection
- * (lode_project_read()). */
-typedef struct
-{
-  const char *name;
-  const char *package;
-  const char *class_name;
-  const char *symbol_type;
-  guint       limit;
-} Query;
 
 static JsonObject *
 parse_detail (const char *detail)
@@ -80,68 +55,12 @@ parse_detail (const char *detail)
   return json_node_dup_object (node);
 }
 
-static Symbol
-symbol_from_row (LodeStoredSymbol *row)
+Symbol
+_lode_symbol_report_symbol_from_row (LodeStoredSymbol *row)
 {
   Symbol symbol = { row, parse_detail (row->detail) };
 
   return symbol;
-}
-
-static const char *
-detail_string (JsonObject *detail,
-               const char *member)
-{
-  JsonNode *node = json_object_get_member (detail, member);
-
-  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
-         json_node_get_value_type (node) == G_TYPE_STRING ? json_node_get_string (node) : NULL;
-}
-
-static gboolean
-detail_bool (JsonObject *detail,
-             const char *member)
-{
-  return json_object_get_boolean_member_with_default (detail, member, FALSE);
-}
-
-static JsonArray *
-detail_array (JsonObject *detail,
-              const char *member)
-{
-  JsonNode *node = json_object_get_member (detail, member);
-
-  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
-}
-
-static void
-set_string (JsonObject *object,
-            const char *member,
-            const char *value)
-{
-  if (value != NULL)
-    json_object_set_string_member (object, member, value);
-  else
-    json_object_set_null_member (object, member);
-}
-
-static gboolean
-is_class_kind (const char *kind)
-{
-  static const char * const kinds[] = {
-    "class", "struct", "interface", "trait", "enum", "union", "record", "protocol", "object",
-    "extension", "type", NULL
-  };
-
-  return kind != NULL && g_strv_contains (kinds, kind);
-}
-
-static gboolean
-is_function_kind (const char *kind)
-{
-  static const char * const kinds[] = { "function", "method", "prototype", NULL };
-
-  return kind != NULL && g_strv_contains (kinds, kind);
 }
 
 /* Functions, and C macros that take arguments. */
@@ -159,154 +78,53 @@ is_type_symbol (const Symbol *symbol)
   return is_class_kind (symbol->row->kind);
 }
 
-/* Packages ----------------------------------------------------------------------------- */
-
-static gboolean
-language_is (const char *language,
-             const char *id)
-{
-  return g_strcmp0 (language, id) == 0;
-}
-
-/* The package a path stands for in a language whose files do not declare one. */
-static char *
-path_package (const char *language,
-              const char *path)
-{
-  g_autofree char *stem = NULL;
-  char *dot;
-
-  if (language_is (language, "c") || language_is (language, "cpp"))
-    return g_strdup (path);
-
-  stem = g_strdup (path);
-  dot = strrchr (stem, '.');
-  if (dot != NULL && strchr (dot, '/') == NULL)
-    *dot = '\0';
-
-  if (language_is (language, "python"))
-    {
-      char *p = g_str_has_prefix (stem, "src/") ? stem + 4 : stem;
-
-      if (g_str_has_suffix (p, "/__init__"))
-        p[strlen (p) - strlen ("/__init__")] = '\0';
-      return g_strdelimit (g_strdup (p), "/", '.');
-    }
-  if (language_is (language, "javascript") || language_is (language, "typescript") ||
-      language_is (language, "tsx"))
-    return g_steal_pointer (&stem);
-  if (language_is (language, "rust"))
-    {
-      const char *src = strstr (stem, "src/");
-      g_autoptr(GString) out = g_string_new ("crate");
-      g_auto(GStrv) parts = g_strsplit (src != NULL ? src + 4 : stem, "/", -1);
-
-      for (guint i = 0; parts[i] != NULL; i++)
-        {
-          if (parts[i + 1] == NULL && (strcmp (parts[i], "mod") == 0 ||
-                                      strcmp (parts[i], "lib") == 0 ||
-                                      strcmp (parts[i], "main") == 0))
-            break;
-          g_string_append_printf (out, "::%s", parts[i]);
-        }
-      return g_string_free (g_steal_pointer (&out), FALSE);
-    }
-  if (language_is (language, "swift"))
-    {
-      const char *sources = strstr (path, "Sources/");
-
-      if (sources != NULL)
-        {
-          const char *start = sources + strlen ("Sources/");
-          const char *slash = strchr (start, '/');
-
-          if (slash != NULL)
-            return g_strndup (start, slash - start);
-        }
-      {
-        g_autofree char *dir = g_path_get_dirname (path);
-
-        return strcmp (dir, ".") != 0 ? g_path_get_basename (dir) : NULL;
-      }
-    }
-  return NULL;
-}
-
-static char *
-symbol_package (const Symbol *symbol)
+/* The module, package or namespace; a C or C++ header is a package too. */
+char *
+_lode_symbol_report_symbol_package (const Symbol *symbol)
 {
   if (symbol->row->package != NULL)
     return g_strdup (symbol->row->package);
-  return path_package (symbol->row->language, symbol->row->path);
-}
-
-/* A module that is a file is a namespace in Python, JavaScript, Rust and Swift; a C header is
- * a package but no namespace. */
-static char *
-symbol_namespace (const Symbol *symbol)
-{
-  const char *declared = detail_string (symbol->detail, "namespace");
-
-  if (declared != NULL)
-    return g_strdup (declared);
   if (language_is (symbol->row->language, "c") || language_is (symbol->row->language, "cpp"))
-    return NULL;
-  return path_package (symbol->row->language, symbol->row->path);
+    return g_strdup (symbol->row->path);
+  return NULL;
 }
 
-/* Whether @container is one of the namespaces or modules in @namespace, rather than a
- * class: a member of a namespace is a top-level declaration. */
-static gboolean
-container_is_namespace (const char *container,
-                        const char *namespace,
-                        const char *separator)
+/* The module, package or namespace, but a C header. */
+char *
+_lode_symbol_report_symbol_namespace (const Symbol *symbol)
 {
-  gsize n;
-
-  if (container == NULL)
-    return TRUE;
-  if (namespace == NULL)
-    return FALSE;
-  if (strcmp (namespace, container) == 0)
-    return TRUE;
-  n = strlen (container);
-  return strlen (namespace) > n + strlen (separator) &&
-         g_str_has_suffix (namespace, container) &&
-         strncmp (namespace + strlen (namespace) - n - strlen (separator), separator,
-                  strlen (separator)) == 0;
+  return g_strdup (symbol->row->package);
 }
 
-static char *
-full_name (const Symbol *symbol)
+/* Whether the symbol is a member of a class, struct or type (or a Rust impl), rather than of
+ * its module, package or namespace. */
+gboolean
+_lode_symbol_report_is_member (const Symbol *symbol)
+{
+  return symbol->row->scope != NULL && g_strcmp0 (symbol->row->scope, symbol->row->package) != 0;
+}
+
+/* The name the tools print and accept: its scope path and its name (`crate::sync::semaphore::
+ * Semaphore`, `grpc.ClientConn.Close`, `App\Models\User::posts`). */
+char *
+_lode_symbol_report_full_name (const Symbol *symbol)
 {
   const char *separator = lode_symbol_separator_for_language (symbol->row->language);
-  g_autofree char *namespace = symbol_namespace (symbol);
-  GString *out = g_string_new (namespace);
 
-  gboolean member = !container_is_namespace (symbol->row->container, namespace, separator);
-
-  if (member)
-    {
-      if (out->len > 0)
-        g_string_append (out, separator);
-      g_string_append (out, symbol->row->container);
-    }
-  if (out->len > 0)
-    /* PHP: App\Models\User::posts */
-    g_string_append (out, member && language_is (symbol->row->language, "php") ? "::"
-                                                                             : separator);
-  g_string_append (out, symbol->row->name);
-  return g_string_free (out, FALSE);
+  if (symbol->row->scope == NULL)
+    return g_strdup (symbol->row->name);
+  /* PHP: App\Models\User::posts */
+  if (_lode_symbol_report_is_member (symbol) && language_is (symbol->row->language, "php"))
+    separator = "::";
+  return g_strconcat (symbol->row->scope, separator, symbol->row->name, NULL);
 }
 
-/* Descriptors -------------------------------------------------------------------------- */
-
-static JsonObject *
-location (LodeProject  *project,
-          const Symbol *symbol)
+JsonObject *
+_lode_symbol_report_location (const char   *root,
+                              const Symbol *symbol)
 {
   JsonObject *object = json_object_new ();
-  g_autofree char *absolute = g_build_filename (lode_project_get_root (project),
+  g_autofree char *absolute = g_build_filename (root,
                                                 symbol->row->path, NULL);
   g_autofree char *uri = g_filename_to_uri (absolute, NULL, NULL);
   JsonArray *selection = detail_array (symbol->detail, "selection");
@@ -395,28 +213,28 @@ add_parameters_and_returns (JsonObject *object,
 }
 
 static JsonObject *
-function_descriptor (LodeProject     *project,
+function_descriptor (const char      *root,
                      LodeIndexStore  *store,
                      const Symbol    *symbol,
                      gboolean         with_code,
                      GError         **error)
 {
   JsonObject *object = json_object_new ();
-  g_autofree char *namespace = symbol_namespace (symbol);
+  g_autofree char *namespace = _lode_symbol_report_symbol_namespace (symbol);
+  g_autofree char *full = _lode_symbol_report_full_name (symbol);
   const char *kind = detail_string (symbol->detail, "kind");
 
   json_object_set_string_member (object, "language", symbol->row->language);
   json_object_set_string_member (object, "kind", kind != NULL ? kind : "function");
   json_object_set_string_member (object, "name", symbol->row->name);
+  json_object_set_string_member (object, "full_name", full);
   set_string (object, "namespace", namespace);
-  set_string (object, "class_name", container_is_namespace (symbol->row->container, namespace,
-                                                            lode_symbol_separator_for_language (
-                                                              symbol->row->language))
-                                    ? NULL : symbol->row->container);
+  set_string (object, "class_name",
+              _lode_symbol_report_is_member (symbol) ? symbol->row->container : NULL);
   set_string (object, "receiver", detail_string (symbol->detail, "receiver"));
   set_string (object, "signature", symbol->row->signature);
   set_string (object, "description", detail_string (symbol->detail, "description"));
-  json_object_set_object_member (object, "location", location (project, symbol));
+  json_object_set_object_member (object, "location", _lode_symbol_report_location (root, symbol));
   add_parameters_and_returns (object, symbol->detail);
   set_string (object, "visibility", detail_string (symbol->detail, "visibility"));
   json_object_set_boolean_member (object, "is_static", detail_bool (symbol->detail, "is_static"));
@@ -454,59 +272,66 @@ compare_rows (gconstpointer a,
   return c != 0 ? c : (x->start_line > y->start_line) - (x->start_line < y->start_line);
 }
 
-/* The methods of a type: the functions it contains and, for Go and Rust, those declared on
- * it elsewhere (a receiver, an impl block). */
+/* Whether @row may hold declarations of @type: a file of the same language and, for Go, of
+ * the same package (its folder), for Rust, of the same crate. */
+static gboolean
+same_unit (const LodeStoredSymbol *row,
+           const Symbol           *type)
+{
+  if (g_strcmp0 (row->language, type->row->language) != 0)
+    return FALSE;
+  if (language_is (type->row->language, "go"))
+    {
+      g_autofree char *dir = g_path_get_dirname (type->row->path);
+      g_autofree char *row_dir = g_path_get_dirname (row->path);
+
+      return strcmp (dir, row_dir) == 0;
+    }
+  if (language_is (type->row->language, "rust"))
+    {
+      g_autofree char *crate = lode_symbol_rust_crate_dir (type->row->path);
+      g_autofree char *row_crate = lode_symbol_rust_crate_dir (row->path);
+
+      return strcmp (crate, row_crate) == 0;
+    }
+  return TRUE;
+}
+
+/* The methods of a type: the functions whose scope is the type. Go receivers, Rust impls,
+ * Swift extensions and C# partial classes may declare them in other files of the type's
+ * package or crate; in other languages they are in the type's file. */
 static GPtrArray *
 dup_members (LodeIndexStore  *store,
              const Symbol    *type,
              GError         **error)
 {
+  static const char * const elsewhere[] = { "go", "rust", "swift", "csharp", NULL };
   g_autoptr(GPtrArray) members =
     g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_symbol_free);
-  g_autoptr(GPtrArray) same_file =
-    lode_index_store_dup_file_symbols (store, type->row->path, error);
-  gboolean anywhere = language_is (type->row->language, "go") ||
-                      language_is (type->row->language, "rust");
+  g_autoptr(GPtrArray) named = NULL;
+  g_autofree char *qualified = _lode_symbol_report_full_name (type);
+  gboolean anywhere = g_strv_contains (elsewhere, type->row->language);
 
-  if (same_file == NULL)
+  /* The file's symbols are indexed; members by container are a scan of the table. */
+  named = anywhere ? lode_index_store_find_container_members (store, type->row->name,
+                                                              MAX_MEMBERS, error)
+                   : lode_index_store_dup_file_symbols (store, type->row->path, error);
+  if (named == NULL)
     return NULL;
-  for (guint i = 0; i < same_file->len; i++)
+  for (guint i = 0; i < named->len; i++)
     {
-      LodeStoredSymbol *row = g_ptr_array_index (same_file, i);
+      LodeStoredSymbol *row = g_ptr_array_index (named, i);
 
-      if (g_strcmp0 (row->container, type->row->name) == 0 && is_function_kind (row->kind) &&
-          (anywhere || (row->start_line >= type->row->start_line &&
-                        row->end_line <= type->row->end_line)))
-        g_ptr_array_add (members, g_steal_pointer (&same_file->pdata[i]));
-    }
-
-  if (anywhere)
-    {
-      /* Go: the package's other files; Rust: impl blocks in other modules. */
-      g_autoptr(GPtrArray) named =
-        lode_index_store_find_container_members (store, type->row->name, MAX_MEMBERS, error);
-      g_autofree char *dir = g_path_get_dirname (type->row->path);
-
-      if (named == NULL)
-        return NULL;
-      for (guint i = 0; i < named->len; i++)
-        {
-          LodeStoredSymbol *row = g_ptr_array_index (named, i);
-          g_autofree char *row_dir = g_path_get_dirname (row->path);
-
-          if (strcmp (row->path, type->row->path) == 0 || !is_function_kind (row->kind) ||
-              (language_is (type->row->language, "go") && strcmp (row_dir, dir) != 0) ||
-              g_strcmp0 (row->language, type->row->language) != 0)
-            continue;
-          g_ptr_array_add (members, g_steal_pointer (&named->pdata[i]));
-        }
+      if (is_function_kind (row->kind) && g_strcmp0 (row->scope, qualified) == 0 &&
+          (anywhere ? same_unit (row, type) : strcmp (row->path, type->row->path) == 0))
+        g_ptr_array_add (members, g_steal_pointer (&named->pdata[i]));
     }
 
   g_ptr_array_sort (members, compare_rows);
   return g_steal_pointer (&members);
 }
 
-/* Rust: `impl Trait for Type` anywhere makes Type implement Trait. */
+/* Rust: `impl Trait for Type` anywhere in the crate makes Type implement Trait. */
 static gboolean
 add_impl_relations (LodeIndexStore  *store,
                     const Symbol    *type,
@@ -515,20 +340,18 @@ add_impl_relations (LodeIndexStore  *store,
 {
   g_autoptr(GPtrArray) impls = lode_index_store_find_symbols (store, type->row->name,
                                                               MAX_MEMBERS, error);
+  g_autofree char *qualified = _lode_symbol_report_full_name (type);
 
   if (impls == NULL)
     return FALSE;
   for (guint i = 0; i < impls->len; i++)
     {
-      LodeStoredSymbol *row = g_ptr_array_index (impls, i);
-      g_autoptr(JsonObject) detail = NULL;
-      const char *trait;
+      Symbol impl = _lode_symbol_report_symbol_from_row (g_ptr_array_index (impls, i));
+      g_autofree char *impl_name = _lode_symbol_report_full_name (&impl);
+      const char *trait = detail_string (impl.detail, "trait");
 
-      if (g_strcmp0 (row->kind, "impl") != 0 || !language_is (row->language, "rust"))
-        continue;
-      detail = parse_detail (row->detail);
-      trait = detail_string (detail, "trait");
-      if (trait != NULL)
+      if (g_strcmp0 (impl.row->kind, "impl") == 0 && strcmp (impl_name, qualified) == 0 &&
+          same_unit (impl.row, type) && trait != NULL)
         {
           JsonObject *relation = json_object_new ();
 
@@ -537,12 +360,13 @@ add_impl_relations (LodeIndexStore  *store,
           json_object_set_null_member (relation, "target");
           json_array_add_object_element (relations, relation);
         }
+      _lode_symbol_report_symbol_clear (&impl);
     }
   return TRUE;
 }
 
 static JsonObject *
-class_descriptor (LodeProject     *project,
+class_descriptor (const char      *root,
                   LodeIndexStore  *store,
                   const Symbol    *symbol,
                   GError         **error)
@@ -555,9 +379,9 @@ class_descriptor (LodeProject     *project,
   static const char * const orm_lists[] = { "fillable", "hidden", "visible", "appends",
                                             "guarded", "scopes", NULL };
   JsonObject *object = json_object_new ();
-  g_autofree char *namespace = symbol_namespace (symbol);
-  g_autofree char *package = symbol_package (symbol);
-  g_autofree char *full = full_name (symbol);
+  g_autofree char *namespace = _lode_symbol_report_symbol_namespace (symbol);
+  g_autofree char *package = _lode_symbol_report_symbol_package (symbol);
+  g_autofree char *full = _lode_symbol_report_full_name (symbol);
   g_autoptr(GPtrArray) members = NULL;
   const char *kind = detail_string (symbol->detail, "kind");
   JsonArray *methods = json_array_new ();
@@ -565,6 +389,7 @@ class_descriptor (LodeProject     *project,
   JsonArray *relationships = detail_array (symbol->detail, "relationships");
   JsonArray *signature_methods = detail_array (symbol->detail, "methods");
   JsonNode *orm = json_object_get_member (symbol->detail, "orm");
+  const char *separator = lode_symbol_separator_for_language (symbol->row->language);
 
   json_object_set_string_member (object, "language", symbol->row->language);
   json_object_set_string_member (object, "kind", kind != NULL ? kind : symbol->row->kind);
@@ -574,7 +399,7 @@ class_descriptor (LodeProject     *project,
   json_object_set_string_member (object, "full_name", full);
   set_string (object, "signature", symbol->row->signature);
   set_string (object, "description", detail_string (symbol->detail, "description"));
-  json_object_set_object_member (object, "location", location (project, symbol));
+  json_object_set_object_member (object, "location", _lode_symbol_report_location (root, symbol));
   set_string (object, "visibility", detail_string (symbol->detail, "visibility"));
   json_object_set_boolean_member (object, "is_abstract",
                                   detail_bool (symbol->detail, "is_abstract"));
@@ -592,11 +417,11 @@ class_descriptor (LodeProject     *project,
     }
   for (guint i = 0; i < members->len; i++)
     {
-      Symbol member = symbol_from_row (g_ptr_array_index (members, i));
-      JsonObject *method = function_descriptor (project, store, &member, FALSE, NULL);
+      Symbol member = _lode_symbol_report_symbol_from_row (g_ptr_array_index (members, i));
+      JsonObject *method = function_descriptor (root, store, &member, FALSE, NULL);
 
       json_array_add_object_element (methods, method);
-      symbol_clear (&member);
+      _lode_symbol_report_symbol_clear (&member);
     }
   /* Interface members that are no declarations of their own (Go, TypeScript). */
   for (guint i = 0; signature_methods != NULL && i < json_array_get_length (signature_methods);
@@ -604,16 +429,20 @@ class_descriptor (LodeProject     *project,
     {
       JsonObject *stored = json_array_get_object_element (signature_methods, i);
       JsonObject *method = json_object_new ();
+      g_autofree char *method_name = g_strconcat (full, separator,
+                                                  detail_string (stored, "name"), NULL);
 
       json_object_set_string_member (method, "language", symbol->row->language);
       json_object_set_string_member (method, "kind", "method");
       set_string (method, "name", detail_string (stored, "name"));
+      json_object_set_string_member (method, "full_name", method_name);
       set_string (method, "namespace", namespace);
       json_object_set_string_member (method, "class_name", symbol->row->name);
       json_object_set_null_member (method, "receiver");
       set_string (method, "signature", detail_string (stored, "signature"));
       set_string (method, "description", detail_string (stored, "description"));
-      json_object_set_object_member (method, "location", location (project, symbol));
+      json_object_set_object_member (method, "location",
+                                     _lode_symbol_report_location (root, symbol));
       add_parameters_and_returns (method, stored);
       json_object_set_string_member (method, "visibility", "public");
       json_object_set_boolean_member (method, "is_static", FALSE);
@@ -666,13 +495,13 @@ class_descriptor (LodeProject     *project,
   return object;
 }
 
-static JsonObject *
-symbol_descriptor (LodeProject  *project,
-                   const Symbol *symbol)
+JsonObject *
+_lode_symbol_report_symbol_descriptor (const char   *root,
+                                       const Symbol *symbol)
 {
   JsonObject *object = json_object_new ();
-  g_autofree char *namespace = symbol_namespace (symbol);
-  g_autofree char *package = symbol_package (symbol);
+  g_autofree char *namespace = _lode_symbol_report_symbol_namespace (symbol);
+  g_autofree char *package = _lode_symbol_report_symbol_package (symbol);
   const char *detail_kind = detail_string (symbol->detail, "kind");
 
   json_object_set_string_member (object, "language", symbol->row->language);
@@ -685,72 +514,116 @@ symbol_descriptor (LodeProject  *project,
   set_string (object, "package", package);
   set_string (object, "signature", symbol->row->signature);
   set_string (object, "description", detail_string (symbol->detail, "description"));
-  json_object_set_object_member (object, "location", location (project, symbol));
+  json_object_set_object_member (object, "location", _lode_symbol_report_location (root, symbol));
   return object;
 }
 
-/* Look-ups ----------------------------------------------------------------------------- */
-
-/* `geo::Circle`, `App\Models\User`, `com.acme.Account`, `Store.Get` → the last name and
- * what qualifies it. */
-static char *
-split_qualified (const char  *name,
-                 char       **qualifier)
+/* The parts of @row's scope path; a Rust path may start with its crate's name instead of
+ * `crate` (`tokio::sync::Notify`), as code outside the crate writes it. */
+static GStrv
+scope_parts (const LodeStoredSymbol *row,
+             const char             *first)
 {
-  static const char * const separators[] = { "::", "\\", ".", "#", "->", NULL };
-  const char *best = NULL;
-  gsize best_len = 0;
+  GStrv parts = lode_symbol_name_parts (row->scope != NULL ? row->scope : "");
 
-  for (guint i = 0; separators[i] != NULL; i++)
+  if (first != NULL && language_is (row->language, "rust") && parts[0] != NULL &&
+      strcmp (parts[0], "crate") == 0 && strcmp (first, "crate") != 0)
     {
-      const char *found = g_strrstr (name, separators[i]);
+      g_autofree char *crate = lode_symbol_rust_crate_dir (row->path);
+      g_autofree char *dir = g_path_get_dirname (crate);
+      g_autofree char *name = g_path_get_basename (dir);
 
-      if (found != NULL && found > name && (best == NULL || found > best))
+      if (strcmp (g_strdelimit (name, "-", '_'), first) == 0)
         {
-          best = found;
-          best_len = strlen (separators[i]);
+          g_free (parts[0]);
+          parts[0] = g_strdup (first);
         }
     }
-  if (best == NULL || best[best_len] == '\0')
-    {
-      *qualifier = NULL;
-      return g_strdup (name);
-    }
-  *qualifier = g_strndup (name, best - name);
-  return g_strdup (best + best_len);
+  return parts;
 }
 
-/* Whether @qualifier names @symbol's namespace, package, container or file: `geo`,
- * `App\Models`, `com.acme`, `store`, `Store` (the container), `src/util` (a module). */
+/* Whether @qualifier (the parts before a name) names @row's scope: its last parts (`Notify`
+ * for `crate::sync::notify::Notify`, not for `…::NotifyGuard`), or when @loose, some of its
+ * parts in order (`crate::sync` for `crate::sync::semaphore`, as a module re-exports it); or,
+ * for a symbol without a scope (C), its file (`strbuf.h`, `src/util`). */
 static gboolean
-qualifier_matches (const Symbol *symbol,
-                   const char   *qualifier)
+qualifies (const LodeStoredSymbol *row,
+           const char * const     *qualifier,
+           gboolean                loose)
 {
-  g_autofree char *namespace = symbol_namespace (symbol);
-  g_autofree char *package = symbol_package (symbol);
-  const char *candidates[] = { namespace, package, symbol->row->container, symbol->row->path };
+  g_auto(GStrv) scope = NULL;
+  g_auto(GStrv) path = NULL;
+  g_autofree char *stem = NULL;
+  char *dot;
 
-  if (qualifier == NULL || *qualifier == '\0')
+  if (qualifier[0] == NULL)
     return TRUE;
-  for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
-    {
-      const char *c = candidates[i];
-      gsize n = c != NULL ? strlen (c) : 0;
-      gsize q = strlen (qualifier);
-
-      if (c == NULL)
-        continue;
-      /* Equal, or a suffix on a part boundary (`Models` of `App\Models`). */
-      if (strcmp (c, qualifier) == 0 ||
-          (n > q && strcmp (c + n - q, qualifier) == 0 &&
-           strchr (".:\\/", c[n - q - 1]) != NULL) ||
-          g_str_has_prefix (c, qualifier))
-        return TRUE;
-    }
-  return FALSE;
+  scope = scope_parts (row, qualifier[0]);
+  if (lode_symbol_parts_end_with ((const char * const *) scope, qualifier) ||
+      (loose && lode_symbol_parts_contain ((const char * const *) scope, qualifier)))
+    return TRUE;
+  if (row->scope != NULL)
+    return FALSE;
+  path = lode_symbol_name_parts (row->path);
+  if (lode_symbol_parts_end_with ((const char * const *) path, qualifier))
+    return TRUE;
+  stem = g_strdup (row->path);
+  dot = strrchr (stem, '.');
+  if (dot != NULL && strchr (dot, '/') == NULL)
+    *dot = '\0';
+  g_strfreev (path);
+  path = lode_symbol_name_parts (stem);
+  return lode_symbol_parts_end_with ((const char * const *) path, qualifier);
 }
 
-/* The symbols named @name (qualified or not) of the wanted kinds. */
+/* Whether @row is in @package: its module, package, namespace or scope, or a file or folder
+ * (`tokio/src/sync`, `src/strbuf.h`, `strbuf.h`). */
+static gboolean
+in_package (const LodeStoredSymbol *row,
+            const char             *package)
+{
+  g_auto(GStrv) parts = NULL;
+  gsize n, m;
+
+  if (package == NULL)
+    return TRUE;
+  parts = lode_symbol_name_parts (package);
+  n = strlen (package);
+  m = strlen (row->path);
+  return qualifies (row, (const char * const *) parts, FALSE) ||
+         g_strcmp0 (row->package, package) == 0 ||
+         (g_str_has_prefix (row->path, package) &&
+          (row->path[n] == '\0' || row->path[n] == '/' || package[n - 1] == '/')) ||
+         (m > n && g_str_has_suffix (row->path, package) && row->path[m - n - 1] == '/');
+}
+
+/* Appends to @rows the items named @base that the Rust module @qualifier (`crate::task`,
+ * `tokio::task`) re-exports with `pub use`; FALSE on error or when there are none. */
+static gboolean
+add_rust_reexports (LodeIndexStore  *store,
+                    GStrv            qualifier,
+                    const char      *base,
+                    GPtrArray       *rows,
+                    GError         **error)
+{
+  g_autofree char *rest = g_strjoinv ("::", qualifier + 1);
+  g_autofree char *module = g_strconcat ("crate", *rest != '\0' ? "::" : "", rest, NULL);
+  g_autoptr(GPtrArray) items = NULL;
+  guint before = rows->len;
+
+  /* `tokio::task`: the crate's own name stands for `crate`. */
+  items = _lode_symbol_report_rust_reexports (store, module, base, error);
+  if (items == NULL)
+    return FALSE;
+  for (guint i = 0; i < items->len; i++)
+    if (strcmp (((LodeStoredSymbol *) items->pdata[i])->name, base) == 0)
+      g_ptr_array_add (rows, g_steal_pointer (&items->pdata[i]));
+  return rows->len > before;
+}
+
+/* The symbols named @name (qualified or not) of the wanted kinds; when a qualified name
+ * names no scope exactly, what a Rust module of that name re-exports, else those whose scope
+ * holds its parts in order. */
 static GArray *
 find (LodeIndexStore  *store,
       const char      *name,
@@ -760,34 +633,69 @@ find (LodeIndexStore  *store,
       GPtrArray      **rows_out,
       GError         **error)
 {
-  g_autofree char *qualifier = NULL;
-  g_autofree char *base = split_qualified (name, &qualifier);
-  g_autoptr(GPtrArray) rows = lode_index_store_find_symbols (store, base,
-                                                             LODE_SYMBOL_REPORT_MAX_MATCHES * 4,
-                                                             error);
+  g_auto(GStrv) parts = lode_symbol_name_parts (name);
+  guint n = g_strv_length (parts);
+  g_autofree char *base = g_strdup (n > 0 ? parts[n - 1] : name);
+  g_autoptr(GPtrArray) rows = NULL;
   GArray *found;
+  guint n_named;
 
+  /* A qualified name is narrowed here, not by the store: `new` has thousands. */
+  rows = lode_index_store_find_symbols (store, base,
+                                        n > 1 ? QUALIFIED_SCAN_ROWS
+                                              : LODE_SYMBOL_REPORT_MAX_MATCHES * 4,
+                                        error);
   if (rows == NULL)
     return NULL;
-  found = g_array_new (FALSE, FALSE, sizeof (Symbol));
-  g_array_set_clear_func (found, (GDestroyNotify) symbol_clear);
-  for (guint i = 0; i < rows->len; i++)
+  n_named = rows->len;
+  if (n > 0)
     {
-      Symbol symbol = symbol_from_row (g_ptr_array_index (rows, i));
+      g_free (parts[n - 1]);
+      parts[n - 1] = NULL;
+    }
+  found = g_array_new (FALSE, FALSE, sizeof (Symbol));
+  g_array_set_clear_func (found, (GDestroyNotify) _lode_symbol_report_symbol_clear);
+  for (guint pass = 0; pass < 3 && found->len == 0; pass++)
+    {
+      guint first = 0, last = n_named;
 
-      if (wanted (&symbol) && qualifier_matches (&symbol, qualifier) &&
-          qualifier_matches (&symbol, package) &&
-          (container == NULL || g_strcmp0 (symbol.row->container, container) == 0))
-        g_array_append_val (found, symbol);
-      else
-        symbol_clear (&symbol);
+      /* Then as a Rust module re-exports it; then loosely. */
+      if (pass == 1)
+        {
+          if (n <= 1 || !add_rust_reexports (store, parts, base, rows, error))
+            {
+              if (error != NULL && *error != NULL)
+                {
+                  g_array_unref (found);
+                  return NULL;
+                }
+              continue;
+            }
+          first = n_named;
+          last = rows->len;
+        }
+      for (guint i = first; i < last; i++)
+        {
+          LodeStoredSymbol *row = g_ptr_array_index (rows, i);
+          Symbol symbol;
+
+          if ((pass != 1 && !qualifies (row, (const char * const *) parts, pass == 2)) ||
+              !in_package (row, package) ||
+              (container != NULL && g_strcmp0 (row->container, container) != 0))
+            continue;
+          symbol = _lode_symbol_report_symbol_from_row (row);
+          if (wanted (&symbol))
+            g_array_append_val (found, symbol);
+          else
+            _lode_symbol_report_symbol_clear (&symbol);
+        }
     }
   *rows_out = g_steal_pointer (&rows);
   return found;
 }
 
 static JsonArray *
-candidates (LodeProject *project,
+candidates (const char  *root,
             GArray      *found)
 {
   JsonArray *array = json_array_new ();
@@ -795,8 +703,8 @@ candidates (LodeProject *project,
   for (guint i = 0; i < found->len && i < LODE_SYMBOL_REPORT_MAX_MATCHES; i++)
     {
       const Symbol *symbol = &g_array_index (found, Symbol, i);
-      JsonObject *candidate = symbol_descriptor (project, symbol);
-      g_autofree char *full = full_name (symbol);
+      JsonObject *candidate = _lode_symbol_report_symbol_descriptor (root, symbol);
+      g_autofree char *full = _lode_symbol_report_full_name (symbol);
 
       json_object_set_string_member (candidate, "full_name", full);
       json_array_add_object_element (array, candidate);
@@ -804,22 +712,22 @@ candidates (LodeProject *project,
   return array;
 }
 
-static JsonObject *
-report_new (LodeProject *project,
-            const char  *query)
+JsonObject *
+_lode_symbol_report_report_new (const char  *root,
+                                const char  *query)
 {
   JsonObject *report = json_object_new ();
 
-  json_object_set_string_member (report, "project", lode_project_get_root (project));
+  json_object_set_string_member (report, "project", root);
   json_object_set_string_member (report, "query", query);
   return report;
 }
 
 /**
  * lode_symbol_report_type:
- * @project: an indexed project
- * @type_name: a type's name, plain or qualified (`User`, `App\Models\User`, `geo::Circle`)
- * @package: (nullable): its package or namespace
+ * @store: the index
+ * @query: `name`, a type's name, plain or qualified (`User`, `App\Models\User`,
+ *   `geo::Circle`), and `package`, its package or namespace
  * @error: return location for a #GError
  *
  * Returns: (transfer full) (nullable): `{project, query, count, type: ClassDescriptor|null,
@@ -827,40 +735,29 @@ report_new (LodeProject *project,
  *   matches, `candidates` when several do
  */
 JsonObject *
-lode_symbol_report_type (LodeProject  *project,
-                         const char   *type_name,
-                         const char   *package,
-                         GError      **error)
+lode_symbol_report_type (LodeIndexStore         *store,
+                         const LodeSymbolQuery  *query,
+                         GError                **error)
 {
-  Query query = { type_name, package, NULL, NULL, 0 };
-
-  g_return_val_if_fail (LODE_IS_PROJECT (project), NULL);
-  g_return_val_if_fail (type_name != NULL, NULL);
-
-  return lode_project_read (project, report_type, &query, error);
-}
-
-static gpointer
-report_type (LodeProject     *project,
-             LodeIndexStore  *store,
-             gpointer         data,
-             GError         **error)
-{
-  const Query *query = data;
+  const char *root = query->root;
   const char *type_name = query->name;
   g_autoptr(GPtrArray) rows = NULL;
   g_autoptr(GArray) found = NULL;
   g_autoptr(JsonObject) report = NULL;
 
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (store), NULL);
+  g_return_val_if_fail (query->root != NULL && query->name != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
   if ((found = find (store, type_name, query->package, NULL, is_type_symbol, &rows,
                      error)) == NULL)
     return NULL;
 
-  report = report_new (project, type_name);
+  report = _lode_symbol_report_report_new (root, type_name);
   json_object_set_int_member (report, "count", found->len);
   if (found->len == 1)
     {
-      JsonObject *type = class_descriptor (project, store, &g_array_index (found, Symbol, 0),
+      JsonObject *type = class_descriptor (root, store, &g_array_index (found, Symbol, 0),
                                            error);
 
       if (type == NULL)
@@ -872,7 +769,7 @@ report_type (LodeProject     *project,
   else
     {
       json_object_set_null_member (report, "type");
-      json_object_set_array_member (report, "candidates", candidates (project, found));
+      json_object_set_array_member (report, "candidates", candidates (root, found));
       set_string (report, "hint",
                   found->len == 0
                   ? "No type of that name is indexed; codebase_search finds it by other words, "
@@ -900,10 +797,10 @@ compare_definitions_first (gconstpointer a,
 
 /**
  * lode_symbol_report_function:
- * @project: an indexed project
- * @function_name: a function's or method's name, plain or qualified (`Store.Get`)
- * @package: (nullable): its package or namespace
- * @class_name: (nullable): the class, struct or type it belongs to
+ * @store: the index
+ * @query: `name`, a function's or method's name, plain or qualified (`Store.Get`);
+ *   `package`, its package or namespace; `class_name`, the class, struct or type it
+ *   belongs to
  * @error: return location for a #GError
  *
  * A C or C++ function declared in a header and defined in a source file is one function:
@@ -913,27 +810,11 @@ compare_definitions_first (gconstpointer a,
  *   FunctionDescriptor|null, candidates, hint|null}`
  */
 JsonObject *
-lode_symbol_report_function (LodeProject  *project,
-                             const char   *function_name,
-                             const char   *package,
-                             const char   *class_name,
-                             GError      **error)
+lode_symbol_report_function (LodeIndexStore         *store,
+                             const LodeSymbolQuery  *query,
+                             GError                **error)
 {
-  Query query = { function_name, package, class_name, NULL, 0 };
-
-  g_return_val_if_fail (LODE_IS_PROJECT (project), NULL);
-  g_return_val_if_fail (function_name != NULL, NULL);
-
-  return lode_project_read (project, report_function, &query, error);
-}
-
-static gpointer
-report_function (LodeProject     *project,
-                 LodeIndexStore  *store,
-                 gpointer         data,
-                 GError         **error)
-{
-  const Query *query = data;
+  const char *root = query->root;
   const char *function_name = query->name;
   g_autoptr(GPtrArray) rows = NULL;
   g_autoptr(GArray) found = NULL;
@@ -948,19 +829,21 @@ report_function (LodeProject     *project,
   for (guint i = 0; i < found->len; i++)
     definitions += g_strcmp0 (g_array_index (found, Symbol, i).row->kind, "prototype") != 0;
 
-  report = report_new (project, function_name);
+  report = _lode_symbol_report_report_new (root, function_name);
   json_object_set_int_member (report, "count", found->len);
   /* One definition, perhaps with its prototypes; or only one prototype. */
   if (definitions == 1 || (definitions == 0 && found->len == 1))
     {
       const Symbol *chosen = &g_array_index (found, Symbol, 0);
-      JsonObject *function = function_descriptor (project, store, chosen, TRUE, error);
+      JsonObject *function = function_descriptor (root, store, chosen, TRUE, error);
 
       if (function == NULL)
         return NULL;
       if (found->len > 1)
         json_object_set_object_member (function, "declaration",
-                                       location (project, &g_array_index (found, Symbol, 1)));
+                                       _lode_symbol_report_location (root,
+                                                                     &g_array_index (found,
+                                                                                     Symbol, 1)));
       json_object_set_object_member (report, "function", function);
       json_object_set_array_member (report, "candidates", json_array_new ());
       json_object_set_null_member (report, "hint");
@@ -968,7 +851,7 @@ report_function (LodeProject     *project,
   else
     {
       json_object_set_null_member (report, "function");
-      json_object_set_array_member (report, "candidates", candidates (project, found));
+      json_object_set_array_member (report, "candidates", candidates (root, found));
       set_string (report, "hint",
                   found->len == 0
                   ? "No function or method of that name is indexed; codebase_search finds "
@@ -977,583 +860,4 @@ report_function (LodeProject     *project,
                     "(or a qualified name such as Store.Get)");
     }
   return g_steal_pointer (&report);
-}
-
-/* Globs of the files a package written as a path or a module name stands for. */
-static GPtrArray *
-package_globs (const char *package)
-{
-  GPtrArray *globs = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *path = NULL;
-
-  if (strchr (package, '/') != NULL || strchr (package, '.') == NULL ||
-      strcmp (lode_language_for_path (package)->id, "text") != 0)
-    {
-      /* A file, or a folder (a Go package, a Python package). */
-      g_ptr_array_add (globs, g_strdup (package));
-      g_ptr_array_add (globs, g_strdup_printf ("*/%s", package));
-      g_ptr_array_add (globs, g_strdup_printf ("%s.*", package));
-      g_ptr_array_add (globs, g_strdup_printf ("*/%s.*", package));
-      g_ptr_array_add (globs, g_strdup_printf ("%s/*", package));
-      g_ptr_array_add (globs, g_strdup_printf ("*/%s/*", package));
-    }
-  if (strstr (package, "::") != NULL)
-    {
-      /* A Rust module path. */
-      const char *p = g_str_has_prefix (package, "crate::") ? package + 7 : package;
-      g_auto(GStrv) parts = g_strsplit (p, "::", -1);
-
-      path = g_strjoinv ("/", parts);
-      g_ptr_array_add (globs, g_strdup_printf ("*%s.rs", path));
-      g_ptr_array_add (globs, g_strdup_printf ("*%s/mod.rs", path));
-    }
-  else if (strchr (package, '.') != NULL && strchr (package, '/') == NULL &&
-           strcmp (lode_language_for_path (package)->id, "text") == 0)
-    {
-      /* A Python module. */
-      path = g_strdelimit (g_strdup (package), ".", '/');
-      g_ptr_array_add (globs, g_strdup_printf ("%s.py", path));
-      g_ptr_array_add (globs, g_strdup_printf ("*/%s.py", path));
-      g_ptr_array_add (globs, g_strdup_printf ("%s/__init__.py", path));
-      g_ptr_array_add (globs, g_strdup_printf ("*/%s/__init__.py", path));
-    }
-  return globs;
-}
-
-static gboolean
-kind_matches (const Symbol *symbol,
-              const char   *symbol_type)
-{
-  const char *detail_kind = detail_string (symbol->detail, "kind");
-
-  if (symbol_type == NULL)
-    return TRUE;
-  return g_strcmp0 (symbol->row->kind, symbol_type) == 0 ||
-         g_strcmp0 (detail_kind, symbol_type) == 0 ||
-         (strcmp (symbol_type, "type") == 0 && is_class_kind (symbol->row->kind)) ||
-         (strcmp (symbol_type, "function") == 0 && is_function_kind (symbol->row->kind)) ||
-         (strcmp (symbol_type, "variable") == 0 &&
-          (g_strcmp0 (symbol->row->kind, "constant") == 0 ||
-           g_strcmp0 (symbol->row->kind, "property") == 0));
-}
-
-/* A package's export: declared at its top level (no class around it) and visible outside. */
-static gboolean
-is_export (const Symbol *symbol)
-{
-  g_autofree char *namespace = symbol_namespace (symbol);
-  const char *separator = lode_symbol_separator_for_language (symbol->row->language);
-
-  if (!detail_bool (symbol->detail, "exported"))
-    return FALSE;
-  if (g_strcmp0 (symbol->row->kind, "namespace") == 0 ||
-      g_strcmp0 (symbol->row->kind, "impl") == 0)
-    return FALSE;
-  return container_is_namespace (symbol->row->container, namespace, separator);
-}
-
-/**
- * lode_symbol_report_exports:
- * @project: an indexed project
- * @package: a package as the language names it: a Go package (name or folder), a PHP or C#
- *   namespace, a Java or Kotlin package, a Python module (`pkg.sub.models`), a JavaScript or
- *   TypeScript module (`src/api/client`), a Rust module (`crate::net`), a C header
- *   (`strbuf.h`)
- * @symbol_type: (nullable): only symbols of this kind (function, class, struct, interface,
- *   type, constant, variable, method, …)
- * @limit: symbols at most
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (nullable): `{project, query, package, count, total, exports:
- *   [SymbolDescriptor], hint|null}`
- */
-JsonObject *
-lode_symbol_report_exports (LodeProject  *project,
-                            const char   *package,
-                            const char   *symbol_type,
-                            guint         limit,
-                            GError      **error)
-{
-  Query query = { package, NULL, NULL, symbol_type, limit };
-
-  g_return_val_if_fail (LODE_IS_PROJECT (project), NULL);
-  g_return_val_if_fail (package != NULL, NULL);
-
-  return lode_project_read (project, report_exports, &query, error);
-}
-
-static gpointer
-report_exports (LodeProject     *project,
-                LodeIndexStore  *store,
-                gpointer         data,
-                GError         **error)
-{
-  const Query *query = data;
-  const char *package = query->name;
-  const char *symbol_type = query->symbol_type;
-  guint limit = query->limit;
-  g_autoptr(GPtrArray) rows = NULL;
-  g_autoptr(JsonObject) report = NULL;
-  JsonArray *exports;
-  guint total = 0;
-
-  rows = lode_index_store_dup_package_symbols (store, package, NULL, PACKAGE_SCAN_ROWS, error);
-  if (rows == NULL)
-    return NULL;
-  if (rows->len == 0)
-    {
-      g_autoptr(GPtrArray) globs = package_globs (package);
-
-      for (guint i = 0; i < globs->len && rows->len == 0; i++)
-        {
-          g_clear_pointer (&rows, g_ptr_array_unref);
-          rows = lode_index_store_dup_package_symbols (store, NULL,
-                                                       g_ptr_array_index (globs, i),
-                                                       PACKAGE_SCAN_ROWS, error);
-          if (rows == NULL)
-            return NULL;
-        }
-    }
-
-  report = report_new (project, package);
-  exports = json_array_new ();
-  for (guint i = 0; i < rows->len; i++)
-    {
-      Symbol symbol = symbol_from_row (g_ptr_array_index (rows, i));
-
-      if (is_export (&symbol) && kind_matches (&symbol, symbol_type))
-        {
-          if (total < limit)
-            json_array_add_object_element (exports, symbol_descriptor (project, &symbol));
-          total++;
-        }
-      symbol_clear (&symbol);
-    }
-  json_object_set_int_member (report, "count", json_array_get_length (exports));
-  json_object_set_int_member (report, "total", total);
-  json_object_set_array_member (report, "exports", exports);
-  set_string (report, "hint",
-              rows->len == 0
-              ? "No package, namespace, module or file of that name is indexed; "
-                "codebase_search finds where code lives"
-              : total == 0 ? "The package declares nothing visible outside it"
-              : total > limit ? "More exports than limit: raise limit or pass symbol_type"
-              : NULL);
-  return g_steal_pointer (&report);
-}
-
-/**
- * lode_symbol_report_references:
- * @project: an indexed project
- * @symbol: an identifier (a qualified name is looked up by its last part)
- * @limit: references to list at most (counts cover all)
- * @error: return location for a #GError
- *
- * Where @symbol appears in code: identifiers only, never in comments or strings (the
- * parse's identifier nodes), each with its role.
- *
- * Returns: (transfer full) (nullable): `{project, query, symbol, total, fileCount, files: [{path,
- *   language, count, definitions, calls, types, imports}], references: [{path, line, kind,
- *   text, isDefinition, isCall, isType, isImport}]}`, definitions first
- */
-JsonObject *
-lode_symbol_report_references (LodeProject  *project,
-                               const char   *symbol,
-                               guint         limit,
-                               GError      **error)
-{
-  Query query = { symbol, NULL, NULL, NULL, limit };
-
-  g_return_val_if_fail (LODE_IS_PROJECT (project), NULL);
-  g_return_val_if_fail (symbol != NULL, NULL);
-
-  return lode_project_read (project, report_references, &query, error);
-}
-
-static gpointer
-report_references (LodeProject     *project,
-                   LodeIndexStore  *store,
-                   gpointer         data,
-                   GError         **error)
-{
-  const Query *query = data;
-  const char *symbol = query->name;
-  guint limit = query->limit;
-  g_autoptr(GPtrArray) files = NULL;
-  g_autoptr(JsonObject) report = NULL;
-  g_autofree char *qualifier = NULL;
-  g_autofree char *name = NULL;
-  JsonArray *file_array;
-  JsonArray *references;
-  guint total = 0, listed = 0;
-
-  name = split_qualified (symbol, &qualifier);
-  files = lode_index_store_find_references (store, name, error);
-  if (files == NULL)
-    return NULL;
-
-  report = report_new (project, symbol);
-  json_object_set_string_member (report, "symbol", name);
-  file_array = json_array_new ();
-  references = json_array_new ();
-
-  /* Definitions first, then the rest in file order. */
-  for (guint pass = 0; pass < 2; pass++)
-    for (guint f = 0; f < files->len; f++)
-      {
-        LodeStoredReferences *file = g_ptr_array_index (files, f);
-        g_autoptr(GArray) lines = g_array_new (FALSE, FALSE, sizeof (guint));
-        g_autoptr(GPtrArray) texts = NULL;
-        GArray *sites = file->sites;
-        guint counts[LODE_REFERENCE_N_KINDS] = { 0 };
-        guint first = json_array_get_length (references);
-
-        for (guint i = 0; i < sites->len; i++)
-          {
-            guint32 site = g_array_index (sites, guint32, i);
-            LodeReferenceKind kind = lode_reference_site_kind (site);
-            guint line = lode_reference_site_line (site);
-            JsonObject *reference;
-
-            counts[MIN (kind, LODE_REFERENCE_N_KINDS - 1)]++;
-            if ((pass == 0) != (kind == LODE_REFERENCE_DEFINITION) || listed >= limit)
-              continue;
-            reference = json_object_new ();
-            json_object_set_string_member (reference, "path", file->path);
-            json_object_set_int_member (reference, "line", line);
-            json_object_set_string_member (reference, "kind",
-                                           lode_reference_kind_to_string (kind));
-            json_object_set_boolean_member (reference, "isDefinition",
-                                            kind == LODE_REFERENCE_DEFINITION);
-            json_object_set_boolean_member (reference, "isCall", kind == LODE_REFERENCE_CALL);
-            json_object_set_boolean_member (reference, "isType", kind == LODE_REFERENCE_TYPE);
-            json_object_set_boolean_member (reference, "isImport",
-                                            kind == LODE_REFERENCE_IMPORT);
-            json_array_add_object_element (references, reference);
-            g_array_append_val (lines, line);
-            listed++;
-          }
-
-        if (lines->len > 0)
-          {
-            texts = lode_index_store_dup_line_texts (store, file->path,
-                                                     (const guint *) (gpointer) lines->data,
-                                                     lines->len, error);
-            if (texts == NULL)
-              {
-                json_array_unref (file_array);
-                json_array_unref (references);
-                return NULL;
-              }
-            for (guint i = 0; i < lines->len; i++)
-              json_object_set_string_member (json_array_get_object_element (references,
-                                                                           first + i),
-                                             "text", g_ptr_array_index (texts, i));
-          }
-
-        if (pass == 1)
-          {
-            JsonObject *summary = json_object_new ();
-
-            json_object_set_string_member (summary, "path", file->path);
-            json_object_set_string_member (summary, "language", file->language);
-            json_object_set_int_member (summary, "count", sites->len);
-            json_object_set_int_member (summary, "definitions",
-                                        counts[LODE_REFERENCE_DEFINITION]);
-            json_object_set_int_member (summary, "calls", counts[LODE_REFERENCE_CALL]);
-            json_object_set_int_member (summary, "types", counts[LODE_REFERENCE_TYPE]);
-            json_object_set_int_member (summary, "imports", counts[LODE_REFERENCE_IMPORT]);
-            json_array_add_object_element (file_array, summary);
-            total += sites->len;
-          }
-      }
-
-  json_object_set_int_member (report, "total", total);
-  json_object_set_int_member (report, "fileCount", files->len);
-  json_object_set_array_member (report, "files", file_array);
-  json_object_set_array_member (report, "references", references);
-  return g_steal_pointer (&report);
-}
-
-/* Markdown ------------------------------------------------------------------------------ */
-
-static const char *
-get_string (JsonObject *object,
-            const char *member)
-{
-  return object != NULL ? detail_string (object, member) : NULL;
-}
-
-static void
-append_location (GString    *out,
-                 JsonObject *location)
-{
-  g_string_append_printf (out, "`%s:%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT "`",
-                          get_string (location, "file_path"),
-                          json_object_get_int_member (location, "start_line"),
-                          json_object_get_int_member (location, "end_line"));
-}
-
-static void
-append_parameters (GString    *out,
-                   JsonObject *function)
-{
-  JsonArray *parameters = detail_array (function, "parameters");
-  JsonArray *returns = detail_array (function, "returns");
-
-  for (guint i = 0; parameters != NULL && i < json_array_get_length (parameters); i++)
-    {
-      JsonObject *p = json_array_get_object_element (parameters, i);
-
-      g_string_append_printf (out, "  - `%s`", get_string (p, "name"));
-      if (get_string (p, "type") != NULL)
-        g_string_append_printf (out, ": `%s`", get_string (p, "type"));
-      if (get_string (p, "default") != NULL)
-        g_string_append_printf (out, " = `%s`", get_string (p, "default"));
-      g_string_append_c (out, '\n');
-    }
-  for (guint i = 0; returns != NULL && i < json_array_get_length (returns); i++)
-    g_string_append_printf (out, "  - returns `%s`\n",
-                            get_string (json_array_get_object_element (returns, i), "type"));
-}
-
-static void
-append_candidates (GString    *out,
-                   JsonObject *report,
-                   const char *what)
-{
-  JsonArray *list = detail_array (report, "candidates");
-  guint n = list != NULL ? json_array_get_length (list) : 0;
-
-  if (n == 0)
-    {
-      g_string_append_printf (out, "No %s named “%s”. %s.\n", what, get_string (report, "query"),
-                              get_string (report, "hint"));
-      return;
-    }
-  g_string_append_printf (out, "## ");
-  lode_append_count (out, json_object_get_int_member (report, "count"), "%u match",
-                     "%u matches");
-  g_string_append_printf (out, " for “%s”\n\n", get_string (report, "query"));
-  for (guint i = 0; i < n; i++)
-    {
-      JsonObject *c = json_array_get_object_element (list, i);
-
-      g_string_append_printf (out, "- %s `%s` at ", get_string (c, "kind"),
-                              get_string (c, "full_name"));
-      append_location (out, json_object_get_object_member (c, "location"));
-      g_string_append_c (out, '\n');
-    }
-  g_string_append_printf (out, "\n%s.\n", get_string (report, "hint"));
-}
-
-char *
-lode_symbol_format_type (JsonObject *report)
-{
-  GString *out = g_string_new (NULL);
-  JsonNode *node = json_object_get_member (report, "type");
-  JsonObject *type;
-  JsonArray *fields, *methods, *relations;
-
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    {
-      append_candidates (out, report, "type");
-      return g_string_free (out, FALSE);
-    }
-
-  type = json_node_get_object (node);
-  g_string_append_printf (out, "## %s `%s` (%s)\n\n", get_string (type, "kind"),
-                          get_string (type, "full_name"), get_string (type, "language"));
-  append_location (out, json_object_get_object_member (type, "location"));
-  g_string_append_c (out, '\n');
-  if (get_string (type, "signature") != NULL)
-    g_string_append_printf (out, "\n```\n%s\n```\n", get_string (type, "signature"));
-  if (get_string (type, "description") != NULL)
-    g_string_append_printf (out, "\n%s\n", get_string (type, "description"));
-
-  relations = detail_array (type, "relations");
-  if (relations != NULL && json_array_get_length (relations) > 0)
-    {
-      g_string_append (out, "\n### Relations\n\n");
-      for (guint i = 0; i < json_array_get_length (relations); i++)
-        {
-          JsonObject *r = json_array_get_object_element (relations, i);
-
-          g_string_append_printf (out, "- %s `%s`", get_string (r, "kind"),
-                                  get_string (r, "target") != NULL ? get_string (r, "target")
-                                                                   : get_string (r, "name"));
-          if (get_string (r, "target") != NULL && get_string (r, "name") != NULL &&
-              g_strcmp0 (get_string (r, "kind"), "extends") != 0 &&
-              g_strcmp0 (get_string (r, "kind"), "implements") != 0 &&
-              g_strcmp0 (get_string (r, "kind"), "uses") != 0)
-            g_string_append_printf (out, " (%s())", get_string (r, "name"));
-          g_string_append_c (out, '\n');
-        }
-    }
-
-  fields = detail_array (type, "fields");
-  if (fields != NULL && json_array_get_length (fields) > 0)
-    {
-      g_string_append (out, "\n### Fields\n\n");
-      for (guint i = 0; i < json_array_get_length (fields); i++)
-        {
-          JsonObject *f = json_array_get_object_element (fields, i);
-
-          g_string_append_printf (out, "- %s%s`%s`", get_string (f, "visibility") != NULL
-                                                    ? get_string (f, "visibility") : "",
-                                  json_object_get_boolean_member (f, "is_static")
-                                  ? " static " : " ", get_string (f, "name"));
-          if (get_string (f, "type") != NULL)
-            g_string_append_printf (out, ": `%s`", get_string (f, "type"));
-          if (get_string (f, "default") != NULL)
-            g_string_append_printf (out, " = `%s`", get_string (f, "default"));
-          if (get_string (f, "description") != NULL)
-            g_string_append_printf (out, " — %s", get_string (f, "description"));
-          g_string_append_c (out, '\n');
-        }
-    }
-
-  methods = detail_array (type, "methods");
-  if (methods != NULL && json_array_get_length (methods) > 0)
-    {
-      g_string_append (out, "\n### Methods\n\n");
-      for (guint i = 0; i < json_array_get_length (methods); i++)
-        {
-          JsonObject *m = json_array_get_object_element (methods, i);
-
-          g_string_append_printf (out, "- %s `%s`", get_string (m, "kind"),
-                                  get_string (m, "signature") != NULL
-                                  ? get_string (m, "signature") : get_string (m, "name"));
-          if (get_string (m, "description") != NULL)
-            g_string_append_printf (out, " — %s", get_string (m, "description"));
-          g_string_append_c (out, '\n');
-        }
-    }
-
-  if (json_object_has_member (type, "table"))
-    {
-      g_autoptr(JsonNode) casts = json_node_copy (json_object_get_member (type, "casts"));
-      g_autofree char *casts_text = json_to_string (casts, FALSE);
-      static const char * const lists[] = { "fillable", "hidden", "visible", "appends",
-                                            "scopes", NULL };
-
-      g_string_append_printf (out, "\n### Model\n\n- table `%s`\n", get_string (type, "table"));
-      for (guint i = 0; lists[i] != NULL; i++)
-        {
-          JsonArray *list = detail_array (type, lists[i]);
-
-          if (list == NULL || json_array_get_length (list) == 0)
-            continue;
-          g_string_append_printf (out, "- %s:", lists[i]);
-          for (guint k = 0; k < json_array_get_length (list); k++)
-            g_string_append_printf (out, "%s `%s`", k > 0 ? "," : "",
-                                    json_array_get_string_element (list, k));
-          g_string_append_c (out, '\n');
-        }
-      g_string_append_printf (out, "- casts: `%s`\n", casts_text);
-    }
-
-  return g_string_free (out, FALSE);
-}
-
-char *
-lode_symbol_format_function (JsonObject *report)
-{
-  GString *out = g_string_new (NULL);
-  JsonNode *node = json_object_get_member (report, "function");
-  JsonObject *function;
-
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    {
-      append_candidates (out, report, "function");
-      return g_string_free (out, FALSE);
-    }
-
-  function = json_node_get_object (node);
-  g_string_append_printf (out, "## %s `%s%s%s` (%s)\n\n", get_string (function, "kind"),
-                          get_string (function, "class_name") != NULL
-                          ? get_string (function, "class_name") : "",
-                          get_string (function, "class_name") != NULL ? "." : "",
-                          get_string (function, "name"), get_string (function, "language"));
-  append_location (out, json_object_get_object_member (function, "location"));
-  g_string_append_c (out, '\n');
-  if (get_string (function, "description") != NULL)
-    g_string_append_printf (out, "\n%s\n", get_string (function, "description"));
-  g_string_append (out, "\n");
-  append_parameters (out, function);
-  if (get_string (function, "code") != NULL)
-    g_string_append_printf (out, "\n```%s\n%s\n```\n", get_string (function, "language"),
-                            get_string (function, "code"));
-  return g_string_free (out, FALSE);
-}
-
-char *
-lode_symbol_format_exports (JsonObject *report)
-{
-  GString *out = g_string_new (NULL);
-  JsonArray *exports = detail_array (report, "exports");
-
-  g_string_append_printf (out, "## Exports of `%s`: ", get_string (report, "query"));
-  lode_append_count (out, json_object_get_int_member (report, "total"), "%u symbol",
-                     "%u symbols");
-  g_string_append (out, "\n\n");
-  for (guint i = 0; exports != NULL && i < json_array_get_length (exports); i++)
-    {
-      JsonObject *e = json_array_get_object_element (exports, i);
-
-      g_string_append_printf (out, "- %s `%s` at ", get_string (e, "kind"),
-                              get_string (e, "signature") != NULL ? get_string (e, "signature")
-                                                                  : get_string (e, "name"));
-      append_location (out, json_object_get_object_member (e, "location"));
-      if (get_string (e, "description") != NULL)
-        {
-          g_autofree char *first = g_strdup (get_string (e, "description"));
-
-          first[strcspn (first, "\n")] = '\0';
-          g_string_append_printf (out, " — %s", first);
-        }
-      g_string_append_c (out, '\n');
-    }
-  if (get_string (report, "hint") != NULL)
-    g_string_append_printf (out, "\n%s.\n", get_string (report, "hint"));
-  return g_string_free (out, FALSE);
-}
-
-char *
-lode_symbol_format_references (JsonObject *report)
-{
-  GString *out = g_string_new (NULL);
-  JsonArray *references = detail_array (report, "references");
-  JsonArray *files = detail_array (report, "files");
-  guint listed = references != NULL ? json_array_get_length (references) : 0;
-
-  g_string_append_printf (out, "## `%s`: ", get_string (report, "symbol"));
-  lode_append_count (out, json_object_get_int_member (report, "total"), "%u reference",
-                     "%u references");
-  g_string_append (out, " in ");
-  lode_append_count (out, json_object_get_int_member (report, "fileCount"), "%u file",
-                     "%u files");
-  g_string_append (out, "\n\n");
-  for (guint i = 0; i < listed; i++)
-    {
-      JsonObject *r = json_array_get_object_element (references, i);
-      g_autofree char *text = g_strdup (get_string (r, "text") != NULL ? get_string (r, "text")
-                                                                       : "");
-
-      g_string_append_printf (out, "- `%s:%" G_GINT64_FORMAT "` %s: `%s`\n",
-                              get_string (r, "path"), json_object_get_int_member (r, "line"),
-                              get_string (r, "kind"), g_strstrip (text));
-    }
-  if (listed < json_object_get_int_member (report, "total"))
-    {
-      g_string_append (out, "\nPer file:\n\n");
-      for (guint i = 0; files != NULL && i < json_array_get_length (files); i++)
-        {
-          JsonObject *f = json_array_get_object_element (files, i);
-
-          g_string_append_printf (out, "- `%s`: %" G_GINT64_FORMAT "\n", get_string (f, "path"),
-                                  json_object_get_int_member (f, "count"));
-        }
-    }
-  return g_string_free (out, FALSE);
 }

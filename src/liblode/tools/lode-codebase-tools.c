@@ -166,10 +166,8 @@ static const LodeTool codebase_index_tool = {
   .name = "codebase_index",
   .title = "Index a codebase",
   .description =
-    "Index a project for codebase_search (honours .gitignore and .lodeignore). Returns at once and "
-    "runs in the background (wait: true waits, with progress); a second call joins the running "
-    "job. Later runs re-index changed files only; force: true rebuilds from scratch (and repairs a "
-    "damaged index). Follow it with codebase_status.",
+    "Index a project for codebase_search, in the background (wait: true waits); a second call "
+    "joins the job. Later runs re-read changed files; force: true rebuilds.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"wait\": {\"type\": \"boolean\", \"default\": false, \"description\": "
@@ -178,8 +176,7 @@ static const LodeTool codebase_index_tool = {
     "\"Build the index from scratch; searches use the old one until the new one is "
     "complete.\"}, "
     "\"confirm\": {\"type\": \"boolean\", \"default\": false, \"description\": "
-    "\"Index the project even when it is the root of the file system, a directory of the "
-    "system or the home directory, which are refused otherwise.\"}}, "
+    "\"Index even /, a system directory or the home directory\"}}, "
     "\"additionalProperties\": false}",
   .output_schema = INDEX_OUTPUT_SCHEMA,
   .flags = LODE_TOOL_IDEMPOTENT | LODE_TOOL_EXACT_PROJECT,
@@ -191,8 +188,8 @@ static const LodeTool codebase_update_tool = {
   .name = "codebase_update",
   .title = "Update a codebase index",
   .description =
-    "Bring a project's index up to date (new, changed and deleted files only), waiting with "
-    "progress; reports what changed. Creates the index if there is none.",
+    "Bring a project's index up to date (new, changed and deleted files), waiting with "
+    "progress; creates it if missing.",
   .input_schema = PROJECT_ONLY_INPUT,
   .output_schema = INDEX_OUTPUT_SCHEMA,
   .flags = LODE_TOOL_IDEMPOTENT,
@@ -249,8 +246,8 @@ static const LodeTool codebase_stop_tool = {
   .name = "codebase_stop",
   .title = "Stop indexing",
   .description =
-    "Stop the indexing job running for a project. Everything indexed so far stays searchable "
-    "and the next codebase_index resumes where it stopped.",
+    "Stop a project's indexing job; what was indexed stays searchable and the next "
+    "codebase_index resumes.",
   .input_schema = PROJECT_ONLY_INPUT,
   .output_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_OUTPUT_PROPERTIES ", "
@@ -301,8 +298,7 @@ static const LodeTool codebase_remove_tool = {
   .name = "codebase_remove",
   .title = "Remove a codebase index",
   .description =
-    "Delete a project's index (stopping any indexing job first). The project's files are "
-    "never touched; codebase_index builds the index again.",
+    "Delete a project's index (stopping its job first); the project's files are never touched.",
   .input_schema = PROJECT_ONLY_INPUT,
   .output_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_OUTPUT_PROPERTIES ", "
@@ -353,9 +349,8 @@ static const LodeTool codebase_status_tool = {
   .name = "codebase_status",
   .title = "Index status",
   .description =
-    "A project's index: state (or damage and its remedy), file, chunk and symbol counts, "
-    "languages, semantic search coverage (or why it is off), store, watching, and the running or "
-    "last job with its progress or error.",
+    "A project's index: state, counts, languages, semantic coverage, store, watching, the "
+    "running or last job.",
   .input_schema = PROJECT_ONLY_INPUT,
   .output_schema = LODE_STATUS_SCHEMA,
   .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
@@ -747,11 +742,9 @@ static const LodeTool codebase_search_tool = {
   .name = "codebase_search",
   .title = "Search a codebase",
   .description =
-    "Search an indexed project with an identifier (parseHttpRequest, Foo::bar), a path, a "
-    "question, or a whole pasted issue (up to 64 kB). Returns ranked chunks: path, lines, symbol, "
-    "signature, snippet; scores 0-1. Search before reading files. intent edit/refactor/migrate "
-    "adds a preflight card (ready or not, with evidence); memories naming the code found are "
-    "attached.",
+    "Search an indexed project by identifier, path, question or pasted issue: ranked chunks "
+    "with path, lines, symbol, snippet, score 0-1. Search before reading files. intent "
+    "edit/refactor/migrate adds a preflight card.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {"
     "\"query\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 65536, "
@@ -889,9 +882,8 @@ static const LodeTool codebase_watch_tool = {
   .name = "codebase_watch",
   .title = "Watch a codebase",
   .description =
-    "Start or stop keeping a project's index up to date as files change, or ask whether it "
-    "is watched. Only the changed files are read again. Lode's daemon keeps watching across "
-    "restarts; without the daemon, watching lasts as long as this server runs.",
+    "Start or stop keeping a project's index up to date as files change, or ask whether it is "
+    "watched.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"action\": {\"type\": \"string\", \"enum\": [\"start\", \"stop\", \"status\"], "
@@ -1172,8 +1164,7 @@ static const LodeTool codebase_health_tool = {
   .name = "codebase_health",
   .title = "Health check",
   .description =
-    "Check that Lode can work: the index store (SQLite with FTS5, writable data directory), "
-    "the compiled-in grammars, the embedding provider and model, and remote backends.",
+    "Every project that has an index: path, id, state, size, whether indexed or watched now.",
   .input_schema = NO_INPUT,
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"

@@ -58,9 +58,8 @@ static const LodeTool context_list_tool = {
   .name = "codebase_context",
   .title = "Context artifacts",
   .description =
-    "The context artifacts the project declares (schemas, API specs, protobuf, GraphQL, "
-    "infrastructure, architecture documents; .lode.json contextArtifacts), each with its "
-    "description and state: indexed, stale, not_indexed, missing or unreadable.",
+    "The context artifacts the project declares (schemas, API specs, protobuf, GraphQL, docs) "
+    "with their state.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", " OUTPUT_FORMAT_PROPERTY
     "}, \"additionalProperties\": false}",
@@ -105,9 +104,8 @@ static const LodeTool context_search_tool = {
   .name = "codebase_context_search",
   .title = "Search context artifacts",
   .description =
-    "Search the project's context artifacts with words or a question: the matching pieces (a SQL "
-    "statement, an OpenAPI path, a Markdown section, a protobuf message), best first; changed "
-    "artifacts are indexed first.",
+    "Search the context artifacts with words or a question: matching pieces (SQL, OpenAPI "
+    "paths, sections), best first.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"query\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 65536, "
@@ -153,8 +151,8 @@ static const LodeTool context_index_tool = {
   .name = "codebase_context_index",
   .title = "Index context artifacts",
   .description =
-    "Index the declared context artifacts that are new or changed, and drop those no longer "
-    "declared. Searching does this by itself.",
+    "Index the declared context artifacts that are new or changed; drop those no longer "
+    "declared.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     NAME_PROPERTY ("Only this artifact") ", " OUTPUT_FORMAT_PROPERTY "}, "
@@ -190,8 +188,7 @@ static const LodeTool context_remove_tool = {
   .name = "codebase_context_remove",
   .title = "Remove context artifacts from the index",
   .description =
-    "Remove one context artifact (name) or all from the index; the files stay, and declared "
-    "artifacts are indexed again by the next search.",
+    "Remove one context artifact (name) or all from the index; the files stay.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     NAME_PROPERTY ("The artifact to remove; omit for all") ", " OUTPUT_FORMAT_PROPERTY "}, "

@@ -150,9 +150,8 @@ static const LodeTool graph_build_tool = {
   .name = "codebase_graph_build",
   .title = "Build the import graph",
   .description =
-    "Bring the import graph up to date by indexing (changed files only) and wait, with progress. "
-    "Indexing keeps the graph current: call it after codebase_graph_remove, or for the graph's "
-    "size.",
+    "Bring the import graph up to date by indexing changed files, and wait; after "
+    "codebase_graph_remove.",
   .input_schema = PROJECT_ONLY_INPUT,
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
@@ -186,9 +185,8 @@ static const LodeTool graph_query_tool = {
   .name = "codebase_graph_query",
   .title = "Imports and dependents of a file",
   .description =
-    "A file's imports (line, and the project files or package each resolves to), the files "
-    "importing it, and the files within depth hops: inbound (what a change to it can break) or "
-    "outbound (what it relies on).",
+    "A file's imports, its importers, and the files within depth hops, inbound (what a change "
+    "can break) or outbound.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     FILE_PATH_PROPERTY ("The file") ", " DEPTH_PROPERTY ("1") ", "
@@ -235,8 +233,8 @@ static const LodeTool graph_stats_tool = {
   .name = "codebase_graph_stats",
   .title = "Import graph statistics",
   .description =
-    "The import graph's size and how imports resolve, the most connected files, orphans (source "
-    "files nothing imports that import nothing) and the external packages, most used first.",
+    "The import graph's size, how imports resolve, the most connected files, orphans and "
+    "external packages by use.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     LIMIT_PROPERTY ("20", "Most connected files, orphans and packages to list") "}, "
@@ -281,8 +279,8 @@ static const LodeTool graph_circular_tool = {
   .name = "codebase_graph_circular",
   .title = "Import cycles",
   .description =
-    "Import cycles, largest first: for each group of files that import each other, one shortest "
-    "cycle and every file of the group.",
+    "Import cycles, largest first: for each group of files importing each other, a shortest "
+    "cycle and its files.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     LIMIT_PROPERTY ("20", "Cycles to list") ", \"scope\": {\"type\": \"string\", "
@@ -419,9 +417,8 @@ static const LodeTool graph_visualize_tool = {
   .name = "codebase_graph_visualize",
   .title = "Draw the import graph",
   .description =
-    "A Mermaid flowchart of a file's neighbourhood (filePath) or of the whole project, cycles "
-    "marked; past maxNodes, boxes stand for folders. mode \"interactive\" opens Lode's desktop "
-    "explorer on it (an SVG file instead where there is no display).",
+    "A Mermaid flowchart of a file's neighbourhood or the whole project, cycles marked. mode "
+    "interactive opens Lode's explorer.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     FILE_PATH_PROPERTY ("Draw this file's neighbourhood; omit for the whole project") ", "
@@ -479,8 +476,7 @@ static const LodeTool graph_status_tool = {
   .name = "codebase_graph_status",
   .title = "Import graph status",
   .description =
-    "Whether the project is indexed and its import graph maintained, the index state, and how "
-    "imports resolve (project files, packages, unresolved).",
+    "Whether the project is indexed and its import graph maintained, and how imports resolve.",
   .input_schema = PROJECT_ONLY_INPUT,
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
@@ -526,33 +522,71 @@ static const LodeTool graph_remove_tool = {
 
 /* codebase_impact ---------------------------------------------------------------------- */
 
+/* A symbol's impact: the callers of the call graph, in the answer's file-mode members too
+ * (no changed files, none affected by imports), so that one output schema holds both. */
+static JsonObject *
+symbol_impact (LodeToolCall  *call,
+               GError       **error)
+{
+  LodeCallQuery query = { .name = string_argument (call, "symbol"),
+                          .file = string_argument (call, "file"),
+                          .depth = uint_argument (call, "depth", 0) };
+  JsonObject *report = lode_call_tools_run (call, lode_call_report_impact, &query, error);
+
+  if (report == NULL)
+    return NULL;
+  json_object_set_string_member (report, "projectPath",
+                                 json_object_get_string_member (report, "project"));
+  json_object_remove_member (report, "project");
+  json_object_set_null_member (report, "range");
+  json_object_set_array_member (report, "changed", json_array_new ());
+  json_object_set_array_member (report, "affected", json_array_new ());
+  json_object_set_int_member (report, "affectedCount", 0);
+  return report;
+}
+
 static JsonObject *
 impact (LodeToolCall  *call,
         GError       **error)
 {
-  g_autoptr(LodeProject) project = open_indexed (call, error);
+  g_autoptr(LodeProject) project = NULL;
 
+  if (string_argument (call, "symbol") != NULL)
+    return symbol_impact (call, error);
+  project = open_indexed (call, error);
   if (project == NULL)
     return NULL;
 
   return lode_graph_report_impact (project, string_argument (call, "range"),
-                                   uint_argument (call, "depth", 3),
+                                   MIN (uint_argument (call, "depth", 3), 5),
                                    uint_argument (call, "limit", 50),
                                    lode_tool_call_get_cancellable (call), error);
+}
+
+static char *
+format_impact (JsonObject *report)
+{
+  if (json_object_has_member (report, "symbol"))
+    return lode_call_format_impact (report);
+  return lode_graph_format_impact (report);
 }
 
 static const LodeTool impact_tool = {
   .name = "codebase_impact",
   .title = "Impact of a change",
   .description =
-    "The files a change may affect, most likely first (nearest in the import graph, most linked, "
-    "most depended on). The change is the uncommitted work, or a git range such as main..HEAD. Run "
-    "codebase_update first.",
+    "What a change may affect: files, for the uncommitted work or a git range; or, with symbol, "
+    "its callers to depth, tests apart.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"range\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A git revision "
     "range; omit for the uncommitted changes\"}, "
-    DEPTH_PROPERTY ("3") ", " LIMIT_PROPERTY ("50", "Affected files to list") "}, "
+    "\"symbol\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A definition, "
+    "plain or qualified\"}, \"file\": {\"type\": \"string\", \"minLength\": 1, "
+    "\"description\": \"symbol's file\"}, "
+    "\"depth\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 10, \"default\": 3, "
+    "\"description\": \"Hops to follow (files: at most 5)\"}, "
+    LIMIT_PROPERTY ("50", "Affected files to list") "}, "
     "\"additionalProperties\": false}",
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
@@ -565,12 +599,14 @@ static const LodeTool impact_tool = {
     "\"path\": {\"type\": \"string\"}, \"distance\": " COUNT ", \"links\": " COUNT ", "
     "\"dependents\": " COUNT "}, "
     "\"required\": [\"path\", \"distance\", \"links\", \"dependents\"]}}, "
-    "\"affectedCount\": " COUNT "}, "
+    "\"affectedCount\": " COUNT ", \"symbol\": {\"type\": [\"object\", \"null\"]}, "
+    "\"callerCount\": " COUNT ", \"files\": {\"type\": \"array\"}, "
+    "\"tests\": {\"type\": \"array\"}}, "
     "\"required\": [\"projectPath\", \"range\", \"depth\", \"changed\", \"affected\", "
     "\"affectedCount\"]}",
   .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
   .func = impact,
-  .format = lode_graph_format_impact,
+  .format = format_impact,
 };
 
 /**

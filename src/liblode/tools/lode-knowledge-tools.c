@@ -74,14 +74,12 @@ static const LodeTool get_team_patterns_tool = {
   .name = "get_team_patterns",
   .title = "Team patterns",
   .description =
-    "For each concern (HTTP client, state, testing, mocking, logging, DI, errors, dates, ORM, "
-    "validation, CLI, async runtime): the alternatives used, in how many files, rising or "
-    "declining, the one to follow, golden files, and conflicts. Call it before adding such code.",
+    "Per concern (HTTP client, testing, logging, ORM…): the alternatives used, their trend, the "
+    "one to follow, golden files, conflicts.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {"
-    "\"category\": {\"type\": \"string\", \"description\": \"all (default), http-client, "
-    "state-management, testing, mocking, logging, dependency-injection, error-handling, "
-    "date-time, orm, validation, cli or async-runtime\"}, "
+    "\"category\": {\"type\": \"string\", \"description\": \"all (default) or a concern: "
+    "http-client, testing, logging, orm, cli…\"}, "
     PROJECT_PATH_PROPERTY ", " OUTPUT_FORMAT_PROPERTY "}, \"additionalProperties\": false}",
   .output_schema =
     "{\"type\": \"object\", \"properties\": {\"projectPath\": " STRING ", "
@@ -126,9 +124,8 @@ static const LodeTool get_style_guide_tool = {
   .name = "get_style_guide",
   .title = "Style guide",
   .description =
-    "The rules the project states, each with file and line: .editorconfig, ESLint, Prettier, "
-    "clang-format, rustfmt, Ruff, golangci-lint settings, and CONTRIBUTING and style guide rules. "
-    "Call it before writing code.",
+    "The rules the project states, with file and line (.editorconfig, linters, formatters, "
+    "CONTRIBUTING). Call it before writing code.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {"
     "\"query\": {\"type\": \"string\", \"maxLength\": 1000, \"description\": \"Words: only "
@@ -170,9 +167,8 @@ static const LodeTool get_codebase_metadata_tool = {
   .name = "get_codebase_metadata",
   .title = "Project metadata",
   .description =
-    "What the project is made of: languages and shares, size, manifests (package.json, go.mod, "
-    "Cargo.toml, pyproject, requirements, composer, Maven, Gradle, Gemfile, meson, CMake, .csproj) "
-    "with dependencies, frameworks, entry points, test layout.",
+    "What the project is made of: languages, size, manifests with dependencies, frameworks, "
+    "entry points, tests.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     OUTPUT_FORMAT_PROPERTY "}, \"additionalProperties\": false}",

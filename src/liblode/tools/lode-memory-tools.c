@@ -151,14 +151,12 @@ static const LodeTool remember_tool = {
   .name = "remember",
   .title = "Remember a team rule",
   .description =
-    "Record a team rule in the project's .lode/memory.json so later sessions follow it. Call it "
-    "when the user asks you to remember something or corrects a repeatable mistake; one rule per "
-    "call. The same rule twice is refused.",
+    "Record one team rule in .lode/memory.json for later sessions: when the user asks to "
+    "remember something or corrects a repeated mistake.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {"
-    "\"type\": {\"enum\": " TYPE_ENUM ", \"description\": \"decision (a choice made), gotcha "
-    "(what breaks and why), convention (how code is written here) or failure (tried, did "
-    "not work)\"}, "
+    "\"type\": {\"enum\": " TYPE_ENUM ", "
+    "\"description\": \"decision, gotcha, convention or failure\"}, "
     "\"category\": {\"enum\": " CATEGORY_ENUM ", \"description\": \"What it is about\"}, "
     "\"memory\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 1000, "
     "\"description\": \"The rule, e.g. Use the http wrapper in src/net/http.ts, not fetch\"}, "
@@ -268,10 +266,8 @@ static const LodeTool get_memory_tool = {
   .name = "get_memory",
   .title = "Team memories",
   .description =
-    "The team's decisions, gotchas, conventions and failures: recorded (remember), from "
-    ".codebase-context/memory.json, and mined from git (reverts, migrations, deprecations, "
-    "never/always). Confidence falls with age and when the code a memory names changes. Call it "
-    "before choosing a library, pattern or design.",
+    "The team's decisions, gotchas, conventions and failures (recorded, or mined from git), "
+    "with a confidence. Call it before choosing a library or design.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {"
     "\"category\": {\"enum\": " CATEGORY_ENUM ", \"description\": \"Only this category\"}, "
@@ -334,9 +330,7 @@ static const LodeTool forget_tool = {
   .name = "forget",
   .title = "Forget a team memory",
   .description =
-    "Remove a memory that no longer holds from the project's .lode/memory.json, by the id "
-    "get_memory shows. Memories mined from git or read from codebase-context's file cannot "
-    "be removed here.",
+    "Remove a recorded memory from .lode/memory.json by the id get_memory shows.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {\"id\": {\"type\": \"string\", \"minLength\": 1, "
     "\"maxLength\": 64, \"description\": \"The memory's id\"}, " PROJECT_PATH_PROPERTY "}, "

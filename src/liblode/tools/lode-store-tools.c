@@ -93,9 +93,8 @@ static const LodeTool migrate_tool = {
   .name = "codebase_migrate",
   .title = "Copy an index to another store",
   .description =
-    "Copy the project's index from the other store into to (sqlite or qdrant) without indexing or "
-    "embedding again: files, chunks, declarations, graph, context artifacts, vectors. The source "
-    "is kept.",
+    "Copy the project's index from the other store into to (sqlite or qdrant) without indexing "
+    "or embedding again. The source is kept.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"to\": {\"type\": \"string\", \"enum\": [\"sqlite\", \"qdrant\"], \"description\": "
@@ -279,14 +278,13 @@ static const LodeTool branches_tool = {
   .name = "codebase_branches",
   .title = "Branch indexes",
   .description =
-    "The project's per-branch indexes (with branch-aware indexes on): size, last indexed, whether "
-    "the branch still exists. prune: true deletes those of gone branches, a list of names deletes "
-    "those; the checked-out branch's index is kept.",
+    "The per-branch indexes: size, last indexed, whether the branch exists; prune deletes those "
+    "of gone or named branches.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"prune\": {\"type\": [\"boolean\", \"array\"], \"items\": {\"type\": \"string\", "
-    "\"minLength\": 1}, \"description\": \"true: delete the indexes of branches that no "
-    "longer exist; a list: delete the indexes of these branches\"}}, "
+    "\"minLength\": 1}, "
+    "\"description\": \"true: gone branches' indexes; a list: these branches'\"}}, "
     "\"additionalProperties\": false}",
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"

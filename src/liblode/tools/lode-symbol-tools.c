@@ -51,8 +51,9 @@
 /* FunctionDescriptor; `code` only from get_function_details. */
 #define FUNCTION_DESCRIPTOR_PROPERTIES \
   "\"language\": " STRING ", \"kind\": {\"type\": \"string\", " FUNCTION_KINDS "}, " \
-  "\"name\": " STRING ", \"namespace\": " NULLABLE_STRING ", \"class_name\": " \
-  NULLABLE_STRING ", \"receiver\": " NULLABLE_STRING ", \"signature\": " NULLABLE_STRING ", " \
+  "\"name\": " STRING ", \"full_name\": " STRING ", \"namespace\": " NULLABLE_STRING ", " \
+  "\"class_name\": " NULLABLE_STRING ", \"receiver\": " NULLABLE_STRING ", " \
+  "\"signature\": " NULLABLE_STRING ", " \
   "\"description\": " NULLABLE_STRING ", \"location\": " LOCATION ", " \
   "\"parameters\": {\"type\": \"array\", \"items\": " PARAMETER "}, " \
   "\"returns\": {\"type\": \"array\", \"items\": " RETURN "}, " \
@@ -60,7 +61,8 @@
   BOOLEAN ", \"is_final\": " BOOLEAN ", \"tags\": " STRING_ARRAY
 
 #define FUNCTION_DESCRIPTOR_REQUIRED \
-  "\"language\", \"kind\", \"name\", \"namespace\", \"class_name\", \"receiver\", " \
+  "\"language\", \"kind\", \"name\", \"full_name\", \"namespace\", \"class_name\", " \
+  "\"receiver\", " \
   "\"signature\", \"description\", \"location\", \"parameters\", \"returns\", " \
   "\"visibility\", \"is_static\", \"is_abstract\", \"is_final\", \"tags\""
 
@@ -132,13 +134,43 @@ string_argument (LodeToolCall *call,
                                                      NULL);
 }
 
-static LodeProject *
-open_indexed (LodeToolCall  *call,
-              GError       **error)
+typedef JsonObject *(*ReportFunc) (LodeIndexStore         *store,
+                                  const LodeSymbolQuery  *query,
+                                  GError                **error);
+
+typedef struct
+{
+  ReportFunc      func;
+  LodeSymbolQuery query;
+} Report;
+
+static gpointer
+read_report (LodeProject     *project,
+             LodeIndexStore  *store,
+             gpointer         data,
+             GError         **error)
+{
+  Report *report = data;
+
+  report->query.root = lode_project_get_root (project);
+  return report->func (store, &report->query, error);
+}
+
+/* Runs @report on the read connection of the call's indexed project. */
+static JsonObject *
+run_report (LodeToolCall  *call,
+            Report        *report,
+            GError       **error)
 {
   g_autofree char *path = lode_tool_call_dup_project_path (call, error);
+  g_autoptr(LodeProject) project = NULL;
 
-  return path != NULL ? lode_tool_call_open_indexed (call, path, error) : NULL;
+  if (path == NULL)
+    return NULL;
+  project = lode_tool_call_open_indexed (call, path, error);
+  if (project == NULL)
+    return NULL;
+  return lode_project_read (project, read_report, report, error);
 }
 
 /* find_type_definition ------------------------------------------------------------------ */
@@ -147,25 +179,20 @@ static JsonObject *
 find_type_definition (LodeToolCall  *call,
                       GError       **error)
 {
-  g_autoptr(LodeProject) project = open_indexed (call, error);
-  const char *package = string_argument (call, "package");
+  Report report = { lode_symbol_report_type, { .name = string_argument (call, "type_name"),
+                                               .package = string_argument (call, "package") } };
 
-  if (project == NULL)
-    return NULL;
-  if (package == NULL)
-    package = string_argument (call, "namespace");
-
-  return lode_symbol_report_type (project, string_argument (call, "type_name"), package, error);
+  if (report.query.package == NULL)
+    report.query.package = string_argument (call, "namespace");
+  return run_report (call, &report, error);
 }
 
 static const LodeTool find_type_definition_tool = {
   .name = "find_type_definition",
   .title = "Describe a type",
   .description =
-    "A class, struct, interface, trait, enum or type alias as a descriptor: location, doc comment, "
-    "fields, methods (parameters, returns, modifiers), relations, tags; Eloquent models' table, "
-    "fillable, casts, scopes, relationships. Several matches: their locations and a hint to narrow "
-    "with package.",
+    "A class, struct, interface, trait, enum or alias as a descriptor: location, doc, fields, "
+    "methods, relations; Eloquent models' table, casts, scopes.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"type_name\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 512, "
@@ -191,14 +218,12 @@ static JsonObject *
 get_function_details (LodeToolCall  *call,
                       GError       **error)
 {
-  g_autoptr(LodeProject) project = open_indexed (call, error);
+  Report report = { lode_symbol_report_function,
+                    { .name = string_argument (call, "function_name"),
+                      .package = string_argument (call, "package"),
+                      .class_name = string_argument (call, "class_name") } };
 
-  if (project == NULL)
-    return NULL;
-
-  return lode_symbol_report_function (project, string_argument (call, "function_name"),
-                                      string_argument (call, "package"),
-                                      string_argument (call, "class_name"), error);
+  return run_report (call, &report, error);
 }
 
 static const LodeTool get_function_details_tool = {
@@ -206,8 +231,7 @@ static const LodeTool get_function_details_tool = {
   .title = "Describe a function",
   .description =
     "A function or method as a descriptor with its code: parameters, returns, receiver, "
-    "visibility, modifiers, doc comment, location (a C declaration and its definition). Several "
-    "matches: their locations and a hint to narrow with class_name or package.",
+    "modifiers, doc, location.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"function_name\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 512, "
@@ -236,31 +260,27 @@ static JsonObject *
 list_package_exports (LodeToolCall  *call,
                       GError       **error)
 {
-  g_autoptr(LodeProject) project = open_indexed (call, error);
   JsonObject *arguments = lode_tool_call_get_arguments (call);
+  Report report = { lode_symbol_report_exports,
+                    { .name = string_argument (call, "package"),
+                      .symbol_type = string_argument (call, "symbol_type"),
+                      .limit = json_object_get_int_member_with_default (arguments, "limit",
+                                                                        200) } };
 
-  if (project == NULL)
-    return NULL;
-
-  return lode_symbol_report_exports (project, string_argument (call, "package"),
-                                     string_argument (call, "symbol_type"),
-                                     json_object_get_int_member_with_default (arguments, "limit",
-                                                                              200),
-                                     error);
+  return run_report (call, &report, error);
 }
 
 static const LodeTool list_package_exports_tool = {
   .name = "list_package_exports",
   .title = "A package's exports",
   .description =
-    "The public symbols of a package as descriptors (kind, signature, doc comment, location): Go "
-    "package, PHP or C# namespace, Java/Kotlin package, Python or JS/TS module, Rust module, C "
-    "header.",
+    "The public symbols of a package (Go package, namespace, Java/Kotlin package, Python, JS/TS "
+    "or Rust module, C header) as descriptors.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"package\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 1024, "
-    "\"description\": \"The package as its language names it (store, App\\\\Models, "
-    "com.acme.bank, pkg.sub.models, src/api/client, crate::net, strbuf.h) or its folder\"}, "
+    "\"description\": \"As its language names it (App\\Models, crate::net, strbuf.h) or its "
+    "folder\"}, "
     "\"symbol_type\": {\"type\": \"string\", \"enum\": [\"function\", \"method\", \"class\", "
     "\"struct\", \"interface\", \"trait\", \"enum\", \"type\", \"constant\", \"variable\", "
     "\"macro\", \"model\", \"module\"], \"description\": \"Only symbols of this kind\"}, "
@@ -284,25 +304,21 @@ static JsonObject *
 symbol_references (LodeToolCall  *call,
                    GError       **error)
 {
-  g_autoptr(LodeProject) project = open_indexed (call, error);
   JsonObject *arguments = lode_tool_call_get_arguments (call);
+  Report report = { lode_symbol_report_references,
+                    { .name = string_argument (call, "symbol"),
+                      .limit = json_object_get_int_member_with_default (arguments, "limit",
+                                                                        100) } };
 
-  if (project == NULL)
-    return NULL;
-
-  return lode_symbol_report_references (project, string_argument (call, "symbol"),
-                                        json_object_get_int_member_with_default (arguments,
-                                                                                 "limit", 100),
-                                        error);
+  return run_report (call, &report, error);
 }
 
 static const LodeTool symbol_references_tool = {
   .name = "codebase_symbol_references",
   .title = "References to a symbol",
   .description =
-    "Where an identifier is defined and used (identifiers only, never comments or strings): path, "
-    "line, the line's text, and whether a definition, call, type use or import; counts per file, "
-    "definitions first.",
+    "Where an identifier is defined and used in code (not comments or strings): path, line, "
+    "text, kind of use; counts per file.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"symbol\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 512, "

@@ -6,13 +6,14 @@
 
 #pragma once
 
+#include "lode-call-report.h"
 #include "lode-tool-registry.h"
 
 G_BEGIN_DECLS
 
 #define PROJECT_PATH_PROPERTY \
-  "\"projectPath\": {\"type\": \"string\", \"minLength\": 1, \"description\": " \
-  "\"The project's absolute path (default: the client's root)\"}"
+  "\"projectPath\": {\"type\": \"string\", \"description\": " \
+  "\"Project root (default: the client's)\"}"
 
 #define PROJECT_ONLY_INPUT \
   "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY "}, " \
@@ -22,8 +23,7 @@ G_BEGIN_DECLS
  * JSON; the registry honours it (lode_tool_registry_call_async()). */
 #define OUTPUT_FORMAT_PROPERTY \
   "\"output_format\": {\"type\": \"string\", \"enum\": [\"markdown\", \"json\"], " \
-  "\"default\": \"markdown\", \"description\": \"Text as markdown, or the result as " \
-  "JSON\"}"
+  "\"default\": \"markdown\", \"description\": \"Text form\"}"
 
 /* A memory's JSON form (lode_memory_to_json()). */
 #define LODE_MEMORY_SCHEMA \
@@ -46,7 +46,8 @@ G_BEGIN_DECLS
   "\"fail\"]}, \"detail\": {\"type\": \"string\"}}}}, \"follow\": {\"type\": \"array\"}, " \
   "\"avoid\": {\"type\": \"array\"}, \"bestExample\": {\"type\": \"string\"}, " \
   "\"impact\": {\"type\": \"object\", \"properties\": {\"files\": {\"type\": \"array\"}, " \
-  "\"dependents\": {\"type\": \"integer\"}}}, \"memories\": {\"type\": \"array\"}, " \
+  "\"dependents\": {\"type\": \"integer\"}, \"callers\": {\"type\": \"array\"}, " \
+  "\"callerCount\": {\"type\": \"integer\"}}}, \"memories\": {\"type\": \"array\"}, " \
   "\"whatWouldHelp\": {\"type\": \"array\"}}, \"required\": [\"intent\", \"ready\", " \
   "\"nextAction\", \"evidence\", \"follow\", \"avoid\", \"impact\", \"memories\"]}"
 
@@ -54,11 +55,16 @@ char *lode_tool_call_dup_project_dir (LodeToolCall  *call,
                                       GError       **error);
 void  lode_memory_append_markdown    (GString       *text,
                                       JsonObject    *memory);
+JsonObject *lode_call_tools_run      (LodeToolCall        *call,
+                                      LodeCallReportFunc   func,
+                                      const LodeCallQuery *query,
+                                      GError             **error);
 
 /* Each family adds its tools; lode_tools_new_registry() calls them all. */
 void lode_codebase_tools_register (LodeToolRegistry *registry);
 void lode_graph_tools_register    (LodeToolRegistry *registry);
 void lode_symbol_tools_register   (LodeToolRegistry *registry);
+void lode_call_tools_register     (LodeToolRegistry *registry);
 void lode_context_tools_register  (LodeToolRegistry *registry);
 void lode_store_tools_register    (LodeToolRegistry *registry);
 void lode_memory_tools_register   (LodeToolRegistry *registry);

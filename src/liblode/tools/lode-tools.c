@@ -18,6 +18,7 @@ static const LodeToolFamilyRegister families[] = {
   lode_codebase_tools_register,
   lode_graph_tools_register,
   lode_symbol_tools_register,
+  lode_call_tools_register,
   lode_context_tools_register,
   lode_store_tools_register,
   lode_memory_tools_register,

@@ -1,0 +1,183 @@
+/* lode-calls-resolver-private.h — what the parts of the call resolver share
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <string.h>
+
+#include "lode-calls-resolver.h"
+#include "lode-chunk.h"
+
+G_BEGIN_DECLS
+
+/*
+ * lode-calls-resolver.c walks a call to what it names (receivers, types, methods, the
+ * rules' order); lode-calls-lookup.c finds a name in a scope: a file, the names a file
+ * imports and the headers it includes, its package, the project.
+ */
+
+#define MAX_HOPS 4
+
+typedef enum
+{
+  FLAG_IMPLICIT_SELF = 1 << 0,  /* a bare name reaches the enclosing class's methods */
+  FLAG_GLOBAL        = 1 << 1,  /* a bare name reaches other files without an import */
+  FLAG_PACKAGE_DIR   = 1 << 2,  /* a package is a directory (Go) */
+  FLAG_PACKAGE_DECL  = 1 << 3,  /* a package is what files declare (Java, C#, PHP…) */
+  FLAG_MODULE_WIDE   = 1 << 4,  /* every file of the project is one module (Swift) */
+  FLAG_INCLUDES      = 1 << 5,  /* C, C++: included headers, transitively */
+} LangFlags;
+
+typedef struct
+{
+  char          *path;
+  char          *dir;
+  const char    *language;
+  LangFlags      flags;
+  GPtrArray     *symbols;      /* LodeSymbol */
+  LodeCalls     *calls;
+  GPtrArray     *imports;      /* LodeImport */
+  GHashTable    *by_name;      /* name → GArray of guint, symbols of this file */
+  GHashTable    *local;        /* symbol index → itself: file-local symbols */
+  GArray       **targets;      /* per import: GArray of guint files, lazily */
+  char         **packages;     /* per import: an external package, lazily */
+  GHashTable    *closure;      /* files this one includes, transitively (C, C++), lazily */
+  char          *package;
+} File;
+
+struct _LodeCallResolver
+{
+  GObject             parent_instance;
+  LodeImportResolver *imports;
+  GPtrArray          *files;       /* File */
+  GHashTable         *by_path;     /* path → index + 1 */
+  GHashTable         *by_name;     /* name → GArray of LodeCallTarget */
+  GHashTable         *by_dir;      /* dir → GArray of guint */
+  GHashTable         *by_package;  /* package → GArray of guint */
+  GHashTable         *namespaces;  /* first parts of the C++ namespaces the project declares */
+  guint               depth;       /* macros followed to the name they stand for */
+  gboolean            indexed;
+};
+
+typedef struct
+{
+  LodeCallRule  rule;
+  double        confidence;
+  GArray       *targets;   /* LodeCallTarget */
+  char         *package;
+  gboolean      external;
+} Found;
+
+typedef enum
+{
+  WANT_FUNCTION,     /* a free function (or macro, prototype) */
+  WANT_TYPE,         /* a class-like definition */
+  WANT_CALLABLE,     /* a free function, else a class (a constructor call) */
+  WANT_MEMBER,       /* a function or a class's method, imported by name (Java static) */
+} Want;
+
+extern const char * const _lode_calls_class_kinds[];
+extern const char * const _lode_calls_function_kinds[];
+extern const char * const _lode_calls_method_kinds[];
+
+static inline gboolean
+kind_in (const char         *kind,
+         const char * const *kinds)
+{
+  return kind != NULL && g_strv_contains (kinds, kind);
+}
+
+static inline LodeSymbol *
+symbol_at (LodeCallResolver *self,
+           LodeCallTarget    target)
+{
+  File *file = g_ptr_array_index (self->files, target.file);
+
+  return g_ptr_array_index (file->symbols, target.symbol);
+}
+
+static inline void
+found_clear (Found *found)
+{
+  g_clear_pointer (&found->targets, g_array_unref);
+  g_clear_pointer (&found->package, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Found, found_clear)
+
+static inline void
+found_add (Found          *found,
+           LodeCallTarget  target)
+{
+  if (found->targets == NULL)
+    found->targets = g_array_new (FALSE, FALSE, sizeof (LodeCallTarget));
+  for (guint i = 0; i < found->targets->len; i++)
+    {
+      LodeCallTarget *t = &g_array_index (found->targets, LodeCallTarget, i);
+
+      if (t->file == target.file && t->symbol == target.symbol)
+        return;
+    }
+  g_array_append_val (found->targets, target);
+}
+
+static inline guint
+found_n (const Found *found)
+{
+  return found->targets != NULL ? found->targets->len : 0;
+}
+
+static inline void
+found_set (Found        *found,
+           LodeCallRule  rule,
+           double        confidence)
+{
+  found->rule = rule;
+  found->confidence = confidence;
+}
+
+/* lode-calls-lookup.c */
+void        _lode_calls_in_file              (LodeCallResolver  *self,
+                                              guint              f,
+                                              const char        *name,
+                                              Want               want,
+                                              gboolean           from_outside,
+                                              Found             *found);
+void        _lode_calls_follow_declarations  (LodeCallResolver  *self,
+                                              guint              f,
+                                              Found             *found);
+void        _lode_calls_find_exported        (LodeCallResolver  *self,
+                                              guint              f,
+                                              const char        *name,
+                                              Want               want,
+                                              guint              hops,
+                                              Found             *found);
+gboolean    _lode_calls_lookup_global        (LodeCallResolver  *self,
+                                              guint              f,
+                                              const char        *name,
+                                              Want               want,
+                                              Found             *found);
+gboolean    _lode_calls_find_type            (LodeCallResolver  *self,
+                                              guint              f,
+                                              const char        *path,
+                                              Found             *found);
+gboolean    _lode_calls_module_binding       (LodeCallResolver  *self,
+                                              guint              f,
+                                              const char        *part,
+                                              GArray            *files,
+                                              char             **package,
+                                              LodeCallBinding  **binding);
+const char *_lode_calls_last_part            (const char        *path);
+
+/* lode-calls-resolver.c */
+gboolean    _lode_calls_resolve_bare         (LodeCallResolver  *self,
+                                              guint              f,
+                                              gint               caller,
+                                              const char        *name,
+                                              guint              flags,
+                                              Found             *found);
+
+G_END_DECLS

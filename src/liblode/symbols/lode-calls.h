@@ -1,0 +1,156 @@
+/* lode-calls.h — call sites and what resolving them needs, from a file's parse
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+#include <tree_sitter/api.h>
+
+#include "lode-language.h"
+#include "lode-parse-budget.h"
+
+G_BEGIN_DECLS
+
+/**
+ * LodeCallFlags:
+ * @LODE_CALL_MEMBER: called on a receiver (`a.f()`, `a->f()`, `a?.f()`, Ruby `a.f`)
+ * @LODE_CALL_SCOPED: called through a path (`A::f()`, `\Ns\f()`, PHP `A::f()`)
+ * @LODE_CALL_NEW: a constructor (`new X()`, `X::new()` is a plain scoped call)
+ * @LODE_CALL_LOCAL: the bare name is a parameter or local variable of the caller, declared
+ *   before the call: a call through a variable, not of a definition of that name
+ * @LODE_CALL_MACRO_TEXT: read from a macro's body or arguments, not from the parse
+ */
+typedef enum
+{
+  LODE_CALL_MEMBER     = 1 << 0,
+  LODE_CALL_SCOPED     = 1 << 1,
+  LODE_CALL_NEW        = 1 << 2,
+  LODE_CALL_LOCAL      = 1 << 3,
+  LODE_CALL_MACRO_TEXT = 1 << 4,
+} LodeCallFlags;
+
+/**
+ * LodeCallReceiver:
+ * @LODE_CALL_RECEIVER_UNKNOWN: nothing the code states
+ * @LODE_CALL_RECEIVER_SELF: the qualifier starts with `self`, `this`, `Self`, `static`, `@`
+ * @LODE_CALL_RECEIVER_TYPE: the qualifier's first name has a type stated in the caller
+ *   (a typed parameter or local); #LodeCallSite.receiver names it
+ * @LODE_CALL_RECEIVER_RESULT: the qualifier's first name holds the result of a call
+ *   (`x = Foo()`, `let x = X::new()`, `x := NewT()`, `x = new X()`); #LodeCallSite.receiver
+ *   is that call's callee as written (`Foo`, `X::new`, `NewT`)
+ */
+typedef enum
+{
+  LODE_CALL_RECEIVER_UNKNOWN,
+  LODE_CALL_RECEIVER_SELF,
+  LODE_CALL_RECEIVER_TYPE,
+  LODE_CALL_RECEIVER_RESULT,
+} LodeCallReceiver;
+
+/**
+ * LodeCallSite:
+ * @name: the callee's name as written (the last identifier)
+ * @qualifier: (nullable): the receiver or path before it as written (`self.pool`,
+ *   `crate::sync`, `os.path`, `s->ops`), spaces removed; %NULL for a bare call
+ * @receiver: (nullable): see @receiver_kind
+ * @line: 1-based line of the callee's name
+ * @caller: index in the file's symbols of the enclosing function or method (else the
+ *   innermost enclosing definition), -1 at file level
+ * @flags: #LodeCallFlags
+ * @receiver_kind: what the code states of the qualifier's first name
+ */
+typedef struct
+{
+  char             *name;
+  char             *qualifier;
+  char             *receiver;
+  guint             line;
+  gint              caller;
+  guint8            flags;
+  LodeCallReceiver  receiver_kind : 8;
+} LodeCallSite;
+
+/**
+ * LodeCallBindingKind:
+ * @LODE_CALL_BINDING_IMPORT: @name is imported: @target is the imported name (%NULL when
+ *   @name is the module, package or namespace itself, `*` for every name of it), @path the
+ *   specifier as written
+ * @LODE_CALL_BINDING_FIELD: a field of the class @scope: @target its type as written
+ * @LODE_CALL_BINDING_FIELD_RESULT: a field of the class @scope assigned the result of a call
+ *   (`self.x = Foo()`): @target the callee as written
+ * @LODE_CALL_BINDING_SUPER: the class @scope extends or implements @target
+ * @LODE_CALL_BINDING_RETURNS: the function @scope returns @target
+ * @LODE_CALL_BINDING_ALIAS: the C or C++ macro @scope stands for the name @target
+ *   (`#define ZSTD_isError ERR_isError`)
+ * @LODE_CALL_BINDING_REEXPORT: as @LODE_CALL_BINDING_IMPORT, and the file exports the
+ *   name again (`export { a } from './x'`, `export * from`, Rust `pub use`)
+ */
+typedef enum
+{
+  LODE_CALL_BINDING_IMPORT,
+  LODE_CALL_BINDING_FIELD,
+  LODE_CALL_BINDING_FIELD_RESULT,
+  LODE_CALL_BINDING_SUPER,
+  LODE_CALL_BINDING_RETURNS,
+  LODE_CALL_BINDING_ALIAS,
+  LODE_CALL_BINDING_REEXPORT,
+} LodeCallBindingKind;
+
+typedef struct
+{
+  char                *name;
+  char                *target;
+  char                *path;
+  guint                line;
+  gint                 scope;
+  LodeCallBindingKind  kind;
+} LodeCallBinding;
+
+/**
+ * LodeCalls:
+ * @sites: (element-type LodeCallSite): every call site, in file order
+ * @bindings: (element-type LodeCallBinding): imported names, fields' types, base types,
+ *   return types
+ * @file_local: (element-type guint): indices of the symbols visible only in this file
+ *   (C and C++ `static` functions, C++ anonymous namespaces)
+ * @conditional: (element-type guint): pairs of first and last lines of the C and C++
+ *   `#if`/`#ifdef` blocks, include guards aside: what lies there may not be compiled
+ */
+typedef struct
+{
+  GPtrArray *sites;
+  GPtrArray *bindings;
+  GArray    *file_local;
+  GArray    *conditional;
+} LodeCalls;
+
+LodeCalls *lode_calls_new           (void);
+GBytes    *lode_calls_to_bytes      (const LodeCalls       *calls,
+                                     GPtrArray             *symbols);
+LodeCalls *lode_calls_new_from_bytes (GBytes               *bytes,
+                                     GPtrArray           **symbols,
+                                     GError              **error);
+void       lode_calls_free          (LodeCalls             *calls);
+gboolean   lode_calls_supported     (const LodeLanguage    *language);
+LodeCalls *lode_calls_extract_tree  (const LodeLanguage    *language,
+                                     TSNode                 root,
+                                     const char            *text,
+                                     gsize                  len,
+                                     const TSNode          *definitions,
+                                     const char * const    *kinds,
+                                     guint                  n_definitions,
+                                     const LodeParseBudget *budget);
+void       lode_calls_add_binding   (LodeCalls             *calls,
+                                     LodeCallBindingKind    kind,
+                                     gint                   scope,
+                                     const char            *name,
+                                     const char            *target,
+                                     const char            *path,
+                                     guint                  line);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeCalls, lode_calls_free)
+
+G_END_DECLS
