@@ -265,7 +265,7 @@ test_registry (ToolsFixture  *fixture,
                gconstpointer  data)
 {
   const char *expected[] = {
-    "codebase_search", "codebase_index", "codebase_update", "codebase_status",
+    "codebase_search", "codebase_grep", "codebase_index", "codebase_update", "codebase_status",
     "codebase_stop", "codebase_remove", "codebase_watch", "codebase_list_projects",
     "codebase_health", "codebase_about", "codebase_graph_build", "codebase_graph_query",
     "codebase_graph_stats", "codebase_graph_circular", "codebase_graph_visualize",

@@ -29,7 +29,7 @@
 
 typedef struct
 {
-  GPtrArray     *exact;  /* (nullable) char*, folded: the strings it matches, or NULL */
+  GPtrArray     *exact;  /* (nullable) char*: the strings it matches, or NULL */
   LodeGrepQuery *query;  /* (nullable) when not exact */
   gboolean       repeated; /* exact, and followed by any number of repeats: x+, x{2,} */
 } Info;
@@ -102,20 +102,13 @@ query_combine (LodeGrepQueryKind  kind,
   return q;
 }
 
-static char *
-fold (const char *s,
-      gssize      len)
-{
-  return g_utf8_strdown (s, len);
-}
-
 static Info
 info_exact (const char *s,
             gssize      len)
 {
   Info info = { g_ptr_array_new_with_free_func (g_free), NULL, FALSE };
 
-  g_ptr_array_add (info.exact, fold (s, len));
+  g_ptr_array_add (info.exact, len < 0 ? g_strdup (s) : g_strndup (s, len));
   return info;
 }
 
@@ -341,10 +334,8 @@ parse_class (Parser *ps)
 
     for (guint i = 0; i < chars->len; i++)
       {
-        g_autofree char *c = fold (chars->pdata[i], -1);
-
-        if (!g_ptr_array_find_with_equal_func (info.exact, c, g_str_equal, NULL))
-          g_ptr_array_add (info.exact, g_steal_pointer (&c));
+        if (!g_ptr_array_find_with_equal_func (info.exact, chars->pdata[i], g_str_equal, NULL))
+          g_ptr_array_add (info.exact, g_strdup (chars->pdata[i]));
       }
     return info;
   }
@@ -781,9 +772,10 @@ lode_grep_query_to_string (const LodeGrepQuery *query)
 /**
  * lode_grep_query_matches_text:
  * @query: a query
- * @folded_text: a text, lower-cased with g_utf8_strdown()
+ * @folded_text: a text, folded with lode_grep_fold()
  *
- * Returns: whether the text holds what @query requires (as an index would answer it)
+ * Returns: whether the text holds what @query requires, regardless of case (as an index of
+ *   folded trigrams would answer it)
  */
 gboolean
 lode_grep_query_matches_text (const LodeGrepQuery *query,
@@ -797,7 +789,11 @@ lode_grep_query_matches_text (const LodeGrepQuery *query,
     case LODE_GREP_QUERY_ALL:
       return TRUE;
     case LODE_GREP_QUERY_LITERAL:
-      return strstr (folded_text, query->literal) != NULL;
+      {
+        g_autofree char *literal = lode_grep_fold (query->literal, -1);
+
+        return strstr (folded_text, literal) != NULL;
+      }
     case LODE_GREP_QUERY_AND:
       for (guint i = 0; i < query->children->len; i++)
         if (!lode_grep_query_matches_text (query->children->pdata[i], folded_text))
@@ -841,4 +837,28 @@ lode_grep_literal_trigrams (const char *literal)
         g_ptr_array_add (trigrams, g_steal_pointer (&t));
     }
   return trigrams;
+}
+
+/**
+ * lode_grep_fold:
+ * @text: UTF-8 text
+ * @length: its length in bytes, or -1 when nul-terminated
+ *
+ * Returns: (transfer full): @text with each character lower-cased on its own (the number
+ *   of characters stays, so trigrams stay aligned), as an index of trigrams folds case
+ */
+char *
+lode_grep_fold (const char *text,
+                gssize      length)
+{
+  GString *out;
+  const char *end;
+
+  g_return_val_if_fail (text != NULL, NULL);
+
+  end = text + (length < 0 ? (gssize) strlen (text) : length);
+  out = g_string_sized_new (end - text);
+  for (const char *p = text; p < end; p = g_utf8_next_char (p))
+    g_string_append_unichar (out, g_unichar_tolower (g_utf8_get_char (p)));
+  return g_string_free (out, FALSE);
 }

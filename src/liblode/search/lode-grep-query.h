@@ -28,8 +28,8 @@ typedef enum
 /**
  * LodeGrepQuery:
  * @kind: what the node requires
- * @literal: (nullable): for %LODE_GREP_QUERY_LITERAL, the literal, lower-cased (an index of
- *   trigrams folds case; the regex checks it afterwards)
+ * @literal: (nullable): for %LODE_GREP_QUERY_LITERAL, the literal as the pattern writes it
+ *   (an index of trigrams folds case on both sides; the regex checks case afterwards)
  * @children: (nullable) (element-type LodeGrepQuery): for AND and OR, two or more
  *
  * What a text must hold for a pattern to match one of its lines: a necessary condition that
@@ -54,6 +54,8 @@ char          *lode_grep_query_to_string    (const LodeGrepQuery *query);
 gboolean       lode_grep_query_matches_text (const LodeGrepQuery *query,
                                              const char          *folded_text);
 GPtrArray     *lode_grep_literal_trigrams   (const char    *literal);
+char          *lode_grep_fold               (const char    *text,
+                                             gssize         length);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeGrepQuery, lode_grep_query_free)
 

@@ -9,6 +9,7 @@
 #include <gio/gio.h>
 
 #include "lode-config.h"
+#include "lode-grep-query.h"
 #include "lode-store.h"
 
 G_BEGIN_DECLS
@@ -168,6 +169,11 @@ struct _LodeIndexStoreInterface
                                       const char * const  *prefixes,
                                       const char          *artifact,
                                       guint                limit,
+                                      GError             **error);
+
+  /* Exact and regex search (issue 29) */
+  GPtrArray  *(*find_text_files)     (LodeIndexStore      *self,
+                                      const LodeGrepQuery *query,
                                       GError             **error);
 };
 
@@ -396,6 +402,10 @@ GPtrArray  *lode_index_store_search_artifacts    (LodeIndexStore      *self,
                                                   const char * const  *prefixes,
                                                   const char          *artifact,
                                                   guint                limit,
+                                                  GError             **error);
+GPtrArray  *lode_index_store_find_text_files     (LodeIndexStore      *self,
+                                                  const LodeGrepQuery *query,
+                                                  gboolean            *indexed,
                                                   GError             **error);
 
 G_END_DECLS

@@ -166,10 +166,10 @@ static const LodeTool codebase_index_tool = {
   .name = "codebase_index",
   .title = "Index a codebase",
   .description =
-    "Index a project for codebase_search (honours .gitignore and .lodeignore). Returns at once and "
-    "runs in the background (wait: true waits, with progress); a second call joins the running "
-    "job. Later runs re-index changed files only; force: true rebuilds from scratch (and repairs a "
-    "damaged index). Follow it with codebase_status.",
+    "Index a project for search and grep (honours .gitignore, .lodeignore). Runs in the "
+    "background (wait: true waits, with progress); a second call joins the running job. Later "
+    "runs re-read changed files only; force: true rebuilds (and repairs a damaged index). Then "
+    "codebase_status.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"wait\": {\"type\": \"boolean\", \"default\": false, \"description\": "
@@ -725,11 +725,10 @@ static const LodeTool codebase_search_tool = {
   .name = "codebase_search",
   .title = "Search a codebase",
   .description =
-    "Search an indexed project with an identifier (parseHttpRequest, Foo::bar), a path, a "
-    "question, or a whole pasted issue (up to 64 kB). Returns ranked chunks: path, lines, symbol, "
-    "signature, snippet; scores 0-1. Search before reading files. intent edit/refactor/migrate "
-    "adds a preflight card (ready or not, with evidence); memories naming the code found are "
-    "attached.",
+    "Search an indexed project by identifier (parseHttpRequest, Foo::bar), path, question or "
+    "pasted issue (up to 64 kB): ranked chunks with path, lines, symbol, signature, snippet, "
+    "score 0-1. Every line holding a string: codebase_grep. intent edit/refactor/migrate adds a "
+    "preflight card; memories naming the code found are attached.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {"
     "\"query\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 65536, "
@@ -737,19 +736,18 @@ static const LodeTool codebase_search_tool = {
     PROJECT_PATH_PROPERTY ", "
     "\"limit\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 100, \"default\": 10, "
     "\"description\": \"Results to return\"}, "
-    "\"fileFilter\": {\"type\": \"string\", \"description\": \"Only paths matching this "
-    "glob (*.py, src/**/*.c; without / any path component) or containing this text\"}, "
+    "\"fileFilter\": {\"type\": \"string\", \"description\": \"Path glob (*.py, "
+    "src/**/*.c) or substring\"}, "
     "\"languageFilter\": {\"type\": \"string\", \"description\": \"Only this language (c, "
     "python, typescript…)\"}, "
     "\"minScore\": {\"type\": \"number\", \"minimum\": 0, \"maximum\": 1, "
-    "\"description\": \"Drop results below this score (0.1 drops weak matches; a "
-    "definition scores 0.5-1)\"}, "
+    "\"description\": \"Drop results below (a definition scores 0.5-1)\"}, "
     "\"onePerFile\": {\"type\": \"boolean\", \"default\": false, \"description\": "
     "\"Only the best result of each file\"}, "
     "\"includeContent\": {\"type\": \"boolean\", \"default\": false, \"description\": "
     "\"Also return each chunk's whole text\"}, "
     "\"includeLinked\": {\"type\": \"boolean\", \"default\": false, \"description\": "
-    "\"Also search the projects this one links to (linkedProjects)\"}, "
+    "\"Also search linkedProjects\"}, "
     "\"mode\": {\"type\": \"string\", \"enum\": [\"hybrid\", \"lexical\", \"semantic\"], "
     "\"default\": \"hybrid\", \"description\": \"hybrid: BM25 and vectors fused; lexical: "
     "BM25; semantic: vectors (needs a model)\"}, "
@@ -866,8 +864,8 @@ static const LodeTool codebase_watch_tool = {
   .title = "Watch a codebase",
   .description =
     "Start or stop keeping a project's index up to date as files change, or ask whether it "
-    "is watched. Only the changed files are read again. Lode's daemon keeps watching across "
-    "restarts; without the daemon, watching lasts as long as this server runs.",
+    "is watched. Only the changed files are read again. The daemon keeps watching across "
+    "restarts; without it, watching lasts while this server runs.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"action\": {\"type\": \"string\", \"enum\": [\"start\", \"stop\", \"status\"], "

@@ -12,7 +12,7 @@ G_BEGIN_DECLS
 
 #define PROJECT_PATH_PROPERTY \
   "\"projectPath\": {\"type\": \"string\", \"minLength\": 1, \"description\": " \
-  "\"The project's absolute path (default: the client's root)\"}"
+  "\"Default: the client's root\"}"
 
 #define PROJECT_ONLY_INPUT \
   "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY "}, " \
@@ -22,8 +22,7 @@ G_BEGIN_DECLS
  * JSON; the registry honours it (lode_tool_registry_call_async()). */
 #define OUTPUT_FORMAT_PROPERTY \
   "\"output_format\": {\"type\": \"string\", \"enum\": [\"markdown\", \"json\"], " \
-  "\"default\": \"markdown\", \"description\": \"Text as markdown, or the result as " \
-  "JSON\"}"
+  "\"default\": \"markdown\", \"description\": \"Markdown or JSON text\"}"
 
 /* A memory's JSON form (lode_memory_to_json()). */
 #define LODE_MEMORY_SCHEMA \
@@ -58,6 +57,7 @@ void  lode_memory_append_markdown    (GString       *text,
 /* Each family adds its tools; lode_tools_new_registry() calls them all. */
 void lode_codebase_tools_register (LodeToolRegistry *registry);
 void lode_graph_tools_register    (LodeToolRegistry *registry);
+void lode_grep_tools_register     (LodeToolRegistry *registry);
 void lode_symbol_tools_register   (LodeToolRegistry *registry);
 void lode_context_tools_register  (LodeToolRegistry *registry);
 void lode_store_tools_register    (LodeToolRegistry *registry);
