@@ -8,6 +8,7 @@
 
 #include <sqlite3.h>
 
+#include "lode-grep-query.h"
 #include "lode-store.h"
 
 G_BEGIN_DECLS
@@ -16,6 +17,8 @@ G_BEGIN_DECLS
 extern const char _lode_store_symbols_schema_sql[];
 /* Context artifacts (lode-store-artifacts.c). */
 extern const char _lode_store_artifacts_schema_sql[];
+/* The chunks' trigrams, for codebase_grep (lode-store-trigrams.c). */
+extern const char _lode_store_trigrams_schema_sql[];
 
 sqlite3      *_lode_store_get_db        (LodeStore   *self);
 void          _lode_store_set_cancellable (LodeStore    *self,
@@ -29,6 +32,17 @@ gboolean      _lode_store_set_error     (LodeStore   *self,
 sqlite3_stmt *_lode_store_statement     (LodeStore   *self,
                                          const char  *sql,
                                          GError     **error);
+
+gboolean      _lode_store_trigrams_forget_file (LodeStore    *self,
+                                                gint64        file_id,
+                                                GError      **error);
+gboolean      _lode_store_trigrams_put_chunk   (LodeStore    *self,
+                                                gint64        chunk_id,
+                                                const char   *text,
+                                                GError      **error);
+GPtrArray    *_lode_store_find_text_files      (LodeStore            *self,
+                                                const LodeGrepQuery  *query,
+                                                GError              **error);
 
 /* The lexical leg (lode-store-rank.c): its ranking functions, registered on each
  * connection, and their state. */

@@ -786,6 +786,8 @@ create_schema (sqlite3  *db,
                (rc = sqlite3_exec (db, _lode_store_symbols_schema_sql, NULL, NULL,
                                    NULL)) == SQLITE_OK &&
                (rc = sqlite3_exec (db, _lode_store_artifacts_schema_sql, NULL, NULL,
+                                   NULL)) == SQLITE_OK &&
+               (rc = sqlite3_exec (db, _lode_store_trigrams_schema_sql, NULL, NULL,
                                    NULL)) == SQLITE_OK)
         rc = sqlite3_exec (db, set_version, NULL, NULL, NULL);
     }
@@ -1501,6 +1503,9 @@ delete_file_contents (LodeStore  *self,
     STMT_REFS_DELETE_FILE
   };
 
+  /* The trigrams are forgotten with the text chunks_fts still holds. */
+  if (!_lode_store_trigrams_forget_file (self, id, error))
+    return FALSE;
   for (guint i = 0; i < G_N_ELEMENTS (deletes); i++)
     {
       sqlite3_stmt *s = stmt (self, deletes[i]);
@@ -1644,7 +1649,8 @@ put_file_rows (LodeStore      *self,
       sqlite3_bind_text (s, 3, self->sig->str, self->sig->len, SQLITE_STATIC);
       bind_text (s, 4, file->path);
       bind_text (s, 5, chunk->content != NULL ? chunk->content : "");
-      if (!run (self, s, error, "Cannot index a chunk"))
+      if (!run (self, s, error, "Cannot index a chunk") ||
+          !_lode_store_trigrams_put_chunk (self, chunk_id, chunk->content, error))
         return FALSE;
 
       spans[i].start_line = chunk->start_line;
@@ -3545,4 +3551,5 @@ lode_store_index_store_init (LodeIndexStoreInterface *iface)
   iface->put_artifact = (gpointer) lode_store_put_artifact;
   iface->remove_artifact = (gpointer) lode_store_remove_artifact;
   iface->search_artifacts = (gpointer) lode_store_search_artifacts;
+  iface->find_text_files = (gpointer) _lode_store_find_text_files;
 }

@@ -22,7 +22,7 @@ G_BEGIN_DECLS
 #define LODE_GRAPH_META_KEY "graph"
 
 /* Bumped on every schema change; an index with another version is rebuilt. */
-#define LODE_STORE_SCHEMA_VERSION 7
+#define LODE_STORE_SCHEMA_VERSION 8
 
 typedef struct
 {
