@@ -33,12 +33,14 @@ sqlite3_stmt *_lode_store_statement     (LodeStore   *self,
                                          const char  *sql,
                                          GError     **error);
 
+gboolean      _lode_store_register_trigrams    (sqlite3      *db,
+                                                GError      **error);
 gboolean      _lode_store_trigrams_forget_file (LodeStore    *self,
                                                 gint64        file_id,
                                                 GError      **error);
-gboolean      _lode_store_trigrams_put_chunk   (LodeStore    *self,
-                                                gint64        chunk_id,
-                                                const char   *text,
+gboolean      _lode_store_trigrams_put_file    (LodeStore    *self,
+                                                gint64        file_id,
+                                                GPtrArray    *chunks,
                                                 GError      **error);
 GPtrArray    *_lode_store_find_text_files      (LodeStore            *self,
                                                 const LodeGrepQuery  *query,

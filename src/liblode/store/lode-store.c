@@ -862,6 +862,7 @@ lode_store_try_open (LodeStore  *self,
   g_clear_pointer (&self->rank, _lode_store_rank_free);
   self->rank = _lode_store_rank_new ();
   if (!lode_code_tokenizer_register (self->db, error) ||
+      !_lode_store_register_trigrams (self->db, error) ||
       !_lode_store_register_rank (self, error))
     return FALSE;
 
@@ -1649,8 +1650,7 @@ put_file_rows (LodeStore      *self,
       sqlite3_bind_text (s, 3, self->sig->str, self->sig->len, SQLITE_STATIC);
       bind_text (s, 4, file->path);
       bind_text (s, 5, chunk->content != NULL ? chunk->content : "");
-      if (!run (self, s, error, "Cannot index a chunk") ||
-          !_lode_store_trigrams_put_chunk (self, chunk_id, chunk->content, error))
+      if (!run (self, s, error, "Cannot index a chunk"))
         return FALSE;
 
       spans[i].start_line = chunk->start_line;
@@ -1659,6 +1659,8 @@ put_file_rows (LodeStore      *self,
       spans[i].symbol = chunk->symbol;
     }
 
+  if (!_lode_store_trigrams_put_file (self, file_id, chunks, error))
+    return FALSE;
   if (chunks != NULL)
     qsort (spans, chunks->len, sizeof (ChunkSpan), compare_spans);
 
