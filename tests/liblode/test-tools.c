@@ -616,7 +616,7 @@ test_health_about (ToolsFixture  *fixture,
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (health->structured,
                                                                               "grammars"),
                                                "count"), >=, 15);
-  g_assert_cmpuint (json_array_get_length (tools), ==, 34);
+  g_assert_cmpuint (json_array_get_length (tools), ==, 35);
   g_assert_cmpstr (json_object_get_string_member (about->structured, "version"), ==,
                    PACKAGE_VERSION);
 }

@@ -196,45 +196,22 @@ _lode_store_register_trigrams (sqlite3  *db,
                                GError  **error)
 {
   static fts5_tokenizer tokenizer = { trigram_create, trigram_delete, trigram_tokenize };
-  fts5_api *api = NULL;
-  sqlite3_stmt *stmt = NULL;
+  fts5_api *api = _lode_store_get_fts5 (db, error);
   int rc;
 
-  rc = sqlite3_prepare_v2 (db, "SELECT fts5(?1)", -1, &stmt, NULL);
-  if (rc == SQLITE_OK)
-    {
-      sqlite3_bind_pointer (stmt, 1, &api, "fts5_api_ptr", NULL);
-      sqlite3_step (stmt);
-      rc = sqlite3_finalize (stmt);
-    }
-  if (rc == SQLITE_OK && api != NULL && api->iVersion >= 2)
-    rc = api->xCreateTokenizer (api, "lode_trigram", NULL, &tokenizer, NULL);
-  else if (rc == SQLITE_OK)
-    rc = SQLITE_ERROR;
+  if (api == NULL)
+    return FALSE;
+  rc = api->xCreateTokenizer (api, "lode_trigram", NULL, &tokenizer, NULL);
   if (rc != SQLITE_OK)
     {
       g_set_error (error, LODE_ERROR, LODE_ERROR_STORE,
-                   "Cannot register the lode_trigram tokenizer: %s", sqlite3_errmsg (db));
+                   "Cannot register the lode_trigram tokenizer: %s", sqlite3_errstr (rc));
       return FALSE;
     }
   return TRUE;
 }
 
 /* The table ---------------------------------------------------------------------------- */
-
-static gboolean
-step_done (LodeStore     *self,
-           sqlite3_stmt  *s,
-           GError       **error,
-           const char    *what)
-{
-  int rc = sqlite3_step (s);
-
-  sqlite3_reset (s);
-  if (rc != SQLITE_DONE)
-    return _lode_store_set_error (self, rc, error, what);
-  return TRUE;
-}
 
 /* Runs on the writer's thread, inside its batch, before the chunks of @file_id go. */
 gboolean
@@ -247,7 +224,7 @@ _lode_store_trigrams_forget_file (LodeStore  *self,
   if (s == NULL)
     return FALSE;
   sqlite3_bind_int64 (s, 1, file_id);
-  return step_done (self, s, error, "Cannot forget a file's trigrams");
+  return _lode_store_run (self, s, error, "Cannot forget a file's trigrams");
 }
 
 /* Runs on the writer's thread, inside its batch, after the chunks of @file_id. */
@@ -277,7 +254,7 @@ _lode_store_trigrams_put_file (LodeStore   *self,
     }
   sqlite3_bind_int64 (s, 1, file_id);
   sqlite3_bind_text (s, 2, text->str, text->len, SQLITE_STATIC);
-  return step_done (self, s, error, "Cannot index a file's trigrams");
+  return _lode_store_run (self, s, error, "Cannot index a file's trigrams");
 }
 
 /* @query as an FTS5 expression over single trigrams (each quoted, so that no character of
@@ -330,11 +307,12 @@ append_match (GString             *out,
     }
 }
 
-GPtrArray *
-_lode_store_find_text_files (LodeStore            *self,
-                             const LodeGrepQuery  *query,
-                             GError              **error)
+static GPtrArray *
+store_find_text_files (LodeIndexStore       *store,
+                       const LodeGrepQuery  *query,
+                       GError              **error)
 {
+  LodeStore *self = LODE_STORE (store);
   g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_file_free);
   g_autoptr(GString) match = g_string_new (NULL);
   sqlite3_stmt *s;
@@ -364,4 +342,10 @@ _lode_store_find_text_files (LodeStore            *self,
       return NULL;
     }
   return g_steal_pointer (&files);
+}
+
+void
+_lode_store_trigrams_init (LodeIndexStoreInterface *iface)
+{
+  iface->find_text_files = store_find_text_files;
 }
