@@ -17,12 +17,15 @@ case-insensitive, word-bounded, Unicode):
    the tree as an agent runs it (process start included) and, with --ref-builddir, the
    previous version's nearest answer, codebase_search in lexical mode through its lode-mcp
    on REF_DATA_DIR (an index of TREE made by that build). Per category: the median and the
-   largest of the patterns' medians, and the ratio rg / lode.
+   largest of the patterns' medians, and the ratio rg / lode. CPU time is measured too (of
+   the lode-mcp process per call, of rg's processes): on a machine others load, wall times
+   swing with the load and CPU time is the figure to compare.
 """
 
 import argparse
 import json
 import os
+import resource
 import sqlite3
 import statistics
 import subprocess
@@ -184,14 +187,29 @@ def lode_lines(result):
     return lines
 
 
-def median_ms(func, runs):
+def process_cpu_ms(pid):
+    """User + system CPU time of a running process, in ms."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def children_cpu_ms():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (usage.ru_utime + usage.ru_stime) * 1000
+
+
+def median_ms(func, runs, cpu=None):
+    """The median wall time of @runs calls after one to warm up, and the mean CPU time per
+    call that @cpu (a function returning ms so far) counts."""
     func()
     times = []
+    cpu_start = cpu() if cpu else 0
     for _ in range(runs):
         start = time.perf_counter()
         func()
         times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
+    return statistics.median(times), (cpu() - cpu_start) / runs if cpu else None
 
 
 def main():
@@ -234,30 +252,39 @@ def main():
 
         if not args.only_check:
             arguments = grep_arguments(tree, pattern, regex, case_sensitive, whole_word)
-            lode_ms = median_ms(lambda: mcp.tool("codebase_grep", arguments), args.runs)
+            lode_ms, lode_cpu = median_ms(lambda: mcp.tool("codebase_grep", arguments), args.runs,
+                                          lambda: process_cpu_ms(mcp.process.pid))
             rg_argv = ["rg", "--no-config", "-n", *rg_flags(regex, case_sensitive, whole_word),
                        "-e", pattern]
-            rg_ms = median_ms(lambda: subprocess.run(rg_argv, cwd=tree, capture_output=True),
-                              max(3, args.runs // 2))
+            rg_ms, rg_cpu = median_ms(lambda: subprocess.run(rg_argv, cwd=tree,
+                                                             capture_output=True),
+                                      max(3, args.runs // 2), children_cpu_ms)
             ref_ms = None
             if ref is not None:
                 search = {"query": pattern, "projectPath": tree, "mode": "lexical"}
-                ref_ms = median_ms(lambda: ref.tool("codebase_search", search), args.runs)
-            timings.setdefault(category, []).append((lode_ms, rg_ms, ref_ms))
-            line += f" lode {lode_ms:7.2f} ms  rg {rg_ms:7.1f} ms"
+                ref_ms, _ = median_ms(lambda: ref.tool("codebase_search", search), args.runs)
+            timings.setdefault(category, []).append((lode_ms, rg_ms, ref_ms, lode_cpu, rg_cpu))
+            line += (f" lode {lode_ms:7.2f} ms (cpu {lode_cpu:6.2f})  rg {rg_ms:7.1f} ms "
+                     f"(cpu {rg_cpu:6.1f})")
             if ref_ms is not None:
                 line += f"  main search {ref_ms:6.2f} ms"
         print(line, flush=True)
 
     if timings:
-        print("\ncategory       n   lode p50  lode max    rg p50  rg/lode  main search p50")
+        print("\nWall ms (median of the patterns' medians; max), CPU ms per call (median), "
+              "and rg / lode")
+        print("category       n   lode p50  lode max  lode cpu    rg p50    rg cpu  wall x   "
+              "cpu x  main search p50")
         for category, values in timings.items():
             lode = [v[0] for v in values]
             rg = [v[1] for v in values]
             refs = [v[2] for v in values if v[2] is not None]
-            ratio = statistics.median([r / l for l, r, _ in values])
+            ratio = statistics.median([v[1] / v[0] for v in values])
+            cpu_ratio = statistics.median([v[4] / max(v[3], 0.01) for v in values])
             print(f"{category:13} {len(values):3} {statistics.median(lode):9.2f} "
-                  f"{max(lode):9.2f} {statistics.median(rg):9.1f} {ratio:8.1f}x "
+                  f"{max(lode):9.2f} {statistics.median([v[3] for v in values]):9.2f} "
+                  f"{statistics.median(rg):9.1f} {statistics.median([v[4] for v in values]):9.1f} "
+                  f"{ratio:6.1f}x {cpu_ratio:6.1f}x "
                   f"{statistics.median(refs) if refs else float('nan'):10.2f}")
     print(f"\n{len(PATTERNS) - differ} of {len(PATTERNS)} patterns give rg's lines")
     mcp.close()

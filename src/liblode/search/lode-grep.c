@@ -11,6 +11,7 @@
  * (multi-line mode, JIT) and only a match that runs past its line's end is checked again on
  * the line alone. */
 
+#define _GNU_SOURCE  /* memmem() */
 #define G_LOG_DOMAIN "lode-search"
 
 #include "config.h"
@@ -59,7 +60,6 @@ lode_grep_result_free (LodeGrepResult *result)
   if (result == NULL)
     return;
   g_clear_pointer (&result->files, g_ptr_array_unref);
-  g_free (result->query);
   g_free (result);
 }
 
@@ -218,7 +218,9 @@ lode_grep_text (GRegex                *regex,
 {
   g_autoptr(GArray) matches = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GArray) starts = NULL;
+  g_autoptr(GMatchInfo) info = NULL;
   LodeGrepFile *file;
+  gboolean more;
   gsize pos = 0;
   guint line_number = 1;
   gsize counted_to = 0;
@@ -228,17 +230,23 @@ lode_grep_text (GRegex                *regex,
 
   *n_matches = 0;
   /* An empty file has no line (rg's view), not one empty line. */
-  while (pos <= length && length > 0)
+  /* One match over the file, continued with g_match_info_next(): each new search would
+   * check the whole text's UTF-8 again. Matches later on a line already counted are
+   * skipped; after a match that ran past its line the search starts again at the next. */
+  more = length > 0 && g_regex_match_full (regex, text, length, 0, 0, &info, NULL);
+  while (more)
     {
-      g_autoptr(GMatchInfo) info = NULL;
       const char *nl;
       gsize line_start, line_end;
       gint match_start, match_end;
 
-      if (!g_regex_match_full (regex, text, length, pos, 0, &info, NULL))
-        break;
       g_match_info_fetch_pos (info, 0, &match_start, &match_end);
-      if (match_start == (gint) length && length > 0 && text[length - 1] == '\n')
+      if ((gsize) match_start < pos)
+        {
+          more = g_match_info_next (info, NULL);
+          continue;
+        }
+      if (match_start == (gint) length && text[length - 1] == '\n')
         break;  /* an empty match after the last end of line: no line there */
 
       line_start = match_start;
@@ -260,6 +268,15 @@ lode_grep_text (GRegex                *regex,
           (*n_matches)++;
         }
       pos = line_end + 1;
+      if (pos > length)
+        break;
+      if ((gsize) match_end > pos)
+        {
+          g_clear_pointer (&info, g_match_info_free);
+          more = g_regex_match_full (regex, text, length, pos, 0, &info, NULL);
+        }
+      else
+        more = g_match_info_next (info, NULL);
     }
 
   if (*n_matches == 0)
@@ -297,6 +314,35 @@ lode_grep_text (GRegex                *regex,
   return file;
 }
 
+/* Whether @text holds the literals @query requires, byte for byte: a memmem() per literal
+ * costs far less than checking the text's UTF-8 and running the regex, and most candidates
+ * the index names (by trigrams found anywhere in the file) hold no match. */
+static gboolean
+holds_literals (const LodeGrepQuery *query,
+                const char          *text,
+                gsize                length)
+{
+  switch (query->kind)
+    {
+    case LODE_GREP_QUERY_ALL:
+      return TRUE;
+    case LODE_GREP_QUERY_LITERAL:
+      return memmem (text, length, query->literal, strlen (query->literal)) != NULL;
+    case LODE_GREP_QUERY_AND:
+      for (guint i = 0; i < query->children->len; i++)
+        if (!holds_literals (query->children->pdata[i], text, length))
+          return FALSE;
+      return TRUE;
+    case LODE_GREP_QUERY_OR:
+      for (guint i = 0; i < query->children->len; i++)
+        if (holds_literals (query->children->pdata[i], text, length))
+          return TRUE;
+      return FALSE;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
 static gint
 compare_targets (gconstpointer a,
                  gconstpointer b)
@@ -330,6 +376,7 @@ lode_grep_files (const char            *root,
                  GError               **error)
 {
   g_autoptr(GRegex) regex = NULL;
+  g_autoptr(LodeGrepQuery) literals = NULL;
   g_autoptr(LodeGrepResult) result = NULL;
   g_autofree LodeGrepTarget *sorted = NULL;
   gint64 deadline;
@@ -342,6 +389,11 @@ lode_grep_files (const char            *root,
   regex = lode_grep_compile (options, error);
   if (regex == NULL)
     return NULL;
+
+  /* The literals hold byte for byte only when case matters and no inline option such as
+   * (?i) may change it. */
+  if (options->case_sensitive && (!options->regex || strstr (options->pattern, "(?") == NULL))
+    literals = lode_grep_plan (options);
 
   result = g_new0 (LodeGrepResult, 1);
   result->files = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_grep_file_free);
@@ -374,6 +426,8 @@ lode_grep_files (const char            *root,
       result->n_candidates++;
       full = g_build_filename (root, sorted[i].path, NULL);
       if (!g_file_get_contents (full, &text, &length, NULL))
+        continue;
+      if (literals != NULL && !holds_literals (literals, text, length))
         continue;
       /* GRegex reads UTF-8 only; rg would match the bytes as they are. */
       if (!g_utf8_validate_len (text, length, NULL))

@@ -84,8 +84,6 @@ typedef struct
  * @n_files: files with a matching line
  * @n_shown: matching lines kept (at most the limit)
  * @n_candidates: files read
- * @n_searched: files the search could match (after the filters)
- * @query: (nullable): the trigram query that chose the candidates, as text
  * @complete: every candidate was read (else the budget ran out)
  * @indexed: the candidates came from an index of trigrams (else every file was read)
  */
@@ -96,8 +94,6 @@ typedef struct
   guint      n_files;
   guint      n_shown;
   guint      n_candidates;
-  guint      n_searched;
-  char      *query;
   guint      complete : 1;
   guint      indexed : 1;
 } LodeGrepResult;

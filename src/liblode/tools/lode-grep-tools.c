@@ -28,7 +28,6 @@ typedef struct
 {
   const LodeGrepOptions *options;
   GPtrArray             *files;      /* LodeStoredFile: the candidates */
-  guint                  n_files;    /* files in the index */
   gboolean               indexed;    /* the candidates come from the trigram index */
 } Candidates;
 
@@ -40,11 +39,7 @@ find_candidates (LodeProject     *project,
 {
   Candidates *c = data;
   g_autoptr(LodeGrepQuery) query = lode_grep_plan (c->options);
-  LodeStoreStats stats = { 0 };
 
-  if (!lode_index_store_get_stats (store, &stats, error))
-    return NULL;
-  c->n_files = stats.n_files;
   c->files = lode_index_store_find_text_files (store, query, &c->indexed, error);
   return c->files;
 }
@@ -157,7 +152,7 @@ codebase_grep (LodeToolCall  *call,
   g_autoptr(LodeGrepResult) result = NULL;
   g_autoptr(GRegex) regex = NULL;
   LodeGrepOptions options;
-  Candidates candidates = { &options, NULL, 0, FALSE };
+  Candidates candidates = { &options, NULL, FALSE };
 
   lode_grep_options_init (&options);
   options.pattern = lode_json_get_string (arguments, "pattern");
@@ -206,7 +201,6 @@ codebase_grep (LodeToolCall  *call,
                             candidates.indexed, cancellable, error);
   if (result == NULL)
     return NULL;
-  result->n_searched = candidates.n_files;
   if (lode_project_read (project, name_symbols, result, error) == NULL)
     return NULL;
 
