@@ -47,6 +47,7 @@ typedef enum
   FLAG_INT,
   FLAG_DOUBLE,
   FLAG_TRUE,        /* no argument: the property is true */
+  FLAG_FALSE,       /* no argument: the property is false */
   FLAG_ACTION,      /* no argument: the property is the flag's value */
 } FlagType;
 
@@ -121,6 +122,26 @@ static const ToolCommand tool_commands[] = {
       { "mode", 0, FLAG_STRING, "mode",
         N_("hybrid (BM25 + vectors, the default), lexical (BM25) or semantic (vectors)"),
         N_("MODE"), NULL } } },
+  { "grep", N_("Find every line matching a pattern"), "codebase_grep", N_("PATTERN"),
+    N_("Every line of an indexed tree that PATTERN (a string, or a regular expression with "
+       "-e) matches, as rg finds them, with the declaration each lies in. Candidate files "
+       "come from the index's trigrams."),
+    ARGS_ONE, "pattern", NULL,
+    { PROJECT_FLAG,
+      { "regexp", 'e', FLAG_TRUE, "regex", N_("PATTERN is a regular expression (PCRE)"), NULL,
+        NULL },
+      { "ignore-case", 'i', FLAG_FALSE, "caseSensitive", N_("Letters match either case"),
+        NULL, NULL },
+      { "word-regexp", 'w', FLAG_TRUE, "wholeWord", N_("Only matches that are whole words"),
+        NULL, NULL },
+      { "context", 'C', FLAG_INT, "contextLines", N_("Lines shown around each match"),
+        N_("N"), NULL },
+      { "limit", 'n', FLAG_INT, "limit", N_("Matching lines shown (default 100)"), N_("N"),
+        NULL },
+      { "lang", 0, FLAG_STRING, "languageFilter", N_("Only this language (e.g. c, python)"),
+        N_("LANG"), NULL },
+      { "path", 0, FLAG_STRING, "fileFilter", N_("Only paths matching GLOB (e.g. src/**/*.c)"),
+        N_("GLOB"), NULL } } },
   { "status", N_("Show the index state of a tree"), "codebase_status", N_("[PATH]"),
     N_("Show the state of the index of PATH (default: the current directory): files, chunks, "
        "languages, semantic coverage, watching, the last indexing job."),
@@ -377,6 +398,7 @@ parse_tool_command (const ToolCommand  *command,
           entry->arg_data = &values[i].number;
           break;
         case FLAG_TRUE:
+        case FLAG_FALSE:
         case FLAG_ACTION:
         default:
           entry->arg = G_OPTION_ARG_NONE;
@@ -476,8 +498,9 @@ parse_tool_command (const ToolCommand  *command,
             json_object_set_double_member (arguments, flag->property, values[i].number);
           break;
         case FLAG_TRUE:
+        case FLAG_FALSE:
           if (values[i].flag)
-            json_object_set_boolean_member (arguments, flag->property, TRUE);
+            json_object_set_boolean_member (arguments, flag->property, flag->type == FLAG_TRUE);
           break;
         case FLAG_ACTION:
           if (values[i].flag)

@@ -1242,6 +1242,90 @@ test_copy (Fixture       *fixture,
   g_assert_true (g_bytes_equal (g_hash_table_lookup (copied_sites, "strbuf.c"), sites));
 }
 
+/* Exact and regex search ------------------------------------------------------------------ */
+
+static char *
+text_files (LodeIndexStore *store,
+            const char     *pattern,
+            gboolean        regex,
+            gboolean       *indexed)
+{
+  g_autoptr(LodeGrepQuery) query = lode_grep_query_for_pattern (pattern, regex);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) files = lode_index_store_find_text_files (store, query, indexed, &error);
+  GString *out = g_string_new (NULL);
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < files->len; i++)
+    g_string_append_printf (out, "%s%s", i > 0 ? " " : "",
+                            ((LodeStoredFile *) g_ptr_array_index (files, i))->path);
+  return g_string_free (out, FALSE);
+}
+
+/* The files that may hold a text: never fewer than those that do (by case-folded trigrams);
+ * a store that keeps trigrams names no other, follows a replaced file's text and forgets a
+ * removed one. A store without them names every file. */
+static void
+test_text_files (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  struct
+  {
+    const char *pattern;
+    gboolean    regex;
+    const char *holding;
+  } cases[] = {
+    { "strbuf_grow", FALSE, "strbuf.c" },
+    { "STRBUF_GROW", FALSE, "strbuf.c" },
+    { "timers are disabled", FALSE, "driver.rs" },
+    { "\"quoted\" * (star) AND OR", FALSE, "odd.txt" },
+    { "(strbuf_gr|timers a)(ow|re)", TRUE, "driver.rs strbuf.c" },
+    { "Ünïcödé", FALSE, "odd.txt" },
+  };
+  gboolean indexed;
+
+  put_strbuf (fixture->store);
+  put_text (fixture->store, "driver.rs", "rust",  "2222",
+            "fn time() {\n    panic!(\"A Tokio 1.x context was found, but timers are disabled\");\n}\n");
+  put_text (fixture->store, "odd.txt", "text", "3333",
+            "a \"quoted\" * (star) AND OR line\nünïcödé\n");
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *files = text_files (fixture->store, cases[i].pattern, cases[i].regex,
+                                           &indexed);
+
+      if (indexed)
+        g_assert_cmpstr (files, ==, cases[i].holding);
+      else
+        g_assert_cmpstr (files, ==, "driver.rs odd.txt strbuf.c");
+    }
+
+  /* A replaced text is found, the old one no longer. */
+  put_text (fixture->store, "driver.rs", "rust", "4444", "fn time() { timers_were_enabled (); }\n");
+  {
+    g_autofree char *old_text = text_files (fixture->store, "timers are disabled", FALSE,
+                                            &indexed);
+    g_autofree char *new_text = text_files (fixture->store, "timers_were_enabled", FALSE,
+                                            &indexed);
+
+    if (indexed)
+      {
+        g_assert_cmpstr (old_text, ==, "");
+        g_assert_cmpstr (new_text, ==, "driver.rs");
+      }
+  }
+  assert_ok (lode_index_store_remove_file (fixture->store, "driver.rs", &error));
+  {
+    g_autofree char *gone = text_files (fixture->store, "timers_were_enabled", FALSE, &indexed);
+
+    g_assert_cmpstr (gone, ==, indexed ? "" : "odd.txt strbuf.c");
+  }
+  /* SQLite keeps trigrams; Qdrant does not yet (TODO(#29)): its callers read every file. */
+  g_assert_cmpint (indexed, ==, fixture->kind == LODE_STORE_KIND_SQLITE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1262,6 +1346,7 @@ main (int   argc,
     { "vectors", test_vectors },
     { "artifacts", test_artifacts },
     { "copy", test_copy },
+    { "text-files", test_text_files },
   };
   static const LodeStoreKind kinds[] = { LODE_STORE_KIND_SQLITE, LODE_STORE_KIND_QDRANT };
 

@@ -87,8 +87,12 @@ test_default_list (ProfileFixture *fixture,
                    json_object_get_string_member (tool, "name"), (const char *) l->data);
       g_assert_cmpstr (json_object_get_string_member (output, "type"), ==, "object");
       g_assert_true (json_object_has_member (output, "properties"));
-      /* The defaults of these two are true: they are always said. */
-      g_assert_true (json_object_has_member (annotations, "destructiveHint"));
+      /* The defaults of these two are true: they are always said, but for destructiveHint
+       * of a read-only tool, which means nothing there. */
+      if (!json_object_get_boolean_member_with_default (annotations, "readOnlyHint", FALSE))
+        g_assert_true (json_object_has_member (annotations, "destructiveHint"));
+      else
+        g_assert_false (json_object_has_member (annotations, "destructiveHint"));
       g_assert_true (json_object_has_member (annotations, "openWorldHint"));
     }
 }

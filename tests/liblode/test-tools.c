@@ -265,7 +265,7 @@ test_registry (ToolsFixture  *fixture,
                gconstpointer  data)
 {
   const char *expected[] = {
-    "codebase_search", "codebase_index", "codebase_update", "codebase_status",
+    "codebase_search", "codebase_grep", "codebase_index", "codebase_update", "codebase_status",
     "codebase_stop", "codebase_remove", "codebase_watch", "codebase_list_projects",
     "codebase_health", "codebase_about", "codebase_graph_build", "codebase_graph_query",
     "codebase_graph_stats", "codebase_graph_circular", "codebase_graph_visualize",
@@ -617,7 +617,7 @@ test_health_about (ToolsFixture  *fixture,
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (health->structured,
                                                                               "grammars"),
                                                "count"), >=, 15);
-  g_assert_cmpuint (json_array_get_length (tools), ==, 38);
+  g_assert_cmpuint (json_array_get_length (tools), ==, 39);
   g_assert_cmpstr (json_object_get_string_member (about->structured, "version"), ==,
                    PACKAGE_VERSION);
 }

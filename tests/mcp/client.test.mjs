@@ -28,15 +28,15 @@ const Ajv = AjvModule.default.default ?? AjvModule.default;
 
 const TOOLS = [
   "codebase_about", "codebase_branches", "codebase_context", "codebase_context_index",
-  "codebase_context_remove", "codebase_context_search", "codebase_graph_build",
+  "codebase_context_remove", "codebase_context_search", "codebase_flow", "codebase_graph_build",
   "codebase_graph_circular", "codebase_graph_query", "codebase_graph_remove",
-  "codebase_flow", "codebase_graph_stats", "codebase_graph_status", "codebase_graph_visualize",
+  "codebase_graph_stats", "codebase_graph_status", "codebase_graph_visualize", "codebase_grep",
   "codebase_health", "codebase_impact", "codebase_index", "codebase_list_projects",
   "codebase_migrate", "codebase_remove", "codebase_search", "codebase_status", "codebase_stop",
   "codebase_symbol", "codebase_symbol_references", "codebase_symbols", "codebase_trace",
-  "codebase_update", "codebase_watch", "find_type_definition",
-  "forget", "get_codebase_metadata", "get_function_details", "get_memory", "get_style_guide",
-  "get_team_patterns", "list_package_exports", "remember",
+  "codebase_update", "codebase_watch", "find_type_definition", "forget", "get_codebase_metadata",
+  "get_function_details", "get_memory", "get_style_guide", "get_team_patterns",
+  "list_package_exports", "remember",
 ];
 
 const ajv = new Ajv({ strict: false, allErrors: true });
@@ -230,9 +230,15 @@ async function exercise(client, { projectPath, viaRoots }) {
     assert.equal(tool.outputSchema.type, "object", tool.name);
     assert.ok(tool.description.length > 20, tool.name);
     // Hints whose default (false) is right may be left out; destructiveHint and
-    // openWorldHint default to true, so they are always said.
-    for (const hint of ["destructiveHint", "openWorldHint"])
-      assert.equal(typeof tool.annotations[hint], "boolean", `${tool.name}: ${hint}`);
+    // openWorldHint default to true, so they are always said — but for destructiveHint and
+    // idempotentHint of a read-only tool, which MCP says mean nothing there.
+    assert.equal(typeof tool.annotations.openWorldHint, "boolean", `${tool.name}: openWorldHint`);
+    if (tool.annotations.readOnlyHint === true)
+      for (const hint of ["destructiveHint", "idempotentHint"])
+        assert.equal(tool.annotations[hint], undefined, `${tool.name}: ${hint}`);
+    else
+      assert.equal(typeof tool.annotations.destructiveHint, "boolean",
+        `${tool.name}: destructiveHint`);
     for (const hint of ["readOnlyHint", "idempotentHint"])
       assert.ok([true, undefined].includes(tool.annotations[hint]), `${tool.name}: ${hint}`);
     schemas.set(tool.name, ajv.compile(tool.outputSchema));

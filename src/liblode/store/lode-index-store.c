@@ -863,3 +863,42 @@ lode_index_store_find_artifact_pieces (LodeIndexStore      *self,
   return LODE_INDEX_STORE_GET_IFACE (self)->find_artifact_pieces (self, prefixes, artifact, limit,
                                                                   stats, error);
 }
+
+/**
+ * lode_index_store_find_text_files:
+ * @self: a #LodeIndexStore
+ * @query: what a file must hold (lode_grep_query_for_pattern())
+ * @indexed: (out) (optional): whether the store narrowed the files by @query; %FALSE when
+ *   it keeps no index of trigrams (or @query requires nothing) and every file is returned
+ * @error: return location for a #GError
+ *
+ * The files that may hold a text @query describes: every file whose indexed text holds
+ * each trigram of each literal @query requires (AND and OR as it says), never fewer. The
+ * caller reads them to find the lines.
+ *
+ * Returns: (transfer full) (element-type LodeStoredFile): the candidates, by path
+ */
+GPtrArray *
+lode_index_store_find_text_files (LodeIndexStore       *self,
+                                  const LodeGrepQuery  *query,
+                                  gboolean             *indexed,
+                                  GError              **error)
+{
+  LodeIndexStoreInterface *iface;
+  GPtrArray *files;
+
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+  g_return_val_if_fail (query != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  iface = LODE_INDEX_STORE_GET_IFACE (self);
+  if (indexed != NULL)
+    *indexed = FALSE;
+  if (iface->find_text_files == NULL || query->kind == LODE_GREP_QUERY_ALL)
+    return iface->dup_files (self, error);
+
+  files = iface->find_text_files (self, query, error);
+  if (files != NULL && indexed != NULL)
+    *indexed = TRUE;
+  return files;
+}

@@ -11,6 +11,7 @@
 #include "lode-calls-resolver.h"
 #include "lode-chunk.h"
 #include "lode-graph.h"
+#include "lode-grep-query.h"
 #include "lode-references.h"
 
 G_BEGIN_DECLS
@@ -440,6 +441,10 @@ G_DECLARE_INTERFACE (LodeIndexStore, lode_index_store, LODE, INDEX_STORE, GObjec
  *   @prefixes (lower-case words), of @artifact when set, with the statistics of all pieces
  *   (@stats). At most @limit: which, when more match, is the store's choice (each picks by
  *   its own BM25, titles weighing %LODE_ARTIFACT_TITLE_WEIGHT); their order means nothing
+ * @find_text_files: (optional): the files (#LodeStoredFile, by path) whose indexed text
+ *   holds what @query requires (each trigram of each literal, by its AND and OR, case
+ *   folded), never fewer: codebase_grep reads them. Without it every file is read; see
+ *   lode_index_store_find_text_files()
  *
  * A project's index, wherever it is kept: the SQLite store (#LodeStore, on this machine) or
  * the Qdrant store (#LodeQdrantStore, a server). The indexer, the embedding pass, a project,
@@ -627,6 +632,11 @@ struct _LodeIndexStoreInterface
                                       guint                limit,
                                       LodeArtifactStats   *stats,
                                       GError             **error);
+
+  /* Exact and regex search (issue 29) */
+  GPtrArray  *(*find_text_files)     (LodeIndexStore      *self,
+                                      const LodeGrepQuery *query,
+                                      GError             **error);
 };
 
 char       *lode_index_store_text_hash           (const char          *text);
@@ -796,6 +806,10 @@ GPtrArray  *lode_index_store_find_artifact_pieces (LodeIndexStore     *self,
                                                   const char          *artifact,
                                                   guint                limit,
                                                   LodeArtifactStats   *stats,
+                                                  GError             **error);
+GPtrArray  *lode_index_store_find_text_files     (LodeIndexStore      *self,
+                                                  const LodeGrepQuery *query,
+                                                  gboolean            *indexed,
                                                   GError             **error);
 
 G_END_DECLS

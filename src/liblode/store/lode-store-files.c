@@ -117,7 +117,7 @@ typedef struct
   const guint        *symbol_chunks;
 } PutFile;
 
-/* Deletes the chunks, FTS rows and symbols of file @id. */
+/* Deletes the trigrams, chunks, FTS rows and symbols of file @id. */
 static gboolean
 delete_file_contents (LodeStore  *self,
                       gint64      id,
@@ -126,6 +126,10 @@ delete_file_contents (LodeStore  *self,
   const char *deletes[] = {
     sql_fts_delete_file, sql_chunks_delete_file, sql_symbols_delete_file, sql_refs_delete_file
   };
+
+  /* Forgotten with the text chunks_fts still holds. */
+  if (!_lode_store_trigrams_forget_file (self, id, error))
+    return FALSE;
 
   for (guint i = 0; i < G_N_ELEMENTS (deletes); i++)
     {
@@ -214,6 +218,8 @@ put_file_rows (LodeStore      *self,
 
       chunk_ids[i] = chunk_id;
     }
+  if (!_lode_store_trigrams_put_file (self, file_id, chunks, error))
+    return FALSE;
 
   for (guint i = 0; symbols != NULL && i < symbols->len; i++)
     {

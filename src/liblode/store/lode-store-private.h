@@ -27,6 +27,7 @@ G_BEGIN_DECLS
  *   lode-store-vectors.c    vectors by text and model
  *   lode-store-symbols.c    what the symbol tools read, references
  *   lode-store-artifacts.c  context artifacts
+ *   lode-store-trigrams.c   the files' trigrams (codebase_grep) and their tokenizer
  *   lode-store-tokenizer.c  FTS5: the code tokenizer
  *   lode-store-db.c         the connection: errors and damage, statements, transactions
  */
@@ -62,6 +63,7 @@ extern const char _lode_store_calls_schema_sql[];
 extern const char _lode_store_vectors_schema_sql[];
 extern const char _lode_store_symbols_schema_sql[];
 extern const char _lode_store_artifacts_schema_sql[];
+extern const char _lode_store_trigrams_schema_sql[];
 
 /* The statements each part prepares when the store opens, for _lode_store_stmt(). */
 extern const char * const _lode_store_db_sql[];
@@ -78,6 +80,7 @@ void          _lode_store_calls_init     (LodeIndexStoreInterface    *iface);
 void          _lode_store_vectors_init   (LodeIndexStoreInterface    *iface);
 void          _lode_store_symbols_init   (LodeIndexStoreInterface    *iface);
 void          _lode_store_artifacts_init (LodeIndexStoreInterface    *iface);
+void          _lode_store_trigrams_init  (LodeIndexStoreInterface    *iface);
 void          _lode_store_backend_init   (LodeSearchBackendInterface *iface);
 void          _lode_store_rank_init      (LodeSearchBackendInterface *iface);
 
@@ -151,6 +154,15 @@ gboolean      _lode_store_delete_file_calls (LodeStore       *self,
                                              GError         **error);
 gboolean      _lode_store_clear_calls    (LodeStore          *self,
                                           GError            **error);
+/* A file's trigrams (lode-store-trigrams.c): forgotten before its chunks go, put after
+ * its chunks. */
+gboolean      _lode_store_trigrams_forget_file (LodeStore    *self,
+                                                gint64        file_id,
+                                                GError      **error);
+gboolean      _lode_store_trigrams_put_file    (LodeStore    *self,
+                                                gint64        file_id,
+                                                GPtrArray    *chunks,
+                                                GError      **error);
 
 /* Vectors (lode-store-vectors.c), for the searcher's rows too. */
 GArray       *_lode_store_read_ids       (LodeStore          *self,
@@ -182,6 +194,8 @@ gboolean      _lode_store_register_rank  (LodeStore          *self,
                                           GError            **error);
 gboolean      _lode_store_register_artifacts (LodeStore      *self,
                                               GError        **error);
+gboolean      _lode_store_register_trigrams (sqlite3         *db,
+                                             GError         **error);
 
 /* The lexical leg's state (lode-store-rank.c), per connection. */
 LodeStoreRank *_lode_store_rank_new      (void);

@@ -165,6 +165,8 @@ create_schema (sqlite3  *db,
                (rc = sqlite3_exec (db, _lode_store_symbols_schema_sql, NULL, NULL,
                                    NULL)) == SQLITE_OK &&
                (rc = sqlite3_exec (db, _lode_store_artifacts_schema_sql, NULL, NULL,
+                                   NULL)) == SQLITE_OK &&
+               (rc = sqlite3_exec (db, _lode_store_trigrams_schema_sql, NULL, NULL,
                                    NULL)) == SQLITE_OK)
         rc = sqlite3_exec (db, set_version, NULL, NULL, NULL);
     }
@@ -216,6 +218,7 @@ lode_store_try_open (LodeStore  *self,
   g_clear_pointer (&self->rank, _lode_store_rank_free);
   self->rank = _lode_store_rank_new ();
   if (!_lode_store_register_tokenizer (self->db, error) ||
+      !_lode_store_register_trigrams (self->db, error) ||
       !_lode_store_register_rank (self, error) ||
       !_lode_store_register_artifacts (self, error))
     return FALSE;
@@ -765,6 +768,7 @@ lode_store_index_store_init (LodeIndexStoreInterface *iface)
   _lode_store_vectors_init (iface);
   _lode_store_symbols_init (iface);
   _lode_store_artifacts_init (iface);
+  _lode_store_trigrams_init (iface);
 }
 
 static void

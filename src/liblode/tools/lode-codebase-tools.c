@@ -166,15 +166,14 @@ static const LodeTool codebase_index_tool = {
   .name = "codebase_index",
   .title = "Index a codebase",
   .description =
-    "Index a project for codebase_search, in the background (wait: true waits); a second call "
-    "joins the job. Later runs re-read changed files; force: true rebuilds.",
+    "Index a project in the background (wait: true waits); a second call joins the job. "
+    "Later runs re-read changed files; force: true rebuilds.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"wait\": {\"type\": \"boolean\", \"default\": false, \"description\": "
-    "\"Wait until indexing ends and report progress while it runs.\"}, "
+    "\"Wait for the end, reporting progress\"}, "
     "\"force\": {\"type\": \"boolean\", \"default\": false, \"description\": "
-    "\"Build the index from scratch; searches use the old one until the new one is "
-    "complete.\"}, "
+    "\"Rebuild; searches use the old index meanwhile\"}, "
     "\"confirm\": {\"type\": \"boolean\", \"default\": false, \"description\": "
     "\"Index even /, a system directory or the home directory\"}}, "
     "\"additionalProperties\": false}",
@@ -743,31 +742,30 @@ static const LodeTool codebase_search_tool = {
   .title = "Search a codebase",
   .description =
     "Search an indexed project by identifier, path, question or pasted issue: ranked chunks "
-    "with path, lines, symbol, snippet, score 0-1. Search before reading files. intent "
-    "edit/refactor/migrate adds a preflight card.",
+    "with path, lines, symbol, snippet, score 0-1. Every line holding a string: "
+    "codebase_grep.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {"
     "\"query\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 65536, "
-    "\"description\": \"An identifier, a path, a question, or a pasted issue\"}, "
+    "\"description\": \"Identifier, path, question or issue\"}, "
     PROJECT_PATH_PROPERTY ", "
     "\"limit\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 100, \"default\": 10, "
-    "\"description\": \"Results to return\"}, "
-    "\"fileFilter\": {\"type\": \"string\", \"description\": \"Only paths matching this "
-    "glob (*.py, src/**/*.c; without / any path component) or containing this text\"}, "
-    "\"languageFilter\": {\"type\": \"string\", \"description\": \"Only this language (c, "
-    "python, typescript…)\"}, "
+    "\"description\": \"Results\"}, "
+    "\"fileFilter\": {\"type\": \"string\", \"description\": \"Path glob (*.py, "
+    "src/**/*.c) or substring\"}, "
+    "\"languageFilter\": {\"type\": \"string\", \"description\": \"c, python, "
+    "typescript…\"}, "
     "\"minScore\": {\"type\": \"number\", \"minimum\": 0, \"maximum\": 1, "
-    "\"description\": \"Drop results below this score (0.1 drops weak matches; a "
-    "definition scores 0.5-1)\"}, "
+    "\"description\": \"Drop results below (a definition scores 0.5-1)\"}, "
     "\"onePerFile\": {\"type\": \"boolean\", \"default\": false, \"description\": "
-    "\"Only the best result of each file\"}, "
+    "\"Best result per file\"}, "
     "\"includeContent\": {\"type\": \"boolean\", \"default\": false, \"description\": "
-    "\"Also return each chunk's whole text\"}, "
+    "\"Each chunk's whole text\"}, "
     "\"includeLinked\": {\"type\": \"boolean\", \"default\": false, \"description\": "
-    "\"Also search the projects this one links to (linkedProjects)\"}, "
+    "\"Also search linkedProjects\"}, "
     "\"mode\": {\"type\": \"string\", \"enum\": [\"hybrid\", \"lexical\", \"semantic\"], "
-    "\"default\": \"hybrid\", \"description\": \"hybrid: BM25 and vectors fused; lexical: "
-    "BM25; semantic: vectors (needs a model)\"}, "
+    "\"default\": \"hybrid\", \"description\": \"BM25 and vectors fused, BM25, "
+    "or vectors (needs a model)\"}, "
     "\"intent\": {\"enum\": [\"explore\", \"edit\", \"refactor\", \"migrate\"], "
     "\"description\": \"edit, refactor or migrate add the preflight card\"}}, "
     "\"required\": [\"query\"], \"additionalProperties\": false}",

@@ -421,12 +421,12 @@ static const LodeTool graph_visualize_tool = {
     "interactive opens Lode's explorer.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
-    FILE_PATH_PROPERTY ("Draw this file's neighbourhood; omit for the whole project") ", "
+    FILE_PATH_PROPERTY ("This file's neighbourhood; omit for the whole project") ", "
     DEPTH_PROPERTY ("1") ", "
     "\"maxNodes\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 500, "
     "\"default\": 60, \"description\": \"Boxes at most\"}, "
     "\"mode\": {\"type\": \"string\", \"enum\": [\"mermaid\", \"interactive\"], "
-    "\"default\": \"mermaid\", \"description\": \"interactive: open the desktop app's graph "
+    "\"default\": \"mermaid\", \"description\": \"interactive: the desktop "
     "explorer\"}}, "
     "\"additionalProperties\": false}",
   .output_schema =
@@ -579,8 +579,8 @@ static const LodeTool impact_tool = {
     "its callers to depth, tests apart.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
-    "\"range\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A git revision "
-    "range; omit for the uncommitted changes\"}, "
+    "\"range\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A git range; "
+    "else the uncommitted changes\"}, "
     "\"symbol\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A definition, "
     "plain or qualified\"}, \"file\": {\"type\": \"string\", \"minLength\": 1, "
     "\"description\": \"symbol's file\"}, "

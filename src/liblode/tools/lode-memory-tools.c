@@ -155,16 +155,15 @@ static const LodeTool remember_tool = {
     "remember something or corrects a repeated mistake.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {"
-    "\"type\": {\"enum\": " TYPE_ENUM ", "
-    "\"description\": \"decision, gotcha, convention or failure\"}, "
+    "\"type\": {\"enum\": " TYPE_ENUM ", \"description\": \"Its kind\"}, "
     "\"category\": {\"enum\": " CATEGORY_ENUM ", \"description\": \"What it is about\"}, "
     "\"memory\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 1000, "
     "\"description\": \"The rule, e.g. Use the http wrapper in src/net/http.ts, not fetch\"}, "
     "\"reason\": {\"type\": \"string\", \"maxLength\": 2000, \"description\": \"Why, or what "
     "breaks otherwise\"}, "
     "\"files\": {\"type\": \"array\", \"items\": {\"type\": \"string\"}, "
-    "\"description\": \"Files it is about, relative to the root (paths in memory are found "
-    "too)\"}, " PROJECT_PATH_PROPERTY "}, "
+    "\"description\": \"Files it is about, relative to the root\"}, " PROJECT_PATH_PROPERTY
+    "}, "
     "\"required\": [\"type\", \"category\", \"memory\", \"reason\"], "
     "\"additionalProperties\": false}",
   .output_schema =
@@ -273,7 +272,7 @@ static const LodeTool get_memory_tool = {
     "\"category\": {\"enum\": " CATEGORY_ENUM ", \"description\": \"Only this category\"}, "
     "\"type\": {\"enum\": " TYPE_ENUM ", \"description\": \"Only this type\"}, "
     "\"query\": {\"type\": \"string\", \"maxLength\": 1000, \"description\": \"Words to "
-    "search for; best matches first (else newest first)\"}, "
+    "search for (else newest first)\"}, "
     "\"limit\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 200, \"default\": 20, "
     "\"description\": \"Memories to return\"}, " PROJECT_PATH_PROPERTY ", "
     OUTPUT_FORMAT_PROPERTY "}, \"additionalProperties\": false}",

@@ -570,13 +570,17 @@ definition_json (LodeToolRegistry *registry,
                           publish_schema (lode_tool_registry_get_output_schema (registry,
                                                                                 tool->name)));
   /* Hints whose default (false) is right are left out; destructiveHint and openWorldHint
-   * default to true, so they are always said. */
+   * default to true, so they are always said — except destructiveHint and idempotentHint of
+   * a read-only tool, which MCP says mean nothing when readOnlyHint is true. */
   if (tool->flags & LODE_TOOL_READ_ONLY)
     json_object_set_boolean_member (annotations, "readOnlyHint", TRUE);
-  json_object_set_boolean_member (annotations, "destructiveHint",
-                                  (tool->flags & LODE_TOOL_DESTRUCTIVE) != 0);
-  if (tool->flags & LODE_TOOL_IDEMPOTENT)
-    json_object_set_boolean_member (annotations, "idempotentHint", TRUE);
+  else
+    {
+      json_object_set_boolean_member (annotations, "destructiveHint",
+                                      (tool->flags & LODE_TOOL_DESTRUCTIVE) != 0);
+      if (tool->flags & LODE_TOOL_IDEMPOTENT)
+        json_object_set_boolean_member (annotations, "idempotentHint", TRUE);
+    }
   json_object_set_boolean_member (annotations, "openWorldHint",
                                   (tool->flags & LODE_TOOL_OPEN_WORLD) != 0);
   json_object_set_object_member (object, "annotations", annotations);

@@ -13,7 +13,7 @@ G_BEGIN_DECLS
 
 #define PROJECT_PATH_PROPERTY \
   "\"projectPath\": {\"type\": \"string\", \"description\": " \
-  "\"Project root (default: the client's)\"}"
+  "\"Default: the client's root\"}"
 
 #define PROJECT_ONLY_INPUT \
   "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY "}, " \
@@ -63,6 +63,7 @@ JsonObject *lode_call_tools_run      (LodeToolCall        *call,
 /* Each family adds its tools; lode_tools_new_registry() calls them all. */
 void lode_codebase_tools_register (LodeToolRegistry *registry);
 void lode_graph_tools_register    (LodeToolRegistry *registry);
+void lode_grep_tools_register     (LodeToolRegistry *registry);
 void lode_symbol_tools_register   (LodeToolRegistry *registry);
 void lode_call_tools_register     (LodeToolRegistry *registry);
 void lode_context_tools_register  (LodeToolRegistry *registry);

@@ -16,6 +16,7 @@ typedef void (*LodeToolFamilyRegister) (LodeToolRegistry *registry);
 /* The order is the order of MCP `tools/list`. */
 static const LodeToolFamilyRegister families[] = {
   lode_codebase_tools_register,
+  lode_grep_tools_register,
   lode_graph_tools_register,
   lode_symbol_tools_register,
   lode_call_tools_register,

@@ -1,0 +1,457 @@
+/* lode-grep.c — every line of a tree's files that a pattern matches, as rg finds them
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/* The verifying half of `codebase_grep`: the caller narrows the files with the trigram
+ * query (lode_grep_plan(), answered by the index) or passes them all, and this reads each
+ * file and finds its matching lines with GRegex (PCRE2). A line is what rg calls one: the
+ * bytes between two `\n`, so a match never spans lines; the regex runs over the whole file
+ * (multi-line mode, JIT) and only a match that runs past its line's end is checked again on
+ * the line alone. */
+
+#define _GNU_SOURCE  /* memmem() */
+#define G_LOG_DOMAIN "lode-search"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "lode-error.h"
+#include "lode-glob.h"
+#include "lode-grep.h"
+
+void
+lode_grep_options_init (LodeGrepOptions *options)
+{
+  g_return_if_fail (options != NULL);
+
+  memset (options, 0, sizeof *options);
+  options->case_sensitive = TRUE;
+  options->limit = LODE_GREP_DEFAULT_LIMIT;
+  options->budget_msec = LODE_GREP_DEFAULT_BUDGET_MSEC;
+}
+
+void
+lode_grep_line_free (LodeGrepLine *line)
+{
+  if (line == NULL)
+    return;
+  g_free (line->text);
+  g_free (line->symbol);
+  g_free (line);
+}
+
+void
+lode_grep_file_free (LodeGrepFile *file)
+{
+  if (file == NULL)
+    return;
+  g_free (file->path);
+  g_free (file->language);
+  g_clear_pointer (&file->lines, g_ptr_array_unref);
+  g_free (file);
+}
+
+void
+lode_grep_result_free (LodeGrepResult *result)
+{
+  if (result == NULL)
+    return;
+  g_clear_pointer (&result->files, g_ptr_array_unref);
+  g_free (result);
+}
+
+/**
+ * lode_grep_compile:
+ * @options: the search
+ * @error: a #LODE_ERROR_INVALID_QUERY naming what is wrong with the pattern
+ *
+ * Returns: (transfer full): the regex every line is matched with
+ */
+GRegex *
+lode_grep_compile (const LodeGrepOptions  *options,
+                   GError                **error)
+{
+  g_autofree char *escaped = NULL;
+  g_autofree char *pattern = NULL;
+  g_autoptr(GError) local_error = NULL;
+  GRegexCompileFlags flags = G_REGEX_MULTILINE | G_REGEX_OPTIMIZE | G_REGEX_NEWLINE_LF;
+  GRegex *regex;
+
+  g_return_val_if_fail (options != NULL && options->pattern != NULL, NULL);
+
+  if (*options->pattern == '\0')
+    {
+      g_set_error_literal (error, LODE_ERROR, LODE_ERROR_INVALID_QUERY, "Empty pattern");
+      return NULL;
+    }
+  if (!g_utf8_validate (options->pattern, -1, NULL))
+    {
+      g_set_error_literal (error, LODE_ERROR, LODE_ERROR_INVALID_QUERY,
+                           "The pattern is not valid UTF-8");
+      return NULL;
+    }
+  if (!options->regex)
+    escaped = g_regex_escape_string (options->pattern, -1);
+  /* rg -w: the match is neither preceded nor followed by a word character. */
+  pattern = options->whole_word
+            ? g_strdup_printf ("(?<!\\w)(?:%s)(?!\\w)", escaped != NULL ? escaped : options->pattern)
+            : g_strdup (escaped != NULL ? escaped : options->pattern);
+  if (!options->case_sensitive)
+    flags |= G_REGEX_CASELESS;
+
+  regex = g_regex_new (pattern, flags, 0, &local_error);
+  if (regex == NULL)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_QUERY, "Invalid regular expression: %s",
+                   local_error->message);
+      return NULL;
+    }
+  return regex;
+}
+
+/**
+ * lode_grep_plan:
+ * @options: the search
+ *
+ * Returns: (transfer full): what a file must hold to have a matching line
+ */
+LodeGrepQuery *
+lode_grep_plan (const LodeGrepOptions *options)
+{
+  g_return_val_if_fail (options != NULL && options->pattern != NULL, NULL);
+
+  return lode_grep_query_for_pattern (options->pattern, options->regex);
+}
+
+/**
+ * lode_grep_wants_file:
+ * @options: the search
+ * @path: a file's path, relative to the root
+ * @language: (nullable): its language id
+ *
+ * Returns: whether the file filter and the language filter let the file through
+ */
+gboolean
+lode_grep_wants_file (const LodeGrepOptions *options,
+                      const char            *path,
+                      const char            *language)
+{
+  g_return_val_if_fail (options != NULL && path != NULL, FALSE);
+
+  if (options->language_filter != NULL && *options->language_filter != '\0'
+      && g_strcmp0 (options->language_filter, language) != 0)
+    return FALSE;
+  if (options->file_filter != NULL && *options->file_filter != '\0'
+      && !lode_glob_match_path (options->file_filter, path))
+    return FALSE;
+  return TRUE;
+}
+
+static gboolean
+line_matches (GRegex     *regex,
+              const char *line,
+              gsize       length)
+{
+  g_autoptr(GMatchInfo) info = NULL;
+
+  return g_regex_match_full (regex, line, length, 0, 0, &info, NULL);
+}
+
+static void
+add_line (GPtrArray  *lines,
+          const char *text,
+          gsize       start,
+          gsize       end,
+          guint       number,
+          gboolean    match)
+{
+  LodeGrepLine *line = g_new0 (LodeGrepLine, 1);
+
+  line->line = number;
+  line->text = g_strndup (text + start, end - start);
+  line->match = match;
+  g_ptr_array_add (lines, line);
+}
+
+/* The start of each line of @text, and one past the last. */
+static GArray *
+line_starts (const char *text,
+             gsize       length)
+{
+  GArray *starts = g_array_new (FALSE, FALSE, sizeof (gsize));
+  gsize zero = 0;
+
+  g_array_append_val (starts, zero);
+  for (const char *p = text; (p = memchr (p, '\n', text + length - p)) != NULL; p++)
+    {
+      gsize next = p - text + 1;
+
+      g_array_append_val (starts, next);
+    }
+  if (g_array_index (starts, gsize, starts->len - 1) != length)
+    g_array_append_val (starts, length);
+  return starts;
+}
+
+/**
+ * lode_grep_text:
+ * @regex: from lode_grep_compile()
+ * @options: the search (its context lines)
+ * @text: a file's content (valid UTF-8)
+ * @length: its length
+ * @keep: matching lines to keep
+ * @n_matches: (out): its matching lines, kept or not
+ *
+ * Returns: (transfer full) (nullable): the file's first @keep matching lines with their
+ *   context (without path), or %NULL when no line matches
+ */
+LodeGrepFile *
+lode_grep_text (GRegex                *regex,
+                const LodeGrepOptions *options,
+                const char            *text,
+                gsize                  length,
+                guint                  keep,
+                guint                 *n_matches)
+{
+  g_autoptr(GArray) matches = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) starts = NULL;
+  g_autoptr(GMatchInfo) info = NULL;
+  LodeGrepFile *file;
+  gboolean more;
+  gsize pos = 0;
+  guint line_number = 1;
+  gsize counted_to = 0;
+  guint last_added = 0;
+
+  g_return_val_if_fail (regex != NULL && options != NULL && text != NULL, NULL);
+
+  *n_matches = 0;
+  /* An empty file has no line (rg's view), not one empty line. */
+  /* One match over the file, continued with g_match_info_next(): each new search would
+   * check the whole text's UTF-8 again. Matches later on a line already counted are
+   * skipped; after a match that ran past its line the search starts again at the next. */
+  more = length > 0 && g_regex_match_full (regex, text, length, 0, 0, &info, NULL);
+  while (more)
+    {
+      const char *nl;
+      gsize line_start, line_end;
+      gint match_start, match_end;
+
+      g_match_info_fetch_pos (info, 0, &match_start, &match_end);
+      if ((gsize) match_start < pos)
+        {
+          more = g_match_info_next (info, NULL);
+          continue;
+        }
+      if (match_start == (gint) length && text[length - 1] == '\n')
+        break;  /* an empty match after the last end of line: no line there */
+
+      line_start = match_start;
+      while (line_start > pos && text[line_start - 1] != '\n')
+        line_start--;
+      nl = memchr (text + match_start, '\n', length - match_start);
+      line_end = nl != NULL ? (gsize) (nl - text) : length;
+
+      for (const char *p = text + counted_to;
+           (p = memchr (p, '\n', text + line_start - p)) != NULL; p++)
+        line_number++;
+      counted_to = line_start;
+
+      if ((gsize) match_end <= line_end || line_matches (regex, text + line_start,
+                                                         line_end - line_start))
+        {
+          if (*n_matches < keep)
+            g_array_append_val (matches, line_number);
+          (*n_matches)++;
+        }
+      pos = line_end + 1;
+      if (pos > length)
+        break;
+      if ((gsize) match_end > pos)
+        {
+          g_clear_pointer (&info, g_match_info_free);
+          more = g_regex_match_full (regex, text, length, pos, 0, &info, NULL);
+        }
+      else
+        more = g_match_info_next (info, NULL);
+    }
+
+  if (*n_matches == 0)
+    return NULL;
+
+  file = g_new0 (LodeGrepFile, 1);
+  file->lines = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_grep_line_free);
+  file->n_matches = *n_matches;
+  if (matches->len == 0)
+    return file;
+
+  starts = line_starts (text, length);
+  for (guint i = 0; i < matches->len; i++)
+    {
+      guint m = g_array_index (matches, guint, i);
+      guint first = m > options->context_lines ? m - options->context_lines : 1;
+      guint last = MIN (m + options->context_lines, starts->len - 1);
+      guint next_match = i + 1 < matches->len ? g_array_index (matches, guint, i + 1) : 0;
+
+      first = MAX (first, last_added + 1);
+      for (guint l = first; l <= last; l++)
+        {
+          gsize start = g_array_index (starts, gsize, l - 1);
+          gsize end = g_array_index (starts, gsize, l);
+
+          /* A context line that is the next match is added as a match, by its turn. */
+          if (l == next_match)
+            break;
+          if (end > start && text[end - 1] == '\n')
+            end--;
+          add_line (file->lines, text, start, end, l, l == m);
+          last_added = l;
+        }
+    }
+  return file;
+}
+
+/* Whether @text holds the literals @query requires, byte for byte: a memmem() per literal
+ * costs far less than checking the text's UTF-8 and running the regex, and most candidates
+ * the index names (by trigrams found anywhere in the file) hold no match. */
+static gboolean
+holds_literals (const LodeGrepQuery *query,
+                const char          *text,
+                gsize                length)
+{
+  switch (query->kind)
+    {
+    case LODE_GREP_QUERY_ALL:
+      return TRUE;
+    case LODE_GREP_QUERY_LITERAL:
+      return memmem (text, length, query->literal, strlen (query->literal)) != NULL;
+    case LODE_GREP_QUERY_AND:
+      for (guint i = 0; i < query->children->len; i++)
+        if (!holds_literals (query->children->pdata[i], text, length))
+          return FALSE;
+      return TRUE;
+    case LODE_GREP_QUERY_OR:
+      for (guint i = 0; i < query->children->len; i++)
+        if (holds_literals (query->children->pdata[i], text, length))
+          return TRUE;
+      return FALSE;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static gint
+compare_targets (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (((const LodeGrepTarget *) a)->path, ((const LodeGrepTarget *) b)->path);
+}
+
+/**
+ * lode_grep_files:
+ * @root: the tree's root
+ * @options: the search
+ * @targets: (array length=n_targets): the files to read (the filters still apply)
+ * @n_targets: their number
+ * @indexed: whether @targets are an index's candidates (recorded in the result)
+ * @cancellable: (nullable): stops the search with %G_IO_ERROR_CANCELLED
+ * @error: an invalid pattern (#LODE_ERROR_INVALID_QUERY) or cancellation
+ *
+ * Reads the files by path and collects their matching lines. A file that cannot be read
+ * (removed since it was indexed) has none. When the options' budget runs out the result
+ * holds what was found and says it is not complete.
+ *
+ * Returns: (transfer full): the matching lines by file, files by path
+ */
+LodeGrepResult *
+lode_grep_files (const char            *root,
+                 const LodeGrepOptions *options,
+                 const LodeGrepTarget  *targets,
+                 guint                  n_targets,
+                 gboolean               indexed,
+                 GCancellable          *cancellable,
+                 GError               **error)
+{
+  g_autoptr(GRegex) regex = NULL;
+  g_autoptr(LodeGrepQuery) literals = NULL;
+  g_autoptr(LodeGrepResult) result = NULL;
+  g_autofree LodeGrepTarget *sorted = NULL;
+  gint64 deadline;
+
+  g_return_val_if_fail (root != NULL && options != NULL, NULL);
+  g_return_val_if_fail (targets != NULL || n_targets == 0, NULL);
+  g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  regex = lode_grep_compile (options, error);
+  if (regex == NULL)
+    return NULL;
+
+  /* The literals hold byte for byte only when case matters and no inline option such as
+   * (?i) may change it. */
+  if (options->case_sensitive && (!options->regex || strstr (options->pattern, "(?") == NULL))
+    literals = lode_grep_plan (options);
+
+  result = g_new0 (LodeGrepResult, 1);
+  result->files = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_grep_file_free);
+  result->complete = TRUE;
+  result->indexed = indexed;
+  sorted = g_memdup2 (targets, sizeof (LodeGrepTarget) * n_targets);
+  qsort (sorted, n_targets, sizeof (LodeGrepTarget), compare_targets);
+  deadline = options->budget_msec > 0
+             ? g_get_monotonic_time () + (gint64) options->budget_msec * 1000 : G_MAXINT64;
+
+  for (guint i = 0; i < n_targets; i++)
+    {
+      g_autofree char *full = NULL;
+      g_autofree char *text = NULL;
+      g_autofree char *valid = NULL;
+      gsize length;
+      guint n_matches = 0;
+      LodeGrepFile *file;
+
+      if (!lode_grep_wants_file (options, sorted[i].path, sorted[i].language))
+        continue;
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return NULL;
+      if (g_get_monotonic_time () > deadline)
+        {
+          result->complete = FALSE;
+          break;
+        }
+
+      result->n_candidates++;
+      full = g_build_filename (root, sorted[i].path, NULL);
+      if (!g_file_get_contents (full, &text, &length, NULL))
+        continue;
+      if (literals != NULL && !holds_literals (literals, text, length))
+        continue;
+      /* GRegex reads UTF-8 only; rg would match the bytes as they are. */
+      if (!g_utf8_validate_len (text, length, NULL))
+        {
+          valid = g_utf8_make_valid (text, length);
+          length = strlen (valid);
+        }
+
+      file = lode_grep_text (regex, options, valid != NULL ? valid : text, length,
+                             options->limit - MIN (result->n_shown, options->limit), &n_matches);
+      if (file == NULL)
+        continue;
+      result->n_matches += n_matches;
+      result->n_files++;
+      if (file->lines->len == 0)
+        {
+          lode_grep_file_free (file);
+          continue;
+        }
+      file->path = g_strdup (sorted[i].path);
+      file->language = g_strdup (sorted[i].language);
+      result->n_shown += MIN (n_matches, options->limit - result->n_shown);
+      g_ptr_array_add (result->files, file);
+    }
+
+  return g_steal_pointer (&result);
+}

@@ -1,0 +1,351 @@
+/* lode-store-trigrams.c — the SQLite index's trigrams, for codebase_grep
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "lode-store"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "lode-error.h"
+#include "lode-store-private.h"
+
+/*
+ * `files_tri` indexes every file's text (rowid = the file's id; the text is its chunks',
+ * which cover every line) by its trigrams, case folded, `detail=none`: a document list per
+ * trigram and nothing else (no positions, no copy of the text, which `chunks_fts` already
+ * holds). FTS5 keeps those lists as merged segments, so a file's edit writes only its own
+ * entries.
+ *
+ * The tokenizer is ours, `lode_trigram`, not SQLite's `trigram`: it gives FTS5 each
+ * distinct trigram of a text once and none that spans a line break (no line pattern
+ * requires one), so a file's chunks joined in any order give the same set. SQLite's gives
+ * every position, and FTS5 then looks each up in its pending terms. Case is folded
+ * character by character, as lode_grep_fold() does (a query's trigrams stay aligned).
+ * A contentless table forgets a row only when given the text it was indexed with (SQLite
+ * 3.40 has no `contentless_delete`): a file is forgotten with its chunks' text from
+ * `chunks_fts`, before those rows go.
+ *
+ * Files and not chunks: on git v2.47.0 one document per chunk cost the indexer twice its
+ * CPU time (a trigram common to a file's chunks is written once per chunk); per file, the
+ * look-up also needs no join through the chunks.
+ */
+
+const char _lode_store_trigrams_schema_sql[] =
+  "CREATE VIRTUAL TABLE IF NOT EXISTS files_tri USING fts5 ("
+  "  body, tokenize = 'lode_trigram', detail = none, content = '', columnsize = 0"
+  ");";
+
+/* A file without chunks was never put (nor is it forgotten). */
+static const char sql_forget_file[] =
+  "INSERT INTO files_tri (files_tri, rowid, body) "
+  "SELECT 'delete', ?1, group_concat (f.body, char (10)) "
+  "FROM chunks c JOIN chunks_fts f ON f.rowid = c.id WHERE c.file_id = ?1 "
+  "HAVING count (*) > 0";
+static const char sql_put_file[] = "INSERT INTO files_tri (rowid, body) VALUES (?1, ?2)";
+static const char sql_find_files[] =
+  "SELECT path, language, hash, size, mtime, n_lines FROM files WHERE id IN ("
+  "  SELECT rowid FROM files_tri WHERE files_tri MATCH ?1) "
+  "ORDER BY path";
+
+/* The tokenizer ----------------------------------------------------------------------- */
+
+/* The trigrams already given for one text, each as its three folded characters packed
+ * into 63 bits (21 each, plus one so that no key is 0): open addressing, at most half
+ * full. */
+typedef struct
+{
+  guint64 *keys;
+  gsize    mask;
+  gsize    n;
+} TrigramSet;
+
+static gboolean trigram_set_add (TrigramSet *set,
+                                 guint64     key);
+
+static void
+trigram_set_grow (TrigramSet *set)
+{
+  guint64 *old = set->keys;
+  gsize old_size = set->mask + 1;
+
+  set->keys = g_new0 (guint64, old_size * 2);
+  set->mask = old_size * 2 - 1;
+  set->n = 0;
+  for (gsize i = 0; i < old_size; i++)
+    if (old[i] != 0)
+      trigram_set_add (set, old[i]);
+  g_free (old);
+}
+
+/* Whether @key was not in @set (it is now). */
+static gboolean
+trigram_set_add (TrigramSet *set,
+                 guint64     key)
+{
+  if (set->n * 2 >= set->mask)
+    trigram_set_grow (set);
+  for (gsize i = (key * 0x9E3779B97F4A7C15ull) >> 20 & set->mask;; i = (i + 1) & set->mask)
+    {
+      if (set->keys[i] == 0)
+        {
+          set->keys[i] = key;
+          set->n++;
+          return TRUE;
+        }
+      if (set->keys[i] == key)
+        return FALSE;
+    }
+}
+
+static int fts5_trigram_instance;
+
+static int
+trigram_create (void            *user_data,
+                const char     **argv,
+                int              argc,
+                Fts5Tokenizer  **out)
+{
+  if (argc > 0)
+    return SQLITE_ERROR;
+  *out = (Fts5Tokenizer *) &fts5_trigram_instance;
+  return SQLITE_OK;
+}
+
+static void
+trigram_delete (Fts5Tokenizer *tokenizer)
+{
+}
+
+/* FTS5 hands documents and query terms alike; both get the same trigrams. Text that is
+ * not valid UTF-8 gets none past the first bad byte (the indexer stores valid text). */
+static int
+trigram_tokenize (Fts5Tokenizer *tokenizer,
+                  void          *ctx,
+                  int            flags,
+                  const char    *text,
+                  int            len,
+                  int          (*x_token) (void *, int, const char *, int, int, int))
+{
+  const char *end = text + MAX (len, 0);
+  gunichar window[3];
+  int starts[3];
+  guint n = 0;
+  TrigramSet set = { NULL, 255, 0 };
+  int rc = SQLITE_OK;
+
+  if (text == NULL || len < 3)
+    return SQLITE_OK;
+  set.keys = g_new0 (guint64, set.mask + 1);
+
+  for (const char *p = text; p < end && rc == SQLITE_OK;)
+    {
+      const char *start = p;
+      gunichar c;
+
+      if ((guchar) *p < 0x80)
+        c = g_ascii_tolower (*p++);
+      else
+        {
+          const char *next = g_utf8_find_next_char (p, end);
+
+          if (next == NULL)
+            next = end;
+          c = g_utf8_get_char_validated (p, next - p);
+          if (c >= 0x110000)
+            break;
+          c = g_unichar_tolower (c);
+          p = next;
+        }
+      if (c == '\n')
+        {
+          n = 0;
+          continue;
+        }
+      if (n == 3)
+        {
+          window[0] = window[1];
+          window[1] = window[2];
+          starts[0] = starts[1];
+          starts[1] = starts[2];
+          n = 2;
+        }
+      window[n] = c;
+      starts[n++] = (int) (start - text);
+      if (n == 3 && trigram_set_add (&set, ((guint64) window[0] << 42
+                                            | (guint64) window[1] << 21 | window[2]) + 1))
+        {
+          char bytes[12];
+          gint length = 0;
+
+          for (guint i = 0; i < 3; i++)
+            length += g_unichar_to_utf8 (window[i], bytes + length);
+          rc = x_token (ctx, 0, bytes, length, starts[0], (int) (p - text));
+        }
+    }
+
+  g_free (set.keys);
+  return rc;
+}
+
+gboolean
+_lode_store_register_trigrams (sqlite3  *db,
+                               GError  **error)
+{
+  static fts5_tokenizer tokenizer = { trigram_create, trigram_delete, trigram_tokenize };
+  fts5_api *api = _lode_store_get_fts5 (db, error);
+  int rc;
+
+  if (api == NULL)
+    return FALSE;
+  rc = api->xCreateTokenizer (api, "lode_trigram", NULL, &tokenizer, NULL);
+  if (rc != SQLITE_OK)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_STORE,
+                   "Cannot register the lode_trigram tokenizer: %s", sqlite3_errstr (rc));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The table ---------------------------------------------------------------------------- */
+
+/* Runs on the writer's thread, inside its batch, before the chunks of @file_id go. */
+gboolean
+_lode_store_trigrams_forget_file (LodeStore  *self,
+                                  gint64      file_id,
+                                  GError    **error)
+{
+  sqlite3_stmt *s = _lode_store_statement (self, sql_forget_file, error);
+
+  if (s == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (s, 1, file_id);
+  return _lode_store_run (self, s, error, "Cannot forget a file's trigrams");
+}
+
+/* Runs on the writer's thread, inside its batch, after the chunks of @file_id. */
+gboolean
+_lode_store_trigrams_put_file (LodeStore   *self,
+                               gint64       file_id,
+                               GPtrArray   *chunks,
+                               GError     **error)
+{
+  g_autoptr(GString) text = NULL;
+  sqlite3_stmt *s;
+
+  if (chunks == NULL || chunks->len == 0)
+    return TRUE;
+  s = _lode_store_statement (self, sql_put_file, error);
+  if (s == NULL)
+    return FALSE;
+  text = g_string_new (NULL);
+  for (guint i = 0; i < chunks->len; i++)
+    {
+      const LodeChunk *chunk = g_ptr_array_index (chunks, i);
+
+      if (i > 0)
+        g_string_append_c (text, '\n');
+      if (chunk->content != NULL)
+        g_string_append (text, chunk->content);
+    }
+  sqlite3_bind_int64 (s, 1, file_id);
+  sqlite3_bind_text (s, 2, text->str, text->len, SQLITE_STATIC);
+  return _lode_store_run (self, s, error, "Cannot index a file's trigrams");
+}
+
+/* @query as an FTS5 expression over single trigrams (each quoted, so that no character of
+ * the user's pattern reaches FTS5's parser as syntax). */
+static void
+append_match (GString             *out,
+              const LodeGrepQuery *query)
+{
+  switch (query->kind)
+    {
+    case LODE_GREP_QUERY_LITERAL:
+      {
+        g_autoptr(GPtrArray) trigrams = lode_grep_literal_trigrams (query->literal);
+
+        g_string_append_c (out, '(');
+        for (guint i = 0; i < trigrams->len; i++)
+          {
+            const char *t = trigrams->pdata[i];
+
+            if (i > 0)
+              g_string_append (out, " AND ");
+            g_string_append_c (out, '"');
+            for (const char *p = t; *p != '\0'; p++)
+              {
+                if (*p == '"')
+                  g_string_append_c (out, '"');
+                g_string_append_c (out, *p);
+              }
+            g_string_append_c (out, '"');
+          }
+        g_string_append_c (out, ')');
+      }
+      break;
+    case LODE_GREP_QUERY_AND:
+    case LODE_GREP_QUERY_OR:
+      g_string_append_c (out, '(');
+      for (guint i = 0; i < query->children->len; i++)
+        {
+          if (i > 0)
+            g_string_append (out, query->kind == LODE_GREP_QUERY_AND ? " AND " : " OR ");
+          append_match (out, query->children->pdata[i]);
+        }
+      g_string_append_c (out, ')');
+      break;
+    case LODE_GREP_QUERY_ALL:
+    default:
+      /* ALL is absorbed by the AND and OR above it, and the caller answers a query that is
+       * ALL itself without the index. */
+      g_assert_not_reached ();
+    }
+}
+
+static GPtrArray *
+store_find_text_files (LodeIndexStore       *store,
+                       const LodeGrepQuery  *query,
+                       GError              **error)
+{
+  LodeStore *self = LODE_STORE (store);
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_file_free);
+  g_autoptr(GString) match = g_string_new (NULL);
+  sqlite3_stmt *s;
+  int rc;
+
+  append_match (match, query);
+  s = _lode_store_statement (self, sql_find_files, error);
+  if (s == NULL)
+    return NULL;
+  sqlite3_bind_text (s, 1, match->str, match->len, SQLITE_TRANSIENT);
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      LodeStoredFile *file = g_new0 (LodeStoredFile, 1);
+
+      file->path = g_strdup ((const char *) sqlite3_column_text (s, 0));
+      file->language = g_strdup ((const char *) sqlite3_column_text (s, 1));
+      file->hash = g_strdup ((const char *) sqlite3_column_text (s, 2));
+      file->size = sqlite3_column_int64 (s, 3);
+      file->mtime_usec = sqlite3_column_int64 (s, 4);
+      file->n_lines = sqlite3_column_int (s, 5);
+      g_ptr_array_add (files, file);
+    }
+  sqlite3_reset (s);
+  if (rc != SQLITE_DONE)
+    {
+      _lode_store_set_error (self, rc, error, "Cannot look up trigrams");
+      return NULL;
+    }
+  return g_steal_pointer (&files);
+}
+
+void
+_lode_store_trigrams_init (LodeIndexStoreInterface *iface)
+{
+  iface->find_text_files = store_find_text_files;
+}
