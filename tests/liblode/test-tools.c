@@ -358,6 +358,29 @@ test_invalid_arguments (ToolsFixture  *fixture,
     g_assert_nonnull (result);
   }
 
+  /* Watching it too, also when it is the working directory of a server asked for no
+   * project in particular (an agent started from the home directory). */
+  {
+    g_autofree char *home = realpath (g_get_home_dir (), NULL);
+    g_autofree char *cwd = g_get_current_dir ();
+    g_autofree char *json = g_strdup_printf ("{\"projectPath\": \"%s\", "
+                                             "\"action\": \"start\"}", home);
+    g_autoptr(LodeToolResult) status = NULL;
+    g_autoptr(LodeToolResult) result = NULL;
+
+    call_fails (fixture, "codebase_watch", json, NULL, "confirm: true");
+    g_assert_cmpint (g_chdir (home), ==, 0);
+    call_fails (fixture, "codebase_watch", "{\"action\": \"start\"}", NULL, "home directory");
+    status = call_ok (fixture, "codebase_watch", "{\"action\": \"status\"}", NULL);
+    g_assert_false (json_object_get_boolean_member (status->structured, "watching"));
+    result = call_ok (fixture, "codebase_watch", "{\"action\": \"start\", \"confirm\": true}",
+                      NULL);
+    g_assert_true (json_object_get_boolean_member (result->structured, "watching"));
+    g_clear_pointer (&result, lode_tool_result_free);
+    result = call_ok (fixture, "codebase_watch", "{\"action\": \"stop\"}", NULL);
+    g_assert_cmpint (g_chdir (cwd), ==, 0);
+  }
+
   /* Arguments over 1 MiB that no schema keyword bounds (a path has no maxLength): refused
    * like the daemon refuses them, so that both paths answer the same. */
   {

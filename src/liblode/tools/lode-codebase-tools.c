@@ -838,7 +838,10 @@ codebase_watch (LodeToolCall  *call,
     return NULL;
 
   if (!g_str_equal (action, "status") &&
-      !lode_engine_set_watching (engine, path, g_str_equal (action, "start"), error))
+      !lode_engine_set_watching (engine, path, g_str_equal (action, "start"),
+                                 json_object_get_boolean_member_with_default (
+                                   lode_tool_call_get_arguments (call), "confirm", FALSE),
+                                 error))
     return NULL;
 
   status = lode_engine_dup_status (engine, path, error);
@@ -892,7 +895,10 @@ static const LodeTool codebase_watch_tool = {
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"action\": {\"type\": \"string\", \"enum\": [\"start\", \"stop\", \"status\"], "
-    "\"description\": \"start, stop or status\"}}, "
+    "\"description\": \"start, stop or status\"}, "
+    "\"confirm\": {\"type\": \"boolean\", \"default\": false, \"description\": "
+    "\"Watch the project even when it is the root of the file system, a directory of the "
+    "system or the home directory, which are refused otherwise.\"}}, "
     "\"required\": [\"action\"], \"additionalProperties\": false}",
   .output_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_OUTPUT_PROPERTIES ", "
