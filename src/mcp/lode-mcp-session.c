@@ -1102,6 +1102,33 @@ lode_mcp_session_cancel_tag (LodeMcpSession *self,
 }
 
 /**
+ * lode_mcp_session_abandon:
+ * @self: a #LodeMcpSession
+ * @reason: why, for the error replies
+ *
+ * Cancels every request in flight and answers each with an error that carries its id and
+ * @reason: a server that stops serving a client still answers what it was asked.
+ */
+void
+lode_mcp_session_abandon (LodeMcpSession *self,
+                          const char     *reason)
+{
+  GHashTableIter iter;
+  Request *request;
+
+  g_return_if_fail (LODE_IS_MCP_SESSION (self));
+  g_return_if_fail (reason != NULL);
+
+  g_hash_table_iter_init (&iter, self->requests);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &request))
+    if (!request->cancelled)
+      {
+        send_error (self, request->id, request->tag, LODE_MCP_INTERNAL_ERROR, reason, NULL);
+        cancel_request (request);
+      }
+}
+
+/**
  * lode_mcp_session_close:
  * @self: a #LodeMcpSession
  *
