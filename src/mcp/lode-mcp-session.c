@@ -1277,6 +1277,7 @@ lode_mcp_session_receive (LodeMcpSession *self,
   JsonNode *method;
   JsonNode *params;
   const char *jsonrpc;
+  guint n_nul = 0;
 
   g_return_if_fail (LODE_IS_MCP_SESSION (self));
   g_return_if_fail (text != NULL || length == 0);
@@ -1287,7 +1288,9 @@ lode_mcp_session_receive (LodeMcpSession *self,
       return;
     }
 
-  root = lode_json_parse (text, length, &error);
+  /* A `\u0000` is read (as U+FFFD), so that a request otherwise valid is refused with its
+   * id, below. */
+  root = lode_json_parse_full (text, length, &n_nul, &error);
   if (root == NULL)
     {
       message = g_strdup_printf ("Parse error: %s", error->message);
@@ -1318,6 +1321,18 @@ lode_mcp_session_receive (LodeMcpSession *self,
     {
       send_error (self, id, tag, LODE_MCP_INVALID_REQUEST,
                   "Invalid Request: jsonrpc must be \"2.0\"", NULL);
+      return;
+    }
+
+  /* No name, path or query may hold U+0000 (it would cut it). */
+  if (n_nul > 0)
+    {
+      if (id != NULL && json_object_has_member (object, "method"))
+        send_error (self, id, tag, LODE_MCP_INVALID_PARAMS,
+                    "Invalid params: a string holds \\u0000 (U+0000), which no name, path or "
+                    "query may contain", NULL);
+      else
+        send_nothing (self, tag);
       return;
     }
 

@@ -235,9 +235,15 @@ describe("stdio protocol", () => {
       assertError(await server.anonymousError(), -32700);
       assert.deepEqual((await server.request(1, "ping")).result, {});
 
-      // "ping\u0000x" was answered as "ping": refused, not truncated.
+      // "ping\u0000x" was answered as "ping": refused, not truncated. The message is JSON
+      // otherwise: the answer says what is wrong, to the request's id.
       server.write("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\\u0000x\"}\n");
-      assertError(await server.anonymousError(), -32700);
+      const nul = await server.response(2);
+      assertError(nul, -32602);
+      assert.match(nul.error.message, /U\+0000/);
+      server.write("{\"jsonrpc\":\"2.0\",\"id\":\"q\",\"method\":\"tools/call\",\"params\":" +
+                   "{\"name\":\"codebase_search\",\"arguments\":{\"query\":\"a\\u0000b\"}}}\n");
+      assertError(await server.response("q"), -32602);
 
       // Ids beyond 64-bit integers wrapped around (2^64 came back as -1): refused.
       server.write("{\"jsonrpc\":\"2.0\",\"id\":18446744073709551616,\"method\":\"ping\"}\n");
