@@ -861,6 +861,7 @@ main (int   argc,
   int words = 1;
 
   lode_locale_init ();
+  lode_memory_init ();
 
   /* Logs never mix with --json output on stdout. */
   g_log_writer_default_set_use_stderr (TRUE);

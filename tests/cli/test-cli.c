@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "qdrant-server.h"
 #include "test-damage.h"
@@ -1211,6 +1212,61 @@ test_watch_whole_system (void)
   g_setenv ("HOME", saved, TRUE);
 }
 
+static void
+limit_address_space (gpointer user_data)
+{
+  struct rlimit limit = { GPOINTER_TO_SIZE (user_data), GPOINTER_TO_SIZE (user_data) };
+
+  setrlimit (RLIMIT_AS, &limit);
+}
+
+/* Under `ulimit -v` of 250–400 MiB, `lode index` died of a signal: glibc's per-thread malloc
+ * arenas ran out of address space, and GLib's allocation-failure path overflowed its stack
+ * (or tree-sitter aborted). It indexes, or says that memory ran out and exits with 1. */
+static void
+test_memory_limit (void)
+{
+  g_autofree char *source = g_build_filename (g_getenv ("LODE_SOURCE_ROOT"), "src", NULL);
+  const gsize limits_mib[] = { 150, 250, 300, 400 };
+
+#if defined(__SANITIZE_ADDRESS__)
+  g_test_skip ("AddressSanitizer reserves terabytes of address space");
+  return;
+#endif
+
+  for (guint i = 0; i < G_N_ELEMENTS (limits_mib); i++)
+    {
+      g_autoptr(GSubprocessLauncher) launcher = NULL;
+      g_autoptr(GSubprocess) process = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *err = NULL;
+      g_autofree char *dir = g_strdup_printf ("%s-limit-%zu", data_dir, limits_mib[i]);
+
+      launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE |
+                                            G_SUBPROCESS_FLAGS_STDERR_PIPE);
+      g_subprocess_launcher_setenv (launcher, "LODE_DATA_DIR", dir, TRUE);
+      g_subprocess_launcher_setenv (launcher, "LODE_EMBEDDING_PROVIDER", "none", TRUE);
+      g_subprocess_launcher_set_child_setup (launcher, limit_address_space,
+                                             GSIZE_TO_POINTER (limits_mib[i] << 20), NULL);
+      process = g_subprocess_launcher_spawn (launcher, &error, "timeout", "-k", "5", "120",
+                                             g_getenv ("LODE_CLI"), "--no-daemon", "index",
+                                             source, NULL);
+      g_assert_no_error (error);
+      g_subprocess_communicate_utf8 (process, NULL, NULL, NULL, &err, &error);
+      g_assert_no_error (error);
+      g_test_message ("%zu MiB: wait status %d: %s", limits_mib[i],
+                      g_subprocess_get_status (process), err);
+      /* timeout passes the child's end on: 128 + N for a signal, 124 for a hang. */
+      g_assert_true (g_subprocess_get_if_exited (process));
+      if (g_subprocess_get_exit_status (process) != 0)
+        {
+          g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 1);
+          g_assert_nonnull (strstr (err, "out of memory"));
+        }
+      test_remove_tree (dir);
+    }
+}
+
 typedef struct
 {
   GSubprocess *process;
@@ -1628,6 +1684,7 @@ main (int   argc,
   g_test_add_func ("/lode/cli/sigterm-during-parse", test_sigterm_during_parse);
   g_test_add_func ("/lode/cli/whole-system", test_whole_system);
   g_test_add_func ("/lode/cli/watch-whole-system", test_watch_whole_system);
+  g_test_add_func ("/lode/cli/memory-limit", test_memory_limit);
   g_test_add_func ("/lode/cli/symbol", test_symbol);
   g_test_add_func ("/lode/cli/migrate", test_migrate);
 
