@@ -17,6 +17,7 @@
 #include "lode-json-forms.h"
 #include "lode-language.h"
 #include "lode-linked.h"
+#include "lode-markdown.h"
 #include "lode-tools-private.h"
 
 /*
@@ -710,13 +711,15 @@ format_search (JsonObject *result)
       JsonObject *r = json_array_get_object_element (results, i);
       const char *symbol = string_member (r, "symbol");
       const char *snippet = string_member (r, "snippet");
+      g_autofree char *location = NULL;
 
       g_string_append_printf (text, "%u. ", i + 1);
       if (string_member (r, "project") != NULL)
         g_string_append_printf (text, "[%s] ", string_member (r, "project"));
-      g_string_append_printf (text, "`%s:%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT "`",
-                              string_member (r, "path"), int_member (r, "startLine"),
-                              int_member (r, "endLine"));
+      location = g_strdup_printf ("%s:%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT,
+                                  string_member (r, "path"), int_member (r, "startLine"),
+                                  int_member (r, "endLine"));
+      lode_markdown_append_code (text, location);
       if (symbol != NULL)
         g_string_append_printf (text, " %s %s", string_member (r, "kind") != NULL
                                                 ? string_member (r, "kind") : "symbol",

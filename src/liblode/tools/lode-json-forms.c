@@ -10,6 +10,7 @@
 
 #include "lode-i18n.h"
 #include "lode-json-forms.h"
+#include "lode-markdown.h"
 #include "lode-scanner.h"
 
 static char *
@@ -370,8 +371,9 @@ lode_job_json_append_markdown (GString    *text,
         {
           JsonObject *file = json_array_get_object_element (skipped, i);
 
-          g_string_append_printf (text, "  - `%s`: %s%s%s\n", string_member (file, "path"),
-                                  string_member (file, "reason"),
+          g_string_append (text, "  - ");
+          lode_markdown_append_code (text, string_member (file, "path"));
+          g_string_append_printf (text, ": %s%s%s\n", string_member (file, "reason"),
                                   string_member (file, "detail") != NULL ? ", " : "",
                                   string_member (file, "detail") != NULL
                                   ? string_member (file, "detail") : "");
