@@ -15,6 +15,7 @@
 #include "lode-json.h"
 #include "lode-mcp-errors.h"
 #include "lode-mcp-session.h"
+#include "lode-tool-profile.h"
 
 /*
  * The protocol of one client, independent of the transport: the transport hands over each
@@ -56,6 +57,7 @@ typedef struct
   char           *uri;
   char           *name;          /* tools/call: the tool */
   JsonObject     *arguments;     /* tools/call: its arguments */
+  gboolean        json_text;     /* tools/call: the text is the structured result as JSON */
   double          last_progress;
   guint           progressed : 1;
   guint           cancelled : 1;
@@ -76,6 +78,7 @@ struct _LodeMcpSession
 
   LodeClient       *client;
   LodeToolRegistry *registry;        /* the client's: schemas and names */
+  const LodeToolProfile *profile;    /* the tool names and arguments clients see */
   LodeMcpSendFunc   send;
   gpointer          send_data;
 
@@ -389,6 +392,7 @@ lode_mcp_session_new (LodeClient      *client,
   self = g_object_new (LODE_TYPE_MCP_SESSION, NULL);
   self->client = g_object_ref (client);
   self->registry = g_object_ref (lode_client_get_registry (client));
+  self->profile = lode_tool_profile_lookup (LODE_TOOL_PROFILE_DEFAULT);
   self->server_requests = !!server_requests;
   self->send = send;
   self->send_data = send_data;
@@ -396,6 +400,23 @@ lode_mcp_session_new (LodeClient      *client,
                            G_CALLBACK (index_finished_cb), self, 0);
 
   return self;
+}
+
+/**
+ * lode_mcp_session_set_profile:
+ * @self: a #LodeMcpSession
+ * @profile: the tool names and arguments its client sees
+ *
+ * Call it before the session receives anything.
+ */
+void
+lode_mcp_session_set_profile (LodeMcpSession        *self,
+                              const LodeToolProfile *profile)
+{
+  g_return_if_fail (LODE_IS_MCP_SESSION (self));
+  g_return_if_fail (profile != NULL);
+
+  self->profile = profile;
 }
 
 /* Helpers for params ------------------------------------------------------------------- */
@@ -625,58 +646,29 @@ handle_response (LodeMcpSession *self,
 
 /* tools/list and tools/call ------------------------------------------------------------ */
 
-static JsonObject *
-tool_to_json (LodeMcpSession *self,
-              const LodeTool *tool)
-{
-  JsonObject *object = json_object_new ();
-  JsonObject *annotations = json_object_new ();
-
-  json_object_set_string_member (object, "name", tool->name);
-  json_object_set_string_member (object, "title", tool->title);
-  json_object_set_string_member (object, "description", tool->description);
-  json_object_set_member (object, "inputSchema",
-                          json_node_copy (lode_tool_registry_get_input_schema (self->registry,
-                                                                               tool->name)));
-  json_object_set_member (object, "outputSchema",
-                          json_node_copy (lode_tool_registry_get_output_schema (self->registry,
-                                                                                tool->name)));
-  json_object_set_string_member (annotations, "title", tool->title);
-  json_object_set_boolean_member (annotations, "readOnlyHint",
-                                  (tool->flags & LODE_TOOL_READ_ONLY) != 0);
-  json_object_set_boolean_member (annotations, "destructiveHint",
-                                  (tool->flags & LODE_TOOL_DESTRUCTIVE) != 0);
-  json_object_set_boolean_member (annotations, "idempotentHint",
-                                  (tool->flags & LODE_TOOL_IDEMPOTENT) != 0);
-  json_object_set_boolean_member (annotations, "openWorldHint",
-                                  (tool->flags & LODE_TOOL_OPEN_WORLD) != 0);
-  json_object_set_object_member (object, "annotations", annotations);
-
-  return object;
-}
-
 static void
 handle_tools_list (LodeMcpSession *self,
                    JsonNode       *id,
                    JsonObject     *params,
                    gpointer        tag)
 {
-  g_autoptr(GPtrArray) tools = lode_tool_registry_list (self->registry);
+  g_autoptr(JsonArray) tools = lode_tool_profile_list_tools (self->profile, self->registry);
   g_autoptr(JsonObject) result = json_object_new ();
   JsonArray *array = json_array_new ();
+  guint total = json_array_get_length (tools);
   guint offset;
 
-  if (!parse_cursor (params, tools->len, &offset))
+  if (!parse_cursor (params, total, &offset))
     {
       json_array_unref (array);
       send_error (self, id, tag, LODE_MCP_INVALID_PARAMS, "Invalid cursor", NULL);
       return;
     }
 
-  for (guint i = offset; i < tools->len && i < offset + self->page_size; i++)
-    json_array_add_object_element (array, tool_to_json (self, g_ptr_array_index (tools, i)));
+  for (guint i = offset; i < total && i < offset + self->page_size; i++)
+    json_array_add_element (array, json_node_copy (json_array_get_element (tools, i)));
   json_object_set_array_member (result, "tools", array);
-  set_next_cursor (self, result, offset, tools->len);
+  set_next_cursor (self, result, offset, total);
   send_result (self, id, tag, result);
 }
 
@@ -763,6 +755,15 @@ tool_call_cb (GObject      *object,
       goto out;
     }
 
+  /* A profile's tool that takes output_format answers in JSON when asked. */
+  if (request->json_text && tool_result->structured != NULL)
+    {
+      g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (),
+                                                        tool_result->structured);
+
+      g_free (tool_result->text);
+      tool_result->text = lode_json_to_string (node, TRUE);
+    }
   response = lode_tool_result_to_json (tool_result);
   send_result (self, request->id, request->tag, response);
 
@@ -794,6 +795,8 @@ handle_tools_call (LodeMcpSession *self,
   JsonNode *token = params != NULL ? progress_token_of (params) : NULL;
   Request *request;
   g_autofree char *message = NULL;
+  g_autoptr(JsonObject) given = NULL;
+  g_autoptr(GError) map_error = NULL;
 
   if (name == NULL)
     {
@@ -802,7 +805,7 @@ handle_tools_call (LodeMcpSession *self,
       return;
     }
 
-  if (lode_tool_registry_lookup (self->registry, name) == NULL)
+  if (!lode_tool_profile_has_tool (self->profile, self->registry, name))
     {
       message = g_strdup_printf ("Unknown tool: %s", name);
       send_error (self, id, tag, LODE_MCP_INVALID_PARAMS, message, NULL);
@@ -820,12 +823,17 @@ handle_tools_call (LodeMcpSession *self,
   request = request_new (self, key, id, tag);
   if (token != NULL)
     request->progress_token = json_node_copy (token);
-  request->name = g_strdup (name);
-  request->arguments = arguments != NULL && JSON_NODE_HOLDS_OBJECT (arguments)
-                       ? json_object_ref (json_node_get_object (arguments))
-                       : json_object_new ();
+  given = arguments != NULL && JSON_NODE_HOLDS_OBJECT (arguments)
+          ? json_object_ref (json_node_get_object (arguments)) : json_object_new ();
 
-  message = dup_ambiguous_project (self, name, request->arguments);
+  /* The profile's name and arguments become a registry tool's; arguments that do not fit
+   * the schema the client was shown are a tool error, in the names it knows. */
+  if (!lode_tool_profile_map_call (self->profile, self->registry, name, given,
+                                   &request->name, &request->arguments, &request->json_text,
+                                   &map_error))
+    message = g_strdup (map_error->message);
+  else
+    message = dup_ambiguous_project (self, request->name, request->arguments);
   if (message != NULL)
     {
       LodeToolResult ambiguous = { NULL, message, TRUE };

@@ -1646,6 +1646,61 @@ test_migrate (void)
   g_unsetenv ("LODE_QDRANT_URL");
 }
 
+/* lode memory add|list|remove: the memory tools, on the project of the working directory. */
+static void
+test_memory (void)
+{
+  g_autofree char *dir = g_build_filename (tree, ".lode", NULL);
+  g_auto(Run) add = { 0 };
+  g_auto(Run) again = { 0 };
+  g_auto(Run) missing = { 0 };
+  g_auto(Run) list = { 0 };
+  g_auto(Run) none = { 0 };
+  g_auto(Run) removed = { 0 };
+  g_auto(Run) gone = { 0 };
+  g_auto(Run) malformed = { 0 };
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *memory;
+  const char *id;
+
+  lode (&add, "memory", "add", "--type", "decision", "--category", "dependencies", "--reason",
+        "It retries and logs", "Use", "the", "http", "wrapper", NULL);
+  g_assert_cmpint (add.status, ==, 0);
+  g_assert_true (g_str_has_prefix (add.out, "Recorded in .lode/memory.json"));
+  lode (&again, "memory", "add", "-t", "gotcha", "-c", "tooling", "-r", "x",
+        "use the HTTP wrapper.", NULL);
+  g_assert_cmpint (again.status, ==, 0);
+  g_assert_true (g_str_has_prefix (again.out, "Not recorded"));
+  lode (&missing, "memory", "add", "--category", "tooling", "--reason", "x", "Rule", NULL);
+  g_assert_cmpint (missing.status, ==, 2);
+  g_assert_nonnull (strstr (missing.err, "--type"));
+
+  lode (&list, "memory", "list", "--category", "dependencies", "--json", NULL);
+  g_assert_cmpint (list.status, ==, 0);
+  root = parse_json (list.out);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (root), "total"), ==, 1);
+  memory = json_array_get_object_element (json_object_get_array_member (json_node_get_object (root),
+                                                                        "memories"), 0);
+  g_assert_cmpstr (json_object_get_string_member (memory, "memory"), ==, "Use the http wrapper");
+  g_assert_cmpstr (json_object_get_string_member (memory, "source"), ==, "user");
+  id = json_object_get_string_member (memory, "id");
+  lode (&none, "memory", "list", "--type", "failure", NULL);
+  g_assert_cmpint (none.status, ==, 0);
+  g_assert_true (g_str_has_prefix (none.out, "## 0 memories"));
+
+  lode (&removed, "memory", "remove", id, NULL);
+  g_assert_cmpint (removed.status, ==, 0);
+  lode (&gone, "memory", "remove", id, NULL);
+  g_assert_cmpint (gone.status, ==, 1);
+  g_assert_nonnull (strstr (gone.err, "No memory"));
+
+  write_file (".lode/memory.json", "{\"broken\": ");
+  lode (&malformed, "memory", "list", NULL);
+  g_assert_cmpint (malformed.status, ==, 1);
+  g_assert_nonnull (strstr (malformed.err, "not valid JSON"));
+  test_remove_tree (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1687,6 +1742,7 @@ main (int   argc,
   g_test_add_func ("/lode/cli/memory-limit", test_memory_limit);
   g_test_add_func ("/lode/cli/symbol", test_symbol);
   g_test_add_func ("/lode/cli/migrate", test_migrate);
+  g_test_add_func ("/lode/cli/memory", test_memory);
 
   ret = g_test_run ();
   test_remove_tree (canonical);

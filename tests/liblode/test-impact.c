@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 
 #include "lode-error.h"
+#include "lode-git-history.h"
 #include "lode-impact.h"
 #include "mock-http-server.h"
 
@@ -531,14 +532,19 @@ static gpointer
 changes_thread_func (gpointer data)
 {
   ChangesCall *call = data;
+  g_autoptr(LodeGitHistory) history = NULL;
 
+  /* The knowledge tools' git runs too: `rev-parse HEAD` and the history's `log`. */
+  if (call->range == NULL)
+    history = lode_git_history_get (call->root, NULL, NULL);
   call->files = lode_git_dup_changed_files (call->root, call->range, NULL, &call->error);
   g_atomic_int_set (&call->done, TRUE);
   g_main_context_wakeup (NULL);
   return NULL;
 }
 
-/* Asks on another thread while this one serves the HTTP server. */
+/* Asks on another thread while this one serves the HTTP server: what changed, and (in the
+ * work tree) the history the knowledge tools read. */
 static GPtrArray *
 changed_files (const char  *root,
                const char  *range,

@@ -29,6 +29,7 @@ lode_config_new_default (void)
   config->chunk_max_tokens = LODE_CHUNKER_DEFAULT_MAX_TOKENS;
   config->parse_time_budget = LODE_CHUNKER_DEFAULT_TIME_BUDGET_MSEC;
   config->index_threads = 0;
+  config->watch_debounce_msec = LODE_WATCH_DEFAULT_DEBOUNCE_MSEC;
   config->extra_extensions = g_new0 (char *, 1);
   config->data_dir = g_build_filename (g_get_user_data_dir (), "lode", NULL);
   config->embedding_provider = g_strdup ("builtin");
@@ -117,6 +118,7 @@ load_settings (LodeConfig *config)
   config->chunk_max_tokens = g_settings_get_uint (settings, "chunk-max-tokens");
   config->parse_time_budget = g_settings_get_uint (settings, "parse-time-budget");
   config->index_threads = g_settings_get_uint (settings, "index-threads");
+  config->watch_debounce_msec = g_settings_get_uint (settings, "watch-debounce-msec");
   g_strfreev (config->extra_extensions);
   config->extra_extensions = g_settings_get_strv (settings, "extra-extensions");
   g_free (config->embedding_provider);
@@ -376,6 +378,11 @@ lode_config_load (GError **error)
   if (!env_uint ("LODE_INDEX_THREADS", 0, 64, &value, error))
     return NULL;
   config->index_threads = value;
+
+  value = config->watch_debounce_msec;
+  if (!env_uint ("LODE_WATCH_DEBOUNCE_MSEC", 0, 10000, &value, error))
+    return NULL;
+  config->watch_debounce_msec = value;
 
   str = g_getenv ("LODE_EXTRA_EXTENSIONS");
   if (str != NULL && *str != '\0')

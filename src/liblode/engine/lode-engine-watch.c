@@ -89,12 +89,10 @@ new_watcher (LodeEngine  *self,
              GError     **error)
 {
   g_autoptr(LodeWatcher) watcher = lode_watcher_new (root);
-  const char *debounce = g_getenv ("LODE_WATCH_DEBOUNCE_MSEC");
   const char *max_watches = g_getenv ("LODE_WATCH_MAX_WATCHES");
 
-  if (debounce != NULL)
-    lode_watcher_set_debounce_msec (watcher, MIN (g_ascii_strtoull (debounce, NULL, 10),
-                                                  10000));
+  /* The settings' watch delay (the Preferences window's), or LODE_WATCH_DEBOUNCE_MSEC. */
+  lode_watcher_set_debounce_msec (watcher, self->config->watch_debounce_msec);
   if (max_watches != NULL)
     lode_watcher_set_max_watches (watcher, MIN (g_ascii_strtoull (max_watches, NULL, 10),
                                                 G_MAXUINT));

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "lode-error.h"
+#include "lode-graph-diagram.h"
 #include "lode-graph-report.h"
 #include "lode-i18n.h"
 #include "lode-impact.h"
@@ -325,6 +326,7 @@ add_paths (JsonBuilder     *builder,
 /**
  * lode_graph_report_circular:
  * @project: an indexed project
+ * @scope: (nullable): only cycles with a member whose path starts with this prefix
  * @limit: how many cycles to list
  * @error: return location for a #GError
  *
@@ -333,6 +335,7 @@ add_paths (JsonBuilder     *builder,
  */
 JsonObject *
 lode_graph_report_circular (LodeProject  *project,
+                            const char   *scope,
                             guint         limit,
                             GError      **error)
 {
@@ -349,6 +352,18 @@ lode_graph_report_circular (LodeProject  *project,
 
   cycles = lode_graph_find_cycles (graph);
   limit = CLAMP (limit, 1, LODE_GRAPH_REPORT_MAX_ITEMS);
+  for (guint i = cycles->len; scope != NULL && i-- > 0; )
+    {
+      const LodeGraphCycle *cycle = g_ptr_array_index (cycles, i);
+      gboolean in_scope = FALSE;
+
+      for (guint m = 0; m < cycle->members->len && !in_scope; m++)
+        in_scope = g_str_has_prefix (lode_graph_get_path (graph, g_array_index (cycle->members,
+                                                                                 guint, m)),
+                                     scope);
+      if (!in_scope)
+        g_ptr_array_remove_index (cycles, i);
+    }
 
   for (guint i = 0; i < cycles->len; i++)
     n_files += ((LodeGraphCycle *) g_ptr_array_index (cycles, i))->members->len;
@@ -373,25 +388,95 @@ lode_graph_report_circular (LodeProject  *project,
   return builder_steal_object (builder);
 }
 
+static const char *
+box_kind_to_string (LodeGraphBoxKind kind)
+{
+  switch (kind)
+    {
+    case LODE_GRAPH_BOX_FILE:
+      return "file";
+    case LODE_GRAPH_BOX_FOLDER:
+      return "folder";
+    case LODE_GRAPH_BOX_MORE:
+      return "more";
+    default:
+      g_return_val_if_reached ("file");
+    }
+}
+
+static void
+add_diagram (JsonBuilder            *builder,
+             const LodeGraphDiagram *diagram)
+{
+  json_builder_set_member_name (builder, "nodes");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < diagram->boxes->len; i++)
+    {
+      const LodeGraphBox *box = &g_array_index (diagram->boxes, LodeGraphBox, i);
+      g_autofree char *label = lode_graph_diagram_dup_label (box);
+
+      json_builder_begin_object (builder);
+      add_int (builder, "id", i);
+      add_string (builder, "kind", box_kind_to_string (box->kind));
+      add_string (builder, "path", box->path);
+      add_string (builder, "label", label);
+      add_string (builder, "language", box->language);
+      add_int (builder, "files", box->n_files);
+      json_builder_set_member_name (builder, "distance");
+      if (box->distance != LODE_GRAPH_NO_DISTANCE)
+        json_builder_add_int_value (builder, box->distance);
+      else
+        json_builder_add_null_value (builder);
+      json_builder_set_member_name (builder, "focus");
+      json_builder_add_boolean_value (builder, box->focus);
+      json_builder_set_member_name (builder, "inCycle");
+      json_builder_add_boolean_value (builder, box->in_cycle);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+
+  json_builder_set_member_name (builder, "edges");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < diagram->arrows->len; i++)
+    {
+      const LodeGraphArrow *arrow = &g_array_index (diagram->arrows, LodeGraphArrow, i);
+
+      json_builder_begin_object (builder);
+      add_int (builder, "from", arrow->from);
+      add_int (builder, "to", arrow->to);
+      add_int (builder, "count", arrow->count);
+      json_builder_set_member_name (builder, "inCycle");
+      json_builder_add_boolean_value (builder, arrow->in_cycle);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  add_int (builder, "hidden", diagram->n_hidden);
+}
+
 /**
  * lode_graph_report_visualize:
  * @project: an indexed project
  * @file: (nullable): draw this file's neighbourhood, or %NULL for the whole project
  * @depth: hops around @file
  * @max_nodes: boxes at most
+ * @svg: (out) (optional) (transfer full): the diagram as an SVG document
  * @error: return location for a #GError
  *
- * Returns: (transfer full) (nullable): `{projectPath, file, mermaid}`
+ * Returns: (transfer full) (nullable): `{projectPath, file, mermaid, nodes: [{id, kind, path,
+ *   label, language, files, distance, focus, inCycle}], edges: [{from, to, count, inCycle}],
+ *   hidden}`
  */
 JsonObject *
 lode_graph_report_visualize (LodeProject  *project,
                              const char   *file,
                              guint         depth,
                              guint         max_nodes,
+                             char        **svg,
                              GError      **error)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(LodeGraph) graph = NULL;
+  g_autoptr(LodeGraphDiagram) diagram = NULL;
   g_autofree char *mermaid = NULL;
   guint id = 0;
 
@@ -401,12 +486,16 @@ lode_graph_report_visualize (LodeProject  *project,
   if (graph == NULL || (file != NULL && !lookup_file (project, graph, file, &id, error)))
     return NULL;
 
-  mermaid = lode_graph_to_mermaid (graph, file != NULL ? &id : NULL, depth,
-                                   CLAMP (max_nodes, 1, LODE_GRAPH_REPORT_MAX_ITEMS));
+  diagram = lode_graph_diagram_new (graph, file != NULL ? &id : NULL, depth,
+                                    CLAMP (max_nodes, 1, LODE_GRAPH_REPORT_MAX_ITEMS));
+  mermaid = lode_graph_diagram_to_mermaid (diagram);
+  if (svg != NULL)
+    *svg = lode_graph_diagram_to_svg (diagram);
 
   begin_report (builder, project);
   add_string (builder, "file", file != NULL ? lode_graph_get_path (graph, id) : NULL);
   add_string (builder, "mermaid", mermaid);
+  add_diagram (builder, diagram);
   json_builder_end_object (builder);
 
   return builder_steal_object (builder);
@@ -810,7 +899,25 @@ lode_graph_format_circular (JsonObject *report)
 char *
 lode_graph_format_visualize (JsonObject *report)
 {
-  return g_strdup_printf ("```mermaid\n%s```\n", get_string (report, "mermaid"));
+  GString *out = g_string_new (NULL);
+  const char *file = get_string (report, "file");
+  const char *svg_path = get_string (report, "svgPath");
+
+  if (json_object_get_boolean_member_with_default (report, "opened", FALSE))
+    g_string_append_printf (out, "Opened Lode's graph explorer on `%s` in the desktop app.\n\n",
+                            file != NULL ? file : get_string (report, "projectPath"));
+  else if (svg_path != NULL)
+    g_string_append_printf (out, "Lode's graph explorer cannot be shown here (%s). The diagram "
+                            "is drawn in `%s`, and as Mermaid:\n\n",
+                            get_string (report, "reason"), svg_path);
+  if (get_int (report, "hidden") > 0)
+    {
+      lode_append_count (out, get_int (report, "hidden"), "%u file", "%u files");
+      g_string_append (out, " not drawn (raise maxNodes to see them).\n\n");
+    }
+  g_string_append_printf (out, "```mermaid\n%s```\n", get_string (report, "mermaid"));
+
+  return g_string_free (out, FALSE);
 }
 
 char *

@@ -18,6 +18,7 @@
 #include "lode-language.h"
 #include "lode-linked.h"
 #include "lode-markdown.h"
+#include "lode-preflight.h"
 #include "lode-tools-private.h"
 
 /*
@@ -187,13 +188,10 @@ static const LodeTool codebase_index_tool = {
   .name = "codebase_index",
   .title = "Index a codebase",
   .description =
-    "Index a project for codebase_search: discovers files (respecting .gitignore and "
-    ".lodeignore), chunks them along declarations and stores a full-text index. Returns at "
-    "once and runs in the background; a second call while it runs joins the running job. "
-    "Re-running it only re-indexes changed files; force: true builds the index from scratch "
-    "and replaces the old one when complete (also what repairs a damaged index). Follow it "
-    "with codebase_status, or pass wait: true to wait for the end (with progress "
-    "notifications).",
+    "Index a project for codebase_search (honours .gitignore and .lodeignore). Returns at once and "
+    "runs in the background (wait: true waits, with progress); a second call joins the running "
+    "job. Later runs re-index changed files only; force: true rebuilds from scratch (and repairs a "
+    "damaged index). Follow it with codebase_status.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"wait\": {\"type\": \"boolean\", \"default\": false, \"description\": "
@@ -215,9 +213,8 @@ static const LodeTool codebase_update_tool = {
   .name = "codebase_update",
   .title = "Update a codebase index",
   .description =
-    "Bring a project's index up to date with its files: only new, changed and deleted files "
-    "are processed. Waits until done, with progress notifications, and reports what "
-    "changed. Creates the index if there is none.",
+    "Bring a project's index up to date (new, changed and deleted files only), waiting with "
+    "progress; reports what changed. Creates the index if there is none.",
   .input_schema = PROJECT_ONLY_INPUT,
   .output_schema = INDEX_OUTPUT_SCHEMA,
   .flags = LODE_TOOL_IDEMPOTENT,
@@ -377,11 +374,9 @@ static const LodeTool codebase_status_tool = {
   .name = "codebase_status",
   .title = "Index status",
   .description =
-    "Report a project's index: whether it exists and is complete (or damaged, and how to "
-    "repair it), file, chunk and symbol counts, languages, how much of it semantic search "
-    "covers (embedded chunks, or why there are none), the store that holds it (sqlite or "
-    "qdrant), whether it is watched, and the running or last indexing job with its progress "
-    "or error.",
+    "A project's index: state (or damage and its remedy), file, chunk and symbol counts, "
+    "languages, semantic search coverage (or why it is off), store, watching, and the running or "
+    "last job with its progress or error.",
   .input_schema = PROJECT_ONLY_INPUT,
   .output_schema = LODE_STATUS_SCHEMA,
   .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
@@ -574,6 +569,7 @@ codebase_search (LodeToolCall  *call,
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autofree char *language = NULL;
   LodeSearchResponse *response;
+  JsonObject *result;
   gboolean linked;
 
   path = lode_tool_call_dup_project_path (call, error);
@@ -675,7 +671,10 @@ codebase_search (LodeToolCall  *call,
   json_builder_end_array (builder);
   json_builder_end_object (builder);
 
-  return builder_steal_object (builder);
+  result = builder_steal_object (builder);
+  lode_preflight_add_to_search (result, project, string_member (arguments, "intent"),
+                                lode_tool_call_get_cancellable (call));
+  return result;
 }
 
 static char *
@@ -736,6 +735,7 @@ format_search (JsonObject *result)
       g_string_append_printf (text, "```%s\n%s%s```\n\n", string_member (r, "language"),
                               snippet, g_str_has_suffix (snippet, "\n") ? "" : "\n");
     }
+  lode_preflight_append_markdown (text, result);
 
   return g_string_free (text, FALSE);
 }
@@ -744,43 +744,36 @@ static const LodeTool codebase_search_tool = {
   .name = "codebase_search",
   .title = "Search a codebase",
   .description =
-    "Search an indexed project. Accepts identifiers (parseHttpRequest, Foo::bar), paths or "
-    "file names, and natural-language questions; returns ranked chunks with path, line "
-    "range, symbol, signature and a snippet. A whole issue or bug report (up to 64 kB) may be "
-    "pasted as the query: its identifiers, paths and error messages are weighed above the "
-    "prose. Search before reading files: it points at the right places. Filter by path "
-    "(fileFilter: a glob such as \"src/**/*.c\", \"*.py\", \"tests\", or a plain part of "
-    "a path such as \"store/lode-\") or language (languageFilter: \"python\"). Scores "
-    "lie in 0-1 in every mode; minScore 0.1 drops weak matches.",
+    "Search an indexed project with an identifier (parseHttpRequest, Foo::bar), a path, a "
+    "question, or a whole pasted issue (up to 64 kB). Returns ranked chunks: path, lines, symbol, "
+    "signature, snippet; scores 0-1. Search before reading files. intent edit/refactor/migrate "
+    "adds a preflight card (ready or not, with evidence); memories naming the code found are "
+    "attached.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {"
     "\"query\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 65536, "
-    "\"description\": \"What to look for: an identifier, a path, a question, or a whole "
-    "pasted issue text.\"}, "
+    "\"description\": \"An identifier, a path, a question, or a pasted issue\"}, "
     PROJECT_PATH_PROPERTY ", "
     "\"limit\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 100, \"default\": 10, "
-    "\"description\": \"Number of results (1-100).\"}, "
-    "\"fileFilter\": {\"type\": \"string\", \"description\": \"Only these paths: a glob "
-    "(*, ?, [...]; without '/' it matches any path component, src/** a subtree) or a plain "
-    "string that the path contains (relative to the project root).\"}, "
-    "\"languageFilter\": {\"type\": \"string\", \"description\": \"Only this language id, "
-    "any case (c, cpp, python, typescript, …).\"}, "
+    "\"description\": \"Results to return\"}, "
+    "\"fileFilter\": {\"type\": \"string\", \"description\": \"Only paths matching this "
+    "glob (*.py, src/**/*.c; without / any path component) or containing this text\"}, "
+    "\"languageFilter\": {\"type\": \"string\", \"description\": \"Only this language (c, "
+    "python, typescript…)\"}, "
     "\"minScore\": {\"type\": \"number\", \"minimum\": 0, \"maximum\": 1, "
-    "\"description\": \"Drop results scoring below this; scores lie in 0-1 in every mode "
-    "(an identifier's definition 0.5-1, a chunk holding every word of a question about 0.5, "
-    "weak matches below 0.1).\"}, "
+    "\"description\": \"Drop results below this score (0.1 drops weak matches; a "
+    "definition scores 0.5-1)\"}, "
     "\"onePerFile\": {\"type\": \"boolean\", \"default\": false, \"description\": "
-    "\"Only the best result of each file.\"}, "
+    "\"Only the best result of each file\"}, "
     "\"includeContent\": {\"type\": \"boolean\", \"default\": false, \"description\": "
-    "\"Return each chunk's whole text (content) besides its snippet.\"}, "
+    "\"Also return each chunk's whole text\"}, "
     "\"includeLinked\": {\"type\": \"boolean\", \"default\": false, \"description\": "
-    "\"Also search the projects this one links to (linkedProjects in .lode.json or "
-    ".socraticode.json at its root, followed transitively); results are fused by rank and "
-    "each names its project.\"}, "
+    "\"Also search the projects this one links to (linkedProjects)\"}, "
     "\"mode\": {\"type\": \"string\", \"enum\": [\"hybrid\", \"lexical\", \"semantic\"], "
-    "\"default\": \"hybrid\", \"description\": \"hybrid fuses BM25 and vector neighbours; "
-    "lexical is BM25 alone, semantic vectors alone (it fails without an embedding model). "
-    "The result says which mode ran and why.\"}}, "
+    "\"default\": \"hybrid\", \"description\": \"hybrid: BM25 and vectors fused; lexical: "
+    "BM25; semantic: vectors (needs a model)\"}, "
+    "\"intent\": {\"enum\": [\"explore\", \"edit\", \"refactor\", \"migrate\"], "
+    "\"description\": \"edit, refactor or migrate add the preflight card\"}}, "
     "\"required\": [\"query\"], \"additionalProperties\": false}",
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
@@ -814,7 +807,9 @@ static const LodeTool codebase_search_tool = {
     "\"snippetStartLine\": {\"type\": \"integer\", \"minimum\": 1}, "
     "\"content\": {\"type\": \"string\"}}, "
     "\"required\": [\"path\", \"startLine\", \"endLine\", \"language\", \"score\", "
-    "\"snippet\", \"snippetStartLine\"]}}}, "
+    "\"snippet\", \"snippetStartLine\"]}}, "
+    "\"memories\": {\"type\": \"array\", \"items\": " LODE_MEMORY_SCHEMA "}, "
+    "\"preflight\": " LODE_PREFLIGHT_SCHEMA "}, "
     "\"required\": [\"query\", \"projectPath\", \"mode\", \"total\", \"results\"]}",
   .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
   .func = codebase_search,

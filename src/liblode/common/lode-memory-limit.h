@@ -1,4 +1,4 @@
-/* lode-memory.h — running out of memory cleanly, for every program of Lode
+/* lode-memory-limit.h — running out of memory cleanly, for every program of Lode
  *
  * SPDX-FileCopyrightText: 2026 The Lode authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -10,6 +10,6 @@
 
 G_BEGIN_DECLS
 
-void lode_memory_init (void);
+void lode_memory_limit_init (void);
 
 G_END_DECLS

@@ -1,10 +1,10 @@
-/* lode-memory.c — running out of memory cleanly, for every program of Lode
+/* lode-memory-limit.c — running out of memory cleanly, for every program of Lode
  *
  * SPDX-FileCopyrightText: 2026 The Lode authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#define G_LOG_DOMAIN "lode-memory"
+#define G_LOG_DOMAIN "lode-memory-limit"
 
 #include "config.h"
 
@@ -17,7 +17,7 @@
 
 #include <tree_sitter/api.h>
 
-#include "lode-memory.h"
+#include "lode-memory-limit.h"
 
 /* Malloc arenas under an address-space limit: one is locked by every thread, two are
  * enough for the writer and the chunkers to seldom wait on each other. */
@@ -81,7 +81,7 @@ ts_realloc_or_exit (void   *buffer,
 }
 
 /**
- * lode_memory_init:
+ * lode_memory_limit_init:
  *
  * Prepares the process for a memory limit; every main() calls it after lode_locale_init().
  *
@@ -95,7 +95,7 @@ ts_realloc_or_exit (void   *buffer,
  * cannot fail an allocation, says that memory ran out and exits instead of aborting.
  */
 void
-lode_memory_init (void)
+lode_memory_limit_init (void)
 {
   struct rlimit limit;
 
