@@ -923,7 +923,7 @@ main (int   argc,
       return 0;
     }
 
-  config = lode_config_load (&error);
+  config = lode_engine_load_config (&error);
   if (config == NULL)
     {
       lode_cli_print_error (error);

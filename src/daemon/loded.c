@@ -155,7 +155,7 @@ main (int   argc,
   lode_memory_limit_init ();
   g_set_prgname ("loded");
 
-  config = lode_config_load (&error);
+  config = lode_engine_load_config (&error);
   if (config == NULL)
     {
       g_printerr ("loded: %s\n", error->message);

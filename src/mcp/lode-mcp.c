@@ -191,7 +191,7 @@ main (int   argc,
       return 2;
     }
 
-  config = lode_config_load (&error);
+  config = lode_engine_load_config (&error);
   if (config == NULL)
     {
       g_printerr ("lode-mcp: %s\n", error->message);

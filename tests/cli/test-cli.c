@@ -109,19 +109,6 @@ parse_json (const char *text)
 }
 
 static void
-write_file (const char *relative,
-            const char *contents)
-{
-  g_autofree char *path = g_build_filename (tree, relative, NULL);
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autoptr(GError) error = NULL;
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-}
-
-static void
 test_help (void)
 {
   static const char *commands[] = { "index", "update", "search", "status", "projects",
@@ -243,18 +230,18 @@ test_index_search_status (void)
   JsonArray *results;
   JsonObject *first;
 
-  write_file ("src/ring.c",
-              "/* A fixed-size ring buffer. */\n"
-              "int\n"
-              "ring_buffer_push (struct ring *r, int value)\n"
-              "{\n"
-              "  r->data[r->head++ % r->size] = value;\n"
-              "  return 0;\n"
-              "}\n");
-  write_file ("tools/report.py",
-              "def render_report(rows):\n"
-              "    \"\"\"Render rows as a table.\"\"\"\n"
-              "    return '\\n'.join(str(r) for r in rows)\n");
+  test_write_file (tree, "src/ring.c",
+                   "/* A fixed-size ring buffer. */\n"
+                   "int\n"
+                   "ring_buffer_push (struct ring *r, int value)\n"
+                   "{\n"
+                   "  r->data[r->head++ % r->size] = value;\n"
+                   "  return 0;\n"
+                   "}\n");
+  test_write_file (tree, "tools/report.py",
+                   "def render_report(rows):\n"
+                   "    \"\"\"Render rows as a table.\"\"\"\n"
+                   "    return '\\n'.join(str(r) for r in rows)\n");
 
   lode (&index, "index", "--json", NULL);
   g_assert_cmpint (index.status, ==, 0);
@@ -299,7 +286,7 @@ test_index_search_status (void)
   g_assert_cmpint (projects.status, ==, 0);
   g_assert_nonnull (strstr (projects.out, tree));
 
-  write_file ("tools/report.py", "def render_summary(rows):\n    return len(rows)\n");
+  test_write_file (tree, "tools/report.py", "def render_summary(rows):\n    return len(rows)\n");
   lode (&update, "update", NULL);
   g_assert_cmpint (update.status, ==, 0);
   g_assert_nonnull (strstr (update.out, "1 updated"));
@@ -338,9 +325,10 @@ test_graph (void)
   JsonObject *import;
   JsonArray *array;
 
-  write_file ("graph/main.c",
-              "#include <stdio.h>\n#include \"util.h\"\nint main (void) { return util (); }\n");
-  write_file ("graph/util.h", "int util (void);\n");
+  test_write_file (tree, "graph/main.c",
+                   "#include <stdio.h>\n#include \"util.h\"\n"
+                   "int main (void) { return util (); }\n");
+  test_write_file (tree, "graph/util.h", "int util (void);\n");
 
   lode (&index, "index", NULL);
   g_assert_cmpint (index.status, ==, 0);
@@ -429,8 +417,8 @@ test_modes (void)
   JsonObject *mode;
   const char *notice = "semantic search unavailable: no embedding model (run `lode model pull`)";
 
-  write_file ("modes/queue.c",
-              "int\nqueue_pop (struct queue *q)\n{\n  return q->items[--q->n];\n}\n");
+  test_write_file (tree, "modes/queue.c",
+                   "int\nqueue_pop (struct queue *q)\n{\n  return q->items[--q->n];\n}\n");
   lode (&index, "index", "--json", "modes", NULL);
   g_assert_cmpint (index.status, ==, 0);
   root = parse_json (index.out);
@@ -656,7 +644,7 @@ write_many (const char *dir,
                                                "  return y + generated_function_%u (x);\n"
                                                "}\n", i, i, i, i / 2);
 
-      write_file (rel, text);
+      test_write_file (tree, rel, text);
     }
 }
 
@@ -1525,16 +1513,16 @@ test_migrate (void)
   g_autoptr(JsonNode) state = NULL;
   guint queries;
 
-  write_file ("../migrate/src/widget.c",
-              "int\nwidget_resize (struct widget *w, int width)\n{\n  w->width = width;\n"
-              "  return 0;\n}\n");
-  write_file ("../migrate/ui/widget_view.py",
-              "def draw_widget(canvas, widget):\n    \"\"\"Draw a widget.\"\"\"\n"
-              "    return canvas.rect(widget.x, widget.y)\n");
-  write_file ("../migrate/web/widget.js",
-              "export function mountWidget (root, widget) {\n  root.append (widget);\n}\n");
-  write_file ("../migrate/README.md", "# Gadgets\n\nNothing to see.\n");
-  write_file ("../migrate-empty/main.c", "int main (void) { return 0; }\n");
+  test_write_file (tree, "../migrate/src/widget.c",
+                   "int\nwidget_resize (struct widget *w, int width)\n{\n  w->width = width;\n"
+                   "  return 0;\n}\n");
+  test_write_file (tree, "../migrate/ui/widget_view.py",
+                   "def draw_widget(canvas, widget):\n    \"\"\"Draw a widget.\"\"\"\n"
+                   "    return canvas.rect(widget.x, widget.y)\n");
+  test_write_file (tree, "../migrate/web/widget.js",
+                   "export function mountWidget (root, widget) {\n  root.append (widget);\n}\n");
+  test_write_file (tree, "../migrate/README.md", "# Gadgets\n\nNothing to see.\n");
+  test_write_file (tree, "../migrate-empty/main.c", "int main (void) { return 0; }\n");
 
   {
     g_auto(Run) index = { 0 };
@@ -1604,8 +1592,8 @@ test_migrate (void)
   assert_status (project, "qdrant", 4);
 
   /* A file indexed into Qdrant only, then the index copied back: SQLite now finds it. */
-  write_file ("../migrate/web/widget_list.js",
-              "export function listWidgets (root) {\n  return root.widgets;\n}\n");
+  test_write_file (tree, "../migrate/web/widget_list.js",
+                   "export function listWidgets (root) {\n  return root.widgets;\n}\n");
   {
     g_auto(Run) update = { 0 };
     g_auto(Run) migrate = { 0 };
@@ -1694,7 +1682,7 @@ test_memory (void)
   g_assert_cmpint (gone.status, ==, 1);
   g_assert_nonnull (strstr (gone.err, "No memory"));
 
-  write_file (".lode/memory.json", "{\"broken\": ");
+  test_write_file (tree, ".lode/memory.json", "{\"broken\": ");
   lode (&malformed, "memory", "list", NULL);
   g_assert_cmpint (malformed.status, ==, 1);
   g_assert_nonnull (strstr (malformed.err, "not valid JSON"));

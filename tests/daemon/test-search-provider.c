@@ -31,17 +31,16 @@ typedef struct
   char                     *launch_log;
 } Fixture;
 
+/* test_write_file() at @path, then @mode (an editor that runs, a file it may read). */
 static void
-write_file (const char *path,
-            const char *contents,
-            int         mode)
+write_file_with_mode (const char *path,
+                      const char *contents,
+                      int         mode)
 {
   g_autofree char *dir = g_path_get_dirname (path);
-  g_autoptr(GError) error = NULL;
+  g_autofree char *name = g_path_get_basename (path);
 
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
+  test_write_file (dir, name, contents);
   g_assert_cmpint (g_chmod (path, mode), ==, 0);
 }
 
@@ -55,12 +54,14 @@ install_fake_editor (Fixture *fixture)
                                                 NULL);
   g_autofree char *entry = NULL;
 
-  write_file (editor, "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$LODE_TEST_LAUNCH_LOG.part\"\n"
-                      "mv \"$LODE_TEST_LAUNCH_LOG.part\" \"$LODE_TEST_LAUNCH_LOG\"\n", 0755);
+  write_file_with_mode (editor,
+                        "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$LODE_TEST_LAUNCH_LOG.part\"\n"
+                        "mv \"$LODE_TEST_LAUNCH_LOG.part\" \"$LODE_TEST_LAUNCH_LOG\"\n", 0755);
   entry = g_strdup_printf ("[Desktop Entry]\nType=Application\nName=Fake Editor\n"
                            "Exec=%s %%U\nMimeType=text/x-csrc;text/plain;\n", editor);
-  write_file (desktop, entry, 0644);
-  write_file (mimeapps, "[Default Applications]\ntext/x-csrc=fake-editor.desktop\n"
+  write_file_with_mode (desktop, entry, 0644);
+  write_file_with_mode (mimeapps,
+                        "[Default Applications]\ntext/x-csrc=fake-editor.desktop\n"
                         "text/plain=fake-editor.desktop\n", 0644);
 }
 
@@ -78,24 +79,24 @@ fixture_setup (Fixture       *fixture,
   g_assert_no_error (error);
   fixture->root = g_build_filename (fixture->tmp, "tree", NULL);
   source = g_build_filename (fixture->root, "src", "widget.c", NULL);
-  write_file (source, "#include <stdio.h>\n\nint\nparse_widget_config (const char *text)\n"
-                      "{\n  return text[0];\n}\n", 0644);
+  write_file_with_mode (source, "#include <stdio.h>\n\nint\nparse_widget_config (const char *text)\n"
+                                "{\n  return text[0];\n}\n", 0644);
   /* tokio's shapes: a type, its impl block, a type named alike, the crate's free spawn and
    * a method of the same name. */
   g_free (source);
   source = g_build_filename (fixture->root, "tokio", "src", "sync", "semaphore.rs", NULL);
-  write_file (source, "pub struct Semaphore {\n    permits: usize,\n}\n\n"
-                      "pub struct SemaphorePermit<'a> {\n    sem: &'a Semaphore,\n}\n\n"
-                      "impl Semaphore {\n    pub const fn const_new(permits: usize) -> Self {\n"
-                      "        Self { permits }\n    }\n}\n", 0644);
+  write_file_with_mode (source, "pub struct Semaphore {\n    permits: usize,\n}\n\n"
+                                "pub struct SemaphorePermit<'a> {\n    sem: &'a Semaphore,\n}\n\n"
+                                "impl Semaphore {\n    pub const fn const_new(permits: usize) -> Self {\n"
+                                "        Self { permits }\n    }\n}\n", 0644);
   g_free (source);
   source = g_build_filename (fixture->root, "tokio", "src", "runtime", "handle.rs", NULL);
-  write_file (source, "pub struct Handle;\n\nimpl Handle {\n"
-                      "    pub fn spawn<F>(&self, future: F) {\n        drop(future);\n    }\n}\n",
+  write_file_with_mode (source, "pub struct Handle;\n\nimpl Handle {\n"
+                                "    pub fn spawn<F>(&self, future: F) {\n        drop(future);\n    }\n}\n",
               0644);
   g_free (source);
   source = g_build_filename (fixture->root, "tokio", "src", "task", "spawn.rs", NULL);
-  write_file (source, "pub fn spawn<F>(future: F) {\n    drop(future);\n}\n", 0644);
+  write_file_with_mode (source, "pub fn spawn<F>(future: F) {\n    drop(future);\n}\n", 0644);
   fixture->launch_log = g_build_filename (fixture->tmp, "launched", NULL);
   install_fake_editor (fixture);
 

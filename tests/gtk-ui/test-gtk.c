@@ -135,17 +135,16 @@ wait_msec (guint msec)
   wait_until (flag_set, &done, "time to pass");
 }
 
+/* test_write_file() at @path, then @mode (an editor that runs, a file it may read). */
 static void
-write_file (const char *path,
-            const char *contents,
-            int         mode)
+write_file_with_mode (const char *path,
+                      const char *contents,
+                      int         mode)
 {
   g_autofree char *dir = g_path_get_dirname (path);
-  g_autoptr(GError) error = NULL;
+  g_autofree char *name = g_path_get_basename (path);
 
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
+  test_write_file (dir, name, contents);
   g_assert_cmpint (g_chmod (path, mode), ==, 0);
 }
 
@@ -160,14 +159,16 @@ install_fake_editor (void)
                                                 NULL);
   g_autofree char *entry = NULL;
 
-  write_file (editor, "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$LODE_TEST_LAUNCH_LOG.part\"\n"
-                      "mv \"$LODE_TEST_LAUNCH_LOG.part\" \"$LODE_TEST_LAUNCH_LOG\"\n", 0755);
+  write_file_with_mode (editor,
+                        "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$LODE_TEST_LAUNCH_LOG.part\"\n"
+                        "mv \"$LODE_TEST_LAUNCH_LOG.part\" \"$LODE_TEST_LAUNCH_LOG\"\n", 0755);
   entry = g_strdup_printf ("[Desktop Entry]\nType=Application\nName=Fake Editor\n"
                            "Exec=%s %%U\nMimeType=text/x-csrc;text/x-chdr;text/plain;\n", editor);
-  write_file (desktop, entry, 0644);
-  write_file (mimeapps, "[Default Applications]\ntext/x-csrc=fake-editor.desktop\n"
+  write_file_with_mode (desktop, entry, 0644);
+  write_file_with_mode (mimeapps,
+                        "[Default Applications]\ntext/x-csrc=fake-editor.desktop\n"
                         "text/x-chdr=fake-editor.desktop\ntext/plain=fake-editor.desktop\n",
-              0644);
+                        0644);
 }
 
 static gboolean
@@ -229,19 +230,21 @@ fixture_setup (Fixture       *fixture,
   fixture->root = g_build_filename (tmp, "widgets", NULL);
   /* Four files, two of which import each other. */
   source = g_build_filename (fixture->root, "src", "widget.c", NULL);
-  write_file (source, "#include \"widget.h\"\n\nint\nparse_widget_config (const char *text)\n"
-                      "{\n  return text[0];\n}\n", 0644);
+  write_file_with_mode (source,
+                        "#include \"widget.h\"\n\nint\nparse_widget_config (const char *text)\n"
+                        "{\n  return text[0];\n}\n", 0644);
   g_free (source);
   source = g_build_filename (fixture->root, "src", "widget.h", NULL);
-  write_file (source, "#pragma once\n#include \"config.h\"\n\n"
-                      "int parse_widget_config (const char *text);\n", 0644);
+  write_file_with_mode (source,
+                        "#pragma once\n#include \"config.h\"\n\n"
+                        "int parse_widget_config (const char *text);\n", 0644);
   g_free (source);
   source = g_build_filename (fixture->root, "src", "config.h", NULL);
-  write_file (source, "#pragma once\n#include \"widget.h\"\n\n#define WIDGET_MAX 8\n", 0644);
+  write_file_with_mode (source, "#pragma once\n#include \"widget.h\"\n\n#define WIDGET_MAX 8\n", 0644);
   g_free (source);
   /* Two steps from widget.h, through config.h. */
   source = g_build_filename (fixture->root, "src", "app.c", NULL);
-  write_file (source, "#include \"config.h\"\n\nint\nmain (void)\n{\n  return WIDGET_MAX;\n}\n",
+  write_file_with_mode (source, "#include \"config.h\"\n\nint\nmain (void)\n{\n  return WIDGET_MAX;\n}\n",
               0644);
   /* The system's icons, as on a desktop. */
   g_setenv ("XDG_DATA_DIRS", "/usr/local/share:/usr/share", TRUE);
@@ -1077,7 +1080,7 @@ test_graph_large (Fixture       *fixture,
   LodeGraphModel *model;
   guint groups = 0, more = 0, items = 0;
 
-  write_file (hub, "#pragma once\nint bus_register (const char *name);\n", 0644);
+  write_file_with_mode (hub, "#pragma once\nint bus_register (const char *name);\n", 0644);
   /* Three headers that import each other: the shortest cycle through the first is two of
    * them. */
   {
@@ -1091,7 +1094,7 @@ test_graph_large (Fixture       *fixture,
       {
         g_autofree char *path = g_build_filename (root, headers[i][0], NULL);
 
-        write_file (path, headers[i][1], 0644);
+        write_file_with_mode (path, headers[i][1], 0644);
       }
   }
   for (guint i = 0; i < 98; i++)
@@ -1103,7 +1106,7 @@ test_graph_large (Fixture       *fixture,
                                                "driver%02u_probe (void)\n{\n"
                                                "  return bus_register (\"d%02u\");\n}\n", i, i);
 
-      write_file (path, code, 0644);
+      write_file_with_mode (path, code, 0644);
     }
   ensure_indexed (page, root);
 
@@ -1205,7 +1208,7 @@ test_manage (Fixture       *fixture,
   g_autoptr(LodeProjectItem) item = NULL;
   gpointer listed[2] = { projects, root };
 
-  write_file (source, "def make_gadget(name):\n    return {'name': name}\n", 0644);
+  write_file_with_mode (source, "def make_gadget(name):\n    return {'name': name}\n", 0644);
   folder = g_file_new_for_path (root);
   lode_projects_page_add_folder (page, folder);
   wait_until (project_listed, listed, "the new project");
@@ -1244,7 +1247,7 @@ test_project_names (Fixture       *fixture,
       g_autofree char *root = g_build_filename (tmp, parents[i], "src", NULL);
       g_autofree char *source = g_build_filename (root, "main.c", NULL);
 
-      write_file (source, "int main (void) { return 0; }\n", 0644);
+      write_file_with_mode (source, "int main (void) { return 0; }\n", 0644);
       ensure_indexed (page, root);
       items[i] = find_project (projects, root);
     }

@@ -101,7 +101,7 @@ test_env (void)
   g_setenv ("LODE_EXTRA_EXTENSIONS", ".tpl=html, .pyx=python", TRUE);
   g_setenv ("SOCRATICODE_LINKED_PROJECTS", " ../lib , ,/src/api,", TRUE);
 
-  config = lode_config_load (&error);
+  config = lode_engine_load_config (&error);
   g_assert_no_error (error);
   g_assert_cmpuint (config->max_file_size, ==, 3 * 1024 * 1024);
   g_assert_cmpuint (config->chunk_max_tokens, ==, 256);
@@ -140,7 +140,7 @@ test_env_invalid (void)
 
       clear_env ();
       g_setenv (cases[i].name, cases[i].value, TRUE);
-      config = lode_config_load (&error);
+      config = lode_engine_load_config (&error);
       g_assert_null (config);
       g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
       /* The message names the culprit so that a user can fix it. */

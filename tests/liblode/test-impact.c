@@ -15,6 +15,7 @@
 #include "lode-git-history.h"
 #include "lode-impact.h"
 #include "mock-http-server.h"
+#include "test-helpers.h"
 
 typedef struct
 {
@@ -41,30 +42,16 @@ git (RepoFixture *fixture,
 }
 
 static void
-write_file (RepoFixture *fixture,
-            const char  *path,
-            const char  *contents)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *filename = g_build_filename (fixture->root, path, NULL);
-  g_autofree char *dir = g_path_get_dirname (filename);
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-  g_assert_true (g_file_set_contents (filename, contents, -1, &error));
-  g_assert_no_error (error);
-}
-
-static void
 repo_setup (RepoFixture   *fixture,
             gconstpointer  data)
 {
   fixture->root = g_build_filename (g_get_user_data_dir (), "repo", NULL);
   g_assert_cmpint (g_mkdir_with_parents (fixture->root, 0700), ==, 0);
   git (fixture, "init -q");
-  write_file (fixture, "src/a.c", "int a;\n");
-  write_file (fixture, "src/b.c", "#include \"a.h\"\n");
-  write_file (fixture, "src/old.c", "int old;\n");
-  write_file (fixture, "README", "hello\n");
+  test_write_file (fixture->root, "src/a.c", "int a;\n");
+  test_write_file (fixture->root, "src/b.c", "#include \"a.h\"\n");
+  test_write_file (fixture->root, "src/old.c", "int old;\n");
+  test_write_file (fixture->root, "README", "hello\n");
   git (fixture, "add -A");
   git (fixture, "commit -q -m one");
 }
@@ -106,8 +93,8 @@ test_work_tree (RepoFixture   *fixture,
   g_assert_no_error (error);
   g_assert_cmpuint (clean->len, ==, 0);
 
-  write_file (fixture, "src/a.c", "int a = 1;\n");
-  write_file (fixture, "src/new.c", "int n;\n");
+  test_write_file (fixture->root, "src/a.c", "int a = 1;\n");
+  test_write_file (fixture->root, "src/new.c", "int n;\n");
   git (fixture, "mv src/old.c src/renamed.c");
   git (fixture, "rm -q README");
 
@@ -135,7 +122,7 @@ test_no_commands_from_tree (RepoFixture   *fixture,
   g_assert_no_error (error);
   g_assert_cmpint (g_chmod (hook, 0755), ==, 0);
   git (fixture, config);
-  write_file (fixture, "src/a.c", "int a = 2;\n");
+  test_write_file (fixture->root, "src/a.c", "int a = 2;\n");
 
   files = lode_git_dup_changed_files (fixture->root, NULL, NULL, &error);
   g_assert_no_error (error);
@@ -168,10 +155,10 @@ test_no_filters_from_tree (RepoFixture   *fixture,
   g_assert_true (g_file_set_contents (filter, script, -1, &error));
   g_assert_no_error (error);
   g_assert_cmpint (g_chmod (filter, 0755), ==, 0);
-  write_file (fixture, ".git/info/attributes", "*.c filter=a.b=c\n");
+  test_write_file (fixture->root, ".git/info/attributes", "*.c filter=a.b=c\n");
   git (fixture, clean);
   git (fixture, "config filter.a.b=c.required true");
-  write_file (fixture, "src/a.c", "int a = 2;\n");
+  test_write_file (fixture->root, "src/a.c", "int a = 2;\n");
 
   files = lode_git_dup_changed_files (fixture->root, NULL, NULL, &error);
   g_assert_no_error (error);
@@ -256,17 +243,17 @@ make_lazy_clone (Hostile    *hostile,
 
   for (guint i = 0; i < 40; i++)
     g_string_append_printf (text, "int line_%u = %u;\n", i, i);
-  write_file (fixture, "big.c", text->str);
+  test_write_file (fixture->root, "big.c", text->str);
   git (fixture, "add big.c");
   git (fixture, "commit -q -m big");
   git (fixture, "mv big.c moved.c");
   g_string_append (text, "int moved;\n");
-  write_file (fixture, "moved.c", text->str);
+  test_write_file (fixture->root, "moved.c", text->str);
   git (fixture, "add moved.c");
   git (fixture, "commit -q -m move");
   git (fixture, "mv moved.c again.c");
   g_string_append (text, "int again;\n");
-  write_file (fixture, "again.c", text->str);
+  test_write_file (fixture->root, "again.c", text->str);
   git (fixture, "add again.c");
 
   drop_object (fixture, "HEAD~1:big.c");
@@ -357,7 +344,7 @@ hostile_hooks (Hostile *hostile)
   g_autofree char *hooks_dir = g_build_filename (g_get_user_cache_dir (), "hooks", NULL);
 
   /* Staged before the hooks exist: the test's own git would run them. */
-  write_file (hostile->fixture, "src/a.c", "int a = 3;\n");
+  test_write_file (hostile->fixture->root, "src/a.c", "int a = 3;\n");
   git (hostile->fixture, "add src/a.c");
   g_assert_true (g_file_get_contents (hostile->script, &script, NULL, NULL));
   g_assert_cmpint (g_mkdir_with_parents (hooks_dir, 0700), ==, 0);
@@ -393,11 +380,11 @@ hostile_include (Hostile *hostile)
 static void
 hostile_diff_driver (Hostile *hostile)
 {
-  write_file (hostile->fixture, ".git/info/attributes", "*.c diff=evil\n");
+  test_write_file (hostile->fixture->root, ".git/info/attributes", "*.c diff=evil\n");
   git_config (hostile->fixture, "diff.evil.command", hostile->script);
   git_config (hostile->fixture, "diff.evil.textconv", hostile->script);
   git_config (hostile->fixture, "diff.external", hostile->script);
-  write_file (hostile->fixture, "src/a.c", "int a = 3;\n");
+  test_write_file (hostile->fixture->root, "src/a.c", "int a = 3;\n");
 }
 
 static void
@@ -405,7 +392,7 @@ hostile_pager (Hostile *hostile)
 {
   git_config (hostile->fixture, "core.pager", hostile->script);
   git_config (hostile->fixture, "pager.diff", hostile->script);
-  write_file (hostile->fixture, "src/a.c", "int a = 3;\n");
+  test_write_file (hostile->fixture->root, "src/a.c", "int a = 3;\n");
 }
 
 /* A directory of the tree laid out as a bare repository, with a hostile configuration:
@@ -469,7 +456,7 @@ hostile_environment_repository (Hostile *hostile)
   g_autofree char *objects = g_build_filename (other_git, "objects", NULL);
 
   git (hostile->fixture, init);
-  write_file (hostile->fixture, "src/a.c", "int a = 3;\n");
+  test_write_file (hostile->fixture->root, "src/a.c", "int a = 3;\n");
   set_hostile_environment (hostile);
   g_setenv ("GIT_DIR", other_git, TRUE);
   g_setenv ("GIT_WORK_TREE", other, TRUE);
@@ -596,7 +583,7 @@ test_hostile (RepoFixture   *fixture,
   g_assert_true (g_file_set_contents (script, text, -1, NULL));
   g_assert_cmpint (g_chmod (script, 0755), ==, 0);
   old_git = make_git_without_lazy_fetch_switch ();
-  write_file (fixture, "src/b.c", "#include \"a.h\"\nint b;\n");
+  test_write_file (fixture->root, "src/b.c", "#include \"a.h\"\nint b;\n");
   git (fixture, "commit -q -a -m two");
   hostile_case->setup (&hostile);
 
@@ -657,8 +644,8 @@ test_range (RepoFixture   *fixture,
   g_autofree char *subdir = NULL;
   g_autofree char *sub_text = NULL;
 
-  write_file (fixture, "src/b.c", "#include \"a.h\"\nint b;\n");
-  write_file (fixture, "lib/c.c", "int c;\n");
+  test_write_file (fixture->root, "src/b.c", "#include \"a.h\"\nint b;\n");
+  test_write_file (fixture->root, "lib/c.c", "int c;\n");
   git (fixture, "add -A");
   git (fixture, "commit -q -m two");
 
@@ -686,8 +673,8 @@ test_no_commit (void)
 
   g_assert_cmpint (g_mkdir_with_parents (fixture.root, 0700), ==, 0);
   git (&fixture, "init -q");
-  write_file (&fixture, "src/a.c", "int a;\n");
-  write_file (&fixture, "src/b.c", "int b;\n");
+  test_write_file (fixture.root, "src/a.c", "int a;\n");
+  test_write_file (fixture.root, "src/b.c", "int b;\n");
   git (&fixture, "add src/a.c");
 
   files = lode_git_dup_changed_files (fixture.root, NULL, NULL, &error);

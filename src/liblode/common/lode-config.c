@@ -12,10 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lode-chunker.h"
 #include "lode-config.h"
 #include "lode-error.h"
-#include "lode-language.h"
 #include "lode-secret.h"
 
 #define DEFAULT_MAX_FILE_SIZE (2 * 1024 * 1024)
@@ -307,34 +305,6 @@ apply_store_env (LodeConfig  *config,
   return TRUE;
 }
 
-static gboolean
-apply_extensions (char   **entries,
-                  GError **error)
-{
-  for (guint i = 0; entries[i] != NULL; i++)
-    {
-      g_auto(GStrv) parts = NULL;
-
-      if (*entries[i] == '\0')
-        continue;
-
-      parts = g_strsplit (entries[i], "=", 2);
-      if (parts[0] == NULL || parts[1] == NULL || *g_strstrip (parts[0]) == '\0')
-        {
-          g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
-                       "Extra extension “%s” is not of the form .ext=language", entries[i]);
-          return FALSE;
-        }
-      if (!lode_language_add_extension (parts[0], g_strstrip (parts[1]), error))
-        {
-          g_prefix_error (error, "Extra extension “%s”: ", entries[i]);
-          return FALSE;
-        }
-    }
-
-  return TRUE;
-}
-
 /**
  * lode_config_load:
  * @error: return location for a #GError
@@ -345,8 +315,8 @@ apply_extensions (char   **entries,
  * ".ext=language"), `LODE_DATA_DIR`, `LODE_EMBEDDING_PROVIDER`, `LODE_EMBEDDING_MODEL`,
  * `LODE_VECTOR_INT8`, the providers' URLs and the OpenAI key, `LODE_STORE`, the Qdrant
  * settings, `LODE_BRANCH_AWARE` and `SOCRATICODE_LINKED_PROJECTS` (see #LodeConfig) from the
- * environment, and registers the extra extensions with
- * #LodeLanguage.
+ * environment. The extra extensions are the language table's to check and register
+ * (lode_engine_load_config()).
  *
  * Returns: (transfer full) (nullable): the configuration, or %NULL if a value is malformed
  */
@@ -405,8 +375,7 @@ lode_config_load (GError **error)
 
   if (!apply_embedding_env (config, error) ||
       !apply_store_env (config, error) ||
-      !env_bool ("LODE_BRANCH_AWARE", &config->branch_aware, error) ||
-      !apply_extensions (config->extra_extensions, error))
+      !env_bool ("LODE_BRANCH_AWARE", &config->branch_aware, error))
     return NULL;
 
   return g_steal_pointer (&config);

@@ -13,6 +13,12 @@ G_BEGIN_DECLS
 /* How long a watched tree stays quiet before its changes are indexed, by default. */
 #define LODE_WATCH_DEFAULT_DEBOUNCE_MSEC 100
 
+/* The chunker's defaults, which are the settings' (and the schema's): the largest chunk in
+ * estimated model tokens, and the CPU time parsing, querying and reading the imports of one
+ * file may take (ms) before it is chunked by lines. */
+#define LODE_CHUNKER_DEFAULT_MAX_TOKENS 512
+#define LODE_CHUNKER_DEFAULT_TIME_BUDGET_MSEC 3000
+
 /**
  * LodeConfig:
  * @max_file_size: files larger than this (bytes) are skipped

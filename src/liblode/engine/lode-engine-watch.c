@@ -57,7 +57,7 @@ watcher_changed_cb (LodeWatcher *watcher,
                     GPtrArray   *changes,
                     Entry       *entry)
 {
-  LodeEngine *self = g_object_get_data (G_OBJECT (watcher), "lode-engine");
+  LodeEngine *self = entry->engine;
   gboolean joined;
   Job *job;
 
@@ -73,7 +73,7 @@ static void
 watcher_rescan_cb (LodeWatcher *watcher,
                    Entry       *entry)
 {
-  LodeEngine *self = g_object_get_data (G_OBJECT (watcher), "lode-engine");
+  LodeEngine *self = entry->engine;
   gboolean joined;
   Job *job;
 
@@ -99,7 +99,6 @@ new_watcher (LodeEngine  *self,
   if (!lode_watcher_start (watcher, error))
     return NULL;
 
-  g_object_set_data (G_OBJECT (watcher), "lode-engine", self);
   return g_steal_pointer (&watcher);
 }
 
