@@ -1512,7 +1512,7 @@ run_query (LodeQdrantClient    *self,
   JsonNode *points;
 
   json_object_set_member (object, "with_payload", payload_selector (fields));
-  json_node_set_object (body, object);
+  json_node_take_object (body, object);
   result = lode_qdrant_client_call (self, "POST", path, body, cancellable, error);
   if (result == NULL)
     return NULL;
