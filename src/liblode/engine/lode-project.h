@@ -201,5 +201,9 @@ gboolean           lode_project_write        (LodeProject           *self,
                                               gpointer               data,
                                               GCancellable          *cancellable,
                                               GError               **error);
+gboolean           lode_project_stop_writer  (LodeProject           *self,
+                                              GCancellable          *cancellable,
+                                              int                   *pid,
+                                              GError               **error);
 
 G_END_DECLS

@@ -230,6 +230,16 @@ codebase_stop (LodeToolCall  *call,
       if (job == NULL)
         return NULL;
     }
+  else
+    {
+      /* Or another process: `lode index` or `lode watch` without the daemon. */
+      int pid = 0;
+
+      if (!lode_project_stop_writer (project, lode_tool_call_get_cancellable (call), &pid,
+                                     error))
+        return NULL;
+      stopped = pid != 0;
+    }
 
   return job_result (lode_project_get_root (project), "stopped", stopped, job);
 }
