@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "lode.h"
+#include "lode-json-forms.h"
 #include "test-helpers.h"
 
 typedef struct
@@ -127,10 +128,27 @@ test_stop_other (Fixture       *fixture,
   g_autoptr(LodeIndexReport) again = NULL;
   g_autoptr(GError) error = NULL;
   Run run = { writer, NULL };
+  g_autoptr(LodeProjectStatus) status = NULL;
+  g_autoptr(JsonNode) json = NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *expected = g_strdup_printf ("Being indexed now by another process (pid %d)",
+                                               (int) getpid ());
   GThread *thread;
   int pid = -1;
 
   thread = start_run (&run);
+
+  /* Its status says it is being indexed, and by whom (#31: it did not). */
+  status = lode_project_dup_status (stopper, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (status->writer_pid, ==, getpid ());
+  json = lode_project_status_to_json (status);
+  g_assert_true (json_object_get_boolean_member (json_node_get_object (json), "indexing"));
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (json), "indexingProcess"),
+                   ==, getpid ());
+  lode_status_json_append_markdown (text, json_node_get_object (json));
+  g_assert_nonnull (strstr (text->str, expected));
+
   g_assert_true (lode_project_stop_writer (stopper, NULL, &pid, &error));
   g_assert_no_error (error);
   g_assert_cmpint (pid, ==, getpid ());
@@ -148,6 +166,9 @@ test_stop_other (Fixture       *fixture,
   again = lode_project_index (writer, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (count_files (stopper), ==, 200);
+  g_clear_pointer (&status, lode_project_status_free);
+  status = lode_project_dup_status (stopper, &error);
+  g_assert_cmpint (status->writer_pid, ==, 0);
 }
 
 /* `lode remove` while another process indexes (#31 item 4: the run reported success into an

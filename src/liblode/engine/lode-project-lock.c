@@ -161,8 +161,8 @@ held_by (const char *path)
 }
 
 /* The pid of a writer of an index of @dir (`lock`, `branch-NAME.lock`), 0 when none. */
-static int
-find_writer (const char *dir)
+int
+_lode_project_find_writer (const char *dir)
 {
   g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
   const char *name;
@@ -207,7 +207,7 @@ _lode_project_stop_writers (const char    *dir,
   g_autofree char *stop_path = g_build_filename (dir, "stop", NULL);
   g_autofree char *request = g_strdup_printf ("%s %d\n", reason, (int) getpid ());
   gint64 deadline = g_get_monotonic_time () + STOP_WAIT_USEC;
-  int writer = find_writer (dir);
+  int writer = _lode_project_find_writer (dir);
   gboolean ok = TRUE;
 
   if (pid != NULL)
@@ -219,7 +219,7 @@ _lode_project_stop_writers (const char    *dir,
   if (!g_file_set_contents (stop_path, request, -1, error))
     return FALSE;
 
-  while (find_writer (dir) != 0)
+  while (_lode_project_find_writer (dir) != 0)
     {
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         {

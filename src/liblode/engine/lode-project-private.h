@@ -73,6 +73,7 @@ void            _lode_project_unlock_writer    (int                     fd);
 G_DEFINE_AUTO_CLEANUP_FREE_FUNC (LodeProjectLock, _lode_project_unlock_writer, -1)
 
 int             _lode_project_lock_dir         (const char             *dir);
+int             _lode_project_find_writer      (const char             *dir);
 gboolean        _lode_project_stop_writers     (const char             *dir,
                                                 const char             *reason,
                                                 GCancellable           *cancellable,
