@@ -267,16 +267,15 @@ _lode_project_lock_dir (const char *dir)
 
 struct _LodeProjectStopWatch
 {
-  GCancellable *cancellable;   /* the run's */
-  GCancellable *parent;
-  gulong        parent_handler;
-  char         *stop_path;
-  gint64        since_usec;    /* real time: older requests were for an earlier run */
-  GMutex        mutex;
-  GCond         cond;
-  gboolean      done;
-  GThread      *thread;
-  char         *request;       /* what the stop file said, once it was obeyed */
+  GCancellable          *cancellable;   /* the run's */
+  GCancellable          *parent;
+  gulong                 parent_handler;
+  LodeIndexProgressFunc  progress;
+  gpointer               progress_data;
+  char                  *stop_path;
+  gint64                 since_usec;    /* real time: older requests were for an earlier run */
+  gint64                 next_check;    /* monotonic */
+  char                  *request;       /* what the stop file said, once it was obeyed */
 };
 
 static void
@@ -301,39 +300,50 @@ read_request (LodeProjectStopWatch *watch)
   return g_strstrip (g_steal_pointer (&text));
 }
 
-static gpointer
-stop_watch_thread (gpointer user_data)
+/**
+ * _lode_project_stop_watch_progress:
+ * @progress: the run's progress
+ * @user_data: the #LodeProjectStopWatch
+ *
+ * The progress function a watched run reports to (the indexer calls it for every file, the
+ * embedding pass for every batch): at most every STOP_POLL_USEC it looks for a request to
+ * stop, which cancels the run; then it hands @progress on.
+ */
+void
+_lode_project_stop_watch_progress (const LodeIndexProgress *progress,
+                                   gpointer                 user_data)
 {
   LodeProjectStopWatch *watch = user_data;
+  gint64 now = g_get_monotonic_time ();
 
-  g_mutex_lock (&watch->mutex);
-  while (!watch->done)
+  if (watch->request == NULL && now >= watch->next_check)
     {
-      gint64 until = g_get_monotonic_time () + STOP_POLL_USEC;
-
-      g_cond_wait_until (&watch->cond, &watch->mutex, until);
-      if (!watch->done && watch->request == NULL &&
-          (watch->request = read_request (watch)) != NULL)
+      watch->next_check = now + STOP_POLL_USEC;
+      if ((watch->request = read_request (watch)) != NULL)
         g_cancellable_cancel (watch->cancellable);
     }
-  g_mutex_unlock (&watch->mutex);
-
-  return NULL;
+  if (watch->progress != NULL)
+    watch->progress (progress, watch->progress_data);
 }
 
 /**
  * _lode_project_stop_watch_new:
  * @self: the project whose index the caller writes, holding its lock
  * @parent: (nullable): the caller's #GCancellable
+ * @progress: (nullable): the caller's progress function
+ * @progress_data: data for @progress
  *
  * Watches for a request of another process to stop this run (_lode_project_stop_writers()).
- * Its cancellable, which the run uses instead of @parent, is cancelled by either.
+ * The run uses its cancellable instead of @parent (either cancels it) and reports to
+ * _lode_project_stop_watch_progress() with the watch instead of @progress.
  *
  * Returns: (transfer full): the watch, to free with _lode_project_stop_watch_free()
  */
 LodeProjectStopWatch *
-_lode_project_stop_watch_new (LodeProject  *self,
-                              GCancellable *parent)
+_lode_project_stop_watch_new (LodeProject           *self,
+                              GCancellable          *parent,
+                              LodeIndexProgressFunc  progress,
+                              gpointer               progress_data)
 {
   LodeProjectStopWatch *watch = g_new0 (LodeProjectStopWatch, 1);
 
@@ -345,11 +355,10 @@ _lode_project_stop_watch_new (LodeProject  *self,
                                                      G_CALLBACK (stop_watch_parent_cancelled_cb),
                                                      watch->cancellable, NULL);
     }
+  watch->progress = progress;
+  watch->progress_data = progress_data;
   watch->stop_path = g_build_filename (self->dir, "stop", NULL);
   watch->since_usec = g_get_real_time ();
-  g_mutex_init (&watch->mutex);
-  g_cond_init (&watch->cond);
-  watch->thread = g_thread_new ("lode-stop-watch", stop_watch_thread, watch);
 
   return watch;
 }
@@ -371,19 +380,14 @@ void
 _lode_project_stop_watch_explain (LodeProjectStopWatch  *watch,
                                   GError               **error)
 {
-  g_autofree char *request = NULL;
   g_auto(GStrv) words = NULL;
 
-  g_mutex_lock (&watch->mutex);
-  request = g_strdup (watch->request);
-  g_mutex_unlock (&watch->mutex);
-
-  if (request == NULL || error == NULL ||
+  if (watch->request == NULL || error == NULL ||
       !g_error_matches (*error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
       (watch->parent != NULL && g_cancellable_is_cancelled (watch->parent)))
     return;
 
-  words = g_strsplit (request, " ", 2);
+  words = g_strsplit (watch->request, " ", 2);
   g_clear_error (error);
   if (g_str_equal (words[0], "remove"))
     g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED,
@@ -398,18 +402,10 @@ _lode_project_stop_watch_explain (LodeProjectStopWatch  *watch,
 void
 _lode_project_stop_watch_free (LodeProjectStopWatch *watch)
 {
-  g_mutex_lock (&watch->mutex);
-  watch->done = TRUE;
-  g_cond_signal (&watch->cond);
-  g_mutex_unlock (&watch->mutex);
-  g_thread_join (watch->thread);
-
   if (watch->parent != NULL)
     g_cancellable_disconnect (watch->parent, watch->parent_handler);
   g_clear_object (&watch->parent);
   g_clear_object (&watch->cancellable);
-  g_mutex_clear (&watch->mutex);
-  g_cond_clear (&watch->cond);
   g_free (watch->stop_path);
   g_free (watch->request);
   g_free (watch);

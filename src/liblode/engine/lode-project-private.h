@@ -83,7 +83,11 @@ gboolean        _lode_project_stop_writers     (const char             *dir,
 typedef struct _LodeProjectStopWatch LodeProjectStopWatch;
 
 LodeProjectStopWatch *_lode_project_stop_watch_new   (LodeProject           *self,
-                                                      GCancellable          *parent);
+                                                      GCancellable          *parent,
+                                                      LodeIndexProgressFunc  progress,
+                                                      gpointer               progress_data);
+void          _lode_project_stop_watch_progress (const LodeIndexProgress *progress,
+                                                 gpointer                 user_data);
 GCancellable *_lode_project_stop_watch_get_cancellable (LodeProjectStopWatch *watch);
 void          _lode_project_stop_watch_explain (LodeProjectStopWatch  *watch,
                                                 GError               **error);

@@ -303,11 +303,11 @@ lode_project_index_with (LodeProject            *self,
     }
 
   /* From here on the run also ends when another process asks it to (lode stop, lode
-   * remove). */
-  watch = _lode_project_stop_watch_new (self, cancellable);
+   * remove): its progress looks for the request. */
+  watch = _lode_project_stop_watch_new (self, cancellable, progress, progress_data);
   report = index_locked (self, flags, changes, db_path, head, &seeded_from,
-                         _lode_project_stop_watch_get_cancellable (watch), progress,
-                         progress_data, error);
+                         _lode_project_stop_watch_get_cancellable (watch),
+                         _lode_project_stop_watch_progress, watch, error);
   if (report == NULL)
     {
       _lode_project_stop_watch_explain (watch, error);
