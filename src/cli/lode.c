@@ -161,7 +161,10 @@ static const ToolCommand tool_commands[] = {
     ARGS_PATH, "projectPath", "{\"action\": \"start\"}",
     { { "stop", 0, FLAG_ACTION, "action", N_("Stop watching PATH"), NULL, "stop" },
       { "status", 0, FLAG_ACTION, "action", N_("Show whether PATH is watched"), NULL,
-        "status" } } },
+        "status" },
+      { "yes", 'y', FLAG_TRUE, "confirm",
+        N_("Watch PATH even if it is /, a system directory or the home directory"), NULL,
+        NULL } } },
   { "graph build", N_("Index and switch the import graph on"), "codebase_graph_build", NULL,
     N_("Bring the import graph up to date (indexing keeps it so)."), ARGS_NONE, NULL, NULL,
     { PROJECT_FLAG } },
@@ -947,6 +950,7 @@ main (int   argc,
   int words = 1;
 
   lode_locale_init ();
+  lode_memory_limit_init ();
 
   /* Logs never mix with --json output on stdout. */
   g_log_writer_default_set_use_stderr (TRUE);

@@ -614,7 +614,8 @@ handle_watch (LodeDBusDaemon1       *iface,
   if (!check_path (invocation, path))
     return G_DBUS_METHOD_INVOCATION_HANDLED;
 
-  if (!lode_engine_set_watching (self->own->engine, path, enable, &error))
+  /* The typed method cannot confirm a whole system; CallTool's codebase_watch can. */
+  if (!lode_engine_set_watching (self->own->engine, path, enable, FALSE, &error))
     return_error (g_steal_pointer (&invocation), error);
   else
     reply_status (self, invocation, path, lode_watch_to_variant);

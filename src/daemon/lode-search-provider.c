@@ -36,6 +36,12 @@
 #define MAX_RESULTS      10
 #define MAX_PER_PROJECT  5
 #define MAX_TERMS_BYTES  1024
+/* GetResultMetas answers for the results a search gave (MAX_RESULTS); a caller asking for
+ * many more, or for long ones, gets metas for these many, so that the reply stays far
+ * below the bus's message limit (past it, the bus drops the daemon). */
+#define MAX_METAS        64
+#define MAX_ID_BYTES     8192
+
 /* Declarations read from a project at most: a big monorepo's, not a generated one's. */
 #define MAX_NAMES        500000
 
@@ -603,7 +609,7 @@ handle_get_result_metas (LodeShellSearchProvider2 *iface,
 {
   g_auto(GVariantBuilder) metas = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("aa{sv}"));
 
-  for (guint i = 0; identifiers[i] != NULL; i++)
+  for (guint i = 0; identifiers[i] != NULL && i < MAX_METAS; i++)
     {
       g_auto(GStrv) parts = NULL;
       g_autoptr(GIcon) icon = NULL;
@@ -612,7 +618,7 @@ handle_get_result_metas (LodeShellSearchProvider2 *iface,
       g_autofree char *description = NULL;
       guint line;
 
-      if (!parse_id (identifiers[i], &parts, &line))
+      if (strlen (identifiers[i]) > MAX_ID_BYTES || !parse_id (identifiers[i], &parts, &line))
         continue;
 
       basename = g_path_get_basename (parts[0]);

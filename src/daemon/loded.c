@@ -152,6 +152,7 @@ main (int   argc,
   guint idle_seconds = DEFAULT_IDLE_SECONDS;
 
   lode_locale_init ();
+  lode_memory_limit_init ();
   g_set_prgname ("loded");
 
   config = lode_engine_load_config (&error);

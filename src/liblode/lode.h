@@ -21,6 +21,7 @@
 #include "lode-json-schema.h"
 #include "lode-language.h"
 #include "lode-locale.h"
+#include "lode-memory-limit.h"
 #include "lode-project.h"
 #include "lode-scanner.h"
 #include "lode-search.h"

@@ -28,9 +28,14 @@
  * request-timeout of its first byte (of the accept for a new connection); a kept-alive
  * connection may wait idle-timeout for its next request. While a response is pending the
  * connection is only watched for the client going away (the request's abort function runs);
- * a write that does not complete within request-timeout ends the connection. Past
- * max-connections a new connection is told 503 and closed at once, and when accept() fails
- * (out of descriptors) the server pauses for ACCEPT_RETRY_MS, then accepts again.
+ * a write that does not complete within request-timeout ends the connection. A response
+ * that refuses the client (401, 403) ends its connection, so that a client without the
+ * right credentials cannot keep a place by asking again and again. At max-connections a new
+ * connection takes the place of one whose response is written and that only lingers, else
+ * of the one that has been idle the longest (between requests, nothing of the next one
+ * read, for EVICT_GRACE_MS at least: a client may always open a new connection for its next
+ * request); when none is idle it is told 503 and closed at once. When accept() fails (out
+ * of descriptors) the server pauses for ACCEPT_RETRY_MS, then accepts again.
  */
 
 #define MAX_HEAD        (64 * 1024)
@@ -42,6 +47,9 @@
  * little while keeps the kernel from resetting the connection before the client has read
  * the response. */
 #define LINGER_MS       1000
+/* A connection idle for less than this is not evicted: a client that just connected (or
+ * just read its response) is about to send its request. */
+#define EVICT_GRACE_MS  100
 #define LINGER_BYTES    (1024 * 1024)
 #define LISTEN_BACKLOG  SOMAXCONN
 /* RFC 6585; libsoup 3.2 has no name for it. */
@@ -73,6 +81,7 @@ typedef struct
   GCancellable      *cancellable;
   ConnState          state;
   GSource           *timer;
+  gint64             idle_since;  /* when it last became CONN_IDLE or CONN_LINGER */
 
   GByteArray        *input;       /* read, not consumed yet */
   guint8             buffer[READ_SIZE];
@@ -304,6 +313,7 @@ conn_response_written (Conn *conn)
       /* Our side is done: the client sees the end, and what it still sends is drained. */
       g_socket_shutdown (conn_get_socket (conn), FALSE, TRUE, NULL);
       conn->state = CONN_LINGER;
+      conn->idle_since = g_get_monotonic_time ();
       conn->lingered = 0;
       g_byte_array_set_size (conn->input, 0);
       conn_arm (conn, LINGER_MS);
@@ -312,6 +322,7 @@ conn_response_written (Conn *conn)
     }
 
   conn->state = CONN_IDLE;
+  conn->idle_since = g_get_monotonic_time ();
   conn_arm (conn, conn->server->idle_timeout);
   conn_process (conn);
 }
@@ -789,12 +800,57 @@ add_connection (LodeHttpServer *self,
   conn->cancellable = g_cancellable_new ();
   conn->input = g_byte_array_new ();
   conn->state = CONN_IDLE;
+  conn->idle_since = g_get_monotonic_time ();
   self->conns = g_list_prepend (self->conns, conn);
   self->n_conns++;
 
   /* A new connection gets the request timeout for its first request, not the idle one. */
   conn_arm (conn, self->request_timeout);
   conn_want_read (conn);
+}
+
+/* Whether @conn may be closed to make room: its response is written and it only drains
+ * what the client still sends, or it has been idle for EVICT_GRACE_MS at least (bytes
+ * waiting in the socket, as for a connection accepted in this batch whose request came
+ * with it, are a request on its way). */
+static gboolean
+conn_is_evictable (Conn   *conn,
+                   gint64  now)
+{
+  if (conn->state == CONN_LINGER)
+    return TRUE;
+
+  return conn->state == CONN_IDLE && conn->input->len == 0 &&
+         g_socket_get_available_bytes (conn_get_socket (conn)) == 0 &&
+         now - conn->idle_since >= EVICT_GRACE_MS * 1000;
+}
+
+/* Closes the connection idle the longest (a lingering one first), to make room; FALSE when
+ * none is idle. */
+static gboolean
+evict_idle (LodeHttpServer *self)
+{
+  gint64 now = g_get_monotonic_time ();
+  Conn *oldest = NULL;
+
+  /* The list runs from the newest connection: ties go to the older one. */
+  for (GList *l = self->conns; l != NULL; l = l->next)
+    {
+      Conn *conn = l->data;
+
+      if (conn_is_evictable (conn, now) &&
+          (oldest == NULL || (conn->state == CONN_LINGER) > (oldest->state == CONN_LINGER) ||
+           ((conn->state == CONN_LINGER) == (oldest->state == CONN_LINGER) &&
+            conn->idle_since <= oldest->idle_since)))
+        oldest = conn;
+    }
+  if (oldest == NULL)
+    return FALSE;
+
+  g_debug ("Closing a connection idle for %" G_GINT64_FORMAT " ms to make room",
+           (now - oldest->idle_since) / 1000);
+  conn_close (oldest);
+  return TRUE;
 }
 
 static gboolean
@@ -842,9 +898,9 @@ accept_cb (GSocket      *listener,
         g_message ("Accepting connections again");
       self->accept_failing = FALSE;
 
-      if (self->n_conns >= self->max_connections)
+      if (self->n_conns >= self->max_connections && !evict_idle (self))
         {
-          g_debug ("Refusing a connection: %u are open", self->n_conns);
+          g_debug ("Refusing a connection: %u are open, none idle", self->n_conns);
           refuse (socket);
         }
       else
@@ -1182,6 +1238,8 @@ lode_http_request_respond (LodeHttpRequest *request,
   if (conn == NULL)
     return;
 
+  if (status == SOUP_STATUS_UNAUTHORIZED || status == SOUP_STATUS_FORBIDDEN)
+    conn->close_after = TRUE;
   response = response_head (status, content_type, request->response_headers, conn->close_after);
   g_string_append_printf (response, "Content-Length: %zu\r\n\r\n", length);
   if (length > 0 && !g_str_equal (request->method, "HEAD"))

@@ -1193,6 +1193,33 @@ lode_mcp_session_cancel_tag (LodeMcpSession *self,
 }
 
 /**
+ * lode_mcp_session_abandon:
+ * @self: a #LodeMcpSession
+ * @reason: why, for the error replies
+ *
+ * Cancels every request in flight and answers each with an error that carries its id and
+ * @reason: a server that stops serving a client still answers what it was asked.
+ */
+void
+lode_mcp_session_abandon (LodeMcpSession *self,
+                          const char     *reason)
+{
+  GHashTableIter iter;
+  Request *request;
+
+  g_return_if_fail (LODE_IS_MCP_SESSION (self));
+  g_return_if_fail (reason != NULL);
+
+  g_hash_table_iter_init (&iter, self->requests);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &request))
+    if (!request->cancelled)
+      {
+        send_error (self, request->id, request->tag, LODE_MCP_INTERNAL_ERROR, reason, NULL);
+        cancel_request (request);
+      }
+}
+
+/**
  * lode_mcp_session_close:
  * @self: a #LodeMcpSession
  *
@@ -1341,6 +1368,7 @@ lode_mcp_session_receive (LodeMcpSession *self,
   JsonNode *method;
   JsonNode *params;
   const char *jsonrpc;
+  guint n_nul = 0;
 
   g_return_if_fail (LODE_IS_MCP_SESSION (self));
   g_return_if_fail (text != NULL || length == 0);
@@ -1351,7 +1379,9 @@ lode_mcp_session_receive (LodeMcpSession *self,
       return;
     }
 
-  root = lode_json_parse (text, length, &error);
+  /* A `\u0000` is read (as U+FFFD), so that a request otherwise valid is refused with its
+   * id, below. */
+  root = lode_json_parse_full (text, length, &n_nul, &error);
   if (root == NULL)
     {
       message = g_strdup_printf ("Parse error: %s", error->message);
@@ -1382,6 +1412,18 @@ lode_mcp_session_receive (LodeMcpSession *self,
     {
       send_error (self, id, tag, LODE_MCP_INVALID_REQUEST,
                   "Invalid Request: jsonrpc must be \"2.0\"", NULL);
+      return;
+    }
+
+  /* No name, path or query may hold U+0000 (it would cut it). */
+  if (n_nul > 0)
+    {
+      if (id != NULL && json_object_has_member (object, "method"))
+        send_error (self, id, tag, LODE_MCP_INVALID_PARAMS,
+                    "Invalid params: a string holds \\u0000 (U+0000), which no name, path or "
+                    "query may contain", NULL);
+      else
+        send_nothing (self, tag);
       return;
     }
 

@@ -49,6 +49,8 @@ void            lode_mcp_session_send_error           (LodeMcpSession   *self,
 void            lode_mcp_session_cancel_tag           (LodeMcpSession   *self,
                                                        gpointer          tag);
 void            lode_mcp_session_end_input            (LodeMcpSession   *self);
+void            lode_mcp_session_abandon              (LodeMcpSession   *self,
+                                                       const char       *reason);
 void            lode_mcp_session_close                (LodeMcpSession   *self);
 gboolean        lode_mcp_protocol_is_supported        (const char       *version);
 

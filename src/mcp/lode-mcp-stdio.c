@@ -303,6 +303,9 @@ drain_timeout_cb (gpointer user_data)
 
   self->drain_timeout = 0;
   g_debug ("Requests still running %d s after the end of input are cancelled", DRAIN_SECONDS);
+  lode_mcp_session_abandon (self->session,
+                            "Cancelled: the input ended and the request did not finish "
+                            "within " G_STRINGIFY (DRAIN_SECONDS) " s");
   close_input (self);
   return G_SOURCE_REMOVE;
 }

@@ -155,6 +155,7 @@ main (int   argc,
   g_log_writer_default_set_use_stderr (TRUE);
 
   lode_locale_init ();
+  lode_memory_limit_init ();
 
   /* A client that closes its end must not kill us mid-write; the write fails instead. */
   signal (SIGPIPE, SIG_IGN);

@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "qdrant-server.h"
 #include "test-damage.h"
@@ -1133,6 +1134,127 @@ test_whole_system (void)
   g_setenv ("HOME", saved, TRUE);
 }
 
+/* Runs `lode ARGS…` for at most @seconds, then ends it with SIGTERM (`lode watch` without
+ * the daemon watches until it is told to stop). */
+static void
+lode_for (Run        *run,
+          guint       seconds,
+          const char *first,
+          ...)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  va_list args;
+
+  g_ptr_array_add (argv, g_strdup ("timeout"));
+  g_ptr_array_add (argv, g_strdup ("--preserve-status"));
+  g_ptr_array_add (argv, g_strdup_printf ("%u", seconds));
+  g_ptr_array_add (argv, g_strdup (g_getenv ("LODE_CLI")));
+  va_start (args, first);
+  for (const char *arg = first; arg != NULL; arg = va_arg (args, const char *))
+    g_ptr_array_add (argv, g_strdup (arg));
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_setenv (launcher, "LODE_DATA_DIR", data_dir, TRUE);
+  g_subprocess_launcher_set_cwd (launcher, tree);
+  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (process, NULL, NULL, &run->out, &run->err, &error);
+  g_assert_no_error (error);
+  run->status = g_subprocess_get_exit_status (process);
+}
+
+/* `lode watch` of the home directory or / watches nothing without --yes. */
+static void
+test_watch_whole_system (void)
+{
+  g_auto(Run) home = { 0 };
+  g_auto(Run) root = { 0 };
+  g_auto(Run) confirmed = { 0 };
+  g_autofree char *home_dir = g_build_filename (data_dir, "..", "watch-home", NULL);
+  g_autofree char *canonical = NULL;
+  g_autofree char *saved = g_strdup (g_getenv ("HOME"));
+
+  g_assert_cmpint (g_mkdir_with_parents (home_dir, 0755), ==, 0);
+  canonical = realpath (home_dir, NULL);
+  g_setenv ("HOME", canonical, TRUE);
+
+  lode_for (&home, 20, "--no-daemon", "watch", canonical, NULL);
+  g_assert_cmpint (home.status, ==, 1);
+  g_assert_nonnull (strstr (home.err, "home directory"));
+  g_assert_nonnull (strstr (home.err, "--yes"));
+
+  lode_for (&root, 20, "--no-daemon", "watch", "/", NULL);
+  g_assert_cmpint (root.status, ==, 1);
+  g_assert_nonnull (strstr (root.err, "/ is the root of the file system"));
+
+  /* Confirmed, it watches until told to stop. */
+  lode_for (&confirmed, 3, "--no-daemon", "watch", "--yes", canonical, NULL);
+  g_assert_cmpint (confirmed.status, ==, 128 + SIGTERM);
+  g_assert_nonnull (strstr (confirmed.err, "Watching in this process"));
+  g_setenv ("HOME", saved, TRUE);
+}
+
+static void
+limit_address_space (gpointer user_data)
+{
+  struct rlimit limit = { GPOINTER_TO_SIZE (user_data), GPOINTER_TO_SIZE (user_data) };
+
+  setrlimit (RLIMIT_AS, &limit);
+}
+
+/* Under `ulimit -v` of 250–400 MiB, `lode index` died of a signal: glibc's per-thread malloc
+ * arenas ran out of address space, and GLib's allocation-failure path overflowed its stack
+ * (or tree-sitter aborted). It indexes, or says that memory ran out and exits with 1. */
+static void
+test_memory_limit (void)
+{
+  g_autofree char *source = g_build_filename (g_getenv ("LODE_SOURCE_ROOT"), "src", NULL);
+  const gsize limits_mib[] = { 150, 250, 300, 400 };
+
+#if defined(__SANITIZE_ADDRESS__)
+  g_test_skip ("AddressSanitizer reserves terabytes of address space");
+  return;
+#endif
+
+  for (guint i = 0; i < G_N_ELEMENTS (limits_mib); i++)
+    {
+      g_autoptr(GSubprocessLauncher) launcher = NULL;
+      g_autoptr(GSubprocess) process = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *err = NULL;
+      g_autofree char *dir = g_strdup_printf ("%s-limit-%zu", data_dir, limits_mib[i]);
+
+      launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE |
+                                            G_SUBPROCESS_FLAGS_STDERR_PIPE);
+      g_subprocess_launcher_setenv (launcher, "LODE_DATA_DIR", dir, TRUE);
+      g_subprocess_launcher_setenv (launcher, "LODE_EMBEDDING_PROVIDER", "none", TRUE);
+      g_subprocess_launcher_set_child_setup (launcher, limit_address_space,
+                                             GSIZE_TO_POINTER (limits_mib[i] << 20), NULL);
+      process = g_subprocess_launcher_spawn (launcher, &error, "timeout", "-k", "5", "120",
+                                             g_getenv ("LODE_CLI"), "--no-daemon", "index",
+                                             source, NULL);
+      g_assert_no_error (error);
+      g_subprocess_communicate_utf8 (process, NULL, NULL, NULL, &err, &error);
+      g_assert_no_error (error);
+      g_test_message ("%zu MiB: wait status %d: %s", limits_mib[i],
+                      g_subprocess_get_status (process), err);
+      /* timeout passes the child's end on: 128 + N for a signal, 124 for a hang. */
+      g_assert_true (g_subprocess_get_if_exited (process));
+      if (g_subprocess_get_exit_status (process) != 0)
+        {
+          g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 1);
+          g_assert_nonnull (strstr (err, "out of memory"));
+        }
+      test_remove_tree (dir);
+    }
+}
+
 typedef struct
 {
   GSubprocess *process;
@@ -1604,6 +1726,8 @@ main (int   argc,
   g_test_add_func ("/lode/cli/json-control-characters", test_json_control_characters);
   g_test_add_func ("/lode/cli/sigterm-during-parse", test_sigterm_during_parse);
   g_test_add_func ("/lode/cli/whole-system", test_whole_system);
+  g_test_add_func ("/lode/cli/watch-whole-system", test_watch_whole_system);
+  g_test_add_func ("/lode/cli/memory-limit", test_memory_limit);
   g_test_add_func ("/lode/cli/symbol", test_symbol);
   g_test_add_func ("/lode/cli/migrate", test_migrate);
   g_test_add_func ("/lode/cli/memory", test_memory);

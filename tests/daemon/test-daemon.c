@@ -321,6 +321,86 @@ test_whole_system (Fixture       *fixture,
   g_assert_no_error (error);
 }
 
+static gboolean
+is_watched (Fixture    *fixture,
+            const char *path)
+{
+  g_autoptr(GVariant) status = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean watched = FALSE;
+
+  lode_dbus_daemon1_call_status_sync (fixture->proxy, path, &status, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_variant_lookup (status, "watched", "b", &watched));
+  return watched;
+}
+
+/* Watching a whole system needs the confirmation indexing it does, whether it is indexed
+ * or not: Watch cannot give it, CallTool's codebase_watch can. */
+static void
+test_watch_whole_system (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) status = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *home = NULL;
+  g_autofree char *start = NULL;
+  JsonObject *result;
+
+  g_assert_cmpint (g_mkdir_with_parents (g_get_home_dir (), 0700), ==, 0);
+  home = realpath (g_get_home_dir (), NULL);
+  set_daemon_environment (fixture, g_variant_new_parsed ("{'HOME': %s}", home));
+
+  lode_dbus_daemon1_call_watch_sync (fixture->proxy, home, TRUE, &status, NULL, &error);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "home directory"));
+  g_assert_nonnull (strstr (error->message, "confirm: true"));
+  g_clear_error (&error);
+  g_assert_false (is_watched (fixture, home));
+
+  start = g_strdup_printf ("{\"projectPath\": \"%s\", \"action\": \"start\"}", home);
+  result = call_tool (fixture, "codebase_watch", start, &root, &error);
+  g_assert_no_error (error);
+  g_assert_true (json_object_get_boolean_member (result, "isError"));
+  g_assert_false (is_watched (fixture, home));
+  g_clear_pointer (&root, json_node_unref);
+
+  g_free (start);
+  start = g_strdup_printf ("{\"projectPath\": \"%s\", \"action\": \"start\", "
+                           "\"confirm\": true}", home);
+  result = call_tool (fixture, "codebase_watch", start, &root, &error);
+  g_assert_no_error (error);
+  g_assert_false (json_object_get_boolean_member (result, "isError"));
+  g_assert_true (is_watched (fixture, home));
+}
+
+/* A list of watched trees that names the home directory without its confirmation (written
+ * before watching asked for one): the daemon does not watch it again at start-up. */
+static void
+test_watch_list_whole_system (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *home = NULL;
+  g_autofree char *list = g_build_filename (fixture->tmp, "data", "watched", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *kept = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (g_get_home_dir (), 0700), ==, 0);
+  home = realpath (g_get_home_dir (), NULL);
+  text = g_strdup_printf ("%s\n%s\n", home, fixture->root);
+  test_write_file (fixture->tmp, "data/watched", text);
+  set_daemon_environment (fixture, g_variant_new_parsed ("{'HOME': %s}", home));
+
+  /* The first call starts the daemon, which resumes its watches. */
+  g_assert_true (is_watched (fixture, fixture->root));
+  g_assert_false (is_watched (fixture, home));
+  g_assert_true (g_file_get_contents (list, &kept, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_null (strstr (kept, home));
+}
+
 /* CallTool's replies are valid JSON whatever text the index holds: json-glib writes U+001F
  * raw, which no JSON parser accepts. */
 static void
@@ -1714,6 +1794,8 @@ main (int   argc,
   ADD ("bad-input", test_bad_input);
   ADD ("call-tool", test_call_tool);
   ADD ("whole-system", test_whole_system);
+  ADD ("watch-whole-system", test_watch_whole_system);
+  ADD ("watch-list-whole-system", test_watch_list_whole_system);
   ADD ("raw-text", test_raw_text);
   ADD ("watch", test_watch);
   ADD ("restart-catches-up", test_restart_catches_up);

@@ -809,11 +809,28 @@ daemon_idle (Daemon     *daemon,
   return !indexing && g_strcmp0 (state, "ready") == 0;
 }
 
-/* Waits until the daemon's index of the tree equals @fresh_dir's; how long that took. */
+/* Whether an engine of this process is idle for the tree, as daemon_idle(). */
+static gboolean
+engine_idle (LodeEngine *engine,
+             const char *root)
+{
+  g_autoptr(LodeProjectStatus) status = NULL;
+  g_autoptr(GError) error = NULL;
+
+  status = lode_engine_dup_status (engine, root, &error);
+  g_assert_no_error (error);
+  g_assert_true (status->watched);
+  return (status->job == NULL || status->job->state != LODE_JOB_STATE_RUNNING) &&
+         status->state == LODE_INDEX_STATE_READY;
+}
+
+/* Waits until the index of the tree that @daemon (or else @engine) keeps equals
+ * @fresh_dir's; how long that took. */
 static double
-wait_until_same (Daemon     *daemon,
-                 Fixture    *fixture,
-                 const char *fresh_dir)
+wait_until_same_in (Daemon     *daemon,
+                    LodeEngine *engine,
+                    Fixture    *fixture,
+                    const char *fresh_dir)
 {
   gint64 start = g_get_monotonic_time ();
   gint64 deadline = start + CATCH_UP_SECONDS * G_USEC_PER_SEC;
@@ -821,7 +838,8 @@ wait_until_same (Daemon     *daemon,
 
   for (;;)
     {
-      if (daemon_idle (daemon, fixture->root))
+      if (daemon != NULL ? daemon_idle (daemon, fixture->root)
+                         : engine_idle (engine, fixture->root))
         {
           g_clear_pointer (&difference, g_free);
           if (same_index (fixture->data_dir, fresh_dir, fixture->root, &difference))
@@ -834,6 +852,14 @@ wait_until_same (Daemon     *daemon,
     }
 
   return (g_get_monotonic_time () - start) / (double) G_USEC_PER_SEC;
+}
+
+static double
+wait_until_same (Daemon     *daemon,
+                 Fixture    *fixture,
+                 const char *fresh_dir)
+{
+  return wait_until_same_in (daemon, NULL, fixture, fresh_dir);
 }
 
 /* loded watches the tree; a branch switch (git checkout) rewrites a few hundred files; loded
@@ -890,6 +916,137 @@ test_kill_daemon_during_update (Fixture       *fixture,
   daemon_down (&daemon);
 }
 
+/* Moving, replacing and deleting a watched root --------------------------------------------- */
+
+static void
+rename_or_fail (const char *from,
+                const char *to)
+{
+  if (g_rename (from, to) != 0)
+    g_error ("Cannot rename %s to %s: %s", from, to, g_strerror (errno));
+}
+
+/* Copies @from to @to (into it, when @from ends with `/.`) with the files' times: an index keeps the time of a file whose
+ * content it has already (a file copied unchanged is not read again). */
+static void
+copy_tree (const char *from,
+           const char *to)
+{
+  const char *argv[] = { "cp", "-a", from, to, NULL };
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL,
+                &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+}
+
+/* The index the watcher keeps equals one built from scratch of what is now at the root. */
+static void
+assert_caught_up (Daemon     *daemon,
+                  LodeEngine *engine,
+                  Fixture    *fixture,
+                  const char *step)
+{
+  test_remove_tree (fixture->fresh_dir);
+  index_fully (fixture, fixture->fresh_dir, NULL);
+  g_test_message ("%s: caught up in %.2f s", step,
+                  wait_until_same_in (daemon, engine, fixture, fixture->fresh_dir));
+}
+
+/* The watched folder moved away and another put in its place (an editor's or a script's
+ * `mv P P.old; mv P.new P`), then deleted and made again (`rm -rf P; mkdir P`), then moved
+ * away and back: the monitors follow the old folder's inode, so the watcher must notice
+ * that the root is another folder, or none, and read it again. After each step the index
+ * equals one built from scratch, whether loded or this process watches. */
+static void
+watched_root (Fixture  *fixture,
+              gboolean  in_process)
+{
+  Daemon daemon = { 0 };
+  g_autoptr(LodeEngine) engine = NULL;
+  g_autoptr(LodeConfig) config = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) watch = NULL;
+  g_autofree char *old = g_strconcat (fixture->root, ".old", NULL);
+  g_autofree char *new = g_strconcat (fixture->root, ".new", NULL);
+  g_autofree char *away = g_strconcat (fixture->root, ".away", NULL);
+  g_autofree char *old_file = g_build_filename (old, "py", "pkg00", "module_1.py", NULL);
+  g_autofree char *new_file = g_build_filename (new, "go", "pkg00", "file3.go", NULL);
+  g_autofree char *contents = NULL;
+
+  if (g_getenv ("LODE_FAULTS_TREE") != NULL)
+    {
+      g_test_skip ("needs the generated repository");
+      return;
+    }
+  g_setenv ("LODE_WATCH_DEBOUNCE_MSEC", "200", TRUE);
+  if (in_process)
+    {
+      config = lode_config_new_default ();
+      g_free (config->data_dir);
+      config->data_dir = g_strdup (fixture->data_dir);
+      g_free (config->embedding_provider);
+      config->embedding_provider = g_strdup ("none");
+      engine = lode_engine_new (config);
+      g_assert_true (lode_engine_set_watching (engine, fixture->root, TRUE, FALSE, &error));
+      g_assert_no_error (error);
+    }
+  else
+    {
+      daemon_up (&daemon, fixture);
+      lode_dbus_daemon1_call_watch_sync (daemon.proxy, fixture->root, TRUE, &watch, NULL,
+                                         &error);
+      g_assert_no_error (error);
+    }
+  assert_caught_up (in_process ? NULL : &daemon, engine, fixture, "watching");
+
+  /* Replaced: a copy with a file changed, one added, one removed. */
+  copy_tree (fixture->root, new);
+  test_write_file (new, "ts/feature00/service2.ts", "export const replaced = 2;\n");
+  test_write_file (new, "py/pkg00/added_after_replace.py", "def added_after_replace():\n"
+                   "    pass\n");
+  g_assert_cmpint (g_unlink (new_file), ==, 0);
+  rename_or_fail (fixture->root, old);
+  rename_or_fail (new, fixture->root);
+  /* A file deleted in the old folder still exists in the new one. */
+  g_assert_cmpint (g_unlink (old_file), ==, 0);
+  assert_caught_up (in_process ? NULL : &daemon, engine, fixture, "replaced");
+
+  /* Deleted and made again, empty, then filled. */
+  test_remove_tree (fixture->root);
+  g_assert_cmpint (g_mkdir (fixture->root, 0755), ==, 0);
+  assert_caught_up (in_process ? NULL : &daemon, engine, fixture, "deleted, made again");
+  contents = g_build_filename (old, ".", NULL);
+  copy_tree (contents, fixture->root);
+  assert_caught_up (in_process ? NULL : &daemon, engine, fixture, "filled again");
+
+  /* Moved away, changed there, moved back. */
+  rename_or_fail (fixture->root, away);
+  test_write_file (away, "rs/src/m4.rs", "pub fn changed_while_away() -> u32 {\n    4\n}\n");
+  wait_msec (500);
+  rename_or_fail (away, fixture->root);
+  assert_caught_up (in_process ? NULL : &daemon, engine, fixture, "moved away and back");
+
+  if (!in_process)
+    daemon_down (&daemon);
+}
+
+static void
+test_watched_root_in_process (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  watched_root (fixture, TRUE);
+}
+
+static void
+test_watched_root_daemon (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  watched_root (fixture, FALSE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -909,6 +1066,8 @@ main (int   argc,
   ADD ("kill-daemon-during-update", NULL, test_kill_daemon_during_update);
   ADD ("full-disk", NULL, test_full_disk);
   ADD ("file-size-limit", NULL, test_file_size_limit);
+  ADD ("watched-root-in-process", NULL, test_watched_root_in_process);
+  ADD ("watched-root-daemon", NULL, test_watched_root_daemon);
 #undef ADD
 
   return g_test_run ();

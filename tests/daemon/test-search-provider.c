@@ -338,6 +338,36 @@ test_activate (Fixture       *fixture,
   g_assert_nonnull (error);
 }
 
+/* A flood of identifiers (12,000 of 2 kB, 24 MB, within a bus message) gets a bounded
+ * answer: metas for all of them (49 MB) would pass the bus's message limit (32 MiB for the
+ * test bus), and the bus would drop the daemon with its jobs. */
+static void
+test_metas_bounded (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *long_dir = g_strnfill (2000, 'd');
+  g_autoptr(GVariant) metas = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) results = NULL;
+
+  for (guint i = 0; i < 12000; i++)
+    g_ptr_array_add (ids, g_strdup_printf ("/%s/file%u.c\n%u\nfunction\nfunction_%u", long_dir,
+                                           i, i + 1, i));
+  g_ptr_array_add (ids, NULL);
+
+  lode_shell_search_provider2_call_get_result_metas_sync (fixture->provider,
+                                                          (const char * const *) ids->pdata,
+                                                          &metas, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_variant_n_children (metas), >, 0);
+  g_assert_cmpuint (g_variant_get_size (metas), <, 1024 * 1024);
+
+  /* The daemon is still there. */
+  results = initial_results (fixture, "parse_widget");
+  g_assert_cmpuint (g_strv_length (results), ==, 1);
+}
+
 /* The app stands in for itself: this process owns its name and counts "search" actions. */
 static void
 search_activated (GSimpleAction *action,
@@ -408,6 +438,7 @@ main (int   argc,
   ADD ("subsearch", test_subsearch);
   ADD ("activate", test_activate);
   ADD ("launch-search", test_launch_search);
+  ADD ("metas-bounded", test_metas_bounded);
 #undef ADD
 
   return g_test_run ();

@@ -121,6 +121,68 @@ mock_reply_json (SoupServerMessage *message,
   mock_reply (message, status, "application/json", json, strlen (json));
 }
 
+typedef struct
+{
+  MockServer *server;
+  GBytes     *chunk;
+} Endless;
+
+static void
+endless_free (Endless *endless)
+{
+  g_bytes_unref (endless->chunk);
+  g_free (endless);
+}
+
+static void
+endless_wrote_chunk_cb (SoupServerMessage *message,
+                        gpointer           user_data)
+{
+  Endless *endless = user_data;
+
+  endless->server->endless_bytes += g_bytes_get_size (endless->chunk);
+  soup_message_body_append_bytes (soup_server_message_get_response_body (message),
+                                  endless->chunk);
+}
+
+static void
+endless_finished_cb (SoupServerMessage *message,
+                     gpointer           user_data)
+{
+  Endless *endless = user_data;
+
+  endless->server->endless_finished = TRUE;
+}
+
+/* Answers 200 with a chunked body that never ends: @start, then @chunk repeated about 256 KiB
+ * at a time for as long as the client reads. */
+void
+mock_reply_endless (MockServer        *server,
+                    SoupServerMessage *message,
+                    const char        *content_type,
+                    const char        *start,
+                    const char        *chunk)
+{
+  SoupMessageHeaders *headers = soup_server_message_get_response_headers (message);
+  SoupMessageBody *body = soup_server_message_get_response_body (message);
+  Endless *endless = g_new0 (Endless, 1);
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  while (text->len < 256 * 1024)
+    g_string_append (text, chunk);
+  endless->server = server;
+  endless->chunk = g_string_free_to_bytes (g_steal_pointer (&text));
+
+  soup_server_message_set_status (message, SOUP_STATUS_OK, NULL);
+  soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
+  soup_message_headers_set_content_type (headers, content_type, NULL);
+  soup_message_body_set_accumulate (body, FALSE);
+  soup_message_body_append (body, SOUP_MEMORY_COPY, start, strlen (start));
+  g_signal_connect (message, "wrote-chunk", G_CALLBACK (endless_wrote_chunk_cb), endless);
+  g_signal_connect_data (message, "finished", G_CALLBACK (endless_finished_cb), endless,
+                         (GClosureNotify) G_CALLBACK (endless_free), 0);
+}
+
 const MockRequest *
 mock_server_get_request (MockServer *server,
                          guint       index)

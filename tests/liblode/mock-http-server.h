@@ -38,6 +38,8 @@ struct _MockServer
   GPtrArray   *paused;    /* SoupServerMessage the handler never answers */
   MockHandler  handler;
   gpointer     user_data;
+  guint64      endless_bytes;     /* what mock_reply_endless() wrote so far */
+  gboolean     endless_finished;  /* its connection was closed */
 };
 
 MockServer *mock_server_new        (MockHandler        handler,
@@ -53,6 +55,11 @@ void        mock_reply             (SoupServerMessage *message,
 void        mock_reply_json        (SoupServerMessage *message,
                                     guint              status,
                                     const char        *json);
+void        mock_reply_endless     (MockServer        *server,
+                                    SoupServerMessage *message,
+                                    const char        *content_type,
+                                    const char        *start,
+                                    const char        *chunk);
 const MockRequest *mock_server_get_request (MockServer *server,
                                             guint       index);
 

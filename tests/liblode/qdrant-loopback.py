@@ -16,11 +16,14 @@
 #
 # Control endpoints (not part of Qdrant's API, never validated):
 #   POST /__loopback/faults   [{"path": "/points", "method": "PUT", "skip": 0, "count": 1,
-#                               "kind": "status"|"hang"|"drop"|"drop-after-apply"|"raw",
+#                               "kind": "status"|"hang"|"drop"|"drop-after-apply"|"raw"|"endless",
 #                               "status": 503, "retry_after": 1, "body": "text"}]
-#                             ("raw" answers with status and body as given, JSON or not)
+#                             ("raw" answers with status and body as given, JSON or not;
+#                             "endless" with a chunked body that never ends, and records in
+#                             the request's "sent" how much of it went out before the client
+#                             hung up)
 #   GET  /__loopback/state    {"violations": [...], "requests": [{"method", "path", "status",
-#                               "bytes"}], "collections": {name: n_points},
+#                               "bytes", "sent"?}], "collections": {name: n_points},
 #                               "aliases": {alias: collection}}
 #   POST /__loopback/reset    forget collections, faults, log and violations
 #
@@ -748,6 +751,23 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def send_endless(self, entry):
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        data = b'{"result": {"points": [' + b'{"id": 1}, ' * (1 << 16)
+        chunk = b"%x\r\n" % len(data) + data + b"\r\n"
+        sent = 0
+        try:
+            while True:
+                self.wfile.write(chunk)
+                sent += len(data)
+        except OSError:
+            pass
+        self.close_connection = True
+        entry["sent"] = sent
+
     def drop(self):
         self.close_connection = True
         try:
@@ -792,6 +812,9 @@ class Handler(BaseHTTPRequestHandler):
             entry["status"] = "hung"
             time.sleep(fault.get("seconds", 30))
             return self.drop()
+        if fault is not None and fault.get("kind") == "endless":
+            entry["status"] = 200
+            return self.send_endless(entry)
         if fault is not None and fault.get("kind") == "raw":
             entry["status"] = fault.get("status", 200)
             return self.send_raw(entry["status"], fault["body"].encode())

@@ -89,6 +89,23 @@ test_nul (void)
 
     g_assert_cmpstr (member_string (node, "p"), ==, "C:\\u0000");
   }
+
+  /* Read for a caller that refuses it itself (a JSON-RPC request answered with its id):
+   * U+FFFD in its place, and counted; a raw NUL byte is refused all the same. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(JsonNode) node = NULL;
+    guint n_nul = 99;
+
+    node = lode_json_parse_full ("{\"id\":1,\"m\":\"a\\u0000b\\u0000\"}", -1, &n_nul, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (n_nul, ==, 2);
+    g_assert_cmpstr (member_string (node, "m"), ==, "a\uFFFDb\uFFFD");
+    g_clear_pointer (&node, json_node_unref);
+    node = lode_json_parse_full ("{\"m\":\"a\0b\"}", 10, &n_nul, &error);
+    g_assert_null (node);
+    g_assert_nonnull (strstr (error->message, "NUL byte"));
+  }
 }
 
 /* "\ud800" decoded to bytes that are not UTF-8 (and swallowed the next character). */

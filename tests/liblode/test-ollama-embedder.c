@@ -29,6 +29,7 @@ typedef enum
   MODE_HANG,
   MODE_BUSY,
   MODE_VERSION_HANGS,
+  MODE_ENDLESS,
 } Mode;
 
 typedef struct
@@ -78,6 +79,18 @@ handler (MockServer        *server,
          gpointer           user_data)
 {
   Fixture *f = user_data;
+
+  /* Answers that never end: a version, a status line (and a vector below). */
+  if (f->mode == MODE_ENDLESS && g_str_equal (path, "/api/version"))
+    {
+      mock_reply_endless (server, message, "application/json", "{\"version\":\"", "0");
+      return;
+    }
+  if (f->mode == MODE_ENDLESS && g_str_equal (path, "/api/pull"))
+    {
+      mock_reply_endless (server, message, "application/x-ndjson", "{\"status\":\"", "x");
+      return;
+    }
 
   if (g_str_equal (path, "/api/version") && f->mode == MODE_VERSION_HANGS)
     {
@@ -158,6 +171,9 @@ handler (MockServer        *server,
                          "exceeded\"}");
       else
         reply_embeddings (message, body, 4, 0);
+      break;
+    case MODE_ENDLESS:
+      mock_reply_endless (server, message, "application/json", "{\"embeddings\":[[", "0.5,");
       break;
     case MODE_VERSION_HANGS:
     default:
@@ -610,6 +626,67 @@ test_check_hang (Fixture       *f,
   g_assert_cmpint (g_get_monotonic_time () - start, <, 10 * G_USEC_PER_SEC);
 }
 
+/* What the loopback connection's buffers hold beyond what the client read. */
+#define SOCKET_SLACK (16 * 1024 * 1024)
+
+/* Runs the main context until the server's endless answer was cut off by the client. */
+static void
+wait_endless_dropped (MockServer *server)
+{
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (!server->endless_finished && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_true (server->endless_finished);
+}
+
+/* A server whose answer never ends (#31 item 7): each request fails with a clear error once
+ * Lode read what such an answer may take, and drops the connection; the server could only
+ * send that much and what the socket buffers hold. */
+static void
+test_endless (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autoptr(LodeOllamaEmbedder) embedder = lode_ollama_embedder_new (f->server->url, NULL);
+  const char *texts[] = { "int main (void)", "parse the header", NULL };
+  g_autoptr(LodeEmbeddings) embeddings = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autofree char *version = NULL;
+  g_autoptr(GError) error = NULL;
+
+  version = check (embedder, &error);
+  g_assert_null (version);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE);
+  g_assert_nonnull (strstr (error->message, f->server->url));
+  g_assert_nonnull (strstr (error->message, "larger than 65.5"));
+  g_assert_null (strstr (error->message, "not reachable"));
+  wait_endless_dropped (f->server);
+  g_assert_cmpuint (f->server->endless_bytes, <, 64 * 1024 + SOCKET_SLACK);
+  g_clear_error (&error);
+
+  /* Two vectors may take 64 MiB and 128 KiB each. */
+  f->server->endless_finished = FALSE;
+  f->server->endless_bytes = 0;
+  embeddings = embed (embedder, texts, LODE_EMBED_DOCUMENT, &error);
+  g_assert_null (embeddings);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE);
+  g_assert_nonnull (strstr (error->message, "larger than"));
+  wait_endless_dropped (f->server);
+  g_assert_cmpuint (f->server->endless_bytes, <, 64 * 1024 * 1024 + 2 * 128 * 1024 + SOCKET_SLACK);
+  g_assert_cmpuint (f->n_embeds, ==, 1);
+  g_clear_error (&error);
+
+  /* A status line of the pull that never ends. */
+  f->server->endless_finished = FALSE;
+  f->server->endless_bytes = 0;
+  lode_ollama_embedder_pull_async (embedder, NULL, test_result_cb, &result);
+  g_assert_false (lode_ollama_embedder_pull_finish (embedder, test_wait_result (&result), &error));
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER);
+  g_assert_nonnull (strstr (error->message, "status line is longer than 65536 bytes"));
+  wait_endless_dropped (f->server);
+  g_assert_cmpuint (f->server->endless_bytes, <, 64 * 1024 + SOCKET_SLACK);
+}
+
 static LodeEmbedder *
 from_spec (const char  *spec,
            const char  *url,
@@ -720,6 +797,7 @@ main (int   argc,
   ADD ("check", MODE_OK, test_check);
   ADD ("check-hang", MODE_VERSION_HANGS, test_check_hang);
   ADD ("from-spec", MODE_OK, test_from_spec);
+  ADD ("endless", MODE_ENDLESS, test_endless);
   g_test_add_func ("/lode/ollama/real-server", test_real_server);
 
 #undef ADD

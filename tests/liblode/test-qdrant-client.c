@@ -478,6 +478,60 @@ test_deep_reply (Loopback      *fixture,
   g_assert_cmpuint (count_points (fixture->client, fixture->collection, NULL), ==, 0);
 }
 
+/* The "sent" of the request to a path the loopback answered with an endless body, once the
+ * client hung up on it; -1 while the server still writes. */
+static gint64
+endless_sent (QdrantServer *server,
+              const char   *path_part)
+{
+  g_autoptr(JsonNode) state = qdrant_server_dup_state (server);
+  JsonArray *requests = json_object_get_array_member (json_node_get_object (state), "requests");
+
+  for (guint i = 0; i < json_array_get_length (requests); i++)
+    {
+      JsonObject *request = json_array_get_object_element (requests, i);
+
+      if (strstr (json_object_get_string_member (request, "path"), path_part) != NULL &&
+          json_object_has_member (request, "sent"))
+        return json_object_get_int_member (request, "sent");
+    }
+  return -1;
+}
+
+/* An answer that never ends (#31 item 7: 4.2 GB in 60 s) is an error once 64 MiB of it were
+ * read, not retried, and its connection is dropped: the server could send only that and what
+ * the socket buffers hold. */
+static void
+test_endless_reply (Loopback      *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 deadline;
+  gint64 sent = -1;
+  guint64 count = 0;
+
+  qdrant_server_add_fault (fixture->server,
+                           "[{\"path\": \"/points/count\", \"kind\": \"endless\"}]");
+  g_assert_false (lode_qdrant_client_count (fixture->client, fixture->collection, NULL, &count,
+                                            NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE);
+  g_assert_nonnull (strstr (error->message, "POST http://127.0.0.1:"));
+  g_assert_nonnull (strstr (error->message, "/points/count"));
+  g_assert_nonnull (strstr (error->message, "is larger than 67.1"));
+  g_assert_cmpuint (qdrant_server_count_requests (fixture->server, "POST", "/points/count", NULL),
+                    ==, 1);
+
+  deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while ((sent = endless_sent (fixture->server, "/points/count")) < 0 &&
+         g_get_monotonic_time () < deadline)
+    g_usleep (G_USEC_PER_SEC / 20);
+  g_assert_cmpint (sent, >=, 64 * 1024 * 1024);
+  g_assert_cmpint (sent, <, (64 + 16) * 1024 * 1024);
+
+  /* The fault is spent: the same call succeeds. */
+  g_assert_cmpuint (count_points (fixture->client, fixture->collection, NULL), ==, 0);
+}
+
 static void
 test_give_up (Loopback      *fixture,
               gconstpointer  data)
@@ -725,6 +779,8 @@ main (int   argc,
               loopback_teardown);
   g_test_add ("/lode/qdrant-client/deep-reply", Loopback, "deep", loopback_setup,
               test_deep_reply, loopback_teardown);
+  g_test_add ("/lode/qdrant-client/endless-reply", Loopback, "endless", loopback_setup,
+              test_endless_reply, loopback_teardown);
   g_test_add ("/lode/qdrant-client/timeout", Loopback, "slow", loopback_setup, test_timeout,
               loopback_teardown);
   g_test_add ("/lode/qdrant-client/node-gone-mid-batch", Loopback, "gone", loopback_setup,

@@ -177,6 +177,7 @@ test_map_calls (ProfileFixture *fixture,
   g_autofree char *git = g_build_filename (workspace, ".git", NULL);
   g_autofree char *file = g_build_filename (workspace, "src", "a.go", NULL);
   g_autofree char *args = NULL;
+  g_autofree char *dir = NULL;
   gboolean json_text;
 
   arguments = object_from ("{\"query\": \"parse config\", \"intent\": \"edit\", \"limit\": 5, "
@@ -227,16 +228,18 @@ test_map_calls (ProfileFixture *fixture,
   g_clear_pointer (&mapped, json_object_unref);
   g_clear_pointer (&arguments, json_object_unref);
 
+  arguments = json_object_new ();
   g_assert_false (lode_tool_profile_map_call (watcher, fixture->registry, "codebase_search",
-                                              json_object_new (), &tool, &mapped, &json_text,
-                                              &error));
+                                              arguments, &tool, &mapped, &json_text, &error));
   g_assert_error (error, LODE_ERROR, LODE_ERROR_NOT_FOUND);
   g_clear_error (&error);
+  g_clear_pointer (&arguments, json_object_unref);
 
   /* RagCode: file_path picks the project; a relative one names none; output_format json
    * asks for the result as JSON text. */
   g_assert_cmpint (g_mkdir_with_parents (git, 0700), ==, 0);
-  g_assert_cmpint (g_mkdir_with_parents (g_path_get_dirname (file), 0700), ==, 0);
+  dir = g_path_get_dirname (file);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
   g_assert_true (g_file_set_contents (file, "package a\n", -1, NULL));
   args = g_strdup_printf ("{\"query\": \"x\", \"file_path\": \"%s\", \"output_format\": "
                           "\"json\"}", file);

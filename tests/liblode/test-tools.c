@@ -360,6 +360,29 @@ test_invalid_arguments (ToolsFixture  *fixture,
     g_assert_nonnull (result);
   }
 
+  /* Watching it too, also when it is the working directory of a server asked for no
+   * project in particular (an agent started from the home directory). */
+  {
+    g_autofree char *home = realpath (g_get_home_dir (), NULL);
+    g_autofree char *cwd = g_get_current_dir ();
+    g_autofree char *json = g_strdup_printf ("{\"projectPath\": \"%s\", "
+                                             "\"action\": \"start\"}", home);
+    g_autoptr(LodeToolResult) status = NULL;
+    g_autoptr(LodeToolResult) result = NULL;
+
+    call_fails (fixture, "codebase_watch", json, NULL, "confirm: true");
+    g_assert_cmpint (g_chdir (home), ==, 0);
+    call_fails (fixture, "codebase_watch", "{\"action\": \"start\"}", NULL, "home directory");
+    status = call_ok (fixture, "codebase_watch", "{\"action\": \"status\"}", NULL);
+    g_assert_false (json_object_get_boolean_member (status->structured, "watching"));
+    result = call_ok (fixture, "codebase_watch", "{\"action\": \"start\", \"confirm\": true}",
+                      NULL);
+    g_assert_true (json_object_get_boolean_member (result->structured, "watching"));
+    g_clear_pointer (&result, lode_tool_result_free);
+    result = call_ok (fixture, "codebase_watch", "{\"action\": \"stop\"}", NULL);
+    g_assert_cmpint (g_chdir (cwd), ==, 0);
+  }
+
   /* Arguments over 1 MiB that no schema keyword bounds (a path has no maxLength): refused
    * like the daemon refuses them, so that both paths answer the same. */
   {
@@ -862,6 +885,71 @@ test_graph_tools (ToolsFixture  *fixture,
   rebuilt = call_ok (fixture, "codebase_graph_build", args, NULL);
   g_assert_cmpint (json_object_get_int_member (rebuilt->structured, "parsed"), ==, 5);
   g_assert_cmpint (json_object_get_int_member (rebuilt->structured, "internal"), ==, 4);
+}
+
+/* The markdown line of @text that holds @needle, or fails. */
+static char *
+line_with (const char *text,
+           const char *needle)
+{
+  const char *hit = strstr (text, needle);
+  const char *start;
+
+  if (hit == NULL)
+    g_error ("“%s” not in:\n%s", needle, text);
+  for (start = hit; start > text && start[-1] != '\n'; start--)
+    ;
+  return g_strndup (start, strcspn (start, "\n"));
+}
+
+/* A file may be called anything: a newline or a backtick in its name broke the list of the
+ * markdown reply (the rest of the name began a line of its own, a backtick ended the code
+ * span). The name stays in one code span on its line. */
+static void
+test_markdown_file_names (ToolsFixture  *fixture,
+                          gconstpointer  data)
+{
+  g_autofree char *root = g_build_filename (g_get_user_cache_dir (), "names", NULL);
+  g_autofree char *args = NULL;
+  g_autofree char *search_args = NULL;
+  g_autoptr(LodeToolResult) indexed = NULL;
+  g_autoptr(LodeToolResult) found = NULL;
+  g_autoptr(LodeToolResult) impact = NULL;
+  g_autofree char *result_line = NULL;
+  g_autofree char *changed_line = NULL;
+  const char *git_init[] = { "git", "init", "-q", NULL };
+  const char *git_add[] = { "git", "add", "-A", NULL };
+  const char *git_commit[] = { "git", "-c", "user.name=Lode", "-c", "user.email=l@example.org",
+                               "commit", "-q", "-m", "one", NULL };
+
+  test_write_file (root, "we`ird\nname.c", "int\nweird_marker_function (void)\n{\n"
+                   "  return 1;\n}\n");
+  for (guint i = 0; i < 3; i++)
+    {
+      const char *const *argv = i == 0 ? git_init : i == 1 ? git_add : git_commit;
+      int status = 0;
+
+      g_assert_true (g_spawn_sync (root, (char **) argv, NULL, G_SPAWN_SEARCH_PATH |
+                                   G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                                   NULL, NULL, NULL, NULL, &status, NULL));
+      g_assert_true (g_spawn_check_wait_status (status, NULL));
+    }
+  args = g_strdup_printf ("{\"projectPath\": \"%s\"}", root);
+  indexed = call_ok (fixture, "codebase_graph_build", args, NULL);
+
+  search_args = g_strdup_printf ("{\"projectPath\": \"%s\", \"query\": "
+                                 "\"weird_marker_function\"}", root);
+  found = call_ok (fixture, "codebase_search", search_args, NULL);
+  result_line = line_with (found->text, "name.c");
+  g_test_message ("%s", result_line);
+  g_assert_true (g_str_has_prefix (result_line, "1. ``we`ird\\nname.c:1-5``"));
+
+  test_write_file (root, "we`ird\nname.c", "int\nweird_marker_function (void)\n{\n"
+                   "  return 2;\n}\n");
+  impact = call_ok (fixture, "codebase_impact", args, NULL);
+  changed_line = line_with (impact->text, "name.c");
+  g_test_message ("%s", changed_line);
+  g_assert_cmpstr (changed_line, ==, "- M ``we`ird\\nname.c``");
 }
 
 static void
@@ -1801,6 +1889,8 @@ main (int   argc,
               tools_teardown);
   g_test_add ("/lode/tools/graph", ToolsFixture, NULL, tools_setup, test_graph_tools,
               tools_teardown);
+  g_test_add ("/lode/tools/markdown-file-names", ToolsFixture, NULL, tools_setup,
+              test_markdown_file_names, tools_teardown);
   g_test_add ("/lode/tools/confinement", ToolsFixture, NULL, tools_setup, test_confinement,
               tools_teardown);
   g_test_add ("/lode/tools/confinement-symbols", ToolsFixture, NULL, tools_setup,

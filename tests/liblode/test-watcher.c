@@ -303,6 +303,86 @@ test_new_dir_is_watched (Fixture       *fixture,
 }
 
 static void
+wait_rescan (Fixture *fixture)
+{
+  guint watchdog = g_timeout_add_seconds (10, timeout_cb, NULL);
+
+  while (fixture->n_rescans == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (watchdog);
+}
+
+/* Fails when a batch reports @path. */
+static void
+assert_not_reported (Fixture    *fixture,
+                     const char *path)
+{
+  for (guint i = 0; i < fixture->batches->len; i++)
+    if (find_change (g_ptr_array_index (fixture->batches, i), path) != NULL)
+      g_error ("%s was reported, but it changed in a folder that is no longer the tree", path);
+}
+
+/* mv P P.old; mv P.new P: the monitors follow P.old. The new P is watched and read again;
+ * a file deleted in P.old is not deleted from P, whose own new files are reported. */
+static void
+test_root_replaced (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) batch = NULL;
+  g_autofree char *old = g_strconcat (fixture->root, ".old", NULL);
+  g_autofree char *new = g_strconcat (fixture->root, ".new", NULL);
+  g_autofree char *old_main = g_build_filename (old, "src", "main.c", NULL);
+
+  test_write_file (new, "src/main.c", "int main (void) { return 2; }\n");
+  test_write_file (new, "lib/a/b/c.c", "int c;\n");
+  lode_watcher_start (fixture->watcher, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpint (g_rename (fixture->root, old), ==, 0);
+  g_assert_cmpint (g_rename (new, fixture->root), ==, 0);
+  wait_rescan (fixture);
+  /* root, src, lib, lib/a, lib/a/b */
+  g_assert_cmpstr (lode_watcher_get_status (fixture->watcher), ==,
+                   "Watching 5 directories live");
+
+  g_assert_cmpint (g_unlink (old_main), ==, 0);
+  create_file (fixture->root, "src/added.c", "int added;\n");
+  batch = wait_paths (fixture, "src/added.c", NULL);
+  g_assert_null (find_change (batch, "src/main.c"));
+  assert_not_reported (fixture, "src/main.c");
+}
+
+/* rm -rf P; mkdir P: the status says the tree is gone, then the new P is watched and read
+ * again. */
+static void
+test_root_removed (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) batch = NULL;
+  guint watchdog;
+
+  lode_watcher_start (fixture->watcher, &error);
+  g_assert_no_error (error);
+
+  test_remove_tree (fixture->root);
+  watchdog = g_timeout_add_seconds (10, timeout_cb, NULL);
+  while (strstr (lode_watcher_get_status (fixture->watcher), "removed") == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (watchdog);
+  g_assert_cmpuint (lode_watcher_get_n_watches (fixture->watcher), ==, 0);
+
+  g_assert_cmpint (g_mkdir (fixture->root, 0755), ==, 0);
+  wait_rescan (fixture);
+  g_assert_cmpstr (lode_watcher_get_status (fixture->watcher), ==,
+                   "Watching 1 directory live");
+  create_file (fixture->root, "again.c", "int again;\n");
+  batch = wait_paths (fixture, "again.c", NULL);
+  g_assert_nonnull (find_change (batch, "again.c"));
+}
+
+static void
 test_budget_falls_back_to_rescans (Fixture       *fixture,
                                    gconstpointer  data)
 {
@@ -348,6 +428,8 @@ main (int   argc,
   ADD ("rename-is-a-move", test_rename_is_a_move);
   ADD ("flood-is-one-batch", test_flood_is_one_batch);
   ADD ("new-dir-is-watched", test_new_dir_is_watched);
+  ADD ("root-replaced", test_root_replaced);
+  ADD ("root-removed", test_root_removed);
   ADD ("budget-falls-back-to-rescans", test_budget_falls_back_to_rescans);
   g_test_add_func ("/lode/watcher/budget-default", test_budget_default);
 

@@ -235,9 +235,15 @@ describe("stdio protocol", () => {
       assertError(await server.anonymousError(), -32700);
       assert.deepEqual((await server.request(1, "ping")).result, {});
 
-      // "ping\u0000x" was answered as "ping": refused, not truncated.
+      // "ping\u0000x" was answered as "ping": refused, not truncated. The message is JSON
+      // otherwise: the answer says what is wrong, to the request's id.
       server.write("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\\u0000x\"}\n");
-      assertError(await server.anonymousError(), -32700);
+      const nul = await server.response(2);
+      assertError(nul, -32602);
+      assert.match(nul.error.message, /U\+0000/);
+      server.write("{\"jsonrpc\":\"2.0\",\"id\":\"q\",\"method\":\"tools/call\",\"params\":" +
+                   "{\"name\":\"codebase_search\",\"arguments\":{\"query\":\"a\\u0000b\"}}}\n");
+      assertError(await server.response("q"), -32602);
 
       // Ids beyond 64-bit integers wrapped around (2^64 came back as -1): refused.
       server.write("{\"jsonrpc\":\"2.0\",\"id\":18446744073709551616,\"method\":\"ping\"}\n");
@@ -383,6 +389,43 @@ describe("stdio protocol", () => {
       assert.ok(response.result.structuredContent.results.length > 0, JSON.stringify(response));
     }
     assert.deepEqual((await server.response(200)).result, {});
+  });
+
+  test("EOF after 5,000 pipelined searches: every request gets a response with its id", async () => {
+    const tree = makeBigTree(tempDir("lode-big-"));
+    const server = new Server();
+    await server.initialize();
+    const indexed = await server.request(1, "tools/call",
+      { name: "codebase_update", arguments: { projectPath: tree } });
+    assert.equal(indexed.result.isError, false, JSON.stringify(indexed));
+
+    const ids = Array.from({ length: 5000 }, (_, i) => 1000 + i);
+    server.write(ids.map((id) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call",
+      params: { name: "codebase_search",
+                arguments: { projectPath: tree, query: `value function unit ${id}` } } }))
+      .join("\n") + "\n");
+    assert.deepEqual(await server.close(), { code: 0, signal: null });
+
+    // What did not finish within the drain time after the end of input is an error, with
+    // the request's id; nothing is left without an answer.
+    let answered = 0;
+    let cancelled = 0;
+    const seen = new Set();
+    for (const message of server.messages) {
+      if (!ids.includes(message.id))
+        continue;
+      assert.ok(!seen.has(message.id), `two responses to ${message.id}`);
+      seen.add(message.id);
+      if (message.error) {
+        assert.equal(message.error.code, -32603, JSON.stringify(message));
+        assert.match(message.error.message, /input ended/);
+        cancelled++;
+      } else {
+        assert.equal(message.result.isError, false, JSON.stringify(message));
+        answered++;
+      }
+    }
+    assert.equal(seen.size, ids.length, `${answered} answered, ${cancelled} cancelled`);
   });
 
   test("EOF while an index runs: the job is cancelled and the server exits", async () => {

@@ -25,6 +25,7 @@ typedef struct
   guint            aborted;
   guint            handled;
   gint             open;       /* connections, as the main thread last saw them */
+  gint             holding;    /* requests held, as the main thread last saw them */
 } Fixture;
 
 typedef void (*ClientFunc) (Fixture *fixture);
@@ -100,6 +101,9 @@ request_cb (LodeHttpServer  *server,
       lode_http_request_write (request, g_bytes_new_static ("bc", 2));
       lode_http_request_end_stream (request);
     }
+  else if (g_str_equal (path, "/deny"))
+    lode_http_request_respond (request, 401, "text/plain",
+                               g_bytes_new_static ("no\n", 3));
   else if (g_str_equal (path, "/big"))
     {
       /* More than the socket buffers of both ends hold. */
@@ -320,6 +324,7 @@ count_cb (gpointer user_data)
   Fixture *fixture = user_data;
 
   g_atomic_int_set (&fixture->open, lode_http_server_get_n_connections (fixture->server));
+  g_atomic_int_set (&fixture->holding, fixture->held->len);
   return G_SOURCE_CONTINUE;
 }
 
@@ -333,30 +338,85 @@ test_write_stall (Fixture       *fixture,
   g_source_remove (counter);
 }
 
+/* At the cap, a new connection takes the place of the one idle the longest; when every
+ * connection is busy with a request, it is told 503. */
+static void
+wait_until (gint *value,
+            gint  wanted)
+{
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  while (g_atomic_int_get (value) != wanted && g_get_monotonic_time () < deadline)
+    g_usleep (10000);
+  g_assert_cmpint (g_atomic_int_get (value), ==, wanted);
+}
+
+/* At the cap, a new connection takes the place of the one idle the longest (once idle for
+ * a moment); when every connection is busy with a request, it is told 503. */
 static void
 cap_client (Fixture *fixture)
 {
   int first = connect_to (fixture->port, 5);
   int second = connect_to (fixture->port, 5);
-  g_autoptr(Response) refused = exchange (fixture, "GET /echo HTTP/1.1\r\n\r\n");
+  int busy[2];
   g_autoptr(Response) served = NULL;
+  g_autoptr(Response) refused = NULL;
 
-  g_assert_cmpuint (refused->status, ==, 503);
+  wait_until (&fixture->open, 2);
+  g_usleep (G_USEC_PER_SEC / 5);
+  served = exchange (fixture, "GET /echo HTTP/1.1\r\n\r\n");
+  g_assert_nonnull (served);
+  g_assert_cmpuint (served->status, ==, 200);
+  g_assert_true (closed_by_server (first, 5));
   close (first);
   close (second);
-  for (guint attempt = 0; attempt < 50 && (served == NULL || served->status != 200); attempt++)
+  wait_until (&fixture->open, 0);
+
+  for (guint i = 0; i < G_N_ELEMENTS (busy); i++)
     {
-      g_clear_pointer (&served, response_free);
-      served = exchange (fixture, "GET /echo HTTP/1.1\r\n\r\n");
+      busy[i] = connect_to (fixture->port, 5);
+      g_assert_true (send_text (busy[i], "GET /hold HTTP/1.1\r\n\r\n"));
+      wait_until (&fixture->holding, i + 1);
     }
-  g_assert_cmpuint (served->status, ==, 200);
+  refused = exchange (fixture, "GET /echo HTTP/1.1\r\n\r\n");
+  g_assert_nonnull (refused);
+  g_assert_cmpuint (refused->status, ==, 503);
+  for (guint i = 0; i < G_N_ELEMENTS (busy); i++)
+    close (busy[i]);
 }
 
 static void
 test_connection_cap (Fixture       *fixture,
                      gconstpointer  user_data)
 {
+  guint counter = g_timeout_add (5, count_cb, fixture);
+
   run_client (fixture, cap_client);
+  g_source_remove (counter);
+}
+
+/* A refused client (401, 403) loses its connection: it cannot keep a place by asking
+ * again and again without the right credentials. */
+static void
+deny_client (Fixture *fixture)
+{
+  int fd = connect_to (fixture->port, 5);
+  g_autoptr(Response) denied = NULL;
+
+  g_assert_true (send_text (fd, "GET /deny HTTP/1.1\r\n\r\n"));
+  denied = read_response (fd);
+  g_assert_nonnull (denied);
+  g_assert_cmpuint (denied->status, ==, 401);
+  g_assert_cmpstr (g_hash_table_lookup (denied->headers, "connection"), ==, "close");
+  g_assert_true (closed_by_server (fd, 5));
+  close (fd);
+}
+
+static void
+test_deny_closes (Fixture       *fixture,
+                  gconstpointer  user_data)
+{
+  run_client (fixture, deny_client);
 }
 
 static void
@@ -540,6 +600,7 @@ main (int   argc,
   ADD ("/lode/http-server/timeouts", 300, test_timeouts);
   ADD ("/lode/http-server/write-stall", 300, test_write_stall);
   ADD ("/lode/http-server/connection-cap", 0, test_connection_cap);
+  ADD ("/lode/http-server/deny-closes", 0, test_deny_closes);
   ADD ("/lode/http-server/abort", 0, test_abort);
   ADD ("/lode/http-server/stream", 0, test_stream);
 #undef ADD

@@ -10,9 +10,14 @@
 
 G_BEGIN_DECLS
 
+/* The largest answer read from a server unless the caller allows more: servers answer JSON of
+ * a few kB to a few MB (a Qdrant scroll page of 256 vectors of 4,096 numbers is about 25 MB). */
+#define LODE_HTTP_MAX_BODY_BYTES (64 * 1024 * 1024)
+
 SoupSession *_lode_http_get_session          (void);
 void         _lode_http_send_and_read_async  (SoupMessage          *message,
                                               guint                 timeout_seconds,
+                                              gsize                 max_body_bytes,
                                               GCancellable         *cancellable,
                                               GAsyncReadyCallback   callback,
                                               gpointer              user_data);
@@ -45,6 +50,8 @@ typedef struct
   guint               max_retries;
   guint               base_delay_msec;   /* the first pause without Retry-After; doubles */
   guint               max_wait_msec;     /* a longer pause asked for ends the request */
+  gsize               max_body_bytes;    /* the largest answer read, 0 for
+                                          * LODE_HTTP_MAX_BODY_BYTES */
   LodeHttpRetryFlags  flags;
 } LodeHttpRetry;
 

@@ -37,6 +37,9 @@ _lode_http_get_session (void)
   return session;
 }
 
+/* What one read of the body asks for: a large answer takes a few dozen reads. */
+#define READ_SIZE (256 * 1024)
+
 typedef struct
 {
   SoupMessage  *message;
@@ -46,6 +49,10 @@ typedef struct
   GSource      *timer;
   guint         timeout_seconds;
   gboolean      timed_out;
+  gsize         max_body_bytes;
+  GInputStream *stream;
+  GByteArray   *body;
+  GError       *error;    /* the failure returned once the stream is closed */
 } HttpCall;
 
 static void
@@ -54,11 +61,14 @@ http_call_free (HttpCall *call)
   if (call->timer != NULL)
     g_source_destroy (call->timer);
   g_clear_pointer (&call->timer, g_source_unref);
+  g_clear_object (&call->stream);
   if (call->parent != NULL)
     g_cancellable_disconnect (call->parent, call->parent_handler);
   g_clear_object (&call->parent);
   g_clear_object (&call->child);
   g_clear_object (&call->message);
+  g_clear_pointer (&call->body, g_byte_array_unref);
+  g_clear_error (&call->error);
   g_free (call);
 }
 
@@ -81,25 +91,14 @@ http_timeout_cb (gpointer user_data)
 }
 
 static void
-http_send_and_read_cb (GObject      *object,
-                       GAsyncResult *result,
-                       gpointer      user_data)
+http_call_return_error (GTask  *task,
+                        GError *error)
 {
-  g_autoptr(GTask) task = user_data;
   HttpCall *call = g_task_get_task_data (task);
-  GError *error = NULL;
-  GBytes *body;
 
-  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
-  if (call->timer != NULL)
-    g_source_destroy (call->timer);
-  g_clear_pointer (&call->timer, g_source_unref);
-
-  if (body != NULL)
-    g_task_return_pointer (task, body, (GDestroyNotify) g_bytes_unref);
-  else if (call->timed_out && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (call->timed_out && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
-      g_clear_error (&error);
+      g_error_free (error);
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
                                "No answer within %u s", call->timeout_seconds);
     }
@@ -107,20 +106,180 @@ http_send_and_read_cb (GObject      *object,
     g_task_return_error (task, error);
 }
 
+static void
+http_dropped_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  HttpCall *call = g_task_get_task_data (task);
+
+  g_input_stream_close_finish (G_INPUT_STREAM (object), result, NULL);
+  g_clear_object (&call->stream);
+  http_call_return_error (task, g_steal_pointer (&call->error));
+}
+
+/* Ends @task with @error, once the connection was dropped. Takes @task and @error. */
+static void
+http_call_fail (GTask  *task,
+                GError *error)
+{
+  HttpCall *call = g_task_get_task_data (task);
+
+  if (call->timer != NULL)
+    g_source_destroy (call->timer);
+  g_clear_pointer (&call->timer, g_source_unref);
+
+  if (call->stream == NULL || g_input_stream_is_closed (call->stream))
+    {
+      http_call_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+
+  /* Closed under a cancelled request, the body's stream is not read to its end (which an
+   * endless body never reaches), and the connection is dropped. */
+  call->error = error;
+  g_cancellable_cancel (call->child);
+  g_input_stream_close_async (call->stream, G_PRIORITY_DEFAULT, call->child, http_dropped_cb,
+                              task);
+}
+
+static void
+http_closed_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  HttpCall *call = g_task_get_task_data (task);
+  GError *error = NULL;
+
+  if (!g_input_stream_close_finish (G_INPUT_STREAM (object), result, &error))
+    {
+      http_call_fail (g_steal_pointer (&task), error);
+      return;
+    }
+
+  if (call->timer != NULL)
+    g_source_destroy (call->timer);
+  g_clear_pointer (&call->timer, g_source_unref);
+  g_clear_object (&call->stream);
+  g_task_return_pointer (task, g_byte_array_free_to_bytes (g_steal_pointer (&call->body)),
+                         (GDestroyNotify) g_bytes_unref);
+}
+
+static void
+http_set_too_large (GError   **error,
+                    HttpCall  *call)
+{
+  g_autofree char *limit = g_format_size (call->max_body_bytes);
+  g_autofree char *uri = g_uri_to_string_partial (soup_message_get_uri (call->message),
+                                                  G_URI_HIDE_PASSWORD);
+
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE,
+               "The answer to %s %s is larger than %s; it was not read",
+               soup_message_get_method (call->message), uri, limit);
+}
+
+static void http_read_next (GTask *task);
+
+static void
+http_read_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  HttpCall *call = g_task_get_task_data (task);
+  GError *error = NULL;
+  gsize start = call->body->len - READ_SIZE;
+  gssize n;
+
+  n = g_input_stream_read_finish (G_INPUT_STREAM (object), result, &error);
+  g_byte_array_set_size (call->body, start + MAX (n, 0));
+  if (n < 0)
+    {
+      http_call_fail (g_steal_pointer (&task), error);
+      return;
+    }
+  /* Read to its end, the body leaves the connection to the next request. */
+  if (n == 0)
+    {
+      g_input_stream_close_async (call->stream, G_PRIORITY_DEFAULT, call->child, http_closed_cb,
+                                  g_steal_pointer (&task));
+      return;
+    }
+  if (call->body->len > call->max_body_bytes)
+    {
+      http_set_too_large (&error, call);
+      http_call_fail (g_steal_pointer (&task), error);
+      return;
+    }
+
+  http_read_next (g_steal_pointer (&task));
+}
+
+/* Reads the next part of the body, one byte more than the bound at most. Takes @task. */
+static void
+http_read_next (GTask *task)
+{
+  HttpCall *call = g_task_get_task_data (task);
+  gsize start = call->body->len;
+
+  g_byte_array_set_size (call->body, start + READ_SIZE);
+  g_input_stream_read_async (call->stream, call->body->data + start,
+                             MIN (READ_SIZE, call->max_body_bytes + 1 - start),
+                             G_PRIORITY_DEFAULT, call->child, http_read_cb, task);
+}
+
+static void
+http_send_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  GTask *task = user_data;
+  HttpCall *call = g_task_get_task_data (task);
+  SoupMessageHeaders *headers;
+  GError *error = NULL;
+
+  call->stream = soup_session_send_finish (SOUP_SESSION (object), result, &error);
+  if (call->stream == NULL)
+    {
+      http_call_fail (task, error);
+      return;
+    }
+
+  /* An answer that says it is too large is not read at all. */
+  headers = soup_message_get_response_headers (call->message);
+  if (soup_message_headers_get_encoding (headers) == SOUP_ENCODING_CONTENT_LENGTH &&
+      soup_message_headers_get_content_length (headers) > (goffset) call->max_body_bytes)
+    {
+      http_set_too_large (&error, call);
+      http_call_fail (task, error);
+      return;
+    }
+
+  call->body = g_byte_array_new ();
+  http_read_next (task);
+}
+
 /**
  * _lode_http_send_and_read_async:
  * @message: the request
  * @timeout_seconds: how long the whole exchange may take, 0 for no limit
+ * @max_body_bytes: the largest answer read, 0 for %LODE_HTTP_MAX_BODY_BYTES
  * @cancellable: (nullable): a #GCancellable
  * @callback: called with the body
  * @user_data: data for @callback
  *
  * Sends @message on the shared session and reads the whole answer. A timeout ends with
- * %G_IO_ERROR_TIMED_OUT.
+ * %G_IO_ERROR_TIMED_OUT; an answer larger than @max_body_bytes (said or sent) ends with
+ * %G_IO_ERROR_MESSAGE_TOO_LARGE once that much was read, and its connection is dropped: no
+ * server can make Lode hold more than that of its answer.
  */
 void
 _lode_http_send_and_read_async (SoupMessage         *message,
                                 guint                timeout_seconds,
+                                gsize                max_body_bytes,
                                 GCancellable        *cancellable,
                                 GAsyncReadyCallback  callback,
                                 gpointer             user_data)
@@ -137,6 +296,7 @@ _lode_http_send_and_read_async (SoupMessage         *message,
   call->message = g_object_ref (message);
   call->child = g_cancellable_new ();
   call->timeout_seconds = timeout_seconds;
+  call->max_body_bytes = max_body_bytes > 0 ? max_body_bytes : LODE_HTTP_MAX_BODY_BYTES;
   g_task_set_task_data (task, call, (GDestroyNotify) http_call_free);
 
   /* The request runs under a child cancellable, cancelled by the caller's or by the timer,
@@ -156,8 +316,8 @@ _lode_http_send_and_read_async (SoupMessage         *message,
       g_source_attach (call->timer, g_task_get_context (task));
     }
 
-  soup_session_send_and_read_async (_lode_http_get_session (), message, G_PRIORITY_DEFAULT,
-                                    call->child, http_send_and_read_cb, g_steal_pointer (&task));
+  soup_session_send_async (_lode_http_get_session (), message, G_PRIORITY_DEFAULT, call->child,
+                           http_send_cb, g_steal_pointer (&task));
 }
 
 /**
@@ -244,7 +404,9 @@ static gboolean
 is_retryable_error (LodeHttpRetryFlags  flags,
                     const GError       *error)
 {
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  /* An answer too large would be as large again. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE))
     return FALSE;
   if ((flags & LODE_HTTP_RETRY_ANY_FAILURE) != 0)
     return error->domain != G_TLS_ERROR;
@@ -409,7 +571,8 @@ retrying_send (GTask *task)
            g_uri_get_path (soup_message_get_uri (request->end.message)),
            request->end.n_retries + 1);
   _lode_http_send_and_read_async (request->end.message, request->retry.timeout_seconds,
-                                  g_task_get_cancellable (task), retrying_cb, task);
+                                  request->retry.max_body_bytes, g_task_get_cancellable (task),
+                                  retrying_cb, task);
 }
 
 /**

@@ -73,6 +73,7 @@ scan_string (const char  *data,
              const char  *p,
              const char  *end,
              char       **copy,
+             guint       *n_nul,
              GError     **error)
 {
   while (p < end)
@@ -106,12 +107,21 @@ scan_string (const char  *data,
           return NULL;
         }
 
-      if (code == 0)
+      if (code == 0 && n_nul == NULL)
         {
           g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
                        "\\u0000 at byte %" G_GSIZE_FORMAT ": strings may not contain U+0000",
                        (gsize) (p - data));
           return NULL;
+        }
+      if (code == 0)
+        {
+          (*n_nul)++;
+          if (*copy == NULL)
+            *copy = g_strndup (data, end - data);
+          memcpy (*copy + (p - data), "\\ufffd", 6);
+          p += 6;
+          continue;
         }
 
       if (code >= 0xD800 && code <= 0xDBFF && end - p >= 12 && p[6] == '\\' && p[7] == 'u' &&
@@ -207,11 +217,13 @@ scan_word (const char  *data,
 }
 
 /* Checks @data for what json-glib would mishandle (see above). Returns FALSE with @error set
- * for what is refused; *@copy is set when lone surrogates had to be replaced. */
+ * for what is refused; *@copy is set when lone surrogates (or, with @n_nul, `\u0000`) had to
+ * be replaced. */
 static gboolean
 prescan (const char  *data,
          gsize        length,
          char       **copy,
+         guint       *n_nul,
          GError     **error)
 {
   const char *end = data + length;
@@ -247,7 +259,7 @@ prescan (const char  *data,
           break;
 
         case '"':
-          p = scan_string (data, p + 1, end, copy, error);
+          p = scan_string (data, p + 1, end, copy, n_nul, error);
           if (p == NULL)
             return FALSE;
           break;
@@ -281,24 +293,29 @@ prescan (const char  *data,
 }
 
 /**
- * lode_json_parse:
+ * lode_json_parse_full:
  * @data: JSON text from outside (a message, a file, a server's answer)
  * @length: length of @data in bytes, or -1 if it is nul-terminated
+ * @n_nul: (out) (optional): when given, `\u0000` is read as U+FFFD instead of refused, and
+ *   this counts how often
  * @error: return location for a #GError
  *
  * Parses JSON that Lode did not write itself. Unlike json-glib alone it refuses nesting
- * deeper than %LODE_JSON_MAX_DEPTH (which would overflow the stack), `\u0000` and NUL bytes
- * (which would cut strings), integers beyond 64 bits and numbers beyond the range of a
- * double (which would wrap or become infinite), and reads escaped lone surrogates as U+FFFD,
- * so that every string of the result is valid UTF-8 without embedded NULs.
+ * deeper than %LODE_JSON_MAX_DEPTH (which would overflow the stack), `\u0000` (unless
+ * @n_nul is given) and NUL bytes (which would cut strings), integers beyond 64 bits and
+ * numbers beyond the range of a double (which would wrap or become infinite), and reads
+ * escaped lone surrogates as U+FFFD, so that every string of the result is valid UTF-8
+ * without embedded NULs. A caller that must answer a message it refuses (a JSON-RPC
+ * request, with its id) reads it with @n_nul and refuses what it holds.
  *
  * Returns: (transfer full) (nullable): the root node, mutable, or %NULL with @error set (in
  *   the %JSON_PARSER_ERROR domain)
  */
 JsonNode *
-lode_json_parse (const char  *data,
-                 gssize       length,
-                 GError     **error)
+lode_json_parse_full (const char  *data,
+                      gssize       length,
+                      guint       *n_nul,
+                      GError     **error)
 {
   g_autoptr(JsonParser) parser = NULL;
   g_autofree char *copy = NULL;
@@ -307,8 +324,10 @@ lode_json_parse (const char  *data,
   g_return_val_if_fail (data != NULL || length == 0, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+  if (n_nul != NULL)
+    *n_nul = 0;
   len = length < 0 ? strlen (data) : (gsize) length;
-  if (!prescan (data != NULL ? data : "", len, &copy, error))
+  if (!prescan (data != NULL ? data : "", len, &copy, n_nul, error))
     return NULL;
 
   parser = json_parser_new ();
@@ -322,6 +341,25 @@ lode_json_parse (const char  *data,
     }
 
   return json_parser_steal_root (parser);
+}
+
+/**
+ * lode_json_parse:
+ * @data: JSON text from outside (a message, a file, a server's answer)
+ * @length: length of @data in bytes, or -1 if it is nul-terminated
+ * @error: return location for a #GError
+ *
+ * lode_json_parse_full() without @n_nul: `\u0000` is refused.
+ *
+ * Returns: (transfer full) (nullable): the root node, mutable, or %NULL with @error set (in
+ *   the %JSON_PARSER_ERROR domain)
+ */
+JsonNode *
+lode_json_parse (const char  *data,
+                 gssize       length,
+                 GError     **error)
+{
+  return lode_json_parse_full (data, length, NULL, error);
 }
 
 /**

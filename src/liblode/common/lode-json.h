@@ -18,6 +18,10 @@ G_BEGIN_DECLS
 JsonNode *lode_json_parse     (const char  *data,
                                gssize       length,
                                GError     **error);
+JsonNode *lode_json_parse_full (const char  *data,
+                                gssize       length,
+                                guint       *n_nul,
+                                GError     **error);
 JsonNode *lode_json_parse_file (const char *path,
                                 GError    **error);
 char     *lode_json_to_string (JsonNode    *node,

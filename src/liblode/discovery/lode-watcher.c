@@ -38,6 +38,10 @@
 
 #define DEFAULT_RESCAN_SECONDS  60
 #define MAX_WAIT_FACTOR         10
+/* How often the root is looked at: a monitor follows its directory's inode wherever it
+ * goes, and nothing watches the root's parent, so that a root moved away, replaced or
+ * deleted and made again is noticed this way (or by an event on the root itself). */
+#define ROOT_CHECK_SECONDS      2
 /* The kernel default on older systems, when /proc cannot be read. */
 #define FALLBACK_KERNEL_LIMIT   8192
 
@@ -51,9 +55,12 @@ struct _LodeWatcher
   GHashTable *monitors;      /* relative dir → GFileMonitor, value-destroy cancels */
   GHashTable *pending;       /* relative path → LodeChange, coalesced until flush */
   char       *status;
+  dev_t       root_dev;      /* the directory the monitors were put on */
+  ino_t       root_ino;
   gint64      first_pending;
   guint       flush_source;
   guint       rescan_source;
+  guint       root_check_source;
   guint       debounce_msec;
   guint       max_watches;
   guint       rescan_interval;
@@ -61,6 +68,8 @@ struct _LodeWatcher
   guint       started : 1;
   guint       polling : 1;
   guint       rewatch : 1;
+  guint       root_lost : 1;  /* an event said the root was deleted or moved away */
+  guint       root_gone : 1;  /* nothing is at the root (or no directory): nothing watched */
 };
 
 G_DEFINE_FINAL_TYPE (LodeWatcher, lode_watcher, G_TYPE_OBJECT)
@@ -343,7 +352,8 @@ lode_watcher_class_init (LodeWatcherClass *klass)
    * LodeWatcher::rescan:
    *
    * Emitted every rescan-interval seconds while the tree cannot be watched live (see
-   * #LodeWatcher:polling): anything may have changed.
+   * #LodeWatcher:polling), and when another directory took the root's place (moved there,
+   * or made again after the root was deleted): anything may have changed.
    */
   signals [RESCAN] =
     g_signal_new ("rescan",
@@ -765,6 +775,54 @@ rewatch (LodeWatcher *self)
   watch_tree (self, "");
 }
 
+/* Whether the directory at the root is still the one the monitors were put on. When it is
+ * not, what they report happens elsewhere (the old root moved away: deleting one of its
+ * files must not delete the file of the same name in the new root), so they are dropped
+ * with the changes they reported; a new directory at the root is watched afresh and, since
+ * anything may differ, the whole tree is read again (#LodeWatcher::rescan). While nothing
+ * is there, nothing is watched and the status says so. */
+static gboolean
+check_root (LodeWatcher *self)
+{
+  struct stat st;
+  gboolean present = lstat (self->root, &st) == 0 && S_ISDIR (st.st_mode);
+
+  if (present && !self->root_lost && !self->root_gone &&
+      st.st_dev == self->root_dev && st.st_ino == self->root_ino)
+    return TRUE;
+
+  self->root_lost = FALSE;
+  drop_monitors (self);
+  g_hash_table_remove_all (self->pending);
+  g_clear_handle_id (&self->flush_source, g_source_remove);
+
+  if (!present)
+    {
+      if (!self->root_gone)
+        g_message ("%s is gone: not watching it until a folder is there again", self->root);
+      self->root_gone = TRUE;
+      set_status (self, g_strdup (_("Not watching: the folder was removed or moved away. "
+                                    "It is watched again, and read again, once a folder is "
+                                    "back at its place.")));
+      return FALSE;
+    }
+
+  g_message ("%s is another folder now: watching it and reading it again", self->root);
+  self->root_gone = FALSE;
+  self->root_dev = st.st_dev;
+  self->root_ino = st.st_ino;
+  rewatch (self);
+  g_signal_emit (self, signals [RESCAN], 0);
+  return FALSE;
+}
+
+static gboolean
+root_check_cb (gpointer user_data)
+{
+  check_root (user_data);
+  return G_SOURCE_CONTINUE;
+}
+
 static int
 compare_changes (gconstpointer a,
                  gconstpointer b)
@@ -784,6 +842,10 @@ flush_cb (gpointer user_data)
   gpointer key, value;
 
   self->flush_source = 0;
+
+  /* Changes seen in a folder that is no longer the root are not the tree's. */
+  if (!check_root (self))
+    return G_SOURCE_REMOVE;
 
   /* An ignore file changed: what is watched may change too. */
   if (self->rewatch)
@@ -985,8 +1047,19 @@ monitor_changed_cb (GFileMonitor      *monitor,
 
   g_assert (LODE_IS_WATCHER (self));
 
-  /* Events on the root itself (or outside it) change no indexed path. */
-  if (rel == NULL || *rel == '\0')
+  /* The root itself deleted or moved away: its monitors no longer watch the tree. Other
+   * events on it (or outside it) change no indexed path. */
+  if (rel != NULL && *rel == '\0')
+    {
+      if (event == G_FILE_MONITOR_EVENT_DELETED || event == G_FILE_MONITOR_EVENT_MOVED_OUT ||
+          event == G_FILE_MONITOR_EVENT_RENAMED || event == G_FILE_MONITOR_EVENT_MOVED)
+        {
+          self->root_lost = TRUE;
+          check_root (self);
+        }
+      return;
+    }
+  if (rel == NULL)
     return;
   if (other_rel != NULL && *other_rel == '\0')
     g_clear_pointer (&other_rel, g_free);
@@ -1056,13 +1129,15 @@ gboolean
 lode_watcher_start (LodeWatcher  *self,
                     GError      **error)
 {
+  struct stat st;
+
   g_return_val_if_fail (LODE_IS_WATCHER (self), FALSE);
   g_return_val_if_fail (!error || !*error, FALSE);
 
   if (self->started)
     return TRUE;
 
-  if (!g_file_test (self->root, G_FILE_TEST_IS_DIR))
+  if (lstat (self->root, &st) != 0 || !S_ISDIR (st.st_mode))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_DIRECTORY,
                    "Cannot watch %s: not a directory", self->root);
@@ -1072,7 +1147,12 @@ lode_watcher_start (LodeWatcher  *self,
   g_clear_object (&self->root_file);
   self->root_file = g_file_new_for_path (self->root);
   self->started = TRUE;
+  self->root_lost = FALSE;
+  self->root_gone = FALSE;
+  self->root_dev = st.st_dev;
+  self->root_ino = st.st_ino;
   rewatch (self);
+  self->root_check_source = g_timeout_add_seconds (ROOT_CHECK_SECONDS, root_check_cb, self);
 
   return TRUE;
 }
@@ -1092,6 +1172,7 @@ lode_watcher_stop (LodeWatcher *self)
   g_hash_table_remove_all (self->pending);
   g_clear_handle_id (&self->flush_source, g_source_remove);
   g_clear_handle_id (&self->rescan_source, g_source_remove);
+  g_clear_handle_id (&self->root_check_source, g_source_remove);
   self->started = FALSE;
   if (self->polling)
     {

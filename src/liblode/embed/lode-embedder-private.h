@@ -54,6 +54,7 @@ void         _lode_embedder_retry_init     (LodeEmbedderRetry    *retry,
                                             guint                 timeout_seconds,
                                             guint                 max_retries,
                                             guint                 base_delay_msec,
+                                            guint                 n_inputs,
                                             LodeEmbedderBreaker  *breaker);
 void         _lode_embedder_request_async  (LodeHttpMessageFunc      build,
                                             gpointer                 build_data,

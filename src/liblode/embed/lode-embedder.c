@@ -341,6 +341,10 @@ _lode_embedder_set_http_error (GError      **error,
  * now are better than ranked ones later. */
 #define QUERY_TIMEOUT_SECONDS 15
 
+/* The largest answer read for each input: one vector of up to 4,096 numbers written in JSON
+ * (OpenAI and Ollama write up to 24 characters each), beside a bound for the rest. */
+#define MAX_BODY_BYTES_PER_INPUT (4096 * 32)
+
 void
 _lode_embedder_breaker_clear (LodeEmbedderBreaker *breaker)
 {
@@ -390,11 +394,13 @@ breaker_set (LodeEmbedderBreaker *breaker,
  * @timeout_seconds: the provider's timeout, 0 for none
  * @max_retries: the provider's retries
  * @base_delay_msec: the provider's first pause
+ * @n_inputs: how many texts the request embeds
  * @breaker: the provider's breaker
  *
  * Documents (a background pass) get the provider's timeout and retries, after 429, a 5xx and
  * a refused or broken connection; a query gets at most QUERY_TIMEOUT_SECONDS, no retry, and
- * fails at once while the breaker is open.
+ * fails at once while the breaker is open. The answer read is bounded by what @n_inputs
+ * vectors take.
  */
 void
 _lode_embedder_retry_init (LodeEmbedderRetry   *retry,
@@ -402,6 +408,7 @@ _lode_embedder_retry_init (LodeEmbedderRetry   *retry,
                            guint                timeout_seconds,
                            guint                max_retries,
                            guint                base_delay_msec,
+                           guint                n_inputs,
                            LodeEmbedderBreaker *breaker)
 {
   gboolean query = purpose == LODE_EMBED_QUERY;
@@ -412,6 +419,8 @@ _lode_embedder_retry_init (LodeEmbedderRetry   *retry,
   retry->http.max_retries = query ? 0 : max_retries;
   retry->http.base_delay_msec = base_delay_msec;
   retry->http.max_wait_msec = MAX_RETRY_WAIT_MSEC;
+  retry->http.max_body_bytes = LODE_HTTP_MAX_BODY_BYTES +
+                               (gsize) n_inputs * MAX_BODY_BYTES_PER_INPUT;
   retry->http.flags = LODE_HTTP_RETRY_SERVER_ERRORS;
   retry->breaker = breaker;
   retry->fail_fast = query;

@@ -24,6 +24,8 @@
 /* /api/version answers at once, even while a model loads: a server that does not answer
  * within this is taken for down. */
 #define CHECK_TIMEOUT_SECONDS      5
+/* The version check's answer is {"version":"0.5.1"}. */
+#define CHECK_MAX_BODY_BYTES       (64 * 1024)
 
 struct _LodeOllamaEmbedder
 {
@@ -257,7 +259,10 @@ check_cb (GObject      *object,
   body = _lode_http_send_and_read_finish (result, &message, &error);
   if (body == NULL)
     {
-      g_prefix_error (&error, "Ollama is not reachable at %s: ", self->url);
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE))
+        g_prefix_error (&error, "%s: ", what);
+      else
+        g_prefix_error (&error, "Ollama is not reachable at %s: ", self->url);
       g_task_return_error (task, error);
       return;
     }
@@ -326,7 +331,8 @@ lode_ollama_embedder_check_async (LodeOllamaEmbedder  *self,
                                   self->timeout_seconds > 0 ? MIN (self->timeout_seconds,
                                                                    CHECK_TIMEOUT_SECONDS)
                                                             : CHECK_TIMEOUT_SECONDS,
-                                  cancellable, check_cb, g_steal_pointer (&task));
+                                  CHECK_MAX_BODY_BYTES, cancellable, check_cb,
+                                  g_steal_pointer (&task));
 }
 
 /**
@@ -349,24 +355,28 @@ lode_ollama_embedder_check_finish (LodeOllamaEmbedder  *self,
 
 /* ---- /api/pull ------------------------------------------------------------------------- */
 
+/* A status line is about 150 bytes; one that never ends is an error, not memory. */
+#define MAX_PULL_LINE (64 * 1024)
+
 typedef struct
 {
-  GDataInputStream *lines;
-  SoupMessage      *failed;
-  gboolean          succeeded;
+  GInputStream *stream;
+  GString      *pending;     /* the start of a line not read to its end */
+  SoupMessage  *failed;
+  gboolean      succeeded;
+  GError       *error;       /* the failure returned once the stream is closed */
 } PullData;
 
 static void
 pull_data_free (PullData *data)
 {
-  g_clear_object (&data->lines);
+  g_clear_object (&data->stream);
+  g_clear_error (&data->error);
+  if (data->pending != NULL)
+    g_string_free (data->pending, TRUE);
   g_clear_object (&data->failed);
   g_free (data);
 }
-
-static void pull_read_line_cb (GObject      *object,
-                               GAsyncResult *result,
-                               gpointer      user_data);
 
 /* Handles one NDJSON line; FALSE (with @error) ends the pull. */
 static gboolean
@@ -411,48 +421,134 @@ pull_handle_line (LodeOllamaEmbedder  *self,
   return TRUE;
 }
 
+static void pull_read_cb (GObject      *object,
+                          GAsyncResult *result,
+                          gpointer      user_data);
+
 static void
-pull_read_line_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
+pull_closed_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  PullData *data = g_task_get_task_data (task);
+
+  g_input_stream_close_finish (G_INPUT_STREAM (object), result, NULL);
+  if (data->error != NULL)
+    g_task_return_error (task, g_steal_pointer (&data->error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+/* Ends the pull with @error, or with success when it is NULL, once the body's stream is
+ * closed: read to its end (@at_end), it leaves the connection to the next request; else it
+ * is closed under a cancelled cancellable, so that libsoup drops the connection instead of
+ * reading the rest, which an endless body never ends. Takes @task and @error. */
+static void
+pull_finish (GTask    *task,
+             GError   *error,
+             gboolean  at_end)
+{
+  PullData *data = g_task_get_task_data (task);
+  g_autoptr(GCancellable) cancelled = g_cancellable_new ();
+
+  data->error = error;
+  if (!at_end)
+    g_cancellable_cancel (cancelled);
+  g_input_stream_close_async (data->stream, G_PRIORITY_DEFAULT, cancelled, pull_closed_cb, task);
+}
+
+/* Reads the next part of the status lines. Takes @task. */
+static void
+pull_read_next (GTask *task)
+{
+  PullData *data = g_task_get_task_data (task);
+  /* The cancellable is read before the task moves (argument order is unspecified). */
+  GCancellable *cancellable = g_task_get_cancellable (task);
+
+  g_input_stream_read_bytes_async (data->stream, 16 * 1024, G_PRIORITY_DEFAULT, cancellable,
+                                   pull_read_cb, task);
+}
+
+/* Handles the lines @data->pending holds whole, or at the end every line; FALSE (with
+ * @error) ends the pull. */
+static gboolean
+pull_handle_lines (LodeOllamaEmbedder  *self,
+                   PullData            *data,
+                   gboolean             at_end,
+                   GError             **error)
+{
+  char *line = data->pending->str;
+  char *newline;
+  gsize done;
+
+  while ((newline = strchr (line, '\n')) != NULL || (at_end && *line != '\0'))
+    {
+      if (newline != NULL)
+        *newline = '\0';
+      if (!g_utf8_validate (line, -1, NULL))
+        {
+          g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
+                       "Pulling %s from Ollama at %s: a status line is not UTF-8",
+                       self->model, self->url);
+          return FALSE;
+        }
+      if (!pull_handle_line (self, data, line, error))
+        return FALSE;
+      line = newline != NULL ? newline + 1 : line + strlen (line);
+    }
+
+  done = line - data->pending->str;
+  g_string_erase (data->pending, 0, done);
+  if (data->pending->len > MAX_PULL_LINE)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
+                   "Pulling %s from Ollama at %s: a status line is longer than %u bytes",
+                   self->model, self->url, MAX_PULL_LINE);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+pull_read_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
   LodeOllamaEmbedder *self = g_task_get_source_object (task);
   PullData *data = g_task_get_task_data (task);
-  g_autofree char *line = NULL;
-  GCancellable *cancellable;
+  g_autoptr(GBytes) bytes = NULL;
   GError *error = NULL;
+  gsize size = 0;
+  const char *text = NULL;
 
-  line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object), result, NULL,
-                                                    &error);
-  if (error != NULL)
+  bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error);
+  if (bytes == NULL)
+    g_prefix_error (&error, "Pulling %s from Ollama at %s: ", self->model, self->url);
+  else
+    text = g_bytes_get_data (bytes, &size);
+
+  if (error == NULL && size > 0 && memchr (text, '\0', size) != NULL)
+    g_set_error (&error, LODE_ERROR, LODE_ERROR_EMBEDDER,
+                 "Pulling %s from Ollama at %s: a status line holds a NUL byte",
+                 self->model, self->url);
+  if (error == NULL)
     {
-      g_prefix_error (&error, "Pulling %s from Ollama at %s: ", self->model, self->url);
-      g_task_return_error (task, error);
+      g_string_append_len (data->pending, text, size);
+      pull_handle_lines (self, data, size == 0, &error);
+    }
+  if (error == NULL && size > 0)
+    {
+      pull_read_next (g_steal_pointer (&task));
       return;
     }
+  if (error == NULL && !data->succeeded)
+    g_set_error (&error, LODE_ERROR, LODE_ERROR_EMBEDDER,
+                 "Pulling %s from Ollama at %s: the server stopped before reporting success",
+                 self->model, self->url);
 
-  if (line == NULL)
-    {
-      if (data->succeeded)
-        g_task_return_boolean (task, TRUE);
-      else
-        g_task_return_new_error (task, LODE_ERROR, LODE_ERROR_EMBEDDER,
-                                 "Pulling %s from Ollama at %s: the server stopped before "
-                                 "reporting success", self->model, self->url);
-      return;
-    }
-
-  if (!pull_handle_line (self, data, line, &error))
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
-  /* The cancellable is read before the task moves (argument order is unspecified). */
-  cancellable = g_task_get_cancellable (task);
-  g_data_input_stream_read_line_async (data->lines, G_PRIORITY_DEFAULT, cancellable,
-                                       pull_read_line_cb, g_steal_pointer (&task));
+  pull_finish (g_steal_pointer (&task), error, bytes != NULL && size == 0);
 }
 
 static void
@@ -470,7 +566,7 @@ pull_error_body_cb (GObject      *object,
   GError *error = NULL;
 
   _lode_embedder_set_http_error (&error, what, data->failed, body);
-  g_task_return_error (task, error);
+  pull_finish (g_steal_pointer (&task), error, FALSE);
 }
 
 static void
@@ -482,33 +578,29 @@ pull_send_cb (GObject      *object,
   LodeOllamaEmbedder *self = g_task_get_source_object (task);
   PullData *data = g_task_get_task_data (task);
   SoupMessage *message = soup_session_get_async_result_message (SOUP_SESSION (object), result);
-  g_autoptr(GInputStream) stream = NULL;
   GCancellable *cancellable;
   GError *error = NULL;
 
-  stream = soup_session_send_finish (SOUP_SESSION (object), result, &error);
-  if (stream == NULL)
+  data->stream = soup_session_send_finish (SOUP_SESSION (object), result, &error);
+  if (data->stream == NULL)
     {
       g_prefix_error (&error, "Pulling %s from Ollama at %s: ", self->model, self->url);
       g_task_return_error (task, error);
       return;
     }
 
-  data->lines = g_data_input_stream_new (stream);
   if (!SOUP_STATUS_IS_SUCCESSFUL (soup_message_get_status (message)))
     {
       /* The start of the body says what went wrong. */
       data->failed = g_object_ref (message);
       cancellable = g_task_get_cancellable (task);
-      g_input_stream_read_bytes_async (stream, 4096, G_PRIORITY_DEFAULT, cancellable,
+      g_input_stream_read_bytes_async (data->stream, 4096, G_PRIORITY_DEFAULT, cancellable,
                                        pull_error_body_cb, g_steal_pointer (&task));
       return;
     }
 
-  /* The cancellable is read before the task moves (argument order is unspecified). */
-  cancellable = g_task_get_cancellable (task);
-  g_data_input_stream_read_line_async (data->lines, G_PRIORITY_DEFAULT, cancellable,
-                                       pull_read_line_cb, g_steal_pointer (&task));
+  data->pending = g_string_new (NULL);
+  pull_read_next (g_steal_pointer (&task));
 }
 
 /**
@@ -784,7 +876,7 @@ embed_send (GTask *task)
   data->body = g_bytes_new_take (text, strlen (text));
 
   _lode_embedder_retry_init (&retry, data->purpose, self->timeout_seconds, self->max_retries,
-                             self->retry_delay_msec, &self->breaker);
+                             self->retry_delay_msec, data->n_inputs, &self->breaker);
   _lode_embedder_request_async (new_embed_message, task, &retry, what,
                                 g_task_get_cancellable (task), embed_cb, task);
 }

@@ -499,7 +499,7 @@ send_batch (GTask *task)
   g_debug ("Embedding %u inputs (~%" G_GUINT64_FORMAT " tokens) with %s", data->batch_len,
            tokens, self->model);
   _lode_embedder_retry_init (&retry, data->purpose, self->timeout_seconds, self->max_retries,
-                             self->retry_delay_msec, &self->breaker);
+                             self->retry_delay_msec, data->batch_len, &self->breaker);
   _lode_embedder_request_async (new_batch_message, task, &retry, what, cancellable, batch_cb,
                                 task);
 }

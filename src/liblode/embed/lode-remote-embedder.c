@@ -81,6 +81,7 @@ openai_data_free (OpenaiData *data)
   g_free (data);
 }
 
+/* Takes @key, and wipes it before freeing it. */
 static LodeEmbedder *
 new_openai (OpenaiData *data,
             char       *key)
@@ -89,6 +90,7 @@ new_openai (OpenaiData *data,
 
   if (key != NULL)
     memset (key, 0, strlen (key));
+  g_free (key);
   return embedder;
 }
 

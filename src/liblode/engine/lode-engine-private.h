@@ -50,6 +50,7 @@ struct _Entry
   Job         *last;
   LodeWatcher *watcher;
   guint        needs_scan : 1;   /* a change list was lost: the next job scans the tree */
+  guint        watch_confirmed : 1;  /* a whole system the user confirmed watching */
 };
 
 struct _LodeEngine

@@ -9,11 +9,19 @@
 #include "config.h"
 
 #include <errno.h>
+#include <string.h>
 #include <glib/gstdio.h>
 
 #include "lode-engine-private.h"
 
 /* The watch list ----------------------------------------------------------------------- */
+
+/* One root per line; a whole system the user confirmed watching is marked (roots are
+ * absolute, so the mark cannot start one). */
+#define CONFIRMED_PREFIX "confirmed:"
+
+/* How a user confirms watching a whole system, for the message that refuses it. */
+#define HOW_TO_CONFIRM "call codebase_watch with confirm: true (lode watch --yes)"
 
 /* Writes the roots the engine watches, when it remembers them. Called with the lock held. */
 void
@@ -31,7 +39,8 @@ _lode_engine_save_watch_list (LodeEngine *self)
   g_hash_table_iter_init (&iter, self->entries);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &entry))
     if (entry->watcher != NULL)
-      g_string_append_printf (text, "%s\n", lode_project_get_root (entry->project));
+      g_string_append_printf (text, "%s%s\n", entry->watch_confirmed ? CONFIRMED_PREFIX : "",
+                              lode_project_get_root (entry->project));
 
   dir = g_path_get_dirname (self->watch_list);
   if (g_mkdir_with_parents (dir, 0700) != 0 ||
@@ -96,6 +105,7 @@ new_watcher (LodeEngine  *self,
 static gboolean set_watching (LodeEngine  *self,
                               const char  *path,
                               gboolean     watch,
+                              gboolean     confirmed,
                               GError     **error);
 
 /**
@@ -103,10 +113,14 @@ static gboolean set_watching (LodeEngine  *self,
  * @self: a #LodeEngine
  * @path: a directory
  * @watch: start (%TRUE) or stop watching
+ * @confirmed: the user confirmed watching @path even if it is a whole system
  * @error: return location for a #GError
  *
  * Keeps the index of @path up to date as files change: each batch of changes the watcher
  * reports becomes a job that re-reads just those paths. Starting runs a catch-up update.
+ * Watching a whole system (see lode_engine_check_index_root()) is refused unless
+ * @confirmed, whether or not it is indexed: it would read everything on it, then follow
+ * every change made there, again after each restart of a service that remembers it.
  * Call it on the thread that runs the engine's main context (or when no thread runs it).
  *
  * Returns: %TRUE on success
@@ -115,6 +129,7 @@ gboolean
 lode_engine_set_watching (LodeEngine  *self,
                           const char  *path,
                           gboolean     watch,
+                          gboolean     confirmed,
                           GError     **error)
 {
   gboolean ok;
@@ -125,7 +140,7 @@ lode_engine_set_watching (LodeEngine  *self,
   /* Monitors deliver their events to the engine's context: they are made on its thread. */
   if (!g_main_context_acquire (self->context))
     g_return_val_if_reached (FALSE);
-  ok = set_watching (self, path, watch, error);
+  ok = set_watching (self, path, watch, confirmed, error);
   g_main_context_release (self->context);
 
   return ok;
@@ -136,6 +151,7 @@ static gboolean
 set_watching (LodeEngine  *self,
               const char  *path,
               gboolean     watch,
+              gboolean     confirmed,
               GError     **error)
 {
   g_autoptr(LodeWatcher) started = NULL;
@@ -157,6 +173,8 @@ set_watching (LodeEngine  *self,
   if (!changed)
     return TRUE;
 
+  if (watch && !lode_engine_check_index_root (root, confirmed, HOW_TO_CONFIRM, error))
+    return FALSE;
   if (watch && (started = new_watcher (self, root, error)) == NULL)
     return FALSE;
 
@@ -165,6 +183,10 @@ set_watching (LodeEngine  *self,
   if (watch && entry->watcher == NULL)
     {
       entry->watcher = g_steal_pointer (&started);
+      /* Remembered only where it matters: a whole system. */
+      entry->watch_confirmed = confirmed &&
+                               !lode_engine_check_index_root (root, FALSE, HOW_TO_CONFIRM,
+                                                              NULL);
       g_signal_connect (entry->watcher, "changed", G_CALLBACK (watcher_changed_cb), entry);
       g_signal_connect (entry->watcher, "rescan", G_CALLBACK (watcher_rescan_cb), entry);
 
@@ -216,7 +238,9 @@ lode_engine_set_persist_watches (LodeEngine *self,
  *
  * Watches again the roots that were watched when the engine's service last ran (see
  * lode_engine_set_persist_watches()), each with a catch-up update that finds what changed
- * meanwhile. A root that cannot be watched any more is dropped from the list.
+ * meanwhile. A root that cannot be watched any more is dropped from the list, and so is a
+ * whole system whose watching the user never confirmed (a list written before that was
+ * asked).
  */
 void
 lode_engine_resume_watching (LodeEngine *self)
@@ -237,13 +261,15 @@ lode_engine_resume_watching (LodeEngine *self)
   for (guint i = 0; roots[i] != NULL; i++)
     {
       g_autoptr(GError) error = NULL;
+      gboolean confirmed = g_str_has_prefix (roots[i], CONFIRMED_PREFIX);
+      const char *root = roots[i] + (confirmed ? strlen (CONFIRMED_PREFIX) : 0);
 
-      if (*roots[i] == '\0')
+      if (*root == '\0')
         continue;
-      if (!lode_engine_set_watching (self, roots[i], TRUE, &error))
-        g_warning ("Not watching %s again: %s", roots[i], error->message);
+      if (!lode_engine_set_watching (self, root, TRUE, confirmed, &error))
+        g_warning ("Not watching %s again: %s", root, error->message);
       else
-        g_message ("Watching %s again", roots[i]);
+        g_message ("Watching %s again", root);
     }
 
   g_mutex_lock (&self->lock);

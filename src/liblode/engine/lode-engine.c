@@ -19,6 +19,7 @@
 #include "lode-error.h"
 #include "lode-index-store.h"
 #include "lode-language.h"
+#include "lode-project-private.h"
 
 /*
  * The one owner of every project's life: every front end (loded's typed methods and its
@@ -757,6 +758,7 @@ lode_engine_remove_project (LodeEngine  *self,
   g_autofree char *id = NULL;
   g_autofree char *project_dir = NULL;
   g_autofree char *key = NULL;
+  g_auto(LodeProjectLock) lock = -1;
   Entry *entry = NULL;
   gboolean was_watched = FALSE;
 
@@ -804,6 +806,15 @@ lode_engine_remove_project (LodeEngine  *self,
 
   if (entry != NULL)
     _lode_entry_free (entry);
+
+  /* Another process writing the index (lode index, lode watch, another daemon) is asked to
+   * stop first, and the index goes under its lock: never under a writer. */
+  if (!_lode_project_stop_writers (project_dir, "remove", NULL, NULL, error))
+    {
+      g_prefix_error (error, "Cannot remove the index of %s: ", root);
+      return FALSE;
+    }
+  lock = _lode_project_lock_dir (project_dir);
 
   /* A Qdrant collection lives on its server and goes with the project, as do those of its
    * branches (`branch-NAME.qdrant` markers); a server that cannot be reached keeps them,

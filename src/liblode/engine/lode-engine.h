@@ -114,6 +114,7 @@ gboolean           lode_engine_is_busy          (LodeEngine             *self);
 gboolean           lode_engine_set_watching     (LodeEngine             *self,
                                                  const char             *path,
                                                  gboolean                watch,
+                                                 gboolean                confirmed,
                                                  GError                **error);
 void               lode_engine_set_persist_watches (LodeEngine          *self,
                                                  gboolean                persist);

@@ -848,11 +848,30 @@ index_files (LodeIndexStore         *store,
   gsize batch_bytes = 0;
   gboolean in_transaction = FALSE;
 
+  /* As many chunking threads as can be started (a memory limit may allow fewer), one at
+   * least. */
   for (guint i = 0; i < n_threads; i++)
-    g_ptr_array_add (threads, g_thread_new ("lode-chunker", chunk_thread_func, shared));
+    {
+      g_autoptr(GError) thread_error = NULL;
+      GThread *thread = g_thread_try_new ("lode-chunker", chunk_thread_func, shared,
+                                          &thread_error);
+
+      if (thread == NULL && threads->len == 0)
+        {
+          g_set_error (error, LODE_ERROR, LODE_ERROR_FAILED,
+                       "Cannot start a thread to read files: %s", thread_error->message);
+          return FALSE;
+        }
+      if (thread == NULL)
+        {
+          g_debug ("Chunking with %u threads: %s", threads->len, thread_error->message);
+          break;
+        }
+      g_ptr_array_add (threads, thread);
+    }
 
   /* Drain every result even after a failure, so that the threads can finish. */
-  while (n_done_workers < n_threads)
+  while (n_done_workers < threads->len)
     {
       g_autoptr(FileResult) result = g_async_queue_pop (shared->results);
 

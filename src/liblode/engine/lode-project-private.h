@@ -72,6 +72,29 @@ void            _lode_project_unlock_writer    (int                     fd);
 
 G_DEFINE_AUTO_CLEANUP_FREE_FUNC (LodeProjectLock, _lode_project_unlock_writer, -1)
 
+int             _lode_project_lock_dir         (const char             *dir);
+int             _lode_project_find_writer      (const char             *dir);
+gboolean        _lode_project_stop_writers     (const char             *dir,
+                                                const char             *reason,
+                                                GCancellable           *cancellable,
+                                                int                    *pid,
+                                                GError                **error);
+
+typedef struct _LodeProjectStopWatch LodeProjectStopWatch;
+
+LodeProjectStopWatch *_lode_project_stop_watch_new   (LodeProject           *self,
+                                                      GCancellable          *parent,
+                                                      LodeIndexProgressFunc  progress,
+                                                      gpointer               progress_data);
+void          _lode_project_stop_watch_progress (const LodeIndexProgress *progress,
+                                                 gpointer                 user_data);
+GCancellable *_lode_project_stop_watch_get_cancellable (LodeProjectStopWatch *watch);
+void          _lode_project_stop_watch_explain (LodeProjectStopWatch  *watch,
+                                                GError               **error);
+void          _lode_project_stop_watch_free    (LodeProjectStopWatch  *watch);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeProjectStopWatch, _lode_project_stop_watch_free)
+
 /* lode-project-branches.c */
 LodeGitHead    *_lode_project_read_head        (LodeProject            *self);
 const char     *_lode_project_branch_db_path   (LodeProject            *self,

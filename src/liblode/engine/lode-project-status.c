@@ -143,6 +143,8 @@ lode_project_dup_status (LodeProject  *self,
   status = g_new0 (LodeProjectStatus, 1);
   status->root = g_strdup (self->root);
   status->id = g_strdup (self->id);
+  /* An index run of another process (or this one's engine, which the caller sees). */
+  status->writer_pid = _lode_project_find_writer (self->dir);
   db_path = _lode_project_reading_db_path (self, &status->branch, &status->branch_fallback);
   if (!lode_index_store_exists (self->store_kind, db_path))
     {

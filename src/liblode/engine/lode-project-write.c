@@ -170,6 +170,77 @@ lode_project_index (LodeProject            *self,
                                   progress_data, error);
 }
 
+/* lode_project_index_with() once the writer lock is held. */
+static LodeIndexReport *
+index_locked (LodeProject            *self,
+              LodeIndexFlags          flags,
+              GPtrArray              *changes,
+              const char             *db_path,
+              LodeGitHead            *head,
+              char                  **seeded_from,
+              GCancellable           *cancellable,
+              LodeIndexProgressFunc   progress,
+              gpointer                progress_data,
+              GError                **error)
+{
+  g_autoptr(LodeIndexStore) store = NULL;
+  gboolean force = (flags & LODE_INDEX_FORCE) != 0;
+  LodeIndexReport *report;
+
+  /* What a forced run killed before it finished left aside. */
+  if (!lode_index_store_remove_leftovers (self->store_kind, db_path, error))
+    return NULL;
+
+  if (head != NULL)
+    {
+      g_autofree char *last = _lode_project_dup_last_branch (self);
+
+      /* A change list tells what changed since the last run, which was on another branch:
+       * after a switch the whole tree is compared (by content hash) with this branch's
+       * index. */
+      if (g_strcmp0 (last, head->name) != 0)
+        changes = NULL;
+      if (!force && !_lode_project_seed_branch (self, head->name, db_path, cancellable,
+                                                seeded_from, error))
+        return NULL;
+    }
+
+  /* A forced run builds the new index aside: searches answer from the old one meanwhile,
+   * and a cancelled, failed or killed run leaves it. */
+  if (force)
+    store = lode_index_store_open_aside (self->config, self->store_kind, db_path,
+                                         _lode_project_embedder_dims (self, cancellable),
+                                         cancellable, error);
+  else if (changes == NULL)
+    store = open_checked_writer (self, db_path, cancellable, error);
+  else
+    store = open_writer (self, db_path, cancellable, error);
+  if (store == NULL)
+    return NULL;
+
+  report = lode_indexer_run (self->root, store, self->config, force ? NULL : changes,
+                             cancellable, progress, progress_data, error);
+  if (report != NULL && force)
+    {
+      report->reset = TRUE;
+      g_free (report->reset_reason);
+      report->reset_reason = g_strdup ("the index was rebuilt from scratch, as asked");
+    }
+  if (report != NULL &&
+      !embed_after_index (self, store, report, cancellable, progress, progress_data, error))
+    g_clear_pointer (&report, lode_index_report_free);
+
+  if (force)
+    {
+      if (report == NULL)
+        lode_index_store_discard (self->store_kind, g_steal_pointer (&store), db_path);
+      else if (!install_aside (self, self->store_kind, g_steal_pointer (&store), db_path, error))
+        g_clear_pointer (&report, lode_index_report_free);
+    }
+
+  return report;
+}
+
 /**
  * lode_project_index_with:
  * @self: a #LodeProject
@@ -202,15 +273,24 @@ lode_project_index_with (LodeProject            *self,
                          GError                **error)
 {
   g_auto(LodeProjectLock) lock = -1;
-  g_autoptr(LodeIndexStore) store = NULL;
+  g_autoptr(LodeProjectStopWatch) watch = NULL;
   g_autoptr(LodeGitHead) head = NULL;
   g_autofree char *seeded_from = NULL;
-  gboolean force = (flags & LODE_INDEX_FORCE) != 0;
   const char *db_path;
   LodeIndexReport *report;
 
   g_return_val_if_fail (LODE_IS_PROJECT (self), NULL);
   g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), NULL);
+
+  /* A watcher's changes are only ever applied to an index: one removed meanwhile (lode
+   * remove in another process) is not made again with them alone. */
+  if (changes != NULL && !g_file_test (self->dir, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED,
+                   "Cannot index changes of %s: its index was removed; index it again to "
+                   "start over", self->root);
+      return NULL;
+    }
 
   head = _lode_project_read_head (self);
   db_path = _lode_project_branch_db_path (self, head != NULL ? head->name : NULL);
@@ -222,65 +302,15 @@ lode_project_index_with (LodeProject            *self,
       return NULL;
     }
 
-  /* What a forced run killed before it finished left aside. */
-  if (!lode_index_store_remove_leftovers (self->store_kind, db_path, error))
-    {
-      g_prefix_error (error, "Cannot index %s: ", self->root);
-      return NULL;
-    }
-
-  if (head != NULL)
-    {
-      g_autofree char *last = _lode_project_dup_last_branch (self);
-
-      /* A change list tells what changed since the last run, which was on another branch:
-       * after a switch the whole tree is compared (by content hash) with this branch's
-       * index. */
-      if (g_strcmp0 (last, head->name) != 0)
-        changes = NULL;
-      if (!force && !_lode_project_seed_branch (self, head->name, db_path, cancellable,
-                                                &seeded_from, error))
-        return NULL;
-    }
-
-  /* A forced run builds the new index aside: searches answer from the old one meanwhile,
-   * and a cancelled, failed or killed run leaves it. */
-  if (force)
-    store = lode_index_store_open_aside (self->config, self->store_kind, db_path,
-                                         _lode_project_embedder_dims (self, cancellable),
-                                         cancellable, error);
-  else if (changes == NULL)
-    store = open_checked_writer (self, db_path, cancellable, error);
-  else
-    store = open_writer (self, db_path, cancellable, error);
-  if (store == NULL)
-    {
-      g_prefix_error (error, "Cannot index %s: ", self->root);
-      return NULL;
-    }
-
-  report = lode_indexer_run (self->root, store, self->config, force ? NULL : changes,
-                             cancellable, progress, progress_data, error);
-  if (report != NULL && force)
-    {
-      report->reset = TRUE;
-      g_free (report->reset_reason);
-      report->reset_reason = g_strdup ("the index was rebuilt from scratch, as asked");
-    }
-  if (report != NULL &&
-      !embed_after_index (self, store, report, cancellable, progress, progress_data, error))
-    g_clear_pointer (&report, lode_index_report_free);
-
-  if (force)
-    {
-      if (report == NULL)
-        lode_index_store_discard (self->store_kind, g_steal_pointer (&store), db_path);
-      else if (!install_aside (self, self->store_kind, g_steal_pointer (&store), db_path, error))
-        g_clear_pointer (&report, lode_index_report_free);
-    }
-
+  /* From here on the run also ends when another process asks it to (lode stop, lode
+   * remove): its progress looks for the request. */
+  watch = _lode_project_stop_watch_new (self, cancellable, progress, progress_data);
+  report = index_locked (self, flags, changes, db_path, head, &seeded_from,
+                         _lode_project_stop_watch_get_cancellable (watch),
+                         _lode_project_stop_watch_progress, watch, error);
   if (report == NULL)
     {
+      _lode_project_stop_watch_explain (watch, error);
       g_prefix_error (error, "Cannot index %s: ", self->root);
       return NULL;
     }
@@ -495,4 +525,29 @@ lode_project_migrate (LodeProject          *self,
   if (model != NULL)
     *model = dims > 0 ? g_steal_pointer (&embedding_model) : NULL;
   return TRUE;
+}
+
+/**
+ * lode_project_stop_writer:
+ * @self: a #LodeProject
+ * @cancellable: (nullable): a #GCancellable, for the wait
+ * @pid: (out) (optional): the process that was writing, else 0
+ * @error: return location for a #GError
+ *
+ * Stops an index run of another process (or of another engine of this one): `lode stop`
+ * without the daemon, for a `lode index` or `lode watch` elsewhere. The run ends at its next
+ * check, within about a second, keeping what it indexed; this waits for it. Blocks.
+ *
+ * Returns: %TRUE when nothing was writing or the writer stopped (@pid says which)
+ */
+gboolean
+lode_project_stop_writer (LodeProject   *self,
+                          GCancellable  *cancellable,
+                          int           *pid,
+                          GError       **error)
+{
+  g_return_val_if_fail (LODE_IS_PROJECT (self), FALSE);
+  g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), FALSE);
+
+  return _lode_project_stop_writers (self->dir, "stop", cancellable, pid, error);
 }

@@ -77,6 +77,9 @@ typedef struct
   gboolean        polling;           /* watched by periodic rescans, not live */
   guint           n_watches;         /* directories watched live */
   char           *watch_status;      /* (nullable): why the watcher is not live, for people */
+  int             writer_pid;        /* the process holding the writer lock (an index run:
+                                      * another `lode`, a daemon, this one), else 0; -1 when
+                                      * its pid is not known */
 } LodeProjectStatus;
 
 void        lode_project_status_free       (LodeProjectStatus *status);
@@ -200,6 +203,10 @@ gboolean           lode_project_write        (LodeProject           *self,
                                               LodeProjectWriteFunc   func,
                                               gpointer               data,
                                               GCancellable          *cancellable,
+                                              GError               **error);
+gboolean           lode_project_stop_writer  (LodeProject           *self,
+                                              GCancellable          *cancellable,
+                                              int                   *pid,
                                               GError               **error);
 
 G_END_DECLS

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "lode-error.h"
+#include "lode-git-command.h"
 #include "lode-impact.h"
 
 void
@@ -25,151 +26,6 @@ lode_changed_file_free (LodeChangedFile *file)
   g_free (file->path);
   g_free (file->old_path);
   g_free (file);
-}
-
-/* Runs `git ARGV…` in @root and returns its standard output. The tree's own configuration
- * may name commands for git to run (core.fsmonitor, a hook started by every command that
- * reads the index; the filter drivers of @filters, whose clean command runs when the work
- * tree is compared with the index): switched off, and the index is never rewritten
- * (optional locks), so that asking what changed neither runs code from the tree nor writes
- * into it. */
-static GBytes *
-run_git (const char          *root,
-         const char *const   *args,
-         const char *const   *filters,
-         GCancellable        *cancellable,
-         GError             **error)
-{
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GBytes) out = NULL;
-  g_autoptr(GBytes) err = NULL;
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  g_auto(GStrv) argv = NULL;
-
-  g_strv_builder_add_many (builder, "git", "-c", "core.fsmonitor=false", NULL);
-  g_strv_builder_addv (builder, (const char **) args);
-  argv = g_strv_builder_end (builder);
-
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                                        G_SUBPROCESS_FLAGS_STDERR_PIPE |
-                                        G_SUBPROCESS_FLAGS_STDIN_INHERIT);
-  g_subprocess_launcher_set_cwd (launcher, root);
-  /* Output that does not depend on the user's locale, pager or colours. */
-  g_subprocess_launcher_setenv (launcher, "LC_ALL", "C", TRUE);
-  g_subprocess_launcher_setenv (launcher, "GIT_PAGER", "cat", TRUE);
-  g_subprocess_launcher_unsetenv (launcher, "GIT_DIR");
-  g_subprocess_launcher_unsetenv (launcher, "GIT_WORK_TREE");
-  g_subprocess_launcher_setenv (launcher, "GIT_OPTIONAL_LOCKS", "0", TRUE);
-  /* Settings passed by environment (GIT_CONFIG_COUNT, git ≥ 2.31) keep a driver name as it
-   * is, dots and `=` included; an empty command is no filter. */
-  for (guint i = 0; filters != NULL && filters[i] != NULL; i++)
-    {
-      static const char *const keys[] = { "clean", "smudge", "process", "required" };
-
-      for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
-        {
-          guint n = i * G_N_ELEMENTS (keys) + k;
-          g_autofree char *key_var = g_strdup_printf ("GIT_CONFIG_KEY_%u", n);
-          g_autofree char *value_var = g_strdup_printf ("GIT_CONFIG_VALUE_%u", n);
-          g_autofree char *key = g_strdup_printf ("filter.%s.%s", filters[i], keys[k]);
-
-          g_subprocess_launcher_setenv (launcher, key_var, key, TRUE);
-          g_subprocess_launcher_setenv (launcher, value_var,
-                                        strcmp (keys[k], "required") == 0 ? "false" : "", TRUE);
-        }
-    }
-  if (filters != NULL && filters[0] != NULL)
-    {
-      g_autofree char *count = g_strdup_printf ("%u", g_strv_length ((char **) filters) * 4);
-
-      g_subprocess_launcher_setenv (launcher, "GIT_CONFIG_COUNT", count, TRUE);
-    }
-
-  process = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv, error);
-  if (process == NULL)
-    {
-      g_prefix_error (error, "Cannot run git: ");
-      return NULL;
-    }
-
-  if (!g_subprocess_communicate (process, NULL, cancellable, &out, &err, error))
-    return NULL;
-
-  if (!g_subprocess_get_if_exited (process) || g_subprocess_get_exit_status (process) != 0)
-    {
-      /* (an empty output has no data at all) */
-      g_autofree char *message = g_strndup (g_bytes_get_size (err) > 0
-                                              ? g_bytes_get_data (err, NULL) : "",
-                                            g_bytes_get_size (err));
-      char *newline = strchr (message, '\n');
-
-      /* git's first line says what is wrong; a usage text may follow. */
-      if (newline != NULL)
-        *newline = '\0';
-      g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT, "git %s failed: %s",
-                   args[0], g_strstrip (message));
-      return NULL;
-    }
-
-  return g_steal_pointer (&out);
-}
-
-/**
- * lode_git_run:
- * @root: a directory inside a git work tree
- * @args: (array zero-terminated=1): git's arguments, its command first (`log`, `rev-parse`)
- * @cancellable: (nullable): a #GCancellable
- * @error: return location for a #GError
- *
- * Runs git in @root as every part of Lode does: no command that the tree's own
- * configuration names (core.fsmonitor) runs, the index is never rewritten, and the output
- * does not depend on the user's locale or pager. Commands that could start a configured
- * program by themselves must switch it off in @args (`log --no-show-signature`).
- *
- * Returns: (transfer full) (nullable): git's standard output, or %NULL with @error set
- *   (%LODE_ERROR_INVALID_ARGUMENT with git's first line when git fails)
- */
-GBytes *
-lode_git_run (const char         *root,
-              const char *const  *args,
-              GCancellable       *cancellable,
-              GError            **error)
-{
-  g_return_val_if_fail (root != NULL, NULL);
-  g_return_val_if_fail (args != NULL && args[0] != NULL, NULL);
-
-  return run_git (root, args, NULL, cancellable, error);
-}
-
-/* The filter drivers (`filter.NAME.clean` and the like) the tree's configuration names. */
-static GStrv
-dup_filter_drivers (const char   *root,
-                    GCancellable *cancellable)
-{
-  const char *argv[] = {
-    "config", "-z", "--name-only", "--get-regexp", "^filter\\.", NULL
-  };
-  g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
-  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  /* Exits 1 when there is none. */
-  g_autoptr(GBytes) out = run_git (root, argv, NULL, cancellable, NULL);
-  gsize len = 0;
-  const char *data = out != NULL ? g_bytes_get_data (out, &len) : NULL;
-
-  for (const char *p = data; p != NULL && p < data + len; p += strnlen (p, data + len - p) + 1)
-    {
-      g_autofree char *key = g_strndup (p, strnlen (p, data + len - p));
-      char *last_dot = strrchr (key, '.');
-      char *name = key + strlen ("filter.");
-
-      if (last_dot == NULL || last_dot <= name)
-        continue;
-      *last_dot = '\0';
-      if (g_hash_table_add (seen, g_strdup (name)))
-        g_strv_builder_add (names, name);
-    }
-  return g_strv_builder_end (names);
 }
 
 /* Parses `git diff --name-status -z` output: "M\0path\0", "R100\0old\0new\0". */
@@ -255,20 +111,23 @@ lode_git_dup_changed_files (const char    *root,
 {
   g_autoptr(GPtrArray) files = NULL;
   g_autoptr(GBytes) diff = NULL;
+  g_autoptr(GBytes) check = NULL;
+  g_auto(GStrv) lines = NULL;
+  const char *base;
   const char *worktree_argv[] = {
-    "diff", "--name-status", "-z", "-M", "--relative", "--no-ext-diff", "HEAD",
-    "--", NULL
+    "diff", "--name-status", "-z", "-M", "--relative", NULL, "--", NULL
   };
   const char *range_argv[] = {
-    "diff", "--name-status", "-z", "-M", "--relative", "--no-ext-diff",
-    "--end-of-options", rev_range, "--", NULL
+    "diff", "--name-status", "-z", "-M", "--relative", "--end-of-options", rev_range, "--",
+    NULL
   };
   const char *untracked_argv[] = {
     "ls-files", "-z", "--others", "--exclude-standard", NULL
   };
-  const char *check_argv[] = { "rev-parse", "--is-inside-work-tree", NULL };
-  g_autoptr(GBytes) check = NULL;
-  g_auto(GStrv) filters = NULL;
+  /* "true", the object format, and HEAD's commit unless the branch has none yet. */
+  const char *check_argv[] = {
+    "rev-parse", "--is-inside-work-tree", "--show-object-format", "--revs-only", "HEAD", NULL
+  };
 
   g_return_val_if_fail (root != NULL, NULL);
   g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), NULL);
@@ -282,18 +141,42 @@ lode_git_dup_changed_files (const char    *root,
       return NULL;
     }
 
-  check = run_git (root, check_argv, NULL, cancellable, NULL);
-  if (check == NULL)
+  check = lode_git_run (root, check_argv, cancellable, NULL);
+  if (check != NULL)
+    {
+      gsize len = 0;
+      const char *data = g_bytes_get_data (check, &len);
+      g_autofree char *text = g_strndup (len > 0 ? data : "", len);
+
+      lines = g_strsplit (text, "\n", 4);
+    }
+  if (lines == NULL || g_strv_length (lines) < 3 || strcmp (lines[0], "true") != 0)
     {
       g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
                    "%s is not inside a git work tree", root);
       return NULL;
     }
 
-  filters = dup_filter_drivers (root, cancellable);
+  /* Before the first commit, the work tree's changes are everything against the empty
+   * tree, and no range exists yet. */
+  if (*lines[2] != '\0')
+    base = "HEAD";
+  else if (rev_range != NULL)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                   "The repository of %s has no commit yet, so there is no range %s; "
+                   "without a range, the uncommitted changes are compared", root, rev_range);
+      return NULL;
+    }
+  else if (strcmp (lines[1], "sha256") == 0)
+    base = "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321";
+  else
+    base = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+  worktree_argv[5] = base;
+
   files = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_changed_file_free);
-  diff = run_git (root, rev_range != NULL ? range_argv : worktree_argv,
-                  (const char *const *) filters, cancellable, error);
+  diff = lode_git_run (root, rev_range != NULL ? range_argv : worktree_argv, cancellable,
+                       error);
   if (diff == NULL || !parse_name_status (diff, files, error))
     {
       g_prefix_error (error, "Cannot list the changes of %s: ",
@@ -303,9 +186,7 @@ lode_git_dup_changed_files (const char    *root,
 
   if (rev_range == NULL)
     {
-      g_autoptr(GBytes) untracked = run_git (root, untracked_argv,
-                                                 (const char *const *) filters, cancellable,
-                                                 error);
+      g_autoptr(GBytes) untracked = lode_git_run (root, untracked_argv, cancellable, error);
       gsize len = 0;
       const char *data;
 

@@ -11,16 +11,16 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "lode-git-command.h"
 #include "lode-git-history.h"
-#include "lode-impact.h"
 
 /*
  * One `git log` of the last LODE_GIT_HISTORY_MAX_COMMITS commits that touch the project's
  * tree gives what the knowledge tools need of history: when each file last changed (team
  * patterns rise or decline with it; a memory whose code changed since it was recorded loses
  * confidence) and the commit subjects that memories are mined from. It runs through
- * lode_git_run(), which never starts a command from the tree's configuration; `log` is
- * told not to verify signatures (log.showSignature would start gpg.program). The history is
+ * lode_git_run() (common/lode-git-command), which never starts a command from the tree's
+ * configuration (log.showSignature, which would start gpg.program, included). The history is
  * kept per tree until HEAD moves: a new commit, a checkout, a pull.
  */
 

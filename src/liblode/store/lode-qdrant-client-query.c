@@ -84,7 +84,7 @@ run_query (LodeQdrantClient    *self,
   g_autoptr(JsonNode) result = NULL;
 
   json_object_set_member (object, "with_payload", _lode_qdrant_client_payload_selector (fields));
-  json_node_set_object (body, object);
+  json_node_take_object (body, object);
   result = lode_qdrant_client_call (self, "POST", path, body, cancellable, error);
   if (result == NULL)
     return NULL;

@@ -484,10 +484,10 @@ class_descriptor (const char      *root,
       for (guint i = 0; orm_lists[i] != NULL; i++)
         json_object_set_array_member (object, orm_lists[i],
                                       string_list (detail_array (model, orm_lists[i])));
-      json_object_set_member (object, "casts", casts != NULL && JSON_NODE_HOLDS_OBJECT (casts)
-                                               ? json_node_copy (casts)
-                                               : json_node_init_object (json_node_alloc (),
-                                                                        json_object_new ()));
+      if (casts != NULL && JSON_NODE_HOLDS_OBJECT (casts))
+        json_object_set_member (object, "casts", json_node_copy (casts));
+      else
+        json_object_set_object_member (object, "casts", json_object_new ());
       json_object_set_array_member (object, "attributes",
                                     normalize_items (detail_array (model, "attributes"),
                                                      attribute_members, attribute_flags));

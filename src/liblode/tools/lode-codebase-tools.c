@@ -18,6 +18,7 @@
 #include "lode-json.h"
 #include "lode-language.h"
 #include "lode-linked.h"
+#include "lode-markdown.h"
 #include "lode-preflight.h"
 #include "lode-tools-private.h"
 
@@ -224,6 +225,16 @@ codebase_stop (LodeToolCall  *call,
                                     lode_tool_call_get_cancellable (call), NULL, NULL, error);
       if (job == NULL)
         return NULL;
+    }
+  else
+    {
+      /* Or another process: `lode index` or `lode watch` without the daemon. */
+      int pid = 0;
+
+      if (!lode_project_stop_writer (project, lode_tool_call_get_cancellable (call), &pid,
+                                     error))
+        return NULL;
+      stopped = pid != 0;
     }
 
   return job_result (lode_project_get_root (project), "stopped", stopped, job);
@@ -696,14 +707,16 @@ format_search (JsonObject *result)
       JsonObject *r = json_array_get_object_element (results, i);
       const char *symbol = lode_json_get_string (r, "symbol");
       const char *snippet = lode_json_get_string (r, "snippet");
+      g_autofree char *location = NULL;
 
       g_string_append_printf (text, "%u. ", i + 1);
       if (lode_json_get_string (r, "project") != NULL)
         g_string_append_printf (text, "[%s] ", lode_json_get_string (r, "project"));
-      g_string_append_printf (text, "`%s:%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT "`",
-                              lode_json_get_string (r, "path"),
-                              lode_json_get_int (r, "startLine", 0),
-                              lode_json_get_int (r, "endLine", 0));
+      location = g_strdup_printf ("%s:%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT,
+                                  lode_json_get_string (r, "path"),
+                                  lode_json_get_int (r, "startLine", 0),
+                                  lode_json_get_int (r, "endLine", 0));
+      lode_markdown_append_code (text, location);
       if (symbol != NULL)
         g_string_append_printf (text, " %s %s", lode_json_get_string (r, "kind") != NULL
                                                 ? lode_json_get_string (r, "kind") : "symbol",
@@ -832,7 +845,10 @@ codebase_watch (LodeToolCall  *call,
     return NULL;
 
   if (!g_str_equal (action, "status") &&
-      !lode_engine_set_watching (engine, path, g_str_equal (action, "start"), error))
+      !lode_engine_set_watching (engine, path, g_str_equal (action, "start"),
+                                 json_object_get_boolean_member_with_default (
+                                   lode_tool_call_get_arguments (call), "confirm", FALSE),
+                                 error))
     return NULL;
 
   status = lode_engine_dup_status (engine, path, error);
@@ -885,7 +901,10 @@ static const LodeTool codebase_watch_tool = {
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"action\": {\"type\": \"string\", \"enum\": [\"start\", \"stop\", \"status\"], "
-    "\"description\": \"start, stop or status\"}}, "
+    "\"description\": \"start, stop or status\"}, "
+    "\"confirm\": {\"type\": \"boolean\", \"default\": false, \"description\": "
+    "\"Watch the project even when it is the root of the file system, a directory of the "
+    "system or the home directory, which are refused otherwise.\"}}, "
     "\"required\": [\"action\"], \"additionalProperties\": false}",
   .output_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_OUTPUT_PROPERTIES ", "

@@ -20,6 +20,7 @@
 #include "lode-i18n.h"
 #include "lode-impact.h"
 #include "lode-json.h"
+#include "lode-markdown.h"
 
 static void
 begin_report (JsonBuilder *builder,
@@ -657,7 +658,11 @@ append_string_list (GString    *out,
   if (n == 0)
     g_string_append_printf (out, "%s\n", empty);
   for (guint i = 0; i < n; i++)
-    g_string_append_printf (out, "- `%s`\n", json_array_get_string_element (array, i));
+    {
+      g_string_append (out, "- ");
+      lode_markdown_append_code (out, json_array_get_string_element (array, i));
+      g_string_append_c (out, '\n');
+    }
 }
 
 char *
@@ -685,8 +690,9 @@ lode_graph_format_query (JsonObject *report)
   guint n_imports = imports != NULL ? json_array_get_length (imports) : 0;
   guint n_reach = reach != NULL ? json_array_get_length (reach) : 0;
 
-  g_string_append_printf (out, "## `%s` (%s)\n\n### Imports\n\n",
-                          lode_json_get_string (report, "file"),
+  g_string_append (out, "## ");
+  lode_markdown_append_code (out, lode_json_get_string (report, "file"));
+  g_string_append_printf (out, " (%s)\n\n### Imports\n\n",
                           lode_json_get_string (report, "language"));
   if (n_imports == 0)
     g_string_append (out, "None.\n");
@@ -697,12 +703,15 @@ lode_graph_format_query (JsonObject *report)
       guint n_targets = targets != NULL ? json_array_get_length (targets) : 0;
       const char *package = lode_json_get_string (import, "package");
 
-      g_string_append_printf (out, "- line %" G_GINT64_FORMAT ": `%s` → ",
-                              lode_json_get_int (import, "line", 0),
-                              lode_json_get_string (import, "specifier"));
+      g_string_append_printf (out, "- line %" G_GINT64_FORMAT ": ",
+                              lode_json_get_int (import, "line", 0));
+      lode_markdown_append_code (out, lode_json_get_string (import, "specifier"));
+      g_string_append (out, " → ");
       for (guint j = 0; j < MIN (n_targets, 3); j++)
-        g_string_append_printf (out, "%s`%s`", j > 0 ? ", " : "",
-                                json_array_get_string_element (targets, j));
+        {
+          g_string_append (out, j > 0 ? ", " : "");
+          lode_markdown_append_code (out, json_array_get_string_element (targets, j));
+        }
       if (n_targets > 3)
         {
           g_string_append (out, " and ");
@@ -732,8 +741,9 @@ lode_graph_format_query (JsonObject *report)
         {
           JsonObject *hit = json_array_get_object_element (reach, i);
 
-          g_string_append_printf (out, "- `%s` (%" G_GINT64_FORMAT ")\n",
-                                  lode_json_get_string (hit, "path"),
+          g_string_append (out, "- ");
+          lode_markdown_append_code (out, lode_json_get_string (hit, "path"));
+          g_string_append_printf (out, " (%" G_GINT64_FORMAT ")\n",
                                   lode_json_get_int (hit, "distance", 0));
         }
     }
@@ -769,7 +779,9 @@ lode_graph_format_stats (JsonObject *report)
     {
       JsonObject *rank = json_array_get_object_element (ranks, i);
 
-      g_string_append_printf (out, "- `%s`: ", lode_json_get_string (rank, "path"));
+      g_string_append (out, "- ");
+      lode_markdown_append_code (out, lode_json_get_string (rank, "path"));
+      g_string_append (out, ": ");
       lode_append_count (out, lode_json_get_int (rank, "dependents", 0), "%u dependent",
                          "%u dependents");
       g_string_append (out, ", ");
@@ -827,8 +839,11 @@ lode_graph_format_circular (JsonObject *report)
 
       g_string_append_printf (out, "%u. ", i + 1);
       for (guint j = 0; j < n_path; j++)
-        g_string_append_printf (out, "`%s` → ", json_array_get_string_element (path, j));
-      g_string_append_printf (out, "`%s`", json_array_get_string_element (path, 0));
+        {
+          lode_markdown_append_code (out, json_array_get_string_element (path, j));
+          g_string_append (out, " → ");
+        }
+      lode_markdown_append_code (out, json_array_get_string_element (path, 0));
       if (n_members > n_path)
         {
           g_string_append (out, " (one of the cycles among ");
@@ -920,10 +935,14 @@ lode_graph_format_impact (JsonObject *report)
       JsonObject *file = json_array_get_object_element (changed, i);
       const char *old_path = lode_json_get_string (file, "oldPath");
 
-      g_string_append_printf (out, "- %s `%s`", lode_json_get_string (file, "status"),
-                              lode_json_get_string (file, "path"));
+      g_string_append_printf (out, "- %s ", lode_json_get_string (file, "status"));
+      lode_markdown_append_code (out, lode_json_get_string (file, "path"));
       if (old_path != NULL)
-        g_string_append_printf (out, " (from `%s`)", old_path);
+        {
+          g_string_append (out, " (from ");
+          lode_markdown_append_code (out, old_path);
+          g_string_append_c (out, ')');
+        }
       g_string_append_c (out, '\n');
     }
 
@@ -937,7 +956,9 @@ lode_graph_format_impact (JsonObject *report)
     {
       JsonObject *file = json_array_get_object_element (affected, i);
 
-      g_string_append_printf (out, "%u. `%s`: ", i + 1, lode_json_get_string (file, "path"));
+      g_string_append_printf (out, "%u. ", i + 1);
+      lode_markdown_append_code (out, lode_json_get_string (file, "path"));
+      g_string_append (out, ": ");
       lode_append_count (out, lode_json_get_int (file, "distance", 0), "%u hop", "%u hops");
       g_string_append (out, ", ");
       lode_append_count (out, lode_json_get_int (file, "links", 0), "%u link to the change",

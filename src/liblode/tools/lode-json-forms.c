@@ -11,6 +11,7 @@
 #include "lode-i18n.h"
 #include "lode-json-forms.h"
 #include "lode-json.h"
+#include "lode-markdown.h"
 #include "lode-scanner.h"
 
 static char *
@@ -161,18 +162,21 @@ lode_project_status_to_json (const LodeProjectStatus *status)
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autofree gpointer *languages = NULL;
   guint n_languages;
+  gboolean running;
 
   g_return_val_if_fail (status != NULL, NULL);
 
+  running = status->job != NULL && status->job->state == LODE_JOB_STATE_RUNNING;
   json_builder_begin_object (builder);
   add_optional_string (builder, "projectPath", status->root);
   add_optional_string (builder, "projectId", status->id);
   lode_json_builder_add_boolean (builder, "indexed", status->state != LODE_INDEX_STATE_NONE);
   add_optional_string (builder, "state", lode_index_state_to_string (status->state));
   add_optional_string (builder, "damage", status->damage);
-  lode_json_builder_add_boolean (builder, "indexing",
-                                 status->job != NULL &&
-                                 status->job->state == LODE_JOB_STATE_RUNNING);
+  lode_json_builder_add_boolean (builder, "indexing", running || status->writer_pid != 0);
+  /* A run that is not this engine's: another `lode`, another daemon. */
+  if (!running && status->writer_pid != 0)
+    lode_json_builder_add_int (builder, "indexingProcess", MAX (status->writer_pid, 0));
   lode_json_builder_add_int (builder, "files", status->stats.n_files);
   lode_json_builder_add_int (builder, "chunks", status->stats.n_chunks);
   lode_json_builder_add_int (builder, "symbols", status->stats.n_symbols);
@@ -335,8 +339,9 @@ lode_job_json_append_markdown (GString    *text,
         {
           JsonObject *file = json_array_get_object_element (skipped, i);
 
-          g_string_append_printf (text, "  - `%s`: %s%s%s\n", lode_json_get_string (file, "path"),
-                                  lode_json_get_string (file, "reason"),
+          g_string_append (text, "  - ");
+          lode_markdown_append_code (text, lode_json_get_string (file, "path"));
+          g_string_append_printf (text, ": %s%s%s\n", lode_json_get_string (file, "reason"),
                                   lode_json_get_string (file, "detail") != NULL ? ", " : "",
                                   lode_json_get_string (file, "detail") != NULL
                                   ? lode_json_get_string (file, "detail") : "");
@@ -388,8 +393,21 @@ lode_status_json_append_markdown (GString    *text,
   else if (!json_object_get_boolean_member (status, "indexed"))
     g_string_append (text, "- State: not indexed. Call codebase_index to build the index.\n");
   else
+    g_string_append_printf (text, "- State: %s\n", lode_json_get_string (status, "state"));
+  if (json_object_has_member (status, "indexingProcess"))
     {
-      g_string_append_printf (text, "- State: %s\n", lode_json_get_string (status, "state"));
+      gint64 pid = lode_json_get_int (status, "indexingProcess", 0);
+
+      if (pid > 0)
+        g_string_append_printf (text, "- Being indexed now by another process (pid %"
+                                G_GINT64_FORMAT "); `lode stop` stops it.\n", pid);
+      else
+        g_string_append (text, "- Being indexed now by another process; `lode stop` stops "
+                         "it.\n");
+    }
+  if (json_object_get_boolean_member (status, "indexed") &&
+      lode_json_get_string (status, "damage") == NULL)
+    {
       g_string_append (text, "- ");
       lode_append_count (text, lode_json_get_int (status, "files", 0), "%u file", "%u files");
       g_string_append (text, ", ");

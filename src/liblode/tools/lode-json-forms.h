@@ -72,6 +72,7 @@ G_BEGIN_DECLS
   "\"damage\": {\"type\": \"string\"}, " \
   "\"store\": {\"type\": \"string\", \"enum\": [\"sqlite\", \"qdrant\"]}, " \
   "\"indexing\": {\"type\": \"boolean\"}, " \
+  "\"indexingProcess\": {\"type\": \"integer\", \"minimum\": 0}, " \
   "\"files\": {\"type\": \"integer\", \"minimum\": 0}, " \
   "\"chunks\": {\"type\": \"integer\", \"minimum\": 0}, " \
   "\"symbols\": {\"type\": \"integer\", \"minimum\": 0}, " \

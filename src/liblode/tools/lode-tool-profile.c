@@ -507,7 +507,7 @@ publish_member (JsonNode *schema)
 {
   static const char *const kept[] = { "type", "enum", NULL };
   JsonObject *from;
-  JsonObject *to;
+  g_autoptr(JsonObject) to = NULL;
 
   if (!JSON_NODE_HOLDS_OBJECT (schema))
     return json_node_copy (schema);
@@ -531,7 +531,7 @@ static JsonNode *
 publish_schema (JsonNode *schema)
 {
   JsonObject *from = json_node_get_object (schema);
-  JsonObject *to = json_object_new ();
+  g_autoptr(JsonObject) to = json_object_new ();
   JsonObject *properties = json_object_new ();
   JsonNode *given = json_object_get_member (from, "properties");
   g_autoptr(GList) names = NULL;
