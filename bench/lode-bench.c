@@ -402,7 +402,7 @@ main (int   argc,
     }
 
   /* Environment overrides (LODE_INDEX_THREADS, …) apply, as they do for `lode`. */
-  config = lode_config_load (&error);
+  config = lode_engine_load_config (&error);
   if (config == NULL)
     {
       g_printerr ("lode-bench: %s\n", error->message);

@@ -157,7 +157,7 @@ main (int   argc,
     }
   tree = argv[1];
 
-  config = lode_config_load (&error);
+  config = lode_engine_load_config (&error);
   if (config == NULL)
     {
       g_printerr ("lode-graph-bench: %s\n", error->message);

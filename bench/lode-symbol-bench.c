@@ -94,7 +94,7 @@ main (int   argc,
     }
   lines = g_strsplit (contents, "\n", -1);
 
-  config = lode_config_load (&error);
+  config = lode_engine_load_config (&error);
   if (config == NULL)
     {
       g_printerr ("lode-symbol-bench: %s\n", error->message);

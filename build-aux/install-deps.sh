@@ -8,6 +8,8 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 
+# libgtksourceview-5-dev: the app's code preview. libgraphviz-dev: only bench/graph-layout-bench,
+# which compares Lode's graph layout with dot (Lode itself does not link Graphviz).
 packages="
   adwaita-icon-theme
   appstream
@@ -23,11 +25,14 @@ packages="
   libglib2.0-bin
   libadwaita-1-dev
   libglib2.0-dev
+  libgraphviz-dev
   libgtk-4-dev
+  libgtksourceview-5-dev
   libjson-glib-dev
   libsecret-1-dev
   libsoup-3.0-dev
   libsqlite3-dev
+  libyaml-dev
   librsvg2-common
   meson
   ninja-build

@@ -18,8 +18,9 @@
 /*
  * The app is a D-Bus client of loded and nothing else: at startup it makes the connection
  * to loded (lode-connection.c) that its windows and their pages share. It is
- * DBusActivatable: GApplication handles --gapplication-service, and the daemon's Shell
- * search provider opens it on a query with the "search" action.
+ * DBusActivatable: GApplication handles --gapplication-service, the daemon's Shell search
+ * provider opens it on a query with the "search" action, and codebase_graph_visualize's
+ * interactive mode on a file's imports with "show-graph".
  */
 
 struct _LodeApplication
@@ -150,8 +151,8 @@ about_activated (GSimpleAction *action,
                         "application-name", _("Lode"),
                         "application-icon", LODE_APP_ID,
                         "version", PACKAGE_VERSION,
-                        "comments", _("Code search and an import graph for your source trees, "
-                                      "shared with your AI agents"),
+                        "comments", _("Search your source trees as you type and explore their "
+                                      "import graphs, shared with your AI agents"),
                         "website", "https://github.com/lode/lode",
                         "issue-url", "https://github.com/lode/lode/issues",
                         "license-type", GTK_LICENSE_GPL_3_0,
@@ -174,11 +175,28 @@ search_activated (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (window));
 }
 
+/* ("/root/of/project", "src/file.c"): codebase_graph_visualize's interactive mode; "" for
+ * the file shows the project's overview. */
+static void
+show_graph_activated (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  LodeWindow *window = ensure_window (LODE_APPLICATION (user_data));
+  const char *root;
+  const char *file;
+
+  g_variant_get (parameter, "(&s&s)", &root, &file);
+  lode_window_show_graph (window, root, file);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
 static const GActionEntry app_actions[] = {
   { "quit", quit_activated },
   { "preferences", preferences_activated },
   { "about", about_activated },
   { "search", search_activated, "s" },
+  { "show-graph", show_graph_activated, "(ss)" },
 };
 
 static void

@@ -80,7 +80,7 @@ lode_connection_new (GCancellable *cancellable)
 
   /* The app's configuration is the daemon's (the same settings and environment), so loded
    * serves the app from its own engine. */
-  config = lode_config_load (&error);
+  config = lode_engine_load_config (&error);
   if (config == NULL)
     {
       g_warning ("%s", error->message);

@@ -1,4 +1,5 @@
-/* lode-graph-page.c — a project's import graph: cycles, hubs, a file's neighbours
+/* lode-graph-page.c — a project's import graph: its cycles and hubs, and a file's imports
+ * drawn, with its code beside them
  *
  * SPDX-FileCopyrightText: 2026 The Lode authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -10,15 +11,22 @@
 
 #include <glib/gi18n.h>
 
+#include "lode-code-preview.h"
+#include "lode-format.h"
 #include "lode-graph-page.h"
+#include "lode-graph-view.h"
+#include "lode-import-graph-source.h"
 #include "lode-project-item.h"
 #include "lode-toast.h"
 
 /*
- * The lists are the graph tools' structured results: codebase_graph_circular and
- * codebase_graph_stats for the selected project (again when its index changes), and
- * codebase_graph_query for the file typed above them. Activating a row that names a project
- * file shows that file's neighbours.
+ * Without a file the page is the project's overview: codebase_graph_circular's cycles and
+ * codebase_graph_stats' most connected files (again when the index changes). A file (typed,
+ * or activated in a list, a graph or another surface) is drawn with what it imports and what
+ * imports it, from a LodeGraphSource — imports now; the call graph of a symbol plugs in the
+ * same way. Selecting a node shows its code in the preview; activating one draws the graph
+ * around it; Back returns to the file before, then to the overview. Expand adds a node's own
+ * neighbours; the blast radius asks the source for everything that reaches the selected node.
  */
 
 #define CYCLES_LIMIT 20
@@ -28,21 +36,33 @@ struct _LodeGraphPage
 {
   GtkWidget            parent_instance;
   LodeConnection      *connection;
+  LodeGraphSource     *source;
   GCancellable        *cancellable;        /* the project's lists */
-  GCancellable        *query_cancellable;  /* the file's neighbours */
+  GCancellable        *graph_cancellable;  /* the graph drawn, expanded, its blast radius */
   LodeProjectItem     *item;               /* the selected project, followed */
+  GPtrArray           *history;            /* files shown before the current one; "" for the
+                                            * overview */
+  char                *file;               /* the file drawn, or NULL for the overview */
+  char                *pending_root;       /* a project asked for before it is listed */
+  char                *pending_file;
+  char                *reach_target;       /* whose blast radius is asked for or shown */
   GtkDropDown         *project;
-  GtkEntry            *file;
+  GtkEntry            *file_entry;
+  GtkStack            *stack;
   GtkListBox          *cycles;
   GtkListBox          *hubs;
   AdwPreferencesGroup *hubs_group;
-  GtkListBox          *dependents;
-  AdwPreferencesGroup *dependents_group;
-  GtkListBox          *imports;
-  AdwPreferencesGroup *imports_group;
+  LodeGraphView       *view;
+  GtkLabel            *status;
+  GtkSpinner          *spinner;
+  LodeCodePreview     *preview;
+  GtkFileChooserNative *chooser;
 };
 
 G_DEFINE_FINAL_TYPE (LodeGraphPage, lode_graph_page, GTK_TYPE_WIDGET)
+
+enum { PROP_0, PROP_BLAST_RADIUS, N_PROPS };
+static GParamSpec *properties [N_PROPS];
 
 static void
 clear_list (GtkListBox *list)
@@ -67,7 +87,7 @@ set_placeholder (GtkListBox *list,
   gtk_list_box_set_placeholder (list, label);
 }
 
-/* A row; with @file (a project path) it is activatable and shows that file's neighbours. */
+/* A row; with @file (a project path) it is activatable and draws that file's graph. */
 static void
 add_row (GtkListBox *list,
          const char *title,
@@ -99,7 +119,7 @@ selected_root (LodeGraphPage *self)
 }
 
 /* A tool's result for this page, or NULL: cancelled (the page moved on) or failed (a toast
- * says why, unless @what is NULL). */
+ * says why). */
 static JsonObject *
 finish (LodeGraphPage *self,
         GAsyncResult  *result,
@@ -109,11 +129,31 @@ finish (LodeGraphPage *self,
   JsonObject *object;
 
   object = lode_connection_call_tool_finish (self->connection, result, &error);
-  if (object == NULL && what != NULL &&
-      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (object == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     lode_toast_show_error (GTK_WIDGET (self), what, error);
 
   return object;
+}
+
+/* "2 files in this cycle", or, when the shortest cycle shown is one of several among more
+ * files, how many files import each other in all. */
+static char *
+describe_cycle (guint n_cycle,
+                guint n_members)
+{
+  g_autofree char *cycle = NULL;
+
+  /* Translators: under an import cycle drawn as a → b → a. */
+  cycle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u file in this cycle",
+                                        "%u files in this cycle", n_cycle), n_cycle);
+  if (n_members <= n_cycle)
+    return g_steal_pointer (&cycle);
+
+  /* Translators: %s is "2 files in this cycle"; %u files import each other, through it and
+   * others. */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s, one of the cycles among %u file",
+                                       "%s, one of the cycles among %u files", n_members),
+                          cycle, n_members);
 }
 
 static void
@@ -143,10 +183,7 @@ circular_cb (GObject      *object,
                                 json_array_get_string_element (path, j));
       if (json_array_get_length (path) > 0)
         g_string_append_printf (title, " → %s", json_array_get_string_element (path, 0));
-      subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u file in this cycle",
-                                               "%u files in this cycle",
-                                               json_array_get_length (members)),
-                                  json_array_get_length (members));
+      subtitle = describe_cycle (json_array_get_length (path), json_array_get_length (members));
       add_row (self->cycles, title->str, subtitle,
                json_array_get_length (path) > 0 ? json_array_get_string_element (path, 0)
                                                 : NULL);
@@ -161,8 +198,11 @@ stats_cb (GObject      *object,
   g_autoptr(LodeGraphPage) self = user_data;
   g_autoptr(JsonObject) stats = finish (self, result, _("Cannot read the import graph"));
   g_autofree char *files = NULL;
+  g_autofree char *files_count = NULL;
+  g_autofree char *edges_count = NULL;
   g_autofree char *description = NULL;
   JsonArray *hubs;
+  guint n_files, n_edges;
 
   if (stats == NULL)
     return;
@@ -188,14 +228,16 @@ stats_cb (GObject      *object,
                json_object_get_string_member (hub, "path"));
     }
 
-  /* Translators: the size of the import graph; both %u are counts. */
-  files = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u file", "%u files",
-                                        json_object_get_int_member (stats, "files")),
-                           (guint) json_object_get_int_member (stats, "files"));
-  description = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s, %u import between them",
-                                              "%s, %u imports between them",
-                                              json_object_get_int_member (stats, "edges")),
-                                 files, (guint) json_object_get_int_member (stats, "edges"));
+  n_files = json_object_get_int_member (stats, "files");
+  n_edges = json_object_get_int_member (stats, "edges");
+  files_count = lode_format_count (n_files);
+  edges_count = lode_format_count (n_edges);
+  /* Translators: the size of the import graph; %s are counts such as 1,234. */
+  files = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s file", "%s files", n_files),
+                           files_count);
+  description = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s, %s import between them",
+                                              "%s, %s imports between them", n_edges),
+                                 files, edges_count);
   adw_preferences_group_set_description (self->hubs_group, description);
 }
 
@@ -209,16 +251,6 @@ project_arguments (const char *root,
   if (limit > 0)
     json_object_set_int_member (arguments, "limit", limit);
   return arguments;
-}
-
-/* The file's lists show only once a file was asked for. */
-static void
-clear_neighbours (LodeGraphPage *self)
-{
-  clear_list (self->dependents);
-  clear_list (self->imports);
-  gtk_widget_set_visible (GTK_WIDGET (self->dependents_group), FALSE);
-  gtk_widget_set_visible (GTK_WIDGET (self->imports_group), FALSE);
 }
 
 /* A project has a graph once it is indexed and no first indexing runs (its item tells;
@@ -247,90 +279,273 @@ load_project (LodeGraphPage *self)
                              g_object_ref (self));
 }
 
+/* What the status line under the graph says: its size, its cycles, the blast radius. */
 static void
-query_cb (GObject      *object,
-          GAsyncResult *result,
-          gpointer      user_data)
+update_status (LodeGraphPage *self,
+               const char    *extra)
+{
+  LodeGraphModel *model = lode_graph_view_get_model (self->view);
+  g_autoptr(GString) text = g_string_new (NULL);
+  guint n_cycle = 0;
+  guint n;
+
+  if (model == NULL)
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->status), FALSE);
+      return;
+    }
+
+  n = lode_graph_model_get_n_nodes (model);
+  for (guint i = 0; i < n; i++)
+    n_cycle += lode_graph_model_get_node (model, i)->in_cycle;
+  /* Translators: the boxes of the graph drawn. */
+  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%u box", "%u boxes", n), n);
+  if (n_cycle > 0)
+    {
+      g_string_append (text, " · ");
+      /* Translators: files drawn that are part of an import cycle (drawn red). */
+      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%u in an import cycle",
+                                                 "%u in import cycles", n_cycle), n_cycle);
+    }
+  if (extra != NULL)
+    g_string_append_printf (text, "\n%s", extra);
+  gtk_label_set_text (self->status, text->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->status), TRUE);
+}
+
+static void
+set_busy (LodeGraphPage *self,
+          gboolean       busy)
+{
+  gtk_spinner_set_spinning (self->spinner, busy);
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), busy);
+}
+
+static void set_blast_radius (LodeGraphPage *self,
+                              gboolean       shown);
+
+static void
+update_actions (LodeGraphPage *self)
+{
+  gboolean drawn = self->file != NULL;
+  const char *selected = lode_graph_view_get_selected (self->view);
+  gboolean item = FALSE;
+  LodeGraphModel *model = lode_graph_view_get_model (self->view);
+  guint index;
+
+  if (selected != NULL && model != NULL && lode_graph_model_lookup (model, selected, &index))
+    item = lode_graph_model_get_node (model, index)->kind == LODE_GRAPH_NODE_ITEM;
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.back", self->history->len > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.expand", drawn && item);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.blast-radius", drawn && item);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.zoom-in", drawn);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.zoom-out", drawn);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.fit", drawn);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "graph.export", drawn && model != NULL);
+}
+
+static void
+show_overview (LodeGraphPage *self)
+{
+  g_cancellable_cancel (self->graph_cancellable);
+  g_clear_object (&self->graph_cancellable);
+  g_clear_pointer (&self->file, g_free);
+  gtk_editable_set_text (GTK_EDITABLE (self->file_entry), "");
+  lode_graph_view_set_model (self->view, NULL);
+  lode_code_preview_clear (self->preview);
+  set_blast_radius (self, FALSE);
+  set_busy (self, FALSE);
+  gtk_stack_set_visible_child_name (self->stack, "overview");
+  update_actions (self);
+}
+
+static void
+load_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
 {
   g_autoptr(LodeGraphPage) self = user_data;
-  g_autoptr(JsonObject) neighbours = finish (self, result, _("Cannot show the file’s imports"));
-  JsonArray *dependents;
-  JsonArray *imports;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeGraphModel) model = NULL;
 
-  if (neighbours == NULL)
+  model = lode_graph_source_load_finish (LODE_GRAPH_SOURCE (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
 
-  clear_neighbours (self);
-  gtk_widget_set_visible (GTK_WIDGET (self->dependents_group), TRUE);
-  gtk_widget_set_visible (GTK_WIDGET (self->imports_group), TRUE);
-  dependents = json_object_get_array_member (neighbours, "dependents");
-  for (guint i = 0; i < json_array_get_length (dependents); i++)
-    add_row (self->dependents, json_array_get_string_element (dependents, i), NULL,
-             json_array_get_string_element (dependents, i));
-
-  imports = json_object_get_array_member (neighbours, "imports");
-  for (guint i = 0; i < json_array_get_length (imports); i++)
+  set_busy (self, FALSE);
+  if (model == NULL)
     {
-      JsonObject *import = json_array_get_object_element (imports, i);
-      JsonArray *targets = json_object_get_array_member (import, "targets");
-      const char *package = json_object_get_string_member_with_default (import, "package",
-                                                                         NULL);
-      const char *target = json_array_get_length (targets) > 0
-                           ? json_array_get_string_element (targets, 0) : NULL;
-      g_autofree char *subtitle = NULL;
-
-      if (target != NULL)
-        /* Translators: an import resolved to a file of the project; %s is its path. */
-        subtitle = g_strdup_printf (_("resolves to %s"), target);
-      else if (package != NULL)
-        /* Translators: an import of an external package; %s is its name. */
-        subtitle = g_strdup_printf (_("package %s"), package);
-      else
-        subtitle = g_strdup (_("not resolved"));
-      add_row (self->imports, json_object_get_string_member (import, "specifier"), subtitle,
-               target);
+      lode_toast_show_error (GTK_WIDGET (self), _("Cannot draw the file’s imports"), error);
+      return;
     }
+
+  lode_graph_view_set_model (self->view, model);
+  update_status (self, NULL);
+  update_actions (self);
+  gtk_widget_grab_focus (GTK_WIDGET (self->view));
+}
+
+/* Draws @file's graph; @remember: the page's state before is pushed for Back. */
+static void
+draw_file (LodeGraphPage *self,
+           const char    *file,
+           gboolean       remember)
+{
+  const char *root = selected_root (self);
+
+  if (remember && g_strcmp0 (file, self->file) != 0)
+    g_ptr_array_add (self->history, g_strdup (self->file != NULL ? self->file : ""));
+
+  g_cancellable_cancel (self->graph_cancellable);
+  g_clear_object (&self->graph_cancellable);
+  g_free (self->file);
+  self->file = g_strdup (file);
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->file_entry)), file) != 0)
+    gtk_editable_set_text (GTK_EDITABLE (self->file_entry), file);
+
+  set_blast_radius (self, FALSE);
+  gtk_stack_set_visible_child_name (self->stack, "graph");
+  update_actions (self);
+  if (root == NULL || self->source == NULL)
+    return;
+
+  set_busy (self, TRUE);
+  self->graph_cancellable = g_cancellable_new ();
+  lode_graph_source_load_async (self->source, root, file, self->graph_cancellable, load_cb,
+                                g_object_ref (self));
 }
 
 /**
  * lode_graph_page_show_file:
  * @self: a #LodeGraphPage
- * @file: a file of the selected project, relative to its root
+ * @file: a file of the selected project, relative to its root; "" for the overview
  *
- * Lists what imports @file and what it imports.
+ * Draws what @file imports and what imports it; Back returns to what was shown before.
  */
 void
 lode_graph_page_show_file (LodeGraphPage *self,
                            const char    *file)
 {
-  const char *root;
-  JsonObject *arguments;
-
   g_return_if_fail (LODE_IS_GRAPH_PAGE (self));
   g_return_if_fail (file != NULL);
 
-  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->file)), file) != 0)
-    gtk_editable_set_text (GTK_EDITABLE (self->file), file);
+  if (*file == '\0')
+    {
+      if (self->file != NULL)
+        g_ptr_array_add (self->history, g_strdup (self->file));
+      show_overview (self);
+      return;
+    }
+  draw_file (self, file, TRUE);
+}
 
-  g_cancellable_cancel (self->query_cancellable);
-  g_clear_object (&self->query_cancellable);
-  clear_neighbours (self);
-  root = selected_root (self);
-  if (root == NULL || self->connection == NULL || *file == '\0')
-    return;
+/* The project of @root, selected in the drop-down; FALSE when it is not listed (yet). */
+static gboolean
+select_project (LodeGraphPage *self,
+                const char    *root)
+{
+  GListModel *projects = gtk_drop_down_get_model (self->project);
 
-  arguments = project_arguments (root, 0);
-  json_object_set_string_member (arguments, "filePath", file);
-  json_object_set_string_member (arguments, "direction", "inbound");
-  self->query_cancellable = g_cancellable_new ();
-  lode_connection_call_tool (self->connection, "codebase_graph_query", arguments,
-                             self->query_cancellable, query_cb, g_object_ref (self));
+  for (guint i = 0; projects != NULL && i < g_list_model_get_n_items (projects); i++)
+    {
+      g_autoptr(LodeProjectItem) item = g_list_model_get_item (projects, i);
+
+      if (g_strcmp0 (lode_project_item_get_root (item), root) == 0)
+        {
+          gtk_drop_down_set_selected (self->project, i);
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+/**
+ * lode_graph_page_show:
+ * @self: a #LodeGraphPage
+ * @root: a project's root
+ * @file: (nullable): one of its files, relative to @root; %NULL or "" for the overview
+ *
+ * Selects the project and shows @file's graph, or the project's overview; a project not
+ * listed yet is selected as soon as it is.
+ */
+void
+lode_graph_page_show (LodeGraphPage *self,
+                      const char    *root,
+                      const char    *file)
+{
+  g_return_if_fail (LODE_IS_GRAPH_PAGE (self));
+  g_return_if_fail (root != NULL);
+
+  g_clear_pointer (&self->pending_root, g_free);
+  g_clear_pointer (&self->pending_file, g_free);
+  if (!select_project (self, root))
+    {
+      self->pending_root = g_strdup (root);
+      self->pending_file = g_strdup (file);
+      return;
+    }
+  lode_graph_page_show_file (self, file != NULL ? file : "");
+}
+
+static void
+projects_changed_cb (LodeGraphPage *self)
+{
+  g_autofree char *root = g_steal_pointer (&self->pending_root);
+  g_autofree char *file = g_steal_pointer (&self->pending_file);
+
+  if (root != NULL)
+    lode_graph_page_show (self, root, file);
+}
+
+/**
+ * lode_graph_page_get_file:
+ * @self: a #LodeGraphPage
+ *
+ * Returns: (nullable): the file whose graph is shown, %NULL for the overview
+ */
+const char *
+lode_graph_page_get_file (LodeGraphPage *self)
+{
+  g_return_val_if_fail (LODE_IS_GRAPH_PAGE (self), NULL);
+
+  return self->file;
+}
+
+/**
+ * lode_graph_page_get_view:
+ * @self: a #LodeGraphPage
+ *
+ * Returns: (transfer none): the graph drawn
+ */
+LodeGraphView *
+lode_graph_page_get_view (LodeGraphPage *self)
+{
+  g_return_val_if_fail (LODE_IS_GRAPH_PAGE (self), NULL);
+
+  return self->view;
+}
+
+/**
+ * lode_graph_page_get_preview:
+ * @self: a #LodeGraphPage
+ *
+ * Returns: (transfer none): the code beside the graph
+ */
+LodeCodePreview *
+lode_graph_page_get_preview (LodeGraphPage *self)
+{
+  g_return_val_if_fail (LODE_IS_GRAPH_PAGE (self), NULL);
+
+  return self->preview;
 }
 
 static void
 file_activate_cb (LodeGraphPage *self)
 {
-  g_autofree char *file = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->file))));
+  g_autofree char *file = g_strstrip (g_strdup (gtk_editable_get_text (
+                                                  GTK_EDITABLE (self->file_entry))));
 
   lode_graph_page_show_file (self, file);
 }
@@ -343,6 +558,268 @@ row_activated_cb (LodeGraphPage *self,
 
   if (file != NULL)
     lode_graph_page_show_file (self, file);
+}
+
+static void
+selection_changed_cb (LodeGraphPage *self)
+{
+  LodeGraphModel *model = lode_graph_view_get_model (self->view);
+  const char *key = lode_graph_view_get_selected (self->view);
+  const char *root = selected_root (self);
+  const LodeGraphNode *node = NULL;
+  guint index;
+
+  if (model != NULL && key != NULL && lode_graph_model_lookup (model, key, &index))
+    node = lode_graph_model_get_node (model, index);
+
+  if (node != NULL && node->path != NULL && root != NULL)
+    {
+      g_autofree char *path = g_build_filename (root, node->path, NULL);
+
+      lode_code_preview_show (self->preview, path, node->path, node->line, node->line, NULL);
+    }
+  else
+    lode_code_preview_clear (self->preview);
+  update_actions (self);
+}
+
+static void
+node_activated_cb (LodeGraphPage *self,
+                   const char    *key)
+{
+  LodeGraphModel *model = lode_graph_view_get_model (self->view);
+  guint index;
+
+  if (model != NULL && lode_graph_model_lookup (model, key, &index) &&
+      lode_graph_model_get_node (model, index)->kind == LODE_GRAPH_NODE_ITEM)
+    draw_file (self, key, TRUE);
+}
+
+static void
+back_activated (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  LodeGraphPage *self = LODE_GRAPH_PAGE (widget);
+  g_autofree char *previous = NULL;
+
+  if (self->history->len == 0)
+    return;
+
+  previous = g_ptr_array_steal_index (self->history, self->history->len - 1);
+  if (*previous == '\0')
+    show_overview (self);
+  else
+    draw_file (self, previous, FALSE);
+  update_actions (self);
+}
+
+static void
+expand_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(LodeGraphPage) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeGraphModel) around = NULL;
+  LodeGraphModel *model;
+  g_autofree char *extra = NULL;
+  guint before, added;
+
+  around = lode_graph_source_load_finish (LODE_GRAPH_SOURCE (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  set_busy (self, FALSE);
+  model = lode_graph_view_get_model (self->view);
+  if (around == NULL || model == NULL)
+    {
+      if (error != NULL)
+        lode_toast_show_error (GTK_WIDGET (self), _("Cannot expand the file"), error);
+      return;
+    }
+
+  before = lode_graph_model_get_n_nodes (model);
+  lode_graph_model_merge (model, around);
+  added = lode_graph_model_get_n_nodes (model) - before;
+  /* Translators: after expanding a file of the graph; %s is the file. */
+  extra = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Expanded %2$s: %1$u more box",
+                                        "Expanded %2$s: %1$u more boxes", added),
+                           added, lode_graph_model_get_focus (around));
+  update_status (self, extra);
+}
+
+static void
+expand_activated (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  LodeGraphPage *self = LODE_GRAPH_PAGE (widget);
+  const char *key = lode_graph_view_get_selected (self->view);
+  const char *root = selected_root (self);
+
+  if (key == NULL || root == NULL || self->source == NULL)
+    return;
+
+  if (self->graph_cancellable == NULL)
+    self->graph_cancellable = g_cancellable_new ();
+  set_busy (self, TRUE);
+  lode_graph_source_load_async (self->source, root, key, self->graph_cancellable, expand_cb,
+                                g_object_ref (self));
+}
+
+static void
+reach_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(LodeGraphPage) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) keys = NULL;
+  const char *target = self->reach_target;
+  g_autofree char *count = NULL;
+  g_autofree char *extra = NULL;
+  guint n, drawn = 0;
+
+  keys = lode_graph_source_reach_finish (LODE_GRAPH_SOURCE (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  set_busy (self, FALSE);
+  if (keys == NULL || target == NULL)
+    {
+      set_blast_radius (self, FALSE);
+      if (error != NULL)
+        lode_toast_show_error (GTK_WIDGET (self), _("Cannot find what reaches the file"),
+                               error);
+      return;
+    }
+
+  lode_graph_view_set_reach (self->view, target, (const char * const *) keys);
+  n = g_strv_length (keys);
+  for (guint i = 0; i < n; i++)
+    drawn += lode_graph_view_is_reached (self->view, keys[i]) &&
+             lode_graph_model_lookup (lode_graph_view_get_model (self->view), keys[i], NULL);
+  count = lode_format_count (n);
+  /* Translators: the blast radius of a file: %1$s files (a count such as 1,234) import it,
+   * directly or not; %3$u of them are drawn; %2$s is the file. */
+  extra = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                        "Blast radius: %1$s file reaches %2$s (%3$u drawn)",
+                                        "Blast radius: %1$s files reach %2$s (%3$u drawn)", n),
+                           count, target, drawn);
+  update_status (self, extra);
+}
+
+/* The blast radius of the selected node, asked for; or none. */
+static void
+set_blast_radius (LodeGraphPage *self,
+                  gboolean       shown)
+{
+  const char *key = lode_graph_view_get_selected (self->view);
+  const char *root = selected_root (self);
+
+  if (shown && (key == NULL || root == NULL || self->source == NULL))
+    shown = FALSE;
+  if ((!shown && self->reach_target == NULL) ||
+      (shown && g_strcmp0 (key, self->reach_target) == 0))
+    return;
+
+  g_clear_pointer (&self->reach_target, g_free);
+  lode_graph_view_set_reach (self->view, NULL, NULL);
+  if (shown)
+    {
+      self->reach_target = g_strdup (key);
+      if (self->graph_cancellable == NULL)
+        self->graph_cancellable = g_cancellable_new ();
+      set_busy (self, TRUE);
+      lode_graph_source_reach_async (self->source, root, key, self->graph_cancellable, reach_cb,
+                                     g_object_ref (self));
+    }
+  else
+    update_status (self, NULL);
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_BLAST_RADIUS]);
+}
+
+static void
+zoom_activated (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  LodeGraphPage *self = LODE_GRAPH_PAGE (widget);
+
+  if (g_str_equal (action_name, "graph.fit"))
+    lode_graph_view_fit (self->view);
+  else
+    lode_graph_view_zoom (self->view, g_str_equal (action_name, "graph.zoom-in") ? 1.25 : 0.8);
+}
+
+/**
+ * lode_graph_page_export:
+ * @self: a #LodeGraphPage
+ * @file: where to write
+ * @svg: %TRUE for SVG, %FALSE for PNG
+ * @error: return location for a #GError
+ *
+ * Returns: whether the graph drawn was written to @file
+ */
+gboolean
+lode_graph_page_export (LodeGraphPage  *self,
+                        GFile          *file,
+                        gboolean        svg,
+                        GError        **error)
+{
+  g_return_val_if_fail (LODE_IS_GRAPH_PAGE (self), FALSE);
+
+  return lode_graph_view_export (self->view, file, svg, error);
+}
+
+static void
+chooser_response_cb (LodeGraphPage        *self,
+                     int                   response,
+                     GtkFileChooserNative *chooser)
+{
+  g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+  gboolean svg = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (chooser), "lode-svg"));
+  g_autoptr(GError) error = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT && file != NULL)
+    {
+      if (lode_graph_page_export (self, file, svg, &error))
+        {
+          g_autofree char *name = g_file_get_basename (file);
+          /* Translators: %s is a file name. */
+          g_autofree char *saved = g_strdup_printf (_("Saved %s"), name);
+
+          lode_toast_show (GTK_WIDGET (self), saved);
+        }
+      else
+        lode_toast_show_error (GTK_WIDGET (self), _("Cannot export the graph"), error);
+    }
+  g_clear_object (&self->chooser);
+}
+
+static void
+export_activated (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  LodeGraphPage *self = LODE_GRAPH_PAGE (widget);
+  gboolean svg = g_strcmp0 (g_variant_get_string (parameter, NULL), "svg") == 0;
+  g_autofree char *base = g_path_get_basename (self->file != NULL ? self->file : "graph");
+  g_autofree char *name = g_strdup_printf ("%s-imports.%s", base, svg ? "svg" : "png");
+  GtkRoot *root = gtk_widget_get_root (widget);
+
+  g_clear_object (&self->chooser);
+  self->chooser = gtk_file_chooser_native_new (svg ? _("Export the Graph as SVG")
+                                                   : _("Export the Graph as PNG"),
+                                               GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                               GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"),
+                                               NULL);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), name);
+  g_object_set_data (G_OBJECT (self->chooser), "lode-svg", GINT_TO_POINTER (svg));
+  g_signal_connect_object (self->chooser, "response", G_CALLBACK (chooser_response_cb), self,
+                           G_CONNECT_SWAPPED);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
 }
 
 static void
@@ -361,8 +838,8 @@ project_changed_cb (LodeGraphPage *self)
                                G_CONNECT_SWAPPED);
     }
 
-  gtk_editable_set_text (GTK_EDITABLE (self->file), "");
-  clear_neighbours (self);
+  g_ptr_array_set_size (self->history, 0);
+  show_overview (self);
   load_project (self);
 }
 
@@ -403,10 +880,14 @@ lode_graph_page_set_connection (LodeGraphPage  *self,
   g_return_if_fail (G_IS_LIST_MODEL (projects));
 
   self->connection = connection;
+  g_clear_object (&self->source);
+  self->source = lode_import_graph_source_new (connection);
   g_signal_connect_object (connection, "notify::client", G_CALLBACK (client_changed_cb), self,
                            G_CONNECT_SWAPPED);
   client_changed_cb (self, NULL, connection);
   gtk_drop_down_set_model (self->project, projects);
+  g_signal_connect_object (projects, "items-changed", G_CALLBACK (projects_changed_cb), self,
+                           G_CONNECT_SWAPPED);
 }
 
 static void
@@ -417,11 +898,13 @@ lode_graph_page_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  g_cancellable_cancel (self->query_cancellable);
-  g_clear_object (&self->query_cancellable);
+  g_cancellable_cancel (self->graph_cancellable);
+  g_clear_object (&self->graph_cancellable);
   if (self->item != NULL)
     g_signal_handlers_disconnect_by_data (self->item, self);
   g_clear_object (&self->item);
+  g_clear_object (&self->source);
+  g_clear_object (&self->chooser);
   gtk_widget_dispose_template (GTK_WIDGET (object), LODE_TYPE_GRAPH_PAGE);
   /* The template's root is not bound to a field, so it is unparented here. */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (object))) != NULL)
@@ -431,39 +914,125 @@ lode_graph_page_dispose (GObject *object)
 }
 
 static void
+lode_graph_page_finalize (GObject *object)
+{
+  LodeGraphPage *self = (LodeGraphPage *)object;
+
+  g_ptr_array_unref (self->history);
+  g_free (self->file);
+  g_free (self->pending_root);
+  g_free (self->pending_file);
+  g_free (self->reach_target);
+
+  G_OBJECT_CLASS (lode_graph_page_parent_class)->finalize (object);
+}
+
+static void
+lode_graph_page_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  LodeGraphPage *self = LODE_GRAPH_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_BLAST_RADIUS:
+      g_value_set_boolean (value, self->reach_target != NULL);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+lode_graph_page_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  LodeGraphPage *self = LODE_GRAPH_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_BLAST_RADIUS:
+      set_blast_radius (self, g_value_get_boolean (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 lode_graph_page_class_init (LodeGraphPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = lode_graph_page_dispose;
+  object_class->finalize = lode_graph_page_finalize;
+  object_class->get_property = lode_graph_page_get_property;
+  object_class->set_property = lode_graph_page_set_property;
+
+  /**
+   * LodeGraphPage:blast-radius:
+   *
+   * Whether everything that reaches the selected node is highlighted.
+   */
+  properties [PROP_BLAST_RADIUS] =
+    g_param_spec_boolean ("blast-radius", NULL, NULL, FALSE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (LODE_TYPE_PROJECT_ITEM);
+  g_type_ensure (LODE_TYPE_GRAPH_VIEW);
+  g_type_ensure (LODE_TYPE_CODE_PREVIEW);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/lode/Lode/lode-graph-page.ui");
   gtk_widget_class_bind_template_child (widget_class, LodeGraphPage, project);
-  gtk_widget_class_bind_template_child (widget_class, LodeGraphPage, file);
+  gtk_widget_class_bind_template_child_full (widget_class, "file", FALSE,
+                                             G_STRUCT_OFFSET (LodeGraphPage, file_entry));
+  gtk_widget_class_bind_template_child (widget_class, LodeGraphPage, stack);
   gtk_widget_class_bind_template_child (widget_class, LodeGraphPage, cycles);
   gtk_widget_class_bind_template_child (widget_class, LodeGraphPage, hubs);
   gtk_widget_class_bind_template_child (widget_class, LodeGraphPage, hubs_group);
-  gtk_widget_class_bind_template_child (widget_class, LodeGraphPage, dependents);
-  gtk_widget_class_bind_template_child (widget_class, LodeGraphPage, dependents_group);
-  gtk_widget_class_bind_template_child (widget_class, LodeGraphPage, imports);
-  gtk_widget_class_bind_template_child (widget_class, LodeGraphPage, imports_group);
+  gtk_widget_class_bind_template_child (widget_class, LodeGraphPage, view);
+  gtk_widget_class_bind_template_child (widget_class, LodeGraphPage, status);
+  gtk_widget_class_bind_template_child (widget_class, LodeGraphPage, spinner);
+  gtk_widget_class_bind_template_child (widget_class, LodeGraphPage, preview);
   gtk_widget_class_bind_template_callback (widget_class, project_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, file_activate_cb);
   gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, selection_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, node_activated_cb);
+
+  gtk_widget_class_install_action (widget_class, "graph.back", NULL, back_activated);
+  gtk_widget_class_install_action (widget_class, "graph.expand", NULL, expand_activated);
+  gtk_widget_class_install_property_action (widget_class, "graph.blast-radius",
+                                            "blast-radius");
+  gtk_widget_class_install_action (widget_class, "graph.zoom-in", NULL, zoom_activated);
+  gtk_widget_class_install_action (widget_class, "graph.zoom-out", NULL, zoom_activated);
+  gtk_widget_class_install_action (widget_class, "graph.fit", NULL, zoom_activated);
+  gtk_widget_class_install_action (widget_class, "graph.export", "s", export_activated);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "graph.back",
+                                       NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Back, 0, "graph.back", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, 0, "graph.expand", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_b, 0, "graph.blast-radius", NULL);
 }
 
 static void
 lode_graph_page_init (LodeGraphPage *self)
 {
+  self->history = g_ptr_array_new_with_free_func (g_free);
   gtk_widget_init_template (GTK_WIDGET (self));
 
   set_placeholder (self->cycles, _("No import cycles"));
   set_placeholder (self->hubs, _("No imports between the project’s files"));
-  set_placeholder (self->dependents, _("No file imports it"));
-  set_placeholder (self->imports, _("It imports nothing"));
-  clear_neighbours (self);
+  set_busy (self, FALSE);
+  update_actions (self);
 }

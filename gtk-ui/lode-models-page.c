@@ -111,30 +111,23 @@ show_model (LodeModelsPage *self)
                                                                           : "download");
 }
 
-static void
-health_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
+/**
+ * lode_models_page_show_health:
+ * @self: a #LodeModelsPage
+ * @health: codebase_health's result
+ *
+ * Shows which provider loded runs and whether it works, in words that say what to do.
+ */
+void
+lode_models_page_show_health (LodeModelsPage *self,
+                              JsonObject     *health)
 {
-  g_autoptr(LodeModelsPage) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonObject) health = NULL;
   g_autofree char *subtitle = NULL;
   JsonObject *embeddings;
   gboolean available;
 
-  health = lode_connection_call_tool_finish (LODE_CONNECTION (object), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-
-  if (health == NULL)
-    {
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->health_row),
-                                     _("Lode’s service does not answer"));
-      adw_action_row_set_subtitle (self->health_row, error->message);
-      gtk_image_set_from_icon_name (self->health_icon, "dialog-warning-symbolic");
-      return;
-    }
+  g_return_if_fail (LODE_IS_MODELS_PAGE (self));
+  g_return_if_fail (health != NULL);
 
   /* What loded runs with, which the settings become once it starts again. */
   embeddings = json_object_get_object_member (health, "embeddings");
@@ -166,11 +159,55 @@ health_cb (GObject      *object,
       return;
     }
 
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->health_row),
-                                 available ? _("Answering") : _("Not answering"));
+  /* The built-in encoder runs here: it is ready or not, it does not answer. Its usual
+   * problem is a model not downloaded yet, which the row below offers to fix. */
+  if (g_strcmp0 (json_object_get_string_member (embeddings, "provider"), "builtin") == 0)
+    {
+      g_autofree char *installed = lode_models_find_installed (self->model->name);
+
+      if (!available && installed == NULL)
+        {
+          adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->health_row),
+                                         _("No model downloaded yet"));
+          adw_action_row_set_subtitle (self->health_row,
+                                       _("Download the model below to find code by meaning"));
+          gtk_image_set_from_icon_name (self->health_icon, "dialog-information-symbolic");
+          return;
+        }
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->health_row),
+                                     available ? _("Ready") : _("Cannot load the model"));
+    }
+  else
+    adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->health_row),
+                                   available ? _("Answering") : _("Not answering"));
   adw_action_row_set_subtitle (self->health_row, subtitle);
   gtk_image_set_from_icon_name (self->health_icon, available ? "emblem-ok-symbolic"
                                                              : "dialog-warning-symbolic");
+}
+
+static void
+health_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(LodeModelsPage) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) health = NULL;
+
+  health = lode_connection_call_tool_finish (LODE_CONNECTION (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  if (health == NULL)
+    {
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->health_row),
+                                     _("Lode’s service does not answer"));
+      adw_action_row_set_subtitle (self->health_row, error->message);
+      gtk_image_set_from_icon_name (self->health_icon, "dialog-warning-symbolic");
+      return;
+    }
+
+  lode_models_page_show_health (self, health);
 }
 
 static void

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <adwaita.h>
+#include <json-glib/json-glib.h>
 
 #include "lode-connection.h"
 
@@ -18,5 +19,7 @@ G_DECLARE_FINAL_TYPE (LodeModelsPage, lode_models_page, LODE, MODELS_PAGE, GtkWi
 void lode_models_page_set_connection (LodeModelsPage *self,
                                       LodeConnection *connection);
 void lode_models_page_download       (LodeModelsPage *self);
+void lode_models_page_show_health    (LodeModelsPage *self,
+                                      JsonObject     *health);
 
 G_END_DECLS

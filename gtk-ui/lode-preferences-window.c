@@ -222,6 +222,8 @@ show_key_error (KeyRow       *key,
   adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (key->self), toast);
 }
 
+/* Only asking the keyring whether a key is there: without a keyring the row says so, and no
+ * toast interrupts a window nobody asked anything of yet. */
 static void
 lookup_cb (GObject      *object,
            GAsyncResult *result,
@@ -235,7 +237,13 @@ lookup_cb (GObject      *object,
     return;
 
   if (error != NULL)
-    show_key_error (key, error);
+    {
+      g_message ("Keyring: %s", error->message);
+      gtk_label_set_label (key->state, _("No keyring to store keys in"));
+      gtk_widget_set_tooltip_text (GTK_WIDGET (key->state), error->message);
+      gtk_widget_set_visible (GTK_WIDGET (key->clear), FALSE);
+      return;
+    }
   show_key_state (key, secret != NULL);
 
   if (secret != NULL)

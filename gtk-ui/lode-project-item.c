@@ -9,7 +9,9 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
+#include "lode-format.h"
 #include "lode-project-item.h"
 
 /*
@@ -23,6 +25,8 @@ struct _LodeProjectItem
   GObject    parent_instance;
   char      *root;
   char      *name;
+  char      *display_name; /* the name, with its parent when another project has it too */
+  char      *location;     /* the root, ~ for the home folder */
   char      *state;        /* "not indexed", "incomplete", "ready" or "damaged" */
   char      *problem;      /* (nullable): damage, or the last job's error */
   char      *summary;
@@ -37,6 +41,7 @@ struct _LodeProjectItem
   guint      exists : 1;
   guint      indexing : 1;
   guint      watched : 1;
+  guint      semantic : 1; /* semantic search answers for the tree */
 };
 
 G_DEFINE_FINAL_TYPE (LodeProjectItem, lode_project_item, G_TYPE_OBJECT)
@@ -45,6 +50,8 @@ enum {
   PROP_0,
   PROP_ROOT,
   PROP_NAME,
+  PROP_DISPLAY_NAME,
+  PROP_LOCATION,
   PROP_STATE,
   PROP_INDEXING,
   PROP_WATCHED,
@@ -143,6 +150,8 @@ build_summary (LodeProjectItem *self)
   g_autoptr(GString) text = NULL;
   g_autofree char *size = NULL;
   g_autofree char *index_size = NULL;
+  g_autofree char *files = NULL;
+  g_autofree char *chunks = NULL;
 
   if (!self->exists)
     return g_strdup (_("The folder no longer exists"));
@@ -161,17 +170,27 @@ build_summary (LodeProjectItem *self)
                                                           : _("Incomplete: index it again"));
   size = g_format_size (self->bytes);
   index_size = g_format_size (self->index_bytes);
+  files = lode_format_count (self->files);
+  chunks = lode_format_count (self->chunks);
   g_string_append (text, " · ");
-  /* Translators: a number of files, and their size such as 1.2 MB. */
-  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%u file (%s)", "%u files (%s)",
-                                             self->files), (guint) self->files, size);
+  /* Translators: a number of files (such as 1,234), and their size such as 1.2 MB. */
+  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%s file (%s)", "%s files (%s)",
+                                             self->files), files, size);
   g_string_append (text, " · ");
-  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%u chunk", "%u chunks",
-                                             self->chunks), (guint) self->chunks);
-  g_string_append (text, " · ");
-  /* Translators: chunks that semantic search can find (embedded as vectors). */
-  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%u vector", "%u vectors",
-                                             self->vectors), (guint) self->vectors);
+  /* Translators: a number such as 10,795. */
+  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%s chunk", "%s chunks",
+                                             self->chunks), chunks);
+  /* Vectors only where semantic search runs or ran: otherwise "0 vectors" says nothing. */
+  if (self->semantic || self->vectors > 0)
+    {
+      g_autofree char *vectors = lode_format_count (self->vectors);
+
+      g_string_append (text, " · ");
+      /* Translators: chunks that semantic search can find (embedded as vectors); a number
+       * such as 10,795. */
+      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%s vector", "%s vectors",
+                                                 self->vectors), vectors);
+    }
   g_string_append (text, " · ");
   /* Translators: %s is the size of the index on disk, such as 1.2 MB. */
   g_string_append_printf (text, _("index %s"), index_size);
@@ -394,6 +413,8 @@ lode_project_item_update_status (LodeProjectItem *self,
              semantic != NULL
              ? json_object_get_int_member_with_default (semantic, "embeddedChunks", 0) : 0,
              properties [PROP_VECTORS]);
+  self->semantic = semantic != NULL &&
+                   json_object_get_boolean_member_with_default (semantic, "available", FALSE);
   self->bytes = MAX (json_object_get_int_member (status, "bytes"), 0);
   self->index_bytes = MAX (json_object_get_int_member (status, "databaseBytes"), 0);
   if (watch != NULL)
@@ -418,6 +439,82 @@ lode_project_item_update_status (LodeProjectItem *self,
   changed (self);
 }
 
+/* The root as people read it: ~ for the home folder. */
+static char *
+dup_location (const char *root)
+{
+  const char *home = g_get_home_dir ();
+  gsize n = strlen (home);
+
+  if (n > 1 && strncmp (root, home, n) == 0 && (root[n] == '/' || root[n] == '\0'))
+    return g_strconcat ("~", root + n, NULL);
+  return g_strdup (root);
+}
+
+const char *
+lode_project_item_get_display_name (LodeProjectItem *self)
+{
+  g_return_val_if_fail (LODE_IS_PROJECT_ITEM (self), NULL);
+
+  return self->display_name;
+}
+
+const char *
+lode_project_item_get_location (LodeProjectItem *self)
+{
+  g_return_val_if_fail (LODE_IS_PROJECT_ITEM (self), NULL);
+
+  return self->location;
+}
+
+/**
+ * lode_project_item_set_display_name:
+ * @self: a #LodeProjectItem
+ * @unique: whether no other project has the same name
+ *
+ * The name drop-downs and rows show: the folder's name, or, when two projects have the
+ * same, with the folder it is in ("a/src", "b/src").
+ */
+void
+lode_project_item_set_display_name (LodeProjectItem *self,
+                                    gboolean         unique)
+{
+  g_autofree char *parent = NULL;
+  g_autofree char *name = NULL;
+
+  g_return_if_fail (LODE_IS_PROJECT_ITEM (self));
+
+  if (unique)
+    name = g_strdup (self->name);
+  else
+    {
+      g_autofree char *dir = g_path_get_dirname (self->root);
+
+      parent = g_path_get_basename (dir);
+      name = g_build_filename (parent, self->name, NULL);
+    }
+
+  if (g_strcmp0 (name, self->display_name) == 0)
+    return;
+  g_free (self->display_name);
+  self->display_name = g_steal_pointer (&name);
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_DISPLAY_NAME]);
+}
+
+/**
+ * lode_project_item_get_name:
+ * @self: a #LodeProjectItem
+ *
+ * Returns: the folder's name
+ */
+const char *
+lode_project_item_get_name (LodeProjectItem *self)
+{
+  g_return_val_if_fail (LODE_IS_PROJECT_ITEM (self), NULL);
+
+  return self->name;
+}
+
 static void
 lode_project_item_get_property (GObject    *object,
                                 guint       prop_id,
@@ -434,6 +531,14 @@ lode_project_item_get_property (GObject    *object,
 
     case PROP_NAME:
       g_value_set_string (value, self->name);
+      break;
+
+    case PROP_DISPLAY_NAME:
+      g_value_set_string (value, self->display_name);
+      break;
+
+    case PROP_LOCATION:
+      g_value_set_string (value, self->location);
       break;
 
     case PROP_STATE:
@@ -486,6 +591,8 @@ lode_project_item_set_property (GObject      *object,
     case PROP_ROOT:
       self->root = g_value_dup_string (value);
       self->name = g_path_get_basename (self->root);
+      self->display_name = g_strdup (self->name);
+      self->location = dup_location (self->root);
       break;
 
     default:
@@ -508,6 +615,8 @@ lode_project_item_finalize (GObject *object)
 
   g_clear_pointer (&self->root, g_free);
   g_clear_pointer (&self->name, g_free);
+  g_clear_pointer (&self->display_name, g_free);
+  g_clear_pointer (&self->location, g_free);
   g_clear_pointer (&self->state, g_free);
   g_clear_pointer (&self->problem, g_free);
   g_clear_pointer (&self->summary, g_free);
@@ -532,6 +641,12 @@ lode_project_item_class_init (LodeProjectItemClass *klass)
                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
   properties [PROP_NAME] =
     g_param_spec_string ("name", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  properties [PROP_DISPLAY_NAME] =
+    g_param_spec_string ("display-name", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  properties [PROP_LOCATION] =
+    g_param_spec_string ("location", NULL, NULL, NULL,
                          (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   properties [PROP_STATE] =
     g_param_spec_string ("state", NULL, NULL, NULL,

@@ -15,6 +15,11 @@ G_DECLARE_FINAL_TYPE (LodeProjectItem, lode_project_item, LODE, PROJECT_ITEM, GO
 
 LodeProjectItem *lode_project_item_new           (const char      *root);
 const char      *lode_project_item_get_root      (LodeProjectItem *self);
+const char      *lode_project_item_get_name      (LodeProjectItem *self);
+const char      *lode_project_item_get_display_name (LodeProjectItem *self);
+void             lode_project_item_set_display_name (LodeProjectItem *self,
+                                                     gboolean         unique);
+const char      *lode_project_item_get_location  (LodeProjectItem *self);
 const char      *lode_project_item_get_state     (LodeProjectItem *self);
 gboolean         lode_project_item_get_indexing  (LodeProjectItem *self);
 void             lode_project_item_set_indexing  (LodeProjectItem *self,

@@ -30,6 +30,17 @@ struct _LodeProjectRow
 
 G_DEFINE_FINAL_TYPE (LodeProjectRow, lode_project_row, ADW_TYPE_ACTION_ROW)
 
+/* Where the folder is, then what its index holds: two projects named alike are told apart. */
+static void
+update_subtitle (LodeProjectRow *self)
+{
+  g_autofree char *subtitle = g_markup_printf_escaped ("%s\n%s",
+                                                       lode_project_item_get_location (self->item),
+                                                       lode_project_item_get_summary (self->item));
+
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (self), subtitle);
+}
+
 GtkWidget *
 lode_project_row_new (LodeProjectItem *item)
 {
@@ -41,8 +52,10 @@ lode_project_row_new (LodeProjectItem *item)
   self = g_object_new (LODE_TYPE_PROJECT_ROW, NULL);
   self->item = g_object_ref (item);
 
-  g_object_bind_property (item, "name", self, "title", G_BINDING_SYNC_CREATE);
-  g_object_bind_property (item, "summary", self, "subtitle", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (item, "display-name", self, "title", G_BINDING_SYNC_CREATE);
+  g_signal_connect_object (item, "notify::summary", G_CALLBACK (update_subtitle), self,
+                           G_CONNECT_SWAPPED);
+  update_subtitle (self);
   g_object_bind_property (item, "fraction", self->progress, "fraction", G_BINDING_SYNC_CREATE);
   g_object_bind_property (item, "indexing", self->progress, "visible", G_BINDING_SYNC_CREATE);
   g_object_bind_property (item, "indexing", self->stop_button, "visible",

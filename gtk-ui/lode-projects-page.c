@@ -176,6 +176,33 @@ ensure_item (LodeProjectsPage *self,
   return item;
 }
 
+/* Names shared by two projects get their parent folder ("a/src", "b/src"). */
+static void
+update_names (LodeProjectsPage *self)
+{
+  GListModel *projects = G_LIST_MODEL (self->projects);
+  g_autoptr(GHashTable) counts = g_hash_table_new (g_str_hash, g_str_equal);
+  guint n = g_list_model_get_n_items (projects);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(LodeProjectItem) item = g_list_model_get_item (projects, i);
+      const char *name = lode_project_item_get_name (item);
+
+      g_hash_table_insert (counts, (gpointer) name,
+                           GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (counts,
+                                                                                    name)) + 1));
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(LodeProjectItem) item = g_list_model_get_item (projects, i);
+
+      lode_project_item_set_display_name (item,
+                                          GPOINTER_TO_UINT (g_hash_table_lookup (
+                                            counts, lode_project_item_get_name (item))) == 1);
+    }
+}
+
 static void
 update_stack (LodeProjectsPage *self)
 {
@@ -615,5 +642,7 @@ lode_projects_page_init (LodeProjectsPage *self)
   self->projects = g_list_store_new (LODE_TYPE_PROJECT_ITEM);
   self->cancellable = g_cancellable_new ();
   gtk_list_box_bind_model (self->list, G_LIST_MODEL (self->projects), create_row, NULL, NULL);
+  g_signal_connect_object (self->projects, "items-changed", G_CALLBACK (update_names), self,
+                           G_CONNECT_SWAPPED);
   update_stack (self);
 }

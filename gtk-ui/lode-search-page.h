@@ -8,6 +8,7 @@
 
 #include <adwaita.h>
 
+#include "lode-code-preview.h"
 #include "lode-connection.h"
 
 G_BEGIN_DECLS
@@ -20,5 +21,7 @@ void lode_search_page_set_connection (LodeSearchPage *self,
                                       GListModel     *projects);
 void lode_search_page_set_query      (LodeSearchPage *self,
                                       const char     *query);
+void lode_search_page_focus_entry    (LodeSearchPage *self);
+LodeCodePreview *lode_search_page_get_preview (LodeSearchPage *self);
 
 G_END_DECLS

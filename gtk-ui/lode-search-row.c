@@ -9,17 +9,19 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <string.h>
 
+#include "lode-query-terms.h"
 #include "lode-search-row.h"
 
-#define SNIPPET_LINES 8
+#define SNIPPET_LINES 4
 
 struct _LodeSearchRow
 {
   GtkListBoxRow  parent_instance;
   char          *path;       /* absolute */
+  char          *relative;   /* as the project names it */
   guint          line;
+  guint          end_line;
   GtkLabel      *location;
   GtkLabel      *symbol;
   GtkLabel      *snippet;
@@ -27,130 +29,52 @@ struct _LodeSearchRow
 
 G_DEFINE_FINAL_TYPE (LodeSearchRow, lode_search_row, GTK_TYPE_LIST_BOX_ROW)
 
-static void
-add_term (GPtrArray  *terms,
-          const char *start,
-          gsize       length)
-{
-  if (length >= 2)
-    g_ptr_array_add (terms, g_ascii_strdown (start, length));
-}
-
-static int
-compare_longest_first (gconstpointer a,
-                       gconstpointer b)
-{
-  return (int) strlen (*(const char **) b) - (int) strlen (*(const char **) a);
-}
-
-/* The query's identifiers and their parts (parse_widget_config → parse, widget, config;
- * parseConfig → parse, config), longest first, lower-case. */
-static GPtrArray *
-query_terms (const char *query)
-{
-  GPtrArray *terms = g_ptr_array_new_with_free_func (g_free);
-  const char *p = query;
-
-  while (*p != '\0')
-    {
-      const char *start;
-      const char *part;
-
-      if (!g_ascii_isalnum (*p) && *p != '_')
-        {
-          p++;
-          continue;
-        }
-
-      start = part = p;
-      while (g_ascii_isalnum (*p) || *p == '_')
-        {
-          gboolean boundary = *p == '_' ||
-                              (p > part && g_ascii_isupper (*p) && g_ascii_islower (p[-1]));
-
-          if (boundary)
-            {
-              add_term (terms, part, p - part);
-              part = *p == '_' ? p + 1 : p;
-            }
-          p++;
-        }
-      if (part != start)
-        add_term (terms, part, p - part);
-      add_term (terms, start, p - start);
-    }
-
-  g_ptr_array_sort (terms, compare_longest_first);
-  return terms;
-}
-
 /**
  * lode_search_snippet_markup:
  * @snippet: a result's text
  * @query: what was searched for
  *
- * Returns: (transfer full): the first lines of @snippet as Pango markup, the query's words
- *   highlighted wherever they occur (case-insensitively)
+ * Returns: (transfer full): the first lines of @snippet as Pango markup, the query's terms
+ *   highlighted where a word or a part of an identifier starts (lode-query-terms.c)
  */
 char *
 lode_search_snippet_markup (const char *snippet,
                             const char *query)
 {
-  g_autoptr(GPtrArray) terms = NULL;
+  g_autoptr(LodeQueryTerms) terms = NULL;
   g_autoptr(GString) markup = NULL;
-  const char *run = snippet;
-  const char *p = snippet;
-  guint lines = 1;
+  const char *end;
+  const char *p;
+  gsize start, matched;
 
   g_return_val_if_fail (snippet != NULL && query != NULL, NULL);
 
-  terms = query_terms (query);
+  /* The first lines only. */
+  end = snippet;
+  for (guint lines = 1; *end != '\0'; end++)
+    if (*end == '\n' && ++lines > SNIPPET_LINES)
+      break;
+
+  terms = lode_query_terms_new (query);
   markup = g_string_new (NULL);
-
-  /* Terms are ASCII, so they only match at ASCII bytes: runs of other text stay whole UTF-8
-   * sequences. */
-  while (*p != '\0')
+  for (p = snippet; lode_query_terms_find (terms, p, end - p, &start, &matched); p += start + matched)
     {
-      gsize matched = 0;
+      g_autofree char *plain = g_markup_escape_text (p, start);
+      g_autofree char *word = g_markup_escape_text (p + start, matched);
 
-      if (*p == '\n' && ++lines > SNIPPET_LINES)
-        break;
-
-      if (g_ascii_isalnum (*p) || *p == '_')
-        for (guint i = 0; i < terms->len && matched == 0; i++)
-          {
-            const char *term = g_ptr_array_index (terms, i);
-
-            if (g_ascii_strncasecmp (p, term, strlen (term)) == 0)
-              matched = strlen (term);
-          }
-
-      if (matched == 0)
-        {
-          p++;
-          continue;
-        }
-
-      {
-        g_autofree char *plain = g_markup_escape_text (run, p - run);
-        g_autofree char *word = g_markup_escape_text (p, matched);
-
-        g_string_append (markup, plain);
-        g_string_append_printf (markup, "<span weight=\"bold\" background=\"#f6d32d\" "
-                                "bgalpha=\"40%%\">%s</span>", word);
-      }
-      p += matched;
-      run = p;
+      g_string_append (markup, plain);
+      g_string_append_printf (markup, "<span weight=\"bold\" background=\"#f6d32d\" "
+                              "bgalpha=\"40%%\">%s</span>", word);
     }
 
   {
-    g_autofree char *plain = g_markup_escape_text (run, p - run);
+    g_autofree char *plain = g_markup_escape_text (p, end - p);
 
     g_string_append (markup, plain);
   }
   while (markup->len > 0 && markup->str[markup->len - 1] == '\n')
     g_string_truncate (markup, markup->len - 1);
-  if (*p != '\0')
+  if (*end != '\0')
     g_string_append (markup, "\n…");
 
   return g_string_free (g_steal_pointer (&markup), FALSE);
@@ -184,7 +108,10 @@ lode_search_row_new (const char *project,
   symbol = json_object_get_string_member_with_default (result, "symbol", NULL);
 
   self->path = g_build_filename (project, path, NULL);
+  self->relative = g_strdup (path);
   self->line = MAX (json_object_get_int_member (result, "startLine"), 1);
+  self->end_line = MAX (json_object_get_int_member_with_default (result, "endLine", 0),
+                        self->line);
 
   location = g_strdup_printf ("%s:%u", path, self->line);
   gtk_label_set_text (self->location, location);
@@ -201,7 +128,7 @@ lode_search_row_new (const char *project,
 
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   location, -1);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self), _("Open in the editor"));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self), _("Enter opens it in the editor"));
 
   return GTK_WIDGET (self);
 }
@@ -220,12 +147,34 @@ lode_search_row_get_path (LodeSearchRow *self)
   return self->path;
 }
 
+/**
+ * lode_search_row_get_relative_path:
+ * @self: a #LodeSearchRow
+ *
+ * Returns: the result's file, as the project names it
+ */
+const char *
+lode_search_row_get_relative_path (LodeSearchRow *self)
+{
+  g_return_val_if_fail (LODE_IS_SEARCH_ROW (self), NULL);
+
+  return self->relative;
+}
+
 guint
 lode_search_row_get_line (LodeSearchRow *self)
 {
   g_return_val_if_fail (LODE_IS_SEARCH_ROW (self), 0);
 
   return self->line;
+}
+
+guint
+lode_search_row_get_end_line (LodeSearchRow *self)
+{
+  g_return_val_if_fail (LODE_IS_SEARCH_ROW (self), 0);
+
+  return self->end_line;
 }
 
 static void
@@ -242,6 +191,7 @@ lode_search_row_finalize (GObject *object)
   LodeSearchRow *self = (LodeSearchRow *)object;
 
   g_free (self->path);
+  g_free (self->relative);
 
   G_OBJECT_CLASS (lode_search_row_parent_class)->finalize (object);
 }

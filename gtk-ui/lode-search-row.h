@@ -18,7 +18,9 @@ GtkWidget  *lode_search_row_new       (const char    *project,
                                        JsonObject    *result,
                                        const char    *query);
 const char *lode_search_row_get_path  (LodeSearchRow *self);
+const char *lode_search_row_get_relative_path (LodeSearchRow *self);
 guint       lode_search_row_get_line  (LodeSearchRow *self);
+guint       lode_search_row_get_end_line (LodeSearchRow *self);
 char       *lode_search_snippet_markup (const char   *snippet,
                                         const char   *query);
 

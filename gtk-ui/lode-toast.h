@@ -10,8 +10,15 @@
 
 G_BEGIN_DECLS
 
-void lode_toast_show_error (GtkWidget    *widget,
-                            const char   *what,
-                            const GError *error);
+/* Seconds a toast stays: long enough to read an error, not so long it outlives its page. */
+#define LODE_TOAST_SECONDS       5
+#define LODE_TOAST_ERROR_SECONDS 10
+
+void  lode_toast_show              (GtkWidget    *widget,
+                                    const char   *text);
+void  lode_toast_show_error        (GtkWidget    *widget,
+                                    const char   *what,
+                                    const GError *error);
+char *lode_toast_shorten_urls      (const char   *text);
 
 G_END_DECLS

@@ -92,17 +92,98 @@ lode_window_search (LodeWindow *self,
   lode_search_page_set_query (self->search_page, query);
 }
 
-/* The "win.show-toast" action: pages show errors through lode_toast_show_error(). */
+/**
+ * lode_window_show_graph:
+ * @self: a #LodeWindow
+ * @root: a project's root
+ * @file: (nullable): one of its files, relative to @root
+ *
+ * Shows the Graph page on @file's imports, or on the project's overview (the app's
+ * "show-graph" action, which codebase_graph_visualize's interactive mode activates).
+ */
+void
+lode_window_show_graph (LodeWindow *self,
+                        const char *root,
+                        const char *file)
+{
+  g_return_if_fail (LODE_IS_WINDOW (self));
+  g_return_if_fail (root != NULL);
+
+  adw_view_stack_set_visible_child_name (self->stack, "graph");
+  lode_graph_page_show (self->graph_page, root, file);
+}
+
+/* The "win.show-toast" action: lode_toast_show(). */
 static void
 show_toast_activated (GtkWidget  *widget,
                       const char *action_name,
                       GVariant   *parameter)
 {
-  LodeWindow *self = LODE_WINDOW (widget);
   AdwToast *toast = adw_toast_new (g_variant_get_string (parameter, NULL));
 
-  adw_toast_set_timeout (toast, 0);
-  adw_toast_overlay_add_toast (self->toasts, toast);
+  adw_toast_set_timeout (toast, LODE_TOAST_SECONDS);
+  adw_toast_overlay_add_toast (LODE_WINDOW (widget)->toasts, toast);
+}
+
+/* The "win.show-error" action: lode_toast_show_error(), (title, whole message). */
+static void
+show_error_activated (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  const char *title;
+  const char *full;
+  AdwToast *toast;
+
+  g_variant_get (parameter, "(&s&s)", &title, &full);
+  toast = adw_toast_new (title);
+  adw_toast_set_timeout (toast, LODE_TOAST_ERROR_SECONDS);
+  /* The latest error is the one to read: it replaces a toast shown, rather than waiting. */
+  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
+  adw_toast_set_button_label (toast, _("_Details"));
+  adw_toast_set_action_name (toast, "win.error-details");
+  adw_toast_set_action_target_value (toast, g_variant_new_string (full));
+  adw_toast_overlay_add_toast (LODE_WINDOW (widget)->toasts, toast);
+}
+
+/* A toast's Details: the whole message, which can be selected and copied. */
+static void
+error_details_activated (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *parameter)
+{
+  GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (widget), _("What Went Wrong"), NULL);
+  GtkWidget *message = gtk_label_new (g_variant_get_string (parameter, NULL));
+
+  gtk_label_set_selectable (GTK_LABEL (message), TRUE);
+  gtk_label_set_wrap (GTK_LABEL (message), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (message), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_xalign (GTK_LABEL (message), 0);
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), message);
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* "win.show-page": a page by its name, such as "models". */
+static void
+show_page_activated (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  adw_view_stack_set_visible_child_name (LODE_WINDOW (widget)->stack,
+                                         g_variant_get_string (parameter, NULL));
+}
+
+/* "win.focus-search" (Ctrl+F, Ctrl+K): the search entry, from any page. */
+static void
+focus_search_activated (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  LodeWindow *self = LODE_WINDOW (widget);
+
+  adw_view_stack_set_visible_child_name (self->stack, "search");
+  lode_search_page_focus_entry (self->search_page);
 }
 
 static void
@@ -135,7 +216,18 @@ lode_window_class_init (LodeWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LodeWindow, graph_page);
   gtk_widget_class_bind_template_child (widget_class, LodeWindow, models_page);
 
+
   gtk_widget_class_install_action (widget_class, "win.show-toast", "s", show_toast_activated);
+  gtk_widget_class_install_action (widget_class, "win.show-error", "(ss)", show_error_activated);
+  gtk_widget_class_install_action (widget_class, "win.error-details", "s",
+                                   error_details_activated);
+  gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_activated);
+  gtk_widget_class_install_action (widget_class, "win.focus-search", NULL,
+                                   focus_search_activated);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK,
+                                       "win.focus-search", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_k, GDK_CONTROL_MASK,
+                                       "win.focus-search", NULL);
 }
 
 static void

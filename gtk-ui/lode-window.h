@@ -17,7 +17,10 @@ G_DECLARE_FINAL_TYPE (LodeWindow, lode_window, LODE, WINDOW, AdwApplicationWindo
 
 LodeWindow *lode_window_new    (GtkApplication *application,
                                 LodeConnection *connection);
-void        lode_window_search (LodeWindow     *self,
-                                const char     *query);
+void        lode_window_search     (LodeWindow     *self,
+                                    const char     *query);
+void        lode_window_show_graph (LodeWindow     *self,
+                                    const char     *root,
+                                    const char     *file);
 
 G_END_DECLS

@@ -229,6 +229,33 @@ static const ToolCommand tool_commands[] = {
     { PROJECT_FLAG,
       { "limit", 'n', FLAG_INT, "limit", N_("References to list (default 100)"), N_("N"),
         NULL } } },
+  { "memory list", N_("The team's memories"), "get_memory", NULL,
+    N_("The decisions, gotchas, conventions and failures recorded in .lode/memory.json, read "
+       "from .codebase-context/memory.json or mined from git, with their confidence."),
+    ARGS_NONE, NULL, NULL,
+    { PROJECT_FLAG,
+      { "type", 't', FLAG_STRING, "type",
+        N_("Only this type: decision, gotcha, convention or failure"), N_("TYPE"), NULL },
+      { "category", 'c', FLAG_STRING, "category",
+        N_("Only this category: tooling, architecture, testing, dependencies or conventions"),
+        N_("CATEGORY"), NULL },
+      { "query", 'q', FLAG_STRING, "query", N_("Words to search for"), N_("WORDS"), NULL },
+      { "limit", 'n', FLAG_INT, "limit", N_("Memories to list (default 20)"), N_("N"),
+        NULL } } },
+  { "memory add", N_("Record a team memory"), "remember", N_("MEMORY…"),
+    N_("Record MEMORY, one rule in a sentence, in the project's .lode/memory.json."),
+    ARGS_TEXT, "memory", NULL,
+    { PROJECT_FLAG,
+      { "type", 't', FLAG_STRING, "type",
+        N_("decision, gotcha, convention or failure"), N_("TYPE"), NULL, TRUE },
+      { "category", 'c', FLAG_STRING, "category",
+        N_("tooling, architecture, testing, dependencies or conventions"), N_("CATEGORY"),
+        NULL, TRUE },
+      { "reason", 'r', FLAG_STRING, "reason", N_("Why it matters"), N_("TEXT"), NULL,
+        TRUE } } },
+  { "memory remove", N_("Remove a team memory"), "forget", N_("ID"),
+    N_("Remove the memory ID (as memory list shows it) from .lode/memory.json."),
+    ARGS_ONE, "id", NULL, { PROJECT_FLAG } },
 };
 
 /* The command-line spelling of some values, as the tools spell them. */
@@ -776,6 +803,7 @@ static int cmd_group (const LodeConfig *config, int argc, char **argv);
 static const Command commands[] = {
   { "graph",  N_("Import graph: dependencies, cycles, diagrams"), cmd_group },
   { "symbol", N_("Types, functions, exports and references"), cmd_group },
+  { "memory", N_("The team's memories: list, add, remove"), cmd_group },
   { "tool",   N_("Run any tool with JSON arguments"),      cmd_tool },
   { "tools",  N_("List the tools"),                         cmd_tools },
   { "model",  N_("Download and list embedding models"),     cmd_model },
@@ -783,7 +811,8 @@ static const Command commands[] = {
   { "secret", N_("Store or remove an API key"),             cmd_secret },
 };
 
-/* `lode graph` or `lode symbol` without a known action: the group's actions. */
+/* `lode graph`, `lode symbol` or `lode memory` without a known action: the group's
+ * actions. */
 static int
 cmd_group (const LodeConfig *config,
            int               argc,
@@ -890,7 +919,7 @@ main (int   argc,
       return 0;
     }
 
-  config = lode_config_load (&error);
+  config = lode_engine_load_config (&error);
   if (config == NULL)
     {
       lode_cli_print_error (error);

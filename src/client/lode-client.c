@@ -50,6 +50,7 @@ G_DEFINE_FINAL_TYPE (LodeClient, lode_client, G_TYPE_OBJECT)
 
 enum {
   INDEX_PROGRESS,
+  INDEX_FINISHED,
   INDEX_CHANGED,
   PROJECTS_CHANGED,
   N_SIGNALS
@@ -105,6 +106,19 @@ lode_client_class_init (LodeClientClass *klass)
     g_signal_new ("index-progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 4,
                   G_TYPE_STRING, G_TYPE_STRING, G_TYPE_UINT, G_TYPE_UINT);
+
+  /**
+   * LodeClient::index-finished:
+   * @root: the project's tree
+   * @state: how the job ended: "succeeded", "failed" or "cancelled"
+   * @error: (nullable): why it failed
+   *
+   * A job of a project ended (whoever asked for it), wherever the engine runs.
+   */
+  signals [INDEX_FINISHED] =
+    g_signal_new ("index-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 3,
+                  G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING);
 
   /**
    * LodeClient::index-changed:
@@ -248,6 +262,16 @@ daemon_progress_cb (LodeDBusDaemon1 *daemon,
 }
 
 static void
+daemon_index_finished_cb (LodeDBusDaemon1 *daemon,
+                          const char      *root,
+                          const char      *state,
+                          const char      *error,
+                          LodeClient      *self)
+{
+  g_signal_emit (self, signals [INDEX_FINISHED], 0, root, state, *error != '\0' ? error : NULL);
+}
+
+static void
 daemon_index_changed_cb (LodeDBusDaemon1 *daemon,
                          const char      *root,
                          LodeClient      *self)
@@ -291,6 +315,19 @@ engine_progress_cb (LodeEngine *engine,
 }
 
 static void
+engine_index_finished_cb (LodeEngine *engine,
+                          const char *project_id,
+                          const char *root,
+                          guint       state,
+                          const char *error,
+                          LodeClient *self)
+{
+  if (self->daemon == NULL)
+    g_signal_emit (self, signals [INDEX_FINISHED], 0, root, lode_job_state_to_string (state),
+                   error);
+}
+
+static void
 engine_index_changed_cb (LodeEngine *engine,
                          const char *project_id,
                          const char *root,
@@ -314,6 +351,8 @@ use_daemon (LodeClient      *self,
 {
   self->daemon = daemon;
   g_signal_connect_object (daemon, "progress", G_CALLBACK (daemon_progress_cb), self, 0);
+  g_signal_connect_object (daemon, "index-finished", G_CALLBACK (daemon_index_finished_cb),
+                           self, 0);
   g_signal_connect_object (daemon, "index-changed", G_CALLBACK (daemon_index_changed_cb),
                            self, 0);
   g_signal_connect_object (daemon, "projects-changed",
@@ -348,6 +387,8 @@ client_create (const LodeConfig *config,
   self->registry = lode_tools_new_registry (self->engine);
   g_signal_connect_object (self->engine, "index-progress", G_CALLBACK (engine_progress_cb),
                            self, 0);
+  g_signal_connect_object (self->engine, "index-finished",
+                           G_CALLBACK (engine_index_finished_cb), self, 0);
   g_signal_connect_object (self->engine, "index-changed",
                            G_CALLBACK (engine_index_changed_cb), self, 0);
   g_signal_connect_object (self->engine, "projects-changed",

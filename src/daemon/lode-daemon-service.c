@@ -174,6 +174,9 @@ engine_finished_cb (LodeEngine        *engine,
                     LodeDaemonService *self)
 {
   g_hash_table_remove (self->progress, root);
+  lode_dbus_daemon1_emit_index_finished (LODE_DBUS_DAEMON1 (self), root,
+                                         lode_job_state_to_string (state),
+                                         error != NULL ? error : "");
   update_hold (self);
 }
 

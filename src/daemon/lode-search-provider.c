@@ -15,23 +15,58 @@
 #include "lode-search-provider.h"
 
 /*
- * Typing in the overview searches every indexed project for definitions whose symbol name
- * contains the first term (lexical search, which ranks identifier definitions first). A
- * result identifier carries all that its metadata and its activation need — absolute path,
- * line, kind and symbol, separated by newlines — so the provider keeps no state between
- * calls. Activating a result opens the file at the line in the user's editor; LaunchSearch
- * opens the app (DBusActivatable) on the query with its "search" action.
+ * Typing in the overview searches the names of every indexed project's declarations the way
+ * other providers search theirs: a name that starts with what was typed (`Semaph` finds
+ * Semaphore), or one of whose parts does (`config` finds parse_widget_config), and a
+ * qualified name (`tokio::spawn`, `os.path.join`, `App\\Models\\User`) by its last part,
+ * whose qualifier must name the declaration's container, package or folders. Results come
+ * best first: the exact name, then names it starts, then parts; types before functions
+ * before constants before the rest (an `impl` block, a module); within those, declarations
+ * whose container the qualifier names, shorter names, paths. More terms narrow the results
+ * (a subsearch): each must be in the name, the container or the path.
+ *
+ * Each project's names are read once from its index (lode_project_read) and kept in memory
+ * until the engine says the index changed. A result identifier carries all that its
+ * metadata and its activation need — absolute path, line, kind and symbol, separated by
+ * newlines — so the provider keeps no state about results between calls. Activating a result
+ * opens the file at the line in the user's editor; LaunchSearch opens the app
+ * (DBusActivatable) on the query with its "search" action.
  */
 
 #define MAX_RESULTS      10
 #define MAX_PER_PROJECT  5
 #define MAX_TERMS_BYTES  1024
+/* Declarations read from a project at most: a big monorepo's, not a generated one's. */
+#define MAX_NAMES        500000
+
+/* One declaration of a project; its strings are in its index's chunk. */
+typedef struct
+{
+  const char *name;
+  const char *folded;      /* the name, lower-case */
+  const char *kind;
+  const char *container;   /* (nullable) */
+  const char *package;     /* (nullable) */
+  const char *path;        /* absolute */
+  guint       line;
+} Name;
+
+/* A project's declarations, immutable once built, shared by searches in several threads
+ * (each one a scan: prefixes of parts need every name). Kinds, containers, packages and paths repeat: the chunk
+ * keeps one copy of each. */
+typedef struct
+{
+  GArray       *names;     /* Name */
+  GStringChunk *strings;
+} NameIndex;
 
 struct _LodeSearchProvider
 {
   LodeShellSearchProvider2Skeleton  parent_instance;
   GApplication                     *app;
   LodeEngine                       *engine;
+  GMutex                            lock;
+  GHashTable                       *indexes;   /* root → NameIndex (refcounted), under lock */
 };
 
 static void lode_search_provider_iface_init (LodeShellSearchProvider2Iface *iface);
@@ -40,6 +75,29 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (LodeSearchProvider, lode_search_provider,
                                LODE_SHELL_TYPE_SEARCH_PROVIDER2_SKELETON,
                                G_IMPLEMENT_INTERFACE (LODE_SHELL_TYPE_SEARCH_PROVIDER2,
                                                       lode_search_provider_iface_init))
+
+static void
+name_index_clear (NameIndex *index)
+{
+  g_array_unref (index->names);
+  g_string_chunk_free (index->strings);
+}
+
+static void
+name_index_unref (NameIndex *index)
+{
+  g_atomic_rc_box_release_full (index, (GDestroyNotify) name_index_clear);
+}
+
+/* A changed index makes the names of its project stale. */
+static void
+index_changed_cb (LodeSearchProvider *self,
+                  const char         *root)
+{
+  g_mutex_lock (&self->lock);
+  g_hash_table_remove (self->indexes, root);
+  g_mutex_unlock (&self->lock);
+}
 
 LodeSearchProvider *
 lode_search_provider_new (GApplication *app,
@@ -53,33 +111,344 @@ lode_search_provider_new (GApplication *app,
   self = g_object_new (LODE_TYPE_SEARCH_PROVIDER, NULL);
   self->app = app;
   self->engine = g_object_ref (engine);
+  g_signal_connect_object (engine, "index-changed", G_CALLBACK (index_changed_cb), self,
+                           G_CONNECT_SWAPPED);
   return self;
 }
 
 typedef struct
 {
-  char      *needle;   /* the first term, casefolded */
   char      *query;    /* all terms */
+  GStrv      terms;    /* casefolded */
   GPtrArray *projects; /* LodeProject */
 } SearchData;
 
 static void
 search_data_free (SearchData *data)
 {
-  g_free (data->needle);
   g_free (data->query);
+  g_strfreev (data->terms);
   g_ptr_array_unref (data->projects);
   g_free (data);
 }
 
-static char *
-result_id (const char             *root,
-           const LodeSearchResult *result)
+static const char *
+intern (GStringChunk *strings,
+        const char   *text)
 {
-  g_autofree char *path = g_build_filename (root, result->path, NULL);
+  return text != NULL ? g_string_chunk_insert_const (strings, text) : NULL;
+}
 
-  return g_strdup_printf ("%s\n%u\n%s\n%s", path, result->start_line, result->kind,
-                          result->symbol);
+/* Runs on a worker thread, with the project's reader. */
+static gpointer
+read_names (LodeProject     *project,
+            LodeIndexStore  *store,
+            gpointer         data,
+            GError         **error)
+{
+  g_autoptr(GPtrArray) symbols = lode_index_store_dup_package_symbols (store, NULL, "**",
+                                                                       MAX_NAMES, error);
+  NameIndex *index;
+
+  if (symbols == NULL)
+    return NULL;
+
+  index = g_atomic_rc_box_new0 (NameIndex);
+  index->names = g_array_sized_new (FALSE, FALSE, sizeof (Name), symbols->len);
+  index->strings = g_string_chunk_new (64 * 1024);
+  for (guint i = 0; i < symbols->len; i++)
+    {
+      const LodeStoredSymbol *symbol = g_ptr_array_index (symbols, i);
+      g_autofree char *folded = NULL;
+      g_autofree char *path = NULL;
+      Name name;
+
+      if (symbol->name == NULL || symbol->kind == NULL)
+        continue;
+      folded = g_utf8_casefold (symbol->name, -1);
+      path = g_build_filename (lode_project_get_root (project), symbol->path, NULL);
+      name.name = intern (index->strings, symbol->name);
+      name.folded = intern (index->strings, folded);
+      name.kind = intern (index->strings, symbol->kind);
+      name.container = intern (index->strings, symbol->container);
+      name.package = intern (index->strings, symbol->package);
+      name.path = intern (index->strings, path);
+      name.line = MAX (symbol->start_line, 1);
+      g_array_append_val (index->names, name);
+    }
+
+  return index;
+}
+
+/* Runs on a worker thread. */
+static NameIndex *
+dup_name_index (LodeSearchProvider  *self,
+                LodeProject         *project,
+                GError             **error)
+{
+  const char *root = lode_project_get_root (project);
+  NameIndex *index;
+
+  g_mutex_lock (&self->lock);
+  index = g_hash_table_lookup (self->indexes, root);
+  if (index != NULL)
+    index = g_atomic_rc_box_acquire (index);
+  g_mutex_unlock (&self->lock);
+  if (index != NULL)
+    return index;
+
+  index = lode_project_read (project, read_names, NULL, error);
+  if (index == NULL)
+    return NULL;
+
+  g_mutex_lock (&self->lock);
+  g_hash_table_replace (self->indexes, g_strdup (root), g_atomic_rc_box_acquire (index));
+  g_mutex_unlock (&self->lock);
+  return index;
+}
+
+/* The qualifier and the last part of a qualified name: "tokio::spawn" → "tokio", "spawn";
+ * NULL qualifier for a plain name. */
+static char *
+split_qualified (const char  *term,
+                 char       **qualifier)
+{
+  static const char *const separators[] = { "::", "->", ".", "#", "\\", "/" };
+  const char *last = NULL;
+  gsize length = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (separators); i++)
+    {
+      const char *found = g_strrstr (term, separators[i]);
+
+      if (found != NULL && found > term && (last == NULL || found > last))
+        {
+          last = found;
+          length = strlen (separators[i]);
+        }
+    }
+
+  if (last == NULL || last[length] == '\0')
+    {
+      *qualifier = NULL;
+      return g_strdup (term);
+    }
+
+  *qualifier = g_strndup (term, last - term);
+  return g_strdup (last + length);
+}
+
+/* @qualifier with every separator as '/': "App\\Models" → "app/models". */
+static char *
+normalise_qualifier (const char *qualifier)
+{
+  g_autofree char *folded = g_utf8_casefold (qualifier, -1);
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = folded; *p != '\0'; p++)
+    {
+      if (*p == ':' && p[1] == ':')
+        {
+          g_string_append_c (out, '/');
+          p++;
+        }
+      else if (*p == '-' && p[1] == '>')
+        {
+          g_string_append_c (out, '/');
+          p++;
+        }
+      else
+        g_string_append_c (out, strchr (".#\\", *p) != NULL ? '/' : *p);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+/* Whether @text holds @part ('/'-separated words) as whole words: at its start or after a
+ * separator, ending at its end or before one. */
+static gboolean
+has_words (const char *text,
+           const char *part)
+{
+  gsize n = strlen (part);
+
+  for (const char *p = strstr (text, part); p != NULL; p = strstr (p + 1, part))
+    if ((p == text || p[-1] == '/') && (p[n] == '\0' || p[n] == '/' || p[n] == '.'))
+      return TRUE;
+
+  return FALSE;
+}
+
+/* How well @qualifier (normalised) names where @name is: 2 its container or package, 1 its
+ * folders, 0 not at all. */
+static guint
+qualifier_match (const Name *name,
+                 const char *qualifier)
+{
+  const char *candidates[] = { name->container, name->package };
+
+  for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
+    if (candidates[i] != NULL)
+      {
+        g_autofree char *normalised = normalise_qualifier (candidates[i]);
+
+        if (has_words (normalised, qualifier))
+          return 2;
+      }
+
+  {
+    g_autofree char *path = g_utf8_casefold (name->path, -1);
+
+    return has_words (path, qualifier) ? 1 : 0;
+  }
+}
+
+/* Types, then functions, then values, then the rest: impl blocks, modules, fields. */
+static guint
+kind_rank (const char *kind)
+{
+  static const char *const types[] = {
+    "class", "struct", "interface", "trait", "enum", "union", "type", "record", "object",
+    "protocol", "typedef",
+  };
+  static const char *const functions[] = {
+    "function", "method", "constructor", "macro",
+  };
+  static const char *const values[] = { "constant", "variable", "prototype" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (types); i++)
+    if (g_str_equal (kind, types[i]))
+      return 0;
+  for (guint i = 0; i < G_N_ELEMENTS (functions); i++)
+    if (g_str_equal (kind, functions[i]))
+      return 1;
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    if (g_str_equal (kind, values[i]))
+      return 2;
+  return 3;
+}
+
+/* Where @needle starts a part of @folded (after '_', '-', a digit run, or where the declared
+ * name goes from a small letter to a capital): the offset of the part, or -1. */
+static int
+part_match (const Name *name,
+            const char *needle)
+{
+  gsize n = strlen (needle);
+
+  /* Casefolding keeps an ASCII name's bytes where they are; other names are compared as far
+   * as both go. */
+  for (gsize i = 1; name->folded[i] != '\0' && name->name[i] != '\0'; i++)
+    {
+      char before = name->name[i - 1];
+      char c = name->name[i];
+      gboolean starts = (!g_ascii_isalnum (before) && g_ascii_isalnum (c)) ||
+                        (g_ascii_islower (before) && g_ascii_isupper (c)) ||
+                        (g_ascii_isdigit (before) != g_ascii_isdigit (c) && g_ascii_isalnum (c));
+
+      if (starts && strncmp (name->folded + i, needle, n) == 0)
+        return i;
+    }
+
+  return -1;
+}
+
+typedef struct
+{
+  const Name *name;
+  guint       match;     /* 0 exact, 1 prefix, 2 part */
+  guint       place;     /* 0 the qualifier names its container or package, 1 other */
+  guint       kind;
+} Hit;
+
+static int
+compare_hits (gconstpointer a,
+              gconstpointer b)
+{
+  const Hit *ha = a;
+  const Hit *hb = b;
+  gsize la, lb;
+
+  if (ha->match != hb->match)
+    return ha->match < hb->match ? -1 : 1;
+  if (ha->place != hb->place)
+    return ha->place < hb->place ? -1 : 1;
+  if (ha->kind != hb->kind)
+    return ha->kind < hb->kind ? -1 : 1;
+  la = strlen (ha->name->name);
+  lb = strlen (hb->name->name);
+  if (la != lb)
+    return la < lb ? -1 : 1;
+  return g_strcmp0 (ha->name->path, hb->name->path);
+}
+
+/* Whether every further term is in @name's name, container or path. */
+static gboolean
+has_terms (const Name         *name,
+           const char * const *terms)
+{
+  g_autofree char *container = name->container != NULL ? g_utf8_casefold (name->container, -1)
+                                                        : NULL;
+  g_autofree char *path = g_utf8_casefold (name->path, -1);
+
+  for (guint i = 0; terms[i] != NULL; i++)
+    if (strstr (name->folded, terms[i]) == NULL &&
+        (container == NULL || strstr (container, terms[i]) == NULL) &&
+        strstr (path, terms[i]) == NULL)
+      return FALSE;
+
+  return TRUE;
+}
+
+/* The declarations of @index matching @terms, best first. */
+static GArray *
+find_names (NameIndex          *index,
+            const char * const *terms)
+{
+  g_autofree char *qualifier = NULL;
+  g_autofree char *needle = split_qualified (terms[0], &qualifier);
+  g_autofree char *normalised = qualifier != NULL ? normalise_qualifier (qualifier) : NULL;
+  GArray *hits = g_array_new (FALSE, FALSE, sizeof (Hit));
+  gsize n = strlen (needle);
+
+  if (n == 0)
+    return hits;
+
+  for (guint i = 0; i < index->names->len; i++)
+    {
+      const Name *name = &g_array_index (index->names, Name, i);
+      Hit hit = { name, 0, 1, kind_rank (name->kind) };
+
+      if (strncmp (name->folded, needle, n) == 0)
+        hit.match = name->folded[n] == '\0' ? 0 : 1;
+      else if (part_match (name, needle) >= 0)
+        hit.match = 2;
+      else
+        continue;
+
+      if (normalised != NULL)
+        {
+          guint place = qualifier_match (name, normalised);
+
+          if (place == 0)
+            continue;
+          /* `a::b` with a no container of b names b as an item of a module: free items
+           * before members of unrelated types. */
+          hit.place = place == 2 || name->container == NULL ? 0 : 1;
+        }
+      if (!has_terms (name, terms + 1))
+        continue;
+      g_array_append_val (hits, hit);
+    }
+
+  g_array_sort (hits, compare_hits);
+  return hits;
+}
+
+static char *
+result_id (const Name *name)
+{
+  return g_strdup_printf ("%s\n%u\n%s\n%s", name->path, name->line, name->kind, name->name);
 }
 
 /* Runs on a worker thread. */
@@ -89,43 +458,27 @@ search_worker (GTask        *task,
                gpointer      task_data,
                GCancellable *cancellable)
 {
+  LodeSearchProvider *self = source_object;
   SearchData *data = task_data;
   g_autoptr(GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
-  LodeSearchOptions options = LODE_SEARCH_OPTIONS_INIT;
-
-  options.query = data->query;
-  options.mode = LODE_SEARCH_MODE_LEXICAL;
-  options.limit = 4 * MAX_PER_PROJECT;
 
   for (guint i = 0; i < data->projects->len && ids->len < MAX_RESULTS; i++)
     {
       LodeProject *project = g_ptr_array_index (data->projects, i);
       g_autoptr(GError) error = NULL;
-      g_autoptr(GPtrArray) results = lode_project_search (project, &options, cancellable,
-                                                          &error);
-      guint taken = 0;
+      NameIndex *index = dup_name_index (self, project, &error);
+      g_autoptr(GArray) hits = NULL;
 
-      if (results == NULL)
+      if (index == NULL)
         {
           g_debug ("Searching %s: %s", lode_project_get_root (project), error->message);
           continue;
         }
 
-      for (guint j = 0; j < results->len && taken < MAX_PER_PROJECT && ids->len < MAX_RESULTS;
-           j++)
-        {
-          LodeSearchResult *result = g_ptr_array_index (results, j);
-          g_autofree char *folded = NULL;
-
-          if (result->symbol == NULL || result->kind == NULL)
-            continue;
-          folded = g_utf8_casefold (result->symbol, -1);
-          if (strstr (folded, data->needle) == NULL)
-            continue;
-
-          g_ptr_array_add (ids, result_id (lode_project_get_root (project), result));
-          taken++;
-        }
+      hits = find_names (index, (const char * const *) data->terms);
+      for (guint j = 0; j < hits->len && j < MAX_PER_PROJECT && ids->len < MAX_RESULTS; j++)
+        g_ptr_array_add (ids, result_id (g_array_index (hits, Hit, j).name));
+      name_index_unref (index);
     }
 
   g_ptr_array_add (ids, NULL);
@@ -182,7 +535,9 @@ start_search (LodeSearchProvider    *self,
     }
 
   data = g_new0 (SearchData, 1);
-  data->needle = g_utf8_casefold (terms[0], -1);
+  data->terms = g_new0 (char *, g_strv_length ((char **) terms) + 1);
+  for (guint i = 0; terms[i] != NULL; i++)
+    data->terms[i] = g_utf8_casefold (terms[i], -1);
   data->query = g_steal_pointer (&query);
   data->projects = g_ptr_array_new_with_free_func (g_object_unref);
   for (guint i = 0; i < infos->len; i++)
@@ -360,6 +715,8 @@ lode_search_provider_finalize (GObject *object)
   LodeSearchProvider *self = (LodeSearchProvider *)object;
 
   g_clear_object (&self->engine);
+  g_hash_table_unref (self->indexes);
+  g_mutex_clear (&self->lock);
 
   G_OBJECT_CLASS (lode_search_provider_parent_class)->finalize (object);
 }
@@ -385,4 +742,7 @@ lode_search_provider_class_init (LodeSearchProviderClass *klass)
 static void
 lode_search_provider_init (LodeSearchProvider *self)
 {
+  g_mutex_init (&self->lock);
+  self->indexes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                         (GDestroyNotify) name_index_unref);
 }

@@ -154,7 +154,7 @@ main (int   argc,
   lode_locale_init ();
   g_set_prgname ("loded");
 
-  config = lode_config_load (&error);
+  config = lode_engine_load_config (&error);
   if (config == NULL)
     {
       g_printerr ("loded: %s\n", error->message);

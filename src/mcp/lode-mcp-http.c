@@ -66,6 +66,7 @@ struct _LodeMcpHttp
   GObject           parent_instance;
 
   LodeClient       *client;
+  const LodeToolProfile *profile;
   LodeHttpServer   *server;
   char             *token;
   GHashTable       *sessions;     /* id → HttpSession */
@@ -542,6 +543,8 @@ session_new (LodeMcpHttp  *self,
   session->id = g_steal_pointer (&id);
   session->session = lode_mcp_session_new (self->client, FALSE, send_cb,
                                            session);
+  if (self->profile != NULL)
+    lode_mcp_session_set_profile (session->session, self->profile);
   g_hash_table_insert (self->sessions, session->id, session);
 
   return session;
@@ -742,6 +745,22 @@ lode_mcp_http_new (LodeClient       *client,
   g_signal_connect (self->server, "request", G_CALLBACK (request_cb), self);
 
   return self;
+}
+
+/**
+ * lode_mcp_http_set_profile:
+ * @self: a #LodeMcpHttp
+ * @profile: the tool names and arguments its clients see
+ *
+ * Call it before lode_mcp_http_listen().
+ */
+void
+lode_mcp_http_set_profile (LodeMcpHttp           *self,
+                           const LodeToolProfile *profile)
+{
+  g_return_if_fail (LODE_IS_MCP_HTTP (self));
+
+  self->profile = profile;
 }
 
 /**

@@ -7,12 +7,15 @@
 #pragma once
 
 #include "lode-client.h"
+#include "lode-tool-profile.h"
 
 G_BEGIN_DECLS
 
 #define LODE_TYPE_MCP_HTTP (lode_mcp_http_get_type ())
 G_DECLARE_FINAL_TYPE (LodeMcpHttp, lode_mcp_http, LODE, MCP_HTTP, GObject)
 
+void         lode_mcp_http_set_profile (LodeMcpHttp           *self,
+                                        const LodeToolProfile *profile);
 LodeMcpHttp *lode_mcp_http_new      (LodeClient        *client,
                                      const char        *token);
 gboolean     lode_mcp_http_listen   (LodeMcpHttp       *self,

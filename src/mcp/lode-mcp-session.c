@@ -15,6 +15,7 @@
 #include "lode-json.h"
 #include "lode-mcp-errors.h"
 #include "lode-mcp-session.h"
+#include "lode-tool-profile.h"
 
 /*
  * The protocol of one client, independent of the transport: the transport hands over each
@@ -56,6 +57,7 @@ typedef struct
   char           *uri;
   char           *name;          /* tools/call: the tool */
   JsonObject     *arguments;     /* tools/call: its arguments */
+  gboolean        json_text;     /* tools/call: the text is the structured result as JSON */
   double          last_progress;
   guint           progressed : 1;
   guint           cancelled : 1;
@@ -76,6 +78,7 @@ struct _LodeMcpSession
 
   LodeClient       *client;
   LodeToolRegistry *registry;        /* the client's: schemas and names */
+  const LodeToolProfile *profile;    /* the tool names and arguments clients see */
   LodeMcpSendFunc   send;
   gpointer          send_data;
 
@@ -334,33 +337,31 @@ session_log (LodeMcpSession *self,
   send_notification (self, "notifications/message", params, NULL);
 }
 
+/* A job ended, wherever the client's tools run. */
 static void
-index_finished_cb (LodeEngine     *engine,
-                   const char     *project_id,
+index_finished_cb (LodeClient     *client,
                    const char     *root,
-                   guint           state,
+                   const char     *state,
                    const char     *error,
                    LodeMcpSession *self)
 {
   g_autofree char *text = NULL;
 
-  switch ((LodeJobState) state)
+  if (g_str_equal (state, lode_job_state_to_string (LODE_JOB_STATE_SUCCEEDED)))
     {
-    case LODE_JOB_STATE_SUCCEEDED:
       text = g_strdup_printf ("Indexed %s", root);
       session_log (self, log_level_index ("info"), text);
-      break;
-    case LODE_JOB_STATE_CANCELLED:
+    }
+  else if (g_str_equal (state, lode_job_state_to_string (LODE_JOB_STATE_CANCELLED)))
+    {
       text = g_strdup_printf ("Indexing of %s was stopped", root);
       session_log (self, log_level_index ("notice"), text);
-      break;
-    case LODE_JOB_STATE_FAILED:
-      text = g_strdup_printf ("Indexing of %s failed: %s", root, error);
+    }
+  else
+    {
+      text = g_strdup_printf ("Indexing of %s failed: %s", root,
+                              error != NULL ? error : "no reason given");
       session_log (self, log_level_index ("warning"), text);
-      break;
-    case LODE_JOB_STATE_RUNNING:
-    default:
-      g_assert_not_reached ();
     }
 }
 
@@ -389,13 +390,30 @@ lode_mcp_session_new (LodeClient      *client,
   self = g_object_new (LODE_TYPE_MCP_SESSION, NULL);
   self->client = g_object_ref (client);
   self->registry = g_object_ref (lode_client_get_registry (client));
+  self->profile = lode_tool_profile_lookup (LODE_TOOL_PROFILE_DEFAULT);
   self->server_requests = !!server_requests;
   self->send = send;
   self->send_data = send_data;
-  g_signal_connect_object (lode_client_get_engine (client), "index-finished",
-                           G_CALLBACK (index_finished_cb), self, 0);
+  g_signal_connect_object (client, "index-finished", G_CALLBACK (index_finished_cb), self, 0);
 
   return self;
+}
+
+/**
+ * lode_mcp_session_set_profile:
+ * @self: a #LodeMcpSession
+ * @profile: the tool names and arguments its client sees
+ *
+ * Call it before the session receives anything.
+ */
+void
+lode_mcp_session_set_profile (LodeMcpSession        *self,
+                              const LodeToolProfile *profile)
+{
+  g_return_if_fail (LODE_IS_MCP_SESSION (self));
+  g_return_if_fail (profile != NULL);
+
+  self->profile = profile;
 }
 
 /* Helpers for params ------------------------------------------------------------------- */
@@ -625,58 +643,29 @@ handle_response (LodeMcpSession *self,
 
 /* tools/list and tools/call ------------------------------------------------------------ */
 
-static JsonObject *
-tool_to_json (LodeMcpSession *self,
-              const LodeTool *tool)
-{
-  JsonObject *object = json_object_new ();
-  JsonObject *annotations = json_object_new ();
-
-  json_object_set_string_member (object, "name", tool->name);
-  json_object_set_string_member (object, "title", tool->title);
-  json_object_set_string_member (object, "description", tool->description);
-  json_object_set_member (object, "inputSchema",
-                          json_node_copy (lode_tool_registry_get_input_schema (self->registry,
-                                                                               tool->name)));
-  json_object_set_member (object, "outputSchema",
-                          json_node_copy (lode_tool_registry_get_output_schema (self->registry,
-                                                                                tool->name)));
-  json_object_set_string_member (annotations, "title", tool->title);
-  json_object_set_boolean_member (annotations, "readOnlyHint",
-                                  (tool->flags & LODE_TOOL_READ_ONLY) != 0);
-  json_object_set_boolean_member (annotations, "destructiveHint",
-                                  (tool->flags & LODE_TOOL_DESTRUCTIVE) != 0);
-  json_object_set_boolean_member (annotations, "idempotentHint",
-                                  (tool->flags & LODE_TOOL_IDEMPOTENT) != 0);
-  json_object_set_boolean_member (annotations, "openWorldHint",
-                                  (tool->flags & LODE_TOOL_OPEN_WORLD) != 0);
-  json_object_set_object_member (object, "annotations", annotations);
-
-  return object;
-}
-
 static void
 handle_tools_list (LodeMcpSession *self,
                    JsonNode       *id,
                    JsonObject     *params,
                    gpointer        tag)
 {
-  g_autoptr(GPtrArray) tools = lode_tool_registry_list (self->registry);
+  g_autoptr(JsonArray) tools = lode_tool_profile_list_tools (self->profile, self->registry);
   g_autoptr(JsonObject) result = json_object_new ();
   JsonArray *array = json_array_new ();
+  guint total = json_array_get_length (tools);
   guint offset;
 
-  if (!parse_cursor (params, tools->len, &offset))
+  if (!parse_cursor (params, total, &offset))
     {
       json_array_unref (array);
       send_error (self, id, tag, LODE_MCP_INVALID_PARAMS, "Invalid cursor", NULL);
       return;
     }
 
-  for (guint i = offset; i < tools->len && i < offset + self->page_size; i++)
-    json_array_add_object_element (array, tool_to_json (self, g_ptr_array_index (tools, i)));
+  for (guint i = offset; i < total && i < offset + self->page_size; i++)
+    json_array_add_element (array, json_node_copy (json_array_get_element (tools, i)));
   json_object_set_array_member (result, "tools", array);
-  set_next_cursor (self, result, offset, tools->len);
+  set_next_cursor (self, result, offset, total);
   send_result (self, id, tag, result);
 }
 
@@ -763,6 +752,15 @@ tool_call_cb (GObject      *object,
       goto out;
     }
 
+  /* A profile's tool that takes output_format answers in JSON when asked. */
+  if (request->json_text && tool_result->structured != NULL)
+    {
+      g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (),
+                                                        tool_result->structured);
+
+      g_free (tool_result->text);
+      tool_result->text = lode_json_to_string (node, TRUE);
+    }
   response = lode_tool_result_to_json (tool_result);
   send_result (self, request->id, request->tag, response);
 
@@ -794,6 +792,8 @@ handle_tools_call (LodeMcpSession *self,
   JsonNode *token = params != NULL ? progress_token_of (params) : NULL;
   Request *request;
   g_autofree char *message = NULL;
+  g_autoptr(JsonObject) given = NULL;
+  g_autoptr(GError) map_error = NULL;
 
   if (name == NULL)
     {
@@ -802,7 +802,7 @@ handle_tools_call (LodeMcpSession *self,
       return;
     }
 
-  if (lode_tool_registry_lookup (self->registry, name) == NULL)
+  if (!lode_tool_profile_has_tool (self->profile, self->registry, name))
     {
       message = g_strdup_printf ("Unknown tool: %s", name);
       send_error (self, id, tag, LODE_MCP_INVALID_PARAMS, message, NULL);
@@ -820,12 +820,17 @@ handle_tools_call (LodeMcpSession *self,
   request = request_new (self, key, id, tag);
   if (token != NULL)
     request->progress_token = json_node_copy (token);
-  request->name = g_strdup (name);
-  request->arguments = arguments != NULL && JSON_NODE_HOLDS_OBJECT (arguments)
-                       ? json_object_ref (json_node_get_object (arguments))
-                       : json_object_new ();
+  given = arguments != NULL && JSON_NODE_HOLDS_OBJECT (arguments)
+          ? json_object_ref (json_node_get_object (arguments)) : json_object_new ();
 
-  message = dup_ambiguous_project (self, name, request->arguments);
+  /* The profile's name and arguments become a registry tool's; arguments that do not fit
+   * the schema the client was shown are a tool error, in the names it knows. */
+  if (!lode_tool_profile_map_call (self->profile, self->registry, name, given,
+                                   &request->name, &request->arguments, &request->json_text,
+                                   &map_error))
+    message = g_strdup (map_error->message);
+  else
+    message = dup_ambiguous_project (self, request->name, request->arguments);
   if (message != NULL)
     {
       LodeToolResult ambiguous = { NULL, message, TRUE };
@@ -844,13 +849,19 @@ handle_tools_call (LodeMcpSession *self,
 
 /* resources ---------------------------------------------------------------------------- */
 
+/* The resources are the overviews of the indexed projects, which codebase_list_projects
+ * lists: through the client, like every tool, so that they are loded's when loded runs the
+ * tools. */
+
 static JsonObject *
-resource_for (const LodeProjectInfo *info)
+resource_for (JsonObject *project)
 {
   JsonObject *resource = json_object_new ();
-  g_autofree char *uri = g_strconcat (RESOURCE_PREFIX, info->id, RESOURCE_SUFFIX, NULL);
-  g_autofree char *name = g_strdup_printf ("%s-overview", info->id);
-  g_autofree char *title = g_strdup_printf ("Overview of %s", info->root);
+  const char *project_id = lode_json_get_string (project, "projectId");
+  g_autofree char *uri = g_strconcat (RESOURCE_PREFIX, project_id, RESOURCE_SUFFIX, NULL);
+  g_autofree char *name = g_strdup_printf ("%s-overview", project_id);
+  g_autofree char *title = g_strdup_printf ("Overview of %s",
+                                            lode_json_get_string (project, "projectPath"));
 
   json_object_set_string_member (resource, "uri", uri);
   json_object_set_string_member (resource, "name", name);
@@ -862,38 +873,80 @@ resource_for (const LodeProjectInfo *info)
   return resource;
 }
 
+/* The indexed projects in codebase_list_projects' result; NULL, and @request answered with
+ * the error, when the call failed. */
+static JsonArray *
+listed_projects (Request        *request,
+                 LodeToolResult *tool_result,
+                 const GError   *error)
+{
+  JsonArray *projects = NULL;
+
+  if (tool_result != NULL && !tool_result->is_error)
+    projects = lode_json_get_array (tool_result->structured, "projects");
+  if (projects == NULL)
+    send_error (request->session, request->id, request->tag, LODE_MCP_INTERNAL_ERROR,
+                tool_result != NULL ? tool_result->text : error->message, NULL);
+
+  return projects;
+}
+
+static void
+resources_list_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  Request *request = user_data;
+  LodeMcpSession *self = request->session;
+  g_autoptr(LodeToolResult) tool_result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) response = NULL;
+  JsonArray *projects;
+  JsonArray *array;
+  guint total;
+  guint offset;
+
+  tool_result = lode_client_call_tool_finish (LODE_CLIENT (object), result, &error);
+  if (!request_finish (request))
+    goto out;
+
+  projects = listed_projects (request, tool_result, error);
+  if (projects == NULL)
+    goto out;
+
+  total = json_array_get_length (projects);
+  if (!parse_cursor (request->arguments, total, &offset))
+    {
+      send_error (self, request->id, request->tag, LODE_MCP_INVALID_PARAMS, "Invalid cursor",
+                  NULL);
+      goto out;
+    }
+
+  response = json_object_new ();
+  array = json_array_new ();
+  for (guint i = offset; i < total && i < offset + self->page_size; i++)
+    json_array_add_object_element (array,
+                                   resource_for (json_array_get_object_element (projects, i)));
+  json_object_set_array_member (response, "resources", array);
+  set_next_cursor (self, response, offset, total);
+  send_result (self, request->id, request->tag, response);
+
+out:
+  request_free (request);
+}
+
 static void
 handle_resources_list (LodeMcpSession *self,
+                       const char     *key,
                        JsonNode       *id,
                        JsonObject     *params,
                        gpointer        tag)
 {
-  LodeEngine *engine = lode_client_get_engine (self->client);
-  g_autoptr(GPtrArray) infos = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonObject) result = json_object_new ();
-  JsonArray *array;
-  guint offset;
+  Request *request = request_new (self, key, id, tag);
 
-  infos = lode_engine_list_projects (engine, &error);
-  if (infos == NULL)
-    {
-      send_error (self, id, tag, LODE_MCP_INTERNAL_ERROR, error->message, NULL);
-      return;
-    }
-
-  if (!parse_cursor (params, infos->len, &offset))
-    {
-      send_error (self, id, tag, LODE_MCP_INVALID_PARAMS, "Invalid cursor", NULL);
-      return;
-    }
-
-  array = json_array_new ();
-  for (guint i = offset; i < infos->len && i < offset + self->page_size; i++)
-    json_array_add_object_element (array, resource_for (g_ptr_array_index (infos, i)));
-  json_object_set_array_member (result, "resources", array);
-  set_next_cursor (self, result, offset, infos->len);
-  send_result (self, id, tag, result);
+  request->arguments = params != NULL ? json_object_ref (params) : json_object_new ();
+  lode_client_call_tool_async (self->client, "codebase_list_projects", NULL, NULL, NULL, NULL,
+                               NULL, request->cancellable, resources_list_cb, request);
 }
 
 static void
@@ -961,13 +1014,10 @@ out:
   request_free (request);
 }
 
-/* Returns the tree of lode://project/{id}/overview, if that project has an index. */
+/* The project id of lode://project/{id}/overview, or NULL. */
 static char *
-resource_root (LodeMcpSession *self,
-               const char     *uri)
+dup_resource_id (const char *uri)
 {
-  g_autoptr(GPtrArray) infos = NULL;
-  g_autofree char *id = NULL;
   gsize length;
 
   if (!g_str_has_prefix (uri, RESOURCE_PREFIX) || !g_str_has_suffix (uri, RESOURCE_SUFFIX))
@@ -975,18 +1025,63 @@ resource_root (LodeMcpSession *self,
   length = strlen (uri) - strlen (RESOURCE_PREFIX) - strlen (RESOURCE_SUFFIX);
   if ((gssize) length <= 0)
     return NULL;
-  id = g_strndup (uri + strlen (RESOURCE_PREFIX), length);
 
-  infos = lode_engine_list_projects (lode_client_get_engine (self->client), NULL);
-  for (guint i = 0; infos != NULL && i < infos->len; i++)
+  return g_strndup (uri + strlen (RESOURCE_PREFIX), length);
+}
+
+/* The projects are listed: the overview of the one the URI names is what codebase_status
+ * reports. */
+static void
+resource_listed_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  Request *request = user_data;
+  LodeMcpSession *self = request->session;
+  g_autoptr(LodeToolResult) tool_result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) arguments = NULL;
+  g_autofree char *project_id = dup_resource_id (request->uri);
+  const char *root = NULL;
+  JsonArray *projects = NULL;
+
+  tool_result = lode_client_call_tool_finish (LODE_CLIENT (object), result, &error);
+  if (request->cancelled)
     {
-      LodeProjectInfo *info = g_ptr_array_index (infos, i);
-
-      if (g_str_equal (info->id, id))
-        return g_strdup (info->root);
+      request_finish (request);
+      request_free (request);
+      return;
     }
 
-  return NULL;
+  projects = listed_projects (request, tool_result, error);
+  for (guint i = 0; projects != NULL && i < json_array_get_length (projects) && root == NULL;
+       i++)
+    {
+      JsonObject *project = json_array_get_object_element (projects, i);
+
+      if (g_strcmp0 (lode_json_get_string (project, "projectId"), project_id) == 0)
+        root = lode_json_get_string (project, "projectPath");
+    }
+  if (projects != NULL && root == NULL)
+    {
+      g_autoptr(JsonObject) data = json_object_new ();
+      g_autofree char *message = g_strdup_printf ("Resource not found: %s", request->uri);
+
+      json_object_set_string_member (data, "uri", request->uri);
+      send_error (self, request->id, request->tag, LODE_MCP_RESOURCE_NOT_FOUND, message, data);
+    }
+  if (root == NULL)
+    {
+      request_finish (request);
+      request_free (request);
+      return;
+    }
+
+  /* The registry runs it off the main loop. */
+  arguments = json_object_new ();
+  json_object_set_string_member (arguments, "projectPath", root);
+  lode_client_call_tool_async (self->client, "codebase_status", arguments, NULL, NULL, NULL,
+                               NULL, request->cancellable, resource_read_cb, request);
 }
 
 static void
@@ -997,8 +1092,7 @@ handle_resources_read (LodeMcpSession *self,
                        gpointer        tag)
 {
   const char *uri = lode_json_get_string (params, "uri");
-  g_autofree char *root = NULL;
-  g_autoptr(JsonObject) arguments = NULL;
+  g_autofree char *project_id = NULL;
   Request *request;
 
   if (uri == NULL)
@@ -1008,8 +1102,8 @@ handle_resources_read (LodeMcpSession *self,
       return;
     }
 
-  root = resource_root (self, uri);
-  if (root == NULL)
+  project_id = dup_resource_id (uri);
+  if (project_id == NULL)
     {
       g_autoptr(JsonObject) data = json_object_new ();
       g_autofree char *message = g_strdup_printf ("Resource not found: %s", uri);
@@ -1019,13 +1113,10 @@ handle_resources_read (LodeMcpSession *self,
       return;
     }
 
-  /* The overview is what codebase_status reports; the registry runs it off the main loop. */
-  arguments = json_object_new ();
-  json_object_set_string_member (arguments, "projectPath", root);
   request = request_new (self, key, id, tag);
   request->uri = g_strdup (uri);
-  lode_client_call_tool_async (self->client, "codebase_status", arguments, NULL, NULL, NULL,
-                               NULL, request->cancellable, resource_read_cb, request);
+  lode_client_call_tool_async (self->client, "codebase_list_projects", NULL, NULL, NULL, NULL,
+                               NULL, request->cancellable, resource_listed_cb, request);
 }
 
 /* logging, cancellation ---------------------------------------------------------------- */
@@ -1212,7 +1303,7 @@ handle_request (LodeMcpSession *self,
   else if (g_str_equal (method, "tools/call"))
     handle_tools_call (self, key, id, params, tag);
   else if (g_str_equal (method, "resources/list"))
-    handle_resources_list (self, id, params, tag);
+    handle_resources_list (self, key, id, params, tag);
   else if (g_str_equal (method, "resources/templates/list"))
     handle_resource_templates_list (self, id, params, tag);
   else if (g_str_equal (method, "resources/read"))

@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 
 #include "lode-client.h"
+#include "lode-tool-profile.h"
 
 G_BEGIN_DECLS
 
@@ -35,6 +36,8 @@ LodeMcpSession *lode_mcp_session_new                  (LodeClient       *client,
                                                        gboolean          server_requests,
                                                        LodeMcpSendFunc   send,
                                                        gpointer          send_data);
+void            lode_mcp_session_set_profile          (LodeMcpSession   *self,
+                                                       const LodeToolProfile *profile);
 void            lode_mcp_session_receive              (LodeMcpSession   *self,
                                                        const char       *text,
                                                        gsize             length,

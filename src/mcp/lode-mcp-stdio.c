@@ -212,6 +212,22 @@ lode_mcp_stdio_new (LodeClient       *client,
   return self;
 }
 
+/**
+ * lode_mcp_stdio_set_profile:
+ * @self: a #LodeMcpStdio
+ * @profile: the tool names and arguments the client sees
+ *
+ * Call it before lode_mcp_stdio_start().
+ */
+void
+lode_mcp_stdio_set_profile (LodeMcpStdio          *self,
+                            const LodeToolProfile *profile)
+{
+  g_return_if_fail (LODE_IS_MCP_STDIO (self));
+
+  lode_mcp_session_set_profile (self->session, profile);
+}
+
 static gboolean
 is_blank (const guint8 *data,
           gsize         length)

@@ -7,12 +7,15 @@
 #pragma once
 
 #include "lode-client.h"
+#include "lode-tool-profile.h"
 
 G_BEGIN_DECLS
 
 #define LODE_TYPE_MCP_STDIO (lode_mcp_stdio_get_type ())
 G_DECLARE_FINAL_TYPE (LodeMcpStdio, lode_mcp_stdio, LODE, MCP_STDIO, GObject)
 
+void          lode_mcp_stdio_set_profile (LodeMcpStdio          *self,
+                                          const LodeToolProfile *profile);
 LodeMcpStdio *lode_mcp_stdio_new   (LodeClient       *client,
                                     GInputStream     *input,
                                     GOutputStream    *output);

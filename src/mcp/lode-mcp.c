@@ -27,10 +27,15 @@ static char *opt_token;
 static gboolean opt_no_token;
 static gboolean opt_version;
 static gboolean opt_no_daemon;
+static char *opt_profile;
+static const LodeToolProfile *profile;
 
 static const GOptionEntry entries[] = {
   { "no-daemon", 0, 0, G_OPTION_ARG_NONE, &opt_no_daemon,
     N_("Run the tools in this process instead of asking loded (also LODE_NO_DAEMON=1)"), NULL },
+  { "profile", 0, 0, G_OPTION_ARG_STRING, &opt_profile,
+    N_("Show another server's tool names and arguments: codebase-context, semantic-watcher "
+       "or ragcode (also LODE_MCP_PROFILE; default: lode)"), N_("NAME") },
   { "http", 0, 0, G_OPTION_ARG_NONE, &opt_http,
     N_("Serve Streamable HTTP on 127.0.0.1 instead of stdio"), NULL },
   { "port", 0, 0, G_OPTION_ARG_INT, &opt_port,
@@ -68,6 +73,7 @@ run_stdio (LodeClient *client,
   g_autoptr(GOutputStream) output = g_unix_output_stream_new (STDOUT_FILENO, FALSE);
   g_autoptr(LodeMcpStdio) stdio = lode_mcp_stdio_new (client, input, output);
 
+  lode_mcp_stdio_set_profile (stdio, profile);
   g_signal_connect (stdio, "closed", G_CALLBACK (closed_cb), loop);
   lode_mcp_stdio_start (stdio);
   g_main_loop_run (loop);
@@ -111,6 +117,7 @@ run_http (LodeClient *client,
     }
 
   http = lode_mcp_http_new (client, token);
+  lode_mcp_http_set_profile (http, profile);
   if (!lode_mcp_http_listen (http, opt_port, &error))
     {
       g_printerr ("lode-mcp: %s\n", error->message);
@@ -167,7 +174,23 @@ main (int   argc,
       return EXIT_SUCCESS;
     }
 
-  config = lode_config_load (&error);
+  /* Hosts that cannot pass flags set the environment instead. */
+  if (opt_profile == NULL && g_getenv ("LODE_MCP_PROFILE") != NULL &&
+      g_getenv ("LODE_MCP_PROFILE")[0] != '\0')
+    opt_profile = g_strdup (g_getenv ("LODE_MCP_PROFILE"));
+  profile = lode_tool_profile_lookup (opt_profile != NULL ? opt_profile
+                                                          : LODE_TOOL_PROFILE_DEFAULT);
+  if (profile == NULL)
+    {
+      g_autofree char *names = lode_tool_profile_dup_names ();
+
+      g_printerr ("lode-mcp: ");
+      g_printerr (_("Unknown profile “%s”; the profiles are %s"), opt_profile, names);
+      g_printerr ("\n");
+      return 2;
+    }
+
+  config = lode_engine_load_config (&error);
   if (config == NULL)
     {
       g_printerr ("lode-mcp: %s\n", error->message);
@@ -183,6 +206,7 @@ main (int   argc,
 
   status = opt_http ? run_http (client, loop) : run_stdio (client, loop);
   g_free (opt_token);
+  g_free (opt_profile);
 
   return status;
 }

@@ -108,19 +108,6 @@ parse_json (const char *text)
 }
 
 static void
-write_file (const char *relative,
-            const char *contents)
-{
-  g_autofree char *path = g_build_filename (tree, relative, NULL);
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autoptr(GError) error = NULL;
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-}
-
-static void
 test_help (void)
 {
   static const char *commands[] = { "index", "update", "search", "status", "projects",
@@ -242,18 +229,18 @@ test_index_search_status (void)
   JsonArray *results;
   JsonObject *first;
 
-  write_file ("src/ring.c",
-              "/* A fixed-size ring buffer. */\n"
-              "int\n"
-              "ring_buffer_push (struct ring *r, int value)\n"
-              "{\n"
-              "  r->data[r->head++ % r->size] = value;\n"
-              "  return 0;\n"
-              "}\n");
-  write_file ("tools/report.py",
-              "def render_report(rows):\n"
-              "    \"\"\"Render rows as a table.\"\"\"\n"
-              "    return '\\n'.join(str(r) for r in rows)\n");
+  test_write_file (tree, "src/ring.c",
+                   "/* A fixed-size ring buffer. */\n"
+                   "int\n"
+                   "ring_buffer_push (struct ring *r, int value)\n"
+                   "{\n"
+                   "  r->data[r->head++ % r->size] = value;\n"
+                   "  return 0;\n"
+                   "}\n");
+  test_write_file (tree, "tools/report.py",
+                   "def render_report(rows):\n"
+                   "    \"\"\"Render rows as a table.\"\"\"\n"
+                   "    return '\\n'.join(str(r) for r in rows)\n");
 
   lode (&index, "index", "--json", NULL);
   g_assert_cmpint (index.status, ==, 0);
@@ -298,7 +285,7 @@ test_index_search_status (void)
   g_assert_cmpint (projects.status, ==, 0);
   g_assert_nonnull (strstr (projects.out, tree));
 
-  write_file ("tools/report.py", "def render_summary(rows):\n    return len(rows)\n");
+  test_write_file (tree, "tools/report.py", "def render_summary(rows):\n    return len(rows)\n");
   lode (&update, "update", NULL);
   g_assert_cmpint (update.status, ==, 0);
   g_assert_nonnull (strstr (update.out, "1 updated"));
@@ -337,9 +324,10 @@ test_graph (void)
   JsonObject *import;
   JsonArray *array;
 
-  write_file ("graph/main.c",
-              "#include <stdio.h>\n#include \"util.h\"\nint main (void) { return util (); }\n");
-  write_file ("graph/util.h", "int util (void);\n");
+  test_write_file (tree, "graph/main.c",
+                   "#include <stdio.h>\n#include \"util.h\"\n"
+                   "int main (void) { return util (); }\n");
+  test_write_file (tree, "graph/util.h", "int util (void);\n");
 
   lode (&index, "index", NULL);
   g_assert_cmpint (index.status, ==, 0);
@@ -428,8 +416,8 @@ test_modes (void)
   JsonObject *mode;
   const char *notice = "semantic search unavailable: no embedding model (run `lode model pull`)";
 
-  write_file ("modes/queue.c",
-              "int\nqueue_pop (struct queue *q)\n{\n  return q->items[--q->n];\n}\n");
+  test_write_file (tree, "modes/queue.c",
+                   "int\nqueue_pop (struct queue *q)\n{\n  return q->items[--q->n];\n}\n");
   lode (&index, "index", "--json", "modes", NULL);
   g_assert_cmpint (index.status, ==, 0);
   root = parse_json (index.out);
@@ -655,7 +643,7 @@ write_many (const char *dir,
                                                "  return y + generated_function_%u (x);\n"
                                                "}\n", i, i, i, i / 2);
 
-      write_file (rel, text);
+      test_write_file (tree, rel, text);
     }
 }
 
@@ -1403,16 +1391,16 @@ test_migrate (void)
   g_autoptr(JsonNode) state = NULL;
   guint queries;
 
-  write_file ("../migrate/src/widget.c",
-              "int\nwidget_resize (struct widget *w, int width)\n{\n  w->width = width;\n"
-              "  return 0;\n}\n");
-  write_file ("../migrate/ui/widget_view.py",
-              "def draw_widget(canvas, widget):\n    \"\"\"Draw a widget.\"\"\"\n"
-              "    return canvas.rect(widget.x, widget.y)\n");
-  write_file ("../migrate/web/widget.js",
-              "export function mountWidget (root, widget) {\n  root.append (widget);\n}\n");
-  write_file ("../migrate/README.md", "# Gadgets\n\nNothing to see.\n");
-  write_file ("../migrate-empty/main.c", "int main (void) { return 0; }\n");
+  test_write_file (tree, "../migrate/src/widget.c",
+                   "int\nwidget_resize (struct widget *w, int width)\n{\n  w->width = width;\n"
+                   "  return 0;\n}\n");
+  test_write_file (tree, "../migrate/ui/widget_view.py",
+                   "def draw_widget(canvas, widget):\n    \"\"\"Draw a widget.\"\"\"\n"
+                   "    return canvas.rect(widget.x, widget.y)\n");
+  test_write_file (tree, "../migrate/web/widget.js",
+                   "export function mountWidget (root, widget) {\n  root.append (widget);\n}\n");
+  test_write_file (tree, "../migrate/README.md", "# Gadgets\n\nNothing to see.\n");
+  test_write_file (tree, "../migrate-empty/main.c", "int main (void) { return 0; }\n");
 
   {
     g_auto(Run) index = { 0 };
@@ -1482,8 +1470,8 @@ test_migrate (void)
   assert_status (project, "qdrant", 4);
 
   /* A file indexed into Qdrant only, then the index copied back: SQLite now finds it. */
-  write_file ("../migrate/web/widget_list.js",
-              "export function listWidgets (root) {\n  return root.widgets;\n}\n");
+  test_write_file (tree, "../migrate/web/widget_list.js",
+                   "export function listWidgets (root) {\n  return root.widgets;\n}\n");
   {
     g_auto(Run) update = { 0 };
     g_auto(Run) migrate = { 0 };
@@ -1522,6 +1510,61 @@ test_migrate (void)
   qdrant_server_assert_valid (server);
   g_unsetenv ("LODE_STORE");
   g_unsetenv ("LODE_QDRANT_URL");
+}
+
+/* lode memory add|list|remove: the memory tools, on the project of the working directory. */
+static void
+test_memory (void)
+{
+  g_autofree char *dir = g_build_filename (tree, ".lode", NULL);
+  g_auto(Run) add = { 0 };
+  g_auto(Run) again = { 0 };
+  g_auto(Run) missing = { 0 };
+  g_auto(Run) list = { 0 };
+  g_auto(Run) none = { 0 };
+  g_auto(Run) removed = { 0 };
+  g_auto(Run) gone = { 0 };
+  g_auto(Run) malformed = { 0 };
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *memory;
+  const char *id;
+
+  lode (&add, "memory", "add", "--type", "decision", "--category", "dependencies", "--reason",
+        "It retries and logs", "Use", "the", "http", "wrapper", NULL);
+  g_assert_cmpint (add.status, ==, 0);
+  g_assert_true (g_str_has_prefix (add.out, "Recorded in .lode/memory.json"));
+  lode (&again, "memory", "add", "-t", "gotcha", "-c", "tooling", "-r", "x",
+        "use the HTTP wrapper.", NULL);
+  g_assert_cmpint (again.status, ==, 0);
+  g_assert_true (g_str_has_prefix (again.out, "Not recorded"));
+  lode (&missing, "memory", "add", "--category", "tooling", "--reason", "x", "Rule", NULL);
+  g_assert_cmpint (missing.status, ==, 2);
+  g_assert_nonnull (strstr (missing.err, "--type"));
+
+  lode (&list, "memory", "list", "--category", "dependencies", "--json", NULL);
+  g_assert_cmpint (list.status, ==, 0);
+  root = parse_json (list.out);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (root), "total"), ==, 1);
+  memory = json_array_get_object_element (json_object_get_array_member (json_node_get_object (root),
+                                                                        "memories"), 0);
+  g_assert_cmpstr (json_object_get_string_member (memory, "memory"), ==, "Use the http wrapper");
+  g_assert_cmpstr (json_object_get_string_member (memory, "source"), ==, "user");
+  id = json_object_get_string_member (memory, "id");
+  lode (&none, "memory", "list", "--type", "failure", NULL);
+  g_assert_cmpint (none.status, ==, 0);
+  g_assert_true (g_str_has_prefix (none.out, "## 0 memories"));
+
+  lode (&removed, "memory", "remove", id, NULL);
+  g_assert_cmpint (removed.status, ==, 0);
+  lode (&gone, "memory", "remove", id, NULL);
+  g_assert_cmpint (gone.status, ==, 1);
+  g_assert_nonnull (strstr (gone.err, "No memory"));
+
+  test_write_file (tree, ".lode/memory.json", "{\"broken\": ");
+  lode (&malformed, "memory", "list", NULL);
+  g_assert_cmpint (malformed.status, ==, 1);
+  g_assert_nonnull (strstr (malformed.err, "not valid JSON"));
+  test_remove_tree (dir);
 }
 
 int
@@ -1563,6 +1606,7 @@ main (int   argc,
   g_test_add_func ("/lode/cli/whole-system", test_whole_system);
   g_test_add_func ("/lode/cli/symbol", test_symbol);
   g_test_add_func ("/lode/cli/migrate", test_migrate);
+  g_test_add_func ("/lode/cli/memory", test_memory);
 
   ret = g_test_run ();
   test_remove_tree (canonical);

@@ -9,8 +9,11 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <signal.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "lode-client.h"
+#include "lode-mcp-session.h"
 #include "lode-variant.h"
 #include "test-helpers.h"
 
@@ -456,6 +459,99 @@ test_status_variant_branch (void)
   g_assert_false (g_variant_lookup (variant, "branch", "&s", &branch));
 }
 
+static void
+mcp_send_cb (JsonNode *message,
+             gpointer  tag,
+             gboolean  final,
+             gpointer  user_data)
+{
+  GPtrArray *sent = user_data;
+
+  if (message != NULL)
+    g_ptr_array_add (sent, json_node_ref (message));
+}
+
+/* The log message of the session that says @root was indexed, or NULL. */
+static const char *
+find_indexed_log (GPtrArray  *sent,
+                  const char *root)
+{
+  g_autofree char *expected = g_strdup_printf ("Indexed %s", root);
+
+  for (guint i = 0; i < sent->len; i++)
+    {
+      JsonObject *message = json_node_get_object (g_ptr_array_index (sent, i));
+      JsonObject *params;
+
+      if (g_strcmp0 (json_object_get_string_member_with_default (message, "method", NULL),
+                     "notifications/message") != 0)
+        continue;
+      params = json_object_get_object_member (message, "params");
+      if (g_strcmp0 (json_object_get_string_member (params, "data"), expected) == 0)
+        return json_object_get_string_member (params, "level");
+    }
+
+  return NULL;
+}
+
+/* A job of a one-file tree ends within a second or two. */
+#define LOG_WAIT_SECONDS 20
+
+static gboolean
+no_log_cb (gpointer user_data)
+{
+  g_error ("The MCP session did not announce the end of the job");
+  return G_SOURCE_REMOVE;
+}
+
+/* An MCP session announces the end of a job in its log, whether loded or this process runs
+ * the tools: the end comes through the client. Through loded it used to be awaited from the
+ * engine of this process, which runs nothing then, so the message never came. */
+static void
+test_mcp_index_finished (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  gboolean with_daemon = GPOINTER_TO_INT (data);
+  g_autoptr(LodeConfig) config = load_config ();
+  g_autoptr(LodeClient) client = NULL;
+  g_autoptr(LodeMcpSession) session = NULL;
+  g_autoptr(GPtrArray) sent = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tree = g_build_filename (fixture->tmp, "tree", NULL);
+  g_autofree char *root = NULL;
+  g_autofree char *call = NULL;
+  const char *messages[] = {
+    "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"initialize\", \"params\": "
+    "{\"protocolVersion\": \"2025-11-25\", \"capabilities\": {}, "
+    "\"clientInfo\": {\"name\": \"test\", \"version\": \"1\"}}}",
+    "{\"jsonrpc\": \"2.0\", \"method\": \"notifications/initialized\"}",
+    "{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"logging/setLevel\", "
+    "\"params\": {\"level\": \"info\"}}",
+  };
+  guint timeout;
+
+  test_write_file (tree, "src/ledger.c", "int\nledger_balance (void)\n{\n  return 0;\n}\n");
+  root = realpath (tree, NULL);
+  client = lode_client_new (config, LODE_CLIENT_AUTO, &error);
+  g_assert_no_error (error);
+  g_assert_true (lode_client_is_remote (client) == with_daemon);
+
+  session = lode_mcp_session_new (client, FALSE, mcp_send_cb, sent);
+  for (guint i = 0; i < G_N_ELEMENTS (messages); i++)
+    lode_mcp_session_receive (session, messages[i], strlen (messages[i]), NULL);
+  call = g_strdup_printf ("{\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": \"tools/call\", "
+                          "\"params\": {\"name\": \"codebase_update\", "
+                          "\"arguments\": {\"projectPath\": \"%s\"}}}", root);
+  lode_mcp_session_receive (session, call, strlen (call), NULL);
+
+  timeout = g_timeout_add_seconds (LOG_WAIT_SECONDS, no_log_cb, NULL);
+  while (find_indexed_log (sent, root) == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (timeout);
+  g_assert_cmpstr (find_indexed_log (sent, root), ==, "info");
+  lode_mcp_session_close (session);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -472,6 +568,8 @@ main (int   argc,
   ADD ("running-daemon-without-service-file", FALSE, test_running_daemon_without_service_file);
   ADD ("cancel-calls", TRUE, test_cancel_calls);
   ADD ("calls-end", TRUE, test_calls_end);
+  ADD ("mcp-index-finished", TRUE, test_mcp_index_finished);
+  ADD ("mcp-index-finished-in-process", FALSE, test_mcp_index_finished);
 #undef ADD
   g_test_add_func ("/lode/client/status-variant-branch", test_status_variant_branch);
 

@@ -33,20 +33,6 @@ typedef struct
 } Fixture;
 
 static void
-write_file (const char *root,
-            const char *relative,
-            const char *contents)
-{
-  g_autofree char *path = g_build_filename (root, relative, NULL);
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autoptr(GError) error = NULL;
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-}
-
-static void
 signal_cb (GDBusProxy *proxy,
            const char *sender,
            const char *signal_name,
@@ -89,10 +75,10 @@ fixture_setup (Fixture       *fixture,
   fixture->tmp = g_dir_make_tmp ("lode-daemon-XXXXXX", &error);
   g_assert_no_error (error);
   fixture->root = g_build_filename (fixture->tmp, "tree", NULL);
-  write_file (fixture->root, "src/parse.c",
-              "int\nparse_request_header (const char *text)\n{\n  return text[0];\n}\n");
-  write_file (fixture->root, "src/util.py", "def compute_checksum(data):\n    return 0\n");
-  write_file (fixture->root, "README.md", "# Fixture\n\nA small tree for the daemon tests.\n");
+  test_write_file (fixture->root, "src/parse.c",
+                   "int\nparse_request_header (const char *text)\n{\n  return text[0];\n}\n");
+  test_write_file (fixture->root, "src/util.py", "def compute_checksum(data):\n    return 0\n");
+  test_write_file (fixture->root, "README.md", "# Fixture\n\nA small tree for the daemon tests.\n");
 
   /* The activated daemon inherits the bus's environment: its indexes and state go into this
    * fixture's directory, never the user's. */
@@ -352,7 +338,7 @@ test_raw_text (Fixture       *fixture,
   g_autofree char *nul = g_strdup_printf ("{\"query\": \"unit_separator\\u0000marker\", "
                                           "\"projectPath\": \"%s\"}", fixture->root);
 
-  write_file (fixture->root, "src/controls.txt", "unit_separator_marker \x1f between\n");
+  test_write_file (fixture->root, "src/controls.txt", "unit_separator_marker \x1f between\n");
   index_tree_files (fixture, 4);
   g_assert_true (lode_dbus_daemon1_call_call_tool_sync (fixture->proxy, "codebase_search",
                                                         arguments, no_options (), &reply,
@@ -686,10 +672,11 @@ test_watch (Fixture       *fixture,
   g_assert_true (wait_for (fixture, "parse_request_header", "src/parse.c", TRUE,
                            CATCH_UP_SECONDS));
 
-  write_file (fixture->root, "src/created.c", "int zebra_counter_total;\n");
+  test_write_file (fixture->root, "src/created.c", "int zebra_counter_total;\n");
   g_assert_true (wait_for (fixture, "zebra_counter_total", "src/created.c", TRUE, CHANGE_SECONDS));
 
-  write_file (fixture->root, "src/util.py", "def compute_digest_quickly(data):\n    return 1\n");
+  test_write_file (fixture->root, "src/util.py",
+                   "def compute_digest_quickly(data):\n    return 1\n");
   g_assert_true (wait_for (fixture, "compute_digest_quickly", "src/util.py", TRUE,
                            CHANGE_SECONDS));
 
@@ -711,7 +698,7 @@ test_watch (Fixture       *fixture,
       g_autofree char *rel = g_strdup_printf ("feature/f%u.c", i);
       g_autofree char *text = g_strdup_printf ("int feature_flag_%u;\n", i);
 
-      write_file (fixture->root, rel, text);
+      test_write_file (fixture->root, rel, text);
     }
   git (fixture->root, "add -A");
   git (fixture->root, "commit -q -m feature");
@@ -741,7 +728,7 @@ test_restart_catches_up (Fixture       *fixture,
     g_usleep (10 * 1000);
 
   /* Changed while nobody watched. */
-  write_file (fixture->root, "src/offline.c", "int written_while_down;\n");
+  test_write_file (fixture->root, "src/offline.c", "int written_while_down;\n");
 
   /* The next call activates a new daemon, which watches the tree again and catches up. */
   g_assert_true (wait_for (fixture, "written_while_down", "src/offline.c", TRUE,
@@ -794,7 +781,7 @@ write_many (Fixture *fixture,
                                                "  return x * %u + generated_function_%u (x);\n"
                                                "}\n", i, i, i / 2);
 
-      write_file (fixture->root, rel, text);
+      test_write_file (fixture->root, rel, text);
     }
 }
 
@@ -1484,7 +1471,7 @@ test_remove_stops_watching (Fixture       *fixture,
   g_assert_false (json_object_get_boolean_member (removed, "isError"));
 
   /* An edit after the removal is not indexed: no watcher is left. */
-  write_file (fixture->root, "src/after.c", "int written_after_removal;\n");
+  test_write_file (fixture->root, "src/after.c", "int written_after_removal;\n");
   g_usleep (3 * CHANGE_SECONDS * G_USEC_PER_SEC / 2);
   lode_dbus_daemon1_call_status_sync (fixture->proxy, fixture->root, &status, NULL, &error);
   g_assert_no_error (error);
@@ -1687,8 +1674,8 @@ test_migrate_round_trip (Fixture       *fixture,
   set_daemon_environment (fixture, g_variant_new_parsed ("{'LODE_QDRANT_URL': %s, "
                                                          "'GIO_USE_PROXY_RESOLVER': 'dummy'}",
                                                          server->url));
-  write_file (fixture->root, ".lode.json",
-              "{\"contextArtifacts\": [{\"name\": \"readme\", \"path\": \"README.md\"}]}");
+  test_write_file (fixture->root, ".lode.json",
+                   "{\"contextArtifacts\": [{\"name\": \"readme\", \"path\": \"README.md\"}]}");
   call_tool_ok (fixture, "codebase_index", index, &root);
   call_tool_ok (fixture, "codebase_context_index", context, &root);
   result = call_tool_ok (fixture, "codebase_context_search", context_query, &root);

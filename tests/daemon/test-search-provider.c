@@ -31,17 +31,16 @@ typedef struct
   char                     *launch_log;
 } Fixture;
 
+/* test_write_file() at @path, then @mode (an editor that runs, a file it may read). */
 static void
-write_file (const char *path,
-            const char *contents,
-            int         mode)
+write_file_with_mode (const char *path,
+                      const char *contents,
+                      int         mode)
 {
   g_autofree char *dir = g_path_get_dirname (path);
-  g_autoptr(GError) error = NULL;
+  g_autofree char *name = g_path_get_basename (path);
 
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
+  test_write_file (dir, name, contents);
   g_assert_cmpint (g_chmod (path, mode), ==, 0);
 }
 
@@ -55,12 +54,14 @@ install_fake_editor (Fixture *fixture)
                                                 NULL);
   g_autofree char *entry = NULL;
 
-  write_file (editor, "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$LODE_TEST_LAUNCH_LOG.part\"\n"
-                      "mv \"$LODE_TEST_LAUNCH_LOG.part\" \"$LODE_TEST_LAUNCH_LOG\"\n", 0755);
+  write_file_with_mode (editor,
+                        "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$LODE_TEST_LAUNCH_LOG.part\"\n"
+                        "mv \"$LODE_TEST_LAUNCH_LOG.part\" \"$LODE_TEST_LAUNCH_LOG\"\n", 0755);
   entry = g_strdup_printf ("[Desktop Entry]\nType=Application\nName=Fake Editor\n"
                            "Exec=%s %%U\nMimeType=text/x-csrc;text/plain;\n", editor);
-  write_file (desktop, entry, 0644);
-  write_file (mimeapps, "[Default Applications]\ntext/x-csrc=fake-editor.desktop\n"
+  write_file_with_mode (desktop, entry, 0644);
+  write_file_with_mode (mimeapps,
+                        "[Default Applications]\ntext/x-csrc=fake-editor.desktop\n"
                         "text/plain=fake-editor.desktop\n", 0644);
 }
 
@@ -78,8 +79,24 @@ fixture_setup (Fixture       *fixture,
   g_assert_no_error (error);
   fixture->root = g_build_filename (fixture->tmp, "tree", NULL);
   source = g_build_filename (fixture->root, "src", "widget.c", NULL);
-  write_file (source, "#include <stdio.h>\n\nint\nparse_widget_config (const char *text)\n"
-                      "{\n  return text[0];\n}\n", 0644);
+  write_file_with_mode (source, "#include <stdio.h>\n\nint\nparse_widget_config (const char *text)\n"
+                                "{\n  return text[0];\n}\n", 0644);
+  /* tokio's shapes: a type, its impl block, a type named alike, the crate's free spawn and
+   * a method of the same name. */
+  g_free (source);
+  source = g_build_filename (fixture->root, "tokio", "src", "sync", "semaphore.rs", NULL);
+  write_file_with_mode (source, "pub struct Semaphore {\n    permits: usize,\n}\n\n"
+                                "pub struct SemaphorePermit<'a> {\n    sem: &'a Semaphore,\n}\n\n"
+                                "impl Semaphore {\n    pub const fn const_new(permits: usize) -> Self {\n"
+                                "        Self { permits }\n    }\n}\n", 0644);
+  g_free (source);
+  source = g_build_filename (fixture->root, "tokio", "src", "runtime", "handle.rs", NULL);
+  write_file_with_mode (source, "pub struct Handle;\n\nimpl Handle {\n"
+                                "    pub fn spawn<F>(&self, future: F) {\n        drop(future);\n    }\n}\n",
+              0644);
+  g_free (source);
+  source = g_build_filename (fixture->root, "tokio", "src", "task", "spawn.rs", NULL);
+  write_file_with_mode (source, "pub fn spawn<F>(future: F) {\n    drop(future);\n}\n", 0644);
   fixture->launch_log = g_build_filename (fixture->tmp, "launched", NULL);
   install_fake_editor (fixture);
 
@@ -197,6 +214,75 @@ test_subsearch (Fixture       *fixture,
                                                                   &error);
   g_assert_no_error (error);
   g_assert_cmpuint (g_strv_length (results), ==, 1);
+}
+
+/* The symbol and the path of each result, "name path-suffix" (the id's last field and its
+ * first). */
+static char *
+describe_results (char       **results,
+                  const char  *root)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; results[i] != NULL; i++)
+    {
+      g_auto(GStrv) fields = g_strsplit (results[i], "\n", 4);
+
+      g_assert_cmpuint (g_strv_length (fields), ==, 4);
+      g_assert_true (g_str_has_prefix (fields[0], root));
+      g_string_append_printf (out, "%s%s %s %s", i > 0 ? "; " : "", fields[3], fields[2],
+                              fields[0] + strlen (root) + 1);
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+/* What people type into GNOME Shell's search: the start of a name, ranked by kind. */
+static void
+test_prefix (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_auto(GStrv) results = initial_results (fixture, "Semaph");
+  g_auto(GStrv) lower = initial_results (fixture, "semaphore");
+  g_auto(GStrv) part = initial_results (fixture, "config");
+  g_autofree char *found = describe_results (results, fixture->root);
+  g_autofree char *found_lower = describe_results (lower, fixture->root);
+  g_autofree char *found_part = describe_results (part, fixture->root);
+
+  /* Types first, the shorter name first, the impl block last. */
+  g_assert_cmpstr (found, ==,
+                   "Semaphore struct tokio/src/sync/semaphore.rs; "
+                   "SemaphorePermit struct tokio/src/sync/semaphore.rs; "
+                   "Semaphore impl tokio/src/sync/semaphore.rs");
+  /* The whole name, in any case, before names it only starts. */
+  g_assert_cmpstr (found_lower, ==,
+                   "Semaphore struct tokio/src/sync/semaphore.rs; "
+                   "Semaphore impl tokio/src/sync/semaphore.rs; "
+                   "SemaphorePermit struct tokio/src/sync/semaphore.rs");
+  /* A part of a name: config in parse_widget_config. */
+  g_assert_cmpstr (found_part, ==, "parse_widget_config function src/widget.c");
+}
+
+/* A qualified name: its last part, where the qualifier names the place. */
+static void
+test_qualified (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_auto(GStrv) spawn = initial_results (fixture, "tokio::spawn");
+  g_auto(GStrv) method = initial_results (fixture, "Handle::spawn");
+  g_auto(GStrv) elsewhere = initial_results (fixture, "serde::spawn");
+  g_auto(GStrv) dotted = initial_results (fixture, "sync.Semaphore");
+  g_autofree char *found_spawn = describe_results (spawn, fixture->root);
+  g_autofree char *found_method = describe_results (method, fixture->root);
+  g_autofree char *found_dotted = describe_results (dotted, fixture->root);
+
+  /* The crate's free function before a method of another type. */
+  g_assert_cmpstr (found_spawn, ==,
+                   "spawn function tokio/src/task/spawn.rs; "
+                   "spawn method tokio/src/runtime/handle.rs");
+  g_assert_cmpstr (found_method, ==, "spawn method tokio/src/runtime/handle.rs");
+  g_assert_cmpuint (g_strv_length (elsewhere), ==, 0);
+  g_assert_true (g_str_has_prefix (found_dotted, "Semaphore struct tokio/src/sync/semaphore.rs"));
 }
 
 static gboolean
@@ -317,6 +403,8 @@ main (int   argc,
 #define ADD(name, func) \
   g_test_add ("/lode/search-provider/" name, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("initial-and-metas", test_initial_and_metas);
+  ADD ("prefix", test_prefix);
+  ADD ("qualified", test_qualified);
   ADD ("subsearch", test_subsearch);
   ADD ("activate", test_activate);
   ADD ("launch-search", test_launch_search);

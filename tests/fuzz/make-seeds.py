@@ -239,6 +239,11 @@ def main():
         if os.path.basename(rel) in (".gitignore", ".lodeignore"):
             write(outdir, "ignore", read(rel) + b"\0" + listing)
 
+    # Configuration files and manifests, for the reader of all five formats.
+    for rel in paths:
+        if rel.startswith("tests/liblode/fixtures/knowledge/"):
+            write(outdir, "config", read(rel))
+
     mcp_seeds(outdir)
     safetensors_seeds(outdir)
     for entries in DBUS_DICTS:

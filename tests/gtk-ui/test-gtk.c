@@ -12,7 +12,11 @@
 
 #include "lode.h"
 #include "lode-application.h"
+#include "lode-format.h"
+#include "lode-code-preview.h"
+#include "lode-graph-model.h"
 #include "lode-graph-page.h"
+#include "lode-graph-view.h"
 #include "lode-models-page.h"
 #include "lode-preferences-window.h"
 #include "lode-project-item.h"
@@ -21,6 +25,7 @@
 #include "lode-search-page.h"
 #include "lode-search-row.h"
 #include "lode-secret.h"
+#include "lode-toast.h"
 #include "lode-window.h"
 #include "mock-http-server.h"
 #include "test-helpers.h"
@@ -45,6 +50,8 @@ typedef struct
 
 /* Every message logged in this process, to check that no secret is among them. */
 static GString *log_text;
+/* Where the current test's log starts: earlier tests' messages are not its own. */
+static gsize log_start;
 static LodeApplication *app;
 
 /* One bus for the whole run: GDBus keeps the bus connection of a process (libsecret's
@@ -105,17 +112,39 @@ wait_until (Condition  condition,
   g_source_remove (timeout);
 }
 
+static gboolean
+set_flag_cb (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+flag_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+/* Lets @msec pass, the main loop running: an animation ends. */
 static void
-write_file (const char *path,
-            const char *contents,
-            int         mode)
+wait_msec (guint msec)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (msec, set_flag_cb, &done);
+  wait_until (flag_set, &done, "time to pass");
+}
+
+/* test_write_file() at @path, then @mode (an editor that runs, a file it may read). */
+static void
+write_file_with_mode (const char *path,
+                      const char *contents,
+                      int         mode)
 {
   g_autofree char *dir = g_path_get_dirname (path);
-  g_autoptr(GError) error = NULL;
+  g_autofree char *name = g_path_get_basename (path);
 
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
+  test_write_file (dir, name, contents);
   g_assert_cmpint (g_chmod (path, mode), ==, 0);
 }
 
@@ -130,14 +159,16 @@ install_fake_editor (void)
                                                 NULL);
   g_autofree char *entry = NULL;
 
-  write_file (editor, "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$LODE_TEST_LAUNCH_LOG.part\"\n"
-                      "mv \"$LODE_TEST_LAUNCH_LOG.part\" \"$LODE_TEST_LAUNCH_LOG\"\n", 0755);
+  write_file_with_mode (editor,
+                        "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$LODE_TEST_LAUNCH_LOG.part\"\n"
+                        "mv \"$LODE_TEST_LAUNCH_LOG.part\" \"$LODE_TEST_LAUNCH_LOG\"\n", 0755);
   entry = g_strdup_printf ("[Desktop Entry]\nType=Application\nName=Fake Editor\n"
                            "Exec=%s %%U\nMimeType=text/x-csrc;text/x-chdr;text/plain;\n", editor);
-  write_file (desktop, entry, 0644);
-  write_file (mimeapps, "[Default Applications]\ntext/x-csrc=fake-editor.desktop\n"
+  write_file_with_mode (desktop, entry, 0644);
+  write_file_with_mode (mimeapps,
+                        "[Default Applications]\ntext/x-csrc=fake-editor.desktop\n"
                         "text/x-chdr=fake-editor.desktop\ntext/plain=fake-editor.desktop\n",
-              0644);
+                        0644);
 }
 
 static gboolean
@@ -197,29 +228,38 @@ fixture_setup (Fixture       *fixture,
   g_autofree char *source = NULL;
 
   fixture->root = g_build_filename (tmp, "widgets", NULL);
-  /* Three files, two of which import each other. */
+  /* Four files, two of which import each other. */
   source = g_build_filename (fixture->root, "src", "widget.c", NULL);
-  write_file (source, "#include \"widget.h\"\n\nint\nparse_widget_config (const char *text)\n"
-                      "{\n  return text[0];\n}\n", 0644);
+  write_file_with_mode (source,
+                        "#include \"widget.h\"\n\nint\nparse_widget_config (const char *text)\n"
+                        "{\n  return text[0];\n}\n", 0644);
   g_free (source);
   source = g_build_filename (fixture->root, "src", "widget.h", NULL);
-  write_file (source, "#pragma once\n#include \"config.h\"\n\n"
-                      "int parse_widget_config (const char *text);\n", 0644);
+  write_file_with_mode (source,
+                        "#pragma once\n#include \"config.h\"\n\n"
+                        "int parse_widget_config (const char *text);\n", 0644);
   g_free (source);
   source = g_build_filename (fixture->root, "src", "config.h", NULL);
-  write_file (source, "#pragma once\n#include \"widget.h\"\n\n#define WIDGET_MAX 8\n", 0644);
+  write_file_with_mode (source, "#pragma once\n#include \"widget.h\"\n\n#define WIDGET_MAX 8\n", 0644);
+  g_free (source);
+  /* Two steps from widget.h, through config.h. */
+  source = g_build_filename (fixture->root, "src", "app.c", NULL);
+  write_file_with_mode (source, "#include \"config.h\"\n\nint\nmain (void)\n{\n  return WIDGET_MAX;\n}\n",
+              0644);
   /* The system's icons, as on a desktop. */
   g_setenv ("XDG_DATA_DIRS", "/usr/local/share:/usr/share", TRUE);
 
   /* One app per process, like the bus: it is registered on it for good. */
   if (app == NULL)
     {
+      /* The app owns its name on the bus: loded activates its actions there
+       * (codebase_graph_visualize's interactive mode). */
       app = lode_application_new ();
-      g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
       g_application_register (G_APPLICATION (app), NULL, &error);
       g_assert_no_error (error);
     }
   fixture->app = app;
+  log_start = log_text->len;
   g_application_activate (G_APPLICATION (fixture->app));
   wait_until (client_ready, fixture->app, "the client of loded");
 }
@@ -339,13 +379,24 @@ count_frame_cb (GtkWidget     *widget,
   return G_SOURCE_CONTINUE;
 }
 
+/* Where screenshots go: $LODE_SCREENSHOT_DIR, or the build directory's screenshots/. */
+static char *
+screenshot_dir (void)
+{
+  const char *dir = g_getenv ("LODE_SCREENSHOT_DIR");
+  char *path = dir != NULL ? g_strdup (dir)
+                           : g_test_build_filename (G_TEST_BUILT, "screenshots", NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (path, 0755), ==, 0);
+  return path;
+}
+
 /* Renders @window as the user sees it, after it has drawn a few frames. */
 static void
 screenshot (GtkWidget  *window,
             const char *name)
 {
-  const char *dir = g_getenv ("LODE_SCREENSHOT_DIR");
-  g_autofree char *default_dir = g_test_build_filename (G_TEST_BUILT, "screenshots", NULL);
+  g_autofree char *dir = screenshot_dir ();
   g_autofree char *file = g_strconcat (name, ".png", NULL);
   g_autofree char *path = NULL;
   g_autoptr(GdkPaintable) paintable = NULL;
@@ -356,6 +407,8 @@ screenshot (GtkWidget  *window,
   guint tick;
   int width, height;
 
+  /* Switchers and toasts animate for a few hundred milliseconds. */
+  wait_msec (400);
   tick = gtk_widget_add_tick_callback (window, count_frame_cb, &frames, NULL);
   gtk_widget_queue_draw (window);
   wait_until (frames_drawn, &frames, "the window to draw");
@@ -365,17 +418,20 @@ screenshot (GtkWidget  *window,
   height = gtk_widget_get_height (window);
   g_assert_cmpint (width, >, 0);
 
+  /* A window drawing its first frames may have nothing to show yet: a few frames more. */
   paintable = gtk_widget_paintable_new (window);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
+  for (guint attempt = 0; node == NULL && attempt < 20; attempt++)
+    {
+      snapshot = gtk_snapshot_new ();
+      gdk_paintable_snapshot (paintable, snapshot, width, height);
+      node = gtk_snapshot_free_to_node (snapshot);
+      if (node == NULL)
+        wait_msec (100);
+    }
   g_assert_nonnull (node);
   texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
                                          &GRAPHENE_RECT_INIT (0, 0, width, height));
 
-  if (dir == NULL)
-    dir = default_dir;
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
   path = g_build_filename (dir, file, NULL);
   g_assert_true (gdk_texture_save_to_png (texture, path));
   g_test_message ("Screenshot: %s", path);
@@ -413,6 +469,21 @@ has_label_prefix (GtkWidget  *widget,
       return TRUE;
 
   return FALSE;
+}
+
+static gboolean
+shows_label_prefix (gpointer data)
+{
+  return has_label_prefix (((gpointer *) data)[0], ((gpointer *) data)[1]);
+}
+
+static void
+wait_for_label_prefix (GtkWidget  *widget,
+                       const char *prefix)
+{
+  gpointer data[2] = { widget, (gpointer) prefix };
+
+  wait_until (shows_label_prefix, data, prefix);
 }
 
 static gboolean
@@ -506,26 +577,262 @@ file_exists (gpointer data)
   return g_file_test (data, G_FILE_TEST_EXISTS);
 }
 
-/* The acceptance flow: add a project, see its progress reach the end, search it, open the
- * result in the editor; then its import graph and the provider's health. */
+static void check_builtin_health (GtkWidget *models);
+
+static gboolean
+preview_shows (gpointer data)
+{
+  LodeCodePreview *preview = ((gpointer *) data)[0];
+
+  return lode_code_preview_get_loaded (preview) &&
+         g_strcmp0 (lode_code_preview_get_path (preview), ((gpointer *) data)[1]) == 0;
+}
+
+/* Waits until @preview shows the file @path. */
+static void
+wait_for_preview (LodeCodePreview *preview,
+                  const char      *path)
+{
+  gpointer data[2] = { preview, (gpointer) path };
+
+  wait_until (preview_shows, data, path);
+}
+
+static char *
+marked_lines (LodeCodePreview *preview)
+{
+  g_autoptr(GArray) lines = lode_code_preview_dup_marked_lines (preview);
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < lines->len; i++)
+    g_string_append_printf (out, "%s%u", i > 0 ? " " : "", g_array_index (lines, guint, i));
+  return g_string_free (out, FALSE);
+}
+
+/* Presses @keyval as @widget's key controller of @phase sees it. */
+static gboolean
+press_key (GtkWidget           *widget,
+           GtkPropagationPhase  phase,
+           guint                keyval)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+  gboolean handled = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_KEY (controller) &&
+          gtk_event_controller_get_propagation_phase (controller) == phase)
+        {
+          g_signal_emit_by_name (controller, "key-pressed", keyval, 0, 0, &handled);
+          return handled;
+        }
+    }
+
+  g_assert_not_reached ();
+}
+
+static const char *
+selected_result (GtkWidget *search)
+{
+  g_autoptr(GPtrArray) lists = g_ptr_array_new ();
+
+  collect_widgets (search, GTK_TYPE_LIST_BOX, lists);
+  for (guint i = 0; i < lists->len; i++)
+    {
+      GtkListBoxRow *row = gtk_list_box_get_selected_row (lists->pdata[i]);
+
+      if (row != NULL && LODE_IS_SEARCH_ROW (row))
+        return lode_search_row_get_relative_path (LODE_SEARCH_ROW (row));
+    }
+
+  return NULL;
+}
+
+/* The first widget of @type under @widget, outside pop-overs (a drop-down's own search). */
+static GtkWidget *
+find_shown (GtkWidget *widget,
+            GType      type)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found;
+
+      if (GTK_IS_POPOVER (child))
+        continue;
+      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
+        return child;
+      if ((found = find_shown (child, type)) != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static gboolean
+entry_focused (gpointer data)
+{
+  GtkWidget *focus = gtk_root_get_focus (gtk_widget_get_root (data));
+
+
+  return focus != NULL && (focus == data || gtk_widget_is_ancestor (focus, data));
+}
+
+static gboolean
+graph_drawn (gpointer data)
+{
+  LodeGraphView *view = ((gpointer *) data)[0];
+  LodeGraphModel *model = lode_graph_view_get_model (view);
+
+  return model != NULL &&
+         g_strcmp0 (lode_graph_model_get_focus (model), ((gpointer *) data)[1]) == 0 &&
+         gtk_widget_get_mapped (GTK_WIDGET (view)) && gtk_widget_get_width (GTK_WIDGET (view)) > 0;
+}
+
+/* Waits until @view draws the graph around @focus. */
+static LodeGraphModel *
+wait_for_graph (LodeGraphView *view,
+                const char    *focus)
+{
+  gpointer data[2] = { view, (gpointer) focus };
+
+  wait_until (graph_drawn, data, focus);
+  return lode_graph_view_get_model (view);
+}
+
+static gboolean
+graph_has_node (gpointer data)
+{
+  LodeGraphModel *model = lode_graph_view_get_model (((gpointer *) data)[0]);
+
+  return model != NULL && lode_graph_model_lookup (model, ((gpointer *) data)[1], NULL);
+}
+
+static gboolean
+is_reached (gpointer data)
+{
+  return lode_graph_view_is_reached (((gpointer *) data)[0], ((gpointer *) data)[1]);
+}
+
+static const LodeGraphNode *
+graph_node (LodeGraphModel *model,
+            const char     *key)
+{
+  guint index;
+
+  g_assert_true (lode_graph_model_lookup (model, key, &index));
+  return lode_graph_model_get_node (model, index);
+}
+
+static const LodeGraphEdge *
+graph_edge (LodeGraphModel *model,
+            const char     *from,
+            const char     *to)
+{
+  guint a, b;
+
+  g_assert_true (lode_graph_model_lookup (model, from, &a));
+  g_assert_true (lode_graph_model_lookup (model, to, &b));
+  for (guint i = 0; i < lode_graph_model_get_n_edges (model); i++)
+    {
+      const LodeGraphEdge *edge = lode_graph_model_get_edge (model, i);
+
+      if (edge->from == a && edge->to == b)
+        return edge;
+    }
+
+  return NULL;
+}
+
+static void
+svg_element (GMarkupParseContext  *context,
+             const char           *element,
+             const char          **names,
+             const char          **values,
+             gpointer              user_data,
+             GError              **error)
+{
+  guint *paths = user_data;
+
+  *paths += g_str_equal (element, "path");
+}
+
+/* The exported pictures: written, not empty; the PNG loads, the SVG parses. */
+static void
+check_exports (GtkWidget *graph)
+{
+  g_autofree char *dir = screenshot_dir ();
+  g_autofree char *png_path = g_build_filename (dir, "graph-export.png", NULL);
+  g_autofree char *svg_path = g_build_filename (dir, "graph-export.svg", NULL);
+  g_autoptr(GFile) png = g_file_new_for_path (png_path);
+  g_autoptr(GFile) svg = g_file_new_for_path (svg_path);
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autoptr(GMarkupParseContext) parser = NULL;
+  static const GMarkupParser counter = { svg_element, NULL, NULL, NULL, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  gsize length = 0;
+  guint paths = 0;
+
+  g_assert_true (lode_graph_page_export (LODE_GRAPH_PAGE (graph), png, FALSE, &error));
+  g_assert_no_error (error);
+  g_assert_true (lode_graph_page_export (LODE_GRAPH_PAGE (graph), svg, TRUE, &error));
+  g_assert_no_error (error);
+
+  texture = gdk_texture_new_from_file (png, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gdk_texture_get_width (texture), >, 200);
+  g_assert_cmpint (gdk_texture_get_height (texture), >, 100);
+
+  g_file_get_contents (svg_path, &text, &length, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (length, >, 0);
+  parser = g_markup_parse_context_new (&counter, 0, &paths, NULL);
+  g_assert_true (g_markup_parse_context_parse (parser, text, length, &error));
+  g_assert_true (g_markup_parse_context_end_parse (parser, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (paths, >, 3);
+  g_test_message ("Exported: %s, %s", png_path, svg_path);
+}
+
+/* The acceptance flow: add a project, see its progress reach the end, search it as the
+ * query is typed, look at a result's code, open it in the editor; then its import graph
+ * drawn and explored, and the provider's health. */
 static void
 test_acceptance (Fixture       *fixture,
                  gconstpointer  data)
 {
   GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
   LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
+  GtkWidget *search = find_widget (window, LODE_TYPE_SEARCH_PAGE, 0);
   GtkWidget *graph = find_widget (window, LODE_TYPE_GRAPH_PAGE, 0);
   GtkWidget *models = find_widget (window, LODE_TYPE_MODELS_PAGE, 0);
+  GtkWidget *entry = find_shown (search, GTK_TYPE_SEARCH_ENTRY);
+  LodeCodePreview *preview = lode_search_page_get_preview (LODE_SEARCH_PAGE (search));
+  LodeGraphView *view = lode_graph_page_get_view (LODE_GRAPH_PAGE (graph));
   GListModel *projects = lode_projects_page_get_model (page);
   LodeClient *client = lode_application_get_client (fixture->app);
+  GSettings *settings = lode_application_get_settings (fixture->app);
   g_autoptr(GFile) folder = g_file_new_for_path (fixture->root);
   g_autoptr(LodeProjectItem) item = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *launched = NULL;
   g_autofree char *expected = NULL;
+  g_autofree char *marks = NULL;
   g_autofree char *source = g_build_filename (fixture->root, "src", "widget.c", NULL);
+  g_autofree char *header = g_build_filename (fixture->root, "src", "widget.h", NULL);
+  g_autofree char *config = g_build_filename (fixture->root, "src", "config.h", NULL);
+  g_auto(GStrv) recent = NULL;
   AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
-  LodeSearchRow *row;
+  static const char *const typed[] = { "p", "pars", "parse_wid", "parse_widget_config" };
+  gpointer first_in_widget[2] = { search, (gpointer) "/src/widget.c" };
+  gpointer app_c[2] = { view, (gpointer) "src/app.c" };
+  LodeGraphModel *model;
+  GtkSourceLanguage *language;
+  graphene_rect_t before, after;
   guint files = 0;
 
   g_assert_true (lode_client_is_remote (client));
@@ -541,59 +848,139 @@ test_acceptance (Fixture       *fixture,
   g_assert_cmpstr (lode_project_item_get_summary (item), ==, "Indexing: 1 of 4 files");
 
   /* The daemon indexes the folder; its progress runs to the end, and the row shows the
-   * index. */
+   * index. Semantic search is off in this run: no "0 vectors". */
   lode_projects_page_add_folder (page, folder);
   wait_until (item_finished, item, "indexing to finish");
   g_assert_cmpstr (lode_project_item_get_state (item), ==, "ready");
   g_object_get (item, "files", &files, NULL);
-  g_assert_cmpuint (files, ==, 3);
-  g_assert_true (g_str_has_prefix (lode_project_item_get_summary (item), "Ready · 3 files ("));
-  g_assert_nonnull (strstr (lode_project_item_get_summary (item), " vectors · index "));
+  g_assert_cmpuint (files, ==, 4);
+  g_assert_true (g_str_has_prefix (lode_project_item_get_summary (item), "Ready · 4 files ("));
+  g_assert_null (strstr (lode_project_item_get_summary (item), "vector"));
+  g_assert_nonnull (strstr (lode_project_item_get_summary (item), " chunks · index "));
   screenshot (window, "projects");
 
-  /* Search: the definition is listed first, with its place, kind and snippet. */
-  lode_window_search (LODE_WINDOW (window), "parse_widget_config");
+  /* Search as the query is typed: results come without Enter, the first selected and its
+   * code shown beside them, highlighted, the lines with the query's terms marked. */
+  g_settings_reset (settings, "recent-queries");
+  gtk_widget_activate_action (window, "win.focus-search", NULL);
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "search");
-  wait_until (has_search_row, window, "a search result");
-  row = LODE_SEARCH_ROW (find_widget (window, LODE_TYPE_SEARCH_ROW, 0));
-  g_assert_cmpstr (lode_search_row_get_path (row), ==, source);
-  g_assert_cmpuint (lode_search_row_get_line (row), ==, 3);
-  g_assert_true (has_label (GTK_WIDGET (row), "src/widget.c:3"));
-  g_assert_true (has_label (GTK_WIDGET (row), "function parse_widget_config"));
+  wait_until (entry_focused, entry, "the search entry to take the keyboard");
+  for (guint i = 0; i < G_N_ELEMENTS (typed); i++)
+    {
+      gtk_editable_set_text (GTK_EDITABLE (entry), typed[i]);
+      g_main_context_iteration (NULL, FALSE);
+    }
+  wait_until (first_result_in, first_in_widget, "results as the query is typed");
+  g_assert_cmpstr (selected_result (search), ==, "src/widget.c");
+  wait_for_preview (preview, source);
+  language = gtk_source_buffer_get_language (lode_code_preview_get_buffer (preview));
+  g_assert_nonnull (language);
+  g_assert_cmpstr (gtk_source_language_get_id (language), ==, "c");
+  marks = marked_lines (preview);
+  g_assert_cmpstr (marks, ==, "4");
+  wait_for_label_prefix (search, "2 results, lexical search — semantic search is off (Preferences)");
   screenshot (window, "search");
 
-  /* Activating it opens the file at the line in the user's editor. */
-  gtk_widget_activate (GTK_WIDGET (row));
+  /* ↓ and ↑ move through the results while typing goes on in the entry; Enter opens the
+   * selected result in the user's editor at its line, and the query joins the recent ones. */
+  g_assert_true (press_key (entry, GTK_PHASE_CAPTURE, GDK_KEY_Down));
+  g_assert_cmpstr (selected_result (search), ==, "src/widget.h");
+  wait_for_preview (preview, header);
+  g_assert_true (press_key (entry, GTK_PHASE_CAPTURE, GDK_KEY_Up));
+  g_assert_cmpstr (selected_result (search), ==, "src/widget.c");
+  g_signal_emit_by_name (entry, "activate");
   wait_until (file_exists, launch_log, "the editor to start");
   g_file_get_contents (launch_log, &launched, NULL, &error);
   g_assert_no_error (error);
   expected = g_strdup_printf ("+3\n%s\n", source);
   g_assert_cmpstr (launched, ==, expected);
+  recent = g_settings_get_strv (settings, "recent-queries");
+  g_assert_cmpstr (recent[0], ==, "parse_widget_config");
 
   /* The path filter (the second entry below the query, after the language's) goes to
    * codebase_search's fileFilter: only the header is left. */
   {
-    GtkWidget *search = find_widget (window, LODE_TYPE_SEARCH_PAGE, 0);
     g_autoptr(GPtrArray) entries = g_ptr_array_new ();
-    gpointer header[2] = { search, (gpointer) "/src/widget.h" };
+    gpointer filtered[2] = { search, (gpointer) "/src/widget.h" };
 
     collect_widgets (search, GTK_TYPE_ENTRY, entries);
     g_assert_cmpuint (entries->len, ==, 2);
     gtk_editable_set_text (GTK_EDITABLE (entries->pdata[1]), "*.h");
     g_signal_emit_by_name (entries->pdata[1], "activate");
-    wait_until (first_result_in, header, "the filtered results");
+    wait_until (first_result_in, filtered, "the filtered results");
     g_assert_true (has_label_prefix (search, "1 result, lexical search — "));
     gtk_editable_set_text (GTK_EDITABLE (entries->pdata[1]), "");
   }
 
-  /* The import graph: the cycle, the hubs, and a file's neighbours. */
+  /* An empty query shows the recent searches. */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "");
+  wait_for_row (search, "parse_widget_config");
+  screenshot (window, "search-recent");
+
+  /* The import graph: the project's cycle, then a file's imports drawn. */
   adw_view_stack_set_visible_child_name (stack, "graph");
   wait_for_row (graph, "src/config.h → src/widget.h → src/config.h");
-  wait_for_row (graph, "src/widget.h");
+  g_assert_true (has_label (graph, "2 files in this cycle"));
+  screenshot (window, "graph-overview");
+
   lode_graph_page_show_file (LODE_GRAPH_PAGE (graph), "src/widget.h");
-  wait_for_row (graph, "config.h");
-  wait_for_row (graph, "src/widget.c");
+  model = wait_for_graph (view, "src/widget.h");
+  g_assert_cmpuint (lode_graph_model_get_n_nodes (model), ==, 3);
+  g_assert_true (graph_node (model, "src/widget.h")->in_cycle);
+  g_assert_true (graph_node (model, "src/config.h")->in_cycle);
+  g_assert_false (graph_node (model, "src/widget.c")->in_cycle);
+  g_assert_true (graph_edge (model, "src/widget.h", "src/config.h")->in_cycle);
+  g_assert_false (graph_edge (model, "src/widget.c", "src/widget.h")->in_cycle);
+  /* Imports point right: the importer's column is left of the imported file's. */
+  g_assert_true (lode_graph_view_get_node_bounds (view, "src/widget.c", &before));
+  g_assert_true (lode_graph_view_get_node_bounds (view, "src/widget.h", &after));
+  g_assert_cmpfloat (before.origin.x + before.size.width, <, after.origin.x);
+
+  /* Selecting a file shows its code; → moves to the file on the right, Home back to the
+   * focus. */
+  lode_graph_view_select (view, "src/widget.c");
+  wait_for_preview (lode_graph_page_get_preview (LODE_GRAPH_PAGE (graph)), source);
+  g_assert_true (press_key (GTK_WIDGET (view), GTK_PHASE_BUBBLE, GDK_KEY_Right));
+  g_assert_cmpstr (lode_graph_view_get_selected (view), ==, "src/widget.h");
+  g_assert_true (press_key (GTK_WIDGET (view), GTK_PHASE_BUBBLE, GDK_KEY_Right));
+  g_assert_cmpstr (lode_graph_view_get_selected (view), ==, "src/config.h");
+  wait_for_preview (lode_graph_page_get_preview (LODE_GRAPH_PAGE (graph)), config);
   screenshot (window, "graph");
+
+  /* Zoom in and out around the selection. */
+  {
+    double scale = lode_graph_view_get_scale (view);
+
+    g_assert_true (press_key (GTK_WIDGET (view), GTK_PHASE_BUBBLE, GDK_KEY_plus));
+    g_assert_cmpfloat (lode_graph_view_get_scale (view), >, scale);
+    g_assert_true (press_key (GTK_WIDGET (view), GTK_PHASE_BUBBLE, GDK_KEY_0));
+    g_assert_cmpfloat (lode_graph_view_get_scale (view), ==, scale);
+  }
+
+  /* Expanding config.h adds what imports it two steps from widget.h: app.c. */
+  gtk_widget_activate_action (graph, "graph.expand", NULL);
+  wait_until (graph_has_node, app_c, "the expanded file");
+  g_assert_nonnull (graph_edge (model, "src/app.c", "src/config.h"));
+
+  /* The blast radius of config.h: every file that reaches it, drawn or not. */
+  gtk_widget_activate_action (graph, "graph.blast-radius", NULL);
+  wait_until (is_reached, app_c, "the blast radius");
+  g_assert_true (lode_graph_view_is_reached (view, "src/widget.h"));
+  g_assert_true (lode_graph_view_is_reached (view, "src/widget.c"));
+  g_assert_true (has_label_prefix (graph, "4 boxes · 2 in import cycles\nBlast radius: "
+                                          "3 files reach src/config.h (3 drawn)"));
+  screenshot (window, "graph-blast-radius");
+  check_exports (graph);
+
+  /* Activating a file draws the graph around it; Back returns to the file before, then to
+   * the overview. */
+  g_signal_emit_by_name (view, "node-activated", "src/app.c");
+  wait_for_graph (view, "src/app.c");
+  gtk_widget_activate_action (graph, "graph.back", NULL);
+  wait_for_graph (view, "src/widget.h");
+  gtk_widget_activate_action (graph, "graph.back", NULL);
+  g_assert_null (lode_graph_page_get_file (LODE_GRAPH_PAGE (graph)));
+  g_assert_true (has_row (graph, "src/config.h → src/widget.h → src/config.h"));
 
   /* The provider is off in this run, which is the default, not a fault: the page says so. */
   adw_view_stack_set_visible_child_name (stack, "models");
@@ -601,6 +988,154 @@ test_acceptance (Fixture       *fixture,
   g_assert_false (has_row (models, "Not answering"));
   g_assert_true (has_row (models, "bge-small-en-v1.5"));
   screenshot (window, "models");
+  check_builtin_health (models);
+}
+
+static LodeProjectItem *find_project  (GListModel *projects,
+                                       const char *root);
+static gboolean         project_listed (gpointer    data);
+
+static void
+call_tool_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  LodeToolResult **out = user_data;
+  g_autoptr(GError) error = NULL;
+
+  *out = lode_client_call_tool_finish (LODE_CLIENT (object), result, &error);
+  g_assert_no_error (error);
+}
+
+static gboolean
+is_set_pointer (gpointer data)
+{
+  return *(gpointer *) data != NULL;
+}
+
+/* Indexes @root through the page, unless it is listed already. */
+static void
+ensure_indexed (LodeProjectsPage *page,
+                const char       *root)
+{
+  GListModel *projects = lode_projects_page_get_model (page);
+  g_autoptr(GFile) folder = g_file_new_for_path (root);
+  gpointer listed[2] = { projects, (gpointer) root };
+
+  if (find_project (projects, root) == NULL)
+    lode_projects_page_add_folder (page, folder);
+  wait_until (project_listed, listed, "the project");
+  wait_until (item_finished, find_project (projects, root), "indexing to finish");
+}
+
+/* An agent asks codebase_graph_visualize for the interactive explorer: loded activates the
+ * app's "show-graph" action on the bus (this process owns the app's name), which opens the
+ * Graph page on the file, and the agent is told so. */
+static void
+test_visualize_interactive (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
+  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
+  GtkWidget *graph = find_widget (window, LODE_TYPE_GRAPH_PAGE, 0);
+  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
+  LodeClient *client = lode_application_get_client (fixture->app);
+  g_autoptr(LodeToolResult) result = NULL;
+  JsonObject *arguments = json_object_new ();
+  LodeGraphModel *model;
+
+  ensure_indexed (page, fixture->root);
+  adw_view_stack_set_visible_child_name (stack, "projects");
+
+  json_object_set_string_member (arguments, "projectPath", fixture->root);
+  json_object_set_string_member (arguments, "filePath", "src/config.h");
+  json_object_set_string_member (arguments, "mode", "interactive");
+  lode_client_call_tool_async (client, "codebase_graph_visualize", arguments, NULL, NULL, NULL,
+                               NULL, NULL, call_tool_cb, &result);
+  json_object_unref (arguments);
+  wait_until (is_set_pointer, &result, "the tool's answer");
+
+  g_assert_false (result->is_error);
+  g_assert_true (json_object_get_boolean_member (result->structured, "opened"));
+  g_assert_true (g_str_has_prefix (result->text, "Opened Lode's graph explorer on `src/config.h`"));
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "graph");
+  model = wait_for_graph (lode_graph_page_get_view (LODE_GRAPH_PAGE (graph)), "src/config.h");
+  g_assert_true (lode_graph_model_lookup (model, "src/app.c", NULL));
+  screenshot (window, "graph-interactive");
+}
+
+/* A file that 98 files in 26 folders include: the nearest are drawn, the farther ones one
+ * box per folder, and the rest counted in one box. Beside it, a cycle of three headers. */
+static void
+test_graph_large (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
+  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
+  GtkWidget *graph = find_widget (window, LODE_TYPE_GRAPH_PAGE, 0);
+  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
+  LodeGraphView *view = lode_graph_page_get_view (LODE_GRAPH_PAGE (graph));
+  g_autofree char *root = g_build_filename (tmp, "drivers", NULL);
+  g_autofree char *hub = g_build_filename (root, "include", "bus.h", NULL);
+  LodeGraphModel *model;
+  guint groups = 0, more = 0, items = 0;
+
+  write_file_with_mode (hub, "#pragma once\nint bus_register (const char *name);\n", 0644);
+  /* Three headers that import each other: the shortest cycle through the first is two of
+   * them. */
+  {
+    static const char *const headers[][2] = {
+      { "lib/a.h", "#include \"b.h\"\n" },
+      { "lib/b.h", "#include \"a.h\"\n#include \"c.h\"\n" },
+      { "lib/c.h", "#include \"a.h\"\n" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (headers); i++)
+      {
+        g_autofree char *path = g_build_filename (root, headers[i][0], NULL);
+
+        write_file_with_mode (path, headers[i][1], 0644);
+      }
+  }
+  for (guint i = 0; i < 98; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("%s/%s/%s%02u/driver%02u.c", root,
+                                               i % 2 == 0 ? "net" : "usb",
+                                               i % 2 == 0 ? "eth" : "host", i % 26, i);
+      g_autofree char *code = g_strdup_printf ("#include \"../../include/bus.h\"\n\nint\n"
+                                               "driver%02u_probe (void)\n{\n"
+                                               "  return bus_register (\"d%02u\");\n}\n", i, i);
+
+      write_file_with_mode (path, code, 0644);
+    }
+  ensure_indexed (page, root);
+
+  adw_view_stack_set_visible_child_name (stack, "graph");
+  lode_graph_page_show (LODE_GRAPH_PAGE (graph), root, "include/bus.h");
+  model = wait_for_graph (view, "include/bus.h");
+  for (guint i = 0; i < lode_graph_model_get_n_nodes (model); i++)
+    {
+      LodeGraphNodeKind kind = lode_graph_model_get_node (model, i)->kind;
+
+      groups += kind == LODE_GRAPH_NODE_GROUP;
+      more += kind == LODE_GRAPH_NODE_MORE;
+      items += kind == LODE_GRAPH_NODE_ITEM;
+    }
+  g_assert_cmpuint (lode_graph_model_get_n_nodes (model), ==, 30);
+  g_assert_cmpuint (items, ==, 24);
+  g_assert_cmpuint (groups, ==, 5);
+  g_assert_cmpuint (more, ==, 1);
+  g_assert_true (has_label_prefix (graph, "30 boxes"));
+  /* Readable, around the focus; the folders and the count at the end of the column. */
+  g_assert_cmpfloat (lode_graph_view_get_scale (view), >=, 0.7);
+  lode_graph_view_select (view, "more:include/bus.h");
+  g_assert_cmpstr (lode_graph_view_get_selected (view), ==, "more:include/bus.h");
+  screenshot (window, "graph-large");
+
+  /* The overview says how many files the cycle shown has, and among how many it is one. */
+  lode_graph_page_show_file (LODE_GRAPH_PAGE (graph), "");
+  wait_for_row (graph, "lib/a.h → lib/b.h → lib/a.h");
+  g_assert_true (has_label (graph, "2 files in this cycle, one of the cycles among 3 files"));
 }
 
 static LodeProjectItem *
@@ -673,7 +1208,7 @@ test_manage (Fixture       *fixture,
   g_autoptr(LodeProjectItem) item = NULL;
   gpointer listed[2] = { projects, root };
 
-  write_file (source, "def make_gadget(name):\n    return {'name': name}\n", 0644);
+  write_file_with_mode (source, "def make_gadget(name):\n    return {'name': name}\n", 0644);
   folder = g_file_new_for_path (root);
   lode_projects_page_add_folder (page, folder);
   wait_until (project_listed, listed, "the new project");
@@ -693,6 +1228,36 @@ test_manage (Fixture       *fixture,
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (message_dialog ()), "remove");
   wait_until (project_gone, listed, "the project's row to go");
   g_assert_true (g_file_test (source, G_FILE_TEST_IS_REGULAR));
+}
+
+/* Two projects named alike are told apart by their parent folder, and each row says where
+ * its folder is. */
+static void
+test_project_names (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
+  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
+  GListModel *projects = lode_projects_page_get_model (page);
+  const char *parents[] = { "alpha", "beta" };
+  LodeProjectItem *items[2];
+
+  for (guint i = 0; i < G_N_ELEMENTS (parents); i++)
+    {
+      g_autofree char *root = g_build_filename (tmp, parents[i], "src", NULL);
+      g_autofree char *source = g_build_filename (root, "main.c", NULL);
+
+      write_file_with_mode (source, "int main (void) { return 0; }\n", 0644);
+      ensure_indexed (page, root);
+      items[i] = find_project (projects, root);
+    }
+
+  g_assert_cmpstr (lode_project_item_get_display_name (items[0]), ==, "alpha/src");
+  g_assert_cmpstr (lode_project_item_get_display_name (items[1]), ==, "beta/src");
+  g_assert_cmpstr (lode_project_item_get_location (items[0]), ==, "~/alpha/src");
+  g_assert_true (has_row (window, "alpha/src"));
+  g_assert_true (has_row (window, "beta/src"));
+  screenshot (window, "projects-names");
 }
 
 /* A label below @widget whose text contains @text, or NULL. */
@@ -716,20 +1281,56 @@ find_label (GtkWidget  *widget,
   return NULL;
 }
 
-/* A page's error reaches the user as a toast of its window, with what failed and why. */
+static gboolean
+has_label_text (gpointer data)
+{
+  return find_label (((gpointer *) data)[0], ((gpointer *) data)[1]) != NULL;
+}
+
+static gboolean
+no_label (gpointer data)
+{
+  return find_label (((gpointer *) data)[0], ((gpointer *) data)[1]) == NULL;
+}
+
+/* A page's error reaches the user as a toast of its window, with what failed and why; a long
+ * URL in the cause is cut so that the cause stays in sight, the whole message is behind
+ * Details, and the toast goes away after a few seconds. */
 static void
 test_error_toast (Fixture       *fixture,
                   gconstpointer  data)
 {
   GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
   LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
+  GtkWidget *models = find_widget (window, LODE_TYPE_MODELS_PAGE, 0);
+  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
   /* No VFS module handles this scheme: the file has no local path. */
   g_autoptr(GFile) remote = g_file_new_for_uri ("lode-test://example.org/widgets");
+  g_autoptr(GError) download = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                                                    "Cannot download https://huggingface.co/BAAI/"
+                                                    "bge-small-en-v1.5/resolve/5c38ec7c405ec4b44b9"
+                                                    "4cc5a9bb96e735b38267a/model.safetensors: "
+                                                    "HTTP 404 Not Found");
+  const char *shown = "Cannot download the model: huggingface.co/…/model.safetensors: "
+                      "HTTP 404 Not Found";
+  gpointer gone[2] = { window, (gpointer) shown };
 
+  adw_view_stack_set_visible_child_name (stack, "projects");
   g_assert_null (find_label (window, "Cannot add the folder"));
   lode_projects_page_add_folder (page, remote);
   g_assert_nonnull (find_label (window,
                                 "Cannot add the folder: Only local folders can be indexed"));
+
+  adw_view_stack_set_visible_child_name (stack, "models");
+  lode_toast_show_error (models, _("Cannot download the model"), download);
+  wait_until (has_label_text, (gpointer[]) { window, (gpointer) shown }, "the error's toast");
+  g_assert_true (has_label (window, "_Details") || has_label (window, "Details"));
+  wait_msec (600);
+  screenshot (window, "error-toast");
+
+  /* Gone after its ten seconds, not left over the pages the user moves on to. */
+  adw_view_stack_set_visible_child_name (stack, "projects");
+  wait_until (no_label, gone, "the toast to go");
 }
 
 /* The app in French (meson's gtk-fr test runs this with LANGUAGE=fr and the build tree's
@@ -763,13 +1364,21 @@ test_french (Fixture       *fixture,
   item = g_object_ref (find_project (projects, fixture->root));
   wait_until (item_finished, item, "indexing to finish");
   g_assert_true (g_str_has_prefix (lode_project_item_get_summary (item),
-                                   "Prêt · 3 fichiers ("));
-  g_assert_nonnull (strstr (lode_project_item_get_summary (item), " 0 vecteur · index "));
+                                   "Prêt · 4 fichiers ("));
+  g_assert_null (strstr (lode_project_item_get_summary (item), "vecteur"));
   screenshot (window, "projects-fr");
+
+  /* French numbers: a narrow no-break space between thousands. */
+  {
+    g_autofree char *chunks = lode_format_count (10795);
+
+    g_assert_cmpstr (chunks, ==, "10\u202f795");
+  }
 
   lode_window_search (LODE_WINDOW (window), "parse_widget_config");
   wait_until (has_search_row, window, "a search result");
-  g_assert_true (has_label_prefix (search, "2 résultats, recherche lexicale — "));
+  wait_for_label_prefix (search, "2 résultats, recherche lexicale — la recherche sémantique "
+                                 "est désactivée (Préférences)");
   screenshot (window, "search-fr");
 }
 
@@ -825,7 +1434,7 @@ download_idle (gpointer data)
 static gboolean
 logged (gpointer data)
 {
-  return strstr (log_text->str, data) != NULL;
+  return strstr (log_text->str + log_start, data) != NULL;
 }
 
 /* The built-in model's download shows its progress and stops when cancelled; a server
@@ -861,7 +1470,7 @@ test_model_download (Fixture       *fixture,
   part = g_build_filename (model_dir, "config.json.part", NULL);
   g_assert_true (g_file_test (part, G_FILE_TEST_EXISTS));
   g_assert_null (lode_models_find_installed ("bge-small-en-v1.5"));
-  g_assert_null (strstr (log_text->str, "Cannot download the model"));
+  g_assert_null (strstr (log_text->str + log_start, "Cannot download the model"));
 
   missing = TRUE;
   gtk_widget_activate_action (models, "models.download", NULL);
@@ -872,22 +1481,84 @@ test_model_download (Fixture       *fixture,
   g_clear_pointer (&stalled, g_ptr_array_unref);
 }
 
+#define MARK(word) "<span weight=\"bold\" background=\"#f6d32d\" bgalpha=\"40%\">" word "</span>"
+
 /* The query's identifiers and their parts are highlighted, whatever their case; the rest of
- * the snippet is escaped, and it is cut after eight lines. */
+ * the snippet is escaped, and it is cut after four lines. A pasted issue's little words are
+ * not highlighted, and no term is found inside a word: "an" is not in "Instant". */
 static void
 test_snippet_markup (void)
 {
   g_autofree char *markup = NULL;
   g_autofree char *long_markup = NULL;
+  g_autofree char *prose = NULL;
+  g_autofree char *inside = NULL;
 
   markup = lode_search_snippet_markup ("int parseWidget (Config *c); /* <b> & */", "parse_widget");
   g_assert_cmpstr (markup, ==,
-                   "int <span weight=\"bold\" background=\"#f6d32d\" bgalpha=\"40%\">parse</span>"
-                   "<span weight=\"bold\" background=\"#f6d32d\" bgalpha=\"40%\">Widget</span> "
-                   "(Config *c); /* &lt;b&gt; &amp; */");
+                   "int " MARK ("parse") MARK ("Widget") " (Config *c); /* &lt;b&gt; &amp; */");
 
   long_markup = lode_search_snippet_markup ("a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n", "zz");
-  g_assert_cmpstr (long_markup, ==, "a\nb\nc\nd\ne\nf\ng\nh\n…");
+  g_assert_cmpstr (long_markup, ==, "a\nb\nc\nd\n…");
+
+  prose = lode_search_snippet_markup ("Instant const x = parser_for (the, was); /* an issue */",
+                                      "An issue was seen on the parser");
+  g_assert_cmpstr (prose, ==,
+                   "Instant const x = " MARK ("parser") "_for (the, was); /* an " MARK ("issue")
+                   " */");
+
+  inside = lode_search_snippet_markup ("Instant constant; HTTPServer http_server", "stan server");
+  g_assert_cmpstr (inside, ==, "Instant constant; HTTP" MARK ("Server") " http_" MARK ("server"));
+}
+
+/* Counts grouped by thousands: the C locale names no separator, the language's is used. */
+static void
+test_format_count (void)
+{
+  g_autofree char *small = lode_format_count (999);
+  g_autofree char *chunks = lode_format_count (10795);
+  g_autofree char *large = lode_format_count (1234567);
+
+  g_assert_cmpstr (small, ==, "999");
+  g_assert_cmpstr (chunks, ==, "10,795");
+  g_assert_cmpstr (large, ==, "1,234,567");
+}
+
+/* A URL in an error is cut to its host and file, so that the cause stays in sight. */
+static void
+test_shorten_urls (void)
+{
+  g_autofree char *short_text = NULL;
+  g_autofree char *plain = lode_toast_shorten_urls ("No such file: /tmp/a");
+
+  short_text = lode_toast_shorten_urls ("Cannot download https://huggingface.co/BAAI/"
+                                        "bge-small-en-v1.5/resolve/5c38ec7c405ec4b44b94cc5a9bb96e"
+                                        "735b38267a/config.json: HTTP 404 Not Found. See "
+                                        "http://127.0.0.1:8080.");
+  g_assert_cmpstr (short_text, ==, "Cannot download huggingface.co/…/config.json: HTTP 404 "
+                                   "Not Found. See 127.0.0.1:8080.");
+  g_assert_cmpstr (plain, ==, "No such file: /tmp/a");
+}
+
+/* The Models page in words that say what to do: a built-in encoder without its model is
+ * not "not answering", and no command line is named. */
+static void
+check_builtin_health (GtkWidget *models)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *health;
+
+  json_parser_load_from_data (parser,
+                              "{\"embeddings\": {\"provider\": \"builtin\", \"model\": "
+                              "\"bge-small-en-v1.5\", \"available\": false, \"message\": "
+                              "\"no embedding model (run `lode model pull`)\"}}", -1, &error);
+  g_assert_no_error (error);
+  health = json_node_get_object (json_parser_get_root (parser));
+  lode_models_page_show_health (LODE_MODELS_PAGE (models), health);
+  g_assert_true (has_row (models, "No model downloaded yet"));
+  g_assert_false (has_row (models, "Not answering"));
+  g_assert_null (find_label (models, "lode model pull"));
 }
 
 static GtkWidget *
@@ -1055,6 +1726,8 @@ test_preferences_secret (Fixture       *fixture,
   g_signal_emit_by_name (key_row, "apply");
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (key_row)), ==, "");
   wait_for_label (key_row, "Stored in the keyring");
+  /* The keyboard in the key row: the page scrolls to it, as it does for a user. */
+  gtk_widget_grab_focus (key_row);
   screenshot (preferences, "preferences");
 
   stored = lookup_key ();
@@ -1074,6 +1747,48 @@ test_preferences_secret (Fixture       *fixture,
 }
 
 static gboolean
+name_gone (gpointer data)
+{
+  return !name_owned (data);
+}
+
+/* Without a Secret Service the key rows say so, and the window opens without a toast: the
+ * user asked nothing yet. */
+static void
+test_preferences_no_keyring (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  GtkWidget *preferences;
+  GtkWidget *key_row;
+
+  g_subprocess_force_exit (keyring);
+  g_subprocess_wait (keyring, NULL, NULL);
+  g_clear_object (&keyring);
+  secret_service_disconnect ();
+  wait_until (name_gone, (gpointer) "org.freedesktop.secrets", "the keyring to go");
+
+  g_action_group_activate_action (G_ACTION_GROUP (fixture->app), "preferences", NULL);
+  wait_until (has_preferences, NULL, "the Preferences window");
+  preferences = preferences_window ();
+  key_row = find_widget (preferences, ADW_TYPE_PASSWORD_ENTRY_ROW, 0);
+  wait_for_label (key_row, "No keyring to store keys in");
+  wait_msec (600);
+  g_assert_null (find_label (preferences, "Secret"));
+  g_assert_null (find_label (preferences, "secrets"));
+  g_assert_null (find_label (preferences, "lode migrate"));
+  /* Beside the eye that shows what is typed, no promise that nothing is ever shown. */
+  g_assert_null (find_label (preferences, "never shown"));
+  g_assert_true (has_label_prefix (preferences, "Existing indexes stay in the store they were "
+                                                "built in"));
+  gtk_widget_grab_focus (key_row);
+  screenshot (preferences, "preferences-no-keyring");
+  gtk_window_destroy (GTK_WINDOW (preferences));
+
+  start_keyring ();
+  secret_service_disconnect ();
+}
+
+static gboolean
 is_laid_out (gpointer data)
 {
   GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (data);
@@ -1090,13 +1805,16 @@ scroll_to (GtkWidget *widget)
   GtkWidget *scrolled = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
   GtkWidget *group = gtk_widget_get_ancestor (widget, ADW_TYPE_PREFERENCES_GROUP);
   graphene_point_t point;
+  GtkWidget *content;
 
   g_assert_nonnull (scrolled);
   g_assert_nonnull (group);
   wait_until (is_laid_out, scrolled, "the page to be laid out");
-  g_assert_true (gtk_widget_compute_point (group,
-                                           gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scrolled)),
-                                           &GRAPHENE_POINT_INIT (0, 0), &point));
+  /* Where the group is in the whole page, not in the part of it scrolled to. */
+  content = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scrolled));
+  if (GTK_IS_VIEWPORT (content))
+    content = gtk_viewport_get_child (GTK_VIEWPORT (content));
+  g_assert_true (gtk_widget_compute_point (group, content, &GRAPHENE_POINT_INIT (0, 0), &point));
   gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled)),
                             point.y);
 }
@@ -1134,6 +1852,16 @@ test_preferences_store (Fixture       *fixture,
   replicas_spin = find_widget (replicas_row, GTK_TYPE_SPIN_BUTTON, 0);
   g_assert_nonnull (shards_spin);
   g_assert_nonnull (replicas_spin);
+
+  /* The watch delay the README names and the watcher uses. */
+  {
+    GtkWidget *delay_row = find_row (preferences, _("_Watch delay"));
+
+    g_assert_nonnull (delay_row);
+    g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (find_widget (delay_row,
+                                                                                GTK_TYPE_SPIN_BUTTON,
+                                                                                0))), ==, 100);
+  }
 
   /* The default: SQLite, the Qdrant rows greyed out. */
   g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (store_row)), ==, 0);
@@ -1186,6 +1914,8 @@ main (int   argc,
     }
 
   g_test_add_func ("/lode/gtk/snippet-markup", test_snippet_markup);
+  g_test_add_func ("/lode/gtk/format-count", test_format_count);
+  g_test_add_func ("/lode/gtk/shorten-urls", test_shorten_urls);
 
   log_text = g_string_new (NULL);
   g_log_set_writer_func (log_writer, log_text, NULL);
@@ -1194,12 +1924,16 @@ main (int   argc,
 #define ADD(name, func) \
   g_test_add ("/lode/gtk/" name, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("acceptance", test_acceptance);
+  ADD ("visualize-interactive", test_visualize_interactive);
+  ADD ("graph-large", test_graph_large);
   ADD ("manage", test_manage);
+  ADD ("project-names", test_project_names);
   ADD ("error-toast", test_error_toast);
   ADD ("model-download", test_model_download);
   ADD ("french", test_french);
   ADD ("preferences-secret", test_preferences_secret);
   ADD ("preferences-store", test_preferences_store);
+  ADD ("preferences-no-keyring", test_preferences_no_keyring);
 #undef ADD
 
   status = g_test_run ();

@@ -562,6 +562,65 @@ test_read_head (Fixture       *fixture,
   g_assert_no_error (error);
 }
 
+/* What a project asks at every search comes from the cache, which sees every switch at once,
+ * whatever changed: HEAD replaced by git, HEAD written in place, a work tree made where there
+ * was none. */
+static void
+test_head_cache (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(LodeGitHeadCache) cache = lode_git_head_cache_new (fixture->root);
+  g_autoptr(LodeGitHeadCache) outside = lode_git_head_cache_new (fixture->tmp);
+  g_autofree char *head_path = g_build_filename (fixture->root, ".git", "HEAD", NULL);
+  g_autoptr(GError) error = NULL;
+  int fd;
+
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(LodeGitHead) head = lode_git_head_cache_read (cache, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpstr (head->name, ==, "main");
+    }
+
+  git (fixture, "checkout", "-q", "-b", "feature", NULL);
+  {
+    g_autoptr(LodeGitHead) head = lode_git_head_cache_read (cache, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (head->name, ==, "feature");
+  }
+
+  fd = open (head_path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (write (fd, "ref: refs/heads/main\n", 21), ==, 21);
+  close (fd);
+  {
+    g_autoptr(LodeGitHead) head = lode_git_head_cache_read (cache, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (head->name, ==, "main");
+  }
+
+  git (fixture, "checkout", "-q", "--detach", NULL);
+  {
+    g_autoptr(LodeGitHead) head = lode_git_head_cache_read (cache, &error);
+
+    g_assert_no_error (error);
+    g_assert_true (head->detached);
+  }
+
+  g_assert_null (lode_git_head_cache_read (outside, &error));
+  g_assert_no_error (error);
+  git (fixture, "init", "-q", fixture->tmp, NULL);
+  {
+    g_autoptr(LodeGitHead) head = lode_git_head_cache_read (outside, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (head->name, ==, "main");
+  }
+}
+
 /* Context artifacts ------------------------------------------------------------------------ */
 
 static void
@@ -696,6 +755,8 @@ main (int   argc,
   g_test_add ("/branches/prune", Fixture, &aware, fixture_set_up, test_prune,
               fixture_tear_down);
   g_test_add ("/branches/off", Fixture, &unaware, fixture_set_up, test_off,
+              fixture_tear_down);
+  g_test_add ("/branches/head-cache", Fixture, &aware, fixture_set_up, test_head_cache,
               fixture_tear_down);
   g_test_add ("/branches/read-head", Fixture, &aware, fixture_set_up, test_read_head,
               fixture_tear_down);

@@ -17,6 +17,7 @@ clear_env (void)
   g_unsetenv ("LODE_MAX_FILE_SIZE");
   g_unsetenv ("LODE_CHUNK_MAX_TOKENS");
   g_unsetenv ("LODE_INDEX_THREADS");
+  g_unsetenv ("LODE_WATCH_DEBOUNCE_MSEC");
   g_unsetenv ("LODE_EXTRA_EXTENSIONS");
   g_unsetenv ("LODE_DATA_DIR");
   g_unsetenv ("LODE_EMBEDDING_PROVIDER");
@@ -45,6 +46,9 @@ test_defaults (void)
   g_assert_null (config->embedding_model);
   g_assert_true (config->vector_int8);
   g_assert_false (config->branch_aware);
+  /* The schema's watch delay is the one the watcher and the README name. */
+  g_assert_cmpuint (config->watch_debounce_msec, ==, LODE_WATCH_DEFAULT_DEBOUNCE_MSEC);
+  g_assert_cmpuint (config->watch_debounce_msec, ==, 100);
 }
 
 static void
@@ -60,11 +64,14 @@ test_gsettings (void)
   settings = g_settings_new ("io.github.lode.Lode");
   g_settings_set_uint64 (settings, "max-file-size", 12345);
   g_settings_set_uint (settings, "chunk-max-tokens", 300);
+  /* The Preferences window's watch delay. */
+  g_settings_set_uint (settings, "watch-debounce-msec", 750);
 
   config = lode_config_load (&error);
   g_assert_no_error (error);
   g_assert_cmpuint (config->max_file_size, ==, 12345);
   g_assert_cmpuint (config->chunk_max_tokens, ==, 300);
+  g_assert_cmpuint (config->watch_debounce_msec, ==, 750);
 
   /* The environment wins over GSettings. */
   g_setenv ("LODE_MAX_FILE_SIZE", "4k", TRUE);
@@ -76,6 +83,7 @@ test_gsettings (void)
 
   g_settings_reset (settings, "max-file-size");
   g_settings_reset (settings, "chunk-max-tokens");
+  g_settings_reset (settings, "watch-debounce-msec");
   clear_env ();
 }
 
@@ -93,7 +101,7 @@ test_env (void)
   g_setenv ("LODE_EXTRA_EXTENSIONS", ".tpl=html, .pyx=python", TRUE);
   g_setenv ("SOCRATICODE_LINKED_PROJECTS", " ../lib , ,/src/api,", TRUE);
 
-  config = lode_config_load (&error);
+  config = lode_engine_load_config (&error);
   g_assert_no_error (error);
   g_assert_cmpuint (config->max_file_size, ==, 3 * 1024 * 1024);
   g_assert_cmpuint (config->chunk_max_tokens, ==, 256);
@@ -132,7 +140,7 @@ test_env_invalid (void)
 
       clear_env ();
       g_setenv (cases[i].name, cases[i].value, TRUE);
-      config = lode_config_load (&error);
+      config = lode_engine_load_config (&error);
       g_assert_null (config);
       g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
       /* The message names the culprit so that a user can fix it. */

@@ -13,6 +13,7 @@
 
 #include "lode.h"
 #include "lode-graph-report.h"
+#include "test-helpers.h"
 
 /* 50 directories of 50 C files and their 50 headers. */
 #define N_DIRS        50
@@ -25,20 +26,6 @@ typedef struct
   LodeEngine  *engine;
   LodeProject *project;
 } Fixture;
-
-static void
-write_file (Fixture    *fixture,
-            const char *relative,
-            const char *contents)
-{
-  g_autofree char *path = g_build_filename (fixture->root, relative, NULL);
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autoptr(GError) error = NULL;
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-}
 
 static void
 fixture_setup (Fixture       *fixture,
@@ -158,8 +145,8 @@ write_fixture (Fixture *fixture)
           next = g_strdup_printf ("../d%02u/f00.h", (d + 1) % N_DIRS);
         c_text = g_strdup_printf ("#include <stdio.h>\n#include \"f%02u.h\"\n#include \"%s\"\n"
                                   "int f%02u_%02u (void) { return 0; }\n", j, next, d, j);
-        write_file (fixture, c_path, c_text);
-        write_file (fixture, h_path, h_text);
+        test_write_file (fixture->root, c_path, c_text);
+        test_write_file (fixture->root, h_path, h_text);
       }
 }
 
@@ -186,8 +173,8 @@ test_change_one_file (Fixture       *fixture,
   g_assert_cmpstr (old_dependents, ==, "d03/f10.c d03/f11.c");
 
   /* d03/f10.c now includes f12.h instead of f11.h. */
-  write_file (fixture, "d03/f10.c",
-              "#include <stdio.h>\n#include \"f10.h\"\n#include \"f12.h\"\nint x;\n");
+  test_write_file (fixture->root, "d03/f10.c",
+                   "#include <stdio.h>\n#include \"f10.h\"\n#include \"f12.h\"\nint x;\n");
   second = index_tree (fixture);
 
   /* Only the changed file was parsed; every other one kept its imports. */
@@ -215,15 +202,16 @@ test_add_remove_file (Fixture       *fixture,
   g_autofree char *lost = NULL;
   g_autofree char *header = g_build_filename (fixture->root, "lib", "config.h", NULL);
 
-  write_file (fixture, "main.c", "#include \"lib/config.h\"\nint main (void) { return 0; }\n");
-  write_file (fixture, "util.c", "#include \"util.h\"\n");
-  write_file (fixture, "util.h", "int util (void);\n");
+  test_write_file (fixture->root, "main.c",
+                   "#include \"lib/config.h\"\nint main (void) { return 0; }\n");
+  test_write_file (fixture->root, "util.c", "#include \"util.h\"\n");
+  test_write_file (fixture->root, "util.h", "int util (void);\n");
   first = index_tree (fixture);
   missing = imports_of (fixture, "main.c");
   g_assert_cmpstr (missing, ==, "pkg:lib");
 
   /* The new header is parsed, main.c is not, and its include now resolves to the header. */
-  write_file (fixture, "lib/config.h", "#define DEBUG 1\n");
+  test_write_file (fixture->root, "lib/config.h", "#define DEBUG 1\n");
   added = index_tree (fixture);
   g_assert_cmpuint (added->n_parsed, ==, 1);
   g_assert_cmpuint (added->n_added, ==, 1);
@@ -252,21 +240,24 @@ test_declared_package (Fixture       *fixture,
   g_autofree char *after = NULL;
   g_autofree char *again = NULL;
 
-  write_file (fixture, "app/Main.java",
-              "package com.example.app;\n\nimport com.example.util.Strings;\n\n"
-              "class Main {}\n");
-  write_file (fixture, "lib/Strings.java", "package com.example.util;\n\nclass Strings {}\n");
+  test_write_file (fixture->root, "app/Main.java",
+                   "package com.example.app;\n\nimport com.example.util.Strings;\n\n"
+                   "class Main {}\n");
+  test_write_file (fixture->root, "lib/Strings.java",
+                   "package com.example.util;\n\nclass Strings {}\n");
   first = index_tree (fixture);
   before = imports_of (fixture, "app/Main.java");
   g_assert_cmpstr (before, ==, "lib/Strings.java");
 
-  write_file (fixture, "lib/Strings.java", "package com.example.text;\n\nclass Strings {}\n");
+  test_write_file (fixture->root, "lib/Strings.java",
+                   "package com.example.text;\n\nclass Strings {}\n");
   moved = index_tree (fixture);
   g_assert_cmpuint (moved->n_parsed, ==, 1);
   after = imports_of (fixture, "app/Main.java");
   g_assert_cmpstr (after, ==, "pkg:com.example.util");
 
-  write_file (fixture, "lib/Strings.java", "package com.example.util;\n\nclass Strings {}\n");
+  test_write_file (fixture->root, "lib/Strings.java",
+                   "package com.example.util;\n\nclass Strings {}\n");
   back = index_tree (fixture);
   g_assert_cmpuint (back->n_parsed, ==, 1);
   again = imports_of (fixture, "app/Main.java");
@@ -287,15 +278,15 @@ test_config_file (Fixture       *fixture,
   g_autofree char *again = NULL;
   g_autofree char *tsconfig = g_build_filename (fixture->root, "tsconfig.json", NULL);
 
-  write_file (fixture, "src/app.ts", "import { util } from \"@lib/util\";\nutil ();\n");
-  write_file (fixture, "lib/util.ts", "export function util () {}\n");
+  test_write_file (fixture->root, "src/app.ts", "import { util } from \"@lib/util\";\nutil ();\n");
+  test_write_file (fixture->root, "lib/util.ts", "export function util () {}\n");
   first = index_tree (fixture);
   before = imports_of (fixture, "src/app.ts");
   g_assert_cmpstr (before, ==, "pkg:@lib/util");
 
-  write_file (fixture, "tsconfig.json",
-              "{\"compilerOptions\": {\"baseUrl\": \".\",\n"
-              "                     \"paths\": {\"@lib/*\": [\"lib/*\"]}}}\n");
+  test_write_file (fixture->root, "tsconfig.json",
+                   "{\"compilerOptions\": {\"baseUrl\": \".\",\n"
+                   "                     \"paths\": {\"@lib/*\": [\"lib/*\"]}}}\n");
   configured = index_tree (fixture);
   g_assert_cmpuint (configured->n_parsed, ==, 1);
   after = imports_of (fixture, "src/app.ts");
@@ -326,14 +317,14 @@ test_resumed_run (Fixture       *fixture,
   g_autofree char *after = NULL;
   LodeFileInfo info = { 0 };
 
-  write_file (fixture, "main.c", "#include \"lib/config.h\"\n");
+  test_write_file (fixture->root, "main.c", "#include \"lib/config.h\"\n");
   first = index_tree (fixture);
   before = imports_of (fixture, "main.c");
   g_assert_cmpstr (before, ==, "pkg:lib");
 
   /* What the stopped run left: the header stored with its content hash (a git blob id), the
    * index still marked as being written. */
-  write_file (fixture, "lib/config.h", header);
+  test_write_file (fixture->root, "lib/config.h", header);
   g_checksum_update (checksum, (const guchar *) blob, strlen (blob) + 1);
   g_checksum_update (checksum, (const guchar *) header, strlen (header));
   info.path = "lib/config.h";
@@ -369,8 +360,8 @@ test_remove_and_build (Fixture       *fixture,
   g_autoptr(JsonObject) built = NULL;
   g_autofree char *restored = NULL;
 
-  write_file (fixture, "a.c", "#include \"b.h\"\n");
-  write_file (fixture, "b.h", "int b;\n");
+  test_write_file (fixture->root, "a.c", "#include \"b.h\"\n");
+  test_write_file (fixture->root, "b.h", "int b;\n");
   first = index_tree (fixture);
 
   removed = lode_graph_report_remove (fixture->project, &error);
@@ -381,7 +372,7 @@ test_remove_and_build (Fixture       *fixture,
   g_assert_cmpint (json_object_get_int_member (status, "imports"), ==, 0);
 
   /* A change while the graph is off records no imports. */
-  write_file (fixture, "a.c", "#include \"b.h\"\nint a;\n");
+  test_write_file (fixture->root, "a.c", "#include \"b.h\"\nint a;\n");
   off = index_tree (fixture);
   g_assert_cmpuint (off->n_parsed, ==, 1);
   g_clear_pointer (&status, json_object_unref);

@@ -12,6 +12,7 @@
 #include <glib.h>
 
 #include "lode-graph.h"
+#include "lode-graph-diagram.h"
 
 /* Small enough that an algorithm recursing once per file of a long chain would overflow it. */
 #define SMALL_STACK (256 * 1024)
@@ -175,6 +176,51 @@ test_cycles_small (void)
   g_assert_cmpuint (cycle->members->len, ==, 1);
 }
 
+/* tokio's shapes: a module file and its submodules use each other (`mod fs;` and
+ * `pub use self::canonicalize::canonicalize;` down, `use crate::fs::asyncify;` up; an inline
+ * `mod tests { use super::*; }`), which Rust's module tree makes no cycle; two sibling
+ * modules that use each other are one. */
+static void
+test_cycles_rust_modules (void)
+{
+  static const char *const edges[][2] = {
+    { "tokio/src/lib.rs", "tokio/src/fs/mod.rs" },
+    { "tokio/src/fs/mod.rs", "tokio/src/fs/canonicalize.rs" },
+    { "tokio/src/fs/canonicalize.rs", "tokio/src/fs/mod.rs" },
+    { "tokio/src/fs/canonicalize.rs", "tokio/src/lib.rs" },
+    { "tokio-util/src/either.rs", "tokio-util/src/either.rs" },
+    { "tokio/src/sync/rwlock.rs", "tokio/src/sync/rwlock/owned_read_guard.rs" },
+    { "tokio/src/sync/rwlock/owned_read_guard.rs", "tokio/src/sync/rwlock.rs" },
+    { "tokio/src/io/interest.rs", "tokio/src/io/ready.rs" },
+    { "tokio/src/io/ready.rs", "tokio/src/io/interest.rs" },
+  };
+  g_autoptr(LodeGraph) graph = lode_graph_new ();
+  g_autoptr(GPtrArray) cycles = NULL;
+  g_autoptr(GPtrArray) c_cycles = NULL;
+  g_autoptr(LodeGraph) c_graph = NULL;
+  g_autofree char *members = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (edges); i++)
+    lode_graph_add_edge (graph, lode_graph_add_file (graph, edges[i][0], "rust"),
+                         lode_graph_add_file (graph, edges[i][1], "rust"));
+  lode_graph_freeze (graph);
+
+  cycles = lode_graph_find_cycles (graph);
+  g_assert_cmpuint (cycles->len, ==, 1);
+  members = paths_of (graph, (guint *) ((LodeGraphCycle *) cycles->pdata[0])->members->data,
+                      ((LodeGraphCycle *) cycles->pdata[0])->members->len);
+  g_assert_cmpstr (members, ==, "tokio/src/io/interest.rs tokio/src/io/ready.rs");
+
+  /* The rule is Rust's: the same paths in C are cycles. */
+  c_graph = lode_graph_new ();
+  for (guint i = 0; i < G_N_ELEMENTS (edges); i++)
+    lode_graph_add_edge (c_graph, lode_graph_add_file (c_graph, edges[i][0], "c"),
+                         lode_graph_add_file (c_graph, edges[i][1], "c"));
+  lode_graph_freeze (c_graph);
+  c_cycles = lode_graph_find_cycles (c_graph);
+  g_assert_cmpuint (c_cycles->len, ==, 4);
+}
+
 static void
 test_no_cycles (void)
 {
@@ -245,13 +291,24 @@ test_orphans_code_only (void)
   g_assert_cmpstr (orphans, ==, "site.css tool.py");
 }
 
+static char *
+to_mermaid (LodeGraph   *graph,
+            const guint *focus,
+            guint        depth,
+            guint        max_boxes)
+{
+  g_autoptr(LodeGraphDiagram) diagram = lode_graph_diagram_new (graph, focus, depth, max_boxes);
+
+  return lode_graph_diagram_to_mermaid (diagram);
+}
+
 static void
 test_mermaid_neighbourhood (void)
 {
   static const char *const edges[] = { "src/a.c>src/b\"q.c", "src/c.c>src/a.c", NULL };
   g_autoptr(LodeGraph) graph = graph_from_edges (edges);
   guint a = id_of (graph, "src/a.c");
-  g_autofree char *diagram = lode_graph_to_mermaid (graph, &a, 1, 60);
+  g_autofree char *diagram = to_mermaid (graph, &a, 1, 60);
   static const char expected[] =
     "flowchart LR\n"
     "  n0[\"src/a.c\"]\n"
@@ -289,7 +346,7 @@ test_mermaid_bounded (void)
   lode_graph_freeze (graph);
 
   /* More files than boxes: one box per directory, deepest level that fits. */
-  diagram = lode_graph_to_mermaid (graph, NULL, 1, 60);
+  diagram = to_mermaid (graph, NULL, 1, 60);
   g_assert_nonnull (strstr (diagram, "[\"dir0/sub/ (20 files)\"]"));
   g_assert_nonnull (strstr (diagram, "[\"lib/ (1 file)\"]"));
   g_assert_nonnull (strstr (diagram, " -->|20| "));
@@ -298,11 +355,69 @@ test_mermaid_bounded (void)
     n_boxes += strstr (lines[i], "[\"") != NULL;
   g_assert_cmpuint (n_boxes, ==, 11);
 
-  /* A neighbourhood stops at the bound and says how much it left out. */
-  focused = lode_graph_to_mermaid (graph, &hub, 1, 60);
-  g_assert_nonnull (strstr (focused, "%% 141 more not shown"));
-  g_assert_nonnull (strstr (focused, "  n59[\""));
-  g_assert_null (strstr (focused, "  n60[\""));
+  /* A neighbourhood keeps its nearest files, four fifths of the bound, and draws the
+   * others one box per folder, largest first, with the imports each arrow stands for. */
+  focused = to_mermaid (graph, &hub, 1, 60);
+  g_assert_nonnull (strstr (focused, "  n0[\"lib/hub.c\"]"));
+  g_assert_nonnull (strstr (focused, "  n47[\"dir6/sub/f46.c\"]"));
+  g_assert_nonnull (strstr (focused, "  n48[\"dir7/sub/ (16 files)\"]"));
+  g_assert_nonnull (strstr (focused, "[\"dir0/sub/ (15 files)\"]"));
+  g_assert_nonnull (strstr (focused, "  n48 -->|16| n0\n"));
+  g_assert_nonnull (strstr (focused, "  n57[\""));
+  g_assert_null (strstr (focused, "  n58[\""));
+  g_assert_null (strstr (focused, "more"));
+}
+
+/* Folders beyond the bound: the last box counts the files left out. */
+static void
+test_diagram_more (void)
+{
+  g_autoptr(LodeGraph) graph = lode_graph_new ();
+  g_autoptr(LodeGraphDiagram) diagram = NULL;
+  const LodeGraphBox *last;
+  guint hub;
+  guint folders = 0;
+
+  hub = lode_graph_add_file (graph, "lib/hub.c", "c");
+  for (guint i = 0; i < 200; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("dir%03u/f%u.c", i / 2, i);
+
+      lode_graph_add_edge (graph, lode_graph_add_file (graph, path, "c"), hub);
+    }
+  lode_graph_freeze (graph);
+
+  diagram = lode_graph_diagram_new (graph, &hub, 1, 60);
+  g_assert_cmpuint (diagram->boxes->len, ==, 60);
+  for (guint i = 0; i < diagram->boxes->len; i++)
+    folders += g_array_index (diagram->boxes, LodeGraphBox, i).kind == LODE_GRAPH_BOX_FOLDER;
+  g_assert_cmpuint (folders, ==, 11);
+  last = &g_array_index (diagram->boxes, LodeGraphBox, 59);
+  g_assert_cmpint (last->kind, ==, LODE_GRAPH_BOX_MORE);
+  /* 200 dependents: 47 files, 11 folders of 2, the rest. */
+  g_assert_cmpuint (last->n_files, ==, 200 - 47 - 22);
+  g_assert_cmpuint (diagram->n_hidden, ==, last->n_files);
+}
+
+/* Files of a cycle and the arrows between them are marked, Rust's module tree aside. */
+static void
+test_diagram_cycles (void)
+{
+  static const char *const edges[] = { "a.c>b.c", "b.c>a.c", "b.c>c.c", NULL };
+  g_autoptr(LodeGraph) graph = graph_from_edges (edges);
+  g_autoptr(LodeGraphDiagram) diagram = lode_graph_diagram_new (graph, NULL, 1, 60);
+  g_autofree char *mermaid = lode_graph_diagram_to_mermaid (diagram);
+
+  g_assert_cmpuint (diagram->arrows->len, ==, 3);
+  for (guint i = 0; i < diagram->arrows->len; i++)
+    {
+      const LodeGraphArrow *arrow = &g_array_index (diagram->arrows, LodeGraphArrow, i);
+      const LodeGraphBox *to = &g_array_index (diagram->boxes, LodeGraphBox, arrow->to);
+
+      g_assert_cmpint (arrow->in_cycle, ==, g_strcmp0 (to->path, "c.c") != 0);
+      g_assert_cmpint (to->in_cycle, ==, g_strcmp0 (to->path, "c.c") != 0);
+    }
+  g_assert_nonnull (strstr (mermaid, "  linkStyle 0 stroke:#d00\n"));
 }
 
 /* Long graphs, on a thread whose stack is too small for recursion. */
@@ -400,11 +515,14 @@ main (int   argc,
   g_test_add_func ("/lode/graph/imports-dependents", test_imports_dependents);
   g_test_add_func ("/lode/graph/impact", test_impact);
   g_test_add_func ("/lode/graph/cycles-small", test_cycles_small);
+  g_test_add_func ("/lode/graph/cycles-rust-modules", test_cycles_rust_modules);
   g_test_add_func ("/lode/graph/no-cycles", test_no_cycles);
   g_test_add_func ("/lode/graph/stats", test_stats);
   g_test_add_func ("/lode/graph/orphans-code-only", test_orphans_code_only);
   g_test_add_func ("/lode/graph/mermaid-neighbourhood", test_mermaid_neighbourhood);
   g_test_add_func ("/lode/graph/mermaid-bounded", test_mermaid_bounded);
+  g_test_add_func ("/lode/graph/diagram-more", test_diagram_more);
+  g_test_add_func ("/lode/graph/diagram-cycles", test_diagram_cycles);
   g_test_add_func ("/lode/graph/long-graphs-small-stack", test_long_graphs_small_stack);
 
   return g_test_run ();

@@ -145,19 +145,30 @@ test_remove_tree (const char *path)
     g_unlink (path);
 }
 
-/* Writes @contents to @relative under @root, creating the folders on the way. */
+/* Writes @length bytes of @contents (-1: up to its NUL) to @relative under @root, creating
+ * the folders on the way. */
 void
-test_write_file (const char *root,
-                 const char *relative,
-                 const char *contents)
+test_write_bytes (const char *root,
+                  const char *relative,
+                  const char *contents,
+                  gssize      length)
 {
   g_autofree char *path = g_build_filename (root, relative, NULL);
   g_autofree char *dir = g_path_get_dirname (path);
   g_autoptr(GError) error = NULL;
 
   g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
+  g_file_set_contents (path, contents, length, &error);
   g_assert_no_error (error);
+}
+
+/* Writes the text @contents to @relative under @root, creating the folders on the way. */
+void
+test_write_file (const char *root,
+                 const char *relative,
+                 const char *contents)
+{
+  test_write_bytes (root, relative, contents, -1);
 }
 
 /* Copies the folder @from (files and folders, recursively) into @to, made when missing. */

@@ -26,6 +26,10 @@ void          test_remove_tree     (const char    *path);
 void          test_write_file      (const char    *root,
                                     const char    *relative,
                                     const char    *contents);
+void          test_write_bytes     (const char    *root,
+                                    const char    *relative,
+                                    const char    *contents,
+                                    gssize         length);
 void          test_copy_tree       (const char    *from,
                                     const char    *to);
 char         *test_artifact_states (JsonObject    *list);

@@ -15,7 +15,7 @@
 #include <glib/gstdio.h>
 
 #include "lode.h"
-#include "lode-embed-pass.h"
+#include "lode-embed-parts.h"
 #include "lode-embedder-config.h"
 #include "test-helpers.h"
 
@@ -861,7 +861,7 @@ test_split (void)
   for (guint i = 0; i < 400; i++)
     g_string_append_printf (text, "int value_%u = compute (%u, \"%s\");\n", i, i,
                             i % 7 == 0 ? "日本語のテキスト" : "text");
-  parts = lode_embed_split (text->str, 128);
+  parts = lode_embed_split (text->str, 128, lode_embed_estimate_tokens);
   g_assert_cmpuint (parts->len, >, 10);
   for (guint i = 0; i < parts->len; i++)
     {
@@ -873,12 +873,12 @@ test_split (void)
   /* Nothing cut off or repeated. */
   g_assert_cmpstr (joined->str, ==, text->str);
 
-  one = lode_embed_split ("short text", 512);
+  one = lode_embed_split ("short text", 512, lode_embed_estimate_tokens);
   g_assert_cmpuint (one->len, ==, 1);
   g_assert_cmpstr (g_ptr_array_index (one, 0), ==, "short text");
 
   /* A single word longer than the limit is cut between characters. */
-  word = lode_embed_split (long_word, 64);
+  word = lode_embed_split (long_word, 64, lode_embed_estimate_tokens);
   g_assert_cmpuint (word->len, >, 1);
   for (guint i = 0; i < word->len; i++)
     g_assert_cmpuint (lode_embed_estimate_tokens (g_ptr_array_index (word, i), -1), <=,

@@ -224,20 +224,6 @@ test_vendored (void)
 }
 
 static void
-write_file (const char *root,
-            const char *rel,
-            const char *contents)
-{
-  g_autofree char *path = g_build_filename (root, rel, NULL);
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autoptr(GError) error = NULL;
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-}
-
-static void
 test_add_file (void)
 {
   g_autoptr(LodeIgnore) ignore = lode_ignore_new ();
@@ -250,7 +236,7 @@ test_add_file (void)
   g_assert_no_error (error);
 
   /* A byte order mark at the start does not hide the first rule. */
-  write_file (root, "rules", "\xef\xbb\xbf*.tmp\n!keep.tmp\n");
+  test_write_file (root, "rules", "\xef\xbb\xbf*.tmp\n!keep.tmp\n");
   rules = g_build_filename (root, "rules", NULL);
   g_assert_true (lode_ignore_add_file (ignore, "./sub/", rules, &error));
   g_assert_no_error (error);
@@ -399,42 +385,42 @@ test_against_git (void)
   g_free (run_git (root, init_args));
 
   for (guint i = 0; i < G_N_ELEMENTS (files); i++)
-    write_file (root, files[i], "x\n");
+    test_write_file (root, files[i], "x\n");
 
-  write_file (root, ".gitignore",
-              "# a comment\n"
-              "\n"
-              "*.log\n"
-              "!keep.log\n"
-              "/anchored.txt\n"
-              "build/\n"
-              "docs/**/*.tmp\n"
-              "**/gen/out.c\n"
-              "\\#hash.txt\n"
-              "\\!bang.txt\n"
-              "trailing.txt   \n"
-              "escaped\\ \n"
-              "excluded_dir/\n"
-              "!excluded_dir/reinclude.txt\n"
-              "logs/*\n"
-              "!logs/important/\n"
-              "dironly/\n"
-              "a/b/deep.txt\n"
-              "cache/**\n"
-              "!cache/keep/**\n"
-              "cache2/**\n"
-              "!cache2/keep/\n"
-              "!cache2/keep/**\n"
-              "file[0-9].txt\n"
-              "?.q\n"
-              "!public.secret\n"
-              "star/*\n"
-              "/q**/*\n"
-              "***/star3.txt\n");
-  write_file (root, "excluded_dir/.gitignore", "!*\n");
-  write_file (root, "nested/.gitignore", "!*.log\n/local.txt\n*.c\n!keep.c\n");
-  write_file (root, "nested/deeper/.gitignore", "!b.c\n*.md\n");
-  write_file (root, ".git/info/exclude", "*.secret\n");
+  test_write_file (root, ".gitignore",
+                   "# a comment\n"
+                   "\n"
+                   "*.log\n"
+                   "!keep.log\n"
+                   "/anchored.txt\n"
+                   "build/\n"
+                   "docs/**/*.tmp\n"
+                   "**/gen/out.c\n"
+                   "\\#hash.txt\n"
+                   "\\!bang.txt\n"
+                   "trailing.txt   \n"
+                   "escaped\\ \n"
+                   "excluded_dir/\n"
+                   "!excluded_dir/reinclude.txt\n"
+                   "logs/*\n"
+                   "!logs/important/\n"
+                   "dironly/\n"
+                   "a/b/deep.txt\n"
+                   "cache/**\n"
+                   "!cache/keep/**\n"
+                   "cache2/**\n"
+                   "!cache2/keep/\n"
+                   "!cache2/keep/**\n"
+                   "file[0-9].txt\n"
+                   "?.q\n"
+                   "!public.secret\n"
+                   "star/*\n"
+                   "/q**/*\n"
+                   "***/star3.txt\n");
+  test_write_file (root, "excluded_dir/.gitignore", "!*\n");
+  test_write_file (root, "nested/.gitignore", "!*.log\n/local.txt\n*.c\n!keep.c\n");
+  test_write_file (root, "nested/deeper/.gitignore", "!b.c\n*.md\n");
+  test_write_file (root, ".git/info/exclude", "*.secret\n");
 
   list_files (root, "", all);
 

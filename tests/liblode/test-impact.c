@@ -13,6 +13,7 @@
 
 #include "lode-error.h"
 #include "lode-impact.h"
+#include "test-helpers.h"
 
 typedef struct
 {
@@ -39,30 +40,16 @@ git (RepoFixture *fixture,
 }
 
 static void
-write_file (RepoFixture *fixture,
-            const char  *path,
-            const char  *contents)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *filename = g_build_filename (fixture->root, path, NULL);
-  g_autofree char *dir = g_path_get_dirname (filename);
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-  g_assert_true (g_file_set_contents (filename, contents, -1, &error));
-  g_assert_no_error (error);
-}
-
-static void
 repo_setup (RepoFixture   *fixture,
             gconstpointer  data)
 {
   fixture->root = g_build_filename (g_get_user_data_dir (), "repo", NULL);
   g_assert_cmpint (g_mkdir_with_parents (fixture->root, 0700), ==, 0);
   git (fixture, "init -q");
-  write_file (fixture, "src/a.c", "int a;\n");
-  write_file (fixture, "src/b.c", "#include \"a.h\"\n");
-  write_file (fixture, "src/old.c", "int old;\n");
-  write_file (fixture, "README", "hello\n");
+  test_write_file (fixture->root, "src/a.c", "int a;\n");
+  test_write_file (fixture->root, "src/b.c", "#include \"a.h\"\n");
+  test_write_file (fixture->root, "src/old.c", "int old;\n");
+  test_write_file (fixture->root, "README", "hello\n");
   git (fixture, "add -A");
   git (fixture, "commit -q -m one");
 }
@@ -104,8 +91,8 @@ test_work_tree (RepoFixture   *fixture,
   g_assert_no_error (error);
   g_assert_cmpuint (clean->len, ==, 0);
 
-  write_file (fixture, "src/a.c", "int a = 1;\n");
-  write_file (fixture, "src/new.c", "int n;\n");
+  test_write_file (fixture->root, "src/a.c", "int a = 1;\n");
+  test_write_file (fixture->root, "src/new.c", "int n;\n");
   git (fixture, "mv src/old.c src/renamed.c");
   git (fixture, "rm -q README");
 
@@ -133,7 +120,7 @@ test_no_commands_from_tree (RepoFixture   *fixture,
   g_assert_no_error (error);
   g_assert_cmpint (g_chmod (hook, 0755), ==, 0);
   git (fixture, config);
-  write_file (fixture, "src/a.c", "int a = 2;\n");
+  test_write_file (fixture->root, "src/a.c", "int a = 2;\n");
 
   files = lode_git_dup_changed_files (fixture->root, NULL, NULL, &error);
   g_assert_no_error (error);
@@ -166,10 +153,10 @@ test_no_filters_from_tree (RepoFixture   *fixture,
   g_assert_true (g_file_set_contents (filter, script, -1, &error));
   g_assert_no_error (error);
   g_assert_cmpint (g_chmod (filter, 0755), ==, 0);
-  write_file (fixture, ".git/info/attributes", "*.c filter=a.b=c\n");
+  test_write_file (fixture->root, ".git/info/attributes", "*.c filter=a.b=c\n");
   git (fixture, clean);
   git (fixture, "config filter.a.b=c.required true");
-  write_file (fixture, "src/a.c", "int a = 2;\n");
+  test_write_file (fixture->root, "src/a.c", "int a = 2;\n");
 
   files = lode_git_dup_changed_files (fixture->root, NULL, NULL, &error);
   g_assert_no_error (error);
@@ -193,8 +180,8 @@ test_range (RepoFixture   *fixture,
   g_autofree char *subdir = NULL;
   g_autofree char *sub_text = NULL;
 
-  write_file (fixture, "src/b.c", "#include \"a.h\"\nint b;\n");
-  write_file (fixture, "lib/c.c", "int c;\n");
+  test_write_file (fixture->root, "src/b.c", "#include \"a.h\"\nint b;\n");
+  test_write_file (fixture->root, "lib/c.c", "int c;\n");
   git (fixture, "add -A");
   git (fixture, "commit -q -m two");
 

@@ -33,21 +33,6 @@ typedef struct
 } Fixture;
 
 static void
-write_file (const char *root,
-            const char *relative,
-            const char *contents,
-            gssize      len)
-{
-  g_autofree char *path = g_build_filename (root, relative, NULL);
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autoptr(GError) error = NULL;
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  g_file_set_contents (path, contents, len, &error);
-  g_assert_no_error (error);
-}
-
-static void
 fixture_setup (Fixture       *fixture,
                gconstpointer  data)
 {
@@ -147,11 +132,11 @@ test_incremental (Fixture       *fixture,
   g_autofree char *new_path = NULL;
   g_autofree char *new_dir = NULL;
 
-  write_file (fixture->root, "src/alpha.c",
-              "int\nalpha_compute (int x)\n{\n  return x * 2; /* zebracorn */\n}\n", -1);
-  write_file (fixture->root, "src/beta.py",
-              "def beta_helper(value):\n    return value + 1  # quokkafish\n", -1);
-  write_file (fixture->root, "README.md", "# Notes\n\nSome narwhalberry notes.\n", -1);
+  test_write_bytes (fixture->root, "src/alpha.c",
+                    "int\nalpha_compute (int x)\n{\n  return x * 2; /* zebracorn */\n}\n", -1);
+  test_write_bytes (fixture->root, "src/beta.py",
+                    "def beta_helper(value):\n    return value + 1  # quokkafish\n", -1);
+  test_write_bytes (fixture->root, "README.md", "# Notes\n\nSome narwhalberry notes.\n", -1);
 
   report = index_tree (fixture);
   g_assert_cmpuint (report->n_files, ==, 3);
@@ -169,8 +154,8 @@ test_incremental (Fixture       *fixture,
   g_clear_pointer (&report, lode_index_report_free);
 
   /* Modify: the new text is found, the old one is gone. */
-  write_file (fixture->root, "src/alpha.c",
-              "int\nalpha_compute (int x)\n{\n  return x * 3; /* lemurtide */\n}\n", -1);
+  test_write_bytes (fixture->root, "src/alpha.c",
+                    "int\nalpha_compute (int x)\n{\n  return x * 3; /* lemurtide */\n}\n", -1);
   report = index_tree (fixture);
   g_assert_cmpuint (report->n_updated, ==, 1);
   g_assert_cmpuint (report->n_unchanged, ==, 2);
@@ -300,7 +285,7 @@ copy_tree (const char *from,
       if (g_file_test (path, G_FILE_TEST_IS_DIR))
         copy_tree (from, to, rel);
       else if (g_file_get_contents (path, &contents, &len, NULL))
-        write_file (to, rel, contents, len);
+        test_write_bytes (to, rel, contents, len);
     }
 }
 
@@ -320,7 +305,7 @@ test_coverage (Fixture       *fixture,
 
   for (guint i = 0; i < 20000; i++)
     g_string_append_printf (minified, "function f%u(a){return a+%u};", i, i);
-  write_file (fixture->root, "dist-like/app.js", minified->str, minified->len);
+  test_write_bytes (fixture->root, "dist-like/app.js", minified->str, minified->len);
   g_string_free (minified, TRUE);
 
   report = index_tree (fixture);
@@ -345,13 +330,13 @@ test_bad_input (Fixture       *fixture,
   static const char latin1[] = "caf\xe9 ocelotmint\nna\xefve\n";
   gboolean saw_binary = FALSE, saw_large = FALSE, saw_fifo = FALSE;
 
-  write_file (fixture->root, "ok.c", "int\nmain (void)\n{\n  return 0;\n}\n", -1);
-  write_file (fixture->root, "image.png", png, sizeof png);
-  write_file (fixture->root, "latin1.txt", latin1, sizeof latin1 - 1);
+  test_write_bytes (fixture->root, "ok.c", "int\nmain (void)\n{\n  return 0;\n}\n", -1);
+  test_write_bytes (fixture->root, "image.png", png, sizeof png);
+  test_write_bytes (fixture->root, "latin1.txt", latin1, sizeof latin1 - 1);
   memset (huge, 'x', 10 * 1024 * 1024);
-  write_file (fixture->root, "huge.min.txt", huge, 10 * 1024 * 1024);
-  write_file (fixture->root, "sub/file.py", "print('hi')\n", -1);
-  write_file (fixture->root, "secret.txt", "hidden\n", -1);
+  test_write_bytes (fixture->root, "huge.min.txt", huge, 10 * 1024 * 1024);
+  test_write_bytes (fixture->root, "sub/file.py", "print('hi')\n", -1);
+  test_write_bytes (fixture->root, "secret.txt", "hidden\n", -1);
   g_assert_cmpint (symlink ("..", loop), ==, 0);
   g_assert_cmpint (mkfifo (fifo, 0644), ==, 0);
   g_assert_cmpint (g_chmod (secret, 0), ==, 0);
@@ -405,7 +390,7 @@ test_empty (Fixture       *fixture,
 
   /* An empty repository: only VCS internals, which are ignored. */
   g_assert_cmpint (g_mkdir_with_parents (git_dir, 0755), ==, 0);
-  write_file (fixture->root, ".git/HEAD", "ref: refs/heads/main\n", -1);
+  test_write_bytes (fixture->root, ".git/HEAD", "ref: refs/heads/main\n", -1);
 
   report = index_tree (fixture);
   g_assert_cmpuint (report->n_files, ==, 0);
@@ -424,7 +409,7 @@ test_schema_reset (Fixture       *fixture,
   g_autoptr(GPtrArray) results = NULL;
   sqlite3 *db = NULL;
 
-  write_file (fixture->root, "a.py", "def wombat_total():\n    return 1\n", -1);
+  test_write_bytes (fixture->root, "a.py", "def wombat_total():\n    return 1\n", -1);
   report = index_tree (fixture);
   g_clear_pointer (&report, lode_index_report_free);
 
@@ -475,7 +460,7 @@ make_files (const char *root,
                                 "    for attempt in range(retries):\n"
                                 "        total += attempt * %u\n"
                                 "    return total\n\n", i, f, f, i, f);
-      write_file (root, rel, text->str, text->len);
+      test_write_bytes (root, rel, text->str, text->len);
       g_string_free (text, TRUE);
     }
 }
@@ -699,7 +684,7 @@ test_force_search_meanwhile (Fixture       *fixture,
 
   make_files (fixture->root, FORCE_TREE_FILES);
   first = index_tree (fixture);
-  write_file (fixture->root, "added.py", "def added_after_first_run():\n    return 1\n", -1);
+  test_write_bytes (fixture->root, "added.py", "def added_after_first_run():\n    return 1\n", -1);
 
   project = lode_engine_open_project (fixture->engine, fixture->root, FALSE, &error);
   g_assert_no_error (error);
@@ -861,15 +846,15 @@ test_change_list (Fixture       *fixture,
       g_autofree char *rel = g_strdup_printf ("src/f%u.c", i);
       g_autofree char *text = g_strdup_printf ("int function_number_%u (void);\n", i);
 
-      write_file (fixture->root, rel, text, -1);
+      test_write_bytes (fixture->root, rel, text, -1);
     }
-  write_file (fixture->root, "src/a.c", "int alpha_value;\n", -1);
-  write_file (fixture->root, "src/b.c", "int beta_value;\n", -1);
+  test_write_bytes (fixture->root, "src/a.c", "int alpha_value;\n", -1);
+  test_write_bytes (fixture->root, "src/b.c", "int beta_value;\n", -1);
   first = index_tree (fixture);
   g_assert_cmpuint (first->n_files, ==, 42);
 
-  write_file (fixture->root, "src/a.c", "int alpha_renamed_value;\n", -1);
-  write_file (fixture->root, "src/new.c", "int gamma_value;\n", -1);
+  test_write_bytes (fixture->root, "src/a.c", "int alpha_renamed_value;\n", -1);
+  test_write_bytes (fixture->root, "src/new.c", "int gamma_value;\n", -1);
   changed = index_changes (fixture, "changed", "src/a.c", "created", "src/new.c", NULL);
   g_assert_true (changed->incremental);
   g_assert_cmpuint (changed->n_parsed, ==, 2);
@@ -899,7 +884,7 @@ test_change_list (Fixture       *fixture,
   g_assert_cmpuint (deleted->n_files, ==, 42);
 
   /* A new directory: only a walk finds what is in it. */
-  write_file (fixture->root, "lib/inner.c", "int delta_value;\n", -1);
+  test_write_bytes (fixture->root, "lib/inner.c", "int delta_value;\n", -1);
   directory = index_changes (fixture, "created", "lib", NULL);
   g_assert_false (directory->incremental);
   g_assert_cmpuint (directory->n_added, ==, 1);
@@ -908,7 +893,7 @@ test_change_list (Fixture       *fixture,
   g_clear_pointer (&results, g_ptr_array_unref);
 
   /* A new ignore rule changes what belongs to the index. */
-  write_file (fixture->root, ".gitignore", "lib/\n", -1);
+  test_write_bytes (fixture->root, ".gitignore", "lib/\n", -1);
   ignore = index_changes (fixture, "created", ".gitignore", NULL);
   g_assert_false (ignore->incremental);
   g_assert_cmpuint (ignore->n_removed, ==, 1);
@@ -998,8 +983,8 @@ test_time_budget (Fixture       *fixture,
 
   for (guint i = 0; i < 5000; i++)
     g_string_append_printf (code, "int\nbudget_fn_%u (void)\n{\n  return %u;\n}\n", i, i);
-  write_file (fixture->root, "big.c", code->str, code->len);
-  write_file (fixture->root, "small.py", "def small_fn():\n    return 1\n", -1);
+  test_write_bytes (fixture->root, "big.c", code->str, code->len);
+  test_write_bytes (fixture->root, "small.py", "def small_fn():\n    return 1\n", -1);
 
   /* 170 KB of C take far more than a millisecond to parse. */
   fixture->config->parse_time_budget = 1;

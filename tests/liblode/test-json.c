@@ -316,6 +316,54 @@ test_output_values (void)
     }
 }
 
+/* Members of an object from outside: the right type gives the value, anything else (missing,
+ * null, another type, no object) the default, without criticals. */
+static void
+test_members (void)
+{
+  g_autoptr(JsonNode) root = lode_json_parse ("{\"s\": \"text\", \"n\": 42, \"b\": true, "
+                                              "\"o\": {}, \"a\": [1], \"z\": null, "
+                                              "\"d\": 1.5}", -1, NULL);
+  JsonObject *object = json_node_get_object (root);
+
+  g_assert_cmpstr (lode_json_get_string (object, "s"), ==, "text");
+  g_assert_null (lode_json_get_string (object, "n"));
+  g_assert_null (lode_json_get_string (NULL, "s"));
+  g_assert_cmpint (lode_json_get_int (object, "n", -1), ==, 42);
+  g_assert_cmpint (lode_json_get_int (object, "d", -1), ==, -1);
+  g_assert_cmpint (lode_json_get_int (object, "z", -1), ==, -1);
+  g_assert_cmpint (lode_json_get_int (object, "missing", 7), ==, 7);
+  g_assert_true (lode_json_get_boolean (object, "b", FALSE));
+  g_assert_false (lode_json_get_boolean (object, "s", FALSE));
+  g_assert_true (lode_json_get_boolean (NULL, "b", TRUE));
+  g_assert_nonnull (lode_json_get_object (object, "o"));
+  g_assert_null (lode_json_get_object (object, "a"));
+  g_assert_cmpuint (json_array_get_length (lode_json_get_array (object, "a")), ==, 1);
+  g_assert_null (lode_json_get_array (object, "o"));
+}
+
+/* An object built member by member; a string that is NULL is written as null. */
+static void
+test_builder (void)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonObject) object = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autofree char *text = NULL;
+
+  json_builder_begin_object (builder);
+  lode_json_builder_add_string (builder, "name", "lode");
+  lode_json_builder_add_string (builder, "none", NULL);
+  lode_json_builder_add_int (builder, "count", -3);
+  lode_json_builder_add_boolean (builder, "ok", TRUE);
+  json_builder_end_object (builder);
+  object = lode_json_builder_steal_object (builder);
+
+  node = json_node_init_object (json_node_alloc (), object);
+  text = lode_json_to_string (node, FALSE);
+  g_assert_cmpstr (text, ==, "{\"name\":\"lode\",\"none\":null,\"count\":-3,\"ok\":true}");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -323,6 +371,8 @@ main (int   argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/lode/json/depth", test_depth);
+  g_test_add_func ("/lode/json/members", test_members);
+  g_test_add_func ("/lode/json/builder", test_builder);
   g_test_add_func ("/lode/json/nul", test_nul);
   g_test_add_func ("/lode/json/surrogates", test_surrogates);
   g_test_add_func ("/lode/json/numbers", test_numbers);

@@ -58,20 +58,6 @@ fixture_path (ScanFixture *fixture,
 }
 
 static void
-write_file (ScanFixture *fixture,
-            const char  *rel,
-            const char  *contents)
-{
-  g_autofree char *path = fixture_path (fixture, rel);
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autoptr(GError) error = NULL;
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-}
-
-static void
 make_dir (ScanFixture *fixture,
           const char  *rel)
 {
@@ -177,40 +163,40 @@ test_ignore_rules (ScanFixture   *fixture,
   g_autofree char *main_path = NULL;
   struct stat st;
 
-  write_file (fixture, "src/main.c", "int main (void) { return 0; }\n");
-  write_file (fixture, "src/util.h", "void util (void);\n");
-  write_file (fixture, "README.md", "# Hello\n");
-  write_file (fixture, "app.js", "x();\n");
+  test_write_file (fixture->root, "src/main.c", "int main (void) { return 0; }\n");
+  test_write_file (fixture->root, "src/util.h", "void util (void);\n");
+  test_write_file (fixture->root, "README.md", "# Hello\n");
+  test_write_file (fixture->root, "app.js", "x();\n");
   /* Default rules. */
-  write_file (fixture, "app.min.js", "x();\n");
-  write_file (fixture, "package-lock.json", "{}\n");
-  write_file (fixture, "node_modules/dep/index.js", "x();\n");
-  write_file (fixture, "web/node_modules/dep/index.js", "x();\n");
-  write_file (fixture, ".git/HEAD", "ref: refs/heads/main\n");
-  write_file (fixture, ".git/info/exclude", "*.secret\n");
-  write_file (fixture, "target/debug/out.rs", "fn main() {}\n");
+  test_write_file (fixture->root, "app.min.js", "x();\n");
+  test_write_file (fixture->root, "package-lock.json", "{}\n");
+  test_write_file (fixture->root, "node_modules/dep/index.js", "x();\n");
+  test_write_file (fixture->root, "web/node_modules/dep/index.js", "x();\n");
+  test_write_file (fixture->root, ".git/HEAD", "ref: refs/heads/main\n");
+  test_write_file (fixture->root, ".git/info/exclude", "*.secret\n");
+  test_write_file (fixture->root, "target/debug/out.rs", "fn main() {}\n");
   /* The root .gitignore, and a .lodeignore overriding it and the defaults. */
-  write_file (fixture, ".gitignore", "*.tmp\nsecret/\n/only-root.txt\n");
-  write_file (fixture, ".lodeignore", "!keep.tmp\ndocs/draft.md\n!target/\n");
-  write_file (fixture, "a.tmp", "x\n");
-  write_file (fixture, "keep.tmp", "x\n");
-  write_file (fixture, "secret/key.c", "x\n");
-  write_file (fixture, "docs/draft.md", "x\n");
-  write_file (fixture, "docs/guide.md", "x\n");
-  write_file (fixture, "only-root.txt", "x\n");
-  write_file (fixture, "lib/only-root.txt", "x\n");
-  write_file (fixture, "x.secret", "x\n");
+  test_write_file (fixture->root, ".gitignore", "*.tmp\nsecret/\n/only-root.txt\n");
+  test_write_file (fixture->root, ".lodeignore", "!keep.tmp\ndocs/draft.md\n!target/\n");
+  test_write_file (fixture->root, "a.tmp", "x\n");
+  test_write_file (fixture->root, "keep.tmp", "x\n");
+  test_write_file (fixture->root, "secret/key.c", "x\n");
+  test_write_file (fixture->root, "docs/draft.md", "x\n");
+  test_write_file (fixture->root, "docs/guide.md", "x\n");
+  test_write_file (fixture->root, "only-root.txt", "x\n");
+  test_write_file (fixture->root, "lib/only-root.txt", "x\n");
+  test_write_file (fixture->root, "x.secret", "x\n");
   /* A nested .gitignore applies only below its directory, and can re-include. */
-  write_file (fixture, "lib/.gitignore", "*.c\n!*.tmp\n");
-  write_file (fixture, "lib/a.c", "x\n");
-  write_file (fixture, "lib/b.tmp", "x\n");
-  write_file (fixture, "lib/b.h", "x\n");
+  test_write_file (fixture->root, "lib/.gitignore", "*.c\n!*.tmp\n");
+  test_write_file (fixture->root, "lib/a.c", "x\n");
+  test_write_file (fixture->root, "lib/b.tmp", "x\n");
+  test_write_file (fixture->root, "lib/b.h", "x\n");
   /* Inside an ignored directory nothing is re-included. */
-  write_file (fixture, "secret/.gitignore", "!*\n");
+  test_write_file (fixture->root, "secret/.gitignore", "!*\n");
   /* Names whose byte order differs from their component order. */
-  write_file (fixture, "a-b.c", "x\n");
-  write_file (fixture, "a.c", "x\n");
-  write_file (fixture, "a/b.c", "x\n");
+  test_write_file (fixture->root, "a-b.c", "x\n");
+  test_write_file (fixture->root, "a.c", "x\n");
+  test_write_file (fixture->root, "a/b.c", "x\n");
   make_dir (fixture, "empty");
 
   scan (fixture, 0);
@@ -252,12 +238,12 @@ test_vendored (ScanFixture   *fixture,
 {
   g_autofree char *list = NULL;
 
-  write_file (fixture, "main.go", "package main\n");
-  write_file (fixture, "vendor/github.com/x/y/y.go", "package y\n");
-  write_file (fixture, "app/vendor/autoload.php", "<?php\n");
-  write_file (fixture, "ios/Pods/Alamofire/Source/Request.swift", "import Foundation\n");
-  write_file (fixture, "third_party/zlib/zlib.h", "int deflate (void);\n");
-  write_file (fixture, "src/vendors.c", "int x;\n");
+  test_write_file (fixture->root, "main.go", "package main\n");
+  test_write_file (fixture->root, "vendor/github.com/x/y/y.go", "package y\n");
+  test_write_file (fixture->root, "app/vendor/autoload.php", "<?php\n");
+  test_write_file (fixture->root, "ios/Pods/Alamofire/Source/Request.swift", "import Foundation\n");
+  test_write_file (fixture->root, "third_party/zlib/zlib.h", "int deflate (void);\n");
+  test_write_file (fixture->root, "src/vendors.c", "int x;\n");
 
   scan (fixture, 0);
   list = file_list (fixture);
@@ -266,7 +252,7 @@ test_vendored (ScanFixture   *fixture,
   g_clear_pointer (&fixture->files, g_ptr_array_unref);
   g_clear_pointer (&fixture->skipped, g_ptr_array_unref);
 
-  write_file (fixture, ".lode.json", "{\"includeVendored\": true}\n");
+  test_write_file (fixture->root, ".lode.json", "{\"includeVendored\": true}\n");
   scan (fixture, 0);
   list = file_list (fixture);
   g_assert_cmpstr (list, ==,
@@ -281,7 +267,7 @@ test_vendored (ScanFixture   *fixture,
   g_clear_pointer (&fixture->files, g_ptr_array_unref);
   g_clear_pointer (&fixture->skipped, g_ptr_array_unref);
 
-  write_file (fixture, ".lode.json", "{\"includeVendored\": \"yes\"}\n");
+  test_write_file (fixture->root, ".lode.json", "{\"includeVendored\": \"yes\"}\n");
   g_test_expect_message ("lode-config", G_LOG_LEVEL_WARNING, "*includeVendored*");
   scan (fixture, 0);
   g_test_assert_expected_messages ();
@@ -301,9 +287,9 @@ test_size_cap (ScanFixture   *fixture,
   g_object_get (scanner, "max-file-size", &max_size, NULL);
   g_assert_cmpuint (max_size, ==, 2 * 1024 * 1024);
 
-  write_file (fixture, "big.txt", big);
-  write_file (fixture, "fits.txt", fits);
-  write_file (fixture, "sub/big.c", big);
+  test_write_file (fixture->root, "big.txt", big);
+  test_write_file (fixture->root, "fits.txt", fits);
+  test_write_file (fixture->root, "sub/big.c", big);
 
   scan (fixture, 100);
   g_assert_cmpuint (fixture->files->len, ==, 1);
@@ -334,7 +320,7 @@ test_special_files (ScanFixture   *fixture,
   g_autoptr(GError) error = NULL;
   const LodeSkippedFile *skipped;
 
-  write_file (fixture, "main.c", "x\n");
+  test_write_file (fixture->root, "main.c", "x\n");
   make_dir (fixture, "build");
   /* Opening a FIFO without a writer would block forever: the scan must not. */
   g_assert_cmpint (mkfifo (fifo, 0644), ==, 0);
@@ -374,10 +360,10 @@ test_symlinks (ScanFixture   *fixture,
   g_file_set_contents (outside_file, "secret\n", -1, &error);
   g_assert_no_error (error);
 
-  write_file (fixture, "a/one.c", "x\n");
-  write_file (fixture, "src/main.c", "x\n");
-  write_file (fixture, ".gitignore", "hidden/\n/ignored-link\n");
-  write_file (fixture, "hidden/h.c", "x\n");
+  test_write_file (fixture->root, "a/one.c", "x\n");
+  test_write_file (fixture->root, "src/main.c", "x\n");
+  test_write_file (fixture->root, ".gitignore", "hidden/\n/ignored-link\n");
+  test_write_file (fixture->root, "hidden/h.c", "x\n");
   /* Loops: to a parent, to the root, to itself, in a cycle. */
   make_symlink (fixture, "..", "a/up");
   make_symlink (fixture, "../..", "a/b-up");
@@ -435,9 +421,9 @@ test_unreadable (ScanFixture   *fixture,
   g_autofree char *locked_dir = fixture_path (fixture, "locked");
   g_autofree char *locked_file = fixture_path (fixture, "secret.c");
 
-  write_file (fixture, "ok.c", "x\n");
-  write_file (fixture, "locked/inner.c", "x\n");
-  write_file (fixture, "secret.c", "x\n");
+  test_write_file (fixture->root, "ok.c", "x\n");
+  test_write_file (fixture->root, "locked/inner.c", "x\n");
+  test_write_file (fixture->root, "secret.c", "x\n");
   g_assert_cmpint (g_chmod (locked_dir, 0), ==, 0);
   g_assert_cmpint (g_chmod (locked_file, 0), ==, 0);
 
@@ -461,9 +447,9 @@ static void
 test_bad_names (ScanFixture   *fixture,
                 gconstpointer  user_data)
 {
-  write_file (fixture, "ok.c", "x\n");
-  write_file (fixture, "caf\xc3\xa9.c", "x\n");
-  write_file (fixture, "bad\xff.c", "x\n");
+  test_write_file (fixture->root, "ok.c", "x\n");
+  test_write_file (fixture->root, "caf\xc3\xa9.c", "x\n");
+  test_write_file (fixture->root, "bad\xff.c", "x\n");
 
   scan (fixture, 0);
   g_assert_cmpuint (fixture->files->len, ==, 2);
@@ -502,7 +488,7 @@ test_bad_root (ScanFixture   *fixture,
   g_assert_null (files);
   g_clear_error (&error);
 
-  write_file (fixture, "file.c", "x\n");
+  test_write_file (fixture->root, "file.c", "x\n");
   file_scanner = lode_scanner_new (regular);
   g_assert_false (lode_scanner_scan (file_scanner, NULL, &files, &skipped, &error));
   g_assert_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT);
@@ -520,7 +506,7 @@ test_cancelled (ScanFixture   *fixture,
   g_autoptr(GPtrArray) skipped = NULL;
   g_autoptr(GError) error = NULL;
 
-  write_file (fixture, "a/b.c", "x\n");
+  test_write_file (fixture->root, "a/b.c", "x\n");
   g_cancellable_cancel (cancellable);
   g_assert_false (lode_scanner_scan (scanner, cancellable, &files, &skipped, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
@@ -562,7 +548,7 @@ test_read_file (ScanFixture   *fixture,
   LodeSkipReason reason;
   gsize len = 0;
 
-  write_file (fixture, "ok.txt", "0123456789abcdef\n");
+  test_write_file (fixture->root, "ok.txt", "0123456789abcdef\n");
   g_assert_cmpint (mkfifo (fifo, 0644), ==, 0);
 
   contents = lode_read_file (ok, 17, &len, &reason, &error);

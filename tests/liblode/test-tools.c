@@ -273,7 +273,8 @@ test_registry (ToolsFixture  *fixture,
     "codebase_branches",
     "find_type_definition", "get_function_details", "list_package_exports",
     "codebase_symbol_references", "codebase_context", "codebase_context_search",
-    "codebase_context_index", "codebase_context_remove",
+    "codebase_context_index", "codebase_context_remove", "remember", "get_memory", "forget",
+    "get_team_patterns", "get_style_guide", "get_codebase_metadata",
   };
   g_autoptr(GPtrArray) tools = lode_tool_registry_list (fixture->registry);
 
@@ -615,7 +616,7 @@ test_health_about (ToolsFixture  *fixture,
   g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (health->structured,
                                                                               "grammars"),
                                                "count"), >=, 15);
-  g_assert_cmpuint (json_array_get_length (tools), ==, 28);
+  g_assert_cmpuint (json_array_get_length (tools), ==, 34);
   g_assert_cmpstr (json_object_get_string_member (about->structured, "version"), ==,
                    PACKAGE_VERSION);
 }
@@ -706,6 +707,71 @@ json_strings (JsonArray *array)
   return g_string_free (out, FALSE);
 }
 
+static void
+svg_start_element (GMarkupParseContext  *context,
+                   const char           *element,
+                   const char          **names,
+                   const char          **values,
+                   gpointer              user_data,
+                   GError              **error)
+{
+  guint *rects = user_data;
+
+  *rects += g_str_equal (element, "rect");
+}
+
+/* Without a session bus (a server, a container) there is no app to open: the answer is the
+ * Mermaid text and an SVG picture of the same nodes, the cycle's arrows marked. */
+static void
+check_interactive (ToolsFixture *fixture,
+                   const char   *root)
+{
+  g_autofree char *args = g_strdup_printf ("{\"projectPath\": \"%s\", \"filePath\": "
+                                           "\"src/x.h\", \"mode\": \"interactive\"}", root);
+  g_autoptr(LodeToolResult) result = NULL;
+  g_autofree char *svg = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GMarkupParseContext) parser = NULL;
+  static const GMarkupParser counter = { svg_start_element, NULL, NULL, NULL, NULL };
+  g_autofree char *saved = g_strdup (g_getenv ("DBUS_SESSION_BUS_ADDRESS"));
+  JsonArray *nodes;
+  JsonArray *edges;
+  const char *svg_path;
+  guint rects = 0;
+
+  g_setenv ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/lode-test-bus", TRUE);
+  result = call_ok (fixture, "codebase_graph_visualize", args, NULL);
+  if (saved != NULL)
+    g_setenv ("DBUS_SESSION_BUS_ADDRESS", saved, TRUE);
+  else
+    g_unsetenv ("DBUS_SESSION_BUS_ADDRESS");
+
+  g_assert_false (json_object_get_boolean_member (result->structured, "opened"));
+  nodes = json_object_get_array_member (result->structured, "nodes");
+  edges = json_object_get_array_member (result->structured, "edges");
+  g_assert_cmpuint (json_array_get_length (nodes), ==, 2);
+  g_assert_true (json_object_get_boolean_member (json_array_get_object_element (nodes, 0),
+                                                 "focus"));
+  g_assert_cmpuint (json_array_get_length (edges), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    g_assert_true (json_object_get_boolean_member (json_array_get_object_element (edges, i),
+                                                   "inCycle"));
+
+  svg_path = json_object_get_string_member (result->structured, "svgPath");
+  g_assert_true (g_str_has_prefix (svg_path, g_get_user_cache_dir ()));
+  g_assert_nonnull (strstr (result->text, svg_path));
+  g_assert_nonnull (strstr (result->text, "```mermaid\nflowchart LR\n"));
+  g_file_get_contents (svg_path, &svg, NULL, &error);
+  g_assert_no_error (error);
+  parser = g_markup_parse_context_new (&counter, 0, &rects, NULL);
+  g_assert_true (g_markup_parse_context_parse (parser, svg, -1, &error));
+  g_assert_true (g_markup_parse_context_end_parse (parser, &error));
+  g_assert_no_error (error);
+  /* The background and the two files. */
+  g_assert_cmpuint (rects, ==, 3);
+  g_assert_nonnull (strstr (svg, ">src/y.h</text>"));
+}
+
 /* Every graph tool on a small C tree, each result checked against its output schema. */
 static void
 test_graph_tools (ToolsFixture  *fixture,
@@ -780,6 +846,9 @@ test_graph_tools (ToolsFixture  *fixture,
   g_assert_true (g_str_has_prefix (json_object_get_string_member (visualize->structured,
                                                                   "mermaid"),
                                    "flowchart LR\n"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (visualize->structured,
+                                                                         "nodes")), ==, 5);
+  check_interactive (fixture, root);
 
   call_fails (fixture, "codebase_impact", args, NULL, "not inside a git work tree");
 

@@ -22,20 +22,6 @@ typedef struct
   guint        n_rescans;
 } Fixture;
 
-static void
-write_file (const char *root,
-            const char *relative,
-            const char *contents)
-{
-  g_autofree char *path = g_build_filename (root, relative, NULL);
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autoptr(GError) error = NULL;
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-}
-
 /* Writes @relative in place, so that the watcher sees it created, not renamed into place. */
 static void
 create_file (const char *root,
@@ -77,11 +63,11 @@ fixture_setup (Fixture       *fixture,
   fixture->tmp = g_dir_make_tmp ("lode-watcher-XXXXXX", &error);
   g_assert_no_error (error);
   fixture->root = g_build_filename (fixture->tmp, "tree", NULL);
-  write_file (fixture->root, "src/main.c", "int main (void) { return 0; }\n");
-  write_file (fixture->root, "src/util/util.c", "int util (void) { return 1; }\n");
-  write_file (fixture->root, ".gitignore", "build/\n*.o\n");
-  write_file (fixture->root, "build/out.c", "int generated;\n");
-  write_file (fixture->root, "node_modules/x/index.js", "module.exports = 1;\n");
+  test_write_file (fixture->root, "src/main.c", "int main (void) { return 0; }\n");
+  test_write_file (fixture->root, "src/util/util.c", "int util (void) { return 1; }\n");
+  test_write_file (fixture->root, ".gitignore", "build/\n*.o\n");
+  test_write_file (fixture->root, "build/out.c", "int generated;\n");
+  test_write_file (fixture->root, "node_modules/x/index.js", "module.exports = 1;\n");
 
   fixture->batches = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
   fixture->watcher = lode_watcher_new (fixture->root);
@@ -185,9 +171,9 @@ test_create_modify_delete (Fixture       *fixture,
   g_assert_no_error (error);
 
   create_file (fixture->root, "src/new.c", "int fresh;\n");
-  write_file (fixture->root, "src/main.c", "int main (void) { return 2; }\n");
-  write_file (fixture->root, "src/junk.o", "ignored\n");
-  write_file (fixture->root, "build/more.c", "ignored\n");
+  test_write_file (fixture->root, "src/main.c", "int main (void) { return 2; }\n");
+  test_write_file (fixture->root, "src/junk.o", "ignored\n");
+  test_write_file (fixture->root, "build/more.c", "ignored\n");
   batch = wait_paths (fixture, "src/new.c", "src/main.c", NULL);
 
   change = find_change (batch, "src/new.c");
@@ -220,9 +206,9 @@ test_created_then_deleted_cancels (Fixture       *fixture,
   lode_watcher_start (fixture->watcher, &error);
   g_assert_no_error (error);
 
-  write_file (fixture->root, "src/tmp.c", "int t;\n");
+  test_write_file (fixture->root, "src/tmp.c", "int t;\n");
   g_assert_cmpint (g_unlink (tmp), ==, 0);
-  write_file (fixture->root, "src/kept.c", "int k;\n");
+  test_write_file (fixture->root, "src/kept.c", "int k;\n");
   batch = wait_batch (fixture);
 
   g_assert_null (find_change (batch, "src/tmp.c"));
@@ -262,7 +248,7 @@ test_rename_is_a_move (Fixture       *fixture,
   g_assert_cmpstr (change->old_path, ==, "src/util");
   g_clear_pointer (&batch, g_ptr_array_unref);
 
-  write_file (fixture->root, "lib/added.c", "int added;\n");
+  test_write_file (fixture->root, "lib/added.c", "int added;\n");
   batch = wait_paths (fixture, "lib/added.c", NULL);
   g_assert_nonnull (find_change (batch, "lib/added.c"));
   g_assert_cmpuint (lode_watcher_get_n_watches (fixture->watcher), ==, 3);
@@ -284,7 +270,7 @@ test_flood_is_one_batch (Fixture       *fixture,
     {
       g_autofree char *rel = g_strdup_printf ("src/gen/d%u/f%u.c", i % 20, i);
 
-      write_file (fixture->root, rel, "int x;\n");
+      test_write_file (fixture->root, rel, "int x;\n");
     }
 
   batch = wait_batch (fixture);
@@ -311,7 +297,7 @@ test_new_dir_is_watched (Fixture       *fixture,
   g_assert_nonnull (find_change (batch, "pkg"));
   g_clear_pointer (&batch, g_ptr_array_unref);
 
-  write_file (fixture->root, "pkg/mod.py", "def f(): pass\n");
+  test_write_file (fixture->root, "pkg/mod.py", "def f(): pass\n");
   batch = wait_paths (fixture, "pkg/mod.py", NULL);
   g_assert_nonnull (find_change (batch, "pkg/mod.py"));
 }

@@ -28,14 +28,14 @@ const Ajv = AjvModule.default.default ?? AjvModule.default;
 
 const TOOLS = [
   "codebase_about", "codebase_branches", "codebase_context", "codebase_context_index",
-  "codebase_context_remove",
-  "codebase_context_search", "codebase_graph_build", "codebase_graph_circular",
-  "codebase_graph_query", "codebase_graph_remove", "codebase_graph_stats",
-  "codebase_graph_status", "codebase_graph_visualize", "codebase_health", "codebase_impact",
-  "codebase_index", "codebase_list_projects", "codebase_migrate", "codebase_remove",
-  "codebase_search", "codebase_status", "codebase_stop", "codebase_symbol_references",
-  "codebase_update", "codebase_watch", "find_type_definition", "get_function_details",
-  "list_package_exports",
+  "codebase_context_remove", "codebase_context_search", "codebase_graph_build",
+  "codebase_graph_circular", "codebase_graph_query", "codebase_graph_remove",
+  "codebase_graph_stats", "codebase_graph_status", "codebase_graph_visualize", "codebase_health",
+  "codebase_impact", "codebase_index", "codebase_list_projects", "codebase_migrate",
+  "codebase_remove", "codebase_search", "codebase_status", "codebase_stop",
+  "codebase_symbol_references", "codebase_update", "codebase_watch", "find_type_definition",
+  "forget", "get_codebase_metadata", "get_function_details", "get_memory", "get_style_guide",
+  "get_team_patterns", "list_package_exports", "remember",
 ];
 
 const ajv = new Ajv({ strict: false, allErrors: true });
@@ -228,8 +228,12 @@ async function exercise(client, { projectPath, viaRoots }) {
     assert.equal(tool.inputSchema.type, "object", tool.name);
     assert.equal(tool.outputSchema.type, "object", tool.name);
     assert.ok(tool.description.length > 20, tool.name);
-    for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint"])
+    // Hints whose default (false) is right may be left out; destructiveHint and
+    // openWorldHint default to true, so they are always said.
+    for (const hint of ["destructiveHint", "openWorldHint"])
       assert.equal(typeof tool.annotations[hint], "boolean", `${tool.name}: ${hint}`);
+    for (const hint of ["readOnlyHint", "idempotentHint"])
+      assert.ok([true, undefined].includes(tool.annotations[hint]), `${tool.name}: ${hint}`);
     schemas.set(tool.name, ajv.compile(tool.outputSchema));
   }
   assert.equal(tools.find((t) => t.name === "codebase_remove").annotations.destructiveHint, true);

@@ -274,7 +274,7 @@ describe("stdio protocol", () => {
     server.write("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n" +
                  "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\r\n");
     assert.deepEqual((await server.response(1)).result, {});
-    assert.equal((await server.response(2)).result.tools.length, 28);
+    assert.equal((await server.response(2)).result.tools.length, 34);
     server.write("{\"jsonrpc\":\"2.0\",");
     await new Promise((r) => setTimeout(r, 50));
     server.write("\"id\":3,\"method\":\"ping\"}\n");

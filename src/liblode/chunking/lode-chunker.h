@@ -9,15 +9,12 @@
 #include <gio/gio.h>
 
 #include "lode-chunk.h"
+#include "lode-config.h"
 #include "lode-imports.h"
 #include "lode-language.h"
 #include "lode-references.h"
 
 G_BEGIN_DECLS
-
-#define LODE_CHUNKER_DEFAULT_MAX_TOKENS 512
-/* Parsing, querying and reading imports of one file: over this, it is chunked by lines. */
-#define LODE_CHUNKER_DEFAULT_TIME_BUDGET_MSEC 3000
 
 #define LODE_TYPE_CHUNKER (lode_chunker_get_type ())
 G_DECLARE_FINAL_TYPE (LodeChunker, lode_chunker, LODE, CHUNKER, GObject)

@@ -441,6 +441,48 @@ lode_language_add_extension (const char  *extension,
   return TRUE;
 }
 
+/**
+ * lode_language_add_extensions:
+ * @entries: (array zero-terminated=1): `.ext=language` entries, as #LodeConfig's
+ *   extra_extensions holds them; empty ones are skipped
+ * @error: return location for a #GError
+ *
+ * Maps every extra file name suffix of a configuration to its language, for the whole
+ * process (lode_language_add_extension()).
+ *
+ * Returns: %TRUE on success; %FALSE with %LODE_ERROR_INVALID_ARGUMENT, naming the entry,
+ *   when one is not of the form `.ext=language` or names an unknown language
+ */
+gboolean
+lode_language_add_extensions (const char * const  *entries,
+                              GError             **error)
+{
+  g_return_val_if_fail (entries != NULL, FALSE);
+
+  for (guint i = 0; entries[i] != NULL; i++)
+    {
+      g_auto(GStrv) parts = NULL;
+
+      if (*entries[i] == '\0')
+        continue;
+
+      parts = g_strsplit (entries[i], "=", 2);
+      if (parts[0] == NULL || parts[1] == NULL || *g_strstrip (parts[0]) == '\0')
+        {
+          g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                       "Extra extension “%s” is not of the form .ext=language", entries[i]);
+          return FALSE;
+        }
+      if (!lode_language_add_extension (parts[0], g_strstrip (parts[1]), error))
+        {
+          g_prefix_error (error, "Extra extension “%s”: ", entries[i]);
+          return FALSE;
+        }
+    }
+
+  return TRUE;
+}
+
 /* Compiles `queries/<id>/<name>.scm` from the resources once per process. A #TSQuery is
  * immutable, so the result may be used from any thread with a cursor of its own. */
 static TSQuery *

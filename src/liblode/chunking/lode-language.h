@@ -43,5 +43,7 @@ TSQuery             *lode_language_get_import_query (const LodeLanguage *languag
 gboolean             lode_language_add_extension   (const char          *extension,
                                                     const char          *language_id,
                                                     GError             **error);
+gboolean             lode_language_add_extensions  (const char * const  *entries,
+                                                    GError             **error);
 
 G_END_DECLS

@@ -12,10 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lode-chunker.h"
 #include "lode-config.h"
 #include "lode-error.h"
-#include "lode-language.h"
 #include "lode-secret.h"
 
 #define DEFAULT_MAX_FILE_SIZE (2 * 1024 * 1024)
@@ -29,6 +27,7 @@ lode_config_new_default (void)
   config->chunk_max_tokens = LODE_CHUNKER_DEFAULT_MAX_TOKENS;
   config->parse_time_budget = LODE_CHUNKER_DEFAULT_TIME_BUDGET_MSEC;
   config->index_threads = 0;
+  config->watch_debounce_msec = LODE_WATCH_DEFAULT_DEBOUNCE_MSEC;
   config->extra_extensions = g_new0 (char *, 1);
   config->data_dir = g_build_filename (g_get_user_data_dir (), "lode", NULL);
   config->embedding_provider = g_strdup ("builtin");
@@ -117,6 +116,7 @@ load_settings (LodeConfig *config)
   config->chunk_max_tokens = g_settings_get_uint (settings, "chunk-max-tokens");
   config->parse_time_budget = g_settings_get_uint (settings, "parse-time-budget");
   config->index_threads = g_settings_get_uint (settings, "index-threads");
+  config->watch_debounce_msec = g_settings_get_uint (settings, "watch-debounce-msec");
   g_strfreev (config->extra_extensions);
   config->extra_extensions = g_settings_get_strv (settings, "extra-extensions");
   g_free (config->embedding_provider);
@@ -305,34 +305,6 @@ apply_store_env (LodeConfig  *config,
   return TRUE;
 }
 
-static gboolean
-apply_extensions (char   **entries,
-                  GError **error)
-{
-  for (guint i = 0; entries[i] != NULL; i++)
-    {
-      g_auto(GStrv) parts = NULL;
-
-      if (*entries[i] == '\0')
-        continue;
-
-      parts = g_strsplit (entries[i], "=", 2);
-      if (parts[0] == NULL || parts[1] == NULL || *g_strstrip (parts[0]) == '\0')
-        {
-          g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
-                       "Extra extension “%s” is not of the form .ext=language", entries[i]);
-          return FALSE;
-        }
-      if (!lode_language_add_extension (parts[0], g_strstrip (parts[1]), error))
-        {
-          g_prefix_error (error, "Extra extension “%s”: ", entries[i]);
-          return FALSE;
-        }
-    }
-
-  return TRUE;
-}
-
 /**
  * lode_config_load:
  * @error: return location for a #GError
@@ -343,8 +315,8 @@ apply_extensions (char   **entries,
  * ".ext=language"), `LODE_DATA_DIR`, `LODE_EMBEDDING_PROVIDER`, `LODE_EMBEDDING_MODEL`,
  * `LODE_VECTOR_INT8`, the providers' URLs and the OpenAI key, `LODE_STORE`, the Qdrant
  * settings, `LODE_BRANCH_AWARE` and `SOCRATICODE_LINKED_PROJECTS` (see #LodeConfig) from the
- * environment, and registers the extra extensions with
- * #LodeLanguage.
+ * environment. The extra extensions are the language table's to check and register
+ * (lode_engine_load_config()).
  *
  * Returns: (transfer full) (nullable): the configuration, or %NULL if a value is malformed
  */
@@ -377,6 +349,11 @@ lode_config_load (GError **error)
     return NULL;
   config->index_threads = value;
 
+  value = config->watch_debounce_msec;
+  if (!env_uint ("LODE_WATCH_DEBOUNCE_MSEC", 0, 10000, &value, error))
+    return NULL;
+  config->watch_debounce_msec = value;
+
   str = g_getenv ("LODE_EXTRA_EXTENSIONS");
   if (str != NULL && *str != '\0')
     {
@@ -398,8 +375,7 @@ lode_config_load (GError **error)
 
   if (!apply_embedding_env (config, error) ||
       !apply_store_env (config, error) ||
-      !env_bool ("LODE_BRANCH_AWARE", &config->branch_aware, error) ||
-      !apply_extensions (config->extra_extensions, error))
+      !env_bool ("LODE_BRANCH_AWARE", &config->branch_aware, error))
     return NULL;
 
   return g_steal_pointer (&config);

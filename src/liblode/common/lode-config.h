@@ -10,11 +10,22 @@
 
 G_BEGIN_DECLS
 
+/* How long a watched tree stays quiet before its changes are indexed, by default. */
+#define LODE_WATCH_DEFAULT_DEBOUNCE_MSEC 100
+
+/* The chunker's defaults, which are the settings' (and the schema's): the largest chunk in
+ * estimated model tokens, and the CPU time parsing, querying and reading the imports of one
+ * file may take (ms) before it is chunked by lines. */
+#define LODE_CHUNKER_DEFAULT_MAX_TOKENS 512
+#define LODE_CHUNKER_DEFAULT_TIME_BUDGET_MSEC 3000
+
 /**
  * LodeConfig:
  * @max_file_size: files larger than this (bytes) are skipped
  * @chunk_max_tokens: largest chunk, in estimated model tokens
  * @index_threads: chunking threads; 0 means one per processor
+ * @watch_debounce_msec: how long a watched tree stays quiet before its changes are indexed
+ *   (`LODE_WATCH_DEBOUNCE_MSEC`)
  * @extra_extensions: "suffix=language" entries, e.g. ".tpl=html"
  * @data_dir: where indexes live (`$XDG_DATA_HOME/lode` unless overridden)
  * @embedding_provider: "builtin", "ollama", "openai" or "none" (issue #4)
@@ -52,6 +63,7 @@ typedef struct
   guint     chunk_max_tokens;
   guint     parse_time_budget;
   guint     index_threads;
+  guint     watch_debounce_msec;
   char    **extra_extensions;
   char     *data_dir;
   char     *embedding_provider;

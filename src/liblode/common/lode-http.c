@@ -1,4 +1,4 @@
-/* lode-http.c — the process's HTTP session and one request with a timeout
+/* lode-http.c — the process's HTTP session, one request with a timeout, and retries
  *
  * SPDX-FileCopyrightText: 2026 The Lode authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -219,4 +219,254 @@ _lode_http_retry_after_msec (SoupMessage *message)
   now = g_date_time_new_now_utc ();
   /* Rounded up: waiting less than asked would only earn another 429. */
   return MAX ((g_date_time_difference (date, now) + 999) / 1000, 0);
+}
+
+/* ---- Retries ---------------------------------------------------------------------------- */
+
+/* Rate limits and a server that is (for now) unable to answer. */
+static gboolean
+is_retryable_status (LodeHttpRetryFlags flags,
+                     guint              status)
+{
+  if (status == 429 /* Too Many Requests */ || status == SOUP_STATUS_BAD_GATEWAY ||
+      status == SOUP_STATUS_SERVICE_UNAVAILABLE || status == SOUP_STATUS_GATEWAY_TIMEOUT)
+    return TRUE;
+
+  return (flags & LODE_HTTP_RETRY_SERVER_ERRORS) != 0 && SOUP_STATUS_IS_SERVER_ERROR (status) &&
+         status != SOUP_STATUS_NOT_IMPLEMENTED &&
+         status != SOUP_STATUS_HTTP_VERSION_NOT_SUPPORTED;
+}
+
+/* Failures to reach the server that may pass (it restarts). Unless any failure is worth
+ * another try, a server that took the whole timeout is not asked again: it would most
+ * likely take as long. */
+static gboolean
+is_retryable_error (LodeHttpRetryFlags  flags,
+                    const GError       *error)
+{
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return FALSE;
+  if ((flags & LODE_HTTP_RETRY_ANY_FAILURE) != 0)
+    return error->domain != G_TLS_ERROR;
+
+  return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED) ||
+         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED) ||
+         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_BROKEN_PIPE) ||
+         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_HOST_UNREACHABLE) ||
+         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NETWORK_UNREACHABLE) ||
+         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED) ||
+         g_error_matches (error, G_RESOLVER_ERROR, G_RESOLVER_ERROR_TEMPORARY_FAILURE);
+}
+
+typedef struct
+{
+  LodeHttpMessageFunc  build;
+  gpointer             build_data;
+  LodeHttpRetry        retry;
+  LodeHttpEnd          end;
+  GSource             *wait;
+  GSource             *cancel;
+} Retrying;
+
+static void
+retrying_stop_waiting (Retrying *request)
+{
+  if (request->wait != NULL)
+    g_source_destroy (request->wait);
+  g_clear_pointer (&request->wait, g_source_unref);
+  if (request->cancel != NULL)
+    g_source_destroy (request->cancel);
+  g_clear_pointer (&request->cancel, g_source_unref);
+}
+
+static void
+retrying_free (Retrying *request)
+{
+  retrying_stop_waiting (request);
+  g_clear_object (&request->end.message);
+  g_free (request);
+}
+
+static void retrying_send (GTask *task);
+
+static gboolean
+retrying_wait_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+
+  retrying_stop_waiting (g_task_get_task_data (task));
+  retrying_send (g_object_ref (task));
+
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+retrying_cancelled_cb (GCancellable *cancellable,
+                       gpointer      user_data)
+{
+  GTask *task = user_data;
+
+  retrying_stop_waiting (g_task_get_task_data (task));
+  g_task_return_error_if_cancelled (task);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Whether the attempt that failed with @error (or answered, when it is NULL) is sent again
+ * after a pause; when it is not, request->end says why. */
+static gboolean
+retrying_wait (GTask        *task,
+               const GError *error)
+{
+  Retrying *request = g_task_get_task_data (task);
+  GCancellable *cancellable = g_task_get_cancellable (task);
+  SoupMessage *message = request->end.message;
+  gint64 wait = -1;
+
+  if (error != NULL ? !is_retryable_error (request->retry.flags, error)
+                    : !is_retryable_status (request->retry.flags,
+                                            soup_message_get_status (message)))
+    return FALSE;
+
+  if (request->end.n_retries >= request->retry.max_retries)
+    {
+      request->end.gave_up = TRUE;
+      return FALSE;
+    }
+
+  if (error == NULL)
+    wait = _lode_http_retry_after_msec (message);
+  if (wait < 0)
+    wait = (gint64) request->retry.base_delay_msec << MIN (request->end.n_retries, 16);
+  if (wait > request->retry.max_wait_msec)
+    {
+      request->end.gave_up = TRUE;
+      request->end.refused_wait_msec = wait;
+      return FALSE;
+    }
+
+  request->end.n_retries++;
+  g_debug ("%s %s: %s; retry %u in %" G_GINT64_FORMAT " ms", soup_message_get_method (message),
+           g_uri_get_path (soup_message_get_uri (message)),
+           error != NULL ? error->message : soup_message_get_reason_phrase (message),
+           request->end.n_retries, wait);
+
+  request->wait = g_timeout_source_new ((guint) wait);
+  g_source_set_callback (request->wait, retrying_wait_cb, g_object_ref (task), g_object_unref);
+  g_source_attach (request->wait, g_task_get_context (task));
+  if (cancellable != NULL)
+    {
+      request->cancel = g_cancellable_source_new (cancellable);
+      g_source_set_callback (request->cancel, (GSourceFunc) G_CALLBACK (retrying_cancelled_cb),
+                             g_object_ref (task), g_object_unref);
+      g_source_attach (request->cancel, g_task_get_context (task));
+    }
+
+  return TRUE;
+}
+
+static void
+retrying_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GBytes) body = NULL;
+  GError *error = NULL;
+
+  body = _lode_http_send_and_read_finish (result, NULL, &error);
+  if (retrying_wait (task, error))
+    g_clear_error (&error);
+  else if (body == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, g_steal_pointer (&body), (GDestroyNotify) g_bytes_unref);
+}
+
+/* Takes @task. */
+static void
+retrying_send (GTask *task)
+{
+  Retrying *request = g_task_get_task_data (task);
+  GError *error = NULL;
+
+  if (g_task_return_error_if_cancelled (task))
+    {
+      g_object_unref (task);
+      return;
+    }
+
+  g_clear_object (&request->end.message);
+  request->end.message = request->build (request->build_data, &error);
+  if (request->end.message == NULL)
+    {
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+
+  g_debug ("%s %s, attempt %u", soup_message_get_method (request->end.message),
+           g_uri_get_path (soup_message_get_uri (request->end.message)),
+           request->end.n_retries + 1);
+  _lode_http_send_and_read_async (request->end.message, request->retry.timeout_seconds,
+                                  g_task_get_cancellable (task), retrying_cb, task);
+}
+
+/**
+ * _lode_http_request_async:
+ * @build: makes the request of each attempt
+ * @build_data: data for @build, alive until @callback runs
+ * @retry: timeouts and retries
+ * @cancellable: (nullable): a #GCancellable, which also ends a pause at once
+ * @callback: called with the answer
+ * @user_data: data for @callback
+ *
+ * Sends a request on the shared session, and again after a pause (the server's Retry-After,
+ * else an exponential backoff) when it fails in a way that may pass (@retry's flags say
+ * which). Every HTTP client of liblode sends through it: the embedding providers and the
+ * Qdrant client.
+ */
+void
+_lode_http_request_async (LodeHttpMessageFunc  build,
+                          gpointer             build_data,
+                          const LodeHttpRetry *retry,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  GTask *task = g_task_new (NULL, cancellable, callback, user_data);
+  Retrying *request = g_new0 (Retrying, 1);
+
+  g_assert (build != NULL && retry != NULL);
+
+  g_task_set_source_tag (task, _lode_http_request_async);
+  request->build = build;
+  request->build_data = build_data;
+  request->retry = *retry;
+  request->end.refused_wait_msec = -1;
+  g_task_set_task_data (task, request, (GDestroyNotify) retrying_free);
+
+  retrying_send (task);
+}
+
+/**
+ * _lode_http_request_finish:
+ * @result: the result given to the callback
+ * @end: (out caller-allocates) (optional): how it ended; its message is valid while @result
+ *   lives
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full): the body of the last answer, of any status (check the
+ *   message's; with @end's gave_up set, it is one that may pass), or %NULL with @error set
+ */
+GBytes *
+_lode_http_request_finish (GAsyncResult  *result,
+                           LodeHttpEnd   *end,
+                           GError       **error)
+{
+  g_assert (g_task_is_valid (result, NULL));
+
+  if (end != NULL)
+    *end = ((Retrying *) g_task_get_task_data (G_TASK (result)))->end;
+  return g_task_propagate_pointer (G_TASK (result), error);
 }

@@ -630,3 +630,111 @@ lode_json_get_object (JsonObject *object,
 
   return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
 }
+
+/**
+ * lode_json_get_array:
+ * @object: (nullable): a JSON object from outside
+ * @member: a member name
+ *
+ * Returns: (nullable): @member of @object when it is an array
+ */
+JsonArray *
+lode_json_get_array (JsonObject *object,
+                     const char *member)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
+/**
+ * lode_json_get_int:
+ * @object: (nullable): a JSON object
+ * @member: a member name
+ * @default_value: what a missing member, or one that is no integer, gives
+ *
+ * Returns: @member of @object when it is an integer, else @default_value
+ */
+gint64
+lode_json_get_int (JsonObject *object,
+                   const char *member,
+                   gint64      default_value)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_INT64)
+    return default_value;
+  return json_node_get_int (node);
+}
+
+/**
+ * lode_json_get_boolean:
+ * @object: (nullable): a JSON object
+ * @member: a member name
+ * @default_value: what a missing member, or one that is no boolean, gives
+ *
+ * Returns: @member of @object when it is a boolean, else @default_value
+ */
+gboolean
+lode_json_get_boolean (JsonObject *object,
+                       const char *member,
+                       gboolean    default_value)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
+      json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+    return default_value;
+  return json_node_get_boolean (node);
+}
+
+/**
+ * lode_json_builder_add_string:
+ * @builder: a #JsonBuilder inside an object
+ * @member: a member name
+ * @value: (nullable): its value; %NULL writes null
+ */
+void
+lode_json_builder_add_string (JsonBuilder *builder,
+                              const char  *member,
+                              const char  *value)
+{
+  json_builder_set_member_name (builder, member);
+  if (value != NULL)
+    json_builder_add_string_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}
+
+void
+lode_json_builder_add_int (JsonBuilder *builder,
+                           const char  *member,
+                           gint64       value)
+{
+  json_builder_set_member_name (builder, member);
+  json_builder_add_int_value (builder, value);
+}
+
+void
+lode_json_builder_add_boolean (JsonBuilder *builder,
+                               const char  *member,
+                               gboolean     value)
+{
+  json_builder_set_member_name (builder, member);
+  json_builder_add_boolean_value (builder, value);
+}
+
+/**
+ * lode_json_builder_steal_object:
+ * @builder: a #JsonBuilder whose root is a finished object
+ *
+ * Returns: (transfer full): the object built
+ */
+JsonObject *
+lode_json_builder_steal_object (JsonBuilder *builder)
+{
+  g_autoptr(JsonNode) root = json_builder_get_root (builder);
+
+  return json_node_dup_object (root);
+}

@@ -23,9 +23,31 @@ JsonNode *lode_json_parse_file (const char *path,
 char     *lode_json_to_string (JsonNode    *node,
                                gboolean     pretty);
 
-const char *lode_json_get_string (JsonObject *object,
-                                  const char *member);
-JsonObject *lode_json_get_object (JsonObject *object,
-                                  const char *member);
+/* Members of an object, from outside or our own: missing, null or of another type, they are
+ * the default (none of json_object_get_*_member()'s criticals). */
+const char *lode_json_get_string  (JsonObject *object,
+                                   const char *member);
+JsonObject *lode_json_get_object  (JsonObject *object,
+                                   const char *member);
+JsonArray  *lode_json_get_array   (JsonObject *object,
+                                   const char *member);
+gint64      lode_json_get_int     (JsonObject *object,
+                                   const char *member,
+                                   gint64      default_value);
+gboolean    lode_json_get_boolean (JsonObject *object,
+                                   const char *member,
+                                   gboolean    default_value);
+
+/* Members of an object being built. */
+void        lode_json_builder_add_string   (JsonBuilder *builder,
+                                            const char  *member,
+                                            const char  *value);
+void        lode_json_builder_add_int      (JsonBuilder *builder,
+                                            const char  *member,
+                                            gint64       value);
+void        lode_json_builder_add_boolean  (JsonBuilder *builder,
+                                            const char  *member,
+                                            gboolean     value);
+JsonObject *lode_json_builder_steal_object (JsonBuilder *builder);
 
 G_END_DECLS

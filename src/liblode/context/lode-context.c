@@ -15,6 +15,7 @@
 #include "lode-error.h"
 #include "lode-i18n.h"
 #include "lode-index-store.h"
+#include "lode-json.h"
 #include "lode-project-config.h"
 #include "lode-scanner.h"
 #include "lode-search.h"
@@ -305,18 +306,6 @@ is_declared (Context    *context,
   return FALSE;
 }
 
-static void
-add_artifact_member (JsonBuilder *builder,
-                     const char  *member,
-                     const char  *value)
-{
-  json_builder_set_member_name (builder, member);
-  if (value != NULL)
-    json_builder_add_string_value (builder, value);
-  else
-    json_builder_add_null_value (builder);
-}
-
 static char *
 iso_time (gint64 usec)
 {
@@ -333,13 +322,13 @@ add_current (JsonBuilder   *builder,
                                                         : NULL;
 
   json_builder_begin_object (builder);
-  add_artifact_member (builder, "name", current->spec->name);
-  add_artifact_member (builder, "path", current->spec->path);
-  add_artifact_member (builder, "description", current->spec->description);
-  add_artifact_member (builder, "source", current->spec->source);
-  add_artifact_member (builder, "state", state_to_string (current->state));
-  add_artifact_member (builder, "problem", current->problem);
-  add_artifact_member (builder, "indexedAt", indexed_at);
+  lode_json_builder_add_string (builder, "name", current->spec->name);
+  lode_json_builder_add_string (builder, "path", current->spec->path);
+  lode_json_builder_add_string (builder, "description", current->spec->description);
+  lode_json_builder_add_string (builder, "source", current->spec->source);
+  lode_json_builder_add_string (builder, "state", state_to_string (current->state));
+  lode_json_builder_add_string (builder, "problem", current->problem);
+  lode_json_builder_add_string (builder, "indexedAt", indexed_at);
   json_builder_set_member_name (builder, "files");
   json_builder_add_int_value (builder, current->stored != NULL ? current->stored->n_files : 0);
   json_builder_set_member_name (builder, "chunks");
@@ -375,7 +364,7 @@ lode_context_report_list (LodeProject  *project,
     return NULL;
 
   json_builder_begin_object (builder);
-  add_artifact_member (builder, "project", lode_project_get_root (project));
+  lode_json_builder_add_string (builder, "project", lode_project_get_root (project));
   json_builder_set_member_name (builder, "artifacts");
   json_builder_begin_array (builder);
   for (guint i = 0; i < context.current->len; i++)
@@ -492,10 +481,10 @@ sync_in_store (LodeProject     *project,
       if (builder != NULL)
         {
           json_builder_begin_object (builder);
-          add_artifact_member (builder, "name", current->spec->name);
-          add_artifact_member (builder, "action", action);
-          add_artifact_member (builder, "state", state_to_string (current->state));
-          add_artifact_member (builder, "problem", current->problem);
+          lode_json_builder_add_string (builder, "name", current->spec->name);
+          lode_json_builder_add_string (builder, "action", action);
+          lode_json_builder_add_string (builder, "state", state_to_string (current->state));
+          lode_json_builder_add_string (builder, "problem", current->problem);
           json_builder_set_member_name (builder, "files");
           json_builder_add_int_value (builder, current->paths->len);
           json_builder_set_member_name (builder, "chunks");
@@ -570,7 +559,7 @@ lode_context_report_index (LodeProject   *project,
     return NULL;
 
   json_builder_begin_object (builder);
-  add_artifact_member (builder, "project", lode_project_get_root (project));
+  lode_json_builder_add_string (builder, "project", lode_project_get_root (project));
   if (!sync_artifacts (project, &context, name == NULL, cancellable, builder, error))
     return NULL;
   json_builder_end_object (builder);
@@ -637,7 +626,7 @@ lode_context_report_remove (LodeProject  *project,
     }
 
   json_builder_begin_object (builder);
-  add_artifact_member (builder, "project", lode_project_get_root (project));
+  lode_json_builder_add_string (builder, "project", lode_project_get_root (project));
   json_builder_set_member_name (builder, "removed");
   json_builder_begin_array (builder);
   if (stored->len > 0 && !lode_project_write (project, remove_in_store, &removal, NULL, error))
@@ -857,8 +846,8 @@ lode_context_report_search (LodeProject   *project,
   top = hits->len > 0 ? ((LodeArtifactHit *) g_ptr_array_index (hits, 0))->relevance : 0.0;
 
   json_builder_begin_object (builder);
-  add_artifact_member (builder, "project", lode_project_get_root (project));
-  add_artifact_member (builder, "query", query);
+  lode_json_builder_add_string (builder, "project", lode_project_get_root (project));
+  lode_json_builder_add_string (builder, "query", query);
   json_builder_set_member_name (builder, "results");
   json_builder_begin_array (builder);
   for (guint i = 0; i < hits->len; i++)
@@ -872,17 +861,17 @@ lode_context_report_search (LodeProject   *project,
       snippet = g_utf8_substring (hit->body, 0, MIN (g_utf8_strlen (hit->body, -1),
                                                      SNIPPET_MAX));
       json_builder_begin_object (builder);
-      add_artifact_member (builder, "artifact", hit->artifact);
-      add_artifact_member (builder, "path", hit->path);
+      lode_json_builder_add_string (builder, "artifact", hit->artifact);
+      lode_json_builder_add_string (builder, "path", hit->path);
       json_builder_set_member_name (builder, "startLine");
       json_builder_add_int_value (builder, hit->start_line);
       json_builder_set_member_name (builder, "endLine");
       json_builder_add_int_value (builder, hit->end_line);
-      add_artifact_member (builder, "kind", hit->kind);
-      add_artifact_member (builder, "title", hit->title);
+      lode_json_builder_add_string (builder, "kind", hit->kind);
+      lode_json_builder_add_string (builder, "title", hit->title);
       json_builder_set_member_name (builder, "score");
       json_builder_add_double_value (builder, score);
-      add_artifact_member (builder, "snippet", snippet);
+      lode_json_builder_add_string (builder, "snippet", snippet);
       json_builder_end_object (builder);
       n++;
     }
@@ -895,15 +884,6 @@ lode_context_report_search (LodeProject   *project,
 }
 
 /* Markdown ------------------------------------------------------------------------------ */
-
-static const char *
-member_string (JsonObject *object,
-               const char *member)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  return node != NULL && JSON_NODE_HOLDS_VALUE (node) ? json_node_get_string (node) : NULL;
-}
 
 char *
 lode_context_format_list (JsonObject *report)
@@ -928,18 +908,18 @@ lode_context_format_list (JsonObject *report)
     {
       JsonObject *a = json_array_get_object_element (artifacts, i);
 
-      g_string_append_printf (out, "- **%s** (`%s`): %s", member_string (a, "name"),
-                              member_string (a, "path"), member_string (a, "state"));
-      if (g_strcmp0 (member_string (a, "state"), "indexed") == 0)
+      g_string_append_printf (out, "- **%s** (`%s`): %s", lode_json_get_string (a, "name"),
+                              lode_json_get_string (a, "path"), lode_json_get_string (a, "state"));
+      if (g_strcmp0 (lode_json_get_string (a, "state"), "indexed") == 0)
         {
           g_string_append (out, ", ");
           lode_append_count (out, json_object_get_int_member (a, "chunks"), "%u chunk",
                              "%u chunks");
         }
-      if (member_string (a, "problem") != NULL)
-        g_string_append_printf (out, " (%s)", member_string (a, "problem"));
-      if (member_string (a, "description") != NULL)
-        g_string_append_printf (out, " — %s", member_string (a, "description"));
+      if (lode_json_get_string (a, "problem") != NULL)
+        g_string_append_printf (out, " (%s)", lode_json_get_string (a, "problem"));
+      if (lode_json_get_string (a, "description") != NULL)
+        g_string_append_printf (out, " — %s", lode_json_get_string (a, "description"));
       g_string_append_c (out, '\n');
     }
   for (guint i = 0; i < json_array_get_length (undeclared); i++)
@@ -964,12 +944,12 @@ lode_context_format_index (JsonObject *report)
     {
       JsonObject *a = json_array_get_object_element (artifacts, i);
 
-      g_string_append_printf (out, "- %s: %s, ", member_string (a, "name"),
-                              member_string (a, "action"));
+      g_string_append_printf (out, "- %s: %s, ", lode_json_get_string (a, "name"),
+                              lode_json_get_string (a, "action"));
       lode_append_count (out, json_object_get_int_member (a, "chunks"), "%u chunk",
                          "%u chunks");
-      if (member_string (a, "problem") != NULL)
-        g_string_append_printf (out, " (%s)", member_string (a, "problem"));
+      if (lode_json_get_string (a, "problem") != NULL)
+        g_string_append_printf (out, " (%s)", lode_json_get_string (a, "problem"));
       g_string_append_c (out, '\n');
     }
   for (guint i = 0; i < json_array_get_length (removed); i++)
@@ -1007,7 +987,7 @@ lode_context_format_search (JsonObject *report)
 
   g_string_append (out, "## ");
   lode_append_count (out, n, "%u context result", "%u context results");
-  g_string_append_printf (out, " for “%s”\n\n", member_string (report, "query"));
+  g_string_append_printf (out, " for “%s”\n\n", lode_json_get_string (report, "query"));
   if (n == 0)
     g_string_append (out, "Nothing matched; codebase_context lists the artifacts and their "
                      "state.\n");
@@ -1016,14 +996,15 @@ lode_context_format_search (JsonObject *report)
       JsonObject *r = json_array_get_object_element (results, i);
 
       g_string_append_printf (out, "%u. **%s** `%s:%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT "`",
-                              i + 1, member_string (r, "artifact"), member_string (r, "path"),
+                              i + 1, lode_json_get_string (r, "artifact"),
+                              lode_json_get_string (r, "path"),
                               json_object_get_int_member (r, "startLine"),
                               json_object_get_int_member (r, "endLine"));
-      if (member_string (r, "title") != NULL)
-        g_string_append_printf (out, " %s", member_string (r, "title"));
+      if (lode_json_get_string (r, "title") != NULL)
+        g_string_append_printf (out, " %s", lode_json_get_string (r, "title"));
       g_string_append_printf (out, " (score %.2f)\n```\n%s\n```\n\n",
                               json_object_get_double_member (r, "score"),
-                              member_string (r, "snippet"));
+                              lode_json_get_string (r, "snippet"));
     }
   return g_string_free (out, FALSE);
 }

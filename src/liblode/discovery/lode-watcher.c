@@ -17,6 +17,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "lode-config.h"
 #include "lode-ignore-private.h"
 #include "lode-project-config.h"
 #include "lode-watcher.h"
@@ -35,7 +36,6 @@
  * is not watched live at all but rescanned periodically, and the status says so.
  */
 
-#define DEFAULT_DEBOUNCE_MSEC   100
 #define DEFAULT_RESCAN_SECONDS  60
 #define MAX_WAIT_FACTOR         10
 /* The kernel default on older systems, when /proc cannot be read. */
@@ -300,7 +300,7 @@ lode_watcher_class_init (LodeWatcherClass *klass)
 
   properties [PROP_DEBOUNCE_MSEC] =
     g_param_spec_uint ("debounce-msec", NULL, NULL,
-                       0, 10000, DEFAULT_DEBOUNCE_MSEC,
+                       0, 10000, LODE_WATCH_DEFAULT_DEBOUNCE_MSEC,
                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   /* 0: lode_watcher_get_inotify_budget(). */
@@ -356,7 +356,7 @@ lode_watcher_class_init (LodeWatcherClass *klass)
 static void
 lode_watcher_init (LodeWatcher *self)
 {
-  self->debounce_msec = DEFAULT_DEBOUNCE_MSEC;
+  self->debounce_msec = LODE_WATCH_DEFAULT_DEBOUNCE_MSEC;
   self->rescan_interval = DEFAULT_RESCAN_SECONDS;
   self->monitors = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, monitor_free);
   self->pending = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,

@@ -8,13 +8,13 @@
 
 #include "config.h"
 
-#include <math.h>
 #include <string.h>
 
 #include <json-glib/json-glib.h>
 
 #include "lode-bert.h"
 #include "lode-builtin-embedder.h"
+#include "lode-embed-parts.h"
 #include "lode-error.h"
 #include "lode-json.h"
 #include "lode-wordpiece.h"
@@ -493,8 +493,8 @@ embed_data_free (EmbedData *data)
 
 /* Embeds every text whole: a text longer than the model's limit is split into windows of
  * at most that many tokens (each with its own [CLS] and [SEP]), and its vector is the mean
- * of the windows' vectors weighted by their lengths, renormalised. Nothing is cut off.
- * Runs on the encoder thread. */
+ * of the windows' vectors weighted by their lengths, renormalised (lode-embed-parts.c).
+ * Nothing is cut off. Runs on the encoder thread. */
 static LodeEmbeddings *
 embed_texts (LodeBuiltinEmbedder  *self,
              EmbedData            *data,
@@ -505,9 +505,8 @@ embed_texts (LodeBuiltinEmbedder  *self,
   guint dims = lode_bert_get_dims (self->bert);
   guint window = self->max_tokens - 2;
   g_autoptr(GPtrArray) sequences = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
-  g_autoptr(GArray) first_sequence = g_array_sized_new (FALSE, FALSE, sizeof (guint), n_texts + 1);
+  g_autoptr(LodeEmbedParts) parts = lode_embed_parts_new ();
   g_autoptr(GArray) pieces = g_array_new (FALSE, FALSE, sizeof (gint32));
-  g_autoptr(LodeEmbeddings) embeddings = lode_embeddings_new (n_texts, dims);
   g_autofree float *vectors = NULL;
   gint32 cls = lode_wordpiece_get_cls_id (self->wordpiece);
   gint32 sep = lode_wordpiece_get_sep_id (self->wordpiece);
@@ -517,7 +516,7 @@ embed_texts (LodeBuiltinEmbedder  *self,
       g_autofree char *text = prefixed_text (self, data->texts[i], data->purpose);
       guint start = 0;
 
-      g_array_append_val (first_sequence, sequences->len);
+      lode_embed_parts_begin_text (parts);
       g_array_set_size (pieces, 0);
       if (!lode_wordpiece_tokenize (self->wordpiece, text, 0, pieces, NULL, error))
         {
@@ -534,44 +533,17 @@ embed_texts (LodeBuiltinEmbedder  *self,
           g_array_append_vals (seq, &g_array_index (pieces, gint32, start), n);
           g_array_append_val (seq, sep);
           g_ptr_array_add (sequences, seq);
+          lode_embed_parts_add (parts, NULL, n);
           start += n;
         }
       while (start < pieces->len);
     }
-  g_array_append_val (first_sequence, sequences->len);
 
   vectors = g_new (float, (gsize) sequences->len * dims);
   if (!embed_sequences (self, sequences, vectors, cancellable, error))
     return NULL;
 
-  for (guint i = 0; i < n_texts; i++)
-    {
-      guint first = g_array_index (first_sequence, guint, i);
-      guint last = g_array_index (first_sequence, guint, i + 1);
-      float *out = embeddings->data + (gsize) i * dims;
-      double norm = 0.0;
-
-      if (last - first == 1)
-        {
-          memcpy (out, vectors + (gsize) first * dims, dims * sizeof (float));
-          continue;
-        }
-
-      for (guint s = first; s < last; s++)
-        {
-          GArray *seq = g_ptr_array_index (sequences, s);
-
-          for (guint d = 0; d < dims; d++)
-            out[d] += vectors[(gsize) s * dims + d] * (float) (seq->len - 2);
-        }
-      for (guint d = 0; d < dims; d++)
-        norm += (double) out[d] * out[d];
-      if (norm > 0.0)
-        for (guint d = 0; d < dims; d++)
-          out[d] = (float) (out[d] / sqrt (norm));
-    }
-
-  return g_steal_pointer (&embeddings);
+  return lode_embed_parts_combine (parts, vectors, dims, error);
 }
 
 /* Runs on the encoder thread. */

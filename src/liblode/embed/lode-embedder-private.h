@@ -30,46 +30,40 @@ void      _lode_embedder_set_http_error  (GError       **error,
                                           GBytes        *body);
 
 /* Remembers that a server failed, so that queries skip it for a while (see
- * _lode_http_request_async()). Zero-initialised; cleared with _lode_http_breaker_clear(). */
+ * _lode_embedder_request_async()). Zero-initialised; cleared with
+ * _lode_embedder_breaker_clear(). */
 typedef struct
 {
   GMutex  lock;
   gint64  open_until;    /* monotonic µs */
   char   *reason;
-} LodeHttpBreaker;
+} LodeEmbedderBreaker;
 
-void         _lode_http_breaker_clear      (LodeHttpBreaker      *breaker);
+void         _lode_embedder_breaker_clear  (LodeEmbedderBreaker  *breaker);
 
-/* How a request is sent: per attempt, and again after a failure that may pass. */
+/* How a provider's request is sent: the HTTP retries, and the breaker. */
 typedef struct
 {
-  guint            timeout_seconds;   /* per attempt, 0 for none */
-  guint            max_retries;
-  guint            base_delay_msec;   /* the first pause without Retry-After; doubles */
-  LodeHttpBreaker *breaker;           /* (nullable) */
-  gboolean         fail_fast;         /* fail at once while the breaker is open */
-} LodeHttpRetry;
+  LodeHttpRetry        http;
+  LodeEmbedderBreaker *breaker;          /* (nullable) */
+  gboolean             fail_fast;        /* fail at once while the breaker is open */
+} LodeEmbedderRetry;
 
-void         _lode_http_retry_init        (LodeHttpRetry        *retry,
-                                           LodeEmbedPurpose      purpose,
-                                           guint                 timeout_seconds,
-                                           guint                 max_retries,
-                                           guint                 base_delay_msec,
-                                           LodeHttpBreaker      *breaker);
-
-/* Builds the request of each attempt; NULL with @error set when it cannot. */
-typedef SoupMessage *(*LodeHttpMessageFunc) (gpointer   user_data,
-                                             GError   **error);
-
-void         _lode_http_request_async     (LodeHttpMessageFunc   build,
-                                           gpointer              build_data,
-                                           const LodeHttpRetry  *retry,
-                                           const char           *what,
-                                           GCancellable         *cancellable,
-                                           GAsyncReadyCallback   callback,
-                                           gpointer              user_data);
-GBytes      *_lode_http_request_finish    (GAsyncResult         *result,
-                                           SoupMessage         **message,
-                                           GError              **error);
+void         _lode_embedder_retry_init     (LodeEmbedderRetry    *retry,
+                                            LodeEmbedPurpose      purpose,
+                                            guint                 timeout_seconds,
+                                            guint                 max_retries,
+                                            guint                 base_delay_msec,
+                                            LodeEmbedderBreaker  *breaker);
+void         _lode_embedder_request_async  (LodeHttpMessageFunc      build,
+                                            gpointer                 build_data,
+                                            const LodeEmbedderRetry *retry,
+                                            const char              *what,
+                                            GCancellable            *cancellable,
+                                            GAsyncReadyCallback      callback,
+                                            gpointer                 user_data);
+GBytes      *_lode_embedder_request_finish (GAsyncResult         *result,
+                                            SoupMessage         **message,
+                                            GError              **error);
 
 G_END_DECLS

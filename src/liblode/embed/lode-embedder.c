@@ -342,14 +342,14 @@ _lode_embedder_set_http_error (GError      **error,
 #define QUERY_TIMEOUT_SECONDS 15
 
 void
-_lode_http_breaker_clear (LodeHttpBreaker *breaker)
+_lode_embedder_breaker_clear (LodeEmbedderBreaker *breaker)
 {
   g_clear_pointer (&breaker->reason, g_free);
 }
 
 static gboolean
-breaker_check (LodeHttpBreaker  *breaker,
-               GError          **error)
+breaker_check (LodeEmbedderBreaker  *breaker,
+               GError              **error)
 {
   gint64 now = g_get_monotonic_time ();
   gboolean open;
@@ -366,8 +366,8 @@ breaker_check (LodeHttpBreaker  *breaker,
 }
 
 static void
-breaker_set (LodeHttpBreaker *breaker,
-             const GError    *error)
+breaker_set (LodeEmbedderBreaker *breaker,
+             const GError        *error)
 {
   if (breaker == NULL)
     return;
@@ -383,31 +383,8 @@ breaker_set (LodeHttpBreaker *breaker,
   g_mutex_unlock (&breaker->lock);
 }
 
-/* Statuses worth another try: rate limits and a server that is (for now) unable to answer. */
-static gboolean
-is_retryable_status (guint status)
-{
-  return status == 429 /* Too Many Requests */ ||
-         (SOUP_STATUS_IS_SERVER_ERROR (status) && status != SOUP_STATUS_NOT_IMPLEMENTED &&
-          status != SOUP_STATUS_HTTP_VERSION_NOT_SUPPORTED);
-}
-
-/* Failures to reach the server that may pass (it restarts). A server that took the whole
- * timeout is not asked again: it would most likely take as long. */
-static gboolean
-is_retryable_error (const GError *error)
-{
-  return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED) ||
-         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED) ||
-         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_BROKEN_PIPE) ||
-         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_HOST_UNREACHABLE) ||
-         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NETWORK_UNREACHABLE) ||
-         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED) ||
-         g_error_matches (error, G_RESOLVER_ERROR, G_RESOLVER_ERROR_TEMPORARY_FAILURE);
-}
-
 /**
- * _lode_http_retry_init:
+ * _lode_embedder_retry_init:
  * @retry: the policy to fill
  * @purpose: what the request embeds
  * @timeout_seconds: the provider's timeout, 0 for none
@@ -415,221 +392,112 @@ is_retryable_error (const GError *error)
  * @base_delay_msec: the provider's first pause
  * @breaker: the provider's breaker
  *
- * Documents (a background pass) get the provider's timeout and retries; a query gets at most
- * QUERY_TIMEOUT_SECONDS, no retry, and fails at once while the breaker is open.
+ * Documents (a background pass) get the provider's timeout and retries, after 429, a 5xx and
+ * a refused or broken connection; a query gets at most QUERY_TIMEOUT_SECONDS, no retry, and
+ * fails at once while the breaker is open.
  */
 void
-_lode_http_retry_init (LodeHttpRetry    *retry,
-                       LodeEmbedPurpose  purpose,
-                       guint             timeout_seconds,
-                       guint             max_retries,
-                       guint             base_delay_msec,
-                       LodeHttpBreaker  *breaker)
+_lode_embedder_retry_init (LodeEmbedderRetry   *retry,
+                           LodeEmbedPurpose     purpose,
+                           guint                timeout_seconds,
+                           guint                max_retries,
+                           guint                base_delay_msec,
+                           LodeEmbedderBreaker *breaker)
 {
   gboolean query = purpose == LODE_EMBED_QUERY;
 
-  retry->timeout_seconds = timeout_seconds;
+  retry->http.timeout_seconds = timeout_seconds;
   if (query && (timeout_seconds == 0 || timeout_seconds > QUERY_TIMEOUT_SECONDS))
-    retry->timeout_seconds = QUERY_TIMEOUT_SECONDS;
-  retry->max_retries = query ? 0 : max_retries;
-  retry->base_delay_msec = base_delay_msec;
+    retry->http.timeout_seconds = QUERY_TIMEOUT_SECONDS;
+  retry->http.max_retries = query ? 0 : max_retries;
+  retry->http.base_delay_msec = base_delay_msec;
+  retry->http.max_wait_msec = MAX_RETRY_WAIT_MSEC;
+  retry->http.flags = LODE_HTTP_RETRY_SERVER_ERRORS;
   retry->breaker = breaker;
   retry->fail_fast = query;
 }
 
 typedef struct
 {
-  LodeHttpMessageFunc  build;
-  gpointer             build_data;
-  LodeHttpRetry        retry;
+  LodeEmbedderBreaker *breaker;
   char                *what;
   SoupMessage         *message;     /* of the last attempt */
-  guint                attempt;
-  GSource             *wait;
-  GSource             *cancel;
-} Retrying;
+} Request;
 
 static void
-retrying_stop_waiting (Retrying *request)
+request_free (Request *request)
 {
-  if (request->wait != NULL)
-    g_source_destroy (request->wait);
-  g_clear_pointer (&request->wait, g_source_unref);
-  if (request->cancel != NULL)
-    g_source_destroy (request->cancel);
-  g_clear_pointer (&request->cancel, g_source_unref);
-}
-
-static void
-retrying_free (Retrying *request)
-{
-  retrying_stop_waiting (request);
   g_clear_object (&request->message);
   g_free (request->what);
   g_free (request);
 }
 
-static void retrying_send (GTask *task);
-
-static gboolean
-retrying_wait_cb (gpointer user_data)
-{
-  GTask *task = user_data;
-
-  retrying_stop_waiting (g_task_get_task_data (task));
-  retrying_send (g_object_ref (task));
-
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-retrying_cancelled_cb (GCancellable *cancellable,
-                      gpointer      user_data)
-{
-  GTask *task = user_data;
-
-  retrying_stop_waiting (g_task_get_task_data (task));
-  g_task_return_error_if_cancelled (task);
-
-  return G_SOURCE_REMOVE;
-}
-
 /* Ends @task with @error, which the breaker remembers. Takes @error. */
 static void
-retrying_fail (GTask  *task,
+request_fail (GTask  *task,
               GError *error)
 {
-  Retrying *request = g_task_get_task_data (task);
+  Request *request = g_task_get_task_data (task);
 
-  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    breaker_set (request->retry.breaker, error);
+  breaker_set (request->breaker, error);
   g_task_return_error (task, error);
 }
 
-/* Sends again after a pause when the failure may pass and attempts remain. */
-static gboolean
-retrying_retry (GTask        *task,
-               const GError *error,
-               GBytes       *body)
-{
-  Retrying *request = g_task_get_task_data (task);
-  GCancellable *cancellable = g_task_get_cancellable (task);
-  guint status = error == NULL ? soup_message_get_status (request->message) : 0;
-  gint64 wait = -1;
-
-  if (error != NULL ? !is_retryable_error (error) : !is_retryable_status (status))
-    return FALSE;
-
-  if (request->attempt >= request->retry.max_retries)
-    {
-      g_autofree char *what = NULL;
-      GError *failure = NULL;
-
-      what = request->attempt > 0 ? g_strdup_printf ("%s, gave up after %u retries",
-                                                     request->what, request->attempt)
-                                  : g_strdup (request->what);
-      if (error != NULL)
-        {
-          failure = g_error_copy (error);
-          g_prefix_error (&failure, "%s: ", what);
-        }
-      else
-        _lode_embedder_set_http_error (&failure, what, request->message, body);
-      retrying_fail (task, failure);
-      return TRUE;
-    }
-
-  if (error == NULL)
-    wait = _lode_http_retry_after_msec (request->message);
-  if (wait < 0)
-    wait = (gint64) request->retry.base_delay_msec << MIN (request->attempt, 16);
-  if (wait > MAX_RETRY_WAIT_MSEC)
-    {
-      GError *failure = NULL;
-      g_autofree char *what = g_strdup_printf ("%s: the server asks to wait %" G_GINT64_FORMAT
-                                               " s", request->what, wait / 1000);
-
-      _lode_embedder_set_http_error (&failure, what, request->message, body);
-      retrying_fail (task, failure);
-      return TRUE;
-    }
-
-  request->attempt++;
-  g_debug ("%s: %s; retry %u in %" G_GINT64_FORMAT " ms", request->what,
-           error != NULL ? error->message : soup_message_get_reason_phrase (request->message),
-           request->attempt, wait);
-
-  request->wait = g_timeout_source_new ((guint) wait);
-  g_source_set_callback (request->wait, retrying_wait_cb, g_object_ref (task), g_object_unref);
-  g_source_attach (request->wait, g_task_get_context (task));
-  if (cancellable != NULL)
-    {
-      request->cancel = g_cancellable_source_new (cancellable);
-      g_source_set_callback (request->cancel, (GSourceFunc) G_CALLBACK (retrying_cancelled_cb),
-                             g_object_ref (task), g_object_unref);
-      g_source_attach (request->cancel, g_task_get_context (task));
-    }
-
-  return TRUE;
-}
-
 static void
-retrying_cb (GObject      *object,
+request_cb (GObject      *object,
             GAsyncResult *result,
             gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  Retrying *request = g_task_get_task_data (task);
+  Request *request = g_task_get_task_data (task);
   g_autoptr(GBytes) body = NULL;
+  g_autofree char *what = NULL;
   GError *error = NULL;
+  LodeHttpEnd end;
 
-  body = _lode_http_send_and_read_finish (result, NULL, &error);
-  if (retrying_retry (task, error, body))
+  body = _lode_http_request_finish (result, &end, &error);
+  g_set_object (&request->message, end.message);
+
+  /* Cancelled, or the request could not be made: no server failed. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || end.message == NULL)
     {
-      g_clear_error (&error);
+      g_task_return_error (task, error);
       return;
     }
 
+  if (end.refused_wait_msec >= 0)
+    {
+      what = g_strdup_printf ("%s: the server asks to wait %" G_GINT64_FORMAT " s",
+                              request->what, end.refused_wait_msec / 1000);
+      g_clear_error (&error);
+      _lode_embedder_set_http_error (&error, what, end.message, body);
+      request_fail (task, error);
+      return;
+    }
+
+  what = end.gave_up && end.n_retries > 0
+         ? g_strdup_printf ("%s, gave up after %u retries", request->what, end.n_retries)
+         : g_strdup (request->what);
   if (body == NULL)
     {
-      g_prefix_error (&error, "%s: ", request->what);
-      retrying_fail (task, error);
+      g_prefix_error (&error, "%s: ", what);
+      request_fail (task, error);
+      return;
+    }
+  if (end.gave_up)
+    {
+      _lode_embedder_set_http_error (&error, what, end.message, body);
+      request_fail (task, error);
       return;
     }
 
   /* It answered: queries may ask it again. */
-  breaker_set (request->retry.breaker, NULL);
+  breaker_set (request->breaker, NULL);
   g_task_return_pointer (task, g_steal_pointer (&body), (GDestroyNotify) g_bytes_unref);
 }
 
-/* Takes @task. */
-static void
-retrying_send (GTask *task)
-{
-  Retrying *request = g_task_get_task_data (task);
-  GError *error = NULL;
-
-  if (g_task_return_error_if_cancelled (task))
-    {
-      g_object_unref (task);
-      return;
-    }
-
-  g_clear_object (&request->message);
-  request->message = request->build (request->build_data, &error);
-  if (request->message == NULL)
-    {
-      g_task_return_error (task, error);
-      g_object_unref (task);
-      return;
-    }
-
-  _lode_http_send_and_read_async (request->message, request->retry.timeout_seconds,
-                                  g_task_get_cancellable (task), retrying_cb, task);
-}
-
 /**
- * _lode_http_request_async:
+ * _lode_embedder_request_async:
  * @build: makes the request of each attempt
  * @build_data: data for @build, alive until @callback runs
  * @retry: timeouts and retries
@@ -638,31 +506,27 @@ retrying_send (GTask *task)
  * @callback: called with the answer
  * @user_data: data for @callback
  *
- * Sends a request on the shared session, and again after a pause (Retry-After, else an
- * exponential backoff) when it fails in a way that may pass: 429, a 5xx, a refused or broken
- * connection. Answers of other statuses are the caller's to read. A failure opens
- * @retry's breaker, an answer closes it; while it is open, a @fail_fast request fails at once
- * with the reason of the last failure.
+ * Sends a request with _lode_http_request_async(). Answers of a status that is not tried
+ * again are the caller's to read. A failure opens @retry's breaker, an answer closes it;
+ * while it is open, a @fail_fast request fails at once with the reason of the last failure.
  */
 void
-_lode_http_request_async (LodeHttpMessageFunc  build,
-                          gpointer             build_data,
-                          const LodeHttpRetry *retry,
-                          const char          *what,
-                          GCancellable        *cancellable,
-                          GAsyncReadyCallback  callback,
-                          gpointer             user_data)
+_lode_embedder_request_async (LodeHttpMessageFunc      build,
+                              gpointer                 build_data,
+                              const LodeEmbedderRetry *retry,
+                              const char              *what,
+                              GCancellable            *cancellable,
+                              GAsyncReadyCallback      callback,
+                              gpointer                 user_data)
 {
   GTask *task = g_task_new (NULL, cancellable, callback, user_data);
-  Retrying *request = g_new0 (Retrying, 1);
+  Request *request = g_new0 (Request, 1);
   GError *error = NULL;
 
-  g_task_set_source_tag (task, _lode_http_request_async);
-  request->build = build;
-  request->build_data = build_data;
-  request->retry = *retry;
+  g_task_set_source_tag (task, _lode_embedder_request_async);
+  request->breaker = retry->breaker;
   request->what = g_strdup (what);
-  g_task_set_task_data (task, request, (GDestroyNotify) retrying_free);
+  g_task_set_task_data (task, request, (GDestroyNotify) request_free);
 
   if (retry->fail_fast && retry->breaker != NULL && !breaker_check (retry->breaker, &error))
     {
@@ -671,11 +535,11 @@ _lode_http_request_async (LodeHttpMessageFunc  build,
       return;
     }
 
-  retrying_send (task);
+  _lode_http_request_async (build, build_data, &retry->http, cancellable, request_cb, task);
 }
 
 /**
- * _lode_http_request_finish:
+ * _lode_embedder_request_finish:
  * @result: the result given to the callback
  * @message: (out) (transfer none) (optional): the last request, valid while @result lives
  * @error: return location for a #GError
@@ -684,11 +548,11 @@ _lode_http_request_async (LodeHttpMessageFunc  build,
  *   status), or %NULL with @error set
  */
 GBytes *
-_lode_http_request_finish (GAsyncResult  *result,
-                           SoupMessage  **message,
-                           GError       **error)
+_lode_embedder_request_finish (GAsyncResult  *result,
+                               SoupMessage  **message,
+                               GError       **error)
 {
-  Retrying *request;
+  Request *request;
 
   g_assert (g_task_is_valid (result, NULL));
 

@@ -39,7 +39,7 @@ struct _LodeOllamaEmbedder
   guint                   timeout_seconds;
   guint                   max_retries;
   guint                   retry_delay_msec;
-  LodeHttpBreaker         breaker;
+  LodeEmbedderBreaker     breaker;
 
   LodeOllamaPullProgress  pull_progress;
   gpointer                pull_progress_data;
@@ -76,7 +76,7 @@ lode_ollama_embedder_finalize (GObject *object)
   g_clear_pointer (&self->url, g_free);
   g_clear_pointer (&self->model, g_free);
   g_clear_pointer (&self->model_id, g_free);
-  _lode_http_breaker_clear (&self->breaker);
+  _lode_embedder_breaker_clear (&self->breaker);
 
   G_OBJECT_CLASS (lode_ollama_embedder_parent_class)->finalize (object);
 }
@@ -701,7 +701,7 @@ embed_cb (GObject      *object,
   GCancellable *cancellable;
   GError *error = NULL;
 
-  body = _lode_http_request_finish (result, &message, &error);
+  body = _lode_embedder_request_finish (result, &message, &error);
   if (body == NULL)
     {
       g_task_return_error (task, error);
@@ -762,7 +762,7 @@ embed_send (GTask *task)
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonNode) root = NULL;
   g_autofree char *what = g_strdup_printf ("Ollama at %s (model %s)", self->url, self->model);
-  LodeHttpRetry retry;
+  LodeEmbedderRetry retry;
   char *text;
 
   json_builder_begin_object (builder);
@@ -783,10 +783,10 @@ embed_send (GTask *task)
   g_clear_pointer (&data->body, g_bytes_unref);
   data->body = g_bytes_new_take (text, strlen (text));
 
-  _lode_http_retry_init (&retry, data->purpose, self->timeout_seconds, self->max_retries,
-                         self->retry_delay_msec, &self->breaker);
-  _lode_http_request_async (new_embed_message, task, &retry, what,
-                            g_task_get_cancellable (task), embed_cb, task);
+  _lode_embedder_retry_init (&retry, data->purpose, self->timeout_seconds, self->max_retries,
+                             self->retry_delay_msec, &self->breaker);
+  _lode_embedder_request_async (new_embed_message, task, &retry, what,
+                                g_task_get_cancellable (task), embed_cb, task);
 }
 
 static void

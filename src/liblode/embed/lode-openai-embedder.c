@@ -14,6 +14,7 @@
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 
+#include "lode-embed-parts.h"
 #include "lode-embedder-private.h"
 #include "lode-error.h"
 #include "lode-json.h"
@@ -42,7 +43,7 @@ struct _LodeOpenaiEmbedder
   guint        max_retries;
   guint        retry_delay_msec;
   guint        timeout_seconds;
-  LodeHttpBreaker breaker;
+  LodeEmbedderBreaker breaker;
 };
 
 static void lode_openai_embedder_iface_init (LodeEmbedderInterface *iface);
@@ -59,7 +60,7 @@ lode_openai_embedder_finalize (GObject *object)
   g_clear_pointer (&self->endpoint, g_free);
   g_clear_pointer (&self->model, g_free);
   g_clear_pointer (&self->model_id, g_free);
-  _lode_http_breaker_clear (&self->breaker);
+  _lode_embedder_breaker_clear (&self->breaker);
   if (self->api_key != NULL)
     {
       memset (self->api_key, 0, strlen (self->api_key));
@@ -215,99 +216,23 @@ lode_openai_estimate_tokens (const char *text,
   return (guint) MIN ((halves + 1) / 2, G_MAXUINT);
 }
 
-/* ---- splitting ------------------------------------------------------------------------- */
-
-typedef struct
-{
-  guint  input;
-  float  weight;
-  char  *text;
-} Piece;
-
-static void
-piece_clear (Piece *piece)
-{
-  g_free (piece->text);
-}
-
-/* Appends @text as pieces of at most @max_tokens (estimated), cut at a line break or a space
- * in the second half of a piece when there is one, else between two characters. */
-static void
-split_input (GArray     *pieces,
-             guint       input,
-             const char *text,
-             guint       max_tokens)
-{
-  const guint64 limit = (guint64) max_tokens * 2;
-  const char *p = text;
-
-  /* An empty string is refused by the API; a space embeds the same "nothing". */
-  if (*text == '\0')
-    {
-      Piece piece = { input, 1.0f, g_strdup (" ") };
-
-      g_array_append_val (pieces, piece);
-      return;
-    }
-
-  while (*p != '\0')
-    {
-      const char *q = p;
-      const char *newline = NULL;
-      const char *space = NULL;
-      const char *cut;
-      guint64 halves = 0;
-      Piece piece;
-
-      while (*q != '\0')
-        {
-          guint64 cost = (guchar) *q < 0x80 ? 1 : 2;
-
-          if (halves + cost > limit)
-            break;
-          halves += cost;
-          if (halves * 2 > limit && *q == '\n')
-            newline = q + 1;
-          else if (halves * 2 > limit && (*q == ' ' || *q == '\t'))
-            space = q + 1;
-          q = g_utf8_next_char (q);
-        }
-
-      if (*q == '\0')
-        cut = q;
-      else if (newline != NULL)
-        cut = newline;
-      else if (space != NULL)
-        cut = space;
-      else
-        cut = q;
-
-      piece.input = input;
-      piece.text = g_strndup (p, cut - p);
-      piece.weight = (float) MAX (lode_openai_estimate_tokens (piece.text, -1), 1);
-      g_array_append_val (pieces, piece);
-      p = cut;
-    }
-}
-
 /* ---- embedding ------------------------------------------------------------------------- */
 
 typedef struct
 {
-  guint             n_inputs;
   LodeEmbedPurpose  purpose;
-  GArray           *pieces;        /* Piece */
-  guint             next;          /* first piece of the batch in flight */
+  LodeEmbedParts   *parts;         /* every input, split to fit the model */
+  guint             next;          /* first part of the batch in flight */
   guint             batch_len;
   GBytes           *body;          /* of the batch in flight */
   guint             dims;
-  float            *vectors;       /* one per piece, allocated with the first answer */
+  float            *vectors;       /* one per part, allocated with the first answer */
 } EmbedData;
 
 static void
 embed_data_free (EmbedData *data)
 {
-  g_array_unref (data->pieces);
+  lode_embed_parts_free (data->parts);
   g_clear_pointer (&data->body, g_bytes_unref);
   g_free (data->vectors);
   g_free (data);
@@ -406,7 +331,7 @@ read_batch (LodeOpenaiEmbedder  *self,
           return FALSE;
         }
       data->dims = dims;
-      data->vectors = g_new0 (float, (gsize) data->pieces->len * dims);
+      data->vectors = g_new0 (float, (gsize) lode_embed_parts_get_n_parts (data->parts) * dims);
     }
 
   seen = g_new0 (gboolean, n);
@@ -447,36 +372,6 @@ read_batch (LodeOpenaiEmbedder  *self,
   return TRUE;
 }
 
-/* Averages the parts of each input, weighted by their length, and normalises the result. */
-static LodeEmbeddings *
-combine (EmbedData  *data,
-         GError    **error)
-{
-  g_autoptr(LodeEmbeddings) embeddings = lode_embeddings_new (data->n_inputs, data->dims);
-
-  for (guint i = 0; i < data->pieces->len; i++)
-    {
-      const Piece *piece = &g_array_index (data->pieces, Piece, i);
-      float *out = embeddings->data + (gsize) piece->input * data->dims;
-      const float *in = data->vectors + (gsize) i * data->dims;
-
-      for (guint d = 0; d < data->dims; d++)
-        out[d] += piece->weight * in[d];
-    }
-
-  for (guint i = 0; i < data->n_inputs; i++)
-    {
-      if (!_lode_embedder_normalize (embeddings->data + (gsize) i * data->dims, data->dims))
-        {
-          g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER,
-                       "The parts of input %u cancel out", i);
-          return NULL;
-        }
-    }
-
-  return g_steal_pointer (&embeddings);
-}
-
 static void
 batch_cb (GObject      *object,
           GAsyncResult *result,
@@ -490,7 +385,7 @@ batch_cb (GObject      *object,
   LodeEmbeddings *embeddings;
   GError *error = NULL;
 
-  body = _lode_http_request_finish (result, &message, &error);
+  body = _lode_embedder_request_finish (result, &message, &error);
   if (body == NULL)
     {
       return_error (task, error);
@@ -513,13 +408,13 @@ batch_cb (GObject      *object,
     }
 
   data->next += data->batch_len;
-  if (data->next < data->pieces->len)
+  if (data->next < lode_embed_parts_get_n_parts (data->parts))
     {
       send_batch (g_steal_pointer (&task));
       return;
     }
 
-  embeddings = combine (data, &error);
+  embeddings = lode_embed_parts_combine (data->parts, data->vectors, data->dims, &error);
   if (embeddings == NULL)
     return_error (task, error);
   else
@@ -557,7 +452,7 @@ new_batch_message (gpointer   user_data,
   return message;
 }
 
-/* Sends the pieces from data->next on, as many as the batch limits allow. Takes @task. */
+/* Sends the parts from data->next on, as many as the batch limits allow. Takes @task. */
 static void
 send_batch (GTask *task)
 {
@@ -567,7 +462,7 @@ send_batch (GTask *task)
   g_autoptr(JsonNode) root = NULL;
   g_autofree char *what = g_strdup_printf ("%s (model %s)", self->endpoint, self->model);
   GCancellable *cancellable = g_task_get_cancellable (task);
-  LodeHttpRetry retry;
+  LodeEmbedderRetry retry;
   guint64 tokens = 0;
   char *text;
 
@@ -579,16 +474,18 @@ send_batch (GTask *task)
   json_builder_set_member_name (builder, "input");
   json_builder_begin_array (builder);
   data->batch_len = 0;
-  for (guint i = data->next; i < data->pieces->len && data->batch_len < self->batch_inputs; i++)
+  for (guint i = data->next;
+       i < lode_embed_parts_get_n_parts (data->parts) && data->batch_len < self->batch_inputs;
+       i++)
     {
-      const Piece *piece = &g_array_index (data->pieces, Piece, i);
-      guint estimate = lode_openai_estimate_tokens (piece->text, -1);
+      const char *part = lode_embed_parts_get_texts (data->parts)[i];
+      guint estimate = lode_openai_estimate_tokens (part, -1);
 
-      /* A batch always takes at least one piece; each piece is within the model's limit. */
+      /* A batch always takes at least one part; each part is within the model's limit. */
       if (data->batch_len > 0 && tokens + estimate > self->batch_tokens)
         break;
       tokens += estimate;
-      json_builder_add_string_value (builder, piece->text);
+      json_builder_add_string_value (builder, part);
       data->batch_len++;
     }
   json_builder_end_array (builder);
@@ -601,9 +498,10 @@ send_batch (GTask *task)
 
   g_debug ("Embedding %u inputs (~%" G_GUINT64_FORMAT " tokens) with %s", data->batch_len,
            tokens, self->model);
-  _lode_http_retry_init (&retry, data->purpose, self->timeout_seconds, self->max_retries,
-                         self->retry_delay_msec, &self->breaker);
-  _lode_http_request_async (new_batch_message, task, &retry, what, cancellable, batch_cb, task);
+  _lode_embedder_retry_init (&retry, data->purpose, self->timeout_seconds, self->max_retries,
+                             self->retry_delay_msec, &self->breaker);
+  _lode_embedder_request_async (new_batch_message, task, &retry, what, cancellable, batch_cb,
+                                task);
 }
 
 static void
@@ -622,13 +520,11 @@ lode_openai_embedder_embed_async (LodeEmbedder        *embedder,
   g_task_set_source_tag (task, lode_openai_embedder_embed_async);
 
   data = g_new0 (EmbedData, 1);
-  data->pieces = g_array_new (FALSE, FALSE, sizeof (Piece));
-  g_array_set_clear_func (data->pieces, (GDestroyNotify) piece_clear);
-  data->n_inputs = g_strv_length ((GStrv) texts);
+  data->parts = lode_embed_parts_new ();
   data->purpose = purpose;
   g_task_set_task_data (task, data, (GDestroyNotify) embed_data_free);
 
-  for (guint i = 0; i < data->n_inputs; i++)
+  for (guint i = 0; texts[i] != NULL; i++)
     {
       if (!g_utf8_validate (texts[i], -1, NULL))
         {
@@ -638,10 +534,11 @@ lode_openai_embedder_embed_async (LodeEmbedder        *embedder,
           return;
         }
       /* OpenAI's models take no query or document prefix. */
-      split_input (data->pieces, i, texts[i], self->max_tokens);
+      lode_embed_parts_add_text (data->parts, texts[i], self->max_tokens,
+                                 lode_openai_estimate_tokens);
     }
 
-  if (data->n_inputs == 0)
+  if (lode_embed_parts_get_n_texts (data->parts) == 0)
     {
       g_task_return_pointer (task, lode_embeddings_new (0, self->dims),
                              (GDestroyNotify) lode_embeddings_free);

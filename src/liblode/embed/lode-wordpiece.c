@@ -133,17 +133,7 @@ load_json_object (JsonNode   **root,
   return json_node_get_object (*root);
 }
 
-/* Members of files from outside: absent, null or of another type all give the default,
- * without the criticals of json_object_get_*_member(). */
-static JsonObject *
-member_object (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
-
-  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
-
+/* A string member of a file from outside, or @def when it is absent or of another type. */
 static const char *
 member_string (JsonObject *object,
                const char *name,
@@ -152,35 +142,6 @@ member_string (JsonObject *object,
   const char *value = lode_json_get_string (object, name);
 
   return value != NULL ? value : def;
-}
-
-static gint64
-member_int (JsonObject *object,
-            const char *name,
-            gint64      def)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_INT64)
-    return def;
-
-  return json_node_get_int (node);
-}
-
-/* A boolean member, or @def when it is absent or null. */
-static gboolean
-member_boolean (JsonObject *object,
-                const char *name,
-                gboolean    def)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_BOOLEAN)
-    return def;
-
-  return json_node_get_boolean (node);
 }
 
 static guint
@@ -244,7 +205,7 @@ lode_wordpiece_new_from_tokenizer_json (const char  *path,
   if (root == NULL)
     return NULL;
 
-  model = member_object (root, "model");
+  model = lode_json_get_object (root, "model");
   type = member_string (model, "type", NULL);
   if (g_strcmp0 (type, "WordPiece") != 0)
     {
@@ -254,7 +215,7 @@ lode_wordpiece_new_from_tokenizer_json (const char  *path,
       return NULL;
     }
 
-  vocab = member_object (model, "vocab");
+  vocab = lode_json_get_object (model, "vocab");
   if (vocab == NULL || json_object_get_size (vocab) == 0)
     {
       g_set_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER, "%s: no vocabulary", path);
@@ -278,13 +239,13 @@ lode_wordpiece_new_from_tokenizer_json (const char  *path,
   g_free (self->prefix);
   self->prefix = g_strdup (member_string (model, "continuing_subword_prefix", "##"));
   self->prefix_len = strlen (self->prefix);
-  self->max_word_chars = CLAMP (member_int (model, "max_input_chars_per_word",
-                                            DEFAULT_MAX_WORD_CHARS),
+  self->max_word_chars = CLAMP (lode_json_get_int (model, "max_input_chars_per_word",
+                                                   DEFAULT_MAX_WORD_CHARS),
                                 1, 10000);
 
   /* Only BertNormalizer is understood; any other normaliser is refused rather than
    * silently approximated. */
-  normalizer = member_object (root, "normalizer");
+  normalizer = lode_json_get_object (root, "normalizer");
   if (normalizer != NULL)
     {
       const char *normalizer_type = member_string (normalizer, "type", NULL);
@@ -296,14 +257,14 @@ lode_wordpiece_new_from_tokenizer_json (const char  *path,
                        normalizer_type != NULL ? normalizer_type : "none");
           return NULL;
         }
-      self->clean_text = member_boolean (normalizer, "clean_text", TRUE);
-      self->chinese_chars = member_boolean (normalizer, "handle_chinese_chars", TRUE);
-      self->lowercase = member_boolean (normalizer, "lowercase", TRUE);
+      self->clean_text = lode_json_get_boolean (normalizer, "clean_text", TRUE);
+      self->chinese_chars = lode_json_get_boolean (normalizer, "handle_chinese_chars", TRUE);
+      self->lowercase = lode_json_get_boolean (normalizer, "lowercase", TRUE);
       /* null means: strip accents when lowercasing (BERT's uncased models). */
-      self->strip_accents = member_boolean (normalizer, "strip_accents", self->lowercase);
+      self->strip_accents = lode_json_get_boolean (normalizer, "strip_accents", self->lowercase);
     }
 
-  truncation = member_object (root, "truncation");
+  truncation = lode_json_get_object (root, "truncation");
   self->max_tokens = member_limit (truncation, "max_length");
 
   if (!wordpiece_finish (self, member_string (model, "unk_token", "[UNK]"), path, error))
@@ -409,13 +370,13 @@ lode_wordpiece_new_from_dir (const char  *dir,
     self = lode_wordpiece_new_from_tokenizer_json (json_path, error);
   else if (g_file_test (vocab_path, G_FILE_TEST_EXISTS))
     {
-      self = lode_wordpiece_new_from_vocab_txt (vocab_path,
-                                                member_boolean (config, "do_lower_case", TRUE),
-                                                error);
+      gboolean lowercase = lode_json_get_boolean (config, "do_lower_case", TRUE);
+
+      self = lode_wordpiece_new_from_vocab_txt (vocab_path, lowercase, error);
       if (self != NULL && config != NULL)
         {
-          self->strip_accents = member_boolean (config, "strip_accents", self->lowercase);
-          self->chinese_chars = member_boolean (config, "tokenize_chinese_chars", TRUE);
+          self->strip_accents = lode_json_get_boolean (config, "strip_accents", self->lowercase);
+          self->chinese_chars = lode_json_get_boolean (config, "tokenize_chinese_chars", TRUE);
         }
     }
   else

@@ -43,6 +43,7 @@ typedef struct
 
 struct _Entry
 {
+  LodeEngine  *engine;           /* (unowned): owns the entry, and outlives it */
   LodeProject *project;
   Job         *running;
   Job         *queued;

@@ -48,7 +48,7 @@ watcher_changed_cb (LodeWatcher *watcher,
                     GPtrArray   *changes,
                     Entry       *entry)
 {
-  LodeEngine *self = g_object_get_data (G_OBJECT (watcher), "lode-engine");
+  LodeEngine *self = entry->engine;
   gboolean joined;
   Job *job;
 
@@ -64,7 +64,7 @@ static void
 watcher_rescan_cb (LodeWatcher *watcher,
                    Entry       *entry)
 {
-  LodeEngine *self = g_object_get_data (G_OBJECT (watcher), "lode-engine");
+  LodeEngine *self = entry->engine;
   gboolean joined;
   Job *job;
 
@@ -80,19 +80,16 @@ new_watcher (LodeEngine  *self,
              GError     **error)
 {
   g_autoptr(LodeWatcher) watcher = lode_watcher_new (root);
-  const char *debounce = g_getenv ("LODE_WATCH_DEBOUNCE_MSEC");
   const char *max_watches = g_getenv ("LODE_WATCH_MAX_WATCHES");
 
-  if (debounce != NULL)
-    lode_watcher_set_debounce_msec (watcher, MIN (g_ascii_strtoull (debounce, NULL, 10),
-                                                  10000));
+  /* The settings' watch delay (the Preferences window's), or LODE_WATCH_DEBOUNCE_MSEC. */
+  lode_watcher_set_debounce_msec (watcher, self->config->watch_debounce_msec);
   if (max_watches != NULL)
     lode_watcher_set_max_watches (watcher, MIN (g_ascii_strtoull (max_watches, NULL, 10),
                                                 G_MAXUINT));
   if (!lode_watcher_start (watcher, error))
     return NULL;
 
-  g_object_set_data (G_OBJECT (watcher), "lode-engine", self);
   return g_steal_pointer (&watcher);
 }
 

@@ -18,6 +18,7 @@
 #include "lode-engine.h"
 #include "lode-error.h"
 #include "lode-index-store.h"
+#include "lode-language.h"
 
 /*
  * The one owner of every project's life: every front end (loded's typed methods and its
@@ -287,6 +288,28 @@ lode_engine_init (LodeEngine *self)
 }
 
 /**
+ * lode_engine_load_config:
+ * @error: return location for a #GError
+ *
+ * The configuration of this process, which every front end and loded start with: the
+ * settings and the environment (lode_config_load()), the extra extensions registered with the
+ * language table, which holds them for the whole process (lode_language_add_extensions()).
+ *
+ * Returns: (transfer full) (nullable): the configuration, or %NULL if a value is malformed
+ */
+LodeConfig *
+lode_engine_load_config (GError **error)
+{
+  g_autoptr(LodeConfig) config = lode_config_load (error);
+
+  if (config == NULL ||
+      !lode_language_add_extensions ((const char * const *) config->extra_extensions, error))
+    return NULL;
+
+  return g_steal_pointer (&config);
+}
+
+/**
  * lode_engine_new:
  * @config: settings; copied
  *
@@ -406,6 +429,7 @@ _lode_engine_ensure_entry (LodeEngine *self,
   if (entry == NULL)
     {
       entry = g_new0 (Entry, 1);
+      entry->engine = self;
       entry->project = lode_project_new (root, self->config);
       g_hash_table_insert (self->entries, g_steal_pointer (&id), entry);
     }

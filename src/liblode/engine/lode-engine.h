@@ -58,6 +58,7 @@ typedef enum
 #define LODE_TYPE_ENGINE (lode_engine_get_type ())
 G_DECLARE_FINAL_TYPE (LodeEngine, lode_engine, LODE, ENGINE, GObject)
 
+LodeConfig        *lode_engine_load_config      (GError            **error);
 LodeEngine        *lode_engine_new              (const LodeConfig   *config);
 const LodeConfig  *lode_engine_get_config       (LodeEngine         *self);
 LodeProject       *lode_engine_open_project     (LodeEngine         *self,

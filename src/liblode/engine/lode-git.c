@@ -10,6 +10,8 @@
 
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "lode-error.h"
 #include "lode-git.h"
 
@@ -20,7 +22,85 @@
  * git directory; that directory's `commondir` file, when there is one, names the shared one
  * that holds the refs. Refs in the reftable format are not read: there every branch counts
  * as existing, so that pruning never deletes the index of a branch that is still there.
+ *
+ * A project asks at every search, so LodeGitHeadCache keeps what it read with the state of
+ * every file it depended on (each `.git` looked for, HEAD, `commondir`) and reads them again
+ * only when one of them changed: a few stat() calls instead. git replaces HEAD (writes a new
+ * file and renames it over the old one) when it switches, so a switch is seen at once.
  */
+
+/* A file a reading of HEAD depended on, and its state then. */
+typedef struct
+{
+  char     *path;
+  gboolean  exists;
+  dev_t     dev;
+  ino_t     ino;
+  off_t     size;
+  gint64    mtime_nsec;
+  gint64    ctime_nsec;
+} Stamp;
+
+static void
+stamp_clear (Stamp *stamp)
+{
+  g_free (stamp->path);
+}
+
+static void
+stamp_read (Stamp      *stamp,
+            const char *path)
+{
+  GStatBuf st;
+
+  memset (stamp, 0, sizeof *stamp);
+  stamp->exists = g_stat (path, &st) == 0;
+  if (!stamp->exists)
+    return;
+  stamp->dev = st.st_dev;
+  stamp->ino = st.st_ino;
+  stamp->size = st.st_size;
+  stamp->mtime_nsec = (gint64) st.st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) +
+                      st.st_mtim.tv_nsec;
+  stamp->ctime_nsec = (gint64) st.st_ctim.tv_sec * G_GINT64_CONSTANT (1000000000) +
+                      st.st_ctim.tv_nsec;
+}
+
+/* Whether every file in @stamps is as it was. */
+static gboolean
+stamps_hold (GArray *stamps)
+{
+  for (guint i = 0; i < stamps->len; i++)
+    {
+      const Stamp *then = &g_array_index (stamps, Stamp, i);
+      Stamp now;
+      gboolean same;
+
+      stamp_read (&now, then->path);
+      same = now.exists == then->exists && now.dev == then->dev && now.ino == then->ino &&
+             now.size == then->size && now.mtime_nsec == then->mtime_nsec &&
+             now.ctime_nsec == then->ctime_nsec;
+      if (!same)
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* Notes the state of @path in @stamps (when given). */
+static void
+note (GArray     *stamps,
+      const char *path)
+{
+  Stamp stamp;
+
+  if (stamps == NULL)
+    return;
+
+  stamp_read (&stamp, path);
+  stamp.path = g_strdup (path);
+  g_array_append_val (stamps, stamp);
+}
 
 void
 lode_git_head_free (LodeGitHead *head)
@@ -57,9 +137,11 @@ resolve (const char *dir,
   return g_canonicalize_filename (path, dir);
 }
 
-/* The git directory of the work tree holding @root, or NULL when there is none. */
+/* The git directory of the work tree holding @root, or NULL when there is none. Every `.git`
+ * looked for is noted in @stamps (when given). */
 static char *
 find_git_dir (const char  *root,
+              GArray      *stamps,
               GError     **error)
 {
   g_autofree char *dir = g_strdup (root);
@@ -69,6 +151,7 @@ find_git_dir (const char  *root,
       g_autofree char *dot_git = g_build_filename (dir, ".git", NULL);
       char *parent;
 
+      note (stamps, dot_git);
       if (g_file_test (dot_git, G_FILE_TEST_IS_DIR))
         return g_steal_pointer (&dot_git);
       if (g_file_test (dot_git, G_FILE_TEST_IS_REGULAR))
@@ -111,18 +194,11 @@ is_commit_id (const char *text)
   return TRUE;
 }
 
-/**
- * lode_git_read_head:
- * @root: a folder, in a git work tree or not
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (nullable): what is checked out in the work tree holding @root;
- *   %NULL without @error set when @root is in no git work tree, %NULL with @error set when
- *   its git files cannot be read or make no sense
- */
-LodeGitHead *
-lode_git_read_head (const char  *root,
-                    GError     **error)
+/* lode_git_read_head(), noting in @stamps (when given) every file it depended on. */
+static LodeGitHead *
+read_head (const char  *root,
+           GArray      *stamps,
+           GError     **error)
 {
   g_autoptr(LodeGitHead) head = NULL;
   g_autoptr(GError) local_error = NULL;
@@ -132,13 +208,12 @@ lode_git_read_head (const char  *root,
   g_autofree char *commondir = NULL;
   g_autofree char *line = NULL;
 
-  g_return_val_if_fail (root != NULL, NULL);
-
-  git_dir = find_git_dir (root, error);
+  git_dir = find_git_dir (root, stamps, error);
   if (git_dir == NULL)
     return NULL;
 
   head_path = g_build_filename (git_dir, "HEAD", NULL);
+  note (stamps, head_path);
   line = read_line (head_path, error);
   if (line == NULL)
     return NULL;
@@ -164,11 +239,129 @@ lode_git_read_head (const char  *root,
     }
 
   commondir_path = g_build_filename (git_dir, "commondir", NULL);
+  note (stamps, commondir_path);
   commondir = read_line (commondir_path, &local_error);
   head->common_dir = commondir != NULL ? resolve (git_dir, commondir)
                                        : g_steal_pointer (&git_dir);
 
   return g_steal_pointer (&head);
+}
+
+static LodeGitHead *
+head_copy (const LodeGitHead *head)
+{
+  LodeGitHead *copy = g_new0 (LodeGitHead, 1);
+
+  copy->name = g_strdup (head->name);
+  copy->detached = head->detached;
+  copy->common_dir = g_strdup (head->common_dir);
+  return copy;
+}
+
+/**
+ * lode_git_read_head:
+ * @root: a folder, in a git work tree or not
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): what is checked out in the work tree holding @root;
+ *   %NULL without @error set when @root is in no git work tree, %NULL with @error set when
+ *   its git files cannot be read or make no sense
+ */
+LodeGitHead *
+lode_git_read_head (const char  *root,
+                    GError     **error)
+{
+  g_return_val_if_fail (root != NULL, NULL);
+
+  return read_head (root, NULL, error);
+}
+
+struct _LodeGitHeadCache
+{
+  GMutex       lock;
+  char        *root;
+  GArray      *stamps;    /* (nullable) Stamp: what the last reading depended on; NULL
+                           * before the first and after one that failed */
+  LodeGitHead *head;      /* (nullable): what it found; NULL for no work tree */
+};
+
+/**
+ * lode_git_head_cache_new:
+ * @root: a folder, in a git work tree or not
+ *
+ * Returns: (transfer full): a cache of what is checked out in the work tree holding @root,
+ *   read at the first lode_git_head_cache_read()
+ */
+LodeGitHeadCache *
+lode_git_head_cache_new (const char *root)
+{
+  LodeGitHeadCache *cache;
+
+  g_return_val_if_fail (root != NULL, NULL);
+
+  cache = g_new0 (LodeGitHeadCache, 1);
+  g_mutex_init (&cache->lock);
+  cache->root = g_strdup (root);
+  return cache;
+}
+
+void
+lode_git_head_cache_free (LodeGitHeadCache *cache)
+{
+  if (cache == NULL)
+    return;
+
+  g_mutex_clear (&cache->lock);
+  g_free (cache->root);
+  g_clear_pointer (&cache->stamps, g_array_unref);
+  g_clear_pointer (&cache->head, lode_git_head_free);
+  g_free (cache);
+}
+
+/**
+ * lode_git_head_cache_read:
+ * @cache: a #LodeGitHeadCache
+ * @error: return location for a #GError
+ *
+ * lode_git_read_head() of the cache's folder, read again only when a file it depends on
+ * changed (its size, times or inode). Safe to call from any thread.
+ *
+ * Returns: (transfer full) (nullable): as lode_git_read_head()
+ */
+LodeGitHead *
+lode_git_head_cache_read (LodeGitHeadCache  *cache,
+                          GError           **error)
+{
+  g_autoptr(GArray) stamps = NULL;
+  g_autoptr(GError) local_error = NULL;
+  LodeGitHead *head;
+
+  g_return_val_if_fail (cache != NULL, NULL);
+
+  g_mutex_lock (&cache->lock);
+  if (cache->stamps != NULL && stamps_hold (cache->stamps))
+    {
+      head = cache->head != NULL ? head_copy (cache->head) : NULL;
+      g_mutex_unlock (&cache->lock);
+      return head;
+    }
+
+  stamps = g_array_new (FALSE, FALSE, sizeof (Stamp));
+  g_array_set_clear_func (stamps, (GDestroyNotify) stamp_clear);
+  head = read_head (cache->root, stamps, &local_error);
+  g_clear_pointer (&cache->stamps, g_array_unref);
+  g_clear_pointer (&cache->head, lode_git_head_free);
+  /* What failed is read again next time: the files may be half written. */
+  if (local_error == NULL)
+    {
+      cache->stamps = g_steal_pointer (&stamps);
+      cache->head = head != NULL ? head_copy (head) : NULL;
+    }
+  g_mutex_unlock (&cache->lock);
+
+  if (local_error != NULL)
+    g_propagate_error (error, g_steal_pointer (&local_error));
+  return head;
 }
 
 /**

@@ -27,11 +27,19 @@ typedef struct
 void         lode_git_head_free          (LodeGitHead *head);
 LodeGitHead *lode_git_read_head          (const char  *root,
                                           GError     **error);
+
+typedef struct _LodeGitHeadCache LodeGitHeadCache;
+
+LodeGitHeadCache *lode_git_head_cache_new  (const char        *root);
+void              lode_git_head_cache_free (LodeGitHeadCache  *cache);
+LodeGitHead      *lode_git_head_cache_read (LodeGitHeadCache  *cache,
+                                            GError           **error);
 gboolean     lode_git_branch_exists      (const char  *common_dir,
                                           const char  *branch);
 char        *lode_git_escape_branch      (const char  *name);
 char        *lode_git_unescape_branch    (const char  *escaped);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeGitHead, lode_git_head_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeGitHeadCache, lode_git_head_cache_free)
 
 G_END_DECLS

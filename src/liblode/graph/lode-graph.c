@@ -548,6 +548,57 @@ compare_ids_by_path (gconstpointer a,
                  g_ptr_array_index (self->paths, *(const guint *) b));
 }
 
+/**
+ * lode_graph_is_module_tree_edge:
+ * @self: a graph
+ * @from: the importing file
+ * @to: the imported file
+ *
+ * Rust's module tree is no dependency between files: a module declares its submodules
+ * (`mod x;`) and re-exports their items, and they use their parent's (`super::`,
+ * `crate::`), so every module would be in a cycle with its parent. An edge from a Rust
+ * module file down to a file of its own module directory, or to itself (an inline module's
+ * `use super::*`), belongs to that tree and does not count for cycles.
+ *
+ * Returns: %TRUE if the edge @from → @to belongs to Rust's module tree
+ */
+gboolean
+lode_graph_is_module_tree_edge (const LodeGraph *self,
+                                guint            from,
+                                guint            to)
+{
+  const char *parent;
+  const char *child;
+  const char *slash;
+  const char *base;
+  gsize n;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (from < self->paths->len && to < self->paths->len, FALSE);
+
+  parent = g_ptr_array_index (self->paths, from);
+  child = g_ptr_array_index (self->paths, to);
+
+  if (strcmp (g_ptr_array_index (self->languages, from), "rust") != 0 ||
+      strcmp (g_ptr_array_index (self->languages, to), "rust") != 0)
+    return FALSE;
+  if (from == to)
+    return TRUE;
+
+  slash = strrchr (parent, '/');
+  base = slash != NULL ? slash + 1 : parent;
+  /* lib.rs, main.rs and mod.rs own their directory; a.rs owns a/. */
+  if (strcmp (base, "lib.rs") == 0 || strcmp (base, "main.rs") == 0 ||
+      strcmp (base, "mod.rs") == 0)
+    return strncmp (child, parent, base - parent) == 0;
+
+  n = strlen (parent);
+  if (n < 3 || strcmp (parent + n - 3, ".rs") != 0)
+    return FALSE;
+  n -= 3;
+  return strncmp (child, parent, n) == 0 && child[n] == '/';
+}
+
 /* A shortest cycle through @first inside component @comp: a breadth-first walk from @first
  * that stays in the component, until an edge leads back to @first. */
 static GArray *
@@ -577,7 +628,7 @@ shortest_cycle (const LodeGraph *self,
         {
           guint next = row[i];
 
-          if (component[next] != comp)
+          if (component[next] != comp || lode_graph_is_module_tree_edge (self, node, next))
             continue;
           if (next == first)
             {
@@ -629,7 +680,7 @@ has_self_edge (const LodeGraph *self,
 
   row = csr_row (&self->out, node, &n);
   for (guint i = 0; i < n; i++)
-    if (row[i] == node)
+    if (row[i] == node && !lode_graph_is_module_tree_edge (self, node, node))
       return TRUE;
 
   return FALSE;
@@ -647,7 +698,8 @@ typedef struct
  *
  * Finds the import cycles: every strongly connected component of more than one file, and
  * every file that imports itself. Tarjan's algorithm with an explicit stack, so the depth of
- * the graph does not matter.
+ * the graph does not matter. Rust's module tree (a module file and its submodules) makes no
+ * cycle.
  *
  * Returns: (transfer full) (element-type LodeGraphCycle): the cycles, largest first
  */
@@ -704,6 +756,8 @@ lode_graph_find_cycles (const LodeGraph *self)
             {
               guint next = self->out.targets[top->next_edge++];
 
+              if (lode_graph_is_module_tree_edge (self, node, next))
+                continue;
               if (index[next] == UNSET)
                 {
                   Frame child = { next, self->out.start[next] };
@@ -860,483 +914,4 @@ lode_graph_dup_stats (const LodeGraph *self,
   g_array_sort (stats->packages, compare_packages);
 
   return stats;
-}
-
-/* Mermaid */
-
-typedef struct
-{
-  const char *language;
-  const char *fill;
-} LanguageColour;
-
-/* Colours close to the ones GitHub's linguist gives each language, dark text on light fills
- * and the reverse, so that labels stay readable. */
-static const LanguageColour language_colours[] = {
-  { "bash",       "fill:#89e051,color:#000" },
-  { "c",          "fill:#555555,color:#fff" },
-  { "cpp",        "fill:#f34b7d,color:#000" },
-  { "csharp",     "fill:#178600,color:#fff" },
-  { "css",        "fill:#663399,color:#fff" },
-  { "dart",       "fill:#00b4ab,color:#000" },
-  { "go",         "fill:#00add8,color:#000" },
-  { "html",       "fill:#e34c26,color:#fff" },
-  { "java",       "fill:#b07219,color:#fff" },
-  { "javascript", "fill:#f1e05a,color:#000" },
-  { "kotlin",     "fill:#a97bff,color:#000" },
-  { "lua",        "fill:#000080,color:#fff" },
-  { "php",        "fill:#4f5d95,color:#fff" },
-  { "python",     "fill:#3572a5,color:#fff" },
-  { "ruby",       "fill:#701516,color:#fff" },
-  { "rust",       "fill:#dea584,color:#000" },
-  { "scala",      "fill:#c22d40,color:#fff" },
-  { "scss",       "fill:#c6538c,color:#fff" },
-  { "svelte",     "fill:#ff3e00,color:#fff" },
-  { "swift",      "fill:#f05138,color:#000" },
-  { "tsx",        "fill:#3178c6,color:#fff" },
-  { "typescript", "fill:#3178c6,color:#fff" },
-  { "vue",        "fill:#41b883,color:#000" },
-};
-
-static const char *
-language_fill (const char *language)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (language_colours); i++)
-    if (g_strcmp0 (language_colours[i].language, language) == 0)
-      return language_colours[i].fill;
-
-  return "fill:#dddddd,color:#000";
-}
-
-/* A class name Mermaid accepts: letters, digits and underscores. */
-static void
-append_class_name (GString    *out,
-                   const char *language)
-{
-  g_string_append (out, "lang_");
-  for (const char *p = language; *p != '\0'; p++)
-    g_string_append_c (out, g_ascii_isalnum (*p) ? *p : '_');
-}
-
-/* Text inside a quoted Mermaid label, with Mermaid's entity codes for what would end it. */
-static void
-append_label (GString    *out,
-              const char *text)
-{
-  for (const char *p = text; *p != '\0'; p++)
-    {
-      switch (*p)
-        {
-        case '"':
-          g_string_append (out, "#quot;");
-          break;
-        case '<':
-          g_string_append (out, "#lt;");
-          break;
-        case '>':
-          g_string_append (out, "#gt;");
-          break;
-        case '#':
-          g_string_append (out, "#35;");
-          break;
-        case '\n':
-        case '\r':
-          g_string_append_c (out, ' ');
-          break;
-        default:
-          g_string_append_c (out, *p);
-          break;
-        }
-    }
-}
-
-/* One box of the diagram: a file, or a directory standing for its files. */
-typedef struct
-{
-  char       *label;
-  const char *language;
-  guint       focus : 1;
-} Box;
-
-static void
-box_clear (Box *box)
-{
-  g_free (box->label);
-}
-
-static void
-write_mermaid (GString      *out,
-               GArray       *boxes,
-               GArray       *arrows,
-               GHashTable   *arrow_counts,
-               guint         n_hidden)
-{
-  g_autoptr(GHashTable) classes = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
-                                                         (GDestroyNotify) g_ptr_array_unref);
-  g_autoptr(GPtrArray) languages = g_ptr_array_new ();
-
-  g_string_append (out, "flowchart LR\n");
-  if (n_hidden > 0)
-    g_string_append_printf (out, "  %%%% %u more not shown\n", n_hidden);
-
-  for (guint i = 0; i < boxes->len; i++)
-    {
-      const Box *box = &g_array_index (boxes, Box, i);
-      GPtrArray *members;
-
-      g_string_append_printf (out, "  n%u[\"", i);
-      append_label (out, box->label);
-      g_string_append (out, "\"]\n");
-
-      members = g_hash_table_lookup (classes, box->language);
-      if (members == NULL)
-        {
-          members = g_ptr_array_new ();
-          g_hash_table_insert (classes, (gpointer) box->language, members);
-          g_ptr_array_add (languages, (gpointer) box->language);
-        }
-      g_ptr_array_add (members, GUINT_TO_POINTER (i));
-    }
-
-  for (guint i = 0; i < arrows->len; i++)
-    {
-      const Pair *arrow = &g_array_index (arrows, Pair, i);
-      guint count = 1;
-
-      if (arrow_counts != NULL)
-        count = GPOINTER_TO_UINT (g_hash_table_lookup (arrow_counts, GUINT_TO_POINTER (i)));
-      if (count > 1)
-        g_string_append_printf (out, "  n%u -->|%u| n%u\n", arrow->a, count, arrow->b);
-      else
-        g_string_append_printf (out, "  n%u --> n%u\n", arrow->a, arrow->b);
-    }
-
-  g_ptr_array_sort (languages, compare_strings);
-  for (guint i = 0; i < languages->len; i++)
-    {
-      const char *language = g_ptr_array_index (languages, i);
-      GPtrArray *members = g_hash_table_lookup (classes, language);
-
-      g_string_append (out, "  classDef ");
-      append_class_name (out, language);
-      g_string_append_printf (out, " %s\n  class ", language_fill (language));
-      for (guint j = 0; j < members->len; j++)
-        g_string_append_printf (out, "%sn%u", j > 0 ? "," : "",
-                                GPOINTER_TO_UINT (g_ptr_array_index (members, j)));
-      g_string_append_c (out, ' ');
-      append_class_name (out, language);
-      g_string_append_c (out, '\n');
-    }
-
-  for (guint i = 0; i < boxes->len; i++)
-    if (g_array_index (boxes, Box, i).focus)
-      g_string_append_printf (out, "  style n%u stroke:#d00,stroke-width:3px\n", i);
-}
-
-/* The neighbourhood of @focus: a breadth-first walk along both directions. */
-static char *
-mermaid_files (const LodeGraph *self,
-               const guint     *focus,
-               guint            depth,
-               guint            max_nodes)
-{
-  g_autoptr(GArray) nodes = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autoptr(GArray) boxes = g_array_new (FALSE, TRUE, sizeof (Box));
-  g_autoptr(GArray) arrows = g_array_new (FALSE, FALSE, sizeof (Pair));
-  g_autofree guint *box_of = g_new (guint, MAX (self->paths->len, 1));
-  g_autofree guint *distance = g_new (guint, MAX (self->paths->len, 1));
-  GString *out = g_string_new (NULL);
-  guint n_hidden = 0;
-  guint head = 0;
-
-  g_array_set_clear_func (boxes, (GDestroyNotify) box_clear);
-  memset (box_of, 0xff, sizeof (guint) * self->paths->len);
-  memset (distance, 0xff, sizeof (guint) * self->paths->len);
-
-  if (focus != NULL)
-    {
-      g_array_append_val (nodes, *focus);
-      distance[*focus] = 0;
-    }
-  else
-    {
-      for (guint i = 0; i < self->paths->len; i++)
-        g_array_append_val (nodes, i);
-    }
-
-  while (focus != NULL && head < nodes->len)
-    {
-      guint node = g_array_index (nodes, guint, head++);
-      const Csr *dirs[] = { &self->out, &self->in };
-
-      if (distance[node] >= depth)
-        continue;
-      for (guint d = 0; d < G_N_ELEMENTS (dirs); d++)
-        {
-          const guint *row;
-          guint n;
-
-          row = csr_row (dirs[d], node, &n);
-          for (guint i = 0; i < n; i++)
-            {
-              if (distance[row[i]] != UNSET)
-                continue;
-              distance[row[i]] = distance[node] + 1;
-              if (nodes->len < max_nodes)
-                g_array_append_val (nodes, row[i]);
-              else
-                n_hidden++;
-            }
-        }
-    }
-
-  for (guint i = 0; i < nodes->len; i++)
-    {
-      guint file = g_array_index (nodes, guint, i);
-      Box box = { 0 };
-
-      box.label = g_strdup (g_ptr_array_index (self->paths, file));
-      box.language = g_ptr_array_index (self->languages, file);
-      box.focus = focus != NULL && file == *focus;
-      box_of[file] = boxes->len;
-      g_array_append_val (boxes, box);
-    }
-
-  for (guint i = 0; i < nodes->len; i++)
-    {
-      guint file = g_array_index (nodes, guint, i);
-      const guint *row;
-      guint n;
-
-      row = csr_row (&self->out, file, &n);
-      for (guint j = 0; j < n; j++)
-        if (box_of[row[j]] != UNSET)
-          {
-            Pair arrow = { box_of[file], box_of[row[j]] };
-
-            g_array_append_val (arrows, arrow);
-          }
-    }
-
-  write_mermaid (out, boxes, arrows, NULL, n_hidden);
-
-  return g_string_free (out, FALSE);
-}
-
-/* The first @levels directories of @path ("." for a file at the top). */
-static char *
-directory_prefix (const char *path,
-                  guint       levels)
-{
-  const char *end = path;
-  const char *slash;
-
-  for (guint i = 0; i < levels && (slash = strchr (end, '/')) != NULL; i++)
-    end = slash + 1;
-
-  if (end == path)
-    return g_strdup (".");
-
-  return g_strndup (path, end - path - 1);
-}
-
-typedef struct
-{
-  char       *name;
-  GHashTable *languages;    /* language → GUINT count */
-  guint       n_files;
-  guint       box;          /* its box, UNSET when not drawn */
-} Group;
-
-static void
-group_free (Group *group)
-{
-  g_free (group->name);
-  g_hash_table_unref (group->languages);
-  g_free (group);
-}
-
-static int
-compare_groups (gconstpointer a,
-                gconstpointer b)
-{
-  const Group *ga = *(Group *const *) a;
-  const Group *gb = *(Group *const *) b;
-
-  if (ga->n_files != gb->n_files)
-    return ga->n_files > gb->n_files ? -1 : 1;
-  return strcmp (ga->name, gb->name);
-}
-
-static const char *
-main_language (Group *group)
-{
-  GHashTableIter iter;
-  gpointer key, value;
-  const char *best = "text";
-  guint best_count = 0;
-
-  g_hash_table_iter_init (&iter, group->languages);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    if (GPOINTER_TO_UINT (value) > best_count ||
-        (GPOINTER_TO_UINT (value) == best_count && g_strcmp0 (key, best) < 0))
-      {
-        best = key;
-        best_count = GPOINTER_TO_UINT (value);
-      }
-
-  return best;
-}
-
-/* The whole project, one box per directory: the deepest directory level that still fits in
- * @max_nodes boxes; if even the top level does not fit, its largest directories. */
-static char *
-mermaid_directories (const LodeGraph *self,
-                     guint            max_nodes)
-{
-  g_autoptr(GHashTable) by_name = NULL;
-  g_autoptr(GPtrArray) groups = NULL;
-  g_autoptr(GArray) boxes = g_array_new (FALSE, TRUE, sizeof (Box));
-  g_autoptr(GArray) arrows = g_array_new (FALSE, FALSE, sizeof (Pair));
-  g_autoptr(GHashTable) arrow_ids = NULL;
-  g_autoptr(GHashTable) arrow_counts = g_hash_table_new (NULL, NULL);
-  g_autofree guint *box_of = g_new (guint, MAX (self->paths->len, 1));
-  GString *out = g_string_new (NULL);
-  guint max_levels = 1;
-  guint levels;
-  guint n_hidden = 0;
-
-  g_array_set_clear_func (boxes, (GDestroyNotify) box_clear);
-
-  for (guint i = 0; i < self->paths->len; i++)
-    {
-      const char *path = g_ptr_array_index (self->paths, i);
-      guint n = 0;
-
-      for (const char *p = path; *p != '\0'; p++)
-        n += *p == '/';
-      max_levels = MAX (max_levels, n);
-    }
-
-  for (levels = max_levels; ; levels--)
-    {
-      g_clear_pointer (&by_name, g_hash_table_unref);
-      g_clear_pointer (&groups, g_ptr_array_unref);
-      by_name = g_hash_table_new (g_str_hash, g_str_equal);
-      groups = g_ptr_array_new_with_free_func ((GDestroyNotify) group_free);
-
-      for (guint i = 0; i < self->paths->len; i++)
-        {
-          g_autofree char *name = directory_prefix (g_ptr_array_index (self->paths, i), levels);
-          Group *group = g_hash_table_lookup (by_name, name);
-          gpointer language = g_ptr_array_index (self->languages, i);
-
-          if (group == NULL)
-            {
-              group = g_new0 (Group, 1);
-              group->name = g_steal_pointer (&name);
-              group->languages = g_hash_table_new (NULL, NULL);
-              group->box = UNSET;
-              g_hash_table_insert (by_name, group->name, group);
-              g_ptr_array_add (groups, group);
-            }
-          group->n_files++;
-          g_hash_table_insert (group->languages, language,
-                               GUINT_TO_POINTER (GPOINTER_TO_UINT (
-                                 g_hash_table_lookup (group->languages, language)) + 1));
-        }
-
-      if (groups->len <= max_nodes || levels == 1)
-        break;
-    }
-
-  g_ptr_array_sort (groups, compare_groups);
-
-  for (guint i = 0; i < groups->len; i++)
-    {
-      Group *group = g_ptr_array_index (groups, i);
-      Box box = { 0 };
-
-      if (i >= max_nodes)
-        {
-          n_hidden += group->n_files;
-          continue;
-        }
-      box.label = g_strdup_printf ("%s/ (%u %s)", group->name, group->n_files,
-                                   group->n_files == 1 ? "file" : "files");
-      box.language = main_language (group);
-      group->box = boxes->len;
-      g_array_append_val (boxes, box);
-    }
-
-  for (guint i = 0; i < self->paths->len; i++)
-    {
-      g_autofree char *name = directory_prefix (g_ptr_array_index (self->paths, i), levels);
-      Group *group = g_hash_table_lookup (by_name, name);
-
-      box_of[i] = group->box;
-    }
-
-  arrow_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  for (guint i = 0; i < self->edges->len; i++)
-    {
-      const Pair *edge = &g_array_index (self->edges, Pair, i);
-      guint from = box_of[edge->a];
-      guint to = box_of[edge->b];
-      gint64 key;
-      gpointer id;
-
-      if (from == UNSET || to == UNSET || from == to)
-        continue;
-      key = ((gint64) from << 32) | to;
-      if (!g_hash_table_lookup_extended (arrow_ids, &key, NULL, &id))
-        {
-          Pair arrow = { from, to };
-          gint64 *stored = g_new (gint64, 1);
-
-          *stored = key;
-          id = GUINT_TO_POINTER (arrows->len);
-          g_hash_table_insert (arrow_ids, stored, id);
-          g_array_append_val (arrows, arrow);
-        }
-      g_hash_table_insert (arrow_counts, id,
-                           GUINT_TO_POINTER (GPOINTER_TO_UINT (
-                             g_hash_table_lookup (arrow_counts, id)) + 1));
-    }
-
-  write_mermaid (out, boxes, arrows, arrow_counts, n_hidden);
-
-  return g_string_free (out, FALSE);
-}
-
-/**
- * lode_graph_to_mermaid:
- * @self: a frozen graph
- * @focus: (nullable): the file whose neighbourhood to draw, or %NULL for the whole project
- * @depth: for @focus, hops to follow in both directions (1 … %LODE_GRAPH_MAX_DEPTH)
- * @max_nodes: boxes to draw at most
- *
- * A Mermaid flowchart. A neighbourhood shows files, nearest first, up to @max_nodes. The
- * project shows files when it has no more than @max_nodes, else one box per directory,
- * with the number of imports between two directories on the arrow. Boxes are coloured by
- * language; the focus file has a red border.
- *
- * Returns: (transfer full): the diagram's source
- */
-char *
-lode_graph_to_mermaid (const LodeGraph *self,
-                       const guint     *focus,
-                       guint            depth,
-                       guint            max_nodes)
-{
-  g_return_val_if_fail (self != NULL && self->frozen, NULL);
-  g_return_val_if_fail (focus == NULL || *focus < self->paths->len, NULL);
-
-  max_nodes = MAX (max_nodes, 1);
-  depth = CLAMP (depth, 1, LODE_GRAPH_MAX_DEPTH);
-
-  if (focus != NULL || self->paths->len <= max_nodes)
-    return mermaid_files (self, focus, depth, max_nodes);
-
-  return mermaid_directories (self, max_nodes);
 }

@@ -12,8 +12,6 @@ G_BEGIN_DECLS
 
 /* The deepest N-hop impact query; deeper rings say little and grow fast. */
 #define LODE_GRAPH_MAX_DEPTH         5
-/* Nodes a Mermaid diagram shows at most by default: more is unreadable. */
-#define LODE_GRAPH_MERMAID_MAX_NODES 60
 
 /**
  * LodeGraphDirection:
@@ -136,10 +134,9 @@ GArray         *lode_graph_impact         (const LodeGraph     *self,
 GPtrArray      *lode_graph_find_cycles    (const LodeGraph     *self);
 LodeGraphStats *lode_graph_dup_stats      (const LodeGraph     *self,
                                            guint                n_top);
-char           *lode_graph_to_mermaid     (const LodeGraph     *self,
-                                           const guint         *focus,
-                                           guint                depth,
-                                           guint                max_nodes);
+gboolean        lode_graph_is_module_tree_edge (const LodeGraph *self,
+                                           guint                from,
+                                           guint                to);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeGraph, lode_graph_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeGraphCycle, lode_graph_cycle_free)

@@ -115,6 +115,33 @@ run_git (const char          *root,
   return g_steal_pointer (&out);
 }
 
+/**
+ * lode_git_run:
+ * @root: a directory inside a git work tree
+ * @args: (array zero-terminated=1): git's arguments, its command first (`log`, `rev-parse`)
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * Runs git in @root as every part of Lode does: no command that the tree's own
+ * configuration names (core.fsmonitor) runs, the index is never rewritten, and the output
+ * does not depend on the user's locale or pager. Commands that could start a configured
+ * program by themselves must switch it off in @args (`log --no-show-signature`).
+ *
+ * Returns: (transfer full) (nullable): git's standard output, or %NULL with @error set
+ *   (%LODE_ERROR_INVALID_ARGUMENT with git's first line when git fails)
+ */
+GBytes *
+lode_git_run (const char         *root,
+              const char *const  *args,
+              GCancellable       *cancellable,
+              GError            **error)
+{
+  g_return_val_if_fail (root != NULL, NULL);
+  g_return_val_if_fail (args != NULL && args[0] != NULL, NULL);
+
+  return run_git (root, args, NULL, cancellable, error);
+}
+
 /* The filter drivers (`filter.NAME.clean` and the like) the tree's configuration names. */
 static GStrv
 dup_filter_drivers (const char   *root,

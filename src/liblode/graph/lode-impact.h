@@ -43,6 +43,10 @@ typedef struct
   guint       n_dependents;
 } LodeImpactFile;
 
+GBytes    *lode_git_run               (const char        *root,
+                                       const char *const *args,
+                                       GCancellable      *cancellable,
+                                       GError           **error);
 GPtrArray *lode_git_dup_changed_files (const char       *root,
                                        const char       *rev_range,
                                        GCancellable     *cancellable,

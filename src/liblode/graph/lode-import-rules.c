@@ -614,10 +614,12 @@ _lode_import_rust_is_root_file (const char *base)
 }
 
 /* The directory of the crate @from belongs to: the nearest ancestor holding lib.rs or
- * main.rs, one named src preferred. */
+ * main.rs, one named src preferred. Without one, @from is a crate root of its own (a test,
+ * an example, a bench) and its directory is returned, with @own_root set. */
 static char *
 rust_crate_dir (LodeImportResolver *self,
-                const char         *from)
+                const char         *from,
+                gboolean           *own_root)
 {
   g_autofree char *fallback = NULL;
   g_autofree char *dir = path_dirname (from);
@@ -645,6 +647,7 @@ rust_crate_dir (LodeImportResolver *self,
       }
     }
 
+  *own_root = fallback == NULL;
   return fallback != NULL ? g_steal_pointer (&fallback) : path_dirname (from);
 }
 
@@ -706,6 +709,20 @@ rust_join (const char *module,
   return module[0] != '\0' ? g_strconcat (module, "/", name, NULL) : g_strdup (name);
 }
 
+/* The inline modules an import is written in (lode-imports.c puts them in its name), as a
+ * path: "a::b" → "a/b"; NULL outside any. */
+static char *
+rust_scope_path (Resolve *r)
+{
+  g_auto(GStrv) parts = NULL;
+
+  if (r->import->name == NULL || r->import->name[0] == '\0')
+    return NULL;
+
+  parts = g_strsplit (r->import->name, "::", -1);
+  return g_strjoinv ("/", parts);
+}
+
 static void
 resolve_rust_mod (Resolve *r)
 {
@@ -713,6 +730,9 @@ resolve_rust_mod (Resolve *r)
   g_autofree char *dir = NULL;
   g_autofree char *file = NULL;
   g_autofree char *mod = NULL;
+  g_autofree char *scope = rust_scope_path (r);
+  g_autofree char *spec = scope != NULL ? g_strconcat (scope, "/", r->spec, NULL)
+                                        : g_strdup (r->spec);
 
   /* `#[path = "…"]`: relative to the declaring file's directory. */
   if (g_str_has_suffix (r->spec, ".rs"))
@@ -731,8 +751,8 @@ resolve_rust_mod (Resolve *r)
     dir = g_str_has_suffix (r->from, ".rs") ? g_strndup (r->from, strlen (r->from) - 3)
                                              : g_strdup (r->from);
 
-  file = g_strconcat (dir, dir[0] != '\0' ? "/" : "", r->spec, ".rs", NULL);
-  mod = g_strconcat (dir, dir[0] != '\0' ? "/" : "", r->spec, "/mod.rs", NULL);
+  file = g_strconcat (dir, dir[0] != '\0' ? "/" : "", spec, ".rs", NULL);
+  mod = g_strconcat (dir, dir[0] != '\0' ? "/" : "", spec, "/mod.rs", NULL);
   set_key (r, r->spec);
   if (try_file (r, file) || try_file (r, mod))
     return;
@@ -741,10 +761,23 @@ resolve_rust_mod (Resolve *r)
    * sit beside them. */
   g_free (file);
   g_free (mod);
-  file = g_strconcat (r->from_dir, r->from_dir[0] != '\0' ? "/" : "", r->spec, ".rs", NULL);
-  mod = g_strconcat (r->from_dir, r->from_dir[0] != '\0' ? "/" : "", r->spec, "/mod.rs", NULL);
+  file = g_strconcat (r->from_dir, r->from_dir[0] != '\0' ? "/" : "", spec, ".rs", NULL);
+  mod = g_strconcat (r->from_dir, r->from_dir[0] != '\0' ? "/" : "", spec, "/mod.rs", NULL);
   if (!try_file (r, file) && !try_file (r, mod))
     set_package (r, r->spec, strlen (r->spec));
+}
+
+/* The file of @module, where a crate root of its own is its own module "". */
+static const char *
+rust_file_of (Resolve    *r,
+              const char *crate_dir,
+              const char *module,
+              gboolean    own_root)
+{
+  if (own_root && module[0] == '\0')
+    return r->from;
+
+  return rust_module_file (r->self, crate_dir, module);
 }
 
 static void
@@ -753,8 +786,10 @@ resolve_rust (Resolve *r)
   g_autofree char *crate_dir = NULL;
   g_autofree char *module = NULL;
   g_autofree char *full = NULL;
+  g_autofree char *scope = NULL;
   g_autoptr(GPtrArray) segments = g_ptr_array_new ();
   g_auto(GStrv) parts = NULL;
+  gboolean own_root = FALSE;
   guint i = 0;
 
   if (r->import->kind == LODE_IMPORT_SOURCE)
@@ -775,8 +810,17 @@ resolve_rust (Resolve *r)
       return;
     }
 
-  crate_dir = rust_crate_dir (r->self, r->from);
-  module = rust_module_of (crate_dir, r->from);
+  crate_dir = rust_crate_dir (r->self, r->from, &own_root);
+  module = own_root ? g_strdup ("") : rust_module_of (crate_dir, r->from);
+  /* Inside `mod a { … }`, `self` is a and `super` the file's module. */
+  scope = rust_scope_path (r);
+  if (scope != NULL)
+    {
+      char *inner = rust_join (module, scope);
+
+      g_free (module);
+      module = inner;
+    }
 
   if (g_str_has_prefix (r->spec, "::"))
     ;
@@ -831,6 +875,7 @@ resolve_rust (Resolve *r)
                     {
                       g_free (crate_dir);
                       crate_dir = g_strdup (crate->dir);
+                      own_root = FALSE;
                       g_clear_pointer (&r->key, g_free);
                       i = 1;
                       break;
@@ -869,7 +914,7 @@ resolve_rust (Resolve *r)
   /* The longest prefix of the path that is a module file: the rest names items in it. */
   for (;;)
     {
-      const char *file = rust_module_file (r->self, crate_dir, full);
+      const char *file = rust_file_of (r, crate_dir, full, own_root);
       char *shorter;
 
       if (file != NULL)

@@ -242,10 +242,20 @@ lode_qdrant_client_get_server_version (LodeQdrantClient *self)
 
 /* ---- one request ----------------------------------------------------------------------- */
 
+/* What one request of the client asks, for each attempt. */
+typedef struct
+{
+  LodeQdrantClient *client;
+  const char       *method;
+  const char       *uri;
+  GBytes           *body;
+} Attempt;
+
+/* How it ended, once every attempt it was worth was made. */
 typedef struct
 {
   GBytes       *body;
-  SoupMessage  *message;
+  LodeHttpEnd   end;       /* its message held by the exchange */
   GError       *error;
   gboolean      done;
 } Exchange;
@@ -256,10 +266,10 @@ exchange_cb (GObject      *object,
              gpointer      user_data)
 {
   Exchange *exchange = user_data;
-  SoupMessage *message = NULL;
 
-  exchange->body = _lode_http_send_and_read_finish (result, &message, &exchange->error);
-  exchange->message = message != NULL ? g_object_ref (message) : NULL;
+  exchange->body = _lode_http_request_finish (result, &exchange->end, &exchange->error);
+  if (exchange->end.message != NULL)
+    g_object_ref (exchange->end.message);
   exchange->done = TRUE;
 }
 
@@ -294,58 +304,6 @@ restarted_cb (SoupMessage *message,
   GBytes *body = user_data;
 
   soup_message_set_request_body_from_bytes (message, "application/json", body);
-}
-
-static gboolean
-wait_cb (gpointer user_data)
-{
-  gboolean *fired = user_data;
-
-  *fired = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-wait_cancelled_cb (GCancellable *cancellable,
-                   gpointer      user_data)
-{
-  return wait_cb (user_data);
-}
-
-/* Waits on @context; FALSE when @cancellable fired first. */
-static gboolean
-wait_msec (GMainContext *context,
-           guint         msec,
-           GCancellable *cancellable)
-{
-  g_autoptr(GSource) timer = g_timeout_source_new (msec);
-  g_autoptr(GSource) cancel = NULL;
-  gboolean fired = FALSE;
-  gboolean cancelled = FALSE;
-
-  g_source_set_callback (timer, wait_cb, &fired, NULL);
-  g_source_attach (timer, context);
-  if (cancellable != NULL)
-    {
-      cancel = g_cancellable_source_new (cancellable);
-      g_source_set_callback (cancel, (GSourceFunc) (void (*) (void)) wait_cancelled_cb, &cancelled,
-                             NULL);
-      g_source_attach (cancel, context);
-    }
-
-  while (!fired && !cancelled)
-    g_main_context_iteration (context, TRUE);
-
-  g_source_destroy (timer);
-  if (cancel != NULL)
-    g_source_destroy (cancel);
-  return !cancelled;
-}
-
-static gboolean
-is_retryable_status (guint status)
-{
-  return status == 429 || status == 502 || status == 503 || status == 504;
 }
 
 /* Qdrant's errors carry {"status": {"error": "…"}}; anything else shows its start. */
@@ -410,6 +368,48 @@ request_writes (const char *method,
            g_str_has_suffix (path, "/points/count") || g_str_has_suffix (path, "/points/search"));
 }
 
+/* The request of one attempt. */
+static SoupMessage *
+new_message (gpointer   user_data,
+             GError   **error)
+{
+  Attempt *attempt = user_data;
+  LodeQdrantClient *self = attempt->client;
+  SoupMessage *message = soup_message_new (attempt->method, attempt->uri);
+
+  if (message == NULL)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
+                   "Qdrant: “%s” is not a valid request URL", attempt->uri);
+      return NULL;
+    }
+
+  if (self->api_key != NULL)
+    soup_message_headers_replace (soup_message_get_request_headers (message), "api-key",
+                                  self->api_key);
+  if (attempt->body != NULL)
+    {
+      soup_message_set_request_body_from_bytes (message, "application/json", attempt->body);
+      g_signal_connect (message, "restarted", G_CALLBACK (restarted_cb), attempt->body);
+    }
+  if (self->ca_certificates != NULL)
+    g_signal_connect (message, "accept-certificate", G_CALLBACK (accept_certificate_cb), self);
+
+  return message;
+}
+
+/* The failure behind an answer of a status worth another try, for messages. */
+static char *
+dup_status_failure (SoupMessage *message,
+                    GBytes      *body)
+{
+  g_autofree char *detail = dup_error_detail (body);
+
+  return g_strdup_printf ("HTTP %u %s%s%s", soup_message_get_status (message),
+                          soup_message_get_reason_phrase (message),
+                          detail != NULL ? ": " : "", detail != NULL ? detail : "");
+}
+
 /* Sends @body (NULL for none) and returns the answer's JSON root. Retries what a busy or
  * restarting cluster answers (429, 502, 503, 504), timeouts and lost connections, with the
  * server's Retry-After or an exponential backoff (reads fewer times than writes); every
@@ -426,154 +426,91 @@ request (LodeQdrantClient  *self,
 {
   g_autoptr(GMainContext) context = g_main_context_new ();
   g_autofree char *uri = g_strconcat (self->url, path, NULL);
-  g_autoptr(GError) last_error = NULL;
+  g_autofree char *failure = NULL;
   gboolean writes = request_writes (method, path);
-  guint max_retries = writes ? self->max_retries : MIN (self->max_retries, MAX_READ_RETRIES);
+  Attempt attempt = { self, method, uri, body };
+  LodeHttpRetry retry = { 0 };
+  Exchange exchange = { 0 };
   JsonNode *result = NULL;
-  guint attempt;
+  guint status;
 
+  retry.timeout_seconds = self->timeout_seconds;
+  retry.max_retries = writes ? self->max_retries : MIN (self->max_retries, MAX_READ_RETRIES);
+  retry.base_delay_msec = self->retry_delay_msec;
+  retry.max_wait_msec = MAX_RETRY_WAIT_MSEC;
+  retry.flags = LODE_HTTP_RETRY_ANY_FAILURE;
+
+  g_debug ("%s %s (%zu bytes)", method, path, body != NULL ? g_bytes_get_size (body) : 0);
   g_main_context_push_thread_default (context);
+  _lode_http_request_async (new_message, &attempt, &retry, cancellable, exchange_cb, &exchange);
+  while (!exchange.done)
+    g_main_context_iteration (context, TRUE);
+  g_main_context_pop_thread_default (context);
 
-  for (attempt = 0; ; attempt++)
+  status = exchange.end.message != NULL ? soup_message_get_status (exchange.end.message) : 0;
+  if (exchange.error != NULL && exchange.error->domain == G_TLS_ERROR)
     {
-      g_autoptr(SoupMessage) message = soup_message_new (method, uri);
-      Exchange exchange = { 0 };
-      gint64 wait = -1;
-      guint status;
-
-      if (message == NULL)
-        {
-          g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
-                       "Qdrant: “%s” is not a valid request URL", uri);
-          break;
-        }
-
-      if (self->api_key != NULL)
-        soup_message_headers_replace (soup_message_get_request_headers (message), "api-key",
-                                      self->api_key);
-      if (body != NULL)
-        {
-          soup_message_set_request_body_from_bytes (message, "application/json", body);
-          g_signal_connect (message, "restarted", G_CALLBACK (restarted_cb), body);
-        }
-      if (self->ca_certificates != NULL)
-        g_signal_connect (message, "accept-certificate", G_CALLBACK (accept_certificate_cb), self);
-
-      g_debug ("%s %s (%zu bytes), attempt %u", method, path,
-               body != NULL ? g_bytes_get_size (body) : 0, attempt + 1);
-      _lode_http_send_and_read_async (message, self->timeout_seconds, cancellable, exchange_cb,
-                                      &exchange);
-      while (!exchange.done)
-        g_main_context_iteration (context, TRUE);
-
-      if (exchange.error != NULL)
-        {
-          if (g_error_matches (exchange.error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-            {
-              g_propagate_error (error, exchange.error);
-              g_clear_object (&exchange.message);
-              break;
-            }
-          if (exchange.error->domain == G_TLS_ERROR)
-            {
-              g_set_error (error, LODE_ERROR, LODE_ERROR_STORE,
-                           "Qdrant at %s: the TLS certificate is not trusted (%s); install the "
-                           "CA that signed it, or name it in LODE_QDRANT_CA_FILE",
-                           self->url, exchange.error->message);
-              g_clear_error (&exchange.error);
-              g_clear_object (&exchange.message);
-              break;
-            }
-          g_clear_error (&last_error);
-          last_error = exchange.error;
-          g_clear_object (&exchange.message);
-        }
+      g_set_error (error, LODE_ERROR, LODE_ERROR_STORE,
+                   "Qdrant at %s: the TLS certificate is not trusted (%s); install the "
+                   "CA that signed it, or name it in LODE_QDRANT_CA_FILE",
+                   self->url, exchange.error->message);
+      g_clear_error (&exchange.error);
+    }
+  else if (exchange.error != NULL && !exchange.end.gave_up)
+    g_propagate_error (error, g_steal_pointer (&exchange.error));
+  else if (exchange.end.gave_up)
+    {
+      failure = exchange.error != NULL ? g_strdup (exchange.error->message)
+                                       : dup_status_failure (exchange.end.message, exchange.body);
+      if (exchange.end.refused_wait_msec >= 0)
+        g_set_error (error, LODE_ERROR, LODE_ERROR_STORE,
+                     "Qdrant at %s asks to wait %" G_GINT64_FORMAT " s before %s %s (%s)",
+                     self->url, exchange.end.refused_wait_msec / 1000, method, path, failure);
       else
-        {
-          status = soup_message_get_status (exchange.message);
-          if (SOUP_STATUS_IS_SUCCESSFUL (status))
-            {
-              gsize size = 0;
-              const char *data = g_bytes_get_data (exchange.body, &size);
-              g_autoptr(GError) parse_error = NULL;
+        g_set_error (error, LODE_ERROR, LODE_ERROR_STORE,
+                     "Qdrant at %s did not answer %s %s after %u attempts (%s)%s",
+                     self->url, method, path, exchange.end.n_retries + 1, failure,
+                     writes ? "; what was written before is kept, and the next run resumes "
+                              "from there"
+                            : "");
+      g_clear_error (&exchange.error);
+    }
+  else if (SOUP_STATUS_IS_SUCCESSFUL (status))
+    {
+      gsize size = 0;
+      const char *data = g_bytes_get_data (exchange.body, &size);
+      g_autoptr(GError) parse_error = NULL;
 
-              /* A server's answer is read as any JSON from outside: bounded in depth. */
-              if (size > 0)
-                result = lode_json_parse (data, size, &parse_error);
-              if (result == NULL)
-                g_set_error (error, LODE_ERROR, LODE_ERROR_STORE,
-                             "Qdrant at %s: %s %s answered with invalid JSON%s%s", self->url,
-                             method, path, parse_error != NULL ? ": " : "",
-                             parse_error != NULL ? parse_error->message : "");
-              g_bytes_unref (exchange.body);
-              g_clear_object (&exchange.message);
-              break;
-            }
+      /* A server's answer is read as any JSON from outside: bounded in depth. */
+      if (size > 0)
+        result = lode_json_parse (data, size, &parse_error);
+      if (result == NULL)
+        g_set_error (error, LODE_ERROR, LODE_ERROR_STORE,
+                     "Qdrant at %s: %s %s answered with invalid JSON%s%s", self->url,
+                     method, path, parse_error != NULL ? ": " : "",
+                     parse_error != NULL ? parse_error->message : "");
+    }
+  else
+    {
+      g_autofree char *detail = dup_error_detail (exchange.body);
 
-          if (!is_retryable_status (status))
-            {
-              g_autofree char *detail = dup_error_detail (exchange.body);
-
-              if (status == SOUP_STATUS_UNAUTHORIZED || status == SOUP_STATUS_FORBIDDEN)
-                g_set_error (error, LODE_ERROR, LODE_ERROR_STORE,
-                             "Qdrant at %s refused %s (HTTP %u%s%s): store its API key with "
-                             "`lode secret set qdrant` or set QDRANT_API_KEY", self->url,
-                             self->api_key != NULL ? "the API key" : "a request without an API key",
-                             status, detail != NULL ? ": " : "", detail != NULL ? detail : "");
-              else
-                g_set_error (error, LODE_ERROR,
-                             status == SOUP_STATUS_NOT_FOUND ? LODE_ERROR_NOT_FOUND
-                                                             : LODE_ERROR_STORE,
-                             "Qdrant at %s: %s %s: HTTP %u %s%s%s", self->url, method, path,
-                             status, soup_message_get_reason_phrase (exchange.message),
-                             detail != NULL ? ": " : "", detail != NULL ? detail : "");
-              g_bytes_unref (exchange.body);
-              g_clear_object (&exchange.message);
-              break;
-            }
-
-          g_clear_error (&last_error);
-          {
-            g_autofree char *detail = dup_error_detail (exchange.body);
-
-            last_error = g_error_new (LODE_ERROR, LODE_ERROR_STORE, "HTTP %u %s%s%s", status,
-                                      soup_message_get_reason_phrase (exchange.message),
-                                      detail != NULL ? ": " : "", detail != NULL ? detail : "");
-          }
-          wait = _lode_http_retry_after_msec (exchange.message);
-          g_bytes_unref (exchange.body);
-          g_clear_object (&exchange.message);
-        }
-
-      if (attempt >= max_retries)
-        {
-          g_set_error (error, LODE_ERROR, LODE_ERROR_STORE,
-                       "Qdrant at %s did not answer %s %s after %u attempts (%s)%s",
-                       self->url, method, path, attempt + 1, last_error->message,
-                       writes ? "; what was written before is kept, and the next run resumes "
-                                "from there"
-                              : "");
-          break;
-        }
-      if (wait < 0)
-        wait = (gint64) self->retry_delay_msec << MIN (attempt, 16);
-      if (wait > MAX_RETRY_WAIT_MSEC)
-        {
-          g_set_error (error, LODE_ERROR, LODE_ERROR_STORE,
-                       "Qdrant at %s asks to wait %" G_GINT64_FORMAT " s before %s %s (%s)",
-                       self->url, wait / 1000, method, path, last_error->message);
-          break;
-        }
-      g_debug ("%s %s failed (%s); retry %u in %" G_GINT64_FORMAT " ms", method, path,
-               last_error->message, attempt + 1, wait);
-      if (!wait_msec (context, (guint) wait, cancellable))
-        {
-          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Operation was cancelled");
-          break;
-        }
+      if (status == SOUP_STATUS_UNAUTHORIZED || status == SOUP_STATUS_FORBIDDEN)
+        g_set_error (error, LODE_ERROR, LODE_ERROR_STORE,
+                     "Qdrant at %s refused %s (HTTP %u%s%s): store its API key with "
+                     "`lode secret set qdrant` or set QDRANT_API_KEY", self->url,
+                     self->api_key != NULL ? "the API key" : "a request without an API key",
+                     status, detail != NULL ? ": " : "", detail != NULL ? detail : "");
+      else
+        g_set_error (error, LODE_ERROR,
+                     status == SOUP_STATUS_NOT_FOUND ? LODE_ERROR_NOT_FOUND
+                                                     : LODE_ERROR_STORE,
+                     "Qdrant at %s: %s %s: HTTP %u %s%s%s", self->url, method, path,
+                     status, soup_message_get_reason_phrase (exchange.end.message),
+                     detail != NULL ? ": " : "", detail != NULL ? detail : "");
     }
 
-  g_main_context_pop_thread_default (context);
+  g_clear_pointer (&exchange.body, g_bytes_unref);
+  g_clear_object (&exchange.end.message);
   if (result == NULL && error != NULL)
     redact (self, *error);
   return result;

@@ -15,8 +15,10 @@
 #include "lode-error.h"
 #include "lode-i18n.h"
 #include "lode-json-forms.h"
+#include "lode-json.h"
 #include "lode-language.h"
 #include "lode-linked.h"
+#include "lode-preflight.h"
 #include "lode-tools-private.h"
 
 /*
@@ -31,28 +33,6 @@
 #define PROJECT_OUTPUT_PROPERTIES LODE_PROJECT_PROPERTIES
 
 /* Helpers ------------------------------------------------------------------------------ */
-
-static JsonObject *
-builder_steal_object (JsonBuilder *builder)
-{
-  g_autoptr(JsonNode) root = json_builder_get_root (builder);
-
-  return json_node_dup_object (root);
-}
-
-static const char *
-string_member (JsonObject *object,
-               const char *member)
-{
-  return json_object_get_string_member_with_default (object, member, NULL);
-}
-
-static gint64
-int_member (JsonObject *object,
-            const char *member)
-{
-  return json_object_get_int_member_with_default (object, member, 0);
-}
 
 static void
 add_project (JsonBuilder *builder,
@@ -87,7 +67,7 @@ job_result (const char        *root,
     }
   json_builder_end_object (builder);
 
-  return builder_steal_object (builder);
+  return lode_json_builder_steal_object (builder);
 }
 
 /* Starts or joins the job, and waits for it unless it runs in the background: then nothing
@@ -161,9 +141,9 @@ format_index (JsonObject *result)
 {
   JsonObject *job = json_object_get_object_member (result, "job");
   GString *text = g_string_new (NULL);
-  const char *root = string_member (result, "projectPath");
+  const char *root = lode_json_get_string (result, "projectPath");
 
-  if (g_strcmp0 (string_member (job, "state"), "running") != 0)
+  if (g_strcmp0 (lode_json_get_string (job, "state"), "running") != 0)
     g_string_append_printf (text, "Indexed %s.\n\n", root);
   else if (json_object_get_boolean_member (result, "joined"))
     g_string_append_printf (text, "%s is already being indexed; this request joined the "
@@ -186,13 +166,10 @@ static const LodeTool codebase_index_tool = {
   .name = "codebase_index",
   .title = "Index a codebase",
   .description =
-    "Index a project for codebase_search: discovers files (respecting .gitignore and "
-    ".lodeignore), chunks them along declarations and stores a full-text index. Returns at "
-    "once and runs in the background; a second call while it runs joins the running job. "
-    "Re-running it only re-indexes changed files; force: true builds the index from scratch "
-    "and replaces the old one when complete (also what repairs a damaged index). Follow it "
-    "with codebase_status, or pass wait: true to wait for the end (with progress "
-    "notifications).",
+    "Index a project for codebase_search (honours .gitignore and .lodeignore). Returns at once and "
+    "runs in the background (wait: true waits, with progress); a second call joins the running "
+    "job. Later runs re-index changed files only; force: true rebuilds from scratch (and repairs a "
+    "damaged index). Follow it with codebase_status.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"wait\": {\"type\": \"boolean\", \"default\": false, \"description\": "
@@ -214,9 +191,8 @@ static const LodeTool codebase_update_tool = {
   .name = "codebase_update",
   .title = "Update a codebase index",
   .description =
-    "Bring a project's index up to date with its files: only new, changed and deleted files "
-    "are processed. Waits until done, with progress notifications, and reports what "
-    "changed. Creates the index if there is none.",
+    "Bring a project's index up to date (new, changed and deleted files only), waiting with "
+    "progress; reports what changed. Creates the index if there is none.",
   .input_schema = PROJECT_ONLY_INPUT,
   .output_schema = INDEX_OUTPUT_SCHEMA,
   .flags = LODE_TOOL_IDEMPOTENT,
@@ -262,10 +238,11 @@ format_stop (JsonObject *result)
 {
   if (!json_object_get_boolean_member (result, "stopped"))
     return g_strdup_printf ("No indexing operation is currently running for %s.",
-                            string_member (result, "projectPath"));
+                            lode_json_get_string (result, "projectPath"));
 
   return g_strdup_printf ("Stopped indexing %s. What was indexed so far is kept; call "
-                          "codebase_index to resume.", string_member (result, "projectPath"));
+                          "codebase_index to resume.",
+                          lode_json_get_string (result, "projectPath"));
 }
 
 static const LodeTool codebase_stop_tool = {
@@ -310,14 +287,14 @@ codebase_remove (LodeToolCall  *call,
   json_builder_add_boolean_value (builder, TRUE);
   json_builder_end_object (builder);
 
-  return builder_steal_object (builder);
+  return lode_json_builder_steal_object (builder);
 }
 
 static char *
 format_remove (JsonObject *result)
 {
   return g_strdup_printf ("Removed the index of %s. The files themselves are untouched.",
-                          string_member (result, "projectPath"));
+                          lode_json_get_string (result, "projectPath"));
 }
 
 static const LodeTool codebase_remove_tool = {
@@ -376,11 +353,9 @@ static const LodeTool codebase_status_tool = {
   .name = "codebase_status",
   .title = "Index status",
   .description =
-    "Report a project's index: whether it exists and is complete (or damaged, and how to "
-    "repair it), file, chunk and symbol counts, languages, how much of it semantic search "
-    "covers (embedded chunks, or why there are none), the store that holds it (sqlite or "
-    "qdrant), whether it is watched, and the running or last indexing job with its progress "
-    "or error.",
+    "A project's index: state (or damage and its remedy), file, chunk and symbol counts, "
+    "languages, semantic search coverage (or why it is off), store, watching, and the running or "
+    "last job with its progress or error.",
   .input_schema = PROJECT_ONLY_INPUT,
   .output_schema = LODE_STATUS_SCHEMA,
   .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
@@ -573,6 +548,7 @@ codebase_search (LodeToolCall  *call,
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autofree char *language = NULL;
   LodeSearchResponse *response;
+  JsonObject *result;
   gboolean linked;
 
   path = lode_tool_call_dup_project_path (call, error);
@@ -582,9 +558,9 @@ codebase_search (LodeToolCall  *call,
   options.query = json_object_get_string_member (arguments, "query");
   options.limit = json_object_get_int_member_with_default (arguments, "limit",
                                                            LODE_SEARCH_DEFAULT_LIMIT);
-  options.path_glob = string_member (arguments, "fileFilter");
-  if (string_member (arguments, "languageFilter") != NULL)
-    language = g_ascii_strdown (string_member (arguments, "languageFilter"), -1);
+  options.path_glob = lode_json_get_string (arguments, "fileFilter");
+  if (lode_json_get_string (arguments, "languageFilter") != NULL)
+    language = g_ascii_strdown (lode_json_get_string (arguments, "languageFilter"), -1);
   options.language = language;
   options.min_score = json_object_get_double_member_with_default (arguments, "minScore", 0.0);
   options.one_per_file = json_object_get_boolean_member_with_default (arguments, "onePerFile",
@@ -603,7 +579,7 @@ codebase_search (LodeToolCall  *call,
       g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
                    "Unknown language “%s” in languageFilter; codebase_status lists the "
                    "languages of a project (ids such as c, python, typescript)",
-                   string_member (arguments, "languageFilter"));
+                   lode_json_get_string (arguments, "languageFilter"));
       return NULL;
     }
 
@@ -674,7 +650,10 @@ codebase_search (LodeToolCall  *call,
   json_builder_end_array (builder);
   json_builder_end_object (builder);
 
-  return builder_steal_object (builder);
+  result = lode_json_builder_steal_object (builder);
+  lode_preflight_add_to_search (result, project, lode_json_get_string (arguments, "intent"),
+                                lode_tool_call_get_cancellable (call));
+  return result;
 }
 
 static char *
@@ -687,11 +666,13 @@ format_search (JsonObject *result)
 
   g_string_append (text, "## ");
   lode_append_count (text, n, "%u result", "%u results");
-  g_string_append_printf (text, " for “%s” (%s search)\n\n", string_member (result, "query"),
-                          string_member (mode, "used"));
-  if (string_member (mode, "reason") != NULL)
+  g_string_append_printf (text, " for “%s” (%s search)\n\n",
+                          lode_json_get_string (result, "query"),
+                          lode_json_get_string (mode, "used"));
+  if (lode_json_get_string (mode, "reason") != NULL)
     g_string_append_printf (text, "> %s search was requested; %s\n\n",
-                            string_member (mode, "requested"), string_member (mode, "reason"));
+                            lode_json_get_string (mode, "requested"),
+                            lode_json_get_string (mode, "reason"));
   if (json_object_has_member (result, "notes"))
     {
       JsonArray *notes = json_object_get_array_member (result, "notes");
@@ -708,31 +689,34 @@ format_search (JsonObject *result)
   for (guint i = 0; i < n; i++)
     {
       JsonObject *r = json_array_get_object_element (results, i);
-      const char *symbol = string_member (r, "symbol");
-      const char *snippet = string_member (r, "snippet");
+      const char *symbol = lode_json_get_string (r, "symbol");
+      const char *snippet = lode_json_get_string (r, "snippet");
 
       g_string_append_printf (text, "%u. ", i + 1);
-      if (string_member (r, "project") != NULL)
-        g_string_append_printf (text, "[%s] ", string_member (r, "project"));
+      if (lode_json_get_string (r, "project") != NULL)
+        g_string_append_printf (text, "[%s] ", lode_json_get_string (r, "project"));
       g_string_append_printf (text, "`%s:%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT "`",
-                              string_member (r, "path"), int_member (r, "startLine"),
-                              int_member (r, "endLine"));
+                              lode_json_get_string (r, "path"),
+                              lode_json_get_int (r, "startLine", 0),
+                              lode_json_get_int (r, "endLine", 0));
       if (symbol != NULL)
-        g_string_append_printf (text, " %s %s", string_member (r, "kind") != NULL
-                                                ? string_member (r, "kind") : "symbol",
+        g_string_append_printf (text, " %s %s", lode_json_get_string (r, "kind") != NULL
+                                                ? lode_json_get_string (r, "kind") : "symbol",
                                 symbol);
       g_string_append_printf (text, " (score %.2f)\n", json_object_get_double_member (r,
                                                                                    "score"));
-      if (string_member (r, "signature") != NULL)
-        g_string_append_printf (text, "`%s`\n", string_member (r, "signature"));
-      if (string_member (r, "content") != NULL)
-        snippet = string_member (r, "content");
-      else if (int_member (r, "snippetStartLine") != int_member (r, "startLine"))
+      if (lode_json_get_string (r, "signature") != NULL)
+        g_string_append_printf (text, "`%s`\n", lode_json_get_string (r, "signature"));
+      if (lode_json_get_string (r, "content") != NULL)
+        snippet = lode_json_get_string (r, "content");
+      else if (lode_json_get_int (r, "snippetStartLine", 0) !=
+               lode_json_get_int (r, "startLine", 0))
         g_string_append_printf (text, "from line %" G_GINT64_FORMAT ":\n",
-                                int_member (r, "snippetStartLine"));
-      g_string_append_printf (text, "```%s\n%s%s```\n\n", string_member (r, "language"),
+                                lode_json_get_int (r, "snippetStartLine", 0));
+      g_string_append_printf (text, "```%s\n%s%s```\n\n", lode_json_get_string (r, "language"),
                               snippet, g_str_has_suffix (snippet, "\n") ? "" : "\n");
     }
+  lode_preflight_append_markdown (text, result);
 
   return g_string_free (text, FALSE);
 }
@@ -741,43 +725,36 @@ static const LodeTool codebase_search_tool = {
   .name = "codebase_search",
   .title = "Search a codebase",
   .description =
-    "Search an indexed project. Accepts identifiers (parseHttpRequest, Foo::bar), paths or "
-    "file names, and natural-language questions; returns ranked chunks with path, line "
-    "range, symbol, signature and a snippet. A whole issue or bug report (up to 64 kB) may be "
-    "pasted as the query: its identifiers, paths and error messages are weighed above the "
-    "prose. Search before reading files: it points at the right places. Filter by path "
-    "(fileFilter: a glob such as \"src/**/*.c\", \"*.py\", \"tests\", or a plain part of "
-    "a path such as \"store/lode-\") or language (languageFilter: \"python\"). Scores "
-    "lie in 0-1 in every mode; minScore 0.1 drops weak matches.",
+    "Search an indexed project with an identifier (parseHttpRequest, Foo::bar), a path, a "
+    "question, or a whole pasted issue (up to 64 kB). Returns ranked chunks: path, lines, symbol, "
+    "signature, snippet; scores 0-1. Search before reading files. intent edit/refactor/migrate "
+    "adds a preflight card (ready or not, with evidence); memories naming the code found are "
+    "attached.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {"
     "\"query\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 65536, "
-    "\"description\": \"What to look for: an identifier, a path, a question, or a whole "
-    "pasted issue text.\"}, "
+    "\"description\": \"An identifier, a path, a question, or a pasted issue\"}, "
     PROJECT_PATH_PROPERTY ", "
     "\"limit\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 100, \"default\": 10, "
-    "\"description\": \"Number of results (1-100).\"}, "
-    "\"fileFilter\": {\"type\": \"string\", \"description\": \"Only these paths: a glob "
-    "(*, ?, [...]; without '/' it matches any path component, src/** a subtree) or a plain "
-    "string that the path contains (relative to the project root).\"}, "
-    "\"languageFilter\": {\"type\": \"string\", \"description\": \"Only this language id, "
-    "any case (c, cpp, python, typescript, …).\"}, "
+    "\"description\": \"Results to return\"}, "
+    "\"fileFilter\": {\"type\": \"string\", \"description\": \"Only paths matching this "
+    "glob (*.py, src/**/*.c; without / any path component) or containing this text\"}, "
+    "\"languageFilter\": {\"type\": \"string\", \"description\": \"Only this language (c, "
+    "python, typescript…)\"}, "
     "\"minScore\": {\"type\": \"number\", \"minimum\": 0, \"maximum\": 1, "
-    "\"description\": \"Drop results scoring below this; scores lie in 0-1 in every mode "
-    "(an identifier's definition 0.5-1, a chunk holding every word of a question about 0.5, "
-    "weak matches below 0.1).\"}, "
+    "\"description\": \"Drop results below this score (0.1 drops weak matches; a "
+    "definition scores 0.5-1)\"}, "
     "\"onePerFile\": {\"type\": \"boolean\", \"default\": false, \"description\": "
-    "\"Only the best result of each file.\"}, "
+    "\"Only the best result of each file\"}, "
     "\"includeContent\": {\"type\": \"boolean\", \"default\": false, \"description\": "
-    "\"Return each chunk's whole text (content) besides its snippet.\"}, "
+    "\"Also return each chunk's whole text\"}, "
     "\"includeLinked\": {\"type\": \"boolean\", \"default\": false, \"description\": "
-    "\"Also search the projects this one links to (linkedProjects in .lode.json or "
-    ".socraticode.json at its root, followed transitively); results are fused by rank and "
-    "each names its project.\"}, "
+    "\"Also search the projects this one links to (linkedProjects)\"}, "
     "\"mode\": {\"type\": \"string\", \"enum\": [\"hybrid\", \"lexical\", \"semantic\"], "
-    "\"default\": \"hybrid\", \"description\": \"hybrid fuses BM25 and vector neighbours; "
-    "lexical is BM25 alone, semantic vectors alone (it fails without an embedding model). "
-    "The result says which mode ran and why.\"}}, "
+    "\"default\": \"hybrid\", \"description\": \"hybrid: BM25 and vectors fused; lexical: "
+    "BM25; semantic: vectors (needs a model)\"}, "
+    "\"intent\": {\"enum\": [\"explore\", \"edit\", \"refactor\", \"migrate\"], "
+    "\"description\": \"edit, refactor or migrate add the preflight card\"}}, "
     "\"required\": [\"query\"], \"additionalProperties\": false}",
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
@@ -811,7 +788,9 @@ static const LodeTool codebase_search_tool = {
     "\"snippetStartLine\": {\"type\": \"integer\", \"minimum\": 1}, "
     "\"content\": {\"type\": \"string\"}}, "
     "\"required\": [\"path\", \"startLine\", \"endLine\", \"language\", \"score\", "
-    "\"snippet\", \"snippetStartLine\"]}}}, "
+    "\"snippet\", \"snippetStartLine\"]}}, "
+    "\"memories\": {\"type\": \"array\", \"items\": " LODE_MEMORY_SCHEMA "}, "
+    "\"preflight\": " LODE_PREFLIGHT_SCHEMA "}, "
     "\"required\": [\"query\", \"projectPath\", \"mode\", \"total\", \"results\"]}",
   .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
   .func = codebase_search,
@@ -856,7 +835,7 @@ codebase_watch (LodeToolCall  *call,
                                                                   "watch")));
   json_builder_end_object (builder);
 
-  return builder_steal_object (builder);
+  return lode_json_builder_steal_object (builder);
 }
 
 static char *
@@ -868,14 +847,14 @@ format_watch (JsonObject *result)
   if (!json_object_get_boolean_member (result, "watching"))
     return g_strdup_printf ("Not watching %s. Call codebase_watch with action start to keep "
                             "its index up to date as files change.",
-                            string_member (result, "projectPath"));
-  if (string_member (watch, "status") != NULL)
-    return g_strdup_printf ("Watching %s: %s.", string_member (result, "projectPath"),
-                            string_member (watch, "status"));
+                            lode_json_get_string (result, "projectPath"));
+  if (lode_json_get_string (watch, "status") != NULL)
+    return g_strdup_printf ("Watching %s: %s.", lode_json_get_string (result, "projectPath"),
+                            lode_json_get_string (watch, "status"));
 
   text = g_string_new (NULL);
-  g_string_append_printf (text, "Watching %s (", string_member (result, "projectPath"));
-  lode_append_count (text, int_member (watch, "directories"), "%u directory",
+  g_string_append_printf (text, "Watching %s (", lode_json_get_string (result, "projectPath"));
+  lode_append_count (text, lode_json_get_int (watch, "directories", 0), "%u directory",
                      "%u directories");
   g_string_append (text, "): changes are searchable within about a second.");
 
@@ -934,7 +913,7 @@ codebase_list_projects (LodeToolCall  *call,
   json_builder_end_array (builder);
   json_builder_end_object (builder);
 
-  return builder_steal_object (builder);
+  return lode_json_builder_steal_object (builder);
 }
 
 static char *
@@ -957,16 +936,16 @@ format_list_projects (JsonObject *result)
     {
       JsonObject *p = json_array_get_object_element (projects, i);
 
-      g_string_append_printf (text, "- %s (id %s)", string_member (p, "projectPath"),
-                              string_member (p, "projectId"));
+      g_string_append_printf (text, "- %s (id %s)", lode_json_get_string (p, "projectPath"),
+                              lode_json_get_string (p, "projectId"));
       if (!json_object_get_boolean_member (p, "exists"))
         g_string_append (text, ": the directory no longer exists");
-      else if (string_member (p, "state") != NULL)
+      else if (lode_json_get_string (p, "state") != NULL)
         {
-          g_string_append_printf (text, ": %s, ", string_member (p, "state"));
-          lode_append_count (text, int_member (p, "files"), "%u file", "%u files");
+          g_string_append_printf (text, ": %s, ", lode_json_get_string (p, "state"));
+          lode_append_count (text, lode_json_get_int (p, "files", 0), "%u file", "%u files");
           g_string_append (text, ", ");
-          lode_append_count (text, int_member (p, "chunks"), "%u chunk", "%u chunks");
+          lode_append_count (text, lode_json_get_int (p, "chunks", 0), "%u chunk", "%u chunks");
         }
       if (json_object_get_boolean_member (p, "indexing"))
         g_string_append (text, ", indexing now");
@@ -1129,7 +1108,7 @@ codebase_health (LodeToolCall  *call,
   json_builder_end_array (builder);
   json_builder_end_object (builder);
 
-  return builder_steal_object (builder);
+  return lode_json_builder_steal_object (builder);
 }
 
 static char *
@@ -1143,24 +1122,24 @@ format_health (JsonObject *result)
   g_string_append_printf (text, "## Lode %s health: %s\n\n"
                           "- [%s] Store: SQLite %s, FTS5 %s, data in %s (%s)\n"
                           "- [OK] Grammars: ",
-                          string_member (result, "version"),
+                          lode_json_get_string (result, "version"),
                           json_object_get_boolean_member (result, "healthy") ? "OK"
                                                                             : "problems",
                           json_object_get_boolean_member (store, "writable") ? "OK" : "FAIL",
-                          string_member (store, "sqliteVersion"),
+                          lode_json_get_string (store, "sqliteVersion"),
                           json_object_get_boolean_member (store, "fts5") ? "available"
                                                                          : "missing",
-                          string_member (store, "dataDir"),
+                          lode_json_get_string (store, "dataDir"),
                           json_object_get_boolean_member (store, "writable") ? "writable"
                                                                              : "not writable");
-  lode_append_count (text, int_member (grammars, "count"), "%u tree-sitter language",
+  lode_append_count (text, lode_json_get_int (grammars, "count", 0), "%u tree-sitter language",
                      "%u tree-sitter languages");
   g_string_append_printf (text, "\n- [%s] Embeddings (%s, %s): %s\n",
                           json_object_get_boolean_member (embeddings, "available") ? "OK"
                                                                                    : "--",
-                          string_member (embeddings, "provider"),
-                          string_member (embeddings, "model"),
-                          string_member (embeddings, "message"));
+                          lode_json_get_string (embeddings, "provider"),
+                          lode_json_get_string (embeddings, "model"),
+                          lode_json_get_string (embeddings, "message"));
 
   return g_string_free (text, FALSE);
 }
@@ -1229,7 +1208,7 @@ codebase_about (LodeToolCall  *call,
   json_builder_end_array (builder);
   json_builder_end_object (builder);
 
-  return builder_steal_object (builder);
+  return lode_json_builder_steal_object (builder);
 }
 
 static char *
@@ -1239,9 +1218,10 @@ format_about (JsonObject *result)
   GString *text = g_string_new (NULL);
 
   g_string_append_printf (text, "## %s %s\n\n%s\n\nLicence: %s.\n\nTools:",
-                          string_member (result, "name"), string_member (result, "version"),
-                          string_member (result, "description"),
-                          string_member (result, "license"));
+                          lode_json_get_string (result, "name"),
+                          lode_json_get_string (result, "version"),
+                          lode_json_get_string (result, "description"),
+                          lode_json_get_string (result, "license"));
   for (guint i = 0; i < json_array_get_length (tools); i++)
     g_string_append_printf (text, "%s %s", i > 0 ? "," : "",
                             json_array_get_string_element (tools, i));

@@ -58,10 +58,9 @@ static const LodeTool context_list_tool = {
   .name = "codebase_context",
   .title = "Context artifacts",
   .description =
-    "The context artifacts the project declares (database schemas, API specifications, "
-    "protobuf and GraphQL files, infrastructure code, architecture documents; in .lode.json "
-    "contextArtifacts or .socraticodecontextartifacts.json), each with its description and "
-    "index state: indexed, stale (changed since), not_indexed, missing or unreadable.",
+    "The context artifacts the project declares (schemas, API specs, protobuf, GraphQL, "
+    "infrastructure, architecture documents; .lode.json contextArtifacts), each with its "
+    "description and state: indexed, stale, not_indexed, missing or unreadable.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", " OUTPUT_FORMAT_PROPERTY
     "}, \"additionalProperties\": false}",
@@ -106,16 +105,17 @@ static const LodeTool context_search_tool = {
   .name = "codebase_context_search",
   .title = "Search context artifacts",
   .description =
-    "Search the project's context artifacts (schemas, API specs, documents) with words or a "
-    "question: the matching pieces (a SQL statement, an OpenAPI path or schema, a Markdown "
-    "section, a protobuf message), best first. New and changed artifacts are indexed first.",
+    "Search the project's context artifacts with words or a question: the matching pieces (a SQL "
+    "statement, an OpenAPI path, a Markdown section, a protobuf message), best first; changed "
+    "artifacts are indexed first.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"query\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 65536, "
     "\"description\": \"What to look for: names, terms or a question\"}, "
     "\"artifactName\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"Only this "
     "artifact\"}, "
-    "\"limit\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 50, \"default\": 10}, "
+    "\"limit\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 50, \"default\": 10, "
+    "\"description\": \"Pieces to return\"}, "
     "\"minScore\": {\"type\": \"number\", \"minimum\": 0, \"maximum\": 1, \"default\": 0, "
     "\"description\": \"Leave out results scoring below this; scores are relative to the "
     "best result (1)\"}, " OUTPUT_FORMAT_PROPERTY "}, "
@@ -153,9 +153,8 @@ static const LodeTool context_index_tool = {
   .name = "codebase_context_index",
   .title = "Index context artifacts",
   .description =
-    "Index the declared context artifacts that are new or changed since they were indexed "
-    "(by content hash), and remove from the index those no longer declared. Searching does "
-    "this by itself; call it to check the declarations or to index ahead of time.",
+    "Index the declared context artifacts that are new or changed, and drop those no longer "
+    "declared. Searching does this by itself.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     NAME_PROPERTY ("Only this artifact") ", " OUTPUT_FORMAT_PROPERTY "}, "
@@ -191,9 +190,8 @@ static const LodeTool context_remove_tool = {
   .name = "codebase_context_remove",
   .title = "Remove context artifacts from the index",
   .description =
-    "Remove one context artifact (name) or all of them from the project's index; the files "
-    "are never touched, and declared artifacts are indexed again by the next "
-    "codebase_context_index or codebase_context_search.",
+    "Remove one context artifact (name) or all from the index; the files stay, and declared "
+    "artifacts are indexed again by the next search.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     NAME_PROPERTY ("The artifact to remove; omit for all") ", " OUTPUT_FORMAT_PROPERTY "}, "

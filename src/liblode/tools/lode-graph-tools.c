@@ -8,7 +8,10 @@
 
 #include "config.h"
 
+#include <errno.h>
+
 #include "lode-error.h"
+#include "lode-graph-diagram.h"
 #include "lode-graph-report.h"
 #include "lode-tools-private.h"
 
@@ -19,6 +22,9 @@
  * arguments and keeps the graph's switches away from a running indexing job. Handlers run on
  * worker threads.
  */
+
+/* Starting the desktop app takes a few seconds on a slow machine. */
+#define OPEN_TIMEOUT_MSEC 30000
 
 #define NULLABLE_STRING "{\"type\": [\"string\", \"null\"]}"
 #define STRING_ARRAY "{\"type\": \"array\", \"items\": {\"type\": \"string\"}}"
@@ -144,9 +150,9 @@ static const LodeTool graph_build_tool = {
   .name = "codebase_graph_build",
   .title = "Build the import graph",
   .description =
-    "Brings the project's import graph up to date by indexing it (only new and changed files "
-    "are parsed) and waits, with progress. Indexing keeps the graph current by itself: call "
-    "this after codebase_graph_remove, or to index and get the graph's size in one call.",
+    "Bring the import graph up to date by indexing (changed files only) and wait, with progress. "
+    "Indexing keeps the graph current: call it after codebase_graph_remove, or for the graph's "
+    "size.",
   .input_schema = PROJECT_ONLY_INPUT,
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
@@ -180,15 +186,15 @@ static const LodeTool graph_query_tool = {
   .name = "codebase_graph_query",
   .title = "Imports and dependents of a file",
   .description =
-    "What a file imports (each import with its line and the project files or external "
-    "package it resolves to), which files import it, and the files within `depth` hops: "
-    "inbound (what imports it, i.e. what a change to it can break) or outbound (what it "
-    "relies on).",
+    "A file's imports (line, and the project files or package each resolves to), the files "
+    "importing it, and the files within depth hops: inbound (what a change to it can break) or "
+    "outbound (what it relies on).",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     FILE_PATH_PROPERTY ("The file") ", " DEPTH_PROPERTY ("1") ", "
     "\"direction\": {\"type\": \"string\", \"enum\": [\"inbound\", \"outbound\"], "
-    "\"default\": \"inbound\"}}, "
+    "\"default\": \"inbound\", \"description\": \"inbound: what imports it; outbound: what "
+    "it imports\"}}, "
     "\"required\": [\"filePath\"], \"additionalProperties\": false}",
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
@@ -229,10 +235,8 @@ static const LodeTool graph_stats_tool = {
   .name = "codebase_graph_stats",
   .title = "Import graph statistics",
   .description =
-    "Size of the import graph (files, edges, imports and how they resolve), the most "
-    "connected files, orphans (source files no project file imports and that import none; "
-    "configuration and documentation files are not counted) and the external packages the "
-    "project uses, most used first.",
+    "The import graph's size and how imports resolve, the most connected files, orphans (source "
+    "files nothing imports that import nothing) and the external packages, most used first.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     LIMIT_PROPERTY ("20", "Most connected files, orphans and packages to list") "}, "
@@ -267,19 +271,23 @@ graph_circular (LodeToolCall  *call,
   if (project == NULL)
     return NULL;
 
-  return lode_graph_report_circular (project, uint_argument (call, "limit", 20), error);
+  return lode_graph_report_circular (project,
+                                     json_object_get_string_member_with_default (lode_tool_call_get_arguments (call),
+                                                                                 "scope", NULL),
+                                     uint_argument (call, "limit", 20), error);
 }
 
 static const LodeTool graph_circular_tool = {
   .name = "codebase_graph_circular",
   .title = "Import cycles",
   .description =
-    "The import cycles of the project, largest first: for each group of files that import "
-    "each other (directly or through others), one shortest concrete cycle and every file of "
-    "the group.",
+    "Import cycles, largest first: for each group of files that import each other, one shortest "
+    "cycle and every file of the group.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
-    LIMIT_PROPERTY ("20", "Cycles to list") "}, \"additionalProperties\": false}",
+    LIMIT_PROPERTY ("20", "Cycles to list") ", \"scope\": {\"type\": \"string\", "
+    "\"description\": \"Only cycles with a file under this path prefix (src/net/)\"}}, "
+    "\"additionalProperties\": false}",
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
     "\"projectPath\": {\"type\": \"string\"}, \"count\": " COUNT ", \"filesInCycles\": " COUNT
@@ -294,40 +302,156 @@ static const LodeTool graph_circular_tool = {
 
 /* codebase_graph_visualize ------------------------------------------------------------- */
 
+/* The desktop app's "show-graph" action on the project and file, through D-Bus activation
+ * (the app is DBusActivatable): FALSE when there is no session bus, no app, or no display
+ * for it to start on. */
+static gboolean
+open_explorer (const char    *root,
+               const char    *file,
+               GCancellable  *cancellable,
+               GError       **error)
+{
+  g_autoptr(GDBusConnection) bus = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  g_autofree char *app_path = g_strconcat ("/", LODE_APP_ID, NULL);
+  GVariantBuilder platform_data;
+
+  bus = g_bus_get_sync (G_BUS_TYPE_SESSION, cancellable, error);
+  if (bus == NULL)
+    return FALSE;
+
+  /* org.freedesktop.Application's object path is the app id with dots as slashes. */
+  g_strdelimit (app_path, ".", '/');
+  g_variant_builder_init (&platform_data, G_VARIANT_TYPE_VARDICT);
+  reply = g_dbus_connection_call_sync (bus, LODE_APP_ID, app_path,
+                                       "org.freedesktop.Application", "ActivateAction",
+                                       g_variant_new ("(s@ava{sv})", "show-graph",
+                                                      g_variant_new_parsed ("[<(%s, %s)>]", root,
+                                                                            file != NULL ? file
+                                                                                         : ""),
+                                                      &platform_data),
+                                       NULL, G_DBUS_CALL_FLAGS_NONE, OPEN_TIMEOUT_MSEC,
+                                       cancellable, error);
+  if (reply == NULL)
+    g_dbus_error_strip_remote_error (*error);
+
+  return reply != NULL;
+}
+
+/* Where the picture goes when the app cannot show it: the user's cache, one file per
+ * project and file drawn. */
+static char *
+write_svg (const char  *root,
+           const char  *file,
+           const char  *svg,
+           GError     **error)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "lode", "graphs", NULL);
+  g_autofree char *key = g_strconcat (root, "\n", file != NULL ? file : "", NULL);
+  g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA1, key, -1);
+  g_autofree char *base = g_path_get_basename (file != NULL ? file : root);
+  g_autofree char *name = NULL;
+  g_autofree char *path = NULL;
+
+  hash[12] = '\0';
+  g_strdelimit (base, "/\\:", '_');
+  name = g_strdup_printf ("%s-%s.svg", base, hash);
+  path = g_build_filename (dir, name, NULL);
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), "Cannot create %s: %s",
+                   dir, g_strerror (saved));
+      return NULL;
+    }
+  if (!g_file_set_contents (path, svg, -1, error))
+    return NULL;
+
+  return g_steal_pointer (&path);
+}
+
 static JsonObject *
 graph_visualize (LodeToolCall  *call,
                  GError       **error)
 {
   g_autoptr(LodeProject) project = open_indexed (call, error);
+  gboolean interactive = g_strcmp0 (string_argument (call, "mode"), "interactive") == 0;
+  g_autofree char *svg = NULL;
+  g_autoptr(GError) open_error = NULL;
+  g_autofree char *svg_path = NULL;
+  JsonObject *report;
+  const char *file;
 
   if (project == NULL)
     return NULL;
 
-  return lode_graph_report_visualize (project, string_argument (call, "filePath"),
-                                      uint_argument (call, "depth", 1),
-                                      uint_argument (call, "maxNodes",
-                                                     LODE_GRAPH_MERMAID_MAX_NODES),
-                                      error);
+  report = lode_graph_report_visualize (project, string_argument (call, "filePath"),
+                                        uint_argument (call, "depth", 1),
+                                        uint_argument (call, "maxNodes",
+                                                       LODE_GRAPH_DIAGRAM_MAX_BOXES),
+                                        interactive ? &svg : NULL, error);
+  if (report == NULL || !interactive)
+    return report;
+
+  file = json_object_get_string_member_with_default (report, "file", NULL);
+  if (open_explorer (lode_project_get_root (project), file,
+                     lode_tool_call_get_cancellable (call), &open_error))
+    {
+      json_object_set_boolean_member (report, "opened", TRUE);
+      return report;
+    }
+
+  g_debug ("No graph explorer: %s", open_error->message);
+  svg_path = write_svg (lode_project_get_root (project), file, svg, error);
+  if (svg_path == NULL)
+    {
+      json_object_unref (report);
+      return NULL;
+    }
+  json_object_set_boolean_member (report, "opened", FALSE);
+  json_object_set_string_member (report, "svgPath", svg_path);
+  json_object_set_string_member (report, "reason", open_error->message);
+  return report;
 }
 
 static const LodeTool graph_visualize_tool = {
   .name = "codebase_graph_visualize",
-  .title = "Mermaid diagram of the import graph",
+  .title = "Draw the import graph",
   .description =
-    "A Mermaid flowchart of a file's neighbourhood (filePath given) or of the whole project, "
-    "files coloured by language; when there are more files than maxNodes, boxes stand for "
-    "directories, with the number of imports on each arrow.",
+    "A Mermaid flowchart of a file's neighbourhood (filePath) or of the whole project, cycles "
+    "marked; past maxNodes, boxes stand for folders. mode \"interactive\" opens Lode's desktop "
+    "explorer on it (an SVG file instead where there is no display).",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     FILE_PATH_PROPERTY ("Draw this file's neighbourhood; omit for the whole project") ", "
     DEPTH_PROPERTY ("1") ", "
     "\"maxNodes\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 500, "
-    "\"default\": 60, \"description\": \"Boxes at most\"}}, "
+    "\"default\": 60, \"description\": \"Boxes at most\"}, "
+    "\"mode\": {\"type\": \"string\", \"enum\": [\"mermaid\", \"interactive\"], "
+    "\"default\": \"mermaid\", \"description\": \"interactive: open the desktop app's graph "
+    "explorer\"}}, "
     "\"additionalProperties\": false}",
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
     "\"projectPath\": {\"type\": \"string\"}, \"file\": " NULLABLE_STRING ", "
-    "\"mermaid\": {\"type\": \"string\"}}, \"required\": [\"projectPath\", \"file\", \"mermaid\"]}",
+    "\"mermaid\": {\"type\": \"string\"}, "
+    "\"nodes\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
+    "\"id\": " COUNT ", \"kind\": {\"type\": \"string\", \"enum\": [\"file\", \"folder\", "
+    "\"more\"]}, \"path\": " NULLABLE_STRING ", \"label\": {\"type\": \"string\"}, "
+    "\"language\": {\"type\": \"string\"}, \"files\": " COUNT ", "
+    "\"distance\": {\"type\": [\"integer\", \"null\"]}, \"focus\": {\"type\": \"boolean\"}, "
+    "\"inCycle\": {\"type\": \"boolean\"}}, "
+    "\"required\": [\"id\", \"kind\", \"path\", \"label\", \"language\", \"files\", "
+    "\"distance\", \"focus\", \"inCycle\"]}}, "
+    "\"edges\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
+    "\"from\": " COUNT ", \"to\": " COUNT ", \"count\": " COUNT ", "
+    "\"inCycle\": {\"type\": \"boolean\"}}, "
+    "\"required\": [\"from\", \"to\", \"count\", \"inCycle\"]}}, "
+    "\"hidden\": " COUNT ", \"opened\": {\"type\": \"boolean\"}, "
+    "\"svgPath\": {\"type\": \"string\"}, \"reason\": {\"type\": \"string\"}}, "
+    "\"required\": [\"projectPath\", \"file\", \"mermaid\", \"nodes\", \"edges\", "
+    "\"hidden\"]}",
   .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
   .func = graph_visualize,
   .format = lode_graph_format_visualize,
@@ -355,8 +479,8 @@ static const LodeTool graph_status_tool = {
   .name = "codebase_graph_status",
   .title = "Import graph status",
   .description =
-    "Whether the project is indexed and indexing maintains its import graph, the index "
-    "state, and how many imports resolve to project files, to external packages, or not.",
+    "Whether the project is indexed and its import graph maintained, the index state, and how "
+    "imports resolve (project files, packages, unresolved).",
   .input_schema = PROJECT_ONLY_INPUT,
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
@@ -388,8 +512,8 @@ static const LodeTool graph_remove_tool = {
   .name = "codebase_graph_remove",
   .title = "Remove the import graph",
   .description =
-    "Deletes the project's import graph and stops indexing from maintaining it; the search "
-    "index stays. codebase_graph_build brings it back (parsing every file once).",
+    "Delete the import graph and stop maintaining it; the search index stays. codebase_graph_build "
+    "brings it back.",
   .input_schema = PROJECT_ONLY_INPUT,
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
@@ -421,10 +545,9 @@ static const LodeTool impact_tool = {
   .name = "codebase_impact",
   .title = "Impact of a change",
   .description =
-    "The files a change may affect, most likely first: nearest to the changed files in the "
-    "import graph, then most links to them, then most depended on. The change is the "
-    "uncommitted work (range omitted) or a git revision range such as main..HEAD or HEAD~3. "
-    "Index first (codebase_update) so that the graph knows the changed files.",
+    "The files a change may affect, most likely first (nearest in the import graph, most linked, "
+    "most depended on). The change is the uncommitted work, or a git range such as main..HEAD. Run "
+    "codebase_update first.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"range\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A git revision "

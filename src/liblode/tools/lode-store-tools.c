@@ -93,10 +93,9 @@ static const LodeTool migrate_tool = {
   .name = "codebase_migrate",
   .title = "Copy an index to another store",
   .description =
-    "Copies the project's index from the other store into `to` (sqlite: the embedded index; "
-    "qdrant: the Qdrant server of the settings) without indexing or embedding again: files, "
-    "chunks, declarations, the import graph, context artifacts and the vectors of the "
-    "embedding model. What `to` held of the project is replaced; the source is kept.",
+    "Copy the project's index from the other store into to (sqlite or qdrant) without indexing or "
+    "embedding again: files, chunks, declarations, graph, context artifacts, vectors. The source "
+    "is kept.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"to\": {\"type\": \"string\", \"enum\": [\"sqlite\", \"qdrant\"], \"description\": "
@@ -280,11 +279,9 @@ static const LodeTool branches_tool = {
   .name = "codebase_branches",
   .title = "Branch indexes",
   .description =
-    "Lists the project's branch indexes (kept when branch-aware indexes are on: one index per "
-    "git branch, switched when HEAD moves): each branch with its size, when it was last "
-    "indexed and whether the branch still exists. `prune: true` deletes the indexes of "
-    "branches that no longer exist; a list of names deletes those. The index of the branch "
-    "checked out is never deleted.",
+    "The project's per-branch indexes (with branch-aware indexes on): size, last indexed, whether "
+    "the branch still exists. prune: true deletes those of gone branches, a list of names deletes "
+    "those; the checked-out branch's index is kept.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"prune\": {\"type\": [\"boolean\", \"array\"], \"items\": {\"type\": \"string\", "

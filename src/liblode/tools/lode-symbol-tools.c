@@ -162,12 +162,10 @@ static const LodeTool find_type_definition_tool = {
   .name = "find_type_definition",
   .title = "Describe a type",
   .description =
-    "The definition of a class, struct, interface, trait, enum or type alias as a structured "
-    "descriptor: location, doc comment, fields (type, default, visibility), methods "
-    "(parameters, returns, modifiers), relations (extends, implements, uses, embeds), tags; "
-    "for Laravel/Eloquent models also table, fillable, hidden, casts, scopes, relationships "
-    "and attributes. Faster and more complete than reading the file. Several types of that "
-    "name: the list with locations, and a hint to narrow with package.",
+    "A class, struct, interface, trait, enum or type alias as a descriptor: location, doc comment, "
+    "fields, methods (parameters, returns, modifiers), relations, tags; Eloquent models' table, "
+    "fillable, casts, scopes, relationships. Several matches: their locations and a hint to narrow "
+    "with package.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"type_name\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 512, "
@@ -207,11 +205,9 @@ static const LodeTool get_function_details_tool = {
   .name = "get_function_details",
   .title = "Describe a function",
   .description =
-    "A function or method as a structured descriptor with its code: parameters (name, type, "
-    "default), return types, receiver, visibility, static/abstract/final, doc comment and "
-    "location; a C function declared in a header and defined elsewhere is given with both "
-    "places. Several matches: the list with locations, and a hint to narrow with class_name "
-    "or package.",
+    "A function or method as a descriptor with its code: parameters, returns, receiver, "
+    "visibility, modifiers, doc comment, location (a C declaration and its definition). Several "
+    "matches: their locations and a hint to narrow with class_name or package.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"function_name\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 512, "
@@ -257,10 +253,9 @@ static const LodeTool list_package_exports_tool = {
   .name = "list_package_exports",
   .title = "A package's exports",
   .description =
-    "What a package makes visible, as symbol descriptors (kind, signature, doc comment, "
-    "location): a Go package's exported names, a PHP or C# namespace, a Java or Kotlin "
-    "package, a Python module's public names, a JavaScript or TypeScript module's exports, a "
-    "Rust module's pub items, a C header's declarations.",
+    "The public symbols of a package as descriptors (kind, signature, doc comment, location): Go "
+    "package, PHP or C# namespace, Java/Kotlin package, Python or JS/TS module, Rust module, C "
+    "header.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"package\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 1024, "
@@ -269,7 +264,8 @@ static const LodeTool list_package_exports_tool = {
     "\"symbol_type\": {\"type\": \"string\", \"enum\": [\"function\", \"method\", \"class\", "
     "\"struct\", \"interface\", \"trait\", \"enum\", \"type\", \"constant\", \"variable\", "
     "\"macro\", \"model\", \"module\"], \"description\": \"Only symbols of this kind\"}, "
-    "\"limit\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 1000, \"default\": 200}, "
+    "\"limit\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 1000, \"default\": 200, "
+    "\"description\": \"Symbols to list\"}, "
     OUTPUT_FORMAT_PROPERTY "}, "
     "\"required\": [\"package\"], \"additionalProperties\": false}",
   .output_schema =
@@ -304,10 +300,9 @@ static const LodeTool symbol_references_tool = {
   .name = "codebase_symbol_references",
   .title = "References to a symbol",
   .description =
-    "Where an identifier is defined and used, from the parse: identifiers only, never "
-    "comments or strings. Each reference has its path, line, the line's text and whether it "
-    "is a definition, a call, a type use or an import; the count per file covers all of "
-    "them, the list the first `limit`, definitions first.",
+    "Where an identifier is defined and used (identifiers only, never comments or strings): path, "
+    "line, the line's text, and whether a definition, call, type use or import; counts per file, "
+    "definitions first.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     "\"symbol\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 512, "

@@ -20,6 +20,8 @@ static const LodeToolFamilyRegister families[] = {
   lode_symbol_tools_register,
   lode_context_tools_register,
   lode_store_tools_register,
+  lode_memory_tools_register,
+  lode_knowledge_tools_register,
 };
 
 /**

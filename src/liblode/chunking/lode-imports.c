@@ -135,13 +135,104 @@ add_found (Ctx            *ctx,
   g_free (specifier);
 }
 
+/* Where a Rust import is written: the inline modules around it (`mod a { mod b { … } }` →
+ * "a::b", NULL at a file's top level), which the resolver needs for `mod x;` and `super`,
+ * and the inline modules declared beside it, whose paths name no crate. */
+typedef struct
+{
+  char      *scope;
+  GPtrArray *locals;
+} RustScope;
+
+static void
+rust_scope_clear (RustScope *scope)
+{
+  g_clear_pointer (&scope->scope, g_free);
+  g_clear_pointer (&scope->locals, g_ptr_array_unref);
+}
+
+static void
+rust_scope_init (RustScope *scope,
+                 const Ctx *ctx,
+                 TSNode     node)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  TSNode container = { 0 };
+
+  scope->scope = NULL;
+  scope->locals = g_ptr_array_new_with_free_func (g_free);
+
+  for (TSNode p = ts_node_parent (node); !ts_node_is_null (p); p = ts_node_parent (p))
+    {
+      const char *type = ts_node_type (p);
+      gboolean items = strcmp (type, "declaration_list") == 0;
+
+      if (ts_node_is_null (container) &&
+          (items || strcmp (type, "source_file") == 0 || strcmp (type, "block") == 0))
+        container = p;
+      if (items && strcmp (ts_node_type (ts_node_parent (p)), "mod_item") == 0)
+        {
+          TSNode name = ts_node_child_by_field_name (ts_node_parent (p), "name", 4);
+
+          if (!ts_node_is_null (name))
+            g_ptr_array_insert (names, 0, node_text (ctx, name));
+        }
+    }
+
+  if (names->len > 0)
+    {
+      g_ptr_array_add (names, NULL);
+      scope->scope = g_strjoinv ("::", (char **) names->pdata);
+    }
+
+  for (uint32_t i = 0; !ts_node_is_null (container) && i < ts_node_named_child_count (container);
+       i++)
+    {
+      TSNode item = ts_node_named_child (container, i);
+
+      if (strcmp (ts_node_type (item), "mod_item") == 0 &&
+          !ts_node_is_null (ts_node_child_by_field_name (item, "body", 4)))
+        {
+          TSNode name = ts_node_child_by_field_name (item, "name", 4);
+
+          if (!ts_node_is_null (name))
+            g_ptr_array_add (scope->locals, node_text (ctx, name));
+        }
+    }
+}
+
+/* A path through an inline module declared beside the `use` is written out from `self::`:
+ * `mod support { mod mpsc; } use support::mpsc;` names no crate `support`. */
+static char *
+rust_local_path (const RustScope *scope,
+                 char            *path)
+{
+  gsize first = strcspn (path, ":");
+
+  for (guint i = 0; i < scope->locals->len; i++)
+    {
+      const char *local = g_ptr_array_index (scope->locals, i);
+
+      if (strlen (local) == first && strncmp (path, local, first) == 0)
+        {
+          char *written = g_strconcat ("self::", path, NULL);
+
+          g_free (path);
+          return written;
+        }
+    }
+
+  return path;
+}
+
 /* Rust: `use a::{b, c::{self, d as e}, f::*};` → a::b, a::c, a::c::d, a::f::* */
 static void
-expand_use_tree (Ctx        *ctx,
-                 TSNode      node,
-                 const char *prefix,
-                 guint       pattern,
-                 guint       depth)
+expand_use_tree (Ctx             *ctx,
+                 TSNode           node,
+                 const char      *prefix,
+                 const RustScope *scope,
+                 guint            pattern,
+                 guint            depth)
 {
   const char *type = ts_node_type (node);
   g_autofree char *path = NULL;
@@ -152,7 +243,7 @@ expand_use_tree (Ctx        *ctx,
   if (strcmp (type, "use_list") == 0)
     {
       for (uint32_t i = 0; i < ts_node_named_child_count (node); i++)
-        expand_use_tree (ctx, ts_node_named_child (node, i), prefix, pattern, depth + 1);
+        expand_use_tree (ctx, ts_node_named_child (node, i), prefix, scope, pattern, depth + 1);
       return;
     }
 
@@ -174,7 +265,7 @@ expand_use_tree (Ctx        *ctx,
         inner = g_strdup (prefix);
 
       if (!ts_node_is_null (list))
-        expand_use_tree (ctx, list, inner, pattern, depth + 1);
+        expand_use_tree (ctx, list, inner, scope, pattern, depth + 1);
       return;
     }
 
@@ -183,7 +274,7 @@ expand_use_tree (Ctx        *ctx,
       TSNode path_node = ts_node_child_by_field_name (node, "path", 4);
 
       if (!ts_node_is_null (path_node))
-        expand_use_tree (ctx, path_node, prefix, pattern, depth + 1);
+        expand_use_tree (ctx, path_node, prefix, scope, pattern, depth + 1);
       return;
     }
 
@@ -198,8 +289,8 @@ expand_use_tree (Ctx        *ctx,
       path = prefix != NULL ? g_strconcat (prefix, "::", text, NULL) : g_steal_pointer (&text);
     }
 
-  add_found (ctx, node, ts_node_start_byte (node) + 1, pattern, g_steal_pointer (&path), NULL,
-             LODE_IMPORT_MODULE);
+  add_found (ctx, node, ts_node_start_byte (node) + 1, pattern,
+             rust_local_path (scope, g_steal_pointer (&path)), scope->scope, LODE_IMPORT_MODULE);
 }
 
 static void
@@ -515,7 +606,13 @@ run_query (Ctx      *ctx,
       switch (roles[spec->index])
         {
         case ROLE_USE_TREE:
-          expand_use_tree (ctx, spec->node, NULL, match.pattern_index, 0);
+          {
+            RustScope scope;
+
+            rust_scope_init (&scope, ctx, spec->node);
+            expand_use_tree (ctx, spec->node, NULL, &scope, match.pattern_index, 0);
+            rust_scope_clear (&scope);
+          }
           break;
 
         case ROLE_SELECTORS:
@@ -545,6 +642,19 @@ run_query (Ctx      *ctx,
 
                 g_free (specifier);
                 specifier = joined;
+              }
+
+            /* Rust's `mod x;` inside `mod a { … }` names the file of a::x. */
+            if (name_text == NULL && kinds[spec->index] == LODE_IMPORT_SOURCE &&
+                strcmp (ts_node_type (ts_node_parent (at != NULL ? at->node : spec->node)),
+                        "mod_item") == 0)
+              {
+                RustScope scope;
+
+                rust_scope_init (&scope, ctx, ts_node_parent (at != NULL ? at->node
+                                                                         : spec->node));
+                name_text = g_steal_pointer (&scope.scope);
+                rust_scope_clear (&scope);
               }
 
             add_found (ctx, at != NULL ? at->node : spec->node,

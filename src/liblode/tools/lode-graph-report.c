@@ -15,45 +15,18 @@
 #include <string.h>
 
 #include "lode-error.h"
+#include "lode-graph-diagram.h"
 #include "lode-graph-report.h"
 #include "lode-i18n.h"
 #include "lode-impact.h"
-
-static JsonObject *
-builder_steal_object (JsonBuilder *builder)
-{
-  g_autoptr(JsonNode) root = json_builder_get_root (builder);
-
-  return json_object_ref (json_node_get_object (root));
-}
-
-static void
-add_string (JsonBuilder *builder,
-            const char  *name,
-            const char  *value)
-{
-  json_builder_set_member_name (builder, name);
-  if (value != NULL)
-    json_builder_add_string_value (builder, value);
-  else
-    json_builder_add_null_value (builder);
-}
-
-static void
-add_int (JsonBuilder *builder,
-         const char  *name,
-         gint64       value)
-{
-  json_builder_set_member_name (builder, name);
-  json_builder_add_int_value (builder, value);
-}
+#include "lode-json.h"
 
 static void
 begin_report (JsonBuilder *builder,
               LodeProject *project)
 {
   json_builder_begin_object (builder);
-  add_string (builder, "projectPath", lode_project_get_root (project));
+  lode_json_builder_add_string (builder, "projectPath", lode_project_get_root (project));
 }
 
 /* The id of @file in @graph, from a path as the user gave it. */
@@ -101,10 +74,11 @@ static void
 add_counts (JsonBuilder           *builder,
             const LodeGraphCounts *counts)
 {
-  add_int (builder, "imports", counts->n_imports);
-  add_int (builder, "internal", counts->n_internal);
-  add_int (builder, "external", counts->n_external);
-  add_int (builder, "unresolved", counts->n_imports - counts->n_internal - counts->n_external);
+  lode_json_builder_add_int (builder, "imports", counts->n_imports);
+  lode_json_builder_add_int (builder, "internal", counts->n_internal);
+  lode_json_builder_add_int (builder, "external", counts->n_external);
+  lode_json_builder_add_int (builder, "unresolved",
+                             counts->n_imports - counts->n_internal - counts->n_external);
 }
 
 /**
@@ -131,14 +105,14 @@ lode_graph_report_indexed (LodeProject            *project,
     return NULL;
 
   begin_report (builder, project);
-  add_int (builder, "files", report->n_files);
-  add_int (builder, "parsed", report->n_parsed);
+  lode_json_builder_add_int (builder, "files", report->n_files);
+  lode_json_builder_add_int (builder, "parsed", report->n_parsed);
   add_counts (builder, &counts);
   json_builder_set_member_name (builder, "seconds");
   json_builder_add_double_value (builder, report->elapsed);
   json_builder_end_object (builder);
 
-  return builder_steal_object (builder);
+  return lode_json_builder_steal_object (builder);
 }
 
 /**
@@ -182,8 +156,8 @@ lode_graph_report_query (LodeProject         *project,
   reach = lode_graph_impact (graph, &id, 1, direction, depth);
 
   begin_report (builder, project);
-  add_string (builder, "file", lode_graph_get_path (graph, id));
-  add_string (builder, "language", lode_graph_get_language (graph, id));
+  lode_json_builder_add_string (builder, "file", lode_graph_get_path (graph, id));
+  lode_json_builder_add_string (builder, "language", lode_graph_get_language (graph, id));
 
   json_builder_set_member_name (builder, "imports");
   json_builder_begin_array (builder);
@@ -192,15 +166,15 @@ lode_graph_report_query (LodeProject         *project,
       const LodeStoredImport *import = g_ptr_array_index (imports, i);
 
       json_builder_begin_object (builder);
-      add_string (builder, "specifier", import->specifier);
-      add_int (builder, "line", import->line);
-      add_string (builder, "kind", import->kind);
+      lode_json_builder_add_string (builder, "specifier", import->specifier);
+      lode_json_builder_add_int (builder, "line", import->line);
+      lode_json_builder_add_string (builder, "kind", import->kind);
       json_builder_set_member_name (builder, "targets");
       json_builder_begin_array (builder);
       for (guint j = 0; import->targets != NULL && import->targets[j] != NULL; j++)
         json_builder_add_string_value (builder, import->targets[j]);
       json_builder_end_array (builder);
-      add_string (builder, "package", import->package);
+      lode_json_builder_add_string (builder, "package", import->package);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
@@ -212,8 +186,8 @@ lode_graph_report_query (LodeProject         *project,
     json_builder_add_string_value (builder, lode_graph_get_path (graph, dependents[i]));
   json_builder_end_array (builder);
 
-  add_string (builder, "direction", direction_to_string (direction));
-  add_int (builder, "depth", depth);
+  lode_json_builder_add_string (builder, "direction", direction_to_string (direction));
+  lode_json_builder_add_int (builder, "depth", depth);
   json_builder_set_member_name (builder, "reach");
   json_builder_begin_array (builder);
   for (guint i = 1; i < reach->len; i++)
@@ -221,14 +195,14 @@ lode_graph_report_query (LodeProject         *project,
       const LodeGraphHit *hit = &g_array_index (reach, LodeGraphHit, i);
 
       json_builder_begin_object (builder);
-      add_string (builder, "path", lode_graph_get_path (graph, hit->file));
-      add_int (builder, "distance", hit->distance);
+      lode_json_builder_add_string (builder, "path", lode_graph_get_path (graph, hit->file));
+      lode_json_builder_add_int (builder, "distance", hit->distance);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
   json_builder_end_object (builder);
 
-  return builder_steal_object (builder);
+  return lode_json_builder_steal_object (builder);
 }
 
 /**
@@ -261,9 +235,9 @@ lode_graph_report_stats (LodeProject  *project,
   stats = lode_graph_dup_stats (graph, top);
 
   begin_report (builder, project);
-  add_int (builder, "files", stats->n_files);
-  add_int (builder, "edges", stats->n_edges);
-  add_int (builder, "externalEdges", stats->n_external_edges);
+  lode_json_builder_add_int (builder, "files", stats->n_files);
+  lode_json_builder_add_int (builder, "edges", stats->n_edges);
+  lode_json_builder_add_int (builder, "externalEdges", stats->n_external_edges);
   add_counts (builder, &counts);
 
   json_builder_set_member_name (builder, "mostConnected");
@@ -273,14 +247,14 @@ lode_graph_report_stats (LodeProject  *project,
       const LodeGraphRank *rank = &g_array_index (stats->most_connected, LodeGraphRank, i);
 
       json_builder_begin_object (builder);
-      add_string (builder, "path", lode_graph_get_path (graph, rank->file));
-      add_int (builder, "dependents", rank->n_in);
-      add_int (builder, "imports", rank->n_out);
+      lode_json_builder_add_string (builder, "path", lode_graph_get_path (graph, rank->file));
+      lode_json_builder_add_int (builder, "dependents", rank->n_in);
+      lode_json_builder_add_int (builder, "imports", rank->n_out);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
 
-  add_int (builder, "orphanCount", stats->orphans->len);
+  lode_json_builder_add_int (builder, "orphanCount", stats->orphans->len);
   json_builder_set_member_name (builder, "orphans");
   json_builder_begin_array (builder);
   for (guint i = 0; i < MIN (stats->orphans->len, top); i++)
@@ -289,7 +263,7 @@ lode_graph_report_stats (LodeProject  *project,
                                                                               guint, i)));
   json_builder_end_array (builder);
 
-  add_int (builder, "packageCount", stats->packages->len);
+  lode_json_builder_add_int (builder, "packageCount", stats->packages->len);
   json_builder_set_member_name (builder, "packages");
   json_builder_begin_array (builder);
   for (guint i = 0; i < MIN (stats->packages->len, top); i++)
@@ -297,14 +271,14 @@ lode_graph_report_stats (LodeProject  *project,
       const LodeGraphPackage *package = &g_array_index (stats->packages, LodeGraphPackage, i);
 
       json_builder_begin_object (builder);
-      add_string (builder, "name", package->package);
-      add_int (builder, "files", package->n_files);
+      lode_json_builder_add_string (builder, "name", package->package);
+      lode_json_builder_add_int (builder, "files", package->n_files);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
   json_builder_end_object (builder);
 
-  return builder_steal_object (builder);
+  return lode_json_builder_steal_object (builder);
 }
 
 static void
@@ -324,6 +298,7 @@ add_paths (JsonBuilder     *builder,
 /**
  * lode_graph_report_circular:
  * @project: an indexed project
+ * @scope: (nullable): only cycles with a member whose path starts with this prefix
  * @limit: how many cycles to list
  * @error: return location for a #GError
  *
@@ -332,6 +307,7 @@ add_paths (JsonBuilder     *builder,
  */
 JsonObject *
 lode_graph_report_circular (LodeProject  *project,
+                            const char   *scope,
                             guint         limit,
                             GError      **error)
 {
@@ -348,13 +324,25 @@ lode_graph_report_circular (LodeProject  *project,
 
   cycles = lode_graph_find_cycles (graph);
   limit = CLAMP (limit, 1, LODE_GRAPH_REPORT_MAX_ITEMS);
+  for (guint i = cycles->len; scope != NULL && i-- > 0; )
+    {
+      const LodeGraphCycle *cycle = g_ptr_array_index (cycles, i);
+      gboolean in_scope = FALSE;
+
+      for (guint m = 0; m < cycle->members->len && !in_scope; m++)
+        in_scope = g_str_has_prefix (lode_graph_get_path (graph, g_array_index (cycle->members,
+                                                                                 guint, m)),
+                                     scope);
+      if (!in_scope)
+        g_ptr_array_remove_index (cycles, i);
+    }
 
   for (guint i = 0; i < cycles->len; i++)
     n_files += ((LodeGraphCycle *) g_ptr_array_index (cycles, i))->members->len;
 
   begin_report (builder, project);
-  add_int (builder, "count", cycles->len);
-  add_int (builder, "filesInCycles", n_files);
+  lode_json_builder_add_int (builder, "count", cycles->len);
+  lode_json_builder_add_int (builder, "filesInCycles", n_files);
   json_builder_set_member_name (builder, "cycles");
   json_builder_begin_array (builder);
   for (guint i = 0; i < MIN (cycles->len, limit); i++)
@@ -369,7 +357,72 @@ lode_graph_report_circular (LodeProject  *project,
   json_builder_end_array (builder);
   json_builder_end_object (builder);
 
-  return builder_steal_object (builder);
+  return lode_json_builder_steal_object (builder);
+}
+
+static const char *
+box_kind_to_string (LodeGraphBoxKind kind)
+{
+  switch (kind)
+    {
+    case LODE_GRAPH_BOX_FILE:
+      return "file";
+    case LODE_GRAPH_BOX_FOLDER:
+      return "folder";
+    case LODE_GRAPH_BOX_MORE:
+      return "more";
+    default:
+      g_return_val_if_reached ("file");
+    }
+}
+
+static void
+add_diagram (JsonBuilder            *builder,
+             const LodeGraphDiagram *diagram)
+{
+  json_builder_set_member_name (builder, "nodes");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < diagram->boxes->len; i++)
+    {
+      const LodeGraphBox *box = &g_array_index (diagram->boxes, LodeGraphBox, i);
+      g_autofree char *label = lode_graph_diagram_dup_label (box);
+
+      json_builder_begin_object (builder);
+      lode_json_builder_add_int (builder, "id", i);
+      lode_json_builder_add_string (builder, "kind", box_kind_to_string (box->kind));
+      lode_json_builder_add_string (builder, "path", box->path);
+      lode_json_builder_add_string (builder, "label", label);
+      lode_json_builder_add_string (builder, "language", box->language);
+      lode_json_builder_add_int (builder, "files", box->n_files);
+      json_builder_set_member_name (builder, "distance");
+      if (box->distance != LODE_GRAPH_NO_DISTANCE)
+        json_builder_add_int_value (builder, box->distance);
+      else
+        json_builder_add_null_value (builder);
+      json_builder_set_member_name (builder, "focus");
+      json_builder_add_boolean_value (builder, box->focus);
+      json_builder_set_member_name (builder, "inCycle");
+      json_builder_add_boolean_value (builder, box->in_cycle);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+
+  json_builder_set_member_name (builder, "edges");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < diagram->arrows->len; i++)
+    {
+      const LodeGraphArrow *arrow = &g_array_index (diagram->arrows, LodeGraphArrow, i);
+
+      json_builder_begin_object (builder);
+      lode_json_builder_add_int (builder, "from", arrow->from);
+      lode_json_builder_add_int (builder, "to", arrow->to);
+      lode_json_builder_add_int (builder, "count", arrow->count);
+      json_builder_set_member_name (builder, "inCycle");
+      json_builder_add_boolean_value (builder, arrow->in_cycle);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  lode_json_builder_add_int (builder, "hidden", diagram->n_hidden);
 }
 
 /**
@@ -378,19 +431,24 @@ lode_graph_report_circular (LodeProject  *project,
  * @file: (nullable): draw this file's neighbourhood, or %NULL for the whole project
  * @depth: hops around @file
  * @max_nodes: boxes at most
+ * @svg: (out) (optional) (transfer full): the diagram as an SVG document
  * @error: return location for a #GError
  *
- * Returns: (transfer full) (nullable): `{projectPath, file, mermaid}`
+ * Returns: (transfer full) (nullable): `{projectPath, file, mermaid, nodes: [{id, kind, path,
+ *   label, language, files, distance, focus, inCycle}], edges: [{from, to, count, inCycle}],
+ *   hidden}`
  */
 JsonObject *
 lode_graph_report_visualize (LodeProject  *project,
                              const char   *file,
                              guint         depth,
                              guint         max_nodes,
+                             char        **svg,
                              GError      **error)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(LodeGraph) graph = NULL;
+  g_autoptr(LodeGraphDiagram) diagram = NULL;
   g_autofree char *mermaid = NULL;
   guint id = 0;
 
@@ -400,15 +458,19 @@ lode_graph_report_visualize (LodeProject  *project,
   if (graph == NULL || (file != NULL && !lookup_file (project, graph, file, &id, error)))
     return NULL;
 
-  mermaid = lode_graph_to_mermaid (graph, file != NULL ? &id : NULL, depth,
-                                   CLAMP (max_nodes, 1, LODE_GRAPH_REPORT_MAX_ITEMS));
+  diagram = lode_graph_diagram_new (graph, file != NULL ? &id : NULL, depth,
+                                    CLAMP (max_nodes, 1, LODE_GRAPH_REPORT_MAX_ITEMS));
+  mermaid = lode_graph_diagram_to_mermaid (diagram);
+  if (svg != NULL)
+    *svg = lode_graph_diagram_to_svg (diagram);
 
   begin_report (builder, project);
-  add_string (builder, "file", file != NULL ? lode_graph_get_path (graph, id) : NULL);
-  add_string (builder, "mermaid", mermaid);
+  lode_json_builder_add_string (builder, "file", file != NULL ? lode_graph_get_path (graph, id) : NULL);
+  lode_json_builder_add_string (builder, "mermaid", mermaid);
+  add_diagram (builder, diagram);
   json_builder_end_object (builder);
 
-  return builder_steal_object (builder);
+  return lode_json_builder_steal_object (builder);
 }
 
 /**
@@ -442,13 +504,13 @@ lode_graph_report_status (LodeProject  *project,
   json_builder_add_boolean_value (builder, indexed);
   json_builder_set_member_name (builder, "enabled");
   json_builder_add_boolean_value (builder, enabled);
-  add_string (builder, "state", lode_index_state_to_string (status->state));
-  add_string (builder, "indexedAt", status->indexed_at);
-  add_int (builder, "files", status->stats.n_files);
+  lode_json_builder_add_string (builder, "state", lode_index_state_to_string (status->state));
+  lode_json_builder_add_string (builder, "indexedAt", status->indexed_at);
+  lode_json_builder_add_int (builder, "files", status->stats.n_files);
   add_counts (builder, &counts);
   json_builder_end_object (builder);
 
-  return builder_steal_object (builder);
+  return lode_json_builder_steal_object (builder);
 }
 
 /**
@@ -476,7 +538,7 @@ lode_graph_report_remove (LodeProject  *project,
   json_builder_add_boolean_value (builder, TRUE);
   json_builder_end_object (builder);
 
-  return builder_steal_object (builder);
+  return lode_json_builder_steal_object (builder);
 }
 
 static char
@@ -528,8 +590,8 @@ lode_graph_report_impact (LodeProject   *project,
   ranked = lode_impact_rank (graph, changed, depth);
 
   begin_report (builder, project);
-  add_string (builder, "range", rev_range);
-  add_int (builder, "depth", depth);
+  lode_json_builder_add_string (builder, "range", rev_range);
+  lode_json_builder_add_int (builder, "depth", depth);
   json_builder_set_member_name (builder, "changed");
   json_builder_begin_array (builder);
   for (guint i = 0; i < changed->len; i++)
@@ -538,9 +600,9 @@ lode_graph_report_impact (LodeProject   *project,
       char status[2] = { status_letter (file), '\0' };
 
       json_builder_begin_object (builder);
-      add_string (builder, "path", file->path);
-      add_string (builder, "status", status);
-      add_string (builder, "oldPath", file->old_path);
+      lode_json_builder_add_string (builder, "path", file->path);
+      lode_json_builder_add_string (builder, "status", status);
+      lode_json_builder_add_string (builder, "oldPath", file->old_path);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
@@ -558,52 +620,31 @@ lode_graph_report_impact (LodeProject   *project,
         continue;
       n_listed++;
       json_builder_begin_object (builder);
-      add_string (builder, "path", file->path);
-      add_int (builder, "distance", file->distance);
-      add_int (builder, "links", file->links);
-      add_int (builder, "dependents", file->n_dependents);
+      lode_json_builder_add_string (builder, "path", file->path);
+      lode_json_builder_add_int (builder, "distance", file->distance);
+      lode_json_builder_add_int (builder, "links", file->links);
+      lode_json_builder_add_int (builder, "dependents", file->n_dependents);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);
-  add_int (builder, "affectedCount", n_affected);
+  lode_json_builder_add_int (builder, "affectedCount", n_affected);
   json_builder_end_object (builder);
 
-  return builder_steal_object (builder);
+  return lode_json_builder_steal_object (builder);
 }
 
 /* Markdown */
-
-static const char *
-get_string (JsonObject *object,
-            const char *name)
-{
-  return json_object_get_string_member_with_default (object, name, NULL);
-}
-
-static gint64
-get_int (JsonObject *object,
-         const char *name)
-{
-  return json_object_get_int_member_with_default (object, name, 0);
-}
-
-static JsonArray *
-get_array (JsonObject *object,
-           const char *name)
-{
-  return json_object_has_member (object, name) ? json_object_get_array_member (object, name)
-                                               : NULL;
-}
 
 static void
 append_counts (GString    *out,
                JsonObject *report)
 {
-  lode_append_count (out, get_int (report, "imports"), "%u import", "%u imports");
+  lode_append_count (out, lode_json_get_int (report, "imports", 0), "%u import", "%u imports");
   g_string_append_printf (out, ": %" G_GINT64_FORMAT " to project files, %" G_GINT64_FORMAT
                           " to external packages, %" G_GINT64_FORMAT " unresolved.\n",
-                          get_int (report, "internal"), get_int (report, "external"),
-                          get_int (report, "unresolved"));
+                          lode_json_get_int (report, "internal", 0),
+                          lode_json_get_int (report, "external", 0),
+                          lode_json_get_int (report, "unresolved", 0));
 }
 
 static void
@@ -625,10 +666,10 @@ lode_graph_format_build (JsonObject *report)
   GString *out = g_string_new (NULL);
 
   g_string_append_printf (out, "Import graph of `%s` is up to date: ",
-                          get_string (report, "projectPath"));
-  lode_append_count (out, get_int (report, "files"), "%u file", "%u files");
+                          lode_json_get_string (report, "projectPath"));
+  lode_append_count (out, lode_json_get_int (report, "files", 0), "%u file", "%u files");
   g_string_append_printf (out, ", %" G_GINT64_FORMAT " parsed in %.1f s.\n",
-                          get_int (report, "parsed"),
+                          lode_json_get_int (report, "parsed", 0),
                           json_object_get_double_member_with_default (report, "seconds", 0));
   append_counts (out, report);
 
@@ -639,24 +680,26 @@ char *
 lode_graph_format_query (JsonObject *report)
 {
   GString *out = g_string_new (NULL);
-  JsonArray *imports = get_array (report, "imports");
-  JsonArray *reach = get_array (report, "reach");
+  JsonArray *imports = lode_json_get_array (report, "imports");
+  JsonArray *reach = lode_json_get_array (report, "reach");
   guint n_imports = imports != NULL ? json_array_get_length (imports) : 0;
   guint n_reach = reach != NULL ? json_array_get_length (reach) : 0;
 
-  g_string_append_printf (out, "## `%s` (%s)\n\n### Imports\n\n", get_string (report, "file"),
-                          get_string (report, "language"));
+  g_string_append_printf (out, "## `%s` (%s)\n\n### Imports\n\n",
+                          lode_json_get_string (report, "file"),
+                          lode_json_get_string (report, "language"));
   if (n_imports == 0)
     g_string_append (out, "None.\n");
   for (guint i = 0; i < n_imports; i++)
     {
       JsonObject *import = json_array_get_object_element (imports, i);
-      JsonArray *targets = get_array (import, "targets");
+      JsonArray *targets = lode_json_get_array (import, "targets");
       guint n_targets = targets != NULL ? json_array_get_length (targets) : 0;
-      const char *package = get_string (import, "package");
+      const char *package = lode_json_get_string (import, "package");
 
-      g_string_append_printf (out, "- line %" G_GINT64_FORMAT ": `%s` → ", get_int (import, "line"),
-                              get_string (import, "specifier"));
+      g_string_append_printf (out, "- line %" G_GINT64_FORMAT ": `%s` → ",
+                              lode_json_get_int (import, "line", 0),
+                              lode_json_get_string (import, "specifier"));
       for (guint j = 0; j < MIN (n_targets, 3); j++)
         g_string_append_printf (out, "%s`%s`", j > 0 ? ", " : "",
                                 json_array_get_string_element (targets, j));
@@ -675,13 +718,14 @@ lode_graph_format_query (JsonObject *report)
     }
 
   g_string_append (out, "\n### Imported by\n\n");
-  append_string_list (out, get_array (report, "dependents"), "No project file imports it.");
+  append_string_list (out, lode_json_get_array (report, "dependents"),
+                      "No project file imports it.");
 
-  if (get_int (report, "depth") > 1)
+  if (lode_json_get_int (report, "depth", 0) > 1)
     {
       g_string_append (out, "\n### Within ");
-      lode_append_count (out, get_int (report, "depth"), "%u hop", "%u hops");
-      g_string_append_printf (out, " (%s)\n\n", get_string (report, "direction"));
+      lode_append_count (out, lode_json_get_int (report, "depth", 0), "%u hop", "%u hops");
+      g_string_append_printf (out, " (%s)\n\n", lode_json_get_string (report, "direction"));
       if (n_reach == 0)
         g_string_append (out, "None.\n");
       for (guint i = 0; i < n_reach; i++)
@@ -689,7 +733,8 @@ lode_graph_format_query (JsonObject *report)
           JsonObject *hit = json_array_get_object_element (reach, i);
 
           g_string_append_printf (out, "- `%s` (%" G_GINT64_FORMAT ")\n",
-                                  get_string (hit, "path"), get_int (hit, "distance"));
+                                  lode_json_get_string (hit, "path"),
+                                  lode_json_get_int (hit, "distance", 0));
         }
     }
 
@@ -700,19 +745,20 @@ char *
 lode_graph_format_stats (JsonObject *report)
 {
   GString *out = g_string_new (NULL);
-  JsonArray *ranks = get_array (report, "mostConnected");
-  JsonArray *packages = get_array (report, "packages");
+  JsonArray *ranks = lode_json_get_array (report, "mostConnected");
+  JsonArray *packages = lode_json_get_array (report, "packages");
   guint n_ranks = ranks != NULL ? json_array_get_length (ranks) : 0;
   guint n_packages = packages != NULL ? json_array_get_length (packages) : 0;
 
-  g_string_append_printf (out, "## Import graph of `%s`\n\n", get_string (report, "projectPath"));
-  lode_append_count (out, get_int (report, "files"), "%u file", "%u files");
+  g_string_append_printf (out, "## Import graph of `%s`\n\n",
+                          lode_json_get_string (report, "projectPath"));
+  lode_append_count (out, lode_json_get_int (report, "files", 0), "%u file", "%u files");
   g_string_append (out, ", ");
-  lode_append_count (out, get_int (report, "edges"), "%u file → file edge",
+  lode_append_count (out, lode_json_get_int (report, "edges", 0), "%u file → file edge",
                      "%u file → file edges");
   g_string_append (out, ", ");
-  lode_append_count (out, get_int (report, "externalEdges"), "%u file → package edge",
-                     "%u file → package edges");
+  lode_append_count (out, lode_json_get_int (report, "externalEdges", 0),
+                     "%u file → package edge", "%u file → package edges");
   g_string_append (out, ".\n");
   append_counts (out, report);
 
@@ -723,29 +769,30 @@ lode_graph_format_stats (JsonObject *report)
     {
       JsonObject *rank = json_array_get_object_element (ranks, i);
 
-      g_string_append_printf (out, "- `%s`: ", get_string (rank, "path"));
-      lode_append_count (out, get_int (rank, "dependents"), "%u dependent", "%u dependents");
+      g_string_append_printf (out, "- `%s`: ", lode_json_get_string (rank, "path"));
+      lode_append_count (out, lode_json_get_int (rank, "dependents", 0), "%u dependent",
+                         "%u dependents");
       g_string_append (out, ", ");
-      lode_append_count (out, get_int (rank, "imports"), "%u import", "%u imports");
+      lode_append_count (out, lode_json_get_int (rank, "imports", 0), "%u import", "%u imports");
       g_string_append_c (out, '\n');
     }
 
   g_string_append_printf (out, "\n### External packages (%" G_GINT64_FORMAT ")\n\n",
-                          get_int (report, "packageCount"));
+                          lode_json_get_int (report, "packageCount", 0));
   if (n_packages == 0)
     g_string_append (out, "None.\n");
   for (guint i = 0; i < n_packages; i++)
     {
       JsonObject *package = json_array_get_object_element (packages, i);
 
-      g_string_append_printf (out, "- `%s`: ", get_string (package, "name"));
-      lode_append_count (out, get_int (package, "files"), "%u file", "%u files");
+      g_string_append_printf (out, "- `%s`: ", lode_json_get_string (package, "name"));
+      lode_append_count (out, lode_json_get_int (package, "files", 0), "%u file", "%u files");
       g_string_append_c (out, '\n');
     }
 
   g_string_append_printf (out, "\n### Orphans (%" G_GINT64_FORMAT ")\n\n",
-                          get_int (report, "orphanCount"));
-  append_string_list (out, get_array (report, "orphans"), "None.");
+                          lode_json_get_int (report, "orphanCount", 0));
+  append_string_list (out, lode_json_get_array (report, "orphans"), "None.");
 
   return g_string_free (out, FALSE);
 }
@@ -754,25 +801,27 @@ char *
 lode_graph_format_circular (JsonObject *report)
 {
   GString *out = g_string_new (NULL);
-  JsonArray *cycles = get_array (report, "cycles");
+  JsonArray *cycles = lode_json_get_array (report, "cycles");
   guint n = cycles != NULL ? json_array_get_length (cycles) : 0;
 
-  if (get_int (report, "count") == 0)
+  if (lode_json_get_int (report, "count", 0) == 0)
     {
-      g_string_append_printf (out, "No import cycles in `%s`.\n", get_string (report, "projectPath"));
+      g_string_append_printf (out, "No import cycles in `%s`.\n",
+                              lode_json_get_string (report, "projectPath"));
       return g_string_free (out, FALSE);
     }
 
   g_string_append (out, "## ");
-  lode_append_count (out, get_int (report, "count"), "%u import cycle", "%u import cycles");
+  lode_append_count (out, lode_json_get_int (report, "count", 0), "%u import cycle",
+                     "%u import cycles");
   g_string_append (out, " (");
-  lode_append_count (out, get_int (report, "filesInCycles"), "%u file", "%u files");
+  lode_append_count (out, lode_json_get_int (report, "filesInCycles", 0), "%u file", "%u files");
   g_string_append (out, ")\n\n");
   for (guint i = 0; i < n; i++)
     {
       JsonObject *cycle = json_array_get_object_element (cycles, i);
-      JsonArray *path = get_array (cycle, "cycle");
-      JsonArray *members = get_array (cycle, "members");
+      JsonArray *path = lode_json_get_array (cycle, "cycle");
+      JsonArray *members = lode_json_get_array (cycle, "members");
       guint n_path = json_array_get_length (path);
       guint n_members = json_array_get_length (members);
 
@@ -795,7 +844,25 @@ lode_graph_format_circular (JsonObject *report)
 char *
 lode_graph_format_visualize (JsonObject *report)
 {
-  return g_strdup_printf ("```mermaid\n%s```\n", get_string (report, "mermaid"));
+  GString *out = g_string_new (NULL);
+  const char *file = lode_json_get_string (report, "file");
+  const char *svg_path = lode_json_get_string (report, "svgPath");
+
+  if (json_object_get_boolean_member_with_default (report, "opened", FALSE))
+    g_string_append_printf (out, "Opened Lode's graph explorer on `%s` in the desktop app.\n\n",
+                            file != NULL ? file : lode_json_get_string (report, "projectPath"));
+  else if (svg_path != NULL)
+    g_string_append_printf (out, "Lode's graph explorer cannot be shown here (%s). The diagram "
+                            "is drawn in `%s`, and as Mermaid:\n\n",
+                            lode_json_get_string (report, "reason"), svg_path);
+  if (lode_json_get_int (report, "hidden", 0) > 0)
+    {
+      lode_append_count (out, lode_json_get_int (report, "hidden", 0), "%u file", "%u files");
+      g_string_append (out, " not drawn (raise maxNodes to see them).\n\n");
+    }
+  g_string_append_printf (out, "```mermaid\n%s```\n", lode_json_get_string (report, "mermaid"));
+
+  return g_string_free (out, FALSE);
 }
 
 char *
@@ -806,18 +873,19 @@ lode_graph_format_status (JsonObject *report)
   if (!json_object_get_boolean_member_with_default (report, "indexed", FALSE))
     {
       g_string_append_printf (out, "`%s` is not indexed; build its graph first.\n",
-                              get_string (report, "projectPath"));
+                              lode_json_get_string (report, "projectPath"));
       return g_string_free (out, FALSE);
     }
 
-  g_string_append_printf (out, "Import graph of `%s`: %s, index %s", get_string (report, "projectPath"),
+  g_string_append_printf (out, "Import graph of `%s`: %s, index %s",
+                          lode_json_get_string (report, "projectPath"),
                           json_object_get_boolean_member_with_default (report, "enabled", TRUE)
                             ? "maintained" : "removed",
-                          get_string (report, "state"));
-  if (get_string (report, "indexedAt") != NULL)
-    g_string_append_printf (out, " (%s)", get_string (report, "indexedAt"));
+                          lode_json_get_string (report, "state"));
+  if (lode_json_get_string (report, "indexedAt") != NULL)
+    g_string_append_printf (out, " (%s)", lode_json_get_string (report, "indexedAt"));
   g_string_append (out, ", ");
-  lode_append_count (out, get_int (report, "files"), "%u file", "%u files");
+  lode_append_count (out, lode_json_get_int (report, "files", 0), "%u file", "%u files");
   g_string_append (out, ".\n");
   append_counts (out, report);
 
@@ -828,18 +896,18 @@ char *
 lode_graph_format_remove (JsonObject *report)
 {
   return g_strdup_printf ("Removed the import graph of `%s`; build it again to restore it.\n",
-                          get_string (report, "projectPath"));
+                          lode_json_get_string (report, "projectPath"));
 }
 
 char *
 lode_graph_format_impact (JsonObject *report)
 {
   GString *out = g_string_new (NULL);
-  JsonArray *changed = get_array (report, "changed");
-  JsonArray *affected = get_array (report, "affected");
+  JsonArray *changed = lode_json_get_array (report, "changed");
+  JsonArray *affected = lode_json_get_array (report, "affected");
   guint n_changed = changed != NULL ? json_array_get_length (changed) : 0;
   guint n_affected = affected != NULL ? json_array_get_length (affected) : 0;
-  const char *range = get_string (report, "range");
+  const char *range = lode_json_get_string (report, "range");
 
   g_string_append_printf (out, "## Impact of %s%s%s\n\n", range != NULL ? "`" : "",
                           range != NULL ? range : "the uncommitted changes",
@@ -850,18 +918,18 @@ lode_graph_format_impact (JsonObject *report)
   for (guint i = 0; i < n_changed; i++)
     {
       JsonObject *file = json_array_get_object_element (changed, i);
-      const char *old_path = get_string (file, "oldPath");
+      const char *old_path = lode_json_get_string (file, "oldPath");
 
-      g_string_append_printf (out, "- %s `%s`", get_string (file, "status"),
-                              get_string (file, "path"));
+      g_string_append_printf (out, "- %s `%s`", lode_json_get_string (file, "status"),
+                              lode_json_get_string (file, "path"));
       if (old_path != NULL)
         g_string_append_printf (out, " (from `%s`)", old_path);
       g_string_append_c (out, '\n');
     }
 
   g_string_append_printf (out, "\n### Likely affected (%" G_GINT64_FORMAT ", within ",
-                          get_int (report, "affectedCount"));
-  lode_append_count (out, get_int (report, "depth"), "%u hop", "%u hops");
+                          lode_json_get_int (report, "affectedCount", 0));
+  lode_append_count (out, lode_json_get_int (report, "depth", 0), "%u hop", "%u hops");
   g_string_append (out, ")\n\n");
   if (n_affected == 0)
     g_string_append (out, "No other file imports the changed files.\n");
@@ -869,13 +937,14 @@ lode_graph_format_impact (JsonObject *report)
     {
       JsonObject *file = json_array_get_object_element (affected, i);
 
-      g_string_append_printf (out, "%u. `%s`: ", i + 1, get_string (file, "path"));
-      lode_append_count (out, get_int (file, "distance"), "%u hop", "%u hops");
+      g_string_append_printf (out, "%u. `%s`: ", i + 1, lode_json_get_string (file, "path"));
+      lode_append_count (out, lode_json_get_int (file, "distance", 0), "%u hop", "%u hops");
       g_string_append (out, ", ");
-      lode_append_count (out, get_int (file, "links"), "%u link to the change",
+      lode_append_count (out, lode_json_get_int (file, "links", 0), "%u link to the change",
                          "%u links to the change");
       g_string_append (out, ", ");
-      lode_append_count (out, get_int (file, "dependents"), "%u dependent", "%u dependents");
+      lode_append_count (out, lode_json_get_int (file, "dependents", 0), "%u dependent",
+                         "%u dependents");
       g_string_append_c (out, '\n');
     }
 

@@ -29,12 +29,14 @@ JsonObject *lode_graph_report_stats      (LodeProject         *project,
                                           guint                top,
                                           GError             **error);
 JsonObject *lode_graph_report_circular   (LodeProject         *project,
+                                          const char          *scope,
                                           guint                limit,
                                           GError             **error);
 JsonObject *lode_graph_report_visualize  (LodeProject         *project,
                                           const char          *file,
                                           guint                depth,
                                           guint                max_nodes,
+                                          char               **svg,
                                           GError             **error);
 JsonObject *lode_graph_report_status     (LodeProject         *project,
                                           GError             **error);

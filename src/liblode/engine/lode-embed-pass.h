@@ -13,10 +13,6 @@
 
 G_BEGIN_DECLS
 
-guint      lode_embed_estimate_tokens (const char             *text,
-                                       gssize                  length);
-GPtrArray *lode_embed_split           (const char             *text,
-                                       guint                   max_tokens);
 gboolean   lode_embed_pass_run        (LodeIndexStore         *store,
                                        LodeEmbedder           *embedder,
                                        GCancellable           *cancellable,
