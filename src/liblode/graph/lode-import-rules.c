@@ -767,7 +767,8 @@ resolve_rust_mod (Resolve *r)
     set_package (r, r->spec, strlen (r->spec));
 }
 
-/* The file of @module, where a crate root of its own is its own module "". */
+/* The file of @module, where a crate root of its own is its own module "" — when it is a file
+ * of the project: a path the project does not hold resolves to no file. */
 static const char *
 rust_file_of (Resolve    *r,
               const char *crate_dir,
@@ -775,7 +776,7 @@ rust_file_of (Resolve    *r,
               gboolean    own_root)
 {
   if (own_root && module[0] == '\0')
-    return r->from;
+    return g_hash_table_lookup (r->self->files, r->from);
 
   return rust_module_file (r->self, crate_dir, module);
 }
