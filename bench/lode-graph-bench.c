@@ -16,6 +16,7 @@
 #include "lode.h"
 #include "lode-graph-report.h"
 #include "lode-impact.h"
+#include "lode-store.h"
 
 /*
  * Indexes a tree from scratch with the import graph turned off and with it on, alternating,
@@ -96,9 +97,10 @@ index_once (LodeEngine       *engine,
 
   if (!graph)
     {
-      g_autoptr(LodeStore) store = lode_store_open (lode_project_get_db_path (project), error);
+      const char *db_path = lode_project_get_db_path (project);
+      g_autoptr(LodeIndexStore) store = LODE_INDEX_STORE (lode_store_open (db_path, error));
 
-      if (store == NULL || !lode_store_set_meta (store, LODE_GRAPH_META_KEY, "off", error))
+      if (store == NULL || !lode_index_store_set_meta (store, LODE_GRAPH_META_KEY, "off", error))
         return NULL;
     }
 

@@ -25,7 +25,6 @@
 #include "lode-scanner.h"
 #include "lode-search.h"
 #include "lode-searcher.h"
-#include "lode-store.h"
 #include "lode-tool-registry.h"
 #include "lode-tools.h"
 #include "lode-watcher.h"

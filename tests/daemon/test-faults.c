@@ -35,6 +35,7 @@
 
 #include "lode.h"
 #include "lode-code-tokenizer.h"
+#include "lode-store-private.h"
 #include "daemon-clients.h"
 #include "generated-repo.h"
 #include "lode-dbus-daemon.h"
@@ -162,7 +163,7 @@ dump_index (const char  *path,
 
   g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
   g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READWRITE, NULL), ==, SQLITE_OK);
-  g_assert_true (lode_code_tokenizer_register (db, &error));
+  g_assert_true (_lode_store_register_tokenizer (db, &error));
   g_assert_no_error (error);
 
   append_rows (db, lines, "integrity", "PRAGMA integrity_check");

@@ -12,6 +12,7 @@
 #include <sqlite3.h>
 
 #include "lode-code-tokenizer.h"
+#include "lode-store-private.h"
 
 typedef struct
 {
@@ -242,7 +243,7 @@ test_fts5 (void)
   sqlite3 *db = NULL;
 
   g_assert_cmpint (sqlite3_open (":memory:", &db), ==, SQLITE_OK);
-  g_assert_true (lode_code_tokenizer_register (db, &error));
+  g_assert_true (_lode_store_register_tokenizer (db, &error));
   g_assert_no_error (error);
 
   exec_ok (db, "CREATE VIRTUAL TABLE t USING fts5 (body, tokenize = 'lode_code')");

@@ -10,12 +10,15 @@
 
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <sqlite3.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "lode.h"
 #include "lode-artifact-chunker.h"
+#include "lode-artifact-search.h"
 #include "lode-project-config.h"
+#include "lode-store-private.h"
 #include "test-helpers.h"
 
 static char *
@@ -627,6 +630,110 @@ test_confinement (ContextFixture *fixture,
   g_assert_cmpint (json_object_get_int_member (gone->structured, "total"), ==, 0);
 }
 
+typedef struct
+{
+  char   *title;
+  guint   start_line;
+  double  relevance;
+} Ranked;
+
+/* What FTS5's own bm25() makes of @match over the SQLite index at @db_path, best first. */
+static GArray *
+fts5_ranking (const char *db_path,
+              const char *match)
+{
+  g_autoptr(GError) error = NULL;
+  GArray *ranked = g_array_new (FALSE, FALSE, sizeof (Ranked));
+  sqlite3 *db = NULL;
+  sqlite3_stmt *s = NULL;
+
+  g_assert_cmpint (sqlite3_open_v2 (db_path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_true (_lode_store_register_tokenizer (db, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT c.title, c.start_line, "
+                                           "-bm25 (artifact_fts, 4.0, 1.0) AS r "
+                                           "FROM artifact_fts f JOIN artifact_chunks c "
+                                           "ON c.id = f.rowid WHERE artifact_fts MATCH ?1 "
+                                           "ORDER BY r DESC", -1, &s, NULL), ==, SQLITE_OK);
+  sqlite3_bind_text (s, 1, match, -1, SQLITE_STATIC);
+  while (sqlite3_step (s) == SQLITE_ROW)
+    {
+      Ranked row = { g_strdup ((const char *) sqlite3_column_text (s, 0)),
+                     sqlite3_column_int (s, 1), sqlite3_column_double (s, 2) };
+
+      g_array_append_val (ranked, row);
+    }
+  sqlite3_finalize (s);
+  sqlite3_close (db);
+  return ranked;
+}
+
+/* Artifacts are ranked above the stores (lode-artifact-search.c), by the formula FTS5's
+ * bm25() computed when the SQLite store ranked them itself: same pieces, same scores, over
+ * the shop's schema, API and protos and this project's own documentation (Markdown
+ * sections of every size). */
+static void
+test_ranked_as_fts5 (ContextFixture *fixture,
+                     gconstpointer   data)
+{
+  static const char * const queries[][4] = {
+    { "user", NULL }, { "email", "address", NULL }, { "order", "status", NULL },
+    { "index", "store", "search", NULL }, { "qdrant", "collection", "alias", NULL },
+    { "rank", NULL }, { "thread", "writer", "lock", NULL }, { "get", "id", NULL },
+  };
+  g_autofree char *docs = g_test_build_filename (G_TEST_DIST, "..", "docs", NULL);
+  g_autofree char *notes = g_build_filename (fixture->root, "notes", NULL);
+  g_autoptr(LodeToolResult) update = NULL;
+  g_autoptr(LodeToolResult) index = NULL;
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(LodeIndexStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+
+  test_copy_tree (docs, notes);
+  update = call (fixture, "codebase_update", "{}");
+  write_text (fixture->root, ".lode.json",
+              "{\"contextArtifacts\": [{\"name\": \"database\", \"path\": \"db/schema.sql\"}, "
+              "{\"name\": \"api\", \"path\": \"api/openapi.yaml\"}, "
+              "{\"name\": \"protos\", \"path\": \"proto\"}, "
+              "{\"name\": \"notes\", \"path\": \"notes\"}]}");
+  index = call (fixture, "codebase_context_index", "{}");
+  project = lode_engine_open_project (fixture->engine, fixture->root, FALSE, &error);
+  g_assert_no_error (error);
+  store = LODE_INDEX_STORE (lode_store_open_reader (lode_project_get_db_path (project), &error));
+  g_assert_no_error (error);
+
+  for (guint q = 0; q < G_N_ELEMENTS (queries); q++)
+    {
+      g_autoptr(GPtrArray) hits = lode_artifact_search (store, queries[q], NULL, 1000, &error);
+      g_autoptr(GString) match = g_string_new (NULL);
+      g_autoptr(GArray) expected = NULL;
+
+      g_assert_no_error (error);
+      for (guint i = 0; queries[q][i] != NULL; i++)
+        g_string_append_printf (match, "%s\"%s\"*", i > 0 ? " OR " : "", queries[q][i]);
+      expected = fts5_ranking (lode_project_get_db_path (project), match->str);
+      g_assert_cmpuint (expected->len, >, 0);
+      g_assert_cmpuint (hits->len, ==, expected->len);
+      for (guint i = 0; i < hits->len; i++)
+        {
+          const LodeArtifactHit *hit = g_ptr_array_index (hits, i);
+          const Ranked *row = &g_array_index (expected, Ranked, i);
+
+          g_assert_cmpfloat_with_epsilon (hit->relevance, row->relevance,
+                                          1e-9 * row->relevance);
+          /* Pieces of equal relevance may come in either order. */
+          if (i + 1 < hits->len &&
+              g_array_index (expected, Ranked, i + 1).relevance != row->relevance &&
+              (i == 0 || g_array_index (expected, Ranked, i - 1).relevance != row->relevance))
+            {
+              g_assert_cmpstr (hit->title, ==, row->title);
+              g_assert_cmpuint (hit->start_line, ==, row->start_line);
+            }
+          g_free (row->title);
+        }
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -642,6 +749,8 @@ main (int    argc,
               test_hostile_artifacts, context_teardown);
   g_test_add ("/lode/context/confinement", ContextFixture, NULL, context_setup,
               test_confinement, context_teardown);
+  g_test_add ("/lode/context/ranked-as-fts5", ContextFixture, NULL, context_setup,
+              test_ranked_as_fts5, context_teardown);
 
   return g_test_run ();
 }

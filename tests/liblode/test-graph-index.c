@@ -13,6 +13,7 @@
 
 #include "lode.h"
 #include "lode-graph-report.h"
+#include "lode-store.h"
 #include "test-helpers.h"
 
 /* 50 directories of 50 C files and their 50 headers. */
@@ -308,7 +309,7 @@ test_resumed_run (Fixture       *fixture,
   const char header[] = "#define DEBUG 1\n";
   g_autoptr(LodeIndexReport) first = NULL;
   g_autoptr(LodeIndexReport) resumed = NULL;
-  g_autoptr(LodeStore) store = NULL;
+  g_autoptr(LodeIndexStore) store = NULL;
   g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA1);
   g_autoptr(GPtrArray) chunks = g_ptr_array_new ();
   g_autoptr(GError) error = NULL;
@@ -332,11 +333,11 @@ test_resumed_run (Fixture       *fixture,
   info.hash = g_checksum_get_string (checksum);
   info.size = strlen (header);
   info.n_lines = 1;
-  store = lode_store_open (lode_project_get_db_path (fixture->project), &error);
+  store = LODE_INDEX_STORE (lode_store_open (lode_project_get_db_path (fixture->project), &error));
   g_assert_no_error (error);
-  g_assert_true (lode_store_put_file (store, &info, chunks, NULL, &error));
+  g_assert_true (lode_index_store_put_file (store, &info, chunks, NULL, NULL, &error));
   g_assert_no_error (error);
-  g_assert_true (lode_store_set_meta (store, "state", "indexing", &error));
+  g_assert_true (lode_index_store_set_meta (store, "state", "indexing", &error));
   g_assert_no_error (error);
   g_clear_object (&store);
 

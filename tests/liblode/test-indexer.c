@@ -19,6 +19,7 @@
 #include "lode.h"
 #include "test-helpers.h"
 #include "lode-scanner.h"
+#include "lode-store.h"
 
 /* This very program, re-executed as the child of the kill test. */
 static const char *self_path;
@@ -107,16 +108,16 @@ results_have_path (GPtrArray  *results,
   return FALSE;
 }
 
-static LodeStore *
+static LodeIndexStore *
 open_store (Fixture *fixture)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(LodeProject) project = NULL;
-  LodeStore *store;
+  LodeIndexStore *store;
 
   project = lode_engine_open_project (fixture->engine, fixture->root, TRUE, &error);
   g_assert_no_error (error);
-  store = lode_store_open (lode_project_get_db_path (project), &error);
+  store = LODE_INDEX_STORE (lode_store_open (lode_project_get_db_path (project), &error));
   g_assert_no_error (error);
 
   return store;
@@ -199,14 +200,14 @@ test_incremental (Fixture       *fixture,
 static void
 assert_full_coverage (Fixture *fixture)
 {
-  g_autoptr(LodeStore) store = open_store (fixture);
+  g_autoptr(LodeIndexStore) store = open_store (fixture);
   g_autoptr(GHashTable) hashes = NULL;
   g_autoptr(GError) error = NULL;
   GHashTableIter iter;
   const char *path;
   guint n_checked = 0;
 
-  hashes = lode_store_dup_file_hashes (store, &error);
+  hashes = lode_index_store_dup_file_hashes (store, &error);
   g_assert_no_error (error);
 
   g_hash_table_iter_init (&iter, hashes);
@@ -233,7 +234,7 @@ assert_full_coverage (Fixture *fixture)
         n_lines--;
       covered = g_new0 (gboolean, n_lines + 1);
 
-      chunks = lode_store_dup_chunks_for_file (store, path, &error);
+      chunks = lode_index_store_dup_chunks_for_file (store, path, &error);
       g_assert_no_error (error);
       if (n_lines > 0)
         g_assert_cmpuint (chunks->len, >, 0);
@@ -514,12 +515,12 @@ run_child (const char *root,
 }
 
 static guint
-count_chunks (LodeStore *store)
+count_chunks (LodeIndexStore *store)
 {
   LodeStoreStats stats;
   g_autoptr(GError) error = NULL;
 
-  lode_store_get_stats (store, &stats, &error);
+  lode_index_store_get_stats (store, &stats, &error);
   g_assert_no_error (error);
   return stats.n_chunks;
 }
@@ -534,12 +535,12 @@ test_kill_resume (Fixture       *fixture,
   g_autoptr(LodeProject) project = NULL;
   g_autoptr(LodeProjectStatus) status = NULL;
   g_autoptr(LodeIndexReport) report = NULL;
-  g_autoptr(LodeStore) store = NULL;
+  g_autoptr(LodeIndexStore) store = NULL;
   g_autoptr(LodeConfig) fresh_config = NULL;
   g_autoptr(LodeEngine) fresh_engine = NULL;
   g_autoptr(LodeProject) fresh_project = NULL;
   g_autoptr(LodeIndexReport) fresh_report = NULL;
-  g_autoptr(LodeStore) fresh_store = NULL;
+  g_autoptr(LodeIndexStore) fresh_store = NULL;
   g_autofree char *fresh_dir = g_build_filename (fixture->data_dir, "..", "fresh", NULL);
 
   make_files (fixture->root, KILL_TREE_FILES);
@@ -581,7 +582,8 @@ test_kill_resume (Fixture       *fixture,
   g_assert_no_error (error);
 
   store = open_store (fixture);
-  fresh_store = lode_store_open (lode_project_get_db_path (fresh_project), &error);
+  fresh_store = LODE_INDEX_STORE (lode_store_open (lode_project_get_db_path (fresh_project),
+                                                   &error));
   g_assert_no_error (error);
   g_assert_cmpuint (count_chunks (store), ==, count_chunks (fresh_store));
   g_assert_cmpuint (count_chunks (store), ==, fresh_report->n_chunks);
@@ -1043,6 +1045,82 @@ test_whole_system_roots (Fixture       *fixture,
   g_assert_no_error (error);
 }
 
+static LodeChunk *
+span_new (guint       start_line,
+          guint       end_line,
+          const char *symbol)
+{
+  LodeChunk *chunk = lode_chunk_new ();
+
+  chunk->start_line = start_line;
+  chunk->end_line = end_line;
+  chunk->symbol = g_strdup (symbol);
+  return chunk;
+}
+
+static LodeSymbol *
+declaration_new (const char *name,
+                 guint       start_line)
+{
+  LodeSymbol *symbol = lode_symbol_new ();
+
+  symbol->name = g_strdup (name);
+  symbol->start_line = start_line;
+  symbol->end_line = start_line;
+  return symbol;
+}
+
+/* Which chunk a declaration belongs to is decided here, once, for both stores. */
+static void
+test_attribute_symbols (void)
+{
+  g_autoptr(GPtrArray) chunks = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_chunk_free);
+  g_autoptr(GPtrArray) symbols = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_symbol_free);
+  g_autofree guint *owners = NULL;
+  g_autofree guint *none = NULL;
+
+  /* A 390-line parse_config () cut into overlapping pieces, given out of line order, after
+   * a class whose method has a chunk of its own; then a minified line cut in three. */
+  g_ptr_array_add (chunks, span_new (141, 300, "parse_config"));          /* 0 */
+  g_ptr_array_add (chunks, span_new (10, 150, "parse_config"));           /* 1 */
+  g_ptr_array_add (chunks, span_new (291, 400, "parse_config"));          /* 2 */
+  g_ptr_array_add (chunks, span_new (402, 440, "Widget"));                /* 3 */
+  g_ptr_array_add (chunks, span_new (410, 420, "draw"));                  /* 4 */
+  g_ptr_array_add (chunks, span_new (450, 450, NULL));                    /* 5 */
+  g_ptr_array_add (chunks, span_new (450, 450, NULL));                    /* 6 */
+  g_ptr_array_add (chunks, span_new (450, 450, NULL));                    /* 7 */
+
+  g_ptr_array_add (symbols, declaration_new ("parse_config", 10));
+  /* In two pieces, named in neither: the one it starts nearest the top of (the longer). */
+  g_ptr_array_add (symbols, declaration_new ("config_entry", 145));
+  /* Named after a chunk that holds its line: that one, however large. */
+  g_ptr_array_add (symbols, declaration_new ("Widget", 402));
+  g_ptr_array_add (symbols, declaration_new ("draw", 410));
+  g_ptr_array_add (symbols, declaration_new ("widget_helper", 412));
+  /* On a minified line: its first piece. */
+  g_ptr_array_add (symbols, declaration_new ("render", 450));
+  /* A line no chunk holds: the chunk before it, or the first one. */
+  g_ptr_array_add (symbols, declaration_new ("gap", 401));
+  g_ptr_array_add (symbols, declaration_new ("before", 2));
+
+  owners = lode_indexer_attribute_symbols (chunks, symbols);
+  g_assert_cmpuint (owners[0], ==, 1);
+  g_assert_cmpuint (owners[1], ==, 0);
+  g_assert_cmpuint (owners[2], ==, 3);
+  g_assert_cmpuint (owners[3], ==, 4);
+  g_assert_cmpuint (owners[4], ==, 4);
+  g_assert_cmpuint (owners[5], ==, 5);
+  g_assert_cmpuint (owners[6], ==, 2);
+  g_assert_cmpuint (owners[7], ==, 1);
+
+  g_ptr_array_set_size (chunks, 0);
+  none = lode_indexer_attribute_symbols (chunks, symbols);
+  for (guint i = 0; i < symbols->len; i++)
+    g_assert_cmpuint (none[i], ==, LODE_INDEX_STORE_NO_CHUNK);
+  g_ptr_array_set_size (symbols, 0);
+  g_assert_null (lode_indexer_attribute_symbols (chunks, symbols));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1072,6 +1150,7 @@ main (int   argc,
   ADD ("async", test_async);
   ADD ("change-list", test_change_list);
 #undef ADD
+  g_test_add_func ("/lode/indexer/attribute-symbols", test_attribute_symbols);
 
   return g_test_run ();
 }

@@ -11,8 +11,10 @@
 #include <glib/gstdio.h>
 
 #include "lode.h"
+#include "lode-artifact-search.h"
 #include "lode-index-store.h"
 #include "lode-qdrant-store.h"
+#include "lode-store.h"
 #include "qdrant-server.h"
 #include "test-helpers.h"
 
@@ -132,9 +134,11 @@ put (LodeQdrantStore *store,
   LodeFileInfo info = { path, "c", hash, 100, 0, n_chunks * 10 };
   g_autoptr(GPtrArray) chunks = make_chunks (name, n_chunks);
   g_autoptr(GPtrArray) symbols = make_symbols (name, n_chunks);
+  g_autofree guint *symbol_chunks = lode_indexer_attribute_symbols (chunks, symbols);
   g_autoptr(GError) error = NULL;
 
-  assert_ok (lode_index_store_put_file (LODE_INDEX_STORE (store), &info, chunks, symbols, &error));
+  assert_ok (lode_index_store_put_file (LODE_INDEX_STORE (store), &info, chunks, symbols,
+                                        symbol_chunks, &error));
 }
 
 static GPtrArray *
@@ -650,8 +654,12 @@ test_engine_same_as_sqlite (Fixture       *fixture,
       LodeIndexStore *from = sqlite.store, *to = qdrant.store;
       g_autoptr(GPtrArray) chunks_a = lode_index_store_dup_chunks_for_file (from, path, NULL);
       g_autoptr(GPtrArray) chunks_b = lode_index_store_dup_chunks_for_file (to, path, NULL);
-      g_autoptr(GPtrArray) symbols_a = lode_index_store_dup_symbols_for_file (from, path, NULL);
-      g_autoptr(GPtrArray) symbols_b = lode_index_store_dup_symbols_for_file (to, path, NULL);
+      g_autoptr(GArray) owners_a = NULL;
+      g_autoptr(GArray) owners_b = NULL;
+      g_autoptr(GPtrArray) symbols_a = lode_index_store_dup_symbols_for_file (from, path,
+                                                                              &owners_a, NULL);
+      g_autoptr(GPtrArray) symbols_b = lode_index_store_dup_symbols_for_file (to, path,
+                                                                              &owners_b, NULL);
 
       g_assert_cmpstr (g_hash_table_lookup (hashes_b, path), ==, hash);
       assert_same_imports (imports_a, imports_b);
@@ -665,7 +673,10 @@ test_engine_same_as_sqlite (Fixture       *fixture,
           g_assert_cmpstr (a->symbol, ==, b->symbol);
           g_assert_cmpstr (a->content, ==, b->content);
         }
+      /* Both stores keep the chunk the indexer gave each declaration. */
       g_assert_cmpuint (symbols_a->len, ==, symbols_b->len);
+      g_assert_cmpmem (owners_a->data, owners_a->len * sizeof (guint),
+                       owners_b->data, owners_b->len * sizeof (guint));
     }
 
   g_assert_true (lode_index_store_get_stats (sqlite.store, &stats_a, NULL));
@@ -781,8 +792,12 @@ assert_same_index (LodeIndexStore *a,
       const LodeStoredFile *y = g_ptr_array_index (files_b, i);
       g_autoptr(GPtrArray) chunks_a = lode_index_store_dup_chunks_for_file (a, x->path, NULL);
       g_autoptr(GPtrArray) chunks_b = lode_index_store_dup_chunks_for_file (b, x->path, NULL);
-      g_autoptr(GPtrArray) symbols_a = lode_index_store_dup_symbols_for_file (a, x->path, NULL);
-      g_autoptr(GPtrArray) symbols_b = lode_index_store_dup_symbols_for_file (b, x->path, NULL);
+      g_autoptr(GArray) owners_a = NULL;
+      g_autoptr(GArray) owners_b = NULL;
+      g_autoptr(GPtrArray) symbols_a = lode_index_store_dup_symbols_for_file (a, x->path,
+                                                                              &owners_a, NULL);
+      g_autoptr(GPtrArray) symbols_b = lode_index_store_dup_symbols_for_file (b, x->path,
+                                                                              &owners_b, NULL);
       g_autoptr(GPtrArray) imports_a = lode_index_store_dup_imports (a, x->path, NULL);
       g_autoptr(GPtrArray) imports_b = lode_index_store_dup_imports (b, x->path, NULL);
 
@@ -815,6 +830,8 @@ assert_same_index (LodeIndexStore *a,
           g_assert_cmpstr (sa->name, ==, sb->name);
           g_assert_cmpstr (sa->package, ==, sb->package);
           g_assert_cmpstr (sa->detail, ==, sb->detail);
+          g_assert_cmpuint (g_array_index (owners_a, guint, s), ==,
+                            g_array_index (owners_b, guint, s));
           n_with_detail += sa->detail != NULL;
         }
       assert_same_imports (imports_a, imports_b);
@@ -2101,9 +2118,9 @@ test_migrate_keeps_artifacts (Fixture       *fixture,
   copy = lode_index_store_open (config, LODE_STORE_KIND_QDRANT, db_path, 0, FALSE, NULL, &error);
   g_assert_no_error (error);
   assert_same_artifacts (sqlite.store, copy);
-  expected = lode_index_store_search_artifacts (sqlite.store, prefixes, NULL, 5, &error);
+  expected = lode_artifact_search (sqlite.store, prefixes, NULL, 5, &error);
   g_assert_no_error (error);
-  hits = lode_index_store_search_artifacts (copy, prefixes, NULL, 5, &error);
+  hits = lode_artifact_search (copy, prefixes, NULL, 5, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (hits->len, ==, expected->len);
   for (guint i = 0; i < hits->len; i++)

@@ -13,13 +13,15 @@
 #include <sqlite3.h>
 
 #include "lode-error.h"
+#include "lode-index-store.h"
+#include "lode-indexer.h"
 #include "lode-searcher.h"
 #include "lode-store.h"
 
 typedef struct
 {
-  char      *db_path;
-  LodeStore *store;
+  char           *db_path;
+  LodeIndexStore *store;
 } StoreFixture;
 
 static void
@@ -31,7 +33,7 @@ store_setup (StoreFixture  *fixture,
   /* The parent directory does not exist yet: opening creates it. */
   fixture->db_path = g_build_filename (g_get_user_data_dir (), "lode", "projects", "test",
                                        "index.db", NULL);
-  fixture->store = lode_store_open (fixture->db_path, &error);
+  fixture->store = LODE_INDEX_STORE (lode_store_open (fixture->db_path, &error));
   g_assert_no_error (error);
   g_assert_nonnull (fixture->store);
 }
@@ -97,15 +99,16 @@ symbols_new (void)
 }
 
 static void
-put_file (LodeStore  *store,
-          const char *path,
-          const char *language,
-          GPtrArray  *chunks,
-          GPtrArray  *symbols)
+put_file (LodeIndexStore *store,
+          const char     *path,
+          const char     *language,
+          GPtrArray      *chunks,
+          GPtrArray      *symbols)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA1, path, -1);
   LodeFileInfo info = { path, language, hash, 0, 1700000000000000, 0 };
+  g_autofree guint *symbol_chunks = lode_indexer_attribute_symbols (chunks, symbols);
 
   for (guint i = 0; i < chunks->len; i++)
     {
@@ -115,16 +118,17 @@ put_file (LodeStore  *store,
       info.n_lines = MAX (info.n_lines, chunk->end_line);
     }
 
-  g_assert_true (lode_store_put_file (store, &info, chunks, symbols, &error));
+  g_assert_true (lode_index_store_put_file (store, &info, chunks, symbols, symbol_chunks,
+                                            &error));
   g_assert_no_error (error);
 }
 
 /* One chunk holding @content, no symbols. */
 static void
-put_text (LodeStore  *store,
-          const char *path,
-          const char *language,
-          const char *content)
+put_text (LodeIndexStore *store,
+          const char     *path,
+          const char     *language,
+          const char     *content)
 {
   g_autoptr(GPtrArray) chunks = chunks_new ();
   gsize len = strlen (content);
@@ -138,10 +142,10 @@ put_text (LodeStore  *store,
 
 /* The lexical leg of a LodeSearcher over @store. */
 static GPtrArray *
-store_search (LodeStore               *store,
-              const LodeSearchOptions *options,
-              GCancellable            *cancellable,
-              GError                 **error)
+store_search (LodeIndexStore           *store,
+              const LodeSearchOptions  *options,
+              GCancellable             *cancellable,
+              GError                  **error)
 {
   g_autoptr(LodeSearcher) searcher = lode_searcher_new ();
   g_autoptr(LodeSearchResponse) response = NULL;
@@ -155,7 +159,7 @@ store_search (LodeStore               *store,
 }
 
 static GPtrArray *
-search_full (LodeStore               *store,
+search_full (LodeIndexStore          *store,
              const LodeSearchOptions *options)
 {
   g_autoptr(GError) error = NULL;
@@ -181,8 +185,8 @@ search_full (LodeStore               *store,
 }
 
 static GPtrArray *
-search (LodeStore  *store,
-        const char *query)
+search (LodeIndexStore *store,
+        const char     *query)
 {
   LodeSearchOptions options = LODE_SEARCH_OPTIONS_INIT;
   g_autofree char *printable = g_utf8_make_valid (query, -1);
@@ -223,24 +227,24 @@ test_create (StoreFixture  *fixture,
   LodeStoreStats stats;
 
   g_assert_true (g_file_test (fixture->db_path, G_FILE_TEST_IS_REGULAR));
-  g_assert_false (lode_store_get_was_reset (fixture->store));
+  g_assert_false (lode_index_store_get_was_reset (fixture->store));
 
-  g_assert_true (lode_store_get_stats (fixture->store, &stats, &error));
+  g_assert_true (lode_index_store_get_stats (fixture->store, &stats, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (stats.n_files, ==, 0);
   g_assert_cmpuint (stats.n_chunks, ==, 0);
   g_assert_cmpuint (stats.n_symbols, ==, 0);
 
-  hashes = lode_store_dup_file_hashes (fixture->store, &error);
+  hashes = lode_index_store_dup_file_hashes (fixture->store, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (g_hash_table_size (hashes), ==, 0);
 
-  missing = lode_store_dup_meta (fixture->store, "state");
+  missing = lode_index_store_dup_meta (fixture->store, "state");
   g_assert_null (missing);
-  g_assert_true (lode_store_set_meta (fixture->store, "state", "indexing", &error));
-  g_assert_true (lode_store_set_meta (fixture->store, "state", "ready", &error));
+  g_assert_true (lode_index_store_set_meta (fixture->store, "state", "indexing", &error));
+  g_assert_true (lode_index_store_set_meta (fixture->store, "state", "ready", &error));
   g_assert_no_error (error);
-  value = lode_store_dup_meta (fixture->store, "state");
+  value = lode_index_store_dup_meta (fixture->store, "state");
   g_assert_cmpstr (value, ==, "ready");
 }
 
@@ -254,16 +258,16 @@ test_reopen (StoreFixture  *fixture,
   LodeStoreStats stats;
 
   put_text (fixture->store, "src/main.c", "c", "int\nmain (void)\n{\n  return frobnicate ();\n}\n");
-  g_assert_true (lode_store_set_meta (fixture->store, "root", "/home/me/project", &error));
+  g_assert_true (lode_index_store_set_meta (fixture->store, "root", "/home/me/project", &error));
   g_clear_object (&fixture->store);
 
-  fixture->store = lode_store_open (fixture->db_path, &error);
+  fixture->store = LODE_INDEX_STORE (lode_store_open (fixture->db_path, &error));
   g_assert_no_error (error);
-  g_assert_false (lode_store_get_was_reset (fixture->store));
+  g_assert_false (lode_index_store_get_was_reset (fixture->store));
 
-  root = lode_store_dup_meta (fixture->store, "root");
+  root = lode_index_store_dup_meta (fixture->store, "root");
   g_assert_cmpstr (root, ==, "/home/me/project");
-  g_assert_true (lode_store_get_stats (fixture->store, &stats, &error));
+  g_assert_true (lode_index_store_get_stats (fixture->store, &stats, &error));
   g_assert_cmpuint (stats.n_files, ==, 1);
   g_assert_cmpuint (stats.n_chunks, ==, 1);
 
@@ -291,12 +295,12 @@ assert_reset_and_usable (StoreFixture *fixture)
   LodeStoreStats stats;
 
   g_clear_object (&fixture->store);
-  fixture->store = lode_store_open (fixture->db_path, &error);
+  fixture->store = LODE_INDEX_STORE (lode_store_open (fixture->db_path, &error));
   g_assert_no_error (error);
   g_assert_nonnull (fixture->store);
-  g_assert_true (lode_store_get_was_reset (fixture->store));
+  g_assert_true (lode_index_store_get_was_reset (fixture->store));
 
-  g_assert_true (lode_store_get_stats (fixture->store, &stats, &error));
+  g_assert_true (lode_index_store_get_stats (fixture->store, &stats, &error));
   g_assert_cmpuint (stats.n_files, ==, 0);
 
   put_text (fixture->store, "a.py", "python", "def quux():\n    pass\n");
@@ -305,9 +309,9 @@ assert_reset_and_usable (StoreFixture *fixture)
 
   /* The new index is a good one: the next open keeps it. */
   g_clear_object (&fixture->store);
-  fixture->store = lode_store_open (fixture->db_path, &error);
+  fixture->store = LODE_INDEX_STORE (lode_store_open (fixture->db_path, &error));
   g_assert_no_error (error);
-  g_assert_false (lode_store_get_was_reset (fixture->store));
+  g_assert_false (lode_index_store_get_was_reset (fixture->store));
 }
 
 static void
@@ -356,15 +360,15 @@ test_garbage_file (StoreFixture  *fixture,
 }
 
 static void
-assert_stats (LodeStore *store,
-              guint      n_files,
-              guint      n_chunks,
-              guint      n_symbols)
+assert_stats (LodeIndexStore *store,
+              guint           n_files,
+              guint           n_chunks,
+              guint           n_symbols)
 {
   g_autoptr(GError) error = NULL;
   LodeStoreStats stats;
 
-  g_assert_true (lode_store_get_stats (store, &stats, &error));
+  g_assert_true (lode_index_store_get_stats (store, &stats, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (stats.n_files, ==, n_files);
   g_assert_cmpuint (stats.n_chunks, ==, n_chunks);
@@ -395,21 +399,21 @@ test_put_replace_remove (StoreFixture  *fixture,
   put_text (fixture->store, "README.md", "markdown", "# Widgets\n\nLoad them.\n");
 
   assert_stats (fixture->store, 2, 3, 1);
-  g_assert_true (lode_store_get_stats (fixture->store, &stats, &error));
+  g_assert_true (lode_index_store_get_stats (fixture->store, &stats, &error));
   g_assert_cmpuint (stats.n_lines, ==, 9 + 3);
 
-  hashes = lode_store_dup_file_hashes (fixture->store, &error);
+  hashes = lode_index_store_dup_file_hashes (fixture->store, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (g_hash_table_size (hashes), ==, 2);
   g_assert_true (g_hash_table_contains (hashes, "src/widget.c"));
 
-  languages = lode_store_dup_language_counts (fixture->store, &error);
+  languages = lode_index_store_dup_language_counts (fixture->store, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (languages, "c")), ==, 1);
   g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (languages, "markdown")), ==, 1);
 
   /* Chunks come back ordered by line, with their content. */
-  stored = lode_store_dup_chunks_for_file (fixture->store, "src/widget.c", &error);
+  stored = lode_index_store_dup_chunks_for_file (fixture->store, "src/widget.c", &error);
   g_assert_no_error (error);
   g_assert_cmpuint (stored->len, ==, 2);
   g_assert_cmpuint (((LodeChunk *) stored->pdata[0])->start_line, ==, 1);
@@ -446,9 +450,9 @@ test_put_replace_remove (StoreFixture  *fixture,
   g_clear_pointer (&results, g_ptr_array_unref);
 
   /* Removing it too. */
-  g_assert_true (lode_store_remove_file (fixture->store, "src/widget.c", &error));
+  g_assert_true (lode_index_store_remove_file (fixture->store, "src/widget.c", &error));
   g_assert_no_error (error);
-  g_assert_true (lode_store_remove_file (fixture->store, "not/indexed.c", &error));
+  g_assert_true (lode_index_store_remove_file (fixture->store, "not/indexed.c", &error));
   g_assert_no_error (error);
   assert_stats (fixture->store, 1, 1, 0);
   results = search (fixture->store, "gadget_free");
@@ -457,7 +461,7 @@ test_put_replace_remove (StoreFixture  *fixture,
   results = search (fixture->store, "unload_gadget");
   g_assert_cmpuint (results->len, ==, 0);
 
-  stored = lode_store_dup_chunks_for_file (fixture->store, "src/widget.c", &error);
+  stored = lode_index_store_dup_chunks_for_file (fixture->store, "src/widget.c", &error);
   g_assert_no_error (error);
   g_assert_cmpuint (stored->len, ==, 0);
 }
@@ -470,10 +474,10 @@ test_batches (StoreFixture  *fixture,
   g_autoptr(GPtrArray) results = NULL;
 
   /* A rolled-back batch leaves nothing behind. */
-  g_assert_true (lode_store_begin (fixture->store, &error));
+  g_assert_true (lode_index_store_begin (fixture->store, &error));
   put_text (fixture->store, "a.c", "c", "int alpha_value;\n");
   put_text (fixture->store, "b.c", "c", "int beta_value;\n");
-  lode_store_rollback (fixture->store);
+  lode_index_store_rollback (fixture->store);
 
   assert_stats (fixture->store, 0, 0, 0);
   results = search (fixture->store, "alpha_value");
@@ -481,15 +485,16 @@ test_batches (StoreFixture  *fixture,
   g_clear_pointer (&results, g_ptr_array_unref);
 
   /* A committed one is there, and visible to another connection. */
-  g_assert_true (lode_store_begin (fixture->store, &error));
+  g_assert_true (lode_index_store_begin (fixture->store, &error));
   put_text (fixture->store, "a.c", "c", "int alpha_value;\n");
   put_text (fixture->store, "b.c", "c", "int beta_value;\n");
-  g_assert_true (lode_store_commit (fixture->store, &error));
+  g_assert_true (lode_index_store_commit (fixture->store, &error));
   g_assert_no_error (error);
 
   {
-    g_autoptr(LodeStore) reader = lode_store_open (fixture->db_path, &error);
+    g_autoptr(LodeIndexStore) reader = NULL;
 
+    reader = LODE_INDEX_STORE (lode_store_open (fixture->db_path, &error));
     g_assert_no_error (error);
     assert_stats (reader, 2, 2, 0);
     results = search (reader, "beta_value");
@@ -499,7 +504,7 @@ test_batches (StoreFixture  *fixture,
 
 /* A C function in three places: its definition, its prototype, and calls. */
 static void
-put_parse_config_corpus (LodeStore *store)
+put_parse_config_corpus (LodeIndexStore *store)
 {
   g_autoptr(GPtrArray) chunks = chunks_new ();
   g_autoptr(GPtrArray) symbols = symbols_new ();
@@ -741,7 +746,7 @@ test_common_words_current (StoreFixture  *fixture,
                            gconstpointer  data)
 {
   const char *question = "where is the widget";
-  g_autoptr(LodeStore) reader = NULL;
+  g_autoptr(LodeIndexStore) reader = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) before = NULL;
   g_autoptr(GPtrArray) after = NULL;
@@ -756,7 +761,7 @@ test_common_words_current (StoreFixture  *fixture,
       put_text (fixture->store, path, "c", "widget\n");
     }
 
-  reader = lode_store_open_reader (fixture->db_path, &error);
+  reader = LODE_INDEX_STORE (lode_store_open_reader (fixture->db_path, &error));
   g_assert_no_error (error);
   before = search (reader, question);
   g_assert_false (has_path (before, "src/best.c"));
@@ -777,7 +782,7 @@ test_common_words_current (StoreFixture  *fixture,
 /* Files that each hold some of the everyday words of an issue, so that they are common in
  * the project, as in a real one. */
 static void
-put_everyday_files (LodeStore *store)
+put_everyday_files (LodeIndexStore *store)
 {
   static const char *const words[] = {
     "value", "update", "config", "error", "result", "check", "return", "message", "handle",
@@ -1011,14 +1016,14 @@ test_limit_clamp (StoreFixture  *fixture,
   g_autoptr(GPtrArray) results = NULL;
   g_autoptr(GError) error = NULL;
 
-  g_assert_true (lode_store_begin (fixture->store, &error));
+  g_assert_true (lode_index_store_begin (fixture->store, &error));
   for (guint i = 0; i < 130; i++)
     {
       g_autofree char *path = g_strdup_printf ("gen/file%03u.c", i);
 
       put_text (fixture->store, path, "c", "int zorglub;\n");
     }
-  g_assert_true (lode_store_commit (fixture->store, &error));
+  g_assert_true (lode_index_store_commit (fixture->store, &error));
 
   options.query = "zorglub";
   options.limit = 1000;
@@ -1222,30 +1227,30 @@ test_graph (StoreFixture  *fixture,
   g_ptr_array_add (imports, import_new ("util.h", 1, "util.h", "util.h", NULL));
   g_ptr_array_add (imports, import_new ("gone.h", 3, "gone.h", NULL, NULL));
   g_ptr_array_add (imports, import_new ("both.h", 4, "both", "util.h util.c", NULL));
-  g_assert_true (lode_store_put_imports (fixture->store, "main.c", imports, &error));
+  g_assert_true (lode_index_store_put_imports (fixture->store, "main.c", imports, &error));
   g_assert_no_error (error);
   g_ptr_array_set_size (imports, 0);
   g_ptr_array_add (imports, import_new ("util.h", 1, "util.h", "util.h", NULL));
-  g_assert_true (lode_store_put_imports (fixture->store, "util.c", imports, &error));
+  g_assert_true (lode_index_store_put_imports (fixture->store, "util.c", imports, &error));
   g_assert_no_error (error);
 
   /* A file that is not indexed cannot have imports. */
-  g_assert_false (lode_store_put_imports (fixture->store, "nowhere.c", imports, &error));
+  g_assert_false (lode_index_store_put_imports (fixture->store, "nowhere.c", imports, &error));
   g_assert_error (error, LODE_ERROR, LODE_ERROR_NOT_FOUND);
   g_clear_error (&error);
 
-  graph = lode_store_load_graph (fixture->store, &error);
+  graph = lode_index_store_load_graph (fixture->store, &error);
   g_assert_no_error (error);
   edges = graph_edges_to_string (graph);
   g_assert_cmpstr (edges, ==, "main.c>util.c main.c>util.h main.c>pkg:libc util.c>util.h ");
 
   /* An import reaching three files counts once. */
-  g_assert_true (lode_store_get_graph_counts (fixture->store, &counts, &error));
+  g_assert_true (lode_index_store_get_graph_counts (fixture->store, &counts, &error));
   g_assert_cmpuint (counts.n_imports, ==, 5);
   g_assert_cmpuint (counts.n_internal, ==, 3);
   g_assert_cmpuint (counts.n_external, ==, 1);
 
-  stored = lode_store_dup_imports (fixture->store, "main.c", &error);
+  stored = lode_index_store_dup_imports (fixture->store, "main.c", &error);
   g_assert_no_error (error);
   g_assert_cmpuint (stored->len, ==, 4);
   import = g_ptr_array_index (stored, 0);
@@ -1259,45 +1264,45 @@ test_graph (StoreFixture  *fixture,
   g_assert_cmpstrv (import->targets, ((const char *[]) { "util.h", "util.c", NULL }));
 
   /* Removing util.h leaves its importers' edges unresolved, found by key and re-resolvable. */
-  g_assert_true (lode_store_remove_file (fixture->store, "util.h", &error));
+  g_assert_true (lode_index_store_remove_file (fixture->store, "util.h", &error));
   g_assert_no_error (error);
-  to_util = lode_store_dup_imports_to (fixture->store, "util.h", &error);
+  to_util = lode_index_store_dup_imports_to (fixture->store, "util.h", &error);
   g_assert_no_error (error);
   g_assert_cmpuint (to_util->len, ==, 0);
   g_clear_pointer (&to_util, g_ptr_array_unref);
-  to_util = lode_store_dup_imports_to (fixture->store, "util.c", &error);
+  to_util = lode_index_store_dup_imports_to (fixture->store, "util.c", &error);
   g_assert_no_error (error);
   g_assert_cmpuint (to_util->len, ==, 1);
   import = g_ptr_array_index (to_util, 0);
   g_assert_cmpstrv (import->targets, ((const char *[]) { "util.c", NULL }));
-  by_key = lode_store_dup_imports_for_key (fixture->store, "util.h", &error);
+  by_key = lode_index_store_dup_imports_for_key (fixture->store, "util.h", &error);
   g_assert_no_error (error);
   g_assert_cmpuint (by_key->len, ==, 2);
   import = g_ptr_array_index (by_key, 0);
   g_assert_cmpstrv (import->targets, ((const char *[]) { NULL }));
-  g_assert_true (lode_store_set_import_targets (fixture->store, import->id, NULL, "util",
-                                                &error));
+  g_assert_true (lode_index_store_set_import_targets (fixture->store, import->id, NULL, "util",
+                                                      &error));
   g_assert_no_error (error);
   import = g_ptr_array_index (by_key, 1);
-  g_assert_true (lode_store_set_import_targets (fixture->store, import->id,
-                                                (const char *[]) { "main.c", NULL }, NULL,
-                                                &error));
+  g_assert_true (lode_index_store_set_import_targets (fixture->store, import->id,
+                                                      (const char *[]) { "main.c", NULL }, NULL,
+                                                      &error));
   g_assert_no_error (error);
 
-  after = lode_store_load_graph (fixture->store, &error);
+  after = lode_index_store_load_graph (fixture->store, &error);
   g_assert_no_error (error);
   edges_after = graph_edges_to_string (after);
   g_assert_cmpstr (edges_after, ==,
                    "main.c>util.c main.c>pkg:libc main.c>pkg:util util.c>main.c ");
 
   /* Removing a file takes its own imports along. */
-  g_assert_true (lode_store_remove_file (fixture->store, "main.c", &error));
-  g_assert_true (lode_store_get_graph_counts (fixture->store, &counts, &error));
+  g_assert_true (lode_index_store_remove_file (fixture->store, "main.c", &error));
+  g_assert_true (lode_index_store_get_graph_counts (fixture->store, &counts, &error));
   g_assert_cmpuint (counts.n_imports, ==, 1);
 
-  g_assert_true (lode_store_clear_graph (fixture->store, FALSE, &error));
+  g_assert_true (lode_index_store_clear_graph (fixture->store, FALSE, &error));
   g_assert_no_error (error);
-  g_assert_true (lode_store_get_graph_counts (fixture->store, &counts, &error));
+  g_assert_true (lode_index_store_get_graph_counts (fixture->store, &counts, &error));
   g_assert_cmpuint (counts.n_imports, ==, 0);
   g_assert_cmpuint (counts.n_internal, ==, 0);
 }

@@ -13,6 +13,8 @@
 #include <sqlite3.h>
 
 #include "lode-error.h"
+#include "lode-index-store.h"
+#include "lode-search-backend.h"
 #include "lode-store.h"
 #include "lode-vector-index.h"
 
@@ -218,8 +220,8 @@ test_index_edges (void)
 
 typedef struct
 {
-  char      *db_path;
-  LodeStore *store;
+  char           *db_path;
+  LodeIndexStore *store;
 } StoreFixture;
 
 static void
@@ -230,7 +232,7 @@ store_setup (StoreFixture  *fixture,
 
   fixture->db_path = g_build_filename (g_get_user_data_dir (), "lode", "vectors", "index.db",
                                        NULL);
-  fixture->store = lode_store_open (fixture->db_path, &error);
+  fixture->store = LODE_INDEX_STORE (lode_store_open (fixture->db_path, &error));
   g_assert_no_error (error);
 }
 
@@ -244,7 +246,7 @@ store_teardown (StoreFixture  *fixture,
 
 /* Stores @path with one chunk per text (one line each). */
 static void
-put_file (LodeStore          *store,
+put_file (LodeIndexStore     *store,
           const char         *path,
           const char * const *texts)
 {
@@ -262,20 +264,20 @@ put_file (LodeStore          *store,
       g_ptr_array_add (chunks, chunk);
     }
   info.n_lines = chunks->len;
-  lode_store_put_file (store, &info, chunks, NULL, &error);
+  lode_index_store_put_file (store, &info, chunks, NULL, NULL, &error);
   g_assert_no_error (error);
 }
 
 static void
-assert_embedded (LodeStore  *store,
-                 const char *model,
-                 guint       n_embedded,
-                 guint       n_embeddable)
+assert_embedded (LodeIndexStore *store,
+                 const char     *model,
+                 guint           n_embedded,
+                 guint           n_embeddable)
 {
   g_autoptr(GError) error = NULL;
   guint embedded = 99, embeddable = 99;
 
-  lode_store_count_embedded (store, model, &embedded, &embeddable, &error);
+  lode_index_store_count_embedded (store, model, &embedded, &embeddable, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (embedded, ==, n_embedded);
   g_assert_cmpuint (embeddable, ==, n_embeddable);
@@ -284,13 +286,13 @@ assert_embedded (LodeStore  *store,
 /* Embeds everything the store lists for @model with vector (i, 0, …) for the i-th distinct
  * text. Returns the number of distinct texts embedded. */
 static guint
-embed_all (LodeStore  *store,
-           const char *model,
-           guint       dims,
-           guint      *n_chunks)
+embed_all (LodeIndexStore *store,
+           const char     *model,
+           guint           dims,
+           guint          *n_chunks)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) todo = lode_store_dup_unembedded (store, model, 0, 1000, &error);
+  g_autoptr(GPtrArray) todo = lode_index_store_dup_unembedded (store, model, 0, 1000, &error);
   g_autoptr(GPtrArray) hashes = g_ptr_array_new ();
   g_autofree float *vectors = NULL;
 
@@ -306,8 +308,8 @@ embed_all (LodeStore  *store,
   vectors = g_new0 (float, (gsize) MAX (hashes->len, 1) * dims);
   for (guint i = 0; i < hashes->len; i++)
     vectors[(gsize) i * dims + i % dims] = 1.0f;
-  lode_store_put_vectors (store, model, dims, (const char * const *) hashes->pdata, vectors,
-                          hashes->len, n_chunks, &error);
+  lode_index_store_put_vectors (store, model, dims, (const char * const *) hashes->pdata, vectors,
+                                hashes->len, n_chunks, &error);
   g_assert_no_error (error);
 
   return hashes->len;
@@ -336,7 +338,7 @@ test_store_keyed_by_text (StoreFixture  *fixture,
 
   /* Re-chunked with the same text, and moved: nothing to embed. */
   put_file (fixture->store, "a.c", a);
-  lode_store_remove_file (fixture->store, "b.c", &error);
+  lode_index_store_remove_file (fixture->store, "b.c", &error);
   g_assert_no_error (error);
   put_file (fixture->store, "moved/b.c", b);
   assert_embedded (fixture->store, "m1", 3, 3);
@@ -368,11 +370,12 @@ test_store_dims_mismatch (StoreFixture  *fixture,
 
   put_file (fixture->store, "a.txt", a);
   g_assert_cmpuint (embed_all (fixture->store, "m", 4, &n_chunks), ==, 2);
-  g_assert_true (lode_store_get_vector_dims (fixture->store, "m", &dims, &error));
+  g_assert_true (lode_search_backend_get_vector_dims (LODE_SEARCH_BACKEND (fixture->store), "m",
+                                                      &dims, &error));
   g_assert_cmpuint (dims, ==, 4);
 
-  g_assert_false (lode_store_put_vectors (fixture->store, "m", 3, hashes, vector, 1, NULL,
-                                          &error));
+  g_assert_false (lode_index_store_put_vectors (fixture->store, "m", 3, hashes, vector, 1, NULL,
+                                                &error));
   g_assert_error (error, LODE_ERROR, LODE_ERROR_EMBEDDER);
   assert_embedded (fixture->store, "m", 2, 2);
 }
@@ -396,14 +399,15 @@ loaded_cb (gint64       chunk_id,
 }
 
 static guint
-load (LodeStore        *store,
+load (LodeIndexStore   *store,
       LodeVectorCursor *cursor)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (gint64));
   Loaded loaded = { ids, 4, 0.0f };
 
-  lode_store_load_vectors (store, "m", 4, cursor, loaded_cb, &loaded, &error);
+  lode_search_backend_load_vectors (LODE_SEARCH_BACKEND (store), "m", 4, cursor, loaded_cb,
+                                    &loaded, &error);
   g_assert_no_error (error);
   return ids->len;
 }
@@ -416,6 +420,7 @@ test_store_load_incremental (StoreFixture  *fixture,
   const char *a[] = { "alpha", "beta", NULL };
   const char *b[] = { "gamma", "alpha", NULL };
   const char *c[] = { "delta", NULL };
+  const LodeSearchFilter c_files = { NULL, "c.*" };
   LodeVectorCursor cursor = { 0 };
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) all = NULL;
@@ -436,15 +441,16 @@ test_store_load_incremental (StoreFixture  *fixture,
   g_assert_cmpuint (load (fixture->store, &cursor), ==, 1);
 
   /* Chunk ids are never reused, so the ids of live chunks tell what to keep. */
-  lode_store_remove_file (fixture->store, "b.txt", &error);
+  lode_index_store_remove_file (fixture->store, "b.txt", &error);
   g_assert_no_error (error);
   put_file (fixture->store, "c.txt", c);
-  all = lode_store_dup_chunk_ids (fixture->store, NULL, NULL, &error);
+  all = lode_search_backend_dup_chunk_ids (LODE_SEARCH_BACKEND (fixture->store), NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (all->len, ==, 3);
   g_assert_cmpint (g_array_index (all, gint64, 2), >, 4);
 
-  filtered = lode_store_dup_chunk_ids (fixture->store, NULL, "c.*", &error);
+  filtered = lode_search_backend_dup_chunk_ids (LODE_SEARCH_BACKEND (fixture->store), &c_files,
+                                                &error);
   g_assert_no_error (error);
   g_assert_cmpuint (filtered->len, ==, 1);
   g_assert_cmpint (g_array_index (filtered, gint64, 0), ==, g_array_index (all, gint64, 2));
@@ -465,22 +471,22 @@ test_store_prune (StoreFixture  *fixture,
   embed_all (fixture->store, "m", 4, &n_chunks);
 
   /* Unused vectors are kept while they are no more than the used ones. */
-  lode_store_remove_file (fixture->store, "a.txt", &error);
+  lode_index_store_remove_file (fixture->store, "a.txt", &error);
   g_assert_no_error (error);
-  lode_store_prune_vectors (fixture->store, "m", &error);
+  lode_index_store_prune_vectors (fixture->store, "m", &error);
   g_assert_no_error (error);
   assert_embedded (fixture->store, "old", 0, 3);
   put_file (fixture->store, "a.txt", a);
   assert_embedded (fixture->store, "m", 5, 5);
 
   /* Beyond that the oldest go. */
-  lode_store_remove_file (fixture->store, "a.txt", &error);
+  lode_index_store_remove_file (fixture->store, "a.txt", &error);
   g_assert_no_error (error);
-  lode_store_remove_file (fixture->store, "b.txt", &error);
+  lode_index_store_remove_file (fixture->store, "b.txt", &error);
   g_assert_no_error (error);
   put_file (fixture->store, "c.txt", (const char *[]) { "six", NULL });
   embed_all (fixture->store, "m", 4, &n_chunks);
-  lode_store_prune_vectors (fixture->store, "m", &error);
+  lode_index_store_prune_vectors (fixture->store, "m", &error);
   g_assert_no_error (error);
   put_file (fixture->store, "b.txt", b);
   assert_embedded (fixture->store, "m", 2, 4);
@@ -492,7 +498,7 @@ test_store_old_schema (void)
 {
   g_autofree char *path = g_build_filename (g_get_user_data_dir (), "old.db", NULL);
   g_autoptr(GError) error = NULL;
-  g_autoptr(LodeStore) store = NULL;
+  g_autoptr(LodeIndexStore) store = NULL;
   sqlite3 *db = NULL;
 
   g_assert_cmpint (g_mkdir_with_parents (g_get_user_data_dir (), 0700), ==, 0);
@@ -501,9 +507,9 @@ test_store_old_schema (void)
                                      "PRAGMA user_version = 1;", NULL, NULL, NULL), ==, SQLITE_OK);
   sqlite3_close (db);
 
-  store = lode_store_open (path, &error);
+  store = LODE_INDEX_STORE (lode_store_open (path, &error));
   g_assert_no_error (error);
-  g_assert_true (lode_store_get_was_reset (store));
+  g_assert_true (lode_index_store_get_was_reset (store));
   put_file (store, "a.txt", (const char *[]) { "text", NULL });
   assert_embedded (store, "m", 0, 1);
 }

@@ -44,19 +44,6 @@ typedef struct
   GPtrArray  *out;
 } Doc;
 
-void
-lode_artifact_chunk_free (LodeArtifactChunk *chunk)
-{
-  if (chunk == NULL)
-    return;
-
-  g_free (chunk->path);
-  g_free (chunk->kind);
-  g_free (chunk->title);
-  g_free (chunk->body);
-  g_free (chunk);
-}
-
 /* 1-based line of byte @offset. */
 static guint
 line_of (Doc   *doc,

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lode-artifact-chunker.h"
+#include "lode-artifact-search.h"
 #include "lode-context.h"
 #include "lode-error.h"
 #include "lode-i18n.h"
@@ -780,15 +781,13 @@ search_store (LodeProject     *project,
   g_autoptr(GPtrArray) title_hits = NULL;
 
   if (query->title == NULL)
-    return lode_index_store_search_artifacts (store, query->prefixes, query->artifact,
-                                              query->limit, error);
+    return lode_artifact_search (store, query->prefixes, query->artifact, query->limit, error);
 
-  hits = lode_index_store_search_artifacts (store, query->prefixes, query->artifact,
-                                            MAX (query->limit, MERGE_CANDIDATES), error);
+  hits = lode_artifact_search (store, query->prefixes, query->artifact,
+                               MAX (query->limit, MERGE_CANDIDATES), error);
   if (hits != NULL)
-    title_hits = lode_index_store_search_artifacts (store, query->title, query->artifact,
-                                                    MAX (query->limit, MERGE_CANDIDATES),
-                                                    error);
+    title_hits = lode_artifact_search (store, query->title, query->artifact,
+                                       MAX (query->limit, MERGE_CANDIDATES), error);
   if (title_hits == NULL)
     return NULL;
   return merge_title (g_steal_pointer (&hits), title_hits, query->limit);

@@ -105,7 +105,7 @@ report_progress (LodeIndexProgressFunc progress,
  * @error: return location for a #GError
  *
  * Embeds every chunk whose text has no vector of @embedder's model yet, then drops the
- * vectors of other models (see lode_store_prune_vectors()). Blocks; call it from a worker
+ * vectors of other models (see lode_index_store_prune_vectors()). Blocks; call it from a worker
  * thread.
  *
  * Returns: %TRUE when every chunk has a vector; %FALSE with %G_IO_ERROR_CANCELLED, or the

@@ -8,6 +8,7 @@
 
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "lode-chunker.h"
@@ -65,6 +66,7 @@ typedef struct
   const char         *language;
   GPtrArray          *chunks;
   GPtrArray          *symbols;
+  guint              *symbol_chunks; /* lode_indexer_attribute_symbols() */
   GPtrArray          *imports;
   LodeReferences     *references;
   guint               n_lines;
@@ -118,6 +120,7 @@ file_result_free (FileResult *result)
   g_free (result->hash);
   g_clear_pointer (&result->chunks, g_ptr_array_unref);
   g_clear_pointer (&result->symbols, g_ptr_array_unref);
+  g_free (result->symbol_chunks);
   g_clear_pointer (&result->imports, g_ptr_array_unref);
   g_clear_pointer (&result->references, lode_references_free);
   g_clear_pointer (&result->skipped, lode_skipped_file_free);
@@ -126,6 +129,124 @@ file_result_free (FileResult *result)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FileResult, file_result_free)
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (GraphRun, graph_run_clear)
+
+/* A chunk's place in a file, for attributing symbols. */
+typedef struct
+{
+  guint       start_line;
+  guint       end_line;
+  guint       index;       /* in the chunks as given */
+  const char *symbol;
+} ChunkSpan;
+
+static int
+compare_spans (gconstpointer a,
+               gconstpointer b)
+{
+  const ChunkSpan *x = a;
+  const ChunkSpan *y = b;
+
+  if (x->start_line != y->start_line)
+    return x->start_line < y->start_line ? -1 : 1;
+  if (x->end_line != y->end_line)
+    return x->end_line < y->end_line ? -1 : 1;
+  return (x->index > y->index) - (x->index < y->index);
+}
+
+/* How far back from the last chunk that starts at or before a line the chunks that may hold
+ * it are looked for: chunks overlap a little (line windows), not much. */
+#define MAX_SPANS_BACK 64
+
+/* The chunk of a declaration whose first line is @line, see lode_indexer_attribute_symbols(). */
+static guint
+symbol_chunk (const ChunkSpan *spans,
+              guint            n_spans,
+              guint            line,
+              const char      *name)
+{
+  guint lo = 0;
+  guint hi = n_spans;
+  guint best = G_MAXUINT;
+  guint best_named = G_MAXUINT;
+
+  /* The first span that starts after @line. */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (spans[mid].start_line <= line)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  /* Backwards, the spans start ever earlier; of those that start together, the shorter come
+   * later. */
+  for (guint i = lo; i > 0 && lo - i < MAX_SPANS_BACK; i--)
+    {
+      const ChunkSpan *span = &spans[i - 1];
+
+      if (span->end_line < line)
+        continue;
+      if (best == G_MAXUINT || span->start_line == spans[best].start_line)
+        best = i - 1;
+      if (name != NULL && g_strcmp0 (span->symbol, name) == 0 &&
+          (best_named == G_MAXUINT || span->start_line == spans[best_named].start_line))
+        best_named = i - 1;
+    }
+
+  if (best_named != G_MAXUINT)
+    return spans[best_named].index;
+  if (best != G_MAXUINT)
+    return spans[best].index;
+  if (n_spans == 0)
+    return LODE_INDEX_STORE_NO_CHUNK;
+  return spans[lo > 0 ? lo - 1 : 0].index;
+}
+
+/**
+ * lode_indexer_attribute_symbols:
+ * @chunks: (element-type LodeChunk) (nullable): a file's chunks
+ * @symbols: (element-type LodeSymbol) (nullable): its declarations
+ *
+ * Decides which chunk each declaration belongs to, once for every store: the chunk a search
+ * for the declaration's name shows, and whose declarations a result lists. Among the chunks
+ * that hold the declaration's first line, the one named after it, else the one that starts
+ * last, so that the declaration's head is nearest its top and most of it shows (of chunks
+ * that start on the same line, the shortest); when no chunk holds that line, the last chunk
+ * that starts before it, or the first one: no declaration of a file with chunks is lost.
+ *
+ * Returns: (transfer full) (nullable): for each of @symbols, the index in @chunks of its
+ *   chunk, %LODE_INDEX_STORE_NO_CHUNK when there are no chunks; %NULL without symbols
+ */
+guint *
+lode_indexer_attribute_symbols (GPtrArray *chunks,
+                                GPtrArray *symbols)
+{
+  guint n_spans = chunks != NULL ? chunks->len : 0;
+  g_autofree ChunkSpan *spans = g_new (ChunkSpan, MAX (n_spans, 1));
+  guint *attribution;
+
+  if (symbols == NULL || symbols->len == 0)
+    return NULL;
+
+  for (guint i = 0; i < n_spans; i++)
+    {
+      const LodeChunk *chunk = g_ptr_array_index (chunks, i);
+
+      spans[i] = (ChunkSpan) { chunk->start_line, chunk->end_line, i, chunk->symbol };
+    }
+  qsort (spans, n_spans, sizeof (ChunkSpan), compare_spans);
+
+  attribution = g_new (guint, symbols->len);
+  for (guint i = 0; i < symbols->len; i++)
+    {
+      const LodeSymbol *symbol = g_ptr_array_index (symbols, i);
+
+      attribution[i] = symbol_chunk (spans, n_spans, symbol->start_line, symbol->name);
+    }
+  return attribution;
+}
 
 void
 lode_index_report_free (LodeIndexReport *report)
@@ -306,6 +427,7 @@ process_file (Shared             *shared,
 
   if (degraded != NULL)
     result->skipped = skipped_new (file->path, LODE_SKIP_OVER_TIME_BUDGET, degraded);
+  result->symbol_chunks = lode_indexer_attribute_symbols (result->chunks, result->symbols);
   result->kind = RESULT_CHUNKED;
   result->language = language->id;
   result->n_bytes = len;
@@ -710,7 +832,8 @@ store_result (LodeIndexStore  *store,
       if (graph != NULL &&
           !graph_touch (store, graph, result->file->path, existed, existed, error))
         return FALSE;
-      if (!lode_index_store_put_file (store, &info, result->chunks, result->symbols, error) ||
+      if (!lode_index_store_put_file (store, &info, result->chunks, result->symbols,
+                                      result->symbol_chunks, error) ||
           !lode_index_store_put_references (store, result->file->path, result->references,
                                             error))
         return FALSE;

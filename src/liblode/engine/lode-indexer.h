@@ -100,6 +100,8 @@ LodeIndexReport *lode_indexer_run       (const char             *root,
                                          LodeIndexProgressFunc   progress,
                                          gpointer                progress_data,
                                          GError                **error);
+guint           *lode_indexer_attribute_symbols (GPtrArray      *chunks,
+                                                 GPtrArray      *symbols);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeIndexReport, lode_index_report_free)
 

@@ -44,15 +44,15 @@ dup_sqlite_reader (LodeProject  *self,
 {
   GStatBuf st;
 
-  if (self->reader != NULL && (!LODE_IS_STORE (self->reader) ||
-                               lode_store_is_damaged (LODE_STORE (self->reader)) ||
+  if (self->reader != NULL && (lode_index_store_is_damaged (self->reader) ||
                                g_stat (db_path, &st) != 0 ||
                                st.st_ino != self->reader_inode))
     g_clear_object (&self->reader);
 
   if (self->reader == NULL)
     {
-      self->reader = LODE_INDEX_STORE (lode_store_open_reader (db_path, error));
+      self->reader = lode_index_store_open (self->config, LODE_STORE_KIND_SQLITE, db_path, 0,
+                                            FALSE, NULL, error);
       if (self->reader == NULL)
         {
           _lode_project_explain_damage (self, error);
@@ -94,8 +94,6 @@ _lode_project_dup_reader (LodeProject  *self,
 
   if (self->store_kind == LODE_STORE_KIND_QDRANT)
     {
-      if (self->reader != NULL && LODE_IS_STORE (self->reader))
-        g_clear_object (&self->reader);
       if (self->reader == NULL)
         self->reader = lode_index_store_open (self->config, LODE_STORE_KIND_QDRANT,
                                               db_path, 0, FALSE, NULL, error);

@@ -72,7 +72,7 @@ dup_coverage_notice (LodeProject *self,
 
 /* Whether the index @store reads is whole, for status, which must not call ready an index a
  * search would find damaged (garbled pages of the full-text index are read by searches
- * only). A SQLite index of up to STATUS_CHECK_MAX_SIZE is checked (lode_store_check()) once
+ * only). A SQLite index of up to STATUS_CHECK_MAX_SIZE is checked (lode_index_store_check()) once
  * for each state of its files (their size and time of change); larger ones are left to index
  * runs, which check them, and to the searches that come across the damage. Called with
  * reader_lock held. */
@@ -87,7 +87,7 @@ check_reader (LodeProject     *self,
   GStatBuf db;
   GStatBuf wal;
 
-  if (!LODE_IS_STORE (store) || g_stat (db_path, &db) != 0)
+  if (self->store_kind != LODE_STORE_KIND_SQLITE || g_stat (db_path, &db) != 0)
     return TRUE;
   if (g_stat (wal_path, &wal) != 0)
     memset (&wal, 0, sizeof wal);
@@ -101,7 +101,7 @@ check_reader (LodeProject     *self,
                            (gint64) wal.st_size);
   if (g_strcmp0 (files, self->checked) == 0)
     return TRUE;
-  if (!lode_store_check (LODE_STORE (store), error))
+  if (!lode_index_store_check (store, error))
     return FALSE;
 
   g_free (self->checked);

@@ -10,10 +10,10 @@
 
 #include "lode-config.h"
 #include "lode-embedder.h"
+#include "lode-index-store-factory.h"
 #include "lode-indexer.h"
 #include "lode-job.h"
 #include "lode-search.h"
-#include "lode-index-store.h"
 
 G_BEGIN_DECLS
 

@@ -1,4 +1,4 @@
-/* lode-index-store.h — what the indexer, the embedding pass and a project need of a store
+/* lode-index-store.h — the one interface to a project's index, and the rows it holds
  *
  * SPDX-FileCopyrightText: 2026 The Lode authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -8,22 +8,402 @@
 
 #include <gio/gio.h>
 
-#include "lode-config.h"
-#include "lode-store.h"
+#include "lode-chunk.h"
+#include "lode-graph.h"
+#include "lode-references.h"
 
 G_BEGIN_DECLS
+
+/* Meta key: "off" when the import graph was removed and indexing leaves it alone. */
+#define LODE_GRAPH_META_KEY "graph"
+
+/* In a symbol's attribution (put_file): it belongs to no chunk. */
+#define LODE_INDEX_STORE_NO_CHUNK G_MAXUINT
+
+/* The rows of an index ------------------------------------------------------------------ */
+
+/**
+ * LodeFileInfo:
+ * @path: relative to the project root, `/`-separated
+ * @language: (nullable): its language id; %NULL is stored as "text"
+ * @hash: (nullable): the git blob id (SHA-1 hex) of its content
+ * @size: bytes
+ * @mtime_usec: modification time
+ * @n_lines: lines
+ *
+ * A file as the indexer writes it (borrowed strings).
+ */
+typedef struct
+{
+  const char *path;
+  const char *language;
+  const char *hash;
+  guint64     size;
+  gint64      mtime_usec;
+  guint       n_lines;
+} LodeFileInfo;
+
+/**
+ * LodeStoredFile:
+ * @path: relative to the project root
+ * @language: its language id
+ * @hash: (nullable): its content hash
+ * @size: bytes
+ * @mtime_usec: modification time
+ * @n_lines: lines
+ *
+ * A file as the index holds it.
+ */
+typedef struct
+{
+  char    *path;
+  char    *language;
+  char    *hash;
+  guint64  size;
+  gint64   mtime_usec;
+  guint    n_lines;
+} LodeStoredFile;
+
+/**
+ * LodeStoreStats:
+ * @n_files: files
+ * @n_chunks: chunks
+ * @n_symbols: declarations
+ * @n_bytes: source bytes indexed
+ * @n_lines: source lines indexed
+ */
+typedef struct
+{
+  guint   n_files;
+  guint   n_chunks;
+  guint   n_symbols;
+  guint64 n_bytes;
+  guint64 n_lines;
+} LodeStoreStats;
+
+/**
+ * LodeStoredImport:
+ * @id: its id in the index (ignored by put_imports): what set_import_targets takes
+ * @path: the importing file
+ * @specifier: the import as written (`./util`, `os.path`, `foo.h`)
+ * @name: (nullable): the name imported from @specifier where it may be a module (#LodeImport)
+ * @kind: (nullable): how it is written, lode_import_kind_to_string()
+ * @line: 1-based line of the import
+ * @key: (nullable): the resolver's candidate key, see dup_imports_for_key
+ * @targets: (nullable) (array zero-terminated=1): the project files it resolves to, best
+ *   first (several for a Go package, a C# namespace, a wildcard); empty or %NULL for none
+ * @package: (nullable): the external package it resolves to when no project file matches
+ *
+ * An import of the graph (issue #6) with its resolution. Neither a target nor @package: not
+ * resolved.
+ */
+typedef struct
+{
+  gint64  id;
+  char   *path;
+  char   *specifier;
+  char   *name;
+  char   *kind;
+  guint   line;
+  char   *key;
+  GStrv   targets;
+  char   *package;
+} LodeStoredImport;
+
+/**
+ * LodeGraphCounts:
+ * @n_imports: imports
+ * @n_internal: imports resolved to a project file
+ * @n_external: imports resolved to a package only
+ */
+typedef struct
+{
+  guint n_imports;
+  guint n_internal;
+  guint n_external;
+} LodeGraphCounts;
+
+/**
+ * LodeStoreEmbedText:
+ * @chunk_id: the chunk
+ * @hash: the hash of its text (lode_index_store_text_hash()), which keys its vector
+ * @text: the text to embed
+ */
+typedef struct
+{
+  gint64  chunk_id;
+  char   *hash;
+  char   *text;
+} LodeStoreEmbedText;
+
+/**
+ * LodeVectorHashFunc:
+ * @hash: the text hash the vector belongs to
+ * @vector: (array length=dims): the vector, valid during the call only
+ * @dims: its size
+ * @user_data: closure
+ *
+ * Returns: %FALSE to stop
+ */
+typedef gboolean (*LodeVectorHashFunc) (const char  *hash,
+                                        const float *vector,
+                                        guint        dims,
+                                        gpointer     user_data);
+
+/**
+ * LodeStoredSymbol:
+ * @path: the file
+ * @language: its language id
+ * @name: the symbol's name
+ * @kind: (nullable): its kind ("function", "class", …)
+ * @container: (nullable): the enclosing class, impl, namespace or module
+ * @signature: (nullable): the declaration's head
+ * @start_line: first line, 1-based
+ * @end_line: last line
+ * @package: (nullable): the package the file declares, or the enclosing namespaces
+ * @detail: (nullable): the details the chunker extracted, as JSON
+ *
+ * A declaration with its file, for the symbol tools.
+ */
+typedef struct
+{
+  char  *path;
+  char  *language;
+  char  *name;
+  char  *kind;
+  char  *container;
+  char  *signature;
+  guint  start_line;
+  guint  end_line;
+  char  *package;
+  char  *detail;
+} LodeStoredSymbol;
+
+/**
+ * LodeStoredReferences:
+ * @path: the file
+ * @language: its language id
+ * @sites: (element-type guint32): where the name appears, see lode_reference_site_line()
+ *
+ * The sites of one name in one file.
+ */
+typedef struct
+{
+  char   *path;
+  char   *language;
+  GArray *sites;
+} LodeStoredReferences;
+
+/**
+ * LodeStoredArtifact:
+ * @name: the artifact's name
+ * @path: its path as declared
+ * @description: (nullable): what it is
+ * @hash: the content hash it was indexed at
+ * @indexed_at: when (µs since the epoch)
+ * @n_files: files indexed
+ * @n_chunks: pieces indexed
+ */
+typedef struct
+{
+  char   *name;
+  char   *path;
+  char   *description;
+  char   *hash;
+  gint64  indexed_at;
+  guint   n_files;
+  guint   n_chunks;
+} LodeStoredArtifact;
+
+/**
+ * LodeArtifactChunk:
+ * @path: the file it comes from, as given to lode_artifact_chunk_text()
+ * @start_line: first line, 1-based
+ * @end_line: last line, inclusive
+ * @kind: what the piece is: "sql", "openapi-path", "openapi-schema", "section", "block",
+ *   "text"
+ * @title: (nullable): its name: `CREATE TABLE users`, `GET /users/{id}`, `schema User`,
+ *   a heading, `message Order`
+ * @body: the text
+ *
+ * A searchable piece of a context artifact (lode-artifact-chunker.h cuts them).
+ */
+typedef struct
+{
+  char  *path;
+  guint  start_line;
+  guint  end_line;
+  char  *kind;
+  char  *title;
+  char  *body;
+} LodeArtifactChunk;
+
+/**
+ * LodeArtifactHit:
+ * @artifact: the artifact's name
+ * @path: the file of the piece
+ * @start_line: first line
+ * @end_line: last line
+ * @kind: (nullable): the piece's kind (lode_artifact_chunk_text())
+ * @title: (nullable): its title
+ * @body: its text
+ * @relevance: BM25, higher is better: set by lode_artifact_search(), 0 as a store returns it
+ */
+typedef struct
+{
+  char   *artifact;
+  char   *path;
+  guint   start_line;
+  guint   end_line;
+  char   *kind;
+  char   *title;
+  char   *body;
+  double  relevance;
+} LodeArtifactHit;
+
+/* In BM25 over context artifacts, a hit in a piece's title counts this many times one in its
+ * text: a question naming a table matches its statement. */
+#define LODE_ARTIFACT_TITLE_WEIGHT 4.0
+
+/**
+ * LodeArtifactStats:
+ * @n_pieces: the pieces of every artifact
+ * @n_tokens: their length in tokens, all together: the tokens of their titles and texts as
+ *   the code tokenizer cuts them, an identifier's parts counting once with it
+ * @n_holding: (array): for each prefix asked about, the pieces of every artifact that hold a
+ *   token starting with it (caller-allocated)
+ *
+ * What BM25 needs to know of all the pieces, for lode_artifact_search().
+ */
+typedef struct
+{
+  guint64  n_pieces;
+  guint64  n_tokens;
+  guint64 *n_holding;
+} LodeArtifactStats;
+
+void lode_stored_file_free       (LodeStoredFile       *file);
+void lode_stored_import_free     (LodeStoredImport     *import);
+void lode_store_embed_text_free  (LodeStoreEmbedText   *text);
+void lode_stored_symbol_free     (LodeStoredSymbol     *symbol);
+void lode_stored_references_free (LodeStoredReferences *references);
+void lode_stored_artifact_free   (LodeStoredArtifact   *artifact);
+void lode_artifact_chunk_free    (LodeArtifactChunk    *chunk);
+void lode_artifact_hit_free      (LodeArtifactHit      *hit);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeStoredFile, lode_stored_file_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeStoredImport, lode_stored_import_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeStoreEmbedText, lode_store_embed_text_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeStoredSymbol, lode_stored_symbol_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeStoredReferences, lode_stored_references_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeStoredArtifact, lode_stored_artifact_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeArtifactChunk, lode_artifact_chunk_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeArtifactHit, lode_artifact_hit_free)
+
+/* The interface ------------------------------------------------------------------------- */
 
 #define LODE_TYPE_INDEX_STORE (lode_index_store_get_type ())
 G_DECLARE_INTERFACE (LodeIndexStore, lode_index_store, LODE, INDEX_STORE, GObject)
 
 /**
  * LodeIndexStoreInterface:
+ * @get_was_reset: whether opening for writing found an unusable index (another schema
+ *   version, damaged, unfinished) and started a new, empty one
+ * @get_reset_reason: (nullable): why it did, for people; %NULL when it did not
+ * @check: (optional): checks what only a search would read (every page of a file, say); a
+ *   damaged index fails with %LODE_ERROR_DAMAGED and is marked so, and the next writer
+ *   starts it anew. Without it a store is taken as whole
+ * @is_damaged: (optional): whether a query found the index damaged since it was opened: the
+ *   store is of no further use, open it again. Without it: never
+ * @dup_file_hashes: path → content hash (%NULL where forgotten, see @clear_graph) of every
+ *   file
+ * @dup_files: every file (#LodeStoredFile), by path
+ * @begin: opens a batch, which lands whole at @commit or not at all (@rollback, a failed
+ *   @commit, a crash): after a crash every file of the batch is as it was before or as the
+ *   batch put it, and one left as before keeps its old hash (or none), so the next run puts
+ *   it again. One batch at a time
+ * @commit: writes the batch; on failure it is dropped
+ * @rollback: drops everything since @begin; does nothing outside a batch
+ * @put_file: replaces everything stored from @file's path by @chunks (in their order; each
+ *   gets a chunk id never used before) and @symbols, each with the chunk it belongs to:
+ *   @symbol_chunks[i] is the index in @chunks of the chunk of @symbols[i], as the indexer
+ *   decided it (lode_indexer_attribute_symbols()); a symbol without a name or a chunk
+ *   (%LODE_INDEX_STORE_NO_CHUNK) is not stored. Inside a batch a failure may leave the file
+ *   half written: the caller rolls back. Outside a batch it is a batch of its own, as are the
+ *   other writes of files, imports and meta
+ * @put_references: replaces the references of @path, a file put before (in the same batch);
+ *   %NULL or none stores none. %LODE_ERROR_NOT_FOUND for a path the index does not hold
+ * @remove_file: removes @path and everything stored from it; the imports that reached it
+ *   lose it as a target. A path the index does not hold is removed at once
+ * @dup_meta: (nullable): the value stored under @key
+ * @set_meta: stores @value under @key
+ * @get_stats: counts of files, chunks and declarations, source bytes and lines
+ * @dup_language_counts: language id → number of files
+ * @dup_chunks_for_file: the chunks of @path by start line, end line, then in the order they
+ *   were put, with their text and the context of their search text
+ *   (lode_chunk_set_search_text()); none for a path not held
+ * @dup_symbols_for_file: the declarations (#LodeSymbol) of @path, by line then in the order
+ *   they were put, and (@symbol_chunks, optional) the chunk each belongs to, as an index into
+ *   what @dup_chunks_for_file returns: what put_file was given, so that a copy keeps it
+ * @put_imports: replaces the imports (#LodeStoredImport) of @path, a file put before, with
+ *   their resolution. %LODE_ERROR_NOT_FOUND for a path the index does not hold
+ * @dup_imports: the imports of @path by line, or of every file with %NULL
+ * @dup_imports_for_key: the imports whose resolution a file with the candidate key @key
+ *   could change
+ * @dup_imports_to: the imports resolved to the project file @target
+ * @set_import_targets: records a new resolution of one import (its id from the calls above);
+ *   an import that is gone since (its file was removed) is left alone
+ * @load_graph: the import graph: every file, every resolved import whose target is a file
+ *   the index holds, external packages
+ * @get_graph_counts: how many imports there are and how many are resolved
+ * @clear_graph: deletes every import, outside a batch; with @forget_hashes the files' hashes
+ *   too, so that the next run reads every file again
+ * @dup_unembedded: the next chunks after @after_chunk (by id, 0 for all), at most @limit,
+ *   whose text has no vector of @model (#LodeStoreEmbedText): each chunk is listed even when
+ *   several share a text, which the caller embeds once
+ * @put_vectors: gives every chunk whose text has one of @hashes its vector of @model, in a
+ *   write of its own (outside a batch); a vector of a different size than @model's stored
+ *   ones is refused. @n_chunks: the chunks that got one
+ * @count_embedded: chunks whose text has a vector of @model (%NULL: none) and chunks that can
+ *   have one (all but blank ones)
+ * @prune_vectors: drops the vectors of every model but @model (a model change embeds again)
+ * @foreach_vector: each vector of @model with the text hash it belongs to, each hash once
+ * @find_symbols: the declarations named @name (#LodeStoredSymbol), at most @limit, by path and
+ *   line; with @ignore_case, those whose name differs in ASCII case only too
+ * @dup_file_symbols: the declarations of @path with their file, by line
+ * @dup_package_symbols: the declarations of a declared package, or (@path_glob, one of the
+ *   two) of the files whose path matches the glob (`*` any run of characters, `/` included),
+ *   by path and line
+ * @find_container_members: the declarations whose container is @container, by path and line
+ * @find_references: the files where the identifier @name appears in code
+ *   (#LodeStoredReferences), by path
+ * @dup_references_for_file: the references stored for @path (none for a path not held)
+ * @dup_line_chunks: the chunks of @path that span lines @first to @last (their lines and
+ *   text), by start line then end line
+ * @dup_artifacts: the context artifacts (#LodeStoredArtifact), by name
+ * @dup_artifact_chunks: the pieces of artifact @name in the order they were put
+ * @put_artifact: replaces what is stored under @artifact's name by it and @chunks
+ *   (#LodeArtifactChunk; its @n_chunks is ignored), outside a batch. Artifacts live apart
+ *   from the code: no code query, count or graph sees them
+ * @remove_artifact: removes an artifact and its pieces (none stored: done)
+ * @find_artifact_pieces: the pieces (#LodeArtifactHit) that hold a token starting with one of
+ *   @prefixes (lower-case words), of @artifact when set, with the statistics of all pieces
+ *   (@stats). At most @limit: which, when more match, is the store's choice (each picks by
+ *   its own BM25, titles weighing %LODE_ARTIFACT_TITLE_WEIGHT); their order means nothing
  *
- * A project's index, wherever it is kept: #LodeStore (SQLite, on this machine) or
- * #LodeQdrantStore (a Qdrant server). The functions mean what the #LodeStore functions of
- * the same names document; each implementation writes a batch (begin … commit) so that a
- * crash loses at most the batch and the next run resumes. Searching goes through
- * #LodeSearchBackend.
+ * A project's index, wherever it is kept: the SQLite store (#LodeStore, on this machine) or
+ * the Qdrant store (#LodeQdrantStore, a server). The indexer, the embedding pass, a project,
+ * the symbol tools and the context tools see the index through it alone (searches go
+ * through #LodeSearchBackend, which both stores implement too); open one with
+ * lode_index_store_open().
+ *
+ * A store stores and fetches: what a row means (which chunk a declaration belongs to, how
+ * artifacts rank, how an import resolves) is decided above it, once for both stores
+ * (lode_indexer_attribute_symbols(), lode_artifact_search(), #LodeImportResolver). A
+ * store is used from one thread at a time, and every call may block on disk or network:
+ * call it from worker threads. Calls fail with a #GError: %LODE_ERROR_STORE when the index
+ * cannot be read or written (a full disk said so), %LODE_ERROR_DAMAGED for a damaged one,
+ * and the codes a call names above; text to store (paths, code, names) is stored as given.
  */
 struct _LodeIndexStoreInterface
 {
@@ -31,6 +411,11 @@ struct _LodeIndexStoreInterface
 
   gboolean    (*get_was_reset)       (LodeIndexStore      *self);
   const char *(*get_reset_reason)    (LodeIndexStore      *self);
+  gboolean    (*check)               (LodeIndexStore      *self,
+                                      GError             **error);
+  gboolean    (*is_damaged)          (LodeIndexStore      *self);
+
+  /* Files and batches */
   GHashTable *(*dup_file_hashes)     (LodeIndexStore      *self,
                                       GError             **error);
   GPtrArray  *(*dup_files)           (LodeIndexStore      *self,
@@ -44,6 +429,7 @@ struct _LodeIndexStoreInterface
                                       const LodeFileInfo  *file,
                                       GPtrArray           *chunks,
                                       GPtrArray           *symbols,
+                                      const guint         *symbol_chunks,
                                       GError             **error);
   gboolean    (*put_references)      (LodeIndexStore      *self,
                                       const char          *path,
@@ -68,7 +454,10 @@ struct _LodeIndexStoreInterface
                                       GError             **error);
   GPtrArray  *(*dup_symbols_for_file) (LodeIndexStore     *self,
                                       const char          *path,
+                                      GArray             **symbol_chunks,
                                       GError             **error);
+
+  /* The import graph (issue #6) */
   gboolean    (*put_imports)         (LodeIndexStore      *self,
                                       const char          *path,
                                       GPtrArray           *imports,
@@ -95,6 +484,8 @@ struct _LodeIndexStoreInterface
   gboolean    (*clear_graph)         (LodeIndexStore      *self,
                                       gboolean             forget_hashes,
                                       GError             **error);
+
+  /* Vectors (issue #4) */
   GPtrArray  *(*dup_unembedded)      (LodeIndexStore      *self,
                                       const char          *model,
                                       gint64               after_chunk,
@@ -122,9 +513,10 @@ struct _LodeIndexStoreInterface
                                       gpointer             user_data,
                                       GError             **error);
 
-  /* What the symbol tools read (issue 15). */
+  /* What the symbol tools read (issue #15) */
   GPtrArray  *(*find_symbols)        (LodeIndexStore      *self,
                                       const char          *name,
+                                      gboolean             ignore_case,
                                       guint                limit,
                                       GError             **error);
   GPtrArray  *(*dup_file_symbols)    (LodeIndexStore      *self,
@@ -151,7 +543,7 @@ struct _LodeIndexStoreInterface
                                       guint                last,
                                       GError             **error);
 
-  /* Context artifacts (issue 15), kept apart from the code: no code query sees them. */
+  /* Context artifacts (issue #15) */
   GPtrArray  *(*dup_artifacts)       (LodeIndexStore      *self,
                                       GError             **error);
   GPtrArray  *(*dup_artifact_chunks) (LodeIndexStore      *self,
@@ -164,98 +556,22 @@ struct _LodeIndexStoreInterface
   gboolean    (*remove_artifact)     (LodeIndexStore      *self,
                                       const char          *name,
                                       GError             **error);
-  GPtrArray  *(*search_artifacts)    (LodeIndexStore      *self,
+  GPtrArray  *(*find_artifact_pieces) (LodeIndexStore     *self,
                                       const char * const  *prefixes,
                                       const char          *artifact,
                                       guint                limit,
+                                      LodeArtifactStats   *stats,
                                       GError             **error);
 };
-
-/**
- * LodeStoreKind:
- * @LODE_STORE_KIND_SQLITE: the embedded SQLite index (the default)
- * @LODE_STORE_KIND_QDRANT: a Qdrant server
- */
-typedef enum
-{
-  LODE_STORE_KIND_SQLITE,
-  LODE_STORE_KIND_QDRANT,
-} LodeStoreKind;
-
-gboolean        lode_store_kind_from_string       (const char          *name,
-                                                   LodeStoreKind       *kind);
-const char     *lode_store_kind_to_string         (LodeStoreKind        kind);
-
-LodeIndexStore *lode_index_store_open             (const LodeConfig    *config,
-                                                   LodeStoreKind        kind,
-                                                   const char          *db_path,
-                                                   guint                dims,
-                                                   gboolean             writer,
-                                                   GCancellable        *cancellable,
-                                                   GError             **error);
-char           *lode_index_store_dup_collection   (const char          *db_path);
-gboolean        lode_index_store_exists           (LodeStoreKind        kind,
-                                                   const char          *db_path);
-gboolean        lode_index_store_remove           (const LodeConfig    *config,
-                                                   LodeStoreKind        kind,
-                                                   const char          *db_path,
-                                                   GError             **error);
-gboolean        lode_index_store_remove_leftovers (LodeStoreKind        kind,
-                                                   const char          *db_path,
-                                                   GError             **error);
-LodeIndexStore *lode_index_store_open_aside       (const LodeConfig    *config,
-                                                   LodeStoreKind        kind,
-                                                   const char          *db_path,
-                                                   guint                dims,
-                                                   GCancellable        *cancellable,
-                                                   GError             **error);
-gboolean        lode_index_store_install          (const LodeConfig    *config,
-                                                   LodeStoreKind        kind,
-                                                   LodeIndexStore      *aside,
-                                                   const char          *db_path,
-                                                   GError             **error);
-void            lode_index_store_discard          (LodeStoreKind        kind,
-                                                   LodeIndexStore      *aside,
-                                                   const char          *db_path);
-
-/**
- * LodeStoreCopyCounts:
- * @n_files: files copied
- * @n_chunks: chunks copied
- * @n_imports: imports copied
- * @n_vectors: vectors copied (distinct texts)
- * @n_references: files whose symbol references were copied
- * @n_artifacts: context artifacts copied
- */
-typedef struct
-{
-  guint n_files;
-  guint n_chunks;
-  guint n_imports;
-  guint n_vectors;
-  guint n_references;
-  guint n_artifacts;
-} LodeStoreCopyCounts;
-
-gboolean        lode_index_store_copy             (LodeIndexStore      *from,
-                                                   LodeIndexStore      *to,
-                                                   const char          *model,
-                                                   GCancellable        *cancellable,
-                                                   LodeStoreCopyCounts *counts,
-                                                   GError             **error);
-gboolean        lode_index_store_seed             (const LodeConfig    *config,
-                                                   LodeStoreKind        kind,
-                                                   const char          *from_db_path,
-                                                   const char          *to_db_path,
-                                                   guint                dims,
-                                                   const char          *model,
-                                                   GCancellable        *cancellable,
-                                                   GError             **error);
 
 char       *lode_index_store_text_hash           (const char          *text);
 
 gboolean    lode_index_store_get_was_reset       (LodeIndexStore      *self);
 const char *lode_index_store_get_reset_reason    (LodeIndexStore      *self);
+gboolean    lode_index_store_check               (LodeIndexStore      *self,
+                                                  GError             **error);
+gboolean    lode_index_store_is_damaged          (LodeIndexStore      *self);
+
 GHashTable *lode_index_store_dup_file_hashes     (LodeIndexStore      *self,
                                                   GError             **error);
 GPtrArray  *lode_index_store_dup_files           (LodeIndexStore      *self,
@@ -269,6 +585,7 @@ gboolean    lode_index_store_put_file            (LodeIndexStore      *self,
                                                   const LodeFileInfo  *file,
                                                   GPtrArray           *chunks,
                                                   GPtrArray           *symbols,
+                                                  const guint         *symbol_chunks,
                                                   GError             **error);
 gboolean    lode_index_store_put_references      (LodeIndexStore      *self,
                                                   const char          *path,
@@ -293,7 +610,9 @@ GPtrArray  *lode_index_store_dup_chunks_for_file (LodeIndexStore      *self,
                                                   GError             **error);
 GPtrArray  *lode_index_store_dup_symbols_for_file (LodeIndexStore     *self,
                                                   const char          *path,
+                                                  GArray             **symbol_chunks,
                                                   GError             **error);
+
 gboolean    lode_index_store_put_imports         (LodeIndexStore      *self,
                                                   const char          *path,
                                                   GPtrArray           *imports,
@@ -320,6 +639,7 @@ gboolean    lode_index_store_get_graph_counts    (LodeIndexStore      *self,
 gboolean    lode_index_store_clear_graph         (LodeIndexStore      *self,
                                                   gboolean             forget_hashes,
                                                   GError             **error);
+
 GPtrArray  *lode_index_store_dup_unembedded      (LodeIndexStore      *self,
                                                   const char          *model,
                                                   gint64               after_chunk,
@@ -392,10 +712,11 @@ gboolean    lode_index_store_put_artifact        (LodeIndexStore      *self,
 gboolean    lode_index_store_remove_artifact     (LodeIndexStore      *self,
                                                   const char          *name,
                                                   GError             **error);
-GPtrArray  *lode_index_store_search_artifacts    (LodeIndexStore      *self,
+GPtrArray  *lode_index_store_find_artifact_pieces (LodeIndexStore     *self,
                                                   const char * const  *prefixes,
                                                   const char          *artifact,
                                                   guint                limit,
+                                                  LodeArtifactStats   *stats,
                                                   GError             **error);
 
 G_END_DECLS

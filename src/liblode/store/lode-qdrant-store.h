@@ -9,7 +9,7 @@
 #include <gio/gio.h>
 
 #include "lode-qdrant-client.h"
-#include "lode-store.h"
+#include "lode-index-store.h"
 
 G_BEGIN_DECLS
 

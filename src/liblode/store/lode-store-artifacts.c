@@ -8,7 +8,6 @@
 
 #include "config.h"
 
-#include "lode-code-tokenizer.h"
 #include "lode-error.h"
 #include "lode-store-private.h"
 
@@ -42,7 +41,7 @@ const char _lode_store_artifacts_schema_sql[] =
   "CREATE INDEX IF NOT EXISTS artifact_chunks_artifact ON artifact_chunks (artifact);"
   "CREATE VIRTUAL TABLE IF NOT EXISTS artifact_fts USING fts5 ("
   "  title, body,"
-  "  tokenize = '" LODE_CODE_TOKENIZER_NAME "'"
+  "  tokenize = '" LODE_STORE_TOKENIZER "'"
   ");";
 
 static const char sql_list[] =
@@ -60,73 +59,30 @@ static const char sql_insert_chunk[] =
   "VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
 static const char sql_insert_fts[] =
   "INSERT INTO artifact_fts (rowid, title, body) VALUES (?1, ?2, ?3)";
-/* Titles weigh four times the text: a question naming a table matches its statement. */
-static const char sql_search[] =
-  "SELECT c.artifact, c.path, c.start_line, c.end_line, c.kind, c.title, f.body, "
-  "bm25 (artifact_fts, 4.0, 1.0) AS r FROM artifact_fts f "
-  "JOIN artifact_chunks c ON c.id = f.rowid "
-  "WHERE artifact_fts MATCH ?1 AND (?2 IS NULL OR c.artifact = ?2) ORDER BY r LIMIT ?3";
+static const char sql_count_pieces[] = "SELECT count(*) FROM artifact_chunks";
+static const char sql_count_tokens[] =
+  "SELECT lode_total_tokens (artifact_fts) FROM artifact_fts LIMIT 1";
+static const char sql_count_holding[] =
+  "SELECT count(*) FROM artifact_fts WHERE artifact_fts MATCH ?1";
+/* FTS5's bm25() only picks the pieces when more match than asked for. */
+static const char sql_find[] =
+  "SELECT c.artifact, c.path, c.start_line, c.end_line, c.kind, c.title, f.body "
+  "FROM artifact_fts f JOIN artifact_chunks c ON c.id = f.rowid "
+  "WHERE artifact_fts MATCH ?1 AND (?2 IS NULL OR c.artifact = ?2) "
+  "ORDER BY bm25 (artifact_fts, ?4, 1.0) LIMIT ?3";
 static const char sql_chunks[] =
   "SELECT c.path, c.start_line, c.end_line, c.kind, c.title, f.body FROM artifact_chunks c "
   "JOIN artifact_fts f ON f.rowid = c.id WHERE c.artifact = ?1 ORDER BY c.id";
 
-void
-lode_stored_artifact_free (LodeStoredArtifact *artifact)
+static GPtrArray *
+store_dup_artifacts (LodeIndexStore  *store,
+                     GError         **error)
 {
-  if (artifact == NULL)
-    return;
-
-  g_free (artifact->name);
-  g_free (artifact->path);
-  g_free (artifact->description);
-  g_free (artifact->hash);
-  g_free (artifact);
-}
-
-void
-lode_artifact_hit_free (LodeArtifactHit *hit)
-{
-  if (hit == NULL)
-    return;
-
-  g_free (hit->artifact);
-  g_free (hit->path);
-  g_free (hit->kind);
-  g_free (hit->title);
-  g_free (hit->body);
-  g_free (hit);
-}
-
-static gboolean
-run (LodeStore     *self,
-     sqlite3_stmt  *s,
-     GError       **error)
-{
-  int rc = sqlite3_step (s);
-
-  sqlite3_reset (s);
-  if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-    return _lode_store_set_error (self, rc, error, "Cannot write a context artifact");
-  return TRUE;
-}
-
-/**
- * lode_store_dup_artifacts:
- * @self: a #LodeStore
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (element-type LodeStoredArtifact): the indexed artifacts, by name
- */
-GPtrArray *
-lode_store_dup_artifacts (LodeStore  *self,
-                          GError    **error)
-{
+  LodeStore *self = (LodeStore *) store;
   g_autoptr(GPtrArray) artifacts =
     g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_artifact_free);
   sqlite3_stmt *s;
   int rc;
-
-  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
 
   s = _lode_store_statement (self, sql_list, error);
   if (s == NULL)
@@ -167,7 +123,7 @@ delete_rows (LodeStore   *self,
       if (s == NULL)
         return FALSE;
       bind_text (s, 1, name);
-      if (!run (self, s, error))
+      if (!_lode_store_run (self, s, error, "Cannot write a context artifact"))
         return FALSE;
     }
   return TRUE;
@@ -194,7 +150,7 @@ put_rows (LodeStore                 *self,
   sqlite3_bind_int64 (s, 5, artifact->indexed_at);
   sqlite3_bind_int (s, 6, artifact->n_files);
   sqlite3_bind_int (s, 7, chunks->len);
-  if (!run (self, s, error))
+  if (!_lode_store_run (self, s, error, "Cannot write a context artifact"))
     return FALSE;
 
   for (guint i = 0; i < chunks->len; i++)
@@ -211,9 +167,9 @@ put_rows (LodeStore                 *self,
       sqlite3_bind_int (s, 4, chunk->end_line);
       bind_text (s, 5, chunk->kind);
       bind_text (s, 6, chunk->title);
-      if (!run (self, s, error))
+      if (!_lode_store_run (self, s, error, "Cannot write a context artifact"))
         return FALSE;
-      id = sqlite3_last_insert_rowid (_lode_store_get_db (self));
+      id = sqlite3_last_insert_rowid (self->db);
 
       s = _lode_store_statement (self, sql_insert_fts, error);
       if (s == NULL)
@@ -221,89 +177,64 @@ put_rows (LodeStore                 *self,
       sqlite3_bind_int64 (s, 1, id);
       bind_text (s, 2, chunk->title);
       bind_text (s, 3, chunk->body);
-      if (!run (self, s, error))
+      if (!_lode_store_run (self, s, error, "Cannot write a context artifact"))
         return FALSE;
     }
   return TRUE;
 }
 
-/**
- * lode_store_put_artifact:
- * @self: a #LodeStore
- * @artifact: the artifact (its @n_chunks is ignored)
- * @chunks: (element-type LodeArtifactChunk): its pieces
- * @error: return location for a #GError
- *
- * Replaces what is stored for @artifact's name, in a transaction of its own.
- *
- * Returns: %TRUE on success
- */
-gboolean
-lode_store_put_artifact (LodeStore                 *self,
-                         const LodeStoredArtifact  *artifact,
-                         GPtrArray                 *chunks,
-                         GError                   **error)
+/* Replaces what is stored for @artifact's name, in a transaction of its own. */
+static gboolean
+store_put_artifact (LodeIndexStore            *store,
+                    const LodeStoredArtifact  *artifact,
+                    GPtrArray                 *chunks,
+                    GError                   **error)
 {
-  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+  LodeStore *self = (LodeStore *) store;
+
   g_return_val_if_fail (artifact != NULL && artifact->name != NULL, FALSE);
   g_return_val_if_fail (chunks != NULL, FALSE);
 
-  if (!lode_store_begin (self, error))
+  if (!_lode_store_begin (self, error))
     return FALSE;
   if (!put_rows (self, artifact, chunks, error))
     {
-      lode_store_rollback (self);
+      _lode_store_rollback (self);
       return FALSE;
     }
-  return lode_store_commit (self, error);
+  return _lode_store_commit (self, error);
 }
 
-/**
- * lode_store_remove_artifact:
- * @self: a #LodeStore
- * @name: an artifact's name
- * @error: return location for a #GError
- *
- * Returns: %TRUE on success, also when nothing was stored under @name
- */
-gboolean
-lode_store_remove_artifact (LodeStore   *self,
-                            const char  *name,
-                            GError     **error)
+static gboolean
+store_remove_artifact (LodeIndexStore  *store,
+                       const char      *name,
+                       GError         **error)
 {
-  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+  LodeStore *self = (LodeStore *) store;
+
   g_return_val_if_fail (name != NULL, FALSE);
 
-  if (!lode_store_begin (self, error))
+  if (!_lode_store_begin (self, error))
     return FALSE;
   if (!delete_rows (self, name, error))
     {
-      lode_store_rollback (self);
+      _lode_store_rollback (self);
       return FALSE;
     }
-  return lode_store_commit (self, error);
+  return _lode_store_commit (self, error);
 }
 
-/**
- * lode_store_dup_artifact_chunks:
- * @self: a #LodeStore
- * @name: an artifact's name
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (element-type LodeArtifactChunk): its pieces, in the order they
- *   were put (none for an artifact not indexed)
- */
-GPtrArray *
-lode_store_dup_artifact_chunks (LodeStore   *self,
-                                const char  *name,
-                                GError     **error)
+static GPtrArray *
+store_dup_artifact_chunks (LodeIndexStore  *store,
+                           const char      *name,
+                           GError         **error)
 {
+  LodeStore *self = (LodeStore *) store;
   g_autoptr(GPtrArray) chunks =
     g_ptr_array_new_with_free_func ((GDestroyNotify) lode_artifact_chunk_free);
   sqlite3_stmt *s;
   int rc;
 
-  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
   g_return_val_if_fail (name != NULL, NULL);
 
   s = _lode_store_statement (self, sql_chunks, error);
@@ -343,41 +274,77 @@ match_expression (const char * const *prefixes)
   return g_string_free (match, FALSE);
 }
 
-/**
- * lode_store_search_artifacts:
- * @self: a #LodeStore
- * @prefixes: (array zero-terminated=1): lower-case words of letters, digits and _; a piece
- *   matches when one of its tokens starts with one of them
- * @artifact: (nullable): only pieces of this artifact
- * @limit: pieces at most
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (element-type LodeArtifactHit): the best pieces first, each with
- *   its BM25 relevance (higher is better)
- */
-GPtrArray *
-lode_store_search_artifacts (LodeStore           *self,
-                             const char * const  *prefixes,
-                             const char          *artifact,
-                             guint                limit,
-                             GError             **error)
+/* Steps @s, which yields one count. */
+static gboolean
+step_count (LodeStore     *self,
+            sqlite3_stmt  *s,
+            guint64       *count,
+            GError       **error)
 {
+  int rc = sqlite3_step (s);
+
+  *count = rc == SQLITE_ROW ? (guint64) sqlite3_column_int64 (s, 0) : 0;
+  sqlite3_reset (s);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    return _lode_store_set_error (self, rc, error, "Cannot count context artifacts");
+  return TRUE;
+}
+
+/* The statistics BM25 takes from FTS5: rows, their tokens, the rows holding each prefix. */
+static gboolean
+artifact_stats (LodeStore           *self,
+                const char * const  *prefixes,
+                LodeArtifactStats   *stats,
+                GError             **error)
+{
+  sqlite3_stmt *s;
+
+  if ((s = _lode_store_statement (self, sql_count_pieces, error)) == NULL ||
+      !step_count (self, s, &stats->n_pieces, error) ||
+      (s = _lode_store_statement (self, sql_count_tokens, error)) == NULL ||
+      !step_count (self, s, &stats->n_tokens, error))
+    return FALSE;
+
+  for (guint i = 0; prefixes[i] != NULL; i++)
+    {
+      const char *one[] = { prefixes[i], NULL };
+      g_autofree char *match = match_expression (one);
+
+      s = _lode_store_statement (self, sql_count_holding, error);
+      if (s == NULL)
+        return FALSE;
+      bind_text (s, 1, match);
+      if (!step_count (self, s, &stats->n_holding[i], error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static GPtrArray *
+store_find_artifact_pieces (LodeIndexStore      *store,
+                            const char * const  *prefixes,
+                            const char          *artifact,
+                            guint                limit,
+                            LodeArtifactStats   *stats,
+                            GError             **error)
+{
+  LodeStore *self = (LodeStore *) store;
   g_autoptr(GPtrArray) hits =
     g_ptr_array_new_with_free_func ((GDestroyNotify) lode_artifact_hit_free);
-  g_autofree char *match = NULL;
+  g_autofree char *match = match_expression (prefixes);
   sqlite3_stmt *s;
   int rc;
 
-  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
-  g_return_val_if_fail (prefixes != NULL && prefixes[0] != NULL, NULL);
+  if (!artifact_stats (self, prefixes, stats, error))
+    return NULL;
 
-  match = match_expression (prefixes);
-  s = _lode_store_statement (self, sql_search, error);
+  s = _lode_store_statement (self, sql_find, error);
   if (s == NULL)
     return NULL;
   bind_text (s, 1, match);
   bind_text (s, 2, artifact);
   sqlite3_bind_int (s, 3, limit);
+  sqlite3_bind_double (s, 4, LODE_ARTIFACT_TITLE_WEIGHT);
   while ((rc = sqlite3_step (s)) == SQLITE_ROW)
     {
       LodeArtifactHit *hit = g_new0 (LodeArtifactHit, 1);
@@ -389,7 +356,6 @@ lode_store_search_artifacts (LodeStore           *self,
       hit->kind = dup_column_text (s, 4);
       hit->title = dup_column_text (s, 5);
       hit->body = dup_column_text (s, 6);
-      hit->relevance = -sqlite3_column_double (s, 7);
       g_ptr_array_add (hits, hit);
     }
   sqlite3_reset (s);
@@ -399,4 +365,51 @@ lode_store_search_artifacts (LodeStore           *self,
       return NULL;
     }
   return g_steal_pointer (&hits);
+}
+
+/* lode_total_tokens (artifact_fts): the tokens of every row and column, which bm25() divides
+ * by the rows for their average length. */
+static void
+total_tokens_func (const Fts5ExtensionApi  *api,
+                   Fts5Context             *fts,
+                   sqlite3_context         *context,
+                   int                      argc,
+                   sqlite3_value          **argv)
+{
+  sqlite3_int64 n = 0;
+  int rc = api->xColumnTotalSize (fts, -1, &n);
+
+  if (rc == SQLITE_OK)
+    sqlite3_result_int64 (context, n);
+  else
+    sqlite3_result_error_code (context, rc);
+}
+
+gboolean
+_lode_store_register_artifacts (LodeStore  *self,
+                                GError    **error)
+{
+  fts5_api *api = _lode_store_get_fts5 (self->db, error);
+  int rc;
+
+  if (api == NULL)
+    return FALSE;
+  rc = api->xCreateFunction (api, "lode_total_tokens", NULL, total_tokens_func, NULL);
+  if (rc != SQLITE_OK)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_STORE,
+                   "Cannot register lode_total_tokens(): %s", sqlite3_errstr (rc));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+_lode_store_artifacts_init (LodeIndexStoreInterface *iface)
+{
+  iface->dup_artifacts = store_dup_artifacts;
+  iface->dup_artifact_chunks = store_dup_artifact_chunks;
+  iface->put_artifact = store_put_artifact;
+  iface->remove_artifact = store_remove_artifact;
+  iface->find_artifact_pieces = store_find_artifact_pieces;
 }

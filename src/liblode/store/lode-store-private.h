@@ -1,4 +1,4 @@
-/* lode-store-private.h — what the store's modules share
+/* lode-store-private.h — what the parts of the SQLite store share
  *
  * SPDX-FileCopyrightText: 2026 The Lode authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -8,57 +8,172 @@
 
 #include <sqlite3.h>
 
+#include "lode-index-store.h"
+#include "lode-search-backend.h"
 #include "lode-store.h"
 
 G_BEGIN_DECLS
 
-/* Tables of the symbol tools (lode-store-symbols.c), created with the rest of the schema. */
-extern const char _lode_store_symbols_schema_sql[];
-/* Context artifacts (lode-store-artifacts.c). */
-extern const char _lode_store_artifacts_schema_sql[];
+/*
+ * The SQLite store in parts, each calling only those below it:
+ *
+ *   lode-store.c            the object: opening (schema, damage, versions), the file's life
+ *                           (install, copy, remove, check), the interfaces wired to the parts
+ *   lode-store-files.c      files, chunks and declarations, meta, counts
+ *   lode-store-graph.c      imports and their resolution, the import graph
+ *   lode-store-backend.c    the searcher's rows (LodeSearchBackend), over -rank and -vectors
+ *   lode-store-rank.c       the lexical leg: MATCH expressions, BM25 functions, their caches
+ *   lode-store-vectors.c    vectors by text and model
+ *   lode-store-symbols.c    what the symbol tools read, references
+ *   lode-store-artifacts.c  context artifacts
+ *   lode-store-tokenizer.c  FTS5: the code tokenizer
+ *   lode-store-db.c         the connection: errors and damage, statements, transactions
+ */
 
-sqlite3      *_lode_store_get_db        (LodeStore   *self);
-void          _lode_store_set_cancellable (LodeStore    *self,
-                                           GCancellable *cancellable,
-                                           gboolean      interrupt);
-GHashTable   *_lode_store_get_ref_names (LodeStore   *self);
-gboolean      _lode_store_set_error     (LodeStore   *self,
-                                         int          rc,
-                                         GError     **error,
-                                         const char  *what);
-sqlite3_stmt *_lode_store_statement     (LodeStore   *self,
-                                         const char  *sql,
-                                         GError     **error);
+/* The name the code tokenizer is registered under on each connection (lode-store-tokenizer.c):
+ * `tokenize = 'lode_code'`. */
+#define LODE_STORE_TOKENIZER "lode_code"
 
-/* The lexical leg (lode-store-rank.c): its ranking functions, registered on each
- * connection, and their state. */
 typedef struct _LodeStoreRank LodeStoreRank;
 
-LodeStoreRank *_lode_store_rank_new        (void);
-void           _lode_store_rank_free       (LodeStoreRank            *rank);
-LodeStoreRank *_lode_store_get_rank        (LodeStore                *self);
-gboolean       _lode_store_register_rank   (LodeStore                *self,
-                                            GError                  **error);
-gboolean       _lode_store_lexical         (LodeSearchBackend        *backend,
-                                            const LodeLexicalQuery   *query,
-                                            const LodeSearchFilter   *filter,
-                                            guint                     limit,
-                                            GCancellable             *cancellable,
-                                            GArray                   *hits,
-                                            double                   *weight,
-                                            GError                  **error);
-gboolean       _lode_store_score_lexical   (LodeSearchBackend        *backend,
-                                            const LodeLexicalQuery   *query,
-                                            const gint64             *chunk_ids,
-                                            guint                     n_chunks,
-                                            double                   *scores,
-                                            GError                  **error);
-gboolean       _lode_store_doc_frequencies (LodeSearchBackend        *backend,
-                                            const char *const        *terms,
-                                            guint                     n_terms,
-                                            guint                    *counts,
-                                            guint                    *n_chunks,
-                                            GError                  **error);
+struct _LodeStore
+{
+  GObject        parent_instance;
+  sqlite3       *db;
+  char          *filename;
+  GHashTable    *statements;     /* SQL text (its address) → sqlite3_stmt */
+  GString       *sig;            /* scratch buffer for the FTS sig column */
+  GHashTable    *ref_names;      /* name → id in ref_names, for the writer */
+  GCancellable  *cancellable;    /* (nullable): of the search running now */
+  char          *reset_reason;   /* (nullable): why lode_store_open() started a new index */
+  LodeStoreRank *rank;           /* the ranking functions' state, see lode-store-rank.c */
+  guint          was_reset : 1;
+  guint          in_transaction : 1;
+  guint          in_read : 1;    /* a search's snapshot, see backend_begin_read() */
+  guint          read_only : 1;
+  guint          damaged : 1;
+};
+
+/* The schema, in the parts that own the tables; lode-store.c creates it. */
+extern const char _lode_store_files_schema_sql[];
+extern const char _lode_store_graph_schema_sql[];
+extern const char _lode_store_vectors_schema_sql[];
+extern const char _lode_store_symbols_schema_sql[];
+extern const char _lode_store_artifacts_schema_sql[];
+
+/* The statements each part prepares when the store opens, for _lode_store_stmt(). */
+extern const char * const _lode_store_db_sql[];
+extern const char * const _lode_store_files_sql[];
+extern const char * const _lode_store_graph_sql[];
+extern const char * const _lode_store_vectors_sql[];
+extern const char * const _lode_store_backend_sql[];
+
+/* Each part wires its functions into the interfaces. */
+void          _lode_store_files_init     (LodeIndexStoreInterface    *iface);
+void          _lode_store_graph_init     (LodeIndexStoreInterface    *iface);
+void          _lode_store_vectors_init   (LodeIndexStoreInterface    *iface);
+void          _lode_store_symbols_init   (LodeIndexStoreInterface    *iface);
+void          _lode_store_artifacts_init (LodeIndexStoreInterface    *iface);
+void          _lode_store_backend_init   (LodeSearchBackendInterface *iface);
+void          _lode_store_rank_init      (LodeSearchBackendInterface *iface);
+
+/* The connection (lode-store-db.c). */
+gboolean      _lode_store_set_error      (LodeStore          *self,
+                                          int                 rc,
+                                          GError            **error,
+                                          const char         *what);
+gboolean      _lode_store_is_damage      (int                 rc);
+gboolean      _lode_store_is_bad_database (int                rc);
+char         *_lode_store_damage_mark_path (const char        *filename);
+void          _lode_store_mark_damaged   (const char         *filename,
+                                          const char         *message);
+char         *_lode_store_dup_damage     (const char         *filename);
+char         *_lode_store_dup_quick_check (sqlite3           *db,
+                                          int                *rc);
+gboolean      _lode_store_prepare        (LodeStore          *self,
+                                          const char * const *sql,
+                                          gboolean           *bad,
+                                          GError            **error);
+sqlite3_stmt *_lode_store_stmt           (LodeStore          *self,
+                                          const char         *sql);
+sqlite3_stmt *_lode_store_statement      (LodeStore          *self,
+                                          const char         *sql,
+                                          GError            **error);
+gboolean      _lode_store_run            (LodeStore          *self,
+                                          sqlite3_stmt       *s,
+                                          GError            **error,
+                                          const char         *what);
+gboolean      _lode_store_step_count     (LodeStore          *self,
+                                          sqlite3_stmt       *s,
+                                          guint              *count,
+                                          GError            **error);
+void          _lode_store_set_cancellable (LodeStore         *self,
+                                           GCancellable      *cancellable,
+                                           gboolean           interrupt);
+gboolean      _lode_store_begin          (LodeStore          *self,
+                                          GError            **error);
+gboolean      _lode_store_commit         (LodeStore          *self,
+                                          GError            **error);
+void          _lode_store_rollback       (LodeStore          *self);
+gboolean      _lode_store_read_begin     (LodeStore          *self,
+                                          gboolean           *own,
+                                          GError            **error);
+gboolean      _lode_store_read_end       (LodeStore          *self,
+                                          gboolean            own,
+                                          GError            **error);
+gboolean      _lode_store_lookup_file_id (LodeStore          *self,
+                                          const char         *path,
+                                          gint64             *id,
+                                          GError            **error);
+
+typedef gboolean (*LodeStoreWrite) (LodeStore      *self,
+                                    gconstpointer   data,
+                                    GError        **error);
+
+gboolean      _lode_store_write_alone    (LodeStore          *self,
+                                          LodeStoreWrite      func,
+                                          gconstpointer       data,
+                                          GError            **error);
+
+/* The import graph's rows of a file that goes (lode-store-graph.c). */
+gboolean      _lode_store_delete_file_graph (LodeStore       *self,
+                                             gint64           id,
+                                             GError         **error);
+
+/* Vectors (lode-store-vectors.c), for the searcher's rows too. */
+GArray       *_lode_store_read_ids       (LodeStore          *self,
+                                          sqlite3_stmt       *s,
+                                          GError            **error);
+gint64        _lode_store_get_data_version (LodeStore        *self);
+GArray       *_lode_store_dup_chunk_ids  (LodeStore          *self,
+                                          const char         *language,
+                                          const char         *path_glob,
+                                          GError            **error);
+gboolean      _lode_store_get_vector_dims (LodeStore         *self,
+                                           const char        *model,
+                                           guint             *dims,
+                                           GError           **error);
+gboolean      _lode_store_load_vectors   (LodeStore          *self,
+                                          const char         *model,
+                                          guint               dims,
+                                          LodeVectorCursor   *cursor,
+                                          LodeVectorFunc      func,
+                                          gpointer            user_data,
+                                          GError            **error);
+
+/* FTS5 (lode-store-tokenizer.c) and the functions registered on each connection. */
+fts5_api     *_lode_store_get_fts5       (sqlite3            *db,
+                                          GError            **error);
+gboolean      _lode_store_register_tokenizer (sqlite3        *db,
+                                              GError        **error);
+gboolean      _lode_store_register_rank  (LodeStore          *self,
+                                          GError            **error);
+gboolean      _lode_store_register_artifacts (LodeStore      *self,
+                                              GError        **error);
+
+/* The lexical leg's state (lode-store-rank.c), per connection. */
+LodeStoreRank *_lode_store_rank_new      (void);
+void           _lode_store_rank_free     (LodeStoreRank      *rank);
 
 /* Binds @text, or NULL as SQL NULL. */
 static inline void

@@ -184,7 +184,7 @@ rank_func (const Fts5ExtensionApi  *api,
 
   if (rank == NULL)
     {
-      LodeStoreRank *store = _lode_store_get_rank (api->xUserData (ctx));
+      LodeStoreRank *store = ((LodeStore *) api->xUserData (ctx))->rank;
 
       rank = rank_data_new (api, ctx,
                             n_args > 4 ? (const char *) sqlite3_value_text (args[4]) : NULL,
@@ -239,9 +239,9 @@ rank_func (const Fts5ExtensionApi  *api,
 static void
 caches_current (LodeStore *store)
 {
-  LodeStoreRank *self = _lode_store_get_rank (store);
-  gint64 version = lode_store_get_data_version (store);
-  gint64 changes = sqlite3_total_changes64 (_lode_store_get_db (store));
+  LodeStoreRank *self = store->rank;
+  gint64 version = _lode_store_get_data_version (store);
+  gint64 changes = sqlite3_total_changes64 (store->db);
 
   if (version == self->cache_version && changes == self->cache_changes)
     return;
@@ -503,7 +503,7 @@ rank_any_func (const Fts5ExtensionApi  *api,
                int                      n_args,
                sqlite3_value          **args)
 {
-  RankAny *rank = _lode_store_get_rank (api->xUserData (ctx))->rank_any;
+  RankAny *rank = ((LodeStore *) api->xUserData (ctx))->rank->rank_any;
   LodeStoreRank *store;
   const char *w = n_args > 4 ? (const char *) sqlite3_value_text (args[4]) : NULL;
   int n_phrases = api->xPhraseCount (ctx);
@@ -584,23 +584,16 @@ gboolean
 _lode_store_register_rank (LodeStore  *self,
                            GError    **error)
 {
-  fts5_api *api = NULL;
-  sqlite3_stmt *s = NULL;
+  fts5_api *api = _lode_store_get_fts5 (self->db, error);
   int rc;
 
-  rc = sqlite3_prepare_v2 (_lode_store_get_db (self), "SELECT fts5(?1)", -1, &s, NULL);
+  if (api == NULL)
+    return FALSE;
+  rc = api->xCreateFunction (api, "lode_rank", self, rank_func, NULL);
   if (rc == SQLITE_OK)
-    {
-      sqlite3_bind_pointer (s, 1, &api, "fts5_api_ptr", NULL);
-      sqlite3_step (s);
-      rc = sqlite3_finalize (s);
-    }
-  if (rc == SQLITE_OK && api != NULL)
-    rc = api->xCreateFunction (api, "lode_rank", self, rank_func, NULL);
-  if (rc == SQLITE_OK && api != NULL)
     rc = api->xCreateFunction (api, "lode_rank_any", self, rank_any_func, NULL);
 
-  if (rc != SQLITE_OK || api == NULL)
+  if (rc != SQLITE_OK)
     {
       g_set_error (error, LODE_ERROR, LODE_ERROR_STORE, "Cannot register lode_rank(): %s",
                    sqlite3_errstr (rc));
@@ -609,6 +602,13 @@ _lode_store_register_rank (LodeStore  *self,
 
   return TRUE;
 }
+
+static gboolean rank_doc_frequencies (LodeSearchBackend  *backend,
+                                      const char *const  *terms,
+                                      guint               n_terms,
+                                      guint              *counts,
+                                      guint              *n_chunks,
+                                      GError            **error);
 
 /* Search candidates: the lexical leg's hits and statistics (LodeSearchBackend). */
 
@@ -714,7 +714,7 @@ lexical_any (LodeStore               *self,
 
   if (filter != NULL && (filter->language != NULL || filter->path_glob != NULL))
     {
-      allowed = lode_store_dup_chunk_ids (self, filter->language, filter->path_glob, error);
+      allowed = _lode_store_dup_chunk_ids (self, filter->language, filter->path_glob, error);
       if (allowed == NULL)
         return FALSE;
       rank.allowed = (const gint64 *) allowed->data;
@@ -722,7 +722,7 @@ lexical_any (LodeStore               *self,
     }
 
   caches_current (self);
-  rank.store = _lode_store_get_rank (self);
+  rank.store = self->rank;
   rank.phrases = phrases;
   rank.cancellable = cancellable;
   rank.limit = limit;
@@ -775,9 +775,8 @@ phrase_doc_counts (LodeStore  *self,
     }
   counts = g_new0 (guint, MAX (words->len, 1));
   if (words->len > 0 &&
-      !_lode_store_doc_frequencies (LODE_SEARCH_BACKEND (self),
-                                    (const char *const *) words->pdata, words->len, counts,
-                                    &n_chunks, error))
+      !rank_doc_frequencies ((LodeSearchBackend *) self, (const char *const *) words->pdata,
+                             words->len, counts, &n_chunks, error))
     return NULL;
   for (guint i = 0; i < phrases->len; i++)
     if (docs[i] == 0)
@@ -786,18 +785,18 @@ phrase_doc_counts (LodeStore  *self,
   return g_steal_pointer (&docs);
 }
 
-gboolean
-_lode_store_lexical (LodeSearchBackend       *backend,
-                     const LodeLexicalQuery  *query,
-                     const LodeSearchFilter  *filter,
-                     guint                    limit,
-                     GCancellable            *cancellable,
-                     GArray                  *hits,
-                     double                  *weight,
-                     GError                 **error)
+static gboolean
+rank_lexical (LodeSearchBackend       *backend,
+              const LodeLexicalQuery  *query,
+              const LodeSearchFilter  *filter,
+              guint                    limit,
+              GCancellable            *cancellable,
+              GArray                  *hits,
+              double                  *weight,
+              GError                 **error)
 {
-  LodeStore *self = LODE_STORE (backend);
-  LodeStoreRank *rank = _lode_store_get_rank (self);
+  LodeStore *self = (LodeStore *) backend;
+  LodeStoreRank *rank = self->rank;
   gboolean filtered = filter != NULL && (filter->language != NULL || filter->path_glob != NULL);
   g_autofree char *weights = NULL;
   g_autoptr(GPtrArray) phrases = g_ptr_array_new_with_free_func (g_free);
@@ -850,15 +849,15 @@ _lode_store_lexical (LodeSearchBackend       *backend,
   return rc == SQLITE_DONE;
 }
 
-gboolean
-_lode_store_score_lexical (LodeSearchBackend       *backend,
-                           const LodeLexicalQuery  *query,
-                           const gint64            *chunk_ids,
-                           guint                    n_chunks,
-                           double                  *scores,
-                           GError                 **error)
+static gboolean
+rank_score_lexical (LodeSearchBackend       *backend,
+                    const LodeLexicalQuery  *query,
+                    const gint64            *chunk_ids,
+                    guint                    n_chunks,
+                    double                  *scores,
+                    GError                 **error)
 {
-  LodeStore *self = LODE_STORE (backend);
+  LodeStore *self = (LodeStore *) backend;
   g_autofree char *weights = NULL;
   g_autofree char *match = build_match (query, &weights, NULL);
 
@@ -895,22 +894,22 @@ static const char sql_vocab_create[] =
   "USING fts5vocab (main, chunks_fts, row)";
 static const char sql_vocab_doc[] = "SELECT doc FROM temp.lode_chunks_vocab WHERE term = ?1";
 
-gboolean
-_lode_store_doc_frequencies (LodeSearchBackend  *backend,
-                             const char *const  *terms,
-                             guint               n_terms,
-                             guint              *counts,
-                             guint              *n_chunks,
-                             GError            **error)
+static gboolean
+rank_doc_frequencies (LodeSearchBackend  *backend,
+                      const char *const  *terms,
+                      guint               n_terms,
+                      guint              *counts,
+                      guint              *n_chunks,
+                      GError            **error)
 {
-  LodeStore *store = LODE_STORE (backend);
-  LodeStoreRank *self = _lode_store_get_rank (store);
+  LodeStore *store = (LodeStore *) backend;
+  LodeStoreRank *self = store->rank;
   sqlite3_stmt *s;
   int rc;
 
   if (!self->vocab_ready)
     {
-      rc = sqlite3_exec (_lode_store_get_db (store), sql_vocab_create, NULL, NULL, NULL);
+      rc = sqlite3_exec (store->db, sql_vocab_create, NULL, NULL, NULL);
       if (rc != SQLITE_OK)
         return _lode_store_set_error (store, rc, error, "Cannot read the index's vocabulary");
       self->vocab_ready = TRUE;
@@ -956,4 +955,12 @@ _lode_store_doc_frequencies (LodeSearchBackend  *backend,
     }
 
   return TRUE;
+}
+
+void
+_lode_store_rank_init (LodeSearchBackendInterface *iface)
+{
+  iface->lexical = rank_lexical;
+  iface->score_lexical = rank_score_lexical;
+  iface->doc_frequencies = rank_doc_frequencies;
 }

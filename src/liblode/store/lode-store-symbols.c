@@ -72,49 +72,6 @@ static const char sql_lines[] =
   "WHERE c.file_id = (SELECT id FROM files WHERE path = ?1) AND c.end_line >= ?2 "
   "AND c.start_line <= ?3 ORDER BY c.start_line, c.end_line";
 
-void
-lode_stored_symbol_free (LodeStoredSymbol *symbol)
-{
-  if (symbol == NULL)
-    return;
-
-  g_free (symbol->path);
-  g_free (symbol->language);
-  g_free (symbol->name);
-  g_free (symbol->kind);
-  g_free (symbol->container);
-  g_free (symbol->signature);
-  g_free (symbol->package);
-  g_free (symbol->detail);
-  g_free (symbol);
-}
-
-void
-lode_stored_references_free (LodeStoredReferences *references)
-{
-  if (references == NULL)
-    return;
-
-  g_free (references->path);
-  g_free (references->language);
-  g_clear_pointer (&references->sites, g_array_unref);
-  g_free (references);
-}
-
-static gboolean
-step_done (LodeStore     *self,
-           sqlite3_stmt  *s,
-           GError       **error,
-           const char    *what)
-{
-  int rc = sqlite3_step (s);
-
-  sqlite3_reset (s);
-  if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-    return _lode_store_set_error (self, rc, error, what);
-  return TRUE;
-}
-
 static gint64
 lookup_id (LodeStore   *self,
            const char  *sql,
@@ -145,7 +102,7 @@ name_id (LodeStore   *self,
          const char  *name,
          GError     **error)
 {
-  GHashTable *cache = _lode_store_get_ref_names (self);
+  GHashTable *cache = self->ref_names;
   gpointer cached = g_hash_table_lookup (cache, name);
   gint64 id;
   sqlite3_stmt *s;
@@ -162,11 +119,11 @@ name_id (LodeStore   *self,
       if (s == NULL)
         return -1;
       sqlite3_bind_text (s, 1, name, -1, SQLITE_STATIC);
-      if (!step_done (self, s, error, "Cannot store a name"))
+      if (!_lode_store_run (self, s, error, "Cannot store a name"))
         return -1;
-      id = sqlite3_last_insert_rowid (_lode_store_get_db (self));
+      id = sqlite3_last_insert_rowid (self->db);
     }
-  /* A rolled-back batch takes its new names along: lode_store_rollback() empties this. */
+  /* A rolled-back batch takes its new names along: _lode_store_rollback() empties this. */
   g_hash_table_insert (cache, g_strdup (name), GSIZE_TO_POINTER ((gsize) id));
   return id;
 }
@@ -202,30 +159,20 @@ put_name (const char    *name,
   sqlite3_bind_int64 (s, 2, id);
   sqlite3_bind_blob (s, 3, g_bytes_get_data (blob, NULL), g_bytes_get_size (blob),
                      SQLITE_STATIC);
-  step_done (put->self, s, &put->error, "Cannot store references");
+  _lode_store_run (put->self, s, &put->error, "Cannot store references");
 }
 
-/**
- * lode_store_put_references:
- * @self: a #LodeStore
- * @path: a file stored with lode_store_put_file()
- * @references: (nullable): its identifiers; %NULL stores none
- * @error: return location for a #GError
- *
- * Replaces the references of @path. Call it in the transaction that stored the file.
- *
- * Returns: %TRUE on success
- */
-gboolean
-lode_store_put_references (LodeStore       *self,
-                           const char      *path,
-                           LodeReferences  *references,
-                           GError         **error)
+/* Replaces the references of @path. Call it in the transaction that stored the file. */
+static gboolean
+store_put_references (LodeIndexStore  *store,
+                      const char      *path,
+                      LodeReferences  *references,
+                      GError         **error)
 {
+  LodeStore *self = (LodeStore *) store;
   PutRefs put = { self, 0, NULL };
   sqlite3_stmt *s;
 
-  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
   put.file_id = lookup_id (self, sql_file_id, path, error);
@@ -240,7 +187,7 @@ lode_store_put_references (LodeStore       *self,
   if (s == NULL)
     return FALSE;
   sqlite3_bind_int64 (s, 1, put.file_id);
-  if (!step_done (self, s, error, "Cannot delete references"))
+  if (!_lode_store_run (self, s, error, "Cannot delete references"))
     return FALSE;
 
   if (references != NULL)
@@ -291,40 +238,17 @@ read_symbols (LodeStore     *self,
   return g_steal_pointer (&symbols);
 }
 
-/**
- * lode_store_find_symbols:
- * @self: a #LodeStore
- * @name: a symbol name
- * @limit: rows at most
- * @error: return location for a #GError
- *
- * The declarations named @name, by path and line; when none has exactly that name, those
- * whose name differs only in case.
- *
- * Returns: (transfer full) (element-type LodeStoredSymbol): the symbols
- */
-GPtrArray *
-lode_store_find_symbols (LodeStore   *self,
-                         const char  *name,
-                         guint        limit,
-                         GError     **error)
+static GPtrArray *
+store_find_symbols (LodeIndexStore  *store,
+                    const char      *name,
+                    gboolean         ignore_case,
+                    guint            limit,
+                    GError         **error)
 {
-  g_autoptr(GPtrArray) symbols = NULL;
-  sqlite3_stmt *s;
+  LodeStore *self = (LodeStore *) store;
+  sqlite3_stmt *s = _lode_store_statement (self, ignore_case ? sql_find_nocase : sql_find,
+                                           error);
 
-  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
-  g_return_val_if_fail (name != NULL, NULL);
-
-  s = _lode_store_statement (self, sql_find, error);
-  if (s == NULL)
-    return NULL;
-  sqlite3_bind_text (s, 1, name, -1, SQLITE_STATIC);
-  sqlite3_bind_int (s, 2, limit);
-  symbols = read_symbols (self, s, error);
-  if (symbols == NULL || symbols->len > 0)
-    return g_steal_pointer (&symbols);
-
-  s = _lode_store_statement (self, sql_find_nocase, error);
   if (s == NULL)
     return NULL;
   sqlite3_bind_text (s, 1, name, -1, SQLITE_STATIC);
@@ -332,22 +256,14 @@ lode_store_find_symbols (LodeStore   *self,
   return read_symbols (self, s, error);
 }
 
-/**
- * lode_store_dup_file_symbols:
- * @self: a #LodeStore
- * @path: a file's path
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (element-type LodeStoredSymbol): the symbols of @path, in order
- */
-GPtrArray *
-lode_store_dup_file_symbols (LodeStore   *self,
-                             const char  *path,
-                             GError     **error)
+static GPtrArray *
+store_dup_file_symbols (LodeIndexStore  *store,
+                        const char      *path,
+                        GError         **error)
 {
+  LodeStore *self = (LodeStore *) store;
   sqlite3_stmt *s;
 
-  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
   g_return_val_if_fail (path != NULL, NULL);
 
   s = _lode_store_statement (self, sql_file_symbols, error);
@@ -357,27 +273,16 @@ lode_store_dup_file_symbols (LodeStore   *self,
   return read_symbols (self, s, error);
 }
 
-/**
- * lode_store_dup_package_symbols:
- * @self: a #LodeStore
- * @package: (nullable): a declared package or namespace (`symbols.package`)
- * @path_glob: (nullable): or a glob of the files that make the package (a Python module, a
- *   JavaScript module, a C header)
- * @limit: rows at most
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (element-type LodeStoredSymbol): the symbols of the package
- */
-GPtrArray *
-lode_store_dup_package_symbols (LodeStore   *self,
-                                const char  *package,
-                                const char  *path_glob,
-                                guint        limit,
-                                GError     **error)
+static GPtrArray *
+store_dup_package_symbols (LodeIndexStore  *store,
+                           const char      *package,
+                           const char      *path_glob,
+                           guint            limit,
+                           GError         **error)
 {
+  LodeStore *self = (LodeStore *) store;
   sqlite3_stmt *s;
 
-  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
   g_return_val_if_fail ((package != NULL) != (path_glob != NULL), NULL);
 
   s = _lode_store_statement (self, package != NULL ? sql_package_symbols : sql_path_symbols,
@@ -389,27 +294,17 @@ lode_store_dup_package_symbols (LodeStore   *self,
   return read_symbols (self, s, error);
 }
 
-/**
- * lode_store_find_container_members:
- * @self: a #LodeStore
- * @container: a type's name
- * @limit: rows at most
- * @error: return location for a #GError
- *
- * The symbols declared in or on @container anywhere (Go methods, Rust impl blocks). Reads
- * the whole symbols table: call it only for the languages that need it.
- *
- * Returns: (transfer full) (element-type LodeStoredSymbol): the symbols
- */
-GPtrArray *
-lode_store_find_container_members (LodeStore   *self,
-                                   const char  *container,
-                                   guint        limit,
-                                   GError     **error)
+/* The symbols declared in or on @container anywhere (Go methods, Rust impl blocks). Reads
+ * the whole symbols table: call it only for the languages that need it. */
+static GPtrArray *
+store_find_container_members (LodeIndexStore  *store,
+                              const char      *container,
+                              guint            limit,
+                              GError         **error)
 {
+  LodeStore *self = (LodeStore *) store;
   sqlite3_stmt *s;
 
-  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
   g_return_val_if_fail (container != NULL, NULL);
 
   s = _lode_store_statement (self, sql_container, error);
@@ -420,26 +315,17 @@ lode_store_find_container_members (LodeStore   *self,
   return read_symbols (self, s, error);
 }
 
-/**
- * lode_store_find_references:
- * @self: a #LodeStore
- * @name: an identifier
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (element-type LodeStoredReferences): the files where @name
- *   appears in code, by path, with its sites
- */
-GPtrArray *
-lode_store_find_references (LodeStore   *self,
-                            const char  *name,
-                            GError     **error)
+static GPtrArray *
+store_find_references (LodeIndexStore  *store,
+                       const char      *name,
+                       GError         **error)
 {
+  LodeStore *self = (LodeStore *) store;
   g_autoptr(GPtrArray) files =
     g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_references_free);
   sqlite3_stmt *s;
   int rc;
 
-  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
   g_return_val_if_fail (name != NULL, NULL);
 
   s = _lode_store_statement (self, sql_references, error);
@@ -465,29 +351,18 @@ lode_store_find_references (LodeStore   *self,
   return g_steal_pointer (&files);
 }
 
-/**
- * lode_store_dup_line_chunks:
- * @self: a #LodeStore
- * @path: a file's path
- * @first: first line, 1-based
- * @last: last line, inclusive
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (element-type LodeChunk): the chunks of @path that span lines
- *   @first to @last (lines and text only), by start line then end line
- */
-GPtrArray *
-lode_store_dup_line_chunks (LodeStore   *self,
-                            const char  *path,
-                            guint        first,
-                            guint        last,
-                            GError     **error)
+static GPtrArray *
+store_dup_line_chunks (LodeIndexStore  *store,
+                       const char      *path,
+                       guint            first,
+                       guint            last,
+                       GError         **error)
 {
+  LodeStore *self = (LodeStore *) store;
   g_autoptr(GPtrArray) chunks = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_chunk_free);
   sqlite3_stmt *s;
   int rc;
 
-  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
   g_return_val_if_fail (path != NULL, NULL);
 
   s = _lode_store_statement (self, sql_lines, error);
@@ -514,24 +389,16 @@ lode_store_dup_line_chunks (LodeStore   *self,
   return g_steal_pointer (&chunks);
 }
 
-/**
- * lode_store_dup_references_for_file:
- * @self: a #LodeStore
- * @path: a file's path
- * @error: return location for a #GError
- *
- * Returns: (transfer full): the references stored for @path (none for a file without)
- */
-LodeReferences *
-lode_store_dup_references_for_file (LodeStore   *self,
-                                    const char  *path,
-                                    GError     **error)
+static LodeReferences *
+store_dup_references_for_file (LodeIndexStore  *store,
+                               const char      *path,
+                               GError         **error)
 {
+  LodeStore *self = (LodeStore *) store;
   g_autoptr(LodeReferences) references = lode_references_new ();
   sqlite3_stmt *s;
   int rc;
 
-  g_return_val_if_fail (LODE_IS_STORE (self), NULL);
   g_return_val_if_fail (path != NULL, NULL);
 
   s = _lode_store_statement (self, sql_file_refs, error);
@@ -560,4 +427,17 @@ lode_store_dup_references_for_file (LodeStore   *self,
       return NULL;
     }
   return g_steal_pointer (&references);
+}
+
+void
+_lode_store_symbols_init (LodeIndexStoreInterface *iface)
+{
+  iface->put_references = store_put_references;
+  iface->find_symbols = store_find_symbols;
+  iface->dup_file_symbols = store_dup_file_symbols;
+  iface->dup_package_symbols = store_dup_package_symbols;
+  iface->find_container_members = store_find_container_members;
+  iface->find_references = store_find_references;
+  iface->dup_references_for_file = store_dup_references_for_file;
+  iface->dup_line_chunks = store_dup_line_chunks;
 }

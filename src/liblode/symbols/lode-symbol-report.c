@@ -14,7 +14,7 @@
 #include "lode-i18n.h"
 #include "lode-json.h"
 #include "lode-language.h"
-#include "lode-store.h"
+#include "lode-index-store.h"
 #include "lode-symbol-extract.h"
 #include "lode-symbol-report.h"
 

@@ -7,12 +7,8 @@
 #pragma once
 
 #include <glib.h>
-#include <sqlite3.h>
 
 G_BEGIN_DECLS
-
-/* The name the FTS5 tokenizer is registered under: `tokenize = 'lode_code'`. */
-#define LODE_CODE_TOKENIZER_NAME "lode_code"
 
 /**
  * LodeTokenFunc:
@@ -51,7 +47,5 @@ void     lode_code_tokenize                (const char         *text,
                                             gpointer            user_data);
 char   **lode_code_tokenize_to_strv        (const char         *text,
                                             LodeTokenizeFlags   flags);
-gboolean lode_code_tokenizer_register      (sqlite3            *db,
-                                            GError            **error);
 
 G_END_DECLS
