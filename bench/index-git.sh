@@ -13,17 +13,12 @@
 
 set -eu
 
-srcdir=$(cd "$(dirname "$0")/.." && pwd)
-builddir=${BUILDDIR:-_build}
-case $builddir in
-  /*) ;;
-  *) builddir=$srcdir/$builddir ;;
-esac
+# shellcheck source=bench/git-tree.sh
+. "$(dirname "$0")/git-tree.sh"
+builddir=$(bench_builddir "${BUILDDIR:-_build}")
 bench=$builddir/bench/lode-bench
-queries=$srcdir/bench/queries-git.txt
+queries=$bench_srcdir/bench/queries-git.txt
 repeat=${REPEAT:-5}
-mirror=${GIT_MIRROR:-}
-tag=v2.47.0
 
 missing=
 command -v rg >/dev/null 2>&1 || missing="$missing ripgrep"
@@ -38,21 +33,7 @@ if [ ! -x "$bench" ]; then
   exit 1
 fi
 
-if [ $# -ge 1 ]; then
-  tree=$1
-else
-  tree=${TMPDIR:-/tmp}/git-${tag#v}
-  if [ ! -f "$tree/Makefile" ]; then
-    if [ -z "$mirror" ]; then
-      echo "index-git.sh: give a TREE, or a clone of git in GIT_MIRROR to unpack $tag from" >&2
-      exit 1
-    fi
-    echo "Unpacking git $tag from $mirror into $tree"
-    mkdir -p "$tree"
-    git --git-dir="$mirror" archive "$tag" | tar -x -C "$tree"
-  fi
-fi
-[ -d "$tree" ] || { echo "index-git.sh: $tree is not a directory" >&2; exit 1; }
+tree=$(bench_git_tree index-git.sh "$@")
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/lode-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM

@@ -69,6 +69,11 @@ function line(label, s, extra = "") {
               `${s.p99.toFixed(2).padStart(8)} ms   max ${s.max.toFixed(2).padStart(8)} ms${extra}`);
 }
 
+// The mean CPU time per call, for a line().
+function cpuPerCall(seconds, samples) {
+  return `   CPU ${(seconds * 1000 / samples.length).toFixed(2).padStart(7)} ms/call`;
+}
+
 class Session {
   constructor(binary, dataDir, busAddress = null) {
     const env = { ...process.env, LODE_DATA_DIR: dataDir };
@@ -115,12 +120,15 @@ class Session {
       throw new Error(`indexing failed: ${JSON.stringify(indexed)}`);
   }
 
+  // The call's wall time in ms; adds the CPU time lode-mcp spent meanwhile to this.cpu.
   async search(query) {
+    const cpu = cpuSeconds(this.child.pid);
     const start = process.hrtime.bigint();
     const response = await this.request("tools/call", {
       name: "codebase_search", arguments: { projectPath: tree, query, limit: 10 },
     });
     const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
+    this.cpu = cpuSeconds(this.child.pid) - cpu;
     if (response.result?.isError !== false)
       throw new Error(JSON.stringify(response).slice(0, 500));
     return elapsed;
@@ -195,6 +203,9 @@ if (loded !== null) {
 }
 
 const times = builds.map(() => ({ identifier: [], path: [], words: [], all: [], issue: [] }));
+// lode-mcp's CPU seconds per kind of query, over the counted calls (the kernel counts it in
+// 10 ms ticks: only a sum over many calls says something).
+const cpu = builds.map(() => ({ identifier: 0, path: 0, words: 0, all: 0, issue: 0 }));
 const rgTimes = [];
 const kind = (q) => q.includes(" ") ? "words" : /[/]|\.[a-z]+$/.test(q) ? "path" : "identifier";
 for (let round = 0; round < rounds; round++) {
@@ -204,13 +215,17 @@ for (let round = 0; round < rounds; round++) {
       if (round > 0) {
         times[b][kind(q)].push(t);
         times[b].all.push(t);
+        cpu[b][kind(q)] += session.cpu;
+        cpu[b].all += session.cpu;
       }
     }
     for (const q of issues) {
       try {
         const t = await session.search(q);
-        if (round > 0)
+        if (round > 0) {
           times[b].issue.push(t);
+          cpu[b].issue += session.cpu;
+        }
       } catch {
         times[b].refused = (times[b].refused ?? 0) + 1;
       }
@@ -241,12 +256,14 @@ line("rg --fixed-strings --smart-case, per query", rgSummary);
 for (const b of builds.keys()) {
   console.log(labels[b]);
   const all = summary(times[b].all);
-  line("  codebase_search, all queries", all, `   ${(rgSummary.p50 / all.p50).toFixed(0)}× rg (p50)`);
+  line("  codebase_search, all queries", all,
+       cpuPerCall(cpu[b].all, times[b].all) + `   ${(rgSummary.p50 / all.p50).toFixed(0)}× rg (p50)`);
   for (const k of ["identifier", "path", "words"])
     if (times[b][k].length > 0)
-      line(`  codebase_search, ${k}`, summary(times[b][k]));
+      line(`  codebase_search, ${k}`, summary(times[b][k]), cpuPerCall(cpu[b][k], times[b][k]));
   if (times[b].issue.length > 0)
-    line("  codebase_search, pasted issue (2–3 kB)", summary(times[b].issue));
+    line("  codebase_search, pasted issue (2–3 kB)", summary(times[b].issue),
+         cpuPerCall(cpu[b].issue, times[b].issue));
   if (times[b].refused)
     console.log(`  codebase_search refused ${times[b].refused} pasted issue calls`);
 }

@@ -13,37 +13,19 @@
 
 set -eu
 
-srcdir=$(cd "$(dirname "$0")/.." && pwd)
-builddir=${BUILDDIR:-_build}
-case $builddir in
-  /*) ;;
-  *) builddir=$srcdir/$builddir ;;
-esac
+# shellcheck source=bench/git-tree.sh
+. "$(dirname "$0")/git-tree.sh"
+builddir=$(bench_builddir "${BUILDDIR:-_build}")
 bench=$builddir/bench/lode-symbol-bench
-calls=$srcdir/bench/symbols-git.txt
+calls=$bench_srcdir/bench/symbols-git.txt
 repeat=${REPEAT:-21}
-mirror=${GIT_MIRROR:-}
-tag=v2.47.0
 
 if [ ! -x "$bench" ]; then
   echo "symbols-git.sh: $bench not found; build first: meson setup $builddir && ninja -C $builddir" >&2
   exit 1
 fi
 
-if [ $# -ge 1 ]; then
-  tree=$1
-else
-  tree=${TMPDIR:-/tmp}/git-${tag#v}
-  if [ ! -f "$tree/Makefile" ]; then
-    if [ -z "$mirror" ]; then
-      echo "symbols-git.sh: give a TREE, or a clone of git in GIT_MIRROR to unpack $tag from" >&2
-      exit 1
-    fi
-    echo "Unpacking git $tag from $mirror into $tree"
-    mkdir -p "$tree"
-    git --git-dir="$mirror" archive "$tag" | tar -x -C "$tree"
-  fi
-fi
+tree=$(bench_git_tree symbols-git.sh "$@")
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/lode-symbols.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM

@@ -53,6 +53,12 @@ struct _LodeStoreRank
   GHashTable *postings;       /* phrase → GArray of Posting, see rank_any_func() */
   guint       n_postings;     /* in all of them */
   gboolean    vocab_ready;    /* temp.lode_chunks_vocab exists on this connection */
+  /* rank_any_func()'s scores by row (empty between searches) and the slots a search used:
+   * kept, so that a search neither allocates nor grows tables of some megabytes (fresh
+   * pages from the kernel each time) */
+  struct _AccSlot *acc;
+  guint      *acc_used;
+  guint       acc_mask;
 };
 
 LodeStoreRank *
@@ -69,6 +75,8 @@ _lode_store_rank_free (LodeStoreRank *rank)
 
   g_clear_pointer (&rank->doc_counts, g_hash_table_unref);
   g_clear_pointer (&rank->postings, g_hash_table_unref);
+  g_free (rank->acc);
+  g_free (rank->acc_used);
   g_free (rank);
 }
 
@@ -256,7 +264,7 @@ caches_current (LodeStore *store)
  * document frequencies, and each row's score adds up in a hash table. Same BM25 as
  * rank_func(), same scores. */
 
-typedef struct
+typedef struct _AccSlot
 {
   gint64 id;      /* 0: empty slot */
   double score;
@@ -295,39 +303,26 @@ acc_hash (gint64 id)
   return (guint) (x >> 32);
 }
 
-static void
-acc_add (AccSlot **table,
-         guint    *mask,
-         guint    *n_used,
-         gint64    id,
-         double    score)
+/* Adds @score to row @id's in @store's table, which has room (see rank_any_func()). */
+static inline void
+acc_add (LodeStoreRank *store,
+         guint         *n_used,
+         gint64         id,
+         double         score)
 {
+  AccSlot *table = store->acc;
   guint i;
 
-  if ((*n_used + 1) * 2 > *mask + 1)
-    {
-      guint old_size = *mask + 1;
-      AccSlot *old = *table;
-
-      *mask = old_size * 2 - 1;
-      *table = g_new0 (AccSlot, old_size * 2);
-      *n_used = 0;
-      for (guint j = 0; j < old_size; j++)
-        if (old[j].id != 0)
-          acc_add (table, mask, n_used, old[j].id, old[j].score);
-      g_free (old);
-    }
-
-  for (i = acc_hash (id) & *mask; (*table)[i].id != 0; i = (i + 1) & *mask)
-    if ((*table)[i].id == id)
+  for (i = acc_hash (id) & store->acc_mask; table[i].id != 0; i = (i + 1) & store->acc_mask)
+    if (table[i].id == id)
       {
-        (*table)[i].score += score;
+        table[i].score += score;
         return;
       }
 
-  (*table)[i].id = id;
-  (*table)[i].score = score;
-  (*n_used)++;
+  table[i].id = id;
+  table[i].score = score;
+  store->acc_used[(*n_used)++] = i;
 }
 
 static int
@@ -382,49 +377,78 @@ compare_hits_desc (gconstpointer a,
   return (x->chunk_id > y->chunk_id) - (x->chunk_id < y->chunk_id);
 }
 
-/* The best rank->limit rows of the table, best first (ties: lower id first, as FTS5's
- * ORDER BY over rowid order gives them). */
+/* Whether hit @a ranks below hit @b (lower score; on a tie, the higher id). */
+static inline gboolean
+hit_below (const LodeLexicalHit *a,
+           const LodeLexicalHit *b)
+{
+  return a->score < b->score || (a->score == b->score && a->chunk_id > b->chunk_id);
+}
+
+/* Moves heap[i] down the min-heap of @n hits (the worst on top). */
+static void
+sift_down (LodeLexicalHit *heap,
+           guint           n,
+           guint           i)
+{
+  for (;;)
+    {
+      guint worst = i;
+      guint l = 2 * i + 1;
+      guint r = l + 1;
+      LodeLexicalHit t;
+
+      if (l < n && hit_below (&heap[l], &heap[worst]))
+        worst = l;
+      if (r < n && hit_below (&heap[r], &heap[worst]))
+        worst = r;
+      if (worst == i)
+        return;
+      t = heap[i];
+      heap[i] = heap[worst];
+      heap[worst] = t;
+      i = worst;
+    }
+}
+
+/* The best rank->limit rows of the table's @n_used, best first (ties: lower id first, as
+ * FTS5's ORDER BY over rowid order gives them), through a heap of the best so far; empties
+ * the table for the next search. */
 static void
 select_best (RankAny *rank,
-             AccSlot *table,
-             guint    size)
+             guint    n_used)
 {
-  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (LodeLexicalHit));
+  AccSlot *table = rank->store->acc;
+  guint limit = MAX (rank->limit, 1);
+  g_autofree LodeLexicalHit *heap = g_new (LodeLexicalHit, limit);
+  guint n = 0;
 
-  for (guint i = 0; i < size; i++)
+  for (guint u = 0; u < n_used; u++)
     {
-      LodeLexicalHit hit = { table[i].id, table[i].score };
+      AccSlot *slot = &table[rank->store->acc_used[u]];
+      LodeLexicalHit hit = { slot->id, slot->score };
 
-      if (hit.chunk_id == 0)
-        continue;
+      slot->id = 0;
       if (rank->allowed != NULL &&
           bsearch (&hit.chunk_id, rank->allowed, rank->n_allowed, sizeof (gint64),
                    compare_id) == NULL)
         continue;
-      g_array_append_val (all, hit);
+      if (n < limit)
+        {
+          heap[n++] = hit;
+          if (n == limit)
+            for (guint j = limit / 2; j-- > 0;)
+              sift_down (heap, n, j);
+        }
+      else if (hit_below (&heap[0], &hit))
+        {
+          heap[0] = hit;
+          sift_down (heap, n, 0);
+        }
     }
 
-  /* Only the best rank->limit need sorting: the rest go below a pivot first. */
-  while (all->len > 4 * rank->limit)
-    {
-      LodeLexicalHit *hits = (LodeLexicalHit *) all->data;
-      double pivot = hits[g_random_int_range (0, all->len)].score;
-      guint n_above = 0;
-
-      for (guint i = 0; i < all->len; i++)
-        if (hits[i].score >= pivot)
-          {
-            LodeLexicalHit t = hits[n_above];
-
-            hits[n_above++] = hits[i];
-            hits[i] = t;
-          }
-      if (n_above < rank->limit || n_above == all->len)
-        break;
-      g_array_set_size (all, n_above);
-    }
-  g_array_sort (all, compare_hits_desc);
-  g_array_append_vals (rank->hits, all->data, MIN (all->len, rank->limit));
+  qsort (heap, n, sizeof (LodeLexicalHit), compare_hits_desc);
+  g_array_append_vals (rank->hits, heap, n);
 }
 
 /* A warm server meets the same common words in question after question, and walking their
@@ -468,7 +492,7 @@ keep_postings (RankAny *rank,
       store->n_postings = 0;
     }
   g_hash_table_insert (store->postings, g_strdup (g_ptr_array_index (rank->phrases, phrase)),
-                       g_array_copy (rank->postings));
+                       g_array_ref (rank->postings));
   store->n_postings += n;
 }
 
@@ -480,52 +504,48 @@ rank_any_func (const Fts5ExtensionApi  *api,
                sqlite3_value          **args)
 {
   RankAny *rank = ((LodeStore *) api->xUserData (ctx))->rank->rank_any;
+  LodeStoreRank *store;
   const char *w = n_args > 4 ? (const char *) sqlite3_value_text (args[4]) : NULL;
   int n_phrases = api->xPhraseCount (ctx);
   sqlite3_int64 n_rows = 0;
-  guint mask = 1023;
+  g_autoptr(GPtrArray) held = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  g_autofree const GArray **lists = g_new0 (const GArray *, MAX (n_phrases, 1));
+  guint64 n_postings = 0;
   guint n_used = 0;
-  g_autofree AccSlot *table = g_new0 (AccSlot, mask + 1);
+  guint size;
   int rc;
 
   sqlite3_result_null (result);
   if (rank == NULL || rank->done)
     return;
   rank->done = TRUE;
+  store = rank->store;
 
   rank->n_columns = MIN (api->xColumnCount (ctx), 4);
   for (int c = 0; c < rank->n_columns; c++)
     rank->col_weights[c] = c < n_args ? sqlite3_value_double (args[c]) : 1.0;
-  rank->postings = g_array_new (FALSE, FALSE, sizeof (Posting));
 
+  /* Every phrase's rows first, so that the table is sized once for all of them. */
   rc = api->xRowCount (ctx, &n_rows);
   for (int p = 0; rc == SQLITE_OK && p < n_phrases; p++)
     {
-      const GArray *postings;
-      double weight = next_weight (&w);
-      double idf;
-
-      postings = lookup_postings (rank, p);
-      if (postings == NULL)
+      /* Held: keeping a later phrase's rows may empty the cache. */
+      lists[p] = lookup_postings (rank, p);
+      if (lists[p] != NULL)
+        g_ptr_array_add (held, g_array_ref ((GArray *) lists[p]));
+      else
         {
-          g_array_set_size (rank->postings, 0);
+          rank->postings = g_array_new (FALSE, FALSE, sizeof (Posting));
+          g_ptr_array_add (held, rank->postings);
           rc = api->xQueryPhrase (ctx, p, rank, posting_cb);
           if (rc != SQLITE_OK)
             break;
-          postings = rank->postings;
+          lists[p] = rank->postings;
           keep_postings (rank, p);
         }
-
-      idf = weight * phrase_idf (n_rows, postings->len);
-      rank->weight += idf;
-      for (guint i = 0; i < postings->len; i++)
-        {
-          const Posting *posting = &g_array_index (postings, Posting, i);
-
-          acc_add (&table, &mask, &n_used, posting->id, idf * posting->partial);
-        }
+      n_postings += lists[p]->len;
     }
-  g_clear_pointer (&rank->postings, g_array_unref);
+  rank->postings = NULL;
 
   if (rc != SQLITE_OK)
     {
@@ -533,7 +553,30 @@ rank_any_func (const Fts5ExtensionApi  *api,
       return;
     }
 
-  select_best (rank, table, mask + 1);
+  /* At most half full: no more rows than the table holds, nor than the phrases have. */
+  size = 1024;
+  while (size < 2 * MIN (n_postings, (guint64) MAX (n_rows, 0)) && size < (1u << 31))
+    size *= 2;
+  if (store->acc == NULL || store->acc_mask + 1 < size)
+    {
+      g_free (store->acc);
+      g_free (store->acc_used);
+      store->acc = g_new0 (AccSlot, size);
+      store->acc_used = g_new (guint, size / 2);
+      store->acc_mask = size - 1;
+    }
+
+  for (int p = 0; p < n_phrases; p++)
+    {
+      double idf = next_weight (&w) * phrase_idf (n_rows, lists[p]->len);
+      const Posting *postings = (const Posting *) (gpointer) lists[p]->data;
+
+      rank->weight += idf;
+      for (guint i = 0; i < lists[p]->len; i++)
+        acc_add (store, &n_used, postings[i].id, idf * postings[i].partial);
+    }
+
+  select_best (rank, n_used);
 }
 
 /* Registers lode_rank() and lode_rank_any() on @self's connection. */

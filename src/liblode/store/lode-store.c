@@ -192,10 +192,15 @@ lode_store_try_open (LodeStore  *self,
   static const char writer_pragmas[] =
     "PRAGMA journal_mode = WAL;"
     "PRAGMA synchronous = NORMAL;";
+  /* Readers map the file: a search reads pages without copying them. The writer does not:
+   * every page it had read through the map would stay in its resident memory, which then
+   * grew with the index (an index of five copies of git: 160 of its 253 MB); its reads go
+   * through the page cache below, bounded. */
+  static const char reader_pragmas[] =
+    "PRAGMA mmap_size = 268435456;";
   static const char pragmas[] =
     "PRAGMA temp_store = MEMORY;"
-    "PRAGMA cache_size = -32768;"
-    "PRAGMA mmap_size = 268435456;";
+    "PRAGMA cache_size = -32768;";
   int version = 0;
   gboolean foreign = FALSE;
   int rc;
@@ -229,7 +234,8 @@ lode_store_try_open (LodeStore  *self,
   if (rc != SQLITE_OK)
     return _lode_store_set_error (self, rc, error, "Cannot register lode_glob()");
 
-  rc = self->read_only ? SQLITE_OK : sqlite3_exec (self->db, writer_pragmas, NULL, NULL, NULL);
+  rc = sqlite3_exec (self->db, self->read_only ? reader_pragmas : writer_pragmas, NULL, NULL,
+                     NULL);
   if (rc == SQLITE_OK)
     rc = sqlite3_exec (self->db, pragmas, NULL, NULL, NULL);
   if (rc == SQLITE_OK)
