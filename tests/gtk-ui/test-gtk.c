@@ -25,6 +25,7 @@
 #include "lode-search-page.h"
 #include "lode-search-row.h"
 #include "lode-secret.h"
+#include "lode-symbol-page.h"
 #include "lode-toast.h"
 #include "lode-window.h"
 #include "mock-http-server.h"
@@ -1138,6 +1139,123 @@ test_graph_large (Fixture       *fixture,
   g_assert_true (has_label (graph, "2 files in this cycle, one of the cycles among 3 files"));
 }
 
+static gboolean
+shows_symbol (gpointer data)
+{
+  LodeSymbolPage *page = ((gpointer *) data)[0];
+
+  return g_strcmp0 (lode_symbol_page_get_name (page), ((gpointer *) data)[1]) == 0;
+}
+
+/* Waits until the Symbol page shows the definition @name. */
+static void
+wait_for_symbol (LodeSymbolPage *page,
+                 const char     *name)
+{
+  gpointer data[2] = { page, (gpointer) name };
+
+  wait_until (shows_symbol, data, name);
+}
+
+/* A parser whose functions call each other, the C library and something it never defines:
+ * a definition found by the search opens on the Symbol page with its signature, callers and
+ * callees; a caller's row opens that caller, its own callers listed. */
+static void
+test_symbol_page (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
+  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
+  GtkWidget *search = find_widget (window, LODE_TYPE_SEARCH_PAGE, 0);
+  LodeSymbolPage *symbol_page = LODE_SYMBOL_PAGE (find_widget (window, LODE_TYPE_SYMBOL_PAGE, 0));
+  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
+  GtkWidget *entry;
+  GtkDropDown *project = GTK_DROP_DOWN (find_widget (search, GTK_TYPE_DROP_DOWN, 0));
+  GListModel *projects = lode_projects_page_get_model (page);
+  g_autofree char *root = g_build_filename (tmp, "parser", NULL);
+  g_autofree char *source = g_build_filename (root, "src", "parser.c", NULL);
+  g_autofree char *main_c = g_build_filename (root, "src", "main.c", NULL);
+  gpointer first_in_search[2] = { search, "src/parser.c" };
+  GtkWidget *row;
+  GtkWidget *button;
+
+  write_file_with_mode (source,
+                        "#include <string.h>\n\n"
+                        "static unsigned int\n"
+                        "skip_blanks (const char *text)\n"
+                        "{\n"
+                        "  return strspn (text, \" \\t\");\n"
+                        "}\n\n"
+                        "/* Reads one header line: its name, then its value. */\n"
+                        "int\n"
+                        "parse_header_line (const char *text)\n"
+                        "{\n"
+                        "  unsigned int start = skip_blanks (text);\n\n"
+                        "  return report_header (text + start, strlen (text + start));\n"
+                        "}\n\n"
+                        "int\n"
+                        "parse_message (const char *text)\n"
+                        "{\n"
+                        "  return parse_header_line (text);\n"
+                        "}\n", 0644);
+  write_file_with_mode (main_c,
+                        "int parse_message (const char *text);\n\n"
+                        "int\n"
+                        "main (int argc, char **argv)\n"
+                        "{\n"
+                        "  return argc > 1 ? parse_message (argv[1]) : 0;\n"
+                        "}\n", 0644);
+  ensure_indexed (page, root);
+
+  adw_view_stack_set_visible_child_name (stack, "search");
+  entry = find_shown (search, GTK_TYPE_SEARCH_ENTRY);
+  for (guint i = 0; i < g_list_model_get_n_items (projects); i++)
+    {
+      g_autoptr(LodeProjectItem) item = g_list_model_get_item (projects, i);
+
+      if (g_str_equal (lode_project_item_get_root (item), root))
+        gtk_drop_down_set_selected (project, i);
+    }
+  gtk_editable_set_text (GTK_EDITABLE (entry), "parse_header_line");
+  wait_until (first_result_in, first_in_search, "the definition found");
+
+  /* The result's definition name opens the Symbol page, which joins the switcher. */
+  row = find_widget (search, LODE_TYPE_SEARCH_ROW, 0);
+  button = find_widget (row, GTK_TYPE_BUTTON, 0);
+  g_assert_nonnull (button);
+  g_assert_true (gtk_widget_get_visible (button));
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "symbol");
+  wait_for_symbol (symbol_page, "parse_header_line");
+  wait_for_preview (lode_symbol_page_get_preview (symbol_page), source);
+  screenshot (window, "symbol");
+  g_assert_true (has_label (GTK_WIDGET (symbol_page), "function · src/parser.c:10"));
+  g_assert_true (has_label_prefix (GTK_WIDGET (symbol_page), "int\nparse_header_line") ||
+                 has_label_prefix (GTK_WIDGET (symbol_page), "int parse_header_line"));
+  g_assert_true (has_label (GTK_WIDGET (symbol_page), "1 Caller"));
+  g_assert_true (has_label (GTK_WIDGET (symbol_page), "3 Callees"));
+  g_assert_true (has_row (GTK_WIDGET (lode_symbol_page_get_callers (symbol_page)),
+                          "parse_message"));
+  g_assert_true (has_row (GTK_WIDGET (lode_symbol_page_get_callees (symbol_page)),
+                          "skip_blanks"));
+  g_assert_true (has_row (GTK_WIDGET (lode_symbol_page_get_callees (symbol_page)), "strlen"));
+  g_assert_true (has_row (GTK_WIDGET (lode_symbol_page_get_callees (symbol_page)),
+                          "report_header"));
+  /* Only definitions of the project open: strlen, which it does not define, is a row to read. */
+  g_assert_false (gtk_list_box_row_get_activatable (
+                    GTK_LIST_BOX_ROW (find_row (GTK_WIDGET (lode_symbol_page_get_callees (symbol_page)),
+                                                "strlen"))));
+
+  /* A caller opens on the same page, with its own caller from another file. */
+  g_signal_emit_by_name (find_row (GTK_WIDGET (lode_symbol_page_get_callers (symbol_page)),
+                                   "parse_message"), "activate");
+  wait_for_symbol (symbol_page, "parse_message");
+  g_assert_true (has_row (GTK_WIDGET (lode_symbol_page_get_callers (symbol_page)), "main"));
+  g_assert_true (has_row (GTK_WIDGET (lode_symbol_page_get_callees (symbol_page)),
+                          "parse_header_line"));
+  g_assert_true (has_label (GTK_WIDGET (symbol_page), "1 Callee"));
+}
+
 static LodeProjectItem *
 find_project (GListModel *projects,
               const char *root)
@@ -1926,6 +2044,7 @@ main (int   argc,
   ADD ("acceptance", test_acceptance);
   ADD ("visualize-interactive", test_visualize_interactive);
   ADD ("graph-large", test_graph_large);
+  ADD ("symbol-page", test_symbol_page);
   ADD ("manage", test_manage);
   ADD ("project-names", test_project_names);
   ADD ("error-toast", test_error_toast);
