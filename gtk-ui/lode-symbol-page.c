@@ -10,13 +10,17 @@
 
 #include <glib/gi18n.h>
 
+#include "lode-call-graph-source.h"
 #include "lode-symbol-page.h"
+#include "lode-toast.h"
 
 /*
  * What codebase_symbol answers about one definition: its name, kind, place and signature,
  * the definitions that call it and those it calls, each a row that opens its own page here;
  * calls to nothing the project defines are listed, not clickable. Its code is shown beside,
- * its lines marked. A name several definitions share opens the first candidate.
+ * its lines marked, or its call graph drawn (LodeCallGraphSource: its callers, its calls
+ * LODE_CALL_GRAPH_DEPTH down), where activating a node opens that definition. A name several
+ * definitions share opens the first candidate.
  */
 
 #define CALL_LIMIT 200
@@ -25,7 +29,9 @@ struct _LodeSymbolPage
 {
   GtkWidget        parent_instance;
   LodeConnection  *connection;
+  LodeGraphSource *source;
   GCancellable    *cancellable;
+  GCancellable    *graph_cancellable;
   char            *root;
   char            *name;        /* (nullable): of the symbol shown */
   gboolean         follow;      /* a name several definitions share opens the first */
@@ -39,6 +45,8 @@ struct _LodeSymbolPage
   GtkLabel        *callees_heading;
   GtkListBox      *callees;
   LodeCodePreview *preview;
+  GtkStack        *view_stack;
+  LodeGraphView   *graph_view;
 };
 
 G_DEFINE_FINAL_TYPE (LodeSymbolPage, lode_symbol_page, GTK_TYPE_WIDGET)
@@ -113,6 +121,41 @@ show_none (LodeSymbolPage *self,
   adw_status_page_set_title (self->none_page, title);
   adw_status_page_set_description (self->none_page, description);
   gtk_stack_set_visible_child_name (self->stack, "none");
+}
+
+static void
+graph_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(LodeSymbolPage) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeGraphModel) model = NULL;
+
+  model = lode_graph_source_load_finish (LODE_GRAPH_SOURCE (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (model == NULL)
+    {
+      lode_toast_show_error (GTK_WIDGET (self), _("Cannot draw the call graph"), error);
+      return;
+    }
+  lode_graph_view_set_model (self->graph_view, model);
+}
+
+/* Draws the call graph around the definition @name of @file. */
+static void
+load_graph (LodeSymbolPage *self,
+            const char     *file,
+            const char     *name)
+{
+  g_autofree char *key = lode_call_graph_source_make_key (file, name);
+
+  g_cancellable_cancel (self->graph_cancellable);
+  g_clear_object (&self->graph_cancellable);
+  self->graph_cancellable = g_cancellable_new ();
+  lode_graph_source_load_async (self->source, self->root, key, self->graph_cancellable,
+                                graph_cb, g_object_ref (self));
 }
 
 static void request (LodeSymbolPage *self,
@@ -209,6 +252,7 @@ symbol_cb (GObject      *object,
   lode_code_preview_show (self->preview, path, json_object_get_string_member (symbol, "path"),
                           json_object_get_int_member (symbol, "startLine"),
                           json_object_get_int_member_with_default (symbol, "endLine", 0), NULL);
+  load_graph (self, json_object_get_string_member (symbol, "path"), self->name);
   gtk_stack_set_visible_child_name (self->stack, "symbol");
 }
 
@@ -274,6 +318,17 @@ row_activated_cb (LodeSymbolPage *self,
     request (self, name, g_object_get_data (G_OBJECT (row), "file"), TRUE);
 }
 
+static void
+node_activated_cb (LodeSymbolPage *self,
+                   const char     *key)
+{
+  g_autofree char *file = NULL;
+  g_autofree char *name = NULL;
+
+  if (lode_call_graph_source_split_key (key, &file, &name))
+    request (self, name, file, TRUE);
+}
+
 /**
  * lode_symbol_page_set_connection:
  * @self: a #LodeSymbolPage
@@ -287,6 +342,8 @@ lode_symbol_page_set_connection (LodeSymbolPage *self,
   g_return_if_fail (LODE_IS_CONNECTION (connection));
 
   g_set_object (&self->connection, connection);
+  g_clear_object (&self->source);
+  self->source = lode_call_graph_source_new (connection);
 }
 
 /**
@@ -332,6 +389,34 @@ lode_symbol_page_get_callees (LodeSymbolPage *self)
 }
 
 /**
+ * lode_symbol_page_show_graph:
+ * @self: a #LodeSymbolPage
+ *
+ * Shows the call graph instead of the code.
+ */
+void
+lode_symbol_page_show_graph (LodeSymbolPage *self)
+{
+  g_return_if_fail (LODE_IS_SYMBOL_PAGE (self));
+
+  gtk_stack_set_visible_child_name (self->view_stack, "graph");
+}
+
+/**
+ * lode_symbol_page_get_graph_view:
+ * @self: a #LodeSymbolPage
+ *
+ * Returns: (transfer none): the view of its call graph
+ */
+LodeGraphView *
+lode_symbol_page_get_graph_view (LodeSymbolPage *self)
+{
+  g_return_val_if_fail (LODE_IS_SYMBOL_PAGE (self), NULL);
+
+  return self->graph_view;
+}
+
+/**
  * lode_symbol_page_get_preview:
  * @self: a #LodeSymbolPage
  *
@@ -352,7 +437,10 @@ lode_symbol_page_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_cancellable_cancel (self->graph_cancellable);
+  g_clear_object (&self->graph_cancellable);
   gtk_widget_dispose_template (GTK_WIDGET (object), LODE_TYPE_SYMBOL_PAGE);
+  g_clear_object (&self->source);
   g_clear_object (&self->connection);
 
   G_OBJECT_CLASS (lode_symbol_page_parent_class)->dispose (object);
@@ -379,6 +467,7 @@ lode_symbol_page_class_init (LodeSymbolPageClass *klass)
   object_class->finalize = lode_symbol_page_finalize;
 
   g_type_ensure (LODE_TYPE_CODE_PREVIEW);
+  g_type_ensure (LODE_TYPE_GRAPH_VIEW);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/lode/Lode/lode-symbol-page.ui");
@@ -392,7 +481,10 @@ lode_symbol_page_class_init (LodeSymbolPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LodeSymbolPage, callees_heading);
   gtk_widget_class_bind_template_child (widget_class, LodeSymbolPage, callees);
   gtk_widget_class_bind_template_child (widget_class, LodeSymbolPage, preview);
+  gtk_widget_class_bind_template_child (widget_class, LodeSymbolPage, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, LodeSymbolPage, graph_view);
   gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, node_activated_cb);
 }
 
 static void

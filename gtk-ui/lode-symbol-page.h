@@ -10,6 +10,7 @@
 
 #include "lode-code-preview.h"
 #include "lode-connection.h"
+#include "lode-graph-view.h"
 
 G_BEGIN_DECLS
 
@@ -26,5 +27,7 @@ const char      *lode_symbol_page_get_name       (LodeSymbolPage *self);
 GtkListBox      *lode_symbol_page_get_callers    (LodeSymbolPage *self);
 GtkListBox      *lode_symbol_page_get_callees    (LodeSymbolPage *self);
 LodeCodePreview *lode_symbol_page_get_preview    (LodeSymbolPage *self);
+void             lode_symbol_page_show_graph     (LodeSymbolPage *self);
+LodeGraphView   *lode_symbol_page_get_graph_view (LodeSymbolPage *self);
 
 G_END_DECLS

@@ -1176,6 +1176,8 @@ test_symbol_page (Fixture       *fixture,
   g_autofree char *source = g_build_filename (root, "src", "parser.c", NULL);
   g_autofree char *main_c = g_build_filename (root, "src", "main.c", NULL);
   gpointer first_in_search[2] = { search, "src/parser.c" };
+  LodeGraphView *graph_view = lode_symbol_page_get_graph_view (symbol_page);
+  LodeGraphModel *model;
   GtkWidget *row;
   GtkWidget *button;
 
@@ -1246,14 +1248,39 @@ test_symbol_page (Fixture       *fixture,
                     GTK_LIST_BOX_ROW (find_row (GTK_WIDGET (lode_symbol_page_get_callees (symbol_page)),
                                                 "strlen"))));
 
-  /* A caller opens on the same page, with its own caller from another file. */
-  g_signal_emit_by_name (find_row (GTK_WIDGET (lode_symbol_page_get_callers (symbol_page)),
-                                   "parse_message"), "activate");
-  wait_for_symbol (symbol_page, "parse_message");
+  /* The call graph beside: the caller above, the callee below, a node per definition;
+   * activating the caller's node centres the graph on it, its own caller from main.c drawn. */
+  lode_symbol_page_show_graph (symbol_page);
+  model = wait_for_graph (graph_view, "src/parser.c\nparse_header_line");
+  g_assert_cmpuint (lode_graph_model_get_n_nodes (model), ==, 3);
+  g_assert_cmpstr (graph_node (model, "src/parser.c\nparse_message")->label, ==, "parse_message");
+  g_assert_cmpuint (graph_node (model, "src/parser.c\nskip_blanks")->line, ==, 3);
+  g_assert_nonnull (graph_edge (model, "src/parser.c\nparse_message",
+                                "src/parser.c\nparse_header_line"));
+  g_assert_nonnull (graph_edge (model, "src/parser.c\nparse_header_line",
+                                "src/parser.c\nskip_blanks"));
+  g_assert_null (graph_edge (model, "src/parser.c\nskip_blanks",
+                             "src/parser.c\nparse_header_line"));
+  screenshot (window, "symbol-graph");
+  g_signal_emit_by_name (graph_view, "node-activated", "src/parser.c\nparse_message");
+  model = wait_for_graph (graph_view, "src/parser.c\nparse_message");
+  g_assert_cmpstr (lode_symbol_page_get_name (symbol_page), ==, "parse_message");
+  g_assert_nonnull (graph_edge (model, "src/main.c\nmain", "src/parser.c\nparse_message"));
+  /* Two calls down: parse_message, parse_header_line, skip_blanks. */
+  g_assert_nonnull (graph_edge (model, "src/parser.c\nparse_header_line",
+                                "src/parser.c\nskip_blanks"));
+
+  /* The lists follow: parse_message's caller from another file, its one callee, whose row
+   * opens it back on the same page. */
   g_assert_true (has_row (GTK_WIDGET (lode_symbol_page_get_callers (symbol_page)), "main"));
-  g_assert_true (has_row (GTK_WIDGET (lode_symbol_page_get_callees (symbol_page)),
-                          "parse_header_line"));
   g_assert_true (has_label (GTK_WIDGET (symbol_page), "1 Callee"));
+  g_signal_emit_by_name (find_row (GTK_WIDGET (lode_symbol_page_get_callees (symbol_page)),
+                                   "parse_header_line"), "activate");
+  wait_for_symbol (symbol_page, "parse_header_line");
+  g_assert_true (has_row (GTK_WIDGET (lode_symbol_page_get_callers (symbol_page)),
+                          "parse_message"));
+  model = wait_for_graph (graph_view, "src/parser.c\nparse_header_line");
+  g_assert_cmpuint (lode_graph_model_get_n_nodes (model), ==, 3);
 }
 
 static LodeProjectItem *
