@@ -19,7 +19,8 @@
  * the definitions that call it and those it calls, each a row that opens its own page here;
  * calls to nothing the project defines are listed, not clickable. Its code is shown beside,
  * its lines marked, or its call graph drawn (LodeCallGraphSource: its callers, its calls
- * LODE_CALL_GRAPH_DEPTH down), where activating a node opens that definition. A name several
+ * LODE_CALL_GRAPH_DEPTH down), where activating a node opens that definition; Blast Radius
+ * marks every definition that calls it, directly or not. A name several
  * definitions share opens the first candidate.
  */
 
@@ -34,6 +35,7 @@ struct _LodeSymbolPage
   GCancellable    *graph_cancellable;
   char            *root;
   char            *name;        /* (nullable): of the symbol shown */
+  char            *key;         /* (nullable): its node in the call graph */
   gboolean         follow;      /* a name several definitions share opens the first */
   GtkStack        *stack;
   AdwStatusPage   *none_page;
@@ -47,6 +49,7 @@ struct _LodeSymbolPage
   LodeCodePreview *preview;
   GtkStack        *view_stack;
   LodeGraphView   *graph_view;
+  GtkToggleButton *blast_radius;
 };
 
 G_DEFINE_FINAL_TYPE (LodeSymbolPage, lode_symbol_page, GTK_TYPE_WIDGET)
@@ -149,13 +152,48 @@ load_graph (LodeSymbolPage *self,
             const char     *file,
             const char     *name)
 {
-  g_autofree char *key = lode_call_graph_source_make_key (file, name);
-
   g_cancellable_cancel (self->graph_cancellable);
   g_clear_object (&self->graph_cancellable);
+  gtk_toggle_button_set_active (self->blast_radius, FALSE);
+  g_free (self->key);
+  self->key = lode_call_graph_source_make_key (file, name);
   self->graph_cancellable = g_cancellable_new ();
-  lode_graph_source_load_async (self->source, self->root, key, self->graph_cancellable,
+  lode_graph_source_load_async (self->source, self->root, self->key, self->graph_cancellable,
                                 graph_cb, g_object_ref (self));
+}
+
+static void
+reach_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(LodeSymbolPage) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) keys = NULL;
+
+  keys = lode_graph_source_reach_finish (LODE_GRAPH_SOURCE (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (keys == NULL)
+    {
+      gtk_toggle_button_set_active (self->blast_radius, FALSE);
+      lode_toast_show_error (GTK_WIDGET (self), _("Cannot find what calls it"), error);
+      return;
+    }
+  lode_graph_view_set_reach (self->graph_view, self->key, (const char * const *) keys);
+}
+
+/* The blast radius of the definition shown: every definition that calls it, marked. */
+static void
+blast_radius_toggled_cb (LodeSymbolPage *self)
+{
+  lode_graph_view_set_reach (self->graph_view, NULL, NULL);
+  if (!gtk_toggle_button_get_active (self->blast_radius) || self->key == NULL)
+    return;
+  if (self->graph_cancellable == NULL)
+    self->graph_cancellable = g_cancellable_new ();
+  lode_graph_source_reach_async (self->source, self->root, self->key, self->graph_cancellable,
+                                 reach_cb, g_object_ref (self));
 }
 
 static void request (LodeSymbolPage *self,
@@ -403,6 +441,20 @@ lode_symbol_page_show_graph (LodeSymbolPage *self)
 }
 
 /**
+ * lode_symbol_page_get_blast_radius:
+ * @self: a #LodeSymbolPage
+ *
+ * Returns: (transfer none): the button that marks what calls the definition
+ */
+GtkToggleButton *
+lode_symbol_page_get_blast_radius (LodeSymbolPage *self)
+{
+  g_return_val_if_fail (LODE_IS_SYMBOL_PAGE (self), NULL);
+
+  return self->blast_radius;
+}
+
+/**
  * lode_symbol_page_get_graph_view:
  * @self: a #LodeSymbolPage
  *
@@ -453,6 +505,7 @@ lode_symbol_page_finalize (GObject *object)
 
   g_free (self->root);
   g_free (self->name);
+  g_free (self->key);
 
   G_OBJECT_CLASS (lode_symbol_page_parent_class)->finalize (object);
 }
@@ -483,6 +536,8 @@ lode_symbol_page_class_init (LodeSymbolPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LodeSymbolPage, preview);
   gtk_widget_class_bind_template_child (widget_class, LodeSymbolPage, view_stack);
   gtk_widget_class_bind_template_child (widget_class, LodeSymbolPage, graph_view);
+  gtk_widget_class_bind_template_child (widget_class, LodeSymbolPage, blast_radius);
+  gtk_widget_class_bind_template_callback (widget_class, blast_radius_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, node_activated_cb);
 }

@@ -29,5 +29,6 @@ GtkListBox      *lode_symbol_page_get_callees    (LodeSymbolPage *self);
 LodeCodePreview *lode_symbol_page_get_preview    (LodeSymbolPage *self);
 void             lode_symbol_page_show_graph     (LodeSymbolPage *self);
 LodeGraphView   *lode_symbol_page_get_graph_view (LodeSymbolPage *self);
+GtkToggleButton *lode_symbol_page_get_blast_radius (LodeSymbolPage *self);
 
 G_END_DECLS

@@ -1262,6 +1262,18 @@ test_symbol_page (Fixture       *fixture,
   g_assert_null (graph_edge (model, "src/parser.c\nskip_blanks",
                              "src/parser.c\nparse_header_line"));
   screenshot (window, "symbol-graph");
+
+  /* The blast radius: what calls it, directly (parse_message) or not (main), not what it
+   * calls. */
+  gtk_toggle_button_set_active (lode_symbol_page_get_blast_radius (symbol_page), TRUE);
+  {
+    gpointer reached[2] = { graph_view, "src/main.c\nmain" };
+
+    wait_until (is_reached, reached, "main in the blast radius");
+  }
+  g_assert_true (lode_graph_view_is_reached (graph_view, "src/parser.c\nparse_message"));
+  g_assert_false (lode_graph_view_is_reached (graph_view, "src/parser.c\nskip_blanks"));
+  screenshot (window, "symbol-blast-radius");
   g_signal_emit_by_name (graph_view, "node-activated", "src/parser.c\nparse_message");
   model = wait_for_graph (graph_view, "src/parser.c\nparse_message");
   g_assert_cmpstr (lode_symbol_page_get_name (symbol_page), ==, "parse_message");
