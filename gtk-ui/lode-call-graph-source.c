@@ -113,12 +113,20 @@ lode_call_graph_source_split_key (const char  *key,
   return TRUE;
 }
 
-static const char *
-qualified_name (JsonObject *definition)
+/**
+ * lode_call_graph_source_name_of:
+ * @definition: a definition as the call graph's tools answer it
+ *
+ * Returns: its qualified name, or its name when it has none: what names it to the tools
+ */
+const char *
+lode_call_graph_source_name_of (JsonObject *definition)
 {
-  const char *qualified = json_object_get_string_member_with_default (definition,
-                                                                      "qualifiedName", NULL);
+  const char *qualified;
 
+  g_return_val_if_fail (definition != NULL, NULL);
+
+  qualified = json_object_get_string_member_with_default (definition, "qualifiedName", NULL);
   return qualified != NULL ? qualified : json_object_get_string_member (definition, "name");
 }
 
@@ -128,7 +136,8 @@ add_definition (LodeGraphModel *model,
                 JsonObject     *definition)
 {
   const char *path = json_object_get_string_member (definition, "path");
-  g_autofree char *key = lode_call_graph_source_make_key (path, qualified_name (definition));
+  g_autofree char *key =
+    lode_call_graph_source_make_key (path, lode_call_graph_source_name_of (definition));
   LodeGraphNode node = { 0 };
   guint index;
 
@@ -313,7 +322,7 @@ add_reached (GArray    *reached,
       JsonObject *caller = json_array_get_object_element (callers, i);
       Reached item = { lode_call_graph_source_make_key (
                          json_object_get_string_member (caller, "path"),
-                         qualified_name (caller)),
+                         lode_call_graph_source_name_of (caller)),
                        json_object_get_int_member (caller, "distance") };
 
       g_array_append_val (reached, item);

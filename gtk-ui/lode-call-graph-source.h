@@ -24,5 +24,6 @@ char            *lode_call_graph_source_make_key (const char     *file,
 gboolean         lode_call_graph_source_split_key (const char    *key,
                                                    char         **file,
                                                    char         **name);
+const char      *lode_call_graph_source_name_of   (JsonObject    *definition);
 
 G_END_DECLS

@@ -63,15 +63,6 @@ clear_list (GtkListBox *list)
     gtk_list_box_remove (list, row);
 }
 
-static const char *
-display_name (JsonObject *definition)
-{
-  const char *qualified = json_object_get_string_member_with_default (definition,
-                                                                      "qualifiedName", NULL);
-
-  return qualified != NULL ? qualified : json_object_get_string_member (definition, "name");
-}
-
 /* A definition that calls or is called, as a row that opens it; a call to nothing the
  * project defines (@definition %FALSE) as a row that says where it goes. */
 static void
@@ -81,28 +72,27 @@ add_call_row (GtkListBox *list,
               const char *outside)
 {
   GtkWidget *row = adw_action_row_new ();
-  const char *name = definition ? display_name (call)
+  const char *name = definition ? lode_call_graph_source_name_of (call)
                                 : json_object_get_string_member (call, "name");
-  const char *path = json_object_get_string_member_with_default (call, "path", NULL);
+  const char *path = definition ? json_object_get_string_member (call, "path") : NULL;
   guint line = json_object_get_int_member_with_default (call, "callLine", 0);
   g_autofree char *subtitle = NULL;
 
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-  if (definition && path != NULL)
+  /* Translators: where a caller or callee is defined (or that the project does not define
+   * it), then the line of the call. */
+  subtitle = g_strdup_printf (_("%s, call on line %u"), definition ? path : outside, line);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  /* A call at a file's top level has no definition to open. */
+  if (definition && json_object_get_int_member (call, "startLine") > 0)
     {
-      /* Translators: where a caller or callee is defined, then the line of the call. */
-      subtitle = g_strdup_printf (_("%s, call on line %u"), path, line);
       gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
       adw_action_row_add_suffix (ADW_ACTION_ROW (row),
                                  gtk_image_new_from_icon_name ("go-next-symbolic"));
       g_object_set_data_full (G_OBJECT (row), "name", g_strdup (name), g_free);
       g_object_set_data_full (G_OBJECT (row), "file", g_strdup (path), g_free);
     }
-  else
-    /* Translators: a call to something the project does not define, then its line. */
-    subtitle = g_strdup_printf (_("%s, call on line %u"), outside, line);
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
   gtk_list_box_append (list, row);
 }
 
@@ -239,8 +229,8 @@ symbol_cb (GObject      *object,
       JsonObject *first = json_array_get_object_element (candidates, 0);
 
       /* Once: the first candidate, by its qualified name and file, is asked for as it is. */
-      request (self, display_name (first), json_object_get_string_member (first, "path"),
-               FALSE);
+      request (self, lode_call_graph_source_name_of (first),
+               json_object_get_string_member (first, "path"), FALSE);
       return;
     }
   if (symbol == NULL)
@@ -252,7 +242,7 @@ symbol_cb (GObject      *object,
     }
 
   g_free (self->name);
-  self->name = g_strdup (display_name (symbol));
+  self->name = g_strdup (lode_call_graph_source_name_of (symbol));
   gtk_label_set_text (self->title, self->name);
   kind = json_object_get_string_member_with_default (symbol, "kind", NULL);
   location = g_strdup_printf ("%s%s%s:%" G_GINT64_FORMAT, kind != NULL ? kind : "",
