@@ -19,8 +19,9 @@
  * the definitions that call it and those it calls, each a row that opens its own page here;
  * calls to nothing the project defines are listed, not clickable. Its code is shown beside,
  * its lines marked, or its call graph drawn (LodeCallGraphSource: its callers, its calls
- * LODE_CALL_GRAPH_DEPTH down), where activating a node opens that definition; Blast Radius
- * marks every definition that calls it, directly or not. A name several
+ * LODE_CALL_GRAPH_DEPTH down), where activating a node opens that definition, Expand adds the
+ * selected node's own callers and calls, and Blast Radius marks every definition that calls
+ * it, directly or not. A name several
  * definitions share opens the first candidate.
  */
 
@@ -50,6 +51,7 @@ struct _LodeSymbolPage
   GtkStack        *view_stack;
   LodeGraphView   *graph_view;
   GtkToggleButton *blast_radius;
+  GtkButton       *expand;
 };
 
 G_DEFINE_FINAL_TYPE (LodeSymbolPage, lode_symbol_page, GTK_TYPE_WIDGET)
@@ -171,6 +173,40 @@ reach_cb (GObject      *object,
       return;
     }
   lode_graph_view_set_reach (self->graph_view, self->key, (const char * const *) keys);
+}
+
+static void
+expand_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(LodeSymbolPage) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeGraphModel) around = NULL;
+  LodeGraphModel *model;
+
+  around = lode_graph_source_load_finish (LODE_GRAPH_SOURCE (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  model = lode_graph_view_get_model (self->graph_view);
+  if (around == NULL)
+    lode_toast_show_error (GTK_WIDGET (self), _("Cannot expand the definition"), error);
+  else if (model != NULL)
+    lode_graph_model_merge (model, around);
+}
+
+/* The selected node's own callers and calls, merged into the graph drawn. */
+static void
+expand_clicked_cb (LodeSymbolPage *self)
+{
+  const char *key = lode_graph_view_get_selected (self->graph_view);
+
+  if (key == NULL || self->root == NULL)
+    return;
+  if (self->graph_cancellable == NULL)
+    self->graph_cancellable = g_cancellable_new ();
+  lode_graph_source_load_async (self->source, self->root, key, self->graph_cancellable,
+                                expand_cb, g_object_ref (self));
 }
 
 /* The blast radius of the definition shown: every definition that calls it, marked. */
@@ -528,6 +564,7 @@ lode_symbol_page_class_init (LodeSymbolPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LodeSymbolPage, graph_view);
   gtk_widget_class_bind_template_child (widget_class, LodeSymbolPage, blast_radius);
   gtk_widget_class_bind_template_callback (widget_class, blast_radius_toggled_cb);
+  gtk_widget_class_bind_template_callback (widget_class, expand_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, node_activated_cb);
 }

@@ -1274,6 +1274,17 @@ test_symbol_page (Fixture       *fixture,
   g_assert_true (lode_graph_view_is_reached (graph_view, "src/parser.c\nparse_message"));
   g_assert_false (lode_graph_view_is_reached (graph_view, "src/parser.c\nskip_blanks"));
   screenshot (window, "symbol-blast-radius");
+
+  /* Expanding the caller draws its own caller, main, one hop further up. */
+  lode_graph_view_select (graph_view, "src/parser.c\nparse_message");
+  g_signal_emit_by_name (find_widget (GTK_WIDGET (symbol_page), GTK_TYPE_BUTTON, 0), "clicked");
+  {
+    gpointer drawn[2] = { graph_view, "src/main.c\nmain" };
+
+    wait_until (graph_has_node, drawn, "main drawn after expanding parse_message");
+  }
+  g_assert_nonnull (graph_edge (model, "src/main.c\nmain", "src/parser.c\nparse_message"));
+  g_assert_cmpuint (lode_graph_model_get_n_nodes (model), ==, 4);
   g_signal_emit_by_name (graph_view, "node-activated", "src/parser.c\nparse_message");
   model = wait_for_graph (graph_view, "src/parser.c\nparse_message");
   g_assert_cmpstr (lode_symbol_page_get_name (symbol_page), ==, "parse_message");
