@@ -16,7 +16,7 @@
 /*
  * Nodes are definitions, keyed by their file and qualified name (a newline between: neither
  * holds one); edges are calls. The graph around a definition is its callers (codebase_symbol,
- * one call up) and its calls down to LODE_CALL_GRAPH_DEPTH (codebase_flow, a call back to a
+ * one call up) and its calls down to the source's depth (codebase_flow, a call back to a
  * definition on the way marked as a cycle); what reaches it is codebase_impact's callers,
  * REACH_DEPTH calls up, nearest first.
  */
@@ -28,6 +28,7 @@ struct _LodeCallGraphSource
 {
   GObject         parent_instance;
   LodeConnection *connection;
+  guint           depth;
 };
 
 static void lode_call_graph_source_iface_init (LodeGraphSourceInterface *iface);
@@ -70,6 +71,21 @@ lode_call_graph_source_new (LodeConnection *connection)
   self = g_object_new (LODE_TYPE_CALL_GRAPH_SOURCE, NULL);
   self->connection = g_object_ref (connection);
   return LODE_GRAPH_SOURCE (self);
+}
+
+/**
+ * lode_call_graph_source_set_depth:
+ * @self: a #LodeCallGraphSource
+ * @depth: how many calls down the graphs it finds go, from 1 to %LODE_CALL_GRAPH_MAX_DEPTH
+ */
+void
+lode_call_graph_source_set_depth (LodeCallGraphSource *self,
+                                  guint                depth)
+{
+  g_return_if_fail (LODE_IS_CALL_GRAPH_SOURCE (self));
+  g_return_if_fail (depth >= 1 && depth <= LODE_CALL_GRAPH_MAX_DEPTH);
+
+  self->depth = depth;
 }
 
 /**
@@ -251,7 +267,8 @@ symbol_cb (GObject      *object,
     }
 
   arguments = call_arguments (load->root, "entrypoint", load->name, load->file);
-  json_object_set_int_member (arguments, "depth", LODE_CALL_GRAPH_DEPTH);
+  json_object_set_int_member (arguments, "depth",
+                              LODE_CALL_GRAPH_SOURCE (g_task_get_source_object (task))->depth);
   lode_connection_call_tool (LODE_CALL_GRAPH_SOURCE (g_task_get_source_object (task))->connection,
                              "codebase_flow", arguments, g_task_get_cancellable (task), flow_cb,
                              g_object_ref (task));
@@ -428,4 +445,5 @@ lode_call_graph_source_class_init (LodeCallGraphSourceClass *klass)
 static void
 lode_call_graph_source_init (LodeCallGraphSource *self)
 {
+  self->depth = LODE_CALL_GRAPH_DEPTH;
 }

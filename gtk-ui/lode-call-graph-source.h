@@ -11,8 +11,9 @@
 
 G_BEGIN_DECLS
 
-/* How many calls down a symbol's callees are drawn. */
-#define LODE_CALL_GRAPH_DEPTH 2
+/* How many calls down a symbol's callees are drawn, unless set; codebase_flow's bounds. */
+#define LODE_CALL_GRAPH_DEPTH     2
+#define LODE_CALL_GRAPH_MAX_DEPTH 10
 
 #define LODE_TYPE_CALL_GRAPH_SOURCE (lode_call_graph_source_get_type ())
 G_DECLARE_FINAL_TYPE (LodeCallGraphSource, lode_call_graph_source, LODE, CALL_GRAPH_SOURCE,
@@ -25,5 +26,7 @@ gboolean         lode_call_graph_source_split_key (const char    *key,
                                                    char         **file,
                                                    char         **name);
 const char      *lode_call_graph_source_name_of   (JsonObject    *definition);
+void             lode_call_graph_source_set_depth (LodeCallGraphSource *self,
+                                                   guint          depth);
 
 G_END_DECLS

@@ -19,7 +19,7 @@
  * the definitions that call it and those it calls, each a row that opens its own page here;
  * calls to nothing the project defines are listed, not clickable. Its code is shown beside,
  * its lines marked, or its call graph drawn (LodeCallGraphSource: its callers, its calls
- * LODE_CALL_GRAPH_DEPTH down), where activating a node opens that definition, Expand adds the
+ * down to the depth chosen, LODE_CALL_GRAPH_DEPTH at first), where activating a node opens that definition, Expand adds the
  * selected node's own callers and calls, and Blast Radius marks every definition that calls
  * it, directly or not. A name several
  * definitions share opens the first candidate.
@@ -51,7 +51,7 @@ struct _LodeSymbolPage
   GtkStack        *view_stack;
   LodeGraphView   *graph_view;
   GtkToggleButton *blast_radius;
-  GtkButton       *expand;
+  GtkSpinButton   *depth;
 };
 
 G_DEFINE_FINAL_TYPE (LodeSymbolPage, lode_symbol_page, GTK_TYPE_WIDGET)
@@ -193,6 +193,19 @@ expand_cb (GObject      *object,
     lode_toast_show_error (GTK_WIDGET (self), _("Cannot expand the definition"), error);
   else if (model != NULL)
     lode_graph_model_merge (model, around);
+}
+
+/* The graph drawn again, its calls down to the depth chosen. */
+static void
+depth_changed_cb (LodeSymbolPage *self)
+{
+  g_autofree char *file = NULL;
+  g_autofree char *name = NULL;
+
+  lode_call_graph_source_set_depth (LODE_CALL_GRAPH_SOURCE (self->source),
+                                    gtk_spin_button_get_value_as_int (self->depth));
+  if (self->key != NULL && lode_call_graph_source_split_key (self->key, &file, &name))
+    load_graph (self, file, name);
 }
 
 /* The selected node's own callers and calls, merged into the graph drawn. */
@@ -564,7 +577,9 @@ lode_symbol_page_class_init (LodeSymbolPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LodeSymbolPage, graph_view);
   gtk_widget_class_bind_template_child (widget_class, LodeSymbolPage, blast_radius);
   gtk_widget_class_bind_template_callback (widget_class, blast_radius_toggled_cb);
+  gtk_widget_class_bind_template_child (widget_class, LodeSymbolPage, depth);
   gtk_widget_class_bind_template_callback (widget_class, expand_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, depth_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, node_activated_cb);
 }

@@ -713,6 +713,14 @@ graph_has_node (gpointer data)
 }
 
 static gboolean
+graph_lacks_node (gpointer data)
+{
+  LodeGraphModel *model = lode_graph_view_get_model (((gpointer *) data)[0]);
+
+  return model != NULL && !lode_graph_model_lookup (model, ((gpointer *) data)[1], NULL);
+}
+
+static gboolean
 is_reached (gpointer data)
 {
   return lode_graph_view_is_reached (((gpointer *) data)[0], ((gpointer *) data)[1]);
@@ -1289,9 +1297,21 @@ test_symbol_page (Fixture       *fixture,
   model = wait_for_graph (graph_view, "src/parser.c\nparse_message");
   g_assert_cmpstr (lode_symbol_page_get_name (symbol_page), ==, "parse_message");
   g_assert_nonnull (graph_edge (model, "src/main.c\nmain", "src/parser.c\nparse_message"));
-  /* Two calls down: parse_message, parse_header_line, skip_blanks. */
+  /* Two calls down: parse_message, parse_header_line, skip_blanks; one call down when the
+   * depth is set to 1. */
   g_assert_nonnull (graph_edge (model, "src/parser.c\nparse_header_line",
                                 "src/parser.c\nskip_blanks"));
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (find_widget (GTK_WIDGET (symbol_page),
+                                                           GTK_TYPE_SPIN_BUTTON, 0)), 1);
+  {
+    gpointer drawn[2] = { graph_view, "src/parser.c\nskip_blanks" };
+
+    wait_until (graph_lacks_node, drawn, "the graph one call deep");
+  }
+  model = lode_graph_view_get_model (graph_view);
+  g_assert_cmpstr (lode_graph_model_get_focus (model), ==, "src/parser.c\nparse_message");
+  g_assert_nonnull (graph_edge (model, "src/parser.c\nparse_message",
+                                "src/parser.c\nparse_header_line"));
 
   /* The lists follow: parse_message's caller from another file, its one callee, whose row
    * opens it back on the same page. */
