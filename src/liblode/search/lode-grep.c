@@ -590,7 +590,9 @@ lode_grep_files (const char            *root,
   result->complete = TRUE;
   result->indexed = indexed;
   sorted = g_memdup2 (targets, sizeof (LodeGrepTarget) * n_targets);
-  qsort (sorted, n_targets, sizeof (LodeGrepTarget), compare_targets);
+  /* No candidate file: g_memdup2() gave NULL, which qsort() may not be passed. */
+  if (n_targets > 0)
+    qsort (sorted, n_targets, sizeof (LodeGrepTarget), compare_targets);
   deadline = options->budget_msec > 0
              ? g_get_monotonic_time () + (gint64) options->budget_msec * 1000 : G_MAXINT64;
 
