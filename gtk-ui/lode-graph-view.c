@@ -15,6 +15,7 @@
 #include "lode-graph-diagram.h"
 #include "lode-graph-layout.h"
 #include "lode-graph-view.h"
+#include "lode-toast.h"
 
 /*
  * The model's nodes are measured with Pango (a bold name, a smaller second line), laid out
@@ -56,6 +57,7 @@ struct _LodeGraphView
   guint            focus;
   guint            target;      /* of the blast radius, or NONE */
   GHashTable      *reach;       /* keys reaching the target; NULL when none shown */
+  GtkFileChooserNative *chooser; /* of lode_graph_view_save_as(), while it is shown */
   guint            needs_fit : 1;
 };
 
@@ -885,6 +887,63 @@ lode_graph_view_export (LodeGraphView  *self,
   return TRUE;
 }
 
+static void
+chooser_response_cb (LodeGraphView        *self,
+                     int                   response,
+                     GtkFileChooserNative *chooser)
+{
+  g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+  gboolean svg = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (chooser), "lode-svg"));
+  g_autoptr(GError) error = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT && file != NULL)
+    {
+      if (lode_graph_view_export (self, file, svg, &error))
+        {
+          g_autofree char *name = g_file_get_basename (file);
+          /* Translators: %s is a file name. */
+          g_autofree char *saved = g_strdup_printf (_("Saved %s"), name);
+
+          lode_toast_show (GTK_WIDGET (self), saved);
+        }
+      else
+        lode_toast_show_error (GTK_WIDGET (self), _("Cannot export the graph"), error);
+    }
+  g_clear_object (&self->chooser);
+}
+
+/**
+ * lode_graph_view_save_as:
+ * @self: a #LodeGraphView
+ * @svg: %TRUE for SVG, %FALSE for PNG
+ * @name: the file name suggested
+ *
+ * Asks where to export the graph (lode_graph_view_export()), and says when it is saved.
+ */
+void
+lode_graph_view_save_as (LodeGraphView *self,
+                         gboolean       svg,
+                         const char    *name)
+{
+  GtkRoot *root;
+
+  g_return_if_fail (LODE_IS_GRAPH_VIEW (self));
+  g_return_if_fail (name != NULL);
+
+  root = gtk_widget_get_root (GTK_WIDGET (self));
+  g_clear_object (&self->chooser);
+  self->chooser = gtk_file_chooser_native_new (svg ? _("Export the Graph as SVG")
+                                                   : _("Export the Graph as PNG"),
+                                               GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                               GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"),
+                                               NULL);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), name);
+  g_object_set_data (G_OBJECT (self->chooser), "lode-svg", GINT_TO_POINTER (svg));
+  g_signal_connect_object (self->chooser, "response", G_CALLBACK (chooser_response_cb), self,
+                           G_CONNECT_SWAPPED);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
 /* Input */
 
 static void
@@ -1089,6 +1148,7 @@ lode_graph_view_dispose (GObject *object)
 
   if (self->model != NULL)
     g_signal_handlers_disconnect_by_data (self->model, self);
+  g_clear_object (&self->chooser);
   g_clear_object (&self->model);
   clear_layout (self);
   g_clear_pointer (&self->reach, g_hash_table_unref);

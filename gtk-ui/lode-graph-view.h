@@ -38,5 +38,8 @@ gboolean        lode_graph_view_export          (LodeGraphView    *self,
                                                  GFile            *file,
                                                  gboolean          svg,
                                                  GError          **error);
+void            lode_graph_view_save_as         (LodeGraphView    *self,
+                                                 gboolean          svg,
+                                                 const char       *name);
 
 G_END_DECLS
