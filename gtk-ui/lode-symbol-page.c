@@ -136,6 +136,7 @@ graph_cb (GObject      *object,
       return;
     }
   lode_graph_view_set_model (self->graph_view, model);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "symbol.export", TRUE);
 }
 
 /* Draws the call graph around the definition @name of @file. */
@@ -147,6 +148,7 @@ load_graph (LodeSymbolPage *self,
   g_cancellable_cancel (self->graph_cancellable);
   g_clear_object (&self->graph_cancellable);
   gtk_toggle_button_set_active (self->blast_radius, FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "symbol.export", FALSE);
   g_free (self->key);
   self->key = lode_call_graph_source_make_key (file, name);
   self->graph_cancellable = g_cancellable_new ();
@@ -233,6 +235,22 @@ blast_radius_toggled_cb (LodeSymbolPage *self)
     self->graph_cancellable = g_cancellable_new ();
   lode_graph_source_reach_async (self->source, self->root, self->key, self->graph_cancellable,
                                  reach_cb, g_object_ref (self));
+}
+
+/* "symbol.export" ("png" or "svg"): the call graph drawn, to a file the user picks. */
+static void
+export_activated (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  LodeSymbolPage *self = LODE_SYMBOL_PAGE (widget);
+  gboolean svg = g_strcmp0 (g_variant_get_string (parameter, NULL), "svg") == 0;
+  g_autofree char *base = g_strdup (self->name != NULL ? self->name : "symbol");
+  g_autofree char *name = NULL;
+
+  g_strdelimit (base, "/\\:<>", '_');
+  name = g_strdup_printf ("%s-calls.%s", base, svg ? "svg" : "png");
+  lode_graph_view_save_as (self->graph_view, svg, name);
 }
 
 static void request (LodeSymbolPage *self,
@@ -582,10 +600,13 @@ lode_symbol_page_class_init (LodeSymbolPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, depth_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, node_activated_cb);
+
+  gtk_widget_class_install_action (widget_class, "symbol.export", "s", export_activated);
 }
 
 static void
 lode_symbol_page_init (LodeSymbolPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "symbol.export", FALSE);
 }

@@ -807,6 +807,68 @@ check_exports (GtkWidget *graph)
   g_test_message ("Exported: %s, %s", png_path, svg_path);
 }
 
+static gboolean
+chooser_shown (gpointer data)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_FILE_CHOOSER_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        {
+          *(GtkWindow **) data = window;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* Whether @chooser would save to the file. */
+static gboolean
+chooser_at (gpointer data)
+{
+  g_autoptr(GFile) chosen = gtk_file_chooser_get_file (((gpointer *) data)[0]);
+
+  return chosen != NULL && g_file_equal (chosen, ((gpointer *) data)[1]);
+}
+
+/* Activates @action ("png" or "svg") of @widget, as its Export menu does, and answers the file
+ * chooser that opens with @name in the screenshots' folder; returns the path written, once
+ * the toast says it is saved. The chooser opens in the current folder, which it reads
+ * asynchronously: the test goes there first, so that no late read moves the chooser away. */
+static char *
+export_through_chooser (GtkWidget  *widget,
+                        const char *action,
+                        const char *format,
+                        const char *name)
+{
+  g_autofree char *dir = screenshot_dir ();
+  g_autofree char *saved = g_strdup_printf ("Saved %s", name);
+  g_autofree char *cwd = g_get_current_dir ();
+  char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  GtkWindow *chooser = NULL;
+  gpointer toast[2] = { gtk_widget_get_root (widget), saved };
+
+  g_unlink (path);
+  g_assert_cmpint (g_chdir (dir), ==, 0);
+  g_assert_true (gtk_widget_activate_action (widget, action, "s", format));
+  wait_until (chooser_shown, &chooser, "the file chooser");
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+  {
+    gpointer at[2] = { chooser, file };
+
+    wait_until (chooser_at, at, "the chooser in the screenshots' folder");
+  }
+  gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
+  wait_until (shows_label_prefix, toast, saved);
+  g_assert_cmpint (g_chdir (cwd), ==, 0);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  return path;
+}
+
 /* The acceptance flow: add a project, see its progress reach the end, search it as the
  * query is typed, look at a result's code, open it in the editor; then its import graph
  * drawn and explored, and the provider's health. */
@@ -1270,6 +1332,35 @@ test_symbol_page (Fixture       *fixture,
   g_assert_null (graph_edge (model, "src/parser.c\nskip_blanks",
                              "src/parser.c\nparse_header_line"));
   screenshot (window, "symbol-graph");
+
+  /* The graph exported from the page's menu, to the file picked in the chooser: a PNG that
+   * loads, an SVG that parses, with a box per definition. */
+  {
+    g_autofree char *png_path = export_through_chooser (GTK_WIDGET (symbol_page),
+                                                        "symbol.export", "png",
+                                                        "parse_header_line-calls.png");
+    g_autofree char *svg_path = export_through_chooser (GTK_WIDGET (symbol_page),
+                                                        "symbol.export", "svg",
+                                                        "parse_header_line-calls.svg");
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GdkTexture) texture = gdk_texture_new_from_filename (png_path, &error);
+    g_autoptr(GMarkupParseContext) parser = NULL;
+    static const GMarkupParser counter = { svg_element, NULL, NULL, NULL, NULL };
+    g_autofree char *text = NULL;
+    gsize length = 0;
+    guint paths = 0;
+
+    g_assert_no_error (error);
+    g_assert_cmpint (gdk_texture_get_width (texture), >, 200);
+    g_file_get_contents (svg_path, &text, &length, &error);
+    g_assert_no_error (error);
+    parser = g_markup_parse_context_new (&counter, 0, &paths, NULL);
+    g_assert_true (g_markup_parse_context_parse (parser, text, length, &error));
+    g_assert_true (g_markup_parse_context_end_parse (parser, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (paths, >, 3);
+    g_test_message ("Exported: %s, %s", png_path, svg_path);
+  }
 
   /* The blast radius: what calls it, directly (parse_message) or not (main), not what it
    * calls. */
