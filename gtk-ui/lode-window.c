@@ -178,20 +178,41 @@ show_page_activated (GtkWidget  *widget,
                                          g_variant_get_string (parameter, NULL));
 }
 
-/* "win.show-symbol" (project, name, file): the Symbol page, which joins the switcher when a
- * first symbol is opened, on a definition. */
+/**
+ * lode_window_show_symbol:
+ * @self: a #LodeWindow
+ * @root: a project's root
+ * @name: a definition, plain or qualified
+ * @file: (nullable): its file, relative to @root
+ *
+ * Shows the Symbol page, which joins the switcher when a first symbol is opened, on the
+ * definition (a search result's name, the Shell provider's result, codebase_graph_visualize's
+ * interactive mode for a symbol).
+ */
+void
+lode_window_show_symbol (LodeWindow *self,
+                         const char *root,
+                         const char *name,
+                         const char *file)
+{
+  g_return_if_fail (LODE_IS_WINDOW (self));
+  g_return_if_fail (root != NULL && name != NULL);
+
+  lode_symbol_page_show (self->symbol_page, root, name, file);
+  adw_view_stack_page_set_visible (self->symbol_stack_page, TRUE);
+  adw_view_stack_set_visible_child_name (self->stack, "symbol");
+}
+
+/* "win.show-symbol" (project, name, file): lode_window_show_symbol(). */
 static void
 show_symbol_activated (GtkWidget  *widget,
                        const char *action_name,
                        GVariant   *parameter)
 {
-  LodeWindow *self = LODE_WINDOW (widget);
   const char *root, *name, *file;
 
   g_variant_get (parameter, "(&s&s&s)", &root, &name, &file);
-  lode_symbol_page_show (self->symbol_page, root, name, file);
-  adw_view_stack_page_set_visible (self->symbol_stack_page, TRUE);
-  adw_view_stack_set_visible_child_name (self->stack, "symbol");
+  lode_window_show_symbol (LODE_WINDOW (widget), root, name, file);
 }
 
 /* "win.focus-search" (Ctrl+F, Ctrl+K): the search entry, from any page. */
