@@ -1227,29 +1227,14 @@ wait_for_symbol (LodeSymbolPage *page,
   wait_until (shows_symbol, data, name);
 }
 
-/* A parser whose functions call each other, the C library and something it never defines:
- * a definition found by the search opens on the Symbol page with its signature, callers and
- * callees; a caller's row opens that caller, its own callers listed. */
+/* A parser whose functions call each other, the C library and something it never defines,
+ * written under @root and indexed. */
 static void
-test_symbol_page (Fixture       *fixture,
-                  gconstpointer  data)
+index_parser (LodeProjectsPage *page,
+              const char       *root)
 {
-  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
-  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
-  GtkWidget *search = find_widget (window, LODE_TYPE_SEARCH_PAGE, 0);
-  LodeSymbolPage *symbol_page = LODE_SYMBOL_PAGE (find_widget (window, LODE_TYPE_SYMBOL_PAGE, 0));
-  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
-  GtkWidget *entry;
-  GtkDropDown *project = GTK_DROP_DOWN (find_widget (search, GTK_TYPE_DROP_DOWN, 0));
-  GListModel *projects = lode_projects_page_get_model (page);
-  g_autofree char *root = g_build_filename (tmp, "parser", NULL);
   g_autofree char *source = g_build_filename (root, "src", "parser.c", NULL);
   g_autofree char *main_c = g_build_filename (root, "src", "main.c", NULL);
-  gpointer first_in_search[2] = { search, "src/parser.c" };
-  LodeGraphView *graph_view = lode_symbol_page_get_graph_view (symbol_page);
-  LodeGraphModel *model;
-  GtkWidget *row;
-  GtkWidget *button;
 
   write_file_with_mode (source,
                         "#include <string.h>\n\n"
@@ -1278,6 +1263,32 @@ test_symbol_page (Fixture       *fixture,
                         "  return argc > 1 ? parse_message (argv[1]) : 0;\n"
                         "}\n", 0644);
   ensure_indexed (page, root);
+}
+
+/* A parser whose functions call each other, the C library and something it never defines:
+ * a definition found by the search opens on the Symbol page with its signature, callers and
+ * callees; a caller's row opens that caller, its own callers listed. */
+static void
+test_symbol_page (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
+  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
+  GtkWidget *search = find_widget (window, LODE_TYPE_SEARCH_PAGE, 0);
+  LodeSymbolPage *symbol_page = LODE_SYMBOL_PAGE (find_widget (window, LODE_TYPE_SYMBOL_PAGE, 0));
+  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
+  GtkWidget *entry;
+  GtkDropDown *project = GTK_DROP_DOWN (find_widget (search, GTK_TYPE_DROP_DOWN, 0));
+  GListModel *projects = lode_projects_page_get_model (page);
+  g_autofree char *root = g_build_filename (tmp, "parser", NULL);
+  g_autofree char *source = g_build_filename (root, "src", "parser.c", NULL);
+  gpointer first_in_search[2] = { search, "src/parser.c" };
+  LodeGraphView *graph_view = lode_symbol_page_get_graph_view (symbol_page);
+  LodeGraphModel *model;
+  GtkWidget *row;
+  GtkWidget *button;
+
+  index_parser (page, root);
 
   adw_view_stack_set_visible_child_name (stack, "search");
   entry = find_shown (search, GTK_TYPE_SEARCH_ENTRY);
@@ -1415,6 +1426,82 @@ test_symbol_page (Fixture       *fixture,
                           "parse_message"));
   model = wait_for_graph (graph_view, "src/parser.c\nparse_header_line");
   g_assert_cmpuint (lode_graph_model_get_n_nodes (model), ==, 3);
+}
+
+static void
+dbus_call_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  GVariant **reply = user_data;
+  g_autoptr(GError) error = NULL;
+
+  *reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result, &error);
+  g_assert_no_error (error);
+}
+
+/* Calls @method of loded's Shell search provider and waits for its answer, the app's main
+ * loop running: loded calls back into this process (the app) before it answers. */
+static GVariant *
+call_search_provider (const char *method,
+                      GVariant   *parameters)
+{
+  GDBusConnection *bus = g_application_get_dbus_connection (G_APPLICATION (app));
+  GVariant *reply = NULL;
+
+  g_dbus_connection_call (bus, LODE_DAEMON_BUS_NAME, "/io/github/lode/Lode/SearchProvider",
+                          "org.gnome.Shell.SearchProvider2", method, parameters, NULL,
+                          G_DBUS_CALL_FLAGS_NONE, WAIT_SECONDS * 1000, NULL, dbus_call_cb,
+                          &reply);
+  wait_until (is_set_pointer, &reply, method);
+  return reply;
+}
+
+/* GNOME Shell's overview finds a definition by a prefix of its name; activating the result
+ * opens the app (this process owns its name) on the definition's Symbol page, its callers
+ * listed and its code shown. */
+static void
+test_shell_result (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
+  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
+  LodeSymbolPage *symbol_page = LODE_SYMBOL_PAGE (find_widget (window, LODE_TYPE_SYMBOL_PAGE, 0));
+  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
+  g_autofree char *root = g_build_filename (tmp, "parser", NULL);
+  g_autofree char *source = g_build_filename (root, "src", "parser.c", NULL);
+  g_autoptr(GVariant) results = NULL;
+  g_autoptr(GVariant) activated = NULL;
+  g_autofree const char **ids = NULL;
+  const char *terms[] = { "parse_head", NULL };
+  const char *id = NULL;
+
+  index_parser (page, root);
+  adw_view_stack_set_visible_child_name (stack, "projects");
+
+  results = call_search_provider ("GetInitialResultSet",
+                                  g_variant_new ("(^as)", (char **) terms));
+  g_variant_get (results, "(^a&s)", &ids);
+  /* An identifier carries the file, line, kind, name and project. */
+  for (guint i = 0; ids[i] != NULL && id == NULL; i++)
+    {
+      g_auto(GStrv) fields = g_strsplit (ids[i], "\n", -1);
+
+      if (g_strv_length (fields) == 5 && g_str_equal (fields[0], source) &&
+          g_str_equal (fields[3], "parse_header_line") && g_str_equal (fields[4], root))
+        id = ids[i];
+    }
+  g_assert_nonnull (id);
+
+  activated = call_search_provider ("ActivateResult",
+                                    g_variant_new ("(s^asu)", id, (char **) terms, 0));
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "symbol");
+  wait_for_symbol (symbol_page, "parse_header_line");
+  g_assert_true (has_label (GTK_WIDGET (symbol_page), "function · src/parser.c:10"));
+  g_assert_true (has_row (GTK_WIDGET (lode_symbol_page_get_callers (symbol_page)),
+                          "parse_message"));
+  wait_for_preview (lode_symbol_page_get_preview (symbol_page), source);
+  screenshot (window, "symbol-from-shell");
 }
 
 static LodeProjectItem *
@@ -2206,6 +2293,7 @@ main (int   argc,
   ADD ("visualize-interactive", test_visualize_interactive);
   ADD ("graph-large", test_graph_large);
   ADD ("symbol-page", test_symbol_page);
+  ADD ("shell-result", test_shell_result);
   ADD ("manage", test_manage);
   ADD ("project-names", test_project_names);
   ADD ("error-toast", test_error_toast);
