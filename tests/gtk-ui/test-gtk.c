@@ -1428,6 +1428,49 @@ test_symbol_page (Fixture       *fixture,
   g_assert_cmpuint (lode_graph_model_get_n_nodes (model), ==, 3);
 }
 
+/* An agent asks codebase_graph_visualize for the interactive explorer on a symbol: loded
+ * activates the app's "show-symbol" action, which opens the Symbol page on the definition,
+ * and the agent is told so. */
+static void
+test_visualize_symbol (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
+  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
+  LodeSymbolPage *symbol_page = LODE_SYMBOL_PAGE (find_widget (window, LODE_TYPE_SYMBOL_PAGE, 0));
+  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
+  LodeClient *client = lode_application_get_client (fixture->app);
+  g_autofree char *root = g_build_filename (tmp, "parser", NULL);
+  g_autoptr(LodeToolResult) result = NULL;
+  JsonObject *arguments = json_object_new ();
+
+  index_parser (page, root);
+  adw_view_stack_set_visible_child_name (stack, "projects");
+
+  json_object_set_string_member (arguments, "projectPath", root);
+  json_object_set_string_member (arguments, "symbol", "parse_message");
+  json_object_set_string_member (arguments, "mode", "interactive");
+  lode_client_call_tool_async (client, "codebase_graph_visualize", arguments, NULL, NULL, NULL,
+                               NULL, NULL, call_tool_cb, &result);
+  json_object_unref (arguments);
+  wait_until (is_set_pointer, &result, "the tool's answer");
+
+  g_assert_false (result->is_error);
+  g_assert_true (json_object_get_boolean_member (result->structured, "opened"));
+  g_assert_true (g_str_has_prefix (result->text,
+                                   "Opened Lode's symbol page on `parse_message` "
+                                   "(`src/parser.c:18`) in the desktop app.\n\n```mermaid\n"));
+  g_assert_nonnull (strstr (result->text, "[\"main\"]"));
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "symbol");
+  wait_for_symbol (symbol_page, "parse_message");
+  g_assert_true (has_row (GTK_WIDGET (lode_symbol_page_get_callers (symbol_page)), "main"));
+  g_assert_true (has_row (GTK_WIDGET (lode_symbol_page_get_callees (symbol_page)),
+                          "parse_header_line"));
+  lode_symbol_page_show_graph (symbol_page);
+  wait_for_graph (lode_symbol_page_get_graph_view (symbol_page), "src/parser.c\nparse_message");
+  screenshot (window, "symbol-interactive");
+}
+
 static void
 dbus_call_cb (GObject      *object,
               GAsyncResult *result,
@@ -2294,6 +2337,7 @@ main (int   argc,
   ADD ("graph-large", test_graph_large);
   ADD ("symbol-page", test_symbol_page);
   ADD ("shell-result", test_shell_result);
+  ADD ("visualize-symbol", test_visualize_symbol);
   ADD ("manage", test_manage);
   ADD ("project-names", test_project_names);
   ADD ("error-toast", test_error_toast);
