@@ -15,7 +15,8 @@
 #include "lode-toast.h"
 
 /*
- * What codebase_symbol answers about one definition: its name, kind, place and signature,
+ * What codebase_symbol answers about one definition: its name, kind, place and signature
+ * (and its doc comment, which get_function_details or find_type_definition gives),
  * the definitions that call it and those it calls, each a row that opens its own page here;
  * calls to nothing the project defines are listed, not clickable. Its code is shown beside,
  * its lines marked, or its call graph drawn (LodeCallGraphSource: its callers, its calls
@@ -37,12 +38,14 @@ struct _LodeSymbolPage
   char            *root;
   char            *name;        /* (nullable): of the symbol shown */
   char            *key;         /* (nullable): its node in the call graph */
+  guint            doc_line;    /* where the definition whose doc is asked for starts */
   gboolean         follow;      /* a name several definitions share opens the first */
   GtkStack        *stack;
   AdwStatusPage   *none_page;
   GtkLabel        *title;
   GtkLabel        *location;
   GtkLabel        *signature;
+  GtkLabel        *doc;
   GtkLabel        *callers_heading;
   GtkListBox      *callers;
   GtkLabel        *callees_heading;
@@ -259,6 +262,69 @@ static void request (LodeSymbolPage *self,
                      gboolean        follow);
 
 static void
+doc_cb (GObject      *object,
+        GAsyncResult *result,
+        gpointer      user_data)
+{
+  g_autoptr(LodeSymbolPage) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) report = NULL;
+  JsonObject *descriptor = NULL;
+  JsonObject *location = NULL;
+  const char *description = NULL;
+
+  report = lode_connection_call_tool_finish (LODE_CONNECTION (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (report == NULL)
+    {
+      g_debug ("No doc comment: %s", error->message);
+      return;
+    }
+  if (json_object_has_member (report, "function"))
+    descriptor = json_object_get_object_member (report, "function");
+  else if (json_object_has_member (report, "type"))
+    descriptor = json_object_get_object_member (report, "type");
+  if (descriptor != NULL)
+    location = json_object_get_object_member (descriptor, "location");
+  /* The same definition: one of that name elsewhere in the file has its own doc. */
+  if (location != NULL && json_object_get_int_member (location, "start_line") == self->doc_line)
+    description = json_object_get_string_member_with_default (descriptor, "description", NULL);
+
+  gtk_label_set_text (self->doc, description != NULL ? description : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->doc), description != NULL && *description != '\0');
+}
+
+/* The doc comment of the definition shown: get_function_details for what can be called,
+ * find_type_definition for a type; nothing for the rest. */
+static void
+request_doc (LodeSymbolPage *self,
+             JsonObject     *symbol)
+{
+  const char *kind = json_object_get_string_member_with_default (symbol, "kind", "");
+  static const char * const callables[] = { "function", "method", "constructor", NULL };
+  static const char * const types[] = { "class", "struct", "interface", "trait", "enum",
+                                        "union", "type", "protocol", "record", NULL };
+  gboolean callable = g_strv_contains (callables, kind);
+  JsonObject *arguments;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->doc), FALSE);
+  if (!callable && !g_strv_contains (types, kind))
+    return;
+
+  self->doc_line = json_object_get_int_member (symbol, "startLine");
+  arguments = json_object_new ();
+  json_object_set_string_member (arguments, "projectPath", self->root);
+  json_object_set_string_member (arguments, callable ? "function_name" : "type_name",
+                                 self->name);
+  json_object_set_string_member (arguments, "package",
+                                 json_object_get_string_member (symbol, "path"));
+  lode_connection_call_tool (self->connection,
+                             callable ? "get_function_details" : "find_type_definition",
+                             arguments, self->cancellable, doc_cb, g_object_ref (self));
+}
+
+static void
 symbol_cb (GObject      *object,
            GAsyncResult *result,
            gpointer      user_data)
@@ -320,6 +386,7 @@ symbol_cb (GObject      *object,
   signature = json_object_get_string_member_with_default (symbol, "signature", NULL);
   gtk_label_set_text (self->signature, signature != NULL ? signature : "");
   gtk_widget_set_visible (GTK_WIDGET (self->signature), signature != NULL);
+  request_doc (self, symbol);
 
   clear_list (self->callers);
   clear_list (self->callees);
@@ -586,6 +653,7 @@ lode_symbol_page_class_init (LodeSymbolPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LodeSymbolPage, title);
   gtk_widget_class_bind_template_child (widget_class, LodeSymbolPage, location);
   gtk_widget_class_bind_template_child (widget_class, LodeSymbolPage, signature);
+  gtk_widget_class_bind_template_child (widget_class, LodeSymbolPage, doc);
   gtk_widget_class_bind_template_child (widget_class, LodeSymbolPage, callers_heading);
   gtk_widget_class_bind_template_child (widget_class, LodeSymbolPage, callers);
   gtk_widget_class_bind_template_child (widget_class, LodeSymbolPage, callees_heading);

@@ -1311,6 +1311,12 @@ test_symbol_page (Fixture       *fixture,
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "symbol");
   wait_for_symbol (symbol_page, "parse_header_line");
   wait_for_preview (lode_symbol_page_get_preview (symbol_page), source);
+  /* Its doc comment, under its signature. */
+  {
+    gpointer doc[2] = { symbol_page, "Reads one header line: its name, then its value." };
+
+    wait_until (shows_label_prefix, doc, "the doc comment");
+  }
   screenshot (window, "symbol");
   g_assert_true (has_label (GTK_WIDGET (symbol_page), "function · src/parser.c:10"));
   g_assert_true (has_label_prefix (GTK_WIDGET (symbol_page), "int\nparse_header_line") ||
@@ -1416,8 +1422,9 @@ test_symbol_page (Fixture       *fixture,
                                 "src/parser.c\nparse_header_line"));
 
   /* The lists follow: parse_message's caller from another file, its one callee, whose row
-   * opens it back on the same page. */
+   * opens it back on the same page; it has no doc comment, nor is the other one's shown. */
   g_assert_true (has_row (GTK_WIDGET (lode_symbol_page_get_callers (symbol_page)), "main"));
+  g_assert_false (has_label_prefix (GTK_WIDGET (symbol_page), "Reads one header line"));
   g_assert_true (has_label (GTK_WIDGET (symbol_page), "1 Callee"));
   g_signal_emit_by_name (find_row (GTK_WIDGET (lode_symbol_page_get_callees (symbol_page)),
                                    "parse_header_line"), "activate");
