@@ -52,6 +52,7 @@ struct _LodeSymbolPage
   GtkListBox      *callees;
   LodeCodePreview *preview;
   GtkStack        *view_stack;
+  GtkToggleButton *show_graph;
   LodeGraphView   *graph_view;
   GtkToggleButton *blast_radius;
   GtkSpinButton   *depth;
@@ -561,7 +562,16 @@ lode_symbol_page_show_graph (LodeSymbolPage *self)
 {
   g_return_if_fail (LODE_IS_SYMBOL_PAGE (self));
 
-  gtk_stack_set_visible_child_name (self->view_stack, "graph");
+  gtk_toggle_button_set_active (self->show_graph, TRUE);
+}
+
+/* Code or Call Graph: two toggles, narrower than a GtkStackSwitcher's equal buttons. */
+static void
+view_toggled_cb (LodeSymbolPage *self)
+{
+  gtk_stack_set_visible_child_name (self->view_stack,
+                                    gtk_toggle_button_get_active (self->show_graph) ? "graph"
+                                                                                    : "code");
 }
 
 /**
@@ -660,6 +670,8 @@ lode_symbol_page_class_init (LodeSymbolPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LodeSymbolPage, callees);
   gtk_widget_class_bind_template_child (widget_class, LodeSymbolPage, preview);
   gtk_widget_class_bind_template_child (widget_class, LodeSymbolPage, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, LodeSymbolPage, show_graph);
+  gtk_widget_class_bind_template_callback (widget_class, view_toggled_cb);
   gtk_widget_class_bind_template_child (widget_class, LodeSymbolPage, graph_view);
   gtk_widget_class_bind_template_child (widget_class, LodeSymbolPage, blast_radius);
   gtk_widget_class_bind_template_callback (widget_class, blast_radius_toggled_cb);

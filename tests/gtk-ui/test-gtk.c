@@ -42,6 +42,9 @@
 
 #define API_KEY "sk-lode-test-4f1c9a7e2b6d"
 #define WAIT_SECONDS 60
+/* A window as narrow as the widest page allows (the Graph page's 661 pixels, with the
+ * window's frame). */
+#define NARROW_WIDTH 700
 
 typedef struct
 {
@@ -1335,7 +1338,8 @@ test_symbol_page (Fixture       *fixture,
                     GTK_LIST_BOX_ROW (find_row (GTK_WIDGET (lode_symbol_page_get_callees (symbol_page)),
                                                 "strlen"))));
 
-  /* The call graph beside: the caller above, the callee below, a node per definition;
+  /* The call graph beside, in columns where it fits whole: the caller left, the callee
+   * right, a node per definition;
    * activating the caller's node centres the graph on it, its own caller from main.c drawn. */
   lode_symbol_page_show_graph (symbol_page);
   model = wait_for_graph (graph_view, "src/parser.c\nparse_header_line");
@@ -1348,6 +1352,16 @@ test_symbol_page (Fixture       *fixture,
                                 "src/parser.c\nskip_blanks"));
   g_assert_null (graph_edge (model, "src/parser.c\nskip_blanks",
                              "src/parser.c\nparse_header_line"));
+  g_assert_false (lode_graph_view_is_vertical (graph_view));
+  {
+    graphene_rect_t caller, callee;
+
+    g_assert_true (lode_graph_view_get_node_bounds (graph_view, "src/parser.c\nparse_message",
+                                                    &caller));
+    g_assert_true (lode_graph_view_get_node_bounds (graph_view, "src/parser.c\nskip_blanks",
+                                                    &callee));
+    g_assert_cmpfloat (caller.origin.x + caller.size.width, <, callee.origin.x);
+  }
   screenshot (window, "symbol-graph");
 
   /* The graph exported from the page's menu, to the file picked in the chooser: a PNG that
@@ -1476,6 +1490,107 @@ test_visualize_symbol (Fixture       *fixture,
   lode_symbol_page_show_graph (symbol_page);
   wait_for_graph (lode_symbol_page_get_graph_view (symbol_page), "src/parser.c\nparse_message");
   screenshot (window, "symbol-interactive");
+}
+
+static gboolean
+window_narrowed (gpointer data)
+{
+  return gtk_widget_get_width (GTK_WIDGET (data)) <= NARROW_WIDTH;
+}
+
+/* The widest a page needs, @page's left out. */
+static int
+widest_other_page (GtkWidget *window,
+                   GtkWidget *page)
+{
+  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
+  GListModel *pages = G_LIST_MODEL (adw_view_stack_get_pages (stack));
+  int widest = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (pages); i++)
+    {
+      g_autoptr(AdwViewStackPage) other = g_list_model_get_item (pages, i);
+      GtkWidget *child = adw_view_stack_page_get_child (other);
+      int minimum;
+
+      if (child == page)
+        continue;
+      gtk_widget_measure (child, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+      widest = MAX (widest, minimum);
+    }
+  g_object_unref (pages);
+  return widest;
+}
+
+/* Whether every button of @widget is drawn whole inside @page. */
+static void
+assert_buttons_inside (GtkWidget *widget,
+                       GtkWidget *page)
+{
+  if (GTK_IS_BUTTON (widget) && gtk_widget_get_mapped (widget))
+    {
+      graphene_rect_t bounds;
+
+      g_assert_true (gtk_widget_compute_bounds (widget, page, &bounds));
+      g_assert_cmpfloat (bounds.origin.x, >=, 0);
+      g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (page));
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    assert_buttons_inside (child, page);
+}
+
+/* The Symbol page in a narrow window: it needs no more width than the other pages (the app's
+ * pages share the window's minimum), its lists, code and graph buttons all fit, and its call
+ * graph turns to rows to fit the pane. */
+static void
+test_symbol_narrow (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
+  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
+  LodeSymbolPage *symbol_page = LODE_SYMBOL_PAGE (find_widget (window, LODE_TYPE_SYMBOL_PAGE, 0));
+  g_autofree char *root = g_build_filename (tmp, "parser", NULL);
+  LodeGraphView *view = lode_symbol_page_get_graph_view (symbol_page);
+  static const char *const chain[] = { "src/main.c\nmain", "src/parser.c\nparse_message",
+                                       "src/parser.c\nparse_header_line",
+                                       "src/parser.c\nskip_blanks" };
+  graphene_rect_t bounds[G_N_ELEMENTS (chain)];
+  int minimum;
+
+  index_parser (page, root);
+  gtk_widget_activate_action (window, "win.show-symbol", "(sss)", root, "parse_message", "");
+  wait_for_symbol (symbol_page, "parse_message");
+  gtk_widget_measure (GTK_WIDGET (symbol_page), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL,
+                      NULL, NULL);
+  g_assert_cmpint (minimum, <=, widest_other_page (window, GTK_WIDGET (symbol_page)));
+
+  gtk_window_set_default_size (GTK_WINDOW (window), NARROW_WIDTH, 680);
+  wait_until (window_narrowed, window, "the window to narrow");
+  lode_symbol_page_show_graph (symbol_page);
+  wait_for_graph (view, "src/parser.c\nparse_message");
+  assert_buttons_inside (GTK_WIDGET (symbol_page), GTK_WIDGET (symbol_page));
+  /* Four definitions in a chain are too wide for the pane in columns: drawn in rows, each
+   * caller above what it calls, all of it in view and readable. */
+  g_assert_true (lode_graph_view_is_vertical (view));
+  g_assert_cmpfloat (lode_graph_view_get_scale (view), >=, 0.7);
+  for (guint i = 0; i < G_N_ELEMENTS (chain); i++)
+    {
+      g_assert_true (lode_graph_view_get_node_bounds (view, chain[i], &bounds[i]));
+      g_assert_cmpfloat (bounds[i].origin.x, >=, 0);
+      g_assert_cmpfloat (bounds[i].origin.y, >=, 0);
+      g_assert_cmpfloat (bounds[i].origin.x + bounds[i].size.width, <=,
+                         gtk_widget_get_width (GTK_WIDGET (view)));
+      g_assert_cmpfloat (bounds[i].origin.y + bounds[i].size.height, <=,
+                         gtk_widget_get_height (GTK_WIDGET (view)));
+      if (i > 0)
+        g_assert_cmpfloat (bounds[i - 1].origin.y + bounds[i - 1].size.height, <,
+                           bounds[i].origin.y);
+    }
+  g_assert_true (has_row (GTK_WIDGET (lode_symbol_page_get_callers (symbol_page)), "main"));
+  screenshot (window, "symbol-narrow");
+  gtk_window_set_default_size (GTK_WINDOW (window), 960, 680);
 }
 
 static void
@@ -2345,6 +2460,7 @@ main (int   argc,
   ADD ("symbol-page", test_symbol_page);
   ADD ("shell-result", test_shell_result);
   ADD ("visualize-symbol", test_visualize_symbol);
+  ADD ("symbol-narrow", test_symbol_narrow);
   ADD ("manage", test_manage);
   ADD ("project-names", test_project_names);
   ADD ("error-toast", test_error_toast);
