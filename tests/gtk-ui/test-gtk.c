@@ -1364,6 +1364,18 @@ test_symbol_page (Fixture       *fixture,
   }
   screenshot (window, "symbol-graph");
 
+  /* The blast radius: what calls it, directly (parse_message) or not (main), not what it
+   * calls. */
+  gtk_toggle_button_set_active (lode_symbol_page_get_blast_radius (symbol_page), TRUE);
+  {
+    gpointer reached[2] = { graph_view, "src/main.c\nmain" };
+
+    wait_until (is_reached, reached, "main in the blast radius");
+  }
+  g_assert_true (lode_graph_view_is_reached (graph_view, "src/parser.c\nparse_message"));
+  g_assert_false (lode_graph_view_is_reached (graph_view, "src/parser.c\nskip_blanks"));
+  screenshot (window, "symbol-blast-radius");
+
   /* The graph exported from the page's menu, to the file picked in the chooser: a PNG that
    * loads, an SVG that parses, with a box per definition. */
   {
@@ -1392,18 +1404,6 @@ test_symbol_page (Fixture       *fixture,
     g_assert_cmpuint (paths, >, 3);
     g_test_message ("Exported: %s, %s", png_path, svg_path);
   }
-
-  /* The blast radius: what calls it, directly (parse_message) or not (main), not what it
-   * calls. */
-  gtk_toggle_button_set_active (lode_symbol_page_get_blast_radius (symbol_page), TRUE);
-  {
-    gpointer reached[2] = { graph_view, "src/main.c\nmain" };
-
-    wait_until (is_reached, reached, "main in the blast radius");
-  }
-  g_assert_true (lode_graph_view_is_reached (graph_view, "src/parser.c\nparse_message"));
-  g_assert_false (lode_graph_view_is_reached (graph_view, "src/parser.c\nskip_blanks"));
-  screenshot (window, "symbol-blast-radius");
 
   /* Expanding the caller draws its own caller, main, one hop further up. */
   lode_graph_view_select (graph_view, "src/parser.c\nparse_message");
