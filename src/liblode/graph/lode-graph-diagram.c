@@ -57,7 +57,7 @@ diagram_new (void)
  * lode_graph_diagram_new_empty:
  *
  * Returns: (transfer full): a diagram with no box, for a symbol's definitions
- *   (lode_graph_diagram_add_definition())
+ *   (lode_graph_diagram_add_symbol())
  */
 LodeGraphDiagram *
 lode_graph_diagram_new_empty (void)
@@ -66,7 +66,7 @@ lode_graph_diagram_new_empty (void)
 }
 
 /**
- * lode_graph_diagram_add_definition:
+ * lode_graph_diagram_add_symbol:
  * @self: a diagram
  * @name: the definition's name
  * @path: its file
@@ -79,12 +79,12 @@ lode_graph_diagram_new_empty (void)
  * Returns: its box
  */
 guint
-lode_graph_diagram_add_definition (LodeGraphDiagram *self,
-                                   const char       *name,
-                                   const char       *path,
-                                   const char       *language,
-                                   guint             distance,
-                                   gboolean          focus)
+lode_graph_diagram_add_symbol (LodeGraphDiagram *self,
+                               const char       *name,
+                               const char       *path,
+                               const char       *language,
+                               guint             distance,
+                               gboolean          focus)
 {
   LodeGraphBox box = { 0 };
 

@@ -96,12 +96,12 @@ LodeGraphDiagram *lode_graph_diagram_new        (const LodeGraph        *graph,
                                                  guint                   depth,
                                                  guint                   max_boxes);
 LodeGraphDiagram *lode_graph_diagram_new_empty  (void);
-guint             lode_graph_diagram_add_definition (LodeGraphDiagram  *self,
-                                                     const char        *name,
-                                                     const char        *path,
-                                                     const char        *language,
-                                                     guint              distance,
-                                                     gboolean           focus);
+guint             lode_graph_diagram_add_symbol (LodeGraphDiagram       *self,
+                                                 const char             *name,
+                                                 const char             *path,
+                                                 const char             *language,
+                                                 guint                   distance,
+                                                 gboolean                focus);
 void              lode_graph_diagram_add_call   (LodeGraphDiagram       *self,
                                                  guint                   from,
                                                  guint                   to);

@@ -495,10 +495,10 @@ add_definition (LodeGraphDiagram *diagram,
   const char *path = lode_json_get_string (definition, "path");
   guint id;
 
-  return lode_graph_diagram_add_definition (diagram, definition_name (definition), path,
-                                            graph != NULL && lode_graph_lookup (graph, path, &id)
-                                              ? lode_graph_get_language (graph, id) : NULL,
-                                            focus ? 0 : 1, focus);
+  return lode_graph_diagram_add_symbol (diagram, definition_name (definition), path,
+                                        graph != NULL && lode_graph_lookup (graph, path, &id)
+                                          ? lode_graph_get_language (graph, id) : NULL,
+                                        focus ? 0 : 1, focus);
 }
 
 /**
