@@ -102,8 +102,11 @@ address_space_exhausted (void)
   char text[64];
   ssize_t length;
   guint64 pages = 0;
-  int fd = open ("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+  int fd;
 
+  if (address_space_limit == 0)
+    return FALSE;
+  fd = open ("/proc/self/statm", O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return FALSE;
   length = read (fd, text, sizeof text - 1);
@@ -114,11 +117,11 @@ address_space_exhausted (void)
   return pages * (guint64) sysconf (_SC_PAGESIZE) + (32 << 20) >= address_space_limit;
 }
 
-/* GSlice, and libraries that cannot fail an allocation, abort() when one fails: under the
- * limit, with the address space used up, that is memory running out. Any other abort stays
- * one. */
+/* GSlice aborts when an allocation fails, and code that does not check malloc()
+ * dereferences NULL: under the limit, with the address space used up, that is memory
+ * running out. Any other abort or fault stays one. */
 static void
-abort_cb (int signum)
+fatal_signal_cb (int signum)
 {
   if (address_space_exhausted ())
     out_of_memory ("an allocation failed");
@@ -168,7 +171,8 @@ log_writer_cb (GLogLevelFlags   log_level,
  * (a segmentation fault). With the arenas capped, such a limit is what Lode uses, and a
  * lower one fails in SQLite first, as a clean "out of memory" error. Tree-sitter, which
  * cannot fail an allocation, says that memory ran out and exits instead of aborting; so
- * does a failed g_malloc() or g_slice_alloc(), which would otherwise crash.
+ * does a failed g_malloc(), g_slice_alloc() or unchecked malloc(), which would otherwise
+ * crash.
  */
 void
 lode_memory_limit_init (void)
@@ -179,9 +183,23 @@ lode_memory_limit_init (void)
     {
       address_space_limit = limit.rlim_cur;
       mallopt (M_ARENA_MAX, LIMITED_ARENAS);
-      signal (SIGABRT, abort_cb);
+      signal (SIGABRT, fatal_signal_cb);
+      signal (SIGSEGV, fatal_signal_cb);
+      signal (SIGBUS, fatal_signal_cb);
       g_log_set_writer_func (log_writer_cb, NULL, NULL);
     }
 
   ts_set_allocator (ts_malloc_or_exit, ts_calloc_or_exit, ts_realloc_or_exit, free);
+}
+
+/**
+ * lode_memory_limit_exhausted:
+ *
+ * Returns: whether the process runs under an address-space limit and has used it up (a
+ * thread that cannot start, say, could not get the memory for its stack)
+ */
+gboolean
+lode_memory_limit_exhausted (void)
+{
+  return address_space_exhausted ();
 }
