@@ -11,6 +11,15 @@
 
 G_BEGIN_DECLS
 
+/*
+ * The extractor in parts, each calling only those above it here:
+ *
+ *   lode-calls.c           the value (call sites, bindings, stored and read back) and the
+ *                          walk's state: the definitions around it, its scopes
+ *   lode-calls-bindings.c  declarations, fields, imports and base types, per language
+ *   lode-calls-walk.c      the walk over the parse: callees, receivers, macro bodies, `#if`
+ */
+
 /* What the walk knows of a name in a function's scope. */
 typedef struct
 {
@@ -47,28 +56,40 @@ typedef struct
   gboolean               reexporting;  /* the import being read exports its names again */
 } Walk;
 
-/* lode-calls.c */
-gint     _lode_calls_caller        (Walk        *w);
-gint     _lode_calls_class         (Walk        *w);
-Scope   *_lode_calls_scope         (Walk        *w);
-void     _lode_calls_declare       (Walk        *w,
-                                    TSNode       name,
-                                    LodeCallReceiver kind,
-                                    const char  *type);
-char    *_lode_calls_clean_type    (const char  *text);
-char    *_lode_calls_squeeze       (Walk        *w,
-                                    guint32      start,
-                                    guint32      end);
-gboolean _lode_calls_value_type    (Walk        *w,
-                                    TSNode       value,
-                                    LodeCallReceiver *kind,
-                                    char       **type);
+/* lode-calls.c: the value and the walk's state */
+LodeCallSite *_lode_calls_add_site          (LodeCalls         *calls,
+                                             char              *name,
+                                             char              *qualifier,
+                                             guint              line,
+                                             gint               caller,
+                                             LodeCallFlags      flags);
+gint          _lode_calls_caller            (Walk              *w);
+gint          _lode_calls_class             (Walk              *w);
+gboolean      _lode_calls_kind_is_function  (const char        *kind);
+Scope        *_lode_calls_scope             (Walk              *w);
+Scope        *_lode_calls_scope_new         (Scope             *parent);
+void          _lode_calls_scope_free        (Scope             *scope);
+const Local  *_lode_calls_scope_lookup      (Scope             *scope,
+                                             const char        *name);
+void          _lode_calls_declare           (Walk              *w,
+                                             TSNode             name,
+                                             LodeCallReceiver   kind,
+                                             const char        *type);
+gboolean      _lode_calls_is_word_byte      (char               c);
+char         *_lode_calls_clean_type        (const char        *text);
+char         *_lode_calls_squeeze           (Walk              *w,
+                                             guint32            start,
+                                             guint32            end);
 
 /* lode-calls-bindings.c: declarations, fields, imports and base types, per language */
-gboolean _lode_calls_visit_binding (Walk        *w,
-                                    TSNode       node,
-                                    const char  *type);
-void     _lode_calls_enter_def     (Walk        *w,
-                                    guint        def);
+gboolean      _lode_calls_visit_binding     (Walk              *w,
+                                             TSNode             node,
+                                             const char        *type);
+void          _lode_calls_enter_def         (Walk              *w,
+                                             guint              def);
+gboolean      _lode_calls_value_type        (Walk              *w,
+                                             TSNode             value,
+                                             LodeCallReceiver  *kind,
+                                             char             **type);
 
 G_END_DECLS
