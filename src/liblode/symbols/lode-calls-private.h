@@ -64,6 +64,23 @@ gboolean _lode_calls_value_type    (Walk        *w,
                                     LodeCallReceiver *kind,
                                     char       **type);
 
+LodeCallSite *_lode_calls_add_site (Walk          *w,
+                                    char          *name,
+                                    char          *qualifier,
+                                    guint          line,
+                                    LodeCallFlags  flags);
+void     _lode_calls_visit_callee  (Walk          *w,
+                                    TSNode         callee,
+                                    LodeCallFlags  flags);
+
+/* lode-calls-entries.c: routes and tables of commands */
+void     _lode_calls_visit_registration (Walk   *w,
+                                         TSNode  call);
+void     _lode_calls_visit_table_row    (Walk   *w,
+                                         TSNode  row);
+void     _lode_calls_visit_decorated    (Walk   *w,
+                                         guint   def);
+
 /* lode-calls-bindings.c: declarations, fields, imports and base types, per language */
 gboolean _lode_calls_visit_binding (Walk        *w,
                                     TSNode       node,

@@ -19,6 +19,8 @@ G_BEGIN_DECLS
  * @LODE_CALL_AMBIGUOUS: several definitions fit as well; all are listed
  * @LODE_CALL_EXTERNAL: into a dependency, named by the import that brings the name in
  * @LODE_CALL_UNRESOLVED: nothing the code states leads to a definition
+ * @LODE_CALL_REGISTERED: not a call: a %LODE_CALL_REGISTRATION site, bound to the functions
+ *   (one, or the candidates) that a command table or a router registers
  */
 typedef enum
 {
@@ -26,6 +28,7 @@ typedef enum
   LODE_CALL_AMBIGUOUS,
   LODE_CALL_EXTERNAL,
   LODE_CALL_UNRESOLVED,
+  LODE_CALL_REGISTERED,
 } LodeCallStatus;
 
 /**

@@ -253,7 +253,7 @@ lode_calls_new_from_bytes (GBytes     *bytes,
       lode_calls_add_binding (calls, kind, caller, name, qualifier, receiver, line);
       g_free (qualifier);
       g_free (receiver);
-      if (caller < -1 || caller >= (gint) read->len || kind > LODE_CALL_BINDING_REEXPORT)
+      if (caller < -1 || caller >= (gint) read->len || kind > LODE_CALL_BINDING_ENTRY)
         ok = FALSE;
     }
   variant_to_uint_array (file_local, calls->file_local);
@@ -576,6 +576,16 @@ enter_defs (Walk    *w,
 
 /* Callees ----------------------------------------------------------------------------- */
 
+LodeCallSite *
+_lode_calls_add_site (Walk          *w,
+                      char          *name,
+                      char          *qualifier,
+                      guint          line,
+                      LodeCallFlags  flags)
+{
+  return add_site (w->calls, name, qualifier, line, _lode_calls_caller (w), flags);
+}
+
 static gboolean
 is_name_node (TSNode node)
 {
@@ -747,10 +757,10 @@ emit (Walk          *w,
 }
 
 /* A callee expression → the called name, its qualifier and how it is called. */
-static void
-visit_callee (Walk          *w,
-              TSNode         callee,
-              LodeCallFlags  flags)
+void
+_lode_calls_visit_callee (Walk          *w,
+                          TSNode         callee,
+                          LodeCallFlags  flags)
 {
   guint32 start = ts_node_start_byte (callee);
 
@@ -817,7 +827,7 @@ visit_call (Walk   *w,
   callee = field (node, "function");
   if (!ts_node_is_null (callee))
     {
-      visit_callee (w, callee, 0);
+      _lode_calls_visit_callee (w, callee, 0);
       return;
     }
 
@@ -850,7 +860,7 @@ visit_call (Walk   *w,
 
   /* Kotlin and Swift: (call_expression CALLEE (call_suffix …)). */
   if (n_named (node) >= 2 && is_type (nth_named (node, 1), "call_suffix"))
-    visit_callee (w, nth_named (node, 0), 0);
+    _lode_calls_visit_callee (w, nth_named (node, 0), 0);
 }
 
 static void
@@ -876,7 +886,7 @@ visit_new (Walk   *w,
       return;
     }
   if (!ts_node_is_null (type))
-    visit_callee (w, type, LODE_CALL_NEW);
+    _lode_calls_visit_callee (w, type, LODE_CALL_NEW);
 }
 
 /* Macro text ------------------------------------------------------------------------- */
@@ -1004,6 +1014,7 @@ typedef enum
   ACT_MACRO_TEXT,    /* C, C++: a macro's body */
   ACT_BINDING,       /* declarations, imports: lode-calls-bindings.c */
   ACT_RUBY_NAME,     /* Ruby: a bare name that no local declares is a method call */
+  ACT_TABLE_ROW,     /* C, C++: an initializer list, maybe a row of a table of commands */
 } Action;
 
 typedef struct
@@ -1049,7 +1060,7 @@ table_for (const TSLanguage *ts_language,
     { "import_header", ACT_BINDING }, { "export_statement", ACT_BINDING },
     { "enhanced_for_statement", ACT_BINDING }, { "catch_formal_parameter", ACT_BINDING },
     { "for_range_loop", ACT_BINDING }, { "mod_item", ACT_BINDING },
-    { "preproc_def", ACT_BINDING },
+    { "preproc_def", ACT_BINDING }, { "initializer_list", ACT_TABLE_ROW },
   };
   Table *table;
 
@@ -1235,6 +1246,10 @@ visit (Walk         *w,
     {
     case ACT_CALL:
       visit_call (w, node, w->x->lang);
+      _lode_calls_visit_registration (w, node);
+      break;
+    case ACT_TABLE_ROW:
+      _lode_calls_visit_table_row (w, node);
       break;
     case ACT_NEW:
       visit_new (w, node);
