@@ -26,9 +26,10 @@
  *
  * (jq's decNumber.c, 3,300 lines of it) leaves an error that swallows every definition up to
  * a point far below: no symbol, no chunk of their own, no call. When the parse of a C or C++
- * file has errors, the file is parsed again with tree-sitter's included ranges set to
- * everything but its conditional directive lines, which reads every branch as if all were
- * compiled (the braces above balance), and that parse is kept when it has fewer errors.
+ * file has an error that holds a conditional directive line, the file is parsed again with
+ * tree-sitter's included ranges set to everything but those lines, which reads every branch
+ * as if all were compiled (the braces above balance), and that parse is kept when it has
+ * fewer errors.
  * Positions do not move, so the chunks, symbols and calls read the file's text as it is.
  */
 
@@ -143,9 +144,31 @@ included_ranges (const char *text,
   return ranges;
 }
 
-/* Error and missing nodes of @tree, past which nothing is counted. */
+static gboolean
+holds_directive (GArray *directives,
+                 TSNode  node)
+{
+  guint32 start = ts_node_start_byte (node), end = ts_node_end_byte (node);
+  guint lo = 0, hi = directives->len;
+
+  /* The first directive that starts at or after @start. */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (g_array_index (directives, Directive, mid).start_byte < start)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < directives->len && g_array_index (directives, Directive, lo).start_byte < end;
+}
+
+/* Error and missing nodes of @tree, past which nothing is counted; with @directives, only
+ * errors that hold one of them. */
 static guint
 count_errors (TSTree *tree,
+              GArray *directives,
               guint   past)
 {
   TSTreeCursor cursor = ts_tree_cursor_new (ts_tree_root_node (tree));
@@ -155,7 +178,8 @@ count_errors (TSTree *tree,
     {
       TSNode node = ts_tree_cursor_current_node (&cursor);
 
-      if (ts_node_is_error (node) || ts_node_is_missing (node))
+      if ((ts_node_is_error (node) || ts_node_is_missing (node)) &&
+          (directives == NULL || holds_directive (directives, node)))
         n++;
       if (n > past)
         break;
@@ -194,7 +218,9 @@ _lode_chunker_unfold_conditionals (Ctx      *ctx,
   if (!ts_node_has_error (ts_tree_root_node (tree)))
     return tree;
   directives = find_directives (ctx->text, ctx->len);
-  if (directives->len == 0)
+  /* Errors that no directive lies in are not this one (an unknown macro, say): one parse is
+   * enough. */
+  if (directives->len == 0 || count_errors (tree, directives, 0) == 0)
     return tree;
   ranges = included_ranges (ctx->text, directives);
   if (!ts_parser_set_included_ranges (parser, (const TSRange *) (gpointer) ranges->data,
@@ -212,8 +238,8 @@ _lode_chunker_unfold_conditionals (Ctx      *ctx,
         }
       return tree;
     }
-  errors = count_errors (tree, G_MAXUINT);
-  if (count_errors (unfolded, errors) < errors)
+  errors = count_errors (tree, NULL, G_MAXUINT);
+  if (count_errors (unfolded, NULL, errors) < errors)
     {
       ts_tree_delete (tree);
       return unfolded;

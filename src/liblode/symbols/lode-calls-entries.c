@@ -235,12 +235,17 @@ _lode_calls_visit_registration (Walk   *w,
                                 TSNode  call)
 {
   Lang lang = w->x->lang;
-  TSNode function = field (call, "function");
-  TSNode args = arguments_of (call);
+  TSNode function, args;
   g_autofree char *method = NULL;
   g_autofree char *path = NULL;
-  guint n = n_named (args);
+  guint n;
 
+  if (lang != LANG_GO && lang != LANG_JS && lang != LANG_TS && lang != LANG_PHP &&
+      lang != LANG_PYTHON && lang != LANG_RUST)
+    return;
+  function = field (call, "function");
+  args = arguments_of (call);
+  n = n_named (args);
   if (n < 2)
     return;
   if (ts_node_is_null (function))
@@ -367,7 +372,10 @@ _lode_calls_visit_table_row (Walk   *w,
   TSNode list = parent (row);
 
   if ((w->x->lang != LANG_C && w->x->lang != LANG_CPP) ||
-      !is_type (list, "initializer_list") || !is_command_table (w, list))
+      !is_type (list, "initializer_list") ||
+      !type_in (nth_named (row, 0), (const char * const []) {
+                  "string_literal", "initializer_pair", NULL }) ||
+      !is_command_table (w, list))
     return;
   for (guint i = 0; i < n_named (row); i++)
     {
