@@ -178,8 +178,12 @@ count_errors (TSTree *tree,
     {
       TSNode node = ts_tree_cursor_current_node (&cursor);
 
-      if ((ts_node_is_error (node) || ts_node_is_missing (node)) &&
+      /* A missing node has no width: the node it is missing from tells. */
+      if (ts_node_is_error (node) &&
           (directives == NULL || holds_directive (directives, node)))
+        n++;
+      else if (ts_node_is_missing (node) &&
+               (directives == NULL || holds_directive (directives, ts_node_parent (node))))
         n++;
       if (n > past)
         break;
