@@ -355,8 +355,9 @@ flow_children (Flow  *flow,
  *   10), `limit` (entry points)
  *
  * Returns: (transfer full): without an entry point `{project, entryPoints: [definition +
- *   reason, label (a command's or route's), callees]}`; with one `{project, query, root: definition + calls (each a call
- *   with its own `calls`, or `cycle` or `cut`), depth, candidates, hint|null}`
+ *   reason, label (a command's or route's), callees]}`; with one `{project, query, root:
+ *   definition + calls (each a call with its own `calls`, or `cycle` or `cut`), depth,
+ *   candidates, hint|null}`
  */
 JsonObject *
 lode_call_report_flow (LodeCallGraph       *graph,
