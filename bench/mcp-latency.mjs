@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // mcp-latency.mjs — lode-mcp start-up and per-call latency, as an MCP host sees them
 //
-//   node bench/mcp-latency.mjs [--runs N] [--calls N] [LODE_MCP [TREE]]
+//   node bench/mcp-latency.mjs [--runs N] [--calls N] [--data-dir DIR]
+//        [--call TOOL ARGUMENTS_JSON]... [LODE_MCP [TREE]]
 //
 // 1. spawn → initialize response: N fresh processes (default 30), each timed from spawn() to
 //    the initialize response line on stdout. For reference, the same is measured for
@@ -9,6 +10,9 @@
 // 2. tools/call codebase_status on an indexed TREE (default: the corpus fixture), N calls in
 //    one session (default 300, the first 20 not counted), each timed from the write to its
 //    response; ping in the same session is the reference (the round trip without a tool).
+//    Each --call (repeatable) measures that tool instead, with those arguments and the
+//    projectPath, in the same way, and prints the mean CPU time lode-mcp spent per call.
+//    --data-dir keeps the index there (and reuses it) instead of a fresh temporary directory.
 //
 // Prints p50/p99/max in milliseconds. Plain Node, no dependencies.
 //
@@ -16,7 +20,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,13 +34,21 @@ const option = (name, fallback) => {
   const [, value] = args.splice(i, 2);
   return Number(value);
 };
+const strings = (name, n) => {
+  const found = [];
+  for (let i = args.indexOf(name); i >= 0; i = args.indexOf(name))
+    found.push(args.splice(i, n + 1).slice(1));
+  return found;
+};
+const keptDir = strings("--data-dir", 1).map(([dir]) => path.resolve(dir)).pop();
+const tools = strings("--call", 2).map(([name, json]) => ({ name, arguments: JSON.parse(json) }));
 const runs = option("--runs", 30);
 const calls = option("--calls", 300);
 const WARMUP = 20;
 const lodeMcp = path.resolve(args[0] ?? path.join(here, "../_build/src/mcp/lode-mcp"));
 const lodeCli = path.join(path.dirname(lodeMcp), "../cli/lode");
 const tree = path.resolve(args[1] ?? path.join(here, "../tests/liblode/fixtures/corpus"));
-const dataDir = mkdtempSync(path.join(tmpdir(), "lode-mcp-bench-"));
+const dataDir = keptDir ?? mkdtempSync(path.join(tmpdir(), "lode-mcp-bench-"));
 const env = { ...process.env, LODE_DATA_DIR: dataDir };
 
 const INITIALIZE = JSON.stringify({
@@ -133,27 +145,48 @@ const indexed = await session.request(1, "tools/call",
 if (indexed.result?.isError !== false)
   throw new Error(`indexing failed: ${JSON.stringify(indexed)}`);
 
-const status = [];
+// User plus system CPU milliseconds of a running process, from /proc (10 ms ticks).
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+const measured = [];
 const ping = [];
-for (let i = 0; i < calls + WARMUP; i++) {
-  let start = process.hrtime.bigint();
-  const response = await session.request(`s${i}`, "tools/call",
-    { name: "codebase_status", arguments: { projectPath: tree } });
-  const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
-  if (response.result?.isError !== false)
-    throw new Error(JSON.stringify(response));
-  start = process.hrtime.bigint();
-  await session.request(`p${i}`, "ping", {});
-  if (i >= WARMUP) {
-    status.push(elapsed);
-    ping.push(Number(process.hrtime.bigint() - start) / 1e6);
+for (const tool of tools.length > 0 ? tools : [{ name: "codebase_status", arguments: {} }]) {
+  const samples = [];
+  let cpu = 0;
+  for (let i = 0; i < calls + WARMUP; i++) {
+    const before = cpuMs(session.child.pid);
+    let start = process.hrtime.bigint();
+    const response = await session.request(`s${measured.length}-${i}`, "tools/call",
+      { name: tool.name, arguments: { ...tool.arguments, projectPath: tree } });
+    const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
+    if (response.result?.isError !== false)
+      throw new Error(JSON.stringify(response));
+    if (i >= WARMUP)
+      cpu += cpuMs(session.child.pid) - before;
+    start = process.hrtime.bigint();
+    await session.request(`p${measured.length}-${i}`, "ping", {});
+    if (i >= WARMUP) {
+      samples.push(elapsed);
+      ping.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
   }
+  measured.push({ label: `tools/call ${tool.name} ${JSON.stringify(tool.arguments)}`, samples,
+                  cpu: cpu / calls });
 }
 await session.close();
-rmSync(dataDir, { recursive: true, force: true });
+if (keptDir === undefined)
+  rmSync(dataDir, { recursive: true, force: true });
 
 console.log(`lode-mcp: ${lodeMcp}\ntree: ${tree}`);
-report("spawn → initialize response", startup);
-report("reference: spawn → exit of `lode --version`", reference);
-report("tools/call codebase_status (warm)", status);
+if (runs > 0) {
+  report("spawn → initialize response", startup);
+  report("reference: spawn → exit of `lode --version`", reference);
+}
+for (const { label, samples, cpu } of measured) {
+  report(label, samples);
+  console.log(`${"".padEnd(44)} CPU ${cpu.toFixed(2).padStart(7)} ms per call (mean)`);
+}
 report("reference: ping (same session)", ping);

@@ -356,6 +356,56 @@ test_walks (Fixture       *fixture,
   g_assert_cmpint (json_object_get_int_member (report, "total"), >=, 10);
 }
 
+/* The graph a project keeps in memory between calls: the same object while the index does not
+ * change, never the old one after a writer of another process or a forced rebuild changed
+ * it. */
+static void
+test_kept_graph (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(LodeCallGraph) first = NULL;
+  g_autoptr(LodeCallGraph) again = NULL;
+  g_autoptr(LodeCallGraph) after_update = NULL;
+  g_autoptr(LodeCallGraph) after_rebuild = NULL;
+  g_autoptr(LodeIndexReport) report = NULL;
+  g_autofree char *audit = g_build_filename (fixture->root, "app", "audit.py", NULL);
+
+  update (fixture);
+  project = lode_engine_open_project (fixture->engine, fixture->root, TRUE, &error);
+  g_assert_no_error (error);
+  first = lode_project_dup_call_graph (project, &error);
+  g_assert_no_error (error);
+  again = lode_project_dup_call_graph (project, &error);
+  g_assert_no_error (error);
+  g_assert_true (again == first);
+  assert_symbol (fixture, "Ledger.record", NULL, LIST ("audit"));
+
+  /* Another process's writer: an engine of its own on the same data directory. */
+  write_source (fixture, "app/audit.py", AUDIT);
+  {
+    g_autoptr(LodeEngine) engine = engine_new ("lode-data");
+    g_autoptr(LodeToolRegistry) registry = lode_tools_new_registry (engine);
+    g_autofree char *json = g_strdup_printf ("{\"projectPath\": \"%s\"}", fixture->root);
+    g_autoptr(JsonObject) updated = call_tool (registry, "codebase_update", json,
+                                               fixture->root);
+  }
+  after_update = lode_project_dup_call_graph (project, &error);
+  g_assert_no_error (error);
+  g_assert_true (after_update != first);
+  assert_symbol (fixture, "Ledger.record", LIST ("app/audit.py:audit@7/receiver"), NULL);
+
+  /* A forced rebuild without the new file. */
+  g_assert_cmpint (g_remove (audit), ==, 0);
+  report = lode_project_index_with (project, LODE_INDEX_FORCE, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  after_rebuild = lode_project_dup_call_graph (project, &error);
+  g_assert_no_error (error);
+  g_assert_true (after_rebuild != after_update);
+  assert_symbol (fixture, "Ledger.record", NULL, LIST ("audit"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -365,5 +415,6 @@ main (int   argc,
   g_test_add ("/lode/call-tools/update", Fixture, NULL, setup, test_update, teardown);
   g_test_add ("/lode/call-tools/watcher", Fixture, NULL, setup, test_watcher, teardown);
   g_test_add ("/lode/call-tools/walks", Fixture, NULL, setup, test_walks, teardown);
+  g_test_add ("/lode/call-tools/kept-graph", Fixture, NULL, setup, test_kept_graph, teardown);
   return g_test_run ();
 }

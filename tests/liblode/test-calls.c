@@ -610,6 +610,26 @@ test_self_assigned_field (void)
                    "lines.mjs:8 2 slice unresolved none \n");
 }
 
+/* A C function declared in a header: its name finds the definition, the prototype only with
+ * the header named. */
+static void
+test_prototype (void)
+{
+  g_autofree char *root = g_test_build_filename (G_TEST_DIST, "liblode", "fixtures", "calls",
+                                                 "c", NULL);
+  g_auto(Graph) graph = { 0 };
+  g_autoptr(LodeCallGraph) calls = NULL;
+
+  build_graph (root, &graph, FALSE);
+  calls = call_graph_new (&graph);
+  g_assert_cmpstr (lode_call_graph_get_node (calls, find_one (calls, "invoice_total",
+                                                              NULL))->path,
+                   ==, "src/invoice.c");
+  g_assert_cmpstr (lode_call_graph_get_node (calls, find_one (calls, "invoice_total",
+                                                              "invoice.h"))->kind,
+                   ==, "prototype");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -627,6 +647,7 @@ main (int    argc,
       g_test_add_data_func (path, languages[i], test_language);
     }
   g_test_add_func ("/lode/calls/graph", test_call_graph);
+  g_test_add_func ("/lode/calls/prototype", test_prototype);
   g_test_add_func ("/lode/calls/report", test_call_report);
   g_test_add_func ("/lode/calls/bytes", test_calls_bytes);
   g_test_add_func ("/lode/calls/self-assigned-field", test_self_assigned_field);

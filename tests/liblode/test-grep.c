@@ -131,6 +131,37 @@ grep_text (const char *text,
   return result;
 }
 
+/* A Latin-1 file of git's test tree, as rg reads it: the lines holding the literal are
+ * found by their bytes, and an invalid byte shows as U+FFFD in the line given back, the
+ * only line checked. A literal split across lines matches nothing. */
+static void
+test_invalid_utf8 (void)
+{
+  const char *text = "# Jos\xe9 Hern\xe1ndez: test_expect_success\n"
+                     "\xff\xfe binary noise\n"
+                     "test_expect_success 'caf\xe9' '\n"
+                     "test_expect_\nsuccess\n";
+  g_autoptr(LodeGrepResult) r = grep_text (text, "test_expect_success", FALSE, 0, 10);
+  g_autoptr(LodeGrepResult) context = grep_text (text, "test_expect_success", FALSE, 1, 10);
+  LodeGrepFile *f;
+
+  g_assert_cmpuint (r->n_matches, ==, 2);
+  f = r->files->pdata[0];
+  g_assert_cmpuint (f->lines->len, ==, 2);
+  g_assert_cmpuint (((LodeGrepLine *) f->lines->pdata[0])->line, ==, 1);
+  g_assert_cmpstr (((LodeGrepLine *) f->lines->pdata[0])->text, ==,
+                   "# Jos\xef\xbf\xbd Hern\xef\xbf\xbdndez: test_expect_success");
+  g_assert_cmpuint (((LodeGrepLine *) f->lines->pdata[1])->line, ==, 3);
+  g_assert_cmpstr (((LodeGrepLine *) f->lines->pdata[1])->text, ==,
+                   "test_expect_success 'caf\xef\xbf\xbd' '");
+
+  /* Context lines are made valid too. */
+  f = context->files->pdata[0];
+  g_assert_cmpuint (f->lines->len, ==, 4);
+  g_assert_true (g_utf8_validate (((LodeGrepLine *) f->lines->pdata[1])->text, -1, NULL));
+  g_assert_false (((LodeGrepLine *) f->lines->pdata[1])->match);
+}
+
 static void
 test_context_and_limit (void)
 {
@@ -428,6 +459,7 @@ main (int   argc,
   g_test_add_func ("/lode/grep/query-is-necessary", test_query_is_necessary);
   g_test_add_func ("/lode/grep/trigrams", test_trigrams);
   g_test_add_func ("/lode/grep/context-and-limit", test_context_and_limit);
+  g_test_add_func ("/lode/grep/invalid-utf8", test_invalid_utf8);
   g_test_add_func ("/lode/grep/invalid-pattern", test_invalid_pattern);
   g_test_add_func ("/lode/grep/cancelled", test_cancelled);
   g_test_add_func ("/lode/grep/same-as-rg", test_same_as_rg);

@@ -445,6 +445,7 @@ test_symbols (Fixture       *fixture,
   g_autoptr(GPtrArray) symbols = NULL;
   g_autoptr(GPtrArray) chunks = NULL;
   g_autoptr(GPtrArray) found = NULL;
+  g_autoptr(GPtrArray) spans = NULL;
   g_autoptr(GPtrArray) rows = NULL;
   g_autofree char *text = NULL;
   LodeSearchBackend *backend = LODE_SEARCH_BACKEND (fixture->store);
@@ -510,6 +511,20 @@ test_symbols (Fixture       *fixture,
   text = stored_symbols_text (found);
   g_assert_cmpstr (text, ==, "strbuf.c:4:starts_with strbuf.c:10:strbuf_slopbuf "
                              "strbuf.c:12:strbuf_init strbuf.c:20:strbuf_grow");
+
+  /* What codebase_grep names a line's declaration with: the same symbols, lines and order. */
+  spans = lode_index_store_dup_file_symbol_spans (fixture->store, "strbuf.c", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (spans->len, ==, found->len);
+  for (guint i = 0; i < spans->len; i++)
+    {
+      const LodeStoredSymbol *span = g_ptr_array_index (spans, i);
+      const LodeStoredSymbol *symbol = g_ptr_array_index (found, i);
+
+      g_assert_cmpstr (span->name, ==, symbol->name);
+      g_assert_cmpuint (span->start_line, ==, symbol->start_line);
+      g_assert_cmpuint (span->end_line, ==, symbol->end_line);
+    }
 }
 
 /* What the symbol tools ask of packages and containers: a Go package of grpc-go (with its

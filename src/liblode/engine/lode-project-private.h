@@ -44,6 +44,9 @@ struct _LodeProject
   LodeSearcher *searcher;
   char         *generation;    /* the index's, when the searcher last saw it */
   char         *checked;       /* the files of the index status last found whole */
+  LodeCallGraph  *calls;         /* (nullable) the call graph @calls_reader gave … */
+  LodeIndexStore *calls_reader;
+  gint64          calls_version; /* … at this data version (lode_search_backend_get_version()) */
 
   LodeEmbedder *embedder;          /* (nullable) */
   char         *embedder_notice;   /* why there is no embedder */

@@ -163,6 +163,55 @@ lode_project_read (LodeProject          *self,
   return result;
 }
 
+/**
+ * lode_project_dup_call_graph:
+ * @self: a #LodeProject
+ * @error: return location for a #GError
+ *
+ * The call graph of the project's index (lode_call_graph_load()), kept in memory between
+ * calls: it is read again when the index changed since, that is when its data version moved
+ * (a commit by any writer, in this process or another) or the read connection was opened on
+ * another index (a rebuild, a branch switch). The graph is shared: read it, never add to it.
+ *
+ * Returns: (transfer full) (nullable): the graph; %NULL with @error set when the project is
+ *   not indexed or its index cannot be read
+ */
+LodeCallGraph *
+lode_project_dup_call_graph (LodeProject  *self,
+                             GError      **error)
+{
+  g_autoptr(LodeIndexStore) store = NULL;
+  LodeCallGraph *graph = NULL;
+
+  g_return_val_if_fail (LODE_IS_PROJECT (self), NULL);
+
+  g_mutex_lock (&self->reader_lock);
+  store = _lode_project_dup_reader (self, error);
+  if (store != NULL)
+    {
+      /* Read before the graph: a commit while it loads moves the version again. */
+      gint64 version = lode_search_backend_get_version (LODE_SEARCH_BACKEND (store));
+
+      if (self->calls == NULL || self->calls_reader != store || version < 0 ||
+          version != self->calls_version)
+        {
+          g_clear_object (&self->calls);
+          g_clear_object (&self->calls_reader);
+          self->calls = lode_call_graph_load (store, error);
+          if (self->calls != NULL)
+            {
+              self->calls_reader = g_object_ref (store);
+              self->calls_version = version;
+            }
+        }
+      if (self->calls != NULL)
+        graph = g_object_ref (self->calls);
+    }
+  g_mutex_unlock (&self->reader_lock);
+
+  return graph;
+}
+
 static gboolean
 is_blank (const char *text)
 {

@@ -37,6 +37,8 @@ lode_project_finalize (GObject *object)
   LodeProject *self = (LodeProject *)object;
 
   g_clear_object (&self->reader);
+  g_clear_object (&self->calls);
+  g_clear_object (&self->calls_reader);
   g_mutex_clear (&self->reader_lock);
   g_clear_object (&self->searcher);
   g_free (self->generation);

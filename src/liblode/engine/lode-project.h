@@ -8,6 +8,7 @@
 
 #include <gio/gio.h>
 
+#include "lode-call-graph.h"
 #include "lode-config.h"
 #include "lode-embedder.h"
 #include "lode-index-store-factory.h"
@@ -191,6 +192,10 @@ typedef gpointer (*LodeProjectReadFunc) (LodeProject     *project,
 gpointer           lode_project_read         (LodeProject           *self,
                                               LodeProjectReadFunc    func,
                                               gpointer               data,
+                                              GError               **error);
+
+/* Call graph (issue #28) */
+LodeCallGraph     *lode_project_dup_call_graph (LodeProject         *self,
                                               GError               **error);
 
 /* Context artifacts (issue #15) */

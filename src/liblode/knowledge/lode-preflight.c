@@ -457,15 +457,6 @@ add_impact (Card            *card,
          detail, "Check the files listed under impact after the edit; run their tests");
 }
 
-static gpointer
-load_calls (LodeProject     *project,
-            LodeIndexStore  *store,
-            gpointer         data,
-            GError         **error)
-{
-  return lode_call_graph_load (store, error);
-}
-
 static void
 add_card (JsonObject    *search,
           LodeProject   *project,
@@ -477,7 +468,7 @@ add_card (JsonObject    *search,
   const char *root = lode_project_get_root (project);
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(LodeGraph) graph = lode_project_load_graph (project, NULL);
-  g_autoptr(LodeCallGraph) calls = lode_project_read (project, load_calls, NULL, NULL);
+  g_autoptr(LodeCallGraph) calls = lode_project_dup_call_graph (project, NULL);
   g_autoptr(LodeGitHistory) history = lode_git_history_get (root, cancellable, NULL);
   g_autoptr(LodePatterns) patterns = NULL;
   g_autoptr(GHashTable) files = g_hash_table_new (g_str_hash, g_str_equal);

@@ -150,13 +150,21 @@ lode_grep_wants_file (const LodeGrepOptions *options,
   return TRUE;
 }
 
+/* Whether @line (bytes, not necessarily UTF-8) has a match on its own. */
 static gboolean
 line_matches (GRegex     *regex,
               const char *line,
               gsize       length)
 {
   g_autoptr(GMatchInfo) info = NULL;
+  g_autofree char *valid = NULL;
 
+  if (!g_utf8_validate_len (line, length, NULL))
+    {
+      valid = g_utf8_make_valid (line, length);
+      line = valid;
+      length = strlen (valid);
+    }
   return g_regex_match_full (regex, line, length, 0, 0, &info, NULL);
 }
 
@@ -171,7 +179,9 @@ add_line (GPtrArray  *lines,
   LodeGrepLine *line = g_new0 (LodeGrepLine, 1);
 
   line->line = number;
-  line->text = g_strndup (text + start, end - start);
+  line->text = g_utf8_validate_len (text + start, end - start, NULL)
+               ? g_strndup (text + start, end - start)
+               : g_utf8_make_valid (text + start, end - start);
   line->match = match;
   g_ptr_array_add (lines, line);
 }
@@ -196,43 +206,154 @@ line_starts (const char *text,
   return starts;
 }
 
-/**
- * lode_grep_text:
- * @regex: from lode_grep_compile()
- * @options: the search (its context lines)
- * @text: a file's content (valid UTF-8)
- * @length: its length
- * @keep: matching lines to keep
- * @n_matches: (out): its matching lines, kept or not
- *
- * Returns: (transfer full) (nullable): the file's first @keep matching lines with their
- *   context (without path), or %NULL when no line matches
- */
-LodeGrepFile *
-lode_grep_text (GRegex                *regex,
-                const LodeGrepOptions *options,
-                const char            *text,
-                gsize                  length,
-                guint                  keep,
-                guint                 *n_matches)
+/* A matching line: its number and its bytes (without the end of line). */
+typedef struct
 {
-  g_autoptr(GArray) matches = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autoptr(GArray) starts = NULL;
+  guint number;
+  gsize start;
+  gsize end;
+} MatchLine;
+
+/* Counts the lines of @text from *@counted_to up to @to into *@line_number, eight bytes
+ * at a time: a memchr() per line costs more than the lines' bytes on short lines. */
+static void
+count_lines (const char *text,
+             gsize       to,
+             gsize      *counted_to,
+             guint      *line_number)
+{
+  const guint64 low7 = G_GUINT64_CONSTANT (0x7f7f7f7f7f7f7f7f);
+  const char *p = text + *counted_to;
+  const char *end = text + to;
+  guint n = 0;
+
+  for (; end - p >= 8; p += 8)
+    {
+      guint64 word;
+      guint64 nonzero;
+
+      memcpy (&word, p, sizeof word);
+      word ^= G_GUINT64_CONSTANT (0x0a0a0a0a0a0a0a0a);  /* a '\n' byte is now 0 */
+      nonzero = ((word & low7) + low7) | word;
+      /* One bit (the lowest) per zero byte, summed by the multiplication's top byte. */
+      n += ((~nonzero >> 7 & G_GUINT64_CONSTANT (0x0101010101010101))
+            * G_GUINT64_CONSTANT (0x0101010101010101)) >> 56;
+    }
+  for (; p < end; p++)
+    n += *p == '\n';
+  *line_number += n;
+  *counted_to = to;
+}
+
+static void
+record_match (GArray *matches,
+              guint   keep,
+              guint  *n_matches,
+              guint   number,
+              gsize   start,
+              gsize   end)
+{
+  MatchLine m = { number, start, end };
+
+  if (*n_matches < keep)
+    g_array_append_val (matches, m);
+  (*n_matches)++;
+}
+
+/* Sixteen bytes, compared all at once (SSE2 on x86-64, NEON on arm64: GCC and clang
+ * vectors, no intrinsics). */
+typedef gint8 Bytes16 __attribute__ ((vector_size (16)));
+
+/* memmem() for a literal of two bytes or more: the places where its first and last bytes
+ * both stand, sixteen positions a step, then a memcmp() of the rest there. glibc's memmem()
+ * reads a byte at a time and took most of an identifier search's time. */
+static const char *
+find_literal (const char *text,
+              gsize       length,
+              const char *literal,
+              gsize       literal_length)
+{
+  Bytes16 first = { 0 };
+  Bytes16 last = { 0 };
+  gsize i = 0;
+
+  if (literal_length < 2)
+    return memmem (text, length, literal, literal_length);
+  first += (gint8) literal[0];
+  last += (gint8) literal[literal_length - 1];
+  for (; i + literal_length - 1 + sizeof (Bytes16) <= length; i += sizeof (Bytes16))
+    {
+      Bytes16 head;
+      Bytes16 tail;
+      Bytes16 both;
+      guint64 halves[2];
+
+      memcpy (&head, text + i, sizeof head);
+      memcpy (&tail, text + i + literal_length - 1, sizeof tail);
+      both = (head == first) & (tail == last);
+      memcpy (halves, &both, sizeof halves);
+      if ((halves[0] | halves[1]) == 0)
+        continue;
+      for (guint j = 0; j < sizeof (Bytes16); j++)
+        if (both[j] != 0
+            && memcmp (text + i + j + 1, literal + 1, literal_length - 2) == 0)
+          return text + i + j;
+    }
+  return i < length ? memmem (text + i, length - i, literal, literal_length) : NULL;
+}
+
+/* The lines holding @literal, each checked alone: no UTF-8 check nor regex over the rest
+ * of the file, which is most of it for a literal or an identifier. */
+static void
+scan_literal_lines (GRegex     *regex,
+                    const char *text,
+                    gsize       length,
+                    const char *literal,
+                    guint       keep,
+                    GArray     *matches,
+                    guint      *n_matches)
+{
+  gsize literal_length = strlen (literal);
+  gsize pos = 0;
+  gsize counted_to = 0;
+  guint line_number = 1;
+  const char *hit;
+
+  while (pos < length
+         && (hit = find_literal (text + pos, length - pos, literal, literal_length)) != NULL)
+    {
+      gsize line_start = hit - text;
+      const char *nl = memchr (hit, '\n', text + length - hit);
+      gsize line_end = nl != NULL ? (gsize) (nl - text) : length;
+
+      while (line_start > pos && text[line_start - 1] != '\n')
+        line_start--;
+      count_lines (text, line_start, &counted_to, &line_number);
+      if (line_matches (regex, text + line_start, line_end - line_start))
+        record_match (matches, keep, n_matches, line_number, line_start, line_end);
+      pos = line_end + 1;
+    }
+}
+
+/* Every matching line of @text (valid UTF-8): one match over the file, continued with
+ * g_match_info_next(), since each new search would check the whole text's UTF-8 again.
+ * Matches later on a line already counted are skipped; a match that runs past its line's
+ * end is checked again on the line alone, and the search starts again at the next. */
+static void
+scan_lines (GRegex     *regex,
+            const char *text,
+            gsize       length,
+            guint       keep,
+            GArray     *matches,
+            guint      *n_matches)
+{
   g_autoptr(GMatchInfo) info = NULL;
-  LodeGrepFile *file;
   gboolean more;
   gsize pos = 0;
-  guint line_number = 1;
   gsize counted_to = 0;
-  guint last_added = 0;
+  guint line_number = 1;
 
-  g_return_val_if_fail (regex != NULL && options != NULL && text != NULL, NULL);
-
-  *n_matches = 0;
   /* An empty file has no line (rg's view), not one empty line. */
-  /* One match over the file, continued with g_match_info_next(): each new search would
-   * check the whole text's UTF-8 again. Matches later on a line already counted are
-   * skipped; after a match that ran past its line the search starts again at the next. */
   more = length > 0 && g_regex_match_full (regex, text, length, 0, 0, &info, NULL);
   while (more)
     {
@@ -254,19 +375,11 @@ lode_grep_text (GRegex                *regex,
         line_start--;
       nl = memchr (text + match_start, '\n', length - match_start);
       line_end = nl != NULL ? (gsize) (nl - text) : length;
-
-      for (const char *p = text + counted_to;
-           (p = memchr (p, '\n', text + line_start - p)) != NULL; p++)
-        line_number++;
-      counted_to = line_start;
+      count_lines (text, line_start, &counted_to, &line_number);
 
       if ((gsize) match_end <= line_end || line_matches (regex, text + line_start,
                                                          line_end - line_start))
-        {
-          if (*n_matches < keep)
-            g_array_append_val (matches, line_number);
-          (*n_matches)++;
-        }
+        record_match (matches, keep, n_matches, line_number, line_start, line_end);
       pos = line_end + 1;
       if (pos > length)
         break;
@@ -278,6 +391,43 @@ lode_grep_text (GRegex                *regex,
       else
         more = g_match_info_next (info, NULL);
     }
+}
+
+/**
+ * lode_grep_text:
+ * @regex: from lode_grep_compile()
+ * @options: the search (its context lines)
+ * @text: a file's content: valid UTF-8 unless @line_literal is given
+ * @length: its length
+ * @line_literal: (nullable): bytes every matching line holds (no end of line): only the
+ *   lines holding them are matched, each alone, and @text may hold any bytes
+ * @keep: matching lines to keep
+ * @n_matches: (out): its matching lines, kept or not
+ *
+ * Returns: (transfer full) (nullable): the file's first @keep matching lines with their
+ *   context (without path), or %NULL when no line matches
+ */
+LodeGrepFile *
+lode_grep_text (GRegex                *regex,
+                const LodeGrepOptions *options,
+                const char            *text,
+                gsize                  length,
+                const char            *line_literal,
+                guint                  keep,
+                guint                 *n_matches)
+{
+  g_autoptr(GArray) matches = g_array_new (FALSE, FALSE, sizeof (MatchLine));
+  g_autoptr(GArray) starts = NULL;
+  LodeGrepFile *file;
+  guint last_added = 0;
+
+  g_return_val_if_fail (regex != NULL && options != NULL && text != NULL, NULL);
+
+  *n_matches = 0;
+  if (line_literal != NULL)
+    scan_literal_lines (regex, text, length, line_literal, keep, matches, n_matches);
+  else
+    scan_lines (regex, text, length, keep, matches, n_matches);
 
   if (*n_matches == 0)
     return NULL;
@@ -285,16 +435,26 @@ lode_grep_text (GRegex                *regex,
   file = g_new0 (LodeGrepFile, 1);
   file->lines = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_grep_line_free);
   file->n_matches = *n_matches;
+  if (options->context_lines == 0)
+    {
+      for (guint i = 0; i < matches->len; i++)
+        {
+          const MatchLine *m = &g_array_index (matches, MatchLine, i);
+
+          add_line (file->lines, text, m->start, m->end, m->number, TRUE);
+        }
+      return file;
+    }
   if (matches->len == 0)
     return file;
 
   starts = line_starts (text, length);
   for (guint i = 0; i < matches->len; i++)
     {
-      guint m = g_array_index (matches, guint, i);
+      guint m = g_array_index (matches, MatchLine, i).number;
       guint first = m > options->context_lines ? m - options->context_lines : 1;
       guint last = MIN (m + options->context_lines, starts->len - 1);
-      guint next_match = i + 1 < matches->len ? g_array_index (matches, guint, i + 1) : 0;
+      guint next_match = i + 1 < matches->len ? g_array_index (matches, MatchLine, i + 1).number : 0;
 
       first = MAX (first, last_added + 1);
       for (guint l = first; l <= last; l++)
@@ -343,6 +503,33 @@ holds_literals (const LodeGrepQuery *query,
     }
 }
 
+/* The longest literal of @query that every matching line holds (a match never spans
+ * lines), or %NULL when it requires none or only one of several. */
+static const char *
+line_literal (const LodeGrepQuery *query)
+{
+  const char *best = NULL;
+
+  switch (query->kind)
+    {
+    case LODE_GREP_QUERY_LITERAL:
+      return strchr (query->literal, '\n') == NULL ? query->literal : NULL;
+    case LODE_GREP_QUERY_AND:
+      for (guint i = 0; i < query->children->len; i++)
+        {
+          const char *literal = line_literal (query->children->pdata[i]);
+
+          if (literal != NULL && (best == NULL || strlen (literal) > strlen (best)))
+            best = literal;
+        }
+      return best;
+    case LODE_GREP_QUERY_ALL:
+    case LODE_GREP_QUERY_OR:
+    default:
+      return NULL;
+    }
+}
+
 static gint
 compare_targets (gconstpointer a,
                  gconstpointer b)
@@ -379,6 +566,7 @@ lode_grep_files (const char            *root,
   g_autoptr(LodeGrepQuery) literals = NULL;
   g_autoptr(LodeGrepResult) result = NULL;
   g_autofree LodeGrepTarget *sorted = NULL;
+  const char *by_line = NULL;
   gint64 deadline;
 
   g_return_val_if_fail (root != NULL && options != NULL, NULL);
@@ -394,13 +582,17 @@ lode_grep_files (const char            *root,
    * (?i) may change it. */
   if (options->case_sensitive && (!options->regex || strstr (options->pattern, "(?") == NULL))
     literals = lode_grep_plan (options);
+  if (literals != NULL)
+    by_line = line_literal (literals);
 
   result = g_new0 (LodeGrepResult, 1);
   result->files = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_grep_file_free);
   result->complete = TRUE;
   result->indexed = indexed;
   sorted = g_memdup2 (targets, sizeof (LodeGrepTarget) * n_targets);
-  qsort (sorted, n_targets, sizeof (LodeGrepTarget), compare_targets);
+  /* No candidate file: g_memdup2() gave NULL, which qsort() may not be passed. */
+  if (n_targets > 0)
+    qsort (sorted, n_targets, sizeof (LodeGrepTarget), compare_targets);
   deadline = options->budget_msec > 0
              ? g_get_monotonic_time () + (gint64) options->budget_msec * 1000 : G_MAXINT64;
 
@@ -427,16 +619,18 @@ lode_grep_files (const char            *root,
       full = g_build_filename (root, sorted[i].path, NULL);
       if (!g_file_get_contents (full, &text, &length, NULL))
         continue;
-      if (literals != NULL && !holds_literals (literals, text, length))
+      /* A lone literal is looked for line by line below. */
+      if (literals != NULL && literals->kind != LODE_GREP_QUERY_LITERAL
+          && !holds_literals (literals, text, length))
         continue;
       /* GRegex reads UTF-8 only; rg would match the bytes as they are. */
-      if (!g_utf8_validate_len (text, length, NULL))
+      if (by_line == NULL && !g_utf8_validate_len (text, length, NULL))
         {
           valid = g_utf8_make_valid (text, length);
           length = strlen (valid);
         }
 
-      file = lode_grep_text (regex, options, valid != NULL ? valid : text, length,
+      file = lode_grep_text (regex, options, valid != NULL ? valid : text, length, by_line,
                              options->limit - MIN (result->n_shown, options->limit), &n_matches);
       if (file == NULL)
         continue;

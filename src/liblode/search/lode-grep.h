@@ -125,6 +125,7 @@ LodeGrepFile   *lode_grep_text        (GRegex                *regex,
                                        const LodeGrepOptions *options,
                                        const char            *text,
                                        gsize                  length,
+                                       const char            *line_literal,
                                        guint                  keep,
                                        guint                 *n_matches);
 LodeGrepResult *lode_grep_files       (const char            *root,

@@ -602,6 +602,35 @@ lode_index_store_dup_file_symbols (LodeIndexStore  *self,
   return LODE_INDEX_STORE_GET_IFACE (self)->dup_file_symbols (self, path, error);
 }
 
+/**
+ * lode_index_store_dup_file_symbol_spans:
+ * @self: a store
+ * @path: a file's path
+ * @error: a store failure
+ *
+ * The symbols of @path as lode_index_store_dup_file_symbols() gives them, with their name,
+ * start and end lines only (no path, signature nor detail): what naming the declaration a
+ * line lies in needs, for a fraction of the reading. A store without the lighter look-up
+ * gives the whole symbols.
+ *
+ * Returns: (transfer full) (element-type LodeStoredSymbol): by start line
+ */
+GPtrArray *
+lode_index_store_dup_file_symbol_spans (LodeIndexStore  *self,
+                                        const char      *path,
+                                        GError         **error)
+{
+  LodeIndexStoreInterface *iface;
+
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  iface = LODE_INDEX_STORE_GET_IFACE (self);
+  if (iface->dup_file_symbol_spans == NULL)
+    return iface->dup_file_symbols (self, path, error);
+  return iface->dup_file_symbol_spans (self, path, error);
+}
+
 GPtrArray *
 lode_index_store_dup_package_symbols (LodeIndexStore  *self,
                                       const char      *package,

@@ -592,6 +592,9 @@ struct _LodeIndexStoreInterface
   GPtrArray  *(*dup_file_symbols)    (LodeIndexStore      *self,
                                       const char          *path,
                                       GError             **error);
+  GPtrArray  *(*dup_file_symbol_spans) (LodeIndexStore    *self,
+                                      const char          *path,
+                                      GError             **error);
   GPtrArray  *(*dup_package_symbols) (LodeIndexStore      *self,
                                       const char          *package,
                                       const char          *path_glob,
@@ -761,6 +764,9 @@ GPtrArray  *lode_index_store_find_symbols        (LodeIndexStore      *self,
                                                   guint                limit,
                                                   GError             **error);
 GPtrArray  *lode_index_store_dup_file_symbols    (LodeIndexStore      *self,
+                                                  const char          *path,
+                                                  GError             **error);
+GPtrArray  *lode_index_store_dup_file_symbol_spans (LodeIndexStore    *self,
                                                   const char          *path,
                                                   GError             **error);
 GPtrArray  *lode_index_store_dup_package_symbols (LodeIndexStore      *self,

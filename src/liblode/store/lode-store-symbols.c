@@ -55,6 +55,9 @@ static const char sql_find_nocase[] =
   "LIMIT ?2";
 static const char sql_file_symbols[] =
   "SELECT " SYMBOL_COLUMNS "WHERE f.path = ?1 ORDER BY s.start_line, s.id";
+static const char sql_file_symbol_spans[] =
+  "SELECT s.name, s.start_line, s.end_line FROM symbols s JOIN files f ON f.id = s.file_id "
+  "WHERE f.path = ?1 ORDER BY s.start_line, s.id";
 static const char sql_package_symbols[] =
   "SELECT " SYMBOL_COLUMNS "WHERE s.package = ?1 ORDER BY f.path, s.start_line LIMIT ?2";
 static const char sql_path_symbols[] =
@@ -220,17 +223,30 @@ read_symbol (sqlite3_stmt *s)
   return symbol;
 }
 
+/* A row of sql_file_symbol_spans: the name and the lines. */
+static LodeStoredSymbol *
+read_symbol_span (sqlite3_stmt *s)
+{
+  LodeStoredSymbol *symbol = g_new0 (LodeStoredSymbol, 1);
+
+  symbol->name = dup_column_text (s, 0);
+  symbol->start_line = sqlite3_column_int (s, 1);
+  symbol->end_line = sqlite3_column_int (s, 2);
+  return symbol;
+}
+
 static GPtrArray *
-read_symbols (LodeStore     *self,
-              sqlite3_stmt  *s,
-              GError       **error)
+read_symbol_rows (LodeStore          *self,
+                  sqlite3_stmt       *s,
+                  LodeStoredSymbol *(*read_row) (sqlite3_stmt *s),
+                  GError            **error)
 {
   g_autoptr(GPtrArray) symbols =
     g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_symbol_free);
   int rc;
 
   while ((rc = sqlite3_step (s)) == SQLITE_ROW)
-    g_ptr_array_add (symbols, read_symbol (s));
+    g_ptr_array_add (symbols, read_row (s));
   sqlite3_reset (s);
   if (rc != SQLITE_DONE)
     {
@@ -238,6 +254,14 @@ read_symbols (LodeStore     *self,
       return NULL;
     }
   return g_steal_pointer (&symbols);
+}
+
+static GPtrArray *
+read_symbols (LodeStore     *self,
+              sqlite3_stmt  *s,
+              GError       **error)
+{
+  return read_symbol_rows (self, s, read_symbol, error);
 }
 
 static GPtrArray *
@@ -273,6 +297,23 @@ store_dup_file_symbols (LodeIndexStore  *store,
     return NULL;
   sqlite3_bind_text (s, 1, path, -1, SQLITE_STATIC);
   return read_symbols (self, s, error);
+}
+
+static GPtrArray *
+store_dup_file_symbol_spans (LodeIndexStore  *store,
+                             const char      *path,
+                             GError         **error)
+{
+  LodeStore *self = (LodeStore *) store;
+  sqlite3_stmt *s;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  s = _lode_store_statement (self, sql_file_symbol_spans, error);
+  if (s == NULL)
+    return NULL;
+  sqlite3_bind_text (s, 1, path, -1, SQLITE_STATIC);
+  return read_symbol_rows (self, s, read_symbol_span, error);
 }
 
 static GPtrArray *
@@ -437,6 +478,7 @@ _lode_store_symbols_init (LodeIndexStoreInterface *iface)
   iface->put_references = store_put_references;
   iface->find_symbols = store_find_symbols;
   iface->dup_file_symbols = store_dup_file_symbols;
+  iface->dup_file_symbol_spans = store_dup_file_symbol_spans;
   iface->dup_package_symbols = store_dup_package_symbols;
   iface->find_container_members = store_find_container_members;
   iface->find_references = store_find_references;

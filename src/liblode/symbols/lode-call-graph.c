@@ -422,6 +422,9 @@ in_file (const LodeCallNode *node,
  *   scope, its container or its file's path
  * @file: (nullable): a path, or its last components, the definition must be in
  *
+ * A prototype (a C header's declaration) is found only when no callable is: it leads to
+ * its definition, so `strbuf_addf` names one function, not it and its declaration.
+ *
  * Returns: (transfer full) (element-type guint): the definitions, callables first, then in
  *   the order they were added
  */
@@ -450,6 +453,8 @@ lode_call_graph_find (LodeCallGraph *self,
         const char * const *qualifier = (const char * const *) parts;
 
         if (is_callable (node->kind) != (pass == 0) || !in_file (node, file))
+          continue;
+        if (found->len > 0 && g_strcmp0 (node->kind, "prototype") == 0)
           continue;
         if (n > 1 && !ends_with_parts (node->scope, qualifier) &&
             !ends_with_parts (node->container, qualifier) &&

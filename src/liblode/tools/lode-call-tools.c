@@ -16,7 +16,7 @@
  * codebase_symbol, codebase_symbols, codebase_flow and codebase_trace are named and shaped
  * like SocratiCode's (camelCase arguments); codebase_impact's symbol mode is in
  * lode-graph-tools.c. The answers and their markdown are lode-call-report.c's, over the call
- * graph the index keeps (lode_call_graph_load()); this file maps arguments.
+ * graph the index keeps (lode_project_dup_call_graph()); this file maps arguments.
  */
 
 #define STRING "{\"type\": \"string\"}"
@@ -40,12 +40,6 @@
   "\"project\": " STRING ", \"query\": " STRING ", \"candidates\": " ARRAY ", \"hint\": " \
   NULLABLE_STRING
 
-typedef struct
-{
-  LodeCallReportFunc func;
-  LodeCallQuery      query;
-} Report;
-
 static const char *
 string_argument (LodeToolCall *call,
                  const char   *name)
@@ -63,21 +57,6 @@ uint_argument (LodeToolCall *call,
                                                           name, 0);
 }
 
-static gpointer
-read_report (LodeProject     *project,
-             LodeIndexStore  *store,
-             gpointer         data,
-             GError         **error)
-{
-  Report *report = data;
-  g_autoptr(LodeCallGraph) graph = lode_call_graph_load (store, error);
-
-  if (graph == NULL)
-    return NULL;
-  report->query.root = lode_project_get_root (project);
-  return report->func (graph, &report->query);
-}
-
 /**
  * lode_call_tools_run:
  * @call: a tool call naming an indexed project
@@ -85,7 +64,8 @@ read_report (LodeProject     *project,
  * @query: its arguments (`root` is set here)
  * @error: return location for a #GError
  *
- * Answers @call with @func over the call graph of the project's index, on its read connection.
+ * Answers @call with @func over the call graph of the project's index, kept in memory while
+ * the index does not change (lode_project_dup_call_graph()).
  *
  * Returns: (transfer full) (nullable): the report
  */
@@ -97,14 +77,19 @@ lode_call_tools_run (LodeToolCall         *call,
 {
   g_autofree char *path = lode_tool_call_dup_project_path (call, error);
   g_autoptr(LodeProject) project = NULL;
-  Report report = { func, *query };
+  g_autoptr(LodeCallGraph) graph = NULL;
+  LodeCallQuery located = *query;
 
   if (path == NULL)
     return NULL;
   project = lode_tool_call_open_indexed (call, path, error);
   if (project == NULL)
     return NULL;
-  return lode_project_read (project, read_report, &report, error);
+  graph = lode_project_dup_call_graph (project, error);
+  if (graph == NULL)
+    return NULL;
+  located.root = lode_project_get_root (project);
+  return func (graph, &located);
 }
 
 /* codebase_symbol ----------------------------------------------------------------------- */

@@ -75,7 +75,7 @@ name_symbols (LodeProject     *project,
   for (guint i = 0; i < result->files->len; i++)
     {
       LodeGrepFile *file = result->files->pdata[i];
-      g_autoptr(GPtrArray) symbols = lode_index_store_dup_file_symbols (store, file->path, error);
+      g_autoptr(GPtrArray) symbols = lode_index_store_dup_file_symbol_spans (store, file->path, error);
 
       if (symbols == NULL)
         return NULL;
