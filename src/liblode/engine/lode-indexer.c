@@ -1244,6 +1244,7 @@ lode_indexer_run (const char             *root,
 
   g_cancellable_disconnect (cancellable, cancelled_id);
   report->n_parsed = g_atomic_int_get (&shared.n_parsed);
+  g_ptr_array_unref (shared.files);
   g_async_queue_unref (shared.results);
   g_mutex_clear (&shared.lock);
   g_cond_clear (&shared.cond);
