@@ -505,9 +505,11 @@ static gpointer
 chunk_thread_func (gpointer data)
 {
   Shared *shared = data;
-  g_autoptr(LodeChunker) chunker = lode_chunker_new (shared->max_tokens);
+  g_autoptr(LodeChunker) chunker = NULL;
   FileResult *done;
 
+  lode_memory_limit_thread_init ();
+  chunker = lode_chunker_new (shared->max_tokens);
   lode_chunker_set_time_budget (chunker, shared->time_budget_msec);
   lode_chunker_set_cancellable (chunker, shared->cancellable);
 
