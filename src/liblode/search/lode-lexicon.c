@@ -26,6 +26,7 @@
 
 #include "lode-code-tokenizer.h"
 #include "lode-lexicon.h"
+#include "lode-vector-index.h"
 
 #define LEXICON_MAGIC     "LODELEX1"
 #define LEXICON_MAX_DIMS  1024
@@ -41,6 +42,7 @@ struct _LodeLexicon
   char      **words;      /* n_words, nul-terminated */
   float      *weights;    /* n_words */
   float      *vectors;    /* n_words × dims, unit length */
+  LodeVectorIndex *nearest;  /* the same, id = position: the words nearest to a vector */
   GHashTable *index;      /* word → its position + 1 */
 };
 
@@ -55,6 +57,7 @@ lode_lexicon_finalize (GObject *object)
   g_strfreev (self->words);
   g_free (self->weights);
   g_free (self->vectors);
+  g_clear_object (&self->nearest);
 
   G_OBJECT_CLASS (lode_lexicon_parent_class)->finalize (object);
 }
@@ -155,6 +158,10 @@ parse (LodeLexicon   *self,
         v[d] *= norm;
     }
 
+  self->nearest = lode_vector_index_new (self->dims);
+  for (guint i = 0; i < self->n_words; i++)
+    lode_vector_index_add (self->nearest, i, self->vectors + (gsize) i * self->dims);
+
   return TRUE;
 }
 
@@ -251,51 +258,25 @@ nearest (LodeLexicon *self,
          double       min_similarity)
 {
   GArray *terms = g_array_new (FALSE, FALSE, sizeof (LodeLexiconTerm));
-  g_autofree guint *best = NULL;    /* positions, most similar first */
-  g_autofree float *scores = NULL;
-  guint n_best = 0;
+  g_autoptr(GArray) hits = NULL;
 
   g_array_set_clear_func (terms, (GDestroyNotify) lode_lexicon_term_clear);
   if (max == 0)
     return terms;
-  best = g_new (guint, max);
-  scores = g_new (float, max);
 
-  for (guint i = 0; i < self->n_words; i++)
+  hits = lode_vector_index_search (self->nearest, v, skip == G_MAXUINT ? max : max + 1,
+                                   NULL, 0);
+  for (guint j = 0; j < hits->len && terms->len < max; j++)
     {
-      const float *w = self->vectors + (gsize) i * self->dims;
-      float part[4] = { 0.0f };
-      float dot;
-      guint d = 0;
-      guint j;
+      const LodeVectorHit *hit = &g_array_index (hits, LodeVectorHit, j);
+      LodeLexiconTerm term;
 
-      if (i == skip)
+      if (hit->score < min_similarity)
+        break;
+      if (hit->id == skip)
         continue;
-      /* Four sums, so that the products need not wait for each other. */
-      for (; d + 4 <= self->dims; d += 4)
-        for (guint k = 0; k < 4; k++)
-          part[k] += v[d + k] * w[d + k];
-      for (; d < self->dims; d++)
-        part[0] += v[d] * w[d];
-      dot = (part[0] + part[1]) + (part[2] + part[3]);
-      if (dot < min_similarity || (n_best == max && dot <= scores[max - 1]))
-        continue;
-
-      /* Insertion into the sorted best, the last one falling off when full. */
-      j = n_best < max ? n_best++ : max - 1;
-      for (; j > 0 && scores[j - 1] < dot; j--)
-        {
-          scores[j] = scores[j - 1];
-          best[j] = best[j - 1];
-        }
-      scores[j] = dot;
-      best[j] = i;
-    }
-
-  for (guint j = 0; j < n_best; j++)
-    {
-      LodeLexiconTerm term = { g_strdup (self->words[best[j]]), scores[j] };
-
+      term.term = g_strdup (self->words[hit->id]);
+      term.similarity = hit->score;
       g_array_append_val (terms, term);
     }
 
