@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "lode-app-action.h"
 #include "lode-open-location.h"
 #include "lode-search-provider.h"
 
@@ -646,8 +647,8 @@ handle_get_result_metas (LodeShellSearchProvider2 *iface,
   return G_DBUS_METHOD_INVOCATION_HANDLED;
 }
 
-/* What org.freedesktop.Application's ActivateAction of the app needs: its object path (the
- * app id with dots as slashes) and the action with its parameter. */
+/* Opens the app on @action with @parameter (lode_app_action_message_new()); @callback
+ * finishes with activate_app_action_finish(). */
 static void
 activate_app_action (GDBusConnection     *connection,
                      const char          *action,
@@ -655,17 +656,28 @@ activate_app_action (GDBusConnection     *connection,
                      GAsyncReadyCallback  callback,
                      gpointer             user_data)
 {
-  g_autofree char *app_path = g_strconcat ("/", LODE_APP_ID, NULL);
-  GVariantBuilder platform_data;
+  g_autoptr(GDBusMessage) message = lode_app_action_message_new (action, parameter);
 
-  g_strdelimit (app_path, ".", '/');
-  g_variant_builder_init (&platform_data, G_VARIANT_TYPE_VARDICT);
-  g_dbus_connection_call (connection, LODE_APP_ID, app_path, "org.freedesktop.Application",
-                          "ActivateAction",
-                          g_variant_new ("(s@ava{sv})", action,
-                                         g_variant_new_parsed ("[%v]", parameter),
-                                         &platform_data),
-                          NULL, G_DBUS_CALL_FLAGS_NONE, -1, NULL, callback, user_data);
+  g_dbus_connection_send_message_with_reply (connection, message, G_DBUS_SEND_MESSAGE_FLAGS_NONE,
+                                             -1, NULL, NULL, callback, user_data);
+}
+
+static gboolean
+activate_app_action_finish (GObject       *connection,
+                            GAsyncResult  *result,
+                            GError       **error)
+{
+  g_autoptr(GDBusMessage) reply = NULL;
+
+  reply = g_dbus_connection_send_message_with_reply_finish (G_DBUS_CONNECTION (connection),
+                                                            result, error);
+  if (reply == NULL || g_dbus_message_to_gerror (reply, error))
+    {
+      g_dbus_error_strip_remote_error (*error);
+      return FALSE;
+    }
+
+  return TRUE;
 }
 
 static void
@@ -676,13 +688,11 @@ show_symbol_cb (GObject      *object,
   g_autoptr(GDBusMethodInvocation) invocation = user_data;
   LodeShellSearchProvider2 *iface = g_object_get_data (G_OBJECT (invocation), "lode-provider");
   const char *identifier = g_object_get_data (G_OBJECT (invocation), "lode-id");
-  g_autoptr(GVariant) reply = NULL;
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) parts = NULL;
   guint line;
 
-  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result, &error);
-  if (reply == NULL)
+  if (!activate_app_action_finish (object, result, &error))
     {
       /* No app to show it (none installed, no display): the declaration in the editor. */
       g_debug ("Cannot show the symbol in the app: %s", error->message);
@@ -735,13 +745,10 @@ launch_search_cb (GObject      *object,
                   gpointer      user_data)
 {
   g_autoptr(GDBusMethodInvocation) invocation = user_data;
-  g_autoptr(GVariant) reply = NULL;
   g_autoptr(GError) error = NULL;
 
-  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result, &error);
-  if (reply == NULL)
+  if (!activate_app_action_finish (object, result, &error))
     {
-      g_dbus_error_strip_remote_error (error);
       g_prefix_error (&error, _("Cannot open Lode: "));
       g_dbus_method_invocation_return_gerror (g_steal_pointer (&invocation), error);
       return;

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 
+#include "lode-app-action.h"
 #include "lode-error.h"
 #include "lode-graph-diagram.h"
 #include "lode-graph-report.h"
@@ -310,29 +311,24 @@ open_explorer (const char    *action,
                GError       **error)
 {
   g_autoptr(GDBusConnection) bus = NULL;
-  g_autoptr(GVariant) arguments = NULL;
-  g_autoptr(GVariant) reply = NULL;
-  g_autofree char *app_path = g_strconcat ("/", LODE_APP_ID, NULL);
-  GVariantBuilder platform_data;
+  g_autoptr(GDBusMessage) message = lode_app_action_message_new (action, parameter);
+  g_autoptr(GDBusMessage) reply = NULL;
 
-  g_variant_builder_init (&platform_data, G_VARIANT_TYPE_VARDICT);
-  arguments = g_variant_ref_sink (g_variant_new ("(s@ava{sv})", action,
-                                                 g_variant_new_parsed ("[%v]", parameter),
-                                                 &platform_data));
   bus = g_bus_get_sync (G_BUS_TYPE_SESSION, cancellable, error);
   if (bus == NULL)
     return FALSE;
 
-  /* org.freedesktop.Application's object path is the app id with dots as slashes. */
-  g_strdelimit (app_path, ".", '/');
-  reply = g_dbus_connection_call_sync (bus, LODE_APP_ID, app_path,
-                                       "org.freedesktop.Application", "ActivateAction",
-                                       arguments, NULL, G_DBUS_CALL_FLAGS_NONE,
-                                       OPEN_TIMEOUT_MSEC, cancellable, error);
-  if (reply == NULL)
-    g_dbus_error_strip_remote_error (*error);
+  reply = g_dbus_connection_send_message_with_reply_sync (bus, message,
+                                                          G_DBUS_SEND_MESSAGE_FLAGS_NONE,
+                                                          OPEN_TIMEOUT_MSEC, NULL, cancellable,
+                                                          error);
+  if (reply == NULL || g_dbus_message_to_gerror (reply, error))
+    {
+      g_dbus_error_strip_remote_error (*error);
+      return FALSE;
+    }
 
-  return reply != NULL;
+  return TRUE;
 }
 
 /* Where the picture goes when the app cannot show it: the user's cache, one file per
