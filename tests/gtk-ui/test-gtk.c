@@ -1065,8 +1065,10 @@ test_acceptance (Fixture       *fixture,
   check_builtin_health (models);
 }
 
-static LodeProjectItem *find_project  (GListModel *projects,
-                                       const char *root);
+static GtkLabel        *find_label     (GtkWidget  *widget,
+                                        const char *text);
+static LodeProjectItem *find_project   (GListModel *projects,
+                                        const char *root);
 static gboolean         project_listed (gpointer    data);
 
 static void
@@ -1590,6 +1592,56 @@ test_symbol_narrow (Fixture       *fixture,
     }
   g_assert_true (has_row (GTK_WIDGET (lode_symbol_page_get_callers (symbol_page)), "main"));
   screenshot (window, "symbol-narrow");
+  gtk_window_set_default_size (GTK_WINDOW (window), 960, 680);
+}
+
+/* Whether @label shows its whole text: not ellipsized, and no glyph starts left of it or
+ * ends right of it. */
+static void
+assert_label_whole (GtkLabel *label)
+{
+  PangoLayout *layout = gtk_label_get_layout (label);
+  PangoRectangle ink;
+  int x;
+
+  gtk_label_get_layout_offsets (label, &x, NULL);
+  pango_layout_get_pixel_extents (layout, &ink, NULL);
+  g_assert_false (pango_layout_is_ellipsized (layout));
+  g_assert_cmpint (x + ink.x, >=, 0);
+  g_assert_cmpint (x + ink.x + ink.width, <=, gtk_widget_get_width (GTK_WIDGET (label)));
+}
+
+/* The Symbol page's header says what the definition is and where, whole: a deep path in a
+ * narrow window does not cut the “f” of “function” (nor the rest of the word) to an
+ * ellipsis, in a wide window and a narrow one. */
+static void
+test_symbol_header (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
+  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
+  LodeSymbolPage *symbol_page = LODE_SYMBOL_PAGE (find_widget (window, LODE_TYPE_SYMBOL_PAGE, 0));
+  g_autofree char *root = g_build_filename (tmp, "server", NULL);
+  g_autofree char *source = g_build_filename (root, "src", "net", "protocol", "http1",
+                                              "header_value.c", NULL);
+  const char *where = "function · src/net/protocol/http1/header_value.c:1";
+  GtkLabel *location;
+
+  write_file_with_mode (source, "int\nparse_header_value (const char *text)\n{\n"
+                        "  return text[0] == ' ';\n}\n", 0644);
+  ensure_indexed (page, root);
+  gtk_widget_activate_action (window, "win.show-symbol", "(sss)", root, "parse_header_value",
+                              "");
+  wait_for_symbol (symbol_page, "parse_header_value");
+  screenshot (window, "symbol-header");
+  location = find_label (GTK_WIDGET (symbol_page), where);
+  g_assert_nonnull (location);
+  assert_label_whole (location);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 360, 640);
+  wait_until (window_narrowed, window, "the window to narrow");
+  screenshot (window, "symbol-header-narrow");
+  assert_label_whole (location);
   gtk_window_set_default_size (GTK_WINDOW (window), 960, 680);
 }
 
@@ -2461,6 +2513,7 @@ main (int   argc,
   ADD ("shell-result", test_shell_result);
   ADD ("visualize-symbol", test_visualize_symbol);
   ADD ("symbol-narrow", test_symbol_narrow);
+  ADD ("symbol-header", test_symbol_header);
   ADD ("manage", test_manage);
   ADD ("project-names", test_project_names);
   ADD ("error-toast", test_error_toast);
