@@ -1657,6 +1657,14 @@ dbus_call_cb (GObject      *object,
   g_assert_no_error (error);
 }
 
+/* How many windows @application has open: the main window, and whatever else an action
+ * opened. */
+static guint
+count_windows (LodeApplication *application)
+{
+  return g_list_length (gtk_application_get_windows (GTK_APPLICATION (application)));
+}
+
 /* Calls @method of loded's Shell search provider and waits for its answer, the app's main
  * loop running: loded calls back into this process (the app) before it answers. */
 static GVariant *
@@ -1689,6 +1697,8 @@ test_shell_result (Fixture       *fixture,
   g_autofree char *source = g_build_filename (root, "src", "parser.c", NULL);
   g_autoptr(GVariant) results = NULL;
   g_autoptr(GVariant) activated = NULL;
+  g_autoptr(GVariant) launched = NULL;
+  GtkWidget *search = find_widget (window, LODE_TYPE_SEARCH_PAGE, 0);
   g_autofree const char **ids = NULL;
   const char *terms[] = { "parse_head", NULL };
   const char *id = NULL;
@@ -1719,6 +1729,15 @@ test_shell_result (Fixture       *fixture,
                           "parse_message"));
   wait_for_preview (lode_symbol_page_get_preview (symbol_page), source);
   screenshot (window, "symbol-from-shell");
+  /* One activation, one page shown in the one window. */
+  g_assert_cmpuint (count_windows (fixture->app), ==, 1);
+
+  /* Enter in the overview: the Search page, the terms in its entry, still one window. */
+  launched = call_search_provider ("LaunchSearch", g_variant_new ("(^asu)", (char **) terms, 0));
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "search");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (find_shown (search, GTK_TYPE_SEARCH_ENTRY))),
+                   ==, "parse_head");
+  g_assert_cmpuint (count_windows (fixture->app), ==, 1);
 }
 
 static LodeProjectItem *
