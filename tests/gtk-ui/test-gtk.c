@@ -1645,6 +1645,81 @@ test_symbol_header (Fixture       *fixture,
   gtk_window_set_default_size (GTK_WINDOW (window), 960, 680);
 }
 
+/* The narrowest display the metainfo says the app fits on: its <display_length>, in
+ * logical pixels. */
+static int
+promised_width (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data",
+                                                 "io.github.lode.Lode.metainfo.xml.in.in",
+                                                 NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *tag = "<display_length compare=\"ge\">";
+  const char *found;
+
+  g_file_get_contents (path, &contents, NULL, &error);
+  g_assert_no_error (error);
+  found = strstr (contents, tag);
+  g_assert_nonnull (found);
+  return atoi (found + strlen (tag));
+}
+
+/* The window as narrow as the metainfo promises, each page shown with something on it:
+ * no page needs more width than that, and each is drawn (screenshots narrowest-PAGE). */
+static void
+test_narrowest (Fixture       *fixture,
+                gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
+  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
+  LodeSymbolPage *symbol_page = LODE_SYMBOL_PAGE (find_widget (window, LODE_TYPE_SYMBOL_PAGE, 0));
+  GtkWidget *graph = find_widget (window, LODE_TYPE_GRAPH_PAGE, 0);
+  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
+  GtkWidget *content = adw_application_window_get_content (ADW_APPLICATION_WINDOW (window));
+  GtkWidget *search = find_widget (window, LODE_TYPE_SEARCH_PAGE, 0);
+  GListModel *projects = lode_projects_page_get_model (page);
+  g_autofree char *root = g_build_filename (tmp, "parser", NULL);
+  gpointer first_in_search[2] = { search, "src/parser.c" };
+  static const char *const pages[] = { "projects", "search", "graph", "symbol", "models" };
+  int width = promised_width ();
+  int minimum;
+
+  index_parser (page, root);
+  gtk_widget_activate_action (window, "win.show-symbol", "(sss)", root, "parse_message", "");
+  wait_for_symbol (symbol_page, "parse_message");
+  ensure_indexed (page, fixture->root);
+  lode_window_show_graph (LODE_WINDOW (window), fixture->root, "src/config.h");
+  wait_for_graph (lode_graph_page_get_view (LODE_GRAPH_PAGE (graph)), "src/config.h");
+  for (guint i = 0; i < g_list_model_get_n_items (projects); i++)
+    {
+      g_autoptr(LodeProjectItem) item = g_list_model_get_item (projects, i);
+
+      if (g_str_equal (lode_project_item_get_root (item), root))
+        gtk_drop_down_set_selected (GTK_DROP_DOWN (find_widget (search, GTK_TYPE_DROP_DOWN, 0)),
+                                    i);
+    }
+  lode_window_search (LODE_WINDOW (window), "parse_header_line");
+  wait_until (first_result_in, first_in_search, "a search result");
+
+  gtk_window_set_default_size (GTK_WINDOW (window), width, 640);
+  for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+    {
+      g_autofree char *name = g_strconcat ("narrowest-", pages[i], NULL);
+      GtkWidget *child = adw_view_stack_get_child_by_name (stack, pages[i]);
+
+      adw_view_stack_set_visible_child_name (stack, pages[i]);
+      gtk_widget_measure (child, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+      g_test_message ("%s page: at least %d pixels wide", pages[i], minimum);
+      g_assert_cmpint (minimum, <=, width);
+      screenshot (window, name);
+    }
+  gtk_widget_measure (content, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+  g_test_message ("window: at least %d pixels wide", minimum);
+  g_assert_cmpint (minimum, <=, width);
+  gtk_window_set_default_size (GTK_WINDOW (window), 960, 680);
+}
+
 static void
 dbus_call_cb (GObject      *object,
               GAsyncResult *result,
@@ -2533,6 +2608,7 @@ main (int   argc,
   ADD ("visualize-symbol", test_visualize_symbol);
   ADD ("symbol-narrow", test_symbol_narrow);
   ADD ("symbol-header", test_symbol_header);
+  ADD ("narrowest", test_narrowest);
   ADD ("manage", test_manage);
   ADD ("project-names", test_project_names);
   ADD ("error-toast", test_error_toast);
