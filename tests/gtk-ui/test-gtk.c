@@ -1774,6 +1774,7 @@ test_shell_result (Fixture       *fixture,
   g_autoptr(GVariant) activated = NULL;
   g_autoptr(GVariant) launched = NULL;
   GtkWidget *search = find_widget (window, LODE_TYPE_SEARCH_PAGE, 0);
+  GtkWidget *entry;
   g_autofree const char **ids = NULL;
   const char *terms[] = { "parse_head", NULL };
   const char *id = NULL;
@@ -1810,8 +1811,8 @@ test_shell_result (Fixture       *fixture,
   /* Enter in the overview: the Search page, the terms in its entry, still one window. */
   launched = call_search_provider ("LaunchSearch", g_variant_new ("(^asu)", (char **) terms, 0));
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "search");
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (find_shown (search, GTK_TYPE_SEARCH_ENTRY))),
-                   ==, "parse_head");
+  entry = find_shown (search, GTK_TYPE_SEARCH_ENTRY);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "parse_head");
   g_assert_cmpuint (count_windows (fixture->app), ==, 1);
 }
 
