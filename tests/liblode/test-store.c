@@ -314,6 +314,68 @@ assert_reset_and_usable (StoreFixture *fixture)
   g_assert_false (lode_index_store_get_was_reset (fixture->store));
 }
 
+/* How many of the indexes only look-ups use @path's database has. */
+static int
+count_lookup_indexes (const char *path)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *s = NULL;
+  int n = -1;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT count(*) FROM sqlite_master WHERE type = "
+                                       "'index' AND name IN ('symbols_name', 'symbols_chunk', "
+                                       "'symbols_package', 'refs_name', 'imports_key', "
+                                       "'edges_to', 'chunks_hash')", -1, &s, NULL),
+                   ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (s), ==, SQLITE_ROW);
+  n = sqlite3_column_int (s, 0);
+  sqlite3_finalize (s);
+  sqlite3_close (db);
+
+  return n;
+}
+
+/* The symbol tools find the same declarations while a new index is built without its
+ * look-up indexes and once the run has ended and made them. */
+static void
+test_lookup_indexes (StoreFixture  *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) chunks = chunks_new ();
+  g_autoptr(GPtrArray) symbols = symbols_new ();
+  g_autoptr(GPtrArray) during = NULL;
+  g_autoptr(GPtrArray) after = NULL;
+
+  g_ptr_array_add (chunks, chunk_new (1, 4, "function", "strbuf_addf", "void strbuf_addf "
+                                      "(struct strbuf *sb, const char *fmt, ...)",
+                                      "void strbuf_addf (struct strbuf *sb, const char *fmt, ...)\n"
+                                      "{\n  va_list ap;\n}\n"));
+  g_ptr_array_add (symbols, symbol_new ("strbuf_addf", "function", NULL, 1, 4,
+                                        "void strbuf_addf (struct strbuf *sb, const char *fmt, ...)"));
+  g_assert_true (lode_index_store_set_meta (fixture->store, "state", "indexing", &error));
+  put_file (fixture->store, "strbuf.c", "c", chunks, symbols);
+  g_assert_cmpint (count_lookup_indexes (fixture->db_path), ==, 0);
+
+  during = lode_index_store_find_symbols (fixture->store, "STRBUF_ADDF", 10, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (during->len, ==, 1);
+
+  g_assert_true (lode_index_store_set_meta (fixture->store, "state", "ready", &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (count_lookup_indexes (fixture->db_path), ==, 7);
+  after = lode_index_store_find_symbols (fixture->store, "STRBUF_ADDF", 10, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (after->len, ==, 1);
+  g_assert_cmpstr (((LodeStoredSymbol *) after->pdata[0])->path, ==, "strbuf.c");
+  g_assert_cmpuint (((LodeStoredSymbol *) after->pdata[0])->start_line, ==, 1);
+
+  /* Ending another run finds them there. */
+  g_assert_true (lode_index_store_set_meta (fixture->store, "state", "ready", &error));
+  g_assert_no_error (error);
+}
+
 static void
 test_other_version (StoreFixture  *fixture,
                     gconstpointer  data)
@@ -1318,6 +1380,7 @@ main (int   argc,
 
   ADD ("create", test_create);
   ADD ("reopen", test_reopen);
+  ADD ("lookup-indexes", test_lookup_indexes);
   ADD ("other-version", test_other_version);
   ADD ("foreign-database", test_foreign_database);
   ADD ("garbage-file", test_garbage_file);

@@ -59,14 +59,15 @@ const char _lode_store_files_schema_sql[] =
   "  scope TEXT,"
   "  detail TEXT"
   ");"
-  "CREATE INDEX IF NOT EXISTS symbols_name ON symbols (name COLLATE NOCASE);"
   "CREATE INDEX IF NOT EXISTS symbols_file ON symbols (file_id);"
-  "CREATE INDEX IF NOT EXISTS symbols_chunk ON symbols (chunk_id);"
-  "CREATE INDEX IF NOT EXISTS symbols_package ON symbols (package);"
   "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5 ("
   "  symbol, sig, path, body,"
   "  tokenize = '" LODE_STORE_TOKENIZER "'"
   ");";
+const char _lode_store_files_lookup_sql[] =
+  "CREATE INDEX IF NOT EXISTS symbols_name ON symbols (name COLLATE NOCASE);"
+  "CREATE INDEX IF NOT EXISTS symbols_chunk ON symbols (chunk_id);"
+  "CREATE INDEX IF NOT EXISTS symbols_package ON symbols (package);";
 
 static const char sql_file_insert[] =
   "INSERT INTO files (path, language, hash, size, mtime, n_lines) "
@@ -370,6 +371,11 @@ store_set_meta (LodeIndexStore  *store,
 
   g_return_val_if_fail (key != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  /* A run that ends gives a new index what only look-ups need. */
+  if (strcmp (key, "state") == 0 && g_strcmp0 (value, "ready") == 0 &&
+      !_lode_store_create_lookup_indexes (self, error))
+    return FALSE;
 
   s = _lode_store_stmt (self, sql_meta_set);
   bind_text (s, 1, key);

@@ -65,6 +65,13 @@ extern const char _lode_store_symbols_schema_sql[];
 extern const char _lode_store_artifacts_schema_sql[];
 extern const char _lode_store_trigrams_schema_sql[];
 
+/* The indexes only look-ups need, which a new index gets when its first run ends
+ * (_lode_store_create_lookup_indexes()). */
+extern const char _lode_store_files_lookup_sql[];
+extern const char _lode_store_graph_lookup_sql[];
+extern const char _lode_store_symbols_lookup_sql[];
+extern const char _lode_store_vectors_lookup_sql[];
+
 /* The statements each part prepares when the store opens, for _lode_store_stmt(). */
 extern const char * const _lode_store_db_sql[];
 extern const char * const _lode_store_files_sql[];
@@ -132,6 +139,9 @@ gboolean      _lode_store_lookup_file_id (LodeStore          *self,
                                           const char         *path,
                                           gint64             *id,
                                           GError            **error);
+
+gboolean      _lode_store_create_lookup_indexes (LodeStore   *self,
+                                                 GError     **error);
 
 typedef gboolean (*LodeStoreWrite) (LodeStore      *self,
                                     gconstpointer   data,

@@ -178,6 +178,33 @@ create_schema (sqlite3  *db,
   return rc;
 }
 
+/* Creates the indexes that only look-ups need (`symbols_name`, `refs_name`, `chunks_hash`, …),
+ * where they are missing: create_schema() leaves them out of a new index, whose first run
+ * then loads every row without keeping them up to date (sorting each column once at the end
+ * costs less); the store creates them when a run ends, state "ready" (store_set_meta()).
+ * Until then, a search of the index being built looks symbols and references up by scanning
+ * their tables. */
+gboolean
+_lode_store_create_lookup_indexes (LodeStore  *self,
+                                   GError    **error)
+{
+  const char *const indexes[] = {
+    _lode_store_files_lookup_sql, _lode_store_graph_lookup_sql,
+    _lode_store_symbols_lookup_sql, _lode_store_vectors_lookup_sql,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (indexes); i++)
+    {
+      int rc = sqlite3_exec (self->db, indexes[i], NULL, NULL, NULL);
+
+      if (rc != SQLITE_OK)
+        return _lode_store_set_error (self, rc, error,
+                                      "Cannot create the index's look-up indexes");
+    }
+
+  return TRUE;
+}
+
 /* Opens and checks the database. Sets *@bad (and returns FALSE) when the file is not a Lode
  * index of this schema version, so that the caller may recreate it. */
 static gboolean
@@ -188,18 +215,22 @@ lode_store_try_open (LodeStore  *self,
   int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
   /* Only the writer sets the journal mode (it stays in the file): a reader that opens an
    * index the writer is still creating would otherwise try to switch it to WAL too, and
-   * wait on the writer's lock while the writer waits on its own. */
+   * wait on the writer's lock while the writer waits on its own. The writer's sorts (the
+   * look-up indexes a first run creates at its end) go to a temporary file past the size of
+   * its page cache, so that its memory stays as flat as while it writes; a reader's stay in
+   * memory. */
   static const char writer_pragmas[] =
     "PRAGMA journal_mode = WAL;"
-    "PRAGMA synchronous = NORMAL;";
+    "PRAGMA synchronous = NORMAL;"
+    "PRAGMA temp_store = FILE;";
   /* Readers map the file: a search reads pages without copying them. The writer does not:
    * every page it had read through the map would stay in its resident memory, which then
    * grew with the index (an index of five copies of git: 160 of its 253 MB); its reads go
    * through the page cache below, bounded. */
   static const char reader_pragmas[] =
-    "PRAGMA mmap_size = 268435456;";
+    "PRAGMA mmap_size = 268435456;"
+    "PRAGMA temp_store = MEMORY;";
   static const char pragmas[] =
-    "PRAGMA temp_store = MEMORY;"
     "PRAGMA cache_size = -32768;";
   int version = 0;
   gboolean foreign = FALSE;
