@@ -336,6 +336,23 @@ count_lookup_indexes (const char *path)
   return n;
 }
 
+static char *
+dup_journal_mode (const char *path)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *s = NULL;
+  char *mode;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "PRAGMA journal_mode", -1, &s, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (s), ==, SQLITE_ROW);
+  mode = g_strdup ((const char *) sqlite3_column_text (s, 0));
+  sqlite3_finalize (s);
+  sqlite3_close (db);
+
+  return mode;
+}
+
 /* The symbol tools find the same declarations while a new index is built without its
  * look-up indexes and once the run has ended and made them. */
 static void
@@ -374,6 +391,69 @@ test_lookup_indexes (StoreFixture  *fixture,
   /* Ending another run finds them there. */
   g_assert_true (lode_index_store_set_meta (fixture->store, "state", "ready", &error));
   g_assert_no_error (error);
+}
+
+/* An index built aside is written without a journal, replaces whatever the file held, and
+ * is a journaled index like any other once its run has ended. */
+static void
+test_aside (StoreFixture  *fixture,
+            gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *aside = g_strconcat (fixture->db_path, ".new", NULL);
+  g_autofree char *wal = g_strconcat (aside, "-wal", NULL);
+  g_autofree char *mode = NULL;
+  g_autoptr(LodeStore) store = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+  LodeStoreStats stats;
+
+  g_assert_true (g_file_set_contents (aside, "left by a killed run", -1, &error));
+  store = lode_store_open_aside (aside, &error);
+  g_assert_no_error (error);
+  g_assert_false (lode_index_store_get_was_reset (LODE_INDEX_STORE (store)));
+
+  g_assert_true (lode_index_store_begin (LODE_INDEX_STORE (store), &error));
+  put_text (LODE_INDEX_STORE (store), "src/main.c", "c",
+            "int\nmain (void)\n{\n  return frobnicate ();\n}\n");
+  g_assert_true (lode_index_store_commit (LODE_INDEX_STORE (store), &error));
+  g_assert_no_error (error);
+  g_assert_false (g_file_test (wal, G_FILE_TEST_EXISTS));
+
+  g_assert_true (lode_index_store_set_meta (LODE_INDEX_STORE (store), "state", "ready", &error));
+  g_assert_no_error (error);
+  g_assert_true (lode_store_end_aside (store, &error));
+  g_assert_no_error (error);
+  g_clear_object (&store);
+  mode = dup_journal_mode (aside);
+  g_assert_cmpstr (mode, ==, "wal");
+
+  g_assert_true (lode_store_install (aside, fixture->db_path, &error));
+  g_assert_no_error (error);
+  g_assert_true (lode_index_store_get_stats (fixture->store, &stats, &error));
+  g_assert_cmpuint (stats.n_files, ==, 1);
+  results = search (fixture->store, "frobnicate");
+  g_assert_cmpuint (results->len, ==, 1);
+  g_assert_cmpstr (result (results, 0)->path, ==, "src/main.c");
+}
+
+/* A run that stops before it ends still leaves a journaled file when installed. */
+static void
+test_aside_ended_early (StoreFixture  *fixture,
+                        gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *aside = g_strconcat (fixture->db_path, ".new", NULL);
+  g_autofree char *mode = NULL;
+  g_autoptr(LodeStore) store = NULL;
+
+  store = lode_store_open_aside (aside, &error);
+  g_assert_no_error (error);
+  put_text (LODE_INDEX_STORE (store), "a.py", "python", "def quux():\n    pass\n");
+  g_assert_true (lode_store_end_aside (store, &error));
+  g_assert_no_error (error);
+  g_clear_object (&store);
+  mode = dup_journal_mode (aside);
+  g_assert_cmpstr (mode, ==, "wal");
 }
 
 static void
@@ -1381,6 +1461,8 @@ main (int   argc,
   ADD ("create", test_create);
   ADD ("reopen", test_reopen);
   ADD ("lookup-indexes", test_lookup_indexes);
+  ADD ("aside", test_aside);
+  ADD ("aside-ended-early", test_aside_ended_early);
   ADD ("other-version", test_other_version);
   ADD ("foreign-database", test_foreign_database);
   ADD ("garbage-file", test_garbage_file);

@@ -372,9 +372,11 @@ store_set_meta (LodeIndexStore  *store,
   g_return_val_if_fail (key != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  /* A run that ends gives a new index what only look-ups need. */
+  /* A run that ends gives a new index what only look-ups need, and one built aside its
+   * journal. */
   if (strcmp (key, "state") == 0 && g_strcmp0 (value, "ready") == 0 &&
-      !_lode_store_create_lookup_indexes (self, error))
+      (!_lode_store_create_lookup_indexes (self, error) ||
+       (!self->in_transaction && !lode_store_end_aside (self, error))))
     return FALSE;
 
   s = _lode_store_stmt (self, sql_meta_set);

@@ -54,6 +54,7 @@ struct _LodeStore
   guint          in_read : 1;    /* a search's snapshot, see backend_begin_read() */
   guint          read_only : 1;
   guint          damaged : 1;
+  guint          unjournaled : 1; /* lode_store_open_aside() until lode_store_end_aside() */
 };
 
 /* The schema, in the parts that own the tables; lode-store.c creates it. */

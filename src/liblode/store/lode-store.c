@@ -434,6 +434,80 @@ lode_store_open (const char  *filename,
 }
 
 /**
+ * lode_store_open_aside:
+ * @filename: the database file to create; whatever it held is deleted
+ * @error: return location for a #GError
+ *
+ * Opens a new, empty index for a run that builds it whole, aside from the one readers use
+ * (a forced run, `index.db.new`): the caller discards the file if the run fails, so it is
+ * written without a journal (no WAL: each page is written once, not once to the WAL and once
+ * more by a checkpoint) and without syncing. lode_store_end_aside() turns both back on
+ * before the index is used; the end of the run that fills it does so too (state "ready",
+ * store_set_meta()). A rollback meanwhile leaves the file unusable: discard it.
+ *
+ * Returns: (transfer full): the new index, or %NULL
+ */
+LodeStore *
+lode_store_open_aside (const char  *filename,
+                       GError     **error)
+{
+  g_autoptr(LodeStore) self = NULL;
+  int rc;
+
+  g_return_val_if_fail (filename != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!lode_store_remove_files (filename, error))
+    return NULL;
+  self = lode_store_open (filename, error);
+  if (self == NULL)
+    return NULL;
+
+  rc = sqlite3_exec (self->db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF", NULL,
+                     NULL, NULL);
+  if (rc != SQLITE_OK)
+    {
+      _lode_store_set_error (self, rc, error, "Cannot open the index built aside");
+      return NULL;
+    }
+  self->unjournaled = TRUE;
+
+  return g_steal_pointer (&self);
+}
+
+/**
+ * lode_store_end_aside:
+ * @self: a #LodeStore from lode_store_open_aside()
+ * @error: return location for a #GError
+ *
+ * Writes @self with a journal again (WAL, synced as lode_store_open() does): what it holds
+ * from now on survives a crash, and the file can take the place of the project's index
+ * (lode_store_install()). Does nothing for an index that has its journal.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_store_end_aside (LodeStore  *self,
+                      GError    **error)
+{
+  int rc;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+  g_return_val_if_fail (!self->in_transaction, FALSE);
+
+  if (!self->unjournaled)
+    return TRUE;
+  /* The switch is written in the old mode, synced now: everything before it is on disk. */
+  rc = sqlite3_exec (self->db, "PRAGMA synchronous = NORMAL; PRAGMA journal_mode = WAL", NULL,
+                     NULL, NULL);
+  if (rc != SQLITE_OK)
+    return _lode_store_set_error (self, rc, error, "Cannot journal the index built aside");
+  self->unjournaled = FALSE;
+
+  return TRUE;
+}
+
+/**
  * lode_store_open_reader:
  * @filename: the database file
  * @error: return location for a #GError
