@@ -71,7 +71,7 @@ typedef struct
   guint              *symbol_chunks; /* lode_indexer_attribute_symbols() */
   GPtrArray          *imports;
   LodeReferences     *references;
-  LodeCalls          *calls;       /* with the graph only */
+  GBytes             *call_sites;  /* lode_calls_to_bytes(), with the graph only */
   guint               n_lines;
   gsize               n_bytes;
   LodeSkippedFile    *skipped;     /* why it was not indexed, or not fully */
@@ -127,7 +127,7 @@ file_result_free (FileResult *result)
   g_free (result->symbol_chunks);
   g_clear_pointer (&result->imports, g_ptr_array_unref);
   g_clear_pointer (&result->references, lode_references_free);
-  g_clear_pointer (&result->calls, lode_calls_free);
+  g_clear_pointer (&result->call_sites, g_bytes_unref);
   g_clear_pointer (&result->skipped, lode_skipped_file_free);
   g_free (result);
 }
@@ -375,6 +375,7 @@ process_file (Shared             *shared,
   g_autofree char *contents = NULL;
   g_autofree char *repaired = NULL;
   g_autofree char *degraded = NULL;
+  g_autoptr(LodeCalls) calls = NULL;
   const LodeLanguage *language;
   LodeSkipReason reason;
   const char *old_hash;
@@ -423,7 +424,7 @@ process_file (Shared             *shared,
   g_atomic_int_inc (&shared->n_parsed);
   if (!lode_chunker_chunk (chunker, language, file->path, text, len, &result->chunks,
                            &result->symbols, shared->graph ? &result->imports : NULL,
-                           &result->references, shared->graph ? &result->calls : NULL,
+                           &result->references, shared->graph ? &calls : NULL,
                            &degraded, &error))
     {
       /* Only a cancellation stops the chunker; the file stays as it was for the next run. */
@@ -434,6 +435,9 @@ process_file (Shared             *shared,
   if (degraded != NULL)
     result->skipped = skipped_new (file->path, LODE_SKIP_OVER_TIME_BUDGET, degraded);
   result->symbol_chunks = lode_indexer_attribute_symbols (result->chunks, result->symbols);
+  /* Serialised here, not by the writer, which every other thread waits for. */
+  if (calls != NULL && lode_calls_supported (language))
+    result->call_sites = lode_calls_to_bytes (calls, result->symbols);
   result->kind = RESULT_CHUNKED;
   result->language = language->id;
   result->n_bytes = len;
@@ -599,13 +603,9 @@ store_call_sites (LodeIndexStore  *store,
                   FileResult      *result,
                   GError         **error)
 {
-  const LodeLanguage *language = lode_language_lookup (result->language);
-  g_autoptr(GBytes) bytes = NULL;
-
-  if (result->calls == NULL || language == NULL || !lode_calls_supported (language))
+  if (result->call_sites == NULL)
     return TRUE;
-  bytes = lode_calls_to_bytes (result->calls, result->symbols);
-  return lode_index_store_put_call_sites (store, result->file->path, bytes, error);
+  return lode_index_store_put_call_sites (store, result->file->path, result->call_sites, error);
 }
 
 /* Runs on the writer (calling) thread. */
