@@ -456,6 +456,118 @@ test_aside_ended_early (StoreFixture  *fixture,
   g_assert_cmpstr (mode, ==, "wal");
 }
 
+/* Every row of @table in the database @path, as one string. */
+static char *
+dup_table_rows (const char *path,
+                const char *table)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT quote (id), quote (block) FROM %s ORDER BY id",
+                                          table);
+  GString *rows = g_string_new (NULL);
+  sqlite3 *db = NULL;
+  sqlite3_stmt *s = NULL;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &s, NULL), ==, SQLITE_OK);
+  while (sqlite3_step (s) == SQLITE_ROW)
+    g_string_append_printf (rows, "%s %s\n", sqlite3_column_text (s, 0),
+                            sqlite3_column_text (s, 1));
+  sqlite3_finalize (s);
+  sqlite3_close (db);
+
+  return g_string_free (rows, FALSE);
+}
+
+/* A C file cut as the chunker cuts one: a declaration with its comment, a chunk without a
+ * symbol, an empty one, and text past ASCII. */
+static GPtrArray *
+strbuf_chunks (void)
+{
+  GPtrArray *chunks = chunks_new ();
+  LodeChunk *chunk;
+
+  chunk = chunk_new (1, 6, "function", "strbuf_addf",
+                     "void strbuf_addf(struct strbuf *sb, const char *fmt, ...)",
+                     "/* Appends a formatted string; « sb » grows as needed. */\n"
+                     "void strbuf_addf(struct strbuf *sb, const char *fmt, ...)\n{\n"
+                     "\tva_list ap;\n\tva_start(ap, fmt);\n\tstrbuf_vaddf(sb, fmt, ap);\n}\n");
+  chunk->container = g_strdup ("strbuf");
+  chunk->doc = g_strdup ("Appends a formatted string.");
+  g_ptr_array_add (chunks, chunk);
+  g_ptr_array_add (chunks, chunk_new (7, 9, NULL, NULL, NULL,
+                                      "#define STRBUF_INIT  { .alloc = 0, .len = 0, "
+                                      ".buf = strbuf_slopbuf }\n"));
+  g_ptr_array_add (chunks, chunk_new (10, 10, NULL, NULL, NULL, ""));
+
+  return chunks;
+}
+
+/* A file put with its tokens prepared on another thread is stored as it is without them:
+ * the same full-text and trigram entries, byte for byte. */
+static void
+test_prepared_tokens (StoreFixture  *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *plain_path = g_build_filename (g_get_user_data_dir (), "plain.db", NULL);
+  g_autoptr(LodeStore) plain = lode_store_open (plain_path, &error);
+  g_autoptr(GPtrArray) chunks = strbuf_chunks ();
+  g_autoptr(GBytes) prepared = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+  LodeFileInfo info = { "strbuf.c", "c", "0123456789abcdef0123456789abcdef01234567", 300, 0, 10 };
+  const char *tables[] = { "chunks_fts_data", "files_tri_data" };
+
+  g_assert_no_error (error);
+  prepared = lode_index_store_prepare_file (fixture->store, &info, chunks);
+  g_assert_nonnull (prepared);
+  g_assert_cmpuint (g_bytes_get_size (prepared), >, 0);
+
+  g_assert_true (lode_index_store_put_file (LODE_INDEX_STORE (plain), &info, chunks, NULL,
+                                            NULL, &error));
+  g_assert_no_error (error);
+  info.prepared = prepared;
+  g_assert_true (lode_index_store_put_file (fixture->store, &info, chunks, NULL, NULL, &error));
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
+    {
+      g_autofree char *expected = dup_table_rows (plain_path, tables[i]);
+      g_autofree char *got = dup_table_rows (fixture->db_path, tables[i]);
+
+      g_assert_cmpstr (got, ==, expected);
+    }
+  results = search (fixture->store, "strbuf_slopbuf");
+  g_assert_cmpuint (results->len, ==, 1);
+  g_assert_cmpuint (result (results, 0)->start_line, ==, 7);
+}
+
+/* Tokens prepared for other chunks are not replayed: the file is tokenized as usual, and the
+ * store says something is wrong with it. */
+static void
+test_prepared_tokens_mismatch (StoreFixture  *fixture,
+                               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) chunks = strbuf_chunks ();
+  g_autoptr(GPtrArray) other = chunks_new ();
+  g_autoptr(GPtrArray) results = NULL;
+  LodeFileInfo info = { "strbuf.c", "c", "0123456789abcdef0123456789abcdef01234567", 300, 0, 10 };
+
+  g_ptr_array_add (other, chunk_new (1, 1, NULL, NULL, NULL, "int frobnicate;\n"));
+  info.prepared = lode_index_store_prepare_file (fixture->store, &info, other);
+  g_test_expect_message ("lode-store", G_LOG_LEVEL_WARNING, "strbuf.c: its prepared tokens*");
+  g_assert_true (lode_index_store_put_file (fixture->store, &info, chunks, NULL, NULL, &error));
+  g_test_assert_expected_messages ();
+  g_assert_no_error (error);
+  g_bytes_unref (info.prepared);
+
+  results = search (fixture->store, "strbuf_slopbuf");
+  g_assert_cmpuint (results->len, ==, 1);
+  g_clear_pointer (&results, g_ptr_array_unref);
+  results = search (fixture->store, "frobnicate");
+  g_assert_cmpuint (results->len, ==, 0);
+}
+
 static void
 test_other_version (StoreFixture  *fixture,
                     gconstpointer  data)
@@ -1463,6 +1575,8 @@ main (int   argc,
   ADD ("lookup-indexes", test_lookup_indexes);
   ADD ("aside", test_aside);
   ADD ("aside-ended-early", test_aside_ended_early);
+  ADD ("prepared-tokens", test_prepared_tokens);
+  ADD ("prepared-tokens-mismatch", test_prepared_tokens_mismatch);
   ADD ("other-version", test_other_version);
   ADD ("foreign-database", test_foreign_database);
   ADD ("garbage-file", test_garbage_file);

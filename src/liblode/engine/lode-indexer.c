@@ -72,6 +72,7 @@ typedef struct
   GPtrArray          *imports;
   LodeReferences     *references;
   GBytes             *call_sites;  /* lode_calls_to_bytes(), with the graph only */
+  GBytes             *prepared;    /* lode_index_store_prepare_file() */
   guint               n_lines;
   gsize               n_bytes;
   LodeSkippedFile    *skipped;     /* why it was not indexed, or not fully */
@@ -80,6 +81,7 @@ typedef struct
 typedef struct
 {
   const char       *root;
+  LodeIndexStore   *store;       /* for lode_index_store_prepare_file() only */
   GPtrArray        *files;       /* in the order the chunking threads take them */
   GHashTable       *old_hashes;
   guint             max_tokens;
@@ -128,6 +130,7 @@ file_result_free (FileResult *result)
   g_clear_pointer (&result->imports, g_ptr_array_unref);
   g_clear_pointer (&result->references, lode_references_free);
   g_clear_pointer (&result->call_sites, g_bytes_unref);
+  g_clear_pointer (&result->prepared, g_bytes_unref);
   g_clear_pointer (&result->skipped, lode_skipped_file_free);
   g_free (result);
 }
@@ -376,6 +379,7 @@ process_file (Shared             *shared,
   g_autofree char *repaired = NULL;
   g_autofree char *degraded = NULL;
   g_autoptr(LodeCalls) calls = NULL;
+  LodeFileInfo info = { 0 };
   const LodeLanguage *language;
   LodeSkipReason reason;
   const char *old_hash;
@@ -435,9 +439,11 @@ process_file (Shared             *shared,
   if (degraded != NULL)
     result->skipped = skipped_new (file->path, LODE_SKIP_OVER_TIME_BUDGET, degraded);
   result->symbol_chunks = lode_indexer_attribute_symbols (result->chunks, result->symbols);
-  /* Serialised here, not by the writer, which every other thread waits for. */
+  /* Serialised and tokenized here, not by the writer, which every other thread waits for. */
   if (calls != NULL && lode_calls_supported (language))
     result->call_sites = lode_calls_to_bytes (calls, result->symbols);
+  info.path = file->path;
+  result->prepared = lode_index_store_prepare_file (shared->store, &info, result->chunks);
   result->kind = RESULT_CHUNKED;
   result->language = language->id;
   result->n_bytes = len;
@@ -826,7 +832,7 @@ store_result (LodeIndexStore  *store,
               LodeIndexReport *report,
               GError         **error)
 {
-  LodeFileInfo info;
+  LodeFileInfo info = { 0 };
   gboolean existed;
 
   switch (result->kind)
@@ -857,6 +863,7 @@ store_result (LodeIndexStore  *store,
       info.size = result->file->size;
       info.mtime_usec = result->file->mtime_usec;
       info.n_lines = result->n_lines;
+      info.prepared = result->prepared;
       if (graph != NULL &&
           !graph_touch (store, graph, result->file->path, existed, existed, error))
         return FALSE;
@@ -1225,6 +1232,7 @@ lode_indexer_run (const char             *root,
                                           run_cancellable, NULL);
 
   shared.root = root;
+  shared.store = store;
   shared.files = spread_unparsed (files.work);
   shared.old_hashes = old_hashes;
   shared.max_tokens = config->chunk_max_tokens;

@@ -170,6 +170,8 @@ gboolean      _lode_store_clear_calls    (LodeStore          *self,
 gboolean      _lode_store_trigrams_forget_file (LodeStore    *self,
                                                 gint64        file_id,
                                                 GError      **error);
+void          _lode_store_trigrams_record      (GByteArray   *out,
+                                                GPtrArray    *chunks);
 gboolean      _lode_store_trigrams_put_file    (LodeStore    *self,
                                                 gint64        file_id,
                                                 GPtrArray    *chunks,
@@ -207,6 +209,44 @@ gboolean      _lode_store_register_artifacts (LodeStore      *self,
                                               GError        **error);
 gboolean      _lode_store_register_trigrams (sqlite3         *db,
                                              GError         **error);
+
+/* Tokens prepared on another thread and replayed by the writer's inserts
+ * (lode-store-tokenizer.c). */
+typedef enum
+{
+  LODE_STORE_TOKENS_CODE = 1,
+  LODE_STORE_TOKENS_TRIGRAMS,
+} LodeStoreTokensKind;
+
+typedef int (*LodeStoreTokenFunc)    (void          *ctx,
+                                      int            flags,
+                                      const char    *token,
+                                      int            len,
+                                      int            start,
+                                      int            end);
+typedef int (*LodeStoreTokenizeFunc) (Fts5Tokenizer *tokenizer,
+                                      void          *ctx,
+                                      int            flags,
+                                      const char    *text,
+                                      int            len,
+                                      LodeStoreTokenFunc x_token);
+
+void          _lode_store_tokens_record  (GByteArray         *out,
+                                          LodeStoreTokensKind kind,
+                                          LodeStoreTokenizeFunc tokenize,
+                                          const char         *text,
+                                          gsize               len);
+void          _lode_store_tokens_record_code (GByteArray     *out,
+                                              const char     *text,
+                                              gsize           len);
+void          _lode_store_tokens_begin   (GBytes             *prepared);
+void          _lode_store_tokens_end     (const char         *path);
+gboolean      _lode_store_tokens_replay  (LodeStoreTokensKind kind,
+                                          const char         *text,
+                                          int                 len,
+                                          void               *ctx,
+                                          LodeStoreTokenFunc  x_token,
+                                          int                *rc);
 
 /* The lexical leg's state (lode-store-rank.c), per connection. */
 LodeStoreRank *_lode_store_rank_new      (void);
