@@ -19,6 +19,7 @@
 #include "lode-imports.h"
 #include "lode-index-store.h"
 #include "lode-indexer.h"
+#include "lode-memory-limit.h"
 #include "lode-scanner.h"
 #include "lode-watcher.h"
 
@@ -923,7 +924,9 @@ index_files (LodeIndexStore         *store,
       if (thread == NULL && threads->len == 0)
         {
           g_set_error (error, LODE_ERROR, LODE_ERROR_FAILED,
-                       "Cannot start a thread to read files: %s", thread_error->message);
+                       "Cannot start a thread to read files: %s",
+                       lode_memory_limit_exhausted () ? "out of memory"
+                                                      : thread_error->message);
           return FALSE;
         }
       if (thread == NULL)
