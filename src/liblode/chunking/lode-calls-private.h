@@ -18,6 +18,9 @@ G_BEGIN_DECLS
  *                          walk's state: the definitions around it, its scopes
  *   lode-calls-bindings.c  declarations, fields, imports and base types, per language
  *   lode-calls-walk.c      the walk over the parse: callees, receivers, macro bodies, `#if`
+ *   lode-calls-entries.c   what the code registers: routes, tables of commands (the walk
+ *                          calls it on each call and initializer list; it hands a handler's
+ *                          name back to the walk's callee reading, the one call upwards)
  */
 
 /* What the walk knows of a name in a function's scope. */
@@ -91,5 +94,18 @@ gboolean      _lode_calls_value_type        (Walk              *w,
                                              TSNode             value,
                                              LodeCallReceiver  *kind,
                                              char             **type);
+
+/* lode-calls-entries.c: routes and tables of commands */
+void          _lode_calls_visit_registration (Walk             *w,
+                                              TSNode            call);
+void          _lode_calls_visit_table_row    (Walk             *w,
+                                              TSNode            row);
+void          _lode_calls_visit_decorated    (Walk             *w,
+                                              guint             def);
+
+/* lode-calls-walk.c */
+void          _lode_calls_visit_callee      (Walk              *w,
+                                             TSNode             callee,
+                                             LodeCallFlags      flags);
 
 G_END_DECLS

@@ -242,10 +242,10 @@ emit (Walk          *w,
 }
 
 /* A callee expression → the called name, its qualifier and how it is called. */
-static void
-visit_callee (Walk          *w,
-              TSNode         callee,
-              LodeCallFlags  flags)
+void
+_lode_calls_visit_callee (Walk          *w,
+                          TSNode         callee,
+                          LodeCallFlags  flags)
 {
   guint32 start = ts_node_start_byte (callee);
 
@@ -312,7 +312,7 @@ visit_call (Walk   *w,
   callee = field (node, "function");
   if (!ts_node_is_null (callee))
     {
-      visit_callee (w, callee, 0);
+      _lode_calls_visit_callee (w, callee, 0);
       return;
     }
 
@@ -345,7 +345,7 @@ visit_call (Walk   *w,
 
   /* Kotlin and Swift: (call_expression CALLEE (call_suffix …)). */
   if (n_named (node) >= 2 && is_type (nth_named (node, 1), "call_suffix"))
-    visit_callee (w, nth_named (node, 0), 0);
+    _lode_calls_visit_callee (w, nth_named (node, 0), 0);
 }
 
 static void
@@ -371,7 +371,7 @@ visit_new (Walk   *w,
       return;
     }
   if (!ts_node_is_null (type))
-    visit_callee (w, type, LODE_CALL_NEW);
+    _lode_calls_visit_callee (w, type, LODE_CALL_NEW);
 }
 
 /* Macro text ------------------------------------------------------------------------- */
@@ -499,6 +499,7 @@ typedef enum
   ACT_MACRO_TEXT,    /* C, C++: a macro's body */
   ACT_BINDING,       /* declarations, imports: lode-calls-bindings.c */
   ACT_RUBY_NAME,     /* Ruby: a bare name that no local declares is a method call */
+  ACT_TABLE_ROW,     /* C, C++: an initializer list, maybe a row of a table of commands */
 } Action;
 
 typedef struct
@@ -544,7 +545,7 @@ table_for (const TSLanguage *ts_language,
     { "import_header", ACT_BINDING }, { "export_statement", ACT_BINDING },
     { "enhanced_for_statement", ACT_BINDING }, { "catch_formal_parameter", ACT_BINDING },
     { "for_range_loop", ACT_BINDING }, { "mod_item", ACT_BINDING },
-    { "preproc_def", ACT_BINDING },
+    { "preproc_def", ACT_BINDING }, { "initializer_list", ACT_TABLE_ROW },
   };
   Table *table;
 
@@ -612,14 +613,68 @@ word_is (const char *word,
   return strlen (what) == len && memcmp (word, what, len) == 0;
 }
 
+/* The name @arg tests for absence, `#ifndef X`, `#if !defined(X)` or `#if !defined X`:
+ * its length, 0 for another condition. */
+static gsize
+negated_name (const char  *word,
+              gsize        len,
+              const char  *arg,
+              const char  *stop,
+              const char **name)
+{
+  const char *p = arg;
+  gsize n = 0;
+
+  if (word_is (word, len, "if"))
+    {
+      if (p >= stop || *p != '!')
+        return 0;
+      for (p++; p < stop && (*p == ' ' || *p == '\t'); p++)
+        ;
+      if (stop - p < 7 || memcmp (p, "defined", 7) != 0)
+        return 0;
+      for (p += 7; p < stop && (*p == ' ' || *p == '\t' || *p == '('); p++)
+        ;
+    }
+  else if (!word_is (word, len, "ifndef"))
+    return 0;
+  while (p + n < stop && (g_ascii_isalnum (p[n]) || p[n] == '_'))
+    n++;
+  *name = p;
+  return n;
+}
+
+/* A line that leaves an include-once block what it is: blank, a comment, an `#include`. */
+static gboolean
+keeps_include_once (const char *p,
+                    const char *stop)
+{
+  const char *word, *arg;
+  gsize len;
+
+  while (p < stop && g_ascii_isspace (*p))
+    p++;
+  if (p == stop || (stop - p >= 2 && (memcmp (p, "//", 2) == 0 || memcmp (p, "/*", 2) == 0)))
+    return TRUE;
+  return directive (p, stop, &word, &len, &arg) && word_is (word, len, "include");
+}
+
+typedef struct
+{
+  guint    line;          /* where it starts; 0: always compiled; G_MAXUINT: a guard yet */
+  gboolean include_once;  /* `#ifndef X` around `#include`s only, so far */
+} Block;
+
 /* C and C++: the line ranges of `#if` blocks, read from the text (a confused parse must not
- * move them). Include guards (`#ifndef X` then `#define X`) and `#ifdef __cplusplus`
- * (around `extern "C" {`) are left out: what they hold is always compiled. */
+ * move them). What these hold is always compiled, so they are left out: include guards
+ * (`#ifndef X` or `#if !defined(X)`, then `#define X`), `#ifdef __cplusplus` (around
+ * `extern "C" {`), and a test for absence around nothing but includes (decNumber.h's `#if
+ * !defined(DECCONTEXT) #include "decContext.h" #endif`, an include made once). */
 static void
 scan_conditionals (Walk *w)
 {
   const char *text = w->x->text, *end = text + w->x->len;
-  g_autoptr(GArray) open = g_array_new (FALSE, FALSE, sizeof (guint));   /* line, or 0 */
+  g_autoptr(GArray) open = g_array_new (FALSE, FALSE, sizeof (Block));
   const char *guard = NULL;
   gsize guard_len = 0;
   guint line = 1;
@@ -628,51 +683,57 @@ scan_conditionals (Walk *w)
     {
       const char *eol = memchr (p, '\n', end - p);
       const char *stop = eol != NULL ? eol : end;
-      const char *word, *arg;
+      const char *word, *arg, *name = NULL;
       gsize len;
+      gboolean is_directive = directive (p, stop, &word, &len, &arg);
 
-      if (directive (p, stop, &word, &len, &arg))
+      if (is_directive)
         {
           gsize arg_len = 0;
+          gsize name_len = negated_name (word, len, arg, stop, &name);
 
           while (arg + arg_len < stop && (g_ascii_isalnum (arg[arg_len]) || arg[arg_len] == '_'))
             arg_len++;
           if (word_is (word, len, "if") || word_is (word, len, "ifdef") ||
               word_is (word, len, "ifndef"))
             {
-              guint start = line;
+              Block block = { line, name_len > 0 };
 
               if (g_strstr_len (arg, stop - arg, "__cplusplus") != NULL)
-                start = 0;
-              else if (word_is (word, len, "ifndef") && open->len == 0 && guard == NULL)
+                block.line = 0;
+              else if (name_len > 0 && open->len == 0 && guard == NULL)
                 {
-                  guard = arg;
-                  guard_len = arg_len;
-                  start = G_MAXUINT;   /* a guard if a `#define` of it follows */
+                  guard = name;
+                  guard_len = name_len;
+                  block.line = G_MAXUINT;   /* a guard if a `#define` of it follows */
                 }
-              g_array_append_val (open, start);
+              g_array_append_val (open, block);
             }
           else if (word_is (word, len, "define") && open->len == 1 &&
-                   g_array_index (open, guint, 0) == G_MAXUINT)
-            g_array_index (open, guint, 0) = (arg_len == guard_len &&
-                                              memcmp (arg, guard, arg_len) == 0) ? 0 : line;
+                   g_array_index (open, Block, 0).line == G_MAXUINT)
+            g_array_index (open, Block, 0).line = (arg_len == guard_len &&
+                                                   memcmp (arg, guard, arg_len) == 0) ? 0 : line;
           else if (word_is (word, len, "endif") && open->len > 0)
             {
-              guint start = g_array_index (open, guint, open->len - 1);
+              Block block = g_array_index (open, Block, open->len - 1);
 
               g_array_set_size (open, open->len - 1);
-              if (start != 0 && start != G_MAXUINT)
+              if (block.line != 0 && block.line != G_MAXUINT && !block.include_once)
                 {
-                  guint range[2] = { start, line };
+                  guint range[2] = { block.line, line };
 
                   g_array_append_vals (w->calls->conditional, range, 2);
                 }
             }
         }
-      if (open->len == 1 && g_array_index (open, guint, 0) == G_MAXUINT &&
-          (directive (p, stop, &word, &len, &arg) ? !word_is (word, len, "ifndef") : p < stop))
+      if (open->len > 0 && !(is_directive && name != NULL) &&
+          g_array_index (open, Block, open->len - 1).include_once &&
+          !keeps_include_once (p, stop))
+        g_array_index (open, Block, open->len - 1).include_once = FALSE;
+      if (open->len == 1 && g_array_index (open, Block, 0).line == G_MAXUINT &&
+          (is_directive ? !(name != NULL && p <= name) : p < stop))
         /* Something else came first: no guard. */
-        g_array_index (open, guint, 0) = line;
+        g_array_index (open, Block, 0).line = line;
       p = eol != NULL ? eol + 1 : end;
     }
 }
@@ -730,6 +791,10 @@ visit (Walk         *w,
     {
     case ACT_CALL:
       visit_call (w, node, w->x->lang);
+      _lode_calls_visit_registration (w, node);
+      break;
+    case ACT_TABLE_ROW:
+      _lode_calls_visit_table_row (w, node);
       break;
     case ACT_NEW:
       visit_new (w, node);

@@ -240,7 +240,7 @@ lode_calls_new_from_bytes (GBytes     *bytes,
       lode_calls_add_binding (calls, kind, caller, name, qualifier, receiver, line);
       g_free (qualifier);
       g_free (receiver);
-      if (caller < -1 || caller >= (gint) read->len || kind > LODE_CALL_BINDING_REEXPORT)
+      if (caller < -1 || caller >= (gint) read->len || kind > LODE_CALL_BINDING_ENTRY)
         ok = FALSE;
     }
   variant_to_uint_array (file_local, calls->file_local);

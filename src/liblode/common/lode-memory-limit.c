@@ -158,6 +158,45 @@ log_writer_cb (GLogLevelFlags   log_level,
   return g_log_writer_default (log_level, fields, n_fields, user_data);
 }
 
+#define ALTERNATE_STACK_SIZE (64 * 1024)
+
+static void
+alternate_stack_free (gpointer data)
+{
+  stack_t off = { .ss_flags = SS_DISABLE };
+
+  sigaltstack (&off, NULL);
+  g_free (data);
+}
+
+static GPrivate alternate_stack = G_PRIVATE_INIT (alternate_stack_free);
+
+/**
+ * lode_memory_limit_thread_init:
+ *
+ * Under an address-space limit, gives the calling thread a stack of its own for the signal
+ * handler that says memory ran out: a failed g_vasprintf() makes GLib log its failure with
+ * the memory it has not got, again and again until the thread's stack overflows, and the
+ * handler of that fault needs a stack that is not the one used up (the main thread's stack,
+ * which grows on demand, cannot grow either). Lode's threads call it first; it does nothing
+ * without a limit.
+ */
+void
+lode_memory_limit_thread_init (void)
+{
+  stack_t stack = { .ss_size = ALTERNATE_STACK_SIZE };
+
+  if (address_space_limit == 0)
+    return;
+  stack.ss_sp = g_malloc (ALTERNATE_STACK_SIZE);
+  if (sigaltstack (&stack, NULL) != 0)
+    {
+      g_free (stack.ss_sp);
+      return;
+    }
+  g_private_replace (&alternate_stack, stack.ss_sp);
+}
+
 /**
  * lode_memory_limit_init:
  *
@@ -181,11 +220,15 @@ lode_memory_limit_init (void)
 
   if (getrlimit (RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
     {
+      static const int signals[] = { SIGABRT, SIGSEGV, SIGBUS };
+      struct sigaction action = { .sa_handler = fatal_signal_cb, .sa_flags = SA_ONSTACK };
+
       address_space_limit = limit.rlim_cur;
       mallopt (M_ARENA_MAX, LIMITED_ARENAS);
-      signal (SIGABRT, fatal_signal_cb);
-      signal (SIGSEGV, fatal_signal_cb);
-      signal (SIGBUS, fatal_signal_cb);
+      lode_memory_limit_thread_init ();
+      sigemptyset (&action.sa_mask);
+      for (guint i = 0; i < G_N_ELEMENTS (signals); i++)
+        sigaction (signals[i], &action, NULL);
       g_log_set_writer_func (log_writer_cb, NULL, NULL);
     }
 

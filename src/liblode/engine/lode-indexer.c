@@ -515,9 +515,11 @@ static gpointer
 chunk_thread_func (gpointer data)
 {
   Shared *shared = data;
-  g_autoptr(LodeChunker) chunker = lode_chunker_new (shared->max_tokens);
+  g_autoptr(LodeChunker) chunker = NULL;
   FileResult *done;
 
+  lode_memory_limit_thread_init ();
+  chunker = lode_chunker_new (shared->max_tokens);
   lode_chunker_set_time_budget (chunker, shared->time_budget_msec);
   lode_chunker_set_cancellable (chunker, shared->cancellable);
 
@@ -1252,6 +1254,7 @@ lode_indexer_run (const char             *root,
 
   g_cancellable_disconnect (cancellable, cancelled_id);
   report->n_parsed = g_atomic_int_get (&shared.n_parsed);
+  g_ptr_array_unref (shared.files);
   g_async_queue_unref (shared.results);
   g_mutex_clear (&shared.lock);
   g_cond_clear (&shared.cond);

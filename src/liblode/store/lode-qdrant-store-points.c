@@ -222,7 +222,7 @@ calls_from_payload (FileRecord *record,
       call->callee = g_strdup (row_string (row, 2));
       call->qualifier = g_strdup (row_string (row, 3));
       call->line = row_int (row, 4);
-      call->status = CLAMP (row_int (row, 5), LODE_CALL_RESOLVED, LODE_CALL_UNRESOLVED);
+      call->status = CLAMP (row_int (row, 5), LODE_CALL_RESOLVED, LODE_CALL_REGISTERED);
       call->rule = CLAMP (row_int (row, 6), LODE_CALL_RULE_NONE, LODE_CALL_RULE_UNIQUE);
       call->confidence = JSON_NODE_HOLDS_VALUE (json_array_get_element (row, 7))
                          ? json_array_get_double_element (row, 7) : 0;

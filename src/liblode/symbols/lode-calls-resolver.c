@@ -1009,6 +1009,25 @@ resolve_named (LodeCallResolver *self,
   return TRUE;
 }
 
+/* A function a table or a router names: what was found, if it is a function. */
+static void
+registered (LodeCallResolver *self,
+            LodeCallEdge     *edge,
+            Found            *found)
+{
+  for (guint i = found_n (found); i > 0; i--)
+    {
+      const char *kind = symbol_at (self, g_array_index (found->targets, LodeCallTarget,
+                                                         i - 1))->kind;
+
+      if (!kind_in (kind, _lode_calls_method_kinds))
+        g_array_remove_index (found->targets, i - 1);
+    }
+  edge->status = found_n (found) > 0 && edge->status != LODE_CALL_EXTERNAL
+                 ? LODE_CALL_REGISTERED : LODE_CALL_UNRESOLVED;
+  edge->confidence = found->confidence / MAX (found_n (found), 1);
+}
+
 /**
  * lode_call_resolver_resolve:
  * @self: a #LodeCallResolver
@@ -1059,6 +1078,8 @@ lode_call_resolver_resolve (LodeCallResolver *self,
         }
       else
         edge->status = LODE_CALL_UNRESOLVED;
+      if (site->flags & LODE_CALL_REGISTRATION)
+        registered (self, edge, &found);
       edge->targets = found.targets != NULL ? g_steal_pointer (&found.targets)
                                             : g_array_new (FALSE, FALSE,
                                                            sizeof (LodeCallTarget));
@@ -1088,6 +1109,8 @@ lode_call_status_to_string (LodeCallStatus status)
       return "ambiguous";
     case LODE_CALL_EXTERNAL:
       return "external";
+    case LODE_CALL_REGISTERED:
+      return "registered";
     case LODE_CALL_UNRESOLVED:
     default:
       return "unresolved";
