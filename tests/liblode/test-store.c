@@ -314,6 +314,260 @@ assert_reset_and_usable (StoreFixture *fixture)
   g_assert_false (lode_index_store_get_was_reset (fixture->store));
 }
 
+/* How many of the indexes only look-ups use @path's database has. */
+static int
+count_lookup_indexes (const char *path)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *s = NULL;
+  int n = -1;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT count(*) FROM sqlite_master WHERE type = "
+                                       "'index' AND name IN ('symbols_name', 'symbols_chunk', "
+                                       "'symbols_package', 'refs_name', 'imports_key', "
+                                       "'edges_to', 'chunks_hash')", -1, &s, NULL),
+                   ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (s), ==, SQLITE_ROW);
+  n = sqlite3_column_int (s, 0);
+  sqlite3_finalize (s);
+  sqlite3_close (db);
+
+  return n;
+}
+
+static char *
+dup_journal_mode (const char *path)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *s = NULL;
+  char *mode;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "PRAGMA journal_mode", -1, &s, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (s), ==, SQLITE_ROW);
+  mode = g_strdup ((const char *) sqlite3_column_text (s, 0));
+  sqlite3_finalize (s);
+  sqlite3_close (db);
+
+  return mode;
+}
+
+/* The symbol tools find the same declarations while a new index is built without its
+ * look-up indexes and once the run has ended and made them. */
+static void
+test_lookup_indexes (StoreFixture  *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) chunks = chunks_new ();
+  g_autoptr(GPtrArray) symbols = symbols_new ();
+  g_autoptr(GPtrArray) during = NULL;
+  g_autoptr(GPtrArray) after = NULL;
+
+  g_ptr_array_add (chunks, chunk_new (1, 4, "function", "strbuf_addf", "void strbuf_addf "
+                                      "(struct strbuf *sb, const char *fmt, ...)",
+                                      "void strbuf_addf (struct strbuf *sb, const char *fmt, ...)\n"
+                                      "{\n  va_list ap;\n}\n"));
+  g_ptr_array_add (symbols, symbol_new ("strbuf_addf", "function", NULL, 1, 4,
+                                        "void strbuf_addf (struct strbuf *sb, const char *fmt, ...)"));
+  g_assert_true (lode_index_store_set_meta (fixture->store, "state", "indexing", &error));
+  put_file (fixture->store, "strbuf.c", "c", chunks, symbols);
+  g_assert_cmpint (count_lookup_indexes (fixture->db_path), ==, 0);
+
+  during = lode_index_store_find_symbols (fixture->store, "STRBUF_ADDF", 10, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (during->len, ==, 1);
+
+  g_assert_true (lode_index_store_set_meta (fixture->store, "state", "ready", &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (count_lookup_indexes (fixture->db_path), ==, 7);
+  after = lode_index_store_find_symbols (fixture->store, "STRBUF_ADDF", 10, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (after->len, ==, 1);
+  g_assert_cmpstr (((LodeStoredSymbol *) after->pdata[0])->path, ==, "strbuf.c");
+  g_assert_cmpuint (((LodeStoredSymbol *) after->pdata[0])->start_line, ==, 1);
+
+  /* Ending another run finds them there. */
+  g_assert_true (lode_index_store_set_meta (fixture->store, "state", "ready", &error));
+  g_assert_no_error (error);
+}
+
+/* An index built aside is written without a journal, replaces whatever the file held, and
+ * is a journaled index like any other once its run has ended. */
+static void
+test_aside (StoreFixture  *fixture,
+            gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *aside = g_strconcat (fixture->db_path, ".new", NULL);
+  g_autofree char *wal = g_strconcat (aside, "-wal", NULL);
+  g_autofree char *mode = NULL;
+  g_autoptr(LodeStore) store = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+  LodeStoreStats stats;
+
+  g_assert_true (g_file_set_contents (aside, "left by a killed run", -1, &error));
+  store = lode_store_open_aside (aside, &error);
+  g_assert_no_error (error);
+  g_assert_false (lode_index_store_get_was_reset (LODE_INDEX_STORE (store)));
+
+  g_assert_true (lode_index_store_begin (LODE_INDEX_STORE (store), &error));
+  put_text (LODE_INDEX_STORE (store), "src/main.c", "c",
+            "int\nmain (void)\n{\n  return frobnicate ();\n}\n");
+  g_assert_true (lode_index_store_commit (LODE_INDEX_STORE (store), &error));
+  g_assert_no_error (error);
+  g_assert_false (g_file_test (wal, G_FILE_TEST_EXISTS));
+
+  g_assert_true (lode_index_store_set_meta (LODE_INDEX_STORE (store), "state", "ready", &error));
+  g_assert_no_error (error);
+  g_assert_true (lode_store_end_aside (store, &error));
+  g_assert_no_error (error);
+  g_clear_object (&store);
+  mode = dup_journal_mode (aside);
+  g_assert_cmpstr (mode, ==, "wal");
+
+  g_assert_true (lode_store_install (aside, fixture->db_path, &error));
+  g_assert_no_error (error);
+  g_assert_true (lode_index_store_get_stats (fixture->store, &stats, &error));
+  g_assert_cmpuint (stats.n_files, ==, 1);
+  results = search (fixture->store, "frobnicate");
+  g_assert_cmpuint (results->len, ==, 1);
+  g_assert_cmpstr (result (results, 0)->path, ==, "src/main.c");
+}
+
+/* A run that stops before it ends still leaves a journaled file when installed. */
+static void
+test_aside_ended_early (StoreFixture  *fixture,
+                        gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *aside = g_strconcat (fixture->db_path, ".new", NULL);
+  g_autofree char *mode = NULL;
+  g_autoptr(LodeStore) store = NULL;
+
+  store = lode_store_open_aside (aside, &error);
+  g_assert_no_error (error);
+  put_text (LODE_INDEX_STORE (store), "a.py", "python", "def quux():\n    pass\n");
+  g_assert_true (lode_store_end_aside (store, &error));
+  g_assert_no_error (error);
+  g_clear_object (&store);
+  mode = dup_journal_mode (aside);
+  g_assert_cmpstr (mode, ==, "wal");
+}
+
+/* Every row of @table in the database @path, as one string. */
+static char *
+dup_table_rows (const char *path,
+                const char *table)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT quote (id), quote (block) FROM %s ORDER BY id",
+                                          table);
+  GString *rows = g_string_new (NULL);
+  sqlite3 *db = NULL;
+  sqlite3_stmt *s = NULL;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &s, NULL), ==, SQLITE_OK);
+  while (sqlite3_step (s) == SQLITE_ROW)
+    g_string_append_printf (rows, "%s %s\n", sqlite3_column_text (s, 0),
+                            sqlite3_column_text (s, 1));
+  sqlite3_finalize (s);
+  sqlite3_close (db);
+
+  return g_string_free (rows, FALSE);
+}
+
+/* A C file cut as the chunker cuts one: a declaration with its comment, a chunk without a
+ * symbol, an empty one, and text past ASCII. */
+static GPtrArray *
+strbuf_chunks (void)
+{
+  GPtrArray *chunks = chunks_new ();
+  LodeChunk *chunk;
+
+  chunk = chunk_new (1, 6, "function", "strbuf_addf",
+                     "void strbuf_addf(struct strbuf *sb, const char *fmt, ...)",
+                     "/* Appends a formatted string; « sb » grows as needed. */\n"
+                     "void strbuf_addf(struct strbuf *sb, const char *fmt, ...)\n{\n"
+                     "\tva_list ap;\n\tva_start(ap, fmt);\n\tstrbuf_vaddf(sb, fmt, ap);\n}\n");
+  chunk->container = g_strdup ("strbuf");
+  chunk->doc = g_strdup ("Appends a formatted string.");
+  g_ptr_array_add (chunks, chunk);
+  g_ptr_array_add (chunks, chunk_new (7, 9, NULL, NULL, NULL,
+                                      "#define STRBUF_INIT  { .alloc = 0, .len = 0, "
+                                      ".buf = strbuf_slopbuf }\n"));
+  g_ptr_array_add (chunks, chunk_new (10, 10, NULL, NULL, NULL, ""));
+
+  return chunks;
+}
+
+/* A file put with its tokens prepared on another thread is stored as it is without them:
+ * the same full-text and trigram entries, byte for byte. */
+static void
+test_prepared_tokens (StoreFixture  *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *plain_path = g_build_filename (g_get_user_data_dir (), "plain.db", NULL);
+  g_autoptr(LodeStore) plain = lode_store_open (plain_path, &error);
+  g_autoptr(GPtrArray) chunks = strbuf_chunks ();
+  g_autoptr(GBytes) prepared = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+  LodeFileInfo info = { "strbuf.c", "c", "0123456789abcdef0123456789abcdef01234567", 300, 0, 10 };
+  const char *tables[] = { "chunks_fts_data", "files_tri_data" };
+
+  g_assert_no_error (error);
+  prepared = lode_index_store_prepare_file (fixture->store, &info, chunks);
+  g_assert_nonnull (prepared);
+  g_assert_cmpuint (g_bytes_get_size (prepared), >, 0);
+
+  g_assert_true (lode_index_store_put_file (LODE_INDEX_STORE (plain), &info, chunks, NULL,
+                                            NULL, &error));
+  g_assert_no_error (error);
+  info.prepared = prepared;
+  g_assert_true (lode_index_store_put_file (fixture->store, &info, chunks, NULL, NULL, &error));
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
+    {
+      g_autofree char *expected = dup_table_rows (plain_path, tables[i]);
+      g_autofree char *got = dup_table_rows (fixture->db_path, tables[i]);
+
+      g_assert_cmpstr (got, ==, expected);
+    }
+  results = search (fixture->store, "strbuf_slopbuf");
+  g_assert_cmpuint (results->len, ==, 1);
+  g_assert_cmpuint (result (results, 0)->start_line, ==, 7);
+}
+
+/* Tokens prepared for other chunks are not replayed: the file is tokenized as usual, and the
+ * store says something is wrong with it. */
+static void
+test_prepared_tokens_mismatch (StoreFixture  *fixture,
+                               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) chunks = strbuf_chunks ();
+  g_autoptr(GPtrArray) other = chunks_new ();
+  g_autoptr(GPtrArray) results = NULL;
+  LodeFileInfo info = { "strbuf.c", "c", "0123456789abcdef0123456789abcdef01234567", 300, 0, 10 };
+
+  g_ptr_array_add (other, chunk_new (1, 1, NULL, NULL, NULL, "int frobnicate;\n"));
+  info.prepared = lode_index_store_prepare_file (fixture->store, &info, other);
+  g_test_expect_message ("lode-store", G_LOG_LEVEL_WARNING, "strbuf.c: its prepared tokens*");
+  g_assert_true (lode_index_store_put_file (fixture->store, &info, chunks, NULL, NULL, &error));
+  g_test_assert_expected_messages ();
+  g_assert_no_error (error);
+  g_bytes_unref (info.prepared);
+
+  results = search (fixture->store, "strbuf_slopbuf");
+  g_assert_cmpuint (results->len, ==, 1);
+  g_clear_pointer (&results, g_ptr_array_unref);
+  results = search (fixture->store, "frobnicate");
+  g_assert_cmpuint (results->len, ==, 0);
+}
+
 static void
 test_other_version (StoreFixture  *fixture,
                     gconstpointer  data)
@@ -1318,6 +1572,11 @@ main (int   argc,
 
   ADD ("create", test_create);
   ADD ("reopen", test_reopen);
+  ADD ("lookup-indexes", test_lookup_indexes);
+  ADD ("aside", test_aside);
+  ADD ("aside-ended-early", test_aside_ended_early);
+  ADD ("prepared-tokens", test_prepared_tokens);
+  ADD ("prepared-tokens-mismatch", test_prepared_tokens_mismatch);
   ADD ("other-version", test_other_version);
   ADD ("foreign-database", test_foreign_database);
   ADD ("garbage-file", test_garbage_file);

@@ -72,7 +72,8 @@ typedef struct
   guint              *symbol_chunks; /* lode_indexer_attribute_symbols() */
   GPtrArray          *imports;
   LodeReferences     *references;
-  LodeCalls          *calls;       /* with the graph only */
+  GBytes             *call_sites;  /* lode_calls_to_bytes(), with the graph only */
+  GBytes             *prepared;    /* lode_index_store_prepare_file() */
   guint               n_lines;
   gsize               n_bytes;
   LodeSkippedFile    *skipped;     /* why it was not indexed, or not fully */
@@ -81,6 +82,7 @@ typedef struct
 typedef struct
 {
   const char       *root;
+  LodeIndexStore   *store;       /* for lode_index_store_prepare_file() only */
   GPtrArray        *files;       /* in the order the chunking threads take them */
   GHashTable       *old_hashes;
   guint             max_tokens;
@@ -128,7 +130,8 @@ file_result_free (FileResult *result)
   g_free (result->symbol_chunks);
   g_clear_pointer (&result->imports, g_ptr_array_unref);
   g_clear_pointer (&result->references, lode_references_free);
-  g_clear_pointer (&result->calls, lode_calls_free);
+  g_clear_pointer (&result->call_sites, g_bytes_unref);
+  g_clear_pointer (&result->prepared, g_bytes_unref);
   g_clear_pointer (&result->skipped, lode_skipped_file_free);
   g_free (result);
 }
@@ -376,6 +379,8 @@ process_file (Shared             *shared,
   g_autofree char *contents = NULL;
   g_autofree char *repaired = NULL;
   g_autofree char *degraded = NULL;
+  g_autoptr(LodeCalls) calls = NULL;
+  LodeFileInfo info = { 0 };
   const LodeLanguage *language;
   LodeSkipReason reason;
   const char *old_hash;
@@ -424,7 +429,7 @@ process_file (Shared             *shared,
   g_atomic_int_inc (&shared->n_parsed);
   if (!lode_chunker_chunk (chunker, language, file->path, text, len, &result->chunks,
                            &result->symbols, shared->graph ? &result->imports : NULL,
-                           &result->references, shared->graph ? &result->calls : NULL,
+                           &result->references, shared->graph ? &calls : NULL,
                            &degraded, &error))
     {
       /* Only a cancellation stops the chunker; the file stays as it was for the next run. */
@@ -435,6 +440,11 @@ process_file (Shared             *shared,
   if (degraded != NULL)
     result->skipped = skipped_new (file->path, LODE_SKIP_OVER_TIME_BUDGET, degraded);
   result->symbol_chunks = lode_indexer_attribute_symbols (result->chunks, result->symbols);
+  /* Serialised and tokenized here, not by the writer, which every other thread waits for. */
+  if (calls != NULL && lode_calls_supported (language))
+    result->call_sites = lode_calls_to_bytes (calls, result->symbols);
+  info.path = file->path;
+  result->prepared = lode_index_store_prepare_file (shared->store, &info, result->chunks);
   result->kind = RESULT_CHUNKED;
   result->language = language->id;
   result->n_bytes = len;
@@ -602,13 +612,9 @@ store_call_sites (LodeIndexStore  *store,
                   FileResult      *result,
                   GError         **error)
 {
-  const LodeLanguage *language = lode_language_lookup (result->language);
-  g_autoptr(GBytes) bytes = NULL;
-
-  if (result->calls == NULL || language == NULL || !lode_calls_supported (language))
+  if (result->call_sites == NULL)
     return TRUE;
-  bytes = lode_calls_to_bytes (result->calls, result->symbols);
-  return lode_index_store_put_call_sites (store, result->file->path, bytes, error);
+  return lode_index_store_put_call_sites (store, result->file->path, result->call_sites, error);
 }
 
 /* Runs on the writer (calling) thread. */
@@ -829,7 +835,7 @@ store_result (LodeIndexStore  *store,
               LodeIndexReport *report,
               GError         **error)
 {
-  LodeFileInfo info;
+  LodeFileInfo info = { 0 };
   gboolean existed;
 
   switch (result->kind)
@@ -860,6 +866,7 @@ store_result (LodeIndexStore  *store,
       info.size = result->file->size;
       info.mtime_usec = result->file->mtime_usec;
       info.n_lines = result->n_lines;
+      info.prepared = result->prepared;
       if (graph != NULL &&
           !graph_touch (store, graph, result->file->path, existed, existed, error))
         return FALSE;
@@ -1230,6 +1237,7 @@ lode_indexer_run (const char             *root,
                                           run_cancellable, NULL);
 
   shared.root = root;
+  shared.store = store;
   shared.files = spread_unparsed (files.work);
   shared.old_hashes = old_hashes;
   shared.max_tokens = config->chunk_max_tokens;

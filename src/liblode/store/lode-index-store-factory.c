@@ -370,8 +370,7 @@ lode_index_store_open_aside (const LodeConfig  *config,
   g_return_val_if_fail (config != NULL && db_path != NULL, NULL);
 
   if (kind == LODE_STORE_KIND_SQLITE)
-    return lode_store_remove_files (aside, error)
-           ? LODE_INDEX_STORE (lode_store_open (aside, error)) : NULL;
+    return LODE_INDEX_STORE (lode_store_open_aside (aside, error));
 
   client = configured_client (config, dims, &spec, error);
   if (client == NULL)
@@ -410,6 +409,8 @@ lode_index_store_install (const LodeConfig  *config,
 
   if (kind == LODE_STORE_KIND_SQLITE)
     {
+      if (!lode_store_end_aside (LODE_STORE (store), error))
+        return FALSE;
       g_clear_object (&store);
       return lode_store_install (path, db_path, error);
     }

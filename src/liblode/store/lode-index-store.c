@@ -240,6 +240,23 @@ lode_index_store_rollback (LodeIndexStore *self)
   LODE_INDEX_STORE_GET_IFACE (self)->rollback (self);
 }
 
+GBytes *
+lode_index_store_prepare_file (LodeIndexStore     *self,
+                               const LodeFileInfo *file,
+                               GPtrArray          *chunks)
+{
+  LodeIndexStoreInterface *iface;
+
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+  g_return_val_if_fail (file != NULL && file->path != NULL, NULL);
+
+  iface = LODE_INDEX_STORE_GET_IFACE (self);
+  if (iface->prepare_file == NULL)
+    return NULL;
+
+  return iface->prepare_file (self, file, chunks);
+}
+
 gboolean
 lode_index_store_put_file (LodeIndexStore      *self,
                            const LodeFileInfo  *file,

@@ -35,6 +35,7 @@ G_BEGIN_DECLS
  * @size: bytes
  * @mtime_usec: modification time
  * @n_lines: lines
+ * @prepared: (nullable): what lode_index_store_prepare_file() made of the chunks put with it
  *
  * A file as the indexer writes it (borrowed strings).
  */
@@ -46,6 +47,7 @@ typedef struct
   guint64     size;
   gint64      mtime_usec;
   guint       n_lines;
+  GBytes     *prepared;
 } LodeFileInfo;
 
 /**
@@ -368,6 +370,10 @@ G_DECLARE_INTERFACE (LodeIndexStore, lode_index_store, LODE, INDEX_STORE, GObjec
  *   it again. One batch at a time
  * @commit: writes the batch; on failure it is dropped
  * @rollback: drops everything since @begin; does nothing outside a batch
+ * @prepare_file: (optional): does ahead, on any thread and while the index is being written,
+ *   what storing @file with @chunks needs of neither (the SQLite store tokenizes their text);
+ *   what it gives goes to @put_file in #LodeFileInfo.prepared. Without it, or when it gives
+ *   %NULL: @put_file does everything
  * @put_file: replaces everything stored from @file's path by @chunks (in their order; each
  *   gets a chunk id never used before) and @symbols, each with the chunk it belongs to:
  *   @symbol_chunks[i] is the index in @chunks of the chunk of @symbols[i], as the indexer
@@ -480,6 +486,9 @@ struct _LodeIndexStoreInterface
   gboolean    (*commit)              (LodeIndexStore      *self,
                                       GError             **error);
   void        (*rollback)            (LodeIndexStore      *self);
+  GBytes     *(*prepare_file)        (LodeIndexStore      *self,
+                                      const LodeFileInfo  *file,
+                                      GPtrArray           *chunks);
   gboolean    (*put_file)            (LodeIndexStore      *self,
                                       const LodeFileInfo  *file,
                                       GPtrArray           *chunks,
@@ -659,6 +668,9 @@ gboolean    lode_index_store_begin               (LodeIndexStore      *self,
 gboolean    lode_index_store_commit              (LodeIndexStore      *self,
                                                   GError             **error);
 void        lode_index_store_rollback            (LodeIndexStore      *self);
+GBytes     *lode_index_store_prepare_file        (LodeIndexStore      *self,
+                                                  const LodeFileInfo  *file,
+                                                  GPtrArray           *chunks);
 gboolean    lode_index_store_put_file            (LodeIndexStore      *self,
                                                   const LodeFileInfo  *file,
                                                   GPtrArray           *chunks,

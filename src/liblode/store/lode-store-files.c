@@ -59,14 +59,15 @@ const char _lode_store_files_schema_sql[] =
   "  scope TEXT,"
   "  detail TEXT"
   ");"
-  "CREATE INDEX IF NOT EXISTS symbols_name ON symbols (name COLLATE NOCASE);"
   "CREATE INDEX IF NOT EXISTS symbols_file ON symbols (file_id);"
-  "CREATE INDEX IF NOT EXISTS symbols_chunk ON symbols (chunk_id);"
-  "CREATE INDEX IF NOT EXISTS symbols_package ON symbols (package);"
   "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5 ("
   "  symbol, sig, path, body,"
   "  tokenize = '" LODE_STORE_TOKENIZER "'"
   ");";
+const char _lode_store_files_lookup_sql[] =
+  "CREATE INDEX IF NOT EXISTS symbols_name ON symbols (name COLLATE NOCASE);"
+  "CREATE INDEX IF NOT EXISTS symbols_chunk ON symbols (chunk_id);"
+  "CREATE INDEX IF NOT EXISTS symbols_package ON symbols (package);";
 
 static const char sql_file_insert[] =
   "INSERT INTO files (path, language, hash, size, mtime, n_lines) "
@@ -143,6 +144,56 @@ delete_file_contents (LodeStore  *self,
   return _lode_store_delete_file_calls (self, id, error);
 }
 
+/* The chunks' rows, their text in `chunks_fts` and the file's trigrams; @chunk_ids gets the
+ * id of each. With @file's prepared tokens (store_prepare_file()), FTS5 is given those. */
+static gboolean
+put_chunk_rows (LodeStore          *self,
+                const LodeFileInfo *file,
+                gint64              file_id,
+                GPtrArray          *chunks,
+                gint64             *chunk_ids,
+                GError            **error)
+{
+  for (guint i = 0; chunks != NULL && i < chunks->len; i++)
+    {
+      const LodeChunk *chunk = g_ptr_array_index (chunks, i);
+      g_autofree char *chunk_hash = NULL;
+      sqlite3_stmt *s;
+      gint64 chunk_id;
+
+      s = _lode_store_stmt (self, sql_chunk_insert);
+      sqlite3_bind_int64 (s, 1, file_id);
+      sqlite3_bind_int (s, 2, chunk->start_line);
+      sqlite3_bind_int (s, 3, chunk->end_line);
+      bind_text (s, 4, chunk->kind);
+      bind_text (s, 5, chunk->symbol);
+      bind_text (s, 6, chunk->container);
+      bind_text (s, 7, chunk->signature);
+      chunk_hash = lode_index_store_text_hash (chunk->content);
+      bind_text (s, 8, chunk_hash);
+      if (!_lode_store_run (self, s, error, "Cannot store a chunk"))
+        return FALSE;
+      chunk_id = sqlite3_last_insert_rowid (self->db);
+
+      g_string_truncate (self->sig, 0);
+      lode_chunk_append_search_text (chunk, self->sig);
+
+      /* The columns in the order store_prepare_file() tokenizes them. */
+      s = _lode_store_stmt (self, sql_fts_insert);
+      sqlite3_bind_int64 (s, 1, chunk_id);
+      bind_text (s, 2, chunk->symbol);
+      sqlite3_bind_text (s, 3, self->sig->str, self->sig->len, SQLITE_STATIC);
+      bind_text (s, 4, file->path);
+      bind_text (s, 5, chunk->content != NULL ? chunk->content : "");
+      if (!_lode_store_run (self, s, error, "Cannot index a chunk"))
+        return FALSE;
+
+      chunk_ids[i] = chunk_id;
+    }
+
+  return _lode_store_trigrams_put_file (self, file_id, chunks, error);
+}
+
 static gboolean
 put_file_rows (LodeStore      *self,
                gconstpointer   data,
@@ -155,6 +206,7 @@ put_file_rows (LodeStore      *self,
   g_autofree gint64 *chunk_ids = NULL;
   sqlite3_stmt *s;
   gint64 file_id = 0;
+  gboolean ok;
 
   if (!_lode_store_lookup_file_id (self, file->path, &file_id, error))
     return FALSE;
@@ -183,42 +235,10 @@ put_file_rows (LodeStore      *self,
     file_id = sqlite3_last_insert_rowid (self->db);
 
   chunk_ids = g_new (gint64, chunks != NULL ? chunks->len + 1 : 1);
-
-  for (guint i = 0; chunks != NULL && i < chunks->len; i++)
-    {
-      const LodeChunk *chunk = g_ptr_array_index (chunks, i);
-      g_autofree char *chunk_hash = NULL;
-      gint64 chunk_id;
-
-      s = _lode_store_stmt (self, sql_chunk_insert);
-      sqlite3_bind_int64 (s, 1, file_id);
-      sqlite3_bind_int (s, 2, chunk->start_line);
-      sqlite3_bind_int (s, 3, chunk->end_line);
-      bind_text (s, 4, chunk->kind);
-      bind_text (s, 5, chunk->symbol);
-      bind_text (s, 6, chunk->container);
-      bind_text (s, 7, chunk->signature);
-      chunk_hash = lode_index_store_text_hash (chunk->content);
-      bind_text (s, 8, chunk_hash);
-      if (!_lode_store_run (self, s, error, "Cannot store a chunk"))
-        return FALSE;
-      chunk_id = sqlite3_last_insert_rowid (self->db);
-
-      g_string_truncate (self->sig, 0);
-      lode_chunk_append_search_text (chunk, self->sig);
-
-      s = _lode_store_stmt (self, sql_fts_insert);
-      sqlite3_bind_int64 (s, 1, chunk_id);
-      bind_text (s, 2, chunk->symbol);
-      sqlite3_bind_text (s, 3, self->sig->str, self->sig->len, SQLITE_STATIC);
-      bind_text (s, 4, file->path);
-      bind_text (s, 5, chunk->content != NULL ? chunk->content : "");
-      if (!_lode_store_run (self, s, error, "Cannot index a chunk"))
-        return FALSE;
-
-      chunk_ids[i] = chunk_id;
-    }
-  if (!_lode_store_trigrams_put_file (self, file_id, chunks, error))
+  _lode_store_tokens_begin (file->prepared);
+  ok = put_chunk_rows (self, file, file_id, chunks, chunk_ids, error);
+  _lode_store_tokens_end (ok ? file->path : NULL);
+  if (!ok)
     return FALSE;
 
   for (guint i = 0; symbols != NULL && i < symbols->len; i++)
@@ -264,6 +284,35 @@ remove_file_rows (LodeStore      *self,
   sqlite3_bind_int64 (s, 1, *file_id);
 
   return _lode_store_run (self, s, error, "Cannot delete a file");
+}
+
+/* Runs on a chunking thread: the tokens put_chunk_rows() has FTS5 store, in the order it
+ * stores them (each chunk's symbol, search text, path and content, then the file's
+ * trigrams). */
+static GBytes *
+store_prepare_file (LodeIndexStore     *store,
+                    const LodeFileInfo *file,
+                    GPtrArray          *chunks)
+{
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+  g_autoptr(GString) sig = g_string_new (NULL);
+
+  for (guint i = 0; chunks != NULL && i < chunks->len; i++)
+    {
+      const LodeChunk *chunk = g_ptr_array_index (chunks, i);
+      const char *content = chunk->content != NULL ? chunk->content : "";
+
+      g_string_truncate (sig, 0);
+      lode_chunk_append_search_text (chunk, sig);
+      _lode_store_tokens_record_code (out, chunk->symbol,
+                                      chunk->symbol != NULL ? strlen (chunk->symbol) : 0);
+      _lode_store_tokens_record_code (out, sig->str, sig->len);
+      _lode_store_tokens_record_code (out, file->path, strlen (file->path));
+      _lode_store_tokens_record_code (out, content, strlen (content));
+    }
+  _lode_store_trigrams_record (out, chunks);
+
+  return g_byte_array_free_to_bytes (g_steal_pointer (&out));
 }
 
 /* There is no savepoint per file: FTS5 flushes its pending terms at every savepoint, which
@@ -370,6 +419,13 @@ store_set_meta (LodeIndexStore  *store,
 
   g_return_val_if_fail (key != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  /* A run that ends gives a new index what only look-ups need, and one built aside its
+   * journal. */
+  if (strcmp (key, "state") == 0 && g_strcmp0 (value, "ready") == 0 &&
+      (!_lode_store_create_lookup_indexes (self, error) ||
+       (!self->in_transaction && !lode_store_end_aside (self, error))))
+    return FALSE;
 
   s = _lode_store_stmt (self, sql_meta_set);
   bind_text (s, 1, key);
@@ -616,6 +672,7 @@ _lode_store_files_init (LodeIndexStoreInterface *iface)
 {
   iface->dup_file_hashes = store_dup_file_hashes;
   iface->dup_files = store_dup_files;
+  iface->prepare_file = store_prepare_file;
   iface->put_file = store_put_file;
   iface->remove_file = store_remove_file;
   iface->dup_meta = store_dup_meta;

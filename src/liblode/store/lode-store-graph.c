@@ -32,7 +32,6 @@ const char _lode_store_graph_schema_sql[] =
   "  key TEXT"
   ");"
   "CREATE INDEX IF NOT EXISTS imports_file ON imports (file_id);"
-  "CREATE INDEX IF NOT EXISTS imports_key ON imports (key);"
   "CREATE TABLE IF NOT EXISTS edges ("
   "  id INTEGER PRIMARY KEY,"
   "  import_id INTEGER NOT NULL,"
@@ -41,7 +40,9 @@ const char _lode_store_graph_schema_sql[] =
   "  package TEXT"
   ");"
   "CREATE INDEX IF NOT EXISTS edges_import ON edges (import_id);"
-  "CREATE INDEX IF NOT EXISTS edges_from ON edges (from_id);"
+  "CREATE INDEX IF NOT EXISTS edges_from ON edges (from_id);";
+const char _lode_store_graph_lookup_sql[] =
+  "CREATE INDEX IF NOT EXISTS imports_key ON imports (key);"
   "CREATE INDEX IF NOT EXISTS edges_to ON edges (to_path);";
 
 /* One row per edge: the rows of an import are adjacent in every ORDER BY below. */

@@ -54,6 +54,7 @@ struct _LodeStore
   guint          in_read : 1;    /* a search's snapshot, see backend_begin_read() */
   guint          read_only : 1;
   guint          damaged : 1;
+  guint          unjournaled : 1; /* lode_store_open_aside() until lode_store_end_aside() */
 };
 
 /* The schema, in the parts that own the tables; lode-store.c creates it. */
@@ -64,6 +65,13 @@ extern const char _lode_store_vectors_schema_sql[];
 extern const char _lode_store_symbols_schema_sql[];
 extern const char _lode_store_artifacts_schema_sql[];
 extern const char _lode_store_trigrams_schema_sql[];
+
+/* The indexes only look-ups need, which a new index gets when its first run ends
+ * (_lode_store_create_lookup_indexes()). */
+extern const char _lode_store_files_lookup_sql[];
+extern const char _lode_store_graph_lookup_sql[];
+extern const char _lode_store_symbols_lookup_sql[];
+extern const char _lode_store_vectors_lookup_sql[];
 
 /* The statements each part prepares when the store opens, for _lode_store_stmt(). */
 extern const char * const _lode_store_db_sql[];
@@ -133,6 +141,9 @@ gboolean      _lode_store_lookup_file_id (LodeStore          *self,
                                           gint64             *id,
                                           GError            **error);
 
+gboolean      _lode_store_create_lookup_indexes (LodeStore   *self,
+                                                 GError     **error);
+
 typedef gboolean (*LodeStoreWrite) (LodeStore      *self,
                                     gconstpointer   data,
                                     GError        **error);
@@ -159,6 +170,8 @@ gboolean      _lode_store_clear_calls    (LodeStore          *self,
 gboolean      _lode_store_trigrams_forget_file (LodeStore    *self,
                                                 gint64        file_id,
                                                 GError      **error);
+void          _lode_store_trigrams_record      (GByteArray   *out,
+                                                GPtrArray    *chunks);
 gboolean      _lode_store_trigrams_put_file    (LodeStore    *self,
                                                 gint64        file_id,
                                                 GPtrArray    *chunks,
@@ -196,6 +209,44 @@ gboolean      _lode_store_register_artifacts (LodeStore      *self,
                                               GError        **error);
 gboolean      _lode_store_register_trigrams (sqlite3         *db,
                                              GError         **error);
+
+/* Tokens prepared on another thread and replayed by the writer's inserts
+ * (lode-store-tokenizer.c). */
+typedef enum
+{
+  LODE_STORE_TOKENS_CODE = 1,
+  LODE_STORE_TOKENS_TRIGRAMS,
+} LodeStoreTokensKind;
+
+typedef int (*LodeStoreTokenFunc)    (void          *ctx,
+                                      int            flags,
+                                      const char    *token,
+                                      int            len,
+                                      int            start,
+                                      int            end);
+typedef int (*LodeStoreTokenizeFunc) (Fts5Tokenizer *tokenizer,
+                                      void          *ctx,
+                                      int            flags,
+                                      const char    *text,
+                                      int            len,
+                                      LodeStoreTokenFunc x_token);
+
+void          _lode_store_tokens_record  (GByteArray         *out,
+                                          LodeStoreTokensKind kind,
+                                          LodeStoreTokenizeFunc tokenize,
+                                          const char         *text,
+                                          gsize               len);
+void          _lode_store_tokens_record_code (GByteArray     *out,
+                                              const char     *text,
+                                              gsize           len);
+void          _lode_store_tokens_begin   (GBytes             *prepared);
+void          _lode_store_tokens_end     (const char         *path);
+gboolean      _lode_store_tokens_replay  (LodeStoreTokensKind kind,
+                                          const char         *text,
+                                          int                 len,
+                                          void               *ctx,
+                                          LodeStoreTokenFunc  x_token,
+                                          int                *rc);
 
 /* The lexical leg's state (lode-store-rank.c), per connection. */
 LodeStoreRank *_lode_store_rank_new      (void);

@@ -33,7 +33,8 @@ const char _lode_store_symbols_schema_sql[] =
   "  name_id INTEGER NOT NULL,"
   "  sites BLOB NOT NULL,"
   "  PRIMARY KEY (file_id, name_id)"
-  ") WITHOUT ROWID;"
+  ") WITHOUT ROWID;";
+const char _lode_store_symbols_lookup_sql[] =
   "CREATE INDEX IF NOT EXISTS refs_name ON refs (name_id);";
 
 #define SYMBOL_COLUMNS \

@@ -4,11 +4,23 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-/* The tokenizer has no options and no state, so every instance is the same static object. */
+/* The tokenizer has no options and no state, so every instance is the same static object.
+ *
+ * Tokens can also be prepared ahead, on another thread: the indexer's chunking threads record
+ * what the tokenizers give for a file's texts (lode_index_store_prepare_file()), and when the
+ * writer inserts those texts the tokenizers replay the record instead of tokenizing again.
+ * The writer is the one thread every other waits for; the chunking threads are as many as
+ * the machine has cores. A record is a sequence of texts in the order the writer's inserts
+ * hand them to FTS5, each with its tokenizer, length and hash, so a text the record does not
+ * expect is tokenized as usual (and the rest of the record dropped). The record to replay is
+ * the writer thread's own (_lode_store_tokens_begin()): a reader's tokenizer on another
+ * thread never sees it. */
 
 #define G_LOG_DOMAIN "lode-store"
 
 #include "config.h"
+
+#include <string.h>
 
 #include "lode-code-tokenizer.h"
 #include "lode-error.h"
@@ -22,6 +34,208 @@ typedef struct
 } Fts5Closure;
 
 static int fts5_instance;
+
+/* Prepared tokens --------------------------------------------------------------------- */
+
+/* What is left of the record this thread's inserts replay, from _lode_store_tokens_begin()
+ * to _lode_store_tokens_end(). */
+typedef struct
+{
+  const guint8 *next;
+  const guint8 *end;
+} Replay;
+
+static GPrivate replay_key = G_PRIVATE_INIT (g_free);
+
+/* A text's header in a record: its tokenizer, length and hash, then the size of its
+ * tokens. */
+typedef struct
+{
+  guint32 kind;
+  guint32 len;
+  guint32 hash;
+  guint32 size;
+} TextHeader;
+
+static guint32
+text_hash (const char *text,
+           gsize       len)
+{
+  guint64 h = len * 0x9E3779B97F4A7C15ull;
+  gsize i = 0;
+
+  for (; i + 8 <= len; i += 8)
+    {
+      guint64 w;
+
+      memcpy (&w, text + i, 8);
+      h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+      h ^= h >> 32;
+    }
+  for (; i < len; i++)
+    h = (h ^ (guchar) text[i]) * 0x100000001B3ull;
+
+  return (guint32) (h ^ (h >> 32));
+}
+
+static void
+put_varint (GByteArray *out,
+            guint32     value)
+{
+  guint8 bytes[5];
+  guint n = 0;
+
+  do
+    {
+      bytes[n++] = (value & 0x7f) | (value >= 0x80 ? 0x80 : 0);
+      value >>= 7;
+    }
+  while (value != 0);
+  g_byte_array_append (out, bytes, n);
+}
+
+static guint32
+get_varint (const guint8 **p)
+{
+  guint32 value = 0;
+
+  for (guint shift = 0;; shift += 7)
+    {
+      guint8 b = *(*p)++;
+
+      value |= (guint32) (b & 0x7f) << shift;
+      if ((b & 0x80) == 0)
+        return value;
+    }
+}
+
+/* An FTS5 token callback that appends the token to a record (a GByteArray). */
+static int
+record_token (void       *ctx,
+              int         flags,
+              const char *token,
+              int         len,
+              int         start,
+              int         end)
+{
+  GByteArray *out = ctx;
+  guint8 flag = (guint8) flags;
+
+  g_byte_array_append (out, &flag, 1);
+  put_varint (out, (guint32) len);
+  g_byte_array_append (out, (const guint8 *) token, (guint) len);
+  put_varint (out, (guint32) start);
+  put_varint (out, (guint32) end);
+
+  return SQLITE_OK;
+}
+
+/* Appends to @out what @tokenize gives for @text as a document; nothing for a NULL text,
+ * which FTS5 never hands a tokenizer. Runs on any thread: the tokenizers the store records
+ * keep no state. */
+void
+_lode_store_tokens_record (GByteArray           *out,
+                           LodeStoreTokensKind   kind,
+                           LodeStoreTokenizeFunc tokenize,
+                           const char           *text,
+                           gsize                 len)
+{
+  TextHeader header = { kind, (guint32) len, 0, 0 };
+  guint at = out->len;
+
+  if (text == NULL)
+    return;
+  header.hash = text_hash (text, len);
+  g_byte_array_append (out, (const guint8 *) &header, sizeof header);
+  if (len > 0)
+    tokenize (NULL, out, FTS5_TOKENIZE_DOCUMENT, text, (int) len, record_token);
+  header.size = out->len - at - sizeof header;
+  memcpy (out->data + at, &header, sizeof header);
+}
+
+/* Makes this thread's next inserts replay @prepared (nullable: none). */
+void
+_lode_store_tokens_begin (GBytes *prepared)
+{
+  Replay *replay = g_private_get (&replay_key);
+  gsize size = 0;
+  const guint8 *data = prepared != NULL ? g_bytes_get_data (prepared, &size) : NULL;
+
+  if (replay == NULL)
+    {
+      replay = g_new0 (Replay, 1);
+      g_private_set (&replay_key, replay);
+    }
+  replay->next = data;
+  replay->end = data != NULL ? data + size : NULL;
+}
+
+/* Ends what _lode_store_tokens_begin() began; @path is the file whose inserts all
+ * succeeded, or NULL. A record they did not replay whole was prepared for other texts, or
+ * in another order: a defect of the store, not of the file (which was tokenized as
+ * usual). */
+void
+_lode_store_tokens_end (const char *path)
+{
+  Replay *replay = g_private_get (&replay_key);
+
+  if (replay == NULL)
+    return;
+  if (path != NULL && replay->next != replay->end)
+    g_warning ("%s: its prepared tokens did not match what was stored; it was tokenized again",
+               path);
+  replay->next = replay->end = NULL;
+}
+
+/* When this thread replays a record whose next text is @text for tokenizer @kind: gives
+ * FTS5 its tokens through @x_token and returns TRUE (*@rc what FTS5 said). Otherwise the
+ * caller tokenizes @text itself. */
+gboolean
+_lode_store_tokens_replay (LodeStoreTokensKind   kind,
+                           const char           *text,
+                           int                   len,
+                           void                 *ctx,
+                           LodeStoreTokenFunc    x_token,
+                           int                  *rc)
+{
+  Replay *replay = g_private_get (&replay_key);
+  TextHeader header;
+  const guint8 *p;
+  const guint8 *end;
+
+  if (replay == NULL || replay->next == NULL || replay->next == replay->end)
+    return FALSE;
+
+  memcpy (&header, replay->next, sizeof header);
+  if (header.kind != kind || header.len != (guint32) MAX (len, 0) ||
+      header.hash != text_hash (text, header.len))
+    {
+      /* Out of step: nothing more of it is replayed, and _lode_store_tokens_end() says so. */
+      replay->next = NULL;
+      return FALSE;
+    }
+
+  p = replay->next + sizeof header;
+  end = p + header.size;
+  replay->next = end;
+  *rc = SQLITE_OK;
+  while (p < end && *rc == SQLITE_OK)
+    {
+      int flags = *p++;
+      int n = (int) get_varint (&p);
+      const char *token = (const char *) p;
+      int start, stop;
+
+      p += n;
+      start = (int) get_varint (&p);
+      stop = (int) get_varint (&p);
+      *rc = x_token (ctx, flags, token, n, start, stop);
+    }
+
+  return TRUE;
+}
+
+/* The code tokenizer ------------------------------------------------------------------ */
 
 static int
 fts5_create (void              *user_data,
@@ -65,7 +279,11 @@ fts5_tokenize (Fts5Tokenizer *tokenizer,
                int          (*x_token) (void *, int, const char *, int, int, int))
 {
   Fts5Closure closure = { ctx, x_token, SQLITE_OK };
+  int rc;
 
+  if ((flags & FTS5_TOKENIZE_DOCUMENT) != 0 &&
+      _lode_store_tokens_replay (LODE_STORE_TOKENS_CODE, text, len, ctx, x_token, &rc))
+    return rc;
   if (text == NULL || len <= 0)
     return SQLITE_OK;
 
@@ -76,6 +294,15 @@ fts5_tokenize (Fts5Tokenizer *tokenizer,
                       fts5_token_cb, &closure);
 
   return closure.rc;
+}
+
+/* Appends to @out the code tokenizer's tokens of @text (any thread). */
+void
+_lode_store_tokens_record_code (GByteArray *out,
+                                const char *text,
+                                gsize       len)
+{
+  _lode_store_tokens_record (out, LODE_STORE_TOKENS_CODE, fts5_tokenize, text, len);
 }
 
 /* FTS5's API on @db, through which tokenizers and auxiliary functions are registered. */

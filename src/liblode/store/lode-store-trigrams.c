@@ -137,6 +137,9 @@ trigram_tokenize (Fts5Tokenizer *tokenizer,
   TrigramSet set = { NULL, 255, 0 };
   int rc = SQLITE_OK;
 
+  if ((flags & FTS5_TOKENIZE_DOCUMENT) != 0 &&
+      _lode_store_tokens_replay (LODE_STORE_TOKENS_TRIGRAMS, text, len, ctx, x_token, &rc))
+    return rc;
   if (text == NULL || len < 3)
     return SQLITE_OK;
   set.keys = g_new0 (guint64, set.mask + 1);
@@ -227,21 +230,15 @@ _lode_store_trigrams_forget_file (LodeStore  *self,
   return _lode_store_run (self, s, error, "Cannot forget a file's trigrams");
 }
 
-/* Runs on the writer's thread, inside its batch, after the chunks of @file_id. */
-gboolean
-_lode_store_trigrams_put_file (LodeStore   *self,
-                               gint64       file_id,
-                               GPtrArray   *chunks,
-                               GError     **error)
+/* The text a file's row holds: its chunks' joined by line breaks; NULL without chunks (the
+ * file is not put). */
+static GString *
+join_chunks (GPtrArray *chunks)
 {
-  g_autoptr(GString) text = NULL;
-  sqlite3_stmt *s;
+  GString *text;
 
   if (chunks == NULL || chunks->len == 0)
-    return TRUE;
-  s = _lode_store_statement (self, sql_put_file, error);
-  if (s == NULL)
-    return FALSE;
+    return NULL;
   text = g_string_new (NULL);
   for (guint i = 0; i < chunks->len; i++)
     {
@@ -252,6 +249,37 @@ _lode_store_trigrams_put_file (LodeStore   *self,
       if (chunk->content != NULL)
         g_string_append (text, chunk->content);
     }
+  return text;
+}
+
+/* Appends to @out the trigrams _lode_store_trigrams_put_file() will give FTS5 for
+ * @chunks (any thread, see _lode_store_tokens_record()). */
+void
+_lode_store_trigrams_record (GByteArray *out,
+                             GPtrArray  *chunks)
+{
+  g_autoptr(GString) text = join_chunks (chunks);
+
+  if (text != NULL)
+    _lode_store_tokens_record (out, LODE_STORE_TOKENS_TRIGRAMS, trigram_tokenize, text->str,
+                               text->len);
+}
+
+/* Runs on the writer's thread, inside its batch, after the chunks of @file_id. */
+gboolean
+_lode_store_trigrams_put_file (LodeStore   *self,
+                               gint64       file_id,
+                               GPtrArray   *chunks,
+                               GError     **error)
+{
+  g_autoptr(GString) text = join_chunks (chunks);
+  sqlite3_stmt *s;
+
+  if (text == NULL)
+    return TRUE;
+  s = _lode_store_statement (self, sql_put_file, error);
+  if (s == NULL)
+    return FALSE;
   sqlite3_bind_int64 (s, 1, file_id);
   sqlite3_bind_text (s, 2, text->str, text->len, SQLITE_STATIC);
   return _lode_store_run (self, s, error, "Cannot index a file's trigrams");

@@ -21,7 +21,6 @@
  * never mix. `seq` grows with every vector stored, for the same incremental loading.
  * Vectors are float32 in host byte order (the index is a local cache). */
 const char _lode_store_vectors_schema_sql[] =
-  "CREATE INDEX IF NOT EXISTS chunks_hash ON chunks (hash);"
   "CREATE TABLE IF NOT EXISTS vectors ("
   "  seq INTEGER PRIMARY KEY AUTOINCREMENT,"
   "  model TEXT NOT NULL,"
@@ -30,6 +29,8 @@ const char _lode_store_vectors_schema_sql[] =
   "  vector BLOB NOT NULL,"
   "  UNIQUE (model, hash)"
   ");";
+const char _lode_store_vectors_lookup_sql[] =
+  "CREATE INDEX IF NOT EXISTS chunks_hash ON chunks (hash);";
 
 /* The text is read for the chunks chosen only: a join let SQLite walk chunks_fts first,
  * every row of it for every batch. */

@@ -178,6 +178,33 @@ create_schema (sqlite3  *db,
   return rc;
 }
 
+/* Creates the indexes that only look-ups need (`symbols_name`, `refs_name`, `chunks_hash`, …),
+ * where they are missing: create_schema() leaves them out of a new index, whose first run
+ * then loads every row without keeping them up to date (sorting each column once at the end
+ * costs less); the store creates them when a run ends, state "ready" (store_set_meta()).
+ * Until then, a search of the index being built looks symbols and references up by scanning
+ * their tables. */
+gboolean
+_lode_store_create_lookup_indexes (LodeStore  *self,
+                                   GError    **error)
+{
+  const char *const indexes[] = {
+    _lode_store_files_lookup_sql, _lode_store_graph_lookup_sql,
+    _lode_store_symbols_lookup_sql, _lode_store_vectors_lookup_sql,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (indexes); i++)
+    {
+      int rc = sqlite3_exec (self->db, indexes[i], NULL, NULL, NULL);
+
+      if (rc != SQLITE_OK)
+        return _lode_store_set_error (self, rc, error,
+                                      "Cannot create the index's look-up indexes");
+    }
+
+  return TRUE;
+}
+
 /* Opens and checks the database. Sets *@bad (and returns FALSE) when the file is not a Lode
  * index of this schema version, so that the caller may recreate it. */
 static gboolean
@@ -188,17 +215,23 @@ lode_store_try_open (LodeStore  *self,
   int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
   /* Only the writer sets the journal mode (it stays in the file): a reader that opens an
    * index the writer is still creating would otherwise try to switch it to WAL too, and
-   * wait on the writer's lock while the writer waits on its own. */
+   * wait on the writer's lock while the writer waits on its own. The writer's sorts (the
+   * look-up indexes a first run creates at its end) go to a temporary file past the size of
+   * its page cache, so that its memory stays as flat as while it writes; a reader's stay in
+   * memory. Its page cache holds 16 MiB: it appends far more than it reads back, and
+   * 32 MiB cost 16 MB more of a run's peak memory for no measurable CPU (git v2.47.0,
+   * bench/scale-profile.md). */
   static const char writer_pragmas[] =
     "PRAGMA journal_mode = WAL;"
-    "PRAGMA synchronous = NORMAL;";
+    "PRAGMA synchronous = NORMAL;"
+    "PRAGMA temp_store = FILE;"
+    "PRAGMA cache_size = -16384;";
   /* Readers map the file: a search reads pages without copying them. The writer does not:
    * every page it had read through the map would stay in its resident memory, which then
    * grew with the index (an index of five copies of git: 160 of its 253 MB); its reads go
-   * through the page cache below, bounded. */
+   * through its page cache, bounded. */
   static const char reader_pragmas[] =
-    "PRAGMA mmap_size = 268435456;";
-  static const char pragmas[] =
+    "PRAGMA mmap_size = 268435456;"
     "PRAGMA temp_store = MEMORY;"
     "PRAGMA cache_size = -32768;";
   int version = 0;
@@ -236,8 +269,6 @@ lode_store_try_open (LodeStore  *self,
 
   rc = sqlite3_exec (self->db, self->read_only ? reader_pragmas : writer_pragmas, NULL, NULL,
                      NULL);
-  if (rc == SQLITE_OK)
-    rc = sqlite3_exec (self->db, pragmas, NULL, NULL, NULL);
   if (rc == SQLITE_OK)
     rc = query_int (self->db, "PRAGMA user_version", &version);
   if (rc == SQLITE_OK && version == 0 && !self->read_only)
@@ -400,6 +431,80 @@ lode_store_open (const char  *filename,
     }
 
   return g_steal_pointer (&self);
+}
+
+/**
+ * lode_store_open_aside:
+ * @filename: the database file to create; whatever it held is deleted
+ * @error: return location for a #GError
+ *
+ * Opens a new, empty index for a run that builds it whole, aside from the one readers use
+ * (a forced run, `index.db.new`): the caller discards the file if the run fails, so it is
+ * written without a journal (no WAL: each page is written once, not once to the WAL and once
+ * more by a checkpoint) and without syncing. lode_store_end_aside() turns both back on
+ * before the index is used; the end of the run that fills it does so too (state "ready",
+ * store_set_meta()). A rollback meanwhile leaves the file unusable: discard it.
+ *
+ * Returns: (transfer full): the new index, or %NULL
+ */
+LodeStore *
+lode_store_open_aside (const char  *filename,
+                       GError     **error)
+{
+  g_autoptr(LodeStore) self = NULL;
+  int rc;
+
+  g_return_val_if_fail (filename != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!lode_store_remove_files (filename, error))
+    return NULL;
+  self = lode_store_open (filename, error);
+  if (self == NULL)
+    return NULL;
+
+  rc = sqlite3_exec (self->db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF", NULL,
+                     NULL, NULL);
+  if (rc != SQLITE_OK)
+    {
+      _lode_store_set_error (self, rc, error, "Cannot open the index built aside");
+      return NULL;
+    }
+  self->unjournaled = TRUE;
+
+  return g_steal_pointer (&self);
+}
+
+/**
+ * lode_store_end_aside:
+ * @self: a #LodeStore from lode_store_open_aside()
+ * @error: return location for a #GError
+ *
+ * Writes @self with a journal again (WAL, synced as lode_store_open() does): what it holds
+ * from now on survives a crash, and the file can take the place of the project's index
+ * (lode_store_install()). Does nothing for an index that has its journal.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_store_end_aside (LodeStore  *self,
+                      GError    **error)
+{
+  int rc;
+
+  g_return_val_if_fail (LODE_IS_STORE (self), FALSE);
+  g_return_val_if_fail (!self->in_transaction, FALSE);
+
+  if (!self->unjournaled)
+    return TRUE;
+  /* The switch is written in the old mode, synced now: everything before it is on disk. */
+  rc = sqlite3_exec (self->db, "PRAGMA synchronous = NORMAL; PRAGMA journal_mode = WAL", NULL,
+                     NULL, NULL);
+  if (rc != SQLITE_OK)
+    return _lode_store_set_error (self, rc, error, "Cannot journal the index built aside");
+  self->unjournaled = FALSE;
+
+  return TRUE;
 }
 
 /**

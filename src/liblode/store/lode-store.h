@@ -22,6 +22,10 @@ LodeStore  *lode_store_open               (const char            *filename,
                                            GError               **error);
 LodeStore  *lode_store_open_reader        (const char            *filename,
                                            GError               **error);
+LodeStore  *lode_store_open_aside         (const char            *filename,
+                                           GError               **error);
+gboolean    lode_store_end_aside          (LodeStore             *self,
+                                           GError               **error);
 gboolean    lode_store_install            (const char            *from,
                                            const char            *to,
                                            GError               **error);
