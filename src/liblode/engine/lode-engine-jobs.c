@@ -10,6 +10,7 @@
 
 #include "lode-engine-private.h"
 #include "lode-error.h"
+#include "lode-memory-limit.h"
 
 static void job_start (LodeEngine *self,
                        Entry      *entry,
@@ -241,6 +242,7 @@ job_thread_func (gpointer user_data)
   LodeIndexReport *report;
   Ended *ended;
 
+  lode_memory_limit_thread_init ();
   report = lode_project_index_with (entry->project,
                                     job->kind == LODE_JOB_REBUILD ? LODE_INDEX_FORCE
                                                                   : LODE_INDEX_FLAGS_NONE,
