@@ -1702,6 +1702,7 @@ main (int   argc,
   g_autofree char *canonical = NULL;
   int ret;
 
+  test_kill_descendants_at_exit ();
   /* Isolated XDG dirs hide the desktop schemas the GNOME proxy resolver reads. */
   g_setenv ("GIO_USE_PROXY_RESOLVER", "dummy", TRUE);
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
