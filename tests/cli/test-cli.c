@@ -1334,7 +1334,7 @@ test_sigterm_during_parse (void)
 
   g_subprocess_wait_async (process, NULL, exited_cb, &run);
   g_timeout_add (1000, send_sigterm_cb, &run);
-  watchdog = g_timeout_add_seconds (15, watchdog_cb, &run);
+  watchdog = g_timeout_add_seconds (test_timeout_seconds (15), watchdog_cb, &run);
   g_main_loop_run (loop);
 
   if (run.timed_out)

@@ -1046,7 +1046,7 @@ test_async (Fixture       *fixture,
 
   make_files (fixture->root, KILL_TREE_FILES);
 
-  watchdog = g_timeout_add_seconds (60, watchdog_cb, NULL);
+  watchdog = g_timeout_add_seconds (test_timeout_seconds (60), watchdog_cb, NULL);
   handler = g_signal_connect (fixture->engine, "index-progress",
                               G_CALLBACK (async_progress_cb), &async);
   lode_engine_index_async (fixture->engine, fixture->root, LODE_INDEX_REQUEST_UPDATE, NULL,
