@@ -737,7 +737,9 @@ test_one_writer (void)
   g_autoptr(GSubprocess) first = NULL;
   g_autoptr(GSubprocess) second = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *out[2] = { NULL, NULL };
+  g_autofree char *first_out = NULL;
+  g_autofree char *second_out = NULL;
+  const char *out[2];
   guint added = 0;
   guint unchanged = 0;
 
@@ -746,10 +748,12 @@ test_one_writer (void)
                       "--no-daemon", "index", "--json", "writers", NULL);
   second = spawn_lode (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_SILENCE,
                        "--no-daemon", "index", "--json", "writers", NULL);
-  g_subprocess_communicate_utf8 (first, NULL, NULL, &out[0], NULL, &error);
+  g_subprocess_communicate_utf8 (first, NULL, NULL, &first_out, NULL, &error);
   g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (second, NULL, NULL, &out[1], NULL, &error);
+  g_subprocess_communicate_utf8 (second, NULL, NULL, &second_out, NULL, &error);
   g_assert_no_error (error);
+  out[0] = first_out;
+  out[1] = second_out;
 
   for (guint i = 0; i < 2; i++)
     {
@@ -1330,7 +1334,7 @@ test_sigterm_during_parse (void)
 
   g_subprocess_wait_async (process, NULL, exited_cb, &run);
   g_timeout_add (1000, send_sigterm_cb, &run);
-  watchdog = g_timeout_add_seconds (15, watchdog_cb, &run);
+  watchdog = g_timeout_add_seconds (test_timeout_seconds (15), watchdog_cb, &run);
   g_main_loop_run (loop);
 
   if (run.timed_out)
@@ -1698,6 +1702,7 @@ main (int   argc,
   g_autofree char *canonical = NULL;
   int ret;
 
+  test_kill_descendants_at_exit ();
   /* Isolated XDG dirs hide the desktop schemas the GNOME proxy resolver reads. */
   g_setenv ("GIO_USE_PROXY_RESOLVER", "dummy", TRUE);
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);

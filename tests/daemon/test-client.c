@@ -556,6 +556,7 @@ int
 main (int   argc,
       char *argv[])
 {
+  test_kill_descendants_at_exit ();
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
 #define ADD(name, with_daemon, func) \

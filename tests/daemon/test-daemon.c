@@ -1781,6 +1781,7 @@ main (int   argc,
 {
   g_autofree char *tiny_bert = NULL;
 
+  test_kill_descendants_at_exit ();
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   tiny_bert = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), "liblode", "fixtures",
                                 "tiny-bert-random", NULL);

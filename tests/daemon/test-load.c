@@ -189,6 +189,7 @@ int
 main (int   argc,
       char *argv[])
 {
+  test_kill_descendants_at_exit ();
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add ("/lode/daemon/load/during-reindex-and-branch-switch", Fixture, NULL,

@@ -15,6 +15,7 @@
 #include "lode-doc-comment.h"
 #include "lode-parse-budget.h"
 #include "lode-references.h"
+#include "test-helpers.h"
 
 typedef struct
 {
@@ -1015,7 +1016,8 @@ static void
 test_time_budget_cpu (void)
 {
   volatile guint64 sink = 0;
-  gint64 give_up = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  gint64 give_up = g_get_monotonic_time () +
+                   (gint64) test_timeout_seconds (60) * G_USEC_PER_SEC;
   LodeParseBudget budget = { lode_parse_budget_now () + 100 * 1000, NULL };
 
   g_usleep (300 * 1000);

@@ -238,7 +238,8 @@ test_config_hostile (void)
     }
 
   /* A read that blocks never returns: the timeout turns that into a failure. */
-  g_test_trap_subprocess (NULL, 20 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_subprocess (NULL, test_timeout_seconds (20) * G_USEC_PER_SEC,
+                          G_TEST_SUBPROCESS_DEFAULT);
   g_test_trap_assert_passed ();
 }
 
@@ -457,7 +458,8 @@ test_hostile_artifacts (ContextFixture *fixture,
   if (!g_test_subprocess ())
     {
       /* A read that blocks never returns: the timeout turns that into a failure. */
-      g_test_trap_subprocess (NULL, 20 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+      g_test_trap_subprocess (NULL, test_timeout_seconds (20) * G_USEC_PER_SEC,
+                              G_TEST_SUBPROCESS_DEFAULT);
       g_test_trap_assert_passed ();
       return;
     }

@@ -6,10 +6,15 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
+#include <glib-unix.h>
 
 #include "test-helpers.h"
 
@@ -26,6 +31,75 @@ test_result_cb (GObject      *object,
   *out = g_object_ref (result);
 }
 
+/**
+ * test_timeout_seconds:
+ * @seconds: how long a wait may take in a normal build
+ *
+ * An in-test watchdog's limit: @seconds times `LODE_TEST_TIMEOUT_MULTIPLIER` (1 when unset),
+ * which `.ci/run` sets where the sanitizers make every test several times slower, as it
+ * gives meson's own timeouts a multiplier there.
+ *
+ * Returns: the limit in seconds
+ */
+guint
+test_timeout_seconds (guint seconds)
+{
+  const char *multiplier = g_getenv ("LODE_TEST_TIMEOUT_MULTIPLIER");
+  guint64 factor = 1;
+
+  if (multiplier != NULL && !g_ascii_string_to_unsigned (multiplier, 10, 1, 100, &factor, NULL))
+    g_error ("LODE_TEST_TIMEOUT_MULTIPLIER=%s is not a whole number from 1 to 100", multiplier);
+  return seconds * (guint) factor;
+}
+
+/**
+ * test_kill_descendants_at_exit:
+ *
+ * Makes the processes this test starts die with it, however it ends: an assertion's
+ * abort() runs no teardown, and a loded, dbus-daemon or lode left running holds the test's
+ * stdout, so that meson waits for it until the test's timeout. A watcher process, forked
+ * here, waits for this process to end (the end of a pipe only this process holds) and then
+ * kills its process group: what meson started and everything started from it that stayed in
+ * the group. Only in a session of the test's own, as meson runs tests (setsid()): run from a
+ * shell, the group may hold the shell's other commands. Call it first thing in main().
+ */
+void
+test_kill_descendants_at_exit (void)
+{
+  int fds[2];
+  pid_t group = getpid ();
+  pid_t pid;
+  g_autoptr(GError) error = NULL;
+
+  if (getsid (0) != group)
+    return;
+  if (!g_unix_open_pipe (fds, FD_CLOEXEC, &error))
+    g_error ("Cannot make a pipe: %s", error->message);
+
+  pid = fork ();
+  if (pid < 0)
+    g_error ("Cannot fork: %s", g_strerror (errno));
+  if (pid == 0)
+    {
+      int null = open ("/dev/null", O_RDWR);
+      char byte;
+
+      /* Out of the group it kills, and holding none of meson's pipes. */
+      setpgid (0, 0);
+      dup2 (null, STDIN_FILENO);
+      dup2 (null, STDOUT_FILENO);
+      dup2 (null, STDERR_FILENO);
+      close (fds[1]);
+      while (read (fds[0], &byte, 1) < 0 && errno == EINTR)
+        ;
+      kill (-group, SIGKILL);
+      _exit (0);
+    }
+  /* The write end stays open for this process's life; close-on-exec keeps it from the
+   * programs it starts, whose life would otherwise hold the watcher back. */
+  close (fds[0]);
+}
+
 static gboolean
 watchdog_cb (gpointer user_data)
 {
@@ -34,11 +108,11 @@ watchdog_cb (gpointer user_data)
 }
 
 /* Iterates the thread-default main context until test_result_cb() has filled *@result,
- * failing the test after 20 s. */
+ * failing the test after 20 s (see test_timeout_seconds()). */
 GAsyncResult *
 test_wait_result (GAsyncResult **result)
 {
-  GSource *watchdog = g_timeout_source_new_seconds (20);
+  GSource *watchdog = g_timeout_source_new_seconds (test_timeout_seconds (20));
 
   g_source_set_callback (watchdog, watchdog_cb, NULL, NULL);
   g_source_attach (watchdog, g_main_context_get_thread_default ());

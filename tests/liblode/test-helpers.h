@@ -15,6 +15,8 @@ void          test_result_cb     (GObject       *object,
                                   GAsyncResult  *result,
                                   gpointer       user_data);
 GAsyncResult *test_wait_result   (GAsyncResult **result);
+guint         test_timeout_seconds          (guint seconds);
+void          test_kill_descendants_at_exit (void);
 void          test_capture_logs  (void);
 void          test_logs_clear    (void);
 guint         test_logs_count    (void);

@@ -809,7 +809,7 @@ test_model_appears (Fixture       *fixture,
     }
 
   /* The engine looks again every few seconds; a minute is a generous bound. */
-  deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  deadline = g_get_monotonic_time () + (gint64) test_timeout_seconds (60) * G_USEC_PER_SEC;
   while (embedder == NULL && g_get_monotonic_time () < deadline)
     {
       g_clear_pointer (&unavailable, g_free);

@@ -15,6 +15,7 @@
 #include "lode-import-resolver.h"
 #include "lode-import-declarations-private.h"
 #include "lode-imports.h"
+#include "test-helpers.h"
 
 /* Every fixture project under fixtures/graph/<name>/ lists the exact edges its files make in
  * `expected-edges`, one "from -> to" or "from -> external:package" per line. */
@@ -602,7 +603,8 @@ test_declarations_advance (void)
     }
 
   /* A scanner that stops advancing never returns: the timeout turns that into a failure. */
-  g_test_trap_subprocess (NULL, 20 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_subprocess (NULL, test_timeout_seconds (20) * G_USEC_PER_SEC,
+                          G_TEST_SUBPROCESS_DEFAULT);
   g_test_trap_assert_passed ();
 }
 

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <signal.h>
@@ -826,6 +827,96 @@ index_changes (Fixture     *fixture,
   return report;
 }
 
+/* The stored file of @path, which must be in the index. */
+static LodeStoredFile *
+stored_file (Fixture    *fixture,
+             const char *path)
+{
+  g_autoptr(LodeIndexStore) store = open_store (fixture);
+  g_autoptr(GPtrArray) files = NULL;
+  g_autoptr(GError) error = NULL;
+
+  files = lode_index_store_dup_files (store, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < files->len; i++)
+    {
+      LodeStoredFile *file = g_ptr_array_index (files, i);
+
+      if (strcmp (file->path, path) == 0)
+        return g_ptr_array_steal_index (files, i);
+    }
+  g_error ("%s is not in the index", path);
+}
+
+/* Sets the modification time of @path (in @fixture's tree) to @seconds, content unchanged. */
+static void
+set_mtime (Fixture    *fixture,
+           const char *path,
+           gint64      seconds)
+{
+  g_autofree char *filename = g_build_filename (fixture->root, path, NULL);
+  struct timespec times[2] = { { seconds, 0 }, { seconds, 0 } };
+
+  g_assert_cmpint (utimensat (AT_FDCWD, filename, times, 0), ==, 0);
+}
+
+/* A file touched without a change of content (`touch`, `cp -a`, a checkout that wrote the
+ * same bytes) is not chunked again, but the index takes its new modification time: the
+ * stored stat is always the one of the bytes indexed, as in an index built afresh. Before,
+ * only a changed file's stat was stored, so the index kept the time of the first read for
+ * good and never equalled a fresh one again. */
+static void
+test_touched (Fixture       *fixture,
+              gconstpointer  data)
+{
+  const char *text = "int\nalpha_compute (int x)\n{\n  return x * 2;\n}\n";
+  g_autoptr(LodeIndexReport) first = NULL;
+  g_autoptr(LodeIndexReport) touched = NULL;
+  g_autoptr(LodeIndexReport) listed = NULL;
+  g_autoptr(LodeIndexReport) again = NULL;
+  g_autoptr(LodeStoredFile) file = NULL;
+  g_autofree char *hash = NULL;
+
+  test_write_bytes (fixture->root, "src/alpha.c", text, -1);
+  test_write_bytes (fixture->root, "src/beta.c", "int beta_value;\n", -1);
+  set_mtime (fixture, "src/alpha.c", 1000000000);
+  first = index_tree (fixture);
+  g_assert_cmpuint (first->n_added, ==, 2);
+  file = stored_file (fixture, "src/alpha.c");
+  g_assert_cmpint (file->mtime_usec, ==, G_GINT64_CONSTANT (1000000000) * G_USEC_PER_SEC);
+  g_assert_cmpuint (file->size, ==, strlen (text));
+  hash = g_steal_pointer (&file->hash);
+  g_clear_pointer (&file, lode_stored_file_free);
+
+  /* A full run. */
+  set_mtime (fixture, "src/alpha.c", 1100000000);
+  touched = index_tree (fixture);
+  g_assert_cmpuint (touched->n_parsed, ==, 0);
+  g_assert_cmpuint (touched->n_updated, ==, 0);
+  g_assert_cmpuint (touched->n_unchanged, ==, 2);
+  file = stored_file (fixture, "src/alpha.c");
+  g_assert_cmpint (file->mtime_usec, ==, G_GINT64_CONSTANT (1100000000) * G_USEC_PER_SEC);
+  g_assert_cmpuint (file->size, ==, strlen (text));
+  g_assert_cmpstr (file->hash, ==, hash);
+  g_clear_pointer (&file, lode_stored_file_free);
+
+  /* A watcher's run, which reads only the path it names. */
+  set_mtime (fixture, "src/alpha.c", 1200000000);
+  listed = index_changes (fixture, "changed", "src/alpha.c", NULL);
+  g_assert_true (listed->incremental);
+  g_assert_cmpuint (listed->n_parsed, ==, 0);
+  g_assert_cmpuint (listed->n_unchanged, ==, 2);
+  file = stored_file (fixture, "src/alpha.c");
+  g_assert_cmpint (file->mtime_usec, ==, G_GINT64_CONSTANT (1200000000) * G_USEC_PER_SEC);
+  g_clear_pointer (&file, lode_stored_file_free);
+
+  /* Nothing touched: nothing written, the stamp stays. */
+  again = index_tree (fixture);
+  g_assert_cmpuint (again->n_unchanged, ==, 2);
+  file = stored_file (fixture, "src/alpha.c");
+  g_assert_cmpint (file->mtime_usec, ==, G_GINT64_CONSTANT (1200000000) * G_USEC_PER_SEC);
+}
+
 /* A watcher's change list is all a run reads: the changed files, nothing else of the tree.
  * What it cannot tell on its own (a directory, an ignore file) makes the run scan. */
 static void
@@ -955,7 +1046,7 @@ test_async (Fixture       *fixture,
 
   make_files (fixture->root, KILL_TREE_FILES);
 
-  watchdog = g_timeout_add_seconds (60, watchdog_cb, NULL);
+  watchdog = g_timeout_add_seconds (test_timeout_seconds (60), watchdog_cb, NULL);
   handler = g_signal_connect (fixture->engine, "index-progress",
                               G_CALLBACK (async_progress_cb), &async);
   lode_engine_index_async (fixture->engine, fixture->root, LODE_INDEX_REQUEST_UPDATE, NULL,
@@ -1149,6 +1240,7 @@ main (int   argc,
   ADD ("force-killed", test_force_killed);
   ADD ("async", test_async);
   ADD ("change-list", test_change_list);
+  ADD ("touched", test_touched);
 #undef ADD
   g_test_add_func ("/lode/indexer/attribute-symbols", test_attribute_symbols);
 

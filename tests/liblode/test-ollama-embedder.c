@@ -633,7 +633,7 @@ test_check_hang (Fixture       *f,
 static void
 wait_endless_dropped (MockServer *server)
 {
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  gint64 deadline = g_get_monotonic_time () + (gint64) test_timeout_seconds (10) * G_USEC_PER_SEC;
 
   while (!server->endless_finished && g_get_monotonic_time () < deadline)
     g_main_context_iteration (NULL, FALSE);

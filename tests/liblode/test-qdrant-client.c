@@ -521,7 +521,7 @@ test_endless_reply (Loopback      *fixture,
   g_assert_cmpuint (qdrant_server_count_requests (fixture->server, "POST", "/points/count", NULL),
                     ==, 1);
 
-  deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  deadline = g_get_monotonic_time () + (gint64) test_timeout_seconds (10) * G_USEC_PER_SEC;
   while ((sent = endless_sent (fixture->server, "/points/count")) < 0 &&
          g_get_monotonic_time () < deadline)
     g_usleep (G_USEC_PER_SEC / 20);

@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -547,33 +548,75 @@ test_read_file (ScanFixture   *fixture,
   g_autofree char *contents = NULL;
   LodeSkipReason reason;
   gsize len = 0;
+  gint64 mtime = 0;
+  struct stat st;
 
   test_write_file (fixture->root, "ok.txt", "0123456789abcdef\n");
   g_assert_cmpint (mkfifo (fifo, 0644), ==, 0);
 
-  contents = lode_read_file (ok, 17, &len, &reason, &error);
+  contents = lode_read_file (ok, 17, &len, &mtime, &reason, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (contents, ==, "0123456789abcdef\n");
   g_assert_cmpuint (len, ==, 17);
+  g_assert_cmpint (g_stat (ok, &st), ==, 0);
+  g_assert_cmpint (mtime, ==, (gint64) st.st_mtim.tv_sec * G_USEC_PER_SEC +
+                              st.st_mtim.tv_nsec / 1000);
   g_clear_pointer (&contents, g_free);
 
-  g_assert_null (lode_read_file (ok, 16, &len, &reason, &error));
+  g_assert_null (lode_read_file (ok, 16, &len, NULL, &reason, &error));
   g_assert_cmpint (reason, ==, LODE_SKIP_TOO_LARGE);
   g_assert_nonnull (strstr (error->message, "16 bytes"));
   g_clear_error (&error);
 
-  g_assert_null (lode_read_file (fifo, 1024, &len, &reason, &error));
+  g_assert_null (lode_read_file (fifo, 1024, &len, NULL, &reason, &error));
   g_assert_cmpint (reason, ==, LODE_SKIP_NOT_REGULAR);
   g_clear_error (&error);
 
   /* Its size is 0, and it never ends. */
-  g_assert_null (lode_read_file ("/proc/self/pagemap", 1024, &len, &reason, &error));
+  g_assert_null (lode_read_file ("/proc/self/pagemap", 1024, &len, NULL, &reason, &error));
   g_assert_cmpint (reason, ==, LODE_SKIP_SPECIAL_FS);
   g_assert_cmpstr (error->message, ==, "procfs");
   g_clear_error (&error);
 
-  g_assert_null (lode_read_file ("/nonexistent/file", 1024, &len, &reason, &error));
+  g_assert_null (lode_read_file ("/nonexistent/file", 1024, &len, NULL, &reason, &error));
   g_assert_cmpint (reason, ==, LODE_SKIP_UNREADABLE);
+}
+
+/* A file written between the scan that found it and its read: the read says the size and
+ * modification time of the bytes it returns, never the scan's, which belong to content
+ * the index never saw. */
+static void
+test_changed_after_scan (ScanFixture   *fixture,
+                         gconstpointer  user_data)
+{
+  g_autoptr(LodeScanner) scanner = lode_scanner_new (fixture->root);
+  g_autofree char *path = fixture_path (fixture, "main.c");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  struct timespec scanned[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
+  struct timespec written[2] = { { 1100000000, 500000000 }, { 1100000000, 500000000 } };
+  const LodeScanFile *file;
+  LodeSkipReason reason;
+  gsize len = 0;
+  gint64 mtime = 0;
+
+  test_write_file (fixture->root, "main.c", "int main (void) { return 0; }\\n");
+  g_assert_cmpint (utimensat (AT_FDCWD, path, scanned, 0), ==, 0);
+  lode_scanner_scan (scanner, NULL, &fixture->files, &fixture->skipped, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (fixture->files->len, ==, 1);
+  file = g_ptr_array_index (fixture->files, 0);
+  g_assert_cmpint (file->mtime_usec, ==, G_GINT64_CONSTANT (1000000000) * G_USEC_PER_SEC);
+
+  test_write_file (fixture->root, "main.c", "int main (void) { return 1 + 1; }\\n");
+  g_assert_cmpint (utimensat (AT_FDCWD, path, written, 0), ==, 0);
+
+  contents = lode_read_file (path, 1024, &len, &mtime, &reason, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (contents, ==, "int main (void) { return 1 + 1; }\\n");
+  g_assert_cmpuint (len, ==, strlen (contents));
+  g_assert_cmpuint (len, !=, file->size);
+  g_assert_cmpint (mtime, ==, G_GINT64_CONSTANT (1100000000) * G_USEC_PER_SEC + 500000);
 }
 
 static gsize
@@ -683,6 +726,7 @@ main (int   argc,
   ADD ("cancelled", test_cancelled);
   ADD ("special-file-systems", test_special_file_systems);
   ADD ("read-file", test_read_file);
+  ADD ("changed-after-scan", test_changed_after_scan);
 #undef ADD
   g_test_add_func ("/lode/scanner/content-check", test_content_check);
   g_test_add_func ("/lode/scanner/reason-strings", test_reason_strings);

@@ -355,6 +355,12 @@ test_files (Fixture       *fixture,
   g_assert_nonnull (strstr (chunk->context, "Makes room for @extra more bytes."));
   g_clear_pointer (&chunks, g_ptr_array_unref);
 
+  /* A file touched, its content as stored: its size and time alone change (read back below,
+   * by a reader); a path the index does not hold is left alone. */
+  assert_ok (lode_index_store_set_file_stamp (fixture->store, "README.md", 77,
+                                              1800000000000000, &error));
+  assert_ok (lode_index_store_set_file_stamp (fixture->store, "never/indexed.c", 1, 1, &error));
+
   /* Replacing a file drops its old rows. */
   put_text (fixture->store, "strbuf.c", "c", "3333", "int strbuf_dummy;\n");
   chunks = lode_index_store_dup_chunks_for_file (fixture->store, "strbuf.c", &error);
@@ -378,9 +384,18 @@ test_files (Fixture       *fixture,
   {
     g_autoptr(LodeIndexStore) reader = open_store (fixture, FALSE);
     g_autoptr(GHashTable) seen = lode_index_store_dup_file_hashes (reader, &error);
+    g_autoptr(GPtrArray) stored = NULL;
 
     g_assert_no_error (error);
     g_assert_cmpuint (g_hash_table_size (seen), ==, 1);
+    stored = lode_index_store_dup_files (reader, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (stored->len, ==, 1);
+    file = g_ptr_array_index (stored, 0);
+    g_assert_cmpstr (file->path, ==, "README.md");
+    g_assert_cmpstr (file->hash, ==, "2222");
+    g_assert_cmpuint (file->size, ==, 77);
+    g_assert_cmpint (file->mtime_usec, ==, 1800000000000000);
     assert_ok (lode_index_store_check (reader, &error));
     g_assert_false (lode_index_store_is_damaged (reader));
   }

@@ -1490,7 +1490,7 @@ run_async (ToolsFixture *fixture,
            AsyncCall    *call)
 {
   g_autoptr(JsonObject) arguments = arguments_from (json);
-  guint watchdog = g_timeout_add_seconds (60, watchdog_cb, NULL);
+  guint watchdog = g_timeout_add_seconds (test_timeout_seconds (60), watchdog_cb, NULL);
 
   lode_tool_registry_call_async (fixture->registry, tool, arguments, NULL, progress_cb, call,
                                  NULL, call->cancellable, call_cb, call);
@@ -1562,7 +1562,7 @@ test_confinement_watch (ToolsFixture  *fixture,
                    "int outside_changed_token (void) { return 8; }\n");
   write_tree_file (root, "src/marker.c", "int watched_marker_function (void) { return 5; }\n");
 
-  deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  deadline = g_get_monotonic_time () + (gint64) test_timeout_seconds (60) * G_USEC_PER_SEC;
   do
     {
       g_assert_cmpint (g_get_monotonic_time (), <, deadline);
@@ -1788,7 +1788,7 @@ test_jobs (ToolsFixture  *fixture,
   g_assert_true (joined);
   g_assert_cmpint (second->started_at, ==, first->started_at);
 
-  watchdog = g_timeout_add_seconds (60, watchdog_cb, NULL);
+  watchdog = g_timeout_add_seconds (test_timeout_seconds (60), watchdog_cb, NULL);
   while (signals.n_finished == 0)
     g_main_context_iteration (NULL, TRUE);
   g_source_remove (watchdog);

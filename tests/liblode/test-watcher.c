@@ -8,7 +8,9 @@
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lode.h"
 #include "test-helpers.h"
@@ -191,6 +193,30 @@ test_create_modify_delete (Fixture       *fixture,
   batch = wait_paths (fixture, "src/main.c", NULL);
   change = find_change (batch, "src/main.c");
   g_assert_cmpint (change->kind, ==, LODE_CHANGE_DELETED);
+}
+
+/* A file touched without a change of content (touch, cp -a) is a change: the index stores
+ * its modification time. A touched directory is none (the next event, a file's, is). */
+static void
+test_touched (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) batch = NULL;
+  g_autofree char *util_dir = g_build_filename (fixture->root, "src/util", NULL);
+  g_autofree char *main_c = g_build_filename (fixture->root, "src/main.c", NULL);
+  struct timespec times[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
+  const LodeChange *change;
+
+  lode_watcher_start (fixture->watcher, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpint (utimensat (AT_FDCWD, util_dir, times, 0), ==, 0);
+  g_assert_cmpint (utimensat (AT_FDCWD, main_c, times, 0), ==, 0);
+  batch = wait_paths (fixture, "src/main.c", NULL);
+  change = find_change (batch, "src/main.c");
+  g_assert_cmpint (change->kind, ==, LODE_CHANGE_CHANGED);
+  g_assert_null (find_change (batch, "src/util"));
 }
 
 static void
@@ -424,6 +450,7 @@ main (int   argc,
 
   ADD ("ignored-dirs-not-watched", test_ignored_dirs_not_watched);
   ADD ("create-modify-delete", test_create_modify_delete);
+  ADD ("touched", test_touched);
   ADD ("created-then-deleted-cancels", test_created_then_deleted_cancels);
   ADD ("rename-is-a-move", test_rename_is_a_move);
   ADD ("flood-is-one-batch", test_flood_is_one_batch);

@@ -63,7 +63,7 @@ static GThread *
 start_run (Run *run)
 {
   GThread *thread = g_thread_new ("other-writer", run_thread, run);
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  gint64 deadline = g_get_monotonic_time () + (gint64) test_timeout_seconds (30) * G_USEC_PER_SEC;
 
   while (!g_atomic_int_get (&run->started) && g_get_monotonic_time () < deadline)
     g_usleep (10 * 1000);

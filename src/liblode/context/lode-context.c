@@ -106,7 +106,7 @@ read_file (Current     *current,
   /* The path comes from the project's configuration: a FIFO there hung the tool for good (and
    * SIGTERM with it), /dev/zero grew until memory ran out. Read as the indexer reads files:
    * regular files only, opened without blocking, the cap enforced while reading. */
-  contents = lode_read_file (absolute, MAX_FILE_BYTES, &len, &reason, &error);
+  contents = lode_read_file (absolute, MAX_FILE_BYTES, &len, NULL, &reason, &error);
   if (contents == NULL && reason != LODE_SKIP_TOO_LARGE)
     {
       current->problem = g_strdup_printf ("%s: %s (%s)", shown,

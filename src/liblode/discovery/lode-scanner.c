@@ -400,6 +400,13 @@ check_readable (Walk              *w,
   return FALSE;
 }
 
+/* A file's modification time as the index stores it. */
+static gint64
+mtime_usec (const struct stat *st)
+{
+  return (gint64) st->st_mtim.tv_sec * G_USEC_PER_SEC + st->st_mtim.tv_nsec / 1000;
+}
+
 /* Adds a regular file to the results unless it is too large or unreadable. */
 static void
 add_file (Walk              *w,
@@ -437,7 +444,7 @@ add_file (Walk              *w,
   file->path = g_strdup (rel);
   file->language = lode_language_for_path (rel);
   file->size = st->st_size;
-  file->mtime_usec = (gint64) st->st_mtim.tv_sec * G_USEC_PER_SEC + st->st_mtim.tv_nsec / 1000;
+  file->mtime_usec = mtime_usec (st);
   g_ptr_array_add (w->files, file);
   g_array_append_val (w->file_ids, id);
 }
@@ -1131,11 +1138,61 @@ lode_scanner_scan_paths (LodeScanner         *self,
   return TRUE;
 }
 
+/* Whether @a and @b are the same version of a file's content, as far as a stat can tell. */
+static gboolean
+same_version (const struct stat *a,
+              const struct stat *b)
+{
+  return a->st_size == b->st_size && a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+         a->st_mtim.tv_nsec == b->st_mtim.tv_nsec && a->st_ctim.tv_sec == b->st_ctim.tv_sec &&
+         a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+/* Reads @fd from its start into @buf (its size, at most @max_size + 1 bytes, grows as
+ * needed): the bytes read, or -1 with errno set. */
+static gssize
+read_all (int      fd,
+          guint64  max_size,
+          char   **buf,
+          gsize   *size)
+{
+  gsize done = 0;
+
+  if (lseek (fd, 0, SEEK_SET) < 0)
+    return -1;
+  for (;;)
+    {
+      gssize n;
+
+      if (done == *size)
+        {
+          if (*size > max_size)
+            break;
+          *size = MIN (*size * 2, max_size + 1);
+          *buf = g_realloc (*buf, *size + 1);
+        }
+
+      n = read (fd, *buf + done, *size - done);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        return -1;
+      if (n == 0)
+        break;
+      done += n;
+    }
+  return done;
+}
+
+/* How often a file written to while it is read is read again. */
+#define MAX_READS 3
+
 /**
  * lode_read_file:
  * @path: the file
  * @max_size: the size cap in bytes
  * @length: (out): the length of the contents
+ * @mtime: (out) (optional): the modification time (in microseconds) of the contents read
  * @reason: (out): why the file cannot be read, when it cannot
  * @error: return location for a #GError; its message is the detail of @reason
  *
@@ -1144,6 +1201,11 @@ lode_scanner_scan_paths (LodeScanner         *self,
  * and never ends). A file that is not regular, or lives on one of the kernel's file systems,
  * is not read at all; opening never blocks (a FIFO put in place meanwhile).
  *
+ * The scan's stat may be older than the contents: @mtime is the open file's, taken before
+ * and after the read; a file written to meanwhile is read again (a few times at most), so
+ * that @length and @mtime are those of the bytes returned, and an index that stores them
+ * describes what it indexed.
+ *
  * Returns: (transfer full) (nullable): the contents, nul-terminated, or %NULL with @reason
  *   and @error set
  */
@@ -1151,6 +1213,7 @@ char *
 lode_read_file (const char      *path,
                 guint64          max_size,
                 gsize           *length,
+                gint64          *mtime,
                 LodeSkipReason  *reason,
                 GError         **error)
 {
@@ -1158,8 +1221,9 @@ lode_read_file (const char      *path,
   g_autofree char *limit = NULL;
   const char *special;
   struct stat st;
+  struct stat after = { 0 };
   gsize size = 0;
-  gsize done = 0;
+  gssize done = 0;
   int fd;
 
   g_return_val_if_fail (path != NULL, NULL);
@@ -1197,38 +1261,29 @@ lode_read_file (const char      *path,
   /* st_size is a hint: read at most one byte past the cap, whatever it says. */
   size = (gsize) MIN ((guint64) MAX (st.st_size, 0), max_size) + 1;
   buf = g_malloc (size + 1);
-  for (;;)
+  for (guint i = 0; i < MAX_READS; i++)
     {
-      gssize n;
-
-      if (done == size)
-        {
-          if (size > max_size)
-            break;
-          size = MIN (size * 2, max_size + 1);
-          buf = g_realloc (buf, size + 1);
-        }
-
-      n = read (fd, buf + done, size - done);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        {
-          int saved_errno = errno;
-
-          *reason = LODE_SKIP_UNREADABLE;
-          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno), "%s",
-                       g_strerror (saved_errno));
-          close (fd);
-          return NULL;
-        }
-      if (n == 0)
+      done = read_all (fd, max_size, &buf, &size);
+      if (done >= 0 && fstat (fd, &after) != 0)
+        done = -1;
+      if (done < 0 || (guint64) done > max_size || same_version (&st, &after))
         break;
-      done += n;
+      g_debug ("%s changed while it was read", path);
+      st = after;
+    }
+  if (done < 0)
+    {
+      int saved_errno = errno;
+
+      *reason = LODE_SKIP_UNREADABLE;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno), "%s",
+                   g_strerror (saved_errno));
+      close (fd);
+      return NULL;
     }
   close (fd);
 
-  if (done > max_size)
+  if ((guint64) done > max_size)
     {
       limit = g_format_size_full (max_size, G_FORMAT_SIZE_IEC_UNITS | G_FORMAT_SIZE_LONG_FORMAT);
       *reason = LODE_SKIP_TOO_LARGE;
@@ -1239,5 +1294,7 @@ lode_read_file (const char      *path,
 
   buf[done] = '\0';
   *length = done;
+  if (mtime != NULL)
+    *mtime = mtime_usec (&after);
   return g_steal_pointer (&buf);
 }

@@ -98,6 +98,7 @@ LodeContentVerdict lode_content_check (const char  *data,
 char              *lode_read_file     (const char      *path,
                                        guint64          max_size,
                                        gsize           *length,
+                                       gint64          *mtime,
                                        LodeSkipReason  *reason,
                                        GError         **error);
 

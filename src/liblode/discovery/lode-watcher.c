@@ -1100,8 +1100,15 @@ monitor_changed_cb (GFileMonitor      *monitor,
         handle_gone (self, rel);
       break;
 
-    case G_FILE_MONITOR_EVENT_CHANGES_DONE_HINT:
     case G_FILE_MONITOR_EVENT_ATTRIBUTE_CHANGED:
+      /* A file touched, copied with its times (`cp -a`) or made unreadable: the index
+       * stores its modification time and leaves out what cannot be read. A directory's
+       * times and links say nothing of the files in it. */
+      if (!is_directory (self, rel) && !is_ignored (self, rel, FALSE))
+        record (self, LODE_CHANGE_CHANGED, rel);
+      break;
+
+    case G_FILE_MONITOR_EVENT_CHANGES_DONE_HINT:
     case G_FILE_MONITOR_EVENT_PRE_UNMOUNT:
     case G_FILE_MONITOR_EVENT_UNMOUNTED:
     case G_FILE_MONITOR_EVENT_MOVED:

@@ -55,6 +55,7 @@
 typedef enum
 {
   RESULT_UNCHANGED,
+  RESULT_RESTAMPED,    /* unchanged content, another size or modification time */
   RESULT_CHUNKED,
   RESULT_SKIPPED,
   RESULT_CANCELLED,
@@ -76,6 +77,8 @@ typedef struct
   GBytes             *prepared;    /* lode_index_store_prepare_file() */
   guint               n_lines;
   gsize               n_bytes;
+  guint64             size;          /* of the bytes read */
+  gint64              mtime_usec;    /* of the bytes read */
   LodeSkippedFile    *skipped;     /* why it was not indexed, or not fully */
 } FileResult;
 
@@ -84,7 +87,7 @@ typedef struct
   const char       *root;
   LodeIndexStore   *store;       /* for lode_index_store_prepare_file() only */
   GPtrArray        *files;       /* in the order the chunking threads take them */
-  GHashTable       *old_hashes;
+  GHashTable       *old_files;   /* path → LodeStoredFile, as the run found them */
   guint             max_tokens;
   guint64           max_file_size;
   guint             time_budget_msec;
@@ -382,14 +385,15 @@ process_file (Shared             *shared,
   g_autoptr(LodeCalls) calls = NULL;
   LodeFileInfo info = { 0 };
   const LodeLanguage *language;
+  const LodeStoredFile *old;
   LodeSkipReason reason;
-  const char *old_hash;
   const char *text;
   gsize len = 0;
 
   result->file = file;
 
-  contents = lode_read_file (filename, shared->max_file_size, &len, &reason, &error);
+  contents = lode_read_file (filename, shared->max_file_size, &len, &result->mtime_usec,
+                             &reason, &error);
   if (contents == NULL)
     {
       result->kind = RESULT_SKIPPED;
@@ -415,12 +419,15 @@ process_file (Shared             *shared,
       break;
     }
 
+  result->size = len;
   result->hash = blob_id (contents, len);
-  old_hash = shared->old_hashes != NULL ? g_hash_table_lookup (shared->old_hashes, file->path)
-                                        : NULL;
-  if (g_strcmp0 (old_hash, result->hash) == 0)
+  old = g_hash_table_lookup (shared->old_files, file->path);
+  if (old != NULL && g_strcmp0 (old->hash, result->hash) == 0)
     {
-      result->kind = RESULT_UNCHANGED;
+      /* The stored stamp is the one of the bytes indexed: a file touched since, or copied
+       * with its times, gets the new one. */
+      result->kind = old->size == result->size && old->mtime_usec == result->mtime_usec
+                     ? RESULT_UNCHANGED : RESULT_RESTAMPED;
       return g_steal_pointer (&result);
     }
 
@@ -793,7 +800,7 @@ failed:
 
 static gboolean
 remove_stale (LodeIndexStore *store,
-              GHashTable  *old_hashes,
+              GHashTable  *old_files,
               GPtrArray   *files,
               GraphRun    *graph,
               guint       *n_removed,
@@ -809,7 +816,7 @@ remove_stale (LodeIndexStore *store,
   if (!lode_index_store_begin (store, error))
     return FALSE;
 
-  g_hash_table_iter_init (&iter, old_hashes);
+  g_hash_table_iter_init (&iter, old_files);
   while (g_hash_table_iter_next (&iter, (gpointer *) &path, NULL))
     {
       if (g_hash_table_contains (present, path))
@@ -840,6 +847,11 @@ store_result (LodeIndexStore  *store,
 
   switch (result->kind)
     {
+    case RESULT_RESTAMPED:
+      if (!lode_index_store_set_file_stamp (store, result->file->path, result->size,
+                                            result->mtime_usec, error))
+        return FALSE;
+      G_GNUC_FALLTHROUGH;
     case RESULT_UNCHANGED:
       report->n_unchanged++;
       report->n_files++;
@@ -847,7 +859,7 @@ store_result (LodeIndexStore  *store,
 
     case RESULT_SKIPPED:
       /* A file that became binary or unreadable leaves the index. */
-      if (g_hash_table_contains (shared->old_hashes, result->file->path) &&
+      if (g_hash_table_contains (shared->old_files, result->file->path) &&
           ((graph != NULL &&
             !graph_touch (store, graph, result->file->path, TRUE, FALSE, error)) ||
            !lode_index_store_remove_file (store, result->file->path, error)))
@@ -859,12 +871,12 @@ store_result (LodeIndexStore  *store,
       return TRUE;
 
     case RESULT_CHUNKED:
-      existed = g_hash_table_contains (shared->old_hashes, result->file->path);
+      existed = g_hash_table_contains (shared->old_files, result->file->path);
       info.path = result->file->path;
       info.language = result->language;
       info.hash = result->hash;
-      info.size = result->file->size;
-      info.mtime_usec = result->file->mtime_usec;
+      info.size = result->size;
+      info.mtime_usec = result->mtime_usec;
       info.n_lines = result->n_lines;
       info.prepared = result->prepared;
       if (graph != NULL &&
@@ -1064,7 +1076,7 @@ is_gone (GHashTable *gone,
 static gboolean
 files_from_changes (LodeScanner *scanner,
                     GPtrArray   *changes,
-                    GHashTable  *old_hashes,
+                    GHashTable  *old_files,
                     RunFiles    *out)
 {
   g_autoptr(GPtrArray) paths = g_ptr_array_new ();
@@ -1101,7 +1113,7 @@ files_from_changes (LodeScanner *scanner,
 
   /* A deleted directory is one change: every stored file below it is gone with it. */
   out->present = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_scan_file_free);
-  g_hash_table_iter_init (&iter, old_hashes);
+  g_hash_table_iter_init (&iter, old_files);
   while (g_hash_table_iter_next (&iter, (gpointer *) &path, NULL))
     if (!g_hash_table_contains (changed, path) && !is_gone (gone, path))
       g_ptr_array_add (out->present, scan_file_for_path (path));
@@ -1142,7 +1154,8 @@ files_from_scan (LodeScanner   *scanner,
  * @error: return location for a #GError
  *
  * Brings @store up to date with @root: new and changed files are chunked,
- * deleted ones removed, unchanged ones (same content hash) left alone. With @changes only
+ * deleted ones removed, unchanged ones (same content hash) left alone but for their stored
+ * size and modification time, which are always those of the bytes read. With @changes only
  * the changed paths are read; the tree is scanned anyway when the list cannot be trusted on
  * its own (a directory or symbolic link among them, an ignore file, an interrupted earlier
  * run). Blocks; call it from a worker thread. A cancelled run keeps what it stored and fails
@@ -1163,7 +1176,8 @@ lode_indexer_run (const char             *root,
   g_autoptr(LodeIndexReport) report = g_new0 (LodeIndexReport, 1);
   g_autoptr(LodeScanner) scanner = NULL;
   g_auto(RunFiles) files = { 0 };
-  g_autoptr(GHashTable) old_hashes = NULL;
+  g_autoptr(GPtrArray) stored = NULL;
+  g_autoptr(GHashTable) old_files = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GCancellable) run_cancellable = g_cancellable_new ();
   g_autofree char *state = NULL;
   g_autofree char *now = NULL;
@@ -1191,15 +1205,21 @@ lode_indexer_run (const char             *root,
 
   state = lode_index_store_dup_meta (store, "state");
   report->resumed = g_strcmp0 (state, "indexing") == 0;
-  old_hashes = lode_index_store_dup_file_hashes (store, error);
-  if (old_hashes == NULL)
+  stored = lode_index_store_dup_files (store, error);
+  if (stored == NULL)
     return NULL;
+  for (guint i = 0; i < stored->len; i++)
+    {
+      LodeStoredFile *file = g_ptr_array_index (stored, i);
+
+      g_hash_table_insert (old_files, file->path, file);
+    }
 
   /* An interrupted run may have left anything half done: only a scan can tell. */
   scanner = lode_scanner_new (root);
   lode_scanner_set_max_file_size (scanner, config->max_file_size);
   if (changes == NULL || report->resumed || report->reset ||
-      !files_from_changes (scanner, changes, old_hashes, &files))
+      !files_from_changes (scanner, changes, old_files, &files))
     {
       run_files_clear (&files);
       if (!files_from_scan (scanner, cancellable, &files, error))
@@ -1228,7 +1248,7 @@ lode_indexer_run (const char             *root,
       graph_run = &graph;
     }
 
-  if (!remove_stale (store, old_hashes, files.present, graph_run, &report->n_removed, error))
+  if (!remove_stale (store, old_files, files.present, graph_run, &report->n_removed, error))
     return NULL;
 
   /* Workers and writer share run_cancellable, so that a store failure also stops chunking. */
@@ -1239,7 +1259,7 @@ lode_indexer_run (const char             *root,
   shared.root = root;
   shared.store = store;
   shared.files = spread_unparsed (files.work);
-  shared.old_hashes = old_hashes;
+  shared.old_files = old_files;
   shared.max_tokens = config->chunk_max_tokens;
   shared.max_file_size = config->max_file_size;
   shared.time_budget_msec = config->parse_time_budget;
@@ -1278,7 +1298,7 @@ lode_indexer_run (const char             *root,
                    files.work->len, files.work->len);
 
   /* A first run resolved every import knowing every file. */
-  if (graph_run != NULL && g_hash_table_size (old_hashes) > 0 &&
+  if (graph_run != NULL && g_hash_table_size (old_files) > 0 &&
       !update_graph (store, graph_run, error))
     return NULL;
   if (graph_run != NULL && graph_run->calls_stale)

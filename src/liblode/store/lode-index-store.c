@@ -294,6 +294,34 @@ lode_index_store_put_references (LodeIndexStore  *self,
   return LODE_INDEX_STORE_GET_IFACE (self)->put_references (self, path, references, error);
 }
 
+/**
+ * lode_index_store_set_file_stamp:
+ * @self: a #LodeIndexStore
+ * @path: a file the index holds
+ * @size: its size in bytes
+ * @mtime_usec: its modification time
+ * @error: return location for a #GError
+ *
+ * Stores the size and modification time of a file whose content is as the index holds it
+ * (touched, or copied with its times), so that they are those of the file again.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_index_store_set_file_stamp (LodeIndexStore  *self,
+                                 const char      *path,
+                                 guint64          size,
+                                 gint64           mtime_usec,
+                                 GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->set_file_stamp (self, path, size, mtime_usec,
+                                                            error);
+}
+
 gboolean
 lode_index_store_remove_file (LodeIndexStore  *self,
                               const char      *path,

@@ -383,6 +383,9 @@ G_DECLARE_INTERFACE (LodeIndexStore, lode_index_store, LODE, INDEX_STORE, GObjec
  *   other writes of files, imports and meta
  * @put_references: replaces the references of @path, a file put before (in the same batch);
  *   %NULL or none stores none. %LODE_ERROR_NOT_FOUND for a path the index does not hold
+ * @set_file_stamp: stores @size and @mtime_usec as those of @path, whose content the index
+ *   holds as it is (a file touched, or copied with its times): nothing else changes. A path
+ *   the index does not hold is left alone
  * @remove_file: removes @path and everything stored from it; the imports that reached it
  *   lose it as a target. A path the index does not hold is removed at once
  * @dup_meta: (nullable): the value stored under @key
@@ -498,6 +501,11 @@ struct _LodeIndexStoreInterface
   gboolean    (*put_references)      (LodeIndexStore      *self,
                                       const char          *path,
                                       LodeReferences      *references,
+                                      GError             **error);
+  gboolean    (*set_file_stamp)      (LodeIndexStore      *self,
+                                      const char          *path,
+                                      guint64              size,
+                                      gint64               mtime_usec,
                                       GError             **error);
   gboolean    (*remove_file)         (LodeIndexStore      *self,
                                       const char          *path,
@@ -680,6 +688,11 @@ gboolean    lode_index_store_put_file            (LodeIndexStore      *self,
 gboolean    lode_index_store_put_references      (LodeIndexStore      *self,
                                                   const char          *path,
                                                   LodeReferences      *references,
+                                                  GError             **error);
+gboolean    lode_index_store_set_file_stamp      (LodeIndexStore      *self,
+                                                  const char          *path,
+                                                  guint64              size,
+                                                  gint64               mtime_usec,
                                                   GError             **error);
 gboolean    lode_index_store_remove_file         (LodeIndexStore      *self,
                                                   const char          *path,

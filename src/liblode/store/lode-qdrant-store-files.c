@@ -195,6 +195,43 @@ qdrant_store_put_file (LodeIndexStore      *store,
   return _lode_qdrant_store_in_batch (self, put_file_points, &put, error);
 }
 
+typedef struct
+{
+  const char *path;
+  guint64     size;
+  gint64      mtime_usec;
+} FileStamp;
+
+static gboolean
+set_file_stamp_point (LodeQdrantStore  *self,
+                      gconstpointer     data,
+                      GError          **error)
+{
+  const FileStamp *stamp = data;
+  FileRecord *record = g_hash_table_lookup (self->files, stamp->path);
+
+  if (record == NULL)
+    return TRUE;
+  record->size = stamp->size;
+  record->n_bytes = stamp->size;
+  record->mtime_usec = stamp->mtime_usec;
+  g_hash_table_add (self->dirty, g_strdup (stamp->path));
+  return TRUE;
+}
+
+static gboolean
+qdrant_store_set_file_stamp (LodeIndexStore  *store,
+                             const char      *path,
+                             guint64          size,
+                             gint64           mtime_usec,
+                             GError         **error)
+{
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
+  FileStamp stamp = { path, size, mtime_usec };
+
+  return _lode_qdrant_store_in_batch (self, set_file_stamp_point, &stamp, error);
+}
+
 /* Files that import @path no longer reach it. */
 static void
 unlink_target (LodeQdrantStore *self,
@@ -515,6 +552,7 @@ _lode_qdrant_store_files_init (LodeIndexStoreInterface *iface)
   iface->dup_file_hashes = qdrant_store_dup_file_hashes;
   iface->dup_files = qdrant_store_dup_files;
   iface->put_file = qdrant_store_put_file;
+  iface->set_file_stamp = qdrant_store_set_file_stamp;
   iface->remove_file = qdrant_store_remove_file;
   iface->dup_meta = qdrant_store_dup_meta;
   iface->set_meta = qdrant_store_set_meta;

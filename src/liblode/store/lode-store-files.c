@@ -76,6 +76,7 @@ static const char sql_file_update[] =
   "UPDATE files SET language = ?2, hash = ?3, size = ?4, mtime = ?5, n_lines = ?6 "
   "WHERE id = ?1";
 static const char sql_file_delete[] = "DELETE FROM files WHERE id = ?1";
+static const char sql_file_stamp[] = "UPDATE files SET size = ?2, mtime = ?3 WHERE path = ?1";
 static const char sql_fts_delete_file[] =
   "DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE file_id = ?1)";
 static const char sql_chunks_delete_file[] = "DELETE FROM chunks WHERE file_id = ?1";
@@ -104,7 +105,7 @@ static const char sql_file_chunks[] =
   "ORDER BY c.start_line, c.end_line, c.id";
 
 const char * const _lode_store_files_sql[] = {
-  sql_file_insert, sql_file_update, sql_file_delete, sql_fts_delete_file, sql_chunks_delete_file,
+  sql_file_insert, sql_file_update, sql_file_delete, sql_file_stamp, sql_fts_delete_file, sql_chunks_delete_file,
   sql_symbols_delete_file, sql_refs_delete_file, sql_chunk_insert, sql_fts_insert,
   sql_symbol_insert, sql_hashes, sql_meta_get, sql_meta_set, sql_stats_files, sql_stats_chunks,
   sql_stats_symbols, sql_languages, sql_file_chunks, NULL
@@ -339,6 +340,42 @@ store_put_file (LodeIndexStore      *store,
     }
 
   return TRUE;
+}
+
+typedef struct
+{
+  const char *path;
+  guint64     size;
+  gint64      mtime_usec;
+} FileStamp;
+
+static gboolean
+set_file_stamp_row (LodeStore      *self,
+                    gconstpointer   data,
+                    GError        **error)
+{
+  const FileStamp *stamp = data;
+  sqlite3_stmt *s = _lode_store_stmt (self, sql_file_stamp);
+
+  bind_text (s, 1, stamp->path);
+  sqlite3_bind_int64 (s, 2, (sqlite3_int64) stamp->size);
+  sqlite3_bind_int64 (s, 3, stamp->mtime_usec);
+  return _lode_store_run (self, s, error, "Cannot store a file's size and time");
+}
+
+static gboolean
+store_set_file_stamp (LodeIndexStore  *store,
+                      const char      *path,
+                      guint64          size,
+                      gint64           mtime_usec,
+                      GError         **error)
+{
+  LodeStore *self = (LodeStore *) store;
+  FileStamp stamp = { path, size, mtime_usec };
+
+  if (!self->in_transaction)
+    return _lode_store_write_alone (self, set_file_stamp_row, &stamp, error);
+  return set_file_stamp_row (self, &stamp, error);
 }
 
 static gboolean
@@ -674,6 +711,7 @@ _lode_store_files_init (LodeIndexStoreInterface *iface)
   iface->dup_files = store_dup_files;
   iface->prepare_file = store_prepare_file;
   iface->put_file = store_put_file;
+  iface->set_file_stamp = store_set_file_stamp;
   iface->remove_file = store_remove_file;
   iface->dup_meta = store_dup_meta;
   iface->set_meta = store_set_meta;
