@@ -183,6 +183,36 @@ call_arguments (const char *root,
   return arguments;
 }
 
+/* Splits @key into @file and @name, or returns the error on @task. */
+static gboolean
+split_key_or_return (GTask       *task,
+                     const char  *key,
+                     char       **file,
+                     char       **name)
+{
+  if (lode_call_graph_source_split_key (key, file, name))
+    return TRUE;
+  g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                           _("“%s” is not a definition’s key"), key);
+  return FALSE;
+}
+
+/* The answer of the tool call that @result ends, or %NULL with its error returned on
+ * @task. */
+static JsonObject *
+tool_answer (GObject      *connection,
+             GAsyncResult *result,
+             GTask        *task)
+{
+  GError *error = NULL;
+  JsonObject *answer = lode_connection_call_tool_finish (LODE_CONNECTION (connection), result,
+                                                         &error);
+
+  if (answer == NULL)
+    g_task_return_error (task, error);
+  return answer;
+}
+
 /* @calls of the definition at @from, down the tree codebase_flow answered. */
 static void
 add_flow (LodeGraphModel *model,
@@ -207,18 +237,12 @@ flow_cb (GObject      *object,
          gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonObject) flow = NULL;
+  g_autoptr(JsonObject) flow = tool_answer (object, result, task);
   Load *load = g_task_get_task_data (task);
   JsonObject *root;
 
-  flow = lode_connection_call_tool_finish (LODE_CONNECTION (object), result, &error);
   if (flow == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-
+    return;
   root = json_object_get_object_member (flow, "root");
   if (root != NULL)
     add_flow (load->model, add_definition (load->model, root),
@@ -232,20 +256,15 @@ symbol_cb (GObject      *object,
            gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonObject) report = NULL;
+  g_autoptr(JsonObject) report = tool_answer (object, result, task);
   Load *load = g_task_get_task_data (task);
   JsonObject *symbol;
   JsonArray *callers;
   JsonObject *arguments;
   guint focus;
 
-  report = lode_connection_call_tool_finish (LODE_CONNECTION (object), result, &error);
   if (report == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
+    return;
   symbol = json_object_get_object_member (report, "symbol");
   if (symbol == NULL)
     {
@@ -289,12 +308,8 @@ call_load_async (LodeGraphSource     *source,
 
   g_task_set_source_tag (task, call_load_async);
   g_task_set_task_data (task, load, (GDestroyNotify) load_free);
-  if (!lode_call_graph_source_split_key (key, &load->file, &load->name))
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                               _("“%s” is not a definition’s key"), key);
-      return;
-    }
+  if (!split_key_or_return (task, key, &load->file, &load->name))
+    return;
   load->root = g_strdup (root);
   load->model = lode_graph_model_new (key);
 
@@ -352,19 +367,13 @@ impact_cb (GObject      *object,
            gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonObject) impact = NULL;
+  g_autoptr(JsonObject) impact = tool_answer (object, result, task);
   g_autoptr(GArray) reached = g_array_new (FALSE, FALSE, sizeof (Reached));
   GStrv keys;
   JsonArray *files;
 
-  impact = lode_connection_call_tool_finish (LODE_CONNECTION (object), result, &error);
   if (impact == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-
+    return;
   files = json_object_get_array_member (impact, "files");
   for (guint i = 0; i < json_array_get_length (files); i++)
     add_reached (reached, json_object_get_array_member (json_array_get_object_element (files, i),
@@ -393,12 +402,8 @@ call_reach_async (LodeGraphSource     *source,
   JsonObject *arguments;
 
   g_task_set_source_tag (task, call_reach_async);
-  if (!lode_call_graph_source_split_key (key, &file, &name))
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                               _("“%s” is not a definition’s key"), key);
-      return;
-    }
+  if (!split_key_or_return (task, key, &file, &name))
+    return;
   arguments = call_arguments (root, "symbol", name, file);
   json_object_set_int_member (arguments, "depth", REACH_DEPTH);
   lode_connection_call_tool (self->connection, "codebase_impact", arguments, cancellable,

@@ -117,24 +117,20 @@ last_name (Walk   *w,
   return *last != '\0' ? g_strdup (last) : NULL;
 }
 
-/* Registers the function @value names (an identifier, `pkg.F`, `h.Method`) under @label. */
+/* Hands the walk the function @value names (an identifier, `pkg.F`, `h.Method`), to be
+ * registered under @label. */
 static void
 register_value (Walk       *w,
                 TSNode      value,
                 const char *reason,
                 const char *label)
 {
-  guint before = w->calls->sites->len;
-  LodeCallSite *site;
+  Handler handler = { value, reason, NULL };
 
   if (ts_node_is_null (value) || label == NULL)
     return;
-  _lode_calls_visit_callee (w, value, LODE_CALL_REGISTRATION);
-  if (w->calls->sites->len != before + 1)
-    return;
-  site = g_ptr_array_index (w->calls->sites, before);
-  lode_calls_add_binding (w->calls, LODE_CALL_BINDING_ENTRY, -1, label, reason, site->name,
-                          site->line);
+  handler.label = g_strdup (label);
+  g_array_append_val (w->handlers, handler);
 }
 
 /* A call whose arguments are a path and handlers. */
@@ -517,19 +513,23 @@ add_route (Walk       *w,
 /**
  * _lode_calls_visit_decorated:
  * @w: the walk
- * @def: a function or method just entered
+ * @def: a definition just entered
  *
- * Registers @def when its decorators, annotations or attributes route it.
+ * Registers @def when it is a function or a method and its decorators, annotations or
+ * attributes route it.
  */
 void
 _lode_calls_visit_decorated (Walk  *w,
                              guint  def)
 {
+  static const char * const routed[] = { "function", "method", "prototype", NULL };
   TSNode node = w->defs[def];
   TSNode holder = null_node ();
   TSNode decorator;
   Lang lang = w->x->lang;
 
+  if (!g_strv_contains (routed, w->kinds[def]))
+    return;
   switch (lang)
     {
     case LANG_PYTHON:

@@ -17,10 +17,11 @@ G_BEGIN_DECLS
  *   lode-calls.c           the value (call sites, bindings, stored and read back) and the
  *                          walk's state: the definitions around it, its scopes
  *   lode-calls-bindings.c  declarations, fields, imports and base types, per language
- *   lode-calls-walk.c      the walk over the parse: callees, receivers, macro bodies, `#if`
  *   lode-calls-entries.c   what the code registers: routes, tables of commands (the walk
- *                          calls it on each call and initializer list; it hands a handler's
- *                          name back to the walk's callee reading, the one call upwards)
+ *                          calls it on each call, initializer list and function it enters;
+ *                          it leaves the handlers it finds in the walk's list of handlers)
+ *   lode-calls-walk.c      the walk over the parse: callees, receivers, macro bodies, `#if`;
+ *                          it reads each handler the entries step left as a callee
  */
 
 /* What the walk knows of a name in a function's scope. */
@@ -43,6 +44,15 @@ typedef struct
   Scope *scope;               /* owned; NULL unless the definition is a function */
 } Frame;
 
+/* A function the code hands to a router or a table of commands, by name: the walk reads
+ * @value as the callee of a registration and records the entry point under @label. */
+typedef struct
+{
+  TSNode      value;          /* the function as written: `h`, `pkg.F`, `h.Method` */
+  const char *reason;         /* static: "route" or "command" */
+  char       *label;          /* owned: the route or the command */
+} Handler;
+
 typedef struct
 {
   LodeSymbolExtractor   *x;
@@ -57,6 +67,7 @@ typedef struct
   guint                  steps;
   gboolean               spent;
   gboolean               reexporting;  /* the import being read exports its names again */
+  GArray                *handlers;    /* Handler: found in the node being visited */
 } Walk;
 
 /* lode-calls.c: the value and the walk's state */
@@ -95,17 +106,13 @@ gboolean      _lode_calls_value_type        (Walk              *w,
                                              LodeCallReceiver  *kind,
                                              char             **type);
 
-/* lode-calls-entries.c: routes and tables of commands */
+/* lode-calls-entries.c: routes and tables of commands; a handler named by a call or a row
+ * is appended to w->handlers for the walk to read */
 void          _lode_calls_visit_registration (Walk             *w,
                                               TSNode            call);
 void          _lode_calls_visit_table_row    (Walk             *w,
                                               TSNode            row);
 void          _lode_calls_visit_decorated    (Walk             *w,
                                               guint             def);
-
-/* lode-calls-walk.c */
-void          _lode_calls_visit_callee      (Walk              *w,
-                                             TSNode             callee,
-                                             LodeCallFlags      flags);
 
 G_END_DECLS

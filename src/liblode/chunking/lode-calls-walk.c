@@ -65,6 +65,7 @@ enter_defs (Walk    *w,
       if (_lode_calls_kind_is_function (w->kinds[def]))
         frame.scope = _lode_calls_scope_new (_lode_calls_scope (w));
       g_array_append_val (w->frames, frame);
+      _lode_calls_visit_decorated (w, def);
       _lode_calls_enter_def (w, def);
     }
 }
@@ -242,10 +243,10 @@ emit (Walk          *w,
 }
 
 /* A callee expression → the called name, its qualifier and how it is called. */
-void
-_lode_calls_visit_callee (Walk          *w,
-                          TSNode         callee,
-                          LodeCallFlags  flags)
+static void
+visit_callee (Walk          *w,
+              TSNode         callee,
+              LodeCallFlags  flags)
 {
   guint32 start = ts_node_start_byte (callee);
 
@@ -302,6 +303,35 @@ _lode_calls_visit_callee (Walk          *w,
     }
 }
 
+/* The handlers the entries step found in the node just visited, read as callees: each
+ * that is one call site becomes the entry point of that name. */
+static void
+visit_handlers (Walk *w)
+{
+  for (guint i = 0; i < w->handlers->len; i++)
+    {
+      const Handler *handler = &g_array_index (w->handlers, Handler, i);
+      guint before = w->calls->sites->len;
+      LodeCallSite *site;
+
+      visit_callee (w, handler->value, LODE_CALL_REGISTRATION);
+      if (w->calls->sites->len != before + 1)
+        continue;
+      site = g_ptr_array_index (w->calls->sites, before);
+      lode_calls_add_binding (w->calls, LODE_CALL_BINDING_ENTRY, -1, handler->label,
+                              handler->reason, site->name, site->line);
+    }
+  g_array_set_size (w->handlers, 0);
+}
+
+static void
+handler_clear (gpointer data)
+{
+  Handler *handler = data;
+
+  g_clear_pointer (&handler->label, g_free);
+}
+
 static void
 visit_call (Walk   *w,
             TSNode  node,
@@ -312,7 +342,7 @@ visit_call (Walk   *w,
   callee = field (node, "function");
   if (!ts_node_is_null (callee))
     {
-      _lode_calls_visit_callee (w, callee, 0);
+      visit_callee (w, callee, 0);
       return;
     }
 
@@ -345,7 +375,7 @@ visit_call (Walk   *w,
 
   /* Kotlin and Swift: (call_expression CALLEE (call_suffix …)). */
   if (n_named (node) >= 2 && is_type (nth_named (node, 1), "call_suffix"))
-    _lode_calls_visit_callee (w, nth_named (node, 0), 0);
+    visit_callee (w, nth_named (node, 0), 0);
 }
 
 static void
@@ -371,7 +401,7 @@ visit_new (Walk   *w,
       return;
     }
   if (!ts_node_is_null (type))
-    _lode_calls_visit_callee (w, type, LODE_CALL_NEW);
+    visit_callee (w, type, LODE_CALL_NEW);
 }
 
 /* Macro text ------------------------------------------------------------------------- */
@@ -792,9 +822,11 @@ visit (Walk         *w,
     case ACT_CALL:
       visit_call (w, node, w->x->lang);
       _lode_calls_visit_registration (w, node);
+      visit_handlers (w);
       break;
     case ACT_TABLE_ROW:
       _lode_calls_visit_table_row (w, node);
+      visit_handlers (w);
       break;
     case ACT_NEW:
       visit_new (w, node);
@@ -913,6 +945,8 @@ lode_calls_extract_tree (const LodeLanguage    *language,
   w.n_defs = n_definitions;
   w.order = order;
   w.frames = g_array_new (FALSE, FALSE, sizeof (Frame));
+  w.handlers = g_array_new (FALSE, FALSE, sizeof (Handler));
+  g_array_set_clear_func (w.handlers, handler_clear);
   w.budget = budget;
 
   if (extractor->lang == LANG_C || extractor->lang == LANG_CPP)
@@ -922,6 +956,7 @@ lode_calls_extract_tree (const LodeLanguage    *language,
   ts_tree_cursor_delete (&cursor);
   leave_defs (&w, G_MAXUINT32);
   g_array_unref (w.frames);
+  g_array_unref (w.handlers);
 
   if (w.spent)
     return NULL;

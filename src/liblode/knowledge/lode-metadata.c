@@ -11,10 +11,10 @@
 #include <string.h>
 
 #include "lode-i18n.h"
+#include "lode-index-store.h"
 #include "lode-manifest.h"
 #include "lode-metadata.h"
 #include "lode-search-private.h"
-#include "lode-store.h"
 
 /*
  * get_codebase_metadata's answer, from the index (its files, languages and line counts, the
