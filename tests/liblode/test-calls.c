@@ -581,10 +581,44 @@ test_calls_bytes (void)
   ((LodeCallSite *) calls->sites->pdata[0])->name = g_strdup ("acquire");
   ((LodeCallSite *) calls->sites->pdata[0])->caller = 2;
   bytes = lode_calls_to_bytes (calls, symbols);
-  g_clear_pointer (&symbols, g_ptr_array_unref);
   g_assert_null (lode_calls_new_from_bytes (bytes, &symbols, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
-  g_assert_null (symbols);
+  g_clear_error (&error);
+
+  /* The same file made right, then cut short anywhere, or with a byte too many: read back
+   * whole, or refused. */
+  ((LodeCallSite *) calls->sites->pdata[0])->caller = 1;
+  g_clear_pointer (&bytes, g_bytes_unref);
+  bytes = lode_calls_to_bytes (calls, symbols);
+  g_clear_pointer (&symbols, g_ptr_array_unref);
+  for (gsize cut = 0; cut <= g_bytes_get_size (bytes); cut++)
+    {
+      gsize size;
+      const guint8 *data = g_bytes_get_data (bytes, &size);
+      g_autofree guint8 *longer = g_malloc0 (size + 1);
+      g_autoptr(GBytes) part = g_bytes_new_from_bytes (bytes, 0, cut);
+      g_autoptr(GBytes) more = NULL;
+      g_autoptr(LodeCalls) read = lode_calls_new_from_bytes (part, &symbols, &error);
+
+      if (cut == size)
+        {
+          g_assert_no_error (error);
+          g_assert_cmpuint (symbols->len, ==, 2);
+          g_assert_cmpstr (((LodeSymbol *) symbols->pdata[1])->name, ==, "f1");
+          g_assert_cmpstr (((LodeCallSite *) read->sites->pdata[0])->name, ==, "acquire");
+          g_assert_cmpint (((LodeCallSite *) read->sites->pdata[0])->caller, ==, 1);
+          g_assert_cmpstr (((LodeCallBinding *) read->bindings->pdata[0])->target, ==, "Pool");
+          g_clear_pointer (&symbols, g_ptr_array_unref);
+          memcpy (longer, data, size);
+          more = g_bytes_new (longer, size + 1);
+          g_assert_null (lode_calls_new_from_bytes (more, &symbols, &error));
+        }
+      else
+        g_assert_null (read);
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+      g_assert_null (symbols);
+      g_clear_error (&error);
+    }
 }
 
 /* A field assigned the result of a call on itself (`this.partial = this.partial.slice (n)`,

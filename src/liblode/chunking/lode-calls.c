@@ -90,17 +90,60 @@ _lode_calls_add_site (LodeCalls     *calls,
 
 /* The stored form of a file's calls, with the file's symbols they index: what
  * lode_call_resolver_add_file() needs of a file that is not parsed again when another one
- * changes, whatever the index keeps of its symbols besides. */
-#define SYMBOL_TYPE "(ssmsmsmsmsuu)"
-#define SITE_TYPE "(smsmsiuyy)"
-#define BINDING_TYPE "(smsmsuiy)"
-#define CALLS_VARIANT_TYPE "(a" SYMBOL_TYPE "a" SITE_TYPE "a" BINDING_TYPE "auau)"
+ * changes, whatever the index keeps of its symbols besides. A version byte, then LEB128
+ * varints: each list's length and its items in order; a string as its length and its bytes,
+ * one that may be NULL as its length + 1 (0 for NULL); a caller or scope as its index + 1.
+ * Written on the indexer's writer thread for every file and read back by the call pass:
+ * GVariant's builder spent about 0.7 s of CPU on git's files, this about a tenth. */
+#define CALLS_FORMAT 1
 
-static GVariant *
-uint_array_to_variant (GArray *array)
+static void
+put_uint (GByteArray *out,
+          guint64     value)
 {
-  return g_variant_new_fixed_array (G_VARIANT_TYPE_UINT32, array->data, array->len,
-                                    sizeof (guint32));
+  guint8 bytes[10];
+  guint n = 0;
+
+  do
+    {
+      bytes[n] = value & 0x7f;
+      value >>= 7;
+      if (value != 0)
+        bytes[n] |= 0x80;
+      n++;
+    }
+  while (value != 0);
+  g_byte_array_append (out, bytes, n);
+}
+
+static void
+put_string (GByteArray *out,
+            const char *text)
+{
+  gsize len = strlen (text);
+
+  put_uint (out, len);
+  g_byte_array_append (out, (const guint8 *) text, len);
+}
+
+static void
+put_nullable (GByteArray *out,
+              const char *text)
+{
+  gsize len = text != NULL ? strlen (text) : 0;
+
+  put_uint (out, text != NULL ? len + 1 : 0);
+  if (text != NULL)
+    g_byte_array_append (out, (const guint8 *) text, len);
+}
+
+static void
+put_uints (GByteArray *out,
+           GArray     *array)
+{
+  put_uint (out, array->len);
+  for (guint i = 0; i < array->len; i++)
+    put_uint (out, g_array_index (array, guint, i));
 }
 
 /**
@@ -115,72 +158,164 @@ GBytes *
 lode_calls_to_bytes (const LodeCalls *calls,
                      GPtrArray       *symbols)
 {
-  GVariantBuilder defs, sites, bindings;
-  g_autoptr(GVariant) variant = NULL;
+  GByteArray *out = g_byte_array_sized_new (64 * (symbols->len + calls->sites->len) + 16);
+  guint8 format = CALLS_FORMAT;
 
-  g_variant_builder_init (&defs, G_VARIANT_TYPE ("a" SYMBOL_TYPE));
+  g_byte_array_append (out, &format, 1);
+  put_uint (out, symbols->len);
   for (guint i = 0; i < symbols->len; i++)
     {
       LodeSymbol *symbol = g_ptr_array_index (symbols, i);
 
-      g_variant_builder_add (&defs, SYMBOL_TYPE, symbol->name != NULL ? symbol->name : "",
-                             symbol->kind != NULL ? symbol->kind : "", symbol->container,
-                             symbol->package, symbol->scope, symbol->signature,
-                             symbol->start_line, symbol->end_line);
+      put_string (out, symbol->name != NULL ? symbol->name : "");
+      put_string (out, symbol->kind != NULL ? symbol->kind : "");
+      put_nullable (out, symbol->container);
+      put_nullable (out, symbol->package);
+      put_nullable (out, symbol->scope);
+      put_nullable (out, symbol->signature);
+      put_uint (out, symbol->start_line);
+      put_uint (out, symbol->end_line);
     }
-  g_variant_builder_init (&sites, G_VARIANT_TYPE ("a" SITE_TYPE));
+  put_uint (out, calls->sites->len);
   for (guint i = 0; i < calls->sites->len; i++)
     {
       LodeCallSite *site = g_ptr_array_index (calls->sites, i);
 
-      g_variant_builder_add (&sites, SITE_TYPE, site->name, site->qualifier, site->receiver,
-                             site->caller, site->line, site->flags, (guint8) site->receiver_kind);
+      put_string (out, site->name);
+      put_nullable (out, site->qualifier);
+      put_nullable (out, site->receiver);
+      put_uint (out, (guint64) ((gint64) site->caller + 1));
+      put_uint (out, site->line);
+      put_uint (out, site->flags);
+      put_uint (out, site->receiver_kind);
     }
-  g_variant_builder_init (&bindings, G_VARIANT_TYPE ("a" BINDING_TYPE));
+  put_uint (out, calls->bindings->len);
   for (guint i = 0; i < calls->bindings->len; i++)
     {
       LodeCallBinding *binding = g_ptr_array_index (calls->bindings, i);
 
-      g_variant_builder_add (&bindings, BINDING_TYPE, binding->name, binding->target,
-                             binding->path, binding->line, binding->scope,
-                             (guint8) binding->kind);
+      put_string (out, binding->name);
+      put_nullable (out, binding->target);
+      put_nullable (out, binding->path);
+      put_uint (out, binding->line);
+      put_uint (out, (guint64) ((gint64) binding->scope + 1));
+      put_uint (out, binding->kind);
     }
-  variant = g_variant_ref_sink (g_variant_new ("(@a" SYMBOL_TYPE "@a" SITE_TYPE "@a"
-                                               BINDING_TYPE "@au@au)",
-                                               g_variant_builder_end (&defs),
-                                               g_variant_builder_end (&sites),
-                                               g_variant_builder_end (&bindings),
-                                               uint_array_to_variant (calls->file_local),
-                                               uint_array_to_variant (calls->conditional)));
-  return g_variant_get_data_as_bytes (variant);
+  put_uints (out, calls->file_local);
+  put_uints (out, calls->conditional);
+  return g_byte_array_free_to_bytes (out);
+}
+
+/* Reads what lode_calls_to_bytes() wrote; each read fails (and stays failed) past the end
+ * or on a value out of its range, so that damaged bytes are never read out of bounds. */
+typedef struct
+{
+  const guint8 *at;
+  const guint8 *end;
+  gboolean      ok;
+} Reader;
+
+static guint64
+get_uint (Reader  *reader,
+          guint64  max)
+{
+  guint64 value = 0;
+
+  for (guint shift = 0; reader->ok && shift < 64; shift += 7)
+    {
+      guint8 byte;
+
+      if (reader->at == reader->end)
+        break;
+      byte = *reader->at++;
+      value |= (guint64) (byte & 0x7f) << shift;
+      if ((byte & 0x80) == 0)
+        {
+          reader->ok = value <= max;
+          return reader->ok ? value : 0;
+        }
+    }
+  reader->ok = FALSE;
+  return 0;
+}
+
+/* Valid UTF-8 without NUL, as every text of a file's symbols and calls. */
+static char *
+get_text (Reader *reader,
+          gsize   len)
+{
+  const char *text = (const char *) reader->at;
+
+  if (!reader->ok || len > (gsize) (reader->end - reader->at) ||
+      memchr (text, '\0', len) != NULL || !g_utf8_validate_len (text, len, NULL))
+    {
+      reader->ok = FALSE;
+      return NULL;
+    }
+  reader->at += len;
+  return g_strndup (text, len);
+}
+
+static char *
+get_string (Reader *reader)
+{
+  gsize len = get_uint (reader, G_MAXSIZE);
+
+  return get_text (reader, len);
+}
+
+static char *
+get_nullable (Reader *reader)
+{
+  gsize len = get_uint (reader, G_MAXSIZE);
+
+  return len > 0 ? get_text (reader, len - 1) : NULL;
+}
+
+/* A list's length: each item takes a byte at least. */
+static guint
+get_length (Reader *reader)
+{
+  return get_uint (reader, MIN ((guint64) (reader->end - reader->at), G_MAXUINT));
 }
 
 static void
-variant_to_uint_array (GVariant *variant,
-                       GArray   *array)
+get_uints (Reader *reader,
+           GArray *array,
+           guint   max)
 {
-  gsize n;
-  const guint32 *values = g_variant_get_fixed_array (variant, &n, sizeof (guint32));
+  guint n = get_length (reader);
 
-  g_array_append_vals (array, values, n);
+  for (guint i = 0; i < n && reader->ok; i++)
+    {
+      guint value = get_uint (reader, max);
+
+      g_array_append_val (array, value);
+    }
 }
 
 static GPtrArray *
-symbols_from_variant (GVariantIter *iter)
+get_symbols (Reader *reader)
 {
   GPtrArray *symbols = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_symbol_free);
-  const char *kind;
-  LodeSymbol *symbol = lode_symbol_new ();
+  guint n = get_length (reader);
 
-  while (g_variant_iter_next (iter, "(s&smsmsmsmsuu)", &symbol->name, &kind, &symbol->container,
-                              &symbol->package, &symbol->scope, &symbol->signature,
-                              &symbol->start_line, &symbol->end_line))
+  for (guint i = 0; i < n && reader->ok; i++)
     {
-      symbol->kind = kind[0] != '\0' ? g_intern_string (kind) : NULL;
+      LodeSymbol *symbol = lode_symbol_new ();
+      g_autofree char *kind = NULL;
+
+      symbol->name = get_string (reader);
+      kind = get_string (reader);
+      symbol->kind = kind != NULL && kind[0] != '\0' ? g_intern_string (kind) : NULL;
+      symbol->container = get_nullable (reader);
+      symbol->package = get_nullable (reader);
+      symbol->scope = get_nullable (reader);
+      symbol->signature = get_nullable (reader);
+      symbol->start_line = get_uint (reader, G_MAXUINT);
+      symbol->end_line = get_uint (reader, G_MAXUINT);
       g_ptr_array_add (symbols, symbol);
-      symbol = lode_symbol_new ();
     }
-  lode_symbol_free (symbol);
   return symbols;
 }
 
@@ -191,76 +326,65 @@ symbols_from_variant (GVariantIter *iter)
  * @error: return location for a #GError
  *
  * Returns: (transfer full) (nullable): the calls, or %NULL with %G_IO_ERROR_INVALID_DATA when
- *   @bytes are not such calls: not in normal form, or naming symbols, kinds or receivers the
- *   file cannot have (a damaged index)
+ *   @bytes are not such calls: truncated, of another format, or naming symbols, kinds or
+ *   receivers the file cannot have (a damaged index)
  */
 LodeCalls *
 lode_calls_new_from_bytes (GBytes     *bytes,
                            GPtrArray **symbols,
                            GError    **error)
 {
-  g_autoptr(GVariant) variant = NULL;
-  g_autoptr(GVariantIter) defs = NULL;
-  g_autoptr(GVariantIter) sites = NULL;
-  g_autoptr(GVariantIter) bindings = NULL;
-  g_autoptr(GVariant) file_local = NULL;
-  g_autoptr(GVariant) conditional = NULL;
+  gsize size;
+  const guint8 *data = g_bytes_get_data (bytes, &size);
+  Reader reader = { data, data + size, size > 0 && data[0] == CALLS_FORMAT };
   g_autoptr(GPtrArray) read = NULL;
-  LodeCalls *calls;
-  const char *name;
-  char *qualifier, *receiver;
-  gint caller;
-  guint line;
-  guint8 flags, kind;
-  gboolean ok = TRUE;
+  LodeCalls *calls = lode_calls_new ();
+  guint n;
 
-  variant = g_variant_ref_sink (g_variant_new_from_bytes (G_VARIANT_TYPE (CALLS_VARIANT_TYPE),
-                                                          bytes, FALSE));
-  if (!g_variant_is_normal_form (variant))
-    goto damaged;
-
-  calls = lode_calls_new ();
-  g_variant_get (variant, "(a" SYMBOL_TYPE "a" SITE_TYPE "a" BINDING_TYPE "@au@au)", &defs,
-                 &sites, &bindings, &file_local, &conditional);
-  read = symbols_from_variant (defs);
-  while (g_variant_iter_next (sites, "(&smsmsiuyy)", &name, &qualifier, &receiver, &caller,
-                              &line, &flags, &kind))
+  if (reader.ok)
+    reader.at++;
+  read = get_symbols (&reader);
+  n = get_length (&reader);
+  for (guint i = 0; i < n && reader.ok; i++)
     {
-      LodeCallSite *site = _lode_calls_add_site (calls, g_strdup (name), qualifier, line,
-                                                 caller, flags);
+      char *name = get_string (&reader);
+      char *qualifier = get_nullable (&reader);
+      char *receiver = get_nullable (&reader);
+      gint caller = (gint) get_uint (&reader, read->len) - 1;
+      guint line = get_uint (&reader, G_MAXUINT);
+      LodeCallSite *site;
 
+      site = _lode_calls_add_site (calls, name, qualifier, line, caller,
+                                   get_uint (&reader, G_MAXUINT8));
       site->receiver = receiver;
-      site->receiver_kind = kind;
-      if (caller < -1 || caller >= (gint) read->len || kind > LODE_CALL_RECEIVER_RESULT)
-        ok = FALSE;
+      site->receiver_kind = get_uint (&reader, LODE_CALL_RECEIVER_RESULT);
     }
-  while (g_variant_iter_next (bindings, "(&smsmsuiy)", &name, &qualifier, &receiver, &line,
-                              &caller, &kind))
+  n = get_length (&reader);
+  for (guint i = 0; i < n && reader.ok; i++)
     {
-      lode_calls_add_binding (calls, kind, caller, name, qualifier, receiver, line);
-      g_free (qualifier);
-      g_free (receiver);
-      if (caller < -1 || caller >= (gint) read->len || kind > LODE_CALL_BINDING_ENTRY)
-        ok = FALSE;
+      g_autofree char *name = get_string (&reader);
+      g_autofree char *target = get_nullable (&reader);
+      g_autofree char *path = get_nullable (&reader);
+      guint line = get_uint (&reader, G_MAXUINT);
+      gint scope = (gint) get_uint (&reader, read->len) - 1;
+      LodeCallBindingKind kind = get_uint (&reader, LODE_CALL_BINDING_ENTRY);
+
+      if (reader.ok)
+        lode_calls_add_binding (calls, kind, scope, name, target, path, line);
     }
-  variant_to_uint_array (file_local, calls->file_local);
-  variant_to_uint_array (conditional, calls->conditional);
-  for (guint i = 0; i < calls->file_local->len; i++)
-    ok = ok && g_array_index (calls->file_local, guint, i) < read->len;
-  if (ok)
+  get_uints (&reader, calls->file_local, read->len > 0 ? read->len - 1 : 0);
+  get_uints (&reader, calls->conditional, G_MAXUINT);
+  if (reader.ok && reader.at == reader.end && (read->len > 0 || calls->file_local->len == 0))
     {
       *symbols = g_steal_pointer (&read);
       return calls;
     }
   lode_calls_free (calls);
-
-damaged:
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                "The stored call sites of a file are damaged (%" G_GSIZE_FORMAT " bytes)",
-               g_bytes_get_size (bytes));
+               size);
   return NULL;
 }
-
 
 /**
  * lode_calls_add_binding:

@@ -15,7 +15,7 @@ G_BEGIN_DECLS
 
 /* Bumped when the layout of the points changes; a collection of another version is made
  * anew by a writer, never read. */
-#define LODE_QDRANT_SCHEMA_VERSION 4
+#define LODE_QDRANT_SCHEMA_VERSION 5
 
 #define LODE_TYPE_QDRANT_STORE (lode_qdrant_store_get_type ())
 G_DECLARE_FINAL_TYPE (LodeQdrantStore, lode_qdrant_store, LODE, QDRANT_STORE, GObject)
