@@ -27,6 +27,10 @@
  * this many terms or more (a pasted issue) counts prose SECONDARY_FACTOR once more. */
 #define SECONDARY_FACTOR        0.1
 #define LONG_QUERY_TERMS        24
+/* An identifier's definition that its package keeps to itself (is_restricted()) counts this
+ * much within its tier: after an exported one of the same name in the code, before one in
+ * the tests. */
+#define RESTRICTED_FACTOR       0.5
 
 /* The lexical leg: the best @n_fetch chunks by BM25 for @query, appended to @candidates. */
 static gboolean
@@ -122,8 +126,57 @@ is_declaration_kind (const char *kind,
   return len > 0 && signature[len - 1] == ';';
 }
 
-/* Tiers of an identifier query: a definition under the exact name beats one under another
- * case, which beats a prototype or declaration; a matching container adds one. */
+/* Whether a definition adds to a type defined elsewhere rather than defining it: a Rust
+ * `impl`, a Swift `extension`, a C# `partial` class. */
+static gboolean
+is_extension (const char *kind,
+              const char *signature)
+{
+  if (g_strcmp0 (kind, "impl") == 0 || g_strcmp0 (kind, "extension") == 0)
+    return TRUE;
+
+  return signature != NULL && (g_str_has_prefix (signature, "partial ") ||
+                               strstr (signature, " partial ") != NULL);
+}
+
+/* Whether a definition's modifiers keep it from the users of its package: Rust's `pub(…)`,
+ * and `private`, `fileprivate`, `internal` and `protected` in the languages that write them
+ * (unless `public` came first). A definition without modifiers says nothing, nor does C's
+ * `static`: most of a C program's functions are, and a name looked up is usually one of
+ * them. */
+static gboolean
+is_restricted (const char *signature)
+{
+  static const char *const modifiers[] = {
+    "private", "fileprivate", "internal", "protected",
+  };
+  const char *p = signature;
+
+  if (p == NULL)
+    return FALSE;
+  if (g_str_has_prefix (p, "pub("))
+    return TRUE;
+  while (*p != '\0')
+    {
+      const char *end = p;
+
+      while (g_ascii_isalpha (*end))
+        end++;
+      if (end == p || *end != ' ' || (end - p == 6 && strncmp (p, "public", 6) == 0))
+        return FALSE;
+      for (guint i = 0; i < G_N_ELEMENTS (modifiers); i++)
+        if (strlen (modifiers[i]) == (gsize) (end - p) &&
+            strncmp (p, modifiers[i], end - p) == 0)
+          return TRUE;
+      p = end + 1;
+    }
+
+  return FALSE;
+}
+
+/* Tiers of an identifier query, each two apart so that a matching container adds one: a
+ * definition under the exact name, then the blocks that add to it (`impl`, `extension`,
+ * `partial`), then a definition under another case, then a prototype or declaration. */
 static guint
 symbol_tier (const LodeQueryPlan *plan,
              const LodeSymbolRow *symbol)
@@ -132,10 +185,12 @@ symbol_tier (const LodeQueryPlan *plan,
 
   if (is_declaration_kind (symbol->kind, symbol->signature))
     tier = 2;
-  else if (strcmp (symbol->name, plan->name) == 0)
+  else if (strcmp (symbol->name, plan->name) != 0)
+    tier = 4;
+  else if (is_extension (symbol->kind, symbol->signature))
     tier = 6;
   else
-    tier = 4;
+    tier = 8;
 
   if (plan->container != NULL && symbol->container != NULL &&
       g_ascii_strcasecmp (plan->container, symbol->container) == 0)
@@ -166,6 +221,7 @@ symbol_leg (Search      *search,
     {
       const LodeSymbolRow *symbol = g_ptr_array_index (symbols, i);
       guint tier = symbol_tier (search->plan, symbol);
+      gboolean restricted = tier >= 8 && is_restricted (symbol->signature);
       gpointer pos;
 
       if (g_hash_table_lookup_extended (index, GSIZE_TO_POINTER ((gsize) symbol->chunk_id),
@@ -173,6 +229,8 @@ symbol_leg (Search      *search,
         {
           Candidate *c = &g_array_index (candidates, Candidate, GPOINTER_TO_UINT (pos));
 
+          if (tier > c->tier)
+            c->restricted = restricted;
           c->tier = MAX (c->tier, tier);
           continue;
         }
@@ -182,6 +240,7 @@ symbol_leg (Search      *search,
 
         c.chunk_id = symbol->chunk_id;
         c.tier = tier;
+        c.restricted = restricted;
         g_hash_table_insert (index, GSIZE_TO_POINTER ((gsize) c.chunk_id),
                              GUINT_TO_POINTER (candidates->len + found->len));
         g_array_append_val (found, c);
@@ -437,6 +496,8 @@ _lode_searcher_rank_lexical (Search   *search,
         Candidate *c = &g_array_index (candidates, Candidate, i);
 
         c->relevance *= _lode_searcher_secondary_factor (search, c->row);
+        if (c->restricted)
+          c->relevance *= RESTRICTED_FACTOR;
       }
   _lode_searcher_apply_tiers (candidates);
   if (plan->kind == LODE_QUERY_NATURAL && plan->lexical != NULL)

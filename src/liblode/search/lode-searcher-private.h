@@ -76,6 +76,7 @@ typedef struct
   double        relevance;   /* the leg's (or the fusion's) relevance, ≥ 0 */
   double        score;       /* the ranking score */
   guint         tier;        /* identifier queries: how surely the chunk defines the name */
+  gboolean      restricted;  /* identifier queries: the definition is not exported */
   LodeChunkRow *row;         /* (nullable) until loaded */
 } Candidate;
 
