@@ -393,9 +393,9 @@ lode_search_backend_doc_frequencies (LodeSearchBackend  *self,
  * lode_search_backend_find_text:
  * @self: a #LodeSearchBackend
  * @text: what a chunk's text must hold, as typed (ASCII case is ignored)
- * @max_files: how many files may hold @text before it counts as common
+ * @max_chunks: how many chunks may hold @text before it counts as common
  * @chunk_ids: (element-type gint64): the chunks that hold @text are appended, in no order
- * @common: (out): %TRUE when more than @max_files files may hold @text (then no chunk is
+ * @common: (out): %TRUE when more than @max_chunks chunks hold @text (then none is
  *   appended); %FALSE otherwise, and when the backend cannot look text up
  * @error: return location for a #GError
  *
@@ -407,7 +407,7 @@ lode_search_backend_doc_frequencies (LodeSearchBackend  *self,
 gboolean
 lode_search_backend_find_text (LodeSearchBackend  *self,
                                const char         *text,
-                               guint               max_files,
+                               guint               max_chunks,
                                GArray             *chunk_ids,
                                gboolean           *common,
                                GError            **error)
@@ -424,7 +424,7 @@ lode_search_backend_find_text (LodeSearchBackend  *self,
   if (iface->find_text == NULL)
     return TRUE;
 
-  return iface->find_text (self, text, max_files, chunk_ids, common, error);
+  return iface->find_text (self, text, max_chunks, chunk_ids, common, error);
 }
 
 /**

@@ -172,7 +172,7 @@ G_DECLARE_INTERFACE (LodeSearchBackend, lode_search_backend, LODE, SEARCH_BACKEN
  * @doc_frequencies: (optional): how many chunks hold each of @terms (in any column) and how
  *   many chunks there are, so that a long query keeps its rarest words
  * @find_text: (optional): the chunks whose text holds @text (ASCII case folded), in no
- *   order; none, and @common set, when more than @max_files files may hold it
+ *   order; none, and @common set, when more than @max_chunks do
  *
  * The narrow interface between LodeSearcher, which ranks, and a store, which only returns
  * candidate rows and statistics. Each call runs on the searcher's thread; a backend is used
@@ -247,7 +247,7 @@ struct _LodeSearchBackendInterface
                                  GError                 **error);
   gboolean   (*find_text)       (LodeSearchBackend       *self,
                                  const char              *text,
-                                 guint                    max_files,
+                                 guint                    max_chunks,
                                  GArray                  *chunk_ids,
                                  gboolean                *common,
                                  GError                 **error);
@@ -321,7 +321,7 @@ gboolean   lode_search_backend_doc_frequencies (LodeSearchBackend       *self,
                                                 GError                 **error);
 gboolean   lode_search_backend_find_text       (LodeSearchBackend       *self,
                                                 const char              *text,
-                                                guint                    max_files,
+                                                guint                    max_chunks,
                                                 GArray                  *chunk_ids,
                                                 gboolean                *common,
                                                 GError                 **error);

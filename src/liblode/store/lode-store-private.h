@@ -81,7 +81,6 @@ void          _lode_store_vectors_init   (LodeIndexStoreInterface    *iface);
 void          _lode_store_symbols_init   (LodeIndexStoreInterface    *iface);
 void          _lode_store_artifacts_init (LodeIndexStoreInterface    *iface);
 void          _lode_store_trigrams_init  (LodeIndexStoreInterface    *iface);
-void          _lode_store_trigrams_backend_init (LodeSearchBackendInterface *iface);
 void          _lode_store_backend_init   (LodeSearchBackendInterface *iface);
 void          _lode_store_rank_init      (LodeSearchBackendInterface *iface);
 

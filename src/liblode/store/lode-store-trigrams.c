@@ -50,12 +50,6 @@ static const char sql_find_files[] =
   "SELECT path, language, hash, size, mtime, n_lines FROM files WHERE id IN ("
   "  SELECT rowid FROM files_tri WHERE files_tri MATCH ?1) "
   "ORDER BY path";
-static const char sql_text_files[] =
-  "SELECT rowid FROM files_tri WHERE files_tri MATCH ?1 LIMIT ?2";
-static const char sql_text_chunks[] =
-  "SELECT c.id FROM chunks c JOIN chunks_fts f ON f.rowid = c.id "
-  "WHERE c.file_id = ?1 AND instr (lower (f.body), ?2) > 0";
-
 /* The tokenizer ----------------------------------------------------------------------- */
 
 /* The trigrams already given for one text, each as its three folded characters packed
@@ -353,82 +347,4 @@ void
 _lode_store_trigrams_init (LodeIndexStoreInterface *iface)
 {
   iface->find_text_files = store_find_text_files;
-}
-
-/* The files that may hold @text (their trigrams), then the chunks of those that do (SQLite's
- * lower() folds ASCII only, as the caller is told). A text held by many files is no
- * evidence of where a query points: past @max_files the chunks are not read. */
-static gboolean
-backend_find_text (LodeSearchBackend  *backend,
-                   const char         *text,
-                   guint               max_files,
-                   GArray             *chunk_ids,
-                   gboolean           *common,
-                   GError            **error)
-{
-  LodeStore *self = LODE_STORE (backend);
-  LodeGrepQuery literal = { LODE_GREP_QUERY_LITERAL, (char *) text, NULL };
-  g_autoptr(GString) match = g_string_new (NULL);
-  g_autoptr(GArray) files = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g_autofree char *lower = g_ascii_strdown (text, -1);
-  sqlite3_stmt *s;
-  int rc;
-
-  *common = FALSE;
-  if (g_utf8_strlen (text, -1) < 3)
-    return TRUE;
-  append_match (match, &literal);
-  s = _lode_store_statement (self, sql_text_files, error);
-  if (s == NULL)
-    return FALSE;
-  sqlite3_bind_text (s, 1, match->str, match->len, SQLITE_TRANSIENT);
-  sqlite3_bind_int64 (s, 2, (gint64) max_files + 1);
-  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
-    {
-      gint64 id = sqlite3_column_int64 (s, 0);
-
-      g_array_append_val (files, id);
-    }
-  sqlite3_reset (s);
-  if (rc != SQLITE_DONE)
-    {
-      _lode_store_set_error (self, rc, error, "Cannot look up trigrams");
-      return FALSE;
-    }
-  if (files->len > max_files)
-    {
-      *common = TRUE;
-      return TRUE;
-    }
-
-  s = _lode_store_statement (self, sql_text_chunks, error);
-  if (s == NULL)
-    return FALSE;
-  for (guint i = 0; i < files->len; i++)
-    {
-      sqlite3_reset (s);
-      sqlite3_bind_int64 (s, 1, g_array_index (files, gint64, i));
-      sqlite3_bind_text (s, 2, lower, -1, SQLITE_STATIC);
-      while ((rc = sqlite3_step (s)) == SQLITE_ROW)
-        {
-          gint64 id = sqlite3_column_int64 (s, 0);
-
-          g_array_append_val (chunk_ids, id);
-        }
-      if (rc != SQLITE_DONE)
-        {
-          sqlite3_reset (s);
-          _lode_store_set_error (self, rc, error, "Cannot read chunks");
-          return FALSE;
-        }
-    }
-  sqlite3_reset (s);
-
-  return TRUE;
-}
-
-void
-_lode_store_trigrams_backend_init (LodeSearchBackendInterface *iface)
-{
-  iface->find_text = backend_find_text;
 }

@@ -782,5 +782,4 @@ lode_store_search_backend_init (LodeSearchBackendInterface *iface)
 {
   _lode_store_backend_init (iface);
   _lode_store_rank_init (iface);
-  _lode_store_trigrams_backend_init (iface);
 }
