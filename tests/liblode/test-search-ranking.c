@@ -371,6 +371,56 @@ assert_nth (GPtrArray  *results,
              r->end_line, path, line);
 }
 
+/* A pasted message finds the line that emits it, not the docs that share its words. */
+static void
+test_error_literal (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(GPtrArray) io = search (fixture, "IO is disabled");
+  g_autoptr(GPtrArray) timers = search (fixture,
+                                        "A Tokio 1.x context was found, but timers are disabled");
+  g_autoptr(GPtrArray) report = NULL;
+
+  assert_nth (io, 0, "tokio/src/runtime/driver.rs", 23);
+  assert_nth (timers, 0, "tokio/src/runtime/driver.rs", 32);
+
+  /* A bug report: the panic is quoted among words that point at sleep and the builder. */
+  report = search (fixture,
+                   "Tokio panics when using sleep inside spawn_blocking\n"
+                   "\n"
+                   "I call `tokio::time::sleep` from a task I start with `spawn_blocking` on a "
+                   "runtime made with `Builder::new_multi_thread()`:\n"
+                   "\n"
+                   "```\n"
+                   "thread 'main' panicked at 'A Tokio 1.x context was found, but timers are "
+                   "disabled. Call `enable_time` on the runtime builder to enable timers.', "
+                   "src/main.rs:12:9\n"
+                   "note: run with `RUST_BACKTRACE=1` environment variable to display a "
+                   "backtrace\n"
+                   "```\n"
+                   "\n"
+                   "Expected: the sleep works. Tokio 1.38, Linux.\n");
+  assert_nth (report, 0, "tokio/src/runtime/driver.rs", 32);
+}
+
+/* git prints its format strings filled in: the message before and after the path the
+ * user's shell put in finds the die() that prints it. */
+static void
+test_format_string (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(GPtrArray) parent = search (fixture,
+                                        "fatal: not a git repository (or any of the parent "
+                                        "directories): .git");
+  g_autoptr(GPtrArray) explicit_dir = search (fixture,
+                                              "fatal: not a git repository: '/tmp/x/.git'");
+  g_autoptr(GPtrArray) format = search (fixture, "not a git repository: '%s'");
+
+  assert_nth (parent, 0, "git/setup.c", 26);
+  assert_nth (explicit_dir, 0, "git/setup.c", 14);
+  assert_nth (format, 0, "git/setup.c", 14);
+}
+
 /* A type's definition before the blocks that add to it, the exported one before its
  * crate-private namesake. */
 static void
@@ -398,6 +448,17 @@ test_definition_first (Fixture       *fixture,
     }
 }
 
+/* A question about an option finds where it is parsed before where it is documented. */
+static void
+test_option_parsing (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(GPtrArray) results = search (fixture,
+                                         "where is the --arg command line option handled");
+
+  assert_nth (results, 0, "jq/src/main.c", 31);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -407,7 +468,10 @@ main (int   argc,
 #define ADD(path, func) \
   g_test_add ("/lode/search-ranking/" path, Fixture, NULL, fixture_setup, func, \
               fixture_teardown)
+  ADD ("error-literal", test_error_literal);
+  ADD ("format-string", test_format_string);
   ADD ("definition-first", test_definition_first);
+  ADD ("option-parsing", test_option_parsing);
 #undef ADD
 
   return g_test_run ();

@@ -31,6 +31,9 @@
  * much within its tier: after an exported one of the same name in the code, before one in
  * the tests. */
 #define RESTRICTED_FACTOR       0.5
+/* The tiers of the chunks that hold a query's literals: the highest (the score scale's,
+ * MAX_TIER) holds them all. */
+#define LITERAL_TIERS           9
 
 /* The lexical leg: the best @n_fetch chunks by BM25 for @query, appended to @candidates. */
 static gboolean
@@ -444,6 +447,33 @@ _lode_searcher_apply_tiers (GArray *candidates)
     }
 }
 
+/* A question in words that quotes a message: the chunks of code that hold the most of its
+ * literals (_lode_searcher_literal_leg(), @total bytes in all) come first, each in a tier by
+ * the share it holds, above every chunk that holds none; within a tier the ranking stands
+ * (the relevance the score scale reads for a tier). Tests and prose that hold a literal
+ * keep their place: a test expects the message, a manual quotes it, the code emits it. */
+static void
+lift_literals (const Search *search,
+               GArray       *candidates,
+               gsize         total)
+{
+  double max_score = 0.0;
+
+  for (guint i = 0; i < candidates->len; i++)
+    max_score = MAX (max_score, g_array_index (candidates, Candidate, i).score);
+
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      Candidate *c = &g_array_index (candidates, Candidate, i);
+
+      if (c->literal == 0 || _lode_searcher_secondary_factor (search, c->row) < 1.0)
+        continue;
+      c->tier = 1 + (guint) ((LITERAL_TIERS - 1) * MIN (1.0, (double) c->literal / total));
+      c->relevance = c->score;
+      c->score += c->tier * (1.0 + max_score);
+    }
+}
+
 /* Lexical relevance on the 0–1 scale: r / (r + W), where W is the query's weight, the
  * relevance of a chunk that holds each of its terms once in its body. */
 static double
@@ -465,6 +495,7 @@ _lode_searcher_rank_lexical (Search   *search,
   g_autoptr(GArray) candidates = _lode_searcher_candidates_new ();
   g_autoptr(GHashTable) index = g_hash_table_new (NULL, NULL);
   const LodeQueryPlan *plan = search->plan;
+  gsize literals = 0;
   guint n_fetch;
 
   n_fetch = search->limit + SEARCH_EXTRA_CANDIDATES;
@@ -485,6 +516,10 @@ _lode_searcher_rank_lexical (Search   *search,
     return NULL;
 
   if (!_lode_searcher_lexicon_legs (search, n_fetch, candidates, index, error))
+    return NULL;
+
+  if (plan->kind == LODE_QUERY_NATURAL &&
+      !_lode_searcher_literal_leg (search, candidates, index, &literals, error))
     return NULL;
 
   if (!_lode_searcher_load_candidates (search, candidates, error))
@@ -508,6 +543,8 @@ _lode_searcher_rank_lexical (Search   *search,
       g_array_sort (candidates, _lode_searcher_compare_candidates);
       _lode_searcher_spread_files (candidates);
     }
+  if (literals > 0)
+    lift_literals (search, candidates, literals);
   g_array_sort (candidates, _lode_searcher_compare_candidates);
 
   return g_steal_pointer (&candidates);
