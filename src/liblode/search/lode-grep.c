@@ -154,22 +154,35 @@ lode_grep_wants_file (const LodeGrepOptions *options,
   return TRUE;
 }
 
-/* Whether @line (bytes, not necessarily UTF-8) has a match on its own. */
+/* Whether @line (bytes, not necessarily UTF-8) has a match on its own. As rg sees it, a
+ * byte that is not UTF-8 is no character: nothing of a pattern matches it (not `.`, not
+ * `[^a]`), so each valid run between such bytes is matched alone, `^` only at the line's
+ * start and `$` only at its end. */
 static gboolean
 line_matches (GRegex     *regex,
               const char *line,
               gsize       length)
 {
-  g_autoptr(GMatchInfo) info = NULL;
-  g_autofree char *valid = NULL;
+  const char *end = line + length;
 
-  if (!g_utf8_validate_len (line, length, NULL))
+  for (const char *run = line; run <= end;)
     {
-      valid = g_utf8_make_valid (line, length);
-      line = valid;
-      length = strlen (valid);
+      g_autoptr(GMatchInfo) info = NULL;
+      const char *bad = NULL;
+      GRegexMatchFlags flags = 0;
+
+      g_utf8_validate_len (run, end - run, &bad);
+      if (run > line)
+        flags |= G_REGEX_MATCH_NOTBOL;
+      if (bad < end)
+        flags |= G_REGEX_MATCH_NOTEOL;
+      if (g_regex_match_full (regex, run, bad - run, 0, flags, &info, NULL))
+        return TRUE;
+      if (bad == end)
+        break;
+      run = bad + 1;
     }
-  return g_regex_match_full (regex, line, length, 0, 0, &info, NULL);
+  return FALSE;
 }
 
 static void
@@ -401,11 +414,33 @@ scan_lines (GRegex     *regex,
     }
 }
 
+/* Every matching line of @text that is not valid UTF-8: each line alone (line_matches()). */
+static void
+scan_each_line (GRegex     *regex,
+                const char *text,
+                gsize       length,
+                guint       keep,
+                GArray     *matches,
+                guint      *n_matches)
+{
+  guint line_number = 1;
+
+  for (gsize start = 0; start < length; line_number++)
+    {
+      const char *nl = memchr (text + start, '\n', length - start);
+      gsize end = nl != NULL ? (gsize) (nl - text) : length;
+
+      if (line_matches (regex, text + start, end - start))
+        record_match (matches, keep, n_matches, line_number, start, end);
+      start = end + 1;
+    }
+}
+
 /**
  * lode_grep_text:
  * @regex: from lode_grep_compile()
  * @options: the search (its context lines)
- * @text: a file's content: valid UTF-8 unless @line_literal is given
+ * @text: a file's content (bytes that are not UTF-8 match nothing, as in rg)
  * @length: its length
  * @line_literal: (nullable): bytes every matching line holds (no end of line): only the
  *   lines holding them are matched, each alone, and @text may hold any bytes; when they are
@@ -438,6 +473,8 @@ lode_grep_text (GRegex                *regex,
                         !options->regex && options->case_sensitive && !options->whole_word
                         && strcmp (line_literal, options->pattern) == 0,
                         keep, matches, n_matches);
+  else if (!g_utf8_validate_len (text, length, NULL))
+    scan_each_line (regex, text, length, keep, matches, n_matches);
   else
     scan_lines (regex, text, length, keep, matches, n_matches);
 
@@ -660,7 +697,6 @@ lode_grep_files (const char            *root,
 
   for (guint i = 0; i < n_targets; i++)
     {
-      g_autofree char *valid = NULL;
       const char *text;
       gsize length;
       guint n_matches = 0;
@@ -688,14 +724,7 @@ lode_grep_files (const char            *root,
       if (literals != NULL && literals->kind != LODE_GREP_QUERY_LITERAL
           && !holds_literals (literals, text, length))
         continue;
-      /* GRegex reads UTF-8 only; rg would match the bytes as they are. */
-      if (by_line == NULL && !g_utf8_validate_len (text, length, NULL))
-        {
-          valid = g_utf8_make_valid (text, length);
-          length = strlen (valid);
-        }
-
-      file = lode_grep_text (regex, options, valid != NULL ? valid : text, length, by_line,
+      file = lode_grep_text (regex, options, text, length, by_line,
                              options->limit - MIN (result->n_shown, options->limit), &n_matches);
       if (file == NULL)
         continue;
