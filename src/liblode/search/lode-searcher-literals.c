@@ -115,7 +115,9 @@ is_word_char (gunichar c)
 }
 
 /* The quoted runs of @line: a quote not preceded by a word character opens one, the same
- * quote not followed by one closes it (the apostrophe of `can't` does neither). */
+ * quote not followed by one closes it (the apostrophe of `can't` does neither). A closing
+ * quote is looked for as far as a literal may run only, so that a long line of quotes costs
+ * a bounded time per quote. */
 static void
 add_quoted (GArray     *literals,
             const char *line)
@@ -129,7 +131,8 @@ add_quoted (GArray     *literals,
       const char *start = g_utf8_next_char (p);
 
       if (close != 0 && !is_word_char (before))
-        for (const char *q = start; *q != '\0'; q = g_utf8_next_char (q))
+        for (const char *q = start; *q != '\0' && q - start <= LITERAL_MAX_BYTES;
+             q = g_utf8_next_char (q))
           {
             const char *after = g_utf8_next_char (q);
 
