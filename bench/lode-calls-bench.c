@@ -95,7 +95,7 @@ main (int    argc,
   g_autoptr(LodeImportResolver) imports = NULL;
   g_autoptr(LodeCallResolver) resolver = NULL;
   g_autoptr(LodeChunker) chunker = lode_chunker_new (LODE_CHUNKER_DEFAULT_MAX_TOKENS);
-  guint counts[4] = { 0 };
+  guint counts[LODE_CALL_REGISTERED + 1] = { 0 };
   guint n_sites = 0;
   gint64 start, chunked, resolved;
   const char *root;

@@ -19,8 +19,9 @@
  * The app is a D-Bus client of loded and nothing else: at startup it makes the connection
  * to loded (lode-connection.c) that its windows and their pages share. It is
  * DBusActivatable: GApplication handles --gapplication-service, the daemon's Shell search
- * provider opens it on a query with the "search" action, and codebase_graph_visualize's
- * interactive mode on a file's imports with "show-graph".
+ * provider opens it on a query with the "search" action and on a result with "show-symbol",
+ * and codebase_graph_visualize's interactive mode on a file's imports with "show-graph" or on
+ * a symbol with "show-symbol".
  */
 
 struct _LodeApplication
@@ -191,12 +192,29 @@ show_graph_activated (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (window));
 }
 
+/* ("/root/of/project", "name", "src/file.c"): a Shell search result, or
+ * codebase_graph_visualize's interactive mode for a symbol; "" for the file when the name is
+ * enough. */
+static void
+show_symbol_activated (GSimpleAction *action,
+                       GVariant      *parameter,
+                       gpointer       user_data)
+{
+  LodeWindow *window = ensure_window (LODE_APPLICATION (user_data));
+  const char *root, *name, *file;
+
+  g_variant_get (parameter, "(&s&s&s)", &root, &name, &file);
+  lode_window_show_symbol (window, root, name, file);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
 static const GActionEntry app_actions[] = {
   { "quit", quit_activated },
   { "preferences", preferences_activated },
   { "about", about_activated },
   { "search", search_activated, "s" },
   { "show-graph", show_graph_activated, "(ss)" },
+  { "show-symbol", show_symbol_activated, "(sss)" },
 };
 
 static void

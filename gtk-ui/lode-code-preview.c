@@ -123,12 +123,40 @@ scroll_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* GTK 4.8 ends a scroll animation twice, with a CRITICAL, when a scrolled window is unmapped
+ * while the "value-changed" its end emits makes the text view end it as well
+ * (gtk_adjustment_enable_animation() disconnects a handler it no longer has). The scroll to
+ * the marked lines animates, so whatever hides the code ends that animation first: setting an
+ * adjustment's value stops its animation where it is. */
+static void
+end_scrolling (LodeCodePreview *self)
+{
+  GtkScrollable *view = GTK_SCROLLABLE (self->view);
+  GtkAdjustment *adjustments[] = {
+    gtk_scrollable_get_hadjustment (view),
+    gtk_scrollable_get_vadjustment (view),
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (adjustments); i++)
+    if (adjustments[i] != NULL)
+      gtk_adjustment_set_value (adjustments[i], gtk_adjustment_get_value (adjustments[i]));
+}
+
+static void
+show_page (LodeCodePreview *self,
+           const char      *name)
+{
+  if (g_strcmp0 (name, "code") != 0)
+    end_scrolling (self);
+  gtk_stack_set_visible_child_name (self->stack, name);
+}
+
 static void
 show_error (LodeCodePreview *self,
             const char      *message)
 {
   adw_status_page_set_description (self->error_page, message);
-  gtk_stack_set_visible_child_name (self->stack, "error");
+  show_page (self, "error");
 }
 
 static void
@@ -167,7 +195,7 @@ load_cb (GObject      *object,
                                                                               NULL));
   gtk_text_buffer_set_text (GTK_TEXT_BUFFER (self->buffer), text, -1);
   mark_lines (self);
-  gtk_stack_set_visible_child_name (self->stack, "code");
+  show_page (self, "code");
   self->loaded = TRUE;
   g_idle_add_full (G_PRIORITY_LOW, scroll_cb, g_object_ref (self), g_object_unref);
 }
@@ -237,7 +265,7 @@ lode_code_preview_clear (LodeCodePreview *self)
   gtk_text_buffer_set_text (GTK_TEXT_BUFFER (self->buffer), "", 0);
   gtk_widget_set_visible (self->header, FALSE);
   gtk_widget_set_visible (self->separator, FALSE);
-  gtk_stack_set_visible_child_name (self->stack, "empty");
+  show_page (self, "empty");
 }
 
 /**
@@ -334,6 +362,14 @@ open_activated (GtkWidget  *widget,
 }
 
 static void
+lode_code_preview_unmap (GtkWidget *widget)
+{
+  end_scrolling (LODE_CODE_PREVIEW (widget));
+
+  GTK_WIDGET_CLASS (lode_code_preview_parent_class)->unmap (widget);
+}
+
+static void
 lode_code_preview_dispose (GObject *object)
 {
   LodeCodePreview *self = (LodeCodePreview *)object;
@@ -369,6 +405,8 @@ lode_code_preview_class_init (LodeCodePreviewClass *klass)
 
   object_class->dispose = lode_code_preview_dispose;
   object_class->finalize = lode_code_preview_finalize;
+
+  widget_class->unmap = lode_code_preview_unmap;
 
   g_type_ensure (GTK_SOURCE_TYPE_VIEW);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);

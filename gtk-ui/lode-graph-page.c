@@ -56,7 +56,6 @@ struct _LodeGraphPage
   GtkLabel            *status;
   GtkSpinner          *spinner;
   LodeCodePreview     *preview;
-  GtkFileChooserNative *chooser;
 };
 
 G_DEFINE_FINAL_TYPE (LodeGraphPage, lode_graph_page, GTK_TYPE_WIDGET)
@@ -774,31 +773,6 @@ lode_graph_page_export (LodeGraphPage  *self,
 }
 
 static void
-chooser_response_cb (LodeGraphPage        *self,
-                     int                   response,
-                     GtkFileChooserNative *chooser)
-{
-  g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-  gboolean svg = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (chooser), "lode-svg"));
-  g_autoptr(GError) error = NULL;
-
-  if (response == GTK_RESPONSE_ACCEPT && file != NULL)
-    {
-      if (lode_graph_page_export (self, file, svg, &error))
-        {
-          g_autofree char *name = g_file_get_basename (file);
-          /* Translators: %s is a file name. */
-          g_autofree char *saved = g_strdup_printf (_("Saved %s"), name);
-
-          lode_toast_show (GTK_WIDGET (self), saved);
-        }
-      else
-        lode_toast_show_error (GTK_WIDGET (self), _("Cannot export the graph"), error);
-    }
-  g_clear_object (&self->chooser);
-}
-
-static void
 export_activated (GtkWidget  *widget,
                   const char *action_name,
                   GVariant   *parameter)
@@ -807,19 +781,8 @@ export_activated (GtkWidget  *widget,
   gboolean svg = g_strcmp0 (g_variant_get_string (parameter, NULL), "svg") == 0;
   g_autofree char *base = g_path_get_basename (self->file != NULL ? self->file : "graph");
   g_autofree char *name = g_strdup_printf ("%s-imports.%s", base, svg ? "svg" : "png");
-  GtkRoot *root = gtk_widget_get_root (widget);
 
-  g_clear_object (&self->chooser);
-  self->chooser = gtk_file_chooser_native_new (svg ? _("Export the Graph as SVG")
-                                                   : _("Export the Graph as PNG"),
-                                               GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                               GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"),
-                                               NULL);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), name);
-  g_object_set_data (G_OBJECT (self->chooser), "lode-svg", GINT_TO_POINTER (svg));
-  g_signal_connect_object (self->chooser, "response", G_CALLBACK (chooser_response_cb), self,
-                           G_CONNECT_SWAPPED);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+  lode_graph_view_save_as (self->view, svg, name);
 }
 
 static void
@@ -904,7 +867,6 @@ lode_graph_page_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->item, self);
   g_clear_object (&self->item);
   g_clear_object (&self->source);
-  g_clear_object (&self->chooser);
   gtk_widget_dispose_template (GTK_WIDGET (object), LODE_TYPE_GRAPH_PAGE);
   /* The template's root is not bound to a field, so it is unparented here. */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (object))) != NULL)

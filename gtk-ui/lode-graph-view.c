@@ -15,11 +15,15 @@
 #include "lode-graph-diagram.h"
 #include "lode-graph-layout.h"
 #include "lode-graph-view.h"
+#include "lode-toast.h"
 
 /*
  * The model's nodes are measured with Pango (a bold name, a smaller second line), laid out
  * by lode_graph_layout_run() (liblode: columns along the edges, arrows routed between them)
  * and drawn with Cairo: one drawing function for the screen and for the PNG and SVG exports.
+ * An adaptive view lays the columns out as rows instead (edges running down) when that draws
+ * the graph larger in the view's shape: the layout runs on the boxes turned a quarter, and
+ * node_box(), layout_size() and the edges' transform turn it back.
  * Cards carry their language's colour on their left edge; the focus has a thick accent
  * border; edges and files of cycles are red; the blast radius (everything that reaches a
  * node) is orange and dims the rest. Dragging pans, Ctrl+wheel or pinching zooms, the wheel
@@ -56,13 +60,19 @@ struct _LodeGraphView
   guint            focus;
   guint            target;      /* of the blast radius, or NONE */
   GHashTable      *reach;       /* keys reaching the target; NULL when none shown */
+  GtkFileChooserNative *chooser; /* of lode_graph_view_save_as(), while it is shown */
   guint            needs_fit : 1;
+  guint            adaptive : 1;
+  guint            vertical : 1;   /* ranks top to bottom: the layout's x is the view's y */
 };
 
 G_DEFINE_FINAL_TYPE (LodeGraphView, lode_graph_view, GTK_TYPE_WIDGET)
 
 enum { SELECTION_CHANGED, NODE_ACTIVATED, N_SIGNALS };
 static guint signals [N_SIGNALS];
+
+enum { PROP_0, PROP_ADAPTIVE, N_PROPS };
+static GParamSpec *properties [N_PROPS];
 
 /* What a drawing is painted with: the theme's colours on screen, fixed light ones in an
  * exported file. */
@@ -100,7 +110,22 @@ node_box (LodeGraphView   *self,
   double x, y, w, h;
 
   lode_graph_layout_get_node (self->layout, node, &x, &y, &w, &h);
-  graphene_rect_init (box, x, y, w, h);
+  if (self->vertical)
+    graphene_rect_init (box, y, x, h, w);
+  else
+    graphene_rect_init (box, x, y, w, h);
+}
+
+/* The size of the whole graph as drawn. */
+static void
+layout_size (LodeGraphView *self,
+             double        *width,
+             double        *height)
+{
+  if (self->vertical)
+    lode_graph_layout_get_size (self->layout, height, width);
+  else
+    lode_graph_layout_get_size (self->layout, width, height);
 }
 
 /* Layout coordinates to the widget's and back. */
@@ -184,8 +209,12 @@ relayout (LodeGraphView *self)
         pango_layout_get_pixel_size (detail, &dw, &dh);
       g_ptr_array_add (self->labels, label);
       g_ptr_array_add (self->details, detail);
-      lode_graph_layout_add_node (self->layout, MAX (lw, dw) + 2 * PAD_X + STRIPE,
-                                  lh + dh + 2 * PAD_Y);
+      if (self->vertical)
+        lode_graph_layout_add_node (self->layout, lh + dh + 2 * PAD_Y,
+                                    MAX (lw, dw) + 2 * PAD_X + STRIPE);
+      else
+        lode_graph_layout_add_node (self->layout, MAX (lw, dw) + 2 * PAD_X + STRIPE,
+                                    lh + dh + 2 * PAD_Y);
       if (g_strcmp0 (node->key, lode_graph_model_get_focus (self->model)) == 0)
         self->focus = i;
     }
@@ -468,6 +497,46 @@ lode_graph_view_zoom (LodeGraphView *self,
  * Shows the whole graph, at most at its natural size, centred; a graph too large to read
  * that way is shown around its focus, at a size still readable.
  */
+/* The scale at which the graph laid out fits the view (1 at most: no larger than life). */
+static double
+fit_scale (LodeGraphView *self,
+           double         width,
+           double         height)
+{
+  double w, h;
+
+  layout_size (self, &w, &h);
+  return CLAMP (MIN ((width - 2 * MARGIN) / MAX (w, 1), (height - 2 * MARGIN) / MAX (h, 1)),
+                MIN_SCALE, 1.0);
+}
+
+/* An adaptive view's columns, unless rows draw the graph larger in the view. */
+static void
+choose_orientation (LodeGraphView *self,
+                    double         width,
+                    double         height)
+{
+  double scale;
+
+  if (!self->adaptive)
+    return;
+  if (self->vertical)
+    {
+      self->vertical = FALSE;
+      relayout (self);
+    }
+  scale = fit_scale (self, width, height);
+  if (scale >= 1.0)
+    return;
+  self->vertical = TRUE;
+  relayout (self);
+  if (fit_scale (self, width, height) <= scale)
+    {
+      self->vertical = FALSE;
+      relayout (self);
+    }
+}
+
 void
 lode_graph_view_fit (LodeGraphView *self)
 {
@@ -483,9 +552,9 @@ lode_graph_view_fit (LodeGraphView *self)
       return;
     }
 
-  lode_graph_layout_get_size (self->layout, &w, &h);
-  self->scale = CLAMP (MIN ((width - 2 * MARGIN) / MAX (w, 1), (height - 2 * MARGIN) / MAX (h, 1)),
-                       MIN_SCALE, 1.0);
+  choose_orientation (self, width, height);
+  layout_size (self, &w, &h);
+  self->scale = fit_scale (self, width, height);
   self->offset_x = (width - w * self->scale) / 2;
   self->offset_y = (height - h * self->scale) / 2;
   /* Too large to read whole: readable, around the focus; the rest is a pan or a zoom away. */
@@ -601,6 +670,10 @@ draw_edge (LodeGraphView *self,
   if (n < 2)
     return;
 
+  /* Routed along the layout's columns: turned a quarter with the boxes in rows. */
+  cairo_save (cr);
+  if (self->vertical)
+    cairo_transform (cr, &(cairo_matrix_t) { 0, 1, 1, 0, 0, 0 });
   cairo_move_to (cr, p[0], p[1]);
   for (guint i = 0; i + 1 < n; i++)
     {
@@ -630,6 +703,7 @@ draw_edge (LodeGraphView *self,
     cairo_close_path (cr);
     cairo_fill (cr);
   }
+  cairo_restore (cr);
 }
 
 static void
@@ -811,6 +885,47 @@ lode_graph_view_size_allocate (GtkWidget *widget,
 }
 
 /**
+ * lode_graph_view_set_adaptive:
+ * @self: a #LodeGraphView
+ * @adaptive: whether the graph may be laid out in rows
+ *
+ * An adaptive view draws the graph in rows, edges running down, when that shows it larger in
+ * the view's shape than columns (a long chain of calls in a narrow pane).
+ */
+void
+lode_graph_view_set_adaptive (LodeGraphView *self,
+                              gboolean       adaptive)
+{
+  g_return_if_fail (LODE_IS_GRAPH_VIEW (self));
+
+  adaptive = !!adaptive;
+  if (self->adaptive == adaptive)
+    return;
+  self->adaptive = adaptive;
+  if (!adaptive && self->vertical)
+    {
+      self->vertical = FALSE;
+      relayout (self);
+    }
+  lode_graph_view_fit (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_ADAPTIVE]);
+}
+
+/**
+ * lode_graph_view_is_vertical:
+ * @self: a #LodeGraphView
+ *
+ * Returns: whether the graph is drawn in rows, edges running down
+ */
+gboolean
+lode_graph_view_is_vertical (LodeGraphView *self)
+{
+  g_return_val_if_fail (LODE_IS_GRAPH_VIEW (self), FALSE);
+
+  return self->vertical;
+}
+
+/**
  * lode_graph_view_export:
  * @self: a #LodeGraphView
  * @file: where to write
@@ -846,7 +961,7 @@ lode_graph_view_export (LodeGraphView  *self,
       return FALSE;
     }
 
-  lode_graph_layout_get_size (self->layout, &w, &h);
+  layout_size (self, &w, &h);
   w += 2 * MARGIN;
   h += 2 * MARGIN;
   if (svg)
@@ -883,6 +998,63 @@ lode_graph_view_export (LodeGraphView  *self,
     }
 
   return TRUE;
+}
+
+static void
+chooser_response_cb (LodeGraphView        *self,
+                     int                   response,
+                     GtkFileChooserNative *chooser)
+{
+  g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+  gboolean svg = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (chooser), "lode-svg"));
+  g_autoptr(GError) error = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT && file != NULL)
+    {
+      if (lode_graph_view_export (self, file, svg, &error))
+        {
+          g_autofree char *name = g_file_get_basename (file);
+          /* Translators: %s is a file name. */
+          g_autofree char *saved = g_strdup_printf (_("Saved %s"), name);
+
+          lode_toast_show (GTK_WIDGET (self), saved);
+        }
+      else
+        lode_toast_show_error (GTK_WIDGET (self), _("Cannot export the graph"), error);
+    }
+  g_clear_object (&self->chooser);
+}
+
+/**
+ * lode_graph_view_save_as:
+ * @self: a #LodeGraphView
+ * @svg: %TRUE for SVG, %FALSE for PNG
+ * @name: the file name suggested
+ *
+ * Asks where to export the graph (lode_graph_view_export()), and says when it is saved.
+ */
+void
+lode_graph_view_save_as (LodeGraphView *self,
+                         gboolean       svg,
+                         const char    *name)
+{
+  GtkRoot *root;
+
+  g_return_if_fail (LODE_IS_GRAPH_VIEW (self));
+  g_return_if_fail (name != NULL);
+
+  root = gtk_widget_get_root (GTK_WIDGET (self));
+  g_clear_object (&self->chooser);
+  self->chooser = gtk_file_chooser_native_new (svg ? _("Export the Graph as SVG")
+                                                   : _("Export the Graph as PNG"),
+                                               GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                               GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"),
+                                               NULL);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), name);
+  g_object_set_data (G_OBJECT (self->chooser), "lode-svg", GINT_TO_POINTER (svg));
+  g_signal_connect_object (self->chooser, "response", G_CALLBACK (chooser_response_cb), self,
+                           G_CONNECT_SWAPPED);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
 }
 
 /* Input */
@@ -1089,6 +1261,7 @@ lode_graph_view_dispose (GObject *object)
 
   if (self->model != NULL)
     g_signal_handlers_disconnect_by_data (self->model, self);
+  g_clear_object (&self->chooser);
   g_clear_object (&self->model);
   clear_layout (self);
   g_clear_pointer (&self->reach, g_hash_table_unref);
@@ -1108,6 +1281,42 @@ lode_graph_view_finalize (GObject *object)
 }
 
 static void
+lode_graph_view_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  LodeGraphView *self = LODE_GRAPH_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_ADAPTIVE:
+      g_value_set_boolean (value, self->adaptive);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+lode_graph_view_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  LodeGraphView *self = LODE_GRAPH_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_ADAPTIVE:
+      lode_graph_view_set_adaptive (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 lode_graph_view_class_init (LodeGraphViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -1115,6 +1324,18 @@ lode_graph_view_class_init (LodeGraphViewClass *klass)
 
   object_class->dispose = lode_graph_view_dispose;
   object_class->finalize = lode_graph_view_finalize;
+  object_class->get_property = lode_graph_view_get_property;
+  object_class->set_property = lode_graph_view_set_property;
+
+  /**
+   * LodeGraphView:adaptive:
+   *
+   * Whether the graph is drawn in rows when that shows it larger (lode_graph_view_set_adaptive()).
+   */
+  properties [PROP_ADAPTIVE] =
+    g_param_spec_boolean ("adaptive", NULL, NULL, FALSE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
   widget_class->snapshot = lode_graph_view_snapshot;
   widget_class->size_allocate = lode_graph_view_size_allocate;
 

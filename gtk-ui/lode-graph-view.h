@@ -30,6 +30,9 @@ gboolean        lode_graph_view_is_reached      (LodeGraphView    *self,
 void            lode_graph_view_zoom            (LodeGraphView    *self,
                                                  double            factor);
 void            lode_graph_view_fit             (LodeGraphView    *self);
+void            lode_graph_view_set_adaptive    (LodeGraphView    *self,
+                                                 gboolean          adaptive);
+gboolean        lode_graph_view_is_vertical     (LodeGraphView    *self);
 double          lode_graph_view_get_scale       (LodeGraphView    *self);
 gboolean        lode_graph_view_get_node_bounds (LodeGraphView    *self,
                                                  const char       *key,
@@ -38,5 +41,8 @@ gboolean        lode_graph_view_export          (LodeGraphView    *self,
                                                  GFile            *file,
                                                  gboolean          svg,
                                                  GError          **error);
+void            lode_graph_view_save_as         (LodeGraphView    *self,
+                                                 gboolean          svg,
+                                                 const char       *name);
 
 G_END_DECLS

@@ -23,6 +23,7 @@ struct _LodeSearchRow
   guint          line;
   guint          end_line;
   GtkLabel      *location;
+  GtkWidget     *symbol_button;
   GtkLabel      *symbol;
   GtkLabel      *snippet;
 };
@@ -120,8 +121,11 @@ lode_search_row_new (const char *project,
       g_autofree char *what = g_strdup_printf ("%s %s", kind != NULL ? kind : "", symbol);
 
       gtk_label_set_text (self->symbol, g_strstrip (what));
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (self->symbol_button), "win.show-symbol");
+      gtk_actionable_set_action_target (GTK_ACTIONABLE (self->symbol_button), "(sss)", project,
+                                        symbol, path);
     }
-  gtk_widget_set_visible (GTK_WIDGET (self->symbol), symbol != NULL);
+  gtk_widget_set_visible (self->symbol_button, symbol != NULL);
 
   markup = lode_search_snippet_markup (json_object_get_string_member (result, "snippet"), query);
   gtk_label_set_markup (self->snippet, markup);
@@ -208,6 +212,7 @@ lode_search_row_class_init (LodeSearchRowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/lode/Lode/lode-search-row.ui");
   gtk_widget_class_bind_template_child (widget_class, LodeSearchRow, location);
+  gtk_widget_class_bind_template_child (widget_class, LodeSearchRow, symbol_button);
   gtk_widget_class_bind_template_child (widget_class, LodeSearchRow, symbol);
   gtk_widget_class_bind_template_child (widget_class, LodeSearchRow, snippet);
 }

@@ -14,6 +14,7 @@
 #include "lode-models-page.h"
 #include "lode-projects-page.h"
 #include "lode-search-page.h"
+#include "lode-symbol-page.h"
 #include "lode-toast.h"
 #include "lode-window.h"
 
@@ -25,6 +26,8 @@ struct _LodeWindow
   LodeProjectsPage     *projects_page;
   LodeSearchPage       *search_page;
   LodeGraphPage        *graph_page;
+  AdwViewStackPage     *symbol_stack_page;
+  LodeSymbolPage       *symbol_page;
   LodeModelsPage       *models_page;
 };
 
@@ -65,6 +68,7 @@ lode_window_new (GtkApplication *application,
   lode_projects_page_set_connection (self->projects_page, connection);
   lode_search_page_set_connection (self->search_page, connection, projects);
   lode_graph_page_set_connection (self->graph_page, connection, projects);
+  lode_symbol_page_set_connection (self->symbol_page, connection);
   lode_models_page_set_connection (self->models_page, connection);
 
   g_signal_connect_object (connection, "notify::client", G_CALLBACK (client_changed_cb), self,
@@ -174,6 +178,43 @@ show_page_activated (GtkWidget  *widget,
                                          g_variant_get_string (parameter, NULL));
 }
 
+/**
+ * lode_window_show_symbol:
+ * @self: a #LodeWindow
+ * @root: a project's root
+ * @name: a definition, plain or qualified
+ * @file: (nullable): its file, relative to @root
+ *
+ * Shows the Symbol page, which joins the switcher when a first symbol is opened, on the
+ * definition (a search result's name, the Shell provider's result, codebase_graph_visualize's
+ * interactive mode for a symbol).
+ */
+void
+lode_window_show_symbol (LodeWindow *self,
+                         const char *root,
+                         const char *name,
+                         const char *file)
+{
+  g_return_if_fail (LODE_IS_WINDOW (self));
+  g_return_if_fail (root != NULL && name != NULL);
+
+  lode_symbol_page_show (self->symbol_page, root, name, file);
+  adw_view_stack_page_set_visible (self->symbol_stack_page, TRUE);
+  adw_view_stack_set_visible_child_name (self->stack, "symbol");
+}
+
+/* "win.show-symbol" (project, name, file): lode_window_show_symbol(). */
+static void
+show_symbol_activated (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  const char *root, *name, *file;
+
+  g_variant_get (parameter, "(&s&s&s)", &root, &name, &file);
+  lode_window_show_symbol (LODE_WINDOW (widget), root, name, file);
+}
+
 /* "win.focus-search" (Ctrl+F, Ctrl+K): the search entry, from any page. */
 static void
 focus_search_activated (GtkWidget  *widget,
@@ -205,6 +246,7 @@ lode_window_class_init (LodeWindowClass *klass)
   g_type_ensure (LODE_TYPE_PROJECTS_PAGE);
   g_type_ensure (LODE_TYPE_SEARCH_PAGE);
   g_type_ensure (LODE_TYPE_GRAPH_PAGE);
+  g_type_ensure (LODE_TYPE_SYMBOL_PAGE);
   g_type_ensure (LODE_TYPE_MODELS_PAGE);
 
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -214,6 +256,8 @@ lode_window_class_init (LodeWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LodeWindow, projects_page);
   gtk_widget_class_bind_template_child (widget_class, LodeWindow, search_page);
   gtk_widget_class_bind_template_child (widget_class, LodeWindow, graph_page);
+  gtk_widget_class_bind_template_child (widget_class, LodeWindow, symbol_stack_page);
+  gtk_widget_class_bind_template_child (widget_class, LodeWindow, symbol_page);
   gtk_widget_class_bind_template_child (widget_class, LodeWindow, models_page);
 
 
@@ -222,6 +266,8 @@ lode_window_class_init (LodeWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.error-details", "s",
                                    error_details_activated);
   gtk_widget_class_install_action (widget_class, "win.show-page", "s", show_page_activated);
+  gtk_widget_class_install_action (widget_class, "win.show-symbol", "(sss)",
+                                   show_symbol_activated);
   gtk_widget_class_install_action (widget_class, "win.focus-search", NULL,
                                    focus_search_activated);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK,

@@ -28,9 +28,10 @@
  * Each project's names are read once from its index (lode_project_read) and kept in memory
  * until the engine says the index changed. A result identifier carries all that its
  * metadata and its activation need — absolute path, line, kind and symbol, separated by
- * newlines — so the provider keeps no state about results between calls. Activating a result
- * opens the file at the line in the user's editor; LaunchSearch opens the app
- * (DBusActivatable) on the query with its "search" action.
+ * newlines, then the project's root — so the provider keeps no state about results between
+ * calls. Activating a result opens the app (DBusActivatable) on the declaration's Symbol page
+ * with its "show-symbol" action, or, where the app cannot start, the file at the line in the
+ * user's editor; LaunchSearch opens the app on the query with its "search" action.
  */
 
 #define MAX_RESULTS      10
@@ -452,9 +453,11 @@ find_names (NameIndex          *index,
 }
 
 static char *
-result_id (const Name *name)
+result_id (const char *root,
+           const Name *name)
 {
-  return g_strdup_printf ("%s\n%u\n%s\n%s", name->path, name->line, name->kind, name->name);
+  return g_strdup_printf ("%s\n%u\n%s\n%s\n%s", name->path, name->line, name->kind, name->name,
+                          root);
 }
 
 /* Runs on a worker thread. */
@@ -483,7 +486,8 @@ search_worker (GTask        *task,
 
       hits = find_names (index, (const char * const *) data->terms);
       for (guint j = 0; j < hits->len && j < MAX_PER_PROJECT && ids->len < MAX_RESULTS; j++)
-        g_ptr_array_add (ids, result_id (g_array_index (hits, Hit, j).name));
+        g_ptr_array_add (ids, result_id (lode_project_get_root (project),
+                                         g_array_index (hits, Hit, j).name));
       name_index_unref (index);
     }
 
@@ -584,17 +588,19 @@ handle_get_subsearch_result_set (LodeShellSearchProvider2 *iface,
   return G_DBUS_METHOD_INVOCATION_HANDLED;
 }
 
-/* path, line, kind, symbol; FALSE for an identifier this provider did not make. */
+/* path, line, kind, symbol, root; FALSE for an identifier this provider did not make. */
 static gboolean
 parse_id (const char  *id,
           char      ***parts,
           guint       *line)
 {
-  g_auto(GStrv) fields = g_strsplit (id, "\n", 4);
+  g_auto(GStrv) fields = g_strsplit (id, "\n", 5);
   guint64 value = 0;
 
-  if (g_strv_length (fields) != 4 || !g_path_is_absolute (fields[0]) ||
-      !g_ascii_string_to_unsigned (fields[1], 10, 1, G_MAXUINT, &value, NULL))
+  if (g_strv_length (fields) != 5 || !g_path_is_absolute (fields[0]) ||
+      !g_ascii_string_to_unsigned (fields[1], 10, 1, G_MAXUINT, &value, NULL) ||
+      !g_path_is_absolute (fields[4]) || !g_str_has_prefix (fields[0], fields[4]) ||
+      !G_IS_DIR_SEPARATOR (fields[0][strlen (fields[4])]))
     return FALSE;
 
   *line = value;
@@ -640,6 +646,59 @@ handle_get_result_metas (LodeShellSearchProvider2 *iface,
   return G_DBUS_METHOD_INVOCATION_HANDLED;
 }
 
+/* What org.freedesktop.Application's ActivateAction of the app needs: its object path (the
+ * app id with dots as slashes) and the action with its parameter. */
+static void
+activate_app_action (GDBusConnection     *connection,
+                     const char          *action,
+                     GVariant            *parameter,
+                     GAsyncReadyCallback  callback,
+                     gpointer             user_data)
+{
+  g_autofree char *app_path = g_strconcat ("/", LODE_APP_ID, NULL);
+  GVariantBuilder platform_data;
+
+  g_strdelimit (app_path, ".", '/');
+  g_variant_builder_init (&platform_data, G_VARIANT_TYPE_VARDICT);
+  g_dbus_connection_call (connection, LODE_APP_ID, app_path, "org.freedesktop.Application",
+                          "ActivateAction",
+                          g_variant_new ("(s@ava{sv})", action,
+                                         g_variant_new_parsed ("[%v]", parameter),
+                                         &platform_data),
+                          NULL, G_DBUS_CALL_FLAGS_NONE, -1, NULL, callback, user_data);
+}
+
+static void
+show_symbol_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GDBusMethodInvocation) invocation = user_data;
+  LodeShellSearchProvider2 *iface = g_object_get_data (G_OBJECT (invocation), "lode-provider");
+  const char *identifier = g_object_get_data (G_OBJECT (invocation), "lode-id");
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) parts = NULL;
+  guint line;
+
+  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result, &error);
+  if (reply == NULL)
+    {
+      /* No app to show it (none installed, no display): the declaration in the editor. */
+      g_debug ("Cannot show the symbol in the app: %s", error->message);
+      g_clear_error (&error);
+      parse_id (identifier, &parts, &line);
+      if (!lode_open_location (parts[0], line, NULL, &error))
+        {
+          g_prefix_error (&error, _("Cannot open %s: "), parts[0]);
+          g_dbus_method_invocation_return_gerror (g_steal_pointer (&invocation), error);
+          return;
+        }
+    }
+
+  lode_shell_search_provider2_complete_activate_result (iface, g_steal_pointer (&invocation));
+}
+
 static gboolean
 handle_activate_result (LodeShellSearchProvider2 *iface,
                         GDBusMethodInvocation    *invocation,
@@ -647,8 +706,8 @@ handle_activate_result (LodeShellSearchProvider2 *iface,
                         const char * const       *terms,
                         guint                     timestamp)
 {
+  GDBusConnection *connection = g_dbus_method_invocation_get_connection (invocation);
   g_auto(GStrv) parts = NULL;
-  g_autoptr(GError) error = NULL;
   guint line;
 
   if (!parse_id (identifier, &parts, &line))
@@ -659,14 +718,14 @@ handle_activate_result (LodeShellSearchProvider2 *iface,
       return G_DBUS_METHOD_INVOCATION_HANDLED;
     }
 
-  if (!lode_open_location (parts[0], line, NULL, &error))
-    {
-      g_prefix_error (&error, _("Cannot open %s: "), parts[0]);
-      g_dbus_method_invocation_return_gerror (g_steal_pointer (&invocation), error);
-      return G_DBUS_METHOD_INVOCATION_HANDLED;
-    }
-
-  lode_shell_search_provider2_complete_activate_result (iface, g_steal_pointer (&invocation));
+  /* (root, name, file relative to the root): the app's Symbol page. */
+  g_object_set_data_full (G_OBJECT (invocation), "lode-provider", g_object_ref (iface),
+                          g_object_unref);
+  g_object_set_data_full (G_OBJECT (invocation), "lode-id", g_strdup (identifier), g_free);
+  activate_app_action (connection, "show-symbol",
+                       g_variant_new ("(sss)", parts[4], parts[3],
+                                      parts[0] + strlen (parts[4]) + 1),
+                       show_symbol_cb, g_steal_pointer (&invocation));
   return G_DBUS_METHOD_INVOCATION_HANDLED;
 }
 
@@ -698,20 +757,10 @@ handle_launch_search (LodeShellSearchProvider2 *iface,
                       guint                     timestamp)
 {
   g_autofree char *query = g_strjoinv (" ", (char **) terms);
-  g_autofree char *app_path = g_strconcat ("/", LODE_APP_ID, NULL);
   GDBusConnection *connection = g_dbus_method_invocation_get_connection (invocation);
-  GVariantBuilder platform_data;
 
-  /* org.freedesktop.Application's object path is the app id with dots as slashes. */
-  g_strdelimit (app_path, ".", '/');
-  g_variant_builder_init (&platform_data, G_VARIANT_TYPE_VARDICT);
-  g_dbus_connection_call (connection, LODE_APP_ID, app_path, "org.freedesktop.Application",
-                          "ActivateAction",
-                          g_variant_new ("(s@ava{sv})", "search",
-                                         g_variant_new_parsed ("[<%s>]", query),
-                                         &platform_data),
-                          NULL, G_DBUS_CALL_FLAGS_NONE, -1, NULL, launch_search_cb,
-                          g_steal_pointer (&invocation));
+  activate_app_action (connection, "search", g_variant_new_string (query), launch_search_cb,
+                       g_steal_pointer (&invocation));
   return G_DBUS_METHOD_INVOCATION_HANDLED;
 }
 

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <gio/gio.h>
@@ -163,6 +164,9 @@ dump_index (const char  *path,
 
   g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
   g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READWRITE, NULL), ==, SQLITE_OK);
+  /* FTS5's integrity check is a write: a watcher's job that began after the index looked
+   * idle holds the writer lock for a while. */
+  sqlite3_busy_timeout (db, 60 * 1000);
   g_assert_true (_lode_store_register_tokenizer (db, &error));
   g_assert_no_error (error);
 
@@ -620,6 +624,20 @@ mount_small_disk (const char *dir)
   return TRUE;
 }
 
+/* Whether this process may make a mount namespace, as util-linux's unshare tells. */
+static gboolean
+can_mount_small_disk (void)
+{
+  const char *root_argv[] = { "unshare", "-m", "true", NULL };
+  const char *user_argv[] = { "unshare", "-Urm", "true", NULL };
+  int status = -1;
+
+  return g_spawn_sync (NULL, (char **) (geteuid () == 0 ? root_argv : user_argv), NULL,
+                       G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL |
+                       G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status, NULL) &&
+         g_spawn_check_wait_status (status, NULL);
+}
+
 /* An index run that the disk stops: it fails with a clear error naming the tree and the
  * cause (@cause), and leaves an index that is consistent and can be read and searched. */
 static void
@@ -689,21 +707,12 @@ static void
 test_full_disk (Fixture       *fixture,
                 gconstpointer  data)
 {
-  const char *root_argv[] = { "unshare", "-m", "true", NULL };
-  const char *user_argv[] = { "unshare", "-Urm", "true", NULL };
-  int status = -1;
-
   if (g_test_subprocess ())
     {
       test_full_disk_in_subprocess (fixture);
       return;
     }
-
-  /* util-linux's unshare tells whether this process may make a mount namespace. */
-  if (!g_spawn_sync (NULL, (char **) (geteuid () == 0 ? root_argv : user_argv), NULL,
-                     G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL |
-                     G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status, NULL) ||
-      !g_spawn_check_wait_status (status, NULL))
+  if (!can_mount_small_disk ())
     {
       g_test_skip ("no mount namespace for a small tmpfs");
       return;
@@ -1047,6 +1056,144 @@ test_watched_root_daemon (Fixture       *fixture,
   watched_root (fixture, FALSE);
 }
 
+/* A full disk under a watched tree's index ------------------------------------------------ */
+
+/* What the watcher sees written while the disk is full: a few MB of index. */
+#define FULL_DISK_FILES     40
+#define FULL_DISK_FUNCTIONS 300
+
+/* The job of the engine's watcher that ended last, once it failed; NULL while none did. */
+static LodeJobInfo *
+failed_watch_job (LodeEngine *engine,
+                  const char *root)
+{
+  g_autoptr(LodeProjectStatus) status = NULL;
+  g_autoptr(GError) error = NULL;
+
+  status = lode_engine_dup_status (engine, root, &error);
+  g_assert_no_error (error);
+  if (status->job == NULL || status->job->state != LODE_JOB_STATE_FAILED)
+    return NULL;
+  return lode_job_info_copy (status->job);
+}
+
+/* Makes the tmpfs at @dir as large as what it holds: the next block written fails. */
+static void
+fill_disk (const char *dir)
+{
+  g_autofree char *options = NULL;
+  struct statvfs disk;
+
+  g_assert_cmpint (statvfs (dir, &disk), ==, 0);
+  options = g_strdup_printf ("size=%" G_GUINT64_FORMAT,
+                             (guint64) (disk.f_blocks - disk.f_bfree) * disk.f_frsize);
+  g_assert_cmpint (mount ("tmpfs", dir, "tmpfs", MS_REMOUNT, options), ==, 0);
+}
+
+/* The engine warns of each job that failed: expected here, where the disk is full. */
+static gboolean
+failed_job_not_fatal (const char     *log_domain,
+                      GLogLevelFlags  log_level,
+                      const char     *message,
+                      gpointer        user_data)
+{
+  return !(g_str_equal (log_domain, "lode-engine") && g_str_has_prefix (message, "Indexing ") &&
+           strstr (message, "the disk is full where the index is kept") != NULL);
+}
+
+static void
+test_full_disk_watch_in_subprocess (Fixture *fixture)
+{
+  g_autoptr(LodeEngine) engine = NULL;
+  g_autoptr(LodeConfig) config = NULL;
+  g_autoptr(LodeJobInfo) failed = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 deadline;
+
+  g_test_log_set_fatal_handler (failed_job_not_fatal, NULL);
+  if (!mount_small_disk (fixture->data_dir))
+    g_error ("No mount namespace after all: %s", g_strerror (errno));
+  g_assert_cmpint (mount ("tmpfs", fixture->data_dir, "tmpfs", MS_REMOUNT, "size=512m"), ==, 0);
+
+  g_setenv ("LODE_WATCH_DEBOUNCE_MSEC", "200", TRUE);
+  config = lode_config_new_default ();
+  g_free (config->data_dir);
+  config->data_dir = g_strdup (fixture->data_dir);
+  g_free (config->embedding_provider);
+  config->embedding_provider = g_strdup ("none");
+  engine = lode_engine_new (config);
+  g_assert_true (lode_engine_set_watching (engine, fixture->root, TRUE, FALSE, &error));
+  g_assert_no_error (error);
+  assert_caught_up (NULL, engine, fixture, "watching");
+
+  /* The disk fills up; the watcher's batch of new files, more than SQLite's journal holds
+   * already, fails and says why. */
+  fill_disk (fixture->data_dir);
+  for (guint i = 0; i < FULL_DISK_FILES; i++)
+    {
+      g_autoptr(GString) text = g_string_new (NULL);
+      g_autofree char *name = g_strdup_printf ("py/pkg00/written_on_a_full_disk_%u.py", i);
+
+      for (guint f = 0; f < FULL_DISK_FUNCTIONS; f++)
+        g_string_append_printf (text, "def full_disk_%u_%u(unit, part_%u):\n"
+                                "    return unit.measure_%u(part_%u) + %u\n\n",
+                                i, f, f, f, f, i * f);
+      test_write_file (fixture->root, name, text->str);
+    }
+  deadline = g_get_monotonic_time () + CATCH_UP_SECONDS * G_USEC_PER_SEC;
+  while ((failed = failed_watch_job (engine, fixture->root)) == NULL)
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("The watcher's batch did not fail on a full disk in %d s", CATCH_UP_SECONDS);
+      wait_msec (50);
+    }
+  g_test_message ("the batch failed: %s", failed->error);
+  g_assert_nonnull (strstr (failed->error, "the disk is full where the index is kept"));
+
+  /* Still full a while later: the tries fail, and between them (a try may be running when
+   * the status is read) the error is in the status. */
+  wait_msec (3000);
+  g_clear_pointer (&failed, lode_job_info_free);
+  deadline = g_get_monotonic_time () + CATCH_UP_SECONDS * G_USEC_PER_SEC;
+  while ((failed = failed_watch_job (engine, fixture->root)) == NULL)
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("No failed try on a full disk in %d s", CATCH_UP_SECONDS);
+      wait_msec (50);
+    }
+  g_assert_nonnull (strstr (failed->error, "the disk is full where the index is kept"));
+
+  /* Room again, and nothing else changes in the tree: the next try indexes the file. */
+  g_assert_cmpint (mount ("tmpfs", fixture->data_dir, "tmpfs", MS_REMOUNT, "size=512m"), ==, 0);
+  assert_caught_up (NULL, engine, fixture, "room again");
+
+  /* So that the teardown can remove the folder it was mounted on. */
+  g_clear_object (&engine);
+  g_assert_cmpint (umount (fixture->data_dir), ==, 0);
+}
+
+/* A watched tree whose index's disk is full: the watcher's batch fails with a clear error
+ * that the status shows, and is tried again, with a growing delay, until there is room. */
+static void
+test_full_disk_watch (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  if (g_test_subprocess ())
+    {
+      test_full_disk_watch_in_subprocess (fixture);
+      return;
+    }
+  if (!can_mount_small_disk ())
+    {
+      g_test_skip ("no mount namespace for a small tmpfs");
+      return;
+    }
+
+  g_test_trap_subprocess (NULL, 600 * G_USEC_PER_SEC,
+                          G_TEST_SUBPROCESS_INHERIT_STDOUT | G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1068,6 +1215,7 @@ main (int   argc,
   ADD ("file-size-limit", NULL, test_file_size_limit);
   ADD ("watched-root-in-process", NULL, test_watched_root_in_process);
   ADD ("watched-root-daemon", NULL, test_watched_root_daemon);
+  ADD ("full-disk-watch", NULL, test_full_disk_watch);
 #undef ADD
 
   return g_test_run ();

@@ -25,6 +25,7 @@
 #include "lode-search-page.h"
 #include "lode-search-row.h"
 #include "lode-secret.h"
+#include "lode-symbol-page.h"
 #include "lode-toast.h"
 #include "lode-window.h"
 #include "mock-http-server.h"
@@ -41,6 +42,9 @@
 
 #define API_KEY "sk-lode-test-4f1c9a7e2b6d"
 #define WAIT_SECONDS 60
+/* A window as narrow as the widest page allows (the Graph page's 661 pixels, with the
+ * window's frame). */
+#define NARROW_WIDTH 700
 
 typedef struct
 {
@@ -712,6 +716,14 @@ graph_has_node (gpointer data)
 }
 
 static gboolean
+graph_lacks_node (gpointer data)
+{
+  LodeGraphModel *model = lode_graph_view_get_model (((gpointer *) data)[0]);
+
+  return model != NULL && !lode_graph_model_lookup (model, ((gpointer *) data)[1], NULL);
+}
+
+static gboolean
 is_reached (gpointer data)
 {
   return lode_graph_view_is_reached (((gpointer *) data)[0], ((gpointer *) data)[1]);
@@ -796,6 +808,68 @@ check_exports (GtkWidget *graph)
   g_assert_no_error (error);
   g_assert_cmpuint (paths, >, 3);
   g_test_message ("Exported: %s, %s", png_path, svg_path);
+}
+
+static gboolean
+chooser_shown (gpointer data)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_FILE_CHOOSER_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        {
+          *(GtkWindow **) data = window;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* Whether @chooser would save to the file. */
+static gboolean
+chooser_at (gpointer data)
+{
+  g_autoptr(GFile) chosen = gtk_file_chooser_get_file (((gpointer *) data)[0]);
+
+  return chosen != NULL && g_file_equal (chosen, ((gpointer *) data)[1]);
+}
+
+/* Activates @action ("png" or "svg") of @widget, as its Export menu does, and answers the file
+ * chooser that opens with @name in the screenshots' folder; returns the path written, once
+ * the toast says it is saved. The chooser opens in the current folder, which it reads
+ * asynchronously: the test goes there first, so that no late read moves the chooser away. */
+static char *
+export_through_chooser (GtkWidget  *widget,
+                        const char *action,
+                        const char *format,
+                        const char *name)
+{
+  g_autofree char *dir = screenshot_dir ();
+  g_autofree char *saved = g_strdup_printf ("Saved %s", name);
+  g_autofree char *cwd = g_get_current_dir ();
+  char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  GtkWindow *chooser = NULL;
+  gpointer toast[2] = { gtk_widget_get_root (widget), saved };
+
+  g_unlink (path);
+  g_assert_cmpint (g_chdir (dir), ==, 0);
+  g_assert_true (gtk_widget_activate_action (widget, action, "s", format));
+  wait_until (chooser_shown, &chooser, "the file chooser");
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+  {
+    gpointer at[2] = { chooser, file };
+
+    wait_until (chooser_at, at, "the chooser in the screenshots' folder");
+  }
+  gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
+  wait_until (shows_label_prefix, toast, saved);
+  g_assert_cmpint (g_chdir (cwd), ==, 0);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  return path;
 }
 
 /* The acceptance flow: add a project, see its progress reach the end, search it as the
@@ -1136,6 +1210,463 @@ test_graph_large (Fixture       *fixture,
   lode_graph_page_show_file (LODE_GRAPH_PAGE (graph), "");
   wait_for_row (graph, "lib/a.h → lib/b.h → lib/a.h");
   g_assert_true (has_label (graph, "2 files in this cycle, one of the cycles among 3 files"));
+}
+
+static gboolean
+shows_symbol (gpointer data)
+{
+  LodeSymbolPage *page = ((gpointer *) data)[0];
+
+  return g_strcmp0 (lode_symbol_page_get_name (page), ((gpointer *) data)[1]) == 0;
+}
+
+/* Waits until the Symbol page shows the definition @name. */
+static void
+wait_for_symbol (LodeSymbolPage *page,
+                 const char     *name)
+{
+  gpointer data[2] = { page, (gpointer) name };
+
+  wait_until (shows_symbol, data, name);
+}
+
+/* A parser whose functions call each other, the C library and something it never defines,
+ * written under @root and indexed. */
+static void
+index_parser (LodeProjectsPage *page,
+              const char       *root)
+{
+  g_autofree char *source = g_build_filename (root, "src", "parser.c", NULL);
+  g_autofree char *main_c = g_build_filename (root, "src", "main.c", NULL);
+
+  write_file_with_mode (source,
+                        "#include <string.h>\n\n"
+                        "static unsigned int\n"
+                        "skip_blanks (const char *text)\n"
+                        "{\n"
+                        "  return strspn (text, \" \\t\");\n"
+                        "}\n\n"
+                        "/* Reads one header line: its name, then its value. */\n"
+                        "int\n"
+                        "parse_header_line (const char *text)\n"
+                        "{\n"
+                        "  unsigned int start = skip_blanks (text);\n\n"
+                        "  return report_header (text + start, strlen (text + start));\n"
+                        "}\n\n"
+                        "int\n"
+                        "parse_message (const char *text)\n"
+                        "{\n"
+                        "  return parse_header_line (text);\n"
+                        "}\n", 0644);
+  write_file_with_mode (main_c,
+                        "int parse_message (const char *text);\n\n"
+                        "int\n"
+                        "main (int argc, char **argv)\n"
+                        "{\n"
+                        "  return argc > 1 ? parse_message (argv[1]) : 0;\n"
+                        "}\n", 0644);
+  ensure_indexed (page, root);
+}
+
+/* A parser whose functions call each other, the C library and something it never defines:
+ * a definition found by the search opens on the Symbol page with its signature, callers and
+ * callees; a caller's row opens that caller, its own callers listed. */
+static void
+test_symbol_page (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
+  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
+  GtkWidget *search = find_widget (window, LODE_TYPE_SEARCH_PAGE, 0);
+  LodeSymbolPage *symbol_page = LODE_SYMBOL_PAGE (find_widget (window, LODE_TYPE_SYMBOL_PAGE, 0));
+  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
+  GtkWidget *entry;
+  GtkDropDown *project = GTK_DROP_DOWN (find_widget (search, GTK_TYPE_DROP_DOWN, 0));
+  GListModel *projects = lode_projects_page_get_model (page);
+  g_autofree char *root = g_build_filename (tmp, "parser", NULL);
+  g_autofree char *source = g_build_filename (root, "src", "parser.c", NULL);
+  gpointer first_in_search[2] = { search, "src/parser.c" };
+  LodeGraphView *graph_view = lode_symbol_page_get_graph_view (symbol_page);
+  LodeGraphModel *model;
+  GtkWidget *row;
+  GtkWidget *button;
+
+  index_parser (page, root);
+
+  adw_view_stack_set_visible_child_name (stack, "search");
+  entry = find_shown (search, GTK_TYPE_SEARCH_ENTRY);
+  for (guint i = 0; i < g_list_model_get_n_items (projects); i++)
+    {
+      g_autoptr(LodeProjectItem) item = g_list_model_get_item (projects, i);
+
+      if (g_str_equal (lode_project_item_get_root (item), root))
+        gtk_drop_down_set_selected (project, i);
+    }
+  gtk_editable_set_text (GTK_EDITABLE (entry), "parse_header_line");
+  wait_until (first_result_in, first_in_search, "the definition found");
+
+  /* The result's definition name opens the Symbol page, which joins the switcher. */
+  row = find_widget (search, LODE_TYPE_SEARCH_ROW, 0);
+  button = find_widget (row, GTK_TYPE_BUTTON, 0);
+  g_assert_nonnull (button);
+  g_assert_true (gtk_widget_get_visible (button));
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "symbol");
+  wait_for_symbol (symbol_page, "parse_header_line");
+  wait_for_preview (lode_symbol_page_get_preview (symbol_page), source);
+  /* Its doc comment, under its signature. */
+  {
+    gpointer doc[2] = { symbol_page, "Reads one header line: its name, then its value." };
+
+    wait_until (shows_label_prefix, doc, "the doc comment");
+  }
+  screenshot (window, "symbol");
+  g_assert_true (has_label (GTK_WIDGET (symbol_page), "function · src/parser.c:10"));
+  g_assert_true (has_label_prefix (GTK_WIDGET (symbol_page), "int\nparse_header_line") ||
+                 has_label_prefix (GTK_WIDGET (symbol_page), "int parse_header_line"));
+  g_assert_true (has_label (GTK_WIDGET (symbol_page), "1 Caller"));
+  g_assert_true (has_label (GTK_WIDGET (symbol_page), "3 Callees"));
+  g_assert_true (has_row (GTK_WIDGET (lode_symbol_page_get_callers (symbol_page)),
+                          "parse_message"));
+  g_assert_true (has_row (GTK_WIDGET (lode_symbol_page_get_callees (symbol_page)),
+                          "skip_blanks"));
+  g_assert_true (has_row (GTK_WIDGET (lode_symbol_page_get_callees (symbol_page)), "strlen"));
+  g_assert_true (has_row (GTK_WIDGET (lode_symbol_page_get_callees (symbol_page)),
+                          "report_header"));
+  /* Only definitions of the project open: strlen, which it does not define, is a row to read. */
+  g_assert_false (gtk_list_box_row_get_activatable (
+                    GTK_LIST_BOX_ROW (find_row (GTK_WIDGET (lode_symbol_page_get_callees (symbol_page)),
+                                                "strlen"))));
+
+  /* The call graph beside, in columns where it fits whole: the caller left, the callee
+   * right, a node per definition;
+   * activating the caller's node centres the graph on it, its own caller from main.c drawn. */
+  lode_symbol_page_show_graph (symbol_page);
+  model = wait_for_graph (graph_view, "src/parser.c\nparse_header_line");
+  g_assert_cmpuint (lode_graph_model_get_n_nodes (model), ==, 3);
+  g_assert_cmpstr (graph_node (model, "src/parser.c\nparse_message")->label, ==, "parse_message");
+  g_assert_cmpuint (graph_node (model, "src/parser.c\nskip_blanks")->line, ==, 3);
+  g_assert_nonnull (graph_edge (model, "src/parser.c\nparse_message",
+                                "src/parser.c\nparse_header_line"));
+  g_assert_nonnull (graph_edge (model, "src/parser.c\nparse_header_line",
+                                "src/parser.c\nskip_blanks"));
+  g_assert_null (graph_edge (model, "src/parser.c\nskip_blanks",
+                             "src/parser.c\nparse_header_line"));
+  g_assert_false (lode_graph_view_is_vertical (graph_view));
+  {
+    graphene_rect_t caller, callee;
+
+    g_assert_true (lode_graph_view_get_node_bounds (graph_view, "src/parser.c\nparse_message",
+                                                    &caller));
+    g_assert_true (lode_graph_view_get_node_bounds (graph_view, "src/parser.c\nskip_blanks",
+                                                    &callee));
+    g_assert_cmpfloat (caller.origin.x + caller.size.width, <, callee.origin.x);
+  }
+  screenshot (window, "symbol-graph");
+
+  /* The blast radius: what calls it, directly (parse_message) or not (main), not what it
+   * calls. */
+  gtk_toggle_button_set_active (lode_symbol_page_get_blast_radius (symbol_page), TRUE);
+  {
+    gpointer reached[2] = { graph_view, "src/main.c\nmain" };
+
+    wait_until (is_reached, reached, "main in the blast radius");
+  }
+  g_assert_true (lode_graph_view_is_reached (graph_view, "src/parser.c\nparse_message"));
+  g_assert_false (lode_graph_view_is_reached (graph_view, "src/parser.c\nskip_blanks"));
+  screenshot (window, "symbol-blast-radius");
+
+  /* The graph exported from the page's menu, to the file picked in the chooser: a PNG that
+   * loads, an SVG that parses, with a box per definition. */
+  {
+    g_autofree char *png_path = export_through_chooser (GTK_WIDGET (symbol_page),
+                                                        "symbol.export", "png",
+                                                        "parse_header_line-calls.png");
+    g_autofree char *svg_path = export_through_chooser (GTK_WIDGET (symbol_page),
+                                                        "symbol.export", "svg",
+                                                        "parse_header_line-calls.svg");
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GdkTexture) texture = gdk_texture_new_from_filename (png_path, &error);
+    g_autoptr(GMarkupParseContext) parser = NULL;
+    static const GMarkupParser counter = { svg_element, NULL, NULL, NULL, NULL };
+    g_autofree char *text = NULL;
+    gsize length = 0;
+    guint paths = 0;
+
+    g_assert_no_error (error);
+    g_assert_cmpint (gdk_texture_get_width (texture), >, 200);
+    g_file_get_contents (svg_path, &text, &length, &error);
+    g_assert_no_error (error);
+    parser = g_markup_parse_context_new (&counter, 0, &paths, NULL);
+    g_assert_true (g_markup_parse_context_parse (parser, text, length, &error));
+    g_assert_true (g_markup_parse_context_end_parse (parser, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (paths, >, 3);
+    g_test_message ("Exported: %s, %s", png_path, svg_path);
+  }
+
+  /* Expanding the caller draws its own caller, main, one hop further up. */
+  lode_graph_view_select (graph_view, "src/parser.c\nparse_message");
+  g_signal_emit_by_name (find_widget (GTK_WIDGET (symbol_page), GTK_TYPE_BUTTON, 0), "clicked");
+  {
+    gpointer drawn[2] = { graph_view, "src/main.c\nmain" };
+
+    wait_until (graph_has_node, drawn, "main drawn after expanding parse_message");
+  }
+  g_assert_nonnull (graph_edge (model, "src/main.c\nmain", "src/parser.c\nparse_message"));
+  g_assert_cmpuint (lode_graph_model_get_n_nodes (model), ==, 4);
+  g_signal_emit_by_name (graph_view, "node-activated", "src/parser.c\nparse_message");
+  model = wait_for_graph (graph_view, "src/parser.c\nparse_message");
+  g_assert_cmpstr (lode_symbol_page_get_name (symbol_page), ==, "parse_message");
+  g_assert_nonnull (graph_edge (model, "src/main.c\nmain", "src/parser.c\nparse_message"));
+  /* Two calls down: parse_message, parse_header_line, skip_blanks; one call down when the
+   * depth is set to 1. */
+  g_assert_nonnull (graph_edge (model, "src/parser.c\nparse_header_line",
+                                "src/parser.c\nskip_blanks"));
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (find_widget (GTK_WIDGET (symbol_page),
+                                                           GTK_TYPE_SPIN_BUTTON, 0)), 1);
+  {
+    gpointer drawn[2] = { graph_view, "src/parser.c\nskip_blanks" };
+
+    wait_until (graph_lacks_node, drawn, "the graph one call deep");
+  }
+  model = lode_graph_view_get_model (graph_view);
+  g_assert_cmpstr (lode_graph_model_get_focus (model), ==, "src/parser.c\nparse_message");
+  g_assert_nonnull (graph_edge (model, "src/parser.c\nparse_message",
+                                "src/parser.c\nparse_header_line"));
+
+  /* The lists follow: parse_message's caller from another file, its one callee, whose row
+   * opens it back on the same page; it has no doc comment, nor is the other one's shown. */
+  g_assert_true (has_row (GTK_WIDGET (lode_symbol_page_get_callers (symbol_page)), "main"));
+  g_assert_false (has_label_prefix (GTK_WIDGET (symbol_page), "Reads one header line"));
+  g_assert_true (has_label (GTK_WIDGET (symbol_page), "1 Callee"));
+  g_signal_emit_by_name (find_row (GTK_WIDGET (lode_symbol_page_get_callees (symbol_page)),
+                                   "parse_header_line"), "activate");
+  wait_for_symbol (symbol_page, "parse_header_line");
+  g_assert_true (has_row (GTK_WIDGET (lode_symbol_page_get_callers (symbol_page)),
+                          "parse_message"));
+  model = wait_for_graph (graph_view, "src/parser.c\nparse_header_line");
+  g_assert_cmpuint (lode_graph_model_get_n_nodes (model), ==, 3);
+}
+
+/* An agent asks codebase_graph_visualize for the interactive explorer on a symbol: loded
+ * activates the app's "show-symbol" action, which opens the Symbol page on the definition,
+ * and the agent is told so. */
+static void
+test_visualize_symbol (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
+  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
+  LodeSymbolPage *symbol_page = LODE_SYMBOL_PAGE (find_widget (window, LODE_TYPE_SYMBOL_PAGE, 0));
+  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
+  LodeClient *client = lode_application_get_client (fixture->app);
+  g_autofree char *root = g_build_filename (tmp, "parser", NULL);
+  g_autoptr(LodeToolResult) result = NULL;
+  JsonObject *arguments = json_object_new ();
+
+  index_parser (page, root);
+  adw_view_stack_set_visible_child_name (stack, "projects");
+
+  json_object_set_string_member (arguments, "projectPath", root);
+  json_object_set_string_member (arguments, "symbol", "parse_message");
+  json_object_set_string_member (arguments, "mode", "interactive");
+  lode_client_call_tool_async (client, "codebase_graph_visualize", arguments, NULL, NULL, NULL,
+                               NULL, NULL, call_tool_cb, &result);
+  json_object_unref (arguments);
+  wait_until (is_set_pointer, &result, "the tool's answer");
+
+  g_assert_false (result->is_error);
+  g_assert_true (json_object_get_boolean_member (result->structured, "opened"));
+  g_assert_true (g_str_has_prefix (result->text,
+                                   "Opened Lode's symbol page on `parse_message` "
+                                   "(`src/parser.c:18`) in the desktop app.\n\n```mermaid\n"));
+  g_assert_nonnull (strstr (result->text, "[\"main\"]"));
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "symbol");
+  wait_for_symbol (symbol_page, "parse_message");
+  g_assert_true (has_row (GTK_WIDGET (lode_symbol_page_get_callers (symbol_page)), "main"));
+  g_assert_true (has_row (GTK_WIDGET (lode_symbol_page_get_callees (symbol_page)),
+                          "parse_header_line"));
+  lode_symbol_page_show_graph (symbol_page);
+  wait_for_graph (lode_symbol_page_get_graph_view (symbol_page), "src/parser.c\nparse_message");
+  screenshot (window, "symbol-interactive");
+}
+
+static gboolean
+window_narrowed (gpointer data)
+{
+  return gtk_widget_get_width (GTK_WIDGET (data)) <= NARROW_WIDTH;
+}
+
+/* The widest a page needs, @page's left out. */
+static int
+widest_other_page (GtkWidget *window,
+                   GtkWidget *page)
+{
+  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
+  GListModel *pages = G_LIST_MODEL (adw_view_stack_get_pages (stack));
+  int widest = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (pages); i++)
+    {
+      g_autoptr(AdwViewStackPage) other = g_list_model_get_item (pages, i);
+      GtkWidget *child = adw_view_stack_page_get_child (other);
+      int minimum;
+
+      if (child == page)
+        continue;
+      gtk_widget_measure (child, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+      widest = MAX (widest, minimum);
+    }
+  g_object_unref (pages);
+  return widest;
+}
+
+/* Whether every button of @widget is drawn whole inside @page. */
+static void
+assert_buttons_inside (GtkWidget *widget,
+                       GtkWidget *page)
+{
+  if (GTK_IS_BUTTON (widget) && gtk_widget_get_mapped (widget))
+    {
+      graphene_rect_t bounds;
+
+      g_assert_true (gtk_widget_compute_bounds (widget, page, &bounds));
+      g_assert_cmpfloat (bounds.origin.x, >=, 0);
+      g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (page));
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    assert_buttons_inside (child, page);
+}
+
+/* The Symbol page in a narrow window: it needs no more width than the other pages (the app's
+ * pages share the window's minimum), its lists, code and graph buttons all fit, and its call
+ * graph turns to rows to fit the pane. */
+static void
+test_symbol_narrow (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
+  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
+  LodeSymbolPage *symbol_page = LODE_SYMBOL_PAGE (find_widget (window, LODE_TYPE_SYMBOL_PAGE, 0));
+  g_autofree char *root = g_build_filename (tmp, "parser", NULL);
+  LodeGraphView *view = lode_symbol_page_get_graph_view (symbol_page);
+  static const char *const chain[] = { "src/main.c\nmain", "src/parser.c\nparse_message",
+                                       "src/parser.c\nparse_header_line",
+                                       "src/parser.c\nskip_blanks" };
+  graphene_rect_t bounds[G_N_ELEMENTS (chain)];
+  int minimum;
+
+  index_parser (page, root);
+  gtk_widget_activate_action (window, "win.show-symbol", "(sss)", root, "parse_message", "");
+  wait_for_symbol (symbol_page, "parse_message");
+  gtk_widget_measure (GTK_WIDGET (symbol_page), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL,
+                      NULL, NULL);
+  g_assert_cmpint (minimum, <=, widest_other_page (window, GTK_WIDGET (symbol_page)));
+
+  gtk_window_set_default_size (GTK_WINDOW (window), NARROW_WIDTH, 680);
+  wait_until (window_narrowed, window, "the window to narrow");
+  lode_symbol_page_show_graph (symbol_page);
+  wait_for_graph (view, "src/parser.c\nparse_message");
+  assert_buttons_inside (GTK_WIDGET (symbol_page), GTK_WIDGET (symbol_page));
+  /* Four definitions in a chain are too wide for the pane in columns: drawn in rows, each
+   * caller above what it calls, all of it in view and readable. */
+  g_assert_true (lode_graph_view_is_vertical (view));
+  g_assert_cmpfloat (lode_graph_view_get_scale (view), >=, 0.7);
+  for (guint i = 0; i < G_N_ELEMENTS (chain); i++)
+    {
+      g_assert_true (lode_graph_view_get_node_bounds (view, chain[i], &bounds[i]));
+      g_assert_cmpfloat (bounds[i].origin.x, >=, 0);
+      g_assert_cmpfloat (bounds[i].origin.y, >=, 0);
+      g_assert_cmpfloat (bounds[i].origin.x + bounds[i].size.width, <=,
+                         gtk_widget_get_width (GTK_WIDGET (view)));
+      g_assert_cmpfloat (bounds[i].origin.y + bounds[i].size.height, <=,
+                         gtk_widget_get_height (GTK_WIDGET (view)));
+      if (i > 0)
+        g_assert_cmpfloat (bounds[i - 1].origin.y + bounds[i - 1].size.height, <,
+                           bounds[i].origin.y);
+    }
+  g_assert_true (has_row (GTK_WIDGET (lode_symbol_page_get_callers (symbol_page)), "main"));
+  screenshot (window, "symbol-narrow");
+  gtk_window_set_default_size (GTK_WINDOW (window), 960, 680);
+}
+
+static void
+dbus_call_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  GVariant **reply = user_data;
+  g_autoptr(GError) error = NULL;
+
+  *reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result, &error);
+  g_assert_no_error (error);
+}
+
+/* Calls @method of loded's Shell search provider and waits for its answer, the app's main
+ * loop running: loded calls back into this process (the app) before it answers. */
+static GVariant *
+call_search_provider (const char *method,
+                      GVariant   *parameters)
+{
+  GDBusConnection *bus = g_application_get_dbus_connection (G_APPLICATION (app));
+  GVariant *reply = NULL;
+
+  g_dbus_connection_call (bus, LODE_DAEMON_BUS_NAME, "/io/github/lode/Lode/SearchProvider",
+                          "org.gnome.Shell.SearchProvider2", method, parameters, NULL,
+                          G_DBUS_CALL_FLAGS_NONE, WAIT_SECONDS * 1000, NULL, dbus_call_cb,
+                          &reply);
+  wait_until (is_set_pointer, &reply, method);
+  return reply;
+}
+
+/* GNOME Shell's overview finds a definition by a prefix of its name; activating the result
+ * opens the app (this process owns its name) on the definition's Symbol page, its callers
+ * listed and its code shown. */
+static void
+test_shell_result (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
+  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
+  LodeSymbolPage *symbol_page = LODE_SYMBOL_PAGE (find_widget (window, LODE_TYPE_SYMBOL_PAGE, 0));
+  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
+  g_autofree char *root = g_build_filename (tmp, "parser", NULL);
+  g_autofree char *source = g_build_filename (root, "src", "parser.c", NULL);
+  g_autoptr(GVariant) results = NULL;
+  g_autoptr(GVariant) activated = NULL;
+  g_autofree const char **ids = NULL;
+  const char *terms[] = { "parse_head", NULL };
+  const char *id = NULL;
+
+  index_parser (page, root);
+  adw_view_stack_set_visible_child_name (stack, "projects");
+
+  results = call_search_provider ("GetInitialResultSet",
+                                  g_variant_new ("(^as)", (char **) terms));
+  g_variant_get (results, "(^a&s)", &ids);
+  /* An identifier carries the file, line, kind, name and project. */
+  for (guint i = 0; ids[i] != NULL && id == NULL; i++)
+    {
+      g_auto(GStrv) fields = g_strsplit (ids[i], "\n", -1);
+
+      if (g_strv_length (fields) == 5 && g_str_equal (fields[0], source) &&
+          g_str_equal (fields[3], "parse_header_line") && g_str_equal (fields[4], root))
+        id = ids[i];
+    }
+  g_assert_nonnull (id);
+
+  activated = call_search_provider ("ActivateResult",
+                                    g_variant_new ("(s^asu)", id, (char **) terms, 0));
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "symbol");
+  wait_for_symbol (symbol_page, "parse_header_line");
+  g_assert_true (has_label (GTK_WIDGET (symbol_page), "function · src/parser.c:10"));
+  g_assert_true (has_row (GTK_WIDGET (lode_symbol_page_get_callers (symbol_page)),
+                          "parse_message"));
+  wait_for_preview (lode_symbol_page_get_preview (symbol_page), source);
+  screenshot (window, "symbol-from-shell");
 }
 
 static LodeProjectItem *
@@ -1926,6 +2457,10 @@ main (int   argc,
   ADD ("acceptance", test_acceptance);
   ADD ("visualize-interactive", test_visualize_interactive);
   ADD ("graph-large", test_graph_large);
+  ADD ("symbol-page", test_symbol_page);
+  ADD ("shell-result", test_shell_result);
+  ADD ("visualize-symbol", test_visualize_symbol);
+  ADD ("symbol-narrow", test_symbol_narrow);
   ADD ("manage", test_manage);
   ADD ("project-names", test_project_names);
   ADD ("error-toast", test_error_toast);

@@ -406,6 +406,137 @@ test_kept_graph (Fixture       *fixture,
   assert_symbol (fixture, "Ledger.record", NULL, LIST ("audit"));
 }
 
+/* Entry points the code registers (fixtures/entries: the shapes of git's `commands[]`, Go
+ * net/http and Gin, Express, Flask, FastAPI and Django, Spring, Axum and Actix, Laravel). */
+typedef struct
+{
+  const char *project;
+  const char *present[8];  /* "name reason label", each among the entry points */
+  const char *absent[4];   /* names that must not be registered */
+} EntryCase;
+
+static const EntryCase entry_cases[] = {
+  { "c",
+    { "cmd_add command add", "cmd_commit command commit", "cmd_version command version",
+      "main main -" },
+    { "git_hash_sha1_init" } },
+  { "go",
+    { "GetOrder route GET /orders/:id", "CreateOrder route POST /orders",
+      "handleHealth route GET /healthz", "metrics route /metrics", "legacy route /legacy" },
+    { "routes" } },
+  { "javascript",
+    { "health route GET /health", "show route GET /users/:id", "create route POST /users" },
+    { "defaultTheme", "get" } },
+  { "python",
+    { "read_order route GET /orders/{order_id}", "show_order route /orders/<int:order_id>",
+      "create_order route POST /orders", "order_detail route /orders/<int:pk>/",
+      "helper uncalled -" },
+    { "login_required" } },
+  { "java",
+    { "get route GET /api/orders/{id}", "search route /api/orders/search",
+      "legacy uncalled -" } },
+  { "rust",
+    { "show route GET /orders/:id", "remove route DELETE /orders/:id",
+      "items route GET /orders/{id}/items", "health route GET /health" },
+    { "load" } },
+  { "php",
+    { "show route GET /orders/{order}", "store route POST /orders" },
+    { "find" } },
+};
+
+static void
+test_entry_points (void)
+{
+  for (guint c = 0; c < G_N_ELEMENTS (entry_cases); c++)
+    {
+      const EntryCase *test = &entry_cases[c];
+      g_autofree char *golden = g_test_build_filename (G_TEST_DIST, "liblode", "fixtures",
+                                                       "entries", test->project, NULL);
+      g_autofree char *root = g_build_filename (g_get_user_cache_dir (), "entries",
+                                                test->project, NULL);
+      g_autofree char *data = g_strdup_printf ("lode-entries-%s", test->project);
+      g_autoptr(LodeEngine) engine = engine_new (data);
+      g_autoptr(LodeToolRegistry) registry = lode_tools_new_registry (engine);
+      g_autofree char *json = g_strdup_printf ("{\"projectPath\": \"%s\"}", root);
+      g_autoptr(JsonObject) updated = NULL;
+      g_autoptr(JsonObject) report = NULL;
+      g_autoptr(GString) listed = g_string_new ("\n");
+      JsonArray *entries;
+
+      test_copy_tree (golden, root);
+      updated = call_tool (registry, "codebase_update", json, root);
+      report = call_tool (registry, "codebase_flow", json, root);
+      entries = json_object_get_array_member (report, "entryPoints");
+      for (guint i = 0; i < json_array_get_length (entries); i++)
+        {
+          JsonObject *entry = json_array_get_object_element (entries, i);
+
+          g_string_append_printf (listed, "%s %s %s\n",
+                                  json_object_get_string_member (entry, "name"),
+                                  json_object_get_string_member (entry, "reason"),
+                                  json_object_get_string_member_with_default (entry, "label",
+                                                                              "-"));
+        }
+      for (guint i = 0; i < G_N_ELEMENTS (test->present) && test->present[i] != NULL; i++)
+        {
+          g_autofree char *line = g_strdup_printf ("\n%s\n", test->present[i]);
+
+          if (strstr (listed->str, line) == NULL)
+            g_error ("%s: no entry point \"%s\" in:%s", test->project, test->present[i],
+                     listed->str);
+        }
+      for (guint i = 0; i < G_N_ELEMENTS (test->absent) && test->absent[i] != NULL; i++)
+        {
+          g_autofree char *line = g_strdup_printf ("\n%s ", test->absent[i]);
+
+          if (strstr (listed->str, line) != NULL)
+            g_error ("%s: %s is no entry point:%s", test->project, test->absent[i],
+                     listed->str);
+        }
+      test_remove_tree (root);
+    }
+}
+
+/* A table's row names its function, it does not call it: git.c is no caller of cmd_add, and
+ * the flow from the command goes on into what it calls. */
+static void
+test_registration_is_no_call (void)
+{
+  g_autofree char *golden = g_test_build_filename (G_TEST_DIST, "liblode", "fixtures",
+                                                   "entries", "c", NULL);
+  g_autofree char *root = g_build_filename (g_get_user_cache_dir (), "git", NULL);
+  g_autoptr(LodeEngine) engine = engine_new ("lode-registered");
+  g_autoptr(LodeToolRegistry) registry = lode_tools_new_registry (engine);
+  g_autofree char *json = g_strdup_printf ("{\"projectPath\": \"%s\"}", root);
+  g_autofree char *flow = g_strdup_printf ("{\"projectPath\": \"%s\", "
+                                           "\"entrypoint\": \"cmd_add\"}", root);
+  g_autofree char *text = NULL;
+  g_autoptr(JsonObject) updated = NULL;
+  g_autoptr(JsonObject) report = NULL;
+  JsonArray *callers, *calls;
+
+  test_copy_tree (golden, root);
+  updated = call_tool (registry, "codebase_update", json, root);
+  text = symbol_text (registry, root, "cmd_add");
+  g_assert_nonnull (strstr (text, "callees: builtin/add.c:add_files@11/local\n"));
+  report = call_tool (registry, "codebase_symbol",
+                      "{\"name\": \"cmd_add\"}", root);
+  callers = json_object_get_array_member (report, "callers");
+  g_assert_cmpuint (json_array_get_length (callers), ==, 2);
+  for (guint i = 0; i < json_array_get_length (callers); i++)
+    g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (callers, i),
+                                                    "status"), ==, "registered");
+  g_clear_pointer (&report, json_object_unref);
+
+  report = call_tool (registry, "codebase_flow", flow, root);
+  calls = json_object_get_array_member (json_object_get_object_member (report, "root"),
+                                        "calls");
+  g_assert_cmpuint (json_array_get_length (calls), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (calls, 0),
+                                                  "name"), ==, "add_files");
+  test_remove_tree (root);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -416,5 +547,7 @@ main (int   argc,
   g_test_add ("/lode/call-tools/watcher", Fixture, NULL, setup, test_watcher, teardown);
   g_test_add ("/lode/call-tools/walks", Fixture, NULL, setup, test_walks, teardown);
   g_test_add ("/lode/call-tools/kept-graph", Fixture, NULL, setup, test_kept_graph, teardown);
+  g_test_add_func ("/lode/call-tools/entry-points", test_entry_points);
+  g_test_add_func ("/lode/call-tools/registration-is-no-call", test_registration_is_no_call);
   return g_test_run ();
 }

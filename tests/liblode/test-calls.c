@@ -630,6 +630,30 @@ test_prototype (void)
                    ==, "prototype");
 }
 
+/* jq's decNumber (fixtures/decnumber): braces opened in one `#if DECSUBSET` block and closed
+ * in another used to leave an error that swallowed the functions around them, and headers
+ * guarded by `#if !defined(X)`, one included under its own guard's test, were read as maybe
+ * not compiled, so their prototypes led nowhere. */
+static void
+test_c_conditionals (void)
+{
+  g_autofree char *root = g_test_build_filename (G_TEST_DIST, "liblode", "fixtures",
+                                                 "decnumber", NULL);
+  g_auto(Graph) graph = { 0 };
+  g_autofree char *text = NULL;
+
+  build_graph (root, &graph, FALSE);
+  text = describe_graph (&graph);
+  g_assert_cmpstr (text, ==,
+                   "decNumber.c:24 2 decContextDefault resolved import "
+                   "decContext.c:decContextDefault\n"
+                   "decNumber.c:31 2 decDivideOp resolved local decNumber.c:decDivideOp\n"
+                   "decNumber.c:42 2 decMultiplyOp resolved local decNumber.c:decMultiplyOp\n"
+                   "decNumber.c:46 2 decMultiplyOp resolved local decNumber.c:decMultiplyOp\n"
+                   "decNumber.c:65 2 decDivideOp resolved local decNumber.c:decDivideOp\n"
+                   "decNumber.c:75 3 decNumberPower resolved local decNumber.c:decNumberPower\n");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -651,5 +675,6 @@ main (int    argc,
   g_test_add_func ("/lode/calls/report", test_call_report);
   g_test_add_func ("/lode/calls/bytes", test_calls_bytes);
   g_test_add_func ("/lode/calls/self-assigned-field", test_self_assigned_field);
+  g_test_add_func ("/lode/calls/c-conditionals", test_c_conditionals);
   return g_test_run ();
 }

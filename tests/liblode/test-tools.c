@@ -796,6 +796,123 @@ check_interactive (ToolsFixture *fixture,
   g_assert_nonnull (strstr (svg, ">src/y.h</text>"));
 }
 
+/* A node of a visualize answer, by its label. */
+static JsonObject *
+diagram_node (JsonObject *report,
+              const char *label)
+{
+  JsonArray *nodes = json_object_get_array_member (report, "nodes");
+
+  for (guint i = 0; i < json_array_get_length (nodes); i++)
+    {
+      JsonObject *node = json_array_get_object_element (nodes, i);
+
+      if (g_strcmp0 (json_object_get_string_member (node, "label"), label) == 0)
+        return node;
+    }
+  return NULL;
+}
+
+/* Whether the answer has an arrow from the box labelled @from to @to. */
+static gboolean
+diagram_arrow (JsonObject *report,
+               const char *from,
+               const char *to)
+{
+  JsonArray *edges = json_object_get_array_member (report, "edges");
+  JsonObject *a = diagram_node (report, from);
+  JsonObject *b = diagram_node (report, to);
+
+  for (guint i = 0; a != NULL && b != NULL && i < json_array_get_length (edges); i++)
+    {
+      JsonObject *edge = json_array_get_object_element (edges, i);
+
+      if (json_object_get_int_member (edge, "from") == json_object_get_int_member (a, "id") &&
+          json_object_get_int_member (edge, "to") == json_object_get_int_member (b, "id"))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* codebase_graph_visualize with a symbol: a parser function with its caller and the function
+ * it calls (not the C library's); with no app to open (no session bus), the SVG beside the
+ * Mermaid text. */
+static void
+test_graph_visualize_symbol (ToolsFixture  *fixture,
+                             gconstpointer  data)
+{
+  g_autofree char *root = g_build_filename (g_get_user_cache_dir (), "symbol-tree", NULL);
+  g_autofree char *index_args = g_strdup_printf ("{\"projectPath\": \"%s\"}", root);
+  g_autofree char *args = g_strdup_printf ("{\"projectPath\": \"%s\", "
+                                           "\"symbol\": \"parse_header_line\"}", root);
+  g_autofree char *interactive = g_strdup_printf ("{\"projectPath\": \"%s\", "
+                                                  "\"symbol\": \"parse_header_line\", "
+                                                  "\"filePath\": \"src/parser.c\", "
+                                                  "\"mode\": \"interactive\"}", root);
+  g_autofree char *unknown = g_strdup_printf ("{\"projectPath\": \"%s\", "
+                                              "\"symbol\": \"parse_footer\"}", root);
+  g_autofree char *saved = g_strdup (g_getenv ("DBUS_SESSION_BUS_ADDRESS"));
+  g_autoptr(LodeToolResult) indexed = NULL;
+  g_autoptr(LodeToolResult) result = NULL;
+  g_autoptr(LodeToolResult) offline = NULL;
+  g_autoptr(GMarkupParseContext) parser = NULL;
+  static const GMarkupParser counter = { svg_start_element, NULL, NULL, NULL, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *svg = NULL;
+  JsonObject *focus;
+  const char *svg_path;
+  guint rects = 0;
+
+  write_tree_file (root, "src/parser.c",
+                   "#include <string.h>\n\n"
+                   "static unsigned int\nskip_blanks (const char *text)\n{\n"
+                   "  return strspn (text, \" \");\n}\n\n"
+                   "int\nparse_header_line (const char *text)\n{\n"
+                   "  return (int) strlen (text + skip_blanks (text));\n}\n\n"
+                   "int\nparse_message (const char *text)\n{\n"
+                   "  return parse_header_line (text);\n}\n");
+  indexed = call_ok (fixture, "codebase_graph_build", index_args, NULL);
+
+  result = call_ok (fixture, "codebase_graph_visualize", args, NULL);
+  g_assert_cmpstr (json_object_get_string_member (result->structured, "symbol"), ==,
+                   "parse_header_line");
+  g_assert_cmpstr (json_object_get_string_member (result->structured, "file"), ==,
+                   "src/parser.c");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (result->structured,
+                                                                         "nodes")), ==, 3);
+  focus = diagram_node (result->structured, "parse_header_line");
+  g_assert_nonnull (focus);
+  g_assert_true (json_object_get_boolean_member (focus, "focus"));
+  g_assert_cmpstr (json_object_get_string_member (focus, "kind"), ==, "definition");
+  g_assert_cmpstr (json_object_get_string_member (focus, "language"), ==, "c");
+  g_assert_true (diagram_arrow (result->structured, "parse_message", "parse_header_line"));
+  g_assert_true (diagram_arrow (result->structured, "parse_header_line", "skip_blanks"));
+  g_assert_false (diagram_arrow (result->structured, "skip_blanks", "parse_header_line"));
+  g_assert_nonnull (strstr (result->text, "```mermaid\nflowchart LR\n"));
+  g_assert_nonnull (strstr (result->text, "[\"skip_blanks\"]"));
+
+  g_setenv ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/lode-test-bus", TRUE);
+  offline = call_ok (fixture, "codebase_graph_visualize", interactive, NULL);
+  if (saved != NULL)
+    g_setenv ("DBUS_SESSION_BUS_ADDRESS", saved, TRUE);
+  else
+    g_unsetenv ("DBUS_SESSION_BUS_ADDRESS");
+  g_assert_false (json_object_get_boolean_member (offline->structured, "opened"));
+  svg_path = json_object_get_string_member (offline->structured, "svgPath");
+  g_assert_nonnull (strstr (offline->text, svg_path));
+  g_file_get_contents (svg_path, &svg, NULL, &error);
+  g_assert_no_error (error);
+  parser = g_markup_parse_context_new (&counter, 0, &rects, NULL);
+  g_assert_true (g_markup_parse_context_parse (parser, svg, -1, &error));
+  g_assert_true (g_markup_parse_context_end_parse (parser, &error));
+  g_assert_no_error (error);
+  /* The background and the three definitions. */
+  g_assert_cmpuint (rects, ==, 4);
+  g_assert_nonnull (strstr (svg, ">parse_message</text>"));
+
+  call_fails (fixture, "codebase_graph_visualize", unknown, NULL, "parse_footer: No definition");
+}
+
 /* Every graph tool on a small C tree, each result checked against its output schema. */
 static void
 test_graph_tools (ToolsFixture  *fixture,
@@ -1889,6 +2006,8 @@ main (int   argc,
               tools_teardown);
   g_test_add ("/lode/tools/graph", ToolsFixture, NULL, tools_setup, test_graph_tools,
               tools_teardown);
+  g_test_add ("/lode/tools/graph-visualize-symbol", ToolsFixture, NULL, tools_setup,
+              test_graph_visualize_symbol, tools_teardown);
   g_test_add ("/lode/tools/markdown-file-names", ToolsFixture, NULL, tools_setup,
               test_markdown_file_names, tools_teardown);
   g_test_add ("/lode/tools/confinement", ToolsFixture, NULL, tools_setup, test_confinement,

@@ -223,6 +223,11 @@ TSTree    *_lode_chunker_expand_macros             (Ctx                *ctx,
                                                     TSTree             *tree,
                                                     GArray             *names);
 
+/* lode-chunker-conditionals.c */
+TSTree    *_lode_chunker_unfold_conditionals       (Ctx                *ctx,
+                                                    TSParser           *parser,
+                                                    TSTree             *tree);
+
 /* lode-chunker-sections.c */
 void       _lode_chunker_find_markdown_sections    (Ctx                *ctx);
 void       _lode_chunker_find_key_sections         (Ctx                *ctx,

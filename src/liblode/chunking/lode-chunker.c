@@ -211,6 +211,8 @@ collect_definitions (LodeChunker         *self,
   tree = lode_parse_budget_parse (ctx->budget, self->parser, ctx->text, ctx->len, 0);
   if (tree != NULL && strcmp (language->id, "rust") == 0)
     tree = _lode_chunker_expand_macros (ctx, self->parser, tree, ctx->macro_names);
+  if (tree != NULL && (strcmp (language->id, "c") == 0 || strcmp (language->id, "cpp") == 0))
+    tree = _lode_chunker_unfold_conditionals (ctx, self->parser, tree);
   if (tree == NULL)
     {
       g_debug ("Parse of %zu bytes of %s failed or timed out", ctx->len, language->name);

@@ -10,6 +10,8 @@
 
 G_BEGIN_DECLS
 
-void lode_memory_limit_init (void);
+void     lode_memory_limit_init        (void);
+void     lode_memory_limit_thread_init (void);
+gboolean lode_memory_limit_exhausted   (void);
 
 G_END_DECLS

@@ -10,6 +10,7 @@
 
 #include "lode-engine-private.h"
 #include "lode-error.h"
+#include "lode-memory-limit.h"
 
 static void job_start (LodeEngine *self,
                        Entry      *entry,
@@ -241,6 +242,7 @@ job_thread_func (gpointer user_data)
   LodeIndexReport *report;
   Ended *ended;
 
+  lode_memory_limit_thread_init ();
   report = lode_project_index_with (entry->project,
                                     job->kind == LODE_JOB_REBUILD ? LODE_INDEX_FORCE
                                                                   : LODE_INDEX_FLAGS_NONE,
@@ -266,6 +268,12 @@ job_thread_func (gpointer user_data)
     entry->needs_scan = TRUE;
   else if (job->state == LODE_JOB_STATE_SUCCEEDED && job->kind != LODE_JOB_CHANGES)
     entry->needs_scan = FALSE;
+  /* A watched tree is kept up to date without anyone asking again: a job that failed (a
+   * full disk, a quota) is tried again later, its error shown meanwhile. */
+  if (job->state == LODE_JOB_STATE_FAILED && entry->watcher != NULL)
+    _lode_engine_retry_later (self, entry);
+  else if (job->state == LODE_JOB_STATE_SUCCEEDED)
+    _lode_entry_clear_retry (entry, TRUE);
 
   complete_tasks (job);
   g_clear_pointer (&entry->last, _lode_job_unref);

@@ -49,6 +49,8 @@ struct _Entry
   Job         *queued;
   Job         *last;
   LodeWatcher *watcher;
+  GSource     *retry;            /* (nullable): the next try after a watcher's job failed */
+  guint        retry_msec;       /* how long that try waits; doubles with each failure */
   guint        needs_scan : 1;   /* a change list was lost: the next job scans the tree */
   guint        watch_confirmed : 1;  /* a whole system the user confirmed watching */
 };
@@ -121,5 +123,9 @@ Job         *_lode_engine_request_job     (LodeEngine  *self,
 
 /* lode-engine-watch.c */
 void         _lode_engine_save_watch_list (LodeEngine  *self);
+void         _lode_engine_retry_later     (LodeEngine  *self,
+                                           Entry       *entry);
+void         _lode_entry_clear_retry      (Entry       *entry,
+                                           gboolean     succeeded);
 
 G_END_DECLS

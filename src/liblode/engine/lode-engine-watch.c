@@ -68,6 +68,94 @@ watcher_changed_cb (LodeWatcher *watcher,
   g_mutex_unlock (&self->lock);
 }
 
+/* Trying again after a failure -------------------------------------------------------- */
+
+/* A watcher's job that failed (a full disk, a quota, a file-size limit) is tried again after
+ * RETRY_FIRST_MSEC, then twice as long after each failure, up to RETRY_MAX_MSEC. */
+#define RETRY_FIRST_MSEC 1000
+#define RETRY_MAX_MSEC   (5 * 60 * 1000)
+
+typedef struct
+{
+  GWeakRef  engine;
+  char     *project_id;
+} Retry;
+
+static void
+retry_free (Retry *retry)
+{
+  g_weak_ref_clear (&retry->engine);
+  g_free (retry->project_id);
+  g_free (retry);
+}
+
+/* Looks the entry up again: it may be gone, or no longer watched, by now. */
+static gboolean
+retry_cb (gpointer user_data)
+{
+  Retry *retry = user_data;
+  g_autoptr(LodeEngine) self = g_weak_ref_get (&retry->engine);
+  gboolean joined;
+  Entry *entry;
+
+  if (self == NULL)
+    return G_SOURCE_REMOVE;
+
+  g_mutex_lock (&self->lock);
+  entry = g_hash_table_lookup (self->entries, retry->project_id);
+  if (entry != NULL && entry->retry == g_main_current_source ())
+    {
+      g_clear_pointer (&entry->retry, g_source_unref);
+      if (entry->watcher != NULL)
+        {
+          g_debug ("%s: trying again", lode_project_get_root (entry->project));
+          _lode_engine_request_job (self, entry, LODE_JOB_UPDATE, NULL, &joined)->n_owners++;
+        }
+    }
+  g_mutex_unlock (&self->lock);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Schedules the next try of a watched tree whose job failed, unless one is scheduled.
+ * Called with the lock held, from any thread. */
+void
+_lode_engine_retry_later (LodeEngine *self,
+                          Entry      *entry)
+{
+  Retry *retry;
+
+  if (entry->retry != NULL)
+    return;
+
+  entry->retry_msec = entry->retry_msec == 0 ? RETRY_FIRST_MSEC
+                                             : MIN (entry->retry_msec * 2, RETRY_MAX_MSEC);
+  retry = g_new0 (Retry, 1);
+  g_weak_ref_init (&retry->engine, self);
+  retry->project_id = g_strdup (lode_project_get_id (entry->project));
+  entry->retry = g_timeout_source_new (entry->retry_msec);
+  g_source_set_static_name (entry->retry, "[lode] retry a watched tree");
+  g_source_set_callback (entry->retry, retry_cb, retry, (GDestroyNotify) retry_free);
+  g_source_attach (entry->retry, self->context);
+  g_debug ("%s: trying again in %u ms", lode_project_get_root (entry->project),
+           entry->retry_msec);
+}
+
+/* Drops the scheduled try; after a job that @succeeded, the next failure waits the least
+ * again. Called with the lock held, or on an entry nobody else sees. */
+void
+_lode_entry_clear_retry (Entry    *entry,
+                         gboolean  succeeded)
+{
+  if (entry->retry != NULL)
+    {
+      g_source_destroy (entry->retry);
+      g_clear_pointer (&entry->retry, g_source_unref);
+    }
+  if (succeeded)
+    entry->retry_msec = 0;
+}
+
 /* The tree does not fit in the inotify budget: it is scanned every rescan-interval. */
 static void
 watcher_rescan_cb (LodeWatcher *watcher,
@@ -198,6 +286,7 @@ set_watching (LodeEngine  *self,
       g_signal_handlers_disconnect_matched (entry->watcher, G_SIGNAL_MATCH_DATA, 0, 0, NULL,
                                             NULL, entry);
       stopped = g_steal_pointer (&entry->watcher);
+      _lode_entry_clear_retry (entry, TRUE);
     }
   _lode_engine_save_watch_list (self);
   g_mutex_unlock (&self->lock);
@@ -300,6 +389,7 @@ lode_engine_stop_watching_all (LodeEngine *self)
         g_signal_handlers_disconnect_matched (entry->watcher, G_SIGNAL_MATCH_DATA, 0, 0,
                                               NULL, NULL, entry);
         g_ptr_array_add (watchers, g_steal_pointer (&entry->watcher));
+        _lode_entry_clear_retry (entry, TRUE);
       }
   g_mutex_unlock (&self->lock);
 

@@ -62,6 +62,7 @@ _lode_entry_free (Entry *entry)
       lode_watcher_stop (entry->watcher);
       g_clear_object (&entry->watcher);
     }
+  _lode_entry_clear_retry (entry, FALSE);
   g_clear_pointer (&entry->last, _lode_job_unref);
   g_clear_object (&entry->project);
   g_free (entry);

@@ -19,6 +19,7 @@
 #include "lode-imports.h"
 #include "lode-index-store.h"
 #include "lode-indexer.h"
+#include "lode-memory-limit.h"
 #include "lode-scanner.h"
 #include "lode-watcher.h"
 
@@ -504,9 +505,11 @@ static gpointer
 chunk_thread_func (gpointer data)
 {
   Shared *shared = data;
-  g_autoptr(LodeChunker) chunker = lode_chunker_new (shared->max_tokens);
+  g_autoptr(LodeChunker) chunker = NULL;
   FileResult *done;
 
+  lode_memory_limit_thread_init ();
+  chunker = lode_chunker_new (shared->max_tokens);
   lode_chunker_set_time_budget (chunker, shared->time_budget_msec);
   lode_chunker_set_cancellable (chunker, shared->cancellable);
 
@@ -916,7 +919,9 @@ index_files (LodeIndexStore         *store,
       if (thread == NULL && threads->len == 0)
         {
           g_set_error (error, LODE_ERROR, LODE_ERROR_FAILED,
-                       "Cannot start a thread to read files: %s", thread_error->message);
+                       "Cannot start a thread to read files: %s",
+                       lode_memory_limit_exhausted () ? "out of memory"
+                                                      : thread_error->message);
           return FALSE;
         }
       if (thread == NULL)
@@ -1241,6 +1246,7 @@ lode_indexer_run (const char             *root,
 
   g_cancellable_disconnect (cancellable, cancelled_id);
   report->n_parsed = g_atomic_int_get (&shared.n_parsed);
+  g_ptr_array_unref (shared.files);
   g_async_queue_unref (shared.results);
   g_mutex_clear (&shared.lock);
   g_cond_clear (&shared.cond);

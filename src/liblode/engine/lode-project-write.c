@@ -63,6 +63,7 @@ prepare_dir (LodeProject  *self,
              GError      **error)
 {
   g_autofree char *root_file = g_build_filename (self->dir, "root", NULL);
+  g_autofree char *written = NULL;
 
   if (g_mkdir_with_parents (self->dir, 0700) != 0)
     {
@@ -72,6 +73,10 @@ prepare_dir (LodeProject  *self,
       return FALSE;
     }
 
+  /* Written once: a watcher's every batch rewriting it would fail first on a full disk,
+   * with a message less clear than the store's. */
+  if (g_file_get_contents (root_file, &written, NULL, NULL) && g_str_equal (written, self->root))
+    return TRUE;
   return g_file_set_contents (root_file, self->root, -1, error);
 }
 

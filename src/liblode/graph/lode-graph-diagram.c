@@ -27,6 +27,7 @@ static void
 box_clear (LodeGraphBox *box)
 {
   g_free (box->path);
+  g_free (box->name);
 }
 
 void
@@ -50,6 +51,95 @@ diagram_new (void)
   self->arrows = g_array_new (FALSE, TRUE, sizeof (LodeGraphArrow));
 
   return self;
+}
+
+/**
+ * lode_graph_diagram_new_empty:
+ *
+ * Returns: (transfer full): a diagram with no box, for a symbol's definitions
+ *   (lode_graph_diagram_add_symbol())
+ */
+LodeGraphDiagram *
+lode_graph_diagram_new_empty (void)
+{
+  return diagram_new ();
+}
+
+/**
+ * lode_graph_diagram_add_symbol:
+ * @self: a diagram
+ * @name: the definition's name
+ * @path: its file
+ * @language: (nullable): its file's language
+ * @distance: calls between it and the focus
+ * @focus: it is the definition the diagram is about
+ *
+ * Adds a definition's box, unless @self has one for @name in @path already.
+ *
+ * Returns: its box
+ */
+guint
+lode_graph_diagram_add_symbol (LodeGraphDiagram *self,
+                               const char       *name,
+                               const char       *path,
+                               const char       *language,
+                               guint             distance,
+                               gboolean          focus)
+{
+  LodeGraphBox box = { 0 };
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (name != NULL && path != NULL, 0);
+
+  for (guint i = 0; i < self->boxes->len; i++)
+    {
+      const LodeGraphBox *other = &g_array_index (self->boxes, LodeGraphBox, i);
+
+      if (other->kind == LODE_GRAPH_BOX_DEFINITION && g_str_equal (other->name, name) &&
+          g_str_equal (other->path, path))
+        return i;
+    }
+
+  box.kind = LODE_GRAPH_BOX_DEFINITION;
+  box.path = g_strdup (path);
+  box.name = g_strdup (name);
+  box.language = g_intern_string (language != NULL ? language : "text");
+  box.n_files = 1;
+  box.distance = distance;
+  box.focus = focus;
+  g_array_append_val (self->boxes, box);
+  return self->boxes->len - 1;
+}
+
+/**
+ * lode_graph_diagram_add_call:
+ * @self: a diagram
+ * @from: the calling definition's box
+ * @to: the called one's
+ *
+ * Adds a call: an arrow, or one more call on the arrow there is.
+ */
+void
+lode_graph_diagram_add_call (LodeGraphDiagram *self,
+                             guint             from,
+                             guint             to)
+{
+  LodeGraphArrow arrow = { from, to, 1, FALSE };
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (from < self->boxes->len && to < self->boxes->len);
+
+  for (guint i = 0; i < self->arrows->len; i++)
+    {
+      LodeGraphArrow *other = &g_array_index (self->arrows, LodeGraphArrow, i);
+
+      if (other->from == from && other->to == to)
+        {
+          other->count++;
+          return;
+        }
+    }
+  g_array_append_val (self->arrows, arrow);
 }
 
 /* The cycle each file is in (its index in lode_graph_find_cycles()), or UNSET. */
@@ -491,7 +581,7 @@ lode_graph_diagram_new (const LodeGraph *graph,
  * @box: a box of a diagram
  *
  * Returns: (transfer full): the box's text, in English: the file's path, "src/net/ (4 files)",
- *   "12 more files"
+ *   "12 more files", a definition's name
  */
 char *
 lode_graph_diagram_dup_label (const LodeGraphBox *box)
@@ -507,6 +597,8 @@ lode_graph_diagram_dup_label (const LodeGraphBox *box)
                               box->n_files == 1 ? "file" : "files");
     case LODE_GRAPH_BOX_MORE:
       return g_strdup_printf ("%u more %s", box->n_files, box->n_files == 1 ? "file" : "files");
+    case LODE_GRAPH_BOX_DEFINITION:
+      return g_strdup (box->name);
     default:
       g_return_val_if_reached (NULL);
     }

@@ -22,19 +22,22 @@ G_BEGIN_DECLS
  * @LODE_GRAPH_BOX_FILE: one file of the project
  * @LODE_GRAPH_BOX_FOLDER: the files of a folder, drawn as one box
  * @LODE_GRAPH_BOX_MORE: the files left out, counted
+ * @LODE_GRAPH_BOX_DEFINITION: a definition of the call graph, in a symbol's diagram
  */
 typedef enum
 {
   LODE_GRAPH_BOX_FILE,
   LODE_GRAPH_BOX_FOLDER,
   LODE_GRAPH_BOX_MORE,
+  LODE_GRAPH_BOX_DEFINITION,
 } LodeGraphBoxKind;
 
 /**
  * LodeGraphBox:
  * @kind: what the box stands for
- * @path: (nullable): the file's path, the folder's path ending with '/' (`./` for the top),
- *   %NULL for the files left out
+ * @path: (nullable): the file's path (a definition's file), the folder's path ending with '/'
+ *   (`./` for the top), %NULL for the files left out
+ * @name: (nullable): a definition's name
  * @language: the file's language, the one most of a folder's files have, "text" otherwise
  * @file: a file box's id in the graph
  * @n_files: the files the box stands for
@@ -47,6 +50,7 @@ typedef struct
 {
   LodeGraphBoxKind  kind;
   char             *path;
+  char             *name;
   const char       *language;
   guint             file;
   guint             n_files;
@@ -77,7 +81,8 @@ typedef struct
  * @n_hidden: files left out (those of the %LODE_GRAPH_BOX_MORE box, when there is one)
  *
  * What a picture of the import graph shows: a file's neighbourhood or the whole project,
- * within a number of boxes. Mermaid, the SVG of lode-graph-svg and the desktop app draw it.
+ * within a number of boxes; or a definition with its callers and callees. Mermaid, the SVG of
+ * lode-graph-svg and the desktop app draw it.
  */
 typedef struct
 {
@@ -90,6 +95,16 @@ LodeGraphDiagram *lode_graph_diagram_new        (const LodeGraph        *graph,
                                                  const guint            *focus,
                                                  guint                   depth,
                                                  guint                   max_boxes);
+LodeGraphDiagram *lode_graph_diagram_new_empty  (void);
+guint             lode_graph_diagram_add_symbol (LodeGraphDiagram       *self,
+                                                 const char             *name,
+                                                 const char             *path,
+                                                 const char             *language,
+                                                 guint                   distance,
+                                                 gboolean                focus);
+void              lode_graph_diagram_add_call   (LodeGraphDiagram       *self,
+                                                 guint                   from,
+                                                 guint                   to);
 void              lode_graph_diagram_free       (LodeGraphDiagram       *self);
 char             *lode_graph_diagram_dup_label  (const LodeGraphBox     *box);
 char             *lode_graph_diagram_to_mermaid (const LodeGraphDiagram *self);

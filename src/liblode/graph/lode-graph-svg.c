@@ -173,8 +173,9 @@ lode_graph_diagram_to_svg (const LodeGraphDiagram *self)
       g_string_append_printf (out, "\" rx=\"6\" fill=\"%s\" stroke=\"%s\" stroke-width=\"%s\"%s/>\n",
                               fill, box->focus || box->in_cycle ? "#c01c28" : "#77767b",
                               box->focus ? "3" : "1",
-                              box->kind == LODE_GRAPH_BOX_FILE ? ""
-                                                                : " stroke-dasharray=\"4 3\"");
+                              box->kind == LODE_GRAPH_BOX_FILE ||
+                              box->kind == LODE_GRAPH_BOX_DEFINITION ? ""
+                                                                     : " stroke-dasharray=\"4 3\"");
       g_string_append (out, "  <text x=\"");
       append_number (out, x + MARGIN + w / 2);
       g_string_append (out, "\" y=\"");

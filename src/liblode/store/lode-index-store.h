@@ -8,7 +8,7 @@
 
 #include <gio/gio.h>
 
-#include "lode-calls-resolver.h"
+#include "lode-calls.h"
 #include "lode-chunk.h"
 #include "lode-graph.h"
 #include "lode-grep-query.h"

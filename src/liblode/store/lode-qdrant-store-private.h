@@ -26,7 +26,8 @@ G_BEGIN_DECLS
  *   lode-qdrant-store-vectors.c    dense vectors
  *   lode-qdrant-store-symbols.c    declarations in chunk points, references points
  *   lode-qdrant-store-artifacts.c  context artifacts' points
- *   lode-qdrant-store-points.c     ids, filters, file records, loading, batches
+ *   lode-qdrant-store-points.c     ids, filters, file records (their imports and calls
+ *                                  included), loading, batches
  */
 
 /* Paths in one delete-by-filter request: the filter's size stays far under the limits. */
@@ -106,10 +107,6 @@ void        _lode_qdrant_store_set_string     (JsonObject             *object,
                                                const char             *value);
 LodeStoredImport *_lode_qdrant_store_stored_import_copy (const LodeStoredImport *import);
 JsonNode   *_lode_qdrant_store_file_point     (FileRecord             *record);
-void        _lode_qdrant_store_calls_to_payload (FileRecord           *record,
-                                                 JsonObject           *payload);
-void        _lode_qdrant_store_calls_from_payload (FileRecord         *record,
-                                                   JsonObject         *payload);
 void        _lode_qdrant_store_clear_record_calls (FileRecord         *record);
 FileRecord *_lode_qdrant_store_file_record_from_payload (JsonObject      *payload);
 void        _lode_qdrant_store_file_record_free (FileRecord           *record);

@@ -257,7 +257,7 @@ store_dup_calls (LodeIndexStore  *store,
       call->callee = dup_column_text (s, 3);
       call->qualifier = dup_column_text (s, 4);
       call->line = sqlite3_column_int (s, 5);
-      call->status = CLAMP (sqlite3_column_int (s, 6), LODE_CALL_RESOLVED, LODE_CALL_UNRESOLVED);
+      call->status = CLAMP (sqlite3_column_int (s, 6), LODE_CALL_RESOLVED, LODE_CALL_REGISTERED);
       call->rule = CLAMP (sqlite3_column_int (s, 7), LODE_CALL_RULE_NONE, LODE_CALL_RULE_UNIQUE);
       call->confidence = sqlite3_column_double (s, 8);
       call->target_path = dup_column_text (s, 9);

@@ -31,7 +31,32 @@ struct _LodeCallGraph
   GPtrArray  *calls;     /* LodeStoredCall, owned */
   GPtrArray  *callees;   /* per node: GArray of LodeCallLink, or NULL */
   GPtrArray  *callers;   /* per node: GArray of LodeCallLink, or NULL */
+  GHashTable *entries;   /* node + 1 → Registration: what the code registers it as */
 };
+
+typedef struct
+{
+  const char *reason;    /* interned */
+  char       *label;
+} Registration;
+
+static Registration *
+registration_new (const char *reason,
+                  const char *label)
+{
+  Registration *registration = g_new (Registration, 1);
+
+  registration->reason = g_intern_string (reason);
+  registration->label = g_strdup (label);
+  return registration;
+}
+
+static void
+registration_free (Registration *registration)
+{
+  g_free (registration->label);
+  g_free (registration);
+}
 
 G_DEFINE_FINAL_TYPE (LodeCallGraph, lode_call_graph, G_TYPE_OBJECT)
 
@@ -80,6 +105,9 @@ lode_stored_calls_from_edges (LodeCallResolver *resolver,
       const LodeSymbol *caller = edge->site->caller >= 0
                                  ? g_ptr_array_index (symbols, edge->site->caller) : NULL;
 
+      /* A name a table or a router gives that is no function of the project: nothing. */
+      if ((edge->site->flags & LODE_CALL_REGISTRATION) && edge->status != LODE_CALL_REGISTERED)
+        continue;
       if (edge->targets == NULL || edge->targets->len == 0)
         {
           g_ptr_array_add (rows, stored_call_new (path, caller, edge));
@@ -122,6 +150,7 @@ lode_call_graph_finalize (GObject *object)
   g_clear_pointer (&self->calls, g_ptr_array_unref);
   g_clear_pointer (&self->callees, g_ptr_array_unref);
   g_clear_pointer (&self->callers, g_ptr_array_unref);
+  g_clear_pointer (&self->entries, g_hash_table_unref);
 
   G_OBJECT_CLASS (lode_call_graph_parent_class)->finalize (object);
 }
@@ -145,6 +174,7 @@ lode_call_graph_init (LodeCallGraph *self)
   self->nodes = g_array_new (FALSE, TRUE, sizeof (LodeCallNode));
   g_array_set_clear_func (self->nodes, (GDestroyNotify) call_node_clear);
   self->by_line = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->entries = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) registration_free);
   self->by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                          (GDestroyNotify) g_array_unref);
   self->calls = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_call_free);
@@ -165,6 +195,43 @@ compare_paths (const void *a,
   return strcmp (*(const char * const *) a, *(const char * const *) b);
 }
 
+static guint node_at (LodeCallGraph *self,
+                      const char    *path,
+                      guint          line);
+
+/* A handler a table or a router names, as its call site: file, line and name. */
+static char *
+registration_key (const char *path,
+                  guint       line,
+                  const char *name)
+{
+  return g_strdup_printf ("%s:%u:%s", path, line, name != NULL ? name : "");
+}
+
+/**
+ * lode_call_graph_add_entry:
+ * @self: a #LodeCallGraph
+ * @node: a definition
+ * @reason: why it is an entry point: "command", "route"
+ * @label: the command or the route (`add`, `GET /users/{id}`)
+ *
+ * Marks a definition that the code registers as an entry point; the first registration of
+ * a definition is the one kept.
+ */
+void
+lode_call_graph_add_entry (LodeCallGraph *self,
+                           guint          node,
+                           const char    *reason,
+                           const char    *label)
+{
+  g_return_if_fail (LODE_IS_CALL_GRAPH (self));
+  g_return_if_fail (node < self->nodes->len && reason != NULL);
+
+  if (!g_hash_table_contains (self->entries, GUINT_TO_POINTER (node + 1)))
+    g_hash_table_insert (self->entries, GUINT_TO_POINTER (node + 1),
+                         registration_new (reason, label));
+}
+
 /**
  * lode_call_graph_load:
  * @store: a project's index
@@ -182,9 +249,11 @@ lode_call_graph_load (LodeIndexStore  *store,
 {
   g_autoptr(LodeCallGraph) self = lode_call_graph_new ();
   g_autoptr(GHashTable) sites = lode_index_store_dup_call_sites (store, error);
+  g_autoptr(GHashTable) registered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                            (GDestroyNotify) registration_free);
   g_autoptr(GPtrArray) calls = NULL;
   g_autofree const char **paths = NULL;
-  guint n;
+  guint n, first;
 
   if (sites == NULL)
     return NULL;
@@ -202,6 +271,7 @@ lode_call_graph_load (LodeIndexStore  *store,
           g_prefix_error (error, "Cannot read the calls of %s: ", paths[i]);
           return NULL;
         }
+      first = self->nodes->len;
       for (guint s = 0; s < symbols->len; s++)
         {
           const LodeSymbol *symbol = g_ptr_array_index (symbols, s);
@@ -210,13 +280,41 @@ lode_call_graph_load (LodeIndexStore  *store,
                                     symbol->container, symbol->scope, symbol->signature,
                                     symbol->start_line, symbol->end_line);
         }
+      for (guint b = 0; b < parsed->bindings->len; b++)
+        {
+          const LodeCallBinding *binding = g_ptr_array_index (parsed->bindings, b);
+
+          if (binding->kind != LODE_CALL_BINDING_ENTRY)
+            continue;
+          if (binding->scope >= 0)
+            lode_call_graph_add_entry (self, first + binding->scope, binding->target,
+                                       binding->name);
+          else if (binding->path != NULL)
+            g_hash_table_replace (registered,
+                                  registration_key (paths[i], binding->line, binding->path),
+                                  registration_new (binding->target, binding->name));
+        }
     }
 
   calls = lode_index_store_dup_calls (store, NULL, error);
   if (calls == NULL)
     return NULL;
   for (guint i = 0; i < calls->len; i++)
-    lode_call_graph_add_call (self, g_steal_pointer (&g_ptr_array_index (calls, i)));
+    {
+      LodeStoredCall *call = g_ptr_array_index (calls, i);
+
+      lode_call_graph_add_call (self, g_steal_pointer (&g_ptr_array_index (calls, i)));
+      if (call->status == LODE_CALL_REGISTERED)
+        {
+          g_autofree char *key = registration_key (call->path, call->line, call->callee);
+          const Registration *registration = g_hash_table_lookup (registered, key);
+          guint target = node_at (self, call->target_path, call->target_line);
+
+          if (registration != NULL && target != LODE_CALL_GRAPH_NONE)
+            lode_call_graph_add_entry (self, target, registration->reason,
+                                       registration->label);
+        }
+    }
   return g_steal_pointer (&self);
 }
 
@@ -333,7 +431,8 @@ lode_call_graph_add_call (LodeCallGraph  *self,
 
   g_ptr_array_add (self->calls, call);
   caller = node_at (self, call->path, call->caller_line);
-  target = call->status == LODE_CALL_RESOLVED || call->status == LODE_CALL_AMBIGUOUS
+  target = call->status == LODE_CALL_RESOLVED || call->status == LODE_CALL_AMBIGUOUS ||
+           call->status == LODE_CALL_REGISTERED
            ? node_at (self, call->target_path, call->target_line) : LODE_CALL_GRAPH_NONE;
   if (caller != LODE_CALL_GRAPH_NONE)
     add_link (self->callees, caller, target, call);
@@ -689,7 +788,12 @@ count_resolved (GArray *links,
 static int
 reason_rank (const char *reason)
 {
-  return strcmp (reason, "main") == 0 ? 0 : strcmp (reason, "uncalled") == 0 ? 1 : 2;
+  static const char * const order[] = { "main", "command", "route", "uncalled", NULL };
+
+  for (guint i = 0; order[i] != NULL; i++)
+    if (strcmp (reason, order[i]) == 0)
+      return i;
+  return G_N_ELEMENTS (order);
 }
 
 static gint
@@ -711,9 +815,10 @@ compare_entries (gconstpointer a,
  * @self: a #LodeCallGraph
  * @limit: at most this many
  *
- * Where the calls start: `main` functions, then functions and methods nothing in the project
- * calls but which call into it (exported API, handlers a framework calls, command tables'
- * functions), the busiest first, then test functions (by their file or name).
+ * Where the calls start: `main` functions, then the functions a table of commands or a router
+ * registers (lode_call_graph_add_entry()), then functions and methods nothing in the project
+ * calls but which call into it (exported API, handlers a framework finds by itself), then
+ * test functions (by their file or name); the busiest first within each.
  *
  * Returns: (transfer full) (element-type LodeCallEntry): the entry points, ranked
  */
@@ -729,11 +834,18 @@ lode_call_graph_entry_points (LodeCallGraph *self,
     {
       const LodeCallNode *node = &g_array_index (self->nodes, LodeCallNode, i);
       GArray *out = g_ptr_array_index (self->callees, i);
-      LodeCallEntry entry = { i, NULL, count_resolved (out, FALSE, i) };
+      LodeCallEntry entry = { i, NULL, NULL, count_resolved (out, FALSE, i) };
+      const Registration *registration = g_hash_table_lookup (self->entries,
+                                                              GUINT_TO_POINTER (i + 1));
 
       if (!is_callable (node->kind))
         continue;
-      if (strcmp (node->name, "main") == 0 && !_lode_path_is_test (node->path))
+      if (registration != NULL)
+        {
+          entry.reason = registration->reason;
+          entry.label = registration->label;
+        }
+      else if (strcmp (node->name, "main") == 0 && !_lode_path_is_test (node->path))
         entry.reason = "main";
       else if (_lode_path_is_test (node->path) || is_test_name (node->name))
         entry.reason = entry.n_callees > 0 ? "test" : NULL;

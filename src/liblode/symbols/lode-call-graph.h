@@ -73,13 +73,16 @@ typedef struct
 /**
  * LodeCallEntry:
  * @node: a definition
- * @reason: (transfer none): why it is an entry point ("main", "test", "uncalled")
+ * @reason: (transfer none): why it is an entry point ("main", "command", "route",
+ *   "uncalled", "test")
+ * @label: (transfer none) (nullable): the command or route it is registered under
  * @n_callees: the calls it makes that reach a definition
  */
 typedef struct
 {
   guint       node;
   const char *reason;
+  const char *label;
   guint       n_callees;
 } LodeCallEntry;
 
@@ -100,6 +103,10 @@ guint               lode_call_graph_add_node     (LodeCallGraph        *self,
                                                   guint                 end_line);
 void                lode_call_graph_add_call     (LodeCallGraph        *self,
                                                   LodeStoredCall       *call);
+void                lode_call_graph_add_entry    (LodeCallGraph        *self,
+                                                  guint                 node,
+                                                  const char           *reason,
+                                                  const char           *label);
 guint               lode_call_graph_get_n_nodes  (LodeCallGraph        *self);
 const LodeCallNode *lode_call_graph_get_node     (LodeCallGraph        *self,
                                                   guint                 node);

@@ -4,7 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Every answer names definitions the same way: `{name, qualifiedName, kind, path, startLine}`;
- * a call adds `callLine`, `status` (resolved, ambiguous, external, unresolved), `resolution`
+ * a call adds `callLine`, `status` (resolved, ambiguous, external, unresolved, or registered:
+ * named by a table of commands or a router, not called), `resolution`
  * (the rule that decided it: local, import, receiver, package, unique, none) and `confidence`.
  * A name that matches several definitions answers with them as `candidates` and a hint to
  * narrow it with `file` or a qualified name; one that matches none, with a hint too.
@@ -354,8 +355,9 @@ flow_children (Flow  *flow,
  *   10), `limit` (entry points)
  *
  * Returns: (transfer full): without an entry point `{project, entryPoints: [definition +
- *   reason, callees]}`; with one `{project, query, root: definition + calls (each a call
- *   with its own `calls`, or `cycle` or `cut`), depth, candidates, hint|null}`
+ *   reason, label (a command's or route's), callees]}`; with one `{project, query, root:
+ *   definition + calls (each a call with its own `calls`, or `cycle` or `cut`), depth,
+ *   candidates, hint|null}`
  */
 JsonObject *
 lode_call_report_flow (LodeCallGraph       *graph,
@@ -379,6 +381,8 @@ lode_call_report_flow (LodeCallGraph       *graph,
           JsonObject *item = node_object (graph, entry->node);
 
           json_object_set_string_member (item, "reason", entry->reason);
+          if (entry->label != NULL)
+            json_object_set_string_member (item, "label", entry->label);
           json_object_set_int_member (item, "callees", entry->n_callees);
           json_array_add_object_element (array, item);
         }
@@ -716,8 +720,10 @@ lode_call_format_flow (JsonObject *report)
 
           g_string_append (out, "- ");
           append_definition (out, entry);
-          g_string_append_printf (out, ": %s, %" G_GINT64_FORMAT " callees\n",
-                                  json_object_get_string_member (entry, "reason"),
+          g_string_append_printf (out, ": %s", json_object_get_string_member (entry, "reason"));
+          if (json_object_has_member (entry, "label"))
+            g_string_append_printf (out, " `%s`", json_object_get_string_member (entry, "label"));
+          g_string_append_printf (out, ", %" G_GINT64_FORMAT " callees\n",
                                   json_object_get_int_member (entry, "callees"));
         }
       return g_string_free (out, FALSE);

@@ -225,7 +225,7 @@ _lode_calls_follow_declarations (LodeCallResolver *self,
           if (self->depth < MAX_HOPS)
             {
               self->depth++;
-              _lode_calls_resolve_bare (self, f, -1, alias->target, 0, &out);
+              _lode_calls_in_scope (self, f, alias->target, WANT_CALLABLE, &out);
               self->depth--;
             }
         }
@@ -577,6 +577,32 @@ _lode_calls_lookup_global (LodeCallResolver *self,
   return by_import (self, f, name, want, found) ||
          by_package (self, f, name, want, found) ||
          by_unique (self, f, name, want, found);
+}
+
+/* A bare name as the code of @f sees it outside any caller: the file's own definitions (C
+ * and C++: a declaration followed to what it declares), else the rules after `local`. */
+gboolean
+_lode_calls_in_scope (LodeCallResolver *self,
+                      guint             f,
+                      const char       *name,
+                      Want              want,
+                      Found            *found)
+{
+  File *file = g_ptr_array_index (self->files, f);
+
+  _lode_calls_in_file (self, f, name, want, FALSE, found);
+  if (found_n (found) > 0)
+    {
+      if (file->flags & FLAG_INCLUDES)
+        {
+          _lode_calls_follow_declarations (self, f, found);
+          if (found_n (found) == 0)
+            return _lode_calls_lookup_global (self, f, name, want, found);
+        }
+      found_set (found, LODE_CALL_RULE_LOCAL, 1.0);
+      return TRUE;
+    }
+  return _lode_calls_lookup_global (self, f, name, want, found);
 }
 
 /* A type named @path (`Foo`, `a::Foo`, `pkg.Foo`) as @f sees it. */

@@ -16,7 +16,8 @@ G_BEGIN_DECLS
 /*
  * lode-calls-resolver.c walks a call to what it names (receivers, types, methods, the
  * rules' order); lode-calls-lookup.c finds a name in a scope: a file, the names a file
- * imports and the headers it includes, its package, the project.
+ * imports and the headers it includes, its package, the project. The resolver calls the
+ * lookup, never the other way round.
  */
 
 #define MAX_HOPS 4
@@ -170,14 +171,11 @@ gboolean    _lode_calls_module_binding       (LodeCallResolver  *self,
                                               GArray            *files,
                                               char             **package,
                                               LodeCallBinding  **binding);
-const char *_lode_calls_last_part            (const char        *path);
-
-/* lode-calls-resolver.c */
-gboolean    _lode_calls_resolve_bare         (LodeCallResolver  *self,
+gboolean    _lode_calls_in_scope             (LodeCallResolver  *self,
                                               guint              f,
-                                              gint               caller,
                                               const char        *name,
-                                              guint              flags,
+                                              Want               want,
                                               Found             *found);
+const char *_lode_calls_last_part            (const char        *path);
 
 G_END_DECLS

@@ -716,13 +716,13 @@ nested_in_caller (LodeCallResolver *self,
   return TRUE;
 }
 
-gboolean
-_lode_calls_resolve_bare (LodeCallResolver *self,
-                          guint             f,
-                          gint              caller,
-                          const char       *name,
-                          guint             flags,
-                          Found            *found)
+static gboolean
+resolve_bare (LodeCallResolver *self,
+              guint             f,
+              gint              caller,
+              const char       *name,
+              guint             flags,
+              Found            *found)
 {
   File *file = g_ptr_array_index (self->files, f);
   Want want = (flags & LODE_CALL_NEW) ? WANT_TYPE : WANT_CALLABLE;
@@ -748,19 +748,7 @@ _lode_calls_resolve_bare (LodeCallResolver *self,
       g_clear_pointer (&found->targets, g_array_unref);
     }
 
-  _lode_calls_in_file (self, f, name, want, FALSE, found);
-  if (found_n (found) > 0)
-    {
-      if (file->flags & FLAG_INCLUDES)
-        {
-          _lode_calls_follow_declarations (self, f, found);
-          if (found_n (found) == 0)
-            return _lode_calls_lookup_global (self, f, name, want, found);
-        }
-      found_set (found, LODE_CALL_RULE_LOCAL, 1.0);
-      return TRUE;
-    }
-  return _lode_calls_lookup_global (self, f, name, want, found);
+  return _lode_calls_in_scope (self, f, name, want, found);
 }
 
 /* C++ `ns::f()`: the `f` the file sees whose namespace ends with `ns`; a namespace the
@@ -781,7 +769,7 @@ by_namespace (LodeCallResolver *self,
   while (*ns == ':')
     ns++;
   n = strlen (ns);
-  if (_lode_calls_resolve_bare (self, f, caller, name, 0, &all))
+  if (resolve_bare (self, f, caller, name, 0, &all))
     for (guint i = 0; i < found_n (&all); i++)
       {
         LodeCallTarget t = g_array_index (all.targets, LodeCallTarget, i);
@@ -832,7 +820,7 @@ resolve_named (LodeCallResolver *self,
   if (depth > MAX_HOPS)
     return FALSE;
   if (qualifier == NULL)
-    return _lode_calls_resolve_bare (self, f, caller, name, flags, found);
+    return resolve_bare (self, f, caller, name, flags, found);
   if (strcmp (qualifier, "?") == 0)
     return FALSE;
 
@@ -1021,6 +1009,25 @@ resolve_named (LodeCallResolver *self,
   return TRUE;
 }
 
+/* A function a table or a router names: what was found, if it is a function. */
+static void
+registered (LodeCallResolver *self,
+            LodeCallEdge     *edge,
+            Found            *found)
+{
+  for (guint i = found_n (found); i > 0; i--)
+    {
+      const char *kind = symbol_at (self, g_array_index (found->targets, LodeCallTarget,
+                                                         i - 1))->kind;
+
+      if (!kind_in (kind, _lode_calls_method_kinds))
+        g_array_remove_index (found->targets, i - 1);
+    }
+  edge->status = found_n (found) > 0 && edge->status != LODE_CALL_EXTERNAL
+                 ? LODE_CALL_REGISTERED : LODE_CALL_UNRESOLVED;
+  edge->confidence = found->confidence / MAX (found_n (found), 1);
+}
+
 /**
  * lode_call_resolver_resolve:
  * @self: a #LodeCallResolver
@@ -1071,6 +1078,8 @@ lode_call_resolver_resolve (LodeCallResolver *self,
         }
       else
         edge->status = LODE_CALL_UNRESOLVED;
+      if (site->flags & LODE_CALL_REGISTRATION)
+        registered (self, edge, &found);
       edge->targets = found.targets != NULL ? g_steal_pointer (&found.targets)
                                             : g_array_new (FALSE, FALSE,
                                                            sizeof (LodeCallTarget));
@@ -1100,6 +1109,8 @@ lode_call_status_to_string (LodeCallStatus status)
       return "ambiguous";
     case LODE_CALL_EXTERNAL:
       return "external";
+    case LODE_CALL_REGISTERED:
+      return "registered";
     case LODE_CALL_UNRESOLVED:
     default:
       return "unresolved";

@@ -13,43 +13,6 @@
 
 G_BEGIN_DECLS
 
-/**
- * LodeCallStatus:
- * @LODE_CALL_RESOLVED: bound to one definition
- * @LODE_CALL_AMBIGUOUS: several definitions fit as well; all are listed
- * @LODE_CALL_EXTERNAL: into a dependency, named by the import that brings the name in
- * @LODE_CALL_UNRESOLVED: nothing the code states leads to a definition
- */
-typedef enum
-{
-  LODE_CALL_RESOLVED,
-  LODE_CALL_AMBIGUOUS,
-  LODE_CALL_EXTERNAL,
-  LODE_CALL_UNRESOLVED,
-} LodeCallStatus;
-
-/**
- * LodeCallRule:
- * @LODE_CALL_RULE_NONE: no rule found it
- * @LODE_CALL_RULE_LOCAL: the caller's scope or its own file (a C prototype there leads to its
- *   definition)
- * @LODE_CALL_RULE_IMPORT: a name the file imports, through the import graph (C and C++:
- *   the headers it includes)
- * @LODE_CALL_RULE_RECEIVER: the receiver's type as the code states it
- * @LODE_CALL_RULE_PACKAGE: the caller's package, namespace or module
- * @LODE_CALL_RULE_UNIQUE: the only definition of the name in the project, where the
- *   language lets a name reach it without an import
- */
-typedef enum
-{
-  LODE_CALL_RULE_NONE,
-  LODE_CALL_RULE_LOCAL,
-  LODE_CALL_RULE_IMPORT,
-  LODE_CALL_RULE_RECEIVER,
-  LODE_CALL_RULE_PACKAGE,
-  LODE_CALL_RULE_UNIQUE,
-} LodeCallRule;
-
 typedef struct
 {
   guint file;

@@ -15,7 +15,10 @@ G_BEGIN_DECLS
 /*
  * The reports are split by tool: lode-symbol-report.c looks symbols up and describes types
  * and functions, lode-symbol-exports.c lists a package's exports, lode-symbol-references.c
- * a name's references, lode-symbol-format.c writes them all as markdown.
+ * a name's references, lode-symbol-format.c writes them all as markdown. Below them all,
+ * lode-symbol-descriptor.c reads a stored symbol back (its details, names, location and
+ * SymbolDescriptor) and calls none of them; lode-symbol-report.c calls lode-symbol-exports.c
+ * (a Rust module's re-exports), never the other way round.
  */
 
 typedef struct
@@ -87,6 +90,7 @@ is_function_kind (const char *kind)
   return kind != NULL && g_strv_contains (kinds, kind);
 }
 
+/* lode-symbol-descriptor.c */
 void        _lode_symbol_report_symbol_clear            (Symbol            *symbol);
 Symbol      _lode_symbol_report_symbol_from_row         (LodeStoredSymbol  *row);
 char       *_lode_symbol_report_symbol_package          (const Symbol      *symbol);

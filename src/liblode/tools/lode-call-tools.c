@@ -179,8 +179,9 @@ static const LodeTool flow_tool = {
   .name = "codebase_flow",
   .title = "Call flow from an entry point",
   .description =
-    "Without entrypoint: the entry points, ranked, with why. With one: its call tree to depth, "
-    "cycles and cut branches marked.",
+    "Without entrypoint: the entry points, ranked, with why (main, a command table's or a "
+    "router's registration with its command or route as label, uncalled, test). With one: its "
+    "call tree to depth, cycles and cut branches marked.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     NAME_PROPERTY ("entrypoint", "Where the flow starts") ", "

@@ -372,6 +372,8 @@ box_kind_to_string (LodeGraphBoxKind kind)
       return "folder";
     case LODE_GRAPH_BOX_MORE:
       return "more";
+    case LODE_GRAPH_BOX_DEFINITION:
+      return "definition";
     default:
       g_return_val_if_reached ("file");
     }
@@ -467,6 +469,99 @@ lode_graph_report_visualize (LodeProject  *project,
 
   begin_report (builder, project);
   lode_json_builder_add_string (builder, "file", file != NULL ? lode_graph_get_path (graph, id) : NULL);
+  lode_json_builder_add_string (builder, "mermaid", mermaid);
+  add_diagram (builder, diagram);
+  json_builder_end_object (builder);
+
+  return lode_json_builder_steal_object (builder);
+}
+
+/* A definition of codebase_symbol's answer, by the name the call graph qualifies it with. */
+static const char *
+definition_name (JsonObject *definition)
+{
+  const char *qualified = lode_json_get_string (definition, "qualifiedName");
+
+  return qualified != NULL ? qualified : lode_json_get_string (definition, "name");
+}
+
+/* The box of @definition, in the language of its file as the import graph has it. */
+static guint
+add_definition (LodeGraphDiagram *diagram,
+                LodeGraph        *graph,
+                JsonObject       *definition,
+                gboolean          focus)
+{
+  const char *path = lode_json_get_string (definition, "path");
+  guint id;
+
+  return lode_graph_diagram_add_symbol (diagram, definition_name (definition), path,
+                                        graph != NULL && lode_graph_lookup (graph, path, &id)
+                                          ? lode_graph_get_language (graph, id) : NULL,
+                                        focus ? 0 : 1, focus);
+}
+
+/**
+ * lode_graph_report_visualize_symbol:
+ * @project: an indexed project
+ * @symbol_report: codebase_symbol's answer about one definition (lode_call_report_symbol())
+ * @svg: (out) (optional) (transfer full): the diagram as an SVG document
+ * @error: return location for a #GError
+ *
+ * The definition with its callers and the definitions it calls, as
+ * lode_graph_report_visualize() draws a file's imports (calls to nothing the project defines
+ * are left out).
+ *
+ * Returns: (transfer full) (nullable): `{projectPath, file, symbol, line, mermaid, nodes,
+ *   edges, hidden}`
+ */
+JsonObject *
+lode_graph_report_visualize_symbol (LodeProject  *project,
+                                    JsonObject   *symbol_report,
+                                    char        **svg,
+                                    GError      **error)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(LodeGraph) graph = NULL;
+  g_autoptr(LodeGraphDiagram) diagram = lode_graph_diagram_new_empty ();
+  g_autofree char *mermaid = NULL;
+  JsonObject *symbol;
+  JsonArray *callers;
+  JsonArray *callees;
+  guint focus;
+
+  g_return_val_if_fail (LODE_IS_PROJECT (project), NULL);
+  g_return_val_if_fail (symbol_report != NULL, NULL);
+
+  symbol = json_object_get_object_member (symbol_report, "symbol");
+  g_return_val_if_fail (symbol != NULL, NULL);
+  graph = lode_project_load_graph (project, error);
+  if (graph == NULL)
+    return NULL;
+
+  focus = add_definition (diagram, graph, symbol, TRUE);
+  callers = json_object_get_array_member (symbol_report, "callers");
+  for (guint i = 0; callers != NULL && i < json_array_get_length (callers); i++)
+    lode_graph_diagram_add_call (diagram,
+                                 add_definition (diagram, graph,
+                                                 json_array_get_object_element (callers, i),
+                                                 FALSE),
+                                 focus);
+  callees = json_object_get_array_member (symbol_report, "callees");
+  for (guint i = 0; callees != NULL && i < json_array_get_length (callees); i++)
+    lode_graph_diagram_add_call (diagram, focus,
+                                 add_definition (diagram, graph,
+                                                 json_array_get_object_element (callees, i),
+                                                 FALSE));
+
+  mermaid = lode_graph_diagram_to_mermaid (diagram);
+  if (svg != NULL)
+    *svg = lode_graph_diagram_to_svg (diagram);
+
+  begin_report (builder, project);
+  lode_json_builder_add_string (builder, "file", lode_json_get_string (symbol, "path"));
+  lode_json_builder_add_string (builder, "symbol", definition_name (symbol));
+  lode_json_builder_add_int (builder, "line", lode_json_get_int (symbol, "startLine", 0));
   lode_json_builder_add_string (builder, "mermaid", mermaid);
   add_diagram (builder, diagram);
   json_builder_end_object (builder);
@@ -861,9 +956,14 @@ lode_graph_format_visualize (JsonObject *report)
 {
   GString *out = g_string_new (NULL);
   const char *file = lode_json_get_string (report, "file");
+  const char *symbol = lode_json_get_string (report, "symbol");
   const char *svg_path = lode_json_get_string (report, "svgPath");
 
-  if (json_object_get_boolean_member_with_default (report, "opened", FALSE))
+  if (json_object_get_boolean_member_with_default (report, "opened", FALSE) && symbol != NULL)
+    g_string_append_printf (out, "Opened Lode's symbol page on `%s` (`%s:%" G_GINT64_FORMAT
+                            "`) in the desktop app.\n\n", symbol, file,
+                            lode_json_get_int (report, "line", 0));
+  else if (json_object_get_boolean_member_with_default (report, "opened", FALSE))
     g_string_append_printf (out, "Opened Lode's graph explorer on `%s` in the desktop app.\n\n",
                             file != NULL ? file : lode_json_get_string (report, "projectPath"));
   else if (svg_path != NULL)

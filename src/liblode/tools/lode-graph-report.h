@@ -38,6 +38,10 @@ JsonObject *lode_graph_report_visualize  (LodeProject         *project,
                                           guint                max_nodes,
                                           char               **svg,
                                           GError             **error);
+JsonObject *lode_graph_report_visualize_symbol (LodeProject  *project,
+                                                JsonObject   *symbol_report,
+                                                char        **svg,
+                                                GError      **error);
 JsonObject *lode_graph_report_status     (LodeProject         *project,
                                           GError             **error);
 JsonObject *lode_graph_report_remove     (LodeProject         *project,

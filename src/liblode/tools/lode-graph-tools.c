@@ -300,36 +300,35 @@ static const LodeTool graph_circular_tool = {
 
 /* codebase_graph_visualize ------------------------------------------------------------- */
 
-/* The desktop app's "show-graph" action on the project and file, through D-Bus activation
- * (the app is DBusActivatable): FALSE when there is no session bus, no app, or no display
- * for it to start on. */
+/* The desktop app's @action with @parameter ("show-graph" on a project and file,
+ * "show-symbol" on a definition), through D-Bus activation (the app is DBusActivatable):
+ * FALSE when there is no session bus, no app, or no display for it to start on. */
 static gboolean
-open_explorer (const char    *root,
-               const char    *file,
+open_explorer (const char    *action,
+               GVariant      *parameter,
                GCancellable  *cancellable,
                GError       **error)
 {
   g_autoptr(GDBusConnection) bus = NULL;
+  g_autoptr(GVariant) arguments = NULL;
   g_autoptr(GVariant) reply = NULL;
   g_autofree char *app_path = g_strconcat ("/", LODE_APP_ID, NULL);
   GVariantBuilder platform_data;
 
+  g_variant_builder_init (&platform_data, G_VARIANT_TYPE_VARDICT);
+  arguments = g_variant_ref_sink (g_variant_new ("(s@ava{sv})", action,
+                                                 g_variant_new_parsed ("[%v]", parameter),
+                                                 &platform_data));
   bus = g_bus_get_sync (G_BUS_TYPE_SESSION, cancellable, error);
   if (bus == NULL)
     return FALSE;
 
   /* org.freedesktop.Application's object path is the app id with dots as slashes. */
   g_strdelimit (app_path, ".", '/');
-  g_variant_builder_init (&platform_data, G_VARIANT_TYPE_VARDICT);
   reply = g_dbus_connection_call_sync (bus, LODE_APP_ID, app_path,
                                        "org.freedesktop.Application", "ActivateAction",
-                                       g_variant_new ("(s@ava{sv})", "show-graph",
-                                                      g_variant_new_parsed ("[<(%s, %s)>]", root,
-                                                                            file != NULL ? file
-                                                                                         : ""),
-                                                      &platform_data),
-                                       NULL, G_DBUS_CALL_FLAGS_NONE, OPEN_TIMEOUT_MSEC,
-                                       cancellable, error);
+                                       arguments, NULL, G_DBUS_CALL_FLAGS_NONE,
+                                       OPEN_TIMEOUT_MSEC, cancellable, error);
   if (reply == NULL)
     g_dbus_error_strip_remote_error (*error);
 
@@ -369,39 +368,29 @@ write_svg (const char  *root,
   return g_steal_pointer (&path);
 }
 
+/* The answer with the explorer opened on it (@action, @parameter), or with the SVG written
+ * under the name @what where the explorer cannot be shown. */
 static JsonObject *
-graph_visualize (LodeToolCall  *call,
-                 GError       **error)
+open_or_write (LodeToolCall  *call,
+               LodeProject   *project,
+               JsonObject    *report,
+               const char    *action,
+               GVariant      *parameter,
+               const char    *what,
+               const char    *svg,
+               GError       **error)
 {
-  g_autoptr(LodeProject) project = open_indexed (call, error);
-  gboolean interactive = g_strcmp0 (string_argument (call, "mode"), "interactive") == 0;
-  g_autofree char *svg = NULL;
   g_autoptr(GError) open_error = NULL;
   g_autofree char *svg_path = NULL;
-  JsonObject *report;
-  const char *file;
 
-  if (project == NULL)
-    return NULL;
-
-  report = lode_graph_report_visualize (project, string_argument (call, "filePath"),
-                                        uint_argument (call, "depth", 1),
-                                        uint_argument (call, "maxNodes",
-                                                       LODE_GRAPH_DIAGRAM_MAX_BOXES),
-                                        interactive ? &svg : NULL, error);
-  if (report == NULL || !interactive)
-    return report;
-
-  file = json_object_get_string_member_with_default (report, "file", NULL);
-  if (open_explorer (lode_project_get_root (project), file,
-                     lode_tool_call_get_cancellable (call), &open_error))
+  if (open_explorer (action, parameter, lode_tool_call_get_cancellable (call), &open_error))
     {
       json_object_set_boolean_member (report, "opened", TRUE);
       return report;
     }
 
   g_debug ("No graph explorer: %s", open_error->message);
-  svg_path = write_svg (lode_project_get_root (project), file, svg, error);
+  svg_path = write_svg (lode_project_get_root (project), what, svg, error);
   if (svg_path == NULL)
     {
       json_object_unref (report);
@@ -413,15 +402,101 @@ graph_visualize (LodeToolCall  *call,
   return report;
 }
 
+/* A definition with its callers and callees; interactive: the app's Symbol page. */
+static JsonObject *
+symbol_visualize (LodeToolCall  *call,
+                  LodeProject   *project,
+                  gboolean       interactive,
+                  GError       **error)
+{
+  const char *file = string_argument (call, "filePath");
+  g_autofree char *relative = NULL;
+  g_autoptr(JsonObject) found = NULL;
+  g_autofree char *svg = NULL;
+  g_autofree char *what = NULL;
+  /* maxNodes: half callers, half callees at most. */
+  LodeCallQuery query = { .name = string_argument (call, "symbol"),
+                          .limit = MAX (uint_argument (call, "maxNodes",
+                                                       LODE_GRAPH_DIAGRAM_MAX_BOXES) / 2, 1) };
+  JsonObject *report;
+
+  if (file != NULL)
+    {
+      relative = lode_project_dup_relative_path (project, file);
+      if (relative == NULL)
+        {
+          g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT, "%s is outside %s", file,
+                       lode_project_get_root (project));
+          return NULL;
+        }
+      query.file = relative;
+    }
+  found = lode_call_tools_run (call, lode_call_report_symbol, &query, error);
+  if (found == NULL)
+    return NULL;
+  if (json_object_get_object_member (found, "symbol") == NULL)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_FOUND, "%s: %s", query.name,
+                   json_object_get_string_member (found, "hint"));
+      return NULL;
+    }
+
+  report = lode_graph_report_visualize_symbol (project, found, interactive ? &svg : NULL, error);
+  if (report == NULL || !interactive)
+    return report;
+
+  what = g_strdup_printf ("%s-%s", json_object_get_string_member (report, "file"),
+                          json_object_get_string_member (report, "symbol"));
+  return open_or_write (call, project, report, "show-symbol",
+                        g_variant_new ("(sss)", lode_project_get_root (project),
+                                       json_object_get_string_member (report, "symbol"),
+                                       json_object_get_string_member (report, "file")),
+                        what, svg, error);
+}
+
+static JsonObject *
+graph_visualize (LodeToolCall  *call,
+                 GError       **error)
+{
+  g_autoptr(LodeProject) project = open_indexed (call, error);
+  gboolean interactive = g_strcmp0 (string_argument (call, "mode"), "interactive") == 0;
+  g_autofree char *svg = NULL;
+  JsonObject *report;
+  const char *file;
+
+  if (project == NULL)
+    return NULL;
+  if (string_argument (call, "symbol") != NULL)
+    return symbol_visualize (call, project, interactive, error);
+
+  report = lode_graph_report_visualize (project, string_argument (call, "filePath"),
+                                        uint_argument (call, "depth", 1),
+                                        uint_argument (call, "maxNodes",
+                                                       LODE_GRAPH_DIAGRAM_MAX_BOXES),
+                                        interactive ? &svg : NULL, error);
+  if (report == NULL || !interactive)
+    return report;
+
+  file = json_object_get_string_member_with_default (report, "file", NULL);
+  return open_or_write (call, project, report, "show-graph",
+                        g_variant_new ("(ss)", lode_project_get_root (project),
+                                       file != NULL ? file : ""),
+                        file, svg, error);
+}
+
 static const LodeTool graph_visualize_tool = {
   .name = "codebase_graph_visualize",
   .title = "Draw the import graph",
   .description =
-    "A Mermaid flowchart of a file's neighbourhood or the whole project, cycles marked. mode "
-    "interactive opens Lode's explorer.",
+    "A Mermaid flowchart of a file's neighbourhood or the whole project, cycles marked; or, "
+    "with symbol, of a definition's callers and callees. mode interactive opens Lode's "
+    "explorer.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
-    FILE_PATH_PROPERTY ("This file's neighbourhood; omit for the whole project") ", "
+    FILE_PATH_PROPERTY ("This file's neighbourhood (omit for the whole project), or symbol's "
+                        "file") ", "
+    "\"symbol\": {\"type\": \"string\", \"minLength\": 1, \"description\": \"A definition, "
+    "plain or qualified: its callers and callees\"}, "
     DEPTH_PROPERTY ("1") ", "
     "\"maxNodes\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 500, "
     "\"default\": 60, \"description\": \"Boxes at most\"}, "
@@ -435,7 +510,7 @@ static const LodeTool graph_visualize_tool = {
     "\"mermaid\": {\"type\": \"string\"}, "
     "\"nodes\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
     "\"id\": " COUNT ", \"kind\": {\"type\": \"string\", \"enum\": [\"file\", \"folder\", "
-    "\"more\"]}, \"path\": " NULLABLE_STRING ", \"label\": {\"type\": \"string\"}, "
+    "\"more\", \"definition\"]}, \"path\": " NULLABLE_STRING ", \"label\": {\"type\": \"string\"}, "
     "\"language\": {\"type\": \"string\"}, \"files\": " COUNT ", "
     "\"distance\": {\"type\": [\"integer\", \"null\"]}, \"focus\": {\"type\": \"boolean\"}, "
     "\"inCycle\": {\"type\": \"boolean\"}}, "
@@ -445,7 +520,8 @@ static const LodeTool graph_visualize_tool = {
     "\"from\": " COUNT ", \"to\": " COUNT ", \"count\": " COUNT ", "
     "\"inCycle\": {\"type\": \"boolean\"}}, "
     "\"required\": [\"from\", \"to\", \"count\", \"inCycle\"]}}, "
-    "\"hidden\": " COUNT ", \"opened\": {\"type\": \"boolean\"}, "
+    "\"hidden\": " COUNT ", \"symbol\": {\"type\": \"string\"}, \"line\": " COUNT ", "
+    "\"opened\": {\"type\": \"boolean\"}, "
     "\"svgPath\": {\"type\": \"string\"}, \"reason\": {\"type\": \"string\"}}, "
     "\"required\": [\"projectPath\", \"file\", \"mermaid\", \"nodes\", \"edges\", "
     "\"hidden\"]}",

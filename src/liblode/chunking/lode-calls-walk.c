@@ -1,4 +1,4 @@
-/* lode-calls.c — call sites and what resolving them needs, from a file's parse
+/* lode-calls-walk.c — the walk over a file's parse that finds its call sites
  *
  * SPDX-FileCopyrightText: 2026 The Lode authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "lode-calls-private.h"
-#include "lode-chunk.h"
 
 /*
  * Runs on the chunker's thread, on the tree the chunker parsed: nothing is parsed twice.
@@ -33,511 +32,7 @@
  * a small lexer.
  */
 
-#define QUALIFIER_MAX 160
 #define BUDGET_STEPS  4096
-
-static void
-site_free (LodeCallSite *site)
-{
-  g_free (site->name);
-  g_free (site->qualifier);
-  g_free (site->receiver);
-  g_free (site);
-}
-
-static void
-binding_free (LodeCallBinding *binding)
-{
-  g_free (binding->name);
-  g_free (binding->target);
-  g_free (binding->path);
-  g_free (binding);
-}
-
-/**
- * lode_calls_new:
- *
- * Returns: (transfer full): no call sites, no bindings
- */
-LodeCalls *
-lode_calls_new (void)
-{
-  LodeCalls *calls = g_new0 (LodeCalls, 1);
-
-  calls->sites = g_ptr_array_new_with_free_func ((GDestroyNotify) site_free);
-  calls->bindings = g_ptr_array_new_with_free_func ((GDestroyNotify) binding_free);
-  calls->file_local = g_array_new (FALSE, FALSE, sizeof (guint));
-  calls->conditional = g_array_new (FALSE, FALSE, sizeof (guint));
-  return calls;
-}
-
-void
-lode_calls_free (LodeCalls *calls)
-{
-  if (calls == NULL)
-    return;
-  g_ptr_array_unref (calls->sites);
-  g_ptr_array_unref (calls->bindings);
-  g_array_unref (calls->file_local);
-  g_array_unref (calls->conditional);
-  g_free (calls);
-}
-
-static LodeCallSite *
-add_site (LodeCalls     *calls,
-          char          *name,
-          char          *qualifier,
-          guint          line,
-          gint           caller,
-          LodeCallFlags  flags)
-{
-  LodeCallSite *site = g_new0 (LodeCallSite, 1);
-
-  site->name = name;
-  site->qualifier = qualifier;
-  site->line = line;
-  site->caller = caller;
-  site->flags = flags;
-  g_ptr_array_add (calls->sites, site);
-  return site;
-}
-
-/* The stored form of a file's calls, with the file's symbols they index: what
- * lode_call_resolver_add_file() needs of a file that is not parsed again when another one
- * changes, whatever the index keeps of its symbols besides. */
-#define SYMBOL_TYPE "(ssmsmsmsmsuu)"
-#define SITE_TYPE "(smsmsiuyy)"
-#define BINDING_TYPE "(smsmsuiy)"
-#define CALLS_VARIANT_TYPE "(a" SYMBOL_TYPE "a" SITE_TYPE "a" BINDING_TYPE "auau)"
-
-static GVariant *
-uint_array_to_variant (GArray *array)
-{
-  return g_variant_new_fixed_array (G_VARIANT_TYPE_UINT32, array->data, array->len,
-                                    sizeof (guint32));
-}
-
-/**
- * lode_calls_to_bytes:
- * @calls: a file's calls
- * @symbols: (element-type LodeSymbol): the file's symbols, which @calls index
- *
- * Returns: (transfer full): @calls and @symbols (without their details) as bytes to store,
- *   read back by lode_calls_new_from_bytes()
- */
-GBytes *
-lode_calls_to_bytes (const LodeCalls *calls,
-                     GPtrArray       *symbols)
-{
-  GVariantBuilder defs, sites, bindings;
-  g_autoptr(GVariant) variant = NULL;
-
-  g_variant_builder_init (&defs, G_VARIANT_TYPE ("a" SYMBOL_TYPE));
-  for (guint i = 0; i < symbols->len; i++)
-    {
-      LodeSymbol *symbol = g_ptr_array_index (symbols, i);
-
-      g_variant_builder_add (&defs, SYMBOL_TYPE, symbol->name != NULL ? symbol->name : "",
-                             symbol->kind != NULL ? symbol->kind : "", symbol->container,
-                             symbol->package, symbol->scope, symbol->signature,
-                             symbol->start_line, symbol->end_line);
-    }
-  g_variant_builder_init (&sites, G_VARIANT_TYPE ("a" SITE_TYPE));
-  for (guint i = 0; i < calls->sites->len; i++)
-    {
-      LodeCallSite *site = g_ptr_array_index (calls->sites, i);
-
-      g_variant_builder_add (&sites, SITE_TYPE, site->name, site->qualifier, site->receiver,
-                             site->caller, site->line, site->flags, (guint8) site->receiver_kind);
-    }
-  g_variant_builder_init (&bindings, G_VARIANT_TYPE ("a" BINDING_TYPE));
-  for (guint i = 0; i < calls->bindings->len; i++)
-    {
-      LodeCallBinding *binding = g_ptr_array_index (calls->bindings, i);
-
-      g_variant_builder_add (&bindings, BINDING_TYPE, binding->name, binding->target,
-                             binding->path, binding->line, binding->scope,
-                             (guint8) binding->kind);
-    }
-  variant = g_variant_ref_sink (g_variant_new ("(@a" SYMBOL_TYPE "@a" SITE_TYPE "@a"
-                                               BINDING_TYPE "@au@au)",
-                                               g_variant_builder_end (&defs),
-                                               g_variant_builder_end (&sites),
-                                               g_variant_builder_end (&bindings),
-                                               uint_array_to_variant (calls->file_local),
-                                               uint_array_to_variant (calls->conditional)));
-  return g_variant_get_data_as_bytes (variant);
-}
-
-static void
-variant_to_uint_array (GVariant *variant,
-                       GArray   *array)
-{
-  gsize n;
-  const guint32 *values = g_variant_get_fixed_array (variant, &n, sizeof (guint32));
-
-  g_array_append_vals (array, values, n);
-}
-
-static GPtrArray *
-symbols_from_variant (GVariantIter *iter)
-{
-  GPtrArray *symbols = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_symbol_free);
-  const char *kind;
-  LodeSymbol *symbol = lode_symbol_new ();
-
-  while (g_variant_iter_next (iter, "(s&smsmsmsmsuu)", &symbol->name, &kind, &symbol->container,
-                              &symbol->package, &symbol->scope, &symbol->signature,
-                              &symbol->start_line, &symbol->end_line))
-    {
-      symbol->kind = kind[0] != '\0' ? g_intern_string (kind) : NULL;
-      g_ptr_array_add (symbols, symbol);
-      symbol = lode_symbol_new ();
-    }
-  lode_symbol_free (symbol);
-  return symbols;
-}
-
-/**
- * lode_calls_new_from_bytes:
- * @bytes: what lode_calls_to_bytes() made
- * @symbols: (out) (transfer container) (element-type LodeSymbol): the file's symbols
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (nullable): the calls, or %NULL with %G_IO_ERROR_INVALID_DATA when
- *   @bytes are not such calls: not in normal form, or naming symbols, kinds or receivers the
- *   file cannot have (a damaged index)
- */
-LodeCalls *
-lode_calls_new_from_bytes (GBytes     *bytes,
-                           GPtrArray **symbols,
-                           GError    **error)
-{
-  g_autoptr(GVariant) variant = NULL;
-  g_autoptr(GVariantIter) defs = NULL;
-  g_autoptr(GVariantIter) sites = NULL;
-  g_autoptr(GVariantIter) bindings = NULL;
-  g_autoptr(GVariant) file_local = NULL;
-  g_autoptr(GVariant) conditional = NULL;
-  g_autoptr(GPtrArray) read = NULL;
-  LodeCalls *calls;
-  const char *name;
-  char *qualifier, *receiver;
-  gint caller;
-  guint line;
-  guint8 flags, kind;
-  gboolean ok = TRUE;
-
-  variant = g_variant_ref_sink (g_variant_new_from_bytes (G_VARIANT_TYPE (CALLS_VARIANT_TYPE),
-                                                          bytes, FALSE));
-  if (!g_variant_is_normal_form (variant))
-    goto damaged;
-
-  calls = lode_calls_new ();
-  g_variant_get (variant, "(a" SYMBOL_TYPE "a" SITE_TYPE "a" BINDING_TYPE "@au@au)", &defs,
-                 &sites, &bindings, &file_local, &conditional);
-  read = symbols_from_variant (defs);
-  while (g_variant_iter_next (sites, "(&smsmsiuyy)", &name, &qualifier, &receiver, &caller,
-                              &line, &flags, &kind))
-    {
-      LodeCallSite *site = add_site (calls, g_strdup (name), qualifier, line, caller, flags);
-
-      site->receiver = receiver;
-      site->receiver_kind = kind;
-      if (caller < -1 || caller >= (gint) read->len || kind > LODE_CALL_RECEIVER_RESULT)
-        ok = FALSE;
-    }
-  while (g_variant_iter_next (bindings, "(&smsmsuiy)", &name, &qualifier, &receiver, &line,
-                              &caller, &kind))
-    {
-      lode_calls_add_binding (calls, kind, caller, name, qualifier, receiver, line);
-      g_free (qualifier);
-      g_free (receiver);
-      if (caller < -1 || caller >= (gint) read->len || kind > LODE_CALL_BINDING_REEXPORT)
-        ok = FALSE;
-    }
-  variant_to_uint_array (file_local, calls->file_local);
-  variant_to_uint_array (conditional, calls->conditional);
-  for (guint i = 0; i < calls->file_local->len; i++)
-    ok = ok && g_array_index (calls->file_local, guint, i) < read->len;
-  if (ok)
-    {
-      *symbols = g_steal_pointer (&read);
-      return calls;
-    }
-  lode_calls_free (calls);
-
-damaged:
-  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-               "The stored call sites of a file are damaged (%" G_GSIZE_FORMAT " bytes)",
-               g_bytes_get_size (bytes));
-  return NULL;
-}
-
-
-/**
- * lode_calls_add_binding:
- * @calls: a #LodeCalls
- * @kind: what @name is
- * @scope: the index of the symbol it belongs to, -1 for the file
- * @name: the name bound
- * @target: (nullable): see #LodeCallBindingKind
- * @path: (nullable): the specifier of an import
- * @line: where, for an import the line lode-imports.c gives the same import
- */
-void
-lode_calls_add_binding (LodeCalls           *calls,
-                        LodeCallBindingKind  kind,
-                        gint                 scope,
-                        const char          *name,
-                        const char          *target,
-                        const char          *path,
-                        guint                line)
-{
-  LodeCallBinding *binding;
-
-  g_return_if_fail (calls != NULL && name != NULL);
-
-  binding = g_new0 (LodeCallBinding, 1);
-  binding->kind = kind;
-  binding->scope = scope;
-  binding->name = g_strdup (name);
-  binding->target = g_strdup (target);
-  binding->path = g_strdup (path);
-  binding->line = line;
-  g_ptr_array_add (calls->bindings, binding);
-}
-
-/**
- * lode_calls_supported:
- * @language: a language
- *
- * Returns: whether call sites are read from files of @language
- */
-gboolean
-lode_calls_supported (const LodeLanguage *language)
-{
-  static const char * const ids[] = {
-    "c", "cpp", "csharp", "go", "java", "javascript", "typescript", "tsx", "python", "rust",
-    "php", "ruby", "kotlin", "swift", NULL
-  };
-
-  return language->ts_language != NULL && g_strv_contains (ids, language->id);
-}
-
-/* Text helpers ------------------------------------------------------------------------ */
-
-/* @text[start..end) without white space, or NULL when longer than QUALIFIER_MAX. */
-char *
-_lode_calls_squeeze (Walk    *w,
-                     guint32  start,
-                     guint32  end)
-{
-  GString *out;
-
-  end = MIN (end, w->x->len);
-  if (start >= end || end - start > QUALIFIER_MAX * 4)
-    return NULL;
-  out = g_string_sized_new (end - start);
-  for (guint32 i = start; i < end; i++)
-    if (!g_ascii_isspace (w->x->text[i]))
-      g_string_append_c (out, w->x->text[i]);
-  if (out->len == 0 || out->len > QUALIFIER_MAX || !g_utf8_validate (out->str, out->len, NULL))
-    {
-      g_string_free (out, TRUE);
-      return NULL;
-    }
-  return g_string_free (out, FALSE);
-}
-
-static gboolean
-is_word_byte (char c)
-{
-  return g_ascii_isalnum (c) || c == '_' || c == '$' || (guchar) c >= 0x80;
-}
-
-/* A type as written → the path of names it starts with: `&mut a::Foo<T>` → `a::Foo`,
- * `*pkg.T` → `pkg.T`, `Foo?` → `Foo`, `List<Foo>` → `List`. NULL when none. */
-char *
-_lode_calls_clean_type (const char *text)
-{
-  static const char * const prefixes[] = {
-    "&", "*", "mut ", "const ", "dyn ", "impl ", "?", ":", " ", "readonly ", "ref ", "out ",
-    "in ", "struct ", "class ", "enum ", "union ", "typename ", "final ", "volatile ",
-    "unsigned ", "\"", "'", "@", "->", "in ", "inout ", "some ", "any ", NULL
-  };
-  const char *p = text, *start;
-  gboolean again = TRUE;
-
-  if (text == NULL)
-    return NULL;
-  while (again)
-    {
-      again = FALSE;
-      for (guint i = 0; prefixes[i] != NULL; i++)
-        if (g_str_has_prefix (p, prefixes[i]))
-          {
-            p += strlen (prefixes[i]);
-            again = TRUE;
-          }
-    }
-  start = p;
-  while (*p != '\0' && (is_word_byte (*p) || *p == '.' || *p == '\\' ||
-                        (p[0] == ':' && p[1] == ':')))
-    p += (p[0] == ':') ? 2 : 1;
-  while (p > start && (p[-1] == '.' || p[-1] == ':' || p[-1] == '\\'))
-    p--;
-  if (p == start)
-    return NULL;
-  return g_strndup (start, p - start);
-}
-
-/* Scopes ------------------------------------------------------------------------------ */
-
-static void
-local_free (Local *local)
-{
-  g_free (local->type);
-  g_free (local);
-}
-
-static Scope *
-scope_new (Scope *parent)
-{
-  Scope *scope = g_new0 (Scope, 1);
-
-  scope->names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                        (GDestroyNotify) local_free);
-  scope->parent = parent;
-  return scope;
-}
-
-static void
-scope_free (Scope *scope)
-{
-  g_hash_table_unref (scope->names);
-  g_free (scope);
-}
-
-static const Local *
-scope_lookup (Scope      *scope,
-              const char *name)
-{
-  for (; scope != NULL; scope = scope->parent)
-    {
-      const Local *local = g_hash_table_lookup (scope->names, name);
-
-      if (local != NULL)
-        return local;
-    }
-  return NULL;
-}
-
-Scope *
-_lode_calls_scope (Walk *w)
-{
-  for (guint i = w->frames->len; i > 0; i--)
-    {
-      Frame *frame = &g_array_index (w->frames, Frame, i - 1);
-
-      if (frame->scope != NULL)
-        return frame->scope;
-    }
-  return NULL;
-}
-
-/* Declares @name in the innermost function's scope; outside functions nothing is kept. */
-void
-_lode_calls_declare (Walk             *w,
-                     TSNode            name,
-                     LodeCallReceiver  kind,
-                     const char       *type)
-{
-  Scope *scope = _lode_calls_scope (w);
-  Local *local;
-  char *key;
-
-  if (scope == NULL || ts_node_is_null (name))
-    return;
-  key = _lode_calls_squeeze (w, ts_node_start_byte (name), ts_node_end_byte (name));
-  if (key == NULL)
-    return;
-  local = g_new0 (Local, 1);
-  local->kind = type != NULL ? kind : LODE_CALL_RECEIVER_UNKNOWN;
-  local->type = g_strdup (type);
-  g_hash_table_replace (scope->names, key, local);
-}
-
-static gboolean
-kind_is_function (const char *kind)
-{
-  static const char * const kinds[] = {
-    "function", "method", "constructor", "macro", "prototype", "property", NULL
-  };
-
-  return kind != NULL && g_strv_contains (kinds, kind);
-}
-
-static gboolean
-kind_is_class (const char *kind)
-{
-  static const char * const kinds[] = {
-    "class", "struct", "interface", "trait", "impl", "object", "enum", "union", "record",
-    "protocol", "extension", NULL
-  };
-
-  return kind != NULL && g_strv_contains (kinds, kind);
-}
-
-static gboolean
-kind_is_namespace (const char *kind)
-{
-  return kind != NULL && (strcmp (kind, "module") == 0 || strcmp (kind, "namespace") == 0);
-}
-
-/* The innermost function around the walk, else the innermost definition that is neither a
- * class nor a namespace (a constant's initializer), else the innermost class; -1 at file
- * level. */
-gint
-_lode_calls_caller (Walk *w)
-{
-  gint fallback = -1;
-
-  for (guint i = w->frames->len; i > 0; i--)
-    {
-      guint def = g_array_index (w->frames, Frame, i - 1).def;
-      const char *kind = w->kinds[def];
-
-      if (kind_is_function (kind))
-        return def;
-      if (kind_is_namespace (kind))
-        continue;
-      if (kind_is_class (kind))
-        {
-          if (fallback < 0)
-            fallback = def;
-          continue;
-        }
-      return def;
-    }
-  return fallback;
-}
-
-/* The innermost class-like definition around the walk, -1 if none. */
-gint
-_lode_calls_class (Walk *w)
-{
-  for (guint i = w->frames->len; i > 0; i--)
-    {
-      guint def = g_array_index (w->frames, Frame, i - 1).def;
-
-      if (kind_is_class (w->kinds[def]))
-        return def;
-      if (kind_is_function (w->kinds[def]))
-        return -1;
-    }
-  return -1;
-}
 
 static void
 leave_defs (Walk    *w,
@@ -549,7 +44,7 @@ leave_defs (Walk    *w,
 
       if (ts_node_end_byte (w->defs[frame->def]) > byte)
         break;
-      g_clear_pointer (&frame->scope, scope_free);
+      g_clear_pointer (&frame->scope, _lode_calls_scope_free);
       g_array_set_size (w->frames, w->frames->len - 1);
     }
 }
@@ -567,8 +62,8 @@ enter_defs (Walk    *w,
       if (ts_node_end_byte (w->defs[def]) <= byte)
         continue;
       leave_defs (w, ts_node_start_byte (w->defs[def]));
-      if (kind_is_function (w->kinds[def]))
-        frame.scope = scope_new (_lode_calls_scope (w));
+      if (_lode_calls_kind_is_function (w->kinds[def]))
+        frame.scope = _lode_calls_scope_new (_lode_calls_scope (w));
       g_array_append_val (w->frames, frame);
       _lode_calls_enter_def (w, def);
     }
@@ -687,7 +182,7 @@ describe_receiver (Walk         *w,
       site->receiver_kind = LODE_CALL_RECEIVER_SELF;
       return;
     }
-  local = scope_lookup (_lode_calls_scope (w), text);
+  local = _lode_calls_scope_lookup (_lode_calls_scope (w), text);
   if (local != NULL && local->kind != LODE_CALL_RECEIVER_UNKNOWN)
     {
       site->receiver_kind = local->kind;
@@ -716,7 +211,7 @@ emit (Walk          *w,
   char *text = _lode_calls_squeeze (w, ts_node_start_byte (name), ts_node_end_byte (name));
   char *qual = NULL;
 
-  if (text == NULL || !is_word_byte (text[0]))
+  if (text == NULL || !_lode_calls_is_word_byte (text[0]))
     {
       g_free (text);
       return;
@@ -735,22 +230,22 @@ emit (Walk          *w,
     }
   if (qual == NULL && !(flags & LODE_CALL_NEW))
     {
-      const Local *local = scope_lookup (_lode_calls_scope (w), text);
+      const Local *local = _lode_calls_scope_lookup (_lode_calls_scope (w), text);
 
       if (local != NULL)
         flags |= LODE_CALL_LOCAL;
     }
-  site = add_site (w->calls, text, qual, ts_node_start_point (name).row + 1,
-                   _lode_calls_caller (w), flags);
+  site = _lode_calls_add_site (w->calls, text, qual, ts_node_start_point (name).row + 1,
+                               _lode_calls_caller (w), flags);
   if (!ts_node_is_null (qualifier) && (flags & LODE_CALL_MEMBER))
     describe_receiver (w, site, qualifier);
 }
 
 /* A callee expression → the called name, its qualifier and how it is called. */
-static void
-visit_callee (Walk          *w,
-              TSNode         callee,
-              LodeCallFlags  flags)
+void
+_lode_calls_visit_callee (Walk          *w,
+                          TSNode         callee,
+                          LodeCallFlags  flags)
 {
   guint32 start = ts_node_start_byte (callee);
 
@@ -817,7 +312,7 @@ visit_call (Walk   *w,
   callee = field (node, "function");
   if (!ts_node_is_null (callee))
     {
-      visit_callee (w, callee, 0);
+      _lode_calls_visit_callee (w, callee, 0);
       return;
     }
 
@@ -850,7 +345,7 @@ visit_call (Walk   *w,
 
   /* Kotlin and Swift: (call_expression CALLEE (call_suffix …)). */
   if (n_named (node) >= 2 && is_type (nth_named (node, 1), "call_suffix"))
-    visit_callee (w, nth_named (node, 0), 0);
+    _lode_calls_visit_callee (w, nth_named (node, 0), 0);
 }
 
 static void
@@ -876,7 +371,7 @@ visit_new (Walk   *w,
       return;
     }
   if (!ts_node_is_null (type))
-    visit_callee (w, type, LODE_CALL_NEW);
+    _lode_calls_visit_callee (w, type, LODE_CALL_NEW);
 }
 
 /* Macro text ------------------------------------------------------------------------- */
@@ -973,15 +468,15 @@ lex_calls (Walk    *w,
             {
               guint32 q = before - 2;
 
-              while (q > start && (is_word_byte (text[q - 1]) || text[q - 1] == ':'))
+              while (q > start && (_lode_calls_is_word_byte (text[q - 1]) || text[q - 1] == ':'))
                 q--;
               flags = LODE_CALL_SCOPED | LODE_CALL_MACRO_TEXT;
               qualifier = q < before - 2 ? g_strndup (text + q, before - 2 - q) : NULL;
             }
           else
             flags = LODE_CALL_MACRO_TEXT;
-          add_site (w->calls, g_strndup (text + word, p - word), g_steal_pointer (&qualifier),
-                    line, caller, flags);
+          _lode_calls_add_site (w->calls, g_strndup (text + word, p - word),
+                                g_steal_pointer (&qualifier), line, caller, flags);
         }
       else if (g_ascii_isdigit (c))
         {
@@ -1004,6 +499,7 @@ typedef enum
   ACT_MACRO_TEXT,    /* C, C++: a macro's body */
   ACT_BINDING,       /* declarations, imports: lode-calls-bindings.c */
   ACT_RUBY_NAME,     /* Ruby: a bare name that no local declares is a method call */
+  ACT_TABLE_ROW,     /* C, C++: an initializer list, maybe a row of a table of commands */
 } Action;
 
 typedef struct
@@ -1049,7 +545,7 @@ table_for (const TSLanguage *ts_language,
     { "import_header", ACT_BINDING }, { "export_statement", ACT_BINDING },
     { "enhanced_for_statement", ACT_BINDING }, { "catch_formal_parameter", ACT_BINDING },
     { "for_range_loop", ACT_BINDING }, { "mod_item", ACT_BINDING },
-    { "preproc_def", ACT_BINDING },
+    { "preproc_def", ACT_BINDING }, { "initializer_list", ACT_TABLE_ROW },
   };
   Table *table;
 
@@ -1117,14 +613,68 @@ word_is (const char *word,
   return strlen (what) == len && memcmp (word, what, len) == 0;
 }
 
+/* The name @arg tests for absence, `#ifndef X`, `#if !defined(X)` or `#if !defined X`:
+ * its length, 0 for another condition. */
+static gsize
+negated_name (const char  *word,
+              gsize        len,
+              const char  *arg,
+              const char  *stop,
+              const char **name)
+{
+  const char *p = arg;
+  gsize n = 0;
+
+  if (word_is (word, len, "if"))
+    {
+      if (p >= stop || *p != '!')
+        return 0;
+      for (p++; p < stop && (*p == ' ' || *p == '\t'); p++)
+        ;
+      if (stop - p < 7 || memcmp (p, "defined", 7) != 0)
+        return 0;
+      for (p += 7; p < stop && (*p == ' ' || *p == '\t' || *p == '('); p++)
+        ;
+    }
+  else if (!word_is (word, len, "ifndef"))
+    return 0;
+  while (p + n < stop && (g_ascii_isalnum (p[n]) || p[n] == '_'))
+    n++;
+  *name = p;
+  return n;
+}
+
+/* A line that leaves an include-once block what it is: blank, a comment, an `#include`. */
+static gboolean
+keeps_include_once (const char *p,
+                    const char *stop)
+{
+  const char *word, *arg;
+  gsize len;
+
+  while (p < stop && g_ascii_isspace (*p))
+    p++;
+  if (p == stop || (stop - p >= 2 && (memcmp (p, "//", 2) == 0 || memcmp (p, "/*", 2) == 0)))
+    return TRUE;
+  return directive (p, stop, &word, &len, &arg) && word_is (word, len, "include");
+}
+
+typedef struct
+{
+  guint    line;          /* where it starts; 0: always compiled; G_MAXUINT: a guard yet */
+  gboolean include_once;  /* `#ifndef X` around `#include`s only, so far */
+} Block;
+
 /* C and C++: the line ranges of `#if` blocks, read from the text (a confused parse must not
- * move them). Include guards (`#ifndef X` then `#define X`) and `#ifdef __cplusplus`
- * (around `extern "C" {`) are left out: what they hold is always compiled. */
+ * move them). What these hold is always compiled, so they are left out: include guards
+ * (`#ifndef X` or `#if !defined(X)`, then `#define X`), `#ifdef __cplusplus` (around
+ * `extern "C" {`), and a test for absence around nothing but includes (decNumber.h's `#if
+ * !defined(DECCONTEXT) #include "decContext.h" #endif`, an include made once). */
 static void
 scan_conditionals (Walk *w)
 {
   const char *text = w->x->text, *end = text + w->x->len;
-  g_autoptr(GArray) open = g_array_new (FALSE, FALSE, sizeof (guint));   /* line, or 0 */
+  g_autoptr(GArray) open = g_array_new (FALSE, FALSE, sizeof (Block));
   const char *guard = NULL;
   gsize guard_len = 0;
   guint line = 1;
@@ -1133,51 +683,57 @@ scan_conditionals (Walk *w)
     {
       const char *eol = memchr (p, '\n', end - p);
       const char *stop = eol != NULL ? eol : end;
-      const char *word, *arg;
+      const char *word, *arg, *name = NULL;
       gsize len;
+      gboolean is_directive = directive (p, stop, &word, &len, &arg);
 
-      if (directive (p, stop, &word, &len, &arg))
+      if (is_directive)
         {
           gsize arg_len = 0;
+          gsize name_len = negated_name (word, len, arg, stop, &name);
 
           while (arg + arg_len < stop && (g_ascii_isalnum (arg[arg_len]) || arg[arg_len] == '_'))
             arg_len++;
           if (word_is (word, len, "if") || word_is (word, len, "ifdef") ||
               word_is (word, len, "ifndef"))
             {
-              guint start = line;
+              Block block = { line, name_len > 0 };
 
               if (g_strstr_len (arg, stop - arg, "__cplusplus") != NULL)
-                start = 0;
-              else if (word_is (word, len, "ifndef") && open->len == 0 && guard == NULL)
+                block.line = 0;
+              else if (name_len > 0 && open->len == 0 && guard == NULL)
                 {
-                  guard = arg;
-                  guard_len = arg_len;
-                  start = G_MAXUINT;   /* a guard if a `#define` of it follows */
+                  guard = name;
+                  guard_len = name_len;
+                  block.line = G_MAXUINT;   /* a guard if a `#define` of it follows */
                 }
-              g_array_append_val (open, start);
+              g_array_append_val (open, block);
             }
           else if (word_is (word, len, "define") && open->len == 1 &&
-                   g_array_index (open, guint, 0) == G_MAXUINT)
-            g_array_index (open, guint, 0) = (arg_len == guard_len &&
-                                              memcmp (arg, guard, arg_len) == 0) ? 0 : line;
+                   g_array_index (open, Block, 0).line == G_MAXUINT)
+            g_array_index (open, Block, 0).line = (arg_len == guard_len &&
+                                                   memcmp (arg, guard, arg_len) == 0) ? 0 : line;
           else if (word_is (word, len, "endif") && open->len > 0)
             {
-              guint start = g_array_index (open, guint, open->len - 1);
+              Block block = g_array_index (open, Block, open->len - 1);
 
               g_array_set_size (open, open->len - 1);
-              if (start != 0 && start != G_MAXUINT)
+              if (block.line != 0 && block.line != G_MAXUINT && !block.include_once)
                 {
-                  guint range[2] = { start, line };
+                  guint range[2] = { block.line, line };
 
                   g_array_append_vals (w->calls->conditional, range, 2);
                 }
             }
         }
-      if (open->len == 1 && g_array_index (open, guint, 0) == G_MAXUINT &&
-          (directive (p, stop, &word, &len, &arg) ? !word_is (word, len, "ifndef") : p < stop))
+      if (open->len > 0 && !(is_directive && name != NULL) &&
+          g_array_index (open, Block, open->len - 1).include_once &&
+          !keeps_include_once (p, stop))
+        g_array_index (open, Block, open->len - 1).include_once = FALSE;
+      if (open->len == 1 && g_array_index (open, Block, 0).line == G_MAXUINT &&
+          (is_directive ? !(name != NULL && p <= name) : p < stop))
         /* Something else came first: no guard. */
-        g_array_index (open, guint, 0) = line;
+        g_array_index (open, Block, 0).line = line;
       p = eol != NULL ? eol + 1 : end;
     }
 }
@@ -1205,10 +761,10 @@ ruby_name (Walk         *w,
   if (f != NULL && (strcmp (f, "left") == 0 || strcmp (f, "name") == 0))
     return;
   text = _lode_calls_squeeze (w, ts_node_start_byte (node), ts_node_end_byte (node));
-  if (text == NULL || scope_lookup (_lode_calls_scope (w), text) != NULL)
+  if (text == NULL || _lode_calls_scope_lookup (_lode_calls_scope (w), text) != NULL)
     return;
-  add_site (w->calls, g_steal_pointer (&text), NULL, ts_node_start_point (node).row + 1,
-            _lode_calls_caller (w), 0);
+  _lode_calls_add_site (w->calls, g_steal_pointer (&text), NULL,
+                        ts_node_start_point (node).row + 1, _lode_calls_caller (w), 0);
 }
 
 static void
@@ -1235,6 +791,10 @@ visit (Walk         *w,
     {
     case ACT_CALL:
       visit_call (w, node, w->x->lang);
+      _lode_calls_visit_registration (w, node);
+      break;
+    case ACT_TABLE_ROW:
+      _lode_calls_visit_table_row (w, node);
       break;
     case ACT_NEW:
       visit_new (w, node);

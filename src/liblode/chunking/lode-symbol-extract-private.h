@@ -16,9 +16,10 @@ G_BEGIN_DECLS
 /*
  * The extractor is split by what it reads: lode-symbol-extract.c describes a declaration and
  * lists references, lode-symbol-signature.c reads modifiers, parameters and return types,
- * lode-symbol-members.c a class's fields and relations, lode-symbol-php.c what only PHP has
- * (`use` statements, Laravel/Eloquent models). The node and text helpers below are small
- * and used everywhere, so they are inline here.
+ * lode-symbol-members.c a class's fields and relations and the text of doc comments,
+ * lode-symbol-php.c what only PHP has (`use` statements, Laravel/Eloquent models).
+ * lode-symbol-extract.c calls the parts, never the other way round. The node and text
+ * helpers below are small and used everywhere, so they are inline here.
  */
 
 #define TEXT_MAX        200
@@ -404,11 +405,9 @@ typedef struct
   char   *doc;
 } Member;
 
-/* lode-symbol-extract.c */
+/* lode-symbol-members.c */
 char       *_lode_symbol_clean_doc                    (LodeSymbolExtractor  *self,
                                                        const char           *doc);
-
-/* lode-symbol-members.c */
 GArray     *_lode_symbol_body_members                 (LodeSymbolExtractor  *self,
                                                        TSNode                body);
 void        _lode_symbol_member_clear                 (Member               *member);

@@ -1,4 +1,4 @@
-/* lode-symbol-members.c — a class's fields, enum members and relations
+/* lode-symbol-members.c — a class's fields, enum members and relations; doc comments' text
  *
  * SPDX-FileCopyrightText: 2026 The Lode authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -89,6 +89,39 @@ starts_line (LodeSymbolExtractor *self,
         return FALSE;
     }
   return TRUE;
+}
+
+/* A doc comment without C#'s XML tags (`<summary>`, `<param name="x">`); a reference
+ * (`<see cref="GrpcChannel"/>`) leaves the name it refers to. */
+char *
+_lode_symbol_clean_doc (LodeSymbolExtractor *self,
+                        const char          *doc)
+{
+  GString *out;
+
+  if (self->lang != LANG_CSHARP || strchr (doc, '<') == NULL)
+    return g_strdup (doc);
+  out = g_string_new (NULL);
+  for (const char *p = doc; *p != '\0'; p++)
+    {
+      if (*p == '<' && (g_ascii_isalpha (p[1]) || p[1] == '/'))
+        {
+          const char *close = strchr (p, '>');
+          const char *value = close != NULL ? g_strstr_len (p, close - p, "=\"") : NULL;
+          const char *quote = value != NULL ? memchr (value + 2, '"', close - value - 2) : NULL;
+
+          if (close != NULL && close[-1] == '/' && quote != NULL)
+            g_string_append_len (out, value + 2, quote - value - 2);
+          if (close != NULL)
+            {
+              p = close;
+              continue;
+            }
+        }
+      g_string_append_c (out, *p);
+    }
+  g_strstrip (out->str);
+  return g_string_free (out, FALSE);
 }
 
 /* The summary of the comments @first … @last of @kids. */

@@ -1163,6 +1163,7 @@ _lode_calls_enter_def (Walk  *w,
 
       if ((lang == LANG_C || lang == LANG_CPP) && is_static_c (w, node))
         g_array_append_val (w->calls->file_local, def);
+      _lode_calls_visit_decorated (w, def);
       if (ts_node_is_null (ret))
         ret = field (node, "result");
       if (ts_node_is_null (ret))

@@ -22,6 +22,9 @@ G_BEGIN_DECLS
  * @LODE_CALL_LOCAL: the bare name is a parameter or local variable of the caller, declared
  *   before the call: a call through a variable, not of a definition of that name
  * @LODE_CALL_MACRO_TEXT: read from a macro's body or arguments, not from the parse
+ * @LODE_CALL_REGISTRATION: not a call: a function named where a command table or a router
+ *   registers it (lode-calls-entries.c); an ENTRY binding on its line gives the command or
+ *   the route
  */
 typedef enum
 {
@@ -30,6 +33,7 @@ typedef enum
   LODE_CALL_NEW        = 1 << 2,
   LODE_CALL_LOCAL      = 1 << 3,
   LODE_CALL_MACRO_TEXT = 1 << 4,
+  LODE_CALL_REGISTRATION = 1 << 5,
 } LodeCallFlags;
 
 /**
@@ -87,6 +91,10 @@ typedef struct
  *   (`#define ZSTD_isError ERR_isError`)
  * @LODE_CALL_BINDING_REEXPORT: as @LODE_CALL_BINDING_IMPORT, and the file exports the
  *   name again (`export { a } from './x'`, `export * from`, Rust `pub use`)
+ * @LODE_CALL_BINDING_ENTRY: an entry point the code states: @name is the command or route
+ *   (`add`, `GET /users/{id}`), @target why ("command", "route"); @scope the definition a
+ *   decorator or annotation routes, or -1 with @path the handler's name of the
+ *   %LODE_CALL_REGISTRATION call site on @line
  */
 typedef enum
 {
@@ -97,6 +105,7 @@ typedef enum
   LODE_CALL_BINDING_RETURNS,
   LODE_CALL_BINDING_ALIAS,
   LODE_CALL_BINDING_REEXPORT,
+  LODE_CALL_BINDING_ENTRY,
 } LodeCallBindingKind;
 
 typedef struct
@@ -126,6 +135,48 @@ typedef struct
   GArray    *file_local;
   GArray    *conditional;
 } LodeCalls;
+
+/* How resolving a call site ended (lode-calls-resolver.c), as the index stores it. */
+
+/**
+ * LodeCallStatus:
+ * @LODE_CALL_RESOLVED: bound to one definition
+ * @LODE_CALL_AMBIGUOUS: several definitions fit as well; all are listed
+ * @LODE_CALL_EXTERNAL: into a dependency, named by the import that brings the name in
+ * @LODE_CALL_UNRESOLVED: nothing the code states leads to a definition
+ * @LODE_CALL_REGISTERED: not a call: a %LODE_CALL_REGISTRATION site, bound to the functions
+ *   (one, or the candidates) that a command table or a router registers
+ */
+typedef enum
+{
+  LODE_CALL_RESOLVED,
+  LODE_CALL_AMBIGUOUS,
+  LODE_CALL_EXTERNAL,
+  LODE_CALL_UNRESOLVED,
+  LODE_CALL_REGISTERED,
+} LodeCallStatus;
+
+/**
+ * LodeCallRule:
+ * @LODE_CALL_RULE_NONE: no rule found it
+ * @LODE_CALL_RULE_LOCAL: the caller's scope or its own file (a C prototype there leads to its
+ *   definition)
+ * @LODE_CALL_RULE_IMPORT: a name the file imports, through the import graph (C and C++:
+ *   the headers it includes)
+ * @LODE_CALL_RULE_RECEIVER: the receiver's type as the code states it
+ * @LODE_CALL_RULE_PACKAGE: the caller's package, namespace or module
+ * @LODE_CALL_RULE_UNIQUE: the only definition of the name in the project, where the
+ *   language lets a name reach it without an import
+ */
+typedef enum
+{
+  LODE_CALL_RULE_NONE,
+  LODE_CALL_RULE_LOCAL,
+  LODE_CALL_RULE_IMPORT,
+  LODE_CALL_RULE_RECEIVER,
+  LODE_CALL_RULE_PACKAGE,
+  LODE_CALL_RULE_UNIQUE,
+} LodeCallRule;
 
 LodeCalls *lode_calls_new           (void);
 GBytes    *lode_calls_to_bytes      (const LodeCalls       *calls,

@@ -1,0 +1,253 @@
+/* lode-chunker-conditionals.c — C and C++ blocks that `#if` lines cut apart, parsed whole
+ *
+ * SPDX-FileCopyrightText: 2026 The Lode authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#define G_LOG_DOMAIN "lode-chunker"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "lode-chunker-private.h"
+
+/*
+ * tree-sitter-c parses `#if … #endif` as a node that holds whole statements or declarations.
+ * Code that opens a brace in one conditional block and closes it in another,
+ *
+ *     #if DECSUBSET
+ *     if (set->extended) {
+ *     #endif
+ *       decDivideOp(dac, &dnOne, lhs, &aset, DIVIDE, &status);
+ *     #if DECSUBSET
+ *       }
+ *     #endif
+ *
+ * (jq's decNumber.c, 3,300 lines of it) leaves an error that swallows every definition up to
+ * a point far below: no symbol, no chunk of their own, no call. When the parse of a C or C++
+ * file has an error that holds a conditional directive line, the file is parsed again with
+ * tree-sitter's included ranges set to everything but those lines, which reads every branch
+ * as if all were compiled (the braces above balance), and that parse is kept when it has
+ * fewer errors.
+ * Positions do not move, so the chunks, symbols and calls read the file's text as it is.
+ */
+
+typedef struct
+{
+  guint32 start_byte;
+  guint32 end_byte;
+  guint32 row;
+} Directive;
+
+static gboolean
+is_conditional (const char *word,
+                gsize       len)
+{
+  static const char * const words[] = {
+    "if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else", "endif", NULL
+  };
+
+  for (guint i = 0; words[i] != NULL; i++)
+    if (strlen (words[i]) == len && memcmp (words[i], word, len) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* The conditional directive lines of @text, each from its `#` to its end (continued lines
+ * included, the last newline not). */
+static GArray *
+find_directives (const char *text,
+                 gsize       len)
+{
+  GArray *directives = g_array_new (FALSE, FALSE, sizeof (Directive));
+  gsize p = 0;
+  guint32 row = 0;
+
+  while (p < len)
+    {
+      gsize start, word;
+
+      while (p < len && (text[p] == ' ' || text[p] == '\t'))
+        p++;
+      start = p;
+      if (p < len && text[p] == '#')
+        {
+          p++;
+          while (p < len && (text[p] == ' ' || text[p] == '\t'))
+            p++;
+          word = p;
+          while (p < len && g_ascii_isalpha (text[p]))
+            p++;
+          if (is_conditional (text + word, p - word))
+            {
+              Directive directive = { start, 0, row };
+              guint32 rows = 0;
+
+              while (p < len && (text[p] != '\n' || (p > 0 && text[p - 1] == '\\')))
+                {
+                  if (text[p] == '\n')
+                    rows++;
+                  p++;
+                }
+              directive.end_byte = p;
+              g_array_append_val (directives, directive);
+              row += rows;
+            }
+        }
+      while (p < len && text[p] != '\n')
+        p++;
+      if (p < len)
+        {
+          p++;
+          row++;
+        }
+    }
+  return directives;
+}
+
+/* Everything but @directives, as included ranges. */
+static GArray *
+included_ranges (const char *text,
+                 GArray     *directives)
+{
+  GArray *ranges = g_array_sized_new (FALSE, FALSE, sizeof (TSRange), directives->len + 1);
+  TSRange range = { { 0, 0 }, { 0, 0 }, 0, 0 };
+
+  for (guint i = 0; i < directives->len; i++)
+    {
+      const Directive *directive = &g_array_index (directives, Directive, i);
+      const char *line_start = text + directive->start_byte;
+      const char *end_line;
+      guint32 rows = 0;
+
+      while (line_start > text && line_start[-1] != '\n')
+        line_start--;
+      range.end_point = (TSPoint) { directive->row,
+                                    directive->start_byte - (guint32) (line_start - text) };
+      range.end_byte = directive->start_byte;
+      if (range.end_byte > range.start_byte)
+        g_array_append_val (ranges, range);
+      for (const char *c = text + directive->start_byte; c < text + directive->end_byte; c++)
+        if (*c == '\n')
+          rows++;
+      end_line = text + directive->end_byte;
+      while (end_line > text && end_line[-1] != '\n')
+        end_line--;
+      range.start_point = (TSPoint) { directive->row + rows,
+                                      directive->end_byte - (guint32) (end_line - text) };
+      range.start_byte = directive->end_byte;
+    }
+  range.end_point = (TSPoint) { G_MAXUINT32, G_MAXUINT32 };
+  range.end_byte = G_MAXUINT32;
+  g_array_append_val (ranges, range);
+  return ranges;
+}
+
+static gboolean
+holds_directive (GArray *directives,
+                 TSNode  node)
+{
+  guint32 start = ts_node_start_byte (node), end = ts_node_end_byte (node);
+  guint lo = 0, hi = directives->len;
+
+  /* The first directive that starts at or after @start. */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (g_array_index (directives, Directive, mid).start_byte < start)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < directives->len && g_array_index (directives, Directive, lo).start_byte < end;
+}
+
+/* Error and missing nodes of @tree, past which nothing is counted; with @directives, only
+ * errors that hold one of them. */
+static guint
+count_errors (TSTree *tree,
+              GArray *directives,
+              guint   past)
+{
+  TSTreeCursor cursor = ts_tree_cursor_new (ts_tree_root_node (tree));
+  guint n = 0;
+
+  for (;;)
+    {
+      TSNode node = ts_tree_cursor_current_node (&cursor);
+
+      /* A missing node has no width: the node it is missing from tells. */
+      if (ts_node_is_error (node) &&
+          (directives == NULL || holds_directive (directives, node)))
+        n++;
+      else if (ts_node_is_missing (node) &&
+               (directives == NULL || holds_directive (directives, ts_node_parent (node))))
+        n++;
+      if (n > past)
+        break;
+      if (ts_node_has_error (node) && !ts_node_is_missing (node) &&
+          ts_tree_cursor_goto_first_child (&cursor))
+        continue;
+      while (!ts_tree_cursor_goto_next_sibling (&cursor))
+        if (!ts_tree_cursor_goto_parent (&cursor))
+          goto done;
+    }
+done:
+  ts_tree_cursor_delete (&cursor);
+  return n;
+}
+
+/**
+ * _lode_chunker_unfold_conditionals:
+ * @ctx: the file
+ * @parser: the parser that made @tree, still set to its language
+ * @tree: (transfer full): the file's parse
+ *
+ * Returns: (transfer full) (nullable): the parse of the file without its conditional
+ *   directive lines when it has fewer errors than @tree, else @tree; %NULL when the budget
+ *   ran out (ctx->spent tells)
+ */
+TSTree *
+_lode_chunker_unfold_conditionals (Ctx      *ctx,
+                                   TSParser *parser,
+                                   TSTree   *tree)
+{
+  g_autoptr(GArray) directives = NULL;
+  g_autoptr(GArray) ranges = NULL;
+  TSTree *unfolded;
+  guint errors;
+
+  if (!ts_node_has_error (ts_tree_root_node (tree)))
+    return tree;
+  directives = find_directives (ctx->text, ctx->len);
+  /* Errors that no directive lies in are not this one (an unknown macro, say): one parse is
+   * enough. */
+  if (directives->len == 0 || count_errors (tree, directives, 0) == 0)
+    return tree;
+  ranges = included_ranges (ctx->text, directives);
+  if (!ts_parser_set_included_ranges (parser, (const TSRange *) (gpointer) ranges->data,
+                                      ranges->len))
+    return tree;
+  unfolded = lode_parse_budget_parse (ctx->budget, parser, ctx->text, ctx->len, 0);
+  ts_parser_set_included_ranges (parser, NULL, 0);
+  if (unfolded == NULL)
+    {
+      ctx->spent = lode_parse_budget_spent (ctx->budget);
+      if (ctx->spent)
+        {
+          ts_tree_delete (tree);
+          return NULL;
+        }
+      return tree;
+    }
+  errors = count_errors (tree, NULL, G_MAXUINT);
+  if (count_errors (unfolded, NULL, errors) < errors)
+    {
+      ts_tree_delete (tree);
+      return unfolded;
+    }
+  ts_tree_delete (unfolded);
+  return tree;
+}
