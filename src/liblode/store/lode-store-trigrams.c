@@ -50,6 +50,7 @@ static const char sql_find_files[] =
   "SELECT path, language, hash, size, mtime, n_lines FROM files WHERE id IN ("
   "  SELECT rowid FROM files_tri WHERE files_tri MATCH ?1) "
   "ORDER BY path";
+
 /* The tokenizer ----------------------------------------------------------------------- */
 
 /* The trigrams already given for one text, each as its three folded characters packed
