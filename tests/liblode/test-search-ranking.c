@@ -21,7 +21,8 @@ typedef struct
   char        *root;
 } Fixture;
 
-/* The shapes that ranked wrong: tokio's runtime handle that panics with a literal, its
+/* The shapes that ranked wrong: zstd's table of error strings and the decompressor that
+ * returns the error; tokio's runtime handle that panics with a literal, its
  * builder whose docs say "enable IO" and "timers" all over; a `pub struct` with impl blocks
  * of its own and a crate-private namesake; git's `die(_("…"))` with a format string; jq's
  * main(), which parses `--arg`, and usage(), which documents it. */
@@ -293,6 +294,49 @@ write_tree (const char *root)
     "  }\n"
     "  return 0;\n"
     "}\n");
+  test_write_file (root, "zstd/lib/common/error_private.c",
+    "/* The purpose of this file is to have a single list of error strings embedded in binary */\n"
+    "\n"
+    "#include \"error_private.h\"\n"
+    "\n"
+    "const char* ERR_getErrorString(ERR_enum code)\n"
+    "{\n"
+    "    static const char* const notErrorCode = \"Unspecified error code\";\n"
+    "    switch( code )\n"
+    "    {\n"
+    "    case PREFIX(no_error): return \"No error detected\";\n"
+    "    case PREFIX(GENERIC):  return \"Error (generic)\";\n"
+    "    case PREFIX(prefix_unknown): return \"Unknown frame descriptor\";\n"
+    "    case PREFIX(corruption_detected): return \"Corrupted block detected\";\n"
+    "    case PREFIX(checksum_wrong): return \"Restored data doesn't match checksum\";\n"
+    "    case PREFIX(parameter_unsupported): return \"Unsupported parameter\";\n"
+    "    case PREFIX(memory_allocation): return \"Allocation error : not enough memory\";\n"
+    "    case PREFIX(dictionary_wrong): return \"Dictionary mismatch\";\n"
+    "    case PREFIX(dstSize_tooSmall): return \"Destination buffer is too small\";\n"
+    "    case PREFIX(srcSize_wrong): return \"Src size is incorrect\";\n"
+    "    case PREFIX(maxCode):\n"
+    "    default: return notErrorCode;\n"
+    "    }\n"
+    "}\n");
+  test_write_file (root, "zstd/lib/decompress/zstd_decompress.c",
+    "static size_t ZSTD_copyRawBlock(void* dst, size_t dstCapacity,\n"
+    "                          const void* src, size_t srcSize)\n"
+    "{\n"
+    "    if (dst == NULL) return ERROR(dstSize_tooSmall);\n"
+    "    if (srcSize > dstCapacity) return ERROR(dstSize_tooSmall);\n"
+    "    memcpy(dst, src, srcSize);\n"
+    "    return srcSize;\n"
+    "}\n"
+    "\n"
+    "size_t ZSTD_decompress(void* dst, size_t dstCapacity, const void* src, size_t srcSize)\n"
+    "{\n"
+    "    size_t regenSize;\n"
+    "    ZSTD_DCtx* const dctx = ZSTD_createDCtx();\n"
+    "    if (dctx==NULL) return ERROR(memory_allocation);\n"
+    "    regenSize = ZSTD_decompressDCtx(dctx, dst, dstCapacity, src, srcSize);\n"
+    "    ZSTD_freeDCtx(dctx);\n"
+    "    return regenSize;\n"
+    "}\n");
   test_write_file (root, "jq/docs/manual.md",
     "## Invoking jq\n"
     "\n"
@@ -421,6 +465,29 @@ test_format_string (Fixture       *fixture,
   assert_nth (format, 0, "git/setup.c", 14);
 }
 
+/* A message that a table of messages holds (zstd's ERR_getErrorString()) says what the
+ * error reads, not where it arises: the code the report is about comes first. */
+static void
+test_message_table (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(GPtrArray) results = NULL;
+
+  results = search (fixture,
+                    "ZSTD_decompress(NULL, 0, ...) returns -ZSTD_error_dstSize_tooSmall\n"
+                    "\n"
+                    "Since 1.3.6 the call to `ZSTD_decompress` with `dstCapacity=0` and "
+                    "`dst=NULL` fails:\n"
+                    "\n"
+                    "```\n"
+                    "compressed_size = 9\n"
+                    "Error: Destination buffer is too small\n"
+                    "```\n"
+                    "\n"
+                    "All other decompressors handle zero-length output buffers at NULL.\n");
+  assert_nth (results, 0, "zstd/lib/decompress/zstd_decompress.c", 4);
+}
+
 /* A type's definition before the blocks that add to it, the exported one before its
  * crate-private namesake. */
 static void
@@ -470,6 +537,7 @@ main (int   argc,
               fixture_teardown)
   ADD ("error-literal", test_error_literal);
   ADD ("format-string", test_format_string);
+  ADD ("message-table", test_message_table);
   ADD ("definition-first", test_definition_first);
   ADD ("option-parsing", test_option_parsing);
 #undef ADD

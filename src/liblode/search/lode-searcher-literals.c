@@ -34,6 +34,9 @@
 #define MAX_LITERALS      8
 /* A literal in more chunks than this says little about where a query points. */
 #define LITERAL_MAX_CHUNKS 64
+/* A chunk with at least this many lines of strings, most of its lines, is a table of
+ * messages (is_message_table()). */
+#define MESSAGE_TABLE_LINES 8
 
 typedef struct
 {
@@ -409,8 +412,34 @@ holds_in_code (const char *body,
   return FALSE;
 }
 
+/* Whether @body reads as a table of messages: most of its lines, and at least
+ * MESSAGE_TABLE_LINES, hold a string (zstd's ERR_getErrorString(), a `case` per error code,
+ * a dict of messages). A message found there says what the text reads, not where the
+ * program decides to show it: the table keeps its place, as tests and prose do. */
+static gboolean
+is_message_table (const char *body)
+{
+  guint lines = 0;
+  guint strings = 0;
+
+  for (const char *line = body; *line != '\0';)
+    {
+      const char *end = line + strcspn (line, "\n");
+      const char *quote = memchr (line, '"', end - line);
+      gboolean blank = TRUE;
+
+      for (const char *p = line; p < end && blank; p++)
+        blank = g_ascii_isspace (*p);
+      lines += !blank;
+      strings += quote != NULL && memchr (quote + 1, '"', end - quote - 1) != NULL;
+      line = *end != '\0' ? end + 1 : end;
+    }
+
+  return strings >= MESSAGE_TABLE_LINES && strings * 2 >= lines;
+}
+
 /* Adds @length (the bytes of @literal) to what each of @chunk_ids holds, half of it when a
- * chunk holds it in comments only, as a candidate of its own when the other legs did not
+ * chunk holds it in comments only, nothing when it is a table of messages, as a candidate of its own when the other legs did not
  * find it (with its BM25 relevance, scored at the end). */
 static gboolean
 credit (Search      *search,
@@ -438,7 +467,7 @@ credit (Search      *search,
           g_propagate_error (error, g_steal_pointer (&local_error));
           return FALSE;
         }
-      if (body == NULL)
+      if (body == NULL || is_message_table (body))
         continue;
       if (!holds_in_code (body, text))
         held = (length + 1) / 2;
