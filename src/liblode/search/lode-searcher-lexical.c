@@ -34,6 +34,9 @@
 /* The tiers of the chunks that hold a query's literals: the highest (the score scale's,
  * MAX_TIER) holds them all. */
 #define LITERAL_TIERS           9
+/* Within a literal tier, how much a chunk's own score counts beside its file's best: enough
+ * to order the chunks of one file, too little to matter between files. */
+#define LITERAL_TIE_BREAK       1e-3
 
 /* The lexical leg: the best @n_fetch chunks by BM25 for @query, appended to @candidates. */
 static gboolean
@@ -449,28 +452,43 @@ _lode_searcher_apply_tiers (GArray *candidates)
 
 /* A question in words that quotes a message: the chunks of code that hold the most of its
  * literals (_lode_searcher_literal_leg(), @total bytes in all) come first, each in a tier by
- * the share it holds, above every chunk that holds none; within a tier the ranking stands
- * (the relevance the score scale reads for a tier). Tests and prose that hold a literal
- * keep their place: a test expects the message, a manual quotes it, the code emits it. */
+ * the share it holds, above every chunk that holds none. Within a tier the files keep their
+ * order: a chunk stands where its file's best chunk stands, then by its own score. A message
+ * that several files emit does not tell them apart, and the chunk that emits it is often
+ * not its file's best (`invalid format specifier` in fmt's ranges.h, printf.h and base.h,
+ * asked about ranges). Tests and prose that hold a literal keep their place: a test expects
+ * the message, a manual quotes it, the code emits it. */
 static void
 lift_literals (const Search *search,
                GArray       *candidates,
                gsize         total)
 {
+  g_autoptr(GHashTable) file_best = g_hash_table_new_full (g_int64_hash, g_int64_equal,
+                                                           NULL, g_free);
   double max_score = 0.0;
-
-  for (guint i = 0; i < candidates->len; i++)
-    max_score = MAX (max_score, g_array_index (candidates, Candidate, i).score);
 
   for (guint i = 0; i < candidates->len; i++)
     {
       Candidate *c = &g_array_index (candidates, Candidate, i);
+      double *best = g_hash_table_lookup (file_best, &c->row->file_id);
+
+      max_score = MAX (max_score, c->score);
+      if (best == NULL)
+        g_hash_table_insert (file_best, &c->row->file_id, g_memdup2 (&c->score, sizeof (double)));
+      else
+        *best = MAX (*best, c->score);
+    }
+
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      Candidate *c = &g_array_index (candidates, Candidate, i);
+      const double *best = g_hash_table_lookup (file_best, &c->row->file_id);
 
       if (c->literal == 0 || _lode_searcher_secondary_factor (search, c->row) < 1.0)
         continue;
       c->tier = 1 + (guint) ((LITERAL_TIERS - 1) * MIN (1.0, (double) c->literal / total));
       c->relevance = c->score;
-      c->score += c->tier * (1.0 + max_score);
+      c->score = *best + LITERAL_TIE_BREAK * c->score + c->tier * (1.0 + max_score);
     }
 }
 
