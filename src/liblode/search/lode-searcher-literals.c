@@ -30,6 +30,7 @@
 #include "lode-searcher-private.h"
 
 #define LITERAL_MIN_BYTES 10
+#define LITERAL_MIN_WORDS 3
 #define LITERAL_MAX_BYTES 300
 #define MAX_LITERALS      8
 /* A literal in more chunks than this says little about where a query points. */
@@ -85,7 +86,7 @@ add_literal (GArray     *literals,
   for (const char *p = copy; *p != '\0'; p++)
     if (*p == ' ' && p[1] != ' ')
       spaces++;
-  if (spaces < 2 || has_literal (literals, copy))
+  if (spaces + 1 < LITERAL_MIN_WORDS || has_literal (literals, copy))
     return;
 
   literal.text = g_steal_pointer (&copy);
@@ -337,16 +338,19 @@ longest_run (Search      *search,
   guint lo = 0;
   guint hi;
 
-  /* The run lengths that end (or start) at a space, ascending: at least half, short of all. */
+  /* The run lengths that end (or start) at a space, ascending: at least half, short of all,
+   * of three words or more as a literal is (two common words, `number type`, say nothing). */
   *run = 0;
-  for (gsize i = 1; i < len; i++)
+  for (gsize i = 1, words = 1; i < len; i++)
     {
       gsize at = from_end ? len - i : i;
       gsize n = from_end ? len - at - 1 : at;
 
-      if (literal[at] == ' ' && n * 2 >= len && n >= LITERAL_MIN_BYTES &&
-          (from_end ? literal[at + 1] != ' ' : literal[at - 1] != ' '))
+      if (literal[at] != ' ' || (from_end ? literal[at + 1] == ' ' : literal[at - 1] == ' '))
+        continue;
+      if (words >= LITERAL_MIN_WORDS && n * 2 >= len && n >= LITERAL_MIN_BYTES)
         g_array_append_val (cuts, n);
+      words++;
     }
 
   hi = cuts->len;
