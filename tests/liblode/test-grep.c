@@ -162,6 +162,47 @@ test_invalid_utf8 (void)
   g_assert_false (((LodeGrepLine *) f->lines->pdata[1])->match);
 }
 
+/* Lines that hold a byte that is not UTF-8, matched as rg (13.0) matches them: that byte is
+ * no character, so neither `.` nor a negated class takes it, `$` still ends the line after
+ * it and `^` does not start after it. Each line below is rg's answer, with and without a
+ * literal that picks the lines to match. */
+static void
+test_invalid_utf8_regex (void)
+{
+  const char *text = "caf\xe9 au lait\ncafe noir\n\xff\n";
+  static const struct
+  {
+    const char *pattern;
+    const char *lines;
+  } cases[] = {
+    { "caf.", "2" },
+    { "caf. au", "" },
+    { "caf[^e]", "" },
+    { "au lait$", "1" },
+    { "^ au", "" },
+    { "^$", "" },
+    { "^caf", "1 2" },
+    { "(caf|lait)", "1 2" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(LodeGrepResult) r = grep_text (text, cases[i].pattern, TRUE, 0, 10);
+      g_autoptr(GString) lines = g_string_new (NULL);
+
+      for (guint f = 0; f < r->files->len; f++)
+        {
+          LodeGrepFile *file = r->files->pdata[f];
+
+          for (guint l = 0; l < file->lines->len; l++)
+            g_string_append_printf (lines, "%s%u", lines->len > 0 ? " " : "",
+                                    ((LodeGrepLine *) file->lines->pdata[l])->line);
+        }
+      g_test_message ("%s", cases[i].pattern);
+      g_assert_cmpstr (lines->str, ==, cases[i].lines);
+    }
+}
+
 static void
 test_context_and_limit (void)
 {
@@ -460,6 +501,7 @@ main (int   argc,
   g_test_add_func ("/lode/grep/trigrams", test_trigrams);
   g_test_add_func ("/lode/grep/context-and-limit", test_context_and_limit);
   g_test_add_func ("/lode/grep/invalid-utf8", test_invalid_utf8);
+  g_test_add_func ("/lode/grep/invalid-utf8-regex", test_invalid_utf8_regex);
   g_test_add_func ("/lode/grep/invalid-pattern", test_invalid_pattern);
   g_test_add_func ("/lode/grep/cancelled", test_cancelled);
   g_test_add_func ("/lode/grep/same-as-rg", test_same_as_rg);

@@ -358,6 +358,14 @@ test_long_query (Fixture       *fixture,
 
   result = search (fixture, json->str);
   find_path (result, "billing/ledger.py");
+
+  /* The markdown names the issue by its first line, not by its 20 kB. */
+  {
+    g_auto(GStrv) lines = g_strsplit (result->text, "\n", 2);
+
+    g_assert_true (g_str_has_prefix (lines[0], "## "));
+    g_assert_nonnull (strstr (lines[0], " for “Refunds are booked twice…” ("));
+  }
 }
 
 int

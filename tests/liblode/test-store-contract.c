@@ -1356,6 +1356,81 @@ test_text_files (Fixture       *fixture,
   g_assert_cmpint (indexed, ==, fixture->kind == LODE_STORE_KIND_SQLITE);
 }
 
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* The chunks of a literal's files that hold it, as their first lines (@common set when more
+ * than @max_files files may hold it). */
+static char *
+text_chunks (Fixture    *fixture,
+             const char *literal,
+             guint       max_files,
+             gboolean   *common)
+{
+  LodeSearchBackend *backend = LODE_SEARCH_BACKEND (fixture->store);
+  g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GPtrArray) found = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+
+  assert_ok (lode_search_backend_find_text (backend, literal, max_files, ids, common, &error));
+  rows = lode_search_backend_fetch_chunks (backend, (const gint64 *) ids->data, ids->len, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const LodeChunkRow *row = rows->pdata[i];
+
+      g_ptr_array_add (found, g_strdup_printf ("%s:%u", row->path, row->start_line));
+    }
+  g_ptr_array_sort (found, compare_strings);
+  g_ptr_array_add (found, NULL);
+  return g_strjoinv (" ", (char **) found->pdata);
+}
+
+/* The searcher's literal look-up: the chunks that hold a message (ASCII case ignored), none
+ * when more files than allowed may hold it. A store without an index of its text finds
+ * none and never calls a literal common. */
+static void
+test_text_chunks (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(GPtrArray) chunks = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_chunk_free);
+  gboolean keeps = fixture->kind == LODE_STORE_KIND_SQLITE;
+  gboolean common = TRUE;
+
+  g_ptr_array_add (chunks, chunk_new (1, 4, "function", "io", NULL, NULL,
+                                      "fn io(&self) {\n    self.io.expect(\"A Tokio 1.x context "
+                                      "was found, but IO is disabled.\");\n}\n"));
+  g_ptr_array_add (chunks, chunk_new (5, 8, "function", "time", NULL, NULL,
+                                      "fn time(&self) {\n    self.time.expect(\"A Tokio 1.x "
+                                      "context was found, but timers are disabled.\");\n}\n"));
+  put_rows (fixture->store, "driver.rs", "rust", "1111", chunks, NULL, NULL);
+  put_text (fixture->store, "builder.rs", "rust", "2222",
+            "/// IO is disabled by default; timers too.\npub struct Builder {}\n");
+
+  {
+    g_autofree char *io = text_chunks (fixture, "io IS disabled", 8, &common);
+    g_autofree char *context = text_chunks (fixture, "A Tokio 1.x context was found", 8,
+                                            &common);
+    g_autofree char *none = text_chunks (fixture, "IO is enabled", 8, &common);
+
+    g_assert_cmpstr (io, ==, keeps ? "builder.rs:1 driver.rs:1" : "");
+    g_assert_cmpstr (context, ==, keeps ? "driver.rs:1 driver.rs:5" : "");
+    g_assert_cmpstr (none, ==, "");
+    g_assert_false (common);
+  }
+  {
+    g_autofree char *rare = text_chunks (fixture, "IO is disabled", 1, &common);
+
+    g_assert_cmpstr (rare, ==, "");
+    g_assert_cmpint (common, ==, keeps);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1373,6 +1448,7 @@ main (int   argc,
     { "lines", test_lines },
     { "graph", test_graph },
     { "calls", test_calls },
+    { "text-chunks", test_text_chunks },
     { "vectors", test_vectors },
     { "artifacts", test_artifacts },
     { "copy", test_copy },

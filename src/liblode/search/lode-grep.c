@@ -16,7 +16,11 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "lode-error.h"
 #include "lode-glob.h"
@@ -150,22 +154,35 @@ lode_grep_wants_file (const LodeGrepOptions *options,
   return TRUE;
 }
 
-/* Whether @line (bytes, not necessarily UTF-8) has a match on its own. */
+/* Whether @line (bytes, not necessarily UTF-8) has a match on its own. As rg sees it, a
+ * byte that is not UTF-8 is no character: nothing of a pattern matches it (not `.`, not
+ * `[^a]`), so each valid run between such bytes is matched alone, `^` only at the line's
+ * start and `$` only at its end. */
 static gboolean
 line_matches (GRegex     *regex,
               const char *line,
               gsize       length)
 {
-  g_autoptr(GMatchInfo) info = NULL;
-  g_autofree char *valid = NULL;
+  const char *end = line + length;
 
-  if (!g_utf8_validate_len (line, length, NULL))
+  for (const char *run = line; run <= end;)
     {
-      valid = g_utf8_make_valid (line, length);
-      line = valid;
-      length = strlen (valid);
+      g_autoptr(GMatchInfo) info = NULL;
+      const char *bad = NULL;
+      GRegexMatchFlags flags = 0;
+
+      g_utf8_validate_len (run, end - run, &bad);
+      if (run > line)
+        flags |= G_REGEX_MATCH_NOTBOL;
+      if (bad < end)
+        flags |= G_REGEX_MATCH_NOTEOL;
+      if (g_regex_match_full (regex, run, bad - run, 0, flags, &info, NULL))
+        return TRUE;
+      if (bad == end)
+        break;
+      run = bad + 1;
     }
-  return g_regex_match_full (regex, line, length, 0, 0, &info, NULL);
+  return FALSE;
 }
 
 static void
@@ -309,6 +326,7 @@ scan_literal_lines (GRegex     *regex,
                     const char *text,
                     gsize       length,
                     const char *literal,
+                    gboolean    literal_matches,
                     guint       keep,
                     GArray     *matches,
                     guint      *n_matches)
@@ -328,8 +346,10 @@ scan_literal_lines (GRegex     *regex,
 
       while (line_start > pos && text[line_start - 1] != '\n')
         line_start--;
-      count_lines (text, line_start, &counted_to, &line_number);
-      if (line_matches (regex, text + line_start, line_end - line_start))
+      /* Past the lines kept, only their number counts, not where they are. */
+      if (*n_matches < keep)
+        count_lines (text, line_start, &counted_to, &line_number);
+      if (literal_matches || line_matches (regex, text + line_start, line_end - line_start))
         record_match (matches, keep, n_matches, line_number, line_start, line_end);
       pos = line_end + 1;
     }
@@ -375,7 +395,8 @@ scan_lines (GRegex     *regex,
         line_start--;
       nl = memchr (text + match_start, '\n', length - match_start);
       line_end = nl != NULL ? (gsize) (nl - text) : length;
-      count_lines (text, line_start, &counted_to, &line_number);
+      if (*n_matches < keep)
+        count_lines (text, line_start, &counted_to, &line_number);
 
       if ((gsize) match_end <= line_end || line_matches (regex, text + line_start,
                                                          line_end - line_start))
@@ -393,14 +414,37 @@ scan_lines (GRegex     *regex,
     }
 }
 
+/* Every matching line of @text that is not valid UTF-8: each line alone (line_matches()). */
+static void
+scan_each_line (GRegex     *regex,
+                const char *text,
+                gsize       length,
+                guint       keep,
+                GArray     *matches,
+                guint      *n_matches)
+{
+  guint line_number = 1;
+
+  for (gsize start = 0; start < length; line_number++)
+    {
+      const char *nl = memchr (text + start, '\n', length - start);
+      gsize end = nl != NULL ? (gsize) (nl - text) : length;
+
+      if (line_matches (regex, text + start, end - start))
+        record_match (matches, keep, n_matches, line_number, start, end);
+      start = end + 1;
+    }
+}
+
 /**
  * lode_grep_text:
  * @regex: from lode_grep_compile()
  * @options: the search (its context lines)
- * @text: a file's content: valid UTF-8 unless @line_literal is given
+ * @text: a file's content (bytes that are not UTF-8 match nothing, as in rg)
  * @length: its length
  * @line_literal: (nullable): bytes every matching line holds (no end of line): only the
- *   lines holding them are matched, each alone, and @text may hold any bytes
+ *   lines holding them are matched, each alone, and @text may hold any bytes; when they are
+ *   a plain pattern itself (case-sensitive, not word-bounded), each line holding them matches
  * @keep: matching lines to keep
  * @n_matches: (out): its matching lines, kept or not
  *
@@ -425,7 +469,12 @@ lode_grep_text (GRegex                *regex,
 
   *n_matches = 0;
   if (line_literal != NULL)
-    scan_literal_lines (regex, text, length, line_literal, keep, matches, n_matches);
+    scan_literal_lines (regex, text, length, line_literal,
+                        !options->regex && options->case_sensitive && !options->whole_word
+                        && strcmp (line_literal, options->pattern) == 0,
+                        keep, matches, n_matches);
+  else if (!g_utf8_validate_len (text, length, NULL))
+    scan_each_line (regex, text, length, keep, matches, n_matches);
   else
     scan_lines (regex, text, length, keep, matches, n_matches);
 
@@ -530,6 +579,52 @@ line_literal (const LodeGrepQuery *query)
     }
 }
 
+/* Reads @path (relative to the directory @dir_fd) into @buffer, which is kept from file to
+ * file: a search reads hundreds of files, and a new allocation of each (glib's
+ * g_file_get_contents()) cost more than its matching. The text is NUL-terminated. */
+static gboolean
+read_file_at (int         dir_fd,
+              const char *path,
+              GByteArray *buffer)
+{
+  struct stat st;
+  gsize length = 0;
+  int fd = openat (dir_fd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+
+  if (fd < 0)
+    return FALSE;
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      close (fd);
+      return FALSE;
+    }
+  g_byte_array_set_size (buffer, MAX ((gsize) st.st_size + 1, buffer->len));
+  for (;;)
+    {
+      gssize n;
+
+      /* A file that grew since its size was read is read to its end. */
+      if (length + 1 >= buffer->len)
+        g_byte_array_set_size (buffer, buffer->len * 2);
+      n = read (fd, buffer->data + length, buffer->len - length - 1);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          close (fd);
+          return FALSE;
+        }
+      if (n == 0)
+        break;
+      length += n;
+    }
+  close (fd);
+  buffer->data[length] = '\0';
+  /* The length of the text, for the caller; the allocation stays. */
+  g_byte_array_set_size (buffer, length + 1);
+  return TRUE;
+}
+
 static gint
 compare_targets (gconstpointer a,
                  gconstpointer b)
@@ -566,8 +661,10 @@ lode_grep_files (const char            *root,
   g_autoptr(LodeGrepQuery) literals = NULL;
   g_autoptr(LodeGrepResult) result = NULL;
   g_autofree LodeGrepTarget *sorted = NULL;
+  g_autoptr(GByteArray) buffer = g_byte_array_sized_new (64 * 1024);
   const char *by_line = NULL;
   gint64 deadline;
+  int root_fd;
 
   g_return_val_if_fail (root != NULL && options != NULL, NULL);
   g_return_val_if_fail (targets != NULL || n_targets == 0, NULL);
@@ -595,12 +692,12 @@ lode_grep_files (const char            *root,
     qsort (sorted, n_targets, sizeof (LodeGrepTarget), compare_targets);
   deadline = options->budget_msec > 0
              ? g_get_monotonic_time () + (gint64) options->budget_msec * 1000 : G_MAXINT64;
+  /* An unreadable root has no file to read, as each of its files would have none. */
+  root_fd = open (root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
   for (guint i = 0; i < n_targets; i++)
     {
-      g_autofree char *full = NULL;
-      g_autofree char *text = NULL;
-      g_autofree char *valid = NULL;
+      const char *text;
       gsize length;
       guint n_matches = 0;
       LodeGrepFile *file;
@@ -608,7 +705,10 @@ lode_grep_files (const char            *root,
       if (!lode_grep_wants_file (options, sorted[i].path, sorted[i].language))
         continue;
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        return NULL;
+        {
+          close (root_fd);
+          return NULL;
+        }
       if (g_get_monotonic_time () > deadline)
         {
           result->complete = FALSE;
@@ -616,21 +716,15 @@ lode_grep_files (const char            *root,
         }
 
       result->n_candidates++;
-      full = g_build_filename (root, sorted[i].path, NULL);
-      if (!g_file_get_contents (full, &text, &length, NULL))
+      if (root_fd < 0 || !read_file_at (root_fd, sorted[i].path, buffer))
         continue;
+      text = (const char *) buffer->data;
+      length = buffer->len - 1;
       /* A lone literal is looked for line by line below. */
       if (literals != NULL && literals->kind != LODE_GREP_QUERY_LITERAL
           && !holds_literals (literals, text, length))
         continue;
-      /* GRegex reads UTF-8 only; rg would match the bytes as they are. */
-      if (by_line == NULL && !g_utf8_validate_len (text, length, NULL))
-        {
-          valid = g_utf8_make_valid (text, length);
-          length = strlen (valid);
-        }
-
-      file = lode_grep_text (regex, options, valid != NULL ? valid : text, length, by_line,
+      file = lode_grep_text (regex, options, text, length, by_line,
                              options->limit - MIN (result->n_shown, options->limit), &n_matches);
       if (file == NULL)
         continue;
@@ -646,6 +740,8 @@ lode_grep_files (const char            *root,
       result->n_shown += MIN (n_matches, options->limit - result->n_shown);
       g_ptr_array_add (result->files, file);
     }
+  if (root_fd >= 0)
+    close (root_fd);
 
   return g_steal_pointer (&result);
 }

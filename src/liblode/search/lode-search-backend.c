@@ -390,6 +390,44 @@ lode_search_backend_doc_frequencies (LodeSearchBackend  *self,
 }
 
 /**
+ * lode_search_backend_find_text:
+ * @self: a #LodeSearchBackend
+ * @text: what a chunk's text must hold, as typed (ASCII case is ignored)
+ * @max_chunks: how many chunks may hold @text before it counts as common
+ * @chunk_ids: (element-type gint64): the chunks that hold @text are appended, in no order
+ * @common: (out): %TRUE when more than @max_chunks chunks hold @text (then none is
+ *   appended); %FALSE otherwise, and when the backend cannot look text up
+ * @error: return location for a #GError
+ *
+ * Finds the chunks that hold a literal, such as an error message pasted into a query. A
+ * backend without an index of its text (a server) finds none.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+lode_search_backend_find_text (LodeSearchBackend  *self,
+                               const char         *text,
+                               guint               max_chunks,
+                               GArray             *chunk_ids,
+                               gboolean           *common,
+                               GError            **error)
+{
+  LodeSearchBackendInterface *iface;
+
+  g_return_val_if_fail (LODE_IS_SEARCH_BACKEND (self), FALSE);
+  g_return_val_if_fail (text != NULL, FALSE);
+  g_return_val_if_fail (chunk_ids != NULL, FALSE);
+  g_return_val_if_fail (common != NULL, FALSE);
+
+  *common = FALSE;
+  iface = LODE_SEARCH_BACKEND_GET_IFACE (self);
+  if (iface->find_text == NULL)
+    return TRUE;
+
+  return iface->find_text (self, text, max_chunks, chunk_ids, common, error);
+}
+
+/**
  * lode_search_backend_begin_read:
  * @self: a #LodeSearchBackend
  * @error: return location for a #GError

@@ -171,6 +171,8 @@ G_DECLARE_INTERFACE (LodeSearchBackend, lode_search_backend, LODE, SEARCH_BACKEN
  *   then keeps no vectors in memory
  * @doc_frequencies: (optional): how many chunks hold each of @terms (in any column) and how
  *   many chunks there are, so that a long query keeps its rarest words
+ * @find_text: (optional): the chunks whose text holds @text (ASCII case folded), in no
+ *   order; none, and @common set, when more than @max_chunks do
  *
  * The narrow interface between LodeSearcher, which ranks, and a store, which only returns
  * candidate rows and statistics. Each call runs on the searcher's thread; a backend is used
@@ -243,6 +245,12 @@ struct _LodeSearchBackendInterface
                                  guint                   *counts,
                                  guint                   *n_chunks,
                                  GError                 **error);
+  gboolean   (*find_text)       (LodeSearchBackend       *self,
+                                 const char              *text,
+                                 guint                    max_chunks,
+                                 GArray                  *chunk_ids,
+                                 gboolean                *common,
+                                 GError                 **error);
   gboolean   (*begin_read)      (LodeSearchBackend       *self,
                                  GError                 **error);
   void       (*end_read)        (LodeSearchBackend       *self);
@@ -310,6 +318,12 @@ gboolean   lode_search_backend_doc_frequencies (LodeSearchBackend       *self,
                                                 guint                    n_terms,
                                                 guint                   *counts,
                                                 guint                   *n_chunks,
+                                                GError                 **error);
+gboolean   lode_search_backend_find_text       (LodeSearchBackend       *self,
+                                                const char              *text,
+                                                guint                    max_chunks,
+                                                GArray                  *chunk_ids,
+                                                gboolean                *common,
                                                 GError                 **error);
 gboolean   lode_search_backend_begin_read      (LodeSearchBackend       *self,
                                                 GError                 **error);

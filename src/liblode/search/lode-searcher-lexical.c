@@ -27,6 +27,16 @@
  * this many terms or more (a pasted issue) counts prose SECONDARY_FACTOR once more. */
 #define SECONDARY_FACTOR        0.1
 #define LONG_QUERY_TERMS        24
+/* An identifier's definition that its package keeps to itself (is_restricted()) counts this
+ * much within its tier: after an exported one of the same name in the code, before one in
+ * the tests. */
+#define RESTRICTED_FACTOR       0.5
+/* The tiers of the chunks that hold a query's literals: the highest (the score scale's,
+ * MAX_TIER) holds them all. */
+#define LITERAL_TIERS           9
+/* Within a literal tier, how much a chunk's own score counts beside its file's best: enough
+ * to order the chunks of one file, too little to matter between files. */
+#define LITERAL_TIE_BREAK       1e-3
 
 /* The lexical leg: the best @n_fetch chunks by BM25 for @query, appended to @candidates. */
 static gboolean
@@ -122,8 +132,57 @@ is_declaration_kind (const char *kind,
   return len > 0 && signature[len - 1] == ';';
 }
 
-/* Tiers of an identifier query: a definition under the exact name beats one under another
- * case, which beats a prototype or declaration; a matching container adds one. */
+/* Whether a definition adds to a type defined elsewhere rather than defining it: a Rust
+ * `impl`, a Swift `extension`, a C# `partial` class. */
+static gboolean
+is_extension (const char *kind,
+              const char *signature)
+{
+  if (g_strcmp0 (kind, "impl") == 0 || g_strcmp0 (kind, "extension") == 0)
+    return TRUE;
+
+  return signature != NULL && (g_str_has_prefix (signature, "partial ") ||
+                               strstr (signature, " partial ") != NULL);
+}
+
+/* Whether a definition's modifiers keep it from the users of its package: Rust's `pub(…)`,
+ * and `private`, `fileprivate`, `internal` and `protected` in the languages that write them
+ * (unless `public` came first). A definition without modifiers says nothing, nor does C's
+ * `static`: most of a C program's functions are, and a name looked up is usually one of
+ * them. */
+static gboolean
+is_restricted (const char *signature)
+{
+  static const char *const modifiers[] = {
+    "private", "fileprivate", "internal", "protected",
+  };
+  const char *p = signature;
+
+  if (p == NULL)
+    return FALSE;
+  if (g_str_has_prefix (p, "pub("))
+    return TRUE;
+  while (*p != '\0')
+    {
+      const char *end = p;
+
+      while (g_ascii_isalpha (*end))
+        end++;
+      if (end == p || *end != ' ' || (end - p == 6 && strncmp (p, "public", 6) == 0))
+        return FALSE;
+      for (guint i = 0; i < G_N_ELEMENTS (modifiers); i++)
+        if (strlen (modifiers[i]) == (gsize) (end - p) &&
+            strncmp (p, modifiers[i], end - p) == 0)
+          return TRUE;
+      p = end + 1;
+    }
+
+  return FALSE;
+}
+
+/* Tiers of an identifier query, each two apart so that a matching container adds one: a
+ * definition under the exact name, then the blocks that add to it (`impl`, `extension`,
+ * `partial`), then a definition under another case, then a prototype or declaration. */
 static guint
 symbol_tier (const LodeQueryPlan *plan,
              const LodeSymbolRow *symbol)
@@ -132,10 +191,12 @@ symbol_tier (const LodeQueryPlan *plan,
 
   if (is_declaration_kind (symbol->kind, symbol->signature))
     tier = 2;
-  else if (strcmp (symbol->name, plan->name) == 0)
+  else if (strcmp (symbol->name, plan->name) != 0)
+    tier = 4;
+  else if (is_extension (symbol->kind, symbol->signature))
     tier = 6;
   else
-    tier = 4;
+    tier = 8;
 
   if (plan->container != NULL && symbol->container != NULL &&
       g_ascii_strcasecmp (plan->container, symbol->container) == 0)
@@ -166,6 +227,7 @@ symbol_leg (Search      *search,
     {
       const LodeSymbolRow *symbol = g_ptr_array_index (symbols, i);
       guint tier = symbol_tier (search->plan, symbol);
+      gboolean restricted = tier >= 8 && is_restricted (symbol->signature);
       gpointer pos;
 
       if (g_hash_table_lookup_extended (index, GSIZE_TO_POINTER ((gsize) symbol->chunk_id),
@@ -173,6 +235,8 @@ symbol_leg (Search      *search,
         {
           Candidate *c = &g_array_index (candidates, Candidate, GPOINTER_TO_UINT (pos));
 
+          if (tier > c->tier)
+            c->restricted = restricted;
           c->tier = MAX (c->tier, tier);
           continue;
         }
@@ -182,6 +246,7 @@ symbol_leg (Search      *search,
 
         c.chunk_id = symbol->chunk_id;
         c.tier = tier;
+        c.restricted = restricted;
         g_hash_table_insert (index, GSIZE_TO_POINTER ((gsize) c.chunk_id),
                              GUINT_TO_POINTER (candidates->len + found->len));
         g_array_append_val (found, c);
@@ -385,6 +450,48 @@ _lode_searcher_apply_tiers (GArray *candidates)
     }
 }
 
+/* A question in words that quotes a message: the chunks of code that hold the most of its
+ * literals (_lode_searcher_literal_leg(), @total bytes in all) come first, each in a tier by
+ * the share it holds, above every chunk that holds none. Within a tier the files keep their
+ * order: a chunk stands where its file's best chunk stands, then by its own score. A message
+ * that several files emit does not tell them apart, and the chunk that emits it is often
+ * not its file's best (`invalid format specifier` in fmt's ranges.h, printf.h and base.h,
+ * asked about ranges). Tests and prose that hold a literal keep their place: a test expects
+ * the message, a manual quotes it, the code emits it. */
+static void
+lift_literals (const Search *search,
+               GArray       *candidates,
+               gsize         total)
+{
+  g_autoptr(GHashTable) file_best = g_hash_table_new_full (g_int64_hash, g_int64_equal,
+                                                           NULL, g_free);
+  double max_score = 0.0;
+
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      Candidate *c = &g_array_index (candidates, Candidate, i);
+      double *best = g_hash_table_lookup (file_best, &c->row->file_id);
+
+      max_score = MAX (max_score, c->score);
+      if (best == NULL)
+        g_hash_table_insert (file_best, &c->row->file_id, g_memdup2 (&c->score, sizeof (double)));
+      else
+        *best = MAX (*best, c->score);
+    }
+
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      Candidate *c = &g_array_index (candidates, Candidate, i);
+      const double *best = g_hash_table_lookup (file_best, &c->row->file_id);
+
+      if (c->literal == 0 || _lode_searcher_secondary_factor (search, c->row) < 1.0)
+        continue;
+      c->tier = 1 + (guint) ((LITERAL_TIERS - 1) * MIN (1.0, (double) c->literal / total));
+      c->relevance = c->score;
+      c->score = *best + LITERAL_TIE_BREAK * c->score + c->tier * (1.0 + max_score);
+    }
+}
+
 /* Lexical relevance on the 0–1 scale: r / (r + W), where W is the query's weight, the
  * relevance of a chunk that holds each of its terms once in its body. */
 static double
@@ -406,6 +513,7 @@ _lode_searcher_rank_lexical (Search   *search,
   g_autoptr(GArray) candidates = _lode_searcher_candidates_new ();
   g_autoptr(GHashTable) index = g_hash_table_new (NULL, NULL);
   const LodeQueryPlan *plan = search->plan;
+  gsize literals = 0;
   guint n_fetch;
 
   n_fetch = search->limit + SEARCH_EXTRA_CANDIDATES;
@@ -428,6 +536,10 @@ _lode_searcher_rank_lexical (Search   *search,
   if (!_lode_searcher_lexicon_legs (search, n_fetch, candidates, index, error))
     return NULL;
 
+  if (plan->kind == LODE_QUERY_NATURAL &&
+      !_lode_searcher_literal_leg (search, candidates, index, &literals, error))
+    return NULL;
+
   if (!_lode_searcher_load_candidates (search, candidates, error))
     return NULL;
 
@@ -437,6 +549,8 @@ _lode_searcher_rank_lexical (Search   *search,
         Candidate *c = &g_array_index (candidates, Candidate, i);
 
         c->relevance *= _lode_searcher_secondary_factor (search, c->row);
+        if (c->restricted)
+          c->relevance *= RESTRICTED_FACTOR;
       }
   _lode_searcher_apply_tiers (candidates);
   if (plan->kind == LODE_QUERY_NATURAL && plan->lexical != NULL)
@@ -447,6 +561,8 @@ _lode_searcher_rank_lexical (Search   *search,
       g_array_sort (candidates, _lode_searcher_compare_candidates);
       _lode_searcher_spread_files (candidates);
     }
+  if (literals > 0)
+    lift_literals (search, candidates, literals);
   g_array_sort (candidates, _lode_searcher_compare_candidates);
 
   return g_steal_pointer (&candidates);

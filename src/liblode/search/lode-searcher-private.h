@@ -15,7 +15,8 @@ G_BEGIN_DECLS
 /* The searcher and one search, which lode-searcher.c (the object, the entry point),
  * lode-searcher-dense.c (the dense leg and the fusion), lode-searcher-lexical.c (the lexical
  * and symbol legs and their boosts), lode-searcher-lexicon.c (the code lexicon's legs, for
- * questions in other words), lode-searcher-paths.c (the index's files in memory: path
+ * questions in other words), lode-searcher-literals.c (the chunks that hold a message the
+ * query quotes), lode-searcher-paths.c (the index's files in memory: path
  * queries, file-name evidence) and lode-searcher-results.c (the candidates every leg makes,
  * the results) share; each calls only the ones after it. */
 
@@ -75,7 +76,10 @@ typedef struct
   gint64        chunk_id;
   double        relevance;   /* the leg's (or the fusion's) relevance, ≥ 0 */
   double        score;       /* the ranking score */
-  guint         tier;        /* identifier queries: how surely the chunk defines the name */
+  guint         tier;        /* identifier queries: how surely the chunk defines the name;
+                              * words: how much of the query's literals the chunk holds */
+  gsize         literal;     /* words: bytes of the query's literals the chunk holds */
+  gboolean      restricted;  /* identifier queries: the definition is not exported */
   LodeChunkRow *row;         /* (nullable) until loaded */
 } Candidate;
 
@@ -103,6 +107,13 @@ void       _lode_searcher_spread_files        (GArray        *candidates);
 GArray    *_lode_searcher_rank_lexical        (Search        *search,
                                                GError       **error);
 GPtrArray *_lode_searcher_search_lexical      (Search        *search,
+                                               GError       **error);
+
+/* lode-searcher-literals.c */
+gboolean   _lode_searcher_literal_leg         (Search        *search,
+                                               GArray        *candidates,
+                                               GHashTable    *index,
+                                               gsize         *total,
                                                GError       **error);
 
 /* lode-searcher-lexicon.c */

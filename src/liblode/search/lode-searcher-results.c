@@ -14,7 +14,7 @@
 
 /* The highest tier of an identifier query (symbol_tier() in lode-searcher-lexical.c), for the
  * score scale. */
-#define MAX_TIER 7
+#define MAX_TIER 9
 
 static void
 candidate_clear (Candidate *c)

@@ -8,6 +8,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gstdio.h>
 #include <sqlite3.h>
 #include <unistd.h>
@@ -672,6 +674,27 @@ codebase_search (LodeToolCall  *call,
   return result;
 }
 
+/* Characters of a query a markdown heading shows: a pasted issue is only named by it. */
+#define HEADING_QUERY_CHARS 80
+
+/* @query for a heading: its first line, at most HEADING_QUERY_CHARS characters, with an
+ * ellipsis when anything was left out. */
+static char *
+heading_query (const char *query)
+{
+  const char *nl = strchr (query, '\n');
+  gsize line = nl != NULL ? (gsize) (nl - query) : strlen (query);
+  glong n = g_utf8_strlen (query, line);
+  g_autofree char *first = g_utf8_make_valid (query, line);
+
+  g_strchomp (first);
+  if (n <= HEADING_QUERY_CHARS && nl == NULL)
+    return g_steal_pointer (&first);
+  if (n > HEADING_QUERY_CHARS)
+    *g_utf8_offset_to_pointer (first, HEADING_QUERY_CHARS) = '\0';
+  return g_strconcat (first, "…", NULL);
+}
+
 static char *
 format_search (JsonObject *result)
 {
@@ -679,11 +702,11 @@ format_search (JsonObject *result)
   JsonObject *mode = json_object_get_object_member (result, "mode");
   GString *text = g_string_new (NULL);
   guint n = json_array_get_length (results);
+  g_autofree char *query = heading_query (lode_json_get_string (result, "query"));
 
   g_string_append (text, "## ");
   lode_append_count (text, n, "%u result", "%u results");
-  g_string_append_printf (text, " for “%s” (%s search)\n\n",
-                          lode_json_get_string (result, "query"),
+  g_string_append_printf (text, " for “%s” (%s search)\n\n", query,
                           lode_json_get_string (mode, "used"));
   if (lode_json_get_string (mode, "reason") != NULL)
     g_string_append_printf (text, "> %s search was requested; %s\n\n",
