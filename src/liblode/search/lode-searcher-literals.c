@@ -126,7 +126,14 @@ static void
 add_quoted (GArray     *literals,
             const char *line)
 {
+  g_autofree char *valid = NULL;
   gunichar before = 0;
+
+  /* g_utf8_next_char() takes a lead byte's word for its length, and would step over the
+   * nul of a line that ends inside a sequence (a pasted `\xfd`): quotes are looked for in
+   * a copy with each bad byte replaced. */
+  if (!g_utf8_validate (line, -1, NULL))
+    line = valid = g_utf8_make_valid (line, -1);
 
   for (const char *p = line; *p != '\0'; p = g_utf8_next_char (p))
     {
