@@ -445,24 +445,14 @@ store_dup_meta (LodeIndexStore *store,
   return value;
 }
 
-static gboolean
-store_set_meta (LodeIndexStore  *store,
-                const char      *key,
-                const char      *value,
-                GError         **error)
+/* Stores one metadata value; lode-store.c's set_meta does what a run's end asks first. */
+gboolean
+_lode_store_files_set_meta (LodeStore   *self,
+                            const char  *key,
+                            const char  *value,
+                            GError     **error)
 {
-  LodeStore *self = (LodeStore *) store;
   sqlite3_stmt *s;
-
-  g_return_val_if_fail (key != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  /* A run that ends gives a new index what only look-ups need, and one built aside its
-   * journal. */
-  if (strcmp (key, "state") == 0 && g_strcmp0 (value, "ready") == 0 &&
-      (!_lode_store_create_lookup_indexes (self, error) ||
-       (!self->in_transaction && !lode_store_end_aside (self, error))))
-    return FALSE;
 
   s = _lode_store_stmt (self, sql_meta_set);
   bind_text (s, 1, key);
@@ -714,7 +704,6 @@ _lode_store_files_init (LodeIndexStoreInterface *iface)
   iface->set_file_stamp = store_set_file_stamp;
   iface->remove_file = store_remove_file;
   iface->dup_meta = store_dup_meta;
-  iface->set_meta = store_set_meta;
   iface->get_stats = store_get_stats;
   iface->dup_language_counts = store_dup_language_counts;
   iface->dup_chunks_for_file = store_dup_chunks_for_file;

@@ -83,6 +83,10 @@ extern const char * const _lode_store_backend_sql[];
 
 /* Each part wires its functions into the interfaces. */
 void          _lode_store_files_init     (LodeIndexStoreInterface    *iface);
+gboolean      _lode_store_files_set_meta (LodeStore                  *self,
+                                          const char                 *key,
+                                          const char                 *value,
+                                          GError                    **error);
 void          _lode_store_graph_init     (LodeIndexStoreInterface    *iface);
 void          _lode_store_calls_init     (LodeIndexStoreInterface    *iface);
 void          _lode_store_vectors_init   (LodeIndexStoreInterface    *iface);

@@ -863,6 +863,27 @@ store_rollback (LodeIndexStore *store)
   _lode_store_rollback ((LodeStore *) store);
 }
 
+static gboolean
+store_set_meta (LodeIndexStore  *store,
+                const char      *key,
+                const char      *value,
+                GError         **error)
+{
+  LodeStore *self = (LodeStore *) store;
+
+  g_return_val_if_fail (key != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  /* A run that ends gives a new index what only look-ups need, and one built aside its
+   * journal. */
+  if (strcmp (key, "state") == 0 && g_strcmp0 (value, "ready") == 0 &&
+      (!_lode_store_create_lookup_indexes (self, error) ||
+       (!self->in_transaction && !lode_store_end_aside (self, error))))
+    return FALSE;
+
+  return _lode_store_files_set_meta (self, key, value, error);
+}
+
 static void
 lode_store_index_store_init (LodeIndexStoreInterface *iface)
 {
@@ -874,6 +895,7 @@ lode_store_index_store_init (LodeIndexStoreInterface *iface)
   iface->commit = store_commit;
   iface->rollback = store_rollback;
   _lode_store_files_init (iface);
+  iface->set_meta = store_set_meta;
   _lode_store_graph_init (iface);
   _lode_store_calls_init (iface);
   _lode_store_vectors_init (iface);
