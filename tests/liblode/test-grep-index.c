@@ -249,9 +249,13 @@ test_limit_and_errors (GrepFixture   *fixture,
 
   index_tree (fixture);
   cut = grep_ok (fixture, "{\"pattern\": \"verbose\", \"limit\": 2}");
+  /* A short list is counted whole, past the limit. */
   g_assert_cmpint (json_object_get_int_member (cut->structured, "totalMatches"), ==, 4);
+  g_assert_true (json_object_get_boolean_member (cut->structured, "totalsExact"));
+  g_assert_cmpint (json_object_get_int_member (cut->structured, "unreadFiles"), ==, 0);
   g_assert_cmpint (json_object_get_int_member (cut->structured, "shown"), ==, 2);
-  g_assert_nonnull (strstr (cut->text, "The first 2 are shown"));
+  g_assert_nonnull (strstr (cut->text, "## 4 matching lines in 1 file"));
+  g_assert_nonnull (strstr (cut->text, "The first 2 are shown: raise limit"));
 
   bad = call (fixture, "codebase_grep", "{\"pattern\": \"strcmp (\", \"regex\": true}");
   g_assert_true (bad->is_error);
@@ -260,6 +264,67 @@ test_limit_and_errors (GrepFixture   *fixture,
   lang = call (fixture, "codebase_grep", "{\"pattern\": \"x\", \"languageFilter\": \"klingon\"}");
   g_assert_true (lang->is_error);
   g_assert_nonnull (strstr (lang->text, "Unknown language"));
+}
+
+/* git's po/ catalogs: a message every one of them translates. Past the limit the count
+ * goes on over a megabyte more, not over every catalog: the totals are a lower bound, said
+ * as such with the files left unread, and the same for the same call; a limit above the
+ * total reads every catalog and counts exactly. */
+static void
+test_count_bound (GrepFixture   *fixture,
+                  gconstpointer  data)
+{
+  static const char *const languages[] = {
+    "bg", "ca", "de", "el", "es", "fr", "id", "it", "ko", "pl", "pt_PT", "ru", "sv", "tr",
+    "uk", "vi", "zh_CN", "zh_TW",
+  };
+  g_autoptr(GString) catalog = g_string_new ("msgid \"\"\nmsgstr \"Content-Type: text/plain\"\n\n");
+  g_autoptr(LodeToolResult) cut = NULL;
+  g_autoptr(LodeToolResult) again = NULL;
+  g_autoptr(LodeToolResult) all = NULL;
+  JsonObject *r;
+
+  /* About 110 KB each, 2 MB in all, four matching lines in each. */
+  for (guint i = 0; i < 1000; i++)
+    {
+      g_string_append_printf (catalog, "#: builtin/gc.c:%u\nmsgid \"failed to prune %%s\"\n"
+                              "msgstr \"impossible d'élaguer %%s\"\n\n", 100 + i);
+      if (i % 250 == 100)
+        g_string_append_printf (catalog, "#: setup.c:%u\n"
+                                "msgid \"not a git repository (or any parent): %%s\"\n"
+                                "msgstr \"ni ceci ni aucun parent n'est un dépôt git : %%s\"\n\n",
+                                1400 + i);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (languages); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("po/%s.po", languages[i]);
+
+      test_write_file (fixture->root, name, catalog->str);
+    }
+  index_tree (fixture);
+
+  cut = grep_ok (fixture, "{\"pattern\": \"not a git repository\", \"limit\": 6}");
+  r = cut->structured;
+  g_assert_cmpint (json_object_get_int_member (r, "shown"), ==, 6);
+  g_assert_false (json_object_get_boolean_member (r, "totalsExact"));
+  g_assert_true (json_object_get_boolean_member (r, "complete"));
+  g_assert_cmpint (json_object_get_int_member (r, "totalMatches"), >=, 6);
+  g_assert_cmpint (json_object_get_int_member (r, "totalMatches"), <, 4 * G_N_ELEMENTS (languages));
+  g_assert_cmpint (json_object_get_int_member (r, "unreadFiles"), >, 0);
+  g_assert_cmpint (json_object_get_int_member (r, "totalFiles")
+                   + json_object_get_int_member (r, "unreadFiles"), ==, G_N_ELEMENTS (languages));
+  g_assert_nonnull (strstr (cut->text, "## At least "));
+  g_assert_nonnull (strstr (cut->text, "more files that may match were not read"));
+  again = grep_ok (fixture, "{\"pattern\": \"not a git repository\", \"limit\": 6}");
+  g_assert_cmpstr (again->text, ==, cut->text);
+
+  all = grep_ok (fixture, "{\"pattern\": \"not a git repository\", \"limit\": 1000}");
+  r = all->structured;
+  g_assert_true (json_object_get_boolean_member (r, "totalsExact"));
+  g_assert_cmpint (json_object_get_int_member (r, "unreadFiles"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (r, "totalMatches"), ==, 4 * G_N_ELEMENTS (languages));
+  g_assert_cmpint (json_object_get_int_member (r, "totalFiles"), ==, G_N_ELEMENTS (languages));
+  g_assert_null (strstr (all->text, "At least"));
 }
 
 /* An edited file's new text is found after the update, its old text is not; a removed
@@ -313,6 +378,8 @@ main (int   argc,
               test_regex_options, grep_teardown);
   g_test_add ("/lode/grep-index/limit-and-errors", GrepFixture, NULL, grep_setup,
               test_limit_and_errors, grep_teardown);
+  g_test_add ("/lode/grep-index/count-bound", GrepFixture, NULL, grep_setup, test_count_bound,
+              grep_teardown);
   g_test_add ("/lode/grep-index/incremental", GrepFixture, NULL, grep_setup, test_incremental,
               grep_teardown);
 

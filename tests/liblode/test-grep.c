@@ -242,6 +242,95 @@ test_context_and_limit (void)
   g_assert_cmpuint (((LodeGrepLine *) f->lines->pdata[0])->line, ==, 2);
 }
 
+/* Six catalogs the shape of git's po/ files, each translating a message in three forms
+ * among other entries, read by lode_grep_files() with @limit lines kept and @count_bytes
+ * read past them. */
+static LodeGrepResult *
+grep_catalogs (guint limit,
+               guint count_bytes,
+               gsize *catalog_size)
+{
+  static const char *const names[] = { "bg.po", "ca.po", "de.po", "es.po", "fr.po", "it.po" };
+  g_autofree char *dir = g_dir_make_tmp ("lode-grep-XXXXXX", NULL);
+  g_autoptr(GString) catalog = g_string_new ("msgid \"\"\nmsgstr \"Content-Type: text/plain\"\n\n");
+  LodeGrepTarget targets[G_N_ELEMENTS (names)];
+  LodeGrepOptions options;
+  LodeGrepResult *result;
+
+  for (guint i = 0; i < 60; i++)
+    {
+      g_string_append_printf (catalog, "#: builtin/gc.c:%u\nmsgid \"failed to prune %%s\"\n"
+                              "msgstr \"impossible d'élaguer %%s\"\n\n", 100 + i);
+      if (i % 20 == 10)
+        g_string_append_printf (catalog, "#: setup.c:%u\n"
+                                "msgid \"not a git repository (or any parent): %%s\"\n"
+                                "msgstr \"ni ceci ni aucun parent n'est un dépôt git : %%s\"\n\n",
+                                1400 + i);
+    }
+  *catalog_size = catalog->len;
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, names[i], NULL);
+
+      g_assert_true (g_file_set_contents (path, catalog->str, catalog->len, NULL));
+      targets[i].path = names[i];
+      targets[i].language = NULL;
+    }
+  lode_grep_options_init (&options);
+  options.pattern = "not a git repository";
+  options.limit = limit;
+  options.count_bytes = count_bytes;
+  result = lode_grep_files (dir, &options, targets, G_N_ELEMENTS (names), TRUE, NULL, NULL);
+  g_assert_nonnull (result);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, names[i], NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+  return result;
+}
+
+/* Past the limit the count goes on over a bounded number of bytes: a long list gives a
+ * lower bound and the files left unread, the same each time; a short one, or no bound,
+ * the exact count. The lines kept are the first ones either way. */
+static void
+test_count_bound (void)
+{
+  gsize size = 0;
+  /* Four lines kept: the second catalog holds the fourth, the next two are counted. */
+  g_autoptr(LodeGrepResult) unbounded = grep_catalogs (4, 0, &size);
+  g_autoptr(LodeGrepResult) bounded = grep_catalogs (4, 2 * size, &size);
+  g_autoptr(LodeGrepResult) again = grep_catalogs (4, 2 * size, &size);
+  g_autoptr(LodeGrepResult) short_list = grep_catalogs (100, 1, &size);
+  LodeGrepFile *second;
+
+  g_assert_cmpuint (bounded->n_shown, ==, 4);
+  g_assert_cmpuint (bounded->n_matches, ==, 4 * 3);
+  g_assert_cmpuint (bounded->n_files, ==, 4);
+  g_assert_cmpuint (bounded->n_unread, ==, 2);
+  g_assert_true (bounded->complete);
+  g_assert_cmpuint (bounded->files->len, ==, 2);
+  second = bounded->files->pdata[1];
+  g_assert_cmpstr (second->path, ==, "ca.po");
+  g_assert_cmpuint (second->lines->len, ==, 1);
+  g_assert_true (g_str_has_prefix (((LodeGrepLine *) second->lines->pdata[0])->text,
+                                   "msgid \"not a git repository"));
+  g_assert_cmpuint (again->n_matches, ==, bounded->n_matches);
+  g_assert_cmpuint (again->n_unread, ==, bounded->n_unread);
+
+  g_assert_cmpuint (unbounded->n_matches, ==, 6 * 3);
+  g_assert_cmpuint (unbounded->n_files, ==, 6);
+  g_assert_cmpuint (unbounded->n_unread, ==, 0);
+  g_assert_cmpuint (unbounded->n_shown, ==, 4);
+
+  g_assert_cmpuint (short_list->n_matches, ==, 6 * 3);
+  g_assert_cmpuint (short_list->n_shown, ==, 6 * 3);
+  g_assert_cmpuint (short_list->n_unread, ==, 0);
+  g_assert_true (short_list->complete);
+}
+
 static void
 test_invalid_pattern (void)
 {
@@ -502,6 +591,7 @@ main (int   argc,
   g_test_add_func ("/lode/grep/context-and-limit", test_context_and_limit);
   g_test_add_func ("/lode/grep/invalid-utf8", test_invalid_utf8);
   g_test_add_func ("/lode/grep/invalid-utf8-regex", test_invalid_utf8_regex);
+  g_test_add_func ("/lode/grep/count-bound", test_count_bound);
   g_test_add_func ("/lode/grep/invalid-pattern", test_invalid_pattern);
   g_test_add_func ("/lode/grep/cancelled", test_cancelled);
   g_test_add_func ("/lode/grep/same-as-rg", test_same_as_rg);

@@ -34,6 +34,7 @@ lode_grep_options_init (LodeGrepOptions *options)
   memset (options, 0, sizeof *options);
   options->case_sensitive = TRUE;
   options->limit = LODE_GREP_DEFAULT_LIMIT;
+  options->count_bytes = LODE_GREP_DEFAULT_COUNT_BYTES;
   options->budget_msec = LODE_GREP_DEFAULT_BUDGET_MSEC;
 }
 
@@ -579,26 +580,38 @@ line_literal (const LodeGrepQuery *query)
     }
 }
 
-/* Reads @path (relative to the directory @dir_fd) into @buffer, which is kept from file to
- * file: a search reads hundreds of files, and a new allocation of each (glib's
- * g_file_get_contents()) cost more than its matching. The text is NUL-terminated. */
-static gboolean
-read_file_at (int         dir_fd,
+/* Opens @path (relative to the directory @dir_fd) if it is a regular file, and gives its
+ * size: the caller decides from it whether to read it. */
+static int
+open_file_at (int         dir_fd,
               const char *path,
-              GByteArray *buffer)
+              gsize      *size)
 {
   struct stat st;
-  gsize length = 0;
   int fd = openat (dir_fd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 
   if (fd < 0)
-    return FALSE;
+    return -1;
   if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
     {
       close (fd);
-      return FALSE;
+      return -1;
     }
-  g_byte_array_set_size (buffer, MAX ((gsize) st.st_size + 1, buffer->len));
+  *size = st.st_size;
+  return fd;
+}
+
+/* Reads @fd (of @size bytes when it was opened) into @buffer and closes it. The buffer is
+ * kept from file to file: a search reads hundreds of files, and a new allocation of each
+ * (glib's g_file_get_contents()) cost more than its matching. The text is NUL-terminated. */
+static gboolean
+read_file (int         fd,
+           gsize       size,
+           GByteArray *buffer)
+{
+  gsize length = 0;
+
+  g_byte_array_set_size (buffer, MAX (size + 1, buffer->len));
   for (;;)
     {
       gssize n;
@@ -643,8 +656,10 @@ compare_targets (gconstpointer a,
  * @error: an invalid pattern (#LODE_ERROR_INVALID_QUERY) or cancellation
  *
  * Reads the files by path and collects their matching lines. A file that cannot be read
- * (removed since it was indexed) has none. When the options' budget runs out the result
- * holds what was found and says it is not complete.
+ * (removed since it was indexed) has none. Once the limit's lines are kept, the options'
+ * count_bytes of further files are read to count more, and the files left are only counted
+ * as unread. When the options' budget runs out the result holds what was found, and says
+ * whether the lines kept are all there are among the first ones.
  *
  * Returns: (transfer full): the matching lines by file, files by path
  */
@@ -663,6 +678,7 @@ lode_grep_files (const char            *root,
   g_autofree LodeGrepTarget *sorted = NULL;
   g_autoptr(GByteArray) buffer = g_byte_array_sized_new (64 * 1024);
   const char *by_line = NULL;
+  guint64 counted_past_limit = 0;
   gint64 deadline;
   int root_fd;
 
@@ -699,27 +715,43 @@ lode_grep_files (const char            *root,
     {
       const char *text;
       gsize length;
+      gsize size = 0;
       guint n_matches = 0;
+      gboolean past_limit = result->n_shown >= options->limit;
       LodeGrepFile *file;
+      int fd;
 
       if (!lode_grep_wants_file (options, sorted[i].path, sorted[i].language))
         continue;
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         {
-          close (root_fd);
+          if (root_fd >= 0)
+            close (root_fd);
           return NULL;
         }
-      if (g_get_monotonic_time () > deadline)
+      fd = root_fd >= 0 ? open_file_at (root_fd, sorted[i].path, &size) : -1;
+      /* Past the limit the count is bounded by bytes read, not by time, so that the same
+       * call gives the same answer. */
+      if (g_get_monotonic_time () > deadline
+          || (fd >= 0 && past_limit && options->count_bytes > 0
+              && counted_past_limit + size > options->count_bytes))
         {
-          result->complete = FALSE;
+          if (fd >= 0)
+            close (fd);
+          result->complete = past_limit;
+          for (; i < n_targets; i++)
+            result->n_unread += lode_grep_wants_file (options, sorted[i].path,
+                                                      sorted[i].language);
           break;
         }
 
       result->n_candidates++;
-      if (root_fd < 0 || !read_file_at (root_fd, sorted[i].path, buffer))
+      if (fd < 0 || !read_file (fd, size, buffer))
         continue;
       text = (const char *) buffer->data;
       length = buffer->len - 1;
+      if (past_limit)
+        counted_past_limit += length;
       /* A lone literal is looked for line by line below. */
       if (literals != NULL && literals->kind != LODE_GREP_QUERY_LITERAL
           && !holds_literals (literals, text, length))

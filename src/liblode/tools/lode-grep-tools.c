@@ -103,6 +103,8 @@ result_to_json (const LodeGrepOptions *options,
   lode_json_builder_add_int (b, "totalMatches", result->n_matches);
   lode_json_builder_add_int (b, "totalFiles", result->n_files);
   lode_json_builder_add_int (b, "shown", result->n_shown);
+  lode_json_builder_add_boolean (b, "totalsExact", result->n_unread == 0);
+  lode_json_builder_add_int (b, "unreadFiles", result->n_unread);
   lode_json_builder_add_boolean (b, "complete", result->complete);
   lode_json_builder_add_boolean (b, "indexed", result->indexed);
   json_builder_set_member_name (b, "files");
@@ -213,18 +215,29 @@ format_grep (JsonObject *result)
   JsonArray *files = json_object_get_array_member (result, "files");
   gint64 total = lode_json_get_int (result, "totalMatches", 0);
   gint64 shown = lode_json_get_int (result, "shown", 0);
+  gint64 unread = lode_json_get_int (result, "unreadFiles", 0);
   GString *text = g_string_new ("## ");
 
+  if (!lode_json_get_boolean (result, "totalsExact", TRUE))
+    g_string_append (text, "At least ");
   lode_append_count (text, total, "%u matching line", "%u matching lines");
   g_string_append (text, " in ");
   lode_append_count (text, lode_json_get_int (result, "totalFiles", 0), "%u file", "%u files");
   g_string_append_printf (text, " for `%s`\n\n", lode_json_get_string (result, "pattern"));
-  if (shown < total)
-    g_string_append_printf (text, "> The first %" G_GINT64_FORMAT " are shown; raise limit or "
-                            "narrow with fileFilter.\n\n", shown);
   if (!lode_json_get_boolean (result, "complete", TRUE))
     g_string_append (text, "> The search ran out of time before reading every file: the "
                      "pattern has no three-character literal to look up. Counts are partial.\n\n");
+  else if (shown < total || unread > 0)
+    {
+      g_string_append_printf (text, "> The first %" G_GINT64_FORMAT " are shown", shown);
+      if (unread > 0)
+        {
+          g_string_append (text, ", and ");
+          lode_append_count (text, unread, "%u more file that may match was not read",
+                             "%u more files that may match were not read");
+        }
+      g_string_append (text, ": raise limit or narrow with fileFilter.\n\n");
+    }
 
   for (guint i = 0; i < json_array_get_length (files); i++)
     {
@@ -277,13 +290,19 @@ static const LodeTool codebase_grep_tool = {
     "\"contextLines\": {\"type\": \"integer\", \"minimum\": 0, \"maximum\": 20, "
     "\"description\": \"rg -C\"}, "
     "\"limit\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 10000, "
-    "\"description\": \"Lines shown (100); all counted\"}}, "
+    "\"description\": \"Lines shown (100); the rest counted up to 1 MiB more text\"}}, "
     "\"required\": [\"pattern\"], \"additionalProperties\": false}",
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
     "\"pattern\": {\"type\": \"string\"}, \"projectPath\": {\"type\": \"string\"}, "
     "\"totalMatches\": {\"type\": \"integer\"}, \"totalFiles\": {\"type\": \"integer\"}, "
-    "\"shown\": {\"type\": \"integer\"}, \"complete\": {\"type\": \"boolean\"}, "
+    "\"shown\": {\"type\": \"integer\"}, "
+    "\"totalsExact\": {\"type\": \"boolean\", \"description\": "
+    "\"Else the totals are lower bounds\"}, "
+    "\"unreadFiles\": {\"type\": \"integer\", \"description\": "
+    "\"Candidate files not read past the limit; each may match\"}, "
+    "\"complete\": {\"type\": \"boolean\", \"description\": "
+    "\"The shown lines are the first ones\"}, "
     "\"indexed\": {\"type\": \"boolean\"}, "
     "\"files\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {"
     "\"path\": {\"type\": \"string\"}, \"language\": {\"type\": \"string\"}, "
@@ -294,7 +313,7 @@ static const LodeTool codebase_grep_tool = {
     "\"required\": [\"line\", \"text\", \"match\"]}}}, "
     "\"required\": [\"path\", \"matches\", \"lines\"]}}}, "
     "\"required\": [\"pattern\", \"projectPath\", \"totalMatches\", \"totalFiles\", \"shown\", "
-    "\"complete\", \"indexed\", \"files\"]}",
+    "\"totalsExact\", \"unreadFiles\", \"complete\", \"indexed\", \"files\"]}",
   .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
   .func = codebase_grep,
   .format = format_grep,
