@@ -21,7 +21,8 @@
 
 /*
  * Without a file the page is the project's overview: codebase_graph_circular's cycles and
- * codebase_graph_stats' most connected files (again when the index changes). A file (typed,
+ * codebase_graph_stats' most connected files (again when the index changes, and again and
+ * again, less and less often, after a call that failed). A file (typed,
  * or activated in a list, a graph or another surface) is drawn with what it imports and what
  * imports it, from a LodeGraphSource — imports now; the call graph of a symbol plugs in the
  * same way. Selecting a node shows its code in the preview; activating one draws the graph
@@ -32,12 +33,19 @@
 #define CYCLES_LIMIT 20
 #define HUBS_LIMIT   10
 
+/* How long the overview waits before asking again after a failed call: twice longer each
+ * time, up to the maximum. */
+#define RETRY_FIRST_SECONDS 1
+#define RETRY_MAX_SECONDS   30
+
 struct _LodeGraphPage
 {
   GtkWidget            parent_instance;
   LodeConnection      *connection;
   LodeGraphSource     *source;
   GCancellable        *cancellable;        /* the project's lists */
+  guint                retry_id;           /* asks for them again after a failure */
+  guint                retry_seconds;      /* the last wait, 0 until a call failed */
   GCancellable        *graph_cancellable;  /* the graph drawn, expanded, its blast radius */
   LodeProjectItem     *item;               /* the selected project, followed */
   GPtrArray           *history;            /* files shown before the current one; "" for the
@@ -117,21 +125,45 @@ selected_root (LodeGraphPage *self)
   return project != NULL ? lode_project_item_get_root (project) : NULL;
 }
 
-/* A tool's result for this page, or NULL: cancelled (the page moved on) or failed (a toast
- * says why). */
+static void load_lists (LodeGraphPage *self);
+
+static gboolean
+retry_cb (gpointer user_data)
+{
+  LodeGraphPage *self = user_data;
+
+  self->retry_id = 0;
+  load_lists (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* A list's result for this page, or NULL: cancelled (the page moved on) or failed. A failed
+ * list says so in its place, and the first failure in a toast; both lists are asked for
+ * again later. Nothing else would ask: the index that was being written (loded's "the index
+ * is being created"), or the loded that was restarting, may be ready by now without any
+ * change of the index or of the project's state to come. */
 static JsonObject *
 finish (LodeGraphPage *self,
         GAsyncResult  *result,
+        GtkListBox    *list,
         const char    *what)
 {
   g_autoptr(GError) error = NULL;
   JsonObject *object;
 
   object = lode_connection_call_tool_finish (self->connection, result, &error);
-  if (object == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    lode_toast_show_error (GTK_WIDGET (self), what, error);
+  if (object != NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return object;
 
-  return object;
+  set_placeholder (list, what);
+  if (self->retry_id != 0)
+    return NULL;
+  if (self->retry_seconds == 0)
+    lode_toast_show_error (GTK_WIDGET (self), what, error);
+  self->retry_seconds = CLAMP (self->retry_seconds * 2, RETRY_FIRST_SECONDS, RETRY_MAX_SECONDS);
+  self->retry_id = g_timeout_add_seconds (self->retry_seconds, retry_cb, self);
+
+  return NULL;
 }
 
 /* "2 files in this cycle", or, when the shortest cycle shown is one of several among more
@@ -161,7 +193,8 @@ circular_cb (GObject      *object,
              gpointer      user_data)
 {
   g_autoptr(LodeGraphPage) self = user_data;
-  g_autoptr(JsonObject) circular = finish (self, result, _("Cannot list the import cycles"));
+  g_autoptr(JsonObject) circular = finish (self, result, self->cycles,
+                                           _("Cannot list the import cycles"));
   JsonArray *cycles;
 
   if (circular == NULL)
@@ -195,7 +228,8 @@ stats_cb (GObject      *object,
           gpointer      user_data)
 {
   g_autoptr(LodeGraphPage) self = user_data;
-  g_autoptr(JsonObject) stats = finish (self, result, _("Cannot read the import graph"));
+  g_autoptr(JsonObject) stats = finish (self, result, self->hubs,
+                                        _("Cannot read the import graph"));
   g_autofree char *files = NULL;
   g_autofree char *files_count = NULL;
   g_autofree char *edges_count = NULL;
@@ -252,18 +286,27 @@ project_arguments (const char *root,
   return arguments;
 }
 
+static void
+set_placeholders (LodeGraphPage *self)
+{
+  set_placeholder (self->cycles, _("No import cycles"));
+  set_placeholder (self->hubs, _("No imports between the project’s files"));
+}
+
 /* A project has a graph once it is indexed and no first indexing runs (its item tells;
  * asking earlier would only be an error). */
 static void
-load_project (LodeGraphPage *self)
+load_lists (LodeGraphPage *self)
 {
   const char *root = selected_root (self);
   const char *state = self->item != NULL ? lode_project_item_get_state (self->item) : NULL;
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_clear_handle_id (&self->retry_id, g_source_remove);
   clear_list (self->cycles);
   clear_list (self->hubs);
+  set_placeholders (self);
   adw_preferences_group_set_description (self->hubs_group, NULL);
   if (root == NULL || self->connection == NULL || lode_project_item_get_indexing (self->item) ||
       (g_strcmp0 (state, "ready") != 0 && g_strcmp0 (state, "incomplete") != 0))
@@ -276,6 +319,14 @@ load_project (LodeGraphPage *self)
   lode_connection_call_tool (self->connection, "codebase_graph_stats",
                              project_arguments (root, HUBS_LIMIT), self->cancellable, stats_cb,
                              g_object_ref (self));
+}
+
+/* Another project, or news of this one: the lists from the start, told again if they fail. */
+static void
+load_project (LodeGraphPage *self)
+{
+  self->retry_seconds = 0;
+  load_lists (self);
 }
 
 /* What the status line under the graph says: its size, its cycles, the blast radius. */
@@ -861,6 +912,7 @@ lode_graph_page_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_clear_handle_id (&self->retry_id, g_source_remove);
   g_cancellable_cancel (self->graph_cancellable);
   g_clear_object (&self->graph_cancellable);
   if (self->item != NULL)
@@ -993,8 +1045,7 @@ lode_graph_page_init (LodeGraphPage *self)
   self->history = g_ptr_array_new_with_free_func (g_free);
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  set_placeholder (self->cycles, _("No import cycles"));
-  set_placeholder (self->hubs, _("No imports between the project’s files"));
+  set_placeholders (self);
   set_busy (self, FALSE);
   update_actions (self);
 }

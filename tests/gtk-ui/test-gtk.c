@@ -1214,6 +1214,70 @@ test_graph_large (Fixture       *fixture,
   g_assert_true (has_label (graph, "2 files in this cycle, one of the cycles among 3 files"));
 }
 
+/* The index file loded keeps for @root, found by the project's root file beside it. */
+static char *
+find_index_db (const char *root)
+{
+  g_autofree char *projects = g_build_filename (tmp, "data", "projects", NULL);
+  g_autoptr(GDir) dir = g_dir_open (projects, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *root_file = g_build_filename (projects, name, "root", NULL);
+      g_autofree char *contents = NULL;
+
+      if (g_file_get_contents (root_file, &contents, NULL, NULL) &&
+          g_strcmp0 (g_strchomp (contents), root) == 0)
+        return g_build_filename (projects, name, "index.db", NULL);
+    }
+  g_assert_not_reached ();
+}
+
+static gboolean
+shows_label (gpointer data)
+{
+  return has_label (((gpointer *) data)[0], ((gpointer *) data)[1]);
+}
+
+/* The user picks a project whose index loded cannot read at that moment (here it is moved
+ * away, as a run that replaces it would, while the app still has it as ready): the list
+ * says it could not be read, not that there is no cycle, and the cycles come once the index
+ * is back, with no change of the index or of the project to tell the page. */
+static void
+test_graph_overview_retry (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
+  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
+  GtkWidget *graph = find_widget (window, LODE_TYPE_GRAPH_PAGE, 0);
+  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
+  g_autofree char *other = g_build_filename (tmp, "other", NULL);
+  g_autofree char *other_file = g_build_filename (other, "main.c", NULL);
+  g_autofree char *db = NULL;
+  g_autofree char *away = NULL;
+
+  write_file_with_mode (other_file, "int\nmain (void)\n{\n  return 0;\n}\n", 0644);
+  ensure_indexed (page, other);
+  ensure_indexed (page, fixture->root);
+  adw_view_stack_set_visible_child_name (stack, "graph");
+  lode_graph_page_show (LODE_GRAPH_PAGE (graph), other, NULL);
+
+  db = find_index_db (fixture->root);
+  away = g_strconcat (db, ".away", NULL);
+  g_assert_cmpint (g_rename (db, away), ==, 0);
+  lode_graph_page_show (LODE_GRAPH_PAGE (graph), fixture->root, NULL);
+  wait_until (shows_label, (gpointer[]) { graph, (gpointer) "Cannot list the import cycles" },
+              "the failed list");
+  g_assert_false (has_row (graph, "src/config.h → src/widget.h → src/config.h"));
+  g_assert_false (has_label (graph, "No import cycles"));
+
+  g_assert_cmpint (g_rename (away, db), ==, 0);
+  wait_for_row (graph, "src/config.h → src/widget.h → src/config.h");
+  g_assert_true (has_label (graph, "2 files in this cycle"));
+}
+
 static gboolean
 shows_symbol (gpointer data)
 {
@@ -2604,6 +2668,7 @@ main (int   argc,
   ADD ("acceptance", test_acceptance);
   ADD ("visualize-interactive", test_visualize_interactive);
   ADD ("graph-large", test_graph_large);
+  ADD ("graph-overview-retry", test_graph_overview_retry);
   ADD ("symbol-page", test_symbol_page);
   ADD ("shell-result", test_shell_result);
   ADD ("visualize-symbol", test_visualize_symbol);
