@@ -32,8 +32,8 @@ static gboolean opt_no_calls;
 static const GOptionEntry entries[] = {
   { "no-calls", 0, 0, G_OPTION_ARG_NONE, &opt_no_calls,
     "Only chunk every file, without call extraction (the reference for its cost)", NULL },
-  { "sites", 's', 0, G_OPTION_ARG_STRING, &opt_sites,
-    "Print the call sites and bindings of this file (relative path) instead", "PATH" },
+  { "sites", 's', 0, G_OPTION_ARG_FILENAME, &opt_sites,
+    "Print the call sites and bindings of this file (relative to ROOT) instead", "PATH" },
   { NULL }
 };
 
@@ -98,7 +98,7 @@ main (int    argc,
   guint counts[LODE_CALL_REGISTERED + 1] = { 0 };
   guint n_sites = 0;
   gint64 start, chunked, resolved;
-  const char *root;
+  g_autofree char *root = NULL;
 
   setlocale (LC_ALL, "");
   g_option_context_add_main_entries (context, entries, NULL);
@@ -107,7 +107,13 @@ main (int    argc,
       g_printerr ("%s\n", error != NULL ? error->message : "Usage: lode-calls-bench ROOT");
       return 2;
     }
-  root = argv[1];
+  if (opt_sites != NULL && opt_no_calls)
+    {
+      g_printerr ("--sites prints what call extraction finds: it cannot go with --no-calls\n");
+      return 2;
+    }
+  /* The scanner and the resolvers take the tree's absolute path. */
+  root = g_canonicalize_filename (argv[1], NULL);
   scanner = lode_scanner_new (root);
   if (!lode_scanner_scan (scanner, NULL, &files, &skipped, &error))
     {
@@ -170,6 +176,14 @@ main (int    argc,
                                    file_imports);
     }
   chunked = g_get_monotonic_time ();
+
+  if (opt_sites != NULL)
+    {
+      g_printerr ("%s is not a file of %s that lode-calls-bench extracts calls from (a path "
+                  "relative to the tree, in a language with call extraction)\n", opt_sites,
+                  root);
+      return 1;
+    }
 
   for (guint f = 0; f < lode_call_resolver_get_n_files (resolver); f++)
     {

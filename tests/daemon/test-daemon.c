@@ -828,6 +828,11 @@ index_done_cb (GObject      *object,
   g_assert_no_error (error);
 }
 
+/* A client on a connection of its own. Like new_proxy(), making it starts no daemon: a
+ * proxy keeps the unique name its daemon had when it was made, and sends its calls there
+ * until the main loop tells it otherwise. A daemon started here would leave on its idle
+ * timeout while a slow machine writes the test's tree, and the client's calls would go to a
+ * name gone from the bus (ServiceUnknown for :1.2) instead of starting a new daemon. */
 static LodeDBusDaemon1 *
 new_private_client (void)
 {
@@ -842,7 +847,9 @@ new_private_client (void)
                                                        G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
                                                        NULL, NULL, &error);
   g_assert_no_error (error);
-  proxy = lode_dbus_daemon1_proxy_new_sync (connection, G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES,
+  proxy = lode_dbus_daemon1_proxy_new_sync (connection,
+                                            G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES |
+                                            G_DBUS_PROXY_FLAGS_DO_NOT_AUTO_START_AT_CONSTRUCTION,
                                             LODE_DAEMON_BUS_NAME, LODE_DAEMON_OBJECT_PATH,
                                             NULL, &error);
   g_assert_no_error (error);

@@ -11,6 +11,7 @@
 #include <glib.h>
 
 #include "lode.h"
+#include "indexed-tree.h"
 #include "test-helpers.h"
 
 /*
@@ -20,12 +21,7 @@
  * unless the question is about tests.
  */
 
-typedef struct
-{
-  LodeEngine  *engine;
-  LodeProject *project;
-  char        *root;
-} Fixture;
+typedef TestIndexedTree Fixture;
 
 static void
 write_tree (const char *root)
@@ -135,37 +131,7 @@ static void
 fixture_setup (Fixture       *fixture,
                gconstpointer  data)
 {
-  g_autoptr(LodeConfig) config = lode_config_new_default ();
-  g_autoptr(LodeIndexReport) report = NULL;
-  g_autoptr(GError) error = NULL;
-
-  fixture->root = g_build_filename (g_get_user_cache_dir (), "tree", NULL);
-  write_tree (fixture->root);
-
-  g_free (config->data_dir);
-  config->data_dir = g_build_filename (g_get_user_cache_dir (), "lode-test-data", NULL);
-  g_free (config->embedding_provider);
-  config->embedding_provider = g_strdup ("none");
-  fixture->engine = lode_engine_new (config);
-  fixture->project = lode_engine_open_project (fixture->engine, fixture->root, FALSE, &error);
-  g_assert_no_error (error);
-  report = lode_project_index (fixture->project, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (report);
-}
-
-static void
-fixture_teardown (Fixture       *fixture,
-                  gconstpointer  data)
-{
-  g_autofree char *data_dir = g_build_filename (g_get_user_cache_dir (), "lode-test-data",
-                                                NULL);
-
-  g_clear_object (&fixture->project);
-  g_clear_object (&fixture->engine);
-  test_remove_tree (fixture->root);
-  test_remove_tree (data_dir);
-  g_free (fixture->root);
+  test_indexed_tree_setup (fixture, write_tree);
 }
 
 /* The files of a search for @query, best first, one per file. */
@@ -286,7 +252,7 @@ main (int   argc,
 
 #define ADD(path, func) \
   g_test_add ("/lode/file-evidence/" path, Fixture, NULL, fixture_setup, func, \
-              fixture_teardown)
+              test_indexed_tree_teardown)
   ADD ("generated-below-handwritten", test_generated_below_handwritten);
   ADD ("vendored-below-handwritten", test_vendored_below_handwritten);
   ADD ("one-of-a-family", test_one_of_a_family);

@@ -12,6 +12,7 @@
 
 #include "lode.h"
 #include "lode-lexicon.h"
+#include "indexed-tree.h"
 #include "test-helpers.h"
 
 /*
@@ -22,12 +23,7 @@
  * widened. The shipped lexicon loads, and a damaged one is refused with a reason.
  */
 
-typedef struct
-{
-  LodeEngine  *engine;
-  LodeProject *project;
-  char        *root;
-} Fixture;
+typedef TestIndexedTree Fixture;
 
 static void
 write_tree (const char *root)
@@ -72,37 +68,7 @@ static void
 fixture_setup (Fixture       *fixture,
                gconstpointer  data)
 {
-  g_autoptr(LodeConfig) config = lode_config_new_default ();
-  g_autoptr(LodeIndexReport) report = NULL;
-  g_autoptr(GError) error = NULL;
-
-  fixture->root = g_build_filename (g_get_user_cache_dir (), "tree", NULL);
-  write_tree (fixture->root);
-
-  g_free (config->data_dir);
-  config->data_dir = g_build_filename (g_get_user_cache_dir (), "lode-test-data", NULL);
-  g_free (config->embedding_provider);
-  config->embedding_provider = g_strdup ("none");
-  fixture->engine = lode_engine_new (config);
-  fixture->project = lode_engine_open_project (fixture->engine, fixture->root, FALSE, &error);
-  g_assert_no_error (error);
-  report = lode_project_index (fixture->project, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (report);
-}
-
-static void
-fixture_teardown (Fixture       *fixture,
-                  gconstpointer  data)
-{
-  g_autofree char *data_dir = g_build_filename (g_get_user_cache_dir (), "lode-test-data",
-                                                NULL);
-
-  g_clear_object (&fixture->project);
-  g_clear_object (&fixture->engine);
-  test_remove_tree (fixture->root);
-  test_remove_tree (data_dir);
-  g_free (fixture->root);
+  test_indexed_tree_setup (fixture, write_tree);
 }
 
 static GPtrArray *
@@ -240,9 +206,9 @@ main (int   argc,
   g_test_add_func ("/lode/lexicon/default-loads", test_default_loads);
   g_test_add_func ("/lode/lexicon/damaged", test_damaged);
   g_test_add ("/lode/lexicon/question-in-other-words", Fixture, NULL, fixture_setup,
-              test_question_in_other_words, fixture_teardown);
+              test_question_in_other_words, test_indexed_tree_teardown);
   g_test_add ("/lode/lexicon/own-words-not-widened", Fixture, NULL, fixture_setup,
-              test_own_words_not_widened, fixture_teardown);
+              test_own_words_not_widened, test_indexed_tree_teardown);
 
   return g_test_run ();
 }

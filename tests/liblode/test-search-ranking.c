@@ -12,14 +12,10 @@
 #include <glib.h>
 
 #include "lode.h"
+#include "indexed-tree.h"
 #include "test-helpers.h"
 
-typedef struct
-{
-  LodeEngine  *engine;
-  LodeProject *project;
-  char        *root;
-} Fixture;
+typedef TestIndexedTree Fixture;
 
 /* The shapes that ranked wrong: zstd's table of error strings and the decompressor that
  * returns the error; tokio's runtime handle that panics with a literal, its
@@ -351,32 +347,7 @@ static void
 fixture_setup (Fixture       *fixture,
                gconstpointer  data)
 {
-  g_autoptr(LodeConfig) config = lode_config_new_default ();
-  g_autoptr(LodeIndexReport) report = NULL;
-  g_autoptr(GError) error = NULL;
-
-  fixture->root = g_build_filename (g_get_user_cache_dir (), "tree", NULL);
-  write_tree (fixture->root);
-
-  g_free (config->data_dir);
-  config->data_dir = g_build_filename (g_get_user_cache_dir (), "lode-test-data", NULL);
-  g_free (config->embedding_provider);
-  config->embedding_provider = g_strdup ("none");
-  fixture->engine = lode_engine_new (config);
-  fixture->project = lode_engine_open_project (fixture->engine, fixture->root, FALSE, &error);
-  g_assert_no_error (error);
-  report = lode_project_index (fixture->project, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
-}
-
-static void
-fixture_teardown (Fixture       *fixture,
-                  gconstpointer  data)
-{
-  g_clear_object (&fixture->project);
-  g_clear_object (&fixture->engine);
-  test_remove_tree (fixture->root);
-  g_free (fixture->root);
+  test_indexed_tree_setup (fixture, write_tree);
 }
 
 static GPtrArray *
@@ -534,7 +505,7 @@ main (int   argc,
 
 #define ADD(path, func) \
   g_test_add ("/lode/search-ranking/" path, Fixture, NULL, fixture_setup, func, \
-              fixture_teardown)
+              test_indexed_tree_teardown)
   ADD ("error-literal", test_error_literal);
   ADD ("format-string", test_format_string);
   ADD ("message-table", test_message_table);

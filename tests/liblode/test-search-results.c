@@ -12,13 +12,13 @@
 #include <glib/gstdio.h>
 
 #include "lode.h"
+#include "indexed-tree.h"
 #include "test-helpers.h"
 
 typedef struct
 {
-  LodeEngine       *engine;
+  TestIndexedTree   tree;
   LodeToolRegistry *registry;
-  char             *root;
 } Fixture;
 
 /* A class whose methods share one chunk; small functions merged into one chunk; a long
@@ -67,25 +67,8 @@ static void
 fixture_setup (Fixture       *fixture,
                gconstpointer  data)
 {
-  g_autoptr(LodeConfig) config = lode_config_new_default ();
-  g_autoptr(LodeProject) project = NULL;
-  g_autoptr(LodeIndexReport) report = NULL;
-  g_autoptr(GError) error = NULL;
-
-  fixture->root = g_build_filename (g_get_user_cache_dir (), "tree", NULL);
-  write_tree (fixture->root);
-
-  g_free (config->data_dir);
-  config->data_dir = g_build_filename (g_get_user_cache_dir (), "lode-test-data", NULL);
-  g_free (config->embedding_provider);
-  config->embedding_provider = g_strdup ("none");
-  fixture->engine = lode_engine_new (config);
-  fixture->registry = lode_tools_new_registry (fixture->engine);
-
-  project = lode_engine_open_project (fixture->engine, fixture->root, FALSE, &error);
-  g_assert_no_error (error);
-  report = lode_project_index (project, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
+  test_indexed_tree_setup (&fixture->tree, write_tree);
+  fixture->registry = lode_tools_new_registry (fixture->tree.engine);
 }
 
 static void
@@ -93,8 +76,7 @@ fixture_teardown (Fixture       *fixture,
                   gconstpointer  data)
 {
   g_clear_object (&fixture->registry);
-  g_clear_object (&fixture->engine);
-  g_free (fixture->root);
+  test_indexed_tree_teardown (&fixture->tree, data);
 }
 
 /* codebase_search with @json arguments; checks success and the output schema. */
@@ -109,7 +91,7 @@ search (Fixture    *fixture,
   LodeToolResult *result;
 
   result = lode_tool_registry_call (fixture->registry, "codebase_search", arguments,
-                                    fixture->root, NULL, &error);
+                                    fixture->tree.root, NULL, &error);
   g_assert_no_error (error);
   if (result->is_error)
     g_error ("codebase_search failed: %s", result->text);
@@ -279,7 +261,7 @@ test_snippet_and_content (Fixture       *fixture,
   g_autoptr(LodeToolResult) whole = search (fixture, "{\"query\": \"frobnicate_quarterly\", "
                                                      "\"includeContent\": true}");
   JsonObject *r = nth (plain, 0);
-  g_autofree char *file = g_build_filename (fixture->root, "report", "long.py", NULL);
+  g_autofree char *file = g_build_filename (fixture->tree.root, "report", "long.py", NULL);
   g_autofree char *text = NULL;
   g_auto(GStrv) lines = NULL;
   gint64 line = json_object_get_int_member (r, "snippetStartLine");
