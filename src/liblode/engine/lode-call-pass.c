@@ -211,6 +211,9 @@ lode_call_pass_run (LodeIndexStore      *store,
     }
   g_debug ("Calls: %u files resolved again, %u changed",
            lode_call_resolver_get_n_files (resolver), *n_changed);
+  /* Its pages back too, before the run sorts its look-up indexes. */
+  g_clear_object (&resolver);
+  malloc_trim (0);
   if (!lode_index_store_set_meta (store, LODE_CALLS_META_KEY, "resolved", error))
     goto failed;
   return lode_index_store_commit (store, error);
