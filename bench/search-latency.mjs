@@ -3,7 +3,7 @@
 //
 //   node bench/search-latency.mjs [--rounds N] [--queries FILE] [--issues JSONL]
 //                                 [--reference OTHER_LODE_MCP] [--data-dir DIR] [--loded LODED]
-//                                 LODE_MCP TREE
+//                                 [--no-rg] LODE_MCP TREE
 //
 // Indexes TREE once per lode-mcp (codebase_update, into DIR or a temporary directory), then in
 // one warm session per build calls codebase_search (limit 10) for every line of FILE (default
@@ -12,7 +12,8 @@
 // the first not counted), each timed from the write to its response. In the same run, rg
 // --fixed-strings --smart-case searches TREE for each line of FILE, one process per query as a
 // developer would run it. Builds and rg alternate by round, so that load on the machine hits
-// them alike, the builds in the opposite order each round. Prints p50/p99/max per build and kind of query, and the speed-up over rg.
+// them alike, the builds in the opposite order each round (--no-rg: without rg, whose
+// 3.6 s a query on five copies of git would take most of the run). Prints p50/p99/max per build and kind of query, and the speed-up over rg.
 // With --loded, LODE_MCP is also measured through that loded on a private session bus (the
 // same index, the first build's data directory), beside its in-process figure; the daemon's
 // CPU time is printed to show that it, not lode-mcp, answered.
@@ -43,6 +44,9 @@ const issueFile = option("--issues", null);
 const reference = option("--reference", null);
 const keepData = option("--data-dir", null);
 const loded = option("--loded", null);
+const noRg = args.includes("--no-rg");
+if (noRg)
+  args.splice(args.indexOf("--no-rg"), 1);
 const [lodeMcp, tree] = args.map((a) => path.resolve(a));
 if (lodeMcp === undefined || tree === undefined) {
   console.error("usage: search-latency.mjs [options] LODE_MCP TREE");
@@ -234,7 +238,7 @@ for (let round = 0; round < rounds; round++) {
       }
     }
   }
-  for (const q of queries) {
+  for (const q of noRg ? [] : queries) {
     const t = rg(q);
     if (round > 0)
       rgTimes.push(t);
@@ -255,12 +259,14 @@ if (keepData === null)
 const rgSummary = summary(rgTimes);
 console.log(`tree: ${tree}; ${queries.length} queries, ${issues.length} issue texts of 2–3 kB; ` +
             `${rounds - 1} counted rounds`);
-line("rg --fixed-strings --smart-case, per query", rgSummary);
+if (!noRg)
+  line("rg --fixed-strings --smart-case, per query", rgSummary);
 for (const b of builds.keys()) {
   console.log(labels[b]);
   const all = summary(times[b].all);
   line("  codebase_search, all queries", all,
-       cpuPerCall(cpu[b].all, times[b].all) + `   ${(rgSummary.p50 / all.p50).toFixed(0)}× rg (p50)`);
+       cpuPerCall(cpu[b].all, times[b].all) +
+       (noRg ? "" : `   ${(rgSummary.p50 / all.p50).toFixed(0)}× rg (p50)`));
   for (const k of ["identifier", "path", "words"])
     if (times[b][k].length > 0)
       line(`  codebase_search, ${k}`, summary(times[b][k]), cpuPerCall(cpu[b][k], times[b][k]));

@@ -33,23 +33,33 @@ typedef struct
 {
   LodeCallResolver *resolver;
   GPtrArray        *edges;       /* per file: GPtrArray of LodeCallEdge */
+  GPtrArray        *read_again;  /* LodeCalls whose sites the edges point to (FILE_BY_FILE) */
 } Graph;
+
+/* How the files' calls reach the resolver. */
+typedef enum
+{
+  PARSED,        /* as the chunker gave them */
+  STORED,        /* stored and read back (lode_calls_to_bytes()), as an index re-resolving a
+                  * file it did not parse again does */
+  FILE_BY_FILE,  /* stored; every file's sites dropped once added, each read again to be
+                  * resolved, as the indexer's call pass does */
+} Route;
 
 static void
 graph_clear (Graph *graph)
 {
   g_clear_pointer (&graph->edges, g_ptr_array_unref);
+  g_clear_pointer (&graph->read_again, g_ptr_array_unref);
   g_clear_object (&graph->resolver);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Graph, graph_clear)
 
-/* With @through_bytes, each file's calls are stored and read back (lode_calls_to_bytes())
- * before they are resolved, as an index re-resolving a file it did not parse again does. */
 static void
 build_graph (const char *root,
              Graph      *graph,
-             gboolean    through_bytes)
+             Route       route)
 {
   g_autoptr(LodeScanner) scanner = lode_scanner_new (root);
   g_autoptr(LodeChunker) chunker = lode_chunker_new (LODE_CHUNKER_DEFAULT_MAX_TOKENS);
@@ -57,6 +67,7 @@ build_graph (const char *root,
   g_autoptr(GPtrArray) skipped = NULL;
   g_autoptr(GPtrArray) paths = g_ptr_array_new ();
   g_autoptr(LodeImportResolver) imports = NULL;
+  g_autoptr(GPtrArray) stored = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
   g_autoptr(GError) error = NULL;
 
   g_assert_true (lode_scanner_scan (scanner, NULL, &files, &skipped, &error));
@@ -85,10 +96,11 @@ build_graph (const char *root,
       g_assert_true (lode_chunker_chunk (chunker, file->language, file->path, text, len, &chunks,
                                          &symbols, &file_imports, NULL, &calls, NULL, &error));
       g_assert_no_error (error);
-      if (through_bytes)
+      if (route != PARSED)
         {
-          g_autoptr(GBytes) bytes = lode_calls_to_bytes (calls, symbols);
+          GBytes *bytes = lode_calls_to_bytes (calls, symbols);
 
+          g_ptr_array_add (stored, bytes);
           lode_calls_free (calls);
           g_clear_pointer (&symbols, g_ptr_array_unref);
           calls = lode_calls_new_from_bytes (bytes, &symbols, &error);
@@ -97,8 +109,26 @@ build_graph (const char *root,
       lode_call_resolver_add_file (graph->resolver, file->path, file->language->id, symbols,
                                    calls, file_imports);
     }
+  if (route != FILE_BY_FILE)
+    {
+      for (guint f = 0; f < lode_call_resolver_get_n_files (graph->resolver); f++)
+        g_ptr_array_add (graph->edges, lode_call_resolver_resolve (graph->resolver, f));
+      return;
+    }
   for (guint f = 0; f < lode_call_resolver_get_n_files (graph->resolver); f++)
-    g_ptr_array_add (graph->edges, lode_call_resolver_resolve (graph->resolver, f));
+    lode_call_resolver_drop_sites (graph->resolver, f);
+  graph->read_again = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_calls_free);
+  for (guint f = 0; f < lode_call_resolver_get_n_files (graph->resolver); f++)
+    {
+      g_autoptr(GPtrArray) symbols = NULL;
+      LodeCalls *calls = lode_calls_new_from_bytes (g_ptr_array_index (stored, f), &symbols,
+                                                    &error);
+
+      g_assert_no_error (error);
+      g_ptr_array_add (graph->read_again, calls);
+      g_ptr_array_add (graph->edges,
+                       lode_call_resolver_resolve_sites (graph->resolver, f, calls->sites));
+    }
 }
 
 static gint
@@ -211,7 +241,7 @@ test_language (gconstpointer data)
 
   g_assert_true (g_file_get_contents (expected_path, &expected, NULL, &error));
   g_assert_no_error (error);
-  build_graph (root, &graph, FALSE);
+  build_graph (root, &graph, PARSED);
   lines = g_strsplit (expected, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     {
@@ -333,7 +363,7 @@ test_call_graph (void)
   guint factorial, summarize, record;
   gboolean reached;
 
-  build_graph (root, &graph, FALSE);
+  build_graph (root, &graph, PARSED);
   calls = call_graph_new (&graph);
 
   /* Two `render`s; the module's name or the file narrows to one. */
@@ -422,7 +452,7 @@ test_call_report (void)
   JsonArray *array;
   JsonObject *item;
 
-  build_graph (root, &graph, FALSE);
+  build_graph (root, &graph, PARSED);
   calls = call_graph_new (&graph);
 
   query.name = "factorial";
@@ -529,7 +559,7 @@ describe_graph (Graph *graph)
 }
 
 /* Each file's calls stored as bytes and read back resolve to the same edges, in every
- * language; bytes that are not such calls, or that name symbols the file does not have, are
+ * language, and so do they file by file once every file's sites were dropped; bytes that are not such calls, or that name symbols the file does not have, are
  * refused. */
 static void
 test_calls_bytes (void)
@@ -550,14 +580,19 @@ test_calls_bytes (void)
                                                      languages[l], NULL);
       g_auto(Graph) parsed = { 0 };
       g_auto(Graph) stored = { 0 };
+      g_auto(Graph) file_by_file = { 0 };
       g_autofree char *want = NULL;
       g_autofree char *got = NULL;
+      g_autofree char *got_file_by_file = NULL;
 
-      build_graph (root, &parsed, FALSE);
-      build_graph (root, &stored, TRUE);
+      build_graph (root, &parsed, PARSED);
+      build_graph (root, &stored, STORED);
+      build_graph (root, &file_by_file, FILE_BY_FILE);
       want = describe_graph (&parsed);
       got = describe_graph (&stored);
+      got_file_by_file = describe_graph (&file_by_file);
       g_assert_cmpstr (got, ==, want);
+      g_assert_cmpstr (got_file_by_file, ==, want);
       g_assert_cmpuint (strlen (want), >, 100);
     }
 
@@ -637,7 +672,7 @@ test_self_assigned_field (void)
                    "  push (chunk) {\n"
                    "    this.partial = this.partial.slice (chunk.length);\n"
                    "    return this.partial.slice (0);\n  }\n}\n");
-  build_graph (root, &graph, FALSE);
+  build_graph (root, &graph, PARSED);
   text = describe_graph (&graph);
   g_assert_cmpstr (text, ==,
                    "lines.mjs:7 2 slice unresolved none \n"
@@ -654,7 +689,7 @@ test_prototype (void)
   g_auto(Graph) graph = { 0 };
   g_autoptr(LodeCallGraph) calls = NULL;
 
-  build_graph (root, &graph, FALSE);
+  build_graph (root, &graph, PARSED);
   calls = call_graph_new (&graph);
   g_assert_cmpstr (lode_call_graph_get_node (calls, find_one (calls, "invoice_total",
                                                               NULL))->path,
@@ -676,7 +711,7 @@ test_c_conditionals (void)
   g_auto(Graph) graph = { 0 };
   g_autofree char *text = NULL;
 
-  build_graph (root, &graph, FALSE);
+  build_graph (root, &graph, PARSED);
   text = describe_graph (&graph);
   g_assert_cmpstr (text, ==,
                    "decNumber.c:24 2 decContextDefault resolved import "

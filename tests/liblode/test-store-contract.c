@@ -1145,6 +1145,7 @@ test_calls (Fixture       *fixture,
   g_autoptr(GBytes) sites = strbuf_sites ();
   g_autoptr(GPtrArray) stored = NULL;
   g_autoptr(GHashTable) stored_sites = NULL;
+  g_autoptr(GBytes) file_sites = NULL;
   g_autoptr(LodeIndexStore) reader = NULL;
   g_autofree char *text = NULL;
 
@@ -1183,6 +1184,14 @@ test_calls (Fixture       *fixture,
   g_assert_cmpuint (g_hash_table_size (stored_sites), ==, 1);
   g_assert_true (g_bytes_equal (g_hash_table_lookup (stored_sites, "strbuf.c"), sites));
   g_clear_pointer (&stored_sites, g_hash_table_unref);
+  file_sites = lode_index_store_dup_file_call_sites (reader, "strbuf.c", &error);
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (file_sites, sites));
+  g_clear_pointer (&file_sites, g_bytes_unref);
+  g_assert_null (lode_index_store_dup_file_call_sites (reader, "strbuf.h", &error));
+  g_assert_no_error (error);
+  g_assert_null (lode_index_store_dup_file_call_sites (reader, "missing.c", &error));
+  g_assert_no_error (error);
   g_clear_object (&reader);
 
   /* Put again: what was stored from the file goes with it. */
@@ -1194,6 +1203,8 @@ test_calls (Fixture       *fixture,
   stored_sites = lode_index_store_dup_call_sites (fixture->store, &error);
   g_assert_cmpuint (g_hash_table_size (stored_sites), ==, 0);
   g_clear_pointer (&stored_sites, g_hash_table_unref);
+  g_assert_null (lode_index_store_dup_file_call_sites (fixture->store, "strbuf.c", &error));
+  g_assert_no_error (error);
 
   assert_ok (lode_index_store_put_call_sites (fixture->store, "strbuf.c", sites, &error));
   assert_ok (lode_index_store_put_calls (fixture->store, "strbuf.c", calls, &error));

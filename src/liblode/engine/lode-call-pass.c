@@ -53,13 +53,48 @@ dup_imports_by_path (LodeIndexStore  *store,
   return by_path;
 }
 
-/* The resolver never reads a signature (lode_call_graph_load() does): on git v2.47.0 they
- * are 1.7 MB the pass would otherwise hold to its end. */
+/* The stored call sites of @path, decoded into @calls and @symbols; @calls %NULL when it
+ * has none. */
+static gboolean
+read_calls (LodeIndexStore  *store,
+            const char      *path,
+            LodeCalls      **calls,
+            GPtrArray      **symbols,
+            GError         **error)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  GError *local_error = NULL;
+
+  *calls = NULL;
+  bytes = lode_index_store_dup_file_call_sites (store, path, &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_prefixed_error (error, local_error, "%s: ", path);
+      return FALSE;
+    }
+  if (bytes == NULL)
+    return TRUE;
+  *calls = lode_calls_new_from_bytes (bytes, symbols, error);
+  if (*calls == NULL)
+    {
+      g_prefix_error (error, "Cannot resolve the calls of %s: ", path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The resolver never reads a signature or a scope (lode_call_graph_load() does): on git
+ * v2.47.0 the signatures are 1.7 MB the pass would otherwise hold to its end. */
 static void
-forget_signatures (GPtrArray *symbols)
+forget_texts (GPtrArray *symbols)
 {
   for (guint i = 0; i < symbols->len; i++)
-    g_clear_pointer (&((LodeSymbol *) g_ptr_array_index (symbols, i))->signature, g_free);
+    {
+      LodeSymbol *symbol = g_ptr_array_index (symbols, i);
+
+      g_clear_pointer (&symbol->signature, g_free);
+      g_clear_pointer (&symbol->scope, g_free);
+    }
 }
 
 static gboolean
@@ -108,7 +143,6 @@ lode_call_pass_run (LodeIndexStore      *store,
                     GError             **error)
 {
   g_autoptr(LodeCallResolver) resolver = lode_call_resolver_new (imports);
-  g_autoptr(GHashTable) sites = NULL;
   g_autoptr(GHashTable) imports_by_path = NULL;
   g_autoptr(GPtrArray) files = NULL;
 
@@ -117,9 +151,6 @@ lode_call_pass_run (LodeIndexStore      *store,
    * threads' arenas, where this thread's tables cannot go: give them back first, so that
    * the pass adds less to the indexing's peak. */
   malloc_trim (0);
-  sites = lode_index_store_dup_call_sites (store, error);
-  if (sites == NULL)
-    return FALSE;
   files = lode_index_store_dup_files (store, error);
   if (files == NULL)
     return FALSE;
@@ -127,30 +158,25 @@ lode_call_pass_run (LodeIndexStore      *store,
   if (imports_by_path == NULL)
     return FALSE;
 
+  /* A call may resolve into any file: the resolver holds every file's definitions, bindings
+   * and imports, but the call sites (most of the stored bytes) are read file by file, once
+   * here for what resolving needs of them, then again when the file's calls are resolved,
+   * so that the pass does not grow with the project's calls. */
   for (guint i = 0; i < files->len; i++)
     {
       LodeStoredFile *file = g_ptr_array_index (files, i);
-      g_autofree char *path = NULL;
-      g_autoptr(GBytes) bytes = NULL;
       g_autoptr(GPtrArray) symbols = NULL;
       LodeCalls *calls;
-      GPtrArray *file_imports;
+      guint f;
 
-      /* Each file's stored form goes once it is read: the whole project's is 5.7 MB on
-       * git, beside what it becomes. */
-      if (!g_hash_table_steal_extended (sites, file->path, (gpointer *) &path,
-                                        (gpointer *) &bytes))
-        continue;
-      calls = lode_calls_new_from_bytes (bytes, &symbols, error);
+      if (!read_calls (store, file->path, &calls, &symbols, error))
+        return FALSE;
       if (calls == NULL)
-        {
-          g_prefix_error (error, "Cannot resolve the calls of %s: ", file->path);
-          return FALSE;
-        }
-      forget_signatures (symbols);
-      file_imports = g_hash_table_lookup (imports_by_path, file->path);
-      lode_call_resolver_add_file (resolver, file->path, file->language, symbols, calls,
-                                   file_imports);
+        continue;
+      forget_texts (symbols);
+      f = lode_call_resolver_add_file (resolver, file->path, file->language, symbols, calls,
+                                       g_hash_table_lookup (imports_by_path, file->path));
+      lode_call_resolver_drop_sites (resolver, f);
     }
   g_clear_pointer (&files, g_ptr_array_unref);
   g_clear_pointer (&imports_by_path, g_hash_table_unref);
@@ -160,12 +186,20 @@ lode_call_pass_run (LodeIndexStore      *store,
   for (guint f = 0; f < lode_call_resolver_get_n_files (resolver); f++)
     {
       const char *path = lode_call_resolver_get_path (resolver, f);
-      g_autoptr(GPtrArray) edges = lode_call_resolver_resolve (resolver, f);
-      g_autoptr(GPtrArray) rows = lode_stored_calls_from_edges (resolver, f, edges);
+      g_autoptr(GPtrArray) symbols = NULL;
+      g_autoptr(LodeCalls) calls = NULL;
+      g_autoptr(GPtrArray) edges = NULL;
+      g_autoptr(GPtrArray) rows = NULL;
       g_autoptr(GPtrArray) old = NULL;
 
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         goto failed;
+      if (!read_calls (store, path, &calls, &symbols, error))
+        goto failed;
+      if (calls == NULL)
+        continue;
+      edges = lode_call_resolver_resolve_sites (resolver, f, calls->sites);
+      rows = lode_stored_calls_from_edges (resolver, f, edges);
       old = lode_index_store_dup_calls (store, path, error);
       if (old == NULL)
         goto failed;
@@ -177,6 +211,9 @@ lode_call_pass_run (LodeIndexStore      *store,
     }
   g_debug ("Calls: %u files resolved again, %u changed",
            lode_call_resolver_get_n_files (resolver), *n_changed);
+  /* Its pages back too, before the run sorts its look-up indexes. */
+  g_clear_object (&resolver);
+  malloc_trim (0);
   if (!lode_index_store_set_meta (store, LODE_CALLS_META_KEY, "resolved", error))
     goto failed;
   return lode_index_store_commit (store, error);

@@ -498,6 +498,30 @@ lode_index_store_dup_call_sites (LodeIndexStore  *self,
   return LODE_INDEX_STORE_GET_IFACE (self)->dup_call_sites (self, error);
 }
 
+/**
+ * lode_index_store_dup_file_call_sites:
+ * @self: a #LodeIndexStore
+ * @path: a file of the index
+ * @error: return location for a #GError
+ *
+ * The call sites of one file, as lode_index_store_dup_call_sites() gives every file's: a
+ * reader that goes file by file holds one file's at a time.
+ *
+ * Returns: (transfer full) (nullable): the call sites, or %NULL when @path has none (@error
+ *   unset) or with @error
+ */
+GBytes *
+lode_index_store_dup_file_call_sites (LodeIndexStore  *self,
+                                      const char      *path,
+                                      GError         **error)
+{
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return LODE_INDEX_STORE_GET_IFACE (self)->dup_file_call_sites (self, path, error);
+}
+
 gboolean
 lode_index_store_put_calls (LodeIndexStore  *self,
                             const char      *path,

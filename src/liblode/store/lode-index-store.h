@@ -415,6 +415,7 @@ G_DECLARE_INTERFACE (LodeIndexStore, lode_index_store, LODE, INDEX_STORE, GObjec
  *   lode_calls_to_bytes()'s bytes, kept as they are. %LODE_ERROR_NOT_FOUND for a path the
  *   index does not hold
  * @dup_call_sites: path → the call sites (#GBytes) of every file that has them
+ * @dup_file_call_sites: the call sites of @path alone, %NULL (without @error) when it has none
  * @put_calls: replaces the calls (#LodeStoredCall) of @path, a file put before, in the order
  *   given; their @path is ignored. %LODE_ERROR_NOT_FOUND for a path the index does not hold
  * @dup_calls: the calls of @path in the order they were put, or of every file with %NULL
@@ -563,6 +564,9 @@ struct _LodeIndexStoreInterface
                                       GBytes              *sites,
                                       GError             **error);
   GHashTable *(*dup_call_sites)      (LodeIndexStore      *self,
+                                      GError             **error);
+  GBytes     *(*dup_file_call_sites) (LodeIndexStore      *self,
+                                      const char          *path,
                                       GError             **error);
   gboolean    (*put_calls)           (LodeIndexStore      *self,
                                       const char          *path,
@@ -748,6 +752,9 @@ gboolean    lode_index_store_put_call_sites      (LodeIndexStore      *self,
                                                   GBytes              *sites,
                                                   GError             **error);
 GHashTable *lode_index_store_dup_call_sites      (LodeIndexStore      *self,
+                                                  GError             **error);
+GBytes     *lode_index_store_dup_file_call_sites (LodeIndexStore      *self,
+                                                  const char          *path,
                                                   GError             **error);
 gboolean    lode_index_store_put_calls           (LodeIndexStore      *self,
                                                   const char          *path,

@@ -98,6 +98,17 @@ qdrant_store_dup_call_sites (LodeIndexStore  *store,
   return sites;
 }
 
+static GBytes *
+qdrant_store_dup_file_call_sites (LodeIndexStore  *store,
+                                  const char      *path,
+                                  GError         **error)
+{
+  LodeQdrantStore *self = (LodeQdrantStore *) store;
+  FileRecord *record = g_hash_table_lookup (self->files, path);
+
+  return record != NULL && record->call_sites != NULL ? g_bytes_ref (record->call_sites) : NULL;
+}
+
 static gboolean
 put_call_rows (LodeQdrantStore  *self,
                gconstpointer     data,
@@ -171,6 +182,7 @@ _lode_qdrant_store_calls_init (LodeIndexStoreInterface *iface)
 {
   iface->put_call_sites = qdrant_store_put_call_sites;
   iface->dup_call_sites = qdrant_store_dup_call_sites;
+  iface->dup_file_call_sites = qdrant_store_dup_file_call_sites;
   iface->put_calls = qdrant_store_put_calls;
   iface->dup_calls = qdrant_store_dup_calls;
 }

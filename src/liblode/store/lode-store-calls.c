@@ -53,6 +53,8 @@ static const char sql_call_insert[] =
   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
 static const char sql_sites_all[] =
   "SELECT f.path, s.data FROM call_sites s JOIN files f ON f.id = s.file_id ORDER BY f.path";
+static const char sql_sites_of_file[] =
+  "SELECT s.data FROM call_sites s JOIN files f ON f.id = s.file_id WHERE f.path = ?1";
 static const char sql_calls_of_file[] = "SELECT " CALL_COLUMNS "WHERE f.path = ?1 ORDER BY c.id";
 static const char sql_calls_all[] = "SELECT " CALL_COLUMNS "ORDER BY c.id";
 static const char sql_clear_sites[] = "DELETE FROM call_sites";
@@ -60,7 +62,7 @@ static const char sql_clear_calls[] = "DELETE FROM calls";
 
 const char * const _lode_store_calls_sql[] = {
   sql_sites_delete_file, sql_calls_delete_file, sql_sites_insert, sql_call_insert,
-  sql_sites_all, sql_calls_of_file, sql_calls_all, sql_clear_sites, sql_clear_calls, NULL
+  sql_sites_all, sql_sites_of_file, sql_calls_of_file, sql_calls_all, sql_clear_sites, sql_clear_calls, NULL
 };
 
 /* Forgets the call sites and calls of file @id. */
@@ -172,6 +174,26 @@ store_dup_call_sites (LodeIndexStore  *store,
   return g_steal_pointer (&sites);
 }
 
+static GBytes *
+store_dup_file_call_sites (LodeIndexStore  *store,
+                           const char      *path,
+                           GError         **error)
+{
+  LodeStore *self = (LodeStore *) store;
+  sqlite3_stmt *s = _lode_store_stmt (self, sql_sites_of_file);
+  GBytes *sites = NULL;
+  int rc;
+
+  bind_text (s, 1, path);
+  rc = sqlite3_step (s);
+  if (rc == SQLITE_ROW)
+    sites = g_bytes_new (sqlite3_column_blob (s, 0), sqlite3_column_bytes (s, 0));
+  sqlite3_reset (s);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    _lode_store_set_error (self, rc, error, "Cannot read the call sites of a file");
+  return sites;
+}
+
 static gboolean
 put_call_rows (LodeStore      *self,
                gconstpointer   data,
@@ -279,6 +301,7 @@ _lode_store_calls_init (LodeIndexStoreInterface *iface)
 {
   iface->put_call_sites = store_put_call_sites;
   iface->dup_call_sites = store_dup_call_sites;
+  iface->dup_file_call_sites = store_dup_file_call_sites;
   iface->put_calls = store_put_calls;
   iface->dup_calls = store_dup_calls;
 }

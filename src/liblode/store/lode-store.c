@@ -178,6 +178,10 @@ create_schema (sqlite3  *db,
   return rc;
 }
 
+/* The writer's page cache, and its size while the look-up indexes are sorted. */
+#define WRITER_CACHE_KIB 16384
+#define SORT_CACHE_KIB 4096
+
 /* Creates the indexes that only look-ups need (`symbols_name`, `refs_name`, `chunks_hash`, …),
  * where they are missing: create_schema() leaves them out of a new index, whose first run
  * then loads every row without keeping them up to date (sorting each column once at the end
@@ -192,15 +196,19 @@ _lode_store_create_lookup_indexes (LodeStore  *self,
     _lode_store_files_lookup_sql, _lode_store_graph_lookup_sql,
     _lode_store_symbols_lookup_sql, _lode_store_vectors_lookup_sql,
   };
+  int rc = SQLITE_OK;
 
-  for (guint i = 0; i < G_N_ELEMENTS (indexes); i++)
-    {
-      int rc = sqlite3_exec (self->db, indexes[i], NULL, NULL, NULL);
-
-      if (rc != SQLITE_OK)
-        return _lode_store_set_error (self, rc, error,
-                                      "Cannot create the index's look-up indexes");
-    }
+  /* SQLite's sorter keeps as many bytes in memory as the page cache holds before it writes
+   * to its temporary file: on five copies of git the sorts of `refs_name` and
+   * `symbols_name` then took 16 MB more than a run of one copy ever holds. A smaller cache
+   * while they run bounds both. */
+  sqlite3_exec (self->db, "PRAGMA cache_size = -" G_STRINGIFY (SORT_CACHE_KIB), NULL, NULL, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (indexes) && rc == SQLITE_OK; i++)
+    rc = sqlite3_exec (self->db, indexes[i], NULL, NULL, NULL);
+  sqlite3_exec (self->db, "PRAGMA cache_size = -" G_STRINGIFY (WRITER_CACHE_KIB), NULL, NULL,
+                NULL);
+  if (rc != SQLITE_OK)
+    return _lode_store_set_error (self, rc, error, "Cannot create the index's look-up indexes");
 
   return TRUE;
 }
@@ -225,7 +233,7 @@ lode_store_try_open (LodeStore  *self,
     "PRAGMA journal_mode = WAL;"
     "PRAGMA synchronous = NORMAL;"
     "PRAGMA temp_store = FILE;"
-    "PRAGMA cache_size = -16384;";
+    "PRAGMA cache_size = -" G_STRINGIFY (WRITER_CACHE_KIB) ";";
   /* Readers map the file: a search reads pages without copying them. The writer does not:
    * every page it had read through the map would stay in its resident memory, which then
    * grew with the index (an index of five copies of git: 160 of its 253 MB); its reads go

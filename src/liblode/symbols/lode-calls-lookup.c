@@ -66,11 +66,12 @@ _lode_calls_in_file (LodeCallResolver *self,
                      Found            *found)
 {
   File *file = g_ptr_array_index (self->files, f);
-  GArray *list = g_hash_table_lookup (file->by_name, name);
+  guint n;
+  const LodeCallTarget *named = _lode_calls_named_in_file (self, f, name, &n);
 
-  for (guint i = 0; list != NULL && i < list->len; i++)
+  for (guint i = 0; i < n; i++)
     {
-      guint s = g_array_index (list, guint, i);
+      guint s = named[i].symbol;
       LodeSymbol *symbol = g_ptr_array_index (file->symbols, s);
 
       if (!symbol_wanted (symbol, want))
@@ -188,15 +189,10 @@ wraps_itself (LodeCallResolver *self,
               LodeCallTarget    t)
 {
   File *file = g_ptr_array_index (self->files, t.file);
-  LodeSymbol *symbol = symbol_at (self, t);
 
-  for (guint i = 0; i < file->calls->sites->len; i++)
-    {
-      LodeCallSite *site = g_ptr_array_index (file->calls->sites, i);
-
-      if (site->caller == (gint) t.symbol && strcmp (site->name, symbol->name) == 0)
-        return TRUE;
-    }
+  for (guint i = 0; i < file->wrappers->len; i++)
+    if (g_array_index (file->wrappers, guint, i) == t.symbol)
+      return TRUE;
   return FALSE;
 }
 

@@ -41,8 +41,8 @@ typedef struct
   GPtrArray     *symbols;      /* LodeSymbol */
   LodeCalls     *calls;
   GPtrArray     *imports;      /* LodeImport */
-  GHashTable    *by_name;      /* name → GArray of guint, symbols of this file */
   GHashTable    *local;        /* symbol index → itself: file-local symbols */
+  GArray        *wrappers;     /* guint: symbols whose body calls their own name */
   GArray       **targets;      /* per import: GArray of guint files, lazily */
   char         **packages;     /* per import: an external package, lazily */
   GHashTable    *closure;      /* files this one includes, transitively (C, C++), lazily */
@@ -139,6 +139,12 @@ found_set (Found        *found,
   found->rule = rule;
   found->confidence = confidence;
 }
+
+/* lode-calls-resolver.c */
+const LodeCallTarget *_lode_calls_named_in_file (LodeCallResolver  *self,
+                                                 guint              f,
+                                                 const char        *name,
+                                                 guint             *n);
 
 /* lode-calls-lookup.c */
 void        _lode_calls_in_file              (LodeCallResolver  *self,

@@ -73,8 +73,8 @@ file_free (File *file)
   g_free (file->dir);
   g_clear_pointer (&file->symbols, g_ptr_array_unref);
   g_clear_pointer (&file->calls, lode_calls_free);
-  g_clear_pointer (&file->by_name, g_hash_table_unref);
   g_clear_pointer (&file->local, g_hash_table_unref);
+  g_clear_pointer (&file->wrappers, g_array_unref);
   g_clear_pointer (&file->closure, g_hash_table_unref);
   for (guint i = 0; file->targets != NULL && i < n; i++)
     if (file->targets[i] != NULL)
@@ -178,6 +178,18 @@ lode_call_resolver_add_file (LodeCallResolver *self,
   file->imports = imports != NULL ? g_ptr_array_ref (imports)
                                   : g_ptr_array_new_with_free_func ((GDestroyNotify)
                                                                     lode_import_free);
+  /* What resolving other files needs of these sites, so that they can go
+   * (lode_call_resolver_drop_sites()). */
+  file->wrappers = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint i = 0; i < calls->sites->len; i++)
+    {
+      const LodeCallSite *site = g_ptr_array_index (calls->sites, i);
+
+      if (site->caller >= 0 && (guint) site->caller < symbols->len &&
+          strcmp (site->name, ((LodeSymbol *) g_ptr_array_index (symbols,
+                                                                 site->caller))->name) == 0)
+        g_array_append_val (file->wrappers, site->caller);
+    }
   file->targets = g_new0 (GArray *, MAX (file->imports->len, 1));
   file->packages = g_new0 (char *, MAX (file->imports->len, 1));
   g_ptr_array_add (self->files, file);
@@ -202,6 +214,29 @@ lode_call_resolver_get_path (LodeCallResolver *self,
   g_return_val_if_fail (file < self->files->len, NULL);
 
   return ((File *) g_ptr_array_index (self->files, file))->path;
+}
+
+/**
+ * lode_call_resolver_drop_sites:
+ * @self: a #LodeCallResolver
+ * @file: a file's index
+ *
+ * Frees the call sites of @file, keeping what resolving the other files' calls needs of
+ * them: a caller that resolves file by file (lode_call_resolver_resolve_sites()) then holds
+ * every file's definitions, but the sites of one file at a time.
+ */
+void
+lode_call_resolver_drop_sites (LodeCallResolver *self,
+                               guint             file)
+{
+  File *f;
+
+  g_return_if_fail (LODE_IS_CALL_RESOLVER (self));
+  g_return_if_fail (file < self->files->len);
+
+  f = g_ptr_array_index (self->files, file);
+  g_ptr_array_unref (f->calls->sites);
+  f->calls->sites = g_ptr_array_new ();
 }
 
 /**
@@ -250,10 +285,7 @@ build_indexes (LodeCallResolver *self)
       File *file = g_ptr_array_index (self->files, f);
       GHashTable *packages = g_hash_table_new (g_str_hash, g_str_equal);
 
-      g_clear_pointer (&file->by_name, g_hash_table_unref);
       g_clear_pointer (&file->local, g_hash_table_unref);
-      file->by_name = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
-                                             (GDestroyNotify) g_array_unref);
       file->local = g_hash_table_new (NULL, NULL);
       for (guint i = 0; i < file->calls->file_local->len; i++)
         {
@@ -268,7 +300,6 @@ build_indexes (LodeCallResolver *self)
           LodeCallTarget target = { f, s };
           GArray *list;
 
-          append_index (file->by_name, symbol->name, s);
           list = g_hash_table_lookup (self->by_name, symbol->name);
           if (list == NULL)
             {
@@ -288,6 +319,39 @@ build_indexes (LodeCallResolver *self)
       g_hash_table_unref (packages);
     }
   self->indexed = TRUE;
+}
+
+/* The symbols of file @f named @name: a run of the project's list of that name, which
+ * build_indexes() filled file by file, symbol by symbol (a table per file would cost as much
+ * again as the symbols). */
+const LodeCallTarget *
+_lode_calls_named_in_file (LodeCallResolver *self,
+                           guint             f,
+                           const char       *name,
+                           guint            *n)
+{
+  GArray *list = g_hash_table_lookup (self->by_name, name);
+  const LodeCallTarget *targets;
+  guint low = 0, high, end;
+
+  *n = 0;
+  if (list == NULL)
+    return NULL;
+  targets = (const LodeCallTarget *) list->data;
+  high = list->len;
+  while (low < high)
+    {
+      guint middle = low + (high - low) / 2;
+
+      if (targets[middle].file < f)
+        low = middle + 1;
+      else
+        high = middle;
+    }
+  for (end = low; end < list->len && targets[end].file == f; end++)
+    ;
+  *n = end - low;
+  return targets + low;
 }
 
 /* A function and a type of one name both fit a call: the call is the function's. */
@@ -695,15 +759,16 @@ nested_in_caller (LodeCallResolver *self,
                   Found            *found)
 {
   File *file = g_ptr_array_index (self->files, f);
-  GArray *list = g_hash_table_lookup (file->by_name, name);
+  guint n;
+  const LodeCallTarget *named = _lode_calls_named_in_file (self, f, name, &n);
   LodeSymbol *outer;
 
   if (caller < 0)
     return FALSE;
   outer = g_ptr_array_index (file->symbols, caller);
-  for (guint i = 0; list != NULL && i < list->len; i++)
+  for (guint i = 0; i < n; i++)
     {
-      guint s = g_array_index (list, guint, i);
+      guint s = named[i].symbol;
       LodeSymbol *symbol = g_ptr_array_index (file->symbols, s);
 
       if ((gint) s != caller && symbol->start_line > outer->start_line &&
@@ -1041,18 +1106,42 @@ GPtrArray *
 lode_call_resolver_resolve (LodeCallResolver *self,
                             guint             file)
 {
-  GPtrArray *edges;
-  File *f;
-
   g_return_val_if_fail (LODE_IS_CALL_RESOLVER (self), NULL);
   g_return_val_if_fail (file < self->files->len, NULL);
 
+  return lode_call_resolver_resolve_sites (self, file,
+                                           ((File *) g_ptr_array_index (self->files,
+                                                                        file))->calls->sites);
+}
+
+/**
+ * lode_call_resolver_resolve_sites:
+ * @self: a #LodeCallResolver
+ * @file: a file's index
+ * @sites: (element-type LodeCallSite): call sites of @file, the ones it was added with or,
+ *   after lode_call_resolver_drop_sites(), the same read again
+ *
+ * Resolves @sites, call sites of @file, against every file added.
+ *
+ * Returns: (transfer container) (element-type LodeCallEdge): one edge per call site, whose
+ *   site is @sites' (they must outlive the edges)
+ */
+GPtrArray *
+lode_call_resolver_resolve_sites (LodeCallResolver *self,
+                                  guint             file,
+                                  GPtrArray        *sites)
+{
+  GPtrArray *edges;
+
+  g_return_val_if_fail (LODE_IS_CALL_RESOLVER (self), NULL);
+  g_return_val_if_fail (file < self->files->len, NULL);
+  g_return_val_if_fail (sites != NULL, NULL);
+
   build_indexes (self);
-  f = g_ptr_array_index (self->files, file);
-  edges = g_ptr_array_new_full (f->calls->sites->len, (GDestroyNotify) lode_call_edge_free);
-  for (guint i = 0; i < f->calls->sites->len; i++)
+  edges = g_ptr_array_new_full (sites->len, (GDestroyNotify) lode_call_edge_free);
+  for (guint i = 0; i < sites->len; i++)
     {
-      const LodeCallSite *site = g_ptr_array_index (f->calls->sites, i);
+      const LodeCallSite *site = g_ptr_array_index (sites, i);
       LodeCallEdge *edge = g_new0 (LodeCallEdge, 1);
       g_auto(Found) found = { 0 };
 

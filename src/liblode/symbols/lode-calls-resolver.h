@@ -56,6 +56,11 @@ GPtrArray        *lode_call_resolver_get_symbols (LodeCallResolver   *self,
                                                   guint               file);
 GPtrArray        *lode_call_resolver_resolve     (LodeCallResolver   *self,
                                                   guint               file);
+void              lode_call_resolver_drop_sites  (LodeCallResolver   *self,
+                                                  guint               file);
+GPtrArray        *lode_call_resolver_resolve_sites (LodeCallResolver *self,
+                                                  guint               file,
+                                                  GPtrArray          *sites);
 
 void              lode_call_edge_free            (LodeCallEdge       *edge);
 const char       *lode_call_status_to_string     (LodeCallStatus      status);
