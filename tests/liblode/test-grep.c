@@ -331,6 +331,84 @@ test_count_bound (void)
   g_assert_true (short_list->complete);
 }
 
+/* A search that reads megabytes is helped by other threads, which verify files ahead of
+ * the one the lines kept have reached: the result is the one file after file would give.
+ * Forty 128 KiB C files, each calling die_errno() twice in a row and once more below; the
+ * limit falls inside a file past the first 4 MiB, where the one line kept has the next call
+ * as a context line, not as a match. */
+static void
+test_helped (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("lode-grep-XXXXXX", NULL);
+  g_autoptr(GString) source = g_string_new ("#include \"git-compat-util.h\"\n");
+  g_autofree LodeGrepTarget *targets = g_new0 (LodeGrepTarget, 40);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(LodeGrepResult) r = NULL;
+  LodeGrepOptions options;
+  LodeGrepFile *last;
+  static const guint lines[] = { 9, 10, 11 };
+  static const gboolean is_match[] = { FALSE, TRUE, FALSE };
+
+  for (guint i = 1; i < 8; i++)
+    g_string_append_printf (source, "/* %u */\n", i);
+  g_string_append (source, "\tif (fd < 0)\n\t\tdie_errno(\"open\");\n\tdie_errno(\"close\");\n");
+  while (source->len < 128 * 1024)
+    g_string_append (source, "\tstrbuf_addf(&sb, \"%s/%s\", dir, name);\n");
+  g_string_append (source, "\tdie_errno(\"read\");\n");
+  for (guint i = 0; i < 40; i++)
+    {
+      char *name = g_strdup_printf ("builtin/cmd%02u.c", i);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autofree char *parent = g_path_get_dirname (path);
+
+      g_mkdir_with_parents (parent, 0700);
+      g_assert_true (g_file_set_contents (path, source->str, source->len, NULL));
+      g_ptr_array_add (names, name);
+      /* Given in reverse: the search orders them. */
+      targets[39 - i].path = name;
+      targets[39 - i].language = "c";
+    }
+  lode_grep_options_init (&options);
+  options.pattern = "die_errno";
+  options.context_lines = 1;
+  options.limit = 3 * 36 + 1;
+  options.count_bytes = 0;
+  r = lode_grep_files (dir, &options, targets, 40, TRUE, NULL, NULL);
+
+  g_assert_cmpuint (r->n_matches, ==, 3 * 40);
+  g_assert_cmpuint (r->n_files, ==, 40);
+  g_assert_cmpuint (r->n_shown, ==, options.limit);
+  g_assert_cmpuint (r->n_unread, ==, 0);
+  g_assert_cmpuint (r->files->len, ==, 37);
+  for (guint i = 0; i < r->files->len; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("builtin/cmd%02u.c", i);
+
+      g_assert_cmpstr (((LodeGrepFile *) r->files->pdata[i])->path, ==, name);
+    }
+  last = r->files->pdata[36];
+  g_assert_cmpuint (last->lines->len, ==, G_N_ELEMENTS (lines));
+  for (guint i = 0; i < last->lines->len; i++)
+    {
+      LodeGrepLine *l = last->lines->pdata[i];
+
+      g_assert_cmpuint (l->line, ==, lines[i]);
+      g_assert_cmpint (l->match, ==, is_match[i]);
+    }
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree char *path = g_build_filename (dir, names->pdata[i], NULL);
+
+      g_unlink (path);
+    }
+  {
+    g_autofree char *builtin = g_build_filename (dir, "builtin", NULL);
+
+    g_rmdir (builtin);
+  }
+  g_rmdir (dir);
+}
+
 static void
 test_invalid_pattern (void)
 {
@@ -592,6 +670,7 @@ main (int   argc,
   g_test_add_func ("/lode/grep/invalid-utf8", test_invalid_utf8);
   g_test_add_func ("/lode/grep/invalid-utf8-regex", test_invalid_utf8_regex);
   g_test_add_func ("/lode/grep/count-bound", test_count_bound);
+  g_test_add_func ("/lode/grep/helped", test_helped);
   g_test_add_func ("/lode/grep/invalid-pattern", test_invalid_pattern);
   g_test_add_func ("/lode/grep/cancelled", test_cancelled);
   g_test_add_func ("/lode/grep/same-as-rg", test_same_as_rg);
