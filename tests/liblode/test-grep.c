@@ -409,6 +409,42 @@ test_helped (void)
   g_rmdir (dir);
 }
 
+/* -w with a short identifier, as in git's sources: "oid" stands inside "void" and
+ * "oidcpy" on most lines that hold it, and a line counts when any of its places is a word. */
+static void
+test_whole_word (void)
+{
+  const char *text = "static void f (void)\n"
+                     "struct object_id oid;\n"
+                     "oidcpy(&oid, src);\n"
+                     "caf\xc3\xa9 oid_x\n"
+                     "na\xc3\xafve oid\n"
+                     "xoid\n"
+                     "oid";
+  g_autofree char *dir = g_dir_make_tmp ("lode-grep-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "object.c", NULL);
+  g_autoptr(LodeGrepResult) r = NULL;
+  g_autoptr(GString) lines = g_string_new (NULL);
+  LodeGrepTarget target = { "object.c", "c" };
+  LodeGrepOptions options;
+  LodeGrepFile *f;
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  lode_grep_options_init (&options);
+  options.pattern = "oid";
+  options.whole_word = TRUE;
+  r = lode_grep_files (dir, &options, &target, 1, FALSE, NULL, NULL);
+  g_unlink (path);
+  g_rmdir (dir);
+
+  g_assert_cmpuint (r->n_matches, ==, 4);
+  f = r->files->pdata[0];
+  for (guint i = 0; i < f->lines->len; i++)
+    g_string_append_printf (lines, "%s%u", i > 0 ? " " : "",
+                            ((LodeGrepLine *) f->lines->pdata[i])->line);
+  g_assert_cmpstr (lines->str, ==, "2 3 5 7");
+}
+
 static void
 test_invalid_pattern (void)
 {
@@ -462,6 +498,7 @@ static const RgCase rg_cases[] = {
   { "error", FALSE, FALSE, FALSE },
   { "Error", FALSE, TRUE, TRUE },
   { "self", FALSE, TRUE, TRUE },
+  { "len", FALSE, TRUE, TRUE },
   { "lode_[a-z]+_new \\(", TRUE, TRUE, FALSE },
   { "^#include \"lode-", TRUE, TRUE, FALSE },
   { "g_(autoptr|autofree|auto)\\b", TRUE, TRUE, FALSE },
@@ -671,6 +708,7 @@ main (int   argc,
   g_test_add_func ("/lode/grep/invalid-utf8-regex", test_invalid_utf8_regex);
   g_test_add_func ("/lode/grep/count-bound", test_count_bound);
   g_test_add_func ("/lode/grep/helped", test_helped);
+  g_test_add_func ("/lode/grep/whole-word", test_whole_word);
   g_test_add_func ("/lode/grep/invalid-pattern", test_invalid_pattern);
   g_test_add_func ("/lode/grep/cancelled", test_cancelled);
   g_test_add_func ("/lode/grep/same-as-rg", test_same_as_rg);

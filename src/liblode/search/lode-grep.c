@@ -320,17 +320,56 @@ find_literal (const char *text,
   return i < length ? memmem (text + i, length - i, literal, literal_length) : NULL;
 }
 
+/* What a line holding the literal needs to match besides it. */
+typedef enum
+{
+  LITERAL_IS_MATCH,    /* nothing: the pattern is the literal */
+  LITERAL_AS_WORD,     /* the pattern is the literal with -w */
+  LITERAL_THEN_REGEX,  /* the regex, on the line alone */
+} LiteralCheck;
+
+static gboolean
+is_ascii_word (char c)
+{
+  return g_ascii_isalnum (c) || c == '_';
+}
+
+/* Whether @line may hold @literal as a whole word: one of its places, from @first on, has
+ * no ASCII word character (`\w` whatever the regex's Unicode mode) before or after it.
+ * "oid" in "void" and "ret" in "return" are most of a short word's places; the regex checks
+ * the lines left, where a neighbour that is not ASCII may still be a word character. */
+static gboolean
+may_hold_word (const char *line,
+               gsize       line_length,
+               gsize       first,
+               const char *literal,
+               gsize       literal_length)
+{
+  for (const char *p = line + first; p != NULL;
+       p = find_literal (p + 1, line + line_length - p - 1, literal, literal_length))
+    {
+      gsize at = p - line;
+
+      if ((at == 0 || !is_ascii_word (line[at - 1]))
+          && (at + literal_length >= line_length || !is_ascii_word (line[at + literal_length])))
+        return TRUE;
+      if (at + 1 >= line_length)
+        break;
+    }
+  return FALSE;
+}
+
 /* The lines holding @literal, each checked alone: no UTF-8 check nor regex over the rest
  * of the file, which is most of it for a literal or an identifier. */
 static void
-scan_literal_lines (GRegex     *regex,
-                    const char *text,
-                    gsize       length,
-                    const char *literal,
-                    gboolean    literal_matches,
-                    guint       keep,
-                    GArray     *matches,
-                    guint      *n_matches)
+scan_literal_lines (GRegex       *regex,
+                    const char   *text,
+                    gsize         length,
+                    const char   *literal,
+                    LiteralCheck  check,
+                    guint         keep,
+                    GArray       *matches,
+                    guint        *n_matches)
 {
   gsize literal_length = strlen (literal);
   gsize pos = 0;
@@ -350,7 +389,11 @@ scan_literal_lines (GRegex     *regex,
       /* Past the lines kept, only their number counts, not where they are. */
       if (*n_matches < keep)
         count_lines (text, line_start, &counted_to, &line_number);
-      if (literal_matches || line_matches (regex, text + line_start, line_end - line_start))
+      if (check == LITERAL_IS_MATCH
+          || ((check != LITERAL_AS_WORD
+               || may_hold_word (text + line_start, line_end - line_start, hit - text - line_start,
+                                 literal, literal_length))
+              && line_matches (regex, text + line_start, line_end - line_start)))
         record_match (matches, keep, n_matches, line_number, line_start, line_end);
       pos = line_end + 1;
     }
@@ -470,10 +513,13 @@ lode_grep_text (GRegex                *regex,
 
   *n_matches = 0;
   if (line_literal != NULL)
-    scan_literal_lines (regex, text, length, line_literal,
-                        !options->regex && options->case_sensitive && !options->whole_word
-                        && strcmp (line_literal, options->pattern) == 0,
-                        keep, matches, n_matches);
+    {
+      LiteralCheck check = LITERAL_THEN_REGEX;
+
+      if (!options->regex && options->case_sensitive && strcmp (line_literal, options->pattern) == 0)
+        check = options->whole_word ? LITERAL_AS_WORD : LITERAL_IS_MATCH;
+      scan_literal_lines (regex, text, length, line_literal, check, keep, matches, n_matches);
+    }
   else if (!g_utf8_validate_len (text, length, NULL))
     scan_each_line (regex, text, length, keep, matches, n_matches);
   else
