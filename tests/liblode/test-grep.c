@@ -12,6 +12,7 @@
 #include "lode-error.h"
 #include "lode-grep.h"
 #include "lode-scanner.h"
+#include "test-helpers.h"
 
 typedef struct
 {
@@ -252,27 +253,15 @@ grep_catalogs (guint limit,
 {
   static const char *const names[] = { "bg.po", "ca.po", "de.po", "es.po", "fr.po", "it.po" };
   g_autofree char *dir = g_dir_make_tmp ("lode-grep-XXXXXX", NULL);
-  g_autoptr(GString) catalog = g_string_new ("msgid \"\"\nmsgstr \"Content-Type: text/plain\"\n\n");
+  g_autofree char *catalog = test_po_catalog (60, 20);
   LodeGrepTarget targets[G_N_ELEMENTS (names)];
   LodeGrepOptions options;
   LodeGrepResult *result;
 
-  for (guint i = 0; i < 60; i++)
-    {
-      g_string_append_printf (catalog, "#: builtin/gc.c:%u\nmsgid \"failed to prune %%s\"\n"
-                              "msgstr \"impossible d'élaguer %%s\"\n\n", 100 + i);
-      if (i % 20 == 10)
-        g_string_append_printf (catalog, "#: setup.c:%u\n"
-                                "msgid \"not a git repository (or any parent): %%s\"\n"
-                                "msgstr \"ni ceci ni aucun parent n'est un dépôt git : %%s\"\n\n",
-                                1400 + i);
-    }
-  *catalog_size = catalog->len;
+  *catalog_size = strlen (catalog);
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
-      g_autofree char *path = g_build_filename (dir, names[i], NULL);
-
-      g_assert_true (g_file_set_contents (path, catalog->str, catalog->len, NULL));
+      test_write_file (dir, names[i], catalog);
       targets[i].path = names[i];
       targets[i].language = NULL;
     }
@@ -282,13 +271,7 @@ grep_catalogs (guint limit,
   options.count_bytes = count_bytes;
   result = lode_grep_files (dir, &options, targets, G_N_ELEMENTS (names), TRUE, NULL, NULL);
   g_assert_nonnull (result);
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    {
-      g_autofree char *path = g_build_filename (dir, names[i], NULL);
-
-      g_unlink (path);
-    }
-  g_rmdir (dir);
+  test_remove_tree (dir);
   return result;
 }
 
@@ -358,11 +341,8 @@ test_helped (void)
   for (guint i = 0; i < 40; i++)
     {
       char *name = g_strdup_printf ("builtin/cmd%02u.c", i);
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-      g_autofree char *parent = g_path_get_dirname (path);
 
-      g_mkdir_with_parents (parent, 0700);
-      g_assert_true (g_file_set_contents (path, source->str, source->len, NULL));
+      test_write_file (dir, name, source->str);
       g_ptr_array_add (names, name);
       /* Given in reverse: the search orders them. */
       targets[39 - i].path = name;
@@ -395,18 +375,7 @@ test_helped (void)
       g_assert_cmpuint (l->line, ==, lines[i]);
       g_assert_cmpint (l->match, ==, is_match[i]);
     }
-  for (guint i = 0; i < names->len; i++)
-    {
-      g_autofree char *path = g_build_filename (dir, names->pdata[i], NULL);
-
-      g_unlink (path);
-    }
-  {
-    g_autofree char *builtin = g_build_filename (dir, "builtin", NULL);
-
-    g_rmdir (builtin);
-  }
-  g_rmdir (dir);
+  test_remove_tree (dir);
 }
 
 /* -w with a short identifier, as in git's sources: "oid" stands inside "void" and
