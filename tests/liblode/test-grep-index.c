@@ -278,28 +278,18 @@ test_count_bound (GrepFixture   *fixture,
     "bg", "ca", "de", "el", "es", "fr", "id", "it", "ko", "pl", "pt_PT", "ru", "sv", "tr",
     "uk", "vi", "zh_CN", "zh_TW",
   };
-  g_autoptr(GString) catalog = g_string_new ("msgid \"\"\nmsgstr \"Content-Type: text/plain\"\n\n");
+  /* About 110 KB each, 2 MB in all, four matching lines in each. */
+  g_autofree char *catalog = test_po_catalog (1000, 250);
   g_autoptr(LodeToolResult) cut = NULL;
   g_autoptr(LodeToolResult) again = NULL;
   g_autoptr(LodeToolResult) all = NULL;
   JsonObject *r;
 
-  /* About 110 KB each, 2 MB in all, four matching lines in each. */
-  for (guint i = 0; i < 1000; i++)
-    {
-      g_string_append_printf (catalog, "#: builtin/gc.c:%u\nmsgid \"failed to prune %%s\"\n"
-                              "msgstr \"impossible d'élaguer %%s\"\n\n", 100 + i);
-      if (i % 250 == 100)
-        g_string_append_printf (catalog, "#: setup.c:%u\n"
-                                "msgid \"not a git repository (or any parent): %%s\"\n"
-                                "msgstr \"ni ceci ni aucun parent n'est un dépôt git : %%s\"\n\n",
-                                1400 + i);
-    }
   for (guint i = 0; i < G_N_ELEMENTS (languages); i++)
     {
       g_autofree char *name = g_strdup_printf ("po/%s.po", languages[i]);
 
-      test_write_file (fixture->root, name, catalog->str);
+      test_write_file (fixture->root, name, catalog);
     }
   index_tree (fixture);
 

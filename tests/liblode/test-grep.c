@@ -12,6 +12,7 @@
 #include "lode-error.h"
 #include "lode-grep.h"
 #include "lode-scanner.h"
+#include "test-helpers.h"
 
 typedef struct
 {
@@ -252,27 +253,15 @@ grep_catalogs (guint limit,
 {
   static const char *const names[] = { "bg.po", "ca.po", "de.po", "es.po", "fr.po", "it.po" };
   g_autofree char *dir = g_dir_make_tmp ("lode-grep-XXXXXX", NULL);
-  g_autoptr(GString) catalog = g_string_new ("msgid \"\"\nmsgstr \"Content-Type: text/plain\"\n\n");
+  g_autofree char *catalog = test_po_catalog (60, 20);
   LodeGrepTarget targets[G_N_ELEMENTS (names)];
   LodeGrepOptions options;
   LodeGrepResult *result;
 
-  for (guint i = 0; i < 60; i++)
-    {
-      g_string_append_printf (catalog, "#: builtin/gc.c:%u\nmsgid \"failed to prune %%s\"\n"
-                              "msgstr \"impossible d'élaguer %%s\"\n\n", 100 + i);
-      if (i % 20 == 10)
-        g_string_append_printf (catalog, "#: setup.c:%u\n"
-                                "msgid \"not a git repository (or any parent): %%s\"\n"
-                                "msgstr \"ni ceci ni aucun parent n'est un dépôt git : %%s\"\n\n",
-                                1400 + i);
-    }
-  *catalog_size = catalog->len;
+  *catalog_size = strlen (catalog);
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
-      g_autofree char *path = g_build_filename (dir, names[i], NULL);
-
-      g_assert_true (g_file_set_contents (path, catalog->str, catalog->len, NULL));
+      test_write_file (dir, names[i], catalog);
       targets[i].path = names[i];
       targets[i].language = NULL;
     }
@@ -282,13 +271,7 @@ grep_catalogs (guint limit,
   options.count_bytes = count_bytes;
   result = lode_grep_files (dir, &options, targets, G_N_ELEMENTS (names), TRUE, NULL, NULL);
   g_assert_nonnull (result);
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    {
-      g_autofree char *path = g_build_filename (dir, names[i], NULL);
-
-      g_unlink (path);
-    }
-  g_rmdir (dir);
+  test_remove_tree (dir);
   return result;
 }
 
@@ -329,6 +312,106 @@ test_count_bound (void)
   g_assert_cmpuint (short_list->n_shown, ==, 6 * 3);
   g_assert_cmpuint (short_list->n_unread, ==, 0);
   g_assert_true (short_list->complete);
+}
+
+/* A search that reads megabytes is helped by other threads, which verify files ahead of
+ * the one the lines kept have reached: the result is the one file after file would give.
+ * Forty 128 KiB C files, each calling die_errno() twice in a row and once more below; the
+ * limit falls inside a file past the first 4 MiB, where the one line kept has the next call
+ * as a context line, not as a match. */
+static void
+test_helped (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("lode-grep-XXXXXX", NULL);
+  g_autoptr(GString) source = g_string_new ("#include \"git-compat-util.h\"\n");
+  g_autofree LodeGrepTarget *targets = g_new0 (LodeGrepTarget, 40);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(LodeGrepResult) r = NULL;
+  LodeGrepOptions options;
+  LodeGrepFile *last;
+  static const guint lines[] = { 9, 10, 11 };
+  static const gboolean is_match[] = { FALSE, TRUE, FALSE };
+
+  for (guint i = 1; i < 8; i++)
+    g_string_append_printf (source, "/* %u */\n", i);
+  g_string_append (source, "\tif (fd < 0)\n\t\tdie_errno(\"open\");\n\tdie_errno(\"close\");\n");
+  while (source->len < 128 * 1024)
+    g_string_append (source, "\tstrbuf_addf(&sb, \"%s/%s\", dir, name);\n");
+  g_string_append (source, "\tdie_errno(\"read\");\n");
+  for (guint i = 0; i < 40; i++)
+    {
+      char *name = g_strdup_printf ("builtin/cmd%02u.c", i);
+
+      test_write_file (dir, name, source->str);
+      g_ptr_array_add (names, name);
+      /* Given in reverse: the search orders them. */
+      targets[39 - i].path = name;
+      targets[39 - i].language = "c";
+    }
+  lode_grep_options_init (&options);
+  options.pattern = "die_errno";
+  options.context_lines = 1;
+  options.limit = 3 * 36 + 1;
+  options.count_bytes = 0;
+  r = lode_grep_files (dir, &options, targets, 40, TRUE, NULL, NULL);
+
+  g_assert_cmpuint (r->n_matches, ==, 3 * 40);
+  g_assert_cmpuint (r->n_files, ==, 40);
+  g_assert_cmpuint (r->n_shown, ==, options.limit);
+  g_assert_cmpuint (r->n_unread, ==, 0);
+  g_assert_cmpuint (r->files->len, ==, 37);
+  for (guint i = 0; i < r->files->len; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("builtin/cmd%02u.c", i);
+
+      g_assert_cmpstr (((LodeGrepFile *) r->files->pdata[i])->path, ==, name);
+    }
+  last = r->files->pdata[36];
+  g_assert_cmpuint (last->lines->len, ==, G_N_ELEMENTS (lines));
+  for (guint i = 0; i < last->lines->len; i++)
+    {
+      LodeGrepLine *l = last->lines->pdata[i];
+
+      g_assert_cmpuint (l->line, ==, lines[i]);
+      g_assert_cmpint (l->match, ==, is_match[i]);
+    }
+  test_remove_tree (dir);
+}
+
+/* -w with a short identifier, as in git's sources: "oid" stands inside "void" and
+ * "oidcpy" on most lines that hold it, and a line counts when any of its places is a word. */
+static void
+test_whole_word (void)
+{
+  const char *text = "static void f (void)\n"
+                     "struct object_id oid;\n"
+                     "oidcpy(&oid, src);\n"
+                     "caf\xc3\xa9 oid_x\n"
+                     "na\xc3\xafve oid\n"
+                     "xoid\n"
+                     "oid";
+  g_autofree char *dir = g_dir_make_tmp ("lode-grep-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "object.c", NULL);
+  g_autoptr(LodeGrepResult) r = NULL;
+  g_autoptr(GString) lines = g_string_new (NULL);
+  LodeGrepTarget target = { "object.c", "c" };
+  LodeGrepOptions options;
+  LodeGrepFile *f;
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  lode_grep_options_init (&options);
+  options.pattern = "oid";
+  options.whole_word = TRUE;
+  r = lode_grep_files (dir, &options, &target, 1, FALSE, NULL, NULL);
+  g_unlink (path);
+  g_rmdir (dir);
+
+  g_assert_cmpuint (r->n_matches, ==, 4);
+  f = r->files->pdata[0];
+  for (guint i = 0; i < f->lines->len; i++)
+    g_string_append_printf (lines, "%s%u", i > 0 ? " " : "",
+                            ((LodeGrepLine *) f->lines->pdata[i])->line);
+  g_assert_cmpstr (lines->str, ==, "2 3 5 7");
 }
 
 static void
@@ -384,6 +467,7 @@ static const RgCase rg_cases[] = {
   { "error", FALSE, FALSE, FALSE },
   { "Error", FALSE, TRUE, TRUE },
   { "self", FALSE, TRUE, TRUE },
+  { "len", FALSE, TRUE, TRUE },
   { "lode_[a-z]+_new \\(", TRUE, TRUE, FALSE },
   { "^#include \"lode-", TRUE, TRUE, FALSE },
   { "g_(autoptr|autofree|auto)\\b", TRUE, TRUE, FALSE },
@@ -592,6 +676,8 @@ main (int   argc,
   g_test_add_func ("/lode/grep/invalid-utf8", test_invalid_utf8);
   g_test_add_func ("/lode/grep/invalid-utf8-regex", test_invalid_utf8_regex);
   g_test_add_func ("/lode/grep/count-bound", test_count_bound);
+  g_test_add_func ("/lode/grep/helped", test_helped);
+  g_test_add_func ("/lode/grep/whole-word", test_whole_word);
   g_test_add_func ("/lode/grep/invalid-pattern", test_invalid_pattern);
   g_test_add_func ("/lode/grep/cancelled", test_cancelled);
   g_test_add_func ("/lode/grep/same-as-rg", test_same_as_rg);

@@ -290,3 +290,24 @@ test_artifact_states (JsonObject *list)
     }
   return g_string_free (out, FALSE);
 }
+
+/* A translation catalog the shape of git's po/ files: @n_entries messages, one in @every
+ * of them git's "not a git repository" (grep's tests look for it in several catalogs). */
+char *
+test_po_catalog (guint n_entries,
+                 guint every)
+{
+  GString *catalog = g_string_new ("msgid \"\"\nmsgstr \"Content-Type: text/plain\"\n\n");
+
+  for (guint i = 0; i < n_entries; i++)
+    {
+      g_string_append_printf (catalog, "#: builtin/gc.c:%u\nmsgid \"failed to prune %%s\"\n"
+                              "msgstr \"impossible d'élaguer %%s\"\n\n", 100 + i);
+      if (i % every == every / 2)
+        g_string_append_printf (catalog, "#: setup.c:%u\n"
+                                "msgid \"not a git repository (or any parent): %%s\"\n"
+                                "msgstr \"ni ceci ni aucun parent n'est un dépôt git : %%s\"\n\n",
+                                1400 + i);
+    }
+  return g_string_free (catalog, FALSE);
+}

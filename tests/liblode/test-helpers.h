@@ -35,5 +35,7 @@ void          test_write_bytes     (const char    *root,
 void          test_copy_tree       (const char    *from,
                                     const char    *to);
 char         *test_artifact_states (JsonObject    *list);
+char         *test_po_catalog      (guint          n_entries,
+                                    guint          every);
 
 G_END_DECLS

@@ -320,17 +320,56 @@ find_literal (const char *text,
   return i < length ? memmem (text + i, length - i, literal, literal_length) : NULL;
 }
 
+/* What a line holding the literal needs to match besides it. */
+typedef enum
+{
+  LITERAL_IS_MATCH,    /* nothing: the pattern is the literal */
+  LITERAL_AS_WORD,     /* the pattern is the literal with -w */
+  LITERAL_THEN_REGEX,  /* the regex, on the line alone */
+} LiteralCheck;
+
+static gboolean
+is_ascii_word (char c)
+{
+  return g_ascii_isalnum (c) || c == '_';
+}
+
+/* Whether @line may hold @literal as a whole word: one of its places, from @first on, has
+ * no ASCII word character (`\w` whatever the regex's Unicode mode) before or after it.
+ * "oid" in "void" and "ret" in "return" are most of a short word's places; the regex checks
+ * the lines left, where a neighbour that is not ASCII may still be a word character. */
+static gboolean
+may_hold_word (const char *line,
+               gsize       line_length,
+               gsize       first,
+               const char *literal,
+               gsize       literal_length)
+{
+  for (const char *p = line + first; p != NULL;
+       p = find_literal (p + 1, line + line_length - p - 1, literal, literal_length))
+    {
+      gsize at = p - line;
+
+      if ((at == 0 || !is_ascii_word (line[at - 1]))
+          && (at + literal_length >= line_length || !is_ascii_word (line[at + literal_length])))
+        return TRUE;
+      if (at + 1 >= line_length)
+        break;
+    }
+  return FALSE;
+}
+
 /* The lines holding @literal, each checked alone: no UTF-8 check nor regex over the rest
  * of the file, which is most of it for a literal or an identifier. */
 static void
-scan_literal_lines (GRegex     *regex,
-                    const char *text,
-                    gsize       length,
-                    const char *literal,
-                    gboolean    literal_matches,
-                    guint       keep,
-                    GArray     *matches,
-                    guint      *n_matches)
+scan_literal_lines (GRegex       *regex,
+                    const char   *text,
+                    gsize         length,
+                    const char   *literal,
+                    LiteralCheck  check,
+                    guint         keep,
+                    GArray       *matches,
+                    guint        *n_matches)
 {
   gsize literal_length = strlen (literal);
   gsize pos = 0;
@@ -350,7 +389,11 @@ scan_literal_lines (GRegex     *regex,
       /* Past the lines kept, only their number counts, not where they are. */
       if (*n_matches < keep)
         count_lines (text, line_start, &counted_to, &line_number);
-      if (literal_matches || line_matches (regex, text + line_start, line_end - line_start))
+      if (check == LITERAL_IS_MATCH
+          || ((check != LITERAL_AS_WORD
+               || may_hold_word (text + line_start, line_end - line_start, hit - text - line_start,
+                                 literal, literal_length))
+              && line_matches (regex, text + line_start, line_end - line_start)))
         record_match (matches, keep, n_matches, line_number, line_start, line_end);
       pos = line_end + 1;
     }
@@ -470,10 +513,13 @@ lode_grep_text (GRegex                *regex,
 
   *n_matches = 0;
   if (line_literal != NULL)
-    scan_literal_lines (regex, text, length, line_literal,
-                        !options->regex && options->case_sensitive && !options->whole_word
-                        && strcmp (line_literal, options->pattern) == 0,
-                        keep, matches, n_matches);
+    {
+      LiteralCheck check = LITERAL_THEN_REGEX;
+
+      if (!options->regex && options->case_sensitive && strcmp (line_literal, options->pattern) == 0)
+        check = options->whole_word ? LITERAL_AS_WORD : LITERAL_IS_MATCH;
+      scan_literal_lines (regex, text, length, line_literal, check, keep, matches, n_matches);
+    }
   else if (!g_utf8_validate_len (text, length, NULL))
     scan_each_line (regex, text, length, keep, matches, n_matches);
   else
@@ -645,6 +691,149 @@ compare_targets (gconstpointer a,
   return strcmp (((const LodeGrepTarget *) a)->path, ((const LodeGrepTarget *) b)->path);
 }
 
+/* Bytes a search reads alone before other threads help it. */
+#define LODE_GREP_HELPED_BYTES (4 * 1024 * 1024)
+
+/* One candidate file as a thread verified it, for the caller to merge in path order. */
+typedef struct
+{
+  LodeGrepFile *file;       /* its first @kept matching lines, or NULL when none matches */
+  gsize         size;       /* when it was opened */
+  gsize         length;     /* bytes read */
+  guint         n_matches;
+  guint         kept;
+  gboolean      readable;
+  gint          done;       /* atomic: the fields above are set */
+} Verified;
+
+/* A search shared by the threads that verify its files: each takes the next file, and the
+ * caller merges them in order, deciding alone where the lines kept and the count stop, so
+ * that the result does not depend on which thread read what. */
+typedef struct
+{
+  const LodeGrepOptions *options;
+  GRegex                *regex;
+  const LodeGrepQuery   *literals;
+  const char            *by_line;
+  const LodeGrepTarget  *targets;   /* the files the filters let through, by path */
+  guint                  n_targets;
+  Verified              *verified;
+  int                    root_fd;
+  gint                   next;      /* atomic: the next file to verify */
+  gint                   stop;      /* atomic: verify no more */
+  gint                   keep_none; /* atomic: the limit's lines are all found */
+  guint                  helpers;   /* helper threads not done, under @lock */
+  GMutex                 lock;
+  GCond                  cond;      /* a file verified or a helper done */
+} Search;
+
+/* Reads @s's file @i and finds its first @keep matching lines into @v. Runs on any of the
+ * search's threads. */
+static void
+verify_file (Search     *s,
+             guint       i,
+             guint       keep,
+             GByteArray *buffer,
+             Verified   *v)
+{
+  const char *text;
+  int fd = s->root_fd >= 0 ? open_file_at (s->root_fd, s->targets[i].path, &v->size) : -1;
+
+  v->readable = fd >= 0 && read_file (fd, v->size, buffer);
+  if (!v->readable)
+    return;
+  text = (const char *) buffer->data;
+  v->length = buffer->len - 1;
+  v->kept = keep;
+  /* A lone literal is looked for line by line in lode_grep_text(). */
+  if (s->literals != NULL && s->literals->kind != LODE_GREP_QUERY_LITERAL
+      && !holds_literals (s->literals, text, v->length))
+    return;
+  v->file = lode_grep_text (s->regex, s->options, text, v->length, s->by_line, keep,
+                            &v->n_matches);
+}
+
+/* Verifies the next file not taken; FALSE when there is none or the search stopped. The
+ * caller knows the lines left to keep of the file it merges next, @head; of the others, only
+ * whether any is left. */
+static gboolean
+verify_next (Search     *s,
+             guint       head,
+             guint       left,
+             GByteArray *buffer)
+{
+  guint i;
+  Verified *v;
+
+  if (g_atomic_int_get (&s->stop))
+    return FALSE;
+  i = g_atomic_int_add (&s->next, 1);
+  if (i >= s->n_targets)
+    return FALSE;
+  v = &s->verified[i];
+  verify_file (s, i, i == head ? left : g_atomic_int_get (&s->keep_none) ? 0 : s->options->limit,
+               buffer, v);
+  g_mutex_lock (&s->lock);
+  g_atomic_int_set (&v->done, TRUE);
+  g_cond_broadcast (&s->cond);
+  g_mutex_unlock (&s->lock);
+  return TRUE;
+}
+
+/* Runs on a thread of the helper pool. */
+static void
+verify_worker (gpointer data,
+               gpointer user_data)
+{
+  Search *s = data;
+  g_autoptr(GByteArray) buffer = g_byte_array_sized_new (64 * 1024);
+
+  while (verify_next (s, G_MAXUINT, 0, buffer))
+    ;
+  g_mutex_lock (&s->lock);
+  s->helpers--;
+  g_cond_broadcast (&s->cond);
+  g_mutex_unlock (&s->lock);
+}
+
+/* The threads that verify files beside the caller's: one per other core, from a pool whose
+ * idle threads are kept (no thread is started for a search, none waits behind another's). */
+static gpointer
+new_helper_pool (gpointer data)
+{
+  return g_thread_pool_new (verify_worker, NULL, -1, FALSE, NULL);
+}
+
+static GThreadPool *
+helper_pool (void)
+{
+  static GOnce once = G_ONCE_INIT;
+
+  return g_once (&once, new_helper_pool, NULL);
+}
+
+/* Waits until file @i of @s, with @left lines to keep, is verified, verifying the next
+ * ones meanwhile. */
+static Verified *
+wait_verified (Search     *s,
+               guint       i,
+               guint       left,
+               GByteArray *buffer)
+{
+  Verified *v = &s->verified[i];
+
+  while (!g_atomic_int_get (&v->done))
+    {
+      if (verify_next (s, i, left, buffer))
+        continue;
+      g_mutex_lock (&s->lock);
+      while (!g_atomic_int_get (&v->done))
+        g_cond_wait (&s->cond, &s->lock);
+      g_mutex_unlock (&s->lock);
+    }
+  return v;
+}
+
 /**
  * lode_grep_files:
  * @root: the tree's root
@@ -675,12 +864,14 @@ lode_grep_files (const char            *root,
   g_autoptr(GRegex) regex = NULL;
   g_autoptr(LodeGrepQuery) literals = NULL;
   g_autoptr(LodeGrepResult) result = NULL;
-  g_autofree LodeGrepTarget *sorted = NULL;
+  g_autofree LodeGrepTarget *wanted = g_new (LodeGrepTarget, MAX (n_targets, 1));
+  g_autofree Verified *verified = NULL;
   g_autoptr(GByteArray) buffer = g_byte_array_sized_new (64 * 1024);
-  const char *by_line = NULL;
+  Search s = { options, NULL, NULL, NULL, wanted, 0 };
   guint64 counted_past_limit = 0;
+  guint64 bytes_read = 0;
+  guint n_helpers = 0;
   gint64 deadline;
-  int root_fd;
 
   g_return_val_if_fail (root != NULL && options != NULL, NULL);
   g_return_val_if_fail (targets != NULL || n_targets == 0, NULL);
@@ -695,85 +886,102 @@ lode_grep_files (const char            *root,
    * (?i) may change it. */
   if (options->case_sensitive && (!options->regex || strstr (options->pattern, "(?") == NULL))
     literals = lode_grep_plan (options);
-  if (literals != NULL)
-    by_line = line_literal (literals);
+  s.regex = regex;
+  s.literals = literals;
+  s.by_line = literals != NULL ? line_literal (literals) : NULL;
 
   result = g_new0 (LodeGrepResult, 1);
   result->files = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_grep_file_free);
   result->complete = TRUE;
   result->indexed = indexed;
-  sorted = g_memdup2 (targets, sizeof (LodeGrepTarget) * n_targets);
-  /* No candidate file: g_memdup2() gave NULL, which qsort() may not be passed. */
-  if (n_targets > 0)
-    qsort (sorted, n_targets, sizeof (LodeGrepTarget), compare_targets);
+  for (guint i = 0; i < n_targets; i++)
+    if (lode_grep_wants_file (options, targets[i].path, targets[i].language))
+      wanted[s.n_targets++] = targets[i];
+  qsort (wanted, s.n_targets, sizeof (LodeGrepTarget), compare_targets);
+  verified = g_new0 (Verified, MAX (s.n_targets, 1));
+  s.verified = verified;
   deadline = options->budget_msec > 0
              ? g_get_monotonic_time () + (gint64) options->budget_msec * 1000 : G_MAXINT64;
   /* An unreadable root has no file to read, as each of its files would have none. */
-  root_fd = open (root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  s.root_fd = open (root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  g_mutex_init (&s.lock);
+  g_cond_init (&s.cond);
 
-  for (guint i = 0; i < n_targets; i++)
+  for (guint i = 0; i < s.n_targets; i++)
     {
-      const char *text;
-      gsize length;
-      gsize size = 0;
-      guint n_matches = 0;
       gboolean past_limit = result->n_shown >= options->limit;
-      LodeGrepFile *file;
-      int fd;
+      guint left = options->limit - MIN (result->n_shown, options->limit);
+      Verified *v;
 
-      if (!lode_grep_wants_file (options, sorted[i].path, sorted[i].language))
-        continue;
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+      if (g_cancellable_is_cancelled (cancellable))
+        break;
+      /* A search that has read much and goes on gets the other cores' help; most stop
+       * before, where helpers cost more (threads woken, files read ahead for nothing) than
+       * they save. */
+      if (bytes_read > LODE_GREP_HELPED_BYTES && n_helpers == 0 && i + 1 < s.n_targets)
         {
-          if (root_fd >= 0)
-            close (root_fd);
-          return NULL;
+          n_helpers = MIN (g_get_num_processors (), s.n_targets - i) - 1;
+          g_mutex_lock (&s.lock);
+          s.helpers = n_helpers;
+          g_mutex_unlock (&s.lock);
+          for (guint j = 0; j < n_helpers; j++)
+            g_thread_pool_push (helper_pool (), &s, NULL);
         }
-      fd = root_fd >= 0 ? open_file_at (root_fd, sorted[i].path, &size) : -1;
+      v = wait_verified (&s, i, left, buffer);
       /* Past the limit the count is bounded by bytes read, not by time, so that the same
        * call gives the same answer. */
       if (g_get_monotonic_time () > deadline
-          || (fd >= 0 && past_limit && options->count_bytes > 0
-              && counted_past_limit + size > options->count_bytes))
+          || (v->readable && past_limit && options->count_bytes > 0
+              && counted_past_limit + v->size > options->count_bytes))
         {
-          if (fd >= 0)
-            close (fd);
           result->complete = past_limit;
-          for (; i < n_targets; i++)
-            result->n_unread += lode_grep_wants_file (options, sorted[i].path,
-                                                      sorted[i].language);
+          result->n_unread = s.n_targets - i;
           break;
         }
 
       result->n_candidates++;
-      if (fd < 0 || !read_file (fd, size, buffer))
+      if (!v->readable)
         continue;
-      text = (const char *) buffer->data;
-      length = buffer->len - 1;
+      bytes_read += v->length;
       if (past_limit)
-        counted_past_limit += length;
-      /* A lone literal is looked for line by line below. */
-      if (literals != NULL && literals->kind != LODE_GREP_QUERY_LITERAL
-          && !holds_literals (literals, text, length))
+        counted_past_limit += v->length;
+      if (v->file == NULL)
         continue;
-      file = lode_grep_text (regex, options, text, length, by_line,
-                             options->limit - MIN (result->n_shown, options->limit), &n_matches);
-      if (file == NULL)
-        continue;
-      result->n_matches += n_matches;
-      result->n_files++;
-      if (file->lines->len == 0)
+      /* Verified by a helper before the lines kept so far were known: found again with the
+       * lines left to keep, as their context depends on them. */
+      if (left > 0 && left < v->n_matches && v->kept > left)
         {
-          lode_grep_file_free (file);
-          continue;
+          g_clear_pointer (&v->file, lode_grep_file_free);
+          v->n_matches = 0;
+          verify_file (&s, i, left, buffer, v);
+          if (v->file == NULL)
+            continue;
         }
-      file->path = g_strdup (sorted[i].path);
-      file->language = g_strdup (sorted[i].language);
-      result->n_shown += MIN (n_matches, options->limit - result->n_shown);
-      g_ptr_array_add (result->files, file);
+      result->n_matches += v->n_matches;
+      result->n_files++;
+      if (left == 0)
+        continue;
+      v->file->path = g_strdup (wanted[i].path);
+      v->file->language = g_strdup (wanted[i].language);
+      result->n_shown += MIN (v->n_matches, left);
+      g_ptr_array_add (result->files, g_steal_pointer (&v->file));
+      if (result->n_shown >= options->limit)
+        g_atomic_int_set (&s.keep_none, TRUE);
     }
-  if (root_fd >= 0)
-    close (root_fd);
 
+  g_atomic_int_set (&s.stop, TRUE);
+  g_mutex_lock (&s.lock);
+  while (s.helpers > 0)
+    g_cond_wait (&s.cond, &s.lock);
+  g_mutex_unlock (&s.lock);
+  g_mutex_clear (&s.lock);
+  g_cond_clear (&s.cond);
+  for (guint i = 0; i < s.n_targets; i++)
+    g_clear_pointer (&verified[i].file, lode_grep_file_free);
+  if (s.root_fd >= 0)
+    close (s.root_fd);
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
   return g_steal_pointer (&result);
 }
