@@ -142,6 +142,10 @@ trigram_tokenize (Fts5Tokenizer *tokenizer,
     return rc;
   if (text == NULL || len < 3)
     return SQLITE_OK;
+  /* Sized for a text's usual count of distinct trigrams (a tenth to a quarter of its
+   * bytes), so that a long one is not rehashed from 256 keys up. */
+  while (set.mask < (gsize) len / 2 && set.mask < 32767)
+    set.mask = set.mask * 2 + 1;
   set.keys = g_new0 (guint64, set.mask + 1);
 
   for (const char *p = text; p < end && rc == SQLITE_OK;)
@@ -150,7 +154,12 @@ trigram_tokenize (Fts5Tokenizer *tokenizer,
       gunichar c;
 
       if ((guchar) *p < 0x80)
-        c = g_ascii_tolower (*p++);
+        {
+          /* g_ascii_tolower(), inline: it runs for every byte of the tree. */
+          c = (guchar) *p++;
+          if (c - 'A' < 26)
+            c += 'a' - 'A';
+        }
       else
         {
           const char *next = g_utf8_find_next_char (p, end);
