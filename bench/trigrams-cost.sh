@@ -64,7 +64,7 @@ if [ -n "$otherdir" ]; then
     [ "$build" = with ] || dir=$otherdir
     echo "-- grep-bench.py timings, $build ($dir)"
     BUILDDIR=$dir python3 "$bench_srcdir/bench/grep-bench.py" --runs "${GREP_RUNS:-5}" "$tree" \
-      "$work/$build" | sed -n '/^Wall ms/,/^category/p;/^[a-z-]* *[0-9]* *[0-9.]* *[0-9.]* /p'
+      "$work/$build" | sed -n '/^Wall ms/,/^$/p'
   done
 fi
 echo "load average now: $(cut -d' ' -f1-3 /proc/loadavg)"
