@@ -78,20 +78,18 @@ text_hash (const char *text,
   return (guint32) (h ^ (h >> 32));
 }
 
-static void
-put_varint (GByteArray *out,
-            guint32     value)
+/* Writes @value at @p; returns the byte after it (at most 5 bytes written). */
+static guint8 *
+put_varint (guint8  *p,
+            guint32  value)
 {
-  guint8 bytes[5];
-  guint n = 0;
-
   do
     {
-      bytes[n++] = (value & 0x7f) | (value >= 0x80 ? 0x80 : 0);
+      *p++ = (value & 0x7f) | (value >= 0x80 ? 0x80 : 0);
       value >>= 7;
     }
   while (value != 0);
-  g_byte_array_append (out, bytes, n);
+  return p;
 }
 
 static guint32
@@ -109,7 +107,9 @@ get_varint (const guint8 **p)
     }
 }
 
-/* An FTS5 token callback that appends the token to a record (a GByteArray). */
+/* An FTS5 token callback that appends the token to a record (a GByteArray): its flags, its
+ * length, its bytes, its start and end, grown once per token (the trigrams of a file are
+ * millions of calls over a tree). */
 static int
 record_token (void       *ctx,
               int         flags,
@@ -119,13 +119,17 @@ record_token (void       *ctx,
               int         end)
 {
   GByteArray *out = ctx;
-  guint8 flag = (guint8) flags;
+  guint at = out->len;
+  guint8 *p;
 
-  g_byte_array_append (out, &flag, 1);
-  put_varint (out, (guint32) len);
-  g_byte_array_append (out, (const guint8 *) token, (guint) len);
-  put_varint (out, (guint32) start);
-  put_varint (out, (guint32) end);
+  g_byte_array_set_size (out, at + 1 + 3 * 5 + (guint) len);
+  p = out->data + at;
+  *p++ = (guint8) flags;
+  p = put_varint (p, (guint32) len);
+  memcpy (p, token, (gsize) len);
+  p = put_varint (p + len, (guint32) start);
+  p = put_varint (p, (guint32) end);
+  g_byte_array_set_size (out, (guint) (p - out->data));
 
   return SQLITE_OK;
 }

@@ -21,8 +21,9 @@
  * entries.
  *
  * The tokenizer is ours, `lode_trigram`, not SQLite's `trigram`: it gives FTS5 each
- * distinct trigram of a text once and none that spans a line break (no line pattern
- * requires one), so a file's chunks joined in any order give the same set. SQLite's gives
+ * distinct trigram of a text once (as its UTF-8 and a byte of salt, below) and none that
+ * spans a line break (no line pattern requires one), so a file's chunks joined in any order
+ * give the same set. SQLite's gives
  * every position, and FTS5 then looks each up in its pending terms. Case is folded
  * character by character, as lode_grep_fold() does (a query's trigrams stay aligned).
  * A contentless table forgets a row only when given the text it was indexed with (SQLite
@@ -32,12 +33,24 @@
  * Files and not chunks: on git v2.47.0 one document per chunk cost the indexer twice its
  * CPU time (a trigram common to a file's chunks is written once per chunk); per file, the
  * look-up also needs no join through the chunks.
+ *
+ * What FTS5 costs the writer per trigram is its pending hash (bench/README.md, "The trigram
+ * index's cost"). Each term the tokenizer gives ends with one byte of salt, a hash of its
+ * trigram: FTS5's own hash of a term (`fts5HashKey2()`, three bits of shift per byte) spreads
+ * three-byte terms over at most 2^17 of its slots, and git's 210,000 distinct trigrams then
+ * made chains of 13 entries on average, each a cache miss and a memcmp(); the salt comes last
+ * in the term, which that hash shifts furthest. Terms keep their trigram first, so their
+ * order and prefix compression in FTS5's segments stay as they were. And the table's pending
+ * hash holds 8 MiB instead of 1: at 1 MiB (mostly the entries' headers, 50 bytes per term)
+ * FTS5 wrote a segment every twenty files or so and spent as much again merging them; at
+ * 8 MiB it writes about one per batch of the indexer.
  */
 
 const char _lode_store_trigrams_schema_sql[] =
   "CREATE VIRTUAL TABLE IF NOT EXISTS files_tri USING fts5 ("
   "  body, tokenize = 'lode_trigram', detail = none, content = '', columnsize = 0"
-  ");";
+  ");"
+  "INSERT INTO files_tri (files_tri, rank) VALUES ('hashsize', 8388608);";
 
 /* A file without chunks was never put (nor is it forgotten). */
 static const char sql_forget_file[] =
@@ -101,6 +114,14 @@ trigram_set_add (TrigramSet *set,
     }
 }
 
+/* The byte that ends the term of trigram @key (see above): never 0, which FTS5's terms
+ * cannot hold. */
+static char
+trigram_salt (guint64 key)
+{
+  return (char) (1 + ((key * 0x9E3779B97F4A7C15ull) >> 56) % 255);
+}
+
 static int fts5_trigram_instance;
 
 static int
@@ -142,15 +163,25 @@ trigram_tokenize (Fts5Tokenizer *tokenizer,
     return rc;
   if (text == NULL || len < 3)
     return SQLITE_OK;
+  /* Sized for a text's usual count of distinct trigrams (a tenth to a quarter of its
+   * bytes), so that a long one is not rehashed from 256 keys up. */
+  while (set.mask < (gsize) len / 2 && set.mask < 32767)
+    set.mask = set.mask * 2 + 1;
   set.keys = g_new0 (guint64, set.mask + 1);
 
   for (const char *p = text; p < end && rc == SQLITE_OK;)
     {
       const char *start = p;
       gunichar c;
+      guint64 key;
 
       if ((guchar) *p < 0x80)
-        c = g_ascii_tolower (*p++);
+        {
+          /* g_ascii_tolower(), inline: it runs for every byte of the tree. */
+          c = (guchar) *p++;
+          if (c - 'A' < 26)
+            c += 'a' - 'A';
+        }
       else
         {
           const char *next = g_utf8_find_next_char (p, end);
@@ -178,14 +209,17 @@ trigram_tokenize (Fts5Tokenizer *tokenizer,
         }
       window[n] = c;
       starts[n++] = (int) (start - text);
-      if (n == 3 && trigram_set_add (&set, ((guint64) window[0] << 42
-                                            | (guint64) window[1] << 21 | window[2]) + 1))
+      if (n < 3)
+        continue;
+      key = ((guint64) window[0] << 42 | (guint64) window[1] << 21 | window[2]) + 1;
+      if (trigram_set_add (&set, key))
         {
-          char bytes[12];
+          char bytes[3 * 4 + 1];
           gint length = 0;
 
           for (guint i = 0; i < 3; i++)
             length += g_unichar_to_utf8 (window[i], bytes + length);
+          bytes[length++] = trigram_salt (key);
           rc = x_token (ctx, 0, bytes, length, starts[0], (int) (p - text));
         }
     }
