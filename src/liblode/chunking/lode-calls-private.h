@@ -68,6 +68,7 @@ typedef struct
   gboolean               spent;
   gboolean               reexporting;  /* the import being read exports its names again */
   GArray                *handlers;    /* Handler: found in the node being visited */
+  ReferenceWalk         *refs;        /* the references listed on the way, or NULL */
 } Walk;
 
 /* lode-calls.c: the value and the walk's state */

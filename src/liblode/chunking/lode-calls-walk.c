@@ -797,74 +797,94 @@ ruby_name (Walk         *w,
                         ts_node_start_point (node).row + 1, _lode_calls_caller (w), 0);
 }
 
+/* Visits the cursor's node and what lies below it: for the call sites while @calls, for the
+ * references (w->refs) while @refs; where one stops going down the other goes on alone. */
 static void
 visit (Walk         *w,
        const Table  *table,
        TSTreeCursor *cursor,
-       guint         depth)
+       guint         depth,
+       gboolean      calls,
+       gboolean      refs)
 {
   TSNode node = ts_tree_cursor_current_node (cursor);
   TSSymbol symbol = ts_node_symbol (node);
   Action action = symbol < table->n_symbols ? table->actions[symbol] : ACT_NONE;
   gboolean descend = TRUE;
+  gboolean refs_descend = FALSE;
 
-  if (w->spent || depth >= MAX_DEPTH)
+  if (depth >= MAX_DEPTH)
     return;
-  if (++w->steps % BUDGET_STEPS == 0 && lode_parse_budget_spent (w->budget))
+  if (calls && w->spent)
+    calls = FALSE;
+  else if (calls && ++w->steps % BUDGET_STEPS == 0 && lode_parse_budget_spent (w->budget))
     {
       w->spent = TRUE;
-      return;
+      calls = FALSE;
     }
-  enter_defs (w, ts_node_start_byte (node));
+  if (!calls && !refs)
+    return;
 
-  switch (action)
+  if (refs)
+    refs_descend = _lode_reference_walk_enter (w->refs, cursor, depth);
+
+  if (calls)
     {
-    case ACT_CALL:
-      visit_call (w, node, w->x->lang);
-      _lode_calls_visit_registration (w, node);
-      visit_handlers (w);
-      break;
-    case ACT_TABLE_ROW:
-      _lode_calls_visit_table_row (w, node);
-      visit_handlers (w);
-      break;
-    case ACT_NEW:
-      visit_new (w, node);
-      break;
-    case ACT_MACRO_CALL:
-      {
-        TSNode args = child_of_type (node, "token_tree");
+      enter_defs (w, ts_node_start_byte (node));
 
-        if (!ts_node_is_null (args))
-          lex_calls (w, ts_node_start_byte (args), ts_node_end_byte (args),
-                     ts_node_start_point (args).row + 1);
-        descend = FALSE;
-      }
-      break;
-    case ACT_MACRO_TEXT:
-      if (is_type (parent (node), "preproc_function_def"))
-        lex_calls (w, ts_node_start_byte (node), ts_node_end_byte (node),
-                   ts_node_start_point (node).row + 1);
-      descend = FALSE;
-      break;
-    case ACT_BINDING:
-      descend = _lode_calls_visit_binding (w, node, ts_node_type (node));
-      break;
-    case ACT_RUBY_NAME:
-      ruby_name (w, cursor, node);
-      break;
-    case ACT_NONE:
-    default:
-      break;
+      switch (action)
+        {
+        case ACT_CALL:
+          visit_call (w, node, w->x->lang);
+          _lode_calls_visit_registration (w, node);
+          visit_handlers (w);
+          break;
+        case ACT_TABLE_ROW:
+          _lode_calls_visit_table_row (w, node);
+          visit_handlers (w);
+          break;
+        case ACT_NEW:
+          visit_new (w, node);
+          break;
+        case ACT_MACRO_CALL:
+          {
+            TSNode args = child_of_type (node, "token_tree");
+
+            if (!ts_node_is_null (args))
+              lex_calls (w, ts_node_start_byte (args), ts_node_end_byte (args),
+                         ts_node_start_point (args).row + 1);
+            descend = FALSE;
+          }
+          break;
+        case ACT_MACRO_TEXT:
+          if (is_type (parent (node), "preproc_function_def"))
+            lex_calls (w, ts_node_start_byte (node), ts_node_end_byte (node),
+                       ts_node_start_point (node).row + 1);
+          descend = FALSE;
+          break;
+        case ACT_BINDING:
+          descend = _lode_calls_visit_binding (w, node, ts_node_type (node));
+          break;
+        case ACT_RUBY_NAME:
+          ruby_name (w, cursor, node);
+          break;
+        case ACT_NONE:
+        default:
+          break;
+        }
     }
 
-  if (descend && ts_tree_cursor_goto_first_child (cursor))
+  if (((calls && descend) || refs_descend) && ts_tree_cursor_goto_first_child (cursor))
     {
       do
-        visit (w, table, cursor, depth + 1);
-      while (!w->spent && ts_tree_cursor_goto_next_sibling (cursor));
+        visit (w, table, cursor, depth + 1, calls && descend, refs_descend);
+      while ((refs_descend || (calls && descend && !w->spent)) &&
+             ts_tree_cursor_goto_next_sibling (cursor));
       ts_tree_cursor_goto_parent (cursor);
     }
+
+  if (refs)
+    _lode_reference_walk_leave (w->refs, depth);
 }
 
 typedef struct
@@ -899,9 +919,18 @@ compare_spans (gconstpointer a,
  * @kinds: (array length=n_definitions): their kinds ("function", "class", …)
  * @n_definitions: how many
  * @budget: (nullable): the file's parse budget, which the walk shares
+ * @def_names: (nullable) (element-type guint32): with @references, the start bytes of the
+ *   file's declaration names, sorted
+ * @macro_calls: (nullable) (element-type LodeSymbolSite): with @references, names called
+ *   that the parse does not hold (see lode_symbol_extractor_add_references())
+ * @references: (nullable): where to add the file's references on the same walk, as
+ *   lode_symbol_extractor_add_references() lists them (all of them, even when the budget
+ *   stops the calls), or %NULL
  *
  * Lists the call sites of a file and what resolving them needs (see #LodeCalls). Callers
- * are given as indices into @definitions.
+ * are given as indices into @definitions. One walk of the parse serves both the calls and,
+ * if asked, the references, which would otherwise take a walk of their own. A language
+ * without call extraction (see lode_calls_supported()) gets neither.
  *
  * Returns: (transfer full) (nullable): the calls, or %NULL when the budget ran out
  */
@@ -913,13 +942,17 @@ lode_calls_extract_tree (const LodeLanguage    *language,
                          const TSNode          *definitions,
                          const char * const    *kinds,
                          guint                  n_definitions,
-                         const LodeParseBudget *budget)
+                         const LodeParseBudget *budget,
+                         GArray                *def_names,
+                         GArray                *macro_calls,
+                         LodeReferences        *references)
 {
   g_autoptr(LodeSymbolExtractor) extractor = NULL;
   g_autoptr(LodeCalls) calls = lode_calls_new ();
   g_autofree guint *order = g_new (guint, MAX (n_definitions, 1));
   g_autofree Span *spans = NULL;
   TSTreeCursor cursor;
+  ReferenceWalk refs;
   Walk w = { 0 };
 
   g_return_val_if_fail (language != NULL, NULL);
@@ -952,8 +985,16 @@ lode_calls_extract_tree (const LodeLanguage    *language,
   if (extractor->lang == LANG_C || extractor->lang == LANG_CPP)
     scan_conditionals (&w);
   cursor = ts_tree_cursor_new (root);
-  visit (&w, table_for (language->ts_language (), extractor->lang), &cursor, 0);
+  if (references != NULL)
+    {
+      w.refs = &refs;
+      _lode_reference_walk_init (&refs, extractor, def_names, macro_calls, references);
+    }
+  visit (&w, table_for (language->ts_language (), extractor->lang), &cursor, 0, TRUE,
+         references != NULL);
   ts_tree_cursor_delete (&cursor);
+  if (references != NULL)
+    _lode_reference_walk_finish (&refs);
   leave_defs (&w, G_MAXUINT32);
   g_array_unref (w.frames);
   g_array_unref (w.handlers);

@@ -11,6 +11,7 @@
 
 #include "lode-language.h"
 #include "lode-parse-budget.h"
+#include "lode-references.h"
 
 G_BEGIN_DECLS
 
@@ -193,7 +194,10 @@ LodeCalls *lode_calls_extract_tree  (const LodeLanguage    *language,
                                      const TSNode          *definitions,
                                      const char * const    *kinds,
                                      guint                  n_definitions,
-                                     const LodeParseBudget *budget);
+                                     const LodeParseBudget *budget,
+                                     GArray                *def_names,
+                                     GArray                *macro_calls,
+                                     LodeReferences        *references);
 void       lode_calls_add_binding   (LodeCalls             *calls,
                                      LodeCallBindingKind    kind,
                                      gint                   scope,

@@ -148,6 +148,18 @@ compare_bytes (gconstpointer a,
   return x < y ? -1 : x > y;
 }
 
+/* The start bytes of the names of @ctx's definitions, sorted. */
+static GArray *
+def_names_sorted (Ctx *ctx)
+{
+  GArray *def_names = g_array_sized_new (FALSE, FALSE, sizeof (guint32), ctx->defs->len);
+
+  for (guint i = 0; i < ctx->defs->len; i++)
+    g_array_append_val (def_names, g_array_index (ctx->defs, Def, i).name_byte);
+  g_array_sort (def_names, compare_bytes);
+  return def_names;
+}
+
 /* Every identifier of the parse @root, with its role. */
 static void
 find_references (Ctx                *ctx,
@@ -157,24 +169,23 @@ find_references (Ctx                *ctx,
 {
   g_autoptr(LodeSymbolExtractor) extractor = lode_symbol_extractor_new (language, ctx->text,
                                                                         ctx->len, root);
-  g_autoptr(GArray) def_names = g_array_sized_new (FALSE, FALSE, sizeof (guint32),
-                                                   ctx->defs->len);
+  g_autoptr(GArray) def_names = def_names_sorted (ctx);
 
-  for (guint i = 0; i < ctx->defs->len; i++)
-    g_array_append_val (def_names, g_array_index (ctx->defs, Def, i).name_byte);
-  g_array_sort (def_names, compare_bytes);
   lode_symbol_extractor_add_references (extractor, def_names, ctx->macro_names, references);
 }
 
 /* The call sites of the parse @root, their callers among the definitions; NULL when the
- * budget ran out. */
+ * budget ran out. With @references (nullable), the identifiers too, from the same walk: the
+ * language must have call extraction (lode_calls_supported()). */
 static LodeCalls *
 find_calls (Ctx                *ctx,
             const LodeLanguage *language,
-            TSNode              root)
+            TSNode              root,
+            LodeReferences     *references)
 {
   g_autofree TSNode *nodes = g_new (TSNode, MAX (ctx->defs->len, 1));
   g_autofree const char **kinds = g_new (const char *, MAX (ctx->defs->len, 1));
+  g_autoptr(GArray) def_names = references != NULL ? def_names_sorted (ctx) : NULL;
 
   for (guint i = 0; i < ctx->defs->len; i++)
     {
@@ -182,7 +193,8 @@ find_calls (Ctx                *ctx,
       kinds[i] = g_array_index (ctx->defs, Def, i).kind;
     }
   return lode_calls_extract_tree (language, root, ctx->text, ctx->len, nodes, kinds,
-                                  ctx->defs->len, ctx->budget);
+                                  ctx->defs->len, ctx->budget, def_names, ctx->macro_names,
+                                  references);
 }
 
 /* Parses @ctx's text with @language and collects its definitions. FALSE when the parse fails
@@ -449,12 +461,17 @@ lode_chunker_chunk (LodeChunker         *self,
       _lode_chunker_emit_symbols (&ctx, language, ts_tree_root_node (tree), import_array,
                                   symbol_array);
       if (references != NULL)
+        reference_set = lode_references_new ();
+      /* Calls and references from one walk where the language has both. */
+      if (calls != NULL && lode_calls_supported (language))
+        call_set = find_calls (&ctx, language, ts_tree_root_node (tree), reference_set);
+      else
         {
-          reference_set = lode_references_new ();
-          find_references (&ctx, language, ts_tree_root_node (tree), reference_set);
+          if (reference_set != NULL)
+            find_references (&ctx, language, ts_tree_root_node (tree), reference_set);
+          if (calls != NULL)
+            call_set = find_calls (&ctx, language, ts_tree_root_node (tree), NULL);
         }
-      if (calls != NULL)
-        call_set = find_calls (&ctx, language, ts_tree_root_node (tree));
     }
   else if (ctx.defs->len > 0)
     {

@@ -63,6 +63,34 @@ struct _LodeSymbolExtractor
   GHashTable         *php_uses;     /* PHP: alias → full name, from `use` statements */
 };
 
+/* A walk of the parse that lists references (lode-symbol-extract.c), for
+ * lode_symbol_extractor_add_references() and the call sites' walk (lode-calls-walk.c). */
+typedef struct
+{
+  LodeSymbolExtractor *x;
+  const guint32       *names;         /* the declarations' name bytes, sorted */
+  guint                n_names;
+  guint                next_name;
+  GArray              *calls;         /* LodeSymbolSite, nullable */
+  guint                next_call;
+  LodeReferences      *references;
+  guint                import_depth;  /* of the import the walk is in, or G_MAXUINT */
+  TSSymbol             symbols[MAX_DEPTH];  /* the path from the root */
+  TSFieldId            fields[MAX_DEPTH];
+} ReferenceWalk;
+
+void     _lode_reference_walk_init   (ReferenceWalk       *walk,
+                                      LodeSymbolExtractor *self,
+                                      GArray              *def_names,
+                                      GArray              *calls,
+                                      LodeReferences      *references);
+gboolean _lode_reference_walk_enter  (ReferenceWalk       *walk,
+                                      TSTreeCursor        *cursor,
+                                      guint                depth);
+void     _lode_reference_walk_leave  (ReferenceWalk       *walk,
+                                      guint                depth);
+void     _lode_reference_walk_finish (ReferenceWalk       *walk);
+
 /* Helpers ----------------------------------------------------------------------------- */
 
 typedef struct

@@ -895,6 +895,129 @@ add_calls_before (LodeSymbolExtractor *self,
 }
 
 /**
+ * _lode_reference_walk_init:
+ * @walk: the walk's state
+ * @self: a #LodeSymbolExtractor
+ * @def_names: (element-type guint32): the start bytes of the file's declaration names, sorted
+ * @calls: (nullable) (element-type LodeSymbolSite): names called that the parse does not hold,
+ *   in file order
+ * @references: where to add the identifiers
+ *
+ * Starts listing references along a walk of @self's parse that calls
+ * _lode_reference_walk_enter() on each node in document order, as long as the last call
+ * asked to descend, and _lode_reference_walk_leave() when it is done with a node and what
+ * lies below it; _lode_reference_walk_finish() ends it. The walk of
+ * lode_symbol_extractor_add_references() is one; the call sites' walk of the same parse
+ * (lode-calls-walk.c) lists references on its way.
+ */
+void
+_lode_reference_walk_init (ReferenceWalk       *walk,
+                           LodeSymbolExtractor *self,
+                           GArray              *def_names,
+                           GArray              *calls,
+                           LodeReferences      *references)
+{
+  walk->x = self;
+  walk->names = (const guint32 *) (gpointer) def_names->data;
+  walk->n_names = def_names->len;
+  walk->next_name = 0;
+  walk->calls = calls;
+  walk->next_call = 0;
+  walk->references = references;
+  walk->import_depth = G_MAXUINT;
+}
+
+/* Lists the cursor's node if it is an identifier (or a macro's text); whether the walk is to
+ * go down into it. */
+gboolean
+_lode_reference_walk_enter (ReferenceWalk *walk,
+                            TSTreeCursor  *cursor,
+                            guint          depth)
+{
+  LodeSymbolExtractor *self = walk->x;
+  const Grammar *g = self->grammar;
+  TSNode node;
+  TSSymbol symbol;
+  guint8 role;
+
+  if (g == NULL)
+    return FALSE;
+
+  node = ts_tree_cursor_current_node (cursor);
+  symbol = ts_node_symbol (node);
+  role = symbol < g->n_symbols ? g->role[symbol] : 0;
+  walk->symbols[depth] = symbol;
+  /* Finding a node's field is not free; only the roles below need it. */
+  walk->fields[depth] = role != 0 ? ts_tree_cursor_current_field_id (cursor) : 0;
+
+  if ((role & ROLE_IMPORT) && walk->import_depth == G_MAXUINT)
+    walk->import_depth = depth;
+
+  if ((role & ROLE_IDENTIFIER) && ts_node_child_count (node) == 0)
+    {
+      guint32 start = ts_node_start_byte (node);
+      guint32 end = MIN (ts_node_end_byte (node), self->len);
+      LodeReferenceKind kind;
+
+      /* Identifiers come in file order, as the sorted names and calls do. */
+      while (walk->next_name < walk->n_names && walk->names[walk->next_name] < start)
+        walk->next_name++;
+      walk->next_call = add_calls_before (self, walk->calls, walk->next_call, start,
+                                          walk->references);
+      if (end > start && end - start >= MIN_NAME_BYTES && end - start <= MAX_NAME_BYTES)
+        {
+          const TSSymbol *symbols = walk->symbols;
+          const TSFieldId *fields = walk->fields;
+
+          if (walk->import_depth != G_MAXUINT)
+            kind = LODE_REFERENCE_IMPORT;
+          else if (walk->next_name < walk->n_names && walk->names[walk->next_name] == start)
+            kind = LODE_REFERENCE_DEFINITION;
+          else if (is_callee (g, symbols, fields, depth))
+            kind = LODE_REFERENCE_CALL;
+          else if ((role & ROLE_TYPE_NAME) ||
+                   (depth > 0 && symbols[depth - 1] < g->n_symbols &&
+                    (g->role[symbols[depth - 1]] & ROLE_TYPE_CTX)) ||
+                   is_field (fields[depth], g->field_type) ||
+                   is_field (fields[depth], g->field_return_type) ||
+                   is_field (fields[depth], g->field_result) ||
+                   is_field (fields[depth], g->field_returns) ||
+                   is_field (fields[depth], g->field_superclass))
+            kind = LODE_REFERENCE_TYPE;
+          else
+            kind = LODE_REFERENCE_USE;
+          lode_references_add (walk->references, self->text + start, end - start,
+                               ts_node_start_point (node).row + 1, kind);
+        }
+      return FALSE;
+    }
+  if (role & ROLE_MACRO_TEXT)
+    {
+      lex_macro_text (self, ts_node_start_byte (node), ts_node_end_byte (node),
+                      ts_node_start_point (node).row + 1, walk->references);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The walk is done with the node at @depth and everything below it. */
+void
+_lode_reference_walk_leave (ReferenceWalk *walk,
+                            guint          depth)
+{
+  if (walk->import_depth != G_MAXUINT && depth <= walk->import_depth)
+    walk->import_depth = G_MAXUINT;
+}
+
+void
+_lode_reference_walk_finish (ReferenceWalk *walk)
+{
+  if (walk->x->grammar == NULL)
+    return;
+  add_calls_before (walk->x, walk->calls, walk->next_call, G_MAXUINT32, walk->references);
+}
+
+/**
  * lode_symbol_extractor_add_references:
  * @self: a #LodeSymbolExtractor
  * @def_names: (element-type guint32): the start bytes of the file's declaration names, sorted
@@ -911,96 +1034,38 @@ lode_symbol_extractor_add_references (LodeSymbolExtractor *self,
                                       GArray              *calls,
                                       LodeReferences      *references)
 {
-  const Grammar *g = self->grammar;
-  const guint32 *names = (const guint32 *) (gpointer) def_names->data;
-  guint next_name = 0;
-  guint next_call = 0;
-  TSSymbol symbols[MAX_DEPTH];
-  TSFieldId fields[MAX_DEPTH];
-  guint import_depth = G_MAXUINT;
+  ReferenceWalk walk;
   guint depth = 0;
   TSTreeCursor cursor;
 
-  if (g == NULL)
+  if (self->grammar == NULL)
     return;
 
+  _lode_reference_walk_init (&walk, self, def_names, calls, references);
   cursor = ts_tree_cursor_new (self->root);
   for (;;)
     {
-      TSNode node = ts_tree_cursor_current_node (&cursor);
-      TSSymbol symbol = ts_node_symbol (node);
-      guint8 role = symbol < g->n_symbols ? g->role[symbol] : 0;
-      gboolean descend = TRUE;
-
-      symbols[depth] = symbol;
-      /* Finding a node's field is not free; only the roles below need it. */
-      fields[depth] = role != 0 ? ts_tree_cursor_current_field_id (&cursor) : 0;
-
-      if ((role & ROLE_IMPORT) && import_depth == G_MAXUINT)
-        import_depth = depth;
-
-      if ((role & ROLE_IDENTIFIER) && ts_node_child_count (node) == 0)
-        {
-          guint32 start = ts_node_start_byte (node);
-          guint32 end = MIN (ts_node_end_byte (node), self->len);
-          LodeReferenceKind kind;
-
-          /* Identifiers come in file order, as the sorted names and calls do. */
-          while (next_name < def_names->len && names[next_name] < start)
-            next_name++;
-          next_call = add_calls_before (self, calls, next_call, start, references);
-          if (end > start && end - start >= MIN_NAME_BYTES && end - start <= MAX_NAME_BYTES)
-            {
-              if (import_depth != G_MAXUINT)
-                kind = LODE_REFERENCE_IMPORT;
-              else if ((next_name < def_names->len && names[next_name] == start))
-                kind = LODE_REFERENCE_DEFINITION;
-              else if (is_callee (g, symbols, fields, depth))
-                kind = LODE_REFERENCE_CALL;
-              else if ((role & ROLE_TYPE_NAME) ||
-                       (depth > 0 && symbols[depth - 1] < g->n_symbols &&
-                        (g->role[symbols[depth - 1]] & ROLE_TYPE_CTX)) ||
-                       is_field (fields[depth], g->field_type) ||
-                       is_field (fields[depth], g->field_return_type) ||
-                       is_field (fields[depth], g->field_result) ||
-                       is_field (fields[depth], g->field_returns) ||
-                       is_field (fields[depth], g->field_superclass))
-                kind = LODE_REFERENCE_TYPE;
-              else
-                kind = LODE_REFERENCE_USE;
-              lode_references_add (references, self->text + start, end - start,
-                                   ts_node_start_point (node).row + 1, kind);
-            }
-          descend = FALSE;
-        }
-      else if (role & ROLE_MACRO_TEXT)
-        {
-          lex_macro_text (self, ts_node_start_byte (node), ts_node_end_byte (node),
-                          ts_node_start_point (node).row + 1, references);
-          descend = FALSE;
-        }
-
-      if (descend && depth + 1 < MAX_DEPTH && ts_tree_cursor_goto_first_child (&cursor))
+      if (_lode_reference_walk_enter (&walk, &cursor, depth) && depth + 1 < MAX_DEPTH &&
+          ts_tree_cursor_goto_first_child (&cursor))
         {
           depth++;
           continue;
         }
-      while (!ts_tree_cursor_goto_next_sibling (&cursor))
+      for (;;)
         {
+          _lode_reference_walk_leave (&walk, depth);
+          if (ts_tree_cursor_goto_next_sibling (&cursor))
+            break;
           if (!ts_tree_cursor_goto_parent (&cursor))
             goto done;
           /* The cursor went down from the root as many times as depth counts. */
           g_assert (depth > 0);
           depth--;
-          if (import_depth != G_MAXUINT && depth < import_depth)
-            import_depth = G_MAXUINT;
         }
-      if (import_depth != G_MAXUINT && depth <= import_depth)
-        import_depth = G_MAXUINT;
     }
 done:
   ts_tree_cursor_delete (&cursor);
-  add_calls_before (self, calls, next_call, G_MAXUINT32, references);
+  _lode_reference_walk_finish (&walk);
 }
 
 /* Life cycle -------------------------------------------------------------------------- */
