@@ -23,12 +23,11 @@
  * The tokenizer is ours, `lode_trigram`, not SQLite's `trigram`: it gives FTS5 each
  * distinct trigram of a text once (as its UTF-8 and a byte of salt, below) and none that
  * spans a line break (no line pattern requires one), so a file's chunks joined in any order
- * give the same set. SQLite's gives
- * every position, and FTS5 then looks each up in its pending terms. Case is folded
- * character by character, as lode_grep_fold() does (a query's trigrams stay aligned).
- * A contentless table forgets a row only when given the text it was indexed with (SQLite
- * 3.40 has no `contentless_delete`): a file is forgotten with its chunks' text from
- * `chunks_fts`, before those rows go.
+ * give the same set. SQLite's gives every position, and FTS5 then looks each up in its
+ * pending terms. Case is folded character by character, as lode_grep_fold() does (a
+ * query's trigrams stay aligned). A contentless table forgets a row only when given the
+ * text it was indexed with (SQLite 3.40 has no `contentless_delete`): a file is forgotten
+ * with its chunks' text from `chunks_fts`, before those rows go.
  *
  * Files and not chunks: on git v2.47.0 one document per chunk cost the indexer twice its
  * CPU time (a trigram common to a file's chunks is written once per chunk); per file, the
@@ -114,8 +113,8 @@ trigram_set_add (TrigramSet *set,
     }
 }
 
-/* The byte that ends the term of trigram @key (see above): never 0, which FTS5's terms
- * cannot hold. */
+/* The byte that ends the term of trigram @key (see above): never 0, since SQLite 3.40's FTS5
+ * reads a pending term up to its first 0 byte. */
 static char
 trigram_salt (guint64 key)
 {
