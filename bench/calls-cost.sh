@@ -44,9 +44,9 @@ tree=$(bench_git_tree calls-cost.sh ${1:+"$1"})
 # The reference: the tracked files as they are now, then the indexer without the call graph.
 cost_reference_sources "$ref_dir"
 indexer=$ref_dir/src/src/liblode/engine/lode-indexer.c
-sed -i -e 's/shared->graph ? &result->calls : NULL/NULL/' \
+sed -i -e 's/shared->graph ? &calls : NULL/NULL/' \
        -e 's/if (graph_run != NULL && graph_run->calls_stale)/if (FALSE)/' "$indexer"
-if grep -q 'result->calls : NULL\|graph_run->calls_stale)' "$indexer" ||
+if grep -q '? &calls : NULL\|graph_run->calls_stale)' "$indexer" ||
    [ "$(grep -c '&result->references, NULL,\|if (FALSE)' "$indexer")" -ne 2 ]; then
   echo "calls-cost.sh: the cut no longer applies to lode-indexer.c; update this script" >&2
   exit 1
