@@ -357,6 +357,9 @@ fixture_setup (Fixture       *fixture,
 
   fixture->root = g_build_filename (g_get_user_cache_dir (), "tree", NULL);
   write_tree (fixture->root);
+  test_copy_tree (g_test_get_filename (G_TEST_DIST, "liblode", "fixtures", "search-ranking",
+                                       NULL),
+                  fixture->root);
 
   g_free (config->data_dir);
   config->data_dir = g_build_filename (g_get_user_cache_dir (), "lode-test-data", NULL);
@@ -413,6 +416,23 @@ assert_nth (GPtrArray  *results,
   if (g_strcmp0 (r->path, path) != 0 || r->start_line > line || r->end_line < line)
     g_error ("result %u is %s:%u-%u, expected %s:%u", i + 1, r->path, r->start_line,
              r->end_line, path, line);
+}
+
+/* Whether result @i lies in @path, within lines @first … @last. */
+static void
+assert_nth_within (GPtrArray  *results,
+                   guint       i,
+                   const char *path,
+                   guint       first,
+                   guint       last)
+{
+  const LodeSearchResult *r;
+
+  g_assert_cmpuint (results->len, >, i);
+  r = results->pdata[i];
+  if (g_strcmp0 (r->path, path) != 0 || r->start_line < first || r->end_line > last)
+    g_error ("result %u is %s:%u-%u (%s), expected %s:%u-%u", i + 1, r->path, r->start_line,
+             r->end_line, r->symbol, path, first, last);
 }
 
 /* A pasted message finds the line that emits it, not the docs that share its words. */
@@ -528,6 +548,21 @@ test_option_parsing (Fixture       *fixture,
   assert_nth (results, 0, "jq/src/main.c", 31);
 }
 
+/* The README's example answers its own question (fixtures/search-ranking/lode, excerpts of
+ * Lode's own code and README): the functions that match a path against the rules
+ * (rule_matches … lode_ignore_is_ignored), not another chunk of the file that holds them. A
+ * file's chunks share its evidence, and the one shown used to be the first by line
+ * (`lode_ignore_unref`, which holds none of the question's words); the question says
+ * `matched` where the code names `rule_matches`. */
+static void
+test_readme_example (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(GPtrArray) results = search (fixture, "where are gitignore rules matched");
+
+  assert_nth_within (results, 0, "lode/src/liblode/discovery/lode-ignore.c", 87, 234);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -542,6 +577,7 @@ main (int   argc,
   ADD ("message-table", test_message_table);
   ADD ("definition-first", test_definition_first);
   ADD ("option-parsing", test_option_parsing);
+  ADD ("readme-example", test_readme_example);
 #undef ADD
 
   return g_test_run ();
