@@ -100,6 +100,48 @@ write_tree (const char *root)
                    "size_t\nwindow_size (size_t log)\n{\n"
                    "  return dictionary_window (log);\n}\n");
 
+  /* A file whose first chunks hold a question's common words, and a later one all of them. */
+  test_write_file (root, "cache/lru.c",
+                   "/* lru.c: a cache of fixed size that drops the entry used least recently. */\n"
+                   "\n"
+                   "void\n"
+                   "lru_cache_free (LruCache *cache)\n"
+                   "{\n"
+                   "  if (cache == NULL)\n"
+                   "    return;\n"
+                   "\n"
+                   "  for (guint i = 0; i < cache->n_slots; i++)\n"
+                   "    g_free (cache->slots[i].key);\n"
+                   "  g_free (cache->slots);\n"
+                   "  g_free (cache);\n"
+                   "}\n"
+                   "\n"
+                   "guint\n"
+                   "lru_cache_size (LruCache *cache)\n"
+                   "{\n"
+                   "  guint n = 0;\n"
+                   "\n"
+                   "  for (guint i = 0; i < cache->n_slots; i++)\n"
+                   "    if (cache->slots[i].key != NULL)\n"
+                   "      n++;\n"
+                   "\n"
+                   "  return n;\n"
+                   "}\n"
+                   "\n"
+                   "/* When the cache is full, the entry used least recently is evicted: the tail\n"
+                   " * of the recency list, whose key and value are freed to make room. */\n"
+                   "static void\n"
+                   "lru_cache_evict (LruCache *cache)\n"
+                   "{\n"
+                   "  LruEntry *oldest = cache->tail;\n"
+                   "\n"
+                   "  cache->tail = oldest->prev;\n"
+                   "  g_free (oldest->key);\n"
+                   "  g_free (oldest->value);\n"
+                   "  oldest->key = NULL;\n"
+                   "  cache->n_used--;\n"
+                   "}\n");
+
   /* Code and a test that repeats its words. */
   test_write_file (root, "billing/refund.py",
                    "def refund_order(order, amount):\n"
@@ -244,6 +286,29 @@ test_question_about_tests (Fixture       *fixture,
   g_assert_cmpstr (files, ==, "tests/test_refund.py");
 }
 
+/* A file's chunks share its evidence, but the one shown for it is the one that matches the
+ * question best, not the first by line. */
+static void
+test_best_chunk_shown (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  LodeSearchOptions options = LODE_SEARCH_OPTIONS_INIT;
+  g_autoptr(GPtrArray) results = NULL;
+  g_autoptr(GError) error = NULL;
+  const LodeSearchResult *first;
+
+  options.query = "which entry is evicted when the cache is full";
+  options.limit = 5;
+  options.mode = LODE_SEARCH_MODE_LEXICAL;
+  results = lode_project_search (fixture->project, &options, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (results->len, >, 0);
+
+  first = g_ptr_array_index (results, 0);
+  g_assert_cmpstr (first->path, ==, "cache/lru.c");
+  g_assert_cmpstr (first->symbol, ==, "lru_cache_evict");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -260,6 +325,7 @@ main (int   argc,
   ADD ("tests-below-code", test_tests_below_code);
   ADD ("prose-below-code", test_prose_below_code);
   ADD ("question-about-tests", test_question_about_tests);
+  ADD ("best-chunk-shown", test_best_chunk_shown);
 #undef ADD
 
   return g_test_run ();

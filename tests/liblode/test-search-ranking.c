@@ -21,7 +21,8 @@ typedef TestIndexedTree Fixture;
  * returns the error; tokio's runtime handle that panics with a literal, its
  * builder whose docs say "enable IO" and "timers" all over; a `pub struct` with impl blocks
  * of its own and a crate-private namesake; git's `die(_("…"))` with a format string; jq's
- * main(), which parses `--arg`, and usage(), which documents it. */
+ * main(), which parses `--arg`, and usage(), which documents it; and, from
+ * fixtures/search-ranking, excerpts of Lode's own ignore code and README. */
 static void
 write_tree (const char *root)
 {
@@ -341,6 +342,9 @@ write_tree (const char *root)
     "  This option passes a value to the jq program as a predefined variable. If you run jq\n"
     "  with `--arg foo bar`, then `$foo` is available in the program and has the value\n"
     "  `\"bar\"`. The command line option is handled like every other argument.\n");
+  test_copy_tree (g_test_get_filename (G_TEST_DIST, "liblode", "fixtures", "search-ranking",
+                                       NULL),
+                  root);
 }
 
 static void
@@ -384,6 +388,23 @@ assert_nth (GPtrArray  *results,
   if (g_strcmp0 (r->path, path) != 0 || r->start_line > line || r->end_line < line)
     g_error ("result %u is %s:%u-%u, expected %s:%u", i + 1, r->path, r->start_line,
              r->end_line, path, line);
+}
+
+/* Whether result @i lies in @path, within lines @first … @last. */
+static void
+assert_nth_within (GPtrArray  *results,
+                   guint       i,
+                   const char *path,
+                   guint       first,
+                   guint       last)
+{
+  const LodeSearchResult *r;
+
+  g_assert_cmpuint (results->len, >, i);
+  r = results->pdata[i];
+  if (g_strcmp0 (r->path, path) != 0 || r->start_line < first || r->end_line > last)
+    g_error ("result %u is %s:%u-%u (%s), expected %s:%u-%u", i + 1, r->path, r->start_line,
+             r->end_line, r->symbol, path, first, last);
 }
 
 /* A pasted message finds the line that emits it, not the docs that share its words. */
@@ -437,7 +458,8 @@ test_format_string (Fixture       *fixture,
 }
 
 /* A message that a table of messages holds (zstd's ERR_getErrorString()) says what the
- * error reads, not where it arises: the code the report is about comes first. */
+ * error reads, not where it arises: the code the report is about comes first, the function
+ * its title names, then the block that returns the error. */
 static void
 test_message_table (Fixture       *fixture,
                     gconstpointer  data)
@@ -456,7 +478,8 @@ test_message_table (Fixture       *fixture,
                     "```\n"
                     "\n"
                     "All other decompressors handle zero-length output buffers at NULL.\n");
-  assert_nth (results, 0, "zstd/lib/decompress/zstd_decompress.c", 4);
+  assert_nth (results, 0, "zstd/lib/decompress/zstd_decompress.c", 11);
+  assert_nth (results, 1, "zstd/lib/decompress/zstd_decompress.c", 4);
 }
 
 /* A type's definition before the blocks that add to it, the exported one before its
@@ -497,6 +520,21 @@ test_option_parsing (Fixture       *fixture,
   assert_nth (results, 0, "jq/src/main.c", 31);
 }
 
+/* The README's example answers its own question (fixtures/search-ranking/lode, excerpts of
+ * Lode's own code and README): the functions that match a path against the rules
+ * (rule_matches … lode_ignore_is_ignored), not another chunk of the file that holds them. A
+ * file's chunks share its evidence, and the one shown used to be the first by line
+ * (`lode_ignore_unref`, which holds none of the question's words); the question says
+ * `matched` where the code names `rule_matches`. */
+static void
+test_readme_example (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(GPtrArray) results = search (fixture, "where are gitignore rules matched");
+
+  assert_nth_within (results, 0, "lode/src/liblode/discovery/lode-ignore.c", 87, 234);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -511,6 +549,7 @@ main (int   argc,
   ADD ("message-table", test_message_table);
   ADD ("definition-first", test_definition_first);
   ADD ("option-parsing", test_option_parsing);
+  ADD ("readme-example", test_readme_example);
 #undef ADD
 
   return g_test_run ();

@@ -554,6 +554,59 @@ add_variants (GPtrArray  *terms,
     }
 }
 
+/* @stem and @suffix, added to @forms. */
+static void
+add_form (GPtrArray  *forms,
+          const char *stem,
+          const char *suffix)
+{
+  g_autofree char *form = g_strconcat (stem, suffix, NULL);
+
+  add_term (forms, form);
+}
+
+/* The other forms of a verb that a query writes as a participle, which code names use as
+ * often: `matched` → `matching`, `matches` (`rule_matches ()`); `parsing` → `parsed`,
+ * `parses`. Its base form is add_variants()'s. As the stem is a guess (`loaded` → `loads`,
+ * `created` → `creates`), both third-person endings are tried, and the caller keeps only the
+ * forms code is known to write (add_known_inflections()). A stem of fewer than four letters is most
+ * likely no verb's (`string`, `during`). */
+static void
+add_inflections (GPtrArray  *forms,
+                 const char *word)
+{
+  gsize len = strlen (word);
+  const char *other;
+  g_autofree char *stem = NULL;
+  gsize n;
+
+  for (const char *p = word; *p != '\0'; p++)
+    if (!g_ascii_islower (*p))
+      return;
+  if (g_str_has_suffix (word, "ed") && !g_str_has_suffix (word, "ied"))
+    {
+      n = len - 2;
+      other = "ing";
+    }
+  else if (g_str_has_suffix (word, "ing"))
+    {
+      n = len - 3;
+      other = "ed";
+    }
+  else
+    return;
+  if (n < 4)
+    return;
+
+  stem = g_strndup (word, n);
+  add_form (forms, stem, other);
+  add_form (forms, stem, "es");
+  /* `mapped` → `maps` */
+  if (stem[n - 1] == stem[n - 2])
+    stem[n - 1] = '\0';
+  add_form (forms, stem, "s");
+}
+
 static int
 compare_length_desc (gconstpointer a,
                      gconstpointer b)
@@ -936,6 +989,27 @@ word_weight (GHashTable *code,
          (g_hash_table_contains (lead, word) ? LODE_SEARCH_TITLE_WEIGHT : 1.0);
 }
 
+/* The inflections of @words (add_inflections()) that the code lexicon knows, added to @terms
+ * while they are fewer than NATURAL_MAX_PHRASES. The lexicon, not the index: every store
+ * widens a question alike (the Qdrant store has no document frequencies), and a guess no
+ * code writes (`matchs`) would only weigh on the query's weight. */
+static void
+add_known_inflections (GPtrArray *terms,
+                       GArray    *words)
+{
+  g_autoptr(GPtrArray) forms = g_ptr_array_new_with_free_func (g_free);
+  LodeLexicon *lexicon;
+
+  for (guint i = 0; i < words->len; i++)
+    add_inflections (forms, g_array_index (words, Word, i).word);
+  if (forms->len == 0 || (lexicon = lode_lexicon_get_default ()) == NULL)
+    return;
+
+  for (guint i = 0; i < forms->len && terms->len < NATURAL_MAX_PHRASES; i++)
+    if (lode_lexicon_contains (lexicon, g_ptr_array_index (forms, i)))
+      add_term (terms, g_ptr_array_index (forms, i));
+}
+
 /* Several words → any of them; BM25 ranks chunks that hold more of them, and rarer ones,
  * higher; words that are surely code count CODE_WORD_WEIGHT times. A long query (a pasted
  * issue) loses its template noise first and keeps only its ISSUE_MAX_WORDS strongest words:
@@ -996,6 +1070,7 @@ plan_natural (LodeQueryPlan      *plan,
     add_term (terms, g_array_index (words, Word, i).word);
   for (guint i = 0; i < words->len && terms->len < NATURAL_MAX_PHRASES; i++)
     add_variants (terms, g_array_index (words, Word, i).word);
+  add_known_inflections (terms, words);
   if (terms->len > NATURAL_MAX_PHRASES)
     g_ptr_array_set_size (terms, NATURAL_MAX_PHRASES);
 

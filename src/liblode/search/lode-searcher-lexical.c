@@ -335,10 +335,14 @@ _lode_searcher_asks_about_tests (const LodeQueryPlan *plan)
 
 /* A question in words (an issue, a bug report) is usually answered by a file that matches it
  * in several places, not by the one chunk that repeats a single word most: each chunk gets
- * the relevance of the other chunks of its file in the pool, the best first, each next one
- * weighing FILE_EVIDENCE_DECAY times the one before, and its file's name evidence
- * (_lode_searcher_name_evidence(), as secondary as its chunks). @candidates must be in
- * relevance order. */
+ * the relevance of its file's chunks in the pool after the best, the second weighing
+ * FILE_EVIDENCE_DECAY, each next one FILE_EVIDENCE_DECAY times the one before, and its file's
+ * name evidence (_lode_searcher_name_evidence(), as secondary as its chunks). The file's
+ * best chunk so scores what the whole file does, and its other chunks stand below it by
+ * their own relevance: the chunk shown for a file is the one that matches best. (Each used
+ * to score the whole file's, and the tie went by line number: `where are gitignore rules
+ * matched` showed lode-ignore.c's `lode_ignore_unref`, which holds none of its words.)
+ * @candidates must be in relevance order. */
 static void
 add_file_evidence (const Search *search,
                    GArray       *candidates)
@@ -346,8 +350,9 @@ add_file_evidence (const Search *search,
   g_autoptr(GHashTable) evidence = g_hash_table_new_full (g_int64_hash, g_int64_equal,
                                                           NULL, g_free);
 
-  /* acc[0]: the sum so far, acc[1]: the weight of the next chunk, acc[2]: the name's
-   * evidence, acc[3]: the file's secondary factor; each computed once per file. */
+  /* acc[0]: the sum so far of the chunks after the best, acc[1]: the weight of the next
+   * chunk, acc[2]: the name's evidence, acc[3]: the file's secondary factor; each computed
+   * once per file. */
   for (guint i = 0; i < candidates->len; i++)
     {
       Candidate *c = &g_array_index (candidates, Candidate, i);
@@ -371,7 +376,8 @@ add_file_evidence (const Search *search,
       Candidate *c = &g_array_index (candidates, Candidate, i);
       double *acc = g_hash_table_lookup (evidence, &c->row->file_id);
 
-      acc[0] += acc[1] * c->relevance;
+      if (acc[1] < 1.0)
+        acc[0] += acc[1] * c->relevance;
       acc[1] *= FILE_EVIDENCE_DECAY;
     }
 
@@ -380,7 +386,7 @@ add_file_evidence (const Search *search,
       Candidate *c = &g_array_index (candidates, Candidate, i);
       double *acc = g_hash_table_lookup (evidence, &c->row->file_id);
 
-      c->score += MAX (0.0, acc[0] - c->relevance) + acc[2];
+      c->score = c->relevance + acc[0] + acc[2];
     }
 }
 
