@@ -528,7 +528,7 @@ test_symbols (Fixture       *fixture,
                              "strbuf.c:12:strbuf_init strbuf.c:20:strbuf_grow");
 
   /* What codebase_grep names a line's declaration with: the same symbols, lines and order. */
-  spans = lode_index_store_dup_file_symbol_spans (fixture->store, "strbuf.c", &error);
+  spans = lode_index_store_dup_file_symbol_spans (fixture->store, "strbuf.c", 1, G_MAXUINT, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (spans->len, ==, found->len);
   for (guint i = 0; i < spans->len; i++)
@@ -540,6 +540,24 @@ test_symbols (Fixture       *fixture,
       g_assert_cmpuint (span->start_line, ==, symbol->start_line);
       g_assert_cmpuint (span->end_line, ==, symbol->end_line);
     }
+  g_clear_pointer (&spans, g_ptr_array_unref);
+
+  /* The lines a grep reply shows, 9 to 12: the declarations that end or start there only. */
+  spans = lode_index_store_dup_file_symbol_spans (fixture->store, "strbuf.c", 9, 12, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (spans->len, ==, 3);
+  g_assert_cmpstr (((LodeStoredSymbol *) spans->pdata[0])->name, ==, "starts_with");
+  g_assert_cmpstr (((LodeStoredSymbol *) spans->pdata[1])->name, ==, "strbuf_slopbuf");
+  g_assert_cmpstr (((LodeStoredSymbol *) spans->pdata[2])->name, ==, "strbuf_init");
+  g_clear_pointer (&spans, g_ptr_array_unref);
+  /* Line 11, between two declarations, and a line past the file: none. */
+  spans = lode_index_store_dup_file_symbol_spans (fixture->store, "strbuf.c", 11, 11, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (spans->len, ==, 0);
+  g_clear_pointer (&spans, g_ptr_array_unref);
+  spans = lode_index_store_dup_file_symbol_spans (fixture->store, "strbuf.c", 50, 60, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (spans->len, ==, 0);
 }
 
 /* What the symbol tools ask of packages and containers: a Go package of grpc-go (with its

@@ -675,29 +675,45 @@ lode_index_store_dup_file_symbols (LodeIndexStore  *self,
  * lode_index_store_dup_file_symbol_spans:
  * @self: a store
  * @path: a file's path
+ * @first_line: the first line asked about
+ * @last_line: the last line asked about, @first_line or after
  * @error: a store failure
  *
- * The symbols of @path as lode_index_store_dup_file_symbols() gives them, with their name,
- * start and end lines only (no path, signature nor detail): what naming the declaration a
- * line lies in needs, for a fraction of the reading. A store without the lighter look-up
- * gives the whole symbols.
+ * The symbols of @path that hold a line from @first_line to @last_line, in the order of
+ * lode_index_store_dup_file_symbols(), with their name, start and end lines only (no path,
+ * signature nor detail): what naming the declaration a line lies in needs, for a fraction of
+ * the reading. A store without the lighter look-up gives the whole symbols that meet the lines.
  *
  * Returns: (transfer full) (element-type LodeStoredSymbol): by start line
  */
 GPtrArray *
 lode_index_store_dup_file_symbol_spans (LodeIndexStore  *self,
                                         const char      *path,
+                                        guint            first_line,
+                                        guint            last_line,
                                         GError         **error)
 {
   LodeIndexStoreInterface *iface;
+  GPtrArray *symbols;
 
   g_return_val_if_fail (LODE_IS_INDEX_STORE (self), NULL);
   g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (first_line <= last_line, NULL);
 
   iface = LODE_INDEX_STORE_GET_IFACE (self);
-  if (iface->dup_file_symbol_spans == NULL)
-    return iface->dup_file_symbols (self, path, error);
-  return iface->dup_file_symbol_spans (self, path, error);
+  if (iface->dup_file_symbol_spans != NULL)
+    return iface->dup_file_symbol_spans (self, path, first_line, last_line, error);
+  symbols = iface->dup_file_symbols (self, path, error);
+  if (symbols == NULL)
+    return NULL;
+  for (guint i = symbols->len; i > 0; i--)
+    {
+      const LodeStoredSymbol *symbol = symbols->pdata[i - 1];
+
+      if (symbol->start_line > last_line || symbol->end_line < first_line)
+        g_ptr_array_remove_index (symbols, i - 1);
+    }
+  return symbols;
 }
 
 GPtrArray *

@@ -432,6 +432,8 @@ G_DECLARE_INTERFACE (LodeIndexStore, lode_index_store, LODE, INDEX_STORE, GObjec
  * @find_symbols: the declarations named @name (#LodeStoredSymbol), at most @limit, by path and
  *   line; with @ignore_case, those whose name differs in ASCII case only too
  * @dup_file_symbols: the declarations of @path with their file, by line
+ * @dup_file_symbol_spans: (optional) the declarations of @path whose lines meet @first_line
+ *   to @last_line, as @dup_file_symbols orders them, with their name and lines only
  * @dup_package_symbols: the declarations of a declared package, or (@path_glob, one of the
  *   two) of the files whose path matches the glob (`*` any run of characters, `/` included),
  *   by path and line
@@ -615,6 +617,8 @@ struct _LodeIndexStoreInterface
                                       GError             **error);
   GPtrArray  *(*dup_file_symbol_spans) (LodeIndexStore    *self,
                                       const char          *path,
+                                      guint                first_line,
+                                      guint                last_line,
                                       GError             **error);
   GPtrArray  *(*dup_package_symbols) (LodeIndexStore      *self,
                                       const char          *package,
@@ -800,6 +804,8 @@ GPtrArray  *lode_index_store_dup_file_symbols    (LodeIndexStore      *self,
                                                   GError             **error);
 GPtrArray  *lode_index_store_dup_file_symbol_spans (LodeIndexStore    *self,
                                                   const char          *path,
+                                                  guint                first_line,
+                                                  guint                last_line,
                                                   GError             **error);
 GPtrArray  *lode_index_store_dup_package_symbols (LodeIndexStore      *self,
                                                   const char          *package,

@@ -58,7 +58,7 @@ static const char sql_file_symbols[] =
   "SELECT " SYMBOL_COLUMNS "WHERE f.path = ?1 ORDER BY s.start_line, s.id";
 static const char sql_file_symbol_spans[] =
   "SELECT s.name, s.start_line, s.end_line FROM symbols s JOIN files f ON f.id = s.file_id "
-  "WHERE f.path = ?1 ORDER BY s.start_line, s.id";
+  "WHERE f.path = ?1 AND s.start_line <= ?3 AND s.end_line >= ?2 ORDER BY s.start_line, s.id";
 static const char sql_package_symbols[] =
   "SELECT " SYMBOL_COLUMNS "WHERE s.package = ?1 ORDER BY f.path, s.start_line LIMIT ?2";
 static const char sql_path_symbols[] =
@@ -303,6 +303,8 @@ store_dup_file_symbols (LodeIndexStore  *store,
 static GPtrArray *
 store_dup_file_symbol_spans (LodeIndexStore  *store,
                              const char      *path,
+                             guint            first_line,
+                             guint            last_line,
                              GError         **error)
 {
   LodeStore *self = (LodeStore *) store;
@@ -314,6 +316,8 @@ store_dup_file_symbol_spans (LodeIndexStore  *store,
   if (s == NULL)
     return NULL;
   sqlite3_bind_text (s, 1, path, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (s, 2, first_line);
+  sqlite3_bind_int64 (s, 3, last_line);
   return read_symbol_rows (self, s, read_symbol_span, error);
 }
 

@@ -75,8 +75,23 @@ name_symbols (LodeProject     *project,
   for (guint i = 0; i < result->files->len; i++)
     {
       LodeGrepFile *file = result->files->pdata[i];
-      g_autoptr(GPtrArray) symbols = lode_index_store_dup_file_symbol_spans (store, file->path, error);
+      g_autoptr(GPtrArray) symbols = NULL;
+      guint first = G_MAXUINT, last = 0;
 
+      /* Only the declarations that meet the matched lines: a few rows, not the file's all. */
+      for (guint j = 0; j < file->lines->len; j++)
+        {
+          const LodeGrepLine *line = file->lines->pdata[j];
+
+          if (line->match)
+            {
+              first = MIN (first, line->line);
+              last = MAX (last, line->line);
+            }
+        }
+      if (first > last)
+        continue;
+      symbols = lode_index_store_dup_file_symbol_spans (store, file->path, first, last, error);
       if (symbols == NULL)
         return NULL;
       for (guint j = 0; j < file->lines->len; j++)
