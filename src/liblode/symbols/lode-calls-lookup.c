@@ -56,6 +56,39 @@ symbol_wanted (LodeSymbol *symbol,
     }
 }
 
+/* The symbols of file @f named @name: a run of the project's list of that name, which
+ * build_indexes() filled file by file, symbol by symbol (a table per file would cost as much
+ * again as the symbols). */
+const LodeCallTarget *
+_lode_calls_named_in_file (LodeCallResolver *self,
+                           guint             f,
+                           const char       *name,
+                           guint            *n)
+{
+  GArray *list = g_hash_table_lookup (self->by_name, name);
+  const LodeCallTarget *targets;
+  guint low = 0, high, end;
+
+  *n = 0;
+  if (list == NULL)
+    return NULL;
+  targets = (const LodeCallTarget *) list->data;
+  high = list->len;
+  while (low < high)
+    {
+      guint middle = low + (high - low) / 2;
+
+      if (targets[middle].file < f)
+        low = middle + 1;
+      else
+        high = middle;
+    }
+  for (end = low; end < list->len && targets[end].file == f; end++)
+    ;
+  *n = end - low;
+  return targets + low;
+}
+
 /* Top-level definitions of @name in @f: functions not inside a class. */
 void
 _lode_calls_in_file (LodeCallResolver *self,

@@ -140,13 +140,11 @@ found_set (Found        *found,
   found->confidence = confidence;
 }
 
-/* lode-calls-resolver.c */
+/* lode-calls-lookup.c */
 const LodeCallTarget *_lode_calls_named_in_file (LodeCallResolver  *self,
                                                  guint              f,
                                                  const char        *name,
                                                  guint             *n);
-
-/* lode-calls-lookup.c */
 void        _lode_calls_in_file              (LodeCallResolver  *self,
                                               guint              f,
                                               const char        *name,
