@@ -53,10 +53,7 @@ if grep -q '? &calls : NULL\|graph_run->calls_stale)' "$indexer" ||
 fi
 cost_reference_build "$ref_dir"
 
-src_bytes=$(du -sb "$tree" | cut -f1)
-echo "== $tree: $(find "$tree" -type f | wc -l) files, $(awk -v b="$src_bytes" 'BEGIN { printf "%.1f", b / 1048576 }') MB; $buildtype builds"
-cost_runs "$tree" "$runs"
-cost_medians "$runs"
+cost_measure "$tree" "$runs"
 
 echo "-- the call graph's tools through lode-mcp, on the last index with it"
 LODE_EMBEDDING_PROVIDER=none node "$bench_srcdir/bench/mcp-latency.mjs" --runs 0 --calls "$calls" \

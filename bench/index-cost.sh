@@ -24,6 +24,7 @@
 #   One line per run: wall, user + system CPU, peak RSS (/usr/bin/time), the index's size on
 #   disk (WAL included), the count, the load average
 # cost_medians RUNS: the medians per build and the part's cost in %
+# cost_measure TREE RUNS: the tree's size, then cost_runs and cost_medians
 
 cost_setup () {
   builddir=$(bench_builddir "${BUILDDIR:-_build}")
@@ -133,4 +134,11 @@ cost_medians () {
     fi
     echo
   done
+}
+
+cost_measure () {
+  cost_src_bytes=$(du -sb "$1" | cut -f1)
+  echo "== $1: $(find "$1" -type f | wc -l) files, $(awk -v b="$cost_src_bytes" 'BEGIN { printf "%.1f", b / 1048576 }') MB; $buildtype builds"
+  cost_runs "$1" "$2"
+  cost_medians "$2"
 }

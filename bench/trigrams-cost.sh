@@ -50,10 +50,7 @@ if grep -q '_lode_store_trigrams_put_file\|_lode_store_trigrams_record' "$files"
 fi
 cost_reference_build "$ref_dir"
 
-src_bytes=$(du -sb "$tree" | cut -f1)
-echo "== $tree: $(find "$tree" -type f | wc -l) files, $(awk -v b="$src_bytes" 'BEGIN { printf "%.1f", b / 1048576 }') MB; $buildtype builds"
-cost_runs "$tree" "$runs"
-cost_medians "$runs"
+cost_measure "$tree" "$runs"
 
 echo "-- codebase_grep against rg on the last index with trigrams"
 BUILDDIR=$builddir python3 "$bench_srcdir/bench/grep-bench.py" --only-check "$tree" "$work/with" |
