@@ -427,7 +427,8 @@ typedef struct
   LodeHttpRetry        retry;
   LodeHttpEnd          end;
   GSource             *wait;
-  GSource             *cancel;
+  GCancellable        *cancellable;
+  gulong               cancelled_id;
 } Retrying;
 
 static void
@@ -436,15 +437,15 @@ retrying_stop_waiting (Retrying *request)
   if (request->wait != NULL)
     g_source_destroy (request->wait);
   g_clear_pointer (&request->wait, g_source_unref);
-  if (request->cancel != NULL)
-    g_source_destroy (request->cancel);
-  g_clear_pointer (&request->cancel, g_source_unref);
+  g_cancellable_disconnect (request->cancellable, request->cancelled_id);
+  request->cancelled_id = 0;
 }
 
 static void
 retrying_free (Retrying *request)
 {
   retrying_stop_waiting (request);
+  g_clear_object (&request->cancellable);
   g_clear_object (&request->end.message);
   g_free (request);
 }
@@ -463,15 +464,35 @@ retrying_wait_cb (gpointer user_data)
 }
 
 static gboolean
+retrying_cancel_pause_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+  Retrying *request = g_task_get_task_data (task);
+
+  /* The pause may have ended since the cancel was posted, and the task returned with it. */
+  if (request->wait == NULL)
+    return G_SOURCE_REMOVE;
+
+  retrying_stop_waiting (request);
+  g_task_return_error_if_cancelled (task);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs in the thread that cancels, which need not be the task's: it only posts the end of the
+ * pause to the task's context. A GCancellableSource would do this for us, but GLib 2.74 leaks
+ * one that is freed in the task's thread while the cancelling thread is still emitting
+ * "cancelled" (its dispose takes a reference that only a later emission gives back). */
+static void
 retrying_cancelled_cb (GCancellable *cancellable,
                        gpointer      user_data)
 {
   GTask *task = user_data;
+  g_autoptr(GSource) idle = g_idle_source_new ();
 
-  retrying_stop_waiting (g_task_get_task_data (task));
-  g_task_return_error_if_cancelled (task);
-
-  return G_SOURCE_REMOVE;
+  g_source_set_priority (idle, G_PRIORITY_DEFAULT);
+  g_source_set_callback (idle, retrying_cancel_pause_cb, g_object_ref (task), g_object_unref);
+  g_source_attach (idle, g_task_get_context (task));
 }
 
 /* Whether the attempt that failed with @error (or answered, when it is NULL) is sent again
@@ -481,7 +502,6 @@ retrying_wait (GTask        *task,
                const GError *error)
 {
   Retrying *request = g_task_get_task_data (task);
-  GCancellable *cancellable = g_task_get_cancellable (task);
   SoupMessage *message = request->end.message;
   gint64 wait = -1;
 
@@ -516,13 +536,10 @@ retrying_wait (GTask        *task,
   request->wait = g_timeout_source_new ((guint) wait);
   g_source_set_callback (request->wait, retrying_wait_cb, g_object_ref (task), g_object_unref);
   g_source_attach (request->wait, g_task_get_context (task));
-  if (cancellable != NULL)
-    {
-      request->cancel = g_cancellable_source_new (cancellable);
-      g_source_set_callback (request->cancel, (GSourceFunc) G_CALLBACK (retrying_cancelled_cb),
-                             g_object_ref (task), g_object_unref);
-      g_source_attach (request->cancel, g_task_get_context (task));
-    }
+  if (request->cancellable != NULL)
+    request->cancelled_id = g_cancellable_connect (request->cancellable,
+                                                   G_CALLBACK (retrying_cancelled_cb),
+                                                   g_object_ref (task), g_object_unref);
 
   return TRUE;
 }
@@ -606,6 +623,7 @@ _lode_http_request_async (LodeHttpMessageFunc  build,
   request->build = build;
   request->build_data = build_data;
   request->retry = *retry;
+  request->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
   request->end.refused_wait_msec = -1;
   g_task_set_task_data (task, request, (GDestroyNotify) retrying_free);
 
