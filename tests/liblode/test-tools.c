@@ -1679,35 +1679,6 @@ test_progress (ToolsFixture  *fixture,
   lode_tool_result_free (call.result);
 }
 
-static void
-test_cancel (ToolsFixture  *fixture,
-             gconstpointer  data)
-{
-  g_autofree char *tree = make_big_tree ();
-  g_autofree char *json = g_strdup_printf ("{\"projectPath\": \"%s\"}", tree);
-  g_autofree char *id = lode_project_id_for_path (tree);
-  g_autoptr(LodeJobInfo) job = NULL;
-  g_autoptr(LodeToolResult) status = NULL;
-  AsyncCall call = { 0 };
-
-  /* Cancelling the request that waits for the run stops the run. */
-  call.cancellable = g_cancellable_new ();
-  run_async (fixture, "codebase_update", json, &call);
-  g_assert_error (call.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-  g_assert_null (call.result);
-  g_clear_error (&call.error);
-  g_clear_object (&call.cancellable);
-
-  job = lode_engine_wait_index (fixture->engine, id, NULL, NULL, NULL, NULL);
-  g_assert_nonnull (job);
-  g_assert_cmpint (job->state, ==, LODE_JOB_STATE_CANCELLED);
-
-  status = call_ok (fixture, "codebase_status", json, NULL);
-  g_assert_cmpstr (json_object_get_string_member (
-                     json_object_get_object_member (status->structured, "job"), "state"), ==,
-                   "cancelled");
-}
-
 typedef struct
 {
   guint  n_progress;
@@ -1752,6 +1723,51 @@ index_changed_cb (LodeEngine *engine,
 {
   g_assert_cmpstr (project_id, ==, signals->project_id);
   signals->n_changed++;
+}
+
+static void
+test_cancel (ToolsFixture  *fixture,
+             gconstpointer  data)
+{
+  g_autofree char *tree = make_big_tree ();
+  g_autofree char *json = g_strdup_printf ("{\"projectPath\": \"%s\"}", tree);
+  g_autofree char *id = lode_project_id_for_path (tree);
+  g_autoptr(LodeJobInfo) job = NULL;
+  g_autoptr(LodeToolResult) status = NULL;
+  AsyncCall call = { 0 };
+  Signals signals = { .project_id = id };
+  guint watchdog;
+
+  g_signal_connect (fixture->engine, "index-finished", G_CALLBACK (index_finished_cb), &signals);
+  g_signal_connect (fixture->engine, "index-changed", G_CALLBACK (index_changed_cb), &signals);
+
+  /* Cancelling the request that waits for the run stops the run. */
+  call.cancellable = g_cancellable_new ();
+  run_async (fixture, "codebase_update", json, &call);
+  g_assert_error (call.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_null (call.result);
+  g_clear_error (&call.error);
+  g_clear_object (&call.cancellable);
+
+  job = lode_engine_wait_index (fixture->engine, id, NULL, NULL, NULL, NULL);
+  g_assert_nonnull (job);
+  g_assert_cmpint (job->state, ==, LODE_JOB_STATE_CANCELLED);
+
+  /* Whoever shows the project hears of the end: the page of the desktop app refreshes the
+   * project's status on index-changed, and would show it indexing for ever without it. */
+  watchdog = g_timeout_add_seconds (test_timeout_seconds (60), watchdog_cb, NULL);
+  while (signals.n_finished == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (watchdog);
+  g_assert_cmpuint (signals.state, ==, LODE_JOB_STATE_CANCELLED);
+  g_assert_cmpuint (signals.n_changed, ==, 1);
+  g_signal_handlers_disconnect_by_data (fixture->engine, &signals);
+
+  status = call_ok (fixture, "codebase_status", json, NULL);
+  g_assert_cmpstr (json_object_get_string_member (
+                     json_object_get_object_member (status->structured, "job"), "state"), ==,
+                   "cancelled");
+  g_assert_false (json_object_get_boolean_member (status->structured, "indexing"));
 }
 
 static void

@@ -175,10 +175,11 @@ _lode_engine_job_ended_cb (gpointer user_data)
 
   g_signal_emit (self, signals [INDEX_FINISHED], 0, ended->project_id, ended->root,
                  (guint) ended->state, ended->error);
-  if (ended->state == LODE_JOB_STATE_SUCCEEDED)
-    g_signal_emit (self, signals [INDEX_CHANGED], 0, ended->project_id, ended->root);
-  else if (ended->state == LODE_JOB_STATE_FAILED)
+  if (ended->state == LODE_JOB_STATE_FAILED)
     g_warning ("Indexing %s failed: %s", ended->root, ended->error);
+  /* A job that is stopped or fails keeps the files it wrote, and its end is news to whoever
+   * shows the project's status. */
+  g_signal_emit (self, signals [INDEX_CHANGED], 0, ended->project_id, ended->root);
 
   return G_SOURCE_REMOVE;
 }
@@ -263,7 +264,8 @@ lode_engine_class_init (LodeEngineClass *klass)
    * @project_id: the project
    * @root: its tree
    *
-   * The index of a project was rebuilt, updated or removed.
+   * The index of a project was rebuilt, updated or removed, or a job on it ended in any
+   * state (a stopped or failed job keeps what it wrote).
    */
   signals [INDEX_CHANGED] =
     g_signal_new ("index-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
