@@ -22,13 +22,16 @@
 #include "lode-search-private.h"
 #include "lode-symbol-scope.h"
 
+/* A project's graph holds every definition and call of the index at once, so their text is
+ * kept once: paths, names and packages repeat on thousands of rows. */
 struct _LodeCallGraph
 {
-  GObject     parent_instance;
-  GArray     *nodes;     /* LodeCallNode */
-  GHashTable *by_line;   /* "path:line" → node + 1 */
-  GHashTable *by_name;   /* name → GArray of node */
-  GPtrArray  *calls;     /* LodeStoredCall, owned */
+  GObject       parent_instance;
+  GStringChunk *strings;   /* the text of every node and call */
+  GArray       *nodes;     /* LodeCallNode */
+  GHashTable   *by_line;   /* path → (line → node + 1) */
+  GHashTable   *by_name;   /* name → GArray of node */
+  GPtrArray    *calls;     /* LodeStoredCall: the structs owned, their text in strings */
   GPtrArray  *callees;   /* per node: GArray of LodeCallLink, or NULL */
   GPtrArray  *callers;   /* per node: GArray of LodeCallLink, or NULL */
   GHashTable *entries;   /* node + 1 → Registration: what the code registers it as */
@@ -130,16 +133,6 @@ lode_stored_calls_from_edges (LodeCallResolver *resolver,
 }
 
 static void
-call_node_clear (LodeCallNode *node)
-{
-  g_free (node->path);
-  g_free (node->name);
-  g_free (node->container);
-  g_free (node->scope);
-  g_free (node->signature);
-}
-
-static void
 lode_call_graph_finalize (GObject *object)
 {
   LodeCallGraph *self = LODE_CALL_GRAPH (object);
@@ -151,6 +144,7 @@ lode_call_graph_finalize (GObject *object)
   g_clear_pointer (&self->callees, g_ptr_array_unref);
   g_clear_pointer (&self->callers, g_ptr_array_unref);
   g_clear_pointer (&self->entries, g_hash_table_unref);
+  g_clear_pointer (&self->strings, g_string_chunk_free);
 
   G_OBJECT_CLASS (lode_call_graph_parent_class)->finalize (object);
 }
@@ -171,13 +165,14 @@ links_free (gpointer links)
 static void
 lode_call_graph_init (LodeCallGraph *self)
 {
+  self->strings = g_string_chunk_new (64 * 1024);
   self->nodes = g_array_new (FALSE, TRUE, sizeof (LodeCallNode));
-  g_array_set_clear_func (self->nodes, (GDestroyNotify) call_node_clear);
-  self->by_line = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->by_line = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                         (GDestroyNotify) g_hash_table_unref);
   self->entries = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) registration_free);
-  self->by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+  self->by_name = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
                                          (GDestroyNotify) g_array_unref);
-  self->calls = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_call_free);
+  self->calls = g_ptr_array_new_with_free_func (g_free);
   self->callees = g_ptr_array_new_with_free_func (links_free);
   self->callers = g_ptr_array_new_with_free_func (links_free);
 }
@@ -198,6 +193,24 @@ compare_paths (const void *a,
 static guint node_at (LodeCallGraph *self,
                       const char    *path,
                       guint          line);
+
+/* @text kept in the graph's strings, once however often it is given */
+static const char *
+intern (LodeCallGraph *self,
+        const char    *text)
+{
+  return text != NULL ? g_string_chunk_insert_const (self->strings, text) : NULL;
+}
+
+/* Moves the string at @field, which the caller gave up, into the graph's strings. */
+static void
+take_text (LodeCallGraph  *self,
+           char          **field)
+{
+  g_autofree char *owned = *field;
+
+  *field = (char *) intern (self, owned);
+}
 
 /* A handler a table or a router names, as its call site: file, line and name. */
 static char *
@@ -344,20 +357,29 @@ lode_call_graph_add_node (LodeCallGraph *self,
                           guint          start_line,
                           guint          end_line)
 {
-  LodeCallNode node = {
-    g_strdup (path), g_strdup (name), g_intern_string (kind), g_strdup (container),
-    g_strdup (scope), g_strdup (signature), start_line, end_line
-  };
+  LodeCallNode node;
+  GHashTable *lines;
   guint id;
-  char *key;
   gpointer old;
   GArray *named;
 
   g_return_val_if_fail (LODE_IS_CALL_GRAPH (self), 0);
 
+  /* A signature is its definition's own: kept, not looked for among the others. */
+  node = (LodeCallNode) {
+    intern (self, path), intern (self, name), g_intern_string (kind), intern (self, container),
+    intern (self, scope),
+    signature != NULL ? g_string_chunk_insert (self->strings, signature) : NULL,
+    start_line, end_line
+  };
   id = self->nodes->len;
-  key = g_strdup_printf ("%s:%u", path, start_line);
-  old = g_hash_table_lookup (self->by_line, key);
+  lines = g_hash_table_lookup (self->by_line, node.path);
+  if (lines == NULL)
+    {
+      lines = g_hash_table_new (NULL, NULL);
+      g_hash_table_insert (self->by_line, (gpointer) node.path, lines);
+    }
+  old = g_hash_table_lookup (lines, GUINT_TO_POINTER (start_line));
 
   g_array_append_val (self->nodes, node);
   g_ptr_array_add (self->callees, NULL);
@@ -367,15 +389,13 @@ lode_call_graph_add_node (LodeCallGraph *self,
   if (old == NULL || (!is_callable (g_array_index (self->nodes, LodeCallNode,
                                                    GPOINTER_TO_UINT (old) - 1).kind) &&
                       is_callable (node.kind)))
-    g_hash_table_replace (self->by_line, key, GUINT_TO_POINTER (id + 1));
-  else
-    g_free (key);
+    g_hash_table_insert (lines, GUINT_TO_POINTER (start_line), GUINT_TO_POINTER (id + 1));
 
-  named = g_hash_table_lookup (self->by_name, name);
+  named = g_hash_table_lookup (self->by_name, node.name);
   if (named == NULL)
     {
       named = g_array_new (FALSE, FALSE, sizeof (guint));
-      g_hash_table_insert (self->by_name, g_strdup (name), named);
+      g_hash_table_insert (self->by_name, (gpointer) node.name, named);
     }
   g_array_append_val (named, id);
   return id;
@@ -386,13 +406,13 @@ node_at (LodeCallGraph *self,
          const char    *path,
          guint          line)
 {
-  g_autofree char *key = NULL;
+  GHashTable *lines;
   gpointer found;
 
   if (path == NULL || line == 0)
     return LODE_CALL_GRAPH_NONE;
-  key = g_strdup_printf ("%s:%u", path, line);
-  found = g_hash_table_lookup (self->by_line, key);
+  lines = g_hash_table_lookup (self->by_line, path);
+  found = lines != NULL ? g_hash_table_lookup (lines, GUINT_TO_POINTER (line)) : NULL;
   return found != NULL ? GPOINTER_TO_UINT (found) - 1 : LODE_CALL_GRAPH_NONE;
 }
 
@@ -416,7 +436,7 @@ add_link (GPtrArray            *lists,
 /**
  * lode_call_graph_add_call:
  * @self: a #LodeCallGraph
- * @call: (transfer full): a call
+ * @call: (transfer full): a call; its text moves into the graph's strings
  *
  * Adds a call, after the definitions: its caller and target are the definitions that start on
  * their lines.
@@ -429,6 +449,12 @@ lode_call_graph_add_call (LodeCallGraph  *self,
 
   g_return_if_fail (LODE_IS_CALL_GRAPH (self));
 
+  take_text (self, &call->path);
+  take_text (self, &call->caller);
+  take_text (self, &call->callee);
+  take_text (self, &call->qualifier);
+  take_text (self, &call->target_path);
+  take_text (self, &call->package);
   g_ptr_array_add (self->calls, call);
   caller = node_at (self, call->path, call->caller_line);
   target = call->status == LODE_CALL_RESOLVED || call->status == LODE_CALL_AMBIGUOUS ||

@@ -33,12 +33,12 @@ GPtrArray  *lode_stored_calls_from_edges   (LodeCallResolver *resolver,
  */
 typedef struct
 {
-  char       *path;
-  char       *name;
+  const char *path;
+  const char *name;
   const char *kind;
-  char       *container;
-  char       *scope;
-  char       *signature;
+  const char *container;
+  const char *scope;
+  const char *signature;
   guint       start_line;
   guint       end_line;
 } LodeCallNode;

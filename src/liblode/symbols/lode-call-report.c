@@ -533,7 +533,7 @@ lode_call_report_impact (LodeCallGraph       *graph,
           json_object_set_string_member (file, "path", node->path);
           json_object_set_array_member (file, "callers", callers);
           json_array_add_object_element (files, file);
-          g_hash_table_insert (by_file, node->path, callers);
+          g_hash_table_insert (by_file, (gpointer) node->path, callers);
         }
       json_array_add_object_element (callers, item);
     }
