@@ -264,7 +264,6 @@ lode_call_graph_load (LodeIndexStore  *store,
   g_autoptr(GHashTable) sites = lode_index_store_dup_call_sites (store, error);
   g_autoptr(GHashTable) registered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                             (GDestroyNotify) registration_free);
-  g_autoptr(GPtrArray) calls = NULL;
   g_autofree const char **paths = NULL;
   guint n, first;
 
@@ -309,23 +308,29 @@ lode_call_graph_load (LodeIndexStore  *store,
         }
     }
 
-  calls = lode_index_store_dup_calls (store, NULL, error);
-  if (calls == NULL)
-    return NULL;
-  for (guint i = 0; i < calls->len; i++)
+  /* File by file, in path order: only one file's rows are ever copied out of the store at
+   * once, and the first registration of a definition is the same in every index. */
+  for (guint i = 0; i < n; i++)
     {
-      LodeStoredCall *call = g_ptr_array_index (calls, i);
+      g_autoptr(GPtrArray) calls = lode_index_store_dup_calls (store, paths[i], error);
 
-      lode_call_graph_add_call (self, g_steal_pointer (&g_ptr_array_index (calls, i)));
-      if (call->status == LODE_CALL_REGISTERED)
+      if (calls == NULL)
+        return NULL;
+      for (guint c = 0; c < calls->len; c++)
         {
-          g_autofree char *key = registration_key (call->path, call->line, call->callee);
-          const Registration *registration = g_hash_table_lookup (registered, key);
-          guint target = node_at (self, call->target_path, call->target_line);
+          LodeStoredCall *call = g_ptr_array_index (calls, c);
 
-          if (registration != NULL && target != LODE_CALL_GRAPH_NONE)
-            lode_call_graph_add_entry (self, target, registration->reason,
-                                       registration->label);
+          lode_call_graph_add_call (self, g_steal_pointer (&g_ptr_array_index (calls, c)));
+          if (call->status == LODE_CALL_REGISTERED)
+            {
+              g_autofree char *key = registration_key (call->path, call->line, call->callee);
+              const Registration *registration = g_hash_table_lookup (registered, key);
+              guint target = node_at (self, call->target_path, call->target_line);
+
+              if (registration != NULL && target != LODE_CALL_GRAPH_NONE)
+                lode_call_graph_add_entry (self, target, registration->reason,
+                                           registration->label);
+            }
         }
     }
   return g_steal_pointer (&self);
