@@ -563,7 +563,6 @@ lode_index_store_copy (LodeIndexStore       *from,
                        GError              **error)
 {
   g_autoptr(GPtrArray) files = NULL;
-  g_autoptr(GHashTable) sites = NULL;
   g_autoptr(GPtrArray) hashes = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (float));
   VectorCopy copy = { to, model, hashes, values, 0, 0, error, FALSE };
@@ -575,9 +574,6 @@ lode_index_store_copy (LodeIndexStore       *from,
   files = lode_index_store_dup_files (from, error);
   if (files == NULL)
     return FALSE;
-  sites = lode_index_store_dup_call_sites (from, error);
-  if (sites == NULL)
-    return FALSE;
 
   for (guint i = 0; i < files->len; i++)
     {
@@ -588,7 +584,8 @@ lode_index_store_copy (LodeIndexStore       *from,
       g_autoptr(GPtrArray) imports = NULL;
       g_autoptr(LodeReferences) references = NULL;
       g_autoptr(GPtrArray) calls = NULL;
-      GBytes *file_sites = g_hash_table_lookup (sites, file->path);
+      g_autoptr(GBytes) file_sites = NULL;
+      GError *sites_error = NULL;
       LodeFileInfo info = { file->path, file->language, file->hash, file->size,
                             file->mtime_usec, file->n_lines };
 
@@ -605,6 +602,15 @@ lode_index_store_copy (LodeIndexStore       *from,
       references = imports != NULL ?
                    lode_index_store_dup_references_for_file (from, file->path, error) : NULL;
       calls = references != NULL ? lode_index_store_dup_calls (from, file->path, error) : NULL;
+      if (calls != NULL)
+        {
+          file_sites = lode_index_store_dup_file_call_sites (from, file->path, &sites_error);
+          if (sites_error != NULL)
+            {
+              g_propagate_error (error, sites_error);
+              goto failed;
+            }
+        }
       if (calls == NULL ||
           !lode_index_store_put_file (to, &info, chunks, symbols,
                                       &g_array_index (symbol_chunks, guint, 0), error) ||
