@@ -23,34 +23,138 @@
 #include "lode-calls-resolver.h"
 #include "lode-imports.h"
 
-/* path → GPtrArray of LodeImport, from the imports the index holds. */
-static GHashTable *
-dup_imports_by_path (LodeIndexStore  *store,
-                     GError         **error)
+/* What the resolver keeps of every file with calls until the pass ends (its definitions,
+ * bindings and imports), in the pass's own storage: each string once, since names recur
+ * across files (and a monorepo's copies of one library repeat them all), and each file's
+ * structs in one block. The arrays the resolver gets free none of it. With a copy of every
+ * string and struct, the pass was the run's peak at five copies of git
+ * (bench/scale-profile.md, "The call pass in compact form"). */
+typedef struct
 {
-  g_autoptr(GPtrArray) stored = lode_index_store_dup_imports (store, NULL, error);
-  GHashTable *by_path;
+  GStringChunk *strings;
+  GPtrArray    *blocks;
+} Compact;
+
+static void
+compact_clear (Compact *compact)
+{
+  g_clear_pointer (&compact->strings, g_string_chunk_free);
+  g_clear_pointer (&compact->blocks, g_ptr_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Compact, compact_clear)
+
+static char *
+compact_string (Compact    *compact,
+                const char *text)
+{
+  return text != NULL ? g_string_chunk_insert_const (compact->strings, text) : NULL;
+}
+
+/* A block of @n structs of @size bytes that lives as long as @compact. */
+static gpointer
+compact_block (Compact *compact,
+               gsize    n,
+               gsize    size)
+{
+  gpointer block = g_malloc_n (MAX (n, 1), size);
+
+  g_ptr_array_add (compact->blocks, block);
+  return block;
+}
+
+/* @symbols as the resolver reads them: no signature, scope or detail (lode_call_graph_load()
+ * reads those from the index). */
+static GPtrArray *
+compact_symbols (Compact   *compact,
+                 GPtrArray *symbols)
+{
+  LodeSymbol *block = compact_block (compact, symbols->len, sizeof (LodeSymbol));
+  GPtrArray *out = g_ptr_array_sized_new (symbols->len);
+
+  for (guint i = 0; i < symbols->len; i++)
+    {
+      const LodeSymbol *symbol = g_ptr_array_index (symbols, i);
+
+      block[i] = (LodeSymbol) {
+        .name = compact_string (compact, symbol->name),
+        .kind = symbol->kind,
+        .container = compact_string (compact, symbol->container),
+        .start_line = symbol->start_line,
+        .end_line = symbol->end_line,
+        .package = compact_string (compact, symbol->package),
+      };
+      g_ptr_array_add (out, &block[i]);
+    }
+  return out;
+}
+
+/* Replaces the bindings of @calls by the same in @compact. */
+static void
+compact_bindings (Compact   *compact,
+                  LodeCalls *calls)
+{
+  GPtrArray *bindings = calls->bindings;
+  LodeCallBinding *block = compact_block (compact, bindings->len, sizeof (LodeCallBinding));
+
+  calls->bindings = g_ptr_array_sized_new (bindings->len);
+  for (guint i = 0; i < bindings->len; i++)
+    {
+      const LodeCallBinding *binding = g_ptr_array_index (bindings, i);
+
+      block[i] = (LodeCallBinding) {
+        .name = compact_string (compact, binding->name),
+        .target = compact_string (compact, binding->target),
+        .path = compact_string (compact, binding->path),
+        .line = binding->line,
+        .scope = binding->scope,
+        .kind = binding->kind,
+      };
+      g_ptr_array_add (calls->bindings, &block[i]);
+    }
+  g_ptr_array_unref (bindings);
+}
+
+static gint
+compare_import_ids (gconstpointer a,
+                    gconstpointer b)
+{
+  const LodeStoredImport *ia = *(LodeStoredImport * const *) a;
+  const LodeStoredImport *ib = *(LodeStoredImport * const *) b;
+
+  return ia->id < ib->id ? -1 : ia->id > ib->id;
+}
+
+/* The imports of @path that the index holds, in the order they were stored. */
+static GPtrArray *
+read_imports (LodeIndexStore  *store,
+              Compact         *compact,
+              const char      *path,
+              GError         **error)
+{
+  g_autoptr(GPtrArray) stored = lode_index_store_dup_imports (store, path, error);
+  LodeImport *block;
+  GPtrArray *imports;
 
   if (stored == NULL)
     return NULL;
-  by_path = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                   (GDestroyNotify) g_ptr_array_unref);
+  g_ptr_array_sort (stored, compare_import_ids);
+  block = compact_block (compact, stored->len, sizeof (LodeImport));
+  imports = g_ptr_array_sized_new (stored->len);
   for (guint i = 0; i < stored->len; i++)
     {
-      LodeStoredImport *row = g_ptr_array_index (stored, i);
-      GPtrArray *imports = g_hash_table_lookup (by_path, row->path);
-      LodeImportKind kind;
+      const LodeStoredImport *row = g_ptr_array_index (stored, i);
 
-      if (!lode_import_kind_from_string (row->kind, &kind))
-        kind = LODE_IMPORT_MODULE;
-      if (imports == NULL)
-        {
-          imports = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_import_free);
-          g_hash_table_insert (by_path, g_strdup (row->path), imports);
-        }
-      g_ptr_array_add (imports, lode_import_new (row->specifier, row->name, kind, row->line));
+      block[i] = (LodeImport) {
+        .specifier = compact_string (compact, row->specifier),
+        .name = compact_string (compact, row->name),
+        .kind = LODE_IMPORT_MODULE,
+        .line = row->line,
+      };
+      lode_import_kind_from_string (row->kind, &block[i].kind);
+      g_ptr_array_add (imports, &block[i]);
     }
-  return by_path;
+  return imports;
 }
 
 /* The stored call sites of @path, decoded into @calls and @symbols; @calls %NULL when it
@@ -81,20 +185,6 @@ read_calls (LodeIndexStore  *store,
       return FALSE;
     }
   return TRUE;
-}
-
-/* The resolver never reads a signature or a scope (lode_call_graph_load() does): on git
- * v2.47.0 the signatures are 1.7 MB the pass would otherwise hold to its end. */
-static void
-forget_texts (GPtrArray *symbols)
-{
-  for (guint i = 0; i < symbols->len; i++)
-    {
-      LodeSymbol *symbol = g_ptr_array_index (symbols, i);
-
-      g_clear_pointer (&symbol->signature, g_free);
-      g_clear_pointer (&symbol->scope, g_free);
-    }
 }
 
 static gboolean
@@ -142,8 +232,9 @@ lode_call_pass_run (LodeIndexStore      *store,
                     guint               *n_changed,
                     GError             **error)
 {
+  g_auto(Compact) compact = { g_string_chunk_new (64 * 1024),
+                               g_ptr_array_new_with_free_func (g_free) };
   g_autoptr(LodeCallResolver) resolver = lode_call_resolver_new (imports);
-  g_autoptr(GHashTable) imports_by_path = NULL;
   g_autoptr(GPtrArray) files = NULL;
 
   *n_changed = 0;
@@ -154,9 +245,6 @@ lode_call_pass_run (LodeIndexStore      *store,
   files = lode_index_store_dup_files (store, error);
   if (files == NULL)
     return FALSE;
-  imports_by_path = dup_imports_by_path (store, error);
-  if (imports_by_path == NULL)
-    return FALSE;
 
   /* A call may resolve into any file: the resolver holds every file's definitions, bindings
    * and imports, but the call sites (most of the stored bytes) are read file by file, once
@@ -166,6 +254,8 @@ lode_call_pass_run (LodeIndexStore      *store,
     {
       LodeStoredFile *file = g_ptr_array_index (files, i);
       g_autoptr(GPtrArray) symbols = NULL;
+      g_autoptr(GPtrArray) kept = NULL;
+      g_autoptr(GPtrArray) file_imports = NULL;
       LodeCalls *calls;
       guint f;
 
@@ -173,13 +263,19 @@ lode_call_pass_run (LodeIndexStore      *store,
         return FALSE;
       if (calls == NULL)
         continue;
-      forget_texts (symbols);
-      f = lode_call_resolver_add_file (resolver, file->path, file->language, symbols, calls,
-                                       g_hash_table_lookup (imports_by_path, file->path));
+      file_imports = read_imports (store, &compact, file->path, error);
+      if (file_imports == NULL)
+        {
+          lode_calls_free (calls);
+          return FALSE;
+        }
+      kept = compact_symbols (&compact, symbols);
+      compact_bindings (&compact, calls);
+      f = lode_call_resolver_add_file (resolver, file->path, file->language, kept, calls,
+                                       file_imports);
       lode_call_resolver_drop_sites (resolver, f);
     }
   g_clear_pointer (&files, g_ptr_array_unref);
-  g_clear_pointer (&imports_by_path, g_hash_table_unref);
 
   if (!lode_index_store_begin (store, error))
     return FALSE;
@@ -213,6 +309,7 @@ lode_call_pass_run (LodeIndexStore      *store,
            lode_call_resolver_get_n_files (resolver), *n_changed);
   /* Its pages back too, before the run sorts its look-up indexes. */
   g_clear_object (&resolver);
+  compact_clear (&compact);
   malloc_trim (0);
   if (!lode_index_store_set_meta (store, LODE_CALLS_META_KEY, "resolved", error))
     goto failed;

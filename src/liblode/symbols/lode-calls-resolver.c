@@ -1141,6 +1141,10 @@ lode_call_resolver_resolve_sites (LodeCallResolver *self,
                                                            sizeof (LodeCallTarget));
       g_ptr_array_add (edges, edge);
     }
+  /* Only the file's own calls look through its headers (include_closure()): kept for every
+   * file, the closures grew with the project. */
+  g_clear_pointer (&((File *) g_ptr_array_index (self->files, file))->closure,
+                   g_hash_table_unref);
   return edges;
 }
 
