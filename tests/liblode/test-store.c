@@ -1151,6 +1151,64 @@ test_common_words_bounded (StoreFixture  *fixture,
   assert_hits_lead (best_filtered, all_filtered);
 }
 
+/* The chunks that hold @text word for word, through the backend. */
+static GArray *
+text_chunks (LodeIndexStore *store,
+             const char     *text)
+{
+  g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GError) error = NULL;
+  gboolean common = TRUE;
+
+  g_assert_true (lode_search_backend_find_text (LODE_SEARCH_BACKEND (store), text, 64, ids,
+                                                &common, &error));
+  g_assert_no_error (error);
+  g_assert_false (common);
+
+  return g_steal_pointer (&ids);
+}
+
+/* A message's words are common words whose rows a question kept: the chunk that says it word
+ * for word is still found, one whose words no chunk holds together is not looked for (no
+ * chunk holds it), and a chunk written since is found. */
+static void
+test_common_words_literal (StoreFixture  *fixture,
+                           gconstpointer  data)
+{
+  const char *const words[] = { "unable", "read", "tree", "steam", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) hits = NULL;
+  g_autoptr(GArray) found = NULL;
+  g_autoptr(GArray) none = NULL;
+  g_autoptr(GArray) later = NULL;
+
+  g_assert_true (lode_index_store_begin (fixture->store, &error));
+  for (guint i = 0; i < 300; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("src/file%03u.c", i);
+
+      put_text (fixture->store, path, "c",
+                i == 150 ? "die (\"unable to read tree %s\", oid);\n"
+                         : "tree = read_tree (); if (!tree) unable ();\n");
+      path = g_strdup_printf ("lib/file%03u.c", i);
+      put_text (fixture->store, path, "c", "steam ();\n");
+    }
+  g_assert_true (lode_index_store_commit (fixture->store, &error));
+
+  /* The question keeps the words' rows. */
+  hits = lexical_hits (fixture->store, words, NULL, 10);
+  g_assert_cmpuint (hits->len, ==, 10);
+
+  found = text_chunks (fixture->store, "unable to read tree");
+  g_assert_cmpuint (found->len, ==, 1);
+  none = text_chunks (fixture->store, "unable to steam");
+  g_assert_cmpuint (none->len, ==, 0);
+
+  put_text (fixture->store, "src/new.c", "c", "warn (\"unable to steam\");\n");
+  later = text_chunks (fixture->store, "unable to steam");
+  g_assert_cmpuint (later->len, ==, 1);
+}
+
 /* Files that each hold some of the everyday words of an issue, so that they are common in
  * the project, as in a real one. */
 static void
@@ -1708,6 +1766,7 @@ main (int   argc,
   ADD ("doc-frequencies", test_doc_frequencies);
   ADD ("common-words-current", test_common_words_current);
   ADD ("common-words-bounded", test_common_words_bounded);
+  ADD ("common-words-literal", test_common_words_literal);
   ADD ("issue-title", test_issue_title);
   ADD ("issue-traceback", test_issue_traceback);
   ADD ("issue-noise", test_issue_noise);

@@ -11,7 +11,9 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "lode-code-tokenizer.h"
 #include "lode-error.h"
 #include "lode-store-private.h"
 
@@ -788,6 +790,102 @@ rank_any_func (const Fts5ExtensionApi  *api,
   /* A buffer grown by a pasted issue's rare words is not kept. */
   if (store->scratch->len > POSTINGS_CACHE_FLOOR)
     g_clear_pointer (&store->scratch, g_array_unref);
+}
+
+typedef struct
+{
+  GHashTable *postings;
+  GPtrArray  *kept;   /* KeptRows of the words found */
+} HoldingWords;
+
+static gboolean
+holding_word_cb (const char *token,
+                 gsize       len,
+                 gsize       start,
+                 gsize       end,
+                 gboolean    colocated,
+                 gpointer    user_data)
+{
+  HoldingWords *words = user_data;
+  g_autofree char *word = g_strndup (token, len);
+  KeptRows *kept = g_hash_table_lookup (words->postings, word);
+
+  if (kept != NULL && !g_ptr_array_find (words->kept, kept, NULL))
+    g_ptr_array_add (words->kept, kept);
+
+  return TRUE;
+}
+
+static int
+compare_kept_len (gconstpointer a,
+                  gconstpointer b)
+{
+  const KeptRows *x = *(KeptRows *const *) a;
+  const KeptRows *y = *(KeptRows *const *) b;
+
+  return (x->rows->len > y->rows->len) - (x->rows->len < y->rows->len);
+}
+
+/**
+ * _lode_store_rank_may_hold:
+ * @self: a #LodeStore
+ * @text: a phrase, as a query of the index's text gives it
+ *
+ * Whether a row may hold every word of @text, as far as the rows of common words kept
+ * between searches tell (see keep_postings()): a row that holds the phrase holds each of its
+ * words (the query's whole words, each a word or a part of one in the row), so none does
+ * when no row holds all the kept ones. Looking a phrase of common words up in FTS5 walks
+ * their rows position by position: milliseconds on a large index, for a question that
+ * no code says word for word.
+ *
+ * Returns: %FALSE when no row holds @text
+ */
+gboolean
+_lode_store_rank_may_hold (LodeStore  *self,
+                           const char *text)
+{
+  g_autoptr(GPtrArray) kept = g_ptr_array_new ();
+  g_autofree PhraseRows *lists = NULL;
+  HoldingWords words;
+
+  caches_current (self);
+  if (self->rank->postings == NULL)
+    return TRUE;
+  words.postings = self->rank->postings;
+  words.kept = kept;
+  lode_code_tokenize (text, strlen (text), LODE_TOKENIZE_WHOLE, holding_word_cb, &words);
+  if (kept->len < 2)
+    return TRUE;
+
+  /* The rows of the rarest kept word, looked up in the others. */
+  g_ptr_array_sort (kept, compare_kept_len);
+  lists = g_new0 (PhraseRows, kept->len);
+  for (guint i = 0; i < kept->len; i++)
+    {
+      GArray *rows = ((KeptRows *) g_ptr_array_index (kept, i))->rows;
+
+      lists[i].rows = (const Posting *) (gpointer) rows->data;
+      lists[i].len = rows->len;
+    }
+  for (guint r = 0; r < lists[0].len; r++)
+    {
+      gint64 id = lists[0].rows[r].id;
+      guint i = 1;
+
+      for (; i < kept->len; i++)
+        {
+          guint at = seek_row (&lists[i], id);
+
+          if (at >= lists[i].len)
+            return FALSE;
+          if (lists[i].rows[at].id != id)
+            break;
+        }
+      if (i == kept->len)
+        return TRUE;
+    }
+
+  return FALSE;
 }
 
 /* Registers lode_rank() and lode_rank_any() on @self's connection. */
