@@ -484,6 +484,45 @@ row_score (PhraseRows *phrases,
 /* Slack on the bounds' sums, which add up in another order than the scores do. */
 #define BOUND_SLACK (1.0 + 1e-9)
 
+/* The row of @hit, whose score is the window's (the phrases walked), in the phrases only
+ * looked up (order[0 .. n_lookup - 1], by rising bound; lookup_bound[i], the sum of the
+ * bounds of the first i): %FALSE as soon as its score, with the bounds of those not looked
+ * at yet, cannot pass @threshold. Else its score, added up again phrase by phrase if it is in
+ * any of them (the window's is the same sum when it is in none). */
+static gboolean
+look_up_row (PhraseRows     *phrases,
+             guint           n_phrases,
+             const guint    *order,
+             const double   *lookup_bound,
+             guint           n_lookup,
+             double          threshold,
+             LodeLexicalHit *hit)
+{
+  double found = 0.0;
+  gboolean in_any = FALSE;
+
+  for (guint i = n_lookup; i-- > 0;)
+    {
+      PhraseRows *phrase = &phrases[order[i]];
+      guint at;
+
+      if ((hit->score + found + lookup_bound[i + 1]) * BOUND_SLACK < threshold)
+        return FALSE;
+      at = seek_row (phrase, hit->chunk_id);
+      if (at < phrase->len && phrase->rows[at].id == hit->chunk_id)
+        {
+          found += phrase->idf * phrase->rows[at].partial;
+          in_any = TRUE;
+        }
+    }
+  if ((hit->score + found) * BOUND_SLACK < threshold)
+    return FALSE;
+  if (in_any)
+    hit->score = row_score (phrases, n_phrases, hit->chunk_id);
+
+  return TRUE;
+}
+
 /* The best rank->limit rows of all the phrases' rows, into the heap. The rows of each window
  * of WINDOW_ROWS ids have their scores added up in a table of that size, the phrases in
  * order. Once the heap is full, its worst score is a threshold that a row must pass
@@ -558,14 +597,9 @@ score_phrases (RankAny    *rank,
             guint slot = word * 64 + (guint) __builtin_ctzll (bits);
             LodeLexicalHit hit = { base + slot, store->window[slot] };
 
-            /* The phrases only looked up are not in the window's score: with their bounds,
-             * it must be able to pass; then the row's score adds up again, phrase by phrase. */
-            if (n_lookup > 0)
-              {
-                if ((hit.score + lookup_bound[n_lookup]) * BOUND_SLACK < threshold)
-                  continue;
-                hit.score = row_score (phrases, n_phrases, hit.chunk_id);
-              }
+            if (n_lookup > 0 && !look_up_row (phrases, n_phrases, order, lookup_bound, n_lookup,
+                                              threshold, &hit))
+              continue;
             if (!offer_hit (rank, &hit))
               continue;
             threshold = rank->heap[0].score;
