@@ -1033,6 +1033,182 @@ test_common_words_current (StoreFixture  *fixture,
   g_assert_cmpstr (result (own_after, 0)->path, ==, "src/newer.c");
 }
 
+/* The lexical leg's best @limit hits for @words, any of them (a question's words). */
+static GArray *
+lexical_hits (LodeIndexStore     *store,
+              const char *const  *words,
+              const char         *path_glob,
+              guint               limit)
+{
+  LodeLexicalQuery query = { g_ptr_array_new_with_free_func (g_free), FALSE, FALSE, FALSE };
+  LodeSearchFilter filter = { NULL, path_glob };
+  g_autoptr(GArray) hits = g_array_new (FALSE, FALSE, sizeof (LodeLexicalHit));
+  g_autoptr(GError) error = NULL;
+  double weight = 0.0;
+
+  for (guint i = 0; words[i] != NULL; i++)
+    {
+      LodeLexicalGroup *group = g_new0 (LodeLexicalGroup, 1);
+
+      group->term = (char *) words[i];
+      group->weight = 1.0;
+      g_ptr_array_add (query.groups, group);
+    }
+  g_assert_true (lode_search_backend_lexical (LODE_SEARCH_BACKEND (store), &query, &filter,
+                                              limit, NULL, hits, &weight, &error));
+  g_assert_no_error (error);
+  g_ptr_array_unref (query.groups);
+
+  return g_steal_pointer (&hits);
+}
+
+/* @hits are the first of @all, the same rows with the same scores in the same order. */
+static void
+assert_hits_lead (GArray *hits,
+                  GArray *all)
+{
+  g_assert_cmpuint (hits->len, <=, all->len);
+  for (guint i = 0; i < hits->len; i++)
+    {
+      const LodeLexicalHit *a = &g_array_index (hits, LodeLexicalHit, i);
+      const LodeLexicalHit *b = &g_array_index (all, LodeLexicalHit, i);
+
+      g_assert_cmpint (a->chunk_id, ==, b->chunk_id);
+      g_assert_true (a->score == b->score);
+    }
+}
+
+/* A question's few best rows, found without adding up every common word's rows (once the
+ * best rows outscore what the commoner words can add, those are only looked up in the rows
+ * the rarer ones found), are the first rows of the full ranking: same rows, same scores, ties
+ * in the same order; and again once the common words' rows are kept between searches, and
+ * within a path filter. */
+static void
+test_common_words_bounded (StoreFixture  *fixture,
+                           gconstpointer  data)
+{
+  const char *const words[] = { "water", "kettle", "steam", "spout", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) all = NULL;
+  g_autoptr(GArray) again = NULL;
+  g_autoptr(GArray) all_filtered = NULL;
+  g_autoptr(GArray) best_filtered = NULL;
+  guint cut_ties = 0;
+
+  /* A third of the rows hold the common word, from once to seven times; a quarter the
+   * middling one; a few the rare ones. The ones with the rare word differ by how often they
+   * hold the common one, so that it decides between them, and some are alike: they tie. The
+   * rows are twelve ids apart (others hold none of the words between them), more than a
+   * window of ids apart from first to last. */
+  g_assert_true (lode_index_store_begin (fixture->store, &error));
+  for (guint f = 0; f < 48; f++)
+    {
+      g_autofree char *path = g_strdup_printf ("%s/file%02u.c", f % 3 ? "src" : "lib", f);
+      g_autoptr(GPtrArray) chunks = chunks_new ();
+
+      for (guint r = f * 100; r < (f + 1) * 100; r++)
+        {
+          g_autoptr(GString) text = g_string_new (NULL);
+          guint i = r / 12;
+
+          if (r % 12 == 0 && i % 10 < 3)
+            for (guint j = 0; j <= (i / 10) % 7; j++)
+              g_string_append (text, "water ");
+          if (r % 12 == 0 && i % 4 == 2)
+            g_string_append (text, "steam ");
+          if (r % 12 == 0 && i % 20 == 2)
+            g_string_append (text, "kettle ");
+          if (r % 12 == 0 && i % 40 == 13)
+            g_string_append (text, "spout ");
+          g_string_append (text, "pot\n");
+          g_ptr_array_add (chunks, chunk_new (r % 100 + 1, r % 100 + 1, NULL, NULL, NULL,
+                                              text->str));
+        }
+      put_file (fixture->store, path, "c", chunks, NULL);
+    }
+  g_assert_true (lode_index_store_commit (fixture->store, &error));
+
+  all = lexical_hits (fixture->store, words, NULL, 1000);
+  g_assert_cmpuint (all->len, ==, 190);
+  for (guint limit = 1; limit <= 60; limit++)
+    {
+      g_autoptr(GArray) some = lexical_hits (fixture->store, words, NULL, limit);
+
+      g_assert_cmpuint (some->len, ==, limit);
+      assert_hits_lead (some, all);
+      if (g_array_index (all, LodeLexicalHit, limit - 1).score ==
+          g_array_index (all, LodeLexicalHit, limit).score)
+        cut_ties++;
+    }
+  g_assert_cmpuint (cut_ties, >, 0);
+  again = lexical_hits (fixture->store, words, NULL, 5);
+  assert_hits_lead (again, all);
+
+  all_filtered = lexical_hits (fixture->store, words, "src/**", 1000);
+  g_assert_cmpuint (all_filtered->len, <, all->len);
+  best_filtered = lexical_hits (fixture->store, words, "src/**", 7);
+  g_assert_cmpuint (best_filtered->len, ==, 7);
+  assert_hits_lead (best_filtered, all_filtered);
+}
+
+/* The chunks that hold @text word for word, through the backend. */
+static GArray *
+text_chunks (LodeIndexStore *store,
+             const char     *text)
+{
+  g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GError) error = NULL;
+  gboolean common = TRUE;
+
+  g_assert_true (lode_search_backend_find_text (LODE_SEARCH_BACKEND (store), text, 64, ids,
+                                                &common, &error));
+  g_assert_no_error (error);
+  g_assert_false (common);
+
+  return g_steal_pointer (&ids);
+}
+
+/* A message's words are common words whose rows a question kept: the chunk that says it word
+ * for word is still found, one whose words no chunk holds together is not looked for (no
+ * chunk holds it), and a chunk written since is found. */
+static void
+test_common_words_literal (StoreFixture  *fixture,
+                           gconstpointer  data)
+{
+  const char *const words[] = { "unable", "read", "tree", "steam", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) hits = NULL;
+  g_autoptr(GArray) found = NULL;
+  g_autoptr(GArray) none = NULL;
+  g_autoptr(GArray) later = NULL;
+
+  g_assert_true (lode_index_store_begin (fixture->store, &error));
+  for (guint i = 0; i < 300; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("src/file%03u.c", i);
+
+      put_text (fixture->store, path, "c",
+                i == 150 ? "die (\"unable to read tree %s\", oid);\n"
+                         : "tree = read_tree (); if (!tree) unable ();\n");
+      path = g_strdup_printf ("lib/file%03u.c", i);
+      put_text (fixture->store, path, "c", "steam ();\n");
+    }
+  g_assert_true (lode_index_store_commit (fixture->store, &error));
+
+  /* The question keeps the words' rows. */
+  hits = lexical_hits (fixture->store, words, NULL, 10);
+  g_assert_cmpuint (hits->len, ==, 10);
+
+  found = text_chunks (fixture->store, "unable to read tree");
+  g_assert_cmpuint (found->len, ==, 1);
+  none = text_chunks (fixture->store, "unable to steam");
+  g_assert_cmpuint (none->len, ==, 0);
+
+  put_text (fixture->store, "src/new.c", "c", "warn (\"unable to steam\");\n");
+  later = text_chunks (fixture->store, "unable to steam");
+  g_assert_cmpuint (later->len, ==, 1);
+}
+
 /* Files that each hold some of the everyday words of an issue, so that they are common in
  * the project, as in a real one. */
 static void
@@ -1589,6 +1765,8 @@ main (int   argc,
   ADD ("code-words", test_code_words);
   ADD ("doc-frequencies", test_doc_frequencies);
   ADD ("common-words-current", test_common_words_current);
+  ADD ("common-words-bounded", test_common_words_bounded);
+  ADD ("common-words-literal", test_common_words_literal);
   ADD ("issue-title", test_issue_title);
   ADD ("issue-traceback", test_issue_traceback);
   ADD ("issue-noise", test_issue_noise);

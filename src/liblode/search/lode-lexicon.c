@@ -44,6 +44,11 @@ struct _LodeLexicon
   float      *vectors;    /* n_words × dims, unit length */
   LodeVectorIndex *nearest;  /* the same, id = position: the words nearest to a vector */
   GHashTable *index;      /* word → its position + 1 */
+  /* The words nearest to each word asked for (a look-up compares it with every word of the
+   * lexicon, and questions come back to the same words): position << 16 | how many → GArray
+   * of LodeVectorHit */
+  GMutex      neighbours_lock;
+  GHashTable *neighbours;
 };
 
 G_DEFINE_FINAL_TYPE (LodeLexicon, lode_lexicon, G_TYPE_OBJECT)
@@ -54,6 +59,8 @@ lode_lexicon_finalize (GObject *object)
   LodeLexicon *self = (LodeLexicon *) object;
 
   g_clear_pointer (&self->index, g_hash_table_unref);
+  g_clear_pointer (&self->neighbours, g_hash_table_unref);
+  g_mutex_clear (&self->neighbours_lock);
   g_strfreev (self->words);
   g_free (self->weights);
   g_free (self->vectors);
@@ -71,6 +78,8 @@ lode_lexicon_class_init (LodeLexiconClass *klass)
 static void
 lode_lexicon_init (LodeLexicon *self)
 {
+  g_mutex_init (&self->neighbours_lock);
+  self->neighbours = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
 }
 
 void
@@ -248,25 +257,19 @@ lode_lexicon_contains (LodeLexicon *self,
   return g_hash_table_contains (self->index, word);
 }
 
-/* The words whose vectors lie closest to @v, but the one at @skip (a position, or
- * G_MAXUINT), most similar first. */
+/* The words of @hits (the words nearest to a vector, most similar first) but the one at
+ * @skip (a position, or G_MAXUINT): at most @max, each at least @min_similarity similar. */
 static GArray *
 nearest (LodeLexicon *self,
-         const float *v,
+         GArray      *hits,
          guint        skip,
          guint        max,
          double       min_similarity)
 {
   GArray *terms = g_array_new (FALSE, FALSE, sizeof (LodeLexiconTerm));
-  g_autoptr(GArray) hits = NULL;
 
   g_array_set_clear_func (terms, (GDestroyNotify) lode_lexicon_term_clear);
-  if (max == 0)
-    return terms;
-
-  hits = lode_vector_index_search (self->nearest, v, skip == G_MAXUINT ? max : max + 1,
-                                   NULL, 0);
-  for (guint j = 0; j < hits->len && terms->len < max; j++)
+  for (guint j = 0; hits != NULL && j < hits->len && terms->len < max; j++)
     {
       const LodeVectorHit *hit = &g_array_index (hits, LodeVectorHit, j);
       LodeLexiconTerm term;
@@ -281,6 +284,37 @@ nearest (LodeLexicon *self,
     }
 
   return terms;
+}
+
+/* The @k words nearest to the word at @at, itself among them (see neighbours). */
+static GArray *
+word_hits (LodeLexicon *self,
+           guint        at,
+           guint        k)
+{
+  gpointer key = GSIZE_TO_POINTER ((gsize) at << 16 | k);
+  gboolean keep = k <= G_MAXUINT16;
+  GArray *hits = NULL;
+
+  g_mutex_lock (&self->neighbours_lock);
+  if (keep)
+    hits = g_hash_table_lookup (self->neighbours, key);
+  if (hits != NULL)
+    g_array_ref (hits);
+  g_mutex_unlock (&self->neighbours_lock);
+  if (hits != NULL)
+    return hits;
+
+  hits = lode_vector_index_search (self->nearest, self->vectors + (gsize) at * self->dims, k,
+                                   NULL, 0);
+  if (keep)
+    {
+      g_mutex_lock (&self->neighbours_lock);
+      g_hash_table_replace (self->neighbours, key, g_array_ref (hits));
+      g_mutex_unlock (&self->neighbours_lock);
+    }
+
+  return hits;
 }
 
 /**
@@ -301,16 +335,18 @@ lode_lexicon_neighbours (LodeLexicon *self,
                          guint        max,
                          double       min_similarity)
 {
+  g_autoptr(GArray) hits = NULL;
   guint at;
 
   g_return_val_if_fail (LODE_IS_LEXICON (self), NULL);
   g_return_val_if_fail (word != NULL, NULL);
 
   at = GPOINTER_TO_UINT (g_hash_table_lookup (self->index, word));
-  if (at == 0)
+  if (at == 0 || max == 0)
     return nearest (self, NULL, G_MAXUINT, 0, 0.0);
-  return nearest (self, self->vectors + (gsize) (at - 1) * self->dims, at - 1, max,
-                  min_similarity);
+  hits = word_hits (self, at - 1, max + 1);
+
+  return nearest (self, hits, at - 1, max, min_similarity);
 }
 
 /**
@@ -330,10 +366,14 @@ lode_lexicon_nearest (LodeLexicon *self,
                       guint        max,
                       double       min_similarity)
 {
+  g_autoptr(GArray) hits = NULL;
+
   g_return_val_if_fail (LODE_IS_LEXICON (self), NULL);
   g_return_val_if_fail (vector != NULL, NULL);
 
-  return nearest (self, vector, G_MAXUINT, max, min_similarity);
+  if (max > 0)
+    hits = lode_vector_index_search (self->nearest, vector, max, NULL, 0);
+  return nearest (self, hits, G_MAXUINT, max, min_similarity);
 }
 
 /**

@@ -266,6 +266,8 @@ backend_find_text (LodeSearchBackend  *backend,
   int rc;
 
   *common = FALSE;
+  if (!_lode_store_rank_may_hold (self, text))
+    return TRUE;
   for (const char *p = text; *p != '\0'; p++)
     {
       if (*p == '"')

@@ -207,6 +207,8 @@ fts5_api     *_lode_store_get_fts5       (sqlite3            *db,
                                           GError            **error);
 gboolean      _lode_store_register_tokenizer (sqlite3        *db,
                                               GError        **error);
+gboolean      _lode_store_rank_may_hold  (LodeStore          *self,
+                                          const char         *text);
 gboolean      _lode_store_register_rank  (LodeStore          *self,
                                           GError            **error);
 gboolean      _lode_store_register_artifacts (LodeStore      *self,

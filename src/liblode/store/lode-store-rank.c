@@ -11,7 +11,9 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "lode-code-tokenizer.h"
 #include "lode-error.h"
 #include "lode-store-private.h"
 
@@ -50,15 +52,15 @@ struct _LodeStoreRank
   gint64      cache_changes;
   GHashTable *doc_counts;     /* term → 1 + its document frequency, see doc_frequencies */
   guint       n_chunks;
-  GHashTable *postings;       /* phrase → GArray of Posting, see rank_any_func() */
-  guint       n_postings;     /* in all of them */
+  GHashTable *postings;       /* phrase → KeptRows, see keep_postings() */
+  guint       n_postings;     /* rows in all of them */
+  guint64     n_searches;     /* by rank_any_func(), for KeptRows.used */
   gboolean    vocab_ready;    /* temp.lode_chunks_vocab exists on this connection */
-  /* rank_any_func()'s scores by row (empty between searches) and the slots a search used:
-   * kept, so that a search neither allocates nor grows tables of some megabytes (fresh
-   * pages from the kernel each time) */
-  struct _AccSlot *acc;
-  guint      *acc_used;
-  guint       acc_mask;
+  /* rank_any_func()'s buffers, kept so that a search neither allocates nor grows arrays of
+   * some megabytes (fresh pages from the kernel each time): the rows of the phrases it read
+   * (see rank_any_func()) and its window of scores (see score_phrases()) */
+  GArray     *scratch;
+  double     *window;
 };
 
 LodeStoreRank *
@@ -75,8 +77,8 @@ _lode_store_rank_free (LodeStoreRank *rank)
 
   g_clear_pointer (&rank->doc_counts, g_hash_table_unref);
   g_clear_pointer (&rank->postings, g_hash_table_unref);
-  g_free (rank->acc);
-  g_free (rank->acc_used);
+  g_clear_pointer (&rank->scratch, g_array_unref);
+  g_free (rank->window);
   g_free (rank);
 }
 
@@ -256,25 +258,34 @@ caches_current (LodeStore *store)
   self->n_postings = 0;
 }
 
-/* Term-at-a-time ranking of a query that matches any of its phrases (words, a pasted issue).
+/* Ranking of a query that matches any of its phrases (words, a pasted issue), term at a time.
  * Row-at-a-time ranking (lode_rank() under ORDER BY) visits every row that holds any phrase
  * and looks up every phrase in it: rows × phrases, a second of processor time for an issue of
  * three hundred words on git's source. Here lode_rank_any() runs once, on the first row, and
- * reads each phrase's own rows through xQueryPhrase(): the cost is the sum of the phrases'
- * document frequencies, and each row's score adds up in a hash table. Same BM25 as
- * rank_func(), same scores. */
-
-typedef struct _AccSlot
-{
-  gint64 id;      /* 0: empty slot */
-  double score;
-} AccSlot;
+ * reads each phrase's own rows through xQueryPhrase() (by rising rowid), then walks them all
+ * together, a window of rows at a time (see score_phrases()): the cost is at most the sum of
+ * the phrases' document frequencies. Same BM25 as rank_func(), same scores. */
 
 typedef struct
 {
   gint64 id;
   double partial;  /* Σ over columns of weight × saturated tf; times the IDF later */
 } Posting;
+
+/* One phrase's rows while a search ranks them. */
+typedef struct
+{
+  const Posting *rows;    /* by rising id */
+  guint          len;
+  double         idf;     /* the phrase's IDF × its weight */
+  double         bound;   /* the most it adds to a row's score: idf × its highest partial */
+  gboolean       walked;  /* added window by window; else only looked up (see score_phrases()) */
+  guint          next;    /* the first row not added yet */
+  guint          seek;    /* the first row not below the last one looked up */
+} PhraseRows;
+
+/* Rows of ids scored together: their scores fit a processor's second-level cache. */
+#define WINDOW_ROWS 4096
 
 struct _RankAny
 {
@@ -291,39 +302,11 @@ struct _RankAny
   /* While reading one phrase: */
   double         col_weights[4];
   int            n_columns;
-  GArray        *postings;
   guint          n_seen;
+  /* The best rows so far, a min-heap (the worst on top) of up to limit: */
+  LodeLexicalHit *heap;
+  guint          n_heap;
 };
-
-static inline guint
-acc_hash (gint64 id)
-{
-  guint64 x = (guint64) id * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
-
-  return (guint) (x >> 32);
-}
-
-/* Adds @score to row @id's in @store's table, which has room (see rank_any_func()). */
-static inline void
-acc_add (LodeStoreRank *store,
-         guint         *n_used,
-         gint64         id,
-         double         score)
-{
-  AccSlot *table = store->acc;
-  guint i;
-
-  for (i = acc_hash (id) & store->acc_mask; table[i].id != 0; i = (i + 1) & store->acc_mask)
-    if (table[i].id == id)
-      {
-        table[i].score += score;
-        return;
-      }
-
-  table[i].id = id;
-  table[i].score = score;
-  store->acc_used[(*n_used)++] = i;
-}
 
 static int
 posting_cb (const Fts5ExtensionApi *api,
@@ -350,7 +333,7 @@ posting_cb (const Fts5ExtensionApi *api,
   for (int c = 0; c < rank->n_columns; c++)
     if (tf[c] > 0.0)
       posting.partial += rank->col_weights[c] * tf[c] * (BM25_K1 + 1.0) / (tf[c] + BM25_K1);
-  g_array_append_val (rank->postings, posting);
+  g_array_append_val (rank->store->scratch, posting);
 
   return SQLITE_OK;
 }
@@ -411,89 +394,340 @@ sift_down (LodeLexicalHit *heap,
     }
 }
 
-/* The best rank->limit rows of the table's @n_used, best first (ties: lower id first, as
- * FTS5's ORDER BY over rowid order gives them), through a heap of the best so far; empties
- * the table for the next search. */
-static void
-select_best (RankAny *rank,
-             guint    n_used)
+/* Offers @hit to the best rank->limit rows; returns whether they are that many. */
+static gboolean
+offer_hit (RankAny              *rank,
+           const LodeLexicalHit *hit)
 {
-  AccSlot *table = rank->store->acc;
   guint limit = MAX (rank->limit, 1);
-  g_autofree LodeLexicalHit *heap = g_new (LodeLexicalHit, limit);
-  guint n = 0;
 
-  for (guint u = 0; u < n_used; u++)
+  if (rank->allowed != NULL &&
+      bsearch (&hit->chunk_id, rank->allowed, rank->n_allowed, sizeof (gint64),
+               compare_id) == NULL)
+    return rank->n_heap == limit;
+  if (rank->n_heap < limit)
     {
-      AccSlot *slot = &table[rank->store->acc_used[u]];
-      LodeLexicalHit hit = { slot->id, slot->score };
+      rank->heap[rank->n_heap++] = *hit;
+      if (rank->n_heap == limit)
+        for (guint j = limit / 2; j-- > 0;)
+          sift_down (rank->heap, limit, j);
+    }
+  else if (hit_below (&rank->heap[0], hit))
+    {
+      rank->heap[0] = *hit;
+      sift_down (rank->heap, limit, 0);
+    }
 
-      slot->id = 0;
-      if (rank->allowed != NULL &&
-          bsearch (&hit.chunk_id, rank->allowed, rank->n_allowed, sizeof (gint64),
-                   compare_id) == NULL)
-        continue;
-      if (n < limit)
+  return rank->n_heap == limit;
+}
+
+/* The first of @phrase's rows from its seek on whose id is at least @id (a galloping
+ * search: the ids looked up rise). */
+static guint
+seek_row (PhraseRows *phrase,
+          gint64      id)
+{
+  guint lo = phrase->seek;
+  guint hi;
+  guint step = 1;
+
+  if (lo >= phrase->len || phrase->rows[lo].id >= id)
+    return lo;
+  /* rows[lo] is below @id: find a row at or past it, then the first one between. */
+  hi = lo + 1;
+  while (hi < phrase->len && phrase->rows[hi].id < id)
+    {
+      lo = hi;
+      step *= 2;
+      hi = lo + step;
+    }
+  hi = MIN (hi, phrase->len);
+  while (lo + 1 < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (phrase->rows[mid].id < id)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  phrase->seek = hi;
+
+  return hi;
+}
+
+/* Row @id's score: its phrases' parts added in the phrases' order, as every row's. */
+static double
+row_score (PhraseRows *phrases,
+           guint       n_phrases,
+           gint64      id)
+{
+  double score = 0.0;
+  gboolean found = FALSE;
+
+  for (guint p = 0; p < n_phrases; p++)
+    {
+      guint i = seek_row (&phrases[p], id);
+
+      if (i < phrases[p].len && phrases[p].rows[i].id == id)
         {
-          heap[n++] = hit;
-          if (n == limit)
-            for (guint j = limit / 2; j-- > 0;)
-              sift_down (heap, n, j);
-        }
-      else if (hit_below (&heap[0], &hit))
-        {
-          heap[0] = hit;
-          sift_down (heap, n, 0);
+          double part = phrases[p].idf * phrases[p].rows[i].partial;
+
+          score = found ? score + part : part;
+          found = TRUE;
         }
     }
 
-  qsort (heap, n, sizeof (LodeLexicalHit), compare_hits_desc);
-  g_array_append_vals (rank->hits, heap, n);
+  return score;
+}
+
+/* Slack on the bounds' sums, which add up in another order than the scores do. */
+#define BOUND_SLACK (1.0 + 1e-9)
+
+/* The row of @hit, whose score is the window's (the phrases walked), in the phrases only
+ * looked up (order[0 .. n_lookup - 1], by rising bound; lookup_bound[i], the sum of the
+ * bounds of the first i): %FALSE as soon as its score, with the bounds of those not looked
+ * at yet, cannot pass @threshold. Else its score, added up again phrase by phrase if it is in
+ * any of them (the window's is the same sum when it is in none). */
+static gboolean
+look_up_row (PhraseRows     *phrases,
+             guint           n_phrases,
+             const guint    *order,
+             const double   *lookup_bound,
+             guint           n_lookup,
+             double          threshold,
+             LodeLexicalHit *hit)
+{
+  double found = 0.0;
+  gboolean in_any = FALSE;
+
+  for (guint i = n_lookup; i-- > 0;)
+    {
+      PhraseRows *phrase = &phrases[order[i]];
+      guint at;
+
+      if ((hit->score + found + lookup_bound[i + 1]) * BOUND_SLACK < threshold)
+        return FALSE;
+      at = seek_row (phrase, hit->chunk_id);
+      if (at < phrase->len && phrase->rows[at].id == hit->chunk_id)
+        {
+          found += phrase->idf * phrase->rows[at].partial;
+          in_any = TRUE;
+        }
+    }
+  if ((hit->score + found) * BOUND_SLACK < threshold)
+    return FALSE;
+  if (in_any)
+    hit->score = row_score (phrases, n_phrases, hit->chunk_id);
+
+  return TRUE;
+}
+
+/* The best rank->limit rows of all the phrases' rows, into the heap. The rows of each window
+ * of WINDOW_ROWS ids have their scores added up in a table of that size, the phrases in
+ * order. Once the heap is full, its worst score is a threshold that a row must pass
+ * (MaxScore): the phrases whose bounds add up to less than it — the commonest words — can no
+ * longer bring in a row alone, so they are no longer walked; a row that the others found is
+ * looked up in them only when its score with their bounds could pass. The windows go by
+ * rising ids, so a row that ties with the worst kept one ranks below it (see hit_below()). */
+static void
+score_phrases (RankAny    *rank,
+               PhraseRows *phrases,
+               guint       n_phrases)
+{
+  LodeStoreRank *store = rank->store;
+  g_autofree guint *order = g_new (guint, MAX (n_phrases, 1));
+  g_autofree double *lookup_bound = g_new (double, n_phrases + 1);
+  guint n_lookup = 0;   /* phrases order[0 .. n_lookup - 1] are looked up only */
+  double threshold = 0.0;
+
+  /* By rising bound, and the sum of the bounds of the first i in lookup_bound[i]. */
+  for (guint p = 0; p < n_phrases; p++)
+    {
+      guint j = p;
+
+      for (; j > 0 && phrases[order[j - 1]].bound > phrases[p].bound; j--)
+        order[j] = order[j - 1];
+      order[j] = p;
+      phrases[p].walked = TRUE;
+    }
+  lookup_bound[0] = 0.0;
+  for (guint i = 0; i < n_phrases; i++)
+    lookup_bound[i + 1] = lookup_bound[i] + phrases[order[i]].bound;
+
+  if (store->window == NULL)
+    store->window = g_new (double, WINDOW_ROWS);
+
+  for (;;)
+    {
+      guint64 scored[WINDOW_ROWS / 64] = { 0 };   /* the window's rows with a score */
+      gint64 base = G_MAXINT64;
+
+      for (guint p = 0; p < n_phrases; p++)
+        if (phrases[p].walked && phrases[p].next < phrases[p].len)
+          base = MIN (base, phrases[p].rows[phrases[p].next].id);
+      if (base == G_MAXINT64)
+        break;
+
+      for (guint p = 0; p < n_phrases; p++)
+        {
+          PhraseRows *phrase = &phrases[p];
+
+          if (!phrase->walked)
+            continue;
+          for (; phrase->next < phrase->len && phrase->rows[phrase->next].id - base < WINDOW_ROWS;
+               phrase->next++)
+            {
+              guint slot = phrase->rows[phrase->next].id - base;
+              double part = phrase->idf * phrase->rows[phrase->next].partial;
+
+              if (scored[slot / 64] & (G_GUINT64_CONSTANT (1) << (slot % 64)))
+                store->window[slot] += part;
+              else
+                {
+                  scored[slot / 64] |= G_GUINT64_CONSTANT (1) << (slot % 64);
+                  store->window[slot] = part;
+                }
+            }
+        }
+
+      for (guint word = 0; word < WINDOW_ROWS / 64; word++)
+        for (guint64 bits = scored[word]; bits != 0; bits &= bits - 1)
+          {
+            guint slot = word * 64 + (guint) __builtin_ctzll (bits);
+            LodeLexicalHit hit = { base + slot, store->window[slot] };
+
+            if (n_lookup > 0 && !look_up_row (phrases, n_phrases, order, lookup_bound, n_lookup,
+                                              threshold, &hit))
+              continue;
+            if (!offer_hit (rank, &hit))
+              continue;
+            threshold = rank->heap[0].score;
+            while (n_lookup < n_phrases && lookup_bound[n_lookup + 1] * BOUND_SLACK < threshold)
+              phrases[order[n_lookup++]].walked = FALSE;
+          }
+    }
 }
 
 /* A warm server meets the same common words in question after question, and walking their
  * rows through FTS5 is most of a search (a few thousand instructions a row): the rows of a
- * phrase of at least POSTINGS_CACHE_MIN rows are kept, up to POSTINGS_CACHE_MAX rows in all
- * (16 bytes each), until the index changes. Rare phrases are cheap to read again. */
-#define POSTINGS_CACHE_MIN 256
-#define POSTINGS_CACHE_MAX (1 << 19)
+ * phrase of at least POSTINGS_CACHE_MIN rows are kept until the index changes, up to
+ * POSTINGS_CACHE_ROWS times the index's rows in all (16 bytes each; at least
+ * POSTINGS_CACHE_FLOOR), the phrases read longest ago leaving first. Rare phrases are cheap to
+ * read again. */
+#define POSTINGS_CACHE_MIN   256
+#define POSTINGS_CACHE_ROWS  8
+#define POSTINGS_CACHE_FLOOR (1 << 19)
 
-static const GArray *
+typedef struct
+{
+  const char *key;       /* the table's */
+  GArray     *rows;      /* Posting, by rising id */
+  double      highest;   /* their highest partial */
+  guint64     used;      /* the search that last read them */
+} KeptRows;
+
+static void
+kept_rows_free (gpointer data)
+{
+  KeptRows *kept = data;
+
+  g_array_unref (kept->rows);
+  g_free (kept);
+}
+
+static KeptRows *
 lookup_postings (RankAny *rank,
                  int      phrase)
 {
   LodeStoreRank *store = rank->store;
+  KeptRows *kept;
 
   if (store->postings == NULL || rank->phrases == NULL || (guint) phrase >= rank->phrases->len)
     return NULL;
+  kept = g_hash_table_lookup (store->postings, g_ptr_array_index (rank->phrases, phrase));
+  if (kept != NULL)
+    kept->used = store->n_searches;
 
-  return g_hash_table_lookup (store->postings, g_ptr_array_index (rank->phrases, phrase));
+  return kept;
+}
+
+static int
+compare_kept_used (gconstpointer a,
+                   gconstpointer b)
+{
+  const KeptRows *x = *(KeptRows *const *) a;
+  const KeptRows *y = *(KeptRows *const *) b;
+
+  return (x->used > y->used) - (x->used < y->used);
+}
+
+/* Makes room for @n more rows in @store's kept rows, up to @cap in all: the phrases read
+ * longest ago leave first. */
+static void
+make_room (LodeStoreRank *store,
+           guint          n,
+           guint64        cap)
+{
+  g_autoptr(GPtrArray) by_use = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, store->postings);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    g_ptr_array_add (by_use, value);
+  g_ptr_array_sort (by_use, compare_kept_used);
+
+  for (guint i = 0; i < by_use->len && store->n_postings + (guint64) n > cap; i++)
+    {
+      KeptRows *kept = g_ptr_array_index (by_use, i);
+
+      store->n_postings -= kept->rows->len;
+      g_hash_table_remove (store->postings, kept->key);
+    }
 }
 
 static void
-keep_postings (RankAny *rank,
-               int      phrase)
+keep_postings (RankAny       *rank,
+               int            phrase,
+               const Posting *rows,
+               guint          n,
+               double         highest,
+               sqlite3_int64  n_rows)
 {
   LodeStoreRank *store = rank->store;
-  guint n = rank->postings->len;
+  guint64 cap = MAX ((guint64) POSTINGS_CACHE_FLOOR, POSTINGS_CACHE_ROWS * (guint64) MAX (n_rows, 0));
+  const char *key;
+  KeptRows *kept;
 
   /* A query of one phrase (an identifier) is not kept: its rows are read once either way,
    * and would push out the common words that questions share. */
   if (rank->phrases == NULL || rank->phrases->len < 2 || (guint) phrase >= rank->phrases->len ||
-      n < POSTINGS_CACHE_MIN || n > POSTINGS_CACHE_MAX)
+      n < POSTINGS_CACHE_MIN || n > cap)
     return;
+  key = g_ptr_array_index (rank->phrases, phrase);
 
   if (store->postings == NULL)
-    store->postings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                             (GDestroyNotify) g_array_unref);
-  if (store->n_postings + n > POSTINGS_CACHE_MAX)
-    {
-      g_hash_table_remove_all (store->postings);
-      store->n_postings = 0;
-    }
-  g_hash_table_insert (store->postings, g_strdup (g_ptr_array_index (rank->phrases, phrase)),
-                       g_array_ref (rank->postings));
+    store->postings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, kept_rows_free);
+  if (g_hash_table_contains (store->postings, key))
+    return;
+  if (store->n_postings + (guint64) n > cap)
+    make_room (store, n, cap);
+  kept = g_new (KeptRows, 1);
+  kept->key = g_strdup (key);
+  kept->rows = g_array_sized_new (FALSE, FALSE, sizeof (Posting), n);
+  g_array_append_vals (kept->rows, rows, n);
+  kept->highest = highest;
+  kept->used = store->n_searches;
+  g_hash_table_insert (store->postings, (char *) kept->key, kept);
   store->n_postings += n;
+}
+
+static int
+compare_posting_id (gconstpointer a,
+                    gconstpointer b)
+{
+  return compare_id (&((const Posting *) a)->id, &((const Posting *) b)->id);
 }
 
 static void
@@ -509,10 +743,10 @@ rank_any_func (const Fts5ExtensionApi  *api,
   int n_phrases = api->xPhraseCount (ctx);
   sqlite3_int64 n_rows = 0;
   g_autoptr(GPtrArray) held = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
-  g_autofree const GArray **lists = g_new0 (const GArray *, MAX (n_phrases, 1));
-  guint64 n_postings = 0;
-  guint n_used = 0;
-  guint size;
+  g_autofree PhraseRows *phrases = g_new0 (PhraseRows, MAX (n_phrases, 1));
+  g_autofree guint *read_from = g_new (guint, MAX (n_phrases, 1));
+  g_autofree double *highest = g_new (double, MAX (n_phrases, 1));
+  g_autofree LodeLexicalHit *heap = g_new (LodeLexicalHit, MAX (rank ? rank->limit : 1, 1));
   int rc;
 
   sqlite3_result_null (result);
@@ -520,32 +754,35 @@ rank_any_func (const Fts5ExtensionApi  *api,
     return;
   rank->done = TRUE;
   store = rank->store;
+  store->n_searches++;
 
   rank->n_columns = MIN (api->xColumnCount (ctx), 4);
   for (int c = 0; c < rank->n_columns; c++)
     rank->col_weights[c] = c < n_args ? sqlite3_value_double (args[c]) : 1.0;
 
-  /* Every phrase's rows first, so that the table is sized once for all of them. */
+  /* The rows of the phrases not kept, one after the other in the connection's buffer. */
+  if (store->scratch == NULL)
+    store->scratch = g_array_new (FALSE, FALSE, sizeof (Posting));
+  g_array_set_size (store->scratch, 0);
   rc = api->xRowCount (ctx, &n_rows);
   for (int p = 0; rc == SQLITE_OK && p < n_phrases; p++)
     {
-      /* Held: keeping a later phrase's rows may empty the cache. */
-      lists[p] = lookup_postings (rank, p);
-      if (lists[p] != NULL)
-        g_ptr_array_add (held, g_array_ref ((GArray *) lists[p]));
-      else
+      KeptRows *kept = lookup_postings (rank, p);
+
+      read_from[p] = G_MAXUINT;
+      if (kept != NULL)
         {
-          rank->postings = g_array_new (FALSE, FALSE, sizeof (Posting));
-          g_ptr_array_add (held, rank->postings);
-          rc = api->xQueryPhrase (ctx, p, rank, posting_cb);
-          if (rc != SQLITE_OK)
-            break;
-          lists[p] = rank->postings;
-          keep_postings (rank, p);
+          /* Held: keeping a later phrase's rows may empty the cache. */
+          g_ptr_array_add (held, g_array_ref (kept->rows));
+          phrases[p].rows = (const Posting *) (gpointer) kept->rows->data;
+          phrases[p].len = kept->rows->len;
+          highest[p] = kept->highest;
+          continue;
         }
-      n_postings += lists[p]->len;
+      read_from[p] = store->scratch->len;
+      rc = api->xQueryPhrase (ctx, p, rank, posting_cb);
+      phrases[p].len = store->scratch->len - read_from[p];
     }
-  rank->postings = NULL;
 
   if (rc != SQLITE_OK)
     {
@@ -553,30 +790,136 @@ rank_any_func (const Fts5ExtensionApi  *api,
       return;
     }
 
-  /* At most half full: no more rows than the table holds, nor than the phrases have. */
-  size = 1024;
-  while (size < 2 * MIN (n_postings, (guint64) MAX (n_rows, 0)) && size < (1u << 31))
-    size *= 2;
-  if (store->acc == NULL || store->acc_mask + 1 < size)
-    {
-      g_free (store->acc);
-      g_free (store->acc_used);
-      store->acc = g_new0 (AccSlot, size);
-      store->acc_used = g_new (guint, size / 2);
-      store->acc_mask = size - 1;
-    }
-
   for (int p = 0; p < n_phrases; p++)
     {
-      double idf = next_weight (&w) * phrase_idf (n_rows, lists[p]->len);
-      const Posting *postings = (const Posting *) (gpointer) lists[p]->data;
+      PhraseRows *phrase = &phrases[p];
 
-      rank->weight += idf;
-      for (guint i = 0; i < lists[p]->len; i++)
-        acc_add (store, &n_used, postings[i].id, idf * postings[i].partial);
+      if (read_from[p] != G_MAXUINT)
+        {
+          Posting *rows = &g_array_index (store->scratch, Posting, read_from[p]);
+          gboolean sorted = TRUE;
+
+          highest[p] = 0.0;
+          for (guint i = 0; i < phrase->len; i++)
+            {
+              highest[p] = MAX (highest[p], rows[i].partial);
+              sorted = sorted && (i == 0 || rows[i].id > rows[i - 1].id);
+            }
+          if (!sorted)
+            qsort (rows, phrase->len, sizeof (Posting), compare_posting_id);
+          phrase->rows = rows;
+          keep_postings (rank, p, rows, phrase->len, highest[p], n_rows);
+        }
+      phrase->idf = next_weight (&w) * phrase_idf (n_rows, phrase->len);
+      phrase->bound = phrase->idf * highest[p];
+      rank->weight += phrase->idf;
     }
 
-  select_best (rank, n_used);
+  rank->heap = heap;
+  score_phrases (rank, phrases, n_phrases);
+  qsort (heap, rank->n_heap, sizeof (LodeLexicalHit), compare_hits_desc);
+  g_array_append_vals (rank->hits, heap, rank->n_heap);
+  rank->heap = NULL;
+
+  /* A buffer grown by a pasted issue's rare words is not kept. */
+  if (store->scratch->len > POSTINGS_CACHE_FLOOR)
+    g_clear_pointer (&store->scratch, g_array_unref);
+}
+
+typedef struct
+{
+  GHashTable *postings;
+  GPtrArray  *kept;   /* KeptRows of the words found */
+} HoldingWords;
+
+static gboolean
+holding_word_cb (const char *token,
+                 gsize       len,
+                 gsize       start,
+                 gsize       end,
+                 gboolean    colocated,
+                 gpointer    user_data)
+{
+  HoldingWords *words = user_data;
+  g_autofree char *word = g_strndup (token, len);
+  KeptRows *kept = g_hash_table_lookup (words->postings, word);
+
+  if (kept != NULL && !g_ptr_array_find (words->kept, kept, NULL))
+    g_ptr_array_add (words->kept, kept);
+
+  return TRUE;
+}
+
+static int
+compare_kept_len (gconstpointer a,
+                  gconstpointer b)
+{
+  const KeptRows *x = *(KeptRows *const *) a;
+  const KeptRows *y = *(KeptRows *const *) b;
+
+  return (x->rows->len > y->rows->len) - (x->rows->len < y->rows->len);
+}
+
+/**
+ * _lode_store_rank_may_hold:
+ * @self: a #LodeStore
+ * @text: a phrase, as a query of the index's text gives it
+ *
+ * Whether a row may hold every word of @text, as far as the rows of common words kept
+ * between searches tell (see keep_postings()): a row that holds the phrase holds each of its
+ * words (the query's whole words, each a word or a part of one in the row), so none does
+ * when no row holds all the kept ones. Looking a phrase of common words up in FTS5 walks
+ * their rows position by position: milliseconds on a large index, for a question that
+ * no code says word for word.
+ *
+ * Returns: %FALSE when no row holds @text
+ */
+gboolean
+_lode_store_rank_may_hold (LodeStore  *self,
+                           const char *text)
+{
+  g_autoptr(GPtrArray) kept = g_ptr_array_new ();
+  g_autofree PhraseRows *lists = NULL;
+  HoldingWords words;
+
+  caches_current (self);
+  if (self->rank->postings == NULL)
+    return TRUE;
+  words.postings = self->rank->postings;
+  words.kept = kept;
+  lode_code_tokenize (text, strlen (text), LODE_TOKENIZE_WHOLE, holding_word_cb, &words);
+  if (kept->len < 2)
+    return TRUE;
+
+  /* The rows of the rarest kept word, looked up in the others. */
+  g_ptr_array_sort (kept, compare_kept_len);
+  lists = g_new0 (PhraseRows, kept->len);
+  for (guint i = 0; i < kept->len; i++)
+    {
+      GArray *rows = ((KeptRows *) g_ptr_array_index (kept, i))->rows;
+
+      lists[i].rows = (const Posting *) (gpointer) rows->data;
+      lists[i].len = rows->len;
+    }
+  for (guint r = 0; r < lists[0].len; r++)
+    {
+      gint64 id = lists[0].rows[r].id;
+      guint i = 1;
+
+      for (; i < kept->len; i++)
+        {
+          guint at = seek_row (&lists[i], id);
+
+          if (at >= lists[i].len)
+            return FALSE;
+          if (lists[i].rows[at].id != id)
+            break;
+        }
+      if (i == kept->len)
+        return TRUE;
+    }
+
+  return FALSE;
 }
 
 /* Registers lode_rank() and lode_rank_any() on @self's connection. */
