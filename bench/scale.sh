@@ -18,7 +18,8 @@
 # 3. bench/search-latency.mjs: codebase_search through lode-mcp, warm, each query of
 #    bench/queries-git.txt and each 2–3 kB issue of $EVAL_DIR/queries.jsonl, $ROUNDS rounds
 #    (default 6, the first not counted), both builds on their own index from step 1, and
-#    `rg --fixed-strings` for each query in the same rounds.
+#    `rg --fixed-strings` for each query in the same rounds (not with NO_RG=1: on five copies
+#    of git rg takes 3.6 s a query, most of the run).
 #
 # The trees and indexes are removed at the end unless KEEP=1. Builds nothing: BUILDDIR
 # (default _build) and REF_BUILDDIR are configured, compiled (debugoptimized) builds.
@@ -128,9 +129,12 @@ for n in "$@"; do
                     "tags  %7.1f MB\n", "ctags -R", w, u + s, u, s, r / 1024, t / 1048576 }'
   rm -f "$work/tags"
 
-  echo "-- codebase_search through lode-mcp, warm ($((rounds - 1)) counted rounds), and rg"
+  with_rg=", and rg"
+  [ -z "${NO_RG:-}" ] || with_rg=""
+  echo "-- codebase_search through lode-mcp, warm ($((rounds - 1)) counted rounds)$with_rg"
   # shellcheck disable=SC2086  # $issues is two words or none
   node "$bench_srcdir/bench/search-latency.mjs" --rounds "$rounds" $issues \
+       ${NO_RG:+--no-rg} \
        ${refdir:+--reference "$refdir/src/mcp/lode-mcp"} --data-dir "$data" \
        "$builddir/src/mcp/lode-mcp" "$tree"
   rm -rf "$data"
