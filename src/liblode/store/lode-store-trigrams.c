@@ -58,10 +58,8 @@ static const char sql_forget_file[] =
   "FROM chunks c JOIN chunks_fts f ON f.rowid = c.id WHERE c.file_id = ?1 "
   "HAVING count (*) > 0";
 static const char sql_put_file[] = "INSERT INTO files_tri (rowid, body) VALUES (?1, ?2)";
-static const char sql_find_files[] =
-  "SELECT path, language, hash, size, mtime, n_lines FROM files WHERE id IN ("
-  "  SELECT rowid FROM files_tri WHERE files_tri MATCH ?1) "
-  "ORDER BY path";
+static const char sql_find_files[] = "SELECT rowid FROM files_tri WHERE files_tri MATCH ?1";
+static const char sql_files_by_path[] = "SELECT id, path, language FROM files ORDER BY path";
 
 /* The tokenizer ----------------------------------------------------------------------- */
 
@@ -368,17 +366,110 @@ append_match (GString             *out,
     }
 }
 
-static GPtrArray *
-store_find_text_files (LodeIndexStore       *store,
-                       const LodeGrepQuery  *query,
-                       GError              **error)
+/* The files by path (only their path and language), and each file's place in that order
+ * by its id: a look-up's candidates come out of FTS5 as ids, and the rows of a common
+ * literal's thousand files took longer to fetch and sort by path (1.1 ms for `NULL` on git)
+ * than FTS5 took to find them. Read again when the index has changed: another connection
+ * committed (the data version) or this one wrote (its change count). */
+typedef struct
 {
-  LodeStore *self = LODE_STORE (store);
-  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_file_free);
-  g_autoptr(GString) match = g_string_new (NULL);
+  gint64      id;
+  const char *path;
+  const char *language;
+} OrderedFile;
+
+struct _LodeStoreFileOrder
+{
+  gint64        version;
+  gint64        changes;
+  GStringChunk *strings;  /* the paths and languages */
+  GArray       *files;    /* OrderedFile, by path */
+  GHashTable   *places;   /* a file's id (in @files) → its place in @files */
+};
+
+void
+_lode_store_file_order_free (LodeStoreFileOrder *order)
+{
+  if (order == NULL)
+    return;
+  g_string_chunk_free (order->strings);
+  g_array_unref (order->files);
+  g_clear_pointer (&order->places, g_hash_table_unref);
+  g_free (order);
+}
+
+/* Inside a read transaction, so that the order is of the index being looked up. */
+static LodeStoreFileOrder *
+file_order_current (LodeStore  *self,
+                    GError    **error)
+{
+  gint64 version = _lode_store_get_data_version (self);
+  gint64 changes = sqlite3_total_changes64 (self->db);
+  LodeStoreFileOrder *order = self->file_order;
   sqlite3_stmt *s;
   int rc;
 
+  if (order != NULL && order->version == version && order->changes == changes)
+    return order;
+
+  g_clear_pointer (&self->file_order, _lode_store_file_order_free);
+  s = _lode_store_statement (self, sql_files_by_path, error);
+  if (s == NULL)
+    return NULL;
+  order = g_new0 (LodeStoreFileOrder, 1);
+  order->version = version;
+  order->changes = changes;
+  order->strings = g_string_chunk_new (64 * 1024);
+  order->files = g_array_new (FALSE, FALSE, sizeof (OrderedFile));
+  self->file_order = order;
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      OrderedFile file = {
+        sqlite3_column_int64 (s, 0),
+        g_string_chunk_insert (order->strings, (const char *) sqlite3_column_text (s, 1)),
+        g_string_chunk_insert_const (order->strings, (const char *) sqlite3_column_text (s, 2)),
+      };
+
+      g_array_append_val (order->files, file);
+    }
+  sqlite3_reset (s);
+  if (rc != SQLITE_DONE)
+    {
+      g_clear_pointer (&self->file_order, _lode_store_file_order_free);
+      _lode_store_set_error (self, rc, error, "Cannot read the files");
+      return NULL;
+    }
+
+  order->places = g_hash_table_new (g_int64_hash, g_int64_equal);
+  for (guint i = 0; i < order->files->len; i++)
+    g_hash_table_insert (order->places, &g_array_index (order->files, OrderedFile, i).id,
+                         GUINT_TO_POINTER (i));
+  return order;
+}
+
+static int
+compare_places (gconstpointer a,
+                gconstpointer b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static GPtrArray *
+find_text_files (LodeStore            *self,
+                 const LodeGrepQuery  *query,
+                 GError              **error)
+{
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_file_free);
+  g_autoptr(GArray) places = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GString) match = g_string_new (NULL);
+  LodeStoreFileOrder *order = file_order_current (self, error);
+  sqlite3_stmt *s;
+  int rc;
+
+  if (order == NULL)
+    return NULL;
   append_match (match, query);
   s = _lode_store_statement (self, sql_find_files, error);
   if (s == NULL)
@@ -386,15 +477,16 @@ store_find_text_files (LodeIndexStore       *store,
   sqlite3_bind_text (s, 1, match->str, match->len, SQLITE_TRANSIENT);
   while ((rc = sqlite3_step (s)) == SQLITE_ROW)
     {
-      LodeStoredFile *file = g_new0 (LodeStoredFile, 1);
+      gint64 id = sqlite3_column_int64 (s, 0);
+      gpointer place;
 
-      file->path = g_strdup ((const char *) sqlite3_column_text (s, 0));
-      file->language = g_strdup ((const char *) sqlite3_column_text (s, 1));
-      file->hash = g_strdup ((const char *) sqlite3_column_text (s, 2));
-      file->size = sqlite3_column_int64 (s, 3);
-      file->mtime_usec = sqlite3_column_int64 (s, 4);
-      file->n_lines = sqlite3_column_int (s, 5);
-      g_ptr_array_add (files, file);
+      /* files_tri and files change in one transaction: every id has a file. */
+      if (g_hash_table_lookup_extended (order->places, &id, NULL, &place))
+        {
+          guint p = GPOINTER_TO_UINT (place);
+
+          g_array_append_val (places, p);
+        }
     }
   sqlite3_reset (s);
   if (rc != SQLITE_DONE)
@@ -402,7 +494,36 @@ store_find_text_files (LodeIndexStore       *store,
       _lode_store_set_error (self, rc, error, "Cannot look up trigrams");
       return NULL;
     }
+
+  g_array_sort (places, compare_places);
+  for (guint i = 0; i < places->len; i++)
+    {
+      const OrderedFile *f = &g_array_index (order->files, OrderedFile,
+                                             g_array_index (places, guint, i));
+      LodeStoredFile *file = g_new0 (LodeStoredFile, 1);
+
+      file->path = g_strdup (f->path);
+      file->language = g_strdup (f->language);
+      g_ptr_array_add (files, file);
+    }
   return g_steal_pointer (&files);
+}
+
+static GPtrArray *
+store_find_text_files (LodeIndexStore       *store,
+                       const LodeGrepQuery  *query,
+                       GError              **error)
+{
+  LodeStore *self = LODE_STORE (store);
+  GPtrArray *files;
+  gboolean own = FALSE;
+
+  if (!_lode_store_read_begin (self, &own, error))
+    return NULL;
+  files = find_text_files (self, query, error);
+  if (!_lode_store_read_end (self, own, files != NULL ? error : NULL))
+    g_clear_pointer (&files, g_ptr_array_unref);
+  return files;
 }
 
 void
