@@ -43,7 +43,7 @@ lode_store_close (LodeStore *self)
   g_clear_pointer (&self->db, sqlite3_close_v2);
   self->in_transaction = FALSE;
   g_clear_pointer (&self->rank, _lode_store_rank_free);
-  g_clear_pointer (&self->file_order, _lode_store_file_order_free);
+  g_clear_pointer (&self->trigram_cache, _lode_store_trigram_cache_free);
 }
 
 static void
