@@ -336,6 +336,25 @@ count_lookup_indexes (const char *path)
   return n;
 }
 
+/* How many segments the trigrams of @path's files are in. */
+static int
+count_trigram_segments (const char *path)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *s = NULL;
+  int n = -1;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT count (DISTINCT segid) FROM files_tri_idx",
+                                       -1, &s, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (s), ==, SQLITE_ROW);
+  n = sqlite3_column_int (s, 0);
+  sqlite3_finalize (s);
+  sqlite3_close (db);
+
+  return n;
+}
+
 static char *
 dup_journal_mode (const char *path)
 {
@@ -373,7 +392,10 @@ test_lookup_indexes (StoreFixture  *fixture,
                                         "void strbuf_addf (struct strbuf *sb, const char *fmt, ...)"));
   g_assert_true (lode_index_store_set_meta (fixture->store, "state", "indexing", &error));
   put_file (fixture->store, "strbuf.c", "c", chunks, symbols);
+  put_text (fixture->store, "strbuf.h", "c", "void strbuf_addf (struct strbuf *sb, ...);\n");
   g_assert_cmpint (count_lookup_indexes (fixture->db_path), ==, 0);
+  /* A segment of trigrams per batch. */
+  g_assert_cmpint (count_trigram_segments (fixture->db_path), ==, 2);
 
   during = lode_index_store_find_symbols (fixture->store, "STRBUF_ADDF", 10, &error);
   g_assert_no_error (error);
@@ -382,15 +404,19 @@ test_lookup_indexes (StoreFixture  *fixture,
   g_assert_true (lode_index_store_set_meta (fixture->store, "state", "ready", &error));
   g_assert_no_error (error);
   g_assert_cmpint (count_lookup_indexes (fixture->db_path), ==, 7);
+  g_assert_cmpint (count_trigram_segments (fixture->db_path), ==, 1);
   after = lode_index_store_find_symbols (fixture->store, "STRBUF_ADDF", 10, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (after->len, ==, 1);
   g_assert_cmpstr (((LodeStoredSymbol *) after->pdata[0])->path, ==, "strbuf.c");
   g_assert_cmpuint (((LodeStoredSymbol *) after->pdata[0])->start_line, ==, 1);
 
-  /* Ending another run finds them there. */
+  /* Ending another run finds them there, and leaves its batch's trigrams to FTS5's own
+   * merges. */
+  put_text (fixture->store, "strbuf-2.h", "c", "void strbuf_addstr (struct strbuf *sb);\n");
   g_assert_true (lode_index_store_set_meta (fixture->store, "state", "ready", &error));
   g_assert_no_error (error);
+  g_assert_cmpint (count_trigram_segments (fixture->db_path), ==, 2);
 }
 
 /* An index built aside is written without a journal, replaces whatever the file held, and

@@ -183,6 +183,8 @@ gboolean      _lode_store_trigrams_put_file    (LodeStore    *self,
                                                 gint64        file_id,
                                                 GPtrArray    *chunks,
                                                 GError      **error);
+gboolean      _lode_store_trigrams_merge       (LodeStore    *self,
+                                                GError      **error);
 void          _lode_store_trigram_cache_free   (LodeStoreTrigramCache *cache);
 
 /* Vectors (lode-store-vectors.c), for the searcher's rows too. */

@@ -322,6 +322,23 @@ _lode_store_trigrams_put_file (LodeStore   *self,
   return _lode_store_run (self, s, error, "Cannot index a file's trigrams");
 }
 
+/* Merges files_tri's segments into one. A first run leaves what FTS5's automerge made of a
+ * segment per batch (seven on git v2.47.0), and a look-up seeks each of its trigrams in each
+ * segment: on git, 0.25 -> 0.17 ms per look-up (the median of grep-bench.py's identifiers
+ * and literals), for 0.24 s at the end of the first run. Later runs add a small segment per
+ * batch, which automerge folds in. */
+gboolean
+_lode_store_trigrams_merge (LodeStore  *self,
+                            GError    **error)
+{
+  int rc = sqlite3_exec (self->db, "INSERT INTO files_tri (files_tri) VALUES ('optimize')",
+                         NULL, NULL, NULL);
+
+  if (rc != SQLITE_OK)
+    return _lode_store_set_error (self, rc, error, "Cannot merge the trigrams' segments");
+  return TRUE;
+}
+
 /* What look-ups learn about the index, per connection, kept until it changes (another
  * connection committed: the data version; or this one wrote: its change count):
  *
