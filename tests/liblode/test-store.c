@@ -314,20 +314,17 @@ assert_reset_and_usable (StoreFixture *fixture)
   g_assert_false (lode_index_store_get_was_reset (fixture->store));
 }
 
-/* How many of the indexes only look-ups use @path's database has. */
+/* The one integer @sql gives on @path's database. */
 static int
-count_lookup_indexes (const char *path)
+query_int (const char *path,
+           const char *sql)
 {
   sqlite3 *db = NULL;
   sqlite3_stmt *s = NULL;
   int n = -1;
 
   g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT count(*) FROM sqlite_master WHERE type = "
-                                       "'index' AND name IN ('symbols_name', 'symbols_chunk', "
-                                       "'symbols_package', 'refs_name', 'imports_key', "
-                                       "'edges_to', 'chunks_hash')", -1, &s, NULL),
-                   ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &s, NULL), ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_step (s), ==, SQLITE_ROW);
   n = sqlite3_column_int (s, 0);
   sqlite3_finalize (s);
@@ -336,23 +333,20 @@ count_lookup_indexes (const char *path)
   return n;
 }
 
+/* How many of the indexes only look-ups use @path's database has. */
+static int
+count_lookup_indexes (const char *path)
+{
+  return query_int (path, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN "
+                    "('symbols_name', 'symbols_chunk', 'symbols_package', 'refs_name', "
+                    "'imports_key', 'edges_to', 'chunks_hash')");
+}
+
 /* How many segments the trigrams of @path's files are in. */
 static int
 count_trigram_segments (const char *path)
 {
-  sqlite3 *db = NULL;
-  sqlite3_stmt *s = NULL;
-  int n = -1;
-
-  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT count (DISTINCT segid) FROM files_tri_idx",
-                                       -1, &s, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_step (s), ==, SQLITE_ROW);
-  n = sqlite3_column_int (s, 0);
-  sqlite3_finalize (s);
-  sqlite3_close (db);
-
-  return n;
+  return query_int (path, "SELECT count (DISTINCT segid) FROM files_tri_idx");
 }
 
 static char *
