@@ -318,7 +318,7 @@ test_count_bound (GrepFixture   *fixture,
 }
 
 /* An edited file's new text is found after the update, its old text is not; a removed
- * file's text is gone. */
+ * file's text is gone; a new file's is found. */
 static void
 test_incremental (GrepFixture   *fixture,
                   gconstpointer  data)
@@ -328,6 +328,7 @@ test_incremental (GrepFixture   *fixture,
   g_autoptr(LodeToolResult) old_text = NULL;
   g_autoptr(LodeToolResult) new_text = NULL;
   g_autoptr(LodeToolResult) removed = NULL;
+  g_autoptr(LodeToolResult) added = NULL;
   g_autofree char *edited = NULL;
   g_autofree char *path = g_build_filename (fixture->root, "tokio/src/time/sleep.rs", NULL);
 
@@ -354,6 +355,16 @@ test_incremental (GrepFixture   *fixture,
   index_tree (fixture);
   removed = grep_ok (fixture, "{\"pattern\": \"new_elapsed\"}");
   g_assert_cmpint (json_object_get_int_member (removed->structured, "totalMatches"), ==, 0);
+
+  /* A file added since the last search (the store's files by path are read again). */
+  test_write_file (fixture->root, "tokio/src/time/interval.rs", edited);
+  index_tree (fixture);
+  added = grep_ok (fixture, "{\"pattern\": \"new_elapsed\"}");
+  g_assert_cmpint (json_object_get_int_member (added->structured, "totalMatches"), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (
+                     json_array_get_object_element (
+                       json_object_get_array_member (added->structured, "files"), 0), "path"),
+                   ==, "tokio/src/time/interval.rs");
 }
 
 int

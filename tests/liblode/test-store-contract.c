@@ -1385,6 +1385,35 @@ test_text_files (Fixture       *fixture,
   g_assert_cmpint (indexed, ==, fixture->kind == LODE_STORE_KIND_SQLITE);
 }
 
+/* A long literal is looked up by its rare trigrams: the files that hold only its common ones
+ * (here every trigram of `refs_read_ref`, in git's refs code) are not named. */
+static void
+test_text_files_rare_trigrams (Fixture       *fixture,
+                               gconstpointer  data)
+{
+  g_autofree char *files = NULL;
+  gboolean indexed;
+
+  put_text (fixture->store, "refs.c", "c", "5555",
+            "int refs_read_ref (struct ref_store *refs, const char *refname,\n"
+            "                   struct object_id *oid)\n{\n"
+            "  return refs_read_ref_full (refs, refname, RESOLVE_REF_READING, oid, NULL);\n}\n");
+  for (guint i = 0; i < 6; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("builtin/cmd-%u.c", i);
+      g_autofree char *text = g_strdup_printf ("static int cmd_%u (struct repository *r)\n{\n"
+                                               "  if (refs_read_ref (get_main_ref_store (r), "
+                                               "\"HEAD\", &oid))\n    return -1;\n}\n", i);
+
+      put_text (fixture->store, path, "c", "6666", text);
+    }
+
+  files = text_files (fixture->store, "refs_read_ref_full", FALSE, &indexed);
+  g_assert_cmpstr (files, ==, indexed ? "refs.c"
+                   : "builtin/cmd-0.c builtin/cmd-1.c builtin/cmd-2.c builtin/cmd-3.c "
+                     "builtin/cmd-4.c builtin/cmd-5.c refs.c");
+}
+
 static int
 compare_strings (gconstpointer a,
                  gconstpointer b)
@@ -1482,6 +1511,7 @@ main (int   argc,
     { "artifacts", test_artifacts },
     { "copy", test_copy },
     { "text-files", test_text_files },
+    { "text-files-rare-trigrams", test_text_files_rare_trigrams },
   };
   static const LodeStoreKind kinds[] = { LODE_STORE_KIND_SQLITE, LODE_STORE_KIND_QDRANT };
 

@@ -314,26 +314,39 @@ assert_reset_and_usable (StoreFixture *fixture)
   g_assert_false (lode_index_store_get_was_reset (fixture->store));
 }
 
-/* How many of the indexes only look-ups use @path's database has. */
+/* The one integer @sql gives on @path's database. */
 static int
-count_lookup_indexes (const char *path)
+query_int (const char *path,
+           const char *sql)
 {
   sqlite3 *db = NULL;
   sqlite3_stmt *s = NULL;
   int n = -1;
 
   g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT count(*) FROM sqlite_master WHERE type = "
-                                       "'index' AND name IN ('symbols_name', 'symbols_chunk', "
-                                       "'symbols_package', 'refs_name', 'imports_key', "
-                                       "'edges_to', 'chunks_hash')", -1, &s, NULL),
-                   ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &s, NULL), ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_step (s), ==, SQLITE_ROW);
   n = sqlite3_column_int (s, 0);
   sqlite3_finalize (s);
   sqlite3_close (db);
 
   return n;
+}
+
+/* How many of the indexes only look-ups use @path's database has. */
+static int
+count_lookup_indexes (const char *path)
+{
+  return query_int (path, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name IN "
+                    "('symbols_name', 'symbols_chunk', 'symbols_package', 'refs_name', "
+                    "'imports_key', 'edges_to', 'chunks_hash')");
+}
+
+/* How many segments the trigrams of @path's files are in. */
+static int
+count_trigram_segments (const char *path)
+{
+  return query_int (path, "SELECT count (DISTINCT segid) FROM files_tri_idx");
 }
 
 static char *
@@ -373,7 +386,10 @@ test_lookup_indexes (StoreFixture  *fixture,
                                         "void strbuf_addf (struct strbuf *sb, const char *fmt, ...)"));
   g_assert_true (lode_index_store_set_meta (fixture->store, "state", "indexing", &error));
   put_file (fixture->store, "strbuf.c", "c", chunks, symbols);
+  put_text (fixture->store, "strbuf.h", "c", "void strbuf_addf (struct strbuf *sb, ...);\n");
   g_assert_cmpint (count_lookup_indexes (fixture->db_path), ==, 0);
+  /* A segment of trigrams per batch. */
+  g_assert_cmpint (count_trigram_segments (fixture->db_path), ==, 2);
 
   during = lode_index_store_find_symbols (fixture->store, "STRBUF_ADDF", 10, &error);
   g_assert_no_error (error);
@@ -382,15 +398,19 @@ test_lookup_indexes (StoreFixture  *fixture,
   g_assert_true (lode_index_store_set_meta (fixture->store, "state", "ready", &error));
   g_assert_no_error (error);
   g_assert_cmpint (count_lookup_indexes (fixture->db_path), ==, 7);
+  g_assert_cmpint (count_trigram_segments (fixture->db_path), ==, 1);
   after = lode_index_store_find_symbols (fixture->store, "STRBUF_ADDF", 10, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (after->len, ==, 1);
   g_assert_cmpstr (((LodeStoredSymbol *) after->pdata[0])->path, ==, "strbuf.c");
   g_assert_cmpuint (((LodeStoredSymbol *) after->pdata[0])->start_line, ==, 1);
 
-  /* Ending another run finds them there. */
+  /* Ending another run finds them there, and leaves its batch's trigrams to FTS5's own
+   * merges. */
+  put_text (fixture->store, "strbuf-2.h", "c", "void strbuf_addstr (struct strbuf *sb);\n");
   g_assert_true (lode_index_store_set_meta (fixture->store, "state", "ready", &error));
   g_assert_no_error (error);
+  g_assert_cmpint (count_trigram_segments (fixture->db_path), ==, 2);
 }
 
 /* An index built aside is written without a journal, replaces whatever the file held, and
@@ -580,6 +600,83 @@ test_other_version (StoreFixture  *fixture,
   exec_sql (fixture->db_path, sql);
 
   assert_reset_and_usable (fixture);
+}
+
+/* The columns of @path's index @name, comma-separated. */
+static char *
+dup_index_columns (const char *path,
+                   const char *name)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT group_concat (name, ',') FROM "
+                                          "(SELECT name FROM pragma_index_info ('%s') "
+                                          "ORDER BY seqno)", name);
+  sqlite3 *db = NULL;
+  sqlite3_stmt *s = NULL;
+  char *columns;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &s, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (s), ==, SQLITE_ROW);
+  columns = g_strdup ((const char *) sqlite3_column_text (s, 0));
+  sqlite3_finalize (s);
+  sqlite3_close (db);
+
+  return columns;
+}
+
+/* An index of schema 10, whose `symbols_file` held the file alone (naming a grep match's
+ * declaration then read every symbol of the file), is made anew with the file and the
+ * first line, and the new one names the declarations that meet a range of lines. */
+static void
+test_version_10_symbols_file (StoreFixture  *fixture,
+                              gconstpointer  data)
+{
+  g_autoptr(GPtrArray) chunks = chunks_new ();
+  g_autoptr(GPtrArray) symbols = symbols_new ();
+  g_autoptr(GPtrArray) spans = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *columns = NULL;
+
+  put_text (fixture->store, "old.c", "c", "int old;\n");
+  g_clear_object (&fixture->store);
+  exec_sql (fixture->db_path, "DROP INDEX symbols_file;"
+            "CREATE INDEX symbols_file ON symbols (file_id);"
+            "PRAGMA user_version = 10");
+
+  assert_reset_and_usable (fixture);
+  columns = dup_index_columns (fixture->db_path, "symbols_file");
+  g_assert_cmpstr (columns, ==, "file_id,start_line");
+
+  /* The shape of git's refs.c: a struct, then functions, one holding a matched line. */
+  g_ptr_array_add (chunks, chunk_new (1, 24, NULL, NULL, NULL,
+                                      "struct ref_store {\n  const char *gitdir;\n};\n\n"
+                                      "int refs_read_ref (struct ref_store *refs, const char *ref,\n"
+                                      "                   struct object_id *oid)\n{\n"
+                                      "  return refs_resolve_ref_unsafe (refs, ref, 0, oid, NULL)"
+                                      " ? 0 : -1;\n}\n\n"
+                                      "int refs_update_ref (struct ref_store *refs, const char *msg,\n"
+                                      "                     const char *refname)\n{\n"
+                                      "  struct strbuf err = STRBUF_INIT;\n\n"
+                                      "  if (ref_transaction_commit (t, &err))\n"
+                                      "    return error (\"%s\", err.buf);\n"
+                                      "  strbuf_release (&err);\n  return 0;\n}\n"));
+  g_ptr_array_add (symbols, symbol_new ("ref_store", "struct", NULL, 1, 3, NULL));
+  g_ptr_array_add (symbols, symbol_new ("gitdir", "field", "ref_store", 2, 2, NULL));
+  g_ptr_array_add (symbols, symbol_new ("refs_read_ref", "function", NULL, 5, 9, NULL));
+  g_ptr_array_add (symbols, symbol_new ("refs_update_ref", "function", NULL, 11, 19, NULL));
+  put_file (fixture->store, "refs.c", "c", chunks, symbols);
+
+  spans = lode_index_store_dup_file_symbol_spans (fixture->store, "refs.c", 15, 17, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (spans->len, ==, 1);
+  g_assert_cmpstr (((LodeStoredSymbol *) spans->pdata[0])->name, ==, "refs_update_ref");
+  g_clear_pointer (&spans, g_ptr_array_unref);
+  spans = lode_index_store_dup_file_symbol_spans (fixture->store, "refs.c", 2, 8, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (spans->len, ==, 3);
+  g_assert_cmpstr (((LodeStoredSymbol *) spans->pdata[0])->name, ==, "ref_store");
+  g_assert_cmpstr (((LodeStoredSymbol *) spans->pdata[1])->name, ==, "gitdir");
+  g_assert_cmpstr (((LodeStoredSymbol *) spans->pdata[2])->name, ==, "refs_read_ref");
 }
 
 static void
@@ -1754,6 +1851,7 @@ main (int   argc,
   ADD ("prepared-tokens", test_prepared_tokens);
   ADD ("prepared-tokens-mismatch", test_prepared_tokens_mismatch);
   ADD ("other-version", test_other_version);
+  ADD ("version-10-symbols-file", test_version_10_symbols_file);
   ADD ("foreign-database", test_foreign_database);
   ADD ("garbage-file", test_garbage_file);
   ADD ("put-replace-remove", test_put_replace_remove);

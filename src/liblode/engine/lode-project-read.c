@@ -136,7 +136,7 @@ lode_project_is_indexed (LodeProject *self)
  * @error: return location for a #GError
  *
  * Runs @func with the project's read connection (opened once, shared with searches), which
- * no other caller uses meanwhile. For readers of the index outside this file, such as the
+ * no other caller uses meanwhile, on one snapshot of the index. For readers of the index outside this file, such as the
  * symbol tools.
  *
  * Returns: (nullable): what @func returned; %NULL with @error set when the project is not
@@ -156,8 +156,13 @@ lode_project_read (LodeProject          *self,
 
   g_mutex_lock (&self->reader_lock);
   store = _lode_project_dup_reader (self, error);
-  if (store != NULL)
-    result = func (self, store, data, error);
+  /* One snapshot for all of @func's statements, as for a search: SQLite then takes its
+   * shared lock once, not at each of them (codebase_grep's declarations: one per file). */
+  if (store != NULL && lode_search_backend_begin_read (LODE_SEARCH_BACKEND (store), error))
+    {
+      result = func (self, store, data, error);
+      lode_search_backend_end_read (LODE_SEARCH_BACKEND (store));
+    }
   g_mutex_unlock (&self->reader_lock);
 
   return result;

@@ -990,7 +990,8 @@ lode_index_store_find_artifact_pieces (LodeIndexStore      *self,
  * each trigram of each literal @query requires (AND and OR as it says), never fewer. The
  * caller reads them to find the lines.
  *
- * Returns: (transfer full) (element-type LodeStoredFile): the candidates, by path
+ * Returns: (transfer full) (element-type LodeStoredFile): the candidates, by path, with their
+ *   path and language (a store may leave the rest unset)
  */
 GPtrArray *
 lode_index_store_find_text_files (LodeIndexStore       *self,

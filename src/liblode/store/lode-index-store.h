@@ -453,8 +453,8 @@ G_DECLARE_INTERFACE (LodeIndexStore, lode_index_store, LODE, INDEX_STORE, GObjec
  *   @prefixes (lower-case words), of @artifact when set, with the statistics of all pieces
  *   (@stats). At most @limit: which, when more match, is the store's choice (each picks by
  *   its own BM25, titles weighing %LODE_ARTIFACT_TITLE_WEIGHT); their order means nothing
- * @find_text_files: (optional): the files (#LodeStoredFile, by path) whose indexed text
- *   holds what @query requires (each trigram of each literal, by its AND and OR, case
+ * @find_text_files: (optional): the files (#LodeStoredFile, by path; their path and
+ *   language, the rest may be unset) whose indexed text holds what @query requires (each trigram of each literal, by its AND and OR, case
  *   folded), never fewer: codebase_grep reads them. Without it every file is read; see
  *   lode_index_store_find_text_files()
  *

@@ -37,6 +37,7 @@ G_BEGIN_DECLS
 #define LODE_STORE_TOKENIZER "lode_code"
 
 typedef struct _LodeStoreRank LodeStoreRank;
+typedef struct _LodeStoreTrigramCache LodeStoreTrigramCache;
 
 struct _LodeStore
 {
@@ -49,6 +50,8 @@ struct _LodeStore
   GCancellable  *cancellable;    /* (nullable): of the search running now */
   char          *reset_reason;   /* (nullable): why lode_store_open() started a new index */
   LodeStoreRank *rank;           /* the ranking functions' state, see lode-store-rank.c */
+  LodeStoreTrigramCache *trigram_cache; /* (nullable): what look-ups learnt, see
+                                         * lode-store-trigrams.c */
   guint          was_reset : 1;
   guint          in_transaction : 1;
   guint          in_read : 1;    /* a search's snapshot, see backend_begin_read() */
@@ -180,6 +183,9 @@ gboolean      _lode_store_trigrams_put_file    (LodeStore    *self,
                                                 gint64        file_id,
                                                 GPtrArray    *chunks,
                                                 GError      **error);
+gboolean      _lode_store_trigrams_merge       (LodeStore    *self,
+                                                GError      **error);
+void          _lode_store_trigram_cache_free   (LodeStoreTrigramCache *cache);
 
 /* Vectors (lode-store-vectors.c), for the searcher's rows too. */
 GArray       *_lode_store_read_ids       (LodeStore          *self,

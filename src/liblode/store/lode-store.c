@@ -43,6 +43,7 @@ lode_store_close (LodeStore *self)
   g_clear_pointer (&self->db, sqlite3_close_v2);
   self->in_transaction = FALSE;
   g_clear_pointer (&self->rank, _lode_store_rank_free);
+  g_clear_pointer (&self->trigram_cache, _lode_store_trigram_cache_free);
 }
 
 static void
@@ -185,7 +186,8 @@ create_schema (sqlite3  *db,
 /* Creates the indexes that only look-ups need (`symbols_name`, `refs_name`, `chunks_hash`, …),
  * where they are missing: create_schema() leaves them out of a new index, whose first run
  * then loads every row without keeping them up to date (sorting each column once at the end
- * costs less); the store creates them when a run ends, state "ready" (store_set_meta()).
+ * costs less); the store creates them when a run ends, state "ready" (store_set_meta()),
+ * and merges the trigrams' segments when they were missing (_lode_store_trigrams_merge()).
  * Until then, a search of the index being built looks symbols and references up by scanning
  * their tables. */
 gboolean
@@ -196,7 +198,17 @@ _lode_store_create_lookup_indexes (LodeStore  *self,
     _lode_store_files_lookup_sql, _lode_store_graph_lookup_sql,
     _lode_store_symbols_lookup_sql, _lode_store_vectors_lookup_sql,
   };
-  int rc = SQLITE_OK;
+  int missing = 0;
+  int rc;
+
+  /* A new index's first run (they are missing) also merges the trigrams' segments, before
+   * the sorts, which then reuse the pages the segments leave free. */
+  rc = query_int (self->db, "SELECT count (*) = 0 FROM sqlite_master WHERE type = 'index' "
+                  "AND name = 'symbols_name'", &missing);
+  if (rc != SQLITE_OK)
+    return _lode_store_set_error (self, rc, error, "Cannot read the index's look-up indexes");
+  if (missing && !_lode_store_trigrams_merge (self, error))
+    return FALSE;
 
   /* SQLite's sorter keeps as many bytes in memory as the page cache holds before it writes
    * to its temporary file: on five copies of git the sorts of `refs_name` and
