@@ -259,7 +259,7 @@ backend_find_text (LodeSearchBackend  *backend,
                    GError            **error)
 {
   LodeStore *self = (LodeStore *) backend;
-  g_autoptr(GString) match = g_string_new ("body : \"");
+  g_autoptr(GString) match = g_string_new ("body : ");
   g_autofree char *lower = g_ascii_strdown (text, -1);
   sqlite3_stmt *s;
   guint n = 0;
@@ -268,13 +268,7 @@ backend_find_text (LodeSearchBackend  *backend,
   *common = FALSE;
   if (!_lode_store_rank_may_hold (self, text))
     return TRUE;
-  for (const char *p = text; *p != '\0'; p++)
-    {
-      if (*p == '"')
-        g_string_append_c (match, '"');
-      g_string_append_c (match, *p);
-    }
-  g_string_append_c (match, '"');
+  _lode_store_append_fts5_string (match, text);
 
   s = _lode_store_statement (self, sql_text_chunks, error);
   if (s == NULL)

@@ -278,6 +278,22 @@ _lode_store_run (LodeStore     *self,
   return TRUE;
 }
 
+/* Appends @text to an FTS5 query as one string: in double quotes, each of its own doubled.
+ * FTS5 then reads it as a phrase of whatever the table's tokenizer makes of it. */
+void
+_lode_store_append_fts5_string (GString    *query,
+                                const char *text)
+{
+  g_string_append_c (query, '"');
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (query, '"');
+      g_string_append_c (query, *p);
+    }
+  g_string_append_c (query, '"');
+}
+
 /* Steps @s, which yields one count. */
 gboolean
 _lode_store_step_count (LodeStore     *self,

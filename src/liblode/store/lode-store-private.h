@@ -125,6 +125,8 @@ gboolean      _lode_store_run            (LodeStore          *self,
                                           sqlite3_stmt       *s,
                                           GError            **error,
                                           const char         *what);
+void          _lode_store_append_fts5_string (GString        *query,
+                                              const char     *text);
 gboolean      _lode_store_step_count     (LodeStore          *self,
                                           sqlite3_stmt       *s,
                                           guint              *count,

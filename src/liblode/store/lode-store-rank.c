@@ -956,20 +956,6 @@ static gboolean rank_doc_frequencies (LodeSearchBackend  *backend,
 /* Search candidates: the lexical leg's hits and statistics (LodeSearchBackend). */
 
 static void
-append_phrase (GString    *match,
-               const char *token)
-{
-  g_string_append_c (match, '"');
-  for (const char *p = token; *p != '\0'; p++)
-    {
-      if (*p == '"')
-        g_string_append_c (match, '"');
-      g_string_append_c (match, *p);
-    }
-  g_string_append_c (match, '"');
-}
-
-static void
 append_weight (GString *weights,
                double   weight)
 {
@@ -988,7 +974,7 @@ add_phrase (GString                 *match,
             const LodeLexicalQuery  *query,
             const char              *token)
 {
-  append_phrase (match, token);
+  _lode_store_append_fts5_string (match, token);
   if (phrases != NULL)
     g_ptr_array_add (phrases, g_strconcat (query->path_only ? "{path} " : "", token, NULL));
 }

@@ -426,20 +426,6 @@ trigram_cache_current (LodeStore  *self,
   return cache;
 }
 
-static void
-append_trigram (GString    *out,
-                const char *t)
-{
-  g_string_append_c (out, '"');
-  for (const char *p = t; *p != '\0'; p++)
-    {
-      if (*p == '"')
-        g_string_append_c (out, '"');
-      g_string_append_c (out, *p);
-    }
-  g_string_append_c (out, '"');
-}
-
 /* The files that hold trigram @t, from FTS5 the first time (one look-up of the trigram
  * alone). A count that cannot be read is G_MAXUINT: the trigram is then taken last, and the
  * look-up itself reports the failure. */
@@ -455,7 +441,7 @@ doc_count (LodeStore             *self,
 
   if (g_hash_table_lookup_extended (cache->doc_counts, t, NULL, &found))
     return GPOINTER_TO_UINT (found);
-  append_trigram (match, t);
+  _lode_store_append_fts5_string (match, t);
   s = _lode_store_statement (self, sql_count_files, NULL);
   if (s != NULL)
     {
@@ -521,7 +507,7 @@ append_match (LodeStore             *self,
           {
             if (i > 0)
               g_string_append (out, " AND ");
-            append_trigram (out, g_array_index (counted, CountedTrigram, i).trigram);
+            _lode_store_append_fts5_string (out, g_array_index (counted, CountedTrigram, i).trigram);
           }
         g_string_append_c (out, ')');
       }
