@@ -314,23 +314,33 @@ assert_reset_and_usable (StoreFixture *fixture)
   g_assert_false (lode_index_store_get_was_reset (fixture->store));
 }
 
+/* The one value @sql gives on @path's database, as text. */
+static char *
+query_text (const char *path,
+            const char *sql)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *s = NULL;
+  char *text;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &s, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (s), ==, SQLITE_ROW);
+  text = g_strdup ((const char *) sqlite3_column_text (s, 0));
+  sqlite3_finalize (s);
+  sqlite3_close (db);
+
+  return text;
+}
+
 /* The one integer @sql gives on @path's database. */
 static int
 query_int (const char *path,
            const char *sql)
 {
-  sqlite3 *db = NULL;
-  sqlite3_stmt *s = NULL;
-  int n = -1;
+  g_autofree char *text = query_text (path, sql);
 
-  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &s, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_step (s), ==, SQLITE_ROW);
-  n = sqlite3_column_int (s, 0);
-  sqlite3_finalize (s);
-  sqlite3_close (db);
-
-  return n;
+  return text != NULL ? (int) g_ascii_strtoll (text, NULL, 10) : 0;
 }
 
 /* How many of the indexes only look-ups use @path's database has. */
@@ -347,23 +357,6 @@ static int
 count_trigram_segments (const char *path)
 {
   return query_int (path, "SELECT count (DISTINCT segid) FROM files_tri_idx");
-}
-
-static char *
-dup_journal_mode (const char *path)
-{
-  sqlite3 *db = NULL;
-  sqlite3_stmt *s = NULL;
-  char *mode;
-
-  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_prepare_v2 (db, "PRAGMA journal_mode", -1, &s, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_step (s), ==, SQLITE_ROW);
-  mode = g_strdup ((const char *) sqlite3_column_text (s, 0));
-  sqlite3_finalize (s);
-  sqlite3_close (db);
-
-  return mode;
 }
 
 /* The symbol tools find the same declarations while a new index is built without its
@@ -444,7 +437,7 @@ test_aside (StoreFixture  *fixture,
   g_assert_true (lode_store_end_aside (store, &error));
   g_assert_no_error (error);
   g_clear_object (&store);
-  mode = dup_journal_mode (aside);
+  mode = query_text (aside, "PRAGMA journal_mode");
   g_assert_cmpstr (mode, ==, "wal");
 
   g_assert_true (lode_store_install (aside, fixture->db_path, &error));
@@ -472,7 +465,7 @@ test_aside_ended_early (StoreFixture  *fixture,
   g_assert_true (lode_store_end_aside (store, &error));
   g_assert_no_error (error);
   g_clear_object (&store);
-  mode = dup_journal_mode (aside);
+  mode = query_text (aside, "PRAGMA journal_mode");
   g_assert_cmpstr (mode, ==, "wal");
 }
 
@@ -610,18 +603,8 @@ dup_index_columns (const char *path,
   g_autofree char *sql = g_strdup_printf ("SELECT group_concat (name, ',') FROM "
                                           "(SELECT name FROM pragma_index_info ('%s') "
                                           "ORDER BY seqno)", name);
-  sqlite3 *db = NULL;
-  sqlite3_stmt *s = NULL;
-  char *columns;
 
-  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &s, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_step (s), ==, SQLITE_ROW);
-  columns = g_strdup ((const char *) sqlite3_column_text (s, 0));
-  sqlite3_finalize (s);
-  sqlite3_close (db);
-
-  return columns;
+  return query_text (path, sql);
 }
 
 /* An index of schema 10, whose `symbols_file` held the file alone (naming a grep match's
