@@ -1265,13 +1265,13 @@ test_common_words_literal (StoreFixture  *fixture,
   g_assert_true (lode_index_store_begin (fixture->store, &error));
   for (guint i = 0; i < 300; i++)
     {
-      g_autofree char *path = g_strdup_printf ("src/file%03u.c", i);
+      g_autofree char *src = g_strdup_printf ("src/file%03u.c", i);
+      g_autofree char *lib = g_strdup_printf ("lib/file%03u.c", i);
 
-      put_text (fixture->store, path, "c",
+      put_text (fixture->store, src, "c",
                 i == 150 ? "die (\"unable to read tree %s\", oid);\n"
                          : "tree = read_tree (); if (!tree) unable ();\n");
-      path = g_strdup_printf ("lib/file%03u.c", i);
-      put_text (fixture->store, path, "c", "steam ();\n");
+      put_text (fixture->store, lib, "c", "steam ();\n");
     }
   g_assert_true (lode_index_store_commit (fixture->store, &error));
 
