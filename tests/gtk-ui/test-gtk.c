@@ -1975,6 +1975,69 @@ test_manage (Fixture       *fixture,
   g_assert_true (g_file_test (source, G_FILE_TEST_IS_REGULAR));
 }
 
+static gboolean
+item_progressing (gpointer data)
+{
+  return lode_project_item_get_indexing (data) && lode_project_item_get_fraction (data) > 0;
+}
+
+static gboolean
+item_idle (gpointer data)
+{
+  return !lode_project_item_get_indexing (data);
+}
+
+/* A job stopped by another client (an agent's codebase_stop, `lode stop`) ends the row's
+ * progress too: the page hears of the job's end, not only of its own Stop button. */
+static void
+test_stopped_elsewhere (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
+  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
+  GListModel *projects = lode_projects_page_get_model (page);
+  LodeClient *client = lode_application_get_client (fixture->app);
+  g_autofree char *root = g_build_filename (tmp, "many", NULL);
+  g_autoptr(GFile) folder = NULL;
+  g_autoptr(LodeProjectItem) item = NULL;
+  g_autoptr(LodeToolResult) result = NULL;
+  JsonObject *arguments;
+  gpointer listed[2] = { projects, root };
+
+  /* Enough files that the job is still running when the stop comes. */
+  for (guint i = 0; i < 4000; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("part%04u.c", i);
+      g_autofree char *text = g_strdup_printf ("int\npart_%u (int x)\n{\n  return x * %u;\n}\n",
+                                               i, i);
+
+      test_write_file (root, name, text);
+    }
+  folder = g_file_new_for_path (root);
+  lode_projects_page_add_folder (page, folder);
+  wait_until (project_listed, listed, "the new project");
+  item = g_object_ref (find_project (projects, root));
+  wait_until (item_progressing, item, "the job's progress");
+
+  arguments = json_object_new ();
+  json_object_set_string_member (arguments, "projectPath", root);
+  lode_client_call_tool_async (client, "codebase_stop", arguments, NULL, NULL, NULL, NULL, NULL,
+                               call_tool_cb, &result);
+  json_object_unref (arguments);
+  wait_until (is_set_pointer, &result, "the stop's answer");
+  g_assert_false (result->is_error);
+  if (!json_object_get_boolean_member (result->structured, "stopped"))
+    {
+      g_test_skip ("the job ended before the stop came");
+      return;
+    }
+
+  /* What the stopped job wrote is kept, and the row offers to index the rest. */
+  wait_until (item_idle, item, "the row to stop showing progress");
+  g_assert_cmpstr (lode_project_item_get_state (item), ==, "incomplete");
+  screenshot (window, "projects-stopped-elsewhere");
+}
+
 /* Two projects named alike are told apart by their parent folder, and each row says where
  * its folder is. */
 static void
@@ -2679,6 +2742,7 @@ main (int   argc,
   ADD ("symbol-header", test_symbol_header);
   ADD ("narrowest", test_narrowest);
   ADD ("manage", test_manage);
+  ADD ("stopped-elsewhere", test_stopped_elsewhere);
   ADD ("project-names", test_project_names);
   ADD ("error-toast", test_error_toast);
   ADD ("model-download", test_model_download);
