@@ -136,8 +136,8 @@ lode_project_is_indexed (LodeProject *self)
  * @error: return location for a #GError
  *
  * Runs @func with the project's read connection (opened once, shared with searches), which
- * no other caller uses meanwhile, on one snapshot of the index. For readers of the index outside this file, such as the
- * symbol tools.
+ * no other caller uses meanwhile, on one snapshot of the index. For readers of the index
+ * outside this file, such as the symbol tools.
  *
  * Returns: (nullable): what @func returned; %NULL with @error set when the project is not
  *   indexed or its index cannot be opened
