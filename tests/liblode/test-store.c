@@ -607,11 +607,12 @@ dup_index_columns (const char *path,
   return query_text (path, sql);
 }
 
-/* An index of schema 10, whose `symbols_file` held the file alone (naming a grep match's
- * declaration then read every symbol of the file), is made anew with the file and the
- * first line, and the new one names the declarations that meet a range of lines. */
+/* An index of schema 11, whose `symbols_file` held the file and the first line (naming a
+ * grep match's declaration then read each symbol's row), is made anew with an index that
+ * holds the declarations' spans and names too, and the new one names the declarations that
+ * meet a range of lines. */
 static void
-test_version_10_symbols_file (StoreFixture  *fixture,
+test_version_11_symbols_file (StoreFixture  *fixture,
                               gconstpointer  data)
 {
   g_autoptr(GPtrArray) chunks = chunks_new ();
@@ -623,12 +624,12 @@ test_version_10_symbols_file (StoreFixture  *fixture,
   put_text (fixture->store, "old.c", "c", "int old;\n");
   g_clear_object (&fixture->store);
   exec_sql (fixture->db_path, "DROP INDEX symbols_file;"
-            "CREATE INDEX symbols_file ON symbols (file_id);"
-            "PRAGMA user_version = 10");
+            "CREATE INDEX symbols_file ON symbols (file_id, start_line);"
+            "PRAGMA user_version = 11");
 
   assert_reset_and_usable (fixture);
   columns = dup_index_columns (fixture->db_path, "symbols_file");
-  g_assert_cmpstr (columns, ==, "file_id,start_line");
+  g_assert_cmpstr (columns, ==, "file_id,start_line,id,end_line,name");
 
   /* The shape of git's refs.c: a struct, then functions, one holding a matched line. */
   g_ptr_array_add (chunks, chunk_new (1, 24, NULL, NULL, NULL,
@@ -1834,7 +1835,7 @@ main (int   argc,
   ADD ("prepared-tokens", test_prepared_tokens);
   ADD ("prepared-tokens-mismatch", test_prepared_tokens_mismatch);
   ADD ("other-version", test_other_version);
-  ADD ("version-10-symbols-file", test_version_10_symbols_file);
+  ADD ("version-11-symbols-file", test_version_11_symbols_file);
   ADD ("foreign-database", test_foreign_database);
   ADD ("garbage-file", test_garbage_file);
   ADD ("put-replace-remove", test_put_replace_remove);

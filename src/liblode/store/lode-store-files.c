@@ -59,7 +59,7 @@ const char _lode_store_files_schema_sql[] =
   "  scope TEXT,"
   "  detail TEXT"
   ");"
-  "CREATE INDEX IF NOT EXISTS symbols_file ON symbols (file_id, start_line);"
+  "CREATE INDEX IF NOT EXISTS symbols_file ON symbols (file_id, start_line, id, end_line, name);"
   "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5 ("
   "  symbol, sig, path, body,"
   "  tokenize = '" LODE_STORE_TOKENIZER "'"
