@@ -649,7 +649,9 @@ open_file_at (int         dir_fd,
 
 /* Reads @fd (of @size bytes when it was opened) into @buffer and closes it. The buffer is
  * kept from file to file: a search reads hundreds of files, and a new allocation of each
- * (glib's g_file_get_contents()) cost more than its matching. The text is NUL-terminated. */
+ * (glib's g_file_get_contents()) cost more than its matching. A read of a regular file that
+ * gives less than asked has reached its end, so no read is spent on finding that out (a
+ * fifth of a file's system calls). The text is NUL-terminated. */
 static gboolean
 read_file (int         fd,
            gsize       size,
@@ -657,15 +659,19 @@ read_file (int         fd,
 {
   gsize length = 0;
 
-  g_byte_array_set_size (buffer, MAX (size + 1, buffer->len));
+  /* Room for a byte past the size and the NUL: the first read then asks for more than the
+   * file holds. */
+  g_byte_array_set_size (buffer, MAX (size + 2, buffer->len));
   for (;;)
     {
+      gsize asked;
       gssize n;
 
       /* A file that grew since its size was read is read to its end. */
       if (length + 1 >= buffer->len)
         g_byte_array_set_size (buffer, buffer->len * 2);
-      n = read (fd, buffer->data + length, buffer->len - length - 1);
+      asked = buffer->len - length - 1;
+      n = read (fd, buffer->data + length, asked);
       if (n < 0 && errno == EINTR)
         continue;
       if (n < 0)
@@ -673,9 +679,9 @@ read_file (int         fd,
           close (fd);
           return FALSE;
         }
-      if (n == 0)
-        break;
       length += n;
+      if ((gsize) n < asked)
+        break;
     }
   close (fd);
   buffer->data[length] = '\0';
