@@ -314,11 +314,11 @@ test_count_bound (void)
   g_assert_true (short_list->complete);
 }
 
-/* A search that reads megabytes is helped by other threads, which verify files ahead of
- * the one the lines kept have reached: the result is the one file after file would give.
- * Forty 128 KiB C files, each calling die_errno() twice in a row and once more below; the
- * limit falls inside a file past the first 4 MiB, where the one line kept has the next call
- * as a context line, not as a match. */
+/* A search that reads more than a few small files is helped by other threads, which verify
+ * files ahead of the one the lines kept have reached: the result is the one file after file
+ * would give. Forty 128 KiB C files, each calling die_errno() twice in a row and once more
+ * below; the limit falls inside the 37th file, long after the helpers started, where the one
+ * line kept has the next call as a context line, not as a match. */
 static void
 test_helped (void)
 {
