@@ -375,6 +375,23 @@ test_helped (void)
       g_assert_cmpuint (l->line, ==, lines[i]);
       g_assert_cmpint (l->match, ==, is_match[i]);
     }
+  g_clear_pointer (&r, lode_grep_result_free);
+
+  /* Without context, a file a helper verified with more lines than are left keeps its
+   * first ones: here the 37th file's first call alone. */
+  options.context_lines = 0;
+  r = lode_grep_files (dir, &options, targets, 40, TRUE, NULL, NULL);
+  g_assert_cmpuint (r->n_matches, ==, 3 * 40);
+  g_assert_cmpuint (r->n_shown, ==, options.limit);
+  g_assert_cmpuint (r->files->len, ==, 37);
+  last = r->files->pdata[36];
+  g_assert_cmpstr (last->path, ==, "builtin/cmd36.c");
+  g_assert_cmpuint (last->n_matches, ==, 3);
+  g_assert_cmpuint (last->lines->len, ==, 1);
+  g_assert_cmpuint (((LodeGrepLine *) last->lines->pdata[0])->line, ==, 10);
+  g_assert_true (((LodeGrepLine *) last->lines->pdata[0])->match);
+  for (guint i = 0; i < 36; i++)
+    g_assert_cmpuint (((LodeGrepFile *) r->files->pdata[i])->lines->len, ==, 3);
   test_remove_tree (dir);
 }
 

@@ -960,9 +960,12 @@ lode_grep_files (const char            *root,
         counted_past_limit += v->length;
       if (v->file == NULL)
         continue;
-      /* Verified by a helper before the lines kept so far were known: found again with the
-       * lines left to keep, as their context depends on them. */
-      if (left > 0 && left < v->n_matches && v->kept > left)
+      /* Verified by a helper before the lines kept so far were known: without context, its
+       * first lines are the ones to keep; with context, which depends on where the lines
+       * stop, it is found again with the lines left to keep. */
+      if (left > 0 && left < v->n_matches && v->kept > left && options->context_lines == 0)
+        g_ptr_array_set_size (v->file->lines, left);
+      else if (left > 0 && left < v->n_matches && v->kept > left)
         {
           g_clear_pointer (&v->file, lode_grep_file_free);
           v->n_matches = 0;
