@@ -45,8 +45,8 @@ struct _LodeLexicon
   LodeVectorIndex *nearest;  /* the same, id = position: the words nearest to a vector */
   GHashTable *index;      /* word → its position + 1 */
   /* The words nearest to each word asked for (a look-up compares it with every word of the
-   * lexicon, and questions come back to the same words): position << 16 | how many → GArray
-   * of LodeVectorHit */
+   * lexicon, and questions come back to the same words): position << 16 | how many, a guint64
+   * (a gsize would wrap on 32-bit systems past 65,536 words) → GArray of LodeVectorHit */
   GMutex      neighbours_lock;
   GHashTable *neighbours;
 };
@@ -79,7 +79,8 @@ static void
 lode_lexicon_init (LodeLexicon *self)
 {
   g_mutex_init (&self->neighbours_lock);
-  self->neighbours = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  self->neighbours = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                            (GDestroyNotify) g_array_unref);
 }
 
 void
@@ -292,13 +293,13 @@ word_hits (LodeLexicon *self,
            guint        at,
            guint        k)
 {
-  gpointer key = GSIZE_TO_POINTER ((gsize) at << 16 | k);
+  guint64 key = (guint64) at << 16 | k;
   gboolean keep = k <= G_MAXUINT16;
   GArray *hits = NULL;
 
   g_mutex_lock (&self->neighbours_lock);
   if (keep)
-    hits = g_hash_table_lookup (self->neighbours, key);
+    hits = g_hash_table_lookup (self->neighbours, &key);
   if (hits != NULL)
     g_array_ref (hits);
   g_mutex_unlock (&self->neighbours_lock);
@@ -310,7 +311,7 @@ word_hits (LodeLexicon *self,
   if (keep)
     {
       g_mutex_lock (&self->neighbours_lock);
-      g_hash_table_replace (self->neighbours, key, g_array_ref (hits));
+      g_hash_table_replace (self->neighbours, g_memdup2 (&key, sizeof key), g_array_ref (hits));
       g_mutex_unlock (&self->neighbours_lock);
     }
 
