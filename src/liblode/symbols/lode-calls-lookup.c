@@ -608,14 +608,12 @@ _lode_calls_lookup_global (LodeCallResolver *self,
          by_unique (self, f, name, want, found);
 }
 
-/* A bare name as the code of @f sees it outside any caller: the file's own definitions (C
- * and C++: a declaration followed to what it declares), else the rules after `local`. */
-gboolean
-_lode_calls_in_scope (LodeCallResolver *self,
-                      guint             f,
-                      const char       *name,
-                      Want              want,
-                      Found            *found)
+static gboolean
+in_scope (LodeCallResolver *self,
+          guint             f,
+          const char       *name,
+          Want              want,
+          Found            *found)
 {
   File *file = g_ptr_array_index (self->files, f);
 
@@ -632,6 +630,71 @@ _lode_calls_in_scope (LodeCallResolver *self,
       return TRUE;
     }
   return _lode_calls_lookup_global (self, f, name, want, found);
+}
+
+/* What _lode_calls_in_scope() answered for a name, and the state it left. */
+struct _ScopeMemo
+{
+  Found    found;
+  gboolean in;
+};
+
+void
+_lode_calls_scope_memo_free (ScopeMemo *memo)
+{
+  found_clear (&memo->found);
+  g_free (memo);
+}
+
+/* Whether @found is as a look-up starts: nothing found, nothing set. */
+static gboolean
+found_is_empty (const Found *found)
+{
+  return found->targets == NULL && found->package == NULL && !found->external &&
+         found->rule == 0 && found->confidence == 0.0;
+}
+
+static void
+found_copy (Found       *to,
+            const Found *from)
+{
+  to->rule = from->rule;
+  to->confidence = from->confidence;
+  to->targets = from->targets != NULL ? g_array_copy (from->targets) : NULL;
+  to->package = g_strdup (from->package);
+  to->external = from->external;
+}
+
+/* A bare name as the code of @f sees it outside any caller: the file's own definitions (C
+ * and C++: a declaration followed to what it declares), else the rules after `local`. The
+ * same name in the file whose sites are being resolved, asked from nothing, is answered as
+ * it was the first time. */
+gboolean
+_lode_calls_in_scope (LodeCallResolver *self,
+                      guint             f,
+                      const char       *name,
+                      Want              want,
+                      Found            *found)
+{
+  g_autofree char *key = NULL;
+  ScopeMemo *memo;
+
+  if (self->scope_memo == NULL || f != self->scope_file || self->depth != 0 ||
+      !found_is_empty (found))
+    return in_scope (self, f, name, want, found);
+
+  key = g_strdup_printf ("%d %s", want, name);
+  memo = g_hash_table_lookup (self->scope_memo, key);
+  if (memo == NULL)
+    {
+      memo = g_new0 (ScopeMemo, 1);
+      memo->in = in_scope (self, f, name, want, found);
+      found_copy (&memo->found, found);
+      g_hash_table_insert (self->scope_memo, g_steal_pointer (&key), memo);
+      return memo->in;
+    }
+  found_copy (found, &memo->found);
+  return memo->in;
 }
 
 /* A type named @path (`Foo`, `a::Foo`, `pkg.Foo`) as @f sees it. */

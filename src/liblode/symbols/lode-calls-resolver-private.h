@@ -61,6 +61,12 @@ struct _LodeCallResolver
   GHashTable         *namespaces;  /* first parts of the C++ namespaces the project declares */
   guint               depth;       /* macros followed to the name they stand for */
   gboolean            indexed;
+  /* While one file's sites are resolved (lode_call_resolver_resolve_sites()), the bare names
+   * its code sees, by want and name → Found: a file calls the same names again and again,
+   * and each look-up through its headers or the project's same-named definitions costs
+   * alike. */
+  guint               scope_file;
+  GHashTable         *scope_memo;  /* "want name" → ScopeMemo */
 };
 
 typedef struct
@@ -141,6 +147,8 @@ found_set (Found        *found,
 }
 
 /* lode-calls-lookup.c */
+typedef struct _ScopeMemo ScopeMemo;
+void        _lode_calls_scope_memo_free      (ScopeMemo         *memo);
 const LodeCallTarget *_lode_calls_named_in_file (LodeCallResolver  *self,
                                                  guint              f,
                                                  const char        *name,

@@ -1106,6 +1106,9 @@ lode_call_resolver_resolve_sites (LodeCallResolver *self,
 
   build_indexes (self);
   edges = g_ptr_array_new_full (sites->len, (GDestroyNotify) lode_call_edge_free);
+  self->scope_file = file;
+  self->scope_memo = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                            (GDestroyNotify) _lode_calls_scope_memo_free);
   for (guint i = 0; i < sites->len; i++)
     {
       const LodeCallSite *site = g_ptr_array_index (sites, i);
@@ -1145,6 +1148,7 @@ lode_call_resolver_resolve_sites (LodeCallResolver *self,
    * file, the closures grew with the project. */
   g_clear_pointer (&((File *) g_ptr_array_index (self->files, file))->closure,
                    g_hash_table_unref);
+  g_clear_pointer (&self->scope_memo, g_hash_table_unref);
   return edges;
 }
 
