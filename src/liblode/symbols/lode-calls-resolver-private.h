@@ -61,10 +61,9 @@ struct _LodeCallResolver
   GHashTable         *namespaces;  /* first parts of the C++ namespaces the project declares */
   guint               depth;       /* macros followed to the name they stand for */
   gboolean            indexed;
-  /* While one file's sites are resolved (lode_call_resolver_resolve_sites()), the bare names
-   * its code sees, by want and name → Found: a file calls the same names again and again,
-   * and each look-up through its headers or the project's same-named definitions costs
-   * alike. */
+  /* While one file's sites are resolved (lode_call_resolver_resolve_sites()), what each bare
+   * name its code sees resolved to: a file calls the same names again and again, and each
+   * look-up through its headers or the project's same-named definitions costs alike. */
   guint               scope_file;
   GHashTable         *scope_memo;  /* "want name" → ScopeMemo */
 };
