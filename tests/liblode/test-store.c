@@ -492,7 +492,8 @@ dup_table_rows (const char *path,
 }
 
 /* A C file cut as the chunker cuts one: a declaration with its comment, a chunk without a
- * symbol, an empty one, and text past ASCII. */
+ * symbol, an empty one, and text past ASCII, with a run of CJK (git's po/zh_CN.po) longer
+ * than a token's 64 bytes. */
 static GPtrArray *
 strbuf_chunks (void)
 {
@@ -509,7 +510,8 @@ strbuf_chunks (void)
   g_ptr_array_add (chunks, chunk);
   g_ptr_array_add (chunks, chunk_new (7, 9, NULL, NULL, NULL,
                                       "#define STRBUF_INIT  { .alloc = 0, .len = 0, "
-                                      ".buf = strbuf_slopbuf }\n"));
+                                      ".buf = strbuf_slopbuf }\n"
+                                      "/* 您的过滤器必须在其输入和输出的行之间保持一一对应的关系。 */\n"));
   g_ptr_array_add (chunks, chunk_new (10, 10, NULL, NULL, NULL, ""));
 
   return chunks;

@@ -297,6 +297,20 @@ test_laravel (void)
   g_assert_cmpstr (json_object_get_string_member (method, "kind"), ==, "method");
 }
 
+/* A model with casts twice, from a casts() method and then a $casts property that repeats a
+ * key: the property's, each key once with its last value, as PHP reads the array. */
+static void
+test_laravel_casts_twice (void)
+{
+  g_autoptr(JsonObject) subscription = type_of ("Subscription");
+  JsonObject *casts = json_object_get_object_member (subscription, "casts");
+
+  g_assert_cmpstr (json_object_get_string_member (subscription, "kind"), ==, "model");
+  g_assert_cmpuint (json_object_get_size (casts), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (casts, "price"), ==, "decimal:2");
+  g_assert_cmpstr (json_object_get_string_member (casts, "renews_at"), ==, "date");
+}
+
 /* Every name the tools print finds what it names again (issue 28): the types and functions
  * of the golden results by their full names, and some shorter forms people write. */
 static void
@@ -632,6 +646,7 @@ main (int    argc,
       g_test_add_data_func (test_path, golden_files[i], test_golden);
     }
   g_test_add_func ("/lode/symbols/laravel", test_laravel);
+  g_test_add_func ("/lode/symbols/laravel-casts-twice", test_laravel_casts_twice);
   g_test_add_func ("/lode/symbols/ambiguous", test_ambiguous);
   g_test_add_func ("/lode/symbols/printed-names", test_printed_names);
   g_test_add_func ("/lode/symbols/output-format", test_output_format);

@@ -8,6 +8,7 @@
 
 #include "config.h"
 
+#include <gio/gio.h>
 #include <string.h>
 
 #include "lode-calls-private.h"

@@ -67,6 +67,7 @@ typedef struct
 {
   TSQueryCursorOptions   options;
   const LodeParseBudget *budget;
+  guint                  callbacks;
 } LodeQueryBudget;
 
 TSTree *lode_parse_budget_parse (const LodeParseBudget *budget,

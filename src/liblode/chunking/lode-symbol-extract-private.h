@@ -6,7 +6,6 @@
 
 #pragma once
 
-#include <json-glib/json-glib.h>
 #include <string.h>
 
 #include "lode-symbol-extract.h"
@@ -327,27 +326,56 @@ type_text (LodeSymbolExtractor *self,
   return *p != '\0' ? g_strdup (p) : NULL;
 }
 
+/* lode-symbol-details.c: the details' JSON, written with calls like a JsonBuilder's. */
+typedef struct
+{
+  GString    *out;
+  GArray     *levels;   /* DetailsLevel */
+  GArray     *keys;     /* DetailsKey, of the objects being written */
+  const char *member;   /* the name the next value of an object takes */
+} DetailsJson;
+
+void  _lode_details_init              (DetailsJson *json);
+void  _lode_details_clear             (DetailsJson *json);
+char *_lode_details_steal             (DetailsJson *json);
+void  _lode_details_begin_object      (DetailsJson *json);
+void  _lode_details_end_object        (DetailsJson *json);
+void  _lode_details_begin_array       (DetailsJson *json);
+void  _lode_details_end_array         (DetailsJson *json);
+void  _lode_details_set_member_name   (DetailsJson *json,
+                                       const char  *member);
+void  _lode_details_add_string_value  (DetailsJson *json,
+                                       const char  *value);
+void  _lode_details_add_int_value     (DetailsJson *json,
+                                       gint64       value);
+void  _lode_details_add_boolean_value (DetailsJson *json,
+                                       gboolean     value);
+void  _lode_details_add_json          (DetailsJson *json,
+                                       const char  *text);
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (DetailsJson, _lode_details_clear)
+
 static inline void
-add_string (JsonBuilder *builder,
+add_string (DetailsJson *builder,
             const char  *member,
             const char  *value)
 {
   if (value == NULL)
     return;
-  json_builder_set_member_name (builder, member);
-  json_builder_add_string_value (builder, value);
+  _lode_details_set_member_name (builder, member);
+  _lode_details_add_string_value (builder, value);
 }
 
 /* Stored details leave false out: the report reads a missing member as false. */
 static inline void
-add_bool (JsonBuilder *builder,
+add_bool (DetailsJson *builder,
           const char  *member,
           gboolean     value)
 {
   if (!value)
     return;
-  json_builder_set_member_name (builder, member);
-  json_builder_add_boolean_value (builder, TRUE);
+  _lode_details_set_member_name (builder, member);
+  _lode_details_add_boolean_value (builder, TRUE);
 }
 
 /* Modifiers --------------------------------------------------------------------------- */
@@ -417,10 +445,10 @@ void        _lode_symbol_read_parameter               (LodeSymbolExtractor  *sel
                                                        TSNode                node,
                                                        Param                *param);
 void        _lode_symbol_add_parameters               (LodeSymbolExtractor  *self,
-                                                       JsonBuilder          *builder,
+                                                       DetailsJson          *builder,
                                                        TSNode                node);
 void        _lode_symbol_add_returns                  (LodeSymbolExtractor  *self,
-                                                       JsonBuilder          *builder,
+                                                       DetailsJson          *builder,
                                                        TSNode                node);
 void        _lode_symbol_collect_preceding_attributes (LodeSymbolExtractor  *self,
                                                        TSNode                node,
@@ -444,12 +472,12 @@ const char *_lode_symbol_default_member_visibility    (LodeSymbolExtractor  *sel
 TSNode      _lode_symbol_class_body                   (LodeSymbolExtractor  *self,
                                                        TSNode                node);
 void        _lode_symbol_add_fields                   (LodeSymbolExtractor  *self,
-                                                       JsonBuilder          *builder,
+                                                       DetailsJson          *builder,
                                                        TSNode                class_node,
                                                        TSNode                body,
                                                        GArray               *members);
 void        _lode_symbol_add_relations                (LodeSymbolExtractor  *self,
-                                                       JsonBuilder          *builder,
+                                                       DetailsJson          *builder,
                                                        TSNode                node,
                                                        TSNode                body);
 
@@ -463,11 +491,11 @@ const char *_lode_symbol_php_model_method_kind        (LodeSymbolExtractor  *sel
                                                        char                **attribute,
                                                        gboolean             *has_set);
 void        _lode_symbol_add_orm                      (LodeSymbolExtractor  *self,
-                                                       JsonBuilder          *builder,
+                                                       DetailsJson          *builder,
                                                        const char           *class_name,
                                                        TSNode                body);
 void        _lode_symbol_add_orm_relations            (LodeSymbolExtractor  *self,
-                                                       JsonBuilder          *builder,
+                                                       DetailsJson          *builder,
                                                        TSNode                body);
 void        _lode_symbol_read_php_uses                (LodeSymbolExtractor  *self);
 

@@ -8,7 +8,6 @@
 
 #include "config.h"
 
-#include <json-glib/json-glib.h>
 #include <string.h>
 
 #include "lode-doc-comment.h"
@@ -92,11 +91,11 @@ unwrap (LodeSymbolExtractor *self,
  * TypeScript's method signatures. */
 static void
 add_signature_methods (LodeSymbolExtractor *self,
-                       JsonBuilder         *builder,
+                       DetailsJson         *builder,
                        GArray              *members)
 {
-  json_builder_set_member_name (builder, "methods");
-  json_builder_begin_array (builder);
+  _lode_details_set_member_name (builder, "methods");
+  _lode_details_begin_array (builder);
   for (guint i = 0; i < members->len; i++)
     {
       const Member *m = &g_array_index (members, Member, i);
@@ -108,15 +107,15 @@ add_signature_methods (LodeSymbolExtractor *self,
         continue;
       name = text_of (self, field (member, "name"));
       signature = text_of (self, member);
-      json_builder_begin_object (builder);
+      _lode_details_begin_object (builder);
       add_string (builder, "name", name);
       add_string (builder, "signature", signature);
       add_string (builder, "description", m->doc);
       _lode_symbol_add_parameters (self, builder, member);
       _lode_symbol_add_returns (self, builder, member);
-      json_builder_end_object (builder);
+      _lode_details_end_object (builder);
     }
-  json_builder_end_array (builder);
+  _lode_details_end_array (builder);
 }
 
 /* Describing ---------------------------------------------------------------------------- */
@@ -142,7 +141,7 @@ kind_is_function_like (const char *kind)
 
 static void
 add_selection (LodeSymbolExtractor *self,
-               JsonBuilder         *builder,
+               DetailsJson         *builder,
                TSNode               def,
                guint32              name_byte)
 {
@@ -154,13 +153,13 @@ add_selection (LodeSymbolExtractor *self,
   start = ts_node_start_point (name);
   end = ts_node_end_point (name);
   /* [start line, start column, end line, end column], 1-based, columns in bytes */
-  json_builder_set_member_name (builder, "selection");
-  json_builder_begin_array (builder);
-  json_builder_add_int_value (builder, start.row + 1);
-  json_builder_add_int_value (builder, start.column + 1);
-  json_builder_add_int_value (builder, end.row + 1);
-  json_builder_add_int_value (builder, end.column + 1);
-  json_builder_end_array (builder);
+  _lode_details_set_member_name (builder, "selection");
+  _lode_details_begin_array (builder);
+  _lode_details_add_int_value (builder, start.row + 1);
+  _lode_details_add_int_value (builder, start.column + 1);
+  _lode_details_add_int_value (builder, end.row + 1);
+  _lode_details_add_int_value (builder, end.column + 1);
+  _lode_details_end_array (builder);
 }
 
 static gboolean
@@ -299,21 +298,21 @@ function_kind (LodeSymbolExtractor *self,
 }
 
 static void
-add_tags (JsonBuilder     *builder,
+add_tags (DetailsJson     *builder,
           const Modifiers *mods)
 {
   if (mods->tags->len == 0)
     return;
-  json_builder_set_member_name (builder, "tags");
-  json_builder_begin_array (builder);
+  _lode_details_set_member_name (builder, "tags");
+  _lode_details_begin_array (builder);
   for (guint i = 0; i < mods->tags->len; i++)
-    json_builder_add_string_value (builder, g_ptr_array_index (mods->tags, i));
-  json_builder_end_array (builder);
+    _lode_details_add_string_value (builder, g_ptr_array_index (mods->tags, i));
+  _lode_details_end_array (builder);
 }
 
 static void
 describe_function (LodeSymbolExtractor *self,
-                   JsonBuilder         *builder,
+                   DetailsJson         *builder,
                    const LodeSymbolDef *def,
                    TSNode               node,
                    const Modifiers     *mods)
@@ -344,7 +343,7 @@ describe_function (LodeSymbolExtractor *self,
 
 static void
 describe_class (LodeSymbolExtractor *self,
-                JsonBuilder         *builder,
+                DetailsJson         *builder,
                 const LodeSymbolDef *def,
                 TSNode               node)
 {
@@ -386,37 +385,11 @@ describe_class (LodeSymbolExtractor *self,
   if (model)
     {
       /* The relations array is closed; relationships go to their own list. */
-      json_builder_set_member_name (builder, "relationships");
-      json_builder_begin_array (builder);
+      _lode_details_set_member_name (builder, "relationships");
+      _lode_details_begin_array (builder);
       _lode_symbol_add_orm_relations (self, builder, body);
-      json_builder_end_array (builder);
+      _lode_details_end_array (builder);
       _lode_symbol_add_orm (self, builder, def->name, body);
-    }
-}
-
-/* Empty lists are left out of the stored details, as false is. */
-static void
-drop_empty (JsonObject *object)
-{
-  g_autoptr(GList) members = json_object_get_members (object);
-
-  for (GList *l = members; l != NULL; l = l->next)
-    {
-      JsonNode *node = json_object_get_member (object, l->data);
-
-      if (JSON_NODE_HOLDS_ARRAY (node))
-        {
-          JsonArray *array = json_node_get_array (node);
-
-          if (json_array_get_length (array) == 0)
-            {
-              json_object_remove_member (object, l->data);
-              continue;
-            }
-          for (guint i = 0; i < json_array_get_length (array); i++)
-            if (JSON_NODE_HOLDS_OBJECT (json_array_get_element (array, i)))
-              drop_empty (json_array_get_object_element (array, i));
-        }
     }
 }
 
@@ -431,15 +404,16 @@ char *
 lode_symbol_extractor_describe (LodeSymbolExtractor *self,
                                 const LodeSymbolDef *def)
 {
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonNode) root = NULL;
+  g_auto(DetailsJson) details = { NULL };
+  DetailsJson *builder = &details;
   g_auto(Modifiers) mods = MODIFIERS_INIT (self);
   g_autofree char *section = NULL;
   g_autofree char *description = NULL;
   TSNode node = unwrap (self, def->node);
   const char *visibility;
 
-  json_builder_begin_object (builder);
+  _lode_details_init (builder);
+  _lode_details_begin_object (builder);
   if (def->doc != NULL)
     {
       g_autofree char *doc = _lode_symbol_clean_doc (self, def->doc);
@@ -548,11 +522,9 @@ lode_symbol_extractor_describe (LodeSymbolExtractor *self,
     }
 
   add_tags (builder, &mods);
-  json_builder_end_object (builder);
+  _lode_details_end_object (builder);
 
-  root = json_builder_get_root (builder);
-  drop_empty (json_node_get_object (root));
-  return json_to_string (root, FALSE);
+  return _lode_details_steal (builder);
 }
 
 /* Files ------------------------------------------------------------------------------- */

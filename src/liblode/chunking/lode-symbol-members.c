@@ -8,7 +8,6 @@
 
 #include "config.h"
 
-#include <json-glib/json-glib.h>
 #include <string.h>
 
 #include "lode-doc-comment.h"
@@ -41,7 +40,7 @@ _lode_symbol_class_body (LodeSymbolExtractor *self,
 
 typedef struct
 {
-  JsonBuilder *builder;
+  DetailsJson *builder;
   guint        n;
 } Fields;
 
@@ -57,14 +56,14 @@ add_field (LodeSymbolExtractor *self,
 {
   if (name == NULL || *name == '\0' || fields->n >= MAX_ITEMS)
     return;
-  json_builder_begin_object (fields->builder);
+  _lode_details_begin_object (fields->builder);
   add_string (fields->builder, "name", name);
   add_string (fields->builder, "type", type);
   add_string (fields->builder, "default", value);
   add_string (fields->builder, "visibility", visibility);
   add_bool (fields->builder, "is_static", is_static);
   add_string (fields->builder, "description", doc);
-  json_builder_end_object (fields->builder);
+  _lode_details_end_object (fields->builder);
   fields->n++;
 }
 
@@ -557,15 +556,15 @@ add_enum_members (LodeSymbolExtractor *self,
 
 void
 _lode_symbol_add_fields (LodeSymbolExtractor *self,
-                         JsonBuilder         *builder,
+                         DetailsJson         *builder,
                          TSNode               class_node,
                          TSNode               body,
                          GArray              *members)
 {
   Fields fields = { builder, 0 };
 
-  json_builder_set_member_name (builder, "fields");
-  json_builder_begin_array (builder);
+  _lode_details_set_member_name (builder, "fields");
+  _lode_details_begin_array (builder);
 
   /* Kotlin primary constructors and TypeScript/PHP constructor parameters declare fields. */
   if (self->lang == LANG_KOTLIN)
@@ -639,12 +638,12 @@ _lode_symbol_add_fields (LodeSymbolExtractor *self,
        is_type (body, "enum_declaration_list")))
     add_enum_members (self, &fields, members);
 
-  json_builder_end_array (builder);
+  _lode_details_end_array (builder);
 }
 
 static void
 add_relation (LodeSymbolExtractor *self,
-              JsonBuilder         *builder,
+              DetailsJson         *builder,
               const char          *kind,
               TSNode               node,
               guint               *n)
@@ -660,7 +659,7 @@ add_relation (LodeSymbolExtractor *self,
     *lt = '\0';
   g_strstrip (name);
 
-  json_builder_begin_object (builder);
+  _lode_details_begin_object (builder);
   add_string (builder, "kind", kind);
   add_string (builder, "name", name);
   if (self->lang == LANG_PHP)
@@ -669,13 +668,13 @@ add_relation (LodeSymbolExtractor *self,
 
       add_string (builder, "target", full);
     }
-  json_builder_end_object (builder);
+  _lode_details_end_object (builder);
   (*n)++;
 }
 
 static void
 add_relations_of_list (LodeSymbolExtractor *self,
-                       JsonBuilder         *builder,
+                       DetailsJson         *builder,
                        const char          *kind,
                        TSNode               list,
                        guint               *n)
@@ -696,14 +695,14 @@ add_relations_of_list (LodeSymbolExtractor *self,
 
 void
 _lode_symbol_add_relations (LodeSymbolExtractor *self,
-                            JsonBuilder         *builder,
+                            DetailsJson         *builder,
                             TSNode               node,
                             TSNode               body)
 {
   guint n = 0;
 
-  json_builder_set_member_name (builder, "relations");
-  json_builder_begin_array (builder);
+  _lode_details_set_member_name (builder, "relations");
+  _lode_details_begin_array (builder);
 
   switch (self->lang)
     {
@@ -856,5 +855,5 @@ _lode_symbol_add_relations (LodeSymbolExtractor *self,
       break;
     }
 
-  json_builder_end_array (builder);
+  _lode_details_end_array (builder);
 }

@@ -9,7 +9,6 @@
 
 #include "config.h"
 
-#include <json-glib/json-glib.h>
 #include <string.h>
 
 #include "lode-symbol-extract-private.h"
@@ -150,13 +149,13 @@ conventional_table (const char *class_name)
 static void
 php_array_strings (LodeSymbolExtractor *self,
                    TSNode               array,
-                   JsonBuilder         *builder,
+                   DetailsJson         *builder,
                    gboolean             pairs)
 {
   if (pairs)
-    json_builder_begin_object (builder);
+    _lode_details_begin_object (builder);
   else
-    json_builder_begin_array (builder);
+    _lode_details_begin_array (builder);
 
   for (uint32_t i = 0; is_type (array, "array_creation_expression") &&
                        i < n_named (array) && i < MAX_ITEMS; i++)
@@ -186,13 +185,13 @@ php_array_strings (LodeSymbolExtractor *self,
           add_string (builder, key_text, value_text);
         }
       else if (!pairs && value_text != NULL)
-        json_builder_add_string_value (builder, value_text);
+        _lode_details_add_string_value (builder, value_text);
     }
 
   if (pairs)
-    json_builder_end_object (builder);
+    _lode_details_end_object (builder);
   else
-    json_builder_end_array (builder);
+    _lode_details_end_array (builder);
 }
 
 /* `$this->hasMany(Post::class, …)` in a method body: the relationship and its class. */
@@ -295,7 +294,7 @@ _lode_symbol_php_model_method_kind (LodeSymbolExtractor  *self,
 
 void
 _lode_symbol_add_orm (LodeSymbolExtractor *self,
-                      JsonBuilder         *builder,
+                      DetailsJson         *builder,
                       const char          *class_name,
                       TSNode               body)
 {
@@ -303,11 +302,12 @@ _lode_symbol_add_orm (LodeSymbolExtractor *self,
                                         NULL };
   gboolean has_table = FALSE, has_casts = FALSE;
   g_autoptr(GPtrArray) scopes = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(JsonBuilder) attributes = json_builder_new ();
-  g_autoptr(JsonNode) attributes_node = NULL;
-  json_builder_set_member_name (builder, "orm");
-  json_builder_begin_object (builder);
-  json_builder_begin_array (attributes);
+  g_auto(DetailsJson) attributes = { NULL };
+
+  _lode_details_init (&attributes);
+  _lode_details_set_member_name (builder, "orm");
+  _lode_details_begin_object (builder);
+  _lode_details_begin_array (&attributes);
 
   for (uint32_t i = 0; i < n_named (body); i++)
     {
@@ -335,13 +335,13 @@ _lode_symbol_add_orm (LodeSymbolExtractor *self,
             }
           else if (strcmp (key, "casts") == 0)
             {
-              json_builder_set_member_name (builder, "casts");
+              _lode_details_set_member_name (builder, "casts");
               php_array_strings (self, value, builder, TRUE);
               has_casts = TRUE;
             }
           else if (g_strv_contains (lists, key))
             {
-              json_builder_set_member_name (builder, key);
+              _lode_details_set_member_name (builder, key);
               php_array_strings (self, value, builder, FALSE);
             }
         }
@@ -357,7 +357,7 @@ _lode_symbol_add_orm (LodeSymbolExtractor *self,
               /* Laravel 11: `protected function casts(): array { return [...]; }` */
               TSNode ret = child_of_type (field (member, "body"), "return_statement");
 
-              json_builder_set_member_name (builder, "casts");
+              _lode_details_set_member_name (builder, "casts");
               php_array_strings (self, nth_named (ret, 0), builder, TRUE);
               has_casts = TRUE;
               continue;
@@ -367,12 +367,12 @@ _lode_symbol_add_orm (LodeSymbolExtractor *self,
             g_ptr_array_add (scopes, g_steal_pointer (&attribute));
           else if (kind != NULL)
             {
-              json_builder_begin_object (attributes);
-              add_string (attributes, "name", attribute);
-              add_string (attributes, "method", name);
-              add_bool (attributes, "get", strcmp (kind, "mutator") != 0);
-              add_bool (attributes, "set", strcmp (kind, "mutator") == 0 || has_set);
-              json_builder_end_object (attributes);
+              _lode_details_begin_object (&attributes);
+              add_string (&attributes, "name", attribute);
+              add_string (&attributes, "method", name);
+              add_bool (&attributes, "get", strcmp (kind, "mutator") != 0);
+              add_bool (&attributes, "set", strcmp (kind, "mutator") == 0 || has_set);
+              _lode_details_end_object (&attributes);
             }
         }
     }
@@ -383,22 +383,21 @@ _lode_symbol_add_orm (LodeSymbolExtractor *self,
 
       add_string (builder, "table", table);
     }
-  json_builder_set_member_name (builder, "scopes");
-  json_builder_begin_array (builder);
+  _lode_details_set_member_name (builder, "scopes");
+  _lode_details_begin_array (builder);
   for (guint i = 0; i < scopes->len; i++)
-    json_builder_add_string_value (builder, g_ptr_array_index (scopes, i));
-  json_builder_end_array (builder);
-  json_builder_end_array (attributes);
-  attributes_node = json_builder_get_root (attributes);
-  json_builder_set_member_name (builder, "attributes");
-  json_builder_add_value (builder, g_steal_pointer (&attributes_node));
-  json_builder_end_object (builder);
+    _lode_details_add_string_value (builder, g_ptr_array_index (scopes, i));
+  _lode_details_end_array (builder);
+  _lode_details_end_array (&attributes);
+  _lode_details_set_member_name (builder, "attributes");
+  _lode_details_add_json (builder, attributes.out->str);
+  _lode_details_end_object (builder);
 }
 
 /* The relationships of a model, as relations. */
 void
 _lode_symbol_add_orm_relations (LodeSymbolExtractor *self,
-                                JsonBuilder         *builder,
+                                DetailsJson         *builder,
                                 TSNode               body)
 {
   for (uint32_t i = 0; i < n_named (body); i++)
@@ -412,10 +411,10 @@ _lode_symbol_add_orm_relations (LodeSymbolExtractor *self,
           !php_relationship (self, member, &type, &related))
         continue;
       name = text_of (self, field (member, "name"));
-      json_builder_begin_object (builder);
+      _lode_details_begin_object (builder);
       add_string (builder, "kind", type);
       add_string (builder, "name", name);
       add_string (builder, "target", related);
-      json_builder_end_object (builder);
+      _lode_details_end_object (builder);
     }
 }

@@ -8,7 +8,6 @@
 
 #include "config.h"
 
-#include <json-glib/json-glib.h>
 #include <string.h>
 
 #include "lode-symbol-extract-private.h"
@@ -498,14 +497,14 @@ _lode_symbol_read_parameter (LodeSymbolExtractor *self,
 }
 
 static void
-add_param (JsonBuilder *builder,
+add_param (DetailsJson *builder,
            const Param *param)
 {
-  json_builder_begin_object (builder);
+  _lode_details_begin_object (builder);
   add_string (builder, "name", param->name != NULL ? param->name : "");
   add_string (builder, "type", param->type);
   add_string (builder, "default", param->value);
-  json_builder_end_object (builder);
+  _lode_details_end_object (builder);
 }
 
 /* The node whose children are the parameters. */
@@ -545,7 +544,7 @@ parameter_list (LodeSymbolExtractor *self,
 /* Go: `a, b int` is one declaration with two names. */
 static void
 add_go_parameters (LodeSymbolExtractor *self,
-                   JsonBuilder         *builder,
+                   DetailsJson         *builder,
                    TSNode               decl)
 {
   g_autofree char *type = type_text (self, field (decl, "type"));
@@ -573,7 +572,7 @@ add_go_parameters (LodeSymbolExtractor *self,
 
 void
 _lode_symbol_add_parameters (LodeSymbolExtractor *self,
-                             JsonBuilder         *builder,
+                             DetailsJson         *builder,
                              TSNode               node)
 {
   TSNode list = parameter_list (self, node);
@@ -583,11 +582,11 @@ _lode_symbol_add_parameters (LodeSymbolExtractor *self,
   guint n = 0;
   Iter it;
 
-  json_builder_set_member_name (builder, "parameters");
-  json_builder_begin_array (builder);
+  _lode_details_set_member_name (builder, "parameters");
+  _lode_details_begin_array (builder);
   if (ts_node_is_null (list))
     {
-      json_builder_end_array (builder);
+      _lode_details_end_array (builder);
       return;
     }
 
@@ -638,7 +637,7 @@ _lode_symbol_add_parameters (LodeSymbolExtractor *self,
   if (pending)
     add_param (builder, &param);
   param_clear (&param);
-  json_builder_end_array (builder);
+  _lode_details_end_array (builder);
 }
 
 /* Return types ------------------------------------------------------------------------ */
@@ -687,24 +686,24 @@ c_return_type (LodeSymbolExtractor *self,
 }
 
 static void
-add_return (JsonBuilder *builder,
+add_return (DetailsJson *builder,
             char        *type)
 {
   if (type == NULL)
     return;
-  json_builder_begin_object (builder);
+  _lode_details_begin_object (builder);
   add_string (builder, "type", type);
-  json_builder_end_object (builder);
+  _lode_details_end_object (builder);
   g_free (type);
 }
 
 void
 _lode_symbol_add_returns (LodeSymbolExtractor *self,
-                          JsonBuilder         *builder,
+                          DetailsJson         *builder,
                           TSNode               node)
 {
-  json_builder_set_member_name (builder, "returns");
-  json_builder_begin_array (builder);
+  _lode_details_set_member_name (builder, "returns");
+  _lode_details_begin_array (builder);
 
   switch (self->lang)
     {
@@ -785,5 +784,5 @@ _lode_symbol_add_returns (LodeSymbolExtractor *self,
       break;
     }
 
-  json_builder_end_array (builder);
+  _lode_details_end_array (builder);
 }

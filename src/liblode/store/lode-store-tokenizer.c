@@ -107,9 +107,23 @@ get_varint (const guint8 **p)
     }
 }
 
-/* An FTS5 token callback that appends the token to a record (a GByteArray): its flags, its
- * length, its bytes, its start and end, grown once per token (the trigrams of a file are
- * millions of calls over a tree). */
+/* Where record_token() writes: the bytes of @out up to @used are the record, those past it
+ * room for the next tokens. */
+typedef struct
+{
+  GByteArray *out;
+  guint       used;
+} Record;
+
+/* The most a token takes in a record besides its bytes: its flags, then its length, start
+ * and end as varints. */
+#define TOKEN_OVERHEAD (1 + 3 * 5)
+
+/* An FTS5 token callback that appends the token to a record: its flags, its length, its
+ * bytes, its start and end. The trigrams of a file are millions of calls over a tree, so a
+ * token is written in place, and the array grows (its length doubled) only when the room
+ * left is too small: one call into GLib per token, growing the array and shrinking it back,
+ * took 0.27 s of the chunking threads on git v2.47.0, a call appending to it 0.18 s. */
 static int
 record_token (void       *ctx,
               int         flags,
@@ -118,18 +132,19 @@ record_token (void       *ctx,
               int         start,
               int         end)
 {
-  GByteArray *out = ctx;
-  guint at = out->len;
+  Record *record = ctx;
+  guint need = TOKEN_OVERHEAD + (guint) len;
   guint8 *p;
 
-  g_byte_array_set_size (out, at + 1 + 3 * 5 + (guint) len);
-  p = out->data + at;
+  if (record->out->len - record->used < need)
+    g_byte_array_set_size (record->out, MAX (2 * record->out->len, record->used + need));
+  p = record->out->data + record->used;
   *p++ = (guint8) flags;
   p = put_varint (p, (guint32) len);
   memcpy (p, token, (gsize) len);
   p = put_varint (p + len, (guint32) start);
   p = put_varint (p, (guint32) end);
-  g_byte_array_set_size (out, (guint) (p - out->data));
+  record->used = (guint) (p - record->out->data);
 
   return SQLITE_OK;
 }
@@ -146,13 +161,18 @@ _lode_store_tokens_record (GByteArray           *out,
 {
   TextHeader header = { kind, (guint32) len, 0, 0 };
   guint at = out->len;
+  Record record = { out, 0 };
 
   if (text == NULL)
     return;
   header.hash = text_hash (text, len);
   g_byte_array_append (out, (const guint8 *) &header, sizeof header);
   if (len > 0)
-    tokenize (NULL, out, FTS5_TOKENIZE_DOCUMENT, text, (int) len, record_token);
+    {
+      record.used = out->len;
+      tokenize (NULL, &record, FTS5_TOKENIZE_DOCUMENT, text, (int) len, record_token);
+      g_byte_array_set_size (out, record.used);
+    }
   header.size = out->len - at - sizeof header;
   memcpy (out->data + at, &header, sizeof header);
 }
