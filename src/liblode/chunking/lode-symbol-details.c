@@ -8,19 +8,20 @@
 
 #include "config.h"
 
+#include "lode-json.h"
 #include "lode-symbol-extract-private.h"
 
 /*
  * Every declaration of every file gets its details, and a JsonBuilder's nodes, then a
  * JsonGenerator's pass over them, cost half of describing it. The writer below calls look
  * like a JsonBuilder's and append the text json_to_string() printed for the tree they built,
- * byte for byte, with the empty lists lode_symbol_extractor_describe() used to drop from the
+ * with the empty lists lode_symbol_extractor_describe() used to drop from the
  * tree (those of the top object and of the objects in its lists; see DetailsLevel.drops)
  * left out as they end:
  *
- * - strings escaped as JSON-GLib 1.6 escapes them: `"` and `\`, control bytes as `\b`, `\f`,
- *   `\n`, `\r`, `\t` or `\u00xx` (lower-case hex), 0x7f too, except 0x1f, which goes as it is;
- *   every other byte is copied;
+ * - strings written by lode_json_append_string(), as every JSON Lode writes: they differ from
+ *   JSON-GLib's only where JSON-GLib wrote invalid JSON (0x1f raw) or bytes that are not UTF-8,
+ *   and in 0x7f, which JSON needs no escape for;
  * - a member set twice keeps its first place and takes its second value, as
  *   json_object_set_member() does (a PHP model's `casts` may come from a property and a
  *   method, and an array literal may repeat a key).
@@ -82,52 +83,6 @@ top (DetailsJson *json)
          ? &g_array_index (json->levels, DetailsLevel, json->levels->len - 1) : NULL;
 }
 
-static void
-append_escaped (GString    *out,
-                const char *str)
-{
-  for (const guchar *p = (const guchar *) str; *p != '\0'; p++)
-    {
-      const guchar *run = p;
-
-      while (*p >= 0x20 && *p != '"' && *p != '\\' && *p != 0x7f)
-        p++;
-      if (p > run)
-        g_string_append_len (out, (const char *) run, p - run);
-      switch (*p)
-        {
-        case '\0':
-          return;
-        case '"':
-        case '\\':
-          g_string_append_c (out, '\\');
-          g_string_append_c (out, (char) *p);
-          break;
-        case '\b':
-          g_string_append (out, "\\b");
-          break;
-        case '\f':
-          g_string_append (out, "\\f");
-          break;
-        case '\n':
-          g_string_append (out, "\\n");
-          break;
-        case '\r':
-          g_string_append (out, "\\r");
-          break;
-        case '\t':
-          g_string_append (out, "\\t");
-          break;
-        case 0x1f:
-          g_string_append_c (out, (char) *p);
-          break;
-        default:
-          g_string_append_printf (out, "\\u00%.2x", *p);
-          break;
-        }
-    }
-}
-
 /* Before a value: its comma, and in an object its member's name. Returns where it began. */
 static gsize
 begin_value (DetailsJson *json)
@@ -144,10 +99,9 @@ begin_value (DetailsJson *json)
       DetailsKey key = { start, json->out->len + 1, 0, 0, 0 };
 
       g_return_val_if_fail (json->member != NULL, start);
-      g_string_append_c (json->out, '"');
-      append_escaped (json->out, json->member);
-      key.key_len = json->out->len - key.key;
-      g_string_append (json->out, "\":");
+      lode_json_append_string (json->out, json->member);
+      key.key_len = json->out->len - 1 - key.key;
+      g_string_append_c (json->out, ':');
       key.value = json->out->len;
       g_array_append_val (json->keys, key);
       json->member = NULL;
@@ -279,11 +233,7 @@ _lode_details_add_string_value (DetailsJson *json,
   if (value == NULL)
     g_string_append (json->out, "null");
   else
-    {
-      g_string_append_c (json->out, '"');
-      append_escaped (json->out, value);
-      g_string_append_c (json->out, '"');
-    }
+    lode_json_append_string (json->out, value);
   end_value (json);
 }
 

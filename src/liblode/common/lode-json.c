@@ -415,11 +415,18 @@ static const char string_escape[0x80] = {
   ['\r'] = 'r', [0x0e ... 0x1f] = 1, ['"'] = '"', ['\\'] = '\\',
 };
 
-/* @text quoted: quotes, backslashes and every control character escaped, each byte that is
- * not part of valid UTF-8 written as U+FFFD. */
-static void
-write_string (GString    *out,
-              const char *text)
+/**
+ * lode_json_append_string:
+ * @out: the text being written
+ * @text: a string
+ *
+ * Appends @text as a JSON string, as lode_json_to_string() writes it: quoted, with quotes,
+ * backslashes and every control character escaped and each byte that is not part of valid
+ * UTF-8 written as U+FFFD. For JSON Lode writes itself, without a tree.
+ */
+void
+lode_json_append_string (GString    *out,
+                         const char *text)
 {
   const guchar *p = (const guchar *) text;
 
@@ -522,7 +529,7 @@ write_value (GString  *out,
     case G_TYPE_STRING:
       text = json_node_get_string (node);
       if (text != NULL)
-        write_string (out, text);
+        lode_json_append_string (out, text);
       else
         g_string_append (out, "null");
       break;
@@ -552,7 +559,7 @@ write_object (GString    *out,
       first = FALSE;
       if (pretty)
         write_indent (out, level + 1);
-      write_string (out, name);
+      lode_json_append_string (out, name);
       g_string_append (out, pretty ? " : " : ":");
       write_node (out, member, pretty, level + 1);
     }

@@ -26,6 +26,8 @@ JsonNode *lode_json_parse_file (const char *path,
                                 GError    **error);
 char     *lode_json_to_string (JsonNode    *node,
                                gboolean     pretty);
+void      lode_json_append_string (GString    *out,
+                                   const char *text);
 
 /* Members of an object, from outside or our own: missing, null or of another type, they are
  * the default (none of json_object_get_*_member()'s criticals). */
