@@ -651,6 +651,55 @@ test_python_from_names (void)
     }
 }
 
+/* A header included by its name alone, where the project has several of that name and the
+ * build's include directories are not known: the shapes of zstd (a Linux kernel port of the
+ * library under contrib/, whose sources include <linux/zstd.h>) and of a monorepo
+ * holding several copies of git (tree.h at each copy's top and in its reftable/). */
+static void
+test_c_header_by_name (void)
+{
+  static const char * const paths[] = {
+    "lib/zstd.h", "lib/compress/zstd_compress.c",
+    "programs/bench.c", "contrib/adaptive-compression/adapt.c",
+    "contrib/linux-kernel/include/linux/zstd.h", "contrib/linux-kernel/lib/zstd/compress.c",
+    "copy-1/tree.h", "copy-1/reftable/tree.h", "copy-1/reftable/merged.c",
+    "copy-1/builtin/clone.c",
+    "copy-2/tree.h", "copy-2/reftable/tree.h", "copy-2/builtin/clone.c",
+    NULL
+  };
+  static const struct {
+    const char *from;
+    const char *source;
+    const char *target;
+  } cases[] = {
+    { "programs/bench.c", "#include \"zstd.h\"\n", "lib/zstd.h" },
+    { "contrib/adaptive-compression/adapt.c", "#include \"zstd.h\"\n", "lib/zstd.h" },
+    { "copy-1/builtin/clone.c", "#include \"tree.h\"\n", "copy-1/tree.h" },
+    { "copy-2/builtin/clone.c", "#include \"tree.h\"\n", "copy-2/tree.h" },
+    { "copy-1/reftable/merged.c", "#include \"tree.h\"\n", "copy-1/reftable/tree.h" },
+  };
+  g_autoptr(LodeImportResolver) resolver = lode_import_resolver_new ("/nonexistent", paths);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GPtrArray) imports = NULL;
+      g_autoptr(GError) error = NULL;
+      g_auto(GStrv) targets = NULL;
+      g_autofree char *joined = NULL;
+
+      g_assert_true (lode_imports_extract (lode_language_lookup ("c"), cases[i].source,
+                                           strlen (cases[i].source), NULL, &imports,
+                                           &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (imports->len, ==, 1);
+
+      targets = lode_import_resolver_resolve_all (resolver, cases[i].from,
+                                                  imports->pdata[0], NULL);
+      joined = g_strjoinv (" ", targets);
+      g_assert_cmpstr (joined, ==, cases[i].target);
+    }
+}
+
 static const char * const fixtures[] = {
   "bash", "c", "csharp", "css", "dart", "go", "java", "javascript", "kotlin", "lua", "php",
   "python", "ruby", "rust", "scala", "swift", "typescript", "web",
@@ -669,6 +718,7 @@ main (int    argc,
   g_test_add_func ("/lode/imports/incremental", test_incremental);
   g_test_add_func ("/lode/imports/declarations-advance", test_declarations_advance);
   g_test_add_func ("/lode/imports/python-from-names", test_python_from_names);
+  g_test_add_func ("/lode/imports/c-header-by-name", test_c_header_by_name);
 
   for (guint i = 0; i < G_N_ELEMENTS (fixtures); i++)
     {

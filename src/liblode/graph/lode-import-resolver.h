@@ -38,5 +38,7 @@ GStrv               lode_import_resolver_dup_keys_for_path (LodeImportResolver  
                                                             const char          *path);
 gboolean            lode_import_resolver_is_config_file    (const char          *path);
 gboolean            lode_import_resolver_reads_declarations (const char         *path);
+guint               lode_import_common_dirs                (const char          *path,
+                                                            const char          *other);
 
 G_END_DECLS
