@@ -149,10 +149,25 @@ stem_of (const char *path)
   return g_strndup (base, dot != NULL ? (gsize) (dot - base) : strlen (base));
 }
 
+/* The leading directories the file of @found's @i-th target shares with @path. */
+static guint
+common_dirs_with (LodeCallResolver *self,
+                  const Found      *found,
+                  guint             i,
+                  const char       *path)
+{
+  LodeCallTarget t = g_array_index (found->targets, LodeCallTarget, i);
+
+  return lode_import_common_dirs (((File *) g_ptr_array_index (self->files, t.file))->path,
+                                  path);
+}
+
 /* The definitions, in the whole project, of the functions @name that a prototype or a
  * macro of the same name stands for: never a `static` one of another file. Those that @f
  * sees (its own, its headers') come first, then one whose file is named like the
- * prototype's header. */
+ * prototype's header. Of several in other files, those nearest the prototype's header (or
+ * @f, for a macro), by the leading directories their files share with it: in a tree that
+ * holds several programs or copies of one library, each links its own. */
 static void
 definitions_of (LodeCallResolver *self,
                 guint             f,
@@ -194,6 +209,19 @@ definitions_of (LodeCallResolver *self,
         found_add (&named, t);
     }
   best = found_n (&seen) > 0 ? &seen : found_n (&named) > 0 ? &named : &all;
+  if (best != &seen && found_n (best) > 1)
+    {
+      const char *near = header != NULL ? header
+                                        : ((File *) g_ptr_array_index (self->files, f))->path;
+      guint most = 0;
+
+      for (guint i = 0; i < found_n (best); i++)
+        most = MAX (most, common_dirs_with (self, best, i, near));
+      for (guint i = 0; i < found_n (best); i++)
+        if (common_dirs_with (self, best, i, near) == most)
+          found_add (found, g_array_index (best->targets, LodeCallTarget, i));
+      return;
+    }
   for (guint i = 0; i < found_n (best); i++)
     found_add (found, g_array_index (best->targets, LodeCallTarget, i));
 }
