@@ -723,6 +723,55 @@ test_c_conditionals (void)
                    "decNumber.c:75 3 decNumberPower resolved local decNumber.c:decNumberPower\n");
 }
 
+/* Trees that hold one library several times (fixtures/monorepo): two copies of a
+ * git-shaped tree side by side, and zstd's library beside its Linux kernel port. A call
+ * resolves to its own copy's definition, through its own copy's header, not to the
+ * definitions of every copy at once. */
+static void
+test_monorepo (void)
+{
+  g_autofree char *fixtures = g_test_build_filename (G_TEST_DIST, "liblode", "fixtures",
+                                                     "monorepo", NULL);
+  g_autofree char *git = g_build_filename (fixtures, "git", NULL);
+  g_autofree char *zstd = g_build_filename (fixtures, "zstd", NULL);
+  g_autofree char *root = g_dir_make_tmp ("lode-monorepo-XXXXXX", NULL);
+  g_auto(Graph) copies = { 0 };
+  g_auto(Graph) port = { 0 };
+  g_autofree char *copies_text = NULL;
+  g_autofree char *port_text = NULL;
+
+  for (guint i = 1; i <= 2; i++)
+    {
+      g_autofree char *copy = g_strdup_printf ("%s/copy-%u", root, i);
+
+      test_copy_tree (git, copy);
+    }
+  build_graph (root, &copies, PARSED);
+  copies_text = describe_graph (&copies);
+  for (guint i = 1; i <= 2; i++)
+    {
+      g_autofree char *expected = g_strdup_printf (
+        "copy-%u/builtin/clone.c:19 0 parse_tree_indirect resolved import "
+          "copy-%u/tree.c:parse_tree_indirect\n"
+        "copy-%u/builtin/clone.c:21 0 strbuf_addf resolved import "
+          "copy-%u/strbuf.c:strbuf_addf\n"
+        "copy-%u/builtin/clone.c:22 0 strbuf_release resolved import "
+          "copy-%u/strbuf.c:strbuf_release\n",
+        i, i, i, i, i, i);
+
+      g_assert_nonnull (strstr (copies_text, expected));
+    }
+  test_remove_tree (root);
+
+  build_graph (zstd, &port, PARSED);
+  port_text = describe_graph (&port);
+  g_assert_nonnull (strstr (port_text,
+                            "programs/bench.c:11 0 ZSTD_createCCtx resolved import "
+                            "lib/compress/zstd_compress.c:ZSTD_createCCtx\n"
+                            "programs/bench.c:15 0 ZSTD_freeCCtx resolved import "
+                            "lib/compress/zstd_compress.c:ZSTD_freeCCtx\n"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -745,5 +794,6 @@ main (int    argc,
   g_test_add_func ("/lode/calls/bytes", test_calls_bytes);
   g_test_add_func ("/lode/calls/self-assigned-field", test_self_assigned_field);
   g_test_add_func ("/lode/calls/c-conditionals", test_c_conditionals);
+  g_test_add_func ("/lode/calls/monorepo", test_monorepo);
   return g_test_run ();
 }
