@@ -1437,6 +1437,56 @@ test_doc_summaries (void)
  * `mod semaphore;` in `cfg_sync!` was not in the import graph. Items in item-level macro
  * bodies (nested, in impls, after doc comments and attributes) are items; other macro
  * bodies (`cfg_if!`'s conditions, statements in a function) stay token trees. */
+/* tree-sitter-c ends a `#define`'s body at a comment in it and reads the rest of the line
+ * as code: git's diffcore.h lost the declaration below its `do { / * nothing * / } while (0)`
+ * macros, zstd.h its ZSTD_compressBound() below ZSTD_COMPRESSBOUND(). */
+static void
+test_c_macro_comments (void)
+{
+  static const ExpectedSymbol expected[] = {
+    { "DIFFCORE_H", "macro", NULL, 2, 2 },
+    { "diff_debug_filespec", "prototype", NULL, 15, 15 },
+    { "diff_debug_filepair", "prototype", NULL, 16, 16 },
+    { "diff_debug_queue", "prototype", NULL, 17, 17 },
+    { "diff_debug_filespec", "macro", NULL, 19, 19 },
+    { "diff_debug_filepair", "macro", NULL, 20, 20 },
+    { "diff_debug_queue", "macro", NULL, 21, 21 },
+    { "diffcore_count_changes", "prototype", NULL, 24, 30 },
+    { "ZSTD_COMPRESSBOUND", "macro", NULL, 33, 33 },
+    { "ZSTD_compressBound", "prototype", NULL, 34, 34 },
+    { "ZSTD_isError", "prototype", NULL, 35, 35 },
+    { "DIFF_MARKER", "macro", NULL, 38, 38 },
+    { "DIFF_SLASH", "macro", NULL, 39, 39 },
+    { "diff_marker_width", "prototype", NULL, 40, 40 },
+    END
+  };
+  g_autoptr(LodeChunker) chunker = lode_chunker_new (0);
+  g_autoptr(GPtrArray) chunks = NULL;
+  g_autoptr(GPtrArray) symbols = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  gsize len;
+  guint n = 0;
+
+  text = load_fixture ("macro_comments.h", &len);
+  g_assert_true (lode_chunker_chunk (chunker, lode_language_lookup ("c"), "diffcore.h", text,
+                                     len, &chunks, &symbols, NULL, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+
+  for (const ExpectedSymbol *es = expected; es->name != NULL; es++, n++)
+    {
+      LodeSymbol *symbol;
+
+      g_assert_cmpuint (n, <, symbols->len);
+      symbol = g_ptr_array_index (symbols, n);
+      g_assert_cmpstr (symbol->name, ==, es->name);
+      g_assert_cmpstr (symbol->kind, ==, es->kind);
+      g_assert_cmpuint (symbol->start_line, ==, es->start_line);
+      g_assert_cmpuint (symbol->end_line, ==, es->end_line);
+    }
+  g_assert_cmpuint (symbols->len, ==, n);
+}
+
 static void
 test_rust_macro_items (void)
 {
@@ -1592,6 +1642,7 @@ main (int   argc,
   g_test_add_func ("/lode/chunker/cancel-parse", test_cancel_parse);
   g_test_add_func ("/lode/chunker/deep-nesting", test_deep_nesting);
   g_test_add_func ("/lode/chunker/rust-macro-items", test_rust_macro_items);
+  g_test_add_func ("/lode/chunker/c-macro-comments", test_c_macro_comments);
   g_test_add_func ("/lode/chunker/rust-macro-budget", test_rust_macro_budget);
   g_test_add_func ("/lode/chunker/member-docs", test_member_docs);
   g_test_add_func ("/lode/chunker/doc-summaries", test_doc_summaries);

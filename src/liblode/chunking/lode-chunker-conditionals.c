@@ -31,6 +31,16 @@
  * as if all were compiled (the braces above balance), and that parse is kept when it has
  * fewer errors.
  * Positions do not move, so the chunks, symbols and calls read the file's text as it is.
+ *
+ * The grammar also ends a `#define`'s body at the first comment in it: what follows on the
+ * line is read as code, an error that takes the declaration below with it, as in
+ *
+ *     #define diff_debug_filespec(a,b,c) do { / * nothing * / } while (0)
+ *     void diff_debug_filepair(const struct diff_filepair *, int);
+ *
+ * (git's diffcore.h; zstd's ZSTD_COMPRESSBOUND() loses ZSTD_compressBound() the same way).
+ * Such comments, those with more of the body after them, are left out of the parse in the
+ * same way, first, and the conditional lines then when errors remain.
  */
 
 typedef struct
@@ -54,11 +64,67 @@ is_conditional (const char *word,
   return FALSE;
 }
 
+static gboolean
+is_define (const char *word,
+           gsize       len)
+{
+  return len == 6 && memcmp (word, "define", 6) == 0;
+}
+
+/* Whether only blanks and line continuations lie between @p and @end. */
+static gboolean
+only_blanks (const char *text,
+             gsize       p,
+             gsize       end)
+{
+  for (; p < end; p++)
+    if (text[p] != ' ' && text[p] != '\t' && text[p] != '\r' && text[p] != '\\' &&
+        text[p] != '\n')
+      return FALSE;
+  return TRUE;
+}
+
+/* The block comments of the `#define` line from @start to @end (continued lines included)
+ * that more of the macro's body follows, added to @comments; @row is @start's. As the
+ * grammar reads them: also inside a string (`"/ * x * /"` ends the body there too). A `//`
+ * comment ends the body. */
+static void
+find_body_comments (const char *text,
+                    gsize       start,
+                    gsize       end,
+                    guint32     row,
+                    GArray     *comments)
+{
+  for (gsize p = start; p < end; p++)
+    {
+      if (text[p] == '\n')
+        row++;
+      else if (text[p] == '/' && p + 1 < end && text[p + 1] == '/')
+        return;
+      else if (text[p] == '/' && p + 1 < end && text[p + 1] == '*')
+        {
+          Directive comment = { p, 0, row };
+
+          for (p += 2; p + 1 < end && !(text[p] == '*' && text[p + 1] == '/'); p++)
+            if (text[p] == '\n')
+              row++;
+          if (p + 1 >= end)
+            return;
+          p++;
+          comment.end_byte = p + 1;
+          if (!only_blanks (text, p + 1, end))
+            g_array_append_val (comments, comment);
+        }
+    }
+}
+
 /* The conditional directive lines of @text, each from its `#` to its end (continued lines
- * included, the last newline not). */
+ * included, the last newline not), and into @comments the block comments inside `#define`
+ * lines that more of the body follows (find_body_comments()). */
 static GArray *
 find_directives (const char *text,
-                 gsize       len)
+                 gsize       len,
+                 GArray     *comments)
 {
   GArray *directives = g_array_new (FALSE, FALSE, sizeof (Directive));
   gsize p = 0;
@@ -79,10 +145,11 @@ find_directives (const char *text,
           word = p;
           while (p < len && g_ascii_isalpha (text[p]))
             p++;
-          if (is_conditional (text + word, p - word))
+          if (is_conditional (text + word, p - word) || is_define (text + word, p - word))
             {
               Directive directive = { start, 0, row };
               guint32 rows = 0;
+              gboolean define = is_define (text + word, p - word);
 
               while (p < len && (text[p] != '\n' || (p > 0 && text[p - 1] == '\\')))
                 {
@@ -91,7 +158,10 @@ find_directives (const char *text,
                   p++;
                 }
               directive.end_byte = p;
-              g_array_append_val (directives, directive);
+              if (define)
+                find_body_comments (text, start, p, row, comments);
+              else
+                g_array_append_val (directives, directive);
               row += rows;
             }
         }
@@ -199,40 +269,52 @@ done:
   return n;
 }
 
-/**
- * _lode_chunker_unfold_conditionals:
- * @ctx: the file
- * @parser: the parser that made @tree, still set to its language
- * @tree: (transfer full): the file's parse
- *
- * Returns: (transfer full) (nullable): the parse of the file without its conditional
- *   directive lines when it has fewer errors than @tree, else @tree; %NULL when the budget
- *   ran out (ctx->spent tells)
- */
-TSTree *
-_lode_chunker_unfold_conditionals (Ctx      *ctx,
-                                   TSParser *parser,
-                                   TSTree   *tree)
+/* The bytes of @tree's text that its error nodes hold, those inside others once. */
+static guint32
+error_bytes (TSTree *tree)
 {
-  g_autoptr(GArray) directives = NULL;
-  g_autoptr(GArray) ranges = NULL;
-  TSTree *unfolded;
+  TSTreeCursor cursor = ts_tree_cursor_new (ts_tree_root_node (tree));
+  guint32 n = 0;
+
+  for (;;)
+    {
+      TSNode node = ts_tree_cursor_current_node (&cursor);
+
+      if (ts_node_is_error (node))
+        n += ts_node_end_byte (node) - ts_node_start_byte (node);
+      else if (ts_node_has_error (node) && ts_tree_cursor_goto_first_child (&cursor))
+        continue;
+      while (!ts_tree_cursor_goto_next_sibling (&cursor))
+        if (!ts_tree_cursor_goto_parent (&cursor))
+          goto done;
+    }
+done:
+  ts_tree_cursor_delete (&cursor);
+  return n;
+}
+
+/* @tree parsed again without @excluded (sorted, apart), if that has fewer errors (with
+ * @by_bytes, if its errors hold fewer bytes); @tree when not (*@kept says which). %NULL
+ * when the budget ran out (ctx->spent tells). */
+static TSTree *
+reparse_without (Ctx      *ctx,
+                 TSParser *parser,
+                 TSTree   *tree,
+                 GArray   *excluded,
+                 gboolean  by_bytes,
+                 gboolean *kept)
+{
+  g_autoptr(GArray) ranges = included_ranges (ctx->text, excluded);
+  TSTree *again;
   guint errors;
 
-  if (!ts_node_has_error (ts_tree_root_node (tree)))
-    return tree;
-  directives = find_directives (ctx->text, ctx->len);
-  /* Errors that no directive lies in are not this one (an unknown macro, say): one parse is
-   * enough. */
-  if (directives->len == 0 || count_errors (tree, directives, 0) == 0)
-    return tree;
-  ranges = included_ranges (ctx->text, directives);
+  *kept = FALSE;
   if (!ts_parser_set_included_ranges (parser, (const TSRange *) (gpointer) ranges->data,
                                       ranges->len))
     return tree;
-  unfolded = lode_parse_budget_parse (ctx->budget, parser, ctx->text, ctx->len, 0);
+  again = lode_parse_budget_parse (ctx->budget, parser, ctx->text, ctx->len, 0);
   ts_parser_set_included_ranges (parser, NULL, 0);
-  if (unfolded == NULL)
+  if (again == NULL)
     {
       ctx->spent = lode_parse_budget_spent (ctx->budget);
       if (ctx->spent)
@@ -243,11 +325,65 @@ _lode_chunker_unfold_conditionals (Ctx      *ctx,
       return tree;
     }
   errors = count_errors (tree, NULL, G_MAXUINT);
-  if (count_errors (unfolded, NULL, errors) < errors)
+  if (by_bytes ? error_bytes (again) < error_bytes (tree)
+               : count_errors (again, NULL, errors) < errors)
     {
       ts_tree_delete (tree);
-      return unfolded;
+      *kept = TRUE;
+      return again;
     }
-  ts_tree_delete (unfolded);
+  ts_tree_delete (again);
   return tree;
+}
+
+static gint
+compare_directives (gconstpointer a,
+                    gconstpointer b)
+{
+  guint32 x = ((const Directive *) a)->start_byte, y = ((const Directive *) b)->start_byte;
+
+  return x < y ? -1 : x > y;
+}
+
+/**
+ * _lode_chunker_repair_preprocessor:
+ * @ctx: the file
+ * @parser: the parser that made @tree, still set to its language
+ * @tree: (transfer full): the file's parse
+ *
+ * Returns: (transfer full) (nullable): the parse of the file without the comments inside
+ *   its macros' bodies, kept when less of the text is in errors, then without its
+ *   conditional directive lines, kept when it has fewer errors; else @tree; %NULL when the
+ *   budget ran out (ctx->spent tells)
+ */
+TSTree *
+_lode_chunker_repair_preprocessor (Ctx      *ctx,
+                                   TSParser *parser,
+                                   TSTree   *tree)
+{
+  g_autoptr(GArray) comments = g_array_new (FALSE, FALSE, sizeof (Directive));
+  g_autoptr(GArray) directives = NULL;
+  gboolean kept = FALSE;
+
+  if (!ts_node_has_error (ts_tree_root_node (tree)))
+    return tree;
+  directives = find_directives (ctx->text, ctx->len, comments);
+  /* Rare enough (a file with errors and such a comment) to be parsed again without asking
+   * whether its errors are there: they often begin past the comment, anywhere below. Kept
+   * when less of the text is in errors: an unknown macro's error may stay, smaller. */
+  if (comments->len > 0)
+    {
+      tree = reparse_without (ctx, parser, tree, comments, TRUE, &kept);
+      if (tree == NULL || !ts_node_has_error (ts_tree_root_node (tree)))
+        return tree;
+      if (!kept)
+        g_array_set_size (comments, 0);
+    }
+  /* Errors that no conditional line lies in are not theirs (an unknown macro, say): one
+   * parse is enough. */
+  if (directives->len == 0 || count_errors (tree, directives, 0) == 0)
+    return tree;
+  g_array_append_vals (directives, comments->data, comments->len);
+  g_array_sort (directives, compare_directives);
+  return reparse_without (ctx, parser, tree, directives, FALSE, &kept);
 }

@@ -224,7 +224,7 @@ TSTree    *_lode_chunker_expand_macros             (Ctx                *ctx,
                                                     GArray             *names);
 
 /* lode-chunker-conditionals.c */
-TSTree    *_lode_chunker_unfold_conditionals       (Ctx                *ctx,
+TSTree    *_lode_chunker_repair_preprocessor       (Ctx                *ctx,
                                                     TSParser           *parser,
                                                     TSTree             *tree);
 

@@ -224,7 +224,7 @@ collect_definitions (LodeChunker         *self,
   if (tree != NULL && strcmp (language->id, "rust") == 0)
     tree = _lode_chunker_expand_macros (ctx, self->parser, tree, ctx->macro_names);
   if (tree != NULL && (strcmp (language->id, "c") == 0 || strcmp (language->id, "cpp") == 0))
-    tree = _lode_chunker_unfold_conditionals (ctx, self->parser, tree);
+    tree = _lode_chunker_repair_preprocessor (ctx, self->parser, tree);
   if (tree == NULL)
     {
       g_debug ("Parse of %zu bytes of %s failed or timed out", ctx->len, language->name);
