@@ -315,6 +315,64 @@ test_coverage (Fixture       *fixture,
   assert_full_coverage (fixture);
 }
 
+/* Files and their chunks get their ids in the order of the tree, whichever chunking thread
+ * finishes first: two indexes of one tree are the same, and so is the order of search
+ * results that tie. Here the first file takes the longest to chunk. */
+static void
+test_same_ids (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(LodeIndexReport) report = NULL;
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *previous = NULL;
+  GString *large = g_string_new (NULL);
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  guint n = 0;
+
+  for (guint i = 0; i < 4000; i++)
+    g_string_append_printf (large, "static int\nstep_%u (int x)\n{\n  return x + %u;\n}\n\n", i, i);
+  test_write_bytes (fixture->root, "a-large.c", large->str, large->len);
+  g_string_free (large, TRUE);
+  for (guint i = 0; i < 150; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("m%03u.py", i);
+      g_autofree char *text = g_strdup_printf ("def handler_%u(event):\n    return %u\n", i, i);
+
+      test_write_file (fixture->root, name, text);
+    }
+  fixture->config->index_threads = 2;
+  g_clear_object (&fixture->engine);
+  fixture->engine = lode_engine_new (fixture->config);
+
+  report = index_tree (fixture);
+  g_assert_cmpuint (report->n_files, ==, 151);
+
+  project = lode_engine_open_project (fixture->engine, fixture->root, TRUE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (sqlite3_open (lode_project_get_db_path (project), &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT f.path FROM files f "
+                                           "WHERE EXISTS (SELECT 1 FROM chunks c "
+                                           "              WHERE c.file_id = f.id) "
+                                           "ORDER BY (SELECT min (c.id) FROM chunks c "
+                                           "          WHERE c.file_id = f.id)",
+                                       -1, &stmt, NULL), ==, SQLITE_OK);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      const char *path = (const char *) sqlite3_column_text (stmt, 0);
+
+      if (previous != NULL)
+        g_assert_cmpstr (previous, <, path);
+      g_free (previous);
+      previous = g_strdup (path);
+      n++;
+    }
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  g_assert_cmpuint (n, ==, 151);
+}
+
 static void
 test_bad_input (Fixture       *fixture,
                 gconstpointer  data)
@@ -1231,6 +1289,7 @@ main (int   argc,
   ADD ("whole-system-roots", test_whole_system_roots);
   ADD ("coverage", test_coverage);
   ADD ("bad-input", test_bad_input);
+  ADD ("same-ids", test_same_ids);
   ADD ("empty", test_empty);
   ADD ("schema-reset", test_schema_reset);
   ADD ("kill-resume", test_kill_resume);

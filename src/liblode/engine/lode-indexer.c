@@ -35,7 +35,11 @@
  * all, and the next run redoes exactly the files that are missing or stale.
  *
  * Results waiting for the writer are bounded (MAX_IN_FLIGHT) so that memory stays flat when
- * chunking is faster than writing.
+ * chunking is faster than writing. The writer stores them in the order of the list, whichever
+ * thread finishes first, so that two runs over one tree give every file and chunk the same
+ * id: search results that tie keep one order. A thread takes the next file only when fewer
+ * than MAX_IN_FLIGHT are taken and not stored, so the ones waiting for an earlier file fit
+ * in a ring of that size.
  *
  * The import graph rides along unless `meta.graph` is "off": the chunking threads take a
  * file's imports from the parse that chunks it, and the writer resolves them (one resolver,
@@ -65,6 +69,7 @@ typedef enum
 typedef struct
 {
   ResultKind          kind;
+  guint               index;         /* in Shared.files */
   const LodeScanFile *file;
   char               *hash;
   const char         *language;
@@ -95,8 +100,8 @@ typedef struct
   GAsyncQueue      *results;
   GMutex            lock;
   GCond             cond;
-  guint             in_flight;
-  gint              next;
+  guint             in_flight;   /* files taken and not yet stored */
+  guint             next;        /* the next file to take */
   gint              n_parsed;
   gboolean          graph;
 } Shared;
@@ -532,19 +537,27 @@ chunk_thread_func (gpointer data)
 
   for (;;)
     {
-      guint i = g_atomic_int_add (&shared->next, 1);
       FileResult *result;
+      guint i;
 
-      if (i >= shared->files->len || g_cancellable_is_cancelled (shared->cancellable))
-        break;
-
+      /* Taken and counted at once: the files taken and not stored are then the
+       * MAX_IN_FLIGHT after the last stored at most, and the one the writer waits for is
+       * always being chunked. */
       g_mutex_lock (&shared->lock);
       while (shared->in_flight >= MAX_IN_FLIGHT)
         g_cond_wait (&shared->cond, &shared->lock);
+      i = shared->next;
+      if (i >= shared->files->len || g_cancellable_is_cancelled (shared->cancellable))
+        {
+          g_mutex_unlock (&shared->lock);
+          break;
+        }
+      shared->next++;
       shared->in_flight++;
       g_mutex_unlock (&shared->lock);
 
       result = process_file (shared, chunker, g_ptr_array_index (shared->files, i));
+      result->index = i;
       g_async_queue_push (shared->results, result);
     }
 
@@ -921,6 +934,8 @@ index_files (LodeIndexStore         *store,
 {
   g_autoptr(GPtrArray) threads = g_ptr_array_new ();
   g_autoptr(GError) local_error = NULL;
+  FileResult *waiting[MAX_IN_FLIGHT] = { NULL };  /* by index, from next_stored on */
+  guint next_stored = 0;
   guint n_done_workers = 0;
   guint n_done_files = 0;
   guint batch_files = 0;
@@ -954,51 +969,61 @@ index_files (LodeIndexStore         *store,
   /* Drain every result even after a failure, so that the threads can finish. */
   while (n_done_workers < threads->len)
     {
-      g_autoptr(FileResult) result = g_async_queue_pop (shared->results);
+      g_autoptr(FileResult) popped = g_async_queue_pop (shared->results);
 
-      if (result->kind == RESULT_WORKER_DONE)
+      if (popped->kind == RESULT_WORKER_DONE)
         {
           n_done_workers++;
           continue;
         }
+      g_assert (popped->index - next_stored < MAX_IN_FLIGHT);
+      waiting[popped->index % MAX_IN_FLIGHT] = g_steal_pointer (&popped);
 
-      g_mutex_lock (&shared->lock);
-      shared->in_flight--;
-      g_cond_signal (&shared->cond);
-      g_mutex_unlock (&shared->lock);
-
-      if (local_error != NULL)
-        continue;
-
-      if (!in_transaction && result->kind != RESULT_UNCHANGED)
+      /* In the list's order: the next one if it came, and those after it that came before. */
+      while (waiting[next_stored % MAX_IN_FLIGHT] != NULL)
         {
-          if (!lode_index_store_begin (store, &local_error))
+          g_autoptr(FileResult) result = g_steal_pointer (&waiting[next_stored % MAX_IN_FLIGHT]);
+
+          next_stored++;
+          g_mutex_lock (&shared->lock);
+          shared->in_flight--;
+          g_cond_signal (&shared->cond);
+          g_mutex_unlock (&shared->lock);
+
+          if (local_error != NULL)
+            continue;
+
+          if (!in_transaction && result->kind != RESULT_UNCHANGED)
+            {
+              if (!lode_index_store_begin (store, &local_error))
+                {
+                  g_cancellable_cancel (shared->cancellable);
+                  continue;
+                }
+              in_transaction = TRUE;
+            }
+
+          if (!store_result (store, shared, graph, result, report, &local_error))
             {
               g_cancellable_cancel (shared->cancellable);
               continue;
             }
-          in_transaction = TRUE;
-        }
 
-      if (!store_result (store, shared, graph, result, report, &local_error))
-        {
-          g_cancellable_cancel (shared->cancellable);
-          continue;
-        }
+          batch_files++;
+          batch_bytes += result->n_bytes;
+          if (in_transaction &&
+              (batch_files >= BATCH_MAX_FILES || batch_bytes >= BATCH_MAX_BYTES))
+            {
+              in_transaction = FALSE;
+              batch_files = 0;
+              batch_bytes = 0;
+              if (!lode_index_store_commit (store, &local_error))
+                g_cancellable_cancel (shared->cancellable);
+            }
 
-      batch_files++;
-      batch_bytes += result->n_bytes;
-      if (in_transaction && (batch_files >= BATCH_MAX_FILES || batch_bytes >= BATCH_MAX_BYTES))
-        {
-          in_transaction = FALSE;
-          batch_files = 0;
-          batch_bytes = 0;
-          if (!lode_index_store_commit (store, &local_error))
-            g_cancellable_cancel (shared->cancellable);
+          report_progress (progress, progress_data, LODE_INDEX_PHASE_INDEXING,
+                           ++n_done_files, shared->files->len);
         }
-
-      report_progress (progress, progress_data, LODE_INDEX_PHASE_INDEXING,
-                       ++n_done_files, shared->files->len);
     }
 
   for (guint i = 0; i < threads->len; i++)
