@@ -64,30 +64,6 @@ lode_import_resolver_is_config_file (const char *path)
 }
 
 /**
- * lode_import_common_dirs:
- * @path: a project path
- * @other: another project path
- *
- * How many leading directories @path and @other have in common, whole ones only:
- * `lib/zstd.h` and `lib/compress/zstd_compress.c` share one, `src/foo/a.c` and
- * `src/foobar/b.h` one too. Where the build is not known, the nearer of two files of one
- * name is the likelier meant (a header, a definition of a declaration).
- *
- * Returns: the number of directories
- */
-guint
-lode_import_common_dirs (const char *path,
-                         const char *other)
-{
-  guint dirs = 0;
-
-  for (gsize i = 0; path[i] != '\0' && path[i] == other[i]; i++)
-    if (path[i] == '/')
-      dirs++;
-  return dirs;
-}
-
-/**
  * lode_import_resolver_reads_declarations:
  * @path: a project path
  *
