@@ -827,19 +827,30 @@ verify_worker (gpointer data,
 }
 
 /* The threads that verify files beside the caller's: one per other core, from a pool whose
- * idle threads are kept (no thread is started for a search, none waits behind another's). */
-static gpointer
-new_helper_pool (gpointer data)
+ * idle threads are kept (no thread is started for a search, none waits behind another's).
+ * The cores are counted once: glibc reads /sys for each count. */
+typedef struct
 {
-  return g_thread_pool_new (verify_worker, NULL, -1, FALSE, NULL);
+  GThreadPool *pool;
+  guint        n_cores;
+} Helpers;
+
+static gpointer
+new_helpers (gpointer data)
+{
+  Helpers *helpers = g_new0 (Helpers, 1);
+
+  helpers->pool = g_thread_pool_new (verify_worker, NULL, -1, FALSE, NULL);
+  helpers->n_cores = g_get_num_processors ();
+  return helpers;
 }
 
-static GThreadPool *
-helper_pool (void)
+static const Helpers *
+get_helpers (void)
 {
   static GOnce once = G_ONCE_INIT;
 
-  return g_once (&once, new_helper_pool, NULL);
+  return g_once (&once, new_helpers, NULL);
 }
 
 /* Waits until file @i of @s, with @left lines to keep, is verified, verifying the next
@@ -951,12 +962,12 @@ lode_grep_files (const char            *root,
       /* A search that has read more than a few small files gets the other cores' help. */
       if (bytes_read > LODE_GREP_HELPED_BYTES && n_helpers == 0 && i + 1 < s.n_targets)
         {
-          n_helpers = MIN (g_get_num_processors (), s.n_targets - i) - 1;
+          n_helpers = MIN (get_helpers ()->n_cores, s.n_targets - i) - 1;
           g_mutex_lock (&s.lock);
           s.helpers = n_helpers;
           g_mutex_unlock (&s.lock);
           for (guint j = 0; j < n_helpers; j++)
-            g_thread_pool_push (helper_pool (), &s, NULL);
+            g_thread_pool_push (get_helpers ()->pool, &s, NULL);
         }
       v = wait_verified (&s, i, left, buffer);
       /* Past the limit the count is bounded by bytes read, not by time, so that the same
