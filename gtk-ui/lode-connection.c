@@ -151,7 +151,7 @@ call_tool_cb (GObject      *object,
       g_dbus_error_strip_remote_error (error);
       g_task_return_error (task, error);
     }
-  else if (tool_result->is_error || tool_result->structured == NULL)
+  else if (tool_result->is_error || lode_tool_result_get_structured (tool_result) == NULL)
     g_task_return_new_error (task, LODE_ERROR, LODE_ERROR_FAILED, "%s", tool_result->text);
   else
     g_task_return_pointer (task, json_object_ref (tool_result->structured),

@@ -630,7 +630,7 @@ static void
 print_result (LodeToolResult *result,
               gboolean        verbose)
 {
-  if (lode_cli_json && result->structured != NULL)
+  if (lode_cli_json && lode_tool_result_get_structured (result) != NULL)
     {
       g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (),
                                                         result->structured);
@@ -640,7 +640,7 @@ print_result (LodeToolResult *result,
     }
 
   g_print ("%s%s", result->text, g_str_has_suffix (result->text, "\n") ? "" : "\n");
-  if (verbose && result->structured != NULL)
+  if (verbose && lode_tool_result_get_structured (result) != NULL)
     {
       JsonNode *job = json_object_get_member (result->structured, "job");
       JsonObject *report = job != NULL && JSON_NODE_HOLDS_OBJECT (job)

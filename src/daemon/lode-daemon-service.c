@@ -736,10 +736,8 @@ call_tool_done_cb (GObject      *object,
 {
   g_autoptr(ToolCall) call = user_data;
   g_autoptr(LodeToolResult) tool_result = NULL;
-  g_autoptr(JsonObject) object_result = NULL;
-  g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *json = NULL;
+  g_autoptr(GString) json = NULL;
   Client *client = g_hash_table_lookup (call->service->clients,
                                         g_dbus_method_invocation_get_sender (call->invocation));
 
@@ -754,11 +752,10 @@ call_tool_done_cb (GObject      *object,
       return;
     }
 
-  object_result = lode_tool_result_to_json (tool_result);
-  node = json_node_init_object (json_node_alloc (), object_result);
-  json = lode_json_to_string (node, FALSE);
+  json = g_string_new (NULL);
+  lode_tool_result_write_json (tool_result, json);
   g_dbus_method_invocation_return_value (g_object_ref (call->invocation),
-                                         g_variant_new ("(s)", json));
+                                         g_variant_new ("(s)", json->str));
 }
 
 static gboolean

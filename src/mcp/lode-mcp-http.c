@@ -314,20 +314,19 @@ sweep_cb (gpointer user_data)
 }
 
 static void
-append_event (Exchange *exchange,
-              JsonNode *message)
+append_event (Exchange   *exchange,
+              const char *message)
 {
-  g_autofree char *json = lode_json_to_string (message, FALSE);
-  char *event = g_strdup_printf ("event: message\ndata: %s\n\n", json);
+  char *event = g_strconcat ("event: message\ndata: ", message, "\n\n", NULL);
 
   lode_http_request_write (exchange->request, g_bytes_new_take (event, strlen (event)));
 }
 
 static void
-send_cb (JsonNode *message,
-         gpointer  tag,
-         gboolean  final,
-         gpointer  user_data)
+send_cb (const char *message,
+         gpointer    tag,
+         gboolean    final,
+         gpointer    user_data)
 {
   Exchange *exchange = tag;
   SoupMessageHeaders *headers;
@@ -349,13 +348,8 @@ send_cb (JsonNode *message,
       if (exchange->new_session_id != NULL)
         soup_message_headers_replace (headers, "MCP-Session-Id", exchange->new_session_id);
       if (message != NULL)
-        {
-          g_autofree char *json = lode_json_to_string (message, FALSE);
-          gsize length = strlen (json);
-
-          lode_http_request_respond (exchange->request, SOUP_STATUS_OK, "application/json",
-                                     g_bytes_new_take (g_steal_pointer (&json), length));
-        }
+        lode_http_request_respond (exchange->request, SOUP_STATUS_OK, "application/json",
+                                   g_bytes_new (message, strlen (message)));
       else
         lode_http_request_respond (exchange->request, SOUP_STATUS_ACCEPTED, NULL, NULL);
     }

@@ -221,13 +221,15 @@ send_message (LodeMcpSession *self,
               gboolean        final)
 {
   g_autoptr(JsonNode) node = NULL;
+  g_autofree char *json = NULL;
 
   if (self->closed)
     return;
 
   json_object_set_string_member (message, "jsonrpc", "2.0");
   node = json_node_init_object (json_node_alloc (), message);
-  self->send (node, tag, final, self->send_data);
+  json = lode_json_to_string (node, FALSE);
+  self->send (json, tag, final, self->send_data);
 }
 
 /* Ends the exchange @tag without a response (notifications, responses, cancelled requests). */
@@ -250,6 +252,32 @@ send_result (LodeMcpSession *self,
   json_object_set_member (message, "id", json_node_copy (id));
   json_object_set_object_member (message, "result", json_object_ref (result));
   send_message (self, message, tag, TRUE);
+}
+
+/* send_result() of lode_tool_result_to_json(), written without building it: a tool's
+ * structured result may be already written (lode_tool_result_write_json()). */
+static void
+send_tool_result (LodeMcpSession       *self,
+                  JsonNode             *id,
+                  gpointer              tag,
+                  const LodeToolResult *result)
+{
+  g_autoptr(GString) json = NULL;
+  g_autofree char *id_json = NULL;
+
+  if (self->closed)
+    return;
+
+  id_json = lode_json_to_string (id, FALSE);
+  json = g_string_sized_new (strlen (result->text) * 2
+                             + (result->structured_json != NULL
+                                ? strlen (result->structured_json) : 0) + 128);
+  g_string_append (json, "{\"id\":");
+  g_string_append (json, id_json);
+  g_string_append (json, ",\"result\":");
+  lode_tool_result_write_json (result, json);
+  g_string_append (json, ",\"jsonrpc\":\"2.0\"}");
+  self->send (json->str, tag, TRUE, self->send_data);
 }
 
 /* @id may be NULL: when the request's id cannot be read, the response has none (JSON-RPC
@@ -739,7 +767,6 @@ tool_call_cb (GObject      *object,
   LodeMcpSession *self = request->session;
   g_autoptr(LodeToolResult) tool_result = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonObject) response = NULL;
 
   tool_result = lode_client_call_tool_finish (LODE_CLIENT (object), result, &error);
   if (!request_finish (request))
@@ -753,7 +780,7 @@ tool_call_cb (GObject      *object,
     }
 
   /* A profile's tool that takes output_format answers in JSON when asked. */
-  if (request->json_text && tool_result->structured != NULL)
+  if (request->json_text && lode_tool_result_get_structured (tool_result) != NULL)
     {
       g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (),
                                                         tool_result->structured);
@@ -761,8 +788,7 @@ tool_call_cb (GObject      *object,
       g_free (tool_result->text);
       tool_result->text = lode_json_to_string (node, TRUE);
     }
-  response = lode_tool_result_to_json (tool_result);
-  send_result (self, request->id, request->tag, response);
+  send_tool_result (self, request->id, request->tag, tool_result);
 
 out:
   request_free (request);
@@ -833,11 +859,10 @@ handle_tools_call (LodeMcpSession *self,
     message = dup_ambiguous_project (self, request->name, request->arguments);
   if (message != NULL)
     {
-      LodeToolResult ambiguous = { NULL, message, TRUE };
-      g_autoptr(JsonObject) response = lode_tool_result_to_json (&ambiguous);
+      LodeToolResult ambiguous = { NULL, message, TRUE, NULL };
 
       if (request_finish (request))
-        send_result (self, request->id, request->tag, response);
+        send_tool_result (self, request->id, request->tag, &ambiguous);
       request_free (request);
       return;
     }

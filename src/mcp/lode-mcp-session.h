@@ -17,17 +17,18 @@ G_BEGIN_DECLS
 
 /**
  * LodeMcpSendFunc:
- * @message: (nullable): a JSON-RPC message to send, or %NULL when @final closes an exchange
- *   without a response (a cancelled request gets none)
+ * @message: (nullable): a JSON-RPC message to send, as compact JSON (one line: newlines in
+ *   strings are escaped), or %NULL when @final closes an exchange without a response (a
+ *   cancelled request gets none)
  * @tag: the tag given to lode_mcp_session_receive() with the request this message belongs
  *   to, or %NULL for messages of the session (log messages, requests to the client)
  * @final: this is the last message for @tag
  * @user_data: user data
  */
-typedef void (*LodeMcpSendFunc) (JsonNode *message,
-                                 gpointer  tag,
-                                 gboolean  final,
-                                 gpointer  user_data);
+typedef void (*LodeMcpSendFunc) (const char *message,
+                                 gpointer    tag,
+                                 gboolean    final,
+                                 gpointer    user_data);
 
 #define LODE_TYPE_MCP_SESSION (lode_mcp_session_get_type ())
 G_DECLARE_FINAL_TYPE (LodeMcpSession, lode_mcp_session, LODE, MCP_SESSION, GObject)

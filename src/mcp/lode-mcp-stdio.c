@@ -10,7 +10,6 @@
 
 #include <string.h>
 
-#include "lode-json.h"
 #include "lode-mcp-errors.h"
 #include "lode-mcp-session.h"
 #include "lode-mcp-stdio.h"
@@ -165,23 +164,19 @@ write_next (LodeMcpStdio *self)
 }
 
 static void
-send_cb (JsonNode *message,
-         gpointer  tag,
-         gboolean  final,
-         gpointer  user_data)
+send_cb (const char *message,
+         gpointer    tag,
+         gboolean    final,
+         gpointer    user_data)
 {
   LodeMcpStdio *self = user_data;
-  g_autofree char *json = NULL;
-  gsize length;
 
   if (message == NULL || self->broken)
     return;
 
   /* Compact JSON escapes newlines inside strings, so one message is one line. */
-  json = lode_json_to_string (message, FALSE);
-  length = strlen (json);
-  g_queue_push_tail (&self->pending, g_bytes_new_take (g_strconcat (json, "\n", NULL),
-                                                       length + 1));
+  g_queue_push_tail (&self->pending, g_bytes_new_take (g_strconcat (message, "\n", NULL),
+                                                       strlen (message) + 1));
   write_next (self);
 }
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "lode-client.h"
+#include "lode-json.h"
 #include "lode-mcp-session.h"
 #include "lode-variant.h"
 #include "test-helpers.h"
@@ -460,15 +461,15 @@ test_status_variant_branch (void)
 }
 
 static void
-mcp_send_cb (JsonNode *message,
-             gpointer  tag,
-             gboolean  final,
-             gpointer  user_data)
+mcp_send_cb (const char *message,
+             gpointer    tag,
+             gboolean    final,
+             gpointer    user_data)
 {
   GPtrArray *sent = user_data;
 
   if (message != NULL)
-    g_ptr_array_add (sent, json_node_ref (message));
+    g_ptr_array_add (sent, lode_json_parse (message, -1, NULL));
 }
 
 /* The log message of the session that says @root was indexed, or NULL. */

@@ -129,7 +129,7 @@ grep_ok (GrepFixture *fixture,
 
   if (result->is_error)
     g_error ("codebase_grep %s failed: %s", json, result->text);
-  instance = json_node_init_object (json_node_alloc (), result->structured);
+  instance = json_node_init_object (json_node_alloc (), lode_tool_result_get_structured (result));
   lode_json_schema_validate (lode_tool_registry_get_output_schema (fixture->registry,
                                                                    "codebase_grep"),
                              instance, "result", &error);
@@ -177,6 +177,13 @@ test_literal (GrepFixture   *fixture,
 {
   g_autoptr(LodeToolResult) r = NULL;
   g_autofree char *lines = NULL;
+  g_autoptr(GString) written = g_string_new (NULL);
+  g_autoptr(GString) from_tree = g_string_new (NULL);
+  g_autoptr(JsonNode) expected = NULL;
+  g_autoptr(JsonNode) parsed = NULL;
+  g_autoptr(JsonNode) parsed_tree = NULL;
+  g_autoptr(GError) error = NULL;
+  LodeToolResult tree;
   JsonObject *line;
 
   index_tree (fixture);
@@ -194,6 +201,20 @@ test_literal (GrepFixture   *fixture,
       json_object_get_array_member (r->structured, "files"), 0), "lines"), 0);
   g_assert_cmpstr (json_object_get_string_member (line, "symbol"), ==, "time");
   g_assert_nonnull (strstr (r->text, "@@ time\n14:"));
+
+  /* The reply lode-mcp writes, without a tree, is the CallToolResult, whether the tool wrote
+   * its structured result as text (codebase_grep) or returned a tree. */
+  expected = json_node_new (JSON_NODE_OBJECT);
+  json_node_take_object (expected, lode_tool_result_to_json (r));
+  lode_tool_result_write_json (r, written);
+  parsed = lode_json_parse (written->str, -1, &error);
+  g_assert_no_error (error);
+  g_assert_true (json_node_equal (parsed, expected));
+  tree = (LodeToolResult) { lode_tool_result_get_structured (r), r->text, FALSE, NULL };
+  lode_tool_result_write_json (&tree, from_tree);
+  parsed_tree = lode_json_parse (from_tree->str, -1, &error);
+  g_assert_no_error (error);
+  g_assert_true (json_node_equal (parsed_tree, expected));
 }
 
 static void

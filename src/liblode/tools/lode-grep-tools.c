@@ -105,58 +105,122 @@ name_symbols (LodeProject     *project,
   return result;
 }
 
-static JsonObject *
-result_to_json (const LodeGrepOptions *options,
-                const char            *root,
-                const LodeGrepResult  *result)
+/* The structured result, written as the output schema has it: a JsonObject tree of a
+ * hundred lines, read back for the markdown and written out again, cost more than the
+ * search that found them. */
+static void
+write_json (GString               *out,
+            const LodeGrepOptions *options,
+            const char            *root,
+            const LodeGrepResult  *result)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
-
-  json_builder_begin_object (b);
-  lode_json_builder_add_string (b, "pattern", options->pattern);
-  lode_json_builder_add_string (b, "projectPath", root);
-  lode_json_builder_add_int (b, "totalMatches", result->n_matches);
-  lode_json_builder_add_int (b, "totalFiles", result->n_files);
-  lode_json_builder_add_int (b, "shown", result->n_shown);
-  lode_json_builder_add_boolean (b, "totalsExact", result->n_unread == 0);
-  lode_json_builder_add_int (b, "unreadFiles", result->n_unread);
-  lode_json_builder_add_boolean (b, "complete", result->complete);
-  lode_json_builder_add_boolean (b, "indexed", result->indexed);
-  json_builder_set_member_name (b, "files");
-  json_builder_begin_array (b);
+  g_string_append (out, "{\"pattern\":");
+  lode_json_append_string (out, options->pattern);
+  g_string_append (out, ",\"projectPath\":");
+  lode_json_append_string (out, root);
+  g_string_append_printf (out, ",\"totalMatches\":%u,\"totalFiles\":%u,\"shown\":%u,"
+                          "\"totalsExact\":%s,\"unreadFiles\":%u,\"complete\":%s,"
+                          "\"indexed\":%s,\"files\":[",
+                          result->n_matches, result->n_files, result->n_shown,
+                          result->n_unread == 0 ? "true" : "false", result->n_unread,
+                          result->complete ? "true" : "false",
+                          result->indexed ? "true" : "false");
   for (guint i = 0; i < result->files->len; i++)
     {
-      LodeGrepFile *file = result->files->pdata[i];
+      const LodeGrepFile *file = result->files->pdata[i];
 
-      json_builder_begin_object (b);
-      lode_json_builder_add_string (b, "path", file->path);
+      g_string_append (out, i > 0 ? ",{\"path\":" : "{\"path\":");
+      lode_json_append_string (out, file->path);
       if (file->language != NULL)
-        lode_json_builder_add_string (b, "language", file->language);
-      lode_json_builder_add_int (b, "matches", file->n_matches);
-      json_builder_set_member_name (b, "lines");
-      json_builder_begin_array (b);
+        {
+          g_string_append (out, ",\"language\":");
+          lode_json_append_string (out, file->language);
+        }
+      g_string_append_printf (out, ",\"matches\":%u,\"lines\":[", file->n_matches);
       for (guint j = 0; j < file->lines->len; j++)
         {
-          LodeGrepLine *line = file->lines->pdata[j];
+          const LodeGrepLine *line = file->lines->pdata[j];
 
-          json_builder_begin_object (b);
-          lode_json_builder_add_int (b, "line", line->line);
-          lode_json_builder_add_string (b, "text", line->text);
-          lode_json_builder_add_boolean (b, "match", line->match);
+          g_string_append_printf (out, "%s{\"line\":%u,\"text\":", j > 0 ? "," : "", line->line);
+          lode_json_append_string (out, line->text);
+          g_string_append (out, line->match ? ",\"match\":true" : ",\"match\":false");
           if (line->symbol != NULL)
-            lode_json_builder_add_string (b, "symbol", line->symbol);
-          json_builder_end_object (b);
+            {
+              g_string_append (out, ",\"symbol\":");
+              lode_json_append_string (out, line->symbol);
+            }
+          g_string_append_c (out, '}');
         }
-      json_builder_end_array (b);
-      json_builder_end_object (b);
+      g_string_append (out, "]}");
     }
-  json_builder_end_array (b);
-  json_builder_end_object (b);
-  return lode_json_builder_steal_object (b);
+  g_string_append (out, "]}");
 }
 
-static JsonObject *
+/* The markdown: the totals, then each file's lines as rg -n prints them, with the
+ * declaration each match lies in. */
+static void
+write_markdown (GString               *text,
+                const LodeGrepOptions *options,
+                const LodeGrepResult  *result)
+{
+  g_string_append (text, "## ");
+  if (result->n_unread > 0)
+    g_string_append (text, "At least ");
+  lode_append_count (text, result->n_matches, "%u matching line", "%u matching lines");
+  g_string_append (text, " in ");
+  lode_append_count (text, result->n_files, "%u file", "%u files");
+  g_string_append_printf (text, " for `%s`\n\n", options->pattern);
+  if (!result->complete)
+    g_string_append (text, "> The search ran out of time before reading every file: the "
+                     "pattern has no three-character literal to look up. Counts are partial.\n\n");
+  else if (result->n_shown < result->n_matches || result->n_unread > 0)
+    {
+      g_string_append_printf (text, "> The first %u are shown", result->n_shown);
+      if (result->n_unread > 0)
+        {
+          g_string_append (text, ", and ");
+          lode_append_count (text, result->n_unread, "%u more file that may match was not read",
+                             "%u more files that may match were not read");
+        }
+      g_string_append (text, ": raise limit or narrow with fileFilter.\n\n");
+    }
+
+  for (guint i = 0; i < result->files->len; i++)
+    {
+      const LodeGrepFile *file = result->files->pdata[i];
+      const char *symbol = NULL;
+      guint previous = 0;
+
+      g_string_append (text, "### ");
+      g_string_append (text, file->path);
+      g_string_append (text, "\n```\n");
+      for (guint j = 0; j < file->lines->len; j++)
+        {
+          const LodeGrepLine *line = file->lines->pdata[j];
+
+          if (previous != 0 && line->line > previous + 1)
+            g_string_append (text, "--\n");
+          /* The declaration a match lies in, as diff's hunk headers name it. */
+          if (line->match && line->symbol != NULL && g_strcmp0 (line->symbol, symbol) != 0)
+            {
+              g_string_append (text, "@@ ");
+              g_string_append (text, line->symbol);
+              g_string_append_c (text, '\n');
+              symbol = line->symbol;
+            }
+          g_string_append_printf (text, "%u%c", line->line, line->match ? ':' : '-');
+          g_string_append (text, line->text);
+          g_string_append_c (text, '\n');
+          previous = line->line;
+        }
+      g_string_append (text, "```\n");
+    }
+}
+
+static gboolean
 codebase_grep (LodeToolCall  *call,
+               GString       *structured,
+               GString       *text,
                GError       **error)
 {
   JsonObject *arguments = lode_tool_call_get_arguments (call);
@@ -186,25 +250,25 @@ codebase_grep (LodeToolCall  *call,
   /* A bad pattern is named before anything is opened. */
   regex = lode_grep_compile (&options, error);
   if (regex == NULL)
-    return NULL;
+    return FALSE;
   if (language != NULL && lode_language_lookup (language) == NULL)
     {
       g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
                    "Unknown language “%s” in languageFilter; codebase_status lists the "
                    "languages of a project (ids such as c, python, typescript)",
                    lode_json_get_string (arguments, "languageFilter"));
-      return NULL;
+      return FALSE;
     }
 
   path = lode_tool_call_dup_project_path (call, error);
   if (path == NULL)
-    return NULL;
+    return FALSE;
   project = lode_tool_call_open_indexed (call, path, error);
   if (project == NULL)
-    return NULL;
+    return FALSE;
   files = lode_project_read (project, find_candidates, &candidates, error);
   if (files == NULL)
-    return NULL;
+    return FALSE;
 
   targets = g_new0 (LodeGrepTarget, MAX (files->len, 1));
   for (guint i = 0; i < files->len; i++)
@@ -217,73 +281,13 @@ codebase_grep (LodeToolCall  *call,
   result = lode_grep_files (lode_project_get_root (project), &options, targets, files->len,
                             candidates.indexed, cancellable, error);
   if (result == NULL)
-    return NULL;
+    return FALSE;
   if (lode_project_read (project, name_symbols, result, error) == NULL)
-    return NULL;
+    return FALSE;
 
-  return result_to_json (&options, lode_project_get_root (project), result);
-}
-
-static char *
-format_grep (JsonObject *result)
-{
-  JsonArray *files = json_object_get_array_member (result, "files");
-  gint64 total = lode_json_get_int (result, "totalMatches", 0);
-  gint64 shown = lode_json_get_int (result, "shown", 0);
-  gint64 unread = lode_json_get_int (result, "unreadFiles", 0);
-  GString *text = g_string_new ("## ");
-
-  if (!lode_json_get_boolean (result, "totalsExact", TRUE))
-    g_string_append (text, "At least ");
-  lode_append_count (text, total, "%u matching line", "%u matching lines");
-  g_string_append (text, " in ");
-  lode_append_count (text, lode_json_get_int (result, "totalFiles", 0), "%u file", "%u files");
-  g_string_append_printf (text, " for `%s`\n\n", lode_json_get_string (result, "pattern"));
-  if (!lode_json_get_boolean (result, "complete", TRUE))
-    g_string_append (text, "> The search ran out of time before reading every file: the "
-                     "pattern has no three-character literal to look up. Counts are partial.\n\n");
-  else if (shown < total || unread > 0)
-    {
-      g_string_append_printf (text, "> The first %" G_GINT64_FORMAT " are shown", shown);
-      if (unread > 0)
-        {
-          g_string_append (text, ", and ");
-          lode_append_count (text, unread, "%u more file that may match was not read",
-                             "%u more files that may match were not read");
-        }
-      g_string_append (text, ": raise limit or narrow with fileFilter.\n\n");
-    }
-
-  for (guint i = 0; i < json_array_get_length (files); i++)
-    {
-      JsonObject *file = json_array_get_object_element (files, i);
-      JsonArray *lines = json_object_get_array_member (file, "lines");
-      const char *symbol = NULL;
-      gint64 previous = 0;
-
-      g_string_append_printf (text, "### %s\n```\n", lode_json_get_string (file, "path"));
-      for (guint j = 0; j < json_array_get_length (lines); j++)
-        {
-          JsonObject *line = json_array_get_object_element (lines, j);
-          gint64 number = lode_json_get_int (line, "line", 0);
-          gboolean match = lode_json_get_boolean (line, "match", FALSE);
-          const char *in = lode_json_get_string (line, "symbol");
-
-          if (previous != 0 && number > previous + 1)
-            g_string_append (text, "--\n");
-          /* The declaration a match lies in, as diff's hunk headers name it. */
-          if (match && in != NULL && g_strcmp0 (in, symbol) != 0)
-            {
-              g_string_append_printf (text, "@@ %s\n", in);
-              symbol = in;
-            }
-          g_string_append_printf (text, "%" G_GINT64_FORMAT "%c%s\n", number, match ? ':' : '-',
-                                  lode_json_get_string (line, "text"));
-          previous = number;
-        }
-      g_string_append (text, "```\n");
-    }
-  return g_string_free (text, FALSE);
+  write_json (structured, &options, lode_project_get_root (project), result);
+  write_markdown (text, &options, result);
+  return TRUE;
 }
 
 static const LodeTool codebase_grep_tool = {
@@ -330,8 +334,7 @@ static const LodeTool codebase_grep_tool = {
     "\"required\": [\"pattern\", \"projectPath\", \"totalMatches\", \"totalFiles\", \"shown\", "
     "\"totalsExact\", \"unreadFiles\", \"complete\", \"indexed\", \"files\"]}",
   .flags = LODE_TOOL_READ_ONLY | LODE_TOOL_IDEMPOTENT,
-  .func = codebase_grep,
-  .format = format_grep,
+  .write = codebase_grep,
 };
 
 /**

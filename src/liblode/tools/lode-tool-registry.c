@@ -131,7 +131,45 @@ lode_tool_result_free (LodeToolResult *result)
 
   g_clear_pointer (&result->structured, json_object_unref);
   g_free (result->text);
+  g_free (result->structured_json);
   g_free (result);
+}
+
+/* The structured result @structured_json holds: lode_json_parse() of what Lode wrote, which
+ * only fails on a bug of the tool's writer. */
+static JsonObject *
+parse_structured (const LodeToolResult *result)
+{
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+
+  node = lode_json_parse (result->structured_json, -1, &error);
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_critical ("A tool wrote its structured result as invalid JSON: %s",
+                  error != NULL ? error->message : "not an object");
+      return json_object_new ();
+    }
+  return json_object_ref (json_node_get_object (node));
+}
+
+/**
+ * lode_tool_result_get_structured:
+ * @result: a #LodeToolResult
+ *
+ * The structured result, read from @structured_json the first time when the tool wrote it
+ * as text.
+ *
+ * Returns: (transfer none) (nullable): the structured result; %NULL when @is_error
+ */
+JsonObject *
+lode_tool_result_get_structured (LodeToolResult *result)
+{
+  g_return_val_if_fail (result != NULL, NULL);
+
+  if (result->structured == NULL && result->structured_json != NULL)
+    result->structured = parse_structured (result);
+  return result->structured;
 }
 
 /**
@@ -160,9 +198,44 @@ lode_tool_result_to_json (const LodeToolResult *result)
   if (result->structured != NULL)
     json_object_set_object_member (object, "structuredContent",
                                    json_object_ref (result->structured));
+  else if (result->structured_json != NULL)
+    json_object_set_object_member (object, "structuredContent", parse_structured (result));
   json_object_set_boolean_member (object, "isError", result->is_error);
 
   return object;
+}
+
+/**
+ * lode_tool_result_write_json:
+ * @result: a #LodeToolResult
+ * @out: the text being written
+ *
+ * Appends lode_tool_result_to_json() as compact JSON, as lode_json_to_string() writes it,
+ * without a tree when the tool wrote its structured result as text.
+ */
+void
+lode_tool_result_write_json (const LodeToolResult *result,
+                             GString              *out)
+{
+  g_return_if_fail (result != NULL && out != NULL);
+
+  g_string_append (out, "{\"content\":[{\"type\":\"text\",\"text\":");
+  lode_json_append_string (out, result->text);
+  g_string_append (out, "}]");
+  if (result->structured != NULL)
+    {
+      g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), result->structured);
+      g_autofree char *json = lode_json_to_string (node, FALSE);
+
+      g_string_append (out, ",\"structuredContent\":");
+      g_string_append (out, json);
+    }
+  else if (result->structured_json != NULL)
+    {
+      g_string_append (out, ",\"structuredContent\":");
+      g_string_append (out, result->structured_json);
+    }
+  g_string_append (out, result->is_error ? ",\"isError\":true}" : ",\"isError\":false}");
 }
 
 /**
@@ -299,9 +372,9 @@ lode_tool_registry_add (LodeToolRegistry *self,
   Entry *entry;
 
   g_return_if_fail (LODE_IS_TOOL_REGISTRY (self));
-  g_return_if_fail (tool != NULL && tool->name != NULL && tool->func != NULL);
+  g_return_if_fail (tool != NULL && tool->name != NULL);
+  g_return_if_fail ((tool->func != NULL && tool->format != NULL) != (tool->write != NULL));
   g_return_if_fail (tool->input_schema != NULL && tool->output_schema != NULL);
-  g_return_if_fail (tool->format != NULL);
   g_return_if_fail (!g_hash_table_contains (self->by_name, tool->name));
 
   entry = g_new0 (Entry, 1);
@@ -328,7 +401,8 @@ lode_tool_registry_replace (LodeToolRegistry *self,
   Entry *entry;
 
   g_return_if_fail (LODE_IS_TOOL_REGISTRY (self));
-  g_return_if_fail (tool != NULL && tool->name != NULL && tool->func != NULL);
+  g_return_if_fail (tool != NULL && tool->name != NULL);
+  g_return_if_fail ((tool->func != NULL && tool->format != NULL) != (tool->write != NULL));
 
   entry = g_hash_table_lookup (self->by_name, tool->name);
   g_return_if_fail (entry != NULL);
@@ -694,14 +768,27 @@ lode_tool_registry_call_worker (GTask        *task,
 {
   LodeToolCall *call = task_data;
   g_autoptr(JsonObject) structured = NULL;
+  g_autoptr(GString) structured_json = NULL;
+  g_autoptr(GString) text = NULL;
   g_autoptr(GError) error = NULL;
   LodeToolResult *result;
+  gboolean done;
 
   if (g_task_return_error_if_cancelled (task))
     return;
 
-  structured = call->tool->func (call, &error);
-  if (structured == NULL)
+  if (call->tool->write != NULL)
+    {
+      structured_json = g_string_sized_new (16 * 1024);
+      text = g_string_sized_new (16 * 1024);
+      done = call->tool->write (call, structured_json, text, &error);
+    }
+  else
+    {
+      structured = call->tool->func (call, &error);
+      done = structured != NULL;
+    }
+  if (!done)
     {
       g_autofree char *message = NULL;
 
@@ -725,17 +812,22 @@ lode_tool_registry_call_worker (GTask        *task,
     }
 
   result = g_new0 (LodeToolResult, 1);
+  result->structured = g_steal_pointer (&structured);
+  if (structured_json != NULL)
+    result->structured_json = g_string_free (g_steal_pointer (&structured_json), FALSE);
   /* Tools that take `output_format` give their text as JSON when asked. */
   if (g_strcmp0 (json_object_get_string_member_with_default (call->arguments, "output_format",
                                                              NULL), "json") == 0)
     {
-      g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), structured);
+      g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (),
+                                                        lode_tool_result_get_structured (result));
 
       result->text = lode_json_to_string (node, TRUE);
     }
+  else if (text != NULL)
+    result->text = g_string_free (g_steal_pointer (&text), FALSE);
   else
-    result->text = call->tool->format (structured);
-  result->structured = g_steal_pointer (&structured);
+    result->text = call->tool->format (result->structured);
   g_task_return_pointer (task, result, (GDestroyNotify) lode_tool_result_free);
 }
 

@@ -60,6 +60,25 @@ typedef JsonObject *(*LodeToolFunc) (LodeToolCall  *call,
 typedef char *(*LodeToolFormatFunc) (JsonObject *result);
 
 /**
+ * LodeToolWriteFunc:
+ * @call: the invocation, as for a #LodeToolFunc
+ * @structured: where to write the structured result, as compact JSON: an object valid
+ *   against the tool's output schema
+ * @text: where to write its markdown
+ * @error: set when the tool fails, as for a #LodeToolFunc
+ *
+ * A handler that writes its result as text, for a tool whose result is large and called
+ * often (codebase_grep's lines): a JsonObject tree of it, read back for the markdown and
+ * written out again for the client, cost more than finding the lines.
+ *
+ * Returns: whether the tool succeeded
+ */
+typedef gboolean (*LodeToolWriteFunc) (LodeToolCall  *call,
+                                       GString       *structured,
+                                       GString       *text,
+                                       GError       **error);
+
+/**
  * LodeTool:
  * @name: `codebase_search`, …; compatible with SocratiCode's names
  * @title: a short human title
@@ -69,6 +88,7 @@ typedef char *(*LodeToolFormatFunc) (JsonObject *result);
  * @flags: behaviour hints
  * @func: the handler
  * @format: the markdown rendering of a result
+ * @write: a handler that writes its result as text, instead of @func and @format
  *
  * A tool, defined once for every surface: MCP `tools/list` and `tools/call`, the daemon's
  * `CallTool`, and the CLI.
@@ -83,23 +103,31 @@ typedef struct
   LodeToolFlags       flags;
   LodeToolFunc        func;
   LodeToolFormatFunc  format;
+  LodeToolWriteFunc   write;
 } LodeTool;
 
 /**
  * LodeToolResult:
- * @structured: (nullable): the structured result; %NULL when @is_error
+ * @structured: (nullable): the structured result; %NULL when @is_error, or when the tool
+ *   wrote it as @structured_json (lode_tool_result_get_structured() reads it then)
  * @text: markdown for the result, or the error message when @is_error
  * @is_error: the tool ran and failed, or its arguments did not validate; the message says why
+ * @structured_json: (nullable): the structured result as compact JSON, from a
+ *   #LodeToolWriteFunc
  */
 typedef struct
 {
   JsonObject *structured;
   char       *text;
   gboolean    is_error;
+  char       *structured_json;
 } LodeToolResult;
 
 void        lode_tool_result_free    (LodeToolResult       *result);
+JsonObject *lode_tool_result_get_structured (LodeToolResult *result);
 JsonObject *lode_tool_result_to_json (const LodeToolResult *result);
+void        lode_tool_result_write_json (const LodeToolResult *result,
+                                         GString              *out);
 LodeToolResult *lode_tool_result_from_json (JsonObject    *object,
                                             GError       **error);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LodeToolResult, lode_tool_result_free)
