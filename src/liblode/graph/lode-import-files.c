@@ -37,6 +37,79 @@ lode_import_common_dirs (const char *path,
   return dirs;
 }
 
+/* Whether the directories @path begins with, its first @dirs_len bytes (each ending with
+ * '/'), hold an `include` one with another below it (`include/linux/` of
+ * `include/linux/zstd.h`): such a header is included by its path from `include`
+ * (`<linux/zstd.h>`), so a shorter name more likely means another. */
+static gboolean
+below_include_dir (const char *path,
+                   gsize       dirs_len)
+{
+  const char *end = path + dirs_len;
+
+  for (const char *c = path; c < end;)
+    {
+      const char *slash = memchr (c, '/', end - c);
+
+      if (slash - c == 7 && memcmp (c, "include", 7) == 0 && slash + 1 < end)
+        return TRUE;
+      c = slash + 1;
+    }
+  return FALSE;
+}
+
+/* Among the project files named like @suffix's last component, those whose path ends with
+ * @suffix, as if the project's include directories held them all (C and C++ headers, a
+ * shell script's sourced file); which one a compiler would take depends on the `-I`
+ * directories the build gives it, which are not known here. The guess, in order: not one
+ * below an `include` directory's subdirectory (below_include_dir()); the one sharing the
+ * most leading directories with @from (its own subproject); the one nearest to those
+ * shared directories (`tree.h`, not `reftable/tree.h`, from `builtin/clone.c`); then the
+ * first by name. NULL when none ends with @suffix. */
+const char *
+_lode_import_find_by_suffix (LodeImportResolver *self,
+                             const char         *from,
+                             const char         *suffix)
+{
+  GPtrArray *named = g_hash_table_lookup (self->basenames, path_basename (suffix));
+  const char *best = NULL;
+  gboolean best_below = FALSE;
+  guint best_common = 0;
+  guint best_depth = 0;
+  gsize suffix_len = strlen (suffix);
+
+  for (guint i = 0; named != NULL && i < named->len; i++)
+    {
+      const char *path = named->pdata[i];
+      gsize len = strlen (path);
+      gboolean below;
+      guint common;
+      guint depth = 0;
+
+      if (len < suffix_len || strcmp (path + len - suffix_len, suffix) != 0 ||
+          (len > suffix_len && path[len - suffix_len - 1] != '/'))
+        continue;
+
+      below = below_include_dir (path, len - suffix_len);
+      common = lode_import_common_dirs (path, from);
+      for (const char *c = strchr (path, '/'); c != NULL; c = strchr (c + 1, '/'))
+        depth++;
+      depth -= common;
+      if (best == NULL || below < best_below ||
+          (below == best_below && (common > best_common ||
+           (common == best_common && (depth < best_depth ||
+            (depth == best_depth && strcmp (path, best) < 0))))))
+        {
+          best = path;
+          best_below = below;
+          best_common = common;
+          best_depth = depth;
+        }
+    }
+
+  return best;
+}
+
 /* @rel joined to @dir, with "." and ".." folded; NULL if it leaves the project. A leading
  * '/' in @rel starts from the root. */
 char *

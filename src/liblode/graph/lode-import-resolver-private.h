@@ -149,6 +149,9 @@ gboolean     _lode_import_index_file             (LodeImportResolver *self,
 gboolean     _lode_import_unindex_file           (LodeImportResolver *self,
                                                   const char         *path);
 void         _lode_import_ensure_derived         (LodeImportResolver *self);
+const char  *_lode_import_find_by_suffix         (LodeImportResolver *self,
+                                                  const char         *from,
+                                                  const char         *suffix);
 
 /* lode-import-configs.c */
 void         _lode_import_ts_config_free         (TsConfig           *config);
