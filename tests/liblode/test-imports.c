@@ -608,6 +608,30 @@ test_declarations_advance (void)
   g_test_trap_assert_passed ();
 }
 
+/* The one import @source makes in @language_id, resolved from @from: its targets, joined
+ * by spaces; the import itself in @import_out when that is not %NULL. */
+static char *
+resolve_one (LodeImportResolver  *resolver,
+             const char          *language_id,
+             const char          *from,
+             const char          *source,
+             LodeImport         **import_out)
+{
+  g_autoptr(GPtrArray) imports = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) targets = NULL;
+
+  g_assert_true (lode_imports_extract (lode_language_lookup (language_id), source,
+                                       strlen (source), NULL, &imports, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (imports->len, ==, 1);
+
+  targets = lode_import_resolver_resolve_all (resolver, from, imports->pdata[0], NULL);
+  if (import_out != NULL)
+    *import_out = lode_import_copy (imports->pdata[0]);
+  return g_strjoinv (" ", targets);
+}
+
 /* `from a import b, c` is one import: one edge to `a` when b and c are names in it, one
  * edge per submodule when they are modules, and `a` too when only some are. */
 static void
@@ -629,25 +653,14 @@ test_python_from_names (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(GPtrArray) imports = NULL;
-      g_autoptr(GError) error = NULL;
-      g_auto(GStrv) targets = NULL;
-      g_autofree char *joined = NULL;
-      const LodeImport *import;
+      g_autoptr(LodeImport) import = NULL;
+      g_autofree char *targets = resolve_one (resolver, "python", "app.py", cases[i].source,
+                                              &import);
 
-      g_assert_true (lode_imports_extract (lode_language_lookup ("python"), cases[i].source,
-                                           strlen (cases[i].source), NULL, &imports,
-                                           &error));
-      g_assert_no_error (error);
-      g_assert_cmpuint (imports->len, ==, 1);
-      import = imports->pdata[0];
       g_assert_cmpstr (import->specifier, ==, g_str_has_prefix (cases[i].source, "from pkg.core")
                                              ? "pkg.core" : "pkg");
       g_assert_cmpstr (import->name, ==, cases[i].name);
-
-      targets = lode_import_resolver_resolve_all (resolver, "app.py", import, NULL);
-      joined = g_strjoinv (" ", targets);
-      g_assert_cmpstr (joined, ==, cases[i].targets);
+      g_assert_cmpstr (targets, ==, cases[i].targets);
     }
 }
 
@@ -682,21 +695,10 @@ test_c_header_by_name (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(GPtrArray) imports = NULL;
-      g_autoptr(GError) error = NULL;
-      g_auto(GStrv) targets = NULL;
-      g_autofree char *joined = NULL;
+      g_autofree char *target = resolve_one (resolver, "c", cases[i].from, cases[i].source,
+                                             NULL);
 
-      g_assert_true (lode_imports_extract (lode_language_lookup ("c"), cases[i].source,
-                                           strlen (cases[i].source), NULL, &imports,
-                                           &error));
-      g_assert_no_error (error);
-      g_assert_cmpuint (imports->len, ==, 1);
-
-      targets = lode_import_resolver_resolve_all (resolver, cases[i].from,
-                                                  imports->pdata[0], NULL);
-      joined = g_strjoinv (" ", targets);
-      g_assert_cmpstr (joined, ==, cases[i].target);
+      g_assert_cmpstr (target, ==, cases[i].target);
     }
 }
 

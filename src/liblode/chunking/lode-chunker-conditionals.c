@@ -234,28 +234,41 @@ holds_directive (GArray *directives,
   return lo < directives->len && g_array_index (directives, Directive, lo).start_byte < end;
 }
 
-/* Error and missing nodes of @tree, past which nothing is counted; with @directives, only
- * errors that hold one of them. */
-static guint
-count_errors (TSTree *tree,
+typedef struct
+{
+  guint   n;        /* error and missing nodes */
+  guint32 bytes;    /* the text error nodes hold, those inside others once */
+} Errors;
+
+/* The errors of @tree: error and missing nodes, past which nothing is counted (nor their
+ * bytes); with @directives, only errors that hold one of them are counted. */
+static Errors
+tally_errors (TSTree *tree,
               GArray *directives,
               guint   past)
 {
   TSTreeCursor cursor = ts_tree_cursor_new (ts_tree_root_node (tree));
-  guint n = 0;
+  Errors errors = { 0, 0 };
+  guint32 outer_end = 0;
 
   for (;;)
     {
       TSNode node = ts_tree_cursor_current_node (&cursor);
 
+      /* An error that starts before the end of the last one lies inside it. */
+      if (ts_node_is_error (node) && ts_node_start_byte (node) >= outer_end)
+        {
+          outer_end = ts_node_end_byte (node);
+          errors.bytes += outer_end - ts_node_start_byte (node);
+        }
       /* A missing node has no width: the node it is missing from tells. */
       if (ts_node_is_error (node) &&
           (directives == NULL || holds_directive (directives, node)))
-        n++;
+        errors.n++;
       else if (ts_node_is_missing (node) &&
                (directives == NULL || holds_directive (directives, ts_node_parent (node))))
-        n++;
-      if (n > past)
+        errors.n++;
+      if (errors.n > past)
         break;
       if (ts_node_has_error (node) && !ts_node_is_missing (node) &&
           ts_tree_cursor_goto_first_child (&cursor))
@@ -266,31 +279,7 @@ count_errors (TSTree *tree,
     }
 done:
   ts_tree_cursor_delete (&cursor);
-  return n;
-}
-
-/* The bytes of @tree's text that its error nodes hold, those inside others once. */
-static guint32
-error_bytes (TSTree *tree)
-{
-  TSTreeCursor cursor = ts_tree_cursor_new (ts_tree_root_node (tree));
-  guint32 n = 0;
-
-  for (;;)
-    {
-      TSNode node = ts_tree_cursor_current_node (&cursor);
-
-      if (ts_node_is_error (node))
-        n += ts_node_end_byte (node) - ts_node_start_byte (node);
-      else if (ts_node_has_error (node) && ts_tree_cursor_goto_first_child (&cursor))
-        continue;
-      while (!ts_tree_cursor_goto_next_sibling (&cursor))
-        if (!ts_tree_cursor_goto_parent (&cursor))
-          goto done;
-    }
-done:
-  ts_tree_cursor_delete (&cursor);
-  return n;
+  return errors;
 }
 
 /* @tree parsed again without @excluded (sorted, apart), if that has fewer errors (with
@@ -306,7 +295,7 @@ reparse_without (Ctx      *ctx,
 {
   g_autoptr(GArray) ranges = included_ranges (ctx->text, excluded);
   TSTree *again;
-  guint errors;
+  Errors before, after;
 
   *kept = FALSE;
   if (!ts_parser_set_included_ranges (parser, (const TSRange *) (gpointer) ranges->data,
@@ -324,9 +313,9 @@ reparse_without (Ctx      *ctx,
         }
       return tree;
     }
-  errors = count_errors (tree, NULL, G_MAXUINT);
-  if (by_bytes ? error_bytes (again) < error_bytes (tree)
-               : count_errors (again, NULL, errors) < errors)
+  before = tally_errors (tree, NULL, G_MAXUINT);
+  after = tally_errors (again, NULL, by_bytes ? G_MAXUINT : before.n);
+  if (by_bytes ? after.bytes < before.bytes : after.n < before.n)
     {
       ts_tree_delete (tree);
       *kept = TRUE;
@@ -381,7 +370,7 @@ _lode_chunker_repair_preprocessor (Ctx      *ctx,
     }
   /* Errors that no conditional line lies in are not theirs (an unknown macro, say): one
    * parse is enough. */
-  if (directives->len == 0 || count_errors (tree, directives, 0) == 0)
+  if (directives->len == 0 || tally_errors (tree, directives, 0).n == 0)
     return tree;
   g_array_append_vals (directives, comments->data, comments->len);
   g_array_sort (directives, compare_directives);
