@@ -11,6 +11,7 @@
 
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <sqlite3.h>
 
 #include "lode.h"
 #include "lode-json-schema.h"
@@ -287,6 +288,41 @@ test_limit_and_errors (GrepFixture   *fixture,
   g_assert_nonnull (strstr (lang->text, "Unknown language"));
 }
 
+/* A damaged row of the declarations a match is named from (a bad page, a blob cut short)
+ * fails the call with what is damaged and how to mend it, and indexing again mends it. */
+static void
+test_damaged_declarations (GrepFixture   *fixture,
+                           gconstpointer  data)
+{
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(LodeToolResult) damaged = NULL;
+  g_autoptr(LodeToolResult) forced = NULL;
+  g_autoptr(LodeToolResult) mended = NULL;
+  g_autoptr(GError) error = NULL;
+  sqlite3 *db = NULL;
+
+  index_tree (fixture);
+  project = lode_engine_open_project (fixture->engine, fixture->root, TRUE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (sqlite3_open (lode_project_get_db_path (project), &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "UPDATE symbol_spans SET spans = substr (spans, 1, length (spans) - 1) "
+                                     "WHERE file_id = (SELECT id FROM files "
+                                     "                 WHERE path = 'src/main.c')",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_changes (db), ==, 1);
+  sqlite3_close (db);
+
+  damaged = call (fixture, "codebase_grep", "{\"pattern\": \"verbose\"}");
+  g_assert_true (damaged->is_error);
+  g_assert_nonnull (strstr (damaged->text, "src/main.c are damaged"));
+  g_assert_nonnull (strstr (damaged->text, "Index the project again"));
+
+  forced = call (fixture, "codebase_index", "{\"force\": true, \"wait\": true}");
+  g_assert_false (forced->is_error);
+  mended = grep_ok (fixture, "{\"pattern\": \"verbose\"}");
+  g_assert_nonnull (strstr (mended->text, "@@ main\n11:"));
+}
+
 /* git's po/ catalogs: a message every one of them translates. Past the limit the count
  * goes on over a megabyte more, not over every catalog: the totals are a lower bound, said
  * as such with the files left unread, and the same for the same call; a limit above the
@@ -400,6 +436,8 @@ main (int   argc,
               test_regex_options, grep_teardown);
   g_test_add ("/lode/grep-index/limit-and-errors", GrepFixture, NULL, grep_setup,
               test_limit_and_errors, grep_teardown);
+  g_test_add ("/lode/grep-index/damaged-declarations", GrepFixture, NULL, grep_setup,
+              test_damaged_declarations, grep_teardown);
   g_test_add ("/lode/grep-index/count-bound", GrepFixture, NULL, grep_setup, test_count_bound,
               grep_teardown);
   g_test_add ("/lode/grep-index/incremental", GrepFixture, NULL, grep_setup, test_incremental,

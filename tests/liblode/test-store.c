@@ -609,12 +609,11 @@ dup_index_columns (const char *path,
   return query_text (path, sql);
 }
 
-/* An index of schema 11, whose `symbols_file` held the file and the first line (naming a
- * grep match's declaration then read each symbol's row), is made anew with an index that
- * holds the declarations' spans and names too, and the new one names the declarations that
- * meet a range of lines. */
+/* An index of schema 12, which named a grep match's declaration from `symbols_file` holding
+ * each declaration's lines and name, is made anew with a `symbol_spans` row per file, and
+ * the new one names the declarations that meet a range of lines. */
 static void
-test_version_11_symbols_file (StoreFixture  *fixture,
+test_version_12_symbol_spans (StoreFixture  *fixture,
                               gconstpointer  data)
 {
   g_autoptr(GPtrArray) chunks = chunks_new ();
@@ -625,13 +624,14 @@ test_version_11_symbols_file (StoreFixture  *fixture,
 
   put_text (fixture->store, "old.c", "c", "int old;\n");
   g_clear_object (&fixture->store);
-  exec_sql (fixture->db_path, "DROP INDEX symbols_file;"
-            "CREATE INDEX symbols_file ON symbols (file_id, start_line);"
-            "PRAGMA user_version = 11");
+  exec_sql (fixture->db_path, "DROP TABLE symbol_spans;"
+            "DROP INDEX symbols_file;"
+            "CREATE INDEX symbols_file ON symbols (file_id, start_line, id, end_line, name);"
+            "PRAGMA user_version = 12");
 
   assert_reset_and_usable (fixture);
   columns = dup_index_columns (fixture->db_path, "symbols_file");
-  g_assert_cmpstr (columns, ==, "file_id,start_line,id,end_line,name");
+  g_assert_cmpstr (columns, ==, "file_id,start_line");
 
   /* The shape of git's refs.c: a struct, then functions, one holding a matched line. */
   g_ptr_array_add (chunks, chunk_new (1, 24, NULL, NULL, NULL,
@@ -663,6 +663,58 @@ test_version_11_symbols_file (StoreFixture  *fixture,
   g_assert_cmpstr (((LodeStoredSymbol *) spans->pdata[0])->name, ==, "ref_store");
   g_assert_cmpstr (((LodeStoredSymbol *) spans->pdata[1])->name, ==, "gitdir");
   g_assert_cmpstr (((LodeStoredSymbol *) spans->pdata[2])->name, ==, "refs_read_ref");
+}
+
+/* A `symbol_spans` row that does not hold whole declarations (a damaged page, a blob cut
+ * short) is a damaged index, said with the file's path, never a read past the blob: every
+ * cut of a real row is tried. */
+static void
+test_damaged_symbol_spans (StoreFixture  *fixture,
+                           gconstpointer  data)
+{
+  g_autoptr(GPtrArray) chunks = chunks_new ();
+  g_autoptr(GPtrArray) symbols = symbols_new ();
+  g_autofree char *hex = NULL;
+  guint size;
+
+  g_ptr_array_add (chunks, chunk_new (1, 9, NULL, NULL, NULL,
+                                      "struct ref_store {\n  const char *gitdir;\n};\n\n"
+                                      "int refs_read_ref (struct ref_store *refs)\n{\n"
+                                      "  return 0;\n}\n"));
+  g_ptr_array_add (symbols, symbol_new ("ref_store", "struct", NULL, 1, 3, NULL));
+  g_ptr_array_add (symbols, symbol_new ("refs_read_ref", "function", NULL, 5, 8, NULL));
+  put_file (fixture->store, "refs.c", "c", chunks, symbols);
+  g_clear_object (&fixture->store);
+  hex = query_text (fixture->db_path, "SELECT hex (spans) FROM symbol_spans");
+  size = strlen (hex) / 2;
+  g_assert_cmpuint (size, ==, 2 * 12 + strlen ("ref_store") + strlen ("refs_read_ref"));
+
+  for (guint cut = 1; cut < size; cut++)
+    {
+      g_autoptr(GPtrArray) spans = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *sql = g_strdup_printf ("UPDATE symbol_spans SET spans = "
+                                              "x'%.*s'", cut * 2, hex);
+
+      exec_sql (fixture->db_path, sql);
+      fixture->store = LODE_INDEX_STORE (lode_store_open (fixture->db_path, NULL));
+      g_assert_nonnull (fixture->store);
+      spans = lode_index_store_dup_file_symbol_spans (fixture->store, "refs.c", 1, 8, &error);
+      /* A cut between two whole declarations leaves the first: a shorter, valid row. */
+      if (cut == 12 + strlen ("ref_store"))
+        {
+          g_assert_no_error (error);
+          g_assert_cmpuint (spans->len, ==, 1);
+        }
+      else
+        {
+          g_assert_error (error, LODE_ERROR, LODE_ERROR_DAMAGED);
+          g_assert_nonnull (strstr (error->message, "refs.c"));
+          g_assert_null (spans);
+        }
+      g_clear_object (&fixture->store);
+    }
+  fixture->store = LODE_INDEX_STORE (lode_store_open (fixture->db_path, NULL));
 }
 
 static void
@@ -1837,7 +1889,8 @@ main (int   argc,
   ADD ("prepared-tokens", test_prepared_tokens);
   ADD ("prepared-tokens-mismatch", test_prepared_tokens_mismatch);
   ADD ("other-version", test_other_version);
-  ADD ("version-11-symbols-file", test_version_11_symbols_file);
+  ADD ("version-12-symbol-spans", test_version_12_symbol_spans);
+  ADD ("damaged-symbol-spans", test_damaged_symbol_spans);
   ADD ("foreign-database", test_foreign_database);
   ADD ("garbage-file", test_garbage_file);
   ADD ("put-replace-remove", test_put_replace_remove);

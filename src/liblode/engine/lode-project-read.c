@@ -164,6 +164,8 @@ lode_project_read (LodeProject          *self,
       lode_search_backend_end_read (LODE_SEARCH_BACKEND (store));
     }
   g_mutex_unlock (&self->reader_lock);
+  if (result == NULL)
+    _lode_project_explain_damage (self, error);
 
   return result;
 }

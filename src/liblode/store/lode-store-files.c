@@ -59,7 +59,7 @@ const char _lode_store_files_schema_sql[] =
   "  scope TEXT,"
   "  detail TEXT"
   ");"
-  "CREATE INDEX IF NOT EXISTS symbols_file ON symbols (file_id, start_line, id, end_line, name);"
+  "CREATE INDEX IF NOT EXISTS symbols_file ON symbols (file_id, start_line);"
   "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5 ("
   "  symbol, sig, path, body,"
   "  tokenize = '" LODE_STORE_TOKENIZER "'"
@@ -82,6 +82,7 @@ static const char sql_fts_delete_file[] =
 static const char sql_chunks_delete_file[] = "DELETE FROM chunks WHERE file_id = ?1";
 static const char sql_symbols_delete_file[] = "DELETE FROM symbols WHERE file_id = ?1";
 static const char sql_refs_delete_file[] = "DELETE FROM refs WHERE file_id = ?1";
+static const char sql_spans_delete_file[] = "DELETE FROM symbol_spans WHERE file_id = ?1";
 static const char sql_chunk_insert[] =
   "INSERT INTO chunks (file_id, start_line, end_line, kind, symbol, container, signature, "
   "hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
@@ -106,7 +107,8 @@ static const char sql_file_chunks[] =
 
 const char * const _lode_store_files_sql[] = {
   sql_file_insert, sql_file_update, sql_file_delete, sql_file_stamp, sql_fts_delete_file, sql_chunks_delete_file,
-  sql_symbols_delete_file, sql_refs_delete_file, sql_chunk_insert, sql_fts_insert,
+  sql_symbols_delete_file, sql_refs_delete_file, sql_spans_delete_file, sql_chunk_insert,
+  sql_fts_insert,
   sql_symbol_insert, sql_hashes, sql_meta_get, sql_meta_set, sql_stats_files, sql_stats_chunks,
   sql_stats_symbols, sql_languages, sql_file_chunks, NULL
 };
@@ -126,7 +128,8 @@ delete_file_contents (LodeStore  *self,
                       GError    **error)
 {
   const char *deletes[] = {
-    sql_fts_delete_file, sql_chunks_delete_file, sql_symbols_delete_file, sql_refs_delete_file
+    sql_fts_delete_file, sql_chunks_delete_file, sql_symbols_delete_file, sql_spans_delete_file,
+    sql_refs_delete_file
   };
 
   /* Forgotten with the text chunks_fts still holds. */
@@ -205,6 +208,7 @@ put_file_rows (LodeStore      *self,
   GPtrArray *chunks = put->chunks;
   GPtrArray *symbols = put->symbols;
   g_autofree gint64 *chunk_ids = NULL;
+  g_autoptr(GPtrArray) stored = g_ptr_array_new ();
   sqlite3_stmt *s;
   gint64 file_id = 0;
   gboolean ok;
@@ -264,9 +268,10 @@ put_file_rows (LodeStore      *self,
       bind_text (s, 11, symbol->detail);
       if (!_lode_store_run (self, s, error, "Cannot store a symbol"))
         return FALSE;
+      g_ptr_array_add (stored, (gpointer) symbol);
     }
 
-  return TRUE;
+  return _lode_store_put_symbol_spans (self, file_id, stored, error);
 }
 
 static gboolean

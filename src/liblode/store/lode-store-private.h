@@ -94,6 +94,10 @@ void          _lode_store_graph_init     (LodeIndexStoreInterface    *iface);
 void          _lode_store_calls_init     (LodeIndexStoreInterface    *iface);
 void          _lode_store_vectors_init   (LodeIndexStoreInterface    *iface);
 void          _lode_store_symbols_init   (LodeIndexStoreInterface    *iface);
+gboolean      _lode_store_put_symbol_spans (LodeStore                *self,
+                                            gint64                    file_id,
+                                            GPtrArray                *symbols,
+                                            GError                  **error);
 void          _lode_store_artifacts_init (LodeIndexStoreInterface    *iface);
 void          _lode_store_trigrams_init  (LodeIndexStoreInterface    *iface);
 void          _lode_store_backend_init   (LodeSearchBackendInterface *iface);
