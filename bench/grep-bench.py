@@ -16,7 +16,8 @@ case-insensitive, word-bounded, Unicode):
    lode-mcp (stdio, engine in-process, the default limit of 100 lines), beside `rg -n` over
    the tree as an agent runs it (process start included) and, with --ref-builddir, the
    previous version's codebase_grep, the same calls through its lode-mcp on REF_DATA_DIR
-   (an index of TREE made by that build; DATA_DIR when the index schema is the same).
+   (an index of TREE made by that build; DATA_DIR when the index schema is the same), the
+   two builds taking turns call by call.
    A call's time ends when its reply has arrived, as rg's ends when its output has been
    read: parsing the reply's JSON is the client's work (json.loads takes 0.11 ms of a
    100-line reply's 24 kB here), as reading rg's lines would be.
@@ -238,6 +239,24 @@ def median_ms(func, runs, cpu=None):
     return statistics.median(times), (cpu() - cpu_start) / runs if cpu else None
 
 
+def paired_median_ms(funcs, runs, cpus):
+    """median_ms() of several builds' calls taking turns call by call, the first of each
+    round alternating, so that what the machine does meanwhile falls on all of them alike:
+    one build's calls in a row, then the other's, differed by 0.6 ms (a quarter) with the
+    same build on both sides, the first one the slower."""
+    for func in funcs:
+        func()
+    times = [[] for _ in funcs]
+    cpu_start = [cpu() for cpu in cpus]
+    for run in range(runs):
+        for i in (range(len(funcs)) if run % 2 == 0 else reversed(range(len(funcs)))):
+            start = time.perf_counter()
+            end = funcs[i]()
+            times[i].append((end - start) * 1000)
+    return [(statistics.median(t), (cpu() - c) / runs)
+            for t, cpu, c in zip(times, cpus, cpu_start)]
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--ref-builddir")
@@ -284,17 +303,18 @@ def main():
 
         if not args.only_check:
             arguments = grep_arguments(tree, pattern, regex, case_sensitive, whole_word)
-            lode_ms, lode_cpu = median_ms(lambda: mcp.timed_tool("codebase_grep", arguments),
-                                          args.runs, lambda: process_cpu_ms(mcp.process.pid))
+            servers = [mcp] if ref is None else [mcp, ref]
+            (lode_ms, lode_cpu), *(ref_timed) = paired_median_ms(
+                [lambda server=server: server.timed_tool("codebase_grep", arguments)
+                 for server in servers],
+                args.runs, [lambda server=server: process_cpu_ms(server.process.pid)
+                            for server in servers])
+            ref_ms, ref_cpu = ref_timed[0] if ref_timed else (None, None)
             rg_argv = ["rg", "--no-config", "-n", *rg_flags(regex, case_sensitive, whole_word),
                        "-e", pattern]
             rg_ms, rg_cpu = median_ms(lambda: subprocess.run(rg_argv, cwd=tree,
                                                              capture_output=True),
                                       max(3, args.runs // 2), children_cpu_ms)
-            ref_ms = ref_cpu = None
-            if ref is not None:
-                ref_ms, ref_cpu = median_ms(lambda: ref.timed_tool("codebase_grep", arguments),
-                                            args.runs, lambda: process_cpu_ms(ref.process.pid))
             timings.setdefault(category, []).append((lode_ms, rg_ms, ref_ms, lode_cpu, rg_cpu,
                                                      ref_cpu))
             line += (f" lode {lode_ms:7.2f} ms (cpu {lode_cpu:6.2f})  rg {rg_ms:7.1f} ms "
