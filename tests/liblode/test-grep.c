@@ -106,6 +106,22 @@ test_trigrams (void)
   g_assert_cmpuint (none->len, ==, 0);
 }
 
+/* lode_grep_files() with @options' pattern compiled, as codebase_grep calls it. */
+static LodeGrepResult *
+grep_files (const char             *root,
+            const LodeGrepOptions  *options,
+            const LodeGrepTarget   *targets,
+            guint                   n_targets,
+            gboolean                indexed,
+            GCancellable           *cancellable,
+            GError                **error)
+{
+  g_autoptr(GRegex) regex = lode_grep_compile (options, NULL);
+
+  g_assert_nonnull (regex);
+  return lode_grep_files (root, options, regex, targets, n_targets, indexed, cancellable, error);
+}
+
 static LodeGrepResult *
 grep_text (const char *text,
            const char *pattern,
@@ -125,7 +141,7 @@ grep_text (const char *text,
   options.regex = regex;
   options.context_lines = context;
   options.limit = limit;
-  result = lode_grep_files (dir, &options, &target, 1, FALSE, NULL, NULL);
+  result = grep_files (dir, &options, &target, 1, FALSE, NULL, NULL);
   g_assert_nonnull (result);
   g_unlink (path);
   g_rmdir (dir);
@@ -269,7 +285,7 @@ grep_catalogs (guint limit,
   options.pattern = "not a git repository";
   options.limit = limit;
   options.count_bytes = count_bytes;
-  result = lode_grep_files (dir, &options, targets, G_N_ELEMENTS (names), TRUE, NULL, NULL);
+  result = grep_files (dir, &options, targets, G_N_ELEMENTS (names), TRUE, NULL, NULL);
   g_assert_nonnull (result);
   test_remove_tree (dir);
   return result;
@@ -353,7 +369,7 @@ test_helped (void)
   options.context_lines = 1;
   options.limit = 3 * 36 + 1;
   options.count_bytes = 0;
-  r = lode_grep_files (dir, &options, targets, 40, TRUE, NULL, NULL);
+  r = grep_files (dir, &options, targets, 40, TRUE, NULL, NULL);
 
   g_assert_cmpuint (r->n_matches, ==, 3 * 40);
   g_assert_cmpuint (r->n_files, ==, 40);
@@ -380,7 +396,7 @@ test_helped (void)
   /* Without context, a file a helper verified with more lines than are left keeps its
    * first ones: here the 37th file's first call alone. */
   options.context_lines = 0;
-  r = lode_grep_files (dir, &options, targets, 40, TRUE, NULL, NULL);
+  r = grep_files (dir, &options, targets, 40, TRUE, NULL, NULL);
   g_assert_cmpuint (r->n_matches, ==, 3 * 40);
   g_assert_cmpuint (r->n_shown, ==, options.limit);
   g_assert_cmpuint (r->files->len, ==, 37);
@@ -419,7 +435,7 @@ test_whole_word (void)
   lode_grep_options_init (&options);
   options.pattern = "oid";
   options.whole_word = TRUE;
-  r = lode_grep_files (dir, &options, &target, 1, FALSE, NULL, NULL);
+  r = grep_files (dir, &options, &target, 1, FALSE, NULL, NULL);
   g_unlink (path);
   g_rmdir (dir);
 
@@ -459,7 +475,7 @@ test_cancelled (void)
   lode_grep_options_init (&options);
   options.pattern = "x";
   g_cancellable_cancel (cancellable);
-  result = lode_grep_files ("/nonexistent", &options, &target, 1, FALSE, cancellable, &error);
+  result = grep_files ("/nonexistent", &options, &target, 1, FALSE, cancellable, &error);
   g_assert_null (result);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
@@ -640,7 +656,7 @@ test_same_as_rg (void)
 
         for (guint j = 0; j < candidates->len; j++)
           chosen[j] = *(LodeGrepTarget *) candidates->pdata[j];
-        result = lode_grep_files (root, &options, chosen, candidates->len, TRUE, NULL, &error);
+        result = grep_files (root, &options, chosen, candidates->len, TRUE, NULL, &error);
       }
       g_assert_no_error (error);
       g_assert_true (result->complete);

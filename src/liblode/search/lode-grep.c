@@ -881,11 +881,13 @@ wait_verified (Search     *s,
  * lode_grep_files:
  * @root: the tree's root
  * @options: the search
+ * @regex: @options' pattern, from lode_grep_compile(): the caller has named a bad pattern
+ *   already, before it looked for the files
  * @targets: (array length=n_targets): the files to read (the filters still apply)
  * @n_targets: their number
  * @indexed: whether @targets are an index's candidates (recorded in the result)
  * @cancellable: (nullable): stops the search with %G_IO_ERROR_CANCELLED
- * @error: an invalid pattern (#LODE_ERROR_INVALID_QUERY) or cancellation
+ * @error: cancellation
  *
  * Reads the files by path and collects their matching lines. A file that cannot be read
  * (removed since it was indexed) has none. Once the limit's lines are kept, the options'
@@ -898,13 +900,13 @@ wait_verified (Search     *s,
 LodeGrepResult *
 lode_grep_files (const char            *root,
                  const LodeGrepOptions *options,
+                 GRegex                *regex,
                  const LodeGrepTarget  *targets,
                  guint                  n_targets,
                  gboolean               indexed,
                  GCancellable          *cancellable,
                  GError               **error)
 {
-  g_autoptr(GRegex) regex = NULL;
   g_autoptr(LodeGrepQuery) literals = NULL;
   g_autoptr(LodeGrepResult) result = NULL;
   g_autofree LodeGrepTarget *wanted = g_new (LodeGrepTarget, MAX (n_targets, 1));
@@ -916,14 +918,10 @@ lode_grep_files (const char            *root,
   guint n_helpers = 0;
   gint64 deadline;
 
-  g_return_val_if_fail (root != NULL && options != NULL, NULL);
+  g_return_val_if_fail (root != NULL && options != NULL && regex != NULL, NULL);
   g_return_val_if_fail (targets != NULL || n_targets == 0, NULL);
   g_return_val_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  regex = lode_grep_compile (options, error);
-  if (regex == NULL)
-    return NULL;
 
   /* The literals hold byte for byte only when case matters and no inline option such as
    * (?i) may change it. */

@@ -144,6 +144,7 @@ LodeGrepFile   *lode_grep_text        (GRegex                *regex,
                                        guint                 *n_matches);
 LodeGrepResult *lode_grep_files       (const char            *root,
                                        const LodeGrepOptions *options,
+                                       GRegex                *regex,
                                        const LodeGrepTarget  *targets,
                                        guint                  n_targets,
                                        gboolean               indexed,

@@ -278,8 +278,8 @@ codebase_grep (LodeToolCall  *call,
       targets[i].path = f->path;
       targets[i].language = f->language;
     }
-  result = lode_grep_files (lode_project_get_root (project), &options, targets, files->len,
-                            candidates.indexed, cancellable, error);
+  result = lode_grep_files (lode_project_get_root (project), &options, regex, targets,
+                            files->len, candidates.indexed, cancellable, error);
   if (result == NULL)
     return FALSE;
   if (lode_project_read (project, name_symbols, result, error) == NULL)
@@ -309,7 +309,7 @@ static const LodeTool codebase_grep_tool = {
     "\"contextLines\": {\"type\": \"integer\", \"minimum\": 0, \"maximum\": 20, "
     "\"description\": \"rg -C\"}, "
     "\"limit\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 10000, "
-    "\"description\": \"Lines shown (100); the rest counted up to 1 MiB more text\"}}, "
+    "\"description\": \"Lines shown (100); the rest counted up to 256 KiB more text\"}}, "
     "\"required\": [\"pattern\"], \"additionalProperties\": false}",
   .output_schema =
     "{\"type\": \"object\", \"properties\": {"
