@@ -34,6 +34,8 @@ struct _LodeProjectsPage
   GtkListBox           *list;
   guint                 list_serial;    /* of the last codebase_list_projects asked */
   guint                 listed_serial;  /* of the last one applied */
+  guint                 status_serial;  /* of the last codebase_status asked, for any tree */
+  GHashTable           *status_serials; /* root → serial of the last status applied */
 };
 
 G_DEFINE_FINAL_TYPE (LodeProjectsPage, lode_projects_page, GTK_TYPE_WIDGET)
@@ -221,8 +223,14 @@ status_cb (GObject      *object,
   g_autoptr(JsonObject) status = finish_call (result, request, &self, NULL);
   LodeProjectItem *item;
 
-  if (self == NULL || status == NULL)
+  /* As with the lists: a status asked for during a job may come after the one asked for at
+   * its end, and would show the job running again, for good. */
+  if (self == NULL || status == NULL ||
+      request->serial < GPOINTER_TO_UINT (g_hash_table_lookup (self->status_serials,
+                                                               request->root)))
     return;
+  g_hash_table_insert (self->status_serials, g_strdup (request->root),
+                       GUINT_TO_POINTER (request->serial));
 
   item = find_item (self, request->root, NULL);
   if (item != NULL)
@@ -233,7 +241,10 @@ static void
 refresh_status (LodeProjectsPage *self,
                 const char       *root)
 {
-  call_for_root (self, "codebase_status", project_arguments (root), root, FALSE, status_cb);
+  Request *request = call_for_root (self, "codebase_status", project_arguments (root), root,
+                                    FALSE, status_cb);
+
+  request->serial = ++self->status_serial;
 }
 
 static void
@@ -614,12 +625,23 @@ lode_projects_page_dispose (GObject *object)
 }
 
 static void
+lode_projects_page_finalize (GObject *object)
+{
+  LodeProjectsPage *self = (LodeProjectsPage *)object;
+
+  g_hash_table_unref (self->status_serials);
+
+  G_OBJECT_CLASS (lode_projects_page_parent_class)->finalize (object);
+}
+
+static void
 lode_projects_page_class_init (LodeProjectsPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = lode_projects_page_dispose;
+  object_class->finalize = lode_projects_page_finalize;
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -641,6 +663,7 @@ lode_projects_page_init (LodeProjectsPage *self)
 
   self->projects = g_list_store_new (LODE_TYPE_PROJECT_ITEM);
   self->cancellable = g_cancellable_new ();
+  self->status_serials = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   gtk_list_box_bind_model (self->list, G_LIST_MODEL (self->projects), create_row, NULL, NULL);
   g_signal_connect_object (self->projects, "items-changed", G_CALLBACK (update_names), self,
                            G_CONNECT_SWAPPED);

@@ -1281,6 +1281,197 @@ test_graph_overview_retry (Fixture       *fixture,
   g_assert_true (has_label (graph, "2 files in this cycle"));
 }
 
+/* A codebase_status reply kept back on its way to the app: the first one for @root that says a
+ * job runs, until a ReleaseStatus signal comes, whose place it takes. Filters run on GDBus's
+ * worker thread, and may still run once removed: the filter holds a reference. */
+typedef struct
+{
+  GMutex        lock;
+  char         *root;
+  GDBusMessage *held;
+  guint         released : 1;
+} HeldStatus;
+
+static void
+held_status_clear (HeldStatus *hold)
+{
+  g_mutex_clear (&hold->lock);
+  g_free (hold->root);
+  g_clear_object (&hold->held);
+}
+
+static void
+held_status_unref (gpointer data)
+{
+  g_atomic_rc_box_release_full (data, (GDestroyNotify) held_status_clear);
+}
+
+/* Whether @message is loded's answer to codebase_status about @root during a job. */
+static gboolean
+is_running_status (GDBusMessage *message,
+                   const char   *root)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  GVariant *body = g_dbus_message_get_body (message);
+  const char *json = NULL;
+  JsonObject *status;
+
+  if (g_dbus_message_get_message_type (message) != G_DBUS_MESSAGE_TYPE_METHOD_RETURN ||
+      body == NULL || !g_variant_is_of_type (body, G_VARIANT_TYPE ("(s)")))
+    return FALSE;
+  g_variant_get (body, "(&s)", &json);
+  if (!json_parser_load_from_data (parser, json, -1, NULL) ||
+      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    return FALSE;
+
+  status = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
+                                          "structuredContent");
+  /* Only codebase_status tells "semantic". */
+  return status != NULL && json_object_has_member (status, "semantic") &&
+         g_strcmp0 (json_object_get_string_member_with_default (status, "projectPath", NULL),
+                    root) == 0 &&
+         json_object_get_boolean_member_with_default (status, "indexing", FALSE);
+}
+
+/* Runs on GDBus's worker thread. */
+static GDBusMessage *
+hold_status_filter (GDBusConnection *connection,
+                    GDBusMessage    *message,
+                    gboolean         incoming,
+                    gpointer         user_data)
+{
+  HeldStatus *hold = user_data;
+  GDBusMessage *out = message;
+
+  if (!incoming)
+    return message;
+
+  g_mutex_lock (&hold->lock);
+  if (hold->held == NULL && !hold->released && is_running_status (message, hold->root))
+    {
+      hold->held = message;
+      out = NULL;
+    }
+  else if (hold->held != NULL &&
+           g_strcmp0 (g_dbus_message_get_interface (message), "io.github.lode.Test") == 0 &&
+           g_strcmp0 (g_dbus_message_get_member (message), "ReleaseStatus") == 0)
+    {
+      g_object_unref (message);
+      out = g_steal_pointer (&hold->held);
+      hold->released = TRUE;
+    }
+  g_mutex_unlock (&hold->lock);
+
+  return out;
+}
+
+static gboolean
+status_held (gpointer data)
+{
+  HeldStatus *hold = data;
+  gboolean held;
+
+  g_mutex_lock (&hold->lock);
+  held = hold->held != NULL;
+  g_mutex_unlock (&hold->lock);
+  return held;
+}
+
+static gboolean
+status_released (gpointer data)
+{
+  HeldStatus *hold = data;
+  gboolean released;
+
+  g_mutex_lock (&hold->lock);
+  released = hold->released;
+  g_mutex_unlock (&hold->lock);
+  return released;
+}
+
+/* The Graph page opened on a project while its first index is written shows the cycle once
+ * the job ends, and keeps it when a status asked for during the job comes last (loded
+ * answers calls as they finish: under load, one that read the job running can be sent after
+ * the one asked for at its end). The late reply is kept back here and let go at the end. */
+static void
+test_graph_late_status (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
+  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
+  GtkWidget *graph = find_widget (window, LODE_TYPE_GRAPH_PAGE, 0);
+  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
+  GListModel *projects = lode_projects_page_get_model (page);
+  LodeClient *client = lode_application_get_client (fixture->app);
+  const char *cycle = "src/config.h → src/widget.h → src/config.h";
+  g_autofree char *root = g_build_filename (tmp, "late", NULL);
+  g_autoptr(GDBusConnection) bus = NULL;
+  g_autoptr(GFile) folder = g_file_new_for_path (root);
+  g_autoptr(LodeToolResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  HeldStatus *hold = g_atomic_rc_box_new0 (HeldStatus);
+  gpointer listed[2] = { projects, root };
+  JsonObject *arguments;
+  LodeProjectItem *item;
+  guint filter;
+
+  test_write_file (root, "src/widget.h", "#pragma once\n#include \"config.h\"\n");
+  test_write_file (root, "src/config.h", "#pragma once\n#include \"widget.h\"\n");
+  /* Enough files that statuses are asked for while the job runs. */
+  for (guint i = 0; i < 300; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("src/part%03u.c", i);
+      g_autofree char *text = g_strdup_printf ("#include \"widget.h\"\n\nint\npart_%u (void)\n"
+                                               "{\n  return %u;\n}\n", i, i);
+
+      test_write_file (root, name, text);
+    }
+
+  bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
+  g_assert_no_error (error);
+  g_mutex_init (&hold->lock);
+  hold->root = g_strdup (root);
+  filter = g_dbus_connection_add_filter (bus, hold_status_filter,
+                                         g_atomic_rc_box_acquire (hold), held_status_unref);
+
+  /* The page is open on the project from the start of its first job. */
+  adw_view_stack_set_visible_child_name (stack, "graph");
+  lode_projects_page_add_folder (page, folder);
+  lode_graph_page_show (LODE_GRAPH_PAGE (graph), root, NULL);
+  wait_until (project_listed, listed, "the new project");
+  item = find_project (projects, root);
+  wait_until (item_finished, item, "indexing to finish");
+  wait_for_row (graph, cycle);
+
+  if (!status_held (hold))
+    {
+      g_dbus_connection_remove_filter (bus, filter);
+      held_status_unref (hold);
+      g_test_skip ("the job ended before a status was asked for");
+      return;
+    }
+
+  /* The status from the job's middle arrives last; a call of the test's own comes after it. */
+  g_dbus_connection_emit_signal (bus, g_dbus_connection_get_unique_name (bus),
+                                 "/io/github/lode/Test", "io.github.lode.Test", "ReleaseStatus",
+                                 NULL, &error);
+  g_assert_no_error (error);
+  wait_until (status_released, hold, "the status kept back to arrive");
+  g_dbus_connection_remove_filter (bus, filter);
+  held_status_unref (hold);
+  arguments = json_object_new ();
+  json_object_set_string_member (arguments, "projectPath", root);
+  lode_client_call_tool_async (client, "codebase_status", arguments, NULL, NULL, NULL, NULL,
+                               NULL, call_tool_cb, &result);
+  json_object_unref (arguments);
+  wait_until (is_set_pointer, &result, "the tool's answer");
+
+  g_assert_true (has_row (graph, cycle));
+  g_assert_true (item_finished (item));
+  g_assert_cmpstr (lode_project_item_get_state (item), ==, "ready");
+  screenshot (window, "graph-late-status");
+}
+
 static gboolean
 shows_symbol (gpointer data)
 {
@@ -2735,6 +2926,7 @@ main (int   argc,
   ADD ("visualize-interactive", test_visualize_interactive);
   ADD ("graph-large", test_graph_large);
   ADD ("graph-overview-retry", test_graph_overview_retry);
+  ADD ("graph-late-status", test_graph_late_status);
   ADD ("symbol-page", test_symbol_page);
   ADD ("shell-result", test_shell_result);
   ADD ("visualize-symbol", test_visualize_symbol);
