@@ -31,7 +31,7 @@ _lode_engine_save_watch_list (LodeEngine *self)
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = NULL;
   GHashTableIter iter;
-  Entry *entry;
+  LodeEngineEntry *entry;
 
   if (self->watch_list == NULL)
     return;
@@ -53,13 +53,13 @@ _lode_engine_save_watch_list (LodeEngine *self)
 
 /* A watcher's batch: a job that re-reads just those paths, run by the watcher. */
 static void
-watcher_changed_cb (LodeWatcher *watcher,
-                    GPtrArray   *changes,
-                    Entry       *entry)
+watcher_changed_cb (LodeWatcher     *watcher,
+                    GPtrArray       *changes,
+                    LodeEngineEntry *entry)
 {
   LodeEngine *self = entry->engine;
   gboolean joined;
-  Job *job;
+  LodeEngineJob *job;
 
   g_debug ("%s: %u changes", lode_watcher_get_root (watcher), changes->len);
   g_mutex_lock (&self->lock);
@@ -96,7 +96,7 @@ retry_cb (gpointer user_data)
   Retry *retry = user_data;
   g_autoptr(LodeEngine) self = g_weak_ref_get (&retry->engine);
   gboolean joined;
-  Entry *entry;
+  LodeEngineEntry *entry;
 
   if (self == NULL)
     return G_SOURCE_REMOVE;
@@ -120,8 +120,8 @@ retry_cb (gpointer user_data)
 /* Schedules the next try of a watched tree whose job failed, unless one is scheduled.
  * Called with the lock held, from any thread. */
 void
-_lode_engine_retry_later (LodeEngine *self,
-                          Entry      *entry)
+_lode_engine_retry_later (LodeEngine      *self,
+                          LodeEngineEntry *entry)
 {
   Retry *retry;
 
@@ -144,8 +144,8 @@ _lode_engine_retry_later (LodeEngine *self,
 /* Drops the scheduled try; after a job that @succeeded, the next failure waits the least
  * again. Called with the lock held, or on an entry nobody else sees. */
 void
-_lode_entry_clear_retry (Entry    *entry,
-                         gboolean  succeeded)
+_lode_engine_entry_clear_retry (LodeEngineEntry *entry,
+                                gboolean         succeeded)
 {
   if (entry->retry != NULL)
     {
@@ -158,12 +158,12 @@ _lode_entry_clear_retry (Entry    *entry,
 
 /* The tree does not fit in the inotify budget: it is scanned every rescan-interval. */
 static void
-watcher_rescan_cb (LodeWatcher *watcher,
-                   Entry       *entry)
+watcher_rescan_cb (LodeWatcher     *watcher,
+                   LodeEngineEntry *entry)
 {
   LodeEngine *self = entry->engine;
   gboolean joined;
-  Job *job;
+  LodeEngineJob *job;
 
   g_mutex_lock (&self->lock);
   job = _lode_engine_request_job (self, entry, LODE_JOB_UPDATE, NULL, &joined);
@@ -247,9 +247,9 @@ set_watching (LodeEngine  *self,
   g_autofree char *root = NULL;
   gboolean changed = FALSE;
   gboolean joined;
-  Entry *entry;
+  LodeEngineEntry *entry;
 
-  root = _lode_canonical_dir (path, error);
+  root = _lode_engine_canonical_dir (path, error);
   if (root == NULL)
     return FALSE;
 
@@ -286,7 +286,7 @@ set_watching (LodeEngine  *self,
       g_signal_handlers_disconnect_matched (entry->watcher, G_SIGNAL_MATCH_DATA, 0, 0, NULL,
                                             NULL, entry);
       stopped = g_steal_pointer (&entry->watcher);
-      _lode_entry_clear_retry (entry, TRUE);
+      _lode_engine_entry_clear_retry (entry, TRUE);
     }
   _lode_engine_save_watch_list (self);
   g_mutex_unlock (&self->lock);
@@ -295,7 +295,7 @@ set_watching (LodeEngine  *self,
     lode_watcher_stop (stopped);
   if (started != NULL)
     lode_watcher_stop (started);
-  _lode_engine_emit_later (self, PROJECTS_CHANGED, NULL, NULL);
+  _lode_engine_emit_later (self, LODE_ENGINE_PROJECTS_CHANGED, NULL, NULL);
 
   return TRUE;
 }
@@ -377,7 +377,7 @@ lode_engine_stop_watching_all (LodeEngine *self)
 {
   g_autoptr(GPtrArray) watchers = g_ptr_array_new_with_free_func (g_object_unref);
   GHashTableIter iter;
-  Entry *entry;
+  LodeEngineEntry *entry;
 
   g_return_if_fail (LODE_IS_ENGINE (self));
 
@@ -389,7 +389,7 @@ lode_engine_stop_watching_all (LodeEngine *self)
         g_signal_handlers_disconnect_matched (entry->watcher, G_SIGNAL_MATCH_DATA, 0, 0,
                                               NULL, NULL, entry);
         g_ptr_array_add (watchers, g_steal_pointer (&entry->watcher));
-        _lode_entry_clear_retry (entry, TRUE);
+        _lode_engine_entry_clear_retry (entry, TRUE);
       }
   g_mutex_unlock (&self->lock);
 

@@ -25,8 +25,9 @@
  * The one owner of every project's life: every front end (loded's typed methods and its
  * CallTool, lode-mcp, the CLI, the app) reaches the same calls here.
  *
- * Each project has an Entry: its LodeProject (whose reader connection searches share), at
- * most one running Job, at most one queued Job, the last Job that ended, and its watcher.
+ * Each project has an entry (LodeEngineEntry): its LodeProject (whose reader connection
+ * searches share), at most one running job (LodeEngineJob), at most one queued job, the last
+ * job that ended, and its watcher.
  * Whoever asks for indexing — a client, a tool, the watcher — gets the running job when it
  * covers the request (a change list is covered by an update, an update by a rebuild) or the
  * queued one, which collects every request that arrives meanwhile. So one job writes a
@@ -45,12 +46,12 @@
 
 G_DEFINE_FINAL_TYPE (LodeEngine, lode_engine, G_TYPE_OBJECT)
 
-static guint signals [N_SIGNALS];
+static guint signals [LODE_ENGINE_N_SIGNALS];
 
 /* Entries ------------------------------------------------------------------------------ */
 
 void
-_lode_entry_free (Entry *entry)
+_lode_engine_entry_free (LodeEngineEntry *entry)
 {
   /* Jobs have ended (see dispose and lode_engine_remove_project()). */
   g_assert (entry->running == NULL && entry->queued == NULL);
@@ -62,15 +63,15 @@ _lode_entry_free (Entry *entry)
       lode_watcher_stop (entry->watcher);
       g_clear_object (&entry->watcher);
     }
-  _lode_entry_clear_retry (entry, FALSE);
-  g_clear_pointer (&entry->last, _lode_job_unref);
+  _lode_engine_entry_clear_retry (entry, FALSE);
+  g_clear_pointer (&entry->last, _lode_engine_job_unref);
   g_clear_object (&entry->project);
   g_free (entry);
 }
 
 /* Called with the lock held. */
 gboolean
-_lode_entry_is_busy (Entry *entry)
+_lode_engine_entry_is_busy (LodeEngineEntry *entry)
 {
   return entry->running != NULL || entry->queued != NULL;
 }
@@ -101,14 +102,14 @@ emit_cb (gpointer user_data)
   Emission *emission = user_data;
   g_autoptr(LodeEngine) self = g_weak_ref_get (&emission->engine);
   LodeIndexProgress progress;
-  Entry *entry;
+  LodeEngineEntry *entry;
 
   if (self == NULL)
     return G_SOURCE_REMOVE;
 
   switch (emission->signal)
     {
-    case INDEX_PROGRESS:
+    case LODE_ENGINE_INDEX_PROGRESS:
       g_mutex_lock (&self->lock);
       entry = g_hash_table_lookup (self->entries, emission->project_id);
       if (entry == NULL || entry->running == NULL)
@@ -119,16 +120,17 @@ emit_cb (gpointer user_data)
       entry->running->progress_pending = FALSE;
       progress = entry->running->progress;
       g_mutex_unlock (&self->lock);
-      g_signal_emit (self, signals [INDEX_PROGRESS], 0, emission->project_id, emission->root,
-                     (guint) progress.phase, progress.done, progress.total);
+      g_signal_emit (self, signals [LODE_ENGINE_INDEX_PROGRESS], 0, emission->project_id,
+                     emission->root, (guint) progress.phase, progress.done, progress.total);
       break;
 
-    case INDEX_CHANGED:
-      g_signal_emit (self, signals [INDEX_CHANGED], 0, emission->project_id, emission->root);
+    case LODE_ENGINE_INDEX_CHANGED:
+      g_signal_emit (self, signals [LODE_ENGINE_INDEX_CHANGED], 0, emission->project_id,
+                     emission->root);
       break;
 
-    case PROJECTS_CHANGED:
-      g_signal_emit (self, signals [PROJECTS_CHANGED], 0);
+    case LODE_ENGINE_PROJECTS_CHANGED:
+      g_signal_emit (self, signals [LODE_ENGINE_PROJECTS_CHANGED], 0);
       break;
 
     default:
@@ -140,9 +142,9 @@ emit_cb (gpointer user_data)
 
 void
 _lode_engine_emit_later (LodeEngine *self,
-            guint       signal,
-            const char *project_id,
-            const char *root)
+                         guint       signal,
+                         const char *project_id,
+                         const char *root)
 {
   Emission *emission = g_new0 (Emission, 1);
 
@@ -155,7 +157,7 @@ _lode_engine_emit_later (LodeEngine *self,
 }
 
 void
-_lode_ended_free (Ended *ended)
+_lode_engine_ended_free (LodeEngineEnded *ended)
 {
   g_weak_ref_clear (&ended->engine);
   g_free (ended->project_id);
@@ -167,19 +169,19 @@ _lode_ended_free (Ended *ended)
 gboolean
 _lode_engine_job_ended_cb (gpointer user_data)
 {
-  Ended *ended = user_data;
+  LodeEngineEnded *ended = user_data;
   g_autoptr(LodeEngine) self = g_weak_ref_get (&ended->engine);
 
   if (self == NULL)
     return G_SOURCE_REMOVE;
 
-  g_signal_emit (self, signals [INDEX_FINISHED], 0, ended->project_id, ended->root,
+  g_signal_emit (self, signals [LODE_ENGINE_INDEX_FINISHED], 0, ended->project_id, ended->root,
                  (guint) ended->state, ended->error);
   if (ended->state == LODE_JOB_STATE_FAILED)
     g_warning ("Indexing %s failed: %s", ended->root, ended->error);
   /* A job that is stopped or fails keeps the files it wrote, and its end is news to whoever
    * shows the project's status. */
-  g_signal_emit (self, signals [INDEX_CHANGED], 0, ended->project_id, ended->root);
+  g_signal_emit (self, signals [LODE_ENGINE_INDEX_CHANGED], 0, ended->project_id, ended->root);
 
   return G_SOURCE_REMOVE;
 }
@@ -191,7 +193,7 @@ lode_engine_dispose (GObject *object)
 {
   LodeEngine *self = (LodeEngine *)object;
   GHashTableIter iter;
-  Entry *entry;
+  LodeEngineEntry *entry;
 
   /* Running jobs are stopped and waited for: nothing outlives the engine. */
   lode_engine_cancel_jobs (self);
@@ -240,7 +242,7 @@ lode_engine_class_init (LodeEngineClass *klass)
    *
    * A job advanced; coalesced, so not every step is seen.
    */
-  signals [INDEX_PROGRESS] =
+  signals [LODE_ENGINE_INDEX_PROGRESS] =
     g_signal_new ("index-progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 5,
                   G_TYPE_STRING, G_TYPE_STRING, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_UINT);
@@ -254,7 +256,7 @@ lode_engine_class_init (LodeEngineClass *klass)
    *
    * A job ended.
    */
-  signals [INDEX_FINISHED] =
+  signals [LODE_ENGINE_INDEX_FINISHED] =
     g_signal_new ("index-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 4,
                   G_TYPE_STRING, G_TYPE_STRING, G_TYPE_UINT, G_TYPE_STRING);
@@ -267,7 +269,7 @@ lode_engine_class_init (LodeEngineClass *klass)
    * The index of a project was rebuilt, updated or removed, or a job on it ended in any
    * state (a stopped or failed job keeps what it wrote).
    */
-  signals [INDEX_CHANGED] =
+  signals [LODE_ENGINE_INDEX_CHANGED] =
     g_signal_new ("index-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
 
@@ -276,7 +278,7 @@ lode_engine_class_init (LodeEngineClass *klass)
    *
    * A project was added or removed, or started or stopped being watched.
    */
-  signals [PROJECTS_CHANGED] =
+  signals [LODE_ENGINE_PROJECTS_CHANGED] =
     g_signal_new ("projects-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
@@ -288,7 +290,7 @@ lode_engine_init (LodeEngine *self)
   g_cond_init (&self->cond);
   self->context = g_main_context_ref_thread_default ();
   self->entries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                         (GDestroyNotify) _lode_entry_free);
+                                         (GDestroyNotify) _lode_engine_entry_free);
 }
 
 /**
@@ -397,8 +399,8 @@ absolute_path (const char *path)
 }
 
 char *
-_lode_canonical_dir (const char  *path,
-               GError     **error)
+_lode_engine_canonical_dir (const char  *path,
+                            GError     **error)
 {
   g_autofree char *absolute = absolute_path (path);
   g_autofree char *resolved = realpath (absolute, NULL);
@@ -423,16 +425,16 @@ _lode_canonical_dir (const char  *path,
 }
 
 /* Called with the lock held. */
-Entry *
+LodeEngineEntry *
 _lode_engine_ensure_entry (LodeEngine *self,
-              const char *root)
+                           const char *root)
 {
   g_autofree char *id = lode_project_id_for_path (root);
-  Entry *entry = g_hash_table_lookup (self->entries, id);
+  LodeEngineEntry *entry = g_hash_table_lookup (self->entries, id);
 
   if (entry == NULL)
     {
-      entry = g_new0 (Entry, 1);
+      entry = g_new0 (LodeEngineEntry, 1);
       entry->engine = self;
       entry->project = lode_project_new (root, self->config);
       g_hash_table_insert (self->entries, g_steal_pointer (&id), entry);
@@ -443,19 +445,19 @@ _lode_engine_ensure_entry (LodeEngine *self,
 
 /* The entry of @path's canonical root, with the project's embedder set. Called without the
  * lock; returns with it held. */
-Entry *
+LodeEngineEntry *
 _lode_engine_lock_entry (LodeEngine  *self,
-            const char  *path,
-            GError     **error)
+                         const char  *path,
+                         GError     **error)
 {
   g_autofree char *root = NULL;
   g_autofree char *unavailable = NULL;
   g_autoptr(LodeEmbedder) embedder = NULL;
-  Entry *entry;
+  LodeEngineEntry *entry;
 
   g_assert (path != NULL);
 
-  root = _lode_canonical_dir (path, error);
+  root = _lode_engine_canonical_dir (path, error);
   if (root == NULL)
     return NULL;
 
@@ -539,7 +541,7 @@ lode_engine_open_project (LodeEngine  *self,
                           GError     **error)
 {
   g_autoptr(LodeProject) project = NULL;
-  Entry *entry;
+  LodeEngineEntry *entry;
 
   g_return_val_if_fail (LODE_IS_ENGINE (self), NULL);
   g_return_val_if_fail (path != NULL, NULL);
@@ -620,7 +622,7 @@ lode_engine_list_projects (LodeEngine  *self,
       g_autofree char *root_file = g_build_filename (projects_dir, name, "root", NULL);
       g_autofree char *root = NULL;
       LodeProjectInfo *info;
-      Entry *entry;
+      LodeEngineEntry *entry;
 
       /* A folder without its root file is not one of ours (or was half removed). */
       if (!g_file_get_contents (root_file, &root, NULL, NULL))
@@ -633,7 +635,7 @@ lode_engine_list_projects (LodeEngine  *self,
       info->exists = g_file_test (info->root, G_FILE_TEST_IS_DIR);
       g_mutex_lock (&self->lock);
       entry = g_hash_table_lookup (self->entries, info->id);
-      info->indexing = entry != NULL && _lode_entry_is_busy (entry);
+      info->indexing = entry != NULL && _lode_engine_entry_is_busy (entry);
       info->watched = entry != NULL && entry->watcher != NULL;
       g_mutex_unlock (&self->lock);
       g_ptr_array_add (infos, info);
@@ -762,7 +764,7 @@ lode_engine_remove_project (LodeEngine  *self,
   g_autofree char *project_dir = NULL;
   g_autofree char *key = NULL;
   g_auto(LodeProjectLock) lock = -1;
-  Entry *entry = NULL;
+  LodeEngineEntry *entry = NULL;
   gboolean was_watched = FALSE;
 
   g_return_val_if_fail (LODE_IS_ENGINE (self), FALSE);
@@ -787,8 +789,8 @@ lode_engine_remove_project (LodeEngine  *self,
     {
       if (entry->queued != NULL)
         {
-          _lode_job_fail_tasks (entry->queued, "The project was removed");
-          g_clear_pointer (&entry->queued, _lode_job_drop);
+          _lode_engine_job_fail_tasks (entry->queued, "The project was removed");
+          g_clear_pointer (&entry->queued, _lode_engine_job_drop);
         }
       if (entry->running != NULL)
         g_cancellable_cancel (entry->running->cancellable);
@@ -808,7 +810,7 @@ lode_engine_remove_project (LodeEngine  *self,
   g_mutex_unlock (&self->lock);
 
   if (entry != NULL)
-    _lode_entry_free (entry);
+    _lode_engine_entry_free (entry);
 
   /* Another process writing the index (lode index, lode watch, another daemon) is asked to
    * stop first, and the index goes under its lock: never under a writer. */
@@ -827,8 +829,8 @@ lode_engine_remove_project (LodeEngine  *self,
   if (!remove_tree (project_dir, error))
     return FALSE;
 
-  _lode_engine_emit_later (self, INDEX_CHANGED, id, root);
-  _lode_engine_emit_later (self, PROJECTS_CHANGED, NULL, NULL);
+  _lode_engine_emit_later (self, LODE_ENGINE_INDEX_CHANGED, id, root);
+  _lode_engine_emit_later (self, LODE_ENGINE_PROJECTS_CHANGED, NULL, NULL);
   if (was_watched)
     g_debug ("Stopped watching %s: its index was removed", root);
 
@@ -855,7 +857,7 @@ lode_engine_dup_status (LodeEngine  *self,
 {
   g_autoptr(LodeProject) project = NULL;
   LodeProjectStatus *status;
-  Entry *entry;
+  LodeEngineEntry *entry;
 
   g_return_val_if_fail (LODE_IS_ENGINE (self), NULL);
   g_return_val_if_fail (path != NULL, NULL);
@@ -871,8 +873,9 @@ lode_engine_dup_status (LodeEngine  *self,
   g_mutex_lock (&self->lock);
   entry = g_hash_table_lookup (self->entries, lode_project_get_id (project));
   if (entry != NULL && (entry->running != NULL || entry->queued != NULL || entry->last != NULL))
-    status->job = _lode_job_dup_info (entry->running != NULL ? entry->running
-                                : entry->queued != NULL ? entry->queued : entry->last);
+    status->job = _lode_engine_job_dup_info (entry->running != NULL ? entry->running
+                                             : entry->queued != NULL ? entry->queued
+                                             : entry->last);
   if (entry != NULL && entry->watcher != NULL)
     {
       status->watched = TRUE;
