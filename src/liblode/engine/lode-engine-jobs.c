@@ -18,80 +18,6 @@ static void job_start (LodeEngine      *self,
 
 /* Jobs --------------------------------------------------------------------------------- */
 
-/* Jobs are reference-counted: the entry holds its running, queued and last job, and every
- * waiter the one it waits for. */
-static LodeEngineJob *
-job_new (LodeEngineEntry *entry,
-         LodeJobKind      kind)
-{
-  LodeEngineJob *job = g_atomic_rc_box_new0 (LodeEngineJob);
-
-  job->entry = entry;
-  job->project = g_object_ref (entry->project);
-  job->kind = kind;
-  job->cancellable = g_cancellable_new ();
-  job->state = LODE_JOB_STATE_RUNNING;
-  job->progress.phase = LODE_INDEX_PHASE_WAITING;
-  job->tasks = g_ptr_array_new_with_free_func (g_object_unref);
-
-  return job;
-}
-
-static void
-job_clear (LodeEngineJob *job)
-{
-  /* Nobody waits for a job that is gone. */
-  g_assert (job->tasks->len == 0);
-
-  g_clear_pointer (&job->changes, g_ptr_array_unref);
-  g_clear_object (&job->project);
-  g_clear_object (&job->cancellable);
-  g_clear_pointer (&job->report, lode_index_report_free);
-  g_clear_pointer (&job->tasks, g_ptr_array_unref);
-  g_free (job->error);
-}
-
-LodeEngineJob *
-_lode_engine_job_ref (LodeEngineJob *job)
-{
-  return g_atomic_rc_box_acquire (job);
-}
-
-void
-_lode_engine_job_unref (LodeEngineJob *job)
-{
-  g_atomic_rc_box_release_full (job, (GDestroyNotify) job_clear);
-}
-
-/* A queued job that will never run. Called with the lock held. */
-void
-_lode_engine_job_drop (LodeEngineJob *job)
-{
-  job->state = LODE_JOB_STATE_CANCELLED;
-  job->finished_at = g_get_real_time ();
-  _lode_engine_job_unref (job);
-}
-
-/* Called with the lock held. */
-LodeJobInfo *
-_lode_engine_job_dup_info (LodeEngineJob *job)
-{
-  LodeJobInfo *info = g_new0 (LodeJobInfo, 1);
-
-  info->project_id = g_strdup (lode_project_get_id (job->project));
-  info->root = g_strdup (lode_project_get_root (job->project));
-  info->kind = job->kind;
-  info->state = job->state;
-  info->progress = job->progress;
-  info->error = g_strdup (job->error);
-  info->started_at = job->started_at;
-  info->finished_at = job->finished_at;
-  if (job->report != NULL)
-    info->report = lode_index_report_copy (job->report);
-
-  return info;
-}
-
 /* Adds @changes to a job of kind LODE_JOB_CHANGES, or makes it an update when the list grows
  * too long to be worth following. Called with the lock held. */
 static void
@@ -229,6 +155,79 @@ _lode_engine_job_fail_tasks (LodeEngineJob *job,
   g_ptr_array_set_size (job->tasks, 0);
 }
 
+/* Trying again after a failure -------------------------------------------------------- */
+
+/* A watcher's job that failed (a full disk, a quota, a file-size limit) is tried again after
+ * RETRY_FIRST_MSEC, then twice as long after each failure, up to RETRY_MAX_MSEC. */
+#define RETRY_FIRST_MSEC 1000
+#define RETRY_MAX_MSEC   (5 * 60 * 1000)
+
+typedef struct
+{
+  GWeakRef  engine;
+  char     *project_id;
+} Retry;
+
+static void
+retry_free (Retry *retry)
+{
+  g_weak_ref_clear (&retry->engine);
+  g_free (retry->project_id);
+  g_free (retry);
+}
+
+/* Looks the entry up again: it may be gone, or no longer watched, by now. */
+static gboolean
+retry_cb (gpointer user_data)
+{
+  Retry *retry = user_data;
+  g_autoptr(LodeEngine) self = g_weak_ref_get (&retry->engine);
+  gboolean joined;
+  LodeEngineEntry *entry;
+
+  if (self == NULL)
+    return G_SOURCE_REMOVE;
+
+  g_mutex_lock (&self->lock);
+  entry = g_hash_table_lookup (self->entries, retry->project_id);
+  if (entry != NULL && entry->retry == g_main_current_source ())
+    {
+      g_clear_pointer (&entry->retry, g_source_unref);
+      if (entry->watcher != NULL)
+        {
+          g_debug ("%s: trying again", lode_project_get_root (entry->project));
+          _lode_engine_request_job (self, entry, LODE_JOB_UPDATE, NULL, &joined)->n_owners++;
+        }
+    }
+  g_mutex_unlock (&self->lock);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Schedules the next try of a watched tree whose job failed, unless one is scheduled.
+ * Called with the lock held, from any thread. */
+static void
+retry_later (LodeEngine      *self,
+             LodeEngineEntry *entry)
+{
+  Retry *retry;
+
+  if (entry->retry != NULL)
+    return;
+
+  entry->retry_msec = entry->retry_msec == 0 ? RETRY_FIRST_MSEC
+                                             : MIN (entry->retry_msec * 2, RETRY_MAX_MSEC);
+  retry = g_new0 (Retry, 1);
+  g_weak_ref_init (&retry->engine, self);
+  retry->project_id = g_strdup (lode_project_get_id (entry->project));
+  entry->retry = g_timeout_source_new (entry->retry_msec);
+  g_source_set_static_name (entry->retry, "[lode] retry a watched tree");
+  g_source_set_callback (entry->retry, retry_cb, retry, (GDestroyNotify) retry_free);
+  g_source_attach (entry->retry, self->context);
+  g_debug ("%s: trying again in %u ms", lode_project_get_root (entry->project),
+           entry->retry_msec);
+}
+
 /* Runs on the job's own thread, which nobody joins: the engine waits for entry->running to
  * be cleared instead, and after that the thread no longer touches the engine. */
 static gpointer
@@ -272,7 +271,7 @@ job_thread_func (gpointer user_data)
   /* A watched tree is kept up to date without anyone asking again: a job that failed (a
    * full disk, a quota) is tried again later, its error shown meanwhile. */
   if (job->state == LODE_JOB_STATE_FAILED && entry->watcher != NULL)
-    _lode_engine_retry_later (self, entry);
+    retry_later (self, entry);
   else if (job->state == LODE_JOB_STATE_SUCCEEDED)
     _lode_engine_entry_clear_retry (entry, TRUE);
 
@@ -348,7 +347,7 @@ _lode_engine_request_job (LodeEngine      *self,
   if (job == NULL)
     {
       *joined = entry->running != NULL;
-      job = job_new (entry, kind);
+      job = _lode_engine_job_new (entry, kind);
       entry->queued = job;
     }
   else if (job->kind < kind)

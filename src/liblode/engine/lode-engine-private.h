@@ -12,8 +12,13 @@
 
 G_BEGIN_DECLS
 
-/* The structures of LodeEngine, which lode-engine.c, lode-engine-jobs.c and
- * lode-engine-watch.c share. Entry and job fields are guarded by LodeEngine.lock. */
+/* The engine object, which its files share; each calls only the ones before it in this
+ * order: lode-engine-entry.c (the signals and their emission, the canonical roots, a job's
+ * references, an entry's making and freeing), lode-engine-jobs.c (one running and one queued
+ * job per project, whoever asks; a watched tree's failed job tried again),
+ * lode-engine-watch.c (the watchers and the list of watched trees) and lode-engine.c (the
+ * object, its projects and what reads them). Entry and job fields are guarded by
+ * LodeEngine.lock. */
 
 /* A change list longer than this (a branch switch, a tool rewriting the tree) is not worth
  * following path by path: the job scans the tree instead. */
@@ -90,41 +95,43 @@ typedef struct
   char         *error;
 } LodeEngineEnded;
 
-/* lode-engine.c */
-void             _lode_engine_emit_later        (LodeEngine       *self,
-                                                 guint             signal,
-                                                 const char       *project_id,
-                                                 const char       *root);
-gboolean         _lode_engine_job_ended_cb      (gpointer          user_data);
-void             _lode_engine_ended_free        (LodeEngineEnded  *ended);
-char            *_lode_engine_canonical_dir     (const char       *path,
-                                                 GError          **error);
-LodeEngineEntry *_lode_engine_ensure_entry      (LodeEngine       *self,
-                                                 const char       *root);
-LodeEngineEntry *_lode_engine_lock_entry        (LodeEngine       *self,
-                                                 const char       *path,
-                                                 GError          **error);
-void             _lode_engine_entry_free        (LodeEngineEntry  *entry);
-gboolean         _lode_engine_entry_is_busy     (LodeEngineEntry  *entry);
+/* lode-engine-entry.c */
+void             _lode_engine_class_install_signals (LodeEngineClass  *klass);
+void             _lode_engine_emit_later            (LodeEngine       *self,
+                                                     guint             signal,
+                                                     const char       *project_id,
+                                                     const char       *root);
+gboolean         _lode_engine_job_ended_cb          (gpointer          user_data);
+void             _lode_engine_ended_free            (LodeEngineEnded  *ended);
+char            *_lode_engine_absolute_path         (const char       *path);
+char            *_lode_engine_canonical_dir         (const char       *path,
+                                                     GError          **error);
+LodeEngineJob   *_lode_engine_job_new               (LodeEngineEntry  *entry,
+                                                     LodeJobKind       kind);
+LodeEngineJob   *_lode_engine_job_ref               (LodeEngineJob    *job);
+void             _lode_engine_job_unref             (LodeEngineJob    *job);
+void             _lode_engine_job_drop              (LodeEngineJob    *job);
+LodeJobInfo     *_lode_engine_job_dup_info          (LodeEngineJob    *job);
+LodeEngineEntry *_lode_engine_ensure_entry          (LodeEngine       *self,
+                                                     const char       *root);
+LodeEngineEntry *_lode_engine_lock_entry            (LodeEngine       *self,
+                                                     const char       *path,
+                                                     GError          **error);
+void             _lode_engine_entry_free            (LodeEngineEntry  *entry);
+gboolean         _lode_engine_entry_is_busy         (LodeEngineEntry  *entry);
+void             _lode_engine_entry_clear_retry     (LodeEngineEntry  *entry,
+                                                     gboolean          succeeded);
 
 /* lode-engine-jobs.c */
-LodeEngineJob   *_lode_engine_job_ref           (LodeEngineJob    *job);
-void             _lode_engine_job_unref         (LodeEngineJob    *job);
-void             _lode_engine_job_drop          (LodeEngineJob    *job);
-LodeJobInfo     *_lode_engine_job_dup_info      (LodeEngineJob    *job);
-void             _lode_engine_job_fail_tasks    (LodeEngineJob    *job,
-                                                 const char       *message);
-LodeEngineJob   *_lode_engine_request_job       (LodeEngine       *self,
-                                                 LodeEngineEntry  *entry,
-                                                 LodeJobKind       kind,
-                                                 GPtrArray        *changes,
-                                                 gboolean         *joined);
+void             _lode_engine_job_fail_tasks        (LodeEngineJob    *job,
+                                                     const char       *message);
+LodeEngineJob   *_lode_engine_request_job           (LodeEngine       *self,
+                                                     LodeEngineEntry  *entry,
+                                                     LodeJobKind       kind,
+                                                     GPtrArray        *changes,
+                                                     gboolean         *joined);
 
 /* lode-engine-watch.c */
-void             _lode_engine_save_watch_list   (LodeEngine       *self);
-void             _lode_engine_retry_later       (LodeEngine       *self,
-                                                 LodeEngineEntry  *entry);
-void             _lode_engine_entry_clear_retry (LodeEngineEntry  *entry,
-                                                 gboolean          succeeded);
+void             _lode_engine_save_watch_list       (LodeEngine       *self);
 
 G_END_DECLS
