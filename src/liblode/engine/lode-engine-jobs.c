@@ -12,98 +12,24 @@
 #include "lode-error.h"
 #include "lode-memory-limit.h"
 
-static void job_start (LodeEngine *self,
-                       Entry      *entry,
-                       Job        *job);
+static void job_start (LodeEngine      *self,
+                       LodeEngineEntry *entry,
+                       LodeEngineJob   *job);
 
 /* Jobs --------------------------------------------------------------------------------- */
-
-/* Jobs are reference-counted: the entry holds its running, queued and last job, and every
- * waiter the one it waits for. */
-static Job *
-_lode_job_new (Entry       *entry,
-         LodeJobKind  kind)
-{
-  Job *job = g_atomic_rc_box_new0 (Job);
-
-  job->entry = entry;
-  job->project = g_object_ref (entry->project);
-  job->kind = kind;
-  job->cancellable = g_cancellable_new ();
-  job->state = LODE_JOB_STATE_RUNNING;
-  job->progress.phase = LODE_INDEX_PHASE_WAITING;
-  job->tasks = g_ptr_array_new_with_free_func (g_object_unref);
-
-  return job;
-}
-
-static void
-job_clear (Job *job)
-{
-  /* Nobody waits for a job that is gone. */
-  g_assert (job->tasks->len == 0);
-
-  g_clear_pointer (&job->changes, g_ptr_array_unref);
-  g_clear_object (&job->project);
-  g_clear_object (&job->cancellable);
-  g_clear_pointer (&job->report, lode_index_report_free);
-  g_clear_pointer (&job->tasks, g_ptr_array_unref);
-  g_free (job->error);
-}
-
-Job *
-_lode_job_ref (Job *job)
-{
-  return g_atomic_rc_box_acquire (job);
-}
-
-void
-_lode_job_unref (Job *job)
-{
-  g_atomic_rc_box_release_full (job, (GDestroyNotify) job_clear);
-}
-
-/* A queued job that will never run. Called with the lock held. */
-void
-_lode_job_drop (Job *job)
-{
-  job->state = LODE_JOB_STATE_CANCELLED;
-  job->finished_at = g_get_real_time ();
-  _lode_job_unref (job);
-}
-
-/* Called with the lock held. */
-LodeJobInfo *
-_lode_job_dup_info (Job *job)
-{
-  LodeJobInfo *info = g_new0 (LodeJobInfo, 1);
-
-  info->project_id = g_strdup (lode_project_get_id (job->project));
-  info->root = g_strdup (lode_project_get_root (job->project));
-  info->kind = job->kind;
-  info->state = job->state;
-  info->progress = job->progress;
-  info->error = g_strdup (job->error);
-  info->started_at = job->started_at;
-  info->finished_at = job->finished_at;
-  if (job->report != NULL)
-    info->report = lode_index_report_copy (job->report);
-
-  return info;
-}
 
 /* Adds @changes to a job of kind LODE_JOB_CHANGES, or makes it an update when the list grows
  * too long to be worth following. Called with the lock held. */
 static void
-_lode_job_add_changes (Job       *job,
-                 GPtrArray *changes)
+job_add_changes (LodeEngineJob *job,
+                 GPtrArray     *changes)
 {
   if (job->kind != LODE_JOB_CHANGES)
     return;
 
   if (job->changes == NULL)
     job->changes = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_change_free);
-  if (job->changes->len + changes->len > MAX_CHANGES)
+  if (job->changes->len + changes->len > LODE_ENGINE_MAX_CHANGES)
     {
       g_debug ("%s: %u changes and more; scanning the tree instead",
                lode_project_get_root (job->project), job->changes->len + changes->len);
@@ -128,8 +54,8 @@ _lode_job_add_changes (Job       *job,
 
 typedef struct
 {
-  LodeEngine *engine;
-  Job        *job;
+  LodeEngine    *engine;
+  LodeEngineJob *job;
 } JobRun;
 
 /* Runs on the job's thread. */
@@ -150,8 +76,9 @@ job_progress_cb (const LodeIndexProgress *progress,
   g_mutex_unlock (&self->lock);
 
   if (schedule)
-    _lode_engine_emit_later (self, INDEX_PROGRESS, lode_project_get_id (run->job->project),
-                lode_project_get_root (run->job->project));
+    _lode_engine_emit_later (self, LODE_ENGINE_INDEX_PROGRESS,
+                             lode_project_get_id (run->job->project),
+                             lode_project_get_root (run->job->project));
 }
 
 /* What a task of lode_engine_index_async() keeps: whether it joined, and the source that
@@ -198,7 +125,7 @@ index_result_free (IndexResult *result)
 /* Completes the tasks of lode_engine_index_async() waiting for @job. Called with the lock
  * held; the tasks return in an idle of their own context. */
 static void
-complete_tasks (Job *job)
+complete_tasks (LodeEngineJob *job)
 {
   for (guint i = 0; i < job->tasks->len; i++)
     {
@@ -207,7 +134,7 @@ complete_tasks (Job *job)
       TaskData *data = g_task_get_task_data (task);
 
       task_data_stop_watching (task);
-      result->info = _lode_job_dup_info (job);
+      result->info = _lode_engine_job_dup_info (job);
       result->joined = data->joined;
       g_task_return_pointer (task, result, (GDestroyNotify) index_result_free);
     }
@@ -215,8 +142,8 @@ complete_tasks (Job *job)
 }
 
 void
-_lode_job_fail_tasks (Job        *job,
-            const char *message)
+_lode_engine_job_fail_tasks (LodeEngineJob *job,
+                             const char    *message)
 {
   for (guint i = 0; i < job->tasks->len; i++)
     {
@@ -228,6 +155,79 @@ _lode_job_fail_tasks (Job        *job,
   g_ptr_array_set_size (job->tasks, 0);
 }
 
+/* Trying again after a failure -------------------------------------------------------- */
+
+/* A watcher's job that failed (a full disk, a quota, a file-size limit) is tried again after
+ * RETRY_FIRST_MSEC, then twice as long after each failure, up to RETRY_MAX_MSEC. */
+#define RETRY_FIRST_MSEC 1000
+#define RETRY_MAX_MSEC   (5 * 60 * 1000)
+
+typedef struct
+{
+  GWeakRef  engine;
+  char     *project_id;
+} Retry;
+
+static void
+retry_free (Retry *retry)
+{
+  g_weak_ref_clear (&retry->engine);
+  g_free (retry->project_id);
+  g_free (retry);
+}
+
+/* Looks the entry up again: it may be gone, or no longer watched, by now. */
+static gboolean
+retry_cb (gpointer user_data)
+{
+  Retry *retry = user_data;
+  g_autoptr(LodeEngine) self = g_weak_ref_get (&retry->engine);
+  gboolean joined;
+  LodeEngineEntry *entry;
+
+  if (self == NULL)
+    return G_SOURCE_REMOVE;
+
+  g_mutex_lock (&self->lock);
+  entry = g_hash_table_lookup (self->entries, retry->project_id);
+  if (entry != NULL && entry->retry == g_main_current_source ())
+    {
+      g_clear_pointer (&entry->retry, g_source_unref);
+      if (entry->watcher != NULL)
+        {
+          g_debug ("%s: trying again", lode_project_get_root (entry->project));
+          _lode_engine_request_job (self, entry, LODE_JOB_UPDATE, NULL, &joined)->n_owners++;
+        }
+    }
+  g_mutex_unlock (&self->lock);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Schedules the next try of a watched tree whose job failed, unless one is scheduled.
+ * Called with the lock held, from any thread. */
+static void
+retry_later (LodeEngine      *self,
+             LodeEngineEntry *entry)
+{
+  Retry *retry;
+
+  if (entry->retry != NULL)
+    return;
+
+  entry->retry_msec = entry->retry_msec == 0 ? RETRY_FIRST_MSEC
+                                             : MIN (entry->retry_msec * 2, RETRY_MAX_MSEC);
+  retry = g_new0 (Retry, 1);
+  g_weak_ref_init (&retry->engine, self);
+  retry->project_id = g_strdup (lode_project_get_id (entry->project));
+  entry->retry = g_timeout_source_new (entry->retry_msec);
+  g_source_set_static_name (entry->retry, "[lode] retry a watched tree");
+  g_source_set_callback (entry->retry, retry_cb, retry, (GDestroyNotify) retry_free);
+  g_source_attach (entry->retry, self->context);
+  g_debug ("%s: trying again in %u ms", lode_project_get_root (entry->project),
+           entry->retry_msec);
+}
+
 /* Runs on the job's own thread, which nobody joins: the engine waits for entry->running to
  * be cleared instead, and after that the thread no longer touches the engine. */
 static gpointer
@@ -235,12 +235,12 @@ job_thread_func (gpointer user_data)
 {
   g_autofree JobRun *run = user_data;
   LodeEngine *self = run->engine;
-  Job *job = run->job;
-  Entry *entry = job->entry;
+  LodeEngineJob *job = run->job;
+  LodeEngineEntry *entry = job->entry;
   g_autoptr(GError) error = NULL;
   g_autoptr(GMainContext) context = NULL;
   LodeIndexReport *report;
-  Ended *ended;
+  LodeEngineEnded *ended;
 
   lode_memory_limit_thread_init ();
   report = lode_project_index_with (entry->project,
@@ -271,15 +271,15 @@ job_thread_func (gpointer user_data)
   /* A watched tree is kept up to date without anyone asking again: a job that failed (a
    * full disk, a quota) is tried again later, its error shown meanwhile. */
   if (job->state == LODE_JOB_STATE_FAILED && entry->watcher != NULL)
-    _lode_engine_retry_later (self, entry);
+    retry_later (self, entry);
   else if (job->state == LODE_JOB_STATE_SUCCEEDED)
-    _lode_entry_clear_retry (entry, TRUE);
+    _lode_engine_entry_clear_retry (entry, TRUE);
 
   complete_tasks (job);
-  g_clear_pointer (&entry->last, _lode_job_unref);
+  g_clear_pointer (&entry->last, _lode_engine_job_unref);
   entry->last = g_steal_pointer (&entry->running);
 
-  ended = g_new0 (Ended, 1);
+  ended = g_new0 (LodeEngineEnded, 1);
   g_weak_ref_init (&ended->engine, self);
   ended->project_id = g_strdup (lode_project_get_id (entry->project));
   ended->root = g_strdup (lode_project_get_root (entry->project));
@@ -293,16 +293,16 @@ job_thread_func (gpointer user_data)
   g_mutex_unlock (&self->lock);
 
   g_main_context_invoke_full (context, G_PRIORITY_DEFAULT, _lode_engine_job_ended_cb, ended,
-                              (GDestroyNotify) _lode_ended_free);
+                              (GDestroyNotify) _lode_engine_ended_free);
 
   return NULL;
 }
 
 /* Called with the lock held. */
 static void
-job_start (LodeEngine *self,
-           Entry      *entry,
-           Job        *job)
+job_start (LodeEngine      *self,
+           LodeEngineEntry *entry,
+           LodeEngineJob   *job)
 {
   JobRun *run = g_new0 (JobRun, 1);
 
@@ -325,14 +325,14 @@ job_start (LodeEngine *self,
 
 /* The job a request of @kind joins or creates: the running one when it covers the request,
  * else the queued one, made to cover it. Called with the lock held. */
-Job *
-_lode_engine_request_job (LodeEngine  *self,
-             Entry       *entry,
-             LodeJobKind  kind,
-             GPtrArray   *changes,
-             gboolean    *joined)
+LodeEngineJob *
+_lode_engine_request_job (LodeEngine      *self,
+                          LodeEngineEntry *entry,
+                          LodeJobKind      kind,
+                          GPtrArray       *changes,
+                          gboolean        *joined)
 {
-  Job *job;
+  LodeEngineJob *job;
 
   *joined = TRUE;
   if (entry->running != NULL && entry->running->kind >= kind &&
@@ -347,7 +347,7 @@ _lode_engine_request_job (LodeEngine  *self,
   if (job == NULL)
     {
       *joined = entry->running != NULL;
-      job = _lode_job_new (entry, kind);
+      job = _lode_engine_job_new (entry, kind);
       entry->queued = job;
     }
   else if (job->kind < kind)
@@ -356,7 +356,7 @@ _lode_engine_request_job (LodeEngine  *self,
       g_clear_pointer (&job->changes, g_ptr_array_unref);
     }
   if (changes != NULL)
-    _lode_job_add_changes (job, changes);
+    job_add_changes (job, changes);
 
   if (entry->running == NULL)
     job_start (self, entry, g_steal_pointer (&entry->queued));
@@ -371,20 +371,20 @@ kind_for_request (LodeIndexRequest request)
 }
 
 /* Starts or joins the job for @path; returns with the lock held and *@entry set. */
-static Job *
+static LodeEngineJob *
 lock_request (LodeEngine        *self,
               const char        *path,
               LodeIndexRequest   request,
-              Entry            **entry_out,
+              LodeEngineEntry  **entry_out,
               gboolean          *joined,
               GError           **error)
 {
-  Entry *entry = _lode_engine_lock_entry (self, path, error);
+  LodeEngineEntry *entry = _lode_engine_lock_entry (self, path, error);
 
   if (entry == NULL)
     return NULL;
 
-  if (request == LODE_INDEX_REQUEST_MUST_EXIST && !_lode_entry_is_busy (entry) &&
+  if (request == LODE_INDEX_REQUEST_MUST_EXIST && !_lode_engine_entry_is_busy (entry) &&
       !lode_project_is_indexed (entry->project))
     {
       g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_INDEXED,
@@ -426,8 +426,8 @@ lode_engine_start_index (LodeEngine        *self,
 {
   gboolean was_joined = FALSE;
   LodeJobInfo *info;
-  Entry *entry = NULL;
-  Job *job;
+  LodeEngineEntry *entry = NULL;
+  LodeEngineJob *job;
 
   g_return_val_if_fail (LODE_IS_ENGINE (self), NULL);
   g_return_val_if_fail (path != NULL, NULL);
@@ -437,11 +437,11 @@ lode_engine_start_index (LodeEngine        *self,
     return NULL;
   if (background)
     job->n_owners++;
-  info = _lode_job_dup_info (job);
+  info = _lode_engine_job_dup_info (job);
   g_mutex_unlock (&self->lock);
 
   if (!was_joined)
-    _lode_engine_emit_later (self, PROJECTS_CHANGED, NULL, NULL);
+    _lode_engine_emit_later (self, LODE_ENGINE_PROJECTS_CHANGED, NULL, NULL);
   if (joined != NULL)
     *joined = was_joined;
 
@@ -450,7 +450,7 @@ lode_engine_start_index (LodeEngine        *self,
 
 /* A waiter gives up: a job nobody wants any more stops. Called with the lock held. */
 static void
-leave_job (Job *job)
+leave_job (LodeEngineJob *job)
 {
   g_assert (job->n_waiters > 0);
 
@@ -476,8 +476,8 @@ wake_cb (GCancellable *cancellable,
 
 /* The job a waiter that comes now waits for: the queued one, which covers every request made
  * so far, else the running one, else the last. Called with the lock held. */
-static Job *
-newest_job (Entry *entry)
+static LodeEngineJob *
+newest_job (LodeEngineEntry *entry)
 {
   return entry->queued != NULL ? entry->queued
          : entry->running != NULL ? entry->running : entry->last;
@@ -511,8 +511,8 @@ lode_engine_wait_index (LodeEngine             *self,
   LodeJobInfo *info = NULL;
   gulong handler = 0;
   guint seen = 0;
-  Entry *entry;
-  Job *job;
+  LodeEngineEntry *entry;
+  LodeEngineJob *job;
 
   g_return_val_if_fail (LODE_IS_ENGINE (self), NULL);
   g_return_val_if_fail (project_id != NULL, NULL);
@@ -529,13 +529,13 @@ lode_engine_wait_index (LodeEngine             *self,
                  "Project %s has no indexing job", project_id);
   else
     {
-      _lode_job_ref (job);
+      _lode_engine_job_ref (job);
       job->n_waiters++;
       for (;;)
         {
           if (job->state != LODE_JOB_STATE_RUNNING)
             {
-              info = _lode_job_dup_info (job);
+              info = _lode_engine_job_dup_info (job);
               job->n_waiters--;
               break;
             }
@@ -559,7 +559,7 @@ lode_engine_wait_index (LodeEngine             *self,
 
           g_cond_wait (&self->cond, &self->lock);
         }
-      _lode_job_unref (job);
+      _lode_engine_job_unref (job);
     }
   g_mutex_unlock (&self->lock);
 
@@ -570,15 +570,15 @@ lode_engine_wait_index (LodeEngine             *self,
 
 typedef struct
 {
-  LodeEngine *engine;
-  Job        *job;
-  GTask      *task;
+  LodeEngine    *engine;
+  LodeEngineJob *job;
+  GTask         *task;
 } TaskCancel;
 
 static void
 task_cancel_free (TaskCancel *cancel)
 {
-  _lode_job_unref (cancel->job);
+  _lode_engine_job_unref (cancel->job);
   g_free (cancel);
 }
 
@@ -588,7 +588,7 @@ task_cancelled_cb (GCancellable *cancellable,
                    TaskCancel   *cancel)
 {
   LodeEngine *self = cancel->engine;
-  Job *job = cancel->job;
+  LodeEngineJob *job = cancel->job;
 
   g_mutex_lock (&self->lock);
   if (g_ptr_array_find (job->tasks, cancel->task, NULL))
@@ -631,9 +631,9 @@ lode_engine_index_async (LodeEngine          *self,
   g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
   gboolean joined = FALSE;
-  Entry *entry = NULL;
+  LodeEngineEntry *entry = NULL;
   TaskData *data;
-  Job *job;
+  LodeEngineJob *job;
 
   g_return_if_fail (LODE_IS_ENGINE (self));
   g_return_if_fail (path != NULL);
@@ -658,7 +658,7 @@ lode_engine_index_async (LodeEngine          *self,
 
       /* Destroyed when the task completes (see complete_tasks()), so it never fires late. */
       cancel->engine = self;
-      cancel->job = _lode_job_ref (job);
+      cancel->job = _lode_engine_job_ref (job);
       cancel->task = task;
       data->cancel_source = g_cancellable_source_new (cancellable);
       g_source_set_callback (data->cancel_source, G_SOURCE_FUNC (task_cancelled_cb), cancel,
@@ -670,7 +670,7 @@ lode_engine_index_async (LodeEngine          *self,
   g_mutex_unlock (&self->lock);
 
   if (!joined)
-    _lode_engine_emit_later (self, PROJECTS_CHANGED, NULL, NULL);
+    _lode_engine_emit_later (self, LODE_ENGINE_PROJECTS_CHANGED, NULL, NULL);
 }
 
 /**
@@ -721,7 +721,7 @@ lode_engine_stop_index (LodeEngine *self,
                         const char *project_id)
 {
   gboolean stopped = FALSE;
-  Entry *entry;
+  LodeEngineEntry *entry;
 
   g_return_val_if_fail (LODE_IS_ENGINE (self), FALSE);
   g_return_val_if_fail (project_id != NULL, FALSE);
@@ -730,9 +730,9 @@ lode_engine_stop_index (LodeEngine *self,
   entry = g_hash_table_lookup (self->entries, project_id);
   if (entry != NULL && entry->queued != NULL)
     {
-      _lode_job_fail_tasks (entry->queued, "Indexing was stopped");
+      _lode_engine_job_fail_tasks (entry->queued, "Indexing was stopped");
       /* Blocked waiters see the job gone from the queue as its end. */
-      g_clear_pointer (&entry->queued, _lode_job_drop);
+      g_clear_pointer (&entry->queued, _lode_engine_job_drop);
       entry->needs_scan = TRUE;
       stopped = TRUE;
     }
@@ -761,7 +761,7 @@ lode_engine_dup_job (LodeEngine *self,
                      const char *project_id)
 {
   LodeJobInfo *info = NULL;
-  Entry *entry;
+  LodeEngineEntry *entry;
 
   g_return_val_if_fail (LODE_IS_ENGINE (self), NULL);
   g_return_val_if_fail (project_id != NULL, NULL);
@@ -769,7 +769,7 @@ lode_engine_dup_job (LodeEngine *self,
   g_mutex_lock (&self->lock);
   entry = g_hash_table_lookup (self->entries, project_id);
   if (entry != NULL && (entry->running != NULL || entry->last != NULL))
-    info = _lode_job_dup_info (entry->running != NULL ? entry->running : entry->last);
+    info = _lode_engine_job_dup_info (entry->running != NULL ? entry->running : entry->last);
   g_mutex_unlock (&self->lock);
 
   return info;
@@ -785,7 +785,7 @@ void
 lode_engine_cancel_jobs (LodeEngine *self)
 {
   GHashTableIter iter;
-  Entry *entry;
+  LodeEngineEntry *entry;
 
   g_return_if_fail (LODE_IS_ENGINE (self));
 
@@ -795,8 +795,8 @@ lode_engine_cancel_jobs (LodeEngine *self)
     {
       if (entry->queued != NULL)
         {
-          _lode_job_fail_tasks (entry->queued, "Lode is shutting down");
-          g_clear_pointer (&entry->queued, _lode_job_drop);
+          _lode_engine_job_fail_tasks (entry->queued, "Lode is shutting down");
+          g_clear_pointer (&entry->queued, _lode_engine_job_drop);
         }
       if (entry->running != NULL)
         g_cancellable_cancel (entry->running->cancellable);
@@ -815,7 +815,7 @@ gboolean
 lode_engine_is_busy (LodeEngine *self)
 {
   GHashTableIter iter;
-  Entry *entry;
+  LodeEngineEntry *entry;
   gboolean busy = FALSE;
 
   g_return_val_if_fail (LODE_IS_ENGINE (self), FALSE);
@@ -823,7 +823,7 @@ lode_engine_is_busy (LodeEngine *self)
   g_mutex_lock (&self->lock);
   g_hash_table_iter_init (&iter, self->entries);
   while (!busy && g_hash_table_iter_next (&iter, NULL, (gpointer *) &entry))
-    busy = _lode_entry_is_busy (entry) || entry->watcher != NULL;
+    busy = _lode_engine_entry_is_busy (entry) || entry->watcher != NULL;
   g_mutex_unlock (&self->lock);
 
   return busy;

@@ -12,18 +12,23 @@
 
 G_BEGIN_DECLS
 
-/* The structures of LodeEngine, which lode-engine.c, lode-engine-jobs.c and
- * lode-engine-watch.c share. Entry and Job fields are guarded by LodeEngine.lock. */
+/* The engine object, which its files share; each calls only the ones before it in this
+ * order: lode-engine-entry.c (the signals and their emission, the canonical roots, a job's
+ * references, an entry's making and freeing), lode-engine-jobs.c (one running and one queued
+ * job per project, whoever asks; a watched tree's failed job tried again),
+ * lode-engine-watch.c (the watchers and the list of watched trees) and lode-engine.c (the
+ * object, its projects and what reads them). Entry and job fields are guarded by
+ * LodeEngine.lock. */
 
 /* A change list longer than this (a branch switch, a tool rewriting the tree) is not worth
  * following path by path: the job scans the tree instead. */
-#define MAX_CHANGES 2000
+#define LODE_ENGINE_MAX_CHANGES 2000
 
-typedef struct _Entry Entry;
+typedef struct _LodeEngineEntry LodeEngineEntry;
 
 typedef struct
 {
-  Entry             *entry;       /* valid while the job is queued or running */
+  LodeEngineEntry   *entry;       /* valid while the job is queued or running */
   LodeProject       *project;
   LodeJobKind        kind;
   GPtrArray         *changes;     /* LodeChange, for LODE_JOB_CHANGES */
@@ -37,22 +42,22 @@ typedef struct
   gint64             finished_at;
   guint              n_waiters;   /* callers blocked in lode_engine_wait_index() */
   guint              n_owners;    /* the watcher, requests that run in the background */
-  GPtrArray          *tasks;      /* GTask of lode_engine_index_async() */
+  GPtrArray         *tasks;       /* GTask of lode_engine_index_async() */
   guint              progress_pending : 1;
-} Job;
+} LodeEngineJob;
 
-struct _Entry
+struct _LodeEngineEntry
 {
-  LodeEngine  *engine;           /* (unowned): owns the entry, and outlives it */
-  LodeProject *project;
-  Job         *running;
-  Job         *queued;
-  Job         *last;
-  LodeWatcher *watcher;
-  GSource     *retry;            /* (nullable): the next try after a watcher's job failed */
-  guint        retry_msec;       /* how long that try waits; doubles with each failure */
-  guint        needs_scan : 1;   /* a change list was lost: the next job scans the tree */
-  guint        watch_confirmed : 1;  /* a whole system the user confirmed watching */
+  LodeEngine    *engine;           /* (unowned): owns the entry, and outlives it */
+  LodeProject   *project;
+  LodeEngineJob *running;
+  LodeEngineJob *queued;
+  LodeEngineJob *last;
+  LodeWatcher   *watcher;
+  GSource       *retry;            /* (nullable): the next try after a watcher's job failed */
+  guint          retry_msec;       /* how long that try waits; doubles with each failure */
+  guint          needs_scan : 1;   /* a change list was lost: the next job scans the tree */
+  guint          watch_confirmed : 1;  /* a whole system the user confirmed watching */
 };
 
 struct _LodeEngine
@@ -62,10 +67,10 @@ struct _LodeEngine
   GMainContext *context;
   char         *watch_list;      /* (nullable): where watched roots are remembered */
 
-  /* Guards entries and every Entry's and Job's fields; cond is broadcast on any change. */
+  /* Guards entries and every entry's and job's fields; cond is broadcast on any change. */
   GMutex        lock;
   GCond         cond;
-  GHashTable   *entries;         /* project id → Entry */
+  GHashTable   *entries;         /* project id → LodeEngineEntry */
 
   /* The embedding provider of every project, made from the settings on first use unless
    * lode_engine_set_embedder() chose one. */
@@ -73,13 +78,12 @@ struct _LodeEngine
 };
 
 enum {
-  INDEX_PROGRESS,
-  INDEX_FINISHED,
-  INDEX_CHANGED,
-  PROJECTS_CHANGED,
-  N_SIGNALS
+  LODE_ENGINE_INDEX_PROGRESS,
+  LODE_ENGINE_INDEX_FINISHED,
+  LODE_ENGINE_INDEX_CHANGED,
+  LODE_ENGINE_PROJECTS_CHANGED,
+  LODE_ENGINE_N_SIGNALS
 };
-
 
 /* A job's end, announced on the engine's context (_lode_engine_job_ended_cb()). */
 typedef struct
@@ -89,43 +93,45 @@ typedef struct
   char         *root;
   LodeJobState  state;
   char         *error;
-} Ended;
+} LodeEngineEnded;
 
-/* lode-engine.c */
-void         _lode_engine_emit_later      (LodeEngine  *self,
-                                           guint        signal,
-                                           const char  *project_id,
-                                           const char  *root);
-gboolean     _lode_engine_job_ended_cb    (gpointer     user_data);
-void         _lode_ended_free             (Ended       *ended);
-char        *_lode_canonical_dir          (const char  *path,
-                                           GError     **error);
-Entry       *_lode_engine_ensure_entry    (LodeEngine  *self,
-                                           const char  *root);
-Entry       *_lode_engine_lock_entry      (LodeEngine  *self,
-                                           const char  *path,
-                                           GError     **error);
-void         _lode_entry_free             (Entry       *entry);
-gboolean     _lode_entry_is_busy          (Entry       *entry);
+/* lode-engine-entry.c */
+void             _lode_engine_class_install_signals (LodeEngineClass  *klass);
+void             _lode_engine_emit_later            (LodeEngine       *self,
+                                                     guint             signal,
+                                                     const char       *project_id,
+                                                     const char       *root);
+gboolean         _lode_engine_job_ended_cb          (gpointer          user_data);
+void             _lode_engine_ended_free            (LodeEngineEnded  *ended);
+char            *_lode_engine_absolute_path         (const char       *path);
+char            *_lode_engine_canonical_dir         (const char       *path,
+                                                     GError          **error);
+LodeEngineJob   *_lode_engine_job_new               (LodeEngineEntry  *entry,
+                                                     LodeJobKind       kind);
+LodeEngineJob   *_lode_engine_job_ref               (LodeEngineJob    *job);
+void             _lode_engine_job_unref             (LodeEngineJob    *job);
+void             _lode_engine_job_drop              (LodeEngineJob    *job);
+LodeJobInfo     *_lode_engine_job_dup_info          (LodeEngineJob    *job);
+LodeEngineEntry *_lode_engine_ensure_entry          (LodeEngine       *self,
+                                                     const char       *root);
+LodeEngineEntry *_lode_engine_lock_entry            (LodeEngine       *self,
+                                                     const char       *path,
+                                                     GError          **error);
+void             _lode_engine_entry_free            (LodeEngineEntry  *entry);
+gboolean         _lode_engine_entry_is_busy         (LodeEngineEntry  *entry);
+void             _lode_engine_entry_clear_retry     (LodeEngineEntry  *entry,
+                                                     gboolean          succeeded);
 
 /* lode-engine-jobs.c */
-Job         *_lode_job_ref                (Job         *job);
-void         _lode_job_unref              (Job         *job);
-void         _lode_job_drop               (Job         *job);
-LodeJobInfo *_lode_job_dup_info           (Job         *job);
-void         _lode_job_fail_tasks         (Job         *job,
-                                           const char  *message);
-Job         *_lode_engine_request_job     (LodeEngine  *self,
-                                           Entry       *entry,
-                                           LodeJobKind  kind,
-                                           GPtrArray   *changes,
-                                           gboolean    *joined);
+void             _lode_engine_job_fail_tasks        (LodeEngineJob    *job,
+                                                     const char       *message);
+LodeEngineJob   *_lode_engine_request_job           (LodeEngine       *self,
+                                                     LodeEngineEntry  *entry,
+                                                     LodeJobKind       kind,
+                                                     GPtrArray        *changes,
+                                                     gboolean         *joined);
 
 /* lode-engine-watch.c */
-void         _lode_engine_save_watch_list (LodeEngine  *self);
-void         _lode_engine_retry_later     (LodeEngine  *self,
-                                           Entry       *entry);
-void         _lode_entry_clear_retry      (Entry       *entry,
-                                           gboolean     succeeded);
+void             _lode_engine_save_watch_list       (LodeEngine       *self);
 
 G_END_DECLS

@@ -31,7 +31,7 @@ _lode_engine_save_watch_list (LodeEngine *self)
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = NULL;
   GHashTableIter iter;
-  Entry *entry;
+  LodeEngineEntry *entry;
 
   if (self->watch_list == NULL)
     return;
@@ -53,13 +53,13 @@ _lode_engine_save_watch_list (LodeEngine *self)
 
 /* A watcher's batch: a job that re-reads just those paths, run by the watcher. */
 static void
-watcher_changed_cb (LodeWatcher *watcher,
-                    GPtrArray   *changes,
-                    Entry       *entry)
+watcher_changed_cb (LodeWatcher     *watcher,
+                    GPtrArray       *changes,
+                    LodeEngineEntry *entry)
 {
   LodeEngine *self = entry->engine;
   gboolean joined;
-  Job *job;
+  LodeEngineJob *job;
 
   g_debug ("%s: %u changes", lode_watcher_get_root (watcher), changes->len);
   g_mutex_lock (&self->lock);
@@ -68,102 +68,14 @@ watcher_changed_cb (LodeWatcher *watcher,
   g_mutex_unlock (&self->lock);
 }
 
-/* Trying again after a failure -------------------------------------------------------- */
-
-/* A watcher's job that failed (a full disk, a quota, a file-size limit) is tried again after
- * RETRY_FIRST_MSEC, then twice as long after each failure, up to RETRY_MAX_MSEC. */
-#define RETRY_FIRST_MSEC 1000
-#define RETRY_MAX_MSEC   (5 * 60 * 1000)
-
-typedef struct
-{
-  GWeakRef  engine;
-  char     *project_id;
-} Retry;
-
-static void
-retry_free (Retry *retry)
-{
-  g_weak_ref_clear (&retry->engine);
-  g_free (retry->project_id);
-  g_free (retry);
-}
-
-/* Looks the entry up again: it may be gone, or no longer watched, by now. */
-static gboolean
-retry_cb (gpointer user_data)
-{
-  Retry *retry = user_data;
-  g_autoptr(LodeEngine) self = g_weak_ref_get (&retry->engine);
-  gboolean joined;
-  Entry *entry;
-
-  if (self == NULL)
-    return G_SOURCE_REMOVE;
-
-  g_mutex_lock (&self->lock);
-  entry = g_hash_table_lookup (self->entries, retry->project_id);
-  if (entry != NULL && entry->retry == g_main_current_source ())
-    {
-      g_clear_pointer (&entry->retry, g_source_unref);
-      if (entry->watcher != NULL)
-        {
-          g_debug ("%s: trying again", lode_project_get_root (entry->project));
-          _lode_engine_request_job (self, entry, LODE_JOB_UPDATE, NULL, &joined)->n_owners++;
-        }
-    }
-  g_mutex_unlock (&self->lock);
-
-  return G_SOURCE_REMOVE;
-}
-
-/* Schedules the next try of a watched tree whose job failed, unless one is scheduled.
- * Called with the lock held, from any thread. */
-void
-_lode_engine_retry_later (LodeEngine *self,
-                          Entry      *entry)
-{
-  Retry *retry;
-
-  if (entry->retry != NULL)
-    return;
-
-  entry->retry_msec = entry->retry_msec == 0 ? RETRY_FIRST_MSEC
-                                             : MIN (entry->retry_msec * 2, RETRY_MAX_MSEC);
-  retry = g_new0 (Retry, 1);
-  g_weak_ref_init (&retry->engine, self);
-  retry->project_id = g_strdup (lode_project_get_id (entry->project));
-  entry->retry = g_timeout_source_new (entry->retry_msec);
-  g_source_set_static_name (entry->retry, "[lode] retry a watched tree");
-  g_source_set_callback (entry->retry, retry_cb, retry, (GDestroyNotify) retry_free);
-  g_source_attach (entry->retry, self->context);
-  g_debug ("%s: trying again in %u ms", lode_project_get_root (entry->project),
-           entry->retry_msec);
-}
-
-/* Drops the scheduled try; after a job that @succeeded, the next failure waits the least
- * again. Called with the lock held, or on an entry nobody else sees. */
-void
-_lode_entry_clear_retry (Entry    *entry,
-                         gboolean  succeeded)
-{
-  if (entry->retry != NULL)
-    {
-      g_source_destroy (entry->retry);
-      g_clear_pointer (&entry->retry, g_source_unref);
-    }
-  if (succeeded)
-    entry->retry_msec = 0;
-}
-
 /* The tree does not fit in the inotify budget: it is scanned every rescan-interval. */
 static void
-watcher_rescan_cb (LodeWatcher *watcher,
-                   Entry       *entry)
+watcher_rescan_cb (LodeWatcher     *watcher,
+                   LodeEngineEntry *entry)
 {
   LodeEngine *self = entry->engine;
   gboolean joined;
-  Job *job;
+  LodeEngineJob *job;
 
   g_mutex_lock (&self->lock);
   job = _lode_engine_request_job (self, entry, LODE_JOB_UPDATE, NULL, &joined);
@@ -247,9 +159,9 @@ set_watching (LodeEngine  *self,
   g_autofree char *root = NULL;
   gboolean changed = FALSE;
   gboolean joined;
-  Entry *entry;
+  LodeEngineEntry *entry;
 
-  root = _lode_canonical_dir (path, error);
+  root = _lode_engine_canonical_dir (path, error);
   if (root == NULL)
     return FALSE;
 
@@ -286,7 +198,7 @@ set_watching (LodeEngine  *self,
       g_signal_handlers_disconnect_matched (entry->watcher, G_SIGNAL_MATCH_DATA, 0, 0, NULL,
                                             NULL, entry);
       stopped = g_steal_pointer (&entry->watcher);
-      _lode_entry_clear_retry (entry, TRUE);
+      _lode_engine_entry_clear_retry (entry, TRUE);
     }
   _lode_engine_save_watch_list (self);
   g_mutex_unlock (&self->lock);
@@ -295,7 +207,7 @@ set_watching (LodeEngine  *self,
     lode_watcher_stop (stopped);
   if (started != NULL)
     lode_watcher_stop (started);
-  _lode_engine_emit_later (self, PROJECTS_CHANGED, NULL, NULL);
+  _lode_engine_emit_later (self, LODE_ENGINE_PROJECTS_CHANGED, NULL, NULL);
 
   return TRUE;
 }
@@ -377,7 +289,7 @@ lode_engine_stop_watching_all (LodeEngine *self)
 {
   g_autoptr(GPtrArray) watchers = g_ptr_array_new_with_free_func (g_object_unref);
   GHashTableIter iter;
-  Entry *entry;
+  LodeEngineEntry *entry;
 
   g_return_if_fail (LODE_IS_ENGINE (self));
 
@@ -389,7 +301,7 @@ lode_engine_stop_watching_all (LodeEngine *self)
         g_signal_handlers_disconnect_matched (entry->watcher, G_SIGNAL_MATCH_DATA, 0, 0,
                                               NULL, NULL, entry);
         g_ptr_array_add (watchers, g_steal_pointer (&entry->watcher));
-        _lode_entry_clear_retry (entry, TRUE);
+        _lode_engine_entry_clear_retry (entry, TRUE);
       }
   g_mutex_unlock (&self->lock);
 

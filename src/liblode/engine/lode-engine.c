@@ -25,8 +25,9 @@
  * The one owner of every project's life: every front end (loded's typed methods and its
  * CallTool, lode-mcp, the CLI, the app) reaches the same calls here.
  *
- * Each project has an Entry: its LodeProject (whose reader connection searches share), at
- * most one running Job, at most one queued Job, the last Job that ended, and its watcher.
+ * Each project has an entry (LodeEngineEntry): its LodeProject (whose reader connection
+ * searches share), at most one running job (LodeEngineJob), at most one queued job, the last
+ * job that ended, and its watcher.
  * Whoever asks for indexing — a client, a tool, the watcher — gets the running job when it
  * covers the request (a change list is covered by an update, an update by a rebuild) or the
  * queued one, which collects every request that arrives meanwhile. So one job writes a
@@ -39,150 +40,12 @@
  * watching, which creates file monitors, only on the thread that runs the engine's main
  * context; signals are emitted there too.
  *
- * This file holds the object, its projects and what reads them; lode-engine-jobs.c the jobs,
- * lode-engine-watch.c the watchers.
+ * This file holds the object, its projects and what reads them, and drives the files below
+ * it (see lode-engine-private.h): lode-engine-watch.c the watchers, lode-engine-jobs.c the
+ * jobs, lode-engine-entry.c what they all share.
  */
 
 G_DEFINE_FINAL_TYPE (LodeEngine, lode_engine, G_TYPE_OBJECT)
-
-static guint signals [N_SIGNALS];
-
-/* Entries ------------------------------------------------------------------------------ */
-
-void
-_lode_entry_free (Entry *entry)
-{
-  /* Jobs have ended (see dispose and lode_engine_remove_project()). */
-  g_assert (entry->running == NULL && entry->queued == NULL);
-
-  if (entry->watcher != NULL)
-    {
-      g_signal_handlers_disconnect_matched (entry->watcher, G_SIGNAL_MATCH_DATA, 0, 0, NULL,
-                                            NULL, entry);
-      lode_watcher_stop (entry->watcher);
-      g_clear_object (&entry->watcher);
-    }
-  _lode_entry_clear_retry (entry, FALSE);
-  g_clear_pointer (&entry->last, _lode_job_unref);
-  g_clear_object (&entry->project);
-  g_free (entry);
-}
-
-/* Called with the lock held. */
-gboolean
-_lode_entry_is_busy (Entry *entry)
-{
-  return entry->running != NULL || entry->queued != NULL;
-}
-
-/* Signals ------------------------------------------------------------------------------ */
-
-/* Signals are emitted on the engine's main context, whatever thread caused them. */
-typedef struct
-{
-  GWeakRef engine;
-  guint    signal;
-  char    *project_id;
-  char    *root;
-} Emission;
-
-static void
-emission_free (Emission *emission)
-{
-  g_weak_ref_clear (&emission->engine);
-  g_free (emission->project_id);
-  g_free (emission->root);
-  g_free (emission);
-}
-
-static gboolean
-emit_cb (gpointer user_data)
-{
-  Emission *emission = user_data;
-  g_autoptr(LodeEngine) self = g_weak_ref_get (&emission->engine);
-  LodeIndexProgress progress;
-  Entry *entry;
-
-  if (self == NULL)
-    return G_SOURCE_REMOVE;
-
-  switch (emission->signal)
-    {
-    case INDEX_PROGRESS:
-      g_mutex_lock (&self->lock);
-      entry = g_hash_table_lookup (self->entries, emission->project_id);
-      if (entry == NULL || entry->running == NULL)
-        {
-          g_mutex_unlock (&self->lock);
-          break;
-        }
-      entry->running->progress_pending = FALSE;
-      progress = entry->running->progress;
-      g_mutex_unlock (&self->lock);
-      g_signal_emit (self, signals [INDEX_PROGRESS], 0, emission->project_id, emission->root,
-                     (guint) progress.phase, progress.done, progress.total);
-      break;
-
-    case INDEX_CHANGED:
-      g_signal_emit (self, signals [INDEX_CHANGED], 0, emission->project_id, emission->root);
-      break;
-
-    case PROJECTS_CHANGED:
-      g_signal_emit (self, signals [PROJECTS_CHANGED], 0);
-      break;
-
-    default:
-      g_assert_not_reached ();
-    }
-
-  return G_SOURCE_REMOVE;
-}
-
-void
-_lode_engine_emit_later (LodeEngine *self,
-            guint       signal,
-            const char *project_id,
-            const char *root)
-{
-  Emission *emission = g_new0 (Emission, 1);
-
-  g_weak_ref_init (&emission->engine, self);
-  emission->signal = signal;
-  emission->project_id = g_strdup (project_id);
-  emission->root = g_strdup (root);
-  g_main_context_invoke_full (self->context, G_PRIORITY_DEFAULT, emit_cb, emission,
-                              (GDestroyNotify) emission_free);
-}
-
-void
-_lode_ended_free (Ended *ended)
-{
-  g_weak_ref_clear (&ended->engine);
-  g_free (ended->project_id);
-  g_free (ended->root);
-  g_free (ended->error);
-  g_free (ended);
-}
-
-gboolean
-_lode_engine_job_ended_cb (gpointer user_data)
-{
-  Ended *ended = user_data;
-  g_autoptr(LodeEngine) self = g_weak_ref_get (&ended->engine);
-
-  if (self == NULL)
-    return G_SOURCE_REMOVE;
-
-  g_signal_emit (self, signals [INDEX_FINISHED], 0, ended->project_id, ended->root,
-                 (guint) ended->state, ended->error);
-  if (ended->state == LODE_JOB_STATE_FAILED)
-    g_warning ("Indexing %s failed: %s", ended->root, ended->error);
-  /* A job that is stopped or fails keeps the files it wrote, and its end is news to whoever
-   * shows the project's status. */
-  g_signal_emit (self, signals [INDEX_CHANGED], 0, ended->project_id, ended->root);
-
-  return G_SOURCE_REMOVE;
-}
 
 /* GObject ------------------------------------------------------------------------------ */
 
@@ -191,7 +54,7 @@ lode_engine_dispose (GObject *object)
 {
   LodeEngine *self = (LodeEngine *)object;
   GHashTableIter iter;
-  Entry *entry;
+  LodeEngineEntry *entry;
 
   /* Running jobs are stopped and waited for: nothing outlives the engine. */
   lode_engine_cancel_jobs (self);
@@ -230,55 +93,7 @@ lode_engine_class_init (LodeEngineClass *klass)
   object_class->dispose = lode_engine_dispose;
   object_class->finalize = lode_engine_finalize;
 
-  /**
-   * LodeEngine::index-progress:
-   * @project_id: the project
-   * @root: its tree
-   * @phase: a #LodeIndexPhase
-   * @done: units done in this phase
-   * @total: units in this phase, 0 when not known yet
-   *
-   * A job advanced; coalesced, so not every step is seen.
-   */
-  signals [INDEX_PROGRESS] =
-    g_signal_new ("index-progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                  NULL, NULL, NULL, G_TYPE_NONE, 5,
-                  G_TYPE_STRING, G_TYPE_STRING, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_UINT);
-
-  /**
-   * LodeEngine::index-finished:
-   * @project_id: the project
-   * @root: its tree
-   * @state: the #LodeJobState it ended in
-   * @error: (nullable): why it failed
-   *
-   * A job ended.
-   */
-  signals [INDEX_FINISHED] =
-    g_signal_new ("index-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                  NULL, NULL, NULL, G_TYPE_NONE, 4,
-                  G_TYPE_STRING, G_TYPE_STRING, G_TYPE_UINT, G_TYPE_STRING);
-
-  /**
-   * LodeEngine::index-changed:
-   * @project_id: the project
-   * @root: its tree
-   *
-   * The index of a project was rebuilt, updated or removed, or a job on it ended in any
-   * state (a stopped or failed job keeps what it wrote).
-   */
-  signals [INDEX_CHANGED] =
-    g_signal_new ("index-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                  NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
-
-  /**
-   * LodeEngine::projects-changed:
-   *
-   * A project was added or removed, or started or stopped being watched.
-   */
-  signals [PROJECTS_CHANGED] =
-    g_signal_new ("projects-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                  NULL, NULL, NULL, G_TYPE_NONE, 0);
+  _lode_engine_class_install_signals (klass);
 }
 
 static void
@@ -288,7 +103,7 @@ lode_engine_init (LodeEngine *self)
   g_cond_init (&self->cond);
   self->context = g_main_context_ref_thread_default ();
   self->entries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                         (GDestroyNotify) _lode_entry_free);
+                                         (GDestroyNotify) _lode_engine_entry_free);
 }
 
 /**
@@ -387,142 +202,6 @@ lode_engine_dup_embedder (LodeEngine  *self,
 
 /* Projects ----------------------------------------------------------------------------- */
 
-/* Absolute, with "." and ".." resolved, without following links: for trees that are gone. */
-static char *
-absolute_path (const char *path)
-{
-  g_autofree char *cwd = g_get_current_dir ();
-
-  return g_canonicalize_filename (path, cwd);
-}
-
-char *
-_lode_canonical_dir (const char  *path,
-               GError     **error)
-{
-  g_autofree char *absolute = absolute_path (path);
-  g_autofree char *resolved = realpath (absolute, NULL);
-
-  if (resolved == NULL)
-    {
-      int errsv = errno;
-
-      g_set_error (error, LODE_ERROR, LODE_ERROR_NOT_FOUND, "Cannot open %s: %s",
-                   path, g_strerror (errsv));
-      return NULL;
-    }
-
-  if (!g_file_test (resolved, G_FILE_TEST_IS_DIR))
-    {
-      g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
-                   "%s is not a directory", path);
-      return NULL;
-    }
-
-  return g_steal_pointer (&resolved);
-}
-
-/* Called with the lock held. */
-Entry *
-_lode_engine_ensure_entry (LodeEngine *self,
-              const char *root)
-{
-  g_autofree char *id = lode_project_id_for_path (root);
-  Entry *entry = g_hash_table_lookup (self->entries, id);
-
-  if (entry == NULL)
-    {
-      entry = g_new0 (Entry, 1);
-      entry->engine = self;
-      entry->project = lode_project_new (root, self->config);
-      g_hash_table_insert (self->entries, g_steal_pointer (&id), entry);
-    }
-
-  return entry;
-}
-
-/* The entry of @path's canonical root, with the project's embedder set. Called without the
- * lock; returns with it held. */
-Entry *
-_lode_engine_lock_entry (LodeEngine  *self,
-            const char  *path,
-            GError     **error)
-{
-  g_autofree char *root = NULL;
-  g_autofree char *unavailable = NULL;
-  g_autoptr(LodeEmbedder) embedder = NULL;
-  Entry *entry;
-
-  g_assert (path != NULL);
-
-  root = _lode_canonical_dir (path, error);
-  if (root == NULL)
-    return NULL;
-
-  /* Making the provider may block (a model load, a server probe): before the lock. */
-  embedder = lode_engine_dup_embedder (self, &unavailable);
-
-  g_mutex_lock (&self->lock);
-  entry = _lode_engine_ensure_entry (self, root);
-  lode_project_set_embedder (entry->project, embedder, unavailable);
-
-  return entry;
-}
-
-/* Directories directly under / that hold the system rather than a project. */
-static const char * const system_dirs[] = {
-  "bin", "boot", "dev", "etc", "home", "lib", "lib32", "lib64", "libx32", "media", "mnt",
-  "opt", "proc", "root", "run", "sbin", "snap", "srv", "sys", "usr", "var", NULL
-};
-
-/**
- * lode_engine_check_index_root:
- * @root: the canonical path of a tree about to be indexed for the first time
- * @confirmed: the user confirmed that this tree is meant, whatever it is
- * @how_to_confirm: how the caller's user confirms, for the message ("pass --yes")
- * @error: return location for a #GError
- *
- * The file system's root, the system's top-level directories (`/usr`, `/etc`, `/proc`, …)
- * and the home directory are whole systems, not projects: indexing one reads everything on
- * it, special files included, and is almost always a mistake (the working directory of an
- * agent that named no project). They are refused unless @confirmed. Every front end checks
- * before it starts a first index of a tree.
- *
- * Returns: %TRUE if @root may be indexed; %FALSE with %LODE_ERROR_INVALID_ARGUMENT otherwise
- */
-gboolean
-lode_engine_check_index_root (const char  *root,
-                              gboolean     confirmed,
-                              const char  *how_to_confirm,
-                              GError     **error)
-{
-  g_autofree char *home = NULL;
-  const char *what = NULL;
-
-  g_return_val_if_fail (root != NULL, FALSE);
-  g_return_val_if_fail (how_to_confirm != NULL, FALSE);
-
-  if (confirmed)
-    return TRUE;
-
-  home = realpath (g_get_home_dir (), NULL);
-  if (strcmp (root, "/") == 0)
-    what = "the root of the file system";
-  else if (root[0] == '/' && strchr (root + 1, '/') == NULL &&
-           g_strv_contains (system_dirs, root + 1))
-    what = "a directory of the system";
-  else if (home != NULL && strcmp (root, home) == 0)
-    what = "your home directory";
-
-  if (what == NULL)
-    return TRUE;
-
-  g_set_error (error, LODE_ERROR, LODE_ERROR_INVALID_ARGUMENT,
-               "%s is %s, not a project: indexing it would read everything on it. If you "
-               "mean it, %s", root, what, how_to_confirm);
-  return FALSE;
-}
-
 /**
  * lode_engine_open_project:
  * @self: a #LodeEngine
@@ -539,7 +218,7 @@ lode_engine_open_project (LodeEngine  *self,
                           GError     **error)
 {
   g_autoptr(LodeProject) project = NULL;
-  Entry *entry;
+  LodeEngineEntry *entry;
 
   g_return_val_if_fail (LODE_IS_ENGINE (self), NULL);
   g_return_val_if_fail (path != NULL, NULL);
@@ -620,7 +299,7 @@ lode_engine_list_projects (LodeEngine  *self,
       g_autofree char *root_file = g_build_filename (projects_dir, name, "root", NULL);
       g_autofree char *root = NULL;
       LodeProjectInfo *info;
-      Entry *entry;
+      LodeEngineEntry *entry;
 
       /* A folder without its root file is not one of ours (or was half removed). */
       if (!g_file_get_contents (root_file, &root, NULL, NULL))
@@ -633,7 +312,7 @@ lode_engine_list_projects (LodeEngine  *self,
       info->exists = g_file_test (info->root, G_FILE_TEST_IS_DIR);
       g_mutex_lock (&self->lock);
       entry = g_hash_table_lookup (self->entries, info->id);
-      info->indexing = entry != NULL && _lode_entry_is_busy (entry);
+      info->indexing = entry != NULL && _lode_engine_entry_is_busy (entry);
       info->watched = entry != NULL && entry->watcher != NULL;
       g_mutex_unlock (&self->lock);
       g_ptr_array_add (infos, info);
@@ -762,7 +441,7 @@ lode_engine_remove_project (LodeEngine  *self,
   g_autofree char *project_dir = NULL;
   g_autofree char *key = NULL;
   g_auto(LodeProjectLock) lock = -1;
-  Entry *entry = NULL;
+  LodeEngineEntry *entry = NULL;
   gboolean was_watched = FALSE;
 
   g_return_val_if_fail (LODE_IS_ENGINE (self), FALSE);
@@ -770,7 +449,7 @@ lode_engine_remove_project (LodeEngine  *self,
 
   root = realpath (path, NULL);
   if (root == NULL)
-    root = absolute_path (path);
+    root = _lode_engine_absolute_path (path);
 
   id = lode_project_id_for_path (root);
   project_dir = g_build_filename (self->config->data_dir, "projects", id, NULL);
@@ -787,8 +466,8 @@ lode_engine_remove_project (LodeEngine  *self,
     {
       if (entry->queued != NULL)
         {
-          _lode_job_fail_tasks (entry->queued, "The project was removed");
-          g_clear_pointer (&entry->queued, _lode_job_drop);
+          _lode_engine_job_fail_tasks (entry->queued, "The project was removed");
+          g_clear_pointer (&entry->queued, _lode_engine_job_drop);
         }
       if (entry->running != NULL)
         g_cancellable_cancel (entry->running->cancellable);
@@ -808,7 +487,7 @@ lode_engine_remove_project (LodeEngine  *self,
   g_mutex_unlock (&self->lock);
 
   if (entry != NULL)
-    _lode_entry_free (entry);
+    _lode_engine_entry_free (entry);
 
   /* Another process writing the index (lode index, lode watch, another daemon) is asked to
    * stop first, and the index goes under its lock: never under a writer. */
@@ -827,8 +506,8 @@ lode_engine_remove_project (LodeEngine  *self,
   if (!remove_tree (project_dir, error))
     return FALSE;
 
-  _lode_engine_emit_later (self, INDEX_CHANGED, id, root);
-  _lode_engine_emit_later (self, PROJECTS_CHANGED, NULL, NULL);
+  _lode_engine_emit_later (self, LODE_ENGINE_INDEX_CHANGED, id, root);
+  _lode_engine_emit_later (self, LODE_ENGINE_PROJECTS_CHANGED, NULL, NULL);
   if (was_watched)
     g_debug ("Stopped watching %s: its index was removed", root);
 
@@ -855,7 +534,7 @@ lode_engine_dup_status (LodeEngine  *self,
 {
   g_autoptr(LodeProject) project = NULL;
   LodeProjectStatus *status;
-  Entry *entry;
+  LodeEngineEntry *entry;
 
   g_return_val_if_fail (LODE_IS_ENGINE (self), NULL);
   g_return_val_if_fail (path != NULL, NULL);
@@ -871,8 +550,9 @@ lode_engine_dup_status (LodeEngine  *self,
   g_mutex_lock (&self->lock);
   entry = g_hash_table_lookup (self->entries, lode_project_get_id (project));
   if (entry != NULL && (entry->running != NULL || entry->queued != NULL || entry->last != NULL))
-    status->job = _lode_job_dup_info (entry->running != NULL ? entry->running
-                                : entry->queued != NULL ? entry->queued : entry->last);
+    status->job = _lode_engine_job_dup_info (entry->running != NULL ? entry->running
+                                             : entry->queued != NULL ? entry->queued
+                                             : entry->last);
   if (entry != NULL && entry->watcher != NULL)
     {
       status->watched = TRUE;
