@@ -204,7 +204,10 @@ build_summary (LodeProjectItem *self)
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
-/* Recomputes the summary and notifies what changed; every setter ends here. */
+/* Recomputes the summary and notifies what changed; every setter ends here. The public ones
+ * hold the notifications back until all of it is set: a listener that reads the item when
+ * its state changes must not see the indexing flag, or the summary, from before (the Graph
+ * page would ask for lists it cancels at once, or clear the ones it shows). */
 static void
 changed (LodeProjectItem *self)
 {
@@ -303,8 +306,10 @@ lode_project_item_set_indexing (LodeProjectItem *self,
 {
   g_return_if_fail (LODE_IS_PROJECT_ITEM (self));
 
+  g_object_freeze_notify (G_OBJECT (self));
   set_indexing (self, indexing);
   changed (self);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 /**
@@ -327,6 +332,7 @@ lode_project_item_set_progress (LodeProjectItem *self,
   g_return_if_fail (LODE_IS_PROJECT_ITEM (self));
   g_return_if_fail (phase != NULL);
 
+  g_object_freeze_notify (G_OBJECT (self));
   set_indexing (self, TRUE);
   set_fraction (self, total > 0 ? MIN (1.0, (double) done / total) : 0.0);
 
@@ -347,6 +353,7 @@ lode_project_item_set_progress (LodeProjectItem *self,
   g_free (self->progress);
   self->progress = g_steal_pointer (&progress);
   changed (self);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 /**
@@ -361,6 +368,7 @@ lode_project_item_update_info (LodeProjectItem *self,
   g_return_if_fail (LODE_IS_PROJECT_ITEM (self));
   g_return_if_fail (info != NULL);
 
+  g_object_freeze_notify (G_OBJECT (self));
   self->exists = json_object_get_boolean_member_with_default (info, "exists", TRUE);
   set_watched (self, json_object_get_boolean_member_with_default (info, "watching", FALSE));
   set_string (self, &self->state, json_object_get_string_member_with_default (info, "state",
@@ -373,6 +381,7 @@ lode_project_item_update_info (LodeProjectItem *self,
   if (json_object_get_boolean_member_with_default (info, "indexing", FALSE))
     set_indexing (self, TRUE);
   changed (self);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 /**
@@ -402,6 +411,7 @@ lode_project_item_update_status (LodeProjectItem *self,
         ? json_object_get_object_member (status, "job") : NULL;
   indexing = json_object_get_boolean_member_with_default (status, "indexing", FALSE);
 
+  g_object_freeze_notify (G_OBJECT (self));
   self->exists = TRUE;
   set_string (self, &self->state, json_object_get_string_member (status, "state"),
               properties [PROP_STATE]);
@@ -437,6 +447,7 @@ lode_project_item_update_status (LodeProjectItem *self,
     }
 
   changed (self);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 /* The root as people read it: ~ for the home folder. */

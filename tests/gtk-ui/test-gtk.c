@@ -2523,6 +2523,71 @@ test_format_count (void)
   g_assert_cmpstr (large, ==, "1,234,567");
 }
 
+/* What a listener reads of @item when one of its properties is notified. */
+static void
+record_item_cb (LodeProjectItem *item,
+                GParamSpec      *pspec,
+                GString         *seen)
+{
+  g_string_append_printf (seen, "%s: %s, %s, %s\n", pspec->name,
+                          lode_project_item_get_state (item),
+                          lode_project_item_get_indexing (item) ? "indexing" : "idle",
+                          lode_project_item_get_summary (item));
+}
+
+/* Applies @json with @update, and checks that every notification it sent came with the item
+ * as it is at the end. */
+static void
+check_update_atomic (LodeProjectItem *item,
+                     void           (*update) (LodeProjectItem *, JsonObject *),
+                     const char      *json,
+                     const char      *state,
+                     gboolean         indexing)
+{
+  g_autoptr(JsonNode) node = json_from_string (json, NULL);
+  g_autoptr(GString) seen = g_string_new (NULL);
+  g_auto(GStrv) lines = NULL;
+  g_autofree char *end = NULL;
+  gulong handler;
+
+  handler = g_signal_connect (item, "notify", G_CALLBACK (record_item_cb), seen);
+  update (item, json_node_get_object (node));
+  g_signal_handler_disconnect (item, handler);
+
+  g_assert_cmpstr (lode_project_item_get_state (item), ==, state);
+  g_assert_cmpint (lode_project_item_get_indexing (item), ==, indexing);
+  end = g_strdup_printf ("%s, %s, %s", state, indexing ? "indexing" : "idle",
+                         lode_project_item_get_summary (item));
+  lines = g_strsplit (seen->str, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), >, 2);
+  for (guint i = 0; lines[i][0] != '\0'; i++)
+    g_assert_cmpstr (strchr (lines[i], ' ') + 1, ==, end);
+}
+
+/* A project's item changes all at once for its listeners: a new state never comes with the
+ * indexing flag or the summary from before (the Graph page follows both). */
+static void
+test_item_update_atomic (void)
+{
+  g_autoptr(LodeProjectItem) item = lode_project_item_new ("/src/widgets");
+  g_autoptr(JsonNode) ready = json_from_string ("{\"projectPath\": \"/src/widgets\", "
+                                                "\"state\": \"ready\", \"files\": 4, "
+                                                "\"chunks\": 6}", NULL);
+
+  /* The list says a job started on a ready tree; then the status at its end. */
+  lode_project_item_update_info (item, json_node_get_object (ready));
+  check_update_atomic (item, lode_project_item_update_info,
+                       "{\"projectPath\": \"/src/widgets\", \"state\": \"incomplete\", "
+                       "\"indexing\": true, \"files\": 2, \"chunks\": 3}",
+                       "incomplete", TRUE);
+  check_update_atomic (item, lode_project_item_update_status,
+                       "{\"projectPath\": \"/src/widgets\", \"state\": \"ready\", "
+                       "\"indexing\": false, \"files\": 4, \"chunks\": 6, \"bytes\": 512, "
+                       "\"databaseBytes\": 4096, \"semantic\": {\"available\": false, "
+                       "\"embeddedChunks\": 0}, \"watch\": {\"watching\": true}}",
+                       "ready", FALSE);
+}
+
 /* A URL in an error is cut to its host and file, so that the cause stays in sight. */
 static void
 test_shorten_urls (void)
@@ -2915,6 +2980,7 @@ main (int   argc,
   g_test_add_func ("/lode/gtk/snippet-markup", test_snippet_markup);
   g_test_add_func ("/lode/gtk/format-count", test_format_count);
   g_test_add_func ("/lode/gtk/shorten-urls", test_shorten_urls);
+  g_test_add_func ("/lode/gtk/item-update-atomic", test_item_update_atomic);
 
   log_text = g_string_new (NULL);
   g_log_set_writer_func (log_writer, log_text, NULL);
