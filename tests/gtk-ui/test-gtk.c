@@ -1472,6 +1472,49 @@ test_graph_late_status (Fixture       *fixture,
   screenshot (window, "graph-late-status");
 }
 
+/* While a job runs the overview does not know the project's lists: it says when they come,
+ * not that there is no cycle. "No import cycles" is for an index that has none. */
+static void
+test_graph_indexing (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
+  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
+  GtkWidget *graph = find_widget (window, LODE_TYPE_GRAPH_PAGE, 0);
+  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
+  g_autofree char *root = g_build_filename (tmp, "acyclic", NULL);
+  gpointer no_cycles[2] = { graph, (gpointer) "No import cycles" };
+  LodeProjectItem *item;
+
+  test_write_file (root, "src/main.c",
+                   "#include \"util.h\"\n\nint\nmain (void)\n{\n  return util ();\n}\n");
+  test_write_file (root, "src/util.h", "#pragma once\nint util (void);\n");
+  ensure_indexed (page, root);
+  item = find_project (lode_projects_page_get_model (page), root);
+  adw_view_stack_set_visible_child_name (stack, "graph");
+  lode_graph_page_show (LODE_GRAPH_PAGE (graph), root, NULL);
+  wait_until (shows_label, no_cycles, "the empty list of cycles");
+  wait_for_row (graph, "src/util.h");
+
+  /* Indexed again: the lists go as the job starts, and come back at its end. */
+  gtk_widget_activate_action (GTK_WIDGET (page), "project.reindex", "s", root);
+  g_assert_true (lode_project_item_get_indexing (item));
+  g_assert_false (has_row (graph, "src/util.h"));
+  g_assert_false (has_label (graph, "No import cycles"));
+  g_assert_true (has_label (graph, "The import cycles are listed once indexing ends"));
+  g_assert_true (has_label (graph, "The most connected files are listed once indexing ends"));
+  wait_until (item_finished, item, "indexing to finish");
+  wait_until (shows_label, no_cycles, "the empty list of cycles again");
+  wait_for_row (graph, "src/util.h");
+  g_assert_false (has_label (graph, "The import cycles are listed once indexing ends"));
+
+  /* The page as a job's start leaves it, for as long as the picture takes. */
+  lode_project_item_set_indexing (item, TRUE);
+  screenshot (window, "graph-indexing");
+  lode_project_item_set_indexing (item, FALSE);
+  wait_until (shows_label, no_cycles, "the lists after the picture");
+}
+
 static gboolean
 shows_symbol (gpointer data)
 {
@@ -2333,7 +2376,8 @@ test_error_toast (Fixture       *fixture,
 }
 
 /* The app in French (meson's gtk-fr test runs this with LANGUAGE=fr and the build tree's
- * catalogs): the window, a project's row and a search, as a French-speaking user sees them. */
+ * catalogs): the window, a project's row, a search and the Graph page while a job runs, as a
+ * French-speaking user sees them. */
 static void
 test_french (Fixture       *fixture,
              gconstpointer  data)
@@ -2341,6 +2385,7 @@ test_french (Fixture       *fixture,
   GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
   LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
   GtkWidget *search = find_widget (window, LODE_TYPE_SEARCH_PAGE, 0);
+  GtkWidget *graph = find_widget (window, LODE_TYPE_GRAPH_PAGE, 0);
   GListModel *projects = lode_projects_page_get_model (page);
   AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
   AdwViewStackPage *search_page = adw_view_stack_get_page (stack, search);
@@ -2379,6 +2424,15 @@ test_french (Fixture       *fixture,
   wait_for_label_prefix (search, "2 résultats, recherche lexicale — la recherche sémantique "
                                  "est désactivée (Préférences)");
   screenshot (window, "search-fr");
+
+  /* The Graph page as a job's start leaves it. */
+  adw_view_stack_set_visible_child_name (stack, "graph");
+  wait_for_row (graph, "src/config.h → src/widget.h → src/config.h");
+  lode_project_item_set_indexing (item, TRUE);
+  g_assert_true (has_label (graph, "Les cycles d’imports s’affichent une fois l’indexation "
+                                   "terminée"));
+  screenshot (window, "graph-indexing-fr");
+  lode_project_item_set_indexing (item, FALSE);
 }
 
 /* A model server that sends the first 400 bytes of config.json and then nothing more (the
@@ -2993,6 +3047,7 @@ main (int   argc,
   ADD ("graph-large", test_graph_large);
   ADD ("graph-overview-retry", test_graph_overview_retry);
   ADD ("graph-late-status", test_graph_late_status);
+  ADD ("graph-indexing", test_graph_indexing);
   ADD ("symbol-page", test_symbol_page);
   ADD ("shell-result", test_shell_result);
   ADD ("visualize-symbol", test_visualize_symbol);
