@@ -139,6 +139,133 @@ wait_msec (guint msec)
   wait_until (flag_set, &done, "time to pass");
 }
 
+/* The calls this process makes on the bus (the app's to loded among them) and their answers,
+ * counted by a filter on GDBus's worker thread from the start of the run. The probe is
+ * wait_for_answers()'s call to the bus itself. */
+static struct
+{
+  GMutex           lock;
+  GDBusConnection *bus;         /* the shared one, held: let go, the next would have no filter */
+  GHashTable      *waiting;     /* serials of the calls without an answer yet */
+  guint            n_sent;
+  guint            filter;
+  guint32          probe;       /* its serial, 0 when none is out */
+  gboolean         probe_clean; /* no other call waited when its answer came */
+  guint            probe_sent;  /* n_sent when its answer came */
+} calls;
+
+/* Runs on GDBus's worker thread, for a message on its way out as it is sent, and for one that
+ * comes in before it is handed over. */
+static GDBusMessage *
+count_calls_filter (GDBusConnection *connection,
+                    GDBusMessage    *message,
+                    gboolean         incoming,
+                    gpointer         user_data)
+{
+  GDBusMessageType type = g_dbus_message_get_message_type (message);
+  guint32 serial;
+
+  g_mutex_lock (&calls.lock);
+  if (!incoming && type == G_DBUS_MESSAGE_TYPE_METHOD_CALL &&
+      !(g_dbus_message_get_flags (message) & G_DBUS_MESSAGE_FLAGS_NO_REPLY_EXPECTED))
+    {
+      serial = g_dbus_message_get_serial (message);
+      g_hash_table_add (calls.waiting, GUINT_TO_POINTER (serial));
+      calls.n_sent++;
+      if (g_strcmp0 (g_dbus_message_get_destination (message), "org.freedesktop.DBus") == 0 &&
+          g_strcmp0 (g_dbus_message_get_member (message), "GetId") == 0)
+        calls.probe = serial;
+    }
+  else if (incoming && (type == G_DBUS_MESSAGE_TYPE_METHOD_RETURN ||
+                        type == G_DBUS_MESSAGE_TYPE_ERROR))
+    {
+      serial = g_dbus_message_get_reply_serial (message);
+      g_hash_table_remove (calls.waiting, GUINT_TO_POINTER (serial));
+      if (serial == calls.probe)
+        {
+          calls.probe_clean = g_hash_table_size (calls.waiting) == 0;
+          calls.probe_sent = calls.n_sent;
+        }
+    }
+  g_mutex_unlock (&calls.lock);
+
+  return message;
+}
+
+static gboolean
+no_call_waiting (gpointer data)
+{
+  gboolean none;
+
+  g_mutex_lock (&calls.lock);
+  none = g_hash_table_size (calls.waiting) == 0;
+  g_mutex_unlock (&calls.lock);
+  return none;
+}
+
+static void
+probe_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(GDBusMessage) reply = NULL;
+  g_autoptr(GError) error = NULL;
+
+  reply = g_dbus_connection_send_message_with_reply_finish (G_DBUS_CONNECTION (object), result,
+                                                            &error);
+  g_assert_no_error (error);
+  *(gboolean *) user_data = TRUE;
+}
+
+/* Sends the probe; returns whether no other call waited when its answer came, and how many
+ * calls had been made by then. */
+static gboolean
+probe (GDBusConnection *bus,
+       guint           *n_sent)
+{
+  g_autoptr(GDBusMessage) message = NULL;
+  gboolean answered = FALSE;
+  gboolean clean;
+
+  message = g_dbus_message_new_method_call ("org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                            "org.freedesktop.DBus", "GetId");
+  g_dbus_connection_send_message_with_reply (bus, message, G_DBUS_SEND_MESSAGE_FLAGS_NONE, -1,
+                                             NULL, NULL, probe_cb, &answered);
+  wait_until (flag_set, &answered, "the bus to answer");
+
+  g_mutex_lock (&calls.lock);
+  clean = calls.probe_clean;
+  *n_sent = calls.probe_sent;
+  calls.probe = 0;
+  calls.probe_clean = FALSE;
+  g_mutex_unlock (&calls.lock);
+  return clean;
+}
+
+/* Waits until every call made on the bus has its answer, taken by the code that waited for
+ * it, and that code asked nothing more. Calls go out in order, and GDBus hands the answers
+ * over in the order they came: when a probe comes back with no other call waiting, every
+ * call made before it was answered, and those answers are taken before the probe's. When a
+ * second probe, sent after that, finds the same and no call made in between, the code that
+ * took them asked for nothing more. */
+static void
+wait_for_answers (void)
+{
+  gboolean clean = FALSE;
+  guint n_sent = 0;
+
+  for (;;)
+    {
+      gboolean was_clean = clean;
+      guint was_sent = n_sent;
+
+      wait_until (no_call_waiting, NULL, "the answers to the calls made");
+      clean = probe (calls.bus, &n_sent);
+      if (was_clean && clean && n_sent == was_sent + 1)
+        return;
+    }
+}
+
 /* test_write_file() at @path, then @mode (an editor that runs, a file it may read). */
 static void
 write_file_with_mode (const char *path,
@@ -324,11 +451,19 @@ start_services (void)
   g_setenv ("XDG_RUNTIME_DIR", runtime_dir, TRUE);
   install_fake_editor ();
   start_keyring ();
+
+  calls.bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
+  g_assert_no_error (error);
+  calls.waiting = g_hash_table_new (NULL, NULL);
+  calls.filter = g_dbus_connection_add_filter (calls.bus, count_calls_filter, NULL, NULL);
 }
 
 static void
 stop_services (void)
 {
+  /* The filter may run once more after its removal: its table stays. */
+  g_dbus_connection_remove_filter (calls.bus, calls.filter);
+  g_clear_object (&calls.bus);
   secret_service_disconnect ();
   g_subprocess_force_exit (keyring);
   g_subprocess_wait (keyring, NULL, NULL);
@@ -1260,7 +1395,10 @@ test_graph_overview_retry (Fixture       *fixture,
   GtkWidget *graph = find_widget (window, LODE_TYPE_GRAPH_PAGE, 0);
   AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
   const char *cycle = "src/config.h → src/widget.h → src/config.h";
+  LodeClient *client = lode_application_get_client (fixture->app);
+  g_autoptr(LodeToolResult) result = NULL;
   LodeProjectItem *item;
+  JsonObject *arguments;
   g_autofree char *db = NULL;
   g_autofree char *away = NULL;
 
@@ -1269,8 +1407,18 @@ test_graph_overview_retry (Fixture       *fixture,
   adw_view_stack_set_visible_child_name (stack, "graph");
   lode_graph_page_show (LODE_GRAPH_PAGE (graph), fixture->root, NULL);
   wait_for_row (graph, cycle);
-  /* The projects page's last status calls, which would tell the app the index is gone. */
-  wait_msec (1000);
+  /* Nothing may ask loded about the project while its index is away but the page's
+   * retries: a status would tell the app the index is gone. The end of the job comes first
+   * (loded queues it on its main loop as the job ends, ahead of the calls that come after),
+   * then the answers to what the app asks when it comes. */
+  arguments = json_object_new ();
+  json_object_set_string_member (arguments, "projectPath", fixture->root);
+  lode_client_call_tool_async (client, "codebase_status", arguments, NULL, NULL, NULL, NULL,
+                               NULL, call_tool_cb, &result);
+  json_object_unref (arguments);
+  wait_until (is_set_pointer, &result, "the tool's answer");
+  g_assert_false (json_object_get_boolean_member (result->structured, "indexing"));
+  wait_for_answers ();
 
   db = find_index_db (fixture->root);
   away = g_strconcat (db, ".away", NULL);
