@@ -1230,6 +1230,26 @@ is_set_pointer (gpointer data)
   return *(gpointer *) data != NULL;
 }
 
+/* Waits until the app has heard all there is about the job that indexed @root, and asks
+ * loded nothing more about it: the job's end comes first (loded queues it on its main loop
+ * as the job ends, ahead of the calls that come after, such as this one), then the answers
+ * to what the app asks when it comes. */
+static void
+wait_for_job_told (LodeClient *client,
+                   const char *root)
+{
+  g_autoptr(LodeToolResult) result = NULL;
+  JsonObject *arguments = json_object_new ();
+
+  json_object_set_string_member (arguments, "projectPath", root);
+  lode_client_call_tool_async (client, "codebase_status", arguments, NULL, NULL, NULL, NULL,
+                               NULL, call_tool_cb, &result);
+  json_object_unref (arguments);
+  wait_until (is_set_pointer, &result, "the tool's answer");
+  g_assert_false (json_object_get_boolean_member (result->structured, "indexing"));
+  wait_for_answers ();
+}
+
 /* Indexes @root through the page, unless it is listed already. */
 static void
 ensure_indexed (LodeProjectsPage *page,
@@ -1396,9 +1416,7 @@ test_graph_overview_retry (Fixture       *fixture,
   AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
   const char *cycle = "src/config.h → src/widget.h → src/config.h";
   LodeClient *client = lode_application_get_client (fixture->app);
-  g_autoptr(LodeToolResult) result = NULL;
   LodeProjectItem *item;
-  JsonObject *arguments;
   g_autofree char *db = NULL;
   g_autofree char *away = NULL;
 
@@ -1408,17 +1426,8 @@ test_graph_overview_retry (Fixture       *fixture,
   lode_graph_page_show (LODE_GRAPH_PAGE (graph), fixture->root, NULL);
   wait_for_row (graph, cycle);
   /* Nothing may ask loded about the project while its index is away but the page's
-   * retries: a status would tell the app the index is gone. The end of the job comes first
-   * (loded queues it on its main loop as the job ends, ahead of the calls that come after),
-   * then the answers to what the app asks when it comes. */
-  arguments = json_object_new ();
-  json_object_set_string_member (arguments, "projectPath", fixture->root);
-  lode_client_call_tool_async (client, "codebase_status", arguments, NULL, NULL, NULL, NULL,
-                               NULL, call_tool_cb, &result);
-  json_object_unref (arguments);
-  wait_until (is_set_pointer, &result, "the tool's answer");
-  g_assert_false (json_object_get_boolean_member (result->structured, "indexing"));
-  wait_for_answers ();
+   * retries: a status would tell the app the index is gone. */
+  wait_for_job_told (client, fixture->root);
 
   db = find_index_db (fixture->root);
   away = g_strconcat (db, ".away", NULL);
@@ -1460,10 +1469,12 @@ held_status_unref (gpointer data)
   g_atomic_rc_box_release_full (data, (GDestroyNotify) held_status_clear);
 }
 
-/* Whether @message is loded's answer to codebase_status about @root during a job. */
+/* Whether @message is loded's answer to codebase_status about @root; with @running, during a
+ * job. */
 static gboolean
-is_running_status (GDBusMessage *message,
-                   const char   *root)
+is_status (GDBusMessage *message,
+           const char   *root,
+           gboolean      running)
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
   GVariant *body = g_dbus_message_get_body (message);
@@ -1484,7 +1495,7 @@ is_running_status (GDBusMessage *message,
   return status != NULL && json_object_has_member (status, "semantic") &&
          g_strcmp0 (json_object_get_string_member_with_default (status, "projectPath", NULL),
                     root) == 0 &&
-         json_object_get_boolean_member_with_default (status, "indexing", FALSE);
+         (!running || json_object_get_boolean_member_with_default (status, "indexing", FALSE));
 }
 
 /* Runs on GDBus's worker thread. */
@@ -1501,7 +1512,7 @@ hold_status_filter (GDBusConnection *connection,
     return message;
 
   g_mutex_lock (&hold->lock);
-  if (hold->held == NULL && !hold->released && is_running_status (message, hold->root))
+  if (hold->held == NULL && !hold->released && is_status (message, hold->root, TRUE))
     {
       hold->held = message;
       out = NULL;
@@ -2376,6 +2387,121 @@ item_idle (gpointer data)
   return !lode_project_item_get_indexing (data);
 }
 
+/* The next answers of loded to codebase_status about @root, turned into a tool's error on
+ * their way to the app. Filters run on GDBus's worker thread, and may still run once
+ * removed: the filter holds a reference. */
+typedef struct
+{
+  GMutex  lock;
+  char   *root;
+  guint   n_failing;
+} FailStatus;
+
+static void
+fail_status_clear (FailStatus *fail)
+{
+  g_mutex_clear (&fail->lock);
+  g_free (fail->root);
+}
+
+static void
+fail_status_unref (gpointer data)
+{
+  g_atomic_rc_box_release_full (data, (GDestroyNotify) fail_status_clear);
+}
+
+static void
+fail_statuses (FailStatus *fail,
+               guint       n)
+{
+  g_mutex_lock (&fail->lock);
+  fail->n_failing = n;
+  g_mutex_unlock (&fail->lock);
+}
+
+/* Runs on GDBus's worker thread. */
+static GDBusMessage *
+fail_status_filter (GDBusConnection *connection,
+                    GDBusMessage    *message,
+                    gboolean         incoming,
+                    gpointer         user_data)
+{
+  FailStatus *fail = user_data;
+  g_autoptr(GError) error = NULL;
+  GDBusMessage *out = message;
+
+  if (!incoming)
+    return message;
+
+  g_mutex_lock (&fail->lock);
+  if (fail->n_failing > 0 && is_status (message, fail->root, FALSE))
+    {
+      out = g_dbus_message_copy (message, &error);
+      g_assert_no_error (error);
+      g_dbus_message_set_body (out, g_variant_new ("(s)", "{\"content\": [{\"type\": \"text\", "
+                                                   "\"text\": \"The index is busy\"}], "
+                                                   "\"isError\": true}"));
+      g_object_unref (message);
+      fail->n_failing--;
+    }
+  g_mutex_unlock (&fail->lock);
+
+  return out;
+}
+
+/* A job's end is told by the tree's status: when it cannot be read, it is asked for once
+ * more; failing again, the row stops showing the job and says why, until a status comes. */
+static void
+test_status_error (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
+  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
+  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
+  LodeClient *client = lode_application_get_client (fixture->app);
+  g_autofree char *root = g_build_filename (tmp, "unread", NULL);
+  g_autoptr(GDBusConnection) bus = NULL;
+  g_autoptr(GError) error = NULL;
+  FailStatus *fail = g_atomic_rc_box_new0 (FailStatus);
+  LodeProjectItem *item;
+  guint filter;
+
+  test_write_file (root, "main.c", "int\nmain (void)\n{\n  return 0;\n}\n");
+  ensure_indexed (page, root);
+  /* The app's own statuses of the job that indexed it are not the ones to fail. */
+  wait_for_job_told (client, root);
+  item = find_project (lode_projects_page_get_model (page), root);
+  adw_view_stack_set_visible_child_name (stack, "projects");
+
+  bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
+  g_assert_no_error (error);
+  g_mutex_init (&fail->lock);
+  fail->root = g_strdup (root);
+  filter = g_dbus_connection_add_filter (bus, fail_status_filter,
+                                         g_atomic_rc_box_acquire (fail), fail_status_unref);
+
+  /* A job runs, ends, and its status fails twice: the row says why, and offers to index
+   * again. */
+  fail_statuses (fail, 2);
+  g_signal_emit_by_name (client, "index-progress", root, "indexing", 1, 1);
+  g_assert_true (lode_project_item_get_indexing (item));
+  g_signal_emit_by_name (client, "index-changed", root);
+  wait_until (item_idle, item, "the row to stop showing progress");
+  g_assert_cmpstr (lode_project_item_get_summary (item), ==,
+                   "Status unavailable: The index is busy");
+  screenshot (window, "projects-status-error");
+
+  /* Once only: the status asked for again is shown. */
+  fail_statuses (fail, 1);
+  g_signal_emit_by_name (client, "index-progress", root, "indexing", 1, 1);
+  g_signal_emit_by_name (client, "index-changed", root);
+  wait_until (item_finished, item, "the status asked for again");
+  g_assert_true (g_str_has_prefix (lode_project_item_get_summary (item), "Ready · 1 file ("));
+
+  g_dbus_connection_remove_filter (bus, filter);
+  fail_status_unref (fail);
+}
+
 /* A job stopped by another client (an agent's codebase_stop, `lode stop`) ends the row's
  * progress too: the page hears of the job's end, not only of its own Stop button. */
 static void
@@ -3211,6 +3337,7 @@ main (int   argc,
   ADD ("narrowest", test_narrowest);
   ADD ("manage", test_manage);
   ADD ("stopped-elsewhere", test_stopped_elsewhere);
+  ADD ("status-error", test_status_error);
   ADD ("project-names", test_project_names);
   ADD ("error-toast", test_error_toast);
   ADD ("model-download", test_model_download);
