@@ -893,9 +893,7 @@ lode_graph_dup_stats (const LodeGraph *self,
           if (can_import (lode_graph_get_language (self, i)))
             g_array_append_val (stats->orphans, i);
         }
-      /* A file that no project file imports (a program's main, a test) connects nothing,
-       * however much it imports: it is not ranked. */
-      else if (rank.n_in > 0)
+      else
         g_array_append_val (ranks, rank);
     }
   g_array_sort_with_data (stats->orphans, compare_ids_by_path, (gpointer) self);

@@ -77,8 +77,7 @@ typedef struct
  * @n_files: files in the graph
  * @n_edges: distinct file → file edges
  * @n_external_edges: distinct file → package edges
- * @most_connected: (element-type LodeGraphRank): the files with most edges, most first,
- *   among those that other project files import
+ * @most_connected: (element-type LodeGraphRank): the files with most edges, most first
  * @orphans: (element-type guint): files of a language that has imports (code, stylesheets,
  *   pages; not configuration, documentation or data) with no edge to or from a project file,
  *   by path

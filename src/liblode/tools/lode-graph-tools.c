@@ -234,8 +234,8 @@ static const LodeTool graph_stats_tool = {
   .name = "codebase_graph_stats",
   .title = "Import graph statistics",
   .description =
-    "The import graph's size, how imports resolve, the most connected files (among those "
-    "other project files import), orphans and external packages by use.",
+    "The import graph's size, how imports resolve, the most connected files, orphans and "
+    "external packages by use.",
   .input_schema =
     "{\"type\": \"object\", \"properties\": {" PROJECT_PATH_PROPERTY ", "
     LIMIT_PROPERTY ("20", "Most connected files, orphans and packages to list") "}, "
