@@ -81,11 +81,20 @@ clear_list (GtkListBox *list)
     gtk_list_box_remove (list, row);
 }
 
+/* What @list says while it has no row; nothing with %NULL. */
 static void
 set_placeholder (GtkListBox *list,
                  const char *text)
 {
-  GtkWidget *label = gtk_label_new (text);
+  GtkWidget *label;
+
+  if (text == NULL)
+    {
+      gtk_list_box_set_placeholder (list, NULL);
+      return;
+    }
+
+  label = gtk_label_new (text);
 
   gtk_widget_add_css_class (label, "dim-label");
   gtk_widget_set_margin_top (label, 12);
@@ -201,6 +210,7 @@ circular_cb (GObject      *object,
     return;
 
   clear_list (self->cycles);
+  set_placeholder (self->cycles, _("No import cycles"));
   cycles = json_object_get_array_member (circular, "cycles");
   for (guint i = 0; i < json_array_get_length (cycles); i++)
     {
@@ -241,6 +251,7 @@ stats_cb (GObject      *object,
     return;
 
   clear_list (self->hubs);
+  set_placeholder (self->hubs, _("No imports between the project’s files"));
   hubs = json_object_get_array_member (stats, "mostConnected");
   for (guint i = 0; i < json_array_get_length (hubs); i++)
     {
@@ -286,15 +297,9 @@ project_arguments (const char *root,
   return arguments;
 }
 
-static void
-set_placeholders (LodeGraphPage *self)
-{
-  set_placeholder (self->cycles, _("No import cycles"));
-  set_placeholder (self->hubs, _("No imports between the project’s files"));
-}
-
-/* A project has a graph once it is indexed and no first indexing runs (its item tells;
- * asking earlier would only be an error). */
+/* A project has a graph once it is indexed and no job runs (its item tells; asking earlier
+ * would only be an error, or lists the job is about to change). Until the lists come, they
+ * say when they will: "no import cycles" is for an index that has none. */
 static void
 load_lists (LodeGraphPage *self)
 {
@@ -306,12 +311,28 @@ load_lists (LodeGraphPage *self)
   g_clear_handle_id (&self->retry_id, g_source_remove);
   clear_list (self->cycles);
   clear_list (self->hubs);
-  set_placeholders (self);
   adw_preferences_group_set_description (self->hubs_group, NULL);
-  if (root == NULL || self->connection == NULL || lode_project_item_get_indexing (self->item) ||
+  if (self->item != NULL && lode_project_item_get_indexing (self->item))
+    {
+      /* Translators: in place of the lists of the Graph page while the project is indexed. */
+      set_placeholder (self->cycles, _("The import cycles are listed once indexing ends"));
+      set_placeholder (self->hubs, _("The most connected files are listed once indexing ends"));
+      return;
+    }
+  if (root == NULL || self->connection == NULL ||
       (g_strcmp0 (state, "ready") != 0 && g_strcmp0 (state, "incomplete") != 0))
-    return;
+    {
+      /* Translators: in place of the lists of the Graph page for a project that has no
+       * index (yet, or no longer). */
+      set_placeholder (self->cycles,
+                       _("The import cycles are listed once the project is indexed"));
+      set_placeholder (self->hubs,
+                       _("The most connected files are listed once the project is indexed"));
+      return;
+    }
 
+  set_placeholder (self->cycles, NULL);
+  set_placeholder (self->hubs, NULL);
   self->cancellable = g_cancellable_new ();
   lode_connection_call_tool (self->connection, "codebase_graph_circular",
                              project_arguments (root, CYCLES_LIMIT), self->cancellable,
@@ -1045,7 +1066,7 @@ lode_graph_page_init (LodeGraphPage *self)
   self->history = g_ptr_array_new_with_free_func (g_free);
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  set_placeholders (self);
+  load_lists (self);
   set_busy (self, FALSE);
   update_actions (self);
 }

@@ -29,6 +29,7 @@ struct _LodeProjectItem
   char      *location;     /* the root, ~ for the home folder */
   char      *state;        /* "not indexed", "incomplete", "ready" or "damaged" */
   char      *problem;      /* (nullable): damage, or the last job's error */
+  char      *status_error; /* (nullable): why the last status could not be read */
   char      *summary;
   char      *progress;     /* (nullable): the progress line while indexing */
   GDateTime *indexed_at;   /* (nullable) */
@@ -157,6 +158,9 @@ build_summary (LodeProjectItem *self)
     return g_strdup (_("The folder no longer exists"));
   if (self->indexing)
     return g_strdup (self->progress != NULL ? self->progress : _("Waiting to start…"));
+  if (self->status_error != NULL)
+    /* Translators: %s says why Lode's service could not tell how the folder's index is. */
+    return g_strdup_printf (_("Status unavailable: %s"), self->status_error);
   if (g_strcmp0 (self->state, "damaged") == 0)
     /* Translators: %s says what is wrong with the index and how to repair it. */
     return g_strdup_printf (_("Damaged: %s"), self->problem != NULL ? self->problem : "");
@@ -204,7 +208,10 @@ build_summary (LodeProjectItem *self)
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
-/* Recomputes the summary and notifies what changed; every setter ends here. */
+/* Recomputes the summary and notifies what changed; every setter ends here. The public ones
+ * hold the notifications back until all of it is set: a listener that reads the item when
+ * its state changes must not see the indexing flag, or the summary, from before (the Graph
+ * page would ask for lists it cancels at once, or clear the ones it shows). */
 static void
 changed (LodeProjectItem *self)
 {
@@ -286,6 +293,7 @@ set_indexing (LodeProjectItem *self,
       set_fraction (self, 0.0);
       g_clear_pointer (&self->progress, g_free);
       g_clear_pointer (&self->problem, g_free);
+      g_clear_pointer (&self->status_error, g_free);
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties [PROP_INDEXING]);
 }
@@ -303,8 +311,10 @@ lode_project_item_set_indexing (LodeProjectItem *self,
 {
   g_return_if_fail (LODE_IS_PROJECT_ITEM (self));
 
+  g_object_freeze_notify (G_OBJECT (self));
   set_indexing (self, indexing);
   changed (self);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 /**
@@ -327,6 +337,7 @@ lode_project_item_set_progress (LodeProjectItem *self,
   g_return_if_fail (LODE_IS_PROJECT_ITEM (self));
   g_return_if_fail (phase != NULL);
 
+  g_object_freeze_notify (G_OBJECT (self));
   set_indexing (self, TRUE);
   set_fraction (self, total > 0 ? MIN (1.0, (double) done / total) : 0.0);
 
@@ -347,6 +358,7 @@ lode_project_item_set_progress (LodeProjectItem *self,
   g_free (self->progress);
   self->progress = g_steal_pointer (&progress);
   changed (self);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 /**
@@ -361,6 +373,7 @@ lode_project_item_update_info (LodeProjectItem *self,
   g_return_if_fail (LODE_IS_PROJECT_ITEM (self));
   g_return_if_fail (info != NULL);
 
+  g_object_freeze_notify (G_OBJECT (self));
   self->exists = json_object_get_boolean_member_with_default (info, "exists", TRUE);
   set_watched (self, json_object_get_boolean_member_with_default (info, "watching", FALSE));
   set_string (self, &self->state, json_object_get_string_member_with_default (info, "state",
@@ -373,6 +386,7 @@ lode_project_item_update_info (LodeProjectItem *self,
   if (json_object_get_boolean_member_with_default (info, "indexing", FALSE))
     set_indexing (self, TRUE);
   changed (self);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 /**
@@ -402,7 +416,9 @@ lode_project_item_update_status (LodeProjectItem *self,
         ? json_object_get_object_member (status, "job") : NULL;
   indexing = json_object_get_boolean_member_with_default (status, "indexing", FALSE);
 
+  g_object_freeze_notify (G_OBJECT (self));
   self->exists = TRUE;
+  g_clear_pointer (&self->status_error, g_free);
   set_string (self, &self->state, json_object_get_string_member (status, "state"),
               properties [PROP_STATE]);
   set_count (self, &self->files, json_object_get_int_member (status, "files"),
@@ -437,6 +453,30 @@ lode_project_item_update_status (LodeProjectItem *self,
     }
 
   changed (self);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+/**
+ * lode_project_item_set_status_error:
+ * @self: a #LodeProjectItem
+ * @message: why codebase_status failed for the tree
+ *
+ * What the row says when the tree's status cannot be read: no job is shown running any more
+ * (the one that ran may have ended, and nothing would end its progress), and the summary
+ * says why. The next status, or the next job, replaces it.
+ */
+void
+lode_project_item_set_status_error (LodeProjectItem *self,
+                                    const char      *message)
+{
+  g_return_if_fail (LODE_IS_PROJECT_ITEM (self));
+  g_return_if_fail (message != NULL);
+
+  g_object_freeze_notify (G_OBJECT (self));
+  set_indexing (self, FALSE);
+  set_string (self, &self->status_error, message, NULL);
+  changed (self);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 /* The root as people read it: ~ for the home folder. */
@@ -619,6 +659,7 @@ lode_project_item_finalize (GObject *object)
   g_clear_pointer (&self->location, g_free);
   g_clear_pointer (&self->state, g_free);
   g_clear_pointer (&self->problem, g_free);
+  g_clear_pointer (&self->status_error, g_free);
   g_clear_pointer (&self->summary, g_free);
   g_clear_pointer (&self->progress, g_free);
   g_clear_pointer (&self->indexed_at, g_date_time_unref);

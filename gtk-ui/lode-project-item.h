@@ -35,5 +35,7 @@ void             lode_project_item_update_info   (LodeProjectItem *self,
                                                   JsonObject      *info);
 void             lode_project_item_update_status (LodeProjectItem *self,
                                                   JsonObject      *status);
+void             lode_project_item_set_status_error (LodeProjectItem *self,
+                                                     const char      *message);
 
 G_END_DECLS

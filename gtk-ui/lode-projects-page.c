@@ -47,6 +47,7 @@ typedef struct
   char     *root;
   gboolean  enable;
   guint     serial;
+  gboolean  again;  /* a status asked for again, after one that failed */
 } Request;
 
 static Request *
@@ -213,31 +214,67 @@ update_stack (LodeProjectsPage *self)
   gtk_stack_set_visible_child_name (self->stack, empty ? "empty" : "list");
 }
 
+/* How long a tree's status waits to be asked for again after a call that failed. */
+#define STATUS_AGAIN_SECONDS 1
+
+static Request *refresh_status (LodeProjectsPage *self,
+                                const char       *root);
+
+static gboolean
+status_again_cb (gpointer user_data)
+{
+  Request *request = user_data;
+  g_autoptr(LodeProjectsPage) self = g_weak_ref_get (&request->page);
+
+  if (self != NULL && find_item (self, request->root, NULL) != NULL)
+    refresh_status (self, request->root)->again = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
 static void
 status_cb (GObject      *object,
            GAsyncResult *result,
            gpointer      user_data)
 {
   g_autoptr(Request) request = user_data;
-  g_autoptr(LodeProjectsPage) self = NULL;
-  g_autoptr(JsonObject) status = finish_call (result, request, &self, NULL);
+  g_autoptr(LodeProjectsPage) self = g_weak_ref_get (&request->page);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) status = NULL;
   LodeProjectItem *item;
 
+  status = lode_connection_call_tool_finish (LODE_CONNECTION (object), result, &error);
   /* As with the lists: a status asked for during a job may come after the one asked for at
    * its end, and would show the job running again, for good. */
-  if (self == NULL || status == NULL ||
+  if (self == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
       request->serial < GPOINTER_TO_UINT (g_hash_table_lookup (self->status_serials,
                                                                request->root)))
     return;
-  g_hash_table_insert (self->status_serials, g_strdup (request->root),
-                       GUINT_TO_POINTER (request->serial));
 
   item = find_item (self, request->root, NULL);
-  if (item != NULL)
+  if (item == NULL)
+    return;
+
+  /* The status at a job's end is the only news of it: without it the row would show the
+   * job running for good. It is asked for once more (loded may have been busy or
+   * restarting); failing again, the row says why, and stops showing progress. */
+  if (status == NULL && !request->again)
+    {
+      Request *again = request_new (self, request->root);
+
+      g_timeout_add_seconds_full (G_PRIORITY_DEFAULT, STATUS_AGAIN_SECONDS, status_again_cb,
+                                  again, (GDestroyNotify) request_free);
+      return;
+    }
+
+  g_hash_table_insert (self->status_serials, g_strdup (request->root),
+                       GUINT_TO_POINTER (request->serial));
+  if (status == NULL)
+    lode_project_item_set_status_error (item, error->message);
+  else
     lode_project_item_update_status (item, status);
 }
 
-static void
+static Request *
 refresh_status (LodeProjectsPage *self,
                 const char       *root)
 {
@@ -245,6 +282,7 @@ refresh_status (LodeProjectsPage *self,
                                     FALSE, status_cb);
 
   request->serial = ++self->status_serial;
+  return request;
 }
 
 static void

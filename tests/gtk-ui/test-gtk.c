@@ -139,6 +139,133 @@ wait_msec (guint msec)
   wait_until (flag_set, &done, "time to pass");
 }
 
+/* The calls this process makes on the bus (the app's to loded among them) and their answers,
+ * counted by a filter on GDBus's worker thread from the start of the run. The probe is
+ * wait_for_answers()'s call to the bus itself. */
+static struct
+{
+  GMutex           lock;
+  GDBusConnection *bus;         /* the shared one, held: let go, the next would have no filter */
+  GHashTable      *waiting;     /* serials of the calls without an answer yet */
+  guint            n_sent;
+  guint            filter;
+  guint32          probe;       /* its serial, 0 when none is out */
+  gboolean         probe_clean; /* no other call waited when its answer came */
+  guint            probe_sent;  /* n_sent when its answer came */
+} calls;
+
+/* Runs on GDBus's worker thread, for a message on its way out as it is sent, and for one that
+ * comes in before it is handed over. */
+static GDBusMessage *
+count_calls_filter (GDBusConnection *connection,
+                    GDBusMessage    *message,
+                    gboolean         incoming,
+                    gpointer         user_data)
+{
+  GDBusMessageType type = g_dbus_message_get_message_type (message);
+  guint32 serial;
+
+  g_mutex_lock (&calls.lock);
+  if (!incoming && type == G_DBUS_MESSAGE_TYPE_METHOD_CALL &&
+      !(g_dbus_message_get_flags (message) & G_DBUS_MESSAGE_FLAGS_NO_REPLY_EXPECTED))
+    {
+      serial = g_dbus_message_get_serial (message);
+      g_hash_table_add (calls.waiting, GUINT_TO_POINTER (serial));
+      calls.n_sent++;
+      if (g_strcmp0 (g_dbus_message_get_destination (message), "org.freedesktop.DBus") == 0 &&
+          g_strcmp0 (g_dbus_message_get_member (message), "GetId") == 0)
+        calls.probe = serial;
+    }
+  else if (incoming && (type == G_DBUS_MESSAGE_TYPE_METHOD_RETURN ||
+                        type == G_DBUS_MESSAGE_TYPE_ERROR))
+    {
+      serial = g_dbus_message_get_reply_serial (message);
+      g_hash_table_remove (calls.waiting, GUINT_TO_POINTER (serial));
+      if (serial == calls.probe)
+        {
+          calls.probe_clean = g_hash_table_size (calls.waiting) == 0;
+          calls.probe_sent = calls.n_sent;
+        }
+    }
+  g_mutex_unlock (&calls.lock);
+
+  return message;
+}
+
+static gboolean
+no_call_waiting (gpointer data)
+{
+  gboolean none;
+
+  g_mutex_lock (&calls.lock);
+  none = g_hash_table_size (calls.waiting) == 0;
+  g_mutex_unlock (&calls.lock);
+  return none;
+}
+
+static void
+probe_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(GDBusMessage) reply = NULL;
+  g_autoptr(GError) error = NULL;
+
+  reply = g_dbus_connection_send_message_with_reply_finish (G_DBUS_CONNECTION (object), result,
+                                                            &error);
+  g_assert_no_error (error);
+  *(gboolean *) user_data = TRUE;
+}
+
+/* Sends the probe; returns whether no other call waited when its answer came, and how many
+ * calls had been made by then. */
+static gboolean
+probe (GDBusConnection *bus,
+       guint           *n_sent)
+{
+  g_autoptr(GDBusMessage) message = NULL;
+  gboolean answered = FALSE;
+  gboolean clean;
+
+  message = g_dbus_message_new_method_call ("org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                            "org.freedesktop.DBus", "GetId");
+  g_dbus_connection_send_message_with_reply (bus, message, G_DBUS_SEND_MESSAGE_FLAGS_NONE, -1,
+                                             NULL, NULL, probe_cb, &answered);
+  wait_until (flag_set, &answered, "the bus to answer");
+
+  g_mutex_lock (&calls.lock);
+  clean = calls.probe_clean;
+  *n_sent = calls.probe_sent;
+  calls.probe = 0;
+  calls.probe_clean = FALSE;
+  g_mutex_unlock (&calls.lock);
+  return clean;
+}
+
+/* Waits until every call made on the bus has its answer, taken by the code that waited for
+ * it, and that code asked nothing more. Calls go out in order, and GDBus hands the answers
+ * over in the order they came: when a probe comes back with no other call waiting, every
+ * call made before it was answered, and those answers are taken before the probe's. When a
+ * second probe, sent after that, finds the same and no call made in between, the code that
+ * took them asked for nothing more. */
+static void
+wait_for_answers (void)
+{
+  gboolean clean = FALSE;
+  guint n_sent = 0;
+
+  for (;;)
+    {
+      gboolean was_clean = clean;
+      guint was_sent = n_sent;
+
+      wait_until (no_call_waiting, NULL, "the answers to the calls made");
+      clean = probe (calls.bus, &n_sent);
+      if (was_clean && clean && n_sent == was_sent + 1)
+        return;
+    }
+}
+
 /* test_write_file() at @path, then @mode (an editor that runs, a file it may read). */
 static void
 write_file_with_mode (const char *path,
@@ -324,11 +451,19 @@ start_services (void)
   g_setenv ("XDG_RUNTIME_DIR", runtime_dir, TRUE);
   install_fake_editor ();
   start_keyring ();
+
+  calls.bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
+  g_assert_no_error (error);
+  calls.waiting = g_hash_table_new (NULL, NULL);
+  calls.filter = g_dbus_connection_add_filter (calls.bus, count_calls_filter, NULL, NULL);
 }
 
 static void
 stop_services (void)
 {
+  /* The filter may run once more after its removal: its table stays. */
+  g_dbus_connection_remove_filter (calls.bus, calls.filter);
+  g_clear_object (&calls.bus);
   secret_service_disconnect ();
   g_subprocess_force_exit (keyring);
   g_subprocess_wait (keyring, NULL, NULL);
@@ -1089,6 +1224,26 @@ is_set_pointer (gpointer data)
   return *(gpointer *) data != NULL;
 }
 
+/* Waits until the app has heard all there is about the job that indexed @root, and asks
+ * loded nothing more about it: the job's end comes first (loded queues it on its main loop
+ * as the job ends, ahead of the calls that come after, such as this one), then the answers
+ * to what the app asks when it comes. */
+static void
+wait_for_job_told (LodeClient *client,
+                   const char *root)
+{
+  g_autoptr(LodeToolResult) result = NULL;
+  JsonObject *arguments = json_object_new ();
+
+  json_object_set_string_member (arguments, "projectPath", root);
+  lode_client_call_tool_async (client, "codebase_status", arguments, NULL, NULL, NULL, NULL,
+                               NULL, call_tool_cb, &result);
+  json_object_unref (arguments);
+  wait_until (is_set_pointer, &result, "the tool's answer");
+  g_assert_false (json_object_get_boolean_member (result->structured, "indexing"));
+  wait_for_answers ();
+}
+
 /* Indexes @root through the page, unless it is listed already. */
 static void
 ensure_indexed (LodeProjectsPage *page,
@@ -1254,6 +1409,7 @@ test_graph_overview_retry (Fixture       *fixture,
   GtkWidget *graph = find_widget (window, LODE_TYPE_GRAPH_PAGE, 0);
   AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
   const char *cycle = "src/config.h → src/widget.h → src/config.h";
+  LodeClient *client = lode_application_get_client (fixture->app);
   LodeProjectItem *item;
   g_autofree char *db = NULL;
   g_autofree char *away = NULL;
@@ -1263,8 +1419,9 @@ test_graph_overview_retry (Fixture       *fixture,
   adw_view_stack_set_visible_child_name (stack, "graph");
   lode_graph_page_show (LODE_GRAPH_PAGE (graph), fixture->root, NULL);
   wait_for_row (graph, cycle);
-  /* The projects page's last status calls, which would tell the app the index is gone. */
-  wait_msec (1000);
+  /* Nothing may ask loded about the project while its index is away but the page's
+   * retries: a status would tell the app the index is gone. */
+  wait_for_job_told (client, fixture->root);
 
   db = find_index_db (fixture->root);
   away = g_strconcat (db, ".away", NULL);
@@ -1306,10 +1463,12 @@ held_status_unref (gpointer data)
   g_atomic_rc_box_release_full (data, (GDestroyNotify) held_status_clear);
 }
 
-/* Whether @message is loded's answer to codebase_status about @root during a job. */
+/* Whether @message is loded's answer to codebase_status about @root; with @running, during a
+ * job. */
 static gboolean
-is_running_status (GDBusMessage *message,
-                   const char   *root)
+is_status (GDBusMessage *message,
+           const char   *root,
+           gboolean      running)
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
   GVariant *body = g_dbus_message_get_body (message);
@@ -1330,7 +1489,7 @@ is_running_status (GDBusMessage *message,
   return status != NULL && json_object_has_member (status, "semantic") &&
          g_strcmp0 (json_object_get_string_member_with_default (status, "projectPath", NULL),
                     root) == 0 &&
-         json_object_get_boolean_member_with_default (status, "indexing", FALSE);
+         (!running || json_object_get_boolean_member_with_default (status, "indexing", FALSE));
 }
 
 /* Runs on GDBus's worker thread. */
@@ -1347,7 +1506,7 @@ hold_status_filter (GDBusConnection *connection,
     return message;
 
   g_mutex_lock (&hold->lock);
-  if (hold->held == NULL && !hold->released && is_running_status (message, hold->root))
+  if (hold->held == NULL && !hold->released && is_status (message, hold->root, TRUE))
     {
       hold->held = message;
       out = NULL;
@@ -1470,6 +1629,49 @@ test_graph_late_status (Fixture       *fixture,
   g_assert_true (item_finished (item));
   g_assert_cmpstr (lode_project_item_get_state (item), ==, "ready");
   screenshot (window, "graph-late-status");
+}
+
+/* While a job runs the overview does not know the project's lists: it says when they come,
+ * not that there is no cycle. "No import cycles" is for an index that has none. */
+static void
+test_graph_indexing (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
+  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
+  GtkWidget *graph = find_widget (window, LODE_TYPE_GRAPH_PAGE, 0);
+  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
+  g_autofree char *root = g_build_filename (tmp, "acyclic", NULL);
+  gpointer no_cycles[2] = { graph, (gpointer) "No import cycles" };
+  LodeProjectItem *item;
+
+  test_write_file (root, "src/main.c",
+                   "#include \"util.h\"\n\nint\nmain (void)\n{\n  return util ();\n}\n");
+  test_write_file (root, "src/util.h", "#pragma once\nint util (void);\n");
+  ensure_indexed (page, root);
+  item = find_project (lode_projects_page_get_model (page), root);
+  adw_view_stack_set_visible_child_name (stack, "graph");
+  lode_graph_page_show (LODE_GRAPH_PAGE (graph), root, NULL);
+  wait_until (shows_label, no_cycles, "the empty list of cycles");
+  wait_for_row (graph, "src/util.h");
+
+  /* Indexed again: the lists go as the job starts, and come back at its end. */
+  gtk_widget_activate_action (GTK_WIDGET (page), "project.reindex", "s", root);
+  g_assert_true (lode_project_item_get_indexing (item));
+  g_assert_false (has_row (graph, "src/util.h"));
+  g_assert_false (has_label (graph, "No import cycles"));
+  g_assert_true (has_label (graph, "The import cycles are listed once indexing ends"));
+  g_assert_true (has_label (graph, "The most connected files are listed once indexing ends"));
+  wait_until (item_finished, item, "indexing to finish");
+  wait_until (shows_label, no_cycles, "the empty list of cycles again");
+  wait_for_row (graph, "src/util.h");
+  g_assert_false (has_label (graph, "The import cycles are listed once indexing ends"));
+
+  /* The page as a job's start leaves it, for as long as the picture takes. */
+  lode_project_item_set_indexing (item, TRUE);
+  screenshot (window, "graph-indexing");
+  lode_project_item_set_indexing (item, FALSE);
+  wait_until (shows_label, no_cycles, "the lists after the picture");
 }
 
 static gboolean
@@ -2178,6 +2380,121 @@ item_idle (gpointer data)
   return !lode_project_item_get_indexing (data);
 }
 
+/* The next answers of loded to codebase_status about @root, turned into a tool's error on
+ * their way to the app. Filters run on GDBus's worker thread, and may still run once
+ * removed: the filter holds a reference. */
+typedef struct
+{
+  GMutex  lock;
+  char   *root;
+  guint   n_failing;
+} FailStatus;
+
+static void
+fail_status_clear (FailStatus *fail)
+{
+  g_mutex_clear (&fail->lock);
+  g_free (fail->root);
+}
+
+static void
+fail_status_unref (gpointer data)
+{
+  g_atomic_rc_box_release_full (data, (GDestroyNotify) fail_status_clear);
+}
+
+static void
+fail_statuses (FailStatus *fail,
+               guint       n)
+{
+  g_mutex_lock (&fail->lock);
+  fail->n_failing = n;
+  g_mutex_unlock (&fail->lock);
+}
+
+/* Runs on GDBus's worker thread. */
+static GDBusMessage *
+fail_status_filter (GDBusConnection *connection,
+                    GDBusMessage    *message,
+                    gboolean         incoming,
+                    gpointer         user_data)
+{
+  FailStatus *fail = user_data;
+  g_autoptr(GError) error = NULL;
+  GDBusMessage *out = message;
+
+  if (!incoming)
+    return message;
+
+  g_mutex_lock (&fail->lock);
+  if (fail->n_failing > 0 && is_status (message, fail->root, FALSE))
+    {
+      out = g_dbus_message_copy (message, &error);
+      g_assert_no_error (error);
+      g_dbus_message_set_body (out, g_variant_new ("(s)", "{\"content\": [{\"type\": \"text\", "
+                                                   "\"text\": \"The index is busy\"}], "
+                                                   "\"isError\": true}"));
+      g_object_unref (message);
+      fail->n_failing--;
+    }
+  g_mutex_unlock (&fail->lock);
+
+  return out;
+}
+
+/* A job's end is told by the tree's status: when it cannot be read, it is asked for once
+ * more; failing again, the row stops showing the job and says why, until a status comes. */
+static void
+test_status_error (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
+  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
+  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
+  LodeClient *client = lode_application_get_client (fixture->app);
+  g_autofree char *root = g_build_filename (tmp, "unread", NULL);
+  g_autoptr(GDBusConnection) bus = NULL;
+  g_autoptr(GError) error = NULL;
+  FailStatus *fail = g_atomic_rc_box_new0 (FailStatus);
+  LodeProjectItem *item;
+  guint filter;
+
+  test_write_file (root, "main.c", "int\nmain (void)\n{\n  return 0;\n}\n");
+  ensure_indexed (page, root);
+  /* The app's own statuses of the job that indexed it are not the ones to fail. */
+  wait_for_job_told (client, root);
+  item = find_project (lode_projects_page_get_model (page), root);
+  adw_view_stack_set_visible_child_name (stack, "projects");
+
+  bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
+  g_assert_no_error (error);
+  g_mutex_init (&fail->lock);
+  fail->root = g_strdup (root);
+  filter = g_dbus_connection_add_filter (bus, fail_status_filter,
+                                         g_atomic_rc_box_acquire (fail), fail_status_unref);
+
+  /* A job runs, ends, and its status fails twice: the row says why, and offers to index
+   * again. */
+  fail_statuses (fail, 2);
+  g_signal_emit_by_name (client, "index-progress", root, "indexing", 1, 1);
+  g_assert_true (lode_project_item_get_indexing (item));
+  g_signal_emit_by_name (client, "index-changed", root);
+  wait_until (item_idle, item, "the row to stop showing progress");
+  g_assert_cmpstr (lode_project_item_get_summary (item), ==,
+                   "Status unavailable: The index is busy");
+  screenshot (window, "projects-status-error");
+
+  /* Once only: the status asked for again is shown. */
+  fail_statuses (fail, 1);
+  g_signal_emit_by_name (client, "index-progress", root, "indexing", 1, 1);
+  g_signal_emit_by_name (client, "index-changed", root);
+  wait_until (item_finished, item, "the status asked for again");
+  g_assert_true (g_str_has_prefix (lode_project_item_get_summary (item), "Ready · 1 file ("));
+
+  g_dbus_connection_remove_filter (bus, filter);
+  fail_status_unref (fail);
+}
+
 /* A job stopped by another client (an agent's codebase_stop, `lode stop`) ends the row's
  * progress too: the page hears of the job's end, not only of its own Stop button. */
 static void
@@ -2333,7 +2650,8 @@ test_error_toast (Fixture       *fixture,
 }
 
 /* The app in French (meson's gtk-fr test runs this with LANGUAGE=fr and the build tree's
- * catalogs): the window, a project's row and a search, as a French-speaking user sees them. */
+ * catalogs): the window, a project's row, a search and the Graph page while a job runs, as a
+ * French-speaking user sees them. */
 static void
 test_french (Fixture       *fixture,
              gconstpointer  data)
@@ -2341,6 +2659,7 @@ test_french (Fixture       *fixture,
   GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
   LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
   GtkWidget *search = find_widget (window, LODE_TYPE_SEARCH_PAGE, 0);
+  GtkWidget *graph = find_widget (window, LODE_TYPE_GRAPH_PAGE, 0);
   GListModel *projects = lode_projects_page_get_model (page);
   AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
   AdwViewStackPage *search_page = adw_view_stack_get_page (stack, search);
@@ -2379,6 +2698,15 @@ test_french (Fixture       *fixture,
   wait_for_label_prefix (search, "2 résultats, recherche lexicale — la recherche sémantique "
                                  "est désactivée (Préférences)");
   screenshot (window, "search-fr");
+
+  /* The Graph page as a job's start leaves it. */
+  adw_view_stack_set_visible_child_name (stack, "graph");
+  wait_for_row (graph, "src/config.h → src/widget.h → src/config.h");
+  lode_project_item_set_indexing (item, TRUE);
+  g_assert_true (has_label (graph, "Les cycles d’imports s’affichent une fois l’indexation "
+                                   "terminée"));
+  screenshot (window, "graph-indexing-fr");
+  lode_project_item_set_indexing (item, FALSE);
 }
 
 /* A model server that sends the first 400 bytes of config.json and then nothing more (the
@@ -2521,6 +2849,71 @@ test_format_count (void)
   g_assert_cmpstr (small, ==, "999");
   g_assert_cmpstr (chunks, ==, "10,795");
   g_assert_cmpstr (large, ==, "1,234,567");
+}
+
+/* What a listener reads of @item when one of its properties is notified. */
+static void
+record_item_cb (LodeProjectItem *item,
+                GParamSpec      *pspec,
+                GString         *seen)
+{
+  g_string_append_printf (seen, "%s: %s, %s, %s\n", pspec->name,
+                          lode_project_item_get_state (item),
+                          lode_project_item_get_indexing (item) ? "indexing" : "idle",
+                          lode_project_item_get_summary (item));
+}
+
+/* Applies @json with @update, and checks that every notification it sent came with the item
+ * as it is at the end. */
+static void
+check_update_atomic (LodeProjectItem *item,
+                     void           (*update) (LodeProjectItem *, JsonObject *),
+                     const char      *json,
+                     const char      *state,
+                     gboolean         indexing)
+{
+  g_autoptr(JsonNode) node = json_from_string (json, NULL);
+  g_autoptr(GString) seen = g_string_new (NULL);
+  g_auto(GStrv) lines = NULL;
+  g_autofree char *end = NULL;
+  gulong handler;
+
+  handler = g_signal_connect (item, "notify", G_CALLBACK (record_item_cb), seen);
+  update (item, json_node_get_object (node));
+  g_signal_handler_disconnect (item, handler);
+
+  g_assert_cmpstr (lode_project_item_get_state (item), ==, state);
+  g_assert_cmpint (lode_project_item_get_indexing (item), ==, indexing);
+  end = g_strdup_printf ("%s, %s, %s", state, indexing ? "indexing" : "idle",
+                         lode_project_item_get_summary (item));
+  lines = g_strsplit (seen->str, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), >, 2);
+  for (guint i = 0; lines[i][0] != '\0'; i++)
+    g_assert_cmpstr (strchr (lines[i], ' ') + 1, ==, end);
+}
+
+/* A project's item changes all at once for its listeners: a new state never comes with the
+ * indexing flag or the summary from before (the Graph page follows both). */
+static void
+test_item_update_atomic (void)
+{
+  g_autoptr(LodeProjectItem) item = lode_project_item_new ("/src/widgets");
+  g_autoptr(JsonNode) ready = json_from_string ("{\"projectPath\": \"/src/widgets\", "
+                                                "\"state\": \"ready\", \"files\": 4, "
+                                                "\"chunks\": 6}", NULL);
+
+  /* The list says a job started on a ready tree; then the status at its end. */
+  lode_project_item_update_info (item, json_node_get_object (ready));
+  check_update_atomic (item, lode_project_item_update_info,
+                       "{\"projectPath\": \"/src/widgets\", \"state\": \"incomplete\", "
+                       "\"indexing\": true, \"files\": 2, \"chunks\": 3}",
+                       "incomplete", TRUE);
+  check_update_atomic (item, lode_project_item_update_status,
+                       "{\"projectPath\": \"/src/widgets\", \"state\": \"ready\", "
+                       "\"indexing\": false, \"files\": 4, \"chunks\": 6, \"bytes\": 512, "
+                       "\"databaseBytes\": 4096, \"semantic\": {\"available\": false, "
+                       "\"embeddedChunks\": 0}, \"watch\": {\"watching\": true}}",
+                       "ready", FALSE);
 }
 
 /* A URL in an error is cut to its host and file, so that the cause stays in sight. */
@@ -2915,6 +3308,7 @@ main (int   argc,
   g_test_add_func ("/lode/gtk/snippet-markup", test_snippet_markup);
   g_test_add_func ("/lode/gtk/format-count", test_format_count);
   g_test_add_func ("/lode/gtk/shorten-urls", test_shorten_urls);
+  g_test_add_func ("/lode/gtk/item-update-atomic", test_item_update_atomic);
 
   log_text = g_string_new (NULL);
   g_log_set_writer_func (log_writer, log_text, NULL);
@@ -2927,6 +3321,7 @@ main (int   argc,
   ADD ("graph-large", test_graph_large);
   ADD ("graph-overview-retry", test_graph_overview_retry);
   ADD ("graph-late-status", test_graph_late_status);
+  ADD ("graph-indexing", test_graph_indexing);
   ADD ("symbol-page", test_symbol_page);
   ADD ("shell-result", test_shell_result);
   ADD ("visualize-symbol", test_visualize_symbol);
@@ -2935,6 +3330,7 @@ main (int   argc,
   ADD ("narrowest", test_narrowest);
   ADD ("manage", test_manage);
   ADD ("stopped-elsewhere", test_stopped_elsewhere);
+  ADD ("status-error", test_status_error);
   ADD ("project-names", test_project_names);
   ADD ("error-toast", test_error_toast);
   ADD ("model-download", test_model_download);
