@@ -190,20 +190,11 @@ _lode_engine_job_ended_cb (gpointer user_data)
 
 /* Roots -------------------------------------------------------------------------------- */
 
-/* Absolute, with "." and ".." resolved, without following links: for trees that are gone. */
-char *
-_lode_engine_absolute_path (const char *path)
-{
-  g_autofree char *cwd = g_get_current_dir ();
-
-  return g_canonicalize_filename (path, cwd);
-}
-
 char *
 _lode_engine_canonical_dir (const char  *path,
                             GError     **error)
 {
-  g_autofree char *absolute = _lode_engine_absolute_path (path);
+  g_autofree char *absolute = g_canonicalize_filename (path, NULL);
   g_autofree char *resolved = realpath (absolute, NULL);
 
   if (resolved == NULL)

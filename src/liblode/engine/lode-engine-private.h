@@ -103,7 +103,6 @@ void             _lode_engine_emit_later            (LodeEngine       *self,
                                                      const char       *root);
 gboolean         _lode_engine_job_ended_cb          (gpointer          user_data);
 void             _lode_engine_ended_free            (LodeEngineEnded  *ended);
-char            *_lode_engine_absolute_path         (const char       *path);
 char            *_lode_engine_canonical_dir         (const char       *path,
                                                      GError          **error);
 LodeEngineJob   *_lode_engine_job_new               (LodeEngineEntry  *entry,

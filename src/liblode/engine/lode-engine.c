@@ -447,9 +447,10 @@ lode_engine_remove_project (LodeEngine  *self,
   g_return_val_if_fail (LODE_IS_ENGINE (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
 
+  /* A tree that is gone is named without following links: absolute, "." and ".." resolved. */
   root = realpath (path, NULL);
   if (root == NULL)
-    root = _lode_engine_absolute_path (path);
+    root = g_canonicalize_filename (path, NULL);
 
   id = lode_project_id_for_path (root);
   project_dir = g_build_filename (self->config->data_dir, "projects", id, NULL);
