@@ -1224,6 +1224,22 @@ is_set_pointer (gpointer data)
   return *(gpointer *) data != NULL;
 }
 
+/* codebase_status about @root, called by the test itself. */
+static LodeToolResult *
+call_status (LodeClient *client,
+             const char *root)
+{
+  LodeToolResult *result = NULL;
+  JsonObject *arguments = json_object_new ();
+
+  json_object_set_string_member (arguments, "projectPath", root);
+  lode_client_call_tool_async (client, "codebase_status", arguments, NULL, NULL, NULL, NULL,
+                               NULL, call_tool_cb, &result);
+  json_object_unref (arguments);
+  wait_until (is_set_pointer, &result, "the tool's answer");
+  return result;
+}
+
 /* Waits until the app has heard all there is about the job that indexed @root, and asks
  * loded nothing more about it: the job's end comes first (loded queues it on its main loop
  * as the job ends, ahead of the calls that come after, such as this one), then the answers
@@ -1232,14 +1248,8 @@ static void
 wait_for_job_told (LodeClient *client,
                    const char *root)
 {
-  g_autoptr(LodeToolResult) result = NULL;
-  JsonObject *arguments = json_object_new ();
+  g_autoptr(LodeToolResult) result = call_status (client, root);
 
-  json_object_set_string_member (arguments, "projectPath", root);
-  lode_client_call_tool_async (client, "codebase_status", arguments, NULL, NULL, NULL, NULL,
-                               NULL, call_tool_cb, &result);
-  json_object_unref (arguments);
-  wait_until (is_set_pointer, &result, "the tool's answer");
   g_assert_false (json_object_get_boolean_member (result->structured, "indexing"));
   wait_for_answers ();
 }
@@ -1651,7 +1661,6 @@ test_graph_late_status (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
   gpointer listed[2] = { projects, root };
   ReplyFilter *hold;
-  JsonObject *arguments;
   LodeProjectItem *item;
 
   test_write_file (root, "src/widget.h", "#pragma once\n#include \"config.h\"\n");
@@ -1692,12 +1701,7 @@ test_graph_late_status (Fixture       *fixture,
   g_assert_no_error (error);
   wait_until (reply_released, hold, "the status kept back to arrive");
   reply_filter_remove (hold);
-  arguments = json_object_new ();
-  json_object_set_string_member (arguments, "projectPath", root);
-  lode_client_call_tool_async (client, "codebase_status", arguments, NULL, NULL, NULL, NULL,
-                               NULL, call_tool_cb, &result);
-  json_object_unref (arguments);
-  wait_until (is_set_pointer, &result, "the tool's answer");
+  result = call_status (client, root);
 
   g_assert_true (has_row (graph, cycle));
   g_assert_true (item_finished (item));
@@ -1705,8 +1709,33 @@ test_graph_late_status (Fixture       *fixture,
   screenshot (window, "graph-late-status");
 }
 
+/* The app's codebase_graph_circular calls, counted on their way out. */
+static int n_circular;
+
+/* Runs on GDBus's worker thread. */
+static GDBusMessage *
+count_circular_filter (GDBusConnection *connection,
+                       GDBusMessage    *message,
+                       gboolean         incoming,
+                       gpointer         user_data)
+{
+  GVariant *body = g_dbus_message_get_body (message);
+  const char *tool = NULL;
+
+  if (incoming || g_strcmp0 (g_dbus_message_get_member (message), "CallTool") != 0 ||
+      body == NULL || !g_variant_is_of_type (body, G_VARIANT_TYPE ("(ssa{sv})")))
+    return message;
+
+  g_variant_get_child (body, 0, "&s", &tool);
+  if (g_str_equal (tool, "codebase_graph_circular"))
+    g_atomic_int_inc (&n_circular);
+  return message;
+}
+
 /* While a job runs the overview does not know the project's lists: it says when they come,
- * not that there is no cycle. "No import cycles" is for an index that has none. */
+ * not that there is no cycle. "No import cycles" is for an index that has none. The
+ * status at a job's end changes the project's state and its indexing flag at once: the lists
+ * are asked for once, not once for each. */
 static void
 test_graph_indexing (Fixture       *fixture,
                      gconstpointer  data)
@@ -1715,9 +1744,17 @@ test_graph_indexing (Fixture       *fixture,
   LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
   GtkWidget *graph = find_widget (window, LODE_TYPE_GRAPH_PAGE, 0);
   AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
+  LodeClient *client = lode_application_get_client (fixture->app);
   g_autofree char *root = g_build_filename (tmp, "acyclic", NULL);
+  g_autoptr(JsonNode) running = json_from_string ("{\"state\": \"incomplete\", "
+                                                  "\"indexing\": true}", NULL);
+  g_autoptr(LodeToolResult) status = NULL;
+  g_autoptr(GDBusConnection) bus = NULL;
+  g_autoptr(GError) error = NULL;
   gpointer no_cycles[2] = { graph, (gpointer) "No import cycles" };
+  gpointer waiting[2] = { graph, (gpointer) "The import cycles are listed once indexing ends" };
   LodeProjectItem *item;
+  guint filter;
 
   test_write_file (root, "src/main.c",
                    "#include \"util.h\"\n\nint\nmain (void)\n{\n  return util ();\n}\n");
@@ -1732,9 +1769,9 @@ test_graph_indexing (Fixture       *fixture,
   /* Indexed again: the lists go as the job starts, and come back at its end. */
   gtk_widget_activate_action (GTK_WIDGET (page), "project.reindex", "s", root);
   g_assert_true (lode_project_item_get_indexing (item));
+  wait_until (shows_label, waiting, "the lists to go");
   g_assert_false (has_row (graph, "src/util.h"));
   g_assert_false (has_label (graph, "No import cycles"));
-  g_assert_true (has_label (graph, "The import cycles are listed once indexing ends"));
   g_assert_true (has_label (graph, "The most connected files are listed once indexing ends"));
   wait_until (item_finished, item, "indexing to finish");
   wait_until (shows_label, no_cycles, "the empty list of cycles again");
@@ -1746,6 +1783,22 @@ test_graph_indexing (Fixture       *fixture,
   screenshot (window, "graph-indexing");
   lode_project_item_set_indexing (item, FALSE);
   wait_until (shows_label, no_cycles, "the lists after the picture");
+
+  /* As the list tells of a job, then the status at its end. */
+  wait_for_job_told (client, root);
+  status = call_status (client, root);
+  g_assert_cmpstr (json_object_get_string_member (status->structured, "state"), ==, "ready");
+  lode_project_item_update_info (item, json_node_get_object (running));
+  wait_until (shows_label, waiting, "the lists to go again");
+  bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
+  g_assert_no_error (error);
+  g_atomic_int_set (&n_circular, 0);
+  filter = g_dbus_connection_add_filter (bus, count_circular_filter, NULL, NULL);
+  lode_project_item_update_status (item, status->structured);
+  wait_until (shows_label, no_cycles, "the lists at the job's end");
+  wait_for_answers ();
+  g_dbus_connection_remove_filter (bus, filter);
+  g_assert_cmpint (g_atomic_int_get (&n_circular), ==, 1);
 }
 
 static gboolean
@@ -2704,8 +2757,10 @@ test_french (Fixture       *fixture,
   adw_view_stack_set_visible_child_name (stack, "graph");
   wait_for_row (graph, "src/config.h → src/widget.h → src/config.h");
   lode_project_item_set_indexing (item, TRUE);
-  g_assert_true (has_label (graph, "Les cycles d’imports s’affichent une fois l’indexation "
-                                   "terminée"));
+  wait_until (shows_label,
+              (gpointer[]) { graph, (gpointer) "Les cycles d’imports s’affichent une fois "
+                                               "l’indexation terminée" },
+              "the lists to go");
   screenshot (window, "graph-indexing-fr");
   lode_project_item_set_indexing (item, FALSE);
 }
