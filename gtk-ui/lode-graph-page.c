@@ -320,7 +320,14 @@ load_lists (LodeGraphPage *self)
       set_placeholder (self->hubs, _("The most connected files are listed once indexing ends"));
       return;
     }
-  if (root == NULL || self->connection == NULL ||
+  if (root == NULL)
+    {
+      /* Translators: in place of the lists of the Graph page while no project is chosen. */
+      set_placeholder (self->cycles, _("Choose a project to see its import cycles"));
+      set_placeholder (self->hubs, _("Choose a project to see its most connected files"));
+      return;
+    }
+  if (self->connection == NULL ||
       (g_strcmp0 (state, "ready") != 0 && g_strcmp0 (state, "incomplete") != 0))
     {
       /* Translators: in place of the lists of the Graph page for a project that has no

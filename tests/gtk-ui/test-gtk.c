@@ -1047,6 +1047,13 @@ test_acceptance (Fixture       *fixture,
   g_assert_true (lode_client_is_remote (client));
   screenshot (window, "empty");
 
+  /* With no project, the Graph page says to choose one. */
+  adw_view_stack_set_visible_child_name (stack, "graph");
+  g_assert_true (has_label (graph, "Choose a project to see its import cycles"));
+  g_assert_true (has_label (graph, "Choose a project to see its most connected files"));
+  screenshot (window, "graph-no-project");
+  adw_view_stack_set_visible_child_name (stack, "projects");
+
   /* The row follows the client's index-progress signal, whoever started the job. */
   g_signal_emit_by_name (client, "index-progress", fixture->root, "indexing", 1, 4);
   g_assert_cmpuint (g_list_model_get_n_items (projects), ==, 1);
@@ -2730,6 +2737,11 @@ test_french (Fixture       *fixture,
   g_assert_cmpstr (adw_view_stack_page_get_title (search_page), ==, "_Recherche");
   g_assert_true (has_label (window, "Aucun projet"));
   screenshot (window, "empty-fr");
+  adw_view_stack_set_visible_child_name (stack, "graph");
+  g_assert_true (has_label (graph, "Choisissez un projet pour voir ses cycles d’imports"));
+  g_assert_true (has_label (graph, "Choisissez un projet pour voir ses fichiers les plus liés"));
+  screenshot (window, "graph-no-project-fr");
+  adw_view_stack_set_visible_child_name (stack, "projects");
 
   lode_projects_page_add_folder (page, folder);
   wait_until (project_listed, listed, "the project's row");
