@@ -44,7 +44,8 @@ struct _LodeGraphPage
   LodeConnection      *connection;
   LodeGraphSource     *source;
   GCancellable        *cancellable;        /* the project's lists */
-  guint                retry_id;           /* asks for them again after a failure */
+  guint                load_id;            /* asks for them again: after a failure, or once
+                                            * an update of the item is told whole */
   guint                retry_seconds;      /* the last wait, 0 until a call failed */
   GCancellable        *graph_cancellable;  /* the graph drawn, expanded, its blast radius */
   LodeProjectItem     *item;               /* the selected project, followed */
@@ -137,11 +138,11 @@ selected_root (LodeGraphPage *self)
 static void load_lists (LodeGraphPage *self);
 
 static gboolean
-retry_cb (gpointer user_data)
+load_lists_cb (gpointer user_data)
 {
   LodeGraphPage *self = user_data;
 
-  self->retry_id = 0;
+  self->load_id = 0;
   load_lists (self);
   return G_SOURCE_REMOVE;
 }
@@ -165,12 +166,12 @@ finish (LodeGraphPage *self,
     return object;
 
   set_placeholder (list, what);
-  if (self->retry_id != 0)
+  if (self->load_id != 0)
     return NULL;
   if (self->retry_seconds == 0)
     lode_toast_show_error (GTK_WIDGET (self), what, error);
   self->retry_seconds = CLAMP (self->retry_seconds * 2, RETRY_FIRST_SECONDS, RETRY_MAX_SECONDS);
-  self->retry_id = g_timeout_add_seconds (self->retry_seconds, retry_cb, self);
+  self->load_id = g_timeout_add_seconds (self->retry_seconds, load_lists_cb, self);
 
   return NULL;
 }
@@ -308,7 +309,7 @@ load_lists (LodeGraphPage *self)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  g_clear_handle_id (&self->retry_id, g_source_remove);
+  g_clear_handle_id (&self->load_id, g_source_remove);
   clear_list (self->cycles);
   clear_list (self->hubs);
   adw_preferences_group_set_description (self->hubs_group, NULL);
@@ -319,7 +320,14 @@ load_lists (LodeGraphPage *self)
       set_placeholder (self->hubs, _("The most connected files are listed once indexing ends"));
       return;
     }
-  if (root == NULL || self->connection == NULL ||
+  if (root == NULL)
+    {
+      /* Translators: in place of the lists of the Graph page while no project is chosen. */
+      set_placeholder (self->cycles, _("Choose a project to see its import cycles"));
+      set_placeholder (self->hubs, _("Choose a project to see its most connected files"));
+      return;
+    }
+  if (self->connection == NULL ||
       (g_strcmp0 (state, "ready") != 0 && g_strcmp0 (state, "incomplete") != 0))
     {
       /* Translators: in place of the lists of the Graph page for a project that has no
@@ -348,6 +356,17 @@ load_project (LodeGraphPage *self)
 {
   self->retry_seconds = 0;
   load_lists (self);
+}
+
+/* An update of the item notifies its state and its indexing flag one after the other, each
+ * with the item as it is at the end: the lists are asked for once, after the last one, and
+ * before the next frame shows the page. */
+static void
+item_changed_cb (LodeGraphPage *self)
+{
+  self->retry_seconds = 0;
+  g_clear_handle_id (&self->load_id, g_source_remove);
+  self->load_id = g_idle_add_full (G_PRIORITY_DEFAULT, load_lists_cb, self, NULL);
 }
 
 /* What the status line under the graph says: its size, its cycles, the blast radius. */
@@ -867,9 +886,9 @@ project_changed_cb (LodeGraphPage *self)
   g_set_object (&self->item, item);
   if (item != NULL)
     {
-      g_signal_connect_object (item, "notify::state", G_CALLBACK (load_project), self,
+      g_signal_connect_object (item, "notify::state", G_CALLBACK (item_changed_cb), self,
                                G_CONNECT_SWAPPED);
-      g_signal_connect_object (item, "notify::indexing", G_CALLBACK (load_project), self,
+      g_signal_connect_object (item, "notify::indexing", G_CALLBACK (item_changed_cb), self,
                                G_CONNECT_SWAPPED);
     }
 
@@ -933,7 +952,7 @@ lode_graph_page_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  g_clear_handle_id (&self->retry_id, g_source_remove);
+  g_clear_handle_id (&self->load_id, g_source_remove);
   g_cancellable_cancel (self->graph_cancellable);
   g_clear_object (&self->graph_cancellable);
   if (self->item != NULL)

@@ -97,22 +97,26 @@ call_for_root (LodeProjectsPage    *self,
   return request;
 }
 
-/* The tool's structured result, or NULL after showing why it failed as a toast. */
+/* The tool's structured result, or NULL with @error set; with @what, a failure is also shown
+ * as a toast, unless the call was cancelled (the page is closing). */
 static JsonObject *
 finish_call (GAsyncResult      *result,
              Request           *request,
              LodeProjectsPage **page,
-             const char        *what)
+             const char        *what,
+             GError           **error)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) local_error = NULL;
   LodeConnection *connection = LODE_CONNECTION (g_async_result_get_source_object (result));
-  JsonObject *object = lode_connection_call_tool_finish (connection, result, &error);
+  JsonObject *object = lode_connection_call_tool_finish (connection, result, &local_error);
 
   g_object_unref (connection);
   *page = g_weak_ref_get (&request->page);
   if (object == NULL && *page != NULL && what != NULL &&
-      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    lode_toast_show_error (GTK_WIDGET (*page), what, error);
+      !g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    lode_toast_show_error (GTK_WIDGET (*page), what, local_error);
+  if (local_error != NULL)
+    g_propagate_error (error, g_steal_pointer (&local_error));
 
   return object;
 }
@@ -217,8 +221,9 @@ update_stack (LodeProjectsPage *self)
 /* How long a tree's status waits to be asked for again after a call that failed. */
 #define STATUS_AGAIN_SECONDS 1
 
-static Request *refresh_status (LodeProjectsPage *self,
-                                const char       *root);
+static void refresh_status (LodeProjectsPage *self,
+                            const char       *root,
+                            gboolean          again);
 
 static gboolean
 status_again_cb (gpointer user_data)
@@ -227,7 +232,7 @@ status_again_cb (gpointer user_data)
   g_autoptr(LodeProjectsPage) self = g_weak_ref_get (&request->page);
 
   if (self != NULL && find_item (self, request->root, NULL) != NULL)
-    refresh_status (self, request->root)->again = TRUE;
+    refresh_status (self, request->root, TRUE);
   return G_SOURCE_REMOVE;
 }
 
@@ -237,12 +242,11 @@ status_cb (GObject      *object,
            gpointer      user_data)
 {
   g_autoptr(Request) request = user_data;
-  g_autoptr(LodeProjectsPage) self = g_weak_ref_get (&request->page);
+  g_autoptr(LodeProjectsPage) self = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonObject) status = NULL;
+  g_autoptr(JsonObject) status = finish_call (result, request, &self, NULL, &error);
   LodeProjectItem *item;
 
-  status = lode_connection_call_tool_finish (LODE_CONNECTION (object), result, &error);
   /* As with the lists: a status asked for during a job may come after the one asked for at
    * its end, and would show the job running again, for good. */
   if (self == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
@@ -274,15 +278,17 @@ status_cb (GObject      *object,
     lode_project_item_update_status (item, status);
 }
 
-static Request *
+/* @again: after a status that failed; failing again, the row says why. */
+static void
 refresh_status (LodeProjectsPage *self,
-                const char       *root)
+                const char       *root,
+                gboolean          again)
 {
   Request *request = call_for_root (self, "codebase_status", project_arguments (root), root,
                                     FALSE, status_cb);
 
   request->serial = ++self->status_serial;
-  return request;
+  request->again = again;
 }
 
 static void
@@ -293,7 +299,7 @@ list_cb (GObject      *object,
   g_autoptr(Request) request = user_data;
   g_autoptr(LodeProjectsPage) self = NULL;
   g_autoptr(JsonObject) listed = finish_call (result, request, &self,
-                                              _("Cannot list the indexed folders"));
+                                              _("Cannot list the indexed folders"), NULL);
   g_autoptr(GHashTable) roots = NULL;
   JsonArray *projects;
   guint n;
@@ -315,7 +321,7 @@ list_cb (GObject      *object,
       g_hash_table_add (roots, (gpointer) root);
       lode_project_item_update_info (item, info);
       if (json_object_get_boolean_member_with_default (info, "exists", TRUE))
-        refresh_status (self, root);
+        refresh_status (self, root, FALSE);
     }
 
   /* Trees the daemon no longer lists, unless they are being indexed for the first time. */
@@ -356,7 +362,7 @@ index_changed_cb (LodeProjectsPage *self,
                   const char       *root)
 {
   if (find_item (self, root, NULL) != NULL)
-    refresh_status (self, root);
+    refresh_status (self, root, FALSE);
 }
 
 static void
@@ -366,7 +372,8 @@ start_index_cb (GObject      *object,
 {
   g_autoptr(Request) request = user_data;
   g_autoptr(LodeProjectsPage) self = NULL;
-  g_autoptr(JsonObject) started = finish_call (result, request, &self, _("Cannot index the folder"));
+  g_autoptr(JsonObject) started = finish_call (result, request, &self,
+                                               _("Cannot index the folder"), NULL);
   LodeProjectItem *item;
 
   if (self == NULL)
@@ -384,7 +391,7 @@ start_index_cb (GObject      *object,
    * ended already (an unchanged tree) is told by its status. */
   item = ensure_item (self, json_object_get_string_member (started, "projectPath"));
   lode_project_item_set_indexing (item, TRUE);
-  refresh_status (self, lode_project_item_get_root (item));
+  refresh_status (self, lode_project_item_get_root (item), FALSE);
   update_stack (self);
 }
 
@@ -483,10 +490,10 @@ stop_cb (GObject      *object,
   g_autoptr(Request) request = user_data;
   g_autoptr(LodeProjectsPage) self = NULL;
   g_autoptr(JsonObject) stopped = finish_call (result, request, &self,
-                                               _("Cannot stop indexing"));
+                                               _("Cannot stop indexing"), NULL);
 
   if (self != NULL && find_item (self, request->root, NULL) != NULL)
-    refresh_status (self, request->root);
+    refresh_status (self, request->root, FALSE);
 }
 
 static void
@@ -511,10 +518,11 @@ watch_cb (GObject      *object,
 
   watched = finish_call (result, request, &self,
                          request->enable ? _("Cannot watch the folder")
-                                         : _("Cannot stop watching the folder"));
+                                         : _("Cannot stop watching the folder"),
+                         NULL);
   /* Either way the row shows what the daemon does now. */
   if (self != NULL && find_item (self, request->root, NULL) != NULL)
-    refresh_status (self, request->root);
+    refresh_status (self, request->root, FALSE);
 }
 
 static void
@@ -541,7 +549,7 @@ remove_cb (GObject      *object,
   g_autoptr(Request) request = user_data;
   g_autoptr(LodeProjectsPage) self = NULL;
   g_autoptr(JsonObject) removed = finish_call (result, request, &self,
-                                               _("Cannot remove the index"));
+                                               _("Cannot remove the index"), NULL);
   guint position;
 
   if (self != NULL && removed != NULL && find_item (self, request->root, &position) != NULL)

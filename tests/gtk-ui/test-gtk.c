@@ -1047,6 +1047,13 @@ test_acceptance (Fixture       *fixture,
   g_assert_true (lode_client_is_remote (client));
   screenshot (window, "empty");
 
+  /* With no project, the Graph page says to choose one. */
+  adw_view_stack_set_visible_child_name (stack, "graph");
+  g_assert_true (has_label (graph, "Choose a project to see its import cycles"));
+  g_assert_true (has_label (graph, "Choose a project to see its most connected files"));
+  screenshot (window, "graph-no-project");
+  adw_view_stack_set_visible_child_name (stack, "projects");
+
   /* The row follows the client's index-progress signal, whoever started the job. */
   g_signal_emit_by_name (client, "index-progress", fixture->root, "indexing", 1, 4);
   g_assert_cmpuint (g_list_model_get_n_items (projects), ==, 1);
@@ -1224,6 +1231,22 @@ is_set_pointer (gpointer data)
   return *(gpointer *) data != NULL;
 }
 
+/* codebase_status about @root, called by the test itself. */
+static LodeToolResult *
+call_status (LodeClient *client,
+             const char *root)
+{
+  LodeToolResult *result = NULL;
+  JsonObject *arguments = json_object_new ();
+
+  json_object_set_string_member (arguments, "projectPath", root);
+  lode_client_call_tool_async (client, "codebase_status", arguments, NULL, NULL, NULL, NULL,
+                               NULL, call_tool_cb, &result);
+  json_object_unref (arguments);
+  wait_until (is_set_pointer, &result, "the tool's answer");
+  return result;
+}
+
 /* Waits until the app has heard all there is about the job that indexed @root, and asks
  * loded nothing more about it: the job's end comes first (loded queues it on its main loop
  * as the job ends, ahead of the calls that come after, such as this one), then the answers
@@ -1232,14 +1255,8 @@ static void
 wait_for_job_told (LodeClient *client,
                    const char *root)
 {
-  g_autoptr(LodeToolResult) result = NULL;
-  JsonObject *arguments = json_object_new ();
+  g_autoptr(LodeToolResult) result = call_status (client, root);
 
-  json_object_set_string_member (arguments, "projectPath", root);
-  lode_client_call_tool_async (client, "codebase_status", arguments, NULL, NULL, NULL, NULL,
-                               NULL, call_tool_cb, &result);
-  json_object_unref (arguments);
-  wait_until (is_set_pointer, &result, "the tool's answer");
   g_assert_false (json_object_get_boolean_member (result->structured, "indexing"));
   wait_for_answers ();
 }
@@ -1438,29 +1455,43 @@ test_graph_overview_retry (Fixture       *fixture,
   g_assert_true (has_label (graph, "2 files in this cycle"));
 }
 
-/* A codebase_status reply kept back on its way to the app: the first one for @root that says a
- * job runs, until a ReleaseStatus signal comes, whose place it takes. Filters run on GDBus's
- * worker thread, and may still run once removed: the filter holds a reference. */
-typedef struct
+typedef struct _ReplyFilter ReplyFilter;
+
+/* What becomes of a reply the filter matched, called under its lock: the message handed over
+ * in its place, or NULL for none. */
+typedef GDBusMessage *(*ReplyAction) (ReplyFilter  *filter,
+                                      GDBusMessage *reply);
+
+/* loded's next answers to codebase_status about @root (with @running, those that say a job
+ * runs), changed by @action on their way to the app. A reply kept back in @held goes on in
+ * place of the ReleaseStatus signal. Filters run on GDBus's worker thread, and may still run
+ * once removed: the filter holds a reference. */
+struct _ReplyFilter
 {
-  GMutex        lock;
-  char         *root;
-  GDBusMessage *held;
-  guint         released : 1;
-} HeldStatus;
+  GMutex           lock;
+  GDBusConnection *bus;
+  guint            id;
+  char            *root;
+  ReplyAction      action;
+  guint            n_left;   /* replies still to change */
+  GDBusMessage    *held;
+  guint            running : 1;
+  guint            released : 1;
+};
 
 static void
-held_status_clear (HeldStatus *hold)
+reply_filter_clear (ReplyFilter *filter)
 {
-  g_mutex_clear (&hold->lock);
-  g_free (hold->root);
-  g_clear_object (&hold->held);
+  g_mutex_clear (&filter->lock);
+  g_clear_object (&filter->bus);
+  g_free (filter->root);
+  g_clear_object (&filter->held);
 }
 
 static void
-held_status_unref (gpointer data)
+reply_filter_unref (gpointer data)
 {
-  g_atomic_rc_box_release_full (data, (GDestroyNotify) held_status_clear);
+  g_atomic_rc_box_release_full (data, (GDestroyNotify) reply_filter_clear);
 }
 
 /* Whether @message is loded's answer to codebase_status about @root; with @running, during a
@@ -1492,60 +1523,128 @@ is_status (GDBusMessage *message,
          (!running || json_object_get_boolean_member_with_default (status, "indexing", FALSE));
 }
 
+static gboolean
+is_release (GDBusMessage *message)
+{
+  return g_strcmp0 (g_dbus_message_get_interface (message), "io.github.lode.Test") == 0 &&
+         g_strcmp0 (g_dbus_message_get_member (message), "ReleaseStatus") == 0;
+}
+
 /* Runs on GDBus's worker thread. */
 static GDBusMessage *
-hold_status_filter (GDBusConnection *connection,
-                    GDBusMessage    *message,
-                    gboolean         incoming,
-                    gpointer         user_data)
+reply_filter_cb (GDBusConnection *connection,
+                 GDBusMessage    *message,
+                 gboolean         incoming,
+                 gpointer         user_data)
 {
-  HeldStatus *hold = user_data;
+  ReplyFilter *filter = user_data;
   GDBusMessage *out = message;
 
   if (!incoming)
     return message;
 
-  g_mutex_lock (&hold->lock);
-  if (hold->held == NULL && !hold->released && is_status (message, hold->root, TRUE))
+  g_mutex_lock (&filter->lock);
+  if (filter->n_left > 0 && is_status (message, filter->root, filter->running))
     {
-      hold->held = message;
-      out = NULL;
+      filter->n_left--;
+      out = filter->action (filter, message);
     }
-  else if (hold->held != NULL &&
-           g_strcmp0 (g_dbus_message_get_interface (message), "io.github.lode.Test") == 0 &&
-           g_strcmp0 (g_dbus_message_get_member (message), "ReleaseStatus") == 0)
+  else if (filter->held != NULL && is_release (message))
     {
       g_object_unref (message);
-      out = g_steal_pointer (&hold->held);
-      hold->released = TRUE;
+      out = g_steal_pointer (&filter->held);
+      filter->released = TRUE;
     }
-  g_mutex_unlock (&hold->lock);
+  g_mutex_unlock (&filter->lock);
 
   return out;
 }
 
-static gboolean
-status_held (gpointer data)
+static ReplyFilter *
+reply_filter_add (const char  *root,
+                  gboolean     running,
+                  ReplyAction  action,
+                  guint        n_replies)
 {
-  HeldStatus *hold = data;
+  ReplyFilter *filter = g_atomic_rc_box_new0 (ReplyFilter);
+  g_autoptr(GError) error = NULL;
+
+  g_mutex_init (&filter->lock);
+  filter->bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
+  g_assert_no_error (error);
+  filter->root = g_strdup (root);
+  filter->running = running;
+  filter->action = action;
+  filter->n_left = n_replies;
+  filter->id = g_dbus_connection_add_filter (filter->bus, reply_filter_cb,
+                                             g_atomic_rc_box_acquire (filter), reply_filter_unref);
+  return filter;
+}
+
+static void
+reply_filter_remove (ReplyFilter *filter)
+{
+  g_dbus_connection_remove_filter (filter->bus, filter->id);
+  reply_filter_unref (filter);
+}
+
+/* The next @n_replies matching replies are changed. */
+static void
+reply_filter_arm (ReplyFilter *filter,
+                  guint        n_replies)
+{
+  g_mutex_lock (&filter->lock);
+  filter->n_left = n_replies;
+  g_mutex_unlock (&filter->lock);
+}
+
+static gboolean
+reply_held (gpointer data)
+{
+  ReplyFilter *filter = data;
   gboolean held;
 
-  g_mutex_lock (&hold->lock);
-  held = hold->held != NULL;
-  g_mutex_unlock (&hold->lock);
+  g_mutex_lock (&filter->lock);
+  held = filter->held != NULL;
+  g_mutex_unlock (&filter->lock);
   return held;
 }
 
 static gboolean
-status_released (gpointer data)
+reply_released (gpointer data)
 {
-  HeldStatus *hold = data;
+  ReplyFilter *filter = data;
   gboolean released;
 
-  g_mutex_lock (&hold->lock);
-  released = hold->released;
-  g_mutex_unlock (&hold->lock);
+  g_mutex_lock (&filter->lock);
+  released = filter->released;
+  g_mutex_unlock (&filter->lock);
   return released;
+}
+
+/* The reply is kept back until ReleaseStatus. */
+static GDBusMessage *
+hold_reply (ReplyFilter  *filter,
+            GDBusMessage *reply)
+{
+  filter->held = reply;
+  return NULL;
+}
+
+/* The reply becomes a tool's error. */
+static GDBusMessage *
+fail_reply (ReplyFilter  *filter,
+            GDBusMessage *reply)
+{
+  g_autoptr(GError) error = NULL;
+  GDBusMessage *out = g_dbus_message_copy (reply, &error);
+
+  g_assert_no_error (error);
+  g_dbus_message_set_body (out, g_variant_new ("(s)", "{\"content\": [{\"type\": \"text\", "
+                                               "\"text\": \"The index is busy\"}], "
+                                               "\"isError\": true}"));
+  g_object_unref (reply);
+  return out;
 }
 
 /* The Graph page opened on a project while its first index is written shows the cycle once
@@ -1564,15 +1663,12 @@ test_graph_late_status (Fixture       *fixture,
   LodeClient *client = lode_application_get_client (fixture->app);
   const char *cycle = "src/config.h → src/widget.h → src/config.h";
   g_autofree char *root = g_build_filename (tmp, "late", NULL);
-  g_autoptr(GDBusConnection) bus = NULL;
   g_autoptr(GFile) folder = g_file_new_for_path (root);
   g_autoptr(LodeToolResult) result = NULL;
   g_autoptr(GError) error = NULL;
-  HeldStatus *hold = g_atomic_rc_box_new0 (HeldStatus);
   gpointer listed[2] = { projects, root };
-  JsonObject *arguments;
+  ReplyFilter *hold;
   LodeProjectItem *item;
-  guint filter;
 
   test_write_file (root, "src/widget.h", "#pragma once\n#include \"config.h\"\n");
   test_write_file (root, "src/config.h", "#pragma once\n#include \"widget.h\"\n");
@@ -1586,12 +1682,8 @@ test_graph_late_status (Fixture       *fixture,
       test_write_file (root, name, text);
     }
 
-  bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
-  g_assert_no_error (error);
-  g_mutex_init (&hold->lock);
-  hold->root = g_strdup (root);
-  filter = g_dbus_connection_add_filter (bus, hold_status_filter,
-                                         g_atomic_rc_box_acquire (hold), held_status_unref);
+  /* The first status that says the job runs. */
+  hold = reply_filter_add (root, TRUE, hold_reply, 1);
 
   /* The page is open on the project from the start of its first job. */
   adw_view_stack_set_visible_child_name (stack, "graph");
@@ -1602,28 +1694,21 @@ test_graph_late_status (Fixture       *fixture,
   wait_until (item_finished, item, "indexing to finish");
   wait_for_row (graph, cycle);
 
-  if (!status_held (hold))
+  if (!reply_held (hold))
     {
-      g_dbus_connection_remove_filter (bus, filter);
-      held_status_unref (hold);
+      reply_filter_remove (hold);
       g_test_skip ("the job ended before a status was asked for");
       return;
     }
 
   /* The status from the job's middle arrives last; a call of the test's own comes after it. */
-  g_dbus_connection_emit_signal (bus, g_dbus_connection_get_unique_name (bus),
+  g_dbus_connection_emit_signal (hold->bus, g_dbus_connection_get_unique_name (hold->bus),
                                  "/io/github/lode/Test", "io.github.lode.Test", "ReleaseStatus",
                                  NULL, &error);
   g_assert_no_error (error);
-  wait_until (status_released, hold, "the status kept back to arrive");
-  g_dbus_connection_remove_filter (bus, filter);
-  held_status_unref (hold);
-  arguments = json_object_new ();
-  json_object_set_string_member (arguments, "projectPath", root);
-  lode_client_call_tool_async (client, "codebase_status", arguments, NULL, NULL, NULL, NULL,
-                               NULL, call_tool_cb, &result);
-  json_object_unref (arguments);
-  wait_until (is_set_pointer, &result, "the tool's answer");
+  wait_until (reply_released, hold, "the status kept back to arrive");
+  reply_filter_remove (hold);
+  result = call_status (client, root);
 
   g_assert_true (has_row (graph, cycle));
   g_assert_true (item_finished (item));
@@ -1631,8 +1716,33 @@ test_graph_late_status (Fixture       *fixture,
   screenshot (window, "graph-late-status");
 }
 
+/* The app's codebase_graph_circular calls, counted on their way out. */
+static int n_circular;
+
+/* Runs on GDBus's worker thread. */
+static GDBusMessage *
+count_circular_filter (GDBusConnection *connection,
+                       GDBusMessage    *message,
+                       gboolean         incoming,
+                       gpointer         user_data)
+{
+  GVariant *body = g_dbus_message_get_body (message);
+  const char *tool = NULL;
+
+  if (incoming || g_strcmp0 (g_dbus_message_get_member (message), "CallTool") != 0 ||
+      body == NULL || !g_variant_is_of_type (body, G_VARIANT_TYPE ("(ssa{sv})")))
+    return message;
+
+  g_variant_get_child (body, 0, "&s", &tool);
+  if (g_str_equal (tool, "codebase_graph_circular"))
+    g_atomic_int_inc (&n_circular);
+  return message;
+}
+
 /* While a job runs the overview does not know the project's lists: it says when they come,
- * not that there is no cycle. "No import cycles" is for an index that has none. */
+ * not that there is no cycle. "No import cycles" is for an index that has none. The
+ * status at a job's end changes the project's state and its indexing flag at once: the lists
+ * are asked for once, not once for each. */
 static void
 test_graph_indexing (Fixture       *fixture,
                      gconstpointer  data)
@@ -1641,9 +1751,17 @@ test_graph_indexing (Fixture       *fixture,
   LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
   GtkWidget *graph = find_widget (window, LODE_TYPE_GRAPH_PAGE, 0);
   AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
+  LodeClient *client = lode_application_get_client (fixture->app);
   g_autofree char *root = g_build_filename (tmp, "acyclic", NULL);
+  g_autoptr(JsonNode) running = json_from_string ("{\"state\": \"incomplete\", "
+                                                  "\"indexing\": true}", NULL);
+  g_autoptr(LodeToolResult) status = NULL;
+  g_autoptr(GDBusConnection) bus = NULL;
+  g_autoptr(GError) error = NULL;
   gpointer no_cycles[2] = { graph, (gpointer) "No import cycles" };
+  gpointer waiting[2] = { graph, (gpointer) "The import cycles are listed once indexing ends" };
   LodeProjectItem *item;
+  guint filter;
 
   test_write_file (root, "src/main.c",
                    "#include \"util.h\"\n\nint\nmain (void)\n{\n  return util ();\n}\n");
@@ -1658,9 +1776,9 @@ test_graph_indexing (Fixture       *fixture,
   /* Indexed again: the lists go as the job starts, and come back at its end. */
   gtk_widget_activate_action (GTK_WIDGET (page), "project.reindex", "s", root);
   g_assert_true (lode_project_item_get_indexing (item));
+  wait_until (shows_label, waiting, "the lists to go");
   g_assert_false (has_row (graph, "src/util.h"));
   g_assert_false (has_label (graph, "No import cycles"));
-  g_assert_true (has_label (graph, "The import cycles are listed once indexing ends"));
   g_assert_true (has_label (graph, "The most connected files are listed once indexing ends"));
   wait_until (item_finished, item, "indexing to finish");
   wait_until (shows_label, no_cycles, "the empty list of cycles again");
@@ -1672,6 +1790,22 @@ test_graph_indexing (Fixture       *fixture,
   screenshot (window, "graph-indexing");
   lode_project_item_set_indexing (item, FALSE);
   wait_until (shows_label, no_cycles, "the lists after the picture");
+
+  /* As the list tells of a job, then the status at its end. */
+  wait_for_job_told (client, root);
+  status = call_status (client, root);
+  g_assert_cmpstr (json_object_get_string_member (status->structured, "state"), ==, "ready");
+  lode_project_item_update_info (item, json_node_get_object (running));
+  wait_until (shows_label, waiting, "the lists to go again");
+  bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
+  g_assert_no_error (error);
+  g_atomic_int_set (&n_circular, 0);
+  filter = g_dbus_connection_add_filter (bus, count_circular_filter, NULL, NULL);
+  lode_project_item_update_status (item, status->structured);
+  wait_until (shows_label, no_cycles, "the lists at the job's end");
+  wait_for_answers ();
+  g_dbus_connection_remove_filter (bus, filter);
+  g_assert_cmpint (g_atomic_int_get (&n_circular), ==, 1);
 }
 
 static gboolean
@@ -2380,68 +2514,6 @@ item_idle (gpointer data)
   return !lode_project_item_get_indexing (data);
 }
 
-/* The next answers of loded to codebase_status about @root, turned into a tool's error on
- * their way to the app. Filters run on GDBus's worker thread, and may still run once
- * removed: the filter holds a reference. */
-typedef struct
-{
-  GMutex  lock;
-  char   *root;
-  guint   n_failing;
-} FailStatus;
-
-static void
-fail_status_clear (FailStatus *fail)
-{
-  g_mutex_clear (&fail->lock);
-  g_free (fail->root);
-}
-
-static void
-fail_status_unref (gpointer data)
-{
-  g_atomic_rc_box_release_full (data, (GDestroyNotify) fail_status_clear);
-}
-
-static void
-fail_statuses (FailStatus *fail,
-               guint       n)
-{
-  g_mutex_lock (&fail->lock);
-  fail->n_failing = n;
-  g_mutex_unlock (&fail->lock);
-}
-
-/* Runs on GDBus's worker thread. */
-static GDBusMessage *
-fail_status_filter (GDBusConnection *connection,
-                    GDBusMessage    *message,
-                    gboolean         incoming,
-                    gpointer         user_data)
-{
-  FailStatus *fail = user_data;
-  g_autoptr(GError) error = NULL;
-  GDBusMessage *out = message;
-
-  if (!incoming)
-    return message;
-
-  g_mutex_lock (&fail->lock);
-  if (fail->n_failing > 0 && is_status (message, fail->root, FALSE))
-    {
-      out = g_dbus_message_copy (message, &error);
-      g_assert_no_error (error);
-      g_dbus_message_set_body (out, g_variant_new ("(s)", "{\"content\": [{\"type\": \"text\", "
-                                                   "\"text\": \"The index is busy\"}], "
-                                                   "\"isError\": true}"));
-      g_object_unref (message);
-      fail->n_failing--;
-    }
-  g_mutex_unlock (&fail->lock);
-
-  return out;
-}
-
 /* A job's end is told by the tree's status: when it cannot be read, it is asked for once
  * more; failing again, the row stops showing the job and says why, until a status comes. */
 static void
@@ -2453,11 +2525,8 @@ test_status_error (Fixture       *fixture,
   AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
   LodeClient *client = lode_application_get_client (fixture->app);
   g_autofree char *root = g_build_filename (tmp, "unread", NULL);
-  g_autoptr(GDBusConnection) bus = NULL;
-  g_autoptr(GError) error = NULL;
-  FailStatus *fail = g_atomic_rc_box_new0 (FailStatus);
+  ReplyFilter *fail;
   LodeProjectItem *item;
-  guint filter;
 
   test_write_file (root, "main.c", "int\nmain (void)\n{\n  return 0;\n}\n");
   ensure_indexed (page, root);
@@ -2466,16 +2535,9 @@ test_status_error (Fixture       *fixture,
   item = find_project (lode_projects_page_get_model (page), root);
   adw_view_stack_set_visible_child_name (stack, "projects");
 
-  bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
-  g_assert_no_error (error);
-  g_mutex_init (&fail->lock);
-  fail->root = g_strdup (root);
-  filter = g_dbus_connection_add_filter (bus, fail_status_filter,
-                                         g_atomic_rc_box_acquire (fail), fail_status_unref);
-
   /* A job runs, ends, and its status fails twice: the row says why, and offers to index
    * again. */
-  fail_statuses (fail, 2);
+  fail = reply_filter_add (root, FALSE, fail_reply, 2);
   g_signal_emit_by_name (client, "index-progress", root, "indexing", 1, 1);
   g_assert_true (lode_project_item_get_indexing (item));
   g_signal_emit_by_name (client, "index-changed", root);
@@ -2485,14 +2547,13 @@ test_status_error (Fixture       *fixture,
   screenshot (window, "projects-status-error");
 
   /* Once only: the status asked for again is shown. */
-  fail_statuses (fail, 1);
+  reply_filter_arm (fail, 1);
   g_signal_emit_by_name (client, "index-progress", root, "indexing", 1, 1);
   g_signal_emit_by_name (client, "index-changed", root);
   wait_until (item_finished, item, "the status asked for again");
   g_assert_true (g_str_has_prefix (lode_project_item_get_summary (item), "Ready · 1 file ("));
 
-  g_dbus_connection_remove_filter (bus, filter);
-  fail_status_unref (fail);
+  reply_filter_remove (fail);
 }
 
 /* A job stopped by another client (an agent's codebase_stop, `lode stop`) ends the row's
@@ -2676,6 +2737,11 @@ test_french (Fixture       *fixture,
   g_assert_cmpstr (adw_view_stack_page_get_title (search_page), ==, "_Recherche");
   g_assert_true (has_label (window, "Aucun projet"));
   screenshot (window, "empty-fr");
+  adw_view_stack_set_visible_child_name (stack, "graph");
+  g_assert_true (has_label (graph, "Choisissez un projet pour voir ses cycles d’imports"));
+  g_assert_true (has_label (graph, "Choisissez un projet pour voir ses fichiers les plus liés"));
+  screenshot (window, "graph-no-project-fr");
+  adw_view_stack_set_visible_child_name (stack, "projects");
 
   lode_projects_page_add_folder (page, folder);
   wait_until (project_listed, listed, "the project's row");
@@ -2703,8 +2769,10 @@ test_french (Fixture       *fixture,
   adw_view_stack_set_visible_child_name (stack, "graph");
   wait_for_row (graph, "src/config.h → src/widget.h → src/config.h");
   lode_project_item_set_indexing (item, TRUE);
-  g_assert_true (has_label (graph, "Les cycles d’imports s’affichent une fois l’indexation "
-                                   "terminée"));
+  wait_until (shows_label,
+              (gpointer[]) { graph, (gpointer) "Les cycles d’imports s’affichent une fois "
+                                               "l’indexation terminée" },
+              "the lists to go");
   screenshot (window, "graph-indexing-fr");
   lode_project_item_set_indexing (item, FALSE);
 }
