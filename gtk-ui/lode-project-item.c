@@ -41,6 +41,7 @@ struct _LodeProjectItem
   guint64    index_bytes;
   guint      exists : 1;
   guint      indexing : 1;
+  guint      elsewhere : 1; /* indexing is another process's (`lode index`, another daemon) */
   guint      watched : 1;
   guint      semantic : 1; /* semantic search answers for the tree */
 };
@@ -157,7 +158,15 @@ build_summary (LodeProjectItem *self)
   if (!self->exists)
     return g_strdup (_("The folder no longer exists"));
   if (self->indexing)
-    return g_strdup (self->progress != NULL ? self->progress : _("Waiting to start…"));
+    {
+      if (self->progress != NULL)
+        return g_strdup (self->progress);
+      if (self->elsewhere)
+        /* Translators: a process other than Lode's service indexes the folder, such as a
+         * `lode index` run in a terminal. */
+        return g_strdup (_("Being indexed by another program…"));
+      return g_strdup (_("Waiting to start…"));
+    }
   if (self->status_error != NULL)
     /* Translators: %s says why Lode's service could not tell how the folder's index is. */
     return g_strdup_printf (_("Status unavailable: %s"), self->status_error);
@@ -442,6 +451,7 @@ lode_project_item_update_status (LodeProjectItem *self,
     self->indexed_at = g_date_time_new_from_iso8601 (indexed_at, NULL);
 
   set_indexing (self, indexing);
+  self->elsewhere = json_object_has_member (status, "indexingProcess");
   if (!indexing)
     {
       problem = json_object_get_string_member_with_default (status, "damage", NULL);

@@ -36,6 +36,7 @@ struct _LodeProjectsPage
   guint                 listed_serial;  /* of the last one applied */
   guint                 status_serial;  /* of the last codebase_status asked, for any tree */
   GHashTable           *status_serials; /* root → serial of the last status applied */
+  GHashTable           *status_later;   /* roots whose status is to be asked for again */
 };
 
 G_DEFINE_FINAL_TYPE (LodeProjectsPage, lode_projects_page, GTK_TYPE_WIDGET)
@@ -218,22 +219,45 @@ update_stack (LodeProjectsPage *self)
   gtk_stack_set_visible_child_name (self->stack, empty ? "empty" : "list");
 }
 
-/* How long a tree's status waits to be asked for again after a call that failed. */
+/* How long a tree's status waits to be asked for again after a call that failed, and while
+ * another process indexes the tree: loded hears nothing of that run's end to tell. */
 #define STATUS_AGAIN_SECONDS 1
+#define STATUS_ELSEWHERE_SECONDS 2
 
 static void refresh_status (LodeProjectsPage *self,
                             const char       *root,
                             gboolean          again);
 
 static gboolean
-status_again_cb (gpointer user_data)
+status_later_cb (gpointer user_data)
 {
   Request *request = user_data;
   g_autoptr(LodeProjectsPage) self = g_weak_ref_get (&request->page);
 
-  if (self != NULL && find_item (self, request->root, NULL) != NULL)
-    refresh_status (self, request->root, TRUE);
+  if (self == NULL)
+    return G_SOURCE_REMOVE;
+  g_hash_table_remove (self->status_later, request->root);
+  if (find_item (self, request->root, NULL) != NULL)
+    refresh_status (self, request->root, request->again);
   return G_SOURCE_REMOVE;
+}
+
+/* Asks for @root's status again in @seconds, unless that is planned already; @again as for
+ * refresh_status(). */
+static void
+refresh_status_later (LodeProjectsPage *self,
+                      const char       *root,
+                      guint             seconds,
+                      gboolean          again)
+{
+  Request *later;
+
+  if (!g_hash_table_add (self->status_later, g_strdup (root)))
+    return;
+  later = request_new (self, root);
+  later->again = again;
+  g_timeout_add_seconds_full (G_PRIORITY_DEFAULT, seconds, status_later_cb, later,
+                              (GDestroyNotify) request_free);
 }
 
 static void
@@ -263,10 +287,7 @@ status_cb (GObject      *object,
    * restarting); failing again, the row says why, and stops showing progress. */
   if (status == NULL && !request->again)
     {
-      Request *again = request_new (self, request->root);
-
-      g_timeout_add_seconds_full (G_PRIORITY_DEFAULT, STATUS_AGAIN_SECONDS, status_again_cb,
-                                  again, (GDestroyNotify) request_free);
+      refresh_status_later (self, request->root, STATUS_AGAIN_SECONDS, TRUE);
       return;
     }
 
@@ -276,6 +297,8 @@ status_cb (GObject      *object,
     lode_project_item_set_status_error (item, error->message);
   else
     lode_project_item_update_status (item, status);
+  if (status != NULL && json_object_has_member (status, "indexingProcess"))
+    refresh_status_later (self, request->root, STATUS_ELSEWHERE_SECONDS, FALSE);
 }
 
 /* @again: after a status that failed; failing again, the row says why. */
@@ -676,6 +699,7 @@ lode_projects_page_finalize (GObject *object)
   LodeProjectsPage *self = (LodeProjectsPage *)object;
 
   g_hash_table_unref (self->status_serials);
+  g_hash_table_unref (self->status_later);
 
   G_OBJECT_CLASS (lode_projects_page_parent_class)->finalize (object);
 }
@@ -710,6 +734,7 @@ lode_projects_page_init (LodeProjectsPage *self)
   self->projects = g_list_store_new (LODE_TYPE_PROJECT_ITEM);
   self->cancellable = g_cancellable_new ();
   self->status_serials = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->status_later = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   gtk_list_box_bind_model (self->list, G_LIST_MODEL (self->projects), create_row, NULL, NULL);
   g_signal_connect_object (self->projects, "items-changed", G_CALLBACK (update_names), self,
                            G_CONNECT_SWAPPED);

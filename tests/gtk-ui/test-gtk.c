@@ -7,8 +7,11 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include "lode.h"
 #include "lode-application.h"
@@ -2556,6 +2559,59 @@ test_status_error (Fixture       *fixture,
   reply_filter_remove (fail);
 }
 
+static gboolean
+item_indexing (gpointer data)
+{
+  return lode_project_item_get_indexing (data);
+}
+
+/* Another process indexes a tree the app lists (`lode index` in a terminal): it holds the
+ * index's writer lock, as that run would. loded hears nothing of the run's end, so the row,
+ * which shows the run, asks for the tree's status again until the run is over instead of
+ * showing it running for good. */
+static void
+test_indexed_elsewhere (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
+  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
+  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
+  LodeClient *client = lode_application_get_client (fixture->app);
+  g_autofree char *root = g_build_filename (tmp, "elsewhere", NULL);
+  g_autofree char *index_db = NULL;
+  g_autofree char *project_dir = NULL;
+  g_autofree char *lock_path = NULL;
+  g_autofree char *pid = g_strdup_printf ("%d\n", (int) getpid ());
+  LodeProjectItem *item;
+  int fd;
+
+  test_write_file (root, "main.c", "int\nmain (void)\n{\n  return 0;\n}\n");
+  ensure_indexed (page, root);
+  wait_for_job_told (client, root);
+  item = find_project (lode_projects_page_get_model (page), root);
+  adw_view_stack_set_visible_child_name (stack, "projects");
+
+  index_db = find_index_db (root);
+  project_dir = g_path_get_dirname (index_db);
+  lock_path = g_build_filename (project_dir, "lock", NULL);
+  fd = g_open (lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (flock (fd, LOCK_EX | LOCK_NB), ==, 0);
+  g_assert_cmpint (write (fd, pid, strlen (pid)), ==, (gssize) strlen (pid));
+
+  /* The page hears of the tree (another client's job would be told so), while the other
+   * run holds the lock. */
+  g_signal_emit_by_name (client, "index-changed", root);
+  wait_until (item_indexing, item, "the row to show the other run");
+  g_assert_cmpstr (lode_project_item_get_summary (item), ==, "Being indexed by another program…");
+  screenshot (window, "projects-indexed-elsewhere");
+
+  /* The run ends, and nothing tells the page. */
+  close (fd);
+  wait_until (item_finished, item, "the row to see the other run end");
+  g_assert_true (g_str_has_prefix (lode_project_item_get_summary (item), "Ready · 1 file ("));
+}
+
 /* A job stopped by another client (an agent's codebase_stop, `lode stop`) ends the row's
  * progress too: the page hears of the job's end, not only of its own Stop button. */
 static void
@@ -3399,6 +3455,7 @@ main (int   argc,
   ADD ("manage", test_manage);
   ADD ("stopped-elsewhere", test_stopped_elsewhere);
   ADD ("status-error", test_status_error);
+  ADD ("indexed-elsewhere", test_indexed_elsewhere);
   ADD ("project-names", test_project_names);
   ADD ("error-toast", test_error_toast);
   ADD ("model-download", test_model_download);
