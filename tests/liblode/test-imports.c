@@ -763,6 +763,14 @@ test_makefile_parse (void)
     { "X = -I$$HOME -I$(CURDIR)/include\n", "./include" },
     /* Recipes and target-specific assignments give flags too. */
     { "all: x.c\n\t$(CC) -Irecipe -c x.c\nx: CPPFLAGS += -Itarget\n", "recipe target" },
+    /* What a conditional holds depends on the build (git's Makefile, for builds without a
+     * regex.h or poll.h of their own), nested or not, whatever its kind. */
+    { "BASIC_CFLAGS = -I.\nifdef NO_REGEX\n\tCOMPAT_CFLAGS += -Icompat/regex\nendif\n"
+      "ifeq ($(uname_S),Linux)\n  ifndef NO_POLL\n  X = -Inested\n  endif\n"
+      "else\n  X = -Iother\nendif\nifneq (,$(Y))\nZ = -Iz\nendif\n"
+      "ALL = $(BASIC_CFLAGS) $(COMPAT_CFLAGS) $(X) -Iafter\n", ". after" },
+    { "endif\nX = -Ix\nendif\n", "x" },
+    { "ifdef A\nX = -Inever-closed\n", "" },
     /* Variables that refer to themselves. */
     { "X = $(X) -Iself\n", "self" },
     { "A = $(B) -Ia\nB = $(A) -Ib\nC = $(A)\n", "b a" },

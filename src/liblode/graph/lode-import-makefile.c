@@ -16,7 +16,10 @@
  * write are what is known of its include directories. Makefiles are not run, only read:
  * variables assigned in the same file are expanded (`=`, `:=`, `::=`, `?=`, `+=`), and a
  * flag whose directory holds anything else (a function such as $(shell …) or $(wildcard …),
- * a variable set elsewhere or on the command line) is skipped rather than guessed. */
+ * a variable set elsewhere or on the command line) is skipped rather than guessed. So is
+ * what a conditional holds (`ifdef NO_REGEX` … `endif`): whether it applies depends on the
+ * build, and git's `-Icompat/regex`, for builds without one, would otherwise take
+ * `<regex.h>` from the C library for every build. */
 
 /* What a reference that cannot be known expands to. A `-I` token holding it is skipped, so
  * are tokens of a Makefile that holds this byte itself (no text does). */
@@ -115,6 +118,30 @@ logical_lines (const char *text,
     }
 
   return lines;
+}
+
+/* How @line changes the nesting of conditionals (`ifdef`, `ifndef`, `ifeq`, `ifneq` open
+ * one, `endif` closes it): +1, -1 or 0. A recipe line (a tab first) is the shell's. */
+static int
+conditional_step (const char *line)
+{
+  static const char * const opening[] = { "ifdef", "ifndef", "ifeq", "ifneq" };
+  const char *p = line;
+
+  if (*p == '\t')
+    return 0;
+  while (*p == ' ')
+    p++;
+  for (guint i = 0; i < G_N_ELEMENTS (opening); i++)
+    {
+      gsize n = strlen (opening[i]);
+
+      if (strncmp (p, opening[i], n) == 0 && (p[n] == ' ' || p[n] == '\t' || p[n] == '('))
+        return 1;
+    }
+  if (strncmp (p, "endif", 5) == 0 && (p[5] == '\0' || g_ascii_isspace (p[5])))
+    return -1;
+  return 0;
 }
 
 /* Whether @line assigns a variable: its name (new), how, and where the value starts. A
@@ -384,6 +411,7 @@ _lode_import_parse_makefile_include_dirs (const char *text,
   g_autoptr(GPtrArray) scans = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) dirs = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GHashTable) variables = NULL;
+  guint conditionals = 0;
   Make make;
 
   variables = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
@@ -403,6 +431,15 @@ _lode_import_parse_makefile_include_dirs (const char *text,
       g_autofree char *name = NULL;
       const char *value;
       AssignKind kind;
+      int step = conditional_step (lines->pdata[i]);
+
+      /* An `endif` too many is make's error; here it closes nothing. */
+      if (step > 0)
+        conditionals++;
+      else if (step < 0 && conditionals > 0)
+        conditionals--;
+      if (step != 0 || conditionals > 0)
+        continue;
 
       if (!parse_assignment (lines->pdata[i], &name, &kind, &value))
         {
