@@ -239,6 +239,12 @@ def main():
         if os.path.basename(rel) in (".gitignore", ".lodeignore"):
             write(outdir, "ignore", read(rel) + b"\0" + listing)
 
+    # Makefiles, for the reader of their include directories.
+    for rel in paths:
+        name = os.path.basename(rel)
+        if name in ("Makefile", "makefile", "GNUmakefile") or name.endswith(".mk"):
+            write(outdir, "makefile", read(rel))
+
     # Configuration files and manifests, for the reader of all five formats.
     for rel in paths:
         if rel.startswith("tests/liblode/fixtures/knowledge/"):

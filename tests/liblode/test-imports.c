@@ -14,6 +14,7 @@
 #include "lode-error.h"
 #include "lode-import-resolver.h"
 #include "lode-import-declarations-private.h"
+#include "lode-import-makefile-private.h"
 #include "lode-imports.h"
 #include "test-helpers.h"
 
@@ -702,8 +703,148 @@ test_c_header_by_name (void)
     }
 }
 
+/* A plain-Makefile tree with two headers of one name, zstd's shape: adapt.c's Makefile
+ * gives `-I$(ZSTDDIR)/common`, which holds the library's zstd_internal.h; the Linux kernel
+ * port's copy is nearer by path. Without the Makefile the guess takes the copy; the
+ * Makefile's flags are only for the sources below it, so the kernel port's test keeps it. */
+static void
+test_c_makefile_include_dirs (void)
+{
+  g_autoptr(Project) project = project_load ("c-makefile");
+  g_autoptr(LodeImportResolver) with = project_resolver (project, NULL);
+  g_autoptr(LodeImportResolver) without = NULL;
+  g_autofree char *target = NULL;
+
+  target = resolve_one (with, "c", "contrib/adaptive-compression/adapt.c",
+                        "#include \"zstd_internal.h\"\n", NULL);
+  g_assert_cmpstr (target, ==, "lib/common/zstd_internal.h");
+  g_clear_pointer (&target, g_free);
+  target = resolve_one (with, "c", "contrib/linux-kernel/test/test.c",
+                        "#include \"zstd_internal.h\"\n", NULL);
+  g_assert_cmpstr (target, ==, "contrib/linux-kernel/lib/zstd/zstd_internal.h");
+
+  without = project_resolver (project, "contrib/adaptive-compression/Makefile");
+  g_clear_pointer (&target, g_free);
+  target = resolve_one (without, "c", "contrib/adaptive-compression/adapt.c",
+                        "#include \"zstd_internal.h\"\n", NULL);
+  g_assert_cmpstr (target, ==, "contrib/linux-kernel/lib/zstd/zstd_internal.h");
+}
+
+/* What a Makefile's text gives: the directories of its -I, -iquote and -isystem flags,
+ * joined by spaces. A flag whose directory cannot be known is left out, and text that would
+ * expand forever (a variable referring to itself, directly or not) or without bound ends. */
+static void
+test_makefile_parse (void)
+{
+  static const struct {
+    const char *text;
+    const char *dirs;
+  } cases[] = {
+    /* Continuations, comments, both kinds of reference, `-I dir`. */
+    { "D = ../lib\n# The library.\nCPPFLAGS += -I$(D) \\\n    -I ${D}/common -I$(D)/x#y\n",
+      "../lib ../lib/common ../lib/x" },
+    { "# -Icommented \\\n  -Icontinued-comment\nX = -Ireal\n", "real" },
+    { "CFLAGS = -I\\#hash\n", "#hash" },
+    { "CFLAGS = -iquote q -isystem s -Iinc -include config.h -I- -I\n", "q s inc" },
+    /* Unknown variables and functions: only those tokens are skipped. */
+    { "CPPFLAGS = -I$(PREFIX)/include -I$(shell pkg-config x) -I$(wildcard src/*) -Iok\n",
+      "ok" },
+    { "S = a b\nX = -I$(S:a=b) -I$(subst a,b,$(S)) -I$($(S)) -I$@ -I$(\n", "" },
+    { "OUT != echo -Ishell\nX = -I$(OUT)\n", "" },
+    /* Recursive variables expand when used, simple ones when assigned. */
+    { "F = -I$(D)\nD = late\n", "late" },
+    { "D = a\nF := -I$(D)\nD = b\nG := $(F)\n", "a" },
+    { "D ?= first\nD ?= second\nX = -I$(D)\n", "first" },
+    { "X = -Ioverridden\nX ?= -Inot-taken\nX = -Ilast\n", "last" },
+    { "A := -Ia\nA += -I$(B)\nB = b\nA += -Ic\nC = $(A)\n", "a c" },
+    { "A = -Ia\nA += -I$(B)\nB = b\n", "a b" },
+    { "ARCH = x86\nx86_INC = arch/x86\nX = -I$($(ARCH)_INC)\n", "arch/x86" },
+    { "export X = -Iexported\noverride Y := -Ioverridden\n", "exported overridden" },
+    { "X = -I$$HOME -I$(CURDIR)/include\n", "./include" },
+    /* Recipes and target-specific assignments give flags too. */
+    { "all: x.c\n\t$(CC) -Irecipe -c x.c\nx: CPPFLAGS += -Itarget\n", "recipe target" },
+    /* What a conditional holds depends on the build (git's Makefile, for builds without a
+     * regex.h or poll.h of their own), nested or not, whatever its kind. */
+    { "BASIC_CFLAGS = -I.\nifdef NO_REGEX\n\tCOMPAT_CFLAGS += -Icompat/regex\nendif\n"
+      "ifeq ($(uname_S),Linux)\n  ifndef NO_POLL\n  X = -Inested\n  endif\n"
+      "else\n  X = -Iother\nendif\nifneq (,$(Y))\nZ = -Iz\nendif\n"
+      "ALL = $(BASIC_CFLAGS) $(COMPAT_CFLAGS) $(X) -Iafter\n", ". after" },
+    { "endif\nX = -Ix\nendif\n", "x" },
+    { "ifdef A\nX = -Inever-closed\n", "" },
+    /* Variables that refer to themselves. */
+    { "X = $(X) -Iself\n", "self" },
+    { "A = $(B) -Ia\nB = $(A) -Ib\nC = $(A)\n", "b a" },
+    { "X = $(X)$(X)$(X)$(X)$(X)$(X)$(X)$(X)$(X)$(X) -Iwide\n", "wide" },
+    { "", "" },
+    { "\\", "" },
+    { "X = $(", "" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(GStrv) dirs = _lode_import_parse_makefile_include_dirs (cases[i].text,
+                                                                     strlen (cases[i].text));
+      g_autofree char *joined = g_strjoinv (" ", dirs);
+
+      g_test_message ("%s", cases[i].text);
+      g_assert_cmpstr (joined, ==, cases[i].dirs);
+    }
+
+  g_assert_true (_lode_import_is_makefile ("Makefile"));
+  g_assert_true (_lode_import_is_makefile ("a/GNUmakefile"));
+  g_assert_true (_lode_import_is_makefile ("a/b/makefile"));
+  g_assert_true (_lode_import_is_makefile ("lib/libzstd.mk"));
+  g_assert_false (_lode_import_is_makefile ("a/.mk"));
+  g_assert_false (_lode_import_is_makefile ("Makefile.am"));
+  g_assert_false (_lode_import_is_makefile ("a/Makefile/x.c"));
+  g_assert_true (lode_import_resolver_is_config_file ("contrib/x/Makefile"));
+}
+
+/* Editing, removing and adding back a Makefile re-reads it, as a change to
+ * compile_commands.json does: the resolver's configuration files are read again. */
+static void
+test_makefile_incremental (void)
+{
+  g_autofree char *fixture = g_test_build_filename (G_TEST_DIST, "liblode", "fixtures", "graph",
+                                                    "c-makefile", NULL);
+  g_autofree char *root = g_dir_make_tmp ("lode-makefile-XXXXXX", NULL);
+  g_autoptr(Project) project = project_load ("c-makefile");
+  g_autoptr(LodeImportResolver) resolver = NULL;
+  g_autoptr(GPtrArray) paths = g_ptr_array_new ();
+  const char *makefile = "contrib/adaptive-compression/Makefile";
+  const char *from = "contrib/adaptive-compression/adapt.c";
+  const char *include = "#include \"zstd_internal.h\"\n";
+  g_autofree char *target = NULL;
+
+  test_copy_tree (fixture, root);
+  g_ptr_array_extend (paths, project->paths, NULL, NULL);
+  g_ptr_array_add (paths, NULL);
+  resolver = lode_import_resolver_new (root, (const char * const *) paths->pdata);
+  target = resolve_one (resolver, "c", from, include, NULL);
+  g_assert_cmpstr (target, ==, "lib/common/zstd_internal.h");
+
+  test_write_file (root, makefile, "CPPFLAGS = -I../../lib\n");
+  lode_import_resolver_add_file (resolver, makefile);
+  g_clear_pointer (&target, g_free);
+  target = resolve_one (resolver, "c", from, include, NULL);
+  g_assert_cmpstr (target, ==, "contrib/linux-kernel/lib/zstd/zstd_internal.h");
+
+  test_write_file (root, makefile, "CPPFLAGS = -I../../lib/common\n");
+  lode_import_resolver_add_file (resolver, makefile);
+  g_clear_pointer (&target, g_free);
+  target = resolve_one (resolver, "c", from, include, NULL);
+  g_assert_cmpstr (target, ==, "lib/common/zstd_internal.h");
+
+  lode_import_resolver_remove_file (resolver, makefile);
+  g_clear_pointer (&target, g_free);
+  target = resolve_one (resolver, "c", from, include, NULL);
+  g_assert_cmpstr (target, ==, "contrib/linux-kernel/lib/zstd/zstd_internal.h");
+
+  test_remove_tree (root);
+}
+
 static const char * const fixtures[] = {
-  "bash", "c", "csharp", "css", "dart", "go", "java", "javascript", "kotlin", "lua", "php",
+  "bash", "c", "c-makefile", "csharp", "css", "dart", "go", "java", "javascript", "kotlin", "lua", "php",
   "python", "ruby", "rust", "scala", "swift", "typescript", "web",
 };
 
@@ -721,6 +862,9 @@ main (int    argc,
   g_test_add_func ("/lode/imports/declarations-advance", test_declarations_advance);
   g_test_add_func ("/lode/imports/python-from-names", test_python_from_names);
   g_test_add_func ("/lode/imports/c-header-by-name", test_c_header_by_name);
+  g_test_add_func ("/lode/imports/c-makefile-include-dirs", test_c_makefile_include_dirs);
+  g_test_add_func ("/lode/imports/makefile-parse", test_makefile_parse);
+  g_test_add_func ("/lode/imports/makefile-incremental", test_makefile_incremental);
 
   for (guint i = 0; i < G_N_ELEMENTS (fixtures); i++)
     {

@@ -1,6 +1,6 @@
 /* lode-import-configs.c — the configuration files that decide where imports resolve:
- * tsconfig/jsconfig, package.json, compile_commands.json, go.mod, Cargo.toml, composer.json,
- * pubspec.yaml, Package.swift
+ * tsconfig/jsconfig, package.json, compile_commands.json, Makefiles, go.mod, Cargo.toml,
+ * composer.json, pubspec.yaml, Package.swift
  *
  * SPDX-FileCopyrightText: 2026 The Lode authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -12,6 +12,7 @@
 
 #include <string.h>
 
+#include "lode-import-makefile-private.h"
 #include "lode-import-resolver-private.h"
 #include "lode-json.h"
 
@@ -250,23 +251,34 @@ read_package_json (LodeImportResolver *self,
   g_ptr_array_add (self->js_packages, mapping);
 }
 
-static void
-add_include_dir (LodeImportResolver *self,
-                 const char         *directory,
-                 const char         *dir)
+/* The project path of the include directory @dir given in @directory (absolute), or NULL
+ * when it is outside the project. */
+static char *
+project_include_dir (LodeImportResolver *self,
+                     const char         *directory,
+                     const char         *dir)
 {
   g_autofree char *absolute = NULL;
-  g_autofree char *relative = NULL;
   gsize root_len = strlen (self->root);
 
   absolute = g_path_is_absolute (dir) ? g_canonicalize_filename (dir, NULL)
                                       : g_canonicalize_filename (dir, directory);
 
   if (strcmp (absolute, self->root) == 0)
-    relative = g_strdup ("");
-  else if (g_str_has_prefix (absolute, self->root) && absolute[root_len] == '/')
-    relative = g_strdup (absolute + root_len + 1);
-  else
+    return g_strdup ("");
+  if (g_str_has_prefix (absolute, self->root) && absolute[root_len] == '/')
+    return g_strdup (absolute + root_len + 1);
+  return NULL;
+}
+
+static void
+add_include_dir (LodeImportResolver *self,
+                 const char         *directory,
+                 const char         *dir)
+{
+  g_autofree char *relative = project_include_dir (self, directory, dir);
+
+  if (relative == NULL)
     return;
 
   for (guint i = 0; i < self->include_dirs->len; i++)
@@ -349,6 +361,61 @@ read_compile_commands (LodeImportResolver *self,
               }
         }
     }
+}
+
+/* -I, -iquote and -isystem directories of a Makefile, for the files of its directory and
+ * below (resolve_c()). compile_commands.json lists the flags of every file it compiles, so
+ * its directories are global; a Makefile's flags are those of the sources it builds, and a
+ * tree of several programs (zstd's contrib/) has one per program, each with its own. */
+static void
+read_makefile (LodeImportResolver *self,
+               const char         *path)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *dir = path_dirname (path);
+  g_autofree char *directory = g_build_filename (self->root, dir, NULL);
+  g_auto(GStrv) dirs = NULL;
+  gsize len = 0;
+
+  text = _lode_import_read_project_file (self, path, CONFIG_MAX_BYTES, &len);
+  if (text == NULL)
+    return;
+
+  dirs = _lode_import_parse_makefile_include_dirs (text, len);
+  for (guint i = 0; dirs[i] != NULL; i++)
+    {
+      g_autofree char *relative = project_include_dir (self, directory, dirs[i]);
+      gboolean known = FALSE;
+
+      /* Another Makefile of the same directory (a config.mk beside it) may repeat one. */
+      for (guint j = 0; relative != NULL && j < self->make_include_dirs->len && !known; j++)
+        {
+          const Mapping *mapping = self->make_include_dirs->pdata[j];
+
+          known = strcmp (mapping->prefix, dir) == 0 && strcmp (mapping->dir, relative) == 0;
+        }
+      if (relative != NULL && !known)
+        add_mapping (self->make_include_dirs, dir, relative);
+    }
+}
+
+/* Deepest directory first, the nearest Makefile's flags being tried first; then by path, so
+ * that the order does not depend on a hash table's. */
+static int
+makefile_cmp_depth (gconstpointer a,
+                    gconstpointer b)
+{
+  const char *pa = *(const char **) a;
+  const char *pb = *(const char **) b;
+  int da = 0;
+  int db = 0;
+
+  for (const char *c = strchr (pa, '/'); c != NULL; c = strchr (c + 1, '/'))
+    da++;
+  for (const char *c = strchr (pb, '/'); c != NULL; c = strchr (c + 1, '/'))
+    db++;
+
+  return da != db ? db - da : strcmp (pa, pb);
 }
 
 /* The value of a `key = "value"` or `key: value` line of a TOML section or YAML top level. */
@@ -583,12 +650,14 @@ read_package_swift (LodeImportResolver *self,
 void
 _lode_import_load_configs (LodeImportResolver *self)
 {
+  g_autoptr(GPtrArray) makefiles = g_ptr_array_new ();
   GHashTableIter iter;
   gpointer key;
 
   g_ptr_array_set_size (self->tsconfigs, 0);
   g_ptr_array_set_size (self->js_packages, 0);
   g_ptr_array_set_size (self->include_dirs, 0);
+  g_ptr_array_set_size (self->make_include_dirs, 0);
   g_ptr_array_set_size (self->go_modules, 0);
   g_ptr_array_set_size (self->crates, 0);
   g_ptr_array_set_size (self->psr4, 0);
@@ -624,10 +693,16 @@ _lode_import_load_configs (LodeImportResolver *self)
         read_pubspec (self, path);
       else if (strcmp (base, "Package.swift") == 0)
         read_package_swift (self, path);
+      else if (_lode_import_is_makefile (path))
+        g_ptr_array_add (makefiles, (gpointer) path);
     }
 
   /* The nearest tsconfig governs a file: deepest directories first. */
   g_ptr_array_sort (self->tsconfigs, ts_config_cmp_depth);
+
+  g_ptr_array_sort (makefiles, makefile_cmp_depth);
+  for (guint i = 0; i < makefiles->len; i++)
+    read_makefile (self, makefiles->pdata[i]);
 }
 
 /* A configuration file _lode_import_load_configs() reads. */
@@ -640,7 +715,8 @@ _lode_import_is_read_config (const char *path)
   };
   const char *base = path_basename (path);
 
-  if (g_str_has_prefix (base, "tsconfig") && g_str_has_suffix (base, ".json"))
+  if ((g_str_has_prefix (base, "tsconfig") && g_str_has_suffix (base, ".json")) ||
+      _lode_import_is_makefile (path))
     return TRUE;
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)

@@ -22,8 +22,9 @@ G_BEGIN_DECLS
  * public calls, lode-import-files.c keeps the indexes of the project's files (with the
  * packages JVM, C# and PHP files declare, lode-import-declarations-private.h),
  * lode-import-configs.c reads the configuration files (tsconfig, package.json,
- * compile_commands.json, go.mod, Cargo.toml, composer.json, pubspec.yaml, Package.swift) and
- * lode-import-rules.c holds each language's resolution rules.
+ * compile_commands.json, Makefiles through lode-import-makefile-private.h, go.mod, Cargo.toml,
+ * composer.json, pubspec.yaml, Package.swift) and lode-import-rules.c holds each language's
+ * resolution rules.
  */
 
 #define CONFIG_MAX_BYTES       (1024 * 1024)
@@ -45,7 +46,8 @@ typedef struct
 
 typedef struct
 {
-  char *prefix;                   /* module path, crate name, namespace prefix, package name */
+  char *prefix;                   /* module path, crate name, namespace prefix, package name,
+                                   * a Makefile's directory */
   char *dir;                      /* project directory it maps to */
   char *entry;                    /* package.json `main`, relative to @dir, or NULL */
 } Mapping;
@@ -66,6 +68,8 @@ struct _LodeImportResolver
   GPtrArray  *tsconfigs;          /* TsConfig, deepest directory first */
   GPtrArray  *js_packages;        /* Mapping: package.json name → directory */
   GPtrArray  *include_dirs;       /* project directories from compile_commands.json */
+  GPtrArray  *make_include_dirs;  /* Mapping: Makefile's directory → include directory, for
+                                   * the files below it; deepest Makefile first */
   GPtrArray  *go_modules;         /* Mapping: module path → directory */
   GPtrArray  *crates;             /* Mapping: crate name → src directory */
   GPtrArray  *psr4;               /* Mapping: namespace prefix (with '\') → directory */
@@ -118,6 +122,16 @@ has_file (LodeImportResolver *self,
           const char         *path)
 {
   return path != NULL && g_hash_table_contains (self->files, path);
+}
+
+/* Whether @path lies in the directory @dir, at any depth. */
+static inline gboolean
+path_in_dir (const char *path,
+             const char *dir)
+{
+  gsize n = strlen (dir);
+
+  return n == 0 || (strncmp (path, dir, n) == 0 && path[n] == '/');
 }
 
 static inline GPtrArray *

@@ -16,12 +16,12 @@
 /* Resolves the imports found by lode-imports.c to files of a project, from the set of project
  * paths (relative, '/'-separated) and the project's configuration files, read from disk under
  * the root: tsconfig/jsconfig `paths` and `baseUrl` (following `extends`), package.json
- * workspace names, compile_commands.json include directories, go.mod module paths, Cargo
- * crate names, composer.json PSR-4 prefixes, pubspec.yaml package names and Package.swift
- * targets. Java, Kotlin, Scala, C# and PHP files are looked at too: the package or namespace
- * they declare (in their first 64 KiB) maps names to files, which also finds the source roots
- * of multi-module builds. An import that names no project file resolves to an external
- * package, never to nothing.
+ * workspace names, compile_commands.json include directories and those Makefiles give,
+ * go.mod module paths, Cargo crate names, composer.json PSR-4 prefixes, pubspec.yaml package
+ * names and Package.swift targets. Java, Kotlin, Scala, C# and PHP files are looked at too:
+ * the package or namespace they declare (in their first 64 KiB) maps names to files, which
+ * also finds the source roots of multi-module builds. An import that names no project file
+ * resolves to an external package, never to nothing.
  *
  * Incremental maintenance rests on keys. Every project file has a few keys (its lower-cased
  * path components cut at the first dot, its declared package's last component, "/" at the
@@ -39,11 +39,11 @@ G_DEFINE_FINAL_TYPE (LodeImportResolver, lode_import_resolver, G_TYPE_OBJECT)
  *
  * Whether @path changes how imports of other files resolve, beyond being a target itself:
  * a configuration file the resolver reads (tsconfig.json, jsconfig.json and the files they
- * extend, package.json, compile_commands.json, go.mod, Cargo.toml, composer.json,
- * pubspec.yaml, Package.swift), a Python `__init__.py` (it decides where top-level packages
- * start) or a Rust crate root (lib.rs, main.rs). When one is added, removed or changed, any
- * import may resolve differently: resolve all of them again. Such files are rare and rarely
- * change.
+ * extend, package.json, compile_commands.json, Makefile, makefile, GNUmakefile, *.mk,
+ * go.mod, Cargo.toml, composer.json, pubspec.yaml, Package.swift), a Python `__init__.py`
+ * (it decides where top-level packages start) or a Rust crate root (lib.rs, main.rs). When
+ * one is added, removed or changed, any import may resolve differently: resolve all of them
+ * again. Such files are rare and rarely change.
  *
  * Returns: %TRUE for such a file
  */
@@ -381,6 +381,7 @@ lode_import_resolver_finalize (GObject *object)
   g_clear_pointer (&self->tsconfigs, g_ptr_array_unref);
   g_clear_pointer (&self->js_packages, g_ptr_array_unref);
   g_clear_pointer (&self->include_dirs, g_ptr_array_unref);
+  g_clear_pointer (&self->make_include_dirs, g_ptr_array_unref);
   g_clear_pointer (&self->go_modules, g_ptr_array_unref);
   g_clear_pointer (&self->crates, g_ptr_array_unref);
   g_clear_pointer (&self->psr4, g_ptr_array_unref);
@@ -418,6 +419,7 @@ lode_import_resolver_init (LodeImportResolver *self)
   self->tsconfigs = g_ptr_array_new_with_free_func ((GDestroyNotify) _lode_import_ts_config_free);
   self->js_packages = g_ptr_array_new_with_free_func (free_mapping);
   self->include_dirs = g_ptr_array_new_with_free_func (g_free);
+  self->make_include_dirs = g_ptr_array_new_with_free_func (free_mapping);
   self->go_modules = g_ptr_array_new_with_free_func (free_mapping);
   self->crates = g_ptr_array_new_with_free_func (free_mapping);
   self->psr4 = g_ptr_array_new_with_free_func (free_mapping);

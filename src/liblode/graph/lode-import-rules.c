@@ -161,9 +161,8 @@ governing_ts_config (LodeImportResolver *self,
   for (guint i = 0; i < self->tsconfigs->len; i++)
     {
       const TsConfig *config = self->tsconfigs->pdata[i];
-      gsize n = strlen (config->dir);
 
-      if (n == 0 || (strncmp (from, config->dir, n) == 0 && from[n] == '/'))
+      if (path_in_dir (from, config->dir))
         return config;
     }
 
@@ -503,6 +502,20 @@ resolve_c (Resolve *r)
     {
       g_autofree char *path = _lode_import_path_join (r->self->include_dirs->pdata[i], r->spec);
 
+      if (try_file (r, path))
+        return;
+    }
+
+  /* A Makefile's flags are for the sources it builds, those of its directory and below; the
+   * nearest Makefile's first. compile_commands.json, the build's own record, comes before. */
+  for (guint i = 0; i < r->self->make_include_dirs->len; i++)
+    {
+      const Mapping *mapping = r->self->make_include_dirs->pdata[i];
+      g_autofree char *path = NULL;
+
+      if (!path_in_dir (r->from, mapping->prefix))
+        continue;
+      path = _lode_import_path_join (mapping->dir, r->spec);
       if (try_file (r, path))
         return;
     }
