@@ -322,9 +322,11 @@ load_lists (LodeGraphPage *self)
     }
   if (root == NULL)
     {
-      /* Translators: in place of the lists of the Graph page while no project is chosen. */
-      set_placeholder (self->cycles, _("Choose a project to see its import cycles"));
-      set_placeholder (self->hubs, _("Choose a project to see its most connected files"));
+      /* The drop-down chooses the first project as soon as there is one: none is chosen
+       * when the app lists none.
+       * Translators: in place of the lists of the Graph page while no folder is indexed. */
+      set_placeholder (self->cycles, _("Add a folder on the Projects page to see its import cycles"));
+      set_placeholder (self->hubs, _("Add a folder on the Projects page to see its most connected files"));
       return;
     }
   if (self->connection == NULL ||

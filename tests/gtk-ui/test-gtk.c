@@ -1050,10 +1050,10 @@ test_acceptance (Fixture       *fixture,
   g_assert_true (lode_client_is_remote (client));
   screenshot (window, "empty");
 
-  /* With no project, the Graph page says to choose one. */
+  /* With no project, the Graph page says where to add one. */
   adw_view_stack_set_visible_child_name (stack, "graph");
-  g_assert_true (has_label (graph, "Choose a project to see its import cycles"));
-  g_assert_true (has_label (graph, "Choose a project to see its most connected files"));
+  g_assert_true (has_label (graph, "Add a folder on the Projects page to see its import cycles"));
+  g_assert_true (has_label (graph, "Add a folder on the Projects page to see its most connected files"));
   screenshot (window, "graph-no-project");
   adw_view_stack_set_visible_child_name (stack, "projects");
 
@@ -2796,8 +2796,8 @@ test_french (Fixture       *fixture,
   g_assert_true (has_label (window, "Aucun projet"));
   screenshot (window, "empty-fr");
   adw_view_stack_set_visible_child_name (stack, "graph");
-  g_assert_true (has_label (graph, "Choisissez un projet pour voir ses cycles d’imports"));
-  g_assert_true (has_label (graph, "Choisissez un projet pour voir ses fichiers les plus liés"));
+  g_assert_true (has_label (graph, "Ajoutez un dossier dans la page Projets pour voir ses cycles d’imports"));
+  g_assert_true (has_label (graph, "Ajoutez un dossier dans la page Projets pour voir ses fichiers les plus liés"));
   screenshot (window, "graph-no-project-fr");
   adw_view_stack_set_visible_child_name (stack, "projects");
 
