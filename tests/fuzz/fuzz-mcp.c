@@ -68,6 +68,7 @@ LLVMFuzzerInitialize (int    *argc,
 
       stub->func = stub_func;
       stub->format = stub_format;
+      stub->write = NULL;
       lode_tool_registry_replace (registry, stub);
     }
 

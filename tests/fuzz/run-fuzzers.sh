@@ -54,13 +54,22 @@ for h in $harnesses; do
     echo "fuzz-$h: a seed of tests/fuzz/seeds/$h fails"
     exit 1
   fi
+  status=0
   "$exe" -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-10}" -max_len="${FUZZ_MAX_LEN:-4096}" \
     -rss_limit_mb=2048 -detect_leaks=0 -print_final_stats=1 \
-    -artifact_prefix="$artifacts/fuzz-$h-" "$corpus/$h" "$seeds/$h" 2>&1 |
-    grep -E '(DONE|^stat::|==[0-9]+==|SUMMARY|ERROR|Test unit written|artifact_prefix)' || true
-  # grep hides libFuzzer's exit status: a finding leaves an artifact.
+    -artifact_prefix="$artifacts/fuzz-$h-" "$corpus/$h" "$seeds/$h" >"$seeds/fuzz.log" 2>&1 ||
+    status=$?
+  grep -E '(DONE|^stat::|==[0-9]+==|SUMMARY|ERROR|Test unit written|artifact_prefix)' \
+    "$seeds/fuzz.log" || true
   if ls "$artifacts/fuzz-$h-"* >/dev/null 2>&1; then
     echo "fuzz-$h: finding in $(ls "$artifacts/fuzz-$h-"*)"
+    exit 1
+  fi
+  # A harness that fails before libFuzzer runs it (in LLVMFuzzerInitialize) leaves no
+  # artifact, only its status.
+  if [ "$status" -ne 0 ]; then
+    tail -n 30 "$seeds/fuzz.log"
+    echo "fuzz-$h: exited with status $status"
     exit 1
   fi
 done
