@@ -2517,6 +2517,23 @@ item_idle (gpointer data)
   return !lode_project_item_get_indexing (data);
 }
 
+/* Indexes a tree of one C file at @root through the app and shows the Projects page, once
+ * the app has heard all there is of the job: the item of the tree's row. */
+static LodeProjectItem *
+index_one_file (Fixture    *fixture,
+                const char *root)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
+  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
+  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
+
+  test_write_file (root, "main.c", "int\nmain (void)\n{\n  return 0;\n}\n");
+  ensure_indexed (page, root);
+  wait_for_job_told (lode_application_get_client (fixture->app), root);
+  adw_view_stack_set_visible_child_name (stack, "projects");
+  return find_project (lode_projects_page_get_model (page), root);
+}
+
 /* A job's end is told by the tree's status: when it cannot be read, it is asked for once
  * more; failing again, the row stops showing the job and says why, until a status comes. */
 static void
@@ -2524,19 +2541,11 @@ test_status_error (Fixture       *fixture,
                    gconstpointer  data)
 {
   GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
-  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
-  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
   LodeClient *client = lode_application_get_client (fixture->app);
   g_autofree char *root = g_build_filename (tmp, "unread", NULL);
-  ReplyFilter *fail;
-  LodeProjectItem *item;
-
-  test_write_file (root, "main.c", "int\nmain (void)\n{\n  return 0;\n}\n");
-  ensure_indexed (page, root);
   /* The app's own statuses of the job that indexed it are not the ones to fail. */
-  wait_for_job_told (client, root);
-  item = find_project (lode_projects_page_get_model (page), root);
-  adw_view_stack_set_visible_child_name (stack, "projects");
+  LodeProjectItem *item = index_one_file (fixture, root);
+  ReplyFilter *fail;
 
   /* A job runs, ends, and its status fails, asked for again too: the row says why, and
    * offers to index again. Every status of the tree fails until then: the page may ask for
@@ -2576,22 +2585,14 @@ test_indexed_elsewhere (Fixture       *fixture,
                         gconstpointer  data)
 {
   GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (fixture->app)));
-  LodeProjectsPage *page = LODE_PROJECTS_PAGE (find_widget (window, LODE_TYPE_PROJECTS_PAGE, 0));
-  AdwViewStack *stack = ADW_VIEW_STACK (find_widget (window, ADW_TYPE_VIEW_STACK, 0));
   LodeClient *client = lode_application_get_client (fixture->app);
   g_autofree char *root = g_build_filename (tmp, "elsewhere", NULL);
+  LodeProjectItem *item = index_one_file (fixture, root);
   g_autofree char *index_db = NULL;
   g_autofree char *project_dir = NULL;
   g_autofree char *lock_path = NULL;
   g_autofree char *pid = g_strdup_printf ("%d\n", (int) getpid ());
-  LodeProjectItem *item;
   int fd;
-
-  test_write_file (root, "main.c", "int\nmain (void)\n{\n  return 0;\n}\n");
-  ensure_indexed (page, root);
-  wait_for_job_told (client, root);
-  item = find_project (lode_projects_page_get_model (page), root);
-  adw_view_stack_set_visible_child_name (stack, "projects");
 
   index_db = find_index_db (root);
   project_dir = g_path_get_dirname (index_db);
