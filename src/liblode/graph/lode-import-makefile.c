@@ -51,6 +51,8 @@ typedef struct
 typedef struct
 {
   GHashTable *variables;          /* name → Variable */
+  GString    *names[MAX_EXPANSION_DEPTH]; /* the name of a reference at each depth, expanded:
+                                           * one allocation each, not one per reference */
   gsize       budget;
 } Make;
 
@@ -217,7 +219,7 @@ expand_reference (Make       *make,
                   guint       depth,
                   GString    *out)
 {
-  g_autoptr(GString) expanded = g_string_new (NULL);
+  GString *expanded;
   Variable *variable;
 
   if (depth >= MAX_EXPANSION_DEPTH || make->budget == 0)
@@ -226,6 +228,10 @@ expand_reference (Make       *make,
       return;
     }
   make->budget--;
+
+  if (make->names[depth] == NULL)
+    make->names[depth] = g_string_new (NULL);
+  expanded = g_string_truncate (make->names[depth], 0);
 
   /* `$($(arch)_CFLAGS)`: the name is itself expanded first. */
   expand (make, name, len, depth + 1, expanded);
@@ -412,7 +418,7 @@ _lode_import_parse_makefile_include_dirs (const char *text,
   g_autoptr(GPtrArray) dirs = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GHashTable) variables = NULL;
   guint conditionals = 0;
-  Make make;
+  Make make = { NULL };
 
   variables = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                      (GDestroyNotify) variable_free);
@@ -460,6 +466,9 @@ _lode_import_parse_makefile_include_dirs (const char *text,
       add_flag_dirs (expanded->str, dirs);
     }
 
+  for (guint i = 0; i < G_N_ELEMENTS (make.names); i++)
+    if (make.names[i] != NULL)
+      g_string_free (make.names[i], TRUE);
   g_ptr_array_add (dirs, NULL);
   return (GStrv) g_ptr_array_steal (dirs, NULL);
 }
