@@ -80,6 +80,26 @@ _lode_engine_class_install_signals (LodeEngineClass *klass)
                   NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
+/* Runs @func from @context's loop, on whichever thread iterates it, never from the calling
+ * thread's stack. g_main_context_invoke() runs it at once, on the calling thread, when
+ * @context is the default one and nobody iterates it that instant: a job's thread then
+ * emitted the engine's signals while the thread that follows them ran on, and a test saw
+ * index-finished without the index-changed that comes after it. */
+void
+_lode_engine_invoke_later (GMainContext   *context,
+                           GSourceFunc     func,
+                           gpointer        data,
+                           GDestroyNotify  notify)
+{
+  GSource *source = g_idle_source_new ();
+
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_static_name (source, "[lode] engine signal");
+  g_source_set_callback (source, func, data, notify);
+  g_source_attach (source, context);
+  g_source_unref (source);
+}
+
 /* Signals are emitted on the engine's main context, whatever thread caused them. */
 typedef struct
 {
@@ -154,8 +174,7 @@ _lode_engine_emit_later (LodeEngine *self,
   emission->signal = signal;
   emission->project_id = g_strdup (project_id);
   emission->root = g_strdup (root);
-  g_main_context_invoke_full (self->context, G_PRIORITY_DEFAULT, emit_cb, emission,
-                              (GDestroyNotify) emission_free);
+  _lode_engine_invoke_later (self->context, emit_cb, emission, (GDestroyNotify) emission_free);
 }
 
 void

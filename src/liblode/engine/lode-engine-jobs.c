@@ -292,8 +292,8 @@ job_thread_func (gpointer user_data)
   g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->lock);
 
-  g_main_context_invoke_full (context, G_PRIORITY_DEFAULT, _lode_engine_job_ended_cb, ended,
-                              (GDestroyNotify) _lode_engine_ended_free);
+  _lode_engine_invoke_later (context, _lode_engine_job_ended_cb, ended,
+                             (GDestroyNotify) _lode_engine_ended_free);
 
   return NULL;
 }

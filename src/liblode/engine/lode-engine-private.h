@@ -97,6 +97,10 @@ typedef struct
 
 /* lode-engine-entry.c */
 void             _lode_engine_class_install_signals (LodeEngineClass  *klass);
+void             _lode_engine_invoke_later          (GMainContext     *context,
+                                                     GSourceFunc       func,
+                                                     gpointer          data,
+                                                     GDestroyNotify    notify);
 void             _lode_engine_emit_later            (LodeEngine       *self,
                                                      guint             signal,
                                                      const char       *project_id,
