@@ -730,6 +730,36 @@ test_c_makefile_include_dirs (void)
   g_assert_cmpstr (target, ==, "contrib/linux-kernel/lib/zstd/zstd_internal.h");
 }
 
+/* Of several Makefiles above a source, the nearest one's directories are tried first; one
+ * at the root is for every source. Without the Makefiles, config.h would be the guessed
+ * include/config.h for both. */
+static void
+test_c_makefile_nearest (void)
+{
+  static const char * const paths[] = {
+    "Makefile", "vendor/include/config.h", "include/config.h", "tools/Makefile",
+    "tools/cli/main.c", "src/main.c", NULL,
+  };
+  g_autofree char *root = g_dir_make_tmp ("lode-makefile-XXXXXX", NULL);
+  g_autoptr(LodeImportResolver) resolver = NULL;
+  const char *include = "#include \"config.h\"\n";
+  g_autofree char *target = NULL;
+
+  for (guint i = 0; paths[i] != NULL; i++)
+    test_write_file (root, paths[i], "");
+  test_write_file (root, "Makefile", "CPPFLAGS = -Ivendor/include\n");
+  test_write_file (root, "tools/Makefile", "CPPFLAGS = -I../include\n");
+  resolver = lode_import_resolver_new (root, paths);
+
+  target = resolve_one (resolver, "c", "tools/cli/main.c", include, NULL);
+  g_assert_cmpstr (target, ==, "include/config.h");
+  g_clear_pointer (&target, g_free);
+  target = resolve_one (resolver, "c", "src/main.c", include, NULL);
+  g_assert_cmpstr (target, ==, "vendor/include/config.h");
+
+  test_remove_tree (root);
+}
+
 /* What a Makefile's text gives: the directories of its -I, -iquote and -isystem flags,
  * joined by spaces. A flag whose directory cannot be known is left out, and text that would
  * expand forever (a variable referring to itself, directly or not) or without bound ends. */
@@ -863,6 +893,7 @@ main (int    argc,
   g_test_add_func ("/lode/imports/python-from-names", test_python_from_names);
   g_test_add_func ("/lode/imports/c-header-by-name", test_c_header_by_name);
   g_test_add_func ("/lode/imports/c-makefile-include-dirs", test_c_makefile_include_dirs);
+  g_test_add_func ("/lode/imports/c-makefile-nearest", test_c_makefile_nearest);
   g_test_add_func ("/lode/imports/makefile-parse", test_makefile_parse);
   g_test_add_func ("/lode/imports/makefile-incremental", test_makefile_incremental);
 

@@ -375,6 +375,7 @@ read_makefile (LodeImportResolver *self,
   g_autofree char *dir = path_dirname (path);
   g_autofree char *directory = g_build_filename (self->root, dir, NULL);
   g_auto(GStrv) dirs = NULL;
+  GPtrArray *known;
   gsize len = 0;
 
   text = _lode_import_read_project_file (self, path, CONFIG_MAX_BYTES, &len);
@@ -382,40 +383,22 @@ read_makefile (LodeImportResolver *self,
     return;
 
   dirs = _lode_import_parse_makefile_include_dirs (text, len);
+  known = g_hash_table_lookup (self->make_include_dirs, dir);
   for (guint i = 0; dirs[i] != NULL; i++)
     {
       g_autofree char *relative = project_include_dir (self, directory, dirs[i]);
-      gboolean known = FALSE;
 
-      /* Another Makefile of the same directory (a config.mk beside it) may repeat one. */
-      for (guint j = 0; relative != NULL && j < self->make_include_dirs->len && !known; j++)
+      if (relative == NULL)
+        continue;
+      if (known == NULL)
         {
-          const Mapping *mapping = self->make_include_dirs->pdata[j];
-
-          known = strcmp (mapping->prefix, dir) == 0 && strcmp (mapping->dir, relative) == 0;
+          known = g_ptr_array_new_with_free_func (g_free);
+          g_hash_table_insert (self->make_include_dirs, g_strdup (dir), known);
         }
-      if (relative != NULL && !known)
-        add_mapping (self->make_include_dirs, dir, relative);
+      /* Another Makefile of the same directory (a config.mk beside it) may repeat one. */
+      if (!g_ptr_array_find_with_equal_func (known, relative, g_str_equal, NULL))
+        g_ptr_array_add (known, g_steal_pointer (&relative));
     }
-}
-
-/* Deepest directory first, the nearest Makefile's flags being tried first; then by path, so
- * that the order does not depend on a hash table's. */
-static int
-makefile_cmp_depth (gconstpointer a,
-                    gconstpointer b)
-{
-  const char *pa = *(const char **) a;
-  const char *pb = *(const char **) b;
-  int da = 0;
-  int db = 0;
-
-  for (const char *c = strchr (pa, '/'); c != NULL; c = strchr (c + 1, '/'))
-    da++;
-  for (const char *c = strchr (pb, '/'); c != NULL; c = strchr (c + 1, '/'))
-    db++;
-
-  return da != db ? db - da : strcmp (pa, pb);
 }
 
 /* The value of a `key = "value"` or `key: value` line of a TOML section or YAML top level. */
@@ -657,7 +640,7 @@ _lode_import_load_configs (LodeImportResolver *self)
   g_ptr_array_set_size (self->tsconfigs, 0);
   g_ptr_array_set_size (self->js_packages, 0);
   g_ptr_array_set_size (self->include_dirs, 0);
-  g_ptr_array_set_size (self->make_include_dirs, 0);
+  g_hash_table_remove_all (self->make_include_dirs);
   g_ptr_array_set_size (self->go_modules, 0);
   g_ptr_array_set_size (self->crates, 0);
   g_ptr_array_set_size (self->psr4, 0);
@@ -700,7 +683,9 @@ _lode_import_load_configs (LodeImportResolver *self)
   /* The nearest tsconfig governs a file: deepest directories first. */
   g_ptr_array_sort (self->tsconfigs, ts_config_cmp_depth);
 
-  g_ptr_array_sort (makefiles, makefile_cmp_depth);
+  /* By path, so that the Makefiles of one directory add their flags in an order that does
+   * not depend on the hash table's. */
+  g_ptr_array_sort (makefiles, compare_strings);
   for (guint i = 0; i < makefiles->len; i++)
     read_makefile (self, makefiles->pdata[i]);
 }

@@ -46,8 +46,7 @@ typedef struct
 
 typedef struct
 {
-  char *prefix;                   /* module path, crate name, namespace prefix, package name,
-                                   * a Makefile's directory */
+  char *prefix;                   /* module path, crate name, namespace prefix, package name */
   char *dir;                      /* project directory it maps to */
   char *entry;                    /* package.json `main`, relative to @dir, or NULL */
 } Mapping;
@@ -68,8 +67,9 @@ struct _LodeImportResolver
   GPtrArray  *tsconfigs;          /* TsConfig, deepest directory first */
   GPtrArray  *js_packages;        /* Mapping: package.json name → directory */
   GPtrArray  *include_dirs;       /* project directories from compile_commands.json */
-  GPtrArray  *make_include_dirs;  /* Mapping: Makefile's directory → include directory, for
-                                   * the files below it; deepest Makefile first */
+  GHashTable *make_include_dirs;  /* a Makefile's directory ("" for the root) → GPtrArray of
+                                   * the include directories its flags name, in order, for
+                                   * the files below it */
   GPtrArray  *go_modules;         /* Mapping: module path → directory */
   GPtrArray  *crates;             /* Mapping: crate name → src directory */
   GPtrArray  *psr4;               /* Mapping: namespace prefix (with '\') → directory */

@@ -381,7 +381,7 @@ lode_import_resolver_finalize (GObject *object)
   g_clear_pointer (&self->tsconfigs, g_ptr_array_unref);
   g_clear_pointer (&self->js_packages, g_ptr_array_unref);
   g_clear_pointer (&self->include_dirs, g_ptr_array_unref);
-  g_clear_pointer (&self->make_include_dirs, g_ptr_array_unref);
+  g_clear_pointer (&self->make_include_dirs, g_hash_table_unref);
   g_clear_pointer (&self->go_modules, g_ptr_array_unref);
   g_clear_pointer (&self->crates, g_ptr_array_unref);
   g_clear_pointer (&self->psr4, g_ptr_array_unref);
@@ -419,7 +419,7 @@ lode_import_resolver_init (LodeImportResolver *self)
   self->tsconfigs = g_ptr_array_new_with_free_func ((GDestroyNotify) _lode_import_ts_config_free);
   self->js_packages = g_ptr_array_new_with_free_func (free_mapping);
   self->include_dirs = g_ptr_array_new_with_free_func (g_free);
-  self->make_include_dirs = g_ptr_array_new_with_free_func (free_mapping);
+  self->make_include_dirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, unref);
   self->go_modules = g_ptr_array_new_with_free_func (free_mapping);
   self->crates = g_ptr_array_new_with_free_func (free_mapping);
   self->psr4 = g_ptr_array_new_with_free_func (free_mapping);

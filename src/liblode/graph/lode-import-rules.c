@@ -482,6 +482,34 @@ is_system_header (const char *spec)
          g_str_has_prefix (spec, "arpa/");
 }
 
+/* The include directories of the Makefiles in the directories that hold @r's source, the
+ * nearest first. The directories are looked up one by one, not every Makefile's checked
+ * for whether it is above the source, which cost in proportion to the Makefiles of the
+ * tree for each include. */
+static gboolean
+try_makefile_dirs (Resolve *r)
+{
+  g_autofree char *dir = g_strdup (r->from_dir);
+
+  for (;;)
+    {
+      GPtrArray *dirs = g_hash_table_lookup (r->self->make_include_dirs, dir);
+      char *slash;
+
+      for (guint i = 0; dirs != NULL && i < dirs->len; i++)
+        {
+          g_autofree char *path = _lode_import_path_join (dirs->pdata[i], r->spec);
+
+          if (try_file (r, path))
+            return TRUE;
+        }
+      if (dir[0] == '\0')
+        return FALSE;
+      slash = strrchr (dir, '/');
+      *(slash != NULL ? slash : dir) = '\0';
+    }
+}
+
 static void
 resolve_c (Resolve *r)
 {
@@ -508,17 +536,8 @@ resolve_c (Resolve *r)
 
   /* A Makefile's flags are for the sources it builds, those of its directory and below; the
    * nearest Makefile's first. compile_commands.json, the build's own record, comes before. */
-  for (guint i = 0; i < r->self->make_include_dirs->len; i++)
-    {
-      const Mapping *mapping = r->self->make_include_dirs->pdata[i];
-      g_autofree char *path = NULL;
-
-      if (!path_in_dir (r->from, mapping->prefix))
-        continue;
-      path = _lode_import_path_join (mapping->dir, r->spec);
-      if (try_file (r, path))
-        return;
-    }
+  if (try_makefile_dirs (r))
+    return;
 
   for (guint i = 0; i < G_N_ELEMENTS (guessed_dirs); i++)
     {
