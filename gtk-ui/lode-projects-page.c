@@ -20,7 +20,8 @@
  * codebase_watch, codebase_remove); the list is codebase_list_projects, and each row's
  * figures its project's codebase_status. The client's signals keep it live: index-progress
  * drives the progress bars, index-changed asks for a tree's status again, projects-changed
- * for the list.
+ * for the list. A run of another process that a status shows ends with an index-changed
+ * too: loded follows it once its status was asked for.
  */
 
 struct _LodeProjectsPage
@@ -36,7 +37,7 @@ struct _LodeProjectsPage
   guint                 listed_serial;  /* of the last one applied */
   guint                 status_serial;  /* of the last codebase_status asked, for any tree */
   GHashTable           *status_serials; /* root → serial of the last status applied */
-  GHashTable           *status_later;   /* roots whose status is to be asked for again */
+  GHashTable           *status_again;   /* roots whose failed status is to be asked again */
 };
 
 G_DEFINE_FINAL_TYPE (LodeProjectsPage, lode_projects_page, GTK_TYPE_WIDGET)
@@ -219,45 +220,37 @@ update_stack (LodeProjectsPage *self)
   gtk_stack_set_visible_child_name (self->stack, empty ? "empty" : "list");
 }
 
-/* How long a tree's status waits to be asked for again after a call that failed, and while
- * another process indexes the tree: loded hears nothing of that run's end to tell. */
+/* How long a tree's status waits to be asked for again after a call that failed. */
 #define STATUS_AGAIN_SECONDS 1
-#define STATUS_ELSEWHERE_SECONDS 2
 
 static void refresh_status (LodeProjectsPage *self,
                             const char       *root,
                             gboolean          again);
 
 static gboolean
-status_later_cb (gpointer user_data)
+status_again_cb (gpointer user_data)
 {
   Request *request = user_data;
   g_autoptr(LodeProjectsPage) self = g_weak_ref_get (&request->page);
 
   if (self == NULL)
     return G_SOURCE_REMOVE;
-  g_hash_table_remove (self->status_later, request->root);
+  g_hash_table_remove (self->status_again, request->root);
   if (find_item (self, request->root, NULL) != NULL)
-    refresh_status (self, request->root, request->again);
+    refresh_status (self, request->root, TRUE);
   return G_SOURCE_REMOVE;
 }
 
-/* Asks for @root's status again in @seconds, unless that is planned already; @again as for
- * refresh_status(). */
+/* Asks for @root's status once more in STATUS_AGAIN_SECONDS, unless that is planned
+ * already. */
 static void
-refresh_status_later (LodeProjectsPage *self,
-                      const char       *root,
-                      guint             seconds,
-                      gboolean          again)
+refresh_status_again (LodeProjectsPage *self,
+                      const char       *root)
 {
-  Request *later;
-
-  if (!g_hash_table_add (self->status_later, g_strdup (root)))
+  if (!g_hash_table_add (self->status_again, g_strdup (root)))
     return;
-  later = request_new (self, root);
-  later->again = again;
-  g_timeout_add_seconds_full (G_PRIORITY_DEFAULT, seconds, status_later_cb, later,
-                              (GDestroyNotify) request_free);
+  g_timeout_add_seconds_full (G_PRIORITY_DEFAULT, STATUS_AGAIN_SECONDS, status_again_cb,
+                              request_new (self, root), (GDestroyNotify) request_free);
 }
 
 static void
@@ -287,7 +280,7 @@ status_cb (GObject      *object,
    * restarting); failing again, the row says why, and stops showing progress. */
   if (status == NULL && !request->again)
     {
-      refresh_status_later (self, request->root, STATUS_AGAIN_SECONDS, TRUE);
+      refresh_status_again (self, request->root);
       return;
     }
 
@@ -297,8 +290,6 @@ status_cb (GObject      *object,
     lode_project_item_set_status_error (item, error->message);
   else
     lode_project_item_update_status (item, status);
-  if (status != NULL && json_object_has_member (status, "indexingProcess"))
-    refresh_status_later (self, request->root, STATUS_ELSEWHERE_SECONDS, FALSE);
 }
 
 /* @again: after a status that failed; failing again, the row says why. */
@@ -699,7 +690,7 @@ lode_projects_page_finalize (GObject *object)
   LodeProjectsPage *self = (LodeProjectsPage *)object;
 
   g_hash_table_unref (self->status_serials);
-  g_hash_table_unref (self->status_later);
+  g_hash_table_unref (self->status_again);
 
   G_OBJECT_CLASS (lode_projects_page_parent_class)->finalize (object);
 }
@@ -734,7 +725,7 @@ lode_projects_page_init (LodeProjectsPage *self)
   self->projects = g_list_store_new (LODE_TYPE_PROJECT_ITEM);
   self->cancellable = g_cancellable_new ();
   self->status_serials = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  self->status_later = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->status_again = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   gtk_list_box_bind_model (self->list, G_LIST_MODEL (self->projects), create_row, NULL, NULL);
   g_signal_connect_object (self->projects, "items-changed", G_CALLBACK (update_names), self,
                            G_CONNECT_SWAPPED);

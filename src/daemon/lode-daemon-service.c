@@ -187,6 +187,8 @@ engine_index_changed_cb (LodeEngine        *engine,
                          LodeDaemonService *self)
 {
   lode_dbus_daemon1_emit_index_changed (LODE_DBUS_DAEMON1 (self), root);
+  /* It may tell of the end of another process's run that the engine followed. */
+  update_hold (self);
 }
 
 static void
@@ -552,6 +554,7 @@ typedef GVariant *(*StatusForm) (const LodeProjectStatus *status);
 
 typedef struct
 {
+  LodeDaemonService     *service;
   GDBusMethodInvocation *invocation;
   StatusForm             form;
 } StatusCall;
@@ -562,10 +565,14 @@ status_done_cb (GObject      *object,
                 gpointer      user_data)
 {
   g_autofree StatusCall *call = user_data;
+  g_autoptr(LodeDaemonService) self = g_steal_pointer (&call->service);
   g_autoptr(LodeProjectStatus) status = NULL;
   g_autoptr(GError) error = NULL;
 
   status = lode_engine_dup_status_finish (LODE_ENGINE (object), result, &error);
+  /* A status that found another process writing the tree has the engine follow that run
+   * until it ends: the daemon stays up to tell of it. */
+  update_hold (self);
   if (status == NULL)
     return_error (g_steal_pointer (&call->invocation), error);
   else
@@ -582,6 +589,7 @@ reply_status (LodeDaemonService     *self,
   g_autoptr(GCancellable) cancellable = client_cancellable (self, invocation);
   StatusCall *call = g_new0 (StatusCall, 1);
 
+  call->service = g_object_ref (self);
   call->invocation = invocation;
   call->form = form;
   lode_engine_dup_status_async (self->own->engine, path, cancellable, status_done_cb, call);

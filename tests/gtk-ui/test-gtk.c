@@ -2577,9 +2577,9 @@ item_indexing (gpointer data)
 }
 
 /* Another process indexes a tree the app lists (`lode index` in a terminal): it holds the
- * index's writer lock, as that run would. loded hears nothing of the run's end, so the row,
- * which shows the run, asks for the tree's status again until the run is over instead of
- * showing it running for good. */
+ * index's writer lock, as that run would. Nothing tells loded of the run's end: its engine,
+ * which saw the run in the tree's status, follows the lock and emits IndexChanged when it is
+ * free, so the row, which shows the run, does not show it running for good. */
 static void
 test_indexed_elsewhere (Fixture       *fixture,
                         gconstpointer  data)
@@ -2609,7 +2609,7 @@ test_indexed_elsewhere (Fixture       *fixture,
   g_assert_cmpstr (lode_project_item_get_summary (item), ==, "Being indexed by another program…");
   screenshot (window, "projects-indexed-elsewhere");
 
-  /* The run ends, and nothing tells the page. */
+  /* The run ends, and nothing tells loded. */
   close (fd);
   wait_until (item_finished, item, "the row to see the other run end");
   g_assert_true (g_str_has_prefix (lode_project_item_get_summary (item), "Ready · 1 file ("));

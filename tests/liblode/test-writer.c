@@ -12,11 +12,14 @@
 
 #include "config.h"
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "lode.h"
+#include "lode-engine-private.h"
 #include "lode-json-forms.h"
 #include "test-helpers.h"
 
@@ -213,6 +216,162 @@ test_remove_under_writer (Fixture       *fixture,
   g_assert_false (g_file_test (dir, G_FILE_TEST_EXISTS));
 }
 
+typedef struct
+{
+  const char *root;
+  guint       n_changed;
+} Changed;
+
+static void
+index_changed_cb (LodeEngine *engine,
+                  const char *project_id,
+                  const char *root,
+                  Changed    *changed)
+{
+  g_assert_cmpstr (root, ==, changed->root);
+  changed->n_changed++;
+}
+
+static gboolean
+watchdog_cb (gpointer user_data)
+{
+  g_error ("Timed out waiting for %s", (const char *) user_data);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+set_true_cb (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Iterates @context for @msec, whatever happens meanwhile. */
+static void
+run_for (GMainContext *context,
+         guint         msec)
+{
+  g_autoptr(GSource) source = g_timeout_source_new (msec);
+  gboolean done = FALSE;
+
+  g_source_set_callback (source, set_true_cb, &done, NULL);
+  g_source_attach (source, context);
+  while (!done)
+    g_main_context_iteration (context, TRUE);
+}
+
+/* Whether a source of @context is still to dispatch: a timeout, an idle, a descriptor
+ * besides the context's own wake-up. */
+static gboolean
+has_sources (GMainContext *context)
+{
+  GPollFD fds[8];
+  int priority;
+  int timeout;
+  int n;
+
+  g_assert_true (g_main_context_acquire (context));
+  g_main_context_prepare (context, &priority);
+  n = g_main_context_query (context, G_MAXINT, &timeout, fds, G_N_ELEMENTS (fds));
+  g_main_context_check (context, G_MAXINT, fds, MIN (n, (int) G_N_ELEMENTS (fds)));
+  g_main_context_release (context);
+
+  return timeout >= 0 || n > 1;
+}
+
+/* Takes @path's writer lock as another process's run would: its own open file description,
+ * the pid in the file. */
+static int
+lock_as_other (const char *path)
+{
+  g_autofree char *pid = g_strdup_printf ("%d\n", (int) getpid ());
+  int fd = g_open (path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (flock (fd, LOCK_EX | LOCK_NB), ==, 0);
+  g_assert_cmpint (write (fd, pid, strlen (pid)), ==, (gssize) strlen (pid));
+  return fd;
+}
+
+/* The run of another process on a tree an engine serves (`lode index` in a terminal while
+ * loded serves the app) ends without a word to the engine: once a status has shown that run,
+ * the engine follows its lock and tells of its end with index-changed, as of its own jobs'
+ * ends, and then follows nothing. An engine that goes while it follows leaves no source
+ * behind. */
+static void
+test_follow_other (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(GMainContext) context = g_main_context_new ();
+  g_autoptr(LodeEngine) engine = NULL;
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(LodeIndexReport) report = NULL;
+  g_autoptr(LodeProjectStatus) status = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *lock_path = NULL;
+  Changed changed = { NULL, 0 };
+  GSource *watchdog;
+  int fd;
+
+  /* The engine's signals and its following run on a context of the test's own, which then
+   * shows whether anything of the engine is left on it. */
+  g_main_context_push_thread_default (context);
+  engine = lode_engine_new (fixture->config);
+  project = lode_engine_open_project (engine, fixture->root, FALSE, &error);
+  g_assert_no_error (error);
+  report = lode_project_index (project, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  lock_path = g_build_filename (fixture->config->data_dir, "projects",
+                                lode_project_get_id (project), "lock", NULL);
+  changed.root = lode_project_get_root (project);
+  g_signal_connect (engine, "index-changed", G_CALLBACK (index_changed_cb), &changed);
+
+  fd = lock_as_other (lock_path);
+  status = lode_engine_dup_status (engine, fixture->root, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (status->writer_pid, ==, getpid ());
+
+  /* While the lock is held, nothing is told. */
+  run_for (context, 1500);
+  g_assert_cmpuint (changed.n_changed, ==, 0);
+
+  /* The run ends, and nothing tells the engine. */
+  close (fd);
+  watchdog = g_timeout_source_new_seconds (test_timeout_seconds (10));
+  g_source_set_callback (watchdog, watchdog_cb, "index-changed after the other run", NULL);
+  g_source_attach (watchdog, context);
+  while (changed.n_changed == 0)
+    g_main_context_iteration (context, TRUE);
+  g_source_destroy (watchdog);
+  g_source_unref (watchdog);
+  g_assert_cmpuint (changed.n_changed, ==, 1);
+  g_assert_cmpuint (_lode_engine_count_followed_writers (engine), ==, 0);
+  g_assert_false (has_sources (context));
+
+  /* A status without another run follows nothing. */
+  g_clear_pointer (&status, lode_project_status_free);
+  status = lode_engine_dup_status (engine, fixture->root, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (status->writer_pid, ==, 0);
+  g_assert_cmpuint (_lode_engine_count_followed_writers (engine), ==, 0);
+
+  /* Gone while it follows a run: nothing of it stays, and nothing is told. */
+  fd = lock_as_other (lock_path);
+  g_clear_pointer (&status, lode_project_status_free);
+  status = lode_engine_dup_status (engine, fixture->root, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (_lode_engine_count_followed_writers (engine), ==, 1);
+  g_clear_object (&project);
+  g_object_add_weak_pointer (G_OBJECT (engine), (gpointer *) &engine);
+  g_object_unref (engine);
+  g_assert_null (engine);
+  g_assert_false (has_sources (context));
+  close (fd);
+  g_assert_cmpuint (changed.n_changed, ==, 1);
+
+  g_main_context_pop_thread_default (context);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -223,6 +382,8 @@ main (int   argc,
               fixture_tear_down);
   g_test_add ("/lode/writer/remove-under-writer", Fixture, NULL, fixture_set_up,
               test_remove_under_writer, fixture_tear_down);
+  g_test_add ("/lode/writer/follow-other", Fixture, NULL, fixture_set_up, test_follow_other,
+              fixture_tear_down);
 
   return g_test_run ();
 }

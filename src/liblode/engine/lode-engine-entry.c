@@ -64,7 +64,8 @@ _lode_engine_class_install_signals (LodeEngineClass *klass)
    * @root: its tree
    *
    * The index of a project was rebuilt, updated or removed, or a job on it ended in any
-   * state (a stopped or failed job keeps what it wrote).
+   * state (a stopped or failed job keeps what it wrote), or the run of another process that
+   * a status showed (lode_engine_dup_status()) ended.
    */
   signals [LODE_ENGINE_INDEX_CHANGED] =
     g_signal_new ("index-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,

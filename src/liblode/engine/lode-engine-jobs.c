@@ -809,18 +809,20 @@ lode_engine_cancel_jobs (LodeEngine *self)
  * lode_engine_is_busy:
  * @self: a #LodeEngine
  *
- * Returns: %TRUE while a job runs or a project is watched: a service should stay up
+ * Returns: %TRUE while a job runs, a project is watched or another process's run is
+ *   followed (lode_engine_dup_status()): a service should stay up
  */
 gboolean
 lode_engine_is_busy (LodeEngine *self)
 {
   GHashTableIter iter;
   LodeEngineEntry *entry;
-  gboolean busy = FALSE;
+  gboolean busy;
 
   g_return_val_if_fail (LODE_IS_ENGINE (self), FALSE);
 
   g_mutex_lock (&self->lock);
+  busy = g_hash_table_size (self->writers) > 0;
   g_hash_table_iter_init (&iter, self->entries);
   while (!busy && g_hash_table_iter_next (&iter, NULL, (gpointer *) &entry))
     busy = _lode_engine_entry_is_busy (entry) || entry->watcher != NULL;

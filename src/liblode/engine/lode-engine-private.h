@@ -72,6 +72,11 @@ struct _LodeEngine
   GCond         cond;
   GHashTable   *entries;         /* project id → LodeEngineEntry */
 
+  /* Trees another process writes (`lode index`, another daemon), as a status found them:
+   * followed until their writer lock is free, so that that run's end is told as a job's. */
+  GHashTable   *writers;         /* project id → the project's LodeProject */
+  GSource      *writers_source;  /* (nullable): tests them, while any is followed */
+
   /* The embedding provider of every project, made from the settings on first use unless
    * lode_engine_set_embedder() chose one. */
   LodeEmbedderSource *embedders;
@@ -136,5 +141,8 @@ LodeEngineJob   *_lode_engine_request_job           (LodeEngine       *self,
 
 /* lode-engine-watch.c */
 void             _lode_engine_save_watch_list       (LodeEngine       *self);
+
+/* lode-engine.c */
+guint            _lode_engine_count_followed_writers (LodeEngine *self);
 
 G_END_DECLS

@@ -64,6 +64,12 @@ lode_engine_dispose (GObject *object)
     while (entry->running != NULL)
       g_cond_wait (&self->cond, &self->lock);
   g_hash_table_remove_all (self->entries);
+  g_hash_table_remove_all (self->writers);
+  if (self->writers_source != NULL)
+    {
+      g_source_destroy (self->writers_source);
+      g_clear_pointer (&self->writers_source, g_source_unref);
+    }
   g_mutex_unlock (&self->lock);
 
   G_OBJECT_CLASS (lode_engine_parent_class)->dispose (object);
@@ -77,6 +83,7 @@ lode_engine_finalize (GObject *object)
   g_clear_pointer (&self->config, lode_config_free);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_pointer (&self->entries, g_hash_table_unref);
+  g_clear_pointer (&self->writers, g_hash_table_unref);
   g_free (self->watch_list);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->cond);
@@ -104,6 +111,7 @@ lode_engine_init (LodeEngine *self)
   self->context = g_main_context_ref_thread_default ();
   self->entries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                          (GDestroyNotify) _lode_engine_entry_free);
+  self->writers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
 }
 
 /**
@@ -515,6 +523,118 @@ lode_engine_remove_project (LodeEngine  *self,
   return TRUE;
 }
 
+/* Other processes' runs ---------------------------------------------------------------- */
+
+/* How often the trees another process writes are tested. The end of such a run comes with
+ * no event to wait for: inotify reports nothing when a flock() is released. Its last close
+ * of the lock file gives IN_CLOSE_WRITE, but a writer that unlocks with LOCK_UN, or whose
+ * descriptor a child inherited, releases the lock without one, and an index on NFS gives
+ * none at all. Testing costs a listing of the project's folder and a flock() of each lock in
+ * it, about 35 µs: a tick a second on the engine's context, only while another process
+ * writes, misses no end and tells it within a second. */
+#define WRITERS_TEST_SECONDS 1
+
+static void
+weak_ref_free (GWeakRef *weak)
+{
+  g_weak_ref_clear (weak);
+  g_free (weak);
+}
+
+/* Runs on the engine's main context. The trees are tested without the lock, which jobs'
+ * threads take for every step they report. */
+static gboolean
+writers_test_cb (gpointer user_data)
+{
+  g_autoptr(LodeEngine) self = g_weak_ref_get (user_data);
+  g_autoptr(GPtrArray) followed = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) ended = g_ptr_array_new_with_free_func (g_object_unref);
+  gboolean more;
+  GHashTableIter iter;
+  LodeProject *project;
+
+  if (self == NULL)
+    return G_SOURCE_REMOVE;
+
+  g_mutex_lock (&self->lock);
+  g_hash_table_iter_init (&iter, self->writers);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &project))
+    g_ptr_array_add (followed, g_object_ref (project));
+  g_mutex_unlock (&self->lock);
+
+  for (guint i = 0; i < followed->len; i++)
+    {
+      project = g_ptr_array_index (followed, i);
+      if (_lode_project_find_writer (project->dir) == 0)
+        g_ptr_array_add (ended, g_object_ref (project));
+    }
+
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < followed->len; i++)
+    {
+      LodeEngineEntry *entry;
+
+      project = g_ptr_array_index (followed, i);
+      entry = g_hash_table_lookup (self->entries, project->id);
+      /* A job of this engine's own waits for the lock, or holds it now: its end is told. */
+      if (entry != NULL && _lode_engine_entry_is_busy (entry))
+        g_hash_table_remove (self->writers, project->id);
+    }
+  for (guint i = 0; i < ended->len; i++)
+    {
+      project = g_ptr_array_index (ended, i);
+      if (!g_hash_table_remove (self->writers, project->id))
+        continue;
+      g_debug ("The other process's run on %s has ended", project->root);
+      _lode_engine_emit_later (self, LODE_ENGINE_INDEX_CHANGED, project->id, project->root);
+    }
+  more = g_hash_table_size (self->writers) > 0;
+  if (!more)
+    g_clear_pointer (&self->writers_source, g_source_unref);
+  g_mutex_unlock (&self->lock);
+
+  return more ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+}
+
+/* Follows the run of another process on @project until it ends, when index-changed tells of
+ * it as of this engine's jobs. Called with the lock held, from any thread. */
+static void
+follow_writer (LodeEngine  *self,
+               LodeProject *project)
+{
+  GWeakRef *weak;
+
+  if (g_hash_table_contains (self->writers, project->id))
+    return;
+
+  g_debug ("%s is being indexed by another process; following that run", project->root);
+  g_hash_table_insert (self->writers, g_strdup (project->id), g_object_ref (project));
+  if (self->writers_source != NULL)
+    return;
+
+  weak = g_new0 (GWeakRef, 1);
+  g_weak_ref_init (weak, self);
+  self->writers_source = g_timeout_source_new_seconds (WRITERS_TEST_SECONDS);
+  g_source_set_static_name (self->writers_source, "[lode] other processes' runs");
+  g_source_set_callback (self->writers_source, writers_test_cb, weak,
+                         (GDestroyNotify) weak_ref_free);
+  g_source_attach (self->writers_source, self->context);
+}
+
+/* The trees whose other writer the engine follows; for tests. */
+guint
+_lode_engine_count_followed_writers (LodeEngine *self)
+{
+  guint n;
+
+  g_mutex_lock (&self->lock);
+  n = g_hash_table_size (self->writers);
+  g_assert ((n > 0) == (self->writers_source != NULL));
+  g_mutex_unlock (&self->lock);
+
+  return n;
+}
+
 /* Reading ------------------------------------------------------------------------------ */
 
 /**
@@ -525,6 +645,8 @@ lode_engine_remove_project (LodeEngine  *self,
  *
  * The index of @path (see lode_project_dup_status()) with the engine's job and watcher.
  * Reads the database: call it from a worker thread, or use lode_engine_dup_status_async().
+ * When it names another process writing the index, the engine follows that run, and emits
+ * #LodeEngine::index-changed when it ends.
  *
  * Returns: (transfer full) (nullable): the status
  */
@@ -561,6 +683,10 @@ lode_engine_dup_status (LodeEngine  *self,
       status->n_watches = lode_watcher_get_n_watches (entry->watcher);
       status->watch_status = g_strdup (lode_watcher_get_status (entry->watcher));
     }
+  /* A status that shows another process's run would show it for good: that run's end is
+   * news to no one here unless the engine follows it. */
+  if (status->writer_pid != 0 && (entry == NULL || !_lode_engine_entry_is_busy (entry)))
+    follow_writer (self, project);
   g_mutex_unlock (&self->lock);
 
   return status;
