@@ -13,6 +13,7 @@
 #include <sqlite3.h>
 
 #include "lode-error.h"
+#include "lode-grep-query.h"
 #include "lode-index-store.h"
 #include "lode-indexer.h"
 #include "lode-searcher.h"
@@ -356,7 +357,7 @@ count_lookup_indexes (const char *path)
 static int
 count_trigram_segments (const char *path)
 {
-  return query_int (path, "SELECT count (DISTINCT segid) FROM files_tri_idx");
+  return query_int (path, "SELECT count (DISTINCT segment) FROM trigram_blocks");
 }
 
 /* The symbol tools find the same declarations while a new index is built without its
@@ -398,12 +399,134 @@ test_lookup_indexes (StoreFixture  *fixture,
   g_assert_cmpstr (((LodeStoredSymbol *) after->pdata[0])->path, ==, "strbuf.c");
   g_assert_cmpuint (((LodeStoredSymbol *) after->pdata[0])->start_line, ==, 1);
 
-  /* Ending another run finds them there, and leaves its batch's trigrams to FTS5's own
-   * merges. */
+  /* Ending another run finds them there, and leaves its batch's trigrams in a segment of
+   * their own, until there are many. */
   put_text (fixture->store, "strbuf-2.h", "c", "void strbuf_addstr (struct strbuf *sb);\n");
   g_assert_true (lode_index_store_set_meta (fixture->store, "state", "ready", &error));
   g_assert_no_error (error);
   g_assert_cmpint (count_trigram_segments (fixture->db_path), ==, 2);
+}
+
+static char *dup_table_rows (const char *path,
+                             const char *sql);
+
+/* The files @store names for the literal @pattern, by path, joined by spaces. */
+static char *
+text_files (LodeIndexStore *store,
+            const char     *pattern)
+{
+  g_autoptr(LodeGrepQuery) query = lode_grep_query_for_pattern (pattern, FALSE);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) files = NULL;
+  GString *out = g_string_new (NULL);
+  gboolean indexed = FALSE;
+
+  files = lode_index_store_find_text_files (store, query, &indexed, &error);
+  g_assert_no_error (error);
+  g_assert_true (indexed);
+  for (guint i = 0; i < files->len; i++)
+    g_string_append_printf (out, "%s%s", i > 0 ? " " : "",
+                            ((LodeStoredFile *) g_ptr_array_index (files, i))->path);
+  return g_string_free (out, FALSE);
+}
+
+/* What a watcher's runs do to the trigrams: each edit lands in a segment of its own, where
+ * the file's old trigrams no longer name it; once a run ends with more than eight, they are
+ * folded into one, exactly what a new index of the same files holds; a batch rolled back
+ * leaves none of its trigrams. */
+static void
+test_trigram_segments (StoreFixture  *fixture,
+                       gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *fresh_path = g_build_filename (g_get_user_data_dir (), "fresh.db", NULL);
+  g_autoptr(LodeStore) fresh = lode_store_open (fresh_path, &error);
+  const char *run_text = "int run_timer_list (struct timer_base *base);\n";
+  const char *edited = "int expire_timers (struct timer_base *base, struct hlist_head *head);\n";
+  g_autofree char *folded = NULL;
+  g_autofree char *expected = NULL;
+
+  g_assert_no_error (error);
+  put_text (fixture->store, "kernel/time/timer.c", "c", run_text);
+  g_assert_true (lode_index_store_set_meta (fixture->store, "state", "ready", &error));
+  g_assert_cmpint (count_trigram_segments (fixture->db_path), ==, 1);
+
+  /* A watcher's edits, each in a transaction of its own. */
+  for (guint i = 0; i < 8; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("kernel/time/tick-%u.c", i);
+      g_autofree char *text = g_strdup_printf ("void tick_sched_timer_%u (void);\n", i);
+
+      put_text (fixture->store, path, "c", text);
+    }
+  put_text (fixture->store, "kernel/time/timer.c", "c", edited);
+  g_assert_cmpint (count_trigram_segments (fixture->db_path), ==, 10);
+  g_assert_cmpstr (text_files (fixture->store, "run_timer_list"), ==, "");
+  g_assert_cmpstr (text_files (fixture->store, "expire_timers"), ==, "kernel/time/timer.c");
+  g_assert_cmpstr (text_files (fixture->store, "tick_sched_timer_5"), ==, "kernel/time/tick-5.c");
+  g_assert_cmpstr (text_files (fixture->store, "struct timer_base"), ==, "kernel/time/timer.c");
+
+  /* Rolled back: neither its file nor its trigrams. */
+  g_assert_true (lode_index_store_begin (fixture->store, &error));
+  put_text (fixture->store, "kernel/time/hrtimer.c", "c", "void hrtimer_interrupt (void);\n");
+  lode_index_store_rollback (fixture->store);
+  g_assert_cmpstr (text_files (fixture->store, "hrtimer_interrupt"), ==, "");
+  g_assert_cmpint (count_trigram_segments (fixture->db_path), ==, 10);
+
+  g_assert_true (lode_index_store_set_meta (fixture->store, "state", "ready", &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (count_trigram_segments (fixture->db_path), ==, 1);
+  g_assert_cmpstr (text_files (fixture->store, "run_timer_list"), ==, "");
+  g_assert_cmpstr (text_files (fixture->store, "expire_timers"), ==, "kernel/time/timer.c");
+  g_assert_cmpstr (text_files (fixture->store, "tick_sched_timer_5"), ==, "kernel/time/tick-5.c");
+  g_assert_cmpstr (text_files (fixture->store, "tick_sched_timer"), ==,
+                   "kernel/time/tick-0.c kernel/time/tick-1.c kernel/time/tick-2.c "
+                   "kernel/time/tick-3.c kernel/time/tick-4.c kernel/time/tick-5.c "
+                   "kernel/time/tick-6.c kernel/time/tick-7.c");
+
+  /* The same files, put at once in the same order (so with the same ids), in a new index. */
+  g_assert_true (lode_index_store_begin (LODE_INDEX_STORE (fresh), &error));
+  put_text (LODE_INDEX_STORE (fresh), "kernel/time/timer.c", "c", edited);
+  for (guint i = 0; i < 8; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("kernel/time/tick-%u.c", i);
+      g_autofree char *text = g_strdup_printf ("void tick_sched_timer_%u (void);\n", i);
+
+      put_text (LODE_INDEX_STORE (fresh), path, "c", text);
+    }
+  g_assert_true (lode_index_store_commit (LODE_INDEX_STORE (fresh), &error));
+  g_assert_true (lode_index_store_set_meta (LODE_INDEX_STORE (fresh), "state", "ready", &error));
+  g_assert_no_error (error);
+  folded = dup_table_rows (fixture->db_path, "SELECT first, quote (data) FROM trigram_blocks ORDER BY first");
+  expected = dup_table_rows (fresh_path, "SELECT first, quote (data) FROM trigram_blocks ORDER BY first");
+  g_assert_cmpstr (folded, ==, expected);
+}
+
+/* A block of trigrams cut short is a damaged index, for a look-up and for a fold alike, and
+ * says so; nothing reads past it. */
+static void
+test_damaged_trigrams (StoreFixture  *fixture,
+                       gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) fold_error = NULL;
+  g_autoptr(LodeGrepQuery) query = lode_grep_query_for_pattern ("refs_read_ref", FALSE);
+  g_autoptr(GPtrArray) files = NULL;
+  gboolean indexed = FALSE;
+
+  put_text (fixture->store, "refs.c", "c",
+            "int refs_read_ref (struct ref_store *refs, const char *refname);\n");
+  put_text (fixture->store, "refs.h", "c", "struct ref_store;\n");
+  g_clear_object (&fixture->store);
+  exec_sql (fixture->db_path, "UPDATE trigram_blocks SET data = substr (data, 1, 7)");
+  fixture->store = LODE_INDEX_STORE (lode_store_open (fixture->db_path, &error));
+  g_assert_no_error (error);
+
+  files = lode_index_store_find_text_files (fixture->store, query, &indexed, &error);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_DAMAGED);
+  g_assert_null (files);
+  g_assert_false (lode_index_store_set_meta (fixture->store, "state", "ready", &fold_error));
+  g_assert_error (fold_error, LODE_ERROR, LODE_ERROR_DAMAGED);
 }
 
 /* An index built aside is written without a journal, replaces whatever the file held, and
@@ -469,13 +592,11 @@ test_aside_ended_early (StoreFixture  *fixture,
   g_assert_cmpstr (mode, ==, "wal");
 }
 
-/* Every row of @table in the database @path, as one string. */
+/* Every row @sql (two columns) gives in the database @path, as one string. */
 static char *
 dup_table_rows (const char *path,
-                const char *table)
+                const char *sql)
 {
-  g_autofree char *sql = g_strdup_printf ("SELECT quote (id), quote (block) FROM %s ORDER BY id",
-                                          table);
   GString *rows = g_string_new (NULL);
   sqlite3 *db = NULL;
   sqlite3_stmt *s = NULL;
@@ -530,7 +651,10 @@ test_prepared_tokens (StoreFixture  *fixture,
   g_autoptr(GBytes) prepared = NULL;
   g_autoptr(GPtrArray) results = NULL;
   LodeFileInfo info = { "strbuf.c", "c", "0123456789abcdef0123456789abcdef01234567", 300, 0, 10 };
-  const char *tables[] = { "chunks_fts_data", "files_tri_data" };
+  const char *tables[] = {
+    "SELECT quote (id), quote (block) FROM chunks_fts_data ORDER BY id",
+    "SELECT segment || ' ' || first, quote (data) FROM trigram_blocks ORDER BY id",
+  };
 
   g_assert_no_error (error);
   prepared = lode_index_store_prepare_file (fixture->store, &info, chunks);
@@ -1884,6 +2008,8 @@ main (int   argc,
   ADD ("create", test_create);
   ADD ("reopen", test_reopen);
   ADD ("lookup-indexes", test_lookup_indexes);
+  ADD ("trigram-segments", test_trigram_segments);
+  ADD ("damaged-trigrams", test_damaged_trigrams);
   ADD ("aside", test_aside);
   ADD ("aside-ended-early", test_aside_ended_early);
   ADD ("prepared-tokens", test_prepared_tokens);

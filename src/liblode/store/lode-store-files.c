@@ -321,6 +321,18 @@ store_prepare_file (LodeIndexStore     *store,
   return g_byte_array_free_to_bytes (g_steal_pointer (&out));
 }
 
+/* A file put outside a batch, in a transaction of its own, which writes its trigrams too. */
+static gboolean
+put_file_alone_rows (LodeStore      *self,
+                     gconstpointer   data,
+                     GError        **error)
+{
+  if (put_file_rows (self, data, error) && _lode_store_trigrams_flush (self, error))
+    return TRUE;
+  _lode_store_trigrams_discard (self);
+  return FALSE;
+}
+
 /* There is no savepoint per file: FTS5 flushes its pending terms at every savepoint, which
  * made bulk indexing half as fast. So a failure inside a batch leaves the file half written,
  * and the caller rolls the batch back. */
@@ -336,7 +348,7 @@ store_put_file (LodeIndexStore      *store,
   PutFile put = { file, chunks, symbols, symbol_chunks };
 
   if (!self->in_transaction)
-    return _lode_store_write_alone (self, put_file_rows, &put, error);
+    return _lode_store_write_alone (self, put_file_alone_rows, &put, error);
 
   if (!put_file_rows (self, &put, error))
     {

@@ -27,8 +27,8 @@ G_BEGIN_DECLS
  *   lode-store-vectors.c    vectors by text and model
  *   lode-store-symbols.c    what the symbol tools read, references
  *   lode-store-artifacts.c  context artifacts
- *   lode-store-trigrams.c   the files' trigrams (codebase_grep) and their tokenizer
- *   lode-store-tokenizer.c  FTS5: the code tokenizer
+ *   lode-store-trigrams.c   the files' trigrams (codebase_grep): their postings and look-ups
+ *   lode-store-tokenizer.c  FTS5: the code tokenizer; what the chunking threads prepare
  *   lode-store-db.c         the connection: errors and damage, statements, transactions
  */
 
@@ -38,6 +38,7 @@ G_BEGIN_DECLS
 
 typedef struct _LodeStoreRank LodeStoreRank;
 typedef struct _LodeStoreTrigramCache LodeStoreTrigramCache;
+typedef struct _LodeStoreTrigramBatch LodeStoreTrigramBatch;
 
 struct _LodeStore
 {
@@ -52,6 +53,8 @@ struct _LodeStore
   LodeStoreRank *rank;           /* the ranking functions' state, see lode-store-rank.c */
   LodeStoreTrigramCache *trigram_cache; /* (nullable): what look-ups learnt, see
                                          * lode-store-trigrams.c */
+  LodeStoreTrigramBatch *trigram_batch; /* (nullable): the files put in the open
+                                         * transaction, see lode-store-trigrams.c */
   guint          was_reset : 1;
   guint          in_transaction : 1;
   guint          in_read : 1;    /* a search's snapshot, see backend_begin_read() */
@@ -179,7 +182,7 @@ gboolean      _lode_store_delete_file_calls (LodeStore       *self,
 gboolean      _lode_store_clear_calls    (LodeStore          *self,
                                           GError            **error);
 /* A file's trigrams (lode-store-trigrams.c): forgotten before its chunks go, put after
- * its chunks. */
+ * its chunks; those put in a transaction are written when it commits, or discarded. */
 gboolean      _lode_store_trigrams_forget_file (LodeStore    *self,
                                                 gint64        file_id,
                                                 GError      **error);
@@ -189,8 +192,13 @@ gboolean      _lode_store_trigrams_put_file    (LodeStore    *self,
                                                 gint64        file_id,
                                                 GPtrArray    *chunks,
                                                 GError      **error);
-gboolean      _lode_store_trigrams_merge       (LodeStore    *self,
+gboolean      _lode_store_trigrams_flush       (LodeStore    *self,
                                                 GError      **error);
+void          _lode_store_trigrams_discard     (LodeStore    *self);
+gboolean      _lode_store_trigrams_merge       (LodeStore    *self,
+                                                gboolean      all,
+                                                GError      **error);
+void          _lode_store_trigram_batch_free   (LodeStoreTrigramBatch *batch);
 void          _lode_store_trigram_cache_free   (LodeStoreTrigramCache *cache);
 
 /* Vectors (lode-store-vectors.c), for the searcher's rows too. */
@@ -225,8 +233,6 @@ gboolean      _lode_store_register_rank  (LodeStore          *self,
                                           GError            **error);
 gboolean      _lode_store_register_artifacts (LodeStore      *self,
                                               GError        **error);
-gboolean      _lode_store_register_trigrams (sqlite3         *db,
-                                             GError         **error);
 
 /* Tokens prepared on another thread and replayed by the writer's inserts
  * (lode-store-tokenizer.c). */
@@ -257,6 +263,13 @@ void          _lode_store_tokens_record  (GByteArray         *out,
 void          _lode_store_tokens_record_code (GByteArray     *out,
                                               const char     *text,
                                               gsize           len);
+void          _lode_store_tokens_record_raw (GByteArray         *out,
+                                             LodeStoreTokensKind kind,
+                                             gconstpointer       data,
+                                             gsize               size);
+gboolean      _lode_store_tokens_take    (LodeStoreTokensKind kind,
+                                          gconstpointer      *data,
+                                          gsize              *size);
 void          _lode_store_tokens_begin   (GBytes             *prepared);
 void          _lode_store_tokens_end     (const char         *path);
 gboolean      _lode_store_tokens_replay  (LodeStoreTokensKind kind,

@@ -177,6 +177,46 @@ _lode_store_tokens_record (GByteArray           *out,
   memcpy (out->data + at, &header, sizeof header);
 }
 
+/* Appends to @out @size bytes of @data for the writer to take whole
+ * (_lode_store_tokens_take()): what it needs of a file besides FTS5's tokens. */
+void
+_lode_store_tokens_record_raw (GByteArray          *out,
+                               LodeStoreTokensKind  kind,
+                               gconstpointer        data,
+                               gsize                size)
+{
+  TextHeader header = { kind, 0, 0, (guint32) size };
+
+  g_byte_array_append (out, (const guint8 *) &header, sizeof header);
+  if (size > 0)
+    g_byte_array_append (out, data, size);
+}
+
+/* When the next part of the record this thread replays is the data of @kind: points
+ * *@data at it (*@size bytes, not aligned), moves past it and returns TRUE. */
+gboolean
+_lode_store_tokens_take (LodeStoreTokensKind   kind,
+                         gconstpointer        *data,
+                         gsize                *size)
+{
+  Replay *replay = g_private_get (&replay_key);
+  TextHeader header;
+
+  if (replay == NULL || replay->next == NULL ||
+      (gsize) (replay->end - replay->next) < sizeof header)
+    return FALSE;
+  memcpy (&header, replay->next, sizeof header);
+  if (header.kind != kind || header.size > (gsize) (replay->end - replay->next) - sizeof header)
+    {
+      replay->next = NULL;
+      return FALSE;
+    }
+  *data = replay->next + sizeof header;
+  *size = header.size;
+  replay->next += sizeof header + header.size;
+  return TRUE;
+}
+
 /* Makes this thread's next inserts replay @prepared (nullable: none). */
 void
 _lode_store_tokens_begin (GBytes *prepared)

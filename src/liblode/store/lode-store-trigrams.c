@@ -8,70 +8,116 @@
 
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "lode-error.h"
 #include "lode-store-private.h"
 
 /*
- * `files_tri` indexes every file's text (rowid = the file's id; the text is its chunks',
- * which cover every line) by its trigrams, case folded, `detail=none`: a document list per
- * trigram and nothing else (no positions, no copy of the text, which `chunks_fts` already
- * holds). FTS5 keeps those lists as merged segments, so a file's edit writes only its own
- * entries.
+ * Every file's distinct trigrams, case folded character by character as lode_grep_fold()
+ * does (a query's trigrams stay aligned), none spanning a line break (no line pattern
+ * requires one); the text is the file's chunks', which cover every line. A trigram is a key:
+ * its three characters packed into 63 bits, 21 each, plus one (never 0).
  *
- * The tokenizer is ours, `lode_trigram`, not SQLite's `trigram`: it gives FTS5 each
- * distinct trigram of a text once (as its UTF-8 and a byte of salt, below) and none that
- * spans a line break (no line pattern requires one), so a file's chunks joined in any order
- * give the same set. SQLite's gives every position, and FTS5 then looks each up in its
- * pending terms. Case is folded character by character, as lode_grep_fold() does (a
- * query's trigrams stay aligned). A contentless table forgets a row only when given the
- * text it was indexed with (SQLite 3.40 has no `contentless_delete`): a file is forgotten
- * with its chunks' text from `chunks_fts`, before those rows go.
+ * Postings of our own, not FTS5's: the chunking threads compute each file's keys, sorted,
+ * and the writer only copies them. Per batch of the indexer it writes them inverted, one
+ * *segment*: `trigram_blocks` rows, each a block of entries in key order (the key's
+ * difference from the one before, the count of files, the size of their ids, then the ids,
+ * ascending, as differences), about a page each, found by the segment and the block's first
+ * key. Through FTS5 (`files_tri`, contentless, `detail=none`) the writer spent two fifths
+ * of its time on git v2.47.0 on these pairs, 4.7 million of them pushed one by one through
+ * FTS5's pending hash behind a replaying tokenizer, then flushed and merged (bench/README.md,
+ * "Lode's own trigram postings").
  *
- * Files and not chunks: on git v2.47.0 one document per chunk cost the indexer twice its
- * CPU time (a trigram common to a file's chunks is written once per chunk); per file, the
- * look-up also needs no join through the chunks.
- *
- * What FTS5 costs the writer per trigram is its pending hash (bench/README.md, "The trigram
- * index's cost"). Each term the tokenizer gives ends with one byte of salt, a hash of its
- * trigram: FTS5's own hash of a term (`fts5HashKey2()`, three bits of shift per byte) spreads
- * three-byte terms over at most 2^17 of its slots, and git's 210,000 distinct trigrams then
- * made chains of 13 entries on average, each a cache miss and a memcmp(); the salt comes last
- * in the term, which that hash shifts furthest. Terms keep their trigram first, so their
- * order and prefix compression in FTS5's segments stay as they were. And the table's pending
- * hash holds 8 MiB instead of 1: at 1 MiB (mostly the entries' headers, 50 bytes per term)
- * FTS5 wrote a segment every twenty files or so and spent as much again merging them; at
- * 8 MiB it writes about one per batch of the indexer.
+ * A file's trigrams are valid in one segment, the one `trigram_files` names: the batch that
+ * last put it. An edit puts the file into a newer segment and leaves its old entries where
+ * they were; a look-up ignores an id found in any other segment than its file's, so a file
+ * is never found by trigrams it no longer holds. Folding rewrites every segment into one
+ * without those entries: at the end of a new index's first run, and whenever a run ends with
+ * more than MAX_SEGMENTS (a watcher's runs add a small one each).
  */
 
 const char _lode_store_trigrams_schema_sql[] =
-  "CREATE VIRTUAL TABLE IF NOT EXISTS files_tri USING fts5 ("
-  "  body, tokenize = 'lode_trigram', detail = none, content = '', columnsize = 0"
+  "CREATE TABLE IF NOT EXISTS trigram_blocks ("
+  "  id INTEGER PRIMARY KEY,"
+  "  segment INTEGER NOT NULL,"
+  "  first INTEGER NOT NULL,"
+  "  data BLOB NOT NULL"
   ");"
-  "INSERT INTO files_tri (files_tri, rank) VALUES ('hashsize', 8388608);";
+  "CREATE INDEX IF NOT EXISTS trigram_blocks_segment ON trigram_blocks (segment, first);"
+  "CREATE TABLE IF NOT EXISTS trigram_files ("
+  "  file_id INTEGER PRIMARY KEY,"
+  "  segment INTEGER NOT NULL"
+  ");";
 
-/* A file without chunks was never put (nor is it forgotten). */
-static const char sql_forget_file[] =
-  "INSERT INTO files_tri (files_tri, rowid, body) "
-  "SELECT 'delete', ?1, group_concat (f.body, char (10)) "
-  "FROM chunks c JOIN chunks_fts f ON f.rowid = c.id WHERE c.file_id = ?1 "
-  "HAVING count (*) > 0";
-static const char sql_put_file[] = "INSERT INTO files_tri (rowid, body) VALUES (?1, ?2)";
-static const char sql_find_files[] = "SELECT rowid FROM files_tri WHERE files_tri MATCH ?1";
-static const char sql_files_by_path[] = "SELECT id, path, language FROM files ORDER BY path";
-static const char sql_count_files[] = "SELECT count (*) FROM files_tri WHERE files_tri MATCH ?1";
+static const char sql_forget_file[] = "DELETE FROM trigram_files WHERE file_id = ?1";
+static const char sql_put_file[] =
+  "INSERT OR REPLACE INTO trigram_files (file_id, segment) VALUES (?1, ?2)";
+static const char sql_last_segment[] = "SELECT coalesce (max (segment), 0) FROM trigram_blocks";
+static const char sql_put_block[] =
+  "INSERT INTO trigram_blocks (segment, first, data) VALUES (?1, ?2, ?3)";
+static const char sql_segments[] = "SELECT DISTINCT segment FROM trigram_blocks ORDER BY segment";
+static const char sql_segment_blocks[] =
+  "SELECT data FROM trigram_blocks WHERE segment = ?1 ORDER BY first";
+static const char sql_file_segments[] = "SELECT file_id, segment FROM trigram_files";
+static const char sql_drop_segments[] = "DELETE FROM trigram_blocks WHERE segment < ?1";
+static const char sql_fold_files[] = "UPDATE trigram_files SET segment = ?1";
+static const char sql_directory[] =
+  "SELECT segment, first, id FROM trigram_blocks ORDER BY segment, first";
+static const char sql_block[] = "SELECT data FROM trigram_blocks WHERE id = ?1";
+static const char sql_files_by_path[] =
+  "SELECT f.id, f.path, f.language, coalesce (t.segment, 0) FROM files f "
+  "LEFT JOIN trigram_files t ON t.file_id = f.id ORDER BY f.path";
 
-/* The trigrams of a literal looked up at most (see append_match()), and the trigrams whose
- * count of files a connection keeps at most. */
-#define MAX_LITERAL_TRIGRAMS 4
-#define MAX_DOC_COUNTS 65536
+/* A block is closed before it would outgrow a page of 4 KiB (less its headers), so that a
+ * look-up reads one page per trigram and segment; an entry larger than that is a block of
+ * its own. */
+#define BLOCK_BYTES 3900
 
-/* The tokenizer ----------------------------------------------------------------------- */
+/* The segments a run may leave unfolded (see above). */
+#define MAX_SEGMENTS 8
 
-/* The trigrams already given for one text, each as its three folded characters packed
- * into 63 bits (21 each, plus one so that no key is 0): open addressing, at most half
- * full. */
+/* Varints ------------------------------------------------------------------------------ */
+
+static void
+append_varint (GByteArray *out,
+               guint64     value)
+{
+  guint8 bytes[10];
+  guint n = 0;
+
+  do
+    {
+      bytes[n++] = (value & 0x7f) | (value >= 0x80 ? 0x80 : 0);
+      value >>= 7;
+    }
+  while (value != 0);
+  g_byte_array_append (out, bytes, n);
+}
+
+/* FALSE when @p reaches @end first, or the value is longer than 64 bits: the block is
+ * damaged. */
+static gboolean
+read_varint (const guint8 **p,
+             const guint8  *end,
+             guint64       *value)
+{
+  *value = 0;
+  for (guint shift = 0; *p < end && shift < 64; shift += 7)
+    {
+      guint8 b = *(*p)++;
+
+      *value |= (guint64) (b & 0x7f) << shift;
+      if ((b & 0x80) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* A file's keys ------------------------------------------------------------------------ */
+
+/* Keys seen so far: open addressing, at most half full. */
 typedef struct
 {
   guint64 *keys;
@@ -79,8 +125,8 @@ typedef struct
   gsize    n;
 } TrigramSet;
 
-static gboolean trigram_set_add (TrigramSet *set,
-                                 guint64     key);
+static void trigram_set_add (TrigramSet *set,
+                             guint64     key);
 
 static void
 trigram_set_grow (TrigramSet *set)
@@ -97,8 +143,7 @@ trigram_set_grow (TrigramSet *set)
   g_free (old);
 }
 
-/* Whether @key was not in @set (it is now). */
-static gboolean
+static void
 trigram_set_add (TrigramSet *set,
                  guint64     key)
 {
@@ -110,73 +155,28 @@ trigram_set_add (TrigramSet *set,
         {
           set->keys[i] = key;
           set->n++;
-          return TRUE;
+          return;
         }
       if (set->keys[i] == key)
-        return FALSE;
+        return;
     }
 }
 
-/* The byte that ends the term of trigram @key (see above): never 0, since SQLite 3.40's FTS5
- * reads a pending term up to its first 0 byte. */
-static char
-trigram_salt (guint64 key)
-{
-  return (char) (1 + ((key * 0x9E3779B97F4A7C15ull) >> 56) % 255);
-}
-
-static int fts5_trigram_instance;
-
-static int
-trigram_create (void            *user_data,
-                const char     **argv,
-                int              argc,
-                Fts5Tokenizer  **out)
-{
-  if (argc > 0)
-    return SQLITE_ERROR;
-  *out = (Fts5Tokenizer *) &fts5_trigram_instance;
-  return SQLITE_OK;
-}
-
+/* Calls @func for each trigram of @text as a key, in order (repeats included). Text that is
+ * not valid UTF-8 gives none past the first bad byte (the indexer stores valid text). */
 static void
-trigram_delete (Fts5Tokenizer *tokenizer)
+foreach_key (const char *text,
+             gsize       len,
+             void      (*func) (guint64, gpointer),
+             gpointer    user_data)
 {
-}
-
-/* FTS5 hands documents and query terms alike; both get the same trigrams. Text that is
- * not valid UTF-8 gets none past the first bad byte (the indexer stores valid text). */
-static int
-trigram_tokenize (Fts5Tokenizer *tokenizer,
-                  void          *ctx,
-                  int            flags,
-                  const char    *text,
-                  int            len,
-                  int          (*x_token) (void *, int, const char *, int, int, int))
-{
-  const char *end = text + MAX (len, 0);
+  const char *end = text + len;
   gunichar window[3];
-  int starts[3];
   guint n = 0;
-  TrigramSet set = { NULL, 255, 0 };
-  int rc = SQLITE_OK;
 
-  if ((flags & FTS5_TOKENIZE_DOCUMENT) != 0 &&
-      _lode_store_tokens_replay (LODE_STORE_TOKENS_TRIGRAMS, text, len, ctx, x_token, &rc))
-    return rc;
-  if (text == NULL || len < 3)
-    return SQLITE_OK;
-  /* Sized for a text's usual count of distinct trigrams (a tenth to a quarter of its
-   * bytes), so that a long one is not rehashed from 256 keys up. */
-  while (set.mask < (gsize) len / 2 && set.mask < 32767)
-    set.mask = set.mask * 2 + 1;
-  set.keys = g_new0 (guint64, set.mask + 1);
-
-  for (const char *p = text; p < end && rc == SQLITE_OK;)
+  for (const char *p = text; p < end;)
     {
-      const char *start = p;
       gunichar c;
-      guint64 key;
 
       if ((guchar) *p < 0x80)
         {
@@ -206,52 +206,303 @@ trigram_tokenize (Fts5Tokenizer *tokenizer,
         {
           window[0] = window[1];
           window[1] = window[2];
-          starts[0] = starts[1];
-          starts[1] = starts[2];
           n = 2;
         }
-      window[n] = c;
-      starts[n++] = (int) (start - text);
-      if (n < 3)
-        continue;
-      key = ((guint64) window[0] << 42 | (guint64) window[1] << 21 | window[2]) + 1;
-      if (trigram_set_add (&set, key))
-        {
-          char bytes[3 * 4 + 1];
-          gint length = 0;
-
-          for (guint i = 0; i < 3; i++)
-            length += g_unichar_to_utf8 (window[i], bytes + length);
-          bytes[length++] = trigram_salt (key);
-          rc = x_token (ctx, 0, bytes, length, starts[0], (int) (p - text));
-        }
+      window[n++] = c;
+      if (n == 3)
+        func (((guint64) window[0] << 42 | (guint64) window[1] << 21 | window[2]) + 1,
+              user_data);
     }
-
-  g_free (set.keys);
-  return rc;
 }
 
-gboolean
-_lode_store_register_trigrams (sqlite3  *db,
-                               GError  **error)
+static void
+add_to_set (guint64  key,
+            gpointer set)
 {
-  static fts5_tokenizer tokenizer = { trigram_create, trigram_delete, trigram_tokenize };
-  fts5_api *api = _lode_store_get_fts5 (db, error);
-  int rc;
+  trigram_set_add (set, key);
+}
 
-  if (api == NULL)
-    return FALSE;
-  rc = api->xCreateTokenizer (api, "lode_trigram", NULL, &tokenizer, NULL);
-  if (rc != SQLITE_OK)
+static int
+compare_keys (gconstpointer a,
+              gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The distinct keys of @chunks' texts, ascending. A chunk's trigrams never span its end,
+ * as they never span a line break: the same set as the file's lines give. */
+static GArray *
+chunk_keys (GPtrArray *chunks)
+{
+  TrigramSet set = { NULL, 255, 0 };
+  GArray *keys;
+  gsize len = 0;
+
+  for (guint i = 0; chunks != NULL && i < chunks->len; i++)
     {
-      g_set_error (error, LODE_ERROR, LODE_ERROR_STORE,
-                   "Cannot register the lode_trigram tokenizer: %s", sqlite3_errstr (rc));
-      return FALSE;
+      const LodeChunk *chunk = g_ptr_array_index (chunks, i);
+
+      len += chunk->content != NULL ? strlen (chunk->content) : 0;
     }
+  /* Sized for a text's usual count of distinct trigrams (a tenth to a quarter of its
+   * bytes), so that a long one is not rehashed from 256 keys up. */
+  while (set.mask < len / 2 && set.mask < 32767)
+    set.mask = set.mask * 2 + 1;
+  set.keys = g_new0 (guint64, set.mask + 1);
+  for (guint i = 0; chunks != NULL && i < chunks->len; i++)
+    {
+      const LodeChunk *chunk = g_ptr_array_index (chunks, i);
+
+      if (chunk->content != NULL)
+        foreach_key (chunk->content, strlen (chunk->content), add_to_set, &set);
+    }
+
+  keys = g_array_sized_new (FALSE, FALSE, sizeof (guint64), set.n);
+  for (gsize i = 0; i <= set.mask; i++)
+    if (set.keys[i] != 0)
+      g_array_append_val (keys, set.keys[i]);
+  g_free (set.keys);
+  g_array_sort (keys, compare_keys);
+  return keys;
+}
+
+/* Appends to @out the keys _lode_store_trigrams_put_file() will take for @chunks (any
+ * thread, see _lode_store_tokens_record_raw()). */
+void
+_lode_store_trigrams_record (GByteArray *out,
+                             GPtrArray  *chunks)
+{
+  g_autoptr(GArray) keys = chunk_keys (chunks);
+
+  _lode_store_tokens_record_raw (out, LODE_STORE_TOKENS_TRIGRAMS, keys->data,
+                                 keys->len * sizeof (guint64));
+}
+
+/* Writing segments --------------------------------------------------------------------- */
+
+/* The files put in the transaction open now, to be written as one segment when it
+ * commits. */
+typedef struct
+{
+  gint64 file_id;  /* 0: forgotten since */
+  gsize  offset;   /* its keys in @keys */
+  gsize  n;
+} PendingFile;
+
+struct _LodeStoreTrigramBatch
+{
+  gint64  segment;  /* 0 until the first file is put */
+  GArray *keys;     /* guint64, each file's ascending */
+  GArray *files;    /* PendingFile */
+};
+
+void
+_lode_store_trigram_batch_free (LodeStoreTrigramBatch *batch)
+{
+  if (batch == NULL)
+    return;
+  g_array_unref (batch->keys);
+  g_array_unref (batch->files);
+  g_free (batch);
+}
+
+/* Writes entries into blocks of one segment, in key order. */
+typedef struct
+{
+  LodeStore  *store;
+  gint64      segment;
+  GByteArray *block;
+  GByteArray *ids;    /* the entry being made */
+  guint64     first;
+  guint64     last;
+} BlockWriter;
+
+static void
+block_writer_init (BlockWriter *w,
+                   LodeStore   *store,
+                   gint64       segment)
+{
+  w->store = store;
+  w->segment = segment;
+  w->block = g_byte_array_sized_new (BLOCK_BYTES + 64);
+  w->ids = g_byte_array_new ();
+  w->first = w->last = 0;
+}
+
+static void
+block_writer_clear (BlockWriter *w)
+{
+  g_byte_array_unref (w->block);
+  g_byte_array_unref (w->ids);
+}
+
+static gboolean
+block_writer_flush (BlockWriter  *w,
+                    GError      **error)
+{
+  sqlite3_stmt *s;
+
+  if (w->block->len == 0)
+    return TRUE;
+  s = _lode_store_statement (w->store, sql_put_block, error);
+  if (s == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (s, 1, w->segment);
+  sqlite3_bind_int64 (s, 2, (gint64) w->first);
+  sqlite3_bind_blob (s, 3, w->block->data, w->block->len, SQLITE_STATIC);
+  if (!_lode_store_run (w->store, s, error, "Cannot write the trigrams"))
+    return FALSE;
+  g_byte_array_set_size (w->block, 0);
   return TRUE;
 }
 
-/* The table ---------------------------------------------------------------------------- */
+/* The entry of @key: the @n ids in w->ids, as made by block_writer_add_id(). */
+static gboolean
+block_writer_end_entry (BlockWriter  *w,
+                        guint64       key,
+                        guint64       n,
+                        GError      **error)
+{
+  if (w->block->len > 0 && w->block->len + w->ids->len + 20 > BLOCK_BYTES &&
+      !block_writer_flush (w, error))
+    return FALSE;
+  if (w->block->len == 0)
+    {
+      w->first = key;
+      append_varint (w->block, key);
+    }
+  else
+    append_varint (w->block, key - w->last);
+  append_varint (w->block, n);
+  append_varint (w->block, w->ids->len);
+  g_byte_array_append (w->block, w->ids->data, w->ids->len);
+  g_byte_array_set_size (w->ids, 0);
+  w->last = key;
+  return TRUE;
+}
+
+/* A cursor over one pending file's keys, for the merge in flush_batch(). */
+typedef struct
+{
+  guint64        key;      /* keys[at], kept here so that the heap compares in place */
+  const guint64 *keys;
+  gsize          n;
+  gsize          at;
+  gint64         file_id;
+} KeyCursor;
+
+static gboolean
+cursor_before (const KeyCursor *a,
+               const KeyCursor *b)
+{
+  return a->key < b->key || (a->key == b->key && a->file_id < b->file_id);
+}
+
+static void
+heap_down (KeyCursor *heap,
+           gsize      n,
+           gsize      i)
+{
+  for (;;)
+    {
+      gsize least = i, l = 2 * i + 1, r = l + 1;
+      KeyCursor tmp;
+
+      if (l < n && cursor_before (&heap[l], &heap[least]))
+        least = l;
+      if (r < n && cursor_before (&heap[r], &heap[least]))
+        least = r;
+      if (least == i)
+        return;
+      tmp = heap[i];
+      heap[i] = heap[least];
+      heap[least] = tmp;
+      i = least;
+    }
+}
+
+static int
+compare_pending (gconstpointer a,
+                 gconstpointer b)
+{
+  const PendingFile *x = a, *y = b;
+
+  return x->file_id < y->file_id ? -1 : x->file_id > y->file_id;
+}
+
+/* Writes the batch's files as its segment: their keys merged into key order, each key's
+ * files ascending. */
+static gboolean
+flush_batch (LodeStore  *self,
+             GError    **error)
+{
+  LodeStoreTrigramBatch *batch = self->trigram_batch;
+  g_autofree KeyCursor *heap = NULL;
+  BlockWriter w;
+  gsize n = 0;
+  guint64 key = 0;
+  guint64 count = 0;
+  gint64 last_id = 0;
+  gboolean ok = TRUE;
+
+  if (batch == NULL || batch->files->len == 0)
+    return TRUE;
+
+  g_array_sort (batch->files, compare_pending);
+  heap = g_new (KeyCursor, batch->files->len);
+  for (guint i = 0; i < batch->files->len; i++)
+    {
+      const PendingFile *f = &g_array_index (batch->files, PendingFile, i);
+
+      if (f->file_id != 0 && f->n > 0)
+        {
+          const guint64 *keys = &g_array_index (batch->keys, guint64, f->offset);
+
+          heap[n++] = (KeyCursor) { keys[0], keys, f->n, 0, f->file_id };
+        }
+    }
+  for (gsize i = n / 2; i-- > 0;)
+    heap_down (heap, n, i);
+
+  block_writer_init (&w, self, batch->segment);
+  while (n > 0 && ok)
+    {
+      KeyCursor *top = &heap[0];
+      guint64 k = top->key;
+
+      if (count > 0 && k != key)
+        {
+          ok = block_writer_end_entry (&w, key, count, error);
+          count = 0;
+        }
+      if (count == 0)
+        {
+          key = k;
+          last_id = 0;
+        }
+      append_varint (w.ids, (guint64) (top->file_id - last_id));
+      last_id = top->file_id;
+      count++;
+
+      if (++top->at == top->n)
+        heap[0] = heap[--n];
+      else
+        top->key = top->keys[top->at];
+      heap_down (heap, n, 0);
+    }
+  if (ok && count > 0)
+    ok = block_writer_end_entry (&w, key, count, error);
+  if (ok)
+    ok = block_writer_flush (&w, error);
+  block_writer_clear (&w);
+
+  g_array_set_size (batch->keys, 0);
+  g_array_set_size (batch->files, 0);
+  batch->segment = 0;
+  return ok;
+}
 
 /* Runs on the writer's thread, inside its batch, before the chunks of @file_id go. */
 gboolean
@@ -259,109 +510,432 @@ _lode_store_trigrams_forget_file (LodeStore  *self,
                                   gint64      file_id,
                                   GError    **error)
 {
-  sqlite3_stmt *s = _lode_store_statement (self, sql_forget_file, error);
+  LodeStoreTrigramBatch *batch = self->trigram_batch;
+  sqlite3_stmt *s;
 
+  for (guint i = 0; batch != NULL && i < batch->files->len; i++)
+    if (g_array_index (batch->files, PendingFile, i).file_id == file_id)
+      g_array_index (batch->files, PendingFile, i).file_id = 0;
+
+  s = _lode_store_statement (self, sql_forget_file, error);
   if (s == NULL)
     return FALSE;
   sqlite3_bind_int64 (s, 1, file_id);
   return _lode_store_run (self, s, error, "Cannot forget a file's trigrams");
 }
 
-/* The text a file's row holds: its chunks' joined by line breaks; NULL without chunks (the
- * file is not put). */
-static GString *
-join_chunks (GPtrArray *chunks)
-{
-  GString *text;
-
-  if (chunks == NULL || chunks->len == 0)
-    return NULL;
-  text = g_string_new (NULL);
-  for (guint i = 0; i < chunks->len; i++)
-    {
-      const LodeChunk *chunk = g_ptr_array_index (chunks, i);
-
-      if (i > 0)
-        g_string_append_c (text, '\n');
-      if (chunk->content != NULL)
-        g_string_append (text, chunk->content);
-    }
-  return text;
-}
-
-/* Appends to @out the trigrams _lode_store_trigrams_put_file() will give FTS5 for
- * @chunks (any thread, see _lode_store_tokens_record()). */
-void
-_lode_store_trigrams_record (GByteArray *out,
-                             GPtrArray  *chunks)
-{
-  g_autoptr(GString) text = join_chunks (chunks);
-
-  if (text != NULL)
-    _lode_store_tokens_record (out, LODE_STORE_TOKENS_TRIGRAMS, trigram_tokenize, text->str,
-                               text->len);
-}
-
-/* Runs on the writer's thread, inside its batch, after the chunks of @file_id. */
+/* Runs on the writer's thread, inside its batch, after the chunks of @file_id (and inside
+ * the replay of its prepared tokens, whose keys it takes when they are there). */
 gboolean
 _lode_store_trigrams_put_file (LodeStore   *self,
                                gint64       file_id,
                                GPtrArray   *chunks,
                                GError     **error)
 {
-  g_autoptr(GString) text = join_chunks (chunks);
+  LodeStoreTrigramBatch *batch = self->trigram_batch;
+  g_autoptr(GArray) computed = NULL;
+  gconstpointer data = NULL;
+  gsize size = 0;
+  PendingFile file = { file_id, 0, 0 };
   sqlite3_stmt *s;
 
-  if (text == NULL)
+  if (!_lode_store_tokens_take (LODE_STORE_TOKENS_TRIGRAMS, &data, &size))
+    {
+      computed = chunk_keys (chunks);
+      data = computed->data;
+      size = computed->len * sizeof (guint64);
+    }
+  file.n = size / sizeof (guint64);
+  if (file.n == 0)
     return TRUE;
+
+  if (batch == NULL)
+    {
+      batch = self->trigram_batch = g_new0 (LodeStoreTrigramBatch, 1);
+      batch->keys = g_array_new (FALSE, FALSE, sizeof (guint64));
+      batch->files = g_array_new (FALSE, FALSE, sizeof (PendingFile));
+    }
+  if (batch->segment == 0)
+    {
+      s = _lode_store_statement (self, sql_last_segment, error);
+      if (s == NULL)
+        return FALSE;
+      if (sqlite3_step (s) != SQLITE_ROW)
+        return _lode_store_set_error (self, sqlite3_reset (s), error,
+                                      "Cannot read the trigrams' segments");
+      batch->segment = sqlite3_column_int64 (s, 0) + 1;
+      sqlite3_reset (s);
+    }
+
+  file.offset = batch->keys->len;
+  /* Copied: the prepared keys need not be aligned. */
+  g_array_set_size (batch->keys, batch->keys->len + file.n);
+  memcpy (&g_array_index (batch->keys, guint64, file.offset), data, size);
+  g_array_append_val (batch->files, file);
+
   s = _lode_store_statement (self, sql_put_file, error);
   if (s == NULL)
     return FALSE;
   sqlite3_bind_int64 (s, 1, file_id);
-  sqlite3_bind_text (s, 2, text->str, text->len, SQLITE_STATIC);
+  sqlite3_bind_int64 (s, 2, batch->segment);
   return _lode_store_run (self, s, error, "Cannot index a file's trigrams");
 }
 
-/* Merges files_tri's segments into one. A first run leaves what FTS5's automerge made of a
- * segment per batch (seven on git v2.47.0), and a look-up seeks each of its trigrams in each
- * segment: on git, 0.25 -> 0.17 ms per look-up (the median of grep-bench.py's identifiers
- * and literals), for 0.24 s at the end of the first run. Later runs add a small segment per
- * batch, which automerge folds in. */
+/* Writes the files put since the transaction began, before it commits. */
 gboolean
-_lode_store_trigrams_merge (LodeStore  *self,
+_lode_store_trigrams_flush (LodeStore  *self,
                             GError    **error)
 {
-  int rc = sqlite3_exec (self->db, "INSERT INTO files_tri (files_tri) VALUES ('optimize')",
-                         NULL, NULL, NULL);
+  return flush_batch (self, error);
+}
 
-  if (rc != SQLITE_OK)
-    return _lode_store_set_error (self, rc, error, "Cannot merge the trigrams' segments");
+/* Forgets the files put since the transaction began, which rolled back. */
+void
+_lode_store_trigrams_discard (LodeStore *self)
+{
+  g_clear_pointer (&self->trigram_batch, _lode_store_trigram_batch_free);
+}
+
+/* Reading segments --------------------------------------------------------------------- */
+
+/* An entry of a block: its key, count of files and their ids' bytes. */
+typedef struct
+{
+  const guint8 *p;
+  const guint8 *end;
+  guint64       key;
+  guint64       n;
+  const guint8 *ids;
+  gsize         ids_size;
+  gboolean      damaged;
+} EntryReader;
+
+static void
+entry_reader_init (EntryReader  *r,
+                   const guint8 *data,
+                   gsize         size)
+{
+  r->p = data;
+  r->end = data + size;
+  r->key = 0;
+  r->ids = NULL;
+  r->ids_size = 0;
+  r->damaged = FALSE;
+}
+
+/* FALSE at the block's end, or when the rest does not hold whole entries (r->damaged). */
+static gboolean
+entry_reader_next (EntryReader *r)
+{
+  guint64 delta, size;
+
+  if (r->p >= r->end)
+    return FALSE;
+  if (!read_varint (&r->p, r->end, &delta) || !read_varint (&r->p, r->end, &r->n) ||
+      !read_varint (&r->p, r->end, &size) || size > (guint64) (r->end - r->p))
+    {
+      r->p = r->end;
+      r->damaged = TRUE;
+      return FALSE;
+    }
+  r->key += delta;
+  r->ids = r->p;
+  r->ids_size = size;
+  r->p += size;
   return TRUE;
 }
+
+/* Appends to @out the ids of the entry @r is at whose file's trigrams are in @segment
+ * (@segments: a file id → its segment, where the array reaches). */
+static void
+entry_reader_append_ids (const EntryReader *r,
+                         gint64             segment,
+                         const GArray      *segments,
+                         GArray            *out)
+{
+  const guint8 *p = r->ids;
+  const guint8 *end = r->ids + r->ids_size;
+  const gint64 *of = (const gint64 *) (gpointer) segments->data;
+  guint at = out->len;
+  gint64 *ids;
+  gint64 id = 0;
+  guint64 delta;
+  guint n = 0;
+
+  /* Each id takes a byte at least, whatever the count says. */
+  g_array_set_size (out, at + r->ids_size);
+  ids = &g_array_index (out, gint64, at);
+  while (p < end && read_varint (&p, end, &delta))
+    {
+      id += (gint64) delta;
+      if (id >= 0 && (guint64) id < segments->len && of[id] == segment)
+        ids[n++] = id;
+    }
+  g_array_set_size (out, at + n);
+}
+
+static int
+compare_ids (gconstpointer a,
+             gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Sorts @ids unless they already are. */
+static void
+sort_ids (GArray *ids)
+{
+  for (guint i = 1; i < ids->len; i++)
+    if (g_array_index (ids, gint64, i - 1) > g_array_index (ids, gint64, i))
+      {
+        g_array_sort (ids, compare_ids);
+        return;
+      }
+}
+
+/* Folding ------------------------------------------------------------------------------ */
+
+static gboolean
+damaged_error (LodeStore  *self,
+               GError    **error)
+{
+  g_set_error (error, LODE_ERROR, LODE_ERROR_DAMAGED,
+               "%s: the trigrams are damaged: a block does not hold whole entries",
+               self->filename);
+  return FALSE;
+}
+
+/* One segment's blocks, in key order, during a fold; each block is copied, since the fold
+ * writes to the same table while it reads. */
+typedef struct
+{
+  sqlite3_stmt *s;
+  gint64        segment;
+  GByteArray   *block;
+  EntryReader   entry;
+  gboolean      done;
+} SegmentCursor;
+
+static gboolean
+segment_cursor_next (LodeStore      *self,
+                     SegmentCursor  *c,
+                     GError        **error)
+{
+  while (!entry_reader_next (&c->entry))
+    {
+      int rc;
+      const guint8 *data;
+
+      if (c->entry.damaged)
+        return damaged_error (self, error);
+      rc = sqlite3_step (c->s);
+
+      if (rc == SQLITE_DONE)
+        {
+          c->done = TRUE;
+          return TRUE;
+        }
+      if (rc != SQLITE_ROW)
+        return _lode_store_set_error (self, rc, error, "Cannot read the trigrams");
+      data = sqlite3_column_blob (c->s, 0);
+      g_byte_array_set_size (c->block, 0);
+      g_byte_array_append (c->block, data, sqlite3_column_bytes (c->s, 0));
+      entry_reader_init (&c->entry, c->block->data, c->block->len);
+    }
+  return TRUE;
+}
+
+/* A file id → the segment its trigrams are in (0: none), as an array by id. */
+static GArray *
+read_file_segments (LodeStore  *self,
+                    GError    **error)
+{
+  g_autoptr(GArray) segments = g_array_new (FALSE, TRUE, sizeof (gint64));
+  sqlite3_stmt *s = _lode_store_statement (self, sql_file_segments, error);
+  int rc;
+
+  if (s == NULL)
+    return NULL;
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      gint64 id = sqlite3_column_int64 (s, 0);
+
+      if (id < 0 || id > G_MAXINT32)
+        continue;
+      if ((guint64) id >= segments->len)
+        g_array_set_size (segments, id + 1);
+      g_array_index (segments, gint64, id) = sqlite3_column_int64 (s, 1);
+    }
+  sqlite3_reset (s);
+  if (rc != SQLITE_DONE)
+    {
+      _lode_store_set_error (self, rc, error, "Cannot read the trigrams' files");
+      return NULL;
+    }
+  return g_steal_pointer (&segments);
+}
+
+static gboolean
+fold_segments (LodeStore     *self,
+               const GArray  *numbers,
+               GError       **error)
+{
+  gint64 folded = g_array_index (numbers, gint64, numbers->len - 1) + 1;
+  g_autoptr(GArray) file_segments = read_file_segments (self, error);
+  g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autofree SegmentCursor *cursors = g_new0 (SegmentCursor, numbers->len);
+  BlockWriter w;
+  gboolean ok = file_segments != NULL;
+  sqlite3_stmt *s;
+
+  for (guint i = 0; ok && i < numbers->len; i++)
+    {
+      SegmentCursor *c = &cursors[i];
+      int rc = sqlite3_prepare_v2 (self->db, sql_segment_blocks, -1, &c->s, NULL);
+
+      c->segment = g_array_index (numbers, gint64, i);
+      c->block = g_byte_array_new ();
+      entry_reader_init (&c->entry, NULL, 0);
+      if (rc != SQLITE_OK)
+        ok = _lode_store_set_error (self, rc, error, "Cannot read the trigrams");
+      else
+        {
+          sqlite3_bind_int64 (c->s, 1, c->segment);
+          ok = segment_cursor_next (self, c, error);
+        }
+    }
+
+  block_writer_init (&w, self, folded);
+  while (ok)
+    {
+      guint64 key = G_MAXUINT64;
+      gboolean any = FALSE;
+
+      for (guint i = 0; i < numbers->len; i++)
+        if (!cursors[i].done && (!any || cursors[i].entry.key < key))
+          {
+            key = cursors[i].entry.key;
+            any = TRUE;
+          }
+      if (!any)
+        break;
+
+      g_array_set_size (ids, 0);
+      for (guint i = 0; ok && i < numbers->len; i++)
+        if (!cursors[i].done && cursors[i].entry.key == key)
+          {
+            entry_reader_append_ids (&cursors[i].entry, cursors[i].segment, file_segments, ids);
+            ok = segment_cursor_next (self, &cursors[i], error);
+          }
+      sort_ids (ids);
+      for (guint i = 0; ok && i < ids->len; i++)
+        append_varint (w.ids, g_array_index (ids, gint64, i) -
+                              (i > 0 ? g_array_index (ids, gint64, i - 1) : 0));
+      if (ok && ids->len > 0)
+        ok = block_writer_end_entry (&w, key, ids->len, error);
+    }
+  if (ok)
+    ok = block_writer_flush (&w, error);
+  block_writer_clear (&w);
+  for (guint i = 0; i < numbers->len; i++)
+    {
+      sqlite3_finalize (cursors[i].s);
+      if (cursors[i].block != NULL)
+        g_byte_array_unref (cursors[i].block);
+    }
+  if (!ok)
+    return FALSE;
+
+  s = _lode_store_statement (self, sql_drop_segments, error);
+  if (s == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (s, 1, folded);
+  if (!_lode_store_run (self, s, error, "Cannot drop the trigrams' old segments"))
+    return FALSE;
+  s = _lode_store_statement (self, sql_fold_files, error);
+  if (s == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (s, 1, folded);
+  return _lode_store_run (self, s, error, "Cannot fold the trigrams' segments");
+}
+
+static gboolean
+merge_rows (LodeStore      *self,
+            gconstpointer   data,
+            GError        **error)
+{
+  guint max_segments = *(const guint *) data;
+  g_autoptr(GArray) numbers = g_array_new (FALSE, FALSE, sizeof (gint64));
+  sqlite3_stmt *s;
+  int rc;
+
+  if (!flush_batch (self, error))
+    return FALSE;
+  s = _lode_store_statement (self, sql_segments, error);
+  if (s == NULL)
+    return FALSE;
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      gint64 n = sqlite3_column_int64 (s, 0);
+
+      g_array_append_val (numbers, n);
+    }
+  sqlite3_reset (s);
+  if (rc != SQLITE_DONE)
+    return _lode_store_set_error (self, rc, error, "Cannot read the trigrams' segments");
+
+  return numbers->len <= max_segments || fold_segments (self, numbers, error);
+}
+
+/* Folds the trigrams' segments into one when there are more than @max_segments (a run's
+ * end: 1 after a new index's first run, which leaves one per batch; MAX_SEGMENTS after
+ * others). On git v2.47.0 a look-up then reads one block per trigram. */
+gboolean
+_lode_store_trigrams_merge (LodeStore  *self,
+                            gboolean    all,
+                            GError    **error)
+{
+  guint max_segments = all ? 1 : MAX_SEGMENTS;
+
+  if (self->in_transaction)
+    return merge_rows (self, &max_segments, error);
+  return _lode_store_write_alone (self, merge_rows, &max_segments, error);
+}
+
+/* Look-ups ----------------------------------------------------------------------------- */
 
 /* What look-ups learn about the index, per connection, kept until it changes (another
  * connection committed: the data version; or this one wrote: its change count):
  *
  * - the files by path (only their path and language), and each file's place in that order
- *   by its id: a look-up's candidates come out of FTS5 as ids, and the rows of a common
- *   literal's thousand files took longer to fetch and sort by path (1.1 ms for `NULL` on
- *   git) than FTS5 took to find them;
- * - how many files hold each trigram looked up so far (see append_match()). */
+ *   and its trigrams' segment by its id: a look-up's candidates are ids, and the rows of a
+ *   common literal's thousand files took longer to fetch and sort by path (1.1 ms for
+ *   `NULL` on git) than the look-up took to find them;
+ * - each segment's blocks by their first key. */
 typedef struct
 {
-  gint64      id;
   const char *path;
   const char *language;
 } OrderedFile;
+
+typedef struct
+{
+  gint64 segment;
+  gint64 first;
+  gint64 id;
+} BlockRef;
 
 struct _LodeStoreTrigramCache
 {
   gint64        version;
   gint64        changes;
-  GStringChunk *strings;     /* the paths and languages */
-  GArray       *files;       /* OrderedFile, by path */
-  GHashTable   *places;      /* a file's id (in @files) → its place in @files */
-  GHashTable   *doc_counts;  /* a trigram → how many files hold it */
+  GStringChunk *strings;   /* the paths and languages */
+  GArray       *files;     /* OrderedFile, by path */
+  GArray       *places;    /* guint: a file's id → its place in @files, plus one (0: none) */
+  GArray       *segments;  /* gint64: a file's id → its trigrams' segment (0: none) */
+  GArray       *blocks;    /* BlockRef, by segment and first key */
 };
 
 void
@@ -371,9 +945,61 @@ _lode_store_trigram_cache_free (LodeStoreTrigramCache *cache)
     return;
   g_string_chunk_free (cache->strings);
   g_array_unref (cache->files);
-  g_clear_pointer (&cache->places, g_hash_table_unref);
-  g_hash_table_unref (cache->doc_counts);
+  g_array_unref (cache->places);
+  g_array_unref (cache->segments);
+  g_array_unref (cache->blocks);
   g_free (cache);
+}
+
+static gboolean
+read_cache (LodeStore              *self,
+            LodeStoreTrigramCache  *cache,
+            GError                **error)
+{
+  sqlite3_stmt *s = _lode_store_statement (self, sql_files_by_path, error);
+  int rc;
+
+  if (s == NULL)
+    return FALSE;
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      gint64 id = sqlite3_column_int64 (s, 0);
+      guint place = cache->files->len + 1;
+      OrderedFile file = {
+        g_string_chunk_insert (cache->strings, (const char *) sqlite3_column_text (s, 1)),
+        g_string_chunk_insert_const (cache->strings, (const char *) sqlite3_column_text (s, 2)),
+      };
+
+      if (id < 0 || id > G_MAXINT32)
+        continue;
+      g_array_append_val (cache->files, file);
+      if ((guint64) id >= cache->places->len)
+        {
+          g_array_set_size (cache->places, id + 1);
+          g_array_set_size (cache->segments, id + 1);
+        }
+      g_array_index (cache->places, guint, id) = place;
+      g_array_index (cache->segments, gint64, id) = sqlite3_column_int64 (s, 3);
+    }
+  sqlite3_reset (s);
+  if (rc != SQLITE_DONE)
+    return _lode_store_set_error (self, rc, error, "Cannot read the files");
+
+  s = _lode_store_statement (self, sql_directory, error);
+  if (s == NULL)
+    return FALSE;
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      BlockRef block = {
+        sqlite3_column_int64 (s, 0), sqlite3_column_int64 (s, 1), sqlite3_column_int64 (s, 2)
+      };
+
+      g_array_append_val (cache->blocks, block);
+    }
+  sqlite3_reset (s);
+  if (rc != SQLITE_DONE)
+    return _lode_store_set_error (self, rc, error, "Cannot read the trigrams' blocks");
+  return TRUE;
 }
 
 /* Inside a read transaction, so that the cache is of the index being looked up. */
@@ -384,145 +1010,226 @@ trigram_cache_current (LodeStore  *self,
   gint64 version = _lode_store_get_data_version (self);
   gint64 changes = sqlite3_total_changes64 (self->db);
   LodeStoreTrigramCache *cache = self->trigram_cache;
-  sqlite3_stmt *s;
-  int rc;
 
   if (cache != NULL && cache->version == version && cache->changes == changes)
     return cache;
 
   g_clear_pointer (&self->trigram_cache, _lode_store_trigram_cache_free);
-  s = _lode_store_statement (self, sql_files_by_path, error);
-  if (s == NULL)
-    return NULL;
   cache = g_new0 (LodeStoreTrigramCache, 1);
   cache->version = version;
   cache->changes = changes;
   cache->strings = g_string_chunk_new (64 * 1024);
   cache->files = g_array_new (FALSE, FALSE, sizeof (OrderedFile));
-  cache->doc_counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  self->trigram_cache = cache;
-  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+  cache->places = g_array_new (FALSE, TRUE, sizeof (guint));
+  cache->segments = g_array_new (FALSE, TRUE, sizeof (gint64));
+  cache->blocks = g_array_new (FALSE, FALSE, sizeof (BlockRef));
+  if (!read_cache (self, cache, error))
     {
-      OrderedFile file = {
-        sqlite3_column_int64 (s, 0),
-        g_string_chunk_insert (cache->strings, (const char *) sqlite3_column_text (s, 1)),
-        g_string_chunk_insert_const (cache->strings, (const char *) sqlite3_column_text (s, 2)),
-      };
-
-      g_array_append_val (cache->files, file);
-    }
-  sqlite3_reset (s);
-  if (rc != SQLITE_DONE)
-    {
-      g_clear_pointer (&self->trigram_cache, _lode_store_trigram_cache_free);
-      _lode_store_set_error (self, rc, error, "Cannot read the files");
+      _lode_store_trigram_cache_free (cache);
       return NULL;
     }
-
-  cache->places = g_hash_table_new (g_int64_hash, g_int64_equal);
-  for (guint i = 0; i < cache->files->len; i++)
-    g_hash_table_insert (cache->places, &g_array_index (cache->files, OrderedFile, i).id,
-                         GUINT_TO_POINTER (i));
+  self->trigram_cache = cache;
   return cache;
 }
 
-/* The files that hold trigram @t, from FTS5 the first time (one look-up of the trigram
- * alone). A count that cannot be read is G_MAXUINT: the trigram is then taken last, and the
- * look-up itself reports the failure. */
-static guint
-doc_count (LodeStore             *self,
-           LodeStoreTrigramCache *cache,
-           const char            *t)
+/* Appends to @out the files whose trigrams hold @key, in every segment; ascending. */
+static gboolean
+append_postings (LodeStore              *self,
+                 LodeStoreTrigramCache  *cache,
+                 guint64                 key,
+                 GArray                 *out,
+                 GError                **error)
 {
-  g_autoptr(GString) match = g_string_new (NULL);
-  gpointer found;
-  sqlite3_stmt *s;
-  guint n = G_MAXUINT;
+  const BlockRef *blocks = (const BlockRef *) (gpointer) cache->blocks->data;
+  guint n_blocks = cache->blocks->len;
 
-  if (g_hash_table_lookup_extended (cache->doc_counts, t, NULL, &found))
-    return GPOINTER_TO_UINT (found);
-  _lode_store_append_fts5_string (match, t);
-  s = _lode_store_statement (self, sql_count_files, NULL);
-  if (s != NULL)
+  for (guint start = 0; start < n_blocks;)
     {
-      sqlite3_bind_text (s, 1, match->str, match->len, SQLITE_TRANSIENT);
-      if (sqlite3_step (s) == SQLITE_ROW)
-        n = sqlite3_column_int (s, 0);
-      sqlite3_reset (s);
+      gint64 segment = blocks[start].segment;
+      guint end = start;
+      guint lo, hi;
+
+      while (end < n_blocks && blocks[end].segment == segment)
+        end++;
+      /* The last block of the segment whose first key is at most @key. */
+      lo = start;
+      hi = end;
+      while (lo < hi)
+        {
+          guint mid = lo + (hi - lo) / 2;
+
+          if ((guint64) blocks[mid].first <= key)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      if (lo > start)
+        {
+          sqlite3_stmt *s = _lode_store_statement (self, sql_block, error);
+          EntryReader r = { NULL, };
+          int rc;
+
+          if (s == NULL)
+            return FALSE;
+          sqlite3_bind_int64 (s, 1, blocks[lo - 1].id);
+          rc = sqlite3_step (s);
+          if (rc == SQLITE_ROW)
+            {
+              const guint8 *data = sqlite3_column_blob (s, 0);
+
+              entry_reader_init (&r, data, sqlite3_column_bytes (s, 0));
+              while (entry_reader_next (&r))
+                if (r.key >= key)
+                  {
+                    if (r.key == key)
+                      entry_reader_append_ids (&r, segment, cache->segments, out);
+                    break;
+                  }
+            }
+          sqlite3_reset (s);
+          if (r.damaged)
+            return damaged_error (self, error);
+          if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+            return _lode_store_set_error (self, rc, error, "Cannot look up trigrams");
+        }
+      start = end;
     }
-  /* Bounded: an index of a few thousand files has some 200,000 distinct trigrams. */
-  if (g_hash_table_size (cache->doc_counts) >= MAX_DOC_COUNTS)
-    g_hash_table_remove_all (cache->doc_counts);
-  g_hash_table_insert (cache->doc_counts, g_strdup (t), GUINT_TO_POINTER (n));
-  return n;
+  sort_ids (out);
+  return TRUE;
 }
 
-typedef struct
+/* @a ∩ @b into @a. */
+static void
+intersect_ids (GArray       *a,
+               const GArray *b)
 {
-  const char *trigram;
-  guint       n_files;
-} CountedTrigram;
+  guint i = 0, j = 0, n = 0;
+
+  while (i < a->len && j < b->len)
+    {
+      gint64 x = g_array_index (a, gint64, i), y = g_array_index (b, gint64, j);
+
+      if (x < y)
+        i++;
+      else if (y < x)
+        j++;
+      else
+        {
+          g_array_index (a, gint64, n++) = x;
+          i++;
+          j++;
+        }
+    }
+  g_array_set_size (a, n);
+}
+
+/* @a ∪ @b, a new array. */
+static GArray *
+unite_ids (const GArray *a,
+           const GArray *b)
+{
+  GArray *out = g_array_sized_new (FALSE, FALSE, sizeof (gint64), a->len + b->len);
+  guint i = 0, j = 0;
+
+  while (i < a->len || j < b->len)
+    {
+      gint64 x = i < a->len ? g_array_index (a, gint64, i) : G_MAXINT64;
+      gint64 y = j < b->len ? g_array_index (b, gint64, j) : G_MAXINT64;
+      gint64 v = MIN (x, y);
+
+      g_array_append_val (out, v);
+      i += x == v;
+      j += y == v;
+    }
+  return out;
+}
+
+static void
+collect_key (guint64  key,
+             gpointer keys)
+{
+  for (guint i = 0; i < ((GArray *) keys)->len; i++)
+    if (g_array_index ((GArray *) keys, guint64, i) == key)
+      return;
+  g_array_append_val (keys, key);
+}
 
 static int
-compare_counted (gconstpointer a,
+compare_lengths (gconstpointer a,
                  gconstpointer b)
 {
-  const CountedTrigram *x = a, *y = b;
+  const GArray *x = *(GArray * const *) a, *y = *(GArray * const *) b;
 
-  return x->n_files < y->n_files ? -1 : x->n_files > y->n_files;
+  return x->len < y->len ? -1 : x->len > y->len;
 }
 
-/* @query as an FTS5 expression over single trigrams (each quoted, so that no character of
- * the user's pattern reaches FTS5's parser as syntax). A literal asks for its rarest
- * MAX_LITERAL_TRIGRAMS trigrams only: FTS5 reads each trigram's whole list of files, and the
- * common ones of a long identifier (`str`, `_re`) cost as much as the rare ones and take
- * away few files (the 50 identifiers and literals of bench/grep-bench.py on git: 4 % more
- * candidates, 0.29 ms less per look-up). The files are still a superset of those holding
- * the literal. */
-static void
-append_match (LodeStore             *self,
-              LodeStoreTrigramCache *cache,
-              GString               *out,
-              const LodeGrepQuery   *query)
+/* The ids of the files that hold what @query requires, ascending. A literal's files are
+ * intersected from its rarest trigram up. */
+static GArray *
+find_ids (LodeStore              *self,
+          LodeStoreTrigramCache  *cache,
+          const LodeGrepQuery    *query,
+          GError                **error)
 {
   switch (query->kind)
     {
     case LODE_GREP_QUERY_LITERAL:
       {
-        g_autoptr(GPtrArray) trigrams = lode_grep_literal_trigrams (query->literal);
-        g_autoptr(GArray) counted = g_array_new (FALSE, FALSE, sizeof (CountedTrigram));
+        g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (guint64));
+        g_autoptr(GPtrArray) lists = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+        GArray *ids;
 
-        for (guint i = 0; i < trigrams->len; i++)
+        foreach_key (query->literal, strlen (query->literal), collect_key, keys);
+        for (guint i = 0; i < keys->len; i++)
           {
-            CountedTrigram c = { trigrams->pdata[i], 0 };
+            GArray *list = g_array_new (FALSE, FALSE, sizeof (gint64));
 
-            if (trigrams->len > MAX_LITERAL_TRIGRAMS)
-              c.n_files = doc_count (self, cache, c.trigram);
-            g_array_append_val (counted, c);
+            g_ptr_array_add (lists, list);
+            if (!append_postings (self, cache, g_array_index (keys, guint64, i), list, error))
+              return NULL;
           }
-        g_array_sort (counted, compare_counted);
-
-        g_string_append_c (out, '(');
-        for (guint i = 0; i < MIN (counted->len, MAX_LITERAL_TRIGRAMS); i++)
-          {
-            if (i > 0)
-              g_string_append (out, " AND ");
-            _lode_store_append_fts5_string (out, g_array_index (counted, CountedTrigram, i).trigram);
-          }
-        g_string_append_c (out, ')');
+        /* A literal has three characters at least (LodeGrepQuery); one that spans a line
+         * break has no key, and no line holds it. */
+        if (lists->len == 0)
+          return g_array_new (FALSE, FALSE, sizeof (gint64));
+        g_ptr_array_sort (lists, compare_lengths);
+        ids = g_array_ref (lists->pdata[0]);
+        for (guint i = 1; i < lists->len && ids->len > 0; i++)
+          intersect_ids (ids, lists->pdata[i]);
+        return ids;
       }
-      break;
     case LODE_GREP_QUERY_AND:
     case LODE_GREP_QUERY_OR:
-      g_string_append_c (out, '(');
-      for (guint i = 0; i < query->children->len; i++)
-        {
-          if (i > 0)
-            g_string_append (out, query->kind == LODE_GREP_QUERY_AND ? " AND " : " OR ");
-          append_match (self, cache, out, query->children->pdata[i]);
-        }
-      g_string_append_c (out, ')');
-      break;
+      {
+        GArray *ids = NULL;
+
+        for (guint i = 0; i < query->children->len; i++)
+          {
+            GArray *child = find_ids (self, cache, query->children->pdata[i], error);
+
+            if (child == NULL)
+              {
+                g_clear_pointer (&ids, g_array_unref);
+                return NULL;
+              }
+            if (ids == NULL)
+              ids = child;
+            else if (query->kind == LODE_GREP_QUERY_AND)
+              {
+                intersect_ids (ids, child);
+                g_array_unref (child);
+              }
+            else
+              {
+                GArray *both = unite_ids (ids, child);
+
+                g_array_unref (ids);
+                g_array_unref (child);
+                ids = both;
+              }
+          }
+        return ids;
+      }
     case LODE_GREP_QUERY_ALL:
     default:
       /* ALL is absorbed by the AND and OR above it, and the caller answers a query that is
@@ -547,38 +1254,27 @@ find_text_files (LodeStore            *self,
 {
   g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_file_free);
   g_autoptr(GArray) places = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autoptr(GString) match = g_string_new (NULL);
+  g_autoptr(GArray) ids = NULL;
   LodeStoreTrigramCache *cache = trigram_cache_current (self, error);
-  sqlite3_stmt *s;
-  int rc;
 
   if (cache == NULL)
     return NULL;
-  append_match (self, cache, match, query);
-  s = _lode_store_statement (self, sql_find_files, error);
-  if (s == NULL)
+  ids = find_ids (self, cache, query, error);
+  if (ids == NULL)
     return NULL;
-  sqlite3_bind_text (s, 1, match->str, match->len, SQLITE_TRANSIENT);
-  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+
+  for (guint i = 0; i < ids->len; i++)
     {
-      gint64 id = sqlite3_column_int64 (s, 0);
-      gpointer place;
+      gint64 id = g_array_index (ids, gint64, i);
+      guint place = (guint64) id < cache->places->len ? g_array_index (cache->places, guint, id) : 0;
 
-      /* files_tri and files change in one transaction: every id has a file. */
-      if (g_hash_table_lookup_extended (cache->places, &id, NULL, &place))
+      /* Every id with trigrams has a file, but not every file: only valid ones. */
+      if (place != 0)
         {
-          guint p = GPOINTER_TO_UINT (place);
-
-          g_array_append_val (places, p);
+          place--;
+          g_array_append_val (places, place);
         }
     }
-  sqlite3_reset (s);
-  if (rc != SQLITE_DONE)
-    {
-      _lode_store_set_error (self, rc, error, "Cannot look up trigrams");
-      return NULL;
-    }
-
   g_array_sort (places, compare_places);
   for (guint i = 0; i < places->len; i++)
     {

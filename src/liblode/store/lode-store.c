@@ -44,6 +44,7 @@ lode_store_close (LodeStore *self)
   self->in_transaction = FALSE;
   g_clear_pointer (&self->rank, _lode_store_rank_free);
   g_clear_pointer (&self->trigram_cache, _lode_store_trigram_cache_free);
+  g_clear_pointer (&self->trigram_batch, _lode_store_trigram_batch_free);
 }
 
 static void
@@ -187,7 +188,7 @@ create_schema (sqlite3  *db,
  * where they are missing: create_schema() leaves them out of a new index, whose first run
  * then loads every row without keeping them up to date (sorting each column once at the end
  * costs less); the store creates them when a run ends, state "ready" (store_set_meta()),
- * and merges the trigrams' segments when they were missing (_lode_store_trigrams_merge()).
+ * and folds the trigrams' segments (_lode_store_trigrams_merge()).
  * Until then, a search of the index being built looks symbols and references up by scanning
  * their tables. */
 gboolean
@@ -201,13 +202,14 @@ _lode_store_create_lookup_indexes (LodeStore  *self,
   int missing = 0;
   int rc;
 
-  /* A new index's first run (they are missing) also merges the trigrams' segments, before
-   * the sorts, which then reuse the pages the segments leave free. */
+  /* A new index's first run (they are missing) folds the trigrams' segments into one, and
+   * other runs when they are many; before the sorts, which then reuse the pages the old
+   * segments leave free. */
   rc = query_int (self->db, "SELECT count (*) = 0 FROM sqlite_master WHERE type = 'index' "
                   "AND name = 'symbols_name'", &missing);
   if (rc != SQLITE_OK)
     return _lode_store_set_error (self, rc, error, "Cannot read the index's look-up indexes");
-  if (missing && !_lode_store_trigrams_merge (self, error))
+  if (!_lode_store_trigrams_merge (self, missing, error))
     return FALSE;
 
   /* SQLite's sorter keeps as many bytes in memory as the page cache holds before it writes
@@ -276,7 +278,6 @@ lode_store_try_open (LodeStore  *self,
   g_clear_pointer (&self->rank, _lode_store_rank_free);
   self->rank = _lode_store_rank_new ();
   if (!_lode_store_register_tokenizer (self->db, error) ||
-      !_lode_store_register_trigrams (self->db, error) ||
       !_lode_store_register_rank (self, error) ||
       !_lode_store_register_artifacts (self, error))
     return FALSE;
@@ -870,17 +871,26 @@ store_begin (LodeIndexStore  *store,
   return _lode_store_begin ((LodeStore *) store, error);
 }
 
-static gboolean
-store_commit (LodeIndexStore  *store,
-              GError         **error)
-{
-  return _lode_store_commit ((LodeStore *) store, error);
-}
-
 static void
 store_rollback (LodeIndexStore *store)
 {
   _lode_store_rollback ((LodeStore *) store);
+  _lode_store_trigrams_discard ((LodeStore *) store);
+}
+
+static gboolean
+store_commit (LodeIndexStore  *store,
+              GError         **error)
+{
+  LodeStore *self = (LodeStore *) store;
+
+  /* The batch's trigrams are written as it ends, in it. */
+  if (!_lode_store_trigrams_flush (self, error))
+    {
+      store_rollback (store);
+      return FALSE;
+    }
+  return _lode_store_commit (self, error);
 }
 
 static gboolean

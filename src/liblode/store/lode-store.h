@@ -11,7 +11,7 @@
 G_BEGIN_DECLS
 
 /* Bumped on every schema change; an index with another version is rebuilt. */
-#define LODE_STORE_SCHEMA_VERSION 13
+#define LODE_STORE_SCHEMA_VERSION 14
 
 /* A LodeStore is a LodeIndexStore and a LodeSearchBackend; everything else it does goes
  * through those interfaces. What is here is the life of its file. */
