@@ -87,7 +87,8 @@ cost_index () {
     }
   read -r wall user sys rss_kb < "$work/time"
   disk=$(du -cb "$data"/projects/*/index.db* | tail -1 | cut -f1)
-  count=$(sqlite3 "$(echo "$data"/projects/*/index.db)" "${cost_count#* }")
+  # -1: the query does not apply to this build's schema (another build, from before it changed).
+  count=$(sqlite3 "$(echo "$data"/projects/*/index.db)" "${cost_count#* }" 2>/dev/null) || count=-1
   echo "$label $wall $user $sys $rss_kb $disk $count" >> "$work/runs"
   awk -v l="$label" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss_kb" -v d="$disk" \
       -v c="$count" -v n="${cost_count%% *}" -v load="$load" 'BEGIN {

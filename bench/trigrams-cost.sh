@@ -8,13 +8,13 @@
 #
 # 1. Builds the reference: this source tree as it is (the tracked files, edits included) with
 #    the trigram index cut out of the store by two lines: a file's trigrams are neither
-#    recorded on the chunking threads nor put in `files_tri` by the writer (the table stays,
+#    recorded on the chunking threads nor put in `trigram_blocks` by the writer (the tables stay,
 #    empty). Everything else is the same code, so the difference is the trigrams alone. The
 #    reference lives in $REF_DIR (default $TMPDIR/lode-trigrams-ref) and is rebuilt
 #    incrementally there; KEEP_REF=0 removes it at the end.
 # 2. `lode --no-daemon index TREE` into an empty data directory, $RUNS times (default 3) for
 #    each build, alternating (bench/index-cost.sh): wall, CPU, peak RSS, disk, and the bytes
-#    of `files_tri`'s segments. With $OTHER_BUILDDIR (another build with trigrams, such as
+#    of the trigrams' blocks. With $OTHER_BUILDDIR (another build with trigrams, such as
 #    the previous commit's), that build runs beside them, labelled "other".
 # 3. bench/grep-bench.py --only-check on the last index with trigrams: codebase_grep gives
 #    rg's lines for its patterns. With $OTHER_BUILDDIR, then grep-bench.py's timings through
@@ -32,7 +32,7 @@ set -eu
 . "$(dirname "$0")/index-cost.sh"
 cost_script="trigrams-cost.sh"
 cost_part=trigrams
-cost_count="trigram-bytes SELECT coalesce(sum(length(block)), 0) FROM files_tri_data"
+cost_count="trigram-bytes SELECT coalesce(sum(length(data)), 0) FROM trigram_blocks"
 runs=${RUNS:-3}
 ref_dir=${REF_DIR:-${TMPDIR:-/tmp}/lode-trigrams-ref}
 cost_setup "$ref_dir"
