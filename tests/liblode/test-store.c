@@ -430,6 +430,16 @@ text_files (LodeIndexStore *store,
   return g_string_free (out, FALSE);
 }
 
+static void
+assert_text_files (LodeIndexStore *store,
+                   const char     *pattern,
+                   const char     *expected)
+{
+  g_autofree char *files = text_files (store, pattern);
+
+  g_assert_cmpstr (files, ==, expected);
+}
+
 /* What a watcher's runs do to the trigrams: each edit lands in a segment of its own, where
  * the file's old trigrams no longer name it; once a run ends with more than eight, they are
  * folded into one, exactly what a new index of the same files holds; a batch rolled back
@@ -461,25 +471,25 @@ test_trigram_segments (StoreFixture  *fixture,
     }
   put_text (fixture->store, "kernel/time/timer.c", "c", edited);
   g_assert_cmpint (count_trigram_segments (fixture->db_path), ==, 10);
-  g_assert_cmpstr (text_files (fixture->store, "run_timer_list"), ==, "");
-  g_assert_cmpstr (text_files (fixture->store, "expire_timers"), ==, "kernel/time/timer.c");
-  g_assert_cmpstr (text_files (fixture->store, "tick_sched_timer_5"), ==, "kernel/time/tick-5.c");
-  g_assert_cmpstr (text_files (fixture->store, "struct timer_base"), ==, "kernel/time/timer.c");
+  assert_text_files (fixture->store, "run_timer_list", "");
+  assert_text_files (fixture->store, "expire_timers", "kernel/time/timer.c");
+  assert_text_files (fixture->store, "tick_sched_timer_5", "kernel/time/tick-5.c");
+  assert_text_files (fixture->store, "struct timer_base", "kernel/time/timer.c");
 
   /* Rolled back: neither its file nor its trigrams. */
   g_assert_true (lode_index_store_begin (fixture->store, &error));
   put_text (fixture->store, "kernel/time/hrtimer.c", "c", "void hrtimer_interrupt (void);\n");
   lode_index_store_rollback (fixture->store);
-  g_assert_cmpstr (text_files (fixture->store, "hrtimer_interrupt"), ==, "");
+  assert_text_files (fixture->store, "hrtimer_interrupt", "");
   g_assert_cmpint (count_trigram_segments (fixture->db_path), ==, 10);
 
   g_assert_true (lode_index_store_set_meta (fixture->store, "state", "ready", &error));
   g_assert_no_error (error);
   g_assert_cmpint (count_trigram_segments (fixture->db_path), ==, 1);
-  g_assert_cmpstr (text_files (fixture->store, "run_timer_list"), ==, "");
-  g_assert_cmpstr (text_files (fixture->store, "expire_timers"), ==, "kernel/time/timer.c");
-  g_assert_cmpstr (text_files (fixture->store, "tick_sched_timer_5"), ==, "kernel/time/tick-5.c");
-  g_assert_cmpstr (text_files (fixture->store, "tick_sched_timer"), ==,
+  assert_text_files (fixture->store, "run_timer_list", "");
+  assert_text_files (fixture->store, "expire_timers", "kernel/time/timer.c");
+  assert_text_files (fixture->store, "tick_sched_timer_5", "kernel/time/tick-5.c");
+  assert_text_files (fixture->store, "tick_sched_timer",
                    "kernel/time/tick-0.c kernel/time/tick-1.c kernel/time/tick-2.c "
                    "kernel/time/tick-3.c kernel/time/tick-4.c kernel/time/tick-5.c "
                    "kernel/time/tick-6.c kernel/time/tick-7.c");
