@@ -222,13 +222,44 @@ add_to_set (guint64  key,
   trigram_set_add (set, key);
 }
 
-static int
-compare_keys (gconstpointer a,
-              gconstpointer b)
+/* Sorts @n keys ascending by their bytes, least significant first, skipping the bytes every
+ * key shares (in ASCII text three of the eight): a file's keys took glibc's qsort() with a
+ * comparison function 0.6 s of the chunking threads on git v2.47.0. */
+static void
+sort_keys (guint64 *keys,
+           gsize    n)
 {
-  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+  gsize counts[8][256] = { { 0 } };
+  g_autofree guint64 *scratch = g_new (guint64, n);
+  guint64 *from = keys;
+  guint64 *to = scratch;
 
-  return x < y ? -1 : x > y;
+  for (gsize i = 0; i < n; i++)
+    for (guint b = 0; b < 8; b++)
+      counts[b][(keys[i] >> (8 * b)) & 0xff]++;
+
+  for (guint b = 0; b < 8 && n > 1; b++)
+    {
+      gsize at = 0;
+      guint64 *swap;
+
+      if (counts[b][(keys[0] >> (8 * b)) & 0xff] == n)
+        continue;
+      for (guint d = 0; d < 256; d++)
+        {
+          gsize count = counts[b][d];
+
+          counts[b][d] = at;
+          at += count;
+        }
+      for (gsize i = 0; i < n; i++)
+        to[counts[b][(from[i] >> (8 * b)) & 0xff]++] = from[i];
+      swap = from;
+      from = to;
+      to = swap;
+    }
+  if (from != keys)
+    memcpy (keys, from, n * sizeof (guint64));
 }
 
 /* The distinct keys of @chunks' texts, ascending. A chunk's trigrams never span its end,
@@ -264,7 +295,7 @@ chunk_keys (GPtrArray *chunks)
     if (set.keys[i] != 0)
       g_array_append_val (keys, set.keys[i]);
   g_free (set.keys);
-  g_array_sort (keys, compare_keys);
+  sort_keys ((guint64 *) (gpointer) keys->data, keys->len);
   return keys;
 }
 
