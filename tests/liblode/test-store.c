@@ -512,6 +512,99 @@ test_trigram_segments (StoreFixture  *fixture,
   g_assert_cmpstr (folded, ==, expected);
 }
 
+/* @i's text: lines of hex digits, whose trigrams most files share (long lists of ids). */
+static char *
+hex_text (guint i)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint line = 0; line < 16; line++)
+    {
+      g_autofree char *seed = g_strdup_printf ("%u.%u", i, line);
+      g_autofree char *hex = g_compute_checksum_for_string (G_CHECKSUM_SHA256, seed, -1);
+
+      g_string_append_printf (text, "%s\n", hex);
+    }
+  return g_string_free (text, FALSE);
+}
+
+/* Small segments beside a large one are folded without it, which keeps its blocks; once they
+ * are large beside it, everything is folded. Either way an edited file's old text is not
+ * found. */
+static void
+test_trigram_small_folds (StoreFixture  *fixture,
+                          gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *base_blocks = NULL;
+  g_autofree char *kept_blocks = NULL;
+  g_autofree char *hex = g_compute_checksum_for_string (G_CHECKSUM_SHA256, "150.0", -1);
+
+  g_assert_true (lode_index_store_begin (fixture->store, &error));
+  for (guint i = 0; i < 200; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("vendor/blob-%03u.txt", i);
+      g_autofree char *text = hex_text (i);
+
+      put_text (fixture->store, path, "text", text);
+    }
+  put_text (fixture->store, "src/main.c", "c", "int main (void) { return run_everything (); }\n");
+  g_assert_true (lode_index_store_commit (fixture->store, &error));
+  g_assert_true (lode_index_store_set_meta (fixture->store, "state", "ready", &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (count_trigram_segments (fixture->db_path), ==, 1);
+  g_assert_cmpint (query_int (fixture->db_path, "SELECT count (*) FROM trigram_blocks"), >, 40);
+  base_blocks = dup_table_rows (fixture->db_path, "SELECT id, quote (data) FROM trigram_blocks");
+
+  /* Nine edits of a watcher, one file each. */
+  put_text (fixture->store, "src/main.c", "c", "int main (void) { return run_nothing (); }\n");
+  for (guint i = 0; i < 8; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("src/tool-%u.c", i);
+      g_autofree char *text = g_strdup_printf ("int tool_%u_main (void);\n", i);
+
+      put_text (fixture->store, path, "c", text);
+    }
+  g_assert_true (lode_index_store_set_meta (fixture->store, "state", "ready", &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (count_trigram_segments (fixture->db_path), ==, 2);
+  kept_blocks = dup_table_rows (fixture->db_path, "SELECT id, quote (data) FROM trigram_blocks "
+                                "WHERE segment = (SELECT min (segment) FROM trigram_blocks)");
+  g_assert_cmpstr (kept_blocks, ==, base_blocks);
+  assert_text_files (fixture->store, "run_everything", "");
+  assert_text_files (fixture->store, "run_nothing", "src/main.c");
+  assert_text_files (fixture->store, "tool_7_main", "src/tool-7.c");
+  hex[24] = '\0';
+  assert_text_files (fixture->store, hex, "vendor/blob-150.txt");
+
+  /* Half of the large files edited at once, then more single edits: all is folded. */
+  g_assert_true (lode_index_store_begin (fixture->store, &error));
+  for (guint i = 0; i < 100; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("vendor/blob-%03u.txt", i);
+      g_autofree char *text = hex_text (1000 + i);
+
+      put_text (fixture->store, path, "text", text);
+    }
+  g_assert_true (lode_index_store_commit (fixture->store, &error));
+  for (guint i = 0; i < 7; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("src/tool-%u.c", i);
+      g_autofree char *text = g_strdup_printf ("int tool_%u_done (void);\n", i);
+
+      put_text (fixture->store, path, "c", text);
+    }
+  g_assert_cmpint (count_trigram_segments (fixture->db_path), ==, 10);
+  g_assert_true (lode_index_store_set_meta (fixture->store, "state", "ready", &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (count_trigram_segments (fixture->db_path), ==, 1);
+  assert_text_files (fixture->store, "tool_3_main", "");
+  assert_text_files (fixture->store, "tool_3_done", "src/tool-3.c");
+  assert_text_files (fixture->store, "tool_7_main", "src/tool-7.c");
+  assert_text_files (fixture->store, "run_nothing", "src/main.c");
+  assert_text_files (fixture->store, hex, "vendor/blob-150.txt");
+}
+
 /* A block of trigrams cut short is a damaged index, for a look-up and for a fold alike, and
  * says so; nothing reads past it. */
 static void
@@ -2019,6 +2112,7 @@ main (int   argc,
   ADD ("reopen", test_reopen);
   ADD ("lookup-indexes", test_lookup_indexes);
   ADD ("trigram-segments", test_trigram_segments);
+  ADD ("trigram-small-folds", test_trigram_small_folds);
   ADD ("damaged-trigrams", test_damaged_trigrams);
   ADD ("aside", test_aside);
   ADD ("aside-ended-early", test_aside_ended_early);
