@@ -348,7 +348,9 @@ typedef struct
   LodeStore  *store;
   gint64      segment;
   GByteArray *block;
-  GByteArray *ids;    /* the entry being made */
+  GByteArray *ids;    /* the entry being made: its ids, as differences */
+  guint64     n_ids;
+  gint64      last_id;
   guint64     first;
   guint64     last;
 } BlockWriter;
@@ -362,6 +364,8 @@ block_writer_init (BlockWriter *w,
   w->segment = segment;
   w->block = g_byte_array_sized_new (BLOCK_BYTES + 64);
   w->ids = g_byte_array_new ();
+  w->n_ids = 0;
+  w->last_id = 0;
   w->first = w->last = 0;
 }
 
@@ -392,13 +396,24 @@ block_writer_flush (BlockWriter  *w,
   return TRUE;
 }
 
-/* The entry of @key: the @n ids in w->ids, as made by block_writer_add_id(). */
+/* Adds @id, greater than the entry's ids so far, to the entry being made. */
+static void
+block_writer_add_id (BlockWriter *w,
+                     gint64       id)
+{
+  append_varint (w->ids, (guint64) (id - w->last_id));
+  w->last_id = id;
+  w->n_ids++;
+}
+
+/* Ends the entry of @key, whose ids block_writer_add_id() added (none: no entry). */
 static gboolean
 block_writer_end_entry (BlockWriter  *w,
                         guint64       key,
-                        guint64       n,
                         GError      **error)
 {
+  if (w->n_ids == 0)
+    return TRUE;
   if (w->block->len > 0 && w->block->len + w->ids->len + 20 > BLOCK_BYTES &&
       !block_writer_flush (w, error))
     return FALSE;
@@ -409,15 +424,17 @@ block_writer_end_entry (BlockWriter  *w,
     }
   else
     append_varint (w->block, key - w->last);
-  append_varint (w->block, n);
+  append_varint (w->block, w->n_ids);
   append_varint (w->block, w->ids->len);
   g_byte_array_append (w->block, w->ids->data, w->ids->len);
   g_byte_array_set_size (w->ids, 0);
+  w->n_ids = 0;
+  w->last_id = 0;
   w->last = key;
   return TRUE;
 }
 
-/* A cursor over one pending file's keys, for the merge in flush_batch(). */
+/* A cursor over one pending file's keys, for the merge in _lode_store_trigrams_flush(). */
 typedef struct
 {
   guint64        key;      /* keys[at], kept here so that the heap compares in place */
@@ -466,19 +483,17 @@ compare_pending (gconstpointer a,
   return x->file_id < y->file_id ? -1 : x->file_id > y->file_id;
 }
 
-/* Writes the batch's files as its segment: their keys merged into key order, each key's
- * files ascending. */
-static gboolean
-flush_batch (LodeStore  *self,
-             GError    **error)
+/* Writes the files put since the transaction began as its segment, before it commits: their
+ * keys merged into key order, each key's files ascending. */
+gboolean
+_lode_store_trigrams_flush (LodeStore  *self,
+                            GError    **error)
 {
   LodeStoreTrigramBatch *batch = self->trigram_batch;
   g_autofree KeyCursor *heap = NULL;
   BlockWriter w;
   gsize n = 0;
   guint64 key = 0;
-  guint64 count = 0;
-  gint64 last_id = 0;
   gboolean ok = TRUE;
 
   if (batch == NULL || batch->files->len == 0)
@@ -504,21 +519,13 @@ flush_batch (LodeStore  *self,
   while (n > 0 && ok)
     {
       KeyCursor *top = &heap[0];
-      guint64 k = top->key;
 
-      if (count > 0 && k != key)
+      if (top->key != key)
         {
-          ok = block_writer_end_entry (&w, key, count, error);
-          count = 0;
+          ok = block_writer_end_entry (&w, key, error);
+          key = top->key;
         }
-      if (count == 0)
-        {
-          key = k;
-          last_id = 0;
-        }
-      append_varint (w.ids, (guint64) (top->file_id - last_id));
-      last_id = top->file_id;
-      count++;
+      block_writer_add_id (&w, top->file_id);
 
       if (++top->at == top->n)
         heap[0] = heap[--n];
@@ -526,8 +533,8 @@ flush_batch (LodeStore  *self,
         top->key = top->keys[top->at];
       heap_down (heap, n, 0);
     }
-  if (ok && count > 0)
-    ok = block_writer_end_entry (&w, key, count, error);
+  if (ok)
+    ok = block_writer_end_entry (&w, key, error);
   if (ok)
     ok = block_writer_flush (&w, error);
   block_writer_clear (&w);
@@ -613,14 +620,6 @@ _lode_store_trigrams_put_file (LodeStore   *self,
   sqlite3_bind_int64 (s, 1, file_id);
   sqlite3_bind_int64 (s, 2, batch->segment);
   return _lode_store_run (self, s, error, "Cannot index a file's trigrams");
-}
-
-/* Writes the files put since the transaction began, before it commits. */
-gboolean
-_lode_store_trigrams_flush (LodeStore  *self,
-                            GError    **error)
-{
-  return flush_batch (self, error);
 }
 
 /* Forgets the files put since the transaction began, which rolled back. */
@@ -873,11 +872,10 @@ fold_segments (LodeStore     *self,
             ok = segment_cursor_next (self, &cursors[i], error);
           }
       sort_ids (ids);
-      for (guint i = 0; ok && i < ids->len; i++)
-        append_varint (w.ids, g_array_index (ids, gint64, i) -
-                              (i > 0 ? g_array_index (ids, gint64, i - 1) : 0));
-      if (ok && ids->len > 0)
-        ok = block_writer_end_entry (&w, key, ids->len, error);
+      for (guint i = 0; i < ids->len; i++)
+        block_writer_add_id (&w, g_array_index (ids, gint64, i));
+      if (ok)
+        ok = block_writer_end_entry (&w, key, error);
     }
   if (ok)
     ok = block_writer_flush (&w, error);
@@ -918,7 +916,7 @@ merge_rows (LodeStore      *self,
   sqlite3_stmt *s;
   int rc;
 
-  if (!flush_batch (self, error))
+  if (!_lode_store_trigrams_flush (self, error))
     return FALSE;
   s = _lode_store_statement (self, sql_segments, error);
   if (s == NULL)
@@ -980,10 +978,17 @@ typedef struct
 
 typedef struct
 {
-  gint64 segment;
   gint64 first;
   gint64 id;
 } BlockRef;
+
+/* A segment's blocks: @n of @blocks from @start, by first key. */
+typedef struct
+{
+  gint64 segment;
+  guint  start;
+  guint  n;
+} SegmentBlocks;
 
 struct _LodeStoreTrigramCache
 {
@@ -994,6 +999,7 @@ struct _LodeStoreTrigramCache
   GArray       *places;    /* guint: a file's id → its place in @files, plus one (0: none) */
   GArray       *segments;  /* gint64: a file's id → its trigrams' segment (0: none) */
   GArray       *blocks;    /* BlockRef, by segment and first key */
+  GArray       *segments_blocks; /* SegmentBlocks, by segment */
 };
 
 void
@@ -1006,6 +1012,7 @@ _lode_store_trigram_cache_free (LodeStoreTrigramCache *cache)
   g_array_unref (cache->places);
   g_array_unref (cache->segments);
   g_array_unref (cache->blocks);
+  g_array_unref (cache->segments_blocks);
   g_free (cache);
 }
 
@@ -1048,10 +1055,18 @@ read_cache (LodeStore              *self,
     return FALSE;
   while ((rc = sqlite3_step (s)) == SQLITE_ROW)
     {
-      BlockRef block = {
-        sqlite3_column_int64 (s, 0), sqlite3_column_int64 (s, 1), sqlite3_column_int64 (s, 2)
-      };
+      gint64 segment = sqlite3_column_int64 (s, 0);
+      BlockRef block = { sqlite3_column_int64 (s, 1), sqlite3_column_int64 (s, 2) };
+      guint n = cache->segments_blocks->len;
 
+      if (n == 0 || g_array_index (cache->segments_blocks, SegmentBlocks, n - 1).segment != segment)
+        {
+          SegmentBlocks blocks = { segment, cache->blocks->len, 0 };
+
+          g_array_append_val (cache->segments_blocks, blocks);
+          n++;
+        }
+      g_array_index (cache->segments_blocks, SegmentBlocks, n - 1).n++;
       g_array_append_val (cache->blocks, block);
     }
   sqlite3_reset (s);
@@ -1081,6 +1096,7 @@ trigram_cache_current (LodeStore  *self,
   cache->places = g_array_new (FALSE, TRUE, sizeof (guint));
   cache->segments = g_array_new (FALSE, TRUE, sizeof (gint64));
   cache->blocks = g_array_new (FALSE, FALSE, sizeof (BlockRef));
+  cache->segments_blocks = g_array_new (FALSE, FALSE, sizeof (SegmentBlocks));
   if (!read_cache (self, cache, error))
     {
       _lode_store_trigram_cache_free (cache);
@@ -1099,19 +1115,17 @@ append_postings (LodeStore              *self,
                  GError                **error)
 {
   const BlockRef *blocks = (const BlockRef *) (gpointer) cache->blocks->data;
-  guint n_blocks = cache->blocks->len;
 
-  for (guint start = 0; start < n_blocks;)
+  for (guint i = 0; i < cache->segments_blocks->len; i++)
     {
-      gint64 segment = blocks[start].segment;
-      guint end = start;
+      const SegmentBlocks *in = &g_array_index (cache->segments_blocks, SegmentBlocks, i);
+      gint64 segment = in->segment;
+      guint start = in->start;
       guint lo, hi;
 
-      while (end < n_blocks && blocks[end].segment == segment)
-        end++;
       /* The last block of the segment whose first key is at most @key. */
       lo = start;
-      hi = end;
+      hi = start + in->n;
       while (lo < hi)
         {
           guint mid = lo + (hi - lo) / 2;
@@ -1150,7 +1164,6 @@ append_postings (LodeStore              *self,
           if (rc != SQLITE_ROW && rc != SQLITE_DONE)
             return _lode_store_set_error (self, rc, error, "Cannot look up trigrams");
         }
-      start = end;
     }
   sort_ids (out);
   return TRUE;
@@ -1323,15 +1336,10 @@ find_text_files (LodeStore            *self,
 
   for (guint i = 0; i < ids->len; i++)
     {
-      gint64 id = g_array_index (ids, gint64, i);
-      guint place = (guint64) id < cache->places->len ? g_array_index (cache->places, guint, id) : 0;
+      /* find_ids() keeps only ids whose file @cache read, with its segment and place. */
+      guint place = g_array_index (cache->places, guint, g_array_index (ids, gint64, i)) - 1;
 
-      /* Every id with trigrams has a file, but not every file: only valid ones. */
-      if (place != 0)
-        {
-          place--;
-          g_array_append_val (places, place);
-        }
+      g_array_append_val (places, place);
     }
   g_array_sort (places, compare_places);
   for (guint i = 0; i < places->len; i++)
