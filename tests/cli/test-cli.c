@@ -39,6 +39,89 @@ run_clear (Run *run)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
 
+/* Each thread of the process @pid: its name, state and the kernel function it sleeps in
+ * (/proc), to say where a run that never ended was stuck. */
+static char *
+dup_threads (const char *pid)
+{
+  g_autofree char *tasks = g_build_filename ("/proc", pid, "task", NULL);
+  g_autoptr(GDir) dir = g_dir_open (tasks, 0, NULL);
+  g_autoptr(GString) out = g_string_new (NULL);
+  const char *tid;
+
+  while (dir != NULL && (tid = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *stat_path = g_build_filename (tasks, tid, "stat", NULL);
+      g_autofree char *wchan_path = g_build_filename (tasks, tid, "wchan", NULL);
+      g_autofree char *stat = NULL;
+      g_autofree char *wchan = NULL;
+      const char *end;
+
+      g_file_get_contents (stat_path, &stat, NULL, NULL);
+      g_file_get_contents (wchan_path, &wchan, NULL, NULL);
+      /* "TID (NAME) STATE …": the name may hold spaces and parentheses. */
+      end = stat != NULL ? strrchr (stat, ')') : NULL;
+      if (end != NULL && strlen (end) >= 3)
+        g_string_append_printf (out, "  %.*s %s\n", (int) (end + 3 - stat), stat,
+                                wchan != NULL && !g_str_equal (wchan, "0") ? wchan : "");
+    }
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+static void
+communicated_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static gboolean
+expired_cb (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs @argv from @launcher to its end, its output and status into @run. A run that has not
+ * ended in two minutes (more under sanitizers) fails, naming the command and its threads'
+ * states: a hang was otherwise only the suite's timeout, with nothing of where it stood. */
+static void
+communicate (GSubprocessLauncher *launcher,
+             GPtrArray           *argv,
+             Run                 *run)
+{
+  g_autoptr(GMainContext) context = g_main_context_new ();
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  guint seconds = test_timeout_seconds (120);
+  g_autoptr(GSource) timeout = g_timeout_source_new_seconds (seconds);
+  gboolean expired = FALSE;
+
+  g_main_context_push_thread_default (context);
+  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8_async (process, NULL, NULL, communicated_cb, &result);
+  g_source_set_callback (timeout, expired_cb, &expired, NULL);
+  g_source_attach (timeout, context);
+  while (result == NULL && !expired)
+    g_main_context_iteration (context, TRUE);
+  g_source_destroy (timeout);
+  if (result == NULL)
+    {
+      g_autofree char *command = g_strjoinv (" ", (char **) argv->pdata);
+      g_autofree char *threads = dup_threads (g_subprocess_get_identifier (process));
+
+      g_subprocess_force_exit (process);
+      g_error ("`%s` has not ended in %u s; its threads:\n%s", command, seconds, threads);
+    }
+  g_subprocess_communicate_utf8_finish (process, result, &run->out, &run->err, &error);
+  g_assert_no_error (error);
+  g_main_context_pop_thread_default (context);
+  run->status = g_subprocess_get_exit_status (process);
+}
+
 /* Runs `lode ARGS…`; with @language set, in that language, from the build tree's catalogs. */
 static void
 lode_valist (Run        *run,
@@ -47,9 +130,7 @@ lode_valist (Run        *run,
              va_list     args)
 {
   g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
 
   g_ptr_array_add (argv, (char *) g_getenv ("LODE_CLI"));
   for (const char *arg = first; arg != NULL; arg = va_arg (args, const char *))
@@ -65,11 +146,7 @@ lode_valist (Run        *run,
       g_subprocess_launcher_setenv (launcher, "LODE_LOCALEDIR", LODE_BUILD_LOCALEDIR, TRUE);
     }
   g_subprocess_launcher_set_cwd (launcher, tree);
-  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (process, NULL, NULL, &run->out, &run->err, &error);
-  g_assert_no_error (error);
-  run->status = g_subprocess_get_exit_status (process);
+  communicate (launcher, argv, run);
 }
 
 static void
@@ -1147,9 +1224,7 @@ lode_for (Run        *run,
           ...)
 {
   g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GError) error = NULL;
   va_list args;
 
   g_ptr_array_add (argv, g_strdup ("timeout"));
@@ -1166,11 +1241,7 @@ lode_for (Run        *run,
                                         G_SUBPROCESS_FLAGS_STDERR_PIPE);
   g_subprocess_launcher_setenv (launcher, "LODE_DATA_DIR", data_dir, TRUE);
   g_subprocess_launcher_set_cwd (launcher, tree);
-  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (process, NULL, NULL, &run->out, &run->err, &error);
-  g_assert_no_error (error);
-  run->status = g_subprocess_get_exit_status (process);
+  communicate (launcher, argv, run);
 }
 
 /* `lode watch` of the home directory or / watches nothing without --yes. */
