@@ -577,6 +577,26 @@ test_trigram_small_folds (StoreFixture  *fixture,
   hex[24] = '\0';
   assert_text_files (fixture->store, hex, "vendor/blob-150.txt");
 
+  /* Runs of one edit each: a run that leaves four segments (four block reads per trigram
+   * in a look-up) folds the small ones again. */
+  for (guint i = 0; i < 3; i++)
+    {
+      static const int segments[] = { 3, 2, 3 };
+      g_autofree char *text = g_strdup_printf ("int tool_0_step_%u (void);\n", i);
+
+      put_text (fixture->store, "src/tool-0.c", "c", text);
+      g_assert_true (lode_index_store_set_meta (fixture->store, "state", "ready", &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (count_trigram_segments (fixture->db_path), ==, segments[i]);
+    }
+  g_clear_pointer (&kept_blocks, g_free);
+  kept_blocks = dup_table_rows (fixture->db_path, "SELECT id, quote (data) FROM trigram_blocks "
+                                "WHERE segment = (SELECT min (segment) FROM trigram_blocks)");
+  g_assert_cmpstr (kept_blocks, ==, base_blocks);
+  assert_text_files (fixture->store, "tool_0_step_1", "");
+  assert_text_files (fixture->store, "tool_0_step_2", "src/tool-0.c");
+  assert_text_files (fixture->store, "tool_1_main", "src/tool-1.c");
+
   /* Half of the large files edited at once, then more single edits: all is folded. */
   g_assert_true (lode_index_store_begin (fixture->store, &error));
   for (guint i = 0; i < 100; i++)
@@ -594,7 +614,7 @@ test_trigram_small_folds (StoreFixture  *fixture,
 
       put_text (fixture->store, path, "c", text);
     }
-  g_assert_cmpint (count_trigram_segments (fixture->db_path), ==, 10);
+  g_assert_cmpint (count_trigram_segments (fixture->db_path), ==, 11);
   g_assert_true (lode_index_store_set_meta (fixture->store, "state", "ready", &error));
   g_assert_no_error (error);
   g_assert_cmpint (count_trigram_segments (fixture->db_path), ==, 1);

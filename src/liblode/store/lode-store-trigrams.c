@@ -78,8 +78,11 @@ static const char sql_files_by_path[] =
  * its own. */
 #define BLOCK_BYTES 3900
 
-/* The segments a run may leave unfolded (see above). */
-#define MAX_SEGMENTS 8
+/* The segments a run may leave unfolded (see above). Each costs a look-up a block read and a
+ * block scan per trigram: on git v2.47.0 an identifier took 3.23 ms through lode-mcp with
+ * seven segments, 2.80 with two and 2.56 with one. Folding a watcher's small segments
+ * without the oldest rewrites only the files edited since the last whole fold. */
+#define MAX_SEGMENTS 3
 
 /* Varints ------------------------------------------------------------------------------ */
 
