@@ -13,6 +13,7 @@
 
 #include "lode-calls-private.h"
 #include "lode-chunk.h"
+#include "lode-varint.h"
 
 /*
  * The value a file's walk fills (its call sites and bindings, stored and read back) and the
@@ -99,31 +100,12 @@ _lode_calls_add_site (LodeCalls     *calls,
 #define CALLS_FORMAT 1
 
 static void
-put_uint (GByteArray *out,
-          guint64     value)
-{
-  guint8 bytes[10];
-  guint n = 0;
-
-  do
-    {
-      bytes[n] = value & 0x7f;
-      value >>= 7;
-      if (value != 0)
-        bytes[n] |= 0x80;
-      n++;
-    }
-  while (value != 0);
-  g_byte_array_append (out, bytes, n);
-}
-
-static void
 put_string (GByteArray *out,
             const char *text)
 {
   gsize len = strlen (text);
 
-  put_uint (out, len);
+  lode_varint_append (out, len);
   g_byte_array_append (out, (const guint8 *) text, len);
 }
 
@@ -133,7 +115,7 @@ put_nullable (GByteArray *out,
 {
   gsize len = text != NULL ? strlen (text) : 0;
 
-  put_uint (out, text != NULL ? len + 1 : 0);
+  lode_varint_append (out, text != NULL ? len + 1 : 0);
   if (text != NULL)
     g_byte_array_append (out, (const guint8 *) text, len);
 }
@@ -142,9 +124,9 @@ static void
 put_uints (GByteArray *out,
            GArray     *array)
 {
-  put_uint (out, array->len);
+  lode_varint_append (out, array->len);
   for (guint i = 0; i < array->len; i++)
-    put_uint (out, g_array_index (array, guint, i));
+    lode_varint_append (out, g_array_index (array, guint, i));
 }
 
 /**
@@ -163,7 +145,7 @@ lode_calls_to_bytes (const LodeCalls *calls,
   guint8 format = CALLS_FORMAT;
 
   g_byte_array_append (out, &format, 1);
-  put_uint (out, symbols->len);
+  lode_varint_append (out, symbols->len);
   for (guint i = 0; i < symbols->len; i++)
     {
       LodeSymbol *symbol = g_ptr_array_index (symbols, i);
@@ -174,10 +156,10 @@ lode_calls_to_bytes (const LodeCalls *calls,
       put_nullable (out, symbol->package);
       put_nullable (out, symbol->scope);
       put_nullable (out, symbol->signature);
-      put_uint (out, symbol->start_line);
-      put_uint (out, symbol->end_line);
+      lode_varint_append (out, symbol->start_line);
+      lode_varint_append (out, symbol->end_line);
     }
-  put_uint (out, calls->sites->len);
+  lode_varint_append (out, calls->sites->len);
   for (guint i = 0; i < calls->sites->len; i++)
     {
       LodeCallSite *site = g_ptr_array_index (calls->sites, i);
@@ -185,12 +167,12 @@ lode_calls_to_bytes (const LodeCalls *calls,
       put_string (out, site->name);
       put_nullable (out, site->qualifier);
       put_nullable (out, site->receiver);
-      put_uint (out, (guint64) ((gint64) site->caller + 1));
-      put_uint (out, site->line);
-      put_uint (out, site->flags);
-      put_uint (out, site->receiver_kind);
+      lode_varint_append (out, (guint64) ((gint64) site->caller + 1));
+      lode_varint_append (out, site->line);
+      lode_varint_append (out, site->flags);
+      lode_varint_append (out, site->receiver_kind);
     }
-  put_uint (out, calls->bindings->len);
+  lode_varint_append (out, calls->bindings->len);
   for (guint i = 0; i < calls->bindings->len; i++)
     {
       LodeCallBinding *binding = g_ptr_array_index (calls->bindings, i);
@@ -198,9 +180,9 @@ lode_calls_to_bytes (const LodeCalls *calls,
       put_string (out, binding->name);
       put_nullable (out, binding->target);
       put_nullable (out, binding->path);
-      put_uint (out, binding->line);
-      put_uint (out, (guint64) ((gint64) binding->scope + 1));
-      put_uint (out, binding->kind);
+      lode_varint_append (out, binding->line);
+      lode_varint_append (out, (guint64) ((gint64) binding->scope + 1));
+      lode_varint_append (out, binding->kind);
     }
   put_uints (out, calls->file_local);
   put_uints (out, calls->conditional);
@@ -222,22 +204,8 @@ get_uint (Reader  *reader,
 {
   guint64 value = 0;
 
-  for (guint shift = 0; reader->ok && shift < 64; shift += 7)
-    {
-      guint8 byte;
-
-      if (reader->at == reader->end)
-        break;
-      byte = *reader->at++;
-      value |= (guint64) (byte & 0x7f) << shift;
-      if ((byte & 0x80) == 0)
-        {
-          reader->ok = value <= max;
-          return reader->ok ? value : 0;
-        }
-    }
-  reader->ok = FALSE;
-  return 0;
+  reader->ok = reader->ok && lode_varint_read (&reader->at, reader->end, &value) && value <= max;
+  return reader->ok ? value : 0;
 }
 
 /* Valid UTF-8 without NUL, as every text of a file's symbols and calls. */

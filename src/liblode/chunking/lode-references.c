@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lode-references.h"
+#include "lode-varint.h"
 
 /* Sites are stored per (file, name) as one blob: each site's line, as the difference to the
  * previous site's line, shifted left by three bits over its kind, in LEB128 varints. A name
@@ -130,16 +131,7 @@ lode_reference_sites_encode (const guint32 *sites,
                       lode_reference_site_kind (sites[i]);
 
       previous = MAX (line, previous);
-      do
-        {
-          guint8 byte = value & 0x7f;
-
-          value >>= 7;
-          if (value != 0)
-            byte |= 0x80;
-          g_byte_array_append (out, &byte, 1);
-        }
-      while (value != 0);
+      lode_varint_append (out, value);
     }
 
   return g_byte_array_free_to_bytes (out);
@@ -160,26 +152,16 @@ lode_reference_sites_decode (const guint8 *data,
                              gsize         len)
 {
   GArray *sites = g_array_new (FALSE, FALSE, sizeof (guint32));
+  const guint8 *p = data;
+  const guint8 *end = data + len;
   guint line = 0;
-  gsize i = 0;
 
-  while (i < len)
+  while (p < end)
     {
-      guint64 value = 0;
-      guint shift = 0;
-      gboolean complete = FALSE;
+      guint64 value;
       guint32 site;
 
-      /* A site takes at most five bytes. */
-      while (i < len && shift < 35 && !complete)
-        {
-          guint8 byte = data[i++];
-
-          value |= (guint64) (byte & 0x7f) << shift;
-          shift += 7;
-          complete = (byte & 0x80) == 0;
-        }
-      if (!complete || value > G_MAXUINT32)
+      if (!lode_varint_read (&p, end, &value) || value > G_MAXUINT32)
         break;
 
       line += value >> 3;

@@ -25,6 +25,7 @@
 #include "lode-code-tokenizer.h"
 #include "lode-error.h"
 #include "lode-store-private.h"
+#include "lode-varint.h"
 
 typedef struct
 {
@@ -78,35 +79,6 @@ text_hash (const char *text,
   return (guint32) (h ^ (h >> 32));
 }
 
-/* Writes @value at @p; returns the byte after it (at most 5 bytes written). */
-static guint8 *
-put_varint (guint8  *p,
-            guint32  value)
-{
-  do
-    {
-      *p++ = (value & 0x7f) | (value >= 0x80 ? 0x80 : 0);
-      value >>= 7;
-    }
-  while (value != 0);
-  return p;
-}
-
-static guint32
-get_varint (const guint8 **p)
-{
-  guint32 value = 0;
-
-  for (guint shift = 0;; shift += 7)
-    {
-      guint8 b = *(*p)++;
-
-      value |= (guint32) (b & 0x7f) << shift;
-      if ((b & 0x80) == 0)
-        return value;
-    }
-}
-
 /* Where record_token() writes: the bytes of @out up to @used are the record, those past it
  * room for the next tokens. */
 typedef struct
@@ -140,10 +112,10 @@ record_token (void       *ctx,
     g_byte_array_set_size (record->out, MAX (2 * record->out->len, record->used + need));
   p = record->out->data + record->used;
   *p++ = (guint8) flags;
-  p = put_varint (p, (guint32) len);
+  p = lode_varint_put (p, (guint32) len);
   memcpy (p, token, (gsize) len);
-  p = put_varint (p + len, (guint32) start);
-  p = put_varint (p, (guint32) end);
+  p = lode_varint_put (p + len, (guint32) start);
+  p = lode_varint_put (p, (guint32) end);
   record->used = (guint) (p - record->out->data);
 
   return SQLITE_OK;
@@ -286,14 +258,23 @@ _lode_store_tokens_replay (LodeStoreTokensKind   kind,
   while (p < end && *rc == SQLITE_OK)
     {
       int flags = *p++;
-      int n = (int) get_varint (&p);
-      const char *token = (const char *) p;
-      int start, stop;
+      guint64 n, start, stop;
+      const char *token;
 
+      /* record_token() wrote whole tokens: one that is not is a record out of step too. */
+      if (!lode_varint_read (&p, end, &n) || n > (guint64) (end - p))
+        {
+          replay->next = NULL;
+          break;
+        }
+      token = (const char *) p;
       p += n;
-      start = (int) get_varint (&p);
-      stop = (int) get_varint (&p);
-      *rc = x_token (ctx, flags, token, n, start, stop);
+      if (!lode_varint_read (&p, end, &start) || !lode_varint_read (&p, end, &stop))
+        {
+          replay->next = NULL;
+          break;
+        }
+      *rc = x_token (ctx, flags, token, (int) n, (int) start, (int) stop);
     }
 
   return TRUE;

@@ -13,6 +13,7 @@
 
 #include "lode-error.h"
 #include "lode-store-private.h"
+#include "lode-varint.h"
 
 /*
  * Every file's distinct trigrams, case folded character by character as lode_grep_fold()
@@ -83,43 +84,6 @@ static const char sql_files_by_path[] =
  * seven segments, 2.80 with two and 2.56 with one. Folding a watcher's small segments
  * without the oldest rewrites only the files edited since the last whole fold. */
 #define MAX_SEGMENTS 3
-
-/* Varints ------------------------------------------------------------------------------ */
-
-static void
-append_varint (GByteArray *out,
-               guint64     value)
-{
-  guint8 bytes[10];
-  guint n = 0;
-
-  do
-    {
-      bytes[n++] = (value & 0x7f) | (value >= 0x80 ? 0x80 : 0);
-      value >>= 7;
-    }
-  while (value != 0);
-  g_byte_array_append (out, bytes, n);
-}
-
-/* FALSE when @p reaches @end first, or the value is longer than 64 bits: the block is
- * damaged. */
-static gboolean
-read_varint (const guint8 **p,
-             const guint8  *end,
-             guint64       *value)
-{
-  *value = 0;
-  for (guint shift = 0; *p < end && shift < 64; shift += 7)
-    {
-      guint8 b = *(*p)++;
-
-      *value |= (guint64) (b & 0x7f) << shift;
-      if ((b & 0x80) == 0)
-        return TRUE;
-    }
-  return FALSE;
-}
 
 /* A file's keys ------------------------------------------------------------------------ */
 
@@ -404,7 +368,7 @@ static void
 block_writer_add_id (BlockWriter *w,
                      gint64       id)
 {
-  append_varint (w->ids, (guint64) (id - w->last_id));
+  lode_varint_append (w->ids, (guint64) (id - w->last_id));
   w->last_id = id;
   w->n_ids++;
 }
@@ -423,12 +387,12 @@ block_writer_end_entry (BlockWriter  *w,
   if (w->block->len == 0)
     {
       w->first = key;
-      append_varint (w->block, key);
+      lode_varint_append (w->block, key);
     }
   else
-    append_varint (w->block, key - w->last);
-  append_varint (w->block, w->n_ids);
-  append_varint (w->block, w->ids->len);
+    lode_varint_append (w->block, key - w->last);
+  lode_varint_append (w->block, w->n_ids);
+  lode_varint_append (w->block, w->ids->len);
   g_byte_array_append (w->block, w->ids->data, w->ids->len);
   g_byte_array_set_size (w->ids, 0);
   w->n_ids = 0;
@@ -667,8 +631,8 @@ entry_reader_next (EntryReader *r)
 
   if (r->p >= r->end)
     return FALSE;
-  if (!read_varint (&r->p, r->end, &delta) || !read_varint (&r->p, r->end, &r->n) ||
-      !read_varint (&r->p, r->end, &size) || size > (guint64) (r->end - r->p))
+  if (!lode_varint_read (&r->p, r->end, &delta) || !lode_varint_read (&r->p, r->end, &r->n) ||
+      !lode_varint_read (&r->p, r->end, &size) || size > (guint64) (r->end - r->p))
     {
       r->p = r->end;
       r->damaged = TRUE;
@@ -723,7 +687,7 @@ entry_reader_append_ids (const EntryReader *r,
   ids = &g_array_index (out, gint64, at);
   /* The ids ascend from 1: a difference of 0, or past any id, is a damaged entry's, whose
    * ids are kept up to there, still ascending. */
-  while (p < end && read_varint (&p, end, &delta) && delta > 0 && delta <= G_MAXINT32)
+  while (p < end && lode_varint_read (&p, end, &delta) && delta > 0 && delta <= G_MAXINT32)
     {
       id += (gint64) delta;
       if ((guint64) id < segments->len && of[id] == segment)
