@@ -22,6 +22,7 @@
 #include "lode-search-backend.h"
 #include "qdrant-server.h"
 #include "test-helpers.h"
+#include "test-text-files.h"
 
 #define assert_ok(call) \
   G_STMT_START { gboolean ok_ = (call); g_assert_no_error (error); g_assert_true (ok_); } G_STMT_END
@@ -1303,24 +1304,6 @@ test_copy (Fixture       *fixture,
 
 /* Exact and regex search ------------------------------------------------------------------ */
 
-static char *
-text_files (LodeIndexStore *store,
-            const char     *pattern,
-            gboolean        regex,
-            gboolean       *indexed)
-{
-  g_autoptr(LodeGrepQuery) query = lode_grep_query_for_pattern (pattern, regex);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) files = lode_index_store_find_text_files (store, query, indexed, &error);
-  GString *out = g_string_new (NULL);
-
-  g_assert_no_error (error);
-  for (guint i = 0; i < files->len; i++)
-    g_string_append_printf (out, "%s%s", i > 0 ? " " : "",
-                            ((LodeStoredFile *) g_ptr_array_index (files, i))->path);
-  return g_string_free (out, FALSE);
-}
-
 /* The files that may hold a text: never fewer than those that do (by case-folded trigrams);
  * a store that keeps trigrams names no other, follows a replaced file's text and forgets a
  * removed one. A store without them names every file. */
@@ -1352,8 +1335,8 @@ test_text_files (Fixture       *fixture,
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autofree char *files = text_files (fixture->store, cases[i].pattern, cases[i].regex,
-                                           &indexed);
+      g_autofree char *files = test_dup_text_files (fixture->store, cases[i].pattern,
+                                                    cases[i].regex, &indexed);
 
       if (indexed)
         g_assert_cmpstr (files, ==, cases[i].holding);
@@ -1364,10 +1347,10 @@ test_text_files (Fixture       *fixture,
   /* A replaced text is found, the old one no longer. */
   put_text (fixture->store, "driver.rs", "rust", "4444", "fn time() { timers_were_enabled (); }\n");
   {
-    g_autofree char *old_text = text_files (fixture->store, "timers are disabled", FALSE,
-                                            &indexed);
-    g_autofree char *new_text = text_files (fixture->store, "timers_were_enabled", FALSE,
-                                            &indexed);
+    g_autofree char *old_text = test_dup_text_files (fixture->store, "timers are disabled",
+                                                     FALSE, &indexed);
+    g_autofree char *new_text = test_dup_text_files (fixture->store, "timers_were_enabled",
+                                                     FALSE, &indexed);
 
     if (indexed)
       {
@@ -1377,7 +1360,8 @@ test_text_files (Fixture       *fixture,
   }
   assert_ok (lode_index_store_remove_file (fixture->store, "driver.rs", &error));
   {
-    g_autofree char *gone = text_files (fixture->store, "timers_were_enabled", FALSE, &indexed);
+    g_autofree char *gone = test_dup_text_files (fixture->store, "timers_were_enabled", FALSE,
+                                                 &indexed);
 
     g_assert_cmpstr (gone, ==, indexed ? "" : "odd.txt strbuf.c");
   }
@@ -1408,7 +1392,7 @@ test_text_files_rare_trigrams (Fixture       *fixture,
       put_text (fixture->store, path, "c", "6666", text);
     }
 
-  files = text_files (fixture->store, "refs_read_ref_full", FALSE, &indexed);
+  files = test_dup_text_files (fixture->store, "refs_read_ref_full", FALSE, &indexed);
   g_assert_cmpstr (files, ==, indexed ? "refs.c"
                    : "builtin/cmd-0.c builtin/cmd-1.c builtin/cmd-2.c builtin/cmd-3.c "
                      "builtin/cmd-4.c builtin/cmd-5.c refs.c");

@@ -18,6 +18,7 @@
 #include "lode-indexer.h"
 #include "lode-searcher.h"
 #include "lode-store.h"
+#include "test-text-files.h"
 
 typedef struct
 {
@@ -410,38 +411,20 @@ test_lookup_indexes (StoreFixture  *fixture,
 static char *dup_table_rows (const char *path,
                              const char *sql);
 
-/* The files @store names for the literal @pattern, by path, joined by spaces. */
-static char *
-text_files (LodeIndexStore *store,
-            const char     *pattern)
-{
-  g_autoptr(LodeGrepQuery) query = lode_grep_query_for_pattern (pattern, FALSE);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) files = NULL;
-  GString *out = g_string_new (NULL);
-  gboolean indexed = FALSE;
-
-  files = lode_index_store_find_text_files (store, query, &indexed, &error);
-  g_assert_no_error (error);
-  g_assert_true (indexed);
-  for (guint i = 0; i < files->len; i++)
-    g_string_append_printf (out, "%s%s", i > 0 ? " " : "",
-                            ((LodeStoredFile *) g_ptr_array_index (files, i))->path);
-  return g_string_free (out, FALSE);
-}
-
 static void
 assert_text_files (LodeIndexStore *store,
                    const char     *pattern,
                    const char     *expected)
 {
-  g_autofree char *files = text_files (store, pattern);
+  gboolean indexed = FALSE;
+  g_autofree char *files = test_dup_text_files (store, pattern, FALSE, &indexed);
 
+  g_assert_true (indexed);
   g_assert_cmpstr (files, ==, expected);
 }
 
 /* What a watcher's runs do to the trigrams: each edit lands in a segment of its own, where
- * the file's old trigrams no longer name it; once a run ends with more than eight, they are
+ * the file's old trigrams no longer name it; once a run ends with more than three, they are
  * folded into one, exactly what a new index of the same files holds; a batch rolled back
  * leaves none of its trigrams. */
 static void
