@@ -511,6 +511,18 @@ hex_text (guint i)
   return g_string_free (text, FALSE);
 }
 
+/* The blocks of the oldest trigram segment of @db_path are @expected, byte for byte. */
+static void
+assert_oldest_blocks (const char *db_path,
+                      const char *expected)
+{
+  g_autofree char *blocks = dup_table_rows (db_path, "SELECT id, quote (data) FROM trigram_blocks "
+                                            "WHERE segment = (SELECT min (segment) "
+                                            "FROM trigram_blocks)");
+
+  g_assert_cmpstr (blocks, ==, expected);
+}
+
 /* Small segments beside a large one are folded without it, which keeps its blocks; once they
  * are large beside it, everything is folded. Either way an edited file's old text is not
  * found. */
@@ -520,7 +532,6 @@ test_trigram_small_folds (StoreFixture  *fixture,
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *base_blocks = NULL;
-  g_autofree char *kept_blocks = NULL;
   g_autofree char *hex = g_compute_checksum_for_string (G_CHECKSUM_SHA256, "150.0", -1);
 
   g_assert_true (lode_index_store_begin (fixture->store, &error));
@@ -551,9 +562,7 @@ test_trigram_small_folds (StoreFixture  *fixture,
   g_assert_true (lode_index_store_set_meta (fixture->store, "state", "ready", &error));
   g_assert_no_error (error);
   g_assert_cmpint (count_trigram_segments (fixture->db_path), ==, 2);
-  kept_blocks = dup_table_rows (fixture->db_path, "SELECT id, quote (data) FROM trigram_blocks "
-                                "WHERE segment = (SELECT min (segment) FROM trigram_blocks)");
-  g_assert_cmpstr (kept_blocks, ==, base_blocks);
+  assert_oldest_blocks (fixture->db_path, base_blocks);
   assert_text_files (fixture->store, "run_everything", "");
   assert_text_files (fixture->store, "run_nothing", "src/main.c");
   assert_text_files (fixture->store, "tool_7_main", "src/tool-7.c");
@@ -572,10 +581,7 @@ test_trigram_small_folds (StoreFixture  *fixture,
       g_assert_no_error (error);
       g_assert_cmpint (count_trigram_segments (fixture->db_path), ==, segments[i]);
     }
-  g_clear_pointer (&kept_blocks, g_free);
-  kept_blocks = dup_table_rows (fixture->db_path, "SELECT id, quote (data) FROM trigram_blocks "
-                                "WHERE segment = (SELECT min (segment) FROM trigram_blocks)");
-  g_assert_cmpstr (kept_blocks, ==, base_blocks);
+  assert_oldest_blocks (fixture->db_path, base_blocks);
   assert_text_files (fixture->store, "tool_0_step_1", "");
   assert_text_files (fixture->store, "tool_0_step_2", "src/tool-0.c");
   assert_text_files (fixture->store, "tool_1_main", "src/tool-1.c");
