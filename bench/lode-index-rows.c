@@ -62,7 +62,6 @@ register_stubs (sqlite3 *db)
   if (api == NULL)
     g_error ("no FTS5 API");
   api->xCreateTokenizer (api, "lode_code", &stub, &stub, NULL);
-  api->xCreateTokenizer (api, "lode_trigram", &stub, &stub, NULL);
 }
 
 /* Prints every row of @sql, its columns separated by tabs (blobs in hex), after @table. */
@@ -216,18 +215,19 @@ main (int   argc,
               "c.rule, c.confidence, c.target_path, c.target_line, c.package FROM calls c "
               "JOIN files f ON f.id = c.file_id");
   print_rows (db, "meta", "SELECT key, value FROM meta WHERE key NOT IN ('generation', 'indexed_at')");
+  /* Trigram blocks hold file ids, the same in two indexes of one tree (the writer stores
+   * files in the tree's order), and segments, the same when both were folded whole. */
+  print_rows (db, "trigram_files",
+              "SELECT f.path, f.id, t.segment FROM trigram_files t JOIN files f ON f.id = t.file_id");
+  print_rows (db, "trigram_blocks", "SELECT segment, first, hex (data) FROM trigram_blocks");
 
   sqlite3_exec (db,
                 "CREATE VIRTUAL TABLE temp.chunks_row USING fts5vocab (main, chunks_fts, row);"
-                "CREATE VIRTUAL TABLE temp.chunks_inst USING fts5vocab (main, chunks_fts, instance);"
-                "CREATE VIRTUAL TABLE temp.tri_row USING fts5vocab (main, files_tri, row);"
-                "CREATE VIRTUAL TABLE temp.tri_inst USING fts5vocab (main, files_tri, instance);",
+                "CREATE VIRTUAL TABLE temp.chunks_inst USING fts5vocab (main, chunks_fts, instance);",
                 NULL, NULL, NULL);
   print_rows (db, "chunks_fts_terms", "SELECT term, doc, cnt FROM temp.chunks_row");
-  print_rows (db, "files_tri_terms", "SELECT term, doc, cnt FROM temp.tri_row");
   print_instances (db, "chunks_fts_instances", "temp.chunks_inst",
                    "SELECT c.id, " CHUNK_KEY " FROM chunks c JOIN files f ON f.id = c.file_id");
-  print_instances (db, "files_tri_instances", "temp.tri_inst", "SELECT id, path FROM files");
 
   sqlite3_close (db);
   return 0;
