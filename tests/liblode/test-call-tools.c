@@ -12,6 +12,7 @@
 
 #include "lode.h"
 #include "lode-json-schema.h"
+#include "lode-store.h"
 #include "lode-tools.h"
 #include "lode-watcher.h"
 #include "test-helpers.h"
@@ -200,14 +201,14 @@ write_source (Fixture    *fixture,
   test_write_file (fixture->root, path, text);
 }
 
-/* Replaces @from by @to in the file @path of the project. */
+/* Replaces @from by @to in the file @path under @root. */
 static void
-edit_source (Fixture    *fixture,
-             const char *path,
-             const char *from,
-             const char *to)
+edit_file (const char *root,
+           const char *path,
+           const char *from,
+           const char *to)
 {
-  g_autofree char *full = g_build_filename (fixture->root, path, NULL);
+  g_autofree char *full = g_build_filename (root, path, NULL);
   g_autofree char *text = NULL;
   g_autoptr(GString) edited = NULL;
   g_autoptr(GError) error = NULL;
@@ -217,7 +218,7 @@ edit_source (Fixture    *fixture,
   g_assert_nonnull (strstr (text, from));
   edited = g_string_new (text);
   g_string_replace (edited, from, to, 1);
-  write_source (fixture, path, edited->str);
+  test_write_file (root, path, edited->str);
 }
 
 /* codebase_symbol's answer for @name holds each of @present and none of @absent, and is the
@@ -268,14 +269,14 @@ test_update (Fixture       *fixture,
 
   /* The callee renamed: its callers are left with nothing to reach, not with another
    * `record`. */
-  edit_source (fixture, "app/models.py", "def record(self", "def record_entry(self");
+  edit_file (fixture->root, "app/models.py", "def record(self", "def record_entry(self");
   update (fixture);
   assert_symbol (fixture, "audit", LIST ("callees:\n", "unresolved: ?:record@7\n"), NULL);
   assert_symbol (fixture, "Invoice.post", LIST ("?:record@34"), NULL);
   assert_symbol (fixture, "Ledger.record_entry", LIST ("callers:\n"), LIST ("post@"));
 
   /* A function deleted: its callers' calls are unresolved. */
-  edit_source (fixture, "app/service.py",
+  edit_file (fixture->root, "app/service.py",
                "def factorial(n):\n    return 1 if n <= 1 else n * factorial(n - 1)\n", "");
   update (fixture);
   assert_symbol (fixture, "test_take", LIST ("?:factorial@8"), LIST ("app/service.py"));
@@ -292,7 +293,7 @@ test_watcher (Fixture       *fixture,
   assert_symbol (fixture, "audit", LIST ("callees: app/models.py:record@7/receiver\n"), NULL);
   assert_symbol (fixture, "Ledger.record", LIST ("app/audit.py:audit@7/receiver"), NULL);
 
-  edit_source (fixture, "app/models.py", "def record(self", "def record_entry(self");
+  edit_file (fixture->root, "app/models.py", "def record(self", "def record_entry(self");
   update_changed (fixture, "app/models.py", FALSE);
   assert_symbol (fixture, "audit", LIST ("unresolved: ?:record@7\n"), NULL);
 
@@ -537,6 +538,116 @@ test_registration_is_no_call (void)
   test_remove_tree (root);
 }
 
+/* Every call row of the index of @project, one per line. */
+static char *
+calls_text (LodeProject *project)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeIndexStore) store = LODE_INDEX_STORE (lode_store_open (
+    lode_project_get_db_path (project), &error));
+  g_autoptr(GPtrArray) files = NULL;
+  GString *out = g_string_new (NULL);
+
+  g_assert_no_error (error);
+  files = lode_index_store_dup_files (store, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < files->len; i++)
+    {
+      const LodeStoredFile *file = g_ptr_array_index (files, i);
+      g_autoptr(GPtrArray) calls = lode_index_store_dup_calls (store, file->path, &error);
+
+      g_assert_no_error (error);
+      for (guint c = 0; c < calls->len; c++)
+        {
+          const LodeStoredCall *call = g_ptr_array_index (calls, c);
+
+          g_string_append_printf (out, "%s:%u %s@%u → %s %s %s %s:%u %s\n", file->path,
+                                  call->line, call->caller, call->caller_line, call->callee,
+                                  lode_call_status_to_string (call->status),
+                                  lode_call_rule_to_string (call->rule),
+                                  call->target_path != NULL ? call->target_path : "-",
+                                  call->target_line, call->package != NULL ? call->package : "-");
+        }
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* Indexes @root (which @engine indexed before) again, and checks that its calls are those of
+ * a fresh index of the tree; returns the files whose calls were resolved. */
+static guint
+index_again (LodeEngine *engine,
+             const char *root)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeProject) project = lode_engine_open_project (engine, root, FALSE, &error);
+  static guint n;
+  g_autofree char *fresh_data = g_strdup_printf ("lode-fresh-edits-%u", n++);
+  g_autoptr(LodeEngine) fresh_engine = engine_new (fresh_data);
+  g_autoptr(LodeProject) fresh = NULL;
+  g_autoptr(LodeIndexReport) report = NULL;
+  g_autoptr(LodeIndexReport) fresh_report = NULL;
+  g_autofree char *got = NULL;
+  g_autofree char *expected = NULL;
+
+  g_assert_no_error (error);
+  report = lode_project_index (project, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  fresh = lode_engine_open_project (fresh_engine, root, FALSE, &error);
+  g_assert_no_error (error);
+  fresh_report = lode_project_index (fresh, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  got = calls_text (project);
+  expected = calls_text (fresh);
+  g_assert_cmpstr (got, ==, expected);
+  g_assert_nonnull (strstr (got, "src/main.c:"));
+  return report->n_calls_resolved;
+}
+
+/* Edits of a C project, each followed by a run of the indexer: its calls are those of a fresh
+ * index, whether the run resolved the edited file's calls alone (an edit inside a body, every
+ * definition where it was) or every file's (definitions moved, a header changed). */
+static void
+test_edits_in_place (void)
+{
+  g_autofree char *golden = g_test_build_filename (G_TEST_DIST, "liblode", "fixtures", "calls",
+                                                   "c", NULL);
+  g_autofree char *root = g_build_filename (g_get_user_cache_dir (), "invoices", NULL);
+  g_autoptr(LodeEngine) engine = engine_new ("lode-data");
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(LodeIndexReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  guint n_with_calls;
+
+  test_copy_tree (golden, root);
+  project = lode_engine_open_project (engine, root, FALSE, &error);
+  g_assert_no_error (error);
+  report = lode_project_index (project, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  n_with_calls = report->n_calls_resolved;
+  g_assert_cmpuint (n_with_calls, >=, 5);
+  g_clear_object (&project);
+
+  /* Another callee on the same line: only this file's calls change. */
+  edit_file (root, "src/invoice.c", "return fact(n) > 1", "return invoice_total(0) > 1");
+  g_assert_cmpuint (index_again (engine, root), ==, 1);
+
+  /* A line above invoice_total(): main.c's call of it names the new line. */
+  edit_file (root, "src/invoice.c", "#include \"invoice.h\"\n",
+                  "#include \"invoice.h\"\n\n");
+  g_assert_cmpuint (index_again (engine, root), ==, n_with_calls);
+
+  /* A body that now calls its own name (a wrapper, which others' calls see through). */
+  edit_file (root, "src/invoice.c", "return invoice_total(0) > 1", "return describe(n) > 1");
+  g_assert_cmpuint (index_again (engine, root), ==, n_with_calls);
+
+  /* A header, whose language its text decides. */
+  edit_file (root, "include/invoice.h", "return invoice_total(inv) == 0;",
+                  "return invoice_total(inv) != 0;");
+  g_assert_cmpuint (index_again (engine, root), ==, n_with_calls);
+
+  test_remove_tree (root);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -549,5 +660,6 @@ main (int   argc,
   g_test_add ("/lode/call-tools/kept-graph", Fixture, NULL, setup, test_kept_graph, teardown);
   g_test_add_func ("/lode/call-tools/entry-points", test_entry_points);
   g_test_add_func ("/lode/call-tools/registration-is-no-call", test_registration_is_no_call);
+  g_test_add_func ("/lode/call-tools/edits-in-place", test_edits_in_place);
   return g_test_run ();
 }

@@ -10,6 +10,11 @@
  * pass resolves every file's stored call sites (lode_index_store_put_call_sites()) again and
  * writes the calls of the files whose edges changed: the graph is then the one a fresh index
  * would hold.
+ *
+ * But most edits are made inside bodies: when every file a run changed gives the resolver the
+ * same definitions, bindings and imports as before, lines included
+ * (lode_call_resolver_same_for_others()), no other file's calls can change, and only the
+ * changed files' are resolved (LodeCallPassEdits).
  */
 
 #define G_LOG_DOMAIN "lode-call-pass"
@@ -125,19 +130,15 @@ compare_import_ids (gconstpointer a,
   return ia->id < ib->id ? -1 : ia->id > ib->id;
 }
 
-/* The imports of @path that the index holds, in the order they were stored. */
+/* @stored (LodeStoredImport) as the resolver reads imports, in the order they were
+ * stored. */
 static GPtrArray *
-read_imports (LodeIndexStore  *store,
-              Compact         *compact,
-              const char      *path,
-              GError         **error)
+compact_imports (Compact   *compact,
+                 GPtrArray *stored)
 {
-  g_autoptr(GPtrArray) stored = lode_index_store_dup_imports (store, path, error);
   LodeImport *block;
   GPtrArray *imports;
 
-  if (stored == NULL)
-    return NULL;
   g_ptr_array_sort (stored, compare_import_ids);
   block = compact_block (compact, stored->len, sizeof (LodeImport));
   imports = g_ptr_array_sized_new (stored->len);
@@ -155,6 +156,112 @@ read_imports (LodeIndexStore  *store,
       g_ptr_array_add (imports, &block[i]);
     }
   return imports;
+}
+
+/* The imports of @path that the index holds, in the order they were stored. */
+static GPtrArray *
+read_imports (LodeIndexStore  *store,
+              Compact         *compact,
+              const char      *path,
+              GError         **error)
+{
+  g_autoptr(GPtrArray) stored = lode_index_store_dup_imports (store, path, error);
+
+  return stored != NULL ? compact_imports (compact, stored) : NULL;
+}
+
+/* A file changed in place, as the index held it before the change. */
+typedef struct
+{
+  GBytes    *sites;    /* (nullable): its call sites, none when it had none */
+  GPtrArray *imports;  /* LodeStoredImport */
+  gboolean   seen;     /* the pass found the file */
+} Before;
+
+static void
+before_free (Before *before)
+{
+  g_clear_pointer (&before->sites, g_bytes_unref);
+  g_ptr_array_unref (before->imports);
+  g_free (before);
+}
+
+/* The files a run changed in place (no file came or went), kept from before the change. */
+struct _LodeCallPassEdits
+{
+  GHashTable *files;  /* path → Before */
+};
+
+LodeCallPassEdits *
+lode_call_pass_edits_new (void)
+{
+  LodeCallPassEdits *edits = g_new0 (LodeCallPassEdits, 1);
+
+  edits->files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                        (GDestroyNotify) before_free);
+  return edits;
+}
+
+void
+lode_call_pass_edits_free (LodeCallPassEdits *edits)
+{
+  if (edits == NULL)
+    return;
+  g_hash_table_unref (edits->files);
+  g_free (edits);
+}
+
+/**
+ * lode_call_pass_edits_add:
+ * @edits: the run's edits
+ * @store: the index, before @path changes in it
+ * @path: a file about to be stored again, whose name decides its language
+ *   (lode_language_path_decides())
+ * @error: return location for a #GError
+ *
+ * Keeps what resolving calls reads of @path (its call sites and imports) as the index holds
+ * them now, for lode_call_pass_run() to compare with the file's new version. A file stored
+ * twice in a run keeps its first version.
+ *
+ * Returns: %TRUE, or %FALSE with @error (a store error)
+ */
+gboolean
+lode_call_pass_edits_add (LodeCallPassEdits  *edits,
+                          LodeIndexStore     *store,
+                          const char         *path,
+                          GError            **error)
+{
+  g_autoptr(GBytes) sites = NULL;
+  GPtrArray *imports;
+  Before *before;
+  GError *local_error = NULL;
+
+  g_return_val_if_fail (edits != NULL && path != NULL, FALSE);
+
+  if (g_hash_table_contains (edits->files, path))
+    return TRUE;
+  sites = lode_index_store_dup_file_call_sites (store, path, &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_prefixed_error (error, local_error, "%s: ", path);
+      return FALSE;
+    }
+  imports = lode_index_store_dup_imports (store, path, error);
+  if (imports == NULL)
+    return FALSE;
+  before = g_new0 (Before, 1);
+  before->sites = g_steal_pointer (&sites);
+  before->imports = imports;
+  g_hash_table_insert (edits->files, g_strdup (path), before);
+  return TRUE;
+}
+
+guint
+lode_call_pass_edits_get_n_files (LodeCallPassEdits *edits)
+{
+  g_return_val_if_fail (edits != NULL, 0);
+
+  return g_hash_table_size (edits->files);
 }
 
 /* The stored call sites of @path, decoded into @calls and @symbols; @calls %NULL when it
@@ -187,6 +294,29 @@ read_calls (LodeIndexStore  *store,
   return TRUE;
 }
 
+/* Whether a file's new version (@symbols, @calls, @imports) resolves other files' calls as
+ * @before did. A version that cannot be read again is not the same. */
+static gboolean
+same_as_before (Compact    *compact,
+                Before     *before,
+                GPtrArray  *symbols,
+                LodeCalls  *calls,
+                GPtrArray  *imports)
+{
+  g_autoptr(GPtrArray) old_symbols = NULL;
+  g_autoptr(LodeCalls) old_calls = NULL;
+  g_autoptr(GPtrArray) old_imports = NULL;
+
+  if (before->sites == NULL)
+    return FALSE;
+  old_calls = lode_calls_new_from_bytes (before->sites, &old_symbols, NULL);
+  if (old_calls == NULL)
+    return FALSE;
+  old_imports = compact_imports (compact, before->imports);
+  return lode_call_resolver_same_for_others (old_symbols, old_calls, old_imports, symbols,
+                                             calls, imports);
+}
+
 static gboolean
 same_call (const LodeStoredCall *a,
            const LodeStoredCall *b)
@@ -214,13 +344,17 @@ same_calls (GPtrArray *a,
  * lode_call_pass_run:
  * @store: the index, outside a batch
  * @imports: resolves imports to the project's files (the indexer's, knowing every file)
+ * @edits: (nullable): the files the run changed, when it changed nothing else and the calls
+ *   were resolved before it; %NULL when files came or went
  * @cancellable: (nullable): stops the pass; nothing of it is kept, and the index still says
  *   the calls are stale (%LODE_CALLS_META_KEY), so the next run resolves them
+ * @n_resolved: (out): files whose calls were resolved
  * @n_changed: (out): files whose calls changed
  * @error: return location for a #GError
  *
- * Resolves the stored call sites of every file and stores the calls of those whose edges
- * changed, in one batch with the end of the stale mark.
+ * Resolves the stored call sites of every file, or of @edits' files alone when each gives
+ * the resolver what it gave before, and stores the calls of those whose edges changed, in
+ * one batch with the end of the stale mark.
  *
  * Returns: %TRUE, or %FALSE with @error (a store error, cancellation, or damaged call sites,
  *   %G_IO_ERROR_INVALID_DATA, naming the file)
@@ -228,7 +362,9 @@ same_calls (GPtrArray *a,
 gboolean
 lode_call_pass_run (LodeIndexStore      *store,
                     LodeImportResolver  *imports,
+                    LodeCallPassEdits   *edits,
                     GCancellable        *cancellable,
+                    guint               *n_resolved,
                     guint               *n_changed,
                     GError             **error)
 {
@@ -236,7 +372,11 @@ lode_call_pass_run (LodeIndexStore      *store,
                                g_ptr_array_new_with_free_func (g_free) };
   g_autoptr(LodeCallResolver) resolver = lode_call_resolver_new (imports);
   g_autoptr(GPtrArray) files = NULL;
+  gboolean everything = edits == NULL;
+  GHashTableIter iter;
+  Before *before;
 
+  *n_resolved = 0;
   *n_changed = 0;
   /* The indexing threads freed their trees and chunks, but glibc keeps those pages in the
    * threads' arenas, where this thread's tables cannot go: give them back first, so that
@@ -261,14 +401,22 @@ lode_call_pass_run (LodeIndexStore      *store,
 
       if (!read_calls (store, file->path, &calls, &symbols, error))
         return FALSE;
+      before = edits != NULL ? g_hash_table_lookup (edits->files, file->path) : NULL;
+      if (before != NULL)
+        before->seen = TRUE;
       if (calls == NULL)
-        continue;
+        {
+          everything |= before != NULL && before->sites != NULL;
+          continue;
+        }
       file_imports = read_imports (store, &compact, file->path, error);
       if (file_imports == NULL)
         {
           lode_calls_free (calls);
           return FALSE;
         }
+      if (before != NULL && !everything)
+        everything = !same_as_before (&compact, before, symbols, calls, file_imports);
       kept = compact_symbols (&compact, symbols);
       compact_bindings (&compact, calls);
       f = lode_call_resolver_add_file (resolver, file->path, file->language, kept, calls,
@@ -276,6 +424,12 @@ lode_call_pass_run (LodeIndexStore      *store,
       lode_call_resolver_drop_sites (resolver, f);
     }
   g_clear_pointer (&files, g_ptr_array_unref);
+  if (edits != NULL)
+    {
+      g_hash_table_iter_init (&iter, edits->files);
+      while (!everything && g_hash_table_iter_next (&iter, NULL, (gpointer *) &before))
+        everything = !before->seen;
+    }
 
   if (!lode_index_store_begin (store, error))
     return FALSE;
@@ -290,10 +444,13 @@ lode_call_pass_run (LodeIndexStore      *store,
 
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         goto failed;
+      if (!everything && !g_hash_table_contains (edits->files, path))
+        continue;
       if (!read_calls (store, path, &calls, &symbols, error))
         goto failed;
       if (calls == NULL)
         continue;
+      (*n_resolved)++;
       edges = lode_call_resolver_resolve_sites (resolver, f, calls->sites);
       rows = lode_stored_calls_from_edges (resolver, f, edges);
       old = lode_index_store_dup_calls (store, path, error);
@@ -305,7 +462,7 @@ lode_call_pass_run (LodeIndexStore      *store,
         goto failed;
       (*n_changed)++;
     }
-  g_debug ("Calls: %u files resolved again, %u changed",
+  g_debug ("Calls: %u of %u files resolved again, %u changed", *n_resolved,
            lode_call_resolver_get_n_files (resolver), *n_changed);
   /* Its pages back too, before the run sorts its look-up indexes. */
   g_clear_object (&resolver);

@@ -118,7 +118,13 @@ typedef struct
                                     * file, read before the change */
   gboolean            everything;  /* resolve every stored import again */
   gboolean            calls_stale; /* a file came, changed or went: resolve the calls again */
+  LodeCallPassEdits  *edits;       /* (nullable): the files changed in place, while the calls
+                                    * were resolved before the run and no file came or went */
 } GraphRun;
+
+/* Past this many changed files (a branch switch), every file's calls are resolved again,
+ * without keeping the changed files' old versions. */
+#define MAX_CALL_EDITS 64
 
 static void
 graph_run_clear (GraphRun *run)
@@ -127,6 +133,7 @@ graph_run_clear (GraphRun *run)
   g_clear_pointer (&run->parsed, g_hash_table_unref);
   g_clear_pointer (&run->touched, g_hash_table_unref);
   g_clear_pointer (&run->stale, g_ptr_array_unref);
+  g_clear_pointer (&run->edits, lode_call_pass_edits_free);
 }
 
 static void
@@ -688,6 +695,15 @@ graph_touch (LodeIndexStore *store,
   graph->calls_stale = TRUE;
   if (lode_import_resolver_is_config_file (path))
     graph->everything = TRUE;
+  /* An edit in place may leave every other file's calls as they are; the call pass compares
+   * the file's versions. Anything else may change any call. */
+  if (graph->edits != NULL &&
+      (graph->everything || !changed || lode_import_resolver_reads_declarations (path) ||
+       !lode_language_path_decides (path) ||
+       lode_call_pass_edits_get_n_files (graph->edits) >= MAX_CALL_EDITS))
+    g_clear_pointer (&graph->edits, lode_call_pass_edits_free);
+  if (graph->edits != NULL && !lode_call_pass_edits_add (graph->edits, store, path, error))
+    return FALSE;
   if (graph->everything ||
       (changed && !lode_import_resolver_reads_declarations (path)))
     return TRUE;
@@ -1270,6 +1286,8 @@ lode_indexer_run (const char             *root,
       graph.stale = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_import_free);
       graph.everything = report->resumed;
       graph.calls_stale = g_strcmp0 (calls_state, "stale") == 0;
+      if (g_strcmp0 (calls_state, "resolved") == 0 && !graph.everything)
+        graph.edits = lode_call_pass_edits_new ();
       graph_run = &graph;
     }
 
@@ -1330,8 +1348,8 @@ lode_indexer_run (const char             *root,
     {
       guint n_changed;
 
-      if (!lode_call_pass_run (store, ensure_resolver (graph_run), cancellable, &n_changed,
-                               error))
+      if (!lode_call_pass_run (store, ensure_resolver (graph_run), graph_run->edits,
+                               cancellable, &report->n_calls_resolved, &n_changed, error))
         return NULL;
     }
 

@@ -45,6 +45,9 @@ typedef void (*LodeIndexProgressFunc) (const LodeIndexProgress *progress,
  * @n_chunks: chunks written by this run
  * @n_bytes: bytes read and chunked by this run
  * @n_lines: lines chunked by this run
+ * @n_calls_resolved: files whose call sites this run resolved again: every file with calls
+ *   after files came or went, only the changed ones after edits that left every definition,
+ *   binding and import where it was
  * @skipped: (element-type LodeSkippedFile): files not indexed, each with its reason, and
  *   files indexed only in part (%LODE_SKIP_OVER_TIME_BUDGET: chunked by lines, or without
  *   their imports, because their parse went over the time budget)
@@ -75,6 +78,7 @@ typedef struct
   guint      n_chunks;
   guint64    n_bytes;
   guint64    n_lines;
+  guint      n_calls_resolved;
   GPtrArray *skipped;
   gboolean   resumed;
   gboolean   reset;

@@ -141,6 +141,26 @@ lode_call_resolver_new (LodeImportResolver *imports)
   return self;
 }
 
+/* The symbols of a file whose bodies call their own name (wrappers): all that resolving
+ * other files needs of its sites. */
+static GArray *
+wrappers_of (GPtrArray       *symbols,
+             const LodeCalls *calls)
+{
+  GArray *wrappers = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (guint i = 0; i < calls->sites->len; i++)
+    {
+      const LodeCallSite *site = g_ptr_array_index (calls->sites, i);
+
+      if (site->caller >= 0 && (guint) site->caller < symbols->len &&
+          strcmp (site->name, ((LodeSymbol *) g_ptr_array_index (symbols,
+                                                                 site->caller))->name) == 0)
+        g_array_append_val (wrappers, site->caller);
+    }
+  return wrappers;
+}
+
 /**
  * lode_call_resolver_add_file:
  * @self: a #LodeCallResolver
@@ -180,22 +200,120 @@ lode_call_resolver_add_file (LodeCallResolver *self,
                                                                     lode_import_free);
   /* What resolving other files needs of these sites, so that they can go
    * (lode_call_resolver_drop_sites()). */
-  file->wrappers = g_array_new (FALSE, FALSE, sizeof (guint));
-  for (guint i = 0; i < calls->sites->len; i++)
-    {
-      const LodeCallSite *site = g_ptr_array_index (calls->sites, i);
-
-      if (site->caller >= 0 && (guint) site->caller < symbols->len &&
-          strcmp (site->name, ((LodeSymbol *) g_ptr_array_index (symbols,
-                                                                 site->caller))->name) == 0)
-        g_array_append_val (file->wrappers, site->caller);
-    }
+  file->wrappers = wrappers_of (symbols, calls);
   file->targets = g_new0 (GArray *, MAX (file->imports->len, 1));
   file->packages = g_new0 (char *, MAX (file->imports->len, 1));
   g_ptr_array_add (self->files, file);
   g_hash_table_insert (self->by_path, file->path, GUINT_TO_POINTER (self->files->len));
   self->indexed = FALSE;
   return self->files->len - 1;
+}
+
+static gboolean
+same_symbols (GPtrArray *a,
+              GPtrArray *b)
+{
+  if (a->len != b->len)
+    return FALSE;
+  for (guint i = 0; i < a->len; i++)
+    {
+      const LodeSymbol *x = g_ptr_array_index (a, i);
+      const LodeSymbol *y = g_ptr_array_index (b, i);
+
+      if (g_strcmp0 (x->name, y->name) != 0 || g_strcmp0 (x->kind, y->kind) != 0 ||
+          g_strcmp0 (x->container, y->container) != 0 ||
+          g_strcmp0 (x->package, y->package) != 0 || x->start_line != y->start_line ||
+          x->end_line != y->end_line)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+same_bindings (GPtrArray *a,
+               GPtrArray *b)
+{
+  if (a->len != b->len)
+    return FALSE;
+  for (guint i = 0; i < a->len; i++)
+    {
+      const LodeCallBinding *x = g_ptr_array_index (a, i);
+      const LodeCallBinding *y = g_ptr_array_index (b, i);
+
+      if (g_strcmp0 (x->name, y->name) != 0 || g_strcmp0 (x->target, y->target) != 0 ||
+          g_strcmp0 (x->path, y->path) != 0 || x->line != y->line || x->scope != y->scope ||
+          x->kind != y->kind)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+same_imports (GPtrArray *a,
+              GPtrArray *b)
+{
+  if (a->len != b->len)
+    return FALSE;
+  for (guint i = 0; i < a->len; i++)
+    {
+      const LodeImport *x = g_ptr_array_index (a, i);
+      const LodeImport *y = g_ptr_array_index (b, i);
+
+      if (g_strcmp0 (x->specifier, y->specifier) != 0 || g_strcmp0 (x->name, y->name) != 0 ||
+          x->kind != y->kind || x->line != y->line)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+same_guints (GArray *a,
+             GArray *b)
+{
+  return a->len == b->len &&
+         (a->len == 0 || memcmp (a->data, b->data, a->len * sizeof (guint)) == 0);
+}
+
+/**
+ * lode_call_resolver_same_for_others:
+ * @symbols_a: (element-type LodeSymbol): a file's definitions
+ * @calls_a: its call sites and bindings
+ * @imports_a: (element-type LodeImport): its imports
+ * @symbols_b: (element-type LodeSymbol): the same of another version of the file
+ * @calls_b: …
+ * @imports_b: (element-type LodeImport): …
+ *
+ * Whether two versions of one file (of one language) resolve the calls of other files
+ * alike: everything lode_call_resolver_add_file() keeps of a file once its sites are dropped
+ * is the same, lines included (a caller's row names the line of its target). An edit for
+ * which this holds changes the calls of its own file only.
+ *
+ * Returns: %TRUE when the two give the resolver the same definitions, bindings, file-local
+ *   symbols, conditional blocks, wrappers and imports
+ */
+gboolean
+lode_call_resolver_same_for_others (GPtrArray       *symbols_a,
+                                    const LodeCalls *calls_a,
+                                    GPtrArray       *imports_a,
+                                    GPtrArray       *symbols_b,
+                                    const LodeCalls *calls_b,
+                                    GPtrArray       *imports_b)
+{
+  g_autoptr(GArray) wrappers_a = NULL;
+  g_autoptr(GArray) wrappers_b = NULL;
+
+  g_return_val_if_fail (symbols_a != NULL && calls_a != NULL && imports_a != NULL, FALSE);
+  g_return_val_if_fail (symbols_b != NULL && calls_b != NULL && imports_b != NULL, FALSE);
+
+  if (!same_symbols (symbols_a, symbols_b) ||
+      !same_bindings (calls_a->bindings, calls_b->bindings) ||
+      !same_guints (calls_a->file_local, calls_b->file_local) ||
+      !same_guints (calls_a->conditional, calls_b->conditional) ||
+      !same_imports (imports_a, imports_b))
+    return FALSE;
+  wrappers_a = wrappers_of (symbols_a, calls_a);
+  wrappers_b = wrappers_of (symbols_b, calls_b);
+  return same_guints (wrappers_a, wrappers_b);
 }
 
 guint

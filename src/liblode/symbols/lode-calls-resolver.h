@@ -62,6 +62,13 @@ GPtrArray        *lode_call_resolver_resolve_sites (LodeCallResolver *self,
                                                   guint               file,
                                                   GPtrArray          *sites);
 
+gboolean          lode_call_resolver_same_for_others (GPtrArray       *symbols_a,
+                                                      const LodeCalls *calls_a,
+                                                      GPtrArray       *imports_a,
+                                                      GPtrArray       *symbols_b,
+                                                      const LodeCalls *calls_b,
+                                                      GPtrArray       *imports_b);
+
 void              lode_call_edge_free            (LodeCallEdge       *edge);
 const char       *lode_call_status_to_string     (LodeCallStatus      status);
 const char       *lode_call_rule_to_string       (LodeCallRule        rule);
