@@ -605,7 +605,8 @@ index_again (LodeEngine *engine,
 
 /* Edits of a C project, each followed by a run of the indexer: its calls are those of a fresh
  * index, whether the run resolved the edited file's calls alone (an edit inside a body, every
- * definition where it was) or every file's (definitions moved, a header changed). */
+ * definition where it was) or every file's (definitions moved, a wrapper made, a header's
+ * language changed). */
 static void
 test_edits_in_place (void)
 {
@@ -640,9 +641,15 @@ test_edits_in_place (void)
   edit_file (root, "src/invoice.c", "return invoice_total(0) > 1", "return describe(n) > 1");
   g_assert_cmpuint (index_again (engine, root), ==, n_with_calls);
 
-  /* A header, whose language its text decides. */
+  /* A header's body: its definitions stay where they were. */
   edit_file (root, "include/invoice.h", "return invoice_total(inv) == 0;",
-                  "return invoice_total(inv) != 0;");
+             "return invoice_total(inv) != 0;");
+  g_assert_cmpuint (index_again (engine, root), ==, 1);
+
+  /* A comment below them that makes the header C++ (its text decides its language, a
+   * line at a time). */
+  edit_file (root, "include/invoice.h", "#endif /* INVOICE_H */\n",
+             "#endif /* INVOICE_H */\n/*\nclass invoice_printer;\n */\n");
   g_assert_cmpuint (index_again (engine, root), ==, n_with_calls);
 
   test_remove_tree (root);

@@ -402,30 +402,6 @@ lode_language_for_content (const LodeLanguage *by_path,
 }
 
 /**
- * lode_language_path_decides:
- * @path: a file path
- *
- * Whether @path's name alone decides its language: lode_language_for_content() gives
- * lode_language_for_path()'s language whatever the file holds.
- *
- * Returns: %FALSE for a `.h` header and a name that says nothing (both read by content)
- */
-gboolean
-lode_language_path_decides (const char *path)
-{
-  const LodeLanguage *by_path;
-  const char *dot;
-
-  g_return_val_if_fail (path != NULL, FALSE);
-
-  by_path = lode_language_for_path (path);
-  dot = strrchr (path, '.');
-  if (strcmp (by_path->id, "c") == 0)
-    return dot == NULL || strcmp (dot, ".h") != 0;
-  return strcmp (by_path->id, "text") != 0;
-}
-
-/**
  * lode_language_add_extension:
  * @extension: a file name suffix such as ".tpl" (a leading dot is added when missing)
  * @language_id: the language to chunk such files as

@@ -35,7 +35,6 @@ const LodeLanguage  *lode_language_for_content     (const LodeLanguage  *by_path
                                                     const char          *path,
                                                     const char          *text,
                                                     gsize                len);
-gboolean             lode_language_path_decides    (const char          *path);
 const LodeLanguage **lode_language_get_all         (guint               *n_languages);
 TSQuery             *lode_language_get_chunk_query (const LodeLanguage  *language,
                                                     GError             **error);

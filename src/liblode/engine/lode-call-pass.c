@@ -173,6 +173,7 @@ read_imports (LodeIndexStore  *store,
 /* A file changed in place, as the index held it before the change. */
 typedef struct
 {
+  char      *language; /* (nullable): as indexed (a `.h` header's text decides it) */
   GBytes    *sites;    /* (nullable): its call sites, none when it had none */
   GPtrArray *imports;  /* LodeStoredImport */
   gboolean   seen;     /* the pass found the file */
@@ -181,6 +182,7 @@ typedef struct
 static void
 before_free (Before *before)
 {
+  g_free (before->language);
   g_clear_pointer (&before->sites, g_bytes_unref);
   g_ptr_array_unref (before->imports);
   g_free (before);
@@ -189,7 +191,8 @@ before_free (Before *before)
 /* The files a run changed in place (no file came or went), kept from before the change. */
 struct _LodeCallPassEdits
 {
-  GHashTable *files;  /* path → Before */
+  GHashTable *files;      /* path → Before */
+  GHashTable *languages;  /* (nullable): path → language of every file, read once */
 };
 
 LodeCallPassEdits *
@@ -208,6 +211,7 @@ lode_call_pass_edits_free (LodeCallPassEdits *edits)
   if (edits == NULL)
     return;
   g_hash_table_unref (edits->files);
+  g_clear_pointer (&edits->languages, g_hash_table_unref);
   g_free (edits);
 }
 
@@ -215,13 +219,12 @@ lode_call_pass_edits_free (LodeCallPassEdits *edits)
  * lode_call_pass_edits_add:
  * @edits: the run's edits
  * @store: the index, before @path changes in it
- * @path: a file about to be stored again, whose name decides its language
- *   (lode_language_path_decides())
+ * @path: a file about to be stored again
  * @error: return location for a #GError
  *
- * Keeps what resolving calls reads of @path (its call sites and imports) as the index holds
- * them now, for lode_call_pass_run() to compare with the file's new version. A file stored
- * twice in a run keeps its first version.
+ * Keeps what resolving calls reads of @path (its language, call sites and imports) as the
+ * index holds them now, for lode_call_pass_run() to compare with the file's new version. A
+ * file stored twice in a run keeps its first version.
  *
  * Returns: %TRUE, or %FALSE with @error (a store error)
  */
@@ -240,6 +243,22 @@ lode_call_pass_edits_add (LodeCallPassEdits  *edits,
 
   if (g_hash_table_contains (edits->files, path))
     return TRUE;
+  /* Read once for the run's edits: the store has no query for one file's row. */
+  if (edits->languages == NULL)
+    {
+      g_autoptr(GPtrArray) files = lode_index_store_dup_files (store, error);
+
+      if (files == NULL)
+        return FALSE;
+      edits->languages = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+      for (guint i = 0; i < files->len; i++)
+        {
+          LodeStoredFile *file = g_ptr_array_index (files, i);
+
+          g_hash_table_insert (edits->languages, g_steal_pointer (&file->path),
+                               g_steal_pointer (&file->language));
+        }
+    }
   sites = lode_index_store_dup_file_call_sites (store, path, &local_error);
   if (local_error != NULL)
     {
@@ -250,6 +269,7 @@ lode_call_pass_edits_add (LodeCallPassEdits  *edits,
   if (imports == NULL)
     return FALSE;
   before = g_new0 (Before, 1);
+  before->language = g_strdup (g_hash_table_lookup (edits->languages, path));
   before->sites = g_steal_pointer (&sites);
   before->imports = imports;
   g_hash_table_insert (edits->files, g_strdup (path), before);
@@ -294,11 +314,12 @@ read_calls (LodeIndexStore  *store,
   return TRUE;
 }
 
-/* Whether a file's new version (@symbols, @calls, @imports) resolves other files' calls as
- * @before did. A version that cannot be read again is not the same. */
+/* Whether a file's new version (@language, @symbols, @calls, @imports) resolves other
+ * files' calls as @before did. A version that cannot be read again is not the same. */
 static gboolean
 same_as_before (Compact    *compact,
                 Before     *before,
+                const char *language,
                 GPtrArray  *symbols,
                 LodeCalls  *calls,
                 GPtrArray  *imports)
@@ -307,7 +328,7 @@ same_as_before (Compact    *compact,
   g_autoptr(LodeCalls) old_calls = NULL;
   g_autoptr(GPtrArray) old_imports = NULL;
 
-  if (before->sites == NULL)
+  if (before->sites == NULL || g_strcmp0 (before->language, language) != 0)
     return FALSE;
   old_calls = lode_calls_new_from_bytes (before->sites, &old_symbols, NULL);
   if (old_calls == NULL)
@@ -416,7 +437,8 @@ lode_call_pass_run (LodeIndexStore      *store,
           return FALSE;
         }
       if (before != NULL && !everything)
-        everything = !same_as_before (&compact, before, symbols, calls, file_imports);
+        everything = !same_as_before (&compact, before, file->language, symbols, calls,
+                                      file_imports);
       kept = compact_symbols (&compact, symbols);
       compact_bindings (&compact, calls);
       f = lode_call_resolver_add_file (resolver, file->path, file->language, kept, calls,

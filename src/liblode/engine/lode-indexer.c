@@ -699,7 +699,6 @@ graph_touch (LodeIndexStore *store,
    * the file's versions. Anything else may change any call. */
   if (graph->edits != NULL &&
       (graph->everything || !changed || lode_import_resolver_reads_declarations (path) ||
-       !lode_language_path_decides (path) ||
        lode_call_pass_edits_get_n_files (graph->edits) >= MAX_CALL_EDITS))
     g_clear_pointer (&graph->edits, lode_call_pass_edits_free);
   if (graph->edits != NULL && !lode_call_pass_edits_add (graph->edits, store, path, error))
