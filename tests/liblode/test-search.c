@@ -219,6 +219,54 @@ definition_at (const char *text,
 }
 
 static void
+add_definition (GHashTable *definitions,
+                const char *name,
+                const char *rel_path,
+                guint       line)
+{
+  GPtrArray *list = g_hash_table_lookup (definitions, name);
+  Definition *definition = g_new0 (Definition, 1);
+
+  if (list == NULL)
+    {
+      list = g_ptr_array_new_with_free_func ((GDestroyNotify) definition_free);
+      g_hash_table_insert (definitions, g_strdup (name), list);
+    }
+  definition->path = g_strdup (rel_path);
+  definition->line = line;
+  g_ptr_array_add (list, definition);
+}
+
+/* The functions a Python file defines (`def name(`, at any depth): the bench scripts define
+ * names that src/'s functions share, and a search may rightly answer with them. */
+static void
+scan_python_source (const char *text,
+                    const char *rel_path,
+                    GHashTable *definitions)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *p = lines[i] + strspn (lines[i], " \t");
+      gsize n;
+
+      if (g_str_has_prefix (p, "async def "))
+        p += strlen ("async ");
+      if (!g_str_has_prefix (p, "def "))
+        continue;
+      p += strlen ("def ");
+      n = strspn (p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+      if (n > 0 && p[n] == '(')
+        {
+          g_autofree char *name = g_strndup (p, n);
+
+          add_definition (definitions, name, rel_path, i + 1);
+        }
+    }
+}
+
+static void
 scan_c_source (const char *text,
                gsize       len,
                const char *rel_path,
@@ -240,17 +288,7 @@ scan_c_source (const char *text,
 
           if (name != NULL)
             {
-              GPtrArray *list = g_hash_table_lookup (definitions, name);
-              Definition *definition = g_new0 (Definition, 1);
-
-              if (list == NULL)
-                {
-                  list = g_ptr_array_new_with_free_func ((GDestroyNotify) definition_free);
-                  g_hash_table_insert (definitions, g_strdup (name), list);
-                }
-              definition->path = g_strdup (rel_path);
-              definition->line = line;
-              g_ptr_array_add (list, definition);
+              add_definition (definitions, name, rel_path, line);
             }
 
           for (j = i; j < len && (text[j] == ' ' || text[j] == '\t'); j++)
@@ -344,6 +382,14 @@ collect_definitions (const char *root,
           g_file_get_contents (path, &contents, &len, &error);
           g_assert_no_error (error);
           scan_c_source (contents, len, rel_path, definitions);
+        }
+      else if (g_str_has_suffix (name, ".py"))
+        {
+          g_autofree char *contents = NULL;
+
+          g_file_get_contents (path, &contents, NULL, &error);
+          g_assert_no_error (error);
+          scan_python_source (contents, rel_path, definitions);
         }
     }
 }
