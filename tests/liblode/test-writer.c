@@ -372,6 +372,86 @@ test_follow_other (Fixture       *fixture,
   g_main_context_pop_thread_default (context);
 }
 
+/* A status asked beside the engine's own job. */
+typedef struct
+{
+  LodeEngine *engine;
+  const char *root;
+  gint        stop;
+  guint       n_statuses;
+  guint       n_wrong;     /* statuses naming a writer of a tree whose job had ended */
+} Asker;
+
+static gpointer
+ask_status_thread (gpointer user_data)
+{
+  Asker *asker = user_data;
+
+  while (!g_atomic_int_get (&asker->stop))
+    {
+      g_autoptr(LodeProjectStatus) status = NULL;
+      g_autoptr(GError) error = NULL;
+
+      status = lode_engine_dup_status (asker->engine, asker->root, &error);
+      g_assert_no_error (error);
+      asker->n_statuses++;
+      if (status->writer_pid != 0 &&
+          (status->job == NULL || status->job->state != LODE_JOB_STATE_RUNNING))
+        asker->n_wrong++;
+    }
+  return NULL;
+}
+
+/* The engine's own job holds the writer lock too, and a status reads the lock without the
+ * engine's: one asked as a job ends saw the lock held and the job ended, and showed the
+ * engine's own run as another process's ("indexing", with a pid), which the engine then
+ * followed and told of a second time a second later (the app asked for its lists twice). */
+static void
+test_own_job_ends (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(GMainContext) context = g_main_context_new ();
+  g_autoptr(LodeEngine) engine = NULL;
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(GError) error = NULL;
+  Asker asker = { NULL, fixture->root, 0, 0, 0 };
+  GThread *thread;
+
+  g_main_context_push_thread_default (context);
+  engine = lode_engine_new (fixture->config);
+  project = lode_engine_open_project (engine, fixture->root, FALSE, &error);
+  g_assert_no_error (error);
+  asker.engine = engine;
+  thread = g_thread_new ("asker", ask_status_thread, &asker);
+
+  /* Unchanged trees: each job ends a few milliseconds after it takes the lock. */
+  for (guint i = 0; i < 40; i++)
+    {
+      g_autoptr(LodeJobInfo) started = NULL;
+      g_autoptr(LodeJobInfo) ended = NULL;
+
+      started = lode_engine_start_index (engine, fixture->root, LODE_INDEX_REQUEST_UPDATE,
+                                         FALSE, NULL, &error);
+      g_assert_no_error (error);
+      ended = lode_engine_wait_index (engine, started->project_id, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (ended->state, ==, LODE_JOB_STATE_SUCCEEDED);
+    }
+
+  g_atomic_int_set (&asker.stop, TRUE);
+  g_thread_join (thread);
+  g_test_message ("%u statuses beside 40 jobs", asker.n_statuses);
+  g_assert_cmpuint (asker.n_statuses, >, 40);
+  g_assert_cmpuint (asker.n_wrong, ==, 0);
+  g_assert_cmpuint (_lode_engine_count_followed_writers (engine), ==, 0);
+
+  g_clear_object (&project);
+  g_clear_object (&engine);
+  while (g_main_context_iteration (context, FALSE))
+    ;
+  g_main_context_pop_thread_default (context);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -383,6 +463,8 @@ main (int   argc,
   g_test_add ("/lode/writer/remove-under-writer", Fixture, NULL, fixture_set_up,
               test_remove_under_writer, fixture_tear_down);
   g_test_add ("/lode/writer/follow-other", Fixture, NULL, fixture_set_up, test_follow_other,
+              fixture_tear_down);
+  g_test_add ("/lode/writer/own-job-ends", Fixture, NULL, fixture_set_up, test_own_job_ends,
               fixture_tear_down);
 
   return g_test_run ();

@@ -317,6 +317,7 @@ job_start (LodeEngine      *self,
   job->started_at = g_get_real_time ();
   job->progress.phase = LODE_INDEX_PHASE_SCANNING;
   entry->running = job;
+  entry->n_started++;
   run->engine = self;
   run->job = job;
   g_thread_unref (g_thread_new ("lode-index", job_thread_func, run));

@@ -56,6 +56,7 @@ struct _LodeEngineEntry
   LodeWatcher   *watcher;
   GSource       *retry;            /* (nullable): the next try after a watcher's job failed */
   guint          retry_msec;       /* how long that try waits; doubles with each failure */
+  guint          n_started;        /* jobs started: a status reads the lock between two looks */
   guint          needs_scan : 1;   /* a change list was lost: the next job scans the tree */
   guint          watch_confirmed : 1;  /* a whole system the user confirmed watching */
 };

@@ -658,6 +658,8 @@ lode_engine_dup_status (LodeEngine  *self,
   g_autoptr(LodeProject) project = NULL;
   LodeProjectStatus *status;
   LodeEngineEntry *entry;
+  gboolean was_busy;
+  guint n_started;
 
   g_return_val_if_fail (LODE_IS_ENGINE (self), NULL);
   g_return_val_if_fail (path != NULL, NULL);
@@ -665,6 +667,12 @@ lode_engine_dup_status (LodeEngine  *self,
   project = lode_engine_open_project (self, path, FALSE, error);
   if (project == NULL)
     return NULL;
+
+  g_mutex_lock (&self->lock);
+  entry = g_hash_table_lookup (self->entries, lode_project_get_id (project));
+  was_busy = entry != NULL && _lode_engine_entry_is_busy (entry);
+  n_started = entry != NULL ? entry->n_started : 0;
+  g_mutex_unlock (&self->lock);
 
   status = lode_project_dup_status (project, error);
   if (status == NULL)
@@ -684,9 +692,16 @@ lode_engine_dup_status (LodeEngine  *self,
       status->watch_status = g_strdup (lode_watcher_get_status (entry->watcher));
     }
   /* A status that shows another process's run would show it for good: that run's end is
-   * news to no one here unless the engine follows it. */
+   * news to no one here unless the engine follows it. The lock was read without the
+   * engine's: held by a job of this engine that has ended since, it was no other process's
+   * run, and following it told its end a second time, a second later. */
   if (status->writer_pid != 0 && (entry == NULL || !_lode_engine_entry_is_busy (entry)))
-    follow_writer (self, project);
+    {
+      if (was_busy || (entry != NULL && entry->n_started != n_started))
+        status->writer_pid = 0;
+      else
+        follow_writer (self, project);
+    }
   g_mutex_unlock (&self->lock);
 
   return status;
