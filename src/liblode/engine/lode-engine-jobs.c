@@ -238,7 +238,6 @@ job_thread_func (gpointer user_data)
   LodeEngineJob *job = run->job;
   LodeEngineEntry *entry = job->entry;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GMainContext) context = NULL;
   LodeIndexReport *report;
   LodeEngineEnded *ended;
 
@@ -285,15 +284,15 @@ job_thread_func (gpointer user_data)
   ended->root = g_strdup (lode_project_get_root (entry->project));
   ended->state = job->state;
   ended->error = g_strdup (job->error);
-  context = g_main_context_ref (self->context);
+  /* Queued before the lock goes: whoever then finds the job ended (codebase_status, on a
+   * worker whose answer is queued on the same context) is answered after its end is told. */
+  _lode_engine_invoke_later (self->context, _lode_engine_job_ended_cb, ended,
+                             (GDestroyNotify) _lode_engine_ended_free);
 
   if (entry->queued != NULL)
     job_start (self, entry, g_steal_pointer (&entry->queued));
   g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->lock);
-
-  _lode_engine_invoke_later (context, _lode_engine_job_ended_cb, ended,
-                             (GDestroyNotify) _lode_engine_ended_free);
 
   return NULL;
 }
