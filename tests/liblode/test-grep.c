@@ -514,6 +514,8 @@ static const RgCase rg_cases[] = {
   { "(?i)sqlite", TRUE, TRUE, FALSE },
   { "s(elf|tore)->", TRUE, TRUE, FALSE },
   { "\\w+_cb \\(", TRUE, TRUE, FALSE },
+  /* Beside a byte that is not UTF-8 in data/lexicon/code-lexicon.bin: no word (rg). */
+  { "->", FALSE, TRUE, TRUE },
 };
 
 static char *

@@ -158,9 +158,11 @@ lode_grep_wants_file (const LodeGrepOptions *options,
 /* Whether @line (bytes, not necessarily UTF-8) has a match on its own. As rg sees it, a
  * byte that is not UTF-8 is no character: nothing of a pattern matches it (not `.`, not
  * `[^a]`), so each valid run between such bytes is matched alone, `^` only at the line's
- * start and `$` only at its end. */
+ * start and `$` only at its end. Nor is it a word's character or another's: a match of
+ * @whole_word (rg -w) beside one is not a word. */
 static gboolean
 line_matches (GRegex     *regex,
+              gboolean    whole_word,
               const char *line,
               gsize       length)
 {
@@ -178,7 +180,19 @@ line_matches (GRegex     *regex,
       if (bad < end)
         flags |= G_REGEX_MATCH_NOTEOL;
       if (g_regex_match_full (regex, run, bad - run, 0, flags, &info, NULL))
-        return TRUE;
+        {
+          if (!whole_word || (run == line && bad == end))
+            return TRUE;
+          do
+            {
+              gint start, stop;
+
+              g_match_info_fetch_pos (info, 0, &start, &stop);
+              if ((start > 0 || run == line) && (stop < bad - run || bad == end))
+                return TRUE;
+            }
+          while (g_match_info_next (info, NULL));
+        }
       if (bad == end)
         break;
       run = bad + 1;
@@ -369,6 +383,7 @@ may_hold_word (const char *line,
  * of the file, which is most of it for a literal or an identifier. */
 static void
 scan_literal_lines (GRegex       *regex,
+                    gboolean      whole_word,
                     const char   *text,
                     gsize         length,
                     const char   *literal,
@@ -399,7 +414,7 @@ scan_literal_lines (GRegex       *regex,
           || ((check != LITERAL_AS_WORD
                || may_hold_word (text + line_start, line_end - line_start, hit - text - line_start,
                                  literal, literal_length))
-              && line_matches (regex, text + line_start, line_end - line_start)))
+              && line_matches (regex, whole_word, text + line_start, line_end - line_start)))
         record_match (matches, keep, n_matches, line_number, line_start, line_end);
       pos = line_end + 1;
     }
@@ -448,7 +463,7 @@ scan_lines (GRegex     *regex,
       if (*n_matches < keep)
         count_lines (text, line_start, &counted_to, &line_number);
 
-      if ((gsize) match_end <= line_end || line_matches (regex, text + line_start,
+      if ((gsize) match_end <= line_end || line_matches (regex, FALSE, text + line_start,
                                                          line_end - line_start))
         record_match (matches, keep, n_matches, line_number, line_start, line_end);
       pos = line_end + 1;
@@ -467,6 +482,7 @@ scan_lines (GRegex     *regex,
 /* Every matching line of @text that is not valid UTF-8: each line alone (line_matches()). */
 static void
 scan_each_line (GRegex     *regex,
+                gboolean    whole_word,
                 const char *text,
                 gsize       length,
                 guint       keep,
@@ -480,7 +496,7 @@ scan_each_line (GRegex     *regex,
       const char *nl = memchr (text + start, '\n', length - start);
       gsize end = nl != NULL ? (gsize) (nl - text) : length;
 
-      if (line_matches (regex, text + start, end - start))
+      if (line_matches (regex, whole_word, text + start, end - start))
         record_match (matches, keep, n_matches, line_number, start, end);
       start = end + 1;
     }
@@ -524,10 +540,11 @@ lode_grep_text (GRegex                *regex,
 
       if (!options->regex && options->case_sensitive && strcmp (line_literal, options->pattern) == 0)
         check = options->whole_word ? LITERAL_AS_WORD : LITERAL_IS_MATCH;
-      scan_literal_lines (regex, text, length, line_literal, check, keep, matches, n_matches);
+      scan_literal_lines (regex, options->whole_word, text, length, line_literal, check, keep,
+                          matches, n_matches);
     }
   else if (!g_utf8_validate_len (text, length, NULL))
-    scan_each_line (regex, text, length, keep, matches, n_matches);
+    scan_each_line (regex, options->whole_word, text, length, keep, matches, n_matches);
   else
     scan_lines (regex, text, length, keep, matches, n_matches);
 
