@@ -92,6 +92,57 @@ test_query_is_necessary (void)
       }
 }
 
+/* What a file's bytes must hold before the regex runs: strings of any length. */
+static const QueryCase bytes_cases[] = {
+  { "ab", FALSE, "\"ab\"" },
+  { "→", FALSE, "\"→\"" },
+  { "foo|ba", TRUE, "(\"foo\" OR \"ba\")" },
+  { "\\w+\\(\\)\\s*\\{$", TRUE, "(\"()\" AND \"{\")" },
+  { "[;{]\\s+$", TRUE, "(\";\" OR \"{\")" },
+  { "0x[0-9a-f]{8}", TRUE, "\"0x\"" },
+  { "x*", TRUE, "ALL" },
+  { "a?", TRUE, "ALL" },
+  { "unbalanced)", TRUE, "ALL" },
+};
+
+static void
+test_query_bytes (void)
+{
+  static const char *const texts[] = {
+    "int\nmain (void)\n{\n  return run() ;\n}\n",
+    "static int f() {\nx = 0xdeadbeef;\n",
+    "arrow → here; foo ba\n",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bytes_cases); i++)
+    {
+      g_autoptr(LodeGrepQuery) q = lode_grep_query_bytes_for_pattern (bytes_cases[i].pattern,
+                                                                      bytes_cases[i].regex);
+      g_autofree char *s = lode_grep_query_to_string (q);
+
+      g_test_message ("%s → %s", bytes_cases[i].pattern, s);
+      g_assert_cmpstr (s, ==, bytes_cases[i].query);
+    }
+
+  /* Never a text with a matching line left out (the texts here hold no letter whose case
+   * folding would change what the query finds). */
+  for (guint i = 0; i < G_N_ELEMENTS (bytes_cases); i++)
+    for (guint j = 0; j < G_N_ELEMENTS (texts); j++)
+      {
+        g_autoptr(LodeGrepQuery) q = lode_grep_query_bytes_for_pattern (bytes_cases[i].pattern,
+                                                                        bytes_cases[i].regex);
+        g_autofree char *escaped = bytes_cases[i].regex
+                                   ? NULL : g_regex_escape_string (bytes_cases[i].pattern, -1);
+        g_autoptr(GRegex) regex = g_regex_new (escaped != NULL ? escaped : bytes_cases[i].pattern,
+                                               G_REGEX_MULTILINE, 0, NULL);
+
+        if (regex == NULL)
+          continue;
+        if (g_regex_match (regex, texts[j], 0, NULL))
+          g_assert_true (lode_grep_query_matches_text (q, texts[j]));
+      }
+}
+
 static void
 test_trigrams (void)
 {
@@ -514,8 +565,12 @@ static const RgCase rg_cases[] = {
   { "(?i)sqlite", TRUE, TRUE, FALSE },
   { "s(elf|tore)->", TRUE, TRUE, FALSE },
   { "\\w+_cb \\(", TRUE, TRUE, FALSE },
-  /* Beside a byte that is not UTF-8 in data/lexicon/code-lexicon.bin: no word (rg). */
+  /* Literals too short for a trigram, checked byte for byte before the regex. */
+  { "\\w+\\(\\)\\s*\\{$", TRUE, TRUE, FALSE },
+  { "→", FALSE, TRUE, FALSE },
   { "->", FALSE, TRUE, TRUE },
+  { "0x[0-9a-f]+", TRUE, TRUE, FALSE },
+  { "[;{]\\s+$", TRUE, TRUE, FALSE },
 };
 
 static char *
@@ -706,6 +761,7 @@ main (int   argc,
 
   g_test_add_func ("/lode/grep/query", test_query);
   g_test_add_func ("/lode/grep/query-is-necessary", test_query_is_necessary);
+  g_test_add_func ("/lode/grep/query-bytes", test_query_bytes);
   g_test_add_func ("/lode/grep/trigrams", test_trigrams);
   g_test_add_func ("/lode/grep/context-and-limit", test_context_and_limit);
   g_test_add_func ("/lode/grep/invalid-utf8", test_invalid_utf8);

@@ -40,6 +40,7 @@ typedef struct
   const char *end;
   guint       depth;
   gboolean    failed;    /* something not understood: the whole pattern requires nothing */
+  guint       min_chars; /* a string shorter than this requires nothing */
 } Parser;
 
 void
@@ -134,14 +135,15 @@ info_clear (Info *info)
 }
 
 /* The query an exact set stands for: the OR of its strings, or ALL when one is shorter
- * than a trigram. */
+ * than @ps wants (a trigram, for the index). */
 static LodeGrepQuery *
-exact_to_query (GPtrArray *exact)
+exact_to_query (const Parser *ps,
+                GPtrArray    *exact)
 {
   LodeGrepQuery *q = NULL;
 
   for (guint i = 0; i < exact->len; i++)
-    if (g_utf8_strlen (exact->pdata[i], -1) < 3)
+    if (g_utf8_strlen (exact->pdata[i], -1) < ps->min_chars)
       return query_new (LODE_GREP_QUERY_ALL);
 
   for (guint i = 0; i < exact->len; i++)
@@ -155,12 +157,13 @@ exact_to_query (GPtrArray *exact)
 }
 
 static LodeGrepQuery *
-info_steal_query (Info *info)
+info_steal_query (const Parser *ps,
+                  Info         *info)
 {
   LodeGrepQuery *q;
 
   if (info->exact != NULL)
-    q = exact_to_query (info->exact);
+    q = exact_to_query (ps, info->exact);
   else
     q = g_steal_pointer (&info->query);
   info_clear (info);
@@ -211,8 +214,9 @@ query_and (LodeGrepQuery *a,
 }
 
 static Info
-info_alternate (Info a,
-                Info b)
+info_alternate (const Parser *ps,
+                Info          a,
+                Info          b)
 {
   if (a.exact != NULL && b.exact != NULL && a.exact->len + b.exact->len <= MAX_EXACT)
     {
@@ -222,8 +226,8 @@ info_alternate (Info a,
       return a;
     }
 
-  return info_from_query (query_combine (LODE_GREP_QUERY_OR, info_steal_query (&a),
-                                         info_steal_query (&b)));
+  return info_from_query (query_combine (LODE_GREP_QUERY_OR, info_steal_query (ps, &a),
+                                         info_steal_query (ps, &b)));
 }
 
 /* x? matches what x does or nothing. */
@@ -636,14 +640,14 @@ parse_concat (Parser *ps)
           run = product;
           if (piece.repeated)
             {
-              query = query_and (query, exact_to_query (run));
+              query = query_and (query, exact_to_query (ps, run));
               g_ptr_array_set_size (run, 0);
               g_ptr_array_add (run, g_strdup (""));
             }
           info_clear (&piece);
           continue;
         }
-      query = query_and (query, exact_to_query (run));
+      query = query_and (query, exact_to_query (ps, run));
       g_clear_pointer (&run, g_ptr_array_unref);
       if (piece.exact != NULL && !piece.repeated)
         {
@@ -652,7 +656,7 @@ parse_concat (Parser *ps)
         }
       else
         {
-          query = query_and (query, info_steal_query (&piece));
+          query = query_and (query, info_steal_query (ps, &piece));
           run = g_ptr_array_new_with_free_func (g_free);
           g_ptr_array_add (run, g_strdup (""));
         }
@@ -664,7 +668,7 @@ parse_concat (Parser *ps)
 
       return info;
     }
-  return info_from_query (query_and (query, exact_to_query (run)));
+  return info_from_query (query_and (query, exact_to_query (ps, run)));
 }
 
 static Info
@@ -681,10 +685,37 @@ parse_alternation (Parser *ps)
   while (!at_end (ps) && *ps->p == '|' && !ps->failed)
     {
       ps->p++;
-      info = info_alternate (info, parse_concat (ps));
+      info = info_alternate (ps, info, parse_concat (ps));
     }
   ps->depth--;
   return info;
+}
+
+static LodeGrepQuery *
+query_for_pattern (const char *pattern,
+                   gboolean    regex,
+                   guint       min_chars)
+{
+  Parser ps = { pattern, pattern + strlen (pattern), 0, FALSE, min_chars };
+  Info info;
+  LodeGrepQuery *q;
+
+  if (!regex)
+    {
+      info = info_exact (pattern, -1);
+      return info_steal_query (&ps, &info);
+    }
+
+  info = parse_alternation (&ps);
+  if (!at_end (&ps))
+    ps.failed = TRUE;   /* an unbalanced `)` */
+  q = info_steal_query (&ps, &info);
+  if (ps.failed)
+    {
+      lode_grep_query_free (q);
+      return query_new (LODE_GREP_QUERY_ALL);
+    }
+  return q;
 }
 
 /**
@@ -700,28 +731,30 @@ LodeGrepQuery *
 lode_grep_query_for_pattern (const char *pattern,
                              gboolean    regex)
 {
-  Parser ps = { pattern, pattern + strlen (pattern), 0, FALSE };
-  Info info;
-  LodeGrepQuery *q;
-
   g_return_val_if_fail (pattern != NULL, NULL);
 
-  if (!regex)
-    {
-      info = info_exact (pattern, -1);
-      return info_steal_query (&info);
-    }
+  return query_for_pattern (pattern, regex, 3);
+}
 
-  info = parse_alternation (&ps);
-  if (!at_end (&ps))
-    ps.failed = TRUE;   /* an unbalanced `)` */
-  q = info_steal_query (&info);
-  if (ps.failed)
-    {
-      lode_grep_query_free (q);
-      return query_new (LODE_GREP_QUERY_ALL);
-    }
-  return q;
+/**
+ * lode_grep_query_bytes_for_pattern:
+ * @pattern: what is searched for (UTF-8)
+ * @regex: whether @pattern is a regular expression (PCRE syntax) or a literal string
+ *
+ * As lode_grep_query_for_pattern(), with strings of any length: what a file's bytes must
+ * hold, checked with memmem() before the regex runs. Short ones name no trigram but still
+ * rule out most of a text: the `()` of `\w+\(\)\s*\{$`, the bytes of `→`. Holds byte for
+ * byte only when case matters.
+ *
+ * Returns: (transfer full): the query
+ */
+LodeGrepQuery *
+lode_grep_query_bytes_for_pattern (const char *pattern,
+                                   gboolean    regex)
+{
+  g_return_val_if_fail (pattern != NULL, NULL);
+
+  return query_for_pattern (pattern, regex, 1);
 }
 
 static void

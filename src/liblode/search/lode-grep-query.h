@@ -50,6 +50,8 @@ struct _LodeGrepQuery
 void           lode_grep_query_free         (LodeGrepQuery *query);
 LodeGrepQuery *lode_grep_query_for_pattern  (const char    *pattern,
                                              gboolean       regex);
+LodeGrepQuery *lode_grep_query_bytes_for_pattern (const char *pattern,
+                                                  gboolean    regex);
 char          *lode_grep_query_to_string    (const LodeGrepQuery *query);
 gboolean       lode_grep_query_matches_text (const LodeGrepQuery *query,
                                              const char          *folded_text);

@@ -941,9 +941,10 @@ lode_grep_files (const char            *root,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   /* The literals hold byte for byte only when case matters and no inline option such as
-   * (?i) may change it. */
+   * (?i) may change it. Those too short for a trigram count here: a line without `()` is
+   * not given to the regex `\w+\(\)\s*\{$`. */
   if (options->case_sensitive && (!options->regex || strstr (options->pattern, "(?") == NULL))
-    literals = lode_grep_plan (options);
+    literals = lode_grep_query_bytes_for_pattern (options->pattern, options->regex);
   s.regex = regex;
   s.literals = literals;
   s.by_line = literals != NULL ? line_literal (literals) : NULL;
