@@ -22,6 +22,7 @@
 #include "lode-ignore-private.h"
 #include "lode-project-config.h"
 #include "lode-scanner.h"
+#include "lode-utf8.h"
 
 #define DEFAULT_MAX_FILE_SIZE (2 * 1024 * 1024)
 
@@ -968,35 +969,6 @@ lode_scanner_scan (LodeScanner   *self,
   return TRUE;
 }
 
-static inline gboolean
-word_is_plain_ascii (guint64 w)
-{
-  /* No byte has its high bit set and none is zero. */
-  return (w & G_GUINT64_CONSTANT (0x8080808080808080)) == 0 &&
-         ((w - G_GUINT64_CONSTANT (0x0101010101010101)) & ~w &
-          G_GUINT64_CONSTANT (0x8080808080808080)) == 0;
-}
-
-static gboolean
-is_valid_utf8 (const char *data,
-               gsize       len)
-{
-  gsize i = 0;
-
-  /* Nearly all source is ASCII: skip it eight bytes at a time before the careful check. */
-  while (i + 8 <= len)
-    {
-      guint64 w;
-
-      memcpy (&w, data + i, 8);
-      if (!word_is_plain_ascii (w))
-        break;
-      i += 8;
-    }
-
-  return g_utf8_validate_len (data + i, len - i, NULL);
-}
-
 /**
  * lode_content_check:
  * @data: file content
@@ -1042,7 +1014,7 @@ lode_content_check (const char  *data,
   if (controls * 10 > sniff)
     return LODE_CONTENT_BINARY;
 
-  if (is_valid_utf8 (data, len))
+  if (lode_utf8_validate_len (data, len, NULL))
     return LODE_CONTENT_TEXT;
 
   if (repaired != NULL)

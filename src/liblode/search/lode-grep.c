@@ -25,6 +25,7 @@
 #include "lode-error.h"
 #include "lode-glob.h"
 #include "lode-grep.h"
+#include "lode-utf8.h"
 
 void
 lode_grep_options_init (LodeGrepOptions *options)
@@ -174,7 +175,7 @@ line_matches (GRegex     *regex,
       const char *bad = NULL;
       GRegexMatchFlags flags = 0;
 
-      g_utf8_validate_len (run, end - run, &bad);
+      lode_utf8_validate_len (run, end - run, &bad);
       if (run > line)
         flags |= G_REGEX_MATCH_NOTBOL;
       if (bad < end)
@@ -211,7 +212,7 @@ add_line (GPtrArray  *lines,
   LodeGrepLine *line = g_new0 (LodeGrepLine, 1);
 
   line->line = number;
-  line->text = g_utf8_validate_len (text + start, end - start, NULL)
+  line->text = lode_utf8_validate_len (text + start, end - start, NULL)
                ? g_strndup (text + start, end - start)
                : g_utf8_make_valid (text + start, end - start);
   line->match = match;
@@ -543,7 +544,7 @@ lode_grep_text (GRegex                *regex,
       scan_literal_lines (regex, options->whole_word, text, length, line_literal, check, keep,
                           matches, n_matches);
     }
-  else if (!g_utf8_validate_len (text, length, NULL))
+  else if (!lode_utf8_validate_len (text, length, NULL))
     scan_each_line (regex, options->whole_word, text, length, keep, matches, n_matches);
   else
     scan_lines (regex, text, length, keep, matches, n_matches);
