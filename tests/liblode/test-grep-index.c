@@ -424,6 +424,43 @@ test_incremental (GrepFixture   *fixture,
                    ==, "tokio/src/time/interval.rs");
 }
 
+/* The trigrams of a file are written in key order, those of ASCII characters and the others
+ * merged: each literal below, with characters past ASCII among ASCII ones, finds its file
+ * through the index, and only it (as in git's po/de.po). */
+static void
+test_unicode_keys (GrepFixture   *fixture,
+                   gconstpointer  data)
+{
+  static const char *const literals[] = {
+    "Überprüfung fehlgeschlagen", "Größe: %s", "zu groß", "→ weiter", "暂存区", "a→b",
+  };
+
+  test_write_file (fixture->root, "po/de.po",
+                   "msgid \"verification failed\"\nmsgstr \"Überprüfung fehlgeschlagen\"\n"
+                   "msgid \"size: %s\"\nmsgstr \"Größe: %s\"\n"
+                   "msgid \"too big\"\nmsgstr \"zu groß\"\n"
+                   "msgid \"next\"\nmsgstr \"→ weiter\"\n"
+                   "msgid \"index\"\nmsgstr \"暂存区\"\n"
+                   "# a→b\n");
+  test_write_file (fixture->root, "po/plain.po",
+                   "msgid \"verification failed\"\nmsgstr \"Uberprufung fehlgeschlagen\"\n"
+                   "msgid \"size: %s\"\nmsgstr \"Grosse: %s\"\n");
+  index_tree (fixture);
+
+  for (guint i = 0; i < G_N_ELEMENTS (literals); i++)
+    {
+      g_autofree char *json = g_strdup_printf ("{\"pattern\": \"%s\"}", literals[i]);
+      g_autoptr(LodeToolResult) r = grep_ok (fixture, json);
+      JsonArray *files = json_object_get_array_member (r->structured, "files");
+
+      g_test_message ("%s", literals[i]);
+      g_assert_true (json_object_get_boolean_member (r->structured, "indexed"));
+      g_assert_cmpint (json_object_get_int_member (r->structured, "totalMatches"), ==, 1);
+      g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (files, 0),
+                                                      "path"), ==, "po/de.po");
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -441,6 +478,8 @@ main (int   argc,
   g_test_add ("/lode/grep-index/count-bound", GrepFixture, NULL, grep_setup, test_count_bound,
               grep_teardown);
   g_test_add ("/lode/grep-index/incremental", GrepFixture, NULL, grep_setup, test_incremental,
+              grep_teardown);
+  g_test_add ("/lode/grep-index/unicode-keys", GrepFixture, NULL, grep_setup, test_unicode_keys,
               grep_teardown);
 
   return g_test_run ();
