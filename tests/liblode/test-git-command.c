@@ -171,6 +171,23 @@ test_failure (GitFixture    *fixture,
                                    "git log failed: ambiguous argument 'no-such-branch'"));
 }
 
+/* A cancelled call ends with G_IO_ERROR_CANCELLED, however far git got: the cancellable
+ * kills git rather than being handed to g_subprocess_communicate(). */
+static void
+test_cancelled (GitFixture    *fixture,
+                gconstpointer  data)
+{
+  static const char *const argv[] = { "log", "--format=%s", NULL };
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) out = NULL;
+
+  g_cancellable_cancel (cancellable);
+  out = lode_git_run (fixture->root, argv, cancellable, &error);
+  g_assert_null (out);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -183,6 +200,8 @@ main (int   argc,
               git_fixture_teardown);
   g_test_add ("/lode/git-command/failure", GitFixture, NULL, git_fixture_setup, test_failure,
               git_fixture_teardown);
+  g_test_add ("/lode/git-command/cancelled", GitFixture, NULL, git_fixture_setup,
+              test_cancelled, git_fixture_teardown);
 
   return g_test_run ();
 }

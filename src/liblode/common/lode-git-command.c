@@ -145,6 +145,13 @@ failure_message (GBytes *err)
   return g_strdup (fatal);
 }
 
+static void
+kill_cb (GCancellable *cancellable,
+         GSubprocess  *process)
+{
+  g_subprocess_force_exit (process);
+}
+
 static GBytes *
 run (const char         *directory,
      const char * const *args,
@@ -162,6 +169,8 @@ run (const char         *directory,
   g_auto(GStrv) values = g_strv_builder_end (settings->values);
   g_auto(GStrv) environment = dup_environment ((const char * const *) keys,
                                                (const char * const *) values);
+  gulong cancelled_id = 0;
+  gboolean communicated;
 
   g_strv_builder_add_many (argv_builder, "git", "--no-pager", args[0], NULL);
   for (guint i = 0; i < G_N_ELEMENTS (command_options); i++)
@@ -182,11 +191,22 @@ run (const char         *directory,
       return NULL;
     }
 
-  if (!g_subprocess_communicate (process, NULL, cancellable, &out, &err, error))
+  /* The caller's cancellable stops git itself, not g_subprocess_communicate(): given one,
+   * GLib 2.74's attaches a GCancellableSource to a main context of its own, and now and then
+   * its last unref came after that context was freed (it locked the freed context's mutex:
+   * a thread waiting for good, or a heap corrupted). Killed, git's pipes close and the
+   * communication ends. */
+  if (cancellable != NULL)
+    cancelled_id = g_cancellable_connect (cancellable, G_CALLBACK (kill_cb), process, NULL);
+  communicated = g_subprocess_communicate (process, NULL, NULL, &out, &err, error);
+  g_cancellable_disconnect (cancellable, cancelled_id);
+  if (!communicated)
     {
       g_subprocess_force_exit (process);
       return NULL;
     }
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
 
   if (!g_subprocess_get_if_exited (process) || g_subprocess_get_exit_status (process) != 0)
     {
