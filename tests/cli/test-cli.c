@@ -119,6 +119,14 @@ communicate (GSubprocessLauncher *launcher,
   g_subprocess_communicate_utf8_finish (process, result, &run->out, &run->err, &error);
   g_assert_no_error (error);
   g_main_context_pop_thread_default (context);
+  if (!g_subprocess_get_if_exited (process))
+    {
+      g_autofree char *command = g_strjoinv (" ", (char **) argv->pdata);
+
+      g_error ("`%s` was killed by signal %d; its error output:\n%s", command,
+               g_subprocess_get_if_signaled (process) ? g_subprocess_get_term_sig (process) : 0,
+               run->err);
+    }
   run->status = g_subprocess_get_exit_status (process);
 }
 
