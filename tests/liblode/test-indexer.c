@@ -804,6 +804,141 @@ test_force_cancelled (Fixture       *fixture,
   g_assert_false (aside_exists (project));
 }
 
+/* C files that call each other through a header's prototypes: every file's calls resolve
+ * into other files, so the call pass has work for each. */
+static void
+make_calling_files (const char *root,
+                    guint       n_files)
+{
+  GString *header = g_string_new ("#pragma once\n");
+
+  for (guint i = 0; i < n_files; i++)
+    {
+      g_autofree char *rel = g_strdup_printf ("lib/unit_%03u.c", i);
+      g_autofree char *text = g_strdup_printf (
+        "#include \"all.h\"\n\n"
+        "int\nunit_%u_step (int x)\n{\n  return unit_%u_step (x - 1) + unit_%u_total (x);\n}\n\n"
+        "int\nunit_%u_total (int x)\n{\n  return x > 0 ? unit_%u_step (x / 2) : 0;\n}\n",
+        i, (i + 1) % n_files, (i + 7) % n_files, i, (i + 3) % n_files);
+
+      test_write_bytes (root, rel, text, -1);
+      g_string_append_printf (header, "int unit_%u_step (int x);\nint unit_%u_total (int x);\n",
+                              i, i);
+    }
+  test_write_bytes (root, "lib/all.h", header->str, header->len);
+  g_string_free (header, TRUE);
+}
+
+/* Every call the index of @project holds, one line each, in file and line order. */
+static char *
+describe_calls (LodeProject *project,
+                guint       *n_calls)
+{
+  GString *out = g_string_new (NULL);
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+
+  *n_calls = 0;
+  g_assert_cmpint (sqlite3_open_v2 (lode_project_get_db_path (project), &db,
+                                    SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db,
+                                       "SELECT f.path, c.caller, c.callee, c.line, c.status, "
+                                       "c.target_path, c.target_line FROM calls c "
+                                       "JOIN files f ON f.id = c.file_id "
+                                       "ORDER BY f.path, c.line, c.callee, c.target_path",
+                                       -1, &stmt, NULL), ==, SQLITE_OK);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      g_string_append_printf (out, "%s %s %s:%d %d %s:%d\n", sqlite3_column_text (stmt, 0),
+                              sqlite3_column_text (stmt, 1), sqlite3_column_text (stmt, 2),
+                              sqlite3_column_int (stmt, 3), sqlite3_column_int (stmt, 4),
+                              sqlite3_column_text (stmt, 5), sqlite3_column_int (stmt, 6));
+      (*n_calls)++;
+    }
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  return g_string_free (out, FALSE);
+}
+
+typedef struct
+{
+  GCancellable *cancellable;
+  gulong        delay_usec;
+  GThread      *thread;
+} CancelLater;
+
+static gpointer
+cancel_later_thread (gpointer user_data)
+{
+  CancelLater *later = user_data;
+
+  g_usleep (later->delay_usec);
+  g_cancellable_cancel (later->cancellable);
+  return NULL;
+}
+
+/* Cancels the run @delay_usec after it starts to finish, while it resolves its calls. */
+static void
+cancel_later_cb (const LodeIndexProgress *progress,
+                 gpointer                 user_data)
+{
+  CancelLater *later = user_data;
+
+  if (progress->phase == LODE_INDEX_PHASE_FINISHING && later->thread == NULL)
+    later->thread = g_thread_new ("cancel-later", cancel_later_thread, later);
+}
+
+/* A forced run cancelled at any point of its call pass, whose resolving thread may hold
+ * files read ahead, ends cancelled with nothing kept: the index is the one it was to
+ * replace, calls and all. */
+static void
+test_calls_cancelled (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  static const gulong delays_usec[] = {
+    0, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 10000, 12000, 16000, 24000, 32000,
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeProject) project = NULL;
+  g_autoptr(LodeIndexReport) first = NULL;
+  g_autofree char *want = NULL;
+  guint n_calls = 0;
+  guint n_cancelled = 0;
+
+  make_calling_files (fixture->root, 240);
+  project = lode_engine_open_project (fixture->engine, fixture->root, FALSE, &error);
+  g_assert_no_error (error);
+  first = lode_project_index (project, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  want = describe_calls (project, &n_calls);
+  g_assert_cmpuint (n_calls, ==, 240 * 3);
+  g_assert_null (strstr (want, "(null):0"));
+
+  for (guint i = 0; i < G_N_ELEMENTS (delays_usec); i++)
+    {
+      g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+      g_autoptr(LodeIndexReport) report = NULL;
+      g_autofree char *got = NULL;
+      CancelLater later = { cancellable, delays_usec[i], NULL };
+
+      report = lode_project_index_with (project, LODE_INDEX_FORCE, NULL, cancellable,
+                                        cancel_later_cb, &later, &error);
+      g_assert_nonnull (later.thread);
+      g_thread_join (later.thread);
+      if (report == NULL)
+        {
+          g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+          g_clear_error (&error);
+          n_cancelled++;
+        }
+      g_assert_no_error (error);
+      g_assert_false (aside_exists (project));
+      got = describe_calls (project, &n_calls);
+      g_assert_cmpstr (got, ==, want);
+    }
+  g_assert_cmpuint (n_cancelled, >, 0);
+}
+
 /* A forced re-index killed mid-way leaves the old index whole; the next run removes what
  * the killed one left aside. */
 static void
@@ -1296,6 +1431,7 @@ main (int   argc,
   ADD ("cancel", test_cancel);
   ADD ("force-search-meanwhile", test_force_search_meanwhile);
   ADD ("force-cancelled", test_force_cancelled);
+  ADD ("calls-cancelled", test_calls_cancelled);
   ADD ("force-killed", test_force_killed);
   ADD ("async", test_async);
   ADD ("change-list", test_change_list);

@@ -361,6 +361,80 @@ same_calls (GPtrArray *a,
   return TRUE;
 }
 
+/* A file's call sites on their way through the resolving thread. */
+typedef struct
+{
+  guint      file;   /* in the resolver */
+  LodeCalls *calls;  /* (nullable): %NULL asks the thread to end */
+  GPtrArray *rows;   /* LodeStoredCall: what the thread resolved them into */
+} Job;
+
+static void
+job_free (Job *job)
+{
+  g_clear_pointer (&job->calls, lode_calls_free);
+  g_clear_pointer (&job->rows, g_ptr_array_unref);
+  g_free (job);
+}
+
+/* Resolving runs on a thread of its own while the pass reads the next files' call sites
+ * and stores the calls resolved before: the two took about the same time one after the
+ * other, and nothing else runs at the end of an index (bench/README.md, "The call pass on
+ * two threads"). The thread alone uses the resolver until it ends. */
+typedef struct
+{
+  LodeCallResolver *resolver;
+  GAsyncQueue      *todo;       /* Job, to resolve */
+  GAsyncQueue      *done;       /* Job, resolved, in the order of @todo */
+  guint             in_flight;  /* jobs pushed and not popped from @done */
+  GThread          *thread;
+} Resolving;
+
+/* Files read ahead of the ones stored: enough to keep both threads busy, few enough that
+ * the pass still holds one file's call sites at a time, give or take. */
+#define MAX_IN_FLIGHT 16
+
+static gpointer
+resolve_thread (gpointer data)
+{
+  Resolving *r = data;
+  Job *job;
+
+  while ((job = g_async_queue_pop (r->todo))->calls != NULL)
+    {
+      g_autoptr(GPtrArray) edges = lode_call_resolver_resolve_sites (r->resolver, job->file,
+                                                                     job->calls->sites);
+
+      job->rows = lode_stored_calls_from_edges (r->resolver, job->file, edges);
+      g_async_queue_push (r->done, job);
+    }
+  job_free (job);
+  return NULL;
+}
+
+static void
+resolving_start (Resolving        *r,
+                 LodeCallResolver *resolver)
+{
+  r->resolver = resolver;
+  r->todo = g_async_queue_new ();
+  r->done = g_async_queue_new ();
+  r->in_flight = 0;
+  r->thread = g_thread_new ("lode-call-pass", resolve_thread, r);
+}
+
+/* Ends the thread, dropping what it resolved and was not stored (after a failure). */
+static void
+resolving_stop (Resolving *r)
+{
+  g_async_queue_push (r->todo, g_new0 (Job, 1));
+  g_thread_join (r->thread);
+  for (; r->in_flight > 0; r->in_flight--)
+    job_free (g_async_queue_pop (r->done));
+  g_async_queue_unref (r->todo);
+  g_async_queue_unref (r->done);
+}
+
 /**
  * lode_call_pass_run:
  * @store: the index, outside a batch
@@ -394,8 +468,10 @@ lode_call_pass_run (LodeIndexStore      *store,
   g_autoptr(LodeCallResolver) resolver = lode_call_resolver_new (imports);
   g_autoptr(GPtrArray) files = NULL;
   gboolean everything = edits == NULL;
+  Resolving resolving;
   GHashTableIter iter;
   Before *before;
+  guint n_files;
 
   *n_resolved = 0;
   *n_changed = 0;
@@ -455,35 +531,54 @@ lode_call_pass_run (LodeIndexStore      *store,
 
   if (!lode_index_store_begin (store, error))
     return FALSE;
-  for (guint f = 0; f < lode_call_resolver_get_n_files (resolver); f++)
+  n_files = lode_call_resolver_get_n_files (resolver);
+  resolving_start (&resolving, resolver);
+  for (guint f = 0; f < n_files || resolving.in_flight > 0;)
     {
-      const char *path = lode_call_resolver_get_path (resolver, f);
-      g_autoptr(GPtrArray) symbols = NULL;
-      g_autoptr(LodeCalls) calls = NULL;
-      g_autoptr(GPtrArray) edges = NULL;
-      g_autoptr(GPtrArray) rows = NULL;
       g_autoptr(GPtrArray) old = NULL;
+      gboolean changed;
+      Job *job;
+      const char *path;
 
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        goto failed;
-      if (!everything && !g_hash_table_contains (edits->files, path))
-        continue;
-      if (!read_calls (store, path, &calls, &symbols, error))
-        goto failed;
-      if (calls == NULL)
-        continue;
-      (*n_resolved)++;
-      edges = lode_call_resolver_resolve_sites (resolver, f, calls->sites);
-      rows = lode_stored_calls_from_edges (resolver, f, edges);
+      /* Read ahead, then store the oldest file the thread resolved. */
+      for (; f < n_files && resolving.in_flight < MAX_IN_FLIGHT; f++)
+        {
+          g_autoptr(GPtrArray) symbols = NULL;
+          LodeCalls *calls;
+
+          path = lode_call_resolver_get_path (resolver, f);
+          if (g_cancellable_set_error_if_cancelled (cancellable, error))
+            goto failed;
+          if (!everything && !g_hash_table_contains (edits->files, path))
+            continue;
+          if (!read_calls (store, path, &calls, &symbols, error))
+            goto failed;
+          if (calls == NULL)
+            continue;
+          (*n_resolved)++;
+          job = g_new0 (Job, 1);
+          job->file = f;
+          job->calls = calls;
+          g_async_queue_push (resolving.todo, job);
+          resolving.in_flight++;
+        }
+      if (resolving.in_flight == 0)
+        break;
+
+      job = g_async_queue_pop (resolving.done);
+      resolving.in_flight--;
+      path = lode_call_resolver_get_path (resolver, job->file);
       old = lode_index_store_dup_calls (store, path, error);
-      if (old == NULL)
-        goto failed;
-      if (same_calls (rows, old))
-        continue;
-      if (!lode_index_store_put_calls (store, path, rows, error))
-        goto failed;
-      (*n_changed)++;
+      changed = old != NULL && !same_calls (job->rows, old);
+      if (old == NULL || (changed && !lode_index_store_put_calls (store, path, job->rows, error)))
+        {
+          job_free (job);
+          goto failed;
+        }
+      *n_changed += changed;
+      job_free (job);
     }
+  resolving_stop (&resolving);
   g_debug ("Calls: %u of %u files resolved again, %u changed", *n_resolved,
            lode_call_resolver_get_n_files (resolver), *n_changed);
   /* Its pages back too, before the run sorts its look-up indexes. */
@@ -491,10 +586,14 @@ lode_call_pass_run (LodeIndexStore      *store,
   compact_clear (&compact);
   malloc_trim (0);
   if (!lode_index_store_set_meta (store, LODE_CALLS_META_KEY, "resolved", error))
-    goto failed;
+    {
+      lode_index_store_rollback (store);
+      return FALSE;
+    }
   return lode_index_store_commit (store, error);
 
 failed:
+  resolving_stop (&resolving);
   lode_index_store_rollback (store);
   return FALSE;
 }
