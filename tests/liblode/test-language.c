@@ -149,6 +149,9 @@ test_for_content_header (void)
 static void
 test_for_content_shebang (void)
 {
+  static const char tcl[] =
+    "#!/bin/sh\n# Tcl ignores the next line -*- tcl -*- \\\nexec tclsh \"$0\" -- \"$@\"\n";
+  static const char shell[] = "#!/bin/sh\n# a comment \\\necho \"$0\"\nexec wish \"$0\"\n";
   static const struct {
     const char *text;
     const char *id;
@@ -163,6 +166,24 @@ test_for_content_shebang (void)
     { "#!/usr/bin/lua5.4\n", "lua" },
     { "#!/usr/bin/php\n<?php\n", "php" },
     { "#!/usr/bin/perl\n", "text" },
+    /* Tcl started through the shell (gitk, git-gui): Tcl goes on with the comment onto the
+     * lines that end in a backslash, the shell runs them. */
+    { "#!/bin/sh\n# Tcl ignores the next line -*- tcl -*- \\\nexec wish \"$0\" -- \"$@\"\n\n"
+      "proc hasworktree {} {\n}\n", "text" },
+    { "#!/bin/sh\n# Tcl ignores the next line -*- tcl -*- \\\n"
+      " if test \"z$*\" = zversion \\\n || test \"z$*\" = z--version; \\\n then \\\n"
+      "\techo 'git-gui version'; \\\n\texit; \\\n fi; \\\n argv0=$0; \\\n"
+      " exec wish \"$argv0\" -- \"$@\"\n\nset appvers {1}\n", "text" },
+    { "#!/bin/sh\r\n# restart with tclsh \\\r\nexec /usr/bin/tclsh8.6 \"$0\" ${1+\"$@\"}\r\n",
+      "text" },
+    /* What the shell runs after a comment it ended is still the shell's. */
+    { "#!/bin/sh\n# a comment that ends in a backslash \\\necho done\nexec wish \"$0\"\n",
+      "bash" },
+    { "#!/bin/sh\n# not the magic\nexec wish \"$0\" -- \"$@\"\n", "bash" },
+    { "#!/bin/sh\nset -e\n# late \\\nexec tclsh \"$0\"\n", "bash" },
+    { "#!/bin/sh\n# \\\nexec wishful \"$0\"\n", "bash" },
+    { "#!/bin/sh\n# \\\n", "bash" },
+    { "#!/bin/sh\n# \\\nexec", "bash" },
     { "#!/usr/bin/env shellcheck\n", "text" },
     { "#!", "text" },
     { "no shebang\n", "text" },
@@ -181,6 +202,11 @@ test_for_content_shebang (void)
   /* A name that already says what the file is wins over the shebang. */
   g_assert_cmpstr (lode_language_for_content (lode_language_for_path ("x.py"), "x.py",
                                               "#!/bin/sh\n", 10)->id, ==, "python");
+  /* Tcl started through the shell is not shell, whatever its name says (git-gui.sh). */
+  g_assert_cmpstr (lode_language_for_content (lode_language_for_path ("git-gui.sh"),
+                                              "git-gui.sh", tcl, strlen (tcl))->id, ==, "text");
+  g_assert_cmpstr (lode_language_for_content (lode_language_for_path ("run.sh"), "run.sh",
+                                              shell, strlen (shell))->id, ==, "bash");
   /* Without a language from the path, the path is looked at first. */
   g_assert_cmpstr (lode_language_for_content (NULL, "tool", "#!/bin/sh\n", 10)->id, ==, "bash");
 }

@@ -278,6 +278,23 @@ header_is_cplusplus (const char *text,
   return FALSE;
 }
 
+/* Whether @word (of @len bytes) names @name, with a version after it or not (python3,
+ * tclsh8.6), but not another name that merely starts alike (shellcheck, node-gyp). */
+static gboolean
+is_interpreter (const char *word,
+                gsize       len,
+                const char *name)
+{
+  gsize n = strlen (name);
+
+  if (len < n || memcmp (word, name, n) != 0)
+    return FALSE;
+  for (; n < len; n++)
+    if (!g_ascii_isdigit (word[n]) && word[n] != '.')
+      return FALSE;
+  return TRUE;
+}
+
 static const LodeLanguage *
 language_for_shebang (const char *text,
                       gsize       len)
@@ -338,23 +355,76 @@ language_for_shebang (const char *text,
     }
 
   for (guint i = 0; i < G_N_ELEMENTS (interpreters); i++)
-    {
-      gsize n = strlen (interpreters[i].prefix);
-      gsize rest;
-
-      if (word_len < n || memcmp (word, interpreters[i].prefix, n) != 0)
-        continue;
-
-      /* Allow version suffixes (python3, python3.11, lua5.4) but not other names that
-       * merely start alike (shellcheck, node-gyp). */
-      for (rest = n; rest < word_len; rest++)
-        if (!g_ascii_isdigit (word[rest]) && word[rest] != '.')
-          break;
-      if (rest == word_len)
-        return lode_language_lookup (interpreters[i].id);
-    }
+    if (is_interpreter (word, word_len, interpreters[i].prefix))
+      return lode_language_lookup (interpreters[i].id);
 
   return NULL;
+}
+
+/* Whether a shell script hands itself to a Tcl interpreter the way Tcl programs start
+ * (gitk, git-gui): a comment ending in a backslash, which the shell ends at the line's end
+ * but Tcl continues onto the next lines, and on those lines `exec wish "$0"` (or tclsh,
+ * expect), which the shell runs and Tcl skips. Such a file is Tcl, not shell: parsed as
+ * shell it gives no definitions, and gitk's 400 kB took four times a shell script's time. */
+static gboolean
+hands_over_to_tcl (const char *text,
+                   gsize       len)
+{
+  static const char * const tcl[] = { "wish", "tclsh", "expect", "jimsh" };
+  const char *end = text + MIN (len, 2048);
+  const char *p = memchr (text, '\n', end - text);
+  gboolean continued = FALSE;
+
+  /* The comment comes among the comments right after the shebang; the lines it continues
+   * onto end at the first that does not end in a backslash. */
+  for (guint line = 0; p != NULL && p < end && line < 16; line++)
+    {
+      const char *start = p + 1;
+      const char *eol = memchr (start, '\n', end - start);
+      const char *last;
+
+      if (start >= end)
+        break;
+      if (eol == NULL)
+        eol = end;
+      last = eol;
+      while (last > start && (last[-1] == ' ' || last[-1] == '\t' || last[-1] == '\r'))
+        last--;
+      if (!continued)
+        {
+          if (*start != '#')
+            return FALSE;
+          continued = last > start && last[-1] == '\\';
+        }
+      else
+        {
+          for (const char *w = start;
+               w < last && (w = g_strstr_len (w, last - w, "exec")) != NULL; w += 4)
+            {
+              const char *name = w + 4;
+              const char *name_end;
+              const char *slash;
+
+              if ((w > start && !g_ascii_isspace (w[-1]) && w[-1] != ';') ||
+                  name >= last || !g_ascii_isspace (*name))
+                continue;
+              while (name < last && g_ascii_isspace (*name))
+                name++;
+              for (name_end = name; name_end < last && !g_ascii_isspace (*name_end); name_end++)
+                ;
+              slash = g_strrstr_len (name, name_end - name, "/");
+              if (slash != NULL)
+                name = slash + 1;
+              for (guint i = 0; i < G_N_ELEMENTS (tcl); i++)
+                if (is_interpreter (name, name_end - name, tcl[i]))
+                  return TRUE;
+            }
+          if (last == start || last[-1] != '\\')
+            return FALSE;
+        }
+      p = eol < end ? eol : NULL;
+    }
+  return FALSE;
 }
 
 /**
@@ -365,8 +435,10 @@ language_for_shebang (const char *text,
  * @len: number of bytes at @text
  *
  * Refines the language guessed from a file name by looking at the content: a `.h` header
- * using C++ constructs in its first 16 KiB is C++, and a file without a telling name that
- * starts with a `#!` line is chunked in its interpreter's language.
+ * using C++ constructs in its first 16 KiB is C++, a file without a telling name that
+ * starts with a `#!` line is chunked in its interpreter's language, and a shell script that
+ * hands itself to Tcl (`exec wish "$0"` on a line Tcl reads as a comment) is text, whatever
+ * its name.
  *
  * Returns: (transfer none): the language to chunk @text as
  */
@@ -390,11 +462,14 @@ lode_language_for_content (const LodeLanguage *by_path,
       if (dot != NULL && strcmp (dot, ".h") == 0 && header_is_cplusplus (text, len))
         return lode_language_lookup ("cpp");
     }
-  else if (strcmp (by_path->id, "text") == 0)
+  else if (strcmp (by_path->id, "text") == 0 || strcmp (by_path->id, "bash") == 0)
     {
       const LodeLanguage *language = language_for_shebang (text, len);
 
-      if (language != NULL)
+      /* Whatever the name says (git-gui.sh). */
+      if (language != NULL && strcmp (language->id, "bash") == 0 && hands_over_to_tcl (text, len))
+        return lode_language_lookup ("text");
+      if (language != NULL && strcmp (by_path->id, "text") == 0)
         return language;
     }
 
