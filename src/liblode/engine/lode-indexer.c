@@ -472,60 +472,72 @@ process_file (Shared             *shared,
   return g_steal_pointer (&result);
 }
 
-/* The order the chunking threads take @files in (borrowed). Storing a file costs the writer
- * about the same per byte whatever the file, while chunking one without a grammar (prose,
- * translations) costs next to nothing: taken in path order, such files come in runs (git's
- * `po/`, 14 MB in 22 files, a third of the tree; its `Documentation/`), and while the writer
- * stores a run, the chunking threads, MAX_IN_FLIGHT files ahead of it, have nothing to do.
- * Spread among the parsed files in proportion to the bytes of each kind, they keep the
- * writer's load even and every thread busy. */
-static GPtrArray *
-spread_unparsed (GPtrArray *files)
+/* The files of one language, in path order, as spread_languages() deals them out. */
+typedef struct
 {
-  g_autoptr(GPtrArray) parsed = g_ptr_array_new ();
-  g_autoptr(GPtrArray) unparsed = g_ptr_array_new ();
-  GPtrArray *order;
-  double parsed_total = 0, unparsed_total = 0;
-  double parsed_taken = 0, unparsed_taken = 0;
-  guint p = 0, u = 0;
+  const LodeLanguage *language;
+  GPtrArray          *files;
+  double              total;  /* bytes, each file counting one more */
+  double              taken;
+  guint               next;
+} Kind;
+
+/* The order the chunking threads take @files in (borrowed). Storing a file costs the writer
+ * about the same per byte whatever the file, while chunking it costs per byte what its
+ * language's parse and queries cost: next to nothing without a grammar (prose, translations),
+ * a shell script's a third of a C file's. Taken in path order, the files of a language come
+ * in runs (git's `po/`, 14 MB in 22 files, a third of the tree; its `t/`, a thousand shell
+ * scripts), and while the writer stores such a run, the chunking threads, MAX_IN_FLIGHT
+ * files ahead of it, have nothing to do. Every language's files are spread over the run in
+ * proportion to its bytes instead (each language in path order, the one furthest behind
+ * next), so that any stretch of the run holds the mix the whole tree does, and the writer's
+ * load and the chunking threads' stay even. The order depends on the file list alone:
+ * two runs over one tree store the same files under the same ids. */
+static GPtrArray *
+spread_languages (GPtrArray *files)
+{
+  g_autoptr(GArray) kinds = g_array_new (FALSE, FALSE, sizeof (Kind));
+  GPtrArray *order = g_ptr_array_sized_new (files->len);
 
   for (guint i = 0; i < files->len; i++)
     {
       LodeScanFile *file = g_ptr_array_index (files, i);
+      Kind *kind = NULL;
 
-      if (file->language != NULL && file->language->ts_language == NULL)
+      for (guint k = 0; k < kinds->len && kind == NULL; k++)
+        if (g_array_index (kinds, Kind, k).language == file->language)
+          kind = &g_array_index (kinds, Kind, k);
+      if (kind == NULL)
         {
-          g_ptr_array_add (unparsed, file);
-          unparsed_total += file->size;
+          Kind added = { file->language, g_ptr_array_new (), 0, 0, 0 };
+
+          g_array_append_val (kinds, added);
+          kind = &g_array_index (kinds, Kind, kinds->len - 1);
         }
-      else
-        {
-          g_ptr_array_add (parsed, file);
-          parsed_total += file->size;
-        }
+      g_ptr_array_add (kind->files, file);
+      kind->total += file->size + 1.0;
     }
 
-  /* Each kind stays in path order; an unparsed file goes next while its kind is behind. */
-  order = g_ptr_array_sized_new (files->len);
-  while (p < parsed->len || u < unparsed->len)
+  while (order->len < files->len)
     {
+      Kind *behind = NULL;
       LodeScanFile *file;
 
-      if (u < unparsed->len &&
-          (p == parsed->len ||
-           unparsed_taken * parsed_total <= parsed_taken * unparsed_total))
+      for (guint k = 0; k < kinds->len; k++)
         {
-          file = g_ptr_array_index (unparsed, u++);
-          unparsed_taken += file->size;
+          Kind *kind = &g_array_index (kinds, Kind, k);
+
+          if (kind->next < kind->files->len &&
+              (behind == NULL || kind->taken * behind->total < behind->taken * kind->total))
+            behind = kind;
         }
-      else
-        {
-          file = g_ptr_array_index (parsed, p++);
-          parsed_taken += file->size;
-        }
+      file = g_ptr_array_index (behind->files, behind->next++);
+      behind->taken += file->size + 1.0;
       g_ptr_array_add (order, file);
     }
 
+  for (guint k = 0; k < kinds->len; k++)
+    g_ptr_array_unref (g_array_index (kinds, Kind, k).files);
   return order;
 }
 
@@ -1300,7 +1312,7 @@ lode_indexer_run (const char             *root,
 
   shared.root = root;
   shared.store = store;
-  shared.files = spread_unparsed (files.work);
+  shared.files = spread_languages (files.work);
   shared.old_files = old_files;
   shared.max_tokens = config->chunk_max_tokens;
   shared.max_file_size = config->max_file_size;
