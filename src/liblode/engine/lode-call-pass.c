@@ -27,6 +27,7 @@
 #include "lode-call-pass.h"
 #include "lode-calls-resolver.h"
 #include "lode-imports.h"
+#include "lode-memory-limit.h"
 
 /* What the resolver keeps of every file with calls until the pass ends (its definitions,
  * bindings and imports), in the pass's own storage: each string once, since names recur
@@ -394,18 +395,26 @@ typedef struct
  * the pass still holds one file's call sites at a time, give or take. */
 #define MAX_IN_FLIGHT 16
 
+static void
+resolve_job (LodeCallResolver *resolver,
+             Job              *job)
+{
+  g_autoptr(GPtrArray) edges = lode_call_resolver_resolve_sites (resolver, job->file,
+                                                                 job->calls->sites);
+
+  job->rows = lode_stored_calls_from_edges (resolver, job->file, edges);
+}
+
 static gpointer
 resolve_thread (gpointer data)
 {
   Resolving *r = data;
   Job *job;
 
+  lode_memory_limit_thread_init ();
   while ((job = g_async_queue_pop (r->todo))->calls != NULL)
     {
-      g_autoptr(GPtrArray) edges = lode_call_resolver_resolve_sites (r->resolver, job->file,
-                                                                     job->calls->sites);
-
-      job->rows = lode_stored_calls_from_edges (r->resolver, job->file, edges);
+      resolve_job (r->resolver, job);
       g_async_queue_push (r->done, job);
     }
   job_free (job);
@@ -416,19 +425,38 @@ static void
 resolving_start (Resolving        *r,
                  LodeCallResolver *resolver)
 {
+  g_autoptr(GError) error = NULL;
+
   r->resolver = resolver;
   r->todo = g_async_queue_new ();
   r->done = g_async_queue_new ();
   r->in_flight = 0;
-  r->thread = g_thread_new ("lode-call-pass", resolve_thread, r);
+  /* Without a thread (no memory left for its stack), the pass resolves as it reads. */
+  r->thread = g_thread_try_new ("lode-call-pass", resolve_thread, r, &error);
+  if (r->thread == NULL)
+    g_debug ("Resolving calls on the writing thread: %s", error->message);
+}
+
+/* Hands @job to the thread, or resolves it at once without one. */
+static void
+resolving_push (Resolving *r,
+                Job       *job)
+{
+  if (r->thread == NULL)
+    resolve_job (r->resolver, job);
+  g_async_queue_push (r->thread != NULL ? r->todo : r->done, job);
+  r->in_flight++;
 }
 
 /* Ends the thread, dropping what it resolved and was not stored (after a failure). */
 static void
 resolving_stop (Resolving *r)
 {
-  g_async_queue_push (r->todo, g_new0 (Job, 1));
-  g_thread_join (r->thread);
+  if (r->thread != NULL)
+    {
+      g_async_queue_push (r->todo, g_new0 (Job, 1));
+      g_thread_join (r->thread);
+    }
   for (; r->in_flight > 0; r->in_flight--)
     job_free (g_async_queue_pop (r->done));
   g_async_queue_unref (r->todo);
@@ -559,8 +587,7 @@ lode_call_pass_run (LodeIndexStore      *store,
           job = g_new0 (Job, 1);
           job->file = f;
           job->calls = calls;
-          g_async_queue_push (resolving.todo, job);
-          resolving.in_flight++;
+          resolving_push (&resolving, job);
         }
       if (resolving.in_flight == 0)
         break;
