@@ -315,9 +315,11 @@ test_coverage (Fixture       *fixture,
   assert_full_coverage (fixture);
 }
 
-/* Files and their chunks get their ids in the order of the tree, whichever chunking thread
+/* Files and their chunks get their ids in the order the run deals the files out (each
+ * language's files in path order, the languages spread by bytes), whichever chunking thread
  * finishes first: two indexes of one tree are the same, and so is the order of search
- * results that tie. Here the first file takes the longest to chunk. */
+ * results that tie. Here the one C file comes first, then the Python files by path, and the
+ * first file takes the longest to chunk. */
 static void
 test_same_ids (Fixture       *fixture,
                gconstpointer  data)
