@@ -8,6 +8,8 @@
 
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "lode-error.h"
 #include "lode-grep.h"
@@ -462,6 +464,51 @@ test_helped (void)
   test_remove_tree (dir);
 }
 
+/* What took an indexed file's place since the index was made: a directory, a FIFO nobody
+ * writes, a link to a device that never ends, a file that grew past the reading buffer.
+ * Each is read as far as it is a file and the search ends, with the files' lines. */
+static void
+test_not_regular (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("lode-grep-XXXXXX", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "fifo.c", NULL);
+  g_autofree char *sub = g_build_filename (dir, "dir.c", NULL);
+  g_autofree char *zero = g_build_filename (dir, "zero.c", NULL);
+  g_autoptr(GString) grown = g_string_new ("\tdie_errno(\"open\");\n");
+  static const char * const names[] = { "a.c", "dir.c", "fifo.c", "grown.c", "zero.c" };
+  LodeGrepTarget targets[G_N_ELEMENTS (names)];
+  g_autoptr(LodeGrepResult) r = NULL;
+  LodeGrepOptions options;
+  LodeGrepFile *file;
+
+  while (grown->len < 300 * 1024)
+    g_string_append (grown, "\tstrbuf_addf(&sb, \"%s/%s\", dir, name);\n");
+  g_string_append (grown, "\tdie_errno(\"close\");\n");
+  test_write_file (dir, "a.c", "\tdie_errno(\"read\");\n");
+  test_write_file (dir, "grown.c", grown->str);
+  g_assert_cmpint (g_mkdir (sub, 0700), ==, 0);
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_assert_cmpint (symlink ("/dev/zero", zero), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      targets[i].path = names[i];
+      targets[i].language = "c";
+    }
+  lode_grep_options_init (&options);
+  options.pattern = "die_errno";
+  r = grep_files (dir, &options, targets, G_N_ELEMENTS (targets), TRUE, NULL, NULL);
+
+  g_assert_cmpuint (r->n_matches, ==, 3);
+  g_assert_cmpuint (r->files->len, ==, 2);
+  g_assert_cmpstr (((LodeGrepFile *) r->files->pdata[0])->path, ==, "a.c");
+  file = r->files->pdata[1];
+  g_assert_cmpstr (file->path, ==, "grown.c");
+  g_assert_cmpuint (file->lines->len, ==, 2);
+  g_assert_cmpstr (((LodeGrepLine *) file->lines->pdata[1])->text, ==, "\tdie_errno(\"close\");");
+  g_assert_true (r->complete);
+  test_remove_tree (dir);
+}
+
 /* -w with a short identifier, as in git's sources: "oid" stands inside "void" and
  * "oidcpy" on most lines that hold it, and a line counts when any of its places is a word. */
 static void
@@ -768,6 +815,7 @@ main (int   argc,
   g_test_add_func ("/lode/grep/invalid-utf8-regex", test_invalid_utf8_regex);
   g_test_add_func ("/lode/grep/count-bound", test_count_bound);
   g_test_add_func ("/lode/grep/helped", test_helped);
+  g_test_add_func ("/lode/grep/not-regular", test_not_regular);
   g_test_add_func ("/lode/grep/whole-word", test_whole_word);
   g_test_add_func ("/lode/grep/invalid-pattern", test_invalid_pattern);
   g_test_add_func ("/lode/grep/cancelled", test_cancelled);
