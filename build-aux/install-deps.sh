@@ -9,7 +9,8 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 
 # libgtksourceview-5-dev: the app's code preview. libgraphviz-dev: only bench/graph-layout-bench,
-# which compares Lode's graph layout with dot (Lode itself does not link Graphviz).
+# which compares Lode's graph layout with dot (Lode itself does not link Graphviz). ripgrep:
+# /lode/grep/same-as-rg compares lode grep with rg line for line, and is skipped without it.
 packages="
   adwaita-icon-theme
   appstream
@@ -41,6 +42,7 @@ packages="
   python3
   python3-jsonschema
   python3-numpy
+  ripgrep
   shared-mime-info
   xauth
   xvfb
