@@ -401,7 +401,6 @@ build_indexes (LodeCallResolver *self)
   for (guint f = 0; f < self->files->len; f++)
     {
       File *file = g_ptr_array_index (self->files, f);
-      GHashTable *packages = g_hash_table_new (g_str_hash, g_str_equal);
 
       g_clear_pointer (&file->local, g_hash_table_unref);
       file->local = g_hash_table_new (NULL, NULL);
@@ -434,7 +433,6 @@ build_indexes (LodeCallResolver *self)
       append_index (self->by_dir, file->dir, f);
       if (file->package != NULL && (file->flags & FLAG_PACKAGE_DECL))
         append_index (self->by_package, file->package, f);
-      g_hash_table_unref (packages);
     }
   self->indexed = TRUE;
 }
