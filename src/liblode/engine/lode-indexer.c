@@ -1357,10 +1357,20 @@ lode_indexer_run (const char             *root,
     return NULL;
   if (graph_run != NULL && graph_run->calls_stale)
     {
+      LodeImportResolver *imports = ensure_resolver (graph_run);
       guint n_changed;
 
-      if (!lode_call_pass_run (store, ensure_resolver (graph_run), graph_run->edits,
-                               cancellable, &report->n_calls_resolved, &n_changed, error))
+      /* The pass holds every file's definitions and is the peak of a run over a large tree:
+       * what the run kept of each file for itself goes first. */
+      g_hash_table_remove_all (old_files);
+      g_clear_pointer (&stored, g_ptr_array_unref);
+      run_files_clear (&files);
+      graph_run->files = NULL;
+      g_clear_pointer (&graph_run->parsed, g_hash_table_unref);
+      g_clear_pointer (&graph_run->touched, g_hash_table_unref);
+      g_clear_pointer (&graph_run->stale, g_ptr_array_unref);
+      if (!lode_call_pass_run (store, imports, graph_run->edits, cancellable,
+                               &report->n_calls_resolved, &n_changed, error))
         return NULL;
     }
 
