@@ -41,7 +41,7 @@ typedef struct
   GPtrArray     *symbols;      /* LodeSymbol */
   LodeCalls     *calls;
   GPtrArray     *imports;      /* LodeImport */
-  GHashTable    *local;        /* symbol index → itself: file-local symbols */
+  GArray        *local;        /* guint, ascending: the file-local symbols */
   GArray        *wrappers;     /* guint: symbols whose body calls their own name */
   GArray       **targets;      /* per import: GArray of guint files, lazily */
   char         **packages;     /* per import: an external package, lazily */
@@ -148,6 +148,8 @@ found_set (Found        *found,
 /* lode-calls-lookup.c */
 typedef struct _ScopeMemo ScopeMemo;
 void        _lode_calls_scope_memo_free      (ScopeMemo         *memo);
+gboolean    _lode_calls_is_file_local        (const File        *file,
+                                              guint              symbol);
 const LodeCallTarget *_lode_calls_named_in_file (LodeCallResolver  *self,
                                                  guint              f,
                                                  const char        *name,

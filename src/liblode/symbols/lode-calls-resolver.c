@@ -73,7 +73,7 @@ file_free (File *file)
   g_free (file->dir);
   g_clear_pointer (&file->symbols, g_ptr_array_unref);
   g_clear_pointer (&file->calls, lode_calls_free);
-  g_clear_pointer (&file->local, g_hash_table_unref);
+  g_clear_pointer (&file->local, g_array_unref);
   g_clear_pointer (&file->wrappers, g_array_unref);
   g_clear_pointer (&file->closure, g_hash_table_unref);
   for (guint i = 0; file->targets != NULL && i < n; i++)
@@ -374,6 +374,37 @@ lode_call_resolver_get_symbols (LodeCallResolver *self,
 
 /* Indexes ----------------------------------------------------------------------------- */
 
+static gint
+compare_guints (gconstpointer a,
+                gconstpointer b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Whether @symbol of @file is file-local (a C `static`): not found from other files. */
+gboolean
+_lode_calls_is_file_local (const File *file,
+                           guint       symbol)
+{
+  guint lo = 0, hi = file->local->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      guint s = g_array_index (file->local, guint, mid);
+
+      if (s == symbol)
+        return TRUE;
+      if (s < symbol)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return FALSE;
+}
+
 static void
 append_index (GHashTable *table,
               const char *key,
@@ -402,14 +433,12 @@ build_indexes (LodeCallResolver *self)
     {
       File *file = g_ptr_array_index (self->files, f);
 
-      g_clear_pointer (&file->local, g_hash_table_unref);
-      file->local = g_hash_table_new (NULL, NULL);
-      for (guint i = 0; i < file->calls->file_local->len; i++)
-        {
-          guint s = g_array_index (file->calls->file_local, guint, i);
-
-          g_hash_table_add (file->local, GUINT_TO_POINTER (s));
-        }
+      /* A sorted copy, not a hash table per file (a large tree has thousands of files with
+       * calls); the calls keep the order their bytes give, which the comparison of a
+       * file's two versions reads. */
+      g_clear_pointer (&file->local, g_array_unref);
+      file->local = g_array_copy (file->calls->file_local);
+      g_array_sort (file->local, compare_guints);
       g_clear_pointer (&file->package, g_free);
       for (guint s = 0; s < file->symbols->len; s++)
         {
