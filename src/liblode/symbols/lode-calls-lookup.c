@@ -109,7 +109,7 @@ _lode_calls_in_file (LodeCallResolver *self,
 
       if (!symbol_wanted (symbol, want))
         continue;
-      if (from_outside && _lode_calls_is_file_local (file, s))
+      if (from_outside && file_is_local (file, s))
         continue;
       /* A macro defined under `#if` may not be there: the name is looked up without it. */
       if (strcmp (symbol->kind, "macro") == 0 && is_conditional (file, symbol->start_line))
@@ -201,7 +201,7 @@ definitions_of (LodeCallResolver *self,
           found_add (&seen, t);
           continue;
         }
-      if (_lode_calls_is_file_local (file, t.symbol))
+      if (file_is_local (file, t.symbol))
         continue;
       found_add (&all, t);
       other = stem_of (file->path);
@@ -604,7 +604,7 @@ by_unique (LodeCallResolver *self,
       if (other->language != file->language && !((file->flags & FLAG_INCLUDES) &&
                                                  (other->flags & FLAG_INCLUDES)))
         continue;
-      if (!symbol_wanted (symbol, want) || _lode_calls_is_file_local (other, t.symbol))
+      if (!symbol_wanted (symbol, want) || file_is_local (other, t.symbol))
         continue;
       if (want != WANT_TYPE && symbol->container != NULL && strcmp (symbol->kind, "method") == 0)
         continue;

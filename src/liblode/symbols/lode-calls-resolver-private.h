@@ -145,11 +145,31 @@ found_set (Found        *found,
   found->confidence = confidence;
 }
 
+/* Whether @symbol of @file is file-local (a C `static`): not found from other files. */
+static inline gboolean
+file_is_local (const File *file,
+               guint       symbol)
+{
+  guint lo = 0, hi = file->local->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      guint s = g_array_index (file->local, guint, mid);
+
+      if (s == symbol)
+        return TRUE;
+      if (s < symbol)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return FALSE;
+}
+
 /* lode-calls-lookup.c */
 typedef struct _ScopeMemo ScopeMemo;
 void        _lode_calls_scope_memo_free      (ScopeMemo         *memo);
-gboolean    _lode_calls_is_file_local        (const File        *file,
-                                              guint              symbol);
 const LodeCallTarget *_lode_calls_named_in_file (LodeCallResolver  *self,
                                                  guint              f,
                                                  const char        *name,

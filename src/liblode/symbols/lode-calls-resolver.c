@@ -383,28 +383,6 @@ compare_guints (gconstpointer a,
   return x < y ? -1 : x > y;
 }
 
-/* Whether @symbol of @file is file-local (a C `static`): not found from other files. */
-gboolean
-_lode_calls_is_file_local (const File *file,
-                           guint       symbol)
-{
-  guint lo = 0, hi = file->local->len;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      guint s = g_array_index (file->local, guint, mid);
-
-      if (s == symbol)
-        return TRUE;
-      if (s < symbol)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return FALSE;
-}
-
 static void
 append_index (GHashTable *table,
               const char *key,
