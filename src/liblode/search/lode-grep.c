@@ -650,15 +650,6 @@ line_literal (const LodeGrepQuery *query)
     }
 }
 
-/* Opens @path (relative to the directory @dir_fd) for reading. O_NONBLOCK: a FIFO put where
- * an indexed file was must not hold the search (a regular file ignores the flag). */
-static int
-open_file_at (int         dir_fd,
-              const char *path)
-{
-  return openat (dir_fd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-}
-
 /* A buffer for read_file(): all of its length is room to read into. */
 static GByteArray *
 read_buffer_new (void)
@@ -674,7 +665,7 @@ read_buffer_new (void)
  * text: a search reads hundreds of files, and a new allocation of each (glib's
  * g_file_get_contents()) cost more than its matching. A read of a regular file that gives
  * less than asked has reached its end, so a file smaller than the buffer takes one read and
- * no fstat() (each a twentieth of a search's time on git v2.47.0). A read that fills the
+ * no fstat() (which took a twentieth of a search's CPU on git v2.47.0). A read that fills the
  * buffer asks what the file is: a device in an indexed file's place (/dev/zero would fill
  * any buffer) is not read on. */
 static gboolean
@@ -787,7 +778,10 @@ verify_file (Search     *s,
              Verified   *v)
 {
   const char *text;
-  int fd = s->root_fd >= 0 ? open_file_at (s->root_fd, s->targets[i].path) : -1;
+  /* O_NONBLOCK: a FIFO put where an indexed file was must not hold the search (a regular
+   * file ignores the flag). */
+  int fd = s->root_fd >= 0 ? openat (s->root_fd, s->targets[i].path,
+                                     O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) : -1;
 
   v->readable = fd >= 0 && read_file (fd, buffer, &v->length);
   if (!v->readable)
