@@ -145,26 +145,21 @@ found_set (Found        *found,
   found->confidence = confidence;
 }
 
+static inline gint
+compare_guints (gconstpointer a,
+                gconstpointer b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return x < y ? -1 : x > y;
+}
+
 /* Whether @symbol of @file is file-local (a C `static`): not found from other files. */
 static inline gboolean
 file_is_local (const File *file,
                guint       symbol)
 {
-  guint lo = 0, hi = file->local->len;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      guint s = g_array_index (file->local, guint, mid);
-
-      if (s == symbol)
-        return TRUE;
-      if (s < symbol)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return FALSE;
+  return g_array_binary_search (file->local, &symbol, compare_guints, NULL);
 }
 
 /* lode-calls-lookup.c */

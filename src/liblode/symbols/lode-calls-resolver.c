@@ -374,15 +374,6 @@ lode_call_resolver_get_symbols (LodeCallResolver *self,
 
 /* Indexes ----------------------------------------------------------------------------- */
 
-static gint
-compare_guints (gconstpointer a,
-                gconstpointer b)
-{
-  guint x = *(const guint *) a, y = *(const guint *) b;
-
-  return x < y ? -1 : x > y;
-}
-
 static void
 append_index (GHashTable *table,
               const char *key,
