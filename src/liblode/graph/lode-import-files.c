@@ -223,7 +223,8 @@ multimap_remove (GHashTable *map,
     g_hash_table_remove (map, key);
 }
 
-/* Reads a project file; NULL when it is missing, unreadable or larger than @max. */
+/* Reads the first @max bytes of a project file (all of it when it is shorter), NUL-terminated,
+ * so a longer file is cut there, not refused; NULL when it is missing or unreadable. */
 char *
 _lode_import_read_project_file (LodeImportResolver *self,
                                 const char         *path,
