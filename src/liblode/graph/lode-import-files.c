@@ -224,7 +224,10 @@ multimap_remove (GHashTable *map,
 }
 
 /* Reads the first @max bytes of a project file (all of it when it is shorter), NUL-terminated,
- * so a longer file is cut there, not refused; NULL when it is missing or unreadable. */
+ * so a longer file is cut there, not refused; NULL when it is missing or unreadable. The
+ * buffer is as large as the file when it is shorter: one of @max for each Makefile (1 MiB,
+ * freed soon after; 23 for git) raised glibc's threshold for blocks mapped on their own
+ * (bench/README.md, "glibc's moving mmap threshold"). */
 char *
 _lode_import_read_project_file (LodeImportResolver *self,
                                 const char         *path,
@@ -234,11 +237,19 @@ _lode_import_read_project_file (LodeImportResolver *self,
   g_autofree char *full = g_build_filename (self->root, path, NULL);
   g_autoptr(GFile) file = g_file_new_for_path (full);
   g_autoptr(GFileInputStream) stream = NULL;
+  g_autoptr(GFileInfo) info = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *buf = g_malloc (max + 1);
+  g_autofree char *buf = NULL;
   gsize n = 0;
 
   stream = g_file_read (file, NULL, &error);
+  if (stream != NULL)
+    {
+      info = g_file_input_stream_query_info (stream, G_FILE_ATTRIBUTE_STANDARD_SIZE, NULL, NULL);
+      if (info != NULL && g_file_info_has_attribute (info, G_FILE_ATTRIBUTE_STANDARD_SIZE))
+        max = MIN (max, (guint64) g_file_info_get_size (info));
+      buf = g_malloc (max + 1);
+    }
   if (stream == NULL ||
       !g_input_stream_read_all (G_INPUT_STREAM (stream), buf, max, &n, NULL, &error))
     {
