@@ -180,6 +180,9 @@ create_schema (sqlite3  *db,
   return rc;
 }
 
+/* The writer's page cache (lode_store_try_open()). */
+#define WRITER_CACHE_KIB 4096
+
 /* Creates the indexes that only look-ups need (`symbols_name`, `refs_name`, `chunks_hash`, …),
  * where they are missing: create_schema() leaves them out of a new index, whose first run
  * then loads every row without keeping them up to date (sorting each column once at the end
@@ -237,7 +240,7 @@ lode_store_try_open (LodeStore  *self,
     "PRAGMA journal_mode = WAL;"
     "PRAGMA synchronous = NORMAL;"
     "PRAGMA temp_store = FILE;"
-    "PRAGMA cache_size = -4096;";
+    "PRAGMA cache_size = -" G_STRINGIFY (WRITER_CACHE_KIB) ";";
   /* Readers map the file: a search reads pages without copying them. The writer does not:
    * every page it had read through the map would stay in its resident memory, which then
    * grew with the index (an index of five copies of git: 160 of its 253 MB); its reads go
