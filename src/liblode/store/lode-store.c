@@ -290,6 +290,11 @@ lode_store_try_open (LodeStore  *self,
 
   rc = sqlite3_exec (self->db, self->read_only ? reader_pragmas : writer_pragmas, NULL, NULL,
                      NULL);
+  /* A reader reads the version, the schema and what preparing its statements reads (FTS5
+   * loads its tables' configuration and structure then) in one snapshot: in autocommit
+   * each read would be a transaction of its own, and the writer may commit between them. */
+  if (rc == SQLITE_OK && self->read_only)
+    rc = sqlite3_exec (self->db, "BEGIN", NULL, NULL, NULL);
   if (rc == SQLITE_OK)
     rc = query_int (self->db, "PRAGMA user_version", &version);
   if (rc == SQLITE_OK && version == 0 && !self->read_only)
@@ -327,6 +332,9 @@ lode_store_try_open (LodeStore  *self,
       !_lode_store_prepare (self, _lode_store_vectors_sql, bad, error) ||
       !_lode_store_prepare (self, _lode_store_backend_sql, bad, error))
     return FALSE;
+
+  if (self->read_only && (rc = sqlite3_exec (self->db, "COMMIT", NULL, NULL, NULL)) != SQLITE_OK)
+    return _lode_store_set_error (self, rc, error, "Cannot read the index");
 
   return TRUE;
 }
@@ -570,11 +578,12 @@ lode_store_open_reader (const char  *filename,
 
   if (!lode_store_try_open (self, &bad, &local_error))
     {
-      /* An empty file: a writer was killed before it created the schema. */
+      /* Another version's index, another program's file, or one whose tables SQLite
+       * cannot read: a writer would rebuild it. */
       if (bad && !g_error_matches (local_error, LODE_ERROR, LODE_ERROR_DAMAGED))
         g_set_error (error, LODE_ERROR, LODE_ERROR_STORE,
-                     "the index was made by another version of Lode (%s); index the "
-                     "project again to rebuild it",
+                     "this version of Lode cannot read the index (%s); index the project "
+                     "again to rebuild it",
                      local_error->message);
       else
         g_propagate_error (error, g_steal_pointer (&local_error));
