@@ -180,10 +180,6 @@ create_schema (sqlite3  *db,
   return rc;
 }
 
-/* The writer's page cache, and its size while the look-up indexes are sorted. */
-#define WRITER_CACHE_KIB 16384
-#define SORT_CACHE_KIB 4096
-
 /* Creates the indexes that only look-ups need (`symbols_name`, `refs_name`, `chunks_hash`, …),
  * where they are missing: create_schema() leaves them out of a new index, whose first run
  * then loads every row without keeping them up to date (sorting each column once at the end
@@ -212,15 +208,8 @@ _lode_store_create_lookup_indexes (LodeStore  *self,
   if (!_lode_store_trigrams_merge (self, missing, error))
     return FALSE;
 
-  /* SQLite's sorter keeps as many bytes in memory as the page cache holds before it writes
-   * to its temporary file: on five copies of git the sorts of `refs_name` and
-   * `symbols_name` then took 16 MB more than a run of one copy ever holds. A smaller cache
-   * while they run bounds both. */
-  sqlite3_exec (self->db, "PRAGMA cache_size = -" G_STRINGIFY (SORT_CACHE_KIB), NULL, NULL, NULL);
   for (guint i = 0; i < G_N_ELEMENTS (indexes) && rc == SQLITE_OK; i++)
     rc = sqlite3_exec (self->db, indexes[i], NULL, NULL, NULL);
-  sqlite3_exec (self->db, "PRAGMA cache_size = -" G_STRINGIFY (WRITER_CACHE_KIB), NULL, NULL,
-                NULL);
   if (rc != SQLITE_OK)
     return _lode_store_set_error (self, rc, error, "Cannot create the index's look-up indexes");
 
@@ -240,14 +229,15 @@ lode_store_try_open (LodeStore  *self,
    * wait on the writer's lock while the writer waits on its own. The writer's sorts (the
    * look-up indexes a first run creates at its end) go to a temporary file past the size of
    * its page cache, so that its memory stays as flat as while it writes; a reader's stay in
-   * memory. Its page cache holds 16 MiB: it appends far more than it reads back, and
-   * 32 MiB cost 16 MB more of a run's peak memory for no measurable CPU (git v2.47.0,
-   * bench/scale-profile.md). */
+   * memory. Its page cache holds 4 MiB: it appends far more than it reads back. A cache of
+   * 16 MiB filled during the run and stayed full through the call pass, the peak of a run
+   * over a large tree, for no CPU that the writer's thread showed (bench/README.md, "The
+   * writer's page cache"); the sorts kept as much in memory before writing to their file. */
   static const char writer_pragmas[] =
     "PRAGMA journal_mode = WAL;"
     "PRAGMA synchronous = NORMAL;"
     "PRAGMA temp_store = FILE;"
-    "PRAGMA cache_size = -" G_STRINGIFY (WRITER_CACHE_KIB) ";";
+    "PRAGMA cache_size = -4096;";
   /* Readers map the file: a search reads pages without copying them. The writer does not:
    * every page it had read through the map would stay in its resident memory, which then
    * grew with the index (an index of five copies of git: 160 of its 253 MB); its reads go
