@@ -833,6 +833,31 @@ test_other_version (StoreFixture  *fixture,
   assert_reset_and_usable (fixture);
 }
 
+/* An index of this version whose full-text table SQLite cannot read (its configuration
+ * gone): a reader says so, with SQLite's reason and the remedy, and does not blame another
+ * version of Lode; a writer rebuilds it. */
+static void
+test_unreadable_fts (StoreFixture  *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(LodeStore) reader = NULL;
+  g_autoptr(GError) error = NULL;
+
+  put_text (fixture->store, "kept.c", "c", "int kept;\n");
+  g_clear_object (&fixture->store);
+  exec_sql (fixture->db_path, "DELETE FROM chunks_fts_config");
+
+  reader = lode_store_open_reader (fixture->db_path, &error);
+  g_assert_null (reader);
+  g_assert_error (error, LODE_ERROR, LODE_ERROR_STORE);
+  g_assert_nonnull (strstr (error->message, "cannot read the index"));
+  g_assert_nonnull (strstr (error->message, "fts5"));
+  g_assert_nonnull (strstr (error->message, "index the project again"));
+  g_assert_null (strstr (error->message, "another version"));
+
+  assert_reset_and_usable (fixture);
+}
+
 /* The columns of @path's index @name, comma-separated. */
 static char *
 dup_index_columns (const char *path,
@@ -2128,6 +2153,7 @@ main (int   argc,
   ADD ("prepared-tokens", test_prepared_tokens);
   ADD ("prepared-tokens-mismatch", test_prepared_tokens_mismatch);
   ADD ("other-version", test_other_version);
+  ADD ("unreadable-fts", test_unreadable_fts);
   ADD ("version-12-symbol-spans", test_version_12_symbol_spans);
   ADD ("damaged-symbol-spans", test_damaged_symbol_spans);
   ADD ("foreign-database", test_foreign_database);
