@@ -188,15 +188,14 @@ main (int    argc,
   for (guint f = 0; f < lode_call_resolver_get_n_files (resolver); f++)
     {
       g_autoptr(GPtrArray) edges = lode_call_resolver_resolve (resolver, f);
-      GPtrArray *symbols = lode_call_resolver_get_symbols (resolver, f);
+      const LodeCallSymbol *symbols = lode_call_resolver_get_symbols (resolver, f, NULL);
       const char *path = lode_call_resolver_get_path (resolver, f);
 
       for (guint e = 0; e < edges->len; e++)
         {
           LodeCallEdge *edge = g_ptr_array_index (edges, e);
           const LodeCallSite *site = edge->site;
-          LodeSymbol *caller = site->caller >= 0 ? g_ptr_array_index (symbols, site->caller)
-                                                 : NULL;
+          const LodeCallSymbol *caller = site->caller >= 0 ? &symbols[site->caller] : NULL;
 
           counts[edge->status]++;
           for (guint t = 0; t < MAX (edge->targets->len, 1); t++)
@@ -204,11 +203,10 @@ main (int    argc,
               LodeCallTarget *target = t < edge->targets->len
                                        ? &g_array_index (edge->targets, LodeCallTarget, t)
                                        : NULL;
-              LodeSymbol *callee = target != NULL
-                                   ? g_ptr_array_index (lode_call_resolver_get_symbols (
-                                                          resolver, target->file),
-                                                        target->symbol)
-                                   : NULL;
+              const LodeCallSymbol *callee =
+                target != NULL
+                ? &lode_call_resolver_get_symbols (resolver, target->file, NULL)[target->symbol]
+                : NULL;
 
               printf ("%s\t%s\t%s\t%u\t%u\t%s\t%s\t%s\t%s\t%.2f\t%s\t%s\t%s\t%u\t%s\t%u\n",
                       path, caller != NULL ? caller->name : "-",

@@ -33,6 +33,7 @@ typedef struct
 {
   LodeCallResolver *resolver;
   GPtrArray        *edges;       /* per file: GPtrArray of LodeCallEdge */
+  GPtrArray        *symbols;     /* per file: GPtrArray of LodeSymbol, as the chunker gave */
   GPtrArray        *read_again;  /* LodeCalls whose sites the edges point to (FILE_BY_FILE) */
 } Graph;
 
@@ -50,6 +51,7 @@ static void
 graph_clear (Graph *graph)
 {
   g_clear_pointer (&graph->edges, g_ptr_array_unref);
+  g_clear_pointer (&graph->symbols, g_ptr_array_unref);
   g_clear_pointer (&graph->read_again, g_ptr_array_unref);
   g_clear_object (&graph->resolver);
 }
@@ -78,6 +80,7 @@ build_graph (const char *root,
   imports = lode_import_resolver_new (root, (const char * const *) paths->pdata);
   graph->resolver = lode_call_resolver_new (imports);
   graph->edges = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  graph->symbols = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
 
   for (guint i = 0; i < files->len; i++)
     {
@@ -108,6 +111,7 @@ build_graph (const char *root,
         }
       lode_call_resolver_add_file (graph->resolver, file->path, file->language->id, symbols,
                                    calls, file_imports);
+      g_ptr_array_add (graph->symbols, g_steal_pointer (&symbols));
     }
   if (route != FILE_BY_FILE)
     {
@@ -147,9 +151,8 @@ describe_targets (Graph        *graph,
   for (guint t = 0; t < edge->targets->len; t++)
     {
       LodeCallTarget *target = &g_array_index (edge->targets, LodeCallTarget, t);
-      LodeSymbol *symbol = g_ptr_array_index (lode_call_resolver_get_symbols (graph->resolver,
-                                                                              target->file),
-                                              target->symbol);
+      const LodeCallSymbol *symbol =
+        &lode_call_resolver_get_symbols (graph->resolver, target->file, NULL)[target->symbol];
 
       g_ptr_array_add (names,
                        g_strdup_printf ("%s:%s%s%s",
@@ -195,15 +198,15 @@ check_line (Graph      *graph,
   for (guint f = 0; f < graph->edges->len; f++)
     {
       GPtrArray *edges = g_ptr_array_index (graph->edges, f);
-      GPtrArray *symbols = lode_call_resolver_get_symbols (graph->resolver, f);
+      const LodeCallSymbol *symbols = lode_call_resolver_get_symbols (graph->resolver, f, NULL);
 
       if (strcmp (lode_call_resolver_get_path (graph->resolver, f), caller_file) != 0)
         continue;
       for (guint e = 0; e < edges->len; e++)
         {
           LodeCallEdge *edge = g_ptr_array_index (edges, e);
-          LodeSymbol *caller = edge->site->caller >= 0
-                               ? g_ptr_array_index (symbols, edge->site->caller) : NULL;
+          const LodeCallSymbol *caller = edge->site->caller >= 0 ? &symbols[edge->site->caller]
+                                                                 : NULL;
           g_autofree char *targets = NULL;
           g_autofree char *got = NULL;
           g_autofree char *want = NULL;
@@ -261,7 +264,7 @@ call_graph_new (Graph *graph)
 
   for (guint f = 0; f < lode_call_resolver_get_n_files (graph->resolver); f++)
     {
-      GPtrArray *symbols = lode_call_resolver_get_symbols (graph->resolver, f);
+      GPtrArray *symbols = g_ptr_array_index (graph->symbols, f);
 
       for (guint s = 0; s < symbols->len; s++)
         {

@@ -29,98 +29,6 @@
 #include "lode-imports.h"
 #include "lode-memory-limit.h"
 
-/* What the resolver keeps of every file with calls until the pass ends (its definitions,
- * bindings and imports), in the pass's own storage: each string once, since names recur
- * across files (and a monorepo's copies of one library repeat them all), and each file's
- * structs in one block. The arrays the resolver gets free none of it. With a copy of every
- * string and struct, the pass was the run's peak at five copies of git
- * (bench/scale-profile.md, "The call pass in compact form"). */
-typedef struct
-{
-  GStringChunk *strings;
-  GPtrArray    *blocks;
-} Compact;
-
-static void
-compact_clear (Compact *compact)
-{
-  g_clear_pointer (&compact->strings, g_string_chunk_free);
-  g_clear_pointer (&compact->blocks, g_ptr_array_unref);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Compact, compact_clear)
-
-static char *
-compact_string (Compact    *compact,
-                const char *text)
-{
-  return text != NULL ? g_string_chunk_insert_const (compact->strings, text) : NULL;
-}
-
-/* A block of @n structs of @size bytes that lives as long as @compact. */
-static gpointer
-compact_block (Compact *compact,
-               gsize    n,
-               gsize    size)
-{
-  gpointer block = g_malloc_n (MAX (n, 1), size);
-
-  g_ptr_array_add (compact->blocks, block);
-  return block;
-}
-
-/* @symbols as the resolver reads them: no signature, scope or detail (lode_call_graph_load()
- * reads those from the index). */
-static GPtrArray *
-compact_symbols (Compact   *compact,
-                 GPtrArray *symbols)
-{
-  LodeSymbol *block = compact_block (compact, symbols->len, sizeof (LodeSymbol));
-  GPtrArray *out = g_ptr_array_sized_new (symbols->len);
-
-  for (guint i = 0; i < symbols->len; i++)
-    {
-      const LodeSymbol *symbol = g_ptr_array_index (symbols, i);
-
-      block[i] = (LodeSymbol) {
-        .name = compact_string (compact, symbol->name),
-        .kind = symbol->kind,
-        .container = compact_string (compact, symbol->container),
-        .start_line = symbol->start_line,
-        .end_line = symbol->end_line,
-        .package = compact_string (compact, symbol->package),
-      };
-      g_ptr_array_add (out, &block[i]);
-    }
-  return out;
-}
-
-/* Replaces the bindings of @calls by the same in @compact. */
-static void
-compact_bindings (Compact   *compact,
-                  LodeCalls *calls)
-{
-  GPtrArray *bindings = calls->bindings;
-  LodeCallBinding *block = compact_block (compact, bindings->len, sizeof (LodeCallBinding));
-
-  calls->bindings = g_ptr_array_sized_new (bindings->len);
-  for (guint i = 0; i < bindings->len; i++)
-    {
-      const LodeCallBinding *binding = g_ptr_array_index (bindings, i);
-
-      block[i] = (LodeCallBinding) {
-        .name = compact_string (compact, binding->name),
-        .target = compact_string (compact, binding->target),
-        .path = compact_string (compact, binding->path),
-        .line = binding->line,
-        .scope = binding->scope,
-        .kind = binding->kind,
-      };
-      g_ptr_array_add (calls->bindings, &block[i]);
-    }
-  g_ptr_array_unref (bindings);
-}
-
 static gint
 compare_import_ids (gconstpointer a,
                     gconstpointer b)
@@ -132,43 +40,28 @@ compare_import_ids (gconstpointer a,
 }
 
 /* @stored (LodeStoredImport) as the resolver reads imports, in the order they were
- * stored. */
+ * stored: the strings are @stored's. */
 static GPtrArray *
-compact_imports (Compact   *compact,
-                 GPtrArray *stored)
+imports_from_stored (GPtrArray *stored)
 {
-  LodeImport *block;
-  GPtrArray *imports;
+  GPtrArray *imports = g_ptr_array_new_full (stored->len, g_free);
 
   g_ptr_array_sort (stored, compare_import_ids);
-  block = compact_block (compact, stored->len, sizeof (LodeImport));
-  imports = g_ptr_array_sized_new (stored->len);
   for (guint i = 0; i < stored->len; i++)
     {
       const LodeStoredImport *row = g_ptr_array_index (stored, i);
+      LodeImport *import = g_new (LodeImport, 1);
 
-      block[i] = (LodeImport) {
-        .specifier = compact_string (compact, row->specifier),
-        .name = compact_string (compact, row->name),
+      *import = (LodeImport) {
+        .specifier = row->specifier,
+        .name = row->name,
         .kind = LODE_IMPORT_MODULE,
         .line = row->line,
       };
-      lode_import_kind_from_string (row->kind, &block[i].kind);
-      g_ptr_array_add (imports, &block[i]);
+      lode_import_kind_from_string (row->kind, &import->kind);
+      g_ptr_array_add (imports, import);
     }
   return imports;
-}
-
-/* The imports of @path that the index holds, in the order they were stored. */
-static GPtrArray *
-read_imports (LodeIndexStore  *store,
-              Compact         *compact,
-              const char      *path,
-              GError         **error)
-{
-  g_autoptr(GPtrArray) stored = lode_index_store_dup_imports (store, path, error);
-
-  return stored != NULL ? compact_imports (compact, stored) : NULL;
 }
 
 /* A file changed in place, as the index held it before the change. */
@@ -318,8 +211,7 @@ read_calls (LodeIndexStore  *store,
 /* Whether a file's new version (@language, @symbols, @calls, @imports) resolves other
  * files' calls as @before did. A version that cannot be read again is not the same. */
 static gboolean
-same_as_before (Compact    *compact,
-                Before     *before,
+same_as_before (Before     *before,
                 const char *language,
                 GPtrArray  *symbols,
                 LodeCalls  *calls,
@@ -334,7 +226,7 @@ same_as_before (Compact    *compact,
   old_calls = lode_calls_new_from_bytes (before->sites, &old_symbols, NULL);
   if (old_calls == NULL)
     return FALSE;
-  old_imports = compact_imports (compact, before->imports);
+  old_imports = imports_from_stored (before->imports);
   return lode_call_resolver_same_for_others (old_symbols, old_calls, old_imports, symbols,
                                              calls, imports);
 }
@@ -491,8 +383,6 @@ lode_call_pass_run (LodeIndexStore      *store,
                     guint               *n_changed,
                     GError             **error)
 {
-  g_auto(Compact) compact = { g_string_chunk_new (64 * 1024),
-                               g_ptr_array_new_with_free_func (g_free) };
   g_autoptr(LodeCallResolver) resolver = lode_call_resolver_new (imports);
   g_autoptr(GPtrArray) files = NULL;
   gboolean everything = edits == NULL;
@@ -519,7 +409,7 @@ lode_call_pass_run (LodeIndexStore      *store,
     {
       LodeStoredFile *file = g_ptr_array_index (files, i);
       g_autoptr(GPtrArray) symbols = NULL;
-      g_autoptr(GPtrArray) kept = NULL;
+      g_autoptr(GPtrArray) stored_imports = NULL;
       g_autoptr(GPtrArray) file_imports = NULL;
       LodeCalls *calls;
       guint f;
@@ -534,18 +424,16 @@ lode_call_pass_run (LodeIndexStore      *store,
           everything |= before != NULL && before->sites != NULL;
           continue;
         }
-      file_imports = read_imports (store, &compact, file->path, error);
-      if (file_imports == NULL)
+      stored_imports = lode_index_store_dup_imports (store, file->path, error);
+      if (stored_imports == NULL)
         {
           lode_calls_free (calls);
           return FALSE;
         }
+      file_imports = imports_from_stored (stored_imports);
       if (before != NULL && !everything)
-        everything = !same_as_before (&compact, before, file->language, symbols, calls,
-                                      file_imports);
-      kept = compact_symbols (&compact, symbols);
-      compact_bindings (&compact, calls);
-      f = lode_call_resolver_add_file (resolver, file->path, file->language, kept, calls,
+        everything = !same_as_before (before, file->language, symbols, calls, file_imports);
+      f = lode_call_resolver_add_file (resolver, file->path, file->language, symbols, calls,
                                        file_imports);
       lode_call_resolver_drop_sites (resolver, f);
     }
@@ -610,7 +498,6 @@ lode_call_pass_run (LodeIndexStore      *store,
            lode_call_resolver_get_n_files (resolver), *n_changed);
   /* Its pages back too, before the run sorts its look-up indexes. */
   g_clear_object (&resolver);
-  compact_clear (&compact);
   malloc_trim (0);
   if (!lode_index_store_set_meta (store, LODE_CALLS_META_KEY, "resolved", error))
     {

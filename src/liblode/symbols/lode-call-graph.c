@@ -64,9 +64,9 @@ registration_free (Registration *registration)
 G_DEFINE_FINAL_TYPE (LodeCallGraph, lode_call_graph, G_TYPE_OBJECT)
 
 static LodeStoredCall *
-stored_call_new (const char         *path,
-                 const LodeSymbol   *caller,
-                 const LodeCallEdge *edge)
+stored_call_new (const char           *path,
+                 const LodeCallSymbol *caller,
+                 const LodeCallEdge   *edge)
 {
   LodeStoredCall *call = g_new0 (LodeStoredCall, 1);
 
@@ -100,13 +100,13 @@ lode_stored_calls_from_edges (LodeCallResolver *resolver,
 {
   GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) lode_stored_call_free);
   const char *path = lode_call_resolver_get_path (resolver, file);
-  GPtrArray *symbols = lode_call_resolver_get_symbols (resolver, file);
+  const LodeCallSymbol *symbols = lode_call_resolver_get_symbols (resolver, file, NULL);
 
   for (guint i = 0; i < edges->len; i++)
     {
       LodeCallEdge *edge = g_ptr_array_index (edges, i);
-      const LodeSymbol *caller = edge->site->caller >= 0
-                                 ? g_ptr_array_index (symbols, edge->site->caller) : NULL;
+      const LodeCallSymbol *caller = edge->site->caller >= 0 ? &symbols[edge->site->caller]
+                                                             : NULL;
 
       /* A name a table or a router gives that is no function of the project: nothing. */
       if ((edge->site->flags & LODE_CALL_REGISTRATION) && edge->status != LODE_CALL_REGISTERED)
@@ -119,9 +119,8 @@ lode_stored_calls_from_edges (LodeCallResolver *resolver,
       for (guint t = 0; t < edge->targets->len; t++)
         {
           LodeCallTarget *target = &g_array_index (edge->targets, LodeCallTarget, t);
-          const LodeSymbol *symbol =
-            g_ptr_array_index (lode_call_resolver_get_symbols (resolver, target->file),
-                               target->symbol);
+          const LodeCallSymbol *symbol =
+            &lode_call_resolver_get_symbols (resolver, target->file, NULL)[target->symbol];
           LodeStoredCall *call = stored_call_new (path, caller, edge);
 
           call->target_path = g_strdup (lode_call_resolver_get_path (resolver, target->file));

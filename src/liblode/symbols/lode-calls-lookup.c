@@ -36,7 +36,7 @@ is_conditional (File  *file,
 }
 
 static gboolean
-symbol_wanted (LodeSymbol *symbol,
+symbol_wanted (const LodeCallSymbol *symbol,
                Want        want)
 {
   switch (want)
@@ -105,7 +105,7 @@ _lode_calls_in_file (LodeCallResolver *self,
   for (guint i = 0; i < n; i++)
     {
       guint s = named[i].symbol;
-      LodeSymbol *symbol = g_ptr_array_index (file->symbols, s);
+      const LodeCallSymbol *symbol = &file->symbols[s];
 
       if (!symbol_wanted (symbol, want))
         continue;
@@ -188,7 +188,7 @@ definitions_of (LodeCallResolver *self,
     {
       LodeCallTarget t = g_array_index (list, LodeCallTarget, i);
       File *file = g_ptr_array_index (self->files, t.file);
-      LodeSymbol *symbol = symbol_at (self, t);
+      const LodeCallSymbol *symbol = symbol_at (self, t);
       g_autofree char *other = NULL;
 
       if (strcmp (symbol->kind, "function") != 0 || !(file->flags & FLAG_INCLUDES))
@@ -227,16 +227,16 @@ definitions_of (LodeCallResolver *self,
 }
 
 /* The binding of @kind of the definition @t. */
-static LodeCallBinding *
+static const LodeCallBinding *
 binding_of (LodeCallResolver    *self,
             LodeCallTarget       t,
             LodeCallBindingKind  kind)
 {
   File *file = g_ptr_array_index (self->files, t.file);
 
-  for (guint i = 0; i < file->calls->bindings->len; i++)
+  for (guint i = 0; i < file->n_bindings; i++)
     {
-      LodeCallBinding *b = g_ptr_array_index (file->calls->bindings, i);
+      const LodeCallBinding *b = &file->bindings[i];
 
       if (b->kind == kind && b->scope == (gint) t.symbol)
         return b;
@@ -272,7 +272,7 @@ _lode_calls_follow_declarations (LodeCallResolver *self,
   for (guint i = 0; i < found_n (found); i++)
     {
       LodeCallTarget t = g_array_index (found->targets, LodeCallTarget, i);
-      LodeCallBinding *alias;
+      const LodeCallBinding *alias;
 
       if (!is_macro (self, t))
         continue;
@@ -321,7 +321,7 @@ import_targets (LodeCallResolver *self,
 
   if (file->targets[i] == NULL)
     {
-      LodeImport *import = g_ptr_array_index (file->imports, i);
+      const LodeImport *import = &file->imports[i];
       g_auto(GStrv) paths = NULL;
 
       file->targets[i] = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -349,9 +349,9 @@ binding_files (LodeCallResolver  *self,
 {
   File *file = g_ptr_array_index (self->files, f);
 
-  for (guint i = 0; i < file->imports->len; i++)
+  for (guint i = 0; i < file->n_imports; i++)
     {
-      LodeImport *import = g_ptr_array_index (file->imports, i);
+      const LodeImport *import = &file->imports[i];
       GArray *targets;
 
       if (import->line != line)
@@ -384,9 +384,9 @@ include_closure (LodeCallResolver *self,
       guint g = g_array_index (queue, guint, q);
       File *other = g_ptr_array_index (self->files, g);
 
-      for (guint i = 0; i < other->imports->len; i++)
+      for (guint i = 0; i < other->n_imports; i++)
         {
-          LodeImport *import = g_ptr_array_index (other->imports, i);
+          const LodeImport *import = &other->imports[i];
           GArray *targets;
 
           if (is_conditional (other, import->line))
@@ -423,9 +423,9 @@ _lode_calls_find_exported (LodeCallResolver *self,
   _lode_calls_in_file (self, f, name, want, TRUE, found);
   if (found_n (found) > before || hops >= MAX_HOPS)
     return;
-  for (guint i = 0; i < file->calls->bindings->len; i++)
+  for (guint i = 0; i < file->n_bindings; i++)
     {
-      LodeCallBinding *b = g_ptr_array_index (file->calls->bindings, i);
+      const LodeCallBinding *b = &file->bindings[i];
       g_autoptr(GArray) files = NULL;
       const char *original;
 
@@ -457,9 +457,9 @@ by_import (LodeCallResolver *self,
 
   for (guint pass = 0; pass < 2; pass++)
     {
-      for (guint i = 0; i < file->calls->bindings->len; i++)
+      for (guint i = 0; i < file->n_bindings; i++)
         {
-          LodeCallBinding *b = g_ptr_array_index (file->calls->bindings, i);
+          const LodeCallBinding *b = &file->bindings[i];
           g_autoptr(GArray) files = NULL;
           g_autofree char *package = NULL;
           const char *original;
@@ -599,7 +599,7 @@ by_unique (LodeCallResolver *self,
     {
       LodeCallTarget t = g_array_index (list, LodeCallTarget, i);
       File *other = g_ptr_array_index (self->files, t.file);
-      LodeSymbol *symbol = symbol_at (self, t);
+      const LodeCallSymbol *symbol = symbol_at (self, t);
 
       if (other->language != file->language && !((file->flags & FLAG_INCLUDES) &&
                                                  (other->flags & FLAG_INCLUDES)))
@@ -777,13 +777,13 @@ _lode_calls_module_binding (LodeCallResolver  *self,
                             const char        *part,
                             GArray            *files,
                             char             **package,
-                            LodeCallBinding  **binding)
+                            const LodeCallBinding **binding)
 {
   File *file = g_ptr_array_index (self->files, f);
 
-  for (guint i = 0; i < file->calls->bindings->len; i++)
+  for (guint i = 0; i < file->n_bindings; i++)
     {
-      LodeCallBinding *b = g_ptr_array_index (file->calls->bindings, i);
+      const LodeCallBinding *b = &file->bindings[i];
 
       if ((b->kind != LODE_CALL_BINDING_IMPORT && b->kind != LODE_CALL_BINDING_REEXPORT) ||
           strcmp (b->name, part) != 0)

@@ -34,13 +34,22 @@ typedef enum
 
 typedef struct
 {
-  char          *path;
-  char          *dir;
+  const char    *path;
+  const char    *dir;
   const char    *language;
   LangFlags      flags;
-  GPtrArray     *symbols;      /* LodeSymbol */
-  LodeCalls     *calls;
-  GPtrArray     *imports;      /* LodeImport */
+  /* What the file defines, binds and imports, copied at lode_call_resolver_add_file() into
+   * arrays of its own with the strings in the resolver's: the resolver holds them for every
+   * file, and the callers' arrays of pointers to structs with strings of their own took
+   * twice the memory (the call pass was the peak of an index of five copies of git). */
+  LodeCallSymbol  *symbols;
+  guint            n_symbols;
+  LodeCallBinding *bindings;
+  guint            n_bindings;
+  LodeImport      *imports;
+  guint            n_imports;
+  LodeCalls     *calls;        /* its sites (until dropped), file-local symbols and `#if`
+                                * blocks; its bindings are @bindings */
   GArray        *local;        /* guint, ascending: the file-local symbols */
   GArray        *wrappers;     /* guint: symbols whose body calls their own name */
   GArray       **targets;      /* per import: GArray of guint files, lazily */
@@ -53,6 +62,7 @@ struct _LodeCallResolver
 {
   GObject             parent_instance;
   LodeImportResolver *imports;
+  GStringChunk       *strings;     /* the files' names, paths and kinds, each once */
   GPtrArray          *files;       /* File */
   GHashTable         *by_path;     /* path → index + 1 */
   GHashTable         *by_name;     /* name → GArray of LodeCallTarget */
@@ -96,13 +106,13 @@ kind_in (const char         *kind,
   return kind != NULL && g_strv_contains (kinds, kind);
 }
 
-static inline LodeSymbol *
+static inline const LodeCallSymbol *
 symbol_at (LodeCallResolver *self,
            LodeCallTarget    target)
 {
   File *file = g_ptr_array_index (self->files, target.file);
 
-  return g_ptr_array_index (file->symbols, target.symbol);
+  return &file->symbols[target.symbol];
 }
 
 static inline void
@@ -198,7 +208,7 @@ gboolean    _lode_calls_module_binding       (LodeCallResolver  *self,
                                               const char        *part,
                                               GArray            *files,
                                               char             **package,
-                                              LodeCallBinding  **binding);
+                                              const LodeCallBinding **binding);
 gboolean    _lode_calls_in_scope             (LodeCallResolver  *self,
                                               guint              f,
                                               const char        *name,

@@ -67,11 +67,10 @@ flags_for (const char *language)
 static void
 file_free (File *file)
 {
-  guint n = file->imports != NULL ? file->imports->len : 0;
+  guint n = file->n_imports;
 
-  g_free (file->path);
-  g_free (file->dir);
-  g_clear_pointer (&file->symbols, g_ptr_array_unref);
+  g_free (file->symbols);
+  g_free (file->bindings);
   g_clear_pointer (&file->calls, lode_calls_free);
   g_clear_pointer (&file->local, g_array_unref);
   g_clear_pointer (&file->wrappers, g_array_unref);
@@ -83,7 +82,7 @@ file_free (File *file)
     g_free (file->packages[i]);
   g_free (file->targets);
   g_free (file->packages);
-  g_clear_pointer (&file->imports, g_ptr_array_unref);
+  g_free (file->imports);
   g_free (file->package);
   g_free (file);
 }
@@ -95,6 +94,7 @@ lode_call_resolver_finalize (GObject *object)
 
   g_clear_object (&self->imports);
   g_ptr_array_unref (self->files);
+  g_string_chunk_free (self->strings);
   g_hash_table_unref (self->by_path);
   g_hash_table_unref (self->by_name);
   g_hash_table_unref (self->by_dir);
@@ -113,6 +113,7 @@ lode_call_resolver_class_init (LodeCallResolverClass *klass)
 static void
 lode_call_resolver_init (LodeCallResolver *self)
 {
+  self->strings = g_string_chunk_new (64 * 1024);
   self->files = g_ptr_array_new_with_free_func ((GDestroyNotify) file_free);
   self->by_path = g_hash_table_new (g_str_hash, g_str_equal);
   self->by_name = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
@@ -161,14 +162,90 @@ wrappers_of (GPtrArray       *symbols,
   return wrappers;
 }
 
+/* @text in the resolver's strings, once however many files name it. */
+static const char *
+intern (LodeCallResolver *self,
+        const char       *text)
+{
+  return text != NULL ? g_string_chunk_insert_const (self->strings, text) : NULL;
+}
+
+static void
+copy_symbols (LodeCallResolver *self,
+              File             *file,
+              GPtrArray        *symbols)
+{
+  file->n_symbols = symbols->len;
+  file->symbols = g_new (LodeCallSymbol, MAX (symbols->len, 1));
+  for (guint i = 0; i < symbols->len; i++)
+    {
+      const LodeSymbol *symbol = g_ptr_array_index (symbols, i);
+
+      file->symbols[i] = (LodeCallSymbol) {
+        .name = intern (self, symbol->name),
+        .kind = symbol->kind,
+        .container = intern (self, symbol->container),
+        .package = intern (self, symbol->package),
+        .start_line = symbol->start_line,
+        .end_line = symbol->end_line,
+      };
+    }
+}
+
+/* Takes the bindings out of @calls. */
+static void
+copy_bindings (LodeCallResolver *self,
+               File             *file,
+               LodeCalls        *calls)
+{
+  GPtrArray *bindings = calls->bindings;
+
+  file->n_bindings = bindings->len;
+  file->bindings = g_new (LodeCallBinding, MAX (bindings->len, 1));
+  for (guint i = 0; i < bindings->len; i++)
+    {
+      const LodeCallBinding *binding = g_ptr_array_index (bindings, i);
+
+      file->bindings[i] = (LodeCallBinding) {
+        .name = (char *) intern (self, binding->name),
+        .target = (char *) intern (self, binding->target),
+        .path = (char *) intern (self, binding->path),
+        .line = binding->line,
+        .scope = binding->scope,
+        .kind = binding->kind,
+      };
+    }
+  g_ptr_array_set_size (bindings, 0);
+}
+
+static void
+copy_imports (LodeCallResolver *self,
+              File             *file,
+              GPtrArray        *imports)
+{
+  file->n_imports = imports != NULL ? imports->len : 0;
+  file->imports = g_new (LodeImport, MAX (file->n_imports, 1));
+  for (guint i = 0; i < file->n_imports; i++)
+    {
+      const LodeImport *import = g_ptr_array_index (imports, i);
+
+      file->imports[i] = (LodeImport) {
+        .specifier = (char *) intern (self, import->specifier),
+        .name = (char *) intern (self, import->name),
+        .kind = import->kind,
+        .line = import->line,
+      };
+    }
+}
+
 /**
  * lode_call_resolver_add_file:
  * @self: a #LodeCallResolver
  * @path: the file's path in the project
  * @language_id: its language
- * @symbols: (element-type LodeSymbol): its definitions, as the chunker listed them
+ * @symbols: (element-type LodeSymbol): its definitions, as the chunker listed them, copied
  * @calls: (transfer full): its call sites and bindings
- * @imports: (nullable) (element-type LodeImport): its imports
+ * @imports: (nullable) (element-type LodeImport): its imports, copied
  *
  * Returns: the file's index
  */
@@ -180,6 +257,7 @@ lode_call_resolver_add_file (LodeCallResolver *self,
                              LodeCalls        *calls,
                              GPtrArray        *imports)
 {
+  g_autofree char *dir = NULL;
   File *file;
   const char *slash;
 
@@ -188,23 +266,23 @@ lode_call_resolver_add_file (LodeCallResolver *self,
   g_return_val_if_fail (symbols != NULL && calls != NULL, 0);
 
   file = g_new0 (File, 1);
-  file->path = g_strdup (path);
+  file->path = intern (self, path);
   slash = strrchr (path, '/');
-  file->dir = slash != NULL ? g_strndup (path, slash - path) : g_strdup ("");
+  dir = g_strndup (path, slash != NULL ? slash - path : 0);
+  file->dir = intern (self, dir);
   file->language = g_intern_string (language_id);
   file->flags = flags_for (language_id);
-  file->symbols = g_ptr_array_ref (symbols);
-  file->calls = calls;
-  file->imports = imports != NULL ? g_ptr_array_ref (imports)
-                                  : g_ptr_array_new_with_free_func ((GDestroyNotify)
-                                                                    lode_import_free);
   /* What resolving other files needs of these sites, so that they can go
    * (lode_call_resolver_drop_sites()). */
   file->wrappers = wrappers_of (symbols, calls);
-  file->targets = g_new0 (GArray *, MAX (file->imports->len, 1));
-  file->packages = g_new0 (char *, MAX (file->imports->len, 1));
+  copy_symbols (self, file, symbols);
+  copy_bindings (self, file, calls);
+  copy_imports (self, file, imports);
+  file->calls = calls;
+  file->targets = g_new0 (GArray *, MAX (file->n_imports, 1));
+  file->packages = g_new0 (char *, MAX (file->n_imports, 1));
   g_ptr_array_add (self->files, file);
-  g_hash_table_insert (self->by_path, file->path, GUINT_TO_POINTER (self->files->len));
+  g_hash_table_insert (self->by_path, (gpointer) file->path, GUINT_TO_POINTER (self->files->len));
   self->indexed = FALSE;
   return self->files->len - 1;
 }
@@ -359,17 +437,27 @@ lode_call_resolver_drop_sites (LodeCallResolver *self,
 
 /**
  * lode_call_resolver_get_symbols:
+ * @self: a #LodeCallResolver
+ * @file: a file's index
+ * @n_symbols: (out) (optional): how many there are
  *
- * Returns: (transfer none) (element-type LodeSymbol): the symbols of @file
+ * Returns: (transfer none) (array length=n_symbols): the symbols of @file, in the order it
+ *   was added with (a #LodeCallTarget's @symbol)
  */
-GPtrArray *
+const LodeCallSymbol *
 lode_call_resolver_get_symbols (LodeCallResolver *self,
-                                guint             file)
+                                guint             file,
+                                guint            *n_symbols)
 {
+  File *f;
+
   g_return_val_if_fail (LODE_IS_CALL_RESOLVER (self), NULL);
   g_return_val_if_fail (file < self->files->len, NULL);
 
-  return ((File *) g_ptr_array_index (self->files, file))->symbols;
+  f = g_ptr_array_index (self->files, file);
+  if (n_symbols != NULL)
+    *n_symbols = f->n_symbols;
+  return f->symbols;
 }
 
 /* Indexes ----------------------------------------------------------------------------- */
@@ -409,9 +497,9 @@ build_indexes (LodeCallResolver *self)
       file->local = g_array_copy (file->calls->file_local);
       g_array_sort (file->local, compare_guints);
       g_clear_pointer (&file->package, g_free);
-      for (guint s = 0; s < file->symbols->len; s++)
+      for (guint s = 0; s < file->n_symbols; s++)
         {
-          LodeSymbol *symbol = g_ptr_array_index (file->symbols, s);
+          const LodeCallSymbol *symbol = &file->symbols[s];
           LodeCallTarget target = { f, s };
           GArray *list;
 
@@ -419,7 +507,7 @@ build_indexes (LodeCallResolver *self)
           if (list == NULL)
             {
               list = g_array_new (FALSE, FALSE, sizeof (LodeCallTarget));
-              g_hash_table_insert (self->by_name, symbol->name, list);
+              g_hash_table_insert (self->by_name, (gpointer) symbol->name, list);
             }
           g_array_append_val (list, target);
           if (file->package == NULL && symbol->package != NULL)
@@ -468,9 +556,9 @@ bases_of (LodeCallResolver *self,
 {
   File *file = g_ptr_array_index (self->files, type.file);
 
-  for (guint i = 0; i < file->calls->bindings->len; i++)
+  for (guint i = 0; i < file->n_bindings; i++)
     {
-      LodeCallBinding *b = g_ptr_array_index (file->calls->bindings, i);
+      const LodeCallBinding *b = &file->bindings[i];
       g_auto(Found) base = { 0 };
 
       if (b->kind != LODE_CALL_BINDING_SUPER || b->scope != (gint) type.symbol)
@@ -491,7 +579,7 @@ find_method (LodeCallResolver *self,
              guint             depth,
              Found            *found)
 {
-  LodeSymbol *symbol = symbol_at (self, type);
+  const LodeCallSymbol *symbol = symbol_at (self, type);
   GArray *list = g_hash_table_lookup (self->by_name, name);
   g_auto(Found) bases = { 0 };
   g_auto(Found) near = { 0 };
@@ -504,7 +592,7 @@ find_method (LodeCallResolver *self,
    * the definition's. */
   for (guint i = 0; list != NULL && i < list->len; i++)
     {
-      LodeSymbol *method = symbol_at (self, g_array_index (list, LodeCallTarget, i));
+      const LodeCallSymbol *method = symbol_at (self, g_array_index (list, LodeCallTarget, i));
 
       if (method->container != NULL && strcmp (method->container, symbol->name) == 0 &&
           kind_in (method->kind, _lode_calls_method_kinds) &&
@@ -514,7 +602,7 @@ find_method (LodeCallResolver *self,
   for (guint i = 0; list != NULL && i < list->len; i++)
     {
       LodeCallTarget t = g_array_index (list, LodeCallTarget, i);
-      LodeSymbol *method = symbol_at (self, t);
+      const LodeCallSymbol *method = symbol_at (self, t);
       File *a = g_ptr_array_index (self->files, t.file);
       File *b = g_ptr_array_index (self->files, type.file);
 
@@ -554,7 +642,7 @@ implementations (LodeCallResolver *self,
                  const char       *name,
                  Found            *found)
 {
-  LodeSymbol *symbol = symbol_at (self, type);
+  const LodeCallSymbol *symbol = symbol_at (self, type);
   GArray *list = g_hash_table_lookup (self->by_name, name);
   gboolean structural = strcmp (((File *) g_ptr_array_index (self->files,
                                                              type.file))->language,
@@ -566,7 +654,7 @@ implementations (LodeCallResolver *self,
   for (guint i = 0; list != NULL && i < list->len; i++)
     {
       LodeCallTarget t = g_array_index (list, LodeCallTarget, i);
-      LodeSymbol *method = symbol_at (self, t);
+      const LodeCallSymbol *method = symbol_at (self, t);
       g_auto(Found) owner = { 0 };
       g_auto(Found) bases = { 0 };
 
@@ -639,11 +727,11 @@ caller_class (LodeCallResolver *self,
               Found            *type)
 {
   File *file = g_ptr_array_index (self->files, f);
-  LodeSymbol *symbol;
+  const LodeCallSymbol *symbol;
 
   if (caller < 0)
     return FALSE;
-  symbol = g_ptr_array_index (file->symbols, caller);
+  symbol = &file->symbols[caller];
   if (kind_in (symbol->kind, _lode_calls_class_kinds))
     {
       found_add (type, (LodeCallTarget) { f, caller });
@@ -667,9 +755,9 @@ field_type (LodeCallResolver *self,
 
   if (depth > MAX_HOPS)
     return FALSE;
-  for (guint i = 0; i < file->calls->bindings->len; i++)
+  for (guint i = 0; i < file->n_bindings; i++)
     {
-      LodeCallBinding *b = g_ptr_array_index (file->calls->bindings, i);
+      const LodeCallBinding *b = &file->bindings[i];
 
       if (b->scope != (gint) type.symbol || strcmp (b->name, name) != 0)
         continue;
@@ -711,7 +799,7 @@ resolve_type_of_call (LodeCallResolver *self,
   const char *last = text;
   g_auto(Found) target = { 0 };
   LodeCallTarget t;
-  LodeSymbol *symbol;
+  const LodeCallSymbol *symbol;
   File *file;
 
   if (depth > MAX_HOPS)
@@ -756,9 +844,9 @@ resolve_type_of_call (LodeCallResolver *self,
       return TRUE;
     }
   file = g_ptr_array_index (self->files, t.file);
-  for (guint i = 0; i < file->calls->bindings->len; i++)
+  for (guint i = 0; i < file->n_bindings; i++)
     {
-      LodeCallBinding *b = g_ptr_array_index (file->calls->bindings, i);
+      const LodeCallBinding *b = &file->bindings[i];
 
       if (b->kind != LODE_CALL_BINDING_RETURNS || b->scope != (gint) t.symbol)
         continue;
@@ -783,7 +871,7 @@ constructors (LodeCallResolver *self,
   for (guint i = 0; i < found_n (found); i++)
     {
       LodeCallTarget *t = &g_array_index (found->targets, LodeCallTarget, i);
-      LodeSymbol *symbol = symbol_at (self, *t);
+      const LodeCallSymbol *symbol = symbol_at (self, *t);
       static const char * const names[] = {
         "__init__", "constructor", "init", "__construct", "initialize", NULL
       };
@@ -842,15 +930,15 @@ nested_in_caller (LodeCallResolver *self,
   File *file = g_ptr_array_index (self->files, f);
   guint n;
   const LodeCallTarget *named = _lode_calls_named_in_file (self, f, name, &n);
-  LodeSymbol *outer;
+  const LodeCallSymbol *outer;
 
   if (caller < 0)
     return FALSE;
-  outer = g_ptr_array_index (file->symbols, caller);
+  outer = &file->symbols[caller];
   for (guint i = 0; i < n; i++)
     {
       guint s = named[i].symbol;
-      LodeSymbol *symbol = g_ptr_array_index (file->symbols, s);
+      const LodeCallSymbol *symbol = &file->symbols[s];
 
       if ((gint) s != caller && symbol->start_line > outer->start_line &&
           symbol->end_line <= outer->end_line && kind_in (symbol->kind, _lode_calls_method_kinds))
@@ -960,7 +1048,7 @@ resolve_named (LodeCallResolver *self,
   g_autofree char *package = NULL;
   double confidence = 0.9;
   const char *first;
-  LodeCallBinding *bound = NULL;
+  const LodeCallBinding *bound = NULL;
   guint next = 1;
 
   if (depth > MAX_HOPS)

@@ -20,6 +20,27 @@ typedef struct
 } LodeCallTarget;
 
 /**
+ * LodeCallSymbol:
+ * @name: the declared name
+ * @kind: interned kind, as #LodeSymbol's
+ * @container: (nullable): enclosing class, impl, namespace or module
+ * @package: (nullable): as #LodeSymbol's
+ * @start_line: first line, 1-based
+ * @end_line: last line, 1-based, inclusive
+ *
+ * What the resolver keeps of a file's #LodeSymbol: the strings are the resolver's.
+ */
+typedef struct
+{
+  const char *name;
+  const char *kind;
+  const char *container;
+  const char *package;
+  guint       start_line;
+  guint       end_line;
+} LodeCallSymbol;
+
+/**
  * LodeCallEdge:
  * @site: (transfer none): the call site, owned by the file's #LodeCalls
  * @status: how it ended
@@ -52,8 +73,9 @@ guint             lode_call_resolver_add_file    (LodeCallResolver   *self,
 guint             lode_call_resolver_get_n_files (LodeCallResolver   *self);
 const char       *lode_call_resolver_get_path    (LodeCallResolver   *self,
                                                   guint               file);
-GPtrArray        *lode_call_resolver_get_symbols (LodeCallResolver   *self,
-                                                  guint               file);
+const LodeCallSymbol *lode_call_resolver_get_symbols (LodeCallResolver *self,
+                                                      guint             file,
+                                                      guint            *n_symbols);
 GPtrArray        *lode_call_resolver_resolve     (LodeCallResolver   *self,
                                                   guint               file);
 void              lode_call_resolver_drop_sites  (LodeCallResolver   *self,
