@@ -37,7 +37,7 @@ is_conditional (File  *file,
 
 static gboolean
 symbol_wanted (const LodeCallSymbol *symbol,
-               Want        want)
+               Want                  want)
 {
   switch (want)
     {
@@ -772,11 +772,11 @@ _lode_calls_find_type (LodeCallResolver *self,
 /* A module or package the file binds to @part: `import a.b as x`, `import * as ns`, Go's
  * package name, Rust `use a::b` of a module. */
 gboolean
-_lode_calls_module_binding (LodeCallResolver  *self,
-                            guint              f,
-                            const char        *part,
-                            GArray            *files,
-                            char             **package,
+_lode_calls_module_binding (LodeCallResolver       *self,
+                            guint                   f,
+                            const char             *part,
+                            GArray                 *files,
+                            char                  **package,
                             const LodeCallBinding **binding)
 {
   File *file = g_ptr_array_index (self->files, f);
