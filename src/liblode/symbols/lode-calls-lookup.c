@@ -65,15 +65,13 @@ _lode_calls_named_in_file (LodeCallResolver *self,
                            const char       *name,
                            guint            *n)
 {
-  GArray *list = g_hash_table_lookup (self->by_name, name);
-  const LodeCallTarget *targets;
-  guint low = 0, high, end;
+  guint n_all;
+  const LodeCallTarget *targets = named_all (self, name, &n_all);
+  guint low = 0, high = n_all, end;
 
   *n = 0;
-  if (list == NULL)
+  if (targets == NULL)
     return NULL;
-  targets = (const LodeCallTarget *) list->data;
-  high = list->len;
   while (low < high)
     {
       guint middle = low + (high - low) / 2;
@@ -83,7 +81,7 @@ _lode_calls_named_in_file (LodeCallResolver *self,
       else
         high = middle;
     }
-  for (end = low; end < list->len && targets[end].file == f; end++)
+  for (end = low; end < n_all && targets[end].file == f; end++)
     ;
   *n = end - low;
   return targets + low;
@@ -176,7 +174,8 @@ definitions_of (LodeCallResolver *self,
                 const char       *package,
                 Found            *found)
 {
-  GArray *list = g_hash_table_lookup (self->by_name, name);
+  guint n_list;
+  const LodeCallTarget *list = named_all (self, name, &n_list);
   g_autofree char *stem = header != NULL ? stem_of (header) : NULL;
   GHashTable *closure = include_closure (self, f);
   g_auto(Found) all = { 0 };
@@ -184,9 +183,9 @@ definitions_of (LodeCallResolver *self,
   g_auto(Found) named = { 0 };
   Found *best;
 
-  for (guint i = 0; list != NULL && i < list->len; i++)
+  for (guint i = 0; i < n_list; i++)
     {
-      LodeCallTarget t = g_array_index (list, LodeCallTarget, i);
+      LodeCallTarget t = list[i];
       File *file = g_ptr_array_index (self->files, t.file);
       const LodeCallSymbol *symbol = symbol_at (self, t);
       g_autofree char *other = NULL;
@@ -588,16 +587,17 @@ by_unique (LodeCallResolver *self,
            Found            *found)
 {
   File *file = g_ptr_array_index (self->files, f);
-  GArray *list = g_hash_table_lookup (self->by_name, name);
+  guint n_list;
+  const LodeCallTarget *list = named_all (self, name, &n_list);
 
   /* C and C++ reach another file's function through a declaration the includes bring in
    * (the import rule); one that no included header declares comes from elsewhere (a
    * system header), whatever the project defines under that name. */
   if (!(file->flags & FLAG_GLOBAL) || (file->flags & FLAG_INCLUDES))
     return FALSE;
-  for (guint i = 0; list != NULL && i < list->len; i++)
+  for (guint i = 0; i < n_list; i++)
     {
-      LodeCallTarget t = g_array_index (list, LodeCallTarget, i);
+      LodeCallTarget t = list[i];
       File *other = g_ptr_array_index (self->files, t.file);
       const LodeCallSymbol *symbol = symbol_at (self, t);
 

@@ -65,7 +65,10 @@ struct _LodeCallResolver
   GStringChunk       *strings;     /* the files' names, paths and kinds, each once */
   GPtrArray          *files;       /* File */
   GHashTable         *by_path;     /* path → index + 1 */
-  GHashTable         *by_name;     /* name → GArray of LodeCallTarget */
+  GHashTable         *by_name;     /* name → its run in @named (NameRun), index + 1 */
+  GArray             *runs;        /* NameRun */
+  LodeCallTarget     *named;       /* every definition: name by name, file by file, symbol
+                                    * by symbol (one array, not one per name) */
   GHashTable         *by_dir;      /* dir → GArray of guint */
   GHashTable         *by_package;  /* package → GArray of guint */
   GHashTable         *namespaces;  /* first parts of the C++ namespaces the project declares */
@@ -77,6 +80,13 @@ struct _LodeCallResolver
   guint               scope_file;
   GHashTable         *scope_memo;  /* "want name" → ScopeMemo */
 };
+
+/* The definitions of one name: @n targets from @start of the resolver's @named. */
+typedef struct
+{
+  guint start;
+  guint n;
+} NameRun;
 
 typedef struct
 {
@@ -113,6 +123,23 @@ symbol_at (LodeCallResolver *self,
   File *file = g_ptr_array_index (self->files, target.file);
 
   return &file->symbols[target.symbol];
+}
+
+/* The definitions named @name in the project, file by file, symbol by symbol. */
+static inline const LodeCallTarget *
+named_all (LodeCallResolver *self,
+           const char       *name,
+           guint            *n)
+{
+  guint run = GPOINTER_TO_UINT (g_hash_table_lookup (self->by_name, name));
+  const NameRun *r;
+
+  *n = 0;
+  if (run == 0)
+    return NULL;
+  r = &g_array_index (self->runs, NameRun, run - 1);
+  *n = r->n;
+  return self->named + r->start;
 }
 
 static inline void

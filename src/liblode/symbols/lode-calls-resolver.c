@@ -97,6 +97,8 @@ lode_call_resolver_finalize (GObject *object)
   g_string_chunk_free (self->strings);
   g_hash_table_unref (self->by_path);
   g_hash_table_unref (self->by_name);
+  g_array_unref (self->runs);
+  g_free (self->named);
   g_hash_table_unref (self->by_dir);
   g_hash_table_unref (self->by_package);
   g_hash_table_unref (self->namespaces);
@@ -116,8 +118,8 @@ lode_call_resolver_init (LodeCallResolver *self)
   self->strings = g_string_chunk_new (64 * 1024);
   self->files = g_ptr_array_new_with_free_func ((GDestroyNotify) file_free);
   self->by_path = g_hash_table_new (g_str_hash, g_str_equal);
-  self->by_name = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
-                                         (GDestroyNotify) g_array_unref);
+  self->by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  self->runs = g_array_new (FALSE, FALSE, sizeof (NameRun));
   self->by_dir = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
                                         (GDestroyNotify) g_array_unref);
   self->by_package = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
@@ -477,12 +479,31 @@ append_index (GHashTable *table,
   g_array_append_val (list, value);
 }
 
+/* The run of @name in the resolver's @named, added when new. */
+static NameRun *
+name_run (LodeCallResolver *self,
+          const char       *name)
+{
+  guint run = GPOINTER_TO_UINT (g_hash_table_lookup (self->by_name, name));
+
+  if (run == 0)
+    {
+      g_array_append_val (self->runs, ((NameRun) { 0, 0 }));
+      run = self->runs->len;
+      g_hash_table_insert (self->by_name, (gpointer) name, GUINT_TO_POINTER (run));
+    }
+  return &g_array_index (self->runs, NameRun, run - 1);
+}
+
 static void
 build_indexes (LodeCallResolver *self)
 {
+  guint total = 0;
+
   if (self->indexed)
     return;
   g_hash_table_remove_all (self->by_name);
+  g_array_set_size (self->runs, 0);
   g_hash_table_remove_all (self->by_dir);
   g_hash_table_remove_all (self->by_package);
   g_hash_table_remove_all (self->namespaces);
@@ -500,16 +521,8 @@ build_indexes (LodeCallResolver *self)
       for (guint s = 0; s < file->n_symbols; s++)
         {
           const LodeCallSymbol *symbol = &file->symbols[s];
-          LodeCallTarget target = { f, s };
-          GArray *list;
 
-          list = g_hash_table_lookup (self->by_name, symbol->name);
-          if (list == NULL)
-            {
-              list = g_array_new (FALSE, FALSE, sizeof (LodeCallTarget));
-              g_hash_table_insert (self->by_name, (gpointer) symbol->name, list);
-            }
-          g_array_append_val (list, target);
+          name_run (self, symbol->name)->n++;
           if (file->package == NULL && symbol->package != NULL)
             file->package = g_strdup (symbol->package);
           if ((file->flags & FLAG_INCLUDES) && symbol->package != NULL)
@@ -519,6 +532,29 @@ build_indexes (LodeCallResolver *self)
       append_index (self->by_dir, file->dir, f);
       if (file->package != NULL && (file->flags & FLAG_PACKAGE_DECL))
         append_index (self->by_package, file->package, f);
+    }
+
+  /* Each name's run after the runs before it, then filled in the same order. */
+  for (guint r = 0; r < self->runs->len; r++)
+    {
+      NameRun *run = &g_array_index (self->runs, NameRun, r);
+
+      run->start = total;
+      total += run->n;
+      run->n = 0;
+    }
+  g_free (self->named);
+  self->named = g_new (LodeCallTarget, MAX (total, 1));
+  for (guint f = 0; f < self->files->len; f++)
+    {
+      File *file = g_ptr_array_index (self->files, f);
+
+      for (guint s = 0; s < file->n_symbols; s++)
+        {
+          NameRun *run = name_run (self, file->symbols[s].name);
+
+          self->named[run->start + run->n++] = (LodeCallTarget) { f, s };
+        }
     }
   self->indexed = TRUE;
 }
@@ -580,7 +616,8 @@ find_method (LodeCallResolver *self,
              Found            *found)
 {
   const LodeCallSymbol *symbol = symbol_at (self, type);
-  GArray *list = g_hash_table_lookup (self->by_name, name);
+  guint n_list;
+  const LodeCallTarget *list = named_all (self, name, &n_list);
   g_auto(Found) bases = { 0 };
   g_auto(Found) near = { 0 };
   g_auto(Found) far = { 0 };
@@ -590,18 +627,18 @@ find_method (LodeCallResolver *self,
     return FALSE;
   /* C++: a method declared in its class and defined elsewhere (`int A::f () {…}`) is
    * the definition's. */
-  for (guint i = 0; list != NULL && i < list->len; i++)
+  for (guint i = 0; i < n_list; i++)
     {
-      const LodeCallSymbol *method = symbol_at (self, g_array_index (list, LodeCallTarget, i));
+      const LodeCallSymbol *method = symbol_at (self, list[i]);
 
       if (method->container != NULL && strcmp (method->container, symbol->name) == 0 &&
           kind_in (method->kind, _lode_calls_method_kinds) &&
           strcmp (method->kind, "prototype") != 0)
         defined = TRUE;
     }
-  for (guint i = 0; list != NULL && i < list->len; i++)
+  for (guint i = 0; i < n_list; i++)
     {
-      LodeCallTarget t = g_array_index (list, LodeCallTarget, i);
+      LodeCallTarget t = list[i];
       const LodeCallSymbol *method = symbol_at (self, t);
       File *a = g_ptr_array_index (self->files, t.file);
       File *b = g_ptr_array_index (self->files, type.file);
@@ -643,7 +680,8 @@ implementations (LodeCallResolver *self,
                  Found            *found)
 {
   const LodeCallSymbol *symbol = symbol_at (self, type);
-  GArray *list = g_hash_table_lookup (self->by_name, name);
+  guint n_list;
+  const LodeCallTarget *list = named_all (self, name, &n_list);
   gboolean structural = strcmp (((File *) g_ptr_array_index (self->files,
                                                              type.file))->language,
                                 "go") == 0;
@@ -651,9 +689,9 @@ implementations (LodeCallResolver *self,
   if (!kind_in (symbol->kind, (const char * const []) {
                   "interface", "trait", "protocol", NULL }))
     return;
-  for (guint i = 0; list != NULL && i < list->len; i++)
+  for (guint i = 0; i < n_list; i++)
     {
-      LodeCallTarget t = g_array_index (list, LodeCallTarget, i);
+      LodeCallTarget t = list[i];
       const LodeCallSymbol *method = symbol_at (self, t);
       g_auto(Found) owner = { 0 };
       g_auto(Found) bases = { 0 };
