@@ -34,35 +34,36 @@ typedef enum
 
 typedef struct
 {
-  const char    *path;
-  const char    *dir;
-  const char    *language;
-  LangFlags      flags;
+  const char       *path;
+  const char       *dir;
+  const char       *language;
+  LangFlags         flags;
   /* What the file defines, binds and imports, copied at lode_call_resolver_add_file() into
    * arrays of its own with the strings in the resolver's: the resolver holds them for every
    * file, and the callers' arrays of pointers to structs with strings of their own took
    * twice the memory (the call pass was the peak of an index of five copies of git). */
-  LodeCallSymbol  *symbols;
-  guint            n_symbols;
-  LodeCallBinding *bindings;
-  guint            n_bindings;
-  LodeImport      *imports;
-  guint            n_imports;
-  LodeCalls     *calls;        /* its sites (until dropped), file-local symbols and `#if`
-                                * blocks; its bindings are @bindings */
-  GArray        *local;        /* guint, ascending: the file-local symbols */
-  GArray        *wrappers;     /* guint: symbols whose body calls their own name */
-  GArray       **targets;      /* per import: GArray of guint files, lazily */
-  char         **packages;     /* per import: an external package, lazily */
-  GHashTable    *closure;      /* files this one includes, transitively (C, C++), lazily */
-  char          *package;
+  LodeCallSymbol   *symbols;
+  guint             n_symbols;
+  LodeCallBinding  *bindings;
+  guint             n_bindings;
+  LodeImport       *imports;
+  guint             n_imports;
+  LodeCalls        *calls;        /* its sites (until dropped), file-local symbols and `#if`
+                                   * blocks; its bindings are @bindings */
+  GArray           *local;        /* guint, ascending: the file-local symbols */
+  GArray           *wrappers;     /* guint: symbols whose body calls their own name */
+  GArray          **targets;      /* per import: GArray of guint files, lazily */
+  char            **packages;     /* per import: an external package, lazily */
+  GHashTable       *closure;      /* files this one includes, transitively (C, C++), lazily */
+  char             *package;
 } File;
 
 struct _LodeCallResolver
 {
   GObject             parent_instance;
   LodeImportResolver *imports;
-  GStringChunk       *strings;     /* the files' names, paths and kinds, each once */
+  GStringChunk       *strings;     /* the files' paths and directories and the strings of
+                                    * their definitions, bindings and imports, each once */
   GPtrArray          *files;       /* File */
   GHashTable         *by_path;     /* path → index + 1 */
   GHashTable         *by_name;     /* name → its run in @named (NameRun), index + 1 */
