@@ -232,15 +232,8 @@ lode_store_try_open (LodeStore  *self,
    * memory. Its page cache holds 4 MiB: it appends far more than it reads back. A cache of
    * 16 MiB filled during the run and stayed full through the call pass, the peak of a run
    * over a large tree, for no CPU that the writer's thread showed (bench/README.md, "The
-   * writer's page cache"); the sorts kept as much in memory before writing to their file.
-   * A new index gets pages of 16 KiB (first: the page size is fixed once anything is
-   * written; an index made before keeps its 4 KiB). The writer reads and writes a page a
-   * system call, and with SQLite's 4 KiB a fresh index of git v2.47.0 took 180,000
-   * pwrite()s and 121,000 pread()s, against 45,000 and 31,000; long chunks spill onto
-   * fewer overflow pages, and the index is 6 % smaller (bench/README.md, "Pages of
-   * 16 KiB"). */
+   * writer's page cache"); the sorts kept as much in memory before writing to their file. */
   static const char writer_pragmas[] =
-    "PRAGMA page_size = 16384;"
     "PRAGMA journal_mode = WAL;"
     "PRAGMA synchronous = NORMAL;"
     "PRAGMA temp_store = FILE;"
