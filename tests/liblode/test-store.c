@@ -704,6 +704,51 @@ test_aside_ended_early (StoreFixture  *fixture,
   g_assert_cmpstr (mode, ==, "wal");
 }
 
+/* A new index's first run writes with a rollback journal, which copies none of the pages
+ * the run adds, and a reader searches what its batches committed meanwhile; a first run
+ * that stopped early resumes the same way. Its end turns WAL on, so that readers never wait
+ * for the writer again. */
+static void
+test_first_run_journal (StoreFixture  *fixture,
+                        gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LodeStore) reader = NULL;
+  g_autoptr(GPtrArray) first = NULL;
+  g_autoptr(GPtrArray) after = NULL;
+  g_autofree char *journal = g_strconcat (fixture->db_path, "-journal", NULL);
+  g_autofree char *wal = g_strconcat (fixture->db_path, "-wal", NULL);
+  g_autofree char *mode = NULL;
+  g_autofree char *resumed = NULL;
+  g_autofree char *ended = NULL;
+
+  put_text (fixture->store, "src/main.c", "c",
+            "int\nmain (void)\n{\n  return frobnicate ();\n}\n");
+  mode = query_text (fixture->db_path, "PRAGMA journal_mode");
+  g_assert_cmpstr (mode, ==, "delete");
+  g_assert_false (g_file_test (wal, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (journal, G_FILE_TEST_EXISTS));
+
+  reader = lode_store_open_reader (fixture->db_path, &error);
+  g_assert_no_error (error);
+  first = search (LODE_INDEX_STORE (reader), "frobnicate");
+  g_assert_cmpuint (first->len, ==, 1);
+
+  g_clear_object (&fixture->store);
+  fixture->store = LODE_INDEX_STORE (lode_store_open (fixture->db_path, &error));
+  g_assert_no_error (error);
+  put_text (fixture->store, "src/frob.c", "c", "int\nfrobnicate (void)\n{\n  return 1;\n}\n");
+  resumed = query_text (fixture->db_path, "PRAGMA journal_mode");
+  g_assert_cmpstr (resumed, ==, "delete");
+
+  g_assert_true (lode_index_store_set_meta (fixture->store, "state", "ready", &error));
+  g_assert_no_error (error);
+  ended = query_text (fixture->db_path, "PRAGMA journal_mode");
+  g_assert_cmpstr (ended, ==, "wal");
+  after = search (LODE_INDEX_STORE (reader), "frobnicate");
+  g_assert_cmpuint (after->len, ==, 2);
+}
+
 /* Every row @sql (two columns) gives in the database @path, as one string. */
 static char *
 dup_table_rows (const char *path,
@@ -2150,6 +2195,7 @@ main (int   argc,
   ADD ("damaged-trigrams", test_damaged_trigrams);
   ADD ("aside", test_aside);
   ADD ("aside-ended-early", test_aside_ended_early);
+  ADD ("first-run-journal", test_first_run_journal);
   ADD ("prepared-tokens", test_prepared_tokens);
   ADD ("prepared-tokens-mismatch", test_prepared_tokens_mismatch);
   ADD ("other-version", test_other_version);

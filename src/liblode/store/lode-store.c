@@ -180,6 +180,11 @@ create_schema (sqlite3  *db,
   return rc;
 }
 
+/* 1 once the index's first run has ended: it has the look-up indexes that run's end creates
+ * (_lode_store_create_lookup_indexes()). */
+static const char sql_has_lookup_indexes[] =
+  "SELECT count (*) > 0 FROM sqlite_master WHERE type = 'index' AND name = 'symbols_name'";
+
 /* Creates the indexes that only look-ups need (`symbols_name`, `refs_name`, `chunks_hash`, …),
  * where they are missing: create_schema() leaves them out of a new index, whose first run
  * then loads every row without keeping them up to date (sorting each column once at the end
@@ -195,17 +200,16 @@ _lode_store_create_lookup_indexes (LodeStore  *self,
     _lode_store_files_lookup_sql, _lode_store_graph_lookup_sql,
     _lode_store_symbols_lookup_sql, _lode_store_vectors_lookup_sql,
   };
-  int missing = 0;
+  int complete = 0;
   int rc;
 
   /* A new index's first run (they are missing) folds the trigrams' segments into one, and
    * other runs when they are many; before the sorts, which then reuse the pages the old
    * segments leave free. */
-  rc = query_int (self->db, "SELECT count (*) = 0 FROM sqlite_master WHERE type = 'index' "
-                  "AND name = 'symbols_name'", &missing);
+  rc = query_int (self->db, sql_has_lookup_indexes, &complete);
   if (rc != SQLITE_OK)
     return _lode_store_set_error (self, rc, error, "Cannot read the index's look-up indexes");
-  if (!_lode_store_trigrams_merge (self, missing, error))
+  if (!_lode_store_trigrams_merge (self, !complete, error))
     return FALSE;
 
   for (guint i = 0; i < G_N_ELEMENTS (indexes) && rc == SQLITE_OK; i++)
@@ -213,6 +217,22 @@ _lode_store_create_lookup_indexes (LodeStore  *self,
   if (rc != SQLITE_OK)
     return _lode_store_set_error (self, rc, error, "Cannot create the index's look-up indexes");
 
+  return TRUE;
+}
+
+/* Has @self, whose first run has ended, write with WAL from now on (see
+ * lode_store_try_open()); nothing changes for an index in WAL already. The switch needs the
+ * file to itself for a moment: while readers hold it past the busy timeout, the index keeps
+ * its rollback journal, as safe, until the writer's next open or run's end tries again. Not
+ * inside a transaction. */
+static gboolean
+journal_with_wal (LodeStore  *self,
+                  GError    **error)
+{
+  int rc = sqlite3_exec (self->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+
+  if (rc != SQLITE_OK && rc != SQLITE_BUSY)
+    return _lode_store_set_error (self, rc, error, "Cannot write the index with WAL");
   return TRUE;
 }
 
@@ -234,7 +254,6 @@ lode_store_try_open (LodeStore  *self,
    * over a large tree, for no CPU that the writer's thread showed (bench/README.md, "The
    * writer's page cache"); the sorts kept as much in memory before writing to their file. */
   static const char writer_pragmas[] =
-    "PRAGMA journal_mode = WAL;"
     "PRAGMA synchronous = NORMAL;"
     "PRAGMA temp_store = FILE;"
     "PRAGMA cache_size = -4096;";
@@ -247,6 +266,7 @@ lode_store_try_open (LodeStore  *self,
     "PRAGMA temp_store = MEMORY;"
     "PRAGMA cache_size = -32768;";
   int version = 0;
+  int complete = 0;
   gboolean foreign = FALSE;
   int rc;
 
@@ -315,6 +335,26 @@ lode_store_try_open (LodeStore  *self,
       return FALSE;
     }
 
+  /* A new index keeps SQLite's rollback journal until its first run ends (state "ready",
+   * store_set_meta()), and WAL after. A first run adds pages, which a rollback journal does
+   * not copy, while WAL writes each page twice: into the WAL, then into the file when a
+   * checkpoint copies it back (bench/README.md, "A new index's first run"). Either journal
+   * keeps each committed batch through a crash, so a killed first run resumes. The cost:
+   * once a batch's pages spill from the writer's cache, the writer holds the file until the
+   * batch commits, so a search of an index being built for the first time may wait up to
+   * a batch where with WAL it would not. */
+  if (!self->read_only)
+    {
+      rc = query_int (self->db, sql_has_lookup_indexes, &complete);
+      if (rc != SQLITE_OK)
+        {
+          *bad = _lode_store_is_bad_database (rc);
+          return _lode_store_set_error (self, rc, error, "Cannot read the index");
+        }
+      if (complete && !journal_with_wal (self, error))
+        return FALSE;
+    }
+
   if (!_lode_store_prepare (self, _lode_store_db_sql, bad, error) ||
       !_lode_store_prepare (self, _lode_store_files_sql, bad, error) ||
       !_lode_store_prepare (self, _lode_store_graph_sql, bad, error) ||
@@ -335,7 +375,7 @@ static char *
 keep_aside (const char  *filename,
             GError     **error)
 {
-  static const char *const suffixes[] = { "", "-wal" };
+  static const char *const suffixes[] = { "", "-wal", "-journal" };
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
   g_autofree char *stamp = g_date_time_format (now, "%Y%m%dT%H%M%S");
   g_autofree char *aside = g_strdup_printf ("%s.damaged-%s", filename, stamp);
@@ -903,11 +943,13 @@ store_set_meta (LodeIndexStore  *store,
   g_return_val_if_fail (key != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  /* A run that ends gives a new index what only look-ups need, and one built aside its
-   * journal. */
+  /* A run that ends gives a new index what only look-ups need, and WAL: one built aside
+   * gets its journal back, one built in place leaves the rollback journal of its first
+   * run. */
   if (strcmp (key, "state") == 0 && g_strcmp0 (value, "ready") == 0 &&
       (!_lode_store_create_lookup_indexes (self, error) ||
-       (!self->in_transaction && !lode_store_end_aside (self, error))))
+       (!self->in_transaction && !(self->unjournaled ? lode_store_end_aside (self, error)
+                                                     : journal_with_wal (self, error)))))
     return FALSE;
 
   return _lode_store_files_set_meta (self, key, value, error);
