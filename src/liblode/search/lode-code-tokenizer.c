@@ -61,6 +61,13 @@ static const guint8 ascii_class[128] = {
 #define IS_ASCII_ALNUM(cl) ((cl) == CLASS_LOWER || (cl) == CLASS_UPPER || (cl) == CLASS_DIGIT)
 #define IS_ASCII_ALPHA(cl) ((cl) == CLASS_LOWER || (cl) == CLASS_UPPER)
 
+/* g_ascii_tolower() without the call, for the bytes of every token. */
+static inline char
+ascii_tolower (char c)
+{
+  return (char) (c + (((guint) ((guchar) c - 'A') < 26u) << 5));
+}
+
 /* Class of the character at @p (< @end), and its length in bytes. Invalid UTF-8 is one
  * separator byte. */
 static inline CharClass
@@ -151,7 +158,7 @@ emit (const char    *text,
       gsize len = MIN (end - start, TOKEN_MAX_BYTES);
 
       for (gsize i = 0; i < len; i++)
-        buf[i] = g_ascii_tolower (text[start + i]);
+        buf[i] = ascii_tolower (text[start + i]);
       n = len;
     }
   else
@@ -165,7 +172,7 @@ emit (const char    *text,
 
           if ((guchar) *p < 0x80)
             {
-              buf[n++] = g_ascii_tolower (*p);
+              buf[n++] = ascii_tolower (*p);
               p++;
               continue;
             }
@@ -210,12 +217,16 @@ emit_parts (const char    *text,
   guint n_bounds = 0;
   gboolean emitted;
 
-  cur = char_class (base + pos, stop, &n_bytes);
+  /* An ASCII run's classes come from the table, a byte each. */
+  n_bytes = 1;
+  cur = ascii ? ascii_class[base[pos]] : char_class (base + pos, stop, &n_bytes);
   while (pos < end)
     {
-      guint next_bytes = 0;
+      guint next_bytes = 1;
       gsize next_pos = pos + n_bytes;
-      CharClass next = next_pos < end ? char_class (base + next_pos, stop, &next_bytes) : CLASS_SEP;
+      CharClass next = next_pos >= end ? CLASS_SEP
+                       : ascii ? ascii_class[base[next_pos]]
+                       : char_class (base + next_pos, stop, &next_bytes);
       gboolean boundary;
 
       if (cur == CLASS_UNDERSCORE || cur == CLASS_DASH)
@@ -305,6 +316,7 @@ lode_code_tokenize (const char        *text,
       gboolean ascii = TRUE;
       gboolean emitted_whole;
       guint n_bytes;
+      guint seen;
       CharClass cl;
 
       /* Fast skip over ASCII separators. */
@@ -331,6 +343,7 @@ lode_code_tokenize (const char        *text,
 
       start = i;
       i += n_bytes;
+      seen = 1u << cl;
       while (i < len)
         {
           if (base[i] < 0x80)
@@ -344,6 +357,7 @@ lode_code_tokenize (const char        *text,
                     IS_ASCII_ALPHA (ascii_class[base[i + 1]])))
                 break;
               cl = c;
+              seen |= 1u << c;
               i++;
             }
           else
@@ -361,7 +375,10 @@ lode_code_tokenize (const char        *text,
       if (!emit (text, start, i, ascii, FALSE, buf, &emitted_whole, func, user_data))
         return;
 
+      /* An ASCII run of one class (`return`, `NULL`, `404`) is one part: no parts to look
+       * for, and most tokens of code are such runs. */
       if ((flags & LODE_TOKENIZE_SPLIT) != 0 && i - start <= SPLIT_MAX_BYTES &&
+          !(ascii && (seen & (seen - 1)) == 0) &&
           !emit_parts (text, start, i, ascii, emitted_whole, buf, func, user_data))
         return;
     }
