@@ -704,10 +704,11 @@ test_aside_ended_early (StoreFixture  *fixture,
   g_assert_cmpstr (mode, ==, "wal");
 }
 
-/* A new index's first run writes with a rollback journal, which copies none of the pages
- * the run adds, and a reader searches what its batches committed meanwhile; a first run
- * that stopped early resumes the same way. Its end turns WAL on, so that readers never wait
- * for the writer again. */
+/* A new index's first run writes its files with a rollback journal, which copies none of
+ * the pages they add, and a reader searches what its batches committed meanwhile; a first
+ * run that stopped early resumes the same way. Once its files are written it turns WAL on,
+ * so that readers never wait for the writer again, through the long batches of the run's
+ * end either. */
 static void
 test_first_run_journal (StoreFixture  *fixture,
                         gconstpointer  data)
@@ -720,6 +721,7 @@ test_first_run_journal (StoreFixture  *fixture,
   g_autofree char *wal = g_strconcat (fixture->db_path, "-wal", NULL);
   g_autofree char *mode = NULL;
   g_autofree char *resumed = NULL;
+  g_autofree char *written = NULL;
   g_autofree char *ended = NULL;
 
   put_text (fixture->store, "src/main.c", "c",
@@ -741,12 +743,32 @@ test_first_run_journal (StoreFixture  *fixture,
   resumed = query_text (fixture->db_path, "PRAGMA journal_mode");
   g_assert_cmpstr (resumed, ==, "delete");
 
+  g_assert_true (lode_index_store_end_files (fixture->store, &error));
+  g_assert_no_error (error);
+  written = query_text (fixture->db_path, "PRAGMA journal_mode");
+  g_assert_cmpstr (written, ==, "wal");
   g_assert_true (lode_index_store_set_meta (fixture->store, "state", "ready", &error));
   g_assert_no_error (error);
   ended = query_text (fixture->db_path, "PRAGMA journal_mode");
   g_assert_cmpstr (ended, ==, "wal");
   after = search (LODE_INDEX_STORE (reader), "frobnicate");
   g_assert_cmpuint (after->len, ==, 2);
+}
+
+/* A first run that ends without saying its files were written (lode_index_store_end_files())
+ * leaves its rollback journal at its end all the same. */
+static void
+test_first_run_ends_in_wal (StoreFixture  *fixture,
+                            gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *mode = NULL;
+
+  put_text (fixture->store, "a.py", "python", "def quux():\n    pass\n");
+  g_assert_true (lode_index_store_set_meta (fixture->store, "state", "ready", &error));
+  g_assert_no_error (error);
+  mode = query_text (fixture->db_path, "PRAGMA journal_mode");
+  g_assert_cmpstr (mode, ==, "wal");
 }
 
 /* Every row @sql (two columns) gives in the database @path, as one string. */
@@ -2196,6 +2218,7 @@ main (int   argc,
   ADD ("aside", test_aside);
   ADD ("aside-ended-early", test_aside_ended_early);
   ADD ("first-run-journal", test_first_run_journal);
+  ADD ("first-run-ends-in-wal", test_first_run_ends_in_wal);
   ADD ("prepared-tokens", test_prepared_tokens);
   ADD ("prepared-tokens-mismatch", test_prepared_tokens_mismatch);
   ADD ("other-version", test_other_version);

@@ -1350,6 +1350,8 @@ lode_indexer_run (const char             *root,
 
   report_progress (progress, progress_data, LODE_INDEX_PHASE_FINISHING,
                    files.work->len, files.work->len);
+  if (!lode_index_store_end_files (store, error))
+    return NULL;
 
   /* A first run resolved every import knowing every file. */
   if (graph_run != NULL && g_hash_table_size (old_files) > 0 &&

@@ -240,6 +240,22 @@ lode_index_store_rollback (LodeIndexStore *self)
   LODE_INDEX_STORE_GET_IFACE (self)->rollback (self);
 }
 
+gboolean
+lode_index_store_end_files (LodeIndexStore  *self,
+                            GError         **error)
+{
+  LodeIndexStoreInterface *iface;
+
+  g_return_val_if_fail (LODE_IS_INDEX_STORE (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  iface = LODE_INDEX_STORE_GET_IFACE (self);
+  if (iface->end_files == NULL)
+    return TRUE;
+
+  return iface->end_files (self, error);
+}
+
 GBytes *
 lode_index_store_prepare_file (LodeIndexStore     *self,
                                const LodeFileInfo *file,

@@ -370,6 +370,10 @@ G_DECLARE_INTERFACE (LodeIndexStore, lode_index_store, LODE, INDEX_STORE, GObjec
  *   it again. One batch at a time
  * @commit: writes the batch; on failure it is dropped
  * @rollback: drops everything since @begin; does nothing outside a batch
+ * @end_files: (optional): says, outside a batch, that the run has put every file it will:
+ *   what follows (imports, calls, the run's end) holds long batches over pages already
+ *   written, so the SQLite store leaves a new index's rollback journal for WAL here, where
+ *   readers never wait for the writer. Without it: nothing
  * @prepare_file: (optional): does ahead, on any thread and while the index is being written,
  *   what storing @file with @chunks needs of neither (the SQLite store tokenizes their text);
  *   what it gives goes to @put_file in #LodeFileInfo.prepared. Without it, or when it gives
@@ -492,6 +496,8 @@ struct _LodeIndexStoreInterface
   gboolean    (*commit)              (LodeIndexStore      *self,
                                       GError             **error);
   void        (*rollback)            (LodeIndexStore      *self);
+  gboolean    (*end_files)           (LodeIndexStore      *self,
+                                      GError             **error);
   GBytes     *(*prepare_file)        (LodeIndexStore      *self,
                                       const LodeFileInfo  *file,
                                       GPtrArray           *chunks);
@@ -684,6 +690,8 @@ gboolean    lode_index_store_begin               (LodeIndexStore      *self,
 gboolean    lode_index_store_commit              (LodeIndexStore      *self,
                                                   GError             **error);
 void        lode_index_store_rollback            (LodeIndexStore      *self);
+gboolean    lode_index_store_end_files           (LodeIndexStore      *self,
+                                                  GError             **error);
 GBytes     *lode_index_store_prepare_file        (LodeIndexStore      *self,
                                                   const LodeFileInfo  *file,
                                                   GPtrArray           *chunks);

@@ -220,7 +220,7 @@ _lode_store_create_lookup_indexes (LodeStore  *self,
   return TRUE;
 }
 
-/* Has @self, whose first run has ended, write with WAL from now on (see
+/* Has @self write with WAL from now on, a new index's files being written (see
  * lode_store_try_open()); nothing changes for an index in WAL already. The switch needs the
  * file to itself for a moment: while readers hold it past the busy timeout, the index keeps
  * its rollback journal, as safe, until the writer's next open or run's end tries again. Not
@@ -335,14 +335,15 @@ lode_store_try_open (LodeStore  *self,
       return FALSE;
     }
 
-  /* A new index keeps SQLite's rollback journal until its first run ends (state "ready",
-   * store_set_meta()), and WAL after. A first run adds pages, which a rollback journal does
-   * not copy, while WAL writes each page twice: into the WAL, then into the file when a
-   * checkpoint copies it back (bench/README.md, "A new index's first run"). Either journal
-   * keeps each committed batch through a crash, so a killed first run resumes. The cost:
-   * once a batch's pages spill from the writer's cache, the writer holds the file until the
-   * batch commits, so a search of an index being built for the first time may wait up to
-   * a batch where with WAL it would not. */
+  /* A new index keeps SQLite's rollback journal while its first run writes its files
+   * (until store_end_files(), or its end: state "ready", store_set_meta()), and WAL after.
+   * Those batches add pages, which a rollback journal does not copy, while WAL writes each
+   * page twice: into the WAL, then into the file when a checkpoint copies it back
+   * (bench/README.md, "A new index's first run"). Either journal keeps each committed batch
+   * through a crash, so a killed first run resumes. The cost: once a batch's pages spill
+   * from the writer's cache, the writer holds the file until the batch commits, so a search
+   * of an index being built for the first time may wait up to a batch where with WAL it
+   * would not. */
   if (!self->read_only)
     {
       rc = query_int (self->db, sql_has_lookup_indexes, &complete);
@@ -955,6 +956,21 @@ store_set_meta (LodeIndexStore  *store,
   return _lode_store_files_set_meta (self, key, value, error);
 }
 
+/* A first run's files are written; what follows keeps long batches over pages already
+ * written (the call pass holds one for all of them), which would hold readers off for as long
+ * under the rollback journal (lode_store_try_open()). An index built aside keeps no journal
+ * until lode_store_end_aside(). */
+static gboolean
+store_end_files (LodeIndexStore  *store,
+                 GError         **error)
+{
+  LodeStore *self = (LodeStore *) store;
+
+  g_return_val_if_fail (!self->in_transaction, FALSE);
+
+  return self->unjournaled || journal_with_wal (self, error);
+}
+
 static void
 lode_store_index_store_init (LodeIndexStoreInterface *iface)
 {
@@ -965,6 +981,7 @@ lode_store_index_store_init (LodeIndexStoreInterface *iface)
   iface->begin = store_begin;
   iface->commit = store_commit;
   iface->rollback = store_rollback;
+  iface->end_files = store_end_files;
   _lode_store_files_init (iface);
   iface->set_meta = store_set_meta;
   _lode_store_graph_init (iface);
