@@ -1541,29 +1541,19 @@ assert_hits_lead (GArray *hits,
     }
 }
 
-/* A question's few best rows, found without adding up every common word's rows (once the
- * best rows outscore what the commoner words can add, those are only looked up in the rows
- * the rarer ones found), are the first rows of the full ranking: same rows, same scores, ties
- * in the same order; and again once the common words' rows are kept between searches, and
- * within a path filter. */
+/* The rows of a kettle: 4,800 in 48 files, that hold "water", "steam", "kettle" and
+ * "spout" in different measures. */
 static void
-test_common_words_bounded (StoreFixture  *fixture,
-                           gconstpointer  data)
+put_kettle_rows (LodeIndexStore *store)
 {
-  const char *const words[] = { "water", "kettle", "steam", "spout", NULL };
   g_autoptr(GError) error = NULL;
-  g_autoptr(GArray) all = NULL;
-  g_autoptr(GArray) again = NULL;
-  g_autoptr(GArray) all_filtered = NULL;
-  g_autoptr(GArray) best_filtered = NULL;
-  guint cut_ties = 0;
 
   /* A third of the rows hold the common word, from once to seven times; a quarter the
    * middling one; a few the rare ones. The ones with the rare word differ by how often they
    * hold the common one, so that it decides between them, and some are alike: they tie. The
    * rows are twelve ids apart (others hold none of the words between them), more than a
    * window of ids apart from first to last. */
-  g_assert_true (lode_index_store_begin (fixture->store, &error));
+  g_assert_true (lode_index_store_begin (store, &error));
   for (guint f = 0; f < 48; f++)
     {
       g_autofree char *path = g_strdup_printf ("%s/file%02u.c", f % 3 ? "src" : "lib", f);
@@ -1587,9 +1577,30 @@ test_common_words_bounded (StoreFixture  *fixture,
           g_ptr_array_add (chunks, chunk_new (r % 100 + 1, r % 100 + 1, NULL, NULL, NULL,
                                               text->str));
         }
-      put_file (fixture->store, path, "c", chunks, NULL);
+      put_file (store, path, "c", chunks, NULL);
     }
-  g_assert_true (lode_index_store_commit (fixture->store, &error));
+  g_assert_true (lode_index_store_commit (store, &error));
+  g_assert_no_error (error);
+}
+
+/* A question's few best rows, found without adding up every common word's rows (once the
+ * best rows outscore what the commoner words can add, those are only looked up in the rows
+ * the rarer ones found), are the first rows of the full ranking: same rows, same scores, ties
+ * in the same order; and again once the common words' rows are kept between searches, and
+ * within a path filter. */
+static void
+test_common_words_bounded (StoreFixture  *fixture,
+                           gconstpointer  data)
+{
+  const char *const words[] = { "water", "kettle", "steam", "spout", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) all = NULL;
+  g_autoptr(GArray) again = NULL;
+  g_autoptr(GArray) all_filtered = NULL;
+  g_autoptr(GArray) best_filtered = NULL;
+  guint cut_ties = 0;
+
+  put_kettle_rows (fixture->store);
 
   all = lexical_hits (fixture->store, words, NULL, 1000);
   g_assert_cmpuint (all->len, ==, 190);
@@ -1612,6 +1623,69 @@ test_common_words_bounded (StoreFixture  *fixture,
   best_filtered = lexical_hits (fixture->store, words, "src/**", 7);
   g_assert_cmpuint (best_filtered->len, ==, 7);
   assert_hits_lead (best_filtered, all_filtered);
+}
+
+/* The relevance the searcher asks for of chunks found another way (a pasted issue's
+ * literals, the neighbours of vectors) is the one the lexical leg ranks them by, for a
+ * question's words (any of them) and for an identifier's parts (all of them); a chunk that
+ * holds none of the words has none. */
+static void
+test_scores_of_given_chunks (StoreFixture  *fixture,
+                             gconstpointer  data)
+{
+  const char *const words[] = { "water", "kettle", "steam", "spout", NULL };
+  const char *const parts[] = { "water", "steam", NULL };
+
+  put_kettle_rows (fixture->store);
+
+  for (guint all_of = 0; all_of < 2; all_of++)
+    {
+      const char *const *terms = all_of ? parts : words;
+      LodeLexicalQuery query = { g_ptr_array_new_with_free_func (g_free), all_of, FALSE, FALSE };
+      LodeSearchFilter filter = { NULL, NULL };
+      g_autoptr(GArray) hits = g_array_new (FALSE, FALSE, sizeof (LodeLexicalHit));
+      g_autoptr(GError) error = NULL;
+      g_autofree gint64 *ids = NULL;
+      g_autofree double *scores = NULL;
+      double weight = 0.0;
+      guint n;
+
+      for (guint i = 0; terms[i] != NULL; i++)
+        {
+          LodeLexicalGroup *group = g_new0 (LodeLexicalGroup, 1);
+
+          group->term = (char *) terms[i];
+          group->weight = 1.0;
+          g_ptr_array_add (query.groups, group);
+        }
+      g_assert_true (lode_search_backend_lexical (LODE_SEARCH_BACKEND (fixture->store), &query,
+                                                  &filter, 1000, NULL, hits, &weight, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (hits->len, >, 10);
+
+      /* The hits, and after them a row between two of them, which holds no word. */
+      n = hits->len + 1;
+      ids = g_new (gint64, n);
+      scores = g_new (double, n);
+      for (guint i = 0; i < hits->len; i++)
+        ids[i] = g_array_index (hits, LodeLexicalHit, i).chunk_id;
+      ids[hits->len] = ids[0] + 1;
+      for (guint i = 0; i < hits->len; i++)
+        g_assert_cmpint (ids[i], !=, ids[hits->len]);
+
+      g_assert_true (lode_search_backend_score_lexical (LODE_SEARCH_BACKEND (fixture->store),
+                                                        &query, ids, n, scores, &error));
+      g_assert_no_error (error);
+      for (guint i = 0; i < hits->len; i++)
+        {
+          double ranked = g_array_index (hits, LodeLexicalHit, i).score;
+
+          g_assert_cmpfloat (ranked, >, 0.0);
+          g_assert_cmpfloat_with_epsilon (scores[i], ranked, ranked * 1e-9);
+        }
+      g_assert_cmpfloat (scores[hits->len], ==, 0.0);
+      g_ptr_array_unref (query.groups);
+    }
 }
 
 /* The chunks that hold @text word for word, through the backend. */
@@ -2238,6 +2312,7 @@ main (int   argc,
   ADD ("common-words-current", test_common_words_current);
   ADD ("common-words-bounded", test_common_words_bounded);
   ADD ("common-words-literal", test_common_words_literal);
+  ADD ("scores-of-given-chunks", test_scores_of_given_chunks);
   ADD ("issue-title", test_issue_title);
   ADD ("issue-traceback", test_issue_traceback);
   ADD ("issue-noise", test_issue_noise);
