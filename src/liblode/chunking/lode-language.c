@@ -558,6 +558,43 @@ lode_language_add_extensions (const char * const  *entries,
   return TRUE;
 }
 
+/* A query of the cache below, compiled by the first thread that needs it while others wait
+ * for it alone: the chunking threads meet the languages of a tree at the same time, and
+ * compiling one takes up to 55 ms (C++'s chunks), during which the other thread waited for
+ * the lock of every query, its C ones too. */
+typedef struct
+{
+  GMutex   lock;
+  TSQuery *query;  /* (nullable): until it compiles */
+} CachedQuery;
+
+static TSQuery *
+compile_query (const LodeLanguage  *language,
+               const char          *resource_path,
+               const char          *purpose,
+               GError             **error)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  TSQuery *query;
+  TSQueryError query_error = TSQueryErrorNone;
+  uint32_t error_offset = 0;
+  gsize len;
+  const char *source;
+
+  bytes = g_resource_lookup_data (lode_get_resource (), resource_path,
+                                  G_RESOURCE_LOOKUP_FLAGS_NONE, error);
+  if (bytes == NULL)
+    return NULL;
+
+  source = g_bytes_get_data (bytes, &len);
+  query = ts_query_new (language->ts_language (), source, len, &error_offset, &query_error);
+  if (query == NULL)
+    g_set_error (error, LODE_ERROR, LODE_ERROR_FAILED,
+                 "%s query for %s does not compile (error %d at byte %u)",
+                 purpose, language->name, (int) query_error, error_offset);
+  return query;
+}
+
 /* Compiles `queries/<id>/<name>.scm` from the resources once per process. A #TSQuery is
  * immutable, so the result may be used from any thread with a cursor of its own. */
 static TSQuery *
@@ -569,43 +606,30 @@ get_query (const LodeLanguage  *language,
   static GHashTable *queries;
   G_LOCK_DEFINE_STATIC (queries);
   g_autofree char *resource_path = NULL;
-  g_autoptr(GBytes) bytes = NULL;
+  CachedQuery *cached;
   TSQuery *query;
-  TSQueryError query_error = TSQueryErrorNone;
-  uint32_t error_offset = 0;
-  gsize len;
-  const char *source;
-
-  G_LOCK (queries);
-
-  if (queries == NULL)
-    queries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   resource_path = g_strdup_printf ("/io/github/lode/Lode/queries/%s/%s.scm", language->id, name);
-  query = g_hash_table_lookup (queries, resource_path);
-  if (query != NULL)
-    goto out;
-
-  bytes = g_resource_lookup_data (lode_get_resource (), resource_path,
-                                  G_RESOURCE_LOOKUP_FLAGS_NONE, error);
-  if (bytes == NULL)
-    goto out;
-
-  source = g_bytes_get_data (bytes, &len);
-  query = ts_query_new (language->ts_language (), source, len, &error_offset, &query_error);
-  if (query == NULL)
-    {
-      g_set_error (error, LODE_ERROR, LODE_ERROR_FAILED,
-                   "%s query for %s does not compile (error %d at byte %u)",
-                   purpose, language->name, (int) query_error, error_offset);
-      goto out;
-    }
 
   /* Cached for the life of the process, like the grammars themselves. */
-  g_hash_table_insert (queries, g_steal_pointer (&resource_path), query);
-
-out:
+  G_LOCK (queries);
+  if (queries == NULL)
+    queries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  cached = g_hash_table_lookup (queries, resource_path);
+  if (cached == NULL)
+    {
+      cached = g_new0 (CachedQuery, 1);
+      g_mutex_init (&cached->lock);
+      g_hash_table_insert (queries, g_strdup (resource_path), cached);
+    }
   G_UNLOCK (queries);
+
+  g_mutex_lock (&cached->lock);
+  if (cached->query == NULL)
+    cached->query = compile_query (language, resource_path, purpose, error);
+  query = cached->query;
+  g_mutex_unlock (&cached->lock);
+
   return query;
 }
 
