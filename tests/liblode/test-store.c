@@ -771,6 +771,45 @@ test_first_run_ends_in_wal (StoreFixture  *fixture,
   g_assert_cmpstr (mode, ==, "wal");
 }
 
+/* A first run's batches are merged 16 at a time, later runs' 4 at a time (FTS5's own), and
+ * searches find what both wrote. */
+static void
+test_first_run_merges_text (StoreFixture  *fixture,
+                            gconstpointer  data)
+{
+  const char automerge[] = "SELECT v FROM chunks_fts_config WHERE k = 'automerge'";
+  LodeSearchOptions options = LODE_SEARCH_OPTIONS_INIT;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) found = NULL;
+  g_autoptr(GPtrArray) again = NULL;
+
+  /* One batch each, as the indexer's. */
+  for (guint i = 0; i < 24; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("src/part%02u.c", i);
+      g_autofree char *text = g_strdup_printf ("int\npart%02u (void)\n{\n  return gizmo ();\n}\n",
+                                               i);
+
+      put_text (fixture->store, path, "c", text);
+    }
+  g_assert_cmpint (query_int (fixture->db_path, automerge), ==, 16);
+
+  g_assert_true (lode_index_store_set_meta (fixture->store, "state", "ready", &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (query_int (fixture->db_path, automerge), ==, 4);
+  options.query = "gizmo";
+  options.limit = 50;
+  found = search_full (fixture->store, &options);
+  g_assert_cmpuint (found->len, ==, 24);
+
+  put_text (fixture->store, "src/late.c", "c", "int\nlate (void)\n{\n  return gizmo ();\n}\n");
+  g_assert_true (lode_index_store_set_meta (fixture->store, "state", "ready", &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (query_int (fixture->db_path, automerge), ==, 4);
+  again = search_full (fixture->store, &options);
+  g_assert_cmpuint (again->len, ==, 25);
+}
+
 /* Every row @sql (two columns) gives in the database @path, as one string. */
 static char *
 dup_table_rows (const char *path,
@@ -2293,6 +2332,7 @@ main (int   argc,
   ADD ("aside-ended-early", test_aside_ended_early);
   ADD ("first-run-journal", test_first_run_journal);
   ADD ("first-run-ends-in-wal", test_first_run_ends_in_wal);
+  ADD ("first-run-merges-text", test_first_run_merges_text);
   ADD ("prepared-tokens", test_prepared_tokens);
   ADD ("prepared-tokens-mismatch", test_prepared_tokens_mismatch);
   ADD ("other-version", test_other_version);

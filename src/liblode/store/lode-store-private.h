@@ -93,6 +93,8 @@ gboolean      _lode_store_files_set_meta (LodeStore                  *self,
                                           const char                 *key,
                                           const char                 *value,
                                           GError                    **error);
+gboolean      _lode_store_files_end_first_run (LodeStore             *self,
+                                               GError               **error);
 void          _lode_store_graph_init     (LodeIndexStoreInterface    *iface);
 void          _lode_store_calls_init     (LodeIndexStoreInterface    *iface);
 void          _lode_store_vectors_init   (LodeIndexStoreInterface    *iface);

@@ -189,7 +189,8 @@ static const char sql_has_lookup_indexes[] =
  * where they are missing: create_schema() leaves them out of a new index, whose first run
  * then loads every row without keeping them up to date (sorting each column once at the end
  * costs less); the store creates them when a run ends, state "ready" (store_set_meta()),
- * and folds the trigrams' segments (_lode_store_trigrams_merge()).
+ * has the text index merge as FTS5 does by default (_lode_store_files_end_first_run()) and
+ * folds the trigrams' segments (_lode_store_trigrams_merge()).
  * Until then, a search of the index being built looks symbols and references up by scanning
  * their tables. */
 gboolean
@@ -209,7 +210,8 @@ _lode_store_create_lookup_indexes (LodeStore  *self,
   rc = query_int (self->db, sql_has_lookup_indexes, &complete);
   if (rc != SQLITE_OK)
     return _lode_store_set_error (self, rc, error, "Cannot read the index's look-up indexes");
-  if (!_lode_store_trigrams_merge (self, !complete, error))
+  if ((!complete && !_lode_store_files_end_first_run (self, error)) ||
+      !_lode_store_trigrams_merge (self, !complete, error))
     return FALSE;
 
   for (guint i = 0; i < G_N_ELEMENTS (indexes) && rc == SQLITE_OK; i++)
