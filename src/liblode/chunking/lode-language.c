@@ -570,6 +570,7 @@ typedef struct
 
 static TSQuery *
 compile_query (const LodeLanguage  *language,
+               GResource           *resource,
                const char          *resource_path,
                const char          *purpose,
                GError             **error)
@@ -581,8 +582,13 @@ compile_query (const LodeLanguage  *language,
   gsize len;
   const char *source;
 
-  bytes = g_resource_lookup_data (lode_get_resource (), resource_path,
-                                  G_RESOURCE_LOOKUP_FLAGS_NONE, error);
+  /* No @resource while another thread registers the process's resources (the lexicon's
+   * first search, g_resources_lookup_data()): the global look-up waits for them. */
+  if (resource != NULL)
+    bytes = g_resource_lookup_data (resource, resource_path, G_RESOURCE_LOOKUP_FLAGS_NONE,
+                                    error);
+  else
+    bytes = g_resources_lookup_data (resource_path, G_RESOURCE_LOOKUP_FLAGS_NONE, error);
   if (bytes == NULL)
     return NULL;
 
@@ -607,6 +613,7 @@ get_query (const LodeLanguage  *language,
   G_LOCK_DEFINE_STATIC (queries);
   g_autofree char *resource_path = NULL;
   CachedQuery *cached;
+  GResource *resource;
   TSQuery *query;
 
   resource_path = g_strdup_printf ("/io/github/lode/Lode/queries/%s/%s.scm", language->id, name);
@@ -622,11 +629,16 @@ get_query (const LodeLanguage  *language,
       g_mutex_init (&cached->lock);
       g_hash_table_insert (queries, g_strdup (resource_path), cached);
     }
+  /* Under the lock too: GLib registers a built-in resource at its first use, and
+   * g_static_resource_get_resource() gives NULL to a thread that asks while another
+   * registers it (GLib 2.74; two chunking threads compiling their first queries crashed
+   * so). Registered, it may be read from any thread. */
+  resource = lode_get_resource ();
   G_UNLOCK (queries);
 
   g_mutex_lock (&cached->lock);
   if (cached->query == NULL)
-    cached->query = compile_query (language, resource_path, purpose, error);
+    cached->query = compile_query (language, resource, resource_path, purpose, error);
   query = cached->query;
   g_mutex_unlock (&cached->lock);
 
