@@ -1535,18 +1535,12 @@ test_common_words_current (StoreFixture  *fixture,
   g_assert_cmpstr (result (own_after, 0)->path, ==, "src/newer.c");
 }
 
-/* The lexical leg's best @limit hits for @words, any of them (a question's words). */
-static GArray *
-lexical_hits (LodeIndexStore     *store,
-              const char *const  *words,
-              const char         *path_glob,
-              guint               limit)
+/* A lexical query of @words (borrowed) as groups of weight 1: any of them, or all. */
+static LodeLexicalQuery
+lexical_query (const char *const *words,
+               gboolean           require_all)
 {
-  LodeLexicalQuery query = { g_ptr_array_new_with_free_func (g_free), FALSE, FALSE, FALSE };
-  LodeSearchFilter filter = { NULL, path_glob };
-  g_autoptr(GArray) hits = g_array_new (FALSE, FALSE, sizeof (LodeLexicalHit));
-  g_autoptr(GError) error = NULL;
-  double weight = 0.0;
+  LodeLexicalQuery query = { g_ptr_array_new_with_free_func (g_free), require_all, FALSE, FALSE };
 
   for (guint i = 0; words[i] != NULL; i++)
     {
@@ -1556,6 +1550,22 @@ lexical_hits (LodeIndexStore     *store,
       group->weight = 1.0;
       g_ptr_array_add (query.groups, group);
     }
+  return query;
+}
+
+/* The lexical leg's best @limit hits for @words, any of them (a question's words). */
+static GArray *
+lexical_hits (LodeIndexStore     *store,
+              const char *const  *words,
+              const char         *path_glob,
+              guint               limit)
+{
+  LodeLexicalQuery query = lexical_query (words, FALSE);
+  LodeSearchFilter filter = { NULL, path_glob };
+  g_autoptr(GArray) hits = g_array_new (FALSE, FALSE, sizeof (LodeLexicalHit));
+  g_autoptr(GError) error = NULL;
+  double weight = 0.0;
+
   g_assert_true (lode_search_backend_lexical (LODE_SEARCH_BACKEND (store), &query, &filter,
                                               limit, NULL, hits, &weight, &error));
   g_assert_no_error (error);
@@ -1679,8 +1689,7 @@ test_scores_of_given_chunks (StoreFixture  *fixture,
 
   for (guint all_of = 0; all_of < 2; all_of++)
     {
-      const char *const *terms = all_of ? parts : words;
-      LodeLexicalQuery query = { g_ptr_array_new_with_free_func (g_free), all_of, FALSE, FALSE };
+      LodeLexicalQuery query = lexical_query (all_of ? parts : words, all_of);
       LodeSearchFilter filter = { NULL, NULL };
       g_autoptr(GArray) hits = g_array_new (FALSE, FALSE, sizeof (LodeLexicalHit));
       g_autoptr(GError) error = NULL;
@@ -1689,14 +1698,6 @@ test_scores_of_given_chunks (StoreFixture  *fixture,
       double weight = 0.0;
       guint n;
 
-      for (guint i = 0; terms[i] != NULL; i++)
-        {
-          LodeLexicalGroup *group = g_new0 (LodeLexicalGroup, 1);
-
-          group->term = (char *) terms[i];
-          group->weight = 1.0;
-          g_ptr_array_add (query.groups, group);
-        }
       g_assert_true (lode_search_backend_lexical (LODE_SEARCH_BACKEND (fixture->store), &query,
                                                   &filter, 1000, NULL, hits, &weight, &error));
       g_assert_no_error (error);
