@@ -211,6 +211,86 @@ test_for_content_shebang (void)
   g_assert_cmpstr (lode_language_for_content (NULL, "tool", "#!/bin/sh\n", 10)->id, ==, "bash");
 }
 
+/* Every node of a C and a Python file, in turns, each field name asked of each: the same child
+ * as tree-sitter's own look-up, including for names one grammar has and the other lacks and
+ * for a name written over another at the same address. */
+static void
+assert_fields (TSNode      node,
+               const char *name)
+{
+  TSNode expected = ts_node_child_by_field_name (node, name, strlen (name));
+  TSNode child = lode_node_child_by_field (node, name);
+
+  g_assert_true (ts_node_is_null (child) == ts_node_is_null (expected));
+  if (!ts_node_is_null (child))
+    g_assert_true (ts_node_eq (child, expected));
+}
+
+static void
+test_child_by_field (void)
+{
+  static const char * const names[] = {
+    "declarator", "body", "name", "function", "arguments", "parameters", "type", "value",
+    "left", "right", "condition", "alternative", "return_type", "rhs",
+  };
+  static const char c_text[] =
+    "static int f (int a, char **b) { if (a > 1) return g (a, b[0]); else x = a; }\n"
+    "struct s { int n; };\n";
+  static const char py_text[] =
+    "def f(a, b: int) -> int:\n    if a > 1:\n        return g(a, b[0])\n    x = a\n"
+    "class S:\n    n: int = 0\n";
+  const LodeLanguage *languages[] = { lode_language_lookup ("c"),
+                                      lode_language_lookup ("python") };
+  const char *texts[] = { c_text, py_text };
+  TSTree *trees[2];
+  TSTreeCursor cursors[2];
+  gboolean walking[2] = { TRUE, TRUE };
+  char reused[16];
+  guint n_nodes = 0;
+
+  for (guint i = 0; i < 2; i++)
+    {
+      TSParser *parser = ts_parser_new ();
+
+      g_assert_true (ts_parser_set_language (parser, languages[i]->ts_language ()));
+      trees[i] = ts_parser_parse_string (parser, NULL, texts[i], strlen (texts[i]));
+      ts_parser_delete (parser);
+      cursors[i] = ts_tree_cursor_new (ts_tree_root_node (trees[i]));
+    }
+
+  while (walking[0] || walking[1])
+    for (guint i = 0; i < 2; i++)
+      {
+        TSNode node;
+
+        if (!walking[i])
+          continue;
+        node = ts_tree_cursor_current_node (&cursors[i]);
+        n_nodes++;
+        for (guint j = 0; j < G_N_ELEMENTS (names); j++)
+          {
+            assert_fields (node, names[j]);
+            g_strlcpy (reused, names[j], sizeof reused);
+            assert_fields (node, reused);
+          }
+        if (ts_tree_cursor_goto_first_child (&cursors[i]))
+          continue;
+        while (!ts_tree_cursor_goto_next_sibling (&cursors[i]))
+          if (!ts_tree_cursor_goto_parent (&cursors[i]))
+            {
+              walking[i] = FALSE;
+              break;
+            }
+      }
+  g_assert_cmpuint (n_nodes, >, 80);
+
+  for (guint i = 0; i < 2; i++)
+    {
+      ts_tree_cursor_delete (&cursors[i]);
+      ts_tree_delete (trees[i]);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -223,6 +303,7 @@ main (int   argc,
   g_test_add_func ("/lode/language/grammars", test_grammars);
   g_test_add_func ("/lode/language/for-content-header", test_for_content_header);
   g_test_add_func ("/lode/language/for-content-shebang", test_for_content_shebang);
+  g_test_add_func ("/lode/language/child-by-field", test_child_by_field);
 
   return g_test_run ();
 }

@@ -97,7 +97,7 @@ static TSNode
 child_by_field (TSNode      node,
                 const char *field)
 {
-  return ts_node_child_by_field_name (node, field, strlen (field));
+  return lode_node_child_by_field (node, field);
 }
 
 /* Follows C/C++ declarators down to the declared name, and splits `A::B::f` into `f` and the

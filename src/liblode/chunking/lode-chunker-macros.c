@@ -73,7 +73,7 @@ add_item_macro (Ctx    *ctx,
   TSNode body = n > 0 ? ts_node_child (invocation, n - 1) : invocation;
   uint32_t n_tokens = ts_node_child_count (body);
   TSNode open, close, first = { 0 }, second = { 0 };
-  TSNode name = ts_node_child_by_field_name (invocation, "macro", strlen ("macro"));
+  TSNode name = lode_node_child_by_field (invocation, "macro");
   Span head, tail;
 
   if (!is_type (body, "token_tree") || n_tokens < 3)

@@ -173,7 +173,7 @@ rust_scope_init (RustScope *scope,
         container = p;
       if (items && strcmp (ts_node_type (ts_node_parent (p)), "mod_item") == 0)
         {
-          TSNode name = ts_node_child_by_field_name (ts_node_parent (p), "name", 4);
+          TSNode name = lode_node_child_by_field (ts_node_parent (p), "name");
 
           if (!ts_node_is_null (name))
             g_ptr_array_insert (names, 0, node_text (ctx, name));
@@ -192,9 +192,9 @@ rust_scope_init (RustScope *scope,
       TSNode item = ts_node_named_child (container, i);
 
       if (strcmp (ts_node_type (item), "mod_item") == 0 &&
-          !ts_node_is_null (ts_node_child_by_field_name (item, "body", 4)))
+          !ts_node_is_null (lode_node_child_by_field (item, "body")))
         {
-          TSNode name = ts_node_child_by_field_name (item, "name", 4);
+          TSNode name = lode_node_child_by_field (item, "name");
 
           if (!ts_node_is_null (name))
             g_ptr_array_add (scope->locals, node_text (ctx, name));
@@ -252,8 +252,8 @@ expand_use_tree (Ctx             *ctx,
 
   if (strcmp (type, "scoped_use_list") == 0)
     {
-      TSNode path_node = ts_node_child_by_field_name (node, "path", 4);
-      TSNode list = ts_node_child_by_field_name (node, "list", 4);
+      TSNode path_node = lode_node_child_by_field (node, "path");
+      TSNode list = lode_node_child_by_field (node, "list");
       g_autofree char *inner = NULL;
 
       if (!ts_node_is_null (path_node))
@@ -274,7 +274,7 @@ expand_use_tree (Ctx             *ctx,
 
   if (strcmp (type, "use_as_clause") == 0)
     {
-      TSNode path_node = ts_node_child_by_field_name (node, "path", 4);
+      TSNode path_node = lode_node_child_by_field (node, "path");
 
       if (!ts_node_is_null (path_node))
         expand_use_tree (ctx, path_node, prefix, scope, pattern, kind, depth + 1);
@@ -350,8 +350,7 @@ expand_selectors (Ctx    *ctx,
         }
       else if (strcmp (type, "as_renamed_identifier") == 0)
         {
-          g_autofree char *name = node_specifier (ctx, ts_node_child_by_field_name (child,
-                                                                                  "name", 4));
+          g_autofree char *name = node_specifier (ctx, lode_node_child_by_field (child, "name"));
 
           add_selector (ctx, child, prefix, name, pattern);
           g_string_truncate (prefix, 0);
@@ -369,7 +368,7 @@ expand_selectors (Ctx    *ctx,
                 name = g_strdup ("*");
               else if (strcmp (selector_type, "arrow_renamed_identifier") == 0 ||
                        strcmp (selector_type, "as_renamed_identifier") == 0)
-                name = node_specifier (ctx, ts_node_child_by_field_name (selector, "name", 4));
+                name = node_specifier (ctx, lode_node_child_by_field (selector, "name"));
               else
                 name = node_specifier (ctx, selector);
 

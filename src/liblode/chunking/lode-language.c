@@ -685,3 +685,45 @@ lode_language_get_import_query (const LodeLanguage  *language,
 
   return get_query (language, "imports", "Import", error);
 }
+
+/* A field id found by name, kept per thread. The slot holds a copy of the name, so a name whose
+ * memory now holds another compares unequal. */
+typedef struct
+{
+  const TSLanguage *ts_language;
+  TSFieldId         id;
+  char              name[30];
+} FieldSlot;
+
+/**
+ * lode_node_child_by_field:
+ * @node: a node
+ * @name: the name of one of its grammar's fields
+ *
+ * ts_node_child_by_field_name(), for the walks that ask it at nearly every node: tree-sitter
+ * finds a field's id by comparing @name with the grammar's field names in turn, all of them for
+ * a name the grammar lacks (`rhs` in C, say), where this finds it in a table of the names this
+ * thread asked for last.
+ *
+ * Returns: the child of @node in field @name, or a null node
+ */
+TSNode
+lode_node_child_by_field (TSNode      node,
+                          const char *name)
+{
+  static _Thread_local FieldSlot slots[128];
+  const TSLanguage *ts_language = ts_node_language (node);
+  gsize len = strlen (name);
+  FieldSlot *slot;
+
+  if (len >= sizeof slot->name)
+    return ts_node_child_by_field_name (node, name, len);
+  slot = &slots[(g_str_hash (name) ^ GPOINTER_TO_UINT (ts_language)) % G_N_ELEMENTS (slots)];
+  if (slot->ts_language != ts_language || memcmp (slot->name, name, len + 1) != 0)
+    {
+      slot->ts_language = ts_language;
+      slot->id = ts_language_field_id_for_name (ts_language, name, len);
+      memcpy (slot->name, name, len + 1);
+    }
+  return ts_node_child_by_field_id (node, slot->id);
+}

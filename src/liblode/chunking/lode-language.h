@@ -46,4 +46,7 @@ gboolean             lode_language_add_extension   (const char          *extensi
 gboolean             lode_language_add_extensions  (const char * const  *entries,
                                                     GError             **error);
 
+TSNode               lode_node_child_by_field      (TSNode               node,
+                                                    const char          *name);
+
 G_END_DECLS

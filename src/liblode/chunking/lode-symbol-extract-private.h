@@ -177,7 +177,7 @@ field (TSNode      node,
 {
   if (ts_node_is_null (node))
     return node;
-  return ts_node_child_by_field_name (node, name, strlen (name));
+  return lode_node_child_by_field (node, name);
 }
 
 static inline TSNode
