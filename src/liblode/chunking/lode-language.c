@@ -716,9 +716,10 @@ lode_node_child_by_field (TSNode      node,
   gsize len = strlen (name);
   FieldSlot *slot;
 
-  if (len >= sizeof slot->name)
+  if (len == 0 || len >= sizeof slot->name)
     return ts_node_child_by_field_name (node, name, len);
-  slot = &slots[(g_str_hash (name) ^ GPOINTER_TO_UINT (ts_language)) % G_N_ELEMENTS (slots)];
+  slot = &slots[(len * 131u + (guchar) name[0] * 31u + (guchar) name[len - 1] +
+                 (GPOINTER_TO_UINT (ts_language) >> 4)) % G_N_ELEMENTS (slots)];
   if (slot->ts_language != ts_language || memcmp (slot->name, name, len + 1) != 0)
     {
       slot->ts_language = ts_language;
