@@ -108,6 +108,7 @@ test_grammars (void)
       g_assert_cmpuint (ts_query_pattern_count (query), >, 0);
       /* Cached: the same query every time. */
       g_assert_true (lode_language_get_chunk_query (all[i], NULL) == query);
+      g_assert_nonnull (lode_language_get_chunk_roots (all[i]));
     }
 
   g_assert_cmpuint (n_grammars, ==, 17);

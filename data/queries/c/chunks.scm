@@ -22,7 +22,9 @@
 ;
 ; When two patterns match the same node, the earlier pattern wins; when two matches share
 ; a name node, the outer one wins. Predicates (#eq?, #match?) are not evaluated: don't use
-; them.
+; them. Every pattern starts at a named node type, `(type …)`: the chunker runs the query only
+; on nodes of those types (an alternation, a wildcard or a supertype at the start of a pattern
+; makes the query fail to load).
 
 (comment) @doc
 

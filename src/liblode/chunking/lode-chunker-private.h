@@ -41,10 +41,12 @@ typedef enum
 /* What each capture of a compiled query means, worked out once per chunker and language. */
 typedef struct
 {
-  TSQuery     *query;
-  guint        n_captures;
-  CaptureRole *roles;
-  const char **kinds;
+  TSQuery      *query;
+  guint         n_captures;
+  CaptureRole  *roles;
+  const char  **kinds;
+  const guint8 *roots;      /* lode_language_get_chunk_roots() */
+  guint         n_symbols;  /* of the grammar, the length of roots */
 } QueryInfo;
 
 typedef struct _Def Def;

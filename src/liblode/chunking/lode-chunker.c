@@ -108,6 +108,8 @@ get_query_info (LodeChunker         *self,
 
   info = g_new0 (QueryInfo, 1);
   info->query = query;
+  info->roots = lode_language_get_chunk_roots (language);
+  info->n_symbols = ts_language_symbol_count (language->ts_language ());
   info->n_captures = ts_query_capture_count (query);
   info->roles = g_new0 (CaptureRole, info->n_captures);
   info->kinds = g_new0 (const char *, info->n_captures);
@@ -699,4 +701,7 @@ lode_chunker_init (LodeChunker *self)
 
   /* Bounds the work of a pathological query on a pathological tree. */
   ts_query_cursor_set_match_limit (self->cursor, 1024);
+  /* The chunk query runs on each node where one of its patterns starts, for those patterns
+   * alone (_lode_chunker_collect_matches()). */
+  ts_query_cursor_set_max_start_depth (self->cursor, 0);
 }

@@ -566,10 +566,48 @@ typedef struct
 {
   GMutex   lock;
   TSQuery *query;  /* (nullable): until it compiles */
+  guint8  *roots;  /* (nullable): see query_roots() */
 } CachedQuery;
 
-static TSQuery *
-compile_query (const LodeLanguage  *language,
+/* For each symbol of @ts_language, whether a pattern of @query starts at a node of that
+ * symbol; NULL when one starts at something else than a named node type (an alternation, a
+ * wildcard, a supertype, `ERROR`), which only a walk of every node can match. */
+static guint8 *
+query_roots (const TSLanguage *ts_language,
+             const TSQuery    *query,
+             const char       *source,
+             gsize             len)
+{
+  guint n_symbols = ts_language_symbol_count (ts_language);
+  g_autofree guint8 *roots = g_new0 (guint8, n_symbols);
+
+  for (uint32_t i = 0; i < ts_query_pattern_count (query); i++)
+    {
+      gsize p = ts_query_start_byte_for_pattern (query, i);
+      gsize start;
+      TSSymbol symbol;
+
+      if (p >= len || source[p] != '(')
+        return NULL;
+      for (p++; p < len && g_ascii_isspace (source[p]); p++)
+        ;
+      for (start = p; p < len && (g_ascii_isalnum (source[p]) || source[p] == '_'); p++)
+        ;
+      if (p == start || (p < len && source[p] != ')' && !g_ascii_isspace (source[p])))
+        return NULL;
+      symbol = ts_language_symbol_for_name (ts_language, source + start, p - start, TRUE);
+      if (symbol == 0 || symbol >= n_symbols ||
+          ts_language_symbol_type (ts_language, symbol) != TSSymbolTypeRegular)
+        return NULL;
+      roots[symbol] = TRUE;
+    }
+
+  return g_steal_pointer (&roots);
+}
+
+static gboolean
+compile_query (CachedQuery         *cached,
+               const LodeLanguage  *language,
                GResource           *resource,
                const char          *resource_path,
                const char          *purpose,
@@ -590,20 +628,25 @@ compile_query (const LodeLanguage  *language,
   else
     bytes = g_resources_lookup_data (resource_path, G_RESOURCE_LOOKUP_FLAGS_NONE, error);
   if (bytes == NULL)
-    return NULL;
+    return FALSE;
 
   source = g_bytes_get_data (bytes, &len);
   query = ts_query_new (language->ts_language (), source, len, &error_offset, &query_error);
   if (query == NULL)
-    g_set_error (error, LODE_ERROR, LODE_ERROR_FAILED,
-                 "%s query for %s does not compile (error %d at byte %u)",
-                 purpose, language->name, (int) query_error, error_offset);
-  return query;
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_FAILED,
+                   "%s query for %s does not compile (error %d at byte %u)",
+                   purpose, language->name, (int) query_error, error_offset);
+      return FALSE;
+    }
+  cached->roots = query_roots (language->ts_language (), query, source, len);
+  cached->query = query;
+  return TRUE;
 }
 
 /* Compiles `queries/<id>/<name>.scm` from the resources once per process. A #TSQuery is
  * immutable, so the result may be used from any thread with a cursor of its own. */
-static TSQuery *
+static CachedQuery *
 get_query (const LodeLanguage  *language,
            const char          *name,
            const char          *purpose,
@@ -614,7 +657,7 @@ get_query (const LodeLanguage  *language,
   g_autofree char *resource_path = NULL;
   CachedQuery *cached;
   GResource *resource;
-  TSQuery *query;
+  gboolean compiled;
 
   resource_path = g_strdup_printf ("/io/github/lode/Lode/queries/%s/%s.scm", language->id, name);
 
@@ -637,12 +680,11 @@ get_query (const LodeLanguage  *language,
   G_UNLOCK (queries);
 
   g_mutex_lock (&cached->lock);
-  if (cached->query == NULL)
-    cached->query = compile_query (language, resource, resource_path, purpose, error);
-  query = cached->query;
+  compiled = cached->query != NULL ||
+             compile_query (cached, language, resource, resource_path, purpose, error);
   g_mutex_unlock (&cached->lock);
 
-  return query;
+  return compiled ? cached : NULL;
 }
 
 /**
@@ -651,18 +693,56 @@ get_query (const LodeLanguage  *language,
  * @error: return location for a #GError
  *
  * Compiles `queries/<id>/chunks.scm` from the resources once per process. A #TSQuery is
- * immutable, so the result may be used from any thread with a cursor of its own.
+ * immutable, so the result may be used from any thread with a cursor of its own. Each of its
+ * patterns must start at a named node type (see lode_language_get_chunk_roots()).
  *
- * Returns: (transfer none) (nullable): the query, or %NULL if it does not compile
+ * Returns: (transfer none) (nullable): the query, or %NULL if it does not compile or a
+ *   pattern starts otherwise
  */
 TSQuery *
 lode_language_get_chunk_query (const LodeLanguage  *language,
                                GError             **error)
 {
+  CachedQuery *cached;
+
   g_return_val_if_fail (language != NULL, NULL);
   g_return_val_if_fail (language->ts_language != NULL, NULL);
 
-  return get_query (language, "chunks", "Chunk", error);
+  cached = get_query (language, "chunks", "Chunk", error);
+  if (cached == NULL)
+    return NULL;
+  if (cached->roots == NULL)
+    {
+      g_set_error (error, LODE_ERROR, LODE_ERROR_FAILED,
+                   "Chunk query for %s has a pattern that does not start at a named node type",
+                   language->name);
+      return NULL;
+    }
+  return cached->query;
+}
+
+/**
+ * lode_language_get_chunk_roots:
+ * @language: a #LodeLanguage with a grammar
+ *
+ * Where the patterns of lode_language_get_chunk_query() start. A query cursor visits every
+ * node of a tree at a cost of its own on top of a walk's, and a node at the cost of its depth;
+ * a walk that starts the query only at these nodes, at a depth of 0, finds the same matches.
+ *
+ * Returns: (transfer none) (nullable) (array): for each symbol of @language's grammar
+ *   (ts_language_symbol_count()), whether a pattern starts at a node of that symbol; %NULL
+ *   when lode_language_get_chunk_query() fails
+ */
+const guint8 *
+lode_language_get_chunk_roots (const LodeLanguage *language)
+{
+  CachedQuery *cached;
+
+  g_return_val_if_fail (language != NULL, NULL);
+  g_return_val_if_fail (language->ts_language != NULL, NULL);
+
+  cached = get_query (language, "chunks", "Chunk", NULL);
+  return cached != NULL ? cached->roots : NULL;
 }
 
 /**
@@ -680,10 +760,13 @@ TSQuery *
 lode_language_get_import_query (const LodeLanguage  *language,
                                 GError             **error)
 {
+  CachedQuery *cached;
+
   g_return_val_if_fail (language != NULL, NULL);
   g_return_val_if_fail (language->ts_language != NULL, NULL);
 
-  return get_query (language, "imports", "Import", error);
+  cached = get_query (language, "imports", "Import", error);
+  return cached != NULL ? cached->query : NULL;
 }
 
 /* A field id found by name, kept per thread. The slot holds a copy of the name, so a name whose

@@ -40,6 +40,7 @@ TSQuery             *lode_language_get_chunk_query (const LodeLanguage  *languag
                                                     GError             **error);
 TSQuery             *lode_language_get_import_query (const LodeLanguage *language,
                                                     GError             **error);
+const guint8        *lode_language_get_chunk_roots (const LodeLanguage  *language);
 gboolean             lode_language_add_extension   (const char          *extension,
                                                     const char          *language_id,
                                                     GError             **error);
