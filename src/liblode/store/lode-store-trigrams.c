@@ -298,6 +298,8 @@ key_collector_take (KeyCollector *collector,
   g_autofree guint64 *other = NULL;
   gsize n_other = 0;
   gsize o = 0;
+  gsize n = 0;
+  guint64 *out;
 
   if (collector->other.n > 0)
     {
@@ -309,6 +311,13 @@ key_collector_take (KeyCollector *collector,
     }
   g_clear_pointer (&collector->other.keys, g_free);
   collector->other.n = 0;
+
+  /* Sized first: the keys are millions on a large tree, one call each to append. */
+  for (gsize s = 0; s < G_N_ELEMENTS (collector->summary); s++)
+    for (guint64 words = collector->summary[s]; words != 0; words &= words - 1)
+      n += __builtin_popcountll (collector->bits[s * 64 + __builtin_ctzll (words)]);
+  g_array_set_size (keys, keys->len + n + n_other);
+  out = &g_array_index (keys, guint64, keys->len - n - n_other);
 
   for (gsize s = 0; s < G_N_ELEMENTS (collector->summary); s++)
     {
@@ -330,13 +339,13 @@ key_collector_take (KeyCollector *collector,
 
               bits &= bits - 1;
               while (o < n_other && other[o] < key)
-                g_array_append_val (keys, other[o++]);
-              g_array_append_val (keys, key);
+                *out++ = other[o++];
+              *out++ = key;
             }
         }
     }
-  if (o < n_other)
-    g_array_append_vals (keys, other + o, n_other - o);
+  while (o < n_other)
+    *out++ = other[o++];
 }
 
 /* The distinct keys of @chunks' texts, ascending. A chunk's trigrams never span its end,
