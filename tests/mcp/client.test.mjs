@@ -42,9 +42,19 @@ const TOOLS = [
 const ajv = new Ajv({ strict: false, allErrors: true });
 
 // Client errors (protocol violations the SDK notices) fail the test.
+// The SDK handles a response at once and a notification a microtask later, so a progress
+// notification read in the same chunk as the response that follows it finds its token retired
+// and is reported as unknown (modelcontextprotocol/typescript-sdk#2580): on a loaded machine
+// the progress of a fast codebase_update can. The server writes progress before the response
+// (raw.test.mjs checks the order on the wire); that report is not an error of the server's.
+const lateProgress = /^Received a progress notification for an unknown token: /;
+
 function newClient(errors, capabilities = {}) {
   const client = new Client({ name: "lode-test", version: "1.0.0" }, { capabilities });
-  client.onerror = (error) => errors.push(error);
+  client.onerror = (error) => {
+    if (!lateProgress.test(error.message))
+      errors.push(error);
+  };
   return client;
 }
 

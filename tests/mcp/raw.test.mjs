@@ -339,6 +339,24 @@ describe("stdio protocol", () => {
     await server.close();
   });
 
+  test("a call's progress comes before its response, on the wire", async () => {
+    const tree = makeBigTree(tempDir("lode-big-"), 4, 50);
+    const server = new Server();
+    await server.initialize();
+
+    const done = await server.request("update", "tools/call", {
+      name: "codebase_update", arguments: { projectPath: tree }, _meta: { progressToken: "tok" },
+    });
+    assert.equal(done.result.structuredContent.job.state, "succeeded");
+    // Whatever the server wrote after the response, it wrote before the ping's.
+    await server.request("after", "ping");
+    const own = server.lines.map((line) => JSON.parse(line))
+      .filter((m) => m.id === "update" || m.params?.progressToken === "tok");
+    assert.ok(own.length >= 2, JSON.stringify(own));
+    assert.equal(own.at(-1).id, "update", JSON.stringify(own));
+    await server.close();
+  });
+
   test("codebase_index returns at once; a second call joins; codebase_stop stops", async () => {
     const tree = makeBigTree(tempDir("lode-big-"));
     const server = new Server();
