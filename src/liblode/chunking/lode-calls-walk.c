@@ -32,8 +32,6 @@
  * a small lexer.
  */
 
-#define BUDGET_STEPS  4096
-
 static void
 leave_defs (Walk    *w,
             guint32  byte)
@@ -817,7 +815,8 @@ visit (Walk         *w,
     return;
   if (calls && w->spent)
     calls = FALSE;
-  else if (calls && ++w->steps % BUDGET_STEPS == 0 && lode_parse_budget_spent (w->budget))
+  else if (calls && ++w->steps % LODE_PARSE_BUDGET_WALK_STEPS == 0 &&
+           lode_parse_budget_spent (w->budget))
     {
       w->spent = TRUE;
       calls = FALSE;

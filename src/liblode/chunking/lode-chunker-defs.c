@@ -16,8 +16,6 @@
 #include "lode-symbol-scope.h"
 
 #define DOC_MAX              1024
-/* Nodes a walk visits between two looks at the clock. */
-#define ROOTS_BUDGET_STEPS   4096
 
 /* Largest length ≤ @max that does not cut a UTF-8 character of @str (of @len bytes). */
 gsize
@@ -399,7 +397,8 @@ _lode_chunker_collect_matches (Ctx       *ctx,
           while (ts_query_cursor_next_match (ctx->cursor, &match))
             collect_match (ctx, info, &match);
         }
-      if (++steps % ROOTS_BUDGET_STEPS == 0 && lode_parse_budget_spent (ctx->budget))
+      if (++steps % LODE_PARSE_BUDGET_WALK_STEPS == 0 &&
+          lode_parse_budget_spent (ctx->budget))
         break;
       if (ts_tree_cursor_goto_first_child (&walk))
         continue;

@@ -12,6 +12,10 @@
 
 G_BEGIN_DECLS
 
+/* Nodes a walk of our own visits between two looks at the budget (lode_parse_budget_spent()
+ * reads the thread's CPU clock). */
+#define LODE_PARSE_BUDGET_WALK_STEPS 4096
+
 /**
  * LodeParseBudget:
  * @deadline: the lode_parse_budget_now() past which parsing and querying stop; 0 for none
