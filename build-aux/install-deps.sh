@@ -36,6 +36,7 @@ packages="
   libyaml-dev
   librsvg2-common
   meson
+  nettle-dev
   ninja-build
   openssl
   pkg-config

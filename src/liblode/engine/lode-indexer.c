@@ -21,6 +21,7 @@
 #include "lode-indexer.h"
 #include "lode-memory-limit.h"
 #include "lode-scanner.h"
+#include "lode-sha1.h"
 #include "lode-watcher.h"
 
 /*
@@ -332,22 +333,6 @@ lode_index_phase_to_string (LodeIndexPhase phase)
     }
 }
 
-/* git's blob id, so that hashes match `git ls-tree` and can be reused across tools. */
-static char *
-blob_id (const char *data,
-         gsize       len)
-{
-  g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA1);
-  char header[32];
-  int header_len;
-
-  header_len = g_snprintf (header, sizeof header, "blob %" G_GSIZE_FORMAT, len);
-  g_checksum_update (checksum, (const guchar *) header, header_len + 1);
-  g_checksum_update (checksum, (const guchar *) data, len);
-
-  return g_strdup (g_checksum_get_string (checksum));
-}
-
 static guint
 count_lines (const char *text,
              gsize       len)
@@ -432,7 +417,7 @@ process_file (Shared             *shared,
     }
 
   result->size = len;
-  result->hash = blob_id (contents, len);
+  result->hash = lode_git_blob_id (contents, len);
   old = g_hash_table_lookup (shared->old_files, file->path);
   if (old != NULL && g_strcmp0 (old->hash, result->hash) == 0)
     {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "lode-index-store.h"
+#include "lode-sha1.h"
 
 G_DEFINE_INTERFACE (LodeIndexStore, lode_index_store, G_TYPE_OBJECT)
 
@@ -643,7 +644,7 @@ lode_index_store_text_hash (const char *text)
   if (p == NULL || *p == '\0')
     return NULL;
 
-  return g_compute_checksum_for_string (G_CHECKSUM_SHA1, text, -1);
+  return lode_sha1_string (text, strlen (text));
 }
 
 /**
