@@ -73,23 +73,19 @@ lode_estimate_tokens (const char *text,
   return tokens;
 }
 
-/* Computes line offsets, per-line token counts and blank lines in one pass. */
+/* Computes line offsets, per-line token counts and blank lines, a line at a time: memchr()
+ * finds the line breaks, the bytes between them are looked at once. */
 void
 _lode_chunker_scan_lines (Ctx *ctx)
 {
   const char *text = ctx->text;
-  gsize len = ctx->len;
+  const char *end = text + ctx->len;
   guint n_lines = 0;
   guint row = 0;
-  gsize line_bytes = 0;
-  gsize line_tokens = 0;
-  gboolean is_blank = TRUE;
-  TokenState state = { 0 };
 
-  for (gsize i = 0; i < len; i++)
-    if (text[i] == '\n')
-      n_lines++;
-  if (len > 0 && text[len - 1] != '\n')
+  for (const char *p = text; p < end && (p = memchr (p, '\n', end - p)) != NULL; p++)
+    n_lines++;
+  if (ctx->len > 0 && end[-1] != '\n')
     n_lines++;
 
   ctx->n_lines = n_lines;
@@ -102,35 +98,26 @@ _lode_chunker_scan_lines (Ctx *ctx)
   ctx->line_start[0] = 0;
   ctx->cum_tokens[0] = 0;
 
-  for (gsize i = 0; i < len; i++)
+  for (const char *p = text; row < n_lines; row++)
     {
-      guchar c = (guchar) text[i];
+      const char *newline = memchr (p, '\n', end - p);
+      const char *stop = newline != NULL ? newline : end;
+      TokenState state = { 0 };
+      gsize line_tokens = 0;
+      gboolean is_blank = TRUE;
 
-      if (c == '\n')
+      for (const char *q = p; q < stop; q++)
         {
-          line_tokens = MAX (line_tokens, line_bytes / BYTES_PER_TOKEN_MAX);
-          ctx->blank[row] = is_blank;
-          ctx->cum_tokens[row + 1] = ctx->cum_tokens[row] + line_tokens;
-          ctx->line_start[++row] = i + 1;
-          line_bytes = 0;
-          line_tokens = 0;
-          is_blank = TRUE;
-          state.word_len = 0;
-          continue;
+          line_tokens += token_step (&state, (guchar) *q);
+          if (!g_ascii_isspace (*q))
+            is_blank = FALSE;
         }
 
-      line_bytes++;
-      line_tokens += token_step (&state, c);
-      if (!g_ascii_isspace (c))
-        is_blank = FALSE;
-    }
-
-  if (row < n_lines)
-    {
-      line_tokens = MAX (line_tokens, line_bytes / BYTES_PER_TOKEN_MAX);
       ctx->blank[row] = is_blank;
-      ctx->cum_tokens[row + 1] = ctx->cum_tokens[row] + line_tokens;
-      ctx->line_start[++row] = len + 1;
+      ctx->cum_tokens[row + 1] = ctx->cum_tokens[row] +
+                                 MAX (line_tokens, (gsize) (stop - p) / BYTES_PER_TOKEN_MAX);
+      ctx->line_start[row + 1] = newline != NULL ? (gsize) (newline + 1 - text) : ctx->len + 1;
+      p = newline != NULL ? newline + 1 : end;
     }
 
   /* Rows right after a blank line are acceptable places to cut when nothing better exists. */
