@@ -27,7 +27,8 @@ G_BEGIN_DECLS
  *   lode-store-vectors.c    vectors by text and model
  *   lode-store-symbols.c    what the symbol tools read, references
  *   lode-store-artifacts.c  context artifacts
- *   lode-store-trigrams.c   the files' trigrams (codebase_grep): their postings and look-ups
+ *   lode-store-trigrams.c   the files' trigrams (codebase_grep): their keys, segments, folds
+ *   lode-store-trigrams-find.c  their look-ups (-private.h: what the two share)
  *   lode-store-tokenizer.c  FTS5: the code tokenizer; what the chunking threads prepare
  *   lode-store-db.c         the connection: errors and damage, statements, transactions
  */
