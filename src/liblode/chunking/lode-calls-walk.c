@@ -825,7 +825,7 @@ visit (Walk         *w,
     return;
 
   if (refs)
-    refs_descend = _lode_reference_walk_enter (w->refs, cursor, depth);
+    refs_descend = _lode_reference_walk_enter (w->refs, cursor, node, symbol, depth);
 
   if (calls)
     {

@@ -85,6 +85,8 @@ void     _lode_reference_walk_init   (ReferenceWalk       *walk,
                                       LodeReferences      *references);
 gboolean _lode_reference_walk_enter  (ReferenceWalk       *walk,
                                       TSTreeCursor        *cursor,
+                                      TSNode               node,
+                                      TSSymbol             symbol,
                                       guint                depth);
 void     _lode_reference_walk_leave  (ReferenceWalk       *walk,
                                       guint                depth);

@@ -899,24 +899,23 @@ _lode_reference_walk_init (ReferenceWalk       *walk,
   walk->import_depth = G_MAXUINT;
 }
 
-/* Lists the cursor's node if it is an identifier (or a macro's text); whether the walk is to
- * go down into it. */
+/* Lists the cursor's node, @node of @symbol, if it is an identifier (or a macro's text);
+ * whether the walk is to go down into it. The walk that moves the cursor has read the node
+ * already. */
 gboolean
 _lode_reference_walk_enter (ReferenceWalk *walk,
                             TSTreeCursor  *cursor,
+                            TSNode         node,
+                            TSSymbol       symbol,
                             guint          depth)
 {
   LodeSymbolExtractor *self = walk->x;
   const Grammar *g = self->grammar;
-  TSNode node;
-  TSSymbol symbol;
   guint8 role;
 
   if (g == NULL)
     return FALSE;
 
-  node = ts_tree_cursor_current_node (cursor);
-  symbol = ts_node_symbol (node);
   role = symbol < g->n_symbols ? g->role[symbol] : 0;
   walk->symbols[depth] = symbol;
   /* Finding a node's field is not free; only the roles below need it. */
@@ -1017,8 +1016,10 @@ lode_symbol_extractor_add_references (LodeSymbolExtractor *self,
   cursor = ts_tree_cursor_new (self->root);
   for (;;)
     {
-      if (_lode_reference_walk_enter (&walk, &cursor, depth) && depth + 1 < MAX_DEPTH &&
-          ts_tree_cursor_goto_first_child (&cursor))
+      TSNode node = ts_tree_cursor_current_node (&cursor);
+
+      if (_lode_reference_walk_enter (&walk, &cursor, node, ts_node_symbol (node), depth) &&
+          depth + 1 < MAX_DEPTH && ts_tree_cursor_goto_first_child (&cursor))
         {
           depth++;
           continue;
