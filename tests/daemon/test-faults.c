@@ -598,12 +598,13 @@ test_kill_embedding (Fixture       *fixture,
 
 /* A full disk -------------------------------------------------------------------------------- */
 
-#define SMALL_DISK "size=512k"
-#define SMALL_FILE_LIMIT (512 * 1024)
+#define SMALL_DISK "size=2m"
+#define SMALL_FILE_LIMIT (2 * 1024 * 1024)
 
-/* The data directory on a tmpfs of 512 KiB, in a mount namespace of our own: root's, or a
- * user namespace's where the kernel lets an unprivileged user make one. FALSE when neither
- * is possible. */
+/* The data directory on a tmpfs of 2 MiB, in a mount namespace of our own: root's, or a user
+ * namespace's where the kernel lets an unprivileged user make one. FALSE when neither is
+ * possible. The disk holds a new index (754 KB with its pages of 16 KiB) and fills midway
+ * through the fixture's run. */
 static gboolean
 mount_small_disk (const char *dir)
 {

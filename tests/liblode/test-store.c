@@ -925,6 +925,59 @@ test_prepared_tokens_mismatch (StoreFixture  *fixture,
   g_assert_cmpuint (results->len, ==, 0);
 }
 
+static int
+page_size (const char *path)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *s = NULL;
+  int size;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "PRAGMA page_size", -1, &s, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (s), ==, SQLITE_ROW);
+  size = sqlite3_column_int (s, 0);
+  sqlite3_finalize (s);
+  sqlite3_close (db);
+  return size;
+}
+
+/* A new index has pages of 16 KiB; one made with SQLite's 4 KiB, as every index was before,
+ * opens as it is, without a rebuild, and takes new files. */
+static void
+test_page_size (StoreFixture  *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) old = NULL;
+  g_autoptr(GPtrArray) added = NULL;
+  LodeStoreStats stats;
+
+  put_text (fixture->store, "src/old.c", "c", "int\nold_frobnicate (void)\n{\n  return 1;\n}\n");
+  g_assert_cmpint (page_size (fixture->db_path), ==, 16384);
+  g_clear_object (&fixture->store);
+  exec_sql (fixture->db_path, "PRAGMA journal_mode = DELETE; PRAGMA page_size = 4096; VACUUM;");
+  g_assert_cmpint (page_size (fixture->db_path), ==, 4096);
+
+  fixture->store = LODE_INDEX_STORE (lode_store_open (fixture->db_path, &error));
+  g_assert_no_error (error);
+  g_assert_false (lode_index_store_get_was_reset (fixture->store));
+  put_text (fixture->store, "src/new.c", "c", "int\nnew_frobnicate (void)\n{\n  return 2;\n}\n");
+  g_assert_true (lode_index_store_set_meta (fixture->store, "state", "ready", &error));
+  g_assert_no_error (error);
+
+  g_assert_true (lode_index_store_get_stats (fixture->store, &stats, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (stats.n_files, ==, 2);
+  old = search (fixture->store, "old_frobnicate");
+  g_assert_cmpuint (old->len, ==, 1);
+  g_assert_cmpstr (result (old, 0)->path, ==, "src/old.c");
+  added = search (fixture->store, "new_frobnicate");
+  g_assert_cmpuint (added->len, ==, 1);
+  g_assert_cmpstr (result (added, 0)->path, ==, "src/new.c");
+  g_clear_object (&fixture->store);
+  g_assert_cmpint (page_size (fixture->db_path), ==, 4096);
+}
+
 static void
 test_other_version (StoreFixture  *fixture,
                     gconstpointer  data)
@@ -2336,6 +2389,7 @@ main (int   argc,
   ADD ("first-run-merges-text", test_first_run_merges_text);
   ADD ("prepared-tokens", test_prepared_tokens);
   ADD ("prepared-tokens-mismatch", test_prepared_tokens_mismatch);
+  ADD ("page-size", test_page_size);
   ADD ("other-version", test_other_version);
   ADD ("unreadable-fts", test_unreadable_fts);
   ADD ("version-12-symbol-spans", test_version_12_symbol_spans);

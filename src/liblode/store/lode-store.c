@@ -254,17 +254,27 @@ lode_store_try_open (LodeStore  *self,
    * memory. Its page cache holds 4 MiB: it appends far more than it reads back. A cache of
    * 16 MiB filled during the run and stayed full through the call pass, the peak of a run
    * over a large tree, for no CPU that the writer's thread showed (bench/README.md, "The
-   * writer's page cache"); the sorts kept as much in memory before writing to their file. */
+   * writer's page cache"); the sorts kept as much in memory before writing to their file.
+   * A new index gets pages of 16 KiB, SQLite's default being 4 KiB: rows of chunks' text
+   * (a kilobyte or two) left a sixth of each page empty, and a run writes a quarter of the
+   * pages. The cost is the floor: every table and index takes a page, so a one-file tree's
+   * index is 754 KB against 205 KB; from a tree of a few megabytes on, the index is smaller
+   * (bench/README.md, "Pages of 16 KiB"). An index keeps the size it was made with. */
   static const char writer_pragmas[] =
+    "PRAGMA page_size = 16384;"
     "PRAGMA synchronous = NORMAL;"
     "PRAGMA temp_store = FILE;"
     "PRAGMA cache_size = -4096;";
   /* Readers map the file: a search reads pages without copying them. The writer does not:
    * every page it had read through the map would stay in its resident memory, which then
    * grew with the index (an index of five copies of git: 160 of its 253 MB); its reads go
-   * through its page cache, bounded. */
+   * through its page cache, bounded. The map covers an index of five copies of git
+   * whole (628 MB): past the map, a reader reads a page a call into its page cache, and
+   * with pages of 16 KiB that is four times the bytes. It takes address space, not memory,
+   * and where the address space is limited (`ulimit -v`) SQLite's mmap() fails and it reads
+   * the file instead. */
   static const char reader_pragmas[] =
-    "PRAGMA mmap_size = 268435456;"
+    "PRAGMA mmap_size = 1073741824;"
     "PRAGMA temp_store = MEMORY;"
     "PRAGMA cache_size = -32768;";
   int version = 0;
