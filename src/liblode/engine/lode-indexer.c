@@ -35,12 +35,17 @@
  * so after a crash (SIGKILL included) the index holds every file either completely or not at
  * all, and the next run redoes exactly the files that are missing or stale.
  *
- * Results waiting for the writer are bounded (MAX_IN_FLIGHT) so that memory stays flat when
- * chunking is faster than writing. The writer stores them in the order of the list, whichever
- * thread finishes first, so that two runs over one tree give every file and chunk the same
- * id: search results that tie keep one order. A thread takes the next file only when fewer
- * than MAX_IN_FLIGHT are taken and not stored, so the ones waiting for an earlier file fit
- * in a ring of that size.
+ * Results waiting for the writer are bounded so that memory stays flat when chunking is
+ * faster than writing. The writer stores them in the order of the list, whichever thread
+ * finishes first, so that two runs over one tree give every file and chunk the same id:
+ * search results that tie keep one order. A thread takes the next file only when fewer than
+ * MAX_IN_FLIGHT are taken and not stored, so the ones waiting for an earlier file fit in a
+ * ring of that size, and when those hold less than MAX_IN_FLIGHT_BYTES of the tree. The
+ * bound is in bytes because a file's results weigh as its text does, and so that a slow
+ * file does not stop the run: while one thread parses it, the other goes on through the
+ * small files after it, which a bound of 64 files ran through in the time of one large C
+ * file, leaving one core idle and the writer waiting (bench/README.md, "Results waiting for
+ * the writer, bounded in bytes").
  *
  * The import graph rides along unless `meta.graph` is "off": the chunking threads take a
  * file's imports from the parse that chunks it, and the writer resolves them (one resolver,
@@ -53,7 +58,8 @@
  * own list of such files was lost), resolves every stored import again; none is parsed.
  */
 
-#define MAX_IN_FLIGHT      64
+#define MAX_IN_FLIGHT       256
+#define MAX_IN_FLIGHT_BYTES (1536 * 1024)
 #define BATCH_MAX_FILES    512
 #define BATCH_MAX_BYTES    (16 * 1024 * 1024)
 
@@ -102,6 +108,7 @@ typedef struct
   GMutex            lock;
   GCond             cond;
   guint             in_flight;   /* files taken and not yet stored */
+  guint64           in_flight_bytes;  /* their sizes */
   guint             next;        /* the next file to take */
   gint              n_parsed;
   gboolean          graph;
@@ -541,14 +548,16 @@ chunk_thread_func (gpointer data)
 
   for (;;)
     {
+      const LodeScanFile *file;
       FileResult *result;
       guint i;
 
       /* Taken and counted at once: the files taken and not stored are then the
        * MAX_IN_FLIGHT after the last stored at most, and the one the writer waits for is
-       * always being chunked. */
+       * always being chunked. The bytes are those of the files already taken: a file
+       * larger than MAX_IN_FLIGHT_BYTES is taken too, once the ones before it are stored. */
       g_mutex_lock (&shared->lock);
-      while (shared->in_flight >= MAX_IN_FLIGHT)
+      while (shared->in_flight >= MAX_IN_FLIGHT || shared->in_flight_bytes >= MAX_IN_FLIGHT_BYTES)
         g_cond_wait (&shared->cond, &shared->lock);
       i = shared->next;
       if (i >= shared->files->len || g_cancellable_is_cancelled (shared->cancellable))
@@ -556,11 +565,13 @@ chunk_thread_func (gpointer data)
           g_mutex_unlock (&shared->lock);
           break;
         }
+      file = g_ptr_array_index (shared->files, i);
       shared->next++;
       shared->in_flight++;
+      shared->in_flight_bytes += file->size;
       g_mutex_unlock (&shared->lock);
 
-      result = process_file (shared, chunker, g_ptr_array_index (shared->files, i));
+      result = process_file (shared, chunker, file);
       result->index = i;
       g_async_queue_push (shared->results, result);
     }
@@ -999,6 +1010,8 @@ index_files (LodeIndexStore         *store,
           next_stored++;
           g_mutex_lock (&shared->lock);
           shared->in_flight--;
+          shared->in_flight_bytes -=
+            ((const LodeScanFile *) g_ptr_array_index (shared->files, result->index))->size;
           g_cond_signal (&shared->cond);
           g_mutex_unlock (&shared->lock);
 
