@@ -58,9 +58,30 @@ struct _LodeSymbolExtractor
   gsize               len;
   TSNode              root;
   const Grammar      *grammar;
+  const guint8       *modifier_roles;  /* per TSSymbol of the grammar: MODIFIER_* bits */
+  guint               n_symbols;
+  gboolean            sibling_attributes;  /* the grammar has a MODIFIER_ATTRIBUTE type */
   char               *package;
   GHashTable         *php_uses;     /* PHP: alias → full name, from `use` statements */
 };
+
+/* What a node's type is to a declaration's modifiers (_lode_symbol_modifier_role()), read by
+ * its grammar symbol rather than by comparing its type's name with each of the list's. */
+enum
+{
+  MODIFIER_NODE      = 1 << 0,  /* a node whose words are modifiers (`public static`) */
+  MODIFIER_TOKEN     = 1 << 1,  /* a keyword a grammar leaves as an anonymous token */
+  MODIFIER_ATTRIBUTE = 1 << 2,  /* an attribute that precedes a declaration as a sibling */
+};
+
+static inline guint
+modifier_role (LodeSymbolExtractor *self,
+               TSNode               node)
+{
+  TSSymbol symbol = ts_node_symbol (node);
+
+  return symbol < self->n_symbols ? self->modifier_roles[symbol] : 0;
+}
 
 /* A walk of the parse that lists references (lode-symbol-extract.c), for
  * lode_symbol_extractor_add_references() and the call sites' walk (lode-calls-walk.c). */
@@ -455,6 +476,7 @@ void        _lode_symbol_add_returns                  (LodeSymbolExtractor  *sel
 void        _lode_symbol_collect_preceding_attributes (LodeSymbolExtractor  *self,
                                                        TSNode                node,
                                                        Modifiers            *mods);
+guint       _lode_symbol_modifier_role                (const char           *type);
 
 /* A member of a class body, with its doc's summary. */
 typedef struct

@@ -606,6 +606,8 @@ struct _Grammar
   const TSLanguage *ts_language;
   guint             n_symbols;
   guint8           *role;        /* per TSSymbol: ROLE_* bits */
+  guint8           *modifier_role;  /* per TSSymbol: MODIFIER_* bits, named or not */
+  gboolean          sibling_attributes;
   TSFieldId         field_function;
   TSFieldId         field_method;
   TSFieldId         field_name;
@@ -682,10 +684,14 @@ grammar_for (const TSLanguage *ts_language)
       grammar->ts_language = ts_language;
       grammar->n_symbols = ts_language_symbol_count (ts_language);
       grammar->role = g_new0 (guint8, grammar->n_symbols);
+      grammar->modifier_role = g_new0 (guint8, grammar->n_symbols);
       for (TSSymbol s = 0; s < grammar->n_symbols; s++)
         {
           const char *name = ts_language_symbol_name (ts_language, s);
 
+          grammar->modifier_role[s] = _lode_symbol_modifier_role (name);
+          if (grammar->modifier_role[s] & MODIFIER_ATTRIBUTE)
+            grammar->sibling_attributes = TRUE;
           if (ts_language_symbol_type (ts_language, s) != TSSymbolTypeRegular)
             continue;
           if (g_strv_contains (identifiers, name))
@@ -1067,6 +1073,12 @@ lode_symbol_extractor_new (const LodeLanguage *language,
   self->root = root;
   self->grammar = language->ts_language != NULL ? grammar_for (language->ts_language ())
                                                  : NULL;
+  if (self->grammar != NULL)
+    {
+      self->modifier_roles = self->grammar->modifier_role;
+      self->n_symbols = self->grammar->n_symbols;
+      self->sibling_attributes = self->grammar->sibling_attributes;
+    }
   self->package = declared_package (self);
   if (self->lang == LANG_PHP)
     _lode_symbol_read_php_uses (self);

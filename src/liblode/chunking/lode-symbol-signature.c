@@ -147,10 +147,11 @@ add_modifier_text (LodeSymbolExtractor *self,
     }
 }
 
-static gboolean
-is_modifier_node (TSNode node)
+/* The MODIFIER_* bits of a node type, for the extractor's table of a grammar's symbols. */
+guint
+_lode_symbol_modifier_role (const char *type)
 {
-  static const char * const types[] = {
+  static const char * const nodes[] = {
     "modifiers", "modifier", "visibility_modifier", "accessibility_modifier",
     "storage_class_specifier", "function_modifiers", "final_modifier", "abstract_modifier",
     "static_modifier", "readonly_modifier", "class_modifier", "member_modifier",
@@ -160,25 +161,22 @@ is_modifier_node (TSNode node)
     "parameter_modifier", "platform_modifier", "ownership_modifier", "property_behavior_modifier",
     "virtual", NULL
   };
-
-  return type_in (node, types);
-}
-
-/* Keywords that grammars leave as anonymous tokens. */
-static gboolean
-is_modifier_token (const char *type)
-{
+  /* Keywords that grammars leave as anonymous tokens. */
   static const char * const tokens[] = {
     "static", "async", "abstract", "final", "public", "private", "protected", "export",
     "get", "set", "readonly", "override", "virtual", "declare", "default", "inline",
     "synchronized", "unsafe", "extern", "const", "sealed", "open", "suspend", "internal",
     "*", NULL
   };
+  guint role = 0;
 
-  for (guint i = 0; tokens[i] != NULL; i++)
-    if (strcmp (type, tokens[i]) == 0)
-      return TRUE;
-  return FALSE;
+  if (g_strv_contains (nodes, type))
+    role |= MODIFIER_NODE;
+  if (g_strv_contains (tokens, type))
+    role |= MODIFIER_TOKEN;
+  if (strcmp (type, "attribute_item") == 0 || strcmp (type, "attribute_list") == 0)
+    role |= MODIFIER_ATTRIBUTE;
+  return role;
 }
 
 void
@@ -191,28 +189,36 @@ _lode_symbol_collect_modifiers (LodeSymbolExtractor *self,
   iter_init (&it, node);
   while (iter_next (&it))
     {
+      guint role;
+
       if (g_strcmp0 (it.field, "body") == 0 || g_strcmp0 (it.field, "parameters") == 0)
         continue;
-      if (is_modifier_node (it.node))
+      role = modifier_role (self, it.node);
+      if (role & MODIFIER_NODE)
         add_modifier_text (self, mods, it.node);
-      else if (!ts_node_is_named (it.node) && is_modifier_token (ts_node_type (it.node)))
+      else if ((role & MODIFIER_TOKEN) && !ts_node_is_named (it.node))
         add_word (mods, strcmp (ts_node_type (it.node), "*") == 0 ? "generator"
                                                                    : ts_node_type (it.node));
     }
 }
 
 /* Annotations and attributes written before a declaration as siblings (Rust `#[derive]`,
- * C# `[Serializable]` lists, Swift attributes are children). */
+ * C# `[Serializable]` lists, Swift attributes are children). Not looked for in a grammar
+ * without them: a step back to the previous sibling walks the parent's children from the
+ * first, and a C file's top-level declarations each took one. */
 void
 _lode_symbol_collect_preceding_attributes (LodeSymbolExtractor *self,
                                            TSNode               node,
                                            Modifiers           *mods)
 {
-  TSNode prev = prev_named (node);
+  TSNode prev;
 
+  if (!self->sibling_attributes)
+    return;
+  prev = prev_named (node);
   for (guint i = 0; i < 8 && !ts_node_is_null (prev); i++)
     {
-      if (is_type (prev, "attribute_item") || is_type (prev, "attribute_list"))
+      if (modifier_role (self, prev) & MODIFIER_ATTRIBUTE)
         add_modifier_text (self, mods, prev);
       else if (!is_type (prev, "line_comment") && !is_type (prev, "comment") &&
                !is_type (prev, "block_comment"))
