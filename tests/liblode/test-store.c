@@ -925,22 +925,6 @@ test_prepared_tokens_mismatch (StoreFixture  *fixture,
   g_assert_cmpuint (results->len, ==, 0);
 }
 
-static int
-page_size (const char *path)
-{
-  sqlite3 *db = NULL;
-  sqlite3_stmt *s = NULL;
-  int size;
-
-  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_prepare_v2 (db, "PRAGMA page_size", -1, &s, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_step (s), ==, SQLITE_ROW);
-  size = sqlite3_column_int (s, 0);
-  sqlite3_finalize (s);
-  sqlite3_close (db);
-  return size;
-}
-
 /* A new index has pages of 16 KiB; one made with SQLite's 4 KiB, as every index was before,
  * opens as it is, without a rebuild, and takes new files. */
 static void
@@ -953,10 +937,10 @@ test_page_size (StoreFixture  *fixture,
   LodeStoreStats stats;
 
   put_text (fixture->store, "src/old.c", "c", "int\nold_frobnicate (void)\n{\n  return 1;\n}\n");
-  g_assert_cmpint (page_size (fixture->db_path), ==, 16384);
+  g_assert_cmpint (query_int (fixture->db_path, "PRAGMA page_size"), ==, 16384);
   g_clear_object (&fixture->store);
   exec_sql (fixture->db_path, "PRAGMA journal_mode = DELETE; PRAGMA page_size = 4096; VACUUM;");
-  g_assert_cmpint (page_size (fixture->db_path), ==, 4096);
+  g_assert_cmpint (query_int (fixture->db_path, "PRAGMA page_size"), ==, 4096);
 
   fixture->store = LODE_INDEX_STORE (lode_store_open (fixture->db_path, &error));
   g_assert_no_error (error);
@@ -975,7 +959,7 @@ test_page_size (StoreFixture  *fixture,
   g_assert_cmpuint (added->len, ==, 1);
   g_assert_cmpstr (result (added, 0)->path, ==, "src/new.c");
   g_clear_object (&fixture->store);
-  g_assert_cmpint (page_size (fixture->db_path), ==, 4096);
+  g_assert_cmpint (query_int (fixture->db_path, "PRAGMA page_size"), ==, 4096);
 }
 
 static void
