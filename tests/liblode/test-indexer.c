@@ -1297,6 +1297,37 @@ test_time_budget (Fixture       *fixture,
   g_assert_true (results_have_path (results, "big.c"));
 }
 
+/* Files each larger than what the chunking threads may hold in flight for the writer
+ * (lode-indexer.c, MAX_IN_FLIGHT_BYTES): at the end of the list both threads waited for a
+ * place, the writer stored the last file and woke one, which found the list done and left,
+ * and the other waited for ever. The tree is indexed whole. */
+static void
+test_large_files (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(LodeIndexReport) report = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+
+  for (guint f = 0; f < 4; f++)
+    {
+      g_autoptr(GString) text = g_string_new (NULL);
+      g_autofree char *name = g_strdup_printf ("log-%u.txt", f);
+
+      while (text->len < 1700 * 1024)
+        g_string_append_printf (text, "line %zu of the large file number %u, word%u_%zu\n",
+                                text->len, f, f, text->len / 4096);
+      test_write_bytes (fixture->root, name, text->str, text->len);
+    }
+  test_write_bytes (fixture->root, "small.py", "def small_fn():\n    return 1\n", -1);
+
+  report = index_tree (fixture);
+
+  g_assert_cmpuint (report->n_files, ==, 5);
+  g_assert_cmpuint (report->skipped->len, ==, 0);
+  results = search (fixture, "word3_400");
+  g_assert_true (results_have_path (results, "log-3.txt"));
+}
+
 /* A whole system is not a project: /, /usr, /proc and the home directory need confirming. */
 static void
 test_whole_system_roots (Fixture       *fixture,
@@ -1423,6 +1454,7 @@ main (int   argc,
   g_test_add ("/lode/indexer/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("incremental", test_incremental);
   ADD ("time-budget", test_time_budget);
+  ADD ("large-files", test_large_files);
   ADD ("whole-system-roots", test_whole_system_roots);
   ADD ("coverage", test_coverage);
   ADD ("bad-input", test_bad_input);

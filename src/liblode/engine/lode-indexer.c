@@ -40,8 +40,9 @@
  * finishes first, so that two runs over one tree give every file and chunk the same id:
  * search results that tie keep one order. A thread takes the next file only when fewer than
  * MAX_IN_FLIGHT are taken and not stored, so the ones waiting for an earlier file fit in a
- * ring of that size, and when those hold less than MAX_IN_FLIGHT_BYTES of the tree. The
- * bound is in bytes because a file's results weigh as its text does, and so that a slow
+ * ring of that size, and when those hold less than MAX_IN_FLIGHT_BYTES of the tree or fewer
+ * than one per thread (so that files larger than the bound are still chunked side by side).
+ * The bound is in bytes because a file's results weigh as its text does, and so that a slow
  * file does not stop the run: while one thread parses it, the other goes on through the
  * small files after it, which a bound of 64 files ran through in the time of one large C
  * file, leaving one core idle and the writer waiting (bench/README.md, "Results waiting for
@@ -109,6 +110,7 @@ typedef struct
   GCond             cond;
   guint             in_flight;   /* files taken and not yet stored */
   guint64           in_flight_bytes;  /* their sizes */
+  guint             n_threads;   /* chunking threads */
   guint             next;        /* the next file to take */
   gint              n_parsed;
   gboolean          graph;
@@ -555,9 +557,11 @@ chunk_thread_func (gpointer data)
       /* Taken and counted at once: the files taken and not stored are then the
        * MAX_IN_FLIGHT after the last stored at most, and the one the writer waits for is
        * always being chunked. The bytes are those of the files already taken: a file
-       * larger than MAX_IN_FLIGHT_BYTES is taken too, once the ones before it are stored. */
+       * larger than MAX_IN_FLIGHT_BYTES is taken too. */
       g_mutex_lock (&shared->lock);
-      while (shared->in_flight >= MAX_IN_FLIGHT || shared->in_flight_bytes >= MAX_IN_FLIGHT_BYTES)
+      while (shared->in_flight >= MAX_IN_FLIGHT ||
+             (shared->in_flight >= shared->n_threads &&
+              shared->in_flight_bytes >= MAX_IN_FLIGHT_BYTES))
         g_cond_wait (&shared->cond, &shared->lock);
       i = shared->next;
       if (i >= shared->files->len || g_cancellable_is_cancelled (shared->cancellable))
@@ -967,6 +971,7 @@ index_files (LodeIndexStore         *store,
 
   /* As many chunking threads as can be started (a memory limit may allow fewer), one at
    * least. */
+  shared->n_threads = n_threads;
   for (guint i = 0; i < n_threads; i++)
     {
       g_autoptr(GError) thread_error = NULL;
@@ -1012,7 +1017,9 @@ index_files (LodeIndexStore         *store,
           shared->in_flight--;
           shared->in_flight_bytes -=
             ((const LodeScanFile *) g_ptr_array_index (shared->files, result->index))->size;
-          g_cond_signal (&shared->cond);
+          /* Every waiting thread looks again: one woken alone may find the list done and
+           * leave, and the other would wait for a store that never comes. */
+          g_cond_broadcast (&shared->cond);
           g_mutex_unlock (&shared->lock);
 
           if (local_error != NULL)
