@@ -1015,8 +1015,7 @@ index_files (LodeIndexStore         *store,
           next_stored++;
           g_mutex_lock (&shared->lock);
           shared->in_flight--;
-          shared->in_flight_bytes -=
-            ((const LodeScanFile *) g_ptr_array_index (shared->files, result->index))->size;
+          shared->in_flight_bytes -= result->file->size;
           /* Every waiting thread looks again: one woken alone may find the list done and
            * leave, and the other would wait for a store that never comes. */
           g_cond_broadcast (&shared->cond);
